@@ -1,0 +1,79 @@
+package domain
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Kind classifies an error by what the caller can do about it. The HTTP layer maps each Kind to one
+// status; Code is the stable, more specific name a client can branch on.
+type Kind string
+
+const (
+	KindInvalid      Kind = "invalid" // the request is malformed or out of range
+	KindIllegal      Kind = "illegal" // well formed, but the rules of the game forbid it now
+	KindNotYourTurn  Kind = "not_your_turn"
+	KindNotFound     Kind = "not_found"
+	KindConflict     Kind = "conflict"
+	KindPrecondition Kind = "precondition" // a stale If-Match or similar
+	KindUnauthorized Kind = "unauthorized"
+	KindForbidden    Kind = "forbidden"
+	KindUnavailable  Kind = "unavailable"
+	KindInternal     Kind = "internal"
+)
+
+// Error is the one error type of the service. Message is written for people: a child's teacher should
+// be able to read it and see which numbers went wrong.
+type Error struct {
+	Kind    Kind
+	Code    string
+	Message string
+	// Fields names the request fields that were wrong, when there are any.
+	Fields []FieldError
+}
+
+// FieldError points at one bad field of a request.
+type FieldError struct {
+	Field   string `json:"field"`
+	Message string `json:"message"`
+}
+
+func (e *Error) Error() string { return e.Code + ": " + e.Message }
+
+// Errorf builds an *Error of the given kind and code with a formatted message.
+func Errorf(kind Kind, code, format string, args ...any) *Error {
+	return &Error{Kind: kind, Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// Illegal reports an action that the rules forbid in the current state.
+func Illegal(code, format string, args ...any) *Error {
+	return Errorf(KindIllegal, code, format, args...)
+}
+
+// Invalid reports a malformed request or option.
+func Invalid(code, format string, args ...any) *Error {
+	return Errorf(KindInvalid, code, format, args...)
+}
+
+// NotYourTurn reports an action by a seat that may not act now.
+func NotYourTurn(format string, args ...any) *Error {
+	return Errorf(KindNotYourTurn, "not_your_turn", format, args...)
+}
+
+// ErrorKind returns the Kind of err, or KindInternal when err is not an *Error.
+func ErrorKind(err error) Kind {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Kind
+	}
+	return KindInternal
+}
+
+// ErrorCode returns the Code of err, or "internal" when err is not an *Error.
+func ErrorCode(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return string(KindInternal)
+}
