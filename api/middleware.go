@@ -1,0 +1,96 @@
+package api
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+		"regexp"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/labstack/echo/v4"
+	echomw "github.com/labstack/echo/v4/middleware"
+	oapimw "github.com/oapi-codegen/echo-middleware"
+)
+
+const requestIDHeader = "X-Request-ID"
+
+// The order matters: the request ID first so every later step can log it; logging and metrics
+// outside recovery so a panic is counted as the 500 it becomes; the body limit before validation
+// reads the body.
+func (s *Server) useMiddleware() error {
+	s.echo.Pre(requestID)
+	s.echo.Use(s.observe)
+	s.echo.Use(echomw.RecoverWithConfig(echomw.RecoverConfig{DisablePrintStack: true, DisableErrorHandler: true}))
+	s.echo.Use(echomw.BodyLimit(fmt.Sprintf("%dB", s.cfg.BodyLimitBytes)))
+	s.echo.Use(oapimw.OapiRequestValidatorWithOptions(s.spec, &oapimw.Options{
+		Options: openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc},
+		// Requests that match no route of the contract get echo's own 404 or 405.
+		Skipper:               func(c echo.Context) bool { return !s.isContractRoute(c) },
+		SilenceServersWarning: true,
+	}))
+	return nil
+}
+
+var acceptableRequestID = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,128}$`)
+
+// requestID keeps the caller's X-Request-ID when it is reasonable, or makes one, and echoes it back.
+func requestID(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		id := c.Request().Header.Get(requestIDHeader)
+		if !acceptableRequestID.MatchString(id) {
+			id = newRequestID()
+		}
+		c.Request().Header.Set(requestIDHeader, id)
+		c.Response().Header().Set(requestIDHeader, id)
+		return next(c)
+	}
+}
+
+func newRequestID() string {
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+func requestIDOf(c echo.Context) string { return c.Response().Header().Get(requestIDHeader) }
+
+// observe writes the access log line and the request metrics. It renders a handler's error itself,
+// so that the status it records is the status the client got.
+func (s *Server) observe(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		start := time.Now()
+		err := next(c)
+		if err != nil {
+			c.Error(err)
+		}
+		elapsed := time.Since(start)
+		route := "unmatched"
+		if s.isContractRoute(c) {
+			route = c.Path()
+		}
+		status := c.Response().Status
+		s.metrics.observe(c.Request().Method, route, status, elapsed)
+		level := slog.LevelInfo
+		if status >= 500 {
+			level = slog.LevelError
+		}
+		s.logger.LogAttrs(c.Request().Context(), level, "request",
+			slog.String("request_id", requestIDOf(c)),
+			slog.String("method", c.Request().Method),
+			slog.String("route", route),
+			slog.String("path", c.Request().URL.Path),
+			slog.Int("status", status),
+			slog.Int64("bytes", c.Response().Size),
+			slog.Float64("duration_ms", float64(elapsed.Microseconds())/1000),
+			slog.String("remote_ip", c.RealIP()),
+		)
+		return nil
+	}
+}
+
+// isContractRoute reports whether the request matched one of the routes of openapi.yaml.
+func (s *Server) isContractRoute(c echo.Context) bool {
+	return s.contractRoutes[c.Request().Method+" "+c.Path()]
+}

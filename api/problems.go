@@ -1,0 +1,170 @@
+package api
+
+import (
+	"errors"
+	"log/slog"
+	"net/http"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/labstack/echo/v4"
+
+	"primegames/api/openapi"
+	"primegames/domain"
+)
+
+const problemContentType = "application/problem+json"
+
+// statusOfKind is the one map from error kinds to HTTP statuses.
+var statusOfKind = map[domain.Kind]int{
+	domain.KindInvalid:      http.StatusBadRequest,
+	domain.KindIllegal:      http.StatusUnprocessableEntity,
+	domain.KindNotYourTurn:  http.StatusConflict,
+	domain.KindNotFound:     http.StatusNotFound,
+	domain.KindConflict:     http.StatusConflict,
+	domain.KindPrecondition: http.StatusPreconditionFailed,
+	domain.KindUnauthorized: http.StatusUnauthorized,
+	domain.KindForbidden:    http.StatusForbidden,
+	domain.KindUnavailable:  http.StatusServiceUnavailable,
+	domain.KindInternal:     http.StatusInternalServerError,
+}
+
+// codeOfStatus names echo's own errors (routing, body limit, binding) in the service's terms.
+var codeOfStatus = map[int]string{
+	http.StatusBadRequest:            "invalid",
+	http.StatusUnauthorized:          "unauthorized",
+	http.StatusForbidden:             "forbidden",
+	http.StatusNotFound:              "not_found",
+	http.StatusMethodNotAllowed:      "method_not_allowed",
+	http.StatusNotAcceptable:         "not_acceptable",
+	http.StatusRequestEntityTooLarge: "payload_too_large",
+	http.StatusUnsupportedMediaType:  "unsupported_media_type",
+	http.StatusTooManyRequests:       "too_many_requests",
+	http.StatusServiceUnavailable:    "unavailable",
+}
+
+// handleError is echo's error handler: every error any handler or middleware returns becomes an
+// RFC 9457 problem here, and nowhere else.
+func (s *Server) handleError(err error, c echo.Context) {
+	if c.Response().Committed {
+		return
+	}
+	p := s.problemFor(err)
+	p.Instance = ptr(c.Request().URL.Path)
+	p.RequestId = ptr(requestIDOf(c))
+	if p.Status >= 500 {
+		s.logger.LogAttrs(c.Request().Context(), slog.LevelError, "request failed",
+			slog.String("request_id", requestIDOf(c)), slog.String("error", err.Error()))
+	}
+	if p.Status == http.StatusMethodNotAllowed {
+		// echo has already set the Allow header.
+		p.Detail = ptr(c.Request().Method + " is not allowed here; see the Allow header")
+	}
+	c.Response().Header().Set(echo.HeaderContentType, problemContentType)
+	if c.Request().Method == http.MethodHead {
+		_ = c.NoContent(p.Status)
+		return
+	}
+	if werr := c.JSON(p.Status, p); werr != nil {
+		s.logger.Warn("writing a problem response failed", "request_id", requestIDOf(c), "error", werr)
+	}
+}
+
+func (s *Server) problemFor(err error) openapi.Problem {
+	var de *domain.Error
+	if errors.As(err, &de) {
+		status := statusOfKind[de.Kind]
+		if status == 0 {
+			status = http.StatusInternalServerError
+		}
+		p := newProblem(status, de.Code, de.Message)
+		if status >= 500 && de.Kind != domain.KindUnavailable {
+			p.Detail = ptr("Something went wrong on our side. Quote the request ID when you report it.")
+		}
+		if len(de.Fields) > 0 {
+			p.Errors = ptr(fieldErrors(de.Fields))
+		}
+		return p
+	}
+	var he *echo.HTTPError
+	if errors.As(err, &he) {
+		return problemForHTTPError(he)
+	}
+	return newProblem(http.StatusInternalServerError, "internal", "Something went wrong on our side. Quote the request ID when you report it.")
+}
+
+func problemForHTTPError(he *echo.HTTPError) openapi.Problem {
+	code, known := codeOfStatus[he.Code]
+	if !known {
+		if he.Code >= 500 {
+			return newProblem(http.StatusInternalServerError, "internal", "Something went wrong on our side. Quote the request ID when you report it.")
+		}
+		code = strings.ReplaceAll(strings.ToLower(http.StatusText(he.Code)), " ", "_")
+	}
+	detail := ""
+	if msg, ok := he.Message.(string); ok {
+		detail = msg
+	}
+	var fields []openapi.FieldError
+	var reqErr *openapi3filter.RequestError
+	if errors.As(he.Internal, &reqErr) {
+		detail, fields = describeRequestError(reqErr)
+	}
+	switch he.Code {
+	case http.StatusNotFound:
+		detail = "There is nothing at this address."
+	case http.StatusRequestEntityTooLarge:
+		detail = "The request body is larger than this server accepts."
+	}
+	p := newProblem(he.Code, code, detail)
+	if len(fields) > 0 {
+		p.Errors = &fields
+	}
+	return p
+}
+
+// describeRequestError turns a contract violation into a sentence and the field it concerns.
+func describeRequestError(e *openapi3filter.RequestError) (string, []openapi.FieldError) {
+	field := "body"
+	if e.Parameter != nil {
+		field = e.Parameter.In + "." + e.Parameter.Name
+	}
+	reason := e.Reason
+	var se *openapi3.SchemaError
+	if errors.As(e.Err, &se) {
+		if ptrs := se.JSONPointer(); len(ptrs) > 0 {
+			field += "." + strings.Join(ptrs, ".")
+		}
+		reason = se.Reason
+	} else if reason == "" && e.Err != nil {
+		reason = e.Err.Error()
+	}
+	if reason == "" {
+		reason = "is not valid"
+	}
+	return field + ": " + reason, []openapi.FieldError{{Field: field, Message: reason}}
+}
+
+func fieldErrors(in []domain.FieldError) []openapi.FieldError {
+	out := make([]openapi.FieldError, len(in))
+	for i, f := range in {
+		out[i] = openapi.FieldError{Field: f.Field, Message: f.Message}
+	}
+	return out
+}
+
+func newProblem(status int, code, detail string) openapi.Problem {
+	p := openapi.Problem{
+		Type:   "urn:primegames:problem:" + code,
+		Title:  http.StatusText(status),
+		Status: status,
+		Code:   code,
+	}
+	if detail != "" {
+		p.Detail = &detail
+	}
+	return p
+}
+
+func ptr[T any](v T) *T { return &v }

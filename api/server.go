@@ -1,0 +1,96 @@
+// Package api is the HTTP face of the service: routing, authentication, decoding, and the one place
+// where errors become responses.
+package api
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/labstack/echo/v4"
+
+	"primegames"
+	"primegames/api/openapi"
+	"primegames/repo"
+)
+
+// Config holds the HTTP settings.
+type Config struct {
+	BodyLimitBytes int64
+	ReadTimeout    time.Duration
+	WriteTimeout   time.Duration
+	IdleTimeout    time.Duration
+	ShutdownGrace  time.Duration
+}
+
+// Server serves the API. It keeps no game state: every request reads and writes Postgres.
+type Server struct {
+	cfg     Config
+	db      *repo.DB
+	logger  *slog.Logger
+	echo    *echo.Echo
+	metrics *metrics
+	spec    *openapi3.T
+	// contractRoutes holds "METHOD /path/:param" for every operation of openapi.yaml.
+	contractRoutes map[string]bool
+}
+
+// New builds the server and its routes.
+func New(cfg Config, db *repo.DB, logger *slog.Logger) (*Server, error) {
+	spec, err := openapi3.NewLoader().LoadFromData(primegames.OpenAPI)
+	if err != nil {
+		return nil, fmt.Errorf("openapi.yaml: %w", err)
+	}
+	s := &Server{cfg: cfg, db: db, logger: logger, echo: echo.New(), metrics: newMetrics(db), spec: spec}
+	s.echo.HideBanner = true
+	s.echo.HidePort = true
+	s.echo.HTTPErrorHandler = s.handleError
+	openapi.RegisterHandlers(s.echo, s)
+	s.contractRoutes = map[string]bool{}
+	for _, r := range s.echo.Routes() {
+		s.contractRoutes[r.Method+" "+r.Path] = true
+	}
+	if err := s.useMiddleware(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Echo exposes the router, for tests that add routes of their own.
+func (s *Server) Echo() *echo.Echo { return s.echo }
+
+// ServeHTTP lets the server stand wherever an http.Handler does.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.echo.ServeHTTP(w, r) }
+
+// Serve answers requests on ln until ctx is done, then stops taking new requests, lets the ones in
+// flight finish within the shutdown grace period, and returns.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	hs := &http.Server{
+		Handler:           s.echo,
+		ReadTimeout:       s.cfg.ReadTimeout,
+		ReadHeaderTimeout: s.cfg.ReadTimeout,
+		WriteTimeout:      s.cfg.WriteTimeout,
+		IdleTimeout:       s.cfg.IdleTimeout,
+		ErrorLog:          slog.NewLogLogger(s.logger.Handler(), slog.LevelWarn),
+	}
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+	select {
+	case err := <-served:
+		return err
+	case <-ctx.Done():
+	}
+	s.logger.Info("shutting down", "grace", s.cfg.ShutdownGrace.String())
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), s.cfg.ShutdownGrace)
+	defer cancel()
+	err := hs.Shutdown(shutdownCtx)
+	if serveErr := <-served; !errors.Is(serveErr, http.ErrServerClosed) && err == nil {
+		err = serveErr
+	}
+	return err
+}

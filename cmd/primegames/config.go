@@ -1,0 +1,138 @@
+package main
+
+import (
+	"fmt"
+	"log/slog"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// config is everything the binary reads from the environment. The README's configuration table
+// lists the same variables with the same defaults.
+type config struct {
+	ListenAddr     string
+	DatabaseURL    string
+	LogLevel       slog.Level
+	BodyLimitBytes int64
+	ReadTimeout    time.Duration
+	WriteTimeout   time.Duration
+	IdleTimeout    time.Duration
+	ShutdownGrace  time.Duration
+	DBMaxConns     int32
+	MigrateOnStart bool
+}
+
+// loadConfig reads the configuration through getenv and reports the first bad value in one line.
+func loadConfig(getenv func(string) string) (config, error) {
+	r := envReader{getenv: getenv}
+	cfg := config{
+		ListenAddr:     r.str("LISTEN_ADDR", ":8080"),
+		DatabaseURL:    r.str("DATABASE_URL", ""),
+		LogLevel:       r.level("LOG_LEVEL", slog.LevelInfo),
+		BodyLimitBytes: r.bytes("BODY_LIMIT", 64<<10),
+		ReadTimeout:    r.duration("READ_TIMEOUT", 10*time.Second),
+		WriteTimeout:   r.duration("WRITE_TIMEOUT", 30*time.Second),
+		IdleTimeout:    r.duration("IDLE_TIMEOUT", 120*time.Second),
+		ShutdownGrace:  r.duration("SHUTDOWN_GRACE", 15*time.Second),
+		DBMaxConns:     int32(r.positiveInt("DB_MAX_CONNS", 10)),
+		MigrateOnStart: r.boolean("MIGRATE_ON_START", true),
+	}
+	return cfg, r.err
+}
+
+type envReader struct {
+	getenv func(string) string
+	err    error
+}
+
+func (r *envReader) fail(name, value, want string) {
+	if r.err == nil {
+		r.err = fmt.Errorf("configuration: %s=%q is not %s", name, value, want)
+	}
+}
+
+func (r *envReader) str(name, def string) string {
+	if v := r.getenv(name); v != "" {
+		return v
+	}
+	return def
+}
+
+func (r *envReader) duration(name string, def time.Duration) time.Duration {
+	v := r.getenv(name)
+	if v == "" {
+		return def
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		r.fail(name, v, "a positive duration such as 15s or 2m")
+		return def
+	}
+	return d
+}
+
+func (r *envReader) positiveInt(name string, def int) int {
+	v := r.getenv(name)
+	if v == "" {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n <= 0 || n > 10000 {
+		r.fail(name, v, "a whole number from 1 to 10000")
+		return def
+	}
+	return n
+}
+
+func (r *envReader) boolean(name string, def bool) bool {
+	v := r.getenv(name)
+	if v == "" {
+		return def
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		r.fail(name, v, "true or false")
+		return def
+	}
+	return b
+}
+
+func (r *envReader) level(name string, def slog.Level) slog.Level {
+	v := r.getenv(name)
+	if v == "" {
+		return def
+	}
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(v)); err != nil {
+		r.fail(name, v, "one of debug, info, warn, error")
+		return def
+	}
+	return l
+}
+
+// bytes accepts a plain number of bytes or one with a K or M suffix (1024-based): 65536, 64K, 1M.
+func (r *envReader) bytes(name string, def int64) int64 {
+	v := r.getenv(name)
+	if v == "" {
+		return def
+	}
+	s, unit := strings.ToUpper(strings.TrimSpace(v)), int64(1)
+	switch {
+	case strings.HasSuffix(s, "K"):
+		s, unit = strings.TrimSuffix(s, "K"), 1<<10
+	case strings.HasSuffix(s, "M"):
+		s, unit = strings.TrimSuffix(s, "M"), 1<<20
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n <= 0 || n*unit > 64<<20 {
+		r.fail(name, v, "a size from 1 byte to 64M, such as 65536, 64K or 1M")
+		return def
+	}
+	return n * unit
+}
+
+func newLogger(level slog.Level) *slog.Logger {
+	return slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+}

@@ -1,0 +1,150 @@
+// Command primegames runs the Prime games API and manages its database schema.
+//
+//	primegames serve                          run the HTTP API (migrates first unless MIGRATE_ON_START=false)
+//	primegames migrate up|down|status|reset   manage the schema
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"primegames/api"
+	"primegames/repo"
+)
+
+const usage = `usage:
+  primegames serve                          run the HTTP API
+  primegames migrate up|down|status|reset   manage the database schema
+configuration comes from the environment; see README.md`
+
+// errUsage marks a mistake on the command line.
+var errUsage = errors.New(usage)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Getenv, os.Stdout)
+	stop()
+	switch {
+	case errors.Is(err, errUsage):
+		fmt.Fprintln(os.Stderr, usage)
+		os.Exit(2)
+	case err != nil:
+		fmt.Fprintf(os.Stderr, "primegames: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, args []string, getenv func(string) string, out io.Writer) error {
+	if len(args) == 0 {
+		return errUsage
+	}
+	cfg, err := loadConfig(getenv)
+	if err != nil {
+		return err
+	}
+	switch args[0] {
+	case "serve":
+		if len(args) != 1 {
+			return errUsage
+		}
+		return serve(ctx, cfg)
+	case "migrate":
+		if len(args) != 2 {
+			return errUsage
+		}
+		return migrate(ctx, cfg, args[1], out)
+	default:
+		return errUsage
+	}
+}
+
+func serve(ctx context.Context, cfg config) error {
+	logger := newLogger(cfg.LogLevel)
+	db, err := openDB(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if cfg.MigrateOnStart {
+		if err := withMigrator(db, func(m *repo.Migrator) error { return m.Up(ctx) }); err != nil {
+			return err
+		}
+	}
+	srv, err := api.New(api.Config{
+		BodyLimitBytes: cfg.BodyLimitBytes,
+		ReadTimeout:    cfg.ReadTimeout,
+		WriteTimeout:   cfg.WriteTimeout,
+		IdleTimeout:    cfg.IdleTimeout,
+		ShutdownGrace:  cfg.ShutdownGrace,
+	}, db, logger)
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", cfg.ListenAddr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", cfg.ListenAddr, err)
+	}
+	logger.Info("serving", "addr", ln.Addr().String())
+	return srv.Serve(ctx, ln)
+}
+
+func migrate(ctx context.Context, cfg config, command string, out io.Writer) error {
+	db, err := openDB(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	return withMigrator(db, func(m *repo.Migrator) error {
+		switch command {
+		case "up":
+			return m.Up(ctx)
+		case "down":
+			return m.Down(ctx)
+		case "reset":
+			return m.Reset(ctx)
+		case "status":
+			all, err := m.Status(ctx)
+			if err != nil {
+				return err
+			}
+			for _, s := range all {
+				state := "pending"
+				if s.Applied {
+					state = "applied"
+				}
+				fmt.Fprintf(out, "%05d  %-8s %s\n", s.Version, state, s.Name)
+			}
+			return nil
+		default:
+			return errUsage
+		}
+	})
+}
+
+// openDB connects and checks the connection, so a wrong address fails at start in one line.
+func openDB(ctx context.Context, cfg config) (*repo.DB, error) {
+	db, err := repo.Open(ctx, cfg.DatabaseURL, repo.PoolOptions{MaxConns: cfg.DBMaxConns})
+	if err != nil {
+		return nil, err
+	}
+	if err := db.Ping(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("cannot reach the database (set DATABASE_URL or the PG* variables): %w", err)
+	}
+	return db, nil
+}
+
+func withMigrator(db *repo.DB, do func(*repo.Migrator) error) error {
+	m, err := repo.NewMigrator(db, nil)
+	if err != nil {
+		return err
+	}
+	defer m.Close()
+	return do(m)
+}

@@ -1,0 +1,43 @@
+// Package repo owns the database: the connection pool, the migrations, every query and every
+// transaction.
+package repo
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// DB is the service's handle on Postgres.
+type DB struct {
+	Pool *pgxpool.Pool
+}
+
+// PoolOptions tune the connection pool.
+type PoolOptions struct {
+	MaxConns int32
+}
+
+// Open connects to the database at url. An empty url connects the way libpq does: PGHOST, PGPORT,
+// PGUSER, PGDATABASE and friends, and the local socket by default.
+func Open(ctx context.Context, url string, opts PoolOptions) (*DB, error) {
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, fmt.Errorf("database address: %w", err)
+	}
+	if opts.MaxConns > 0 {
+		cfg.MaxConns = opts.MaxConns
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("database pool: %w", err)
+	}
+	return &DB{Pool: pool}, nil
+}
+
+// Ping checks that the database answers.
+func (db *DB) Ping(ctx context.Context) error { return db.Pool.Ping(ctx) }
+
+// Close waits for borrowed connections to return and closes the pool.
+func (db *DB) Close() { db.Pool.Close() }

@@ -1,0 +1,88 @@
+package repo
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"log/slog"
+
+	"github.com/jackc/pgx/v5/stdlib"
+	"github.com/pressly/goose/v3"
+	"github.com/pressly/goose/v3/lock"
+
+	"primegames/migrations"
+)
+
+// Migrator applies the embedded migrations. It holds goose's Postgres session lock while it works,
+// so several instances starting together migrate one at a time.
+type Migrator struct {
+	provider *goose.Provider
+	sqlDB    *sql.DB
+}
+
+// MigrationStatus is one migration and whether it is applied.
+type MigrationStatus struct {
+	Version int64
+	Name    string
+	Applied bool
+}
+
+// NewMigrator prepares the migrations for db.
+func NewMigrator(db *DB, logger *slog.Logger) (*Migrator, error) {
+	locker, err := lock.NewPostgresSessionLocker()
+	if err != nil {
+		return nil, err
+	}
+	sqlDB := stdlib.OpenDBFromPool(db.Pool)
+	opts := []goose.ProviderOption{goose.WithSessionLocker(locker)}
+	if logger != nil {
+		opts = append(opts, goose.WithSlog(logger))
+	}
+	provider, err := goose.NewProvider(goose.DialectPostgres, sqlDB, migrations.FS, opts...)
+	if err != nil {
+		sqlDB.Close()
+		return nil, fmt.Errorf("migrations: %w", err)
+	}
+	return &Migrator{provider: provider, sqlDB: sqlDB}, nil
+}
+
+// Up applies every pending migration.
+func (m *Migrator) Up(ctx context.Context) error {
+	_, err := m.provider.Up(ctx)
+	return wrapMigration("up", err)
+}
+
+// Down rolls back the newest migration.
+func (m *Migrator) Down(ctx context.Context) error {
+	_, err := m.provider.Down(ctx)
+	return wrapMigration("down", err)
+}
+
+// Reset rolls back every migration.
+func (m *Migrator) Reset(ctx context.Context) error {
+	_, err := m.provider.DownTo(ctx, 0)
+	return wrapMigration("reset", err)
+}
+
+// Status lists every migration and whether it is applied.
+func (m *Migrator) Status(ctx context.Context) ([]MigrationStatus, error) {
+	all, err := m.provider.Status(ctx)
+	if err != nil {
+		return nil, wrapMigration("status", err)
+	}
+	out := make([]MigrationStatus, len(all))
+	for i, s := range all {
+		out[i] = MigrationStatus{Version: s.Source.Version, Name: s.Source.Path, Applied: s.State == goose.StateApplied}
+	}
+	return out, nil
+}
+
+// Close releases the migrator's connection handle; the pool stays open.
+func (m *Migrator) Close() error { return m.sqlDB.Close() }
+
+func wrapMigration(what string, err error) error {
+	if err != nil {
+		return fmt.Errorf("migrate %s: %w", what, err)
+	}
+	return nil
+}
