@@ -1,0 +1,77 @@
+package primed
+
+// sumWords is the size of a sumSet. The largest sum any play can reach is the whole Primed deck,
+// 4 × (1 + … + 17) = 612, so 640 bits are enough for every hand, however large.
+const sumWords = 10
+
+// sumSet is a bitset of sums: bit s is set when s can be reached. Adding a card shifts the set by the
+// card's value and ORs it in, so the sums reachable by subsets of a hand cost one pass per card
+// instead of one per subset.
+type sumSet [sumWords]uint64
+
+func singleton(s int) sumSet {
+	var set sumSet
+	set.add(s)
+	return set
+}
+
+func (s *sumSet) add(n int) { s[n/64] |= 1 << uint(n%64) }
+
+// shifted returns the set with every sum increased by k.
+func (s sumSet) shifted(k int) sumSet {
+	var out sumSet
+	w, b := k/64, uint(k%64)
+	for i := sumWords - 1; i >= w; i-- {
+		v := s[i-w] << b
+		if b != 0 && i-w-1 >= 0 {
+			v |= s[i-w-1] >> (64 - b)
+		}
+		out[i] = v
+	}
+	return out
+}
+
+// withCard adds a card that may be used or left out: every reachable sum stays reachable, and every
+// reachable sum plus the card becomes reachable.
+func (s sumSet) withCard(c int) sumSet {
+	sh := s.shifted(c)
+	for i := range s {
+		s[i] |= sh[i]
+	}
+	return s
+}
+
+func (s sumSet) intersects(t sumSet) bool {
+	for i := range s {
+		if s[i]&t[i] != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// subsetSums is the set of sums of sub-multisets of cards, the empty one (0) included.
+func subsetSums(cards []int) sumSet {
+	set := singleton(0)
+	for _, c := range cards {
+		set = set.withCard(c)
+	}
+	return set
+}
+
+// targetSums[target][top] holds the positive sums s such that top + s meets the target (PR-4).
+var targetSums = func() map[string][]sumSet {
+	m := map[string][]sumSet{}
+	for _, target := range []string{TargetPrimes, TargetComposites} {
+		tops := make([]sumSet, 18)
+		for top := range tops {
+			for s := 1; s < sumWords*64; s++ {
+				if hits(target, top+s) {
+					tops[top].add(s)
+				}
+			}
+		}
+		m[target] = tops
+	}
+	return m
+}()
