@@ -5,7 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"log/slog"
-		"regexp"
+	"regexp"
 	"time"
 
 	"github.com/getkin/kin-openapi/openapi3filter"

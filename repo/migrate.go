@@ -29,7 +29,8 @@ type MigrationStatus struct {
 
 // NewMigrator prepares the migrations for db.
 func NewMigrator(db *DB, logger *slog.Logger) (*Migrator, error) {
-	locker, err := lock.NewPostgresSessionLocker()
+	// Poll for the lock every second (goose's default is 5 s) for up to five minutes.
+	locker, err := lock.NewPostgresSessionLocker(lock.WithLockTimeout(1, 300))
 	if err != nil {
 		return nil, err
 	}

@@ -12,6 +12,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"primegames/api"
@@ -35,7 +36,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, usage)
 		os.Exit(2)
 	case err != nil:
-		fmt.Fprintf(os.Stderr, "primegames: %v\n", err)
+		fmt.Fprintf(os.Stderr, "primegames: %s\n", oneLine(err.Error()))
 		os.Exit(1)
 	}
 }
@@ -135,7 +136,7 @@ func openDB(ctx context.Context, cfg config) (*repo.DB, error) {
 	}
 	if err := db.Ping(ctx); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("cannot reach the database (set DATABASE_URL or the PG* variables): %w", err)
+		return nil, fmt.Errorf("cannot reach the database (set DATABASE_URL or the PG* variables): %s", oneLine(err.Error()))
 	}
 	return db, nil
 }
@@ -148,3 +149,6 @@ func withMigrator(db *repo.DB, do func(*repo.Migrator) error) error {
 	defer m.Close()
 	return do(m)
 }
+
+// oneLine folds a multi-line message (pgx lists every address it tried) into one line.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

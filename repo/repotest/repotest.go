@@ -1,0 +1,150 @@
+// Package repotest gives tests a fresh, migrated Postgres database of their own.
+//
+// With TEST_DATABASE_URL set (as CI does), each database is created on that server and dropped when
+// the test ends. Without it, a Postgres container is started once per test binary with
+// testcontainers-go, which needs Docker.
+package repotest
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/testcontainers/testcontainers-go/modules/postgres"
+
+	"primegames/repo"
+)
+
+// EnvURL names the variable that points the tests at an existing server.
+const EnvURL = "TEST_DATABASE_URL"
+
+// NewDB returns a pool on a fresh database with every migration applied.
+func NewDB(t testing.TB) *repo.DB {
+	t.Helper()
+	db, _ := NewDBWithURL(t)
+	return db
+}
+
+// NewDBWithURL is NewDB that also returns the database's connection string, for tests that need
+// a second pool or a separate process.
+func NewDBWithURL(t testing.TB) (*repo.DB, string) {
+	t.Helper()
+	url := NewEmptyDatabase(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	db, err := repo.Open(ctx, url, repo.PoolOptions{MaxConns: 20})
+	if err != nil {
+		t.Fatalf("open test database: %v", err)
+	}
+	t.Cleanup(db.Close)
+	m, err := repo.NewMigrator(db, nil)
+	if err != nil {
+		t.Fatalf("migrator: %v", err)
+	}
+	defer m.Close()
+	if err := m.Up(ctx); err != nil {
+		t.Fatalf("migrate test database: %v", err)
+	}
+	return db, url
+}
+
+// NewEmptyDatabase creates a database with no tables and returns its connection string. It is
+// dropped when the test ends.
+func NewEmptyDatabase(t testing.TB) string {
+	t.Helper()
+	serverURL, err := server()
+	if err != nil {
+		t.Fatalf("no test database: %v", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	admin, err := pgx.Connect(ctx, serverURL)
+	if err != nil {
+		t.Fatalf("connect to %s: %v", EnvURL, err)
+	}
+	defer admin.Close(ctx)
+	name := "test_" + randomSuffix()
+	if _, err := admin.Exec(ctx, "CREATE DATABASE "+name); err != nil {
+		t.Fatalf("create test database: %v", err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		conn, err := pgx.Connect(ctx, serverURL)
+		if err != nil {
+			t.Logf("drop test database %s: %v", name, err)
+			return
+		}
+		defer conn.Close(ctx)
+		if _, err := conn.Exec(ctx, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)"); err != nil {
+			t.Logf("drop test database %s: %v", name, err)
+		}
+	})
+	cfg, err := pgx.ParseConfig(serverURL)
+	if err != nil {
+		t.Fatalf("parse %s: %v", EnvURL, err)
+	}
+	return databaseAddress(cfg, name)
+}
+
+// databaseAddress renders the server's address in libpq keyword form, naming another database.
+func databaseAddress(cfg *pgx.ConnConfig, name string) string {
+	quote := func(v string) string {
+		return "'" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(v) + "'"
+	}
+	s := fmt.Sprintf("host=%s port=%d user=%s dbname=%s", quote(cfg.Host), cfg.Port, quote(cfg.User), quote(name))
+	if cfg.Password != "" {
+		s += " password=" + quote(cfg.Password)
+	}
+	if cfg.TLSConfig == nil {
+		s += " sslmode=disable"
+	}
+	return s
+}
+
+var (
+	serverOnce sync.Once
+	serverAddr string
+	serverErr  error
+)
+
+// server returns the connection string of the server that test databases are created on.
+func server() (string, error) {
+	serverOnce.Do(func() {
+		if url := os.Getenv(EnvURL); url != "" {
+			serverAddr = url
+			return
+		}
+		serverAddr, serverErr = startContainer()
+	})
+	return serverAddr, serverErr
+}
+
+func startContainer() (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	c, err := postgres.Run(ctx, "postgres:16-alpine",
+		postgres.WithDatabase("postgres"),
+		postgres.WithUsername("postgres"),
+		postgres.WithPassword("postgres"),
+		postgres.BasicWaitStrategies(),
+	)
+	if err != nil {
+		return "", fmt.Errorf("%s is not set and a Postgres container could not start (is Docker running?): %w", EnvURL, err)
+	}
+	// The container lives as long as the test binary; testcontainers' reaper removes it afterwards.
+	return c.ConnectionString(ctx, "sslmode=disable")
+}
+
+func randomSuffix() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
