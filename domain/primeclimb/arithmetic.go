@@ -25,7 +25,7 @@ func applyOp(from int, op string, n int) (int, bool) {
 
 // equation writes a step for people: "30 + 7 = 37", "37 ÷ 4".
 func equation(from int, op string, n, to int) string {
-	return fmt.Sprintf("%d %s %d = %d", from, opSymbol[op], n, to)
+	return itoa(from) + " " + opSymbol[op] + " " + itoa(n) + " = " + itoa(to)
 }
 
 // whyNot explains in words why from op n is not allowed: "37 × 3 = 111 is past 101",

@@ -260,7 +260,7 @@ func (e *enumerator) leaf(pos [2]int, uses dieUses, last int) {
 	for i, p := range e.path {
 		steps[i] = Step{Die: p.die, Pawn: ptr(p.pawn), Op: p.op}
 		to, _ := applyOp(walk[p.pawn], p.op, p.die)
-		texts[i] = fmt.Sprintf("pawn %d: %s", p.pawn, equation(walk[p.pawn], p.op, p.die, to))
+		texts[i] = "pawn " + itoa(p.pawn) + ": " + equation(walk[p.pawn], p.op, p.die, to)
 		walk[p.pawn] = to
 	}
 	text := strings.Join(texts, "; ")
@@ -283,7 +283,7 @@ func (e *enumerator) leaf(pos [2]int, uses dieUses, last int) {
 	}
 	la.Description = text
 	if len(earners) == 1 {
-		la.Description += fmt.Sprintf("; pawn %d (on %d) draws a Prime Card", earners[0], end[earners[0]])
+		la.Description += "; pawn " + itoa(earners[0]) + " (on " + itoa(end[earners[0]]) + ") draws a Prime Card"
 	}
 	e.out = append(e.out, la)
 }

@@ -46,8 +46,8 @@ type StepDone struct {
 	Pawn       *int   `json:"pawn"` // null for a Curse
 	From       *int   `json:"from"`
 	To         *int   `json:"to"`
-	Equation   string `json:"equation"` // e.g. "30 + 7 = 37", "pawn 0 of seat 1: 45 → 0 (Start)"
-	Home       bool   `json:"home"`     // the pawn reached 101 with this step
+	Equation   string `json:"equation"`    // e.g. "30 + 7 = 37", "pawn 0 of seat 1: 45 → 0 (Start)"
+	Home       bool   `json:"home"`        // the pawn reached 101 with this step
 	TargetSeat *int   `json:"target_seat"` // Send to Start or Curse: the seat aimed at
 }
 
