@@ -39,8 +39,8 @@ func (s *State) Legal(seat int) []LegalAction {
 	for _, play := range Plays(hand, top, target, t.Drawn, maxCards) {
 		entries = append(entries, LegalAction{Action: Action{Type: ActionPlay, Cards: play}, Total: top + sum(play)})
 	}
-	if t.Options.MultiCard && len(entries) > 0 {
-		longest := LongestPlay(hand, top, target, t.Drawn)
+	// A hand may have no play of up to MaxListedCards cards but a longer one.
+	if longest := LongestPlay(hand, top, target, t.Drawn); t.Options.MultiCard && longest != nil {
 		i := slices.IndexFunc(entries, func(e LegalAction) bool { return slices.Equal(e.Action.Cards, longest) })
 		if i < 0 {
 			entries = append(entries, LegalAction{Action: Action{Type: ActionPlay, Cards: longest}, Total: top + sum(longest)})
