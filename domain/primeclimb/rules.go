@@ -46,6 +46,9 @@ func (rules) Decode(snapshot json.RawMessage) (domain.State, error) {
 	if len(s.Players) < 1 || len(s.Players) > 4 || s.Turn.Seat < 0 || s.Turn.Seat >= len(s.Players) {
 		return nil, domain.Invalid("invalid_snapshot", "a prime-climb state has 1 to 4 players and a seat to act")
 	}
+	if (s.Phase == PhaseResolve) != (s.Turn.Pending != nil) || (s.Phase == PhaseFinished) != (s.Winner != nil) {
+		return nil, domain.Invalid("invalid_snapshot", "phase %q does not fit the pending card or the winner", s.Phase)
+	}
 	return s, nil
 }
 
