@@ -126,7 +126,7 @@ func refused(t *testing.T, s *State, seat int, action json.RawMessage, code stri
 	return de
 }
 
-func start(t *testing.T, o Options, seats int, seed uint64) *State {
+func start(t testing.TB, o Options, seats int, seed uint64) *State {
 	t.Helper()
 	s, _, err := Start(o.Canonical(), seats, domain.SeededRand(seed, 0))
 	if err != nil {

@@ -85,11 +85,12 @@ func LongestPlay(hand []int, top int, target string, must int) []int {
 	}
 	best[0] = 0
 	var choice [len(counts)][]uint8
+	flat := make([]uint8, len(counts)*(maxSum+1))
 	for v := 1; v < len(counts); v++ {
 		if counts[v] == 0 {
 			continue
 		}
-		choice[v] = make([]uint8, maxSum+1)
+		choice[v] = flat[v*(maxSum+1) : (v+1)*(maxSum+1)]
 		for s := range next {
 			next[s] = -1
 			for k := 0; k <= counts[v] && k*v <= s; k++ {

@@ -42,9 +42,18 @@ type table struct {
 
 func (t *table) clone() table {
 	c := *t
+	// One backing array for every hand; each hand's capacity ends where the next begins, so an
+	// append never writes into a neighbour.
+	n := 0
+	for _, h := range t.Hands {
+		n += len(h)
+	}
+	buf := make([]int, 0, n)
 	c.Hands = make([][]int, len(t.Hands))
 	for i, h := range t.Hands {
-		c.Hands[i] = cloneInts(h)
+		at := len(buf)
+		buf = append(buf, h...)
+		c.Hands[i] = buf[at:len(buf):len(buf)]
 	}
 	c.DrawPile = cloneInts(t.DrawPile)
 	c.PrimedPile = cloneInts(t.PrimedPile)

@@ -4,9 +4,9 @@ package primed
 // 4 × (1 + … + 17) = 612, so 640 bits are enough for every hand, however large.
 const sumWords = 10
 
-// sumSet is a bitset of sums: bit s is set when s can be reached. Adding a card shifts the set by the
-// card's value and ORs it in, so the sums reachable by subsets of a hand cost one pass per card
-// instead of one per subset.
+// sumSet is a bitset of sums: bit s is set when s can be reached. Adding a card that may be used or
+// left out shifts the set by the card's value and ORs it in, so the sums reachable by subsets of a
+// hand cost one pass per card instead of one per subset.
 type sumSet [sumWords]uint64
 
 func singleton(s int) sumSet {
@@ -31,16 +31,6 @@ func (s sumSet) shifted(k int) sumSet {
 	return out
 }
 
-// withCard adds a card that may be used or left out: every reachable sum stays reachable, and every
-// reachable sum plus the card becomes reachable.
-func (s sumSet) withCard(c int) sumSet {
-	sh := s.shifted(c)
-	for i := range s {
-		s[i] |= sh[i]
-	}
-	return s
-}
-
 func (s sumSet) intersects(t sumSet) bool {
 	for i := range s {
 		if s[i]&t[i] != 0 {
@@ -50,11 +40,21 @@ func (s sumSet) intersects(t sumSet) bool {
 	return false
 }
 
-// subsetSums is the set of sums of sub-multisets of cards, the empty one (0) included.
+// subsetSums is the set of sums of sub-multisets of cards, the empty one (0) included. Only the words
+// that can hold a sum reached so far are touched.
 func subsetSums(cards []int) sumSet {
 	set := singleton(0)
+	reach := 0
 	for _, c := range cards {
-		set = set.withCard(c)
+		reach = min(reach+c, sumWords*64-1)
+		w, b := c/64, uint(c%64)
+		for i := reach / 64; i >= w; i-- {
+			v := set[i-w] << b
+			if b != 0 && i > w {
+				v |= set[i-w-1] >> (64 - b)
+			}
+			set[i] |= v
+		}
 	}
 	return set
 }
