@@ -4,12 +4,623 @@
 package openapi
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
+	"time"
 
 	"github.com/labstack/echo/v4"
 	"github.com/oapi-codegen/runtime"
+	openapi_types "github.com/oapi-codegen/runtime/types"
 )
+
+// Defines values for GameKind.
+const (
+	GameKindPrimeClimb GameKind = "prime-climb"
+	GameKindPrimed     GameKind = "primed"
+)
+
+// Valid indicates whether the value is a known member of the GameKind enum.
+func (e GameKind) Valid() bool {
+	switch e {
+	case GameKindPrimeClimb:
+		return true
+	case GameKindPrimed:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GameStatus.
+const (
+	GameStatusAborted  GameStatus = "aborted"
+	GameStatusActive   GameStatus = "active"
+	GameStatusFinished GameStatus = "finished"
+	GameStatusLobby    GameStatus = "lobby"
+)
+
+// Valid indicates whether the value is a known member of the GameStatus enum.
+func (e GameStatus) Valid() bool {
+	switch e {
+	case GameStatusAborted:
+		return true
+	case GameStatusActive:
+		return true
+	case GameStatusFinished:
+		return true
+	case GameStatusLobby:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PrimeClimbBoardSquareColors.
+const (
+	PrimeClimbBoardSquareColorsBlue   PrimeClimbBoardSquareColors = "blue"
+	PrimeClimbBoardSquareColorsGreen  PrimeClimbBoardSquareColors = "green"
+	PrimeClimbBoardSquareColorsHome   PrimeClimbBoardSquareColors = "home"
+	PrimeClimbBoardSquareColorsOrange PrimeClimbBoardSquareColors = "orange"
+	PrimeClimbBoardSquareColorsPurple PrimeClimbBoardSquareColors = "purple"
+	PrimeClimbBoardSquareColorsRed    PrimeClimbBoardSquareColors = "red"
+	PrimeClimbBoardSquareColorsStart  PrimeClimbBoardSquareColors = "start"
+	PrimeClimbBoardSquareColorsWhite  PrimeClimbBoardSquareColors = "white"
+)
+
+// Valid indicates whether the value is a known member of the PrimeClimbBoardSquareColors enum.
+func (e PrimeClimbBoardSquareColors) Valid() bool {
+	switch e {
+	case PrimeClimbBoardSquareColorsBlue:
+		return true
+	case PrimeClimbBoardSquareColorsGreen:
+		return true
+	case PrimeClimbBoardSquareColorsHome:
+		return true
+	case PrimeClimbBoardSquareColorsOrange:
+		return true
+	case PrimeClimbBoardSquareColorsPurple:
+		return true
+	case PrimeClimbBoardSquareColorsRed:
+		return true
+	case PrimeClimbBoardSquareColorsStart:
+		return true
+	case PrimeClimbBoardSquareColorsWhite:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PrimeClimbCard.
+const (
+	AdvanceToNearestPawn PrimeClimbCard = "advance_to_nearest_pawn"
+	Curse                PrimeClimbCard = "curse"
+	DoubleOrBack10       PrimeClimbCard = "double_or_back_10"
+	GoTo64               PrimeClimbCard = "go_to_64"
+	PlusMinus1           PrimeClimbCard = "plus_minus_1"
+	PlusMinus2           PrimeClimbCard = "plus_minus_2"
+	PlusMinus3           PrimeClimbCard = "plus_minus_3"
+	PlusMinus4           PrimeClimbCard = "plus_minus_4"
+	PlusMinus5           PrimeClimbCard = "plus_minus_5"
+	PlusMinus50          PrimeClimbCard = "plus_minus_50"
+	PlusMinus6           PrimeClimbCard = "plus_minus_6"
+	PlusMinus7           PrimeClimbCard = "plus_minus_7"
+	PlusMinus8           PrimeClimbCard = "plus_minus_8"
+	PlusMinus9           PrimeClimbCard = "plus_minus_9"
+	ReverseDigits        PrimeClimbCard = "reverse_digits"
+	ReverseToNearestPawn PrimeClimbCard = "reverse_to_nearest_pawn"
+	RollAgain            PrimeClimbCard = "roll_again"
+	SendToStart          PrimeClimbCard = "send_to_start"
+	Steal                PrimeClimbCard = "steal"
+	Swap                 PrimeClimbCard = "swap"
+)
+
+// Valid indicates whether the value is a known member of the PrimeClimbCard enum.
+func (e PrimeClimbCard) Valid() bool {
+	switch e {
+	case AdvanceToNearestPawn:
+		return true
+	case Curse:
+		return true
+	case DoubleOrBack10:
+		return true
+	case GoTo64:
+		return true
+	case PlusMinus1:
+		return true
+	case PlusMinus2:
+		return true
+	case PlusMinus3:
+		return true
+	case PlusMinus4:
+		return true
+	case PlusMinus5:
+		return true
+	case PlusMinus50:
+		return true
+	case PlusMinus6:
+		return true
+	case PlusMinus7:
+		return true
+	case PlusMinus8:
+		return true
+	case PlusMinus9:
+		return true
+	case ReverseDigits:
+		return true
+	case ReverseToNearestPawn:
+		return true
+	case RollAgain:
+		return true
+	case SendToStart:
+		return true
+	case Steal:
+		return true
+	case Swap:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PrimeClimbChooseActionType.
+const (
+	PrimeClimbChooseActionTypeChoose PrimeClimbChooseActionType = "choose"
+)
+
+// Valid indicates whether the value is a known member of the PrimeClimbChooseActionType enum.
+func (e PrimeClimbChooseActionType) Valid() bool {
+	switch e {
+	case PrimeClimbChooseActionTypeChoose:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PrimeClimbDrawKind.
+const (
+	PrimeClimbDrawKindAction PrimeClimbDrawKind = "action"
+	PrimeClimbDrawKindKeeper PrimeClimbDrawKind = "keeper"
+	PrimeClimbDrawKindNone   PrimeClimbDrawKind = "none"
+)
+
+// Valid indicates whether the value is a known member of the PrimeClimbDrawKind enum.
+func (e PrimeClimbDrawKind) Valid() bool {
+	switch e {
+	case PrimeClimbDrawKindAction:
+		return true
+	case PrimeClimbDrawKindKeeper:
+		return true
+	case PrimeClimbDrawKindNone:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PrimeClimbKeeperActionSign.
+const (
+	PrimeClimbKeeperActionSignMinus PrimeClimbKeeperActionSign = "-"
+	PrimeClimbKeeperActionSignPlus  PrimeClimbKeeperActionSign = "+"
+)
+
+// Valid indicates whether the value is a known member of the PrimeClimbKeeperActionSign enum.
+func (e PrimeClimbKeeperActionSign) Valid() bool {
+	switch e {
+	case PrimeClimbKeeperActionSignMinus:
+		return true
+	case PrimeClimbKeeperActionSignPlus:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PrimeClimbKeeperActionType.
+const (
+	PrimeClimbKeeperActionTypeKeeper PrimeClimbKeeperActionType = "keeper"
+)
+
+// Valid indicates whether the value is a known member of the PrimeClimbKeeperActionType enum.
+func (e PrimeClimbKeeperActionType) Valid() bool {
+	switch e {
+	case PrimeClimbKeeperActionTypeKeeper:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PrimeClimbLegalActionType.
+const (
+	PrimeClimbLegalActionTypeChoose PrimeClimbLegalActionType = "choose"
+	PrimeClimbLegalActionTypeKeeper PrimeClimbLegalActionType = "keeper"
+	PrimeClimbLegalActionTypeMove   PrimeClimbLegalActionType = "move"
+	PrimeClimbLegalActionTypeRoll   PrimeClimbLegalActionType = "roll"
+)
+
+// Valid indicates whether the value is a known member of the PrimeClimbLegalActionType enum.
+func (e PrimeClimbLegalActionType) Valid() bool {
+	switch e {
+	case PrimeClimbLegalActionTypeChoose:
+		return true
+	case PrimeClimbLegalActionTypeKeeper:
+		return true
+	case PrimeClimbLegalActionTypeMove:
+		return true
+	case PrimeClimbLegalActionTypeRoll:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PrimeClimbMoveActionType.
+const (
+	PrimeClimbMoveActionTypeMove PrimeClimbMoveActionType = "move"
+)
+
+// Valid indicates whether the value is a known member of the PrimeClimbMoveActionType enum.
+func (e PrimeClimbMoveActionType) Valid() bool {
+	switch e {
+	case PrimeClimbMoveActionTypeMove:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PrimeClimbOutcomeAction.
+const (
+	PrimeClimbOutcomeActionChoose PrimeClimbOutcomeAction = "choose"
+	PrimeClimbOutcomeActionKeeper PrimeClimbOutcomeAction = "keeper"
+	PrimeClimbOutcomeActionMove   PrimeClimbOutcomeAction = "move"
+	PrimeClimbOutcomeActionRoll   PrimeClimbOutcomeAction = "roll"
+	PrimeClimbOutcomeActionStart  PrimeClimbOutcomeAction = "start"
+)
+
+// Valid indicates whether the value is a known member of the PrimeClimbOutcomeAction enum.
+func (e PrimeClimbOutcomeAction) Valid() bool {
+	switch e {
+	case PrimeClimbOutcomeActionChoose:
+		return true
+	case PrimeClimbOutcomeActionKeeper:
+		return true
+	case PrimeClimbOutcomeActionMove:
+		return true
+	case PrimeClimbOutcomeActionRoll:
+		return true
+	case PrimeClimbOutcomeActionStart:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PrimeClimbRollActionType.
+const (
+	PrimeClimbRollActionTypeRoll PrimeClimbRollActionType = "roll"
+)
+
+// Valid indicates whether the value is a known member of the PrimeClimbRollActionType enum.
+func (e PrimeClimbRollActionType) Valid() bool {
+	switch e {
+	case PrimeClimbRollActionTypeRoll:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PrimeClimbStepOp.
+const (
+	PrimeClimbStepOpAdd      PrimeClimbStepOp = "add"
+	PrimeClimbStepOpDivide   PrimeClimbStepOp = "divide"
+	PrimeClimbStepOpMultiply PrimeClimbStepOp = "multiply"
+	PrimeClimbStepOpSubtract PrimeClimbStepOp = "subtract"
+)
+
+// Valid indicates whether the value is a known member of the PrimeClimbStepOp enum.
+func (e PrimeClimbStepOp) Valid() bool {
+	switch e {
+	case PrimeClimbStepOpAdd:
+		return true
+	case PrimeClimbStepOpDivide:
+		return true
+	case PrimeClimbStepOpMultiply:
+		return true
+	case PrimeClimbStepOpSubtract:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PrimeClimbStepSign.
+const (
+	PrimeClimbStepSignMinus PrimeClimbStepSign = "-"
+	PrimeClimbStepSignPlus  PrimeClimbStepSign = "+"
+)
+
+// Valid indicates whether the value is a known member of the PrimeClimbStepSign enum.
+func (e PrimeClimbStepSign) Valid() bool {
+	switch e {
+	case PrimeClimbStepSignMinus:
+		return true
+	case PrimeClimbStepSignPlus:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PrimeClimbStepDoneOp.
+const (
+	PrimeClimbStepDoneOpAdd      PrimeClimbStepDoneOp = "add"
+	PrimeClimbStepDoneOpDivide   PrimeClimbStepDoneOp = "divide"
+	PrimeClimbStepDoneOpMultiply PrimeClimbStepDoneOp = "multiply"
+	PrimeClimbStepDoneOpSubtract PrimeClimbStepDoneOp = "subtract"
+)
+
+// Valid indicates whether the value is a known member of the PrimeClimbStepDoneOp enum.
+func (e PrimeClimbStepDoneOp) Valid() bool {
+	switch e {
+	case PrimeClimbStepDoneOpAdd:
+		return true
+	case PrimeClimbStepDoneOpDivide:
+		return true
+	case PrimeClimbStepDoneOpMultiply:
+		return true
+	case PrimeClimbStepDoneOpSubtract:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PrimeClimbStepDoneSign.
+const (
+	PrimeClimbStepDoneSignMinus PrimeClimbStepDoneSign = "-"
+	PrimeClimbStepDoneSignPlus  PrimeClimbStepDoneSign = "+"
+)
+
+// Valid indicates whether the value is a known member of the PrimeClimbStepDoneSign enum.
+func (e PrimeClimbStepDoneSign) Valid() bool {
+	switch e {
+	case PrimeClimbStepDoneSignMinus:
+		return true
+	case PrimeClimbStepDoneSignPlus:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PrimeClimbViewGame.
+const (
+	PrimeClimbViewGamePrimeClimb PrimeClimbViewGame = "prime-climb"
+)
+
+// Valid indicates whether the value is a known member of the PrimeClimbViewGame enum.
+func (e PrimeClimbViewGame) Valid() bool {
+	switch e {
+	case PrimeClimbViewGamePrimeClimb:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PrimeClimbViewPhase.
+const (
+	PrimeClimbViewPhaseFinished PrimeClimbViewPhase = "finished"
+	PrimeClimbViewPhaseMove     PrimeClimbViewPhase = "move"
+	PrimeClimbViewPhaseResolve  PrimeClimbViewPhase = "resolve"
+	PrimeClimbViewPhaseRoll     PrimeClimbViewPhase = "roll"
+)
+
+// Valid indicates whether the value is a known member of the PrimeClimbViewPhase enum.
+func (e PrimeClimbViewPhase) Valid() bool {
+	switch e {
+	case PrimeClimbViewPhaseFinished:
+		return true
+	case PrimeClimbViewPhaseMove:
+		return true
+	case PrimeClimbViewPhaseResolve:
+		return true
+	case PrimeClimbViewPhaseRoll:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PrimedDrawActionType.
+const (
+	Draw PrimedDrawActionType = "draw"
+)
+
+// Valid indicates whether the value is a known member of the PrimedDrawActionType enum.
+func (e PrimedDrawActionType) Valid() bool {
+	switch e {
+	case Draw:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PrimedOptionsDeck.
+const (
+	PrimedOptionsDeckPrimed   PrimedOptionsDeck = "primed"
+	PrimedOptionsDeckStandard PrimedOptionsDeck = "standard"
+)
+
+// Valid indicates whether the value is a known member of the PrimedOptionsDeck enum.
+func (e PrimedOptionsDeck) Valid() bool {
+	switch e {
+	case PrimedOptionsDeckPrimed:
+		return true
+	case PrimedOptionsDeckStandard:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PrimedOptionsTarget.
+const (
+	Composites PrimedOptionsTarget = "composites"
+	Primes     PrimedOptionsTarget = "primes"
+)
+
+// Valid indicates whether the value is a known member of the PrimedOptionsTarget enum.
+func (e PrimedOptionsTarget) Valid() bool {
+	switch e {
+	case Composites:
+		return true
+	case Primes:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PrimedPassActionType.
+const (
+	Pass PrimedPassActionType = "pass"
+)
+
+// Valid indicates whether the value is a known member of the PrimedPassActionType enum.
+func (e PrimedPassActionType) Valid() bool {
+	switch e {
+	case Pass:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PrimedPassedReason.
+const (
+	DrawnCardCannotPlay PrimedPassedReason = "drawn_card_cannot_play"
+	KeptDrawnCard       PrimedPassedReason = "kept_drawn_card"
+	NothingToDraw       PrimedPassedReason = "nothing_to_draw"
+)
+
+// Valid indicates whether the value is a known member of the PrimedPassedReason enum.
+func (e PrimedPassedReason) Valid() bool {
+	switch e {
+	case DrawnCardCannotPlay:
+		return true
+	case KeptDrawnCard:
+		return true
+	case NothingToDraw:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PrimedPlayActionType.
+const (
+	PrimedPlayActionTypePlay PrimedPlayActionType = "play"
+)
+
+// Valid indicates whether the value is a known member of the PrimedPlayActionType enum.
+func (e PrimedPlayActionType) Valid() bool {
+	switch e {
+	case PrimedPlayActionTypePlay:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PrimedRoundResultEnding.
+const (
+	Blocked PrimedRoundResultEnding = "blocked"
+	WentOut PrimedRoundResultEnding = "went_out"
+)
+
+// Valid indicates whether the value is a known member of the PrimedRoundResultEnding enum.
+func (e PrimedRoundResultEnding) Valid() bool {
+	switch e {
+	case Blocked:
+		return true
+	case WentOut:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PrimedViewPhase.
+const (
+	PrimedViewPhaseDrawn    PrimedViewPhase = "drawn"
+	PrimedViewPhaseFinished PrimedViewPhase = "finished"
+	PrimedViewPhasePlay     PrimedViewPhase = "play"
+)
+
+// Valid indicates whether the value is a known member of the PrimedViewPhase enum.
+func (e PrimedViewPhase) Valid() bool {
+	switch e {
+	case PrimedViewPhaseDrawn:
+		return true
+	case PrimedViewPhaseFinished:
+		return true
+	case PrimedViewPhasePlay:
+		return true
+	default:
+		return false
+	}
+}
+
+// Action One action of the game's kind.
+type Action = json.RawMessage
+
+// ActionResult defines model for ActionResult.
+type ActionResult struct {
+	Entry HistoryEntry `json:"entry"`
+	Game  Game         `json:"game"`
+}
+
+// Caller Who the presented token is, in this game.
+type Caller struct {
+	Creator bool `json:"creator"`
+
+	// Seat The caller's seat, or null.
+	Seat *int `json:"seat"`
+}
+
+// CreateGameRequest defines model for CreateGameRequest.
+type CreateGameRequest struct {
+	Game GameKind `json:"game"`
+
+	// Options The game's options; missing fields take their defaults.
+	Options *json.RawMessage `json:"options,omitempty"`
+
+	// Players Name the players to start at once (seats in this order).
+	Players *[]JoinRequest `json:"players,omitempty"`
+
+	// Seats Or open a lobby with this many seats.
+	Seats *int `json:"seats,omitempty"`
+}
+
+// CreatedGame defines model for CreatedGame.
+type CreatedGame struct {
+	// CreatorToken May start and abort the game. Shown once.
+	//
+	// Example: pgc_Vb7Qm2Lx9Rk4Tn6Pw1Zs8Hc3Jd5Fg0Ya2Ue7Io4Kq9
+	CreatorToken string `json:"creator_token"`
+	Game         Game   `json:"game"`
+
+	// Seats A token per named player (empty for a lobby).
+	Seats []SeatToken `json:"seats"`
+}
 
 // FieldError defines model for FieldError.
 type FieldError struct {
@@ -20,11 +631,705 @@ type FieldError struct {
 	Message string `json:"message"`
 }
 
+// Game defines model for Game.
+type Game struct {
+	CreatedAt  time.Time          `json:"created_at"`
+	FinishedAt *time.Time         `json:"finished_at"`
+	Game       GameKind           `json:"game"`
+	Id         openapi_types.UUID `json:"id"`
+
+	// Options The game's options with every default filled in.
+	Options json.RawMessage `json:"options"`
+
+	// SeatCount In a lobby, the seats open in all; afterwards, the number of players.
+	SeatCount int    `json:"seat_count"`
+	Seats     []Seat `json:"seats"`
+
+	// State The game's view for the caller; null in a lobby.
+	State     *json.RawMessage `json:"state"`
+	Status    GameStatus       `json:"status"`
+	Turn      *Turn            `json:"turn"`
+	UpdatedAt time.Time        `json:"updated_at"`
+
+	// Version Grows by one with every change (join, start, action, abort); the ETag.
+	Version int64 `json:"version"`
+	Winners []int `json:"winners"`
+
+	// You Who the presented token is, in this game.
+	You Caller `json:"you"`
+}
+
+// GameKind defines model for GameKind.
+type GameKind string
+
+// GameList defines model for GameList.
+type GameList struct {
+	Items []GameSummary `json:"items"`
+
+	// NextCursor Pass as `cursor` for the next page; null on the last.
+	NextCursor *string `json:"next_cursor"`
+}
+
+// GameStatus defines model for GameStatus.
+type GameStatus string
+
+// GameSummary defines model for GameSummary.
+type GameSummary struct {
+	CreatedAt time.Time          `json:"created_at"`
+	Game      GameKind           `json:"game"`
+	Id        openapi_types.UUID `json:"id"`
+	Players   []string           `json:"players"`
+	SeatCount int                `json:"seat_count"`
+	Status    GameStatus         `json:"status"`
+	UpdatedAt time.Time          `json:"updated_at"`
+	Version   int64              `json:"version"`
+	Winners   []int              `json:"winners"`
+}
+
 // Health defines model for Health.
 type Health struct {
 	// Status Example: ok
 	Status string `json:"status"`
 }
+
+// HistoryEntry defines model for HistoryEntry.
+type HistoryEntry struct {
+	// Action The action as sent (for the start, `{"type":"start"}`).
+	Action    json.RawMessage `json:"action"`
+	CreatedAt time.Time       `json:"created_at"`
+
+	// Outcome What happened, redacted for the caller while the game runs.
+	Outcome json.RawMessage `json:"outcome"`
+
+	// Random The random values this step drew (dice, shuffles); shown only once the game is over.
+	Random *[]int `json:"random,omitempty"`
+
+	// Seat Who acted; null for the start.
+	Seat *int `json:"seat"`
+
+	// Seq 0 is the start; then 1, 2, … per accepted action.
+	Seq int64 `json:"seq"`
+}
+
+// HistoryPage defines model for HistoryPage.
+type HistoryPage struct {
+	Items      []HistoryEntry `json:"items"`
+	NextCursor *string        `json:"next_cursor"`
+}
+
+// JoinRequest defines model for JoinRequest.
+type JoinRequest struct {
+	// Name Example: Ada
+	Name string `json:"name"`
+}
+
+// JoinedGame defines model for JoinedGame.
+type JoinedGame struct {
+	Game Game      `json:"game"`
+	Seat SeatToken `json:"seat"`
+}
+
+// LegalActions defines model for LegalActions.
+type LegalActions struct {
+	Actions json.RawMessage `json:"actions"`
+	Seat    int             `json:"seat"`
+	Version int64           `json:"version"`
+}
+
+// PrimeClimbAction Example: {"type":"roll"}
+type PrimeClimbAction struct {
+	union json.RawMessage
+}
+
+// PrimeClimbBoard defines model for PrimeClimbBoard.
+type PrimeClimbBoard struct {
+	Squares []PrimeClimbBoardSquare `json:"squares"`
+}
+
+// PrimeClimbBoardSquare Example: {"colors":["orange","orange","green"],"factors":[2,2,3],"number":12,"prime":false,"red":false}
+type PrimeClimbBoardSquare struct {
+	Colors  []PrimeClimbBoardSquareColors `json:"colors"`
+	Factors []int                         `json:"factors"`
+	Number  int                           `json:"number"`
+	Prime   bool                          `json:"prime"`
+
+	// Red A prime from 11 to 97 (PC-10).
+	Red bool `json:"red"`
+}
+
+// PrimeClimbBoardSquareColors defines model for PrimeClimbBoardSquare.Colors.
+type PrimeClimbBoardSquareColors string
+
+// PrimeClimbBump Example: {"from":37,"pawn":0,"seat":1}
+type PrimeClimbBump struct {
+	From int `json:"from"`
+	Pawn int `json:"pawn"`
+	Seat int `json:"seat"`
+}
+
+// PrimeClimbCard A Prime Card kind. Keepers (PC-12) are plus_minus_1..plus_minus_9, send_to_start and curse; the others are action cards (PC-13).
+//
+// Example: plus_minus_5
+type PrimeClimbCard string
+
+// PrimeClimbChoice Example: {"pawn":0,"target_seat":1}
+type PrimeClimbChoice struct {
+	// Card A Prime Card kind. Keepers (PC-12) are plus_minus_1..plus_minus_9, send_to_start and curse; the others are action cards (PC-13).
+	//
+	// Example: plus_minus_5
+	Card       *PrimeClimbCard `json:"card,omitempty"`
+	Pawn       *int            `json:"pawn,omitempty"`
+	TargetSeat int             `json:"target_seat"`
+}
+
+// PrimeClimbChooseAction Answer a pending Swap (target_seat and pawn) or Steal (target_seat and card).
+//
+// Example: {"pawn":0,"target_seat":1,"type":"choose"}
+type PrimeClimbChooseAction struct {
+	// Card A Prime Card kind. Keepers (PC-12) are plus_minus_1..plus_minus_9, send_to_start and curse; the others are action cards (PC-13).
+	//
+	// Example: plus_minus_5
+	Card       *PrimeClimbCard            `json:"card,omitempty"`
+	Pawn       *int                       `json:"pawn,omitempty"`
+	TargetSeat int                        `json:"target_seat"`
+	Type       PrimeClimbChooseActionType `json:"type"`
+}
+
+// PrimeClimbChooseActionType defines model for PrimeClimbChooseAction.Type.
+type PrimeClimbChooseActionType string
+
+// PrimeClimbDraw Example: {"bumps":[],"card":"go_to_64","effect":"pawn 0: from 37 to 64","kind":"action","moves":[{"from":37,"pawn":0,"seat":0,"to":64}],"pawn":0,"pending":false,"reshuffled":false,"square":37,"stolen":null}
+type PrimeClimbDraw struct {
+	Bumps  []PrimeClimbBump   `json:"bumps"`
+	Card   *PrimeClimbCard    `json:"card"`
+	Effect string             `json:"effect"`
+	Kind   PrimeClimbDrawKind `json:"kind"`
+	Moves  []struct {
+		From int `json:"from"`
+		Pawn int `json:"pawn"`
+		Seat int `json:"seat"`
+		To   int `json:"to"`
+	} `json:"moves"`
+	Pawn       int  `json:"pawn"`
+	Pending    bool `json:"pending"`
+	Reshuffled bool `json:"reshuffled"`
+	Square     int  `json:"square"`
+	Stolen     *struct {
+		// Card A Prime Card kind. Keepers (PC-12) are plus_minus_1..plus_minus_9, send_to_start and curse; the others are action cards (PC-13).
+		//
+		// Example: plus_minus_5
+		Card     PrimeClimbCard `json:"card"`
+		FromSeat int            `json:"from_seat"`
+	} `json:"stolen"`
+}
+
+// PrimeClimbDrawKind defines model for PrimeClimbDraw.Kind.
+type PrimeClimbDrawKind string
+
+// PrimeClimbHeldCard Example: {"card":"curse","new":false}
+type PrimeClimbHeldCard struct {
+	// Card A Prime Card kind. Keepers (PC-12) are plus_minus_1..plus_minus_9, send_to_start and curse; the others are action cards (PC-13).
+	//
+	// Example: plus_minus_5
+	Card PrimeClimbCard `json:"card"`
+
+	// New Got on the owner's current or last turn; playable from the owner's next turn (PC-12).
+	New bool `json:"new"`
+}
+
+// PrimeClimbKeeperAction Play one keeper before the roll or during the move phase (PC-12).
+//
+// Example: {"card":"plus_minus_5","pawn":1,"sign":"-","type":"keeper"}
+type PrimeClimbKeeperAction struct {
+	// Card A Prime Card kind. Keepers (PC-12) are plus_minus_1..plus_minus_9, send_to_start and curse; the others are action cards (PC-13).
+	//
+	// Example: plus_minus_5
+	Card       PrimeClimbCard              `json:"card"`
+	Pawn       *int                        `json:"pawn,omitempty"`
+	Sign       *PrimeClimbKeeperActionSign `json:"sign,omitempty"`
+	TargetSeat *int                        `json:"target_seat,omitempty"`
+	Type       PrimeClimbKeeperActionType  `json:"type"`
+}
+
+// PrimeClimbKeeperActionSign defines model for PrimeClimbKeeperAction.Sign.
+type PrimeClimbKeeperActionSign string
+
+// PrimeClimbKeeperActionType defines model for PrimeClimbKeeperAction.Type.
+type PrimeClimbKeeperActionType string
+
+// PrimeClimbLegalAction Example: {"action":{"steps":[{"die":3,"op":"add","pawn":0},{"die":4,"op":"add","pawn":0}],"type":"move"},"description":"pawn 0: 6 + 3 = 9; pawn 0: 9 + 4 = 13; pawn 0 (on 13) draws a Prime Card","draws":true,"ends":[13,0],"type":"move","unused":[],"wins":false}
+type PrimeClimbLegalAction struct {
+	// Action Example: {"type":"roll"}
+	Action      PrimeClimbAction `json:"action"`
+	Description string           `json:"description"`
+
+	// Draws The move earns a Prime Card (PC-10).
+	Draws bool `json:"draws"`
+
+	// Ends For a move, the mover's pawns after the move and the bump; null otherwise.
+	Ends *[]int                    `json:"ends"`
+	Type PrimeClimbLegalActionType `json:"type"`
+
+	// Unused For a move, die uses left unspent (unusable under a Curse, or dropped by a win).
+	Unused []int `json:"unused"`
+	Wins   bool  `json:"wins"`
+}
+
+// PrimeClimbLegalActionType defines model for PrimeClimbLegalAction.Type.
+type PrimeClimbLegalActionType string
+
+// PrimeClimbLegalActions defines model for PrimeClimbLegalActions.
+type PrimeClimbLegalActions = []PrimeClimbLegalAction
+
+// PrimeClimbMoveAction The whole move as one action; bump, draw and the end of the turn follow (PC-6, PC-9, PC-10).
+//
+// Example: {"draw_pawn":0,"steps":[{"die":7,"op":"add","pawn":0},{"card":"plus_minus_5","pawn":1,"sign":"-"},{"die":3,"op":"multiply","pawn":1}],"type":"move"}
+type PrimeClimbMoveAction struct {
+	// DrawPawn Which pawn the drawn card acts on when both pawns earned it (PC-13); ignored otherwise.
+	DrawPawn *int                     `json:"draw_pawn,omitempty"`
+	Steps    *[]PrimeClimbStep        `json:"steps,omitempty"`
+	Type     PrimeClimbMoveActionType `json:"type"`
+}
+
+// PrimeClimbMoveActionType defines model for PrimeClimbMoveAction.Type.
+type PrimeClimbMoveActionType string
+
+// PrimeClimbOptions Game options. Unknown fields are refused.
+//
+// Example: {"prime_cards":true}
+type PrimeClimbOptions struct {
+	// PrimeCards false plays without Prime Cards (PC-11).
+	PrimeCards *bool `json:"prime_cards,omitempty"`
+}
+
+// PrimeClimbOutcome What the start or one action did. Public to every viewer; never holds the deck order.
+//
+// Example: {"action":"move","bumps":[{"from":37,"pawn":0,"seat":1}],"dice":[],"draw":null,"next_cursed":false,"next_seat":1,"roll_off":[],"seat":0,"steps":[{"die":7,"equation":"30 + 7 = 37","from":30,"home":false,"op":"add","pawn":0,"seat":0,"target_seat":null,"to":37}],"unused":[],"uses":[],"winner":null}
+type PrimeClimbOutcome struct {
+	Action     PrimeClimbOutcomeAction `json:"action"`
+	Bumps      []PrimeClimbBump        `json:"bumps"`
+	Dice       []int                   `json:"dice"`
+	Draw       *PrimeClimbDraw         `json:"draw"`
+	NextCursed bool                    `json:"next_cursed"`
+	NextSeat   *int                    `json:"next_seat"`
+	RollOff    []struct {
+		Rolls []PrimeClimbSeatRoll `json:"rolls"`
+	} `json:"roll_off"`
+	Seat   *int                 `json:"seat"`
+	Steps  []PrimeClimbStepDone `json:"steps"`
+	Unused []int                `json:"unused"`
+	Uses   []int                `json:"uses"`
+	Winner *int                 `json:"winner"`
+}
+
+// PrimeClimbOutcomeAction defines model for PrimeClimbOutcome.Action.
+type PrimeClimbOutcomeAction string
+
+// PrimeClimbPending Example: {"candidates":[{"pawn":0,"target_seat":1},{"pawn":1,"target_seat":1}],"card":"swap","pawn":0}
+type PrimeClimbPending struct {
+	Candidates []PrimeClimbChoice `json:"candidates"`
+
+	// Card A Prime Card kind. Keepers (PC-12) are plus_minus_1..plus_minus_9, send_to_start and curse; the others are action cards (PC-13).
+	//
+	// Example: plus_minus_5
+	Card PrimeClimbCard `json:"card"`
+	Pawn int            `json:"pawn"`
+}
+
+// PrimeClimbPlayerView Example: {"cursed_next":false,"keepers":[],"pawns":[13,0],"seat":0}
+type PrimeClimbPlayerView struct {
+	CursedNext bool                 `json:"cursed_next"`
+	Keepers    []PrimeClimbHeldCard `json:"keepers"`
+	Pawns      []int                `json:"pawns"`
+	Seat       int                  `json:"seat"`
+}
+
+// PrimeClimbRollAction Example: {"type":"roll"}
+type PrimeClimbRollAction struct {
+	Type PrimeClimbRollActionType `json:"type"`
+}
+
+// PrimeClimbRollActionType defines model for PrimeClimbRollAction.Type.
+type PrimeClimbRollActionType string
+
+// PrimeClimbScores Example: [{"cards":2,"home":1,"pawns":[101,37],"progress":138,"seat":0,"winner":false}]
+type PrimeClimbScores = []struct {
+	// Cards Keepers held.
+	Cards int   `json:"cards"`
+	Home  int   `json:"home"`
+	Pawns []int `json:"pawns"`
+
+	// Progress Sum of both positions.
+	Progress int  `json:"progress"`
+	Seat     int  `json:"seat"`
+	Winner   bool `json:"winner"`
+}
+
+// PrimeClimbSeatRoll Example: {"dice":[7,3],"seat":0,"total":10}
+type PrimeClimbSeatRoll struct {
+	Dice  []int `json:"dice"`
+	Seat  int   `json:"seat"`
+	Total int   `json:"total"`
+}
+
+// PrimeClimbStep One step of a move (PC-5). A die step has die, pawn and op; a keeper step has card plus pawn and sign (plus_minus_N), target_seat and pawn (send_to_start) or target_seat (curse).
+//
+// Example: {"die":7,"op":"add","pawn":0}
+type PrimeClimbStep struct {
+	// Card A Prime Card kind. Keepers (PC-12) are plus_minus_1..plus_minus_9, send_to_start and curse; the others are action cards (PC-13).
+	//
+	// Example: plus_minus_5
+	Card       *PrimeClimbCard     `json:"card,omitempty"`
+	Die        *int                `json:"die,omitempty"`
+	Op         *PrimeClimbStepOp   `json:"op,omitempty"`
+	Pawn       *int                `json:"pawn,omitempty"`
+	Sign       *PrimeClimbStepSign `json:"sign,omitempty"`
+	TargetSeat *int                `json:"target_seat,omitempty"`
+}
+
+// PrimeClimbStepOp defines model for PrimeClimbStep.Op.
+type PrimeClimbStepOp string
+
+// PrimeClimbStepSign defines model for PrimeClimbStep.Sign.
+type PrimeClimbStepSign string
+
+// PrimeClimbStepDone Example: {"die":7,"equation":"30 + 7 = 37","from":30,"home":false,"op":"add","pawn":0,"seat":0,"target_seat":null,"to":37}
+type PrimeClimbStepDone struct {
+	// Card A Prime Card kind. Keepers (PC-12) are plus_minus_1..plus_minus_9, send_to_start and curse; the others are action cards (PC-13).
+	//
+	// Example: plus_minus_5
+	Card       *PrimeClimbCard         `json:"card,omitempty"`
+	Die        *int                    `json:"die,omitempty"`
+	Equation   string                  `json:"equation"`
+	From       *int                    `json:"from"`
+	Home       bool                    `json:"home"`
+	Op         *PrimeClimbStepDoneOp   `json:"op,omitempty"`
+	Pawn       *int                    `json:"pawn"`
+	Seat       int                     `json:"seat"`
+	Sign       *PrimeClimbStepDoneSign `json:"sign,omitempty"`
+	TargetSeat *int                    `json:"target_seat"`
+	To         *int                    `json:"to"`
+}
+
+// PrimeClimbStepDoneOp defines model for PrimeClimbStepDone.Op.
+type PrimeClimbStepDoneOp string
+
+// PrimeClimbStepDoneSign defines model for PrimeClimbStepDone.Sign.
+type PrimeClimbStepDoneSign string
+
+// PrimeClimbView Example: {"cursed":false,"deck_size":23,"dice":[3,4],"discard":[],"game":"prime-climb","moved":[false,false],"options":{"prime_cards":true},"pending":null,"phase":"move","players":[{"cursed_next":false,"keepers":[],"pawns":[6,0],"seat":0},{"cursed_next":false,"keepers":[{"card":"curse","new":false}],"pawns":[10,4],"seat":1}],"roll_again":false,"seat":0,"start_pawns":[6,0],"to_act":[0],"turn_number":3,"uses":[3,4],"winner":null}
+type PrimeClimbView struct {
+	Cursed bool `json:"cursed"`
+
+	// Deck Only for the full viewer (teacher); the next card first.
+	Deck     *[]PrimeClimbCard  `json:"deck,omitempty"`
+	DeckSize int                `json:"deck_size"`
+	Dice     []int              `json:"dice"`
+	Discard  []PrimeClimbCard   `json:"discard"`
+	Game     PrimeClimbViewGame `json:"game"`
+	Moved    []bool             `json:"moved"`
+
+	// Options Game options. Unknown fields are refused.
+	//
+	// Example: {"prime_cards":true}
+	Options   PrimeClimbOptions      `json:"options"`
+	Pending   *PrimeClimbPending     `json:"pending"`
+	Phase     PrimeClimbViewPhase    `json:"phase"`
+	Players   []PrimeClimbPlayerView `json:"players"`
+	RollAgain bool                   `json:"roll_again"`
+
+	// Seat Whose turn it is (the winner's seat once finished).
+	Seat       int   `json:"seat"`
+	StartPawns []int `json:"start_pawns"`
+	ToAct      []int `json:"to_act"`
+	TurnNumber int   `json:"turn_number"`
+
+	// Uses Die uses left.
+	Uses   []int `json:"uses"`
+	Winner *int  `json:"winner"`
+}
+
+// PrimeClimbViewGame defines model for PrimeClimbView.Game.
+type PrimeClimbViewGame string
+
+// PrimeClimbViewPhase defines model for PrimeClimbView.Phase.
+type PrimeClimbViewPhase string
+
+// PrimedAction One action of the seat whose turn it is (PR-5).
+//
+// Example: {"cards":[13],"type":"play"}
+type PrimedAction struct {
+	union json.RawMessage
+}
+
+// PrimedCard defines model for PrimedCard.
+type PrimedCard = int
+
+// PrimedDealt A round was dealt (PR-3). A hand the viewer may not see is null.
+//
+// Example: {"dealer":0,"draw_pile_size":46,"hand_sizes":[7,7,7],"hands":[null,[1,4,6,6,10,10,14],null],"round":1,"starter":1,"top":6}
+type PrimedDealt struct {
+	Dealer       PrimedSeat      `json:"dealer"`
+	DrawPileSize int             `json:"draw_pile_size"`
+	HandSizes    []int           `json:"hand_sizes"`
+	Hands        []*[]PrimedCard `json:"hands"`
+	Round        int             `json:"round"`
+	Starter      PrimedSeat      `json:"starter"`
+	Top          PrimedCard      `json:"top"`
+}
+
+// PrimedDrawAction Draw one card; allowed only when no legal play exists. When the draw pile and the Primed pile under its top are both empty this is the PR-6 pass: nothing is drawn and the turn ends.
+//
+// Example: {"type":"draw"}
+type PrimedDrawAction struct {
+	Type PrimedDrawActionType `json:"type"`
+}
+
+// PrimedDrawActionType defines model for PrimedDrawAction.Type.
+type PrimedDrawActionType string
+
+// PrimedDrew Example: {"can_play":true,"card":4,"seat":1}
+type PrimedDrew struct {
+	// CanPlay Whether the drawn card can hit the target; when false the turn ended at once.
+	CanPlay bool `json:"can_play"`
+
+	// Card The card drawn; only for the drawing seat and full viewers.
+	Card *PrimedCard `json:"card,omitempty"`
+	Seat PrimedSeat  `json:"seat"`
+}
+
+// PrimedGameEnded The last round is over; the lowest total wins and ties share the win (PR-7).
+//
+// Example: {"totals":[5,19,5],"winners":[0,2]}
+type PrimedGameEnded struct {
+	Totals  []int        `json:"totals"`
+	Winners []PrimedSeat `json:"winners"`
+}
+
+// PrimedHandView Example: {"cards":[1,4,6,6,10,10,14],"seat":1,"size":7}
+type PrimedHandView struct {
+	// Cards Ascending; null unless the viewer may see this hand.
+	Cards *[]PrimedCard `json:"cards"`
+	Seat  PrimedSeat    `json:"seat"`
+	Size  int           `json:"size"`
+}
+
+// PrimedLegalAction Example: {"action":{"cards":[1,6],"type":"play"},"total":13}
+type PrimedLegalAction struct {
+	// Action One action of the seat whose turn it is (PR-5).
+	//
+	// Example: {"cards":[13],"type":"play"}
+	Action PrimedAction `json:"action"`
+
+	// Longest In multi-card mode, marks a play that uses as many cards as any legal play.
+	Longest *bool `json:"longest,omitempty"`
+
+	// Total For a play, the top card plus the played cards.
+	Total *int `json:"total,omitempty"`
+}
+
+// PrimedLegalActions What a seat may do now; empty when it cannot act. Phase "play": every legal play, or a single draw when there is none. Phase "drawn": the plays that include the drawn card, and a pass. In multi-card mode the list holds every play of up to 3 cards (each set of cards once, ascending; any order is accepted) plus one play using as many cards as possible, marked longest; so a play is listed exactly when one exists.
+//
+// Example: [{"action":{"cards":[1],"type":"play"},"total":7},{"action":{"cards":[1,4],"type":"play"},"total":11},{"action":{"cards":[1,4,6,6,10,10],"type":"play"},"longest":true,"total":43}]
+type PrimedLegalActions = []PrimedLegalAction
+
+// PrimedOptions Game options. Every field is optional in a request (the defaults are shown); the canonical form the server returns has every field.
+//
+// Example: {"deck":"primed","multi_card":false,"rounds":4,"target":"primes"}
+type PrimedOptions struct {
+	// Deck "primed": four each of 1..17, 2 to 6 players; "standard": four each of 1..10, 2 to 5 players (PR-1, PR-2).
+	Deck *PrimedOptionsDeck `json:"deck,omitempty"`
+
+	// MultiCard Whether a play may use several cards from the hand (PR-5).
+	MultiCard *bool `json:"multi_card,omitempty"`
+
+	// Rounds Number of rounds; the lowest total after the last wins (PR-3, PR-7).
+	Rounds *int `json:"rounds,omitempty"`
+
+	// Target What the top card plus the played cards must make (PR-4).
+	Target *PrimedOptionsTarget `json:"target,omitempty"`
+}
+
+// PrimedOptionsDeck "primed": four each of 1..17, 2 to 6 players; "standard": four each of 1..10, 2 to 5 players (PR-1, PR-2).
+type PrimedOptionsDeck string
+
+// PrimedOptionsTarget What the top card plus the played cards must make (PR-4).
+type PrimedOptionsTarget string
+
+// PrimedOutcome What the start or one action did. Each part is present only when it happened, in this order: played, reshuffled, drew, passed, round_ended, then dealt (the next round) or game_ended.
+//
+// Example: {"dealt":{"dealer":1,"draw_pile_size":46,"hand_sizes":[7,7,7],"hands":[null,null,null],"round":2,"starter":2,"top":7},"played":{"cards":[4,6],"equation":"13 + 4 + 6 = 23 is prime","on":13,"seat":1,"total":23},"round_ended":{"dealer":0,"ending":"went_out","hands":[[1,2,3],[],[5,17]],"round":1,"scores":[6,0,22],"starter":1,"totals":[6,0,22],"went_out":1}}
+type PrimedOutcome struct {
+	// Dealt A round was dealt (PR-3). A hand the viewer may not see is null.
+	//
+	// Example: {"dealer":0,"draw_pile_size":46,"hand_sizes":[7,7,7],"hands":[null,[1,4,6,6,10,10,14],null],"round":1,"starter":1,"top":6}
+	Dealt *PrimedDealt `json:"dealt,omitempty"`
+
+	// Drew Example: {"can_play":true,"card":4,"seat":1}
+	Drew *PrimedDrew `json:"drew,omitempty"`
+
+	// GameEnded The last round is over; the lowest total wins and ties share the win (PR-7).
+	//
+	// Example: {"totals":[5,19,5],"winners":[0,2]}
+	GameEnded *PrimedGameEnded `json:"game_ended,omitempty"`
+
+	// Passed Example: {"in_a_row":0,"reason":"drawn_card_cannot_play","seat":1}
+	Passed *PrimedPassed `json:"passed,omitempty"`
+
+	// Played Example: {"cards":[4],"equation":"13 + 4 = 17 is prime","on":13,"seat":1,"total":17}
+	Played *PrimedPlayed `json:"played,omitempty"`
+
+	// Reshuffled The empty draw pile was refilled from the Primed pile under its top (PR-6); the order is never told.
+	//
+	// Example: {"cards":24,"seat":1}
+	Reshuffled *PrimedReshuffled `json:"reshuffled,omitempty"`
+
+	// RoundEnded A completed round, its scores and the hands left, shown to everyone (PR-7, PR-8).
+	//
+	// Example: {"dealer":0,"ending":"went_out","hands":[[9,9],[]],"round":1,"scores":[18,0],"starter":1,"totals":[18,0],"went_out":1}
+	RoundEnded *PrimedRoundResult `json:"round_ended,omitempty"`
+}
+
+// PrimedPassAction Keep a drawn card that could be played, ending the turn (phase "drawn" only).
+//
+// Example: {"type":"pass"}
+type PrimedPassAction struct {
+	Type PrimedPassActionType `json:"type"`
+}
+
+// PrimedPassActionType defines model for PrimedPassAction.Type.
+type PrimedPassActionType string
+
+// PrimedPassed Example: {"in_a_row":0,"reason":"drawn_card_cannot_play","seat":1}
+type PrimedPassed struct {
+	// InARow For nothing_to_draw, the seats in a row that passed so (PR-6); otherwise 0.
+	InARow int                `json:"in_a_row"`
+	Reason PrimedPassedReason `json:"reason"`
+	Seat   PrimedSeat         `json:"seat"`
+}
+
+// PrimedPassedReason defines model for PrimedPassed.Reason.
+type PrimedPassedReason string
+
+// PrimedPlayAction Play cards from the hand so that the top card plus their sum hits the target. Without multi_card exactly one card. The cards go onto the Primed pile in the order given; the last is the new top. After a draw the play must include the drawn card.
+//
+// Example: {"cards":[4,6],"type":"play"}
+type PrimedPlayAction struct {
+	Cards []PrimedCard         `json:"cards"`
+	Type  PrimedPlayActionType `json:"type"`
+}
+
+// PrimedPlayActionType defines model for PrimedPlayAction.Type.
+type PrimedPlayActionType string
+
+// PrimedPlayed Example: {"cards":[4],"equation":"13 + 4 = 17 is prime","on":13,"seat":1,"total":17}
+type PrimedPlayed struct {
+	// Cards In the order played; the last is the new top.
+	Cards []PrimedCard `json:"cards"`
+
+	// Equation Example: 13 + 8 = 21 = 3 × 7
+	Equation string `json:"equation"`
+
+	// On The top card they were played on.
+	On    PrimedCard `json:"on"`
+	Seat  PrimedSeat `json:"seat"`
+	Total int        `json:"total"`
+}
+
+// PrimedReshuffled The empty draw pile was refilled from the Primed pile under its top (PR-6); the order is never told.
+//
+// Example: {"cards":24,"seat":1}
+type PrimedReshuffled struct {
+	// Cards Number of cards shuffled into the new draw pile.
+	Cards int        `json:"cards"`
+	Seat  PrimedSeat `json:"seat"`
+}
+
+// PrimedRoundResult A completed round, its scores and the hands left, shown to everyone (PR-7, PR-8).
+//
+// Example: {"dealer":0,"ending":"went_out","hands":[[9,9],[]],"round":1,"scores":[18,0],"starter":1,"totals":[18,0],"went_out":1}
+type PrimedRoundResult struct {
+	Dealer PrimedSeat              `json:"dealer"`
+	Ending PrimedRoundResultEnding `json:"ending"`
+
+	// Hands Per seat, the cards left in hand.
+	Hands [][]PrimedCard `json:"hands"`
+	Round int            `json:"round"`
+
+	// Scores Per seat, the sum of the cards left in hand.
+	Scores  []int      `json:"scores"`
+	Starter PrimedSeat `json:"starter"`
+
+	// Totals Per seat, the running total after this round.
+	Totals []int `json:"totals"`
+
+	// WentOut The seat that emptied its hand; absent for a blocked round.
+	WentOut *PrimedSeat `json:"went_out,omitempty"`
+}
+
+// PrimedRoundResultEnding defines model for PrimedRoundResult.Ending.
+type PrimedRoundResultEnding string
+
+// PrimedScores The public standing (PR-7).
+//
+// Example: {"finished":false,"rounds":[{"dealer":0,"ending":"went_out","hands":[[9,9],[]],"round":1,"scores":[18,0],"starter":1,"totals":[18,0],"went_out":1}],"totals":[18,0],"winners":[]}
+type PrimedScores struct {
+	Finished bool                `json:"finished"`
+	Rounds   []PrimedRoundResult `json:"rounds"`
+
+	// Totals Per seat, the sum of the round scores so far.
+	Totals []int `json:"totals"`
+
+	// Winners Empty until the game is finished.
+	Winners []PrimedSeat `json:"winners"`
+}
+
+// PrimedSeat defines model for PrimedSeat.
+type PrimedSeat = int
+
+// PrimedView The table as one viewer may see it (PR-8). A player sees their own hand; public viewers no hand; full viewers every hand and the draw pile. Once finished, the last hands are shown to all.
+//
+// Example: {"dealer":0,"draw_pile_size":46,"hands":[{"cards":null,"seat":0,"size":7},{"cards":[1,4,6,6,10,10,14],"seat":1,"size":7},{"cards":null,"seat":2,"size":7}],"options":{"deck":"primed","multi_card":true,"rounds":4,"target":"primes"},"passes_in_a_row":0,"phase":"play","primed_pile":[6],"round":1,"scores":{"finished":false,"rounds":[],"totals":[0,0,0],"winners":[]},"seats":3,"starter":1,"to_act":1,"top":6}
+type PrimedView struct {
+	Dealer PrimedSeat `json:"dealer"`
+
+	// DrawPile The face-down pile, top first; full viewers only, and absent when empty.
+	DrawPile     *[]PrimedCard `json:"draw_pile,omitempty"`
+	DrawPileSize int           `json:"draw_pile_size"`
+
+	// DrawnCard In phase "drawn", the card just drawn; only for the drawing seat and full viewers.
+	DrawnCard *PrimedCard      `json:"drawn_card,omitempty"`
+	Hands     []PrimedHandView `json:"hands"`
+
+	// Options Game options. Every field is optional in a request (the defaults are shown); the canonical form the server returns has every field.
+	//
+	// Example: {"deck":"primed","multi_card":false,"rounds":4,"target":"primes"}
+	Options PrimedOptions `json:"options"`
+
+	// PassesInARow Seats in a row that passed with nothing to play or draw (PR-6).
+	PassesInARow int `json:"passes_in_a_row"`
+
+	// Phase "play": play or, with no play, draw; "drawn": play the drawn card or pass; "finished".
+	Phase PrimedViewPhase `json:"phase"`
+
+	// PrimedPile The whole face-up pile, bottom first; the last card is the top.
+	PrimedPile []PrimedCard `json:"primed_pile"`
+	Round      int          `json:"round"`
+
+	// Scores The public standing (PR-7).
+	//
+	// Example: {"finished":false,"rounds":[{"dealer":0,"ending":"went_out","hands":[[9,9],[]],"round":1,"scores":[18,0],"starter":1,"totals":[18,0],"went_out":1}],"totals":[18,0],"winners":[]}
+	Scores  PrimedScores `json:"scores"`
+	Seats   int          `json:"seats"`
+	Starter PrimedSeat   `json:"starter"`
+
+	// ToAct The seat to act; null once finished.
+	ToAct *int       `json:"to_act"`
+	Top   PrimedCard `json:"top"`
+}
+
+// PrimedViewPhase "play": play or, with no play, draw; "drawn": play the drawn card or pass; "finished".
+type PrimedViewPhase string
 
 // Problem An RFC 9457 problem document.
 type Problem struct {
@@ -69,14 +1374,82 @@ type Problem struct {
 	Type string `json:"type"`
 }
 
+// ReplayStep defines model for ReplayStep.
+type ReplayStep struct {
+	Seq int64 `json:"seq"`
+
+	// SeqCount Number of history entries in all.
+	SeqCount int64           `json:"seq_count"`
+	State    json.RawMessage `json:"state"`
+}
+
+// Scores defines model for Scores.
+type Scores struct {
+	Game    GameKind         `json:"game"`
+	Scores  *json.RawMessage `json:"scores"`
+	Status  GameStatus       `json:"status"`
+	Winners []int            `json:"winners"`
+}
+
+// Seat defines model for Seat.
+type Seat struct {
+	JoinedAt time.Time `json:"joined_at"`
+	Name     string    `json:"name"`
+	Seat     int       `json:"seat"`
+}
+
+// SeatToken defines model for SeatToken.
+type SeatToken struct {
+	// Name Example: Ada
+	Name string `json:"name"`
+
+	// Seat Example: 0
+	Seat int `json:"seat"`
+
+	// Token Acts for this seat. Shown once; send it as `Authorization: Bearer <token>`.
+	//
+	// Example: pgs_3q2v8Xn0bQ1yJm5cW7rK9tZ4hL6fA2sD8gE0pU1iO3w
+	Token string `json:"token"`
+}
+
+// Turn defines model for Turn.
+type Turn struct {
+	// Phase Example: move
+	Phase string `json:"phase"`
+
+	// ToAct Seats that may act now.
+	ToAct []int `json:"to_act"`
+}
+
+// Cursor defines model for Cursor.
+type Cursor = string
+
+// GameID defines model for GameID.
+type GameID = openapi_types.UUID
+
+// IdempotencyKey defines model for IdempotencyKey.
+type IdempotencyKey = string
+
+// IfMatch Example: "7"
+type IfMatch = string
+
+// Limit defines model for Limit.
+type Limit = int
+
 // BadRequest An RFC 9457 problem document.
 type BadRequest = Problem
 
 // Conflict An RFC 9457 problem document.
 type Conflict = Problem
 
+// Forbidden An RFC 9457 problem document.
+type Forbidden = Problem
+
 // NotFound An RFC 9457 problem document.
 type NotFound = Problem
+
+// PayloadTooLarge An RFC 9457 problem document.
+type PayloadTooLarge = Problem
 
 // PreconditionFailed An RFC 9457 problem document.
 type PreconditionFailed = Problem
@@ -89,6 +1462,378 @@ type Unavailable = Problem
 
 // Unprocessable An RFC 9457 problem document.
 type Unprocessable = Problem
+
+// ListGamesParams defines parameters for ListGames.
+type ListGamesParams struct {
+	Game   *GameKind   `form:"game,omitempty" json:"game,omitempty"`
+	Status *GameStatus `form:"status,omitempty" json:"status,omitempty"`
+
+	// Cursor The `next_cursor` of the previous page.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// Limit Page size.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
+// CreateGameParams defines parameters for CreateGame.
+type CreateGameParams struct {
+	// IdempotencyKey A client-chosen key (a UUID is ideal). A retry with the same key and the same body returns
+	// the first response without acting again; the same key with another body gets 422
+	// `idempotency_key_reused`.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// GetGameParams defines parameters for GetGame.
+type GetGameParams struct {
+	IfNoneMatch *string `json:"If-None-Match,omitempty"`
+}
+
+// ListActionsParams defines parameters for ListActions.
+type ListActionsParams struct {
+	// Cursor The `next_cursor` of the previous page.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// Limit Page size.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
+// PostActionParams defines parameters for PostAction.
+type PostActionParams struct {
+	// IfMatch The version (ETag) the action is based on; a stale one gets 412 `version_mismatch`.
+	IfMatch *IfMatch `json:"If-Match,omitempty"`
+
+	// IdempotencyKey A client-chosen key (a UUID is ideal). A retry with the same key and the same body returns
+	// the first response without acting again; the same key with another body gets 422
+	// `idempotency_key_reused`.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// JoinGameParams defines parameters for JoinGame.
+type JoinGameParams struct {
+	// IdempotencyKey A client-chosen key (a UUID is ideal). A retry with the same key and the same body returns
+	// the first response without acting again; the same key with another body gets 422
+	// `idempotency_key_reused`.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// CreateGameJSONRequestBody defines body for CreateGame for application/json ContentType.
+type CreateGameJSONRequestBody = CreateGameRequest
+
+// PostActionJSONRequestBody defines body for PostAction for application/json ContentType.
+type PostActionJSONRequestBody = Action
+
+// JoinGameJSONRequestBody defines body for JoinGame for application/json ContentType.
+type JoinGameJSONRequestBody = JoinRequest
+
+// AsPrimeClimbRollAction returns the union data inside the PrimeClimbAction as a PrimeClimbRollAction
+func (t PrimeClimbAction) AsPrimeClimbRollAction() (PrimeClimbRollAction, error) {
+	var body PrimeClimbRollAction
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPrimeClimbRollAction overwrites any union data inside the PrimeClimbAction as the provided PrimeClimbRollAction
+func (t *PrimeClimbAction) FromPrimeClimbRollAction(v PrimeClimbRollAction) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"type":"roll"}`))
+	t.union = b
+	return err
+}
+
+// MergePrimeClimbRollAction performs a merge with any union data inside the PrimeClimbAction, using the provided PrimeClimbRollAction
+func (t *PrimeClimbAction) MergePrimeClimbRollAction(v PrimeClimbRollAction) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"type":"roll"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPrimeClimbKeeperAction returns the union data inside the PrimeClimbAction as a PrimeClimbKeeperAction
+func (t PrimeClimbAction) AsPrimeClimbKeeperAction() (PrimeClimbKeeperAction, error) {
+	var body PrimeClimbKeeperAction
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPrimeClimbKeeperAction overwrites any union data inside the PrimeClimbAction as the provided PrimeClimbKeeperAction
+func (t *PrimeClimbAction) FromPrimeClimbKeeperAction(v PrimeClimbKeeperAction) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"type":"keeper"}`))
+	t.union = b
+	return err
+}
+
+// MergePrimeClimbKeeperAction performs a merge with any union data inside the PrimeClimbAction, using the provided PrimeClimbKeeperAction
+func (t *PrimeClimbAction) MergePrimeClimbKeeperAction(v PrimeClimbKeeperAction) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"type":"keeper"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPrimeClimbMoveAction returns the union data inside the PrimeClimbAction as a PrimeClimbMoveAction
+func (t PrimeClimbAction) AsPrimeClimbMoveAction() (PrimeClimbMoveAction, error) {
+	var body PrimeClimbMoveAction
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPrimeClimbMoveAction overwrites any union data inside the PrimeClimbAction as the provided PrimeClimbMoveAction
+func (t *PrimeClimbAction) FromPrimeClimbMoveAction(v PrimeClimbMoveAction) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"type":"move"}`))
+	t.union = b
+	return err
+}
+
+// MergePrimeClimbMoveAction performs a merge with any union data inside the PrimeClimbAction, using the provided PrimeClimbMoveAction
+func (t *PrimeClimbAction) MergePrimeClimbMoveAction(v PrimeClimbMoveAction) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"type":"move"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPrimeClimbChooseAction returns the union data inside the PrimeClimbAction as a PrimeClimbChooseAction
+func (t PrimeClimbAction) AsPrimeClimbChooseAction() (PrimeClimbChooseAction, error) {
+	var body PrimeClimbChooseAction
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPrimeClimbChooseAction overwrites any union data inside the PrimeClimbAction as the provided PrimeClimbChooseAction
+func (t *PrimeClimbAction) FromPrimeClimbChooseAction(v PrimeClimbChooseAction) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"type":"choose"}`))
+	t.union = b
+	return err
+}
+
+// MergePrimeClimbChooseAction performs a merge with any union data inside the PrimeClimbAction, using the provided PrimeClimbChooseAction
+func (t *PrimeClimbAction) MergePrimeClimbChooseAction(v PrimeClimbChooseAction) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"type":"choose"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PrimeClimbAction) Discriminator() (string, error) {
+	var discriminator struct {
+		Discriminator string `json:"type"`
+	}
+	err := json.Unmarshal(t.union, &discriminator)
+	return discriminator.Discriminator, err
+}
+
+func (t PrimeClimbAction) ValueByDiscriminator() (interface{}, error) {
+	discriminator, err := t.Discriminator()
+	if err != nil {
+		return nil, err
+	}
+	switch discriminator {
+	case "choose":
+		return t.AsPrimeClimbChooseAction()
+	case "keeper":
+		return t.AsPrimeClimbKeeperAction()
+	case "move":
+		return t.AsPrimeClimbMoveAction()
+	case "roll":
+		return t.AsPrimeClimbRollAction()
+	default:
+		return nil, errors.New("unknown discriminator value: " + discriminator)
+	}
+}
+
+func (t PrimeClimbAction) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PrimeClimbAction) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPrimedPlayAction returns the union data inside the PrimedAction as a PrimedPlayAction
+func (t PrimedAction) AsPrimedPlayAction() (PrimedPlayAction, error) {
+	var body PrimedPlayAction
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPrimedPlayAction overwrites any union data inside the PrimedAction as the provided PrimedPlayAction
+func (t *PrimedAction) FromPrimedPlayAction(v PrimedPlayAction) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"type":"play"}`))
+	t.union = b
+	return err
+}
+
+// MergePrimedPlayAction performs a merge with any union data inside the PrimedAction, using the provided PrimedPlayAction
+func (t *PrimedAction) MergePrimedPlayAction(v PrimedPlayAction) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"type":"play"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPrimedDrawAction returns the union data inside the PrimedAction as a PrimedDrawAction
+func (t PrimedAction) AsPrimedDrawAction() (PrimedDrawAction, error) {
+	var body PrimedDrawAction
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPrimedDrawAction overwrites any union data inside the PrimedAction as the provided PrimedDrawAction
+func (t *PrimedAction) FromPrimedDrawAction(v PrimedDrawAction) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"type":"draw"}`))
+	t.union = b
+	return err
+}
+
+// MergePrimedDrawAction performs a merge with any union data inside the PrimedAction, using the provided PrimedDrawAction
+func (t *PrimedAction) MergePrimedDrawAction(v PrimedDrawAction) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"type":"draw"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPrimedPassAction returns the union data inside the PrimedAction as a PrimedPassAction
+func (t PrimedAction) AsPrimedPassAction() (PrimedPassAction, error) {
+	var body PrimedPassAction
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPrimedPassAction overwrites any union data inside the PrimedAction as the provided PrimedPassAction
+func (t *PrimedAction) FromPrimedPassAction(v PrimedPassAction) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"type":"pass"}`))
+	t.union = b
+	return err
+}
+
+// MergePrimedPassAction performs a merge with any union data inside the PrimedAction, using the provided PrimedPassAction
+func (t *PrimedAction) MergePrimedPassAction(v PrimedPassAction) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"type":"pass"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PrimedAction) Discriminator() (string, error) {
+	var discriminator struct {
+		Discriminator string `json:"type"`
+	}
+	err := json.Unmarshal(t.union, &discriminator)
+	return discriminator.Discriminator, err
+}
+
+func (t PrimedAction) ValueByDiscriminator() (interface{}, error) {
+	discriminator, err := t.Discriminator()
+	if err != nil {
+		return nil, err
+	}
+	switch discriminator {
+	case "draw":
+		return t.AsPrimedDrawAction()
+	case "pass":
+		return t.AsPrimedPassAction()
+	case "play":
+		return t.AsPrimedPlayAction()
+	default:
+		return nil, errors.New("unknown discriminator value: " + discriminator)
+	}
+}
+
+func (t PrimedAction) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PrimedAction) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
 
 // ServerInterface represents all server handlers.
 type ServerInterface interface {
@@ -110,6 +1855,42 @@ type ServerInterface interface {
 	// GetReadyz Readiness: the database is reachable.
 	// (GET /readyz)
 	GetReadyz(ctx echo.Context) error
+	// GetPrimeClimbBoard The Prime Climb board, 0 to 101, with factorisations and colours.
+	// (GET /v1/boards/prime-climb)
+	GetPrimeClimbBoard(ctx echo.Context) error
+	// ListGames List games, newest first.
+	// (GET /v1/games)
+	ListGames(ctx echo.Context, params ListGamesParams) error
+	// CreateGame Create a game.
+	// (POST /v1/games)
+	CreateGame(ctx echo.Context, params CreateGameParams) error
+	// GetGame The game as the caller may see it.
+	// (GET /v1/games/{id})
+	GetGame(ctx echo.Context, id GameID, params GetGameParams) error
+	// AbortGame End a game that is not over (creator token only).
+	// (POST /v1/games/{id}/abort)
+	AbortGame(ctx echo.Context, id GameID) error
+	// ListActions The game's history, in order.
+	// (GET /v1/games/{id}/actions)
+	ListActions(ctx echo.Context, id GameID, params ListActionsParams) error
+	// PostAction Make one move.
+	// (POST /v1/games/{id}/actions)
+	PostAction(ctx echo.Context, id GameID, params PostActionParams) error
+	// GetLegalActions What the caller may do now.
+	// (GET /v1/games/{id}/legal-actions)
+	GetLegalActions(ctx echo.Context, id GameID) error
+	// JoinGame Take an open seat in a lobby.
+	// (POST /v1/games/{id}/players)
+	JoinGame(ctx echo.Context, id GameID, params JoinGameParams) error
+	// GetScores The standing of every seat.
+	// (GET /v1/games/{id}/scores)
+	GetScores(ctx echo.Context, id GameID) error
+	// StartGame Start a lobby game with the players who have joined.
+	// (POST /v1/games/{id}/start)
+	StartGame(ctx echo.Context, id GameID) error
+	// GetStateAt The game as it was after history entry `seq` (a replay step).
+	// (GET /v1/games/{id}/states/{seq})
+	GetStateAt(ctx echo.Context, id GameID, seq int64) error
 }
 
 // ServerInterfaceWrapper converts echo contexts to parameters.
@@ -178,6 +1959,326 @@ func (w *ServerInterfaceWrapper) GetReadyz(ctx echo.Context) error {
 	return err
 }
 
+// GetPrimeClimbBoard converts echo context to params.
+func (w *ServerInterfaceWrapper) GetPrimeClimbBoard(ctx echo.Context) error {
+	var err error
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetPrimeClimbBoard(ctx)
+	return err
+}
+
+// ListGames converts echo context to params.
+func (w *ServerInterfaceWrapper) ListGames(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListGamesParams
+	// ------------- Optional query parameter "game" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "game", ctx.QueryParams(), &params.Game, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter game: %s", err))
+	}
+
+	// ------------- Optional query parameter "status" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "status", ctx.QueryParams(), &params.Status, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter status: %s", err))
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", ctx.QueryParams(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter cursor: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListGames(ctx, params)
+	return err
+}
+
+// CreateGame converts echo context to params.
+func (w *ServerInterfaceWrapper) CreateGame(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CreateGameParams
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for Idempotency-Key, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter Idempotency-Key: %s", err))
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.CreateGame(ctx, params)
+	return err
+}
+
+// GetGame converts echo context to params.
+func (w *ServerInterfaceWrapper) GetGame(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "id" -------------
+	var id GameID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetGameParams
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "If-None-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch string
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetGame(ctx, id, params)
+	return err
+}
+
+// AbortGame converts echo context to params.
+func (w *ServerInterfaceWrapper) AbortGame(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "id" -------------
+	var id GameID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.AbortGame(ctx, id)
+	return err
+}
+
+// ListActions converts echo context to params.
+func (w *ServerInterfaceWrapper) ListActions(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "id" -------------
+	var id GameID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListActionsParams
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", ctx.QueryParams(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter cursor: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListActions(ctx, id, params)
+	return err
+}
+
+// PostAction converts echo context to params.
+func (w *ServerInterfaceWrapper) PostAction(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "id" -------------
+	var id GameID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params PostActionParams
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "If-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-Match")]; found {
+		var IfMatch IfMatch
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-Match", valueList[0], &IfMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-Match: %s", err))
+		}
+
+		params.IfMatch = &IfMatch
+	}
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for Idempotency-Key, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter Idempotency-Key: %s", err))
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.PostAction(ctx, id, params)
+	return err
+}
+
+// GetLegalActions converts echo context to params.
+func (w *ServerInterfaceWrapper) GetLegalActions(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "id" -------------
+	var id GameID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetLegalActions(ctx, id)
+	return err
+}
+
+// JoinGame converts echo context to params.
+func (w *ServerInterfaceWrapper) JoinGame(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "id" -------------
+	var id GameID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params JoinGameParams
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for Idempotency-Key, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter Idempotency-Key: %s", err))
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.JoinGame(ctx, id, params)
+	return err
+}
+
+// GetScores converts echo context to params.
+func (w *ServerInterfaceWrapper) GetScores(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "id" -------------
+	var id GameID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetScores(ctx, id)
+	return err
+}
+
+// StartGame converts echo context to params.
+func (w *ServerInterfaceWrapper) StartGame(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "id" -------------
+	var id GameID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.StartGame(ctx, id)
+	return err
+}
+
+// GetStateAt converts echo context to params.
+func (w *ServerInterfaceWrapper) GetStateAt(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "id" -------------
+	var id GameID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	// ------------- Path parameter "seq" -------------
+	var seq int64
+
+	err = runtime.BindStyledParameterWithOptions("simple", "seq", ctx.Param("seq"), &seq, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "integer", Format: "int64", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter seq: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetStateAt(ctx, id, seq)
+	return err
+}
+
 // This is a simple interface which specifies echo.Route addition functions which
 // are present on both echo.Echo and echo.Group, since we want to allow using
 // either of them for path registration
@@ -231,5 +2332,17 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/openapi.yaml", wrapper.GetOpenAPI, options.OperationMiddlewares["getOpenAPI"]...)
 	router.GET(options.BaseURL+"/docs", wrapper.GetDocs, options.OperationMiddlewares["getDocs"]...)
 	router.GET(options.BaseURL+"/docs/assets/:file", wrapper.GetDocsAsset, options.OperationMiddlewares["getDocsAsset"]...)
+	router.GET(options.BaseURL+"/v1/games", wrapper.ListGames, options.OperationMiddlewares["listGames"]...)
+	router.POST(options.BaseURL+"/v1/games", wrapper.CreateGame, options.OperationMiddlewares["createGame"]...)
+	router.GET(options.BaseURL+"/v1/games/:id", wrapper.GetGame, options.OperationMiddlewares["getGame"]...)
+	router.POST(options.BaseURL+"/v1/games/:id/players", wrapper.JoinGame, options.OperationMiddlewares["joinGame"]...)
+	router.POST(options.BaseURL+"/v1/games/:id/start", wrapper.StartGame, options.OperationMiddlewares["startGame"]...)
+	router.POST(options.BaseURL+"/v1/games/:id/abort", wrapper.AbortGame, options.OperationMiddlewares["abortGame"]...)
+	router.GET(options.BaseURL+"/v1/games/:id/actions", wrapper.ListActions, options.OperationMiddlewares["listActions"]...)
+	router.POST(options.BaseURL+"/v1/games/:id/actions", wrapper.PostAction, options.OperationMiddlewares["postAction"]...)
+	router.GET(options.BaseURL+"/v1/games/:id/states/:seq", wrapper.GetStateAt, options.OperationMiddlewares["getStateAt"]...)
+	router.GET(options.BaseURL+"/v1/games/:id/legal-actions", wrapper.GetLegalActions, options.OperationMiddlewares["getLegalActions"]...)
+	router.GET(options.BaseURL+"/v1/games/:id/scores", wrapper.GetScores, options.OperationMiddlewares["getScores"]...)
+	router.GET(options.BaseURL+"/v1/boards/prime-climb", wrapper.GetPrimeClimbBoard, options.OperationMiddlewares["getPrimeClimbBoard"]...)
 
 }

@@ -1,0 +1,177 @@
+package api
+
+import (
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"primegames/api/openapi"
+	"primegames/domain"
+	"primegames/domain/primeclimb"
+	"primegames/repo"
+)
+
+const ndjson = "application/x-ndjson"
+
+// PostAction applies one action of the caller's seat.
+func (s *Server) PostAction(c echo.Context, id openapi.GameID, params openapi.PostActionParams) error {
+	token, err := bearerToken(c)
+	if err != nil {
+		return err
+	}
+	action, err := readBody(c)
+	if err != nil {
+		return err
+	}
+	in := repo.ActInput{GameID: id.String(), Token: token, Action: action}
+	if params.IfMatch != nil && strings.TrimSpace(*params.IfMatch) != "*" {
+		v, ok := parseETag(*params.IfMatch)
+		if !ok {
+			return domain.Invalid("invalid", "If-Match must be a version as the ETag gives it, such as \"7\"; got %s.", *params.IfMatch)
+		}
+		in.IfMatch = &v
+	}
+	key := ""
+	if params.IdempotencyKey != nil {
+		key = *params.IdempotencyKey
+	}
+	resp, err := s.db.Games().Act(c.Request().Context(), in, key, func(acted *repo.Acted) (repo.Response, error) {
+		game, err := gameBody(acted.Game, acted.Caller)
+		if err != nil {
+			return repo.Response{}, err
+		}
+		entry, err := entryBody(acted.Game, acted.Entry, viewerFor(acted.Game, acted.Caller))
+		if err != nil {
+			return repo.Response{}, err
+		}
+		return jsonResponse(http.StatusCreated, openapi.ActionResult{Entry: entry, Game: game}, map[string]string{"ETag": etag(acted.Game.Version)})
+	})
+	if err != nil {
+		return err
+	}
+	return send(c, resp)
+}
+
+// ListActions pages through the history, or streams all of it as NDJSON.
+func (s *Server) ListActions(c echo.Context, id openapi.GameID, params openapi.ListActionsParams) error {
+	g, caller, err := s.loadGame(c, id)
+	if err != nil {
+		return err
+	}
+	viewer := viewerFor(g, caller)
+	if strings.Contains(c.Request().Header.Get(echo.HeaderAccept), ndjson) {
+		return s.streamActions(c, g, viewer)
+	}
+	after := int64(-1)
+	if params.Cursor != nil {
+		n, err := strconv.ParseInt(*params.Cursor, 10, 64)
+		if err != nil || n < 0 {
+			return domain.Invalid("invalid_cursor", "The cursor %q is not one this server gave out; start again without it.", *params.Cursor)
+		}
+		after = n
+	}
+	limit := pageSize(params.Limit)
+	entries, err := s.db.Games().Entries(c.Request().Context(), g.ID, after, limit+1)
+	if err != nil {
+		return err
+	}
+	page := openapi.HistoryPage{Items: []openapi.HistoryEntry{}}
+	if len(entries) > limit {
+		entries = entries[:limit]
+		page.NextCursor = ptr(strconv.FormatInt(entries[len(entries)-1].Seq, 10))
+	}
+	for _, e := range entries {
+		item, err := entryBody(g, e, viewer)
+		if err != nil {
+			return err
+		}
+		page.Items = append(page.Items, item)
+	}
+	return c.JSON(http.StatusOK, page)
+}
+
+func (s *Server) streamActions(c echo.Context, g *repo.Game, viewer domain.Viewer) error {
+	w := c.Response()
+	w.Header().Set(echo.HeaderContentType, ndjson)
+	w.WriteHeader(http.StatusOK)
+	enc := json.NewEncoder(w)
+	return s.db.Games().EachEntry(c.Request().Context(), g.ID, func(e repo.Entry) error {
+		item, err := entryBody(g, e, viewer)
+		if err != nil {
+			return err
+		}
+		return enc.Encode(item)
+	})
+}
+
+// GetStateAt rebuilds the game after one step of its history.
+func (s *Server) GetStateAt(c echo.Context, id openapi.GameID, seq int64) error {
+	g, caller, err := s.loadGame(c, id)
+	if err != nil {
+		return err
+	}
+	if g.State == nil {
+		return domain.Errorf(domain.KindNotFound, "step_not_found", "Game %s has not started, so it has no steps yet.", g.ID)
+	}
+	state, err := s.db.Games().StateAt(c.Request().Context(), g, seq)
+	if err != nil {
+		return err
+	}
+	count, err := s.db.Games().EntryCount(c.Request().Context(), g.ID)
+	if err != nil {
+		return err
+	}
+	view, err := json.Marshal(state.View(viewerFor(g, caller)))
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, openapi.ReplayStep{Seq: seq, SeqCount: count, State: view})
+}
+
+// GetLegalActions lists what the caller may do now.
+func (s *Server) GetLegalActions(c echo.Context, id openapi.GameID) error {
+	g, caller, err := s.loadGame(c, id)
+	if err != nil {
+		return err
+	}
+	if !caller.HasSeat() {
+		if caller.Creator {
+			return domain.Errorf(domain.KindForbidden, "forbidden", "Only players have legal actions; this token has no seat in game %s.", g.ID)
+		}
+		return domain.Errorf(domain.KindUnauthorized, "unauthorized", "Send a seat token as Authorization: Bearer <token> to see your legal actions.")
+	}
+	actions := json.RawMessage(`[]`)
+	if g.State != nil && g.Status == repo.StatusActive {
+		if actions, err = json.Marshal(g.State.LegalActions(caller.Seat)); err != nil {
+			return err
+		}
+	}
+	c.Response().Header().Set("ETag", etag(g.Version))
+	return c.JSON(http.StatusOK, openapi.LegalActions{Seat: caller.Seat, Version: g.Version, Actions: actions})
+}
+
+// GetScores shows the standing of every seat.
+func (s *Server) GetScores(c echo.Context, id openapi.GameID) error {
+	g, err := s.db.Games().Load(c.Request().Context(), id.String())
+	if err != nil {
+		return err
+	}
+	body := openapi.Scores{Game: openapi.GameKind(g.Kind), Status: openapi.GameStatus(g.Status), Winners: orEmpty(g.Winners)}
+	if g.State != nil {
+		scores, err := json.Marshal(g.State.Scores())
+		if err != nil {
+			return err
+		}
+		body.Scores = ptr(json.RawMessage(scores))
+	}
+	return c.JSON(http.StatusOK, body)
+}
+
+// GetPrimeClimbBoard lists the squares of the Prime Climb board.
+func (s *Server) GetPrimeClimbBoard(c echo.Context) error {
+	c.Response().Header().Set("Cache-Control", "public, max-age=86400")
+	return c.JSON(http.StatusOK, map[string]any{"squares": primeclimb.Board()})
+}

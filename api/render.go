@@ -1,0 +1,96 @@
+package api
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"github.com/google/uuid"
+
+	"primegames/api/openapi"
+	"primegames/domain"
+	"primegames/repo"
+)
+
+// gameBody is a game as the caller may see it.
+func gameBody(g *repo.Game, caller repo.Caller) (openapi.Game, error) {
+	body := openapi.Game{
+		Id:         mustUUID(g.ID),
+		Game:       openapi.GameKind(g.Kind),
+		Status:     openapi.GameStatus(g.Status),
+		Options:    g.Options,
+		SeatCount:  g.SeatCount,
+		Seats:      make([]openapi.Seat, len(g.Seats)),
+		Version:    g.Version,
+		You:        openapi.Caller{Creator: caller.Creator},
+		Winners:    orEmpty(g.Winners),
+		CreatedAt:  g.CreatedAt,
+		UpdatedAt:  g.UpdatedAt,
+		FinishedAt: g.FinishedAt,
+	}
+	if caller.HasSeat() {
+		body.You.Seat = ptr(caller.Seat)
+	}
+	for i, s := range g.Seats {
+		body.Seats[i] = openapi.Seat{Seat: s.Seat, Name: s.Name, JoinedAt: s.JoinedAt}
+	}
+	if g.State != nil {
+		view, err := json.Marshal(g.State.View(viewerFor(g, caller)))
+		if err != nil {
+			return body, err
+		}
+		body.State = ptr(json.RawMessage(view))
+		if g.Status == repo.StatusActive {
+			st := g.State.Status()
+			body.Turn = &openapi.Turn{Phase: st.Phase, ToAct: orEmpty(st.ToAct)}
+		}
+	}
+	return body, nil
+}
+
+// entryBody is one history entry, redacted for viewer.
+func entryBody(g *repo.Game, e repo.Entry, viewer domain.Viewer) (openapi.HistoryEntry, error) {
+	body := openapi.HistoryEntry{Seq: e.Seq, Seat: e.Seat, Action: e.Action, CreatedAt: e.CreatedAt}
+	outcome, err := g.Rules.DecodeOutcome(e.Outcome)
+	if err != nil {
+		return body, err
+	}
+	redacted, err := json.Marshal(outcome.Redact(viewer))
+	if err != nil {
+		return body, err
+	}
+	body.Outcome = redacted
+	if viewer.Role == domain.RoleFull && g.Status.Over() {
+		// The random values reveal the order of shuffled decks, so they wait until the game is over.
+		body.Random = ptr(e.Random)
+	}
+	return body, nil
+}
+
+func etag(version int64) string { return `"` + strconv.FormatInt(version, 10) + `"` }
+
+// parseETag reads a version from an If-Match or If-None-Match value: "7", W/"7" or 7.
+func parseETag(v string) (int64, bool) {
+	v = strings.TrimPrefix(strings.TrimSpace(v), "W/")
+	n, err := strconv.ParseInt(strings.Trim(v, `"`), 10, 64)
+	return n, err == nil && n >= 0
+}
+
+// jsonResponse renders a response to be sent now or stored for an idempotent retry.
+func jsonResponse(status int, body any, headers map[string]string) (repo.Response, error) {
+	data, err := json.Marshal(body)
+	if err != nil {
+		return repo.Response{}, err
+	}
+	return repo.Response{Status: status, Headers: headers, Body: data}, nil
+}
+
+func orEmpty[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+// mustUUID parses an ID that Postgres generated, which is always well formed.
+func mustUUID(id string) uuid.UUID { return uuid.MustParse(id) }

@@ -1,0 +1,196 @@
+package repo
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"primegames/domain"
+	"primegames/domain/games"
+)
+
+// Status is where a game is in its life.
+type Status string
+
+const (
+	StatusLobby    Status = "lobby"
+	StatusActive   Status = "active"
+	StatusFinished Status = "finished"
+	StatusAborted  Status = "aborted"
+)
+
+// Over reports whether the game takes no more actions; everything about it is then visible (PR-8).
+func (s Status) Over() bool { return s == StatusFinished || s == StatusAborted }
+
+// Game is one game as stored.
+type Game struct {
+	ID      string
+	Kind    string
+	Rules   domain.Rules
+	Options json.RawMessage
+	Status  Status
+	// SeatCount is the number of seats: in a lobby the most that may join, afterwards the players.
+	SeatCount  int
+	Version    int64
+	State      domain.State // nil in a lobby
+	Seats      []Seat
+	Winners    []int
+	CreatedAt  time.Time
+	UpdatedAt  time.Time
+	FinishedAt *time.Time
+
+	seed        int64
+	creatorHash []byte
+}
+
+// Seat is one player of a game.
+type Seat struct {
+	Seat     int
+	Name     string
+	JoinedAt time.Time
+}
+
+// Caller is who presented a token for a game.
+type Caller struct {
+	Seat    int // -1 when the caller holds no seat
+	Creator bool
+}
+
+// Anonymous is a caller without a token.
+var Anonymous = Caller{Seat: -1}
+
+// HasSeat reports whether the caller plays in the game.
+func (c Caller) HasSeat() bool { return c.Seat >= 0 }
+
+// Games stores games, their seats and their histories.
+type Games struct{ db *DB }
+
+// Games returns the game store.
+func (db *DB) Games() *Games { return &Games{db: db} }
+
+type querier interface {
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+}
+
+const gameColumns = `id::text, kind, options, status, seat_count, seed, version, snapshot, winners,
+	creator_token_hash, created_at, updated_at, finished_at`
+
+func scanGame(row pgx.Row) (*Game, error) {
+	var g Game
+	var snapshot []byte
+	var winners []int32
+	err := row.Scan(&g.ID, &g.Kind, &g.Options, &g.Status, &g.SeatCount, &g.seed, &g.Version, &snapshot,
+		&winners, &g.creatorHash, &g.CreatedAt, &g.UpdatedAt, &g.FinishedAt)
+	if err != nil {
+		return nil, err
+	}
+	rules, ok := games.Lookup(g.Kind)
+	if !ok {
+		return nil, fmt.Errorf("game %s has unknown kind %q", g.ID, g.Kind)
+	}
+	g.Rules = rules
+	if snapshot != nil {
+		if g.State, err = rules.Decode(snapshot); err != nil {
+			return nil, fmt.Errorf("game %s snapshot: %w", g.ID, err)
+		}
+	}
+	for _, w := range winners {
+		g.Winners = append(g.Winners, int(w))
+	}
+	return &g, nil
+}
+
+func gameNotFound(id string) error {
+	return domain.Errorf(domain.KindNotFound, "game_not_found", "There is no game %s.", id)
+}
+
+// loadGame reads a game and its seats; with forUpdate it locks the game row until the transaction ends.
+func loadGame(ctx context.Context, q querier, id string, forUpdate bool) (*Game, error) {
+	sql := `SELECT ` + gameColumns + ` FROM games WHERE id = $1`
+	if forUpdate {
+		sql += ` FOR UPDATE`
+	}
+	g, err := scanGame(q.QueryRow(ctx, sql, id))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, gameNotFound(id)
+	}
+	if err != nil {
+		return nil, err
+	}
+	rows, err := q.Query(ctx, `SELECT seat, name, joined_at FROM seats WHERE game_id = $1 ORDER BY seat`, id)
+	if err != nil {
+		return nil, err
+	}
+	g.Seats, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (Seat, error) {
+		var s Seat
+		err := r.Scan(&s.Seat, &s.Name, &s.JoinedAt)
+		return s, err
+	})
+	return g, err
+}
+
+// identify resolves a token for a game. An empty token is the anonymous caller; a token that is
+// neither a seat's nor the creator's of this game is refused.
+func identify(ctx context.Context, q querier, g *Game, token string) (Caller, error) {
+	if token == "" {
+		return Anonymous, nil
+	}
+	hash := hashToken(token)
+	caller := Anonymous
+	caller.Creator = string(hash) == string(g.creatorHash)
+	err := q.QueryRow(ctx, `SELECT seat FROM seats WHERE game_id = $1 AND token_hash = $2`, g.ID, hash).Scan(&caller.Seat)
+	if errors.Is(err, pgx.ErrNoRows) {
+		if caller.Creator {
+			return caller, nil
+		}
+		return Anonymous, domain.Errorf(domain.KindUnauthorized, "unauthorized", "This token does not belong to game %s.", g.ID)
+	}
+	return caller, err
+}
+
+// Get reads a game and identifies the caller by token.
+func (s *Games) Get(ctx context.Context, id, token string) (*Game, Caller, error) {
+	g, err := loadGame(ctx, s.db.Pool, id, false)
+	if err != nil {
+		return nil, Anonymous, err
+	}
+	caller, err := identify(ctx, s.db.Pool, g, token)
+	return g, caller, err
+}
+
+// inTx runs fn in a transaction, committing when fn succeeds. commitOnError lets fn keep what it
+// wrote (a refused attempt) while still returning its error.
+func (db *DB) inTx(ctx context.Context, fn func(pgx.Tx) error) error {
+	tx, err := db.Pool.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback(ctx) //nolint:errcheck // a no-op after Commit
+	if err := fn(tx); err != nil {
+		var keep *keepWrites
+		if errors.As(err, &keep) {
+			if cerr := tx.Commit(ctx); cerr != nil {
+				return cerr
+			}
+			return keep.err
+		}
+		return err
+	}
+	return tx.Commit(ctx)
+}
+
+// keepWrites wraps an error that should reach the caller after the transaction commits anyway.
+type keepWrites struct{ err error }
+
+func (k *keepWrites) Error() string { return k.err.Error() }
+func (k *keepWrites) Unwrap() error { return k.err }
+
+// Load reads a game without identifying anyone.
+func (s *Games) Load(ctx context.Context, id string) (*Game, error) {
+	return loadGame(ctx, s.db.Pool, id, false)
+}

@@ -1,0 +1,68 @@
+package repo
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+
+	"github.com/jackc/pgx/v5"
+
+	"primegames/domain"
+)
+
+// Idempotency identifies a request that a client may send more than once (Idempotency-Key).
+type Idempotency struct {
+	Scope       string // what the key is unique within, e.g. "actions:<game>:<seat>"
+	Key         string
+	RequestHash []byte // of the request body, to tell a retry from a different request
+}
+
+// Response is an HTTP response rendered inside the transaction that produced it, so that a retry
+// gets exactly the same bytes.
+type Response struct {
+	Status  int
+	Headers map[string]string
+	Body    []byte
+}
+
+// idempotent runs do unless the same request was already answered, in which case it returns the
+// stored response. It runs inside the caller's transaction: the stored response and the work it
+// describes are committed together or not at all.
+func idempotent(ctx context.Context, tx pgx.Tx, idem *Idempotency, do func() (Response, error)) (Response, error) {
+	if idem == nil {
+		return do()
+	}
+	// Requests with the same key wait for each other here.
+	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, idem.Scope+"\x00"+idem.Key); err != nil {
+		return Response{}, err
+	}
+	var stored Response
+	var hash, headers []byte
+	err := tx.QueryRow(ctx, `SELECT request_hash, status, headers, body FROM idempotency_keys WHERE scope = $1 AND key = $2`,
+		idem.Scope, idem.Key).Scan(&hash, &stored.Status, &headers, &stored.Body)
+	switch {
+	case err == nil:
+		if !bytes.Equal(hash, idem.RequestHash) {
+			return Response{}, domain.Errorf(domain.KindIllegal, "idempotency_key_reused",
+				"The Idempotency-Key %q was already used for a different request; use a new key for a new request.", idem.Key)
+		}
+		if err := json.Unmarshal(headers, &stored.Headers); err != nil {
+			return Response{}, err
+		}
+		return stored, nil
+	case !errors.Is(err, pgx.ErrNoRows):
+		return Response{}, err
+	}
+	resp, err := do()
+	if err != nil {
+		return resp, err
+	}
+	headers, err = json.Marshal(resp.Headers)
+	if err != nil {
+		return Response{}, err
+	}
+	_, err = tx.Exec(ctx, `INSERT INTO idempotency_keys (scope, key, request_hash, status, headers, body) VALUES ($1, $2, $3, $4, $5, $6)`,
+		idem.Scope, idem.Key, idem.RequestHash, resp.Status, headers, resp.Body)
+	return resp, err
+}
