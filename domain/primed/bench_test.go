@@ -57,12 +57,12 @@ func BenchmarkFoldGame4Rounds(b *testing.B) {
 	for _, o := range []Options{DefaultOptions(), opts(DeckPrimed, TargetPrimes, true, 4)} {
 		setup, records := recordedGame(b, o, 4, 1)
 		b.Run(variantName(o), func(b *testing.B) {
-			b.ReportMetric(float64(len(records)), "actions")
 			for b.Loop() {
 				if _, err := domain.Fold(Rules, setup, records); err != nil {
 					b.Fatal(err)
 				}
 			}
+			b.ReportMetric(float64(len(records)), "actions")
 		})
 	}
 }
