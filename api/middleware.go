@@ -25,7 +25,9 @@ func (s *Server) useMiddleware() error {
 	s.echo.Use(echomw.RecoverWithConfig(echomw.RecoverConfig{DisablePrintStack: true, DisableErrorHandler: true}))
 	s.echo.Use(echomw.BodyLimit(fmt.Sprintf("%dB", s.cfg.BodyLimitBytes)))
 	s.echo.Use(oapimw.OapiRequestValidatorWithOptions(s.spec, &oapimw.Options{
-		Options: openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc},
+		// Defaults stay out of the body: each engine fills in its own options, and the schemas of both
+		// games' options would otherwise both write theirs.
+		Options: openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc, SkipSettingDefaults: true},
 		// Requests that match no route of the contract get echo's own 404 or 405.
 		Skipper:               func(c echo.Context) bool { return !s.isContractRoute(c) },
 		SilenceServersWarning: true,

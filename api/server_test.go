@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"strconv"
 	"strings"
 	"syscall"
@@ -32,7 +33,10 @@ func testConfig() api.Config {
 	}
 }
 
-func quietLogger() *slog.Logger { return slog.New(slog.NewJSONHandler(io.Discard, nil)) }
+// quietLogger drops the access log but keeps errors, so a 500 in a test shows its cause.
+func quietLogger() *slog.Logger {
+	return slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
+}
 
 func newServer(t *testing.T, db *repo.DB) *api.Server {
 	t.Helper()

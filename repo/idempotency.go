@@ -34,7 +34,7 @@ func idempotent(ctx context.Context, tx pgx.Tx, idem *Idempotency, do func() (Re
 		return do()
 	}
 	// Requests with the same key wait for each other here.
-	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, idem.Scope+"\x00"+idem.Key); err != nil {
+	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, idem.Scope+"\n"+idem.Key); err != nil {
 		return Response{}, err
 	}
 	var stored Response
