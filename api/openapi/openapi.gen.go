@@ -659,6 +659,16 @@ type Game struct {
 	You Caller `json:"you"`
 }
 
+// GameEvent The `data` of an `action` event.
+type GameEvent struct {
+	Entry  HistoryEntry       `json:"entry"`
+	GameId openapi_types.UUID `json:"game_id"`
+	Status GameStatus         `json:"status"`
+
+	// Version The game's version after this entry.
+	Version int64 `json:"version"`
+}
+
 // GameKind defines model for GameKind.
 type GameKind string
 
@@ -1454,6 +1464,9 @@ type PayloadTooLarge = Problem
 // PreconditionFailed An RFC 9457 problem document.
 type PreconditionFailed = Problem
 
+// StreamsFull An RFC 9457 problem document.
+type StreamsFull = Problem
+
 // Unauthorized An RFC 9457 problem document.
 type Unauthorized = Problem
 
@@ -1506,6 +1519,15 @@ type PostActionParams struct {
 	// the first response without acting again; the same key with another body gets 422
 	// `idempotency_key_reused`.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// StreamGameEventsParams defines parameters for StreamGameEvents.
+type StreamGameEventsParams struct {
+	// Since Send only entries with a greater `seq`.
+	Since *int64 `form:"since,omitempty" json:"since,omitempty"`
+
+	// LastEventID The `id` of the last event received; wins over `since`.
+	LastEventID *string `json:"Last-Event-ID,omitempty"`
 }
 
 // JoinGameParams defines parameters for JoinGame.
@@ -1876,6 +1898,9 @@ type ServerInterface interface {
 	// PostAction Make one move.
 	// (POST /v1/games/{id}/actions)
 	PostAction(ctx echo.Context, id GameID, params PostActionParams) error
+	// StreamGameEvents Live updates of one game (server-sent events).
+	// (GET /v1/games/{id}/events)
+	StreamGameEvents(ctx echo.Context, id GameID, params StreamGameEventsParams) error
 	// GetLegalActions What the caller may do now.
 	// (GET /v1/games/{id}/legal-actions)
 	GetLegalActions(ctx echo.Context, id GameID) error
@@ -2171,6 +2196,48 @@ func (w *ServerInterfaceWrapper) PostAction(ctx echo.Context) error {
 	return err
 }
 
+// StreamGameEvents converts echo context to params.
+func (w *ServerInterfaceWrapper) StreamGameEvents(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "id" -------------
+	var id GameID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params StreamGameEventsParams
+	// ------------- Optional query parameter "since" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "since", ctx.QueryParams(), &params.Since, runtime.BindQueryParameterOptions{Type: "integer", Format: "int64"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter since: %s", err))
+	}
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "Last-Event-ID" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Last-Event-ID")]; found {
+		var LastEventID string
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for Last-Event-ID, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Last-Event-ID", valueList[0], &LastEventID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter Last-Event-ID: %s", err))
+		}
+
+		params.LastEventID = &LastEventID
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.StreamGameEvents(ctx, id, params)
+	return err
+}
+
 // GetLegalActions converts echo context to params.
 func (w *ServerInterfaceWrapper) GetLegalActions(ctx echo.Context) error {
 	var err error
@@ -2340,6 +2407,7 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.POST(options.BaseURL+"/v1/games/:id/abort", wrapper.AbortGame, options.OperationMiddlewares["abortGame"]...)
 	router.GET(options.BaseURL+"/v1/games/:id/actions", wrapper.ListActions, options.OperationMiddlewares["listActions"]...)
 	router.POST(options.BaseURL+"/v1/games/:id/actions", wrapper.PostAction, options.OperationMiddlewares["postAction"]...)
+	router.GET(options.BaseURL+"/v1/games/:id/events", wrapper.StreamGameEvents, options.OperationMiddlewares["streamGameEvents"]...)
 	router.GET(options.BaseURL+"/v1/games/:id/states/:seq", wrapper.GetStateAt, options.OperationMiddlewares["getStateAt"]...)
 	router.GET(options.BaseURL+"/v1/games/:id/legal-actions", wrapper.GetLegalActions, options.OperationMiddlewares["getLegalActions"]...)
 	router.GET(options.BaseURL+"/v1/games/:id/scores", wrapper.GetScores, options.OperationMiddlewares["getScores"]...)
