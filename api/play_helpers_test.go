@@ -1,0 +1,470 @@
+package api_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+
+	"primegames/api/apitest"
+	"primegames/repo"
+)
+
+// This file holds the scripted client of the end-to-end game tests in play_test.go: it creates a
+// game over HTTP, posts actions picked from GET /legal-actions and checks, after every accepted
+// action, the response, the replay step (GET /states/{seq}) and the fold of the stored history (G-2).
+
+// wireGame is the Game schema of openapi.yaml, with the view left raw.
+type wireGame struct {
+	ID      string `json:"id"`
+	Game    string `json:"game"`
+	Status  string `json:"status"`
+	Version int64  `json:"version"`
+	You     struct {
+		Seat    *int `json:"seat"`
+		Creator bool `json:"creator"`
+	} `json:"you"`
+	Turn *struct {
+		Phase string `json:"phase"`
+		ToAct []int  `json:"to_act"`
+	} `json:"turn"`
+	Winners    []int           `json:"winners"`
+	State      json.RawMessage `json:"state"`
+	FinishedAt *string         `json:"finished_at"`
+}
+
+// wireEntry is the HistoryEntry schema.
+type wireEntry struct {
+	Seq     int64           `json:"seq"`
+	Seat    *int            `json:"seat"`
+	Action  json.RawMessage `json:"action"`
+	Outcome json.RawMessage `json:"outcome"`
+	Random  *[]int          `json:"random"`
+}
+
+type wirePage struct {
+	Items      []json.RawMessage `json:"items"`
+	NextCursor *string           `json:"next_cursor"`
+}
+
+type wireLegal struct {
+	Seat    int               `json:"seat"`
+	Version int64             `json:"version"`
+	Actions []json.RawMessage `json:"actions"`
+}
+
+// table is one game being played by the scripted client.
+type table struct {
+	t      *testing.T
+	s      *apitest.Server
+	db     *repo.DB
+	kind   string
+	id     string
+	tokens []string // by seat
+	rng    *rand.Rand
+
+	version int64 // the game's version as last seen
+	seq     int64 // the last history entry's seq
+	game    wireGame
+	posted  []json.RawMessage // posted[seq] is the action accepted as entry seq (nil for the start)
+}
+
+func auth(token string) []string {
+	if token == "" {
+		return nil
+	}
+	return []string{"Authorization", "Bearer " + token}
+}
+
+// newTable creates a game of kind for the named players over HTTP; it starts at once.
+func newTable(t *testing.T, s *apitest.Server, db *repo.DB, kind string, options any, players int, seed uint64) *table {
+	t.Helper()
+	req := map[string]any{"game": kind}
+	if options != nil {
+		req["options"] = options
+	}
+	names := make([]map[string]string, players)
+	for i := range names {
+		names[i] = map[string]string{"name": fmt.Sprintf("Bot %d", i)}
+	}
+	req["players"] = names
+	resp := s.Post("/v1/games", req)
+	if resp.StatusCode != http.StatusCreated {
+		t.Fatalf("POST /v1/games = %d, want 201: %s", resp.StatusCode, resp.Body)
+	}
+	var created struct {
+		Game  wireGame `json:"game"`
+		Seats []struct {
+			Seat  int    `json:"seat"`
+			Token string `json:"token"`
+		} `json:"seats"`
+	}
+	resp.JSON(t, &created)
+	tb := &table{t: t, s: s, db: db, kind: kind, id: created.Game.ID, rng: rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15)),
+		version: created.Game.Version, game: created.Game, posted: []json.RawMessage{nil}}
+	if got := resp.Header.Get("Location"); got != "/v1/games/"+tb.id {
+		t.Errorf("Location = %q, want /v1/games/%s", got, tb.id)
+	}
+	if created.Game.Status != "active" || created.Game.Turn == nil || len(created.Game.Turn.ToAct) != 1 {
+		t.Fatalf("created game should be active with one seat to act: %s", resp.Body)
+	}
+	if len(created.Seats) != players {
+		t.Fatalf("created game has %d seat tokens, want %d", len(created.Seats), players)
+	}
+	tb.tokens = make([]string, players)
+	for i, st := range created.Seats {
+		if st.Seat != i || st.Token == "" {
+			t.Fatalf("seat token %d = %+v", i, st)
+		}
+		tb.tokens[i] = st.Token
+	}
+	tb.checkFold()
+	return tb
+}
+
+func (tb *table) path(suffix string) string { return "/v1/games/" + tb.id + suffix }
+
+// get reads the game as token sees it.
+func (tb *table) get(token string) wireGame {
+	tb.t.Helper()
+	resp := tb.s.Get(tb.path(""), auth(token)...)
+	if resp.StatusCode != http.StatusOK {
+		tb.t.Fatalf("GET %s = %d: %s", tb.path(""), resp.StatusCode, resp.Body)
+	}
+	var g wireGame
+	resp.JSON(tb.t, &g)
+	if g.Version != tb.version {
+		tb.t.Fatalf("GET %s: version %d, want %d", tb.path(""), g.Version, tb.version)
+	}
+	if etag := resp.Header.Get("ETag"); etag != strconv.Quote(strconv.FormatInt(g.Version, 10)) {
+		tb.t.Errorf("GET %s: ETag %q for version %d", tb.path(""), etag, g.Version)
+	}
+	return g
+}
+
+// legal lists the legal actions of seat; the list must be current.
+func (tb *table) legal(seat int) []json.RawMessage {
+	tb.t.Helper()
+	resp := tb.s.Get(tb.path("/legal-actions"), auth(tb.tokens[seat])...)
+	if resp.StatusCode != http.StatusOK {
+		tb.t.Fatalf("GET legal-actions (seat %d) = %d: %s", seat, resp.StatusCode, resp.Body)
+	}
+	var l wireLegal
+	resp.JSON(tb.t, &l)
+	if l.Seat != seat || l.Version != tb.version {
+		tb.t.Fatalf("GET legal-actions (seat %d): seat %d version %d, want version %d", seat, l.Seat, l.Version, tb.version)
+	}
+	return l.Actions
+}
+
+// toAct is the one seat whose turn it is, from the last game body seen.
+func (tb *table) toAct() int {
+	tb.t.Helper()
+	if tb.game.Turn == nil || len(tb.game.Turn.ToAct) != 1 {
+		tb.t.Fatalf("after seq %d: want exactly one seat to act, game turn is %+v", tb.seq, tb.game.Turn)
+	}
+	return tb.game.Turn.ToAct[0]
+}
+
+// act posts one action of seat and checks the 201 response: the next seq, the version grown by one,
+// the action recorded as sent, no random values while the game runs.
+func (tb *table) act(seat int, action json.RawMessage) (wireEntry, wireGame) {
+	tb.t.Helper()
+	resp := tb.s.Post(tb.path("/actions"), []byte(action), auth(tb.tokens[seat])...)
+	if resp.StatusCode != http.StatusCreated {
+		tb.t.Fatalf("after seq %d, seat %d: POST actions %s = %d, want 201: %s", tb.seq, seat, action, resp.StatusCode, resp.Body)
+	}
+	var res struct {
+		Entry wireEntry `json:"entry"`
+		Game  wireGame  `json:"game"`
+	}
+	resp.JSON(tb.t, &res)
+	e, g := res.Entry, res.Game
+	if e.Seq != tb.seq+1 {
+		tb.t.Fatalf("POST actions %s: entry.seq = %d, want %d", action, e.Seq, tb.seq+1)
+	}
+	if g.Version != tb.version+1 {
+		tb.t.Fatalf("POST actions %s: game.version = %d, want %d", action, g.Version, tb.version+1)
+	}
+	if etag := resp.Header.Get("ETag"); etag != strconv.Quote(strconv.FormatInt(g.Version, 10)) {
+		tb.t.Errorf("POST actions: ETag %q, game.version %d", etag, g.Version)
+	}
+	if e.Seat == nil || *e.Seat != seat {
+		tb.t.Errorf("POST actions: entry.seat = %v, want %d", e.Seat, seat)
+	}
+	if !jsonEqual(e.Action, action) {
+		tb.t.Errorf("POST actions: entry.action = %s, want %s as sent", e.Action, action)
+	}
+	if g.You.Seat == nil || *g.You.Seat != seat {
+		tb.t.Errorf("POST actions: game.you.seat = %v, want %d", g.You.Seat, seat)
+	}
+	if g.Status == "active" && e.Random != nil {
+		tb.t.Errorf("POST actions: entry %d shows random values %v while the game runs (G-1)", e.Seq, *e.Random)
+	}
+	tb.seq, tb.version, tb.game = e.Seq, g.Version, g
+	tb.posted = append(tb.posted, action)
+	return e, g
+}
+
+// checkReplay compares the replay step of the last entry with the current game, both as token sees
+// them (G-2). It returns the current view.
+func (tb *table) checkReplay(token string) json.RawMessage {
+	tb.t.Helper()
+	g := tb.get(token)
+	p := tb.path("/states/" + strconv.FormatInt(tb.seq, 10))
+	resp := tb.s.Get(p, auth(token)...)
+	if resp.StatusCode != http.StatusOK {
+		tb.t.Fatalf("GET %s = %d: %s", p, resp.StatusCode, resp.Body)
+	}
+	var step struct {
+		Seq      int64           `json:"seq"`
+		SeqCount int64           `json:"seq_count"`
+		State    json.RawMessage `json:"state"`
+	}
+	resp.JSON(tb.t, &step)
+	if step.Seq != tb.seq || step.SeqCount != tb.seq+1 {
+		tb.t.Errorf("GET %s: seq %d seq_count %d, want %d and %d", p, step.Seq, step.SeqCount, tb.seq, tb.seq+1)
+	}
+	if !jsonEqual(step.State, g.State) {
+		tb.t.Fatalf("G-2: replay step %d differs from the game as seen with the same token:\nreplay: %s\ngame:   %s", tb.seq, step.State, g.State)
+	}
+	return g.State
+}
+
+// checkFold loads the stored game and its whole history and checks that folding the history gives
+// exactly the stored snapshot (G-2), and that the history holds every accepted action in order.
+func (tb *table) checkFold() {
+	tb.t.Helper()
+	ctx := context.Background()
+	g, err := tb.db.Games().Load(ctx, tb.id)
+	if err != nil {
+		tb.t.Fatalf("Load: %v", err)
+	}
+	if g.Version != tb.version {
+		tb.t.Fatalf("stored version %d, want %d", g.Version, tb.version)
+	}
+	entries, err := tb.db.Games().Entries(ctx, tb.id, -1, 1_000_000)
+	if err != nil {
+		tb.t.Fatalf("Entries: %v", err)
+	}
+	if int64(len(entries)) != tb.seq+1 {
+		tb.t.Fatalf("stored history has %d entries, want %d", len(entries), tb.seq+1)
+	}
+	for i, e := range entries {
+		if e.Seq != int64(i) {
+			tb.t.Fatalf("stored entry %d has seq %d", i, e.Seq)
+		}
+	}
+	if last := entries[len(entries)-1]; tb.seq > 0 && !jsonEqual(last.Action, tb.posted[tb.seq]) {
+		tb.t.Errorf("stored entry %d action = %s, posted %s", tb.seq, last.Action, tb.posted[tb.seq])
+	}
+	folded, err := repo.Fold(g, entries)
+	if err != nil {
+		tb.t.Fatalf("G-2: fold of the stored history (%d entries): %v", len(entries), err)
+	}
+	stored, err := json.Marshal(g.State)
+	if err != nil {
+		tb.t.Fatal(err)
+	}
+	replayed, err := json.Marshal(folded)
+	if err != nil {
+		tb.t.Fatal(err)
+	}
+	if !bytes.Equal(stored, replayed) {
+		tb.t.Fatalf("G-2: after seq %d the stored snapshot differs from the fold of the stored history:\nstored: %s\nfolded: %s", tb.seq, stored, replayed)
+	}
+}
+
+// history reads the whole history as token sees it, page by page with limit.
+func (tb *table) history(token string, limit int) []json.RawMessage {
+	tb.t.Helper()
+	var all []json.RawMessage
+	cursor := ""
+	for pages := 0; ; pages++ {
+		if pages > 10_000 {
+			tb.t.Fatal("history paging does not end")
+		}
+		q := url.Values{"limit": {strconv.Itoa(limit)}}
+		if cursor != "" {
+			q.Set("cursor", cursor)
+		}
+		p := tb.path("/actions?" + q.Encode())
+		resp := tb.s.Get(p, auth(token)...)
+		if resp.StatusCode != http.StatusOK {
+			tb.t.Fatalf("GET %s = %d: %s", p, resp.StatusCode, resp.Body)
+		}
+		var page wirePage
+		resp.JSON(tb.t, &page)
+		if len(page.Items) > limit {
+			tb.t.Fatalf("GET %s: %d items, more than limit %d", p, len(page.Items), limit)
+		}
+		all = append(all, page.Items...)
+		if page.NextCursor == nil {
+			return all
+		}
+		if len(page.Items) == 0 {
+			tb.t.Fatalf("GET %s: empty page with next_cursor %q", p, *page.NextCursor)
+		}
+		cursor = *page.NextCursor
+	}
+}
+
+// ndjson reads the whole history as NDJSON.
+func (tb *table) ndjson(token string) []json.RawMessage {
+	tb.t.Helper()
+	resp := tb.s.Get(tb.path("/actions"), append(auth(token), "Accept", "application/x-ndjson")...)
+	if resp.StatusCode != http.StatusOK {
+		tb.t.Fatalf("GET actions as NDJSON = %d: %s", resp.StatusCode, resp.Body)
+	}
+	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/x-ndjson") {
+		tb.t.Errorf("GET actions as NDJSON: Content-Type %q", ct)
+	}
+	var lines []json.RawMessage
+	sc := bufio.NewScanner(bytes.NewReader(resp.Body))
+	sc.Buffer(make([]byte, 0, 64*1024), 16*1024*1024)
+	for sc.Scan() {
+		line := bytes.TrimSpace(sc.Bytes())
+		if len(line) == 0 {
+			tb.t.Errorf("NDJSON history has an empty line after %d entries", len(lines))
+			continue
+		}
+		if !json.Valid(line) {
+			tb.t.Fatalf("NDJSON line %d is not JSON: %s", len(lines), line)
+		}
+		lines = append(lines, json.RawMessage(bytes.Clone(line)))
+	}
+	if err := sc.Err(); err != nil {
+		tb.t.Fatal(err)
+	}
+	return lines
+}
+
+// checkFinalHistory checks, once the game is over, that the public history (paged with a small
+// limit) holds every entry once and in order with its random values, that it matches the stored
+// history, and that NDJSON gives the same entries line by line.
+func (tb *table) checkFinalHistory() []wireEntry {
+	tb.t.Helper()
+	stored, err := tb.db.Games().Entries(context.Background(), tb.id, -1, 1_000_000)
+	if err != nil {
+		tb.t.Fatal(err)
+	}
+	paged := tb.history("", 7)
+	if int64(len(paged)) != tb.seq+1 || len(paged) != len(stored) {
+		tb.t.Fatalf("public history has %d entries, want %d (stored %d)", len(paged), tb.seq+1, len(stored))
+	}
+	entries := make([]wireEntry, len(paged))
+	for i, raw := range paged {
+		var e wireEntry
+		if err := json.Unmarshal(raw, &e); err != nil {
+			tb.t.Fatal(err)
+		}
+		entries[i] = e
+		if e.Seq != int64(i) {
+			tb.t.Fatalf("public history item %d has seq %d: entries must come once each, in order", i, e.Seq)
+		}
+		if (i == 0) != (e.Seat == nil) {
+			tb.t.Errorf("entry %d: seat %v (null only for the start)", i, e.Seat)
+		}
+		if i > 0 && !jsonEqual(e.Action, tb.posted[i]) {
+			tb.t.Errorf("entry %d: action %s, posted %s", i, e.Action, tb.posted[i])
+		}
+		if e.Random == nil {
+			tb.t.Errorf("entry %d: no random values once the game is over (G-1)", i)
+		} else if !reflect.DeepEqual(*e.Random, stored[i].Random) {
+			tb.t.Errorf("entry %d: random %v, stored %v", i, *e.Random, stored[i].Random)
+		}
+		if !jsonEqual(e.Outcome, stored[i].Outcome) {
+			tb.t.Errorf("entry %d: public outcome once the game is over differs from the stored one:\npublic: %s\nstored: %s", i, e.Outcome, stored[i].Outcome)
+		}
+	}
+	if entries[0].Random == nil || len(*entries[0].Random) == 0 {
+		tb.t.Errorf("the start entry should carry the random values of its setup (G-1)")
+	}
+	lines := tb.ndjson("")
+	if len(lines) != len(paged) {
+		tb.t.Fatalf("NDJSON history has %d lines, paged history %d entries", len(lines), len(paged))
+	}
+	for i := range lines {
+		if !jsonEqual(lines[i], paged[i]) {
+			tb.t.Errorf("NDJSON line %d differs from paged entry %d:\nndjson: %s\npaged:  %s", i, i, lines[i], paged[i])
+		}
+	}
+	return entries
+}
+
+// checkFinished checks the final game body and returns the scores body.
+func (tb *table) checkFinished() (wireGame, json.RawMessage) {
+	tb.t.Helper()
+	g := tb.get("")
+	if g.Status != "finished" || g.Turn != nil || g.FinishedAt == nil || len(g.Winners) == 0 {
+		tb.t.Fatalf("finished game: status %q turn %+v finished_at %v winners %v", g.Status, g.Turn, g.FinishedAt, g.Winners)
+	}
+	resp := tb.s.Get(tb.path("/scores"))
+	if resp.StatusCode != http.StatusOK {
+		tb.t.Fatalf("GET scores = %d: %s", resp.StatusCode, resp.Body)
+	}
+	var sc struct {
+		Game    string          `json:"game"`
+		Status  string          `json:"status"`
+		Winners []int           `json:"winners"`
+		Scores  json.RawMessage `json:"scores"`
+	}
+	resp.JSON(tb.t, &sc)
+	if sc.Game != tb.kind || sc.Status != "finished" || !reflect.DeepEqual(sc.Winners, g.Winners) {
+		tb.t.Errorf("GET scores: game %q status %q winners %v; the game has winners %v", sc.Game, sc.Status, sc.Winners, g.Winners)
+	}
+	for seat := range tb.tokens {
+		if l := tb.legal(seat); len(l) != 0 {
+			tb.t.Errorf("seat %d has %d legal actions in a finished game", seat, len(l))
+		}
+	}
+	// A finished game takes no more actions.
+	seat, action := g.Winners[0], `{"type":"draw"}`
+	if tb.kind == "prime-climb" {
+		action = `{"type":"roll"}`
+	}
+	resp = tb.s.Post(tb.path("/actions"), []byte(action), auth(tb.tokens[seat])...)
+	if resp.StatusCode < 400 {
+		tb.t.Errorf("POST actions on a finished game = %d, want an error: %s", resp.StatusCode, resp.Body)
+	}
+	if ag := tb.get(""); ag.Version != tb.version {
+		tb.t.Errorf("a refused action on a finished game changed the version to %d", ag.Version)
+	}
+	return g, sc.Scores
+}
+
+// jsonEqual reports whether two JSON documents decode to the same value.
+func jsonEqual(a, b []byte) bool {
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	return reflect.DeepEqual(x, y)
+}
+
+// field decodes one member of a JSON object; present reports whether it was there.
+func field(t *testing.T, obj json.RawMessage, name string, v any) (present bool) {
+	t.Helper()
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(obj, &m); err != nil {
+		t.Fatalf("not a JSON object: %v: %s", err, obj)
+	}
+	raw, ok := m[name]
+	if !ok {
+		return false
+	}
+	if v != nil {
+		if err := json.Unmarshal(raw, v); err != nil {
+			t.Fatalf("member %q: %v: %s", name, err, raw)
+		}
+	}
+	return true
+}

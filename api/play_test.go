@@ -1,0 +1,509 @@
+package api_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+
+	"primegames/api/apitest"
+	"primegames/repo/repotest"
+)
+
+// End-to-end games over real HTTP: a scripted client creates a game, and until it is over asks the
+// seat to act for its legal actions, posts one of them as it is, and checks after every accepted
+// action the response (201, next seq, version + 1), the replay step against the game view with the
+// same token (G-2), the fold of the stored history against the stored snapshot (G-2) and, for Primed,
+// that no seat's view or history shows another seat's hidden cards (PR-8). At the end it checks the
+// winners against the scores (PC-14, PR-7) and the public history, paged and as NDJSON, with its
+// random values (G-1).
+
+// climbLegal is one entry of PrimeClimbLegalActions.
+type climbLegal struct {
+	Type   string          `json:"type"`
+	Action json.RawMessage `json:"action"`
+	Ends   *[2]int         `json:"ends"`
+	Wins   bool            `json:"wins"`
+}
+
+// pickClimb picks, three times out of four, a winning entry or else the move whose ends sum highest
+// (ties at random), as domain/primeclimb's property test does; otherwise any entry. Uniform picks
+// take about 1200 actions per game; these about a few hundred.
+func pickClimb(r *rand.Rand, legal []climbLegal) climbLegal {
+	pick := legal[r.IntN(len(legal))]
+	if r.IntN(4) == 0 {
+		return pick
+	}
+	best, ties := -1, 0
+	for _, la := range legal {
+		score := -1
+		switch {
+		case la.Wins:
+			score = 1000
+		case la.Ends != nil:
+			score = la.Ends[0] + la.Ends[1]
+		}
+		if score > best {
+			pick, best, ties = la, score, 1
+		} else if score == best && score >= 0 {
+			ties++
+			if r.IntN(ties) == 0 {
+				pick = la
+			}
+		}
+	}
+	return pick
+}
+
+type climbView struct {
+	Phase    string `json:"phase"`
+	Winner   *int   `json:"winner"`
+	DeckSize int    `json:"deck_size"`
+	Players  []struct {
+		Seat    int             `json:"seat"`
+		Pawns   [2]int          `json:"pawns"`
+		Keepers json.RawMessage `json:"keepers"`
+	} `json:"players"`
+}
+
+type climbOutcome struct {
+	Action string          `json:"action"`
+	Dice   []int           `json:"dice"`
+	Draw   json.RawMessage `json:"draw"`
+	Winner *int            `json:"winner"`
+}
+
+func TestPlayFullPrimeClimbGame(t *testing.T) {
+	t.Parallel()
+	playPrimeClimb(t, 3, map[string]any{"prime_cards": true}, 101)
+}
+
+// PC-11: the "no cards" option plays without Prime Cards.
+func TestPlayFullPrimeClimbGameWithoutPrimeCards(t *testing.T) {
+	t.Parallel()
+	playPrimeClimb(t, 2, map[string]any{"prime_cards": false}, 202)
+}
+
+func playPrimeClimb(t *testing.T, players int, options map[string]any, seed uint64) {
+	db := repotest.NewDB(t)
+	s := apitest.Start(t, newServer(t, db))
+	tb := newTable(t, s, db, "prime-climb", options, players, seed)
+	cards := options["prime_cards"] == true
+	draws := 0
+
+	for n := 0; tb.game.Status == "active"; n++ {
+		if n >= 3000 {
+			t.Fatalf("Prime Climb game not over after %d actions", n)
+		}
+		seat := tb.toAct()
+		var legal []climbLegal
+		for _, raw := range tb.legal(seat) {
+			var la climbLegal
+			if err := json.Unmarshal(raw, &la); err != nil {
+				t.Fatal(err)
+			}
+			legal = append(legal, la)
+		}
+		if len(legal) == 0 {
+			t.Fatalf("seq %d: seat %d is to act in phase %s but has no legal action", tb.seq, seat, tb.game.Turn.Phase)
+		}
+		if other := (seat + 1) % players; other != seat {
+			if l := tb.legal(other); len(l) != 0 {
+				t.Errorf("seq %d: seat %d is not to act but has %d legal actions", tb.seq, other, len(l))
+			}
+		}
+		pick := pickClimb(tb.rng, legal)
+		e, g := tb.act(seat, pick.Action)
+
+		var out climbOutcome
+		if err := json.Unmarshal(e.Outcome, &out); err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range out.Dice {
+			if d < 1 || d > 10 {
+				t.Errorf("seq %d: die %d outside 1..10 (PC-3)", e.Seq, d)
+			}
+		}
+		if out.Action == "roll" && len(out.Dice) != 2 {
+			t.Errorf("seq %d: a roll gave dice %v, want two (PC-3)", e.Seq, out.Dice)
+		}
+		hasDraw := len(out.Draw) > 0 && string(out.Draw) != "null"
+		if hasDraw {
+			draws++
+			if !cards {
+				t.Errorf("seq %d: a card was drawn in a game without Prime Cards (PC-11): %s", e.Seq, out.Draw)
+			}
+		}
+
+		view := tb.checkReplay(tb.tokens[seat])
+		var v climbView
+		if err := json.Unmarshal(view, &v); err != nil {
+			t.Fatal(err)
+		}
+		if g.Status == "active" && field(t, view, "deck", nil) {
+			t.Errorf("seq %d: seat %d's view shows the deck order", e.Seq, seat)
+		}
+		// The legal entry promised where the mover's pawns end, unless a card moved them.
+		if pick.Ends != nil && !hasDraw && g.Status == "active" && v.Players[seat].Pawns != *pick.Ends {
+			t.Errorf("seq %d: %s promised pawns %v, got %v", e.Seq, pick.Action, *pick.Ends, v.Players[seat].Pawns)
+		}
+		if !cards && (v.DeckSize != 0 || string(v.Players[seat].Keepers) != "[]") {
+			t.Errorf("seq %d: game without cards has deck_size %d, keepers %s", e.Seq, v.DeckSize, v.Players[seat].Keepers)
+		}
+		tb.checkFold()
+	}
+	t.Logf("Prime Climb, %d players, prime_cards %v: finished after %d actions, %d cards drawn, winners %v", players, cards, tb.seq, draws, tb.game.Winners)
+
+	g, scoresRaw := tb.checkFinished()
+	// PC-14: one winner, the first with both pawns home; the game is finished.
+	if len(g.Winners) != 1 {
+		t.Fatalf("winners = %v, want exactly one (PC-14)", g.Winners)
+	}
+	w := g.Winners[0]
+	var scores []struct {
+		Seat   int    `json:"seat"`
+		Pawns  [2]int `json:"pawns"`
+		Home   int    `json:"home"`
+		Winner bool   `json:"winner"`
+	}
+	if err := json.Unmarshal(scoresRaw, &scores); err != nil {
+		t.Fatalf("scores: %v: %s", err, scoresRaw)
+	}
+	if len(scores) != players {
+		t.Fatalf("scores has %d seats, want %d", len(scores), players)
+	}
+	for i, sc := range scores {
+		if sc.Seat != i || sc.Winner != (i == w) {
+			t.Errorf("scores[%d] = %+v; winner is seat %d", i, sc, w)
+		}
+		if i == w && (sc.Pawns != [2]int{101, 101} || sc.Home != 2) {
+			t.Errorf("PC-14: winner seat %d has pawns %v (home %d), want both on 101", w, sc.Pawns, sc.Home)
+		}
+		if i != w && sc.Home == 2 {
+			t.Errorf("PC-14: seat %d also has both pawns home, but seat %d won", i, w)
+		}
+	}
+	var v climbView
+	if err := json.Unmarshal(g.State, &v); err != nil {
+		t.Fatal(err)
+	}
+	if v.Phase != "finished" || v.Winner == nil || *v.Winner != w || v.Players[w].Pawns != [2]int{101, 101} {
+		t.Errorf("final view: phase %q winner %v pawns of seat %d %v", v.Phase, v.Winner, w, v.Players[w].Pawns)
+	}
+
+	entries := tb.checkFinalHistory()
+	var last climbOutcome
+	if err := json.Unmarshal(entries[len(entries)-1].Outcome, &last); err != nil {
+		t.Fatal(err)
+	}
+	if last.Winner == nil || *last.Winner != w {
+		t.Errorf("the last entry's outcome names winner %v, want %d", last.Winner, w)
+	}
+	for _, e := range entries {
+		var out climbOutcome
+		if err := json.Unmarshal(e.Outcome, &out); err != nil {
+			t.Fatal(err)
+		}
+		if out.Action == "roll" && len(*e.Random) == 0 {
+			t.Errorf("entry %d: a roll with no recorded random values (G-1)", e.Seq)
+		}
+	}
+}
+
+// Primed.
+
+type primedLegal struct {
+	Action  json.RawMessage `json:"action"`
+	Longest bool            `json:"longest"`
+}
+
+type primedHand struct {
+	Seat  int    `json:"seat"`
+	Size  int    `json:"size"`
+	Cards *[]int `json:"cards"`
+}
+
+type primedScores struct {
+	Rounds []struct {
+		Round  int     `json:"round"`
+		Hands  [][]int `json:"hands"`
+		Scores []int   `json:"scores"`
+		Totals []int   `json:"totals"`
+	} `json:"rounds"`
+	Totals   []int `json:"totals"`
+	Finished bool  `json:"finished"`
+	Winners  []int `json:"winners"`
+}
+
+type primedView struct {
+	Options struct {
+		Deck string `json:"deck"`
+	} `json:"options"`
+	Round        int          `json:"round"`
+	Phase        string       `json:"phase"`
+	ToAct        *int         `json:"to_act"`
+	PrimedPile   []int        `json:"primed_pile"`
+	DrawPileSize int          `json:"draw_pile_size"`
+	Hands        []primedHand `json:"hands"`
+	Scores       primedScores `json:"scores"`
+}
+
+type primedOutcome struct {
+	Drew *struct {
+		Seat int  `json:"seat"`
+		Card *int `json:"card"`
+	} `json:"drew"`
+	Dealt *struct {
+		HandSizes []int    `json:"hand_sizes"`
+		Hands     []*[]int `json:"hands"`
+	} `json:"dealt"`
+	RoundEnded *json.RawMessage `json:"round_ended"`
+	GameEnded  *struct {
+		Totals  []int `json:"totals"`
+		Winners []int `json:"winners"`
+	} `json:"game_ended"`
+}
+
+// checkPrimedView checks what viewer (a seat, or -1 for the public) sees of the table while the
+// game runs (PR-8): only their own hand, never the draw pile, the drawn card only when they drew it;
+// and every card of the deck is somewhere.
+func checkPrimedView(t *testing.T, seq int64, viewer int, raw json.RawMessage) primedView {
+	t.Helper()
+	var v primedView
+	if err := json.Unmarshal(raw, &v); err != nil {
+		t.Fatal(err)
+	}
+	if v.Phase == "finished" {
+		return v
+	}
+	for j, h := range v.Hands {
+		switch {
+		case j != viewer && h.Cards != nil:
+			t.Errorf("PR-8: seq %d: the view for viewer %d shows seat %d's hand %v", seq, viewer, j, *h.Cards)
+		case j == viewer && (h.Cards == nil || len(*h.Cards) != h.Size):
+			t.Errorf("PR-8: seq %d: seat %d's own view of its hand: cards %v, size %d", seq, viewer, h.Cards, h.Size)
+		}
+	}
+	if field(t, raw, "draw_pile", nil) {
+		t.Errorf("PR-8: seq %d: the view for viewer %d shows the draw pile", seq, viewer)
+	}
+	drawer := v.Phase == "drawn" && v.ToAct != nil && *v.ToAct == viewer
+	if has := field(t, raw, "drawn_card", nil); has != drawer {
+		t.Errorf("PR-8: seq %d: viewer %d, phase %s, to_act %v: drawn_card shown = %v", seq, viewer, v.Phase, v.ToAct, has)
+	}
+	total := len(v.PrimedPile) + v.DrawPileSize
+	for _, h := range v.Hands {
+		total += h.Size
+	}
+	want := map[string]int{"primed": 68, "standard": 40}[v.Options.Deck] // PR-2
+	if total != want {
+		t.Errorf("seq %d: hands, Primed pile and draw pile hold %d cards, want the %s deck's %d", seq, total, v.Options.Deck, want)
+	}
+	return v
+}
+
+// checkPrimedHistory checks the history as viewer sees it while the game runs: no random values
+// (G-1), no card another seat drew, no hand dealt to another seat (PR-8).
+func checkPrimedHistory(t *testing.T, viewer int, items []json.RawMessage) {
+	t.Helper()
+	for _, raw := range items {
+		var e wireEntry
+		if err := json.Unmarshal(raw, &e); err != nil {
+			t.Fatal(err)
+		}
+		if e.Random != nil {
+			t.Errorf("G-1: viewer %d sees the random values %v of entry %d while the game runs", viewer, *e.Random, e.Seq)
+		}
+		var out primedOutcome
+		if err := json.Unmarshal(e.Outcome, &out); err != nil {
+			t.Fatal(err)
+		}
+		if d := out.Drew; d != nil && (d.Card != nil) != (d.Seat == viewer) {
+			t.Errorf("PR-8: entry %d seen by viewer %d: seat %d drew, card shown: %v", e.Seq, viewer, d.Seat, d.Card)
+		}
+		if d := out.Dealt; d != nil {
+			for j, h := range d.Hands {
+				if j != viewer && h != nil {
+					t.Errorf("PR-8: entry %d seen by viewer %d shows the hand dealt to seat %d: %v", e.Seq, viewer, j, *h)
+				}
+				if j == viewer && (h == nil || len(*h) != d.HandSizes[j]) {
+					t.Errorf("PR-8: entry %d: seat %d does not see its own dealt hand: %v", e.Seq, viewer, h)
+				}
+			}
+		}
+	}
+}
+
+func TestPlayFullPrimedGames(t *testing.T) {
+	t.Parallel()
+	db := repotest.NewDB(t)
+	srv := newServer(t, db)
+	i := 0
+	for _, deck := range []string{"primed", "standard"} {
+		for _, target := range []string{"primes", "composites"} {
+			for _, multi := range []bool{false, true} {
+				players, seed := 2+i%3, uint64(1000+i)
+				i++
+				name := fmt.Sprintf("deck=%s/target=%s/multi_card=%v/players=%d", deck, target, multi, players)
+				t.Run(name, func(t *testing.T) {
+					t.Parallel()
+					// Each subtest has its own HTTP server (its client fails this subtest) on the shared
+					// handler and database; the games are independent.
+					s := apitest.Start(t, srv)
+					opts := map[string]any{"deck": deck, "target": target, "multi_card": multi, "rounds": 4}
+					playPrimed(t, newTable(t, s, db, "primed", opts, players, seed), multi)
+				})
+			}
+		}
+	}
+}
+
+func playPrimed(t *testing.T, tb *table, multi bool) {
+	players := len(tb.tokens)
+	draws, rounds := 0, 0
+	for n := 0; tb.game.Status == "active"; n++ {
+		if n >= 5000 {
+			t.Fatalf("Primed game not over after %d actions", n)
+		}
+		seat := tb.toAct()
+		var legal []primedLegal
+		for _, raw := range tb.legal(seat) {
+			var la primedLegal
+			if err := json.Unmarshal(raw, &la); err != nil {
+				t.Fatal(err)
+			}
+			legal = append(legal, la)
+		}
+		if len(legal) == 0 {
+			t.Fatalf("seq %d: seat %d is to act in phase %s but has no legal action", tb.seq, seat, tb.game.Turn.Phase)
+		}
+		if other := (seat + 1) % players; len(tb.legal(other)) != 0 {
+			t.Errorf("seq %d: seat %d is not to act but has legal actions", tb.seq, other)
+		}
+		pick := legal[tb.rng.IntN(len(legal))]
+		if multi && tb.rng.IntN(2) == 0 {
+			for _, la := range legal {
+				if la.Longest {
+					pick = la
+				}
+			}
+		}
+		e, g := tb.act(seat, pick.Action)
+
+		var out primedOutcome
+		if err := json.Unmarshal(e.Outcome, &out); err != nil {
+			t.Fatal(err)
+		}
+		if out.Drew != nil {
+			draws++
+			if out.Drew.Card == nil {
+				t.Errorf("seq %d: seat %d drew but its own response does not show the card", e.Seq, seat)
+			}
+		}
+		if out.RoundEnded != nil {
+			rounds++
+		}
+
+		// Replay and hidden information for every seat and the public (PR-8, G-2).
+		for viewer := -1; viewer < players; viewer++ {
+			token := ""
+			if viewer >= 0 {
+				token = tb.tokens[viewer]
+			}
+			view := tb.checkReplay(token)
+			if g.Status == "active" {
+				checkPrimedView(t, e.Seq, viewer, view)
+				if viewer != seat {
+					checkPrimedHistory(t, viewer, tb.history(token, 500))
+				}
+			}
+		}
+		tb.checkFold()
+	}
+	t.Logf("finished after %d actions, %d draws, %d rounds, winners %v", tb.seq, draws, rounds, tb.game.Winners)
+
+	g, scoresRaw := tb.checkFinished()
+	var sc primedScores
+	if err := json.Unmarshal(scoresRaw, &sc); err != nil {
+		t.Fatalf("scores: %v: %s", err, scoresRaw)
+	}
+	// PR-7: four rounds, totals are the sums of the round scores, the lowest total(s) win.
+	if len(sc.Rounds) != 4 || rounds != 4 || !sc.Finished {
+		t.Errorf("scores: %d rounds (%d round_ended outcomes seen), finished %v; want 4 rounds, finished", len(sc.Rounds), rounds, sc.Finished)
+	}
+	totals := make([]int, players)
+	for r, rr := range sc.Rounds {
+		if rr.Round != r+1 || len(rr.Scores) != players || len(rr.Hands) != players {
+			t.Fatalf("round %d result: %+v", r+1, rr)
+		}
+		for i := range players {
+			sum := 0
+			for _, c := range rr.Hands[i] {
+				sum += c
+			}
+			if rr.Scores[i] != sum {
+				t.Errorf("PR-7: round %d, seat %d scored %d for hand %v", rr.Round, i, rr.Scores[i], rr.Hands[i])
+			}
+			totals[i] += rr.Scores[i]
+		}
+		if !reflect.DeepEqual(rr.Totals, totals) {
+			t.Errorf("PR-7: round %d running totals %v, want %v", rr.Round, rr.Totals, totals)
+		}
+	}
+	if !reflect.DeepEqual(sc.Totals, totals) {
+		t.Errorf("PR-7: totals %v, want %v", sc.Totals, totals)
+	}
+	low := totals[0]
+	for _, x := range totals {
+		low = min(low, x)
+	}
+	var winners []int
+	for i, x := range totals {
+		if x == low {
+			winners = append(winners, i)
+		}
+	}
+	if !reflect.DeepEqual(g.Winners, winners) || !reflect.DeepEqual(sc.Winners, winners) {
+		t.Errorf("PR-7: totals %v: game winners %v, scores winners %v, want %v (lowest, ties share)", totals, g.Winners, sc.Winners, winners)
+	}
+	// PR-8: once the game is over, the last hands are shown to all.
+	var v primedView
+	if err := json.Unmarshal(g.State, &v); err != nil {
+		t.Fatal(err)
+	}
+	if v.Phase != "finished" || v.ToAct != nil {
+		t.Errorf("final view: phase %q to_act %v", v.Phase, v.ToAct)
+	}
+	for _, h := range v.Hands {
+		if h.Cards == nil || len(*h.Cards) != h.Size {
+			t.Errorf("PR-8: the finished game's public view hides seat %d's hand (size %d)", h.Seat, h.Size)
+		}
+	}
+
+	entries := tb.checkFinalHistory()
+	var last primedOutcome
+	if err := json.Unmarshal(entries[len(entries)-1].Outcome, &last); err != nil {
+		t.Fatal(err)
+	}
+	if last.GameEnded == nil || !reflect.DeepEqual(last.GameEnded.Winners, winners) || !reflect.DeepEqual(last.GameEnded.Totals, totals) {
+		t.Errorf("the last entry's game_ended = %+v, want totals %v winners %v", last.GameEnded, totals, winners)
+	}
+	// Once over, the history hides nothing: every drawn card and every dealt hand (PR-8).
+	for _, e := range entries {
+		var out primedOutcome
+		if err := json.Unmarshal(e.Outcome, &out); err != nil {
+			t.Fatal(err)
+		}
+		if out.Drew != nil && out.Drew.Card == nil {
+			t.Errorf("entry %d: the drawn card is still hidden after the game", e.Seq)
+		}
+		if out.Dealt != nil {
+			for j, h := range out.Dealt.Hands {
+				if h == nil {
+					t.Errorf("entry %d: the hand dealt to seat %d is still hidden after the game", e.Seq, j)
+				}
+			}
+		}
+	}
+}
