@@ -1,0 +1,326 @@
+// Command loadgen plays whole games against a running primegames server and reports throughput,
+// latency percentiles and errors.
+//
+// Each worker creates a game with 2–4 named players, then plays every seat until the game is over:
+// GET /v1/games/{id} for turn.to_act, GET /v1/games/{id}/legal-actions with that seat's token, pick
+// one entry with a seeded PRNG and POST its action to /v1/games/{id}/actions with a fresh
+// Idempotency-Key (retried with the same key after a transport error or a 5xx, as a mobile client
+// would). In Prime Climb it usually takes a winning move, else the move whose pawns end highest, else
+// rolls, so a game ends in a few hundred actions; in Primed it picks uniformly.
+//
+// Run it from the module root against a server (see README.md), for example:
+//
+//	go run ./tools/loadgen -url http://127.0.0.1:8080 -games 200 -concurrency 16 -game both -seed 1
+//
+// Ctrl-C stops the load early and still prints the report. Standard library only.
+package main
+
+import (
+	"bytes"
+	"context"
+	crand "crypto/rand"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"sync"
+	"time"
+)
+
+const (
+	maxActionsPerGame = 5000 // a game still running after this many accepted actions is abandoned
+	maxFailuresInGame = 5    // consecutive failed turns before a game is abandoned
+	postRetries       = 2    // extra attempts, with the same Idempotency-Key, after a transport error or 5xx
+	greedy            = 0.9  // Prime Climb: how often to take the best move rather than any legal action
+)
+
+var names = []string{"Ada", "Ben", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal"}
+
+func main() {
+	url := flag.String("url", "http://localhost:8080", "base URL of the primegames server")
+	games := flag.Int("games", 200, "total number of games to play")
+	concurrency := flag.Int("concurrency", 16, "games played in parallel")
+	kind := flag.String("game", "both", "prime-climb, primed or both (alternating)")
+	seed := flag.Uint64("seed", 1, "seed of the PRNG that picks players and actions")
+	flag.Parse()
+	if *kind != "prime-climb" && *kind != "primed" && *kind != "both" {
+		fmt.Fprintf(os.Stderr, "loadgen: -game must be prime-climb, primed or both, not %q\n", *kind)
+		os.Exit(2)
+	}
+	if *games < 1 || *concurrency < 1 {
+		fmt.Fprintln(os.Stderr, "loadgen: -games and -concurrency must be at least 1")
+		os.Exit(2)
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	httpClient := &http.Client{
+		Timeout: 30 * time.Second,
+		Transport: &http.Transport{
+			MaxIdleConns:        2 * *concurrency,
+			MaxIdleConnsPerHost: 2 * *concurrency,
+			IdleConnTimeout:     90 * time.Second,
+		},
+	}
+
+	fmt.Printf("loadgen: %d games (%s) against %s, concurrency %d, seed %d\n", *games, *kind, *url, *concurrency, *seed)
+	jobs := make(chan int)
+	go func() {
+		defer close(jobs)
+		for i := range *games {
+			select {
+			case jobs <- i:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+
+	total := newStats()
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	start := time.Now()
+	for range *concurrency {
+		wg.Go(func() {
+			c := &client{http: httpClient, base: strings.TrimRight(*url, "/"), st: newStats()}
+			for i := range jobs {
+				game := *kind
+				if game == "both" {
+					game = []string{"prime-climb", "primed"}[i%2]
+				}
+				c.play(ctx, game, rand.New(rand.NewPCG(*seed, uint64(i))))
+			}
+			mu.Lock()
+			total.merge(c.st)
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	wall := time.Since(start)
+	fmt.Println()
+	total.report(os.Stdout, wall)
+	if ctx.Err() != nil {
+		fmt.Println("\n(interrupted)")
+	}
+}
+
+// client makes the requests of one worker and records them in its own stats.
+type client struct {
+	http *http.Client
+	base string
+	st   *stats
+}
+
+// play creates one game and plays it to the end (or until it has to give up).
+func (c *client) play(ctx context.Context, game string, rng *rand.Rand) {
+	players := make([]map[string]string, 2+rng.IntN(3))
+	first := rng.IntN(len(names))
+	for i := range players {
+		players[i] = map[string]string{"name": names[(first+i)%len(names)]}
+	}
+	body, _ := json.Marshal(map[string]any{"game": game, "players": players})
+	var created struct {
+		Game  struct{ ID string }
+		Seats []struct {
+			Seat  int
+			Token string
+		}
+	}
+	if !c.call(ctx, kindCreate, "POST", "/v1/games", "", body, newKey(), &created) {
+		return
+	}
+	c.st.gamesStarted++
+	tokens := map[int]string{}
+	for _, s := range created.Seats {
+		tokens[s.Seat] = s.Token
+	}
+	id := created.Game.ID
+
+	accepted, failures := 0, 0
+	for accepted < maxActionsPerGame && failures < maxFailuresInGame && ctx.Err() == nil {
+		var g struct {
+			Status string
+			Turn   *struct {
+				ToAct []int `json:"to_act"`
+			}
+		}
+		if !c.call(ctx, kindGame, "GET", "/v1/games/"+id, "", nil, "", &g) {
+			failures++
+			continue
+		}
+		if g.Status == "finished" {
+			c.st.gamesFinished++
+			c.st.actionsByGame[game] = append(c.st.actionsByGame[game], accepted)
+			return
+		}
+		if g.Status != "active" || g.Turn == nil || len(g.Turn.ToAct) == 0 {
+			c.st.odd("game %s (%s) after %d actions: status %q with nobody to act", id, game, accepted, g.Status)
+			break
+		}
+		seat := g.Turn.ToAct[rng.IntN(len(g.Turn.ToAct))]
+
+		var legal struct {
+			Actions []legalAction
+		}
+		if !c.call(ctx, kindLegal, "GET", "/v1/games/"+id+"/legal-actions", tokens[seat], nil, "", &legal) {
+			failures++
+			continue
+		}
+		if len(legal.Actions) == 0 {
+			c.st.odd("game %s (%s) after %d actions: seat %d is to act but has no legal actions", id, game, accepted, seat)
+			failures++
+			continue
+		}
+		pick := rng.IntN(len(legal.Actions))
+		if game == "prime-climb" {
+			pick = choosePrimeClimb(rng, legal.Actions)
+		}
+		if c.postAction(ctx, id, tokens[seat], legal.Actions[pick].Action) {
+			accepted++
+			c.st.actionsPosted++
+			failures = 0
+		} else {
+			failures++
+		}
+	}
+	if ctx.Err() == nil {
+		c.st.gamesAbandoned++
+		c.st.odd("game %s (%s) abandoned after %d accepted actions (%d failures in a row)", id, game, accepted, failures)
+	}
+}
+
+// legalAction is one entry of GET /legal-actions; ends, wins and type are Prime Climb's.
+type legalAction struct {
+	Type   string
+	Action json.RawMessage
+	Ends   []int
+	Wins   bool
+}
+
+// choosePrimeClimb takes a winning action when there is one; otherwise, most of the time, the move
+// whose pawns end highest (ties broken at random) or, before the dice are rolled, the roll; and
+// otherwise any legal action.
+func choosePrimeClimb(rng *rand.Rand, actions []legalAction) int {
+	for i, a := range actions {
+		if a.Wins {
+			return i
+		}
+	}
+	if rng.Float64() < greedy {
+		best, bestSum, ties := -1, -1, 0
+		for i, a := range actions {
+			if len(a.Ends) != 2 {
+				continue
+			}
+			switch sum := a.Ends[0] + a.Ends[1]; {
+			case sum > bestSum:
+				best, bestSum, ties = i, sum, 1
+			case sum == bestSum:
+				if ties++; rng.IntN(ties) == 0 {
+					best = i
+				}
+			}
+		}
+		if best >= 0 {
+			return best
+		}
+		for i, a := range actions {
+			if a.Type == "roll" {
+				return i
+			}
+		}
+	}
+	return rng.IntN(len(actions))
+}
+
+// postAction posts one action, retrying with the same Idempotency-Key after a transport error or a
+// 5xx. It reports whether the action was accepted.
+func (c *client) postAction(ctx context.Context, id, token string, action json.RawMessage) bool {
+	key := newKey()
+	for range 1 + postRetries {
+		status, ok := c.do(ctx, kindAction, "POST", "/v1/games/"+id+"/actions", token, action, key, nil)
+		if ok {
+			return true
+		}
+		if status != 0 && status < 500 || ctx.Err() != nil {
+			return false
+		}
+	}
+	return false
+}
+
+// call is do without the status.
+func (c *client) call(ctx context.Context, kind, method, path, token string, body []byte, key string, out any) bool {
+	_, ok := c.do(ctx, kind, method, path, token, body, key, out)
+	return ok
+}
+
+// do sends one request, records its latency under kind, and on a 2xx decodes the response into out
+// (when not nil). Anything else is counted as an error and the first few are kept verbatim. It
+// returns the status (0 when no response came) and whether it was a 2xx.
+func (c *client) do(ctx context.Context, kind, method, path, token string, body []byte, key string, out any) (int, bool) {
+	req, err := http.NewRequestWithContext(ctx, method, c.base+path, bytes.NewReader(body))
+	if err != nil {
+		panic(err) // only a malformed -url gets here
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	if key != "" {
+		req.Header.Set("Idempotency-Key", key)
+	}
+	began := time.Now()
+	resp, err := c.http.Do(req)
+	if err != nil {
+		if ctx.Err() == nil {
+			c.st.fail(kind, "transport error", fmt.Sprintf("%s %s\n%s\n-> %v", method, path, body, err))
+		}
+		return 0, false
+	}
+	respBody, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	c.st.observe(kind, time.Since(began))
+	if err != nil {
+		c.st.fail(kind, "read error", fmt.Sprintf("%s %s\n%s\n-> %d, reading the body: %v", method, path, body, resp.StatusCode, err))
+		return resp.StatusCode, false
+	}
+	if resp.StatusCode/100 != 2 {
+		var problem struct{ Code string }
+		_ = json.Unmarshal(respBody, &problem)
+		c.st.fail(kind, fmt.Sprintf("%d %s", resp.StatusCode, problem.Code), fmt.Sprintf(
+			"%s %s\n%s%s\n-> %s (X-Request-ID %s)\n%s",
+			method, path, headerLines(token, key), body, resp.Status, resp.Header.Get("X-Request-ID"), respBody))
+		return resp.StatusCode, false
+	}
+	if out != nil {
+		if err := json.Unmarshal(respBody, out); err != nil {
+			c.st.fail(kind, "undecodable 2xx", fmt.Sprintf("%s %s\n-> %s\n%s\n(%v)", method, path, resp.Status, respBody, err))
+			return resp.StatusCode, false
+		}
+	}
+	return resp.StatusCode, true
+}
+
+// newKey returns a fresh Idempotency-Key. It comes from crypto/rand, not the seeded PRNG, so runs
+// with the same seed against the same database never reuse a key.
+func newKey() string { return crand.Text() }
+
+// headerLines shows the request headers that matter in an error sample, the token shortened.
+func headerLines(token, key string) string {
+	var b strings.Builder
+	if token != "" {
+		fmt.Fprintf(&b, "Authorization: Bearer %s…\n", token[:min(8, len(token))])
+	}
+	if key != "" {
+		fmt.Fprintf(&b, "Idempotency-Key: %s\n", key)
+	}
+	return b.String()
+}
