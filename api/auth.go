@@ -24,11 +24,11 @@ func bearerToken(c echo.Context) (string, error) {
 	return token, nil
 }
 
-// viewerFor decides how much of a game the caller may see: everything once it is over (PR-8), a
-// player's own view for a seat token, the public view otherwise.
+// viewerFor decides how much of a game the caller may see: everything for the game's teacher and
+// once it is over (PR-8), a player's own view for a seat, the public view otherwise.
 func viewerFor(g *repo.Game, caller repo.Caller) domain.Viewer {
 	switch {
-	case g.Status.Over():
+	case g.Status.Over() || caller.Teacher:
 		return domain.Full
 	case caller.HasSeat():
 		return domain.Player(caller.Seat)

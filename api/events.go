@@ -1,13 +1,367 @@
 package api
 
 import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
 	"github.com/labstack/echo/v4"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"primegames/api/openapi"
 	"primegames/domain"
+	"primegames/repo"
 )
 
-// StreamGameEvents is being written (issue 7).
-func (s *Server) StreamGameEvents(c echo.Context, id openapi.GameID, params openapi.StreamGameEventsParams) error {
-	return domain.Errorf(domain.KindUnavailable, "unavailable", "Live updates are not available yet.")
+// Live updates (GET /v1/games/{id}/events) work across server instances through Postgres: every
+// transaction that appends a history entry (or aborts a game) sends a notification on
+// repo.GameEventsChannel, delivered on commit. Each instance keeps one listening connection (the
+// hub's, not one per stream), and on a notification wakes the streams of that game. A woken stream
+// reads what it has not sent yet from the history, so a lost or coalesced notification delays an
+// event but never loses or repeats one; after the listener reconnects, every stream is woken to
+// catch up.
+
+const (
+	defaultStreamLimit        = 1000
+	defaultStreamHeartbeat    = 15 * time.Second
+	defaultStreamWriteTimeout = 10 * time.Second
+	// streamBatch is how many history entries a stream reads at a time.
+	streamBatch = 200
+	// streamRetryAfter is the Retry-After, in seconds, of a refused stream.
+	streamRetryAfter = 5
+	// streamRetryMillis is the reconnection delay the stream suggests to EventSource.
+	streamRetryMillis = 2000
+)
+
+// streams is the live-update machinery of one server instance.
+type streams struct {
+	db           *repo.DB
+	logger       *slog.Logger
+	limit        int64
+	heartbeat    time.Duration
+	writeTimeout time.Duration
+	open         atomic.Int64
+	gauge        prometheus.Gauge
+
+	// stopping is closed when the server shuts down: every stream then ends at once.
+	stopping chan struct{}
+	stopOnce sync.Once
+
+	mu      sync.Mutex
+	subs    map[string]map[*subscriber]struct{} // by game id
+	running bool                                // the listener goroutine has been started
+	closed  bool
+	cancel  context.CancelFunc
+	done    chan struct{} // closed when the listener goroutine has returned
 }
+
+// subscriber is one open stream. wake holds at most one pending wake-up: the stream reads the
+// history when it wakes, so wake-ups coalesce and nothing is buffered per stream.
+type subscriber struct {
+	gameID string
+	wake   chan struct{}
+}
+
+func newStreams(cfg Config, db *repo.DB, logger *slog.Logger, registry *prometheus.Registry) *streams {
+	st := &streams{
+		db: db, logger: logger,
+		limit:        int64(cfg.StreamLimit),
+		heartbeat:    cfg.StreamHeartbeat,
+		writeTimeout: cfg.StreamWriteTimeout,
+		gauge: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "event_streams_open",
+			Help: "Live-update (server-sent events) streams open on this instance.",
+		}),
+		stopping: make(chan struct{}),
+		subs:     map[string]map[*subscriber]struct{}{},
+		done:     make(chan struct{}),
+	}
+	if st.limit <= 0 {
+		st.limit = defaultStreamLimit
+	}
+	if st.heartbeat <= 0 {
+		st.heartbeat = defaultStreamHeartbeat
+	}
+	if st.writeTimeout <= 0 {
+		st.writeTimeout = defaultStreamWriteTimeout
+	}
+	registry.MustRegister(st.gauge)
+	return st
+}
+
+// acquire takes one of the instance's stream slots.
+func (st *streams) acquire() bool {
+	if st.open.Add(1) > st.limit {
+		st.open.Add(-1)
+		return false
+	}
+	st.gauge.Inc()
+	return true
+}
+
+func (st *streams) release() {
+	st.open.Add(-1)
+	st.gauge.Dec()
+}
+
+// stop ends every stream; new ones are refused.
+func (st *streams) stop() {
+	st.stopOnce.Do(func() { close(st.stopping) })
+}
+
+// close ends every stream and stops the listener, waiting for it to let go of its connection.
+func (st *streams) close() {
+	st.stop()
+	st.mu.Lock()
+	running := st.running
+	st.closed = true
+	if st.cancel != nil {
+		st.cancel()
+	}
+	st.mu.Unlock()
+	if running {
+		<-st.done
+	}
+}
+
+// subscribe registers a stream of gameID, starting the listener with the first stream.
+func (st *streams) subscribe(gameID string) (*subscriber, error) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.closed {
+		return nil, domain.Errorf(domain.KindUnavailable, "unavailable", "This server is shutting down; connect again.")
+	}
+	if !st.running {
+		ctx, cancel := context.WithCancel(context.Background())
+		st.running, st.cancel = true, cancel
+		go st.listen(ctx)
+	}
+	sub := &subscriber{gameID: gameID, wake: make(chan struct{}, 1)}
+	if st.subs[gameID] == nil {
+		st.subs[gameID] = map[*subscriber]struct{}{}
+	}
+	st.subs[gameID][sub] = struct{}{}
+	return sub, nil
+}
+
+func (st *streams) unsubscribe(sub *subscriber) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	delete(st.subs[sub.gameID], sub)
+	if len(st.subs[sub.gameID]) == 0 {
+		delete(st.subs, sub.gameID)
+	}
+}
+
+func (sub *subscriber) poke() {
+	select {
+	case sub.wake <- struct{}{}:
+	default: // a wake-up is pending already
+	}
+}
+
+func (st *streams) wakeGame(gameID string) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	for sub := range st.subs[gameID] {
+		sub.poke()
+	}
+}
+
+func (st *streams) wakeAll() {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	for _, subs := range st.subs {
+		for sub := range subs {
+			sub.poke()
+		}
+	}
+}
+
+// listen runs the instance's one listening connection until close.
+func (st *streams) listen(ctx context.Context) {
+	defer close(st.done)
+	connects := 0
+	st.db.ListenGameEvents(ctx, repo.GameListener{
+		Connected: func() {
+			connects++
+			if connects > 1 {
+				st.logger.Info("live updates: listener reconnected", "connects", connects)
+			}
+			// Whatever was committed while nobody listened is in the history: every stream catches up.
+			st.wakeAll()
+		},
+		Notice: func(n repo.GameNotice) { st.wakeGame(n.GameID) },
+		Failed: func(err error, retryIn time.Duration) {
+			st.logger.Warn("live updates: listener connection lost", "error", err.Error(), "retry_in", retryIn.String())
+		},
+	})
+}
+
+// StreamGameEvents sends the game's history, then its new entries as they are recorded, as
+// server-sent events, until the game ends, the client leaves or the server shuts down.
+func (s *Server) StreamGameEvents(c echo.Context, id openapi.GameID, params openapi.StreamGameEventsParams) error {
+	st := s.streams
+	if !st.acquire() {
+		c.Response().Header().Set("Retry-After", strconv.Itoa(streamRetryAfter))
+		return domain.Errorf(domain.KindUnavailable, "streams_full",
+			"This server holds as many live streams as it may; connect again in %d seconds.", streamRetryAfter)
+	}
+	defer st.release()
+	select {
+	case <-st.stopping:
+		return domain.Errorf(domain.KindUnavailable, "unavailable", "This server is shutting down; connect again.")
+	default:
+	}
+	after, err := resumeAfter(params)
+	if err != nil {
+		return err
+	}
+	token, err := bearerToken(c)
+	if err != nil {
+		return err
+	}
+	if token == "" && params.AccessToken != nil {
+		token = *params.AccessToken
+	}
+	ctx := c.Request().Context()
+	g, caller, err := s.db.Games().Get(ctx, id.String(), token)
+	if err != nil {
+		return err
+	}
+	// Subscribe before the first read of the history, so that nothing recorded after it goes unnoticed.
+	sub, err := st.subscribe(g.ID)
+	if err != nil {
+		return err
+	}
+	defer st.unsubscribe(sub)
+
+	w := c.Response()
+	w.Header().Set(echo.HeaderContentType, "text/event-stream")
+	w.Header().Set(echo.HeaderCacheControl, "no-store")
+	w.Header().Set("X-Accel-Buffering", "no") // nginx and friends: do not hold events back
+	w.WriteHeader(http.StatusOK)
+	out := &eventWriter{w: w, rc: http.NewResponseController(w), timeout: st.writeTimeout}
+	if err := out.send(fmt.Sprintf("retry: %d\n\n", streamRetryMillis)); err != nil {
+		return nil
+	}
+	heartbeat := time.NewTicker(st.heartbeat)
+	defer heartbeat.Stop()
+	for {
+		var ended bool
+		after, ended, err = s.sendNewEvents(ctx, out, g.ID, caller, after)
+		if err != nil || ended {
+			if err != nil && ctx.Err() == nil && !errors.Is(err, errClientWrite) {
+				s.logger.Warn("live updates: stream ended by an error", "request_id", requestIDOf(c), "game_id", g.ID, "error", err.Error())
+			}
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-st.stopping:
+			return nil
+		case <-sub.wake:
+		case <-heartbeat.C:
+			if err := out.send(": heartbeat\n\n"); err != nil {
+				return nil
+			}
+		}
+	}
+}
+
+// resumeAfter is the seq after which the stream starts: Last-Event-ID, else since, else -1 (the
+// whole history).
+func resumeAfter(params openapi.StreamGameEventsParams) (int64, error) {
+	if params.LastEventID != nil && strings.TrimSpace(*params.LastEventID) != "" {
+		n, err := strconv.ParseInt(strings.TrimSpace(*params.LastEventID), 10, 64)
+		if err != nil || n < -1 {
+			return 0, domain.Invalid("invalid_last_event_id", "Last-Event-ID must be the id of an event of this stream (a seq); got %q.", *params.LastEventID)
+		}
+		return n, nil
+	}
+	if params.Since != nil {
+		return *params.Since, nil
+	}
+	return -1, nil
+}
+
+// sendNewEvents sends every entry after seq `after`, then `end` when the game is over. It returns
+// the last seq sent and whether the stream is over.
+func (s *Server) sendNewEvents(ctx context.Context, out *eventWriter, gameID string, caller repo.Caller, after int64) (int64, bool, error) {
+	for {
+		p, err := s.db.Games().Progress(ctx, gameID, after, streamBatch)
+		if err != nil {
+			return after, false, err
+		}
+		viewer := viewerFor(p.Game, caller)
+		for _, e := range p.Entries {
+			entry, err := entryBody(p.Game, e, viewer)
+			if err != nil {
+				return after, false, err
+			}
+			data, err := json.Marshal(openapi.GameEvent{
+				GameId: mustUUID(gameID), Entry: entry,
+				Version: p.VersionAfter(e.Seq), Status: openapi.GameStatus(p.StatusAfter(e.Seq)),
+			})
+			if err != nil {
+				return after, false, err
+			}
+			if err := out.send(fmt.Sprintf("id: %d\nevent: action\ndata: %s\n\n", e.Seq, data)); err != nil {
+				return after, false, err
+			}
+			after = e.Seq
+		}
+		if !p.Caught(after) {
+			continue
+		}
+		if p.Game.Status.Over() {
+			data, err := json.Marshal(openapi.GameEndEvent{
+				GameId: mustUUID(gameID), Status: openapi.GameStatus(p.Game.Status),
+				Version: p.Game.Version, Winners: orEmpty(p.Game.Winners),
+			})
+			if err != nil {
+				return after, true, err
+			}
+			return after, true, out.send(fmt.Sprintf("event: end\ndata: %s\n\n", data))
+		}
+		return after, false, nil
+	}
+}
+
+// errClientWrite marks a failed write to the client: it left, or reads too slowly.
+var errClientWrite = errors.New("writing to the client failed")
+
+// eventWriter writes and flushes each event under its own deadline, so a client that does not read
+// is disconnected rather than buffered for: it resumes with Last-Event-ID. The deadline also
+// replaces the server's WRITE_TIMEOUT, which would otherwise cut every stream short.
+type eventWriter struct {
+	w       http.ResponseWriter
+	rc      *http.ResponseController
+	timeout time.Duration
+}
+
+func (ew *eventWriter) send(event string) error {
+	if err := ew.rc.SetWriteDeadline(time.Now().Add(ew.timeout)); err != nil && !errors.Is(err, http.ErrNotSupported) {
+		return fmt.Errorf("%w: %v", errClientWrite, err)
+	}
+	if _, err := ew.w.Write([]byte(event)); err != nil {
+		return fmt.Errorf("%w: %v", errClientWrite, err)
+	}
+	if err := ew.rc.Flush(); err != nil {
+		return fmt.Errorf("%w: %v", errClientWrite, err)
+	}
+	return nil
+}
+
+// Close ends every live stream and stops the listener. Serve calls it on shutdown; a server used
+// only as an http.Handler (in tests) should call it when done.
+func (s *Server) Close() { s.streams.close() }

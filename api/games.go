@@ -34,17 +34,35 @@ func (s *Server) CreateGame(c echo.Context, params openapi.CreateGameParams) err
 	if req.Options != nil {
 		in.Options = *req.Options
 	}
-	if req.Players != nil {
-		for _, p := range *req.Players {
-			in.Players = append(in.Players, p.Name)
-		}
-	}
 	if req.Seats != nil {
 		in.OpenSeats = *req.Seats
 	}
-	resp, err := s.db.Games().Create(c.Request().Context(), in, idempotency(params.IdempotencyKey, "create", raw),
+	member, err := s.member(c)
+	if err != nil {
+		return err
+	}
+	if member != nil {
+		in.ClassroomID, in.CreatorStudent = member.ClassroomID, member.StudentID
+	}
+	if req.Players != nil {
+		for _, p := range *req.Players {
+			switch {
+			case p.StudentId != nil && p.Name == nil:
+				in.Students = append(in.Students, p.StudentId.String())
+			case p.Name != nil && p.StudentId == nil:
+				in.Players = append(in.Players, *p.Name)
+			default:
+				return domain.Invalid("invalid", "Each player needs either a name or a student_id.")
+			}
+		}
+	}
+	scope := "create"
+	if member != nil {
+		scope += ":" + member.ClassroomID + ":" + member.StudentID
+	}
+	resp, err := s.db.Games().Create(c.Request().Context(), in, idempotency(params.IdempotencyKey, scope, raw),
 		func(created *repo.Created) (repo.Response, error) {
-			game, err := gameBody(created.Game, repo.Caller{Seat: -1, Creator: true})
+			game, err := gameBody(created.Game, repo.Caller{Seat: -1, Creator: true, Teacher: member != nil && member.Teacher()})
 			if err != nil {
 				return repo.Response{}, err
 			}
@@ -73,7 +91,15 @@ func (s *Server) JoinGame(c echo.Context, id openapi.GameID, params openapi.Join
 	if err := decodeJSON(raw, &req); err != nil {
 		return err
 	}
-	resp, err := s.db.Games().Join(c.Request().Context(), id.String(), req.Name, idempotency(params.IdempotencyKey, "join:"+id.String(), raw),
+	token, err := bearerToken(c)
+	if err != nil {
+		return err
+	}
+	name := ""
+	if req.Name != nil {
+		name = *req.Name
+	}
+	resp, err := s.db.Games().Join(c.Request().Context(), id.String(), token, name, idempotency(params.IdempotencyKey, "join:"+id.String()+":"+token, raw),
 		func(joined *repo.Joined) (repo.Response, error) {
 			game, err := gameBody(joined.Game, repo.Caller{Seat: joined.Seat.Seat})
 			if err != nil {
@@ -129,9 +155,17 @@ func (s *Server) GetGame(c echo.Context, id openapi.GameID, params openapi.GetGa
 	return s.sendGame(c, g, caller)
 }
 
-// ListGames lists game summaries, newest first.
+// ListGames lists game summaries, newest first: games outside classrooms, a student's own games, or
+// a teacher's classroom's games, by the token presented.
 func (s *Server) ListGames(c echo.Context, params openapi.ListGamesParams) error {
 	f := repo.GameFilter{Limit: pageSize(params.Limit)}
+	member, err := s.member(c)
+	if err != nil {
+		return err
+	}
+	if member != nil {
+		f.ClassroomID, f.StudentID = member.ClassroomID, member.StudentID
+	}
 	if params.Game != nil {
 		f.Kind = string(*params.Game)
 	}
@@ -141,6 +175,10 @@ func (s *Server) ListGames(c echo.Context, params openapi.ListGamesParams) error
 	if params.Cursor != nil {
 		f.Cursor = *params.Cursor
 	}
+	return s.sendGameList(c, f)
+}
+
+func (s *Server) sendGameList(c echo.Context, f repo.GameFilter) error {
 	list, next, err := s.db.Games().List(c.Request().Context(), f)
 	if err != nil {
 		return err
@@ -157,6 +195,15 @@ func (s *Server) ListGames(c echo.Context, params openapi.ListGamesParams) error
 		body.NextCursor = &next
 	}
 	return c.JSON(http.StatusOK, body)
+}
+
+// member resolves a classroom token (teacher or student) on the request; nil without one.
+func (s *Server) member(c echo.Context) (*repo.Member, error) {
+	token, err := bearerToken(c)
+	if err != nil || token == "" {
+		return nil, err
+	}
+	return s.db.Classrooms().Member(c.Request().Context(), token)
 }
 
 // loadGame reads a game and identifies the caller by their token, if any.
@@ -209,6 +256,15 @@ func readBody(c echo.Context) ([]byte, error) {
 		return nil, domain.Invalid("invalid", "The request body is not valid JSON: %v.", err)
 	}
 	return raw, nil
+}
+
+// bindJSON reads a request body of the contract into v.
+func bindJSON(c echo.Context, v any) error {
+	raw, err := readBody(c)
+	if err != nil {
+		return err
+	}
+	return decodeJSON(raw, v)
 }
 
 func decodeJSON(raw []byte, v any) error {

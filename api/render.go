@@ -22,7 +22,7 @@ func gameBody(g *repo.Game, caller repo.Caller) (openapi.Game, error) {
 		SeatCount:  g.SeatCount,
 		Seats:      make([]openapi.Seat, len(g.Seats)),
 		Version:    g.Version,
-		You:        openapi.Caller{Creator: caller.Creator},
+		You:        openapi.Caller{Creator: caller.Creator, Teacher: caller.Teacher},
 		Winners:    orEmpty(g.Winners),
 		CreatedAt:  g.CreatedAt,
 		UpdatedAt:  g.UpdatedAt,
@@ -33,6 +33,9 @@ func gameBody(g *repo.Game, caller repo.Caller) (openapi.Game, error) {
 	}
 	for i, s := range g.Seats {
 		body.Seats[i] = openapi.Seat{Seat: s.Seat, Name: s.Name, JoinedAt: s.JoinedAt}
+		if s.StudentID != nil {
+			body.Seats[i].StudentId = ptr(mustUUID(*s.StudentID))
+		}
 	}
 	if g.State != nil {
 		view, err := json.Marshal(g.State.View(viewerFor(g, caller)))
@@ -60,8 +63,8 @@ func entryBody(g *repo.Game, e repo.Entry, viewer domain.Viewer) (openapi.Histor
 		return body, err
 	}
 	body.Outcome = redacted
-	if viewer.Role == domain.RoleFull && g.Status.Over() {
-		// The random values reveal the order of shuffled decks, so they wait until the game is over.
+	if viewer.Role == domain.RoleFull {
+		// The random values reveal the order of shuffled decks: only a full view may see them.
 		body.Random = ptr(e.Random)
 	}
 	return body, nil

@@ -26,6 +26,12 @@ type Config struct {
 	WriteTimeout   time.Duration
 	IdleTimeout    time.Duration
 	ShutdownGrace  time.Duration
+	// Live updates (events.go); zero values take the defaults.
+	StreamLimit        int           // streams this instance holds at once (1000)
+	StreamHeartbeat    time.Duration // interval of the heartbeat comment (15s)
+	StreamWriteTimeout time.Duration // time allowed to write one event before the client is dropped (10s)
+	// AdminToken, when set, is required to create classrooms.
+	AdminToken string
 }
 
 // Server serves the API. It keeps no game state: every request reads and writes Postgres.
@@ -36,6 +42,7 @@ type Server struct {
 	echo    *echo.Echo
 	metrics *metrics
 	spec    *openapi3.T
+	streams *streams
 	// contractRoutes holds "METHOD /path/:param" for every operation of openapi.yaml.
 	contractRoutes map[string]bool
 }
@@ -50,6 +57,7 @@ func New(cfg Config, db *repo.DB, logger *slog.Logger) (*Server, error) {
 	s.echo.HideBanner = true
 	s.echo.HidePort = true
 	s.echo.HTTPErrorHandler = s.handleError
+	s.streams = newStreams(cfg, db, logger, s.metrics.registry)
 	openapi.RegisterHandlers(s.echo, s)
 	s.contractRoutes = map[string]bool{}
 	for _, r := range s.echo.Routes() {
@@ -78,6 +86,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		IdleTimeout:       s.cfg.IdleTimeout,
 		ErrorLog:          slog.NewLogLogger(s.logger.Handler(), slog.LevelWarn),
 	}
+	defer s.Close()
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 	select {
@@ -88,6 +97,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	s.logger.Info("shutting down", "grace", s.cfg.ShutdownGrace.String())
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), s.cfg.ShutdownGrace)
 	defer cancel()
+	s.streams.stop() // Shutdown does not end long-lived streams by itself; they would hold it for the whole grace period.
 	err := hs.Shutdown(shutdownCtx)
 	if serveErr := <-served; !errors.Is(serveErr, http.ErrServerClosed) && err == nil {
 		err = serveErr

@@ -102,6 +102,9 @@ func act(ctx context.Context, tx pgx.Tx, g *Game, caller Caller, in ActInput) (*
 	if err := saveState(ctx, tx, g, next, g.SeatCount); err != nil {
 		return nil, err
 	}
+	if err := notifyEntry(ctx, tx, g.ID, seq); err != nil {
+		return nil, err
+	}
 	return &Acted{Game: g, Caller: caller, Entry: entry}, nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -43,21 +44,28 @@ type Game struct {
 	UpdatedAt  time.Time
 	FinishedAt *time.Time
 
+	// ClassroomID is set for a game that belongs to a classroom; its seats are bound to students.
+	ClassroomID *string
+
 	seed        int64
 	creatorHash []byte
 }
 
 // Seat is one player of a game.
 type Seat struct {
-	Seat     int
-	Name     string
-	JoinedAt time.Time
+	Seat      int
+	Name      string
+	StudentID *string
+	JoinedAt  time.Time
 }
 
 // Caller is who presented a token for a game.
 type Caller struct {
 	Seat    int // -1 when the caller holds no seat
 	Creator bool
+	// Teacher is the teacher of the game's classroom: they see everything (PR-8).
+	Teacher   bool
+	StudentID string
 }
 
 // Anonymous is a caller without a token.
@@ -78,14 +86,14 @@ type querier interface {
 }
 
 const gameColumns = `id::text, kind, options, status, seat_count, seed, version, snapshot, winners,
-	creator_token_hash, created_at, updated_at, finished_at`
+	creator_token_hash, created_at, updated_at, finished_at, classroom_id::text`
 
 func scanGame(row pgx.Row) (*Game, error) {
 	var g Game
 	var snapshot []byte
 	var winners []int32
 	err := row.Scan(&g.ID, &g.Kind, &g.Options, &g.Status, &g.SeatCount, &g.seed, &g.Version, &snapshot,
-		&winners, &g.creatorHash, &g.CreatedAt, &g.UpdatedAt, &g.FinishedAt)
+		&winners, &g.creatorHash, &g.CreatedAt, &g.UpdatedAt, &g.FinishedAt, &g.ClassroomID)
 	if err != nil {
 		return nil, err
 	}
@@ -122,35 +130,83 @@ func loadGame(ctx context.Context, q querier, id string, forUpdate bool) (*Game,
 	if err != nil {
 		return nil, err
 	}
-	rows, err := q.Query(ctx, `SELECT seat, name, joined_at FROM seats WHERE game_id = $1 ORDER BY seat`, id)
+	rows, err := q.Query(ctx, `SELECT seat, name, student_id::text, joined_at FROM seats WHERE game_id = $1 ORDER BY seat`, id)
 	if err != nil {
 		return nil, err
 	}
 	g.Seats, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (Seat, error) {
 		var s Seat
-		err := r.Scan(&s.Seat, &s.Name, &s.JoinedAt)
+		err := r.Scan(&s.Seat, &s.Name, &s.StudentID, &s.JoinedAt)
 		return s, err
 	})
 	return g, err
 }
 
-// identify resolves a token for a game. An empty token is the anonymous caller; a token that is
-// neither a seat's nor the creator's of this game is refused.
+// identify resolves a token for a game. An empty token is the anonymous caller. A game of a
+// classroom exists only for its teacher and its players: anyone else is told it is not found. For
+// other games, a token that is not one of the game's is refused.
 func identify(ctx context.Context, q querier, g *Game, token string) (Caller, error) {
-	if token == "" {
-		return Anonymous, nil
+	caller := Anonymous
+	inClassroom := g.ClassroomID != nil
+	switch {
+	case token == "":
+		if inClassroom {
+			return caller, gameNotFound(g.ID)
+		}
+		return caller, nil
+	case strings.HasPrefix(token, teacherTokenPrefix):
+		var classroomID string
+		err := q.QueryRow(ctx, `SELECT id::text FROM classrooms WHERE teacher_token_hash = $1`, hashToken(token)).Scan(&classroomID)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return caller, refuseToken(g)
+		}
+		if err != nil {
+			return caller, err
+		}
+		if !inClassroom || *g.ClassroomID != classroomID {
+			return caller, refuseToken(g)
+		}
+		caller.Teacher, caller.Creator = true, true
+		return caller, nil
+	case strings.HasPrefix(token, studentTokenPrefix):
+		var classroomID string
+		err := q.QueryRow(ctx, `SELECT id::text, classroom_id::text FROM students WHERE token_hash = $1 AND removed_at IS NULL`,
+			hashToken(token)).Scan(&caller.StudentID, &classroomID)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return Anonymous, refuseToken(g)
+		}
+		if err != nil {
+			return Anonymous, err
+		}
+		for _, s := range g.Seats {
+			if s.StudentID != nil && *s.StudentID == caller.StudentID {
+				caller.Seat = s.Seat
+			}
+		}
+		if !inClassroom || *g.ClassroomID != classroomID || (!caller.HasSeat() && g.Status != StatusLobby) {
+			return Anonymous, refuseToken(g)
+		}
+		return caller, nil
 	}
 	hash := hashToken(token)
-	caller := Anonymous
 	caller.Creator = string(hash) == string(g.creatorHash)
 	err := q.QueryRow(ctx, `SELECT seat FROM seats WHERE game_id = $1 AND token_hash = $2`, g.ID, hash).Scan(&caller.Seat)
 	if errors.Is(err, pgx.ErrNoRows) {
 		if caller.Creator {
 			return caller, nil
 		}
-		return Anonymous, domain.Errorf(domain.KindUnauthorized, "unauthorized", "This token does not belong to game %s.", g.ID)
+		return Anonymous, refuseToken(g)
 	}
 	return caller, err
+}
+
+// refuseToken answers a token that does not open this game: a game of a classroom is not found
+// (it exists only for its teacher and players), any other game says the token is wrong.
+func refuseToken(g *Game) error {
+	if g.ClassroomID != nil {
+		return gameNotFound(g.ID)
+	}
+	return domain.Errorf(domain.KindUnauthorized, "unauthorized", "This token does not belong to game %s.", g.ID)
 }
 
 // Get reads a game and identifies the caller by token.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
+	"regexp"
 	"strings"
 	"time"
 
@@ -18,6 +19,11 @@ type GameFilter struct {
 	Status Status
 	Cursor string
 	Limit  int
+	// Exactly one scope applies: a classroom's games, a student's games, or games outside classrooms.
+	ClassroomID string
+	StudentID   string
+	// From and To bound the creation time (From inclusive, To exclusive) when set.
+	From, To *time.Time
 }
 
 // GameSummary is a game as a list shows it: no state, nothing hidden.
@@ -39,6 +45,21 @@ func (s *Games) List(ctx context.Context, f GameFilter) ([]GameSummary, string, 
 	add := func(cond string, v any) {
 		args = append(args, v)
 		where = append(where, fmt.Sprintf(cond, len(args)))
+	}
+	switch {
+	case f.ClassroomID != "":
+		add("classroom_id = $%d", f.ClassroomID)
+	default:
+		where = append(where, "classroom_id IS NULL")
+	}
+	if f.StudentID != "" {
+		add("EXISTS (SELECT 1 FROM seats s WHERE s.game_id = games.id AND s.student_id = $%d::uuid)", f.StudentID)
+	}
+	if f.From != nil {
+		add("created_at >= $%d", *f.From)
+	}
+	if f.To != nil {
+		add("created_at < $%d", *f.To)
 	}
 	if f.Kind != "" {
 		add("kind = $%d", f.Kind)
@@ -82,6 +103,8 @@ func (s *Games) List(ctx context.Context, f GameFilter) ([]GameSummary, string, 
 	return list, next, nil
 }
 
+var uuidPattern = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
+
 func encodeCursor(at time.Time, id string) string {
 	return base64.RawURLEncoding.EncodeToString([]byte(at.UTC().Format(time.RFC3339Nano) + "|" + id))
 }
@@ -97,7 +120,7 @@ func decodeCursor(c string) (time.Time, string, error) {
 		return time.Time{}, "", bad
 	}
 	t, err := time.Parse(time.RFC3339Nano, at)
-	if err != nil || len(id) != 36 {
+	if err != nil || !uuidPattern.MatchString(id) {
 		return time.Time{}, "", bad
 	}
 	return t, id, nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
@@ -16,9 +17,18 @@ import (
 type NewGame struct {
 	Rules     domain.Rules
 	Options   json.RawMessage
-	Players   []string
+	Players   []string // names, for a game outside any classroom
 	OpenSeats int
+	// ClassroomID makes the game belong to a classroom; its players are then Students (IDs), whose
+	// own tokens act for their seats.
+	ClassroomID string
+	Students    []string
+	// CreatorStudent is the student creating the game, who must play in it.
+	CreatorStudent string
 }
+
+// playerCount is the number of players named to start at once.
+func (in NewGame) playerCount() int { return len(in.Players) + len(in.Students) }
 
 // SeatToken is a seat's token, returned once when the seat is taken.
 type SeatToken struct {
@@ -46,10 +56,7 @@ func (s *Games) Create(ctx context.Context, in NewGame, idem *Idempotency, rende
 	if err != nil {
 		return Response{}, err
 	}
-	if err := checkSeatCount(in, seats); err != nil {
-		return Response{}, err
-	}
-	if err := checkNames(in.Players); err != nil {
+	if err := checkPlayers(in, seats); err != nil {
 		return Response{}, err
 	}
 	var resp Response
@@ -66,19 +73,39 @@ func (s *Games) Create(ctx context.Context, in NewGame, idem *Idempotency, rende
 	return resp, err
 }
 
-func checkSeatCount(in NewGame, seats domain.SeatRange) error {
-	name := in.Rules.Name()
+func checkPlayers(in NewGame, seats domain.SeatRange) error {
+	name, players := in.Rules.Name(), in.playerCount()
 	switch {
-	case len(in.Players) > 0 && in.OpenSeats > 0:
+	case in.ClassroomID == "" && len(in.Students) > 0:
+		return domain.Invalid("invalid", "Students can be named as players only with a classroom's teacher or student token.")
+	case in.ClassroomID != "" && len(in.Players) > 0:
+		return domain.Invalid("invalid", "In a classroom, name the players by student_id, not by name.")
+	case players > 0 && in.OpenSeats > 0:
 		return domain.Invalid("invalid", "Give either players (to start now) or seats (to open a lobby), not both.")
-	case len(in.Players) == 0 && in.OpenSeats == 0:
+	case players == 0 && in.OpenSeats == 0:
 		return domain.Invalid("invalid", "Give the players (to start now) or the number of seats (to open a lobby).")
-	case len(in.Players) > 0 && (len(in.Players) < seats.Min || len(in.Players) > seats.Max):
-		return domain.Invalid("invalid_seat_count", "%s with these options takes %s; %d were named.", name, playerRange(seats), len(in.Players))
+	case players > 0 && (players < seats.Min || players > seats.Max):
+		return domain.Invalid("invalid_seat_count", "%s with these options takes %s; %d were named.", name, playerRange(seats), players)
 	case in.OpenSeats > 0 && (in.OpenSeats < seats.Min || in.OpenSeats > seats.Max):
 		return domain.Invalid("invalid_seat_count", "%s with these options takes %s; a lobby of %d seats was asked for.", name, playerRange(seats), in.OpenSeats)
+	case in.CreatorStudent != "" && len(in.Students) > 0 && !slices.Contains(in.Students, in.CreatorStudent):
+		return domain.Invalid("invalid", "A student can create a game only to play in it: put your own student_id among the players.")
 	}
-	return nil
+	if dup := firstDuplicate(in.Students); dup != "" {
+		return domain.Invalid("invalid", "Student %s is named twice; each student takes one seat.", dup)
+	}
+	return checkNames(in.Players)
+}
+
+func firstDuplicate(ids []string) string {
+	seen := map[string]bool{}
+	for _, id := range ids {
+		if seen[id] {
+			return id
+		}
+		seen[id] = true
+	}
+	return ""
 }
 
 func playerRange(r domain.SeatRange) string {
@@ -115,12 +142,16 @@ func createGame(ctx context.Context, tx pgx.Tx, in NewGame, options json.RawMess
 	creatorToken, creatorHash := newToken(creatorTokenPrefix)
 	seatCount := in.OpenSeats
 	if seatCount == 0 {
-		seatCount = len(in.Players)
+		seatCount = in.playerCount()
+	}
+	var classroom *string
+	if in.ClassroomID != "" {
+		classroom = &in.ClassroomID
 	}
 	var id string
-	err := tx.QueryRow(ctx, `INSERT INTO games (kind, options, status, seat_count, seed, creator_token_hash)
-		VALUES ($1, $2, 'lobby', $3, $4, $5) RETURNING id::text`,
-		in.Rules.Name(), options, seatCount, newSeed(), creatorHash).Scan(&id)
+	err := tx.QueryRow(ctx, `INSERT INTO games (kind, options, status, seat_count, seed, creator_token_hash, classroom_id)
+		VALUES ($1, $2, 'lobby', $3, $4, $5, $6) RETURNING id::text`,
+		in.Rules.Name(), options, seatCount, newSeed(), creatorHash, classroom).Scan(&id)
 	if err != nil {
 		return nil, err
 	}
@@ -132,12 +163,17 @@ func createGame(ctx context.Context, tx pgx.Tx, in NewGame, options json.RawMess
 		}
 		created.SeatTokens = append(created.SeatTokens, SeatToken{Seat: i, Name: name, Token: token})
 	}
+	for i, student := range in.Students {
+		if err := insertStudentSeat(ctx, tx, id, in.ClassroomID, i, student); err != nil {
+			return nil, err
+		}
+	}
 	g, err := loadGame(ctx, tx, id, true)
 	if err != nil {
 		return nil, err
 	}
-	if len(in.Players) > 0 {
-		if err := startGame(ctx, tx, g, len(in.Players)); err != nil {
+	if n := in.playerCount(); n > 0 {
+		if err := startGame(ctx, tx, g, n); err != nil {
 			return nil, err
 		}
 	}
@@ -151,6 +187,20 @@ func insertSeat(ctx context.Context, tx pgx.Tx, gameID string, seat int, name st
 	return token, err
 }
 
+// insertStudentSeat seats a current student of the classroom; the student's own token acts for it.
+func insertStudentSeat(ctx context.Context, tx pgx.Tx, gameID, classroomID string, seat int, studentID string) error {
+	tag, err := tx.Exec(ctx, `INSERT INTO seats (game_id, seat, name, student_id)
+		SELECT $1, $2, name, id FROM students WHERE id = $3::uuid AND classroom_id = $4 AND removed_at IS NULL`,
+		gameID, seat, studentID, classroomID)
+	if err != nil {
+		return err
+	}
+	if tag.RowsAffected() == 0 {
+		return domain.Invalid("unknown_student", "Student %s is not in this classroom.", studentID)
+	}
+	return nil
+}
+
 // startGame deals, shuffles or rolls off (recorded as action 0) and makes the game active.
 func startGame(ctx context.Context, tx pgx.Tx, g *Game, seats int) error {
 	state, outcome, random, err := domain.StartRecorded(g.Rules, g.Options, seats, domain.SeededRand(uint64(g.seed), 0))
@@ -160,22 +210,39 @@ func startGame(ctx context.Context, tx pgx.Tx, g *Game, seats int) error {
 	if _, err := appendEntry(ctx, tx, g.ID, 0, nil, json.RawMessage(`{"type":"start"}`), outcome, random); err != nil {
 		return err
 	}
-	return saveState(ctx, tx, g, state, seats)
+	if err := saveState(ctx, tx, g, state, seats); err != nil {
+		return err
+	}
+	return notifyEntry(ctx, tx, g.ID, 0)
 }
 
-// Join gives a lobby seat to a new player.
-func (s *Games) Join(ctx context.Context, gameID, name string, idem *Idempotency, render func(*Joined) (Response, error)) (Response, error) {
-	if err := checkName(name); err != nil {
-		return Response{}, err
-	}
+// Join gives a lobby seat to a new player. In a classroom's game the player is the student whose
+// token is presented, under their classroom name; elsewhere the player gives a name.
+func (s *Games) Join(ctx context.Context, gameID, token, name string, idem *Idempotency, render func(*Joined) (Response, error)) (Response, error) {
 	var resp Response
 	err := s.db.inTx(ctx, func(tx pgx.Tx) error {
 		g, err := loadGame(ctx, tx, gameID, true)
 		if err != nil {
 			return err
 		}
+		seat := Seat{Name: name}
+		if g.ClassroomID != nil {
+			caller, err := requireCaller(ctx, tx, g, token)
+			if err != nil {
+				return err
+			}
+			if caller.StudentID == "" {
+				return domain.Errorf(domain.KindForbidden, "forbidden", "Only the classroom's students take seats in its games; send your student token.")
+			}
+			if caller.HasSeat() {
+				return domain.Errorf(domain.KindConflict, "already_seated", "You already have seat %d in this game.", caller.Seat)
+			}
+			seat.StudentID = &caller.StudentID
+		} else if err := checkName(name); err != nil {
+			return err
+		}
 		resp, err = idempotent(ctx, tx, idem, func() (Response, error) {
-			joined, err := joinGame(ctx, tx, g, name)
+			joined, err := joinGame(ctx, tx, g, seat)
 			if err != nil {
 				return Response{}, err
 			}
@@ -186,7 +253,7 @@ func (s *Games) Join(ctx context.Context, gameID, name string, idem *Idempotency
 	return resp, err
 }
 
-func joinGame(ctx context.Context, tx pgx.Tx, g *Game, name string) (*Joined, error) {
+func joinGame(ctx context.Context, tx pgx.Tx, g *Game, player Seat) (*Joined, error) {
 	if g.Status != StatusLobby {
 		return nil, domain.Errorf(domain.KindConflict, "not_in_lobby", "Game %s has already started; only a game waiting in its lobby takes new players.", g.ID)
 	}
@@ -194,12 +261,17 @@ func joinGame(ctx context.Context, tx pgx.Tx, g *Game, name string) (*Joined, er
 		return nil, domain.Errorf(domain.KindConflict, "game_full", "All %d seats of game %s are taken.", g.SeatCount, g.ID)
 	}
 	for _, s := range g.Seats {
-		if strings.EqualFold(s.Name, name) {
+		if player.StudentID == nil && strings.EqualFold(s.Name, player.Name) {
 			return nil, domain.Errorf(domain.KindConflict, "name_taken", "A player called %q already sits in this game; choose another name.", s.Name)
 		}
 	}
-	seat := len(g.Seats)
-	token, err := insertSeat(ctx, tx, g.ID, seat, name)
+	seat, token := len(g.Seats), ""
+	var err error
+	if player.StudentID != nil {
+		err = insertStudentSeat(ctx, tx, g.ID, *g.ClassroomID, seat, *player.StudentID)
+	} else {
+		token, err = insertSeat(ctx, tx, g.ID, seat, player.Name)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -210,7 +282,7 @@ func joinGame(ctx context.Context, tx pgx.Tx, g *Game, name string) (*Joined, er
 	if err != nil {
 		return nil, err
 	}
-	return &Joined{Game: g, Seat: SeatToken{Seat: seat, Name: name, Token: token}}, nil
+	return &Joined{Game: g, Seat: SeatToken{Seat: seat, Name: g.Seats[seat].Name, Token: token}}, nil
 }
 
 // Start begins a lobby game with the players who have joined.
@@ -267,6 +339,9 @@ func (s *Games) Abort(ctx context.Context, gameID, token string) (*Game, Caller,
 			return domain.Errorf(domain.KindConflict, "game_over", "Game %s is already %s.", g.ID, g.Status)
 		}
 		if _, err := tx.Exec(ctx, `UPDATE games SET status = 'aborted', version = version + 1, updated_at = now(), finished_at = now() WHERE id = $1`, g.ID); err != nil {
+			return err
+		}
+		if err := notifyEnd(ctx, tx, g.ID); err != nil {
 			return err
 		}
 		g, err = loadGame(ctx, tx, gameID, false)

@@ -588,12 +588,94 @@ type ActionResult struct {
 	Game  Game         `json:"game"`
 }
 
+// Attempt defines model for Attempt.
+type Attempt struct {
+	Action json.RawMessage `json:"action"`
+
+	// Code Example: not_prime
+	Code      string    `json:"code"`
+	CreatedAt time.Time `json:"created_at"`
+
+	// Detail Example: 13 + 8 = 21 is not prime: 21 = 3 × 7
+	Detail    string              `json:"detail"`
+	Id        int64               `json:"id"`
+	Seat      int                 `json:"seat"`
+	StudentId *openapi_types.UUID `json:"student_id"`
+
+	// Version The game's version when the action was refused.
+	Version int64 `json:"version"`
+}
+
+// AttemptCount defines model for AttemptCount.
+type AttemptCount struct {
+	// Code Example: illegal_step
+	Code  string `json:"code"`
+	Count int    `json:"count"`
+
+	// Examples The most recent refusals' sentences.
+	Examples []string `json:"examples"`
+}
+
+// AttemptList defines model for AttemptList.
+type AttemptList struct {
+	Items []Attempt `json:"items"`
+}
+
 // Caller Who the presented token is, in this game.
 type Caller struct {
 	Creator bool `json:"creator"`
 
 	// Seat The caller's seat, or null.
 	Seat *int `json:"seat"`
+
+	// Teacher The teacher of the game's classroom (sees everything).
+	Teacher bool `json:"teacher"`
+}
+
+// Classroom defines model for Classroom.
+type Classroom struct {
+	CreatedAt time.Time          `json:"created_at"`
+	Id        openapi_types.UUID `json:"id"`
+
+	// JoinCode Students join with it; six letters and digits without look-alikes.
+	//
+	// Example: K7QX2M
+	JoinCode string `json:"join_code"`
+
+	// Name Example: Class 4B
+	Name         string `json:"name"`
+	StudentCount int    `json:"student_count"`
+}
+
+// ClassroomGames defines model for ClassroomGames.
+type ClassroomGames struct {
+	Games []Game `json:"games"`
+}
+
+// ClassroomGamesRequest defines model for ClassroomGamesRequest.
+type ClassroomGamesRequest struct {
+	Game      GameKind         `json:"game"`
+	GroupSize int              `json:"group_size"`
+	Options   *json.RawMessage `json:"options,omitempty"`
+
+	// StudentIds The students to group, in this order; all current students when absent.
+	StudentIds *[]openapi_types.UUID `json:"student_ids,omitempty"`
+}
+
+// ClassroomStats defines model for ClassroomStats.
+type ClassroomStats struct {
+	// Class The whole class: every student's numbers added up.
+	Class       StatsTotals        `json:"class"`
+	ClassroomId openapi_types.UUID `json:"classroom_id"`
+	Students    []StudentStats     `json:"students"`
+}
+
+// Counters Named counters summed over games (see the README for their meanings).
+type Counters map[string]int
+
+// CreateClassroomRequest defines model for CreateClassroomRequest.
+type CreateClassroomRequest struct {
+	Name string `json:"name"`
 }
 
 // CreateGameRequest defines model for CreateGameRequest.
@@ -603,11 +685,22 @@ type CreateGameRequest struct {
 	// Options The game's options; missing fields take their defaults.
 	Options *json.RawMessage `json:"options,omitempty"`
 
-	// Players Name the players to start at once (seats in this order).
-	Players *[]JoinRequest `json:"players,omitempty"`
+	// Players Name the players to start at once (seats in this order): by `name` outside a classroom,
+	// by `student_id` when the request carries a classroom's teacher or student token.
+	Players *[]PlayerRequest `json:"players,omitempty"`
 
 	// Seats Or open a lobby with this many seats.
 	Seats *int `json:"seats,omitempty"`
+}
+
+// CreatedClassroom defines model for CreatedClassroom.
+type CreatedClassroom struct {
+	Classroom Classroom `json:"classroom"`
+
+	// TeacherToken The teacher's token for this classroom. Shown once.
+	//
+	// Example: pgt_q0Zx7Wm3Lk9Vb2Nc5Rt8Yp1Hs4Jd6Fg0Ua3Ei5Ko7Qw
+	TeacherToken string `json:"teacher_token"`
 }
 
 // CreatedGame defines model for CreatedGame.
@@ -657,6 +750,16 @@ type Game struct {
 
 	// You Who the presented token is, in this game.
 	You Caller `json:"you"`
+}
+
+// GameEndEvent The `data` of the `end` event that closes a game's stream.
+type GameEndEvent struct {
+	GameId openapi_types.UUID `json:"game_id"`
+	Status GameStatus         `json:"status"`
+
+	// Version The game's final version.
+	Version int64 `json:"version"`
+	Winners []int `json:"winners"`
 }
 
 // GameEvent The `data` of an `action` event.
@@ -727,10 +830,27 @@ type HistoryPage struct {
 	NextCursor *string        `json:"next_cursor"`
 }
 
-// JoinRequest defines model for JoinRequest.
+// JoinClassroomRequest defines model for JoinClassroomRequest.
+type JoinClassroomRequest struct {
+	JoinCode string `json:"join_code"`
+	Name     string `json:"name"`
+}
+
+// JoinRequest `name` is required outside classrooms; a student joining a classroom's game sends their token and no name.
 type JoinRequest struct {
 	// Name Example: Ada
-	Name string `json:"name"`
+	Name *string `json:"name,omitempty"`
+}
+
+// JoinedClassroom defines model for JoinedClassroom.
+type JoinedClassroom struct {
+	ClassroomName string  `json:"classroom_name"`
+	Student       Student `json:"student"`
+
+	// Token The student's token (shown once); it acts for the student's seat in each of their games.
+	//
+	// Example: pgl_Hn4Jd6Fg0Ua3Ei5Ko7Qwq0Zx7Wm3Lk9Vb2Nc5Rt8Yp1
+	Token string `json:"token"`
 }
 
 // JoinedGame defines model for JoinedGame.
@@ -744,6 +864,13 @@ type LegalActions struct {
 	Actions json.RawMessage `json:"actions"`
 	Seat    int             `json:"seat"`
 	Version int64           `json:"version"`
+}
+
+// PlayerRequest defines model for PlayerRequest.
+type PlayerRequest struct {
+	// Name Example: Ada
+	Name      *string             `json:"name,omitempty"`
+	StudentId *openapi_types.UUID `json:"student_id,omitempty"`
 }
 
 // PrimeClimbAction Example: {"type":"roll"}
@@ -1384,6 +1511,11 @@ type Problem struct {
 	Type string `json:"type"`
 }
 
+// RenameStudentRequest defines model for RenameStudentRequest.
+type RenameStudentRequest struct {
+	Name string `json:"name"`
+}
+
 // ReplayStep defines model for ReplayStep.
 type ReplayStep struct {
 	Seq int64 `json:"seq"`
@@ -1406,6 +1538,9 @@ type Seat struct {
 	JoinedAt time.Time `json:"joined_at"`
 	Name     string    `json:"name"`
 	Seat     int       `json:"seat"`
+
+	// StudentId The student in this seat, for a classroom's game.
+	StudentId *openapi_types.UUID `json:"student_id"`
 }
 
 // SeatToken defines model for SeatToken.
@@ -1422,6 +1557,59 @@ type SeatToken struct {
 	Token string `json:"token"`
 }
 
+// StatsTotals defines model for StatsTotals.
+type StatsTotals struct {
+	Attempts []AttemptCount `json:"attempts"`
+
+	// AverageRoundScore Primed: the mean round score (lower is better); null before any round.
+	AverageRoundScore *float64 `json:"average_round_score"`
+	GamesFinished     int      `json:"games_finished"`
+
+	// GamesPlayed Started games with a seat.
+	GamesPlayed int `json:"games_played"`
+	GamesWon    int `json:"games_won"`
+
+	// PrimeClimb Named counters summed over games (see the README for their meanings).
+	PrimeClimb Counters `json:"prime_climb"`
+
+	// Primed Named counters summed over games (see the README for their meanings).
+	Primed Counters `json:"primed"`
+}
+
+// Student defines model for Student.
+type Student struct {
+	ClassroomId openapi_types.UUID `json:"classroom_id"`
+	CreatedAt   time.Time          `json:"created_at"`
+	Id          openapi_types.UUID `json:"id"`
+	Name        string             `json:"name"`
+}
+
+// StudentList defines model for StudentList.
+type StudentList struct {
+	Items []Student `json:"items"`
+}
+
+// StudentStats defines model for StudentStats.
+type StudentStats struct {
+	Attempts []AttemptCount `json:"attempts"`
+
+	// AverageRoundScore Primed: the mean round score (lower is better); null before any round.
+	AverageRoundScore *float64 `json:"average_round_score"`
+	GamesFinished     int      `json:"games_finished"`
+
+	// GamesPlayed Started games with a seat.
+	GamesPlayed int    `json:"games_played"`
+	GamesWon    int    `json:"games_won"`
+	Name        string `json:"name"`
+
+	// PrimeClimb Named counters summed over games (see the README for their meanings).
+	PrimeClimb Counters `json:"prime_climb"`
+
+	// Primed Named counters summed over games (see the README for their meanings).
+	Primed    Counters           `json:"primed"`
+	StudentId openapi_types.UUID `json:"student_id"`
+}
+
 // Turn defines model for Turn.
 type Turn struct {
 	// Phase Example: move
@@ -1430,6 +1618,9 @@ type Turn struct {
 	// ToAct Seats that may act now.
 	ToAct []int `json:"to_act"`
 }
+
+// ClassroomID defines model for ClassroomID.
+type ClassroomID = openapi_types.UUID
 
 // Cursor defines model for Cursor.
 type Cursor = string
@@ -1445,6 +1636,9 @@ type IfMatch = string
 
 // Limit defines model for Limit.
 type Limit = int
+
+// StudentID defines model for StudentID.
+type StudentID = openapi_types.UUID
 
 // BadRequest An RFC 9457 problem document.
 type BadRequest = Problem
@@ -1475,6 +1669,27 @@ type Unavailable = Problem
 
 // Unprocessable An RFC 9457 problem document.
 type Unprocessable = Problem
+
+// ListClassroomGamesParams defines parameters for ListClassroomGames.
+type ListClassroomGamesParams struct {
+	Game   *GameKind   `form:"game,omitempty" json:"game,omitempty"`
+	Status *GameStatus `form:"status,omitempty" json:"status,omitempty"`
+
+	// Student Only games this student plays in.
+	Student *openapi_types.UUID `form:"student,omitempty" json:"student,omitempty"`
+
+	// From Only games created at or after this time.
+	From *time.Time `form:"from,omitempty" json:"from,omitempty"`
+
+	// To Only games created before this time.
+	To *time.Time `form:"to,omitempty" json:"to,omitempty"`
+
+	// Cursor The `next_cursor` of the previous page.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// Limit Page size.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+}
 
 // ListGamesParams defines parameters for ListGames.
 type ListGamesParams struct {
@@ -1526,6 +1741,10 @@ type StreamGameEventsParams struct {
 	// Since Send only entries with a greater `seq`.
 	Since *int64 `form:"since,omitempty" json:"since,omitempty"`
 
+	// AccessToken The seat or creator token, for clients that cannot send `Authorization: Bearer`
+	// (browsers' `EventSource`). The header wins when both are sent.
+	AccessToken *string `form:"access_token,omitempty" json:"access_token,omitempty"`
+
 	// LastEventID The `id` of the last event received; wins over `since`.
 	LastEventID *string `json:"Last-Event-ID,omitempty"`
 }
@@ -1537,6 +1756,18 @@ type JoinGameParams struct {
 	// `idempotency_key_reused`.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
+
+// CreateClassroomJSONRequestBody defines body for CreateClassroom for application/json ContentType.
+type CreateClassroomJSONRequestBody = CreateClassroomRequest
+
+// JoinClassroomJSONRequestBody defines body for JoinClassroom for application/json ContentType.
+type JoinClassroomJSONRequestBody = JoinClassroomRequest
+
+// CreateClassroomGamesJSONRequestBody defines body for CreateClassroomGames for application/json ContentType.
+type CreateClassroomGamesJSONRequestBody = ClassroomGamesRequest
+
+// RenameStudentJSONRequestBody defines body for RenameStudent for application/json ContentType.
+type RenameStudentJSONRequestBody = RenameStudentRequest
 
 // CreateGameJSONRequestBody defines body for CreateGame for application/json ContentType.
 type CreateGameJSONRequestBody = CreateGameRequest
@@ -1880,6 +2111,36 @@ type ServerInterface interface {
 	// GetPrimeClimbBoard The Prime Climb board, 0 to 101, with factorisations and colours.
 	// (GET /v1/boards/prime-climb)
 	GetPrimeClimbBoard(ctx echo.Context) error
+	// CreateClassroom Create a classroom.
+	// (POST /v1/classrooms)
+	CreateClassroom(ctx echo.Context) error
+	// JoinClassroom Join a classroom as a student with its join code.
+	// (POST /v1/classrooms/join)
+	JoinClassroom(ctx echo.Context) error
+	// GetClassroom The classroom (teacher token).
+	// (GET /v1/classrooms/{classroom_id})
+	GetClassroom(ctx echo.Context, classroomId ClassroomID) error
+	// ListClassroomGames The classroom's games, newest first (teacher token).
+	// (GET /v1/classrooms/{classroom_id}/games)
+	ListClassroomGames(ctx echo.Context, classroomId ClassroomID, params ListClassroomGamesParams) error
+	// CreateClassroomGames Create games for the whole class at once (teacher token).
+	// (POST /v1/classrooms/{classroom_id}/games)
+	CreateClassroomGames(ctx echo.Context, classroomId ClassroomID) error
+	// RotateJoinCode Replace the join code (teacher token); the old one stops working.
+	// (POST /v1/classrooms/{classroom_id}/join-code)
+	RotateJoinCode(ctx echo.Context, classroomId ClassroomID) error
+	// GetClassroomStats What each student did and where they struggle (teacher token).
+	// (GET /v1/classrooms/{classroom_id}/stats)
+	GetClassroomStats(ctx echo.Context, classroomId ClassroomID) error
+	// ListStudents The classroom's students, by name (teacher token).
+	// (GET /v1/classrooms/{classroom_id}/students)
+	ListStudents(ctx echo.Context, classroomId ClassroomID) error
+	// RemoveStudent Remove a student (teacher token); their token stops working, their games stay.
+	// (DELETE /v1/classrooms/{classroom_id}/students/{student_id})
+	RemoveStudent(ctx echo.Context, classroomId ClassroomID, studentId StudentID) error
+	// RenameStudent Rename a student (teacher token).
+	// (PATCH /v1/classrooms/{classroom_id}/students/{student_id})
+	RenameStudent(ctx echo.Context, classroomId ClassroomID, studentId StudentID) error
 	// ListGames List games, newest first.
 	// (GET /v1/games)
 	ListGames(ctx echo.Context, params ListGamesParams) error
@@ -1898,6 +2159,9 @@ type ServerInterface interface {
 	// PostAction Make one move.
 	// (POST /v1/games/{id}/actions)
 	PostAction(ctx echo.Context, id GameID, params PostActionParams) error
+	// ListAttempts A game's refused actions (the classroom's teacher; anyone who can see the game once it is over).
+	// (GET /v1/games/{id}/attempts)
+	ListAttempts(ctx echo.Context, id GameID) error
 	// StreamGameEvents Live updates of one game (server-sent events).
 	// (GET /v1/games/{id}/events)
 	StreamGameEvents(ctx echo.Context, id GameID, params StreamGameEventsParams) error
@@ -1990,6 +2254,219 @@ func (w *ServerInterfaceWrapper) GetPrimeClimbBoard(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.GetPrimeClimbBoard(ctx)
+	return err
+}
+
+// CreateClassroom converts echo context to params.
+func (w *ServerInterfaceWrapper) CreateClassroom(ctx echo.Context) error {
+	var err error
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.CreateClassroom(ctx)
+	return err
+}
+
+// JoinClassroom converts echo context to params.
+func (w *ServerInterfaceWrapper) JoinClassroom(ctx echo.Context) error {
+	var err error
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.JoinClassroom(ctx)
+	return err
+}
+
+// GetClassroom converts echo context to params.
+func (w *ServerInterfaceWrapper) GetClassroom(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "classroom_id" -------------
+	var classroomId ClassroomID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "classroom_id", ctx.Param("classroom_id"), &classroomId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter classroom_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetClassroom(ctx, classroomId)
+	return err
+}
+
+// ListClassroomGames converts echo context to params.
+func (w *ServerInterfaceWrapper) ListClassroomGames(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "classroom_id" -------------
+	var classroomId ClassroomID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "classroom_id", ctx.Param("classroom_id"), &classroomId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter classroom_id: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListClassroomGamesParams
+	// ------------- Optional query parameter "game" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "game", ctx.QueryParams(), &params.Game, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter game: %s", err))
+	}
+
+	// ------------- Optional query parameter "status" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "status", ctx.QueryParams(), &params.Status, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter status: %s", err))
+	}
+
+	// ------------- Optional query parameter "student" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "student", ctx.QueryParams(), &params.Student, runtime.BindQueryParameterOptions{Type: "string", Format: "uuid"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter student: %s", err))
+	}
+
+	// ------------- Optional query parameter "from" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "from", ctx.QueryParams(), &params.From, runtime.BindQueryParameterOptions{Type: "string", Format: "date-time"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter from: %s", err))
+	}
+
+	// ------------- Optional query parameter "to" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "to", ctx.QueryParams(), &params.To, runtime.BindQueryParameterOptions{Type: "string", Format: "date-time"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter to: %s", err))
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", ctx.QueryParams(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter cursor: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListClassroomGames(ctx, classroomId, params)
+	return err
+}
+
+// CreateClassroomGames converts echo context to params.
+func (w *ServerInterfaceWrapper) CreateClassroomGames(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "classroom_id" -------------
+	var classroomId ClassroomID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "classroom_id", ctx.Param("classroom_id"), &classroomId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter classroom_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.CreateClassroomGames(ctx, classroomId)
+	return err
+}
+
+// RotateJoinCode converts echo context to params.
+func (w *ServerInterfaceWrapper) RotateJoinCode(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "classroom_id" -------------
+	var classroomId ClassroomID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "classroom_id", ctx.Param("classroom_id"), &classroomId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter classroom_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.RotateJoinCode(ctx, classroomId)
+	return err
+}
+
+// GetClassroomStats converts echo context to params.
+func (w *ServerInterfaceWrapper) GetClassroomStats(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "classroom_id" -------------
+	var classroomId ClassroomID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "classroom_id", ctx.Param("classroom_id"), &classroomId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter classroom_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetClassroomStats(ctx, classroomId)
+	return err
+}
+
+// ListStudents converts echo context to params.
+func (w *ServerInterfaceWrapper) ListStudents(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "classroom_id" -------------
+	var classroomId ClassroomID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "classroom_id", ctx.Param("classroom_id"), &classroomId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter classroom_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListStudents(ctx, classroomId)
+	return err
+}
+
+// RemoveStudent converts echo context to params.
+func (w *ServerInterfaceWrapper) RemoveStudent(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "classroom_id" -------------
+	var classroomId ClassroomID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "classroom_id", ctx.Param("classroom_id"), &classroomId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter classroom_id: %s", err))
+	}
+
+	// ------------- Path parameter "student_id" -------------
+	var studentId StudentID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "student_id", ctx.Param("student_id"), &studentId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter student_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.RemoveStudent(ctx, classroomId, studentId)
+	return err
+}
+
+// RenameStudent converts echo context to params.
+func (w *ServerInterfaceWrapper) RenameStudent(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "classroom_id" -------------
+	var classroomId ClassroomID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "classroom_id", ctx.Param("classroom_id"), &classroomId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter classroom_id: %s", err))
+	}
+
+	// ------------- Path parameter "student_id" -------------
+	var studentId StudentID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "student_id", ctx.Param("student_id"), &studentId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter student_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.RenameStudent(ctx, classroomId, studentId)
 	return err
 }
 
@@ -2196,6 +2673,22 @@ func (w *ServerInterfaceWrapper) PostAction(ctx echo.Context) error {
 	return err
 }
 
+// ListAttempts converts echo context to params.
+func (w *ServerInterfaceWrapper) ListAttempts(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "id" -------------
+	var id GameID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListAttempts(ctx, id)
+	return err
+}
+
 // StreamGameEvents converts echo context to params.
 func (w *ServerInterfaceWrapper) StreamGameEvents(ctx echo.Context) error {
 	var err error
@@ -2214,6 +2707,13 @@ func (w *ServerInterfaceWrapper) StreamGameEvents(ctx echo.Context) error {
 	err = runtime.BindQueryParameterWithOptions("form", true, false, "since", ctx.QueryParams(), &params.Since, runtime.BindQueryParameterOptions{Type: "integer", Format: "int64"})
 	if err != nil {
 		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter since: %s", err))
+	}
+
+	// ------------- Optional query parameter "access_token" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "access_token", ctx.QueryParams(), &params.AccessToken, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter access_token: %s", err))
 	}
 
 	headers := ctx.Request().Header
@@ -2411,6 +2911,17 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/v1/games/:id/states/:seq", wrapper.GetStateAt, options.OperationMiddlewares["getStateAt"]...)
 	router.GET(options.BaseURL+"/v1/games/:id/legal-actions", wrapper.GetLegalActions, options.OperationMiddlewares["getLegalActions"]...)
 	router.GET(options.BaseURL+"/v1/games/:id/scores", wrapper.GetScores, options.OperationMiddlewares["getScores"]...)
+	router.POST(options.BaseURL+"/v1/classrooms", wrapper.CreateClassroom, options.OperationMiddlewares["createClassroom"]...)
+	router.POST(options.BaseURL+"/v1/classrooms/join", wrapper.JoinClassroom, options.OperationMiddlewares["joinClassroom"]...)
+	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id", wrapper.GetClassroom, options.OperationMiddlewares["getClassroom"]...)
+	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/join-code", wrapper.RotateJoinCode, options.OperationMiddlewares["rotateJoinCode"]...)
+	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/students", wrapper.ListStudents, options.OperationMiddlewares["listStudents"]...)
+	router.DELETE(options.BaseURL+"/v1/classrooms/:classroom_id/students/:student_id", wrapper.RemoveStudent, options.OperationMiddlewares["removeStudent"]...)
+	router.PATCH(options.BaseURL+"/v1/classrooms/:classroom_id/students/:student_id", wrapper.RenameStudent, options.OperationMiddlewares["renameStudent"]...)
+	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/games", wrapper.ListClassroomGames, options.OperationMiddlewares["listClassroomGames"]...)
+	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/games", wrapper.CreateClassroomGames, options.OperationMiddlewares["createClassroomGames"]...)
+	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/stats", wrapper.GetClassroomStats, options.OperationMiddlewares["getClassroomStats"]...)
+	router.GET(options.BaseURL+"/v1/games/:id/attempts", wrapper.ListAttempts, options.OperationMiddlewares["listAttempts"]...)
 	router.GET(options.BaseURL+"/v1/boards/prime-climb", wrapper.GetPrimeClimbBoard, options.OperationMiddlewares["getPrimeClimbBoard"]...)
 
 }

@@ -1,0 +1,220 @@
+package api
+
+import (
+	"crypto/subtle"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"primegames/api/openapi"
+	"primegames/domain"
+	"primegames/domain/games"
+	"primegames/repo"
+)
+
+// CreateClassroom creates a classroom and returns its teacher token.
+func (s *Server) CreateClassroom(c echo.Context) error {
+	if s.cfg.AdminToken != "" {
+		token, err := bearerToken(c)
+		if err != nil {
+			return err
+		}
+		if subtle.ConstantTimeCompare([]byte(token), []byte(s.cfg.AdminToken)) != 1 {
+			return domain.Errorf(domain.KindUnauthorized, "unauthorized", "Creating a classroom needs the operator's admin token: Authorization: Bearer <admin token>.")
+		}
+	}
+	var req openapi.CreateClassroomRequest
+	if err := bindJSON(c, &req); err != nil {
+		return err
+	}
+	classroom, token, err := s.db.Classrooms().Create(c.Request().Context(), req.Name)
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set("Location", "/v1/classrooms/"+classroom.ID)
+	return c.JSON(http.StatusCreated, openapi.CreatedClassroom{Classroom: classroomBody(classroom), TeacherToken: token})
+}
+
+// JoinClassroom adds a student with the classroom's join code.
+func (s *Server) JoinClassroom(c echo.Context) error {
+	var req openapi.JoinClassroomRequest
+	if err := bindJSON(c, &req); err != nil {
+		return err
+	}
+	student, classroom, token, err := s.db.Classrooms().Join(c.Request().Context(), req.JoinCode, req.Name)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusCreated, openapi.JoinedClassroom{Student: studentBody(*student), ClassroomName: classroom.Name, Token: token})
+}
+
+// GetClassroom shows the classroom to its teacher.
+func (s *Server) GetClassroom(c echo.Context, classroomID openapi.ClassroomID) error {
+	classroom, err := s.teacherOf(c, classroomID)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, classroomBody(classroom))
+}
+
+// RotateJoinCode replaces the join code.
+func (s *Server) RotateJoinCode(c echo.Context, classroomID openapi.ClassroomID) error {
+	classroom, err := s.teacherOf(c, classroomID)
+	if err != nil {
+		return err
+	}
+	if err := s.db.Classrooms().RotateJoinCode(c.Request().Context(), classroom); err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, classroomBody(classroom))
+}
+
+// ListStudents lists the classroom's students.
+func (s *Server) ListStudents(c echo.Context, classroomID openapi.ClassroomID) error {
+	classroom, err := s.teacherOf(c, classroomID)
+	if err != nil {
+		return err
+	}
+	students, err := s.db.Classrooms().Students(c.Request().Context(), classroom.ID)
+	if err != nil {
+		return err
+	}
+	body := openapi.StudentList{Items: make([]openapi.Student, len(students))}
+	for i, st := range students {
+		body.Items[i] = studentBody(st)
+	}
+	return c.JSON(http.StatusOK, body)
+}
+
+// RenameStudent changes a student's name.
+func (s *Server) RenameStudent(c echo.Context, classroomID openapi.ClassroomID, studentID openapi.StudentID) error {
+	classroom, err := s.teacherOf(c, classroomID)
+	if err != nil {
+		return err
+	}
+	var req openapi.RenameStudentRequest
+	if err := bindJSON(c, &req); err != nil {
+		return err
+	}
+	student, err := s.db.Classrooms().Rename(c.Request().Context(), classroom.ID, studentID.String(), req.Name)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, studentBody(*student))
+}
+
+// RemoveStudent takes a student out of the classroom.
+func (s *Server) RemoveStudent(c echo.Context, classroomID openapi.ClassroomID, studentID openapi.StudentID) error {
+	classroom, err := s.teacherOf(c, classroomID)
+	if err != nil {
+		return err
+	}
+	if err := s.db.Classrooms().Remove(c.Request().Context(), classroom.ID, studentID.String()); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
+}
+
+// CreateClassroomGames starts a game for every group of students, all or none.
+func (s *Server) CreateClassroomGames(c echo.Context, classroomID openapi.ClassroomID) error {
+	classroom, err := s.teacherOf(c, classroomID)
+	if err != nil {
+		return err
+	}
+	var req openapi.ClassroomGamesRequest
+	if err := bindJSON(c, &req); err != nil {
+		return err
+	}
+	rules, ok := games.Lookup(string(req.Game))
+	if !ok {
+		return domain.Invalid("invalid", "There is no game called %q.", req.Game)
+	}
+	in := repo.GroupGames{ClassroomID: classroom.ID, Rules: rules, GroupSize: req.GroupSize}
+	if req.Options != nil {
+		in.Options = *req.Options
+	}
+	if req.StudentIds != nil {
+		for _, id := range *req.StudentIds {
+			in.Students = append(in.Students, id.String())
+		}
+	}
+	students, err := s.db.Classrooms().Students(c.Request().Context(), classroom.ID)
+	if err != nil {
+		return err
+	}
+	created, err := s.db.Games().CreateGroups(c.Request().Context(), in, students)
+	if err != nil {
+		return err
+	}
+	body := openapi.ClassroomGames{Games: make([]openapi.Game, len(created))}
+	teacher := repo.Caller{Seat: -1, Creator: true, Teacher: true}
+	for i, g := range created {
+		if body.Games[i], err = gameBody(g, teacher); err != nil {
+			return err
+		}
+	}
+	return c.JSON(http.StatusCreated, body)
+}
+
+// ListClassroomGames lists the classroom's games for its teacher.
+func (s *Server) ListClassroomGames(c echo.Context, classroomID openapi.ClassroomID, params openapi.ListClassroomGamesParams) error {
+	classroom, err := s.teacherOf(c, classroomID)
+	if err != nil {
+		return err
+	}
+	f := repo.GameFilter{ClassroomID: classroom.ID, Limit: pageSize(params.Limit), From: params.From, To: params.To}
+	if params.Game != nil {
+		f.Kind = string(*params.Game)
+	}
+	if params.Status != nil {
+		f.Status = repo.Status(*params.Status)
+	}
+	if params.Student != nil {
+		f.StudentID = params.Student.String()
+	}
+	if params.Cursor != nil {
+		f.Cursor = *params.Cursor
+	}
+	return s.sendGameList(c, f)
+}
+
+// ListAttempts lists a game's refused actions to its classroom's teacher, or to anyone who may see
+// the game once it is over.
+func (s *Server) ListAttempts(c echo.Context, id openapi.GameID) error {
+	g, caller, err := s.loadGame(c, id)
+	if err != nil {
+		return err
+	}
+	if !caller.Teacher && !g.Status.Over() {
+		return domain.Errorf(domain.KindForbidden, "forbidden", "A game's refused actions are shown to its teacher, and to its players once the game is over.")
+	}
+	attempts, err := s.db.Games().Attempts(c.Request().Context(), g.ID)
+	if err != nil {
+		return err
+	}
+	body := openapi.AttemptList{Items: make([]openapi.Attempt, len(attempts))}
+	for i, a := range attempts {
+		body.Items[i] = openapi.Attempt{Id: a.ID, Seat: a.Seat, Version: a.Version, Action: a.Action, Code: a.Code, Detail: a.Detail, CreatedAt: a.CreatedAt}
+		if a.StudentID != nil {
+			body.Items[i].StudentId = ptr(mustUUID(*a.StudentID))
+		}
+	}
+	return c.JSON(http.StatusOK, body)
+}
+
+// teacherOf checks that the request carries the teacher token of the classroom.
+func (s *Server) teacherOf(c echo.Context, classroomID openapi.ClassroomID) (*repo.Classroom, error) {
+	token, err := bearerToken(c)
+	if err != nil {
+		return nil, err
+	}
+	return s.db.Classrooms().ByTeacher(c.Request().Context(), classroomID.String(), token)
+}
+
+func classroomBody(c *repo.Classroom) openapi.Classroom {
+	return openapi.Classroom{Id: mustUUID(c.ID), Name: c.Name, JoinCode: c.JoinCode, StudentCount: c.StudentCount, CreatedAt: c.CreatedAt}
+}
+
+func studentBody(st repo.Student) openapi.Student {
+	return openapi.Student{Id: mustUUID(st.ID), ClassroomId: mustUUID(st.ClassroomID), Name: st.Name, CreatedAt: st.CreatedAt}
+}

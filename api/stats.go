@@ -1,0 +1,143 @@
+package api
+
+import (
+	"encoding/csv"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"primegames/api/openapi"
+	"primegames/domain/primeclimb"
+	"primegames/domain/primed"
+	"primegames/repo"
+)
+
+// GetClassroomStats reports per student and for the class what they did and where they struggle.
+func (s *Server) GetClassroomStats(c echo.Context, classroomID openapi.ClassroomID) error {
+	classroom, err := s.teacherOf(c, classroomID)
+	if err != nil {
+		return err
+	}
+	stats, err := s.db.Classrooms().Stats(c.Request().Context(), classroom.ID)
+	if err != nil {
+		return err
+	}
+	body := openapi.ClassroomStats{ClassroomId: mustUUID(classroom.ID), Students: make([]openapi.StudentStats, len(stats))}
+	class := repo.StudentStats{Counts: map[string]map[string]int{}}
+	for i, st := range stats {
+		totals := totalsBody(st)
+		body.Students[i] = openapi.StudentStats{
+			StudentId: mustUUID(st.StudentID), Name: st.Name,
+			GamesPlayed: totals.GamesPlayed, GamesFinished: totals.GamesFinished, GamesWon: totals.GamesWon,
+			PrimeClimb: totals.PrimeClimb, Primed: totals.Primed, AverageRoundScore: totals.AverageRoundScore, Attempts: totals.Attempts,
+		}
+		addStats(&class, st)
+	}
+	body.Class = totalsBody(class)
+	if strings.Contains(c.Request().Header.Get(echo.HeaderAccept), "text/csv") {
+		return sendStatsCSV(c, body)
+	}
+	return c.JSON(http.StatusOK, body)
+}
+
+func totalsBody(st repo.StudentStats) openapi.StatsTotals {
+	t := openapi.StatsTotals{
+		GamesPlayed: st.GamesPlayed, GamesFinished: st.GamesFinished, GamesWon: st.GamesWon,
+		PrimeClimb: openapi.Counters(orEmptyMap(st.Counts[primeclimb.Rules.Name()])),
+		Primed:     openapi.Counters(orEmptyMap(st.Counts[primed.Rules.Name()])),
+		Attempts:   make([]openapi.AttemptCount, len(st.Attempts)),
+	}
+	if rounds := t.Primed["rounds"]; rounds > 0 {
+		t.AverageRoundScore = ptr(float64(t.Primed["round_score_total"]) / float64(rounds))
+	}
+	for i, a := range st.Attempts {
+		t.Attempts[i] = openapi.AttemptCount{Code: a.Code, Count: a.Count, Examples: orEmpty(a.Examples)}
+	}
+	return t
+}
+
+// addStats adds one student's numbers to the class's.
+func addStats(class *repo.StudentStats, st repo.StudentStats) {
+	class.GamesPlayed += st.GamesPlayed
+	class.GamesFinished += st.GamesFinished
+	class.GamesWon += st.GamesWon
+	for kind, counts := range st.Counts {
+		if class.Counts[kind] == nil {
+			class.Counts[kind] = map[string]int{}
+		}
+		for name, n := range counts {
+			class.Counts[kind][name] += n
+		}
+	}
+	for _, a := range st.Attempts {
+		i := slices.IndexFunc(class.Attempts, func(x repo.AttemptCount) bool { return x.Code == a.Code })
+		if i < 0 {
+			class.Attempts = append(class.Attempts, repo.AttemptCount{Code: a.Code})
+			i = len(class.Attempts) - 1
+		}
+		class.Attempts[i].Count += a.Count
+		if len(class.Attempts[i].Examples) < len(a.Examples) {
+			class.Attempts[i].Examples = a.Examples
+		}
+	}
+	slices.SortFunc(class.Attempts, func(a, b repo.AttemptCount) int { return b.Count - a.Count })
+}
+
+// sendStatsCSV writes one row per student and measure, plus the class's rows, for spreadsheets:
+// student_id,name,measure,value.
+func sendStatsCSV(c echo.Context, body openapi.ClassroomStats) error {
+	c.Response().Header().Set(echo.HeaderContentType, "text/csv; charset=utf-8")
+	c.Response().Header().Set("Content-Disposition", `attachment; filename="classroom-stats.csv"`)
+	c.Response().WriteHeader(http.StatusOK)
+	w := csv.NewWriter(c.Response())
+	_ = w.Write([]string{"student_id", "name", "measure", "value"})
+	for _, st := range body.Students {
+		writeTotalsCSV(w, st.StudentId.String(), st.Name, openapi.StatsTotals{
+			GamesPlayed: st.GamesPlayed, GamesFinished: st.GamesFinished, GamesWon: st.GamesWon,
+			PrimeClimb: st.PrimeClimb, Primed: st.Primed, AverageRoundScore: st.AverageRoundScore, Attempts: st.Attempts,
+		})
+	}
+	writeTotalsCSV(w, "", "(class)", body.Class)
+	w.Flush()
+	return w.Error()
+}
+
+func writeTotalsCSV(w *csv.Writer, id, name string, t openapi.StatsTotals) {
+	row := func(measure string, value string) { _ = w.Write([]string{id, name, measure, value}) }
+	row("games_played", strconv.Itoa(t.GamesPlayed))
+	row("games_finished", strconv.Itoa(t.GamesFinished))
+	row("games_won", strconv.Itoa(t.GamesWon))
+	for _, kind := range []struct {
+		prefix string
+		counts openapi.Counters
+	}{{"prime_climb.", t.PrimeClimb}, {"primed.", t.Primed}} {
+		for _, name := range sortedKeys(kind.counts) {
+			row(kind.prefix+name, strconv.Itoa(kind.counts[name]))
+		}
+	}
+	if t.AverageRoundScore != nil {
+		row("primed.average_round_score", strconv.FormatFloat(*t.AverageRoundScore, 'f', 2, 64))
+	}
+	for _, a := range t.Attempts {
+		row("attempts."+a.Code, strconv.Itoa(a.Count))
+	}
+}
+
+func sortedKeys(m map[string]int) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+func orEmptyMap(m map[string]int) map[string]int {
+	if m == nil {
+		return map[string]int{}
+	}
+	return m
+}

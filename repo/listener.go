@@ -1,0 +1,116 @@
+package repo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// ListenerApplicationName is the application_name of the listening connection, so that it can be
+// told apart in pg_stat_activity.
+const ListenerApplicationName = "primegames-listener"
+
+// GameListener receives GameEventsChannel notifications on one dedicated connection (not one of
+// the pool's), and keeps that connection up: when it breaks (the database restarted, the backend
+// was terminated, the network failed) it reconnects with exponential backoff.
+type GameListener struct {
+	// Connected is called each time LISTEN is in place, the first time and after every reconnect.
+	// Notifications sent while there was no connection are lost, so this is when subscribers should
+	// catch up from the history.
+	Connected func()
+	// Notice is called for each notification, in commit order, on the listener's goroutine.
+	Notice func(GameNotice)
+	// Failed is called when the connection could not be made or broke, with the time until the next
+	// attempt.
+	Failed func(err error, retryIn time.Duration)
+
+	// MinBackoff and MaxBackoff bound the wait between attempts (defaults 100ms and 5s).
+	MinBackoff, MaxBackoff time.Duration
+	// CheckEvery is how long the connection may stay silent before it is pinged (default 30s), so a
+	// connection that died without a word is noticed.
+	CheckEvery time.Duration
+}
+
+// ListenGameEvents runs l until ctx is done.
+func (db *DB) ListenGameEvents(ctx context.Context, l GameListener) {
+	if l.MinBackoff <= 0 {
+		l.MinBackoff = 100 * time.Millisecond
+	}
+	if l.MaxBackoff < l.MinBackoff {
+		l.MaxBackoff = max(5*time.Second, l.MinBackoff)
+	}
+	if l.CheckEvery <= 0 {
+		l.CheckEvery = 30 * time.Second
+	}
+	backoff := l.MinBackoff
+	for ctx.Err() == nil {
+		connected, err := db.listenOnce(ctx, l)
+		if ctx.Err() != nil {
+			return
+		}
+		if connected {
+			backoff = l.MinBackoff
+		}
+		// Full jitter keeps the instances from reconnecting in step after a database restart.
+		wait := backoff/2 + rand.N(backoff/2+1)
+		if l.Failed != nil {
+			l.Failed(err, wait)
+		}
+		backoff = min(2*backoff, l.MaxBackoff)
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(wait):
+		}
+	}
+}
+
+// listenOnce connects, listens and delivers notifications until the connection fails; connected
+// reports whether LISTEN was in place at some point.
+func (db *DB) listenOnce(ctx context.Context, l GameListener) (connected bool, err error) {
+	cfg := db.Pool.Config().ConnConfig.Copy()
+	cfg.RuntimeParams["application_name"] = ListenerApplicationName
+	connectCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	conn, err := pgx.ConnectConfig(connectCtx, cfg)
+	cancel()
+	if err != nil {
+		return false, fmt.Errorf("connecting: %w", err)
+	}
+	defer func() {
+		closeCtx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		_ = conn.Close(closeCtx)
+	}()
+	if _, err := conn.Exec(ctx, "LISTEN "+pgx.Identifier{GameEventsChannel}.Sanitize()); err != nil {
+		return false, fmt.Errorf("LISTEN: %w", err)
+	}
+	if l.Connected != nil {
+		l.Connected()
+	}
+	for {
+		waitCtx, cancel := context.WithTimeout(ctx, l.CheckEvery)
+		n, err := conn.WaitForNotification(waitCtx)
+		cancel()
+		switch {
+		case err == nil:
+			if notice, ok := ParseGameNotice(n.Payload); ok && l.Notice != nil {
+				l.Notice(notice)
+			}
+		case ctx.Err() != nil:
+			return true, ctx.Err()
+		case errors.Is(err, context.DeadlineExceeded) && !conn.IsClosed():
+			pingCtx, cancel := context.WithTimeout(ctx, 5*time.Second)
+			err = conn.Ping(pingCtx)
+			cancel()
+			if err != nil {
+				return true, fmt.Errorf("ping: %w", err)
+			}
+		default:
+			return true, err
+		}
+	}
+}
