@@ -317,6 +317,66 @@ func (tb *table) history(token string, limit int) []json.RawMessage {
 	}
 }
 
+// tail follows the history as one viewer sees it, one entry per page, using only cursors the server
+// gave out: it re-reads the last entry it saw to learn the cursor of the next one.
+type tail struct {
+	token  string
+	seen   int64   // seq of the last entry read; -1 before the first
+	before *string // the cursor whose page holds that entry (nil: the first page)
+}
+
+func (tb *table) historyPage(token string, cursor *string, limit int) wirePage {
+	tb.t.Helper()
+	q := url.Values{"limit": {strconv.Itoa(limit)}}
+	if cursor != nil {
+		q.Set("cursor", *cursor)
+	}
+	p := tb.path("/actions?" + q.Encode())
+	resp := tb.s.Get(p, auth(token)...)
+	if resp.StatusCode != http.StatusOK {
+		tb.t.Fatalf("GET %s = %d: %s", p, resp.StatusCode, resp.Body)
+	}
+	var page wirePage
+	resp.JSON(tb.t, &page)
+	if len(page.Items) != 1 {
+		tb.t.Fatalf("GET %s: %d items, want 1 (the history has %d entries)", p, len(page.Items), tb.seq+1)
+	}
+	return page
+}
+
+func seqOf(t *testing.T, raw json.RawMessage) int64 {
+	t.Helper()
+	var e wireEntry
+	if err := json.Unmarshal(raw, &e); err != nil {
+		t.Fatal(err)
+	}
+	return e.Seq
+}
+
+// next returns the entries added since the last call, in order.
+func (tl *tail) next(tb *table) []json.RawMessage {
+	tb.t.Helper()
+	var out []json.RawMessage
+	page := tb.historyPage(tl.token, tl.before, 1)
+	switch got := seqOf(tb.t, page.Items[0]); {
+	case tl.seen < 0 && got == 0:
+		out, tl.seen = append(out, page.Items[0]), 0
+	case got != tl.seen:
+		tb.t.Fatalf("history re-read with the same cursor gave entry %d, before entry %d", got, tl.seen)
+	}
+	for c := page.NextCursor; c != nil; c = page.NextCursor {
+		page = tb.historyPage(tl.token, c, 1)
+		if got := seqOf(tb.t, page.Items[0]); got != tl.seen+1 {
+			tb.t.Fatalf("history after entry %d continues with entry %d", tl.seen, got)
+		}
+		out, tl.seen, tl.before = append(out, page.Items[0]), tl.seen+1, c
+	}
+	if tl.seen != tb.seq {
+		tb.t.Fatalf("history as seen by a viewer ends at entry %d, want %d", tl.seen, tb.seq)
+	}
+	return out
+}
+
 // ndjson reads the whole history as NDJSON.
 func (tb *table) ndjson(token string) []json.RawMessage {
 	tb.t.Helper()

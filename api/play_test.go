@@ -91,6 +91,7 @@ func playPrimeClimb(t *testing.T, players int, options map[string]any, seed uint
 	tb := newTable(t, s, db, "prime-climb", options, players, seed)
 	cards := options["prime_cards"] == true
 	draws := 0
+	kinds := map[string]int{}
 
 	for n := 0; tb.game.Status == "active"; n++ {
 		if n >= 3000 {
@@ -114,6 +115,7 @@ func playPrimeClimb(t *testing.T, players int, options map[string]any, seed uint
 			}
 		}
 		pick := pickClimb(tb.rng, legal)
+		kinds[pick.Type]++
 		e, g := tb.act(seat, pick.Action)
 
 		var out climbOutcome
@@ -153,7 +155,7 @@ func playPrimeClimb(t *testing.T, players int, options map[string]any, seed uint
 		}
 		tb.checkFold()
 	}
-	t.Logf("Prime Climb, %d players, prime_cards %v: finished after %d actions, %d cards drawn, winners %v", players, cards, tb.seq, draws, tb.game.Winners)
+	t.Logf("Prime Climb, %d players, prime_cards %v: finished after %d actions %v, %d cards drawn, winners %v", players, cards, tb.seq, kinds, draws, tb.game.Winners)
 
 	g, scoresRaw := tb.checkFinished()
 	// PC-14: one winner, the first with both pawns home; the game is finished.
@@ -214,8 +216,28 @@ func playPrimeClimb(t *testing.T, players int, options map[string]any, seed uint
 // Primed.
 
 type primedLegal struct {
-	Action  json.RawMessage `json:"action"`
-	Longest bool            `json:"longest"`
+	Action json.RawMessage `json:"action"`
+}
+
+// pickPrimed picks uniformly in multi-card games (they are short). Otherwise, three times out of
+// four, it plays the highest card it may, keeping the small cards that fit more tops: uniform picks
+// make a four-round game of primes take up to 700 actions, these about half as many.
+func pickPrimed(r *rand.Rand, legal []primedLegal, multi bool) primedLegal {
+	pick := legal[r.IntN(len(legal))]
+	if multi || r.IntN(4) == 0 {
+		return pick
+	}
+	best := -1
+	for _, la := range legal {
+		var a struct {
+			Type  string `json:"type"`
+			Cards []int  `json:"cards"`
+		}
+		if err := json.Unmarshal(la.Action, &a); err == nil && a.Type == "play" && len(a.Cards) == 1 && a.Cards[0] > best {
+			pick, best = la, a.Cards[0]
+		}
+	}
+	return pick
 }
 
 type primedHand struct {
@@ -250,6 +272,10 @@ type primedView struct {
 }
 
 type primedOutcome struct {
+	Reshuffled *json.RawMessage `json:"reshuffled"`
+	Passed     *struct {
+		Reason string `json:"reason"`
+	} `json:"passed"`
 	Drew *struct {
 		Seat int  `json:"seat"`
 		Card *int `json:"card"`
@@ -339,11 +365,16 @@ func TestPlayFullPrimedGames(t *testing.T) {
 	t.Parallel()
 	db := repotest.NewDB(t)
 	srv := newServer(t, db)
+	// Players per game, from 2 up to the deck's most (PR-1), fewer where games run long.
+	seats := map[string]int{
+		"primed/primes/false": 3, "primed/primes/true": 4, "primed/composites/false": 2, "primed/composites/true": 6,
+		"standard/primes/false": 2, "standard/primes/true": 3, "standard/composites/false": 4, "standard/composites/true": 5,
+	}
 	i := 0
 	for _, deck := range []string{"primed", "standard"} {
 		for _, target := range []string{"primes", "composites"} {
 			for _, multi := range []bool{false, true} {
-				players, seed := 2+i%3, uint64(1000+i)
+				players, seed := seats[fmt.Sprintf("%s/%s/%v", deck, target, multi)], uint64(1000+i)
 				i++
 				name := fmt.Sprintf("deck=%s/target=%s/multi_card=%v/players=%d", deck, target, multi, players)
 				t.Run(name, func(t *testing.T) {
@@ -360,8 +391,17 @@ func TestPlayFullPrimedGames(t *testing.T) {
 }
 
 func playPrimed(t *testing.T, tb *table, multi bool) {
+	t.Helper()
 	players := len(tb.tokens)
-	draws, rounds := 0, 0
+	draws, rounds, reshuffles := 0, 0, 0
+	passes := map[string]int{}
+	tails := make([]*tail, players+1) // by viewer + 1: the public, then every seat
+	for i := range tails {
+		tails[i] = &tail{seen: -1}
+		if i > 0 {
+			tails[i].token = tb.tokens[i-1]
+		}
+	}
 	for n := 0; tb.game.Status == "active"; n++ {
 		if n >= 5000 {
 			t.Fatalf("Primed game not over after %d actions", n)
@@ -381,14 +421,7 @@ func playPrimed(t *testing.T, tb *table, multi bool) {
 		if other := (seat + 1) % players; len(tb.legal(other)) != 0 {
 			t.Errorf("seq %d: seat %d is not to act but has legal actions", tb.seq, other)
 		}
-		pick := legal[tb.rng.IntN(len(legal))]
-		if multi && tb.rng.IntN(2) == 0 {
-			for _, la := range legal {
-				if la.Longest {
-					pick = la
-				}
-			}
-		}
+		pick := pickPrimed(tb.rng, legal, multi)
 		e, g := tb.act(seat, pick.Action)
 
 		var out primedOutcome
@@ -404,24 +437,41 @@ func playPrimed(t *testing.T, tb *table, multi bool) {
 		if out.RoundEnded != nil {
 			rounds++
 		}
+		if out.Reshuffled != nil {
+			reshuffles++
+		}
+		if out.Passed != nil {
+			passes[out.Passed.Reason]++
+		}
 
-		// Replay and hidden information for every seat and the public (PR-8, G-2).
+		// Every seat and the public (viewer -1) see no hidden card of another seat, in the game view
+		// and in the history (PR-8). The replay step is checked for the actor and, in turn, for one
+		// other viewer: a full fold per request, so every viewer every time would be quadratic twice.
+		replayed := -1 + int(e.Seq)%(players+1)
+		if replayed == seat {
+			replayed = -1 + (replayed+2)%(players+1)
+		}
 		for viewer := -1; viewer < players; viewer++ {
 			token := ""
 			if viewer >= 0 {
 				token = tb.tokens[viewer]
 			}
-			view := tb.checkReplay(token)
+			var view json.RawMessage
+			if viewer == seat || viewer == replayed {
+				view = tb.checkReplay(token)
+			} else {
+				view = tb.get(token).State
+			}
 			if g.Status == "active" {
 				checkPrimedView(t, e.Seq, viewer, view)
 				if viewer != seat {
-					checkPrimedHistory(t, viewer, tb.history(token, 500))
+					checkPrimedHistory(t, viewer, tails[viewer+1].next(tb))
 				}
 			}
 		}
 		tb.checkFold()
 	}
-	t.Logf("finished after %d actions, %d draws, %d rounds, winners %v", tb.seq, draws, rounds, tb.game.Winners)
+	t.Logf("finished after %d actions, %d draws, passes %v, %d PR-6 refills, %d rounds, winners %v", tb.seq, draws, passes, reshuffles, rounds, tb.game.Winners)
 
 	g, scoresRaw := tb.checkFinished()
 	var sc primedScores
