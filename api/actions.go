@@ -155,7 +155,7 @@ func (s *Server) GetLegalActions(c echo.Context, id openapi.GameID) error {
 
 // GetScores shows the standing of every seat.
 func (s *Server) GetScores(c echo.Context, id openapi.GameID) error {
-	g, err := s.db.Games().Load(c.Request().Context(), id.String())
+	g, _, err := s.loadGame(c, id)
 	if err != nil {
 		return err
 	}

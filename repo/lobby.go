@@ -353,6 +353,9 @@ func (s *Games) Abort(ctx context.Context, gameID, token string) (*Game, Caller,
 // requireCaller is identify for requests that need a token.
 func requireCaller(ctx context.Context, q querier, g *Game, token string) (Caller, error) {
 	if token == "" {
+		if g.ClassroomID != nil {
+			return Anonymous, gameNotFound(g.ID)
+		}
 		return Anonymous, domain.Errorf(domain.KindUnauthorized, "unauthorized", "This request needs a token: send it as Authorization: Bearer <token>.")
 	}
 	return identify(ctx, q, g, token)

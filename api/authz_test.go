@@ -1,0 +1,223 @@
+package api_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"testing"
+)
+
+type classroomFixture struct {
+	id, teacher string
+	students    map[string]studentFixture // by name
+}
+
+type studentFixture struct{ id, token string }
+
+func (h *gamesHarness) newClassroom(t *testing.T, name string, students ...string) classroomFixture {
+	t.Helper()
+	resp := h.Post("/v1/classrooms", map[string]string{"name": name})
+	if resp.StatusCode != http.StatusCreated {
+		t.Fatalf("create classroom = %d %s", resp.StatusCode, resp.Body)
+	}
+	var created struct {
+		Classroom struct {
+			ID       string `json:"id"`
+			JoinCode string `json:"join_code"`
+		} `json:"classroom"`
+		TeacherToken string `json:"teacher_token"`
+	}
+	resp.JSON(t, &created)
+	c := classroomFixture{id: created.Classroom.ID, teacher: created.TeacherToken, students: map[string]studentFixture{}}
+	for _, s := range students {
+		resp := h.Post("/v1/classrooms/join", map[string]string{"join_code": created.Classroom.JoinCode, "name": s})
+		if resp.StatusCode != http.StatusCreated {
+			t.Fatalf("join classroom = %d %s", resp.StatusCode, resp.Body)
+		}
+		var joined struct {
+			Student struct {
+				ID string `json:"id"`
+			} `json:"student"`
+			Token string `json:"token"`
+		}
+		resp.JSON(t, &joined)
+		c.students[s] = studentFixture{id: joined.Student.ID, token: joined.Token}
+	}
+	return c
+}
+
+// hiddenLeaks lists every place in a JSON body where a card hidden from seat shows (PR-8): another
+// seat's hand, another seat's drawn card, the draw pile's order, recorded random values.
+func hiddenLeaks(seat int, body []byte) []string {
+	var v any
+	if err := json.Unmarshal(body, &v); err != nil {
+		return []string{"not JSON"}
+	}
+	var leaks []string
+	var walk func(path string, v any)
+	walk = func(path string, v any) {
+		switch x := v.(type) {
+		case []any:
+			for i, e := range x {
+				walk(fmt.Sprintf("%s[%d]", path, i), e)
+			}
+		case map[string]any:
+			owner, hasSeat := x["seat"].(float64)
+			if _, isHand := x["size"]; isHand && hasSeat && int(owner) != seat && x["cards"] != nil {
+				leaks = append(leaks, path+": another seat's hand")
+			}
+			if _, isDraw := x["can_play"]; isDraw && hasSeat && int(owner) != seat && x["card"] != nil {
+				leaks = append(leaks, path+": another seat's drawn card")
+			}
+			if hands, dealt := x["hands"].([]any); dealt && x["hand_sizes"] != nil {
+				for i, h := range hands {
+					if i != seat && h != nil {
+						leaks = append(leaks, fmt.Sprintf("%s.hands[%d]: another seat's dealt hand", path, i))
+					}
+				}
+			}
+			for _, secret := range []string{"random", "seed"} {
+				if x[secret] != nil {
+					leaks = append(leaks, path+"."+secret)
+				}
+			}
+			for _, order := range []string{"draw_pile", "deck"} {
+				if _, isList := x[order].([]any); isList {
+					leaks = append(leaks, path+"."+order)
+				}
+			}
+			for k, e := range x {
+				walk(path+"."+k, e)
+			}
+		}
+	}
+	walk("$", v)
+	return leaks
+}
+
+// TestAuthorizationMatrix asks every game and classroom endpoint as every kind of caller and checks
+// the status of each cell, and that no answer shows a card its caller may not see.
+func TestAuthorizationMatrix(t *testing.T) {
+	h := newGamesHarness(t)
+	classA := h.newClassroom(t, "4A", "Ada", "Ben", "Cy")
+	classB := h.newClassroom(t, "4B", "Dee")
+	public := newPrimedGame(t, h)
+
+	resp := h.Post("/v1/games", map[string]any{"game": "primed", "players": []map[string]string{
+		{"student_id": classA.students["Ada"].id}, {"student_id": classA.students["Ben"].id},
+	}}, bearer(classA.teacher)...)
+	if resp.StatusCode != http.StatusCreated {
+		t.Fatalf("teacher creates a classroom game = %d %s", resp.StatusCode, resp.Body)
+	}
+	var game created
+	resp.JSON(t, &game)
+	id := game.Game.ID
+	if len(game.Seats) != 0 || game.Game.Seats[0].Name != "Ada" {
+		t.Fatalf("a classroom game's seats have no tokens of their own: %+v", game)
+	}
+	toAct := h.game(t, id, classA.teacher).Turn.ToAct[0]
+	player := map[int]string{0: "Ada", 1: "Ben"}[toAct]
+
+	callers := []struct {
+		name, token string
+		seat        int // -1: may see no hand
+	}{
+		{"anonymous", "", -1},
+		{"seat token of another game", public.Seats[0].Token, -1},
+		{"student of another classroom", classB.students["Dee"].token, -1},
+		{"student of this classroom not in the game", classA.students["Cy"].token, -1},
+		{"teacher of another classroom", classB.teacher, -1},
+		{"the player whose turn it is", classA.students[player].token, toAct},
+		{"the classroom's teacher", classA.teacher, 99},
+	}
+	const (
+		hidden  = http.StatusNotFound
+		noToken = http.StatusUnauthorized
+		denied  = http.StatusForbidden
+		ok      = http.StatusOK
+	)
+	gameOnly := []int{hidden, hidden, hidden, hidden, hidden, ok, ok}
+	classroom := []int{noToken, noToken, noToken, noToken, hidden, noToken, ok}
+	rows := []struct {
+		method, path string
+		body         any
+		want         []int
+	}{
+		{"GET", "/v1/games/" + id, nil, gameOnly},
+		{"GET", "/v1/games/" + id + "/actions", nil, gameOnly},
+		{"GET", "/v1/games/" + id + "/states/0", nil, gameOnly},
+		{"GET", "/v1/games/" + id + "/scores", nil, gameOnly},
+		{"GET", "/v1/games/" + id + "/legal-actions", nil, []int{hidden, hidden, hidden, hidden, hidden, ok, denied}},
+		{"GET", "/v1/games/" + id + "/attempts", nil, []int{hidden, hidden, hidden, hidden, hidden, denied, ok}},
+		{"POST", "/v1/games/" + id + "/actions", map[string]string{"type": "pass"}, []int{hidden, hidden, hidden, hidden, hidden, http.StatusUnprocessableEntity, denied}},
+		{"POST", "/v1/games/" + id + "/players", map[string]string{}, []int{hidden, hidden, hidden, hidden, hidden, http.StatusConflict, denied}},
+		{"GET", "/v1/classrooms/" + classA.id, nil, classroom},
+		{"GET", "/v1/classrooms/" + classA.id + "/students", nil, classroom},
+		{"GET", "/v1/classrooms/" + classA.id + "/games", nil, classroom},
+		{"GET", "/v1/classrooms/" + classA.id + "/stats", nil, classroom},
+		{"POST", "/v1/classrooms/" + classA.id + "/join-code", nil, classroom},
+		{"PATCH", "/v1/classrooms/" + classA.id + "/students/" + classA.students["Cy"].id, map[string]string{"name": "Cyrus"}, classroom},
+		{"POST", "/v1/games/" + id + "/abort", nil, []int{hidden, hidden, hidden, hidden, hidden, denied, ok}},
+	}
+	for _, row := range rows {
+		for i, caller := range callers {
+			var headers []string
+			if caller.token != "" {
+				headers = bearer(caller.token)
+			}
+			resp := h.Do(h.Request(row.method, row.path, row.body, headers...))
+			if resp.StatusCode != row.want[i] {
+				t.Errorf("%s %s as %s = %d, want %d: %s", row.method, row.path, caller.name, resp.StatusCode, row.want[i], resp.Body)
+			}
+			if resp.StatusCode == ok && caller.seat != 99 {
+				if leaks := hiddenLeaks(caller.seat, resp.Body); len(leaks) > 0 {
+					t.Errorf("%s %s as %s shows hidden cards: %v", row.method, row.path, caller.name, leaks)
+				}
+			}
+		}
+	}
+
+	// Lists show each caller only what is theirs.
+	listed := func(token string) []string {
+		var list struct {
+			Items []struct {
+				ID string `json:"id"`
+			} `json:"items"`
+		}
+		var headers []string
+		if token != "" {
+			headers = bearer(token)
+		}
+		h.Get("/v1/games", headers...).JSON(t, &list)
+		var ids []string
+		for _, g := range list.Items {
+			ids = append(ids, g.ID)
+		}
+		return ids
+	}
+	for _, c := range []struct {
+		name, token string
+		sees        bool
+	}{{"anonymous", "", false}, {"student not in it", classA.students["Cy"].token, false}, {"other classroom", classB.teacher, false},
+		{"player", classA.students["Ben"].token, true}, {"teacher", classA.teacher, true}} {
+		if got := slices.Contains(listed(c.token), id); got != c.sees {
+			t.Errorf("GET /v1/games as %s lists the classroom game: %v, want %v", c.name, got, c.sees)
+		}
+	}
+	if !slices.Contains(listed(""), public.Game.ID) {
+		t.Error("anonymous list misses the public game")
+	}
+
+	// A removed student's token stops working.
+	ben := classA.students["Ben"]
+	if resp := h.Do(h.Request("DELETE", "/v1/classrooms/"+classA.id+"/students/"+ben.id, nil, bearer(classA.teacher)...)); resp.StatusCode != http.StatusNoContent {
+		t.Fatalf("remove student = %d", resp.StatusCode)
+	}
+	if resp := h.Get("/v1/games/"+id, bearer(ben.token)...); resp.StatusCode != hidden {
+		t.Errorf("removed student's token = %d, want 404", resp.StatusCode)
+	}
+	if resp := h.Get("/v1/games", bearer(ben.token)...); resp.StatusCode != noToken {
+		t.Errorf("removed student's token on the list = %d, want 401", resp.StatusCode)
+	}
+}
