@@ -22,6 +22,10 @@ type config struct {
 	ShutdownGrace  time.Duration
 	DBMaxConns     int32
 	MigrateOnStart bool
+	// Live updates.
+	StreamLimit        int
+	StreamHeartbeat    time.Duration
+	StreamWriteTimeout time.Duration
 }
 
 // loadConfig reads the configuration through getenv and reports the first bad value in one line.
@@ -38,6 +42,10 @@ func loadConfig(getenv func(string) string) (config, error) {
 		ShutdownGrace:  r.duration("SHUTDOWN_GRACE", 15*time.Second),
 		DBMaxConns:     int32(r.positiveInt("DB_MAX_CONNS", 10)),
 		MigrateOnStart: r.boolean("MIGRATE_ON_START", true),
+
+		StreamLimit:        r.positiveInt("STREAM_LIMIT", 1000),
+		StreamHeartbeat:    r.duration("STREAM_HEARTBEAT", 15*time.Second),
+		StreamWriteTimeout: r.duration("STREAM_WRITE_TIMEOUT", 10*time.Second),
 	}
 	return cfg, r.err
 }

@@ -19,7 +19,8 @@ func TestConfigDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	if cfg.ListenAddr != ":8080" || cfg.BodyLimitBytes != 64<<10 || cfg.ShutdownGrace != 15*time.Second ||
-		cfg.LogLevel != slog.LevelInfo || !cfg.MigrateOnStart || cfg.DBMaxConns != 10 || cfg.DatabaseURL != "" {
+		cfg.LogLevel != slog.LevelInfo || !cfg.MigrateOnStart || cfg.DBMaxConns != 10 || cfg.DatabaseURL != "" ||
+		cfg.StreamLimit != 1000 || cfg.StreamHeartbeat != 15*time.Second || cfg.StreamWriteTimeout != 10*time.Second {
 		t.Errorf("defaults = %+v", cfg)
 	}
 }
@@ -29,13 +30,15 @@ func TestConfigParsesEveryVariable(t *testing.T) {
 		"LISTEN_ADDR": "127.0.0.1:9000", "DATABASE_URL": "postgres://x", "LOG_LEVEL": "debug",
 		"BODY_LIMIT": "1M", "READ_TIMEOUT": "3s", "WRITE_TIMEOUT": "4s", "IDLE_TIMEOUT": "5s",
 		"SHUTDOWN_GRACE": "6s", "DB_MAX_CONNS": "7", "MIGRATE_ON_START": "false",
+		"STREAM_LIMIT": "8", "STREAM_HEARTBEAT": "9s", "STREAM_WRITE_TIMEOUT": "10s",
 	}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := config{ListenAddr: "127.0.0.1:9000", DatabaseURL: "postgres://x", LogLevel: slog.LevelDebug,
 		BodyLimitBytes: 1 << 20, ReadTimeout: 3 * time.Second, WriteTimeout: 4 * time.Second,
-		IdleTimeout: 5 * time.Second, ShutdownGrace: 6 * time.Second, DBMaxConns: 7, MigrateOnStart: false}
+		IdleTimeout: 5 * time.Second, ShutdownGrace: 6 * time.Second, DBMaxConns: 7, MigrateOnStart: false,
+		StreamLimit: 8, StreamHeartbeat: 9 * time.Second, StreamWriteTimeout: 10 * time.Second}
 	if cfg != want {
 		t.Errorf("config = %+v\nwant     %+v", cfg, want)
 	}

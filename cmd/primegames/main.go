@@ -83,6 +83,10 @@ func serve(ctx context.Context, cfg config) error {
 		WriteTimeout:   cfg.WriteTimeout,
 		IdleTimeout:    cfg.IdleTimeout,
 		ShutdownGrace:  cfg.ShutdownGrace,
+
+		StreamLimit:        cfg.StreamLimit,
+		StreamHeartbeat:    cfg.StreamHeartbeat,
+		StreamWriteTimeout: cfg.StreamWriteTimeout,
 	}, db, logger)
 	if err != nil {
 		return err
