@@ -159,6 +159,9 @@ func (tb *table) legal(seat int) []json.RawMessage {
 	}
 	var l wireLegal
 	resp.JSON(tb.t, &l)
+	if etag := resp.Header.Get("ETag"); etag != strconv.Quote(strconv.FormatInt(l.Version, 10)) {
+		tb.t.Errorf("GET legal-actions: ETag %q, version %d", etag, l.Version)
+	}
 	if l.Seat != seat || l.Version != tb.version {
 		tb.t.Fatalf("GET legal-actions (seat %d): seat %d version %d, want version %d", seat, l.Seat, l.Version, tb.version)
 	}

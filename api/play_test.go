@@ -76,7 +76,12 @@ type climbOutcome struct {
 
 func TestPlayFullPrimeClimbGame(t *testing.T) {
 	t.Parallel()
-	playPrimeClimb(t, 3, map[string]any{"prime_cards": true}, 101)
+	for _, players := range []int{3, 4} {
+		t.Run(fmt.Sprintf("players=%d", players), func(t *testing.T) {
+			t.Parallel()
+			playPrimeClimb(t, players, map[string]any{"prime_cards": true}, uint64(100+players))
+		})
+	}
 }
 
 // PC-11: the "no cards" option plays without Prime Cards.
@@ -92,6 +97,12 @@ func playPrimeClimb(t *testing.T, players int, options map[string]any, seed uint
 	cards := options["prime_cards"] == true
 	draws := 0
 	kinds := map[string]int{}
+	first := tb.toAct()
+	// The public and every seat follow the history while the game runs: no random values (G-1).
+	tails := []*tail{{seen: -1}}
+	for _, tok := range tb.tokens {
+		tails = append(tails, &tail{token: tok, seen: -1})
+	}
 
 	for n := 0; tb.game.Status == "active"; n++ {
 		if n >= 3000 {
@@ -153,6 +164,14 @@ func playPrimeClimb(t *testing.T, players int, options map[string]any, seed uint
 		if !cards && (v.DeckSize != 0 || string(v.Players[seat].Keepers) != "[]") {
 			t.Errorf("seq %d: game without cards has deck_size %d, keepers %s", e.Seq, v.DeckSize, v.Players[seat].Keepers)
 		}
+		if g.Status == "active" {
+			tl := tails[int(e.Seq)%len(tails)]
+			for _, raw := range tl.next(tb) {
+				if field(t, raw, "random", nil) {
+					t.Errorf("G-1: entry %s shows its random values while the game runs", raw)
+				}
+			}
+		}
 		tb.checkFold()
 	}
 	t.Logf("Prime Climb, %d players, prime_cards %v: finished after %d actions %v, %d cards drawn, winners %v", players, cards, tb.seq, kinds, draws, tb.game.Winners)
@@ -164,10 +183,11 @@ func playPrimeClimb(t *testing.T, players int, options map[string]any, seed uint
 	}
 	w := g.Winners[0]
 	var scores []struct {
-		Seat   int    `json:"seat"`
-		Pawns  [2]int `json:"pawns"`
-		Home   int    `json:"home"`
-		Winner bool   `json:"winner"`
+		Seat     int    `json:"seat"`
+		Pawns    [2]int `json:"pawns"`
+		Home     int    `json:"home"`
+		Progress int    `json:"progress"`
+		Winner   bool   `json:"winner"`
 	}
 	if err := json.Unmarshal(scoresRaw, &scores); err != nil {
 		t.Fatalf("scores: %v: %s", err, scoresRaw)
@@ -182,6 +202,9 @@ func playPrimeClimb(t *testing.T, players int, options map[string]any, seed uint
 		if i == w && (sc.Pawns != [2]int{101, 101} || sc.Home != 2) {
 			t.Errorf("PC-14: winner seat %d has pawns %v (home %d), want both on 101", w, sc.Pawns, sc.Home)
 		}
+		if sc.Progress != sc.Pawns[0]+sc.Pawns[1] {
+			t.Errorf("scores[%d]: progress %d for pawns %v", i, sc.Progress, sc.Pawns)
+		}
 		if i != w && sc.Home == 2 {
 			t.Errorf("PC-14: seat %d also has both pawns home, but seat %d won", i, w)
 		}
@@ -195,6 +218,39 @@ func playPrimeClimb(t *testing.T, players int, options map[string]any, seed uint
 	}
 
 	entries := tb.checkFinalHistory()
+	// PC-2: the start records the roll-off; the highest total of its last round goes first.
+	var start struct {
+		RollOff []struct {
+			Rolls []struct {
+				Seat  int    `json:"seat"`
+				Dice  [2]int `json:"dice"`
+				Total int    `json:"total"`
+			} `json:"rolls"`
+		} `json:"roll_off"`
+		NextSeat *int `json:"next_seat"`
+	}
+	if err := json.Unmarshal(entries[0].Outcome, &start); err != nil {
+		t.Fatal(err)
+	}
+	if len(start.RollOff) == 0 {
+		t.Errorf("PC-2: the start of a %d-player game records no roll-off: %s", players, entries[0].Outcome)
+	} else {
+		rolls, best, leaders := start.RollOff[len(start.RollOff)-1].Rolls, -1, []int{}
+		for _, r := range rolls {
+			if r.Total != r.Dice[0]+r.Dice[1] {
+				t.Errorf("PC-2: roll-off %+v: total is not the sum of the dice", r)
+			}
+			switch {
+			case r.Total > best:
+				best, leaders = r.Total, []int{r.Seat}
+			case r.Total == best:
+				leaders = append(leaders, r.Seat)
+			}
+		}
+		if len(leaders) != 1 || leaders[0] != first || start.NextSeat == nil || *start.NextSeat != first {
+			t.Errorf("PC-2: roll-off %s; seat %d went first", entries[0].Outcome, first)
+		}
+	}
 	var last climbOutcome
 	if err := json.Unmarshal(entries[len(entries)-1].Outcome, &last); err != nil {
 		t.Fatal(err)
@@ -248,10 +304,14 @@ type primedHand struct {
 
 type primedScores struct {
 	Rounds []struct {
-		Round  int     `json:"round"`
-		Hands  [][]int `json:"hands"`
-		Scores []int   `json:"scores"`
-		Totals []int   `json:"totals"`
+		Round   int     `json:"round"`
+		Dealer  int     `json:"dealer"`
+		Starter int     `json:"starter"`
+		Ending  string  `json:"ending"`
+		WentOut *int    `json:"went_out"`
+		Hands   [][]int `json:"hands"`
+		Scores  []int   `json:"scores"`
+		Totals  []int   `json:"totals"`
 	} `json:"rounds"`
 	Totals   []int `json:"totals"`
 	Finished bool  `json:"finished"`
@@ -486,6 +546,18 @@ func playPrimed(t *testing.T, tb *table, multi bool) {
 	for r, rr := range sc.Rounds {
 		if rr.Round != r+1 || len(rr.Scores) != players || len(rr.Hands) != players {
 			t.Fatalf("round %d result: %+v", r+1, rr)
+		}
+		// PR-3: round 1 is dealt by seat 0; the seat after the dealer starts and deals next.
+		dealer := 0
+		if r > 0 {
+			dealer = sc.Rounds[r-1].Starter
+		}
+		if rr.Dealer != dealer || rr.Starter != (dealer+1)%players {
+			t.Errorf("PR-3: round %d dealt by seat %d, started by seat %d; want %d and %d", rr.Round, rr.Dealer, rr.Starter, dealer, (dealer+1)%players)
+		}
+		// PR-7: the round ends when a hand is empty.
+		if rr.Ending == "went_out" && (rr.WentOut == nil || len(rr.Hands[*rr.WentOut]) != 0) || rr.Ending == "blocked" && rr.WentOut != nil {
+			t.Errorf("PR-7: round %d ended %q, went_out %v, hands %v", rr.Round, rr.Ending, rr.WentOut, rr.Hands)
 		}
 		for i := range players {
 			sum := 0
