@@ -692,11 +692,13 @@ func TestEventStreamSlowSubscriberIsDropped(t *testing.T) {
 	}
 }
 
-// On shutdown streams end at once, so Serve returns without waiting for the grace period.
-func TestEventStreamsEndOnShutdown(t *testing.T) {
+// Under the real server, streams outlive READ_TIMEOUT and WRITE_TIMEOUT; on shutdown they end at
+// once, so Serve returns without waiting for the grace period.
+func TestEventStreamsOutliveTimeoutsAndEndOnShutdown(t *testing.T) {
 	dbA := repotest.NewDB(t)
 	cfg := testConfig()
 	cfg.ShutdownGrace = 20 * time.Second
+	cfg.ReadTimeout, cfg.WriteTimeout, cfg.StreamHeartbeat = 300*time.Millisecond, 300*time.Millisecond, 50*time.Millisecond
 	srv, err := api.New(cfg, dbA, quietLogger())
 	if err != nil {
 		t.Fatal(err)
@@ -714,6 +716,16 @@ func TestEventStreamsEndOnShutdown(t *testing.T) {
 	g := newEvGame(t, s, "primed", nil, 2, 1)
 	stream := openEvStream(t, base, g.path("/events"))
 	stream.next(t, evWait)
+	time.Sleep(time.Second)
+	g.play()
+	if _, en := stream.next(t, evWait).action(t); en.Seq != 1 {
+		t.Fatalf("entry %d, want 1", en.Seq)
+	}
+	select {
+	case <-stream.closed:
+		t.Fatal("the stream was closed by the server's read or write timeout")
+	default:
+	}
 	start := time.Now()
 	stop()
 	select {
