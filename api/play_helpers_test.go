@@ -242,6 +242,21 @@ func (tb *table) checkReplay(token string) json.RawMessage {
 	return g.State
 }
 
+// stateAt is the replay step seq as token sees it.
+func (tb *table) stateAt(token string, seq int64) json.RawMessage {
+	tb.t.Helper()
+	p := tb.path("/states/" + strconv.FormatInt(seq, 10))
+	resp := tb.s.Get(p, auth(token)...)
+	if resp.StatusCode != http.StatusOK {
+		tb.t.Fatalf("GET %s = %d: %s", p, resp.StatusCode, resp.Body)
+	}
+	var step struct {
+		State json.RawMessage `json:"state"`
+	}
+	resp.JSON(tb.t, &step)
+	return step.State
+}
+
 // checkFold loads the stored game and its whole history and checks that folding the history gives
 // exactly the stored snapshot (G-2), and that the history holds every accepted action in order.
 func (tb *table) checkFold() {

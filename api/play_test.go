@@ -406,7 +406,7 @@ func checkPrimedHistory(t *testing.T, viewer int, items []json.RawMessage) {
 			t.Fatal(err)
 		}
 		if d := out.Drew; d != nil && (d.Card != nil) != (d.Seat == viewer) {
-			t.Errorf("PR-8: entry %d seen by viewer %d: seat %d drew, card shown: %v", e.Seq, viewer, d.Seat, d.Card)
+			t.Errorf("PR-8: entry %d seen by viewer %d: seat %d drew, drew.card = %s", e.Seq, viewer, d.Seat, cardText(d.Card))
 		}
 		if d := out.Dealt; d != nil {
 			for j, h := range d.Hands {
@@ -419,6 +419,13 @@ func checkPrimedHistory(t *testing.T, viewer int, items []json.RawMessage) {
 			}
 		}
 	}
+}
+
+func cardText(c *int) string {
+	if c == nil {
+		return "absent"
+	}
+	return fmt.Sprint(*c)
 }
 
 func TestPlayFullPrimedGames(t *testing.T) {
@@ -524,6 +531,11 @@ func playPrimed(t *testing.T, tb *table, multi bool) {
 			}
 			if g.Status == "active" {
 				checkPrimedView(t, e.Seq, viewer, view)
+				if viewer == replayed {
+					// An earlier replay step hides as much as the present (PR-8).
+					k := tb.rng.Int64N(e.Seq + 1)
+					checkPrimedView(t, k, viewer, tb.stateAt(token, k))
+				}
 				if viewer != seat {
 					checkPrimedHistory(t, viewer, tails[viewer+1].next(tb))
 				}
