@@ -458,7 +458,6 @@ func TestPlayFullPrimedGames(t *testing.T) {
 }
 
 func playPrimed(t *testing.T, tb *table, multi bool) {
-	t.Helper()
 	players := len(tb.tokens)
 	draws, rounds, reshuffles := 0, 0, 0
 	passes := map[string]int{}
