@@ -263,7 +263,9 @@ func TestClassroomReviewEndToEnd(t *testing.T) {
 	r.checkReplay(batch.Games[0].ID, snapshots, true)
 	r.checkReplay(pc.Game.ID, climbSnaps, false)
 	for _, g := range all {
-		r.checkAttempts(g.ID)
+		r.checkAttempts(g.ID, r.class.teacher)
+		// Once the game is over, its players may read its refused actions too.
+		r.checkAttempts(g.ID, r.class.students[r.nameOf[*g.Seats[0].StudentID]].token)
 	}
 	stats := r.checkStats()
 	r.checkCSV(stats)
@@ -399,6 +401,9 @@ func (r *review) playPrimed(tb *table, many bool, snaps *[]crSnapshot) {
 		e, g := tb.act(seat, pick.Action)
 		r.countPrimed(tb, seat, pick.Action, e.Outcome, roundScores)
 
+		if snaps != nil && n == 12 && g.Status == "active" {
+			r.checkTeacherHistory(tb)
+		}
 		if snaps != nil {
 			resp := r.get(tb.path(""), nil)
 			var fg crGame
@@ -428,6 +433,46 @@ func (r *review) playPrimed(tb *table, many bool, snaps *[]crSnapshot) {
 	if notPrime != wantNotPrime || !drawRefused || !outOfTurn {
 		t.Errorf("game %s: refused %d not_prime plays (want %d), draw refused %v, out of turn %v", tb.id, notPrime, wantNotPrime, drawRefused, outOfTurn)
 	}
+}
+
+// checkTeacherHistory reads a running game's history as the teacher: every hand dealt and every card
+// drawn is shown.
+func (r *review) checkTeacherHistory(tb *table) {
+	t := r.t
+	t.Helper()
+	items := tb.history(r.class.teacher, 50)
+	if int64(len(items)) != tb.seq+1 {
+		t.Fatalf("the teacher's history has %d entries, want %d", len(items), tb.seq+1)
+	}
+	dealt, drawn := 0, 0
+	for _, raw := range items {
+		var e wireEntry
+		if err := json.Unmarshal(raw, &e); err != nil {
+			t.Fatal(err)
+		}
+		var out primedOutcome
+		if err := json.Unmarshal(e.Outcome, &out); err != nil {
+			t.Fatal(err)
+		}
+		if out.Dealt != nil {
+			for seat, hand := range out.Dealt.Hands {
+				dealt++
+				if hand == nil || len(*hand) != out.Dealt.HandSizes[seat] {
+					t.Errorf("entry %d: the teacher's history hides the hand dealt to seat %d", e.Seq, seat)
+				}
+			}
+		}
+		if out.Drew != nil {
+			drawn++
+			if out.Drew.Card == nil {
+				t.Errorf("entry %d: the teacher's history hides the card seat %d drew", e.Seq, out.Drew.Seat)
+			}
+		}
+	}
+	if dealt != len(tb.tokens) {
+		t.Errorf("the teacher's history holds %d dealt hands, want %d", dealt, len(tb.tokens))
+	}
+	t.Logf("teacher's history at entry %d: %d hands dealt, %d cards drawn, all shown", tb.seq, dealt, drawn)
 }
 
 // countPrimed adds what one accepted Primed action did: plays and cards from the action sent, the
@@ -808,6 +853,9 @@ func (r *review) checkLists(primed []crGame, climb crGame, final map[string]crGa
 		}
 	}
 	r.checkListed(url.Values{"from": {at(climb.CreatedAt)}}.Encode(), []crGame{climb}, nil)
+	india := time.FixedZone("+05:30", 5*3600+1800) // the same instants written with an offset
+	r.checkListed(url.Values{"from": {climb.CreatedAt.In(india).Format(time.RFC3339Nano)}}.Encode(), []crGame{climb}, nil)
+	r.checkListed(url.Values{"to": {climb.CreatedAt.In(india).Format(time.RFC3339Nano)}}.Encode(), primed, nil)
 	r.checkListed(url.Values{"to": {at(climb.CreatedAt)}}.Encode(), primed, nil)
 	r.checkListed(url.Values{"from": {at(batchAt)}, "to": {at(climb.CreatedAt)}}.Encode(), primed, nil)
 	r.checkListed(url.Values{"from": {at(batchAt.Add(-time.Hour))}, "to": {at(batchAt)}}.Encode(), nil, nil)
@@ -866,7 +914,7 @@ func (r *review) checkReplay(id string, snaps []crSnapshot, hands bool) {
 }
 
 // checkAttempts compares a game's refused actions, as the teacher lists them, with those sent.
-func (r *review) checkAttempts(id string) {
+func (r *review) checkAttempts(id, token string) {
 	t := r.t
 	t.Helper()
 	var list struct {
@@ -880,7 +928,11 @@ func (r *review) checkAttempts(id string) {
 			Detail    string          `json:"detail"`
 		} `json:"items"`
 	}
-	r.get("/v1/games/"+id+"/attempts", &list)
+	resp := r.h.Get("/v1/games/"+id+"/attempts", bearer(token)...)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET attempts of game %s = %d: %s", id, resp.StatusCode, resp.Body)
+	}
+	resp.JSON(t, &list)
 	sent := r.refused[id]
 	if len(list.Items) != len(sent) {
 		t.Errorf("game %s: %d attempts listed, %d refused actions sent", id, len(list.Items), len(sent))
