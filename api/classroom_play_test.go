@@ -832,13 +832,7 @@ func (r *review) checkLists(primed []crGame, climb crGame, final map[string]crGa
 		id := r.class.students[n].id
 		var theirs []crGame
 		for _, g := range all {
-			if slices.ContainsFunc(g.Seats, func(s struct {
-				Seat      int     `json:"seat"`
-				Name      string  `json:"name"`
-				StudentID *string `json:"student_id"`
-			}) bool {
-				return *s.StudentID == id
-			}) {
+			if slices.Contains(r.seatIDs[g.ID], id) {
 				theirs = append(theirs, g)
 			}
 		}
