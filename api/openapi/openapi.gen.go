@@ -814,7 +814,7 @@ type HistoryEntry struct {
 	// Outcome What happened, redacted for the caller while the game runs.
 	Outcome json.RawMessage `json:"outcome"`
 
-	// Random The random values this step drew (dice, shuffles); shown only once the game is over.
+	// Random The random values this step drew (dice, shuffles): they reveal the order of shuffled decks, so they are shown only to the game's teacher and, once the game is over, to everyone.
 	Random *[]int `json:"random,omitempty"`
 
 	// Seat Who acted; null for the start.
