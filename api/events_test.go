@@ -776,3 +776,48 @@ func TestEventStreamDeliveryLatency(t *testing.T) {
 		len(sinceReturn), pct(sinceReturn, 0.5), pct(sinceReturn, 0.99), pct(sinceReturn, 1), early)
 	t.Logf("from the POST being sent: median %s, p99 %s", pct(sinceSent, 0.5), pct(sinceSent, 0.99))
 }
+
+// A stream opened on a lobby waits, then receives the start (entry 0) when the game starts on
+// another instance.
+func TestEventStreamFromLobbyThroughStart(t *testing.T) {
+	c := newEvCluster(t, testConfig())
+	resp := c.a.Post("/v1/games", map[string]any{"game": "primed", "seats": 2})
+	if resp.StatusCode != http.StatusCreated {
+		t.Fatalf("create lobby = %d: %s", resp.StatusCode, resp.Body)
+	}
+	var lobby created
+	resp.JSON(t, &lobby)
+	path := "/v1/games/" + lobby.Game.ID
+	stream := openEvStream(t, c.b.URL, path+"/events?access_token="+url.QueryEscape(lobby.CreatorToken))
+	var seat0 string
+	for i, name := range []string{"Ada", "Ben"} {
+		resp := c.a.Post(path+"/players", map[string]string{"name": name})
+		if resp.StatusCode != http.StatusCreated {
+			t.Fatalf("join = %d: %s", resp.StatusCode, resp.Body)
+		}
+		if i == 0 {
+			var j struct {
+				Seat seatToken `json:"seat"`
+			}
+			resp.JSON(t, &j)
+			seat0 = j.Seat.Token
+		}
+	}
+	select {
+	case e := <-stream.events:
+		if e.Comment == "" {
+			t.Fatalf("event before the start: %+v", e)
+		}
+	case <-time.After(200 * time.Millisecond):
+	}
+	resp = c.a.Post(path+"/start", nil, bearer(seat0)...)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("start = %d: %s", resp.StatusCode, resp.Body)
+	}
+	var started gameBody
+	resp.JSON(t, &started)
+	a, en := stream.next(t, evWait).action(t)
+	if en.Seq != 0 || a.Version != started.Version || a.Status != "active" {
+		t.Errorf("start event: seq %d version %d status %s; the game is at version %d", en.Seq, a.Version, a.Status, started.Version)
+	}
+}
