@@ -300,6 +300,24 @@ func (e PrimeClimbOutcomeAction) Valid() bool {
 	}
 }
 
+// Defines values for PrimeClimbOutcomePrimesLanded.
+const (
+	N0 PrimeClimbOutcomePrimesLanded = 0
+	N1 PrimeClimbOutcomePrimesLanded = 1
+)
+
+// Valid indicates whether the value is a known member of the PrimeClimbOutcomePrimesLanded enum.
+func (e PrimeClimbOutcomePrimesLanded) Valid() bool {
+	switch e {
+	case N0:
+		return true
+	case N1:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PrimeClimbRollActionType.
 const (
 	PrimeClimbRollActionTypeRoll PrimeClimbRollActionType = "roll"
@@ -1049,7 +1067,10 @@ type PrimeClimbOutcome struct {
 	Draw       *PrimeClimbDraw         `json:"draw"`
 	NextCursed bool                    `json:"next_cursed"`
 	NextSeat   *int                    `json:"next_seat"`
-	RollOff    []struct {
+
+	// PrimesLanded Move: the mover's pawns that, after the bump, stand on a red prime they did not stand on when the turn began (PC-10). Absent when none.
+	PrimesLanded *[]PrimeClimbOutcomePrimesLanded `json:"primes_landed,omitempty"`
+	RollOff      []struct {
 		Rolls []PrimeClimbSeatRoll `json:"rolls"`
 	} `json:"roll_off"`
 	Seat   *int                 `json:"seat"`
@@ -1061,6 +1082,9 @@ type PrimeClimbOutcome struct {
 
 // PrimeClimbOutcomeAction defines model for PrimeClimbOutcome.Action.
 type PrimeClimbOutcomeAction string
+
+// PrimeClimbOutcomePrimesLanded defines model for PrimeClimbOutcome.PrimesLanded.
+type PrimeClimbOutcomePrimesLanded int
 
 // PrimeClimbPending Example: {"candidates":[{"pawn":0,"target_seat":1},{"pawn":1,"target_seat":1}],"card":"swap","pawn":0}
 type PrimeClimbPending struct {

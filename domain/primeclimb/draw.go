@@ -22,11 +22,9 @@ func drawEarners(pawns, start [2]int) []int {
 
 // draw draws one Prime Card after the bump when the move earned it (PC-10, PC-11) and applies it.
 func (s *State) draw(drawPawn *int, out *Outcome, r domain.Rand) {
-	if !s.Options.PrimeCards {
-		return
-	}
 	earners := drawEarners(s.mover().Pawns, s.Turn.StartPawns)
-	if len(earners) == 0 {
+	out.PrimesLanded = earners
+	if !s.Options.PrimeCards || len(earners) == 0 {
 		return
 	}
 	pawn := earners[0]

@@ -17,7 +17,10 @@ type Outcome struct {
 	Steps   []StepDone  `json:"steps"`  // keeper or move: every step with before/after positions
 	Unused  []int       `json:"unused"` // move: die uses left unspent (unusable under Curse, or dropped on a win)
 	Bumps   []Bump      `json:"bumps"`  // move: pawns bumped after the move (PC-9)
-	Draw    *Draw       `json:"draw"`   // move or choose: the card drawn and what it did
+	// PrimesLanded lists the mover's pawns that, after the bump, stand on a red prime they did not
+	// stand on when the turn began: the pawns that earn a draw (PC-10), cards on or off.
+	PrimesLanded []int `json:"primes_landed,omitempty"`
+	Draw         *Draw `json:"draw"` // move or choose: the card drawn and what it did
 	// NextSeat is whose turn it is after this action, when a new turn began; null otherwise.
 	NextSeat   *int `json:"next_seat"`
 	NextCursed bool `json:"next_cursed"` // the new turn is under a Curse (PC-12)

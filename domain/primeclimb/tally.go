@@ -19,7 +19,7 @@ import (
 //	op_multiply      dice steps with × in the seat's moves
 //	op_divide        dice steps with ÷ in the seat's moves
 //	primes_landed    pawns of the seat that ended a move on a red prime 11..97 they had not started the
-//	                 turn on (PC-10), 0 to 2 per move; see below
+//	                 turn on (PC-10), 0 to 2 per move, as the move outcome's primes_landed lists them
 //	bumps_given      pawns of other seats sent to Start by the seat: the bump after its move (PC-9), a
 //	                 pawn its action card moved onto (PC-13), its Send to Start (PC-12); one per pawn
 //	bumps_taken      pawns of the seat sent to Start so by another seat; one per pawn
@@ -30,13 +30,6 @@ import (
 //	                 empty deck and discard pile
 //	keepers_played   keepers the seat played, on their own or as steps of a move (PC-12)
 //	curses_received  Curses played on the seat by an opponent, a second one before its turn included
-//
-// primes_landed is read from the move outcome alone, which does not hold the start-of-turn positions:
-// a pawn counts when the move's steps moved it and, after the bump, it stands on a red prime other than
-// the square it stood on when the move action began; the pawn that drew the card always counts. This is
-// PC-10 exactly unless a keeper played as its own action earlier in the same turn moved one of the
-// seat's pawns (the move then starts from where the keeper left the pawn); the pawn that drew the card
-// is right even then.
 const (
 	CountTurns          = "turns"
 	CountOpAdd          = "op_add"
@@ -79,10 +72,8 @@ func (rules) Tally(raw json.RawMessage, counts domain.Counts) error {
 	seat := *o.Seat
 	if o.Action == ActMove {
 		counts.Add(seat, CountTurns, 1)
-		if o.Winner == nil {
-			if n := o.primesLanded(seat); n > 0 {
-				counts.Add(seat, CountPrimesLanded, n)
-			}
+		if n := len(o.PrimesLanded); n > 0 {
+			counts.Add(seat, CountPrimesLanded, n)
 		}
 		if o.Draw != nil && o.Draw.Card != nil {
 			counts.Add(seat, CountCardsDrawn, 1)
@@ -121,40 +112,6 @@ func tallyBump(counts domain.Counts, mover, victim int) {
 	}
 	counts.Add(mover, CountBumpsGiven, 1)
 	counts.Add(victim, CountBumpsTaken, 1)
-}
-
-// primesLanded counts the mover's pawns that earned a draw in this move (PC-10), as far as the move
-// outcome tells: see the comment on the Count constants.
-func (o *Outcome) primesLanded(seat int) int {
-	var first, last [2]*int // each pawn's position before its first and after its last step
-	for _, st := range o.Steps {
-		if st.Seat != seat || st.Pawn == nil || st.From == nil || st.To == nil {
-			continue
-		}
-		p := *st.Pawn
-		if first[p] == nil {
-			first[p] = st.From
-		}
-		last[p] = st.To
-	}
-	n := 0
-	for p := range 2 {
-		if last[p] == nil {
-			continue
-		}
-		end := *last[p]
-		if slices.ContainsFunc(o.Bumps, func(b Bump) bool { return b.Seat == seat && b.Pawn == p }) {
-			end = Start
-		}
-		drew := o.Draw != nil && o.Draw.Pawn == p
-		if drew || (isRed(end) && end != *first[p]) {
-			n++
-		}
-	}
-	if o.Draw != nil && last[o.Draw.Pawn] == nil {
-		n++ // moved only by keepers played before the move action
-	}
-	return n
 }
 
 // checkTallied checks what Tally relies on, so that a damaged or foreign outcome is refused rather
