@@ -25,9 +25,9 @@ func (s *Server) GetClassroomStats(c echo.Context, classroomID openapi.Classroom
 	if err != nil {
 		return err
 	}
-	body := openapi.ClassroomStats{ClassroomId: mustUUID(classroom.ID), Students: make([]openapi.StudentStats, len(stats))}
-	class := repo.StudentStats{Counts: map[string]map[string]int{}}
-	for i, st := range stats {
+	body := openapi.ClassroomStats{ClassroomId: mustUUID(classroom.ID), Students: make([]openapi.StudentStats, len(stats.Students))}
+	class := repo.StudentStats{Counts: map[string]map[string]int{}, Attempts: stats.ClassAttempts}
+	for i, st := range stats.Students {
 		totals := totalsBody(st)
 		body.Students[i] = openapi.StudentStats{
 			StudentId: mustUUID(st.StudentID), Name: st.Name,
@@ -59,7 +59,8 @@ func totalsBody(st repo.StudentStats) openapi.StatsTotals {
 	return t
 }
 
-// addStats adds one student's numbers to the class's.
+// addStats adds one student's numbers to the class's; the class's attempts come from the database,
+// where their order in time is known.
 func addStats(class *repo.StudentStats, st repo.StudentStats) {
 	class.GamesPlayed += st.GamesPlayed
 	class.GamesFinished += st.GamesFinished
@@ -72,18 +73,6 @@ func addStats(class *repo.StudentStats, st repo.StudentStats) {
 			class.Counts[kind][name] += n
 		}
 	}
-	for _, a := range st.Attempts {
-		i := slices.IndexFunc(class.Attempts, func(x repo.AttemptCount) bool { return x.Code == a.Code })
-		if i < 0 {
-			class.Attempts = append(class.Attempts, repo.AttemptCount{Code: a.Code})
-			i = len(class.Attempts) - 1
-		}
-		class.Attempts[i].Count += a.Count
-		if len(class.Attempts[i].Examples) < len(a.Examples) {
-			class.Attempts[i].Examples = a.Examples
-		}
-	}
-	slices.SortFunc(class.Attempts, func(a, b repo.AttemptCount) int { return b.Count - a.Count })
 }
 
 // sendStatsCSV writes one row per student and measure, plus the class's rows, for spreadsheets:
@@ -106,7 +95,7 @@ func sendStatsCSV(c echo.Context, body openapi.ClassroomStats) error {
 }
 
 func writeTotalsCSV(w *csv.Writer, id, name string, t openapi.StatsTotals) {
-	row := func(measure string, value string) { _ = w.Write([]string{id, name, measure, value}) }
+	row := func(measure string, value string) { _ = w.Write([]string{id, spreadsheetSafe(name), measure, value}) }
 	row("games_played", strconv.Itoa(t.GamesPlayed))
 	row("games_finished", strconv.Itoa(t.GamesFinished))
 	row("games_won", strconv.Itoa(t.GamesWon))
@@ -140,4 +129,12 @@ func orEmptyMap(m map[string]int) map[string]int {
 		return map[string]int{}
 	}
 	return m
+}
+
+// spreadsheetSafe keeps a name that a spreadsheet would read as a formula ("=HYPERLINK(…)") as text.
+func spreadsheetSafe(s string) string {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return "'" + s
+	}
+	return s
 }

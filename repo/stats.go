@@ -45,8 +45,28 @@ type Attempt struct {
 
 const attemptExamples = 3
 
-// Stats gathers every current student's statistics over the classroom's games.
-func (s *Classrooms) Stats(ctx context.Context, classroomID string) ([]StudentStats, error) {
+// ClassroomStats is every current student's statistics, and the class's refused attempts.
+type ClassroomStats struct {
+	Students []StudentStats
+	// ClassAttempts counts the refusals of all the class's students by code, with the class's most
+	// recent examples.
+	ClassAttempts []AttemptCount
+}
+
+// Stats gathers the statistics of the classroom's games.
+func (s *Classrooms) Stats(ctx context.Context, classroomID string) (*ClassroomStats, error) {
+	students, err := s.studentStats(ctx, classroomID)
+	if err != nil {
+		return nil, err
+	}
+	class, err := s.classAttempts(ctx, classroomID)
+	if err != nil {
+		return nil, err
+	}
+	return &ClassroomStats{Students: students, ClassAttempts: class}, nil
+}
+
+func (s *Classrooms) studentStats(ctx context.Context, classroomID string) ([]StudentStats, error) {
 	students, err := s.Students(ctx, classroomID)
 	if err != nil {
 		return nil, err
@@ -157,26 +177,45 @@ func (s *Classrooms) tallyGames(ctx context.Context, classroomID string, seats [
 	return rows.Err()
 }
 
+// attemptsByCode counts the refusals of the classroom's current students by code, most frequent
+// first, with the most recent sentences. Grouped per student, or for the whole class.
+const attemptsByCode = `SELECT %s, a.code, count(*), (array_agg(a.detail ORDER BY a.id DESC))[1:$2]
+	FROM attempts a
+	JOIN games g ON g.id = a.game_id
+	JOIN seats s ON s.game_id = a.game_id AND s.seat = a.seat
+	JOIN students st ON st.id = s.student_id AND st.removed_at IS NULL
+	WHERE g.classroom_id = $1
+	GROUP BY 1, 2 ORDER BY 1, 3 DESC, 2`
+
 func (s *Classrooms) countAttempts(ctx context.Context, classroomID string, byID map[string]*StudentStats) error {
-	rows, err := s.db.Pool.Query(ctx, `SELECT s.student_id::text, a.code, count(*), (array_agg(a.detail ORDER BY a.id DESC))[1:$2]
-		FROM attempts a
-		JOIN games g ON g.id = a.game_id
-		JOIN seats s ON s.game_id = a.game_id AND s.seat = a.seat
-		WHERE g.classroom_id = $1 AND s.student_id IS NOT NULL
-		GROUP BY 1, 2 ORDER BY 1, 3 DESC, 2`, classroomID, attemptExamples)
+	return s.scanAttempts(ctx, fmt.Sprintf(attemptsByCode, "s.student_id::text"), classroomID, func(studentID string, ac AttemptCount) {
+		if st := byID[studentID]; st != nil {
+			st.Attempts = append(st.Attempts, ac)
+		}
+	})
+}
+
+func (s *Classrooms) classAttempts(ctx context.Context, classroomID string) ([]AttemptCount, error) {
+	var out []AttemptCount
+	err := s.scanAttempts(ctx, fmt.Sprintf(attemptsByCode, "''"), classroomID, func(_ string, ac AttemptCount) {
+		out = append(out, ac)
+	})
+	return out, err
+}
+
+func (s *Classrooms) scanAttempts(ctx context.Context, sql, classroomID string, each func(string, AttemptCount)) error {
+	rows, err := s.db.Pool.Query(ctx, sql, classroomID, attemptExamples)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var studentID string
+		var group string
 		var ac AttemptCount
-		if err := rows.Scan(&studentID, &ac.Code, &ac.Count, &ac.Examples); err != nil {
+		if err := rows.Scan(&group, &ac.Code, &ac.Count, &ac.Examples); err != nil {
 			return err
 		}
-		if st := byID[studentID]; st != nil {
-			st.Attempts = append(st.Attempts, ac)
-		}
+		each(group, ac)
 	}
 	return rows.Err()
 }
