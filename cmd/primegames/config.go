@@ -26,6 +26,8 @@ type config struct {
 	StreamLimit        int
 	StreamHeartbeat    time.Duration
 	StreamWriteTimeout time.Duration
+	// AdminToken, when set, is required to create classrooms.
+	AdminToken string
 }
 
 // loadConfig reads the configuration through getenv and reports the first bad value in one line.
@@ -46,6 +48,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 		StreamLimit:        r.positiveInt("STREAM_LIMIT", 1000),
 		StreamHeartbeat:    r.duration("STREAM_HEARTBEAT", 15*time.Second),
 		StreamWriteTimeout: r.duration("STREAM_WRITE_TIMEOUT", 10*time.Second),
+		AdminToken:         r.str("ADMIN_TOKEN", ""),
 	}
 	return cfg, r.err
 }

@@ -87,6 +87,7 @@ func serve(ctx context.Context, cfg config) error {
 		StreamLimit:        cfg.StreamLimit,
 		StreamHeartbeat:    cfg.StreamHeartbeat,
 		StreamWriteTimeout: cfg.StreamWriteTimeout,
+		AdminToken:         cfg.AdminToken,
 	}, db, logger)
 	if err != nil {
 		return err

@@ -1,0 +1,33 @@
+package api_test
+
+import (
+	"net/http"
+	"testing"
+
+	"primegames/api"
+	"primegames/api/apitest"
+	"primegames/repo/repotest"
+)
+
+// With ADMIN_TOKEN set, only its holder creates classrooms.
+func TestAdminTokenGuardsClassroomCreation(t *testing.T) {
+	cfg := testConfig()
+	cfg.AdminToken = "operator-secret"
+	srv, err := api.New(cfg, repotest.NewDB(t), quietLogger())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := apitest.Start(t, srv)
+	body := map[string]string{"name": "4C"}
+	for name, headers := range map[string][]string{
+		"no token":    nil,
+		"wrong token": bearer("guess"),
+	} {
+		if resp := s.Post("/v1/classrooms", body, headers...); resp.StatusCode != http.StatusUnauthorized {
+			t.Errorf("%s = %d, want 401", name, resp.StatusCode)
+		}
+	}
+	if resp := s.Post("/v1/classrooms", body, bearer("operator-secret")...); resp.StatusCode != http.StatusCreated {
+		t.Errorf("admin token = %d, want 201: %s", resp.StatusCode, resp.Body)
+	}
+}
