@@ -56,7 +56,7 @@ type streams struct {
 	stopOnce sync.Once
 
 	mu      sync.Mutex
-	subs    map[string]map[*subscriber]struct{} // by game id
+	subs    map[string]map[*subscriber]struct{} // by topic: gameTopic or classroomTopic
 	running bool                                // the listener goroutine has been started
 	closed  bool
 	cancel  context.CancelFunc
@@ -64,11 +64,19 @@ type streams struct {
 }
 
 // subscriber is one open stream. wake holds at most one pending wake-up: the stream reads the
-// history when it wakes, so wake-ups coalesce and nothing is buffered per stream.
+// history when it wakes, so wake-ups coalesce and nothing is buffered per stream beyond, for a
+// classroom's stream, the set of its games that have news.
 type subscriber struct {
-	gameID string
-	wake   chan struct{}
+	topic string
+	wake  chan struct{}
+
+	mu    sync.Mutex
+	games map[string]struct{} // classroom streams: the games named by notifications since the last look
+	all   bool                // every game may have news (the listener reconnected)
 }
+
+func gameTopic(id string) string      { return "game:" + id }
+func classroomTopic(id string) string { return "classroom:" + id }
 
 func newStreams(cfg Config, db *repo.DB, logger *slog.Logger, registry *prometheus.Registry) *streams {
 	st := &streams{
@@ -132,8 +140,8 @@ func (st *streams) close() {
 	}
 }
 
-// subscribe registers a stream of gameID, starting the listener with the first stream.
-func (st *streams) subscribe(gameID string) (*subscriber, error) {
+// subscribe registers a stream of topic, starting the listener with the first stream.
+func (st *streams) subscribe(topic string) (*subscriber, error) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if st.closed {
@@ -144,35 +152,61 @@ func (st *streams) subscribe(gameID string) (*subscriber, error) {
 		st.running, st.cancel = true, cancel
 		go st.listen(ctx)
 	}
-	sub := &subscriber{gameID: gameID, wake: make(chan struct{}, 1)}
-	if st.subs[gameID] == nil {
-		st.subs[gameID] = map[*subscriber]struct{}{}
+	sub := &subscriber{topic: topic, wake: make(chan struct{}, 1), games: map[string]struct{}{}}
+	if st.subs[topic] == nil {
+		st.subs[topic] = map[*subscriber]struct{}{}
 	}
-	st.subs[gameID][sub] = struct{}{}
+	st.subs[topic][sub] = struct{}{}
 	return sub, nil
 }
 
 func (st *streams) unsubscribe(sub *subscriber) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	delete(st.subs[sub.gameID], sub)
-	if len(st.subs[sub.gameID]) == 0 {
-		delete(st.subs, sub.gameID)
+	delete(st.subs[sub.topic], sub)
+	if len(st.subs[sub.topic]) == 0 {
+		delete(st.subs, sub.topic)
 	}
 }
 
-func (sub *subscriber) poke() {
+// poke wakes the stream; gameID, when not "", names the game with news, and "*" means every game.
+func (sub *subscriber) poke(gameID string) {
+	if gameID != "" {
+		sub.mu.Lock()
+		if gameID == "*" {
+			sub.all = true
+		} else if !sub.all {
+			sub.games[gameID] = struct{}{}
+		}
+		sub.mu.Unlock()
+	}
 	select {
 	case sub.wake <- struct{}{}:
 	default: // a wake-up is pending already
 	}
 }
 
-func (st *streams) wakeGame(gameID string) {
+// news takes the games with news since the last call; all reports that every game may have some.
+func (sub *subscriber) news() (games []string, all bool) {
+	sub.mu.Lock()
+	defer sub.mu.Unlock()
+	for g := range sub.games {
+		games = append(games, g)
+	}
+	all, sub.all, sub.games = sub.all, false, map[string]struct{}{}
+	return games, all
+}
+
+func (st *streams) notice(n repo.GameNotice) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	for sub := range st.subs[gameID] {
-		sub.poke()
+	for sub := range st.subs[gameTopic(n.GameID)] {
+		sub.poke("")
+	}
+	if n.ClassroomID != "" {
+		for sub := range st.subs[classroomTopic(n.ClassroomID)] {
+			sub.poke(n.GameID)
+		}
 	}
 }
 
@@ -181,7 +215,7 @@ func (st *streams) wakeAll() {
 	defer st.mu.Unlock()
 	for _, subs := range st.subs {
 		for sub := range subs {
-			sub.poke()
+			sub.poke("*")
 		}
 	}
 }
@@ -199,7 +233,7 @@ func (st *streams) listen(ctx context.Context) {
 			// Whatever was committed while nobody listened is in the history: every stream catches up.
 			st.wakeAll()
 		},
-		Notice: func(n repo.GameNotice) { st.wakeGame(n.GameID) },
+		Notice: st.notice,
 		Failed: func(err error, retryIn time.Duration) {
 			st.logger.Warn("live updates: listener connection lost", "error", err.Error(), "retry_in", retryIn.String())
 		},
@@ -209,28 +243,18 @@ func (st *streams) listen(ctx context.Context) {
 // StreamGameEvents sends the game's history, then its new entries as they are recorded, as
 // server-sent events, until the game ends, the client leaves or the server shuts down.
 func (s *Server) StreamGameEvents(c echo.Context, id openapi.GameID, params openapi.StreamGameEventsParams) error {
-	st := s.streams
-	if !st.acquire() {
-		c.Response().Header().Set("Retry-After", strconv.Itoa(streamRetryAfter))
-		return domain.Errorf(domain.KindUnavailable, "streams_full",
-			"This server holds as many live streams as it may; connect again in %d seconds.", streamRetryAfter)
+	release, err := s.streams.openSlot(c)
+	if err != nil {
+		return err
 	}
-	defer st.release()
-	select {
-	case <-st.stopping:
-		return domain.Errorf(domain.KindUnavailable, "unavailable", "This server is shutting down; connect again.")
-	default:
-	}
+	defer release()
 	after, err := resumeAfter(params)
 	if err != nil {
 		return err
 	}
-	token, err := bearerToken(c)
+	token, err := streamToken(c, params.AccessToken)
 	if err != nil {
 		return err
-	}
-	if token == "" && params.AccessToken != nil {
-		token = *params.AccessToken
 	}
 	ctx := c.Request().Context()
 	g, caller, err := s.db.Games().Get(ctx, id.String(), token)
@@ -238,36 +262,72 @@ func (s *Server) StreamGameEvents(c echo.Context, id openapi.GameID, params open
 		return err
 	}
 	// Subscribe before the first read of the history, so that nothing recorded after it goes unnoticed.
-	sub, err := st.subscribe(g.ID)
+	sub, err := s.streams.subscribe(gameTopic(g.ID))
 	if err != nil {
 		return err
 	}
-	defer st.unsubscribe(sub)
+	defer s.streams.unsubscribe(sub)
+	return s.serveStream(c, sub, func(out *eventWriter) (bool, error) {
+		var ended bool
+		after, ended, err = s.sendNewEvents(ctx, out, g.ID, caller, after)
+		return ended, err
+	})
+}
 
+// openSlot takes one of the instance's stream slots, or refuses the stream.
+func (st *streams) openSlot(c echo.Context) (release func(), err error) {
+	if !st.acquire() {
+		c.Response().Header().Set("Retry-After", strconv.Itoa(streamRetryAfter))
+		return nil, domain.Errorf(domain.KindUnavailable, "streams_full",
+			"This server holds as many live streams as it may; connect again in %d seconds.", streamRetryAfter)
+	}
+	select {
+	case <-st.stopping:
+		st.release()
+		return nil, domain.Errorf(domain.KindUnavailable, "unavailable", "This server is shutting down; connect again.")
+	default:
+	}
+	return st.release, nil
+}
+
+// streamToken is the Authorization bearer token or, failing that, the access_token query parameter
+// (EventSource cannot send headers).
+func streamToken(c echo.Context, accessToken *string) (string, error) {
+	token, err := bearerToken(c)
+	if err != nil || token != "" || accessToken == nil {
+		return token, err
+	}
+	return *accessToken, nil
+}
+
+// serveStream answers with an event stream and calls step at once and each time sub is woken,
+// sending a heartbeat comment when nothing happens, until step reports the stream over, the client
+// leaves or the server shuts down.
+func (s *Server) serveStream(c echo.Context, sub *subscriber, step func(*eventWriter) (over bool, err error)) error {
+	ctx := c.Request().Context()
 	w := c.Response()
 	w.Header().Set(echo.HeaderContentType, "text/event-stream")
 	w.Header().Set(echo.HeaderCacheControl, "no-store")
 	w.Header().Set("X-Accel-Buffering", "no") // nginx and friends: do not hold events back
 	w.WriteHeader(http.StatusOK)
-	out := &eventWriter{w: w, rc: http.NewResponseController(w), timeout: st.writeTimeout}
+	out := &eventWriter{w: w, rc: http.NewResponseController(w), timeout: s.streams.writeTimeout}
 	if err := out.send(fmt.Sprintf("retry: %d\n\n", streamRetryMillis)); err != nil {
 		return nil
 	}
-	heartbeat := time.NewTicker(st.heartbeat)
+	heartbeat := time.NewTicker(s.streams.heartbeat)
 	defer heartbeat.Stop()
 	for {
-		var ended bool
-		after, ended, err = s.sendNewEvents(ctx, out, g.ID, caller, after)
-		if err != nil || ended {
+		over, err := step(out)
+		if err != nil || over {
 			if err != nil && ctx.Err() == nil && !errors.Is(err, errClientWrite) {
-				s.logger.Warn("live updates: stream ended by an error", "request_id", requestIDOf(c), "game_id", g.ID, "error", err.Error())
+				s.logger.Warn("live updates: stream ended by an error", "request_id", requestIDOf(c), "stream", sub.topic, "error", err.Error())
 			}
 			return nil
 		}
 		select {
 		case <-ctx.Done():
 			return nil
-		case <-st.stopping:
+		case <-s.streams.stopping:
 			return nil
 		case <-sub.wake:
 		case <-heartbeat.C:
@@ -297,44 +357,55 @@ func resumeAfter(params openapi.StreamGameEventsParams) (int64, error) {
 // sendNewEvents sends every entry after seq `after`, then `end` when the game is over. It returns
 // the last seq sent and whether the stream is over.
 func (s *Server) sendNewEvents(ctx context.Context, out *eventWriter, gameID string, caller repo.Caller, after int64) (int64, bool, error) {
+	after, g, err := s.sendEntries(ctx, out, gameID, caller, after, func(seq int64) string { return strconv.FormatInt(seq, 10) })
+	if err != nil || !g.Status.Over() {
+		return after, false, err
+	}
+	return after, true, sendEnd(out, g)
+}
+
+// sendEntries sends every entry of the game after seq `after` as `action` events with the ids idOf
+// gives. It returns the last seq sent and the game as it was when the last entry had been sent.
+func (s *Server) sendEntries(ctx context.Context, out *eventWriter, gameID string, caller repo.Caller, after int64, idOf func(int64) string) (int64, *repo.Game, error) {
 	for {
 		p, err := s.db.Games().Progress(ctx, gameID, after, streamBatch)
 		if err != nil {
-			return after, false, err
+			return after, nil, err
 		}
 		viewer := viewerFor(p.Game, caller)
 		for _, e := range p.Entries {
 			entry, err := entryBody(p.Game, e, viewer)
 			if err != nil {
-				return after, false, err
+				return after, nil, err
 			}
 			data, err := json.Marshal(openapi.GameEvent{
 				GameId: mustUUID(gameID), Entry: entry,
 				Version: p.VersionAfter(e.Seq), Status: openapi.GameStatus(p.StatusAfter(e.Seq)),
 			})
 			if err != nil {
-				return after, false, err
+				return after, nil, err
 			}
-			if err := out.send(fmt.Sprintf("id: %d\nevent: action\ndata: %s\n\n", e.Seq, data)); err != nil {
-				return after, false, err
+			if err := out.send(fmt.Sprintf("id: %s\nevent: action\ndata: %s\n\n", idOf(e.Seq), data)); err != nil {
+				return after, nil, err
 			}
 			after = e.Seq
 		}
-		if !p.Caught(after) {
-			continue
+		if p.Caught(after) {
+			return after, p.Game, nil
 		}
-		if p.Game.Status.Over() {
-			data, err := json.Marshal(openapi.GameEndEvent{
-				GameId: mustUUID(gameID), Status: openapi.GameStatus(p.Game.Status),
-				Version: p.Game.Version, Winners: orEmpty(p.Game.Winners),
-			})
-			if err != nil {
-				return after, true, err
-			}
-			return after, true, out.send(fmt.Sprintf("event: end\ndata: %s\n\n", data))
-		}
-		return after, false, nil
 	}
+}
+
+// sendEnd sends the `end` event of a game that is over.
+func sendEnd(out *eventWriter, g *repo.Game) error {
+	data, err := json.Marshal(openapi.GameEndEvent{
+		GameId: mustUUID(g.ID), Status: openapi.GameStatus(g.Status),
+		Version: g.Version, Winners: orEmpty(g.Winners),
+	})
+	if err != nil {
+		return err
+	}
+	return out.send(fmt.Sprintf("event: end\ndata: %s\n\n", data))
 }
 
 // errClientWrite marks a failed write to the client: it left, or reads too slowly.

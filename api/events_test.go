@@ -212,7 +212,7 @@ func (e evEvent) action(t *testing.T) (evAction, evEntry) {
 	if err := json.Unmarshal(a.Entry, &en); err != nil {
 		t.Fatal(err)
 	}
-	if e.ID != strconv.FormatInt(en.Seq, 10) {
+	if !strings.Contains(e.ID, ":") && e.ID != strconv.FormatInt(en.Seq, 10) { // classroom streams' ids are checked by their test
 		t.Errorf("event id %q for entry seq %d", e.ID, en.Seq)
 	}
 	return a, en
@@ -819,5 +819,175 @@ func TestEventStreamFromLobbyThroughStart(t *testing.T) {
 	a, en := stream.next(t, evWait).action(t)
 	if en.Seq != 0 || a.Version != started.Version || a.Status != "active" {
 		t.Errorf("start event: seq %d version %d status %s; the game is at version %d", en.Seq, a.Version, a.Status, started.Version)
+	}
+}
+
+// The teacher's classroom stream on instance B sees every game of the class played through A,
+// games created after it opened included, each game's entries in order and once, in full; a game's
+// end does not close it; Last-Event-ID resumes without losing anything.
+func TestClassroomEventStream(t *testing.T) {
+	c := newEvCluster(t, testConfig())
+	resp := c.a.Post("/v1/classrooms", map[string]string{"name": "Class 4B"})
+	if resp.StatusCode != http.StatusCreated {
+		t.Fatalf("create classroom = %d: %s", resp.StatusCode, resp.Body)
+	}
+	var room struct {
+		Classroom struct {
+			ID       string `json:"id"`
+			JoinCode string `json:"join_code"`
+		} `json:"classroom"`
+		TeacherToken string `json:"teacher_token"`
+	}
+	resp.JSON(t, &room)
+	tokenOf := map[string]string{} // student id -> token
+	var students []string
+	for _, name := range []string{"Ada", "Ben", "Cy", "Di"} {
+		resp := c.a.Post("/v1/classrooms/join", map[string]string{"join_code": room.Classroom.JoinCode, "name": name})
+		if resp.StatusCode != http.StatusCreated {
+			t.Fatalf("join classroom = %d: %s", resp.StatusCode, resp.Body)
+		}
+		var j struct {
+			Student struct {
+				ID string `json:"id"`
+			} `json:"student"`
+			Token string `json:"token"`
+		}
+		resp.JSON(t, &j)
+		tokenOf[j.Student.ID] = j.Token
+		students = append(students, j.Student.ID)
+	}
+	roomPath := "/v1/classrooms/" + room.Classroom.ID
+	newGame := func(ids ...string) *evGame {
+		t.Helper()
+		resp := c.a.Post(roomPath+"/games", map[string]any{"game": "primed", "group_size": len(ids), "student_ids": ids}, bearer(room.TeacherToken)...)
+		if resp.StatusCode != http.StatusCreated {
+			t.Fatalf("classroom games = %d: %s", resp.StatusCode, resp.Body)
+		}
+		var out struct {
+			Games []struct {
+				evTurnGame
+				Seats []struct {
+					Seat      int    `json:"seat"`
+					StudentID string `json:"student_id"`
+				} `json:"seats"`
+			} `json:"games"`
+		}
+		resp.JSON(t, &out)
+		if len(out.Games) != 1 {
+			t.Fatalf("%d games", len(out.Games))
+		}
+		body := out.Games[0]
+		g := &evGame{t: t, s: c.a, id: body.ID, creator: room.TeacherToken, kind: "primed", rng: rand.New(rand.NewPCG(uint64(len(body.ID)), 3)),
+			posted: map[int64]json.RawMessage{}, versions: map[int64]int64{0: body.Version}}
+		for _, st := range body.Seats {
+			g.tokens = append(g.tokens, tokenOf[st.StudentID])
+		}
+		g.update(body.evTurnGame)
+		return g
+	}
+
+	// Students are not teachers.
+	if resp := c.b.Get(roomPath+"/events", bearer(tokenOf[students[0]])...); resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("classroom stream with a student token = %d", resp.StatusCode)
+	}
+	stream := openEvStream(t, c.b.URL, roomPath+"/events?access_token="+url.QueryEscape(room.TeacherToken))
+	type key struct {
+		game string
+		seq  int64
+	}
+	seen := map[key]int{}
+	last := map[string]int64{}
+	ends := map[string]int{}
+	var lastID string
+	// drain reads events until want returns true.
+	drain := func(s *evStream, dupesOK bool, want func() bool) {
+		t.Helper()
+		for !want() {
+			e := s.next(t, evWait)
+			if e.Event == "end" {
+				var end evEnd
+				if err := json.Unmarshal([]byte(e.Data), &end); err != nil {
+					t.Fatal(err)
+				}
+				ends[end.GameID]++
+				continue
+			}
+			a, en := e.action(t)
+			if e.ID != a.GameID+":"+strconv.FormatInt(en.Seq, 10) {
+				t.Fatalf("event id %q for game %s entry %d", e.ID, a.GameID, en.Seq)
+			}
+			lastID = e.ID
+			k := key{a.GameID, en.Seq}
+			seen[k]++
+			if seen[k] > 1 && !dupesOK {
+				t.Fatalf("entry %v twice", k)
+			}
+			prev, ok := last[a.GameID]
+			if !ok {
+				prev = -1
+			}
+			if seen[k] == 1 && en.Seq != prev+1 {
+				t.Fatalf("game %s: entry %d after %d", a.GameID, en.Seq, prev)
+			}
+			if en.Seq > prev {
+				last[a.GameID] = en.Seq
+			}
+			if en.Random == nil {
+				t.Errorf("entry %v: the teacher sees everything, random values included", k)
+			}
+			var out primedOutcome
+			if err := json.Unmarshal(en.Outcome, &out); err != nil {
+				t.Fatal(err)
+			}
+			if out.Drew != nil && out.Drew.Card == nil {
+				t.Errorf("entry %v: the teacher should see the drawn card", k)
+			}
+		}
+	}
+	caught := func(gs ...*evGame) func() bool {
+		return func() bool {
+			for _, g := range gs {
+				if l, ok := last[g.id]; !ok || l < g.seq {
+					return false
+				}
+			}
+			return true
+		}
+	}
+
+	g1 := newGame(students[0], students[1]) // created after the stream opened
+	for range 6 {
+		g1.play()
+	}
+	g2 := newGame(students[2], students[3])
+	for range 6 {
+		g1.play()
+		g2.play()
+	}
+	drain(stream, false, caught(g1, g2))
+	if resp := c.a.Post(g1.path("/abort"), nil, bearer(room.TeacherToken)...); resp.StatusCode != http.StatusOK {
+		t.Fatalf("abort = %d: %s", resp.StatusCode, resp.Body)
+	}
+	drain(stream, false, func() bool { return ends[g1.id] == 1 })
+	g2.play()
+	drain(stream, false, caught(g2)) // the stream stays open after one game ends
+
+	// Drop the connection, play on, resume with Last-Event-ID.
+	stream.close()
+	for range 3 {
+		g2.play()
+	}
+	resumed := openEvStream(t, c.b.URL, roomPath+"/events", append(bearer(room.TeacherToken), "Last-Event-ID", lastID)...)
+	drain(resumed, true, caught(g2))
+	for k, n := range seen {
+		if k.game != g1.id && k.game != g2.id || n == 0 {
+			t.Errorf("unexpected entry %v", k)
+		}
+	}
+	if int64(len(seen)) != g1.seq+1+g2.seq+1 {
+		t.Errorf("%d distinct entries, the games have %d", len(seen), g1.seq+1+g2.seq+1)
+	}
+	if resp := c.b.Get(roomPath+"/events", append(bearer(room.TeacherToken), "Last-Event-ID", "nope")...); resp.StatusCode != http.StatusBadRequest {
+		t.Errorf("bad Last-Event-ID = %d", resp.StatusCode)
 	}
 }

@@ -2,17 +2,22 @@ package repo
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"primegames/domain"
 )
 
 // GameEventsChannel is the Postgres notification channel that announces changes to games' histories,
 // so that every server instance can wake the live streams of the game.
 //
 // The payload is "<game id>:<seq>" once history entry seq has been appended (the start, seq 0,
-// included), and "<game id>:end" when a game ends without a new entry (it is aborted). Notifications
+// included), and "<game id>:end" when a game ends without a new entry (it is aborted); for a game of
+// a classroom, ":<classroom id>" follows, so that the classroom's streams wake too. Notifications
 // are sent inside the transaction that makes the change, so Postgres delivers them on commit only,
 // in commit order. They are hints: a listener reads the history itself, so a notification that is
 // lost (the listener was reconnecting) or coalesced costs latency, never an entry.
@@ -20,9 +25,10 @@ const GameEventsChannel = "game_events"
 
 // GameNotice is one notification on GameEventsChannel.
 type GameNotice struct {
-	GameID string
-	Seq    int64 // the appended entry; -1 for End
-	End    bool  // the game ended without a new entry
+	GameID      string
+	Seq         int64  // the appended entry; -1 for End
+	End         bool   // the game ended without a new entry
+	ClassroomID string // "" for a game outside classrooms
 }
 
 // ParseGameNotice reads a GameEventsChannel payload.
@@ -31,25 +37,30 @@ func ParseGameNotice(payload string) (GameNotice, bool) {
 	if !ok || id == "" {
 		return GameNotice{}, false
 	}
-	if rest == "end" {
-		return GameNotice{GameID: id, Seq: -1, End: true}, true
+	what, classroom, _ := strings.Cut(rest, ":")
+	if what == "end" {
+		return GameNotice{GameID: id, Seq: -1, End: true, ClassroomID: classroom}, true
 	}
-	seq, err := strconv.ParseInt(rest, 10, 64)
+	seq, err := strconv.ParseInt(what, 10, 64)
 	if err != nil || seq < 0 {
 		return GameNotice{}, false
 	}
-	return GameNotice{GameID: id, Seq: seq}, true
+	return GameNotice{GameID: id, Seq: seq, ClassroomID: classroom}, true
 }
+
+// notifySQL sends "<game id>:<what>", followed by ":<classroom id>" for a classroom's game.
+const notifySQL = `SELECT pg_notify($1, $2::text || ':' || $3::text ||
+	coalesce(':' || (SELECT classroom_id::text FROM games WHERE id = $2::text::uuid), ''))`
 
 // notifyEntry announces, on commit, that entry seq of the game was appended.
 func notifyEntry(ctx context.Context, tx pgx.Tx, gameID string, seq int64) error {
-	_, err := tx.Exec(ctx, `SELECT pg_notify($1, $2)`, GameEventsChannel, gameID+":"+strconv.FormatInt(seq, 10))
+	_, err := tx.Exec(ctx, notifySQL, GameEventsChannel, gameID, strconv.FormatInt(seq, 10))
 	return err
 }
 
 // notifyEnd announces, on commit, that the game ended without a new entry.
 func notifyEnd(ctx context.Context, tx pgx.Tx, gameID string) error {
-	_, err := tx.Exec(ctx, `SELECT pg_notify($1, $2)`, GameEventsChannel, gameID+":end")
+	_, err := tx.Exec(ctx, notifySQL, GameEventsChannel, gameID, "end")
 	return err
 }
 
@@ -113,4 +124,59 @@ func (s *Games) Progress(ctx context.Context, gameID string, after int64, limit 
 		}
 	}
 	return p, tx.Commit(ctx)
+}
+
+// ClassroomPosition is where each game of a classroom stood at a point in time.
+type ClassroomPosition struct {
+	// At is the database's clock when the position was read.
+	At time.Time
+	// LastSeq is each game's last entry (-1 before its start); Over, whether it had ended.
+	LastSeq map[string]int64
+	Over    map[string]bool
+}
+
+// ClassroomPosition reads, for every game of the classroom, its last entry recorded before `before`
+// and whether it had ended by then; with before nil, as of now.
+func (s *Games) ClassroomPosition(ctx context.Context, classroomID string, before *time.Time) (*ClassroomPosition, error) {
+	p := &ClassroomPosition{LastSeq: map[string]int64{}, Over: map[string]bool{}}
+	rows, err := s.db.Pool.Query(ctx, `SELECT g.id::text,
+			coalesce(max(a.seq) FILTER (WHERE $2::timestamptz IS NULL OR a.created_at < $2), -1),
+			g.finished_at IS NOT NULL AND ($2::timestamptz IS NULL OR g.finished_at < $2),
+			now()
+		FROM games g LEFT JOIN actions a ON a.game_id = g.id
+		WHERE g.classroom_id = $1
+		GROUP BY g.id`, classroomID, before)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id string
+		var last int64
+		var over bool
+		if err := rows.Scan(&id, &last, &over, &p.At); err != nil {
+			return nil, err
+		}
+		p.LastSeq[id], p.Over[id] = last, over
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if p.At.IsZero() {
+		if err := s.db.Pool.QueryRow(ctx, `SELECT now()`).Scan(&p.At); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+// EntryTime is when entry seq of a game of the classroom was recorded.
+func (s *Games) EntryTime(ctx context.Context, classroomID, gameID string, seq int64) (time.Time, error) {
+	var at time.Time
+	err := s.db.Pool.QueryRow(ctx, `SELECT a.created_at FROM actions a JOIN games g ON g.id = a.game_id
+		WHERE g.classroom_id = $1 AND a.game_id = $2 AND a.seq = $3`, classroomID, gameID, seq).Scan(&at)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return at, domain.Errorf(domain.KindNotFound, "event_not_found", "Entry %d of game %s is not an event of this classroom.", seq, gameID)
+	}
+	return at, err
 }

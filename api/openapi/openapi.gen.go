@@ -1694,6 +1694,19 @@ type Unavailable = Problem
 // Unprocessable An RFC 9457 problem document.
 type Unprocessable = Problem
 
+// StreamClassroomEventsParams defines parameters for StreamClassroomEvents.
+type StreamClassroomEventsParams struct {
+	// Since Replay the entries recorded at or after this time.
+	Since *time.Time `form:"since,omitempty" json:"since,omitempty"`
+
+	// AccessToken The teacher token, for clients that cannot send `Authorization: Bearer` (browsers'
+	// `EventSource`). The header wins when both are sent.
+	AccessToken *string `form:"access_token,omitempty" json:"access_token,omitempty"`
+
+	// LastEventID The `id` of the last event received (`<game id>:<seq>`); wins over `since`.
+	LastEventID *string `json:"Last-Event-ID,omitempty"`
+}
+
 // ListClassroomGamesParams defines parameters for ListClassroomGames.
 type ListClassroomGamesParams struct {
 	Game   *GameKind   `form:"game,omitempty" json:"game,omitempty"`
@@ -2144,6 +2157,9 @@ type ServerInterface interface {
 	// GetClassroom The classroom (teacher token).
 	// (GET /v1/classrooms/{classroom_id})
 	GetClassroom(ctx echo.Context, classroomId ClassroomID) error
+	// StreamClassroomEvents Live updates of every game of a classroom (server-sent events, teacher token).
+	// (GET /v1/classrooms/{classroom_id}/events)
+	StreamClassroomEvents(ctx echo.Context, classroomId ClassroomID, params StreamClassroomEventsParams) error
 	// ListClassroomGames The classroom's games, newest first (teacher token).
 	// (GET /v1/classrooms/{classroom_id}/games)
 	ListClassroomGames(ctx echo.Context, classroomId ClassroomID, params ListClassroomGamesParams) error
@@ -2312,6 +2328,55 @@ func (w *ServerInterfaceWrapper) GetClassroom(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.GetClassroom(ctx, classroomId)
+	return err
+}
+
+// StreamClassroomEvents converts echo context to params.
+func (w *ServerInterfaceWrapper) StreamClassroomEvents(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "classroom_id" -------------
+	var classroomId ClassroomID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "classroom_id", ctx.Param("classroom_id"), &classroomId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter classroom_id: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params StreamClassroomEventsParams
+	// ------------- Optional query parameter "since" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "since", ctx.QueryParams(), &params.Since, runtime.BindQueryParameterOptions{Type: "string", Format: "date-time"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter since: %s", err))
+	}
+
+	// ------------- Optional query parameter "access_token" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "access_token", ctx.QueryParams(), &params.AccessToken, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter access_token: %s", err))
+	}
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "Last-Event-ID" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Last-Event-ID")]; found {
+		var LastEventID string
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for Last-Event-ID, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Last-Event-ID", valueList[0], &LastEventID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter Last-Event-ID: %s", err))
+		}
+
+		params.LastEventID = &LastEventID
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.StreamClassroomEvents(ctx, classroomId, params)
 	return err
 }
 
@@ -2932,6 +2997,7 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/v1/games/:id/actions", wrapper.ListActions, options.OperationMiddlewares["listActions"]...)
 	router.POST(options.BaseURL+"/v1/games/:id/actions", wrapper.PostAction, options.OperationMiddlewares["postAction"]...)
 	router.GET(options.BaseURL+"/v1/games/:id/events", wrapper.StreamGameEvents, options.OperationMiddlewares["streamGameEvents"]...)
+	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/events", wrapper.StreamClassroomEvents, options.OperationMiddlewares["streamClassroomEvents"]...)
 	router.GET(options.BaseURL+"/v1/games/:id/states/:seq", wrapper.GetStateAt, options.OperationMiddlewares["getStateAt"]...)
 	router.GET(options.BaseURL+"/v1/games/:id/legal-actions", wrapper.GetLegalActions, options.OperationMiddlewares["getLegalActions"]...)
 	router.GET(options.BaseURL+"/v1/games/:id/scores", wrapper.GetScores, options.OperationMiddlewares["getScores"]...)
