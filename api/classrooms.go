@@ -8,7 +8,6 @@ import (
 
 	"primegames/api/openapi"
 	"primegames/domain"
-	"primegames/domain/games"
 	"primegames/repo"
 )
 
@@ -125,9 +124,9 @@ func (s *Server) CreateClassroomGames(c echo.Context, classroomID openapi.Classr
 	if err := bindJSON(c, &req); err != nil {
 		return err
 	}
-	rules, ok := games.Lookup(string(req.Game))
-	if !ok {
-		return domain.Invalid("invalid", "There is no game called %q.", req.Game)
+	rules, err := rulesFor(req.Game)
+	if err != nil {
+		return err
 	}
 	in := repo.GroupGames{ClassroomID: classroom.ID, Rules: rules, GroupSize: req.GroupSize}
 	if req.Options != nil {

@@ -26,9 +26,9 @@ func (s *Server) CreateGame(c echo.Context, params openapi.CreateGameParams) err
 	if err := decodeJSON(raw, &req); err != nil {
 		return err
 	}
-	rules, ok := games.Lookup(string(req.Game))
-	if !ok {
-		return domain.Invalid("invalid", "There is no game called %q.", req.Game)
+	rules, err := rulesFor(req.Game)
+	if err != nil {
+		return err
 	}
 	in := repo.NewGame{Rules: rules}
 	if req.Options != nil {
@@ -195,6 +195,15 @@ func (s *Server) sendGameList(c echo.Context, f repo.GameFilter) error {
 		body.NextCursor = &next
 	}
 	return c.JSON(http.StatusOK, body)
+}
+
+// rulesFor finds the rules of a game kind the contract names.
+func rulesFor(kind openapi.GameKind) (domain.Rules, error) {
+	rules, ok := games.Lookup(string(kind))
+	if !ok {
+		return nil, domain.Invalid("invalid", "There is no game called %q.", kind)
+	}
+	return rules, nil
 }
 
 // member resolves a classroom token (teacher or student) on the request; nil without one.

@@ -60,13 +60,7 @@ func (s *Games) Act(ctx context.Context, in ActInput, idemKey string, render fun
 		if idemKey != "" {
 			idem = &Idempotency{Scope: fmt.Sprintf("action:%s:%d", g.ID, caller.Seat), Key: idemKey, RequestHash: hashBody(in.Action)}
 		}
-		resp, err = idempotent(ctx, tx, idem, func() (Response, error) {
-			acted, err := act(ctx, tx, g, caller, in)
-			if err != nil {
-				return Response{}, err
-			}
-			return render(acted)
-		})
+		resp, err = idempotentRender(ctx, tx, idem, func() (*Acted, error) { return act(ctx, tx, g, caller, in) }, render)
 		return err
 	})
 	return resp, err

@@ -26,6 +26,17 @@ type Response struct {
 	Body    []byte
 }
 
+// idempotentRender is idempotent for work whose result is rendered into the response.
+func idempotentRender[T any](ctx context.Context, tx pgx.Tx, idem *Idempotency, work func() (T, error), render func(T) (Response, error)) (Response, error) {
+	return idempotent(ctx, tx, idem, func() (Response, error) {
+		result, err := work()
+		if err != nil {
+			return Response{}, err
+		}
+		return render(result)
+	})
+}
+
 // idempotent runs do unless the same request was already answered, in which case it returns the
 // stored response. It runs inside the caller's transaction: the stored response and the work it
 // describes are committed together or not at all.

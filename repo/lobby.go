@@ -61,13 +61,7 @@ func (s *Games) Create(ctx context.Context, in NewGame, idem *Idempotency, rende
 	}
 	var resp Response
 	err = s.db.inTx(ctx, func(tx pgx.Tx) error {
-		resp, err = idempotent(ctx, tx, idem, func() (Response, error) {
-			created, err := createGame(ctx, tx, in, options)
-			if err != nil {
-				return Response{}, err
-			}
-			return render(created)
-		})
+		resp, err = idempotentRender(ctx, tx, idem, func() (*Created, error) { return createGame(ctx, tx, in, options) }, render)
 		return err
 	})
 	return resp, err
@@ -241,13 +235,7 @@ func (s *Games) Join(ctx context.Context, gameID, token, name string, idem *Idem
 		} else if err := checkName(name); err != nil {
 			return err
 		}
-		resp, err = idempotent(ctx, tx, idem, func() (Response, error) {
-			joined, err := joinGame(ctx, tx, g, seat)
-			if err != nil {
-				return Response{}, err
-			}
-			return render(joined)
-		})
+		resp, err = idempotentRender(ctx, tx, idem, func() (*Joined, error) { return joinGame(ctx, tx, g, seat) }, render)
 		return err
 	})
 	return resp, err
