@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/json"
 	"errors"
@@ -263,6 +264,10 @@ func readBody(c echo.Context) ([]byte, error) {
 			return nil, err
 		}
 		return nil, domain.Invalid("invalid", "The request body is not valid JSON: %v.", err)
+	}
+	// Postgres cannot store the NUL character in text or JSON, and no field has a use for it.
+	if bytes.Contains(raw, []byte(`\u0000`)) {
+		return nil, domain.Invalid("invalid", "The request body contains a NUL character (\\u0000), which no field accepts.")
 	}
 	return raw, nil
 }

@@ -163,6 +163,8 @@ func TestCreateGameRefusesBadRequests(t *testing.T) {
 		"duplicate names":        {map[string]any{"game": "primed", "players": []map[string]string{{"name": "Ada"}, {"name": "ada"}}}, "name_taken"},
 		"blank name":             {map[string]any{"game": "primed", "players": []map[string]string{{"name": " "}, {"name": "Ben"}}}, "invalid_name"},
 		"not JSON":               {"{", "invalid"},
+		"NUL in a name":          {`{"game":"primed","players":[{"name":"A\u0000"},{"name":"B"}]}`, "invalid"},
+		"control in a name":      {map[string]any{"game": "primed", "players": []map[string]string{{"name": "A\tB"}, {"name": "C"}}}, "invalid_name"},
 		"unknown field":          {`{"game":"primed","seats":2,"colour":"red"}`, "invalid"},
 	}
 	for name, tc := range cases {
@@ -370,6 +372,10 @@ func TestIllegalActionIs422AndChangesNothingButIsRecorded(t *testing.T) {
 	err := h.db.Pool.QueryRow(context.Background(), `SELECT seat, code, detail FROM attempts WHERE game_id = $1`, c.Game.ID).Scan(&attemptSeat, &code, &detail)
 	if err != nil || attemptSeat != seat || code != "wrong_phase" || detail != p.Detail {
 		t.Errorf("attempt = %d %q %q (%v)", attemptSeat, code, detail, err)
+	}
+	// NUL cannot be stored; it is refused before it reaches the rules or the attempts.
+	if resp := h.act(t, c.Game.ID, token, `{"type":"keeper","card":"\u0000","pawn":0}`); resp.StatusCode != http.StatusBadRequest {
+		t.Errorf("NUL in an action = %d", resp.StatusCode)
 	}
 	// A body that is not an action of any game breaks the contract: 400, and nothing recorded.
 	if resp := h.act(t, c.Game.ID, token, map[string]any{"type": "fly"}); resp.StatusCode != http.StatusBadRequest {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -65,8 +66,8 @@ func newJoinCode() string {
 // Create makes a classroom and returns it with its teacher token, shown only now.
 func (s *Classrooms) Create(ctx context.Context, name string) (*Classroom, string, error) {
 	name = strings.TrimSpace(name)
-	if name == "" || len([]rune(name)) > 80 {
-		return nil, "", domain.Invalid("invalid_name", "A classroom's name must be 1 to 80 characters.")
+	if name == "" || len([]rune(name)) > 80 || strings.ContainsFunc(name, unicode.IsControl) {
+		return nil, "", domain.Invalid("invalid_name", "A classroom's name must be 1 to 80 printable characters.")
 	}
 	token, hash := newToken(teacherTokenPrefix)
 	for attempt := 0; ; attempt++ {

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 
@@ -112,8 +114,9 @@ func playerRange(r domain.SeatRange) string {
 const maxNameLength = 40
 
 func checkName(name string) error {
-	if strings.TrimSpace(name) == "" || name != strings.TrimSpace(name) || len([]rune(name)) > maxNameLength {
-		return domain.Invalid("invalid_name", "A player's name must be 1 to %d characters without leading or trailing spaces; %q is not.", maxNameLength, name)
+	if strings.TrimSpace(name) == "" || name != strings.TrimSpace(name) || len([]rune(name)) > maxNameLength ||
+		!utf8.ValidString(name) || strings.ContainsFunc(name, unicode.IsControl) {
+		return domain.Invalid("invalid_name", "A player's name must be 1 to %d printable characters without leading or trailing spaces; %q is not.", maxNameLength, name)
 	}
 	return nil
 }
