@@ -278,16 +278,7 @@ func joinGame(ctx context.Context, tx pgx.Tx, g *Game, player Seat) (*Joined, er
 
 // Start begins a lobby game with the players who have joined.
 func (s *Games) Start(ctx context.Context, gameID, token string) (*Game, Caller, error) {
-	var g *Game
-	var caller Caller
-	err := s.db.inTx(ctx, func(tx pgx.Tx) error {
-		var err error
-		if g, err = loadGame(ctx, tx, gameID, true); err != nil {
-			return err
-		}
-		if caller, err = requireCaller(ctx, tx, g, token); err != nil {
-			return err
-		}
+	return s.changeAsCaller(ctx, gameID, token, func(tx pgx.Tx, g *Game, caller Caller) error {
 		if !caller.Creator && !caller.HasSeat() {
 			return domain.Errorf(domain.KindForbidden, "forbidden", "Only the game's creator or one of its players may start it.")
 		}
@@ -302,17 +293,29 @@ func (s *Games) Start(ctx context.Context, gameID, token string) (*Game, Caller,
 			return domain.Errorf(domain.KindConflict, "not_enough_players",
 				"%s needs at least %d players; %d have joined.", g.Kind, seats.Min, len(g.Seats))
 		}
-		if err := startGame(ctx, tx, g, len(g.Seats)); err != nil {
-			return err
-		}
-		g, err = loadGame(ctx, tx, gameID, false)
-		return err
+		return startGame(ctx, tx, g, len(g.Seats))
 	})
-	return g, caller, err
 }
 
 // Abort ends a game that is not over, at its creator's request.
 func (s *Games) Abort(ctx context.Context, gameID, token string) (*Game, Caller, error) {
+	return s.changeAsCaller(ctx, gameID, token, func(tx pgx.Tx, g *Game, caller Caller) error {
+		if !caller.Creator {
+			return domain.Errorf(domain.KindForbidden, "forbidden", "Only the game's creator may abort it; use the creator token returned when the game was created.")
+		}
+		if g.Status.Over() {
+			return domain.Errorf(domain.KindConflict, "game_over", "Game %s is already %s.", g.ID, g.Status)
+		}
+		if _, err := tx.Exec(ctx, `UPDATE games SET status = 'aborted', version = version + 1, updated_at = now(), finished_at = now() WHERE id = $1`, g.ID); err != nil {
+			return err
+		}
+		return notifyEnd(ctx, tx, g.ID)
+	})
+}
+
+// changeAsCaller locks a game, identifies the token's holder, lets change act on both in one
+// transaction, and returns the game as it is afterwards.
+func (s *Games) changeAsCaller(ctx context.Context, gameID, token string, change func(pgx.Tx, *Game, Caller) error) (*Game, Caller, error) {
 	var g *Game
 	var caller Caller
 	err := s.db.inTx(ctx, func(tx pgx.Tx) error {
@@ -323,16 +326,7 @@ func (s *Games) Abort(ctx context.Context, gameID, token string) (*Game, Caller,
 		if caller, err = requireCaller(ctx, tx, g, token); err != nil {
 			return err
 		}
-		if !caller.Creator {
-			return domain.Errorf(domain.KindForbidden, "forbidden", "Only the game's creator may abort it; use the creator token returned when the game was created.")
-		}
-		if g.Status.Over() {
-			return domain.Errorf(domain.KindConflict, "game_over", "Game %s is already %s.", g.ID, g.Status)
-		}
-		if _, err := tx.Exec(ctx, `UPDATE games SET status = 'aborted', version = version + 1, updated_at = now(), finished_at = now() WHERE id = $1`, g.ID); err != nil {
-			return err
-		}
-		if err := notifyEnd(ctx, tx, g.ID); err != nil {
+		if err := change(tx, g, caller); err != nil {
 			return err
 		}
 		g, err = loadGame(ctx, tx, gameID, false)
