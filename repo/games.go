@@ -211,16 +211,22 @@ func refuseToken(g *Game) error {
 
 // Get reads a game and identifies the caller by token.
 func (s *Games) Get(ctx context.Context, id, token string) (*Game, Caller, error) {
-	g, err := loadGame(ctx, s.db.Pool, id, false)
+	// One connection for the three small reads, rather than one from the pool for each.
+	conn, err := s.db.Pool.Acquire(ctx)
 	if err != nil {
 		return nil, Anonymous, err
 	}
-	caller, err := identify(ctx, s.db.Pool, g, token)
+	defer conn.Release()
+	g, err := loadGame(ctx, conn, id, false)
+	if err != nil {
+		return nil, Anonymous, err
+	}
+	caller, err := identify(ctx, conn, g, token)
 	return g, caller, err
 }
 
-// inTx runs fn in a transaction, committing when fn succeeds. commitOnError lets fn keep what it
-// wrote (a refused attempt) while still returning its error.
+// inTx runs fn in a transaction, committing when fn succeeds. An error wrapped in keepWrites lets fn
+// keep what it wrote (a refused attempt) while still returning its error.
 func (db *DB) inTx(ctx context.Context, fn func(pgx.Tx) error) error {
 	tx, err := db.Pool.Begin(ctx)
 	if err != nil {
