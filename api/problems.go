@@ -12,6 +12,7 @@ import (
 
 	"primegames/api/openapi"
 	"primegames/domain"
+	"primegames/repo"
 )
 
 const problemContentType = "application/problem+json"
@@ -90,6 +91,9 @@ func (s *Server) problemFor(err error) openapi.Problem {
 	var he *echo.HTTPError
 	if errors.As(err, &he) {
 		return problemForHTTPError(he)
+	}
+	if repo.IsUnavailable(err) {
+		return newProblem(http.StatusServiceUnavailable, "unavailable", "The database is not reachable right now; try again shortly.")
 	}
 	return newProblem(http.StatusInternalServerError, "internal", "Something went wrong on our side. Quote the request ID when you report it.")
 }

@@ -87,6 +87,16 @@ func TestReadinessWithoutDatabaseIs503Problem(t *testing.T) {
 	if resp := s.Get("/healthz"); resp.StatusCode != http.StatusOK {
 		t.Errorf("GET /healthz = %d without a database, want 200", resp.StatusCode)
 	}
+	// Without a database, game requests say "try again later", not "internal error".
+	for _, resp := range []*apitest.Response{
+		s.Get("/v1/games"),
+		s.Post("/v1/games", map[string]any{"game": "primed", "seats": 2}),
+		s.Get("/v1/games/00000000-0000-0000-0000-000000000000"),
+	} {
+		if p := resp.Problem(t); resp.StatusCode != http.StatusServiceUnavailable || p.Code != "unavailable" {
+			t.Errorf("%s %s without a database = %d %+v, want 503 unavailable", resp.Request.Method, resp.Request.URL.Path, resp.StatusCode, p)
+		}
+	}
 }
 
 func TestUnknownRouteAndWrongMethodAreProblems(t *testing.T) {

@@ -4,8 +4,11 @@ package repo
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net"
 
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
@@ -41,3 +44,11 @@ func (db *DB) Ping(ctx context.Context) error { return db.Pool.Ping(ctx) }
 
 // Close waits for borrowed connections to return and closes the pool.
 func (db *DB) Close() { db.Pool.Close() }
+
+// IsUnavailable reports whether err means the database could not be reached (as opposed to a
+// query that failed), so that callers can answer "try again later" rather than "internal error".
+func IsUnavailable(err error) bool {
+	var connectErr *pgconn.ConnectError
+	var netErr net.Error
+	return errors.As(err, &connectErr) || errors.As(err, &netErr) || pgconn.Timeout(err)
+}
