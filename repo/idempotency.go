@@ -5,11 +5,22 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
 	"primegames/domain"
 )
+
+// IdempotencyKeyLifetime is how long a response is kept for retries with the same Idempotency-Key.
+const IdempotencyKeyLifetime = 24 * time.Hour
+
+// PurgeIdempotencyKeys deletes the responses kept longer than IdempotencyKeyLifetime.
+func (db *DB) PurgeIdempotencyKeys(ctx context.Context) (int64, error) {
+	tag, err := db.Pool.Exec(ctx, `DELETE FROM idempotency_keys WHERE created_at <= now() - make_interval(secs => $1)`,
+		IdempotencyKeyLifetime.Seconds())
+	return tag.RowsAffected(), err
+}
 
 // Idempotency identifies a request that a client may send more than once (Idempotency-Key).
 type Idempotency struct {
@@ -50,8 +61,9 @@ func idempotent(ctx context.Context, tx pgx.Tx, idem *Idempotency, do func() (Re
 	}
 	var stored Response
 	var hash, headers []byte
-	err := tx.QueryRow(ctx, `SELECT request_hash, status, headers, body FROM idempotency_keys WHERE scope = $1 AND key = $2`,
-		idem.Scope, idem.Key).Scan(&hash, &stored.Status, &headers, &stored.Body)
+	err := tx.QueryRow(ctx, `SELECT request_hash, status, headers, body FROM idempotency_keys
+		WHERE scope = $1 AND key = $2 AND created_at > now() - make_interval(secs => $3)`,
+		idem.Scope, idem.Key, IdempotencyKeyLifetime.Seconds()).Scan(&hash, &stored.Status, &headers, &stored.Body)
 	switch {
 	case err == nil:
 		if !bytes.Equal(hash, idem.RequestHash) {
@@ -73,7 +85,10 @@ func idempotent(ctx context.Context, tx pgx.Tx, idem *Idempotency, do func() (Re
 	if err != nil {
 		return Response{}, err
 	}
-	_, err = tx.Exec(ctx, `INSERT INTO idempotency_keys (scope, key, request_hash, status, headers, body) VALUES ($1, $2, $3, $4, $5, $6)`,
+	// A row that is still there has expired: the key starts afresh.
+	_, err = tx.Exec(ctx, `INSERT INTO idempotency_keys (scope, key, request_hash, status, headers, body) VALUES ($1, $2, $3, $4, $5, $6)
+		ON CONFLICT (scope, key) DO UPDATE SET request_hash = excluded.request_hash, status = excluded.status,
+			headers = excluded.headers, body = excluded.body, created_at = now()`,
 		idem.Scope, idem.Key, idem.RequestHash, resp.Status, headers, resp.Body)
 	return resp, err
 }

@@ -1744,7 +1744,7 @@ type ListGamesParams struct {
 type CreateGameParams struct {
 	// IdempotencyKey A client-chosen key (a UUID is ideal). A retry with the same key and the same body returns
 	// the first response without acting again; the same key with another body gets 422
-	// `idempotency_key_reused`.
+	// `idempotency_key_reused`. Responses are kept for 24 hours.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -1769,7 +1769,7 @@ type PostActionParams struct {
 
 	// IdempotencyKey A client-chosen key (a UUID is ideal). A retry with the same key and the same body returns
 	// the first response without acting again; the same key with another body gets 422
-	// `idempotency_key_reused`.
+	// `idempotency_key_reused`. Responses are kept for 24 hours.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -1790,7 +1790,7 @@ type StreamGameEventsParams struct {
 type JoinGameParams struct {
 	// IdempotencyKey A client-chosen key (a UUID is ideal). A retry with the same key and the same body returns
 	// the first response without acting again; the same key with another body gets 422
-	// `idempotency_key_reused`.
+	// `idempotency_key_reused`. Responses are kept for 24 hours.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 

@@ -9,11 +9,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"os"
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"primegames/api"
 	"primegames/repo"
@@ -97,7 +99,27 @@ func serve(ctx context.Context, cfg config) error {
 		return fmt.Errorf("listen on %s: %w", cfg.ListenAddr, err)
 	}
 	logger.Info("serving", "addr", ln.Addr().String())
+	go purgeIdempotencyKeys(ctx, db, logger, time.Hour)
 	return srv.Serve(ctx, ln)
+}
+
+// purgeIdempotencyKeys drops expired Idempotency-Key responses every period until ctx ends. Every
+// instance may run it; the deletes do not conflict.
+func purgeIdempotencyKeys(ctx context.Context, db *repo.DB, logger *slog.Logger, period time.Duration) {
+	tick := time.NewTicker(period)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+			if n, err := db.PurgeIdempotencyKeys(ctx); err != nil {
+				logger.Warn("purging idempotency keys", "error", err)
+			} else if n > 0 {
+				logger.Info("purged idempotency keys", "count", n)
+			}
+		}
+	}
 }
 
 func migrate(ctx context.Context, cfg config, command string, out io.Writer) error {

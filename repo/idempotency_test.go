@@ -1,0 +1,60 @@
+package repo_test
+
+import (
+	"context"
+	"testing"
+
+	"primegames/domain/primed"
+	"primegames/repo"
+	"primegames/repo/repotest"
+)
+
+// A kept response answers retries for IdempotencyKeyLifetime; after that the key starts afresh and
+// the purge removes what is left.
+func TestIdempotencyKeysExpire(t *testing.T) {
+	ctx := context.Background()
+	db := repotest.NewDB(t)
+	idem := &repo.Idempotency{Scope: "create", Key: "k", RequestHash: []byte("h")}
+	create := func() string {
+		t.Helper()
+		resp, err := db.Games().Create(ctx, repo.NewGame{Rules: primed.Rules, OpenSeats: 2}, idem,
+			func(c *repo.Created) (repo.Response, error) {
+				return repo.Response{Status: 201, Headers: map[string]string{}, Body: []byte(c.Game.ID)}, nil
+			})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(resp.Body)
+	}
+	games := func() (n int) {
+		t.Helper()
+		if err := db.Pool.QueryRow(ctx, `SELECT count(*) FROM games`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	expire := func() {
+		t.Helper()
+		if _, err := db.Pool.Exec(ctx, `UPDATE idempotency_keys SET created_at = now() - interval '25 hours'`); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	first := create()
+	if retry := create(); retry != first || games() != 1 {
+		t.Fatalf("a retry within the lifetime created another game")
+	}
+	expire()
+	if n, err := db.PurgeIdempotencyKeys(ctx); err != nil || n != 1 {
+		t.Fatalf("purged %d (%v), want 1", n, err)
+	}
+	if fresh := create(); fresh == first || games() != 2 {
+		t.Fatal("an expired key should act afresh")
+	}
+	// An expired response that the purge has not reached yet is replaced, not a conflict.
+	expire()
+	create()
+	if games() != 3 {
+		t.Fatalf("games = %d, want 3", games())
+	}
+}
