@@ -73,15 +73,6 @@ type evGame struct {
 	versions map[int64]int64
 }
 
-type evTurnGame struct {
-	ID      string `json:"id"`
-	Status  string `json:"status"`
-	Version int64  `json:"version"`
-	Turn    *struct {
-		ToAct []int `json:"to_act"`
-	} `json:"turn"`
-}
-
 func newEvGame(t *testing.T, s *apitest.Server, kind string, options any, players int, seed uint64) *evGame {
 	t.Helper()
 	req := map[string]any{"game": kind, "players": names(players)}
@@ -93,7 +84,7 @@ func newEvGame(t *testing.T, s *apitest.Server, kind string, options any, player
 		t.Fatalf("create = %d: %s", resp.StatusCode, resp.Body)
 	}
 	var c struct {
-		Game         evTurnGame  `json:"game"`
+		Game         gameBody    `json:"game"`
 		CreatorToken string      `json:"creator_token"`
 		Seats        []seatToken `json:"seats"`
 	}
@@ -107,7 +98,7 @@ func newEvGame(t *testing.T, s *apitest.Server, kind string, options any, player
 	return g
 }
 
-func (g *evGame) update(body evTurnGame) {
+func (g *evGame) update(body gameBody) {
 	g.status, g.version = body.Status, body.Version
 	if body.Turn != nil && len(body.Turn.ToAct) == 1 {
 		g.toAct = body.Turn.ToAct[0]
@@ -124,33 +115,14 @@ func (g *evGame) play() (seq int64, sent, returned time.Time) {
 		g.t.Fatalf("game %s is %s", g.id, g.status)
 	}
 	var legal struct {
-		Actions []struct {
-			Action  json.RawMessage `json:"action"`
-			Wins    bool            `json:"wins"`
-			Ends    *[2]int         `json:"ends"`
-			Longest bool            `json:"longest"`
-		} `json:"actions"`
+		Actions []climbLegal `json:"actions"`
 	}
 	g.s.Get(g.path("/legal-actions"), bearer(g.tokens[g.toAct])...).JSON(g.t, &legal)
 	if len(legal.Actions) == 0 {
 		g.t.Fatalf("seat %d has no legal action", g.toAct)
 	}
-	pick := legal.Actions[g.rng.IntN(len(legal.Actions))]
-	if g.rng.IntN(4) != 0 { // head for the end: winning moves, then the highest pawns
-		best := -1
-		for _, la := range legal.Actions {
-			score := 0
-			switch {
-			case la.Wins:
-				score = 1000
-			case la.Ends != nil:
-				score = la.Ends[0] + la.Ends[1]
-			}
-			if score > best {
-				pick, best = la, score
-			}
-		}
-	}
+	// Primed entries have no ends, so this picks among them at random.
+	pick := pickClimb(g.rng, legal.Actions)
 	sent = time.Now()
 	resp := g.s.Post(g.path("/actions"), []byte(pick.Action), bearer(g.tokens[g.toAct])...)
 	returned = time.Now()
@@ -161,7 +133,7 @@ func (g *evGame) play() (seq int64, sent, returned time.Time) {
 		Entry struct {
 			Seq int64 `json:"seq"`
 		} `json:"entry"`
-		Game evTurnGame `json:"game"`
+		Game gameBody `json:"game"`
 	}
 	resp.JSON(g.t, &res)
 	g.update(res.Game)
@@ -870,7 +842,7 @@ func TestClassroomEventStream(t *testing.T) {
 		}
 		var out struct {
 			Games []struct {
-				evTurnGame
+				gameBody
 				Seats []struct {
 					Seat      int    `json:"seat"`
 					StudentID string `json:"student_id"`
@@ -887,7 +859,7 @@ func TestClassroomEventStream(t *testing.T) {
 		for _, st := range body.Seats {
 			g.tokens = append(g.tokens, tokenOf[st.StudentID])
 		}
-		g.update(body.evTurnGame)
+		g.update(body.gameBody)
 		return g
 	}
 

@@ -20,6 +20,8 @@ type seatToken struct {
 	Token string `json:"token"`
 }
 
+// gameBody is the Game schema of openapi.yaml, with the view left raw; every API test decodes games
+// into it.
 type gameBody struct {
 	ID      string `json:"id"`
 	Game    string `json:"game"`
@@ -38,8 +40,9 @@ type gameBody struct {
 		Phase string `json:"phase"`
 		ToAct []int  `json:"to_act"`
 	} `json:"turn"`
-	Winners []int           `json:"winners"`
-	State   json.RawMessage `json:"state"`
+	Winners    []int           `json:"winners"`
+	State      json.RawMessage `json:"state"`
+	FinishedAt *string         `json:"finished_at"`
 }
 
 type created struct {

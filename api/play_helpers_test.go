@@ -22,25 +22,6 @@ import (
 // game over HTTP, posts actions picked from GET /legal-actions and checks, after every accepted
 // action, the response, the replay step (GET /states/{seq}) and the fold of the stored history (G-2).
 
-// wireGame is the Game schema of openapi.yaml, with the view left raw.
-type wireGame struct {
-	ID      string `json:"id"`
-	Game    string `json:"game"`
-	Status  string `json:"status"`
-	Version int64  `json:"version"`
-	You     struct {
-		Seat    *int `json:"seat"`
-		Creator bool `json:"creator"`
-	} `json:"you"`
-	Turn *struct {
-		Phase string `json:"phase"`
-		ToAct []int  `json:"to_act"`
-	} `json:"turn"`
-	Winners    []int           `json:"winners"`
-	State      json.RawMessage `json:"state"`
-	FinishedAt *string         `json:"finished_at"`
-}
-
 // wireEntry is the HistoryEntry schema.
 type wireEntry struct {
 	Seq     int64           `json:"seq"`
@@ -73,7 +54,7 @@ type table struct {
 
 	version int64 // the game's version as last seen
 	seq     int64 // the last history entry's seq
-	game    wireGame
+	game    gameBody
 	posted  []json.RawMessage // posted[seq] is the action accepted as entry seq (nil for the start)
 }
 
@@ -101,7 +82,7 @@ func newTable(t *testing.T, s *apitest.Server, db *repo.DB, kind string, options
 		t.Fatalf("POST /v1/games = %d, want 201: %s", resp.StatusCode, resp.Body)
 	}
 	var created struct {
-		Game  wireGame `json:"game"`
+		Game  gameBody `json:"game"`
 		Seats []struct {
 			Seat  int    `json:"seat"`
 			Token string `json:"token"`
@@ -133,13 +114,13 @@ func newTable(t *testing.T, s *apitest.Server, db *repo.DB, kind string, options
 func (tb *table) path(suffix string) string { return "/v1/games/" + tb.id + suffix }
 
 // get reads the game as token sees it.
-func (tb *table) get(token string) wireGame {
+func (tb *table) get(token string) gameBody {
 	tb.t.Helper()
 	resp := tb.s.Get(tb.path(""), auth(token)...)
 	if resp.StatusCode != http.StatusOK {
 		tb.t.Fatalf("GET %s = %d: %s", tb.path(""), resp.StatusCode, resp.Body)
 	}
-	var g wireGame
+	var g gameBody
 	resp.JSON(tb.t, &g)
 	if g.Version != tb.version {
 		tb.t.Fatalf("GET %s: version %d, want %d", tb.path(""), g.Version, tb.version)
@@ -179,7 +160,7 @@ func (tb *table) toAct() int {
 
 // act posts one action of seat and checks the 201 response: the next seq, the version grown by one,
 // the action recorded as sent, no random values while the game runs.
-func (tb *table) act(seat int, action json.RawMessage) (wireEntry, wireGame) {
+func (tb *table) act(seat int, action json.RawMessage) (wireEntry, gameBody) {
 	tb.t.Helper()
 	resp := tb.s.Post(tb.path("/actions"), []byte(action), auth(tb.tokens[seat])...)
 	if resp.StatusCode != http.StatusCreated {
@@ -187,7 +168,7 @@ func (tb *table) act(seat int, action json.RawMessage) (wireEntry, wireGame) {
 	}
 	var res struct {
 		Entry wireEntry `json:"entry"`
-		Game  wireGame  `json:"game"`
+		Game  gameBody  `json:"game"`
 	}
 	resp.JSON(tb.t, &res)
 	e, g := res.Entry, res.Game
@@ -479,7 +460,7 @@ func (tb *table) checkFinalHistory() []wireEntry {
 }
 
 // checkFinished checks the final game body and returns the scores body.
-func (tb *table) checkFinished() (wireGame, json.RawMessage) {
+func (tb *table) checkFinished() (gameBody, json.RawMessage) {
 	tb.t.Helper()
 	g := tb.get("")
 	if g.Status != "finished" || g.Turn != nil || g.FinishedAt == nil || len(g.Winners) == 0 {
