@@ -2,7 +2,6 @@ package api
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -246,8 +245,7 @@ func idempotency(key *string, scope string, body []byte) *repo.Idempotency {
 	if key == nil {
 		return nil
 	}
-	sum := sha256.Sum256(body)
-	return &repo.Idempotency{Scope: scope, Key: *key, RequestHash: sum[:]}
+	return repo.NewIdempotency(scope, *key, body)
 }
 
 func pageSize(limit *int) int {

@@ -58,7 +58,7 @@ func (s *Games) Act(ctx context.Context, in ActInput, idemKey string, render fun
 		}
 		var idem *Idempotency
 		if idemKey != "" {
-			idem = &Idempotency{Scope: fmt.Sprintf("action:%s:%d", g.ID, caller.Seat), Key: idemKey, RequestHash: hashBody(in.Action)}
+			idem = NewIdempotency(fmt.Sprintf("action:%s:%d", g.ID, caller.Seat), idemKey, in.Action)
 		}
 		resp, err = idempotentRender(ctx, tx, idem, func() (*Acted, error) { return act(ctx, tx, g, caller, in) }, render)
 		return err

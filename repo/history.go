@@ -2,18 +2,12 @@ package repo
 
 import (
 	"context"
-	"crypto/sha256"
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
 
 	"primegames/domain"
 )
-
-func hashBody(b []byte) []byte {
-	sum := sha256.Sum256(b)
-	return sum[:]
-}
 
 const entryColumns = `seq, seat, action, outcome, random, created_at`
 

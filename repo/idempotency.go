@@ -3,6 +3,7 @@ package repo
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"time"
@@ -27,6 +28,12 @@ type Idempotency struct {
 	Scope       string // what the key is unique within, e.g. "actions:<game>:<seat>"
 	Key         string
 	RequestHash []byte // of the request body, to tell a retry from a different request
+}
+
+// NewIdempotency identifies a request by its key within scope and by its body.
+func NewIdempotency(scope, key string, body []byte) *Idempotency {
+	sum := sha256.Sum256(body)
+	return &Idempotency{Scope: scope, Key: key, RequestHash: sum[:]}
 }
 
 // Response is an HTTP response rendered inside the transaction that produced it, so that a retry
