@@ -162,7 +162,7 @@ func TestCreateGameRefusesBadRequests(t *testing.T) {
 		"six on standard PR-1":   {map[string]any{"game": "primed", "options": map[string]any{"deck": "standard"}, "players": names(6)}, "invalid_seat_count"},
 		"players and seats":      {map[string]any{"game": "primed", "players": names(2), "seats": 3}, "invalid"},
 		"neither":                {map[string]any{"game": "primed"}, "invalid"},
-		"bad option":             {map[string]any{"game": "primed", "options": map[string]any{"rounds": 0}, "seats": 2}, "bad_options"},
+		"bad option":             {map[string]any{"game": "primed", "options": map[string]any{"rounds": 0}, "seats": 2}, "invalid_options"},
 		"duplicate names":        {map[string]any{"game": "primed", "players": []map[string]string{{"name": "Ada"}, {"name": "ada"}}}, "name_taken"},
 		"blank name":             {map[string]any{"game": "primed", "players": []map[string]string{{"name": " "}, {"name": "Ben"}}}, "invalid_name"},
 		"not JSON":               {"{", "invalid"},

@@ -1,10 +1,7 @@
 package primed
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
-	"io"
 
 	"primegames/domain"
 )
@@ -40,13 +37,8 @@ const (
 // nothing.
 func (rules) Tally(raw json.RawMessage, counts domain.Counts) error {
 	var o Outcome
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&o); err != nil {
-		return domain.Invalid("bad_outcome", "not a Primed outcome: %v", err)
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return domain.Invalid("bad_outcome", "not a Primed outcome: it must be a single JSON object")
+	if err := domain.DecodeStrict(raw, &o); err != nil {
+		return domain.Invalid("invalid_outcome", "not a Primed outcome: %v", err)
 	}
 	if err := o.checkTallied(); err != nil {
 		return err
@@ -80,7 +72,7 @@ func (rules) Tally(raw json.RawMessage, counts domain.Counts) error {
 // than miscounted.
 func (o *Outcome) checkTallied() error {
 	bad := func(format string, args ...any) error {
-		return domain.Invalid("bad_outcome", "not a Primed outcome: "+format, args...)
+		return domain.Invalid("invalid_outcome", "not a Primed outcome: "+format, args...)
 	}
 	const maxSeats = 6 // PR-1
 	seatOK := func(seat int) bool { return seat >= 0 && seat < maxSeats }

@@ -259,7 +259,7 @@ func TestTallyRefusesWhatIsNotAPrimedOutcome(t *testing.T) {
 		c := domain.Counts{}
 		if err := tallier(t).Tally(json.RawMessage(raw), c); err == nil {
 			t.Errorf("%s: accepted", raw)
-		} else if domain.ErrorCode(err) != "bad_outcome" {
+		} else if domain.ErrorCode(err) != "invalid_outcome" {
 			t.Errorf("%s: code %q (%v)", raw, domain.ErrorCode(err), err)
 		}
 		if len(c) != 0 {
