@@ -34,11 +34,7 @@ func (s *Server) PostAction(c echo.Context, id openapi.GameID, params openapi.Po
 		}
 		in.IfMatch = &v
 	}
-	key := ""
-	if params.IdempotencyKey != nil {
-		key = *params.IdempotencyKey
-	}
-	resp, err := s.db.Games().Act(c.Request().Context(), in, key, func(acted *repo.Acted) (repo.Response, error) {
+	resp, err := s.db.Games().Act(c.Request().Context(), in, idempotency(params.IdempotencyKey, action, token), func(acted *repo.Acted) (repo.Response, error) {
 		game, err := gameBody(acted.Game, acted.Caller)
 		if err != nil {
 			return repo.Response{}, err

@@ -56,11 +56,11 @@ func (s *Server) CreateGame(c echo.Context, params openapi.CreateGameParams) err
 			}
 		}
 	}
-	scope := "create"
-	if member != nil {
-		scope += ":" + member.ClassroomID + ":" + member.StudentID
+	token, err := bearerToken(c)
+	if err != nil {
+		return err
 	}
-	resp, err := s.db.Games().Create(c.Request().Context(), in, idempotency(params.IdempotencyKey, scope, raw),
+	resp, err := s.db.Games().Create(c.Request().Context(), in, idempotency(params.IdempotencyKey, raw, token),
 		func(created *repo.Created) (repo.Response, error) {
 			game, err := gameBody(created.Game, repo.Caller{Seat: -1, Creator: true, Teacher: member != nil && member.Teacher()})
 			if err != nil {
@@ -99,7 +99,7 @@ func (s *Server) JoinGame(c echo.Context, id openapi.GameID, params openapi.Join
 	if req.Name != nil {
 		name = *req.Name
 	}
-	resp, err := s.db.Games().Join(c.Request().Context(), id.String(), token, name, idempotency(params.IdempotencyKey, "join:"+id.String()+":"+token, raw),
+	resp, err := s.db.Games().Join(c.Request().Context(), id.String(), token, name, idempotency(params.IdempotencyKey, raw, token),
 		func(joined *repo.Joined) (repo.Response, error) {
 			game, err := gameBody(joined.Game, repo.Caller{Seat: joined.Seat.Seat})
 			if err != nil {
@@ -241,11 +241,12 @@ func send(c echo.Context, resp repo.Response) error {
 	return c.Blob(resp.Status, echo.MIMEApplicationJSON, resp.Body)
 }
 
-func idempotency(key *string, scope string, body []byte) *repo.Idempotency {
+// idempotency is the request's Idempotency-Key, if it has one, with what identifies the request.
+func idempotency(key *string, body []byte, token string) *repo.Idempotency {
 	if key == nil {
 		return nil
 	}
-	return repo.NewIdempotency(scope, *key, body)
+	return repo.NewIdempotency(*key, body, token)
 }
 
 func pageSize(limit *int) int {

@@ -428,8 +428,9 @@ func TestIdempotentRetryActsOnce(t *testing.T) {
 	}
 
 	create := map[string]any{"game": "primed", "players": names(2)}
-	a := h.Post("/v1/games", create, "Idempotency-Key", "create-1")
-	b := h.Post("/v1/games", create, "Idempotency-Key", "create-1")
+	createKey := randomKey()
+	a := h.Post("/v1/games", create, "Idempotency-Key", createKey)
+	b := h.Post("/v1/games", create, "Idempotency-Key", createKey)
 	if a.StatusCode != http.StatusCreated || string(a.Body) != string(b.Body) {
 		t.Error("a retried create made a second game")
 	}

@@ -61,12 +61,29 @@ func (s *Games) Create(ctx context.Context, in NewGame, idem *Idempotency, rende
 	if err := checkPlayers(in, seats); err != nil {
 		return Response{}, err
 	}
+	stored, err := in.idempotency(idem)
+	if err != nil {
+		return Response{}, err
+	}
 	var resp Response
 	err = s.db.inTx(ctx, func(tx pgx.Tx) error {
-		resp, err = idempotentRender(ctx, tx, idem, func() (*Created, error) { return createGame(ctx, tx, in, options) }, render)
+		resp, err = idempotentRender(ctx, tx, stored, func() (*Created, error) { return createGame(ctx, tx, in, options) }, render)
 		return err
 	})
 	return resp, err
+}
+
+// idempotency binds a creation's Idempotency-Key to the classroom member creating it, if any; the
+// member's token is the one the request presented.
+func (in NewGame) idempotency(idem *Idempotency) (*storedResponse, error) {
+	switch {
+	case in.ClassroomID == "":
+		return idem.byAnyone("create")
+	case in.CreatorStudent == "":
+		return idem.byPrincipal("create:classroom:" + in.ClassroomID + ":teacher")
+	default:
+		return idem.byPrincipal("create:classroom:" + in.ClassroomID + ":student:" + in.CreatorStudent)
+	}
 }
 
 func checkPlayers(in NewGame, seats domain.SeatRange) error {
@@ -222,29 +239,43 @@ func (s *Games) Join(ctx context.Context, gameID, token, name string, idem *Idem
 		if err != nil {
 			return err
 		}
-		seat := Seat{Name: name}
-		if g.ClassroomID != nil {
-			caller, err := requireCaller(ctx, tx, g, token)
-			if err != nil {
-				return err
-			}
-			if caller.StudentID == "" {
-				return domain.Errorf(domain.KindForbidden, "forbidden", "Only the classroom's students take seats in its games; send your student token.")
-			}
-			if caller.HasSeat() {
-				return domain.Errorf(domain.KindConflict, "already_seated", "You already have seat %d in this game.", caller.Seat)
-			}
-			seat.StudentID = &caller.StudentID
-		} else if err := checkName(name); err != nil {
+		seat, stored, err := newPlayer(ctx, tx, g, token, name, idem)
+		if err != nil {
 			return err
 		}
-		resp, err = idempotentRender(ctx, tx, idem, func() (*Joined, error) { return joinGame(ctx, tx, g, seat) }, render)
+		resp, err = idempotentRender(ctx, tx, stored, func() (*Joined, error) { return joinGame(ctx, tx, g, seat) }, render)
 		return err
 	})
 	return resp, err
 }
 
+// newPlayer is who asks to join: in a classroom's game the student whose token is presented,
+// elsewhere anyone with a name. The Idempotency-Key is bound to them.
+func newPlayer(ctx context.Context, tx pgx.Tx, g *Game, token, name string, idem *Idempotency) (Seat, *storedResponse, error) {
+	if g.ClassroomID == nil {
+		if err := checkName(name); err != nil {
+			return Seat{}, nil, err
+		}
+		stored, err := idem.byAnyone("join:" + g.ID)
+		return Seat{Name: name}, stored, err
+	}
+	caller, err := requireCaller(ctx, tx, g, token)
+	if err != nil {
+		return Seat{}, nil, err
+	}
+	if caller.StudentID == "" {
+		return Seat{}, nil, domain.Errorf(domain.KindForbidden, "forbidden", "Only the classroom's students take seats in its games; send your student token.")
+	}
+	stored, err := idem.byPrincipal("join:" + g.ID + ":student:" + caller.StudentID)
+	return Seat{StudentID: &caller.StudentID}, stored, err
+}
+
 func joinGame(ctx context.Context, tx pgx.Tx, g *Game, player Seat) (*Joined, error) {
+	for _, s := range g.Seats {
+		if player.StudentID != nil && s.StudentID != nil && *s.StudentID == *player.StudentID {
+			return nil, domain.Errorf(domain.KindConflict, "already_seated", "You already have seat %d in this game.", s.Seat)
+		}
+	}
 	if g.Status != StatusLobby {
 		return nil, domain.Errorf(domain.KindConflict, "not_in_lobby", "Game %s has already started; only a game waiting in its lobby takes new players.", g.ID)
 	}

@@ -1742,9 +1742,19 @@ type ListGamesParams struct {
 
 // CreateGameParams defines parameters for CreateGame.
 type CreateGameParams struct {
-	// IdempotencyKey A client-chosen key (a UUID is ideal). A retry with the same key and the same body returns
-	// the first response without acting again; the same key with another body gets 422
-	// `idempotency_key_reused`. Responses are kept for 24 hours.
+	// IdempotencyKey A client-chosen key. A retry with the same key and the same body returns the first response
+	// without acting again; the same key with another body gets 422 `idempotency_key_reused`.
+	// Responses are kept for 24 hours.
+	//
+	// The key is a secret: whoever sends it again gets the first response, tokens included. The
+	// server keeps only a hash of it and the response encrypted with a key derived from it (and
+	// from the caller's token, when one identifies the caller), so the database alone cannot
+	// answer a retry. Without such a token (creating a game without a classroom token, joining a
+	// game outside a classroom) the key must be random enough that nobody else could send it:
+	// 32 hex digits (hyphens aside) or 22 other characters, with at least 8 different
+	// characters, as a random UUID or 16 random bytes in hex, base32 or base64url have;
+	// otherwise 400 `weak_idempotency_key`. With a seat, student or teacher token, a short key
+	// is enough: it is the token holder's alone.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -1767,9 +1777,19 @@ type PostActionParams struct {
 	// IfMatch The version (ETag) the action is based on; a stale one gets 412 `version_mismatch`.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
 
-	// IdempotencyKey A client-chosen key (a UUID is ideal). A retry with the same key and the same body returns
-	// the first response without acting again; the same key with another body gets 422
-	// `idempotency_key_reused`. Responses are kept for 24 hours.
+	// IdempotencyKey A client-chosen key. A retry with the same key and the same body returns the first response
+	// without acting again; the same key with another body gets 422 `idempotency_key_reused`.
+	// Responses are kept for 24 hours.
+	//
+	// The key is a secret: whoever sends it again gets the first response, tokens included. The
+	// server keeps only a hash of it and the response encrypted with a key derived from it (and
+	// from the caller's token, when one identifies the caller), so the database alone cannot
+	// answer a retry. Without such a token (creating a game without a classroom token, joining a
+	// game outside a classroom) the key must be random enough that nobody else could send it:
+	// 32 hex digits (hyphens aside) or 22 other characters, with at least 8 different
+	// characters, as a random UUID or 16 random bytes in hex, base32 or base64url have;
+	// otherwise 400 `weak_idempotency_key`. With a seat, student or teacher token, a short key
+	// is enough: it is the token holder's alone.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -1788,9 +1808,19 @@ type StreamGameEventsParams struct {
 
 // JoinGameParams defines parameters for JoinGame.
 type JoinGameParams struct {
-	// IdempotencyKey A client-chosen key (a UUID is ideal). A retry with the same key and the same body returns
-	// the first response without acting again; the same key with another body gets 422
-	// `idempotency_key_reused`. Responses are kept for 24 hours.
+	// IdempotencyKey A client-chosen key. A retry with the same key and the same body returns the first response
+	// without acting again; the same key with another body gets 422 `idempotency_key_reused`.
+	// Responses are kept for 24 hours.
+	//
+	// The key is a secret: whoever sends it again gets the first response, tokens included. The
+	// server keeps only a hash of it and the response encrypted with a key derived from it (and
+	// from the caller's token, when one identifies the caller), so the database alone cannot
+	// answer a retry. Without such a token (creating a game without a classroom token, joining a
+	// game outside a classroom) the key must be random enough that nobody else could send it:
+	// 32 hex digits (hyphens aside) or 22 other characters, with at least 8 different
+	// characters, as a random UUID or 16 random bytes in hex, base32 or base64url have;
+	// otherwise 400 `weak_idempotency_key`. With a seat, student or teacher token, a short key
+	// is enough: it is the token holder's alone.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
