@@ -5,13 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 
 	"primegames/domain"
+	"primegames/domain/names"
 )
 
 // NewGame is what a client asks for when it creates a game: either the players, and the game starts
@@ -61,6 +59,9 @@ func (s *Games) Create(ctx context.Context, in NewGame, idem *Idempotency, rende
 	if err := checkPlayers(in, seats); err != nil {
 		return Response{}, err
 	}
+	if in.Players, err = enforceNames(in.Players); err != nil {
+		return Response{}, err
+	}
 	stored, err := in.idempotency(idem)
 	if err != nil {
 		return Response{}, err
@@ -107,7 +108,7 @@ func checkPlayers(in NewGame, seats domain.SeatRange) error {
 	if dup := firstDuplicate(in.Students); dup != "" {
 		return domain.Invalid("invalid", "Student %s is named twice; each student takes one seat.", dup)
 	}
-	return checkNames(in.Players)
+	return nil
 }
 
 func firstDuplicate(ids []string) string {
@@ -128,28 +129,24 @@ func playerRange(r domain.SeatRange) string {
 	return fmt.Sprintf("%d to %d players", r.Min, r.Max)
 }
 
-const maxNameLength = 40
-
-func checkName(name string) error {
-	if strings.TrimSpace(name) == "" || name != strings.TrimSpace(name) || len([]rune(name)) > maxNameLength ||
-		!utf8.ValidString(name) || strings.ContainsFunc(name, unicode.IsControl) {
-		return domain.Invalid("invalid_name", "A player's name must be 1 to %d printable characters without leading or trailing spaces; %q is not.", maxNameLength, name)
-	}
-	return nil
-}
-
-func checkNames(names []string) error {
+// enforceNames brings the players' names to the form they are stored in and refuses two that are
+// the same name.
+func enforceNames(players []string) ([]string, error) {
+	out := make([]string, len(players))
 	seen := map[string]bool{}
-	for _, n := range names {
-		if err := checkName(n); err != nil {
-			return err
+	for i, name := range players {
+		enforced, err := names.Person.Enforce(name)
+		if err != nil {
+			return nil, err
 		}
-		if seen[strings.ToLower(n)] {
-			return domain.Invalid("name_taken", "Two players are called %q; give each player a different name.", n)
+		key := names.Key(enforced)
+		if seen[key] {
+			return nil, domain.Invalid("name_taken", "Two players are called %q; give each player a different name.", enforced)
 		}
-		seen[strings.ToLower(n)] = true
+		seen[key] = true
+		out[i] = enforced
 	}
-	return nil
+	return out, nil
 }
 
 func createGame(ctx context.Context, tx pgx.Tx, in NewGame, options json.RawMessage) (*Created, error) {
@@ -253,7 +250,8 @@ func (s *Games) Join(ctx context.Context, gameID, token, name string, idem *Idem
 // elsewhere anyone with a name. The Idempotency-Key is bound to them.
 func newPlayer(ctx context.Context, tx pgx.Tx, g *Game, token, name string, idem *Idempotency) (Seat, *storedResponse, error) {
 	if g.ClassroomID == nil {
-		if err := checkName(name); err != nil {
+		name, err := names.Person.Enforce(name)
+		if err != nil {
 			return Seat{}, nil, err
 		}
 		stored, err := idem.byAnyone("join:" + g.ID)
@@ -283,7 +281,7 @@ func joinGame(ctx context.Context, tx pgx.Tx, g *Game, player Seat) (*Joined, er
 		return nil, domain.Errorf(domain.KindConflict, "game_full", "All %d seats of game %s are taken.", g.SeatCount, g.ID)
 	}
 	for _, s := range g.Seats {
-		if player.StudentID == nil && strings.EqualFold(s.Name, player.Name) {
+		if player.StudentID == nil && names.Key(s.Name) == names.Key(player.Name) {
 			return nil, domain.Errorf(domain.KindConflict, "name_taken", "A player called %q already sits in this game; choose another name.", s.Name)
 		}
 	}

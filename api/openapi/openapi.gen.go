@@ -693,6 +693,7 @@ type Counters map[string]int
 
 // CreateClassroomRequest defines model for CreateClassroomRequest.
 type CreateClassroomRequest struct {
+	// Name Normalised by the RFC 8266 nickname rules (spaces trimmed and folded, NFKC) and stored in that form. Refused with 400 `invalid_name`: control, invisible (format) and unassigned characters, direction changes, a leading combining mark, a name showing no letter, digit or symbol, letters of two alphabets (Latin and Cyrillic, say; Chinese, Japanese and Korean scripts count as one).
 	Name string `json:"name"`
 }
 
@@ -851,13 +852,19 @@ type HistoryPage struct {
 // JoinClassroomRequest defines model for JoinClassroomRequest.
 type JoinClassroomRequest struct {
 	JoinCode string `json:"join_code"`
-	Name     string `json:"name"`
+
+	// Name A player's or student's name. Normalised by the RFC 8266 nickname rules (spaces trimmed and folded, NFKC) and stored in that form. Refused with 400 `invalid_name`: control, invisible (format) and unassigned characters, direction changes, a leading combining mark, a name showing no letter, digit or symbol, letters of two alphabets (Latin and Cyrillic, say; Chinese, Japanese and Korean scripts count as one). Names equal in the profile's comparison form (ignoring case and width) are the same name: 409 `name_taken` in one classroom or game.
+	//
+	// Example: Ada
+	Name PersonName `json:"name"`
 }
 
 // JoinRequest `name` is required outside classrooms; a student joining a classroom's game sends their token and no name.
 type JoinRequest struct {
-	// Name Example: Ada
-	Name *string `json:"name,omitempty"`
+	// Name A player's or student's name. Normalised by the RFC 8266 nickname rules (spaces trimmed and folded, NFKC) and stored in that form. Refused with 400 `invalid_name`: control, invisible (format) and unassigned characters, direction changes, a leading combining mark, a name showing no letter, digit or symbol, letters of two alphabets (Latin and Cyrillic, say; Chinese, Japanese and Korean scripts count as one). Names equal in the profile's comparison form (ignoring case and width) are the same name: 409 `name_taken` in one classroom or game.
+	//
+	// Example: Ada
+	Name *PersonName `json:"name,omitempty"`
 }
 
 // JoinedClassroom defines model for JoinedClassroom.
@@ -884,10 +891,17 @@ type LegalActions struct {
 	Version int64           `json:"version"`
 }
 
+// PersonName A player's or student's name. Normalised by the RFC 8266 nickname rules (spaces trimmed and folded, NFKC) and stored in that form. Refused with 400 `invalid_name`: control, invisible (format) and unassigned characters, direction changes, a leading combining mark, a name showing no letter, digit or symbol, letters of two alphabets (Latin and Cyrillic, say; Chinese, Japanese and Korean scripts count as one). Names equal in the profile's comparison form (ignoring case and width) are the same name: 409 `name_taken` in one classroom or game.
+//
+// Example: Ada
+type PersonName = string
+
 // PlayerRequest defines model for PlayerRequest.
 type PlayerRequest struct {
-	// Name Example: Ada
-	Name      *string             `json:"name,omitempty"`
+	// Name A player's or student's name. Normalised by the RFC 8266 nickname rules (spaces trimmed and folded, NFKC) and stored in that form. Refused with 400 `invalid_name`: control, invisible (format) and unassigned characters, direction changes, a leading combining mark, a name showing no letter, digit or symbol, letters of two alphabets (Latin and Cyrillic, say; Chinese, Japanese and Korean scripts count as one). Names equal in the profile's comparison form (ignoring case and width) are the same name: 409 `name_taken` in one classroom or game.
+	//
+	// Example: Ada
+	Name      *PersonName         `json:"name,omitempty"`
 	StudentId *openapi_types.UUID `json:"student_id,omitempty"`
 }
 
@@ -1537,7 +1551,10 @@ type Problem struct {
 
 // RenameStudentRequest defines model for RenameStudentRequest.
 type RenameStudentRequest struct {
-	Name string `json:"name"`
+	// Name A player's or student's name. Normalised by the RFC 8266 nickname rules (spaces trimmed and folded, NFKC) and stored in that form. Refused with 400 `invalid_name`: control, invisible (format) and unassigned characters, direction changes, a leading combining mark, a name showing no letter, digit or symbol, letters of two alphabets (Latin and Cyrillic, say; Chinese, Japanese and Korean scripts count as one). Names equal in the profile's comparison form (ignoring case and width) are the same name: 409 `name_taken` in one classroom or game.
+	//
+	// Example: Ada
+	Name PersonName `json:"name"`
 }
 
 // ReplayStep defines model for ReplayStep.
