@@ -10,7 +10,6 @@ import (
 
 	"primegames/api/openapi"
 	"primegames/domain"
-	"primegames/domain/primeclimb"
 	"primegames/repo"
 )
 
@@ -166,8 +165,12 @@ func (s *Server) GetScores(c echo.Context, id openapi.GameID) error {
 	return c.JSON(http.StatusOK, body)
 }
 
-// GetPrimeClimbBoard lists the squares of the Prime Climb board.
-func (s *Server) GetPrimeClimbBoard(c echo.Context) error {
+// GetBoard serves a kind of game's reference data, such as the Prime Climb board.
+func (s *Server) GetBoard(c echo.Context, game string) error {
+	kind, ok := s.db.Kinds.Lookup(game)
+	if !ok || kind.Board == nil {
+		return domain.Errorf(domain.KindNotFound, "not_found", "There is no board for a game called %q.", game)
+	}
 	c.Response().Header().Set("Cache-Control", "public, max-age=86400")
-	return c.JSON(http.StatusOK, map[string]any{"squares": primeclimb.Board()})
+	return c.JSON(http.StatusOK, kind.Board)
 }

@@ -10,7 +10,6 @@ import (
 
 	"primegames/api/openapi"
 	"primegames/domain"
-	"primegames/domain/games"
 	"primegames/repo"
 )
 
@@ -26,7 +25,7 @@ func (s *Server) CreateGame(c echo.Context, params openapi.CreateGameParams) err
 	if err := decodeJSON(raw, &req); err != nil {
 		return err
 	}
-	rules, err := rulesFor(req.Game)
+	rules, err := s.rulesFor(req.Game)
 	if err != nil {
 		return err
 	}
@@ -198,12 +197,12 @@ func (s *Server) sendGameList(c echo.Context, f repo.GameFilter) error {
 }
 
 // rulesFor finds the rules of a game kind the contract names.
-func rulesFor(kind openapi.GameKind) (domain.Rules, error) {
-	rules, ok := games.Lookup(string(kind))
+func (s *Server) rulesFor(name openapi.GameKind) (domain.Rules, error) {
+	kind, ok := s.db.Kinds.Lookup(string(name))
 	if !ok {
-		return nil, domain.Invalid("invalid", "There is no game called %q.", kind)
+		return nil, domain.Invalid("invalid", "There is no game called %q.", name)
 	}
-	return rules, nil
+	return kind.Rules, nil
 }
 
 // member resolves a classroom token (teacher or student) on the request; nil without one.

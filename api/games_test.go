@@ -522,6 +522,12 @@ func TestBoardAndScores(t *testing.T) {
 	if len(board.Squares) != 102 || board.Squares[12].Number != 12 || fmt.Sprint(board.Squares[12].Factors) != "[2 2 3]" {
 		t.Fatalf("board = %d squares, 12 = %+v", len(board.Squares), board.Squares[12])
 	}
+	for _, game := range []string{"primed", "chess"} {
+		resp := h.Get("/v1/boards/" + game)
+		if p := resp.Problem(t); resp.StatusCode != http.StatusNotFound || p.Code != "not_found" {
+			t.Errorf("board of %s: %d %s, want 404 not_found", game, resp.StatusCode, p.Code)
+		}
+	}
 	c := newPrimedGame(t, h)
 	var scores struct {
 		Game   string          `json:"game"`

@@ -42,18 +42,24 @@ type Server struct {
 	echo    *echo.Echo
 	metrics *metrics
 	spec    *openapi3.T
-	streams *streams
+	// contract is openapi.yaml with the schemas of the kinds db hosts (domain/games.All: as it is).
+	contract []byte
+	streams  *streams
 	// contractRoutes holds "METHOD /path/:param" for every operation of openapi.yaml.
 	contractRoutes map[string]bool
 }
 
 // New builds the server and its routes.
 func New(cfg Config, db *repo.DB, logger *slog.Logger) (*Server, error) {
-	spec, err := openapi3.NewLoader().LoadFromData(primegames.OpenAPI)
+	contract, err := primegames.Contract(db.Kinds.Kinds())
 	if err != nil {
 		return nil, fmt.Errorf("openapi.yaml: %w", err)
 	}
-	s := &Server{cfg: cfg, db: db, logger: logger, echo: echo.New(), metrics: newMetrics(db), spec: spec}
+	spec, err := openapi3.NewLoader().LoadFromData(contract)
+	if err != nil {
+		return nil, fmt.Errorf("openapi.yaml: %w", err)
+	}
+	s := &Server{cfg: cfg, db: db, logger: logger, echo: echo.New(), metrics: newMetrics(db), spec: spec, contract: contract}
 	s.echo.HideBanner = true
 	s.echo.HidePort = true
 	s.echo.HTTPErrorHandler = s.handleError

@@ -45,7 +45,7 @@ type Acted struct {
 func (s *Games) Act(ctx context.Context, in ActInput, idem *Idempotency, render func(*Acted) (Response, error)) (Response, error) {
 	var resp Response
 	err := s.db.inTx(ctx, func(tx pgx.Tx) error {
-		g, err := loadGame(ctx, tx, in.GameID, true)
+		g, err := loadGame(ctx, tx, s.db.Kinds, in.GameID, true)
 		if err != nil {
 			return err
 		}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"testing"
 
-	"primegames/domain/primed"
 	"primegames/repo"
 	"primegames/repo/repotest"
 )
@@ -14,6 +13,7 @@ import (
 func TestIdempotencyKeysExpire(t *testing.T) {
 	ctx := context.Background()
 	db := repotest.NewDB(t)
+	primed, _ := db.Kinds.Lookup("primed")
 	idem := repo.NewIdempotency("3f1c9a52-7d4e-4b8a-9c61-0e2f5b7a8d13", []byte("h"), "")
 	create := func() string {
 		t.Helper()

@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"primegames/domain"
+	"primegames/domain/games"
 	"primegames/domain/names"
 )
 
@@ -68,7 +69,7 @@ func (s *Games) Create(ctx context.Context, in NewGame, idem *Idempotency, rende
 	}
 	var resp Response
 	err = s.db.inTx(ctx, func(tx pgx.Tx) error {
-		resp, err = idempotentRender(ctx, tx, stored, func() (*Created, error) { return createGame(ctx, tx, in, options) }, render)
+		resp, err = idempotentRender(ctx, tx, stored, func() (*Created, error) { return createGame(ctx, tx, s.db.Kinds, in, options) }, render)
 		return err
 	})
 	return resp, err
@@ -149,7 +150,7 @@ func enforceNames(players []string) ([]string, error) {
 	return out, nil
 }
 
-func createGame(ctx context.Context, tx pgx.Tx, in NewGame, options json.RawMessage) (*Created, error) {
+func createGame(ctx context.Context, tx pgx.Tx, kinds *games.Catalogue, in NewGame, options json.RawMessage) (*Created, error) {
 	creatorToken, creatorHash := newToken(creatorTokenPrefix)
 	seatCount := in.OpenSeats
 	if seatCount == 0 {
@@ -179,7 +180,7 @@ func createGame(ctx context.Context, tx pgx.Tx, in NewGame, options json.RawMess
 			return nil, err
 		}
 	}
-	g, err := loadGame(ctx, tx, id, true)
+	g, err := loadGame(ctx, tx, kinds, id, true)
 	if err != nil {
 		return nil, err
 	}
@@ -232,7 +233,7 @@ func startGame(ctx context.Context, tx pgx.Tx, g *Game, seats int) error {
 func (s *Games) Join(ctx context.Context, gameID, token, name string, idem *Idempotency, render func(*Joined) (Response, error)) (Response, error) {
 	var resp Response
 	err := s.db.inTx(ctx, func(tx pgx.Tx) error {
-		g, err := loadGame(ctx, tx, gameID, true)
+		g, err := loadGame(ctx, tx, s.db.Kinds, gameID, true)
 		if err != nil {
 			return err
 		}
@@ -240,7 +241,7 @@ func (s *Games) Join(ctx context.Context, gameID, token, name string, idem *Idem
 		if err != nil {
 			return err
 		}
-		resp, err = idempotentRender(ctx, tx, stored, func() (*Joined, error) { return joinGame(ctx, tx, g, seat) }, render)
+		resp, err = idempotentRender(ctx, tx, stored, func() (*Joined, error) { return joinGame(ctx, tx, s.db.Kinds, g, seat) }, render)
 		return err
 	})
 	return resp, err
@@ -268,7 +269,7 @@ func newPlayer(ctx context.Context, tx pgx.Tx, g *Game, token, name string, idem
 	return Seat{StudentID: &caller.StudentID}, stored, err
 }
 
-func joinGame(ctx context.Context, tx pgx.Tx, g *Game, player Seat) (*Joined, error) {
+func joinGame(ctx context.Context, tx pgx.Tx, kinds *games.Catalogue, g *Game, player Seat) (*Joined, error) {
 	for _, s := range g.Seats {
 		if player.StudentID != nil && s.StudentID != nil && *s.StudentID == *player.StudentID {
 			return nil, domain.Errorf(domain.KindConflict, "already_seated", "You already have seat %d in this game.", s.Seat)
@@ -298,7 +299,7 @@ func joinGame(ctx context.Context, tx pgx.Tx, g *Game, player Seat) (*Joined, er
 	if err := bumpVersion(ctx, tx, g); err != nil {
 		return nil, err
 	}
-	g, err = loadGame(ctx, tx, g.ID, false)
+	g, err = loadGame(ctx, tx, kinds, g.ID, false)
 	if err != nil {
 		return nil, err
 	}
@@ -349,7 +350,7 @@ func (s *Games) changeAsCaller(ctx context.Context, gameID, token string, change
 	var caller Caller
 	err := s.db.inTx(ctx, func(tx pgx.Tx) error {
 		var err error
-		if g, err = loadGame(ctx, tx, gameID, true); err != nil {
+		if g, err = loadGame(ctx, tx, s.db.Kinds, gameID, true); err != nil {
 			return err
 		}
 		if caller, err = requireCaller(ctx, tx, g, token); err != nil {
@@ -358,7 +359,7 @@ func (s *Games) changeAsCaller(ctx context.Context, gameID, token string, change
 		if err := change(tx, g, caller); err != nil {
 			return err
 		}
-		g, err = loadGame(ctx, tx, gameID, false)
+		g, err = loadGame(ctx, tx, s.db.Kinds, gameID, false)
 		return err
 	})
 	return g, caller, err

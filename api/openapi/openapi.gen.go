@@ -672,6 +672,7 @@ type ClassroomGames struct {
 
 // ClassroomGamesRequest defines model for ClassroomGamesRequest.
 type ClassroomGamesRequest struct {
+	// Game A kind of game.
 	Game      GameKind         `json:"game"`
 	GroupSize int              `json:"group_size"`
 	Options   *json.RawMessage `json:"options,omitempty"`
@@ -699,6 +700,7 @@ type CreateClassroomRequest struct {
 
 // CreateGameRequest defines model for CreateGameRequest.
 type CreateGameRequest struct {
+	// Game A kind of game.
 	Game GameKind `json:"game"`
 
 	// Options The game's options; missing fields take their defaults.
@@ -745,10 +747,12 @@ type FieldError struct {
 
 // Game defines model for Game.
 type Game struct {
-	CreatedAt  time.Time          `json:"created_at"`
-	FinishedAt *time.Time         `json:"finished_at"`
-	Game       GameKind           `json:"game"`
-	Id         openapi_types.UUID `json:"id"`
+	CreatedAt  time.Time  `json:"created_at"`
+	FinishedAt *time.Time `json:"finished_at"`
+
+	// Game A kind of game.
+	Game GameKind           `json:"game"`
+	Id   openapi_types.UUID `json:"id"`
 
 	// Options The game's options with every default filled in.
 	Options json.RawMessage `json:"options"`
@@ -771,6 +775,9 @@ type Game struct {
 	You Caller `json:"you"`
 }
 
+// GameBoard Reference data about one kind of game.
+type GameBoard = json.RawMessage
+
 // GameEndEvent The `data` of the `end` event that closes a game's stream.
 type GameEndEvent struct {
 	GameId openapi_types.UUID `json:"game_id"`
@@ -791,8 +798,11 @@ type GameEvent struct {
 	Version int64 `json:"version"`
 }
 
-// GameKind defines model for GameKind.
+// GameKind A kind of game.
 type GameKind string
+
+// GameLegalActions What one seat may do now.
+type GameLegalActions = json.RawMessage
 
 // GameList defines model for GameList.
 type GameList struct {
@@ -802,12 +812,23 @@ type GameList struct {
 	NextCursor *string `json:"next_cursor"`
 }
 
+// GameOptions The options of one kind of game.
+type GameOptions = json.RawMessage
+
+// GameOutcome What one action (or the start) did.
+type GameOutcome = json.RawMessage
+
+// GameScores The standing of every seat.
+type GameScores = json.RawMessage
+
 // GameStatus defines model for GameStatus.
 type GameStatus string
 
 // GameSummary defines model for GameSummary.
 type GameSummary struct {
-	CreatedAt time.Time          `json:"created_at"`
+	CreatedAt time.Time `json:"created_at"`
+
+	// Game A kind of game.
 	Game      GameKind           `json:"game"`
 	Id        openapi_types.UUID `json:"id"`
 	Players   []string           `json:"players"`
@@ -817,6 +838,9 @@ type GameSummary struct {
 	Version   int64              `json:"version"`
 	Winners   []int              `json:"winners"`
 }
+
+// GameView A game as one caller may see it.
+type GameView = json.RawMessage
 
 // Health defines model for Health.
 type Health struct {
@@ -882,6 +906,15 @@ type JoinedClassroom struct {
 type JoinedGame struct {
 	Game Game      `json:"game"`
 	Seat SeatToken `json:"seat"`
+}
+
+// KindStats defines model for KindStats.
+type KindStats struct {
+	// Counts Named counters summed over games (see the README for their meanings).
+	Counts Counters `json:"counts"`
+
+	// Measures Figures derived from the counters, such as Primed's `average_round_score` (the mean round score, lower is better); a figure with no value yet (no round played) is absent.
+	Measures map[string]float64 `json:"measures"`
 }
 
 // LegalActions defines model for LegalActions.
@@ -1047,7 +1080,7 @@ type PrimeClimbLegalAction struct {
 // PrimeClimbLegalActionType defines model for PrimeClimbLegalAction.Type.
 type PrimeClimbLegalActionType string
 
-// PrimeClimbLegalActions defines model for PrimeClimbLegalActions.
+// PrimeClimbLegalActions What a seat may do now; empty when it cannot act.
 type PrimeClimbLegalActions = []PrimeClimbLegalAction
 
 // PrimeClimbMoveAction The whole move as one action; bump, draw and the end of the turn follow (PC-6, PC-9, PC-10).
@@ -1568,6 +1601,7 @@ type ReplayStep struct {
 
 // Scores defines model for Scores.
 type Scores struct {
+	// Game A kind of game.
 	Game    GameKind         `json:"game"`
 	Scores  *json.RawMessage `json:"scores"`
 	Status  GameStatus       `json:"status"`
@@ -1602,19 +1636,15 @@ type SeatToken struct {
 type StatsTotals struct {
 	Attempts []AttemptCount `json:"attempts"`
 
-	// AverageRoundScore Primed: the mean round score (lower is better); null before any round.
-	AverageRoundScore *float64 `json:"average_round_score"`
-	GamesFinished     int      `json:"games_finished"`
+	// Games Every kind of game the server hosts, by its `GameKind`, played or not.
+	//
+	// Example: {"prime-climb":{"counts":{"op_multiply":3,"turns":12},"measures":{}},"primed":{"counts":{"round_score_total":10,"rounds":4},"measures":{"average_round_score":2.5}}}
+	Games         map[string]KindStats `json:"games"`
+	GamesFinished int                  `json:"games_finished"`
 
 	// GamesPlayed Started games with a seat.
 	GamesPlayed int `json:"games_played"`
 	GamesWon    int `json:"games_won"`
-
-	// PrimeClimb Named counters summed over games (see the README for their meanings).
-	PrimeClimb Counters `json:"prime_climb"`
-
-	// Primed Named counters summed over games (see the README for their meanings).
-	Primed Counters `json:"primed"`
 }
 
 // Student defines model for Student.
@@ -1634,21 +1664,17 @@ type StudentList struct {
 type StudentStats struct {
 	Attempts []AttemptCount `json:"attempts"`
 
-	// AverageRoundScore Primed: the mean round score (lower is better); null before any round.
-	AverageRoundScore *float64 `json:"average_round_score"`
-	GamesFinished     int      `json:"games_finished"`
+	// Games Every kind of game the server hosts, by its `GameKind`, played or not.
+	//
+	// Example: {"prime-climb":{"counts":{"op_multiply":3,"turns":12},"measures":{}},"primed":{"counts":{"round_score_total":10,"rounds":4},"measures":{"average_round_score":2.5}}}
+	Games         map[string]KindStats `json:"games"`
+	GamesFinished int                  `json:"games_finished"`
 
 	// GamesPlayed Started games with a seat.
-	GamesPlayed int    `json:"games_played"`
-	GamesWon    int    `json:"games_won"`
-	Name        string `json:"name"`
-
-	// PrimeClimb Named counters summed over games (see the README for their meanings).
-	PrimeClimb Counters `json:"prime_climb"`
-
-	// Primed Named counters summed over games (see the README for their meanings).
-	Primed    Counters           `json:"primed"`
-	StudentId openapi_types.UUID `json:"student_id"`
+	GamesPlayed int                `json:"games_played"`
+	GamesWon    int                `json:"games_won"`
+	Name        string             `json:"name"`
+	StudentId   openapi_types.UUID `json:"student_id"`
 }
 
 // Turn defines model for Turn.
@@ -2192,9 +2218,9 @@ type ServerInterface interface {
 	// GetReadyz Readiness: the database is reachable.
 	// (GET /readyz)
 	GetReadyz(ctx echo.Context) error
-	// GetPrimeClimbBoard The Prime Climb board, 0 to 101, with factorisations and colours.
-	// (GET /v1/boards/prime-climb)
-	GetPrimeClimbBoard(ctx echo.Context) error
+	// GetBoard A kind of game's reference data, such as the Prime Climb board.
+	// (GET /v1/boards/{game})
+	GetBoard(ctx echo.Context, game string) error
 	// CreateClassroom Create a classroom.
 	// (POST /v1/classrooms)
 	CreateClassroom(ctx echo.Context) error
@@ -2335,12 +2361,19 @@ func (w *ServerInterfaceWrapper) GetReadyz(ctx echo.Context) error {
 	return err
 }
 
-// GetPrimeClimbBoard converts echo context to params.
-func (w *ServerInterfaceWrapper) GetPrimeClimbBoard(ctx echo.Context) error {
+// GetBoard converts echo context to params.
+func (w *ServerInterfaceWrapper) GetBoard(ctx echo.Context) error {
 	var err error
+	// ------------- Path parameter "game" -------------
+	var game string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "game", ctx.Param("game"), &game, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter game: %s", err))
+	}
 
 	// Invoke the callback with all the unmarshaled arguments
-	err = w.Handler.GetPrimeClimbBoard(ctx)
+	err = w.Handler.GetBoard(ctx, game)
 	return err
 }
 
@@ -3059,6 +3092,6 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/games", wrapper.CreateClassroomGames, options.OperationMiddlewares["createClassroomGames"]...)
 	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/stats", wrapper.GetClassroomStats, options.OperationMiddlewares["getClassroomStats"]...)
 	router.GET(options.BaseURL+"/v1/games/:id/attempts", wrapper.ListAttempts, options.OperationMiddlewares["listAttempts"]...)
-	router.GET(options.BaseURL+"/v1/boards/prime-climb", wrapper.GetPrimeClimbBoard, options.OperationMiddlewares["getPrimeClimbBoard"]...)
+	router.GET(options.BaseURL+"/v1/boards/:game", wrapper.GetBoard, options.OperationMiddlewares["getBoard"]...)
 
 }

@@ -50,7 +50,7 @@ var opCounter = map[string]string{OpAdd: CountOpAdd, OpSubtract: CountOpSubtract
 // Tally adds what one stored outcome (json.Marshal of *Outcome) tells about each seat to counts; see
 // the Count constants. Outcomes are read one at a time, in history order; the start and roll outcomes
 // count nothing. JSON that is not a Prime Climb outcome is refused with an error and adds nothing.
-func (rules) Tally(raw json.RawMessage, counts domain.Counts) error {
+func Tally(raw json.RawMessage, counts domain.Counts) error {
 	var o Outcome
 	if err := domain.DecodeStrict(raw, &o); err != nil {
 		return domain.Invalid("invalid_outcome", "not a prime-climb outcome: %v", err)
