@@ -4,6 +4,7 @@ package games
 
 import (
 	"fmt"
+	"regexp"
 
 	"primegames/domain"
 	"primegames/domain/primeclimb"
@@ -20,6 +21,9 @@ type Catalogue struct {
 	kinds []domain.GameKind
 }
 
+// kindName is what a kind may be called: it appears in URLs, JSON and the contract's GameKind enum.
+var kindName = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
+
 // NewCatalogue checks that every kind is complete and named once.
 func NewCatalogue(kinds ...domain.GameKind) (*Catalogue, error) {
 	seen := map[string]bool{}
@@ -27,8 +31,8 @@ func NewCatalogue(kinds ...domain.GameKind) (*Catalogue, error) {
 		switch {
 		case k.Rules == nil:
 			return nil, fmt.Errorf("game kind %d has no rules", i)
-		case k.Name() == "":
-			return nil, fmt.Errorf("game kind %d has no name", i)
+		case !kindName.MatchString(k.Name()):
+			return nil, fmt.Errorf("game kind %d is called %q; a name is lowercase words joined by hyphens", i, k.Name())
 		case seen[k.Name()]:
 			return nil, fmt.Errorf("game kind %q is listed twice", k.Name())
 		case len(k.Schemas) == 0:
