@@ -168,8 +168,11 @@ func (s *Server) GetScores(c echo.Context, id openapi.GameID) error {
 // GetBoard serves a kind of game's reference data, such as the Prime Climb board.
 func (s *Server) GetBoard(c echo.Context, game string) error {
 	kind, ok := s.db.Kinds.Lookup(game)
-	if !ok || kind.Board == nil {
-		return domain.Errorf(domain.KindNotFound, "not_found", "There is no board for a game called %q.", game)
+	if !ok {
+		return domain.Errorf(domain.KindNotFound, "not_found", "There is no game called %q.", game)
+	}
+	if kind.Board == nil {
+		return domain.Errorf(domain.KindNotFound, "not_found", "The game %q has no board.", game)
 	}
 	c.Response().Header().Set("Cache-Control", "public, max-age=86400")
 	return c.JSON(http.StatusOK, kind.Board)

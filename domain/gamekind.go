@@ -31,7 +31,7 @@ func (k GameKind) Name() string { return k.Rules.Name() }
 // SchemaPrefix is how the kind's schema names begin: "prime-climb" gives "PrimeClimb".
 func (k GameKind) SchemaPrefix() string {
 	var b strings.Builder
-	for _, word := range strings.FieldsFunc(k.Name(), func(r rune) bool { return r == '-' || r == '_' }) {
+	for _, word := range strings.Split(k.Name(), "-") {
 		b.WriteString(strings.ToUpper(word[:1]) + word[1:])
 	}
 	return b.String()
