@@ -21,9 +21,9 @@ import (
 )
 
 // A request body's shape is bounded, because decoding and validating it against the contract costs
-// far more than its size suggests for a deep body (the cost grew with the square of the depth) and
-// for one of many small values (every anyOf branch copies the whole value). The contract needs five
-// levels and a few dozen values.
+// far more than its size suggests for a deep body and for one of many small values (every anyOf
+// branch of the validator copies the whole value). The contract needs five levels and a few dozen
+// values.
 const (
 	maxJSONDepth   = 32   // objects and arrays nested in one another
 	maxJSONEntries = 1000 // object members and array elements in all
