@@ -40,10 +40,10 @@ func (s *Server) bodyGate(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		req := c.Request()
 		if !s.bodyRoutes[req.Method+" "+c.Path()] {
-			// ContentLength is -1 for a chunked body, which might be empty, but no client has a reason to send one.
-			if req.ContentLength != 0 {
-				return &refusal{http.StatusRequestEntityTooLarge, "body_not_allowed", "This request takes no body; send it without one."}
+			if req.ContentLength != 0 && !emptyBody(req.Body) {
+				return &refusal{http.StatusRequestEntityTooLarge, "body_not_allowed", "This request takes no body; send it without one (or with an empty object, {})."}
 			}
+			req.ContentLength, req.Body = 0, http.NoBody
 			return next(c)
 		}
 		if req.ContentLength == 0 {
@@ -66,6 +66,18 @@ func (s *Server) bodyGate(next echo.HandlerFunc) echo.HandlerFunc {
 		req.Body, _ = req.GetBody()
 		return next(c)
 	}
+}
+
+// emptyBody reports whether a body holds nothing but, at most, an empty JSON object: many HTTP
+// clients send "{}" with every POST, and it asks for nothing. It reads a few bytes at most.
+func emptyBody(body io.Reader) bool {
+	const enough = 64
+	head, err := io.ReadAll(io.LimitReader(body, enough+1))
+	if err != nil || len(head) > enough {
+		return false
+	}
+	trimmed := bytes.TrimSpace(head)
+	return len(trimmed) == 0 || bytes.Equal(bytes.Join(bytes.Fields(trimmed), nil), []byte("{}"))
 }
 
 func checkJSONContentType(header string) error {

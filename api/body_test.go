@@ -61,10 +61,12 @@ func TestRequestBodyRules(t *testing.T) {
 		{"too large", h.Request("POST", "/v1/classrooms", tooBig), 413, "payload_too_large"},
 		{"too large, chunked", chunked(h.Request("POST", "/v1/classrooms", tooBig), tooBig), 413, "payload_too_large"},
 		{"too large, chunked, an action", chunked(h.Request("POST", "/v1/games/"+game.Game.ID+"/actions", tooBig, seat...), tooBig), 413, "payload_too_large"},
-		{"a body to start a game", h.Request("POST", "/v1/games/"+lobby.Game.ID+"/start", `{}`, bearer(lobby.CreatorToken)...), 413, "body_not_allowed"},
-		{"a body to GET", h.Request("GET", "/v1/games/"+game.Game.ID, `{}`, json...), 413, "body_not_allowed"},
+		{"a body to start a game", h.Request("POST", "/v1/games/"+lobby.Game.ID+"/start", `{"seats":2}`, bearer(lobby.CreatorToken)...), 413, "body_not_allowed"},
+		{"a body to GET", h.Request("GET", "/v1/games/"+game.Game.ID, `[]`, json...), 413, "body_not_allowed"},
 		{"a chunked body to GET", chunked(h.Request("GET", "/v1/games/"+game.Game.ID, "x"), "x"), 413, "body_not_allowed"},
 		{"a large body to GET", h.Request("GET", "/v1/games/"+game.Game.ID, tooBig, json...), 413, "body_not_allowed"},
+		{"an empty object to GET", h.Request("GET", "/v1/games/"+game.Game.ID, `{}`, json...), 200, ""},
+		{"an empty object to start a game, chunked", chunked(h.Request("POST", "/v1/games/"+lobby.Game.ID+"/start", `{ }`, bearer(lobby.CreatorToken)...), `{ }`), 409, "not_enough_players"},
 		{"the last int64 step", h.Request("GET", "/v1/games/"+game.Game.ID+"/states/9223372036854775807", nil), 404, "step_not_found"},
 	}
 	for _, tc := range cases {
