@@ -3,7 +3,7 @@ package api
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
+	"io"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
@@ -255,19 +255,10 @@ func pageSize(limit *int) int {
 	return *limit
 }
 
+// readBody returns the request body, which bodyGate has checked to be one JSON document.
 func readBody(c echo.Context) ([]byte, error) {
-	var raw json.RawMessage
-	if err := json.NewDecoder(c.Request().Body).Decode(&raw); err != nil {
-		if errors.Is(err, echo.ErrStatusRequestEntityTooLarge) {
-			return nil, err
-		}
-		return nil, domain.Invalid("invalid", "The request body is not valid JSON: %v.", err)
-	}
-	// Postgres cannot store the NUL character in text or JSON, and no field has a use for it.
-	if bytes.Contains(raw, []byte(`\u0000`)) {
-		return nil, domain.Invalid("invalid", "The request body contains a NUL character (\\u0000), which no field accepts.")
-	}
-	return raw, nil
+	raw, err := io.ReadAll(c.Request().Body)
+	return bytes.TrimSpace(raw), err
 }
 
 // bindJSON reads a request body of the contract into v.

@@ -47,6 +47,8 @@ type Server struct {
 	streams  *streams
 	// contractRoutes holds "METHOD /path/:param" for every operation of openapi.yaml.
 	contractRoutes map[string]bool
+	// bodyRoutes holds those of them that take a request body.
+	bodyRoutes map[string]bool
 }
 
 // New builds the server and its routes.
@@ -69,6 +71,7 @@ func New(cfg Config, db *repo.DB, logger *slog.Logger) (*Server, error) {
 	for _, r := range s.echo.Routes() {
 		s.contractRoutes[r.Method+" "+r.Path] = true
 	}
+	s.bodyRoutes = bodyRoutes(spec)
 	if err := s.useMiddleware(); err != nil {
 		return nil, err
 	}

@@ -1710,6 +1710,9 @@ type StudentID = openapi_types.UUID
 // BadRequest An RFC 9457 problem document.
 type BadRequest = Problem
 
+// BodyNotAllowed An RFC 9457 problem document.
+type BodyNotAllowed = Problem
+
 // Conflict An RFC 9457 problem document.
 type Conflict = Problem
 
@@ -1725,6 +1728,9 @@ type PayloadTooLarge = Problem
 // PreconditionFailed An RFC 9457 problem document.
 type PreconditionFailed = Problem
 
+// RequestTimeout An RFC 9457 problem document.
+type RequestTimeout = Problem
+
 // StreamsFull An RFC 9457 problem document.
 type StreamsFull = Problem
 
@@ -1736,6 +1742,9 @@ type Unavailable = Problem
 
 // Unprocessable An RFC 9457 problem document.
 type Unprocessable = Problem
+
+// UnsupportedMediaType An RFC 9457 problem document.
+type UnsupportedMediaType = Problem
 
 // StreamClassroomEventsParams defines parameters for StreamClassroomEvents.
 type StreamClassroomEventsParams struct {
