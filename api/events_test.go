@@ -29,11 +29,29 @@ type evCluster struct {
 	a, b       *apitest.Server
 	srvA, srvB *api.Server
 	dbA, dbB   *repo.DB
+	// proxyB, when there is one, stands between B and the database.
+	proxyB *repotest.Proxy
 }
 
 func newEvCluster(t *testing.T, cfgB api.Config) *evCluster {
 	t.Helper()
+	return startEvCluster(t, cfgB, false)
+}
+
+// newEvClusterWithProxy is newEvCluster with instance B reaching the database through a proxy
+// that the test can cut.
+func newEvClusterWithProxy(t *testing.T, cfgB api.Config) *evCluster {
+	t.Helper()
+	return startEvCluster(t, cfgB, true)
+}
+
+func startEvCluster(t *testing.T, cfgB api.Config, proxied bool) *evCluster {
+	t.Helper()
 	dbA, dbURL := repotest.NewDBWithURL(t)
+	c := &evCluster{dbA: dbA}
+	if proxied {
+		c.proxyB, dbURL = repotest.NewProxy(t, dbURL)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	dbB, err := repo.Open(ctx, dbURL, repo.PoolOptions{MaxConns: 10})
@@ -41,7 +59,7 @@ func newEvCluster(t *testing.T, cfgB api.Config) *evCluster {
 		t.Fatal(err)
 	}
 	t.Cleanup(dbB.Close)
-	c := &evCluster{dbA: dbA, dbB: dbB}
+	c.dbB = dbB
 	if c.srvA, err = api.New(testConfig(), dbA, quietLogger()); err != nil {
 		t.Fatal(err)
 	}
