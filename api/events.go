@@ -52,6 +52,7 @@ type streams struct {
 	db           *repo.DB
 	logger       *slog.Logger
 	limit        int64
+	perClient    streamCap
 	heartbeat    time.Duration
 	writeTimeout time.Duration
 	open         atomic.Int64
@@ -88,6 +89,7 @@ func newStreams(cfg Config, db *repo.DB, logger *slog.Logger, registry *promethe
 	st := &streams{
 		db: db, logger: logger,
 		limit:        int64(cfg.StreamLimit),
+		perClient:    streamCap{perClient: cfg.StreamsPerClient, open: map[string]int{}},
 		heartbeat:    cfg.StreamHeartbeat,
 		writeTimeout: cfg.StreamWriteTimeout,
 		gauge: prometheus.NewGauge(prometheus.GaugeOpts{
@@ -282,9 +284,14 @@ func (s *Server) StreamGameEvents(c echo.Context, id openapi.GameID, params open
 	})
 }
 
-// openSlot takes one of the instance's stream slots, or refuses the stream.
+// openSlot takes one of the client's stream slots and one of the instance's, or refuses the stream.
 func (st *streams) openSlot(c echo.Context) (release func(), err error) {
+	releaseClient, err := st.perClient.acquire(c)
+	if err != nil {
+		return nil, err
+	}
 	if !st.acquire() {
+		releaseClient()
 		c.Response().Header().Set("Retry-After", strconv.Itoa(streamRetryAfter))
 		return nil, domain.Errorf(domain.KindUnavailable, "streams_full",
 			"This server holds as many live streams as it may; connect again in %d seconds.", streamRetryAfter)
@@ -292,10 +299,14 @@ func (st *streams) openSlot(c echo.Context) (release func(), err error) {
 	select {
 	case <-st.stopping:
 		st.release()
+		releaseClient()
 		return nil, shuttingDown(c)
 	default:
 	}
-	return st.release, nil
+	return func() {
+		st.release()
+		releaseClient()
+	}, nil
 }
 
 // shuttingDown refuses a stream because the instance is going away: the client should connect

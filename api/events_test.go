@@ -528,16 +528,23 @@ func TestEventStreamCapIs503WithRetryAfter(t *testing.T) {
 	openEvStream(t, c.a.URL, g.path("/events"))
 	// A closed stream frees its slot.
 	first.close()
+	waitForStreamSlot(t, c.b.URL+g.path("/events"), http.StatusServiceUnavailable)
+}
+
+// waitForStreamSlot waits until a stream at url, refused with status while the server has not yet
+// seen a stream close, opens.
+func waitForStreamSlot(t *testing.T, url string, status int) {
+	t.Helper()
 	for deadline := time.Now().Add(evWait); ; time.Sleep(20 * time.Millisecond) {
-		resp, err := http.Get(c.b.URL + g.path("/events"))
+		resp, err := http.Get(url)
 		if err != nil {
 			t.Fatal(err)
 		}
 		resp.Body.Close()
 		if resp.StatusCode == http.StatusOK {
-			break
+			return
 		}
-		if resp.StatusCode != http.StatusServiceUnavailable || time.Now().After(deadline) {
+		if resp.StatusCode != status || time.Now().After(deadline) {
 			t.Fatalf("a stream after one closed = %d", resp.StatusCode)
 		}
 	}

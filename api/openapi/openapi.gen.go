@@ -1685,6 +1685,9 @@ type PreconditionFailed = Problem
 // StreamsFull An RFC 9457 problem document.
 type StreamsFull = Problem
 
+// TooManyRequests An RFC 9457 problem document.
+type TooManyRequests = Problem
+
 // Unauthorized An RFC 9457 problem document.
 type Unauthorized = Problem
 
