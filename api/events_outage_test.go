@@ -1,12 +1,14 @@
 package api_test
 
 import (
+	"context"
 	"encoding/json"
 	"net/url"
 	"testing"
 	"time"
 
 	"primegames/api/apitest"
+	"primegames/repo"
 )
 
 // outage is how long the database stays away from instance B.
@@ -81,7 +83,22 @@ func TestEventStreamHeartbeatsDoNotReadTheDatabase(t *testing.T) {
 	g := newEvGame(t, c.a, "primed", nil, 2, 8)
 	s := followEvents(openEvStream(t, c.b.URL, g.path("/events")))
 	s.upTo(t, g)
-	s.heartbeats(t, 1)
+	// B's listener wakes every stream once it is in place; that read is over a few heartbeats later.
+	for deadline := time.Now().Add(evWait); ; time.Sleep(10 * time.Millisecond) {
+		var listening bool
+		if err := c.dbA.Pool.QueryRow(context.Background(), `SELECT EXISTS (SELECT FROM pg_stat_activity
+			WHERE datname = current_database() AND application_name = $1 AND query LIKE 'LISTEN%')`,
+			repo.ListenerApplicationName).Scan(&listening); err != nil {
+			t.Fatal(err)
+		}
+		if listening {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("B's listener is not listening")
+		}
+	}
+	s.heartbeats(t, 3)
 	before := c.dbB.Pool.Stat().AcquireCount()
 	s.heartbeats(t, 10)
 	if n := c.dbB.Pool.Stat().AcquireCount() - before; n != 0 {
