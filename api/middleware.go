@@ -17,12 +17,15 @@ import (
 const requestIDHeader = "X-Request-ID"
 
 // The order matters: the request ID first so every later step can log it; logging and metrics
-// outside recovery so a panic is counted as the 500 it becomes; the body gate before validation,
-// so that nothing decodes a body it has not checked.
+// outside recovery so a panic is counted as the 500 it becomes; the rate limit before any work; the
+// body gate before validation, so that nothing decodes a body it has not checked.
 func (s *Server) useMiddleware() error {
 	s.echo.Pre(requestID)
 	s.echo.Use(s.observe)
 	s.echo.Use(echomw.RecoverWithConfig(echomw.RecoverConfig{DisablePrintStack: true, DisableErrorHandler: true}))
+	if s.cfg.RateLimit > 0 {
+		s.echo.Use(rateLimit(s.cfg.RateLimit, max(1, s.cfg.RateBurst)))
+	}
 	s.echo.Use(s.bodyGate)
 	s.echo.Use(oapimw.OapiRequestValidatorWithOptions(s.spec, &oapimw.Options{
 		// Defaults stay out of the body: each engine fills in its own options, and the schemas of both

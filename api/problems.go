@@ -27,6 +27,7 @@ var statusOfKind = map[domain.Kind]int{
 	domain.KindPrecondition: http.StatusPreconditionFailed,
 	domain.KindUnauthorized: http.StatusUnauthorized,
 	domain.KindForbidden:    http.StatusForbidden,
+	domain.KindRateLimited:  http.StatusTooManyRequests,
 	domain.KindUnavailable:  http.StatusServiceUnavailable,
 	domain.KindInternal:     http.StatusInternalServerError,
 }

@@ -32,6 +32,11 @@ type Config struct {
 	StreamWriteTimeout time.Duration // time allowed to write one event before the client is dropped (10s)
 	// AdminToken, when set, is required to create classrooms.
 	AdminToken string
+	// Per-client limits (ratelimit.go); zero values disable them.
+	RateLimit        float64      // requests per second a client may send on average
+	RateBurst        int          // requests a client may send at once
+	StreamsPerClient int          // live-update streams one client may hold open on this instance
+	TrustedProxies   []*net.IPNet // peers whose X-Forwarded-For header names the client
 }
 
 // Server serves the API. It keeps no game state: every request reads and writes Postgres.
@@ -65,6 +70,7 @@ func New(cfg Config, db *repo.DB, logger *slog.Logger) (*Server, error) {
 	s.echo.HideBanner = true
 	s.echo.HidePort = true
 	s.echo.HTTPErrorHandler = s.handleError
+	s.echo.IPExtractor = clientIPExtractor(cfg.TrustedProxies)
 	s.streams = newStreams(cfg, db, logger, s.metrics.registry)
 	openapi.RegisterHandlers(s.echo, s)
 	s.contractRoutes = map[string]bool{}

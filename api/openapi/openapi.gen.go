@@ -1734,6 +1734,9 @@ type RequestTimeout = Problem
 // StreamsFull An RFC 9457 problem document.
 type StreamsFull = Problem
 
+// TooManyRequests An RFC 9457 problem document.
+type TooManyRequests = Problem
+
 // Unauthorized An RFC 9457 problem document.
 type Unauthorized = Problem
 
