@@ -24,7 +24,7 @@ func (s *Server) useMiddleware() error {
 	s.echo.Use(s.observe)
 	s.echo.Use(echomw.RecoverWithConfig(echomw.RecoverConfig{DisablePrintStack: true, DisableErrorHandler: true}))
 	if s.cfg.RateLimit > 0 {
-		s.echo.Use(rateLimit(s.cfg.RateLimit, max(1, s.cfg.RateBurst)))
+		s.echo.Use(rateLimits(s.cfg.RateLimit, max(1, s.cfg.RateBurst))...)
 	}
 	s.echo.Use(s.bodyGate)
 	s.echo.Use(oapimw.OapiRequestValidatorWithOptions(s.spec, &oapimw.Options{

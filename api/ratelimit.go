@@ -22,6 +22,11 @@ import (
 // kept), else its address. The address is the peer's, or, when the peer is one of the trusted
 // proxies, the one X-Forwarded-For names.
 
+// addressShare is how many clients' limits one address has in all, whatever tokens its requests
+// carry: a classroom behind one router holds many real tokens, while tokens a client makes up must
+// not multiply what it may send or hold open.
+const addressShare = 10
+
 // clientIPExtractor finds a request's address: X-Forwarded-For counts only when the peer is one of
 // trusted (and then the nearest address it names that is not itself a trusted proxy).
 func clientIPExtractor(trusted []*net.IPNet) echo.IPExtractor {
@@ -52,10 +57,22 @@ func clientKey(c echo.Context) string {
 	return "token:" + base64.RawStdEncoding.EncodeToString(sum[:16])
 }
 
-// rateLimit refuses, with 429 rate_limited, the requests of a client beyond perSecond on average
-// with bursts of burst. Health, readiness and metrics are not limited: probes and scrapers share
-// addresses and must get through.
-func rateLimit(perSecond float64, burst int) echo.MiddlewareFunc {
+// addressKey names everything that comes from one address, with a token or without.
+func addressKey(c echo.Context) string { return "address:" + c.RealIP() }
+
+// rateLimits limits each client to perSecond on average with bursts of burst, and each address to
+// addressShare times that.
+func rateLimits(perSecond float64, burst int) []echo.MiddlewareFunc {
+	return []echo.MiddlewareFunc{
+		rateLimit(perSecond*addressShare, burst*addressShare, addressKey),
+		rateLimit(perSecond, burst, clientKey),
+	}
+}
+
+// rateLimit refuses, with 429 rate_limited, the requests of a client (as key names it) beyond
+// perSecond on average with bursts of burst. Health, readiness and metrics are not limited: probes
+// and scrapers share addresses and must get through.
+func rateLimit(perSecond float64, burst int, key func(echo.Context) string) echo.MiddlewareFunc {
 	retryAfter := strconv.Itoa(int(math.Ceil(1 / perSecond)))
 	return echomw.RateLimiterWithConfig(echomw.RateLimiterConfig{
 		Skipper: func(c echo.Context) bool {
@@ -65,7 +82,7 @@ func rateLimit(perSecond float64, burst int) echo.MiddlewareFunc {
 			}
 			return false
 		},
-		IdentifierExtractor: func(c echo.Context) (string, error) { return clientKey(c), nil },
+		IdentifierExtractor: func(c echo.Context) (string, error) { return key(c), nil },
 		Store: echomw.NewRateLimiterMemoryStoreWithConfig(echomw.RateLimiterMemoryStoreConfig{
 			Rate: rate.Limit(perSecond), Burst: burst,
 			// A client idle this long has its whole burst back, so forgetting it changes nothing;
@@ -87,25 +104,33 @@ type streamCap struct {
 	open      map[string]int
 }
 
-// acquire takes one of the client's stream slots, or refuses with 429 rate_limited.
+// acquire takes one of the client's stream slots and one of its address's, or refuses with 429
+// rate_limited.
 func (sc *streamCap) acquire(c echo.Context) (release func(), err error) {
 	if sc.perClient <= 0 {
 		return func() {}, nil
 	}
-	key := clientKey(c)
+	client, address := clientKey(c), addressKey(c)
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
-	if sc.open[key] >= sc.perClient {
+	if sc.open[client] >= sc.perClient || sc.open[address] >= sc.perClient*addressShare {
 		c.Response().Header().Set("Retry-After", strconv.Itoa(streamRetryAfter))
 		return nil, domain.Errorf(domain.KindRateLimited, "rate_limited",
-			"This client has %d live streams open on this server, as many as it may; close one first.", sc.perClient)
+			"This client has as many live streams open on this server as it may (%d, and %d from one address); close one first.",
+			sc.perClient, sc.perClient*addressShare)
 	}
-	sc.open[key]++
+	sc.open[client]++
+	sc.open[address]++
 	return func() {
 		sc.mu.Lock()
 		defer sc.mu.Unlock()
-		if sc.open[key]--; sc.open[key] <= 0 {
-			delete(sc.open, key)
-		}
+		sc.release(client)
+		sc.release(address)
 	}, nil
+}
+
+func (sc *streamCap) release(key string) {
+	if sc.open[key]--; sc.open[key] <= 0 {
+		delete(sc.open, key)
+	}
 }

@@ -115,3 +115,18 @@ func TestStreamLimitPerClient(t *testing.T) {
 	first.close()
 	waitForStreamSlot(t, s.URL+path, http.StatusTooManyRequests)
 }
+
+// Tokens a client makes up do not multiply its share: one address gets addressShare clients' worth
+// of requests in all, whatever tokens they carry.
+func TestRateLimitPerAddressCountsEveryToken(t *testing.T) {
+	db := repotest.NewDB(t)
+	s, _ := limitedServer(t, db, oneRequestAMinute())
+	const share = 10 * 3 // addressShare times the burst
+	for i := range share {
+		made := bearer("pgs_madeup" + strconv.Itoa(i))
+		if resp := s.Get("/v1/boards/prime-climb", made...); resp.StatusCode != http.StatusOK {
+			t.Fatalf("request %d, with a token of its own = %d: %s", i+1, resp.StatusCode, resp.Body)
+		}
+	}
+	expectLimited(t, "one more request from the address, with yet another token", s.Get("/v1/boards/prime-climb", bearer("pgs_madeup-last")...))
+}
