@@ -18,6 +18,7 @@ import (
 
 	"primegames/api/openapi"
 	"primegames/domain"
+	"primegames/play"
 	"primegames/repo"
 )
 
@@ -252,12 +253,12 @@ func (s *Server) StreamGameEvents(c echo.Context, id openapi.GameID, params open
 	if err != nil {
 		return err
 	}
-	token, err := streamToken(c, params.AccessToken)
+	principal, err := principalOf(c)
 	if err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
-	g, caller, err := s.db.Games().Get(ctx, id.String(), token)
+	g, caller, err := s.play.Get(ctx, id.String(), principal)
 	if err != nil {
 		return err
 	}
@@ -288,16 +289,6 @@ func (st *streams) openSlot(c echo.Context) (release func(), err error) {
 	default:
 	}
 	return st.release, nil
-}
-
-// streamToken is the Authorization bearer token or, failing that, the access_token query parameter
-// (EventSource cannot send headers).
-func streamToken(c echo.Context, accessToken *string) (string, error) {
-	token, err := bearerToken(c)
-	if err != nil || token != "" || accessToken == nil {
-		return token, err
-	}
-	return *accessToken, nil
 }
 
 // serveStream answers with an event stream and calls step at once and each time sub is woken,
@@ -356,7 +347,7 @@ func resumeAfter(params openapi.StreamGameEventsParams) (int64, error) {
 
 // sendNewEvents sends every entry after seq `after`, then `end` when the game is over. It returns
 // the last seq sent and whether the stream is over.
-func (s *Server) sendNewEvents(ctx context.Context, out *eventWriter, gameID string, caller repo.Caller, after int64) (int64, bool, error) {
+func (s *Server) sendNewEvents(ctx context.Context, out *eventWriter, gameID string, caller play.Caller, after int64) (int64, bool, error) {
 	after, g, err := s.sendEntries(ctx, out, gameID, caller, after, func(seq int64) string { return strconv.FormatInt(seq, 10) })
 	if err != nil || !g.Status.Over() {
 		return after, false, err
@@ -366,13 +357,13 @@ func (s *Server) sendNewEvents(ctx context.Context, out *eventWriter, gameID str
 
 // sendEntries sends every entry of the game after seq `after` as `action` events with the ids idOf
 // gives. It returns the last seq sent and the game as it was when the last entry had been sent.
-func (s *Server) sendEntries(ctx context.Context, out *eventWriter, gameID string, caller repo.Caller, after int64, idOf func(int64) string) (int64, *repo.Game, error) {
+func (s *Server) sendEntries(ctx context.Context, out *eventWriter, gameID string, caller play.Caller, after int64, idOf func(int64) string) (int64, *play.Game, error) {
 	for {
-		p, err := s.db.Games().Progress(ctx, gameID, after, streamBatch)
+		p, err := s.play.Progress(ctx, gameID, after, streamBatch)
 		if err != nil {
 			return after, nil, err
 		}
-		viewer := viewerFor(p.Game, caller)
+		viewer := play.ViewerFor(p.Game.Status, caller)
 		for _, e := range p.Entries {
 			entry, err := entryBody(p.Game, e, viewer)
 			if err != nil {
@@ -397,7 +388,7 @@ func (s *Server) sendEntries(ctx context.Context, out *eventWriter, gameID strin
 }
 
 // sendEnd sends the `end` event of a game that is over.
-func sendEnd(out *eventWriter, g *repo.Game) error {
+func sendEnd(out *eventWriter, g *play.Game) error {
 	data, err := json.Marshal(openapi.GameEndEvent{
 		GameId: mustUUID(g.ID), Status: openapi.GameStatus(g.Status),
 		Version: g.Version, Winners: orEmpty(g.Winners),

@@ -12,7 +12,7 @@ import (
 
 	"primegames/api/openapi"
 	"primegames/domain"
-	"primegames/repo"
+	"primegames/play"
 )
 
 // classroomResumeWindow is how long before the entry named by Last-Event-ID a classroom stream
@@ -28,15 +28,11 @@ func (s *Server) StreamClassroomEvents(c echo.Context, id openapi.ClassroomID, p
 		return err
 	}
 	defer release()
-	token, err := streamToken(c, params.AccessToken)
+	room, err := s.teacherOf(c, id)
 	if err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
-	room, err := s.db.Classrooms().ByTeacher(ctx, id.String(), token)
-	if err != nil {
-		return err
-	}
 	since := params.Since
 	if params.LastEventID != nil && strings.TrimSpace(*params.LastEventID) != "" {
 		gameID, seq, ok := parseClassroomEventID(*params.LastEventID)
@@ -93,9 +89,6 @@ type classroomStream struct {
 	ended       map[string]bool
 }
 
-// teacher is the classroom's teacher as a caller of its games: they see everything.
-var teacher = repo.Caller{Seat: -1, Creator: true, Teacher: true}
-
 // catchUp sends the news of the named games or, with all, of every game of the classroom.
 func (cs *classroomStream) catchUp(ctx context.Context, out *eventWriter, games []string, all bool) error {
 	if all {
@@ -120,7 +113,7 @@ func (cs *classroomStream) catchUp(ctx context.Context, out *eventWriter, games 
 		if !known {
 			after = -1 // a game created after the stream opened: all of it
 		}
-		after, game, err := cs.s.sendEntries(ctx, out, g, teacher, after, func(seq int64) string { return g + ":" + strconv.FormatInt(seq, 10) })
+		after, game, err := cs.s.sendEntries(ctx, out, g, play.ClassroomTeacher, after, func(seq int64) string { return g + ":" + strconv.FormatInt(seq, 10) })
 		cs.cursor[g] = after
 		if err != nil {
 			return err
