@@ -10,14 +10,14 @@ import (
 
 	"primegames/api/openapi"
 	"primegames/domain"
-	"primegames/repo"
+	"primegames/play"
 )
 
 const ndjson = "application/x-ndjson"
 
 // PostAction applies one action of the caller's seat.
 func (s *Server) PostAction(c echo.Context, id openapi.GameID, params openapi.PostActionParams) error {
-	token, err := bearerToken(c)
+	principal, err := principalOf(c)
 	if err != nil {
 		return err
 	}
@@ -25,7 +25,7 @@ func (s *Server) PostAction(c echo.Context, id openapi.GameID, params openapi.Po
 	if err != nil {
 		return err
 	}
-	in := repo.ActInput{GameID: id.String(), Token: token, Action: action}
+	in := play.Action{GameID: id.String(), Action: action}
 	if params.IfMatch != nil && strings.TrimSpace(*params.IfMatch) != "*" {
 		v, ok := parseETag(*params.IfMatch)
 		if !ok {
@@ -33,21 +33,20 @@ func (s *Server) PostAction(c echo.Context, id openapi.GameID, params openapi.Po
 		}
 		in.IfMatch = &v
 	}
-	resp, err := s.db.Games().Act(c.Request().Context(), in, idempotency(params.IdempotencyKey, action, token), func(acted *repo.Acted) (repo.Response, error) {
-		game, err := gameBody(acted.Game, acted.Caller)
-		if err != nil {
-			return repo.Response{}, err
-		}
-		entry, err := entryBody(acted.Game, acted.Entry, viewerFor(acted.Game, acted.Caller))
-		if err != nil {
-			return repo.Response{}, err
-		}
-		return jsonResponse(http.StatusCreated, openapi.ActionResult{Entry: entry, Game: game}, map[string]string{"ETag": etag(acted.Game.Version)})
-	})
+	acted, err := s.play.Act(c.Request().Context(), in, principal, play.NewIdempotency(params.IdempotencyKey, action))
 	if err != nil {
 		return err
 	}
-	return send(c, resp)
+	game, err := gameBody(acted.Game, acted.Caller)
+	if err != nil {
+		return err
+	}
+	entry, err := entryBody(acted.Game, acted.Entry, play.ViewerFor(acted.Game.Status, acted.Caller))
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set("ETag", etag(acted.Game.Version))
+	return c.JSON(http.StatusCreated, openapi.ActionResult{Entry: entry, Game: game})
 }
 
 // ListActions pages through the history, or streams all of it as NDJSON.
@@ -56,7 +55,7 @@ func (s *Server) ListActions(c echo.Context, id openapi.GameID, params openapi.L
 	if err != nil {
 		return err
 	}
-	viewer := viewerFor(g, caller)
+	viewer := play.ViewerFor(g.Status, caller)
 	if strings.Contains(c.Request().Header.Get(echo.HeaderAccept), ndjson) {
 		return s.streamActions(c, g, viewer)
 	}
@@ -88,12 +87,12 @@ func (s *Server) ListActions(c echo.Context, id openapi.GameID, params openapi.L
 	return c.JSON(http.StatusOK, page)
 }
 
-func (s *Server) streamActions(c echo.Context, g *repo.Game, viewer domain.Viewer) error {
+func (s *Server) streamActions(c echo.Context, g *play.Game, viewer domain.Viewer) error {
 	w := c.Response()
 	w.Header().Set(echo.HeaderContentType, ndjson)
 	w.WriteHeader(http.StatusOK)
 	enc := json.NewEncoder(w)
-	return s.db.Games().EachEntry(c.Request().Context(), g.ID, func(e repo.Entry) error {
+	return s.db.Games().EachEntry(c.Request().Context(), g.ID, func(e play.Entry) error {
 		item, err := entryBody(g, e, viewer)
 		if err != nil {
 			return err
@@ -108,10 +107,7 @@ func (s *Server) GetStateAt(c echo.Context, id openapi.GameID, seq int64) error 
 	if err != nil {
 		return err
 	}
-	if g.State == nil {
-		return domain.Errorf(domain.KindNotFound, "step_not_found", "Game %s has not started, so it has no steps yet.", g.ID)
-	}
-	state, err := s.db.Games().StateAt(c.Request().Context(), g, seq)
+	state, err := s.play.StateAt(c.Request().Context(), g, seq)
 	if err != nil {
 		return err
 	}
@@ -119,7 +115,7 @@ func (s *Server) GetStateAt(c echo.Context, id openapi.GameID, seq int64) error 
 	if err != nil {
 		return err
 	}
-	view, err := json.Marshal(state.View(viewerFor(g, caller)))
+	view, err := json.Marshal(state.View(play.ViewerFor(g.Status, caller)))
 	if err != nil {
 		return err
 	}
@@ -132,14 +128,11 @@ func (s *Server) GetLegalActions(c echo.Context, id openapi.GameID) error {
 	if err != nil {
 		return err
 	}
-	if !caller.HasSeat() {
-		if caller.Creator {
-			return domain.Errorf(domain.KindForbidden, "forbidden", "Only players have legal actions; this token has no seat in game %s.", g.ID)
-		}
-		return domain.Errorf(domain.KindUnauthorized, "unauthorized", "Send a seat token as Authorization: Bearer <token> to see your legal actions.")
+	if err := play.MaySeeLegalActions(&g.GameRecord, caller); err != nil {
+		return err
 	}
 	actions := json.RawMessage(`[]`)
-	if g.State != nil && g.Status == repo.StatusActive {
+	if g.State != nil && g.Status == play.StatusActive {
 		if actions, err = json.Marshal(g.State.LegalActions(caller.Seat)); err != nil {
 			return err
 		}

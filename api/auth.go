@@ -6,8 +6,57 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"primegames/domain"
-	"primegames/repo"
+	"primegames/play"
 )
+
+const principalKey = "principal"
+
+// identified is the principal of a request, or why its Authorization header could not give one.
+type identified struct {
+	principal play.Principal
+	err       error
+	// unresolved is the principal before its lookup, kept so that a stream can look it up again
+	// once the database answers.
+	unresolved play.Principal
+}
+
+// streamRoutes are the operations that also take the token as ?access_token=, since EventSource
+// cannot send headers.
+var streamRoutes = map[string]bool{
+	"/v1/games/:id/events":                true,
+	"/v1/classrooms/:classroom_id/events": true,
+}
+
+// identify works out who a request speaks for, once: it hashes the bearer token and, for a teacher
+// or student token, looks up whose it is. A handler that needs the principal asks principalOf,
+// which returns any error only then, so requests that need no token are not refused for one.
+func (s *Server) identify(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if !s.isContractRoute(c) {
+			return next(c)
+		}
+		token, err := bearerToken(c)
+		if err == nil && token == "" && streamRoutes[c.Path()] {
+			token = c.QueryParam("access_token")
+		}
+		id := identified{err: err}
+		if err == nil {
+			id.unresolved = play.IdentifyToken(token, s.cfg.AdminToken)
+			id.principal, id.err = s.play.Resolve(c.Request().Context(), id.unresolved)
+		}
+		c.Set(principalKey, id)
+		return next(c)
+	}
+}
+
+// principalOf is the request's principal.
+func principalOf(c echo.Context) (play.Principal, error) {
+	id, ok := c.Get(principalKey).(identified)
+	if !ok {
+		return play.Nobody, nil
+	}
+	return id.principal, id.err
+}
 
 // bearerToken returns the token of an "Authorization: Bearer <token>" header, "" when there is no
 // header, and an error for a header of another form.
@@ -22,17 +71,4 @@ func bearerToken(c echo.Context) (string, error) {
 		return "", domain.Errorf(domain.KindUnauthorized, "unauthorized", "The Authorization header must read: Bearer <token>.")
 	}
 	return token, nil
-}
-
-// viewerFor decides how much of a game the caller may see: everything for the game's teacher and
-// once it is over (PR-8), a player's own view for a seat, the public view otherwise.
-func viewerFor(g *repo.Game, caller repo.Caller) domain.Viewer {
-	switch {
-	case g.Status.Over() || caller.Teacher:
-		return domain.Full
-	case caller.HasSeat():
-		return domain.Player(caller.Seat)
-	default:
-		return domain.Public
-	}
 }

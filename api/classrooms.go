@@ -1,24 +1,24 @@
 package api
 
 import (
-	"crypto/subtle"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
 
 	"primegames/api/openapi"
 	"primegames/domain"
+	"primegames/play"
 	"primegames/repo"
 )
 
 // CreateClassroom creates a classroom and returns its teacher token.
 func (s *Server) CreateClassroom(c echo.Context) error {
 	if s.cfg.AdminToken != "" {
-		token, err := bearerToken(c)
+		principal, err := principalOf(c)
 		if err != nil {
 			return err
 		}
-		if subtle.ConstantTimeCompare([]byte(token), []byte(s.cfg.AdminToken)) != 1 {
+		if principal.Kind != play.Admin {
 			return domain.Errorf(domain.KindUnauthorized, "unauthorized", "Creating a classroom needs the operator's admin token: Authorization: Bearer <admin token>.")
 		}
 	}
@@ -124,11 +124,7 @@ func (s *Server) CreateClassroomGames(c echo.Context, classroomID openapi.Classr
 	if err := bindJSON(c, &req); err != nil {
 		return err
 	}
-	rules, err := s.rulesFor(req.Game)
-	if err != nil {
-		return err
-	}
-	in := repo.GroupGames{ClassroomID: classroom.ID, Rules: rules, GroupSize: req.GroupSize}
+	in := play.GroupGames{ClassroomID: classroom.ID, Kind: string(req.Game), GroupSize: req.GroupSize}
 	if req.Options != nil {
 		in.Options = *req.Options
 	}
@@ -141,14 +137,17 @@ func (s *Server) CreateClassroomGames(c echo.Context, classroomID openapi.Classr
 	if err != nil {
 		return err
 	}
-	created, err := s.db.Games().CreateGroups(c.Request().Context(), in, students)
+	current := make([]string, len(students))
+	for i, st := range students {
+		current[i] = st.ID
+	}
+	created, err := s.play.CreateGroups(c.Request().Context(), in, current)
 	if err != nil {
 		return err
 	}
 	body := openapi.ClassroomGames{Games: make([]openapi.Game, len(created))}
-	teacher := repo.Caller{Seat: -1, Creator: true, Teacher: true}
 	for i, g := range created {
-		if body.Games[i], err = gameBody(g, teacher); err != nil {
+		if body.Games[i], err = gameBody(g, play.ClassroomTeacher); err != nil {
 			return err
 		}
 	}
@@ -166,7 +165,7 @@ func (s *Server) ListClassroomGames(c echo.Context, classroomID openapi.Classroo
 		f.Kind = string(*params.Game)
 	}
 	if params.Status != nil {
-		f.Status = repo.Status(*params.Status)
+		f.Status = play.Status(*params.Status)
 	}
 	if params.Student != nil {
 		f.StudentID = params.Student.String()
@@ -184,8 +183,8 @@ func (s *Server) ListAttempts(c echo.Context, id openapi.GameID) error {
 	if err != nil {
 		return err
 	}
-	if !caller.Teacher && !g.Status.Over() {
-		return domain.Errorf(domain.KindForbidden, "forbidden", "A game's refused actions are shown to its teacher, and to its players once the game is over.")
+	if err := play.MayReview(g.Status, caller); err != nil {
+		return err
 	}
 	attempts, err := s.db.Games().Attempts(c.Request().Context(), g.ID)
 	if err != nil {
@@ -203,11 +202,14 @@ func (s *Server) ListAttempts(c echo.Context, id openapi.GameID) error {
 
 // teacherOf checks that the request carries the teacher token of the classroom.
 func (s *Server) teacherOf(c echo.Context, classroomID openapi.ClassroomID) (*repo.Classroom, error) {
-	token, err := bearerToken(c)
+	principal, err := principalOf(c)
 	if err != nil {
 		return nil, err
 	}
-	return s.db.Classrooms().ByTeacher(c.Request().Context(), classroomID.String(), token)
+	if err := play.MayRunClassroom(principal, classroomID.String()); err != nil {
+		return nil, err
+	}
+	return s.db.Classrooms().Get(c.Request().Context(), classroomID.String())
 }
 
 func classroomBody(c *repo.Classroom) openapi.Classroom {

@@ -19,6 +19,7 @@ import (
 
 	"primegames/api/openapi"
 	"primegames/domain"
+	"primegames/play"
 	"primegames/repo"
 )
 
@@ -260,10 +261,6 @@ func (s *Server) StreamGameEvents(c echo.Context, id openapi.GameID, params open
 	if err != nil {
 		return err
 	}
-	token, err := streamToken(c, params.AccessToken)
-	if err != nil {
-		return err
-	}
 	gameID := id.String()
 	// Subscribe before the first read of the history, so that nothing recorded after it goes unnoticed.
 	sub, err := s.streams.subscribe(c, gameTopic(gameID))
@@ -271,10 +268,14 @@ func (s *Server) StreamGameEvents(c echo.Context, id openapi.GameID, params open
 		return err
 	}
 	defer s.streams.unsubscribe(sub)
-	var caller repo.Caller
+	var caller play.Caller
 	return s.serveStream(c, sub, streamSource{
-		open: func(ctx context.Context) (err error) {
-			_, caller, err = s.db.Games().Get(ctx, gameID, token)
+		open: func(ctx context.Context) error {
+			principal, err := s.streamPrincipal(ctx, c)
+			if err != nil {
+				return err
+			}
+			_, caller, err = s.play.Get(ctx, gameID, principal)
 			return err
 		},
 		step: func(ctx context.Context, out *eventWriter) (over bool, err error) {
@@ -316,14 +317,17 @@ func shuttingDown(c echo.Context) error {
 	return domain.Errorf(domain.KindUnavailable, "unavailable", "This server is shutting down; connect again.")
 }
 
-// streamToken is the Authorization bearer token or, failing that, the access_token query parameter
-// (EventSource cannot send headers).
-func streamToken(c echo.Context, accessToken *string) (string, error) {
-	token, err := bearerToken(c)
-	if err != nil || token != "" || accessToken == nil {
-		return token, err
+// streamPrincipal is the request's principal for a stream. When the database could not be asked as
+// the request came in, it asks again: a stream waits an outage out rather than refuse.
+func (s *Server) streamPrincipal(ctx context.Context, c echo.Context) (play.Principal, error) {
+	id, ok := c.Get(principalKey).(identified)
+	if !ok {
+		return play.Nobody, nil
 	}
-	return *accessToken, nil
+	if id.err != nil && !isRefusal(id.err) {
+		return s.play.Resolve(ctx, id.unresolved)
+	}
+	return id.principal, id.err
 }
 
 // streamSource is what one event stream reads from the database: open finds what the stream is of
@@ -502,7 +506,7 @@ func resumeAfter(params openapi.StreamGameEventsParams) (int64, error) {
 
 // sendNewEvents sends every entry after seq `after`, then `end` when the game is over. It returns
 // the last seq sent and whether the stream is over.
-func (s *Server) sendNewEvents(ctx context.Context, out *eventWriter, gameID string, caller repo.Caller, after int64) (int64, bool, error) {
+func (s *Server) sendNewEvents(ctx context.Context, out *eventWriter, gameID string, caller play.Caller, after int64) (int64, bool, error) {
 	after, g, err := s.sendEntries(ctx, out, gameID, caller, after, func(seq int64) string { return strconv.FormatInt(seq, 10) })
 	if err != nil || !g.Status.Over() {
 		return after, false, err
@@ -512,13 +516,13 @@ func (s *Server) sendNewEvents(ctx context.Context, out *eventWriter, gameID str
 
 // sendEntries sends every entry of the game after seq `after` as `action` events with the ids idOf
 // gives. It returns the last seq sent and the game as it was when the last entry had been sent.
-func (s *Server) sendEntries(ctx context.Context, out *eventWriter, gameID string, caller repo.Caller, after int64, idOf func(int64) string) (int64, *repo.Game, error) {
+func (s *Server) sendEntries(ctx context.Context, out *eventWriter, gameID string, caller play.Caller, after int64, idOf func(int64) string) (int64, *play.Game, error) {
 	for {
-		p, err := s.db.Games().Progress(ctx, gameID, after, streamBatch)
+		p, err := s.play.Progress(ctx, gameID, after, streamBatch)
 		if err != nil {
 			return after, nil, err
 		}
-		viewer := viewerFor(p.Game, caller)
+		viewer := play.ViewerFor(p.Game.Status, caller)
 		for _, e := range p.Entries {
 			entry, err := entryBody(p.Game, e, viewer)
 			if err != nil {
@@ -543,7 +547,7 @@ func (s *Server) sendEntries(ctx context.Context, out *eventWriter, gameID strin
 }
 
 // sendEnd sends the `end` event of a game that is over.
-func sendEnd(out *eventWriter, g *repo.Game) error {
+func sendEnd(out *eventWriter, g *play.Game) error {
 	data, err := json.Marshal(openapi.GameEndEvent{
 		GameId: mustUUID(g.ID), Status: openapi.GameStatus(g.Status),
 		Version: g.Version, Winners: orEmpty(g.Winners),

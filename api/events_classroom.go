@@ -12,7 +12,7 @@ import (
 
 	"primegames/api/openapi"
 	"primegames/domain"
-	"primegames/repo"
+	"primegames/play"
 )
 
 // classroomResumeWindow is how long before the entry named by Last-Event-ID a classroom stream
@@ -28,10 +28,6 @@ func (s *Server) StreamClassroomEvents(c echo.Context, id openapi.ClassroomID, p
 		return err
 	}
 	defer release()
-	token, err := streamToken(c, params.AccessToken)
-	if err != nil {
-		return err
-	}
 	var resume *classroomEventID
 	if params.LastEventID != nil && strings.TrimSpace(*params.LastEventID) != "" {
 		if resume = parseClassroomEventID(*params.LastEventID); resume == nil {
@@ -46,7 +42,13 @@ func (s *Server) StreamClassroomEvents(c echo.Context, id openapi.ClassroomID, p
 	}
 	defer s.streams.unsubscribe(sub)
 	return s.serveStream(c, sub, streamSource{
-		open: func(ctx context.Context) error { return cs.open(ctx, token, params.Since, resume) },
+		open: func(ctx context.Context) error {
+			principal, err := s.streamPrincipal(ctx, c)
+			if err != nil {
+				return err
+			}
+			return cs.open(ctx, principal, params.Since, resume)
+		},
 		step: func(ctx context.Context, out *eventWriter) (bool, error) {
 			return false, cs.catchUp(ctx, out, sub)
 		},
@@ -87,11 +89,14 @@ type classroomStream struct {
 	recheck bool
 }
 
-// open checks that token is the classroom's teacher's and reads where its games stand: now, or
-// as of since, or shortly before the entry to resume after.
-func (cs *classroomStream) open(ctx context.Context, token string, since *time.Time, resume *classroomEventID) error {
+// open checks that the principal is the classroom's teacher and reads where its games stand: now,
+// or as of since, or shortly before the entry to resume after.
+func (cs *classroomStream) open(ctx context.Context, principal play.Principal, since *time.Time, resume *classroomEventID) error {
 	games := cs.s.db.Games()
-	if _, err := cs.s.db.Classrooms().ByTeacher(ctx, cs.classroomID, token); err != nil {
+	if err := play.MayRunClassroom(principal, cs.classroomID); err != nil {
+		return err
+	}
+	if _, err := cs.s.db.Classrooms().Get(ctx, cs.classroomID); err != nil {
 		return err
 	}
 	if resume != nil {
@@ -109,9 +114,6 @@ func (cs *classroomStream) open(ctx context.Context, token string, since *time.T
 	cs.cursor, cs.wasOver, cs.recheck = pos.LastSeq, pos.Over, since != nil
 	return nil
 }
-
-// teacher is the classroom's teacher as a caller of its games: they see everything.
-var teacher = repo.Caller{Seat: -1, Creator: true, Teacher: true}
 
 // catchUp sends the news that woke sub.
 func (cs *classroomStream) catchUp(ctx context.Context, out *eventWriter, sub *subscriber) error {
@@ -148,7 +150,7 @@ func (cs *classroomStream) sendNews(ctx context.Context, out *eventWriter, games
 		if !known {
 			after = -1 // a game created after the stream opened: all of it
 		}
-		after, game, err := cs.s.sendEntries(ctx, out, g, teacher, after, func(seq int64) string { return g + ":" + strconv.FormatInt(seq, 10) })
+		after, game, err := cs.s.sendEntries(ctx, out, g, play.ClassroomTeacher, after, func(seq int64) string { return g + ":" + strconv.FormatInt(seq, 10) })
 		cs.cursor[g] = after
 		if err != nil {
 			return err

@@ -10,6 +10,7 @@ import (
 
 	"primegames/api/openapi"
 	"primegames/domain"
+	"primegames/play"
 	"primegames/repo"
 )
 
@@ -25,23 +26,12 @@ func (s *Server) CreateGame(c echo.Context, params openapi.CreateGameParams) err
 	if err := decodeJSON(raw, &req); err != nil {
 		return err
 	}
-	rules, err := s.rulesFor(req.Game)
-	if err != nil {
-		return err
-	}
-	in := repo.NewGame{Rules: rules}
+	in := play.NewGame{Kind: string(req.Game)}
 	if req.Options != nil {
 		in.Options = *req.Options
 	}
 	if req.Seats != nil {
 		in.OpenSeats = *req.Seats
-	}
-	member, err := s.member(c)
-	if err != nil {
-		return err
-	}
-	if member != nil {
-		in.ClassroomID, in.CreatorStudent = member.ClassroomID, member.StudentID
 	}
 	if req.Players != nil {
 		for _, p := range *req.Players {
@@ -55,29 +45,25 @@ func (s *Server) CreateGame(c echo.Context, params openapi.CreateGameParams) err
 			}
 		}
 	}
-	token, err := bearerToken(c)
+	principal, err := principalOf(c)
 	if err != nil {
 		return err
 	}
-	resp, err := s.db.Games().Create(c.Request().Context(), in, idempotency(params.IdempotencyKey, raw, token),
-		func(created *repo.Created) (repo.Response, error) {
-			game, err := gameBody(created.Game, repo.Caller{Seat: -1, Creator: true, Teacher: member != nil && member.Teacher()})
-			if err != nil {
-				return repo.Response{}, err
-			}
-			body := openapi.CreatedGame{Game: game, CreatorToken: created.CreatorToken, Seats: []openapi.SeatToken{}}
-			for _, t := range created.SeatTokens {
-				body.Seats = append(body.Seats, openapi.SeatToken{Seat: t.Seat, Name: t.Name, Token: t.Token})
-			}
-			return jsonResponse(http.StatusCreated, body, map[string]string{
-				"Location": "/v1/games/" + created.Game.ID,
-				"ETag":     etag(created.Game.Version),
-			})
-		})
+	created, err := s.play.Create(c.Request().Context(), in, principal, play.NewIdempotency(params.IdempotencyKey, raw))
 	if err != nil {
 		return err
 	}
-	return send(c, resp)
+	game, err := gameBody(created.Game, created.Creator)
+	if err != nil {
+		return err
+	}
+	body := openapi.CreatedGame{Game: game, CreatorToken: created.CreatorToken, Seats: []openapi.SeatToken{}}
+	for _, t := range created.SeatTokens {
+		body.Seats = append(body.Seats, openapi.SeatToken{Seat: t.Seat, Name: t.Name, Token: t.Token})
+	}
+	c.Response().Header().Set("Location", "/v1/games/"+created.Game.ID)
+	c.Response().Header().Set("ETag", etag(created.Game.Version))
+	return c.JSON(http.StatusCreated, body)
 }
 
 // JoinGame takes an open seat in a lobby.
@@ -90,7 +76,7 @@ func (s *Server) JoinGame(c echo.Context, id openapi.GameID, params openapi.Join
 	if err := decodeJSON(raw, &req); err != nil {
 		return err
 	}
-	token, err := bearerToken(c)
+	principal, err := principalOf(c)
 	if err != nil {
 		return err
 	}
@@ -98,28 +84,26 @@ func (s *Server) JoinGame(c echo.Context, id openapi.GameID, params openapi.Join
 	if req.Name != nil {
 		name = *req.Name
 	}
-	resp, err := s.db.Games().Join(c.Request().Context(), id.String(), token, name, idempotency(params.IdempotencyKey, raw, token),
-		func(joined *repo.Joined) (repo.Response, error) {
-			game, err := gameBody(joined.Game, repo.Caller{Seat: joined.Seat.Seat})
-			if err != nil {
-				return repo.Response{}, err
-			}
-			seat := openapi.SeatToken{Seat: joined.Seat.Seat, Name: joined.Seat.Name, Token: joined.Seat.Token}
-			return jsonResponse(http.StatusCreated, openapi.JoinedGame{Seat: seat, Game: game}, map[string]string{"ETag": etag(joined.Game.Version)})
-		})
+	joined, err := s.play.Join(c.Request().Context(), id.String(), principal, name, play.NewIdempotency(params.IdempotencyKey, raw))
 	if err != nil {
 		return err
 	}
-	return send(c, resp)
+	game, err := gameBody(joined.Game, play.Caller{Seat: joined.Seat.Seat})
+	if err != nil {
+		return err
+	}
+	seat := openapi.SeatToken{Seat: joined.Seat.Seat, Name: joined.Seat.Name, Token: joined.Seat.Token}
+	c.Response().Header().Set("ETag", etag(joined.Game.Version))
+	return c.JSON(http.StatusCreated, openapi.JoinedGame{Seat: seat, Game: game})
 }
 
 // StartGame starts a lobby game.
 func (s *Server) StartGame(c echo.Context, id openapi.GameID) error {
-	token, err := bearerToken(c)
+	principal, err := principalOf(c)
 	if err != nil {
 		return err
 	}
-	g, caller, err := s.db.Games().Start(c.Request().Context(), id.String(), token)
+	g, caller, err := s.play.Start(c.Request().Context(), id.String(), principal)
 	if err != nil {
 		return err
 	}
@@ -128,11 +112,11 @@ func (s *Server) StartGame(c echo.Context, id openapi.GameID) error {
 
 // AbortGame ends a game at its creator's request.
 func (s *Server) AbortGame(c echo.Context, id openapi.GameID) error {
-	token, err := bearerToken(c)
+	principal, err := principalOf(c)
 	if err != nil {
 		return err
 	}
-	g, caller, err := s.db.Games().Abort(c.Request().Context(), id.String(), token)
+	g, caller, err := s.play.Abort(c.Request().Context(), id.String(), principal)
 	if err != nil {
 		return err
 	}
@@ -158,7 +142,11 @@ func (s *Server) GetGame(c echo.Context, id openapi.GameID, params openapi.GetGa
 // a teacher's classroom's games, by the token presented.
 func (s *Server) ListGames(c echo.Context, params openapi.ListGamesParams) error {
 	f := repo.GameFilter{Limit: pageSize(params.Limit)}
-	member, err := s.member(c)
+	principal, err := principalOf(c)
+	if err != nil {
+		return err
+	}
+	member, err := play.MemberOf(principal)
 	if err != nil {
 		return err
 	}
@@ -169,7 +157,7 @@ func (s *Server) ListGames(c echo.Context, params openapi.ListGamesParams) error
 		f.Kind = string(*params.Game)
 	}
 	if params.Status != nil {
-		f.Status = repo.Status(*params.Status)
+		f.Status = play.Status(*params.Status)
 	}
 	if params.Cursor != nil {
 		f.Cursor = *params.Cursor
@@ -196,56 +184,22 @@ func (s *Server) sendGameList(c echo.Context, f repo.GameFilter) error {
 	return c.JSON(http.StatusOK, body)
 }
 
-// rulesFor finds the rules of a game kind the contract names.
-func (s *Server) rulesFor(name openapi.GameKind) (domain.Rules, error) {
-	kind, ok := s.db.Kinds.Lookup(string(name))
-	if !ok {
-		return nil, domain.Invalid("invalid", "There is no game called %q.", name)
-	}
-	return kind.Rules, nil
-}
-
-// member resolves a classroom token (teacher or student) on the request; nil without one.
-func (s *Server) member(c echo.Context) (*repo.Member, error) {
-	token, err := bearerToken(c)
-	if err != nil || token == "" {
-		return nil, err
-	}
-	return s.db.Classrooms().Member(c.Request().Context(), token)
-}
-
-// loadGame reads a game and identifies the caller by their token, if any.
-func (s *Server) loadGame(c echo.Context, id openapi.GameID) (*repo.Game, repo.Caller, error) {
-	token, err := bearerToken(c)
+// loadGame reads a game and identifies the caller in it.
+func (s *Server) loadGame(c echo.Context, id openapi.GameID) (*play.Game, play.Caller, error) {
+	principal, err := principalOf(c)
 	if err != nil {
-		return nil, repo.Anonymous, err
+		return nil, play.AnonymousCaller, err
 	}
-	return s.db.Games().Get(c.Request().Context(), id.String(), token)
+	return s.play.Get(c.Request().Context(), id.String(), principal)
 }
 
-func (s *Server) sendGame(c echo.Context, g *repo.Game, caller repo.Caller) error {
+func (s *Server) sendGame(c echo.Context, g *play.Game, caller play.Caller) error {
 	body, err := gameBody(g, caller)
 	if err != nil {
 		return err
 	}
 	c.Response().Header().Set("ETag", etag(g.Version))
 	return c.JSON(http.StatusOK, body)
-}
-
-// send writes a response rendered by a repo call (possibly a stored one, for a retry).
-func send(c echo.Context, resp repo.Response) error {
-	for k, v := range resp.Headers {
-		c.Response().Header().Set(k, v)
-	}
-	return c.Blob(resp.Status, echo.MIMEApplicationJSON, resp.Body)
-}
-
-// idempotency is the request's Idempotency-Key, if it has one, with what identifies the request.
-func idempotency(key *string, body []byte, token string) *repo.Idempotency {
-	if key == nil {
-		return nil
-	}
-	return repo.NewIdempotency(*key, body, token)
 }
 
 func pageSize(limit *int) int {

@@ -18,7 +18,8 @@ const requestIDHeader = "X-Request-ID"
 
 // The order matters: the request ID first so every later step can log it; logging and metrics
 // outside recovery so a panic is counted as the 500 it becomes; the rate limit before any work; the
-// body gate before validation, so that nothing decodes a body it has not checked.
+// body gate before validation, so that nothing decodes a body it has not checked; identity last, so
+// that a request the contract refuses costs no lookup.
 func (s *Server) useMiddleware() error {
 	s.echo.Pre(requestID)
 	s.echo.Use(s.observe)
@@ -41,6 +42,7 @@ func (s *Server) useMiddleware() error {
 		Skipper:               func(c echo.Context) bool { return !s.isContractRoute(c) },
 		SilenceServersWarning: true,
 	}))
+	s.echo.Use(s.identify)
 	return nil
 }
 

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"primegames/api/apitest"
+	"primegames/play"
 	"primegames/repo"
 )
 
@@ -243,7 +244,7 @@ func (tb *table) stateAt(token string, seq int64) json.RawMessage {
 func (tb *table) checkFold() {
 	tb.t.Helper()
 	ctx := context.Background()
-	g, err := tb.db.Games().Load(ctx, tb.id)
+	g, err := play.New(tb.db.Games(), tb.db.Kinds).Load(ctx, tb.id)
 	if err != nil {
 		tb.t.Fatalf("Load: %v", err)
 	}
@@ -265,7 +266,7 @@ func (tb *table) checkFold() {
 	if last := entries[len(entries)-1]; tb.seq > 0 && !jsonEqual(last.Action, tb.posted[tb.seq]) {
 		tb.t.Errorf("stored entry %d action = %s, posted %s", tb.seq, last.Action, tb.posted[tb.seq])
 	}
-	folded, err := repo.Fold(g, entries)
+	folded, err := play.Fold(g, entries)
 	if err != nil {
 		tb.t.Fatalf("G-2: fold of the stored history (%d entries): %v", len(entries), err)
 	}

@@ -9,11 +9,11 @@ import (
 
 	"primegames/api/openapi"
 	"primegames/domain"
-	"primegames/repo"
+	"primegames/play"
 )
 
 // gameBody is a game as the caller may see it.
-func gameBody(g *repo.Game, caller repo.Caller) (openapi.Game, error) {
+func gameBody(g *play.Game, caller play.Caller) (openapi.Game, error) {
 	body := openapi.Game{
 		Id:         mustUUID(g.ID),
 		Game:       openapi.GameKind(g.Kind),
@@ -38,12 +38,12 @@ func gameBody(g *repo.Game, caller repo.Caller) (openapi.Game, error) {
 		}
 	}
 	if g.State != nil {
-		view, err := json.Marshal(g.State.View(viewerFor(g, caller)))
+		view, err := json.Marshal(g.State.View(play.ViewerFor(g.Status, caller)))
 		if err != nil {
 			return body, err
 		}
 		body.State = ptr(json.RawMessage(view))
-		if g.Status == repo.StatusActive {
+		if g.Status == play.StatusActive {
 			st := g.State.Status()
 			body.Turn = &openapi.Turn{Phase: st.Phase, ToAct: orEmpty(st.ToAct)}
 		}
@@ -52,7 +52,7 @@ func gameBody(g *repo.Game, caller repo.Caller) (openapi.Game, error) {
 }
 
 // entryBody is one history entry, redacted for viewer.
-func entryBody(g *repo.Game, e repo.Entry, viewer domain.Viewer) (openapi.HistoryEntry, error) {
+func entryBody(g *play.Game, e play.Entry, viewer domain.Viewer) (openapi.HistoryEntry, error) {
 	body := openapi.HistoryEntry{Seq: e.Seq, Seat: e.Seat, Action: e.Action, CreatedAt: e.CreatedAt}
 	outcome, err := g.Rules.DecodeOutcome(e.Outcome)
 	if err != nil {
@@ -77,15 +77,6 @@ func parseETag(v string) (int64, bool) {
 	v = strings.TrimPrefix(strings.TrimSpace(v), "W/")
 	n, err := strconv.ParseInt(strings.Trim(v, `"`), 10, 64)
 	return n, err == nil && n >= 0
-}
-
-// jsonResponse renders a response to be sent now or stored for an idempotent retry.
-func jsonResponse(status int, body any, headers map[string]string) (repo.Response, error) {
-	data, err := json.Marshal(body)
-	if err != nil {
-		return repo.Response{}, err
-	}
-	return repo.Response{Status: status, Headers: headers, Body: data}, nil
 }
 
 func orEmpty[T any](s []T) []T {

@@ -16,6 +16,7 @@ import (
 
 	"primegames"
 	"primegames/api/openapi"
+	"primegames/play"
 	"primegames/repo"
 )
 
@@ -43,6 +44,7 @@ type Config struct {
 type Server struct {
 	cfg     Config
 	db      *repo.DB
+	play    *play.Service
 	logger  *slog.Logger
 	echo    *echo.Echo
 	metrics *metrics
@@ -66,7 +68,7 @@ func New(cfg Config, db *repo.DB, logger *slog.Logger) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("openapi.yaml: %w", err)
 	}
-	s := &Server{cfg: cfg, db: db, logger: logger, echo: echo.New(), metrics: newMetrics(db), spec: spec, contract: contract}
+	s := &Server{cfg: cfg, db: db, play: play.New(db.Games(), db.Kinds), logger: logger, echo: echo.New(), metrics: newMetrics(db), spec: spec, contract: contract}
 	s.echo.HideBanner = true
 	s.echo.HidePort = true
 	s.echo.HTTPErrorHandler = s.handleError

@@ -12,11 +12,7 @@ import (
 
 	"primegames/domain"
 	"primegames/domain/names"
-)
-
-const (
-	teacherTokenPrefix = "pgt_"
-	studentTokenPrefix = "pgl_"
+	"primegames/play"
 )
 
 // Classroom is a teacher's class.
@@ -69,7 +65,7 @@ func (s *Classrooms) Create(ctx context.Context, name string) (*Classroom, strin
 	if err != nil {
 		return nil, "", err
 	}
-	token, hash := newToken(teacherTokenPrefix)
+	token, hash := play.NewToken(play.TokenTeacher)
 	for attempt := 0; ; attempt++ {
 		var c Classroom
 		err := s.db.Pool.QueryRow(ctx, `INSERT INTO classrooms (name, join_code, teacher_token_hash) VALUES ($1, $2, $3)
@@ -81,23 +77,17 @@ func (s *Classrooms) Create(ctx context.Context, name string) (*Classroom, strin
 	}
 }
 
-// ByTeacher returns the classroom whose teacher holds token, checking it is classroomID.
-func (s *Classrooms) ByTeacher(ctx context.Context, classroomID, token string) (*Classroom, error) {
-	if token == "" {
-		return nil, domain.Errorf(domain.KindUnauthorized, "unauthorized", "This request needs the classroom's teacher token: send it as Authorization: Bearer <token>.")
-	}
+// Get reads a classroom with its number of current students.
+func (s *Classrooms) Get(ctx context.Context, classroomID string) (*Classroom, error) {
 	var c Classroom
 	err := s.db.Pool.QueryRow(ctx, `SELECT id::text, name, join_code, created_at,
 			(SELECT count(*) FROM students WHERE classroom_id = classrooms.id AND removed_at IS NULL)
-		FROM classrooms WHERE teacher_token_hash = $1`, hashToken(token)).Scan(&c.ID, &c.Name, &c.JoinCode, &c.CreatedAt, &c.StudentCount)
+		FROM classrooms WHERE id = $1`, classroomID).Scan(&c.ID, &c.Name, &c.JoinCode, &c.CreatedAt, &c.StudentCount)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, domain.Errorf(domain.KindUnauthorized, "unauthorized", "This is not a teacher token of any classroom.")
+		return nil, classroomNotFound()
 	}
 	if err != nil {
 		return nil, err
-	}
-	if c.ID != classroomID {
-		return nil, classroomNotFound()
 	}
 	return &c, nil
 }
@@ -132,7 +122,7 @@ func (s *Classrooms) Join(ctx context.Context, joinCode, name string) (*Student,
 	if err != nil {
 		return nil, nil, "", err
 	}
-	token, hash := newToken(studentTokenPrefix)
+	token, hash := play.NewToken(play.TokenStudent)
 	st := Student{ClassroomID: c.ID, Name: name}
 	err = s.db.Pool.QueryRow(ctx, `INSERT INTO students (classroom_id, name, name_key, token_hash) VALUES ($1, $2, $3, $4) RETURNING id::text, created_at`,
 		c.ID, name, names.Key(name), hash).Scan(&st.ID, &st.CreatedAt)
@@ -203,36 +193,4 @@ func (s *Classrooms) Remove(ctx context.Context, classroomID, studentID string) 
 func isUniqueViolation(err error) bool {
 	var pgErr *pgconn.PgError
 	return errors.As(err, &pgErr) && pgErr.Code == "23505"
-}
-
-// Member is the holder of a classroom token: the teacher, or one student.
-type Member struct {
-	ClassroomID string
-	StudentID   string // empty for the teacher
-}
-
-// Teacher reports whether the member is the classroom's teacher.
-func (m *Member) Teacher() bool { return m.StudentID == "" }
-
-// Member resolves a teacher or student token. It returns nil for a token of another kind (a seat or
-// creator token), and refuses a teacher or student token that is not valid (a removed student's).
-func (s *Classrooms) Member(ctx context.Context, token string) (*Member, error) {
-	var m Member
-	var err error
-	switch {
-	case strings.HasPrefix(token, teacherTokenPrefix):
-		err = s.db.Pool.QueryRow(ctx, `SELECT id::text FROM classrooms WHERE teacher_token_hash = $1`, hashToken(token)).Scan(&m.ClassroomID)
-	case strings.HasPrefix(token, studentTokenPrefix):
-		err = s.db.Pool.QueryRow(ctx, `SELECT classroom_id::text, id::text FROM students WHERE token_hash = $1 AND removed_at IS NULL`,
-			hashToken(token)).Scan(&m.ClassroomID, &m.StudentID)
-	default:
-		return nil, nil
-	}
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, domain.Errorf(domain.KindUnauthorized, "unauthorized", "This token is not valid (a removed student's token stops working).")
-	}
-	if err != nil {
-		return nil, err
-	}
-	return &m, nil
 }

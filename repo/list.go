@@ -11,12 +11,13 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"primegames/domain"
+	"primegames/play"
 )
 
 // GameFilter narrows a list of games. Cursor continues a previous page.
 type GameFilter struct {
 	Kind   string
-	Status Status
+	Status play.Status
 	Cursor string
 	Limit  int
 	// Exactly one scope applies: a classroom's games, a student's games, or games outside classrooms.
@@ -30,7 +31,7 @@ type GameFilter struct {
 type GameSummary struct {
 	ID        string
 	Kind      string
-	Status    Status
+	Status    play.Status
 	SeatCount int
 	Players   []string
 	Version   int64

@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"primegames/domain"
+	"primegames/play"
 )
 
 // GameEventsChannel is the Postgres notification channel that announces changes to games' histories,
@@ -52,62 +53,22 @@ func ParseGameNotice(payload string) (GameNotice, bool) {
 const notifySQL = `SELECT pg_notify($1, $2::text || ':' || $3::text ||
 	coalesce(':' || (SELECT classroom_id::text FROM games WHERE id = $2::text::uuid), ''))`
 
-// notifyEntry announces, on commit, that entry seq of the game was appended.
-func notifyEntry(ctx context.Context, tx pgx.Tx, gameID string, seq int64) error {
-	_, err := tx.Exec(ctx, notifySQL, GameEventsChannel, gameID, strconv.FormatInt(seq, 10))
+// notify announces "<game id>:<what>" on commit.
+func notify(ctx context.Context, tx pgx.Tx, gameID, what string) error {
+	_, err := tx.Exec(ctx, notifySQL, GameEventsChannel, gameID, what)
 	return err
-}
-
-// notifyEnd announces, on commit, that the game ended without a new entry.
-func notifyEnd(ctx context.Context, tx pgx.Tx, gameID string) error {
-	_, err := tx.Exec(ctx, notifySQL, GameEventsChannel, gameID, "end")
-	return err
-}
-
-// Progress is a game and the next entries of its history, read from one snapshot so they agree.
-type Progress struct {
-	Game    *Game
-	Entries []Entry // up to the limit asked for, after the seq asked for, in order
-	// LastSeq is the seq of the game's last entry (-1 before the start), which may lie beyond Entries.
-	LastSeq int64
-}
-
-// VersionAfter is the game's version right after entry seq. After the start only appended entries
-// move the version, one each, and an abort moves it once more without an entry.
-func (p *Progress) VersionAfter(seq int64) int64 {
-	v := p.Game.Version - (p.LastSeq - seq)
-	if p.Game.Status == StatusAborted {
-		v--
-	}
-	return v
-}
-
-// StatusAfter is the game's status right after entry seq.
-func (p *Progress) StatusAfter(seq int64) Status {
-	if seq == p.LastSeq && p.Game.Status == StatusFinished {
-		return StatusFinished
-	}
-	return StatusActive
-}
-
-// Caught reports whether Entries reach the game's last entry.
-func (p *Progress) Caught(after int64) bool {
-	if len(p.Entries) > 0 {
-		after = p.Entries[len(p.Entries)-1].Seq
-	}
-	return after >= p.LastSeq
 }
 
 // Progress reads the game and up to limit history entries with seq > after, in one read-only
 // repeatable-read transaction, so the game's status and version match the entries.
-func (s *Games) Progress(ctx context.Context, gameID string, after int64, limit int) (*Progress, error) {
+func (s *Games) Progress(ctx context.Context, gameID string, after int64, limit int) (*play.ProgressRecord, error) {
 	tx, err := s.db.Pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
 	if err != nil {
 		return nil, err
 	}
 	defer tx.Rollback(ctx) //nolint:errcheck // read-only
-	p := &Progress{}
-	if p.Game, err = loadGame(ctx, tx, s.db.Kinds, gameID, false); err != nil {
+	p := &play.ProgressRecord{}
+	if p.Game, err = loadGame(ctx, tx, gameID, false); err != nil {
 		return nil, err
 	}
 	if err := tx.QueryRow(ctx, `SELECT coalesce(max(seq), -1) FROM actions WHERE game_id = $1`, gameID).Scan(&p.LastSeq); err != nil {

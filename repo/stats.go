@@ -2,13 +2,12 @@ package repo
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 
 	"primegames/domain"
+	"primegames/play"
 )
 
 // StudentStats is what a teacher learns about one student from their games.
@@ -28,18 +27,6 @@ type AttemptCount struct {
 	Code     string
 	Count    int
 	Examples []string
-}
-
-// Attempt is a refused action, kept for review.
-type Attempt struct {
-	ID        int64
-	Seat      int
-	StudentID *string
-	Version   int64
-	Action    json.RawMessage
-	Code      string
-	Detail    string
-	CreatedAt time.Time
 }
 
 const attemptExamples = 3
@@ -82,11 +69,11 @@ func (s *Classrooms) studentStats(ctx context.Context, classroomID string) ([]St
 	}
 	for _, seat := range seats {
 		st := byID[seat.studentID]
-		if st == nil || seat.status == StatusLobby {
+		if st == nil || seat.status == play.StatusLobby {
 			continue
 		}
 		st.GamesPlayed++
-		if seat.status == StatusFinished {
+		if seat.status == play.StatusFinished {
 			st.GamesFinished++
 			if seat.won {
 				st.GamesWon++
@@ -102,7 +89,7 @@ func (s *Classrooms) studentStats(ctx context.Context, classroomID string) ([]St
 type classroomSeat struct {
 	gameID, kind, studentID string
 	seat                    int
-	status                  Status
+	status                  play.Status
 	won                     bool
 }
 
@@ -219,15 +206,15 @@ func (s *Classrooms) scanAttempts(ctx context.Context, sql, classroomID string, 
 }
 
 // Attempts lists a game's refused actions, oldest first.
-func (s *Games) Attempts(ctx context.Context, gameID string) ([]Attempt, error) {
+func (s *Games) Attempts(ctx context.Context, gameID string) ([]play.Attempt, error) {
 	rows, err := s.db.Pool.Query(ctx, `SELECT a.id, a.seat, s.student_id::text, a.version, a.action, a.code, a.detail, a.created_at
 		FROM attempts a LEFT JOIN seats s ON s.game_id = a.game_id AND s.seat = a.seat
 		WHERE a.game_id = $1 ORDER BY a.id`, gameID)
 	if err != nil {
 		return nil, err
 	}
-	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (Attempt, error) {
-		var a Attempt
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (play.Attempt, error) {
+		var a play.Attempt
 		err := r.Scan(&a.ID, &a.Seat, &a.StudentID, &a.Version, &a.Action, &a.Code, &a.Detail, &a.CreatedAt)
 		return a, err
 	})

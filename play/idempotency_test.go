@@ -1,30 +1,27 @@
-package repo_test
+package play_test
 
 import (
 	"context"
 	"testing"
 
-	"primegames/repo"
+	"primegames/play"
 	"primegames/repo/repotest"
 )
 
-// A kept response answers retries for IdempotencyKeyLifetime; after that the key starts afresh and
+// A kept result answers retries for IdempotencyKeyLifetime; after that the key starts afresh and
 // the purge removes what is left.
 func TestIdempotencyKeysExpire(t *testing.T) {
 	ctx := context.Background()
 	db := repotest.NewDB(t)
-	primed, _ := db.Kinds.Lookup("primed")
-	idem := repo.NewIdempotency("3f1c9a52-7d4e-4b8a-9c61-0e2f5b7a8d13", []byte("h"), "")
+	master := play.New(db.Games(), db.Kinds)
+	key := "3f1c9a52-7d4e-4b8a-9c61-0e2f5b7a8d13"
 	create := func() string {
 		t.Helper()
-		resp, err := db.Games().Create(ctx, repo.NewGame{Rules: primed.Rules, OpenSeats: 2}, idem,
-			func(c *repo.Created) (repo.Response, error) {
-				return repo.Response{Status: 201, Headers: map[string]string{}, Body: []byte(c.Game.ID)}, nil
-			})
+		created, err := master.Create(ctx, play.NewGame{Kind: "primed", OpenSeats: 2}, play.Nobody, play.NewIdempotency(&key, []byte("h")))
 		if err != nil {
 			t.Fatal(err)
 		}
-		return string(resp.Body)
+		return created.Game.ID
 	}
 	games := func() (n int) {
 		t.Helper()

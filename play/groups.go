@@ -1,10 +1,8 @@
-package repo
+package play
 
 import (
 	"context"
 	"encoding/json"
-
-	"github.com/jackc/pgx/v5"
 
 	"primegames/domain"
 )
@@ -13,44 +11,56 @@ import (
 // order given, split into groups of GroupSize.
 type GroupGames struct {
 	ClassroomID string
-	Rules       domain.Rules
+	Kind        string
 	Options     json.RawMessage
 	GroupSize   int
 	Students    []string
 }
 
 // CreateGroups creates one started game per group, all in one transaction: all of them or none.
-func (s *Games) CreateGroups(ctx context.Context, in GroupGames, students []Student) ([]*Game, error) {
-	options, seats, err := in.Rules.Options(in.Options)
+// current lists the classroom's current students, who play when in.Students is empty.
+func (s *Service) CreateGroups(ctx context.Context, in GroupGames, current []string) ([]*Game, error) {
+	rules, err := s.rulesFor(in.Kind)
+	if err != nil {
+		return nil, err
+	}
+	options, seats, err := rules.Options(in.Options)
 	if err != nil {
 		return nil, err
 	}
 	ids := in.Students
 	if len(ids) == 0 {
-		for _, st := range students {
-			ids = append(ids, st.ID)
-		}
+		ids = current
 	}
 	groups, err := splitIntoGroups(ids, in.GroupSize, seats)
 	if err != nil {
 		return nil, err
 	}
-	var out []*Game
-	err = s.db.inTx(ctx, func(tx pgx.Tx) error {
+	var recs []*GameRecord
+	err = s.store.Update(ctx, func(tx Tx) error {
 		for _, group := range groups {
-			game := NewGame{Rules: in.Rules, Options: options, ClassroomID: in.ClassroomID, Students: group}
-			if err := checkPlayers(game, seats); err != nil {
+			c := creation{NewGame: NewGame{Kind: in.Kind, Options: options, Students: group}, rules: rules, seats: seats, classroomID: in.ClassroomID}
+			if err := checkPlayers(c); err != nil {
 				return err
 			}
-			created, err := createGame(ctx, tx, s.db.Kinds, game, options)
+			created, err := createGame(ctx, tx, c)
 			if err != nil {
 				return err
 			}
-			out = append(out, created.Game)
+			recs = append(recs, created.Game)
 		}
 		return nil
 	})
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*Game, len(recs))
+	for i, rec := range recs {
+		if out[i], err = s.decodeGame(rec); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // splitIntoGroups deals ids into groups of size; when they do not divide evenly, the first groups

@@ -1,0 +1,107 @@
+// Package play is the game master: the lifecycle of games, who may see and do what, applying
+// actions through the engines, and what an Idempotency-Key promises. It declares the storage it
+// needs (store.go), which package repo implements with SQL; it knows no HTTP.
+package play
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"primegames/domain"
+)
+
+// Status is where a game is in its life.
+type Status string
+
+const (
+	StatusLobby    Status = "lobby"
+	StatusActive   Status = "active"
+	StatusFinished Status = "finished"
+	StatusAborted  Status = "aborted"
+)
+
+// Over reports whether the game takes no more actions; everything about it is then visible (PR-8).
+func (s Status) Over() bool { return s == StatusFinished || s == StatusAborted }
+
+// GameRecord is one game as stored: the engine's state is still the snapshot's JSON.
+type GameRecord struct {
+	ID      string
+	Kind    string
+	Options json.RawMessage
+	Status  Status
+	// SeatCount is the number of seats: in a lobby the most that may join, afterwards the players.
+	SeatCount  int
+	Version    int64
+	Snapshot   json.RawMessage // null in a lobby
+	Seats      []Seat
+	Winners    []int
+	CreatedAt  time.Time
+	UpdatedAt  time.Time
+	FinishedAt *time.Time
+	// ClassroomID is set for a game that belongs to a classroom; its seats are bound to students.
+	ClassroomID *string
+
+	Seed        int64  `json:"-"`
+	CreatorHash []byte `json:"-"`
+}
+
+// Seat is one player of a game.
+type Seat struct {
+	Seat      int
+	Name      string
+	StudentID *string
+	JoinedAt  time.Time
+	TokenHash []byte `json:"-"` // nil for a student's seat, which the student's own token acts for
+}
+
+// Game is a stored game with its rules and, once started, its state.
+type Game struct {
+	GameRecord
+	Rules domain.Rules
+	State domain.State // nil in a lobby
+}
+
+// decodeGame gives a record its rules and decodes its snapshot.
+func (s *Service) decodeGame(rec *GameRecord) (*Game, error) {
+	kind, ok := s.kinds.Lookup(rec.Kind)
+	if !ok {
+		return nil, fmt.Errorf("game %s has unknown kind %q", rec.ID, rec.Kind)
+	}
+	rules := kind.Rules
+	g := &Game{GameRecord: *rec, Rules: rules}
+	if len(rec.Snapshot) > 0 && string(rec.Snapshot) != "null" {
+		var err error
+		if g.State, err = rules.Decode(rec.Snapshot); err != nil {
+			return nil, fmt.Errorf("game %s snapshot: %w", rec.ID, err)
+		}
+	}
+	return g, nil
+}
+
+// Entry is one recorded step of a game's history: seq 0 is the start, then one entry per accepted
+// action.
+type Entry struct {
+	Seq       int64
+	Seat      *int // nil for the start
+	Action    json.RawMessage
+	Outcome   json.RawMessage
+	Random    []int
+	CreatedAt time.Time
+}
+
+// Attempt is a refused action, kept for review.
+type Attempt struct {
+	ID        int64
+	Seat      int
+	StudentID *string
+	Version   int64
+	Action    json.RawMessage
+	Code      string
+	Detail    string
+	CreatedAt time.Time
+}
+
+func gameNotFound(id string) error {
+	return domain.Errorf(domain.KindNotFound, "game_not_found", "There is no game %s.", id)
+}

@@ -1,0 +1,82 @@
+package play
+
+import (
+	"context"
+	"fmt"
+
+	"primegames/domain"
+)
+
+// StateAt rebuilds the game's state after entry seq from the history alone (G-2).
+func (s *Service) StateAt(ctx context.Context, g *Game, seq int64) (domain.State, error) {
+	if g.State == nil {
+		return nil, domain.Errorf(domain.KindNotFound, "step_not_found", "Game %s has not started, so it has no steps yet.", g.ID)
+	}
+	entries, err := s.store.EntriesThrough(ctx, g.ID, seq)
+	if err != nil {
+		return nil, err
+	}
+	if len(entries) == 0 || entries[len(entries)-1].Seq != seq {
+		return nil, domain.Errorf(domain.KindNotFound, "step_not_found", "Game %s has no step %d.", g.ID, seq)
+	}
+	return Fold(g, entries)
+}
+
+// Fold replays a game's entries, the start first, into the state they lead to.
+func Fold(g *Game, entries []Entry) (domain.State, error) {
+	if len(entries) == 0 || entries[0].Seq != 0 {
+		return nil, fmt.Errorf("game %s: history does not begin with its start", g.ID)
+	}
+	setup := domain.Setup{Options: g.Options, Seats: g.SeatCount, Random: entries[0].Random}
+	records := make([]domain.Record, 0, len(entries)-1)
+	for _, e := range entries[1:] {
+		records = append(records, domain.Record{Seat: *e.Seat, Action: e.Action, Random: e.Random})
+	}
+	return domain.Fold(g.Rules, setup, records)
+}
+
+// Progress is a game and the next entries of its history, read from one snapshot so they agree.
+type Progress struct {
+	Game    *Game
+	Entries []Entry
+	LastSeq int64
+}
+
+// Progress reads the game and up to limit history entries after seq `after`.
+func (s *Service) Progress(ctx context.Context, gameID string, after int64, limit int) (*Progress, error) {
+	rec, err := s.store.Progress(ctx, gameID, after, limit)
+	if err != nil {
+		return nil, err
+	}
+	g, err := s.decodeGame(rec.Game)
+	if err != nil {
+		return nil, err
+	}
+	return &Progress{Game: g, Entries: rec.Entries, LastSeq: rec.LastSeq}, nil
+}
+
+// VersionAfter is the game's version right after entry seq. After the start only appended entries
+// move the version, one each, and an abort moves it once more without an entry.
+func (p *Progress) VersionAfter(seq int64) int64 {
+	v := p.Game.Version - (p.LastSeq - seq)
+	if p.Game.Status == StatusAborted {
+		v--
+	}
+	return v
+}
+
+// StatusAfter is the game's status right after entry seq.
+func (p *Progress) StatusAfter(seq int64) Status {
+	if seq == p.LastSeq && p.Game.Status == StatusFinished {
+		return StatusFinished
+	}
+	return StatusActive
+}
+
+// Caught reports whether Entries reach the game's last entry.
+func (p *Progress) Caught(after int64) bool {
+	if len(p.Entries) > 0 {
+		after = p.Entries[len(p.Entries)-1].Seq
+	}
+	return after >= p.LastSeq
+}

@@ -1,0 +1,435 @@
+package play
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+
+	"primegames/domain"
+	"primegames/domain/names"
+)
+
+// NewGame is what a client asks for when it creates a game: either the players, and the game starts
+// at once, or a number of open seats, and the game waits in a lobby.
+type NewGame struct {
+	Kind      string
+	Options   json.RawMessage
+	Players   []string // names, for a game outside any classroom
+	OpenSeats int
+	// Students are the players of a classroom's game (IDs), whose own tokens act for their seats.
+	Students []string
+}
+
+// SeatToken is a seat's token, returned once when the seat is taken.
+type SeatToken struct {
+	Seat  int
+	Name  string
+	Token string
+}
+
+// Created is a new game with the tokens that act for it, and its creator as a caller of it.
+type Created struct {
+	Game         *Game
+	Creator      Caller
+	CreatorToken string
+	SeatTokens   []SeatToken
+}
+
+type createdRecord struct {
+	Game         *GameRecord
+	Creator      Caller
+	CreatorToken string
+	SeatTokens   []SeatToken
+}
+
+// Joined is a seat taken in a lobby.
+type Joined struct {
+	Game *Game
+	Seat SeatToken
+}
+
+type joinedRecord struct {
+	Game *GameRecord
+	Seat SeatToken
+}
+
+// creation is a game to create, checked, on behalf of a classroom when classroomID is set.
+type creation struct {
+	NewGame
+	rules       domain.Rules
+	seats       domain.SeatRange
+	classroomID string
+	// creatorStudent is the student creating the game, who must play in it.
+	creatorStudent string
+}
+
+func (c creation) playerCount() int { return len(c.Players) + len(c.Students) }
+
+// rulesFor finds the rules of a game kind.
+func (s *Service) rulesFor(name string) (domain.Rules, error) {
+	kind, ok := s.kinds.Lookup(name)
+	if !ok {
+		return nil, domain.Invalid("invalid", "There is no game called %q.", name)
+	}
+	return kind.Rules, nil
+}
+
+// Create stores a new game and, when its players are named, starts it. A teacher or student token
+// makes it a game of their classroom.
+func (s *Service) Create(ctx context.Context, in NewGame, p Principal, idem *Idempotency) (*Created, error) {
+	rules, err := s.rulesFor(in.Kind)
+	if err != nil {
+		return nil, err
+	}
+	member, err := MemberOf(p)
+	if err != nil {
+		return nil, err
+	}
+	c := creation{NewGame: in, rules: rules}
+	creator := Caller{Seat: -1, Creator: true}
+	if member != nil {
+		c.classroomID, c.creatorStudent = member.ClassroomID, member.StudentID
+		creator.Teacher = member.Kind == Teacher
+	}
+	if c.Options, c.seats, err = rules.Options(in.Options); err != nil {
+		return nil, err
+	}
+	if err := checkPlayers(c); err != nil {
+		return nil, err
+	}
+	if c.Players, err = enforceNames(c.Players); err != nil {
+		return nil, err
+	}
+	slot, err := c.idempotency(idem, p)
+	if err != nil {
+		return nil, err
+	}
+	var rec createdRecord
+	err = s.store.Update(ctx, func(tx Tx) error {
+		rec, err = idempotent(ctx, tx, slot, func() (createdRecord, error) {
+			out, err := createGame(ctx, tx, c)
+			out.Creator = creator
+			return out, err
+		})
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	g, err := s.decodeGame(rec.Game)
+	return &Created{Game: g, Creator: rec.Creator, CreatorToken: rec.CreatorToken, SeatTokens: rec.SeatTokens}, err
+}
+
+// MemberOf is the classroom member a principal is, nil for a principal of no classroom; a teacher
+// or student token that is no current member's is refused.
+func MemberOf(p Principal) (*Principal, error) {
+	switch {
+	case p.Kind != Teacher && p.Kind != Student:
+		return nil, nil
+	case !p.Resolved:
+		return nil, domain.Errorf(domain.KindUnauthorized, "unauthorized", "This token is not valid (a removed student's token stops working).")
+	}
+	return &p, nil
+}
+
+// idempotency binds a creation's Idempotency-Key to the classroom member creating it, if any.
+func (c creation) idempotency(idem *Idempotency, p Principal) (*resultSlot, error) {
+	switch {
+	case c.classroomID == "":
+		return idem.byAnyone("create")
+	case c.creatorStudent == "":
+		return idem.byPrincipal(p, "create:classroom:"+c.classroomID+":teacher")
+	default:
+		return idem.byPrincipal(p, "create:classroom:"+c.classroomID+":student:"+c.creatorStudent)
+	}
+}
+
+func checkPlayers(c creation) error {
+	name, players, seats := c.rules.Name(), c.playerCount(), c.seats
+	switch {
+	case c.classroomID == "" && len(c.Students) > 0:
+		return domain.Invalid("invalid", "Students can be named as players only with a classroom's teacher or student token.")
+	case c.classroomID != "" && len(c.Players) > 0:
+		return domain.Invalid("invalid", "In a classroom, name the players by student_id, not by name.")
+	case players > 0 && c.OpenSeats > 0:
+		return domain.Invalid("invalid", "Give either players (to start now) or seats (to open a lobby), not both.")
+	case players == 0 && c.OpenSeats == 0:
+		return domain.Invalid("invalid", "Give the players (to start now) or the number of seats (to open a lobby).")
+	case players > 0 && (players < seats.Min || players > seats.Max):
+		return domain.Invalid("invalid_seat_count", "%s with these options takes %s; %d were named.", name, playerRange(seats), players)
+	case c.OpenSeats > 0 && (c.OpenSeats < seats.Min || c.OpenSeats > seats.Max):
+		return domain.Invalid("invalid_seat_count", "%s with these options takes %s; a lobby of %d seats was asked for.", name, playerRange(seats), c.OpenSeats)
+	case c.creatorStudent != "" && len(c.Students) > 0 && !slices.Contains(c.Students, c.creatorStudent):
+		return domain.Invalid("invalid", "A student can create a game only to play in it: put your own student_id among the players.")
+	}
+	if dup := firstDuplicate(c.Students); dup != "" {
+		return domain.Invalid("invalid", "Student %s is named twice; each student takes one seat.", dup)
+	}
+	return nil
+}
+
+func firstDuplicate(ids []string) string {
+	seen := map[string]bool{}
+	for _, id := range ids {
+		if seen[id] {
+			return id
+		}
+		seen[id] = true
+	}
+	return ""
+}
+
+func playerRange(r domain.SeatRange) string {
+	if r.Min == r.Max {
+		return fmt.Sprintf("%d players", r.Min)
+	}
+	return fmt.Sprintf("%d to %d players", r.Min, r.Max)
+}
+
+// enforceNames brings the players' names to the form they are stored in and refuses two that are
+// the same name.
+func enforceNames(players []string) ([]string, error) {
+	out := make([]string, len(players))
+	seen := map[string]bool{}
+	for i, name := range players {
+		enforced, err := names.Person.Enforce(name)
+		if err != nil {
+			return nil, err
+		}
+		key := names.Key(enforced)
+		if seen[key] {
+			return nil, domain.Invalid("name_taken", "Two players are called %q; give each player a different name.", enforced)
+		}
+		seen[key] = true
+		out[i] = enforced
+	}
+	return out, nil
+}
+
+func createGame(ctx context.Context, tx Tx, c creation) (createdRecord, error) {
+	creatorToken, creatorHash := NewToken(TokenCreator)
+	seatCount := c.OpenSeats
+	if seatCount == 0 {
+		seatCount = c.playerCount()
+	}
+	rec := NewGameRecord{Kind: c.rules.Name(), Options: c.Options, SeatCount: seatCount, Seed: NewSeed(), CreatorHash: creatorHash}
+	if c.classroomID != "" {
+		rec.ClassroomID = &c.classroomID
+	}
+	id, err := tx.InsertGame(ctx, rec)
+	if err != nil {
+		return createdRecord{}, err
+	}
+	out := createdRecord{CreatorToken: creatorToken}
+	for i, name := range c.Players {
+		token, hash := NewToken(TokenSeat)
+		if err := tx.InsertSeat(ctx, id, i, name, hash); err != nil {
+			return out, err
+		}
+		out.SeatTokens = append(out.SeatTokens, SeatToken{Seat: i, Name: name, Token: token})
+	}
+	for i, student := range c.Students {
+		if err := insertStudentSeat(ctx, tx, id, c.classroomID, i, student); err != nil {
+			return out, err
+		}
+	}
+	g, err := lockGame(ctx, tx, id)
+	if err != nil {
+		return out, err
+	}
+	if n := c.playerCount(); n > 0 {
+		if err := startGame(ctx, tx, g, c.rules, n); err != nil {
+			return out, err
+		}
+	}
+	out.Game = g
+	return out, nil
+}
+
+func insertStudentSeat(ctx context.Context, tx Tx, gameID, classroomID string, seat int, studentID string) error {
+	err := tx.InsertStudentSeat(ctx, gameID, classroomID, seat, studentID)
+	if errors.Is(err, ErrNotFound) {
+		return domain.Invalid("unknown_student", "Student %s is not in this classroom.", studentID)
+	}
+	return err
+}
+
+// startGame deals, shuffles or rolls off (recorded as action 0) and makes the game active.
+func startGame(ctx context.Context, tx Tx, g *GameRecord, rules domain.Rules, seats int) error {
+	state, outcome, random, err := domain.StartRecorded(rules, g.Options, seats, domain.SeededRand(uint64(g.Seed), 0))
+	if err != nil {
+		return err
+	}
+	start := Entry{Seq: 0, Action: json.RawMessage(`{"type":"start"}`), Random: random}
+	if start.Outcome, err = json.Marshal(outcome); err != nil {
+		return fmt.Errorf("encoding outcome: %w", err)
+	}
+	if err := tx.AppendEntry(ctx, g.ID, &start); err != nil {
+		return err
+	}
+	return saveState(ctx, tx, g, state, seats)
+}
+
+// saveState stores the new state and moves the game to its new status and version.
+func saveState(ctx context.Context, tx Tx, g *GameRecord, state domain.State, seats int) error {
+	snapshot, err := json.Marshal(state)
+	if err != nil {
+		return fmt.Errorf("encoding snapshot: %w", err)
+	}
+	st := state.Status()
+	change := StateChange{Status: StatusActive, SeatCount: seats, Snapshot: snapshot, Winners: []int{}}
+	if st.Finished {
+		change.Status = StatusFinished
+		change.Winners = append(change.Winners, st.Winners...)
+	}
+	return tx.SaveState(ctx, g, change)
+}
+
+// Join gives a lobby seat to a new player. In a classroom's game the player is the student whose
+// token is presented, under their classroom name; elsewhere the player gives a name.
+func (s *Service) Join(ctx context.Context, gameID string, p Principal, name string, idem *Idempotency) (*Joined, error) {
+	var rec joinedRecord
+	err := s.store.Update(ctx, func(tx Tx) error {
+		g, err := lockGame(ctx, tx, gameID)
+		if err != nil {
+			return err
+		}
+		seat, slot, err := newPlayer(g, p, name, idem)
+		if err != nil {
+			return err
+		}
+		rec, err = idempotent(ctx, tx, slot, func() (joinedRecord, error) { return joinGame(ctx, tx, g, seat) })
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	g, err := s.decodeGame(rec.Game)
+	return &Joined{Game: g, Seat: rec.Seat}, err
+}
+
+// newPlayer is who asks to join: in a classroom's game the student whose token is presented,
+// elsewhere anyone with a name. The Idempotency-Key is bound to them.
+func newPlayer(g *GameRecord, p Principal, name string, idem *Idempotency) (Seat, *resultSlot, error) {
+	if g.ClassroomID == nil {
+		name, err := names.Person.Enforce(name)
+		if err != nil {
+			return Seat{}, nil, err
+		}
+		slot, err := idem.byAnyone("join:" + g.ID)
+		return Seat{Name: name}, slot, err
+	}
+	caller, err := RequireCaller(g, p)
+	if err != nil {
+		return Seat{}, nil, err
+	}
+	if caller.StudentID == "" {
+		return Seat{}, nil, domain.Errorf(domain.KindForbidden, "forbidden", "Only the classroom's students take seats in its games; send your student token.")
+	}
+	slot, err := idem.byPrincipal(p, "join:"+g.ID+":student:"+caller.StudentID)
+	return Seat{StudentID: &caller.StudentID}, slot, err
+}
+
+func joinGame(ctx context.Context, tx Tx, g *GameRecord, player Seat) (joinedRecord, error) {
+	for _, s := range g.Seats {
+		if player.StudentID != nil && s.StudentID != nil && *s.StudentID == *player.StudentID {
+			return joinedRecord{}, domain.Errorf(domain.KindConflict, "already_seated", "You already have seat %d in this game.", s.Seat)
+		}
+	}
+	if g.Status != StatusLobby {
+		return joinedRecord{}, domain.Errorf(domain.KindConflict, "not_in_lobby", "Game %s has already started; only a game waiting in its lobby takes new players.", g.ID)
+	}
+	if len(g.Seats) >= g.SeatCount {
+		return joinedRecord{}, domain.Errorf(domain.KindConflict, "game_full", "All %d seats of game %s are taken.", g.SeatCount, g.ID)
+	}
+	for _, s := range g.Seats {
+		if player.StudentID == nil && names.Key(s.Name) == names.Key(player.Name) {
+			return joinedRecord{}, domain.Errorf(domain.KindConflict, "name_taken", "A player called %q already sits in this game; choose another name.", s.Name)
+		}
+	}
+	seat, token := len(g.Seats), ""
+	var err error
+	if player.StudentID != nil {
+		err = insertStudentSeat(ctx, tx, g.ID, *g.ClassroomID, seat, *player.StudentID)
+	} else {
+		var hash []byte
+		token, hash = NewToken(TokenSeat)
+		err = tx.InsertSeat(ctx, g.ID, seat, player.Name, hash)
+	}
+	if err != nil {
+		return joinedRecord{}, err
+	}
+	if err := tx.BumpVersion(ctx, g); err != nil {
+		return joinedRecord{}, err
+	}
+	if g, err = lockGame(ctx, tx, g.ID); err != nil {
+		return joinedRecord{}, err
+	}
+	return joinedRecord{Game: g, Seat: SeatToken{Seat: seat, Name: g.Seats[seat].Name, Token: token}}, nil
+}
+
+// Start begins a lobby game with the players who have joined.
+func (s *Service) Start(ctx context.Context, gameID string, p Principal) (*Game, Caller, error) {
+	return s.changeAsCaller(ctx, gameID, p, func(tx Tx, g *GameRecord, caller Caller) error {
+		if err := MayStart(caller); err != nil {
+			return err
+		}
+		if g.Status != StatusLobby {
+			return domain.Errorf(domain.KindConflict, "not_in_lobby", "Game %s has already started.", g.ID)
+		}
+		rules, err := s.rulesFor(g.Kind)
+		if err != nil {
+			return err
+		}
+		_, seats, err := rules.Options(g.Options)
+		if err != nil {
+			return err
+		}
+		if len(g.Seats) < seats.Min {
+			return domain.Errorf(domain.KindConflict, "not_enough_players",
+				"%s needs at least %d players; %d have joined.", g.Kind, seats.Min, len(g.Seats))
+		}
+		return startGame(ctx, tx, g, rules, len(g.Seats))
+	})
+}
+
+// Abort ends a game that is not over, at its creator's request.
+func (s *Service) Abort(ctx context.Context, gameID string, p Principal) (*Game, Caller, error) {
+	return s.changeAsCaller(ctx, gameID, p, func(tx Tx, g *GameRecord, caller Caller) error {
+		if err := MayAbort(caller); err != nil {
+			return err
+		}
+		if g.Status.Over() {
+			return domain.Errorf(domain.KindConflict, "game_over", "Game %s is already %s.", g.ID, g.Status)
+		}
+		return tx.AbortGame(ctx, g.ID)
+	})
+}
+
+// changeAsCaller locks a game, identifies the principal in it, lets change act on both in one
+// transaction, and returns the game as it is afterwards.
+func (s *Service) changeAsCaller(ctx context.Context, gameID string, p Principal, change func(Tx, *GameRecord, Caller) error) (*Game, Caller, error) {
+	var rec *GameRecord
+	var caller Caller
+	err := s.store.Update(ctx, func(tx Tx) error {
+		var err error
+		if rec, err = lockGame(ctx, tx, gameID); err != nil {
+			return err
+		}
+		if caller, err = RequireCaller(rec, p); err != nil {
+			return err
+		}
+		if err := change(tx, rec, caller); err != nil {
+			return err
+		}
+		rec, err = lockGame(ctx, tx, gameID)
+		return err
+	})
+	if err != nil {
+		return nil, caller, err
+	}
+	g, err := s.decodeGame(rec)
+	return g, caller, err
+}

@@ -1,0 +1,69 @@
+package play
+
+import (
+	"crypto/sha256"
+	"crypto/subtle"
+)
+
+// PrincipalKind is who a request speaks for.
+type PrincipalKind int
+
+const (
+	Anonymous PrincipalKind = iota // no token
+	GameToken                      // a seat or creator token: the game it is presented to says which
+	Teacher                        // a teacher token
+	Student                        // a student token
+	Admin                          // the operator's admin token
+)
+
+// Principal is the caller of a request, worked out once from its bearer token. Below the HTTP layer
+// only the token's hash and what it resolved to travel, never the token itself.
+type Principal struct {
+	Kind PrincipalKind
+	// TokenHash is the hash of the token presented, for any kind but Anonymous and Admin.
+	TokenHash []byte
+	// Resolved is set for a teacher or student token that belongs to a current classroom member;
+	// ClassroomID and StudentID (a student's only) then name them.
+	Resolved    bool
+	ClassroomID string
+	StudentID   string
+	// credential joins an Idempotency-Key as the secret of a stored result; it is derived from the
+	// token but is not the hash the database keeps.
+	credential []byte
+}
+
+// Nobody is the anonymous principal.
+var Nobody = Principal{Kind: Anonymous}
+
+// IdentifyToken classifies a bearer token ("" for none). adminToken, when set, is the operator's.
+// Teacher and student principals still need Resolve to know whose they are.
+func IdentifyToken(token, adminToken string) Principal {
+	if token == "" {
+		return Nobody
+	}
+	if adminToken != "" && subtle.ConstantTimeCompare([]byte(token), []byte(adminToken)) == 1 {
+		return Principal{Kind: Admin}
+	}
+	p := Principal{Kind: GameToken, TokenHash: hashToken(token), credential: idempotencyCredential(token)}
+	if kind, ok := classroomTokenKind(token); ok {
+		p.Kind = Teacher
+		if kind == TokenStudent {
+			p.Kind = Student
+		}
+	}
+	return p
+}
+
+// idempotencyCredential is what of a token joins an Idempotency-Key's secret: a hash under its own
+// label, so that the token hash kept in the database does not open stored results.
+func idempotencyCredential(token string) []byte {
+	sum := sha256.Sum256([]byte("primegames idempotency credential\n" + token))
+	return sum[:]
+}
+
+// Member reports whether the principal is a current member of a classroom (its teacher or one of
+// its students).
+func (p Principal) Member() bool { return (p.Kind == Teacher || p.Kind == Student) && p.Resolved }
+
+// IsTeacher reports whether the principal is the resolved teacher of a classroom.
+func (p Principal) IsTeacher() bool { return p.Kind == Teacher && p.Resolved }

@@ -1,0 +1,80 @@
+package play
+
+import (
+	"context"
+	"errors"
+
+	"primegames/domain/games"
+)
+
+// Service is the game master: every request about games passes through it.
+type Service struct {
+	store Store
+	kinds *games.Catalogue
+}
+
+// New is the game master over store, for the kinds of game in the catalogue.
+func New(store Store, kinds *games.Catalogue) *Service { return &Service{store: store, kinds: kinds} }
+
+// Resolve finds whose a teacher or student token is. A token that is no current member's stays
+// unresolved: what that means depends on what it is presented for.
+func (s *Service) Resolve(ctx context.Context, p Principal) (Principal, error) {
+	var kind TokenKind
+	switch p.Kind {
+	case Teacher:
+		kind = TokenTeacher
+	case Student:
+		kind = TokenStudent
+	default:
+		return p, nil
+	}
+	classroomID, studentID, err := s.store.ClassroomMember(ctx, kind, p.TokenHash)
+	if errors.Is(err, ErrNotFound) {
+		return p, nil
+	}
+	if err != nil {
+		return p, err
+	}
+	p.Resolved, p.ClassroomID, p.StudentID = true, classroomID, studentID
+	return p, nil
+}
+
+// Get reads a game and says who the principal is in it.
+func (s *Service) Get(ctx context.Context, id string, p Principal) (*Game, Caller, error) {
+	rec, err := s.loadGame(ctx, id)
+	if err != nil {
+		return nil, AnonymousCaller, err
+	}
+	caller, err := CallerOf(rec, p)
+	if err != nil {
+		return nil, AnonymousCaller, err
+	}
+	g, err := s.decodeGame(rec)
+	return g, caller, err
+}
+
+func (s *Service) loadGame(ctx context.Context, id string) (*GameRecord, error) {
+	rec, err := s.store.Game(ctx, id)
+	if errors.Is(err, ErrNotFound) {
+		return nil, gameNotFound(id)
+	}
+	return rec, err
+}
+
+// lockGame reads and locks a game inside a transaction.
+func lockGame(ctx context.Context, tx Tx, id string) (*GameRecord, error) {
+	rec, err := tx.LockGame(ctx, id)
+	if errors.Is(err, ErrNotFound) {
+		return nil, gameNotFound(id)
+	}
+	return rec, err
+}
+
+// Load reads a game without identifying anyone, for tools and tests that see everything.
+func (s *Service) Load(ctx context.Context, id string) (*Game, error) {
+	rec, err := s.loadGame(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return s.decodeGame(rec)
+}

@@ -1,0 +1,84 @@
+package play_test
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"primegames/domain"
+	"primegames/play"
+	"primegames/repo/repotest"
+)
+
+// The lifecycle through the game master and a real database, without HTTP: a lobby fills, starts,
+// takes an action, refuses another (recording it), and answers a retry with the kept result.
+func TestLobbyToFirstActionWithoutHTTP(t *testing.T) {
+	ctx := context.Background()
+	db := repotest.NewDB(t)
+	master := play.New(db.Games(), db.Kinds)
+	lobbyKey := "5b0c2e8a-41f7-4d0e-9a3c-7e1f6d2b8c90"
+	created, err := master.Create(ctx, play.NewGame{Kind: "primed", OpenSeats: 2}, play.Nobody, play.NewIdempotency(&lobbyKey, []byte("{}")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := created.Game.ID
+	var seats []string
+	for _, name := range []string{"Ada", "Bo"} {
+		joined, err := master.Join(ctx, id, play.Nobody, name, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seats = append(seats, joined.Seat.Token)
+	}
+	if _, err := master.Join(ctx, id, play.Nobody, "Cy", nil); domain.ErrorCode(err) != "game_full" {
+		t.Fatalf("third join: %v, want game_full", err)
+	}
+	if _, _, err := master.Abort(ctx, id, play.IdentifyToken(seats[0], "")); domain.ErrorCode(err) != "forbidden" {
+		t.Fatalf("a player aborting: %v, want forbidden", err)
+	}
+	g, caller, err := master.Start(ctx, id, play.IdentifyToken(created.CreatorToken, ""))
+	if err != nil || g.Status != play.StatusActive || !caller.Creator {
+		t.Fatalf("start: %v, status %s, caller %+v", err, g.Status, caller)
+	}
+
+	toAct := g.State.Status().ToAct[0]
+	mover, waiter := play.IdentifyToken(seats[toAct], ""), play.IdentifyToken(seats[1-toAct], "")
+	all, err := json.Marshal(g.State.LegalActions(toAct))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var actions []struct{ Action json.RawMessage }
+	if err := json.Unmarshal(all, &actions); err != nil || len(actions) == 0 {
+		t.Fatalf("legal actions %s: %v", all, err)
+	}
+	legal := actions[0].Action
+	if _, err := master.Act(ctx, play.Action{GameID: id, Action: legal}, waiter, nil); domain.ErrorKind(err) != domain.KindNotYourTurn {
+		t.Fatalf("out of turn: %v", err)
+	}
+	var attempts int
+	if err := db.Pool.QueryRow(ctx, `SELECT count(*) FROM attempts WHERE game_id = $1`, id).Scan(&attempts); err != nil || attempts != 1 {
+		t.Fatalf("attempts recorded = %d (%v), want 1", attempts, err)
+	}
+
+	key := "k1"
+	first, err := master.Act(ctx, play.Action{GameID: id, Action: legal}, mover, play.NewIdempotency(&key, legal))
+	if err != nil {
+		t.Fatal(err)
+	}
+	retry, err := master.Act(ctx, play.Action{GameID: id, Action: legal}, mover, play.NewIdempotency(&key, legal))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if retry.Game.Version != first.Game.Version || retry.Entry.Seq != first.Entry.Seq || retry.Caller != first.Caller {
+		t.Fatalf("retry = v%d seq %d %+v, first = v%d seq %d %+v", retry.Game.Version, retry.Entry.Seq, retry.Caller,
+			first.Game.Version, first.Entry.Seq, first.Caller)
+	}
+	// The key is bound to the seat's token: another player's same key is a different request slot.
+	if _, err := master.Act(ctx, play.Action{GameID: id, Action: legal}, waiter, play.NewIdempotency(&key, legal)); err == nil {
+		t.Fatal("another player's request with the same key replayed the first player's result")
+	}
+	stored, err := master.Load(ctx, id)
+	if err != nil || stored.Version != first.Game.Version {
+		t.Fatalf("stored version %d (%v), want %d: the retry must not act twice", stored.Version, err, first.Game.Version)
+	}
+}

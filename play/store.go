@@ -1,0 +1,83 @@
+package play
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+)
+
+// ErrNotFound is what the store answers when the row asked for does not exist.
+var ErrNotFound = errors.New("not found")
+
+// Store is the storage the game master needs. Package repo implements it with SQL.
+type Store interface {
+	// Game reads a game and its seats.
+	Game(ctx context.Context, id string) (*GameRecord, error)
+	// Update runs fn in one transaction, committing when fn returns nil.
+	Update(ctx context.Context, fn func(Tx) error) error
+	// ClassroomMember resolves a teacher or student token hash to its classroom (and student).
+	ClassroomMember(ctx context.Context, kind TokenKind, hash []byte) (classroomID, studentID string, err error)
+	// Entries returns up to limit history entries with seq > after, in order.
+	Entries(ctx context.Context, gameID string, after int64, limit int) ([]Entry, error)
+	// EntriesThrough returns the entries with seq <= through, in order.
+	EntriesThrough(ctx context.Context, gameID string, through int64) ([]Entry, error)
+	// Progress reads a game and up to limit entries after seq `after` from one snapshot.
+	Progress(ctx context.Context, gameID string, after int64, limit int) (*ProgressRecord, error)
+}
+
+// Tx is what the game master does inside one transaction.
+type Tx interface {
+	// LockGame reads a game and its seats and locks it until the transaction ends.
+	LockGame(ctx context.Context, id string) (*GameRecord, error)
+	// InsertGame stores a new game in its lobby and returns its id.
+	InsertGame(ctx context.Context, g NewGameRecord) (string, error)
+	// InsertSeat seats a named player whose token has hash.
+	InsertSeat(ctx context.Context, gameID string, seat int, name string, hash []byte) error
+	// InsertStudentSeat seats a current student of the classroom; ErrNotFound when there is none.
+	InsertStudentSeat(ctx context.Context, gameID, classroomID string, seat int, studentID string) error
+	// NextSeq is the seq the game's next history entry takes.
+	NextSeq(ctx context.Context, gameID string) (int64, error)
+	// AppendEntry appends e to the history (setting its time) and announces it on commit.
+	AppendEntry(ctx context.Context, gameID string, e *Entry) error
+	// SaveState stores a new snapshot and status and moves the version on; it updates g.
+	SaveState(ctx context.Context, g *GameRecord, change StateChange) error
+	// BumpVersion moves the version on after a change of seats; it updates g.
+	BumpVersion(ctx context.Context, g *GameRecord) error
+	// AbortGame marks the game aborted and announces its end on commit.
+	AbortGame(ctx context.Context, gameID string) error
+	// RecordAttempt keeps a refused action for review.
+	RecordAttempt(ctx context.Context, gameID string, a Attempt) error
+	// LockResult waits for any other request holding the same idempotency lookup.
+	LockResult(ctx context.Context, lookup []byte) error
+	// StoredResult reads a result kept for lookup and not yet expired; ErrNotFound when none.
+	StoredResult(ctx context.Context, lookup []byte) (requestHash, sealed []byte, err error)
+	// StoreResult keeps a sealed result under lookup, replacing an expired one.
+	StoreResult(ctx context.Context, lookup, requestHash, sealed []byte) error
+}
+
+// NewGameRecord is a game to insert.
+type NewGameRecord struct {
+	Kind        string
+	Options     json.RawMessage
+	SeatCount   int
+	Seed        int64
+	CreatorHash []byte
+	ClassroomID *string
+}
+
+// StateChange is what an accepted step changes in a game.
+type StateChange struct {
+	Status    Status
+	SeatCount int
+	Snapshot  json.RawMessage
+	Winners   []int
+}
+
+// ProgressRecord is a game and the next entries of its history, read from one snapshot so they
+// agree.
+type ProgressRecord struct {
+	Game    *GameRecord
+	Entries []Entry // up to the limit asked for, after the seq asked for, in order
+	// LastSeq is the seq of the game's last entry (-1 before the start), which may lie beyond Entries.
+	LastSeq int64
+}
