@@ -4,6 +4,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -16,6 +17,11 @@ import (
 )
 
 const problemContentType = "application/problem+json"
+
+const (
+	// unavailableRetryAfter is the Retry-After, in seconds, of a 503 that does not set its own.
+	unavailableRetryAfter = 2
+)
 
 // statusOfKind is the one map from error kinds to HTTP statuses.
 var statusOfKind = map[domain.Kind]int{
@@ -52,6 +58,9 @@ func (s *Server) handleError(err error, c echo.Context) {
 		return
 	}
 	p := s.problemFor(err)
+	if p.Status == http.StatusServiceUnavailable && c.Response().Header().Get("Retry-After") == "" {
+		c.Response().Header().Set("Retry-After", strconv.Itoa(unavailableRetryAfter))
+	}
 	p.Instance = ptr(c.Request().URL.Path)
 	p.RequestId = ptr(requestIDOf(c))
 	if p.Status >= 500 {
@@ -91,6 +100,10 @@ func (s *Server) problemFor(err error) openapi.Problem {
 	var he *echo.HTTPError
 	if errors.As(err, &he) {
 		return problemForHTTPError(he)
+	}
+	if repo.InDoubt(err) {
+		return newProblem(http.StatusServiceUnavailable, "unavailable",
+			"The database connection was lost while saving: the change may or may not have been made. Reload before trying again, or retry with the same Idempotency-Key.")
 	}
 	if repo.IsUnavailable(err) {
 		return newProblem(http.StatusServiceUnavailable, "unavailable", "The database is not reachable right now; try again shortly.")

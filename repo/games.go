@@ -225,33 +225,6 @@ func (s *Games) Get(ctx context.Context, id, token string) (*Game, Caller, error
 	return g, caller, err
 }
 
-// inTx runs fn in a transaction, committing when fn succeeds. An error wrapped in keepWrites lets fn
-// keep what it wrote (a refused attempt) while still returning its error.
-func (db *DB) inTx(ctx context.Context, fn func(pgx.Tx) error) error {
-	tx, err := db.Pool.Begin(ctx)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback(ctx) //nolint:errcheck // a no-op after Commit
-	if err := fn(tx); err != nil {
-		var keep *keepWrites
-		if errors.As(err, &keep) {
-			if cerr := tx.Commit(ctx); cerr != nil {
-				return cerr
-			}
-			return keep.err
-		}
-		return err
-	}
-	return tx.Commit(ctx)
-}
-
-// keepWrites wraps an error that should reach the caller after the transaction commits anyway.
-type keepWrites struct{ err error }
-
-func (k *keepWrites) Error() string { return k.err.Error() }
-func (k *keepWrites) Unwrap() error { return k.err }
-
 // Load reads a game without identifying anyone.
 func (s *Games) Load(ctx context.Context, id string) (*Game, error) {
 	return loadGame(ctx, s.db.Pool, id, false)

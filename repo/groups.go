@@ -37,6 +37,7 @@ func (s *Games) CreateGroups(ctx context.Context, in GroupGames, students []Stud
 	}
 	var out []*Game
 	err = s.db.inTx(ctx, func(tx pgx.Tx) error {
+		out = nil // a retried transaction starts again
 		for _, group := range groups {
 			game := NewGame{Rules: in.Rules, Options: options, ClassroomID: in.ClassroomID, Students: group}
 			if err := checkPlayers(game, seats); err != nil {

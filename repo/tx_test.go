@@ -1,0 +1,92 @@
+package repo_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"primegames/domain/primeclimb"
+	"primegames/repo"
+	"primegames/repo/repotest"
+)
+
+// An action whose connection is terminated while it waits for the game's row lock (before COMMIT)
+// was rolled back by Postgres; it is run again on another connection and applied exactly once.
+func TestActRetriesATransactionWhoseBackendWasTerminated(t *testing.T) {
+	ctx := context.Background()
+	db := repotest.NewDB(t)
+	var created *repo.Created
+	_, err := db.Games().Create(ctx, repo.NewGame{Rules: primeclimb.Rules, Players: []string{"Ada", "Ben"}}, nil,
+		func(c *repo.Created) (repo.Response, error) { created = c; return repo.Response{}, nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := created.Game
+	seat := g.State.Status().ToAct[0]
+	token := created.SeatTokens[seat].Token
+	gameID := g.ID
+
+	// Hold the game's row lock so that the action waits, on a backend we can find and terminate.
+	holder, err := db.Pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Rollback(ctx) //nolint:errcheck
+	if _, err := holder.Exec(ctx, `SELECT 1 FROM games WHERE id = $1 FOR UPDATE`, gameID); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := db.Games().Act(ctx, repo.ActInput{GameID: gameID, Token: token, Action: json.RawMessage(`{"type":"roll"}`)}, "",
+			func(*repo.Acted) (repo.Response, error) { return repo.Response{}, nil })
+		done <- err
+	}()
+	pid := waitForLockWaiter(t, db, 0, done)
+	var terminated bool
+	if err := holder.QueryRow(ctx, `SELECT pg_terminate_backend($1)`, pid).Scan(&terminated); err != nil || !terminated {
+		t.Fatalf("terminate backend %d: %v %v", pid, terminated, err)
+	}
+	// The retry waits for the lock in turn, on another backend; let it go once it does.
+	waitForLockWaiter(t, db, pid, done)
+	if err := holder.Rollback(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("Act = %v, want it applied after one retry", err)
+	}
+	var actions, version int64
+	if err := db.Pool.QueryRow(ctx, `SELECT (SELECT count(*) FROM actions WHERE game_id = $1), version FROM games WHERE id = $1`, gameID).
+		Scan(&actions, &version); err != nil {
+		t.Fatal(err)
+	}
+	if actions != 2 || version != g.Version+1 {
+		t.Errorf("after one roll: %d history entries and version %d, want 2 (start and roll) and %d", actions, version, g.Version+1)
+	}
+}
+
+// waitForLockWaiter returns the pid of a backend of the test database, other than except, that waits
+// for a lock. It fails the test if the action ends (done) first.
+func waitForLockWaiter(t *testing.T, db *repo.DB, except int, done <-chan error) int {
+	t.Helper()
+	for {
+		var pid int
+		// Read from the pool: pg_stat_activity is a snapshot per transaction.
+		err := db.Pool.QueryRow(context.Background(), `SELECT pid FROM pg_stat_activity
+			WHERE datname = current_database() AND pid NOT IN (pg_backend_pid(), $1) AND wait_event_type = 'Lock'`, except).Scan(&pid)
+		switch {
+		case err == nil:
+			return pid
+		case !errors.Is(err, pgx.ErrNoRows):
+			t.Fatal(err)
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("the action ended (%v) where it should wait for the lock (the second time: retried on another connection)", err)
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+}
