@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"errors"
 	"log/slog"
 	"net/http"
@@ -19,6 +20,9 @@ import (
 const problemContentType = "application/problem+json"
 
 const (
+	// statusClientClosedRequest is recorded for a request whose client went away before the answer
+	// (nginx's 499): it is not the server's fault, so it is not a 5xx.
+	statusClientClosedRequest = 499
 	// unavailableRetryAfter is the Retry-After, in seconds, of a 503 that does not set its own.
 	unavailableRetryAfter = 2
 )
@@ -57,6 +61,13 @@ func (s *Server) handleError(err error, c echo.Context) {
 	if c.Response().Committed {
 		return
 	}
+	if clientGone(c) {
+		// Nobody reads the answer; the status only tells the log and the metrics what happened.
+		s.logger.LogAttrs(c.Request().Context(), slog.LevelInfo, "client closed the request",
+			slog.String("request_id", requestIDOf(c)), slog.String("error", err.Error()))
+		_ = c.NoContent(statusClientClosedRequest)
+		return
+	}
 	p := s.problemFor(err)
 	if p.Status == http.StatusServiceUnavailable && c.Response().Header().Get("Retry-After") == "" {
 		c.Response().Header().Set("Retry-After", strconv.Itoa(unavailableRetryAfter))
@@ -79,6 +90,12 @@ func (s *Server) handleError(err error, c echo.Context) {
 	if werr := c.JSON(p.Status, p); werr != nil {
 		s.logger.Warn("writing a problem response failed", "request_id", requestIDOf(c), "error", werr)
 	}
+}
+
+// clientGone reports whether the client closed the request (gave up or disconnected) before it was
+// answered.
+func clientGone(c echo.Context) bool {
+	return errors.Is(c.Request().Context().Err(), context.Canceled)
 }
 
 func (s *Server) problemFor(err error) openapi.Problem {
