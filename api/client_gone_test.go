@@ -12,11 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"primegames/api"
 	"primegames/api/apitest"
-	"primegames/repo"
 	"primegames/repo/repotest"
 )
 
@@ -56,7 +53,7 @@ func TestClientThatGivesUpIs499NotAnError(t *testing.T) {
 		}
 		sent <- err
 	}()
-	waitForLockWait(t, db)
+	repotest.LockWaiter(t, db, 0, nil)
 	giveUp()
 	if err := <-sent; !errors.Is(err, context.Canceled) {
 		t.Fatalf("the client's request ended with %v, want it canceled", err)
@@ -101,24 +98,6 @@ func TestClientThatGivesUpIs499NotAnError(t *testing.T) {
 	if !found {
 		t.Errorf("no access log line for the abandoned request:\n%s", logs.String())
 	}
-}
-
-// waitForLockWait returns once a backend of the test database waits for a lock.
-func waitForLockWait(t *testing.T, db *repo.DB) {
-	t.Helper()
-	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		var pid int
-		// Read from the pool: pg_stat_activity is a snapshot per transaction.
-		err := db.Pool.QueryRow(context.Background(), `SELECT pid FROM pg_stat_activity
-			WHERE datname = current_database() AND wait_event_type = 'Lock'`).Scan(&pid)
-		if err == nil {
-			return
-		}
-		if !errors.Is(err, pgx.ErrNoRows) {
-			t.Fatal(err)
-		}
-	}
-	t.Fatal("no request waited for the game's row lock")
 }
 
 // syncBuffer collects log output written from the server's goroutines.

@@ -3,11 +3,7 @@ package repo_test
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"testing"
-	"time"
-
-	"github.com/jackc/pgx/v5"
 
 	"primegames/domain/primeclimb"
 	"primegames/repo"
@@ -45,13 +41,13 @@ func TestActRetriesATransactionWhoseBackendWasTerminated(t *testing.T) {
 			func(*repo.Acted) (repo.Response, error) { return repo.Response{}, nil })
 		done <- err
 	}()
-	pid := waitForLockWaiter(t, db, 0, done)
+	pid := repotest.LockWaiter(t, db, 0, done)
 	var terminated bool
 	if err := holder.QueryRow(ctx, `SELECT pg_terminate_backend($1)`, pid).Scan(&terminated); err != nil || !terminated {
 		t.Fatalf("terminate backend %d: %v %v", pid, terminated, err)
 	}
 	// The retry waits for the lock in turn, on another backend; let it go once it does.
-	waitForLockWaiter(t, db, pid, done)
+	repotest.LockWaiter(t, db, pid, done)
 	if err := holder.Rollback(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -65,28 +61,5 @@ func TestActRetriesATransactionWhoseBackendWasTerminated(t *testing.T) {
 	}
 	if actions != 2 || version != g.Version+1 {
 		t.Errorf("after one roll: %d history entries and version %d, want 2 (start and roll) and %d", actions, version, g.Version+1)
-	}
-}
-
-// waitForLockWaiter returns the pid of a backend of the test database, other than except, that waits
-// for a lock. It fails the test if the action ends (done) first.
-func waitForLockWaiter(t *testing.T, db *repo.DB, except int, done <-chan error) int {
-	t.Helper()
-	for {
-		var pid int
-		// Read from the pool: pg_stat_activity is a snapshot per transaction.
-		err := db.Pool.QueryRow(context.Background(), `SELECT pid FROM pg_stat_activity
-			WHERE datname = current_database() AND pid NOT IN (pg_backend_pid(), $1) AND wait_event_type = 'Lock'`, except).Scan(&pid)
-		switch {
-		case err == nil:
-			return pid
-		case !errors.Is(err, pgx.ErrNoRows):
-			t.Fatal(err)
-		}
-		select {
-		case err := <-done:
-			t.Fatalf("the action ended (%v) where it should wait for the lock (the second time: retried on another connection)", err)
-		case <-time.After(10 * time.Millisecond):
-		}
 	}
 }
