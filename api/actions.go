@@ -10,7 +10,6 @@ import (
 
 	"primegames/api/openapi"
 	"primegames/domain"
-	"primegames/domain/primeclimb"
 	"primegames/repo"
 )
 
@@ -34,11 +33,7 @@ func (s *Server) PostAction(c echo.Context, id openapi.GameID, params openapi.Po
 		}
 		in.IfMatch = &v
 	}
-	key := ""
-	if params.IdempotencyKey != nil {
-		key = *params.IdempotencyKey
-	}
-	resp, err := s.db.Games().Act(c.Request().Context(), in, key, func(acted *repo.Acted) (repo.Response, error) {
+	resp, err := s.db.Games().Act(c.Request().Context(), in, idempotency(params.IdempotencyKey, action, token), func(acted *repo.Acted) (repo.Response, error) {
 		game, err := gameBody(acted.Game, acted.Caller)
 		if err != nil {
 			return repo.Response{}, err
@@ -170,8 +165,15 @@ func (s *Server) GetScores(c echo.Context, id openapi.GameID) error {
 	return c.JSON(http.StatusOK, body)
 }
 
-// GetPrimeClimbBoard lists the squares of the Prime Climb board.
-func (s *Server) GetPrimeClimbBoard(c echo.Context) error {
+// GetBoard serves a kind of game's reference data, such as the Prime Climb board.
+func (s *Server) GetBoard(c echo.Context, game string) error {
+	kind, ok := s.db.Kinds.Lookup(game)
+	if !ok {
+		return domain.Errorf(domain.KindNotFound, "not_found", "There is no game called %q.", game)
+	}
+	if kind.Board == nil {
+		return domain.Errorf(domain.KindNotFound, "not_found", "The game %q has no board.", game)
+	}
 	c.Response().Header().Set("Cache-Control", "public, max-age=86400")
-	return c.JSON(http.StatusOK, map[string]any{"squares": primeclimb.Board()})
+	return c.JSON(http.StatusOK, kind.Board)
 }

@@ -59,17 +59,20 @@ type crSummary struct {
 }
 
 type crTotals struct {
-	GamesPlayed       int            `json:"games_played"`
-	GamesFinished     int            `json:"games_finished"`
-	GamesWon          int            `json:"games_won"`
-	PrimeClimb        map[string]int `json:"prime_climb"`
-	Primed            map[string]int `json:"primed"`
-	AverageRoundScore *float64       `json:"average_round_score"`
-	Attempts          []struct {
+	GamesPlayed   int                    `json:"games_played"`
+	GamesFinished int                    `json:"games_finished"`
+	GamesWon      int                    `json:"games_won"`
+	Games         map[string]crKindStats `json:"games"`
+	Attempts      []struct {
 		Code     string   `json:"code"`
 		Count    int      `json:"count"`
 		Examples []string `json:"examples"`
 	} `json:"attempts"`
+}
+
+type crKindStats struct {
+	Counts   map[string]int     `json:"counts"`
+	Measures map[string]float64 `json:"measures"`
 }
 
 type crStats struct {
@@ -965,11 +968,14 @@ func (r *review) checkTotals(who string, got crTotals, want *crCounts, strictExa
 	if got.GamesPlayed != want.played || got.GamesFinished != want.finished || got.GamesWon != want.won {
 		t.Errorf("%s: games played/finished/won = %d/%d/%d, counted %d/%d/%d", who, got.GamesPlayed, got.GamesFinished, got.GamesWon, want.played, want.finished, want.won)
 	}
-	if g, w := nonZero(got.Primed), nonZero(want.primed); !maps.Equal(g, w) {
+	if len(got.Games) != 2 || got.Games["prime-climb"].Counts == nil || got.Games["primed"].Counts == nil {
+		t.Errorf("%s: games %v, want both kinds, played or not", who, got.Games)
+	}
+	if g, w := nonZero(got.Games["primed"].Counts), nonZero(want.primed); !maps.Equal(g, w) {
 		t.Errorf("%s: primed counters %v, counted %v", who, g, w)
 	}
 	// primes_landed needs the start-of-turn squares; every card drawn was earned by a landing.
-	gotClimb := nonZero(got.PrimeClimb)
+	gotClimb := nonZero(got.Games["prime-climb"].Counts)
 	if landed := gotClimb["primes_landed"]; landed < want.climb["cards_drawn"] {
 		t.Errorf("%s: primes_landed %d, fewer than the %d cards drawn", who, landed, want.climb["cards_drawn"])
 	}
@@ -977,11 +983,15 @@ func (r *review) checkTotals(who string, got crTotals, want *crCounts, strictExa
 	if w := nonZero(want.climb); !maps.Equal(gotClimb, w) {
 		t.Errorf("%s: prime_climb counters %v, counted %v", who, gotClimb, w)
 	}
+	average, ok := got.Games["primed"].Measures["average_round_score"]
 	switch rounds := want.primed["rounds"]; {
-	case rounds == 0 && got.AverageRoundScore != nil:
-		t.Errorf("%s: average_round_score %v without a round", who, *got.AverageRoundScore)
-	case rounds > 0 && (got.AverageRoundScore == nil || *got.AverageRoundScore != float64(want.primed["round_score_total"])/float64(rounds)):
-		t.Errorf("%s: average_round_score %v, want %d / %d", who, got.AverageRoundScore, want.primed["round_score_total"], rounds)
+	case rounds == 0 && ok:
+		t.Errorf("%s: average_round_score %v without a round", who, average)
+	case rounds > 0 && (!ok || average != float64(want.primed["round_score_total"])/float64(rounds)):
+		t.Errorf("%s: average_round_score %v, want %d / %d", who, got.Games["primed"].Measures, want.primed["round_score_total"], rounds)
+	}
+	if len(got.Games["prime-climb"].Measures) != 0 {
+		t.Errorf("%s: prime-climb measures %v, want none", who, got.Games["prime-climb"].Measures)
 	}
 	gotCodes := map[string]int{}
 	for i, a := range got.Attempts {
@@ -1049,7 +1059,7 @@ func (r *review) checkStats() crStats {
 	}
 	r.checkTotals("the class", stats.Class, class, false)
 	// Every bump given in the class was taken by someone in the class.
-	if pc := stats.Class.PrimeClimb; pc["bumps_given"] != pc["bumps_taken"] {
+	if pc := stats.Class.Games["prime-climb"].Counts; pc["bumps_given"] != pc["bumps_taken"] {
 		t.Errorf("class bumps_given %d != bumps_taken %d", pc["bumps_given"], pc["bumps_taken"])
 	}
 	t.Logf("class: %+v", stats.Class)
@@ -1077,14 +1087,14 @@ func (r *review) checkCSV(stats crStats) {
 		put("games_played", strconv.Itoa(tot.GamesPlayed))
 		put("games_finished", strconv.Itoa(tot.GamesFinished))
 		put("games_won", strconv.Itoa(tot.GamesWon))
-		for k, v := range tot.PrimeClimb {
-			put("prime_climb."+k, strconv.Itoa(v))
-		}
-		for k, v := range tot.Primed {
-			put("primed."+k, strconv.Itoa(v))
-		}
-		if tot.AverageRoundScore != nil {
-			put("primed.average_round_score", strconv.FormatFloat(*tot.AverageRoundScore, 'f', 2, 64))
+		// The prefixes are the names these figures had before stats were per kind.
+		for kind, prefix := range map[string]string{"prime-climb": "prime_climb.", "primed": "primed."} {
+			for k, v := range tot.Games[kind].Counts {
+				put(prefix+k, strconv.Itoa(v))
+			}
+			for k, v := range tot.Games[kind].Measures {
+				put(prefix+k, strconv.FormatFloat(v, 'f', 2, 64))
+			}
 		}
 		for _, a := range tot.Attempts {
 			put("attempts."+a.Code, strconv.Itoa(a.Count))

@@ -124,7 +124,7 @@ func (s *Server) CreateClassroomGames(c echo.Context, classroomID openapi.Classr
 	if err := bindJSON(c, &req); err != nil {
 		return err
 	}
-	rules, err := rulesFor(req.Game)
+	rules, err := s.rulesFor(req.Game)
 	if err != nil {
 		return err
 	}

@@ -8,7 +8,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"primegames"
 	"primegames/domain"
 )
 
@@ -58,5 +57,5 @@ func (s *Server) GetDocsAsset(c echo.Context, file string) error {
 
 // GetOpenAPI serves the contract itself.
 func (s *Server) GetOpenAPI(c echo.Context) error {
-	return c.Blob(http.StatusOK, "application/yaml", primegames.OpenAPI)
+	return c.Blob(http.StatusOK, "application/yaml", s.contract)
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"net/http"
 	"strconv"
 	"strings"
@@ -39,6 +40,11 @@ const (
 	streamRetryAfter = 5
 	// streamRetryMillis is the reconnection delay the stream suggests to EventSource.
 	streamRetryMillis = 2000
+	// streamReadTimeout bounds one read of the history by a stream.
+	streamReadTimeout = 10 * time.Second
+	// streamRetryMin and streamRetryMax bound the backoff of a stream whose database is unreachable.
+	streamRetryMin = time.Second
+	streamRetryMax = 15 * time.Second
 )
 
 // streams is the live-update machinery of one server instance.
@@ -46,6 +52,7 @@ type streams struct {
 	db           *repo.DB
 	logger       *slog.Logger
 	limit        int64
+	perClient    streamCap
 	heartbeat    time.Duration
 	writeTimeout time.Duration
 	open         atomic.Int64
@@ -82,6 +89,7 @@ func newStreams(cfg Config, db *repo.DB, logger *slog.Logger, registry *promethe
 	st := &streams{
 		db: db, logger: logger,
 		limit:        int64(cfg.StreamLimit),
+		perClient:    streamCap{perClient: cfg.StreamsPerClient, open: map[string]int{}},
 		heartbeat:    cfg.StreamHeartbeat,
 		writeTimeout: cfg.StreamWriteTimeout,
 		gauge: prometheus.NewGauge(prometheus.GaugeOpts{
@@ -141,11 +149,11 @@ func (st *streams) close() {
 }
 
 // subscribe registers a stream of topic, starting the listener with the first stream.
-func (st *streams) subscribe(topic string) (*subscriber, error) {
+func (st *streams) subscribe(c echo.Context, topic string) (*subscriber, error) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if st.closed {
-		return nil, domain.Errorf(domain.KindUnavailable, "unavailable", "This server is shutting down; connect again.")
+		return nil, shuttingDown(c)
 	}
 	if !st.running {
 		ctx, cancel := context.WithCancel(context.Background())
@@ -256,27 +264,34 @@ func (s *Server) StreamGameEvents(c echo.Context, id openapi.GameID, params open
 	if err != nil {
 		return err
 	}
-	ctx := c.Request().Context()
-	g, caller, err := s.db.Games().Get(ctx, id.String(), token)
-	if err != nil {
-		return err
-	}
+	gameID := id.String()
 	// Subscribe before the first read of the history, so that nothing recorded after it goes unnoticed.
-	sub, err := s.streams.subscribe(gameTopic(g.ID))
+	sub, err := s.streams.subscribe(c, gameTopic(gameID))
 	if err != nil {
 		return err
 	}
 	defer s.streams.unsubscribe(sub)
-	return s.serveStream(c, sub, func(out *eventWriter) (bool, error) {
-		var ended bool
-		after, ended, err = s.sendNewEvents(ctx, out, g.ID, caller, after)
-		return ended, err
+	var caller repo.Caller
+	return s.serveStream(c, sub, streamSource{
+		open: func(ctx context.Context) (err error) {
+			_, caller, err = s.db.Games().Get(ctx, gameID, token)
+			return err
+		},
+		step: func(ctx context.Context, out *eventWriter) (over bool, err error) {
+			after, over, err = s.sendNewEvents(ctx, out, gameID, caller, after)
+			return over, err
+		},
 	})
 }
 
-// openSlot takes one of the instance's stream slots, or refuses the stream.
+// openSlot takes one of the client's stream slots and one of the instance's, or refuses the stream.
 func (st *streams) openSlot(c echo.Context) (release func(), err error) {
+	releaseClient, err := st.perClient.acquire(c)
+	if err != nil {
+		return nil, err
+	}
 	if !st.acquire() {
+		releaseClient()
 		c.Response().Header().Set("Retry-After", strconv.Itoa(streamRetryAfter))
 		return nil, domain.Errorf(domain.KindUnavailable, "streams_full",
 			"This server holds as many live streams as it may; connect again in %d seconds.", streamRetryAfter)
@@ -284,10 +299,21 @@ func (st *streams) openSlot(c echo.Context) (release func(), err error) {
 	select {
 	case <-st.stopping:
 		st.release()
-		return nil, domain.Errorf(domain.KindUnavailable, "unavailable", "This server is shutting down; connect again.")
+		releaseClient()
+		return nil, shuttingDown(c)
 	default:
 	}
-	return st.release, nil
+	return func() {
+		st.release()
+		releaseClient()
+	}, nil
+}
+
+// shuttingDown refuses a stream because the instance is going away: the client should connect
+// again (to another instance, or to this one restarted).
+func shuttingDown(c echo.Context) error {
+	c.Response().Header().Set("Retry-After", strconv.Itoa(streamRetryAfter))
+	return domain.Errorf(domain.KindUnavailable, "unavailable", "This server is shutting down; connect again.")
 }
 
 // streamToken is the Authorization bearer token or, failing that, the access_token query parameter
@@ -300,11 +326,31 @@ func streamToken(c echo.Context, accessToken *string) (string, error) {
 	return *accessToken, nil
 }
 
-// serveStream answers with an event stream and calls step at once and each time sub is woken,
-// sending a heartbeat comment when nothing happens, until step reports the stream over, the client
-// leaves or the server shuts down.
-func (s *Server) serveStream(c echo.Context, sub *subscriber, step func(*eventWriter) (over bool, err error)) error {
+// streamSource is what one event stream reads from the database: open finds what the stream is of
+// and whether the caller may have it; step sends what is new since the last step.
+type streamSource struct {
+	open func(ctx context.Context) error
+	step func(ctx context.Context, out *eventWriter) (over bool, err error)
+}
+
+// serveStream answers with an event stream and steps it at once and each time sub is woken,
+// sending a heartbeat comment when nothing happens, until a step reports the stream over, the
+// client leaves or the server shuts down. Heartbeats do not touch the database.
+//
+// A refusal (the game is missing, the token is wrong) is answered with its status. Any other
+// failure to read, most often a database that cannot be reached, is waited out: the stream stays
+// open, or is answered 200 if it was not yet (EventSource gives up on any other status), and reads
+// again when woken (the listener wakes every stream when it reconnects) or after a backoff. A
+// stream resumes from the last event it sent, so nothing is lost or repeated. A refusal found out
+// once the stream is open is sent as one `error` event, and the stream ends: the client's
+// reconnection then gets its status.
+func (s *Server) serveStream(c echo.Context, sub *subscriber, src streamSource) error {
 	ctx := c.Request().Context()
+	err := withReadTimeout(ctx, src.open)
+	if isRefusal(err) {
+		return err
+	}
+	opened := err == nil
 	w := c.Response()
 	w.Header().Set(echo.HeaderContentType, "text/event-stream")
 	w.Header().Set(echo.HeaderCacheControl, "no-store")
@@ -316,13 +362,26 @@ func (s *Server) serveStream(c echo.Context, sub *subscriber, step func(*eventWr
 	}
 	heartbeat := time.NewTicker(s.streams.heartbeat)
 	defer heartbeat.Stop()
+	var retry readRetry
+	defer retry.stop()
+	read := opened
+	if !opened {
+		s.waitOut(c, sub, &retry, err)
+	}
 	for {
-		over, err := step(out)
-		if err != nil || over {
-			if err != nil && ctx.Err() == nil && !errors.Is(err, errClientWrite) {
-				s.logger.Warn("live updates: stream ended by an error", "request_id", requestIDOf(c), "stream", sub.topic, "error", err.Error())
+		if read {
+			over, err := s.advance(ctx, out, src, &opened)
+			switch {
+			case over || ctx.Err() != nil || errors.Is(err, errClientWrite):
+				return nil
+			case err == nil:
+				retry.stop()
+			case isRefusal(err):
+				_ = s.sendError(c, out, err)
+				return nil
+			default:
+				s.waitOut(c, sub, &retry, err)
 			}
-			return nil
 		}
 		select {
 		case <-ctx.Done():
@@ -330,12 +389,99 @@ func (s *Server) serveStream(c echo.Context, sub *subscriber, step func(*eventWr
 		case <-s.streams.stopping:
 			return nil
 		case <-sub.wake:
+			read = true
+		case <-retry.due():
+			read = true
 		case <-heartbeat.C:
+			read = false
 			if err := out.send(": heartbeat\n\n"); err != nil {
 				return nil
 			}
 		}
 	}
+}
+
+// isRefusal reports whether err is an answer about the request (a domain error), as opposed to a
+// failure to find one out.
+func isRefusal(err error) bool {
+	var de *domain.Error
+	return errors.As(err, &de)
+}
+
+// waitOut schedules the next read of a stream whose read failed, logging the failure unless it is
+// the database being out of reach (the listener reports that once for all streams).
+func (s *Server) waitOut(c echo.Context, sub *subscriber, retry *readRetry, err error) {
+	if !repo.IsUnavailable(err) {
+		s.logger.Warn("live updates: reading for a stream failed; it will try again", "request_id", requestIDOf(c), "stream", sub.topic, "error", err.Error())
+	}
+	retry.schedule()
+}
+
+// advance opens src unless it is open, then steps it.
+func (s *Server) advance(ctx context.Context, out *eventWriter, src streamSource, opened *bool) (over bool, err error) {
+	if !*opened {
+		if err := withReadTimeout(ctx, src.open); err != nil {
+			return false, err
+		}
+		*opened = true
+	}
+	err = withReadTimeout(ctx, func(ctx context.Context) error {
+		over, err = src.step(ctx, out)
+		return err
+	})
+	return over, err
+}
+
+// withReadTimeout bounds the reads of read by streamReadTimeout, so that a database that stopped
+// answering without closing the connection holds up a stream's heartbeats for that long at most.
+func withReadTimeout(ctx context.Context, read func(context.Context) error) error {
+	ctx, cancel := context.WithTimeout(ctx, streamReadTimeout)
+	defer cancel()
+	return read(ctx)
+}
+
+// sendError sends err as the stream's `error` event, a problem document.
+func (s *Server) sendError(c echo.Context, out *eventWriter, err error) error {
+	p := s.problemFor(err)
+	p.Instance, p.RequestId = ptr(c.Request().URL.Path), ptr(requestIDOf(c))
+	data, err := json.Marshal(p)
+	if err != nil {
+		return err
+	}
+	return out.send(fmt.Sprintf("event: error\ndata: %s\n\n", data))
+}
+
+// readRetry times the next read of a stream whose last read found the database unreachable:
+// after 1 s, then twice as long each time up to 15 s, with jitter so that the streams of an
+// instance do not all retry at once.
+type readRetry struct {
+	delay time.Duration
+	timer *time.Timer
+}
+
+func (r *readRetry) schedule() {
+	if r.timer != nil {
+		r.timer.Stop()
+	}
+	r.delay = min(max(2*r.delay, streamRetryMin), streamRetryMax)
+	r.timer = time.NewTimer(r.delay/2 + rand.N(r.delay/2+1))
+}
+
+// stop cancels the pending retry, if any, and starts the backoff over.
+func (r *readRetry) stop() {
+	if r.timer != nil {
+		r.timer.Stop()
+		r.timer = nil
+	}
+	r.delay = 0
+}
+
+// due fires when the pending retry is due; without one, never.
+func (r *readRetry) due() <-chan time.Time {
+	if r.timer == nil {
+		return nil
+	}
+	return r.timer.C
 }
 
 // resumeAfter is the seq after which the stream starts: Last-Event-ID, else since, else -1 (the

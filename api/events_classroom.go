@@ -32,55 +32,46 @@ func (s *Server) StreamClassroomEvents(c echo.Context, id openapi.ClassroomID, p
 	if err != nil {
 		return err
 	}
-	ctx := c.Request().Context()
-	room, err := s.db.Classrooms().ByTeacher(ctx, id.String(), token)
-	if err != nil {
-		return err
-	}
-	since := params.Since
+	var resume *classroomEventID
 	if params.LastEventID != nil && strings.TrimSpace(*params.LastEventID) != "" {
-		gameID, seq, ok := parseClassroomEventID(*params.LastEventID)
-		if !ok {
+		if resume = parseClassroomEventID(*params.LastEventID); resume == nil {
 			return domain.Invalid("invalid_last_event_id", "Last-Event-ID must be the id of an event of this stream (<game id>:<seq>); got %q.", *params.LastEventID)
 		}
-		at, err := s.db.Games().EntryTime(ctx, room.ID, gameID, seq)
-		if err != nil {
-			return err
-		}
-		at = at.Add(-classroomResumeWindow)
-		since = &at
 	}
+	cs := &classroomStream{s: s, classroomID: id.String(), ended: map[string]bool{}}
 	// Subscribe before reading where the games stand, so that nothing recorded after goes unnoticed.
-	sub, err := s.streams.subscribe(classroomTopic(room.ID))
+	sub, err := s.streams.subscribe(c, classroomTopic(cs.classroomID))
 	if err != nil {
 		return err
 	}
 	defer s.streams.unsubscribe(sub)
-	pos, err := s.db.Games().ClassroomPosition(ctx, room.ID, since)
-	if err != nil {
-		return err
-	}
-	cs := &classroomStream{s: s, classroomID: room.ID, cursor: pos.LastSeq, wasOver: pos.Over, ended: map[string]bool{}}
-	replay := since != nil
-	return s.serveStream(c, sub, func(out *eventWriter) (bool, error) {
-		games, all := sub.news()
-		if replay {
-			all, replay = true, false
-		}
-		return false, cs.catchUp(ctx, out, games, all)
+	return s.serveStream(c, sub, streamSource{
+		open: func(ctx context.Context) error { return cs.open(ctx, token, params.Since, resume) },
+		step: func(ctx context.Context, out *eventWriter) (bool, error) {
+			return false, cs.catchUp(ctx, out, sub)
+		},
 	})
 }
 
-func parseClassroomEventID(v string) (string, int64, bool) {
+// classroomEventID is the id of an event of a classroom stream.
+type classroomEventID struct {
+	gameID string
+	seq    int64
+}
+
+func parseClassroomEventID(v string) *classroomEventID {
 	gameID, seqText, ok := strings.Cut(strings.TrimSpace(v), ":")
 	if !ok {
-		return "", 0, false
+		return nil
 	}
 	if _, err := uuid.Parse(gameID); err != nil {
-		return "", 0, false
+		return nil
 	}
 	seq, err := strconv.ParseInt(seqText, 10, 64)
-	return gameID, seq, err == nil && seq >= 0
+	if err != nil || seq < 0 {
+		return nil
+	}
+	return &classroomEventID{gameID: gameID, seq: seq}
 }
 
 // classroomStream is what one classroom stream has sent: per game, the last entry, and whether its
@@ -91,13 +82,50 @@ type classroomStream struct {
 	cursor      map[string]int64
 	wasOver     map[string]bool
 	ended       map[string]bool
+	// recheck makes the next catch-up look at every game: after a replay's start, and after a
+	// catch-up that failed with news taken but not sent.
+	recheck bool
+}
+
+// open checks that token is the classroom's teacher's and reads where its games stand: now, or
+// as of since, or shortly before the entry to resume after.
+func (cs *classroomStream) open(ctx context.Context, token string, since *time.Time, resume *classroomEventID) error {
+	games := cs.s.db.Games()
+	if _, err := cs.s.db.Classrooms().ByTeacher(ctx, cs.classroomID, token); err != nil {
+		return err
+	}
+	if resume != nil {
+		at, err := games.EntryTime(ctx, cs.classroomID, resume.gameID, resume.seq)
+		if err != nil {
+			return err
+		}
+		at = at.Add(-classroomResumeWindow)
+		since = &at
+	}
+	pos, err := games.ClassroomPosition(ctx, cs.classroomID, since)
+	if err != nil {
+		return err
+	}
+	cs.cursor, cs.wasOver, cs.recheck = pos.LastSeq, pos.Over, since != nil
+	return nil
 }
 
 // teacher is the classroom's teacher as a caller of its games: they see everything.
 var teacher = repo.Caller{Seat: -1, Creator: true, Teacher: true}
 
-// catchUp sends the news of the named games or, with all, of every game of the classroom.
-func (cs *classroomStream) catchUp(ctx context.Context, out *eventWriter, games []string, all bool) error {
+// catchUp sends the news that woke sub.
+func (cs *classroomStream) catchUp(ctx context.Context, out *eventWriter, sub *subscriber) error {
+	games, all := sub.news()
+	if err := cs.sendNews(ctx, out, games, all || cs.recheck); err != nil {
+		cs.recheck = true
+		return err
+	}
+	cs.recheck = false
+	return nil
+}
+
+// sendNews sends the news of the named games or, with all, of every game of the classroom.
+func (cs *classroomStream) sendNews(ctx context.Context, out *eventWriter, games []string, all bool) error {
 	if all {
 		pos, err := cs.s.db.Games().ClassroomPosition(ctx, cs.classroomID, nil)
 		if err != nil {

@@ -29,11 +29,29 @@ type evCluster struct {
 	a, b       *apitest.Server
 	srvA, srvB *api.Server
 	dbA, dbB   *repo.DB
+	// proxyB, when there is one, stands between B and the database.
+	proxyB *repotest.Proxy
 }
 
 func newEvCluster(t *testing.T, cfgB api.Config) *evCluster {
 	t.Helper()
+	return startEvCluster(t, cfgB, false)
+}
+
+// newEvClusterWithProxy is newEvCluster with instance B reaching the database through a proxy
+// that the test can cut.
+func newEvClusterWithProxy(t *testing.T, cfgB api.Config) *evCluster {
+	t.Helper()
+	return startEvCluster(t, cfgB, true)
+}
+
+func startEvCluster(t *testing.T, cfgB api.Config, proxied bool) *evCluster {
+	t.Helper()
 	dbA, dbURL := repotest.NewDBWithURL(t)
+	c := &evCluster{dbA: dbA}
+	if proxied {
+		c.proxyB, dbURL = repotest.NewProxy(t, dbURL)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	dbB, err := repo.Open(ctx, dbURL, repo.PoolOptions{MaxConns: 10})
@@ -41,7 +59,7 @@ func newEvCluster(t *testing.T, cfgB api.Config) *evCluster {
 		t.Fatal(err)
 	}
 	t.Cleanup(dbB.Close)
-	c := &evCluster{dbA: dbA, dbB: dbB}
+	c.dbB = dbB
 	if c.srvA, err = api.New(testConfig(), dbA, quietLogger()); err != nil {
 		t.Fatal(err)
 	}
@@ -510,16 +528,23 @@ func TestEventStreamCapIs503WithRetryAfter(t *testing.T) {
 	openEvStream(t, c.a.URL, g.path("/events"))
 	// A closed stream frees its slot.
 	first.close()
+	waitForStreamSlot(t, c.b.URL+g.path("/events"), http.StatusServiceUnavailable)
+}
+
+// waitForStreamSlot waits until a stream at url, refused with status while the server has not yet
+// seen a stream close, opens.
+func waitForStreamSlot(t *testing.T, url string, status int) {
+	t.Helper()
 	for deadline := time.Now().Add(evWait); ; time.Sleep(20 * time.Millisecond) {
-		resp, err := http.Get(c.b.URL + g.path("/events"))
+		resp, err := http.Get(url)
 		if err != nil {
 			t.Fatal(err)
 		}
 		resp.Body.Close()
 		if resp.StatusCode == http.StatusOK {
-			break
+			return
 		}
-		if resp.StatusCode != http.StatusServiceUnavailable || time.Now().After(deadline) {
+		if resp.StatusCode != status || time.Now().After(deadline) {
 			t.Fatalf("a stream after one closed = %d", resp.StatusCode)
 		}
 	}
@@ -804,70 +829,15 @@ func TestEventStreamFromLobbyThroughStart(t *testing.T) {
 // end does not close it; Last-Event-ID resumes without losing anything.
 func TestClassroomEventStream(t *testing.T) {
 	c := newEvCluster(t, testConfig())
-	resp := c.a.Post("/v1/classrooms", map[string]string{"name": "Class 4B"})
-	if resp.StatusCode != http.StatusCreated {
-		t.Fatalf("create classroom = %d: %s", resp.StatusCode, resp.Body)
-	}
-	var room struct {
-		Classroom struct {
-			ID       string `json:"id"`
-			JoinCode string `json:"join_code"`
-		} `json:"classroom"`
-		TeacherToken string `json:"teacher_token"`
-	}
-	resp.JSON(t, &room)
-	tokenOf := map[string]string{} // student id -> token
-	var students []string
-	for _, name := range []string{"Ada", "Ben", "Cy", "Di"} {
-		resp := c.a.Post("/v1/classrooms/join", map[string]string{"join_code": room.Classroom.JoinCode, "name": name})
-		if resp.StatusCode != http.StatusCreated {
-			t.Fatalf("join classroom = %d: %s", resp.StatusCode, resp.Body)
-		}
-		var j struct {
-			Student struct {
-				ID string `json:"id"`
-			} `json:"student"`
-			Token string `json:"token"`
-		}
-		resp.JSON(t, &j)
-		tokenOf[j.Student.ID] = j.Token
-		students = append(students, j.Student.ID)
-	}
-	roomPath := "/v1/classrooms/" + room.Classroom.ID
-	newGame := func(ids ...string) *evGame {
-		t.Helper()
-		resp := c.a.Post(roomPath+"/games", map[string]any{"game": "primed", "group_size": len(ids), "student_ids": ids}, bearer(room.TeacherToken)...)
-		if resp.StatusCode != http.StatusCreated {
-			t.Fatalf("classroom games = %d: %s", resp.StatusCode, resp.Body)
-		}
-		var out struct {
-			Games []struct {
-				gameBody
-				Seats []struct {
-					Seat      int    `json:"seat"`
-					StudentID string `json:"student_id"`
-				} `json:"seats"`
-			} `json:"games"`
-		}
-		resp.JSON(t, &out)
-		if len(out.Games) != 1 {
-			t.Fatalf("%d games", len(out.Games))
-		}
-		body := out.Games[0]
-		g := &evGame{t: t, s: c.a, id: body.ID, creator: room.TeacherToken, kind: "primed", rng: rand.New(rand.NewPCG(uint64(len(body.ID)), 3)),
-			posted: map[int64]json.RawMessage{}, versions: map[int64]int64{0: body.Version}}
-		for _, st := range body.Seats {
-			g.tokens = append(g.tokens, tokenOf[st.StudentID])
-		}
-		g.update(body.gameBody)
-		return g
-	}
+	room := newEvClassroom(t, c.a, "Ada", "Ben", "Cy", "Di")
+	students, tokenOf, roomPath := room.students, room.tokenOf, room.path("")
+	newGame := room.newGame
 
 	// Students are not teachers.
 	if resp := c.b.Get(roomPath+"/events", bearer(tokenOf[students[0]])...); resp.StatusCode != http.StatusUnauthorized {
 		t.Errorf("classroom stream with a student token = %d", resp.StatusCode)
 	}
-	stream := openEvStream(t, c.b.URL, roomPath+"/events?access_token="+url.QueryEscape(room.TeacherToken))
+	stream := openEvStream(t, c.b.URL, roomPath+"/events?access_token="+url.QueryEscape(room.teacher))
 	type key struct {
 		game string
 		seq  int64
@@ -942,7 +912,7 @@ func TestClassroomEventStream(t *testing.T) {
 		g2.play()
 	}
 	drain(stream, false, caught(g1, g2))
-	if resp := c.a.Post(g1.path("/abort"), nil, bearer(room.TeacherToken)...); resp.StatusCode != http.StatusOK {
+	if resp := c.a.Post(g1.path("/abort"), nil, bearer(room.teacher)...); resp.StatusCode != http.StatusOK {
 		t.Fatalf("abort = %d: %s", resp.StatusCode, resp.Body)
 	}
 	drain(stream, false, func() bool { return ends[g1.id] == 1 })
@@ -954,7 +924,7 @@ func TestClassroomEventStream(t *testing.T) {
 	for range 3 {
 		g2.play()
 	}
-	resumed := openEvStream(t, c.b.URL, roomPath+"/events", append(bearer(room.TeacherToken), "Last-Event-ID", lastID)...)
+	resumed := openEvStream(t, c.b.URL, roomPath+"/events", append(bearer(room.teacher), "Last-Event-ID", lastID)...)
 	drain(resumed, true, caught(g2))
 	for k, n := range seen {
 		if k.game != g1.id && k.game != g2.id || n == 0 {
@@ -964,7 +934,83 @@ func TestClassroomEventStream(t *testing.T) {
 	if int64(len(seen)) != g1.seq+1+g2.seq+1 {
 		t.Errorf("%d distinct entries, the games have %d", len(seen), g1.seq+1+g2.seq+1)
 	}
-	if resp := c.b.Get(roomPath+"/events", append(bearer(room.TeacherToken), "Last-Event-ID", "nope")...); resp.StatusCode != http.StatusBadRequest {
+	if resp := c.b.Get(roomPath+"/events", append(bearer(room.teacher), "Last-Event-ID", "nope")...); resp.StatusCode != http.StatusBadRequest {
 		t.Errorf("bad Last-Event-ID = %d", resp.StatusCode)
 	}
+}
+
+// evClassroom is a classroom made through one instance, and its students.
+type evClassroom struct {
+	t        *testing.T
+	s        *apitest.Server
+	id       string
+	teacher  string
+	students []string          // ids, in the order they joined
+	tokenOf  map[string]string // student id -> token
+}
+
+func newEvClassroom(t *testing.T, s *apitest.Server, names ...string) *evClassroom {
+	t.Helper()
+	resp := s.Post("/v1/classrooms", map[string]string{"name": "Class 4B"})
+	if resp.StatusCode != http.StatusCreated {
+		t.Fatalf("create classroom = %d: %s", resp.StatusCode, resp.Body)
+	}
+	var created struct {
+		Classroom struct {
+			ID       string `json:"id"`
+			JoinCode string `json:"join_code"`
+		} `json:"classroom"`
+		TeacherToken string `json:"teacher_token"`
+	}
+	resp.JSON(t, &created)
+	room := &evClassroom{t: t, s: s, id: created.Classroom.ID, teacher: created.TeacherToken, tokenOf: map[string]string{}}
+	for _, name := range names {
+		resp := s.Post("/v1/classrooms/join", map[string]string{"join_code": created.Classroom.JoinCode, "name": name})
+		if resp.StatusCode != http.StatusCreated {
+			t.Fatalf("join classroom = %d: %s", resp.StatusCode, resp.Body)
+		}
+		var j struct {
+			Student struct {
+				ID string `json:"id"`
+			} `json:"student"`
+			Token string `json:"token"`
+		}
+		resp.JSON(t, &j)
+		room.tokenOf[j.Student.ID] = j.Token
+		room.students = append(room.students, j.Student.ID)
+	}
+	return room
+}
+
+func (r *evClassroom) path(suffix string) string { return "/v1/classrooms/" + r.id + suffix }
+
+// newGame starts a game of Primed for the students with ids.
+func (r *evClassroom) newGame(ids ...string) *evGame {
+	t := r.t
+	t.Helper()
+	resp := r.s.Post(r.path("/games"), map[string]any{"game": "primed", "group_size": len(ids), "student_ids": ids}, bearer(r.teacher)...)
+	if resp.StatusCode != http.StatusCreated {
+		t.Fatalf("classroom games = %d: %s", resp.StatusCode, resp.Body)
+	}
+	var out struct {
+		Games []struct {
+			gameBody
+			Seats []struct {
+				Seat      int    `json:"seat"`
+				StudentID string `json:"student_id"`
+			} `json:"seats"`
+		} `json:"games"`
+	}
+	resp.JSON(t, &out)
+	if len(out.Games) != 1 {
+		t.Fatalf("%d games", len(out.Games))
+	}
+	body := out.Games[0]
+	g := &evGame{t: t, s: r.s, id: body.ID, creator: r.teacher, kind: "primed", rng: rand.New(rand.NewPCG(uint64(len(body.ID)), 3)),
+		posted: map[int64]json.RawMessage{}, versions: map[int64]int64{0: body.Version}}
+	for _, st := range body.Seats {
+		g.tokens = append(g.tokens, r.tokenOf[st.StudentID])
+	}
+	g.update(body.gameBody)
+	return g
 }

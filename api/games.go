@@ -3,14 +3,13 @@ package api
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
+	"io"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
 
 	"primegames/api/openapi"
 	"primegames/domain"
-	"primegames/domain/games"
 	"primegames/repo"
 )
 
@@ -26,7 +25,7 @@ func (s *Server) CreateGame(c echo.Context, params openapi.CreateGameParams) err
 	if err := decodeJSON(raw, &req); err != nil {
 		return err
 	}
-	rules, err := rulesFor(req.Game)
+	rules, err := s.rulesFor(req.Game)
 	if err != nil {
 		return err
 	}
@@ -56,11 +55,11 @@ func (s *Server) CreateGame(c echo.Context, params openapi.CreateGameParams) err
 			}
 		}
 	}
-	scope := "create"
-	if member != nil {
-		scope += ":" + member.ClassroomID + ":" + member.StudentID
+	token, err := bearerToken(c)
+	if err != nil {
+		return err
 	}
-	resp, err := s.db.Games().Create(c.Request().Context(), in, idempotency(params.IdempotencyKey, scope, raw),
+	resp, err := s.db.Games().Create(c.Request().Context(), in, idempotency(params.IdempotencyKey, raw, token),
 		func(created *repo.Created) (repo.Response, error) {
 			game, err := gameBody(created.Game, repo.Caller{Seat: -1, Creator: true, Teacher: member != nil && member.Teacher()})
 			if err != nil {
@@ -99,7 +98,7 @@ func (s *Server) JoinGame(c echo.Context, id openapi.GameID, params openapi.Join
 	if req.Name != nil {
 		name = *req.Name
 	}
-	resp, err := s.db.Games().Join(c.Request().Context(), id.String(), token, name, idempotency(params.IdempotencyKey, "join:"+id.String()+":"+token, raw),
+	resp, err := s.db.Games().Join(c.Request().Context(), id.String(), token, name, idempotency(params.IdempotencyKey, raw, token),
 		func(joined *repo.Joined) (repo.Response, error) {
 			game, err := gameBody(joined.Game, repo.Caller{Seat: joined.Seat.Seat})
 			if err != nil {
@@ -198,12 +197,12 @@ func (s *Server) sendGameList(c echo.Context, f repo.GameFilter) error {
 }
 
 // rulesFor finds the rules of a game kind the contract names.
-func rulesFor(kind openapi.GameKind) (domain.Rules, error) {
-	rules, ok := games.Lookup(string(kind))
+func (s *Server) rulesFor(name openapi.GameKind) (domain.Rules, error) {
+	kind, ok := s.db.Kinds.Lookup(string(name))
 	if !ok {
-		return nil, domain.Invalid("invalid", "There is no game called %q.", kind)
+		return nil, domain.Invalid("invalid", "There is no game called %q.", name)
 	}
-	return rules, nil
+	return kind.Rules, nil
 }
 
 // member resolves a classroom token (teacher or student) on the request; nil without one.
@@ -241,11 +240,12 @@ func send(c echo.Context, resp repo.Response) error {
 	return c.Blob(resp.Status, echo.MIMEApplicationJSON, resp.Body)
 }
 
-func idempotency(key *string, scope string, body []byte) *repo.Idempotency {
+// idempotency is the request's Idempotency-Key, if it has one, with what identifies the request.
+func idempotency(key *string, body []byte, token string) *repo.Idempotency {
 	if key == nil {
 		return nil
 	}
-	return repo.NewIdempotency(scope, *key, body)
+	return repo.NewIdempotency(*key, body, token)
 }
 
 func pageSize(limit *int) int {
@@ -255,19 +255,10 @@ func pageSize(limit *int) int {
 	return *limit
 }
 
+// readBody returns the request body, which bodyGate has checked to be one JSON document.
 func readBody(c echo.Context) ([]byte, error) {
-	var raw json.RawMessage
-	if err := json.NewDecoder(c.Request().Body).Decode(&raw); err != nil {
-		if errors.Is(err, echo.ErrStatusRequestEntityTooLarge) {
-			return nil, err
-		}
-		return nil, domain.Invalid("invalid", "The request body is not valid JSON: %v.", err)
-	}
-	// Postgres cannot store the NUL character in text or JSON, and no field has a use for it.
-	if bytes.Contains(raw, []byte(`\u0000`)) {
-		return nil, domain.Invalid("invalid", "The request body contains a NUL character (\\u0000), which no field accepts.")
-	}
-	return raw, nil
+	raw, err := io.ReadAll(c.Request().Body)
+	return bytes.TrimSpace(raw), err
 }
 
 // bindJSON reads a request body of the contract into v.

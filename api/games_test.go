@@ -162,7 +162,7 @@ func TestCreateGameRefusesBadRequests(t *testing.T) {
 		"six on standard PR-1":   {map[string]any{"game": "primed", "options": map[string]any{"deck": "standard"}, "players": names(6)}, "invalid_seat_count"},
 		"players and seats":      {map[string]any{"game": "primed", "players": names(2), "seats": 3}, "invalid"},
 		"neither":                {map[string]any{"game": "primed"}, "invalid"},
-		"bad option":             {map[string]any{"game": "primed", "options": map[string]any{"rounds": 0}, "seats": 2}, "bad_options"},
+		"bad option":             {map[string]any{"game": "primed", "options": map[string]any{"rounds": 0}, "seats": 2}, "invalid_options"},
 		"duplicate names":        {map[string]any{"game": "primed", "players": []map[string]string{{"name": "Ada"}, {"name": "ada"}}}, "name_taken"},
 		"blank name":             {map[string]any{"game": "primed", "players": []map[string]string{{"name": " "}, {"name": "Ben"}}}, "invalid_name"},
 		"not JSON":               {"{", "invalid"},
@@ -428,8 +428,9 @@ func TestIdempotentRetryActsOnce(t *testing.T) {
 	}
 
 	create := map[string]any{"game": "primed", "players": names(2)}
-	a := h.Post("/v1/games", create, "Idempotency-Key", "create-1")
-	b := h.Post("/v1/games", create, "Idempotency-Key", "create-1")
+	createKey := randomKey()
+	a := h.Post("/v1/games", create, "Idempotency-Key", createKey)
+	b := h.Post("/v1/games", create, "Idempotency-Key", createKey)
 	if a.StatusCode != http.StatusCreated || string(a.Body) != string(b.Body) {
 		t.Error("a retried create made a second game")
 	}
@@ -520,6 +521,12 @@ func TestBoardAndScores(t *testing.T) {
 	h.Get("/v1/boards/prime-climb").JSON(t, &board)
 	if len(board.Squares) != 102 || board.Squares[12].Number != 12 || fmt.Sprint(board.Squares[12].Factors) != "[2 2 3]" {
 		t.Fatalf("board = %d squares, 12 = %+v", len(board.Squares), board.Squares[12])
+	}
+	for _, game := range []string{"primed", "chess"} {
+		resp := h.Get("/v1/boards/" + game)
+		if p := resp.Problem(t); resp.StatusCode != http.StatusNotFound || p.Code != "not_found" {
+			t.Errorf("board of %s: %d %s, want 404 not_found", game, resp.StatusCode, p.Code)
+		}
 	}
 	c := newPrimedGame(t, h)
 	var scores struct {

@@ -37,6 +37,7 @@ var statusOfKind = map[domain.Kind]int{
 	domain.KindPrecondition: http.StatusPreconditionFailed,
 	domain.KindUnauthorized: http.StatusUnauthorized,
 	domain.KindForbidden:    http.StatusForbidden,
+	domain.KindRateLimited:  http.StatusTooManyRequests,
 	domain.KindUnavailable:  http.StatusServiceUnavailable,
 	domain.KindInternal:     http.StatusInternalServerError,
 }
@@ -98,7 +99,20 @@ func clientGone(c echo.Context) bool {
 	return errors.Is(c.Request().Context().Err(), context.Canceled)
 }
 
+// refusal refuses a request for how HTTP carried it (the body's size, media type or pace); such
+// refusals have no domain kind.
+type refusal struct {
+	status       int
+	code, detail string
+}
+
+func (r *refusal) Error() string { return r.code + ": " + r.detail }
+
 func (s *Server) problemFor(err error) openapi.Problem {
+	var r *refusal
+	if errors.As(err, &r) {
+		return newProblem(r.status, r.code, r.detail)
+	}
 	var de *domain.Error
 	if errors.As(err, &de) {
 		status := statusOfKind[de.Kind]
@@ -145,11 +159,8 @@ func problemForHTTPError(he *echo.HTTPError) openapi.Problem {
 	if errors.As(he.Internal, &reqErr) {
 		detail, fields = describeRequestError(reqErr)
 	}
-	switch he.Code {
-	case http.StatusNotFound:
+	if he.Code == http.StatusNotFound {
 		detail = "There is nothing at this address."
-	case http.StatusRequestEntityTooLarge:
-		detail = "The request body is larger than this server accepts."
 	}
 	p := newProblem(he.Code, code, detail)
 	if len(fields) > 0 {

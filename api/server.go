@@ -32,6 +32,11 @@ type Config struct {
 	StreamWriteTimeout time.Duration // time allowed to write one event before the client is dropped (10s)
 	// AdminToken, when set, is required to create classrooms.
 	AdminToken string
+	// Per-client limits (ratelimit.go); zero values disable them.
+	RateLimit        float64      // requests per second a client may send on average
+	RateBurst        int          // requests a client may send at once
+	StreamsPerClient int          // live-update streams one client may hold open on this instance
+	TrustedProxies   []*net.IPNet // peers whose X-Forwarded-For header names the client
 }
 
 // Server serves the API. It keeps no game state: every request reads and writes Postgres.
@@ -42,27 +47,37 @@ type Server struct {
 	echo    *echo.Echo
 	metrics *metrics
 	spec    *openapi3.T
-	streams *streams
+	// contract is openapi.yaml with the schemas of the kinds db hosts (domain/games.All: as it is).
+	contract []byte
+	streams  *streams
 	// contractRoutes holds "METHOD /path/:param" for every operation of openapi.yaml.
 	contractRoutes map[string]bool
+	// bodyRoutes holds those of them that take a request body.
+	bodyRoutes map[string]bool
 }
 
 // New builds the server and its routes.
 func New(cfg Config, db *repo.DB, logger *slog.Logger) (*Server, error) {
-	spec, err := openapi3.NewLoader().LoadFromData(primegames.OpenAPI)
+	contract, err := primegames.Contract(db.Kinds.Kinds())
 	if err != nil {
 		return nil, fmt.Errorf("openapi.yaml: %w", err)
 	}
-	s := &Server{cfg: cfg, db: db, logger: logger, echo: echo.New(), metrics: newMetrics(db), spec: spec}
+	spec, err := openapi3.NewLoader().LoadFromData(contract)
+	if err != nil {
+		return nil, fmt.Errorf("openapi.yaml: %w", err)
+	}
+	s := &Server{cfg: cfg, db: db, logger: logger, echo: echo.New(), metrics: newMetrics(db), spec: spec, contract: contract}
 	s.echo.HideBanner = true
 	s.echo.HidePort = true
 	s.echo.HTTPErrorHandler = s.handleError
+	s.echo.IPExtractor = clientIPExtractor(cfg.TrustedProxies)
 	s.streams = newStreams(cfg, db, logger, s.metrics.registry)
 	openapi.RegisterHandlers(s.echo, s)
 	s.contractRoutes = map[string]bool{}
 	for _, r := range s.echo.Routes() {
 		s.contractRoutes[r.Method+" "+r.Path] = true
 	}
+	s.bodyRoutes = bodyRoutes(spec)
 	if err := s.useMiddleware(); err != nil {
 		return nil, err
 	}

@@ -124,7 +124,7 @@ func TestUnknownRouteAndWrongMethodAreProblems(t *testing.T) {
 
 func TestOversizedBodyIs413(t *testing.T) {
 	s := apitest.Start(t, newServer(t, repotest.NewDB(t)))
-	resp := s.Post("/healthz", strings.Repeat("x", 4096))
+	resp := s.Post("/v1/classrooms", `{"name":"`+strings.Repeat("x", 4096)+`"}`)
 	if resp.StatusCode != http.StatusRequestEntityTooLarge {
 		t.Fatalf("oversized body = %d, want 413", resp.StatusCode)
 	}

@@ -10,8 +10,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"primegames/api/openapi"
-	"primegames/domain/primeclimb"
-	"primegames/domain/primed"
 	"primegames/repo"
 )
 
@@ -28,30 +26,32 @@ func (s *Server) GetClassroomStats(c echo.Context, classroomID openapi.Classroom
 	body := openapi.ClassroomStats{ClassroomId: mustUUID(classroom.ID), Students: make([]openapi.StudentStats, len(stats.Students))}
 	class := repo.StudentStats{Counts: map[string]map[string]int{}, Attempts: stats.ClassAttempts}
 	for i, st := range stats.Students {
-		totals := totalsBody(st)
+		totals := s.totalsBody(st)
 		body.Students[i] = openapi.StudentStats{
 			StudentId: mustUUID(st.StudentID), Name: st.Name,
 			GamesPlayed: totals.GamesPlayed, GamesFinished: totals.GamesFinished, GamesWon: totals.GamesWon,
-			PrimeClimb: totals.PrimeClimb, Primed: totals.Primed, AverageRoundScore: totals.AverageRoundScore, Attempts: totals.Attempts,
+			Games: totals.Games, Attempts: totals.Attempts,
 		}
 		addStats(&class, st)
 	}
-	body.Class = totalsBody(class)
+	body.Class = s.totalsBody(class)
 	if strings.Contains(c.Request().Header.Get(echo.HeaderAccept), "text/csv") {
 		return sendStatsCSV(c, body)
 	}
 	return c.JSON(http.StatusOK, body)
 }
 
-func totalsBody(st repo.StudentStats) openapi.StatsTotals {
+// totalsBody reports every kind the server hosts, with the counters the kind's tally summed and the
+// measures the kind derives from them.
+func (s *Server) totalsBody(st repo.StudentStats) openapi.StatsTotals {
 	t := openapi.StatsTotals{
 		GamesPlayed: st.GamesPlayed, GamesFinished: st.GamesFinished, GamesWon: st.GamesWon,
-		PrimeClimb: openapi.Counters(orEmptyMap(st.Counts[primeclimb.Rules.Name()])),
-		Primed:     openapi.Counters(orEmptyMap(st.Counts[primed.Rules.Name()])),
-		Attempts:   make([]openapi.AttemptCount, len(st.Attempts)),
+		Games:    map[string]openapi.KindStats{},
+		Attempts: make([]openapi.AttemptCount, len(st.Attempts)),
 	}
-	if rounds := t.Primed["rounds"]; rounds > 0 {
-		t.AverageRoundScore = ptr(float64(t.Primed["round_score_total"]) / float64(rounds))
+	for _, kind := range s.db.Kinds.Kinds() {
+		counts := orEmptyMap(st.Counts[kind.Name()])
+		t.Games[kind.Name()] = openapi.KindStats{Counts: counts, Measures: kind.MeasuresOf(counts)}
 	}
 	for i, a := range st.Attempts {
 		t.Attempts[i] = openapi.AttemptCount{Code: a.Code, Count: a.Count, Examples: orEmpty(a.Examples)}
@@ -86,7 +86,7 @@ func sendStatsCSV(c echo.Context, body openapi.ClassroomStats) error {
 	for _, st := range body.Students {
 		writeTotalsCSV(w, st.StudentId.String(), st.Name, openapi.StatsTotals{
 			GamesPlayed: st.GamesPlayed, GamesFinished: st.GamesFinished, GamesWon: st.GamesWon,
-			PrimeClimb: st.PrimeClimb, Primed: st.Primed, AverageRoundScore: st.AverageRoundScore, Attempts: st.Attempts,
+			Games: st.Games, Attempts: st.Attempts,
 		})
 	}
 	writeTotalsCSV(w, "", "(class)", body.Class)
@@ -99,23 +99,24 @@ func writeTotalsCSV(w *csv.Writer, id, name string, t openapi.StatsTotals) {
 	row("games_played", strconv.Itoa(t.GamesPlayed))
 	row("games_finished", strconv.Itoa(t.GamesFinished))
 	row("games_won", strconv.Itoa(t.GamesWon))
-	for _, kind := range []struct {
-		prefix string
-		counts openapi.Counters
-	}{{"prime_climb.", t.PrimeClimb}, {"primed.", t.Primed}} {
-		for _, name := range sortedKeys(kind.counts) {
-			row(kind.prefix+name, strconv.Itoa(kind.counts[name]))
+	for _, kind := range sortedKeys(t.Games) {
+		prefix := csvPrefix(kind)
+		for _, name := range sortedKeys(t.Games[kind].Counts) {
+			row(prefix+name, strconv.Itoa(t.Games[kind].Counts[name]))
 		}
-	}
-	if t.AverageRoundScore != nil {
-		row("primed.average_round_score", strconv.FormatFloat(*t.AverageRoundScore, 'f', 2, 64))
+		for _, name := range sortedKeys(t.Games[kind].Measures) {
+			row(prefix+name, strconv.FormatFloat(t.Games[kind].Measures[name], 'f', 2, 64))
+		}
 	}
 	for _, a := range t.Attempts {
 		row("attempts."+a.Code, strconv.Itoa(a.Count))
 	}
 }
 
-func sortedKeys(m map[string]int) []string {
+// csvPrefix names a kind's figures in spreadsheets: "prime-climb" gives "prime_climb.".
+func csvPrefix(kind string) string { return strings.ReplaceAll(kind, "-", "_") + "." }
+
+func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)

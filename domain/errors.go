@@ -18,6 +18,7 @@ const (
 	KindPrecondition Kind = "precondition" // a stale If-Match or similar
 	KindUnauthorized Kind = "unauthorized"
 	KindForbidden    Kind = "forbidden"
+	KindRateLimited  Kind = "rate_limited" // the client sent too much; it may try again later
 	KindUnavailable  Kind = "unavailable"
 	KindInternal     Kind = "internal"
 )

@@ -42,10 +42,10 @@ type Acted struct {
 // Act applies one action in one transaction: lock the game, check the caller and the version, apply
 // the rules, append to the history, store the new snapshot, commit. A refused action changes nothing
 // but is recorded as an attempt.
-func (s *Games) Act(ctx context.Context, in ActInput, idemKey string, render func(*Acted) (Response, error)) (Response, error) {
+func (s *Games) Act(ctx context.Context, in ActInput, idem *Idempotency, render func(*Acted) (Response, error)) (Response, error) {
 	var resp Response
 	err := s.db.inTx(ctx, func(tx pgx.Tx) error {
-		g, err := loadGame(ctx, tx, in.GameID, true)
+		g, err := loadGame(ctx, tx, s.db.Kinds, in.GameID, true)
 		if err != nil {
 			return err
 		}
@@ -56,11 +56,11 @@ func (s *Games) Act(ctx context.Context, in ActInput, idemKey string, render fun
 		if !caller.HasSeat() {
 			return domain.Errorf(domain.KindForbidden, "forbidden", "Only players act in a game; this token has no seat in game %s.", g.ID)
 		}
-		var idem *Idempotency
-		if idemKey != "" {
-			idem = NewIdempotency(fmt.Sprintf("action:%s:%d", g.ID, caller.Seat), idemKey, in.Action)
+		stored, err := idem.byPrincipal(fmt.Sprintf("action:%s:seat:%d", g.ID, caller.Seat))
+		if err != nil {
+			return err
 		}
-		resp, err = idempotentRender(ctx, tx, idem, func() (*Acted, error) { return act(ctx, tx, g, caller, in) }, render)
+		resp, err = idempotentRender(ctx, tx, stored, func() (*Acted, error) { return act(ctx, tx, g, caller, in) }, render)
 		return err
 	})
 	return resp, err

@@ -6,12 +6,12 @@ import (
 	"errors"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"primegames/domain"
+	"primegames/domain/names"
 )
 
 const (
@@ -65,9 +65,9 @@ func newJoinCode() string {
 
 // Create makes a classroom and returns it with its teacher token, shown only now.
 func (s *Classrooms) Create(ctx context.Context, name string) (*Classroom, string, error) {
-	name = strings.TrimSpace(name)
-	if name == "" || len([]rune(name)) > 80 || strings.ContainsFunc(name, unicode.IsControl) {
-		return nil, "", domain.Invalid("invalid_name", "A classroom's name must be 1 to 80 printable characters.")
+	name, err := names.Classroom.Enforce(name)
+	if err != nil {
+		return nil, "", err
 	}
 	token, hash := newToken(teacherTokenPrefix)
 	for attempt := 0; ; attempt++ {
@@ -119,11 +119,12 @@ func (s *Classrooms) RotateJoinCode(ctx context.Context, c *Classroom) error {
 
 // Join adds a student to the classroom with the join code and returns the student's token.
 func (s *Classrooms) Join(ctx context.Context, joinCode, name string) (*Student, *Classroom, string, error) {
-	if err := checkName(name); err != nil {
+	name, err := names.Person.Enforce(name)
+	if err != nil {
 		return nil, nil, "", err
 	}
 	var c Classroom
-	err := s.db.Pool.QueryRow(ctx, `SELECT id::text, name, join_code, created_at FROM classrooms WHERE join_code = $1`,
+	err = s.db.Pool.QueryRow(ctx, `SELECT id::text, name, join_code, created_at FROM classrooms WHERE join_code = $1`,
 		strings.ToUpper(strings.TrimSpace(joinCode))).Scan(&c.ID, &c.Name, &c.JoinCode, &c.CreatedAt)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, nil, "", domain.Errorf(domain.KindNotFound, "join_code_not_found", "No classroom has the join code %q; ask your teacher for the current one.", joinCode)
@@ -133,8 +134,8 @@ func (s *Classrooms) Join(ctx context.Context, joinCode, name string) (*Student,
 	}
 	token, hash := newToken(studentTokenPrefix)
 	st := Student{ClassroomID: c.ID, Name: name}
-	err = s.db.Pool.QueryRow(ctx, `INSERT INTO students (classroom_id, name, token_hash) VALUES ($1, $2, $3) RETURNING id::text, created_at`,
-		c.ID, name, hash).Scan(&st.ID, &st.CreatedAt)
+	err = s.db.Pool.QueryRow(ctx, `INSERT INTO students (classroom_id, name, name_key, token_hash) VALUES ($1, $2, $3, $4) RETURNING id::text, created_at`,
+		c.ID, name, names.Key(name), hash).Scan(&st.ID, &st.CreatedAt)
 	if isUniqueViolation(err) {
 		return nil, nil, "", studentNameTaken(name)
 	}
@@ -151,7 +152,7 @@ func studentNameTaken(name string) error {
 // Students lists the classroom's current students by name.
 func (s *Classrooms) Students(ctx context.Context, classroomID string) ([]Student, error) {
 	rows, err := s.db.Pool.Query(ctx, `SELECT id::text, classroom_id::text, name, created_at FROM students
-		WHERE classroom_id = $1 AND removed_at IS NULL ORDER BY lower(name), id`, classroomID)
+		WHERE classroom_id = $1 AND removed_at IS NULL ORDER BY name_key, id`, classroomID)
 	if err != nil {
 		return nil, err
 	}
@@ -164,13 +165,14 @@ func (s *Classrooms) Students(ctx context.Context, classroomID string) ([]Studen
 
 // Rename changes a student's name, in the classroom and on the seats of their games.
 func (s *Classrooms) Rename(ctx context.Context, classroomID, studentID, name string) (*Student, error) {
-	if err := checkName(name); err != nil {
+	name, err := names.Person.Enforce(name)
+	if err != nil {
 		return nil, err
 	}
 	st := Student{ID: studentID, ClassroomID: classroomID, Name: name}
-	err := s.db.inTx(ctx, func(tx pgx.Tx) error {
-		err := tx.QueryRow(ctx, `UPDATE students SET name = $3 WHERE id = $2::uuid AND classroom_id = $1 AND removed_at IS NULL RETURNING created_at`,
-			classroomID, studentID, name).Scan(&st.CreatedAt)
+	err = s.db.inTx(ctx, func(tx pgx.Tx) error {
+		err := tx.QueryRow(ctx, `UPDATE students SET name = $3, name_key = $4 WHERE id = $2::uuid AND classroom_id = $1 AND removed_at IS NULL RETURNING created_at`,
+			classroomID, studentID, name, names.Key(name)).Scan(&st.CreatedAt)
 		switch {
 		case errors.Is(err, pgx.ErrNoRows):
 			return studentNotFound()

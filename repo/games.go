@@ -88,7 +88,7 @@ type querier interface {
 const gameColumns = `id::text, kind, options, status, seat_count, seed, version, snapshot, winners,
 	creator_token_hash, created_at, updated_at, finished_at, classroom_id::text`
 
-func scanGame(row pgx.Row) (*Game, error) {
+func scanGame(row pgx.Row, kinds *games.Catalogue) (*Game, error) {
 	var g Game
 	var snapshot []byte
 	var winners []int32
@@ -97,13 +97,13 @@ func scanGame(row pgx.Row) (*Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	rules, ok := games.Lookup(g.Kind)
+	kind, ok := kinds.Lookup(g.Kind)
 	if !ok {
 		return nil, fmt.Errorf("game %s has unknown kind %q", g.ID, g.Kind)
 	}
-	g.Rules = rules
+	g.Rules = kind.Rules
 	if snapshot != nil {
-		if g.State, err = rules.Decode(snapshot); err != nil {
+		if g.State, err = g.Rules.Decode(snapshot); err != nil {
 			return nil, fmt.Errorf("game %s snapshot: %w", g.ID, err)
 		}
 	}
@@ -118,12 +118,12 @@ func gameNotFound(id string) error {
 }
 
 // loadGame reads a game and its seats; with forUpdate it locks the game row until the transaction ends.
-func loadGame(ctx context.Context, q querier, id string, forUpdate bool) (*Game, error) {
+func loadGame(ctx context.Context, q querier, kinds *games.Catalogue, id string, forUpdate bool) (*Game, error) {
 	sql := `SELECT ` + gameColumns + ` FROM games WHERE id = $1`
 	if forUpdate {
 		sql += ` FOR UPDATE`
 	}
-	g, err := scanGame(q.QueryRow(ctx, sql, id))
+	g, err := scanGame(q.QueryRow(ctx, sql, id), kinds)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, gameNotFound(id)
 	}
@@ -217,7 +217,7 @@ func (s *Games) Get(ctx context.Context, id, token string) (*Game, Caller, error
 		return nil, Anonymous, err
 	}
 	defer conn.Release()
-	g, err := loadGame(ctx, conn, id, false)
+	g, err := loadGame(ctx, conn, s.db.Kinds, id, false)
 	if err != nil {
 		return nil, Anonymous, err
 	}
@@ -227,5 +227,5 @@ func (s *Games) Get(ctx context.Context, id, token string) (*Game, Caller, error
 
 // Load reads a game without identifying anyone.
 func (s *Games) Load(ctx context.Context, id string) (*Game, error) {
-	return loadGame(ctx, s.db.Pool, id, false)
+	return loadGame(ctx, s.db.Pool, s.db.Kinds, id, false)
 }

@@ -43,7 +43,7 @@ func (s *Games) CreateGroups(ctx context.Context, in GroupGames, students []Stud
 			if err := checkPlayers(game, seats); err != nil {
 				return err
 			}
-			created, err := createGame(ctx, tx, game, options)
+			created, err := createGame(ctx, tx, s.db.Kinds, game, options)
 			if err != nil {
 				return err
 			}

@@ -60,7 +60,11 @@ func (s *Games) EachEntry(ctx context.Context, gameID string, fn func(Entry) err
 
 // StateAt rebuilds the game's state after entry seq from the history alone (G-2).
 func (s *Games) StateAt(ctx context.Context, g *Game, seq int64) (domain.State, error) {
-	entries, err := s.Entries(ctx, g.ID, -1, int(seq)+1)
+	rows, err := s.db.Pool.Query(ctx, `SELECT `+entryColumns+` FROM actions WHERE game_id = $1 AND seq <= $2 ORDER BY seq`, g.ID, seq)
+	if err != nil {
+		return nil, err
+	}
+	entries, err := pgx.CollectRows(rows, scanEntry)
 	if err != nil {
 		return nil, err
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"testing"
 
-	"primegames/domain/primed"
 	"primegames/repo"
 	"primegames/repo/repotest"
 )
@@ -14,7 +13,8 @@ import (
 func TestIdempotencyKeysExpire(t *testing.T) {
 	ctx := context.Background()
 	db := repotest.NewDB(t)
-	idem := &repo.Idempotency{Scope: "create", Key: "k", RequestHash: []byte("h")}
+	primed, _ := db.Kinds.Lookup("primed")
+	idem := repo.NewIdempotency("3f1c9a52-7d4e-4b8a-9c61-0e2f5b7a8d13", []byte("h"), "")
 	create := func() string {
 		t.Helper()
 		resp, err := db.Games().Create(ctx, repo.NewGame{Rules: primed.Rules, OpenSeats: 2}, idem,

@@ -5,13 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
 
 	"primegames/domain"
+	"primegames/domain/games"
+	"primegames/domain/names"
 )
 
 // NewGame is what a client asks for when it creates a game: either the players, and the game starts
@@ -61,12 +60,32 @@ func (s *Games) Create(ctx context.Context, in NewGame, idem *Idempotency, rende
 	if err := checkPlayers(in, seats); err != nil {
 		return Response{}, err
 	}
+	if in.Players, err = enforceNames(in.Players); err != nil {
+		return Response{}, err
+	}
+	stored, err := in.idempotency(idem)
+	if err != nil {
+		return Response{}, err
+	}
 	var resp Response
 	err = s.db.inTx(ctx, func(tx pgx.Tx) error {
-		resp, err = idempotentRender(ctx, tx, idem, func() (*Created, error) { return createGame(ctx, tx, in, options) }, render)
+		resp, err = idempotentRender(ctx, tx, stored, func() (*Created, error) { return createGame(ctx, tx, s.db.Kinds, in, options) }, render)
 		return err
 	})
 	return resp, err
+}
+
+// idempotency binds a creation's Idempotency-Key to the classroom member creating it, if any; the
+// member's token is the one the request presented.
+func (in NewGame) idempotency(idem *Idempotency) (*storedResponse, error) {
+	switch {
+	case in.ClassroomID == "":
+		return idem.byAnyone("create")
+	case in.CreatorStudent == "":
+		return idem.byPrincipal("create:classroom:" + in.ClassroomID + ":teacher")
+	default:
+		return idem.byPrincipal("create:classroom:" + in.ClassroomID + ":student:" + in.CreatorStudent)
+	}
 }
 
 func checkPlayers(in NewGame, seats domain.SeatRange) error {
@@ -90,7 +109,7 @@ func checkPlayers(in NewGame, seats domain.SeatRange) error {
 	if dup := firstDuplicate(in.Students); dup != "" {
 		return domain.Invalid("invalid", "Student %s is named twice; each student takes one seat.", dup)
 	}
-	return checkNames(in.Players)
+	return nil
 }
 
 func firstDuplicate(ids []string) string {
@@ -111,31 +130,27 @@ func playerRange(r domain.SeatRange) string {
 	return fmt.Sprintf("%d to %d players", r.Min, r.Max)
 }
 
-const maxNameLength = 40
-
-func checkName(name string) error {
-	if strings.TrimSpace(name) == "" || name != strings.TrimSpace(name) || len([]rune(name)) > maxNameLength ||
-		!utf8.ValidString(name) || strings.ContainsFunc(name, unicode.IsControl) {
-		return domain.Invalid("invalid_name", "A player's name must be 1 to %d printable characters without leading or trailing spaces; %q is not.", maxNameLength, name)
-	}
-	return nil
-}
-
-func checkNames(names []string) error {
+// enforceNames brings the players' names to the form they are stored in and refuses two that are
+// the same name.
+func enforceNames(players []string) ([]string, error) {
+	out := make([]string, len(players))
 	seen := map[string]bool{}
-	for _, n := range names {
-		if err := checkName(n); err != nil {
-			return err
+	for i, name := range players {
+		enforced, err := names.Person.Enforce(name)
+		if err != nil {
+			return nil, err
 		}
-		if seen[strings.ToLower(n)] {
-			return domain.Invalid("name_taken", "Two players are called %q; give each player a different name.", n)
+		key := names.Key(enforced)
+		if seen[key] {
+			return nil, domain.Invalid("name_taken", "Two players are called %q; give each player a different name.", enforced)
 		}
-		seen[strings.ToLower(n)] = true
+		seen[key] = true
+		out[i] = enforced
 	}
-	return nil
+	return out, nil
 }
 
-func createGame(ctx context.Context, tx pgx.Tx, in NewGame, options json.RawMessage) (*Created, error) {
+func createGame(ctx context.Context, tx pgx.Tx, kinds *games.Catalogue, in NewGame, options json.RawMessage) (*Created, error) {
 	creatorToken, creatorHash := newToken(creatorTokenPrefix)
 	seatCount := in.OpenSeats
 	if seatCount == 0 {
@@ -165,7 +180,7 @@ func createGame(ctx context.Context, tx pgx.Tx, in NewGame, options json.RawMess
 			return nil, err
 		}
 	}
-	g, err := loadGame(ctx, tx, id, true)
+	g, err := loadGame(ctx, tx, kinds, id, true)
 	if err != nil {
 		return nil, err
 	}
@@ -218,33 +233,48 @@ func startGame(ctx context.Context, tx pgx.Tx, g *Game, seats int) error {
 func (s *Games) Join(ctx context.Context, gameID, token, name string, idem *Idempotency, render func(*Joined) (Response, error)) (Response, error) {
 	var resp Response
 	err := s.db.inTx(ctx, func(tx pgx.Tx) error {
-		g, err := loadGame(ctx, tx, gameID, true)
+		g, err := loadGame(ctx, tx, s.db.Kinds, gameID, true)
 		if err != nil {
 			return err
 		}
-		seat := Seat{Name: name}
-		if g.ClassroomID != nil {
-			caller, err := requireCaller(ctx, tx, g, token)
-			if err != nil {
-				return err
-			}
-			if caller.StudentID == "" {
-				return domain.Errorf(domain.KindForbidden, "forbidden", "Only the classroom's students take seats in its games; send your student token.")
-			}
-			if caller.HasSeat() {
-				return domain.Errorf(domain.KindConflict, "already_seated", "You already have seat %d in this game.", caller.Seat)
-			}
-			seat.StudentID = &caller.StudentID
-		} else if err := checkName(name); err != nil {
+		seat, stored, err := newPlayer(ctx, tx, g, token, name, idem)
+		if err != nil {
 			return err
 		}
-		resp, err = idempotentRender(ctx, tx, idem, func() (*Joined, error) { return joinGame(ctx, tx, g, seat) }, render)
+		resp, err = idempotentRender(ctx, tx, stored, func() (*Joined, error) { return joinGame(ctx, tx, s.db.Kinds, g, seat) }, render)
 		return err
 	})
 	return resp, err
 }
 
-func joinGame(ctx context.Context, tx pgx.Tx, g *Game, player Seat) (*Joined, error) {
+// newPlayer is who asks to join: in a classroom's game the student whose token is presented,
+// elsewhere anyone with a name. The Idempotency-Key is bound to them.
+func newPlayer(ctx context.Context, tx pgx.Tx, g *Game, token, name string, idem *Idempotency) (Seat, *storedResponse, error) {
+	if g.ClassroomID == nil {
+		name, err := names.Person.Enforce(name)
+		if err != nil {
+			return Seat{}, nil, err
+		}
+		stored, err := idem.byAnyone("join:" + g.ID)
+		return Seat{Name: name}, stored, err
+	}
+	caller, err := requireCaller(ctx, tx, g, token)
+	if err != nil {
+		return Seat{}, nil, err
+	}
+	if caller.StudentID == "" {
+		return Seat{}, nil, domain.Errorf(domain.KindForbidden, "forbidden", "Only the classroom's students take seats in its games; send your student token.")
+	}
+	stored, err := idem.byPrincipal("join:" + g.ID + ":student:" + caller.StudentID)
+	return Seat{StudentID: &caller.StudentID}, stored, err
+}
+
+func joinGame(ctx context.Context, tx pgx.Tx, kinds *games.Catalogue, g *Game, player Seat) (*Joined, error) {
+	for _, s := range g.Seats {
+		if player.StudentID != nil && s.StudentID != nil && *s.StudentID == *player.StudentID {
+			return nil, domain.Errorf(domain.KindConflict, "already_seated", "You already have seat %d in this game.", s.Seat)
+		}
+	}
 	if g.Status != StatusLobby {
 		return nil, domain.Errorf(domain.KindConflict, "not_in_lobby", "Game %s has already started; only a game waiting in its lobby takes new players.", g.ID)
 	}
@@ -252,7 +282,7 @@ func joinGame(ctx context.Context, tx pgx.Tx, g *Game, player Seat) (*Joined, er
 		return nil, domain.Errorf(domain.KindConflict, "game_full", "All %d seats of game %s are taken.", g.SeatCount, g.ID)
 	}
 	for _, s := range g.Seats {
-		if player.StudentID == nil && strings.EqualFold(s.Name, player.Name) {
+		if player.StudentID == nil && names.Key(s.Name) == names.Key(player.Name) {
 			return nil, domain.Errorf(domain.KindConflict, "name_taken", "A player called %q already sits in this game; choose another name.", s.Name)
 		}
 	}
@@ -269,7 +299,7 @@ func joinGame(ctx context.Context, tx pgx.Tx, g *Game, player Seat) (*Joined, er
 	if err := bumpVersion(ctx, tx, g); err != nil {
 		return nil, err
 	}
-	g, err = loadGame(ctx, tx, g.ID, false)
+	g, err = loadGame(ctx, tx, kinds, g.ID, false)
 	if err != nil {
 		return nil, err
 	}
@@ -320,7 +350,7 @@ func (s *Games) changeAsCaller(ctx context.Context, gameID, token string, change
 	var caller Caller
 	err := s.db.inTx(ctx, func(tx pgx.Tx) error {
 		var err error
-		if g, err = loadGame(ctx, tx, gameID, true); err != nil {
+		if g, err = loadGame(ctx, tx, s.db.Kinds, gameID, true); err != nil {
 			return err
 		}
 		if caller, err = requireCaller(ctx, tx, g, token); err != nil {
@@ -329,7 +359,7 @@ func (s *Games) changeAsCaller(ctx context.Context, gameID, token string, change
 		if err := change(tx, g, caller); err != nil {
 			return err
 		}
-		g, err = loadGame(ctx, tx, gameID, false)
+		g, err = loadGame(ctx, tx, s.db.Kinds, gameID, false)
 		return err
 	})
 	return g, caller, err

@@ -9,7 +9,6 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"primegames/domain"
-	"primegames/domain/games"
 )
 
 // StudentStats is what a teacher learns about one student from their games.
@@ -121,7 +120,7 @@ func (s *Classrooms) classroomSeats(ctx context.Context, classroomID string) ([]
 	})
 }
 
-// tallyGames runs each game's history through its engine's Tallier and credits each seat's counters
+// tallyGames runs each game's history through its kind's tally and credits each seat's counters
 // to the student in that seat.
 func (s *Classrooms) tallyGames(ctx context.Context, classroomID string, seats []classroomSeat, byID map[string]*StudentStats) error {
 	studentOf := map[string]map[int]string{} // game → seat → student
@@ -164,12 +163,11 @@ func (s *Classrooms) tallyGames(ctx context.Context, classroomID string, seats [
 			flush()
 			current, kind = gameID, gameKind
 		}
-		rules, _ := games.Lookup(gameKind)
-		tallier, ok := rules.(domain.Tallier)
+		kind, ok := s.db.Kinds.Lookup(gameKind)
 		if !ok {
-			continue
+			return fmt.Errorf("game %s has unknown kind %q", gameID, gameKind)
 		}
-		if err := tallier.Tally(outcome, counts); err != nil {
+		if err := kind.Tally(outcome, counts); err != nil {
 			return fmt.Errorf("tallying game %s: %w", gameID, err)
 		}
 	}

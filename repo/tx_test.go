@@ -37,7 +37,7 @@ func TestActRetriesATransactionWhoseBackendWasTerminated(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() {
-		_, err := db.Games().Act(ctx, repo.ActInput{GameID: gameID, Token: token, Action: json.RawMessage(`{"type":"roll"}`)}, "",
+		_, err := db.Games().Act(ctx, repo.ActInput{GameID: gameID, Token: token, Action: json.RawMessage(`{"type":"roll"}`)}, nil,
 			func(*repo.Acted) (repo.Response, error) { return repo.Response{}, nil })
 		done <- err
 	}()

@@ -36,27 +36,33 @@ var (
 // LoadContract parses openapi.yaml once per test binary.
 func LoadContract(t testing.TB) *Contract {
 	t.Helper()
-	contractOnce.Do(func() {
-		// Bodies that are not JSON are checked only for being present; their schema is a string.
-		for _, ct := range []string{"text/html", "text/css", "text/javascript", "image/png", "application/x-ndjson", "text/event-stream"} {
-			openapi3filter.RegisterBodyDecoder(ct, openapi3filter.PlainBodyDecoder)
-		}
-		spec, err := openapi3.NewLoader().LoadFromData(primegames.OpenAPI)
-		if err != nil {
-			contractErr = err
-			return
-		}
-		if err = spec.Validate(context.Background()); err != nil {
-			contractErr = err
-			return
-		}
-		router, err := gorillamux.NewRouter(spec)
-		contract, contractErr = &Contract{spec: spec, router: router}, err
-	})
+	contractOnce.Do(func() { contract, contractErr = NewContract(primegames.OpenAPI) })
 	if contractErr != nil {
 		t.Fatalf("openapi.yaml: %v", contractErr)
 	}
 	return contract
+}
+
+var registerDecoders sync.Once
+
+// NewContract parses a contract other than openapi.yaml itself, such as one merged with a test's
+// own kind of game (primegames.Contract).
+func NewContract(data []byte) (*Contract, error) {
+	registerDecoders.Do(func() {
+		// Bodies that are not JSON are checked only for being present; their schema is a string.
+		for _, ct := range []string{"text/html", "text/css", "text/javascript", "image/png", "application/x-ndjson", "text/event-stream"} {
+			openapi3filter.RegisterBodyDecoder(ct, openapi3filter.PlainBodyDecoder)
+		}
+	})
+	spec, err := openapi3.NewLoader().LoadFromData(data)
+	if err != nil {
+		return nil, err
+	}
+	if err = spec.Validate(context.Background()); err != nil {
+		return nil, err
+	}
+	router, err := gorillamux.NewRouter(spec)
+	return &Contract{spec: spec, router: router}, err
 }
 
 // Check validates one response against the operation its request matched. A response to a request
@@ -98,12 +104,18 @@ type Server struct {
 	client   *http.Client
 }
 
-// Start serves handler over HTTP until the test ends.
+// Start serves handler over HTTP until the test ends, checking its responses against openapi.yaml.
 func Start(t testing.TB, handler http.Handler) *Server {
+	t.Helper()
+	return StartWith(t, handler, LoadContract(t))
+}
+
+// StartWith is Start checking responses against contract.
+func StartWith(t testing.TB, handler http.Handler, contract *Contract) *Server {
 	t.Helper()
 	ts := httptest.NewServer(handler)
 	t.Cleanup(ts.Close)
-	return &Server{URL: ts.URL, t: t, contract: LoadContract(t), client: ts.Client()}
+	return &Server{URL: ts.URL, t: t, contract: contract, client: ts.Client()}
 }
 
 // Response is a received response whose body has been read.

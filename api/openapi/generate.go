@@ -1,6 +1,8 @@
 // Package openapi is generated from the service's contract, openapi.yaml: the echo server interface
-// and the request and response types. Do not edit openapi.gen.go; change openapi.yaml and run
-// `go generate ./api/openapi`.
+// and the request and response types. Do not edit openapi.gen.go; change openapi.yaml (or a game
+// kind's schemas.yaml) and run `go generate ./api/openapi`, which first merges the kinds' schemas
+// into openapi.yaml.
 package openapi
 
+//go:generate go run ../../tools/mergekinds ../../openapi.yaml
 //go:generate go tool oapi-codegen -config config.yaml ../../openapi.yaml

@@ -672,6 +672,7 @@ type ClassroomGames struct {
 
 // ClassroomGamesRequest defines model for ClassroomGamesRequest.
 type ClassroomGamesRequest struct {
+	// Game A kind of game.
 	Game      GameKind         `json:"game"`
 	GroupSize int              `json:"group_size"`
 	Options   *json.RawMessage `json:"options,omitempty"`
@@ -693,11 +694,13 @@ type Counters map[string]int
 
 // CreateClassroomRequest defines model for CreateClassroomRequest.
 type CreateClassroomRequest struct {
+	// Name Normalised by the RFC 8266 nickname rules (spaces trimmed and folded, NFKC) and stored in that form. Refused with 400 `invalid_name`: control, invisible (format) and unassigned characters, direction changes, a leading combining mark, a name showing no letter, digit or symbol, letters of two alphabets (Latin and Cyrillic, say; Chinese, Japanese and Korean scripts count as one).
 	Name string `json:"name"`
 }
 
 // CreateGameRequest defines model for CreateGameRequest.
 type CreateGameRequest struct {
+	// Game A kind of game.
 	Game GameKind `json:"game"`
 
 	// Options The game's options; missing fields take their defaults.
@@ -744,10 +747,12 @@ type FieldError struct {
 
 // Game defines model for Game.
 type Game struct {
-	CreatedAt  time.Time          `json:"created_at"`
-	FinishedAt *time.Time         `json:"finished_at"`
-	Game       GameKind           `json:"game"`
-	Id         openapi_types.UUID `json:"id"`
+	CreatedAt  time.Time  `json:"created_at"`
+	FinishedAt *time.Time `json:"finished_at"`
+
+	// Game A kind of game.
+	Game GameKind           `json:"game"`
+	Id   openapi_types.UUID `json:"id"`
 
 	// Options The game's options with every default filled in.
 	Options json.RawMessage `json:"options"`
@@ -770,6 +775,9 @@ type Game struct {
 	You Caller `json:"you"`
 }
 
+// GameBoard Reference data about one kind of game.
+type GameBoard = json.RawMessage
+
 // GameEndEvent The `data` of the `end` event that closes a game's stream.
 type GameEndEvent struct {
 	GameId openapi_types.UUID `json:"game_id"`
@@ -790,8 +798,11 @@ type GameEvent struct {
 	Version int64 `json:"version"`
 }
 
-// GameKind defines model for GameKind.
+// GameKind A kind of game.
 type GameKind string
+
+// GameLegalActions What one seat may do now.
+type GameLegalActions = json.RawMessage
 
 // GameList defines model for GameList.
 type GameList struct {
@@ -801,12 +812,23 @@ type GameList struct {
 	NextCursor *string `json:"next_cursor"`
 }
 
+// GameOptions The options of one kind of game.
+type GameOptions = json.RawMessage
+
+// GameOutcome What one action (or the start) did.
+type GameOutcome = json.RawMessage
+
+// GameScores The standing of every seat.
+type GameScores = json.RawMessage
+
 // GameStatus defines model for GameStatus.
 type GameStatus string
 
 // GameSummary defines model for GameSummary.
 type GameSummary struct {
-	CreatedAt time.Time          `json:"created_at"`
+	CreatedAt time.Time `json:"created_at"`
+
+	// Game A kind of game.
 	Game      GameKind           `json:"game"`
 	Id        openapi_types.UUID `json:"id"`
 	Players   []string           `json:"players"`
@@ -816,6 +838,9 @@ type GameSummary struct {
 	Version   int64              `json:"version"`
 	Winners   []int              `json:"winners"`
 }
+
+// GameView A game as one caller may see it.
+type GameView = json.RawMessage
 
 // Health defines model for Health.
 type Health struct {
@@ -851,13 +876,19 @@ type HistoryPage struct {
 // JoinClassroomRequest defines model for JoinClassroomRequest.
 type JoinClassroomRequest struct {
 	JoinCode string `json:"join_code"`
-	Name     string `json:"name"`
+
+	// Name A player's or student's name. Normalised by the RFC 8266 nickname rules (spaces trimmed and folded, NFKC) and stored in that form. Refused with 400 `invalid_name`: control, invisible (format) and unassigned characters, direction changes, a leading combining mark, a name showing no letter, digit or symbol, letters of two alphabets (Latin and Cyrillic, say; Chinese, Japanese and Korean scripts count as one). Names equal in the profile's comparison form (ignoring case and width) are the same name: 409 `name_taken` in one classroom or game.
+	//
+	// Example: Ada
+	Name PersonName `json:"name"`
 }
 
 // JoinRequest `name` is required outside classrooms; a student joining a classroom's game sends their token and no name.
 type JoinRequest struct {
-	// Name Example: Ada
-	Name *string `json:"name,omitempty"`
+	// Name A player's or student's name. Normalised by the RFC 8266 nickname rules (spaces trimmed and folded, NFKC) and stored in that form. Refused with 400 `invalid_name`: control, invisible (format) and unassigned characters, direction changes, a leading combining mark, a name showing no letter, digit or symbol, letters of two alphabets (Latin and Cyrillic, say; Chinese, Japanese and Korean scripts count as one). Names equal in the profile's comparison form (ignoring case and width) are the same name: 409 `name_taken` in one classroom or game.
+	//
+	// Example: Ada
+	Name *PersonName `json:"name,omitempty"`
 }
 
 // JoinedClassroom defines model for JoinedClassroom.
@@ -877,6 +908,15 @@ type JoinedGame struct {
 	Seat SeatToken `json:"seat"`
 }
 
+// KindStats defines model for KindStats.
+type KindStats struct {
+	// Counts Named counters summed over games (see the README for their meanings).
+	Counts Counters `json:"counts"`
+
+	// Measures Figures derived from the counters, such as Primed's `average_round_score` (the mean round score, lower is better); a figure with no value yet (no round played) is absent.
+	Measures map[string]float64 `json:"measures"`
+}
+
 // LegalActions defines model for LegalActions.
 type LegalActions struct {
 	Actions json.RawMessage `json:"actions"`
@@ -884,10 +924,17 @@ type LegalActions struct {
 	Version int64           `json:"version"`
 }
 
+// PersonName A player's or student's name. Normalised by the RFC 8266 nickname rules (spaces trimmed and folded, NFKC) and stored in that form. Refused with 400 `invalid_name`: control, invisible (format) and unassigned characters, direction changes, a leading combining mark, a name showing no letter, digit or symbol, letters of two alphabets (Latin and Cyrillic, say; Chinese, Japanese and Korean scripts count as one). Names equal in the profile's comparison form (ignoring case and width) are the same name: 409 `name_taken` in one classroom or game.
+//
+// Example: Ada
+type PersonName = string
+
 // PlayerRequest defines model for PlayerRequest.
 type PlayerRequest struct {
-	// Name Example: Ada
-	Name      *string             `json:"name,omitempty"`
+	// Name A player's or student's name. Normalised by the RFC 8266 nickname rules (spaces trimmed and folded, NFKC) and stored in that form. Refused with 400 `invalid_name`: control, invisible (format) and unassigned characters, direction changes, a leading combining mark, a name showing no letter, digit or symbol, letters of two alphabets (Latin and Cyrillic, say; Chinese, Japanese and Korean scripts count as one). Names equal in the profile's comparison form (ignoring case and width) are the same name: 409 `name_taken` in one classroom or game.
+	//
+	// Example: Ada
+	Name      *PersonName         `json:"name,omitempty"`
 	StudentId *openapi_types.UUID `json:"student_id,omitempty"`
 }
 
@@ -1033,7 +1080,7 @@ type PrimeClimbLegalAction struct {
 // PrimeClimbLegalActionType defines model for PrimeClimbLegalAction.Type.
 type PrimeClimbLegalActionType string
 
-// PrimeClimbLegalActions defines model for PrimeClimbLegalActions.
+// PrimeClimbLegalActions What a seat may do now; empty when it cannot act.
 type PrimeClimbLegalActions = []PrimeClimbLegalAction
 
 // PrimeClimbMoveAction The whole move as one action; bump, draw and the end of the turn follow (PC-6, PC-9, PC-10).
@@ -1537,7 +1584,10 @@ type Problem struct {
 
 // RenameStudentRequest defines model for RenameStudentRequest.
 type RenameStudentRequest struct {
-	Name string `json:"name"`
+	// Name A player's or student's name. Normalised by the RFC 8266 nickname rules (spaces trimmed and folded, NFKC) and stored in that form. Refused with 400 `invalid_name`: control, invisible (format) and unassigned characters, direction changes, a leading combining mark, a name showing no letter, digit or symbol, letters of two alphabets (Latin and Cyrillic, say; Chinese, Japanese and Korean scripts count as one). Names equal in the profile's comparison form (ignoring case and width) are the same name: 409 `name_taken` in one classroom or game.
+	//
+	// Example: Ada
+	Name PersonName `json:"name"`
 }
 
 // ReplayStep defines model for ReplayStep.
@@ -1551,6 +1601,7 @@ type ReplayStep struct {
 
 // Scores defines model for Scores.
 type Scores struct {
+	// Game A kind of game.
 	Game    GameKind         `json:"game"`
 	Scores  *json.RawMessage `json:"scores"`
 	Status  GameStatus       `json:"status"`
@@ -1585,19 +1636,15 @@ type SeatToken struct {
 type StatsTotals struct {
 	Attempts []AttemptCount `json:"attempts"`
 
-	// AverageRoundScore Primed: the mean round score (lower is better); null before any round.
-	AverageRoundScore *float64 `json:"average_round_score"`
-	GamesFinished     int      `json:"games_finished"`
+	// Games Every kind of game the server hosts, by its `GameKind`, played or not.
+	//
+	// Example: {"prime-climb":{"counts":{"op_multiply":3,"turns":12},"measures":{}},"primed":{"counts":{"round_score_total":10,"rounds":4},"measures":{"average_round_score":2.5}}}
+	Games         map[string]KindStats `json:"games"`
+	GamesFinished int                  `json:"games_finished"`
 
 	// GamesPlayed Started games with a seat.
 	GamesPlayed int `json:"games_played"`
 	GamesWon    int `json:"games_won"`
-
-	// PrimeClimb Named counters summed over games (see the README for their meanings).
-	PrimeClimb Counters `json:"prime_climb"`
-
-	// Primed Named counters summed over games (see the README for their meanings).
-	Primed Counters `json:"primed"`
 }
 
 // Student defines model for Student.
@@ -1617,21 +1664,17 @@ type StudentList struct {
 type StudentStats struct {
 	Attempts []AttemptCount `json:"attempts"`
 
-	// AverageRoundScore Primed: the mean round score (lower is better); null before any round.
-	AverageRoundScore *float64 `json:"average_round_score"`
-	GamesFinished     int      `json:"games_finished"`
+	// Games Every kind of game the server hosts, by its `GameKind`, played or not.
+	//
+	// Example: {"prime-climb":{"counts":{"op_multiply":3,"turns":12},"measures":{}},"primed":{"counts":{"round_score_total":10,"rounds":4},"measures":{"average_round_score":2.5}}}
+	Games         map[string]KindStats `json:"games"`
+	GamesFinished int                  `json:"games_finished"`
 
 	// GamesPlayed Started games with a seat.
-	GamesPlayed int    `json:"games_played"`
-	GamesWon    int    `json:"games_won"`
-	Name        string `json:"name"`
-
-	// PrimeClimb Named counters summed over games (see the README for their meanings).
-	PrimeClimb Counters `json:"prime_climb"`
-
-	// Primed Named counters summed over games (see the README for their meanings).
-	Primed    Counters           `json:"primed"`
-	StudentId openapi_types.UUID `json:"student_id"`
+	GamesPlayed int                `json:"games_played"`
+	GamesWon    int                `json:"games_won"`
+	Name        string             `json:"name"`
+	StudentId   openapi_types.UUID `json:"student_id"`
 }
 
 // Turn defines model for Turn.
@@ -1667,6 +1710,9 @@ type StudentID = openapi_types.UUID
 // BadRequest An RFC 9457 problem document.
 type BadRequest = Problem
 
+// BodyNotAllowed An RFC 9457 problem document.
+type BodyNotAllowed = Problem
+
 // Conflict An RFC 9457 problem document.
 type Conflict = Problem
 
@@ -1682,8 +1728,14 @@ type PayloadTooLarge = Problem
 // PreconditionFailed An RFC 9457 problem document.
 type PreconditionFailed = Problem
 
+// RequestTimeout An RFC 9457 problem document.
+type RequestTimeout = Problem
+
 // StreamsFull An RFC 9457 problem document.
 type StreamsFull = Problem
+
+// TooManyRequests An RFC 9457 problem document.
+type TooManyRequests = Problem
 
 // Unauthorized An RFC 9457 problem document.
 type Unauthorized = Problem
@@ -1693,6 +1745,9 @@ type Unavailable = Problem
 
 // Unprocessable An RFC 9457 problem document.
 type Unprocessable = Problem
+
+// UnsupportedMediaType An RFC 9457 problem document.
+type UnsupportedMediaType = Problem
 
 // StreamClassroomEventsParams defines parameters for StreamClassroomEvents.
 type StreamClassroomEventsParams struct {
@@ -1742,9 +1797,19 @@ type ListGamesParams struct {
 
 // CreateGameParams defines parameters for CreateGame.
 type CreateGameParams struct {
-	// IdempotencyKey A client-chosen key (a UUID is ideal). A retry with the same key and the same body returns
-	// the first response without acting again; the same key with another body gets 422
-	// `idempotency_key_reused`. Responses are kept for 24 hours.
+	// IdempotencyKey A client-chosen key. A retry with the same key and the same body returns the first response
+	// without acting again; the same key with another body gets 422 `idempotency_key_reused`.
+	// Responses are kept for 24 hours.
+	//
+	// The key is a secret: whoever sends it again gets the first response, tokens included. The
+	// server keeps only a hash of it and the response encrypted with a key derived from it (and
+	// from the caller's token, when one identifies the caller), so the database alone cannot
+	// answer a retry. Without such a token (creating a game without a classroom token, joining a
+	// game outside a classroom) the key must be random enough that nobody else could send it:
+	// 32 hex digits (hyphens aside) or 22 other characters, with at least 8 different
+	// characters, as a random UUID or 16 random bytes in hex, base32 or base64url have;
+	// otherwise 400 `weak_idempotency_key`. With a seat, student or teacher token, a short key
+	// is enough: it is the token holder's alone.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -1767,9 +1832,19 @@ type PostActionParams struct {
 	// IfMatch The version (ETag) the action is based on; a stale one gets 412 `version_mismatch`.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
 
-	// IdempotencyKey A client-chosen key (a UUID is ideal). A retry with the same key and the same body returns
-	// the first response without acting again; the same key with another body gets 422
-	// `idempotency_key_reused`. Responses are kept for 24 hours.
+	// IdempotencyKey A client-chosen key. A retry with the same key and the same body returns the first response
+	// without acting again; the same key with another body gets 422 `idempotency_key_reused`.
+	// Responses are kept for 24 hours.
+	//
+	// The key is a secret: whoever sends it again gets the first response, tokens included. The
+	// server keeps only a hash of it and the response encrypted with a key derived from it (and
+	// from the caller's token, when one identifies the caller), so the database alone cannot
+	// answer a retry. Without such a token (creating a game without a classroom token, joining a
+	// game outside a classroom) the key must be random enough that nobody else could send it:
+	// 32 hex digits (hyphens aside) or 22 other characters, with at least 8 different
+	// characters, as a random UUID or 16 random bytes in hex, base32 or base64url have;
+	// otherwise 400 `weak_idempotency_key`. With a seat, student or teacher token, a short key
+	// is enough: it is the token holder's alone.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -1788,9 +1863,19 @@ type StreamGameEventsParams struct {
 
 // JoinGameParams defines parameters for JoinGame.
 type JoinGameParams struct {
-	// IdempotencyKey A client-chosen key (a UUID is ideal). A retry with the same key and the same body returns
-	// the first response without acting again; the same key with another body gets 422
-	// `idempotency_key_reused`. Responses are kept for 24 hours.
+	// IdempotencyKey A client-chosen key. A retry with the same key and the same body returns the first response
+	// without acting again; the same key with another body gets 422 `idempotency_key_reused`.
+	// Responses are kept for 24 hours.
+	//
+	// The key is a secret: whoever sends it again gets the first response, tokens included. The
+	// server keeps only a hash of it and the response encrypted with a key derived from it (and
+	// from the caller's token, when one identifies the caller), so the database alone cannot
+	// answer a retry. Without such a token (creating a game without a classroom token, joining a
+	// game outside a classroom) the key must be random enough that nobody else could send it:
+	// 32 hex digits (hyphens aside) or 22 other characters, with at least 8 different
+	// characters, as a random UUID or 16 random bytes in hex, base32 or base64url have;
+	// otherwise 400 `weak_idempotency_key`. With a seat, student or teacher token, a short key
+	// is enough: it is the token holder's alone.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -2145,9 +2230,9 @@ type ServerInterface interface {
 	// GetReadyz Readiness: the database is reachable.
 	// (GET /readyz)
 	GetReadyz(ctx echo.Context) error
-	// GetPrimeClimbBoard The Prime Climb board, 0 to 101, with factorisations and colours.
-	// (GET /v1/boards/prime-climb)
-	GetPrimeClimbBoard(ctx echo.Context) error
+	// GetBoard A kind of game's reference data, such as the Prime Climb board.
+	// (GET /v1/boards/{game})
+	GetBoard(ctx echo.Context, game string) error
 	// CreateClassroom Create a classroom.
 	// (POST /v1/classrooms)
 	CreateClassroom(ctx echo.Context) error
@@ -2288,12 +2373,19 @@ func (w *ServerInterfaceWrapper) GetReadyz(ctx echo.Context) error {
 	return err
 }
 
-// GetPrimeClimbBoard converts echo context to params.
-func (w *ServerInterfaceWrapper) GetPrimeClimbBoard(ctx echo.Context) error {
+// GetBoard converts echo context to params.
+func (w *ServerInterfaceWrapper) GetBoard(ctx echo.Context) error {
 	var err error
+	// ------------- Path parameter "game" -------------
+	var game string
+
+	err = runtime.BindStyledParameterWithOptions("simple", "game", ctx.Param("game"), &game, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter game: %s", err))
+	}
 
 	// Invoke the callback with all the unmarshaled arguments
-	err = w.Handler.GetPrimeClimbBoard(ctx)
+	err = w.Handler.GetBoard(ctx, game)
 	return err
 }
 
@@ -3012,6 +3104,6 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/games", wrapper.CreateClassroomGames, options.OperationMiddlewares["createClassroomGames"]...)
 	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/stats", wrapper.GetClassroomStats, options.OperationMiddlewares["getClassroomStats"]...)
 	router.GET(options.BaseURL+"/v1/games/:id/attempts", wrapper.ListAttempts, options.OperationMiddlewares["listAttempts"]...)
-	router.GET(options.BaseURL+"/v1/boards/prime-climb", wrapper.GetPrimeClimbBoard, options.OperationMiddlewares["getPrimeClimbBoard"]...)
+	router.GET(options.BaseURL+"/v1/boards/:game", wrapper.GetBoard, options.OperationMiddlewares["getBoard"]...)
 
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"log/slog"
+	"net"
 	"os"
 	"strconv"
 	"strings"
@@ -28,6 +29,11 @@ type config struct {
 	StreamWriteTimeout time.Duration
 	// AdminToken, when set, is required to create classrooms.
 	AdminToken string
+	// Per-client limits; 0 disables RateLimit and StreamsPerClient.
+	RateLimit        float64
+	RateBurst        int
+	StreamsPerClient int
+	TrustedProxies   []*net.IPNet
 }
 
 // loadConfig reads the configuration through getenv and reports the first bad value in one line.
@@ -49,6 +55,11 @@ func loadConfig(getenv func(string) string) (config, error) {
 		StreamHeartbeat:    r.duration("STREAM_HEARTBEAT", 15*time.Second),
 		StreamWriteTimeout: r.duration("STREAM_WRITE_TIMEOUT", 10*time.Second),
 		AdminToken:         r.str("ADMIN_TOKEN", ""),
+
+		RateLimit:        r.rate("RATE_LIMIT", 50),
+		RateBurst:        r.positiveInt("RATE_BURST", 100),
+		StreamsPerClient: r.count("STREAM_LIMIT_PER_CLIENT", 20),
+		TrustedProxies:   r.networks("TRUSTED_PROXIES"),
 	}
 	return cfg, r.err
 }
@@ -95,6 +106,54 @@ func (r *envReader) positiveInt(name string, def int) int {
 		return def
 	}
 	return n
+}
+
+// count is positiveInt that also takes 0.
+func (r *envReader) count(name string, def int) int {
+	if r.getenv(name) == "0" {
+		return 0
+	}
+	return r.positiveInt(name, def)
+}
+
+// rate is a number of events per second, 0 included.
+func (r *envReader) rate(name string, def float64) float64 {
+	v := r.getenv(name)
+	if v == "" {
+		return def
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil || !(f >= 0 && f <= 1e6) {
+		r.fail(name, v, "a number of requests per second from 0 to 1000000, such as 50 or 0.5")
+		return def
+	}
+	return f
+}
+
+// networks is a comma-separated list of addresses and CIDR ranges: 10.0.0.0/8, 192.0.2.7.
+func (r *envReader) networks(name string) []*net.IPNet {
+	v := r.getenv(name)
+	var nets []*net.IPNet
+	for _, item := range strings.Split(v, ",") {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			continue
+		}
+		if !strings.Contains(item, "/") {
+			if ip := net.ParseIP(item); ip != nil && ip.To4() != nil {
+				item += "/32"
+			} else {
+				item += "/128"
+			}
+		}
+		_, n, err := net.ParseCIDR(item)
+		if err != nil {
+			r.fail(name, v, "a comma-separated list of addresses or CIDR ranges, such as 10.0.0.0/8,192.0.2.7")
+			return nil
+		}
+		nets = append(nets, n)
+	}
+	return nets
 }
 
 func (r *envReader) boolean(name string, def bool) bool {

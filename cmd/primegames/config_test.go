@@ -4,6 +4,8 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"net"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -20,7 +22,8 @@ func TestConfigDefaults(t *testing.T) {
 	}
 	if cfg.ListenAddr != ":8080" || cfg.BodyLimitBytes != 64<<10 || cfg.ShutdownGrace != 15*time.Second ||
 		cfg.LogLevel != slog.LevelInfo || !cfg.MigrateOnStart || cfg.DBMaxConns != 10 || cfg.DatabaseURL != "" ||
-		cfg.StreamLimit != 1000 || cfg.StreamHeartbeat != 15*time.Second || cfg.StreamWriteTimeout != 10*time.Second {
+		cfg.StreamLimit != 1000 || cfg.StreamHeartbeat != 15*time.Second || cfg.StreamWriteTimeout != 10*time.Second ||
+		cfg.RateLimit != 50 || cfg.RateBurst != 100 || cfg.StreamsPerClient != 20 || cfg.TrustedProxies != nil {
 		t.Errorf("defaults = %+v", cfg)
 	}
 }
@@ -31,6 +34,7 @@ func TestConfigParsesEveryVariable(t *testing.T) {
 		"BODY_LIMIT": "1M", "READ_TIMEOUT": "3s", "WRITE_TIMEOUT": "4s", "IDLE_TIMEOUT": "5s",
 		"SHUTDOWN_GRACE": "6s", "DB_MAX_CONNS": "7", "MIGRATE_ON_START": "false",
 		"STREAM_LIMIT": "8", "STREAM_HEARTBEAT": "9s", "STREAM_WRITE_TIMEOUT": "10s", "ADMIN_TOKEN": "secret",
+		"RATE_LIMIT": "2.5", "RATE_BURST": "11", "STREAM_LIMIT_PER_CLIENT": "12", "TRUSTED_PROXIES": "10.0.0.0/8, 192.0.2.7,2001:db8::/32",
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -38,9 +42,24 @@ func TestConfigParsesEveryVariable(t *testing.T) {
 	want := config{ListenAddr: "127.0.0.1:9000", DatabaseURL: "postgres://x", LogLevel: slog.LevelDebug,
 		BodyLimitBytes: 1 << 20, ReadTimeout: 3 * time.Second, WriteTimeout: 4 * time.Second,
 		IdleTimeout: 5 * time.Second, ShutdownGrace: 6 * time.Second, DBMaxConns: 7, MigrateOnStart: false,
-		StreamLimit: 8, StreamHeartbeat: 9 * time.Second, StreamWriteTimeout: 10 * time.Second, AdminToken: "secret"}
-	if cfg != want {
+		StreamLimit: 8, StreamHeartbeat: 9 * time.Second, StreamWriteTimeout: 10 * time.Second, AdminToken: "secret",
+		RateLimit: 2.5, RateBurst: 11, StreamsPerClient: 12, TrustedProxies: []*net.IPNet{
+			{IP: net.IPv4(10, 0, 0, 0).To4(), Mask: net.CIDRMask(8, 32)},
+			{IP: net.IPv4(192, 0, 2, 7).To4(), Mask: net.CIDRMask(32, 32)},
+			{IP: net.ParseIP("2001:db8::"), Mask: net.CIDRMask(32, 128)},
+		}}
+	if !reflect.DeepEqual(cfg, want) {
 		t.Errorf("config = %+v\nwant     %+v", cfg, want)
+	}
+}
+
+func TestZeroDisablesPerClientLimits(t *testing.T) {
+	cfg, err := loadConfig(envOf(map[string]string{"RATE_LIMIT": "0", "STREAM_LIMIT_PER_CLIENT": "0"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.RateLimit != 0 || cfg.StreamsPerClient != 0 {
+		t.Errorf("RATE_LIMIT=0, STREAM_LIMIT_PER_CLIENT=0 gave %v and %d", cfg.RateLimit, cfg.StreamsPerClient)
 	}
 }
 
@@ -48,6 +67,7 @@ func TestBadConfigFailsInOneClearLine(t *testing.T) {
 	for name, value := range map[string]string{
 		"SHUTDOWN_GRACE": "soon", "BODY_LIMIT": "huge", "LOG_LEVEL": "loud",
 		"DB_MAX_CONNS": "-1", "MIGRATE_ON_START": "maybe", "READ_TIMEOUT": "-3s",
+		"RATE_LIMIT": "-1", "RATE_BURST": "0", "STREAM_LIMIT_PER_CLIENT": "lots", "TRUSTED_PROXIES": "10.0.0.0/8,proxy.local",
 	} {
 		err := run(context.Background(), []string{"serve"}, envOf(map[string]string{name: value}), io.Discard)
 		if err == nil {

@@ -90,6 +90,11 @@ func serve(ctx context.Context, cfg config) error {
 		StreamHeartbeat:    cfg.StreamHeartbeat,
 		StreamWriteTimeout: cfg.StreamWriteTimeout,
 		AdminToken:         cfg.AdminToken,
+
+		RateLimit:        cfg.RateLimit,
+		RateBurst:        cfg.RateBurst,
+		StreamsPerClient: cfg.StreamsPerClient,
+		TrustedProxies:   cfg.TrustedProxies,
 	}, db, logger)
 	if err != nil {
 		return err

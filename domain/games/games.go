@@ -1,30 +1,73 @@
-// Package games is the catalogue of game kinds the service hosts. Adding a kind of game means adding
-// its package and one entry here.
+// Package games is the registry of the game kinds the service hosts. Adding a kind of game means
+// adding its package (which declares a domain.GameKind) and one entry in All.
 package games
 
 import (
+	"fmt"
+	"regexp"
+
 	"primegames/domain"
 	"primegames/domain/primeclimb"
 	"primegames/domain/primed"
 )
 
-var all = []domain.Rules{primeclimb.Rules, primed.Rules}
+var all = MustCatalogue(primeclimb.Kind, primed.Kind)
 
-// Lookup returns the rules of the kind named name ("prime-climb", "primed").
-func Lookup(name string) (domain.Rules, bool) {
-	for _, r := range all {
-		if r.Name() == name {
-			return r, true
+// All is the catalogue of every kind the service hosts.
+func All() *Catalogue { return all }
+
+// Catalogue is a fixed list of game kinds, looked up by name.
+type Catalogue struct {
+	kinds []domain.GameKind
+}
+
+// kindName is what a kind may be called: it appears in URLs, JSON and the contract's GameKind enum.
+var kindName = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
+
+// NewCatalogue checks that every kind is complete and named once.
+func NewCatalogue(kinds ...domain.GameKind) (*Catalogue, error) {
+	seen := map[string]bool{}
+	for i, k := range kinds {
+		switch {
+		case k.Rules == nil:
+			return nil, fmt.Errorf("game kind %d has no rules", i)
+		case !kindName.MatchString(k.Name()):
+			return nil, fmt.Errorf("game kind %d is called %q; a name is lowercase words joined by hyphens", i, k.Name())
+		case seen[k.Name()]:
+			return nil, fmt.Errorf("game kind %q is listed twice", k.Name())
+		case len(k.Schemas) == 0:
+			return nil, fmt.Errorf("game kind %q has no schemas", k.Name())
+		case k.Tally == nil:
+			return nil, fmt.Errorf("game kind %q has no tally", k.Name())
+		}
+		seen[k.Name()] = true
+	}
+	return &Catalogue{kinds: kinds}, nil
+}
+
+// MustCatalogue is NewCatalogue for lists fixed in code; it panics on a mistake in them.
+func MustCatalogue(kinds ...domain.GameKind) *Catalogue {
+	c, err := NewCatalogue(kinds...)
+	if err != nil {
+		panic(err)
+	}
+	return c
+}
+
+// With is the catalogue with more kinds after its own.
+func (c *Catalogue) With(kinds ...domain.GameKind) (*Catalogue, error) {
+	return NewCatalogue(append(c.Kinds(), kinds...)...)
+}
+
+// Lookup returns the kind named name ("prime-climb", "primed").
+func (c *Catalogue) Lookup(name string) (domain.GameKind, bool) {
+	for _, k := range c.kinds {
+		if k.Name() == name {
+			return k, true
 		}
 	}
-	return nil, false
+	return domain.GameKind{}, false
 }
 
-// Names lists every kind, in a fixed order.
-func Names() []string {
-	names := make([]string, len(all))
-	for i, r := range all {
-		names[i] = r.Name()
-	}
-	return names
-}
+// Kinds lists every kind, in the catalogue's order.
+func (c *Catalogue) Kinds() []domain.GameKind { return append([]domain.GameKind(nil), c.kinds...) }

@@ -1,10 +1,7 @@
 package primeclimb
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
-	"io"
 
 	"primegames/domain"
 )
@@ -65,13 +62,8 @@ func (a Action) keeperStep() Step {
 // DecodeAction parses and shape-checks a raw action. Rule checks happen in Apply.
 func DecodeAction(raw json.RawMessage) (Action, error) {
 	var a Action
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&a); err != nil {
+	if err := domain.DecodeStrict(raw, &a); err != nil {
 		return Action{}, domain.Invalid("invalid_action", "the action is not a prime-climb action object: %v", err)
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return Action{}, domain.Invalid("invalid_action", "the action must be a single JSON object")
 	}
 	if err := a.checkShape(); err != nil {
 		return Action{}, err

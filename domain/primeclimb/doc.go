@@ -1,7 +1,7 @@
 // Package primeclimb is the rules engine of Prime Climb ("prime-climb"): two pawns per player race from
 // Start (0) to Home (101) by adding, subtracting, multiplying or dividing with two ten-sided dice, and
-// landing newly on a red prime from 11 to 97 draws a Prime Card. Rulings PC-1..PC-14, G-1 and G-2 of
-// RULINGS.md are cited where the code follows them.
+// landing newly on a red prime from 11 to 97 draws a Prime Card. Rules PC-1..PC-14, G-1 and G-2 of
+// docs/rules.md are cited where the code follows them.
 //
 // Numbering: seats and pawns are 0-based in JSON and in every message ("pawn 0 of seat 1"). Dice
 // values are 1..10 (PC-3).

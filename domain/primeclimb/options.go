@@ -3,8 +3,6 @@ package primeclimb
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
-	"io"
 
 	"primegames/domain"
 )
@@ -24,13 +22,8 @@ func ParseOptions(raw json.RawMessage) (Options, error) {
 	}
 	trimmed := bytes.TrimSpace(raw)
 	if len(trimmed) != 0 && !bytes.Equal(trimmed, []byte("null")) {
-		dec := json.NewDecoder(bytes.NewReader(trimmed))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&in); err != nil {
+		if err := domain.DecodeStrict(trimmed, &in); err != nil {
 			return Options{}, domain.Invalid("invalid_options", "prime-climb options must be an object like {\"prime_cards\": true}: %v", err)
-		}
-		if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-			return Options{}, domain.Invalid("invalid_options", "prime-climb options must be a single JSON object")
 		}
 	}
 	opts := DefaultOptions()

@@ -53,9 +53,7 @@ func TestSchemasMatchMarshalledJSON(t *testing.T) {
 	schemas := loadSchemas(t)
 	canon, _, _ := Rules.Options(nil)
 	validate(t, schemas, "PrimeClimbOptions", json.RawMessage(canon))
-	for _, sq := range Board() {
-		validate(t, schemas, "PrimeClimbBoardSquare", sq)
-	}
+	validate(t, schemas, "PrimeClimbBoard", Kind.Board)
 	for seed := uint64(1); seed <= 12; seed++ {
 		picker := domain.SeededRand(seed, -1)
 		st, out, err := Rules.Start(nil, int(seed%4)+1, domain.SeededRand(seed, 0))
@@ -71,6 +69,7 @@ func TestSchemasMatchMarshalledJSON(t *testing.T) {
 			if s.Status().Finished {
 				break
 			}
+			validate(t, schemas, "PrimeClimbLegalActions", s.LegalActions(s.Turn.Seat))
 			legal := s.Legal(s.Turn.Seat)
 			for _, la := range legal {
 				validate(t, schemas, "PrimeClimbLegalAction", la)

@@ -1,10 +1,7 @@
 package primeclimb
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
-	"io"
 	"slices"
 
 	"primegames/domain"
@@ -53,15 +50,10 @@ var opCounter = map[string]string{OpAdd: CountOpAdd, OpSubtract: CountOpSubtract
 // Tally adds what one stored outcome (json.Marshal of *Outcome) tells about each seat to counts; see
 // the Count constants. Outcomes are read one at a time, in history order; the start and roll outcomes
 // count nothing. JSON that is not a Prime Climb outcome is refused with an error and adds nothing.
-func (rules) Tally(raw json.RawMessage, counts domain.Counts) error {
+func Tally(raw json.RawMessage, counts domain.Counts) error {
 	var o Outcome
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&o); err != nil {
+	if err := domain.DecodeStrict(raw, &o); err != nil {
 		return domain.Invalid("invalid_outcome", "not a prime-climb outcome: %v", err)
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return domain.Invalid("invalid_outcome", "not a prime-climb outcome: it must be a single JSON object")
 	}
 	if err := o.checkTallied(); err != nil {
 		return err

@@ -9,16 +9,6 @@ import (
 	"primegames/domain"
 )
 
-// tallier is Rules as a domain.Tallier; the service finds it by this type assertion.
-func tallier(t testing.TB) domain.Tallier {
-	t.Helper()
-	tl, ok := Rules.(domain.Tallier)
-	if !ok {
-		t.Fatal("prime-climb Rules do not implement domain.Tallier")
-	}
-	return tl
-}
-
 // tallyJSON stores an outcome as the service does (json.Marshal) and tallies it.
 func tallyJSON(t testing.TB, out any, counts domain.Counts) {
 	t.Helper()
@@ -26,7 +16,7 @@ func tallyJSON(t testing.TB, out any, counts domain.Counts) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := tallier(t).Tally(raw, counts); err != nil {
+	if err := Tally(raw, counts); err != nil {
 		t.Fatalf("tally %s: %v", raw, err)
 	}
 }
@@ -263,7 +253,7 @@ func fromTally(t *testing.T, outcomes ...string) domain.Counts {
 	t.Helper()
 	c := domain.Counts{}
 	for _, o := range outcomes {
-		if err := tallier(t).Tally(json.RawMessage(o), c); err != nil {
+		if err := Tally(json.RawMessage(o), c); err != nil {
 			t.Fatalf("tally %s: %v", o, err)
 		}
 	}
@@ -434,7 +424,7 @@ func TestTallyPrimesLandedFromTheTurnStartPC10(t *testing.T) {
 
 func TestTallyRefusesWhatIsNotAPrimeClimbOutcome(t *testing.T) {
 	ok := moveOutcome(0, `{"die":4,"op":"add","seat":0,"pawn":0,"from":3,"to":7,"equation":"","home":false,"target_seat":null}`, ``, `null`)
-	if err := tallier(t).Tally(json.RawMessage(ok), domain.Counts{}); err != nil {
+	if err := Tally(json.RawMessage(ok), domain.Counts{}); err != nil {
 		t.Fatalf("a valid outcome refused: %v", err)
 	}
 	for _, raw := range []string{
@@ -466,7 +456,7 @@ func TestTallyRefusesWhatIsNotAPrimeClimbOutcome(t *testing.T) {
 		`{"action":"move","seat":0,"draw":{"pawn":0,"square":13,"bumps":[{"seat":-2,"pawn":0,"from":5}]}}`,
 	} {
 		c := domain.Counts{}
-		if err := tallier(t).Tally(json.RawMessage(raw), c); err == nil {
+		if err := Tally(json.RawMessage(raw), c); err == nil {
 			t.Errorf("%s: accepted", raw)
 		} else if domain.ErrorCode(err) != "invalid_outcome" {
 			t.Errorf("%s: code %q (%v)", raw, domain.ErrorCode(err), err)

@@ -3,7 +3,6 @@ package primed
 import (
 	"bytes"
 	"encoding/json"
-	"io"
 
 	"primegames/domain"
 )
@@ -40,13 +39,8 @@ func parseAction(raw json.RawMessage) (Action, error) {
 		return a, nil
 	}
 	var a Action
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&a); err != nil {
-		return Action{}, domain.Invalid("bad_action", `an action is a JSON object such as {"type":"play","cards":[13]}, {"type":"draw"} or {"type":"pass"}: %v`, err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return Action{}, domain.Invalid("bad_action", "an action must be a single JSON object")
+	if err := domain.DecodeStrict(raw, &a); err != nil {
+		return Action{}, domain.Invalid("invalid_action", `an action is a JSON object such as {"type":"play","cards":[13]}, {"type":"draw"} or {"type":"pass"}: %v`, err)
 	}
 	switch a.Type {
 	case ActionPlay:
@@ -58,7 +52,7 @@ func parseAction(raw json.RawMessage) (Action, error) {
 			return Action{}, domain.Invalid("unexpected_cards", "a %s takes no cards", a.Type)
 		}
 	case "":
-		return Action{}, domain.Invalid("bad_action", `an action needs a "type": "play", "draw" or "pass"`)
+		return Action{}, domain.Invalid("invalid_action", `an action needs a "type": "play", "draw" or "pass"`)
 	default:
 		return Action{}, domain.Invalid("unknown_action", `unknown action type %q: use "play", "draw" or "pass"`, a.Type)
 	}

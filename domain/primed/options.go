@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 
 	"primegames/domain"
 )
@@ -45,13 +44,8 @@ func ParseOptions(raw json.RawMessage) (Options, error) {
 	if len(bytes.TrimSpace(raw)) == 0 || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
 		return opts, nil
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&opts); err != nil {
+	if err := domain.DecodeStrict(raw, &opts); err != nil {
 		return Options{}, optionsDecodeError(err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return Options{}, domain.Invalid("bad_options", "options must be a single JSON object")
 	}
 	if err := opts.validate(); err != nil {
 		return Options{}, err
@@ -62,11 +56,11 @@ func ParseOptions(raw json.RawMessage) (Options, error) {
 func optionsDecodeError(err error) error {
 	var typeErr *json.UnmarshalTypeError
 	if errors.As(err, &typeErr) && typeErr.Field != "" {
-		e := domain.Invalid("bad_options", "option %q must be a %s, not a JSON %s", typeErr.Field, kindOfField(typeErr.Field), typeErr.Value)
+		e := domain.Invalid("invalid_options", "option %q must be a %s, not a JSON %s", typeErr.Field, kindOfField(typeErr.Field), typeErr.Value)
 		e.Fields = []domain.FieldError{{Field: typeErr.Field, Message: e.Message}}
 		return e
 	}
-	return domain.Invalid("bad_options", "options must be a JSON object with the fields deck, target, multi_card and rounds: %v", err)
+	return domain.Invalid("invalid_options", "options must be a JSON object with the fields deck, target, multi_card and rounds: %v", err)
 }
 
 func kindOfField(field string) string {
@@ -81,7 +75,7 @@ func kindOfField(field string) string {
 
 func (o Options) validate() error {
 	bad := func(field, format string, args ...any) error {
-		e := domain.Invalid("bad_options", format, args...)
+		e := domain.Invalid("invalid_options", format, args...)
 		e.Fields = []domain.FieldError{{Field: field, Message: e.Message}}
 		return e
 	}

@@ -1,7 +1,6 @@
 package primed
 
 import (
-	"bytes"
 	"encoding/json"
 
 	"primegames/domain"
@@ -39,7 +38,7 @@ func Start(raw json.RawMessage, seats int, r domain.Rand) (*State, *Outcome, err
 		return nil, nil, err
 	}
 	if sr := opts.Seats(); seats < sr.Min || seats > sr.Max {
-		return nil, nil, domain.Invalid("bad_seats", "the %s deck is for %d to %d players, not %d", opts.Deck, sr.Min, sr.Max, seats)
+		return nil, nil, domain.Invalid("invalid_seats", "the %s deck is for %d to %d players, not %d", opts.Deck, sr.Min, sr.Max, seats)
 	}
 	t := table{Options: opts, Seats: seats, Results: []RoundResult{}, Totals: make([]int, seats), Winners: []int{}}
 	out := &Outcome{Dealt: t.startRound(r)}
@@ -58,13 +57,11 @@ func (rules) Decode(snapshot json.RawMessage) (domain.State, error) {
 // Decode is Rules.Decode with a concrete type.
 func Decode(snapshot json.RawMessage) (*State, error) {
 	var t table
-	dec := json.NewDecoder(bytes.NewReader(snapshot))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&t); err != nil {
-		return nil, domain.Invalid("bad_snapshot", "not a Primed game snapshot: %v", err)
+	if err := domain.DecodeStrict(snapshot, &t); err != nil {
+		return nil, domain.Invalid("invalid_snapshot", "not a Primed game snapshot: %v", err)
 	}
 	if err := t.validate(); err != nil {
-		return nil, domain.Invalid("bad_snapshot", "not a possible Primed game: %v", err)
+		return nil, domain.Invalid("invalid_snapshot", "not a possible Primed game: %v", err)
 	}
 	return &State{t: t}, nil
 }
@@ -72,10 +69,8 @@ func Decode(snapshot json.RawMessage) (*State, error) {
 // DecodeOutcome restores a stored outcome so that it can be redacted.
 func (rules) DecodeOutcome(raw json.RawMessage) (domain.Outcome, error) {
 	var out Outcome
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&out); err != nil {
-		return nil, domain.Invalid("bad_outcome", "not a Primed outcome: %v", err)
+	if err := domain.DecodeStrict(raw, &out); err != nil {
+		return nil, domain.Invalid("invalid_outcome", "not a Primed outcome: %v", err)
 	}
 	return &out, nil
 }

@@ -41,7 +41,7 @@ func TestPR1_SeatRangeByDeck(t *testing.T) {
 		if (err == nil) != tc.ok {
 			t.Errorf("%s deck with %d seats: err = %v", tc.deck, tc.seats, err)
 		}
-		if err != nil && domain.ErrorCode(err) != "bad_seats" {
+		if err != nil && domain.ErrorCode(err) != "invalid_seats" {
 			t.Errorf("%s deck with %d seats: code %s", tc.deck, tc.seats, domain.ErrorCode(err))
 		}
 	}
@@ -310,10 +310,10 @@ func TestPR5_ErrorsThatTeach(t *testing.T) {
 		`{"type":"play","cards":[]}`:        "no_cards",
 		`{"type":"draw","cards":[4]}`:       "unexpected_cards",
 		`{"type":"jump"}`:                   "unknown_action",
-		`{}`:                                "bad_action",
-		`{"type":"play","cards":[4],"x":1}`: "bad_action",
-		`[1]`:                               "bad_action",
-		`{"type":"draw"} {}`:                "bad_action",
+		`{}`:                                "invalid_action",
+		`{"type":"play","cards":[4],"x":1}`: "invalid_action",
+		`[1]`:                               "invalid_action",
+		`{"type":"draw"} {}`:                "invalid_action",
 	} {
 		e := refused(t, s, 1, json.RawMessage(raw), code)
 		if e.Kind != domain.KindInvalid {

@@ -1,10 +1,7 @@
 package primed
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
-	"io"
 
 	"primegames/domain"
 )
@@ -38,15 +35,10 @@ const (
 // to counts; see the Count constants. Outcomes are read one at a time, in history order; the start,
 // which only deals, counts nothing. JSON that is not a Primed outcome is refused with an error and adds
 // nothing.
-func (rules) Tally(raw json.RawMessage, counts domain.Counts) error {
+func Tally(raw json.RawMessage, counts domain.Counts) error {
 	var o Outcome
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&o); err != nil {
-		return domain.Invalid("bad_outcome", "not a Primed outcome: %v", err)
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return domain.Invalid("bad_outcome", "not a Primed outcome: it must be a single JSON object")
+	if err := domain.DecodeStrict(raw, &o); err != nil {
+		return domain.Invalid("invalid_outcome", "not a Primed outcome: %v", err)
 	}
 	if err := o.checkTallied(); err != nil {
 		return err
@@ -80,7 +72,7 @@ func (rules) Tally(raw json.RawMessage, counts domain.Counts) error {
 // than miscounted.
 func (o *Outcome) checkTallied() error {
 	bad := func(format string, args ...any) error {
-		return domain.Invalid("bad_outcome", "not a Primed outcome: "+format, args...)
+		return domain.Invalid("invalid_outcome", "not a Primed outcome: "+format, args...)
 	}
 	const maxSeats = 6 // PR-1
 	seatOK := func(seat int) bool { return seat >= 0 && seat < maxSeats }
@@ -127,4 +119,17 @@ func (o *Outcome) checkTallied() error {
 		}
 	}
 	return nil
+}
+
+// MeasureAverageRoundScore names the mean round score (lower is better) among Primed's measures.
+const MeasureAverageRoundScore = "average_round_score"
+
+// Measures derives Primed's figures from counters summed over games: the average round score,
+// round_score_total / rounds, once a round has been scored.
+func Measures(counts map[string]int) map[string]float64 {
+	m := map[string]float64{}
+	if rounds := counts[CountRounds]; rounds > 0 {
+		m[MeasureAverageRoundScore] = float64(counts[CountRoundScoreTotal]) / float64(rounds)
+	}
+	return m
 }

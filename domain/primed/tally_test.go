@@ -10,16 +10,6 @@ import (
 	"primegames/domain"
 )
 
-// tallier is Rules as a domain.Tallier; the service finds it by this type assertion.
-func tallier(t testing.TB) domain.Tallier {
-	t.Helper()
-	tl, ok := Rules.(domain.Tallier)
-	if !ok {
-		t.Fatal("primed Rules do not implement domain.Tallier")
-	}
-	return tl
-}
-
 // tallyJSON stores an outcome as the service does (json.Marshal, every card) and tallies it.
 func tallyJSON(t testing.TB, out *Outcome, counts domain.Counts) {
 	t.Helper()
@@ -27,7 +17,7 @@ func tallyJSON(t testing.TB, out *Outcome, counts domain.Counts) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := tallier(t).Tally(raw, counts); err != nil {
+	if err := Tally(raw, counts); err != nil {
 		t.Fatalf("tally %s: %v", raw, err)
 	}
 }
@@ -227,7 +217,7 @@ func TestTallyFromStoredOutcomes(t *testing.T) {
 			`"round_ended":{"round":1,"dealer":0,"starter":1,"ending":"went_out","went_out":0,"hands":[[],[8,9]],"scores":[0,17],"totals":[0,17]},` +
 			`"game_ended":{"totals":[0,17],"winners":[0]}}`,
 	} {
-		if err := tallier(t).Tally(json.RawMessage(raw), c); err != nil {
+		if err := Tally(json.RawMessage(raw), c); err != nil {
 			t.Fatalf("%s: %v", raw, err)
 		}
 	}
@@ -257,13 +247,23 @@ func TestTallyRefusesWhatIsNotAPrimedOutcome(t *testing.T) {
 		`{"played":{"seat":0,"cards":[3],"joker":true}}`,
 	} {
 		c := domain.Counts{}
-		if err := tallier(t).Tally(json.RawMessage(raw), c); err == nil {
+		if err := Tally(json.RawMessage(raw), c); err == nil {
 			t.Errorf("%s: accepted", raw)
-		} else if domain.ErrorCode(err) != "bad_outcome" {
+		} else if domain.ErrorCode(err) != "invalid_outcome" {
 			t.Errorf("%s: code %q (%v)", raw, domain.ErrorCode(err), err)
 		}
 		if len(c) != 0 {
 			t.Errorf("%s: refused but counted %v", raw, c)
 		}
+	}
+}
+
+func TestMeasuresAverageTheRoundScoresOnceARoundIsScored(t *testing.T) {
+	if got := Measures(map[string]int{}); len(got) != 0 {
+		t.Errorf("before any round: %v, want no measures", got)
+	}
+	got := Measures(map[string]int{CountRounds: 4, CountRoundScoreTotal: 10, CountPlays: 7})
+	if want := map[string]float64{MeasureAverageRoundScore: 2.5}; !maps.Equal(got, want) {
+		t.Errorf("Measures = %v, want %v", got, want)
 	}
 }

@@ -76,7 +76,7 @@ func TestVariant_StandardDeckMultiCard(t *testing.T) {
 		}
 	}
 	_, _, err := Start(o.Canonical(), 6, domain.SeededRand(1, 0))
-	if domain.ErrorCode(err) != "bad_seats" {
+	if domain.ErrorCode(err) != "invalid_seats" {
 		t.Fatalf("six seats with the standard deck: %v", err)
 	}
 }
@@ -122,7 +122,7 @@ func TestOptionsValidation(t *testing.T) {
 	}
 	for _, raw := range []string{`{"deck":"tarot"}`, `{"target":"evens"}`, `{"colour":"red"}`, `{"multi_card":"yes"}`, `[]`, `{} {}`, `{"deck":1}`} {
 		_, _, err := Rules.Options([]byte(raw))
-		if domain.ErrorKind(err) != domain.KindInvalid || domain.ErrorCode(err) != "bad_options" {
+		if domain.ErrorKind(err) != domain.KindInvalid || domain.ErrorCode(err) != "invalid_options" {
 			t.Errorf("%s: %v", raw, err)
 		}
 	}

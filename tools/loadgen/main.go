@@ -5,7 +5,7 @@
 // GET /v1/games/{id} for turn.to_act, GET /v1/games/{id}/legal-actions with that seat's token, pick
 // one entry with a seeded PRNG and POST its action to /v1/games/{id}/actions with a fresh
 // Idempotency-Key (retried with the same key after a transport error or a 5xx, as a mobile client
-// would). In Prime Climb it usually takes a winning move, else the move whose pawns end highest, else
+// would). A request refused by the server's rate limit (429) is sent again after its Retry-After. In Prime Climb it usually takes a winning move, else the move whose pawns end highest, else
 // rolls, so a game ends in a few hundred actions; in Primed it picks uniformly.
 //
 // Run it from the module root against a server (see README.md), for example:
@@ -27,6 +27,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -292,6 +293,9 @@ func (c *client) do(ctx context.Context, kind, method, path, token string, body 
 		c.st.fail(kind, "read error", fmt.Sprintf("%s %s\n%s\n-> %d, reading the body: %v", method, path, body, resp.StatusCode, err))
 		return resp.StatusCode, false
 	}
+	if resp.StatusCode == http.StatusTooManyRequests && c.waitRetryAfter(ctx, resp.Header.Get("Retry-After")) {
+		return c.do(ctx, kind, method, path, token, body, key, out)
+	}
 	if resp.StatusCode/100 != 2 {
 		var problem struct{ Code string }
 		_ = json.Unmarshal(respBody, &problem)
@@ -307,6 +311,22 @@ func (c *client) do(ctx context.Context, kind, method, path, token string, body 
 		}
 	}
 	return resp.StatusCode, true
+}
+
+// waitRetryAfter counts a request refused by the server's rate limit and waits the seconds its
+// Retry-After asks for (one when it does not say); it reports whether to send the request again.
+func (c *client) waitRetryAfter(ctx context.Context, retryAfter string) bool {
+	c.st.throttled++
+	seconds, err := strconv.Atoi(retryAfter)
+	if err != nil || seconds < 1 {
+		seconds = 1
+	}
+	select {
+	case <-ctx.Done():
+		return false
+	case <-time.After(time.Duration(seconds) * time.Second):
+		return true
+	}
 }
 
 // newKey returns a fresh Idempotency-Key. It comes from crypto/rand, not the seeded PRNG, so runs

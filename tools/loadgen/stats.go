@@ -31,6 +31,7 @@ type stats struct {
 
 	gamesStarted, gamesFinished, gamesAbandoned int
 	actionsPosted                               int // accepted (201) actions
+	throttled                                   int // requests refused with 429 and sent again
 	actionsByGame                               map[string][]int
 }
 
@@ -76,6 +77,7 @@ func (s *stats) merge(o *stats) {
 	s.gamesFinished += o.gamesFinished
 	s.gamesAbandoned += o.gamesAbandoned
 	s.actionsPosted += o.actionsPosted
+	s.throttled += o.throttled
 }
 
 func (s *stats) report(w io.Writer, wall time.Duration) {
@@ -93,6 +95,9 @@ func (s *stats) report(w io.Writer, wall time.Duration) {
 		requests += len(v)
 	}
 	fmt.Fprintf(w, "requests/s       %.1f (%d requests)\n", float64(requests)/wall.Seconds(), requests)
+	if s.throttled > 0 {
+		fmt.Fprintf(w, "throttled        %d requests refused with 429 and sent again after Retry-After (RATE_LIMIT=0 on the server turns the limit off)\n", s.throttled)
+	}
 
 	fmt.Fprintf(w, "\nlatency (ms)                          count      p50      p90      p99      max\n")
 	var gets []time.Duration

@@ -22,7 +22,7 @@ func (s *State) apply(seat int, raw json.RawMessage, r domain.Rand) (*State, *Ou
 		return nil, nil, domain.Illegal("game_over", "the game is over: all %d rounds have been played", s.t.Options.Rounds)
 	}
 	if seat < 0 || seat >= s.t.Seats {
-		return nil, nil, domain.Invalid("bad_seat", "seat %d is not in this game of %d players", seat, s.t.Seats)
+		return nil, nil, domain.Invalid("invalid_seat", "seat %d is not in this game of %d players", seat, s.t.Seats)
 	}
 	if seat != s.t.Turn {
 		return nil, nil, domain.NotYourTurn("it is seat %d's turn, not seat %d's", s.t.Turn, seat)

@@ -1,0 +1,132 @@
+package api_test
+
+import (
+	"net"
+	"net/http"
+	"strconv"
+	"testing"
+
+	"primegames/api"
+	"primegames/api/apitest"
+	"primegames/repo"
+	"primegames/repo/repotest"
+)
+
+// limitedServer starts an instance with cfg's limits and, on the same database, an unlimited one
+// for setting games up.
+func limitedServer(t *testing.T, db *repo.DB, cfg api.Config) (limited, setup *apitest.Server) {
+	t.Helper()
+	srv, err := api.New(cfg, db, quietLogger())
+	if err != nil {
+		t.Fatal(err)
+	}
+	limited = apitest.Start(t, srv)
+	t.Cleanup(srv.Close)
+	return limited, apitest.Start(t, newServer(t, db))
+}
+
+// oneRequestAMinute lets a client send 3 requests at once, then one a minute: a fourth request
+// right away is refused however slowly the test runs.
+func oneRequestAMinute() api.Config {
+	cfg := testConfig()
+	cfg.RateLimit, cfg.RateBurst = 1.0/60, 3
+	return cfg
+}
+
+// expectLimited fails unless resp is 429 rate_limited with a Retry-After of at least a second.
+func expectLimited(t *testing.T, what string, resp *apitest.Response) {
+	t.Helper()
+	if resp.StatusCode != http.StatusTooManyRequests || resp.Problem(t).Code != "rate_limited" {
+		t.Fatalf("%s = %d: %s, want 429 rate_limited", what, resp.StatusCode, resp.Body)
+	}
+	if n, err := strconv.Atoi(resp.Header.Get("Retry-After")); err != nil || n < 1 {
+		t.Errorf("%s: Retry-After %q", what, resp.Header.Get("Retry-After"))
+	}
+}
+
+// A client gets its burst, then 429 with Retry-After; another token from the same address, and
+// the address without a token, are other clients. Probes are never limited.
+func TestRateLimitPerClient(t *testing.T) {
+	db := repotest.NewDB(t)
+	s, setup := limitedServer(t, db, oneRequestAMinute())
+	resp := setup.Post("/v1/games", map[string]any{"game": "primed", "players": names(2)})
+	var g created
+	resp.JSON(t, &g)
+	path := "/v1/games/" + g.Game.ID
+	for i := range 3 {
+		if resp := s.Get(path, bearer(g.Seats[0].Token)...); resp.StatusCode != http.StatusOK {
+			t.Fatalf("request %d of the burst = %d: %s", i+1, resp.StatusCode, resp.Body)
+		}
+	}
+	expectLimited(t, "a fourth request with seat 0's token", s.Get(path, bearer(g.Seats[0].Token)...))
+	if resp := s.Get(path, bearer(g.Seats[1].Token)...); resp.StatusCode != http.StatusOK {
+		t.Errorf("seat 1's token from the same address = %d, want 200", resp.StatusCode)
+	}
+	if resp := s.Get(path); resp.StatusCode != http.StatusOK {
+		t.Errorf("no token from the same address = %d, want 200", resp.StatusCode)
+	}
+	for range 5 {
+		if resp := s.Get("/healthz", bearer(g.Seats[0].Token)...); resp.StatusCode != http.StatusOK {
+			t.Fatalf("/healthz = %d, want 200: probes are not limited", resp.StatusCode)
+		}
+	}
+}
+
+// X-Forwarded-For names the client only when the peer is a trusted proxy.
+func TestRateLimitTrustsForwardedForOnlyFromTrustedProxies(t *testing.T) {
+	db := repotest.NewDB(t)
+	direct, _ := limitedServer(t, db, oneRequestAMinute())
+	cfg := oneRequestAMinute()
+	_, loopback, _ := net.ParseCIDR("127.0.0.1/32")
+	cfg.TrustedProxies = []*net.IPNet{loopback}
+	proxied, _ := limitedServer(t, db, cfg)
+	forwardedFor := func(addr string) []string { return []string{"X-Forwarded-For", addr} }
+
+	for i := range 3 {
+		direct.Get("/v1/boards/prime-climb", forwardedFor("203.0.113."+strconv.Itoa(i+1))...)
+	}
+	expectLimited(t, "from an untrusted peer, a fourth X-Forwarded-For", direct.Get("/v1/boards/prime-climb", forwardedFor("203.0.113.9")...))
+
+	for range 3 {
+		proxied.Get("/v1/boards/prime-climb", forwardedFor("203.0.113.1")...)
+	}
+	expectLimited(t, "through a trusted proxy, the same client a fourth time", proxied.Get("/v1/boards/prime-climb", forwardedFor("203.0.113.1")...))
+	if resp := proxied.Get("/v1/boards/prime-climb", forwardedFor("203.0.113.2")...); resp.StatusCode != http.StatusOK {
+		t.Errorf("through a trusted proxy, another client = %d, want 200", resp.StatusCode)
+	}
+}
+
+// A client may hold StreamsPerClient streams; the next is refused with 429 while another client
+// can still open one, and closing one frees its place.
+func TestStreamLimitPerClient(t *testing.T) {
+	db := repotest.NewDB(t)
+	cfg := testConfig()
+	cfg.StreamsPerClient = 2
+	s, setup := limitedServer(t, db, cfg)
+	resp := setup.Post("/v1/games", map[string]any{"game": "primed", "players": names(2)})
+	var g created
+	resp.JSON(t, &g)
+	path := "/v1/games/" + g.Game.ID + "/events"
+	first := openEvStream(t, s.URL, path)
+	openEvStream(t, s.URL, path)
+	expectLimited(t, "a third stream from the same client", s.Get(path))
+	openEvStream(t, s.URL, path, bearer(g.Seats[0].Token)...)
+	openEvStream(t, s.URL, path+"?access_token="+g.Seats[1].Token)
+	first.close()
+	waitForStreamSlot(t, s.URL+path, http.StatusTooManyRequests)
+}
+
+// Tokens a client makes up do not multiply its share: one address gets addressShare clients' worth
+// of requests in all, whatever tokens they carry.
+func TestRateLimitPerAddressCountsEveryToken(t *testing.T) {
+	db := repotest.NewDB(t)
+	s, _ := limitedServer(t, db, oneRequestAMinute())
+	const share = 10 * 3 // addressShare times the burst
+	for i := range share {
+		made := bearer("pgs_madeup" + strconv.Itoa(i))
+		if resp := s.Get("/v1/boards/prime-climb", made...); resp.StatusCode != http.StatusOK {
+			t.Fatalf("request %d, with a token of its own = %d: %s", i+1, resp.StatusCode, resp.Body)
+		}
+	}
+	expectLimited(t, "one more request from the address, with yet another token", s.Get("/v1/boards/prime-climb", bearer("pgs_madeup-last")...))
+}

@@ -1,0 +1,149 @@
+package api_test
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"primegames"
+	"primegames/api/apitest"
+	"primegames/api/openapi"
+	"primegames/domain/games"
+	"primegames/domain/games/gametest/tinygame"
+	"primegames/repo/repotest"
+)
+
+// A kind of game is one package plus one registry entry: the tiny game of a test package, added to
+// the catalogue, is played over HTTP from creation to statistics, and every response is checked
+// against openapi.yaml merged with the tiny game's own schemas.
+func TestAThirdKindOfGameNeedsOnlyItsPackageAndARegistryEntry(t *testing.T) {
+	kinds, err := games.All().With(tinygame.Kind)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := repotest.NewDB(t)
+	db.Kinds = kinds
+	merged, err := primegames.Contract(kinds.Kinds())
+	if err != nil {
+		t.Fatal(err)
+	}
+	contract, err := apitest.NewContract(merged)
+	if err != nil {
+		t.Fatalf("openapi.yaml with the tiny game: %v", err)
+	}
+	s := apitest.StartWith(t, newServer(t, db), contract)
+	tg := &tinyTable{t: t, s: s}
+
+	// A class of two, and the teacher starts a tiny game for them.
+	var class openapi.CreatedClassroom
+	tg.expect(s.Post("/v1/classrooms", map[string]any{"name": "Tiny class"}), http.StatusCreated, &class)
+	teacher := bearer(class.TeacherToken)
+	tokens := map[string]string{} // student id → token
+	for _, name := range []string{"Ada", "Ben"} {
+		var joined openapi.JoinedClassroom
+		tg.expect(s.Post("/v1/classrooms/join", map[string]any{"join_code": class.Classroom.JoinCode, "name": name}), http.StatusCreated, &joined)
+		tokens[joined.Student.Id.String()] = joined.Token
+	}
+	var created openapi.ClassroomGames
+	tg.expect(s.Post("/v1/classrooms/"+class.Classroom.Id.String()+"/games",
+		map[string]any{"game": "tiny", "group_size": 2, "options": map[string]any{"pile": 6}}, teacher...), http.StatusCreated, &created)
+	if len(created.Games) != 1 || created.Games[0].Game != "tiny" || string(created.Games[0].Options) != `{"pile":6}` {
+		t.Fatalf("created %+v", created.Games)
+	}
+	game := created.Games[0]
+	path := "/v1/games/" + game.Id.String()
+	seatToken := func(seat int) string { return tokens[game.Seats[seat].StudentId.String()] }
+
+	// Play it out with the legal actions: take, roll, take, … The views after each step are kept for
+	// the replay.
+	views := []json.RawMessage{*game.State}
+	for n := 0; game.Status == "active"; n++ {
+		seat := game.Turn.ToAct[0]
+		if n == 0 {
+			resp := s.Post(path+"/actions", map[string]any{"type": "take", "count": 1}, bearer(seatToken(1-seat))...)
+			if p := resp.Problem(t); resp.StatusCode != http.StatusConflict || p.Code != "not_your_turn" {
+				t.Fatalf("acting out of turn: %d %s", resp.StatusCode, p.Code)
+			}
+		}
+		var legal openapi.LegalActions
+		tg.expect(s.Get(path+"/legal-actions", bearer(seatToken(seat))...), http.StatusOK, &legal)
+		var choices []struct{ Action json.RawMessage }
+		if err := json.Unmarshal(legal.Actions, &choices); err != nil || len(choices) == 0 {
+			t.Fatalf("legal actions %s: %v", legal.Actions, err)
+		}
+		var result openapi.ActionResult
+		tg.expect(s.Post(path+"/actions", choices[(n%2)*(len(choices)-1)].Action, bearer(seatToken(seat))...), http.StatusCreated, &result)
+		game = result.Game
+		views = append(views, *game.State)
+	}
+	if game.Status != "finished" || len(game.Winners) != 1 {
+		t.Fatalf("game ended %s, winners %v", game.Status, game.Winners)
+	}
+
+	// The history holds the start and every action; each step replays to the view the game had then.
+	var history openapi.HistoryPage
+	tg.expect(s.Get(path+"/actions", teacher...), http.StatusOK, &history)
+	if len(history.Items) != len(views) || !strings.Contains(string(history.Items[0].Outcome), `"type":"start"`) {
+		t.Fatalf("history has %d entries for %d views, the first %s", len(history.Items), len(views), history.Items[0].Outcome)
+	}
+	for seq, want := range views {
+		var step openapi.ReplayStep
+		tg.expect(s.Get(fmt.Sprintf("%s/states/%d", path, seq), teacher...), http.StatusOK, &step)
+		if !bytes.Equal(step.State, want) {
+			t.Errorf("state %d replays to %s, the game showed %s", seq, step.State, want)
+		}
+	}
+	tg.expect(s.Get(path+"/scores", teacher...), http.StatusOK, nil)
+	if resp := s.Get("/v1/boards/tiny"); resp.StatusCode != http.StatusNotFound {
+		t.Errorf("board of a kind without one: %d", resp.StatusCode)
+	}
+
+	// The class's statistics count the tiny game's takes with its tally and average them with its
+	// measures, beside the service's own kinds.
+	var stats openapi.ClassroomStats
+	tg.expect(s.Get("/v1/classrooms/"+class.Classroom.Id.String()+"/stats", teacher...), http.StatusOK, &stats)
+	tiny, takes := stats.Class.Games["tiny"], len(views)-1
+	if tiny.Counts["takes"] != takes || tiny.Counts["taken"] != 6 || tiny.Measures["average_take"] != 6/float64(takes) {
+		t.Errorf("class stats of tiny = %+v after %d takes of 6", tiny, takes)
+	}
+	if _, ok := stats.Class.Games["primed"]; !ok || len(stats.Class.Games) != 3 {
+		t.Errorf("class stats name %d kinds, want all three", len(stats.Class.Games))
+	}
+	resp := s.Get("/v1/classrooms/"+class.Classroom.Id.String()+"/stats", append(teacher, "Accept", "text/csv")...)
+	rows, err := csv.NewReader(bytes.NewReader(resp.Body)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"", "(class)", "tiny.takes", fmt.Sprint(takes)}
+	if !containsRow(rows, want) {
+		t.Errorf("stats CSV has no row %v:\n%s", want, resp.Body)
+	}
+}
+
+type tinyTable struct {
+	t *testing.T
+	s *apitest.Server
+}
+
+func (tg *tinyTable) expect(resp *apitest.Response, status int, into any) {
+	tg.t.Helper()
+	if resp.StatusCode != status {
+		tg.t.Fatalf("%s %s: %d, want %d\n%s", resp.Request.Method, resp.Request.URL.Path, resp.StatusCode, status, resp.Body)
+	}
+	if into != nil {
+		resp.JSON(tg.t, into)
+	}
+}
+
+func containsRow(rows [][]string, want []string) bool {
+	for _, row := range rows {
+		if strings.Join(row, ",") == strings.Join(want, ",") {
+			return true
+		}
+	}
+	return false
+}

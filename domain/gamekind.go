@@ -1,0 +1,46 @@
+package domain
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// GameKind is one kind of game as the service hosts it: its rules, the JSON Schemas of what it sends
+// and accepts, how its statistics are counted, and any reference data. Each engine package declares
+// one; the registry (domain/games) lists them, and nothing else outside the engine names it.
+type GameKind struct {
+	Rules Rules
+	// Schemas is the engine's schemas.yaml: an OpenAPI 3.0 fragment whose components/schemas describe
+	// its JSON. Named after SchemaPrefix P, it defines POptions, PAction, PView, POutcome,
+	// PLegalActions and PScores, and PBoard when Board is set; the contract's unions refer to them.
+	Schemas []byte
+	// Tally adds what one stored outcome tells about each seat to counts. It reads the full, stored
+	// outcomes (never redacted ones) in history order, the start's included.
+	Tally func(outcome json.RawMessage, counts Counts) error
+	// Measures derives figures from counters summed over games (one student's, or a class's), such as
+	// an average; a figure that has no value yet is left out. Nil when the kind has none.
+	Measures func(counts map[string]int) map[string]float64
+	// Board is reference data about the game, served as it is at GET /v1/boards/{game}; nil when the
+	// kind has none.
+	Board any
+}
+
+// Name is the kind's identifier in the API, e.g. "prime-climb".
+func (k GameKind) Name() string { return k.Rules.Name() }
+
+// SchemaPrefix is how the kind's schema names begin: "prime-climb" gives "PrimeClimb".
+func (k GameKind) SchemaPrefix() string {
+	var b strings.Builder
+	for _, word := range strings.Split(k.Name(), "-") {
+		b.WriteString(strings.ToUpper(word[:1]) + word[1:])
+	}
+	return b.String()
+}
+
+// MeasuresOf is k.Measures(counts), or nothing when the kind has no measures.
+func (k GameKind) MeasuresOf(counts map[string]int) map[string]float64 {
+	if k.Measures == nil {
+		return map[string]float64{}
+	}
+	return k.Measures(counts)
+}

@@ -1,0 +1,13 @@
+package primed
+
+import (
+	_ "embed"
+
+	"primegames/domain"
+)
+
+//go:embed schemas.yaml
+var schemas []byte
+
+// Kind is Primed as the service hosts it.
+var Kind = domain.GameKind{Rules: Rules, Schemas: schemas, Tally: Tally, Measures: Measures}
