@@ -62,14 +62,15 @@ func (s *Server) handleError(err error, c echo.Context) {
 	if c.Response().Committed {
 		return
 	}
-	if clientGone(c) {
-		// Nobody reads the answer; the status only tells the log and the metrics what happened.
+	p := s.problemFor(err)
+	if p.Status >= 500 && clientGone(c) {
+		// The failure followed from the client leaving (its context ended the work), and nobody
+		// reads the answer; the status only tells the log and the metrics what happened.
 		s.logger.LogAttrs(c.Request().Context(), slog.LevelInfo, "client closed the request",
 			slog.String("request_id", requestIDOf(c)), slog.String("error", err.Error()))
 		_ = c.NoContent(statusClientClosedRequest)
 		return
 	}
-	p := s.problemFor(err)
 	if p.Status == http.StatusServiceUnavailable && c.Response().Header().Get("Retry-After") == "" {
 		c.Response().Header().Set("Retry-After", strconv.Itoa(unavailableRetryAfter))
 	}
