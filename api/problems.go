@@ -1,9 +1,11 @@
 package api
 
 import (
+	"context"
 	"errors"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -16,6 +18,14 @@ import (
 )
 
 const problemContentType = "application/problem+json"
+
+const (
+	// statusClientClosedRequest is recorded for a request whose client went away before the answer
+	// (nginx's 499): it is not the server's fault, so it is not a 5xx.
+	statusClientClosedRequest = 499
+	// unavailableRetryAfter is the Retry-After, in seconds, of a 503 that does not set its own.
+	unavailableRetryAfter = 2
+)
 
 // statusOfKind is the one map from error kinds to HTTP statuses.
 var statusOfKind = map[domain.Kind]int{
@@ -53,6 +63,17 @@ func (s *Server) handleError(err error, c echo.Context) {
 		return
 	}
 	p := s.problemFor(err)
+	if p.Status >= 500 && clientGone(c) {
+		// The failure followed from the client leaving (its context ended the work), and nobody
+		// reads the answer; the status only tells the log and the metrics what happened.
+		s.logger.LogAttrs(c.Request().Context(), slog.LevelInfo, "client closed the request",
+			slog.String("request_id", requestIDOf(c)), slog.String("error", err.Error()))
+		_ = c.NoContent(statusClientClosedRequest)
+		return
+	}
+	if p.Status == http.StatusServiceUnavailable && c.Response().Header().Get("Retry-After") == "" {
+		c.Response().Header().Set("Retry-After", strconv.Itoa(unavailableRetryAfter))
+	}
 	p.Instance = ptr(c.Request().URL.Path)
 	p.RequestId = ptr(requestIDOf(c))
 	if p.Status >= 500 {
@@ -71,6 +92,12 @@ func (s *Server) handleError(err error, c echo.Context) {
 	if werr := c.JSON(p.Status, p); werr != nil {
 		s.logger.Warn("writing a problem response failed", "request_id", requestIDOf(c), "error", werr)
 	}
+}
+
+// clientGone reports whether the client closed the request (gave up or disconnected) before it was
+// answered.
+func clientGone(c echo.Context) bool {
+	return errors.Is(c.Request().Context().Err(), context.Canceled)
 }
 
 // refusal refuses a request for how HTTP carried it (the body's size, media type or pace); such
@@ -105,6 +132,10 @@ func (s *Server) problemFor(err error) openapi.Problem {
 	var he *echo.HTTPError
 	if errors.As(err, &he) {
 		return problemForHTTPError(he)
+	}
+	if repo.InDoubt(err) {
+		return newProblem(http.StatusServiceUnavailable, "unavailable",
+			"The database connection was lost while saving: the change may or may not have been made. Reload before trying again, or retry with the same Idempotency-Key.")
 	}
 	if repo.IsUnavailable(err) {
 		return newProblem(http.StatusServiceUnavailable, "unavailable", "The database is not reachable right now; try again shortly.")

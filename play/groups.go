@@ -38,6 +38,7 @@ func (s *Service) CreateGroups(ctx context.Context, in GroupGames, current []str
 	}
 	var recs []*GameRecord
 	err = s.store.Update(ctx, func(tx Tx) error {
+		recs = nil // a retried transaction starts again
 		for _, group := range groups {
 			c := creation{NewGame: NewGame{Kind: in.Kind, Options: options, Students: group}, rules: rules, seats: seats, classroomID: in.ClassroomID}
 			if err := checkPlayers(c); err != nil {

@@ -6,7 +6,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
+	"strings"
 
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -50,10 +52,27 @@ func (db *DB) Ping(ctx context.Context) error { return db.Pool.Ping(ctx) }
 // Close waits for borrowed connections to return and closes the pool.
 func (db *DB) Close() { db.Pool.Close() }
 
-// IsUnavailable reports whether err means the database could not be reached (as opposed to a
-// query that failed), so that callers can answer "try again later" rather than "internal error".
+// IsUnavailable reports whether err means the database could not be reached or dropped the
+// connection (as opposed to a query that failed), so that callers can answer "try again later" rather
+// than "internal error".
 func IsUnavailable(err error) bool {
 	var connectErr *pgconn.ConnectError
+	return errors.As(err, &connectErr) || connectionLost(err) || pgconn.Timeout(err)
+}
+
+// connectionLost reports whether err means the connection went away under a query: the server
+// ended the session (SQLSTATE class 08, or 57P01-57P03 when an administrator, a crash or a restart
+// ends it), or the socket closed or broke.
+func connectionLost(err error) bool {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		switch pgErr.Code {
+		case "57P01", "57P02", "57P03": // admin_shutdown, crash_shutdown, cannot_connect_now
+			return true
+		}
+		return strings.HasPrefix(pgErr.Code, "08") // connection exception
+	}
 	var netErr net.Error
-	return errors.As(err, &connectErr) || errors.As(err, &netErr) || pgconn.Timeout(err)
+	return errors.As(err, &netErr) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, pgconn.ErrConnClosed) || errors.Is(err, net.ErrClosed)
 }

@@ -93,16 +93,3 @@ func (s *Games) ClassroomMember(ctx context.Context, kind play.TokenKind, hash [
 func (s *Games) Update(ctx context.Context, fn func(play.Tx) error) error {
 	return s.db.inTx(ctx, func(tx pgx.Tx) error { return fn(gameTx{tx}) })
 }
-
-// inTx runs fn in a transaction, committing when fn succeeds.
-func (db *DB) inTx(ctx context.Context, fn func(pgx.Tx) error) error {
-	tx, err := db.Pool.Begin(ctx)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback(ctx) //nolint:errcheck // a no-op after Commit
-	if err := fn(tx); err != nil {
-		return err
-	}
-	return tx.Commit(ctx)
-}

@@ -9,6 +9,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -147,4 +148,28 @@ func randomSuffix() string {
 	var b [8]byte
 	_, _ = rand.Read(b[:])
 	return hex.EncodeToString(b[:])
+}
+
+// LockWaiter waits until a backend of db's database other than except (0 for none) waits for a lock,
+// and returns its pid. It fails the test if ended delivers first (a nil channel never does): the work
+// expected to wait finished instead.
+func LockWaiter(t testing.TB, db *repo.DB, except int, ended <-chan error) int {
+	t.Helper()
+	for {
+		var pid int
+		// Read from the pool, not inside a transaction: pg_stat_activity is one snapshot per transaction.
+		err := db.Pool.QueryRow(context.Background(), `SELECT pid FROM pg_stat_activity
+			WHERE datname = current_database() AND pid NOT IN (pg_backend_pid(), $1) AND wait_event_type = 'Lock'`, except).Scan(&pid)
+		switch {
+		case err == nil:
+			return pid
+		case !errors.Is(err, pgx.ErrNoRows):
+			t.Fatal(err)
+		}
+		select {
+		case err := <-ended:
+			t.Fatalf("the work ended (%v) where it should wait for a lock", err)
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
 }

@@ -1,0 +1,88 @@
+package repo
+
+import (
+	"context"
+	"errors"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// inTx runs fn in a transaction, committing when fn succeeds.
+//
+// When the connection is lost before COMMIT was sent, Postgres has rolled the transaction back, so
+// fn runs once more, from the start, on another connection. fn must therefore derive everything it
+// writes from what it reads inside the transaction. A connection lost during COMMIT is not retried:
+// the transaction may have committed, and the error says so (InDoubt).
+func (db *DB) inTx(ctx context.Context, fn func(pgx.Tx) error) error {
+	retry, err := tryTx(ctx, db.Pool, fn)
+	if !retry || ctx.Err() != nil {
+		return err
+	}
+	conn, err := db.acquireLive(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Release()
+	_, err = tryTx(ctx, conn, fn)
+	return err
+}
+
+// tryTx runs fn in one transaction and reports whether a failure left nothing committed, so that
+// running it again cannot apply anything twice.
+func tryTx(ctx context.Context, on interface {
+	Begin(context.Context) (pgx.Tx, error)
+}, fn func(pgx.Tx) error) (retry bool, err error) {
+	tx, err := on.Begin(ctx)
+	if err != nil {
+		return connectionLost(err), err
+	}
+	defer tx.Rollback(ctx) //nolint:errcheck // a no-op after Commit
+	if err := fn(tx); err != nil {
+		return connectionLost(err), err
+	}
+	if cerr := tx.Commit(ctx); cerr != nil {
+		if pgconn.SafeToRetry(cerr) {
+			return true, cerr
+		}
+		if connectionLost(cerr) {
+			return false, &inDoubt{err: cerr}
+		}
+		return false, cerr
+	}
+	return false, nil
+}
+
+// acquireLive takes a connection from the pool that answers a ping. Once one connection is lost,
+// the pool's idle ones may have gone with it (a restart ends them all); each dead one is dropped.
+func (db *DB) acquireLive(ctx context.Context) (*pgxpool.Conn, error) {
+	for tries := db.Pool.Config().MaxConns; ; tries-- {
+		conn, err := db.Pool.Acquire(ctx)
+		if err != nil {
+			return nil, err
+		}
+		err = conn.Ping(ctx)
+		if err == nil {
+			return conn, nil
+		}
+		conn.Release() // a lost connection is closed, and the pool drops it
+		if !connectionLost(err) || tries <= 1 {
+			return nil, err
+		}
+	}
+}
+
+// inDoubt is a connection lost while COMMIT was under way: the transaction may or may not have
+// committed.
+type inDoubt struct{ err error }
+
+func (e *inDoubt) Error() string { return "connection lost during commit: " + e.err.Error() }
+func (e *inDoubt) Unwrap() error { return e.err }
+
+// InDoubt reports whether err is a connection lost during COMMIT, after which the change may or may
+// not have been saved.
+func InDoubt(err error) bool {
+	var d *inDoubt
+	return errors.As(err, &d)
+}
