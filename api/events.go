@@ -530,7 +530,7 @@ func (s *Server) sendEntries(ctx context.Context, out *eventWriter, gameID strin
 			}
 			data, err := json.Marshal(openapi.GameEvent{
 				GameId: mustUUID(gameID), Entry: entry,
-				Version: p.VersionAfter(e.Seq), Status: openapi.GameStatus(p.StatusAfter(e.Seq)),
+				Version: e.Version, Status: openapi.GameStatus(p.Game.StatusAfter(e)),
 			})
 			if err != nil {
 				return after, nil, err

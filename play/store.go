@@ -37,7 +37,8 @@ type Tx interface {
 	InsertStudentSeat(ctx context.Context, gameID, classroomID string, seat int, studentID string) error
 	// NextSeq is the seq the game's next history entry takes.
 	NextSeq(ctx context.Context, gameID string) (int64, error)
-	// AppendEntry appends e to the history (setting its time) and announces it on commit.
+	// AppendEntry appends e, with the version it produced, to the history (setting its time) and
+	// announces it on commit.
 	AppendEntry(ctx context.Context, gameID string, e *Entry) error
 	// SaveState stores a new snapshot and status and moves the version on; it updates g.
 	SaveState(ctx context.Context, g *GameRecord, change StateChange) error
