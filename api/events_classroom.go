@@ -12,6 +12,7 @@ import (
 
 	"primegames/api/openapi"
 	"primegames/domain"
+	"primegames/live"
 	"primegames/play"
 )
 
@@ -23,7 +24,7 @@ const classroomResumeWindow = 10 * time.Second
 // StreamClassroomEvents sends, to the classroom's teacher, the entries of every game of the
 // classroom as they are recorded, games created after the stream opened included.
 func (s *Server) StreamClassroomEvents(c echo.Context, id openapi.ClassroomID, params openapi.StreamClassroomEventsParams) error {
-	release, err := s.streams.openSlot(c)
+	release, err := s.openStream(c)
 	if err != nil {
 		return err
 	}
@@ -35,24 +36,24 @@ func (s *Server) StreamClassroomEvents(c echo.Context, id openapi.ClassroomID, p
 		}
 	}
 	cs := &classroomStream{s: s, classroomID: id.String(), ended: map[string]bool{}}
-	// Subscribe before reading where the games stand, so that nothing recorded after goes unnoticed.
-	sub, err := s.streams.subscribe(c, classroomTopic(cs.classroomID))
+	sub, err := s.subscribe(c, live.ClassroomTopic(cs.classroomID))
 	if err != nil {
 		return err
 	}
-	defer s.streams.unsubscribe(sub)
-	return s.serveStream(c, sub, streamSource{
-		open: func(ctx context.Context) error {
+	defer s.hub.Unsubscribe(sub)
+	out := s.newEventWriter(c)
+	return s.hub.Serve(c.Request().Context(), sub, live.Source{
+		Open: func(ctx context.Context) error {
 			principal, err := s.streamPrincipal(ctx, c)
 			if err != nil {
 				return err
 			}
 			return cs.open(ctx, principal, params.Since, resume)
 		},
-		step: func(ctx context.Context, out *eventWriter) (bool, error) {
+		Step: func(ctx context.Context) (bool, error) {
 			return false, cs.catchUp(ctx, out, sub)
 		},
-	})
+	}, &sseConn{s: s, c: c, out: out, topic: sub.Topic()})
 }
 
 // classroomEventID is the id of an event of a classroom stream.
@@ -116,8 +117,8 @@ func (cs *classroomStream) open(ctx context.Context, principal play.Principal, s
 }
 
 // catchUp sends the news that woke sub.
-func (cs *classroomStream) catchUp(ctx context.Context, out *eventWriter, sub *subscriber) error {
-	games, all := sub.news()
+func (cs *classroomStream) catchUp(ctx context.Context, out *eventWriter, sub *live.Subscription) error {
+	games, all := sub.News()
 	if err := cs.sendNews(ctx, out, games, all || cs.recheck); err != nil {
 		cs.recheck = true
 		return err
