@@ -82,6 +82,7 @@ func parseClassroomEventID(v string) *classroomEventID {
 type classroomStream struct {
 	s           *Server
 	classroomID string
+	teacher     play.Principal
 	cursor      map[string]int64
 	wasOver     map[string]bool
 	ended       map[string]bool
@@ -90,25 +91,19 @@ type classroomStream struct {
 	recheck bool
 }
 
-// open checks that the principal is the classroom's teacher and reads where its games stand: now,
-// or as of since, or shortly before the entry to resume after.
+// open reads, for the classroom's teacher, where its games stand: now, or as of since, or shortly
+// before the entry to resume after.
 func (cs *classroomStream) open(ctx context.Context, principal play.Principal, since *time.Time, resume *classroomEventID) error {
-	games := cs.s.db.Games()
-	if err := play.MayRunClassroom(principal, cs.classroomID); err != nil {
-		return err
-	}
-	if _, err := cs.s.db.Classrooms().Get(ctx, cs.classroomID); err != nil {
-		return err
-	}
+	cs.teacher = principal
 	if resume != nil {
-		at, err := games.EntryTime(ctx, cs.classroomID, resume.gameID, resume.seq)
+		at, err := cs.s.play.EntryTime(ctx, principal, cs.classroomID, resume.gameID, resume.seq)
 		if err != nil {
 			return err
 		}
 		at = at.Add(-classroomResumeWindow)
 		since = &at
 	}
-	pos, err := games.ClassroomPosition(ctx, cs.classroomID, since)
+	pos, err := cs.s.play.ClassroomPosition(ctx, principal, cs.classroomID, since)
 	if err != nil {
 		return err
 	}
@@ -130,7 +125,7 @@ func (cs *classroomStream) catchUp(ctx context.Context, out *eventWriter, sub *l
 // sendNews sends the news of the named games or, with all, of every game of the classroom.
 func (cs *classroomStream) sendNews(ctx context.Context, out *eventWriter, games []string, all bool) error {
 	if all {
-		pos, err := cs.s.db.Games().ClassroomPosition(ctx, cs.classroomID, nil)
+		pos, err := cs.s.play.ClassroomPosition(ctx, cs.teacher, cs.classroomID, nil)
 		if err != nil {
 			return err
 		}
