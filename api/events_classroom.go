@@ -12,6 +12,7 @@ import (
 
 	"primegames/api/openapi"
 	"primegames/domain"
+	"primegames/live"
 	"primegames/play"
 )
 
@@ -23,7 +24,7 @@ const classroomResumeWindow = 10 * time.Second
 // StreamClassroomEvents sends, to the classroom's teacher, the entries of every game of the
 // classroom as they are recorded, games created after the stream opened included.
 func (s *Server) StreamClassroomEvents(c echo.Context, id openapi.ClassroomID, params openapi.StreamClassroomEventsParams) error {
-	release, err := s.streams.openSlot(c)
+	release, err := s.openStream(c)
 	if err != nil {
 		return err
 	}
@@ -35,24 +36,24 @@ func (s *Server) StreamClassroomEvents(c echo.Context, id openapi.ClassroomID, p
 		}
 	}
 	cs := &classroomStream{s: s, classroomID: id.String(), ended: map[string]bool{}}
-	// Subscribe before reading where the games stand, so that nothing recorded after goes unnoticed.
-	sub, err := s.streams.subscribe(c, classroomTopic(cs.classroomID))
+	sub, err := s.subscribe(c, live.ClassroomTopic(cs.classroomID))
 	if err != nil {
 		return err
 	}
-	defer s.streams.unsubscribe(sub)
-	return s.serveStream(c, sub, streamSource{
-		open: func(ctx context.Context) error {
+	defer s.hub.Unsubscribe(sub)
+	out := s.newEventWriter(c)
+	return s.hub.Serve(c.Request().Context(), sub, live.Source{
+		Open: func(ctx context.Context) error {
 			principal, err := s.streamPrincipal(ctx, c)
 			if err != nil {
 				return err
 			}
 			return cs.open(ctx, principal, params.Since, resume)
 		},
-		step: func(ctx context.Context, out *eventWriter) (bool, error) {
+		Step: func(ctx context.Context) (bool, error) {
 			return false, cs.catchUp(ctx, out, sub)
 		},
-	})
+	}, &sseConn{s: s, c: c, out: out, topic: sub.Topic()})
 }
 
 // classroomEventID is the id of an event of a classroom stream.
@@ -81,6 +82,7 @@ func parseClassroomEventID(v string) *classroomEventID {
 type classroomStream struct {
 	s           *Server
 	classroomID string
+	teacher     play.Principal
 	cursor      map[string]int64
 	wasOver     map[string]bool
 	ended       map[string]bool
@@ -89,25 +91,19 @@ type classroomStream struct {
 	recheck bool
 }
 
-// open checks that the principal is the classroom's teacher and reads where its games stand: now,
-// or as of since, or shortly before the entry to resume after.
+// open reads, for the classroom's teacher, where its games stand: now, or as of since, or shortly
+// before the entry to resume after.
 func (cs *classroomStream) open(ctx context.Context, principal play.Principal, since *time.Time, resume *classroomEventID) error {
-	games := cs.s.db.Games()
-	if err := play.MayRunClassroom(principal, cs.classroomID); err != nil {
-		return err
-	}
-	if _, err := cs.s.db.Classrooms().Get(ctx, cs.classroomID); err != nil {
-		return err
-	}
+	cs.teacher = principal
 	if resume != nil {
-		at, err := games.EntryTime(ctx, cs.classroomID, resume.gameID, resume.seq)
+		at, err := cs.s.play.EntryTime(ctx, principal, cs.classroomID, resume.gameID, resume.seq)
 		if err != nil {
 			return err
 		}
 		at = at.Add(-classroomResumeWindow)
 		since = &at
 	}
-	pos, err := games.ClassroomPosition(ctx, cs.classroomID, since)
+	pos, err := cs.s.play.ClassroomPosition(ctx, principal, cs.classroomID, since)
 	if err != nil {
 		return err
 	}
@@ -116,8 +112,8 @@ func (cs *classroomStream) open(ctx context.Context, principal play.Principal, s
 }
 
 // catchUp sends the news that woke sub.
-func (cs *classroomStream) catchUp(ctx context.Context, out *eventWriter, sub *subscriber) error {
-	games, all := sub.news()
+func (cs *classroomStream) catchUp(ctx context.Context, out *eventWriter, sub *live.Subscription) error {
+	games, all := sub.News()
 	if err := cs.sendNews(ctx, out, games, all || cs.recheck); err != nil {
 		cs.recheck = true
 		return err
@@ -129,7 +125,7 @@ func (cs *classroomStream) catchUp(ctx context.Context, out *eventWriter, sub *s
 // sendNews sends the news of the named games or, with all, of every game of the classroom.
 func (cs *classroomStream) sendNews(ctx context.Context, out *eventWriter, games []string, all bool) error {
 	if all {
-		pos, err := cs.s.db.Games().ClassroomPosition(ctx, cs.classroomID, nil)
+		pos, err := cs.s.play.ClassroomPosition(ctx, cs.teacher, cs.classroomID, nil)
 		if err != nil {
 			return err
 		}

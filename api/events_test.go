@@ -937,6 +937,10 @@ func TestClassroomEventStream(t *testing.T) {
 	if resp := c.b.Get(roomPath+"/events", append(bearer(room.teacher), "Last-Event-ID", "nope")...); resp.StatusCode != http.StatusBadRequest {
 		t.Errorf("bad Last-Event-ID = %d", resp.StatusCode)
 	}
+	unknown := g1.id + ":" + strconv.FormatInt(g1.seq+1, 10)
+	if resp := c.b.Get(roomPath+"/events", append(bearer(room.teacher), "Last-Event-ID", unknown)...); resp.StatusCode != http.StatusNotFound || resp.Problem(t).Code != "event_not_found" {
+		t.Errorf("Last-Event-ID of no entry = %d: %s", resp.StatusCode, resp.Body)
+	}
 }
 
 // evClassroom is a classroom made through one instance, and its students.

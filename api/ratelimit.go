@@ -7,7 +7,6 @@ import (
 	"net"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -95,42 +94,4 @@ func rateLimit(perSecond float64, burst int, key func(echo.Context) string) echo
 				"Too many requests from this client; slow down and try again in %s seconds.", retryAfter)
 		},
 	})
-}
-
-// streamCap counts the event streams each client holds open on this instance.
-type streamCap struct {
-	perClient int // 0: no cap
-	mu        sync.Mutex
-	open      map[string]int
-}
-
-// acquire takes one of the client's stream slots and one of its address's, or refuses with 429
-// rate_limited.
-func (sc *streamCap) acquire(c echo.Context) (release func(), err error) {
-	if sc.perClient <= 0 {
-		return func() {}, nil
-	}
-	client, address := clientKey(c), addressKey(c)
-	sc.mu.Lock()
-	defer sc.mu.Unlock()
-	if sc.open[client] >= sc.perClient || sc.open[address] >= sc.perClient*addressShare {
-		c.Response().Header().Set("Retry-After", strconv.Itoa(streamRetryAfter))
-		return nil, domain.Errorf(domain.KindRateLimited, "rate_limited",
-			"This client has as many live streams open on this server as it may (%d, and %d from one address); close one first.",
-			sc.perClient, sc.perClient*addressShare)
-	}
-	sc.open[client]++
-	sc.open[address]++
-	return func() {
-		sc.mu.Lock()
-		defer sc.mu.Unlock()
-		sc.release(client)
-		sc.release(address)
-	}, nil
-}
-
-func (sc *streamCap) release(key string) {
-	if sc.open[key]--; sc.open[key] <= 0 {
-		delete(sc.open, key)
-	}
 }

@@ -16,6 +16,7 @@ import (
 
 	"primegames"
 	"primegames/api/openapi"
+	"primegames/live"
 	"primegames/play"
 	"primegames/repo"
 )
@@ -27,7 +28,7 @@ type Config struct {
 	WriteTimeout   time.Duration
 	IdleTimeout    time.Duration
 	ShutdownGrace  time.Duration
-	// Live updates (events.go); zero values take the defaults.
+	// Live updates (package live); zero values take the defaults.
 	StreamLimit        int           // streams this instance holds at once (1000)
 	StreamHeartbeat    time.Duration // interval of the heartbeat comment (15s)
 	StreamWriteTimeout time.Duration // time allowed to write one event before the client is dropped (10s)
@@ -51,7 +52,7 @@ type Server struct {
 	spec    *openapi3.T
 	// contract is openapi.yaml with the schemas of the kinds db hosts (domain/games.All: as it is).
 	contract []byte
-	streams  *streams
+	hub      *live.Hub
 	// contractRoutes holds "METHOD /path/:param" for every operation of openapi.yaml.
 	contractRoutes map[string]bool
 	// bodyRoutes holds those of them that take a request body.
@@ -73,7 +74,10 @@ func New(cfg Config, db *repo.DB, logger *slog.Logger) (*Server, error) {
 	s.echo.HidePort = true
 	s.echo.HTTPErrorHandler = s.handleError
 	s.echo.IPExtractor = clientIPExtractor(cfg.TrustedProxies)
-	s.streams = newStreams(cfg, db, logger, s.metrics.registry)
+	s.hub = live.NewHub(live.Config{
+		Limit: cfg.StreamLimit, PerClient: cfg.StreamsPerClient, PerAddress: cfg.StreamsPerClient * addressShare,
+		Heartbeat: cfg.StreamHeartbeat, WriteTimeout: cfg.StreamWriteTimeout,
+	}, db, logger, s.metrics.registry)
 	openapi.RegisterHandlers(s.echo, s)
 	s.contractRoutes = map[string]bool{}
 	for _, r := range s.echo.Routes() {
@@ -114,7 +118,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	s.logger.Info("shutting down", "grace", s.cfg.ShutdownGrace.String())
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), s.cfg.ShutdownGrace)
 	defer cancel()
-	s.streams.stop() // Shutdown does not end long-lived streams by itself; they would hold it for the whole grace period.
+	s.hub.Stop() // Shutdown does not end long-lived streams by itself; they would hold it for the whole grace period.
 	err := hs.Shutdown(shutdownCtx)
 	if serveErr := <-served; !errors.Is(serveErr, http.ErrServerClosed) && err == nil {
 		err = serveErr

@@ -106,10 +106,7 @@ func (s *Service) act(ctx context.Context, tx Tx, rec *GameRecord, caller Caller
 	if entry.Outcome, err = json.Marshal(outcome); err != nil {
 		return actedRecord{}, fmt.Errorf("encoding outcome: %w", err)
 	}
-	if err := tx.AppendEntry(ctx, rec.ID, &entry); err != nil {
-		return actedRecord{}, err
-	}
-	if err := saveState(ctx, tx, rec, next, rec.SeatCount); err != nil {
+	if err := recordStep(ctx, tx, rec, &entry, next, rec.SeatCount); err != nil {
 		return actedRecord{}, err
 	}
 	return actedRecord{Game: rec, Caller: caller, Entry: entry}, nil

@@ -82,7 +82,9 @@ func (s *Service) decodeGame(rec *GameRecord) (*Game, error) {
 // Entry is one recorded step of a game's history: seq 0 is the start, then one entry per accepted
 // action.
 type Entry struct {
-	Seq       int64
+	Seq int64
+	// Version is the game's version right after this entry.
+	Version   int64
 	Seat      *int // nil for the start
 	Action    json.RawMessage
 	Outcome   json.RawMessage

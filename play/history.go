@@ -55,19 +55,10 @@ func (s *Service) Progress(ctx context.Context, gameID string, after int64, limi
 	return &Progress{Game: g, Entries: rec.Entries, LastSeq: rec.LastSeq}, nil
 }
 
-// VersionAfter is the game's version right after entry seq. After the start only appended entries
-// move the version, one each, and an abort moves it once more without an entry.
-func (p *Progress) VersionAfter(seq int64) int64 {
-	v := p.Game.Version - (p.LastSeq - seq)
-	if p.Game.Status == StatusAborted {
-		v--
-	}
-	return v
-}
-
-// StatusAfter is the game's status right after entry seq.
-func (p *Progress) StatusAfter(seq int64) Status {
-	if seq == p.LastSeq && p.Game.Status == StatusFinished {
+// StatusAfter is the game's status right after entry e: the entry that produced a finished game's
+// last version is the one that finished it; every other entry left the game active.
+func (g *Game) StatusAfter(e Entry) Status {
+	if g.Status == StatusFinished && e.Version == g.Version {
 		return StatusFinished
 	}
 	return StatusActive

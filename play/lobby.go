@@ -266,10 +266,17 @@ func startGame(ctx context.Context, tx Tx, g *GameRecord, rules domain.Rules, se
 	if start.Outcome, err = json.Marshal(outcome); err != nil {
 		return fmt.Errorf("encoding outcome: %w", err)
 	}
-	if err := tx.AppendEntry(ctx, g.ID, &start); err != nil {
+	return recordStep(ctx, tx, g, &start, state, seats)
+}
+
+// recordStep stores the state an entry leads to, which moves the game to its new status and
+// version, then appends the entry with that version.
+func recordStep(ctx context.Context, tx Tx, g *GameRecord, e *Entry, state domain.State, seats int) error {
+	if err := saveState(ctx, tx, g, state, seats); err != nil {
 		return err
 	}
-	return saveState(ctx, tx, g, state, seats)
+	e.Version = g.Version
+	return tx.AppendEntry(ctx, g.ID, e)
 }
 
 // saveState stores the new state and moves the game to its new status and version.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"time"
 )
 
 // ErrNotFound is what the store answers when the row asked for does not exist.
@@ -23,6 +24,12 @@ type Store interface {
 	EntriesThrough(ctx context.Context, gameID string, through int64) ([]Entry, error)
 	// Progress reads a game and up to limit entries after seq `after` from one snapshot.
 	Progress(ctx context.Context, gameID string, after int64, limit int) (*ProgressRecord, error)
+	// ClassroomPosition reads, for every game of the classroom, its last entry recorded before
+	// `before` and whether it had ended by then; with before nil, as of now.
+	ClassroomPosition(ctx context.Context, classroomID string, before *time.Time) (*ClassroomPosition, error)
+	// EntryTime is when entry seq of a game of the classroom was recorded; ErrNotFound when there
+	// is no such entry in the classroom.
+	EntryTime(ctx context.Context, classroomID, gameID string, seq int64) (time.Time, error)
 }
 
 // Tx is what the game master does inside one transaction.
@@ -37,7 +44,8 @@ type Tx interface {
 	InsertStudentSeat(ctx context.Context, gameID, classroomID string, seat int, studentID string) error
 	// NextSeq is the seq the game's next history entry takes.
 	NextSeq(ctx context.Context, gameID string) (int64, error)
-	// AppendEntry appends e to the history (setting its time) and announces it on commit.
+	// AppendEntry appends e, with the version it produced, to the history (setting its time) and
+	// announces it on commit.
 	AppendEntry(ctx context.Context, gameID string, e *Entry) error
 	// SaveState stores a new snapshot and status and moves the version on; it updates g.
 	SaveState(ctx context.Context, g *GameRecord, change StateChange) error

@@ -53,8 +53,8 @@ func (t gameTx) AppendEntry(ctx context.Context, gameID string, e *play.Entry) e
 	if e.Random == nil {
 		e.Random = []int{}
 	}
-	err := t.tx.QueryRow(ctx, `INSERT INTO actions (game_id, seq, seat, action, outcome, random) VALUES ($1, $2, $3, $4, $5, $6) RETURNING created_at`,
-		gameID, e.Seq, e.Seat, e.Action, e.Outcome, e.Random).Scan(&e.CreatedAt)
+	err := t.tx.QueryRow(ctx, `INSERT INTO actions (game_id, seq, version, seat, action, outcome, random) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING created_at`,
+		gameID, e.Seq, e.Version, e.Seat, e.Action, e.Outcome, e.Random).Scan(&e.CreatedAt)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"primegames/live"
 )
 
 // ListenerApplicationName is the application_name of the listening connection, so that it can be
@@ -113,4 +115,13 @@ func (db *DB) listenOnce(ctx context.Context, l GameListener) (connected bool, e
 			return true, err
 		}
 	}
+}
+
+// Listen runs the listening connection for a live.Hub until ctx is done.
+func (db *DB) Listen(ctx context.Context, l live.Listener) {
+	db.ListenGameEvents(ctx, GameListener{
+		Connected: l.Connected,
+		Notice:    func(n GameNotice) { l.Notice(live.Notice{GameID: n.GameID, ClassroomID: n.ClassroomID}) },
+		Failed:    l.Failed,
+	})
 }

@@ -9,7 +9,6 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"primegames/domain"
 	"primegames/play"
 )
 
@@ -87,48 +86,27 @@ func (s *Games) Progress(ctx context.Context, gameID string, after int64, limit 
 	return p, tx.Commit(ctx)
 }
 
-// ClassroomPosition is where each game of a classroom stood at a point in time.
-type ClassroomPosition struct {
-	// At is the database's clock when the position was read.
-	At time.Time
-	// LastSeq is each game's last entry (-1 before its start); Over, whether it had ended.
-	LastSeq map[string]int64
-	Over    map[string]bool
-}
-
 // ClassroomPosition reads, for every game of the classroom, its last entry recorded before `before`
 // and whether it had ended by then; with before nil, as of now.
-func (s *Games) ClassroomPosition(ctx context.Context, classroomID string, before *time.Time) (*ClassroomPosition, error) {
-	p := &ClassroomPosition{LastSeq: map[string]int64{}, Over: map[string]bool{}}
+func (s *Games) ClassroomPosition(ctx context.Context, classroomID string, before *time.Time) (*play.ClassroomPosition, error) {
+	p := &play.ClassroomPosition{LastSeq: map[string]int64{}, Over: map[string]bool{}}
 	rows, err := s.db.Pool.Query(ctx, `SELECT g.id::text,
 			coalesce(max(a.seq) FILTER (WHERE $2::timestamptz IS NULL OR a.created_at < $2), -1),
-			g.finished_at IS NOT NULL AND ($2::timestamptz IS NULL OR g.finished_at < $2),
-			now()
+			g.finished_at IS NOT NULL AND ($2::timestamptz IS NULL OR g.finished_at < $2)
 		FROM games g LEFT JOIN actions a ON a.game_id = g.id
 		WHERE g.classroom_id = $1
 		GROUP BY g.id`, classroomID, before)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var id string
-		var last int64
-		var over bool
-		if err := rows.Scan(&id, &last, &over, &p.At); err != nil {
-			return nil, err
-		}
+	var id string
+	var last int64
+	var over bool
+	_, err = pgx.ForEachRow(rows, []any{&id, &last, &over}, func() error {
 		p.LastSeq[id], p.Over[id] = last, over
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	if p.At.IsZero() {
-		if err := s.db.Pool.QueryRow(ctx, `SELECT now()`).Scan(&p.At); err != nil {
-			return nil, err
-		}
-	}
-	return p, nil
+		return nil
+	})
+	return p, err
 }
 
 // EntryTime is when entry seq of a game of the classroom was recorded.
@@ -137,7 +115,7 @@ func (s *Games) EntryTime(ctx context.Context, classroomID, gameID string, seq i
 	err := s.db.Pool.QueryRow(ctx, `SELECT a.created_at FROM actions a JOIN games g ON g.id = a.game_id
 		WHERE g.classroom_id = $1 AND a.game_id = $2 AND a.seq = $3`, classroomID, gameID, seq).Scan(&at)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return at, domain.Errorf(domain.KindNotFound, "event_not_found", "Entry %d of game %s is not an event of this classroom.", seq, gameID)
+		return at, play.ErrNotFound
 	}
 	return at, err
 }

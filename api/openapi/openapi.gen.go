@@ -1758,7 +1758,7 @@ type StreamClassroomEventsParams struct {
 	// `EventSource`). The header wins when both are sent.
 	AccessToken *string `form:"access_token,omitempty" json:"access_token,omitempty"`
 
-	// LastEventID The `id` of the last event received (`<game id>:<seq>`); wins over `since`.
+	// LastEventID The `id` of the last event received (`<game id>:<seq>`); wins over `since`. One that names no entry of the classroom's games is answered 404 `event_not_found`.
 	LastEventID *string `json:"Last-Event-ID,omitempty"`
 }
 

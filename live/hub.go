@@ -1,0 +1,248 @@
+// Package live is the live-update machinery of one server instance: the registry of open streams
+// and their slots, the one listening connection that hears about committed changes, the wake-ups it
+// sends to the streams concerned, and the loop each stream runs (heartbeats that do not touch the
+// database, and waiting out a database that cannot be reached). It knows no HTTP: package api writes
+// the events and reads what they carry through package play.
+//
+// Live updates work across server instances through the database: every transaction that appends a
+// history entry (or aborts a game) sends a notice, delivered on commit. Each instance keeps one
+// listening connection (the hub's, not one per stream) and on a notice wakes the streams of that
+// game and of its classroom. A woken stream reads what it has not sent yet from the history, so a
+// lost or coalesced notice delays an event but never loses or repeats one; after the listener
+// reconnects, every stream is woken to catch up.
+package live
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"primegames/domain"
+)
+
+const (
+	defaultLimit        = 1000
+	defaultHeartbeat    = 15 * time.Second
+	defaultWriteTimeout = 10 * time.Second
+	// RetryAfter is the Retry-After, in seconds, of a refused stream.
+	RetryAfter = 5
+	// RetryMillis is the reconnection delay a stream suggests to EventSource.
+	RetryMillis = 2000
+)
+
+// Config sets the hub's limits; zero values take the defaults.
+type Config struct {
+	Limit        int           // streams the instance holds at once (1000)
+	PerClient    int           // streams one client may hold (0: no cap)
+	PerAddress   int           // streams one address may hold, whatever its clients (with PerClient)
+	Heartbeat    time.Duration // interval of the heartbeat (15s)
+	WriteTimeout time.Duration // time allowed to write one event before the client is dropped (10s)
+}
+
+// Feed is where the hub hears of committed changes: it runs the listening connection, keeping it up,
+// until ctx is done. Package repo implements it with LISTEN.
+type Feed interface {
+	Listen(ctx context.Context, l Listener)
+}
+
+// Listener receives what a Feed hears.
+type Listener struct {
+	// Connected is called each time the feed listens, the first time and after every reconnect:
+	// notices sent while it did not were lost.
+	Connected func()
+	// Notice is called for each committed change, in commit order.
+	Notice func(Notice)
+	// Failed is called when the connection could not be made or broke, with the time until the next
+	// attempt.
+	Failed func(err error, retryIn time.Duration)
+}
+
+// Notice says that a game's history grew or the game ended.
+type Notice struct {
+	GameID      string
+	ClassroomID string // "" for a game outside classrooms
+}
+
+// Hub is the live-update machinery of one server instance.
+type Hub struct {
+	cfg    Config
+	feed   Feed
+	logger *slog.Logger
+	open   atomic.Int64
+	gauge  prometheus.Gauge
+	caps   clientCaps
+
+	// stopping is closed when the server shuts down: every stream then ends at once.
+	stopping chan struct{}
+	stopOnce sync.Once
+
+	mu      sync.Mutex
+	subs    map[string]map[*Subscription]struct{} // by topic
+	running bool                                  // the listener goroutine has been started
+	closed  bool
+	cancel  context.CancelFunc
+	done    chan struct{} // closed when the listener goroutine has returned
+}
+
+// NewHub makes the hub of an instance, counting its open streams in registry. The listener starts
+// with the first stream.
+func NewHub(cfg Config, feed Feed, logger *slog.Logger, registry prometheus.Registerer) *Hub {
+	if cfg.Limit <= 0 {
+		cfg.Limit = defaultLimit
+	}
+	if cfg.Heartbeat <= 0 {
+		cfg.Heartbeat = defaultHeartbeat
+	}
+	if cfg.WriteTimeout <= 0 {
+		cfg.WriteTimeout = defaultWriteTimeout
+	}
+	h := &Hub{
+		cfg: cfg, feed: feed, logger: logger,
+		caps: clientCaps{perClient: cfg.PerClient, perAddress: cfg.PerAddress, open: map[string]int{}},
+		gauge: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "event_streams_open",
+			Help: "Live-update (server-sent events) streams open on this instance.",
+		}),
+		stopping: make(chan struct{}),
+		subs:     map[string]map[*Subscription]struct{}{},
+		done:     make(chan struct{}),
+	}
+	registry.MustRegister(h.gauge)
+	return h
+}
+
+// WriteTimeout is the time allowed to write one event.
+func (h *Hub) WriteTimeout() time.Duration { return h.cfg.WriteTimeout }
+
+// Open takes one of the client's stream slots, one of its address's and one of the instance's, or
+// refuses the stream (429 rate_limited, 503 streams_full, 503 unavailable while shutting down); a
+// refusal should be answered with Retry-After: RetryAfter.
+func (h *Hub) Open(client, address string) (release func(), err error) {
+	releaseClient, err := h.caps.acquire(client, address)
+	if err != nil {
+		return nil, err
+	}
+	if h.open.Add(1) > int64(h.cfg.Limit) {
+		h.open.Add(-1)
+		releaseClient()
+		return nil, domain.Errorf(domain.KindUnavailable, "streams_full",
+			"This server holds as many live streams as it may; connect again in %d seconds.", RetryAfter)
+	}
+	h.gauge.Inc()
+	release = func() {
+		h.open.Add(-1)
+		h.gauge.Dec()
+		releaseClient()
+	}
+	select {
+	case <-h.stopping:
+		release()
+		return nil, shuttingDown()
+	default:
+	}
+	return release, nil
+}
+
+// shuttingDown refuses a stream because the instance is going away: the client should connect
+// again (to another instance, or to this one restarted).
+func shuttingDown() error {
+	return domain.Errorf(domain.KindUnavailable, "unavailable", "This server is shutting down; connect again.")
+}
+
+// Stop ends every stream; new ones are refused.
+func (h *Hub) Stop() {
+	h.stopOnce.Do(func() { close(h.stopping) })
+}
+
+// Close ends every stream and stops the listener, waiting for it to let go of its connection.
+func (h *Hub) Close() {
+	h.Stop()
+	h.mu.Lock()
+	running := h.running
+	h.closed = true
+	if h.cancel != nil {
+		h.cancel()
+	}
+	h.mu.Unlock()
+	if running {
+		<-h.done
+	}
+}
+
+// Subscribe registers a stream of topic, starting the listener with the first stream. Subscribe
+// before the first read, so that nothing recorded after it goes unnoticed.
+func (h *Hub) Subscribe(topic Topic) (*Subscription, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return nil, shuttingDown()
+	}
+	if !h.running {
+		ctx, cancel := context.WithCancel(context.Background())
+		h.running, h.cancel = true, cancel
+		go h.listen(ctx)
+	}
+	sub := &Subscription{topic: string(topic), wake: make(chan struct{}, 1), games: map[string]struct{}{}}
+	if h.subs[sub.topic] == nil {
+		h.subs[sub.topic] = map[*Subscription]struct{}{}
+	}
+	h.subs[sub.topic][sub] = struct{}{}
+	return sub, nil
+}
+
+// Unsubscribe removes a stream.
+func (h *Hub) Unsubscribe(sub *Subscription) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	delete(h.subs[sub.topic], sub)
+	if len(h.subs[sub.topic]) == 0 {
+		delete(h.subs, sub.topic)
+	}
+}
+
+func (h *Hub) notice(n Notice) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for sub := range h.subs[string(GameTopic(n.GameID))] {
+		sub.poke("")
+	}
+	if n.ClassroomID != "" {
+		for sub := range h.subs[string(ClassroomTopic(n.ClassroomID))] {
+			sub.poke(n.GameID)
+		}
+	}
+}
+
+func (h *Hub) wakeAll() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, subs := range h.subs {
+		for sub := range subs {
+			sub.poke(everyGame)
+		}
+	}
+}
+
+// listen runs the instance's one listening connection until Close.
+func (h *Hub) listen(ctx context.Context) {
+	defer close(h.done)
+	connects := 0
+	h.feed.Listen(ctx, Listener{
+		Connected: func() {
+			connects++
+			if connects > 1 {
+				h.logger.Info("live updates: listener reconnected", "connects", connects)
+			}
+			// Whatever was committed while nobody listened is in the history: every stream catches up.
+			h.wakeAll()
+		},
+		Notice: h.notice,
+		Failed: func(err error, retryIn time.Duration) {
+			h.logger.Warn("live updates: listener connection lost", "error", err.Error(), "retry_in", retryIn.String())
+		},
+	})
+}

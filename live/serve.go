@@ -1,0 +1,165 @@
+package live
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"time"
+
+	"primegames/domain"
+)
+
+const (
+	// readTimeout bounds one read of the history by a stream.
+	readTimeout = 10 * time.Second
+	// retryMin and retryMax bound the backoff of a stream whose database is unreachable.
+	retryMin = time.Second
+	retryMax = 15 * time.Second
+)
+
+// ErrClientGone marks a failed write to the client: it left, or reads too slowly. The stream ends.
+var ErrClientGone = errors.New("writing to the client failed")
+
+// Source is what one stream reads: Open finds what the stream is of and whether the caller may have
+// it; Step sends what is new since the last step, and reports when the stream is over.
+type Source struct {
+	Open func(ctx context.Context) error
+	Step func(ctx context.Context) (over bool, err error)
+}
+
+// Conn is the stream's connection to its client.
+type Conn interface {
+	// Begin answers the request with an open stream.
+	Begin() error
+	// Heartbeat tells the client the stream is alive.
+	Heartbeat() error
+	// Refuse sends a refusal found out once the stream is open; the stream then ends.
+	Refuse(err error) error
+	// ReadFailed reports a read that failed for another reason than a refusal; it will be retried.
+	ReadFailed(err error)
+}
+
+// Serve runs a stream: it opens src and answers, then steps src at once and each time sub is woken,
+// with a heartbeat when nothing happens, until a step reports the stream over, ctx is done or the
+// server shuts down. Heartbeats do not touch the database.
+//
+// A refusal (a domain error: the game is missing, the token is wrong) found before the stream is
+// open is returned, to be answered with its status. Any other failure to read, most often a
+// database that cannot be reached, is waited out: the stream opens anyway (EventSource gives up on
+// any other status than 200), and reads again when woken (the listener wakes every stream when it
+// reconnects) or after a backoff. A stream resumes from the last event it sent, so nothing is lost or
+// repeated. A refusal found out once the stream is open is sent with Refuse, and the stream ends:
+// the client's reconnection then gets its status.
+func (h *Hub) Serve(ctx context.Context, sub *Subscription, src Source, conn Conn) error {
+	err := withReadTimeout(ctx, src.Open)
+	if IsRefusal(err) {
+		return err
+	}
+	opened := err == nil
+	if err := conn.Begin(); err != nil {
+		return nil
+	}
+	heartbeat := time.NewTicker(h.cfg.Heartbeat)
+	defer heartbeat.Stop()
+	var retry backoff
+	defer retry.stop()
+	read := opened
+	if !opened {
+		conn.ReadFailed(err)
+		retry.schedule()
+	}
+	for {
+		if read {
+			over, err := advance(ctx, src, &opened)
+			switch {
+			case over || ctx.Err() != nil || errors.Is(err, ErrClientGone):
+				return nil
+			case err == nil:
+				retry.stop()
+			case IsRefusal(err):
+				_ = conn.Refuse(err)
+				return nil
+			default:
+				conn.ReadFailed(err)
+				retry.schedule()
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-h.stopping:
+			return nil
+		case <-sub.wake:
+			read = true
+		case <-retry.due():
+			read = true
+		case <-heartbeat.C:
+			read = false
+			if err := conn.Heartbeat(); err != nil {
+				return nil
+			}
+		}
+	}
+}
+
+// IsRefusal reports whether err is an answer about the request (a domain error), as opposed to a
+// failure to find one out.
+func IsRefusal(err error) bool {
+	var de *domain.Error
+	return errors.As(err, &de)
+}
+
+// advance opens src unless it is open, then steps it.
+func advance(ctx context.Context, src Source, opened *bool) (over bool, err error) {
+	if !*opened {
+		if err := withReadTimeout(ctx, src.Open); err != nil {
+			return false, err
+		}
+		*opened = true
+	}
+	err = withReadTimeout(ctx, func(ctx context.Context) error {
+		over, err = src.Step(ctx)
+		return err
+	})
+	return over, err
+}
+
+// withReadTimeout bounds the reads of read by readTimeout, so that a database that stopped
+// answering without closing the connection holds up a stream's heartbeats for that long at most.
+func withReadTimeout(ctx context.Context, read func(context.Context) error) error {
+	ctx, cancel := context.WithTimeout(ctx, readTimeout)
+	defer cancel()
+	return read(ctx)
+}
+
+// backoff times the next read of a stream whose last read failed: after 1 s, then twice as long
+// each time up to 15 s, with jitter so that the streams of an instance do not all retry at once.
+type backoff struct {
+	delay time.Duration
+	timer *time.Timer
+}
+
+func (b *backoff) schedule() {
+	if b.timer != nil {
+		b.timer.Stop()
+	}
+	b.delay = min(max(2*b.delay, retryMin), retryMax)
+	b.timer = time.NewTimer(b.delay/2 + rand.N(b.delay/2+1))
+}
+
+// stop cancels the pending retry, if any, and starts the backoff over.
+func (b *backoff) stop() {
+	if b.timer != nil {
+		b.timer.Stop()
+		b.timer = nil
+	}
+	b.delay = 0
+}
+
+// due fires when the pending retry is due; without one, never.
+func (b *backoff) due() <-chan time.Time {
+	if b.timer == nil {
+		return nil
+	}
+	return b.timer.C
+}

@@ -1,0 +1,61 @@
+package live
+
+import "sync"
+
+// Topic is what a stream follows: one game, or every game of a classroom.
+type Topic string
+
+// GameTopic is the topic of a game's stream.
+func GameTopic(id string) Topic { return Topic("game:" + id) }
+
+// ClassroomTopic is the topic of a classroom's stream.
+func ClassroomTopic(id string) Topic { return Topic("classroom:" + id) }
+
+// everyGame, poked into a classroom's stream, means that any of its games may have news.
+const everyGame = "*"
+
+// Subscription is one open stream. Its wake channel holds at most one pending wake-up: the stream
+// reads the history when it wakes, so wake-ups coalesce and nothing is buffered per stream beyond,
+// for a classroom's stream, the set of its games that have news.
+type Subscription struct {
+	topic string
+	wake  chan struct{}
+
+	mu    sync.Mutex
+	games map[string]struct{} // classroom streams: the games named by notices since the last look
+	all   bool                // every game may have news (the listener reconnected)
+}
+
+// Topic is what the stream follows.
+func (sub *Subscription) Topic() Topic { return Topic(sub.topic) }
+
+// Wake delivers the stream's pending wake-up.
+func (sub *Subscription) Wake() <-chan struct{} { return sub.wake }
+
+// poke wakes the stream; gameID, when not "", names the game with news, and everyGame means any.
+func (sub *Subscription) poke(gameID string) {
+	if gameID != "" {
+		sub.mu.Lock()
+		if gameID == everyGame {
+			sub.all = true
+		} else if !sub.all {
+			sub.games[gameID] = struct{}{}
+		}
+		sub.mu.Unlock()
+	}
+	select {
+	case sub.wake <- struct{}{}:
+	default: // a wake-up is pending already
+	}
+}
+
+// News takes the games with news since the last call; all reports that every game may have some.
+func (sub *Subscription) News() (games []string, all bool) {
+	sub.mu.Lock()
+	defer sub.mu.Unlock()
+	for g := range sub.games {
+		games = append(games, g)
+	}
+	all, sub.all, sub.games = sub.all, false, map[string]struct{}{}
+	return games, all
+}
