@@ -357,6 +357,7 @@ type crPrimedOutcome struct {
 func (r *review) playPrimed(tb *table, many bool, snaps *[]crSnapshot) {
 	t := r.t
 	t.Helper()
+	player := greedyPlayer(t, "primed")
 	notPrime, wantNotPrime := 0, 1
 	if many {
 		wantNotPrime = 2
@@ -368,15 +369,11 @@ func (r *review) playPrimed(tb *table, many bool, snaps *[]crSnapshot) {
 			t.Fatalf("Primed game not over after %d actions", n)
 		}
 		seat := tb.toAct()
-		var legal []primedLegal
-		for _, raw := range tb.legal(seat) {
+		legal := tb.legal(seat)
+		hasPlay := slices.ContainsFunc(legal, func(raw json.RawMessage) bool {
 			var la primedLegal
-			if err := json.Unmarshal(raw, &la); err != nil {
-				t.Fatal(err)
-			}
-			legal = append(legal, la)
-		}
-		hasPlay := slices.ContainsFunc(legal, func(la primedLegal) bool { return bytes.Contains(la.Action, []byte(`"play"`)) })
+			return json.Unmarshal(raw, &la) == nil && bytes.Contains(la.Action, []byte(`"play"`))
+		})
 		phase := tb.game.Turn.Phase
 		switch {
 		case phase == "play" && notPrime < wantNotPrime && n >= 2+5*notPrime:
@@ -400,7 +397,8 @@ func (r *review) playPrimed(tb *table, many bool, snaps *[]crSnapshot) {
 			outOfTurn = true
 		}
 
-		pick := pickPrimed(tb.rng, legal, false)
+		var pick primedLegal
+		choose(t, player, legal, tb.rng, &pick)
 		e, g := tb.act(seat, pick.Action)
 		r.countPrimed(tb, seat, pick.Action, e.Outcome, roundScores)
 
@@ -579,6 +577,7 @@ func (r *review) playClimb(tb *table) []crSnapshot {
 	t := r.t
 	t.Helper()
 	var snaps []crSnapshot
+	player := greedyPlayer(t, "prime-climb")
 	wrongPhase, outOfTurn, badSteps := false, false, 0
 	for n := 0; tb.game.Status == "active"; n++ {
 		if n >= 3000 {
@@ -603,18 +602,12 @@ func (r *review) playClimb(tb *table) []crSnapshot {
 				badSteps++
 			}
 		}
-		var legal []climbLegal
-		for _, raw := range tb.legal(seat) {
-			var la climbLegal
-			if err := json.Unmarshal(raw, &la); err != nil {
-				t.Fatal(err)
-			}
-			legal = append(legal, la)
-		}
+		legal := tb.legal(seat)
 		if len(legal) == 0 {
 			t.Fatalf("seq %d: seat %d is to act but has no legal action", tb.seq, seat)
 		}
-		pick := pickClimb(tb.rng, legal)
+		var pick climbLegal
+		choose(t, player, legal, tb.rng, &pick)
 		e, _ := tb.act(seat, pick.Action)
 		r.countClimb(tb, seat, pick.Action, e.Outcome)
 		if e.Seq%40 == 0 {

@@ -3,11 +3,11 @@ package api_test
 import (
 	"encoding/json"
 	"fmt"
-	"math/rand/v2"
 	"reflect"
 	"testing"
 
 	"primegames/api/apitest"
+	"primegames/domain/players"
 	"primegames/repo/repotest"
 )
 
@@ -25,35 +25,6 @@ type climbLegal struct {
 	Action json.RawMessage `json:"action"`
 	Ends   *[2]int         `json:"ends"`
 	Wins   bool            `json:"wins"`
-}
-
-// pickClimb picks, three times out of four, a winning entry or else the move whose ends sum highest
-// (ties at random), as domain/primeclimb's property test does; otherwise any entry. Uniform picks
-// take about 1200 actions per game; these about a few hundred.
-func pickClimb(r *rand.Rand, legal []climbLegal) climbLegal {
-	pick := legal[r.IntN(len(legal))]
-	if r.IntN(4) == 0 {
-		return pick
-	}
-	best, ties := -1, 0
-	for _, la := range legal {
-		score := -1
-		switch {
-		case la.Wins:
-			score = 1000
-		case la.Ends != nil:
-			score = la.Ends[0] + la.Ends[1]
-		}
-		if score > best {
-			pick, best, ties = la, score, 1
-		} else if score == best && score >= 0 {
-			ties++
-			if r.IntN(ties) == 0 {
-				pick = la
-			}
-		}
-	}
-	return pick
 }
 
 type climbView struct {
@@ -94,6 +65,7 @@ func playPrimeClimb(t *testing.T, players int, options map[string]any, seed uint
 	db := repotest.NewDB(t)
 	s := apitest.Start(t, newServer(t, db))
 	tb := newTable(t, s, db, "prime-climb", options, players, seed)
+	player := greedyPlayer(t, "prime-climb")
 	cards := options["prime_cards"] == true
 	draws := 0
 	kinds := map[string]int{}
@@ -109,14 +81,7 @@ func playPrimeClimb(t *testing.T, players int, options map[string]any, seed uint
 			t.Fatalf("Prime Climb game not over after %d actions", n)
 		}
 		seat := tb.toAct()
-		var legal []climbLegal
-		for _, raw := range tb.legal(seat) {
-			var la climbLegal
-			if err := json.Unmarshal(raw, &la); err != nil {
-				t.Fatal(err)
-			}
-			legal = append(legal, la)
-		}
+		legal := tb.legal(seat)
 		if len(legal) == 0 {
 			t.Fatalf("seq %d: seat %d is to act in phase %s but has no legal action", tb.seq, seat, tb.game.Turn.Phase)
 		}
@@ -125,7 +90,8 @@ func playPrimeClimb(t *testing.T, players int, options map[string]any, seed uint
 				t.Errorf("seq %d: seat %d is not to act but has %d legal actions", tb.seq, other, len(l))
 			}
 		}
-		pick := pickClimb(tb.rng, legal)
+		var pick climbLegal
+		choose(t, player, legal, tb.rng, &pick)
 		kinds[pick.Type]++
 		e, g := tb.act(seat, pick.Action)
 
@@ -273,27 +239,6 @@ func playPrimeClimb(t *testing.T, players int, options map[string]any, seed uint
 
 type primedLegal struct {
 	Action json.RawMessage `json:"action"`
-}
-
-// pickPrimed picks uniformly in multi-card games (they are short). Otherwise, three times out of
-// four, it plays the highest card it may, keeping the small cards that fit more tops: uniform picks
-// make a four-round game of primes take up to 700 actions, these about half as many.
-func pickPrimed(r *rand.Rand, legal []primedLegal, multi bool) primedLegal {
-	pick := legal[r.IntN(len(legal))]
-	if multi || r.IntN(4) == 0 {
-		return pick
-	}
-	best := -1
-	for _, la := range legal {
-		var a struct {
-			Type  string `json:"type"`
-			Cards []int  `json:"cards"`
-		}
-		if err := json.Unmarshal(la.Action, &a); err == nil && a.Type == "play" && len(a.Cards) == 1 && a.Cards[0] > best {
-			pick, best = la, a.Cards[0]
-		}
-	}
-	return pick
 }
 
 type primedHand struct {
@@ -458,10 +403,14 @@ func TestPlayFullPrimedGames(t *testing.T) {
 }
 
 func playPrimed(t *testing.T, tb *table, multi bool) {
-	players := len(tb.tokens)
+	seats := len(tb.tokens)
+	player := greedyPlayer(t, "primed")
+	if multi {
+		player = players.Random // multi-card games are short
+	}
 	draws, rounds, reshuffles := 0, 0, 0
 	passes := map[string]int{}
-	tails := make([]*tail, players+1) // by viewer + 1: the public, then every seat
+	tails := make([]*tail, seats+1) // by viewer + 1: the public, then every seat
 	for i := range tails {
 		tails[i] = &tail{seen: -1}
 		if i > 0 {
@@ -473,21 +422,15 @@ func playPrimed(t *testing.T, tb *table, multi bool) {
 			t.Fatalf("Primed game not over after %d actions", n)
 		}
 		seat := tb.toAct()
-		var legal []primedLegal
-		for _, raw := range tb.legal(seat) {
-			var la primedLegal
-			if err := json.Unmarshal(raw, &la); err != nil {
-				t.Fatal(err)
-			}
-			legal = append(legal, la)
-		}
+		legal := tb.legal(seat)
 		if len(legal) == 0 {
 			t.Fatalf("seq %d: seat %d is to act in phase %s but has no legal action", tb.seq, seat, tb.game.Turn.Phase)
 		}
-		if other := (seat + 1) % players; len(tb.legal(other)) != 0 {
+		if other := (seat + 1) % seats; len(tb.legal(other)) != 0 {
 			t.Errorf("seq %d: seat %d is not to act but has legal actions", tb.seq, other)
 		}
-		pick := pickPrimed(tb.rng, legal, multi)
+		var pick primedLegal
+		choose(t, player, legal, tb.rng, &pick)
 		e, g := tb.act(seat, pick.Action)
 
 		var out primedOutcome
@@ -513,11 +456,11 @@ func playPrimed(t *testing.T, tb *table, multi bool) {
 		// Every seat and the public (viewer -1) see no hidden card of another seat, in the game view
 		// and in the history (PR-8). The replay step is checked for the actor and, in turn, for one
 		// other viewer: a full fold per request, so every viewer every time would be quadratic twice.
-		replayed := -1 + int(e.Seq)%(players+1)
+		replayed := -1 + int(e.Seq)%(seats+1)
 		if replayed == seat {
-			replayed = -1 + (replayed+2)%(players+1)
+			replayed = -1 + (replayed+2)%(seats+1)
 		}
-		for viewer := -1; viewer < players; viewer++ {
+		for viewer := -1; viewer < seats; viewer++ {
 			token := ""
 			if viewer >= 0 {
 				token = tb.tokens[viewer]
@@ -553,9 +496,9 @@ func playPrimed(t *testing.T, tb *table, multi bool) {
 	if len(sc.Rounds) != 4 || rounds != 4 || !sc.Finished {
 		t.Errorf("scores: %d rounds (%d round_ended outcomes seen), finished %v; want 4 rounds, finished", len(sc.Rounds), rounds, sc.Finished)
 	}
-	totals := make([]int, players)
+	totals := make([]int, seats)
 	for r, rr := range sc.Rounds {
-		if rr.Round != r+1 || len(rr.Scores) != players || len(rr.Hands) != players {
+		if rr.Round != r+1 || len(rr.Scores) != seats || len(rr.Hands) != seats {
 			t.Fatalf("round %d result: %+v", r+1, rr)
 		}
 		// PR-3: round 1 is dealt by seat 0; the seat after the dealer starts and deals next.
@@ -563,14 +506,14 @@ func playPrimed(t *testing.T, tb *table, multi bool) {
 		if r > 0 {
 			dealer = sc.Rounds[r-1].Starter
 		}
-		if rr.Dealer != dealer || rr.Starter != (dealer+1)%players {
-			t.Errorf("PR-3: round %d dealt by seat %d, started by seat %d; want %d and %d", rr.Round, rr.Dealer, rr.Starter, dealer, (dealer+1)%players)
+		if rr.Dealer != dealer || rr.Starter != (dealer+1)%seats {
+			t.Errorf("PR-3: round %d dealt by seat %d, started by seat %d; want %d and %d", rr.Round, rr.Dealer, rr.Starter, dealer, (dealer+1)%seats)
 		}
 		// PR-7: the round ends when a hand is empty.
 		if rr.Ending == "went_out" && (rr.WentOut == nil || len(rr.Hands[*rr.WentOut]) != 0) || rr.Ending == "blocked" && rr.WentOut != nil {
 			t.Errorf("PR-7: round %d ended %q, went_out %v, hands %v", rr.Round, rr.Ending, rr.WentOut, rr.Hands)
 		}
-		for i := range players {
+		for i := range seats {
 			sum := 0
 			for _, c := range rr.Hands[i] {
 				sum += c
