@@ -81,7 +81,7 @@ func (r *review) playClimb(tb *table) []crSnapshot {
 			outOfTurn = true
 		case phase == "move" && badSteps < 2 && n >= 5+6*badSteps:
 			var v crClimbView
-			if err := json.Unmarshal(tb.get(tb.tokens[seat]).State, &v); err != nil {
+			if err := json.Unmarshal(stateOf(tb.get(tb.tokens[seat])), &v); err != nil {
 				t.Fatal(err)
 			}
 			if action, ok := illegalClimbStep(v, seat); ok {

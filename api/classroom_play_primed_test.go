@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"primegames/api/openapi/client"
 	"slices"
 )
 
@@ -71,7 +72,7 @@ func (r *review) playPrimed(tb *table, many bool, snaps *[]crSnapshot) {
 		switch {
 		case phase == "play" && notPrime < wantNotPrime && n >= 2+5*notPrime:
 			var v primedView
-			if err := json.Unmarshal(tb.get(tb.tokens[seat]).State, &v); err != nil {
+			if err := json.Unmarshal(stateOf(tb.get(tb.tokens[seat])), &v); err != nil {
 				t.Fatal(err)
 			}
 			top := v.PrimedPile[len(v.PrimedPile)-1]
@@ -140,7 +141,7 @@ func (r *review) checkTeacherHistory(tb *table) {
 	}
 	dealt, drawn := 0, 0
 	for _, raw := range items {
-		var e wireEntry
+		var e client.HistoryEntry
 		if err := json.Unmarshal(raw, &e); err != nil {
 			t.Fatal(err)
 		}

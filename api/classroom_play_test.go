@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"primegames/api/apitest"
+	"primegames/api/openapi/client"
 )
 
 // The classroom end to end: a teacher sets up a class of six, batch-creates Primed games in pairs
@@ -272,7 +273,7 @@ func TestClassroomReviewEndToEnd(t *testing.T) {
 // the students' tokens.
 func (r *review) table(g crGame, seed uint64) *table {
 	r.t.Helper()
-	tb := &table{t: r.t, s: r.h.Server, db: r.h.db, kind: g.Game, id: g.ID, rng: rand.New(rand.NewPCG(seed, 0x5eed)),
+	tb := &table{t: r.t, s: r.h.Server, api: r.h.Client(), db: r.h.db, kind: g.Game, id: g.ID, rng: rand.New(rand.NewPCG(seed, 0x5eed)),
 		version: g.Version, posted: []json.RawMessage{nil}}
 	for _, s := range g.Seats {
 		tb.tokens = append(tb.tokens, r.class.students[r.nameOf[*s.StudentID]].token)
@@ -339,7 +340,7 @@ func (r *review) finish(tb *table) {
 		t.Fatalf("game %s: the teacher's history has %d entries, want %d", tb.id, len(items), tb.seq+1)
 	}
 	for i, raw := range items {
-		var e wireEntry
+		var e client.HistoryEntry
 		if err := json.Unmarshal(raw, &e); err != nil {
 			t.Fatal(err)
 		}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"primegames/api/apitest"
+	"primegames/api/openapi/client"
 	"primegames/domain/players"
 	"primegames/repo/repotest"
 )
@@ -116,7 +117,7 @@ func checkPrimedView(t *testing.T, seq int64, viewer int, raw json.RawMessage) p
 func checkPrimedHistory(t *testing.T, viewer int, items []json.RawMessage) {
 	t.Helper()
 	for _, raw := range items {
-		var e wireEntry
+		var e client.HistoryEntry
 		if err := json.Unmarshal(raw, &e); err != nil {
 			t.Fatal(err)
 		}
@@ -246,7 +247,7 @@ func playPrimed(t *testing.T, tb *table, multi bool) {
 			if viewer == seat || viewer == replayed {
 				view = tb.checkReplay(token)
 			} else {
-				view = tb.get(token).State
+				view = stateOf(tb.get(token))
 			}
 			if g.Status == "active" {
 				checkPrimedView(t, e.Seq, viewer, view)
@@ -322,7 +323,7 @@ func playPrimed(t *testing.T, tb *table, multi bool) {
 	}
 	// PR-8: once the game is over, the last hands are shown to all.
 	var v primedView
-	if err := json.Unmarshal(g.State, &v); err != nil {
+	if err := json.Unmarshal(stateOf(g), &v); err != nil {
 		t.Fatal(err)
 	}
 	if v.Phase != "finished" || v.ToAct != nil {

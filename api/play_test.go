@@ -174,7 +174,7 @@ func playPrimeClimb(t *testing.T, players int, options map[string]any, seed uint
 		}
 	}
 	var v climbView
-	if err := json.Unmarshal(g.State, &v); err != nil {
+	if err := json.Unmarshal(stateOf(g), &v); err != nil {
 		t.Fatal(err)
 	}
 	if v.Phase != "finished" || v.Winner == nil || *v.Winner != w || v.Players[w].Pawns != [2]int{101, 101} {
