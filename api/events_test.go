@@ -133,14 +133,14 @@ func (g *evGame) play() (seq int64, sent, returned time.Time) {
 		g.t.Fatalf("game %s is %s", g.id, g.status)
 	}
 	var legal struct {
-		Actions []climbLegal `json:"actions"`
+		Actions []json.RawMessage `json:"actions"`
 	}
 	g.s.Get(g.path("/legal-actions"), bearer(g.tokens[g.toAct])...).JSON(g.t, &legal)
 	if len(legal.Actions) == 0 {
 		g.t.Fatalf("seat %d has no legal action", g.toAct)
 	}
-	// Primed entries have no ends, so this picks among them at random.
-	pick := pickClimb(g.rng, legal.Actions)
+	var pick climbLegal
+	choose(g.t, greedyPlayer(g.t, g.kind), legal.Actions, g.rng, &pick)
 	sent = time.Now()
 	resp := g.s.Post(g.path("/actions"), []byte(pick.Action), bearer(g.tokens[g.toAct])...)
 	returned = time.Now()

@@ -15,38 +15,29 @@ import (
 	"testing"
 
 	"primegames/api/apitest"
+	"primegames/api/openapi/client"
 	"primegames/play"
 	"primegames/repo"
+
+	"github.com/google/uuid"
 )
 
 // This file holds the scripted client of the end-to-end game tests in play_test.go: it creates a
 // game over HTTP, posts actions picked from GET /legal-actions and checks, after every accepted
 // action, the response, the replay step (GET /states/{seq}) and the fold of the stored history (G-2).
 
-// wireEntry is the HistoryEntry schema.
-type wireEntry struct {
-	Seq     int64           `json:"seq"`
-	Seat    *int            `json:"seat"`
-	Action  json.RawMessage `json:"action"`
-	Outcome json.RawMessage `json:"outcome"`
-	Random  *[]int          `json:"random"`
-}
-
+// wirePage is the HistoryPage schema with its entries left raw, to compare them byte for byte
+// with other ways of reading the history.
 type wirePage struct {
 	Items      []json.RawMessage `json:"items"`
 	NextCursor *string           `json:"next_cursor"`
-}
-
-type wireLegal struct {
-	Seat    int               `json:"seat"`
-	Version int64             `json:"version"`
-	Actions []json.RawMessage `json:"actions"`
 }
 
 // table is one game being played by the scripted client.
 type table struct {
 	t      *testing.T
 	s      *apitest.Server
+	api    *client.ClientWithResponses
 	db     *repo.DB
 	kind   string
 	id     string
@@ -55,7 +46,7 @@ type table struct {
 
 	version int64 // the game's version as last seen
 	seq     int64 // the last history entry's seq
-	game    gameBody
+	game    client.Game
 	posted  []json.RawMessage // posted[seq] is the action accepted as entry seq (nil for the start)
 }
 
@@ -78,21 +69,19 @@ func newTable(t *testing.T, s *apitest.Server, db *repo.DB, kind string, options
 		names[i] = map[string]string{"name": fmt.Sprintf("Bot %d", i)}
 	}
 	req["players"] = names
-	resp := s.Post("/v1/games", req)
-	if resp.StatusCode != http.StatusCreated {
-		t.Fatalf("POST /v1/games = %d, want 201: %s", resp.StatusCode, resp.Body)
+	body, err := json.Marshal(req)
+	if err != nil {
+		t.Fatal(err)
 	}
-	var created struct {
-		Game  gameBody `json:"game"`
-		Seats []struct {
-			Seat  int    `json:"seat"`
-			Token string `json:"token"`
-		} `json:"seats"`
+	api := s.Client()
+	resp, err := api.CreateGameWithBodyWithResponse(context.Background(), nil, "application/json", bytes.NewReader(body))
+	if err != nil || resp.JSON201 == nil {
+		t.Fatalf("POST /v1/games = %d, want 201: %v %s", resp.StatusCode(), err, resp.Body)
 	}
-	resp.JSON(t, &created)
-	tb := &table{t: t, s: s, db: db, kind: kind, id: created.Game.ID, rng: rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15)),
+	created := resp.JSON201
+	tb := &table{t: t, s: s, api: api, db: db, kind: kind, id: created.Game.Id.String(), rng: rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15)),
 		version: created.Game.Version, game: created.Game, posted: []json.RawMessage{nil}}
-	if got := resp.Header.Get("Location"); got != "/v1/games/"+tb.id {
+	if got := resp.HTTPResponse.Header.Get("Location"); got != "/v1/games/"+tb.id {
 		t.Errorf("Location = %q, want /v1/games/%s", got, tb.id)
 	}
 	if created.Game.Status != "active" || created.Game.Turn == nil || len(created.Game.Turn.ToAct) != 1 {
@@ -114,19 +103,21 @@ func newTable(t *testing.T, s *apitest.Server, db *repo.DB, kind string, options
 
 func (tb *table) path(suffix string) string { return "/v1/games/" + tb.id + suffix }
 
+// gameID is the game's id as the typed client takes it.
+func (tb *table) gameID() client.GameID { return uuid.MustParse(tb.id) }
+
 // get reads the game as token sees it.
-func (tb *table) get(token string) gameBody {
+func (tb *table) get(token string) client.Game {
 	tb.t.Helper()
-	resp := tb.s.Get(tb.path(""), auth(token)...)
-	if resp.StatusCode != http.StatusOK {
-		tb.t.Fatalf("GET %s = %d: %s", tb.path(""), resp.StatusCode, resp.Body)
+	resp, err := tb.api.GetGameWithResponse(context.Background(), tb.gameID(), nil, apitest.Bearer(token))
+	if err != nil || resp.JSON200 == nil {
+		tb.t.Fatalf("GET %s = %d: %v %s", tb.path(""), resp.StatusCode(), err, resp.Body)
 	}
-	var g gameBody
-	resp.JSON(tb.t, &g)
+	g := *resp.JSON200
 	if g.Version != tb.version {
 		tb.t.Fatalf("GET %s: version %d, want %d", tb.path(""), g.Version, tb.version)
 	}
-	if etag := resp.Header.Get("ETag"); etag != strconv.Quote(strconv.FormatInt(g.Version, 10)) {
+	if etag := resp.HTTPResponse.Header.Get("ETag"); etag != strconv.Quote(strconv.FormatInt(g.Version, 10)) {
 		tb.t.Errorf("GET %s: ETag %q for version %d", tb.path(""), etag, g.Version)
 	}
 	return g
@@ -135,19 +126,22 @@ func (tb *table) get(token string) gameBody {
 // legal lists the legal actions of seat; the list must be current.
 func (tb *table) legal(seat int) []json.RawMessage {
 	tb.t.Helper()
-	resp := tb.s.Get(tb.path("/legal-actions"), auth(tb.tokens[seat])...)
-	if resp.StatusCode != http.StatusOK {
-		tb.t.Fatalf("GET legal-actions (seat %d) = %d: %s", seat, resp.StatusCode, resp.Body)
+	resp, err := tb.api.GetLegalActionsWithResponse(context.Background(), tb.gameID(), apitest.Bearer(tb.tokens[seat]))
+	if err != nil || resp.JSON200 == nil {
+		tb.t.Fatalf("GET legal-actions (seat %d) = %d: %v %s", seat, resp.StatusCode(), err, resp.Body)
 	}
-	var l wireLegal
-	resp.JSON(tb.t, &l)
-	if etag := resp.Header.Get("ETag"); etag != strconv.Quote(strconv.FormatInt(l.Version, 10)) {
+	l := resp.JSON200
+	var actions []json.RawMessage
+	if err := json.Unmarshal(l.Actions, &actions); err != nil {
+		tb.t.Fatalf("GET legal-actions: actions %s: %v", l.Actions, err)
+	}
+	if etag := resp.HTTPResponse.Header.Get("ETag"); etag != strconv.Quote(strconv.FormatInt(l.Version, 10)) {
 		tb.t.Errorf("GET legal-actions: ETag %q, version %d", etag, l.Version)
 	}
 	if l.Seat != seat || l.Version != tb.version {
 		tb.t.Fatalf("GET legal-actions (seat %d): seat %d version %d, want version %d", seat, l.Seat, l.Version, tb.version)
 	}
-	return l.Actions
+	return actions
 }
 
 // toAct is the one seat whose turn it is, from the last game body seen.
@@ -161,25 +155,20 @@ func (tb *table) toAct() int {
 
 // act posts one action of seat and checks the 201 response: the next seq, the version grown by one,
 // the action recorded as sent, no random values while the game runs.
-func (tb *table) act(seat int, action json.RawMessage) (wireEntry, gameBody) {
+func (tb *table) act(seat int, action json.RawMessage) (client.HistoryEntry, client.Game) {
 	tb.t.Helper()
-	resp := tb.s.Post(tb.path("/actions"), []byte(action), auth(tb.tokens[seat])...)
-	if resp.StatusCode != http.StatusCreated {
-		tb.t.Fatalf("after seq %d, seat %d: POST actions %s = %d, want 201: %s", tb.seq, seat, action, resp.StatusCode, resp.Body)
+	resp, err := tb.api.PostActionWithBodyWithResponse(context.Background(), tb.gameID(), nil, "application/json", bytes.NewReader(action), apitest.Bearer(tb.tokens[seat]))
+	if err != nil || resp.JSON201 == nil {
+		tb.t.Fatalf("after seq %d, seat %d: POST actions %s = %d, want 201: %v %s", tb.seq, seat, action, resp.StatusCode(), err, resp.Body)
 	}
-	var res struct {
-		Entry wireEntry `json:"entry"`
-		Game  gameBody  `json:"game"`
-	}
-	resp.JSON(tb.t, &res)
-	e, g := res.Entry, res.Game
+	e, g := resp.JSON201.Entry, resp.JSON201.Game
 	if e.Seq != tb.seq+1 {
 		tb.t.Fatalf("POST actions %s: entry.seq = %d, want %d", action, e.Seq, tb.seq+1)
 	}
 	if g.Version != tb.version+1 {
 		tb.t.Fatalf("POST actions %s: game.version = %d, want %d", action, g.Version, tb.version+1)
 	}
-	if etag := resp.Header.Get("ETag"); etag != strconv.Quote(strconv.FormatInt(g.Version, 10)) {
+	if etag := resp.HTTPResponse.Header.Get("ETag"); etag != strconv.Quote(strconv.FormatInt(g.Version, 10)) {
 		tb.t.Errorf("POST actions: ETag %q, game.version %d", etag, g.Version)
 	}
 	if e.Seat == nil || *e.Seat != seat {
@@ -205,38 +194,30 @@ func (tb *table) checkReplay(token string) json.RawMessage {
 	tb.t.Helper()
 	g := tb.get(token)
 	p := tb.path("/states/" + strconv.FormatInt(tb.seq, 10))
-	resp := tb.s.Get(p, auth(token)...)
-	if resp.StatusCode != http.StatusOK {
-		tb.t.Fatalf("GET %s = %d: %s", p, resp.StatusCode, resp.Body)
-	}
-	var step struct {
-		Seq      int64           `json:"seq"`
-		SeqCount int64           `json:"seq_count"`
-		State    json.RawMessage `json:"state"`
-	}
-	resp.JSON(tb.t, &step)
+	step := tb.replayStep(token, tb.seq)
 	if step.Seq != tb.seq || step.SeqCount != tb.seq+1 {
 		tb.t.Errorf("GET %s: seq %d seq_count %d, want %d and %d", p, step.Seq, step.SeqCount, tb.seq, tb.seq+1)
 	}
-	if !jsonEqual(step.State, g.State) {
-		tb.t.Fatalf("G-2: replay step %d differs from the game as seen with the same token:\nreplay: %s\ngame:   %s", tb.seq, step.State, g.State)
+	if !jsonEqual(step.State, stateOf(g)) {
+		tb.t.Fatalf("G-2: replay step %d differs from the game as seen with the same token:\nreplay: %s\ngame:   %s", tb.seq, step.State, stateOf(g))
 	}
-	return g.State
+	return stateOf(g)
 }
 
 // stateAt is the replay step seq as token sees it.
 func (tb *table) stateAt(token string, seq int64) json.RawMessage {
 	tb.t.Helper()
-	p := tb.path("/states/" + strconv.FormatInt(seq, 10))
-	resp := tb.s.Get(p, auth(token)...)
-	if resp.StatusCode != http.StatusOK {
-		tb.t.Fatalf("GET %s = %d: %s", p, resp.StatusCode, resp.Body)
+	return tb.replayStep(token, seq).State
+}
+
+// replayStep is GET /states/{seq} as token sees it.
+func (tb *table) replayStep(token string, seq int64) client.ReplayStep {
+	tb.t.Helper()
+	resp, err := tb.api.GetStateAtWithResponse(context.Background(), tb.gameID(), seq, apitest.Bearer(token))
+	if err != nil || resp.JSON200 == nil {
+		tb.t.Fatalf("GET %s = %d: %v %s", tb.path("/states/"+strconv.FormatInt(seq, 10)), resp.StatusCode(), err, resp.Body)
 	}
-	var step struct {
-		State json.RawMessage `json:"state"`
-	}
-	resp.JSON(tb.t, &step)
-	return step.State
+	return *resp.JSON200
 }
 
 // checkFold loads the stored game and its whole history and checks that folding the history gives
@@ -346,7 +327,7 @@ func (tb *table) historyPage(token string, cursor *string, limit int) wirePage {
 
 func seqOf(t *testing.T, raw json.RawMessage) int64 {
 	t.Helper()
-	var e wireEntry
+	var e client.HistoryEntry
 	if err := json.Unmarshal(raw, &e); err != nil {
 		t.Fatal(err)
 	}
@@ -410,7 +391,7 @@ func (tb *table) ndjson(token string) []json.RawMessage {
 // checkFinalHistory checks, once the game is over, that the public history (paged with a small
 // limit) holds every entry once and in order with its random values, that it matches the stored
 // history, and that NDJSON gives the same entries line by line.
-func (tb *table) checkFinalHistory() []wireEntry {
+func (tb *table) checkFinalHistory() []client.HistoryEntry {
 	tb.t.Helper()
 	stored, err := tb.db.Games().Entries(context.Background(), tb.id, -1, 1_000_000)
 	if err != nil {
@@ -420,9 +401,9 @@ func (tb *table) checkFinalHistory() []wireEntry {
 	if int64(len(paged)) != tb.seq+1 || len(paged) != len(stored) {
 		tb.t.Fatalf("public history has %d entries, want %d (stored %d)", len(paged), tb.seq+1, len(stored))
 	}
-	entries := make([]wireEntry, len(paged))
+	entries := make([]client.HistoryEntry, len(paged))
 	for i, raw := range paged {
-		var e wireEntry
+		var e client.HistoryEntry
 		if err := json.Unmarshal(raw, &e); err != nil {
 			tb.t.Fatal(err)
 		}
@@ -461,24 +442,18 @@ func (tb *table) checkFinalHistory() []wireEntry {
 }
 
 // checkFinished checks the final game body and returns the scores body.
-func (tb *table) checkFinished() (gameBody, json.RawMessage) {
+func (tb *table) checkFinished() (client.Game, json.RawMessage) {
 	tb.t.Helper()
 	g := tb.get("")
 	if g.Status != "finished" || g.Turn != nil || g.FinishedAt == nil || len(g.Winners) == 0 {
 		tb.t.Fatalf("finished game: status %q turn %+v finished_at %v winners %v", g.Status, g.Turn, g.FinishedAt, g.Winners)
 	}
-	resp := tb.s.Get(tb.path("/scores"))
-	if resp.StatusCode != http.StatusOK {
-		tb.t.Fatalf("GET scores = %d: %s", resp.StatusCode, resp.Body)
+	scores, err := tb.api.GetScoresWithResponse(context.Background(), tb.gameID())
+	if err != nil || scores.JSON200 == nil || scores.JSON200.Scores == nil {
+		tb.t.Fatalf("GET scores = %d: %v %s", scores.StatusCode(), err, scores.Body)
 	}
-	var sc struct {
-		Game    string          `json:"game"`
-		Status  string          `json:"status"`
-		Winners []int           `json:"winners"`
-		Scores  json.RawMessage `json:"scores"`
-	}
-	resp.JSON(tb.t, &sc)
-	if sc.Game != tb.kind || sc.Status != "finished" || !reflect.DeepEqual(sc.Winners, g.Winners) {
+	sc := scores.JSON200
+	if string(sc.Game) != tb.kind || sc.Status != "finished" || !reflect.DeepEqual(sc.Winners, g.Winners) {
 		tb.t.Errorf("GET scores: game %q status %q winners %v; the game has winners %v", sc.Game, sc.Status, sc.Winners, g.Winners)
 	}
 	for seat := range tb.tokens {
@@ -491,14 +466,14 @@ func (tb *table) checkFinished() (gameBody, json.RawMessage) {
 	if tb.kind == "prime-climb" {
 		action = `{"type":"roll"}`
 	}
-	resp = tb.s.Post(tb.path("/actions"), []byte(action), auth(tb.tokens[seat])...)
+	resp := tb.s.Post(tb.path("/actions"), []byte(action), auth(tb.tokens[seat])...)
 	if resp.StatusCode < 400 {
 		tb.t.Errorf("POST actions on a finished game = %d, want an error: %s", resp.StatusCode, resp.Body)
 	}
 	if ag := tb.get(""); ag.Version != tb.version {
 		tb.t.Errorf("a refused action on a finished game changed the version to %d", ag.Version)
 	}
-	return g, sc.Scores
+	return g, *sc.Scores
 }
 
 // jsonEqual reports whether two JSON documents decode to the same value.
@@ -527,4 +502,12 @@ func field(t *testing.T, obj json.RawMessage, name string, v any) (present bool)
 		}
 	}
 	return true
+}
+
+// stateOf is the game's view as a client sees it; nil while it has none (a lobby).
+func stateOf(g client.Game) json.RawMessage {
+	if g.State == nil {
+		return nil
+	}
+	return *g.State
 }

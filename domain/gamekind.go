@@ -23,6 +23,10 @@ type GameKind struct {
 	// Board is reference data about the game, served as it is at GET /v1/boards/{game}; nil when the
 	// kind has none.
 	Board any
+	// Greedy is how a test or load player that wants the game over soon picks: the index of one
+	// entry of legal, a seat's legal actions as GET /legal-actions lists them. Nil when the kind has
+	// no such strategy; players then pick at random (domain/players).
+	Greedy func(legal []json.RawMessage, r Rand) (int, error)
 }
 
 // Name is the kind's identifier in the API, e.g. "prime-climb".

@@ -6,3 +6,4 @@ package openapi
 
 //go:generate go run ../../tools/mergekinds ../../openapi.yaml
 //go:generate go tool oapi-codegen -config config.yaml ../../openapi.yaml
+//go:generate go tool oapi-codegen -config client/config.yaml ../../openapi.yaml

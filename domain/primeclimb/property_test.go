@@ -35,7 +35,7 @@ func playRandomGame(t testing.TB, seed uint64, seats int, opts string, greedy bo
 		}
 		pick := legal[picker.IntN(len(legal))]
 		if greedy && picker.IntN(4) != 0 {
-			pick = furthest(legal, picker)
+			pick = legal[Furthest(legal, picker)]
 		}
 		raw, err := json.Marshal(pick.Action)
 		if err != nil {
@@ -57,30 +57,6 @@ func playRandomGame(t testing.TB, seed uint64, seats int, opts string, greedy bo
 		st = next
 	}
 	return st.(State), setup, records
-}
-
-// furthest picks a winning entry, else the move entry with the highest sum of end positions (ties at
-// random), else any entry.
-func furthest(legal []LegalAction, r domain.Rand) LegalAction {
-	best, bestScore, ties := legal[r.IntN(len(legal))], -1, 0
-	for _, la := range legal {
-		score := -1
-		switch {
-		case la.Wins:
-			score = 1000
-		case la.Ends != nil:
-			score = la.Ends[0] + la.Ends[1]
-		}
-		if score > bestScore {
-			best, bestScore, ties = la, score, 1
-		} else if score == bestScore && score >= 0 {
-			ties++
-			if r.IntN(ties) == 0 {
-				best = la
-			}
-		}
-	}
-	return best
 }
 
 // checkInvariants checks what must hold in every state: positions in 0..101, home pawns stay home, all

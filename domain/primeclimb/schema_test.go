@@ -75,7 +75,7 @@ func TestSchemasMatchMarshalledJSON(t *testing.T) {
 				validate(t, schemas, "PrimeClimbLegalAction", la)
 				validate(t, schemas, "PrimeClimbAction", la.Action)
 			}
-			pick := furthest(legal, picker)
+			pick := legal[Furthest(legal, picker)]
 			raw, _ := json.Marshal(pick.Action)
 			st, out, err = st.Apply(s.Turn.Seat, raw, domain.SeededRand(seed, seq))
 			if err != nil {

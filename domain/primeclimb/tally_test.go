@@ -193,7 +193,7 @@ func tallyRandomGame(t *testing.T, seed uint64, seats int, opts string, greedy b
 		legal := prev.Legal(seat)
 		pick := legal[picker.IntN(len(legal))]
 		if greedy && picker.IntN(4) != 0 {
-			pick = furthest(legal, picker)
+			pick = legal[Furthest(legal, picker)]
 		}
 		raw, err := json.Marshal(pick.Action)
 		if err != nil {

@@ -5,14 +5,15 @@
 // GET /v1/games/{id} for turn.to_act, GET /v1/games/{id}/legal-actions with that seat's token, pick
 // one entry with a seeded PRNG and POST its action to /v1/games/{id}/actions with a fresh
 // Idempotency-Key (retried with the same key after a transport error or a 5xx, as a mobile client
-// would). A request refused by the server's rate limit (429) is sent again after its Retry-After. In Prime Climb it usually takes a winning move, else the move whose pawns end highest, else
-// rolls, so a game ends in a few hundred actions; in Primed it picks uniformly.
+// would). A request refused by the server's rate limit (429) is sent again after its Retry-After. Nine
+// picks in ten follow the kind's greedy strategy (domain/players; in Prime Climb a winning move, else
+// the move whose pawns end highest), so a game ends in a few hundred actions; the others are uniform.
 //
 // Run it from the module root against a server (see README.md), for example:
 //
 //	go run ./tools/loadgen -url http://127.0.0.1:8080 -games 200 -concurrency 16 -game both -seed 1
 //
-// Ctrl-C stops the load early and still prints the report. Standard library only.
+// Ctrl-C stops the load early and still prints the report.
 package main
 
 import (
@@ -31,13 +32,16 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"primegames/domain/games"
+	"primegames/domain/players"
 )
 
 const (
 	maxActionsPerGame = 5000 // a game still running after this many accepted actions is abandoned
 	maxFailuresInGame = 5    // consecutive failed turns before a game is abandoned
 	postRetries       = 2    // extra attempts, with the same Idempotency-Key, after a transport error or 5xx
-	greedy            = 0.9  // Prime Climb: how often to take the best move rather than any legal action
+	greedyPercent     = 90   // how often to follow the kind's greedy strategy rather than pick any legal action
 )
 
 var names = []string{"Ada", "Ben", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal"}
@@ -119,12 +123,14 @@ type client struct {
 
 // play creates one game and plays it to the end (or until it has to give up).
 func (c *client) play(ctx context.Context, game string, rng *rand.Rand) {
-	players := make([]map[string]string, 2+rng.IntN(3))
+	seated := make([]map[string]string, 2+rng.IntN(3))
 	first := rng.IntN(len(names))
-	for i := range players {
-		players[i] = map[string]string{"name": names[(first+i)%len(names)]}
+	for i := range seated {
+		seated[i] = map[string]string{"name": names[(first+i)%len(names)]}
 	}
-	body, _ := json.Marshal(map[string]any{"game": game, "players": players})
+	kind, _ := games.All().Lookup(game)
+	player := players.Mostly(players.Greedy(kind), greedyPercent)
+	body, _ := json.Marshal(map[string]any{"game": game, "players": seated})
 	var created struct {
 		Game  struct{ ID string }
 		Seats []struct {
@@ -166,7 +172,7 @@ func (c *client) play(ctx context.Context, game string, rng *rand.Rand) {
 		seat := g.Turn.ToAct[rng.IntN(len(g.Turn.ToAct))]
 
 		var legal struct {
-			Actions []legalAction
+			Actions []json.RawMessage
 		}
 		if !c.call(ctx, kindLegal, "GET", "/v1/games/"+id+"/legal-actions", tokens[seat], nil, "", &legal) {
 			failures++
@@ -177,11 +183,13 @@ func (c *client) play(ctx context.Context, game string, rng *rand.Rand) {
 			failures++
 			continue
 		}
-		pick := rng.IntN(len(legal.Actions))
-		if game == "prime-climb" {
-			pick = choosePrimeClimb(rng, legal.Actions)
+		action, err := pickAction(player, legal.Actions, rng)
+		if err != nil {
+			c.st.odd("game %s (%s) after %d actions: %v", id, game, accepted, err)
+			failures++
+			continue
 		}
-		if c.postAction(ctx, id, tokens[seat], legal.Actions[pick].Action) {
+		if c.postAction(ctx, id, tokens[seat], action) {
 			accepted++
 			c.st.actionsPosted++
 			failures = 0
@@ -195,48 +203,17 @@ func (c *client) play(ctx context.Context, game string, rng *rand.Rand) {
 	}
 }
 
-// legalAction is one entry of GET /legal-actions; ends, wins and type are Prime Climb's.
-type legalAction struct {
-	Type   string
-	Action json.RawMessage
-	Ends   []int
-	Wins   bool
-}
-
-// choosePrimeClimb takes a winning action when there is one; otherwise, most of the time, the move
-// whose pawns end highest (ties broken at random) or, before the dice are rolled, the roll; and
-// otherwise any legal action.
-func choosePrimeClimb(rng *rand.Rand, actions []legalAction) int {
-	for i, a := range actions {
-		if a.Wins {
-			return i
-		}
+// pickAction picks one of a seat's legal actions with player and returns its action.
+func pickAction(player players.Player, legal []json.RawMessage, rng *rand.Rand) (json.RawMessage, error) {
+	i, err := player(legal, rng)
+	if err != nil {
+		return nil, err
 	}
-	if rng.Float64() < greedy {
-		best, bestSum, ties := -1, -1, 0
-		for i, a := range actions {
-			if len(a.Ends) != 2 {
-				continue
-			}
-			switch sum := a.Ends[0] + a.Ends[1]; {
-			case sum > bestSum:
-				best, bestSum, ties = i, sum, 1
-			case sum == bestSum:
-				if ties++; rng.IntN(ties) == 0 {
-					best = i
-				}
-			}
-		}
-		if best >= 0 {
-			return best
-		}
-		for i, a := range actions {
-			if a.Type == "roll" {
-				return i
-			}
-		}
+	var entry struct{ Action json.RawMessage }
+	if err := json.Unmarshal(legal[i], &entry); err != nil {
+		return nil, fmt.Errorf("legal action %d: %w", i, err)
 	}
-	return rng.IntN(len(actions))
+	return entry.Action, nil
 }
 
 // postAction posts one action, retrying with the same Idempotency-Key after a transport error or a

@@ -1,0 +1,265 @@
+package api_test
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"maps"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The classroom statistics, as JSON and CSV, against the counts the review worked out itself.
+
+func nonZero(m map[string]int) map[string]int {
+	out := map[string]int{}
+	for k, v := range m {
+		if v != 0 {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// checkTotals compares one student's (or the class's) statistics with the counts. Examples are
+// refusal sentences of the code; with strictExamples, the most recent, newest first, up to three.
+func (r *review) checkTotals(who string, got crTotals, want *crCounts, strictExamples bool) {
+	t := r.t
+	t.Helper()
+	if got.GamesPlayed != want.played || got.GamesFinished != want.finished || got.GamesWon != want.won {
+		t.Errorf("%s: games played/finished/won = %d/%d/%d, counted %d/%d/%d", who, got.GamesPlayed, got.GamesFinished, got.GamesWon, want.played, want.finished, want.won)
+	}
+	if len(got.Games) != 2 || got.Games["prime-climb"].Counts == nil || got.Games["primed"].Counts == nil {
+		t.Errorf("%s: games %v, want both kinds, played or not", who, got.Games)
+	}
+	if g, w := nonZero(got.Games["primed"].Counts), nonZero(want.primed); !maps.Equal(g, w) {
+		t.Errorf("%s: primed counters %v, counted %v", who, g, w)
+	}
+	// primes_landed needs the start-of-turn squares; every card drawn was earned by a landing.
+	gotClimb := nonZero(got.Games["prime-climb"].Counts)
+	if landed := gotClimb["primes_landed"]; landed < want.climb["cards_drawn"] {
+		t.Errorf("%s: primes_landed %d, fewer than the %d cards drawn", who, landed, want.climb["cards_drawn"])
+	}
+	delete(gotClimb, "primes_landed")
+	if w := nonZero(want.climb); !maps.Equal(gotClimb, w) {
+		t.Errorf("%s: prime_climb counters %v, counted %v", who, gotClimb, w)
+	}
+	average, ok := got.Games["primed"].Measures["average_round_score"]
+	switch rounds := want.primed["rounds"]; {
+	case rounds == 0 && ok:
+		t.Errorf("%s: average_round_score %v without a round", who, average)
+	case rounds > 0 && (!ok || average != float64(want.primed["round_score_total"])/float64(rounds)):
+		t.Errorf("%s: average_round_score %v, want %d / %d", who, got.Games["primed"].Measures, want.primed["round_score_total"], rounds)
+	}
+	if len(got.Games["prime-climb"].Measures) != 0 {
+		t.Errorf("%s: prime-climb measures %v, want none", who, got.Games["prime-climb"].Measures)
+	}
+	gotCodes := map[string]int{}
+	for i, a := range got.Attempts {
+		gotCodes[a.Code] = a.Count
+		if i > 0 && a.Count > got.Attempts[i-1].Count {
+			t.Errorf("%s: attempts not by count, most first: %+v", who, got.Attempts)
+		}
+		sentences := want.attempts[a.Code]
+		var recent []string
+		for j := len(sentences) - 1; j >= 0 && len(recent) < 3; j-- {
+			recent = append(recent, sentences[j])
+		}
+		switch {
+		case strictExamples && !slices.Equal(a.Examples, recent):
+			t.Errorf("%s: attempts %q (%d) examples %q, want the most recent, newest first: %q", who, a.Code, a.Count, a.Examples, recent)
+		case len(a.Examples) == 0 || len(a.Examples) > 3:
+			t.Errorf("%s: attempts %q (%d) has %d examples, want 1 to 3", who, a.Code, a.Count, len(a.Examples))
+		}
+		for _, ex := range a.Examples {
+			if !slices.Contains(sentences, ex) {
+				t.Errorf("%s: attempts %q example %q is none of the refusals sent: %q", who, a.Code, ex, sentences)
+			}
+		}
+	}
+	wantCodes := map[string]int{}
+	for code, s := range want.attempts {
+		wantCodes[code] = len(s)
+	}
+	if !maps.Equal(gotCodes, wantCodes) {
+		t.Errorf("%s: attempts by code %v, sent %v", who, gotCodes, wantCodes)
+	}
+}
+
+func (r *review) checkStats() crStats {
+	t := r.t
+	t.Helper()
+	var stats crStats
+	r.get("/v1/classrooms/"+r.class.id+"/stats", &stats)
+	if stats.ClassroomID != r.class.id || len(stats.Students) != len(r.names) {
+		t.Fatalf("stats: classroom %s, %d students", stats.ClassroomID, len(stats.Students))
+	}
+	class := newCounts()
+	for i, st := range stats.Students {
+		want := r.counts[st.StudentID]
+		if want == nil || st.Name != r.names[i] {
+			t.Fatalf("stats.students[%d] is %s %q, want %s", i, st.StudentID, st.Name, r.names[i])
+		}
+		r.checkTotals(st.Name, st.crTotals, want, true)
+		class.played += want.played
+		class.finished += want.finished
+		class.won += want.won
+		for k, v := range want.primed {
+			class.primed[k] += v
+		}
+		for k, v := range want.climb {
+			class.climb[k] += v
+		}
+	}
+	// The class's refusals of each code, in the order sent (games were played one after another).
+	// Whether the class's examples are the most recent of them is TestClassroomStatsClassExamples'.
+	for _, id := range r.played {
+		for _, a := range r.refused[id] {
+			class.attempts[a.code] = append(class.attempts[a.code], a.detail)
+		}
+	}
+	r.checkTotals("the class", stats.Class, class, false)
+	// Every bump given in the class was taken by someone in the class.
+	if pc := stats.Class.Games["prime-climb"].Counts; pc["bumps_given"] != pc["bumps_taken"] {
+		t.Errorf("class bumps_given %d != bumps_taken %d", pc["bumps_given"], pc["bumps_taken"])
+	}
+	t.Logf("class: %+v", stats.Class)
+	return stats
+}
+
+// checkCSV reads the statistics as CSV and compares every row with the JSON numbers, both ways.
+func (r *review) checkCSV(stats crStats) {
+	t := r.t
+	t.Helper()
+	resp := r.get("/v1/classrooms/"+r.class.id+"/stats", nil, "Accept", "text/csv")
+	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/csv") {
+		t.Errorf("stats as CSV: Content-Type %q", ct)
+	}
+	rows, err := csv.NewReader(bytes.NewReader(resp.Body)).ReadAll()
+	if err != nil {
+		t.Fatalf("stats CSV: %v\n%s", err, resp.Body)
+	}
+	if len(rows) == 0 || !slices.Equal(rows[0], []string{"student_id", "name", "measure", "value"}) {
+		t.Fatalf("stats CSV header = %v", rows[:min(1, len(rows))])
+	}
+	want := map[[3]string]string{}
+	add := func(id, name string, tot crTotals) {
+		put := func(measure, value string) { want[[3]string{id, name, measure}] = value }
+		put("games_played", strconv.Itoa(tot.GamesPlayed))
+		put("games_finished", strconv.Itoa(tot.GamesFinished))
+		put("games_won", strconv.Itoa(tot.GamesWon))
+		// The prefixes are the names these figures had before stats were per kind.
+		for kind, prefix := range map[string]string{"prime-climb": "prime_climb.", "primed": "primed."} {
+			for k, v := range tot.Games[kind].Counts {
+				put(prefix+k, strconv.Itoa(v))
+			}
+			for k, v := range tot.Games[kind].Measures {
+				put(prefix+k, strconv.FormatFloat(v, 'f', 2, 64))
+			}
+		}
+		for _, a := range tot.Attempts {
+			put("attempts."+a.Code, strconv.Itoa(a.Count))
+		}
+	}
+	for _, st := range stats.Students {
+		add(st.StudentID, st.Name, st.crTotals)
+	}
+	add("", "(class)", stats.Class)
+	got := map[[3]string]string{}
+	for i, row := range rows[1:] {
+		if len(row) != 4 {
+			t.Errorf("stats CSV row %d has %d fields: %v", i+1, len(row), row)
+			continue
+		}
+		key := [3]string{row[0], row[1], row[2]}
+		if _, dup := got[key]; dup {
+			t.Errorf("stats CSV has %v twice", key)
+		}
+		got[key] = row[3]
+	}
+	if !maps.Equal(got, want) {
+		for k, v := range want {
+			if got[k] != v {
+				t.Errorf("stats CSV %v = %q, the JSON says %q", k, got[k], v)
+			}
+		}
+		for k, v := range got {
+			if _, ok := want[k]; !ok {
+				t.Errorf("stats CSV has %v = %q, not in the JSON", k, v)
+			}
+		}
+	}
+	if n := len(want); n < 6*10 {
+		t.Errorf("stats CSV compared only %d values", n)
+	}
+}
+
+// TestClassroomStatsClassExamples pins what the class's refused attempts show as examples: like a
+// student's (AttemptCount.examples in openapi.yaml: "The most recent refusals' sentences"), the class's
+// most recent refusals of the code, newest first, up to three, whoever sent them.
+func TestClassroomStatsClassExamples(t *testing.T) {
+	h := newGamesHarness(t)
+	class := h.newClassroom(t, "Class 6D", "Ada", "Ben", "Cy", "Dee")
+	type sent struct{ student, detail string }
+	var refusals []sent
+	// missingCards has the seat to act in a new game of pair play two cards it does not hold: each
+	// is refused card_not_in_hand with a sentence naming the card.
+	missingCards := func(pair []string, cards []int) {
+		resp := h.Post("/v1/games", map[string]any{"game": "primed", "players": []map[string]string{
+			{"student_id": class.students[pair[0]].id}, {"student_id": class.students[pair[1]].id},
+		}}, bearer(class.teacher)...)
+		if resp.StatusCode != http.StatusCreated {
+			t.Fatalf("create = %d: %s", resp.StatusCode, resp.Body)
+		}
+		var c created
+		resp.JSON(t, &c)
+		seat := h.game(t, c.Game.ID, class.teacher).Turn.ToAct[0]
+		actor := class.students[pair[seat]]
+		var v primedView
+		if err := json.Unmarshal(h.game(t, c.Game.ID, actor.token).State, &v); err != nil {
+			t.Fatal(err)
+		}
+		sentHere := 0
+		for _, card := range cards {
+			if sentHere == 2 || slices.Contains(*v.Hands[seat].Cards, card) {
+				continue
+			}
+			resp := h.act(t, c.Game.ID, actor.token, map[string]any{"type": "play", "cards": []int{card}})
+			p := resp.Problem(t)
+			if resp.StatusCode != http.StatusUnprocessableEntity || p.Code != "card_not_in_hand" {
+				t.Fatalf("play of a card not held = %d %s", resp.StatusCode, resp.Body)
+			}
+			refusals = append(refusals, sent{pair[seat], p.Detail})
+			sentHere++
+		}
+	}
+	// Two students refused twice each: no student has three refusals, the class has four.
+	// Cards counted down in one game and up in the other make the four sentences differ.
+	var down, up []int
+	for c := 1; c <= 17; c++ {
+		down, up = append(down, 18-c), append(up, c)
+	}
+	missingCards([]string{"Ada", "Ben"}, down)
+	missingCards([]string{"Cy", "Dee"}, up)
+
+	var stats crStats
+	resp := h.Get("/v1/classrooms/"+class.id+"/stats", bearer(class.teacher)...)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("stats = %d: %s", resp.StatusCode, resp.Body)
+	}
+	resp.JSON(t, &stats)
+	var recent []string
+	for i := len(refusals) - 1; i >= 0 && len(recent) < 3; i-- {
+		recent = append(recent, refusals[i].detail)
+	}
+	if len(stats.Class.Attempts) != 1 || stats.Class.Attempts[0].Code != "card_not_in_hand" || stats.Class.Attempts[0].Count != len(refusals) {
+		t.Fatalf("class attempts = %+v, want card_not_in_hand × %d", stats.Class.Attempts, len(refusals))
+	}
+	if got := stats.Class.Attempts[0].Examples; !slices.Equal(got, recent) {
+		t.Errorf("GET /v1/classrooms/{id}/stats: class.attempts[card_not_in_hand] (count %d) examples = %q, want the class's %d most recent, newest first: %q (refusals in the order sent: %+v)",
+			len(refusals), got, len(recent), recent, refusals)
+	}
+}

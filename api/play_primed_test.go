@@ -1,0 +1,363 @@
+package api_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"testing"
+
+	"primegames/api/apitest"
+	"primegames/api/openapi/client"
+	"primegames/domain/players"
+	"primegames/repo/repotest"
+)
+
+// End-to-end games of Primed over real HTTP (see play_test.go), with the PR-8 checks that no seat's
+// view or history shows another seat's hidden cards.
+
+type primedLegal struct {
+	Action json.RawMessage `json:"action"`
+}
+
+type primedHand struct {
+	Seat  int    `json:"seat"`
+	Size  int    `json:"size"`
+	Cards *[]int `json:"cards"`
+}
+
+type primedScores struct {
+	Rounds []struct {
+		Round   int     `json:"round"`
+		Dealer  int     `json:"dealer"`
+		Starter int     `json:"starter"`
+		Ending  string  `json:"ending"`
+		WentOut *int    `json:"went_out"`
+		Hands   [][]int `json:"hands"`
+		Scores  []int   `json:"scores"`
+		Totals  []int   `json:"totals"`
+	} `json:"rounds"`
+	Totals   []int `json:"totals"`
+	Finished bool  `json:"finished"`
+	Winners  []int `json:"winners"`
+}
+
+type primedView struct {
+	Options struct {
+		Deck string `json:"deck"`
+	} `json:"options"`
+	Round        int          `json:"round"`
+	Phase        string       `json:"phase"`
+	ToAct        *int         `json:"to_act"`
+	PrimedPile   []int        `json:"primed_pile"`
+	DrawPileSize int          `json:"draw_pile_size"`
+	Hands        []primedHand `json:"hands"`
+	Scores       primedScores `json:"scores"`
+}
+
+type primedOutcome struct {
+	Reshuffled *json.RawMessage `json:"reshuffled"`
+	Passed     *struct {
+		Reason string `json:"reason"`
+	} `json:"passed"`
+	Drew *struct {
+		Seat int  `json:"seat"`
+		Card *int `json:"card"`
+	} `json:"drew"`
+	Dealt *struct {
+		HandSizes []int    `json:"hand_sizes"`
+		Hands     []*[]int `json:"hands"`
+	} `json:"dealt"`
+	RoundEnded *json.RawMessage `json:"round_ended"`
+	GameEnded  *struct {
+		Totals  []int `json:"totals"`
+		Winners []int `json:"winners"`
+	} `json:"game_ended"`
+}
+
+// checkPrimedView checks what viewer (a seat, or -1 for the public) sees of the table while the
+// game runs (PR-8): only their own hand, never the draw pile, the drawn card only when they drew it;
+// and every card of the deck is somewhere.
+func checkPrimedView(t *testing.T, seq int64, viewer int, raw json.RawMessage) primedView {
+	t.Helper()
+	var v primedView
+	if err := json.Unmarshal(raw, &v); err != nil {
+		t.Fatal(err)
+	}
+	if v.Phase == "finished" {
+		return v
+	}
+	for j, h := range v.Hands {
+		switch {
+		case j != viewer && h.Cards != nil:
+			t.Errorf("PR-8: seq %d: the view for viewer %d shows seat %d's hand %v", seq, viewer, j, *h.Cards)
+		case j == viewer && (h.Cards == nil || len(*h.Cards) != h.Size):
+			t.Errorf("PR-8: seq %d: seat %d's own view of its hand: cards %v, size %d", seq, viewer, h.Cards, h.Size)
+		}
+	}
+	if field(t, raw, "draw_pile", nil) {
+		t.Errorf("PR-8: seq %d: the view for viewer %d shows the draw pile", seq, viewer)
+	}
+	drawer := v.Phase == "drawn" && v.ToAct != nil && *v.ToAct == viewer
+	if has := field(t, raw, "drawn_card", nil); has != drawer {
+		t.Errorf("PR-8: seq %d: viewer %d, phase %s, to_act %v: drawn_card shown = %v", seq, viewer, v.Phase, v.ToAct, has)
+	}
+	total := len(v.PrimedPile) + v.DrawPileSize
+	for _, h := range v.Hands {
+		total += h.Size
+	}
+	want := map[string]int{"primed": 68, "standard": 40}[v.Options.Deck] // PR-2
+	if total != want {
+		t.Errorf("seq %d: hands, Primed pile and draw pile hold %d cards, want the %s deck's %d", seq, total, v.Options.Deck, want)
+	}
+	return v
+}
+
+// checkPrimedHistory checks the history as viewer sees it while the game runs: no random values
+// (G-1), no card another seat drew, no hand dealt to another seat (PR-8).
+func checkPrimedHistory(t *testing.T, viewer int, items []json.RawMessage) {
+	t.Helper()
+	for _, raw := range items {
+		var e client.HistoryEntry
+		if err := json.Unmarshal(raw, &e); err != nil {
+			t.Fatal(err)
+		}
+		if e.Random != nil {
+			t.Errorf("G-1: viewer %d sees the random values %v of entry %d while the game runs", viewer, *e.Random, e.Seq)
+		}
+		var out primedOutcome
+		if err := json.Unmarshal(e.Outcome, &out); err != nil {
+			t.Fatal(err)
+		}
+		if d := out.Drew; d != nil && (d.Card != nil) != (d.Seat == viewer) {
+			t.Errorf("PR-8: entry %d seen by viewer %d: seat %d drew, drew.card = %s", e.Seq, viewer, d.Seat, cardText(d.Card))
+		}
+		if d := out.Dealt; d != nil {
+			for j, h := range d.Hands {
+				if j != viewer && h != nil {
+					t.Errorf("PR-8: entry %d seen by viewer %d shows the hand dealt to seat %d: %v", e.Seq, viewer, j, *h)
+				}
+				if j == viewer && (h == nil || len(*h) != d.HandSizes[j]) {
+					t.Errorf("PR-8: entry %d: seat %d does not see its own dealt hand: %v", e.Seq, viewer, h)
+				}
+			}
+		}
+	}
+}
+
+func cardText(c *int) string {
+	if c == nil {
+		return "absent"
+	}
+	return fmt.Sprint(*c)
+}
+
+func TestPlayFullPrimedGames(t *testing.T) {
+	t.Parallel()
+	db := repotest.NewDB(t)
+	srv := newServer(t, db)
+	// Players per game, from 2 up to the deck's most (PR-1), fewer where games run long.
+	seats := map[string]int{
+		"primed/primes/false": 3, "primed/primes/true": 4, "primed/composites/false": 2, "primed/composites/true": 6,
+		"standard/primes/false": 2, "standard/primes/true": 3, "standard/composites/false": 4, "standard/composites/true": 5,
+	}
+	i := 0
+	for _, deck := range []string{"primed", "standard"} {
+		for _, target := range []string{"primes", "composites"} {
+			for _, multi := range []bool{false, true} {
+				players, seed := seats[fmt.Sprintf("%s/%s/%v", deck, target, multi)], uint64(1000+i)
+				i++
+				name := fmt.Sprintf("deck=%s/target=%s/multi_card=%v/players=%d", deck, target, multi, players)
+				t.Run(name, func(t *testing.T) {
+					t.Parallel()
+					// Each subtest has its own HTTP server (its client fails this subtest) on the shared
+					// handler and database; the games are independent.
+					s := apitest.Start(t, srv)
+					opts := map[string]any{"deck": deck, "target": target, "multi_card": multi, "rounds": 4}
+					playPrimed(t, newTable(t, s, db, "primed", opts, players, seed), multi)
+				})
+			}
+		}
+	}
+}
+
+func playPrimed(t *testing.T, tb *table, multi bool) {
+	seats := len(tb.tokens)
+	player := greedyPlayer(t, "primed")
+	if multi {
+		player = players.Random // multi-card games are short
+	}
+	draws, rounds, reshuffles := 0, 0, 0
+	passes := map[string]int{}
+	tails := make([]*tail, seats+1) // by viewer + 1: the public, then every seat
+	for i := range tails {
+		tails[i] = &tail{seen: -1}
+		if i > 0 {
+			tails[i].token = tb.tokens[i-1]
+		}
+	}
+	for n := 0; tb.game.Status == "active"; n++ {
+		if n >= 5000 {
+			t.Fatalf("Primed game not over after %d actions", n)
+		}
+		seat := tb.toAct()
+		legal := tb.legal(seat)
+		if len(legal) == 0 {
+			t.Fatalf("seq %d: seat %d is to act in phase %s but has no legal action", tb.seq, seat, tb.game.Turn.Phase)
+		}
+		if other := (seat + 1) % seats; len(tb.legal(other)) != 0 {
+			t.Errorf("seq %d: seat %d is not to act but has legal actions", tb.seq, other)
+		}
+		var pick primedLegal
+		choose(t, player, legal, tb.rng, &pick)
+		e, g := tb.act(seat, pick.Action)
+
+		var out primedOutcome
+		if err := json.Unmarshal(e.Outcome, &out); err != nil {
+			t.Fatal(err)
+		}
+		if out.Drew != nil {
+			draws++
+			if out.Drew.Card == nil {
+				t.Errorf("seq %d: seat %d drew but its own response does not show the card", e.Seq, seat)
+			}
+		}
+		if out.RoundEnded != nil {
+			rounds++
+		}
+		if out.Reshuffled != nil {
+			reshuffles++
+		}
+		if out.Passed != nil {
+			passes[out.Passed.Reason]++
+		}
+
+		// Every seat and the public (viewer -1) see no hidden card of another seat, in the game view
+		// and in the history (PR-8). The replay step is checked for the actor and, in turn, for one
+		// other viewer: a full fold per request, so every viewer every time would be quadratic twice.
+		replayed := -1 + int(e.Seq)%(seats+1)
+		if replayed == seat {
+			replayed = -1 + (replayed+2)%(seats+1)
+		}
+		for viewer := -1; viewer < seats; viewer++ {
+			token := ""
+			if viewer >= 0 {
+				token = tb.tokens[viewer]
+			}
+			var view json.RawMessage
+			if viewer == seat || viewer == replayed {
+				view = tb.checkReplay(token)
+			} else {
+				view = stateOf(tb.get(token))
+			}
+			if g.Status == "active" {
+				checkPrimedView(t, e.Seq, viewer, view)
+				if viewer == replayed {
+					// An earlier replay step hides as much as the present (PR-8).
+					k := tb.rng.Int64N(e.Seq + 1)
+					checkPrimedView(t, k, viewer, tb.stateAt(token, k))
+				}
+				if viewer != seat {
+					checkPrimedHistory(t, viewer, tails[viewer+1].next(tb))
+				}
+			}
+		}
+		tb.checkFold()
+	}
+	t.Logf("finished after %d actions, %d draws, passes %v, %d PR-6 refills, %d rounds, winners %v", tb.seq, draws, passes, reshuffles, rounds, tb.game.Winners)
+
+	g, scoresRaw := tb.checkFinished()
+	var sc primedScores
+	if err := json.Unmarshal(scoresRaw, &sc); err != nil {
+		t.Fatalf("scores: %v: %s", err, scoresRaw)
+	}
+	// PR-7: four rounds, totals are the sums of the round scores, the lowest total(s) win.
+	if len(sc.Rounds) != 4 || rounds != 4 || !sc.Finished {
+		t.Errorf("scores: %d rounds (%d round_ended outcomes seen), finished %v; want 4 rounds, finished", len(sc.Rounds), rounds, sc.Finished)
+	}
+	totals := make([]int, seats)
+	for r, rr := range sc.Rounds {
+		if rr.Round != r+1 || len(rr.Scores) != seats || len(rr.Hands) != seats {
+			t.Fatalf("round %d result: %+v", r+1, rr)
+		}
+		// PR-3: round 1 is dealt by seat 0; the seat after the dealer starts and deals next.
+		dealer := 0
+		if r > 0 {
+			dealer = sc.Rounds[r-1].Starter
+		}
+		if rr.Dealer != dealer || rr.Starter != (dealer+1)%seats {
+			t.Errorf("PR-3: round %d dealt by seat %d, started by seat %d; want %d and %d", rr.Round, rr.Dealer, rr.Starter, dealer, (dealer+1)%seats)
+		}
+		// PR-7: the round ends when a hand is empty.
+		if rr.Ending == "went_out" && (rr.WentOut == nil || len(rr.Hands[*rr.WentOut]) != 0) || rr.Ending == "blocked" && rr.WentOut != nil {
+			t.Errorf("PR-7: round %d ended %q, went_out %v, hands %v", rr.Round, rr.Ending, rr.WentOut, rr.Hands)
+		}
+		for i := range seats {
+			sum := 0
+			for _, c := range rr.Hands[i] {
+				sum += c
+			}
+			if rr.Scores[i] != sum {
+				t.Errorf("PR-7: round %d, seat %d scored %d for hand %v", rr.Round, i, rr.Scores[i], rr.Hands[i])
+			}
+			totals[i] += rr.Scores[i]
+		}
+		if !reflect.DeepEqual(rr.Totals, totals) {
+			t.Errorf("PR-7: round %d running totals %v, want %v", rr.Round, rr.Totals, totals)
+		}
+	}
+	if !reflect.DeepEqual(sc.Totals, totals) {
+		t.Errorf("PR-7: totals %v, want %v", sc.Totals, totals)
+	}
+	low := totals[0]
+	for _, x := range totals {
+		low = min(low, x)
+	}
+	var winners []int
+	for i, x := range totals {
+		if x == low {
+			winners = append(winners, i)
+		}
+	}
+	if !reflect.DeepEqual(g.Winners, winners) || !reflect.DeepEqual(sc.Winners, winners) {
+		t.Errorf("PR-7: totals %v: game winners %v, scores winners %v, want %v (lowest, ties share)", totals, g.Winners, sc.Winners, winners)
+	}
+	// PR-8: once the game is over, the last hands are shown to all.
+	var v primedView
+	if err := json.Unmarshal(stateOf(g), &v); err != nil {
+		t.Fatal(err)
+	}
+	if v.Phase != "finished" || v.ToAct != nil {
+		t.Errorf("final view: phase %q to_act %v", v.Phase, v.ToAct)
+	}
+	for _, h := range v.Hands {
+		if h.Cards == nil || len(*h.Cards) != h.Size {
+			t.Errorf("PR-8: the finished game's public view hides seat %d's hand (size %d)", h.Seat, h.Size)
+		}
+	}
+
+	entries := tb.checkFinalHistory()
+	var last primedOutcome
+	if err := json.Unmarshal(entries[len(entries)-1].Outcome, &last); err != nil {
+		t.Fatal(err)
+	}
+	if last.GameEnded == nil || !reflect.DeepEqual(last.GameEnded.Winners, winners) || !reflect.DeepEqual(last.GameEnded.Totals, totals) {
+		t.Errorf("the last entry's game_ended = %+v, want totals %v winners %v", last.GameEnded, totals, winners)
+	}
+	// Once over, the history hides nothing: every drawn card and every dealt hand (PR-8).
+	for _, e := range entries {
+		var out primedOutcome
+		if err := json.Unmarshal(e.Outcome, &out); err != nil {
+			t.Fatal(err)
+		}
+		if out.Drew != nil && out.Drew.Card == nil {
+			t.Errorf("entry %d: the drawn card is still hidden after the game", e.Seq)
+		}
+		if out.Dealt != nil {
+			for j, h := range out.Dealt.Hands {
+				if h == nil {
+					t.Errorf("entry %d: the hand dealt to seat %d is still hidden after the game", e.Seq, j)
+				}
+			}
+		}
+	}
+}
