@@ -63,12 +63,12 @@ func (s *Server) ListActions(c echo.Context, id openapi.GameID, params openapi.L
 	if params.Cursor != nil {
 		n, err := strconv.ParseInt(*params.Cursor, 10, 64)
 		if err != nil || n < 0 {
-			return domain.Invalid("invalid_cursor", "The cursor %q is not one this server gave out; start again without it.", *params.Cursor)
+			return play.InvalidCursor(*params.Cursor)
 		}
 		after = n
 	}
 	limit := pageSize(params.Limit)
-	entries, err := s.db.Games().Entries(c.Request().Context(), g.ID, after, limit+1)
+	entries, err := s.play.Entries(c.Request().Context(), g, after, limit+1)
 	if err != nil {
 		return err
 	}
@@ -92,7 +92,7 @@ func (s *Server) streamActions(c echo.Context, g *play.Game, viewer domain.Viewe
 	w.Header().Set(echo.HeaderContentType, ndjson)
 	w.WriteHeader(http.StatusOK)
 	enc := json.NewEncoder(w)
-	return s.db.Games().EachEntry(c.Request().Context(), g.ID, func(e play.Entry) error {
+	return s.play.EachEntry(c.Request().Context(), g, func(e play.Entry) error {
 		item, err := entryBody(g, e, viewer)
 		if err != nil {
 			return err
@@ -111,7 +111,7 @@ func (s *Server) GetStateAt(c echo.Context, id openapi.GameID, seq int64) error 
 	if err != nil {
 		return err
 	}
-	count, err := s.db.Games().EntryCount(c.Request().Context(), g.ID)
+	count, err := s.play.EntryCount(c.Request().Context(), g)
 	if err != nil {
 		return err
 	}
@@ -160,7 +160,7 @@ func (s *Server) GetScores(c echo.Context, id openapi.GameID) error {
 
 // GetBoard serves a kind of game's reference data, such as the Prime Climb board.
 func (s *Server) GetBoard(c echo.Context, game string) error {
-	kind, ok := s.db.Kinds.Lookup(game)
+	kind, ok := s.play.Kinds().Lookup(game)
 	if !ok {
 		return domain.Errorf(domain.KindNotFound, "not_found", "There is no game called %q.", game)
 	}

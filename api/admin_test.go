@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"testing"
 
-	"primegames/api"
 	"primegames/api/apitest"
 	"primegames/repo/repotest"
 )
@@ -13,7 +12,7 @@ import (
 func TestAdminTokenGuardsClassroomCreation(t *testing.T) {
 	cfg := testConfig()
 	cfg.AdminToken = "operator-secret"
-	srv, err := api.New(cfg, repotest.NewDB(t), quietLogger())
+	srv, err := newAPI(cfg, repotest.NewDB(t), quietLogger())
 	if err != nil {
 		t.Fatal(err)
 	}

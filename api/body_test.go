@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"primegames/api"
 	"primegames/api/apitest"
 	"primegames/repo/repotest"
 )
@@ -90,7 +89,7 @@ func TestRequestBodyRules(t *testing.T) {
 func TestSlowRequestBodyTimesOut(t *testing.T) {
 	cfg := testConfig()
 	cfg.ReadTimeout = 300 * time.Millisecond
-	srv, err := api.New(cfg, repotest.NewDB(t), quietLogger())
+	srv, err := newAPI(cfg, repotest.NewDB(t), quietLogger())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +153,7 @@ func TestSlowRequestBodyTimesOut(t *testing.T) {
 func TestLargeBodiesAreRefusedCheaply(t *testing.T) {
 	cfg := testConfig()
 	cfg.BodyLimitBytes = 64 << 10
-	srv, err := api.New(cfg, repotest.NewDB(t), quietLogger())
+	srv, err := newAPI(cfg, repotest.NewDB(t), quietLogger())
 	if err != nil {
 		t.Fatal(err)
 	}

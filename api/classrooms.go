@@ -8,7 +8,6 @@ import (
 	"primegames/api/openapi"
 	"primegames/domain"
 	"primegames/play"
-	"primegames/repo"
 )
 
 // CreateClassroom creates a classroom and returns its teacher token.
@@ -26,7 +25,7 @@ func (s *Server) CreateClassroom(c echo.Context) error {
 	if err := bindJSON(c, &req); err != nil {
 		return err
 	}
-	classroom, token, err := s.db.Classrooms().Create(c.Request().Context(), req.Name)
+	classroom, token, err := s.play.CreateClassroom(c.Request().Context(), req.Name)
 	if err != nil {
 		return err
 	}
@@ -40,7 +39,7 @@ func (s *Server) JoinClassroom(c echo.Context) error {
 	if err := bindJSON(c, &req); err != nil {
 		return err
 	}
-	student, classroom, token, err := s.db.Classrooms().Join(c.Request().Context(), req.JoinCode, req.Name)
+	student, classroom, token, err := s.play.JoinClassroom(c.Request().Context(), req.JoinCode, req.Name)
 	if err != nil {
 		return err
 	}
@@ -62,7 +61,7 @@ func (s *Server) RotateJoinCode(c echo.Context, classroomID openapi.ClassroomID)
 	if err != nil {
 		return err
 	}
-	if err := s.db.Classrooms().RotateJoinCode(c.Request().Context(), classroom); err != nil {
+	if err := s.play.RotateJoinCode(c.Request().Context(), classroom); err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, classroomBody(classroom))
@@ -74,7 +73,7 @@ func (s *Server) ListStudents(c echo.Context, classroomID openapi.ClassroomID) e
 	if err != nil {
 		return err
 	}
-	students, err := s.db.Classrooms().Students(c.Request().Context(), classroom.ID)
+	students, err := s.play.Students(c.Request().Context(), classroom.ID)
 	if err != nil {
 		return err
 	}
@@ -95,7 +94,7 @@ func (s *Server) RenameStudent(c echo.Context, classroomID openapi.ClassroomID, 
 	if err := bindJSON(c, &req); err != nil {
 		return err
 	}
-	student, err := s.db.Classrooms().Rename(c.Request().Context(), classroom.ID, studentID.String(), req.Name)
+	student, err := s.play.RenameStudent(c.Request().Context(), classroom.ID, studentID.String(), req.Name)
 	if err != nil {
 		return err
 	}
@@ -108,7 +107,7 @@ func (s *Server) RemoveStudent(c echo.Context, classroomID openapi.ClassroomID, 
 	if err != nil {
 		return err
 	}
-	if err := s.db.Classrooms().Remove(c.Request().Context(), classroom.ID, studentID.String()); err != nil {
+	if err := s.play.RemoveStudent(c.Request().Context(), classroom.ID, studentID.String()); err != nil {
 		return err
 	}
 	return c.NoContent(http.StatusNoContent)
@@ -133,15 +132,7 @@ func (s *Server) CreateClassroomGames(c echo.Context, classroomID openapi.Classr
 			in.Students = append(in.Students, id.String())
 		}
 	}
-	students, err := s.db.Classrooms().Students(c.Request().Context(), classroom.ID)
-	if err != nil {
-		return err
-	}
-	current := make([]string, len(students))
-	for i, st := range students {
-		current[i] = st.ID
-	}
-	created, err := s.play.CreateGroups(c.Request().Context(), in, current)
+	created, err := s.play.CreateGroups(c.Request().Context(), in)
 	if err != nil {
 		return err
 	}
@@ -160,7 +151,7 @@ func (s *Server) ListClassroomGames(c echo.Context, classroomID openapi.Classroo
 	if err != nil {
 		return err
 	}
-	f := repo.GameFilter{ClassroomID: classroom.ID, Limit: pageSize(params.Limit), From: params.From, To: params.To}
+	f := play.GameFilter{ClassroomID: classroom.ID, Limit: pageSize(params.Limit), From: params.From, To: params.To}
 	if params.Game != nil {
 		f.Kind = string(*params.Game)
 	}
@@ -183,10 +174,7 @@ func (s *Server) ListAttempts(c echo.Context, id openapi.GameID) error {
 	if err != nil {
 		return err
 	}
-	if err := play.MayReview(g.Status, caller); err != nil {
-		return err
-	}
-	attempts, err := s.db.Games().Attempts(c.Request().Context(), g.ID)
+	attempts, err := s.play.Attempts(c.Request().Context(), g, caller)
 	if err != nil {
 		return err
 	}
@@ -201,21 +189,18 @@ func (s *Server) ListAttempts(c echo.Context, id openapi.GameID) error {
 }
 
 // teacherOf checks that the request carries the teacher token of the classroom.
-func (s *Server) teacherOf(c echo.Context, classroomID openapi.ClassroomID) (*repo.Classroom, error) {
+func (s *Server) teacherOf(c echo.Context, classroomID openapi.ClassroomID) (*play.Classroom, error) {
 	principal, err := principalOf(c)
 	if err != nil {
 		return nil, err
 	}
-	if err := play.MayRunClassroom(principal, classroomID.String()); err != nil {
-		return nil, err
-	}
-	return s.db.Classrooms().Get(c.Request().Context(), classroomID.String())
+	return s.play.TeacherClassroom(c.Request().Context(), principal, classroomID.String())
 }
 
-func classroomBody(c *repo.Classroom) openapi.Classroom {
+func classroomBody(c *play.Classroom) openapi.Classroom {
 	return openapi.Classroom{Id: mustUUID(c.ID), Name: c.Name, JoinCode: c.JoinCode, StudentCount: c.StudentCount, CreatedAt: c.CreatedAt}
 }
 
-func studentBody(st repo.Student) openapi.Student {
+func studentBody(st play.StudentRecord) openapi.Student {
 	return openapi.Student{Id: mustUUID(st.ID), ClassroomId: mustUUID(st.ClassroomID), Name: st.Name, CreatedAt: st.CreatedAt}
 }

@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"primegames/api"
 	"primegames/api/apitest"
 	"primegames/repo/repotest"
 )
@@ -23,7 +22,7 @@ func TestClientThatGivesUpIs499NotAnError(t *testing.T) {
 	ctx := context.Background()
 	db := repotest.NewDB(t)
 	logs := &syncBuffer{}
-	srv, err := api.New(testConfig(), db, slog.New(slog.NewJSONHandler(logs, nil)))
+	srv, err := newAPI(testConfig(), db, slog.New(slog.NewJSONHandler(logs, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}

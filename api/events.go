@@ -16,7 +16,6 @@ import (
 	"primegames/domain"
 	"primegames/live"
 	"primegames/play"
-	"primegames/repo"
 )
 
 // The event streams (GET /v1/games/{id}/events and /v1/classrooms/{id}/events) are server-sent
@@ -127,7 +126,7 @@ func (sc *sseConn) Refuse(err error) error {
 // ReadFailed logs the failure unless it is the database being out of reach (the listener reports
 // that once for all streams).
 func (sc *sseConn) ReadFailed(err error) {
-	if !repo.IsUnavailable(err) {
+	if !sc.s.database.IsUnavailable(err) {
 		sc.s.logger.Warn("live updates: reading for a stream failed; it will try again",
 			"request_id", requestIDOf(sc.c), "stream", string(sc.topic), "error", err.Error())
 	}

@@ -60,12 +60,12 @@ func startEvCluster(t *testing.T, cfgB api.Config, proxied bool) *evCluster {
 	}
 	t.Cleanup(dbB.Close)
 	c.dbB = dbB
-	if c.srvA, err = api.New(testConfig(), dbA, quietLogger()); err != nil {
+	if c.srvA, err = newAPI(testConfig(), dbA, quietLogger()); err != nil {
 		t.Fatal(err)
 	}
 	c.a = apitest.Start(t, c.srvA)
 	t.Cleanup(c.srvA.Close) // before the HTTP server closes, which waits for open streams
-	if c.srvB, err = api.New(cfgB, dbB, quietLogger()); err != nil {
+	if c.srvB, err = newAPI(cfgB, dbB, quietLogger()); err != nil {
 		t.Fatal(err)
 	}
 	c.b = apitest.Start(t, c.srvB)
@@ -701,7 +701,7 @@ func TestEventStreamsOutliveTimeoutsAndEndOnShutdown(t *testing.T) {
 	cfg := testConfig()
 	cfg.ShutdownGrace = 20 * time.Second
 	cfg.ReadTimeout, cfg.WriteTimeout, cfg.StreamHeartbeat = 300*time.Millisecond, 300*time.Millisecond, 50*time.Millisecond
-	srv, err := api.New(cfg, dbA, quietLogger())
+	srv, err := newAPI(cfg, dbA, quietLogger())
 	if err != nil {
 		t.Fatal(err)
 	}

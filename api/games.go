@@ -11,7 +11,6 @@ import (
 	"primegames/api/openapi"
 	"primegames/domain"
 	"primegames/play"
-	"primegames/repo"
 )
 
 const defaultPageSize = 50
@@ -141,7 +140,7 @@ func (s *Server) GetGame(c echo.Context, id openapi.GameID, params openapi.GetGa
 // ListGames lists game summaries, newest first: games outside classrooms, a student's own games, or
 // a teacher's classroom's games, by the token presented.
 func (s *Server) ListGames(c echo.Context, params openapi.ListGamesParams) error {
-	f := repo.GameFilter{Limit: pageSize(params.Limit)}
+	f := play.GameFilter{Limit: pageSize(params.Limit)}
 	principal, err := principalOf(c)
 	if err != nil {
 		return err
@@ -165,8 +164,8 @@ func (s *Server) ListGames(c echo.Context, params openapi.ListGamesParams) error
 	return s.sendGameList(c, f)
 }
 
-func (s *Server) sendGameList(c echo.Context, f repo.GameFilter) error {
-	list, next, err := s.db.Games().List(c.Request().Context(), f)
+func (s *Server) sendGameList(c echo.Context, f play.GameFilter) error {
+	list, next, err := s.play.ListGames(c.Request().Context(), f)
 	if err != nil {
 		return err
 	}

@@ -22,7 +22,7 @@ func (s *Server) GetHealthz(c echo.Context) error {
 func (s *Server) GetReadyz(c echo.Context) error {
 	ctx, cancel := context.WithTimeout(c.Request().Context(), readinessTimeout)
 	defer cancel()
-	if err := s.db.Ping(ctx); err != nil {
+	if err := s.database.Ping(ctx); err != nil {
 		s.logger.Warn("not ready", "request_id", requestIDOf(c), "error", err)
 		return domain.Errorf(domain.KindUnavailable, "unavailable", "The database is not reachable.")
 	}

@@ -14,7 +14,6 @@ import (
 
 	"primegames/api/openapi"
 	"primegames/domain"
-	"primegames/repo"
 )
 
 const problemContentType = "application/problem+json"
@@ -133,11 +132,11 @@ func (s *Server) problemFor(err error) openapi.Problem {
 	if errors.As(err, &he) {
 		return problemForHTTPError(he)
 	}
-	if repo.InDoubt(err) {
+	if s.database.InDoubt(err) {
 		return newProblem(http.StatusServiceUnavailable, "unavailable",
 			"The database connection was lost while saving: the change may or may not have been made. Reload before trying again, or retry with the same Idempotency-Key.")
 	}
-	if repo.IsUnavailable(err) {
+	if s.database.IsUnavailable(err) {
 		return newProblem(http.StatusServiceUnavailable, "unavailable", "The database is not reachable right now; try again shortly.")
 	}
 	return newProblem(http.StatusInternalServerError, "internal", "Something went wrong on our side. Quote the request ID when you report it.")

@@ -16,7 +16,7 @@ import (
 // for setting games up.
 func limitedServer(t *testing.T, db *repo.DB, cfg api.Config) (limited, setup *apitest.Server) {
 	t.Helper()
-	srv, err := api.New(cfg, db, quietLogger())
+	srv, err := newAPI(cfg, db, quietLogger())
 	if err != nil {
 		t.Fatal(err)
 	}

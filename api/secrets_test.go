@@ -16,7 +16,6 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"primegames/api"
 	"primegames/api/apitest"
 	"primegames/repo/repotest"
 )
@@ -117,7 +116,7 @@ func TestNoTokenIsStoredOrLogged(t *testing.T) {
 	logs := &lockedBuffer{}
 	cfg := testConfig()
 	cfg.AdminToken = "adm_" + randomKey()
-	srv, err := api.New(cfg, db, slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
+	srv, err := newAPI(cfg, db, slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
 	if err != nil {
 		t.Fatal(err)
 	}

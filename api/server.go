@@ -13,12 +13,12 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/labstack/echo/v4"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"primegames"
 	"primegames/api/openapi"
 	"primegames/live"
 	"primegames/play"
-	"primegames/repo"
 )
 
 // Config holds the HTTP settings.
@@ -41,15 +41,39 @@ type Config struct {
 	TrustedProxies   []*net.IPNet // peers whose X-Forwarded-For header names the client
 }
 
+// Deps are what the server stands on; cmd/primegames wires them.
+type Deps struct {
+	// Play is the game master: every request about games and classrooms goes through it.
+	Play *play.Service
+	// Database answers for the database itself: readiness, pool metrics, outages.
+	Database Database
+	// Feed tells the live updates that games have news.
+	Feed live.Feed
+}
+
+// Database is what the server asks of the database outside the game master.
+type Database interface {
+	// Ping checks that the database answers (GET /readyz).
+	Ping(ctx context.Context) error
+	// PoolMetrics reports the connection pool's figures at each scrape of GET /metrics.
+	PoolMetrics() prometheus.Collector
+	// IsUnavailable reports whether err means the database could not be reached, as opposed to a
+	// query that failed.
+	IsUnavailable(err error) bool
+	// InDoubt reports whether err means the connection was lost during COMMIT, so that the change
+	// may or may not have been saved.
+	InDoubt(err error) bool
+}
+
 // Server serves the API. It keeps no game state: every request reads and writes Postgres.
 type Server struct {
-	cfg     Config
-	db      *repo.DB
-	play    *play.Service
-	logger  *slog.Logger
-	echo    *echo.Echo
-	metrics *metrics
-	spec    *openapi3.T
+	cfg      Config
+	play     *play.Service
+	database Database
+	logger   *slog.Logger
+	echo     *echo.Echo
+	metrics  *metrics
+	spec     *openapi3.T
 	// contract is openapi.yaml with the schemas of the kinds db hosts (domain/games.All: as it is).
 	contract []byte
 	hub      *live.Hub
@@ -60,8 +84,8 @@ type Server struct {
 }
 
 // New builds the server and its routes.
-func New(cfg Config, db *repo.DB, logger *slog.Logger) (*Server, error) {
-	contract, err := primegames.Contract(db.Kinds.Kinds())
+func New(cfg Config, deps Deps, logger *slog.Logger) (*Server, error) {
+	contract, err := primegames.Contract(deps.Play.Kinds().Kinds())
 	if err != nil {
 		return nil, fmt.Errorf("openapi.yaml: %w", err)
 	}
@@ -69,7 +93,10 @@ func New(cfg Config, db *repo.DB, logger *slog.Logger) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("openapi.yaml: %w", err)
 	}
-	s := &Server{cfg: cfg, db: db, play: play.New(db.Games(), db.Kinds), logger: logger, echo: echo.New(), metrics: newMetrics(db), spec: spec, contract: contract}
+	s := &Server{
+		cfg: cfg, play: deps.Play, database: deps.Database, logger: logger,
+		echo: echo.New(), metrics: newMetrics(deps.Database.PoolMetrics()), spec: spec, contract: contract,
+	}
 	s.echo.HideBanner = true
 	s.echo.HidePort = true
 	s.echo.HTTPErrorHandler = s.handleError
@@ -77,7 +104,7 @@ func New(cfg Config, db *repo.DB, logger *slog.Logger) (*Server, error) {
 	s.hub = live.NewHub(live.Config{
 		Limit: cfg.StreamLimit, PerClient: cfg.StreamsPerClient, PerAddress: cfg.StreamsPerClient * addressShare,
 		Heartbeat: cfg.StreamHeartbeat, WriteTimeout: cfg.StreamWriteTimeout,
-	}, db, logger, s.metrics.registry)
+	}, deps.Feed, logger, s.metrics.registry)
 	openapi.RegisterHandlers(s.echo, s)
 	s.contractRoutes = map[string]bool{}
 	for _, r := range s.echo.Routes() {

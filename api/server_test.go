@@ -19,6 +19,7 @@ import (
 
 	"primegames/api"
 	"primegames/api/apitest"
+	"primegames/play"
 	"primegames/repo"
 	"primegames/repo/repotest"
 )
@@ -38,11 +39,16 @@ func quietLogger() *slog.Logger {
 	return slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))
 }
 
+// newAPI wires a server over db as cmd/primegames does.
+func newAPI(cfg api.Config, db *repo.DB, logger *slog.Logger) (*api.Server, error) {
+	return api.New(cfg, api.Deps{Play: play.New(db.Games(), db.Kinds), Database: db, Feed: db}, logger)
+}
+
 func newServer(t *testing.T, db *repo.DB) *api.Server {
 	t.Helper()
-	srv, err := api.New(testConfig(), db, quietLogger())
+	srv, err := newAPI(testConfig(), db, quietLogger())
 	if err != nil {
-		t.Fatalf("api.New: %v", err)
+		t.Fatalf("newAPI: %v", err)
 	}
 	return srv
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"primegames/api/openapi"
-	"primegames/repo"
+	"primegames/play"
 )
 
 // GetClassroomStats reports per student and for the class what they did and where they struggle.
@@ -19,12 +19,11 @@ func (s *Server) GetClassroomStats(c echo.Context, classroomID openapi.Classroom
 	if err != nil {
 		return err
 	}
-	stats, err := s.db.Classrooms().Stats(c.Request().Context(), classroom.ID)
+	stats, err := s.play.ClassroomStats(c.Request().Context(), classroom.ID)
 	if err != nil {
 		return err
 	}
 	body := openapi.ClassroomStats{ClassroomId: mustUUID(classroom.ID), Students: make([]openapi.StudentStats, len(stats.Students))}
-	class := repo.StudentStats{Counts: map[string]map[string]int{}, Attempts: stats.ClassAttempts}
 	for i, st := range stats.Students {
 		totals := s.totalsBody(st)
 		body.Students[i] = openapi.StudentStats{
@@ -32,9 +31,8 @@ func (s *Server) GetClassroomStats(c echo.Context, classroomID openapi.Classroom
 			GamesPlayed: totals.GamesPlayed, GamesFinished: totals.GamesFinished, GamesWon: totals.GamesWon,
 			Games: totals.Games, Attempts: totals.Attempts,
 		}
-		addStats(&class, st)
 	}
-	body.Class = s.totalsBody(class)
+	body.Class = s.totalsBody(stats.Class)
 	if strings.Contains(c.Request().Header.Get(echo.HeaderAccept), "text/csv") {
 		return sendStatsCSV(c, body)
 	}
@@ -43,13 +41,13 @@ func (s *Server) GetClassroomStats(c echo.Context, classroomID openapi.Classroom
 
 // totalsBody reports every kind the server hosts, with the counters the kind's tally summed and the
 // measures the kind derives from them.
-func (s *Server) totalsBody(st repo.StudentStats) openapi.StatsTotals {
+func (s *Server) totalsBody(st play.StudentStats) openapi.StatsTotals {
 	t := openapi.StatsTotals{
 		GamesPlayed: st.GamesPlayed, GamesFinished: st.GamesFinished, GamesWon: st.GamesWon,
 		Games:    map[string]openapi.KindStats{},
 		Attempts: make([]openapi.AttemptCount, len(st.Attempts)),
 	}
-	for _, kind := range s.db.Kinds.Kinds() {
+	for _, kind := range s.play.Kinds().Kinds() {
 		counts := orEmptyMap(st.Counts[kind.Name()])
 		t.Games[kind.Name()] = openapi.KindStats{Counts: counts, Measures: kind.MeasuresOf(counts)}
 	}
@@ -57,22 +55,6 @@ func (s *Server) totalsBody(st repo.StudentStats) openapi.StatsTotals {
 		t.Attempts[i] = openapi.AttemptCount{Code: a.Code, Count: a.Count, Examples: orEmpty(a.Examples)}
 	}
 	return t
-}
-
-// addStats adds one student's numbers to the class's; the class's attempts come from the database,
-// where their order in time is known.
-func addStats(class *repo.StudentStats, st repo.StudentStats) {
-	class.GamesPlayed += st.GamesPlayed
-	class.GamesFinished += st.GamesFinished
-	class.GamesWon += st.GamesWon
-	for kind, counts := range st.Counts {
-		if class.Counts[kind] == nil {
-			class.Counts[kind] = map[string]int{}
-		}
-		for name, n := range counts {
-			class.Counts[kind][name] += n
-		}
-	}
 }
 
 // sendStatsCSV writes one row per student and measure, plus the class's rows, for spreadsheets:

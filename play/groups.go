@@ -18,8 +18,7 @@ type GroupGames struct {
 }
 
 // CreateGroups creates one started game per group, all in one transaction: all of them or none.
-// current lists the classroom's current students, who play when in.Students is empty.
-func (s *Service) CreateGroups(ctx context.Context, in GroupGames, current []string) ([]*Game, error) {
+func (s *Service) CreateGroups(ctx context.Context, in GroupGames) ([]*Game, error) {
 	rules, err := s.rulesFor(in.Kind)
 	if err != nil {
 		return nil, err
@@ -30,7 +29,13 @@ func (s *Service) CreateGroups(ctx context.Context, in GroupGames, current []str
 	}
 	ids := in.Students
 	if len(ids) == 0 {
-		ids = current
+		current, err := s.store.Students(ctx, in.ClassroomID)
+		if err != nil {
+			return nil, err
+		}
+		for _, st := range current {
+			ids = append(ids, st.ID)
+		}
 	}
 	groups, err := splitIntoGroups(ids, in.GroupSize, seats)
 	if err != nil {

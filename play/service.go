@@ -16,6 +16,9 @@ type Service struct {
 // New is the game master over store, for the kinds of game in the catalogue.
 func New(store Store, kinds *games.Catalogue) *Service { return &Service{store: store, kinds: kinds} }
 
+// Kinds is the catalogue of the kinds of game the service hosts.
+func (s *Service) Kinds() *games.Catalogue { return s.kinds }
+
 // Resolve finds whose a teacher or student token is. A token that is no current member's stays
 // unresolved: what that means depends on what it is presented for.
 func (s *Service) Resolve(ctx context.Context, p Principal) (Principal, error) {

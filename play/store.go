@@ -10,8 +10,14 @@ import (
 // ErrNotFound is what the store answers when the row asked for does not exist.
 var ErrNotFound = errors.New("not found")
 
+// ErrTaken is what the store answers when a value that must be unique (a join code, a student's
+// name in a classroom) is already in use.
+var ErrTaken = errors.New("already taken")
+
 // Store is the storage the game master needs. Package repo implements it with SQL.
 type Store interface {
+	ClassroomStore
+	StatsStore
 	// Game reads a game and its seats.
 	Game(ctx context.Context, id string) (*GameRecord, error)
 	// Update runs fn in one transaction, committing when fn returns nil.
@@ -22,6 +28,14 @@ type Store interface {
 	Entries(ctx context.Context, gameID string, after int64, limit int) ([]Entry, error)
 	// EntriesThrough returns the entries with seq <= through, in order.
 	EntriesThrough(ctx context.Context, gameID string, through int64) ([]Entry, error)
+	// EachEntry calls fn for every history entry in order, reading them as it goes.
+	EachEntry(ctx context.Context, gameID string, fn func(Entry) error) error
+	// EntryCount is the number of entries in a game's history, the start included.
+	EntryCount(ctx context.Context, gameID string) (int64, error)
+	// Attempts lists a game's refused actions, oldest first.
+	Attempts(ctx context.Context, gameID string) ([]Attempt, error)
+	// ListGames returns up to q.Limit games matching q, newest first.
+	ListGames(ctx context.Context, q GameQuery) ([]GameSummary, error)
 	// Progress reads a game and up to limit entries after seq `after` from one snapshot.
 	Progress(ctx context.Context, gameID string, after int64, limit int) (*ProgressRecord, error)
 	// ClassroomPosition reads, for every game of the classroom, its last entry recorded before
@@ -30,6 +44,28 @@ type Store interface {
 	// EntryTime is when entry seq of a game of the classroom was recorded; ErrNotFound when there
 	// is no such entry in the classroom.
 	EntryTime(ctx context.Context, classroomID, gameID string, seq int64) (time.Time, error)
+}
+
+// ClassroomStore keeps classrooms and their students.
+type ClassroomStore interface {
+	// InsertClassroom stores a new classroom; ErrTaken when another has the join code.
+	InsertClassroom(ctx context.Context, name, joinCode string, teacherHash []byte) (*Classroom, error)
+	// Classroom reads a classroom with its number of current students.
+	Classroom(ctx context.Context, id string) (*Classroom, error)
+	// ClassroomByJoinCode reads the classroom with the join code, without its student count.
+	ClassroomByJoinCode(ctx context.Context, joinCode string) (*Classroom, error)
+	// SetJoinCode replaces a classroom's join code; ErrTaken when another has it.
+	SetJoinCode(ctx context.Context, classroomID, joinCode string) error
+	// InsertStudent adds a student whose token has hash; ErrTaken when a current student's name has
+	// the same key.
+	InsertStudent(ctx context.Context, classroomID, name, nameKey string, hash []byte) (*StudentRecord, error)
+	// Students lists the classroom's current students by name.
+	Students(ctx context.Context, classroomID string) ([]StudentRecord, error)
+	// RenameStudent renames a current student, on the seats of their games too; ErrNotFound when
+	// there is no such student, ErrTaken when another current student's name has the same key.
+	RenameStudent(ctx context.Context, classroomID, studentID, name, nameKey string) (*StudentRecord, error)
+	// RemoveStudent marks a current student removed; ErrNotFound when there is none.
+	RemoveStudent(ctx context.Context, classroomID, studentID string) error
 }
 
 // Tx is what the game master does inside one transaction.

@@ -2,195 +2,123 @@ package repo
 
 import (
 	"context"
-	"crypto/rand"
 	"errors"
-	"strings"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
-	"primegames/domain"
-	"primegames/domain/names"
 	"primegames/play"
 )
 
-// Classroom is a teacher's class.
-type Classroom struct {
-	ID           string
-	Name         string
-	JoinCode     string
-	StudentCount int
-	CreatedAt    time.Time
-}
-
-// Student is a member of a classroom.
-type Student struct {
-	ID          string
-	ClassroomID string
-	Name        string
-	CreatedAt   time.Time
-}
-
-// Classrooms stores classrooms and their students.
-type Classrooms struct{ db *DB }
-
-// Classrooms returns the classroom store.
-func (db *DB) Classrooms() *Classrooms { return &Classrooms{db: db} }
-
-func classroomNotFound() error {
-	return domain.Errorf(domain.KindNotFound, "classroom_not_found", "There is no such classroom.")
-}
-
-func studentNotFound() error {
-	return domain.Errorf(domain.KindNotFound, "student_not_found", "There is no such student in this classroom.")
-}
-
-// joinCodeAlphabet leaves out letters and digits that children mix up (0/O, 1/I/L).
-const joinCodeAlphabet = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
-
-func newJoinCode() string {
-	var b [6]byte
-	_, _ = rand.Read(b[:])
-	code := make([]byte, len(b))
-	for i, x := range b {
-		code[i] = joinCodeAlphabet[int(x)%len(joinCodeAlphabet)]
-	}
-	return string(code)
-}
-
-// Create makes a classroom and returns it with its teacher token, shown only now.
-func (s *Classrooms) Create(ctx context.Context, name string) (*Classroom, string, error) {
-	name, err := names.Classroom.Enforce(name)
+// InsertClassroom stores a new classroom; play.ErrTaken when another has the join code.
+func (s *Games) InsertClassroom(ctx context.Context, name, joinCode string, teacherHash []byte) (*play.Classroom, error) {
+	var c play.Classroom
+	err := s.db.Pool.QueryRow(ctx, `INSERT INTO classrooms (name, join_code, teacher_token_hash) VALUES ($1, $2, $3)
+		RETURNING id::text, name, join_code, created_at`, name, joinCode, teacherHash).Scan(&c.ID, &c.Name, &c.JoinCode, &c.CreatedAt)
 	if err != nil {
-		return nil, "", err
-	}
-	token, hash := play.NewToken(play.TokenTeacher)
-	for attempt := 0; ; attempt++ {
-		var c Classroom
-		err := s.db.Pool.QueryRow(ctx, `INSERT INTO classrooms (name, join_code, teacher_token_hash) VALUES ($1, $2, $3)
-			RETURNING id::text, name, join_code, created_at`, name, newJoinCode(), hash).Scan(&c.ID, &c.Name, &c.JoinCode, &c.CreatedAt)
-		if isUniqueViolation(err) && attempt < 5 {
-			continue // the join code was taken; draw another
-		}
-		return &c, token, err
-	}
-}
-
-// Get reads a classroom with its number of current students.
-func (s *Classrooms) Get(ctx context.Context, classroomID string) (*Classroom, error) {
-	var c Classroom
-	err := s.db.Pool.QueryRow(ctx, `SELECT id::text, name, join_code, created_at,
-			(SELECT count(*) FROM students WHERE classroom_id = classrooms.id AND removed_at IS NULL)
-		FROM classrooms WHERE id = $1`, classroomID).Scan(&c.ID, &c.Name, &c.JoinCode, &c.CreatedAt, &c.StudentCount)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, classroomNotFound()
-	}
-	if err != nil {
-		return nil, err
+		return nil, taken(err)
 	}
 	return &c, nil
 }
 
-// RotateJoinCode gives the classroom a new join code; the old one stops working.
-func (s *Classrooms) RotateJoinCode(ctx context.Context, c *Classroom) error {
-	for attempt := 0; ; attempt++ {
-		code := newJoinCode()
-		_, err := s.db.Pool.Exec(ctx, `UPDATE classrooms SET join_code = $2 WHERE id = $1`, c.ID, code)
-		if isUniqueViolation(err) && attempt < 5 {
-			continue
-		}
-		if err == nil {
-			c.JoinCode = code
-		}
-		return err
+// Classroom reads a classroom with its number of current students.
+func (s *Games) Classroom(ctx context.Context, classroomID string) (*play.Classroom, error) {
+	var c play.Classroom
+	err := s.db.Pool.QueryRow(ctx, `SELECT id::text, name, join_code, created_at,
+			(SELECT count(*) FROM students WHERE classroom_id = classrooms.id AND removed_at IS NULL)
+		FROM classrooms WHERE id = $1`, classroomID).Scan(&c.ID, &c.Name, &c.JoinCode, &c.CreatedAt, &c.StudentCount)
+	if err != nil {
+		return nil, notFound(err)
 	}
+	return &c, nil
 }
 
-// Join adds a student to the classroom with the join code and returns the student's token.
-func (s *Classrooms) Join(ctx context.Context, joinCode, name string) (*Student, *Classroom, string, error) {
-	name, err := names.Person.Enforce(name)
+// ClassroomByJoinCode reads the classroom with the join code, without its student count.
+func (s *Games) ClassroomByJoinCode(ctx context.Context, joinCode string) (*play.Classroom, error) {
+	var c play.Classroom
+	err := s.db.Pool.QueryRow(ctx, `SELECT id::text, name, join_code, created_at FROM classrooms WHERE join_code = $1`,
+		joinCode).Scan(&c.ID, &c.Name, &c.JoinCode, &c.CreatedAt)
 	if err != nil {
-		return nil, nil, "", err
+		return nil, notFound(err)
 	}
-	var c Classroom
-	err = s.db.Pool.QueryRow(ctx, `SELECT id::text, name, join_code, created_at FROM classrooms WHERE join_code = $1`,
-		strings.ToUpper(strings.TrimSpace(joinCode))).Scan(&c.ID, &c.Name, &c.JoinCode, &c.CreatedAt)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, nil, "", domain.Errorf(domain.KindNotFound, "join_code_not_found", "No classroom has the join code %q; ask your teacher for the current one.", joinCode)
-	}
-	if err != nil {
-		return nil, nil, "", err
-	}
-	token, hash := play.NewToken(play.TokenStudent)
-	st := Student{ClassroomID: c.ID, Name: name}
-	err = s.db.Pool.QueryRow(ctx, `INSERT INTO students (classroom_id, name, name_key, token_hash) VALUES ($1, $2, $3, $4) RETURNING id::text, created_at`,
-		c.ID, name, names.Key(name), hash).Scan(&st.ID, &st.CreatedAt)
-	if isUniqueViolation(err) {
-		return nil, nil, "", studentNameTaken(name)
-	}
-	if err != nil {
-		return nil, nil, "", err
-	}
-	return &st, &c, token, nil
+	return &c, nil
 }
 
-func studentNameTaken(name string) error {
-	return domain.Errorf(domain.KindConflict, "name_taken", "A student called %q is already in this classroom; choose another name.", name)
+// SetJoinCode replaces a classroom's join code; play.ErrTaken when another has it.
+func (s *Games) SetJoinCode(ctx context.Context, classroomID, joinCode string) error {
+	_, err := s.db.Pool.Exec(ctx, `UPDATE classrooms SET join_code = $2 WHERE id = $1`, classroomID, joinCode)
+	return taken(err)
+}
+
+// InsertStudent adds a student; play.ErrTaken when a current student's name has the same key.
+func (s *Games) InsertStudent(ctx context.Context, classroomID, name, nameKey string, hash []byte) (*play.StudentRecord, error) {
+	st := play.StudentRecord{ClassroomID: classroomID, Name: name}
+	err := s.db.Pool.QueryRow(ctx, `INSERT INTO students (classroom_id, name, name_key, token_hash) VALUES ($1, $2, $3, $4) RETURNING id::text, created_at`,
+		classroomID, name, nameKey, hash).Scan(&st.ID, &st.CreatedAt)
+	if err != nil {
+		return nil, taken(err)
+	}
+	return &st, nil
 }
 
 // Students lists the classroom's current students by name.
-func (s *Classrooms) Students(ctx context.Context, classroomID string) ([]Student, error) {
+func (s *Games) Students(ctx context.Context, classroomID string) ([]play.StudentRecord, error) {
 	rows, err := s.db.Pool.Query(ctx, `SELECT id::text, classroom_id::text, name, created_at FROM students
 		WHERE classroom_id = $1 AND removed_at IS NULL ORDER BY name_key, id`, classroomID)
 	if err != nil {
 		return nil, err
 	}
-	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (Student, error) {
-		var st Student
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (play.StudentRecord, error) {
+		var st play.StudentRecord
 		err := r.Scan(&st.ID, &st.ClassroomID, &st.Name, &st.CreatedAt)
 		return st, err
 	})
 }
 
-// Rename changes a student's name, in the classroom and on the seats of their games.
-func (s *Classrooms) Rename(ctx context.Context, classroomID, studentID, name string) (*Student, error) {
-	name, err := names.Person.Enforce(name)
-	if err != nil {
-		return nil, err
-	}
-	st := Student{ID: studentID, ClassroomID: classroomID, Name: name}
-	err = s.db.inTx(ctx, func(tx pgx.Tx) error {
+// RenameStudent renames a current student, in the classroom and on the seats of their games.
+func (s *Games) RenameStudent(ctx context.Context, classroomID, studentID, name, nameKey string) (*play.StudentRecord, error) {
+	st := play.StudentRecord{ID: studentID, ClassroomID: classroomID, Name: name}
+	err := s.db.inTx(ctx, func(tx pgx.Tx) error {
 		err := tx.QueryRow(ctx, `UPDATE students SET name = $3, name_key = $4 WHERE id = $2::uuid AND classroom_id = $1 AND removed_at IS NULL RETURNING created_at`,
-			classroomID, studentID, name, names.Key(name)).Scan(&st.CreatedAt)
-		switch {
-		case errors.Is(err, pgx.ErrNoRows):
-			return studentNotFound()
-		case isUniqueViolation(err):
-			return studentNameTaken(name)
-		case err != nil:
-			return err
+			classroomID, studentID, name, nameKey).Scan(&st.CreatedAt)
+		if err != nil {
+			return taken(notFound(err))
 		}
 		_, err = tx.Exec(ctx, `UPDATE seats SET name = $2 WHERE student_id = $1::uuid`, studentID, name)
 		return err
 	})
-	return &st, err
+	if err != nil {
+		return nil, err
+	}
+	return &st, nil
 }
 
-// Remove takes a student out of the classroom. Their token stops working; their games stay.
-func (s *Classrooms) Remove(ctx context.Context, classroomID, studentID string) error {
+// RemoveStudent marks a current student removed: their token stops working, their games stay.
+func (s *Games) RemoveStudent(ctx context.Context, classroomID, studentID string) error {
 	tag, err := s.db.Pool.Exec(ctx, `UPDATE students SET removed_at = now() WHERE id = $2::uuid AND classroom_id = $1 AND removed_at IS NULL`,
 		classroomID, studentID)
 	if err != nil {
 		return err
 	}
 	if tag.RowsAffected() == 0 {
-		return studentNotFound()
+		return play.ErrNotFound
 	}
 	return nil
 }
 
-func isUniqueViolation(err error) bool {
+// notFound turns "no rows" into play.ErrNotFound and leaves other errors as they are.
+func notFound(err error) error {
+	if errors.Is(err, pgx.ErrNoRows) {
+		return play.ErrNotFound
+	}
+	return err
+}
+
+// taken turns a unique violation into play.ErrTaken and leaves other errors as they are.
+func taken(err error) error {
 	var pgErr *pgconn.PgError
-	return errors.As(err, &pgErr) && pgErr.Code == "23505"
+	if errors.As(err, &pgErr) && pgErr.Code == "23505" {
+		return play.ErrTaken
+	}
+	return err
 }

@@ -52,6 +52,12 @@ func (db *DB) Ping(ctx context.Context) error { return db.Pool.Ping(ctx) }
 // Close waits for borrowed connections to return and closes the pool.
 func (db *DB) Close() { db.Pool.Close() }
 
+// IsUnavailable is IsUnavailable, for whoever holds the DB rather than the package.
+func (db *DB) IsUnavailable(err error) bool { return IsUnavailable(err) }
+
+// InDoubt is InDoubt, for whoever holds the DB rather than the package.
+func (db *DB) InDoubt(err error) bool { return InDoubt(err) }
+
 // IsUnavailable reports whether err means the database could not be reached or dropped the
 // connection (as opposed to a query that failed), so that callers can answer "try again later" rather
 // than "internal error".

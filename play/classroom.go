@@ -1,0 +1,161 @@
+package play
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"strings"
+	"time"
+
+	"primegames/domain"
+	"primegames/domain/names"
+)
+
+// Classroom is a teacher's class.
+type Classroom struct {
+	ID           string
+	Name         string
+	JoinCode     string
+	StudentCount int // current students
+	CreatedAt    time.Time
+}
+
+// StudentRecord is a member of a classroom.
+type StudentRecord struct {
+	ID          string
+	ClassroomID string
+	Name        string
+	CreatedAt   time.Time
+}
+
+// joinCodeAlphabet leaves out letters and digits that children mix up (0/O, 1/I/L).
+const joinCodeAlphabet = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+
+// joinCodeDraws is how many join codes are drawn before a clash with existing ones is an error.
+const joinCodeDraws = 6
+
+func newJoinCode() string {
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	code := make([]byte, len(b))
+	for i, x := range b {
+		code[i] = joinCodeAlphabet[int(x)%len(joinCodeAlphabet)]
+	}
+	return string(code)
+}
+
+// withNewJoinCode calls store with fresh join codes until one is not taken.
+func withNewJoinCode(store func(code string) error) error {
+	var err error
+	for range joinCodeDraws {
+		if err = store(newJoinCode()); !errors.Is(err, ErrTaken) {
+			return err
+		}
+	}
+	return err
+}
+
+func classroomNotFound() error {
+	return domain.Errorf(domain.KindNotFound, "classroom_not_found", "There is no such classroom.")
+}
+
+func studentNotFound() error {
+	return domain.Errorf(domain.KindNotFound, "student_not_found", "There is no such student in this classroom.")
+}
+
+func studentNameTaken(name string) error {
+	return domain.Errorf(domain.KindConflict, "name_taken", "A student called %q is already in this classroom; choose another name.", name)
+}
+
+// CreateClassroom makes a classroom and returns it with its teacher token, shown only now.
+func (s *Service) CreateClassroom(ctx context.Context, name string) (*Classroom, string, error) {
+	name, err := names.Classroom.Enforce(name)
+	if err != nil {
+		return nil, "", err
+	}
+	token, hash := NewToken(TokenTeacher)
+	var c *Classroom
+	err = withNewJoinCode(func(code string) (err error) {
+		c, err = s.store.InsertClassroom(ctx, name, code, hash)
+		return err
+	})
+	return c, token, err
+}
+
+// JoinClassroom adds a student to the classroom with the join code and returns the student, the
+// classroom and the student's token.
+func (s *Service) JoinClassroom(ctx context.Context, joinCode, name string) (*StudentRecord, *Classroom, string, error) {
+	name, err := names.Person.Enforce(name)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	c, err := s.store.ClassroomByJoinCode(ctx, strings.ToUpper(strings.TrimSpace(joinCode)))
+	if errors.Is(err, ErrNotFound) {
+		return nil, nil, "", domain.Errorf(domain.KindNotFound, "join_code_not_found", "No classroom has the join code %q; ask your teacher for the current one.", joinCode)
+	}
+	if err != nil {
+		return nil, nil, "", err
+	}
+	token, hash := NewToken(TokenStudent)
+	st, err := s.store.InsertStudent(ctx, c.ID, name, names.Key(name), hash)
+	if errors.Is(err, ErrTaken) {
+		return nil, nil, "", studentNameTaken(name)
+	}
+	if err != nil {
+		return nil, nil, "", err
+	}
+	return st, c, token, nil
+}
+
+// TeacherClassroom reads the classroom that p runs as its teacher.
+func (s *Service) TeacherClassroom(ctx context.Context, p Principal, classroomID string) (*Classroom, error) {
+	if err := MayRunClassroom(p, classroomID); err != nil {
+		return nil, err
+	}
+	c, err := s.store.Classroom(ctx, classroomID)
+	if errors.Is(err, ErrNotFound) {
+		return nil, classroomNotFound()
+	}
+	return c, err
+}
+
+// RotateJoinCode gives the classroom a new join code; the old one stops working.
+func (s *Service) RotateJoinCode(ctx context.Context, c *Classroom) error {
+	return withNewJoinCode(func(code string) error {
+		err := s.store.SetJoinCode(ctx, c.ID, code)
+		if err == nil {
+			c.JoinCode = code
+		}
+		return err
+	})
+}
+
+// Students lists the classroom's current students by name.
+func (s *Service) Students(ctx context.Context, classroomID string) ([]StudentRecord, error) {
+	return s.store.Students(ctx, classroomID)
+}
+
+// RenameStudent changes a current student's name, in the classroom and on the seats of their games.
+func (s *Service) RenameStudent(ctx context.Context, classroomID, studentID, name string) (*StudentRecord, error) {
+	name, err := names.Person.Enforce(name)
+	if err != nil {
+		return nil, err
+	}
+	st, err := s.store.RenameStudent(ctx, classroomID, studentID, name, names.Key(name))
+	switch {
+	case errors.Is(err, ErrNotFound):
+		return nil, studentNotFound()
+	case errors.Is(err, ErrTaken):
+		return nil, studentNameTaken(name)
+	}
+	return st, err
+}
+
+// RemoveStudent takes a student out of the classroom. Their token stops working; their games stay.
+func (s *Service) RemoveStudent(ctx context.Context, classroomID, studentID string) error {
+	err := s.store.RemoveStudent(ctx, classroomID, studentID)
+	if errors.Is(err, ErrNotFound) {
+		return studentNotFound()
+	}
+	return err
+}

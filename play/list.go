@@ -1,0 +1,101 @@
+package play
+
+import (
+	"context"
+	"encoding/base64"
+	"regexp"
+	"strings"
+	"time"
+
+	"primegames/domain"
+)
+
+// GameFilter narrows a list of games. Cursor continues a previous page.
+type GameFilter struct {
+	Kind   string
+	Status Status
+	Cursor string
+	Limit  int
+	// Exactly one scope applies: a classroom's games, a student's games, or games outside classrooms.
+	ClassroomID string
+	StudentID   string
+	// From and To bound the creation time (From inclusive, To exclusive) when set.
+	From, To *time.Time
+}
+
+// GameQuery is what the store is asked for a list: the filter's games created before After (by
+// time, then id) when set, up to Limit of them.
+type GameQuery struct {
+	Filter GameFilter
+	After  *GamePosition
+	Limit  int
+}
+
+// GamePosition is a game's place in a list, newest first.
+type GamePosition struct {
+	CreatedAt time.Time
+	ID        string
+}
+
+// GameSummary is a game as a list shows it: no state, nothing hidden.
+type GameSummary struct {
+	ID        string
+	Kind      string
+	Status    Status
+	SeatCount int
+	Players   []string
+	Version   int64
+	Winners   []int
+	CreatedAt time.Time
+	UpdatedAt time.Time
+}
+
+// ListGames returns a page of games, newest first, and the cursor of the next page ("" on the last).
+func (s *Service) ListGames(ctx context.Context, f GameFilter) ([]GameSummary, string, error) {
+	q := GameQuery{Filter: f, Limit: f.Limit + 1}
+	if f.Cursor != "" {
+		after, err := decodeCursor(f.Cursor)
+		if err != nil {
+			return nil, "", err
+		}
+		q.After = &after
+	}
+	list, err := s.store.ListGames(ctx, q)
+	if err != nil {
+		return nil, "", err
+	}
+	next := ""
+	if len(list) > f.Limit {
+		list = list[:f.Limit]
+		last := list[len(list)-1]
+		next = encodeCursor(GamePosition{CreatedAt: last.CreatedAt, ID: last.ID})
+	}
+	return list, next, nil
+}
+
+// InvalidCursor refuses a cursor this server did not give out.
+func InvalidCursor(cursor string) error {
+	return domain.Invalid("invalid_cursor", "The cursor %q is not one this server gave out; start again without it.", cursor)
+}
+
+var uuidPattern = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
+
+func encodeCursor(p GamePosition) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(p.CreatedAt.UTC().Format(time.RFC3339Nano) + "|" + p.ID))
+}
+
+func decodeCursor(c string) (GamePosition, error) {
+	raw, err := base64.RawURLEncoding.DecodeString(c)
+	if err != nil {
+		return GamePosition{}, InvalidCursor(c)
+	}
+	at, id, ok := strings.Cut(string(raw), "|")
+	if !ok {
+		return GamePosition{}, InvalidCursor(c)
+	}
+	t, err := time.Parse(time.RFC3339Nano, at)
+	if err != nil || !uuidPattern.MatchString(id) {
+		return GamePosition{}, InvalidCursor(c)
+	}
+	return GamePosition{CreatedAt: t, ID: id}, nil
+}

@@ -1,0 +1,177 @@
+package play
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"primegames/domain"
+)
+
+// StudentStats is what a teacher learns about one student (or the whole class) from their games.
+type StudentStats struct {
+	StudentID     string
+	Name          string
+	GamesPlayed   int // started games the student has a seat in
+	GamesFinished int
+	GamesWon      int
+	// Counts holds the engines' counters, by game kind: Counts["primed"]["draws"].
+	Counts   map[string]map[string]int
+	Attempts []AttemptCount
+}
+
+// AttemptCount is how often actions were refused for one reason, with recent examples.
+type AttemptCount struct {
+	Code     string
+	Count    int
+	Examples []string
+}
+
+// ClassroomStats is every current student's statistics and the class's.
+type ClassroomStats struct {
+	Students []StudentStats
+	// Class sums the students' games and counters; its attempts count all the class's refusals by
+	// code, with the class's most recent examples.
+	Class StudentStats
+}
+
+// StudentSeat is a seat a student holds in one of the classroom's games.
+type StudentSeat struct {
+	GameID, Kind, StudentID string
+	Seat                    int
+	Status                  Status
+	Won                     bool
+}
+
+// StatsStore reads what a classroom's statistics are made of.
+type StatsStore interface {
+	// StudentSeats lists the seats students hold in the classroom's games.
+	StudentSeats(ctx context.Context, classroomID string) ([]StudentSeat, error)
+	// EachOutcome calls fn with the outcome of every history entry of the classroom's games, each
+	// game's entries together and in order.
+	EachOutcome(ctx context.Context, classroomID string, fn func(gameID, kind string, outcome json.RawMessage) error) error
+	// AttemptCounts counts the refusals of the classroom's current students by code, most frequent
+	// first, each with up to examples of the most recent details: by student id, or all under ""
+	// when perStudent is false.
+	AttemptCounts(ctx context.Context, classroomID string, perStudent bool, examples int) (map[string][]AttemptCount, error)
+}
+
+const attemptExamples = 3
+
+// ClassroomStats gathers the statistics of the classroom's games: each stored outcome through its
+// kind's tally, credited to the student in each seat.
+func (s *Service) ClassroomStats(ctx context.Context, classroomID string) (*ClassroomStats, error) {
+	students, err := s.store.Students(ctx, classroomID)
+	if err != nil {
+		return nil, err
+	}
+	stats := &ClassroomStats{Students: make([]StudentStats, len(students)), Class: newStudentStats("", "")}
+	byID := map[string]*StudentStats{}
+	for i, st := range students {
+		stats.Students[i] = newStudentStats(st.ID, st.Name)
+		byID[st.ID] = &stats.Students[i]
+	}
+	seats, err := s.store.StudentSeats(ctx, classroomID)
+	if err != nil {
+		return nil, err
+	}
+	countGames(seats, byID)
+	if err := s.tallyGames(ctx, classroomID, seats, byID); err != nil {
+		return nil, err
+	}
+	perStudent, err := s.store.AttemptCounts(ctx, classroomID, true, attemptExamples)
+	if err != nil {
+		return nil, err
+	}
+	class, err := s.store.AttemptCounts(ctx, classroomID, false, attemptExamples)
+	if err != nil {
+		return nil, err
+	}
+	for i := range stats.Students {
+		stats.Students[i].Attempts = perStudent[stats.Students[i].StudentID]
+		stats.Class.add(stats.Students[i])
+	}
+	stats.Class.Attempts = class[""]
+	return stats, nil
+}
+
+func newStudentStats(id, name string) StudentStats {
+	return StudentStats{StudentID: id, Name: name, Counts: map[string]map[string]int{}}
+}
+
+func countGames(seats []StudentSeat, byID map[string]*StudentStats) {
+	for _, seat := range seats {
+		st := byID[seat.StudentID]
+		if st == nil || seat.Status == StatusLobby {
+			continue
+		}
+		st.GamesPlayed++
+		if seat.Status == StatusFinished {
+			st.GamesFinished++
+			if seat.Won {
+				st.GamesWon++
+			}
+		}
+	}
+}
+
+// tallyGames runs each game's history through its kind's tally and credits each seat's counters
+// to the student in that seat.
+func (s *Service) tallyGames(ctx context.Context, classroomID string, seats []StudentSeat, byID map[string]*StudentStats) error {
+	studentOf := map[string]map[int]string{} // game → seat → student
+	for _, ss := range seats {
+		if studentOf[ss.GameID] == nil {
+			studentOf[ss.GameID] = map[int]string{}
+		}
+		studentOf[ss.GameID][ss.Seat] = ss.StudentID
+	}
+	var current, currentKind string
+	counts := domain.Counts{}
+	flush := func() {
+		for seat, named := range counts {
+			if st := byID[studentOf[current][seat]]; st != nil {
+				st.addCounts(currentKind, named)
+			}
+		}
+		counts = domain.Counts{}
+	}
+	err := s.store.EachOutcome(ctx, classroomID, func(gameID, kindName string, outcome json.RawMessage) error {
+		if gameID != current {
+			flush()
+			current, currentKind = gameID, kindName
+		}
+		kind, ok := s.kinds.Lookup(kindName)
+		if !ok {
+			return fmt.Errorf("game %s has unknown kind %q", gameID, kindName)
+		}
+		if err := kind.Tally(outcome, counts); err != nil {
+			return fmt.Errorf("tallying game %s: %w", gameID, err)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	flush()
+	return nil
+}
+
+func (st *StudentStats) addCounts(kind string, named map[string]int) {
+	if st.Counts[kind] == nil {
+		st.Counts[kind] = map[string]int{}
+	}
+	for name, n := range named {
+		st.Counts[kind][name] += n
+	}
+}
+
+// add adds one student's games and counters to the class's; the class's attempts come from the
+// store, where their order in time is known.
+func (st *StudentStats) add(other StudentStats) {
+	st.GamesPlayed += other.GamesPlayed
+	st.GamesFinished += other.GamesFinished
+	st.GamesWon += other.GamesWon
+	for kind, counts := range other.Counts {
+		st.addCounts(kind, counts)
+	}
+}
