@@ -16,6 +16,7 @@ import (
 
 	"primegames/api/apitest"
 	"primegames/api/openapi/client"
+	"primegames/domain/games"
 	"primegames/play"
 	"primegames/repo"
 
@@ -225,7 +226,7 @@ func (tb *table) replayStep(token string, seq int64) client.ReplayStep {
 func (tb *table) checkFold() {
 	tb.t.Helper()
 	ctx := context.Background()
-	g, err := play.New(tb.db.Games(), tb.db.Kinds).Load(ctx, tb.id)
+	g, err := play.New(tb.db.Games(), games.All()).Load(ctx, tb.id)
 	if err != nil {
 		tb.t.Fatalf("Load: %v", err)
 	}

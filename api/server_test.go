@@ -19,6 +19,7 @@ import (
 
 	"primegames/api"
 	"primegames/api/apitest"
+	"primegames/domain/games"
 	"primegames/play"
 	"primegames/repo"
 	"primegames/repo/repotest"
@@ -41,7 +42,12 @@ func quietLogger() *slog.Logger {
 
 // newAPI wires a server over db as cmd/primegames does.
 func newAPI(cfg api.Config, db *repo.DB, logger *slog.Logger) (*api.Server, error) {
-	return api.New(cfg, api.Deps{Play: play.New(db.Games(), db.Kinds), Database: db, Feed: db}, logger)
+	return newAPIHosting(games.All(), cfg, db, logger)
+}
+
+// newAPIHosting wires a server over db that hosts the kinds of game in the catalogue.
+func newAPIHosting(kinds *games.Catalogue, cfg api.Config, db *repo.DB, logger *slog.Logger) (*api.Server, error) {
+	return api.New(cfg, api.Deps{Play: play.New(db.Games(), kinds), Database: db, Feed: db}, logger)
 }
 
 func newServer(t *testing.T, db *repo.DB) *api.Server {

@@ -25,8 +25,10 @@ func TestAThirdKindOfGameNeedsOnlyItsPackageAndARegistryEntry(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	db := repotest.NewDB(t)
-	db.Kinds = kinds
+	srv, err := newAPIHosting(kinds, testConfig(), repotest.NewDB(t), quietLogger())
+	if err != nil {
+		t.Fatal(err)
+	}
 	merged, err := primegames.Contract(kinds.Kinds())
 	if err != nil {
 		t.Fatal(err)
@@ -35,7 +37,7 @@ func TestAThirdKindOfGameNeedsOnlyItsPackageAndARegistryEntry(t *testing.T) {
 	if err != nil {
 		t.Fatalf("openapi.yaml with the tiny game: %v", err)
 	}
-	s := apitest.StartWith(t, newServer(t, db), contract)
+	s := apitest.StartWith(t, srv, contract)
 	tg := &tinyTable{t: t, s: s}
 
 	// A class of two, and the teacher starts a tiny game for them.

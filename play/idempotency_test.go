@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"primegames/domain/games"
 	"primegames/play"
 	"primegames/repo/repotest"
 )
@@ -13,7 +14,7 @@ import (
 func TestIdempotencyKeysExpire(t *testing.T) {
 	ctx := context.Background()
 	db := repotest.NewDB(t)
-	master := play.New(db.Games(), db.Kinds)
+	master := play.New(db.Games(), games.All())
 	key := "3f1c9a52-7d4e-4b8a-9c61-0e2f5b7a8d13"
 	create := func() string {
 		t.Helper()

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"primegames/domain/games"
 	"primegames/play"
 	"primegames/repo/repotest"
 )
@@ -14,7 +15,7 @@ import (
 func TestActRetriesATransactionWhoseBackendWasTerminated(t *testing.T) {
 	ctx := context.Background()
 	db := repotest.NewDB(t)
-	master := play.New(db.Games(), db.Kinds)
+	master := play.New(db.Games(), games.All())
 	created, err := master.Create(ctx, play.NewGame{Kind: "prime-climb", Players: []string{"Ada", "Ben"}}, play.Nobody, nil)
 	if err != nil {
 		t.Fatal(err)

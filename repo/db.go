@@ -12,16 +12,11 @@ import (
 
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
-
-	"primegames/domain/games"
 )
 
 // DB is the service's handle on Postgres.
 type DB struct {
 	Pool *pgxpool.Pool
-	// Kinds are the kinds of game whose rows it reads: Open sets the service's catalogue; a test
-	// hosting a kind of its own replaces it before use.
-	Kinds *games.Catalogue
 }
 
 // PoolOptions tune the connection pool.
@@ -43,7 +38,7 @@ func Open(ctx context.Context, url string, opts PoolOptions) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("database pool: %w", err)
 	}
-	return &DB{Pool: pool, Kinds: games.All()}, nil
+	return &DB{Pool: pool}, nil
 }
 
 // Ping checks that the database answers.

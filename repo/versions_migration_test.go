@@ -7,6 +7,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"primegames/domain/games"
 	"primegames/play"
 	"primegames/repo"
 )
@@ -21,7 +22,7 @@ func TestEntryVersionMigrationBackfillsHistories(t *testing.T) {
 	if err := m.Up(ctx); err != nil {
 		t.Fatal(err)
 	}
-	master := play.New(db.Games(), db.Kinds)
+	master := play.New(db.Games(), games.All())
 
 	lobby, err := master.Create(ctx, play.NewGame{Kind: "primed", OpenSeats: 3}, play.Nobody, nil)
 	if err != nil {

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"primegames/api"
+	"primegames/domain/games"
 	"primegames/play"
 	"primegames/repo"
 )
@@ -96,7 +97,7 @@ func serve(ctx context.Context, cfg config) error {
 		RateBurst:        cfg.RateBurst,
 		StreamsPerClient: cfg.StreamsPerClient,
 		TrustedProxies:   cfg.TrustedProxies,
-	}, api.Deps{Play: play.New(db.Games(), db.Kinds), Database: db, Feed: db}, logger)
+	}, api.Deps{Play: play.New(db.Games(), games.All()), Database: db, Feed: db}, logger)
 	if err != nil {
 		return err
 	}
