@@ -9,7 +9,7 @@ import (
 	"primegames/play"
 )
 
-// Games stores games, their seats and their histories: the storage of play.Service.
+// Games is play.Store over Postgres: games, their seats and histories, classrooms and their students.
 type Games struct{ db *DB }
 
 // Games returns the game store.
@@ -83,10 +83,7 @@ func (s *Games) ClassroomMember(ctx context.Context, kind play.TokenKind, hash [
 		err = s.db.Pool.QueryRow(ctx, `SELECT classroom_id::text, id::text FROM students WHERE token_hash = $1 AND removed_at IS NULL`,
 			hash).Scan(&classroomID, &studentID)
 	}
-	if errors.Is(err, pgx.ErrNoRows) {
-		return "", "", play.ErrNotFound
-	}
-	return classroomID, studentID, err
+	return classroomID, studentID, notFound(err)
 }
 
 // Update runs fn in a transaction, committing when fn succeeds.
