@@ -16,7 +16,7 @@ type metrics struct {
 	latency  *prometheus.HistogramVec
 }
 
-// newMetrics registers the HTTP figures, the Go runtime's, the process's, and pool's when given.
+// newMetrics registers the HTTP figures, the Go runtime's, the process's, and the pool's when given.
 func newMetrics(pool prometheus.Collector) *metrics {
 	m := &metrics{
 		registry: prometheus.NewRegistry(),

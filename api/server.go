@@ -74,7 +74,7 @@ type Server struct {
 	echo     *echo.Echo
 	metrics  *metrics
 	spec     *openapi3.T
-	// contract is openapi.yaml with the schemas of the kinds db hosts (domain/games.All: as it is).
+	// contract is openapi.yaml with the schemas of the kinds play hosts (domain/games.All: as it is).
 	contract []byte
 	hub      *live.Hub
 	// contractRoutes holds "METHOD /path/:param" for every operation of openapi.yaml.
