@@ -12,11 +12,12 @@ import (
 
 // forbiddenImports says which of the module's packages the code (tests aside) under each directory
 // must not import: imports point one way, api → play → domain, with repo implementing play's
-// storage (SQL only: it knows no kind of game) and cmd wiring them together.
+// storage (SQL only: it calls no engine and writes no sentence for users) and cmd wiring them
+// together.
 var forbiddenImports = map[string][]string{
-	"domain": {"primegames/api", "primegames/play", "primegames/repo"},
+	"domain": {"primegames/api", "primegames/play", "primegames/repo", "primegames/live"},
 	"play":   {"primegames/api", "primegames/repo"},
-	"repo":   {"primegames/api", "primegames/domain/games"},
+	"repo":   {"primegames/api", "primegames/domain"},
 	"api":    {"primegames/repo"},
 	"live":   {"primegames/api", "primegames/repo"},
 }
