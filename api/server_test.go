@@ -19,6 +19,7 @@ import (
 
 	"primegames/api"
 	"primegames/api/apitest"
+	"primegames/domain"
 	"primegames/domain/games"
 	"primegames/play"
 	"primegames/repo"
@@ -46,7 +47,7 @@ func newAPI(cfg api.Config, db *repo.DB, logger *slog.Logger) (*api.Server, erro
 }
 
 // newAPIHosting wires a server over db that hosts the kinds of game in the catalogue.
-func newAPIHosting(kinds *games.Catalogue, cfg api.Config, db *repo.DB, logger *slog.Logger) (*api.Server, error) {
+func newAPIHosting(kinds *domain.Catalogue, cfg api.Config, db *repo.DB, logger *slog.Logger) (*api.Server, error) {
 	return api.New(cfg, api.Deps{Play: play.New(db.Games(), kinds), Database: db, Feed: db}, logger)
 }
 

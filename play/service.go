@@ -4,20 +4,20 @@ import (
 	"context"
 	"errors"
 
-	"primegames/domain/games"
+	"primegames/domain"
 )
 
 // Service is the game master: every request about games passes through it.
 type Service struct {
 	store Store
-	kinds *games.Catalogue
+	kinds *domain.Catalogue
 }
 
 // New is the game master over store, for the kinds of game in the catalogue.
-func New(store Store, kinds *games.Catalogue) *Service { return &Service{store: store, kinds: kinds} }
+func New(store Store, kinds *domain.Catalogue) *Service { return &Service{store: store, kinds: kinds} }
 
 // Kinds is the catalogue of the kinds of game the service hosts.
-func (s *Service) Kinds() *games.Catalogue { return s.kinds }
+func (s *Service) Kinds() *domain.Catalogue { return s.kinds }
 
 // Resolve finds whose a teacher or student token is. A token that is no current member's stays
 // unresolved: what that means depends on what it is presented for.

@@ -40,7 +40,7 @@ func TestACatalogueRefusesAnIncompleteOrRepeatedKind(t *testing.T) {
 		"twice":       {tinygame.Kind, tinygame.Kind},
 		"badly named": {without(func(k *domain.GameKind) { k.Rules = renamed{k.Rules, "Tiny Game"} })},
 	} {
-		if _, err := games.NewCatalogue(kinds...); err == nil {
+		if _, err := domain.NewCatalogue(kinds...); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
 	}
