@@ -1,0 +1,211 @@
+package api_test
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"strconv"
+	"testing"
+
+	"primegames/api/apitest"
+)
+
+// The teacher's classroom stream: every game of the class on one stream, games created after it
+// opened included, entries shown in full, a game's end not closing it, and Last-Event-ID of the
+// form game:seq. evClassroom makes the class and its games through one instance.
+
+// The teacher's classroom stream on instance B sees every game of the class played through A,
+// games created after it opened included, each game's entries in order and once, in full; a game's
+// end does not close it; Last-Event-ID resumes without losing anything.
+func TestClassroomEventStream(t *testing.T) {
+	c := newEvCluster(t, testConfig())
+	room := newEvClassroom(t, c.a, "Ada", "Ben", "Cy", "Di")
+	students, tokenOf, roomPath := room.students, room.tokenOf, room.path("")
+	newGame := room.newGame
+
+	// Students are not teachers.
+	if resp := c.b.Get(roomPath+"/events", bearer(tokenOf[students[0]])...); resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("classroom stream with a student token = %d", resp.StatusCode)
+	}
+	stream := openEvStream(t, c.b.URL, roomPath+"/events?access_token="+url.QueryEscape(room.teacher))
+	type key struct {
+		game string
+		seq  int64
+	}
+	seen := map[key]int{}
+	last := map[string]int64{}
+	ends := map[string]int{}
+	var lastID string
+	// drain reads events until want returns true.
+	drain := func(s *evStream, dupesOK bool, want func() bool) {
+		t.Helper()
+		for !want() {
+			e := s.next(t, evWait)
+			if e.Event == "end" {
+				var end evEnd
+				if err := json.Unmarshal([]byte(e.Data), &end); err != nil {
+					t.Fatal(err)
+				}
+				ends[end.GameID]++
+				continue
+			}
+			a, en := e.action(t)
+			if e.ID != a.GameID+":"+strconv.FormatInt(en.Seq, 10) {
+				t.Fatalf("event id %q for game %s entry %d", e.ID, a.GameID, en.Seq)
+			}
+			lastID = e.ID
+			k := key{a.GameID, en.Seq}
+			seen[k]++
+			if seen[k] > 1 && !dupesOK {
+				t.Fatalf("entry %v twice", k)
+			}
+			prev, ok := last[a.GameID]
+			if !ok {
+				prev = -1
+			}
+			if seen[k] == 1 && en.Seq != prev+1 {
+				t.Fatalf("game %s: entry %d after %d", a.GameID, en.Seq, prev)
+			}
+			if en.Seq > prev {
+				last[a.GameID] = en.Seq
+			}
+			if en.Random == nil {
+				t.Errorf("entry %v: the teacher sees everything, random values included", k)
+			}
+			var out primedOutcome
+			if err := json.Unmarshal(en.Outcome, &out); err != nil {
+				t.Fatal(err)
+			}
+			if out.Drew != nil && out.Drew.Card == nil {
+				t.Errorf("entry %v: the teacher should see the drawn card", k)
+			}
+		}
+	}
+	caught := func(gs ...*evGame) func() bool {
+		return func() bool {
+			for _, g := range gs {
+				if l, ok := last[g.id]; !ok || l < g.seq {
+					return false
+				}
+			}
+			return true
+		}
+	}
+
+	g1 := newGame(students[0], students[1]) // created after the stream opened
+	for range 6 {
+		g1.play()
+	}
+	g2 := newGame(students[2], students[3])
+	for range 6 {
+		g1.play()
+		g2.play()
+	}
+	drain(stream, false, caught(g1, g2))
+	if resp := c.a.Post(g1.path("/abort"), nil, bearer(room.teacher)...); resp.StatusCode != http.StatusOK {
+		t.Fatalf("abort = %d: %s", resp.StatusCode, resp.Body)
+	}
+	drain(stream, false, func() bool { return ends[g1.id] == 1 })
+	g2.play()
+	drain(stream, false, caught(g2)) // the stream stays open after one game ends
+
+	// Drop the connection, play on, resume with Last-Event-ID.
+	stream.close()
+	for range 3 {
+		g2.play()
+	}
+	resumed := openEvStream(t, c.b.URL, roomPath+"/events", append(bearer(room.teacher), "Last-Event-ID", lastID)...)
+	drain(resumed, true, caught(g2))
+	for k, n := range seen {
+		if k.game != g1.id && k.game != g2.id || n == 0 {
+			t.Errorf("unexpected entry %v", k)
+		}
+	}
+	if int64(len(seen)) != g1.seq+1+g2.seq+1 {
+		t.Errorf("%d distinct entries, the games have %d", len(seen), g1.seq+1+g2.seq+1)
+	}
+	if resp := c.b.Get(roomPath+"/events", append(bearer(room.teacher), "Last-Event-ID", "nope")...); resp.StatusCode != http.StatusBadRequest {
+		t.Errorf("bad Last-Event-ID = %d", resp.StatusCode)
+	}
+	unknown := g1.id + ":" + strconv.FormatInt(g1.seq+1, 10)
+	if resp := c.b.Get(roomPath+"/events", append(bearer(room.teacher), "Last-Event-ID", unknown)...); resp.StatusCode != http.StatusNotFound || resp.Problem(t).Code != "event_not_found" {
+		t.Errorf("Last-Event-ID of no entry = %d: %s", resp.StatusCode, resp.Body)
+	}
+}
+
+// evClassroom is a classroom made through one instance, and its students.
+type evClassroom struct {
+	t        *testing.T
+	s        *apitest.Server
+	id       string
+	teacher  string
+	students []string          // ids, in the order they joined
+	tokenOf  map[string]string // student id -> token
+}
+
+func newEvClassroom(t *testing.T, s *apitest.Server, names ...string) *evClassroom {
+	t.Helper()
+	resp := s.Post("/v1/classrooms", map[string]string{"name": "Class 4B"})
+	if resp.StatusCode != http.StatusCreated {
+		t.Fatalf("create classroom = %d: %s", resp.StatusCode, resp.Body)
+	}
+	var created struct {
+		Classroom struct {
+			ID       string `json:"id"`
+			JoinCode string `json:"join_code"`
+		} `json:"classroom"`
+		TeacherToken string `json:"teacher_token"`
+	}
+	resp.JSON(t, &created)
+	room := &evClassroom{t: t, s: s, id: created.Classroom.ID, teacher: created.TeacherToken, tokenOf: map[string]string{}}
+	for _, name := range names {
+		resp := s.Post("/v1/classrooms/join", map[string]string{"join_code": created.Classroom.JoinCode, "name": name})
+		if resp.StatusCode != http.StatusCreated {
+			t.Fatalf("join classroom = %d: %s", resp.StatusCode, resp.Body)
+		}
+		var j struct {
+			Student struct {
+				ID string `json:"id"`
+			} `json:"student"`
+			Token string `json:"token"`
+		}
+		resp.JSON(t, &j)
+		room.tokenOf[j.Student.ID] = j.Token
+		room.students = append(room.students, j.Student.ID)
+	}
+	return room
+}
+
+func (r *evClassroom) path(suffix string) string { return "/v1/classrooms/" + r.id + suffix }
+
+// newGame starts a game of Primed for the students with ids.
+func (r *evClassroom) newGame(ids ...string) *evGame {
+	t := r.t
+	t.Helper()
+	resp := r.s.Post(r.path("/games"), map[string]any{"game": "primed", "group_size": len(ids), "student_ids": ids}, bearer(r.teacher)...)
+	if resp.StatusCode != http.StatusCreated {
+		t.Fatalf("classroom games = %d: %s", resp.StatusCode, resp.Body)
+	}
+	var out struct {
+		Games []struct {
+			gameBody
+			Seats []struct {
+				Seat      int    `json:"seat"`
+				StudentID string `json:"student_id"`
+			} `json:"seats"`
+		} `json:"games"`
+	}
+	resp.JSON(t, &out)
+	if len(out.Games) != 1 {
+		t.Fatalf("%d games", len(out.Games))
+	}
+	body := out.Games[0]
+	g := &evGame{t: t, s: r.s, id: body.ID, creator: r.teacher, kind: "primed", rng: rand.New(rand.NewPCG(uint64(len(body.ID)), 3)),
+		posted: map[int64]json.RawMessage{}, versions: map[int64]int64{0: body.Version}}
+	for _, st := range body.Seats {
+		g.tokens = append(g.tokens, r.tokenOf[st.StudentID])
+	}
+	g.update(body.gameBody)
+	return g
+}
