@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"slices"
 	"testing"
+
+	"primegames/api/openapi/client"
 )
 
 type classroomFixture struct {
@@ -110,9 +112,9 @@ func TestAuthorizationMatrix(t *testing.T) {
 	if resp.StatusCode != http.StatusCreated {
 		t.Fatalf("teacher creates a classroom game = %d %s", resp.StatusCode, resp.Body)
 	}
-	var game created
+	var game client.CreatedGame
 	resp.JSON(t, &game)
-	id := game.Game.ID
+	id := game.Game.Id.String()
 	if len(game.Seats) != 0 || game.Game.Seats[0].Name != "Ada" {
 		t.Fatalf("a classroom game's seats have no tokens of their own: %+v", game)
 	}
@@ -205,7 +207,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 			t.Errorf("GET /v1/games as %s lists the classroom game: %v, want %v", c.name, got, c.sees)
 		}
 	}
-	if !slices.Contains(listed(""), public.Game.ID) {
+	if !slices.Contains(listed(""), public.Game.Id.String()) {
 		t.Error("anonymous list misses the public game")
 	}
 

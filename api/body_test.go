@@ -50,23 +50,23 @@ func TestRequestBodyRules(t *testing.T) {
 		{"two documents", h.Request("POST", "/v1/classrooms", `{"name":"T"} {"name":"U"}`), 400, "invalid"},
 		{"invalid UTF-8", h.Request("POST", "/v1/classrooms", "{\"name\":\"T\xff\"}"), 400, "invalid"},
 		{"lone surrogate", h.Request("POST", "/v1/classrooms", `{"name":"T\ud800"}`), 400, "invalid"},
-		{"lone low surrogate in an action", h.Request("POST", "/v1/games/"+game.Game.ID+"/actions", `{"type":"roll","x":"\udc00"}`, seat...), 400, "invalid"},
+		{"lone low surrogate in an action", h.Request("POST", "/v1/games/"+game.Game.Id.String()+"/actions", `{"type":"roll","x":"\udc00"}`, seat...), 400, "invalid"},
 		{"NUL", h.Request("POST", "/v1/classrooms", `{"name":"T\u0000"}`), 400, "invalid"},
 		{"text/plain", h.Request("POST", "/v1/classrooms", `{"name":"T"}`, "Content-Type", "text/plain"), 415, "unsupported_media_type"},
-		{"form", h.Request("POST", "/v1/games/"+game.Game.ID+"/actions", `type=roll`, append(seat, "Content-Type", "application/x-www-form-urlencoded")...), 415, "unsupported_media_type"},
+		{"form", h.Request("POST", "/v1/games/"+game.Game.Id.String()+"/actions", `type=roll`, append(seat, "Content-Type", "application/x-www-form-urlencoded")...), 415, "unsupported_media_type"},
 		{"no content type", withoutHeader(h.Request("POST", "/v1/classrooms/join", `{"join_code":"AAAAAA","name":"N"}`), "Content-Type"), 415, "unsupported_media_type"},
 		{"JSON in Latin-1", h.Request("POST", "/v1/classrooms", `{"name":"T"}`, "Content-Type", "application/json; charset=iso-8859-1"), 415, "unsupported_media_type"},
 		{"JSON in UTF-8", h.Request("POST", "/v1/classrooms", `{"name":"T"}`, "Content-Type", "application/json; charset=UTF-8"), 201, ""},
 		{"too large", h.Request("POST", "/v1/classrooms", tooBig), 413, "payload_too_large"},
 		{"too large, chunked", chunked(h.Request("POST", "/v1/classrooms", tooBig), tooBig), 413, "payload_too_large"},
-		{"too large, chunked, an action", chunked(h.Request("POST", "/v1/games/"+game.Game.ID+"/actions", tooBig, seat...), tooBig), 413, "payload_too_large"},
-		{"a body to start a game", h.Request("POST", "/v1/games/"+lobby.Game.ID+"/start", `{"seats":2}`, bearer(lobby.CreatorToken)...), 413, "body_not_allowed"},
-		{"a body to GET", h.Request("GET", "/v1/games/"+game.Game.ID, `[]`, json...), 413, "body_not_allowed"},
-		{"a chunked body to GET", chunked(h.Request("GET", "/v1/games/"+game.Game.ID, "x"), "x"), 413, "body_not_allowed"},
-		{"a large body to GET", h.Request("GET", "/v1/games/"+game.Game.ID, tooBig, json...), 413, "body_not_allowed"},
-		{"an empty object to GET", h.Request("GET", "/v1/games/"+game.Game.ID, `{}`, json...), 200, ""},
-		{"an empty object to start a game, chunked", chunked(h.Request("POST", "/v1/games/"+lobby.Game.ID+"/start", `{ }`, bearer(lobby.CreatorToken)...), `{ }`), 409, "not_enough_players"},
-		{"the last int64 step", h.Request("GET", "/v1/games/"+game.Game.ID+"/states/9223372036854775807", nil), 404, "step_not_found"},
+		{"too large, chunked, an action", chunked(h.Request("POST", "/v1/games/"+game.Game.Id.String()+"/actions", tooBig, seat...), tooBig), 413, "payload_too_large"},
+		{"a body to start a game", h.Request("POST", "/v1/games/"+lobby.Game.Id.String()+"/start", `{"seats":2}`, bearer(lobby.CreatorToken)...), 413, "body_not_allowed"},
+		{"a body to GET", h.Request("GET", "/v1/games/"+game.Game.Id.String(), `[]`, json...), 413, "body_not_allowed"},
+		{"a chunked body to GET", chunked(h.Request("GET", "/v1/games/"+game.Game.Id.String(), "x"), "x"), 413, "body_not_allowed"},
+		{"a large body to GET", h.Request("GET", "/v1/games/"+game.Game.Id.String(), tooBig, json...), 413, "body_not_allowed"},
+		{"an empty object to GET", h.Request("GET", "/v1/games/"+game.Game.Id.String(), `{}`, json...), 200, ""},
+		{"an empty object to start a game, chunked", chunked(h.Request("POST", "/v1/games/"+lobby.Game.Id.String()+"/start", `{ }`, bearer(lobby.CreatorToken)...), `{ }`), 409, "not_enough_players"},
+		{"the last int64 step", h.Request("GET", "/v1/games/"+game.Game.Id.String()+"/states/9223372036854775807", nil), 404, "step_not_found"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -110,7 +110,7 @@ func TestSlowRequestBodyTimesOut(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer conn.Close()
-			path := "/v1/games/" + game.Game.ID + "/actions"
+			path := "/v1/games/" + game.Game.Id.String() + "/actions"
 			head := "POST " + path + " HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n" +
 				"Authorization: Bearer " + game.Seats[0].Token + "\r\n" + framing + "\r\n\r\n"
 			if _, err := io.WriteString(conn, head); err != nil {

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+
+	"primegames/api/openapi/client"
 )
 
 // The classroom review's Prime Climb game: played to the end with a few refused steps, counted here
@@ -99,12 +101,15 @@ func (r *review) playClimb(tb *table) []crSnapshot {
 		r.countClimb(tb, seat, pick.Action, e.Outcome)
 		// The first step, every 40th and the last: a short game (dice decide) still keeps some.
 		if e.Seq == 1 || e.Seq%40 == 0 || g.Status != "active" {
-			var fg crGame
+			var fg client.Game
 			r.get(tb.path(""), &fg)
-			if fg.Status == "active" && !field(t, fg.State, "deck", nil) {
+			if fg.State == nil {
+				t.Fatalf("seq %d: the teacher's Prime Climb view is null", e.Seq)
+			}
+			if fg.Status == "active" && !field(t, *fg.State, "deck", nil) {
 				t.Errorf("seq %d: the teacher's Prime Climb view has no deck", e.Seq)
 			}
-			snaps = append(snaps, crSnapshot{seq: e.Seq, state: fg.State})
+			snaps = append(snaps, crSnapshot{seq: e.Seq, state: *fg.State})
 		}
 	}
 	if !wrongPhase || !outOfTurn || badSteps != 2 {

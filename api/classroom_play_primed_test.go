@@ -5,8 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"primegames/api/openapi/client"
 	"slices"
+
+	"primegames/api/openapi/client"
 )
 
 // The classroom review's Primed games: students play them with a few deliberate mistakes, and every
@@ -101,12 +102,15 @@ func (r *review) playPrimed(tb *table, many bool, snaps *[]crSnapshot) {
 		}
 		if snaps != nil {
 			resp := r.get(tb.path(""), nil)
-			var fg crGame
+			var fg client.Game
 			resp.JSON(t, &fg)
-			*snaps = append(*snaps, crSnapshot{seq: e.Seq, state: fg.State})
+			if fg.State == nil {
+				t.Fatalf("seq %d: the teacher's Primed view is null", e.Seq)
+			}
+			*snaps = append(*snaps, crSnapshot{seq: e.Seq, state: *fg.State})
 			if g.Status == "active" {
 				var v primedView
-				if err := json.Unmarshal(fg.State, &v); err != nil {
+				if err := json.Unmarshal(*fg.State, &v); err != nil {
 					t.Fatal(err)
 				}
 				for _, hand := range v.Hands {
@@ -114,7 +118,7 @@ func (r *review) playPrimed(tb *table, many bool, snaps *[]crSnapshot) {
 						t.Errorf("seq %d: the teacher's view does not show seat %d's hand (size %d)", e.Seq, hand.Seat, hand.Size)
 					}
 				}
-				if !field(t, fg.State, "draw_pile", nil) && v.DrawPileSize > 0 {
+				if !field(t, *fg.State, "draw_pile", nil) && v.DrawPileSize > 0 {
 					t.Errorf("seq %d: the teacher's view does not show the draw pile", e.Seq)
 				}
 				for s, token := range tb.tokens {

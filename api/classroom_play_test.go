@@ -19,65 +19,6 @@ import (
 // and replay step, the refused attempts, and the statistics as JSON and CSV. Every number the
 // statistics report is counted independently here, from the actions sent and the responses got.
 
-// crGame is the Game schema as the review needs it.
-type crGame struct {
-	ID      string `json:"id"`
-	Game    string `json:"game"`
-	Status  string `json:"status"`
-	Version int64  `json:"version"`
-	Options struct {
-		Rounds int `json:"rounds"`
-	} `json:"options"`
-	Seats []struct {
-		Seat      int     `json:"seat"`
-		Name      string  `json:"name"`
-		StudentID *string `json:"student_id"`
-	} `json:"seats"`
-	You struct {
-		Seat    *int `json:"seat"`
-		Teacher bool `json:"teacher"`
-	} `json:"you"`
-	Winners   []int           `json:"winners"`
-	State     json.RawMessage `json:"state"`
-	CreatedAt time.Time       `json:"created_at"`
-}
-
-type crSummary struct {
-	ID        string    `json:"id"`
-	Game      string    `json:"game"`
-	Status    string    `json:"status"`
-	Players   []string  `json:"players"`
-	Winners   []int     `json:"winners"`
-	CreatedAt time.Time `json:"created_at"`
-}
-
-type crTotals struct {
-	GamesPlayed   int                    `json:"games_played"`
-	GamesFinished int                    `json:"games_finished"`
-	GamesWon      int                    `json:"games_won"`
-	Games         map[string]crKindStats `json:"games"`
-	Attempts      []struct {
-		Code     string   `json:"code"`
-		Count    int      `json:"count"`
-		Examples []string `json:"examples"`
-	} `json:"attempts"`
-}
-
-type crKindStats struct {
-	Counts   map[string]int     `json:"counts"`
-	Measures map[string]float64 `json:"measures"`
-}
-
-type crStats struct {
-	ClassroomID string `json:"classroom_id"`
-	Students    []struct {
-		StudentID string `json:"student_id"`
-		Name      string `json:"name"`
-		crTotals
-	} `json:"students"`
-	Class crTotals `json:"class"`
-}
-
 // crCounts is what one student (or the class) did, as counted by the test.
 type crCounts struct {
 	played, finished, won int
@@ -150,19 +91,13 @@ func TestClassroomReviewEndToEnd(t *testing.T) {
 	}
 
 	// The teacher's list of students: all six, by name.
-	var list struct {
-		Items []struct {
-			ID          string `json:"id"`
-			ClassroomID string `json:"classroom_id"`
-			Name        string `json:"name"`
-		} `json:"items"`
-	}
+	var list client.StudentList
 	r.get("/v1/classrooms/"+r.class.id+"/students", &list)
 	if len(list.Items) != len(names) {
 		t.Fatalf("students list has %d students, want %d", len(list.Items), len(names))
 	}
 	for i, st := range list.Items {
-		if st.Name != names[i] || st.ID != r.class.students[names[i]].id || st.ClassroomID != r.class.id {
+		if st.Name != names[i] || st.Id.String() != r.class.students[names[i]].id || st.ClassroomId.String() != r.class.id {
 			t.Errorf("students[%d] = %+v, want %s (%s) of classroom %s", i, st, names[i], r.class.students[names[i]].id, r.class.id)
 		}
 	}
@@ -173,25 +108,27 @@ func TestClassroomReviewEndToEnd(t *testing.T) {
 	if resp.StatusCode != http.StatusCreated {
 		t.Fatalf("POST classroom games = %d: %s", resp.StatusCode, resp.Body)
 	}
-	var batch struct {
-		Games []crGame `json:"games"`
-	}
+	var batch client.ClassroomGames
 	resp.JSON(t, &batch)
 	if len(batch.Games) != 3 {
 		t.Fatalf("six students in pairs made %d games, want 3", len(batch.Games))
 	}
 	seen := map[string]int{}
 	for _, g := range batch.Games {
-		if g.Game != "primed" || g.Status != "active" || len(g.Seats) != 2 || g.Options.Rounds != 2 || !g.You.Teacher {
-			t.Errorf("batch game %s: game %q status %q, %d seats, rounds %d, teacher %v", g.ID, g.Game, g.Status, len(g.Seats), g.Options.Rounds, g.You.Teacher)
+		var options client.PrimedOptions
+		if err := json.Unmarshal(g.Options, &options); err != nil || options.Rounds == nil {
+			t.Fatalf("batch game %s: options %s", g.Id.String(), g.Options)
+		}
+		if g.Game != "primed" || g.Status != "active" || len(g.Seats) != 2 || *options.Rounds != 2 || !g.You.Teacher {
+			t.Errorf("batch game %s: game %q status %q, %d seats, rounds %d, teacher %v", g.Id.String(), g.Game, g.Status, len(g.Seats), *options.Rounds, g.You.Teacher)
 		}
 		for _, s := range g.Seats {
-			if s.StudentID == nil {
-				t.Fatalf("batch game %s seat %d has no student", g.ID, s.Seat)
+			if s.StudentId == nil {
+				t.Fatalf("batch game %s seat %d has no student", g.Id.String(), s.Seat)
 			}
-			seen[*s.StudentID]++
-			if r.nameOf[*s.StudentID] != s.Name {
-				t.Errorf("batch game %s seat %d: name %q for student %s (%s)", g.ID, s.Seat, s.Name, *s.StudentID, r.nameOf[*s.StudentID])
+			seen[s.StudentId.String()]++
+			if r.nameOf[s.StudentId.String()] != s.Name {
+				t.Errorf("batch game %s seat %d: name %q for student %s (%s)", g.Id.String(), s.Seat, s.Name, s.StudentId.String(), r.nameOf[s.StudentId.String()])
 			}
 		}
 	}
@@ -204,23 +141,20 @@ func TestClassroomReviewEndToEnd(t *testing.T) {
 	// A group Prime Climb game for three chosen students, one from each pair, created by the teacher.
 	var climbers []map[string]string
 	for _, g := range batch.Games {
-		climbers = append(climbers, map[string]string{"student_id": *g.Seats[1].StudentID})
+		climbers = append(climbers, map[string]string{"student_id": g.Seats[1].StudentId.String()})
 	}
 	resp = h.Post("/v1/games", map[string]any{"game": "prime-climb", "players": climbers}, r.teacher()...)
 	if resp.StatusCode != http.StatusCreated {
 		t.Fatalf("teacher creates a Prime Climb game = %d: %s", resp.StatusCode, resp.Body)
 	}
-	var pc struct {
-		Game  crGame      `json:"game"`
-		Seats []seatToken `json:"seats"`
-	}
+	var pc client.CreatedGame
 	resp.JSON(t, &pc)
 	if len(pc.Seats) != 0 || len(pc.Game.Seats) != 3 || pc.Game.Status != "active" {
 		t.Fatalf("Prime Climb classroom game: %d seat tokens, %d seats, status %s", len(pc.Seats), len(pc.Game.Seats), pc.Game.Status)
 	}
 	for i, s := range pc.Game.Seats {
-		if s.StudentID == nil || *s.StudentID != climbers[i]["student_id"] {
-			t.Fatalf("Prime Climb seat %d is student %v, want %s", i, s.StudentID, climbers[i]["student_id"])
+		if s.StudentId == nil || s.StudentId.String() != climbers[i]["student_id"] {
+			t.Fatalf("Prime Climb seat %d is student %v, want %s", i, s.StudentId, climbers[i]["student_id"])
 		}
 	}
 	all := append(slices.Clone(batch.Games), pc.Game)
@@ -246,22 +180,22 @@ func TestClassroomReviewEndToEnd(t *testing.T) {
 	t.Logf("games played in %v", time.Since(began).Round(time.Millisecond))
 
 	// Review as the teacher.
-	final := map[string]crGame{}
+	final := map[string]client.Game{}
 	for _, g := range all {
-		var fg crGame
-		r.get("/v1/games/"+g.ID, &fg)
+		var fg client.Game
+		r.get("/v1/games/"+g.Id.String(), &fg)
 		if fg.Status != "finished" || !fg.You.Teacher || fg.You.Seat != nil {
-			t.Errorf("game %s as the teacher: status %s, you %+v", g.ID, fg.Status, fg.You)
+			t.Errorf("game %s as the teacher: status %s, you %+v", g.Id.String(), fg.Status, fg.You)
 		}
-		final[g.ID] = fg
+		final[g.Id.String()] = fg
 	}
 	r.checkLists(batch.Games, pc.Game, final)
-	r.checkReplay(batch.Games[0].ID, snapshots, true)
-	r.checkReplay(pc.Game.ID, climbSnaps, false)
+	r.checkReplay(batch.Games[0].Id.String(), snapshots, true)
+	r.checkReplay(pc.Game.Id.String(), climbSnaps, false)
 	for _, g := range all {
-		r.checkAttempts(g.ID, r.class.teacher)
+		r.checkAttempts(g.Id.String(), r.class.teacher)
 		// Once the game is over, its players may read its refused actions too.
-		r.checkAttempts(g.ID, r.class.students[r.nameOf[*g.Seats[0].StudentID]].token)
+		r.checkAttempts(g.Id.String(), r.class.students[r.nameOf[g.Seats[0].StudentId.String()]].token)
 	}
 	stats := r.checkStats()
 	r.checkCSV(stats)
@@ -271,15 +205,15 @@ func TestClassroomReviewEndToEnd(t *testing.T) {
 
 // table makes a scripted-client table (play_helpers_test.go) of a classroom game: seat tokens are
 // the students' tokens.
-func (r *review) table(g crGame, seed uint64) *table {
+func (r *review) table(g client.Game, seed uint64) *table {
 	r.t.Helper()
-	tb := &table{t: r.t, s: r.h.Server, api: r.h.Client(), db: r.h.db, kind: g.Game, id: g.ID, rng: rand.New(rand.NewPCG(seed, 0x5eed)),
+	tb := &table{t: r.t, s: r.h.Server, api: r.h.Client(), db: r.h.db, kind: string(g.Game), id: g.Id.String(), rng: rand.New(rand.NewPCG(seed, 0x5eed)),
 		version: g.Version, posted: []json.RawMessage{nil}}
 	for _, s := range g.Seats {
-		tb.tokens = append(tb.tokens, r.class.students[r.nameOf[*s.StudentID]].token)
-		r.seatIDs[g.ID] = append(r.seatIDs[g.ID], *s.StudentID)
+		tb.tokens = append(tb.tokens, r.class.students[r.nameOf[s.StudentId.String()]].token)
+		r.seatIDs[g.Id.String()] = append(r.seatIDs[g.Id.String()], s.StudentId.String())
 	}
-	r.played = append(r.played, g.ID)
+	r.played = append(r.played, g.Id.String())
 	tb.game = tb.get(tb.tokens[0])
 	var entries wirePage
 	r.get(tb.path("/actions"), &entries)
@@ -326,10 +260,7 @@ func (r *review) finish(tb *table) {
 			st.won++
 		}
 	}
-	var sc struct {
-		Status  string `json:"status"`
-		Winners []int  `json:"winners"`
-	}
+	var sc client.Scores
 	r.get(tb.path("/scores"), &sc)
 	if sc.Status != "finished" || !slices.Equal(sc.Winners, tb.game.Winners) {
 		t.Errorf("game %s scores: status %s winners %v, the last action's response said %v", tb.id, sc.Status, sc.Winners, tb.game.Winners)

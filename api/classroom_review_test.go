@@ -10,15 +10,17 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"primegames/api/openapi/client"
 )
 
 // What the teacher reviews once the classroom's games are over: the games lists with their filters
 // and pagination, replay steps, refused attempts, and each student's own lists.
 
 // listed reads the classroom's games with query, walking every page.
-func (r *review) listed(query string) []crSummary {
+func (r *review) listed(query string) []client.GameSummary {
 	r.t.Helper()
-	var out []crSummary
+	var out []client.GameSummary
 	cursor := ""
 	for pages := 0; ; pages++ {
 		if pages > 20 {
@@ -31,10 +33,7 @@ func (r *review) listed(query string) []crSummary {
 		if cursor != "" {
 			q.Set("cursor", cursor)
 		}
-		var page struct {
-			Items      []crSummary `json:"items"`
-			NextCursor *string     `json:"next_cursor"`
-		}
+		var page client.GameList
 		r.get("/v1/classrooms/"+r.class.id+"/games?"+q.Encode(), &page)
 		if limit, err := strconv.Atoi(q.Get("limit")); err == nil && len(page.Items) > limit {
 			r.t.Errorf("list %q: a page of %d, more than the limit", query, len(page.Items))
@@ -52,15 +51,15 @@ func (r *review) listed(query string) []crSummary {
 
 // checkListed wants the list for query to hold exactly the games want (any order), and order to be
 // its order when order is not nil.
-func (r *review) checkListed(query string, want []crGame, order []string) []crSummary {
+func (r *review) checkListed(query string, want []client.Game, order []string) []client.GameSummary {
 	r.t.Helper()
 	got := r.listed(query)
 	var gotIDs, wantIDs []string
 	for _, g := range got {
-		gotIDs = append(gotIDs, g.ID)
+		gotIDs = append(gotIDs, g.Id.String())
 	}
 	for _, g := range want {
-		wantIDs = append(wantIDs, g.ID)
+		wantIDs = append(wantIDs, g.Id.String())
 	}
 	if order != nil && !slices.Equal(gotIDs, order) {
 		r.t.Errorf("GET classroom games?%s = %v, want in this order %v", query, gotIDs, order)
@@ -73,28 +72,28 @@ func (r *review) checkListed(query string, want []crGame, order []string) []crSu
 	return got
 }
 
-func (r *review) checkLists(primed []crGame, climb crGame, final map[string]crGame) {
+func (r *review) checkLists(primed []client.Game, climb client.Game, final map[string]client.Game) {
 	t := r.t
 	t.Helper()
 	all := append(slices.Clone(primed), climb)
 	// Newest first: (created_at, id) descending.
 	order := slices.Clone(all)
-	slices.SortFunc(order, func(a, b crGame) int {
+	slices.SortFunc(order, func(a, b client.Game) int {
 		if c := b.CreatedAt.Compare(a.CreatedAt); c != 0 {
 			return c
 		}
-		return strings.Compare(b.ID, a.ID)
+		return strings.Compare(b.Id.String(), a.Id.String())
 	})
 	var newest []string
 	for _, g := range order {
-		newest = append(newest, g.ID)
+		newest = append(newest, g.Id.String())
 	}
-	if newest[0] != climb.ID {
+	if newest[0] != climb.Id.String() {
 		t.Errorf("the Prime Climb game, created after the batch, is not the newest: %v", newest)
 	}
 	summaries := r.checkListed("", all, newest)
 	for _, s := range summaries {
-		f := final[s.ID]
+		f := final[s.Id.String()]
 		var players []string
 		for _, seat := range f.Seats {
 			players = append(players, seat.Name)
@@ -108,15 +107,15 @@ func (r *review) checkLists(primed []crGame, climb crGame, final map[string]crGa
 	r.checkListed("limit=3", all, newest)
 	// Filters.
 	r.checkListed("game=primed", primed, nil)
-	r.checkListed("game=prime-climb", []crGame{climb}, nil)
+	r.checkListed("game=prime-climb", []client.Game{climb}, nil)
 	r.checkListed("status=finished", all, newest)
 	r.checkListed("status=active", nil, nil)
 	r.checkListed("game=primed&status=finished&limit=2", primed, nil)
 	for _, n := range r.names {
 		id := r.class.students[n].id
-		var theirs []crGame
+		var theirs []client.Game
 		for _, g := range all {
-			if slices.Contains(r.seatIDs[g.ID], id) {
+			if slices.Contains(r.seatIDs[g.Id.String()], id) {
 				theirs = append(theirs, g)
 			}
 		}
@@ -130,22 +129,20 @@ func (r *review) checkLists(primed []crGame, climb crGame, final map[string]crGa
 			batchAt = g.CreatedAt
 		}
 	}
-	r.checkListed(url.Values{"from": {at(climb.CreatedAt)}}.Encode(), []crGame{climb}, nil)
+	r.checkListed(url.Values{"from": {at(climb.CreatedAt)}}.Encode(), []client.Game{climb}, nil)
 	india := time.FixedZone("+05:30", 5*3600+1800) // the same instants written with an offset
-	r.checkListed(url.Values{"from": {climb.CreatedAt.In(india).Format(time.RFC3339Nano)}}.Encode(), []crGame{climb}, nil)
+	r.checkListed(url.Values{"from": {climb.CreatedAt.In(india).Format(time.RFC3339Nano)}}.Encode(), []client.Game{climb}, nil)
 	r.checkListed(url.Values{"to": {climb.CreatedAt.In(india).Format(time.RFC3339Nano)}}.Encode(), primed, nil)
 	r.checkListed(url.Values{"to": {at(climb.CreatedAt)}}.Encode(), primed, nil)
 	r.checkListed(url.Values{"from": {at(batchAt)}, "to": {at(climb.CreatedAt)}}.Encode(), primed, nil)
 	r.checkListed(url.Values{"from": {at(batchAt.Add(-time.Hour))}, "to": {at(batchAt)}}.Encode(), nil, nil)
 	r.checkListed(url.Values{"from": {at(climb.CreatedAt.Add(time.Hour))}}.Encode(), nil, nil)
 	// The teacher's token on GET /v1/games lists the same games.
-	var page struct {
-		Items []crSummary `json:"items"`
-	}
+	var page client.GameList
 	r.get("/v1/games", &page)
 	var ids []string
 	for _, s := range page.Items {
-		ids = append(ids, s.ID)
+		ids = append(ids, s.Id.String())
 	}
 	if !slices.Equal(ids, newest) {
 		t.Errorf("GET /v1/games as the teacher = %v, want %v", ids, newest)
@@ -195,17 +192,7 @@ func (r *review) checkReplay(id string, snaps []crSnapshot, hands bool) {
 func (r *review) checkAttempts(id, token string) {
 	t := r.t
 	t.Helper()
-	var list struct {
-		Items []struct {
-			ID        int64           `json:"id"`
-			Seat      int             `json:"seat"`
-			StudentID *string         `json:"student_id"`
-			Version   int64           `json:"version"`
-			Action    json.RawMessage `json:"action"`
-			Code      string          `json:"code"`
-			Detail    string          `json:"detail"`
-		} `json:"items"`
-	}
+	var list client.AttemptList
 	resp := r.h.Get("/v1/games/"+id+"/attempts", bearer(token)...)
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("GET attempts of game %s = %d: %s", id, resp.StatusCode, resp.Body)
@@ -217,26 +204,24 @@ func (r *review) checkAttempts(id, token string) {
 	}
 	for i := range min(len(list.Items), len(sent)) {
 		got, want := list.Items[i], sent[i]
-		if got.Seat != want.seat || got.StudentID == nil || *got.StudentID != want.student || got.Version != want.version ||
+		if got.Seat != want.seat || got.StudentId == nil || got.StudentId.String() != want.student || got.Version != want.version ||
 			!jsonEqual(got.Action, want.action) || got.Code != want.code || got.Detail != want.detail {
 			t.Errorf("game %s attempt %d = %+v (student %v), want seat %d student %s version %d action %s code %s detail %q",
-				id, i, got, got.StudentID, want.seat, want.student, want.version, want.action, want.code, want.detail)
+				id, i, got, got.StudentId, want.seat, want.student, want.version, want.action, want.code, want.detail)
 		}
-		if i > 0 && got.ID <= list.Items[i-1].ID {
-			t.Errorf("game %s attempts are not oldest first: id %d after %d", id, got.ID, list.Items[i-1].ID)
+		if i > 0 && got.Id <= list.Items[i-1].Id {
+			t.Errorf("game %s attempts are not oldest first: id %d after %d", id, got.Id, list.Items[i-1].Id)
 		}
 	}
 }
 
 // checkStudentLists: each student's token lists exactly their own games.
-func (r *review) checkStudentLists(all []crGame) {
+func (r *review) checkStudentLists(all []client.Game) {
 	t := r.t
 	t.Helper()
 	for _, n := range r.names {
 		st := r.class.students[n]
-		var page struct {
-			Items []crSummary `json:"items"`
-		}
+		var page client.GameList
 		resp := r.h.Get("/v1/games", bearer(st.token)...)
 		if resp.StatusCode != http.StatusOK {
 			t.Fatalf("GET /v1/games as %s = %d", n, resp.StatusCode)
@@ -244,11 +229,11 @@ func (r *review) checkStudentLists(all []crGame) {
 		resp.JSON(t, &page)
 		var got, want []string
 		for _, s := range page.Items {
-			got = append(got, s.ID)
+			got = append(got, s.Id.String())
 		}
 		for _, g := range all {
-			if slices.Contains(r.seatIDs[g.ID], st.id) {
-				want = append(want, g.ID)
+			if slices.Contains(r.seatIDs[g.Id.String()], st.id) {
+				want = append(want, g.Id.String())
 			}
 		}
 		slices.Sort(got)

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"primegames/api/openapi/client"
 )
 
 // The classroom statistics, as JSON and CSV, against the counts the review worked out itself.
@@ -26,7 +28,7 @@ func nonZero(m map[string]int) map[string]int {
 
 // checkTotals compares one student's (or the class's) statistics with the counts. Examples are
 // refusal sentences of the code; with strictExamples, the most recent, newest first, up to three.
-func (r *review) checkTotals(who string, got crTotals, want *crCounts, strictExamples bool) {
+func (r *review) checkTotals(who string, got client.StatsTotals, want *crCounts, strictExamples bool) {
 	t := r.t
 	t.Helper()
 	if got.GamesPlayed != want.played || got.GamesFinished != want.finished || got.GamesWon != want.won {
@@ -89,21 +91,21 @@ func (r *review) checkTotals(who string, got crTotals, want *crCounts, strictExa
 	}
 }
 
-func (r *review) checkStats() crStats {
+func (r *review) checkStats() client.ClassroomStats {
 	t := r.t
 	t.Helper()
-	var stats crStats
+	var stats client.ClassroomStats
 	r.get("/v1/classrooms/"+r.class.id+"/stats", &stats)
-	if stats.ClassroomID != r.class.id || len(stats.Students) != len(r.names) {
-		t.Fatalf("stats: classroom %s, %d students", stats.ClassroomID, len(stats.Students))
+	if stats.ClassroomId.String() != r.class.id || len(stats.Students) != len(r.names) {
+		t.Fatalf("stats: classroom %s, %d students", stats.ClassroomId, len(stats.Students))
 	}
 	class := newCounts()
 	for i, st := range stats.Students {
-		want := r.counts[st.StudentID]
+		want := r.counts[st.StudentId.String()]
 		if want == nil || st.Name != r.names[i] {
-			t.Fatalf("stats.students[%d] is %s %q, want %s", i, st.StudentID, st.Name, r.names[i])
+			t.Fatalf("stats.students[%d] is %s %q, want %s", i, st.StudentId, st.Name, r.names[i])
 		}
-		r.checkTotals(st.Name, st.crTotals, want, true)
+		r.checkTotals(st.Name, totalsOf(st), want, true)
 		class.played += want.played
 		class.finished += want.finished
 		class.won += want.won
@@ -131,7 +133,7 @@ func (r *review) checkStats() crStats {
 }
 
 // checkCSV reads the statistics as CSV and compares every row with the JSON numbers, both ways.
-func (r *review) checkCSV(stats crStats) {
+func (r *review) checkCSV(stats client.ClassroomStats) {
 	t := r.t
 	t.Helper()
 	resp := r.get("/v1/classrooms/"+r.class.id+"/stats", nil, "Accept", "text/csv")
@@ -146,7 +148,7 @@ func (r *review) checkCSV(stats crStats) {
 		t.Fatalf("stats CSV header = %v", rows[:min(1, len(rows))])
 	}
 	want := map[[3]string]string{}
-	add := func(id, name string, tot crTotals) {
+	add := func(id, name string, tot client.StatsTotals) {
 		put := func(measure, value string) { want[[3]string{id, name, measure}] = value }
 		put("games_played", strconv.Itoa(tot.GamesPlayed))
 		put("games_finished", strconv.Itoa(tot.GamesFinished))
@@ -165,7 +167,7 @@ func (r *review) checkCSV(stats crStats) {
 		}
 	}
 	for _, st := range stats.Students {
-		add(st.StudentID, st.Name, st.crTotals)
+		add(st.StudentId.String(), st.Name, totalsOf(st))
 	}
 	add("", "(class)", stats.Class)
 	got := map[[3]string]string{}
@@ -214,12 +216,12 @@ func TestClassroomStatsClassExamples(t *testing.T) {
 		if resp.StatusCode != http.StatusCreated {
 			t.Fatalf("create = %d: %s", resp.StatusCode, resp.Body)
 		}
-		var c created
+		var c client.CreatedGame
 		resp.JSON(t, &c)
-		seat := h.game(t, c.Game.ID, class.teacher).Turn.ToAct[0]
+		seat := h.game(t, c.Game.Id.String(), class.teacher).Turn.ToAct[0]
 		actor := class.students[pair[seat]]
 		var v primedView
-		if err := json.Unmarshal(h.game(t, c.Game.ID, actor.token).State, &v); err != nil {
+		if err := json.Unmarshal(*h.game(t, c.Game.Id.String(), actor.token).State, &v); err != nil {
 			t.Fatal(err)
 		}
 		sentHere := 0
@@ -227,7 +229,7 @@ func TestClassroomStatsClassExamples(t *testing.T) {
 			if sentHere == 2 || slices.Contains(*v.Hands[seat].Cards, card) {
 				continue
 			}
-			resp := h.act(t, c.Game.ID, actor.token, map[string]any{"type": "play", "cards": []int{card}})
+			resp := h.act(t, c.Game.Id.String(), actor.token, map[string]any{"type": "play", "cards": []int{card}})
 			p := resp.Problem(t)
 			if resp.StatusCode != http.StatusUnprocessableEntity || p.Code != "card_not_in_hand" {
 				t.Fatalf("play of a card not held = %d %s", resp.StatusCode, resp.Body)
@@ -245,7 +247,7 @@ func TestClassroomStatsClassExamples(t *testing.T) {
 	missingCards([]string{"Ada", "Ben"}, down)
 	missingCards([]string{"Cy", "Dee"}, up)
 
-	var stats crStats
+	var stats client.ClassroomStats
 	resp := h.Get("/v1/classrooms/"+class.id+"/stats", bearer(class.teacher)...)
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("stats = %d: %s", resp.StatusCode, resp.Body)
@@ -262,4 +264,9 @@ func TestClassroomStatsClassExamples(t *testing.T) {
 		t.Errorf("GET /v1/classrooms/{id}/stats: class.attempts[card_not_in_hand] (count %d) examples = %q, want the class's %d most recent, newest first: %q (refusals in the order sent: %+v)",
 			len(refusals), got, len(recent), recent, refusals)
 	}
+}
+
+// totalsOf is a student's statistics without the student: the shape of the class's line.
+func totalsOf(st client.StudentStats) client.StatsTotals {
+	return client.StatsTotals{Attempts: st.Attempts, Games: st.Games, GamesFinished: st.GamesFinished, GamesPlayed: st.GamesPlayed, GamesWon: st.GamesWon}
 }

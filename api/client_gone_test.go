@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"primegames/api/apitest"
+	"primegames/api/openapi/client"
 	"primegames/repo/repotest"
 )
 
@@ -31,7 +32,7 @@ func TestClientThatGivesUpIs499NotAnError(t *testing.T) {
 	if resp.StatusCode != http.StatusCreated {
 		t.Fatalf("create = %d: %s", resp.StatusCode, resp.Body)
 	}
-	var g created
+	var g client.CreatedGame
 	resp.JSON(t, &g)
 
 	holder, err := db.Pool.Begin(ctx)
@@ -39,11 +40,11 @@ func TestClientThatGivesUpIs499NotAnError(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer holder.Rollback(ctx) //nolint:errcheck
-	if _, err := holder.Exec(ctx, `SELECT 1 FROM games WHERE id = $1 FOR UPDATE`, g.Game.ID); err != nil {
+	if _, err := holder.Exec(ctx, `SELECT 1 FROM games WHERE id = $1 FOR UPDATE`, g.Game.Id.String()); err != nil {
 		t.Fatal(err)
 	}
 	reqCtx, giveUp := context.WithCancel(ctx)
-	req := s.Request(http.MethodPost, "/v1/games/"+g.Game.ID+"/actions", `{"type":"roll"}`, bearer(g.Seats[0].Token)...)
+	req := s.Request(http.MethodPost, "/v1/games/"+g.Game.Id.String()+"/actions", `{"type":"roll"}`, bearer(g.Seats[0].Token)...)
 	sent := make(chan error, 1)
 	go func() {
 		resp, err := http.DefaultClient.Do(req.WithContext(reqCtx))

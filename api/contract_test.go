@@ -50,7 +50,7 @@ func TestEveryOperationDeclaresItsRefusals(t *testing.T) {
 	h := newGamesHarness(t)
 	game := h.create(t, map[string]any{"game": "prime-climb", "players": names(2)})
 	class := h.newClassroom(t, "4D", "Eve")
-	params := strings.NewReplacer("{id}", game.Game.ID, "{classroom_id}", class.id,
+	params := strings.NewReplacer("{id}", game.Game.Id.String(), "{classroom_id}", class.id,
 		"{student_id}", class.students["Eve"].id, "{seq}", "0", "{file}", "swagger-ui.css", "{game}", "prime-climb")
 	unknownTokens := []string{"pgs_", "pgc_", "pgl_", "pgt_", ""}
 	for i, prefix := range unknownTokens {

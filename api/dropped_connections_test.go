@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"primegames/api/apitest"
+	"primegames/api/openapi/client"
 	"primegames/repo/repotest"
 )
 
@@ -67,9 +68,9 @@ func TestTerminatedBackendsGive503NotInternalErrors(t *testing.T) {
 				resp := s.Post("/v1/games", map[string]any{"game": "prime-climb", "players": []map[string]string{{"name": "A"}, {"name": "B"}}})
 				record(resp)
 				if resp.StatusCode == http.StatusCreated {
-					var cr created
+					var cr client.CreatedGame
 					resp.JSON(t, &cr)
-					g.id, g.tokens = cr.Game.ID, []string{cr.Seats[0].Token, cr.Seats[1].Token}
+					g.id, g.tokens = cr.Game.Id.String(), []string{cr.Seats[0].Token, cr.Seats[1].Token}
 				} else if resp.StatusCode != http.StatusServiceUnavailable {
 					t.Errorf("client %d: create = %d: %s", c, resp.StatusCode, resp.Body)
 					return
@@ -113,7 +114,7 @@ func (g *churnGame) step(s *apitest.Server, record func(*apitest.Response)) {
 	if resp.StatusCode != http.StatusOK {
 		return
 	}
-	var body gameBody
+	var body client.Game
 	if err := json.Unmarshal(resp.Body, &body); err != nil || body.Status != "active" || body.Turn == nil || len(body.Turn.ToAct) != 1 {
 		return
 	}

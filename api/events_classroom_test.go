@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"primegames/api/apitest"
+	"primegames/api/openapi/client"
 )
 
 // The teacher's classroom stream: every game of the class on one stream, games created after it
@@ -43,32 +44,32 @@ func TestClassroomEventStream(t *testing.T) {
 		for !want() {
 			e := s.next(t, evWait)
 			if e.Event == "end" {
-				var end evEnd
+				var end client.GameEndEvent
 				if err := json.Unmarshal([]byte(e.Data), &end); err != nil {
 					t.Fatal(err)
 				}
-				ends[end.GameID]++
+				ends[end.GameId.String()]++
 				continue
 			}
 			a, en := e.action(t)
-			if e.ID != a.GameID+":"+strconv.FormatInt(en.Seq, 10) {
-				t.Fatalf("event id %q for game %s entry %d", e.ID, a.GameID, en.Seq)
+			if e.ID != a.GameId.String()+":"+strconv.FormatInt(en.Seq, 10) {
+				t.Fatalf("event id %q for game %s entry %d", e.ID, a.GameId.String(), en.Seq)
 			}
 			lastID = e.ID
-			k := key{a.GameID, en.Seq}
+			k := key{a.GameId.String(), en.Seq}
 			seen[k]++
 			if seen[k] > 1 && !dupesOK {
 				t.Fatalf("entry %v twice", k)
 			}
-			prev, ok := last[a.GameID]
+			prev, ok := last[a.GameId.String()]
 			if !ok {
 				prev = -1
 			}
 			if seen[k] == 1 && en.Seq != prev+1 {
-				t.Fatalf("game %s: entry %d after %d", a.GameID, en.Seq, prev)
+				t.Fatalf("game %s: entry %d after %d", a.GameId.String(), en.Seq, prev)
 			}
 			if en.Seq > prev {
-				last[a.GameID] = en.Seq
+				last[a.GameId.String()] = en.Seq
 			}
 			if en.Random == nil {
 				t.Errorf("entry %v: the teacher sees everything, random values included", k)
@@ -150,29 +151,18 @@ func newEvClassroom(t *testing.T, s *apitest.Server, names ...string) *evClassro
 	if resp.StatusCode != http.StatusCreated {
 		t.Fatalf("create classroom = %d: %s", resp.StatusCode, resp.Body)
 	}
-	var created struct {
-		Classroom struct {
-			ID       string `json:"id"`
-			JoinCode string `json:"join_code"`
-		} `json:"classroom"`
-		TeacherToken string `json:"teacher_token"`
-	}
+	var created client.CreatedClassroom
 	resp.JSON(t, &created)
-	room := &evClassroom{t: t, s: s, id: created.Classroom.ID, teacher: created.TeacherToken, tokenOf: map[string]string{}}
+	room := &evClassroom{t: t, s: s, id: created.Classroom.Id.String(), teacher: created.TeacherToken, tokenOf: map[string]string{}}
 	for _, name := range names {
 		resp := s.Post("/v1/classrooms/join", map[string]string{"join_code": created.Classroom.JoinCode, "name": name})
 		if resp.StatusCode != http.StatusCreated {
 			t.Fatalf("join classroom = %d: %s", resp.StatusCode, resp.Body)
 		}
-		var j struct {
-			Student struct {
-				ID string `json:"id"`
-			} `json:"student"`
-			Token string `json:"token"`
-		}
+		var j client.JoinedClassroom
 		resp.JSON(t, &j)
-		room.tokenOf[j.Student.ID] = j.Token
-		room.students = append(room.students, j.Student.ID)
+		room.tokenOf[j.Student.Id.String()] = j.Token
+		room.students = append(room.students, j.Student.Id.String())
 	}
 	return room
 }
@@ -187,25 +177,21 @@ func (r *evClassroom) newGame(ids ...string) *evGame {
 	if resp.StatusCode != http.StatusCreated {
 		t.Fatalf("classroom games = %d: %s", resp.StatusCode, resp.Body)
 	}
-	var out struct {
-		Games []struct {
-			gameBody
-			Seats []struct {
-				Seat      int    `json:"seat"`
-				StudentID string `json:"student_id"`
-			} `json:"seats"`
-		} `json:"games"`
-	}
+	var out client.ClassroomGames
 	resp.JSON(t, &out)
 	if len(out.Games) != 1 {
 		t.Fatalf("%d games", len(out.Games))
 	}
 	body := out.Games[0]
-	g := &evGame{t: t, s: r.s, id: body.ID, creator: r.teacher, kind: "primed", rng: rand.New(rand.NewPCG(uint64(len(body.ID)), 3)),
+	id := body.Id.String()
+	g := &evGame{t: t, s: r.s, id: id, creator: r.teacher, kind: "primed", rng: rand.New(rand.NewPCG(uint64(len(id)), 3)),
 		posted: map[int64]json.RawMessage{}, versions: map[int64]int64{0: body.Version}}
 	for _, st := range body.Seats {
-		g.tokens = append(g.tokens, r.tokenOf[st.StudentID])
+		if st.StudentId == nil {
+			t.Fatalf("seat %d of a classroom's game has no student", st.Seat)
+		}
+		g.tokens = append(g.tokens, r.tokenOf[st.StudentId.String()])
 	}
-	g.update(body.gameBody)
+	g.update(body)
 	return g
 }

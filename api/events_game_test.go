@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"primegames/api/openapi/client"
 )
 
 // A game's event stream as its players and watchers see it: every entry once and in order across
@@ -27,8 +29,8 @@ func TestEventStreamAcrossInstancesInOrderExactlyOnce(t *testing.T) {
 	check := func(e evEvent) {
 		t.Helper()
 		a, en := e.action(t)
-		if a.GameID != g.id {
-			t.Errorf("event of game %s on the stream of %s", a.GameID, g.id)
+		if a.GameId.String() != g.id {
+			t.Errorf("event of game %s on the stream of %s", a.GameId.String(), g.id)
 		}
 		if want, ok := g.versions[en.Seq]; !ok || a.Version != want {
 			t.Errorf("entry %d: event version %d, the POST answered %d", en.Seq, a.Version, want)
@@ -73,11 +75,11 @@ func TestEventStreamAcrossInstancesInOrderExactlyOnce(t *testing.T) {
 	if e.Event != "end" || e.ID != "" {
 		t.Fatalf("after the last entry: %+v, want an end event without id", e)
 	}
-	var end evEnd
+	var end client.GameEndEvent
 	if err := json.Unmarshal([]byte(e.Data), &end); err != nil {
 		t.Fatal(err)
 	}
-	if end.GameID != g.id || end.Status != "finished" || end.Version != g.version || len(end.Winners) != 1 {
+	if end.GameId.String() != g.id || end.Status != "finished" || end.Version != g.version || len(end.Winners) != 1 {
 		t.Errorf("end = %+v, game at version %d", end, g.version)
 	}
 	stream.ended(t, evWait)
@@ -155,7 +157,7 @@ func TestEventStreamRedactsPerSubscriber(t *testing.T) {
 	}
 	for viewer, s := range streams {
 		e := s.next(t, evWait)
-		var end evEnd
+		var end client.GameEndEvent
 		if err := json.Unmarshal([]byte(e.Data), &end); err != nil || e.Event != "end" {
 			t.Fatalf("viewer %d after abort: %+v (%v)", viewer, e, err)
 		}
@@ -177,12 +179,12 @@ func TestEventStreamRedactsPerSubscriber(t *testing.T) {
 		if !ok {
 			continue
 		}
-		var a evAction
-		var en evEntry
+		var a client.GameEvent
 		var out primedOutcome
-		if json.Unmarshal([]byte(data), &a) != nil || json.Unmarshal(a.Entry, &en) != nil || json.Unmarshal(en.Outcome, &out) != nil {
+		if json.Unmarshal([]byte(data), &a) != nil || json.Unmarshal(a.Entry.Outcome, &out) != nil {
 			t.Fatalf("bad event %q", b)
 		}
+		en := a.Entry
 		if en.Random == nil {
 			t.Errorf("entry %d: no random values once the game is over", en.Seq)
 		}
@@ -206,9 +208,9 @@ func TestEventStreamFromLobbyThroughStart(t *testing.T) {
 	if resp.StatusCode != http.StatusCreated {
 		t.Fatalf("create lobby = %d: %s", resp.StatusCode, resp.Body)
 	}
-	var lobby created
+	var lobby client.CreatedGame
 	resp.JSON(t, &lobby)
-	path := "/v1/games/" + lobby.Game.ID
+	path := "/v1/games/" + lobby.Game.Id.String()
 	stream := openEvStream(t, c.b.URL, path+"/events?access_token="+url.QueryEscape(lobby.CreatorToken))
 	var seat0 string
 	for i, name := range []string{"Ada", "Ben"} {
@@ -218,7 +220,7 @@ func TestEventStreamFromLobbyThroughStart(t *testing.T) {
 		}
 		if i == 0 {
 			var j struct {
-				Seat seatToken `json:"seat"`
+				Seat client.SeatToken `json:"seat"`
 			}
 			resp.JSON(t, &j)
 			seat0 = j.Seat.Token
@@ -235,7 +237,7 @@ func TestEventStreamFromLobbyThroughStart(t *testing.T) {
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("start = %d: %s", resp.StatusCode, resp.Body)
 	}
-	var started gameBody
+	var started client.Game
 	resp.JSON(t, &started)
 	a, en := stream.next(t, evWait).action(t)
 	if en.Seq != 0 || a.Version != started.Version || a.Status != "active" {

@@ -14,6 +14,7 @@ import (
 
 	"primegames/api"
 	"primegames/api/apitest"
+	"primegames/api/openapi/client"
 	"primegames/repo"
 	"primegames/repo/repotest"
 )
@@ -80,7 +81,7 @@ type evGame struct {
 	tokens  []string
 	kind    string
 	toAct   int
-	status  string
+	status  client.GameStatus
 	seq     int64
 	version int64
 	rng     *rand.Rand
@@ -99,13 +100,9 @@ func newEvGame(t *testing.T, s *apitest.Server, kind string, options any, player
 	if resp.StatusCode != http.StatusCreated {
 		t.Fatalf("create = %d: %s", resp.StatusCode, resp.Body)
 	}
-	var c struct {
-		Game         gameBody    `json:"game"`
-		CreatorToken string      `json:"creator_token"`
-		Seats        []seatToken `json:"seats"`
-	}
+	var c client.CreatedGame
 	resp.JSON(t, &c)
-	g := &evGame{t: t, s: s, id: c.Game.ID, creator: c.CreatorToken, kind: kind, rng: rand.New(rand.NewPCG(seed, 7)),
+	g := &evGame{t: t, s: s, id: c.Game.Id.String(), creator: c.CreatorToken, kind: kind, rng: rand.New(rand.NewPCG(seed, 7)),
 		posted: map[int64]json.RawMessage{}, versions: map[int64]int64{0: c.Game.Version}}
 	for _, st := range c.Seats {
 		g.tokens = append(g.tokens, st.Token)
@@ -114,7 +111,7 @@ func newEvGame(t *testing.T, s *apitest.Server, kind string, options any, player
 	return g
 }
 
-func (g *evGame) update(body gameBody) {
+func (g *evGame) update(body client.Game) {
 	g.status, g.version = body.Status, body.Version
 	if body.Turn != nil && len(body.Turn.ToAct) == 1 {
 		g.toAct = body.Turn.ToAct[0]
@@ -130,27 +127,24 @@ func (g *evGame) play() (seq int64, sent, returned time.Time) {
 	if g.status != "active" {
 		g.t.Fatalf("game %s is %s", g.id, g.status)
 	}
-	var legal struct {
-		Actions []json.RawMessage `json:"actions"`
-	}
+	var legal client.LegalActions
+	var actions []json.RawMessage
 	g.s.Get(g.path("/legal-actions"), bearer(g.tokens[g.toAct])...).JSON(g.t, &legal)
-	if len(legal.Actions) == 0 {
+	if err := json.Unmarshal(legal.Actions, &actions); err != nil {
+		g.t.Fatalf("legal actions %s: %v", legal.Actions, err)
+	}
+	if len(actions) == 0 {
 		g.t.Fatalf("seat %d has no legal action", g.toAct)
 	}
 	var pick climbLegal
-	choose(g.t, greedyPlayer(g.t, g.kind), legal.Actions, g.rng, &pick)
+	choose(g.t, greedyPlayer(g.t, g.kind), actions, g.rng, &pick)
 	sent = time.Now()
 	resp := g.s.Post(g.path("/actions"), []byte(pick.Action), bearer(g.tokens[g.toAct])...)
 	returned = time.Now()
 	if resp.StatusCode != http.StatusCreated {
 		g.t.Fatalf("POST action %s = %d: %s", pick.Action, resp.StatusCode, resp.Body)
 	}
-	var res struct {
-		Entry struct {
-			Seq int64 `json:"seq"`
-		} `json:"entry"`
-		Game gameBody `json:"game"`
-	}
+	var res client.ActionResult
 	resp.JSON(g.t, &res)
 	g.update(res.Game)
 	g.seq = res.Entry.Seq
@@ -165,41 +159,17 @@ type evEvent struct {
 	At              time.Time
 }
 
-type evAction struct {
-	GameID  string          `json:"game_id"`
-	Version int64           `json:"version"`
-	Status  string          `json:"status"`
-	Entry   json.RawMessage `json:"entry"`
-}
-
-type evEntry struct {
-	Seq     int64           `json:"seq"`
-	Seat    *int            `json:"seat"`
-	Action  json.RawMessage `json:"action"`
-	Outcome json.RawMessage `json:"outcome"`
-	Random  *[]int          `json:"random"`
-}
-
-type evEnd struct {
-	GameID  string `json:"game_id"`
-	Status  string `json:"status"`
-	Version int64  `json:"version"`
-	Winners []int  `json:"winners"`
-}
-
-func (e evEvent) action(t *testing.T) (evAction, evEntry) {
+// action decodes an `action` event, returning it and its entry.
+func (e evEvent) action(t *testing.T) (client.GameEvent, client.HistoryEntry) {
 	t.Helper()
 	if e.Event != "action" {
 		t.Fatalf("event %q (%s), want action", e.Event, e.Data)
 	}
-	var a evAction
-	var en evEntry
+	var a client.GameEvent
 	if err := json.Unmarshal([]byte(e.Data), &a); err != nil {
 		t.Fatalf("action data: %v: %s", err, e.Data)
 	}
-	if err := json.Unmarshal(a.Entry, &en); err != nil {
-		t.Fatal(err)
-	}
+	en := a.Entry
 	if !strings.Contains(e.ID, ":") && e.ID != strconv.FormatInt(en.Seq, 10) { // classroom streams' ids are checked by their test
 		t.Errorf("event id %q for entry seq %d", e.ID, en.Seq)
 	}

@@ -120,10 +120,10 @@ func (f *evFollower) upTo(t *testing.T, games ...*evGame) {
 	for _, g := range games {
 		for f.lastOf(g.id) < g.seq {
 			a, en := f.s.next(t, evWait).action(t)
-			if en.Seq != f.lastOf(a.GameID)+1 {
-				t.Fatalf("game %s: entry %d after entry %d", a.GameID, en.Seq, f.lastOf(a.GameID))
+			if en.Seq != f.lastOf(a.GameId.String())+1 {
+				t.Fatalf("game %s: entry %d after entry %d", a.GameId.String(), en.Seq, f.lastOf(a.GameId.String()))
 			}
-			f.last[a.GameID] = en.Seq
+			f.last[a.GameId.String()] = en.Seq
 		}
 	}
 }

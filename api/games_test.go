@@ -10,46 +10,10 @@ import (
 	"testing"
 
 	"primegames/api/apitest"
+	"primegames/api/openapi/client"
 	"primegames/repo"
 	"primegames/repo/repotest"
 )
-
-type seatToken struct {
-	Seat  int    `json:"seat"`
-	Name  string `json:"name"`
-	Token string `json:"token"`
-}
-
-// gameBody is the Game schema of openapi.yaml, with the view left raw; every API test decodes games
-// into it.
-type gameBody struct {
-	ID      string `json:"id"`
-	Game    string `json:"game"`
-	Status  string `json:"status"`
-	Version int64  `json:"version"`
-	Seats   []struct {
-		Seat int    `json:"seat"`
-		Name string `json:"name"`
-	} `json:"seats"`
-	SeatCount int `json:"seat_count"`
-	You       struct {
-		Seat    *int `json:"seat"`
-		Creator bool `json:"creator"`
-	} `json:"you"`
-	Turn *struct {
-		Phase string `json:"phase"`
-		ToAct []int  `json:"to_act"`
-	} `json:"turn"`
-	Winners    []int           `json:"winners"`
-	State      json.RawMessage `json:"state"`
-	FinishedAt *string         `json:"finished_at"`
-}
-
-type created struct {
-	Game         gameBody    `json:"game"`
-	CreatorToken string      `json:"creator_token"`
-	Seats        []seatToken `json:"seats"`
-}
 
 type gamesHarness struct {
 	*apitest.Server
@@ -64,18 +28,18 @@ func newGamesHarness(t *testing.T) *gamesHarness {
 
 func bearer(token string) []string { return []string{"Authorization", "Bearer " + token} }
 
-func (h *gamesHarness) create(t *testing.T, body any) created {
+func (h *gamesHarness) create(t *testing.T, body any) client.CreatedGame {
 	t.Helper()
 	resp := h.Post("/v1/games", body)
 	if resp.StatusCode != http.StatusCreated {
 		t.Fatalf("create = %d: %s", resp.StatusCode, resp.Body)
 	}
-	var c created
+	var c client.CreatedGame
 	resp.JSON(t, &c)
 	return c
 }
 
-func (h *gamesHarness) game(t *testing.T, id, token string) gameBody {
+func (h *gamesHarness) game(t *testing.T, id, token string) client.Game {
 	t.Helper()
 	var headers []string
 	if token != "" {
@@ -85,7 +49,7 @@ func (h *gamesHarness) game(t *testing.T, id, token string) gameBody {
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("GET game = %d: %s", resp.StatusCode, resp.Body)
 	}
-	var g gameBody
+	var g client.Game
 	resp.JSON(t, &g)
 	return g
 }
@@ -95,15 +59,15 @@ func (h *gamesHarness) act(t *testing.T, id, token string, action any, headers .
 	return h.Post("/v1/games/"+id+"/actions", action, append(bearer(token), headers...)...)
 }
 
-func newPrimedGame(t *testing.T, h *gamesHarness) created {
+func newPrimedGame(t *testing.T, h *gamesHarness) client.CreatedGame {
 	t.Helper()
 	return h.create(t, map[string]any{"game": "primed", "players": []map[string]string{{"name": "Ada"}, {"name": "Ben"}}})
 }
 
 // tokenToAct returns the token of the seat whose turn it is.
-func tokenToAct(t *testing.T, h *gamesHarness, c created) (string, int) {
+func tokenToAct(t *testing.T, h *gamesHarness, c client.CreatedGame) (string, int) {
 	t.Helper()
-	g := h.game(t, c.Game.ID, "")
+	g := h.game(t, c.Game.Id.String(), "")
 	if g.Turn == nil || len(g.Turn.ToAct) != 1 {
 		t.Fatalf("turn = %+v", g.Turn)
 	}
@@ -144,7 +108,7 @@ func TestCreateGameStartsAtOnceWithTokens(t *testing.T) {
 			Action json.RawMessage `json:"action"`
 		} `json:"items"`
 	}
-	h.Get("/v1/games/"+c.Game.ID+"/actions").JSON(t, &page)
+	h.Get("/v1/games/"+c.Game.Id.String()+"/actions").JSON(t, &page)
 	if len(page.Items) != 1 || page.Items[0].Seq != 0 || page.Items[0].Seat != nil || string(page.Items[0].Action) != `{"type":"start"}` {
 		t.Fatalf("history after start = %+v", page.Items)
 	}
@@ -195,8 +159,8 @@ func names(n int) []map[string]string {
 func TestLobbyJoinStartFlow(t *testing.T) {
 	h := newGamesHarness(t)
 	c := h.create(t, map[string]any{"game": "primed", "seats": 3, "options": map[string]any{"deck": "standard", "rounds": 2}})
-	id := c.Game.ID
-	if c.Game.Status != "lobby" || len(c.Seats) != 0 || c.Game.State != nil && string(c.Game.State) != "null" {
+	id := c.Game.Id.String()
+	if c.Game.Status != "lobby" || len(c.Seats) != 0 || c.Game.State != nil {
 		t.Fatalf("lobby = %+v", c.Game)
 	}
 	join := func(name string) *apitest.Response {
@@ -204,8 +168,8 @@ func TestLobbyJoinStartFlow(t *testing.T) {
 	}
 
 	var ada struct {
-		Seat seatToken `json:"seat"`
-		Game gameBody  `json:"game"`
+		Seat client.SeatToken `json:"seat"`
+		Game client.Game      `json:"game"`
 	}
 	resp := join("Ada")
 	if resp.StatusCode != http.StatusCreated {
@@ -232,7 +196,7 @@ func TestLobbyJoinStartFlow(t *testing.T) {
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("start = %d: %s", resp.StatusCode, resp.Body)
 	}
-	var started gameBody
+	var started client.Game
 	resp.JSON(t, &started)
 	if started.Status != "active" || started.SeatCount != 2 || started.Turn == nil {
 		t.Fatalf("started = %+v", started)
@@ -245,10 +209,10 @@ func TestLobbyJoinStartFlow(t *testing.T) {
 	}
 
 	full := h.create(t, map[string]any{"game": "prime-climb", "seats": 1})
-	if resp := h.Post("/v1/games/"+full.Game.ID+"/players", map[string]string{"name": "Solo"}); resp.StatusCode != http.StatusCreated {
+	if resp := h.Post("/v1/games/"+full.Game.Id.String()+"/players", map[string]string{"name": "Solo"}); resp.StatusCode != http.StatusCreated {
 		t.Fatal(resp.StatusCode)
 	}
-	if p := h.Post("/v1/games/"+full.Game.ID+"/players", map[string]string{"name": "Late"}).Problem(t); p.Code != "game_full" {
+	if p := h.Post("/v1/games/"+full.Game.Id.String()+"/players", map[string]string{"name": "Late"}).Problem(t); p.Code != "game_full" {
 		t.Errorf("join a full lobby: %+v", p)
 	}
 
@@ -260,7 +224,7 @@ func TestLobbyJoinStartFlow(t *testing.T) {
 		} `json:"items"`
 	}
 	h.Get("/v1/games?status=lobby").JSON(t, &list)
-	if len(list.Items) != 1 || list.Items[0].ID != full.Game.ID || list.Items[0].Players[0] != "Solo" {
+	if len(list.Items) != 1 || list.Items[0].ID != full.Game.Id.String() || list.Items[0].Players[0] != "Solo" {
 		t.Errorf("lobby list = %+v", list.Items)
 	}
 }
@@ -269,7 +233,7 @@ func TestTokensActOnlyForTheirSeatAndGame(t *testing.T) {
 	h := newGamesHarness(t)
 	c := newPrimedGame(t, h)
 	other := newPrimedGame(t, h)
-	id := c.Game.ID
+	id := c.Game.Id.String()
 	token, seat := tokenToAct(t, h, c)
 	waiting := c.Seats[1-seat].Token
 
@@ -323,7 +287,7 @@ func TestPrimedViewsHideOtherHands(t *testing.T) {
 		var view struct {
 			Hands []handView `json:"hands"`
 		}
-		if err := json.Unmarshal(h.game(t, c.Game.ID, c.Seats[seat].Token).State, &view); err != nil {
+		if err := json.Unmarshal(*h.game(t, c.Game.Id.String(), c.Seats[seat].Token).State, &view); err != nil {
 			t.Fatal(err)
 		}
 		hands[seat] = view.Hands
@@ -336,14 +300,14 @@ func TestPrimedViewsHideOtherHands(t *testing.T) {
 			}
 		}
 	}
-	public := string(h.game(t, c.Game.ID, "").State)
+	public := string(*h.game(t, c.Game.Id.String(), "").State)
 	for _, hv := range hands[0] {
 		if hv.Seat == 0 && strings.Contains(public, fmt.Sprint(hv.Cards)) {
 			t.Error("the public view shows a hand")
 		}
 	}
 	for _, secret := range []string{`"seed"`, `"draw_pile":[`, `"random"`} {
-		for _, g := range []string{public, string(h.game(t, c.Game.ID, c.Seats[0].Token).State)} {
+		for _, g := range []string{public, string(*h.game(t, c.Game.Id.String(), c.Seats[0].Token).State)} {
 			if strings.Contains(g, secret) {
 				t.Errorf("a running game's view contains %s", secret)
 			}
@@ -355,10 +319,10 @@ func TestIllegalActionIs422AndChangesNothingButIsRecorded(t *testing.T) {
 	h := newGamesHarness(t)
 	c := h.create(t, map[string]any{"game": "prime-climb", "players": names(2)})
 	token, seat := tokenToAct(t, h, c)
-	before := h.game(t, c.Game.ID, token)
+	before := h.game(t, c.Game.Id.String(), token)
 
 	// PC-4: the move phase comes after the roll.
-	resp := h.act(t, c.Game.ID, token, map[string]any{"type": "move", "steps": []map[string]any{{"die": 3, "pawn": 0, "op": "add"}}})
+	resp := h.act(t, c.Game.Id.String(), token, map[string]any{"type": "move", "steps": []map[string]any{{"die": 3, "pawn": 0, "op": "add"}}})
 	if resp.StatusCode != http.StatusUnprocessableEntity {
 		t.Fatalf("move before roll = %d: %s", resp.StatusCode, resp.Body)
 	}
@@ -366,22 +330,22 @@ func TestIllegalActionIs422AndChangesNothingButIsRecorded(t *testing.T) {
 	if p.Code != "wrong_phase" || p.Detail == "" {
 		t.Errorf("problem = %+v", p)
 	}
-	after := h.game(t, c.Game.ID, token)
-	if after.Version != before.Version || string(after.State) != string(before.State) {
+	after := h.game(t, c.Game.Id.String(), token)
+	if after.Version != before.Version || string(*after.State) != string(*before.State) {
 		t.Error("a refused action changed the game")
 	}
 	var code, detail string
 	var attemptSeat int
-	err := h.db.Pool.QueryRow(context.Background(), `SELECT seat, code, detail FROM attempts WHERE game_id = $1`, c.Game.ID).Scan(&attemptSeat, &code, &detail)
+	err := h.db.Pool.QueryRow(context.Background(), `SELECT seat, code, detail FROM attempts WHERE game_id = $1`, c.Game.Id.String()).Scan(&attemptSeat, &code, &detail)
 	if err != nil || attemptSeat != seat || code != "wrong_phase" || detail != p.Detail {
 		t.Errorf("attempt = %d %q %q (%v)", attemptSeat, code, detail, err)
 	}
 	// NUL cannot be stored; it is refused before it reaches the rules or the attempts.
-	if resp := h.act(t, c.Game.ID, token, `{"type":"keeper","card":"\u0000","pawn":0}`); resp.StatusCode != http.StatusBadRequest {
+	if resp := h.act(t, c.Game.Id.String(), token, `{"type":"keeper","card":"\u0000","pawn":0}`); resp.StatusCode != http.StatusBadRequest {
 		t.Errorf("NUL in an action = %d", resp.StatusCode)
 	}
 	// A body that is not an action of any game breaks the contract: 400, and nothing recorded.
-	if resp := h.act(t, c.Game.ID, token, map[string]any{"type": "fly"}); resp.StatusCode != http.StatusBadRequest {
+	if resp := h.act(t, c.Game.Id.String(), token, map[string]any{"type": "fly"}); resp.StatusCode != http.StatusBadRequest {
 		t.Errorf("unknown action = %d", resp.StatusCode)
 	}
 }
@@ -390,17 +354,17 @@ func TestIfMatchStaleVersionIs412(t *testing.T) {
 	h := newGamesHarness(t)
 	c := h.create(t, map[string]any{"game": "prime-climb", "players": names(2)})
 	token, _ := tokenToAct(t, h, c)
-	g := h.game(t, c.Game.ID, token)
+	g := h.game(t, c.Game.Id.String(), token)
 	stale := fmt.Sprintf(`"%d"`, g.Version-1)
-	resp := h.act(t, c.Game.ID, token, map[string]string{"type": "roll"}, "If-Match", stale)
+	resp := h.act(t, c.Game.Id.String(), token, map[string]string{"type": "roll"}, "If-Match", stale)
 	if resp.StatusCode != http.StatusPreconditionFailed || resp.Problem(t).Code != "version_mismatch" {
 		t.Fatalf("stale If-Match = %d %s", resp.StatusCode, resp.Body)
 	}
-	resp = h.act(t, c.Game.ID, token, map[string]string{"type": "roll"}, "If-Match", fmt.Sprintf(`"%d"`, g.Version))
+	resp = h.act(t, c.Game.Id.String(), token, map[string]string{"type": "roll"}, "If-Match", fmt.Sprintf(`"%d"`, g.Version))
 	if resp.StatusCode != http.StatusCreated || resp.Header.Get("ETag") != fmt.Sprintf(`"%d"`, g.Version+1) {
 		t.Fatalf("current If-Match = %d, ETag %s", resp.StatusCode, resp.Header.Get("ETag"))
 	}
-	if resp := h.Get("/v1/games/"+c.Game.ID, "If-None-Match", resp.Header.Get("ETag")); resp.StatusCode != http.StatusNotModified {
+	if resp := h.Get("/v1/games/"+c.Game.Id.String(), "If-None-Match", resp.Header.Get("ETag")); resp.StatusCode != http.StatusNotModified {
 		t.Errorf("If-None-Match current = %d, want 304", resp.StatusCode)
 	}
 }
@@ -410,8 +374,8 @@ func TestIdempotentRetryActsOnce(t *testing.T) {
 	c := h.create(t, map[string]any{"game": "prime-climb", "players": names(2)})
 	token, _ := tokenToAct(t, h, c)
 	key := []string{"Idempotency-Key", "roll-1"}
-	first := h.act(t, c.Game.ID, token, map[string]string{"type": "roll"}, key...)
-	second := h.act(t, c.Game.ID, token, map[string]string{"type": "roll"}, key...)
+	first := h.act(t, c.Game.Id.String(), token, map[string]string{"type": "roll"}, key...)
+	second := h.act(t, c.Game.Id.String(), token, map[string]string{"type": "roll"}, key...)
 	if first.StatusCode != http.StatusCreated || second.StatusCode != http.StatusCreated {
 		t.Fatalf("statuses %d, %d", first.StatusCode, second.StatusCode)
 	}
@@ -419,10 +383,10 @@ func TestIdempotentRetryActsOnce(t *testing.T) {
 		t.Error("the retry did not return the original response")
 	}
 	var n int
-	if err := h.db.Pool.QueryRow(context.Background(), `SELECT count(*) FROM actions WHERE game_id = $1`, c.Game.ID).Scan(&n); err != nil || n != 2 {
+	if err := h.db.Pool.QueryRow(context.Background(), `SELECT count(*) FROM actions WHERE game_id = $1`, c.Game.Id.String()).Scan(&n); err != nil || n != 2 {
 		t.Fatalf("history has %d entries, want start + one roll", n)
 	}
-	resp := h.act(t, c.Game.ID, token, map[string]any{"type": "move", "steps": []any{}}, key...)
+	resp := h.act(t, c.Game.Id.String(), token, map[string]any{"type": "move", "steps": []any{}}, key...)
 	if resp.StatusCode != http.StatusUnprocessableEntity || resp.Problem(t).Code != "idempotency_key_reused" {
 		t.Errorf("same key, other body = %d %s", resp.StatusCode, resp.Body)
 	}
@@ -449,7 +413,7 @@ func TestConcurrentSubmissionsAreSerialized(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			statuses[i] = h.act(t, c.Game.ID, token, map[string]string{"type": "roll"}).StatusCode
+			statuses[i] = h.act(t, c.Game.Id.String(), token, map[string]string{"type": "roll"}).StatusCode
 		}()
 	}
 	wg.Wait()
@@ -468,8 +432,8 @@ func TestConcurrentSubmissionsAreSerialized(t *testing.T) {
 	}
 	var entries, attempts int
 	ctx := context.Background()
-	_ = h.db.Pool.QueryRow(ctx, `SELECT count(*) FROM actions WHERE game_id = $1`, c.Game.ID).Scan(&entries)
-	_ = h.db.Pool.QueryRow(ctx, `SELECT count(*) FROM attempts WHERE game_id = $1`, c.Game.ID).Scan(&attempts)
+	_ = h.db.Pool.QueryRow(ctx, `SELECT count(*) FROM actions WHERE game_id = $1`, c.Game.Id.String()).Scan(&entries)
+	_ = h.db.Pool.QueryRow(ctx, `SELECT count(*) FROM attempts WHERE game_id = $1`, c.Game.Id.String()).Scan(&attempts)
 	if entries != 2 || attempts != n-1 {
 		t.Errorf("entries = %d (want 2), attempts = %d (want %d)", entries, attempts, n-1)
 	}
@@ -478,23 +442,23 @@ func TestConcurrentSubmissionsAreSerialized(t *testing.T) {
 func TestAbortByCreatorOnly(t *testing.T) {
 	h := newGamesHarness(t)
 	c := newPrimedGame(t, h)
-	if resp := h.Post("/v1/games/"+c.Game.ID+"/abort", nil, bearer(c.Seats[0].Token)...); resp.StatusCode != http.StatusForbidden {
+	if resp := h.Post("/v1/games/"+c.Game.Id.String()+"/abort", nil, bearer(c.Seats[0].Token)...); resp.StatusCode != http.StatusForbidden {
 		t.Errorf("abort by a player = %d", resp.StatusCode)
 	}
-	resp := h.Post("/v1/games/"+c.Game.ID+"/abort", nil, bearer(c.CreatorToken)...)
+	resp := h.Post("/v1/games/"+c.Game.Id.String()+"/abort", nil, bearer(c.CreatorToken)...)
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("abort = %d %s", resp.StatusCode, resp.Body)
 	}
-	var g gameBody
+	var g client.Game
 	resp.JSON(t, &g)
 	if g.Status != "aborted" {
 		t.Errorf("status = %s", g.Status)
 	}
-	if p := h.Post("/v1/games/"+c.Game.ID+"/abort", nil, bearer(c.CreatorToken)...).Problem(t); p.Code != "game_over" {
+	if p := h.Post("/v1/games/"+c.Game.Id.String()+"/abort", nil, bearer(c.CreatorToken)...).Problem(t); p.Code != "game_over" {
 		t.Errorf("abort twice: %+v", p)
 	}
 	token, _ := c.Seats[0].Token, 0
-	if resp := h.act(t, c.Game.ID, token, map[string]string{"type": "draw"}); resp.StatusCode != http.StatusConflict || resp.Problem(t).Code != "game_not_active" {
+	if resp := h.act(t, c.Game.Id.String(), token, map[string]string{"type": "draw"}); resp.StatusCode != http.StatusConflict || resp.Problem(t).Code != "game_not_active" {
 		t.Errorf("act in an aborted game = %d %s", resp.StatusCode, resp.Body)
 	}
 	// Once over, everything is visible (PR-8): every hand and the recorded random values.
@@ -503,7 +467,7 @@ func TestAbortByCreatorOnly(t *testing.T) {
 			Random []int `json:"random"`
 		} `json:"items"`
 	}
-	h.Get("/v1/games/"+c.Game.ID+"/actions").JSON(t, &page)
+	h.Get("/v1/games/"+c.Game.Id.String()+"/actions").JSON(t, &page)
 	if len(page.Items) == 0 || len(page.Items[0].Random) == 0 {
 		t.Errorf("the start's random values should be shown once the game is over: %+v", page.Items)
 	}
@@ -534,7 +498,7 @@ func TestBoardAndScores(t *testing.T) {
 		Status string          `json:"status"`
 		Scores json.RawMessage `json:"scores"`
 	}
-	h.Get("/v1/games/"+c.Game.ID+"/scores").JSON(t, &scores)
+	h.Get("/v1/games/"+c.Game.Id.String()+"/scores").JSON(t, &scores)
 	if scores.Game != "primed" || scores.Status != "active" || len(scores.Scores) < 10 {
 		t.Errorf("scores = %+v", scores)
 	}

@@ -4,6 +4,8 @@ import (
 	"crypto/rand"
 	"net/http"
 	"testing"
+
+	"primegames/api/openapi/client"
 )
 
 // randomKey is an Idempotency-Key as a client should make one: 128 random bits.
@@ -15,7 +17,7 @@ func TestAnonymousIdempotencyKeyMustBeStrong(t *testing.T) {
 	h := newGamesHarness(t)
 	create := map[string]any{"game": "primed", "players": names(2)}
 	lobby := h.create(t, map[string]any{"game": "primed", "seats": 2})
-	join := "/v1/games/" + lobby.Game.ID + "/players"
+	join := "/v1/games/" + lobby.Game.Id.String() + "/players"
 	for _, key := range []string{"k1", "create-1", "my-first-game", "0123456789abcdef0123456789abcde", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "abababababababababababab"} {
 		for path, body := range map[string]any{"/v1/games": create, join: map[string]string{"name": "Cy"}} {
 			resp := h.Post(path, body, "Idempotency-Key", key)
@@ -24,7 +26,7 @@ func TestAnonymousIdempotencyKeyMustBeStrong(t *testing.T) {
 			}
 		}
 	}
-	if g := h.game(t, lobby.Game.ID, ""); len(g.Seats) != 0 {
+	if g := h.game(t, lobby.Game.Id.String(), ""); len(g.Seats) != 0 {
 		t.Errorf("a refused join took a seat: %+v", g.Seats)
 	}
 
@@ -42,7 +44,7 @@ func TestAnonymousIdempotencyKeyMustBeStrong(t *testing.T) {
 	if first.StatusCode != http.StatusCreated || string(first.Body) != string(retry.Body) {
 		t.Errorf("join = %d, retry = %d: want one seat, answered twice the same", first.StatusCode, retry.StatusCode)
 	}
-	if g := h.game(t, lobby.Game.ID, ""); len(g.Seats) != 1 {
+	if g := h.game(t, lobby.Game.Id.String(), ""); len(g.Seats) != 1 {
 		t.Errorf("a retried join took %d seats, want 1", len(g.Seats))
 	}
 }
@@ -54,7 +56,7 @@ func TestIdempotencyKeyOfAnIdentifiedCallerIsTheirsAlone(t *testing.T) {
 	class := h.newClassroom(t, "4C", "Ada", "Ben")
 	ada, ben := class.students["Ada"], class.students["Ben"]
 	lobby := map[string]any{"game": "primed", "seats": 2}
-	var games [2]created
+	var games [2]client.CreatedGame
 	for i, token := range []string{ada.token, ben.token} {
 		resp := h.Post("/v1/games", lobby, append(bearer(token), "Idempotency-Key", "k1")...)
 		retry := h.Post("/v1/games", lobby, append(bearer(token), "Idempotency-Key", "k1")...)
@@ -63,18 +65,18 @@ func TestIdempotencyKeyOfAnIdentifiedCallerIsTheirsAlone(t *testing.T) {
 		}
 		resp.JSON(t, &games[i])
 	}
-	if games[0].Game.ID == games[1].Game.ID || games[0].CreatorToken == games[1].CreatorToken {
+	if games[0].Game.Id.String() == games[1].Game.Id.String() || games[0].CreatorToken == games[1].CreatorToken {
 		t.Fatal("two students with the same key got the same game and creator token")
 	}
 
 	// Both join Ada's lobby with the same short key: each gets a seat of their own.
-	path := "/v1/games/" + games[0].Game.ID + "/players"
+	path := "/v1/games/" + games[0].Game.Id.String() + "/players"
 	for _, token := range []string{ada.token, ben.token, ada.token} {
 		if resp := h.Post(path, map[string]any{}, append(bearer(token), "Idempotency-Key", "j1")...); resp.StatusCode != http.StatusCreated {
 			t.Fatalf("join = %d %s", resp.StatusCode, resp.Body)
 		}
 	}
-	if g := h.game(t, games[0].Game.ID, class.teacher); len(g.Seats) != 2 {
+	if g := h.game(t, games[0].Game.Id.String(), class.teacher); len(g.Seats) != 2 {
 		t.Fatalf("seats = %+v, want Ada's and Ben's", g.Seats)
 	}
 }

@@ -20,7 +20,7 @@ func TestNamesFollowTheNicknameProfile(t *testing.T) {
 		return h.Post("/v1/classrooms/join", map[string]string{"join_code": room.JoinCode, "name": name})
 	}
 	lobby := h.create(t, map[string]any{"game": "primed", "seats": 4})
-	if resp := h.Post("/v1/games/"+lobby.Game.ID+"/players", map[string]string{"name": "Ada"}); resp.StatusCode != http.StatusCreated {
+	if resp := h.Post("/v1/games/"+lobby.Game.Id.String()+"/players", map[string]string{"name": "Ada"}); resp.StatusCode != http.StatusCreated {
 		t.Fatalf("join lobby = %d %s", resp.StatusCode, resp.Body)
 	}
 	rename := func(name string) *apitest.Response {
@@ -31,7 +31,7 @@ func TestNamesFollowTheNicknameProfile(t *testing.T) {
 		"join a classroom": joinClass,
 		"rename a student": rename,
 		"join a game": func(name string) *apitest.Response {
-			return h.Post("/v1/games/"+lobby.Game.ID+"/players", map[string]string{"name": name})
+			return h.Post("/v1/games/"+lobby.Game.Id.String()+"/players", map[string]string{"name": name})
 		},
 		"create a game": func(name string) *apitest.Response {
 			return h.Post("/v1/games", map[string]any{"game": "primed", "players": []map[string]string{{"name": "Zed"}, {"name": name}}})
@@ -54,7 +54,7 @@ func TestNamesFollowTheNicknameProfile(t *testing.T) {
 		if resp := rename(name); resp.StatusCode != http.StatusConflict {
 			t.Errorf("rename Ben to Ada as %+q = %d, want 409 name_taken", name, resp.StatusCode)
 		}
-		if resp := h.Post("/v1/games/"+lobby.Game.ID+"/players", map[string]string{"name": name}); resp.StatusCode != http.StatusConflict {
+		if resp := h.Post("/v1/games/"+lobby.Game.Id.String()+"/players", map[string]string{"name": name}); resp.StatusCode != http.StatusConflict {
 			t.Errorf("join a game beside Ada as %+q = %d, want 409 name_taken", name, resp.StatusCode)
 		}
 		create := map[string]any{"game": "primed", "players": []map[string]string{{"name": "Ada"}, {"name": name}}}

@@ -8,6 +8,7 @@ import (
 
 	"primegames/api"
 	"primegames/api/apitest"
+	"primegames/api/openapi/client"
 	"primegames/repo"
 	"primegames/repo/repotest"
 )
@@ -50,9 +51,9 @@ func TestRateLimitPerClient(t *testing.T) {
 	db := repotest.NewDB(t)
 	s, setup := limitedServer(t, db, oneRequestAMinute())
 	resp := setup.Post("/v1/games", map[string]any{"game": "primed", "players": names(2)})
-	var g created
+	var g client.CreatedGame
 	resp.JSON(t, &g)
-	path := "/v1/games/" + g.Game.ID
+	path := "/v1/games/" + g.Game.Id.String()
 	for i := range 3 {
 		if resp := s.Get(path, bearer(g.Seats[0].Token)...); resp.StatusCode != http.StatusOK {
 			t.Fatalf("request %d of the burst = %d: %s", i+1, resp.StatusCode, resp.Body)
@@ -104,9 +105,9 @@ func TestStreamLimitPerClient(t *testing.T) {
 	cfg.StreamsPerClient = 2
 	s, setup := limitedServer(t, db, cfg)
 	resp := setup.Post("/v1/games", map[string]any{"game": "primed", "players": names(2)})
-	var g created
+	var g client.CreatedGame
 	resp.JSON(t, &g)
-	path := "/v1/games/" + g.Game.ID + "/events"
+	path := "/v1/games/" + g.Game.Id.String() + "/events"
 	first := openEvStream(t, s.URL, path)
 	openEvStream(t, s.URL, path)
 	expectLimited(t, "a third stream from the same client", s.Get(path))

@@ -17,6 +17,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"primegames/api/apitest"
+	"primegames/api/openapi/client"
 	"primegames/repo/repotest"
 )
 
@@ -75,9 +76,9 @@ func (sc *secretsScenario) get(path string, want int, headers ...string) {
 }
 
 // createGame creates a game and keeps its creator and seat tokens.
-func (sc *secretsScenario) createGame(body any, headers ...string) created {
+func (sc *secretsScenario) createGame(body any, headers ...string) client.CreatedGame {
 	sc.t.Helper()
-	var c created
+	var c client.CreatedGame
 	sc.post("/v1/games", body, http.StatusCreated, &c, headers...)
 	sc.keep("creator token", c.CreatorToken)
 	for _, seat := range c.Seats {
@@ -89,7 +90,7 @@ func (sc *secretsScenario) createGame(body any, headers ...string) created {
 // actOnce makes the first legal move of whoever is to act, with the given headers.
 func (sc *secretsScenario) actOnce(gameID string, tokenBySeat func(int) string, headers ...string) {
 	sc.t.Helper()
-	var g gameBody
+	var g client.Game
 	resp := sc.s.Get("/v1/games/"+gameID, bearer(tokenBySeat(0))...)
 	resp.JSON(sc.t, &g)
 	if g.Turn == nil || len(g.Turn.ToAct) == 0 {
@@ -158,40 +159,42 @@ func TestNoTokenIsStoredOrLogged(t *testing.T) {
 	// Games outside classrooms: started at once and in a lobby, with and without keys.
 	started := sc.createGame(map[string]any{"game": "primed", "players": names(2)}, key()...)
 	sc.createGame(map[string]any{"game": "prime-climb", "players": names(2)})
-	bySeat := func(c created) func(int) string { return func(seat int) string { return c.Seats[seat].Token } }
-	sc.actOnce(started.Game.ID, bySeat(started), "Idempotency-Key", "move-1")
-	sc.actOnce(started.Game.ID, bySeat(started))
+	bySeat := func(c client.CreatedGame) func(int) string {
+		return func(seat int) string { return c.Seats[seat].Token }
+	}
+	sc.actOnce(started.Game.Id.String(), bySeat(started), "Idempotency-Key", "move-1")
+	sc.actOnce(started.Game.Id.String(), bySeat(started))
 	lobby := sc.createGame(map[string]any{"game": "primed", "seats": 2}, key()...)
 	var seats [2]struct {
-		Seat seatToken `json:"seat"`
+		Seat client.SeatToken `json:"seat"`
 	}
-	sc.post("/v1/games/"+lobby.Game.ID+"/players", map[string]string{"name": "Eve"}, http.StatusCreated, &seats[0], key()...)
-	sc.post("/v1/games/"+lobby.Game.ID+"/players", map[string]string{"name": "Fay"}, http.StatusCreated, &seats[1])
+	sc.post("/v1/games/"+lobby.Game.Id.String()+"/players", map[string]string{"name": "Eve"}, http.StatusCreated, &seats[0], key()...)
+	sc.post("/v1/games/"+lobby.Game.Id.String()+"/players", map[string]string{"name": "Fay"}, http.StatusCreated, &seats[1])
 	for _, seat := range seats {
 		sc.keep("seat token", seat.Seat.Token)
 	}
-	sc.post("/v1/games/"+lobby.Game.ID+"/start", nil, http.StatusOK, nil, bearer(seats[0].Seat.Token)...)
-	sc.post("/v1/games/"+lobby.Game.ID+"/abort", nil, http.StatusOK, nil, bearer(lobby.CreatorToken)...)
+	sc.post("/v1/games/"+lobby.Game.Id.String()+"/start", nil, http.StatusOK, nil, bearer(seats[0].Seat.Token)...)
+	sc.post("/v1/games/"+lobby.Game.Id.String()+"/abort", nil, http.StatusOK, nil, bearer(lobby.CreatorToken)...)
 
 	// Classroom games: a student's lobby joined with short keys, a started game, the teacher's groups.
 	own := sc.createGame(map[string]any{"game": "primed", "seats": 2}, append(bearer(students["Ada"]), "Idempotency-Key", "k1")...)
-	sc.post("/v1/games/"+own.Game.ID+"/players", map[string]any{}, http.StatusCreated, nil, append(bearer(students["Ada"]), "Idempotency-Key", "j1")...)
-	sc.post("/v1/games/"+own.Game.ID+"/players", map[string]any{}, http.StatusCreated, nil, bearer(students["Ben"])...)
-	sc.post("/v1/games/"+own.Game.ID+"/start", nil, http.StatusOK, nil, bearer(own.CreatorToken)...)
+	sc.post("/v1/games/"+own.Game.Id.String()+"/players", map[string]any{}, http.StatusCreated, nil, append(bearer(students["Ada"]), "Idempotency-Key", "j1")...)
+	sc.post("/v1/games/"+own.Game.Id.String()+"/players", map[string]any{}, http.StatusCreated, nil, bearer(students["Ben"])...)
+	sc.post("/v1/games/"+own.Game.Id.String()+"/start", nil, http.StatusOK, nil, bearer(own.CreatorToken)...)
 	byStudent := func(seat int) string { return students[[]string{"Ada", "Ben"}[seat]] }
-	sc.actOnce(own.Game.ID, byStudent, "Idempotency-Key", "m1")
-	sc.actOnce(own.Game.ID, byStudent)
+	sc.actOnce(own.Game.Id.String(), byStudent, "Idempotency-Key", "m1")
+	sc.actOnce(own.Game.Id.String(), byStudent)
 	sc.createGame(map[string]any{"game": "primed", "players": []map[string]string{{"student_id": ids["Cy"]}, {"student_id": ids["Di"]}}}, append(bearer(teacher), "Idempotency-Key", "t1")...)
 	sc.post(roomPath+"/games", map[string]any{"game": "primed", "group_size": 2}, http.StatusCreated, nil, bearer(teacher)...)
 	sc.get("/v1/games", http.StatusOK, bearer(students["Cy"])...)
 	sc.get(roomPath+"/games", http.StatusOK, bearer(teacher)...)
 
 	// Live updates with the token in the query, as a browser's EventSource sends it.
-	for _, path := range []string{"/v1/games/" + started.Game.ID + "/events?access_token=" + started.Seats[0].Token, roomPath + "/events?access_token=" + teacher} {
+	for _, path := range []string{"/v1/games/" + started.Game.Id.String() + "/events?access_token=" + started.Seats[0].Token, roomPath + "/events?access_token=" + teacher} {
 		openEvStream(t, s.URL, path).close()
 	}
 	sc.get(roomPath+"/stats", http.StatusOK, bearer(teacher)...)
-	sc.get("/v1/games/"+own.Game.ID+"/attempts", http.StatusOK, bearer(teacher)...)
+	sc.get("/v1/games/"+own.Game.Id.String()+"/attempts", http.StatusOK, bearer(teacher)...)
 	if resp := s.Do(s.Request(http.MethodDelete, roomPath+"/students/"+ids["Cy"], nil, bearer(teacher)...)); resp.StatusCode != http.StatusNoContent {
 		t.Fatalf("remove = %d %s", resp.StatusCode, resp.Body)
 	}
