@@ -23,28 +23,17 @@ func (h *gamesHarness) newClassroom(t *testing.T, name string, students ...strin
 	if resp.StatusCode != http.StatusCreated {
 		t.Fatalf("create classroom = %d %s", resp.StatusCode, resp.Body)
 	}
-	var created struct {
-		Classroom struct {
-			ID       string `json:"id"`
-			JoinCode string `json:"join_code"`
-		} `json:"classroom"`
-		TeacherToken string `json:"teacher_token"`
-	}
+	var created client.CreatedClassroom
 	resp.JSON(t, &created)
-	c := classroomFixture{id: created.Classroom.ID, teacher: created.TeacherToken, students: map[string]studentFixture{}}
-	for _, s := range students {
-		resp := h.Post("/v1/classrooms/join", map[string]string{"join_code": created.Classroom.JoinCode, "name": s})
+	c := classroomFixture{id: created.Classroom.Id.String(), teacher: created.TeacherToken, students: map[string]studentFixture{}}
+	for _, student := range students {
+		resp := h.Post("/v1/classrooms/join", map[string]string{"join_code": created.Classroom.JoinCode, "name": student})
 		if resp.StatusCode != http.StatusCreated {
 			t.Fatalf("join classroom = %d %s", resp.StatusCode, resp.Body)
 		}
-		var joined struct {
-			Student struct {
-				ID string `json:"id"`
-			} `json:"student"`
-			Token string `json:"token"`
-		}
+		var joined client.JoinedClassroom
 		resp.JSON(t, &joined)
-		c.students[s] = studentFixture{id: joined.Student.ID, token: joined.Token}
+		c.students[student] = studentFixture{id: joined.Student.Id.String(), token: joined.Token}
 	}
 	return c
 }
@@ -182,11 +171,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 
 	// Lists show each caller only what is theirs.
 	listed := func(token string) []string {
-		var list struct {
-			Items []struct {
-				ID string `json:"id"`
-			} `json:"items"`
-		}
+		var list client.GameList
 		var headers []string
 		if token != "" {
 			headers = bearer(token)
@@ -194,7 +179,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 		h.Get("/v1/games", headers...).JSON(t, &list)
 		var ids []string
 		for _, g := range list.Items {
-			ids = append(ids, g.ID)
+			ids = append(ids, g.Id.String())
 		}
 		return ids
 	}

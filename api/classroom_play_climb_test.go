@@ -11,37 +11,9 @@ import (
 // The classroom review's Prime Climb game: played to the end with a few refused steps, counted here
 // independently of the server's tally.
 
-type crClimbView struct {
-	Uses    []int `json:"uses"`
-	Cursed  bool  `json:"cursed"`
-	Players []struct {
-		Pawns [2]int `json:"pawns"`
-	} `json:"players"`
-}
-
-type crClimbStep struct {
-	Die        int    `json:"die"`
-	Op         string `json:"op"`
-	Card       string `json:"card"`
-	TargetSeat *int   `json:"target_seat"`
-}
-
-type crClimbOutcome struct {
-	Action string `json:"action"`
-	Bumps  []struct {
-		Seat int `json:"seat"`
-	} `json:"bumps"`
-	Draw *struct {
-		Card  *string `json:"card"`
-		Bumps []struct {
-			Seat int `json:"seat"`
-		} `json:"bumps"`
-	} `json:"draw"`
-}
-
 // illegalClimbStep finds a die step that breaks the board for the mover's view: past 101, below 0,
 // or a division that is not whole.
-func illegalClimbStep(v crClimbView, seat int) (string, bool) {
+func illegalClimbStep(v client.PrimeClimbView, seat int) (string, bool) {
 	for _, d := range v.Uses {
 		for pawn, at := range v.Players[seat].Pawns {
 			if at == 101 {
@@ -82,7 +54,7 @@ func (r *review) playClimb(tb *table) []crSnapshot {
 			r.refuse(tb, (seat+1)%len(tb.tokens), `{"type":"roll"}`, http.StatusConflict, "not_your_turn")
 			outOfTurn = true
 		case phase == "move" && badSteps < 2 && n >= 5+6*badSteps:
-			var v crClimbView
+			var v client.PrimeClimbView
 			if err := json.Unmarshal(stateOf(tb.get(tb.tokens[seat])), &v); err != nil {
 				t.Fatal(err)
 			}
@@ -124,15 +96,15 @@ func (r *review) countClimb(tb *table, seat int, action json.RawMessage, raw jso
 	t := r.t
 	t.Helper()
 	var a struct {
-		Type       string        `json:"type"`
-		Steps      []crClimbStep `json:"steps"`
-		Card       string        `json:"card"`
-		TargetSeat *int          `json:"target_seat"`
+		Type       string                  `json:"type"`
+		Steps      []client.PrimeClimbStep `json:"steps"`
+		Card       *client.PrimeClimbCard  `json:"card"`
+		TargetSeat *int                    `json:"target_seat"`
 	}
 	if err := json.Unmarshal(action, &a); err != nil {
 		t.Fatal(err)
 	}
-	var out crClimbOutcome
+	var out client.PrimeClimbOutcome
 	if err := json.Unmarshal(raw, &out); err != nil {
 		t.Fatal(err)
 	}
@@ -145,30 +117,33 @@ func (r *review) countClimb(tb *table, seat int, action json.RawMessage, raw jso
 		me.climb["bumps_given"]++
 		r.studentAt(tb, victim).climb["bumps_taken"]++
 	}
-	keeper := func(st crClimbStep) {
+	keeper := func(card *client.PrimeClimbCard, target *int) {
 		me.climb["keepers_played"]++
-		switch st.Card {
+		if card == nil {
+			return
+		}
+		switch *card {
 		case "curse":
-			r.studentAt(tb, *st.TargetSeat).climb["curses_received"]++
+			r.studentAt(tb, *target).climb["curses_received"]++
 		case "send_to_start":
-			bump(*st.TargetSeat)
+			bump(*target)
 		}
 	}
 	switch a.Type {
 	case "move":
 		me.climb["turns"]++
 		for _, st := range a.Steps {
-			if st.Op != "" {
-				me.climb["op_"+st.Op]++
+			if st.Op != nil {
+				me.climb["op_"+string(*st.Op)]++
 			} else {
-				keeper(st)
+				keeper(st.Card, st.TargetSeat)
 			}
 		}
 		if out.Draw != nil && out.Draw.Card != nil {
 			me.climb["cards_drawn"]++
 		}
 	case "keeper":
-		keeper(crClimbStep{Card: a.Card, TargetSeat: a.TargetSeat})
+		keeper(a.Card, a.TargetSeat)
 	}
 	for _, b := range out.Bumps {
 		bump(b.Seat)

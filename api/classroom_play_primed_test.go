@@ -25,26 +25,6 @@ func isPrimeNumber(n int) bool {
 	return true
 }
 
-type crPrimedOutcome struct {
-	Played *struct {
-		Seat  int   `json:"seat"`
-		Cards []int `json:"cards"`
-	} `json:"played"`
-	Drew *struct {
-		Seat int `json:"seat"`
-	} `json:"drew"`
-	Passed *struct {
-		Seat int `json:"seat"`
-	} `json:"passed"`
-	RoundEnded *struct {
-		Scores  []int `json:"scores"`
-		WentOut *int  `json:"went_out"`
-	} `json:"round_ended"`
-	GameEnded *struct {
-		Totals []int `json:"totals"`
-	} `json:"game_ended"`
-}
-
 // playPrimed plays a Primed game to its end. Along the way it sends refused actions: plays whose sum
 // is not prime (twice when many), a draw while a play exists, and an action out of turn. With snaps,
 // it keeps the teacher's view after every entry and checks the teacher sees every hand and the
@@ -72,7 +52,7 @@ func (r *review) playPrimed(tb *table, many bool, snaps *[]crSnapshot) {
 		phase := tb.game.Turn.Phase
 		switch {
 		case phase == "play" && notPrime < wantNotPrime && n >= 2+5*notPrime:
-			var v primedView
+			var v client.PrimedView
 			if err := json.Unmarshal(stateOf(tb.get(tb.tokens[seat])), &v); err != nil {
 				t.Fatal(err)
 			}
@@ -109,7 +89,7 @@ func (r *review) playPrimed(tb *table, many bool, snaps *[]crSnapshot) {
 			}
 			*snaps = append(*snaps, crSnapshot{seq: e.Seq, state: *fg.State})
 			if g.Status == "active" {
-				var v primedView
+				var v client.PrimedView
 				if err := json.Unmarshal(*fg.State, &v); err != nil {
 					t.Fatal(err)
 				}
@@ -149,7 +129,7 @@ func (r *review) checkTeacherHistory(tb *table) {
 		if err := json.Unmarshal(raw, &e); err != nil {
 			t.Fatal(err)
 		}
-		var out primedOutcome
+		var out client.PrimedOutcome
 		if err := json.Unmarshal(e.Outcome, &out); err != nil {
 			t.Fatal(err)
 		}
@@ -188,7 +168,7 @@ func (r *review) countPrimed(tb *table, seat int, action json.RawMessage, raw js
 	if err := json.Unmarshal(action, &a); err != nil {
 		t.Fatal(err)
 	}
-	var out crPrimedOutcome
+	var out client.PrimedOutcome
 	if err := json.Unmarshal(raw, &out); err != nil {
 		t.Fatal(err)
 	}

@@ -172,7 +172,7 @@ func (r *review) checkReplay(id string, snaps []crSnapshot, hands bool) {
 		count = step.SeqCount
 	}
 	if hands {
-		var v primedView
+		var v client.PrimedView
 		if err := json.Unmarshal(mid.state, &v); err != nil {
 			t.Fatal(err)
 		}

@@ -220,7 +220,7 @@ func TestClassroomStatsClassExamples(t *testing.T) {
 		resp.JSON(t, &c)
 		seat := h.game(t, c.Game.Id.String(), class.teacher).Turn.ToAct[0]
 		actor := class.students[pair[seat]]
-		var v primedView
+		var v client.PrimedView
 		if err := json.Unmarshal(*h.game(t, c.Game.Id.String(), actor.token).State, &v); err != nil {
 			t.Fatal(err)
 		}

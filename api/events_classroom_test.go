@@ -74,7 +74,7 @@ func TestClassroomEventStream(t *testing.T) {
 			if en.Random == nil {
 				t.Errorf("entry %v: the teacher sees everything, random values included", k)
 			}
-			var out primedOutcome
+			var out client.PrimedOutcome
 			if err := json.Unmarshal(en.Outcome, &out); err != nil {
 				t.Fatal(err)
 			}

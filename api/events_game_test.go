@@ -123,7 +123,7 @@ func TestEventStreamRedactsPerSubscriber(t *testing.T) {
 			if en.Seq != seq {
 				t.Fatalf("viewer %d: seq %d, want %d", viewer, en.Seq, seq)
 			}
-			var out primedOutcome
+			var out client.PrimedOutcome
 			if err := json.Unmarshal(en.Outcome, &out); err != nil {
 				t.Fatal(err)
 			}
@@ -180,7 +180,7 @@ func TestEventStreamRedactsPerSubscriber(t *testing.T) {
 			continue
 		}
 		var a client.GameEvent
-		var out primedOutcome
+		var out client.PrimedOutcome
 		if json.Unmarshal([]byte(data), &a) != nil || json.Unmarshal(a.Entry.Outcome, &out) != nil {
 			t.Fatalf("bad event %q", b)
 		}
@@ -219,9 +219,7 @@ func TestEventStreamFromLobbyThroughStart(t *testing.T) {
 			t.Fatalf("join = %d: %s", resp.StatusCode, resp.Body)
 		}
 		if i == 0 {
-			var j struct {
-				Seat client.SeatToken `json:"seat"`
-			}
+			var j client.JoinedGame
 			resp.JSON(t, &j)
 			seat0 = j.Seat.Token
 		}

@@ -101,13 +101,7 @@ func TestCreateGameStartsAtOnceWithTokens(t *testing.T) {
 		t.Error("a token is stored in plain text")
 	}
 	// The start (PC-2 roll-off) is history entry 0.
-	var page struct {
-		Items []struct {
-			Seq    int64           `json:"seq"`
-			Seat   *int            `json:"seat"`
-			Action json.RawMessage `json:"action"`
-		} `json:"items"`
-	}
+	var page client.HistoryPage
 	h.Get("/v1/games/"+c.Game.Id.String()+"/actions").JSON(t, &page)
 	if len(page.Items) != 1 || page.Items[0].Seq != 0 || page.Items[0].Seat != nil || string(page.Items[0].Action) != `{"type":"start"}` {
 		t.Fatalf("history after start = %+v", page.Items)
@@ -167,10 +161,7 @@ func TestLobbyJoinStartFlow(t *testing.T) {
 		return h.Post("/v1/games/"+id+"/players", map[string]string{"name": name})
 	}
 
-	var ada struct {
-		Seat client.SeatToken `json:"seat"`
-		Game client.Game      `json:"game"`
-	}
+	var ada client.JoinedGame
 	resp := join("Ada")
 	if resp.StatusCode != http.StatusCreated {
 		t.Fatalf("join = %d: %s", resp.StatusCode, resp.Body)
@@ -216,15 +207,9 @@ func TestLobbyJoinStartFlow(t *testing.T) {
 		t.Errorf("join a full lobby: %+v", p)
 	}
 
-	var list struct {
-		Items []struct {
-			ID      string   `json:"id"`
-			Status  string   `json:"status"`
-			Players []string `json:"players"`
-		} `json:"items"`
-	}
+	var list client.GameList
 	h.Get("/v1/games?status=lobby").JSON(t, &list)
-	if len(list.Items) != 1 || list.Items[0].ID != full.Game.Id.String() || list.Items[0].Players[0] != "Solo" {
+	if len(list.Items) != 1 || list.Items[0].Id != full.Game.Id || list.Items[0].Players[0] != "Solo" {
 		t.Errorf("lobby list = %+v", list.Items)
 	}
 }
@@ -462,26 +447,16 @@ func TestAbortByCreatorOnly(t *testing.T) {
 		t.Errorf("act in an aborted game = %d %s", resp.StatusCode, resp.Body)
 	}
 	// Once over, everything is visible (PR-8): every hand and the recorded random values.
-	var page struct {
-		Items []struct {
-			Random []int `json:"random"`
-		} `json:"items"`
-	}
+	var page client.HistoryPage
 	h.Get("/v1/games/"+c.Game.Id.String()+"/actions").JSON(t, &page)
-	if len(page.Items) == 0 || len(page.Items[0].Random) == 0 {
+	if len(page.Items) == 0 || page.Items[0].Random == nil || len(*page.Items[0].Random) == 0 {
 		t.Errorf("the start's random values should be shown once the game is over: %+v", page.Items)
 	}
 }
 
 func TestBoardAndScores(t *testing.T) {
 	h := newGamesHarness(t)
-	var board struct {
-		Squares []struct {
-			Number  int      `json:"number"`
-			Factors []int    `json:"factors"`
-			Colors  []string `json:"colors"`
-		} `json:"squares"`
-	}
+	var board client.PrimeClimbBoard
 	h.Get("/v1/boards/prime-climb").JSON(t, &board)
 	if len(board.Squares) != 102 || board.Squares[12].Number != 12 || fmt.Sprint(board.Squares[12].Factors) != "[2 2 3]" {
 		t.Fatalf("board = %d squares, 12 = %+v", len(board.Squares), board.Squares[12])
@@ -493,13 +468,9 @@ func TestBoardAndScores(t *testing.T) {
 		}
 	}
 	c := newPrimedGame(t, h)
-	var scores struct {
-		Game   string          `json:"game"`
-		Status string          `json:"status"`
-		Scores json.RawMessage `json:"scores"`
-	}
+	var scores client.Scores
 	h.Get("/v1/games/"+c.Game.Id.String()+"/scores").JSON(t, &scores)
-	if scores.Game != "primed" || scores.Status != "active" || len(scores.Scores) < 10 {
+	if scores.Game != "primed" || scores.Status != "active" || scores.Scores == nil || len(*scores.Scores) < 10 {
 		t.Errorf("scores = %+v", scores)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"primegames/api/apitest"
+	"primegames/api/openapi/client"
 )
 
 // Names that look alike, or show nothing, are refused wherever a name is given; names that are the
@@ -12,9 +13,7 @@ import (
 func TestNamesFollowTheNicknameProfile(t *testing.T) {
 	h := newGamesHarness(t)
 	class := h.newClassroom(t, "4C", "Ada", "Ben")
-	var room struct {
-		JoinCode string `json:"join_code"`
-	}
+	var room client.Classroom
 	h.Get("/v1/classrooms/"+class.id, bearer(class.teacher)...).JSON(t, &room)
 	joinClass := func(name string) *apitest.Response {
 		return h.Post("/v1/classrooms/join", map[string]string{"join_code": room.JoinCode, "name": name})
@@ -64,9 +63,7 @@ func TestNamesFollowTheNicknameProfile(t *testing.T) {
 	}
 
 	// The name kept is the profile's form: spaces trimmed and folded, characters composed.
-	var student struct {
-		Name string `json:"name"`
-	}
+	var student client.Student
 	resp := h.Do(h.Request(http.MethodPatch, "/v1/classrooms/"+class.id+"/students/"+class.students["Ben"].id,
 		map[string]string{"name": "  Zoe\u0308   Li "}, bearer(class.teacher)...))
 	if resp.StatusCode != http.StatusOK {

@@ -15,71 +15,18 @@ import (
 // End-to-end games of Primed over real HTTP (see play_test.go), with the PR-8 checks that no seat's
 // view or history shows another seat's hidden cards.
 
+// primedLegal is one entry of PrimedLegalActions with its action left raw, to be posted back byte for
+// byte (client.PrimedLegalAction holds it as a union that re-encodes it).
 type primedLegal struct {
 	Action json.RawMessage `json:"action"`
-}
-
-type primedHand struct {
-	Seat  int    `json:"seat"`
-	Size  int    `json:"size"`
-	Cards *[]int `json:"cards"`
-}
-
-type primedScores struct {
-	Rounds []struct {
-		Round   int     `json:"round"`
-		Dealer  int     `json:"dealer"`
-		Starter int     `json:"starter"`
-		Ending  string  `json:"ending"`
-		WentOut *int    `json:"went_out"`
-		Hands   [][]int `json:"hands"`
-		Scores  []int   `json:"scores"`
-		Totals  []int   `json:"totals"`
-	} `json:"rounds"`
-	Totals   []int `json:"totals"`
-	Finished bool  `json:"finished"`
-	Winners  []int `json:"winners"`
-}
-
-type primedView struct {
-	Options struct {
-		Deck string `json:"deck"`
-	} `json:"options"`
-	Round        int          `json:"round"`
-	Phase        string       `json:"phase"`
-	ToAct        *int         `json:"to_act"`
-	PrimedPile   []int        `json:"primed_pile"`
-	DrawPileSize int          `json:"draw_pile_size"`
-	Hands        []primedHand `json:"hands"`
-	Scores       primedScores `json:"scores"`
-}
-
-type primedOutcome struct {
-	Reshuffled *json.RawMessage `json:"reshuffled"`
-	Passed     *struct {
-		Reason string `json:"reason"`
-	} `json:"passed"`
-	Drew *struct {
-		Seat int  `json:"seat"`
-		Card *int `json:"card"`
-	} `json:"drew"`
-	Dealt *struct {
-		HandSizes []int    `json:"hand_sizes"`
-		Hands     []*[]int `json:"hands"`
-	} `json:"dealt"`
-	RoundEnded *json.RawMessage `json:"round_ended"`
-	GameEnded  *struct {
-		Totals  []int `json:"totals"`
-		Winners []int `json:"winners"`
-	} `json:"game_ended"`
 }
 
 // checkPrimedView checks what viewer (a seat, or -1 for the public) sees of the table while the
 // game runs (PR-8): only their own hand, never the draw pile, the drawn card only when they drew it;
 // and every card of the deck is somewhere.
-func checkPrimedView(t *testing.T, seq int64, viewer int, raw json.RawMessage) primedView {
+func checkPrimedView(t *testing.T, seq int64, viewer int, raw json.RawMessage) client.PrimedView {
 	t.Helper()
-	var v primedView
+	var v client.PrimedView
 	if err := json.Unmarshal(raw, &v); err != nil {
 		t.Fatal(err)
 	}
@@ -105,9 +52,13 @@ func checkPrimedView(t *testing.T, seq int64, viewer int, raw json.RawMessage) p
 	for _, h := range v.Hands {
 		total += h.Size
 	}
-	want := map[string]int{"primed": 68, "standard": 40}[v.Options.Deck] // PR-2
+	var deck client.PrimedOptionsDeck // the canonical options a view shows have every field
+	if v.Options.Deck != nil {
+		deck = *v.Options.Deck
+	}
+	want := map[client.PrimedOptionsDeck]int{"primed": 68, "standard": 40}[deck] // PR-2
 	if total != want {
-		t.Errorf("seq %d: hands, Primed pile and draw pile hold %d cards, want the %s deck's %d", seq, total, v.Options.Deck, want)
+		t.Errorf("seq %d: hands, Primed pile and draw pile hold %d cards, want the %s deck's %d", seq, total, deck, want)
 	}
 	return v
 }
@@ -124,7 +75,7 @@ func checkPrimedHistory(t *testing.T, viewer int, items []json.RawMessage) {
 		if e.Random != nil {
 			t.Errorf("G-1: viewer %d sees the random values %v of entry %d while the game runs", viewer, *e.Random, e.Seq)
 		}
-		var out primedOutcome
+		var out client.PrimedOutcome
 		if err := json.Unmarshal(e.Outcome, &out); err != nil {
 			t.Fatal(err)
 		}
@@ -187,7 +138,7 @@ func playPrimed(t *testing.T, tb *table, multi bool) {
 		player = players.Random // multi-card games are short
 	}
 	draws, rounds, reshuffles := 0, 0, 0
-	passes := map[string]int{}
+	passes := map[client.PrimedPassedReason]int{}
 	tails := make([]*tail, seats+1) // by viewer + 1: the public, then every seat
 	for i := range tails {
 		tails[i] = &tail{seen: -1}
@@ -211,7 +162,7 @@ func playPrimed(t *testing.T, tb *table, multi bool) {
 		choose(t, player, legal, tb.rng, &pick)
 		e, g := tb.act(seat, pick.Action)
 
-		var out primedOutcome
+		var out client.PrimedOutcome
 		if err := json.Unmarshal(e.Outcome, &out); err != nil {
 			t.Fatal(err)
 		}
@@ -266,7 +217,7 @@ func playPrimed(t *testing.T, tb *table, multi bool) {
 	t.Logf("finished after %d actions, %d draws, passes %v, %d PR-6 refills, %d rounds, winners %v", tb.seq, draws, passes, reshuffles, rounds, tb.game.Winners)
 
 	g, scoresRaw := tb.checkFinished()
-	var sc primedScores
+	var sc client.PrimedScores
 	if err := json.Unmarshal(scoresRaw, &sc); err != nil {
 		t.Fatalf("scores: %v: %s", err, scoresRaw)
 	}
@@ -322,7 +273,7 @@ func playPrimed(t *testing.T, tb *table, multi bool) {
 		t.Errorf("PR-7: totals %v: game winners %v, scores winners %v, want %v (lowest, ties share)", totals, g.Winners, sc.Winners, winners)
 	}
 	// PR-8: once the game is over, the last hands are shown to all.
-	var v primedView
+	var v client.PrimedView
 	if err := json.Unmarshal(stateOf(g), &v); err != nil {
 		t.Fatal(err)
 	}
@@ -336,7 +287,7 @@ func playPrimed(t *testing.T, tb *table, multi bool) {
 	}
 
 	entries := tb.checkFinalHistory()
-	var last primedOutcome
+	var last client.PrimedOutcome
 	if err := json.Unmarshal(entries[len(entries)-1].Outcome, &last); err != nil {
 		t.Fatal(err)
 	}
@@ -345,7 +296,7 @@ func playPrimed(t *testing.T, tb *table, multi bool) {
 	}
 	// Once over, the history hides nothing: every drawn card and every dealt hand (PR-8).
 	for _, e := range entries {
-		var out primedOutcome
+		var out client.PrimedOutcome
 		if err := json.Unmarshal(e.Outcome, &out); err != nil {
 			t.Fatal(err)
 		}

@@ -3,9 +3,11 @@ package api_test
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"testing"
 
 	"primegames/api/apitest"
+	"primegames/api/openapi/client"
 	"primegames/repo/repotest"
 )
 
@@ -17,30 +19,13 @@ import (
 // winners against the scores (PC-14, PR-7) and the public history, paged and as NDJSON, with its
 // random values (G-1).
 
-// climbLegal is one entry of PrimeClimbLegalActions.
+// climbLegal is one entry of PrimeClimbLegalActions with its action left raw, to be posted back byte
+// for byte (client.PrimeClimbLegalAction holds it as a union that re-encodes it).
 type climbLegal struct {
 	Type   string          `json:"type"`
 	Action json.RawMessage `json:"action"`
 	Ends   *[2]int         `json:"ends"`
 	Wins   bool            `json:"wins"`
-}
-
-type climbView struct {
-	Phase    string `json:"phase"`
-	Winner   *int   `json:"winner"`
-	DeckSize int    `json:"deck_size"`
-	Players  []struct {
-		Seat    int             `json:"seat"`
-		Pawns   [2]int          `json:"pawns"`
-		Keepers json.RawMessage `json:"keepers"`
-	} `json:"players"`
-}
-
-type climbOutcome struct {
-	Action string          `json:"action"`
-	Dice   []int           `json:"dice"`
-	Draw   json.RawMessage `json:"draw"`
-	Winner *int            `json:"winner"`
 }
 
 func TestPlayFullPrimeClimbGame(t *testing.T) {
@@ -93,7 +78,7 @@ func playPrimeClimb(t *testing.T, players int, options map[string]any, seed uint
 		kinds[pick.Type]++
 		e, g := tb.act(seat, pick.Action)
 
-		var out climbOutcome
+		var out client.PrimeClimbOutcome
 		if err := json.Unmarshal(e.Outcome, &out); err != nil {
 			t.Fatal(err)
 		}
@@ -105,16 +90,16 @@ func playPrimeClimb(t *testing.T, players int, options map[string]any, seed uint
 		if out.Action == "roll" && len(out.Dice) != 2 {
 			t.Errorf("seq %d: a roll gave dice %v, want two (PC-3)", e.Seq, out.Dice)
 		}
-		hasDraw := len(out.Draw) > 0 && string(out.Draw) != "null"
+		hasDraw := out.Draw != nil
 		if hasDraw {
 			draws++
 			if !cards {
-				t.Errorf("seq %d: a card was drawn in a game without Prime Cards (PC-11): %s", e.Seq, out.Draw)
+				t.Errorf("seq %d: a card was drawn in a game without Prime Cards (PC-11): %+v", e.Seq, *out.Draw)
 			}
 		}
 
 		view := tb.checkReplay(tb.tokens[seat])
-		var v climbView
+		var v client.PrimeClimbView
 		if err := json.Unmarshal(view, &v); err != nil {
 			t.Fatal(err)
 		}
@@ -122,11 +107,11 @@ func playPrimeClimb(t *testing.T, players int, options map[string]any, seed uint
 			t.Errorf("seq %d: seat %d's view shows the deck order", e.Seq, seat)
 		}
 		// The legal entry promised where the mover's pawns end, unless a card moved them.
-		if pick.Ends != nil && !hasDraw && g.Status == "active" && v.Players[seat].Pawns != *pick.Ends {
+		if pick.Ends != nil && !hasDraw && g.Status == "active" && !slices.Equal(v.Players[seat].Pawns, pick.Ends[:]) {
 			t.Errorf("seq %d: %s promised pawns %v, got %v", e.Seq, pick.Action, *pick.Ends, v.Players[seat].Pawns)
 		}
-		if !cards && (v.DeckSize != 0 || string(v.Players[seat].Keepers) != "[]") {
-			t.Errorf("seq %d: game without cards has deck_size %d, keepers %s", e.Seq, v.DeckSize, v.Players[seat].Keepers)
+		if !cards && (v.DeckSize != 0 || v.Players[seat].Keepers == nil || len(v.Players[seat].Keepers) != 0) {
+			t.Errorf("seq %d: game without cards has deck_size %d, keepers %v", e.Seq, v.DeckSize, v.Players[seat].Keepers)
 		}
 		if g.Status == "active" {
 			tl := tails[int(e.Seq)%len(tails)]
@@ -173,11 +158,11 @@ func playPrimeClimb(t *testing.T, players int, options map[string]any, seed uint
 			t.Errorf("PC-14: seat %d also has both pawns home, but seat %d won", i, w)
 		}
 	}
-	var v climbView
+	var v client.PrimeClimbView
 	if err := json.Unmarshal(stateOf(g), &v); err != nil {
 		t.Fatal(err)
 	}
-	if v.Phase != "finished" || v.Winner == nil || *v.Winner != w || v.Players[w].Pawns != [2]int{101, 101} {
+	if v.Phase != "finished" || v.Winner == nil || *v.Winner != w || !slices.Equal(v.Players[w].Pawns, []int{101, 101}) {
 		t.Errorf("final view: phase %q winner %v pawns of seat %d %v", v.Phase, v.Winner, w, v.Players[w].Pawns)
 	}
 
@@ -215,7 +200,7 @@ func playPrimeClimb(t *testing.T, players int, options map[string]any, seed uint
 			t.Errorf("PC-2: roll-off %s; seat %d went first", entries[0].Outcome, first)
 		}
 	}
-	var last climbOutcome
+	var last client.PrimeClimbOutcome
 	if err := json.Unmarshal(entries[len(entries)-1].Outcome, &last); err != nil {
 		t.Fatal(err)
 	}
@@ -223,7 +208,7 @@ func playPrimeClimb(t *testing.T, players int, options map[string]any, seed uint
 		t.Errorf("the last entry's outcome names winner %v, want %d", last.Winner, w)
 	}
 	for _, e := range entries {
-		var out climbOutcome
+		var out client.PrimeClimbOutcome
 		if err := json.Unmarshal(e.Outcome, &out); err != nil {
 			t.Fatal(err)
 		}

@@ -127,27 +127,16 @@ func TestNoTokenIsStoredOrLogged(t *testing.T) {
 	key := func() []string { return []string{"Idempotency-Key", randomKey()} }
 
 	// A classroom: the admin creates it, students join, the teacher manages it.
-	var room struct {
-		Classroom struct {
-			ID       string `json:"id"`
-			JoinCode string `json:"join_code"`
-		} `json:"classroom"`
-		TeacherToken string `json:"teacher_token"`
-	}
+	var room client.CreatedClassroom
 	sc.post("/v1/classrooms", map[string]string{"name": "4C"}, http.StatusCreated, &room, bearer(cfg.AdminToken)...)
 	teacher := sc.keep("teacher token", room.TeacherToken)
-	roomPath := "/v1/classrooms/" + room.Classroom.ID
+	roomPath := "/v1/classrooms/" + room.Classroom.Id.String()
 	students := map[string]string{} // name -> token
 	ids := map[string]string{}      // name -> id
 	for _, name := range []string{"Ada", "Ben", "Cy", "Di"} {
-		var joined struct {
-			Student struct {
-				ID string `json:"id"`
-			} `json:"student"`
-			Token string `json:"token"`
-		}
+		var joined client.JoinedClassroom
 		sc.post("/v1/classrooms/join", map[string]string{"join_code": room.Classroom.JoinCode, "name": name}, http.StatusCreated, &joined)
-		students[name], ids[name] = sc.keep("student token", joined.Token), joined.Student.ID
+		students[name], ids[name] = sc.keep("student token", joined.Token), joined.Student.Id.String()
 	}
 	sc.get(roomPath, http.StatusOK, bearer(teacher)...)
 	sc.get(roomPath+"/students", http.StatusOK, bearer(teacher)...)
@@ -165,9 +154,7 @@ func TestNoTokenIsStoredOrLogged(t *testing.T) {
 	sc.actOnce(started.Game.Id.String(), bySeat(started), "Idempotency-Key", "move-1")
 	sc.actOnce(started.Game.Id.String(), bySeat(started))
 	lobby := sc.createGame(map[string]any{"game": "primed", "seats": 2}, key()...)
-	var seats [2]struct {
-		Seat client.SeatToken `json:"seat"`
-	}
+	var seats [2]client.JoinedGame
 	sc.post("/v1/games/"+lobby.Game.Id.String()+"/players", map[string]string{"name": "Eve"}, http.StatusCreated, &seats[0], key()...)
 	sc.post("/v1/games/"+lobby.Game.Id.String()+"/players", map[string]string{"name": "Fay"}, http.StatusCreated, &seats[1])
 	for _, seat := range seats {
