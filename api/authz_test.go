@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"primegames/api/apitest"
 	"primegames/api/openapi/client"
 )
 
@@ -19,7 +20,13 @@ type studentFixture struct{ id, token string }
 
 func (h *gamesHarness) newClassroom(t *testing.T, name string, students ...string) classroomFixture {
 	t.Helper()
-	resp := h.Post("/v1/classrooms", map[string]string{"name": name})
+	return newClassroomOn(t, h.Server, name, students...)
+}
+
+// newClassroomOn creates a classroom named name through s and joins the students to it in this order.
+func newClassroomOn(t *testing.T, s *apitest.Server, name string, students ...string) classroomFixture {
+	t.Helper()
+	resp := s.Post("/v1/classrooms", map[string]string{"name": name})
 	if resp.StatusCode != http.StatusCreated {
 		t.Fatalf("create classroom = %d %s", resp.StatusCode, resp.Body)
 	}
@@ -27,7 +34,7 @@ func (h *gamesHarness) newClassroom(t *testing.T, name string, students ...strin
 	resp.JSON(t, &created)
 	c := classroomFixture{id: created.Classroom.Id.String(), teacher: created.TeacherToken, students: map[string]studentFixture{}}
 	for _, student := range students {
-		resp := h.Post("/v1/classrooms/join", map[string]string{"join_code": created.Classroom.JoinCode, "name": student})
+		resp := s.Post("/v1/classrooms/join", map[string]string{"join_code": created.Classroom.JoinCode, "name": student})
 		if resp.StatusCode != http.StatusCreated {
 			t.Fatalf("join classroom = %d %s", resp.StatusCode, resp.Body)
 		}

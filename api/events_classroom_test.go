@@ -147,22 +147,12 @@ type evClassroom struct {
 
 func newEvClassroom(t *testing.T, s *apitest.Server, names ...string) *evClassroom {
 	t.Helper()
-	resp := s.Post("/v1/classrooms", map[string]string{"name": "Class 4B"})
-	if resp.StatusCode != http.StatusCreated {
-		t.Fatalf("create classroom = %d: %s", resp.StatusCode, resp.Body)
-	}
-	var created client.CreatedClassroom
-	resp.JSON(t, &created)
-	room := &evClassroom{t: t, s: s, id: created.Classroom.Id.String(), teacher: created.TeacherToken, tokenOf: map[string]string{}}
+	class := newClassroomOn(t, s, "Class 4B", names...)
+	room := &evClassroom{t: t, s: s, id: class.id, teacher: class.teacher, tokenOf: map[string]string{}}
 	for _, name := range names {
-		resp := s.Post("/v1/classrooms/join", map[string]string{"join_code": created.Classroom.JoinCode, "name": name})
-		if resp.StatusCode != http.StatusCreated {
-			t.Fatalf("join classroom = %d: %s", resp.StatusCode, resp.Body)
-		}
-		var j client.JoinedClassroom
-		resp.JSON(t, &j)
-		room.tokenOf[j.Student.Id.String()] = j.Token
-		room.students = append(room.students, j.Student.Id.String())
+		st := class.students[name]
+		room.tokenOf[st.id] = st.token
+		room.students = append(room.students, st.id)
 	}
 	return room
 }
