@@ -1,14 +1,12 @@
 package api_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"log/slog"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -22,7 +20,7 @@ import (
 func TestClientThatGivesUpIs499NotAnError(t *testing.T) {
 	ctx := context.Background()
 	db := repotest.NewDB(t)
-	logs := &syncBuffer{}
+	logs := &lockedBuffer{}
 	srv, err := newAPI(testConfig(), db, slog.New(slog.NewJSONHandler(logs, nil)))
 	if err != nil {
 		t.Fatal(err)
@@ -98,22 +96,4 @@ func TestClientThatGivesUpIs499NotAnError(t *testing.T) {
 	if !found {
 		t.Errorf("no access log line for the abandoned request:\n%s", logs.String())
 	}
-}
-
-// syncBuffer collects log output written from the server's goroutines.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
