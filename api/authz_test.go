@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"primegames/api/apitest"
-	"primegames/api/openapi/client"
+	"primegames/api/openapi"
 )
 
 type classroomFixture struct {
@@ -30,7 +30,7 @@ func newClassroomOn(t *testing.T, s *apitest.Server, name string, students ...st
 	if resp.StatusCode != http.StatusCreated {
 		t.Fatalf("create classroom = %d %s", resp.StatusCode, resp.Body)
 	}
-	var created client.CreatedClassroom
+	var created openapi.CreatedClassroom
 	resp.JSON(t, &created)
 	c := classroomFixture{id: created.Classroom.Id.String(), teacher: created.TeacherToken, students: map[string]studentFixture{}}
 	for _, student := range students {
@@ -38,7 +38,7 @@ func newClassroomOn(t *testing.T, s *apitest.Server, name string, students ...st
 		if resp.StatusCode != http.StatusCreated {
 			t.Fatalf("join classroom = %d %s", resp.StatusCode, resp.Body)
 		}
-		var joined client.JoinedClassroom
+		var joined openapi.JoinedClassroom
 		resp.JSON(t, &joined)
 		c.students[student] = studentFixture{id: joined.Student.Id.String(), token: joined.Token}
 	}
@@ -108,7 +108,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 	if resp.StatusCode != http.StatusCreated {
 		t.Fatalf("teacher creates a classroom game = %d %s", resp.StatusCode, resp.Body)
 	}
-	var game client.CreatedGame
+	var game openapi.CreatedGame
 	resp.JSON(t, &game)
 	id := game.Game.Id.String()
 	if len(game.Seats) != 0 || game.Game.Seats[0].Name != "Ada" {
@@ -178,7 +178,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 
 	// Lists show each caller only what is theirs.
 	listed := func(token string) []string {
-		var list client.GameList
+		var list openapi.GameList
 		var headers []string
 		if token != "" {
 			headers = bearer(token)

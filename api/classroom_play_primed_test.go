@@ -7,7 +7,7 @@ import (
 	"net/http"
 	"slices"
 
-	"primegames/api/openapi/client"
+	"primegames/api/openapi"
 )
 
 // The classroom review's Primed games: students play them with a few deliberate mistakes, and every
@@ -52,7 +52,7 @@ func (r *review) playPrimed(tb *table, many bool, snaps *[]crSnapshot) {
 		phase := tb.game.Turn.Phase
 		switch {
 		case phase == "play" && notPrime < wantNotPrime && n >= 2+5*notPrime:
-			var v client.PrimedView
+			var v openapi.PrimedView
 			if err := json.Unmarshal(stateOf(tb.get(tb.tokens[seat])), &v); err != nil {
 				t.Fatal(err)
 			}
@@ -82,14 +82,14 @@ func (r *review) playPrimed(tb *table, many bool, snaps *[]crSnapshot) {
 		}
 		if snaps != nil {
 			resp := r.get(tb.path(""), nil)
-			var fg client.Game
+			var fg openapi.Game
 			resp.JSON(t, &fg)
 			if fg.State == nil {
 				t.Fatalf("seq %d: the teacher's Primed view is null", e.Seq)
 			}
 			*snaps = append(*snaps, crSnapshot{seq: e.Seq, state: *fg.State})
 			if g.Status == "active" {
-				var v client.PrimedView
+				var v openapi.PrimedView
 				if err := json.Unmarshal(*fg.State, &v); err != nil {
 					t.Fatal(err)
 				}
@@ -125,11 +125,11 @@ func (r *review) checkTeacherHistory(tb *table) {
 	}
 	deals, dealt, drawn := 0, 0, 0
 	for _, raw := range items {
-		var e client.HistoryEntry
+		var e openapi.HistoryEntry
 		if err := json.Unmarshal(raw, &e); err != nil {
 			t.Fatal(err)
 		}
-		var out client.PrimedOutcome
+		var out openapi.PrimedOutcome
 		if err := json.Unmarshal(e.Outcome, &out); err != nil {
 			t.Fatal(err)
 		}
@@ -168,7 +168,7 @@ func (r *review) countPrimed(tb *table, seat int, action json.RawMessage, raw js
 	if err := json.Unmarshal(action, &a); err != nil {
 		t.Fatal(err)
 	}
-	var out client.PrimedOutcome
+	var out openapi.PrimedOutcome
 	if err := json.Unmarshal(raw, &out); err != nil {
 		t.Fatal(err)
 	}

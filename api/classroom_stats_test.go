@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"primegames/api/openapi/client"
+	"primegames/api/openapi"
 )
 
 // The classroom statistics, as JSON and CSV, against the counts the review worked out itself.
@@ -28,7 +28,7 @@ func nonZero(m map[string]int) map[string]int {
 
 // checkTotals compares one student's (or the class's) statistics with the counts. Examples are
 // refusal sentences of the code; with strictExamples, the most recent, newest first, up to three.
-func (r *review) checkTotals(who string, got client.StatsTotals, want *crCounts, strictExamples bool) {
+func (r *review) checkTotals(who string, got openapi.StatsTotals, want *crCounts, strictExamples bool) {
 	t := r.t
 	t.Helper()
 	if got.GamesPlayed != want.played || got.GamesFinished != want.finished || got.GamesWon != want.won {
@@ -91,10 +91,10 @@ func (r *review) checkTotals(who string, got client.StatsTotals, want *crCounts,
 	}
 }
 
-func (r *review) checkStats() client.ClassroomStats {
+func (r *review) checkStats() openapi.ClassroomStats {
 	t := r.t
 	t.Helper()
-	var stats client.ClassroomStats
+	var stats openapi.ClassroomStats
 	r.get("/v1/classrooms/"+r.class.id+"/stats", &stats)
 	if stats.ClassroomId.String() != r.class.id || len(stats.Students) != len(r.names) {
 		t.Fatalf("stats: classroom %s, %d students", stats.ClassroomId, len(stats.Students))
@@ -133,7 +133,7 @@ func (r *review) checkStats() client.ClassroomStats {
 }
 
 // checkCSV reads the statistics as CSV and compares every row with the JSON numbers, both ways.
-func (r *review) checkCSV(stats client.ClassroomStats) {
+func (r *review) checkCSV(stats openapi.ClassroomStats) {
 	t := r.t
 	t.Helper()
 	resp := r.get("/v1/classrooms/"+r.class.id+"/stats", nil, "Accept", "text/csv")
@@ -148,7 +148,7 @@ func (r *review) checkCSV(stats client.ClassroomStats) {
 		t.Fatalf("stats CSV header = %v", rows[:min(1, len(rows))])
 	}
 	want := map[[3]string]string{}
-	add := func(id, name string, tot client.StatsTotals) {
+	add := func(id, name string, tot openapi.StatsTotals) {
 		put := func(measure, value string) { want[[3]string{id, name, measure}] = value }
 		put("games_played", strconv.Itoa(tot.GamesPlayed))
 		put("games_finished", strconv.Itoa(tot.GamesFinished))
@@ -216,11 +216,11 @@ func TestClassroomStatsClassExamples(t *testing.T) {
 		if resp.StatusCode != http.StatusCreated {
 			t.Fatalf("create = %d: %s", resp.StatusCode, resp.Body)
 		}
-		var c client.CreatedGame
+		var c openapi.CreatedGame
 		resp.JSON(t, &c)
 		seat := h.game(t, c.Game.Id.String(), class.teacher).Turn.ToAct[0]
 		actor := class.students[pair[seat]]
-		var v client.PrimedView
+		var v openapi.PrimedView
 		if err := json.Unmarshal(*h.game(t, c.Game.Id.String(), actor.token).State, &v); err != nil {
 			t.Fatal(err)
 		}
@@ -247,7 +247,7 @@ func TestClassroomStatsClassExamples(t *testing.T) {
 	missingCards([]string{"Ada", "Ben"}, down)
 	missingCards([]string{"Cy", "Dee"}, up)
 
-	var stats client.ClassroomStats
+	var stats openapi.ClassroomStats
 	resp := h.Get("/v1/classrooms/"+class.id+"/stats", bearer(class.teacher)...)
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("stats = %d: %s", resp.StatusCode, resp.Body)
@@ -267,6 +267,6 @@ func TestClassroomStatsClassExamples(t *testing.T) {
 }
 
 // totalsOf is a student's statistics without the student: the shape of the class's line.
-func totalsOf(st client.StudentStats) client.StatsTotals {
-	return client.StatsTotals{Attempts: st.Attempts, Games: st.Games, GamesFinished: st.GamesFinished, GamesPlayed: st.GamesPlayed, GamesWon: st.GamesWon}
+func totalsOf(st openapi.StudentStats) openapi.StatsTotals {
+	return openapi.StatsTotals{Attempts: st.Attempts, Games: st.Games, GamesFinished: st.GamesFinished, GamesPlayed: st.GamesPlayed, GamesWon: st.GamesWon}
 }

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"primegames/api/apitest"
-	"primegames/api/openapi/client"
+	"primegames/api/openapi"
 	"primegames/repo/repotest"
 )
 
@@ -30,7 +30,7 @@ func TestClientThatGivesUpIs499NotAnError(t *testing.T) {
 	if resp.StatusCode != http.StatusCreated {
 		t.Fatalf("create = %d: %s", resp.StatusCode, resp.Body)
 	}
-	var g client.CreatedGame
+	var g openapi.CreatedGame
 	resp.JSON(t, &g)
 
 	holder, err := db.Pool.Begin(ctx)

@@ -12,7 +12,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"primegames/api/apitest"
-	"primegames/api/openapi/client"
+	"primegames/api/openapi"
 	"primegames/repo/repotest"
 )
 
@@ -68,7 +68,7 @@ func TestTerminatedBackendsGive503NotInternalErrors(t *testing.T) {
 				resp := s.Post("/v1/games", map[string]any{"game": "prime-climb", "players": []map[string]string{{"name": "A"}, {"name": "B"}}})
 				record(resp)
 				if resp.StatusCode == http.StatusCreated {
-					var cr client.CreatedGame
+					var cr openapi.CreatedGame
 					resp.JSON(t, &cr)
 					g.id, g.tokens = cr.Game.Id.String(), []string{cr.Seats[0].Token, cr.Seats[1].Token}
 				} else if resp.StatusCode != http.StatusServiceUnavailable {
@@ -114,7 +114,7 @@ func (g *churnGame) step(s *apitest.Server, record func(*apitest.Response)) {
 	if resp.StatusCode != http.StatusOK {
 		return
 	}
-	var body client.Game
+	var body openapi.Game
 	if err := json.Unmarshal(resp.Body, &body); err != nil || body.Status != "active" || body.Turn == nil || len(body.Turn.ToAct) != 1 {
 		return
 	}

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"primegames/api/apitest"
-	"primegames/api/openapi/client"
+	"primegames/api/openapi"
 )
 
 // The teacher's classroom stream: every game of the class on one stream, games created after it
@@ -44,7 +44,7 @@ func TestClassroomEventStream(t *testing.T) {
 		for !want() {
 			e := s.next(t, evWait)
 			if e.Event == "end" {
-				var end client.GameEndEvent
+				var end openapi.GameEndEvent
 				if err := json.Unmarshal([]byte(e.Data), &end); err != nil {
 					t.Fatal(err)
 				}
@@ -74,7 +74,7 @@ func TestClassroomEventStream(t *testing.T) {
 			if en.Random == nil {
 				t.Errorf("entry %v: the teacher sees everything, random values included", k)
 			}
-			var out client.PrimedOutcome
+			var out openapi.PrimedOutcome
 			if err := json.Unmarshal(en.Outcome, &out); err != nil {
 				t.Fatal(err)
 			}
@@ -167,7 +167,7 @@ func (r *evClassroom) newGame(ids ...string) *evGame {
 	if resp.StatusCode != http.StatusCreated {
 		t.Fatalf("classroom games = %d: %s", resp.StatusCode, resp.Body)
 	}
-	var out client.ClassroomGames
+	var out openapi.ClassroomGames
 	resp.JSON(t, &out)
 	if len(out.Games) != 1 {
 		t.Fatalf("%d games", len(out.Games))

@@ -14,7 +14,7 @@ import (
 
 	"primegames/api"
 	"primegames/api/apitest"
-	"primegames/api/openapi/client"
+	"primegames/api/openapi"
 	"primegames/repo"
 	"primegames/repo/repotest"
 )
@@ -72,7 +72,7 @@ func startEvCluster(t *testing.T, cfgB api.Config, proxied bool) *evCluster {
 	return c
 }
 
-// evGame is a game played through one instance by a scripted client.
+// evGame is a game played through one instance by a scripted openapi.
 type evGame struct {
 	t       *testing.T
 	s       *apitest.Server
@@ -81,7 +81,7 @@ type evGame struct {
 	tokens  []string
 	kind    string
 	toAct   int
-	status  client.GameStatus
+	status  openapi.GameStatus
 	seq     int64
 	version int64
 	rng     *rand.Rand
@@ -100,7 +100,7 @@ func newEvGame(t *testing.T, s *apitest.Server, kind string, options any, player
 	if resp.StatusCode != http.StatusCreated {
 		t.Fatalf("create = %d: %s", resp.StatusCode, resp.Body)
 	}
-	var c client.CreatedGame
+	var c openapi.CreatedGame
 	resp.JSON(t, &c)
 	g := &evGame{t: t, s: s, id: c.Game.Id.String(), creator: c.CreatorToken, kind: kind, rng: rand.New(rand.NewPCG(seed, 7)),
 		posted: map[int64]json.RawMessage{}, versions: map[int64]int64{0: c.Game.Version}}
@@ -111,7 +111,7 @@ func newEvGame(t *testing.T, s *apitest.Server, kind string, options any, player
 	return g
 }
 
-func (g *evGame) update(body client.Game) {
+func (g *evGame) update(body openapi.Game) {
 	g.status, g.version = body.Status, body.Version
 	if body.Turn != nil && len(body.Turn.ToAct) == 1 {
 		g.toAct = body.Turn.ToAct[0]
@@ -127,7 +127,7 @@ func (g *evGame) play() (seq int64, sent, returned time.Time) {
 	if g.status != "active" {
 		g.t.Fatalf("game %s is %s", g.id, g.status)
 	}
-	var legal client.LegalActions
+	var legal openapi.LegalActions
 	var actions []json.RawMessage
 	g.s.Get(g.path("/legal-actions"), bearer(g.tokens[g.toAct])...).JSON(g.t, &legal)
 	if err := json.Unmarshal(legal.Actions, &actions); err != nil {
@@ -144,7 +144,7 @@ func (g *evGame) play() (seq int64, sent, returned time.Time) {
 	if resp.StatusCode != http.StatusCreated {
 		g.t.Fatalf("POST action %s = %d: %s", pick.Action, resp.StatusCode, resp.Body)
 	}
-	var res client.ActionResult
+	var res openapi.ActionResult
 	resp.JSON(g.t, &res)
 	g.update(res.Game)
 	g.seq = res.Entry.Seq
@@ -160,12 +160,12 @@ type evEvent struct {
 }
 
 // action decodes an `action` event, returning it and its entry.
-func (e evEvent) action(t *testing.T) (client.GameEvent, client.HistoryEntry) {
+func (e evEvent) action(t *testing.T) (openapi.GameEvent, openapi.HistoryEntry) {
 	t.Helper()
 	if e.Event != "action" {
 		t.Fatalf("event %q (%s), want action", e.Event, e.Data)
 	}
-	var a client.GameEvent
+	var a openapi.GameEvent
 	if err := json.Unmarshal([]byte(e.Data), &a); err != nil {
 		t.Fatalf("action data: %v: %s", err, e.Data)
 	}

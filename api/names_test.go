@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"primegames/api/apitest"
-	"primegames/api/openapi/client"
+	"primegames/api/openapi"
 )
 
 // Names that look alike, or show nothing, are refused wherever a name is given; names that are the
@@ -13,7 +13,7 @@ import (
 func TestNamesFollowTheNicknameProfile(t *testing.T) {
 	h := newGamesHarness(t)
 	class := h.newClassroom(t, "4C", "Ada", "Ben")
-	var room client.Classroom
+	var room openapi.Classroom
 	h.Get("/v1/classrooms/"+class.id, bearer(class.teacher)...).JSON(t, &room)
 	joinClass := func(name string) *apitest.Response {
 		return h.Post("/v1/classrooms/join", map[string]string{"join_code": room.JoinCode, "name": name})
@@ -63,7 +63,7 @@ func TestNamesFollowTheNicknameProfile(t *testing.T) {
 	}
 
 	// The name kept is the profile's form: spaces trimmed and folded, characters composed.
-	var student client.Student
+	var student openapi.Student
 	resp := h.Do(h.Request(http.MethodPatch, "/v1/classrooms/"+class.id+"/students/"+class.students["Ben"].id,
 		map[string]string{"name": "  Zoe\u0308   Li "}, bearer(class.teacher)...))
 	if resp.StatusCode != http.StatusOK {

@@ -15,7 +15,7 @@ import (
 	"testing"
 
 	"primegames/api/apitest"
-	"primegames/api/openapi/client"
+	"primegames/api/openapi"
 	"primegames/domain/games"
 	"primegames/play"
 	"primegames/repo"
@@ -34,11 +34,11 @@ type wirePage struct {
 	NextCursor *string           `json:"next_cursor"`
 }
 
-// table is one game being played by the scripted client.
+// table is one game being played by the scripted openapi.
 type table struct {
 	t      *testing.T
 	s      *apitest.Server
-	api    *client.ClientWithResponses
+	api    *openapi.ClientWithResponses
 	db     *repo.DB
 	kind   string
 	id     string
@@ -47,7 +47,7 @@ type table struct {
 
 	version int64 // the game's version as last seen
 	seq     int64 // the last history entry's seq
-	game    client.Game
+	game    openapi.Game
 	posted  []json.RawMessage // posted[seq] is the action accepted as entry seq (nil for the start)
 }
 
@@ -105,10 +105,10 @@ func newTable(t *testing.T, s *apitest.Server, db *repo.DB, kind string, options
 func (tb *table) path(suffix string) string { return "/v1/games/" + tb.id + suffix }
 
 // gameID is the game's id as the typed client takes it.
-func (tb *table) gameID() client.GameID { return uuid.MustParse(tb.id) }
+func (tb *table) gameID() openapi.GameID { return uuid.MustParse(tb.id) }
 
 // get reads the game as token sees it.
-func (tb *table) get(token string) client.Game {
+func (tb *table) get(token string) openapi.Game {
 	tb.t.Helper()
 	resp, err := tb.api.GetGameWithResponse(context.Background(), tb.gameID(), nil, apitest.Bearer(token))
 	if err != nil || resp.JSON200 == nil {
@@ -156,7 +156,7 @@ func (tb *table) toAct() int {
 
 // act posts one action of seat and checks the 201 response: the next seq, the version grown by one,
 // the action recorded as sent, no random values while the game runs.
-func (tb *table) act(seat int, action json.RawMessage) (client.HistoryEntry, client.Game) {
+func (tb *table) act(seat int, action json.RawMessage) (openapi.HistoryEntry, openapi.Game) {
 	tb.t.Helper()
 	resp, err := tb.api.PostActionWithBodyWithResponse(context.Background(), tb.gameID(), nil, "application/json", bytes.NewReader(action), apitest.Bearer(tb.tokens[seat]))
 	if err != nil || resp.JSON201 == nil {
@@ -212,7 +212,7 @@ func (tb *table) stateAt(token string, seq int64) json.RawMessage {
 }
 
 // replayStep is GET /states/{seq} as token sees it.
-func (tb *table) replayStep(token string, seq int64) client.ReplayStep {
+func (tb *table) replayStep(token string, seq int64) openapi.ReplayStep {
 	tb.t.Helper()
 	resp, err := tb.api.GetStateAtWithResponse(context.Background(), tb.gameID(), seq, apitest.Bearer(token))
 	if err != nil || resp.JSON200 == nil {
@@ -328,7 +328,7 @@ func (tb *table) historyPage(token string, cursor *string, limit int) wirePage {
 
 func seqOf(t *testing.T, raw json.RawMessage) int64 {
 	t.Helper()
-	var e client.HistoryEntry
+	var e openapi.HistoryEntry
 	if err := json.Unmarshal(raw, &e); err != nil {
 		t.Fatal(err)
 	}
@@ -392,7 +392,7 @@ func (tb *table) ndjson(token string) []json.RawMessage {
 // checkFinalHistory checks, once the game is over, that the public history (paged with a small
 // limit) holds every entry once and in order with its random values, that it matches the stored
 // history, and that NDJSON gives the same entries line by line.
-func (tb *table) checkFinalHistory() []client.HistoryEntry {
+func (tb *table) checkFinalHistory() []openapi.HistoryEntry {
 	tb.t.Helper()
 	stored, err := tb.db.Games().Entries(context.Background(), tb.id, -1, 1_000_000)
 	if err != nil {
@@ -402,9 +402,9 @@ func (tb *table) checkFinalHistory() []client.HistoryEntry {
 	if int64(len(paged)) != tb.seq+1 || len(paged) != len(stored) {
 		tb.t.Fatalf("public history has %d entries, want %d (stored %d)", len(paged), tb.seq+1, len(stored))
 	}
-	entries := make([]client.HistoryEntry, len(paged))
+	entries := make([]openapi.HistoryEntry, len(paged))
 	for i, raw := range paged {
-		var e client.HistoryEntry
+		var e openapi.HistoryEntry
 		if err := json.Unmarshal(raw, &e); err != nil {
 			tb.t.Fatal(err)
 		}
@@ -443,7 +443,7 @@ func (tb *table) checkFinalHistory() []client.HistoryEntry {
 }
 
 // checkFinished checks the final game body and returns the scores body.
-func (tb *table) checkFinished() (client.Game, json.RawMessage) {
+func (tb *table) checkFinished() (openapi.Game, json.RawMessage) {
 	tb.t.Helper()
 	g := tb.get("")
 	if g.Status != "finished" || g.Turn != nil || g.FinishedAt == nil || len(g.Winners) == 0 {
@@ -506,7 +506,7 @@ func field(t *testing.T, obj json.RawMessage, name string, v any) (present bool)
 }
 
 // stateOf is the game's view as a client sees it; nil while it has none (a lobby).
-func stateOf(g client.Game) json.RawMessage {
+func stateOf(g openapi.Game) json.RawMessage {
 	if g.State == nil {
 		return nil
 	}

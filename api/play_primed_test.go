@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"primegames/api/apitest"
-	"primegames/api/openapi/client"
+	"primegames/api/openapi"
 	"primegames/domain/players"
 	"primegames/repo/repotest"
 )
@@ -16,7 +16,7 @@ import (
 // view or history shows another seat's hidden cards.
 
 // primedLegal is one entry of PrimedLegalActions with its action left raw, to be posted back byte for
-// byte (client.PrimedLegalAction holds it as a union that re-encodes it).
+// byte (openapi.PrimedLegalAction holds it as a union that re-encodes it).
 type primedLegal struct {
 	Action json.RawMessage `json:"action"`
 }
@@ -24,9 +24,9 @@ type primedLegal struct {
 // checkPrimedView checks what viewer (a seat, or -1 for the public) sees of the table while the
 // game runs (PR-8): only their own hand, never the draw pile, the drawn card only when they drew it;
 // and every card of the deck is somewhere.
-func checkPrimedView(t *testing.T, seq int64, viewer int, raw json.RawMessage) client.PrimedView {
+func checkPrimedView(t *testing.T, seq int64, viewer int, raw json.RawMessage) openapi.PrimedView {
 	t.Helper()
-	var v client.PrimedView
+	var v openapi.PrimedView
 	if err := json.Unmarshal(raw, &v); err != nil {
 		t.Fatal(err)
 	}
@@ -52,11 +52,11 @@ func checkPrimedView(t *testing.T, seq int64, viewer int, raw json.RawMessage) c
 	for _, h := range v.Hands {
 		total += h.Size
 	}
-	var deck client.PrimedOptionsDeck // the canonical options a view shows have every field
+	var deck openapi.PrimedOptionsDeck // the canonical options a view shows have every field
 	if v.Options.Deck != nil {
 		deck = *v.Options.Deck
 	}
-	want := map[client.PrimedOptionsDeck]int{"primed": 68, "standard": 40}[deck] // PR-2
+	want := map[openapi.PrimedOptionsDeck]int{"primed": 68, "standard": 40}[deck] // PR-2
 	if total != want {
 		t.Errorf("seq %d: hands, Primed pile and draw pile hold %d cards, want the %s deck's %d", seq, total, deck, want)
 	}
@@ -68,14 +68,14 @@ func checkPrimedView(t *testing.T, seq int64, viewer int, raw json.RawMessage) c
 func checkPrimedHistory(t *testing.T, viewer int, items []json.RawMessage) {
 	t.Helper()
 	for _, raw := range items {
-		var e client.HistoryEntry
+		var e openapi.HistoryEntry
 		if err := json.Unmarshal(raw, &e); err != nil {
 			t.Fatal(err)
 		}
 		if e.Random != nil {
 			t.Errorf("G-1: viewer %d sees the random values %v of entry %d while the game runs", viewer, *e.Random, e.Seq)
 		}
-		var out client.PrimedOutcome
+		var out openapi.PrimedOutcome
 		if err := json.Unmarshal(e.Outcome, &out); err != nil {
 			t.Fatal(err)
 		}
@@ -138,7 +138,7 @@ func playPrimed(t *testing.T, tb *table, multi bool) {
 		player = players.Random // multi-card games are short
 	}
 	draws, rounds, reshuffles := 0, 0, 0
-	passes := map[client.PrimedPassedReason]int{}
+	passes := map[openapi.PrimedPassedReason]int{}
 	tails := make([]*tail, seats+1) // by viewer + 1: the public, then every seat
 	for i := range tails {
 		tails[i] = &tail{seen: -1}
@@ -162,7 +162,7 @@ func playPrimed(t *testing.T, tb *table, multi bool) {
 		choose(t, player, legal, tb.rng, &pick)
 		e, g := tb.act(seat, pick.Action)
 
-		var out client.PrimedOutcome
+		var out openapi.PrimedOutcome
 		if err := json.Unmarshal(e.Outcome, &out); err != nil {
 			t.Fatal(err)
 		}
@@ -217,7 +217,7 @@ func playPrimed(t *testing.T, tb *table, multi bool) {
 	t.Logf("finished after %d actions, %d draws, passes %v, %d PR-6 refills, %d rounds, winners %v", tb.seq, draws, passes, reshuffles, rounds, tb.game.Winners)
 
 	g, scoresRaw := tb.checkFinished()
-	var sc client.PrimedScores
+	var sc openapi.PrimedScores
 	if err := json.Unmarshal(scoresRaw, &sc); err != nil {
 		t.Fatalf("scores: %v: %s", err, scoresRaw)
 	}
@@ -273,7 +273,7 @@ func playPrimed(t *testing.T, tb *table, multi bool) {
 		t.Errorf("PR-7: totals %v: game winners %v, scores winners %v, want %v (lowest, ties share)", totals, g.Winners, sc.Winners, winners)
 	}
 	// PR-8: once the game is over, the last hands are shown to all.
-	var v client.PrimedView
+	var v openapi.PrimedView
 	if err := json.Unmarshal(stateOf(g), &v); err != nil {
 		t.Fatal(err)
 	}
@@ -287,7 +287,7 @@ func playPrimed(t *testing.T, tb *table, multi bool) {
 	}
 
 	entries := tb.checkFinalHistory()
-	var last client.PrimedOutcome
+	var last openapi.PrimedOutcome
 	if err := json.Unmarshal(entries[len(entries)-1].Outcome, &last); err != nil {
 		t.Fatal(err)
 	}
@@ -296,7 +296,7 @@ func playPrimed(t *testing.T, tb *table, multi bool) {
 	}
 	// Once over, the history hides nothing: every drawn card and every dealt hand (PR-8).
 	for _, e := range entries {
-		var out client.PrimedOutcome
+		var out openapi.PrimedOutcome
 		if err := json.Unmarshal(e.Outcome, &out); err != nil {
 			t.Fatal(err)
 		}

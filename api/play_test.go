@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"primegames/api/apitest"
-	"primegames/api/openapi/client"
+	"primegames/api/openapi"
 	"primegames/repo/repotest"
 )
 
@@ -20,7 +20,7 @@ import (
 // random values (G-1).
 
 // climbLegal is one entry of PrimeClimbLegalActions with its action left raw, to be posted back byte
-// for byte (client.PrimeClimbLegalAction holds it as a union that re-encodes it).
+// for byte (openapi.PrimeClimbLegalAction holds it as a union that re-encodes it).
 type climbLegal struct {
 	Type   string          `json:"type"`
 	Action json.RawMessage `json:"action"`
@@ -78,7 +78,7 @@ func playPrimeClimb(t *testing.T, players int, options map[string]any, seed uint
 		kinds[pick.Type]++
 		e, g := tb.act(seat, pick.Action)
 
-		var out client.PrimeClimbOutcome
+		var out openapi.PrimeClimbOutcome
 		if err := json.Unmarshal(e.Outcome, &out); err != nil {
 			t.Fatal(err)
 		}
@@ -99,7 +99,7 @@ func playPrimeClimb(t *testing.T, players int, options map[string]any, seed uint
 		}
 
 		view := tb.checkReplay(tb.tokens[seat])
-		var v client.PrimeClimbView
+		var v openapi.PrimeClimbView
 		if err := json.Unmarshal(view, &v); err != nil {
 			t.Fatal(err)
 		}
@@ -158,7 +158,7 @@ func playPrimeClimb(t *testing.T, players int, options map[string]any, seed uint
 			t.Errorf("PC-14: seat %d also has both pawns home, but seat %d won", i, w)
 		}
 	}
-	var v client.PrimeClimbView
+	var v openapi.PrimeClimbView
 	if err := json.Unmarshal(stateOf(g), &v); err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +200,7 @@ func playPrimeClimb(t *testing.T, players int, options map[string]any, seed uint
 			t.Errorf("PC-2: roll-off %s; seat %d went first", entries[0].Outcome, first)
 		}
 	}
-	var last client.PrimeClimbOutcome
+	var last openapi.PrimeClimbOutcome
 	if err := json.Unmarshal(entries[len(entries)-1].Outcome, &last); err != nil {
 		t.Fatal(err)
 	}
@@ -208,7 +208,7 @@ func playPrimeClimb(t *testing.T, players int, options map[string]any, seed uint
 		t.Errorf("the last entry's outcome names winner %v, want %d", last.Winner, w)
 	}
 	for _, e := range entries {
-		var out client.PrimeClimbOutcome
+		var out openapi.PrimeClimbOutcome
 		if err := json.Unmarshal(e.Outcome, &out); err != nil {
 			t.Fatal(err)
 		}

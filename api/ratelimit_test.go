@@ -8,7 +8,7 @@ import (
 
 	"primegames/api"
 	"primegames/api/apitest"
-	"primegames/api/openapi/client"
+	"primegames/api/openapi"
 	"primegames/repo"
 	"primegames/repo/repotest"
 )
@@ -51,7 +51,7 @@ func TestRateLimitPerClient(t *testing.T) {
 	db := repotest.NewDB(t)
 	s, setup := limitedServer(t, db, oneRequestAMinute())
 	resp := setup.Post("/v1/games", map[string]any{"game": "primed", "players": names(2)})
-	var g client.CreatedGame
+	var g openapi.CreatedGame
 	resp.JSON(t, &g)
 	path := "/v1/games/" + g.Game.Id.String()
 	for i := range 3 {
@@ -105,7 +105,7 @@ func TestStreamLimitPerClient(t *testing.T) {
 	cfg.StreamsPerClient = 2
 	s, setup := limitedServer(t, db, cfg)
 	resp := setup.Post("/v1/games", map[string]any{"game": "primed", "players": names(2)})
-	var g client.CreatedGame
+	var g openapi.CreatedGame
 	resp.JSON(t, &g)
 	path := "/v1/games/" + g.Game.Id.String() + "/events"
 	first := openEvStream(t, s.URL, path)

@@ -6,14 +6,14 @@ import (
 	"io"
 	"net/http"
 
-	"primegames/api/openapi/client"
+	"primegames/api/openapi"
 )
 
 // Client is the typed client generated from openapi.yaml, sending its requests through s: every
 // response it decodes has been checked against the contract first.
-func (s *Server) Client() *client.ClientWithResponses {
+func (s *Server) Client() *openapi.ClientWithResponses {
 	s.t.Helper()
-	c, err := client.NewClientWithResponses(s.URL, client.WithHTTPClient(checked{s}))
+	c, err := openapi.NewClientWithResponses(s.URL, openapi.WithHTTPClient(checked{s}))
 	if err != nil {
 		s.t.Fatalf("typed client: %v", err)
 	}
@@ -31,7 +31,7 @@ func (c checked) Do(req *http.Request) (*http.Response, error) {
 }
 
 // Bearer sends token as the request's bearer token; no token sends none.
-func Bearer(token string) client.RequestEditorFn {
+func Bearer(token string) openapi.RequestEditorFn {
 	return func(_ context.Context, req *http.Request) error {
 		if token != "" {
 			req.Header.Set("Authorization", "Bearer "+token)
