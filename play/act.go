@@ -37,6 +37,7 @@ func (s *Service) Act(ctx context.Context, in Action, p Principal, idem *Idempot
 	var rec actedRecord
 	var refusal error
 	err := s.store.Update(ctx, func(tx Tx) error {
+		refusal = nil // a transaction run again after a lost connection starts afresh
 		g, err := lockGame(ctx, tx, in.GameID)
 		if err != nil {
 			return err
