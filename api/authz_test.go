@@ -215,3 +215,19 @@ func TestAuthorizationMatrix(t *testing.T) {
 		t.Errorf("removed student's token on the list = %d, want 401", resp.StatusCode)
 	}
 }
+
+func TestUnauthorizedNamesTheBearerScheme(t *testing.T) {
+	h := newGamesHarness(t)
+	c := newPrimedGame(t, h)
+	path := "/v1/games/" + c.Game.Id.String()
+	for _, resp := range []*apitest.Response{
+		h.Get(path + "/legal-actions"),
+		h.Get(path+"/legal-actions", bearer("pgs_nope")...),
+		h.Get(path + "/events?access_token=pgs_nope"),
+	} {
+		if resp.StatusCode != http.StatusUnauthorized || resp.Header.Get("WWW-Authenticate") != "Bearer" {
+			t.Errorf("%s %s = %d with WWW-Authenticate %q, want 401 with Bearer",
+				resp.Request.Method, resp.Request.URL.Path, resp.StatusCode, resp.Header.Get("WWW-Authenticate"))
+		}
+	}
+}

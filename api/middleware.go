@@ -17,13 +17,17 @@ import (
 const requestIDHeader = "X-Request-ID"
 
 // The order matters: the request ID first so every later step can log it; logging and metrics
-// outside recovery so a panic is counted as the 500 it becomes; the rate limit before any work; the
-// body gate before validation, so that nothing decodes a body it has not checked; identity last, so
-// that a request the contract refuses costs no lookup.
+// outside recovery so a panic is counted as the 500 it becomes; CORS before any refusal, so that a
+// preflight is answered whatever the limits and a refusal still reaches the browser's page; the rate
+// limit before any work; the body gate before validation, so that nothing decodes a body it has not
+// checked; identity last, so that a request the contract refuses costs no lookup.
 func (s *Server) useMiddleware() error {
 	s.echo.Pre(requestID)
 	s.echo.Use(s.observe)
 	s.echo.Use(echomw.RecoverWithConfig(echomw.RecoverConfig{DisablePrintStack: true, DisableErrorHandler: true}))
+	if len(s.cfg.CORSOrigins) > 0 {
+		s.echo.Use(s.cors())
+	}
 	if s.cfg.RateLimit > 0 {
 		s.echo.Use(rateLimits(s.cfg.RateLimit, max(1, s.cfg.RateBurst))...)
 	}

@@ -73,6 +73,10 @@ func (s *Server) handleError(err error, c echo.Context) {
 	if p.Status == http.StatusServiceUnavailable && c.Response().Header().Get("Retry-After") == "" {
 		c.Response().Header().Set("Retry-After", strconv.Itoa(unavailableRetryAfter))
 	}
+	if p.Status == http.StatusUnauthorized {
+		// RFC 6750: a 401 names the scheme that would have let the caller in.
+		c.Response().Header().Set(echo.HeaderWWWAuthenticate, "Bearer")
+	}
 	p.Instance = ptr(c.Request().URL.Path)
 	p.RequestId = ptr(requestIDOf(c))
 	if p.Status >= 500 {

@@ -39,6 +39,8 @@ type Config struct {
 	RateBurst        int          // requests a client may send at once
 	StreamsPerClient int          // live-update streams one client may hold open on this instance
 	TrustedProxies   []*net.IPNet // peers whose X-Forwarded-For header names the client
+	// CORSOrigins are the browser origins allowed to call the API ("*": any); none turns CORS off.
+	CORSOrigins []string
 }
 
 // Deps are what the server stands on; cmd/primegames wires them.

@@ -3571,6 +3571,11 @@ func (r GetBoardResponse) ContentType() string {
 	return ""
 }
 
+// CreateClassroomResponse401Headers the declared response headers of an HTTP 401 response for CreateClassroom
+type CreateClassroomResponse401Headers struct {
+	WWWAuthenticate string
+}
+
 // CreateClassroomResponse429Headers the declared response headers of an HTTP 429 response for CreateClassroom
 type CreateClassroomResponse429Headers struct {
 	RetryAfter *int
@@ -3600,6 +3605,8 @@ type CreateClassroomResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Unavailable
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *CreateClassroomResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *CreateClassroomResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -3786,6 +3793,11 @@ func (r JoinClassroomResponse) ContentType() string {
 	return ""
 }
 
+// GetClassroomResponse401Headers the declared response headers of an HTTP 401 response for GetClassroom
+type GetClassroomResponse401Headers struct {
+	WWWAuthenticate string
+}
+
 // GetClassroomResponse429Headers the declared response headers of an HTTP 429 response for GetClassroom
 type GetClassroomResponse429Headers struct {
 	RetryAfter *int
@@ -3813,6 +3825,8 @@ type GetClassroomResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Unavailable
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetClassroomResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetClassroomResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -3883,6 +3897,11 @@ func (r GetClassroomResponse) ContentType() string {
 	return ""
 }
 
+// StreamClassroomEventsResponse401Headers the declared response headers of an HTTP 401 response for StreamClassroomEvents
+type StreamClassroomEventsResponse401Headers struct {
+	WWWAuthenticate string
+}
+
 // StreamClassroomEventsResponse429Headers the declared response headers of an HTTP 429 response for StreamClassroomEvents
 type StreamClassroomEventsResponse429Headers struct {
 	RetryAfter *int
@@ -3908,6 +3927,8 @@ type StreamClassroomEventsResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *StreamsFull
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *StreamClassroomEventsResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *StreamClassroomEventsResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -3973,6 +3994,11 @@ func (r StreamClassroomEventsResponse) ContentType() string {
 	return ""
 }
 
+// ListClassroomGamesResponse401Headers the declared response headers of an HTTP 401 response for ListClassroomGames
+type ListClassroomGamesResponse401Headers struct {
+	WWWAuthenticate string
+}
+
 // ListClassroomGamesResponse429Headers the declared response headers of an HTTP 429 response for ListClassroomGames
 type ListClassroomGamesResponse429Headers struct {
 	RetryAfter *int
@@ -4000,6 +4026,8 @@ type ListClassroomGamesResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Unavailable
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListClassroomGamesResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *ListClassroomGamesResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -4070,6 +4098,11 @@ func (r ListClassroomGamesResponse) ContentType() string {
 	return ""
 }
 
+// CreateClassroomGamesResponse401Headers the declared response headers of an HTTP 401 response for CreateClassroomGames
+type CreateClassroomGamesResponse401Headers struct {
+	WWWAuthenticate string
+}
+
 // CreateClassroomGamesResponse429Headers the declared response headers of an HTTP 429 response for CreateClassroomGames
 type CreateClassroomGamesResponse429Headers struct {
 	RetryAfter *int
@@ -4101,6 +4134,8 @@ type CreateClassroomGamesResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Unavailable
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *CreateClassroomGamesResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *CreateClassroomGamesResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -4181,6 +4216,11 @@ func (r CreateClassroomGamesResponse) ContentType() string {
 	return ""
 }
 
+// RotateJoinCodeResponse401Headers the declared response headers of an HTTP 401 response for RotateJoinCode
+type RotateJoinCodeResponse401Headers struct {
+	WWWAuthenticate string
+}
+
 // RotateJoinCodeResponse429Headers the declared response headers of an HTTP 429 response for RotateJoinCode
 type RotateJoinCodeResponse429Headers struct {
 	RetryAfter *int
@@ -4208,6 +4248,8 @@ type RotateJoinCodeResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Unavailable
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *RotateJoinCodeResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *RotateJoinCodeResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -4278,6 +4320,11 @@ func (r RotateJoinCodeResponse) ContentType() string {
 	return ""
 }
 
+// GetClassroomStatsResponse401Headers the declared response headers of an HTTP 401 response for GetClassroomStats
+type GetClassroomStatsResponse401Headers struct {
+	WWWAuthenticate string
+}
+
 // GetClassroomStatsResponse429Headers the declared response headers of an HTTP 429 response for GetClassroomStats
 type GetClassroomStatsResponse429Headers struct {
 	RetryAfter *int
@@ -4305,6 +4352,8 @@ type GetClassroomStatsResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Unavailable
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetClassroomStatsResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetClassroomStatsResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -4375,6 +4424,11 @@ func (r GetClassroomStatsResponse) ContentType() string {
 	return ""
 }
 
+// ListStudentsResponse401Headers the declared response headers of an HTTP 401 response for ListStudents
+type ListStudentsResponse401Headers struct {
+	WWWAuthenticate string
+}
+
 // ListStudentsResponse429Headers the declared response headers of an HTTP 429 response for ListStudents
 type ListStudentsResponse429Headers struct {
 	RetryAfter *int
@@ -4402,6 +4456,8 @@ type ListStudentsResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Unavailable
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListStudentsResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *ListStudentsResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -4472,6 +4528,11 @@ func (r ListStudentsResponse) ContentType() string {
 	return ""
 }
 
+// RemoveStudentResponse401Headers the declared response headers of an HTTP 401 response for RemoveStudent
+type RemoveStudentResponse401Headers struct {
+	WWWAuthenticate string
+}
+
 // RemoveStudentResponse429Headers the declared response headers of an HTTP 429 response for RemoveStudent
 type RemoveStudentResponse429Headers struct {
 	RetryAfter *int
@@ -4497,6 +4558,8 @@ type RemoveStudentResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Unavailable
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *RemoveStudentResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *RemoveStudentResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -4562,6 +4625,11 @@ func (r RemoveStudentResponse) ContentType() string {
 	return ""
 }
 
+// RenameStudentResponse401Headers the declared response headers of an HTTP 401 response for RenameStudent
+type RenameStudentResponse401Headers struct {
+	WWWAuthenticate string
+}
+
 // RenameStudentResponse429Headers the declared response headers of an HTTP 429 response for RenameStudent
 type RenameStudentResponse429Headers struct {
 	RetryAfter *int
@@ -4595,6 +4663,8 @@ type RenameStudentResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Unavailable
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *RenameStudentResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *RenameStudentResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -4680,6 +4750,11 @@ func (r RenameStudentResponse) ContentType() string {
 	return ""
 }
 
+// ListGamesResponse401Headers the declared response headers of an HTTP 401 response for ListGames
+type ListGamesResponse401Headers struct {
+	WWWAuthenticate string
+}
+
 // ListGamesResponse429Headers the declared response headers of an HTTP 429 response for ListGames
 type ListGamesResponse429Headers struct {
 	RetryAfter *int
@@ -4705,6 +4780,8 @@ type ListGamesResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Unavailable
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListGamesResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *ListGamesResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -4776,6 +4853,11 @@ type CreateGameResponse201Headers struct {
 	Location *string
 }
 
+// CreateGameResponse401Headers the declared response headers of an HTTP 401 response for CreateGame
+type CreateGameResponse401Headers struct {
+	WWWAuthenticate string
+}
+
 // CreateGameResponse429Headers the declared response headers of an HTTP 429 response for CreateGame
 type CreateGameResponse429Headers struct {
 	RetryAfter *int
@@ -4809,6 +4891,8 @@ type CreateGameResponse struct {
 	ApplicationproblemJSON503 *Unavailable
 	// Headers201 the parsed response headers for an HTTP 201 response
 	Headers201 *CreateGameResponse201Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *CreateGameResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *CreateGameResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -4894,6 +4978,11 @@ type GetGameResponse200Headers struct {
 	ETag *string
 }
 
+// GetGameResponse401Headers the declared response headers of an HTTP 401 response for GetGame
+type GetGameResponse401Headers struct {
+	WWWAuthenticate string
+}
+
 // GetGameResponse429Headers the declared response headers of an HTTP 429 response for GetGame
 type GetGameResponse429Headers struct {
 	RetryAfter *int
@@ -4923,6 +5012,8 @@ type GetGameResponse struct {
 	ApplicationproblemJSON503 *Unavailable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetGameResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetGameResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetGameResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -4993,6 +5084,11 @@ func (r GetGameResponse) ContentType() string {
 	return ""
 }
 
+// AbortGameResponse401Headers the declared response headers of an HTTP 401 response for AbortGame
+type AbortGameResponse401Headers struct {
+	WWWAuthenticate string
+}
+
 // AbortGameResponse429Headers the declared response headers of an HTTP 429 response for AbortGame
 type AbortGameResponse429Headers struct {
 	RetryAfter *int
@@ -5024,6 +5120,8 @@ type AbortGameResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Unavailable
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *AbortGameResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *AbortGameResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -5104,6 +5202,11 @@ func (r AbortGameResponse) ContentType() string {
 	return ""
 }
 
+// ListActionsResponse401Headers the declared response headers of an HTTP 401 response for ListActions
+type ListActionsResponse401Headers struct {
+	WWWAuthenticate string
+}
+
 // ListActionsResponse429Headers the declared response headers of an HTTP 429 response for ListActions
 type ListActionsResponse429Headers struct {
 	RetryAfter *int
@@ -5131,6 +5234,8 @@ type ListActionsResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Unavailable
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListActionsResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *ListActionsResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -5206,6 +5311,11 @@ type PostActionResponse201Headers struct {
 	ETag *string
 }
 
+// PostActionResponse401Headers the declared response headers of an HTTP 401 response for PostAction
+type PostActionResponse401Headers struct {
+	WWWAuthenticate string
+}
+
 // PostActionResponse429Headers the declared response headers of an HTTP 429 response for PostAction
 type PostActionResponse429Headers struct {
 	RetryAfter *int
@@ -5247,6 +5357,8 @@ type PostActionResponse struct {
 	ApplicationproblemJSON503 *Unavailable
 	// Headers201 the parsed response headers for an HTTP 201 response
 	Headers201 *PostActionResponse201Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *PostActionResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *PostActionResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -5347,6 +5459,11 @@ func (r PostActionResponse) ContentType() string {
 	return ""
 }
 
+// ListAttemptsResponse401Headers the declared response headers of an HTTP 401 response for ListAttempts
+type ListAttemptsResponse401Headers struct {
+	WWWAuthenticate string
+}
+
 // ListAttemptsResponse429Headers the declared response headers of an HTTP 429 response for ListAttempts
 type ListAttemptsResponse429Headers struct {
 	RetryAfter *int
@@ -5376,6 +5493,8 @@ type ListAttemptsResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Unavailable
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListAttemptsResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *ListAttemptsResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -5451,6 +5570,11 @@ func (r ListAttemptsResponse) ContentType() string {
 	return ""
 }
 
+// StreamGameEventsResponse401Headers the declared response headers of an HTTP 401 response for StreamGameEvents
+type StreamGameEventsResponse401Headers struct {
+	WWWAuthenticate string
+}
+
 // StreamGameEventsResponse429Headers the declared response headers of an HTTP 429 response for StreamGameEvents
 type StreamGameEventsResponse429Headers struct {
 	RetryAfter *int
@@ -5476,6 +5600,8 @@ type StreamGameEventsResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *StreamsFull
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *StreamGameEventsResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *StreamGameEventsResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -5546,6 +5672,11 @@ type GetLegalActionsResponse200Headers struct {
 	ETag *string
 }
 
+// GetLegalActionsResponse401Headers the declared response headers of an HTTP 401 response for GetLegalActions
+type GetLegalActionsResponse401Headers struct {
+	WWWAuthenticate string
+}
+
 // GetLegalActionsResponse429Headers the declared response headers of an HTTP 429 response for GetLegalActions
 type GetLegalActionsResponse429Headers struct {
 	RetryAfter *int
@@ -5577,6 +5708,8 @@ type GetLegalActionsResponse struct {
 	ApplicationproblemJSON503 *Unavailable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetLegalActionsResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetLegalActionsResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetLegalActionsResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -5652,6 +5785,11 @@ func (r GetLegalActionsResponse) ContentType() string {
 	return ""
 }
 
+// JoinGameResponse401Headers the declared response headers of an HTTP 401 response for JoinGame
+type JoinGameResponse401Headers struct {
+	WWWAuthenticate string
+}
+
 // JoinGameResponse429Headers the declared response headers of an HTTP 429 response for JoinGame
 type JoinGameResponse429Headers struct {
 	RetryAfter *int
@@ -5689,6 +5827,8 @@ type JoinGameResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Unavailable
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *JoinGameResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *JoinGameResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -5784,6 +5924,11 @@ func (r JoinGameResponse) ContentType() string {
 	return ""
 }
 
+// GetScoresResponse401Headers the declared response headers of an HTTP 401 response for GetScores
+type GetScoresResponse401Headers struct {
+	WWWAuthenticate string
+}
+
 // GetScoresResponse429Headers the declared response headers of an HTTP 429 response for GetScores
 type GetScoresResponse429Headers struct {
 	RetryAfter *int
@@ -5811,6 +5956,8 @@ type GetScoresResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Unavailable
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetScoresResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetScoresResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -5886,6 +6033,11 @@ type StartGameResponse200Headers struct {
 	ETag *string
 }
 
+// StartGameResponse401Headers the declared response headers of an HTTP 401 response for StartGame
+type StartGameResponse401Headers struct {
+	WWWAuthenticate string
+}
+
 // StartGameResponse429Headers the declared response headers of an HTTP 429 response for StartGame
 type StartGameResponse429Headers struct {
 	RetryAfter *int
@@ -5919,6 +6071,8 @@ type StartGameResponse struct {
 	ApplicationproblemJSON503 *Unavailable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *StartGameResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *StartGameResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *StartGameResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -5999,6 +6153,11 @@ func (r StartGameResponse) ContentType() string {
 	return ""
 }
 
+// GetStateAtResponse401Headers the declared response headers of an HTTP 401 response for GetStateAt
+type GetStateAtResponse401Headers struct {
+	WWWAuthenticate string
+}
+
 // GetStateAtResponse429Headers the declared response headers of an HTTP 429 response for GetStateAt
 type GetStateAtResponse429Headers struct {
 	RetryAfter *int
@@ -6026,6 +6185,8 @@ type GetStateAtResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Unavailable
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetStateAtResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetStateAtResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -7151,6 +7312,16 @@ func ParseCreateClassroomResponse(rsp *http.Response) (*CreateClassroomResponse,
 	}
 
 	switch {
+	case rsp.StatusCode == 401:
+		var headers CreateClassroomResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers CreateClassroomResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -7347,6 +7518,16 @@ func ParseGetClassroomResponse(rsp *http.Response) (*GetClassroomResponse, error
 	}
 
 	switch {
+	case rsp.StatusCode == 401:
+		var headers GetClassroomResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetClassroomResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -7431,6 +7612,16 @@ func ParseStreamClassroomEventsResponse(rsp *http.Response) (*StreamClassroomEve
 	}
 
 	switch {
+	case rsp.StatusCode == 401:
+		var headers StreamClassroomEventsResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers StreamClassroomEventsResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -7522,6 +7713,16 @@ func ParseListClassroomGamesResponse(rsp *http.Response) (*ListClassroomGamesRes
 	}
 
 	switch {
+	case rsp.StatusCode == 401:
+		var headers ListClassroomGamesResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers ListClassroomGamesResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -7627,6 +7828,16 @@ func ParseCreateClassroomGamesResponse(rsp *http.Response) (*CreateClassroomGame
 	}
 
 	switch {
+	case rsp.StatusCode == 401:
+		var headers CreateClassroomGamesResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers CreateClassroomGamesResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -7718,6 +7929,16 @@ func ParseRotateJoinCodeResponse(rsp *http.Response) (*RotateJoinCodeResponse, e
 	}
 
 	switch {
+	case rsp.StatusCode == 401:
+		var headers RotateJoinCodeResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers RotateJoinCodeResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -7812,6 +8033,16 @@ func ParseGetClassroomStatsResponse(rsp *http.Response) (*GetClassroomStatsRespo
 	}
 
 	switch {
+	case rsp.StatusCode == 401:
+		var headers GetClassroomStatsResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetClassroomStatsResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -7903,6 +8134,16 @@ func ParseListStudentsResponse(rsp *http.Response) (*ListStudentsResponse, error
 	}
 
 	switch {
+	case rsp.StatusCode == 401:
+		var headers ListStudentsResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers ListStudentsResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -7990,6 +8231,16 @@ func ParseRemoveStudentResponse(rsp *http.Response) (*RemoveStudentResponse, err
 	}
 
 	switch {
+	case rsp.StatusCode == 401:
+		var headers RemoveStudentResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers RemoveStudentResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -8102,6 +8353,16 @@ func ParseRenameStudentResponse(rsp *http.Response) (*RenameStudentResponse, err
 	}
 
 	switch {
+	case rsp.StatusCode == 401:
+		var headers RenameStudentResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers RenameStudentResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -8186,6 +8447,16 @@ func ParseListGamesResponse(rsp *http.Response) (*ListGamesResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 401:
+		var headers ListGamesResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers ListGamesResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -8308,6 +8579,16 @@ func ParseCreateGameResponse(rsp *http.Response) (*CreateGameResponse, error) {
 			headers.Location = &value
 		}
 		response.Headers201 = &headers
+	case rsp.StatusCode == 401:
+		var headers CreateGameResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers CreateGameResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -8412,6 +8693,16 @@ func ParseGetGameResponse(rsp *http.Response) (*GetGameResponse, error) {
 			headers.ETag = &value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetGameResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetGameResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -8517,6 +8808,16 @@ func ParseAbortGameResponse(rsp *http.Response) (*AbortGameResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 401:
+		var headers AbortGameResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers AbortGameResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -8611,6 +8912,16 @@ func ParseListActionsResponse(rsp *http.Response) (*ListActionsResponse, error) 
 	}
 
 	switch {
+	case rsp.StatusCode == 401:
+		var headers ListActionsResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers ListActionsResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -8754,6 +9065,16 @@ func ParsePostActionResponse(rsp *http.Response) (*PostActionResponse, error) {
 			headers.ETag = &value
 		}
 		response.Headers201 = &headers
+	case rsp.StatusCode == 401:
+		var headers PostActionResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers PostActionResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -8852,6 +9173,16 @@ func ParseListAttemptsResponse(rsp *http.Response) (*ListAttemptsResponse, error
 	}
 
 	switch {
+	case rsp.StatusCode == 401:
+		var headers ListAttemptsResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers ListAttemptsResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -8936,6 +9267,16 @@ func ParseStreamGameEventsResponse(rsp *http.Response) (*StreamGameEventsRespons
 	}
 
 	switch {
+	case rsp.StatusCode == 401:
+		var headers StreamGameEventsResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers StreamGameEventsResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -9044,6 +9385,16 @@ func ParseGetLegalActionsResponse(rsp *http.Response) (*GetLegalActionsResponse,
 			headers.ETag = &value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetLegalActionsResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetLegalActionsResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -9170,6 +9521,16 @@ func ParseJoinGameResponse(rsp *http.Response) (*JoinGameResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 401:
+		var headers JoinGameResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers JoinGameResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -9261,6 +9622,16 @@ func ParseGetScoresResponse(rsp *http.Response) (*GetScoresResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 401:
+		var headers GetScoresResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetScoresResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -9376,6 +9747,16 @@ func ParseStartGameResponse(rsp *http.Response) (*StartGameResponse, error) {
 			headers.ETag = &value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers StartGameResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers StartGameResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -9467,6 +9848,16 @@ func ParseGetStateAtResponse(rsp *http.Response) (*GetStateAtResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 401:
+		var headers GetStateAtResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetStateAtResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {

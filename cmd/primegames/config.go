@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/url"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -34,6 +36,8 @@ type config struct {
 	RateBurst        int
 	StreamsPerClient int
 	TrustedProxies   []*net.IPNet
+	// CORSOrigins are the browser origins allowed to call the API; none turns CORS off.
+	CORSOrigins []string
 }
 
 // loadConfig reads the configuration through getenv and reports the first bad value in one line.
@@ -60,6 +64,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 		RateBurst:        r.positiveInt("RATE_BURST", 100),
 		StreamsPerClient: r.count("STREAM_LIMIT_PER_CLIENT", 20),
 		TrustedProxies:   r.networks("TRUSTED_PROXIES"),
+		CORSOrigins:      r.origins("CORS_ORIGINS"),
 	}
 	return cfg, r.err
 }
@@ -154,6 +159,36 @@ func (r *envReader) networks(name string) []*net.IPNet {
 		nets = append(nets, n)
 	}
 	return nets
+}
+
+// origins is a comma-separated list of browser origins (scheme://host[:port], as a browser sends them
+// in the Origin header), or * alone for any origin.
+func (r *envReader) origins(name string) []string {
+	v := r.getenv(name)
+	var origins []string
+	for _, item := range strings.Split(v, ",") {
+		item = strings.ToLower(strings.TrimSpace(item))
+		if item == "" {
+			continue
+		}
+		if !isOrigin(item) && item != "*" {
+			r.fail(name, v, "* or a comma-separated list of origins such as https://dash.example.org,http://localhost:5173")
+			return nil
+		}
+		origins = append(origins, item)
+	}
+	if len(origins) > 1 && slices.Contains(origins, "*") {
+		r.fail(name, v, "* alone or a list of origins without *")
+		return nil
+	}
+	return origins
+}
+
+// isOrigin reports whether s is exactly scheme://host[:port] with scheme http or https.
+func isOrigin(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Hostname() != "" &&
+		!strings.Contains(u.Host, "*") && s == u.Scheme+"://"+u.Host
 }
 
 func (r *envReader) boolean(name string, def bool) bool {

@@ -23,7 +23,7 @@ func TestConfigDefaults(t *testing.T) {
 	if cfg.ListenAddr != ":8080" || cfg.BodyLimitBytes != 64<<10 || cfg.ShutdownGrace != 15*time.Second ||
 		cfg.LogLevel != slog.LevelInfo || !cfg.MigrateOnStart || cfg.DBMaxConns != 10 || cfg.DatabaseURL != "" ||
 		cfg.StreamLimit != 1000 || cfg.StreamHeartbeat != 15*time.Second || cfg.StreamWriteTimeout != 10*time.Second ||
-		cfg.RateLimit != 50 || cfg.RateBurst != 100 || cfg.StreamsPerClient != 20 || cfg.TrustedProxies != nil {
+		cfg.RateLimit != 50 || cfg.RateBurst != 100 || cfg.StreamsPerClient != 20 || cfg.TrustedProxies != nil || cfg.CORSOrigins != nil {
 		t.Errorf("defaults = %+v", cfg)
 	}
 }
@@ -35,6 +35,7 @@ func TestConfigParsesEveryVariable(t *testing.T) {
 		"SHUTDOWN_GRACE": "6s", "DB_MAX_CONNS": "7", "MIGRATE_ON_START": "false",
 		"STREAM_LIMIT": "8", "STREAM_HEARTBEAT": "9s", "STREAM_WRITE_TIMEOUT": "10s", "ADMIN_TOKEN": "secret",
 		"RATE_LIMIT": "2.5", "RATE_BURST": "11", "STREAM_LIMIT_PER_CLIENT": "12", "TRUSTED_PROXIES": "10.0.0.0/8, 192.0.2.7,2001:db8::/32",
+		"CORS_ORIGINS": "https://Dash.Example.org, http://localhost:5173",
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -47,7 +48,8 @@ func TestConfigParsesEveryVariable(t *testing.T) {
 			{IP: net.IPv4(10, 0, 0, 0).To4(), Mask: net.CIDRMask(8, 32)},
 			{IP: net.IPv4(192, 0, 2, 7).To4(), Mask: net.CIDRMask(32, 32)},
 			{IP: net.ParseIP("2001:db8::"), Mask: net.CIDRMask(32, 128)},
-		}}
+		},
+		CORSOrigins: []string{"https://dash.example.org", "http://localhost:5173"}}
 	if !reflect.DeepEqual(cfg, want) {
 		t.Errorf("config = %+v\nwant     %+v", cfg, want)
 	}
@@ -76,6 +78,22 @@ func TestBadConfigFailsInOneClearLine(t *testing.T) {
 		}
 		if msg := err.Error(); strings.Contains(msg, "\n") || !strings.Contains(msg, name) || !strings.Contains(msg, value) {
 			t.Errorf("%s=%s: error %q should be one line naming the variable and value", name, value, msg)
+		}
+	}
+}
+
+func TestCORSOriginsAreOriginsOrAStar(t *testing.T) {
+	cfg, err := loadConfig(envOf(map[string]string{"CORS_ORIGINS": " * "}))
+	if err != nil || !reflect.DeepEqual(cfg.CORSOrigins, []string{"*"}) {
+		t.Errorf("CORS_ORIGINS=* gave %q, %v", cfg.CORSOrigins, err)
+	}
+	for _, value := range []string{
+		"dash.example.org", "https://dash.example.org/", "https://dash.example.org/app", "ftp://dash.example.org",
+		"https://dash.example.org?x=1", "https://user@dash.example.org", "*,https://dash.example.org", "https://*.example.org",
+	} {
+		_, err := loadConfig(envOf(map[string]string{"CORS_ORIGINS": value}))
+		if err == nil || !strings.Contains(err.Error(), "CORS_ORIGINS") {
+			t.Errorf("CORS_ORIGINS=%s: err = %v, want a refusal", value, err)
 		}
 	}
 }

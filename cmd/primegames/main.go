@@ -97,6 +97,7 @@ func serve(ctx context.Context, cfg config) error {
 		RateBurst:        cfg.RateBurst,
 		StreamsPerClient: cfg.StreamsPerClient,
 		TrustedProxies:   cfg.TrustedProxies,
+		CORSOrigins:      cfg.CORSOrigins,
 	}, api.Deps{Play: play.New(db.Games(), games.All()), Database: db, Feed: db}, logger)
 	if err != nil {
 		return err
