@@ -28,6 +28,9 @@ type actedRecord struct {
 	Game   *GameRecord
 	Caller Caller
 	Entry  Entry
+	// next is the state the action led to, so that the answer need not decode the snapshot just
+	// written; a replayed result (kept as JSON) has none, and is decoded.
+	next domain.State
 }
 
 // Act applies one action in one transaction: lock the game, check the caller and the version, apply
@@ -67,7 +70,7 @@ func (s *Service) Act(ctx context.Context, in Action, p Principal, idem *Idempot
 	if refusal != nil {
 		return nil, refusal
 	}
-	g, err := s.decodeGame(rec.Game)
+	g, err := s.gameWith(rec.Game, rec.next)
 	return &Acted{Game: g, Caller: rec.Caller, Entry: rec.Entry}, err
 }
 
@@ -110,7 +113,7 @@ func (s *Service) act(ctx context.Context, tx Tx, rec *GameRecord, caller Caller
 	if err := recordStep(ctx, tx, rec, &entry, next, rec.SeatCount); err != nil {
 		return actedRecord{}, err
 	}
-	return actedRecord{Game: rec, Caller: caller, Entry: entry}, nil
+	return actedRecord{Game: rec, Caller: caller, Entry: entry, next: next}, nil
 }
 
 func attemptOf(g *GameRecord, seat int, action json.RawMessage, refusal error) Attempt {

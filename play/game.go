@@ -63,14 +63,18 @@ type Game struct {
 }
 
 // decodeGame gives a record its rules and decodes its snapshot.
-func (s *Service) decodeGame(rec *GameRecord) (*Game, error) {
+func (s *Service) decodeGame(rec *GameRecord) (*Game, error) { return s.gameWith(rec, nil) }
+
+// gameWith gives a record its rules and its state: state when it is known already, else the decoded
+// snapshot.
+func (s *Service) gameWith(rec *GameRecord, state domain.State) (*Game, error) {
 	kind, ok := s.kinds.Lookup(rec.Kind)
 	if !ok {
 		return nil, fmt.Errorf("game %s has unknown kind %q", rec.ID, rec.Kind)
 	}
 	rules := kind.Rules
-	g := &Game{GameRecord: *rec, Rules: rules}
-	if len(rec.Snapshot) > 0 && string(rec.Snapshot) != "null" {
+	g := &Game{GameRecord: *rec, Rules: rules, State: state}
+	if state == nil && len(rec.Snapshot) > 0 && string(rec.Snapshot) != "null" {
 		var err error
 		if g.State, err = rules.Decode(rec.Snapshot); err != nil {
 			return nil, fmt.Errorf("game %s snapshot: %w", rec.ID, err)
