@@ -51,7 +51,7 @@ var codeOfStatus = map[int]string{
 	http.StatusNotAcceptable:         "not_acceptable",
 	http.StatusRequestEntityTooLarge: "payload_too_large",
 	http.StatusUnsupportedMediaType:  "unsupported_media_type",
-	http.StatusTooManyRequests:       "too_many_requests",
+	http.StatusTooManyRequests:       "rate_limited",
 	http.StatusServiceUnavailable:    "unavailable",
 }
 
