@@ -45,7 +45,9 @@ type keptAction struct {
 // but is recorded as an attempt.
 func (s *Service) Act(ctx context.Context, in Action, p Principal, idem *Idempotency) (*Acted, error) {
 	// The key is bound to the game and the caller's credential, which acts for one seat of it, so
-	// the result is found while the game is locked, in the same round trip.
+	// the result is found while the game is locked, in the same round trip. (Results kept before,
+	// whole answers under a lookup bound to the seat, are not found: a retry of an action answered
+	// before the upgrade acts afresh, as after an expiry; they are purged within a day.)
 	slot, err := idem.byPrincipal(p, "action:"+in.GameID)
 	if err != nil {
 		return nil, err
