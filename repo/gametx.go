@@ -18,7 +18,8 @@ import (
 // the game, and one to write and commit.
 //
 // A queued write that fails makes the next read or the commit fail, which rolls the transaction
-// back as its own failure would have.
+// back as its own failure would have. The statements of a batch are prepared together before any
+// runs, so none may refer to a table that one before it in the same batch creates.
 type gameTx struct {
 	conn  *pgx.Conn
 	begun bool
