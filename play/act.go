@@ -29,19 +29,35 @@ type actedRecord struct {
 	Caller Caller
 	Entry  Entry
 	// next is the state the action led to, so that the answer need not decode the snapshot just
-	// written; a replayed result (kept as JSON) has none, and is decoded.
+	// written.
 	next domain.State
+}
+
+// keptAction is what an Idempotency-Key keeps of an accepted action: the seq of the history entry it
+// appended, from which a retry rebuilds the answer. The row stays a few dozen bytes, however large
+// the game's state.
+type keptAction struct {
+	Seq int64 `json:"seq"`
 }
 
 // Act applies one action in one transaction: lock the game, check the caller and the version, apply
 // the rules, append to the history, store the new snapshot, commit. A refused action changes nothing
 // but is recorded as an attempt.
 func (s *Service) Act(ctx context.Context, in Action, p Principal, idem *Idempotency) (*Acted, error) {
+	// The key is bound to the game and the caller's credential, which acts for one seat of it, so
+	// the result is found while the game is locked, in the same round trip. (Results kept before,
+	// whole answers under a lookup bound to the seat, are not found: a retry of an action answered
+	// before the upgrade acts afresh, as after an expiry; they are purged within a day.)
+	slot, err := idem.byPrincipal(p, "action:"+in.GameID)
+	if err != nil {
+		return nil, err
+	}
 	var rec actedRecord
 	var refusal error
-	err := s.store.Update(ctx, func(tx Tx) error {
-		refusal = nil // a transaction run again after a lost connection starts afresh
-		g, err := lockGame(ctx, tx, in.GameID)
+	var replay *keptAction
+	err = s.store.Update(ctx, func(tx Tx) error {
+		refusal, replay = nil, nil // a transaction run again after a lost connection starts afresh
+		g, kept, err := lockGameWithResult(ctx, tx, in.GameID, slot.lookupOf())
 		if err != nil {
 			return err
 		}
@@ -52,17 +68,21 @@ func (s *Service) Act(ctx context.Context, in Action, p Principal, idem *Idempot
 		if err := MayAct(g, caller); err != nil {
 			return err
 		}
-		slot, err := idem.byPrincipal(p, fmt.Sprintf("action:%s:seat:%d", g.ID, caller.Seat))
-		if err != nil {
-			return err
+		if kept != nil {
+			replay = &keptAction{}
+			rec = actedRecord{Game: g, Caller: caller}
+			return slot.openKept(kept, replay)
 		}
-		rec, err = idempotent(ctx, tx, slot, func() (actedRecord, error) { return s.act(ctx, tx, g, caller, in) })
+		rec, err = s.act(ctx, tx, g, caller, in)
 		if refused := (*refusedAction)(nil); errors.As(err, &refused) {
 			// The attempt is recorded: commit it, then answer with the refusal.
 			refusal = refused.err
 			return nil
 		}
-		return err
+		if err != nil {
+			return err
+		}
+		return slot.keep(ctx, tx, keptAction{Seq: rec.Entry.Seq})
 	})
 	if err != nil {
 		return nil, err
@@ -70,8 +90,46 @@ func (s *Service) Act(ctx context.Context, in Action, p Principal, idem *Idempot
 	if refusal != nil {
 		return nil, refusal
 	}
+	if replay != nil {
+		return s.replayAction(ctx, rec.Game, rec.Caller, replay.Seq, in.Action)
+	}
 	g, err := s.gameWith(rec.Game, rec.next)
 	return &Acted{Game: g, Caller: rec.Caller, Entry: rec.Entry}, err
+}
+
+// replayAction rebuilds the answer to the action that appended entry seq: the game as that entry
+// left it, folded from its history (G-2), whatever happened since. The entry's action is the one
+// the retry sends, byte for byte the first request's (their hashes match), rather than the stored
+// one, which Postgres keeps normalised.
+func (s *Service) replayAction(ctx context.Context, rec *GameRecord, caller Caller, seq int64, action json.RawMessage) (*Acted, error) {
+	entries, err := s.store.EntriesThrough(ctx, rec.ID, seq)
+	if err != nil {
+		return nil, err
+	}
+	if len(entries) == 0 || entries[len(entries)-1].Seq != seq {
+		return nil, fmt.Errorf("game %s: the entry %d an Idempotency-Key kept is not in its history", rec.ID, seq)
+	}
+	kind, ok := s.kinds.Lookup(rec.Kind)
+	if !ok {
+		return nil, fmt.Errorf("game %s has unknown kind %q", rec.ID, rec.Kind)
+	}
+	g := &Game{GameRecord: *rec, Rules: kind.Rules}
+	if g.State, err = Fold(g, entries); err != nil {
+		return nil, err
+	}
+	// What SaveState and AppendEntry stored in the action's transaction, whose now() is the entry's time.
+	entry := entries[len(entries)-1]
+	entry.Action = action
+	g.Version, g.UpdatedAt, g.Snapshot = entry.Version, entry.CreatedAt, nil
+	g.Status, g.Winners, g.FinishedAt = StatusActive, nil, nil
+	if st := g.State.Status(); st.Finished {
+		at := entry.CreatedAt
+		g.Status, g.FinishedAt = StatusFinished, &at
+		if len(st.Winners) > 0 {
+			g.Winners = append([]int{}, st.Winners...)
+		}
+	}
+	return &Acted{Game: g, Caller: caller, Entry: entry}, nil
 }
 
 // refusedAction is an action the rules refused, recorded as an attempt that must be committed.

@@ -70,12 +70,8 @@ func idempotent[T any](ctx context.Context, tx Tx, slot *resultSlot, do func() (
 	hash, sealed, err := tx.StoredResult(ctx, slot.lookup)
 	switch {
 	case err == nil:
-		if !bytes.Equal(hash, slot.requestHash) {
-			return zero, domain.Errorf(domain.KindIllegal, "idempotency_key_reused",
-				"This Idempotency-Key was already used for a different request; use a new key for a new request.")
-		}
 		var kept T
-		return kept, slot.open(sealed, &kept)
+		return kept, slot.openKept(&KeptResult{RequestHash: hash, Sealed: sealed}, &kept)
 	case !errors.Is(err, ErrNotFound):
 		return zero, err
 	}
@@ -83,10 +79,36 @@ func idempotent[T any](ctx context.Context, tx Tx, slot *resultSlot, do func() (
 	if err != nil {
 		return zero, err
 	}
-	if sealed, err = slot.seal(result); err != nil {
-		return zero, err
+	return result, slot.keep(ctx, tx, result)
+}
+
+// lookupOf is the slot's lookup, nil without a slot.
+func (s *resultSlot) lookupOf() []byte {
+	if s == nil {
+		return nil
 	}
-	return result, tx.StoreResult(ctx, slot.lookup, slot.requestHash, sealed)
+	return s.lookup
+}
+
+// keep seals result and stores it in the slot; nothing without a slot.
+func (s *resultSlot) keep(ctx context.Context, tx Tx, result any) error {
+	if s == nil {
+		return nil
+	}
+	sealed, err := s.seal(result)
+	if err != nil {
+		return err
+	}
+	return tx.StoreResult(ctx, s.lookup, s.requestHash, sealed)
+}
+
+// openKept opens the result kept in the slot, unless the key answered a different request.
+func (s *resultSlot) openKept(kept *KeptResult, result any) error {
+	if !bytes.Equal(kept.RequestHash, s.requestHash) {
+		return domain.Errorf(domain.KindIllegal, "idempotency_key_reused",
+			"This Idempotency-Key was already used for a different request; use a new key for a new request.")
+	}
+	return s.open(kept.Sealed, result)
 }
 
 // resultSlot is where a result kept for an Idempotency-Key lives: a row found by a hash of the

@@ -73,6 +73,15 @@ func lockGame(ctx context.Context, tx Tx, id string) (*GameRecord, error) {
 	return rec, err
 }
 
+// lockGameWithResult is lockGame that also reads the result kept under lookup, if any.
+func lockGameWithResult(ctx context.Context, tx Tx, id string, lookup []byte) (*GameRecord, *KeptResult, error) {
+	rec, kept, err := tx.LockGameWithResult(ctx, id, lookup)
+	if errors.Is(err, ErrNotFound) {
+		return nil, nil, gameNotFound(id)
+	}
+	return rec, kept, err
+}
+
 // Load reads a game without identifying anyone, for tools and tests that see everything.
 func (s *Service) Load(ctx context.Context, id string) (*Game, error) {
 	rec, err := s.loadGame(ctx, id)

@@ -68,10 +68,16 @@ type ClassroomStore interface {
 	RemoveStudent(ctx context.Context, classroomID, studentID string) error
 }
 
-// Tx is what the game master does inside one transaction.
+// Tx is what the game master does inside one transaction. A write that returns nothing but an
+// error may be sent later, with the next read or the commit: its failure then fails that read or
+// the commit, and the transaction is rolled back all the same.
 type Tx interface {
 	// LockGame reads a game and its seats and locks it until the transaction ends.
 	LockGame(ctx context.Context, id string) (*GameRecord, error)
+	// LockGameWithResult is LockGame that also reads, once the game is locked, the result kept
+	// under lookup and not yet expired (nil when there is none). Requests whose results are kept
+	// per game wait for each other on the game's lock, so such a lookup needs no LockResult.
+	LockGameWithResult(ctx context.Context, id string, lookup []byte) (*GameRecord, *KeptResult, error)
 	// InsertGame stores a new game in its lobby and returns its id.
 	InsertGame(ctx context.Context, g NewGameRecord) (string, error)
 	// InsertSeat seats a named player whose token has hash.
@@ -97,6 +103,13 @@ type Tx interface {
 	StoredResult(ctx context.Context, lookup []byte) (requestHash, sealed []byte, err error)
 	// StoreResult keeps a sealed result under lookup, replacing an expired one.
 	StoreResult(ctx context.Context, lookup, requestHash, sealed []byte) error
+}
+
+// KeptResult is what an Idempotency-Key's row holds: the hash of the request it answered and the
+// sealed result.
+type KeptResult struct {
+	RequestHash []byte
+	Sealed      []byte
 }
 
 // NewGameRecord is a game to insert.

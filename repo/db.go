@@ -10,6 +10,7 @@ import (
 	"net"
 	"strings"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
@@ -22,6 +23,9 @@ type DB struct {
 // PoolOptions tune the connection pool.
 type PoolOptions struct {
 	MaxConns int32
+	// Tracer, when set, is told of every query and batch (tests count round trips with it). It
+	// may also implement pgx.BatchTracer.
+	Tracer pgx.QueryTracer
 }
 
 // Open connects to the database at url. An empty url connects the way libpq does: PGHOST, PGPORT,
@@ -33,6 +37,9 @@ func Open(ctx context.Context, url string, opts PoolOptions) (*DB, error) {
 	}
 	if opts.MaxConns > 0 {
 		cfg.MaxConns = opts.MaxConns
+	}
+	if opts.Tracer != nil {
+		cfg.ConnConfig.Tracer = opts.Tracer
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {

@@ -17,11 +17,6 @@ func (db *DB) Games() *Games { return &Games{db: db} }
 
 var _ play.Store = (*Games)(nil)
 
-type querier interface {
-	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
-	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
-}
-
 const gameColumns = `id::text, kind, options, status, seat_count, seed, version, snapshot, winners,
 	creator_token_hash, created_at, updated_at, finished_at, classroom_id::text`
 
@@ -39,40 +34,65 @@ func scanGame(row pgx.Row) (*play.GameRecord, error) {
 	return &g, nil
 }
 
-// loadGame reads a game and its seats; with forUpdate it locks the game row until the transaction ends.
-func loadGame(ctx context.Context, q querier, id string, forUpdate bool) (*play.GameRecord, error) {
+// gameLoad is a game and its seats asked for in a batch, filled in when the batch's results are read.
+type gameLoad struct {
+	game *play.GameRecord
+}
+
+// queueGame queues the reads of a game and its seats on b; with forUpdate it locks the game row
+// until the transaction ends, and the seats are read after the lock is held.
+func queueGame(b *pgx.Batch, id string, forUpdate bool) *gameLoad {
+	load := &gameLoad{}
 	sql := `SELECT ` + gameColumns + ` FROM games WHERE id = $1`
 	if forUpdate {
 		sql += ` FOR UPDATE`
 	}
-	g, err := scanGame(q.QueryRow(ctx, sql, id))
-	if errors.Is(err, pgx.ErrNoRows) {
+	b.Queue(sql, id).QueryRow(func(row pgx.Row) error {
+		g, err := scanGame(row)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return nil
+		}
+		load.game = g
+		return err
+	})
+	b.Queue(`SELECT seat, name, student_id::text, joined_at, token_hash FROM seats WHERE game_id = $1 ORDER BY seat`, id).
+		Query(func(rows pgx.Rows) error {
+			seats, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (play.Seat, error) {
+				var s play.Seat
+				err := r.Scan(&s.Seat, &s.Name, &s.StudentID, &s.JoinedAt, &s.TokenHash)
+				return s, err
+			})
+			if load.game != nil {
+				load.game.Seats = seats
+			}
+			return err
+		})
+	return load
+}
+
+// result is the game read, or play.ErrNotFound.
+func (l *gameLoad) result() (*play.GameRecord, error) {
+	if l.game == nil {
 		return nil, play.ErrNotFound
 	}
-	if err != nil {
+	return l.game, nil
+}
+
+// loadGame reads a game and its seats in one round trip.
+func loadGame(ctx context.Context, q interface {
+	SendBatch(context.Context, *pgx.Batch) pgx.BatchResults
+}, id string) (*play.GameRecord, error) {
+	b := &pgx.Batch{}
+	load := queueGame(b, id, false)
+	if err := q.SendBatch(ctx, b).Close(); err != nil {
 		return nil, err
 	}
-	rows, err := q.Query(ctx, `SELECT seat, name, student_id::text, joined_at, token_hash FROM seats WHERE game_id = $1 ORDER BY seat`, id)
-	if err != nil {
-		return nil, err
-	}
-	g.Seats, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (play.Seat, error) {
-		var s play.Seat
-		err := r.Scan(&s.Seat, &s.Name, &s.StudentID, &s.JoinedAt, &s.TokenHash)
-		return s, err
-	})
-	return g, err
+	return load.result()
 }
 
 // Game reads a game and its seats.
 func (s *Games) Game(ctx context.Context, id string) (*play.GameRecord, error) {
-	// One connection for the two small reads, rather than one from the pool for each.
-	conn, err := s.db.Pool.Acquire(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer conn.Release()
-	return loadGame(ctx, conn, id, false)
+	return loadGame(ctx, s.db.Pool, id)
 }
 
 // ClassroomMember resolves a teacher or student token hash; a removed student's is not found.
@@ -88,5 +108,5 @@ func (s *Games) ClassroomMember(ctx context.Context, kind play.TokenKind, hash [
 
 // Update runs fn in a transaction, committing when fn succeeds.
 func (s *Games) Update(ctx context.Context, fn func(play.Tx) error) error {
-	return s.db.inTx(ctx, func(tx pgx.Tx) error { return fn(gameTx{tx}) })
+	return s.db.inGameTx(ctx, func(tx *gameTx) error { return fn(tx) })
 }

@@ -4,75 +4,209 @@ import (
 	"context"
 	"errors"
 	"strconv"
+	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"primegames/play"
 )
 
-// gameTx is play.Tx over one Postgres transaction.
-type gameTx struct{ tx pgx.Tx }
-
-func (t gameTx) LockGame(ctx context.Context, id string) (*play.GameRecord, error) {
-	return loadGame(ctx, t.tx, id, true)
+// gameTx is play.Tx over one Postgres transaction, sent in as few round trips as it can be: BEGIN
+// travels with the first read, and a write whose answer nobody waits for is queued until the next
+// read or the COMMIT, which carry it. An accepted action is thus one round trip to lock and read
+// the game, and one to write and commit.
+//
+// A queued write that fails makes the next read or the commit fail, which rolls the transaction
+// back as its own failure would have. The statements of a batch are prepared together before any
+// runs, so none may refer to a table that one before it in the same batch creates.
+type gameTx struct {
+	conn  *pgx.Conn
+	begun bool
+	// now is the transaction's timestamp, now() for every statement in it, so that a queued write
+	// can tell its caller the times it will store.
+	now     time.Time
+	queued  pgx.Batch
+	nextSeq map[string]int64 // by game, for the games this transaction has locked
 }
 
-func (t gameTx) InsertGame(ctx context.Context, g play.NewGameRecord) (string, error) {
-	var id string
-	err := t.tx.QueryRow(ctx, `INSERT INTO games (kind, options, status, seat_count, seed, creator_token_hash, classroom_id)
-		VALUES ($1, $2, 'lobby', $3, $4, $5, $6) RETURNING id::text`,
-		g.Kind, g.Options, g.SeatCount, g.Seed, g.CreatorHash, g.ClassroomID).Scan(&id)
-	return id, err
-}
+func newGameTx(conn *pgx.Conn) *gameTx { return &gameTx{conn: conn, nextSeq: map[string]int64{}} }
 
-func (t gameTx) InsertSeat(ctx context.Context, gameID string, seat int, name string, hash []byte) error {
-	_, err := t.tx.Exec(ctx, `INSERT INTO seats (game_id, seat, name, token_hash) VALUES ($1, $2, $3, $4)`, gameID, seat, name, hash)
-	return err
-}
-
-func (t gameTx) InsertStudentSeat(ctx context.Context, gameID, classroomID string, seat int, studentID string) error {
-	tag, err := t.tx.Exec(ctx, `INSERT INTO seats (game_id, seat, name, student_id)
-		SELECT $1, $2, name, id FROM students WHERE id = $3::uuid AND classroom_id = $4 AND removed_at IS NULL`,
-		gameID, seat, studentID, classroomID)
-	if err != nil {
-		return err
+// send sends, in one round trip, BEGIN if the transaction has not begun, the queued writes, and
+// then the queries of b, whose callbacks run in order.
+func (t *gameTx) send(ctx context.Context, b *pgx.Batch) error {
+	out := &pgx.Batch{}
+	if !t.begun {
+		out.Queue("begin")
+		out.Queue("SELECT now()").QueryRow(func(r pgx.Row) error { return r.Scan(&t.now) })
+		t.begun = true
 	}
-	if tag.RowsAffected() == 0 {
-		return play.ErrNotFound
+	out.QueuedQueries = append(out.QueuedQueries, t.queued.QueuedQueries...)
+	t.queued = pgx.Batch{}
+	if b != nil {
+		out.QueuedQueries = append(out.QueuedQueries, b.QueuedQueries...)
 	}
+	return t.conn.SendBatch(ctx, out).Close()
+}
+
+// one sends a single query with the queued writes.
+func (t *gameTx) one(ctx context.Context, sql string, args []any, scan func(pgx.Row) error) error {
+	b := &pgx.Batch{}
+	b.Queue(sql, args...).QueryRow(scan)
+	return t.send(ctx, b)
+}
+
+// queue keeps a write for the next round trip. The transaction begins first, if it has not, so
+// that now is known.
+func (t *gameTx) queue(ctx context.Context, sql string, args ...any) error {
+	if !t.begun {
+		if err := t.send(ctx, nil); err != nil {
+			return err
+		}
+	}
+	t.queued.Queue(sql, args...)
 	return nil
 }
 
-func (t gameTx) NextSeq(ctx context.Context, gameID string) (int64, error) {
+// commit sends the queued writes and COMMIT together. It reports whether a failure left nothing
+// committed, so that the transaction may run again: only when the batch was not sent at all. Once
+// it was, a lost connection leaves the outcome in doubt.
+func (t *gameTx) commit(ctx context.Context) (retry bool, err error) {
+	if !t.begun && t.queued.Len() == 0 {
+		return false, nil
+	}
+	b := &pgx.Batch{}
+	b.Queue("commit")
+	err = t.send(ctx, b)
+	switch {
+	case err == nil:
+		return false, nil
+	case pgconn.SafeToRetry(err):
+		return true, err
+	case connectionLost(err):
+		return false, &inDoubt{err: err}
+	}
+	t.rollback(ctx)
+	return false, err
+}
+
+// rollback ends a transaction that failed, if the connection is still in one.
+func (t *gameTx) rollback(ctx context.Context) {
+	if !t.conn.IsClosed() && t.conn.PgConn().TxStatus() != 'I' {
+		_, _ = t.conn.Exec(ctx, "rollback")
+	}
+}
+
+func (t *gameTx) LockGame(ctx context.Context, id string) (*play.GameRecord, error) {
+	g, _, err := t.lockGame(ctx, id, nil)
+	return g, err
+}
+
+func (t *gameTx) LockGameWithResult(ctx context.Context, id string, lookup []byte) (*play.GameRecord, *play.KeptResult, error) {
+	return t.lockGame(ctx, id, lookup)
+}
+
+// lockGame locks the game row, then reads its seats, the seq its next entry takes and, for a
+// lookup, the result kept under it. Each read is a statement of its own after the lock, so it sees
+// whatever the transaction that held the lock before committed.
+func (t *gameTx) lockGame(ctx context.Context, id string, lookup []byte) (*play.GameRecord, *play.KeptResult, error) {
+	b := &pgx.Batch{}
+	load := queueGame(b, id, true)
+	var next int64
+	b.Queue(`SELECT coalesce(max(seq), -1) + 1 FROM actions WHERE game_id = $1`, id).
+		QueryRow(func(r pgx.Row) error { return r.Scan(&next) })
+	var kept *play.KeptResult
+	if lookup != nil {
+		b.Queue(storedResultSQL, lookup, IdempotencyKeyLifetime.Seconds()).QueryRow(func(r pgx.Row) error {
+			var k play.KeptResult
+			err := r.Scan(&k.RequestHash, &k.Sealed)
+			if errors.Is(err, pgx.ErrNoRows) {
+				return nil
+			}
+			kept = &k
+			return err
+		})
+	}
+	if err := t.send(ctx, b); err != nil {
+		return nil, nil, err
+	}
+	g, err := load.result()
+	if err != nil {
+		return nil, nil, err
+	}
+	t.nextSeq[id] = next
+	return g, kept, nil
+}
+
+func (t *gameTx) InsertGame(ctx context.Context, g play.NewGameRecord) (string, error) {
+	var id string
+	err := t.one(ctx, `INSERT INTO games (kind, options, status, seat_count, seed, creator_token_hash, classroom_id)
+		VALUES ($1, $2, 'lobby', $3, $4, $5, $6) RETURNING id::text`,
+		[]any{g.Kind, g.Options, g.SeatCount, g.Seed, g.CreatorHash, g.ClassroomID}, func(r pgx.Row) error { return r.Scan(&id) })
+	return id, err
+}
+
+func (t *gameTx) InsertSeat(ctx context.Context, gameID string, seat int, name string, hash []byte) error {
+	return t.queue(ctx, `INSERT INTO seats (game_id, seat, name, token_hash) VALUES ($1, $2, $3, $4)`, gameID, seat, name, hash)
+}
+
+func (t *gameTx) InsertStudentSeat(ctx context.Context, gameID, classroomID string, seat int, studentID string) error {
+	var inserted bool
+	err := t.one(ctx, `WITH seat AS (INSERT INTO seats (game_id, seat, name, student_id)
+			SELECT $1, $2, name, id FROM students WHERE id = $3::uuid AND classroom_id = $4 AND removed_at IS NULL
+			RETURNING 1)
+		SELECT EXISTS (SELECT FROM seat)`,
+		[]any{gameID, seat, studentID, classroomID}, func(r pgx.Row) error { return r.Scan(&inserted) })
+	if err == nil && !inserted {
+		return play.ErrNotFound
+	}
+	return err
+}
+
+func (t *gameTx) NextSeq(ctx context.Context, gameID string) (int64, error) {
+	if seq, ok := t.nextSeq[gameID]; ok {
+		return seq, nil
+	}
 	var seq int64
-	err := t.tx.QueryRow(ctx, `SELECT coalesce(max(seq), -1) + 1 FROM actions WHERE game_id = $1`, gameID).Scan(&seq)
+	err := t.one(ctx, `SELECT coalesce(max(seq), -1) + 1 FROM actions WHERE game_id = $1`, []any{gameID},
+		func(r pgx.Row) error { return r.Scan(&seq) })
 	return seq, err
 }
 
-func (t gameTx) AppendEntry(ctx context.Context, gameID string, e *play.Entry) error {
+func (t *gameTx) AppendEntry(ctx context.Context, gameID string, e *play.Entry) error {
 	if e.Random == nil {
 		e.Random = []int{}
 	}
-	err := t.tx.QueryRow(ctx, `INSERT INTO actions (game_id, seq, version, seat, action, outcome, random) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING created_at`,
-		gameID, e.Seq, e.Version, e.Seat, e.Action, e.Outcome, e.Random).Scan(&e.CreatedAt)
-	if err != nil {
+	if err := t.queue(ctx, `INSERT INTO actions (game_id, seq, version, seat, action, outcome, random) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+		gameID, e.Seq, e.Version, e.Seat, e.Action, e.Outcome, e.Random); err != nil {
 		return err
 	}
-	return notify(ctx, t.tx, gameID, strconv.FormatInt(e.Seq, 10))
+	e.CreatedAt = t.now // the column's default
+	if _, ok := t.nextSeq[gameID]; ok {
+		t.nextSeq[gameID] = e.Seq + 1
+	}
+	return t.queue(ctx, notifySQL, GameEventsChannel, gameID, strconv.FormatInt(e.Seq, 10))
 }
 
-func (t gameTx) SaveState(ctx context.Context, g *play.GameRecord, c play.StateChange) error {
+func (t *gameTx) SaveState(ctx context.Context, g *play.GameRecord, c play.StateChange) error {
 	winners := make([]int32, len(c.Winners))
 	for i, w := range c.Winners {
 		winners[i] = int32(w)
 	}
-	err := t.tx.QueryRow(ctx, `UPDATE games SET status = $2, seat_count = $3, snapshot = $4, winners = $5,
+	err := t.queue(ctx, `UPDATE games SET status = $2, seat_count = $3, snapshot = $4, winners = $5,
 			version = version + 1, updated_at = now(),
 			finished_at = CASE WHEN $2 = 'finished' THEN now() END
-		WHERE id = $1 RETURNING version, updated_at, finished_at`,
-		g.ID, c.Status, c.SeatCount, c.Snapshot, winners).Scan(&g.Version, &g.UpdatedAt, &g.FinishedAt)
+		WHERE id = $1`,
+		g.ID, c.Status, c.SeatCount, c.Snapshot, winners)
 	if err != nil {
 		return err
+	}
+	// The row is locked, so version + 1 is the version this game had plus one.
+	g.Version++
+	g.UpdatedAt, g.FinishedAt = t.now, nil
+	if c.Status == play.StatusFinished {
+		now := t.now
+		g.FinishedAt = &now
 	}
 	g.Status, g.SeatCount, g.Snapshot, g.Winners = c.Status, c.SeatCount, c.Snapshot, c.Winners
 	if len(g.Winners) == 0 {
@@ -81,42 +215,54 @@ func (t gameTx) SaveState(ctx context.Context, g *play.GameRecord, c play.StateC
 	return nil
 }
 
-func (t gameTx) BumpVersion(ctx context.Context, g *play.GameRecord) error {
-	return t.tx.QueryRow(ctx, `UPDATE games SET version = version + 1, updated_at = now() WHERE id = $1 RETURNING version, updated_at`, g.ID).
-		Scan(&g.Version, &g.UpdatedAt)
-}
-
-func (t gameTx) AbortGame(ctx context.Context, gameID string) error {
-	if _, err := t.tx.Exec(ctx, `UPDATE games SET status = 'aborted', version = version + 1, updated_at = now(), finished_at = now() WHERE id = $1`, gameID); err != nil {
+func (t *gameTx) BumpVersion(ctx context.Context, g *play.GameRecord) error {
+	if err := t.queue(ctx, `UPDATE games SET version = version + 1, updated_at = now() WHERE id = $1`, g.ID); err != nil {
 		return err
 	}
-	return notify(ctx, t.tx, gameID, "end")
+	g.Version++
+	g.UpdatedAt = t.now
+	return nil
 }
 
-func (t gameTx) RecordAttempt(ctx context.Context, gameID string, a play.Attempt) error {
-	_, err := t.tx.Exec(ctx, `INSERT INTO attempts (game_id, seat, version, action, code, detail) VALUES ($1, $2, $3, $4, $5, $6)`,
+func (t *gameTx) AbortGame(ctx context.Context, gameID string) error {
+	if err := t.queue(ctx, `UPDATE games SET status = 'aborted', version = version + 1, updated_at = now(), finished_at = now() WHERE id = $1`, gameID); err != nil {
+		return err
+	}
+	return t.queue(ctx, notifySQL, GameEventsChannel, gameID, "end")
+}
+
+func (t *gameTx) RecordAttempt(ctx context.Context, gameID string, a play.Attempt) error {
+	return t.queue(ctx, `INSERT INTO attempts (game_id, seat, version, action, code, detail) VALUES ($1, $2, $3, $4, $5, $6)`,
 		gameID, a.Seat, a.Version, a.Action, a.Code, a.Detail)
-	return err
 }
 
-func (t gameTx) LockResult(ctx context.Context, lookup []byte) error {
-	return lockResult(ctx, t.tx, lookup)
+func (t *gameTx) LockResult(ctx context.Context, lookup []byte) error {
+	return t.one(ctx, lockResultSQL, []any{lockResultKey(lookup)}, func(r pgx.Row) error { return r.Scan(nil) })
 }
 
-func (t gameTx) StoredResult(ctx context.Context, lookup []byte) (requestHash, sealed []byte, err error) {
-	err = t.tx.QueryRow(ctx, `SELECT request_hash, response FROM idempotency_keys
-		WHERE lookup = $1 AND created_at > now() - make_interval(secs => $2)`,
-		lookup, IdempotencyKeyLifetime.Seconds()).Scan(&requestHash, &sealed)
-	if errors.Is(err, pgx.ErrNoRows) {
+const storedResultSQL = `SELECT request_hash, response FROM idempotency_keys
+	WHERE lookup = $1 AND created_at > now() - make_interval(secs => $2)`
+
+func (t *gameTx) StoredResult(ctx context.Context, lookup []byte) (requestHash, sealed []byte, err error) {
+	found := false
+	err = t.one(ctx, storedResultSQL, []any{lookup, IdempotencyKeyLifetime.Seconds()}, func(r pgx.Row) error {
+		found = true
+		err := r.Scan(&requestHash, &sealed)
+		if errors.Is(err, pgx.ErrNoRows) {
+			found = false
+			return nil
+		}
+		return err
+	})
+	if err == nil && !found {
 		return nil, nil, play.ErrNotFound
 	}
 	return requestHash, sealed, err
 }
 
-func (t gameTx) StoreResult(ctx context.Context, lookup, requestHash, sealed []byte) error {
+func (t *gameTx) StoreResult(ctx context.Context, lookup, requestHash, sealed []byte) error {
 	// A row that is still there has expired: the key starts afresh.
-	_, err := t.tx.Exec(ctx, `INSERT INTO idempotency_keys (lookup, request_hash, response) VALUES ($1, $2, $3)
+	return t.queue(ctx, `INSERT INTO idempotency_keys (lookup, request_hash, response) VALUES ($1, $2, $3)
 		ON CONFLICT (lookup) DO UPDATE SET request_hash = excluded.request_hash, response = excluded.response, created_at = now()`,
 		lookup, requestHash, sealed)
-	return err
 }

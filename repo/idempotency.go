@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/binary"
 	"time"
-
-	"github.com/jackc/pgx/v5"
 )
 
 // IdempotencyKeyLifetime is how long a result is kept for retries with the same Idempotency-Key.
@@ -18,9 +16,8 @@ func (db *DB) PurgeIdempotencyKeys(ctx context.Context) (int64, error) {
 	return tag.RowsAffected(), err
 }
 
-// lockResult makes requests with the same lookup wait for each other until the transaction ends.
-// The lock is named by the lookup hash, so not even the lock's parameters carry the key.
-func lockResult(ctx context.Context, tx pgx.Tx, lookup []byte) error {
-	_, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, int64(binary.BigEndian.Uint64(lookup)))
-	return err
-}
+// lockResultSQL makes requests with the same lookup wait for each other until the transaction ends.
+const lockResultSQL = `SELECT pg_advisory_xact_lock($1)`
+
+// lockResultKey names the lock by the lookup hash, so not even the lock's parameters carry the key.
+func lockResultKey(lookup []byte) int64 { return int64(binary.BigEndian.Uint64(lookup)) }

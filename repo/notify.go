@@ -52,12 +52,6 @@ func ParseGameNotice(payload string) (GameNotice, bool) {
 const notifySQL = `SELECT pg_notify($1, $2::text || ':' || $3::text ||
 	coalesce(':' || (SELECT classroom_id::text FROM games WHERE id = $2::text::uuid), ''))`
 
-// notify announces "<game id>:<what>" on commit.
-func notify(ctx context.Context, tx pgx.Tx, gameID, what string) error {
-	_, err := tx.Exec(ctx, notifySQL, GameEventsChannel, gameID, what)
-	return err
-}
-
 // Progress reads the game and up to limit history entries with seq > after, in one read-only
 // repeatable-read transaction, so the game's status and version match the entries.
 func (s *Games) Progress(ctx context.Context, gameID string, after int64, limit int) (*play.ProgressRecord, error) {
@@ -67,7 +61,7 @@ func (s *Games) Progress(ctx context.Context, gameID string, after int64, limit 
 	}
 	defer tx.Rollback(ctx) //nolint:errcheck // read-only
 	p := &play.ProgressRecord{}
-	if p.Game, err = loadGame(ctx, tx, gameID, false); err != nil {
+	if p.Game, err = loadGame(ctx, tx, gameID); err != nil {
 		return nil, err
 	}
 	if err := tx.QueryRow(ctx, `SELECT coalesce(max(seq), -1) FROM actions WHERE game_id = $1`, gameID).Scan(&p.LastSeq); err != nil {

@@ -54,6 +54,32 @@ func tryTx(ctx context.Context, on interface {
 	return false, nil
 }
 
+// inGameTx is inTx for a gameTx: fn runs once more, on another connection, when the connection is
+// lost before the batch carrying COMMIT was sent; once it was sent, a lost connection leaves the
+// outcome in doubt.
+func (db *DB) inGameTx(ctx context.Context, fn func(*gameTx) error) error {
+	retry, err := tryGameTx(ctx, db.Pool.Acquire, fn)
+	if !retry || ctx.Err() != nil {
+		return err
+	}
+	_, err = tryGameTx(ctx, db.acquireLive, fn)
+	return err
+}
+
+func tryGameTx(ctx context.Context, acquire func(context.Context) (*pgxpool.Conn, error), fn func(*gameTx) error) (retry bool, err error) {
+	conn, err := acquire(ctx)
+	if err != nil {
+		return connectionLost(err), err
+	}
+	defer conn.Release() // a connection left in a transaction is closed, not reused
+	tx := newGameTx(conn.Conn())
+	if err := fn(tx); err != nil {
+		tx.rollback(ctx)
+		return connectionLost(err), err
+	}
+	return tx.commit(ctx)
+}
+
 // acquireLive takes a connection from the pool that answers a ping. Once one connection is lost,
 // the pool's idle ones may have gone with it (a restart ends them all); each dead one is dropped.
 func (db *DB) acquireLive(ctx context.Context) (*pgxpool.Conn, error) {

@@ -37,10 +37,19 @@ func NewDB(t testing.TB) *repo.DB {
 // a second pool or a separate process.
 func NewDBWithURL(t testing.TB) (*repo.DB, string) {
 	t.Helper()
+	return NewDBWithOptions(t, repo.PoolOptions{})
+}
+
+// NewDBWithOptions is NewDBWithURL with a pool tuned by opts (20 connections unless they say).
+func NewDBWithOptions(t testing.TB, opts repo.PoolOptions) (*repo.DB, string) {
+	t.Helper()
 	url := NewEmptyDatabase(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	db, err := repo.Open(ctx, url, repo.PoolOptions{MaxConns: 20})
+	if opts.MaxConns == 0 {
+		opts.MaxConns = 20
+	}
+	db, err := repo.Open(ctx, url, opts)
 	if err != nil {
 		t.Fatalf("open test database: %v", err)
 	}
