@@ -89,7 +89,8 @@ pgbench_tps() {
 loadgen_result() {
 	"$work/loadgen" -mode "$1" -url "$url" -concurrency "$CLIENTS" -duration "${DURATION}s" -seed "$RANDOM" \
 		>"$work/loadgen-$1.log" 2>&1 || { cat "$work/loadgen-$1.log" >&2; exit 1; }
-	grep '^RESULT ' "$work/loadgen-$1.log" | cut -d' ' -f2-
+	grep '^RESULT ' "$work/loadgen-$1.log" | cut -d' ' -f2- ||
+		{ log "loadgen -mode $1 gave no RESULT line:"; cat "$work/loadgen-$1.log" >&2; exit 1; }
 }
 
 field() { tr ' ' '\n' <<<"$1" | awk -F= -v k="$2" '$1 == k { print $2 }'; }
