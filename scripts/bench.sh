@@ -17,6 +17,7 @@
 #   PGBENCH_SCALE=10  pgbench -i scale factor (scale ≥ clients, so tpcb-like's branch rows do not
 #                     serialise the clients)
 #   DB_MAX_CONNS=10   the server's pool size
+#   INCLUDE=1       0: the lean loop always sends GET …/legal-actions (loadgen -include=false)
 #   PROFILE=0       1: after the rounds, one more lean loop with a CPU profile of the server taken
 #                   through ADMIN_ADDR, then `go tool pprof -top` of it (the profile is kept in
 #                   PROFILE_OUT, default ./bench-cpu.pprof)
@@ -28,6 +29,7 @@ CLIENTS=${CLIENTS:-8}
 PGBENCH_SCALE=${PGBENCH_SCALE:-10}
 DB_MAX_CONNS=${DB_MAX_CONNS:-10}
 PROFILE=${PROFILE:-0}
+INCLUDE=${INCLUDE:-1}
 PROFILE_OUT=${PROFILE_OUT:-$PWD/bench-cpu.pprof}
 export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres}
 
@@ -87,7 +89,9 @@ pgbench_tps() {
 
 # loadgen_result MODE prints the RESULT line's fields of one loadgen run, as key=value words.
 loadgen_result() {
-	"$work/loadgen" -mode "$1" -url "$url" -concurrency "$CLIENTS" -duration "${DURATION}s" -seed "$RANDOM" \
+	local include=true
+	[ "$INCLUDE" = 0 ] && include=false
+	"$work/loadgen" -mode "$1" -include="$include" -url "$url" -concurrency "$CLIENTS" -duration "${DURATION}s" -seed "$RANDOM" \
 		>"$work/loadgen-$1.log" 2>&1 || { cat "$work/loadgen-$1.log" >&2; exit 1; }
 	grep '^RESULT ' "$work/loadgen-$1.log" | cut -d' ' -f2- ||
 		{ log "loadgen -mode $1 gave no RESULT line:"; cat "$work/loadgen-$1.log" >&2; exit 1; }
@@ -116,7 +120,7 @@ done
 peak_rss_kb=$(awk '/^VmHWM:/ { print $2 }' "/proc/$server_pid/status")
 
 # The table: one row per round, then the median of each column (ratios: median of the rounds' ratios).
-printf '%s\n' "${rows[@]}" | awk -v clients="$CLIENTS" -v duration="$DURATION" -v scale="$PGBENCH_SCALE" -v rss="$peak_rss_kb" '
+printf '%s\n' "${rows[@]}" | awk -v clients="$CLIENTS" -v duration="$DURATION" -v scale="$PGBENCH_SCALE" -v rss="$peak_rss_kb" -v lean_include="$INCLUDE" '
 function median(col,   n, i, j, t, v) {
 	n = 0
 	for (i = 1; i <= NR; i++) v[++n] = cell[i, col]
@@ -129,7 +133,7 @@ function median(col,   n, i, j, t, v) {
 	label[NR] = "round " $1
 }
 END {
-	printf "\n%d clients, %d s per run, pgbench scale %d; ratios: actions/s / tpcb-like TPS and GET req/s / select-only TPS\n\n", clients, duration, scale
+	printf "\n%d clients, %d s per run, pgbench scale %d, lean loop %s include=legal_actions; ratios: actions/s / tpcb-like TPS and GET req/s / select-only TPS\n\n", clients, duration, scale, lean_include == 0 ? "without" : "with"
 	fmt = "| %-8s | %9s | %9s | %6s | %9s | %9s | %11s | %9s | %6s | %9s | %6s |\n"
 	printf fmt, "", "tpcb TPS", "actions/s", "ratio", "POST p50", "POST p99", "select TPS", "GET req/s", "ratio", "GET p99", "errors"
 	printf "|----------|-----------|-----------|--------|-----------|-----------|-------------|-----------|--------|-----------|--------|\n"
