@@ -41,6 +41,9 @@ func (s *Server) PostAction(c echo.Context, id openapi.GameID, params openapi.Po
 	if err != nil {
 		return err
 	}
+	if err := includeLegalActions(&game, params.Include != nil, acted.Game, acted.Caller); err != nil {
+		return err
+	}
 	entry, err := entryBody(acted.Game, acted.Entry, play.ViewerFor(acted.Game.Status, acted.Caller))
 	if err != nil {
 		return err
@@ -131,14 +134,38 @@ func (s *Server) GetLegalActions(c echo.Context, id openapi.GameID) error {
 	if err := play.MaySeeLegalActions(&g.GameRecord, caller); err != nil {
 		return err
 	}
-	actions := json.RawMessage(`[]`)
-	if g.State != nil && g.Status == play.StatusActive {
-		if actions, err = json.Marshal(g.State.LegalActions(caller.Seat)); err != nil {
-			return err
-		}
+	body, err := legalActionsBody(g, caller)
+	if err != nil {
+		return err
 	}
 	c.Response().Header().Set("ETag", etag(g.Version))
-	return c.JSON(http.StatusOK, openapi.LegalActions{Seat: caller.Seat, Version: g.Version, Actions: actions})
+	return c.JSON(http.StatusOK, body)
+}
+
+// legalActionsBody lists what a seated caller may do now: nothing unless the game is active.
+func legalActionsBody(g *play.Game, caller play.Caller) (openapi.LegalActions, error) {
+	actions := json.RawMessage(`[]`)
+	if g.State != nil && g.Status == play.StatusActive {
+		var err error
+		if actions, err = json.Marshal(g.State.LegalActions(caller.Seat)); err != nil {
+			return openapi.LegalActions{}, err
+		}
+	}
+	return openapi.LegalActions{Seat: caller.Seat, Version: g.Version, Actions: actions}, nil
+}
+
+// includeLegalActions adds the caller's legal actions to a game's body when the request asked for
+// them (include=legal_actions) and the caller has a seat; only seats have legal actions.
+func includeLegalActions(body *openapi.Game, asked bool, g *play.Game, caller play.Caller) error {
+	if !asked || !caller.HasSeat() {
+		return nil
+	}
+	legal, err := legalActionsBody(g, caller)
+	if err != nil {
+		return err
+	}
+	body.LegalActions = &legal
+	return nil
 }
 
 // GetScores shows the standing of every seat.

@@ -30,3 +30,13 @@ func TestAdminTokenGuardsClassroomCreation(t *testing.T) {
 		t.Errorf("admin token = %d, want 201: %s", resp.StatusCode, resp.Body)
 	}
 }
+
+// The profiler is served only on ADMIN_ADDR (cmd/primegames), never on the public address.
+func TestPublicAddressServesNoProfiler(t *testing.T) {
+	s := apitest.Start(t, newServer(t, repotest.NewDB(t)))
+	for _, path := range []string{"/debug/pprof/", "/debug/pprof/profile?seconds=1", "/debug/pprof/heap"} {
+		if resp := s.Get(path); resp.StatusCode != http.StatusNotFound {
+			t.Errorf("GET %s = %d, want 404", path, resp.StatusCode)
+		}
+	}
+}

@@ -134,7 +134,15 @@ func (s *Server) GetGame(c echo.Context, id openapi.GameID, params openapi.GetGa
 			return c.NoContent(http.StatusNotModified)
 		}
 	}
-	return s.sendGame(c, g, caller)
+	body, err := gameBody(g, caller)
+	if err != nil {
+		return err
+	}
+	if err := includeLegalActions(&body, params.Include != nil, g, caller); err != nil {
+		return err
+	}
+	c.Response().Header().Set("ETag", etag(g.Version))
+	return c.JSON(http.StatusOK, body)
 }
 
 // ListGames lists game summaries, newest first: games outside classrooms, a student's own games, or

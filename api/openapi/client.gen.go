@@ -318,6 +318,10 @@ type ClientInterface interface {
 	// game's version; send it back as `If-None-Match` to get 304 when nothing changed, or as
 	// `If-Match` on an action.
 	//
+	// With `include=legal_actions` and a seat token, the game carries that seat's legal actions
+	// in `legal_actions`, as `GET /v1/games/{id}/legal-actions` would answer: one request
+	// instead of two.
+	//
 	// Corresponds with GET /v1/games/{id} (the `GetGame` operationId).
 	GetGame(ctx context.Context, id GameID, params *GetGameParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
@@ -350,6 +354,12 @@ type ClientInterface interface {
 	// `not_your_turn`. With `If-Match`, a stale version gets 412 `version_mismatch`. With
 	// `Idempotency-Key`, a retry returns the first response and acts only once.
 	//
+	// With `include=legal_actions`, `game.legal_actions` lists what the caller may do right
+	// after this action: the next move when the same seat acts again (a Prime Climb roll is
+	// followed by the same player's move), an empty list when another seat is to act. A bot or
+	// an app then needs no `GET …/legal-actions` between a roll and its move. A retry with the
+	// same `Idempotency-Key` answers with the actions as they were right after the first.
+	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /v1/games/{id}/actions (the `PostAction` operationId).
@@ -366,6 +376,12 @@ type ClientInterface interface {
 	// numbers (for example `not_prime`: "13 + 8 = 21 is not prime: 21 = 3 × 7"), or 409
 	// `not_your_turn`. With `If-Match`, a stale version gets 412 `version_mismatch`. With
 	// `Idempotency-Key`, a retry returns the first response and acts only once.
+	//
+	// With `include=legal_actions`, `game.legal_actions` lists what the caller may do right
+	// after this action: the next move when the same seat acts again (a Prime Climb roll is
+	// followed by the same player's move), an empty list when another seat is to act. A bot or
+	// an app then needs no `GET …/legal-actions` between a roll and its move. A retry with the
+	// same `Idempotency-Key` answers with the actions as they were right after the first.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -941,6 +957,10 @@ func (c *Client) CreateGame(ctx context.Context, params *CreateGameParams, body 
 // game's version; send it back as `If-None-Match` to get 304 when nothing changed, or as
 // `If-Match` on an action.
 //
+// With `include=legal_actions` and a seat token, the game carries that seat's legal actions
+// in `legal_actions`, as `GET /v1/games/{id}/legal-actions` would answer: one request
+// instead of two.
+//
 // Corresponds with GET /v1/games/{id} (the `GetGame` operationId).
 func (c *Client) GetGame(ctx context.Context, id GameID, params *GetGameParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetGameRequest(c.Server, id, params)
@@ -1003,6 +1023,12 @@ func (c *Client) ListActions(ctx context.Context, id GameID, params *ListActions
 // `not_your_turn`. With `If-Match`, a stale version gets 412 `version_mismatch`. With
 // `Idempotency-Key`, a retry returns the first response and acts only once.
 //
+// With `include=legal_actions`, `game.legal_actions` lists what the caller may do right
+// after this action: the next move when the same seat acts again (a Prime Climb roll is
+// followed by the same player's move), an empty list when another seat is to act. A bot or
+// an app then needs no `GET …/legal-actions` between a roll and its move. A retry with the
+// same `Idempotency-Key` answers with the actions as they were right after the first.
+//
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /v1/games/{id}/actions (the `PostAction` operationId).
@@ -1029,6 +1055,12 @@ func (c *Client) PostActionWithBody(ctx context.Context, id GameID, params *Post
 // numbers (for example `not_prime`: "13 + 8 = 21 is not prime: 21 = 3 × 7"), or 409
 // `not_your_turn`. With `If-Match`, a stale version gets 412 `version_mismatch`. With
 // `Idempotency-Key`, a retry returns the first response and acts only once.
+//
+// With `include=legal_actions`, `game.legal_actions` lists what the caller may do right
+// after this action: the next move when the same seat acts again (a Prime Climb roll is
+// followed by the same player's move), an empty list when another seat is to act. A bot or
+// an app then needs no `GET …/legal-actions` between a roll and its move. A retry with the
+// same `Idempotency-Key` answers with the actions as they were right after the first.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -2170,6 +2202,33 @@ func NewGetGameRequest(server string, id GameID, params *GetGameParams) (*http.R
 		return nil, err
 	}
 
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Include != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "include", *params.Include, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
@@ -2335,6 +2394,33 @@ func NewPostActionRequestWithBody(server string, id GameID, params *PostActionPa
 	queryURL, err := serverURL.Parse(operationPath)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Include != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "include", *params.Include, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
 	}
 
 	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
@@ -3000,6 +3086,10 @@ type ClientWithResponsesInterface interface {
 	// game's version; send it back as `If-None-Match` to get 304 when nothing changed, or as
 	// `If-Match` on an action.
 	//
+	// With `include=legal_actions` and a seat token, the game carries that seat's legal actions
+	// in `legal_actions`, as `GET /v1/games/{id}/legal-actions` would answer: one request
+	// instead of two.
+	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/games/{id} (the `GetGame` operationId).
@@ -3038,6 +3128,12 @@ type ClientWithResponsesInterface interface {
 	// `not_your_turn`. With `If-Match`, a stale version gets 412 `version_mismatch`. With
 	// `Idempotency-Key`, a retry returns the first response and acts only once.
 	//
+	// With `include=legal_actions`, `game.legal_actions` lists what the caller may do right
+	// after this action: the next move when the same seat acts again (a Prime Climb roll is
+	// followed by the same player's move), an empty list when another seat is to act. A bot or
+	// an app then needs no `GET …/legal-actions` between a roll and its move. A retry with the
+	// same `Idempotency-Key` answers with the actions as they were right after the first.
+	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/games/{id}/actions (the `PostAction` operationId).
@@ -3054,6 +3150,12 @@ type ClientWithResponsesInterface interface {
 	// numbers (for example `not_prime`: "13 + 8 = 21 is not prime: 21 = 3 × 7"), or 409
 	// `not_your_turn`. With `If-Match`, a stale version gets 412 `version_mismatch`. With
 	// `Idempotency-Key`, a retry returns the first response and acts only once.
+	//
+	// With `include=legal_actions`, `game.legal_actions` lists what the caller may do right
+	// after this action: the next move when the same seat acts again (a Prime Climb roll is
+	// followed by the same player's move), an empty list when another seat is to act. A bot or
+	// an app then needs no `GET …/legal-actions` between a roll and its move. A retry with the
+	// same `Idempotency-Key` answers with the actions as they were right after the first.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -6663,6 +6765,10 @@ func (c *ClientWithResponses) CreateGameWithResponse(ctx context.Context, params
 // game's version; send it back as `If-None-Match` to get 304 when nothing changed, or as
 // `If-Match` on an action.
 //
+// With `include=legal_actions` and a seat token, the game carries that seat's legal actions
+// in `legal_actions`, as `GET /v1/games/{id}/legal-actions` would answer: one request
+// instead of two.
+//
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/games/{id} (the `GetGame` operationId).
@@ -6719,6 +6825,12 @@ func (c *ClientWithResponses) ListActionsWithResponse(ctx context.Context, id Ga
 // `not_your_turn`. With `If-Match`, a stale version gets 412 `version_mismatch`. With
 // `Idempotency-Key`, a retry returns the first response and acts only once.
 //
+// With `include=legal_actions`, `game.legal_actions` lists what the caller may do right
+// after this action: the next move when the same seat acts again (a Prime Climb roll is
+// followed by the same player's move), an empty list when another seat is to act. A bot or
+// an app then needs no `GET …/legal-actions` between a roll and its move. A retry with the
+// same `Idempotency-Key` answers with the actions as they were right after the first.
+//
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v1/games/{id}/actions (the `PostAction` operationId).
@@ -6741,6 +6853,12 @@ func (c *ClientWithResponses) PostActionWithBodyWithResponse(ctx context.Context
 // numbers (for example `not_prime`: "13 + 8 = 21 is not prime: 21 = 3 × 7"), or 409
 // `not_your_turn`. With `If-Match`, a stale version gets 412 `version_mismatch`. With
 // `Idempotency-Key`, a retry returns the first response and acts only once.
+//
+// With `include=legal_actions`, `game.legal_actions` lists what the caller may do right
+// after this action: the next move when the same seat acts again (a Prime Climb roll is
+// followed by the same player's move), an empty list when another seat is to act. A bot or
+// an app then needs no `GET …/legal-actions` between a roll and its move. A retry with the
+// same `Idempotency-Key` answers with the actions as they were right after the first.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //

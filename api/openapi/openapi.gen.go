@@ -597,6 +597,51 @@ func (e PrimedViewPhase) Valid() bool {
 	}
 }
 
+// Defines values for Include.
+const (
+	IncludeLegalActions Include = "legal_actions"
+)
+
+// Valid indicates whether the value is a known member of the Include enum.
+func (e Include) Valid() bool {
+	switch e {
+	case IncludeLegalActions:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetGameParamsInclude.
+const (
+	GetGameParamsIncludeLegalActions GetGameParamsInclude = "legal_actions"
+)
+
+// Valid indicates whether the value is a known member of the GetGameParamsInclude enum.
+func (e GetGameParamsInclude) Valid() bool {
+	switch e {
+	case GetGameParamsIncludeLegalActions:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PostActionParamsInclude.
+const (
+	PostActionParamsIncludeLegalActions PostActionParamsInclude = "legal_actions"
+)
+
+// Valid indicates whether the value is a known member of the PostActionParamsInclude enum.
+func (e PostActionParamsInclude) Valid() bool {
+	switch e {
+	case PostActionParamsIncludeLegalActions:
+		return true
+	default:
+		return false
+	}
+}
+
 // Action One action of the game's kind.
 type Action = json.RawMessage
 
@@ -753,6 +798,12 @@ type Game struct {
 	// Game A kind of game.
 	Game GameKind           `json:"game"`
 	Id   openapi_types.UUID `json:"id"`
+
+	// LegalActions Only when asked with `include=legal_actions` (`GET /v1/games/{id}`,
+	// `POST /v1/games/{id}/actions`) by a caller with a seat: what that seat may do now, as
+	// `GET /v1/games/{id}/legal-actions` answers (`actions` is empty when it is not the
+	// seat's turn or the game is not active).
+	LegalActions *LegalActions `json:"legal_actions,omitempty"`
 
 	// Options The game's options with every default filled in.
 	Options json.RawMessage `json:"options"`
@@ -1701,6 +1752,9 @@ type IdempotencyKey = string
 // IfMatch Example: "7"
 type IfMatch = string
 
+// Include defines model for Include.
+type Include string
+
 // Limit defines model for Limit.
 type Limit = int
 
@@ -1815,8 +1869,15 @@ type CreateGameParams struct {
 
 // GetGameParams defines parameters for GetGame.
 type GetGameParams struct {
-	IfNoneMatch *string `json:"If-None-Match,omitempty"`
+	// Include `legal_actions`: add the caller's legal actions to the game (`legal_actions`, the same
+	// object as `GET /v1/games/{id}/legal-actions` answers). Only a seat has legal actions: for
+	// a caller without one (no token, the creator's or a teacher's token) the field is absent.
+	Include     *GetGameParamsInclude `form:"include,omitempty" json:"include,omitempty"`
+	IfNoneMatch *string               `json:"If-None-Match,omitempty"`
 }
+
+// GetGameParamsInclude defines parameters for GetGame.
+type GetGameParamsInclude string
 
 // ListActionsParams defines parameters for ListActions.
 type ListActionsParams struct {
@@ -1829,6 +1890,11 @@ type ListActionsParams struct {
 
 // PostActionParams defines parameters for PostAction.
 type PostActionParams struct {
+	// Include `legal_actions`: add the caller's legal actions to the game (`legal_actions`, the same
+	// object as `GET /v1/games/{id}/legal-actions` answers). Only a seat has legal actions: for
+	// a caller without one (no token, the creator's or a teacher's token) the field is absent.
+	Include *PostActionParamsInclude `form:"include,omitempty" json:"include,omitempty"`
+
 	// IfMatch The version (ETag) the action is based on; a stale one gets 412 `version_mismatch`.
 	IfMatch *IfMatch `json:"If-Match,omitempty"`
 
@@ -1847,6 +1913,9 @@ type PostActionParams struct {
 	// is enough: it is the token holder's alone.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
+
+// PostActionParamsInclude defines parameters for PostAction.
+type PostActionParamsInclude string
 
 // StreamGameEventsParams defines parameters for StreamGameEvents.
 type StreamGameEventsParams struct {
@@ -2732,6 +2801,12 @@ func (w *ServerInterfaceWrapper) GetGame(ctx echo.Context) error {
 
 	// Parameter object where we will unmarshal all parameters from the context
 	var params GetGameParams
+	// ------------- Optional query parameter "include" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "include", ctx.QueryParams(), &params.Include, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter include: %s", err))
+	}
 
 	headers := ctx.Request().Header
 	// ------------- Optional header parameter "If-None-Match" -------------
@@ -2816,6 +2891,12 @@ func (w *ServerInterfaceWrapper) PostAction(ctx echo.Context) error {
 
 	// Parameter object where we will unmarshal all parameters from the context
 	var params PostActionParams
+	// ------------- Optional query parameter "include" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "include", ctx.QueryParams(), &params.Include, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter include: %s", err))
+	}
 
 	headers := ctx.Request().Header
 	// ------------- Optional header parameter "If-Match" -------------

@@ -38,6 +38,8 @@ type config struct {
 	TrustedProxies   []*net.IPNet
 	// CORSOrigins are the browser origins allowed to call the API; none turns CORS off.
 	CORSOrigins []string
+	// AdminAddr, when set, is where the profiler (net/http/pprof) listens; empty turns it off.
+	AdminAddr string
 }
 
 // loadConfig reads the configuration through getenv and reports the first bad value in one line.
@@ -65,6 +67,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 		StreamsPerClient: r.count("STREAM_LIMIT_PER_CLIENT", 20),
 		TrustedProxies:   r.networks("TRUSTED_PROXIES"),
 		CORSOrigins:      r.origins("CORS_ORIGINS"),
+		AdminAddr:        r.str("ADMIN_ADDR", ""),
 	}
 	return cfg, r.err
 }

@@ -106,6 +106,12 @@ func serve(ctx context.Context, cfg config) error {
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.ListenAddr, err)
 	}
+	if cfg.AdminAddr != "" {
+		if err := serveAdmin(ctx, cfg.AdminAddr, logger); err != nil {
+			ln.Close()
+			return err
+		}
+	}
 	logger.Info("serving", "addr", ln.Addr().String())
 	go purgeIdempotencyKeys(ctx, db, logger, time.Hour)
 	return srv.Serve(ctx, ln)

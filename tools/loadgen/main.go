@@ -13,6 +13,10 @@
 //
 //	go run ./tools/loadgen -url http://127.0.0.1:8080 -games 200 -concurrency 16 -game both -seed 1
 //
+// Two other modes run for a fixed -duration and end with one RESULT line that scripts/bench.sh reads:
+// -mode lean plays games the way a lean client does (lean.go), -mode get reads games (GET
+// /v1/games/{id}) as fast as it can.
+//
 // Ctrl-C stops the load early and still prints the report.
 package main
 
@@ -33,7 +37,6 @@ import (
 	"sync"
 	"time"
 
-	"primegames/domain/games"
 	"primegames/domain/players"
 )
 
@@ -52,7 +55,18 @@ func main() {
 	concurrency := flag.Int("concurrency", 16, "games played in parallel")
 	kind := flag.String("game", "both", "prime-climb, primed or both (alternating)")
 	seed := flag.Uint64("seed", 1, "seed of the PRNG that picks players and actions")
+	mode := flag.String("mode", "games", "games (play -games whole games), lean (the lean loop for -duration) or get (GET /v1/games/{id} for -duration)")
+	duration := flag.Duration("duration", 20*time.Second, "how long -mode lean and -mode get run")
+	include := flag.Bool("include", true, "-mode lean: ask POST …/actions for the next legal actions (include=legal_actions) and skip the GET when the same seat acts next")
 	flag.Parse()
+	if *mode != "games" && *mode != "lean" && *mode != "get" {
+		fmt.Fprintf(os.Stderr, "loadgen: -mode must be games, lean or get, not %q\n", *mode)
+		os.Exit(2)
+	}
+	if *mode != "games" && *duration <= 0 {
+		fmt.Fprintln(os.Stderr, "loadgen: -duration must be positive")
+		os.Exit(2)
+	}
 	if *kind != "prime-climb" && *kind != "primed" && *kind != "both" {
 		fmt.Fprintf(os.Stderr, "loadgen: -game must be prime-climb, primed or both, not %q\n", *kind)
 		os.Exit(2)
@@ -71,6 +85,16 @@ func main() {
 			MaxIdleConnsPerHost: 2 * *concurrency,
 			IdleConnTimeout:     90 * time.Second,
 		},
+	}
+
+	base := strings.TrimRight(*url, "/")
+	switch *mode {
+	case "lean":
+		runLean(ctx, httpClient, base, *kind, *concurrency, *duration, *include, *seed)
+		return
+	case "get":
+		runGets(ctx, httpClient, base, *kind, *concurrency, *duration, *seed)
+		return
 	}
 
 	fmt.Printf("loadgen: %d games (%s) against %s, concurrency %d, seed %d\n", *games, *kind, *url, *concurrency, *seed)
@@ -92,13 +116,9 @@ func main() {
 	start := time.Now()
 	for range *concurrency {
 		wg.Go(func() {
-			c := &client{http: httpClient, base: strings.TrimRight(*url, "/"), st: newStats()}
+			c := &client{http: httpClient, base: base, st: newStats()}
 			for i := range jobs {
-				game := *kind
-				if game == "both" {
-					game = []string{"prime-climb", "primed"}[i%2]
-				}
-				c.play(ctx, game, rand.New(rand.NewPCG(*seed, uint64(i))))
+				c.play(ctx, kindOf(*kind, i), rand.New(rand.NewPCG(*seed, uint64(i))))
 			}
 			mu.Lock()
 			total.merge(c.st)
@@ -123,30 +143,12 @@ type client struct {
 
 // play creates one game and plays it to the end (or until it has to give up).
 func (c *client) play(ctx context.Context, game string, rng *rand.Rand) {
-	seated := make([]map[string]string, 2+rng.IntN(3))
-	first := rng.IntN(len(names))
-	for i := range seated {
-		seated[i] = map[string]string{"name": names[(first+i)%len(names)]}
-	}
-	kind, _ := games.All().Lookup(game)
-	player := players.Mostly(players.Greedy(kind), greedyPercent)
-	body, _ := json.Marshal(map[string]any{"game": game, "players": seated})
-	var created struct {
-		Game  struct{ ID string }
-		Seats []struct {
-			Seat  int
-			Token string
-		}
-	}
-	if !c.call(ctx, kindCreate, "POST", "/v1/games", "", body, newKey(), &created) {
+	player := playerFor(game)
+	created, ok := c.createGame(ctx, game, rng)
+	if !ok {
 		return
 	}
-	c.st.gamesStarted++
-	tokens := map[int]string{}
-	for _, s := range created.Seats {
-		tokens[s.Seat] = s.Token
-	}
-	id := created.Game.ID
+	id, tokens := created.Game.ID, created.tokens()
 
 	accepted, failures := 0, 0
 	for accepted < maxActionsPerGame && failures < maxFailuresInGame && ctx.Err() == nil {

@@ -127,13 +127,32 @@ func (s *stats) report(w io.Writer, wall time.Duration) {
 	}
 }
 
+// errorCount is the number of failed requests of every kind.
+func (s *stats) errorCount() int {
+	n := 0
+	for _, v := range s.errors {
+		n += v
+	}
+	return n
+}
+
+// percentileOf sorts d and returns its percentile p; 0 for no durations.
+func percentileOf(d []time.Duration, p float64) time.Duration {
+	if len(d) == 0 {
+		return 0
+	}
+	slices.Sort(d)
+	return percentile(d, p)
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
 func printLatency(w io.Writer, name string, d []time.Duration) {
 	if len(d) == 0 {
 		fmt.Fprintf(w, "  %-34s %6d\n", name, 0)
 		return
 	}
 	slices.Sort(d)
-	ms := func(x time.Duration) float64 { return float64(x) / float64(time.Millisecond) }
 	fmt.Fprintf(w, "  %-34s %6d %8.2f %8.2f %8.2f %8.2f\n", name, len(d),
 		ms(percentile(d, 50)), ms(percentile(d, 90)), ms(percentile(d, 99)), ms(d[len(d)-1]))
 }

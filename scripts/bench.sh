@@ -1,0 +1,163 @@
+#!/usr/bin/env bash
+# Measures the server against pgbench on the same machine and Postgres, in one run: interleaved
+# rounds of pgbench tpcb-like, loadgen's lean loop, pgbench select-only and loadgen's GET mode, all
+# with the same number of clients for the same duration; then prints each round, the medians and the
+# ratios (accepted actions/s ÷ tpcb-like TPS, GET requests/s ÷ select-only TPS), the POST p99 and the
+# server's peak RSS. See README.md, "Performance".
+#
+# Needs Go, psql and pgbench, and a Postgres where PGUSER may create databases. It builds the server
+# and loadgen, creates two fresh databases (one for the server, one for pgbench), starts the server
+# with RATE_LIMIT=0 on a free local port, and removes everything it made when it ends.
+#
+# Settings (environment):
+#   PGHOST, PGPORT, PGUSER, PGPASSWORD   the Postgres to use (127.0.0.1, 5432, postgres)
+#   ROUNDS=3        interleaved rounds
+#   DURATION=20     seconds of each run
+#   CLIENTS=8       concurrent clients of pgbench and of loadgen
+#   PGBENCH_SCALE=10  pgbench -i scale factor (scale ≥ clients, so tpcb-like's branch rows do not
+#                     serialise the clients)
+#   DB_MAX_CONNS=10   the server's pool size
+#   INCLUDE=1       0: the lean loop always sends GET …/legal-actions (loadgen -include=false)
+#   PROFILE=0       1: after the rounds, one more lean loop with a CPU profile of the server taken
+#                   through ADMIN_ADDR, then `go tool pprof -top` of it (the profile is kept in
+#                   PROFILE_OUT, default ./bench-cpu.pprof)
+set -euo pipefail
+
+ROUNDS=${ROUNDS:-3}
+DURATION=${DURATION:-20}
+CLIENTS=${CLIENTS:-8}
+PGBENCH_SCALE=${PGBENCH_SCALE:-10}
+DB_MAX_CONNS=${DB_MAX_CONNS:-10}
+PROFILE=${PROFILE:-0}
+INCLUDE=${INCLUDE:-1}
+PROFILE_OUT=${PROFILE_OUT:-$PWD/bench-cpu.pprof}
+export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres}
+
+cd "$(dirname "$0")/.."
+work=$(mktemp -d)
+suffix="$$_$(date +%s)"
+app_db="bench_app_$suffix"
+pgbench_db="bench_pgbench_$suffix"
+server_pid=""
+
+cleanup() {
+	if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
+		kill "$server_pid"
+		wait "$server_pid" 2>/dev/null || true
+	fi
+	psql -qX -d postgres -c "DROP DATABASE IF EXISTS $app_db WITH (FORCE)" >/dev/null 2>&1 || true
+	psql -qX -d postgres -c "DROP DATABASE IF EXISTS $pgbench_db WITH (FORCE)" >/dev/null 2>&1 || true
+	rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+log() { echo "bench: $*" >&2; }
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+log "building the server and loadgen"
+go build -o "$work/primegames" ./cmd/primegames
+go build -o "$work/loadgen" ./tools/loadgen
+
+log "creating databases $app_db and $pgbench_db"
+psql -qX -d postgres -c "CREATE DATABASE $app_db" >/dev/null
+psql -qX -d postgres -c "CREATE DATABASE $pgbench_db" >/dev/null
+pgbench -i -q -s "$PGBENCH_SCALE" "$pgbench_db" >"$work/pgbench-init.log" 2>&1
+
+port=$(free_port)
+admin_port=$(free_port)
+url="http://127.0.0.1:$port"
+log "starting the server on $url (RATE_LIMIT=0, DB_MAX_CONNS=$DB_MAX_CONNS)"
+DATABASE_URL="postgres://$PGUSER${PGPASSWORD:+:$PGPASSWORD}@$PGHOST:$PGPORT/$app_db?sslmode=disable" \
+	LISTEN_ADDR="127.0.0.1:$port" ADMIN_ADDR="127.0.0.1:$admin_port" RATE_LIMIT=0 LOG_LEVEL=warn \
+	DB_MAX_CONNS="$DB_MAX_CONNS" "$work/primegames" serve >"$work/server.log" 2>&1 &
+server_pid=$!
+for _ in $(seq 100); do
+	curl -fs "$url/readyz" >/dev/null 2>&1 && break
+	kill -0 "$server_pid" 2>/dev/null || { cat "$work/server.log" >&2; exit 1; }
+	sleep 0.1
+done
+curl -fs "$url/readyz" >/dev/null || { log "the server did not become ready"; cat "$work/server.log" >&2; exit 1; }
+
+# pgbench_tps MODE-FLAGS... prints the TPS of one pgbench run.
+pgbench_tps() {
+	pgbench -c "$CLIENTS" -j "$(nproc)" -T "$DURATION" "$@" "$pgbench_db" >"$work/pgbench.log" 2>&1 ||
+		{ cat "$work/pgbench.log" >&2; exit 1; }
+	awk '/^tps = / { print $3; exit }' "$work/pgbench.log"
+}
+
+# loadgen_result MODE prints the RESULT line's fields of one loadgen run, as key=value words.
+loadgen_result() {
+	local include=true
+	[ "$INCLUDE" = 0 ] && include=false
+	"$work/loadgen" -mode "$1" -include="$include" -url "$url" -concurrency "$CLIENTS" -duration "${DURATION}s" -seed "$RANDOM" \
+		>"$work/loadgen-$1.log" 2>&1 || { cat "$work/loadgen-$1.log" >&2; exit 1; }
+	grep '^RESULT ' "$work/loadgen-$1.log" | cut -d' ' -f2- ||
+		{ log "loadgen -mode $1 gave no RESULT line:"; cat "$work/loadgen-$1.log" >&2; exit 1; }
+}
+
+field() { tr ' ' '\n' <<<"$1" | awk -F= -v k="$2" '$1 == k { print $2 }'; }
+
+rows=()
+for round in $(seq "$ROUNDS"); do
+	log "round $round of $ROUNDS: pgbench tpcb-like"
+	tpcb=$(pgbench_tps)
+	log "round $round of $ROUNDS: loadgen lean loop"
+	lean=$(loadgen_result lean)
+	log "round $round of $ROUNDS: pgbench select-only"
+	select_only=$(pgbench_tps -S)
+	log "round $round of $ROUNDS: loadgen GET mode"
+	gets=$(loadgen_result get)
+	errors=$(($(field "$lean" errors) + $(field "$gets" errors)))
+	if [ "$errors" -ne 0 ]; then
+		log "round $round: loadgen saw $errors failed requests:"
+		cat "$work/loadgen-lean.log" "$work/loadgen-get.log" >&2
+	fi
+	rows+=("$round $tpcb $(field "$lean" actions_per_s) $(field "$lean" post_p50_ms) $(field "$lean" post_p99_ms) $select_only $(field "$gets" requests_per_s) $(field "$gets" get_p99_ms) $errors")
+done
+
+peak_rss_kb=$(awk '/^VmHWM:/ { print $2 }' "/proc/$server_pid/status")
+
+# The table: one row per round, then the median of each column (ratios: median of the rounds' ratios).
+printf '%s\n' "${rows[@]}" | awk -v clients="$CLIENTS" -v duration="$DURATION" -v scale="$PGBENCH_SCALE" -v rss="$peak_rss_kb" -v lean_include="$INCLUDE" '
+function median(col,   n, i, j, t, v) {
+	n = 0
+	for (i = 1; i <= NR; i++) v[++n] = cell[i, col]
+	for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (v[j] + 0 < v[i] + 0) { t = v[i]; v[i] = v[j]; v[j] = t }
+	return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+}
+{
+	cell[NR, 1] = $2; cell[NR, 2] = $3; cell[NR, 3] = $3 / $2; cell[NR, 4] = $4; cell[NR, 5] = $5
+	cell[NR, 6] = $6; cell[NR, 7] = $7; cell[NR, 8] = $7 / $6; cell[NR, 9] = $8; cell[NR, 10] = $9
+	label[NR] = "round " $1
+}
+END {
+	printf "\n%d clients, %d s per run, pgbench scale %d, lean loop %s include=legal_actions; ratios: actions/s / tpcb-like TPS and GET req/s / select-only TPS\n\n", clients, duration, scale, lean_include == 0 ? "without" : "with"
+	fmt = "| %-8s | %9s | %9s | %6s | %9s | %9s | %11s | %9s | %6s | %9s | %6s |\n"
+	printf fmt, "", "tpcb TPS", "actions/s", "ratio", "POST p50", "POST p99", "select TPS", "GET req/s", "ratio", "GET p99", "errors"
+	printf "|----------|-----------|-----------|--------|-----------|-----------|-------------|-----------|--------|-----------|--------|\n"
+	for (i = 1; i <= NR; i++) row(label[i], i)
+	for (c = 1; c <= 10; c++) cell[NR + 1, c] = median(c)
+	row("median", NR + 1)
+	printf "\nserver peak RSS (VmHWM): %.1f MB\n", rss / 1024
+}
+function row(name, i) {
+	printf "| %-8s | %9.0f | %9.0f | %6.2f | %6.1f ms | %6.1f ms | %11.0f | %9.0f | %6.2f | %6.1f ms | %6d |\n", name,
+		cell[i, 1], cell[i, 2], cell[i, 3], cell[i, 4], cell[i, 5], cell[i, 6], cell[i, 7], cell[i, 8], cell[i, 9], cell[i, 10]
+}'
+
+if [ "$PROFILE" = 1 ]; then
+	seconds=$((DURATION > 4 ? DURATION - 2 : DURATION))
+	log "profiling the server for ${seconds}s during one more lean loop (not in the table)"
+	curl -fs -o "$PROFILE_OUT" "http://127.0.0.1:$admin_port/debug/pprof/profile?seconds=$seconds" &
+	profile_pid=$!
+	loadgen_result lean >/dev/null
+	wait "$profile_pid"
+	echo
+	echo "CPU profile of the server during the lean loop ($PROFILE_OUT), by own time:"
+	go tool pprof -top -nodecount=25 "$work/primegames" "$PROFILE_OUT" 2>/dev/null | sed -n '1,35p'
+	echo
+	echo "by cumulative time:"
+	go tool pprof -top -cum -nodecount=40 "$work/primegames" "$PROFILE_OUT" 2>/dev/null | sed -n '6,50p'
+fi
