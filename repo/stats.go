@@ -83,7 +83,7 @@ func (s *Games) AttemptCounts(ctx context.Context, classroomID string, perStuden
 
 // Attempts lists a game's refused actions, oldest first.
 func (s *Games) Attempts(ctx context.Context, gameID string) ([]play.Attempt, error) {
-	rows, err := s.db.Pool.Query(ctx, `SELECT a.id, a.seat, s.student_id::text, a.version, a.action, a.code, a.detail, a.created_at
+	rows, err := s.db.Pool.Query(ctx, `SELECT a.id, a.seat, s.student_id::text, a.version, a.action, a.code, a.detail, a.facts, a.created_at
 		FROM attempts a LEFT JOIN seats s ON s.game_id = a.game_id AND s.seat = a.seat
 		WHERE a.game_id = $1 ORDER BY a.id`, gameID)
 	if err != nil {
@@ -91,7 +91,7 @@ func (s *Games) Attempts(ctx context.Context, gameID string) ([]play.Attempt, er
 	}
 	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (play.Attempt, error) {
 		var a play.Attempt
-		err := r.Scan(&a.ID, &a.Seat, &a.StudentID, &a.Version, &a.Action, &a.Code, &a.Detail, &a.CreatedAt)
+		err := r.Scan(&a.ID, &a.Seat, &a.StudentID, &a.Version, &a.Action, &a.Code, &a.Detail, &a.Facts, &a.CreatedAt)
 		return a, err
 	})
 }
