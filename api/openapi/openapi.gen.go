@@ -2206,7 +2206,7 @@ type StatsTotals struct {
 
 	// Games Every kind of game the server hosts, by its `GameKind`, played or not.
 	//
-	// Example: {"prime-climb":{"counts":{"op_multiply":3,"turns":12},"measures":{}},"primed":{"counts":{"round_score_total":10,"rounds":4},"measures":{"average_round_score":2.5}}}
+	// Example: {"prime-climb":{"counts":{"op_multiply":3,"turns":12},"measures":{},"mistakes":{"illegal_steps":[{"count":2,"value":"multiply_past_101"}]}},"primed":{"counts":{"round_score_total":10,"rounds":4},"measures":{"average_round_score":2.5},"mistakes":{"not_prime_totals":[{"count":3,"value":"21"}]}}}
 	Games         map[string]KindStats `json:"games"`
 	GamesFinished int                  `json:"games_finished"`
 
@@ -2234,7 +2234,7 @@ type StudentStats struct {
 
 	// Games Every kind of game the server hosts, by its `GameKind`, played or not.
 	//
-	// Example: {"prime-climb":{"counts":{"op_multiply":3,"turns":12},"measures":{}},"primed":{"counts":{"round_score_total":10,"rounds":4},"measures":{"average_round_score":2.5}}}
+	// Example: {"prime-climb":{"counts":{"op_multiply":3,"turns":12},"measures":{},"mistakes":{"illegal_steps":[{"count":2,"value":"multiply_past_101"}]}},"primed":{"counts":{"round_score_total":10,"rounds":4},"measures":{"average_round_score":2.5},"mistakes":{"not_prime_totals":[{"count":3,"value":"21"}]}}}
 	Games         map[string]KindStats `json:"games"`
 	GamesFinished int                  `json:"games_finished"`
 
