@@ -2039,7 +2039,8 @@ type Problem struct {
 	// Code A stable machine-readable code. General codes: `invalid`, `not_found`,
 	// `method_not_allowed`, `payload_too_large`, `unsupported_media_type`, `conflict`,
 	// `unauthorized`, `forbidden`, `unavailable`, `internal`; game codes such as
-	// `illegal_step`, `not_your_turn`, `version_mismatch`.
+	// `illegal_step`, `not_your_turn`, `version_mismatch`. Most refusals also carry `facts`,
+	// shaped by the code as `RefusalFacts` lists.
 	//
 	//
 	// Example: illegal_step
