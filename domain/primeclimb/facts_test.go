@@ -1,6 +1,7 @@
 package primeclimb
 
 import (
+	"encoding/json"
 	"reflect"
 	"slices"
 	"testing"
@@ -103,4 +104,24 @@ func TestPC13_PC14_FactsOfChoicesAndTheEnd(t *testing.T) {
 
 	won, _ := apply(t, game([2]int{101, 94}, [2]int{50, 0}).rolled(7, 3), 0, `{"type":"move","steps":[{"die":7,"pawn":1,"op":"add"}]}`)
 	refusedWith(t, schemas, won, 1, `{"type":"roll"}`, "game_over", domain.GameOverFacts{Winners: []int{0}})
+}
+
+// PC-5: the statistics count a step off the board by its operation and reason; a step after the
+// win (PC-6) and the other refusals are no arithmetic mistake.
+func TestPC5_IllegalStepsCountByKind(t *testing.T) {
+	for _, c := range []struct {
+		code, facts, value string
+		ok                 bool
+	}{
+		{"illegal_step", `{"reason":"past_101","pawn":1,"from":37,"op":"multiply","die":3,"amount":3,"result":111}`, "multiply_past_101", true},
+		{"illegal_step", `{"reason":"not_whole","pawn":1,"from":37,"op":"divide","die":3,"amount":3}`, "divide_not_whole", true},
+		{"illegal_step", `{"reason":"below_0","pawn":0,"from":0,"op":"subtract","card":"plus_minus_9","amount":9,"result":-9}`, "subtract_below_0", true},
+		{"illegal_step", `{"reason":"after_win","step":2,"won_at":1}`, "", false},
+		{"dice_unused", `{"die":4,"unused":[4],"pawn":0,"from":12,"op":"add","result":16}`, "", false},
+	} {
+		figure, value, ok := Kind.MistakeOf(c.code, json.RawMessage(c.facts))
+		if value != c.value || ok != c.ok || (ok && figure != FigureIllegalSteps) {
+			t.Errorf("%s %s: %q %q %v, want %q %v", c.code, c.facts, figure, value, ok, c.value, c.ok)
+		}
+	}
 }

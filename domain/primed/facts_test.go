@@ -79,3 +79,22 @@ func TestPR7_FactsOfGameOver(t *testing.T) {
 		t.Fatalf("facts %#v, want %#v", e.Facts, want)
 	}
 }
+
+// PR-4: the statistics count a miss under the total it made, a not_prime and a not_composite apart;
+// other refusals tell no total.
+func TestPR4_MissesCountUnderTheirTotals(t *testing.T) {
+	for _, c := range []struct {
+		code, facts, figure, value string
+		ok                         bool
+	}{
+		{"not_prime", `{"top":13,"cards":[8],"total":21,"factors":[3,7]}`, FigureNotPrimeTotals, "21", true},
+		{"not_composite", `{"top":5,"cards":[8],"total":13,"factors":[13]}`, FigureNotCompositeTotals, "13", true},
+		{"play_available", `{"top":13,"target":"primes"}`, "", "", false},
+		{"not_prime", `{"top":"13"}`, "", "", false},
+	} {
+		figure, value, ok := Kind.MistakeOf(c.code, json.RawMessage(c.facts))
+		if figure != c.figure || value != c.value || ok != c.ok {
+			t.Errorf("%s %s: %q %q %v, want %q %q %v", c.code, c.facts, figure, value, ok, c.figure, c.value, c.ok)
+		}
+	}
+}
