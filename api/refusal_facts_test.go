@@ -66,6 +66,14 @@ func TestRefusalFactsOfTheApplication(t *testing.T) {
 	}
 	wantFacts(t, "invalid_seat_count", resp.Problem(t).Facts, `{"min":2,"max":5,"seats":6}`)
 
+	// PC-1: Prime Climb takes one to four players, so groups of five do not fit.
+	class := h.newClassroom(t, "Class 2B", "Ada", "Ben", "Cy", "Dee", "Eve")
+	resp = h.Post("/v1/classrooms/"+class.id+"/games", map[string]any{"game": "prime-climb", "group_size": 5}, bearer(class.teacher)...)
+	if p := resp.Problem(t); resp.StatusCode != http.StatusBadRequest || p.Code != "invalid_seat_count" {
+		t.Fatalf("groups of five = %d %s", resp.StatusCode, resp.Body)
+	}
+	wantFacts(t, "invalid_seat_count", resp.Problem(t).Facts, `{"min":1,"max":4,"seats":5}`)
+
 	lobby := h.create(t, map[string]any{"game": "prime-climb", "seats": 1})
 	if resp := h.Post("/v1/games/"+lobby.Game.Id.String()+"/players", map[string]string{"name": "Solo"}); resp.StatusCode != http.StatusCreated {
 		t.Fatal(resp.StatusCode)
