@@ -46,7 +46,11 @@ func MergeKinds(base []byte, kinds []domain.GameKind) ([]byte, error) {
 	if nl := bytes.IndexByte(base[end:], '\n'); nl >= 0 {
 		end += nl + 1
 	}
-	block, err := kindsPart(kinds)
+	own, err := factsSchemas(append(append([]byte(nil), base[:begin]...), base[end:]...), "")
+	if err != nil {
+		return nil, err
+	}
+	block, err := kindsPart(kinds, own)
 	if err != nil {
 		return nil, err
 	}
@@ -55,7 +59,7 @@ func MergeKinds(base []byte, kinds []domain.GameKind) ([]byte, error) {
 	return append(out, base[end:]...), nil
 }
 
-func kindsPart(kinds []domain.GameKind) (string, error) {
+func kindsPart(kinds []domain.GameKind, facts []factsSchema) (string, error) {
 	if len(kinds) == 0 {
 		return "", fmt.Errorf("a contract needs at least one game kind")
 	}
@@ -70,6 +74,11 @@ func kindsPart(kinds []domain.GameKind) (string, error) {
 			return "", fmt.Errorf("the schemas of %q have no components/schemas", k.Name())
 		}
 		fmt.Fprintf(&b, "    # %s\n%s", k.Name(), strings.TrimRight(schemas, "\n")+"\n")
+		kindFacts, err := factsSchemas(k.Schemas, k.Name())
+		if err != nil {
+			return "", err
+		}
+		facts = append(facts, kindFacts...)
 		for _, u := range roleUnions {
 			name := k.SchemaPrefix() + u.role
 			defined[name] = strings.Contains("\n"+schemas, "\n    "+name+":")
@@ -94,6 +103,11 @@ func kindsPart(kinds []domain.GameKind) (string, error) {
 		}
 		b.WriteString("      anyOf:\n" + strings.Join(refs, ""))
 	}
+	refusals, err := refusalFactsPart(facts)
+	if err != nil {
+		return "", err
+	}
+	b.WriteString(refusals)
 	b.WriteString(kindsEnd + "\n")
 	return b.String(), nil
 }

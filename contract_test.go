@@ -1,6 +1,7 @@
 package primegames_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -84,4 +85,47 @@ func fakeKind(name, schemas string) domain.GameKind {
 func withBoard(k domain.GameKind) domain.GameKind {
 	k.Board = struct{}{}
 	return k
+}
+
+// A third kind declares the facts of its own refusal codes in its schemas; the merge adds them to
+// RefusalFacts and to its table of codes, next to the codes every kind shares.
+func TestMergeAddsAKindsRefusalFacts(t *testing.T) {
+	schemas := rolesOf("DiceRace", "Options", "Action", "View", "Outcome", "LegalActions", "Scores") +
+		"    DiceRaceOvershootFacts:\n      type: object\n      x-refusal-codes: [overshoot, wrong_phase]\n"
+	merged, err := primegames.Contract(append(games.All().Kinds(), fakeKind("dice-race", schemas)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, err := openapi3.NewLoader().LoadFromData(merged)
+	if err != nil {
+		t.Fatal(err)
+	}
+	union := spec.Components.Schemas["RefusalFacts"].Value
+	var refs []string
+	for _, r := range union.AnyOf {
+		refs = append(refs, strings.TrimPrefix(r.Ref, "#/components/schemas/"))
+	}
+	for _, want := range []string{"DiceRaceOvershootFacts", "PrimedSumFacts", "PrimeClimbIllegalStepFacts", "VersionMismatchFacts"} {
+		if !slices.Contains(refs, want) {
+			t.Errorf("RefusalFacts = anyOf %v, want %s among them", refs, want)
+		}
+	}
+	for _, row := range []string{"| `overshoot` | `DiceRaceOvershootFacts` | `dice-race` |", "| `wrong_phase` | `DiceRaceOvershootFacts` | `dice-race` |",
+		"| `not_prime` | `PrimedSumFacts` | `primed` |", "| `version_mismatch` | `VersionMismatchFacts` | any |"} {
+		if !strings.Contains(union.Description, row) {
+			t.Errorf("RefusalFacts' table has no row %q:\n%s", row, union.Description)
+		}
+	}
+	if problem := spec.Components.Schemas["Problem"].Value.Properties["facts"]; problem == nil || problem.Ref != "#/components/schemas/RefusalFacts" {
+		t.Errorf("Problem.facts = %+v, want RefusalFacts", problem)
+	}
+}
+
+func TestMergeRefusesTwoFactsSchemasForOneCodeOfOneKind(t *testing.T) {
+	schemas := rolesOf("DiceRace", "Options", "Action", "View", "Outcome", "LegalActions", "Scores") +
+		"    DiceRaceAFacts:\n      type: object\n      x-refusal-codes: [overshoot]\n" +
+		"    DiceRaceBFacts:\n      type: object\n      x-refusal-codes: [overshoot]\n"
+	if _, err := primegames.Contract([]domain.GameKind{fakeKind("dice-race", schemas)}); err == nil {
+		t.Error("merged a kind that declares two schemas for the facts of one code, want an error")
+	}
 }

@@ -13,7 +13,7 @@ import (
 
 // illegalClimbStep finds a die step that breaks the board for the mover's view: past 101, below 0,
 // or a division that is not whole.
-func illegalClimbStep(v openapi.PrimeClimbView, seat int) (string, bool) {
+func illegalClimbStep(v openapi.PrimeClimbView, seat int) (action, kind string, ok bool) {
 	for _, d := range v.Uses {
 		for pawn, at := range v.Players[seat].Pawns {
 			if at == 101 {
@@ -21,15 +21,15 @@ func illegalClimbStep(v openapi.PrimeClimbView, seat int) (string, bool) {
 			}
 			switch {
 			case !v.Cursed && at*d > 101:
-				return fmt.Sprintf(`{"type":"move","steps":[{"die":%d,"pawn":%d,"op":"multiply"}]}`, d, pawn), true
+				return fmt.Sprintf(`{"type":"move","steps":[{"die":%d,"pawn":%d,"op":"multiply"}]}`, d, pawn), "multiply_past_101", true
 			case at-d < 0:
-				return fmt.Sprintf(`{"type":"move","steps":[{"die":%d,"pawn":%d,"op":"subtract"}]}`, d, pawn), true
+				return fmt.Sprintf(`{"type":"move","steps":[{"die":%d,"pawn":%d,"op":"subtract"}]}`, d, pawn), "subtract_below_0", true
 			case at%d != 0:
-				return fmt.Sprintf(`{"type":"move","steps":[{"die":%d,"pawn":%d,"op":"divide"}]}`, d, pawn), true
+				return fmt.Sprintf(`{"type":"move","steps":[{"die":%d,"pawn":%d,"op":"divide"}]}`, d, pawn), "divide_not_whole", true
 			}
 		}
 	}
-	return "", false
+	return "", "", false
 }
 
 // playClimb plays the Prime Climb game to its end with a move before rolling, an action out of turn
@@ -58,8 +58,9 @@ func (r *review) playClimb(tb *table) []crSnapshot {
 			if err := json.Unmarshal(stateOf(tb.get(tb.tokens[seat])), &v); err != nil {
 				t.Fatal(err)
 			}
-			if action, ok := illegalClimbStep(v, seat); ok {
+			if action, kind, ok := illegalClimbStep(v, seat); ok {
 				r.refuse(tb, seat, action, http.StatusUnprocessableEntity, "illegal_step")
+				r.studentAt(tb, seat).mistake("prime-climb", "illegal_steps", kind, 1) // PC-5
 				badSteps++
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strconv"
 
 	"primegames/api/openapi"
 )
@@ -60,6 +61,7 @@ func (r *review) playPrimed(tb *table, many bool, snaps *[]crSnapshot) {
 			for _, c := range *v.Hands[seat].Cards {
 				if !isPrimeNumber(top + c) {
 					r.refuse(tb, seat, fmt.Sprintf(`{"type":"play","cards":[%d]}`, c), http.StatusUnprocessableEntity, "not_prime")
+					r.studentAt(tb, seat).mistake("primed", "not_prime_totals", strconv.Itoa(top+c), 1) // PR-4
 					notPrime++
 					break
 				}

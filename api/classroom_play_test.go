@@ -24,10 +24,24 @@ type crCounts struct {
 	played, finished, won int
 	primed, climb         map[string]int
 	attempts              map[string][]string // code → refusal sentences, oldest first
+	// mistakes counts the refusals' values by kind and figure: mistakes["primed"]["not_prime_totals"]["21"].
+	mistakes map[string]map[string]map[string]int
 }
 
 func newCounts() *crCounts {
-	return &crCounts{primed: map[string]int{}, climb: map[string]int{}, attempts: map[string][]string{}}
+	return &crCounts{primed: map[string]int{}, climb: map[string]int{}, attempts: map[string][]string{},
+		mistakes: map[string]map[string]map[string]int{}}
+}
+
+// mistake counts one refusal the statistics read as a mistake, as the test knows it from what it sent.
+func (c *crCounts) mistake(kind, figure, value string, n int) {
+	if c.mistakes[kind] == nil {
+		c.mistakes[kind] = map[string]map[string]int{}
+	}
+	if c.mistakes[kind][figure] == nil {
+		c.mistakes[kind][figure] = map[string]int{}
+	}
+	c.mistakes[kind][figure][value] += n
 }
 
 // crAttempt is one refused action as sent and answered.
@@ -38,6 +52,7 @@ type crAttempt struct {
 	action  json.RawMessage
 	code    string
 	detail  string
+	facts   json.RawMessage
 }
 
 // crSnapshot is the teacher's view of a game after one history entry, as seen while it ran.
@@ -239,7 +254,10 @@ func (r *review) refuse(tb *table, seat int, action string, status int, code str
 		r.t.Fatalf("seat %d sends %s: code %q, want %q: %s", seat, action, p.Code, code, resp.Body)
 	}
 	r.refused[tb.id] = append(r.refused[tb.id], crAttempt{seat: seat, student: r.seatIDs[tb.id][seat], version: tb.version,
-		action: json.RawMessage(action), code: code, detail: p.Detail})
+		action: json.RawMessage(action), code: code, detail: p.Detail, facts: p.Facts})
+	if len(p.Facts) == 0 {
+		r.t.Errorf("seat %d sends %s: refused %s without facts: %s", seat, action, code, resp.Body)
+	}
 	st := r.studentAt(tb, seat)
 	st.attempts[code] = append(st.attempts[code], p.Detail)
 	tb.get(tb.tokens[seat]) // the version is unchanged

@@ -205,9 +205,10 @@ func (r *review) checkAttempts(id, token string) {
 	for i := range min(len(list.Items), len(sent)) {
 		got, want := list.Items[i], sent[i]
 		if got.Seat != want.seat || got.StudentId == nil || got.StudentId.String() != want.student || got.Version != want.version ||
-			!jsonEqual(got.Action, want.action) || got.Code != want.code || got.Detail != want.detail {
-			t.Errorf("game %s attempt %d = %+v (student %v), want seat %d student %s version %d action %s code %s detail %q",
-				id, i, got, got.StudentId, want.seat, want.student, want.version, want.action, want.code, want.detail)
+			!jsonEqual(got.Action, want.action) || got.Code != want.code || got.Detail != want.detail ||
+			got.Facts == nil || !jsonEqual(*got.Facts, want.facts) {
+			t.Errorf("game %s attempt %d = %+v (student %v, facts %s), want seat %d student %s version %d action %s code %s detail %q facts %s",
+				id, i, got, got.StudentId, got.Facts, want.seat, want.student, want.version, want.action, want.code, want.detail, want.facts)
 		}
 		if i > 0 && got.Id <= list.Items[i-1].Id {
 			t.Errorf("game %s attempts are not oldest first: id %d after %d", id, got.Id, list.Items[i-1].Id)

@@ -59,6 +59,9 @@ func (r *review) checkTotals(who string, got openapi.StatsTotals, want *crCounts
 	if len(got.Games["prime-climb"].Measures) != 0 {
 		t.Errorf("%s: prime-climb measures %v, want none", who, got.Games["prime-climb"].Measures)
 	}
+	for _, kind := range []string{"primed", "prime-climb"} {
+		r.checkMistakes(who, kind, got.Games[kind].Mistakes, want.mistakes[kind])
+	}
 	gotCodes := map[string]int{}
 	for i, a := range got.Attempts {
 		gotCodes[a.Code] = a.Count
@@ -91,6 +94,29 @@ func (r *review) checkTotals(who string, got openapi.StatsTotals, want *crCounts
 	}
 }
 
+// checkMistakes compares the mistakes the statistics read from the refusals' facts with those the
+// test made on purpose: the same values and counts, most frequent first.
+func (r *review) checkMistakes(who, kind string, got map[string][]openapi.MistakeCount, want map[string]map[string]int) {
+	t := r.t
+	t.Helper()
+	flat := map[string]map[string]int{}
+	for figure, list := range got {
+		flat[figure] = map[string]int{}
+		for i, m := range list {
+			flat[figure][m.Value] = m.Count
+			if i > 0 && m.Count > list[i-1].Count {
+				t.Errorf("%s: %s mistakes %s not most frequent first: %+v", who, kind, figure, list)
+			}
+		}
+	}
+	if want == nil {
+		want = map[string]map[string]int{}
+	}
+	if !maps.EqualFunc(flat, want, maps.Equal) {
+		t.Errorf("%s: %s mistakes %v, made on purpose %v", who, kind, flat, want)
+	}
+}
+
 func (r *review) checkStats() openapi.ClassroomStats {
 	t := r.t
 	t.Helper()
@@ -114,6 +140,13 @@ func (r *review) checkStats() openapi.ClassroomStats {
 		}
 		for k, v := range want.climb {
 			class.climb[k] += v
+		}
+		for kind, figures := range want.mistakes {
+			for figure, values := range figures {
+				for value, n := range values {
+					class.mistake(kind, figure, value, n)
+				}
+			}
 		}
 	}
 	// The class's refusals of each code, in the order sent (games were played one after another).
@@ -160,6 +193,11 @@ func (r *review) checkCSV(stats openapi.ClassroomStats) {
 			}
 			for k, v := range tot.Games[kind].Measures {
 				put(prefix+k, strconv.FormatFloat(v, 'f', 2, 64))
+			}
+			for figure, values := range tot.Games[kind].Mistakes {
+				for _, m := range values {
+					put(prefix+figure+"."+m.Value, strconv.Itoa(m.Count))
+				}
 			}
 		}
 		for _, a := range tot.Attempts {

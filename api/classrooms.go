@@ -181,6 +181,9 @@ func (s *Server) ListAttempts(c echo.Context, id openapi.GameID) error {
 	body := openapi.AttemptList{Items: make([]openapi.Attempt, len(attempts))}
 	for i, a := range attempts {
 		body.Items[i] = openapi.Attempt{Id: a.ID, Seat: a.Seat, Version: a.Version, Action: a.Action, Code: a.Code, Detail: a.Detail, CreatedAt: a.CreatedAt}
+		if a.Facts != nil {
+			body.Items[i].Facts = ptr(openapi.RefusalFacts(a.Facts))
+		}
 		if a.StudentID != nil {
 			body.Items[i].StudentId = ptr(mustUUID(*a.StudentID))
 		}

@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"log/slog"
 	"net/http"
@@ -129,6 +130,11 @@ func (s *Server) problemFor(err error) openapi.Problem {
 		}
 		if len(de.Fields) > 0 {
 			p.Errors = ptr(fieldErrors(de.Fields))
+		}
+		if status < 500 && de.Facts != nil {
+			if facts, err := json.Marshal(de.Facts); err == nil {
+				p.Facts = ptr(openapi.RefusalFacts(facts))
+			}
 		}
 		return p
 	}

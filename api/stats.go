@@ -49,12 +49,41 @@ func (s *Server) totalsBody(st play.StudentStats) openapi.StatsTotals {
 	}
 	for _, kind := range s.play.Kinds().Kinds() {
 		counts := orEmptyMap(st.Counts[kind.Name()])
-		t.Games[kind.Name()] = openapi.KindStats{Counts: counts, Measures: kind.MeasuresOf(counts)}
+		t.Games[kind.Name()] = openapi.KindStats{Counts: counts, Measures: kind.MeasuresOf(counts), Mistakes: mistakesBody(st.Mistakes[kind.Name()])}
 	}
 	for i, a := range st.Attempts {
 		t.Attempts[i] = openapi.AttemptCount{Code: a.Code, Count: a.Count, Examples: orEmpty(a.Examples)}
 	}
 	return t
+}
+
+// mistakesBody lists each figure's values, most frequent first (ties in value order).
+func mistakesBody(figures map[string]map[string]int) map[string][]openapi.MistakeCount {
+	out := map[string][]openapi.MistakeCount{}
+	for figure, values := range figures {
+		list := make([]openapi.MistakeCount, 0, len(values))
+		for value, n := range values {
+			list = append(list, openapi.MistakeCount{Value: value, Count: n})
+		}
+		slices.SortFunc(list, func(a, b openapi.MistakeCount) int {
+			if a.Count != b.Count {
+				return b.Count - a.Count
+			}
+			return compareValues(a.Value, b.Value)
+		})
+		out[figure] = list
+	}
+	return out
+}
+
+// compareValues orders numbers as numbers ("9" before "21") and words as words.
+func compareValues(a, b string) int {
+	x, errA := strconv.Atoi(a)
+	y, errB := strconv.Atoi(b)
+	if errA == nil && errB == nil {
+		return x - y
+	}
+	return strings.Compare(a, b)
 }
 
 // sendStatsCSV writes one row per student and measure, plus the class's rows, for spreadsheets:
@@ -88,6 +117,11 @@ func writeTotalsCSV(w *csv.Writer, id, name string, t openapi.StatsTotals) {
 		}
 		for _, name := range sortedKeys(t.Games[kind].Measures) {
 			row(prefix+name, strconv.FormatFloat(t.Games[kind].Measures[name], 'f', 2, 64))
+		}
+		for _, figure := range sortedKeys(t.Games[kind].Mistakes) {
+			for _, m := range t.Games[kind].Mistakes[figure] {
+				row(prefix+figure+"."+m.Value, strconv.Itoa(m.Count))
+			}
 		}
 	}
 	for _, a := range t.Attempts {

@@ -31,6 +31,9 @@ type Error struct {
 	Message string
 	// Fields names the request fields that were wrong, when there are any.
 	Fields []FieldError
+	// Facts are the numbers behind Message for programs (a dashboard, a translation), marshalled to
+	// JSON as the problem's facts: a struct whose shape the contract declares for Code, or nil.
+	Facts any
 }
 
 // FieldError points at one bad field of a request.
@@ -40,6 +43,12 @@ type FieldError struct {
 }
 
 func (e *Error) Error() string { return e.Code + ": " + e.Message }
+
+// WithFacts sets the machine-readable facts of e and returns e.
+func (e *Error) WithFacts(facts any) *Error {
+	e.Facts = facts
+	return e
+}
 
 // Errorf builds an *Error of the given kind and code with a formatted message.
 func Errorf(kind Kind, code, format string, args ...any) *Error {
@@ -77,4 +86,25 @@ func ErrorCode(err error) string {
 		return e.Code
 	}
 	return string(KindInternal)
+}
+
+// NotYourTurnFacts are the facts of not_your_turn: who sent the action, and who may act now.
+type NotYourTurnFacts struct {
+	Seat  int   `json:"seat"`
+	ToAct []int `json:"to_act"`
+}
+
+// GameOverFacts are the facts of an engine's game_over: the seats that won.
+type GameOverFacts struct {
+	Winners []int `json:"winners"`
+}
+
+// NotYourTurnFor refuses seat an action while the seats toAct are to act.
+func NotYourTurnFor(seat int, toAct []int, format string, args ...any) *Error {
+	return NotYourTurn(format, args...).WithFacts(NotYourTurnFacts{Seat: seat, ToAct: toAct})
+}
+
+// GameOver refuses an action after the game has ended, won by winners.
+func GameOver(winners []int, format string, args ...any) *Error {
+	return Illegal("game_over", format, args...).WithFacts(GameOverFacts{Winners: winners})
 }

@@ -20,6 +20,11 @@ type GameKind struct {
 	// Measures derives figures from counters summed over games (one student's, or a class's), such as
 	// an average; a figure that has no value yet is left out. Nil when the kind has none.
 	Measures func(counts map[string]int) map[string]float64
+	// Mistake says what one refused action of the kind tells a teacher about a player's arithmetic:
+	// the figure it counts towards (e.g. Primed's "not_prime_totals") and the value counted there
+	// (e.g. "21"); ok is false for a refusal that tells nothing of the kind. facts are the refusal's
+	// facts as JSON (Error.Facts). Nil when the kind has no such figures.
+	Mistake func(code string, facts json.RawMessage) (figure, value string, ok bool)
 	// Board is reference data about the game, served as it is at GET /v1/boards/{game}; nil when the
 	// kind has none.
 	Board any
@@ -47,4 +52,12 @@ func (k GameKind) MeasuresOf(counts map[string]int) map[string]float64 {
 		return map[string]float64{}
 	}
 	return k.Measures(counts)
+}
+
+// MistakeOf is k.Mistake(code, facts), or nothing when the kind has no such figures.
+func (k GameKind) MistakeOf(code string, facts json.RawMessage) (figure, value string, ok bool) {
+	if k.Mistake == nil || len(facts) == 0 {
+		return "", "", false
+	}
+	return k.Mistake(code, facts)
 }

@@ -140,10 +140,12 @@ func (r *refusedAction) Error() string { return r.err.Error() }
 func (s *Service) act(ctx context.Context, tx Tx, rec *GameRecord, caller Caller, in Action) (actedRecord, error) {
 	if in.IfMatch != nil && *in.IfMatch != rec.Version {
 		return actedRecord{}, domain.Errorf(domain.KindPrecondition, "version_mismatch",
-			"The game is at version %d, not %d: someone has moved since you looked. Reload the game and try again.", rec.Version, *in.IfMatch)
+			"The game is at version %d, not %d: someone has moved since you looked. Reload the game and try again.", rec.Version, *in.IfMatch).
+			WithFacts(VersionMismatchFacts{Current: rec.Version, Sent: *in.IfMatch})
 	}
 	if rec.Status == StatusLobby || rec.Status == StatusAborted {
-		return actedRecord{}, domain.Errorf(domain.KindConflict, "game_not_active", "Game %s is %s; it takes no actions.", rec.ID, rec.Status)
+		return actedRecord{}, domain.Errorf(domain.KindConflict, "game_not_active", "Game %s is %s; it takes no actions.", rec.ID, rec.Status).
+			WithFacts(GameStatusFacts{Status: rec.Status})
 	}
 	g, err := s.decodeGame(rec)
 	if err != nil {
@@ -179,6 +181,9 @@ func attemptOf(g *GameRecord, seat int, action json.RawMessage, refusal error) A
 	var de *domain.Error
 	if errors.As(refusal, &de) {
 		a.Detail = de.Message
+		if de.Facts != nil {
+			a.Facts, _ = json.Marshal(de.Facts) // the engines' facts are plain structs of numbers and words
+		}
 	}
 	return a
 }

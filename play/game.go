@@ -105,6 +105,8 @@ type Attempt struct {
 	Action    json.RawMessage
 	Code      string
 	Detail    string
+	// Facts are the refusal's facts as JSON (domain.Error.Facts), nil when it has none.
+	Facts     json.RawMessage
 	CreatedAt time.Time
 }
 

@@ -73,7 +73,8 @@ func (s *Service) CreateGroups(ctx context.Context, in GroupGames) ([]*Game, err
 // take one more each, as long as the game allows it.
 func splitIntoGroups(ids []string, size int, seats domain.SeatRange) ([][]string, error) {
 	if size < seats.Min || size > seats.Max {
-		return nil, domain.Invalid("invalid_seat_count", "Groups of %d do not fit this game, which takes %s.", size, playerRange(seats))
+		return nil, domain.Invalid("invalid_seat_count", "Groups of %d do not fit this game, which takes %s.", size, playerRange(seats)).
+			WithFacts(SeatCountFacts{Min: seats.Min, Max: seats.Max, Seats: size})
 	}
 	if dup := firstDuplicate(ids); dup != "" {
 		return nil, domain.Invalid("invalid", "Student %s is named twice; each student plays in one group.", dup)

@@ -158,9 +158,11 @@ func checkPlayers(c creation) error {
 	case players == 0 && c.OpenSeats == 0:
 		return domain.Invalid("invalid", "Give the players (to start now) or the number of seats (to open a lobby).")
 	case players > 0 && (players < seats.Min || players > seats.Max):
-		return domain.Invalid("invalid_seat_count", "%s with these options takes %s; %d were named.", name, playerRange(seats), players)
+		return domain.Invalid("invalid_seat_count", "%s with these options takes %s; %d were named.", name, playerRange(seats), players).
+			WithFacts(SeatCountFacts{Min: seats.Min, Max: seats.Max, Seats: players})
 	case c.OpenSeats > 0 && (c.OpenSeats < seats.Min || c.OpenSeats > seats.Max):
-		return domain.Invalid("invalid_seat_count", "%s with these options takes %s; a lobby of %d seats was asked for.", name, playerRange(seats), c.OpenSeats)
+		return domain.Invalid("invalid_seat_count", "%s with these options takes %s; a lobby of %d seats was asked for.", name, playerRange(seats), c.OpenSeats).
+			WithFacts(SeatCountFacts{Min: seats.Min, Max: seats.Max, Seats: c.OpenSeats})
 	case c.creatorStudent != "" && len(c.Students) > 0 && !slices.Contains(c.Students, c.creatorStudent):
 		return domain.Invalid("invalid", "A student can create a game only to play in it: put your own student_id among the players.")
 	}
@@ -349,7 +351,8 @@ func joinGame(ctx context.Context, tx Tx, g *GameRecord, player Seat) (joinedRec
 		return joinedRecord{}, domain.Errorf(domain.KindConflict, "not_in_lobby", "Game %s has already started; only a game waiting in its lobby takes new players.", g.ID)
 	}
 	if len(g.Seats) >= g.SeatCount {
-		return joinedRecord{}, domain.Errorf(domain.KindConflict, "game_full", "All %d seats of game %s are taken.", g.SeatCount, g.ID)
+		return joinedRecord{}, domain.Errorf(domain.KindConflict, "game_full", "All %d seats of game %s are taken.", g.SeatCount, g.ID).
+			WithFacts(SeatCountFacts{Max: g.SeatCount, Seats: len(g.Seats)})
 	}
 	for _, s := range g.Seats {
 		if player.StudentID == nil && names.Key(s.Name) == names.Key(player.Name) {
@@ -396,7 +399,8 @@ func (s *Service) Start(ctx context.Context, gameID string, p Principal) (*Game,
 		}
 		if len(g.Seats) < seats.Min {
 			return domain.Errorf(domain.KindConflict, "not_enough_players",
-				"%s needs at least %d players; %d have joined.", g.Kind, seats.Min, len(g.Seats))
+				"%s needs at least %d players; %d have joined.", g.Kind, seats.Min, len(g.Seats)).
+				WithFacts(SeatCountFacts{Min: seats.Min, Max: seats.Max, Seats: len(g.Seats)})
 		}
 		return startGame(ctx, tx, g, rules, len(g.Seats))
 	})

@@ -18,6 +18,9 @@ type StudentStats struct {
 	// Counts holds the engines' counters, by game kind: Counts["primed"]["draws"].
 	Counts   map[string]map[string]int
 	Attempts []AttemptCount
+	// Mistakes counts what the kinds read from refused actions' facts, by game kind, figure and
+	// value: Mistakes["primed"]["not_prime_totals"]["21"].
+	Mistakes map[string]map[string]map[string]int
 }
 
 // AttemptCount is how often actions were refused for one reason, with recent examples.
@@ -54,6 +57,9 @@ type StatsStore interface {
 	// first, each with up to examples of the most recent details: by student id, or all under ""
 	// when perStudent is false.
 	AttemptCounts(ctx context.Context, classroomID string, perStudent bool, examples int) (map[string][]AttemptCount, error)
+	// EachRefusalFacts calls fn with every refused action of the classroom's current students that
+	// kept facts: the student, the game's kind, the code and the facts.
+	EachRefusalFacts(ctx context.Context, classroomID string, fn func(studentID, kind, code string, facts json.RawMessage) error) error
 }
 
 const attemptExamples = 3
@@ -79,6 +85,9 @@ func (s *Service) ClassroomStats(ctx context.Context, classroomID string) (*Clas
 	if err := s.tallyGames(ctx, classroomID, seats, byID); err != nil {
 		return nil, err
 	}
+	if err := s.countMistakes(ctx, classroomID, byID); err != nil {
+		return nil, err
+	}
 	perStudent, err := s.store.AttemptCounts(ctx, classroomID, true, attemptExamples)
 	if err != nil {
 		return nil, err
@@ -96,7 +105,7 @@ func (s *Service) ClassroomStats(ctx context.Context, classroomID string) (*Clas
 }
 
 func newStudentStats(id, name string) StudentStats {
-	return StudentStats{StudentID: id, Name: name, Counts: map[string]map[string]int{}}
+	return StudentStats{StudentID: id, Name: name, Counts: map[string]map[string]int{}, Mistakes: map[string]map[string]map[string]int{}}
 }
 
 func countGames(seats []StudentSeat, byID map[string]*StudentStats) {
@@ -174,4 +183,37 @@ func (st *StudentStats) add(other StudentStats) {
 	for kind, counts := range other.Counts {
 		st.addCounts(kind, counts)
 	}
+	for kind, figures := range other.Mistakes {
+		for figure, values := range figures {
+			for value, n := range values {
+				st.addMistake(kind, figure, value, n)
+			}
+		}
+	}
+}
+
+// countMistakes credits each refused action's mistake, as its kind reads it from the facts, to the
+// student who made it.
+func (s *Service) countMistakes(ctx context.Context, classroomID string, byID map[string]*StudentStats) error {
+	return s.store.EachRefusalFacts(ctx, classroomID, func(studentID, kindName, code string, facts json.RawMessage) error {
+		st := byID[studentID]
+		kind, ok := s.kinds.Lookup(kindName)
+		if st == nil || !ok {
+			return nil
+		}
+		if figure, value, ok := kind.MistakeOf(code, facts); ok {
+			st.addMistake(kindName, figure, value, 1)
+		}
+		return nil
+	})
+}
+
+func (st *StudentStats) addMistake(kind, figure, value string, n int) {
+	if st.Mistakes[kind] == nil {
+		st.Mistakes[kind] = map[string]map[string]int{}
+	}
+	if st.Mistakes[kind][figure] == nil {
+		st.Mistakes[kind][figure] = map[string]int{}
+	}
+	st.Mistakes[kind][figure][value] += n
 }

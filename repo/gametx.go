@@ -232,8 +232,8 @@ func (t *gameTx) AbortGame(ctx context.Context, gameID string) error {
 }
 
 func (t *gameTx) RecordAttempt(ctx context.Context, gameID string, a play.Attempt) error {
-	return t.queue(ctx, `INSERT INTO attempts (game_id, seat, version, action, code, detail) VALUES ($1, $2, $3, $4, $5, $6)`,
-		gameID, a.Seat, a.Version, a.Action, a.Code, a.Detail)
+	return t.queue(ctx, `INSERT INTO attempts (game_id, seat, version, action, code, detail, facts) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+		gameID, a.Seat, a.Version, a.Action, a.Code, a.Detail, a.Facts)
 }
 
 func (t *gameTx) LockResult(ctx context.Context, lookup []byte) error {

@@ -81,9 +81,36 @@ func (s *Games) AttemptCounts(ctx context.Context, classroomID string, perStuden
 	return out, rows.Err()
 }
 
+// EachRefusalFacts calls fn with every refused action of the classroom's current students that kept
+// facts, oldest first.
+func (s *Games) EachRefusalFacts(ctx context.Context, classroomID string, fn func(studentID, kind, code string, facts json.RawMessage) error) error {
+	rows, err := s.db.Pool.Query(ctx, `SELECT st.id::text, g.kind, a.code, a.facts
+		FROM attempts a
+		JOIN games g ON g.id = a.game_id
+		JOIN seats s ON s.game_id = a.game_id AND s.seat = a.seat
+		JOIN students st ON st.id = s.student_id AND st.removed_at IS NULL
+		WHERE g.classroom_id = $1 AND a.facts IS NOT NULL
+		ORDER BY a.id`, classroomID)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var studentID, kind, code string
+		var facts []byte
+		if err := rows.Scan(&studentID, &kind, &code, &facts); err != nil {
+			return err
+		}
+		if err := fn(studentID, kind, code, facts); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
 // Attempts lists a game's refused actions, oldest first.
 func (s *Games) Attempts(ctx context.Context, gameID string) ([]play.Attempt, error) {
-	rows, err := s.db.Pool.Query(ctx, `SELECT a.id, a.seat, s.student_id::text, a.version, a.action, a.code, a.detail, a.created_at
+	rows, err := s.db.Pool.Query(ctx, `SELECT a.id, a.seat, s.student_id::text, a.version, a.action, a.code, a.detail, a.facts, a.created_at
 		FROM attempts a LEFT JOIN seats s ON s.game_id = a.game_id AND s.seat = a.seat
 		WHERE a.game_id = $1 ORDER BY a.id`, gameID)
 	if err != nil {
@@ -91,7 +118,7 @@ func (s *Games) Attempts(ctx context.Context, gameID string) ([]play.Attempt, er
 	}
 	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (play.Attempt, error) {
 		var a play.Attempt
-		err := r.Scan(&a.ID, &a.Seat, &a.StudentID, &a.Version, &a.Action, &a.Code, &a.Detail, &a.CreatedAt)
+		err := r.Scan(&a.ID, &a.Seat, &a.StudentID, &a.Version, &a.Action, &a.Code, &a.Detail, &a.Facts, &a.CreatedAt)
 		return a, err
 	})
 }

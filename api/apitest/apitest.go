@@ -26,6 +26,8 @@ import (
 type Contract struct {
 	spec   *openapi3.T
 	router routers.Router
+	// facts are the schemas declared for each refusal code's facts (x-refusal-codes).
+	facts map[string][]*openapi3.Schema
 }
 
 var (
@@ -63,7 +65,7 @@ func NewContract(data []byte) (*Contract, error) {
 		return nil, err
 	}
 	router, err := gorillamux.NewRouter(spec)
-	return &Contract{spec: spec, router: router}, err
+	return &Contract{spec: spec, router: router, facts: factsByCode(spec)}, err
 }
 
 // Check validates one response against the operation its request matched. A response to a request
@@ -84,13 +86,17 @@ func (c *Contract) Check(req *http.Request, status int, header http.Header, body
 		Request: req, PathParams: params, Route: route,
 		Options: &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc},
 	}
-	return openapi3filter.ValidateResponse(context.Background(), &openapi3filter.ResponseValidationInput{
+	err = openapi3filter.ValidateResponse(context.Background(), &openapi3filter.ResponseValidationInput{
 		RequestValidationInput: in,
 		Status:                 status,
 		Header:                 header,
 		Body:                   io.NopCloser(bytes.NewReader(body)),
 		Options:                &openapi3filter.Options{IncludeResponseStatus: true, MultiError: true},
 	})
+	if err != nil {
+		return err
+	}
+	return c.checkFacts(header, body)
 }
 
 func isPreflight(req *http.Request) bool {
@@ -105,7 +111,10 @@ func (c *Contract) checkProblem(status int, header http.Header, body []byte) err
 	if err := json.Unmarshal(body, &v); err != nil {
 		return err
 	}
-	return c.spec.Components.Schemas["Problem"].Value.VisitJSON(v)
+	if err := c.spec.Components.Schemas["Problem"].Value.VisitJSON(v); err != nil {
+		return err
+	}
+	return c.checkFacts(header, body)
 }
 
 // Server is the API under test on a real listener.
@@ -152,6 +161,8 @@ type Problem struct {
 	Detail   string `json:"detail"`
 	Instance string `json:"instance"`
 	Code     string `json:"code"`
+	// Facts are the refusal's machine-readable facts, when it has any.
+	Facts json.RawMessage `json:"facts"`
 }
 
 // Problem decodes an error response, failing the test when it is not a problem document.

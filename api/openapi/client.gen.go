@@ -244,10 +244,12 @@ type ClientInterface interface {
 	// Per student and for the class: games played and won; per kind of game, its counters
 	// (Prime Climb: operations used, primes landed on, bumps given and taken, cards drawn and
 	// played; Primed: plays, draws, passes, rounds) and the measures derived from them (Primed:
-	// `average_round_score`); and refused attempts by code with recent examples. With
-	// `Accept: text/csv`, one row per student and figure for spreadsheets, named
-	// `<kind>.<counter>` with the kind's `-` written `_` (`prime_climb.op_add`,
-	// `primed.average_round_score`).
+	// `average_round_score`); the mistakes each kind reads from the refusals' facts (Primed: the
+	// totals most often mistaken for primes; Prime Climb: the most common kinds of illegal step);
+	// and refused attempts by code with recent examples. With `Accept: text/csv`, one row per
+	// student and figure for spreadsheets, named `<kind>.<counter>` with the kind's `-` written `_`
+	// (`prime_climb.op_add`, `primed.average_round_score`), a mistake `<kind>.<figure>.<value>`
+	// (`primed.not_prime_totals.21`).
 	//
 	// Corresponds with GET /v1/classrooms/{classroom_id}/stats (the `GetClassroomStats` operationId).
 	GetClassroomStats(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -803,10 +805,12 @@ func (c *Client) RotateJoinCode(ctx context.Context, classroomId ClassroomID, re
 // Per student and for the class: games played and won; per kind of game, its counters
 // (Prime Climb: operations used, primes landed on, bumps given and taken, cards drawn and
 // played; Primed: plays, draws, passes, rounds) and the measures derived from them (Primed:
-// `average_round_score`); and refused attempts by code with recent examples. With
-// `Accept: text/csv`, one row per student and figure for spreadsheets, named
-// `<kind>.<counter>` with the kind's `-` written `_` (`prime_climb.op_add`,
-// `primed.average_round_score`).
+// `average_round_score`); the mistakes each kind reads from the refusals' facts (Primed: the
+// totals most often mistaken for primes; Prime Climb: the most common kinds of illegal step);
+// and refused attempts by code with recent examples. With `Accept: text/csv`, one row per
+// student and figure for spreadsheets, named `<kind>.<counter>` with the kind's `-` written `_`
+// (`prime_climb.op_add`, `primed.average_round_score`), a mistake `<kind>.<figure>.<value>`
+// (`primed.not_prime_totals.21`).
 //
 // Corresponds with GET /v1/classrooms/{classroom_id}/stats (the `GetClassroomStats` operationId).
 func (c *Client) GetClassroomStats(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -3004,10 +3008,12 @@ type ClientWithResponsesInterface interface {
 	// Per student and for the class: games played and won; per kind of game, its counters
 	// (Prime Climb: operations used, primes landed on, bumps given and taken, cards drawn and
 	// played; Primed: plays, draws, passes, rounds) and the measures derived from them (Primed:
-	// `average_round_score`); and refused attempts by code with recent examples. With
-	// `Accept: text/csv`, one row per student and figure for spreadsheets, named
-	// `<kind>.<counter>` with the kind's `-` written `_` (`prime_climb.op_add`,
-	// `primed.average_round_score`).
+	// `average_round_score`); the mistakes each kind reads from the refusals' facts (Primed: the
+	// totals most often mistaken for primes; Prime Climb: the most common kinds of illegal step);
+	// and refused attempts by code with recent examples. With `Accept: text/csv`, one row per
+	// student and figure for spreadsheets, named `<kind>.<counter>` with the kind's `-` written `_`
+	// (`prime_climb.op_add`, `primed.average_round_score`), a mistake `<kind>.<figure>.<value>`
+	// (`primed.not_prime_totals.21`).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -6635,10 +6641,12 @@ func (c *ClientWithResponses) RotateJoinCodeWithResponse(ctx context.Context, cl
 // Per student and for the class: games played and won; per kind of game, its counters
 // (Prime Climb: operations used, primes landed on, bumps given and taken, cards drawn and
 // played; Primed: plays, draws, passes, rounds) and the measures derived from them (Primed:
-// `average_round_score`); and refused attempts by code with recent examples. With
-// `Accept: text/csv`, one row per student and figure for spreadsheets, named
-// `<kind>.<counter>` with the kind's `-` written `_` (`prime_climb.op_add`,
-// `primed.average_round_score`).
+// `average_round_score`); the mistakes each kind reads from the refusals' facts (Primed: the
+// totals most often mistaken for primes; Prime Climb: the most common kinds of illegal step);
+// and refused attempts by code with recent examples. With `Accept: text/csv`, one row per
+// student and figure for spreadsheets, named `<kind>.<counter>` with the kind's `-` written `_`
+// (`prime_climb.op_add`, `primed.average_round_score`), a mistake `<kind>.<figure>.<value>`
+// (`primed.not_prime_totals.21`).
 //
 // Returns a wrapper object for the known response body format(s).
 //

@@ -57,6 +57,24 @@ func (e GameStatus) Valid() bool {
 	}
 }
 
+// Defines values for GameStatusFactsStatus.
+const (
+	GameStatusFactsStatusAborted GameStatusFactsStatus = "aborted"
+	GameStatusFactsStatusLobby   GameStatusFactsStatus = "lobby"
+)
+
+// Valid indicates whether the value is a known member of the GameStatusFactsStatus enum.
+func (e GameStatusFactsStatus) Valid() bool {
+	switch e {
+	case GameStatusFactsStatusAborted:
+		return true
+	case GameStatusFactsStatusLobby:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PrimeClimbBoardSquareColors.
 const (
 	PrimeClimbBoardSquareColorsBlue   PrimeClimbBoardSquareColors = "blue"
@@ -180,6 +198,48 @@ func (e PrimeClimbChooseActionType) Valid() bool {
 	}
 }
 
+// Defines values for PrimeClimbCursedFactsOp.
+const (
+	PrimeClimbCursedFactsOpAdd      PrimeClimbCursedFactsOp = "add"
+	PrimeClimbCursedFactsOpMultiply PrimeClimbCursedFactsOp = "multiply"
+)
+
+// Valid indicates whether the value is a known member of the PrimeClimbCursedFactsOp enum.
+func (e PrimeClimbCursedFactsOp) Valid() bool {
+	switch e {
+	case PrimeClimbCursedFactsOpAdd:
+		return true
+	case PrimeClimbCursedFactsOpMultiply:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PrimeClimbDiceUnusedFactsOp.
+const (
+	PrimeClimbDiceUnusedFactsOpAdd      PrimeClimbDiceUnusedFactsOp = "add"
+	PrimeClimbDiceUnusedFactsOpDivide   PrimeClimbDiceUnusedFactsOp = "divide"
+	PrimeClimbDiceUnusedFactsOpMultiply PrimeClimbDiceUnusedFactsOp = "multiply"
+	PrimeClimbDiceUnusedFactsOpSubtract PrimeClimbDiceUnusedFactsOp = "subtract"
+)
+
+// Valid indicates whether the value is a known member of the PrimeClimbDiceUnusedFactsOp enum.
+func (e PrimeClimbDiceUnusedFactsOp) Valid() bool {
+	switch e {
+	case PrimeClimbDiceUnusedFactsOpAdd:
+		return true
+	case PrimeClimbDiceUnusedFactsOpDivide:
+		return true
+	case PrimeClimbDiceUnusedFactsOpMultiply:
+		return true
+	case PrimeClimbDiceUnusedFactsOpSubtract:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PrimeClimbDrawKind.
 const (
 	PrimeClimbDrawKindAction PrimeClimbDrawKind = "action"
@@ -195,6 +255,84 @@ func (e PrimeClimbDrawKind) Valid() bool {
 	case PrimeClimbDrawKindKeeper:
 		return true
 	case PrimeClimbDrawKindNone:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PrimeClimbIllegalStepFactsOp.
+const (
+	PrimeClimbIllegalStepFactsOpAdd      PrimeClimbIllegalStepFactsOp = "add"
+	PrimeClimbIllegalStepFactsOpDivide   PrimeClimbIllegalStepFactsOp = "divide"
+	PrimeClimbIllegalStepFactsOpMultiply PrimeClimbIllegalStepFactsOp = "multiply"
+	PrimeClimbIllegalStepFactsOpSubtract PrimeClimbIllegalStepFactsOp = "subtract"
+)
+
+// Valid indicates whether the value is a known member of the PrimeClimbIllegalStepFactsOp enum.
+func (e PrimeClimbIllegalStepFactsOp) Valid() bool {
+	switch e {
+	case PrimeClimbIllegalStepFactsOpAdd:
+		return true
+	case PrimeClimbIllegalStepFactsOpDivide:
+		return true
+	case PrimeClimbIllegalStepFactsOpMultiply:
+		return true
+	case PrimeClimbIllegalStepFactsOpSubtract:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PrimeClimbIllegalStepFactsReason.
+const (
+	AfterWin PrimeClimbIllegalStepFactsReason = "after_win"
+	Below0   PrimeClimbIllegalStepFactsReason = "below_0"
+	NotWhole PrimeClimbIllegalStepFactsReason = "not_whole"
+	Past101  PrimeClimbIllegalStepFactsReason = "past_101"
+)
+
+// Valid indicates whether the value is a known member of the PrimeClimbIllegalStepFactsReason enum.
+func (e PrimeClimbIllegalStepFactsReason) Valid() bool {
+	switch e {
+	case AfterWin:
+		return true
+	case Below0:
+		return true
+	case NotWhole:
+		return true
+	case Past101:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PrimeClimbInvalidTargetFactsReason.
+const (
+	PrimeClimbInvalidTargetFactsReasonHome       PrimeClimbInvalidTargetFactsReason = "home"
+	PrimeClimbInvalidTargetFactsReasonNoPawns    PrimeClimbInvalidTargetFactsReason = "no_pawns"
+	PrimeClimbInvalidTargetFactsReasonNoSuchSeat PrimeClimbInvalidTargetFactsReason = "no_such_seat"
+	PrimeClimbInvalidTargetFactsReasonNotAChoice PrimeClimbInvalidTargetFactsReason = "not_a_choice"
+	PrimeClimbInvalidTargetFactsReasonOnStart    PrimeClimbInvalidTargetFactsReason = "on_start"
+	PrimeClimbInvalidTargetFactsReasonSelf       PrimeClimbInvalidTargetFactsReason = "self"
+)
+
+// Valid indicates whether the value is a known member of the PrimeClimbInvalidTargetFactsReason enum.
+func (e PrimeClimbInvalidTargetFactsReason) Valid() bool {
+	switch e {
+	case PrimeClimbInvalidTargetFactsReasonHome:
+		return true
+	case PrimeClimbInvalidTargetFactsReasonNoPawns:
+		return true
+	case PrimeClimbInvalidTargetFactsReasonNoSuchSeat:
+		return true
+	case PrimeClimbInvalidTargetFactsReasonNotAChoice:
+		return true
+	case PrimeClimbInvalidTargetFactsReasonOnStart:
+		return true
+	case PrimeClimbInvalidTargetFactsReasonSelf:
 		return true
 	default:
 		return false
@@ -456,15 +594,60 @@ func (e PrimeClimbViewPhase) Valid() bool {
 	}
 }
 
+// Defines values for PrimeClimbWrongPhaseFactsAction.
+const (
+	PrimeClimbWrongPhaseFactsActionChoose PrimeClimbWrongPhaseFactsAction = "choose"
+	PrimeClimbWrongPhaseFactsActionKeeper PrimeClimbWrongPhaseFactsAction = "keeper"
+	PrimeClimbWrongPhaseFactsActionMove   PrimeClimbWrongPhaseFactsAction = "move"
+	PrimeClimbWrongPhaseFactsActionRoll   PrimeClimbWrongPhaseFactsAction = "roll"
+)
+
+// Valid indicates whether the value is a known member of the PrimeClimbWrongPhaseFactsAction enum.
+func (e PrimeClimbWrongPhaseFactsAction) Valid() bool {
+	switch e {
+	case PrimeClimbWrongPhaseFactsActionChoose:
+		return true
+	case PrimeClimbWrongPhaseFactsActionKeeper:
+		return true
+	case PrimeClimbWrongPhaseFactsActionMove:
+		return true
+	case PrimeClimbWrongPhaseFactsActionRoll:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PrimeClimbWrongPhaseFactsPhase.
+const (
+	PrimeClimbWrongPhaseFactsPhaseMove    PrimeClimbWrongPhaseFactsPhase = "move"
+	PrimeClimbWrongPhaseFactsPhaseResolve PrimeClimbWrongPhaseFactsPhase = "resolve"
+	PrimeClimbWrongPhaseFactsPhaseRoll    PrimeClimbWrongPhaseFactsPhase = "roll"
+)
+
+// Valid indicates whether the value is a known member of the PrimeClimbWrongPhaseFactsPhase enum.
+func (e PrimeClimbWrongPhaseFactsPhase) Valid() bool {
+	switch e {
+	case PrimeClimbWrongPhaseFactsPhaseMove:
+		return true
+	case PrimeClimbWrongPhaseFactsPhaseResolve:
+		return true
+	case PrimeClimbWrongPhaseFactsPhaseRoll:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PrimedDrawActionType.
 const (
-	Draw PrimedDrawActionType = "draw"
+	PrimedDrawActionTypeDraw PrimedDrawActionType = "draw"
 )
 
 // Valid indicates whether the value is a known member of the PrimedDrawActionType enum.
 func (e PrimedDrawActionType) Valid() bool {
 	switch e {
-	case Draw:
+	case PrimedDrawActionTypeDraw:
 		return true
 	default:
 		return false
@@ -491,16 +674,16 @@ func (e PrimedOptionsDeck) Valid() bool {
 
 // Defines values for PrimedOptionsTarget.
 const (
-	Composites PrimedOptionsTarget = "composites"
-	Primes     PrimedOptionsTarget = "primes"
+	PrimedOptionsTargetComposites PrimedOptionsTarget = "composites"
+	PrimedOptionsTargetPrimes     PrimedOptionsTarget = "primes"
 )
 
 // Valid indicates whether the value is a known member of the PrimedOptionsTarget enum.
 func (e PrimedOptionsTarget) Valid() bool {
 	switch e {
-	case Composites:
+	case PrimedOptionsTargetComposites:
 		return true
-	case Primes:
+	case PrimedOptionsTargetPrimes:
 		return true
 	default:
 		return false
@@ -509,13 +692,13 @@ func (e PrimedOptionsTarget) Valid() bool {
 
 // Defines values for PrimedPassActionType.
 const (
-	Pass PrimedPassActionType = "pass"
+	PrimedPassActionTypePass PrimedPassActionType = "pass"
 )
 
 // Valid indicates whether the value is a known member of the PrimedPassActionType enum.
 func (e PrimedPassActionType) Valid() bool {
 	switch e {
-	case Pass:
+	case PrimedPassActionTypePass:
 		return true
 	default:
 		return false
@@ -558,6 +741,24 @@ func (e PrimedPlayActionType) Valid() bool {
 	}
 }
 
+// Defines values for PrimedPlayAvailableFactsTarget.
+const (
+	PrimedPlayAvailableFactsTargetComposites PrimedPlayAvailableFactsTarget = "composites"
+	PrimedPlayAvailableFactsTargetPrimes     PrimedPlayAvailableFactsTarget = "primes"
+)
+
+// Valid indicates whether the value is a known member of the PrimedPlayAvailableFactsTarget enum.
+func (e PrimedPlayAvailableFactsTarget) Valid() bool {
+	switch e {
+	case PrimedPlayAvailableFactsTargetComposites:
+		return true
+	case PrimedPlayAvailableFactsTargetPrimes:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PrimedRoundResultEnding.
 const (
 	Blocked PrimedRoundResultEnding = "blocked"
@@ -591,6 +792,42 @@ func (e PrimedViewPhase) Valid() bool {
 	case PrimedViewPhaseFinished:
 		return true
 	case PrimedViewPhasePlay:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PrimedWrongPhaseFactsAction.
+const (
+	PrimedWrongPhaseFactsActionDraw PrimedWrongPhaseFactsAction = "draw"
+	PrimedWrongPhaseFactsActionPass PrimedWrongPhaseFactsAction = "pass"
+)
+
+// Valid indicates whether the value is a known member of the PrimedWrongPhaseFactsAction enum.
+func (e PrimedWrongPhaseFactsAction) Valid() bool {
+	switch e {
+	case PrimedWrongPhaseFactsActionDraw:
+		return true
+	case PrimedWrongPhaseFactsActionPass:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PrimedWrongPhaseFactsPhase.
+const (
+	PrimedWrongPhaseFactsPhaseDrawn PrimedWrongPhaseFactsPhase = "drawn"
+	PrimedWrongPhaseFactsPhasePlay  PrimedWrongPhaseFactsPhase = "play"
+)
+
+// Valid indicates whether the value is a known member of the PrimedWrongPhaseFactsPhase enum.
+func (e PrimedWrongPhaseFactsPhase) Valid() bool {
+	switch e {
+	case PrimedWrongPhaseFactsPhaseDrawn:
+		return true
+	case PrimedWrongPhaseFactsPhasePlay:
 		return true
 	default:
 		return false
@@ -660,7 +897,39 @@ type Attempt struct {
 	CreatedAt time.Time `json:"created_at"`
 
 	// Detail Example: 13 + 8 = 21 is not prime: 21 = 3 × 7
-	Detail    string              `json:"detail"`
+	Detail string `json:"detail"`
+
+	// Facts The numbers behind a refusal, for programs (a dashboard, a translation): the `facts` of a
+	// problem document and of a stored attempt. Their shape is set by the problem's `code` and, for
+	// a game's rules, the game's kind (every schema lists its codes in `x-refusal-codes`):
+	//
+	// | code | facts | game |
+	// |---|---|---|
+	// | `card_drawn_this_turn` | `PrimeClimbCardFacts` | `prime-climb` |
+	// | `card_not_held` | `PrimeClimbCardFacts` | `prime-climb` |
+	// | `card_not_in_hand` | `PrimedCardNotInHandFacts` | `primed` |
+	// | `cursed` | `PrimeClimbCursedFacts` | `prime-climb` |
+	// | `dice_unused` | `PrimeClimbDiceUnusedFacts` | `prime-climb` |
+	// | `die_not_available` | `PrimeClimbDieFacts` | `prime-climb` |
+	// | `game_full` | `SeatCountFacts` | any |
+	// | `game_not_active` | `GameStatusFacts` | any |
+	// | `game_over` | `GameOverFacts` | any |
+	// | `illegal_step` | `PrimeClimbIllegalStepFacts` | `prime-climb` |
+	// | `invalid_seat_count` | `SeatCountFacts` | any |
+	// | `invalid_target` | `PrimeClimbInvalidTargetFacts` | `prime-climb` |
+	// | `must_play_drawn_card_or_pass` | `PrimedDrawnCardFacts` | `primed` |
+	// | `not_a_keeper` | `PrimeClimbCardFacts` | `prime-climb` |
+	// | `not_composite` | `PrimedSumFacts` | `primed` |
+	// | `not_enough_players` | `SeatCountFacts` | any |
+	// | `not_prime` | `PrimedSumFacts` | `primed` |
+	// | `not_your_turn` | `NotYourTurnFacts` | any |
+	// | `one_card_only` | `PrimedCardsFacts` | `primed` |
+	// | `pawn_home` | `PrimeClimbPawnFacts` | `prime-climb` |
+	// | `play_available` | `PrimedPlayAvailableFacts` | `primed` |
+	// | `version_mismatch` | `VersionMismatchFacts` | any |
+	// | `wrong_phase` | `PrimeClimbWrongPhaseFacts` | `prime-climb` |
+	// | `wrong_phase` | `PrimedWrongPhaseFacts` | `primed` |
+	Facts     *RefusalFacts       `json:"facts,omitempty"`
 	Id        int64               `json:"id"`
 	Seat      int                 `json:"seat"`
 	StudentId *openapi_types.UUID `json:"student_id"`
@@ -869,11 +1138,28 @@ type GameOptions = json.RawMessage
 // GameOutcome What one action (or the start) did.
 type GameOutcome = json.RawMessage
 
+// GameOverFacts An action after the game was won, and the seats that won it.
+//
+// Example: {"winners":[2]}
+type GameOverFacts struct {
+	Winners []int `json:"winners"`
+}
+
 // GameScores The standing of every seat.
 type GameScores = json.RawMessage
 
 // GameStatus defines model for GameStatus.
 type GameStatus string
+
+// GameStatusFacts An action sent to a game that takes none, and the game's status.
+//
+// Example: {"status":"lobby"}
+type GameStatusFacts struct {
+	Status GameStatusFactsStatus `json:"status"`
+}
+
+// GameStatusFactsStatus defines model for GameStatusFacts.Status.
+type GameStatusFactsStatus string
 
 // GameSummary defines model for GameSummary.
 type GameSummary struct {
@@ -966,6 +1252,11 @@ type KindStats struct {
 
 	// Measures Figures derived from the counters, such as Primed's `average_round_score` (the mean round score, lower is better); a figure with no value yet (no round played) is absent.
 	Measures map[string]float64 `json:"measures"`
+
+	// Mistakes What the refused actions' facts tell, by figure, each a list of values with how often they occurred, most frequent first: Primed's `not_prime_totals` (the totals played as primes that were not, PR-4) and `not_composite_totals`; Prime Climb's `illegal_steps` (the kinds of step that left the board, as operation and reason: `multiply_past_101`, `add_past_101`, `subtract_below_0`, `divide_not_whole`; PC-5). Counted over the refusals of current students only, like `attempts`.
+	//
+	// Example: {"not_prime_totals":[{"count":3,"value":"21"},{"count":1,"value":"15"}]}
+	Mistakes map[string][]MistakeCount `json:"mistakes"`
 }
 
 // LegalActions defines model for LegalActions.
@@ -973,6 +1264,24 @@ type LegalActions struct {
 	Actions json.RawMessage `json:"actions"`
 	Seat    int             `json:"seat"`
 	Version int64           `json:"version"`
+}
+
+// MistakeCount defines model for MistakeCount.
+type MistakeCount struct {
+	// Count Example: 3
+	Count int `json:"count"`
+
+	// Value Example: 21
+	Value string `json:"value"`
+}
+
+// NotYourTurnFacts An action from a seat whose turn it is not (G-1), and the seats that may act now.
+//
+// Example: {"seat":1,"to_act":[0]}
+type NotYourTurnFacts struct {
+	// Seat The seat that sent the action.
+	Seat  int   `json:"seat"`
+	ToAct []int `json:"to_act"`
 }
 
 // PersonName A player's or student's name. Normalised by the RFC 8266 nickname rules (spaces trimmed and folded, NFKC) and stored in that form. Refused with 400 `invalid_name`: control, invisible (format) and unassigned characters, direction changes, a leading combining mark, a name showing no letter, digit or symbol, letters of two alphabets (Latin and Cyrillic, say; Chinese, Japanese and Korean scripts count as one). Names equal in the profile's comparison form (ignoring case and width) are the same name: 409 `name_taken` in one classroom or game.
@@ -1025,6 +1334,17 @@ type PrimeClimbBump struct {
 // Example: plus_minus_5
 type PrimeClimbCard string
 
+// PrimeClimbCardFacts A card that cannot be played (PC-12): an action card (`not_a_keeper`), a keeper the mover does not hold (`card_not_held`) or got on this turn (`card_drawn_this_turn`).
+//
+// Example: {"card":"send_to_start"}
+type PrimeClimbCardFacts struct {
+	// Card A Prime Card kind. Keepers (PC-12) are plus_minus_1..plus_minus_9, send_to_start and curse; the others are action cards (PC-13).
+	//
+	// Example: plus_minus_5
+	Card PrimeClimbCard `json:"card"`
+	Step *int           `json:"step,omitempty"`
+}
+
 // PrimeClimbChoice Example: {"pawn":0,"target_seat":1}
 type PrimeClimbChoice struct {
 	// Card A Prime Card kind. Keepers (PC-12) are plus_minus_1..plus_minus_9, send_to_start and curse; the others are action cards (PC-13).
@@ -1050,6 +1370,42 @@ type PrimeClimbChooseAction struct {
 
 // PrimeClimbChooseActionType defines model for PrimeClimbChooseAction.Type.
 type PrimeClimbChooseActionType string
+
+// PrimeClimbCursedFacts A die step that adds or multiplies under a Curse (PC-12).
+//
+// Example: {"die":5,"op":"multiply","step":1}
+type PrimeClimbCursedFacts struct {
+	Die  int                     `json:"die"`
+	Op   PrimeClimbCursedFactsOp `json:"op"`
+	Step *int                    `json:"step,omitempty"`
+}
+
+// PrimeClimbCursedFactsOp defines model for PrimeClimbCursedFacts.Op.
+type PrimeClimbCursedFactsOp string
+
+// PrimeClimbDiceUnusedFacts A move that leaves a die unused although it has a legal application (PC-6), with one such application.
+//
+// Example: {"die":4,"from":12,"op":"add","pawn":0,"result":16,"unused":[4]}
+type PrimeClimbDiceUnusedFacts struct {
+	Die    int                         `json:"die"`
+	From   int                         `json:"from"`
+	Op     PrimeClimbDiceUnusedFactsOp `json:"op"`
+	Pawn   int                         `json:"pawn"`
+	Result int                         `json:"result"`
+	Unused []int                       `json:"unused"`
+}
+
+// PrimeClimbDiceUnusedFactsOp defines model for PrimeClimbDiceUnusedFacts.Op.
+type PrimeClimbDiceUnusedFactsOp string
+
+// PrimeClimbDieFacts A die the mover does not have (left) to use (PC-3).
+//
+// Example: {"dice_left":[3],"die":6,"step":2}
+type PrimeClimbDieFacts struct {
+	DiceLeft []int `json:"dice_left"`
+	Die      int   `json:"die"`
+	Step     *int  `json:"step,omitempty"`
+}
 
 // PrimeClimbDraw Example: {"bumps":[],"card":"go_to_64","effect":"pawn 0: from 37 to 64","kind":"action","moves":[{"from":37,"pawn":0,"seat":0,"to":64}],"pawn":0,"pending":false,"reshuffled":false,"square":37,"stolen":null}
 type PrimeClimbDraw struct {
@@ -1089,6 +1445,57 @@ type PrimeClimbHeldCard struct {
 	// New Got on the owner's current or last turn; playable from the owner's next turn (PC-12).
 	New bool `json:"new"`
 }
+
+// PrimeClimbIllegalStepFacts A step whose arithmetic leaves the board (PC-5): `past_101` (add or multiply gives more than 101), `below_0` (subtract gives less than 0), `not_whole` (divide leaves a remainder; no result), or `after_win` (a step after the move already brought both pawns home, PC-14).
+//
+// Example: {"amount":3,"die":3,"from":37,"op":"multiply","pawn":1,"reason":"past_101","result":111,"step":1}
+type PrimeClimbIllegalStepFacts struct {
+	// Amount The number applied: the die, or the keeper's number.
+	Amount *int `json:"amount,omitempty"`
+
+	// Card A Prime Card kind. Keepers (PC-12) are plus_minus_1..plus_minus_9, send_to_start and curse; the others are action cards (PC-13).
+	//
+	// Example: plus_minus_5
+	Card *PrimeClimbCard `json:"card,omitempty"`
+
+	// Die The die of a die step.
+	Die    *int                             `json:"die,omitempty"`
+	From   *int                             `json:"from,omitempty"`
+	Op     *PrimeClimbIllegalStepFactsOp    `json:"op,omitempty"`
+	Pawn   *int                             `json:"pawn,omitempty"`
+	Reason PrimeClimbIllegalStepFactsReason `json:"reason"`
+
+	// Result Where the pawn would land; absent for a division that is not whole.
+	Result *int `json:"result,omitempty"`
+	Step   *int `json:"step,omitempty"`
+
+	// WonAt The step that won (after_win).
+	WonAt *int `json:"won_at,omitempty"`
+}
+
+// PrimeClimbIllegalStepFactsOp defines model for PrimeClimbIllegalStepFacts.Op.
+type PrimeClimbIllegalStepFactsOp string
+
+// PrimeClimbIllegalStepFactsReason defines model for PrimeClimbIllegalStepFacts.Reason.
+type PrimeClimbIllegalStepFactsReason string
+
+// PrimeClimbInvalidTargetFacts A target a card cannot take (PC-12, PC-13): `no_such_seat`, `on_start` and `home` (Send to Start), `self` and `no_pawns` (Curse), `not_a_choice` (the answer to a pending Swap or Steal, with the choices it takes).
+//
+// Example: {"card":"send_to_start","pawn":0,"reason":"on_start","target_seat":1}
+type PrimeClimbInvalidTargetFacts struct {
+	// Card A Prime Card kind. Keepers (PC-12) are plus_minus_1..plus_minus_9, send_to_start and curse; the others are action cards (PC-13).
+	//
+	// Example: plus_minus_5
+	Card       PrimeClimbCard                     `json:"card"`
+	Choices    *[]PrimeClimbChoice                `json:"choices,omitempty"`
+	Pawn       *int                               `json:"pawn,omitempty"`
+	Reason     PrimeClimbInvalidTargetFactsReason `json:"reason"`
+	Step       *int                               `json:"step,omitempty"`
+	TargetSeat int                                `json:"target_seat"`
+}
+
+// PrimeClimbInvalidTargetFactsReason defines model for PrimeClimbInvalidTargetFacts.Reason.
+type PrimeClimbInvalidTargetFactsReason string
 
 // PrimeClimbKeeperAction Play one keeper before the roll or during the move phase (PC-12).
 //
@@ -1183,6 +1590,14 @@ type PrimeClimbOutcomeAction string
 
 // PrimeClimbOutcomePrimesLanded defines model for PrimeClimbOutcome.PrimesLanded.
 type PrimeClimbOutcomePrimesLanded int
+
+// PrimeClimbPawnFacts A pawn that is home on 101 and never moves again (PC-7).
+//
+// Example: {"pawn":0,"step":1}
+type PrimeClimbPawnFacts struct {
+	Pawn int  `json:"pawn"`
+	Step *int `json:"step,omitempty"`
+}
 
 // PrimeClimbPending Example: {"candidates":[{"pawn":0,"target_seat":1},{"pawn":1,"target_seat":1}],"card":"swap","pawn":0}
 type PrimeClimbPending struct {
@@ -1314,6 +1729,26 @@ type PrimeClimbViewGame string
 // PrimeClimbViewPhase defines model for PrimeClimbView.Phase.
 type PrimeClimbViewPhase string
 
+// PrimeClimbWrongPhaseFacts An action the turn does not wait for (PC-4): the action type tried and the phase, with the dice rolled (move phase) or the card waiting for a choice (resolve phase).
+//
+// Example: {"action":"roll","dice":[3,5],"phase":"move"}
+type PrimeClimbWrongPhaseFacts struct {
+	Action PrimeClimbWrongPhaseFactsAction `json:"action"`
+
+	// Card A Prime Card kind. Keepers (PC-12) are plus_minus_1..plus_minus_9, send_to_start and curse; the others are action cards (PC-13).
+	//
+	// Example: plus_minus_5
+	Card  *PrimeClimbCard                `json:"card,omitempty"`
+	Dice  *[]int                         `json:"dice,omitempty"`
+	Phase PrimeClimbWrongPhaseFactsPhase `json:"phase"`
+}
+
+// PrimeClimbWrongPhaseFactsAction defines model for PrimeClimbWrongPhaseFacts.Action.
+type PrimeClimbWrongPhaseFactsAction string
+
+// PrimeClimbWrongPhaseFactsPhase defines model for PrimeClimbWrongPhaseFacts.Phase.
+type PrimeClimbWrongPhaseFactsPhase string
+
 // PrimedAction One action of the seat whose turn it is (PR-5).
 //
 // Example: {"cards":[13],"type":"play"}
@@ -1323,6 +1758,22 @@ type PrimedAction struct {
 
 // PrimedCard defines model for PrimedCard.
 type PrimedCard = int
+
+// PrimedCardNotInHandFacts A card played more often than the hand holds it (`held` is 0 for a card not held at all).
+//
+// Example: {"card":9,"held":0,"played":1}
+type PrimedCardNotInHandFacts struct {
+	Card   int `json:"card"`
+	Held   int `json:"held"`
+	Played int `json:"played"`
+}
+
+// PrimedCardsFacts Several cards sent together without the multi_card option (PR-5).
+//
+// Example: {"cards":[4,6]}
+type PrimedCardsFacts struct {
+	Cards []int `json:"cards"`
+}
 
 // PrimedDealt A round was dealt (PR-3). A hand the viewer may not see is null.
 //
@@ -1346,6 +1797,14 @@ type PrimedDrawAction struct {
 
 // PrimedDrawActionType defines model for PrimedDrawAction.Type.
 type PrimedDrawActionType string
+
+// PrimedDrawnCardFacts After drawing a playable card, a play without it (PR-5).
+//
+// Example: {"cards":[6],"drawn":4}
+type PrimedDrawnCardFacts struct {
+	Cards []PrimedCard `json:"cards"`
+	Drawn PrimedCard   `json:"drawn"`
+}
 
 // PrimedDrew Example: {"can_play":true,"card":4,"seat":1}
 type PrimedDrew struct {
@@ -1481,6 +1940,17 @@ type PrimedPlayAction struct {
 // PrimedPlayActionType defines model for PrimedPlayAction.Type.
 type PrimedPlayActionType string
 
+// PrimedPlayAvailableFacts A draw while the hand can hit the target on the top card (PR-5).
+//
+// Example: {"target":"primes","top":13}
+type PrimedPlayAvailableFacts struct {
+	Target PrimedPlayAvailableFactsTarget `json:"target"`
+	Top    PrimedCard                     `json:"top"`
+}
+
+// PrimedPlayAvailableFactsTarget defines model for PrimedPlayAvailableFacts.Target.
+type PrimedPlayAvailableFactsTarget string
+
 // PrimedPlayed Example: {"cards":[4],"equation":"13 + 4 = 17 is prime","on":13,"seat":1,"total":17}
 type PrimedPlayed struct {
 	// Cards In the order played; the last is the new top.
@@ -1546,6 +2016,16 @@ type PrimedScores struct {
 // PrimedSeat defines model for PrimedSeat.
 type PrimedSeat = int
 
+// PrimedSumFacts A play whose total misses the target (PR-4): the top card, the cards played on it, the total they make and its prime factors in ascending order (`[21]` would be a prime; `[3, 7]` is 21).
+//
+// Example: {"cards":[8],"factors":[3,7],"top":13,"total":21}
+type PrimedSumFacts struct {
+	Cards   []PrimedCard `json:"cards"`
+	Factors []int        `json:"factors"`
+	Top     PrimedCard   `json:"top"`
+	Total   int          `json:"total"`
+}
+
 // PrimedView The table as one viewer may see it (PR-8). A player sees their own hand; public viewers no hand; full viewers every hand and the draw pile. Once finished, the last hands are shown to all.
 //
 // Example: {"dealer":0,"draw_pile_size":46,"hands":[{"cards":null,"seat":0,"size":7},{"cards":[1,4,6,6,10,10,14],"seat":1,"size":7},{"cards":null,"seat":2,"size":7}],"options":{"deck":"primed","multi_card":true,"rounds":4,"target":"primes"},"passes_in_a_row":0,"phase":"play","primed_pile":[6],"round":1,"scores":{"finished":false,"rounds":[],"totals":[0,0,0],"winners":[]},"seats":3,"starter":1,"to_act":1,"top":6}
@@ -1590,12 +2070,28 @@ type PrimedView struct {
 // PrimedViewPhase "play": play or, with no play, draw; "drawn": play the drawn card or pass; "finished".
 type PrimedViewPhase string
 
+// PrimedWrongPhaseFacts An action the turn does not wait for (PR-5): a second draw (phase `drawn`, with the card drawn) or a pass without a drawn playable card (phase `play`).
+//
+// Example: {"action":"draw","drawn":11,"phase":"drawn"}
+type PrimedWrongPhaseFacts struct {
+	Action PrimedWrongPhaseFactsAction `json:"action"`
+	Drawn  *PrimedCard                 `json:"drawn,omitempty"`
+	Phase  PrimedWrongPhaseFactsPhase  `json:"phase"`
+}
+
+// PrimedWrongPhaseFactsAction defines model for PrimedWrongPhaseFacts.Action.
+type PrimedWrongPhaseFactsAction string
+
+// PrimedWrongPhaseFactsPhase defines model for PrimedWrongPhaseFacts.Phase.
+type PrimedWrongPhaseFactsPhase string
+
 // Problem An RFC 9457 problem document.
 type Problem struct {
 	// Code A stable machine-readable code. General codes: `invalid`, `not_found`,
 	// `method_not_allowed`, `payload_too_large`, `unsupported_media_type`, `conflict`,
 	// `unauthorized`, `forbidden`, `unavailable`, `internal`; game codes such as
-	// `illegal_step`, `not_your_turn`, `version_mismatch`.
+	// `illegal_step`, `not_your_turn`, `version_mismatch`. Most refusals also carry `facts`,
+	// shaped by the code as `RefusalFacts` lists.
 	//
 	//
 	// Example: illegal_step
@@ -1608,6 +2104,38 @@ type Problem struct {
 
 	// Errors The request fields that were wrong, when there are any.
 	Errors *[]FieldError `json:"errors,omitempty"`
+
+	// Facts The numbers behind a refusal, for programs (a dashboard, a translation): the `facts` of a
+	// problem document and of a stored attempt. Their shape is set by the problem's `code` and, for
+	// a game's rules, the game's kind (every schema lists its codes in `x-refusal-codes`):
+	//
+	// | code | facts | game |
+	// |---|---|---|
+	// | `card_drawn_this_turn` | `PrimeClimbCardFacts` | `prime-climb` |
+	// | `card_not_held` | `PrimeClimbCardFacts` | `prime-climb` |
+	// | `card_not_in_hand` | `PrimedCardNotInHandFacts` | `primed` |
+	// | `cursed` | `PrimeClimbCursedFacts` | `prime-climb` |
+	// | `dice_unused` | `PrimeClimbDiceUnusedFacts` | `prime-climb` |
+	// | `die_not_available` | `PrimeClimbDieFacts` | `prime-climb` |
+	// | `game_full` | `SeatCountFacts` | any |
+	// | `game_not_active` | `GameStatusFacts` | any |
+	// | `game_over` | `GameOverFacts` | any |
+	// | `illegal_step` | `PrimeClimbIllegalStepFacts` | `prime-climb` |
+	// | `invalid_seat_count` | `SeatCountFacts` | any |
+	// | `invalid_target` | `PrimeClimbInvalidTargetFacts` | `prime-climb` |
+	// | `must_play_drawn_card_or_pass` | `PrimedDrawnCardFacts` | `primed` |
+	// | `not_a_keeper` | `PrimeClimbCardFacts` | `prime-climb` |
+	// | `not_composite` | `PrimedSumFacts` | `primed` |
+	// | `not_enough_players` | `SeatCountFacts` | any |
+	// | `not_prime` | `PrimedSumFacts` | `primed` |
+	// | `not_your_turn` | `NotYourTurnFacts` | any |
+	// | `one_card_only` | `PrimedCardsFacts` | `primed` |
+	// | `pawn_home` | `PrimeClimbPawnFacts` | `prime-climb` |
+	// | `play_available` | `PrimedPlayAvailableFacts` | `primed` |
+	// | `version_mismatch` | `VersionMismatchFacts` | any |
+	// | `wrong_phase` | `PrimeClimbWrongPhaseFacts` | `prime-climb` |
+	// | `wrong_phase` | `PrimedWrongPhaseFacts` | `primed` |
+	Facts *RefusalFacts `json:"facts,omitempty"`
 
 	// Instance The request path and request ID this problem occurred at.
 	//
@@ -1632,6 +2160,38 @@ type Problem struct {
 	// Example: https://primegames.example/problems/illegal_step
 	Type string `json:"type"`
 }
+
+// RefusalFacts The numbers behind a refusal, for programs (a dashboard, a translation): the `facts` of a
+// problem document and of a stored attempt. Their shape is set by the problem's `code` and, for
+// a game's rules, the game's kind (every schema lists its codes in `x-refusal-codes`):
+//
+// | code | facts | game |
+// |---|---|---|
+// | `card_drawn_this_turn` | `PrimeClimbCardFacts` | `prime-climb` |
+// | `card_not_held` | `PrimeClimbCardFacts` | `prime-climb` |
+// | `card_not_in_hand` | `PrimedCardNotInHandFacts` | `primed` |
+// | `cursed` | `PrimeClimbCursedFacts` | `prime-climb` |
+// | `dice_unused` | `PrimeClimbDiceUnusedFacts` | `prime-climb` |
+// | `die_not_available` | `PrimeClimbDieFacts` | `prime-climb` |
+// | `game_full` | `SeatCountFacts` | any |
+// | `game_not_active` | `GameStatusFacts` | any |
+// | `game_over` | `GameOverFacts` | any |
+// | `illegal_step` | `PrimeClimbIllegalStepFacts` | `prime-climb` |
+// | `invalid_seat_count` | `SeatCountFacts` | any |
+// | `invalid_target` | `PrimeClimbInvalidTargetFacts` | `prime-climb` |
+// | `must_play_drawn_card_or_pass` | `PrimedDrawnCardFacts` | `primed` |
+// | `not_a_keeper` | `PrimeClimbCardFacts` | `prime-climb` |
+// | `not_composite` | `PrimedSumFacts` | `primed` |
+// | `not_enough_players` | `SeatCountFacts` | any |
+// | `not_prime` | `PrimedSumFacts` | `primed` |
+// | `not_your_turn` | `NotYourTurnFacts` | any |
+// | `one_card_only` | `PrimedCardsFacts` | `primed` |
+// | `pawn_home` | `PrimeClimbPawnFacts` | `prime-climb` |
+// | `play_available` | `PrimedPlayAvailableFacts` | `primed` |
+// | `version_mismatch` | `VersionMismatchFacts` | any |
+// | `wrong_phase` | `PrimeClimbWrongPhaseFacts` | `prime-climb` |
+// | `wrong_phase` | `PrimedWrongPhaseFacts` | `primed` |
+type RefusalFacts = json.RawMessage
 
 // RenameStudentRequest defines model for RenameStudentRequest.
 type RenameStudentRequest struct {
@@ -1669,6 +2229,15 @@ type Seat struct {
 	StudentId *openapi_types.UUID `json:"student_id"`
 }
 
+// SeatCountFacts Too few or too many players: the numbers of players the game takes (`min` is absent from `game_full`, whose `max` is the lobby's seats) and how many were named, asked for or have joined.
+//
+// Example: {"max":6,"min":2,"seats":7}
+type SeatCountFacts struct {
+	Max   int  `json:"max"`
+	Min   *int `json:"min,omitempty"`
+	Seats int  `json:"seats"`
+}
+
 // SeatToken defines model for SeatToken.
 type SeatToken struct {
 	// Name Example: Ada
@@ -1689,7 +2258,7 @@ type StatsTotals struct {
 
 	// Games Every kind of game the server hosts, by its `GameKind`, played or not.
 	//
-	// Example: {"prime-climb":{"counts":{"op_multiply":3,"turns":12},"measures":{}},"primed":{"counts":{"round_score_total":10,"rounds":4},"measures":{"average_round_score":2.5}}}
+	// Example: {"prime-climb":{"counts":{"op_multiply":3,"turns":12},"measures":{},"mistakes":{"illegal_steps":[{"count":2,"value":"multiply_past_101"}]}},"primed":{"counts":{"round_score_total":10,"rounds":4},"measures":{"average_round_score":2.5},"mistakes":{"not_prime_totals":[{"count":3,"value":"21"}]}}}
 	Games         map[string]KindStats `json:"games"`
 	GamesFinished int                  `json:"games_finished"`
 
@@ -1717,7 +2286,7 @@ type StudentStats struct {
 
 	// Games Every kind of game the server hosts, by its `GameKind`, played or not.
 	//
-	// Example: {"prime-climb":{"counts":{"op_multiply":3,"turns":12},"measures":{}},"primed":{"counts":{"round_score_total":10,"rounds":4},"measures":{"average_round_score":2.5}}}
+	// Example: {"prime-climb":{"counts":{"op_multiply":3,"turns":12},"measures":{},"mistakes":{"illegal_steps":[{"count":2,"value":"multiply_past_101"}]}},"primed":{"counts":{"round_score_total":10,"rounds":4},"measures":{"average_round_score":2.5},"mistakes":{"not_prime_totals":[{"count":3,"value":"21"}]}}}
 	Games         map[string]KindStats `json:"games"`
 	GamesFinished int                  `json:"games_finished"`
 
@@ -1735,6 +2304,14 @@ type Turn struct {
 
 	// ToAct Seats that may act now.
 	ToAct []int `json:"to_act"`
+}
+
+// VersionMismatchFacts An `If-Match` that is not the game's version: the game's version and the one sent.
+//
+// Example: {"current":9,"sent":7}
+type VersionMismatchFacts struct {
+	Current int64 `json:"current"`
+	Sent    int64 `json:"sent"`
 }
 
 // ClassroomID defines model for ClassroomID.

@@ -52,28 +52,32 @@ func (s State) Act(seat int, a Action, r domain.Rand) (State, *Outcome, error) {
 
 func (s State) checkActor(seat int) error {
 	if s.Phase == PhaseFinished {
-		return domain.Illegal("game_over", "the game is over: seat %d has won (PC-14)", *s.Winner)
+		return domain.GameOver([]int{*s.Winner}, "the game is over: seat %d has won (PC-14)", *s.Winner)
 	}
 	if seat != s.Turn.Seat {
-		return domain.NotYourTurn("it is seat %d's turn, not seat %d's", s.Turn.Seat, seat)
+		return domain.NotYourTurnFor(seat, []int{s.Turn.Seat}, "it is seat %d's turn, not seat %d's", s.Turn.Seat, seat)
 	}
 	return nil
 }
 
-func (s *State) wrongPhase(want string) error {
+// wrongPhase refuses the action type tried (want says it in words) in the turn's current phase.
+func (s *State) wrongPhase(tried, want string) error {
+	facts := WrongPhaseFacts{Phase: s.Phase, Action: tried}
 	switch s.Phase {
 	case PhaseRoll:
-		return domain.Illegal("wrong_phase", "you have not rolled yet: roll first, you cannot %s now", want)
+		return illegalWith(facts, "wrong_phase", "you have not rolled yet: roll first, you cannot %s now", want)
 	case PhaseMove:
-		return domain.Illegal("wrong_phase", "you have rolled %s already: send your move, you cannot %s now", joinInts(s.Turn.Dice), want)
+		facts.Dice = cloneInts(s.Turn.Dice)
+		return illegalWith(facts, "wrong_phase", "you have rolled %s already: send your move, you cannot %s now", joinInts(s.Turn.Dice), want)
 	}
-	return domain.Illegal("wrong_phase", "your %s card waits for your choice: send a choose action, you cannot %s now", s.Turn.Pending.Card.Title(), want)
+	facts.Card = s.Turn.Pending.Card
+	return illegalWith(facts, "wrong_phase", "your %s card waits for your choice: send a choose action, you cannot %s now", s.Turn.Pending.Card.Title(), want)
 }
 
 // roll rolls both dice; doubles give four uses (PC-3).
 func (s *State) roll(out *Outcome, r domain.Rand) error {
 	if s.Phase != PhaseRoll {
-		return s.wrongPhase("roll")
+		return s.wrongPhase(ActRoll, "roll")
 	}
 	d1, d2 := rollDie(r), rollDie(r)
 	s.Turn.Dice = []int{d1, d2}
@@ -91,9 +95,9 @@ func (s *State) roll(out *Outcome, r domain.Rand) error {
 // the turn's move: nobody is bumped until the move ends (PC-9).
 func (s *State) keeper(a Action, out *Outcome) error {
 	if s.Phase != PhaseRoll && s.Phase != PhaseMove {
-		return s.wrongPhase("play a keeper")
+		return s.wrongPhase(ActKeeper, "play a keeper")
 	}
-	done, err := s.applyStep(a.keeperStep(), "")
+	done, err := s.applyStep(a.keeperStep(), 0)
 	if err != nil {
 		return err
 	}
@@ -105,13 +109,14 @@ func (s *State) keeper(a Action, out *Outcome) error {
 // move performs the whole move, then bump (PC-9), draw (PC-10) and the end of the turn.
 func (s *State) move(a Action, out *Outcome, r domain.Rand) error {
 	if s.Phase != PhaseMove {
-		return s.wrongPhase("move")
+		return s.wrongPhase(ActMove, "move")
 	}
 	for i, st := range a.Steps {
 		if s.Winner != nil {
-			return domain.Illegal("illegal_step", "step %d: you already won at step %d, so nothing may follow it", i+1, i)
+			return illegalWith(IllegalStepFacts{Reason: ReasonAfterWin, Step: i + 1, WonAt: i},
+				"illegal_step", "step %d: you already won at step %d, so nothing may follow it", i+1, i)
 		}
-		done, err := s.applyStep(st, stepLabel(i))
+		done, err := s.applyStep(st, i+1)
 		if err != nil {
 			return err
 		}
@@ -140,7 +145,8 @@ func (s *State) checkAllUsed() error {
 		if pawn, op, ok := s.dieApplication(n); ok {
 			from := s.mover().Pawns[pawn]
 			to, _ := applyOp(from, op, n)
-			return domain.Illegal("dice_unused", "you must use every die: your %d can still be used, for example pawn %d on %d: %s",
+			facts := DiceUnusedFacts{Die: n, Unused: cloneInts(s.Turn.Uses), Pawn: pawn, From: from, Op: op, Result: to}
+			return illegalWith(facts, "dice_unused", "you must use every die: your %d can still be used, for example pawn %d on %d: %s",
 				n, pawn, from, equation(from, op, n, to))
 		}
 	}
@@ -165,7 +171,7 @@ func (s *State) dieApplication(n int) (pawn int, op string, ok bool) {
 // choose answers a pending Swap or Steal (PC-13) and ends the turn.
 func (s *State) choose(a Action, out *Outcome) error {
 	if s.Phase != PhaseResolve {
-		return s.wrongPhase("choose")
+		return s.wrongPhase(ActChoose, "choose")
 	}
 	p := s.Turn.Pending
 	want := Choice{TargetSeat: *a.TargetSeat, Pawn: a.Pawn, Card: a.Card}
@@ -176,7 +182,8 @@ func (s *State) choose(a Action, out *Outcome) error {
 		}
 	}
 	if !found {
-		return domain.Illegal("invalid_target", "%s cannot take that: choose one of %s", p.Card.Title(), describeChoices(s, p))
+		facts := InvalidTargetFacts{Reason: TargetNotChoice, Card: p.Card, TargetSeat: want.TargetSeat, Pawn: want.Pawn, Choices: p.Candidates}
+		return illegalWith(facts, "invalid_target", "%s cannot take that: choose one of %s", p.Card.Title(), describeChoices(s, p))
 	}
 	d := newDraw(p.Pawn, s.mover().Pawns[p.Pawn])
 	d.Card, d.Kind = ptr(p.Card), "action"

@@ -19,13 +19,13 @@ func (s *State) Apply(seat int, raw json.RawMessage, r domain.Rand) (domain.Stat
 
 func (s *State) apply(seat int, raw json.RawMessage, r domain.Rand) (*State, *Outcome, error) {
 	if s.t.Phase == PhaseFinished {
-		return nil, nil, domain.Illegal("game_over", "the game is over: all %d rounds have been played", s.t.Options.Rounds)
+		return nil, nil, domain.GameOver(cloneInts(s.t.Winners), "the game is over: all %d rounds have been played", s.t.Options.Rounds)
 	}
 	if seat < 0 || seat >= s.t.Seats {
 		return nil, nil, domain.Invalid("invalid_seat", "seat %d is not in this game of %d players", seat, s.t.Seats)
 	}
 	if seat != s.t.Turn {
-		return nil, nil, domain.NotYourTurn("it is seat %d's turn, not seat %d's", s.t.Turn, seat)
+		return nil, nil, domain.NotYourTurnFor(seat, []int{s.t.Turn}, "it is seat %d's turn, not seat %d's", s.t.Turn, seat)
 	}
 	a, err := parseAction(raw)
 	if err != nil {
@@ -51,16 +51,20 @@ func (s *State) apply(seat int, raw json.RawMessage, r domain.Rand) (*State, *Ou
 // checkPlay says why cards are not a legal play for seat now, or nil when they are.
 func (t *table) checkPlay(seat int, cards []int) error {
 	if !t.Options.MultiCard && len(cards) > 1 {
-		return domain.Illegal("one_card_only", "play one card at a time: playing %d cards together needs the multi_card option", len(cards))
+		return illegalWith(CardsFacts{Cards: cloneInts(cards)}, "one_card_only", "play one card at a time: playing %d cards together needs the multi_card option", len(cards))
 	}
 	hand := countCards(t.Hands[seat])
 	want := countCards(cards)
 	for _, c := range cards {
 		if c < 1 || c >= len(want) || hand[c] == 0 {
-			return domain.Illegal("card_not_in_hand", "you have no %d in your hand", c)
+			held := 0
+			if c >= 1 && c < len(hand) {
+				held = hand[c]
+			}
+			return illegalWith(CardNotInHandFacts{Card: c, Played: countOf(cards, c), Held: held}, "card_not_in_hand", "you have no %d in your hand", c)
 		}
 		if want[c] > hand[c] {
-			return domain.Illegal("card_not_in_hand", "you play %d cards of %d but hold only %d", want[c], c, hand[c])
+			return illegalWith(CardNotInHandFacts{Card: c, Played: want[c], Held: hand[c]}, "card_not_in_hand", "you play %d cards of %d but hold only %d", want[c], c, hand[c])
 		}
 	}
 	if t.Phase == PhaseDrawn && want[t.Drawn] == 0 {
@@ -68,7 +72,7 @@ func (t *table) checkPlay(seat int, cards []int) error {
 		if t.Options.MultiCard {
 			how = "play it, alone or with cards from your hand, or pass"
 		}
-		return domain.Illegal("must_play_drawn_card_or_pass", "you drew a %d: %s", t.Drawn, how)
+		return illegalWith(DrawnCardFacts{Drawn: t.Drawn, Cards: cloneInts(cards)}, "must_play_drawn_card_or_pass", "you drew a %d: %s", t.Drawn, how)
 	}
 	expr, total := sumExpression(t.top(), cards)
 	if !hits(t.Options.Target, total) {
@@ -76,7 +80,7 @@ func (t *table) checkPlay(seat int, cards []int) error {
 		if t.Options.Target == TargetComposites {
 			code = "not_composite"
 		}
-		return domain.Illegal(code, "%s = %d is not %s: %s", expr, total, targetNoun(t.Options.Target), numbers.FactorString(total))
+		return illegalWith(sumFacts(t.top(), cards, total), code, "%s = %d is not %s: %s", expr, total, targetNoun(t.Options.Target), numbers.FactorString(total))
 	}
 	return nil
 }
@@ -105,14 +109,14 @@ func (t *table) play(seat int, cards []int, r domain.Rand, out *Outcome) error {
 // draw becomes a pass, and when every seat in turn has passed so the round is blocked.
 func (t *table) draw(seat int, r domain.Rand, out *Outcome) error {
 	if t.Phase == PhaseDrawn {
-		return domain.Illegal("wrong_phase", "you already drew a %d this turn: play it or pass", t.Drawn)
+		return illegalWith(WrongPhaseFacts{Phase: t.Phase, Action: ActionDraw, Drawn: t.Drawn}, "wrong_phase", "you already drew a %d this turn: play it or pass", t.Drawn)
 	}
 	if HasPlay(t.Hands[seat], t.top(), t.Options.Target, t.Options.MultiCard, 0) {
 		cards := "a card"
 		if t.Options.MultiCard {
 			cards = "cards"
 		}
-		return domain.Illegal("play_available", "you can make a %s on %d with %s from your hand, so you may not draw: look again",
+		return illegalWith(PlayAvailableFacts{Top: t.top(), Target: t.Options.Target}, "play_available", "you can make a %s on %d with %s from your hand, so you may not draw: look again",
 			targetNoun(t.Options.Target), t.top(), cards)
 	}
 	if len(t.DrawPile) == 0 && len(t.PrimedPile) > 1 { // PR-6
@@ -151,7 +155,7 @@ func (t *table) draw(seat int, r domain.Rand, out *Outcome) error {
 // pass keeps a playable drawn card and ends the turn (PR-5).
 func (t *table) pass(seat int) error {
 	if t.Phase != PhaseDrawn {
-		return domain.Illegal("wrong_phase", "you may pass only after drawing a card that could be played; now %s", t.playOrDrawHint())
+		return illegalWith(WrongPhaseFacts{Phase: t.Phase, Action: ActionPass}, "wrong_phase", "you may pass only after drawing a card that could be played; now %s", t.playOrDrawHint())
 	}
 	t.endTurn(seat)
 	return nil
@@ -169,4 +173,15 @@ func (t *table) endTurn(seat int) {
 	t.Phase = PhasePlay
 	t.Drawn = 0
 	t.Turn = t.next(seat)
+}
+
+// countOf is how many times card occurs in cards.
+func countOf(cards []int, card int) int {
+	n := 0
+	for _, c := range cards {
+		if c == card {
+			n++
+		}
+	}
+	return n
 }
