@@ -4,11 +4,15 @@ WORKDIR /src
 COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
-RUN CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o /out/primegames ./cmd/primegames
+# `primegames version` prints VERSION: docker compose build --build-arg VERSION=$(git describe --always --dirty)
+ARG VERSION=""
+RUN CGO_ENABLED=0 go build -trimpath -ldflags="-s -w -X main.version=${VERSION}" -o /out/primegames ./cmd/primegames
 
 FROM gcr.io/distroless/static-debian12:nonroot
 COPY --from=build /out/primegames /usr/local/bin/primegames
 USER nonroot:nonroot
 EXPOSE 8080
+# No shell in this image: the binary checks itself (GET /readyz on LISTEN_ADDR).
+HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=3 CMD ["/usr/local/bin/primegames", "health"]
 ENTRYPOINT ["/usr/local/bin/primegames"]
 CMD ["serve"]

@@ -132,9 +132,6 @@ func (r *review) checkStats() openapi.ClassroomStats {
 			t.Fatalf("stats.students[%d] is %s %q, want %s", i, st.StudentId, st.Name, r.names[i])
 		}
 		r.checkTotals(st.Name, totalsOf(st), want, true)
-		class.played += want.played
-		class.finished += want.finished
-		class.won += want.won
 		for k, v := range want.primed {
 			class.primed[k] += v
 		}
@@ -147,6 +144,28 @@ func (r *review) checkStats() openapi.ClassroomStats {
 					class.mistake(kind, figure, value, n)
 				}
 			}
+		}
+	}
+	// The class's games: each game a current student played counts once, won if one of them won it
+	// (every game of the review is played to the end).
+	current := map[string]bool{}
+	for _, st := range stats.Students {
+		current[st.StudentId.String()] = true
+	}
+	for _, id := range r.played {
+		var g openapi.Game
+		r.get("/v1/games/"+id, &g)
+		inClass, wonInClass := false, false
+		for seat, student := range r.seatIDs[id] {
+			inClass = inClass || current[student]
+			wonInClass = wonInClass || (current[student] && slices.Contains(g.Winners, seat))
+		}
+		if inClass {
+			class.played++
+			class.finished++
+		}
+		if wonInClass {
+			class.won++
 		}
 	}
 	// The class's refusals of each code, in the order sent (games were played one after another).
@@ -294,6 +313,15 @@ func TestClassroomStatsClassExamples(t *testing.T) {
 	var recent []string
 	for i := len(refusals) - 1; i >= 0 && len(recent) < 3; i-- {
 		recent = append(recent, refusals[i].detail)
+	}
+	// Four students, two games: the class as a whole played two games, each student one.
+	if c := stats.Class; c.GamesPlayed != 2 || c.GamesFinished != 0 || c.GamesWon != 0 {
+		t.Errorf("class games played/finished/won = %d/%d/%d, want 2/0/0: each of the two games counts once", c.GamesPlayed, c.GamesFinished, c.GamesWon)
+	}
+	for _, st := range stats.Students {
+		if st.GamesPlayed != 1 {
+			t.Errorf("%s played %d games, want 1", st.Name, st.GamesPlayed)
+		}
 	}
 	if len(stats.Class.Attempts) != 1 || stats.Class.Attempts[0].Code != "card_not_in_hand" || stats.Class.Attempts[0].Count != len(refusals) {
 		t.Fatalf("class attempts = %+v, want card_not_in_hand × %d", stats.Class.Attempts, len(refusals))

@@ -33,8 +33,10 @@ type AttemptCount struct {
 // ClassroomStats is every current student's statistics and the class's.
 type ClassroomStats struct {
 	Students []StudentStats
-	// Class sums the students' games and counters; its attempts count all the class's refusals by
-	// code, with the class's most recent examples.
+	// Class is the class as a whole: its games are the started games in which a current student
+	// holds a seat, each counted once (two students' game is one game played, not two), won when a
+	// current student won it; its counters are the students' added up; its attempts count all the
+	// current students' refusals by code, with the class's most recent examples.
 	Class StudentStats
 }
 
@@ -82,6 +84,7 @@ func (s *Service) ClassroomStats(ctx context.Context, classroomID string) (*Clas
 		return nil, err
 	}
 	countGames(seats, byID)
+	countClassGames(seats, byID, &stats.Class)
 	if err := s.tallyGames(ctx, classroomID, seats, byID); err != nil {
 		return nil, err
 	}
@@ -120,6 +123,32 @@ func countGames(seats []StudentSeat, byID map[string]*StudentStats) {
 			if seat.Won {
 				st.GamesWon++
 			}
+		}
+	}
+}
+
+// countClassGames counts each started game with a current student in it once for the class.
+func countClassGames(seats []StudentSeat, byID map[string]*StudentStats, class *StudentStats) {
+	type gameFacts struct{ finished, won bool }
+	games := map[string]*gameFacts{}
+	for _, seat := range seats {
+		if byID[seat.StudentID] == nil || seat.Status == StatusLobby {
+			continue
+		}
+		g := games[seat.GameID]
+		if g == nil {
+			g = &gameFacts{finished: seat.Status == StatusFinished}
+			games[seat.GameID] = g
+		}
+		g.won = g.won || (g.finished && seat.Won)
+	}
+	for _, g := range games {
+		class.GamesPlayed++
+		if g.finished {
+			class.GamesFinished++
+		}
+		if g.won {
+			class.GamesWon++
 		}
 	}
 }
@@ -174,12 +203,9 @@ func (st *StudentStats) addCounts(kind string, named map[string]int) {
 	}
 }
 
-// add adds one student's games and counters to the class's; the class's attempts come from the
-// store, where their order in time is known.
+// add adds one student's counters to the class's; the class's games are counted by
+// countClassGames, and its attempts come from the store, where their order in time is known.
 func (st *StudentStats) add(other StudentStats) {
-	st.GamesPlayed += other.GamesPlayed
-	st.GamesFinished += other.GamesFinished
-	st.GamesWon += other.GamesWon
 	for kind, counts := range other.Counts {
 		st.addCounts(kind, counts)
 	}

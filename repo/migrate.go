@@ -49,8 +49,21 @@ func NewMigrator(db *DB, logger *slog.Logger) (*Migrator, error) {
 
 // Up applies every pending migration.
 func (m *Migrator) Up(ctx context.Context) error {
-	_, err := m.provider.Up(ctx)
-	return wrapMigration("up", err)
+	_, err := m.ApplyPending(ctx)
+	return err
+}
+
+// ApplyPending applies every pending migration and lists those it applied, oldest first.
+func (m *Migrator) ApplyPending(ctx context.Context) ([]MigrationStatus, error) {
+	results, err := m.provider.Up(ctx)
+	if err != nil {
+		return nil, wrapMigration("up", err)
+	}
+	applied := make([]MigrationStatus, len(results))
+	for i, r := range results {
+		applied[i] = MigrationStatus{Version: r.Source.Version, Name: r.Source.Path, Applied: true}
+	}
+	return applied, nil
 }
 
 // Down rolls back the newest migration.

@@ -997,7 +997,7 @@ type ClassroomGamesRequest struct {
 
 // ClassroomStats defines model for ClassroomStats.
 type ClassroomStats struct {
-	// Class The whole class: every student's numbers added up.
+	// Class The class as a whole. `games_played`, `games_finished` and `games_won` count games, each once: the started games in which a current student holds a seat (two students' game is one game), won when a current student won it. The `games` counters are every current student's added up; `attempts` counts all their refusals, with the class's most recent examples.
 	Class       StatsTotals        `json:"class"`
 	ClassroomId openapi_types.UUID `json:"classroom_id"`
 	Students    []StudentStats     `json:"students"`

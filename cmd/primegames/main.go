@@ -1,7 +1,10 @@
 // Command primegames runs the Prime games API and manages its database schema.
 //
 //	primegames serve                          run the HTTP API (migrates first unless MIGRATE_ON_START=false)
+//	primegames dev [-dir DIR]                 run it on a local Postgres cluster kept in DIR, with demo data
 //	primegames migrate up|down|status|reset   manage the schema
+//	primegames health [live]                  ask the server on LISTEN_ADDR whether it is ready (or alive)
+//	primegames version                        print the version
 package main
 
 import (
@@ -25,7 +28,13 @@ import (
 
 const usage = `usage:
   primegames serve                          run the HTTP API
+  primegames dev [-dir DIR]                 run the API on a local Postgres cluster kept in DIR
+                                            (default .primegames-dev), seeded with a demo classroom
   primegames migrate up|down|status|reset   manage the database schema
+  primegames health [live]                  exit 0 if the server on LISTEN_ADDR is ready
+                                            (live: answers at all), 1 otherwise
+  primegames version                        print the version
+  primegames help                           print this
 configuration comes from the environment; see README.md`
 
 // errUsage marks a mistake on the command line.
@@ -49,6 +58,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, out io.
 	if len(args) == 0 {
 		return errUsage
 	}
+	switch args[0] {
+	case "help", "-h", "-help", "--help":
+		_, err := fmt.Fprintln(out, usage)
+		return err
+	case "version", "-version", "--version":
+		_, err := fmt.Fprintln(out, "primegames", versionString())
+		return err
+	}
 	cfg, err := loadConfig(getenv)
 	if err != nil {
 		return err
@@ -58,18 +75,24 @@ func run(ctx context.Context, args []string, getenv func(string) string, out io.
 		if len(args) != 1 {
 			return errUsage
 		}
-		return serve(ctx, cfg)
+		return serve(ctx, cfg, nil)
+	case "dev":
+		return dev(ctx, cfg, args[1:], getenv, out)
 	case "migrate":
 		if len(args) != 2 {
 			return errUsage
 		}
 		return migrate(ctx, cfg, args[1], out)
+	case "health":
+		return health(ctx, cfg, args[1:], out)
 	default:
 		return errUsage
 	}
 }
 
-func serve(ctx context.Context, cfg config) error {
+// serve runs the API until ctx ends. listening, when set, is called with the server's address
+// once it listens, while it serves.
+func serve(ctx context.Context, cfg config, listening func(addr string)) error {
 	logger := newLogger(cfg.LogLevel)
 	db, err := openDB(ctx, cfg)
 	if err != nil {
@@ -114,6 +137,9 @@ func serve(ctx context.Context, cfg config) error {
 	}
 	logger.Info("serving", "addr", ln.Addr().String())
 	go purgeIdempotencyKeys(ctx, db, logger, time.Hour)
+	if listening != nil {
+		go listening(ln.Addr().String())
+	}
 	return srv.Serve(ctx, ln)
 }
 
@@ -145,7 +171,18 @@ func migrate(ctx context.Context, cfg config, command string, out io.Writer) err
 	return withMigrator(db, func(m *repo.Migrator) error {
 		switch command {
 		case "up":
-			return m.Up(ctx)
+			applied, err := m.ApplyPending(ctx)
+			if err != nil {
+				return err
+			}
+			if len(applied) == 0 {
+				_, err = fmt.Fprintln(out, "nothing to apply: the schema is up to date")
+				return err
+			}
+			for _, a := range applied {
+				fmt.Fprintf(out, "%05d  applied  %s\n", a.Version, a.Name)
+			}
+			return nil
 		case "down":
 			return m.Down(ctx)
 		case "reset":

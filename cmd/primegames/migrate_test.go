@@ -22,10 +22,23 @@ func TestMigrateCommands(t *testing.T) {
 	if s := status(); !strings.Contains(s, "pending") || strings.Contains(s, "applied") {
 		t.Fatalf("fresh database status:\n%s", s)
 	}
-	for _, cmd := range []string{"up", "down", "up"} {
-		if err := run(context.Background(), []string{"migrate", cmd}, env, nil); err != nil {
+	migrate := func(cmd string) string {
+		var out bytes.Buffer
+		if err := run(context.Background(), []string{"migrate", cmd}, env, &out); err != nil {
 			t.Fatalf("migrate %s: %v", cmd, err)
 		}
+		return out.String()
+	}
+	pending := strings.Count(status(), "pending")
+	if out := migrate("up"); strings.Count(out, "  applied  ") != pending {
+		t.Fatalf("migrate up on a fresh database applies %d migrations and says:\n%s", pending, out)
+	}
+	if out := migrate("up"); !strings.HasPrefix(out, "nothing to apply") {
+		t.Fatalf("migrate up with nothing pending says %q", out)
+	}
+	migrate("down")
+	if out := migrate("up"); strings.Count(out, "  applied  ") != 1 {
+		t.Fatalf("migrate up after down says:\n%s", out)
 	}
 	if s := status(); strings.Contains(s, "pending") {
 		t.Fatalf("after up:\n%s", s)

@@ -1,8 +1,11 @@
 // Package repotest gives tests a fresh, migrated Postgres database of their own.
 //
-// With TEST_DATABASE_URL set (as CI does), each database is created on that server and dropped when
-// the test ends. Without it, a Postgres container is started once per test binary with
-// testcontainers-go, which needs Docker.
+// Each database is created on one server per test binary and dropped when the test ends. The
+// server is, in this order: the one TEST_DATABASE_URL names (as CI does); a throwaway cluster
+// started from the PostgreSQL server binaries installed on the machine (see package localpg),
+// removed when the tests end; a Postgres container started with testcontainers-go, which needs
+// Docker. A package whose tests use this one runs them through Main, so the throwaway cluster stops
+// with them.
 package repotest
 
 import (
@@ -20,6 +23,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/testcontainers/testcontainers-go/modules/postgres"
 
+	"primegames/localpg"
 	"primegames/repo"
 )
 
@@ -132,9 +136,51 @@ func server() (string, error) {
 			serverAddr = url
 			return
 		}
+		url, localErr := startLocalCluster()
+		if localErr == nil {
+			serverAddr = url
+			return
+		}
+		if !errors.Is(localErr, localpg.ErrNoBinaries) {
+			fmt.Fprintf(os.Stderr, "repotest: %s is not set and no local Postgres cluster could start (%v); trying a container\n", EnvURL, localErr)
+		}
 		serverAddr, serverErr = startContainer()
+		if serverErr != nil {
+			serverErr = fmt.Errorf("%w; and no local cluster: %v", serverErr, localErr)
+		}
 	})
 	return serverAddr, serverErr
+}
+
+// local is the throwaway cluster of this test binary, if it started one.
+var local *localpg.Cluster
+
+func startLocalCluster() (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	c, err := localpg.Start(ctx, localpg.Options{})
+	if err != nil {
+		return "", err
+	}
+	local = c
+	return c.URL("postgres"), nil
+}
+
+// Main runs the package's tests, then stops the throwaway cluster if they started one. Call it from
+// the package's TestMain:
+//
+//	func TestMain(m *testing.M) { os.Exit(repotest.Main(m)) }
+//
+// Without it the cluster still stops when the test binary exits (by the parent-death signal on
+// Linux), and its files are removed by the next test binary that starts one.
+func Main(m *testing.M) int {
+	code := m.Run()
+	if local != nil {
+		if err := local.Stop(); err != nil {
+			fmt.Fprintf(os.Stderr, "repotest: stopping the local Postgres cluster: %v\n", err)
+		}
+	}
+	return code
 }
 
 func startContainer() (string, error) {

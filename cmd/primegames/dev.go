@@ -1,0 +1,99 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/jackc/pgx/v5"
+
+	"primegames/localpg"
+)
+
+// devDatabase is the database `primegames dev` serves from, on its own cluster.
+const devDatabase = "primegames"
+
+// dev runs the API on a Postgres cluster of its own, started from the server binaries installed on
+// the machine and kept in a directory, so a developer without Docker or a database needs one
+// command. The first start seeds a demo classroom with games and saves what it printed (tokens
+// included) in the directory, which later starts print again.
+func dev(ctx context.Context, cfg config, args []string, getenv func(string) string, out io.Writer) error {
+	flags := flag.NewFlagSet("dev", flag.ContinueOnError)
+	flags.SetOutput(io.Discard)
+	dir := flags.String("dir", ".primegames-dev", "directory of the local Postgres cluster and the demo data")
+	if err := flags.Parse(args); err != nil || flags.NArg() != 0 {
+		return errUsage
+	}
+	if getenv("LISTEN_ADDR") == "" {
+		cfg.ListenAddr = "127.0.0.1:8080"
+	}
+	cluster, err := localpg.Start(ctx, localpg.Options{Dir: *dir})
+	if err != nil {
+		return fmt.Errorf("dev: starting Postgres in %s: %w (dev needs PostgreSQL's server binaries: apt install postgresql, or brew install postgresql)", *dir, err)
+	}
+	defer cluster.Stop()
+	if err := createDatabase(ctx, cluster.URL("postgres"), devDatabase); err != nil {
+		return err
+	}
+	cfg.DatabaseURL = cluster.URL(devDatabase)
+	cfg.MigrateOnStart = true
+	out = &lockedWriter{w: out}
+	fmt.Fprintf(out, "Postgres: %s (data in %s, log %s)\n", cfg.DatabaseURL, *dir, cluster.LogFile())
+	demoFile := filepath.Join(*dir, "demo.txt")
+	return serve(ctx, cfg, func(addr string) {
+		base := "http://" + localAddress(addr)
+		fmt.Fprintf(out, "API: %s (docs at %s/docs; Ctrl-C stops the API and Postgres)\n", base, base)
+		fmt.Fprintf(out, "export API=%s\n", base)
+		if saved, err := os.ReadFile(demoFile); err == nil {
+			fmt.Fprintf(out, "# demo data, seeded on the first start (saved in %s):\n%s", demoFile, saved)
+			return
+		}
+		demo, err := seedDemo(ctx, base, cfg.AdminToken)
+		if err != nil {
+			fmt.Fprintf(out, "dev: seeding the demo classroom: %v\n", err)
+			return
+		}
+		if err := os.WriteFile(demoFile, []byte(demo), 0o600); err != nil {
+			fmt.Fprintf(out, "dev: saving %s: %v\n", demoFile, err)
+		}
+		fmt.Fprintf(out, "# demo data (saved in %s):\n%s", demoFile, demo)
+	})
+}
+
+// createDatabase creates the database unless it exists.
+func createDatabase(ctx context.Context, serverURL, name string) error {
+	conn, err := pgx.Connect(ctx, serverURL)
+	if err != nil {
+		return err
+	}
+	defer conn.Close(ctx)
+	var exists bool
+	if err := conn.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)", name).Scan(&exists); err != nil {
+		return err
+	}
+	if exists {
+		return nil
+	}
+	_, err = conn.Exec(ctx, "CREATE DATABASE "+pgx.Identifier{name}.Sanitize())
+	return err
+}
+
+// lockedWriter serialises writes from the serving goroutine and the seeding one.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.w == nil {
+		return 0, errors.New("no output")
+	}
+	return l.w.Write(p)
+}
