@@ -153,7 +153,7 @@ func (s *Server) GetScores(c echo.Context, id openapi.GameID) error {
 		if err != nil {
 			return err
 		}
-		body.Scores = ptr(json.RawMessage(scores))
+		body.Scores = scores // left nil in a lobby, which encodes as null
 	}
 	return c.JSON(http.StatusOK, body)
 }

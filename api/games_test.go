@@ -470,7 +470,7 @@ func TestBoardAndScores(t *testing.T) {
 	c := newPrimedGame(t, h)
 	var scores openapi.Scores
 	h.Get("/v1/games/"+c.Game.Id.String()+"/scores").JSON(t, &scores)
-	if scores.Game != "primed" || scores.Status != "active" || scores.Scores == nil || len(*scores.Scores) < 10 {
+	if scores.Game != "primed" || scores.Status != "active" || len(scores.Scores) < 10 {
 		t.Errorf("scores = %+v", scores)
 	}
 }

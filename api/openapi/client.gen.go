@@ -94,15 +94,21 @@ type ClientInterface interface {
 
 	// GetDocs Interactive API reference (works offline).
 	//
+	// An HTML page that renders this document with Swagger UI; its assets are served by the server itself, so it needs no internet access.
+	//
 	// Corresponds with GET /docs (the `GetDocs` operationId).
 	GetDocs(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetDocsAsset A static asset of the API reference page.
 	//
+	// A script, style sheet or icon of the `/docs` page. Assets are cacheable for a day and carry a strong `ETag`; send `Accept-Encoding: gzip` to get them compressed.
+	//
 	// Corresponds with GET /docs/assets/{file} (the `GetDocsAsset` operationId).
 	GetDocsAsset(ctx context.Context, file string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetHealthz Liveness: the process is up.
+	//
+	// Answers 200 while the process runs, without asking the database: for a container's liveness probe.
 	//
 	// Corresponds with GET /healthz (the `GetHealthz` operationId).
 	GetHealthz(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -119,10 +125,14 @@ type ClientInterface interface {
 
 	// GetOpenAPI This document.
 	//
+	// The contract this server implements, as YAML, with the schemas of every kind of game it hosts; generate clients from it.
+	//
 	// Corresponds with GET /openapi.yaml (the `GetOpenAPI` operationId).
 	GetOpenAPI(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetReadyz Readiness: the database is reachable.
+	//
+	// Answers 200 when the database answers a ping, 503 `unavailable` otherwise: for a load balancer's readiness probe.
 	//
 	// Corresponds with GET /readyz (the `GetReadyz` operationId).
 	GetReadyz(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -178,6 +188,8 @@ type ClientInterface interface {
 
 	// GetClassroom The classroom (teacher token).
 	//
+	// The classroom's name and current join code, for its teacher only: another classroom's teacher token gets 404 `classroom_not_found`, any other token 401.
+	//
 	// Corresponds with GET /v1/classrooms/{classroom_id} (the `GetClassroom` operationId).
 	GetClassroom(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
@@ -206,6 +218,8 @@ type ClientInterface interface {
 	StreamClassroomEvents(ctx context.Context, classroomId ClassroomID, params *StreamClassroomEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListClassroomGames The classroom's games, newest first (teacher token).
+	//
+	// Summaries of the classroom's games, filtered by kind, status, student or creation time, newest first, a page at a time (`next_cursor`).
 	//
 	// Corresponds with GET /v1/classrooms/{classroom_id}/games (the `ListClassroomGames` operationId).
 	ListClassroomGames(ctx context.Context, classroomId ClassroomID, params *ListClassroomGamesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -236,6 +250,8 @@ type ClientInterface interface {
 
 	// RotateJoinCode Replace the join code (teacher token); the old one stops working.
 	//
+	// Makes a new join code and returns the classroom with it. Students who joined already keep their tokens; only new joins need the new code.
+	//
 	// Corresponds with POST /v1/classrooms/{classroom_id}/join-code (the `RotateJoinCode` operationId).
 	RotateJoinCode(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
@@ -254,15 +270,21 @@ type ClientInterface interface {
 
 	// ListStudents The classroom's students, by name (teacher token).
 	//
+	// Every student of the classroom with their id and name, sorted by name. The ids are what `student_ids` and `players[].student_id` take when the teacher creates games.
+	//
 	// Corresponds with GET /v1/classrooms/{classroom_id}/students (the `ListStudents` operationId).
 	ListStudents(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// RemoveStudent Remove a student (teacher token); their token stops working, their games stay.
 	//
+	// The student can no longer act or read with their token. The games they played in keep their seat, name and history.
+	//
 	// Corresponds with DELETE /v1/classrooms/{classroom_id}/students/{student_id} (the `RemoveStudent` operationId).
 	RemoveStudent(ctx context.Context, classroomId ClassroomID, studentId StudentID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// RenameStudentWithBody Rename a student (teacher token).
+	//
+	// Changes the student's name in the classroom and on the seats of their games; another student of the classroom already called so gets 409 `name_taken`.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -270,6 +292,8 @@ type ClientInterface interface {
 	RenameStudentWithBody(ctx context.Context, classroomId ClassroomID, studentId StudentID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// RenameStudent Rename a student (teacher token).
+	//
+	// Changes the student's name in the classroom and on the seats of their games; another student of the classroom already called so gets 409 `name_taken`.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -323,6 +347,8 @@ type ClientInterface interface {
 
 	// AbortGame End a game that is not over (creator token only).
 	//
+	// Only the game's `creator_token` may abort it, in the lobby or during play; a game already finished or aborted gets 409 `game_over`. Once aborted, the game shows everything it hid, as a finished one does.
+	//
 	// Corresponds with POST /v1/games/{id}/abort (the `AbortGame` operationId).
 	AbortGame(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
@@ -373,6 +399,8 @@ type ClientInterface interface {
 	PostAction(ctx context.Context, id GameID, params *PostActionParams, body PostActionJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListAttempts A game's refused actions (the classroom's teacher; anyone who can see the game once it is over).
+	//
+	// Every action the game refused, with the seat, the version it was sent against, the refusal's `code` and `detail`, oldest first: what the teacher reviews. During play only the classroom's teacher may read them; once the game is over, anyone who may see the game.
 	//
 	// Corresponds with GET /v1/games/{id}/attempts (the `ListAttempts` operationId).
 	ListAttempts(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -467,6 +495,8 @@ type ClientInterface interface {
 
 // GetDocs Interactive API reference (works offline).
 //
+// An HTML page that renders this document with Swagger UI; its assets are served by the server itself, so it needs no internet access.
+//
 // Corresponds with GET /docs (the `GetDocs` operationId).
 func (c *Client) GetDocs(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetDocsRequest(c.Server)
@@ -482,6 +512,8 @@ func (c *Client) GetDocs(ctx context.Context, reqEditors ...RequestEditorFn) (*h
 
 // GetDocsAsset A static asset of the API reference page.
 //
+// A script, style sheet or icon of the `/docs` page. Assets are cacheable for a day and carry a strong `ETag`; send `Accept-Encoding: gzip` to get them compressed.
+//
 // Corresponds with GET /docs/assets/{file} (the `GetDocsAsset` operationId).
 func (c *Client) GetDocsAsset(ctx context.Context, file string, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetDocsAssetRequest(c.Server, file)
@@ -496,6 +528,8 @@ func (c *Client) GetDocsAsset(ctx context.Context, file string, reqEditors ...Re
 }
 
 // GetHealthz Liveness: the process is up.
+//
+// Answers 200 while the process runs, without asking the database: for a container's liveness probe.
 //
 // Corresponds with GET /healthz (the `GetHealthz` operationId).
 func (c *Client) GetHealthz(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -532,6 +566,8 @@ func (c *Client) GetMetrics(ctx context.Context, reqEditors ...RequestEditorFn) 
 
 // GetOpenAPI This document.
 //
+// The contract this server implements, as YAML, with the schemas of every kind of game it hosts; generate clients from it.
+//
 // Corresponds with GET /openapi.yaml (the `GetOpenAPI` operationId).
 func (c *Client) GetOpenAPI(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetOpenAPIRequest(c.Server)
@@ -546,6 +582,8 @@ func (c *Client) GetOpenAPI(ctx context.Context, reqEditors ...RequestEditorFn) 
 }
 
 // GetReadyz Readiness: the database is reachable.
+//
+// Answers 200 when the database answers a ping, 503 `unavailable` otherwise: for a load balancer's readiness probe.
 //
 // Corresponds with GET /readyz (the `GetReadyz` operationId).
 func (c *Client) GetReadyz(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -661,6 +699,8 @@ func (c *Client) JoinClassroom(ctx context.Context, body JoinClassroomJSONReques
 
 // GetClassroom The classroom (teacher token).
 //
+// The classroom's name and current join code, for its teacher only: another classroom's teacher token gets 404 `classroom_not_found`, any other token 401.
+//
 // Corresponds with GET /v1/classrooms/{classroom_id} (the `GetClassroom` operationId).
 func (c *Client) GetClassroom(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetClassroomRequest(c.Server, classroomId)
@@ -709,6 +749,8 @@ func (c *Client) StreamClassroomEvents(ctx context.Context, classroomId Classroo
 }
 
 // ListClassroomGames The classroom's games, newest first (teacher token).
+//
+// Summaries of the classroom's games, filtered by kind, status, student or creation time, newest first, a page at a time (`next_cursor`).
 //
 // Corresponds with GET /v1/classrooms/{classroom_id}/games (the `ListClassroomGames` operationId).
 func (c *Client) ListClassroomGames(ctx context.Context, classroomId ClassroomID, params *ListClassroomGamesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -769,6 +811,8 @@ func (c *Client) CreateClassroomGames(ctx context.Context, classroomId Classroom
 
 // RotateJoinCode Replace the join code (teacher token); the old one stops working.
 //
+// Makes a new join code and returns the classroom with it. Students who joined already keep their tokens; only new joins need the new code.
+//
 // Corresponds with POST /v1/classrooms/{classroom_id}/join-code (the `RotateJoinCode` operationId).
 func (c *Client) RotateJoinCode(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewRotateJoinCodeRequest(c.Server, classroomId)
@@ -807,6 +851,8 @@ func (c *Client) GetClassroomStats(ctx context.Context, classroomId ClassroomID,
 
 // ListStudents The classroom's students, by name (teacher token).
 //
+// Every student of the classroom with their id and name, sorted by name. The ids are what `student_ids` and `players[].student_id` take when the teacher creates games.
+//
 // Corresponds with GET /v1/classrooms/{classroom_id}/students (the `ListStudents` operationId).
 func (c *Client) ListStudents(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListStudentsRequest(c.Server, classroomId)
@@ -822,6 +868,8 @@ func (c *Client) ListStudents(ctx context.Context, classroomId ClassroomID, reqE
 
 // RemoveStudent Remove a student (teacher token); their token stops working, their games stay.
 //
+// The student can no longer act or read with their token. The games they played in keep their seat, name and history.
+//
 // Corresponds with DELETE /v1/classrooms/{classroom_id}/students/{student_id} (the `RemoveStudent` operationId).
 func (c *Client) RemoveStudent(ctx context.Context, classroomId ClassroomID, studentId StudentID, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewRemoveStudentRequest(c.Server, classroomId, studentId)
@@ -836,6 +884,8 @@ func (c *Client) RemoveStudent(ctx context.Context, classroomId ClassroomID, stu
 }
 
 // RenameStudentWithBody Rename a student (teacher token).
+//
+// Changes the student's name in the classroom and on the seats of their games; another student of the classroom already called so gets 409 `name_taken`.
 //
 // Takes any type of body and a specified content type.
 //
@@ -853,6 +903,8 @@ func (c *Client) RenameStudentWithBody(ctx context.Context, classroomId Classroo
 }
 
 // RenameStudent Rename a student (teacher token).
+//
+// Changes the student's name in the classroom and on the seats of their games; another student of the classroom already called so gets 409 `name_taken`.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -956,6 +1008,8 @@ func (c *Client) GetGame(ctx context.Context, id GameID, params *GetGameParams, 
 
 // AbortGame End a game that is not over (creator token only).
 //
+// Only the game's `creator_token` may abort it, in the lobby or during play; a game already finished or aborted gets 409 `game_over`. Once aborted, the game shows everything it hid, as a finished one does.
+//
 // Corresponds with POST /v1/games/{id}/abort (the `AbortGame` operationId).
 func (c *Client) AbortGame(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewAbortGameRequest(c.Server, id)
@@ -1046,6 +1100,8 @@ func (c *Client) PostAction(ctx context.Context, id GameID, params *PostActionPa
 }
 
 // ListAttempts A game's refused actions (the classroom's teacher; anyone who can see the game once it is over).
+//
+// Every action the game refused, with the seat, the version it was sent against, the refusal's `code` and `detail`, oldest first: what the teacher reviews. During play only the classroom's teacher may read them; once the game is over, anyone who may see the game.
 //
 // Corresponds with GET /v1/games/{id}/attempts (the `ListAttempts` operationId).
 func (c *Client) ListAttempts(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -2746,6 +2802,8 @@ type ClientWithResponsesInterface interface {
 
 	// GetDocsWithResponse Interactive API reference (works offline).
 	//
+	// An HTML page that renders this document with Swagger UI; its assets are served by the server itself, so it needs no internet access.
+	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /docs (the `GetDocs` operationId).
@@ -2753,12 +2811,16 @@ type ClientWithResponsesInterface interface {
 
 	// GetDocsAssetWithResponse A static asset of the API reference page.
 	//
+	// A script, style sheet or icon of the `/docs` page. Assets are cacheable for a day and carry a strong `ETag`; send `Accept-Encoding: gzip` to get them compressed.
+	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /docs/assets/{file} (the `GetDocsAsset` operationId).
 	GetDocsAssetWithResponse(ctx context.Context, file string, reqEditors ...RequestEditorFn) (*GetDocsAssetResponse, error)
 
 	// GetHealthzWithResponse Liveness: the process is up.
+	//
+	// Answers 200 while the process runs, without asking the database: for a container's liveness probe.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -2779,12 +2841,16 @@ type ClientWithResponsesInterface interface {
 
 	// GetOpenAPIWithResponse This document.
 	//
+	// The contract this server implements, as YAML, with the schemas of every kind of game it hosts; generate clients from it.
+	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /openapi.yaml (the `GetOpenAPI` operationId).
 	GetOpenAPIWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetOpenAPIResponse, error)
 
 	// GetReadyzWithResponse Readiness: the database is reachable.
+	//
+	// Answers 200 when the database answers a ping, 503 `unavailable` otherwise: for a load balancer's readiness probe.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -2844,6 +2910,8 @@ type ClientWithResponsesInterface interface {
 
 	// GetClassroomWithResponse The classroom (teacher token).
 	//
+	// The classroom's name and current join code, for its teacher only: another classroom's teacher token gets 404 `classroom_not_found`, any other token 401.
+	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/classrooms/{classroom_id} (the `GetClassroom` operationId).
@@ -2877,6 +2945,8 @@ type ClientWithResponsesInterface interface {
 
 	// ListClassroomGamesWithResponse The classroom's games, newest first (teacher token).
 	//
+	// Summaries of the classroom's games, filtered by kind, status, student or creation time, newest first, a page at a time (`next_cursor`).
+	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/classrooms/{classroom_id}/games (the `ListClassroomGames` operationId).
@@ -2908,6 +2978,8 @@ type ClientWithResponsesInterface interface {
 
 	// RotateJoinCodeWithResponse Replace the join code (teacher token); the old one stops working.
 	//
+	// Makes a new join code and returns the classroom with it. Students who joined already keep their tokens; only new joins need the new code.
+	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/classrooms/{classroom_id}/join-code (the `RotateJoinCode` operationId).
@@ -2930,12 +3002,16 @@ type ClientWithResponsesInterface interface {
 
 	// ListStudentsWithResponse The classroom's students, by name (teacher token).
 	//
+	// Every student of the classroom with their id and name, sorted by name. The ids are what `student_ids` and `players[].student_id` take when the teacher creates games.
+	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/classrooms/{classroom_id}/students (the `ListStudents` operationId).
 	ListStudentsWithResponse(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*ListStudentsResponse, error)
 
 	// RemoveStudentWithResponse Remove a student (teacher token); their token stops working, their games stay.
+	//
+	// The student can no longer act or read with their token. The games they played in keep their seat, name and history.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -2944,12 +3020,16 @@ type ClientWithResponsesInterface interface {
 
 	// RenameStudentWithBodyWithResponse Rename a student (teacher token).
 	//
+	// Changes the student's name in the classroom and on the seats of their games; another student of the classroom already called so gets 409 `name_taken`.
+	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PATCH /v1/classrooms/{classroom_id}/students/{student_id} (the `RenameStudent` operationId).
 	RenameStudentWithBodyWithResponse(ctx context.Context, classroomId ClassroomID, studentId StudentID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RenameStudentResponse, error)
 
 	// RenameStudentWithResponse Rename a student (teacher token).
+	//
+	// Changes the student's name in the classroom and on the seats of their games; another student of the classroom already called so gets 409 `name_taken`.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -3007,6 +3087,8 @@ type ClientWithResponsesInterface interface {
 
 	// AbortGameWithResponse End a game that is not over (creator token only).
 	//
+	// Only the game's `creator_token` may abort it, in the lobby or during play; a game already finished or aborted gets 409 `game_over`. Once aborted, the game shows everything it hid, as a finished one does.
+	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/games/{id}/abort (the `AbortGame` operationId).
@@ -3061,6 +3143,8 @@ type ClientWithResponsesInterface interface {
 	PostActionWithResponse(ctx context.Context, id GameID, params *PostActionParams, body PostActionJSONRequestBody, reqEditors ...RequestEditorFn) (*PostActionResponse, error)
 
 	// ListAttemptsWithResponse A game's refused actions (the classroom's teacher; anyone who can see the game once it is over).
+	//
+	// Every action the game refused, with the seat, the version it was sent against, the refusal's `code` and `detail`, oldest first: what the teacher reviews. During play only the classroom's teacher may read them; once the game is over, anyone who may see the game.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -3380,7 +3464,7 @@ type GetOpenAPIResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
 	// YAML200 the response for an HTTP 200 `application/yaml` response
-	YAML200 *map[string]interface{}
+	YAML200 *string
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationproblemJSON413 *BodyNotAllowed
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
@@ -3390,7 +3474,7 @@ type GetOpenAPIResponse struct {
 }
 
 // GetYAML200 returns the response for an HTTP 200 `application/yaml` response
-func (r GetOpenAPIResponse) GetYAML200() *map[string]interface{} {
+func (r GetOpenAPIResponse) GetYAML200() *string {
 	return r.YAML200
 }
 
@@ -6259,6 +6343,8 @@ func (r GetStateAtResponse) ContentType() string {
 
 // GetDocsWithResponse Interactive API reference (works offline).
 //
+// An HTML page that renders this document with Swagger UI; its assets are served by the server itself, so it needs no internet access.
+//
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /docs (the `GetDocs` operationId).
@@ -6272,6 +6358,8 @@ func (c *ClientWithResponses) GetDocsWithResponse(ctx context.Context, reqEditor
 
 // GetDocsAssetWithResponse A static asset of the API reference page.
 //
+// A script, style sheet or icon of the `/docs` page. Assets are cacheable for a day and carry a strong `ETag`; send `Accept-Encoding: gzip` to get them compressed.
+//
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /docs/assets/{file} (the `GetDocsAsset` operationId).
@@ -6284,6 +6372,8 @@ func (c *ClientWithResponses) GetDocsAssetWithResponse(ctx context.Context, file
 }
 
 // GetHealthzWithResponse Liveness: the process is up.
+//
+// Answers 200 while the process runs, without asking the database: for a container's liveness probe.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -6316,6 +6406,8 @@ func (c *ClientWithResponses) GetMetricsWithResponse(ctx context.Context, reqEdi
 
 // GetOpenAPIWithResponse This document.
 //
+// The contract this server implements, as YAML, with the schemas of every kind of game it hosts; generate clients from it.
+//
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /openapi.yaml (the `GetOpenAPI` operationId).
@@ -6328,6 +6420,8 @@ func (c *ClientWithResponses) GetOpenAPIWithResponse(ctx context.Context, reqEdi
 }
 
 // GetReadyzWithResponse Readiness: the database is reachable.
+//
+// Answers 200 when the database answers a ping, 503 `unavailable` otherwise: for a load balancer's readiness probe.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -6423,6 +6517,8 @@ func (c *ClientWithResponses) JoinClassroomWithResponse(ctx context.Context, bod
 
 // GetClassroomWithResponse The classroom (teacher token).
 //
+// The classroom's name and current join code, for its teacher only: another classroom's teacher token gets 404 `classroom_not_found`, any other token 401.
+//
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/classrooms/{classroom_id} (the `GetClassroom` operationId).
@@ -6467,6 +6563,8 @@ func (c *ClientWithResponses) StreamClassroomEventsWithResponse(ctx context.Cont
 }
 
 // ListClassroomGamesWithResponse The classroom's games, newest first (teacher token).
+//
+// Summaries of the classroom's games, filtered by kind, status, student or creation time, newest first, a page at a time (`next_cursor`).
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -6517,6 +6615,8 @@ func (c *ClientWithResponses) CreateClassroomGamesWithResponse(ctx context.Conte
 
 // RotateJoinCodeWithResponse Replace the join code (teacher token); the old one stops working.
 //
+// Makes a new join code and returns the classroom with it. Students who joined already keep their tokens; only new joins need the new code.
+//
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v1/classrooms/{classroom_id}/join-code (the `RotateJoinCode` operationId).
@@ -6551,6 +6651,8 @@ func (c *ClientWithResponses) GetClassroomStatsWithResponse(ctx context.Context,
 
 // ListStudentsWithResponse The classroom's students, by name (teacher token).
 //
+// Every student of the classroom with their id and name, sorted by name. The ids are what `student_ids` and `players[].student_id` take when the teacher creates games.
+//
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/classrooms/{classroom_id}/students (the `ListStudents` operationId).
@@ -6563,6 +6665,8 @@ func (c *ClientWithResponses) ListStudentsWithResponse(ctx context.Context, clas
 }
 
 // RemoveStudentWithResponse Remove a student (teacher token); their token stops working, their games stay.
+//
+// The student can no longer act or read with their token. The games they played in keep their seat, name and history.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -6577,6 +6681,8 @@ func (c *ClientWithResponses) RemoveStudentWithResponse(ctx context.Context, cla
 
 // RenameStudentWithBodyWithResponse Rename a student (teacher token).
 //
+// Changes the student's name in the classroom and on the seats of their games; another student of the classroom already called so gets 409 `name_taken`.
+//
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PATCH /v1/classrooms/{classroom_id}/students/{student_id} (the `RenameStudent` operationId).
@@ -6589,6 +6695,8 @@ func (c *ClientWithResponses) RenameStudentWithBodyWithResponse(ctx context.Cont
 }
 
 // RenameStudentWithResponse Rename a student (teacher token).
+//
+// Changes the student's name in the classroom and on the seats of their games; another student of the classroom already called so gets 409 `name_taken`.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -6676,6 +6784,8 @@ func (c *ClientWithResponses) GetGameWithResponse(ctx context.Context, id GameID
 
 // AbortGameWithResponse End a game that is not over (creator token only).
 //
+// Only the game's `creator_token` may abort it, in the lobby or during play; a game already finished or aborted gets 409 `game_over`. Once aborted, the game shows everything it hid, as a finished one does.
+//
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v1/games/{id}/abort (the `AbortGame` operationId).
@@ -6754,6 +6864,8 @@ func (c *ClientWithResponses) PostActionWithResponse(ctx context.Context, id Gam
 }
 
 // ListAttemptsWithResponse A game's refused actions (the classroom's teacher; anyone who can see the game once it is over).
+//
+// Every action the game refused, with the seat, the version it was sent against, the refusal's `code` and `detail`, oldest first: what the teacher reviews. During play only the classroom's teacher may read them; once the game is over, anyone who may see the game.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -7078,7 +7190,7 @@ func ParseGetOpenAPIResponse(rsp *http.Response) (*GetOpenAPIResponse, error) {
 
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "yaml") && rsp.StatusCode == 200:
-		var dest map[string]interface{}
+		var dest string
 		if err := yaml.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}

@@ -1108,12 +1108,14 @@ type PrimeClimbOptions struct {
 //
 // Example: {"action":"move","bumps":[{"from":37,"pawn":0,"seat":1}],"dice":[],"draw":null,"next_cursed":false,"next_seat":1,"roll_off":[],"seat":0,"steps":[{"die":7,"equation":"30 + 7 = 37","from":30,"home":false,"op":"add","pawn":0,"seat":0,"target_seat":null,"to":37}],"unused":[],"uses":[],"winner":null}
 type PrimeClimbOutcome struct {
-	Action     PrimeClimbOutcomeAction `json:"action"`
-	Bumps      []PrimeClimbBump        `json:"bumps"`
-	Dice       []int                   `json:"dice"`
-	Draw       *PrimeClimbDraw         `json:"draw"`
-	NextCursed bool                    `json:"next_cursed"`
-	NextSeat   *int                    `json:"next_seat"`
+	Action PrimeClimbOutcomeAction `json:"action"`
+	Bumps  []PrimeClimbBump        `json:"bumps"`
+	Dice   []int                   `json:"dice"`
+
+	// Draw Example: {"bumps":[],"card":"go_to_64","effect":"pawn 0: from 37 to 64","kind":"action","moves":[{"from":37,"pawn":0,"seat":0,"to":64}],"pawn":0,"pending":false,"reshuffled":false,"square":37,"stolen":null}
+	Draw       *PrimeClimbDraw `json:"draw"`
+	NextCursed bool            `json:"next_cursed"`
+	NextSeat   *int            `json:"next_seat"`
 
 	// PrimesLanded Move: the mover's pawns that, after the bump, stand on a red prime they did not stand on when the turn began (PC-10). Absent when none.
 	PrimesLanded *[]PrimeClimbOutcomePrimesLanded `json:"primes_landed,omitempty"`
@@ -1240,7 +1242,9 @@ type PrimeClimbView struct {
 	// Options Game options. Unknown fields are refused.
 	//
 	// Example: {"prime_cards":true}
-	Options   PrimeClimbOptions      `json:"options"`
+	Options PrimeClimbOptions `json:"options"`
+
+	// Pending Example: {"candidates":[{"pawn":0,"target_seat":1},{"pawn":1,"target_seat":1}],"card":"swap","pawn":0}
 	Pending   *PrimeClimbPending     `json:"pending"`
 	Phase     PrimeClimbViewPhase    `json:"phase"`
 	Players   []PrimeClimbPlayerView `json:"players"`
@@ -1602,10 +1606,12 @@ type ReplayStep struct {
 // Scores defines model for Scores.
 type Scores struct {
 	// Game A kind of game.
-	Game    GameKind         `json:"game"`
-	Scores  *json.RawMessage `json:"scores"`
-	Status  GameStatus       `json:"status"`
-	Winners []int            `json:"winners"`
+	Game GameKind `json:"game"`
+
+	// Scores The kind's standing of every seat; null in a lobby.
+	Scores  json.RawMessage `json:"scores"`
+	Status  GameStatus      `json:"status"`
+	Winners []int           `json:"winners"`
 }
 
 // Seat defines model for Seat.
