@@ -131,14 +131,15 @@ func (s *Server) GetLegalActions(c echo.Context, id openapi.GameID) error {
 	if err := play.MaySeeLegalActions(&g.GameRecord, caller); err != nil {
 		return err
 	}
-	actions := json.RawMessage(`[]`)
-	if g.State != nil && g.Status == play.StatusActive {
-		if actions, err = json.Marshal(g.State.LegalActions(caller.Seat)); err != nil {
-			return err
-		}
+	choices := g.ChoicesOf(caller.Seat)
+	body := openapi.LegalActions{Seat: caller.Seat, Version: g.Version, ToAct: choices.ToAct, Actions: json.RawMessage(`[]`)}
+	if choices.Reason != "" {
+		body.Reason, body.Detail = ptr(openapi.LegalActionsReason(choices.Reason)), ptr(choices.Detail)
+	} else if body.Actions, err = json.Marshal(choices.Actions); err != nil {
+		return err
 	}
 	c.Response().Header().Set("ETag", etag(g.Version))
-	return c.JSON(http.StatusOK, openapi.LegalActions{Seat: caller.Seat, Version: g.Version, Actions: actions})
+	return c.JSON(http.StatusOK, body)
 }
 
 // GetScores shows the standing of every seat.

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -142,7 +143,36 @@ func (tb *table) legal(seat int) []json.RawMessage {
 	if l.Seat != seat || l.Version != tb.version {
 		tb.t.Fatalf("GET legal-actions (seat %d): seat %d version %d, want version %d", seat, l.Seat, l.Version, tb.version)
 	}
+	tb.checkWhyNoActions(seat, l, actions)
 	return actions
+}
+
+// checkWhyNoActions checks that a legal-actions answer says whose turn it is, and why a seat that may
+// do nothing has nothing listed: the seats to act are those of the game's turn; a seat among them
+// has actions and no reason; any other gets not_your_turn, or game_over once the game is finished.
+func (tb *table) checkWhyNoActions(seat int, l *openapi.LegalActions, actions []json.RawMessage) {
+	tb.t.Helper()
+	var turn []int
+	if tb.game.Turn != nil {
+		turn = tb.game.Turn.ToAct
+	}
+	if !slices.Equal(l.ToAct, turn) && len(l.ToAct)+len(turn) > 0 {
+		tb.t.Errorf("GET legal-actions (seat %d): to_act %v, the game's turn says %v", seat, l.ToAct, turn)
+	}
+	var want openapi.LegalActionsReason
+	switch {
+	case tb.game.Status == "finished":
+		want = openapi.GameOver
+	case !slices.Contains(turn, seat):
+		want = openapi.NotYourTurn
+	}
+	switch {
+	case want == "" && (len(actions) == 0 || l.Reason != nil || l.Detail != nil):
+		tb.t.Errorf("GET legal-actions (seat %d, to act): %d actions, reason %v, want actions and no reason", seat, len(actions), l.Reason)
+	case want != "" && (len(actions) != 0 || l.Reason == nil || *l.Reason != want || l.Detail == nil || *l.Detail == ""):
+		tb.t.Errorf("GET legal-actions (seat %d of %v to act, %s): %d actions, reason %v detail %v, want none, %s and a sentence",
+			seat, turn, tb.game.Status, len(actions), l.Reason, l.Detail, want)
+	}
 }
 
 // toAct is the one seat whose turn it is, from the last game body seen.

@@ -444,7 +444,9 @@ type ClientInterface interface {
 
 	// GetLegalActions What the caller may do now.
 	//
-	// Each entry's `action` may be posted to `/v1/games/{id}/actions` as it is. Empty when it is not the caller's turn.
+	// Each entry's `action` may be posted to `/v1/games/{id}/actions` as it is. When the caller
+	// may do nothing now, the list is empty and `reason` says why: `not_your_turn` (then `to_act`
+	// names the seats whose turn it is), `game_not_active` or `game_over`.
 	//
 	// Corresponds with GET /v1/games/{id}/legal-actions (the `GetLegalActions` operationId).
 	GetLegalActions(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -1165,7 +1167,9 @@ func (c *Client) StreamGameEvents(ctx context.Context, id GameID, params *Stream
 
 // GetLegalActions What the caller may do now.
 //
-// Each entry's `action` may be posted to `/v1/games/{id}/actions` as it is. Empty when it is not the caller's turn.
+// Each entry's `action` may be posted to `/v1/games/{id}/actions` as it is. When the caller
+// may do nothing now, the list is empty and `reason` says why: `not_your_turn` (then `to_act`
+// names the seats whose turn it is), `game_not_active` or `game_over`.
 //
 // Corresponds with GET /v1/games/{id}/legal-actions (the `GetLegalActions` operationId).
 func (c *Client) GetLegalActions(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -3192,7 +3196,9 @@ type ClientWithResponsesInterface interface {
 
 	// GetLegalActionsWithResponse What the caller may do now.
 	//
-	// Each entry's `action` may be posted to `/v1/games/{id}/actions` as it is. Empty when it is not the caller's turn.
+	// Each entry's `action` may be posted to `/v1/games/{id}/actions` as it is. When the caller
+	// may do nothing now, the list is empty and `reason` says why: `not_your_turn` (then `to_act`
+	// names the seats whose turn it is), `game_not_active` or `game_over`.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -6925,7 +6931,9 @@ func (c *ClientWithResponses) StreamGameEventsWithResponse(ctx context.Context, 
 
 // GetLegalActionsWithResponse What the caller may do now.
 //
-// Each entry's `action` may be posted to `/v1/games/{id}/actions` as it is. Empty when it is not the caller's turn.
+// Each entry's `action` may be posted to `/v1/games/{id}/actions` as it is. When the caller
+// may do nothing now, the list is empty and `reason` says why: `not_your_turn` (then `to_act`
+// names the seats whose turn it is), `game_not_active` or `game_over`.
 //
 // Returns a wrapper object for the known response body format(s).
 //

@@ -57,6 +57,27 @@ func (e GameStatus) Valid() bool {
 	}
 }
 
+// Defines values for LegalActionsReason.
+const (
+	GameNotActive LegalActionsReason = "game_not_active"
+	GameOver      LegalActionsReason = "game_over"
+	NotYourTurn   LegalActionsReason = "not_your_turn"
+)
+
+// Valid indicates whether the value is a known member of the LegalActionsReason enum.
+func (e LegalActionsReason) Valid() bool {
+	switch e {
+	case GameNotActive:
+		return true
+	case GameOver:
+		return true
+	case NotYourTurn:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PrimeClimbBoardSquareColors.
 const (
 	PrimeClimbBoardSquareColorsBlue   PrimeClimbBoardSquareColors = "blue"
@@ -917,12 +938,41 @@ type KindStats struct {
 	Measures map[string]float64 `json:"measures"`
 }
 
-// LegalActions defines model for LegalActions.
+// LegalActions What the caller's seat may do now. When it may do nothing, `actions` is empty and `reason`
+// says why (with `detail`, the same as a sentence); `to_act` says whose turn it is.
+//
+// Example: {"actions":[],"detail":"It is not your turn: it is Ben (seat 1) to act.","reason":"not_your_turn","seat":0,"to_act":[1],"version":7}
 type LegalActions struct {
 	Actions json.RawMessage `json:"actions"`
-	Seat    int             `json:"seat"`
-	Version int64           `json:"version"`
+
+	// Detail The `reason` as a sentence for people; present exactly when `reason` is.
+	//
+	// Example: It is not your turn: it is Ben (seat 1) to act.
+	Detail *string `json:"detail,omitempty"`
+
+	// Reason Present exactly when the caller may not act now (`actions` is then empty; a seat in
+	// `to_act` always has at least one action), with the code an action sent now would be
+	// refused with: `not_your_turn` (the game is being played and `to_act` does not hold the caller's
+	// seat), `game_not_active` (the game waits in its lobby or was aborted), `game_over` (it is
+	// finished).
+	Reason *LegalActionsReason `json:"reason,omitempty"`
+
+	// Seat The caller's seat.
+	Seat int `json:"seat"`
+
+	// ToAct The seats that may act now, as `Game.turn.to_act`; empty when the game is not being played.
+	ToAct []int `json:"to_act"`
+
+	// Version The game's version these actions are legal at (the ETag).
+	Version int64 `json:"version"`
 }
+
+// LegalActionsReason Present exactly when the caller may not act now (`actions` is then empty; a seat in
+// `to_act` always has at least one action), with the code an action sent now would be
+// refused with: `not_your_turn` (the game is being played and `to_act` does not hold the caller's
+// seat), `game_not_active` (the game waits in its lobby or was aborted), `game_over` (it is
+// finished).
+type LegalActionsReason string
 
 // PersonName A player's or student's name. Normalised by the RFC 8266 nickname rules (spaces trimmed and folded, NFKC) and stored in that form. Refused with 400 `invalid_name`: control, invisible (format) and unassigned characters, direction changes, a leading combining mark, a name showing no letter, digit or symbol, letters of two alphabets (Latin and Cyrillic, say; Chinese, Japanese and Korean scripts count as one). Names equal in the profile's comparison form (ignoring case and width) are the same name: 409 `name_taken` in one classroom or game.
 //
