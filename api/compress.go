@@ -132,6 +132,9 @@ func (w *gzipWriter) sendHeld() error {
 }
 
 func (w *gzipWriter) FlushError() error {
+	if w.status == 0 {
+		w.WriteHeader(http.StatusOK)
+	}
 	if w.deciding {
 		if err := w.startGzip(); err != nil {
 			return err
