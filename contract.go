@@ -101,7 +101,11 @@ func kindsPart(kinds []domain.GameKind, facts []factsSchema) (string, error) {
 			b.WriteString("      type: object\n")
 			continue
 		}
-		b.WriteString("      anyOf:\n" + strings.Join(refs, ""))
+		composition := "anyOf" // of a single schema, linters ask for allOf
+		if len(refs) == 1 {
+			composition = "allOf"
+		}
+		b.WriteString("      " + composition + ":\n" + strings.Join(refs, ""))
 	}
 	refusals, err := refusalFactsPart(facts)
 	if err != nil {

@@ -38,7 +38,9 @@ func TestMergeNamesEveryKindInTheUnions(t *testing.T) {
 		t.Errorf("GameKind enum = %v, want the service's kinds and dice-race", enum)
 	}
 	refs := func(union string) (out []string) {
-		for _, r := range spec.Components.Schemas[union].Value.AnyOf {
+		s := spec.Components.Schemas[union].Value
+		// A union of one kind is an allOf of one, which linters prefer to an anyOf of one.
+		for _, r := range append(s.AnyOf, s.AllOf...) {
 			out = append(out, strings.TrimPrefix(r.Ref, "#/components/schemas/"))
 		}
 		return out
@@ -47,7 +49,7 @@ func TestMergeNamesEveryKindInTheUnions(t *testing.T) {
 		t.Errorf("GameView = anyOf %v, want every kind's view", got)
 	}
 	if got := refs("GameBoard"); len(got) != 1 || got[0] != "PrimeClimbBoard" {
-		t.Errorf("GameBoard = anyOf %v, want only the kinds with a board", got)
+		t.Errorf("GameBoard = %v, want only the kinds with a board", got)
 	}
 }
 

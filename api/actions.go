@@ -142,16 +142,18 @@ func (s *Server) GetLegalActions(c echo.Context, id openapi.GameID) error {
 	return c.JSON(http.StatusOK, body)
 }
 
-// legalActionsBody lists what a seated caller may do now: nothing unless the game is active.
+// legalActionsBody lists what a seated caller may do now, or says whose turn it is and why the
+// caller has nothing to do.
 func legalActionsBody(g *play.Game, caller play.Caller) (openapi.LegalActions, error) {
-	actions := json.RawMessage(`[]`)
-	if g.State != nil && g.Status == play.StatusActive {
-		var err error
-		if actions, err = json.Marshal(g.State.LegalActions(caller.Seat)); err != nil {
-			return openapi.LegalActions{}, err
-		}
+	choices := g.ChoicesOf(caller.Seat)
+	body := openapi.LegalActions{Seat: caller.Seat, Version: g.Version, ToAct: choices.ToAct, Actions: json.RawMessage(`[]`)}
+	if choices.Reason != "" {
+		body.Reason, body.Detail = ptr(openapi.LegalActionsReason(choices.Reason)), ptr(choices.Detail)
+		return body, nil
 	}
-	return openapi.LegalActions{Seat: caller.Seat, Version: g.Version, Actions: actions}, nil
+	var err error
+	body.Actions, err = json.Marshal(choices.Actions)
+	return body, err
 }
 
 // includeLegalActions adds the caller's legal actions to a game's body when the request asked for
@@ -180,7 +182,7 @@ func (s *Server) GetScores(c echo.Context, id openapi.GameID) error {
 		if err != nil {
 			return err
 		}
-		body.Scores = ptr(json.RawMessage(scores))
+		body.Scores = scores // left nil in a lobby, which encodes as null
 	}
 	return c.JSON(http.StatusOK, body)
 }

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"net/http"
 	"slices"
 	"strings"
 
@@ -33,6 +34,9 @@ func (s *Server) contractMethods() []string {
 		if !slices.Contains(methods, method) {
 			methods = append(methods, method)
 		}
+	}
+	if slices.Contains(methods, http.MethodGet) {
+		methods = append(methods, http.MethodHead) // served as GET (head.go)
 	}
 	slices.Sort(methods)
 	return methods

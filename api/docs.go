@@ -1,10 +1,16 @@
 package api
 
 import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
 	"embed"
+	"encoding/hex"
 	"mime"
 	"net/http"
 	"path"
+	"strings"
+	"sync"
 
 	"github.com/labstack/echo/v4"
 
@@ -41,18 +47,74 @@ func (s *Server) GetDocs(c echo.Context) error {
 	return c.HTML(http.StatusOK, docsPage)
 }
 
-// GetDocsAsset serves one embedded file of the reference page.
+// GetDocsAsset serves one embedded file of the reference page: cacheable, revalidated by its ETag,
+// and gzipped once for every client that accepts it (the Swagger UI bundle is 1.7 MB, 0.5 MB gzipped).
 func (s *Server) GetDocsAsset(c echo.Context, file string) error {
-	data, err := docsAssets.ReadFile(path.Join("docs/swagger-ui", path.Base(file)))
+	name := path.Base(file)
+	asset, err := docsAsset(name)
 	if err != nil {
 		return domain.Errorf(domain.KindNotFound, "not_found", "There is no documentation asset named %q.", file)
 	}
-	contentType := mime.TypeByExtension(path.Ext(file))
+	contentType := mime.TypeByExtension(path.Ext(name))
 	if contentType == "" {
 		contentType = "text/plain; charset=utf-8"
 	}
-	c.Response().Header().Set("Cache-Control", "public, max-age=86400")
-	return c.Blob(http.StatusOK, contentType, data)
+	h := c.Response().Header()
+	h.Set("Cache-Control", "public, max-age=86400")
+	h.Add("Vary", "Accept-Encoding")
+	body, tag := asset.plain, asset.etag
+	if acceptsGzip(c.Request()) {
+		h.Set("Content-Encoding", "gzip")
+		body, tag = asset.gzipped, "W/"+asset.etag
+	}
+	h.Set("ETag", tag)
+	if etagMatches(c.Request().Header.Get("If-None-Match"), asset.etag) {
+		return c.NoContent(http.StatusNotModified)
+	}
+	return c.Blob(http.StatusOK, contentType, body)
+}
+
+// docsFile is one asset of the reference page in both its forms.
+type docsFile struct {
+	plain, gzipped []byte
+	etag           string // strong, of the plain bytes; the gzipped form carries it weak
+}
+
+var (
+	docsFilesMu sync.Mutex
+	docsFiles   = map[string]*docsFile{}
+)
+
+// docsAsset reads and compresses an asset the first time it is asked for.
+func docsAsset(name string) (*docsFile, error) {
+	docsFilesMu.Lock()
+	defer docsFilesMu.Unlock()
+	if f, ok := docsFiles[name]; ok {
+		return f, nil
+	}
+	plain, err := docsAssets.ReadFile(path.Join("docs/swagger-ui", name))
+	if err != nil {
+		return nil, err
+	}
+	var gz bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
+	_, _ = zw.Write(plain)
+	_ = zw.Close()
+	sum := sha256.Sum256(plain)
+	f := &docsFile{plain: plain, gzipped: gz.Bytes(), etag: `"` + hex.EncodeToString(sum[:12]) + `"`}
+	docsFiles[name] = f
+	return f, nil
+}
+
+// etagMatches applies If-None-Match's weak comparison: W/"x" and "x" match "x", as does *.
+func etagMatches(ifNoneMatch, etag string) bool {
+	for _, candidate := range strings.Split(ifNoneMatch, ",") {
+		candidate = strings.TrimPrefix(strings.TrimSpace(candidate), "W/")
+		if candidate == "*" || candidate == etag {
+			return true
+		}
+	}
+	return false
 }
 
 // GetOpenAPI serves the contract itself.

@@ -16,13 +16,14 @@ import (
 
 const requestIDHeader = "X-Request-ID"
 
-// The order matters: the request ID first so every later step can log it; logging and metrics
+// The order matters: the request ID first so every later step can log it; compression outside everything that writes a body, error responses included; logging and metrics
 // outside recovery so a panic is counted as the 500 it becomes; CORS before any refusal, so that a
 // preflight is answered whatever the limits and a refusal still reaches the browser's page; the rate
 // limit before any work; the body gate before validation, so that nothing decodes a body it has not
 // checked; identity last, so that a request the contract refuses costs no lookup.
 func (s *Server) useMiddleware() error {
 	s.echo.Pre(requestID)
+	s.echo.Use(compress)
 	s.echo.Use(s.observe)
 	s.echo.Use(echomw.RecoverWithConfig(echomw.RecoverConfig{DisablePrintStack: true, DisableErrorHandler: true}))
 	if len(s.cfg.CORSOrigins) > 0 {
@@ -88,14 +89,14 @@ func (s *Server) observe(next echo.HandlerFunc) echo.HandlerFunc {
 			route = c.Path()
 		}
 		status := c.Response().Status
-		s.metrics.observe(c.Request().Method, route, status, elapsed)
+		s.metrics.observe(methodOf(c), route, status, elapsed)
 		level := slog.LevelInfo
 		if status >= 500 {
 			level = slog.LevelError
 		}
 		s.logger.LogAttrs(c.Request().Context(), level, "request",
 			slog.String("request_id", requestIDOf(c)),
-			slog.String("method", c.Request().Method),
+			slog.String("method", methodOf(c)),
 			slog.String("route", route),
 			slog.String("path", c.Request().URL.Path),
 			slog.Int("status", status),

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -50,6 +51,10 @@ type table struct {
 	game    openapi.Game
 	posted  []json.RawMessage // posted[seq] is the action accepted as entry seq (nil for the start)
 }
+
+// versionTag is a response's ETag in its strong form: Go's client asks for gzip by itself, and a
+// compressed body carries the weak form (W/"7" for "7").
+func versionTag(h http.Header) string { return strings.TrimPrefix(h.Get("ETag"), "W/") }
 
 func auth(token string) []string {
 	if token == "" {
@@ -118,7 +123,7 @@ func (tb *table) get(token string) openapi.Game {
 	if g.Version != tb.version {
 		tb.t.Fatalf("GET %s: version %d, want %d", tb.path(""), g.Version, tb.version)
 	}
-	if etag := resp.HTTPResponse.Header.Get("ETag"); etag != strconv.Quote(strconv.FormatInt(g.Version, 10)) {
+	if etag := versionTag(resp.HTTPResponse.Header); etag != strconv.Quote(strconv.FormatInt(g.Version, 10)) {
 		tb.t.Errorf("GET %s: ETag %q for version %d", tb.path(""), etag, g.Version)
 	}
 	return g
@@ -136,13 +141,42 @@ func (tb *table) legal(seat int) []json.RawMessage {
 	if err := json.Unmarshal(l.Actions, &actions); err != nil {
 		tb.t.Fatalf("GET legal-actions: actions %s: %v", l.Actions, err)
 	}
-	if etag := resp.HTTPResponse.Header.Get("ETag"); etag != strconv.Quote(strconv.FormatInt(l.Version, 10)) {
+	if etag := versionTag(resp.HTTPResponse.Header); etag != strconv.Quote(strconv.FormatInt(l.Version, 10)) {
 		tb.t.Errorf("GET legal-actions: ETag %q, version %d", etag, l.Version)
 	}
 	if l.Seat != seat || l.Version != tb.version {
 		tb.t.Fatalf("GET legal-actions (seat %d): seat %d version %d, want version %d", seat, l.Seat, l.Version, tb.version)
 	}
+	tb.checkWhyNoActions(seat, l, actions)
 	return actions
+}
+
+// checkWhyNoActions checks that a legal-actions answer says whose turn it is, and why a seat that may
+// do nothing has nothing listed: the seats to act are those of the game's turn; a seat among them
+// has actions and no reason; any other gets not_your_turn, or game_over once the game is finished.
+func (tb *table) checkWhyNoActions(seat int, l *openapi.LegalActions, actions []json.RawMessage) {
+	tb.t.Helper()
+	var turn []int
+	if tb.game.Turn != nil {
+		turn = tb.game.Turn.ToAct
+	}
+	if !slices.Equal(l.ToAct, turn) && len(l.ToAct)+len(turn) > 0 {
+		tb.t.Errorf("GET legal-actions (seat %d): to_act %v, the game's turn says %v", seat, l.ToAct, turn)
+	}
+	var want openapi.LegalActionsReason
+	switch {
+	case tb.game.Status == "finished":
+		want = openapi.GameOver
+	case !slices.Contains(turn, seat):
+		want = openapi.NotYourTurn
+	}
+	switch {
+	case want == "" && (len(actions) == 0 || l.Reason != nil || l.Detail != nil):
+		tb.t.Errorf("GET legal-actions (seat %d, to act): %d actions, reason %v, want actions and no reason", seat, len(actions), l.Reason)
+	case want != "" && (len(actions) != 0 || l.Reason == nil || *l.Reason != want || l.Detail == nil || *l.Detail == ""):
+		tb.t.Errorf("GET legal-actions (seat %d of %v to act, %s): %d actions, reason %v detail %v, want none, %s and a sentence",
+			seat, turn, tb.game.Status, len(actions), l.Reason, l.Detail, want)
+	}
 }
 
 // toAct is the one seat whose turn it is, from the last game body seen.
@@ -169,7 +203,7 @@ func (tb *table) act(seat int, action json.RawMessage) (openapi.HistoryEntry, op
 	if g.Version != tb.version+1 {
 		tb.t.Fatalf("POST actions %s: game.version = %d, want %d", action, g.Version, tb.version+1)
 	}
-	if etag := resp.HTTPResponse.Header.Get("ETag"); etag != strconv.Quote(strconv.FormatInt(g.Version, 10)) {
+	if etag := versionTag(resp.HTTPResponse.Header); etag != strconv.Quote(strconv.FormatInt(g.Version, 10)) {
 		tb.t.Errorf("POST actions: ETag %q, game.version %d", etag, g.Version)
 	}
 	if e.Seat == nil || *e.Seat != seat {
@@ -450,7 +484,7 @@ func (tb *table) checkFinished() (openapi.Game, json.RawMessage) {
 		tb.t.Fatalf("finished game: status %q turn %+v finished_at %v winners %v", g.Status, g.Turn, g.FinishedAt, g.Winners)
 	}
 	scores, err := tb.api.GetScoresWithResponse(context.Background(), tb.gameID())
-	if err != nil || scores.JSON200 == nil || scores.JSON200.Scores == nil {
+	if err != nil || scores.JSON200 == nil || len(scores.JSON200.Scores) == 0 || string(scores.JSON200.Scores) == "null" {
 		tb.t.Fatalf("GET scores = %d: %v %s", scores.StatusCode(), err, scores.Body)
 	}
 	sc := scores.JSON200
@@ -474,7 +508,7 @@ func (tb *table) checkFinished() (openapi.Game, json.RawMessage) {
 	if ag := tb.get(""); ag.Version != tb.version {
 		tb.t.Errorf("a refused action on a finished game changed the version to %d", ag.Version)
 	}
-	return g, *sc.Scores
+	return g, sc.Scores
 }
 
 // jsonEqual reports whether two JSON documents decode to the same value.

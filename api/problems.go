@@ -86,13 +86,9 @@ func (s *Server) handleError(err error, c echo.Context) {
 	}
 	if p.Status == http.StatusMethodNotAllowed {
 		// echo has already set the Allow header.
-		p.Detail = ptr(c.Request().Method + " is not allowed here; see the Allow header")
+		p.Detail = ptr(methodOf(c) + " is not allowed here; see the Allow header")
 	}
 	c.Response().Header().Set(echo.HeaderContentType, problemContentType)
-	if c.Request().Method == http.MethodHead {
-		_ = c.NoContent(p.Status)
-		return
-	}
 	if werr := c.JSON(p.Status, p); werr != nil {
 		s.logger.Warn("writing a problem response failed", "request_id", requestIDOf(c), "error", werr)
 	}

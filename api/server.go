@@ -123,13 +123,19 @@ func New(cfg Config, deps Deps, logger *slog.Logger) (*Server, error) {
 func (s *Server) Echo() *echo.Echo { return s.echo }
 
 // ServeHTTP lets the server stand wherever an http.Handler does.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.echo.ServeHTTP(w, r) }
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodHead {
+		s.serveHead(w, r)
+		return
+	}
+	s.echo.ServeHTTP(w, r)
+}
 
 // Serve answers requests on ln until ctx is done, then stops taking new requests, lets the ones in
 // flight finish within the shutdown grace period, and returns.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	hs := &http.Server{
-		Handler:           s.echo,
+		Handler:           s,
 		ReadTimeout:       s.cfg.ReadTimeout,
 		ReadHeaderTimeout: s.cfg.ReadTimeout,
 		WriteTimeout:      s.cfg.WriteTimeout,

@@ -94,15 +94,21 @@ type ClientInterface interface {
 
 	// GetDocs Interactive API reference (works offline).
 	//
+	// An HTML page that renders this document with Swagger UI; its assets are served by the server itself, so it needs no internet access.
+	//
 	// Corresponds with GET /docs (the `GetDocs` operationId).
 	GetDocs(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetDocsAsset A static asset of the API reference page.
 	//
+	// A script, style sheet or icon of the `/docs` page. Assets are cacheable for a day and carry a strong `ETag`; send `Accept-Encoding: gzip` to get them compressed.
+	//
 	// Corresponds with GET /docs/assets/{file} (the `GetDocsAsset` operationId).
 	GetDocsAsset(ctx context.Context, file string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetHealthz Liveness: the process is up.
+	//
+	// Answers 200 while the process runs, without asking the database: for a container's liveness probe.
 	//
 	// Corresponds with GET /healthz (the `GetHealthz` operationId).
 	GetHealthz(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -119,10 +125,14 @@ type ClientInterface interface {
 
 	// GetOpenAPI This document.
 	//
+	// The contract this server implements, as YAML, with the schemas of every kind of game it hosts; generate clients from it.
+	//
 	// Corresponds with GET /openapi.yaml (the `GetOpenAPI` operationId).
 	GetOpenAPI(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetReadyz Readiness: the database is reachable.
+	//
+	// Answers 200 when the database answers a ping, 503 `unavailable` otherwise: for a load balancer's readiness probe.
 	//
 	// Corresponds with GET /readyz (the `GetReadyz` operationId).
 	GetReadyz(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -178,6 +188,8 @@ type ClientInterface interface {
 
 	// GetClassroom The classroom (teacher token).
 	//
+	// The classroom's name and current join code, for its teacher only: another classroom's teacher token gets 404 `classroom_not_found`, any other token 401.
+	//
 	// Corresponds with GET /v1/classrooms/{classroom_id} (the `GetClassroom` operationId).
 	GetClassroom(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
@@ -206,6 +218,8 @@ type ClientInterface interface {
 	StreamClassroomEvents(ctx context.Context, classroomId ClassroomID, params *StreamClassroomEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListClassroomGames The classroom's games, newest first (teacher token).
+	//
+	// Summaries of the classroom's games, filtered by kind, status, student or creation time, newest first, a page at a time (`next_cursor`).
 	//
 	// Corresponds with GET /v1/classrooms/{classroom_id}/games (the `ListClassroomGames` operationId).
 	ListClassroomGames(ctx context.Context, classroomId ClassroomID, params *ListClassroomGamesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -236,6 +250,8 @@ type ClientInterface interface {
 
 	// RotateJoinCode Replace the join code (teacher token); the old one stops working.
 	//
+	// Makes a new join code and returns the classroom with it. Students who joined already keep their tokens; only new joins need the new code.
+	//
 	// Corresponds with POST /v1/classrooms/{classroom_id}/join-code (the `RotateJoinCode` operationId).
 	RotateJoinCode(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
@@ -256,15 +272,21 @@ type ClientInterface interface {
 
 	// ListStudents The classroom's students, by name (teacher token).
 	//
+	// Every student of the classroom with their id and name, sorted by name. The ids are what `student_ids` and `players[].student_id` take when the teacher creates games.
+	//
 	// Corresponds with GET /v1/classrooms/{classroom_id}/students (the `ListStudents` operationId).
 	ListStudents(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// RemoveStudent Remove a student (teacher token); their token stops working, their games stay.
 	//
+	// The student can no longer act or read with their token. The games they played in keep their seat, name and history.
+	//
 	// Corresponds with DELETE /v1/classrooms/{classroom_id}/students/{student_id} (the `RemoveStudent` operationId).
 	RemoveStudent(ctx context.Context, classroomId ClassroomID, studentId StudentID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// RenameStudentWithBody Rename a student (teacher token).
+	//
+	// Changes the student's name in the classroom and on the seats of their games; another student of the classroom already called so gets 409 `name_taken`.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -272,6 +294,8 @@ type ClientInterface interface {
 	RenameStudentWithBody(ctx context.Context, classroomId ClassroomID, studentId StudentID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// RenameStudent Rename a student (teacher token).
+	//
+	// Changes the student's name in the classroom and on the seats of their games; another student of the classroom already called so gets 409 `name_taken`.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -328,6 +352,8 @@ type ClientInterface interface {
 	GetGame(ctx context.Context, id GameID, params *GetGameParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// AbortGame End a game that is not over (creator token only).
+	//
+	// Only the game's `creator_token` may abort it, in the lobby or during play; a game already finished or aborted gets 409 `game_over`. Once aborted, the game shows everything it hid, as a finished one does.
 	//
 	// Corresponds with POST /v1/games/{id}/abort (the `AbortGame` operationId).
 	AbortGame(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -392,6 +418,8 @@ type ClientInterface interface {
 
 	// ListAttempts A game's refused actions (the classroom's teacher; anyone who can see the game once it is over).
 	//
+	// Every action the game refused, with the seat, the version it was sent against, the refusal's `code` and `detail`, oldest first: what the teacher reviews. During play only the classroom's teacher may read them; once the game is over, anyone who may see the game.
+	//
 	// Corresponds with GET /v1/games/{id}/attempts (the `ListAttempts` operationId).
 	ListAttempts(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
@@ -434,7 +462,9 @@ type ClientInterface interface {
 
 	// GetLegalActions What the caller may do now.
 	//
-	// Each entry's `action` may be posted to `/v1/games/{id}/actions` as it is. Empty when it is not the caller's turn.
+	// Each entry's `action` may be posted to `/v1/games/{id}/actions` as it is. When the caller
+	// may do nothing now, the list is empty and `reason` says why: `not_your_turn` (then `to_act`
+	// names the seats whose turn it is), `game_not_active` or `game_over`.
 	//
 	// Corresponds with GET /v1/games/{id}/legal-actions (the `GetLegalActions` operationId).
 	GetLegalActions(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -485,6 +515,8 @@ type ClientInterface interface {
 
 // GetDocs Interactive API reference (works offline).
 //
+// An HTML page that renders this document with Swagger UI; its assets are served by the server itself, so it needs no internet access.
+//
 // Corresponds with GET /docs (the `GetDocs` operationId).
 func (c *Client) GetDocs(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetDocsRequest(c.Server)
@@ -500,6 +532,8 @@ func (c *Client) GetDocs(ctx context.Context, reqEditors ...RequestEditorFn) (*h
 
 // GetDocsAsset A static asset of the API reference page.
 //
+// A script, style sheet or icon of the `/docs` page. Assets are cacheable for a day and carry a strong `ETag`; send `Accept-Encoding: gzip` to get them compressed.
+//
 // Corresponds with GET /docs/assets/{file} (the `GetDocsAsset` operationId).
 func (c *Client) GetDocsAsset(ctx context.Context, file string, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetDocsAssetRequest(c.Server, file)
@@ -514,6 +548,8 @@ func (c *Client) GetDocsAsset(ctx context.Context, file string, reqEditors ...Re
 }
 
 // GetHealthz Liveness: the process is up.
+//
+// Answers 200 while the process runs, without asking the database: for a container's liveness probe.
 //
 // Corresponds with GET /healthz (the `GetHealthz` operationId).
 func (c *Client) GetHealthz(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -550,6 +586,8 @@ func (c *Client) GetMetrics(ctx context.Context, reqEditors ...RequestEditorFn) 
 
 // GetOpenAPI This document.
 //
+// The contract this server implements, as YAML, with the schemas of every kind of game it hosts; generate clients from it.
+//
 // Corresponds with GET /openapi.yaml (the `GetOpenAPI` operationId).
 func (c *Client) GetOpenAPI(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetOpenAPIRequest(c.Server)
@@ -564,6 +602,8 @@ func (c *Client) GetOpenAPI(ctx context.Context, reqEditors ...RequestEditorFn) 
 }
 
 // GetReadyz Readiness: the database is reachable.
+//
+// Answers 200 when the database answers a ping, 503 `unavailable` otherwise: for a load balancer's readiness probe.
 //
 // Corresponds with GET /readyz (the `GetReadyz` operationId).
 func (c *Client) GetReadyz(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -679,6 +719,8 @@ func (c *Client) JoinClassroom(ctx context.Context, body JoinClassroomJSONReques
 
 // GetClassroom The classroom (teacher token).
 //
+// The classroom's name and current join code, for its teacher only: another classroom's teacher token gets 404 `classroom_not_found`, any other token 401.
+//
 // Corresponds with GET /v1/classrooms/{classroom_id} (the `GetClassroom` operationId).
 func (c *Client) GetClassroom(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetClassroomRequest(c.Server, classroomId)
@@ -727,6 +769,8 @@ func (c *Client) StreamClassroomEvents(ctx context.Context, classroomId Classroo
 }
 
 // ListClassroomGames The classroom's games, newest first (teacher token).
+//
+// Summaries of the classroom's games, filtered by kind, status, student or creation time, newest first, a page at a time (`next_cursor`).
 //
 // Corresponds with GET /v1/classrooms/{classroom_id}/games (the `ListClassroomGames` operationId).
 func (c *Client) ListClassroomGames(ctx context.Context, classroomId ClassroomID, params *ListClassroomGamesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -787,6 +831,8 @@ func (c *Client) CreateClassroomGames(ctx context.Context, classroomId Classroom
 
 // RotateJoinCode Replace the join code (teacher token); the old one stops working.
 //
+// Makes a new join code and returns the classroom with it. Students who joined already keep their tokens; only new joins need the new code.
+//
 // Corresponds with POST /v1/classrooms/{classroom_id}/join-code (the `RotateJoinCode` operationId).
 func (c *Client) RotateJoinCode(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewRotateJoinCodeRequest(c.Server, classroomId)
@@ -827,6 +873,8 @@ func (c *Client) GetClassroomStats(ctx context.Context, classroomId ClassroomID,
 
 // ListStudents The classroom's students, by name (teacher token).
 //
+// Every student of the classroom with their id and name, sorted by name. The ids are what `student_ids` and `players[].student_id` take when the teacher creates games.
+//
 // Corresponds with GET /v1/classrooms/{classroom_id}/students (the `ListStudents` operationId).
 func (c *Client) ListStudents(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListStudentsRequest(c.Server, classroomId)
@@ -842,6 +890,8 @@ func (c *Client) ListStudents(ctx context.Context, classroomId ClassroomID, reqE
 
 // RemoveStudent Remove a student (teacher token); their token stops working, their games stay.
 //
+// The student can no longer act or read with their token. The games they played in keep their seat, name and history.
+//
 // Corresponds with DELETE /v1/classrooms/{classroom_id}/students/{student_id} (the `RemoveStudent` operationId).
 func (c *Client) RemoveStudent(ctx context.Context, classroomId ClassroomID, studentId StudentID, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewRemoveStudentRequest(c.Server, classroomId, studentId)
@@ -856,6 +906,8 @@ func (c *Client) RemoveStudent(ctx context.Context, classroomId ClassroomID, stu
 }
 
 // RenameStudentWithBody Rename a student (teacher token).
+//
+// Changes the student's name in the classroom and on the seats of their games; another student of the classroom already called so gets 409 `name_taken`.
 //
 // Takes any type of body and a specified content type.
 //
@@ -873,6 +925,8 @@ func (c *Client) RenameStudentWithBody(ctx context.Context, classroomId Classroo
 }
 
 // RenameStudent Rename a student (teacher token).
+//
+// Changes the student's name in the classroom and on the seats of their games; another student of the classroom already called so gets 409 `name_taken`.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -980,6 +1034,8 @@ func (c *Client) GetGame(ctx context.Context, id GameID, params *GetGameParams, 
 
 // AbortGame End a game that is not over (creator token only).
 //
+// Only the game's `creator_token` may abort it, in the lobby or during play; a game already finished or aborted gets 409 `game_over`. Once aborted, the game shows everything it hid, as a finished one does.
+//
 // Corresponds with POST /v1/games/{id}/abort (the `AbortGame` operationId).
 func (c *Client) AbortGame(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewAbortGameRequest(c.Server, id)
@@ -1083,6 +1139,8 @@ func (c *Client) PostAction(ctx context.Context, id GameID, params *PostActionPa
 
 // ListAttempts A game's refused actions (the classroom's teacher; anyone who can see the game once it is over).
 //
+// Every action the game refused, with the seat, the version it was sent against, the refusal's `code` and `detail`, oldest first: what the teacher reviews. During play only the classroom's teacher may read them; once the game is over, anyone who may see the game.
+//
 // Corresponds with GET /v1/games/{id}/attempts (the `ListAttempts` operationId).
 func (c *Client) ListAttempts(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListAttemptsRequest(c.Server, id)
@@ -1145,7 +1203,9 @@ func (c *Client) StreamGameEvents(ctx context.Context, id GameID, params *Stream
 
 // GetLegalActions What the caller may do now.
 //
-// Each entry's `action` may be posted to `/v1/games/{id}/actions` as it is. Empty when it is not the caller's turn.
+// Each entry's `action` may be posted to `/v1/games/{id}/actions` as it is. When the caller
+// may do nothing now, the list is empty and `reason` says why: `not_your_turn` (then `to_act`
+// names the seats whose turn it is), `game_not_active` or `game_over`.
 //
 // Corresponds with GET /v1/games/{id}/legal-actions (the `GetLegalActions` operationId).
 func (c *Client) GetLegalActions(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -2836,6 +2896,8 @@ type ClientWithResponsesInterface interface {
 
 	// GetDocsWithResponse Interactive API reference (works offline).
 	//
+	// An HTML page that renders this document with Swagger UI; its assets are served by the server itself, so it needs no internet access.
+	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /docs (the `GetDocs` operationId).
@@ -2843,12 +2905,16 @@ type ClientWithResponsesInterface interface {
 
 	// GetDocsAssetWithResponse A static asset of the API reference page.
 	//
+	// A script, style sheet or icon of the `/docs` page. Assets are cacheable for a day and carry a strong `ETag`; send `Accept-Encoding: gzip` to get them compressed.
+	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /docs/assets/{file} (the `GetDocsAsset` operationId).
 	GetDocsAssetWithResponse(ctx context.Context, file string, reqEditors ...RequestEditorFn) (*GetDocsAssetResponse, error)
 
 	// GetHealthzWithResponse Liveness: the process is up.
+	//
+	// Answers 200 while the process runs, without asking the database: for a container's liveness probe.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -2869,12 +2935,16 @@ type ClientWithResponsesInterface interface {
 
 	// GetOpenAPIWithResponse This document.
 	//
+	// The contract this server implements, as YAML, with the schemas of every kind of game it hosts; generate clients from it.
+	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /openapi.yaml (the `GetOpenAPI` operationId).
 	GetOpenAPIWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetOpenAPIResponse, error)
 
 	// GetReadyzWithResponse Readiness: the database is reachable.
+	//
+	// Answers 200 when the database answers a ping, 503 `unavailable` otherwise: for a load balancer's readiness probe.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -2934,6 +3004,8 @@ type ClientWithResponsesInterface interface {
 
 	// GetClassroomWithResponse The classroom (teacher token).
 	//
+	// The classroom's name and current join code, for its teacher only: another classroom's teacher token gets 404 `classroom_not_found`, any other token 401.
+	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/classrooms/{classroom_id} (the `GetClassroom` operationId).
@@ -2967,6 +3039,8 @@ type ClientWithResponsesInterface interface {
 
 	// ListClassroomGamesWithResponse The classroom's games, newest first (teacher token).
 	//
+	// Summaries of the classroom's games, filtered by kind, status, student or creation time, newest first, a page at a time (`next_cursor`).
+	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/classrooms/{classroom_id}/games (the `ListClassroomGames` operationId).
@@ -2998,6 +3072,8 @@ type ClientWithResponsesInterface interface {
 
 	// RotateJoinCodeWithResponse Replace the join code (teacher token); the old one stops working.
 	//
+	// Makes a new join code and returns the classroom with it. Students who joined already keep their tokens; only new joins need the new code.
+	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/classrooms/{classroom_id}/join-code (the `RotateJoinCode` operationId).
@@ -3022,12 +3098,16 @@ type ClientWithResponsesInterface interface {
 
 	// ListStudentsWithResponse The classroom's students, by name (teacher token).
 	//
+	// Every student of the classroom with their id and name, sorted by name. The ids are what `student_ids` and `players[].student_id` take when the teacher creates games.
+	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/classrooms/{classroom_id}/students (the `ListStudents` operationId).
 	ListStudentsWithResponse(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*ListStudentsResponse, error)
 
 	// RemoveStudentWithResponse Remove a student (teacher token); their token stops working, their games stay.
+	//
+	// The student can no longer act or read with their token. The games they played in keep their seat, name and history.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -3036,12 +3116,16 @@ type ClientWithResponsesInterface interface {
 
 	// RenameStudentWithBodyWithResponse Rename a student (teacher token).
 	//
+	// Changes the student's name in the classroom and on the seats of their games; another student of the classroom already called so gets 409 `name_taken`.
+	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PATCH /v1/classrooms/{classroom_id}/students/{student_id} (the `RenameStudent` operationId).
 	RenameStudentWithBodyWithResponse(ctx context.Context, classroomId ClassroomID, studentId StudentID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RenameStudentResponse, error)
 
 	// RenameStudentWithResponse Rename a student (teacher token).
+	//
+	// Changes the student's name in the classroom and on the seats of their games; another student of the classroom already called so gets 409 `name_taken`.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -3102,6 +3186,8 @@ type ClientWithResponsesInterface interface {
 	GetGameWithResponse(ctx context.Context, id GameID, params *GetGameParams, reqEditors ...RequestEditorFn) (*GetGameResponse, error)
 
 	// AbortGameWithResponse End a game that is not over (creator token only).
+	//
+	// Only the game's `creator_token` may abort it, in the lobby or during play; a game already finished or aborted gets 409 `game_over`. Once aborted, the game shows everything it hid, as a finished one does.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -3170,6 +3256,8 @@ type ClientWithResponsesInterface interface {
 
 	// ListAttemptsWithResponse A game's refused actions (the classroom's teacher; anyone who can see the game once it is over).
 	//
+	// Every action the game refused, with the seat, the version it was sent against, the refusal's `code` and `detail`, oldest first: what the teacher reviews. During play only the classroom's teacher may read them; once the game is over, anyone who may see the game.
+	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/games/{id}/attempts (the `ListAttempts` operationId).
@@ -3216,7 +3304,9 @@ type ClientWithResponsesInterface interface {
 
 	// GetLegalActionsWithResponse What the caller may do now.
 	//
-	// Each entry's `action` may be posted to `/v1/games/{id}/actions` as it is. Empty when it is not the caller's turn.
+	// Each entry's `action` may be posted to `/v1/games/{id}/actions` as it is. When the caller
+	// may do nothing now, the list is empty and `reason` says why: `not_your_turn` (then `to_act`
+	// names the seats whose turn it is), `game_not_active` or `game_over`.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -3488,7 +3578,7 @@ type GetOpenAPIResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
 	// YAML200 the response for an HTTP 200 `application/yaml` response
-	YAML200 *map[string]interface{}
+	YAML200 *string
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationproblemJSON413 *BodyNotAllowed
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
@@ -3498,7 +3588,7 @@ type GetOpenAPIResponse struct {
 }
 
 // GetYAML200 returns the response for an HTTP 200 `application/yaml` response
-func (r GetOpenAPIResponse) GetYAML200() *map[string]interface{} {
+func (r GetOpenAPIResponse) GetYAML200() *string {
 	return r.YAML200
 }
 
@@ -6367,6 +6457,8 @@ func (r GetStateAtResponse) ContentType() string {
 
 // GetDocsWithResponse Interactive API reference (works offline).
 //
+// An HTML page that renders this document with Swagger UI; its assets are served by the server itself, so it needs no internet access.
+//
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /docs (the `GetDocs` operationId).
@@ -6380,6 +6472,8 @@ func (c *ClientWithResponses) GetDocsWithResponse(ctx context.Context, reqEditor
 
 // GetDocsAssetWithResponse A static asset of the API reference page.
 //
+// A script, style sheet or icon of the `/docs` page. Assets are cacheable for a day and carry a strong `ETag`; send `Accept-Encoding: gzip` to get them compressed.
+//
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /docs/assets/{file} (the `GetDocsAsset` operationId).
@@ -6392,6 +6486,8 @@ func (c *ClientWithResponses) GetDocsAssetWithResponse(ctx context.Context, file
 }
 
 // GetHealthzWithResponse Liveness: the process is up.
+//
+// Answers 200 while the process runs, without asking the database: for a container's liveness probe.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -6424,6 +6520,8 @@ func (c *ClientWithResponses) GetMetricsWithResponse(ctx context.Context, reqEdi
 
 // GetOpenAPIWithResponse This document.
 //
+// The contract this server implements, as YAML, with the schemas of every kind of game it hosts; generate clients from it.
+//
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /openapi.yaml (the `GetOpenAPI` operationId).
@@ -6436,6 +6534,8 @@ func (c *ClientWithResponses) GetOpenAPIWithResponse(ctx context.Context, reqEdi
 }
 
 // GetReadyzWithResponse Readiness: the database is reachable.
+//
+// Answers 200 when the database answers a ping, 503 `unavailable` otherwise: for a load balancer's readiness probe.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -6531,6 +6631,8 @@ func (c *ClientWithResponses) JoinClassroomWithResponse(ctx context.Context, bod
 
 // GetClassroomWithResponse The classroom (teacher token).
 //
+// The classroom's name and current join code, for its teacher only: another classroom's teacher token gets 404 `classroom_not_found`, any other token 401.
+//
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/classrooms/{classroom_id} (the `GetClassroom` operationId).
@@ -6575,6 +6677,8 @@ func (c *ClientWithResponses) StreamClassroomEventsWithResponse(ctx context.Cont
 }
 
 // ListClassroomGamesWithResponse The classroom's games, newest first (teacher token).
+//
+// Summaries of the classroom's games, filtered by kind, status, student or creation time, newest first, a page at a time (`next_cursor`).
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -6625,6 +6729,8 @@ func (c *ClientWithResponses) CreateClassroomGamesWithResponse(ctx context.Conte
 
 // RotateJoinCodeWithResponse Replace the join code (teacher token); the old one stops working.
 //
+// Makes a new join code and returns the classroom with it. Students who joined already keep their tokens; only new joins need the new code.
+//
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v1/classrooms/{classroom_id}/join-code (the `RotateJoinCode` operationId).
@@ -6661,6 +6767,8 @@ func (c *ClientWithResponses) GetClassroomStatsWithResponse(ctx context.Context,
 
 // ListStudentsWithResponse The classroom's students, by name (teacher token).
 //
+// Every student of the classroom with their id and name, sorted by name. The ids are what `student_ids` and `players[].student_id` take when the teacher creates games.
+//
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/classrooms/{classroom_id}/students (the `ListStudents` operationId).
@@ -6673,6 +6781,8 @@ func (c *ClientWithResponses) ListStudentsWithResponse(ctx context.Context, clas
 }
 
 // RemoveStudentWithResponse Remove a student (teacher token); their token stops working, their games stay.
+//
+// The student can no longer act or read with their token. The games they played in keep their seat, name and history.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -6687,6 +6797,8 @@ func (c *ClientWithResponses) RemoveStudentWithResponse(ctx context.Context, cla
 
 // RenameStudentWithBodyWithResponse Rename a student (teacher token).
 //
+// Changes the student's name in the classroom and on the seats of their games; another student of the classroom already called so gets 409 `name_taken`.
+//
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with PATCH /v1/classrooms/{classroom_id}/students/{student_id} (the `RenameStudent` operationId).
@@ -6699,6 +6811,8 @@ func (c *ClientWithResponses) RenameStudentWithBodyWithResponse(ctx context.Cont
 }
 
 // RenameStudentWithResponse Rename a student (teacher token).
+//
+// Changes the student's name in the classroom and on the seats of their games; another student of the classroom already called so gets 409 `name_taken`.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -6789,6 +6903,8 @@ func (c *ClientWithResponses) GetGameWithResponse(ctx context.Context, id GameID
 }
 
 // AbortGameWithResponse End a game that is not over (creator token only).
+//
+// Only the game's `creator_token` may abort it, in the lobby or during play; a game already finished or aborted gets 409 `game_over`. Once aborted, the game shows everything it hid, as a finished one does.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -6881,6 +6997,8 @@ func (c *ClientWithResponses) PostActionWithResponse(ctx context.Context, id Gam
 
 // ListAttemptsWithResponse A game's refused actions (the classroom's teacher; anyone who can see the game once it is over).
 //
+// Every action the game refused, with the seat, the version it was sent against, the refusal's `code` and `detail`, oldest first: what the teacher reviews. During play only the classroom's teacher may read them; once the game is over, anyone who may see the game.
+//
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/games/{id}/attempts (the `ListAttempts` operationId).
@@ -6939,7 +7057,9 @@ func (c *ClientWithResponses) StreamGameEventsWithResponse(ctx context.Context, 
 
 // GetLegalActionsWithResponse What the caller may do now.
 //
-// Each entry's `action` may be posted to `/v1/games/{id}/actions` as it is. Empty when it is not the caller's turn.
+// Each entry's `action` may be posted to `/v1/games/{id}/actions` as it is. When the caller
+// may do nothing now, the list is empty and `reason` says why: `not_your_turn` (then `to_act`
+// names the seats whose turn it is), `game_not_active` or `game_over`.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -7204,7 +7324,7 @@ func ParseGetOpenAPIResponse(rsp *http.Response) (*GetOpenAPIResponse, error) {
 
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "yaml") && rsp.StatusCode == 200:
-		var dest map[string]interface{}
+		var dest string
 		if err := yaml.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}

@@ -75,6 +75,27 @@ func (e GameStatusFactsStatus) Valid() bool {
 	}
 }
 
+// Defines values for LegalActionsReason.
+const (
+	GameNotActive LegalActionsReason = "game_not_active"
+	GameOver      LegalActionsReason = "game_over"
+	NotYourTurn   LegalActionsReason = "not_your_turn"
+)
+
+// Valid indicates whether the value is a known member of the LegalActionsReason enum.
+func (e LegalActionsReason) Valid() bool {
+	switch e {
+	case GameNotActive:
+		return true
+	case GameOver:
+		return true
+	case NotYourTurn:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PrimeClimbBoardSquareColors.
 const (
 	PrimeClimbBoardSquareColorsBlue   PrimeClimbBoardSquareColors = "blue"
@@ -1259,12 +1280,41 @@ type KindStats struct {
 	Mistakes map[string][]MistakeCount `json:"mistakes"`
 }
 
-// LegalActions defines model for LegalActions.
+// LegalActions What the caller's seat may do now. When it may do nothing, `actions` is empty and `reason`
+// says why (with `detail`, the same as a sentence); `to_act` says whose turn it is.
+//
+// Example: {"actions":[],"detail":"It is not your turn: it is Ben (seat 1) to act.","reason":"not_your_turn","seat":0,"to_act":[1],"version":7}
 type LegalActions struct {
 	Actions json.RawMessage `json:"actions"`
-	Seat    int             `json:"seat"`
-	Version int64           `json:"version"`
+
+	// Detail The `reason` as a sentence for people; present exactly when `reason` is.
+	//
+	// Example: It is not your turn: it is Ben (seat 1) to act.
+	Detail *string `json:"detail,omitempty"`
+
+	// Reason Present exactly when the caller may not act now (`actions` is then empty; a seat in
+	// `to_act` always has at least one action), with the code an action sent now would be
+	// refused with: `not_your_turn` (the game is being played and `to_act` does not hold the caller's
+	// seat), `game_not_active` (the game waits in its lobby or was aborted), `game_over` (it is
+	// finished).
+	Reason *LegalActionsReason `json:"reason,omitempty"`
+
+	// Seat The caller's seat.
+	Seat int `json:"seat"`
+
+	// ToAct The seats that may act now, as `Game.turn.to_act`; empty when the game is not being played.
+	ToAct []int `json:"to_act"`
+
+	// Version The game's version these actions are legal at (the ETag).
+	Version int64 `json:"version"`
 }
+
+// LegalActionsReason Present exactly when the caller may not act now (`actions` is then empty; a seat in
+// `to_act` always has at least one action), with the code an action sent now would be
+// refused with: `not_your_turn` (the game is being played and `to_act` does not hold the caller's
+// seat), `game_not_active` (the game waits in its lobby or was aborted), `game_over` (it is
+// finished).
+type LegalActionsReason string
 
 // MistakeCount defines model for MistakeCount.
 type MistakeCount struct {
@@ -1566,12 +1616,14 @@ type PrimeClimbOptions struct {
 //
 // Example: {"action":"move","bumps":[{"from":37,"pawn":0,"seat":1}],"dice":[],"draw":null,"next_cursed":false,"next_seat":1,"roll_off":[],"seat":0,"steps":[{"die":7,"equation":"30 + 7 = 37","from":30,"home":false,"op":"add","pawn":0,"seat":0,"target_seat":null,"to":37}],"unused":[],"uses":[],"winner":null}
 type PrimeClimbOutcome struct {
-	Action     PrimeClimbOutcomeAction `json:"action"`
-	Bumps      []PrimeClimbBump        `json:"bumps"`
-	Dice       []int                   `json:"dice"`
-	Draw       *PrimeClimbDraw         `json:"draw"`
-	NextCursed bool                    `json:"next_cursed"`
-	NextSeat   *int                    `json:"next_seat"`
+	Action PrimeClimbOutcomeAction `json:"action"`
+	Bumps  []PrimeClimbBump        `json:"bumps"`
+	Dice   []int                   `json:"dice"`
+
+	// Draw Example: {"bumps":[],"card":"go_to_64","effect":"pawn 0: from 37 to 64","kind":"action","moves":[{"from":37,"pawn":0,"seat":0,"to":64}],"pawn":0,"pending":false,"reshuffled":false,"square":37,"stolen":null}
+	Draw       *PrimeClimbDraw `json:"draw"`
+	NextCursed bool            `json:"next_cursed"`
+	NextSeat   *int            `json:"next_seat"`
 
 	// PrimesLanded Move: the mover's pawns that, after the bump, stand on a red prime they did not stand on when the turn began (PC-10). Absent when none.
 	PrimesLanded *[]PrimeClimbOutcomePrimesLanded `json:"primes_landed,omitempty"`
@@ -1706,7 +1758,9 @@ type PrimeClimbView struct {
 	// Options Game options. Unknown fields are refused.
 	//
 	// Example: {"prime_cards":true}
-	Options   PrimeClimbOptions      `json:"options"`
+	Options PrimeClimbOptions `json:"options"`
+
+	// Pending Example: {"candidates":[{"pawn":0,"target_seat":1},{"pawn":1,"target_seat":1}],"card":"swap","pawn":0}
 	Pending   *PrimeClimbPending     `json:"pending"`
 	Phase     PrimeClimbViewPhase    `json:"phase"`
 	Players   []PrimeClimbPlayerView `json:"players"`
@@ -2213,10 +2267,12 @@ type ReplayStep struct {
 // Scores defines model for Scores.
 type Scores struct {
 	// Game A kind of game.
-	Game    GameKind         `json:"game"`
-	Scores  *json.RawMessage `json:"scores"`
-	Status  GameStatus       `json:"status"`
-	Winners []int            `json:"winners"`
+	Game GameKind `json:"game"`
+
+	// Scores The kind's standing of every seat; null in a lobby.
+	Scores  json.RawMessage `json:"scores"`
+	Status  GameStatus      `json:"status"`
+	Winners []int           `json:"winners"`
 }
 
 // Seat defines model for Seat.

@@ -1,0 +1,48 @@
+package api
+
+import (
+	"context"
+	"net/http"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+)
+
+// serveHead answers HEAD as the GET of the same path: the handler runs as for GET, so the status and
+// headers are the same, and the body it writes is dropped. A stream (text/event-stream) would never
+// end, so its request is cancelled once its headers are out. It stands before echo, whose router
+// reads the method of the request the server received.
+func (s *Server) serveHead(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithCancel(context.WithValue(r.Context(), headKey{}, true))
+	defer cancel()
+	asGet := r.WithContext(ctx)
+	asGet.Method = http.MethodGet
+	s.echo.ServeHTTP(&headWriter{ResponseWriter: w, endStream: cancel}, asGet)
+}
+
+type headKey struct{}
+
+// methodOf is the method the client sent: HEAD for a HEAD served as GET.
+func methodOf(c echo.Context) string {
+	if head, _ := c.Request().Context().Value(headKey{}).(bool); head {
+		return http.MethodHead
+	}
+	return c.Request().Method
+}
+
+// headWriter drops the body of a HEAD response.
+type headWriter struct {
+	http.ResponseWriter
+	endStream context.CancelFunc
+}
+
+func (w *headWriter) WriteHeader(code int) {
+	w.ResponseWriter.WriteHeader(code)
+	if strings.HasPrefix(w.Header().Get("Content-Type"), "text/event-stream") {
+		w.endStream()
+	}
+}
+
+func (w *headWriter) Write(p []byte) (int, error) { return len(p), nil }
+
+func (w *headWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
