@@ -138,7 +138,7 @@ func (s *Server) GetLegalActions(c echo.Context, id openapi.GameID) error {
 		}
 	}
 	c.Response().Header().Set("ETag", etag(g.Version))
-	return c.JSON(http.StatusOK, openapi.LegalActions{Seat: caller.Seat, Version: g.Version, Actions: actions})
+	return c.JSON(http.StatusOK, openapi.LegalActions{Game: openapi.GameKind(g.Kind), Seat: caller.Seat, Version: g.Version, Actions: actions})
 }
 
 // GetScores shows the standing of every seat.
@@ -153,7 +153,7 @@ func (s *Server) GetScores(c echo.Context, id openapi.GameID) error {
 		if err != nil {
 			return err
 		}
-		body.Scores = ptr(json.RawMessage(scores))
+		body.Scores = scores
 	}
 	return c.JSON(http.StatusOK, body)
 }

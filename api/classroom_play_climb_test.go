@@ -78,10 +78,10 @@ func (r *review) playClimb(tb *table) []crSnapshot {
 			if fg.State == nil {
 				t.Fatalf("seq %d: the teacher's Prime Climb view is null", e.Seq)
 			}
-			if fg.Status == "active" && !field(t, *fg.State, "deck", nil) {
+			if fg.Status == "active" && !field(t, fg.State, "deck", nil) {
 				t.Errorf("seq %d: the teacher's Prime Climb view has no deck", e.Seq)
 			}
-			snaps = append(snaps, crSnapshot{seq: e.Seq, state: *fg.State})
+			snaps = append(snaps, crSnapshot{seq: e.Seq, state: fg.State})
 		}
 	}
 	if !wrongPhase || !outOfTurn || badSteps != 2 {
@@ -133,10 +133,12 @@ func (r *review) countClimb(tb *table, seat int, action json.RawMessage, raw jso
 	case "move":
 		me.climb["turns"]++
 		for _, st := range a.Steps {
-			if st.Op != nil {
-				me.climb["op_"+string(*st.Op)]++
+			if die, err := st.AsPrimeClimbDieStep(); err == nil && die.Die != 0 {
+				me.climb["op_"+string(die.Op)]++
+			} else if k, err := st.AsPrimeClimbKeeperStep(); err == nil {
+				keeper(&k.Card, k.TargetSeat)
 			} else {
-				keeper(st.Card, st.TargetSeat)
+				t.Fatal(err)
 			}
 		}
 		if out.Draw != nil && out.Draw.Card != nil {

@@ -346,8 +346,10 @@ type ClientInterface interface {
 	// caller may send now, ready to post as they are.
 	//
 	// A refused action changes nothing: 422 with the rule's `code` and a sentence naming the
-	// numbers (for example `not_prime`: "13 + 8 = 21 is not prime: 21 = 3 × 7"), or 409
-	// `not_your_turn`. With `If-Match`, a stale version gets 412 `version_mismatch`. With
+	// numbers (for example `not_prime`: "13 + 8 = 21 is not prime: 21 = 3 × 7"), or 409 when the
+	// game's state takes no action from the caller now: `not_your_turn`, `game_over` (the game is
+	// finished) or `game_not_active` (a lobby or an aborted game). A body that breaks the schema
+	// (for example a move step without its fields) is 400 `invalid`. With `If-Match`, a stale version gets 412 `version_mismatch`. With
 	// `Idempotency-Key`, a retry returns the first response and acts only once.
 	//
 	// Takes any type of body and a specified content type.
@@ -363,8 +365,10 @@ type ClientInterface interface {
 	// caller may send now, ready to post as they are.
 	//
 	// A refused action changes nothing: 422 with the rule's `code` and a sentence naming the
-	// numbers (for example `not_prime`: "13 + 8 = 21 is not prime: 21 = 3 × 7"), or 409
-	// `not_your_turn`. With `If-Match`, a stale version gets 412 `version_mismatch`. With
+	// numbers (for example `not_prime`: "13 + 8 = 21 is not prime: 21 = 3 × 7"), or 409 when the
+	// game's state takes no action from the caller now: `not_your_turn`, `game_over` (the game is
+	// finished) or `game_not_active` (a lobby or an aborted game). A body that breaks the schema
+	// (for example a move step without its fields) is 400 `invalid`. With `If-Match`, a stale version gets 412 `version_mismatch`. With
 	// `Idempotency-Key`, a retry returns the first response and acts only once.
 	//
 	// Takes a body of the `application/json` content type.
@@ -416,7 +420,9 @@ type ClientInterface interface {
 
 	// GetLegalActions What the caller may do now.
 	//
-	// Each entry's `action` may be posted to `/v1/games/{id}/actions` as it is. Empty when it is not the caller's turn.
+	// Each entry's `action` may be posted to `/v1/games/{id}/actions` as it is. Empty when it is
+	// not the caller's turn. `game` tells which kind's list `actions` is: `PrimeClimbLegalActions`
+	// and `PrimedLegalActions` say exactly what each holds.
 	//
 	// Corresponds with GET /v1/games/{id}/legal-actions (the `GetLegalActions` operationId).
 	GetLegalActions(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -999,8 +1005,10 @@ func (c *Client) ListActions(ctx context.Context, id GameID, params *ListActions
 // caller may send now, ready to post as they are.
 //
 // A refused action changes nothing: 422 with the rule's `code` and a sentence naming the
-// numbers (for example `not_prime`: "13 + 8 = 21 is not prime: 21 = 3 × 7"), or 409
-// `not_your_turn`. With `If-Match`, a stale version gets 412 `version_mismatch`. With
+// numbers (for example `not_prime`: "13 + 8 = 21 is not prime: 21 = 3 × 7"), or 409 when the
+// game's state takes no action from the caller now: `not_your_turn`, `game_over` (the game is
+// finished) or `game_not_active` (a lobby or an aborted game). A body that breaks the schema
+// (for example a move step without its fields) is 400 `invalid`. With `If-Match`, a stale version gets 412 `version_mismatch`. With
 // `Idempotency-Key`, a retry returns the first response and acts only once.
 //
 // Takes any type of body and a specified content type.
@@ -1026,8 +1034,10 @@ func (c *Client) PostActionWithBody(ctx context.Context, id GameID, params *Post
 // caller may send now, ready to post as they are.
 //
 // A refused action changes nothing: 422 with the rule's `code` and a sentence naming the
-// numbers (for example `not_prime`: "13 + 8 = 21 is not prime: 21 = 3 × 7"), or 409
-// `not_your_turn`. With `If-Match`, a stale version gets 412 `version_mismatch`. With
+// numbers (for example `not_prime`: "13 + 8 = 21 is not prime: 21 = 3 × 7"), or 409 when the
+// game's state takes no action from the caller now: `not_your_turn`, `game_over` (the game is
+// finished) or `game_not_active` (a lobby or an aborted game). A body that breaks the schema
+// (for example a move step without its fields) is 400 `invalid`. With `If-Match`, a stale version gets 412 `version_mismatch`. With
 // `Idempotency-Key`, a retry returns the first response and acts only once.
 //
 // Takes a body of the `application/json` content type.
@@ -1109,7 +1119,9 @@ func (c *Client) StreamGameEvents(ctx context.Context, id GameID, params *Stream
 
 // GetLegalActions What the caller may do now.
 //
-// Each entry's `action` may be posted to `/v1/games/{id}/actions` as it is. Empty when it is not the caller's turn.
+// Each entry's `action` may be posted to `/v1/games/{id}/actions` as it is. Empty when it is
+// not the caller's turn. `game` tells which kind's list `actions` is: `PrimeClimbLegalActions`
+// and `PrimedLegalActions` say exactly what each holds.
 //
 // Corresponds with GET /v1/games/{id}/legal-actions (the `GetLegalActions` operationId).
 func (c *Client) GetLegalActions(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -3034,8 +3046,10 @@ type ClientWithResponsesInterface interface {
 	// caller may send now, ready to post as they are.
 	//
 	// A refused action changes nothing: 422 with the rule's `code` and a sentence naming the
-	// numbers (for example `not_prime`: "13 + 8 = 21 is not prime: 21 = 3 × 7"), or 409
-	// `not_your_turn`. With `If-Match`, a stale version gets 412 `version_mismatch`. With
+	// numbers (for example `not_prime`: "13 + 8 = 21 is not prime: 21 = 3 × 7"), or 409 when the
+	// game's state takes no action from the caller now: `not_your_turn`, `game_over` (the game is
+	// finished) or `game_not_active` (a lobby or an aborted game). A body that breaks the schema
+	// (for example a move step without its fields) is 400 `invalid`. With `If-Match`, a stale version gets 412 `version_mismatch`. With
 	// `Idempotency-Key`, a retry returns the first response and acts only once.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -3051,8 +3065,10 @@ type ClientWithResponsesInterface interface {
 	// caller may send now, ready to post as they are.
 	//
 	// A refused action changes nothing: 422 with the rule's `code` and a sentence naming the
-	// numbers (for example `not_prime`: "13 + 8 = 21 is not prime: 21 = 3 × 7"), or 409
-	// `not_your_turn`. With `If-Match`, a stale version gets 412 `version_mismatch`. With
+	// numbers (for example `not_prime`: "13 + 8 = 21 is not prime: 21 = 3 × 7"), or 409 when the
+	// game's state takes no action from the caller now: `not_your_turn`, `game_over` (the game is
+	// finished) or `game_not_active` (a lobby or an aborted game). A body that breaks the schema
+	// (for example a move step without its fields) is 400 `invalid`. With `If-Match`, a stale version gets 412 `version_mismatch`. With
 	// `Idempotency-Key`, a retry returns the first response and acts only once.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
@@ -3108,7 +3124,9 @@ type ClientWithResponsesInterface interface {
 
 	// GetLegalActionsWithResponse What the caller may do now.
 	//
-	// Each entry's `action` may be posted to `/v1/games/{id}/actions` as it is. Empty when it is not the caller's turn.
+	// Each entry's `action` may be posted to `/v1/games/{id}/actions` as it is. Empty when it is
+	// not the caller's turn. `game` tells which kind's list `actions` is: `PrimeClimbLegalActions`
+	// and `PrimedLegalActions` say exactly what each holds.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -6715,8 +6733,10 @@ func (c *ClientWithResponses) ListActionsWithResponse(ctx context.Context, id Ga
 // caller may send now, ready to post as they are.
 //
 // A refused action changes nothing: 422 with the rule's `code` and a sentence naming the
-// numbers (for example `not_prime`: "13 + 8 = 21 is not prime: 21 = 3 × 7"), or 409
-// `not_your_turn`. With `If-Match`, a stale version gets 412 `version_mismatch`. With
+// numbers (for example `not_prime`: "13 + 8 = 21 is not prime: 21 = 3 × 7"), or 409 when the
+// game's state takes no action from the caller now: `not_your_turn`, `game_over` (the game is
+// finished) or `game_not_active` (a lobby or an aborted game). A body that breaks the schema
+// (for example a move step without its fields) is 400 `invalid`. With `If-Match`, a stale version gets 412 `version_mismatch`. With
 // `Idempotency-Key`, a retry returns the first response and acts only once.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -6738,8 +6758,10 @@ func (c *ClientWithResponses) PostActionWithBodyWithResponse(ctx context.Context
 // caller may send now, ready to post as they are.
 //
 // A refused action changes nothing: 422 with the rule's `code` and a sentence naming the
-// numbers (for example `not_prime`: "13 + 8 = 21 is not prime: 21 = 3 × 7"), or 409
-// `not_your_turn`. With `If-Match`, a stale version gets 412 `version_mismatch`. With
+// numbers (for example `not_prime`: "13 + 8 = 21 is not prime: 21 = 3 × 7"), or 409 when the
+// game's state takes no action from the caller now: `not_your_turn`, `game_over` (the game is
+// finished) or `game_not_active` (a lobby or an aborted game). A body that breaks the schema
+// (for example a move step without its fields) is 400 `invalid`. With `If-Match`, a stale version gets 412 `version_mismatch`. With
 // `Idempotency-Key`, a retry returns the first response and acts only once.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
@@ -6813,7 +6835,9 @@ func (c *ClientWithResponses) StreamGameEventsWithResponse(ctx context.Context, 
 
 // GetLegalActionsWithResponse What the caller may do now.
 //
-// Each entry's `action` may be posted to `/v1/games/{id}/actions` as it is. Empty when it is not the caller's turn.
+// Each entry's `action` may be posted to `/v1/games/{id}/actions` as it is. Empty when it is
+// not the caller's turn. `game` tells which kind's list `actions` is: `PrimeClimbLegalActions`
+// and `PrimedLegalActions` say exactly what each holds.
 //
 // Returns a wrapper object for the known response body format(s).
 //
