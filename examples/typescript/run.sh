@@ -22,6 +22,11 @@ if ! diff -q "$generated" src/schema.ts >/dev/null; then
 fi
 
 npx --no-install tsc --noEmit
+# The program narrows by `game` and `type`; a cast or an `any` would hide a contract that does not.
+if grep -nE '(^|[^/])\b(as [A-Za-z{(\[]|any\b)' src/main.ts src/events.ts src/contract-checks.ts | grep -vE '^[^:]+:[0-9]+:\s*//'; then
+  echo "examples/typescript: the lines above cast or use any" >&2
+  exit 1
+fi
 echo "examples/typescript: types match openapi.yaml and type-check strictly"
 
 if [ -z "${PRIMEGAMES_URL:-}" ]; then
