@@ -135,10 +135,19 @@ func (r *review) countClimb(tb *table, seat int, action json.RawMessage, raw jso
 		for _, st := range a.Steps {
 			if die, err := st.AsPrimeClimbDieStep(); err == nil && die.Die != 0 {
 				me.climb["op_"+string(die.Op)]++
-			} else if k, err := st.AsPrimeClimbKeeperStep(); err == nil {
-				keeper(&k.Card, k.TargetSeat)
 			} else {
-				t.Fatal(err)
+				var k struct {
+					Card       openapi.PrimeClimbCard `json:"card"`
+					TargetSeat *int                   `json:"target_seat"`
+				}
+				raw, err := st.MarshalJSON()
+				if err == nil {
+					err = json.Unmarshal(raw, &k)
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				keeper(&k.Card, k.TargetSeat)
 			}
 		}
 		if out.Draw != nil && out.Draw.Card != nil {

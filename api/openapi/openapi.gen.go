@@ -215,70 +215,70 @@ func (e PrimeClimbBoardSquareColors) Valid() bool {
 
 // Defines values for PrimeClimbCard.
 const (
-	AdvanceToNearestPawn PrimeClimbCard = "advance_to_nearest_pawn"
-	Curse                PrimeClimbCard = "curse"
-	DoubleOrBack10       PrimeClimbCard = "double_or_back_10"
-	GoTo64               PrimeClimbCard = "go_to_64"
-	PlusMinus1           PrimeClimbCard = "plus_minus_1"
-	PlusMinus2           PrimeClimbCard = "plus_minus_2"
-	PlusMinus3           PrimeClimbCard = "plus_minus_3"
-	PlusMinus4           PrimeClimbCard = "plus_minus_4"
-	PlusMinus5           PrimeClimbCard = "plus_minus_5"
-	PlusMinus50          PrimeClimbCard = "plus_minus_50"
-	PlusMinus6           PrimeClimbCard = "plus_minus_6"
-	PlusMinus7           PrimeClimbCard = "plus_minus_7"
-	PlusMinus8           PrimeClimbCard = "plus_minus_8"
-	PlusMinus9           PrimeClimbCard = "plus_minus_9"
-	ReverseDigits        PrimeClimbCard = "reverse_digits"
-	ReverseToNearestPawn PrimeClimbCard = "reverse_to_nearest_pawn"
-	RollAgain            PrimeClimbCard = "roll_again"
-	SendToStart          PrimeClimbCard = "send_to_start"
-	Steal                PrimeClimbCard = "steal"
-	Swap                 PrimeClimbCard = "swap"
+	PrimeClimbCardAdvanceToNearestPawn PrimeClimbCard = "advance_to_nearest_pawn"
+	PrimeClimbCardCurse                PrimeClimbCard = "curse"
+	PrimeClimbCardDoubleOrBack10       PrimeClimbCard = "double_or_back_10"
+	PrimeClimbCardGoTo64               PrimeClimbCard = "go_to_64"
+	PrimeClimbCardPlusMinus1           PrimeClimbCard = "plus_minus_1"
+	PrimeClimbCardPlusMinus2           PrimeClimbCard = "plus_minus_2"
+	PrimeClimbCardPlusMinus3           PrimeClimbCard = "plus_minus_3"
+	PrimeClimbCardPlusMinus4           PrimeClimbCard = "plus_minus_4"
+	PrimeClimbCardPlusMinus5           PrimeClimbCard = "plus_minus_5"
+	PrimeClimbCardPlusMinus50          PrimeClimbCard = "plus_minus_50"
+	PrimeClimbCardPlusMinus6           PrimeClimbCard = "plus_minus_6"
+	PrimeClimbCardPlusMinus7           PrimeClimbCard = "plus_minus_7"
+	PrimeClimbCardPlusMinus8           PrimeClimbCard = "plus_minus_8"
+	PrimeClimbCardPlusMinus9           PrimeClimbCard = "plus_minus_9"
+	PrimeClimbCardReverseDigits        PrimeClimbCard = "reverse_digits"
+	PrimeClimbCardReverseToNearestPawn PrimeClimbCard = "reverse_to_nearest_pawn"
+	PrimeClimbCardRollAgain            PrimeClimbCard = "roll_again"
+	PrimeClimbCardSendToStart          PrimeClimbCard = "send_to_start"
+	PrimeClimbCardSteal                PrimeClimbCard = "steal"
+	PrimeClimbCardSwap                 PrimeClimbCard = "swap"
 )
 
 // Valid indicates whether the value is a known member of the PrimeClimbCard enum.
 func (e PrimeClimbCard) Valid() bool {
 	switch e {
-	case AdvanceToNearestPawn:
+	case PrimeClimbCardAdvanceToNearestPawn:
 		return true
-	case Curse:
+	case PrimeClimbCardCurse:
 		return true
-	case DoubleOrBack10:
+	case PrimeClimbCardDoubleOrBack10:
 		return true
-	case GoTo64:
+	case PrimeClimbCardGoTo64:
 		return true
-	case PlusMinus1:
+	case PrimeClimbCardPlusMinus1:
 		return true
-	case PlusMinus2:
+	case PrimeClimbCardPlusMinus2:
 		return true
-	case PlusMinus3:
+	case PrimeClimbCardPlusMinus3:
 		return true
-	case PlusMinus4:
+	case PrimeClimbCardPlusMinus4:
 		return true
-	case PlusMinus5:
+	case PrimeClimbCardPlusMinus5:
 		return true
-	case PlusMinus50:
+	case PrimeClimbCardPlusMinus50:
 		return true
-	case PlusMinus6:
+	case PrimeClimbCardPlusMinus6:
 		return true
-	case PlusMinus7:
+	case PrimeClimbCardPlusMinus7:
 		return true
-	case PlusMinus8:
+	case PrimeClimbCardPlusMinus8:
 		return true
-	case PlusMinus9:
+	case PrimeClimbCardPlusMinus9:
 		return true
-	case ReverseDigits:
+	case PrimeClimbCardReverseDigits:
 		return true
-	case ReverseToNearestPawn:
+	case PrimeClimbCardReverseToNearestPawn:
 		return true
-	case RollAgain:
+	case PrimeClimbCardRollAgain:
 		return true
-	case SendToStart:
+	case PrimeClimbCardSendToStart:
 		return true
-	case Steal:
+	case PrimeClimbCardSteal:
 		return true
-	case Swap:
+	case PrimeClimbCardSwap:
 		return true
 	default:
 		return false
@@ -294,6 +294,51 @@ const (
 func (e PrimeClimbChooseActionType) Valid() bool {
 	switch e {
 	case PrimeClimbChooseActionTypeChoose:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PrimeClimbCurseActionCard.
+const (
+	PrimeClimbCurseActionCardCurse PrimeClimbCurseActionCard = "curse"
+)
+
+// Valid indicates whether the value is a known member of the PrimeClimbCurseActionCard enum.
+func (e PrimeClimbCurseActionCard) Valid() bool {
+	switch e {
+	case PrimeClimbCurseActionCardCurse:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PrimeClimbCurseActionType.
+const (
+	PrimeClimbCurseActionTypeKeeper PrimeClimbCurseActionType = "keeper"
+)
+
+// Valid indicates whether the value is a known member of the PrimeClimbCurseActionType enum.
+func (e PrimeClimbCurseActionType) Valid() bool {
+	switch e {
+	case PrimeClimbCurseActionTypeKeeper:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PrimeClimbCurseStepCard.
+const (
+	PrimeClimbCurseStepCardCurse PrimeClimbCurseStepCard = "curse"
+)
+
+// Valid indicates whether the value is a known member of the PrimeClimbCurseStepCard enum.
+func (e PrimeClimbCurseStepCard) Valid() bool {
+	switch e {
+	case PrimeClimbCurseStepCardCurse:
 		return true
 	default:
 		return false
@@ -339,57 +384,6 @@ func (e PrimeClimbDrawKind) Valid() bool {
 	case PrimeClimbDrawKindKeeper:
 		return true
 	case PrimeClimbDrawKindNone:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for PrimeClimbKeeperActionSign.
-const (
-	PrimeClimbKeeperActionSignMinus PrimeClimbKeeperActionSign = "-"
-	PrimeClimbKeeperActionSignPlus  PrimeClimbKeeperActionSign = "+"
-)
-
-// Valid indicates whether the value is a known member of the PrimeClimbKeeperActionSign enum.
-func (e PrimeClimbKeeperActionSign) Valid() bool {
-	switch e {
-	case PrimeClimbKeeperActionSignMinus:
-		return true
-	case PrimeClimbKeeperActionSignPlus:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for PrimeClimbKeeperActionType.
-const (
-	PrimeClimbKeeperActionTypeKeeper PrimeClimbKeeperActionType = "keeper"
-)
-
-// Valid indicates whether the value is a known member of the PrimeClimbKeeperActionType enum.
-func (e PrimeClimbKeeperActionType) Valid() bool {
-	switch e {
-	case PrimeClimbKeeperActionTypeKeeper:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for PrimeClimbKeeperStepSign.
-const (
-	PrimeClimbKeeperStepSignMinus PrimeClimbKeeperStepSign = "-"
-	PrimeClimbKeeperStepSignPlus  PrimeClimbKeeperStepSign = "+"
-)
-
-// Valid indicates whether the value is a known member of the PrimeClimbKeeperStepSign enum.
-func (e PrimeClimbKeeperStepSign) Valid() bool {
-	switch e {
-	case PrimeClimbKeeperStepSignMinus:
-		return true
-	case PrimeClimbKeeperStepSignPlus:
 		return true
 	default:
 		return false
@@ -480,6 +474,135 @@ func (e PrimeClimbOutcomePrimesLanded) Valid() bool {
 	}
 }
 
+// Defines values for PrimeClimbPlusMinusActionCard.
+const (
+	PrimeClimbPlusMinusActionCardPlusMinus1 PrimeClimbPlusMinusActionCard = "plus_minus_1"
+	PrimeClimbPlusMinusActionCardPlusMinus2 PrimeClimbPlusMinusActionCard = "plus_minus_2"
+	PrimeClimbPlusMinusActionCardPlusMinus3 PrimeClimbPlusMinusActionCard = "plus_minus_3"
+	PrimeClimbPlusMinusActionCardPlusMinus4 PrimeClimbPlusMinusActionCard = "plus_minus_4"
+	PrimeClimbPlusMinusActionCardPlusMinus5 PrimeClimbPlusMinusActionCard = "plus_minus_5"
+	PrimeClimbPlusMinusActionCardPlusMinus6 PrimeClimbPlusMinusActionCard = "plus_minus_6"
+	PrimeClimbPlusMinusActionCardPlusMinus7 PrimeClimbPlusMinusActionCard = "plus_minus_7"
+	PrimeClimbPlusMinusActionCardPlusMinus8 PrimeClimbPlusMinusActionCard = "plus_minus_8"
+	PrimeClimbPlusMinusActionCardPlusMinus9 PrimeClimbPlusMinusActionCard = "plus_minus_9"
+)
+
+// Valid indicates whether the value is a known member of the PrimeClimbPlusMinusActionCard enum.
+func (e PrimeClimbPlusMinusActionCard) Valid() bool {
+	switch e {
+	case PrimeClimbPlusMinusActionCardPlusMinus1:
+		return true
+	case PrimeClimbPlusMinusActionCardPlusMinus2:
+		return true
+	case PrimeClimbPlusMinusActionCardPlusMinus3:
+		return true
+	case PrimeClimbPlusMinusActionCardPlusMinus4:
+		return true
+	case PrimeClimbPlusMinusActionCardPlusMinus5:
+		return true
+	case PrimeClimbPlusMinusActionCardPlusMinus6:
+		return true
+	case PrimeClimbPlusMinusActionCardPlusMinus7:
+		return true
+	case PrimeClimbPlusMinusActionCardPlusMinus8:
+		return true
+	case PrimeClimbPlusMinusActionCardPlusMinus9:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PrimeClimbPlusMinusActionSign.
+const (
+	PrimeClimbPlusMinusActionSignMinus PrimeClimbPlusMinusActionSign = "-"
+	PrimeClimbPlusMinusActionSignPlus  PrimeClimbPlusMinusActionSign = "+"
+)
+
+// Valid indicates whether the value is a known member of the PrimeClimbPlusMinusActionSign enum.
+func (e PrimeClimbPlusMinusActionSign) Valid() bool {
+	switch e {
+	case PrimeClimbPlusMinusActionSignMinus:
+		return true
+	case PrimeClimbPlusMinusActionSignPlus:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PrimeClimbPlusMinusActionType.
+const (
+	PrimeClimbPlusMinusActionTypeKeeper PrimeClimbPlusMinusActionType = "keeper"
+)
+
+// Valid indicates whether the value is a known member of the PrimeClimbPlusMinusActionType enum.
+func (e PrimeClimbPlusMinusActionType) Valid() bool {
+	switch e {
+	case PrimeClimbPlusMinusActionTypeKeeper:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PrimeClimbPlusMinusStepCard.
+const (
+	PrimeClimbPlusMinusStepCardPlusMinus1 PrimeClimbPlusMinusStepCard = "plus_minus_1"
+	PrimeClimbPlusMinusStepCardPlusMinus2 PrimeClimbPlusMinusStepCard = "plus_minus_2"
+	PrimeClimbPlusMinusStepCardPlusMinus3 PrimeClimbPlusMinusStepCard = "plus_minus_3"
+	PrimeClimbPlusMinusStepCardPlusMinus4 PrimeClimbPlusMinusStepCard = "plus_minus_4"
+	PrimeClimbPlusMinusStepCardPlusMinus5 PrimeClimbPlusMinusStepCard = "plus_minus_5"
+	PrimeClimbPlusMinusStepCardPlusMinus6 PrimeClimbPlusMinusStepCard = "plus_minus_6"
+	PrimeClimbPlusMinusStepCardPlusMinus7 PrimeClimbPlusMinusStepCard = "plus_minus_7"
+	PrimeClimbPlusMinusStepCardPlusMinus8 PrimeClimbPlusMinusStepCard = "plus_minus_8"
+	PrimeClimbPlusMinusStepCardPlusMinus9 PrimeClimbPlusMinusStepCard = "plus_minus_9"
+)
+
+// Valid indicates whether the value is a known member of the PrimeClimbPlusMinusStepCard enum.
+func (e PrimeClimbPlusMinusStepCard) Valid() bool {
+	switch e {
+	case PrimeClimbPlusMinusStepCardPlusMinus1:
+		return true
+	case PrimeClimbPlusMinusStepCardPlusMinus2:
+		return true
+	case PrimeClimbPlusMinusStepCardPlusMinus3:
+		return true
+	case PrimeClimbPlusMinusStepCardPlusMinus4:
+		return true
+	case PrimeClimbPlusMinusStepCardPlusMinus5:
+		return true
+	case PrimeClimbPlusMinusStepCardPlusMinus6:
+		return true
+	case PrimeClimbPlusMinusStepCardPlusMinus7:
+		return true
+	case PrimeClimbPlusMinusStepCardPlusMinus8:
+		return true
+	case PrimeClimbPlusMinusStepCardPlusMinus9:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PrimeClimbPlusMinusStepSign.
+const (
+	PrimeClimbPlusMinusStepSignMinus PrimeClimbPlusMinusStepSign = "-"
+	PrimeClimbPlusMinusStepSignPlus  PrimeClimbPlusMinusStepSign = "+"
+)
+
+// Valid indicates whether the value is a known member of the PrimeClimbPlusMinusStepSign enum.
+func (e PrimeClimbPlusMinusStepSign) Valid() bool {
+	switch e {
+	case PrimeClimbPlusMinusStepSignMinus:
+		return true
+	case PrimeClimbPlusMinusStepSignPlus:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PrimeClimbRollActionType.
 const (
 	PrimeClimbRollActionTypeRoll PrimeClimbRollActionType = "roll"
@@ -489,6 +612,51 @@ const (
 func (e PrimeClimbRollActionType) Valid() bool {
 	switch e {
 	case PrimeClimbRollActionTypeRoll:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PrimeClimbSendToStartActionCard.
+const (
+	PrimeClimbSendToStartActionCardSendToStart PrimeClimbSendToStartActionCard = "send_to_start"
+)
+
+// Valid indicates whether the value is a known member of the PrimeClimbSendToStartActionCard enum.
+func (e PrimeClimbSendToStartActionCard) Valid() bool {
+	switch e {
+	case PrimeClimbSendToStartActionCardSendToStart:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PrimeClimbSendToStartActionType.
+const (
+	PrimeClimbSendToStartActionTypeKeeper PrimeClimbSendToStartActionType = "keeper"
+)
+
+// Valid indicates whether the value is a known member of the PrimeClimbSendToStartActionType enum.
+func (e PrimeClimbSendToStartActionType) Valid() bool {
+	switch e {
+	case PrimeClimbSendToStartActionTypeKeeper:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PrimeClimbSendToStartStepCard.
+const (
+	PrimeClimbSendToStartStepCardSendToStart PrimeClimbSendToStartStepCard = "send_to_start"
+)
+
+// Valid indicates whether the value is a known member of the PrimeClimbSendToStartStepCard enum.
+func (e PrimeClimbSendToStartStepCard) Valid() bool {
+	switch e {
+	case PrimeClimbSendToStartStepCardSendToStart:
 		return true
 	default:
 		return false
@@ -1331,6 +1499,34 @@ type PrimeClimbChooseAction struct {
 // PrimeClimbChooseActionType defines model for PrimeClimbChooseAction.Type.
 type PrimeClimbChooseActionType string
 
+// PrimeClimbCurseAction A curse keeper on its own (PrimeClimbCurseStep).
+//
+// Example: {"card":"curse","target_seat":1,"type":"keeper"}
+type PrimeClimbCurseAction struct {
+	Card       PrimeClimbCurseActionCard `json:"card"`
+	TargetSeat int                       `json:"target_seat"`
+	Type       PrimeClimbCurseActionType `json:"type"`
+}
+
+// PrimeClimbCurseActionCard defines model for PrimeClimbCurseAction.Card.
+type PrimeClimbCurseActionCard string
+
+// PrimeClimbCurseActionType defines model for PrimeClimbCurseAction.Type.
+type PrimeClimbCurseActionType string
+
+// PrimeClimbCurseStep Curse seat `target_seat` (another seat with a pawn on the board) for its next turn.
+//
+// Example: {"card":"curse","target_seat":1}
+type PrimeClimbCurseStep struct {
+	Card PrimeClimbCurseStepCard `json:"card"`
+
+	// TargetSeat The cursed seat.
+	TargetSeat int `json:"target_seat"`
+}
+
+// PrimeClimbCurseStepCard defines model for PrimeClimbCurseStep.Card.
+type PrimeClimbCurseStepCard string
+
 // PrimeClimbDieStep Use one die on one of the mover's own pawns.
 //
 // Example: {"die":7,"op":"add","pawn":0}
@@ -1385,41 +1581,19 @@ type PrimeClimbHeldCard struct {
 	New bool `json:"new"`
 }
 
-// PrimeClimbKeeperAction Play one keeper before the roll or during the move phase (PC-12).
+// PrimeClimbKeeperAction Play one keeper before the roll or during the move phase (PC-12): `type` "keeper" and the fields of the card's keeper step (PrimeClimbKeeperStep).
 //
 // Example: {"card":"plus_minus_5","pawn":1,"sign":"-","type":"keeper"}
 type PrimeClimbKeeperAction struct {
-	// Card A Prime Card kind. Keepers (PC-12) are plus_minus_1..plus_minus_9, send_to_start and curse; the others are action cards (PC-13).
-	//
-	// Example: plus_minus_5
-	Card       PrimeClimbCard              `json:"card"`
-	Pawn       *int                        `json:"pawn,omitempty"`
-	Sign       *PrimeClimbKeeperActionSign `json:"sign,omitempty"`
-	TargetSeat *int                        `json:"target_seat,omitempty"`
-	Type       PrimeClimbKeeperActionType  `json:"type"`
+	union json.RawMessage
 }
-
-// PrimeClimbKeeperActionSign defines model for PrimeClimbKeeperAction.Sign.
-type PrimeClimbKeeperActionSign string
-
-// PrimeClimbKeeperActionType defines model for PrimeClimbKeeperAction.Type.
-type PrimeClimbKeeperActionType string
 
 // PrimeClimbKeeperStep Play a held keeper in the middle of the move (PC-12), with the fields of a keeper action: plus_minus_N takes `pawn` (one of the mover's own) and `sign`; send_to_start takes `target_seat` (the seat whose pawn goes back to 0, any seat, the mover's own included) and `pawn` (that seat's pawn, 0 or 1); curse takes `target_seat` only (another seat, cursed on its next turn). A step never names the seat acting: that is the token's seat.
 //
 // Example: {"card":"plus_minus_5","pawn":1,"sign":"-"}
 type PrimeClimbKeeperStep struct {
-	// Card A Prime Card kind. Keepers (PC-12) are plus_minus_1..plus_minus_9, send_to_start and curse; the others are action cards (PC-13).
-	//
-	// Example: plus_minus_5
-	Card       PrimeClimbCard            `json:"card"`
-	Pawn       *int                      `json:"pawn,omitempty"`
-	Sign       *PrimeClimbKeeperStepSign `json:"sign,omitempty"`
-	TargetSeat *int                      `json:"target_seat,omitempty"`
+	union json.RawMessage
 }
-
-// PrimeClimbKeeperStepSign defines model for PrimeClimbKeeperStep.Sign.
-type PrimeClimbKeeperStepSign string
 
 // PrimeClimbLegalAction Example: {"action":{"steps":[{"die":3,"op":"add","pawn":0},{"die":4,"op":"add","pawn":0}],"type":"move"},"description":"pawn 0: 6 + 3 = 9; pawn 0: 9 + 4 = 13; pawn 0 (on 13) draws a Prime Card","draws":true,"ends":[13,0],"type":"move","unused":[],"wins":false}
 type PrimeClimbLegalAction struct {
@@ -1514,6 +1688,42 @@ type PrimeClimbPlayerView struct {
 	Seat       int                  `json:"seat"`
 }
 
+// PrimeClimbPlusMinusAction A plus_minus_N keeper on its own (PrimeClimbPlusMinusStep).
+//
+// Example: {"card":"plus_minus_5","pawn":1,"sign":"-","type":"keeper"}
+type PrimeClimbPlusMinusAction struct {
+	Card PrimeClimbPlusMinusActionCard `json:"card"`
+	Pawn int                           `json:"pawn"`
+	Sign PrimeClimbPlusMinusActionSign `json:"sign"`
+	Type PrimeClimbPlusMinusActionType `json:"type"`
+}
+
+// PrimeClimbPlusMinusActionCard defines model for PrimeClimbPlusMinusAction.Card.
+type PrimeClimbPlusMinusActionCard string
+
+// PrimeClimbPlusMinusActionSign defines model for PrimeClimbPlusMinusAction.Sign.
+type PrimeClimbPlusMinusActionSign string
+
+// PrimeClimbPlusMinusActionType defines model for PrimeClimbPlusMinusAction.Type.
+type PrimeClimbPlusMinusActionType string
+
+// PrimeClimbPlusMinusStep Move one of the mover's own pawns N forward (`+`) or back (`-`).
+//
+// Example: {"card":"plus_minus_5","pawn":1,"sign":"-"}
+type PrimeClimbPlusMinusStep struct {
+	Card PrimeClimbPlusMinusStepCard `json:"card"`
+
+	// Pawn One of the mover's own pawns.
+	Pawn int                         `json:"pawn"`
+	Sign PrimeClimbPlusMinusStepSign `json:"sign"`
+}
+
+// PrimeClimbPlusMinusStepCard defines model for PrimeClimbPlusMinusStep.Card.
+type PrimeClimbPlusMinusStepCard string
+
+// PrimeClimbPlusMinusStepSign defines model for PrimeClimbPlusMinusStep.Sign.
+type PrimeClimbPlusMinusStepSign string
+
 // PrimeClimbRollAction Example: {"type":"roll"}
 type PrimeClimbRollAction struct {
 	Type PrimeClimbRollActionType `json:"type"`
@@ -1541,6 +1751,38 @@ type PrimeClimbSeatRoll struct {
 	Seat  int   `json:"seat"`
 	Total int   `json:"total"`
 }
+
+// PrimeClimbSendToStartAction A send_to_start keeper on its own (PrimeClimbSendToStartStep).
+//
+// Example: {"card":"send_to_start","pawn":0,"target_seat":1,"type":"keeper"}
+type PrimeClimbSendToStartAction struct {
+	Card       PrimeClimbSendToStartActionCard `json:"card"`
+	Pawn       int                             `json:"pawn"`
+	TargetSeat int                             `json:"target_seat"`
+	Type       PrimeClimbSendToStartActionType `json:"type"`
+}
+
+// PrimeClimbSendToStartActionCard defines model for PrimeClimbSendToStartAction.Card.
+type PrimeClimbSendToStartActionCard string
+
+// PrimeClimbSendToStartActionType defines model for PrimeClimbSendToStartAction.Type.
+type PrimeClimbSendToStartActionType string
+
+// PrimeClimbSendToStartStep Send pawn `pawn` of seat `target_seat` (any seat, the mover's own included) from 1..100 back to 0.
+//
+// Example: {"card":"send_to_start","pawn":0,"target_seat":1}
+type PrimeClimbSendToStartStep struct {
+	Card PrimeClimbSendToStartStepCard `json:"card"`
+
+	// Pawn That seat's pawn.
+	Pawn int `json:"pawn"`
+
+	// TargetSeat The seat whose pawn goes back to 0.
+	TargetSeat int `json:"target_seat"`
+}
+
+// PrimeClimbSendToStartStepCard defines model for PrimeClimbSendToStartStep.Card.
+type PrimeClimbSendToStartStepCard string
 
 // PrimeClimbStep One step of a move (PC-5): a die step (it has `die`) or a keeper step (it has `card`).
 //
@@ -3516,6 +3758,182 @@ func (t PrimeClimbAction) MarshalJSON() ([]byte, error) {
 }
 
 func (t *PrimeClimbAction) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPrimeClimbPlusMinusAction returns the union data inside the PrimeClimbKeeperAction as a PrimeClimbPlusMinusAction
+func (t PrimeClimbKeeperAction) AsPrimeClimbPlusMinusAction() (PrimeClimbPlusMinusAction, error) {
+	var body PrimeClimbPlusMinusAction
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPrimeClimbPlusMinusAction overwrites any union data inside the PrimeClimbKeeperAction as the provided PrimeClimbPlusMinusAction
+func (t *PrimeClimbKeeperAction) FromPrimeClimbPlusMinusAction(v PrimeClimbPlusMinusAction) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePrimeClimbPlusMinusAction performs a merge with any union data inside the PrimeClimbKeeperAction, using the provided PrimeClimbPlusMinusAction
+func (t *PrimeClimbKeeperAction) MergePrimeClimbPlusMinusAction(v PrimeClimbPlusMinusAction) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPrimeClimbSendToStartAction returns the union data inside the PrimeClimbKeeperAction as a PrimeClimbSendToStartAction
+func (t PrimeClimbKeeperAction) AsPrimeClimbSendToStartAction() (PrimeClimbSendToStartAction, error) {
+	var body PrimeClimbSendToStartAction
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPrimeClimbSendToStartAction overwrites any union data inside the PrimeClimbKeeperAction as the provided PrimeClimbSendToStartAction
+func (t *PrimeClimbKeeperAction) FromPrimeClimbSendToStartAction(v PrimeClimbSendToStartAction) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePrimeClimbSendToStartAction performs a merge with any union data inside the PrimeClimbKeeperAction, using the provided PrimeClimbSendToStartAction
+func (t *PrimeClimbKeeperAction) MergePrimeClimbSendToStartAction(v PrimeClimbSendToStartAction) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPrimeClimbCurseAction returns the union data inside the PrimeClimbKeeperAction as a PrimeClimbCurseAction
+func (t PrimeClimbKeeperAction) AsPrimeClimbCurseAction() (PrimeClimbCurseAction, error) {
+	var body PrimeClimbCurseAction
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPrimeClimbCurseAction overwrites any union data inside the PrimeClimbKeeperAction as the provided PrimeClimbCurseAction
+func (t *PrimeClimbKeeperAction) FromPrimeClimbCurseAction(v PrimeClimbCurseAction) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePrimeClimbCurseAction performs a merge with any union data inside the PrimeClimbKeeperAction, using the provided PrimeClimbCurseAction
+func (t *PrimeClimbKeeperAction) MergePrimeClimbCurseAction(v PrimeClimbCurseAction) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PrimeClimbKeeperAction) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PrimeClimbKeeperAction) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPrimeClimbPlusMinusStep returns the union data inside the PrimeClimbKeeperStep as a PrimeClimbPlusMinusStep
+func (t PrimeClimbKeeperStep) AsPrimeClimbPlusMinusStep() (PrimeClimbPlusMinusStep, error) {
+	var body PrimeClimbPlusMinusStep
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPrimeClimbPlusMinusStep overwrites any union data inside the PrimeClimbKeeperStep as the provided PrimeClimbPlusMinusStep
+func (t *PrimeClimbKeeperStep) FromPrimeClimbPlusMinusStep(v PrimeClimbPlusMinusStep) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePrimeClimbPlusMinusStep performs a merge with any union data inside the PrimeClimbKeeperStep, using the provided PrimeClimbPlusMinusStep
+func (t *PrimeClimbKeeperStep) MergePrimeClimbPlusMinusStep(v PrimeClimbPlusMinusStep) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPrimeClimbSendToStartStep returns the union data inside the PrimeClimbKeeperStep as a PrimeClimbSendToStartStep
+func (t PrimeClimbKeeperStep) AsPrimeClimbSendToStartStep() (PrimeClimbSendToStartStep, error) {
+	var body PrimeClimbSendToStartStep
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPrimeClimbSendToStartStep overwrites any union data inside the PrimeClimbKeeperStep as the provided PrimeClimbSendToStartStep
+func (t *PrimeClimbKeeperStep) FromPrimeClimbSendToStartStep(v PrimeClimbSendToStartStep) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePrimeClimbSendToStartStep performs a merge with any union data inside the PrimeClimbKeeperStep, using the provided PrimeClimbSendToStartStep
+func (t *PrimeClimbKeeperStep) MergePrimeClimbSendToStartStep(v PrimeClimbSendToStartStep) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPrimeClimbCurseStep returns the union data inside the PrimeClimbKeeperStep as a PrimeClimbCurseStep
+func (t PrimeClimbKeeperStep) AsPrimeClimbCurseStep() (PrimeClimbCurseStep, error) {
+	var body PrimeClimbCurseStep
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPrimeClimbCurseStep overwrites any union data inside the PrimeClimbKeeperStep as the provided PrimeClimbCurseStep
+func (t *PrimeClimbKeeperStep) FromPrimeClimbCurseStep(v PrimeClimbCurseStep) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePrimeClimbCurseStep performs a merge with any union data inside the PrimeClimbKeeperStep, using the provided PrimeClimbCurseStep
+func (t *PrimeClimbKeeperStep) MergePrimeClimbCurseStep(v PrimeClimbCurseStep) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PrimeClimbKeeperStep) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PrimeClimbKeeperStep) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }

@@ -9,6 +9,12 @@ type Schemas = components["schemas"];
 export const emptyStep: Schemas["Action"] = { type: "move", steps: [{}] };
 export const dieStep: Schemas["Action"] = { type: "move", steps: [{ die: 7, pawn: 0, op: "add" }] };
 export const keeperStep: Schemas["Action"] = { type: "move", steps: [{ card: "curse", target_seat: 1 }] };
+// A keeper takes the fields of its card.
+// @ts-expect-error a curse names the seat it curses
+export const curseWithoutTarget: Schemas["Action"] = { type: "keeper", card: "curse" };
+// @ts-expect-error a plus/minus card names the pawn and the sign
+export const plusMinusWithoutSign: Schemas["Action"] = { type: "move", steps: [{ card: "plus_minus_3", pawn: 0 }] };
+export const sendToStart: Schemas["Action"] = { type: "keeper", card: "send_to_start", target_seat: 1, pawn: 0 };
 // @ts-expect-error Primed plays name their cards
 export const playWithoutCards: Schemas["Action"] = { type: "play" };
 

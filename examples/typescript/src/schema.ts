@@ -1107,12 +1107,51 @@ export interface components {
          *       "sign": "-"
          *     }
          */
-        PrimeClimbKeeperStep: {
-            card: components["schemas"]["PrimeClimbCard"];
-            pawn?: number;
+        PrimeClimbKeeperStep: components["schemas"]["PrimeClimbPlusMinusStep"] | components["schemas"]["PrimeClimbSendToStartStep"] | components["schemas"]["PrimeClimbCurseStep"];
+        /**
+         * @description Move one of the mover's own pawns N forward (`+`) or back (`-`).
+         * @example {
+         *       "card": "plus_minus_5",
+         *       "pawn": 1,
+         *       "sign": "-"
+         *     }
+         */
+        PrimeClimbPlusMinusStep: {
             /** @enum {string} */
-            sign?: "+" | "-";
-            target_seat?: number;
+            card: "plus_minus_1" | "plus_minus_2" | "plus_minus_3" | "plus_minus_4" | "plus_minus_5" | "plus_minus_6" | "plus_minus_7" | "plus_minus_8" | "plus_minus_9";
+            /** @description One of the mover's own pawns. */
+            pawn: number;
+            /** @enum {string} */
+            sign: "+" | "-";
+        };
+        /**
+         * @description Send pawn `pawn` of seat `target_seat` (any seat, the mover's own included) from 1..100 back to 0.
+         * @example {
+         *       "card": "send_to_start",
+         *       "target_seat": 1,
+         *       "pawn": 0
+         *     }
+         */
+        PrimeClimbSendToStartStep: {
+            /** @enum {string} */
+            card: "send_to_start";
+            /** @description The seat whose pawn goes back to 0. */
+            target_seat: number;
+            /** @description That seat's pawn. */
+            pawn: number;
+        };
+        /**
+         * @description Curse seat `target_seat` (another seat with a pawn on the board) for its next turn.
+         * @example {
+         *       "card": "curse",
+         *       "target_seat": 1
+         *     }
+         */
+        PrimeClimbCurseStep: {
+            /** @enum {string} */
+            card: "curse";
+            /** @description The cursed seat. */
+            target_seat: number;
         };
         /**
          * @example {
@@ -1127,7 +1166,7 @@ export interface components {
             type: "roll";
         };
         /**
-         * @description Play one keeper before the roll or during the move phase (PC-12).
+         * @description Play one keeper before the roll or during the move phase (PC-12): `type` "keeper" and the fields of the card's keeper step (PrimeClimbKeeperStep).
          * @example {
          *       "type": "keeper",
          *       "card": "plus_minus_5",
@@ -1135,17 +1174,56 @@ export interface components {
          *       "sign": "-"
          *     }
          */
-        PrimeClimbKeeperAction: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            type: "keeper";
-            card: components["schemas"]["PrimeClimbCard"];
-            pawn?: number;
+        PrimeClimbKeeperAction: components["schemas"]["PrimeClimbPlusMinusAction"] | components["schemas"]["PrimeClimbSendToStartAction"] | components["schemas"]["PrimeClimbCurseAction"];
+        /**
+         * @description A plus_minus_N keeper on its own (PrimeClimbPlusMinusStep).
+         * @example {
+         *       "type": "keeper",
+         *       "card": "plus_minus_5",
+         *       "pawn": 1,
+         *       "sign": "-"
+         *     }
+         */
+        PrimeClimbPlusMinusAction: {
             /** @enum {string} */
-            sign?: "+" | "-";
-            target_seat?: number;
+            type: "keeper";
+            /** @enum {string} */
+            card: "plus_minus_1" | "plus_minus_2" | "plus_minus_3" | "plus_minus_4" | "plus_minus_5" | "plus_minus_6" | "plus_minus_7" | "plus_minus_8" | "plus_minus_9";
+            pawn: number;
+            /** @enum {string} */
+            sign: "+" | "-";
+        };
+        /**
+         * @description A send_to_start keeper on its own (PrimeClimbSendToStartStep).
+         * @example {
+         *       "type": "keeper",
+         *       "card": "send_to_start",
+         *       "target_seat": 1,
+         *       "pawn": 0
+         *     }
+         */
+        PrimeClimbSendToStartAction: {
+            /** @enum {string} */
+            type: "keeper";
+            /** @enum {string} */
+            card: "send_to_start";
+            target_seat: number;
+            pawn: number;
+        };
+        /**
+         * @description A curse keeper on its own (PrimeClimbCurseStep).
+         * @example {
+         *       "type": "keeper",
+         *       "card": "curse",
+         *       "target_seat": 1
+         *     }
+         */
+        PrimeClimbCurseAction: {
+            /** @enum {string} */
+            type: "keeper";
+            /** @enum {string} */
+            card: "curse";
+            target_seat: number;
         };
         /**
          * @description The whole move as one action; bump, draw and the end of the turn follow (PC-6, PC-9, PC-10).
