@@ -1437,7 +1437,9 @@ type PlayerRequest struct {
 	StudentId *openapi_types.UUID `json:"student_id,omitempty"`
 }
 
-// PrimeClimbAction Example: {"type":"roll"}
+// PrimeClimbAction One Prime Climb action, told apart by its required `type` (roll, keeper, move, choose); the three keepers by their `card` besides. (No discriminator object: three schemas share "keeper".)
+//
+// Example: {"type":"roll"}
 type PrimeClimbAction struct {
 	union json.RawMessage
 }
@@ -1597,7 +1599,9 @@ type PrimeClimbKeeperStep struct {
 
 // PrimeClimbLegalAction Example: {"action":{"steps":[{"die":3,"op":"add","pawn":0},{"die":4,"op":"add","pawn":0}],"type":"move"},"description":"pawn 0: 6 + 3 = 9; pawn 0: 9 + 4 = 13; pawn 0 (on 13) draws a Prime Card","draws":true,"ends":[13,0],"type":"move","unused":[],"wins":false}
 type PrimeClimbLegalAction struct {
-	// Action Example: {"type":"roll"}
+	// Action One Prime Climb action, told apart by its required `type` (roll, keeper, move, choose); the three keepers by their `card` besides. (No discriminator object: three schemas share "keeper".)
+	//
+	// Example: {"type":"roll"}
 	Action      PrimeClimbAction `json:"action"`
 	Description string           `json:"description"`
 
@@ -3599,10 +3603,6 @@ func (t PrimeClimbAction) AsPrimeClimbRollAction() (PrimeClimbRollAction, error)
 // FromPrimeClimbRollAction overwrites any union data inside the PrimeClimbAction as the provided PrimeClimbRollAction
 func (t *PrimeClimbAction) FromPrimeClimbRollAction(v PrimeClimbRollAction) error {
 	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	b, err = runtime.JSONMerge(b, []byte(`{"type":"roll"}`))
 	t.union = b
 	return err
 }
@@ -3610,10 +3610,6 @@ func (t *PrimeClimbAction) FromPrimeClimbRollAction(v PrimeClimbRollAction) erro
 // MergePrimeClimbRollAction performs a merge with any union data inside the PrimeClimbAction, using the provided PrimeClimbRollAction
 func (t *PrimeClimbAction) MergePrimeClimbRollAction(v PrimeClimbRollAction) error {
 	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	b, err = runtime.JSONMerge(b, []byte(`{"type":"roll"}`))
 	if err != nil {
 		return err
 	}
@@ -3633,10 +3629,6 @@ func (t PrimeClimbAction) AsPrimeClimbKeeperAction() (PrimeClimbKeeperAction, er
 // FromPrimeClimbKeeperAction overwrites any union data inside the PrimeClimbAction as the provided PrimeClimbKeeperAction
 func (t *PrimeClimbAction) FromPrimeClimbKeeperAction(v PrimeClimbKeeperAction) error {
 	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	b, err = runtime.JSONMerge(b, []byte(`{"type":"keeper"}`))
 	t.union = b
 	return err
 }
@@ -3644,10 +3636,6 @@ func (t *PrimeClimbAction) FromPrimeClimbKeeperAction(v PrimeClimbKeeperAction) 
 // MergePrimeClimbKeeperAction performs a merge with any union data inside the PrimeClimbAction, using the provided PrimeClimbKeeperAction
 func (t *PrimeClimbAction) MergePrimeClimbKeeperAction(v PrimeClimbKeeperAction) error {
 	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	b, err = runtime.JSONMerge(b, []byte(`{"type":"keeper"}`))
 	if err != nil {
 		return err
 	}
@@ -3667,10 +3655,6 @@ func (t PrimeClimbAction) AsPrimeClimbMoveAction() (PrimeClimbMoveAction, error)
 // FromPrimeClimbMoveAction overwrites any union data inside the PrimeClimbAction as the provided PrimeClimbMoveAction
 func (t *PrimeClimbAction) FromPrimeClimbMoveAction(v PrimeClimbMoveAction) error {
 	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	b, err = runtime.JSONMerge(b, []byte(`{"type":"move"}`))
 	t.union = b
 	return err
 }
@@ -3678,10 +3662,6 @@ func (t *PrimeClimbAction) FromPrimeClimbMoveAction(v PrimeClimbMoveAction) erro
 // MergePrimeClimbMoveAction performs a merge with any union data inside the PrimeClimbAction, using the provided PrimeClimbMoveAction
 func (t *PrimeClimbAction) MergePrimeClimbMoveAction(v PrimeClimbMoveAction) error {
 	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	b, err = runtime.JSONMerge(b, []byte(`{"type":"move"}`))
 	if err != nil {
 		return err
 	}
@@ -3701,10 +3681,6 @@ func (t PrimeClimbAction) AsPrimeClimbChooseAction() (PrimeClimbChooseAction, er
 // FromPrimeClimbChooseAction overwrites any union data inside the PrimeClimbAction as the provided PrimeClimbChooseAction
 func (t *PrimeClimbAction) FromPrimeClimbChooseAction(v PrimeClimbChooseAction) error {
 	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	b, err = runtime.JSONMerge(b, []byte(`{"type":"choose"}`))
 	t.union = b
 	return err
 }
@@ -3715,41 +3691,10 @@ func (t *PrimeClimbAction) MergePrimeClimbChooseAction(v PrimeClimbChooseAction)
 	if err != nil {
 		return err
 	}
-	b, err = runtime.JSONMerge(b, []byte(`{"type":"choose"}`))
-	if err != nil {
-		return err
-	}
 
 	merged, err := runtime.JSONMerge(t.union, b)
 	t.union = merged
 	return err
-}
-
-func (t PrimeClimbAction) Discriminator() (string, error) {
-	var discriminator struct {
-		Discriminator string `json:"type"`
-	}
-	err := json.Unmarshal(t.union, &discriminator)
-	return discriminator.Discriminator, err
-}
-
-func (t PrimeClimbAction) ValueByDiscriminator() (interface{}, error) {
-	discriminator, err := t.Discriminator()
-	if err != nil {
-		return nil, err
-	}
-	switch discriminator {
-	case "choose":
-		return t.AsPrimeClimbChooseAction()
-	case "keeper":
-		return t.AsPrimeClimbKeeperAction()
-	case "move":
-		return t.AsPrimeClimbMoveAction()
-	case "roll":
-		return t.AsPrimeClimbRollAction()
-	default:
-		return nil, errors.New("unknown discriminator value: " + discriminator)
-	}
 }
 
 func (t PrimeClimbAction) MarshalJSON() ([]byte, error) {

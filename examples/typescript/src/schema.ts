@@ -1159,10 +1159,7 @@ export interface components {
          *     }
          */
         PrimeClimbRollAction: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @enum {string} */
             type: "roll";
         };
         /**
@@ -1250,10 +1247,7 @@ export interface components {
          *     }
          */
         PrimeClimbMoveAction: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @enum {string} */
             type: "move";
             steps?: components["schemas"]["PrimeClimbStep"][];
             /** @description Which pawn the drawn card acts on when both pawns earned it (PC-13); ignored otherwise. */
@@ -1268,16 +1262,14 @@ export interface components {
          *     }
          */
         PrimeClimbChooseAction: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @enum {string} */
             type: "choose";
             target_seat: number;
             pawn?: number;
             card?: components["schemas"]["PrimeClimbCard"];
         };
         /**
+         * @description One Prime Climb action, told apart by its required `type` (roll, keeper, move, choose); the three keepers by their `card` besides. (No discriminator object: three schemas share "keeper".)
          * @example {
          *       "type": "roll"
          *     }
