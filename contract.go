@@ -17,18 +17,45 @@ const (
 	kindsEnd   = "    # ENGINE-SCHEMAS-END"
 )
 
-// roleUnions are the schemas that stand for one role of every kind: anyOf the kinds' <Prefix><Role>.
+// roles are the schemas every kind defines, named <Prefix><Role>.
+var roles = []struct {
+	role     string
+	optional bool // only the kinds that have it (a board)
+}{{"Options", false}, {"Action", false}, {"View", false}, {"Outcome", false}, {"LegalActions", false}, {"Scores", false}, {"Board", true}}
+
+// roleUnions are the schemas that stand for one role of any kind: anyOf the kinds' <Prefix><Role>, or,
+// when discriminated, oneOf them told apart by their required "game" field.
 var roleUnions = []struct {
 	name, role, description string
 	optional                bool // only the kinds that have it (a board)
+	discriminated           bool // every kind's schema carries "game", its name
 }{
-	{"GameOptions", "Options", "The options of one kind of game.", false},
-	{"Action", "Action", "One action of the game's kind.", false},
-	{"GameView", "View", "A game as one caller may see it.", false},
-	{"GameOutcome", "Outcome", "What one action (or the start) did.", false},
-	{"GameLegalActions", "LegalActions", "What one seat may do now.", false},
-	{"GameScores", "Scores", "The standing of every seat.", false},
-	{"GameBoard", "Board", "Reference data about one kind of game.", true},
+	{"GameOptions", "Options", "The options of one kind of game.", false, false},
+	// Kinds may share action types (a "roll" of two games): an action is told apart by its game's kind,
+	// which the request's path names.
+	{"Action", "Action", "One action of the game's kind.", false, false},
+	{"GameView", "View", "A game as one caller may see it; `game` names its kind.", false, true},
+	{"GameBoard", "Board", "Reference data about one kind of game.", true, false},
+}
+
+// kindParts are the objects of the contract whose fields depend on the game's kind: each is oneOf
+// <Base>OfKind, which is oneOf <Base>Of<Prefix> per kind, told apart by the object's "game" field, so
+// that a typed client narrows the kind-dependent fields by checking `game`.
+var kindParts = []struct {
+	base  string
+	props []kindProp
+}{
+	{"Game", []kindProp{{name: "options", role: "Options"}, {name: "state", role: "View", nullable: true}}},
+	{"HistoryEntry", []kindProp{{name: "action", role: "Action", orRef: "StartAction"}, {name: "outcome", role: "Outcome"}}},
+	{"LegalActions", []kindProp{{name: "actions", role: "LegalActions"}}},
+	{"Scores", []kindProp{{name: "scores", role: "Scores", nullable: true}}},
+}
+
+// kindProp is one kind-dependent field: the kind's <Prefix><role>, null where nullable, or else the
+// contract's own orRef schema.
+type kindProp struct {
+	name, role, orRef string
+	nullable          bool
 }
 
 // Contract is openapi.yaml as a server hosting kinds serves it: for the service's own kinds
@@ -65,7 +92,7 @@ func kindsPart(kinds []domain.GameKind, facts []factsSchema) (string, error) {
 	}
 	var b strings.Builder
 	b.WriteString(kindsBegin + " (made by `go generate ./api/openapi` from the kinds in domain/games: edit their schemas.yaml)\n")
-	defined := map[string]bool{}
+	types := map[string]string{} // the type of each kind's role schema, "" when it has none
 	names := make([]string, len(kinds))
 	for i, k := range kinds {
 		names[i] = k.Name()
@@ -79,11 +106,14 @@ func kindsPart(kinds []domain.GameKind, facts []factsSchema) (string, error) {
 			return "", err
 		}
 		facts = append(facts, kindFacts...)
-		for _, u := range roleUnions {
-			name := k.SchemaPrefix() + u.role
-			defined[name] = strings.Contains("\n"+schemas, "\n    "+name+":")
-			if !defined[name] && (!u.optional || k.Board != nil) {
+		for _, r := range roles {
+			name := k.SchemaPrefix() + r.role
+			typ, defined := schemaType(schemas, name)
+			if !defined && (!r.optional || k.Board != nil) {
 				return "", fmt.Errorf("the schemas of %q do not define %s", k.Name(), name)
+			}
+			if defined {
+				types[name] = typ
 			}
 		}
 	}
@@ -91,21 +121,37 @@ func kindsPart(kinds []domain.GameKind, facts []factsSchema) (string, error) {
 	fmt.Fprintf(&b, "    GameKind:\n      type: string\n      description: A kind of game.\n      enum: [%s]\n", strings.Join(names, ", "))
 	for _, u := range roleUnions {
 		fmt.Fprintf(&b, "    %s:\n      description: %s\n      x-go-type: json.RawMessage\n", u.name, u.description)
-		var refs []string
+		var refs, mapping []string
 		for _, k := range kinds {
-			if name := k.SchemaPrefix() + u.role; defined[name] && (!u.optional || k.Board != nil) {
-				refs = append(refs, "        - $ref: \"#/components/schemas/"+name+"\"\n")
+			name := k.SchemaPrefix() + u.role
+			if _, defined := types[name]; defined && (!u.optional || k.Board != nil) {
+				refs = append(refs, "        - $ref: "+schemaRef(name)+"\n")
+				mapping = append(mapping, "          "+k.Name()+": "+schemaRef(name)+"\n")
 			}
 		}
-		if len(refs) == 0 {
+		switch {
+		case len(refs) == 0:
 			b.WriteString("      type: object\n")
-			continue
+		case u.discriminated:
+			b.WriteString("      oneOf:\n" + strings.Join(refs, "") + "      discriminator:\n        propertyName: game\n        mapping:\n" + strings.Join(mapping, ""))
+		case len(refs) == 1: // of a single schema, linters ask for allOf
+			b.WriteString("      allOf:\n" + strings.Join(refs, ""))
+		default:
+			b.WriteString("      anyOf:\n" + strings.Join(refs, ""))
 		}
-		composition := "anyOf" // of a single schema, linters ask for allOf
-		if len(refs) == 1 {
-			composition = "allOf"
+	}
+	for _, part := range kindParts {
+		var refs, mapping []string
+		for _, k := range kinds {
+			variant := part.base + "Of" + k.SchemaPrefix()
+			refs = append(refs, "        - $ref: "+schemaRef(variant)+"\n")
+			mapping = append(mapping, "          "+k.Name()+": "+schemaRef(variant)+"\n")
 		}
-		b.WriteString("      " + composition + ":\n" + strings.Join(refs, ""))
+		fmt.Fprintf(&b, "    %sOfKind:\n      description: The fields of a %s that depend on its kind of game, told apart by `game`.\n", part.base, part.base)
+		b.WriteString("      oneOf:\n" + strings.Join(refs, "") + "      discriminator:\n        propertyName: game\n        mapping:\n" + strings.Join(mapping, ""))
+		for _, k := range kinds {
+			writeKindPart(&b, part.base, part.props, k, types)
+		}
 	}
 	refusals, err := refusalFactsPart(facts)
 	if err != nil {
@@ -114,4 +160,48 @@ func kindsPart(kinds []domain.GameKind, facts []factsSchema) (string, error) {
 	b.WriteString(refusals)
 	b.WriteString(kindsEnd + "\n")
 	return b.String(), nil
+}
+
+// writeKindPart writes <base>Of<Prefix>: the fields of base that depend on the kind, for kind k.
+func writeKindPart(b *strings.Builder, base string, props []kindProp, k domain.GameKind, types map[string]string) {
+	required := []string{"game"}
+	for _, p := range props {
+		required = append(required, p.name)
+	}
+	fmt.Fprintf(b, "    %sOf%s:\n      type: object\n      description: The fields of a %s of %s.\n", base, k.SchemaPrefix(), base, k.Name())
+	fmt.Fprintf(b, "      required: [%s]\n      properties:\n", strings.Join(required, ", "))
+	fmt.Fprintf(b, "        game: {type: string, enum: [%s]}\n", k.Name())
+	for _, p := range props {
+		name := k.SchemaPrefix() + p.role
+		switch {
+		case p.orRef != "":
+			fmt.Fprintf(b, "        %s:\n          oneOf:\n            - $ref: %s\n            - $ref: %s\n", p.name, schemaRef(p.orRef), schemaRef(name))
+		case p.nullable && types[name] == "object": // kin-openapi wants the items of a nullable array
+			fmt.Fprintf(b, "        %s:\n          type: %s\n          nullable: true\n          allOf: [{$ref: %s}]\n", p.name, types[name], schemaRef(name))
+		case p.nullable:
+			fmt.Fprintf(b, "        %s:\n          nullable: true\n          allOf: [{$ref: %s}]\n", p.name, schemaRef(name))
+		default:
+			fmt.Fprintf(b, "        %s: {$ref: %s}\n", p.name, schemaRef(name))
+		}
+	}
+}
+
+func schemaRef(name string) string { return `"#/components/schemas/` + name + `"` }
+
+// schemaType finds the schema called name among a kind's schemas (a components/schemas body, indented
+// by four) and returns its top-level type, "" when it declares none.
+func schemaType(schemas, name string) (typ string, defined bool) {
+	_, body, defined := strings.Cut("\n"+schemas, "\n    "+name+":\n")
+	if !defined {
+		return "", false
+	}
+	for _, line := range strings.Split(body, "\n") {
+		if strings.TrimSpace(line) != "" && !strings.HasPrefix(line, "      ") && !strings.HasPrefix(strings.TrimSpace(line), "#") {
+			break // the next schema
+		}
+		if t, ok := strings.CutPrefix(line, "      type: "); ok {
+			return strings.TrimSpace(t), true
+		}
+	}
+	return "", true
 }

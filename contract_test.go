@@ -1,6 +1,7 @@
 package primegames_test
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"testing"
@@ -34,19 +35,37 @@ func TestMergeNamesEveryKindInTheUnions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := spec.Validate(context.Background()); err != nil {
+		t.Fatalf("the merged contract is not valid: %v", err)
+	}
 	if enum := spec.Components.Schemas["GameKind"].Value.Enum; len(enum) != 3 || enum[2] != "dice-race" {
 		t.Errorf("GameKind enum = %v, want the service's kinds and dice-race", enum)
 	}
 	refs := func(union string) (out []string) {
 		s := spec.Components.Schemas[union].Value
 		// A union of one kind is an allOf of one, which linters prefer to an anyOf of one.
-		for _, r := range append(s.AnyOf, s.AllOf...) {
+		for _, r := range append(append(s.AnyOf, s.OneOf...), s.AllOf...) {
 			out = append(out, strings.TrimPrefix(r.Ref, "#/components/schemas/"))
 		}
 		return out
 	}
 	if got := refs("GameView"); len(got) != 3 || got[2] != "DiceRaceView" {
-		t.Errorf("GameView = anyOf %v, want every kind's view", got)
+		t.Errorf("GameView = oneOf %v, want every kind's view", got)
+	}
+	if got := spec.Components.Schemas["GameView"].Value.Discriminator.Mapping["dice-race"].Ref; got != "#/components/schemas/DiceRaceView" {
+		t.Errorf("GameView maps dice-race to %q, want its view", got)
+	}
+	// Every object with kind-dependent fields is told apart by its game, the third kind's included.
+	for _, base := range []string{"Game", "HistoryEntry", "LegalActions", "Scores"} {
+		if got := refs(base + "OfKind"); len(got) != 3 || got[2] != base+"OfDiceRace" {
+			t.Errorf("%sOfKind = oneOf %v, want a part per kind", base, got)
+		}
+		if got := spec.Components.Schemas[base+"OfKind"].Value.Discriminator.Mapping["dice-race"].Ref; got != "#/components/schemas/"+base+"OfDiceRace" {
+			t.Errorf("%sOfKind maps dice-race to %q", base, got)
+		}
+		if game := spec.Components.Schemas[base+"OfDiceRace"].Value.Properties["game"].Value; len(game.Enum) != 1 || game.Enum[0] != "dice-race" {
+			t.Errorf("%sOfDiceRace.game = %v, want the kind's name alone", base, game.Enum)
+		}
 	}
 	if got := refs("GameBoard"); len(got) != 1 || got[0] != "PrimeClimbBoard" {
 		t.Errorf("GameBoard = %v, want only the kinds with a board", got)

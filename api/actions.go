@@ -146,7 +146,7 @@ func (s *Server) GetLegalActions(c echo.Context, id openapi.GameID) error {
 // caller has nothing to do.
 func legalActionsBody(g *play.Game, caller play.Caller) (openapi.LegalActions, error) {
 	choices := g.ChoicesOf(caller.Seat)
-	body := openapi.LegalActions{Seat: caller.Seat, Version: g.Version, ToAct: choices.ToAct, Actions: json.RawMessage(`[]`)}
+	body := openapi.LegalActions{Game: openapi.GameKind(g.Kind), Seat: caller.Seat, Version: g.Version, ToAct: choices.ToAct, Actions: json.RawMessage(`[]`)}
 	if choices.Reason != "" {
 		body.Reason, body.Detail = ptr(openapi.LegalActionsReason(choices.Reason)), ptr(choices.Detail)
 		return body, nil

@@ -79,10 +79,10 @@ func (r *review) playClimb(tb *table) []crSnapshot {
 			if fg.State == nil {
 				t.Fatalf("seq %d: the teacher's Prime Climb view is null", e.Seq)
 			}
-			if fg.Status == "active" && !field(t, *fg.State, "deck", nil) {
+			if fg.Status == "active" && !field(t, fg.State, "deck", nil) {
 				t.Errorf("seq %d: the teacher's Prime Climb view has no deck", e.Seq)
 			}
-			snaps = append(snaps, crSnapshot{seq: e.Seq, state: *fg.State})
+			snaps = append(snaps, crSnapshot{seq: e.Seq, state: fg.State})
 		}
 	}
 	if !wrongPhase || !outOfTurn || badSteps != 2 {
@@ -134,10 +134,21 @@ func (r *review) countClimb(tb *table, seat int, action json.RawMessage, raw jso
 	case "move":
 		me.climb["turns"]++
 		for _, st := range a.Steps {
-			if st.Op != nil {
-				me.climb["op_"+string(*st.Op)]++
+			if die, err := st.AsPrimeClimbDieStep(); err == nil && die.Die != 0 {
+				me.climb["op_"+string(die.Op)]++
 			} else {
-				keeper(st.Card, st.TargetSeat)
+				var k struct {
+					Card       openapi.PrimeClimbCard `json:"card"`
+					TargetSeat *int                   `json:"target_seat"`
+				}
+				raw, err := st.MarshalJSON()
+				if err == nil {
+					err = json.Unmarshal(raw, &k)
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				keeper(&k.Card, k.TargetSeat)
 			}
 		}
 		if out.Draw != nil && out.Draw.Card != nil {

@@ -89,10 +89,10 @@ func (r *review) playPrimed(tb *table, many bool, snaps *[]crSnapshot) {
 			if fg.State == nil {
 				t.Fatalf("seq %d: the teacher's Primed view is null", e.Seq)
 			}
-			*snaps = append(*snaps, crSnapshot{seq: e.Seq, state: *fg.State})
+			*snaps = append(*snaps, crSnapshot{seq: e.Seq, state: fg.State})
 			if g.Status == "active" {
 				var v openapi.PrimedView
-				if err := json.Unmarshal(*fg.State, &v); err != nil {
+				if err := json.Unmarshal(fg.State, &v); err != nil {
 					t.Fatal(err)
 				}
 				for _, hand := range v.Hands {
@@ -100,7 +100,7 @@ func (r *review) playPrimed(tb *table, many bool, snaps *[]crSnapshot) {
 						t.Errorf("seq %d: the teacher's view does not show seat %d's hand (size %d)", e.Seq, hand.Seat, hand.Size)
 					}
 				}
-				if !field(t, *fg.State, "draw_pile", nil) && v.DrawPileSize > 0 {
+				if !field(t, fg.State, "draw_pile", nil) && v.DrawPileSize > 0 {
 					t.Errorf("seq %d: the teacher's view does not show the draw pile", e.Seq)
 				}
 				for s, token := range tb.tokens {

@@ -278,7 +278,7 @@ func TestClassroomStatsClassExamples(t *testing.T) {
 		seat := h.game(t, c.Game.Id.String(), class.teacher).Turn.ToAct[0]
 		actor := class.students[pair[seat]]
 		var v openapi.PrimedView
-		if err := json.Unmarshal(*h.game(t, c.Game.Id.String(), actor.token).State, &v); err != nil {
+		if err := json.Unmarshal(h.game(t, c.Game.Id.String(), actor.token).State, &v); err != nil {
 			t.Fatal(err)
 		}
 		sentHere := 0

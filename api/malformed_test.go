@@ -35,6 +35,15 @@ func TestMalformedRequestsNeverGet500(t *testing.T) {
 		{"/v1/classrooms/join", ""},
 		{"/v1/classrooms/" + class.id + "/games", class.teacher},
 	}
+	// A move step without its fields breaks the contract (a die step needs die, pawn and op; a keeper
+	// step its card): refused before any rule is asked, as a typed client would refuse to send it.
+	for _, body := range []string{`{"type":"move","steps":[{}]}`, `{"type":"move","steps":[{"die":3,"pawn":0}]}`} {
+		resp := h.Do(h.Request(http.MethodPost, "/v1/games/"+pc.Game.Id.String()+"/actions", []byte(body),
+			append(bearer(pc.Seats[0].Token), "Content-Type", "application/json")...))
+		if resp.StatusCode != http.StatusBadRequest || resp.Problem(t).Code != "invalid" {
+			t.Errorf("POST actions %s = %d %s, want 400 invalid", body, resp.StatusCode, resp.Body)
+		}
+	}
 	for _, p := range posts {
 		for _, body := range bodies {
 			var headers []string

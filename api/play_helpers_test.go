@@ -502,13 +502,33 @@ func (tb *table) checkFinished() (openapi.Game, json.RawMessage) {
 		action = `{"type":"roll"}`
 	}
 	resp := tb.s.Post(tb.path("/actions"), []byte(action), auth(tb.tokens[seat])...)
-	if resp.StatusCode < 400 {
-		tb.t.Errorf("POST actions on a finished game = %d, want an error: %s", resp.StatusCode, resp.Body)
+	if resp.StatusCode != http.StatusConflict || resp.Problem(tb.t).Code != "game_over" {
+		tb.t.Errorf("POST actions on a finished game = %d, want 409 game_over (PC-14, PR-7): %s", resp.StatusCode, resp.Body)
+	}
+	// A typed client tells the kinds apart by game: each entry carries its game's kind.
+	for _, e := range tb.checkFinalHistoryKinds() {
+		if string(e) != tb.kind {
+			tb.t.Errorf("a history entry of a %s game says game %q", tb.kind, e)
+		}
 	}
 	if ag := tb.get(""); ag.Version != tb.version {
 		tb.t.Errorf("a refused action on a finished game changed the version to %d", ag.Version)
 	}
 	return g, sc.Scores
+}
+
+// checkFinalHistoryKinds returns the game field of every entry of the history.
+func (tb *table) checkFinalHistoryKinds() []openapi.GameKind {
+	tb.t.Helper()
+	resp, err := tb.api.ListActionsWithResponse(context.Background(), tb.gameID(), &openapi.ListActionsParams{})
+	if err != nil || resp.JSON200 == nil {
+		tb.t.Fatalf("GET actions = %d: %v", resp.StatusCode(), err)
+	}
+	kinds := make([]openapi.GameKind, len(resp.JSON200.Items))
+	for i, e := range resp.JSON200.Items {
+		kinds[i] = e.Game
+	}
+	return kinds
 }
 
 // jsonEqual reports whether two JSON documents decode to the same value.
@@ -544,5 +564,5 @@ func stateOf(g openapi.Game) json.RawMessage {
 	if g.State == nil {
 		return nil
 	}
-	return *g.State
+	return g.State
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"testing"
 
 	"primegames/api/apitest"
@@ -44,7 +45,7 @@ func checkPrimedView(t *testing.T, seq int64, viewer int, raw json.RawMessage) o
 	if field(t, raw, "draw_pile", nil) {
 		t.Errorf("PR-8: seq %d: the view for viewer %d shows the draw pile", seq, viewer)
 	}
-	drawer := v.Phase == "drawn" && v.ToAct != nil && *v.ToAct == viewer
+	drawer := v.Phase == "drawn" && slices.Equal(v.ToAct, []openapi.PrimedSeat{viewer})
 	if has := field(t, raw, "drawn_card", nil); has != drawer {
 		t.Errorf("PR-8: seq %d: viewer %d, phase %s, to_act %v: drawn_card shown = %v", seq, viewer, v.Phase, v.ToAct, has)
 	}
@@ -277,7 +278,7 @@ func playPrimed(t *testing.T, tb *table, multi bool) {
 	if err := json.Unmarshal(stateOf(g), &v); err != nil {
 		t.Fatal(err)
 	}
-	if v.Phase != "finished" || v.ToAct != nil {
+	if v.Phase != "finished" || v.ToAct == nil || len(v.ToAct) != 0 {
 		t.Errorf("final view: phase %q to_act %v", v.Phase, v.ToAct)
 	}
 	for _, h := range v.Hands {

@@ -42,7 +42,7 @@ func gameBody(g *play.Game, caller play.Caller) (openapi.Game, error) {
 		if err != nil {
 			return body, err
 		}
-		body.State = ptr(json.RawMessage(view))
+		body.State = view
 		if g.Status == play.StatusActive {
 			st := g.State.Status()
 			body.Turn = &openapi.Turn{Phase: st.Phase, ToAct: orEmpty(st.ToAct)}
@@ -53,7 +53,7 @@ func gameBody(g *play.Game, caller play.Caller) (openapi.Game, error) {
 
 // entryBody is one history entry, redacted for viewer.
 func entryBody(g *play.Game, e play.Entry, viewer domain.Viewer) (openapi.HistoryEntry, error) {
-	body := openapi.HistoryEntry{Seq: e.Seq, Seat: e.Seat, Action: e.Action, CreatedAt: e.CreatedAt}
+	body := openapi.HistoryEntry{Game: openapi.GameKind(g.Kind), Seq: e.Seq, Seat: e.Seat, Action: e.Action, CreatedAt: e.CreatedAt}
 	outcome, err := g.Rules.DecodeOutcome(e.Outcome)
 	if err != nil {
 		return body, err

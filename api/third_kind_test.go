@@ -62,7 +62,7 @@ func TestAThirdKindOfGameNeedsOnlyItsPackageAndARegistryEntry(t *testing.T) {
 
 	// Play it out with the legal actions: take, roll, take, … The views after each step are kept for
 	// the replay.
-	views := []json.RawMessage{*game.State}
+	views := []json.RawMessage{game.State}
 	for n := 0; game.Status == "active"; n++ {
 		seat := game.Turn.ToAct[0]
 		if n == 0 {
@@ -80,7 +80,7 @@ func TestAThirdKindOfGameNeedsOnlyItsPackageAndARegistryEntry(t *testing.T) {
 		var result openapi.ActionResult
 		tg.expect(s.Post(path+"/actions", choices[(n%2)*(len(choices)-1)].Action, bearer(seatToken(seat))...), http.StatusCreated, &result)
 		game = result.Game
-		views = append(views, *game.State)
+		views = append(views, game.State)
 	}
 	if game.Status != "finished" || len(game.Winners) != 1 {
 		t.Fatalf("game ended %s, winners %v", game.Status, game.Winners)

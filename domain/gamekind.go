@@ -13,6 +13,9 @@ type GameKind struct {
 	// Schemas is the engine's schemas.yaml: an OpenAPI 3.0 fragment whose components/schemas describe
 	// its JSON. Named after SchemaPrefix P, it defines POptions, PAction, PView, POutcome,
 	// PLegalActions and PScores, and PBoard when Board is set; the contract's unions refer to them.
+	// PView is an object with a required "game" field holding the kind's name: the contract tells
+	// views apart by it (a discriminator), as it tells games, history entries, legal-action lists
+	// and scores apart by theirs.
 	Schemas []byte
 	// Tally adds what one stored outcome tells about each seat to counts. It reads the full, stored
 	// outcomes (never redacted ones) in history order, the start's included.

@@ -147,6 +147,11 @@ func (s *Service) act(ctx context.Context, tx Tx, rec *GameRecord, caller Caller
 		return actedRecord{}, domain.Errorf(domain.KindConflict, "game_not_active", "Game %s is %s; it takes no actions.", rec.ID, rec.Status).
 			WithFacts(GameStatusFacts{Status: rec.Status})
 	}
+	// A finished game conflicts with any action, whatever the action says: 409, as for the other states
+	// that take none, and not a rule broken by the action (PC-14, PR-7).
+	if rec.Status == StatusFinished {
+		return actedRecord{}, domain.Errorf(domain.KindConflict, "game_over", "Game %s is finished; it takes no more actions.", rec.ID)
+	}
 	g, err := s.decodeGame(rec)
 	if err != nil {
 		return actedRecord{}, err

@@ -378,8 +378,10 @@ type ClientInterface interface {
 	// caller may send now, ready to post as they are.
 	//
 	// A refused action changes nothing: 422 with the rule's `code` and a sentence naming the
-	// numbers (for example `not_prime`: "13 + 8 = 21 is not prime: 21 = 3 × 7"), or 409
-	// `not_your_turn`. With `If-Match`, a stale version gets 412 `version_mismatch`. With
+	// numbers (for example `not_prime`: "13 + 8 = 21 is not prime: 21 = 3 × 7"), or 409 when the
+	// game's state takes no action from the caller now: `not_your_turn`, `game_over` (the game is
+	// finished) or `game_not_active` (a lobby or an aborted game). A body that breaks the schema
+	// (for example a move step without its fields) is 400 `invalid`. With `If-Match`, a stale version gets 412 `version_mismatch`. With
 	// `Idempotency-Key`, a retry returns the first response and acts only once.
 	//
 	// With `include=legal_actions`, `game.legal_actions` lists what the caller may do right
@@ -401,8 +403,10 @@ type ClientInterface interface {
 	// caller may send now, ready to post as they are.
 	//
 	// A refused action changes nothing: 422 with the rule's `code` and a sentence naming the
-	// numbers (for example `not_prime`: "13 + 8 = 21 is not prime: 21 = 3 × 7"), or 409
-	// `not_your_turn`. With `If-Match`, a stale version gets 412 `version_mismatch`. With
+	// numbers (for example `not_prime`: "13 + 8 = 21 is not prime: 21 = 3 × 7"), or 409 when the
+	// game's state takes no action from the caller now: `not_your_turn`, `game_over` (the game is
+	// finished) or `game_not_active` (a lobby or an aborted game). A body that breaks the schema
+	// (for example a move step without its fields) is 400 `invalid`. With `If-Match`, a stale version gets 412 `version_mismatch`. With
 	// `Idempotency-Key`, a retry returns the first response and acts only once.
 	//
 	// With `include=legal_actions`, `game.legal_actions` lists what the caller may do right
@@ -462,9 +466,11 @@ type ClientInterface interface {
 
 	// GetLegalActions What the caller may do now.
 	//
-	// Each entry's `action` may be posted to `/v1/games/{id}/actions` as it is. When the caller
-	// may do nothing now, the list is empty and `reason` says why: `not_your_turn` (then `to_act`
-	// names the seats whose turn it is), `game_not_active` or `game_over`.
+	// Each entry's `action` may be posted to `/v1/games/{id}/actions` as it is. `game` tells which
+	// kind's list `actions` is: `PrimeClimbLegalActions` and `PrimedLegalActions` say exactly what
+	// each holds. When the caller may do nothing now, the list is empty and `reason` says why:
+	// `not_your_turn` (then `to_act` names the seats whose turn it is), `game_not_active` or
+	// `game_over`.
 	//
 	// Corresponds with GET /v1/games/{id}/legal-actions (the `GetLegalActions` operationId).
 	GetLegalActions(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -1079,8 +1085,10 @@ func (c *Client) ListActions(ctx context.Context, id GameID, params *ListActions
 // caller may send now, ready to post as they are.
 //
 // A refused action changes nothing: 422 with the rule's `code` and a sentence naming the
-// numbers (for example `not_prime`: "13 + 8 = 21 is not prime: 21 = 3 × 7"), or 409
-// `not_your_turn`. With `If-Match`, a stale version gets 412 `version_mismatch`. With
+// numbers (for example `not_prime`: "13 + 8 = 21 is not prime: 21 = 3 × 7"), or 409 when the
+// game's state takes no action from the caller now: `not_your_turn`, `game_over` (the game is
+// finished) or `game_not_active` (a lobby or an aborted game). A body that breaks the schema
+// (for example a move step without its fields) is 400 `invalid`. With `If-Match`, a stale version gets 412 `version_mismatch`. With
 // `Idempotency-Key`, a retry returns the first response and acts only once.
 //
 // With `include=legal_actions`, `game.legal_actions` lists what the caller may do right
@@ -1112,8 +1120,10 @@ func (c *Client) PostActionWithBody(ctx context.Context, id GameID, params *Post
 // caller may send now, ready to post as they are.
 //
 // A refused action changes nothing: 422 with the rule's `code` and a sentence naming the
-// numbers (for example `not_prime`: "13 + 8 = 21 is not prime: 21 = 3 × 7"), or 409
-// `not_your_turn`. With `If-Match`, a stale version gets 412 `version_mismatch`. With
+// numbers (for example `not_prime`: "13 + 8 = 21 is not prime: 21 = 3 × 7"), or 409 when the
+// game's state takes no action from the caller now: `not_your_turn`, `game_over` (the game is
+// finished) or `game_not_active` (a lobby or an aborted game). A body that breaks the schema
+// (for example a move step without its fields) is 400 `invalid`. With `If-Match`, a stale version gets 412 `version_mismatch`. With
 // `Idempotency-Key`, a retry returns the first response and acts only once.
 //
 // With `include=legal_actions`, `game.legal_actions` lists what the caller may do right
@@ -1203,9 +1213,11 @@ func (c *Client) StreamGameEvents(ctx context.Context, id GameID, params *Stream
 
 // GetLegalActions What the caller may do now.
 //
-// Each entry's `action` may be posted to `/v1/games/{id}/actions` as it is. When the caller
-// may do nothing now, the list is empty and `reason` says why: `not_your_turn` (then `to_act`
-// names the seats whose turn it is), `game_not_active` or `game_over`.
+// Each entry's `action` may be posted to `/v1/games/{id}/actions` as it is. `game` tells which
+// kind's list `actions` is: `PrimeClimbLegalActions` and `PrimedLegalActions` say exactly what
+// each holds. When the caller may do nothing now, the list is empty and `reason` says why:
+// `not_your_turn` (then `to_act` names the seats whose turn it is), `game_not_active` or
+// `game_over`.
 //
 // Corresponds with GET /v1/games/{id}/legal-actions (the `GetLegalActions` operationId).
 func (c *Client) GetLegalActions(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -3216,8 +3228,10 @@ type ClientWithResponsesInterface interface {
 	// caller may send now, ready to post as they are.
 	//
 	// A refused action changes nothing: 422 with the rule's `code` and a sentence naming the
-	// numbers (for example `not_prime`: "13 + 8 = 21 is not prime: 21 = 3 × 7"), or 409
-	// `not_your_turn`. With `If-Match`, a stale version gets 412 `version_mismatch`. With
+	// numbers (for example `not_prime`: "13 + 8 = 21 is not prime: 21 = 3 × 7"), or 409 when the
+	// game's state takes no action from the caller now: `not_your_turn`, `game_over` (the game is
+	// finished) or `game_not_active` (a lobby or an aborted game). A body that breaks the schema
+	// (for example a move step without its fields) is 400 `invalid`. With `If-Match`, a stale version gets 412 `version_mismatch`. With
 	// `Idempotency-Key`, a retry returns the first response and acts only once.
 	//
 	// With `include=legal_actions`, `game.legal_actions` lists what the caller may do right
@@ -3239,8 +3253,10 @@ type ClientWithResponsesInterface interface {
 	// caller may send now, ready to post as they are.
 	//
 	// A refused action changes nothing: 422 with the rule's `code` and a sentence naming the
-	// numbers (for example `not_prime`: "13 + 8 = 21 is not prime: 21 = 3 × 7"), or 409
-	// `not_your_turn`. With `If-Match`, a stale version gets 412 `version_mismatch`. With
+	// numbers (for example `not_prime`: "13 + 8 = 21 is not prime: 21 = 3 × 7"), or 409 when the
+	// game's state takes no action from the caller now: `not_your_turn`, `game_over` (the game is
+	// finished) or `game_not_active` (a lobby or an aborted game). A body that breaks the schema
+	// (for example a move step without its fields) is 400 `invalid`. With `If-Match`, a stale version gets 412 `version_mismatch`. With
 	// `Idempotency-Key`, a retry returns the first response and acts only once.
 	//
 	// With `include=legal_actions`, `game.legal_actions` lists what the caller may do right
@@ -3304,9 +3320,11 @@ type ClientWithResponsesInterface interface {
 
 	// GetLegalActionsWithResponse What the caller may do now.
 	//
-	// Each entry's `action` may be posted to `/v1/games/{id}/actions` as it is. When the caller
-	// may do nothing now, the list is empty and `reason` says why: `not_your_turn` (then `to_act`
-	// names the seats whose turn it is), `game_not_active` or `game_over`.
+	// Each entry's `action` may be posted to `/v1/games/{id}/actions` as it is. `game` tells which
+	// kind's list `actions` is: `PrimeClimbLegalActions` and `PrimedLegalActions` say exactly what
+	// each holds. When the caller may do nothing now, the list is empty and `reason` says why:
+	// `not_your_turn` (then `to_act` names the seats whose turn it is), `game_not_active` or
+	// `game_over`.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -6945,8 +6963,10 @@ func (c *ClientWithResponses) ListActionsWithResponse(ctx context.Context, id Ga
 // caller may send now, ready to post as they are.
 //
 // A refused action changes nothing: 422 with the rule's `code` and a sentence naming the
-// numbers (for example `not_prime`: "13 + 8 = 21 is not prime: 21 = 3 × 7"), or 409
-// `not_your_turn`. With `If-Match`, a stale version gets 412 `version_mismatch`. With
+// numbers (for example `not_prime`: "13 + 8 = 21 is not prime: 21 = 3 × 7"), or 409 when the
+// game's state takes no action from the caller now: `not_your_turn`, `game_over` (the game is
+// finished) or `game_not_active` (a lobby or an aborted game). A body that breaks the schema
+// (for example a move step without its fields) is 400 `invalid`. With `If-Match`, a stale version gets 412 `version_mismatch`. With
 // `Idempotency-Key`, a retry returns the first response and acts only once.
 //
 // With `include=legal_actions`, `game.legal_actions` lists what the caller may do right
@@ -6974,8 +6994,10 @@ func (c *ClientWithResponses) PostActionWithBodyWithResponse(ctx context.Context
 // caller may send now, ready to post as they are.
 //
 // A refused action changes nothing: 422 with the rule's `code` and a sentence naming the
-// numbers (for example `not_prime`: "13 + 8 = 21 is not prime: 21 = 3 × 7"), or 409
-// `not_your_turn`. With `If-Match`, a stale version gets 412 `version_mismatch`. With
+// numbers (for example `not_prime`: "13 + 8 = 21 is not prime: 21 = 3 × 7"), or 409 when the
+// game's state takes no action from the caller now: `not_your_turn`, `game_over` (the game is
+// finished) or `game_not_active` (a lobby or an aborted game). A body that breaks the schema
+// (for example a move step without its fields) is 400 `invalid`. With `If-Match`, a stale version gets 412 `version_mismatch`. With
 // `Idempotency-Key`, a retry returns the first response and acts only once.
 //
 // With `include=legal_actions`, `game.legal_actions` lists what the caller may do right
@@ -7057,9 +7079,11 @@ func (c *ClientWithResponses) StreamGameEventsWithResponse(ctx context.Context, 
 
 // GetLegalActionsWithResponse What the caller may do now.
 //
-// Each entry's `action` may be posted to `/v1/games/{id}/actions` as it is. When the caller
-// may do nothing now, the list is empty and `reason` says why: `not_your_turn` (then `to_act`
-// names the seats whose turn it is), `game_not_active` or `game_over`.
+// Each entry's `action` may be posted to `/v1/games/{id}/actions` as it is. `game` tells which
+// kind's list `actions` is: `PrimeClimbLegalActions` and `PrimedLegalActions` say exactly what
+// each holds. When the caller may do nothing now, the list is empty and `reason` says why:
+// `not_your_turn` (then `to_act` names the seats whose turn it is), `game_not_active` or
+// `game_over`.
 //
 // Returns a wrapper object for the known response body format(s).
 //

@@ -15,6 +15,36 @@ import (
 	openapi_types "github.com/oapi-codegen/runtime/types"
 )
 
+// Defines values for GameActionMessageEvent.
+const (
+	GameActionMessageEventAction GameActionMessageEvent = "action"
+)
+
+// Valid indicates whether the value is a known member of the GameActionMessageEvent enum.
+func (e GameActionMessageEvent) Valid() bool {
+	switch e {
+	case GameActionMessageEventAction:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GameEndMessageEvent.
+const (
+	End GameEndMessageEvent = "end"
+)
+
+// Valid indicates whether the value is a known member of the GameEndMessageEvent enum.
+func (e GameEndMessageEvent) Valid() bool {
+	switch e {
+	case End:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for GameKind.
 const (
 	GameKindPrimeClimb GameKind = "prime-climb"
@@ -27,6 +57,36 @@ func (e GameKind) Valid() bool {
 	case GameKindPrimeClimb:
 		return true
 	case GameKindPrimed:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GameOfPrimeClimbGame.
+const (
+	GameOfPrimeClimbGamePrimeClimb GameOfPrimeClimbGame = "prime-climb"
+)
+
+// Valid indicates whether the value is a known member of the GameOfPrimeClimbGame enum.
+func (e GameOfPrimeClimbGame) Valid() bool {
+	switch e {
+	case GameOfPrimeClimbGamePrimeClimb:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GameOfPrimedGame.
+const (
+	GameOfPrimedGamePrimed GameOfPrimedGame = "primed"
+)
+
+// Valid indicates whether the value is a known member of the GameOfPrimedGame enum.
+func (e GameOfPrimedGame) Valid() bool {
+	switch e {
+	case GameOfPrimedGamePrimed:
 		return true
 	default:
 		return false
@@ -75,6 +135,36 @@ func (e GameStatusFactsStatus) Valid() bool {
 	}
 }
 
+// Defines values for HistoryEntryOfPrimeClimbGame.
+const (
+	HistoryEntryOfPrimeClimbGamePrimeClimb HistoryEntryOfPrimeClimbGame = "prime-climb"
+)
+
+// Valid indicates whether the value is a known member of the HistoryEntryOfPrimeClimbGame enum.
+func (e HistoryEntryOfPrimeClimbGame) Valid() bool {
+	switch e {
+	case HistoryEntryOfPrimeClimbGamePrimeClimb:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for HistoryEntryOfPrimedGame.
+const (
+	HistoryEntryOfPrimedGamePrimed HistoryEntryOfPrimedGame = "primed"
+)
+
+// Valid indicates whether the value is a known member of the HistoryEntryOfPrimedGame enum.
+func (e HistoryEntryOfPrimedGame) Valid() bool {
+	switch e {
+	case HistoryEntryOfPrimedGamePrimed:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for LegalActionsReason.
 const (
 	GameNotActive LegalActionsReason = "game_not_active"
@@ -90,6 +180,36 @@ func (e LegalActionsReason) Valid() bool {
 	case GameOver:
 		return true
 	case NotYourTurn:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for LegalActionsOfPrimeClimbGame.
+const (
+	LegalActionsOfPrimeClimbGamePrimeClimb LegalActionsOfPrimeClimbGame = "prime-climb"
+)
+
+// Valid indicates whether the value is a known member of the LegalActionsOfPrimeClimbGame enum.
+func (e LegalActionsOfPrimeClimbGame) Valid() bool {
+	switch e {
+	case LegalActionsOfPrimeClimbGamePrimeClimb:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for LegalActionsOfPrimedGame.
+const (
+	LegalActionsOfPrimedGamePrimed LegalActionsOfPrimedGame = "primed"
+)
+
+// Valid indicates whether the value is a known member of the LegalActionsOfPrimedGame enum.
+func (e LegalActionsOfPrimedGame) Valid() bool {
+	switch e {
+	case LegalActionsOfPrimedGamePrimed:
 		return true
 	default:
 		return false
@@ -134,70 +254,70 @@ func (e PrimeClimbBoardSquareColors) Valid() bool {
 
 // Defines values for PrimeClimbCard.
 const (
-	AdvanceToNearestPawn PrimeClimbCard = "advance_to_nearest_pawn"
-	Curse                PrimeClimbCard = "curse"
-	DoubleOrBack10       PrimeClimbCard = "double_or_back_10"
-	GoTo64               PrimeClimbCard = "go_to_64"
-	PlusMinus1           PrimeClimbCard = "plus_minus_1"
-	PlusMinus2           PrimeClimbCard = "plus_minus_2"
-	PlusMinus3           PrimeClimbCard = "plus_minus_3"
-	PlusMinus4           PrimeClimbCard = "plus_minus_4"
-	PlusMinus5           PrimeClimbCard = "plus_minus_5"
-	PlusMinus50          PrimeClimbCard = "plus_minus_50"
-	PlusMinus6           PrimeClimbCard = "plus_minus_6"
-	PlusMinus7           PrimeClimbCard = "plus_minus_7"
-	PlusMinus8           PrimeClimbCard = "plus_minus_8"
-	PlusMinus9           PrimeClimbCard = "plus_minus_9"
-	ReverseDigits        PrimeClimbCard = "reverse_digits"
-	ReverseToNearestPawn PrimeClimbCard = "reverse_to_nearest_pawn"
-	RollAgain            PrimeClimbCard = "roll_again"
-	SendToStart          PrimeClimbCard = "send_to_start"
-	Steal                PrimeClimbCard = "steal"
-	Swap                 PrimeClimbCard = "swap"
+	PrimeClimbCardAdvanceToNearestPawn PrimeClimbCard = "advance_to_nearest_pawn"
+	PrimeClimbCardCurse                PrimeClimbCard = "curse"
+	PrimeClimbCardDoubleOrBack10       PrimeClimbCard = "double_or_back_10"
+	PrimeClimbCardGoTo64               PrimeClimbCard = "go_to_64"
+	PrimeClimbCardPlusMinus1           PrimeClimbCard = "plus_minus_1"
+	PrimeClimbCardPlusMinus2           PrimeClimbCard = "plus_minus_2"
+	PrimeClimbCardPlusMinus3           PrimeClimbCard = "plus_minus_3"
+	PrimeClimbCardPlusMinus4           PrimeClimbCard = "plus_minus_4"
+	PrimeClimbCardPlusMinus5           PrimeClimbCard = "plus_minus_5"
+	PrimeClimbCardPlusMinus50          PrimeClimbCard = "plus_minus_50"
+	PrimeClimbCardPlusMinus6           PrimeClimbCard = "plus_minus_6"
+	PrimeClimbCardPlusMinus7           PrimeClimbCard = "plus_minus_7"
+	PrimeClimbCardPlusMinus8           PrimeClimbCard = "plus_minus_8"
+	PrimeClimbCardPlusMinus9           PrimeClimbCard = "plus_minus_9"
+	PrimeClimbCardReverseDigits        PrimeClimbCard = "reverse_digits"
+	PrimeClimbCardReverseToNearestPawn PrimeClimbCard = "reverse_to_nearest_pawn"
+	PrimeClimbCardRollAgain            PrimeClimbCard = "roll_again"
+	PrimeClimbCardSendToStart          PrimeClimbCard = "send_to_start"
+	PrimeClimbCardSteal                PrimeClimbCard = "steal"
+	PrimeClimbCardSwap                 PrimeClimbCard = "swap"
 )
 
 // Valid indicates whether the value is a known member of the PrimeClimbCard enum.
 func (e PrimeClimbCard) Valid() bool {
 	switch e {
-	case AdvanceToNearestPawn:
+	case PrimeClimbCardAdvanceToNearestPawn:
 		return true
-	case Curse:
+	case PrimeClimbCardCurse:
 		return true
-	case DoubleOrBack10:
+	case PrimeClimbCardDoubleOrBack10:
 		return true
-	case GoTo64:
+	case PrimeClimbCardGoTo64:
 		return true
-	case PlusMinus1:
+	case PrimeClimbCardPlusMinus1:
 		return true
-	case PlusMinus2:
+	case PrimeClimbCardPlusMinus2:
 		return true
-	case PlusMinus3:
+	case PrimeClimbCardPlusMinus3:
 		return true
-	case PlusMinus4:
+	case PrimeClimbCardPlusMinus4:
 		return true
-	case PlusMinus5:
+	case PrimeClimbCardPlusMinus5:
 		return true
-	case PlusMinus50:
+	case PrimeClimbCardPlusMinus50:
 		return true
-	case PlusMinus6:
+	case PrimeClimbCardPlusMinus6:
 		return true
-	case PlusMinus7:
+	case PrimeClimbCardPlusMinus7:
 		return true
-	case PlusMinus8:
+	case PrimeClimbCardPlusMinus8:
 		return true
-	case PlusMinus9:
+	case PrimeClimbCardPlusMinus9:
 		return true
-	case ReverseDigits:
+	case PrimeClimbCardReverseDigits:
 		return true
-	case ReverseToNearestPawn:
+	case PrimeClimbCardReverseToNearestPawn:
 		return true
-	case RollAgain:
+	case PrimeClimbCardRollAgain:
 		return true
-	case SendToStart:
+	case PrimeClimbCardSendToStart:
 		return true
-	case Steal:
+	case PrimeClimbCardSteal:
 		return true
-	case Swap:
+	case PrimeClimbCardSwap:
 		return true
 	default:
 		return false
@@ -213,6 +333,51 @@ const (
 func (e PrimeClimbChooseActionType) Valid() bool {
 	switch e {
 	case PrimeClimbChooseActionTypeChoose:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PrimeClimbCurseActionCard.
+const (
+	PrimeClimbCurseActionCardCurse PrimeClimbCurseActionCard = "curse"
+)
+
+// Valid indicates whether the value is a known member of the PrimeClimbCurseActionCard enum.
+func (e PrimeClimbCurseActionCard) Valid() bool {
+	switch e {
+	case PrimeClimbCurseActionCardCurse:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PrimeClimbCurseActionType.
+const (
+	PrimeClimbCurseActionTypeKeeper PrimeClimbCurseActionType = "keeper"
+)
+
+// Valid indicates whether the value is a known member of the PrimeClimbCurseActionType enum.
+func (e PrimeClimbCurseActionType) Valid() bool {
+	switch e {
+	case PrimeClimbCurseActionTypeKeeper:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PrimeClimbCurseStepCard.
+const (
+	PrimeClimbCurseStepCardCurse PrimeClimbCurseStepCard = "curse"
+)
+
+// Valid indicates whether the value is a known member of the PrimeClimbCurseStepCard enum.
+func (e PrimeClimbCurseStepCard) Valid() bool {
+	switch e {
+	case PrimeClimbCurseStepCardCurse:
 		return true
 	default:
 		return false
@@ -255,6 +420,30 @@ func (e PrimeClimbDiceUnusedFactsOp) Valid() bool {
 	case PrimeClimbDiceUnusedFactsOpMultiply:
 		return true
 	case PrimeClimbDiceUnusedFactsOpSubtract:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PrimeClimbDieStepOp.
+const (
+	PrimeClimbDieStepOpAdd      PrimeClimbDieStepOp = "add"
+	PrimeClimbDieStepOpDivide   PrimeClimbDieStepOp = "divide"
+	PrimeClimbDieStepOpMultiply PrimeClimbDieStepOp = "multiply"
+	PrimeClimbDieStepOpSubtract PrimeClimbDieStepOp = "subtract"
+)
+
+// Valid indicates whether the value is a known member of the PrimeClimbDieStepOp enum.
+func (e PrimeClimbDieStepOp) Valid() bool {
+	switch e {
+	case PrimeClimbDieStepOpAdd:
+		return true
+	case PrimeClimbDieStepOpDivide:
+		return true
+	case PrimeClimbDieStepOpMultiply:
+		return true
+	case PrimeClimbDieStepOpSubtract:
 		return true
 	default:
 		return false
@@ -360,39 +549,6 @@ func (e PrimeClimbInvalidTargetFactsReason) Valid() bool {
 	}
 }
 
-// Defines values for PrimeClimbKeeperActionSign.
-const (
-	PrimeClimbKeeperActionSignMinus PrimeClimbKeeperActionSign = "-"
-	PrimeClimbKeeperActionSignPlus  PrimeClimbKeeperActionSign = "+"
-)
-
-// Valid indicates whether the value is a known member of the PrimeClimbKeeperActionSign enum.
-func (e PrimeClimbKeeperActionSign) Valid() bool {
-	switch e {
-	case PrimeClimbKeeperActionSignMinus:
-		return true
-	case PrimeClimbKeeperActionSignPlus:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for PrimeClimbKeeperActionType.
-const (
-	PrimeClimbKeeperActionTypeKeeper PrimeClimbKeeperActionType = "keeper"
-)
-
-// Valid indicates whether the value is a known member of the PrimeClimbKeeperActionType enum.
-func (e PrimeClimbKeeperActionType) Valid() bool {
-	switch e {
-	case PrimeClimbKeeperActionTypeKeeper:
-		return true
-	default:
-		return false
-	}
-}
-
 // Defines values for PrimeClimbLegalActionType.
 const (
 	PrimeClimbLegalActionTypeChoose PrimeClimbLegalActionType = "choose"
@@ -477,6 +633,135 @@ func (e PrimeClimbOutcomePrimesLanded) Valid() bool {
 	}
 }
 
+// Defines values for PrimeClimbPlusMinusActionCard.
+const (
+	PrimeClimbPlusMinusActionCardPlusMinus1 PrimeClimbPlusMinusActionCard = "plus_minus_1"
+	PrimeClimbPlusMinusActionCardPlusMinus2 PrimeClimbPlusMinusActionCard = "plus_minus_2"
+	PrimeClimbPlusMinusActionCardPlusMinus3 PrimeClimbPlusMinusActionCard = "plus_minus_3"
+	PrimeClimbPlusMinusActionCardPlusMinus4 PrimeClimbPlusMinusActionCard = "plus_minus_4"
+	PrimeClimbPlusMinusActionCardPlusMinus5 PrimeClimbPlusMinusActionCard = "plus_minus_5"
+	PrimeClimbPlusMinusActionCardPlusMinus6 PrimeClimbPlusMinusActionCard = "plus_minus_6"
+	PrimeClimbPlusMinusActionCardPlusMinus7 PrimeClimbPlusMinusActionCard = "plus_minus_7"
+	PrimeClimbPlusMinusActionCardPlusMinus8 PrimeClimbPlusMinusActionCard = "plus_minus_8"
+	PrimeClimbPlusMinusActionCardPlusMinus9 PrimeClimbPlusMinusActionCard = "plus_minus_9"
+)
+
+// Valid indicates whether the value is a known member of the PrimeClimbPlusMinusActionCard enum.
+func (e PrimeClimbPlusMinusActionCard) Valid() bool {
+	switch e {
+	case PrimeClimbPlusMinusActionCardPlusMinus1:
+		return true
+	case PrimeClimbPlusMinusActionCardPlusMinus2:
+		return true
+	case PrimeClimbPlusMinusActionCardPlusMinus3:
+		return true
+	case PrimeClimbPlusMinusActionCardPlusMinus4:
+		return true
+	case PrimeClimbPlusMinusActionCardPlusMinus5:
+		return true
+	case PrimeClimbPlusMinusActionCardPlusMinus6:
+		return true
+	case PrimeClimbPlusMinusActionCardPlusMinus7:
+		return true
+	case PrimeClimbPlusMinusActionCardPlusMinus8:
+		return true
+	case PrimeClimbPlusMinusActionCardPlusMinus9:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PrimeClimbPlusMinusActionSign.
+const (
+	PrimeClimbPlusMinusActionSignMinus PrimeClimbPlusMinusActionSign = "-"
+	PrimeClimbPlusMinusActionSignPlus  PrimeClimbPlusMinusActionSign = "+"
+)
+
+// Valid indicates whether the value is a known member of the PrimeClimbPlusMinusActionSign enum.
+func (e PrimeClimbPlusMinusActionSign) Valid() bool {
+	switch e {
+	case PrimeClimbPlusMinusActionSignMinus:
+		return true
+	case PrimeClimbPlusMinusActionSignPlus:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PrimeClimbPlusMinusActionType.
+const (
+	PrimeClimbPlusMinusActionTypeKeeper PrimeClimbPlusMinusActionType = "keeper"
+)
+
+// Valid indicates whether the value is a known member of the PrimeClimbPlusMinusActionType enum.
+func (e PrimeClimbPlusMinusActionType) Valid() bool {
+	switch e {
+	case PrimeClimbPlusMinusActionTypeKeeper:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PrimeClimbPlusMinusStepCard.
+const (
+	PrimeClimbPlusMinusStepCardPlusMinus1 PrimeClimbPlusMinusStepCard = "plus_minus_1"
+	PrimeClimbPlusMinusStepCardPlusMinus2 PrimeClimbPlusMinusStepCard = "plus_minus_2"
+	PrimeClimbPlusMinusStepCardPlusMinus3 PrimeClimbPlusMinusStepCard = "plus_minus_3"
+	PrimeClimbPlusMinusStepCardPlusMinus4 PrimeClimbPlusMinusStepCard = "plus_minus_4"
+	PrimeClimbPlusMinusStepCardPlusMinus5 PrimeClimbPlusMinusStepCard = "plus_minus_5"
+	PrimeClimbPlusMinusStepCardPlusMinus6 PrimeClimbPlusMinusStepCard = "plus_minus_6"
+	PrimeClimbPlusMinusStepCardPlusMinus7 PrimeClimbPlusMinusStepCard = "plus_minus_7"
+	PrimeClimbPlusMinusStepCardPlusMinus8 PrimeClimbPlusMinusStepCard = "plus_minus_8"
+	PrimeClimbPlusMinusStepCardPlusMinus9 PrimeClimbPlusMinusStepCard = "plus_minus_9"
+)
+
+// Valid indicates whether the value is a known member of the PrimeClimbPlusMinusStepCard enum.
+func (e PrimeClimbPlusMinusStepCard) Valid() bool {
+	switch e {
+	case PrimeClimbPlusMinusStepCardPlusMinus1:
+		return true
+	case PrimeClimbPlusMinusStepCardPlusMinus2:
+		return true
+	case PrimeClimbPlusMinusStepCardPlusMinus3:
+		return true
+	case PrimeClimbPlusMinusStepCardPlusMinus4:
+		return true
+	case PrimeClimbPlusMinusStepCardPlusMinus5:
+		return true
+	case PrimeClimbPlusMinusStepCardPlusMinus6:
+		return true
+	case PrimeClimbPlusMinusStepCardPlusMinus7:
+		return true
+	case PrimeClimbPlusMinusStepCardPlusMinus8:
+		return true
+	case PrimeClimbPlusMinusStepCardPlusMinus9:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PrimeClimbPlusMinusStepSign.
+const (
+	PrimeClimbPlusMinusStepSignMinus PrimeClimbPlusMinusStepSign = "-"
+	PrimeClimbPlusMinusStepSignPlus  PrimeClimbPlusMinusStepSign = "+"
+)
+
+// Valid indicates whether the value is a known member of the PrimeClimbPlusMinusStepSign enum.
+func (e PrimeClimbPlusMinusStepSign) Valid() bool {
+	switch e {
+	case PrimeClimbPlusMinusStepSignMinus:
+		return true
+	case PrimeClimbPlusMinusStepSignPlus:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PrimeClimbRollActionType.
 const (
 	PrimeClimbRollActionTypeRoll PrimeClimbRollActionType = "roll"
@@ -492,42 +777,45 @@ func (e PrimeClimbRollActionType) Valid() bool {
 	}
 }
 
-// Defines values for PrimeClimbStepOp.
+// Defines values for PrimeClimbSendToStartActionCard.
 const (
-	PrimeClimbStepOpAdd      PrimeClimbStepOp = "add"
-	PrimeClimbStepOpDivide   PrimeClimbStepOp = "divide"
-	PrimeClimbStepOpMultiply PrimeClimbStepOp = "multiply"
-	PrimeClimbStepOpSubtract PrimeClimbStepOp = "subtract"
+	PrimeClimbSendToStartActionCardSendToStart PrimeClimbSendToStartActionCard = "send_to_start"
 )
 
-// Valid indicates whether the value is a known member of the PrimeClimbStepOp enum.
-func (e PrimeClimbStepOp) Valid() bool {
+// Valid indicates whether the value is a known member of the PrimeClimbSendToStartActionCard enum.
+func (e PrimeClimbSendToStartActionCard) Valid() bool {
 	switch e {
-	case PrimeClimbStepOpAdd:
-		return true
-	case PrimeClimbStepOpDivide:
-		return true
-	case PrimeClimbStepOpMultiply:
-		return true
-	case PrimeClimbStepOpSubtract:
+	case PrimeClimbSendToStartActionCardSendToStart:
 		return true
 	default:
 		return false
 	}
 }
 
-// Defines values for PrimeClimbStepSign.
+// Defines values for PrimeClimbSendToStartActionType.
 const (
-	PrimeClimbStepSignMinus PrimeClimbStepSign = "-"
-	PrimeClimbStepSignPlus  PrimeClimbStepSign = "+"
+	PrimeClimbSendToStartActionTypeKeeper PrimeClimbSendToStartActionType = "keeper"
 )
 
-// Valid indicates whether the value is a known member of the PrimeClimbStepSign enum.
-func (e PrimeClimbStepSign) Valid() bool {
+// Valid indicates whether the value is a known member of the PrimeClimbSendToStartActionType enum.
+func (e PrimeClimbSendToStartActionType) Valid() bool {
 	switch e {
-	case PrimeClimbStepSignMinus:
+	case PrimeClimbSendToStartActionTypeKeeper:
 		return true
-	case PrimeClimbStepSignPlus:
+	default:
+		return false
+	}
+}
+
+// Defines values for PrimeClimbSendToStartStepCard.
+const (
+	PrimeClimbSendToStartStepCardSendToStart PrimeClimbSendToStartStepCard = "send_to_start"
+)
+
+// Valid indicates whether the value is a known member of the PrimeClimbSendToStartStepCard enum.
+func (e PrimeClimbSendToStartStepCard) Valid() bool {
+	switch e {
+	case PrimeClimbSendToStartStepCardSendToStart:
 		return true
 	default:
 		return false
@@ -798,6 +1086,21 @@ func (e PrimedRoundResultEnding) Valid() bool {
 	}
 }
 
+// Defines values for PrimedViewGame.
+const (
+	PrimedViewGamePrimed PrimedViewGame = "primed"
+)
+
+// Valid indicates whether the value is a known member of the PrimedViewGame enum.
+func (e PrimedViewGame) Valid() bool {
+	switch e {
+	case PrimedViewGamePrimed:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PrimedViewPhase.
 const (
 	PrimedViewPhaseDrawn    PrimedViewPhase = "drawn"
@@ -855,6 +1158,66 @@ func (e PrimedWrongPhaseFactsPhase) Valid() bool {
 	}
 }
 
+// Defines values for ScoresOfPrimeClimbGame.
+const (
+	ScoresOfPrimeClimbGamePrimeClimb ScoresOfPrimeClimbGame = "prime-climb"
+)
+
+// Valid indicates whether the value is a known member of the ScoresOfPrimeClimbGame enum.
+func (e ScoresOfPrimeClimbGame) Valid() bool {
+	switch e {
+	case ScoresOfPrimeClimbGamePrimeClimb:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ScoresOfPrimedGame.
+const (
+	ScoresOfPrimedGamePrimed ScoresOfPrimedGame = "primed"
+)
+
+// Valid indicates whether the value is a known member of the ScoresOfPrimedGame enum.
+func (e ScoresOfPrimedGame) Valid() bool {
+	switch e {
+	case ScoresOfPrimedGamePrimed:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for StartActionType.
+const (
+	StartActionTypeStart StartActionType = "start"
+)
+
+// Valid indicates whether the value is a known member of the StartActionType enum.
+func (e StartActionType) Valid() bool {
+	switch e {
+	case StartActionTypeStart:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for StreamErrorMessageEvent.
+const (
+	Error StreamErrorMessageEvent = "error"
+)
+
+// Valid indicates whether the value is a known member of the StreamErrorMessageEvent enum.
+func (e StreamErrorMessageEvent) Valid() bool {
+	switch e {
+	case Error:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for Include.
 const (
 	IncludeLegalActions Include = "legal_actions"
@@ -905,6 +1268,7 @@ type Action = json.RawMessage
 
 // ActionResult defines model for ActionResult.
 type ActionResult struct {
+	// Entry One entry of a game's history; `game` tells which kind's action and outcome it holds (`HistoryEntryOfKind`).
 	Entry HistoryEntry `json:"entry"`
 	Game  Game         `json:"game"`
 }
@@ -1095,26 +1459,40 @@ type Game struct {
 	// seat's turn or the game is not active).
 	LegalActions *LegalActions `json:"legal_actions,omitempty"`
 
-	// Options The game's options with every default filled in.
+	// Options The game's options with every default filled in, as its kind defines them (`GameOfKind`).
 	Options json.RawMessage `json:"options"`
 
 	// SeatCount In a lobby, the seats open in all; afterwards, the number of players.
 	SeatCount int    `json:"seat_count"`
 	Seats     []Seat `json:"seats"`
 
-	// State The game's view for the caller; null in a lobby.
-	State     *json.RawMessage `json:"state"`
-	Status    GameStatus       `json:"status"`
-	Turn      *Turn            `json:"turn"`
-	UpdatedAt time.Time        `json:"updated_at"`
+	// State The game's view for the caller, as its kind defines it (`GameOfKind`); null in a lobby.
+	State     json.RawMessage `json:"state"`
+	Status    GameStatus      `json:"status"`
+	Turn      *Turn           `json:"turn"`
+	UpdatedAt time.Time       `json:"updated_at"`
 
 	// Version Grows by one with every change (join, start, action, abort); the ETag.
 	Version int64 `json:"version"`
 	Winners []int `json:"winners"`
 
 	// You Who the presented token is, in this game.
-	You Caller `json:"you"`
+	You   Caller `json:"you"`
+	union json.RawMessage
 }
+
+// GameActionMessage An `action` message: one recorded history entry.
+type GameActionMessage struct {
+	// Data The `data` of an `action` event.
+	Data  GameEvent              `json:"data"`
+	Event GameActionMessageEvent `json:"event"`
+
+	// Id The entry's `seq` (a game's stream) or `<game id>:<seq>` (a classroom's).
+	Id string `json:"id"`
+}
+
+// GameActionMessageEvent defines model for GameActionMessage.Event.
+type GameActionMessageEvent string
 
 // GameBoard Reference data about one kind of game.
 type GameBoard = json.RawMessage
@@ -1129,8 +1507,19 @@ type GameEndEvent struct {
 	Winners []int `json:"winners"`
 }
 
+// GameEndMessage An `end` message: the game is over (it has no `id`).
+type GameEndMessage struct {
+	// Data The `data` of the `end` event that closes a game's stream.
+	Data  GameEndEvent        `json:"data"`
+	Event GameEndMessageEvent `json:"event"`
+}
+
+// GameEndMessageEvent defines model for GameEndMessage.Event.
+type GameEndMessageEvent string
+
 // GameEvent The `data` of an `action` event.
 type GameEvent struct {
+	// Entry One entry of a game's history; `game` tells which kind's action and outcome it holds (`HistoryEntryOfKind`).
 	Entry  HistoryEntry       `json:"entry"`
 	GameId openapi_types.UUID `json:"game_id"`
 	Status GameStatus         `json:"status"`
@@ -1142,9 +1531,6 @@ type GameEvent struct {
 // GameKind A kind of game.
 type GameKind string
 
-// GameLegalActions What one seat may do now.
-type GameLegalActions = json.RawMessage
-
 // GameList defines model for GameList.
 type GameList struct {
 	Items []GameSummary `json:"items"`
@@ -1153,11 +1539,41 @@ type GameList struct {
 	NextCursor *string `json:"next_cursor"`
 }
 
+// GameOfKind The fields of a Game that depend on its kind of game, told apart by `game`.
+type GameOfKind struct {
+	union json.RawMessage
+}
+
+// GameOfPrimeClimb The fields of a Game of prime-climb.
+type GameOfPrimeClimb struct {
+	Game GameOfPrimeClimbGame `json:"game"`
+
+	// Options Game options. Unknown fields are refused.
+	//
+	// Example: {"prime_cards":true}
+	Options PrimeClimbOptions `json:"options"`
+	State   *PrimeClimbView   `json:"state"`
+}
+
+// GameOfPrimeClimbGame defines model for GameOfPrimeClimb.Game.
+type GameOfPrimeClimbGame string
+
+// GameOfPrimed The fields of a Game of primed.
+type GameOfPrimed struct {
+	Game GameOfPrimedGame `json:"game"`
+
+	// Options Game options. Every field is optional in a request (the defaults are shown); the canonical form the server returns has every field.
+	//
+	// Example: {"deck":"primed","multi_card":false,"rounds":4,"target":"primes"}
+	Options PrimedOptions `json:"options"`
+	State   *PrimedView   `json:"state"`
+}
+
+// GameOfPrimedGame defines model for GameOfPrimed.Game.
+type GameOfPrimedGame string
+
 // GameOptions The options of one kind of game.
 type GameOptions = json.RawMessage
-
-// GameOutcome What one action (or the start) did.
-type GameOutcome = json.RawMessage
 
 // GameOverFacts An action after the game was won, and the seats that won it.
 //
@@ -1165,9 +1581,6 @@ type GameOutcome = json.RawMessage
 type GameOverFacts struct {
 	Winners []int `json:"winners"`
 }
-
-// GameScores The standing of every seat.
-type GameScores = json.RawMessage
 
 // GameStatus defines model for GameStatus.
 type GameStatus string
@@ -1181,6 +1594,13 @@ type GameStatusFacts struct {
 
 // GameStatusFactsStatus defines model for GameStatusFacts.Status.
 type GameStatusFactsStatus string
+
+// GameStreamEvent One message of a game's or a classroom's event stream, as a client reads it: the message's
+// `event` field says what its `data` (parsed from JSON) holds. A client that parses `data:` lines
+// can type each message as this union and narrow it by `event`.
+type GameStreamEvent struct {
+	union json.RawMessage
+}
 
 // GameSummary defines model for GameSummary.
 type GameSummary struct {
@@ -1197,7 +1617,7 @@ type GameSummary struct {
 	Winners   []int              `json:"winners"`
 }
 
-// GameView A game as one caller may see it.
+// GameView A game as one caller may see it; `game` names its kind.
 type GameView = json.RawMessage
 
 // Health defines model for Health.
@@ -1206,13 +1626,16 @@ type Health struct {
 	Status string `json:"status"`
 }
 
-// HistoryEntry defines model for HistoryEntry.
+// HistoryEntry One entry of a game's history; `game` tells which kind's action and outcome it holds (`HistoryEntryOfKind`).
 type HistoryEntry struct {
-	// Action The action as sent (for the start, `{"type":"start"}`).
+	// Action The action as sent, one of the game's kind (for the start, a `StartAction`).
 	Action    json.RawMessage `json:"action"`
 	CreatedAt time.Time       `json:"created_at"`
 
-	// Outcome What happened, redacted for the caller while the game runs.
+	// Game A kind of game.
+	Game GameKind `json:"game"`
+
+	// Outcome What happened, redacted for the caller while the game runs; its kind's outcome.
 	Outcome json.RawMessage `json:"outcome"`
 
 	// Random The random values this step drew (dice, shuffles): they reveal the order of shuffled decks, so they are shown only to the game's teacher and, once the game is over, to everyone.
@@ -1222,8 +1645,52 @@ type HistoryEntry struct {
 	Seat *int `json:"seat"`
 
 	// Seq 0 is the start; then 1, 2, … per accepted action.
-	Seq int64 `json:"seq"`
+	Seq   int64 `json:"seq"`
+	union json.RawMessage
 }
+
+// HistoryEntryOfKind The fields of a HistoryEntry that depend on its kind of game, told apart by `game`.
+type HistoryEntryOfKind struct {
+	union json.RawMessage
+}
+
+// HistoryEntryOfPrimeClimb The fields of a HistoryEntry of prime-climb.
+type HistoryEntryOfPrimeClimb struct {
+	Action HistoryEntryOfPrimeClimb_Action `json:"action"`
+	Game   HistoryEntryOfPrimeClimbGame    `json:"game"`
+
+	// Outcome What the start or one action did. Public to every viewer; never holds the deck order.
+	//
+	// Example: {"action":"move","bumps":[{"from":37,"pawn":0,"seat":1}],"dice":[],"draw":null,"next_cursed":false,"next_seat":1,"roll_off":[],"seat":0,"steps":[{"die":7,"equation":"30 + 7 = 37","from":30,"home":false,"op":"add","pawn":0,"seat":0,"target_seat":null,"to":37}],"unused":[],"uses":[],"winner":null}
+	Outcome PrimeClimbOutcome `json:"outcome"`
+}
+
+// HistoryEntryOfPrimeClimb_Action defines model for HistoryEntryOfPrimeClimb.Action.
+type HistoryEntryOfPrimeClimb_Action struct {
+	union json.RawMessage
+}
+
+// HistoryEntryOfPrimeClimbGame defines model for HistoryEntryOfPrimeClimb.Game.
+type HistoryEntryOfPrimeClimbGame string
+
+// HistoryEntryOfPrimed The fields of a HistoryEntry of primed.
+type HistoryEntryOfPrimed struct {
+	Action HistoryEntryOfPrimed_Action `json:"action"`
+	Game   HistoryEntryOfPrimedGame    `json:"game"`
+
+	// Outcome What the start or one action did. Each part is present only when it happened, in this order: played, reshuffled, drew, passed, round_ended, then dealt (the next round) or game_ended.
+	//
+	// Example: {"dealt":{"dealer":1,"draw_pile_size":46,"hand_sizes":[7,7,7],"hands":[null,null,null],"round":2,"starter":2,"top":7},"played":{"cards":[4,6],"equation":"13 + 4 + 6 = 23 is prime","on":13,"seat":1,"total":23},"round_ended":{"dealer":0,"ending":"went_out","hands":[[1,2,3],[],[5,17]],"round":1,"scores":[6,0,22],"starter":1,"totals":[6,0,22],"went_out":1}}
+	Outcome PrimedOutcome `json:"outcome"`
+}
+
+// HistoryEntryOfPrimed_Action defines model for HistoryEntryOfPrimed.Action.
+type HistoryEntryOfPrimed_Action struct {
+	union json.RawMessage
+}
+
+// HistoryEntryOfPrimedGame defines model for HistoryEntryOfPrimed.Game.
+type HistoryEntryOfPrimedGame string
 
 // HistoryPage defines model for HistoryPage.
 type HistoryPage struct {
@@ -1280,17 +1747,22 @@ type KindStats struct {
 	Mistakes map[string][]MistakeCount `json:"mistakes"`
 }
 
-// LegalActions What the caller's seat may do now. When it may do nothing, `actions` is empty and `reason`
-// says why (with `detail`, the same as a sentence); `to_act` says whose turn it is.
+// LegalActions What the caller's seat may do now; `game` tells which kind's list `actions` is
+// (`LegalActionsOfKind`). When the seat may do nothing, `actions` is empty and `reason` says
+// why (with `detail`, the same as a sentence); `to_act` says whose turn it is.
 //
-// Example: {"actions":[],"detail":"It is not your turn: it is Ben (seat 1) to act.","reason":"not_your_turn","seat":0,"to_act":[1],"version":7}
+// Example: {"actions":[],"detail":"It is not your turn: it is Ben (seat 1) to act.","game":"primed","reason":"not_your_turn","seat":0,"to_act":[1],"version":7}
 type LegalActions struct {
+	// Actions The seat's legal actions, as its kind lists them; empty when it may not act now.
 	Actions json.RawMessage `json:"actions"`
 
 	// Detail The `reason` as a sentence for people; present exactly when `reason` is.
 	//
 	// Example: It is not your turn: it is Ben (seat 1) to act.
 	Detail *string `json:"detail,omitempty"`
+
+	// Game A kind of game.
+	Game GameKind `json:"game"`
 
 	// Reason Present exactly when the caller may not act now (`actions` is then empty; a seat in
 	// `to_act` always has at least one action), with the code an action sent now would be
@@ -1307,6 +1779,7 @@ type LegalActions struct {
 
 	// Version The game's version these actions are legal at (the ETag).
 	Version int64 `json:"version"`
+	union   json.RawMessage
 }
 
 // LegalActionsReason Present exactly when the caller may not act now (`actions` is then empty; a seat in
@@ -1315,6 +1788,33 @@ type LegalActions struct {
 // seat), `game_not_active` (the game waits in its lobby or was aborted), `game_over` (it is
 // finished).
 type LegalActionsReason string
+
+// LegalActionsOfKind The fields of a LegalActions that depend on its kind of game, told apart by `game`.
+type LegalActionsOfKind struct {
+	union json.RawMessage
+}
+
+// LegalActionsOfPrimeClimb The fields of a LegalActions of prime-climb.
+type LegalActionsOfPrimeClimb struct {
+	// Actions What a seat may do now; empty when it cannot act. Phase "roll": a roll, then the keepers. Phase "move": the moves, then the keepers. Phase "resolve": one choose per candidate of the pending Swap or Steal. Moves use dice only (no keeper steps) and are complete: every distinct result of spending the die uses left is listed once, distinct by where the mover's pawns stand before the bump, where they stand after it and which uses stay unspent, each with one step list that reaches it (a move reaching the same result by other steps is accepted too); when no die can be used, one move with no steps ends the move. When both pawns would earn a Prime Card the move is listed twice, once per `draw_pawn`. Keepers are listed as separate keeper actions, each playable card once per distinct target (plus_minus_N per pawn and sign that stays on the board, send_to_start per pawn on 1 to 100 of any seat, curse per other seat with a pawn on the board); after one is played the moves left are listed anew. Entries are not ordered by merit.
+	Actions PrimeClimbLegalActions       `json:"actions"`
+	Game    LegalActionsOfPrimeClimbGame `json:"game"`
+}
+
+// LegalActionsOfPrimeClimbGame defines model for LegalActionsOfPrimeClimb.Game.
+type LegalActionsOfPrimeClimbGame string
+
+// LegalActionsOfPrimed The fields of a LegalActions of primed.
+type LegalActionsOfPrimed struct {
+	// Actions What a seat may do now; empty when it cannot act. Phase "play": every legal play, or a single draw when there is none. Phase "drawn": the plays that include the drawn card, and a pass. In multi-card mode the list holds every play of up to 3 cards (each set of cards once, ascending; any order is accepted) plus one play using as many cards as possible, marked longest; so a play is listed exactly when one exists.
+	//
+	// Example: [{"action":{"cards":[1],"type":"play"},"total":7},{"action":{"cards":[1,4],"type":"play"},"total":11},{"action":{"cards":[1,4,6,6,10,10],"type":"play"},"longest":true,"total":43}]
+	Actions PrimedLegalActions       `json:"actions"`
+	Game    LegalActionsOfPrimedGame `json:"game"`
+}
+
+// LegalActionsOfPrimedGame defines model for LegalActionsOfPrimed.Game.
+type LegalActionsOfPrimedGame string
 
 // MistakeCount defines model for MistakeCount.
 type MistakeCount struct {
@@ -1348,7 +1848,9 @@ type PlayerRequest struct {
 	StudentId *openapi_types.UUID `json:"student_id,omitempty"`
 }
 
-// PrimeClimbAction Example: {"type":"roll"}
+// PrimeClimbAction One Prime Climb action, told apart by its required `type` (roll, keeper, move, choose); the three keepers by their `card` besides. (No discriminator object: three schemas share "keeper".)
+//
+// Example: {"type":"roll"}
 type PrimeClimbAction struct {
 	union json.RawMessage
 }
@@ -1421,6 +1923,34 @@ type PrimeClimbChooseAction struct {
 // PrimeClimbChooseActionType defines model for PrimeClimbChooseAction.Type.
 type PrimeClimbChooseActionType string
 
+// PrimeClimbCurseAction A curse keeper on its own (PrimeClimbCurseStep).
+//
+// Example: {"card":"curse","target_seat":1,"type":"keeper"}
+type PrimeClimbCurseAction struct {
+	Card       PrimeClimbCurseActionCard `json:"card"`
+	TargetSeat int                       `json:"target_seat"`
+	Type       PrimeClimbCurseActionType `json:"type"`
+}
+
+// PrimeClimbCurseActionCard defines model for PrimeClimbCurseAction.Card.
+type PrimeClimbCurseActionCard string
+
+// PrimeClimbCurseActionType defines model for PrimeClimbCurseAction.Type.
+type PrimeClimbCurseActionType string
+
+// PrimeClimbCurseStep Curse seat `target_seat` (another seat with a pawn on the board) for its next turn.
+//
+// Example: {"card":"curse","target_seat":1}
+type PrimeClimbCurseStep struct {
+	Card PrimeClimbCurseStepCard `json:"card"`
+
+	// TargetSeat The cursed seat.
+	TargetSeat int `json:"target_seat"`
+}
+
+// PrimeClimbCurseStepCard defines model for PrimeClimbCurseStep.Card.
+type PrimeClimbCurseStepCard string
+
 // PrimeClimbCursedFacts A die step that adds or multiplies under a Curse (PC-12).
 //
 // Example: {"die":5,"op":"multiply","step":1}
@@ -1456,6 +1986,21 @@ type PrimeClimbDieFacts struct {
 	Die      int   `json:"die"`
 	Step     *int  `json:"step,omitempty"`
 }
+
+// PrimeClimbDieStep Use one die on one of the mover's own pawns.
+//
+// Example: {"die":7,"op":"add","pawn":0}
+type PrimeClimbDieStep struct {
+	// Die A value of the roll not used yet (a double gives four uses, PC-4).
+	Die int                 `json:"die"`
+	Op  PrimeClimbDieStepOp `json:"op"`
+
+	// Pawn Which of the mover's pawns.
+	Pawn int `json:"pawn"`
+}
+
+// PrimeClimbDieStepOp defines model for PrimeClimbDieStep.Op.
+type PrimeClimbDieStepOp string
 
 // PrimeClimbDraw Example: {"bumps":[],"card":"go_to_64","effect":"pawn 0: from 37 to 64","kind":"action","moves":[{"from":37,"pawn":0,"seat":0,"to":64}],"pawn":0,"pending":false,"reshuffled":false,"square":37,"stolen":null}
 type PrimeClimbDraw struct {
@@ -1547,29 +2092,25 @@ type PrimeClimbInvalidTargetFacts struct {
 // PrimeClimbInvalidTargetFactsReason defines model for PrimeClimbInvalidTargetFacts.Reason.
 type PrimeClimbInvalidTargetFactsReason string
 
-// PrimeClimbKeeperAction Play one keeper before the roll or during the move phase (PC-12).
+// PrimeClimbKeeperAction Play one keeper before the roll or during the move phase (PC-12): `type` "keeper" and the fields of the card's keeper step (PrimeClimbKeeperStep).
 //
 // Example: {"card":"plus_minus_5","pawn":1,"sign":"-","type":"keeper"}
 type PrimeClimbKeeperAction struct {
-	// Card A Prime Card kind. Keepers (PC-12) are plus_minus_1..plus_minus_9, send_to_start and curse; the others are action cards (PC-13).
-	//
-	// Example: plus_minus_5
-	Card       PrimeClimbCard              `json:"card"`
-	Pawn       *int                        `json:"pawn,omitempty"`
-	Sign       *PrimeClimbKeeperActionSign `json:"sign,omitempty"`
-	TargetSeat *int                        `json:"target_seat,omitempty"`
-	Type       PrimeClimbKeeperActionType  `json:"type"`
+	union json.RawMessage
 }
 
-// PrimeClimbKeeperActionSign defines model for PrimeClimbKeeperAction.Sign.
-type PrimeClimbKeeperActionSign string
-
-// PrimeClimbKeeperActionType defines model for PrimeClimbKeeperAction.Type.
-type PrimeClimbKeeperActionType string
+// PrimeClimbKeeperStep Play a held keeper in the middle of the move (PC-12), with the fields of a keeper action: plus_minus_N takes `pawn` (one of the mover's own) and `sign`; send_to_start takes `target_seat` (the seat whose pawn goes back to 0, any seat, the mover's own included) and `pawn` (that seat's pawn, 0 or 1); curse takes `target_seat` only (another seat, cursed on its next turn). A step never names the seat acting: that is the token's seat.
+//
+// Example: {"card":"plus_minus_5","pawn":1,"sign":"-"}
+type PrimeClimbKeeperStep struct {
+	union json.RawMessage
+}
 
 // PrimeClimbLegalAction Example: {"action":{"steps":[{"die":3,"op":"add","pawn":0},{"die":4,"op":"add","pawn":0}],"type":"move"},"description":"pawn 0: 6 + 3 = 9; pawn 0: 9 + 4 = 13; pawn 0 (on 13) draws a Prime Card","draws":true,"ends":[13,0],"type":"move","unused":[],"wins":false}
 type PrimeClimbLegalAction struct {
-	// Action Example: {"type":"roll"}
+	// Action One Prime Climb action, told apart by its required `type` (roll, keeper, move, choose); the three keepers by their `card` besides. (No discriminator object: three schemas share "keeper".)
+	//
+	// Example: {"type":"roll"}
 	Action      PrimeClimbAction `json:"action"`
 	Description string           `json:"description"`
 
@@ -1588,7 +2129,7 @@ type PrimeClimbLegalAction struct {
 // PrimeClimbLegalActionType defines model for PrimeClimbLegalAction.Type.
 type PrimeClimbLegalActionType string
 
-// PrimeClimbLegalActions What a seat may do now; empty when it cannot act.
+// PrimeClimbLegalActions What a seat may do now; empty when it cannot act. Phase "roll": a roll, then the keepers. Phase "move": the moves, then the keepers. Phase "resolve": one choose per candidate of the pending Swap or Steal. Moves use dice only (no keeper steps) and are complete: every distinct result of spending the die uses left is listed once, distinct by where the mover's pawns stand before the bump, where they stand after it and which uses stay unspent, each with one step list that reaches it (a move reaching the same result by other steps is accepted too); when no die can be used, one move with no steps ends the move. When both pawns would earn a Prime Card the move is listed twice, once per `draw_pawn`. Keepers are listed as separate keeper actions, each playable card once per distinct target (plus_minus_N per pawn and sign that stays on the board, send_to_start per pawn on 1 to 100 of any seat, curse per other seat with a pawn on the board); after one is played the moves left are listed anew. Entries are not ordered by merit.
 type PrimeClimbLegalActions = []PrimeClimbLegalAction
 
 // PrimeClimbMoveAction The whole move as one action; bump, draw and the end of the turn follow (PC-6, PC-9, PC-10).
@@ -1670,6 +2211,42 @@ type PrimeClimbPlayerView struct {
 	Seat       int                  `json:"seat"`
 }
 
+// PrimeClimbPlusMinusAction A plus_minus_N keeper on its own (PrimeClimbPlusMinusStep).
+//
+// Example: {"card":"plus_minus_5","pawn":1,"sign":"-","type":"keeper"}
+type PrimeClimbPlusMinusAction struct {
+	Card PrimeClimbPlusMinusActionCard `json:"card"`
+	Pawn int                           `json:"pawn"`
+	Sign PrimeClimbPlusMinusActionSign `json:"sign"`
+	Type PrimeClimbPlusMinusActionType `json:"type"`
+}
+
+// PrimeClimbPlusMinusActionCard defines model for PrimeClimbPlusMinusAction.Card.
+type PrimeClimbPlusMinusActionCard string
+
+// PrimeClimbPlusMinusActionSign defines model for PrimeClimbPlusMinusAction.Sign.
+type PrimeClimbPlusMinusActionSign string
+
+// PrimeClimbPlusMinusActionType defines model for PrimeClimbPlusMinusAction.Type.
+type PrimeClimbPlusMinusActionType string
+
+// PrimeClimbPlusMinusStep Move one of the mover's own pawns N forward (`+`) or back (`-`).
+//
+// Example: {"card":"plus_minus_5","pawn":1,"sign":"-"}
+type PrimeClimbPlusMinusStep struct {
+	Card PrimeClimbPlusMinusStepCard `json:"card"`
+
+	// Pawn One of the mover's own pawns.
+	Pawn int                         `json:"pawn"`
+	Sign PrimeClimbPlusMinusStepSign `json:"sign"`
+}
+
+// PrimeClimbPlusMinusStepCard defines model for PrimeClimbPlusMinusStep.Card.
+type PrimeClimbPlusMinusStepCard string
+
+// PrimeClimbPlusMinusStepSign defines model for PrimeClimbPlusMinusStep.Sign.
+type PrimeClimbPlusMinusStepSign string
+
 // PrimeClimbRollAction Example: {"type":"roll"}
 type PrimeClimbRollAction struct {
 	Type PrimeClimbRollActionType `json:"type"`
@@ -1698,43 +2275,69 @@ type PrimeClimbSeatRoll struct {
 	Total int   `json:"total"`
 }
 
-// PrimeClimbStep One step of a move (PC-5). A die step has die, pawn and op; a keeper step has card plus pawn and sign (plus_minus_N), target_seat and pawn (send_to_start) or target_seat (curse).
+// PrimeClimbSendToStartAction A send_to_start keeper on its own (PrimeClimbSendToStartStep).
+//
+// Example: {"card":"send_to_start","pawn":0,"target_seat":1,"type":"keeper"}
+type PrimeClimbSendToStartAction struct {
+	Card       PrimeClimbSendToStartActionCard `json:"card"`
+	Pawn       int                             `json:"pawn"`
+	TargetSeat int                             `json:"target_seat"`
+	Type       PrimeClimbSendToStartActionType `json:"type"`
+}
+
+// PrimeClimbSendToStartActionCard defines model for PrimeClimbSendToStartAction.Card.
+type PrimeClimbSendToStartActionCard string
+
+// PrimeClimbSendToStartActionType defines model for PrimeClimbSendToStartAction.Type.
+type PrimeClimbSendToStartActionType string
+
+// PrimeClimbSendToStartStep Send pawn `pawn` of seat `target_seat` (any seat, the mover's own included) from 1..100 back to 0.
+//
+// Example: {"card":"send_to_start","pawn":0,"target_seat":1}
+type PrimeClimbSendToStartStep struct {
+	Card PrimeClimbSendToStartStepCard `json:"card"`
+
+	// Pawn That seat's pawn.
+	Pawn int `json:"pawn"`
+
+	// TargetSeat The seat whose pawn goes back to 0.
+	TargetSeat int `json:"target_seat"`
+}
+
+// PrimeClimbSendToStartStepCard defines model for PrimeClimbSendToStartStep.Card.
+type PrimeClimbSendToStartStepCard string
+
+// PrimeClimbStep One step of a move (PC-5): a die step (it has `die`) or a keeper step (it has `card`).
 //
 // Example: {"die":7,"op":"add","pawn":0}
 type PrimeClimbStep struct {
-	// Card A Prime Card kind. Keepers (PC-12) are plus_minus_1..plus_minus_9, send_to_start and curse; the others are action cards (PC-13).
-	//
-	// Example: plus_minus_5
-	Card       *PrimeClimbCard     `json:"card,omitempty"`
-	Die        *int                `json:"die,omitempty"`
-	Op         *PrimeClimbStepOp   `json:"op,omitempty"`
-	Pawn       *int                `json:"pawn,omitempty"`
-	Sign       *PrimeClimbStepSign `json:"sign,omitempty"`
-	TargetSeat *int                `json:"target_seat,omitempty"`
+	union json.RawMessage
 }
 
-// PrimeClimbStepOp defines model for PrimeClimbStep.Op.
-type PrimeClimbStepOp string
-
-// PrimeClimbStepSign defines model for PrimeClimbStep.Sign.
-type PrimeClimbStepSign string
-
-// PrimeClimbStepDone Example: {"die":7,"equation":"30 + 7 = 37","from":30,"home":false,"op":"add","pawn":0,"seat":0,"target_seat":null,"to":37}
+// PrimeClimbStepDone One step as it was done. `seat` is always the seat whose pawn the step moved (or, for a Curse, the cursed seat): the mover's own for a die step or plus_minus_N, the target's for send_to_start and curse. `target_seat` is set only for the keepers aimed at a seat (send_to_start, curse), where it equals `seat`; it is null for a die step and plus_minus_N. The seat that acted is the outcome's `seat`.
+//
+// Example: {"die":7,"equation":"30 + 7 = 37","from":30,"home":false,"op":"add","pawn":0,"seat":0,"target_seat":null,"to":37}
 type PrimeClimbStepDone struct {
 	// Card A Prime Card kind. Keepers (PC-12) are plus_minus_1..plus_minus_9, send_to_start and curse; the others are action cards (PC-13).
 	//
 	// Example: plus_minus_5
-	Card       *PrimeClimbCard         `json:"card,omitempty"`
-	Die        *int                    `json:"die,omitempty"`
-	Equation   string                  `json:"equation"`
-	From       *int                    `json:"from"`
-	Home       bool                    `json:"home"`
-	Op         *PrimeClimbStepDoneOp   `json:"op,omitempty"`
-	Pawn       *int                    `json:"pawn"`
-	Seat       int                     `json:"seat"`
-	Sign       *PrimeClimbStepDoneSign `json:"sign,omitempty"`
-	TargetSeat *int                    `json:"target_seat"`
-	To         *int                    `json:"to"`
+	Card     *PrimeClimbCard       `json:"card,omitempty"`
+	Die      *int                  `json:"die,omitempty"`
+	Equation string                `json:"equation"`
+	From     *int                  `json:"from"`
+	Home     bool                  `json:"home"`
+	Op       *PrimeClimbStepDoneOp `json:"op,omitempty"`
+
+	// Pawn That seat's pawn; null for a Curse.
+	Pawn *int `json:"pawn"`
+
+	// Seat The seat whose pawn moved, or the cursed seat.
+	Seat int                     `json:"seat"`
+	Sign *PrimeClimbStepDoneSign `json:"sign,omitempty"`
+
+	// TargetSeat send_to_start and curse: the seat aimed at (the same as `seat`); null otherwise.
+	TargetSeat *int `json:"target_seat"`
+	To         *int `json:"to"`
 }
 
 // PrimeClimbStepDoneOp defines model for PrimeClimbStepDone.Op.
@@ -1769,6 +2372,8 @@ type PrimeClimbView struct {
 	// Seat Whose turn it is (the winner's seat once finished).
 	Seat       int   `json:"seat"`
 	StartPawns []int `json:"start_pawns"`
+
+	// ToAct The seat to act, as in the game's `turn`; empty once finished.
 	ToAct      []int `json:"to_act"`
 	TurnNumber int   `json:"turn_number"`
 
@@ -2082,7 +2687,7 @@ type PrimedSumFacts struct {
 
 // PrimedView The table as one viewer may see it (PR-8). A player sees their own hand; public viewers no hand; full viewers every hand and the draw pile. Once finished, the last hands are shown to all.
 //
-// Example: {"dealer":0,"draw_pile_size":46,"hands":[{"cards":null,"seat":0,"size":7},{"cards":[1,4,6,6,10,10,14],"seat":1,"size":7},{"cards":null,"seat":2,"size":7}],"options":{"deck":"primed","multi_card":true,"rounds":4,"target":"primes"},"passes_in_a_row":0,"phase":"play","primed_pile":[6],"round":1,"scores":{"finished":false,"rounds":[],"totals":[0,0,0],"winners":[]},"seats":3,"starter":1,"to_act":1,"top":6}
+// Example: {"dealer":0,"draw_pile_size":46,"game":"primed","hands":[{"cards":null,"seat":0,"size":7},{"cards":[1,4,6,6,10,10,14],"seat":1,"size":7},{"cards":null,"seat":2,"size":7}],"options":{"deck":"primed","multi_card":true,"rounds":4,"target":"primes"},"passes_in_a_row":0,"phase":"play","primed_pile":[6],"round":1,"scores":{"finished":false,"rounds":[],"totals":[0,0,0],"winners":[]},"seats":3,"starter":1,"to_act":[1],"top":6}
 type PrimedView struct {
 	Dealer PrimedSeat `json:"dealer"`
 
@@ -2092,6 +2697,7 @@ type PrimedView struct {
 
 	// DrawnCard In phase "drawn", the card just drawn; only for the drawing seat and full viewers.
 	DrawnCard *PrimedCard      `json:"drawn_card,omitempty"`
+	Game      PrimedViewGame   `json:"game"`
 	Hands     []PrimedHandView `json:"hands"`
 
 	// Options Game options. Every field is optional in a request (the defaults are shown); the canonical form the server returns has every field.
@@ -2116,10 +2722,13 @@ type PrimedView struct {
 	Seats   int          `json:"seats"`
 	Starter PrimedSeat   `json:"starter"`
 
-	// ToAct The seat to act; null once finished.
-	ToAct *int       `json:"to_act"`
-	Top   PrimedCard `json:"top"`
+	// ToAct The seat to act, as in the game's `turn`; empty once finished.
+	ToAct []PrimedSeat `json:"to_act"`
+	Top   PrimedCard   `json:"top"`
 }
+
+// PrimedViewGame defines model for PrimedView.Game.
+type PrimedViewGame string
 
 // PrimedViewPhase "play": play or, with no play, draw; "drawn": play the drawn card or pass; "finished".
 type PrimedViewPhase string
@@ -2269,11 +2878,35 @@ type Scores struct {
 	// Game A kind of game.
 	Game GameKind `json:"game"`
 
-	// Scores The kind's standing of every seat; null in a lobby.
+	// Scores The standing, as the game's kind tells it (`ScoresOfKind`); null in a lobby.
 	Scores  json.RawMessage `json:"scores"`
 	Status  GameStatus      `json:"status"`
 	Winners []int           `json:"winners"`
+	union   json.RawMessage
 }
+
+// ScoresOfKind The fields of a Scores that depend on its kind of game, told apart by `game`.
+type ScoresOfKind struct {
+	union json.RawMessage
+}
+
+// ScoresOfPrimeClimb The fields of a Scores of prime-climb.
+type ScoresOfPrimeClimb struct {
+	Game   ScoresOfPrimeClimbGame `json:"game"`
+	Scores *PrimeClimbScores      `json:"scores"`
+}
+
+// ScoresOfPrimeClimbGame defines model for ScoresOfPrimeClimb.Game.
+type ScoresOfPrimeClimbGame string
+
+// ScoresOfPrimed The fields of a Scores of primed.
+type ScoresOfPrimed struct {
+	Game   ScoresOfPrimedGame `json:"game"`
+	Scores *PrimedScores      `json:"scores"`
+}
+
+// ScoresOfPrimedGame defines model for ScoresOfPrimed.Game.
+type ScoresOfPrimedGame string
 
 // Seat defines model for Seat.
 type Seat struct {
@@ -2308,6 +2941,14 @@ type SeatToken struct {
 	Token string `json:"token"`
 }
 
+// StartAction The action of history entry 0, the start (roll-off, shuffle, deal); no client sends it.
+type StartAction struct {
+	Type StartActionType `json:"type"`
+}
+
+// StartActionType defines model for StartAction.Type.
+type StartActionType string
+
 // StatsTotals defines model for StatsTotals.
 type StatsTotals struct {
 	Attempts []AttemptCount `json:"attempts"`
@@ -2322,6 +2963,16 @@ type StatsTotals struct {
 	GamesPlayed int `json:"games_played"`
 	GamesWon    int `json:"games_won"`
 }
+
+// StreamErrorMessage An `error` message: a stream opened while the database could not be reached turned out refused; the stream closes.
+type StreamErrorMessage struct {
+	// Data An RFC 9457 problem document.
+	Data  Problem                 `json:"data"`
+	Event StreamErrorMessageEvent `json:"event"`
+}
+
+// StreamErrorMessageEvent defines model for StreamErrorMessage.Event.
+type StreamErrorMessageEvent string
 
 // Student defines model for Student.
 type Student struct {
@@ -2602,6 +3253,1103 @@ type PostActionJSONRequestBody = Action
 // JoinGameJSONRequestBody defines body for JoinGame for application/json ContentType.
 type JoinGameJSONRequestBody = JoinRequest
 
+// AsGameOfKind returns the union data inside the Game as a GameOfKind
+func (t Game) AsGameOfKind() (GameOfKind, error) {
+	var body GameOfKind
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromGameOfKind overwrites any union data inside the Game as the provided GameOfKind
+func (t *Game) FromGameOfKind(v GameOfKind) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeGameOfKind performs a merge with any union data inside the Game, using the provided GameOfKind
+func (t *Game) MergeGameOfKind(v GameOfKind) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t Game) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	object := make(map[string]json.RawMessage)
+	if t.union != nil {
+		err = json.Unmarshal(b, &object)
+		if err != nil {
+			return nil, err
+		}
+	}
+
+	object["created_at"], err = json.Marshal(t.CreatedAt)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'created_at': %w", err)
+	}
+
+	object["finished_at"], err = json.Marshal(t.FinishedAt)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'finished_at': %w", err)
+	}
+
+	object["game"], err = json.Marshal(t.Game)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'game': %w", err)
+	}
+
+	object["id"], err = json.Marshal(t.Id)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'id': %w", err)
+	}
+
+	if t.LegalActions != nil {
+		object["legal_actions"], err = json.Marshal(t.LegalActions)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'legal_actions': %w", err)
+		}
+	}
+
+	object["options"], err = json.Marshal(t.Options)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'options': %w", err)
+	}
+
+	object["seat_count"], err = json.Marshal(t.SeatCount)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'seat_count': %w", err)
+	}
+
+	if t.Seats != nil {
+		object["seats"], err = json.Marshal(t.Seats)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'seats': %w", err)
+		}
+	}
+
+	object["state"], err = json.Marshal(t.State)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'state': %w", err)
+	}
+
+	object["status"], err = json.Marshal(t.Status)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'status': %w", err)
+	}
+
+	object["turn"], err = json.Marshal(t.Turn)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'turn': %w", err)
+	}
+
+	object["updated_at"], err = json.Marshal(t.UpdatedAt)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'updated_at': %w", err)
+	}
+
+	object["version"], err = json.Marshal(t.Version)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'version': %w", err)
+	}
+
+	if t.Winners != nil {
+		object["winners"], err = json.Marshal(t.Winners)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'winners': %w", err)
+		}
+	}
+
+	object["you"], err = json.Marshal(t.You)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'you': %w", err)
+	}
+
+	b, err = json.Marshal(object)
+	return b, err
+}
+
+func (t *Game) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	if err != nil {
+		return err
+	}
+	object := make(map[string]json.RawMessage)
+	err = json.Unmarshal(b, &object)
+	if err != nil {
+		return err
+	}
+
+	if raw, found := object["created_at"]; found {
+		err = json.Unmarshal(raw, &t.CreatedAt)
+		if err != nil {
+			return fmt.Errorf("error reading 'created_at': %w", err)
+		}
+	}
+
+	if raw, found := object["finished_at"]; found {
+		err = json.Unmarshal(raw, &t.FinishedAt)
+		if err != nil {
+			return fmt.Errorf("error reading 'finished_at': %w", err)
+		}
+	}
+
+	if raw, found := object["game"]; found {
+		err = json.Unmarshal(raw, &t.Game)
+		if err != nil {
+			return fmt.Errorf("error reading 'game': %w", err)
+		}
+	}
+
+	if raw, found := object["id"]; found {
+		err = json.Unmarshal(raw, &t.Id)
+		if err != nil {
+			return fmt.Errorf("error reading 'id': %w", err)
+		}
+	}
+
+	if raw, found := object["legal_actions"]; found {
+		err = json.Unmarshal(raw, &t.LegalActions)
+		if err != nil {
+			return fmt.Errorf("error reading 'legal_actions': %w", err)
+		}
+	}
+
+	if raw, found := object["options"]; found {
+		err = json.Unmarshal(raw, &t.Options)
+		if err != nil {
+			return fmt.Errorf("error reading 'options': %w", err)
+		}
+	}
+
+	if raw, found := object["seat_count"]; found {
+		err = json.Unmarshal(raw, &t.SeatCount)
+		if err != nil {
+			return fmt.Errorf("error reading 'seat_count': %w", err)
+		}
+	}
+
+	if raw, found := object["seats"]; found {
+		err = json.Unmarshal(raw, &t.Seats)
+		if err != nil {
+			return fmt.Errorf("error reading 'seats': %w", err)
+		}
+	}
+
+	if raw, found := object["state"]; found {
+		err = json.Unmarshal(raw, &t.State)
+		if err != nil {
+			return fmt.Errorf("error reading 'state': %w", err)
+		}
+	}
+
+	if raw, found := object["status"]; found {
+		err = json.Unmarshal(raw, &t.Status)
+		if err != nil {
+			return fmt.Errorf("error reading 'status': %w", err)
+		}
+	}
+
+	if raw, found := object["turn"]; found {
+		err = json.Unmarshal(raw, &t.Turn)
+		if err != nil {
+			return fmt.Errorf("error reading 'turn': %w", err)
+		}
+	}
+
+	if raw, found := object["updated_at"]; found {
+		err = json.Unmarshal(raw, &t.UpdatedAt)
+		if err != nil {
+			return fmt.Errorf("error reading 'updated_at': %w", err)
+		}
+	}
+
+	if raw, found := object["version"]; found {
+		err = json.Unmarshal(raw, &t.Version)
+		if err != nil {
+			return fmt.Errorf("error reading 'version': %w", err)
+		}
+	}
+
+	if raw, found := object["winners"]; found {
+		err = json.Unmarshal(raw, &t.Winners)
+		if err != nil {
+			return fmt.Errorf("error reading 'winners': %w", err)
+		}
+	}
+
+	if raw, found := object["you"]; found {
+		err = json.Unmarshal(raw, &t.You)
+		if err != nil {
+			return fmt.Errorf("error reading 'you': %w", err)
+		}
+	}
+
+	return err
+}
+
+// AsGameOfPrimeClimb returns the union data inside the GameOfKind as a GameOfPrimeClimb
+func (t GameOfKind) AsGameOfPrimeClimb() (GameOfPrimeClimb, error) {
+	var body GameOfPrimeClimb
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromGameOfPrimeClimb overwrites any union data inside the GameOfKind as the provided GameOfPrimeClimb
+func (t *GameOfKind) FromGameOfPrimeClimb(v GameOfPrimeClimb) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"game":"prime-climb"}`))
+	t.union = b
+	return err
+}
+
+// MergeGameOfPrimeClimb performs a merge with any union data inside the GameOfKind, using the provided GameOfPrimeClimb
+func (t *GameOfKind) MergeGameOfPrimeClimb(v GameOfPrimeClimb) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"game":"prime-climb"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsGameOfPrimed returns the union data inside the GameOfKind as a GameOfPrimed
+func (t GameOfKind) AsGameOfPrimed() (GameOfPrimed, error) {
+	var body GameOfPrimed
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromGameOfPrimed overwrites any union data inside the GameOfKind as the provided GameOfPrimed
+func (t *GameOfKind) FromGameOfPrimed(v GameOfPrimed) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"game":"primed"}`))
+	t.union = b
+	return err
+}
+
+// MergeGameOfPrimed performs a merge with any union data inside the GameOfKind, using the provided GameOfPrimed
+func (t *GameOfKind) MergeGameOfPrimed(v GameOfPrimed) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"game":"primed"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t GameOfKind) Discriminator() (string, error) {
+	var discriminator struct {
+		Discriminator string `json:"game"`
+	}
+	err := json.Unmarshal(t.union, &discriminator)
+	return discriminator.Discriminator, err
+}
+
+func (t GameOfKind) ValueByDiscriminator() (interface{}, error) {
+	discriminator, err := t.Discriminator()
+	if err != nil {
+		return nil, err
+	}
+	switch discriminator {
+	case "prime-climb":
+		return t.AsGameOfPrimeClimb()
+	case "primed":
+		return t.AsGameOfPrimed()
+	default:
+		return nil, errors.New("unknown discriminator value: " + discriminator)
+	}
+}
+
+func (t GameOfKind) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *GameOfKind) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsGameActionMessage returns the union data inside the GameStreamEvent as a GameActionMessage
+func (t GameStreamEvent) AsGameActionMessage() (GameActionMessage, error) {
+	var body GameActionMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromGameActionMessage overwrites any union data inside the GameStreamEvent as the provided GameActionMessage
+func (t *GameStreamEvent) FromGameActionMessage(v GameActionMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"action"}`))
+	t.union = b
+	return err
+}
+
+// MergeGameActionMessage performs a merge with any union data inside the GameStreamEvent, using the provided GameActionMessage
+func (t *GameStreamEvent) MergeGameActionMessage(v GameActionMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"action"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsGameEndMessage returns the union data inside the GameStreamEvent as a GameEndMessage
+func (t GameStreamEvent) AsGameEndMessage() (GameEndMessage, error) {
+	var body GameEndMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromGameEndMessage overwrites any union data inside the GameStreamEvent as the provided GameEndMessage
+func (t *GameStreamEvent) FromGameEndMessage(v GameEndMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"end"}`))
+	t.union = b
+	return err
+}
+
+// MergeGameEndMessage performs a merge with any union data inside the GameStreamEvent, using the provided GameEndMessage
+func (t *GameStreamEvent) MergeGameEndMessage(v GameEndMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"end"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsStreamErrorMessage returns the union data inside the GameStreamEvent as a StreamErrorMessage
+func (t GameStreamEvent) AsStreamErrorMessage() (StreamErrorMessage, error) {
+	var body StreamErrorMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromStreamErrorMessage overwrites any union data inside the GameStreamEvent as the provided StreamErrorMessage
+func (t *GameStreamEvent) FromStreamErrorMessage(v StreamErrorMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"error"}`))
+	t.union = b
+	return err
+}
+
+// MergeStreamErrorMessage performs a merge with any union data inside the GameStreamEvent, using the provided StreamErrorMessage
+func (t *GameStreamEvent) MergeStreamErrorMessage(v StreamErrorMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"error"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t GameStreamEvent) Discriminator() (string, error) {
+	var discriminator struct {
+		Discriminator string `json:"event"`
+	}
+	err := json.Unmarshal(t.union, &discriminator)
+	return discriminator.Discriminator, err
+}
+
+func (t GameStreamEvent) ValueByDiscriminator() (interface{}, error) {
+	discriminator, err := t.Discriminator()
+	if err != nil {
+		return nil, err
+	}
+	switch discriminator {
+	case "action":
+		return t.AsGameActionMessage()
+	case "end":
+		return t.AsGameEndMessage()
+	case "error":
+		return t.AsStreamErrorMessage()
+	default:
+		return nil, errors.New("unknown discriminator value: " + discriminator)
+	}
+}
+
+func (t GameStreamEvent) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *GameStreamEvent) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsHistoryEntryOfKind returns the union data inside the HistoryEntry as a HistoryEntryOfKind
+func (t HistoryEntry) AsHistoryEntryOfKind() (HistoryEntryOfKind, error) {
+	var body HistoryEntryOfKind
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromHistoryEntryOfKind overwrites any union data inside the HistoryEntry as the provided HistoryEntryOfKind
+func (t *HistoryEntry) FromHistoryEntryOfKind(v HistoryEntryOfKind) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeHistoryEntryOfKind performs a merge with any union data inside the HistoryEntry, using the provided HistoryEntryOfKind
+func (t *HistoryEntry) MergeHistoryEntryOfKind(v HistoryEntryOfKind) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t HistoryEntry) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	object := make(map[string]json.RawMessage)
+	if t.union != nil {
+		err = json.Unmarshal(b, &object)
+		if err != nil {
+			return nil, err
+		}
+	}
+
+	object["action"], err = json.Marshal(t.Action)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'action': %w", err)
+	}
+
+	object["created_at"], err = json.Marshal(t.CreatedAt)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'created_at': %w", err)
+	}
+
+	object["game"], err = json.Marshal(t.Game)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'game': %w", err)
+	}
+
+	object["outcome"], err = json.Marshal(t.Outcome)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'outcome': %w", err)
+	}
+
+	if t.Random != nil {
+		object["random"], err = json.Marshal(t.Random)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'random': %w", err)
+		}
+	}
+
+	object["seat"], err = json.Marshal(t.Seat)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'seat': %w", err)
+	}
+
+	object["seq"], err = json.Marshal(t.Seq)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'seq': %w", err)
+	}
+
+	b, err = json.Marshal(object)
+	return b, err
+}
+
+func (t *HistoryEntry) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	if err != nil {
+		return err
+	}
+	object := make(map[string]json.RawMessage)
+	err = json.Unmarshal(b, &object)
+	if err != nil {
+		return err
+	}
+
+	if raw, found := object["action"]; found {
+		err = json.Unmarshal(raw, &t.Action)
+		if err != nil {
+			return fmt.Errorf("error reading 'action': %w", err)
+		}
+	}
+
+	if raw, found := object["created_at"]; found {
+		err = json.Unmarshal(raw, &t.CreatedAt)
+		if err != nil {
+			return fmt.Errorf("error reading 'created_at': %w", err)
+		}
+	}
+
+	if raw, found := object["game"]; found {
+		err = json.Unmarshal(raw, &t.Game)
+		if err != nil {
+			return fmt.Errorf("error reading 'game': %w", err)
+		}
+	}
+
+	if raw, found := object["outcome"]; found {
+		err = json.Unmarshal(raw, &t.Outcome)
+		if err != nil {
+			return fmt.Errorf("error reading 'outcome': %w", err)
+		}
+	}
+
+	if raw, found := object["random"]; found {
+		err = json.Unmarshal(raw, &t.Random)
+		if err != nil {
+			return fmt.Errorf("error reading 'random': %w", err)
+		}
+	}
+
+	if raw, found := object["seat"]; found {
+		err = json.Unmarshal(raw, &t.Seat)
+		if err != nil {
+			return fmt.Errorf("error reading 'seat': %w", err)
+		}
+	}
+
+	if raw, found := object["seq"]; found {
+		err = json.Unmarshal(raw, &t.Seq)
+		if err != nil {
+			return fmt.Errorf("error reading 'seq': %w", err)
+		}
+	}
+
+	return err
+}
+
+// AsHistoryEntryOfPrimeClimb returns the union data inside the HistoryEntryOfKind as a HistoryEntryOfPrimeClimb
+func (t HistoryEntryOfKind) AsHistoryEntryOfPrimeClimb() (HistoryEntryOfPrimeClimb, error) {
+	var body HistoryEntryOfPrimeClimb
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromHistoryEntryOfPrimeClimb overwrites any union data inside the HistoryEntryOfKind as the provided HistoryEntryOfPrimeClimb
+func (t *HistoryEntryOfKind) FromHistoryEntryOfPrimeClimb(v HistoryEntryOfPrimeClimb) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"game":"prime-climb"}`))
+	t.union = b
+	return err
+}
+
+// MergeHistoryEntryOfPrimeClimb performs a merge with any union data inside the HistoryEntryOfKind, using the provided HistoryEntryOfPrimeClimb
+func (t *HistoryEntryOfKind) MergeHistoryEntryOfPrimeClimb(v HistoryEntryOfPrimeClimb) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"game":"prime-climb"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsHistoryEntryOfPrimed returns the union data inside the HistoryEntryOfKind as a HistoryEntryOfPrimed
+func (t HistoryEntryOfKind) AsHistoryEntryOfPrimed() (HistoryEntryOfPrimed, error) {
+	var body HistoryEntryOfPrimed
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromHistoryEntryOfPrimed overwrites any union data inside the HistoryEntryOfKind as the provided HistoryEntryOfPrimed
+func (t *HistoryEntryOfKind) FromHistoryEntryOfPrimed(v HistoryEntryOfPrimed) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"game":"primed"}`))
+	t.union = b
+	return err
+}
+
+// MergeHistoryEntryOfPrimed performs a merge with any union data inside the HistoryEntryOfKind, using the provided HistoryEntryOfPrimed
+func (t *HistoryEntryOfKind) MergeHistoryEntryOfPrimed(v HistoryEntryOfPrimed) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"game":"primed"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t HistoryEntryOfKind) Discriminator() (string, error) {
+	var discriminator struct {
+		Discriminator string `json:"game"`
+	}
+	err := json.Unmarshal(t.union, &discriminator)
+	return discriminator.Discriminator, err
+}
+
+func (t HistoryEntryOfKind) ValueByDiscriminator() (interface{}, error) {
+	discriminator, err := t.Discriminator()
+	if err != nil {
+		return nil, err
+	}
+	switch discriminator {
+	case "prime-climb":
+		return t.AsHistoryEntryOfPrimeClimb()
+	case "primed":
+		return t.AsHistoryEntryOfPrimed()
+	default:
+		return nil, errors.New("unknown discriminator value: " + discriminator)
+	}
+}
+
+func (t HistoryEntryOfKind) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *HistoryEntryOfKind) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsStartAction returns the union data inside the HistoryEntryOfPrimeClimb_Action as a StartAction
+func (t HistoryEntryOfPrimeClimb_Action) AsStartAction() (StartAction, error) {
+	var body StartAction
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromStartAction overwrites any union data inside the HistoryEntryOfPrimeClimb_Action as the provided StartAction
+func (t *HistoryEntryOfPrimeClimb_Action) FromStartAction(v StartAction) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeStartAction performs a merge with any union data inside the HistoryEntryOfPrimeClimb_Action, using the provided StartAction
+func (t *HistoryEntryOfPrimeClimb_Action) MergeStartAction(v StartAction) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPrimeClimbAction returns the union data inside the HistoryEntryOfPrimeClimb_Action as a PrimeClimbAction
+func (t HistoryEntryOfPrimeClimb_Action) AsPrimeClimbAction() (PrimeClimbAction, error) {
+	var body PrimeClimbAction
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPrimeClimbAction overwrites any union data inside the HistoryEntryOfPrimeClimb_Action as the provided PrimeClimbAction
+func (t *HistoryEntryOfPrimeClimb_Action) FromPrimeClimbAction(v PrimeClimbAction) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePrimeClimbAction performs a merge with any union data inside the HistoryEntryOfPrimeClimb_Action, using the provided PrimeClimbAction
+func (t *HistoryEntryOfPrimeClimb_Action) MergePrimeClimbAction(v PrimeClimbAction) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t HistoryEntryOfPrimeClimb_Action) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *HistoryEntryOfPrimeClimb_Action) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsStartAction returns the union data inside the HistoryEntryOfPrimed_Action as a StartAction
+func (t HistoryEntryOfPrimed_Action) AsStartAction() (StartAction, error) {
+	var body StartAction
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromStartAction overwrites any union data inside the HistoryEntryOfPrimed_Action as the provided StartAction
+func (t *HistoryEntryOfPrimed_Action) FromStartAction(v StartAction) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeStartAction performs a merge with any union data inside the HistoryEntryOfPrimed_Action, using the provided StartAction
+func (t *HistoryEntryOfPrimed_Action) MergeStartAction(v StartAction) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPrimedAction returns the union data inside the HistoryEntryOfPrimed_Action as a PrimedAction
+func (t HistoryEntryOfPrimed_Action) AsPrimedAction() (PrimedAction, error) {
+	var body PrimedAction
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPrimedAction overwrites any union data inside the HistoryEntryOfPrimed_Action as the provided PrimedAction
+func (t *HistoryEntryOfPrimed_Action) FromPrimedAction(v PrimedAction) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePrimedAction performs a merge with any union data inside the HistoryEntryOfPrimed_Action, using the provided PrimedAction
+func (t *HistoryEntryOfPrimed_Action) MergePrimedAction(v PrimedAction) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t HistoryEntryOfPrimed_Action) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *HistoryEntryOfPrimed_Action) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsLegalActionsOfKind returns the union data inside the LegalActions as a LegalActionsOfKind
+func (t LegalActions) AsLegalActionsOfKind() (LegalActionsOfKind, error) {
+	var body LegalActionsOfKind
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromLegalActionsOfKind overwrites any union data inside the LegalActions as the provided LegalActionsOfKind
+func (t *LegalActions) FromLegalActionsOfKind(v LegalActionsOfKind) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeLegalActionsOfKind performs a merge with any union data inside the LegalActions, using the provided LegalActionsOfKind
+func (t *LegalActions) MergeLegalActionsOfKind(v LegalActionsOfKind) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t LegalActions) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	object := make(map[string]json.RawMessage)
+	if t.union != nil {
+		err = json.Unmarshal(b, &object)
+		if err != nil {
+			return nil, err
+		}
+	}
+
+	object["actions"], err = json.Marshal(t.Actions)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'actions': %w", err)
+	}
+
+	if t.Detail != nil {
+		object["detail"], err = json.Marshal(t.Detail)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'detail': %w", err)
+		}
+	}
+
+	object["game"], err = json.Marshal(t.Game)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'game': %w", err)
+	}
+
+	if t.Reason != nil {
+		object["reason"], err = json.Marshal(t.Reason)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'reason': %w", err)
+		}
+	}
+
+	object["seat"], err = json.Marshal(t.Seat)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'seat': %w", err)
+	}
+
+	if t.ToAct != nil {
+		object["to_act"], err = json.Marshal(t.ToAct)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'to_act': %w", err)
+		}
+	}
+
+	object["version"], err = json.Marshal(t.Version)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'version': %w", err)
+	}
+
+	b, err = json.Marshal(object)
+	return b, err
+}
+
+func (t *LegalActions) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	if err != nil {
+		return err
+	}
+	object := make(map[string]json.RawMessage)
+	err = json.Unmarshal(b, &object)
+	if err != nil {
+		return err
+	}
+
+	if raw, found := object["actions"]; found {
+		err = json.Unmarshal(raw, &t.Actions)
+		if err != nil {
+			return fmt.Errorf("error reading 'actions': %w", err)
+		}
+	}
+
+	if raw, found := object["detail"]; found {
+		err = json.Unmarshal(raw, &t.Detail)
+		if err != nil {
+			return fmt.Errorf("error reading 'detail': %w", err)
+		}
+	}
+
+	if raw, found := object["game"]; found {
+		err = json.Unmarshal(raw, &t.Game)
+		if err != nil {
+			return fmt.Errorf("error reading 'game': %w", err)
+		}
+	}
+
+	if raw, found := object["reason"]; found {
+		err = json.Unmarshal(raw, &t.Reason)
+		if err != nil {
+			return fmt.Errorf("error reading 'reason': %w", err)
+		}
+	}
+
+	if raw, found := object["seat"]; found {
+		err = json.Unmarshal(raw, &t.Seat)
+		if err != nil {
+			return fmt.Errorf("error reading 'seat': %w", err)
+		}
+	}
+
+	if raw, found := object["to_act"]; found {
+		err = json.Unmarshal(raw, &t.ToAct)
+		if err != nil {
+			return fmt.Errorf("error reading 'to_act': %w", err)
+		}
+	}
+
+	if raw, found := object["version"]; found {
+		err = json.Unmarshal(raw, &t.Version)
+		if err != nil {
+			return fmt.Errorf("error reading 'version': %w", err)
+		}
+	}
+
+	return err
+}
+
+// AsLegalActionsOfPrimeClimb returns the union data inside the LegalActionsOfKind as a LegalActionsOfPrimeClimb
+func (t LegalActionsOfKind) AsLegalActionsOfPrimeClimb() (LegalActionsOfPrimeClimb, error) {
+	var body LegalActionsOfPrimeClimb
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromLegalActionsOfPrimeClimb overwrites any union data inside the LegalActionsOfKind as the provided LegalActionsOfPrimeClimb
+func (t *LegalActionsOfKind) FromLegalActionsOfPrimeClimb(v LegalActionsOfPrimeClimb) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"game":"prime-climb"}`))
+	t.union = b
+	return err
+}
+
+// MergeLegalActionsOfPrimeClimb performs a merge with any union data inside the LegalActionsOfKind, using the provided LegalActionsOfPrimeClimb
+func (t *LegalActionsOfKind) MergeLegalActionsOfPrimeClimb(v LegalActionsOfPrimeClimb) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"game":"prime-climb"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsLegalActionsOfPrimed returns the union data inside the LegalActionsOfKind as a LegalActionsOfPrimed
+func (t LegalActionsOfKind) AsLegalActionsOfPrimed() (LegalActionsOfPrimed, error) {
+	var body LegalActionsOfPrimed
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromLegalActionsOfPrimed overwrites any union data inside the LegalActionsOfKind as the provided LegalActionsOfPrimed
+func (t *LegalActionsOfKind) FromLegalActionsOfPrimed(v LegalActionsOfPrimed) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"game":"primed"}`))
+	t.union = b
+	return err
+}
+
+// MergeLegalActionsOfPrimed performs a merge with any union data inside the LegalActionsOfKind, using the provided LegalActionsOfPrimed
+func (t *LegalActionsOfKind) MergeLegalActionsOfPrimed(v LegalActionsOfPrimed) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"game":"primed"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t LegalActionsOfKind) Discriminator() (string, error) {
+	var discriminator struct {
+		Discriminator string `json:"game"`
+	}
+	err := json.Unmarshal(t.union, &discriminator)
+	return discriminator.Discriminator, err
+}
+
+func (t LegalActionsOfKind) ValueByDiscriminator() (interface{}, error) {
+	discriminator, err := t.Discriminator()
+	if err != nil {
+		return nil, err
+	}
+	switch discriminator {
+	case "prime-climb":
+		return t.AsLegalActionsOfPrimeClimb()
+	case "primed":
+		return t.AsLegalActionsOfPrimed()
+	default:
+		return nil, errors.New("unknown discriminator value: " + discriminator)
+	}
+}
+
+func (t LegalActionsOfKind) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *LegalActionsOfKind) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
 // AsPrimeClimbRollAction returns the union data inside the PrimeClimbAction as a PrimeClimbRollAction
 func (t PrimeClimbAction) AsPrimeClimbRollAction() (PrimeClimbRollAction, error) {
 	var body PrimeClimbRollAction
@@ -2612,10 +4360,6 @@ func (t PrimeClimbAction) AsPrimeClimbRollAction() (PrimeClimbRollAction, error)
 // FromPrimeClimbRollAction overwrites any union data inside the PrimeClimbAction as the provided PrimeClimbRollAction
 func (t *PrimeClimbAction) FromPrimeClimbRollAction(v PrimeClimbRollAction) error {
 	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	b, err = runtime.JSONMerge(b, []byte(`{"type":"roll"}`))
 	t.union = b
 	return err
 }
@@ -2623,10 +4367,6 @@ func (t *PrimeClimbAction) FromPrimeClimbRollAction(v PrimeClimbRollAction) erro
 // MergePrimeClimbRollAction performs a merge with any union data inside the PrimeClimbAction, using the provided PrimeClimbRollAction
 func (t *PrimeClimbAction) MergePrimeClimbRollAction(v PrimeClimbRollAction) error {
 	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	b, err = runtime.JSONMerge(b, []byte(`{"type":"roll"}`))
 	if err != nil {
 		return err
 	}
@@ -2646,10 +4386,6 @@ func (t PrimeClimbAction) AsPrimeClimbKeeperAction() (PrimeClimbKeeperAction, er
 // FromPrimeClimbKeeperAction overwrites any union data inside the PrimeClimbAction as the provided PrimeClimbKeeperAction
 func (t *PrimeClimbAction) FromPrimeClimbKeeperAction(v PrimeClimbKeeperAction) error {
 	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	b, err = runtime.JSONMerge(b, []byte(`{"type":"keeper"}`))
 	t.union = b
 	return err
 }
@@ -2657,10 +4393,6 @@ func (t *PrimeClimbAction) FromPrimeClimbKeeperAction(v PrimeClimbKeeperAction) 
 // MergePrimeClimbKeeperAction performs a merge with any union data inside the PrimeClimbAction, using the provided PrimeClimbKeeperAction
 func (t *PrimeClimbAction) MergePrimeClimbKeeperAction(v PrimeClimbKeeperAction) error {
 	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	b, err = runtime.JSONMerge(b, []byte(`{"type":"keeper"}`))
 	if err != nil {
 		return err
 	}
@@ -2680,10 +4412,6 @@ func (t PrimeClimbAction) AsPrimeClimbMoveAction() (PrimeClimbMoveAction, error)
 // FromPrimeClimbMoveAction overwrites any union data inside the PrimeClimbAction as the provided PrimeClimbMoveAction
 func (t *PrimeClimbAction) FromPrimeClimbMoveAction(v PrimeClimbMoveAction) error {
 	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	b, err = runtime.JSONMerge(b, []byte(`{"type":"move"}`))
 	t.union = b
 	return err
 }
@@ -2691,10 +4419,6 @@ func (t *PrimeClimbAction) FromPrimeClimbMoveAction(v PrimeClimbMoveAction) erro
 // MergePrimeClimbMoveAction performs a merge with any union data inside the PrimeClimbAction, using the provided PrimeClimbMoveAction
 func (t *PrimeClimbAction) MergePrimeClimbMoveAction(v PrimeClimbMoveAction) error {
 	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	b, err = runtime.JSONMerge(b, []byte(`{"type":"move"}`))
 	if err != nil {
 		return err
 	}
@@ -2714,10 +4438,6 @@ func (t PrimeClimbAction) AsPrimeClimbChooseAction() (PrimeClimbChooseAction, er
 // FromPrimeClimbChooseAction overwrites any union data inside the PrimeClimbAction as the provided PrimeClimbChooseAction
 func (t *PrimeClimbAction) FromPrimeClimbChooseAction(v PrimeClimbChooseAction) error {
 	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	b, err = runtime.JSONMerge(b, []byte(`{"type":"choose"}`))
 	t.union = b
 	return err
 }
@@ -2728,7 +4448,39 @@ func (t *PrimeClimbAction) MergePrimeClimbChooseAction(v PrimeClimbChooseAction)
 	if err != nil {
 		return err
 	}
-	b, err = runtime.JSONMerge(b, []byte(`{"type":"choose"}`))
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PrimeClimbAction) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PrimeClimbAction) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPrimeClimbPlusMinusAction returns the union data inside the PrimeClimbKeeperAction as a PrimeClimbPlusMinusAction
+func (t PrimeClimbKeeperAction) AsPrimeClimbPlusMinusAction() (PrimeClimbPlusMinusAction, error) {
+	var body PrimeClimbPlusMinusAction
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPrimeClimbPlusMinusAction overwrites any union data inside the PrimeClimbKeeperAction as the provided PrimeClimbPlusMinusAction
+func (t *PrimeClimbKeeperAction) FromPrimeClimbPlusMinusAction(v PrimeClimbPlusMinusAction) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePrimeClimbPlusMinusAction performs a merge with any union data inside the PrimeClimbKeeperAction, using the provided PrimeClimbPlusMinusAction
+func (t *PrimeClimbKeeperAction) MergePrimeClimbPlusMinusAction(v PrimeClimbPlusMinusAction) error {
+	b, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
@@ -2738,39 +4490,214 @@ func (t *PrimeClimbAction) MergePrimeClimbChooseAction(v PrimeClimbChooseAction)
 	return err
 }
 
-func (t PrimeClimbAction) Discriminator() (string, error) {
-	var discriminator struct {
-		Discriminator string `json:"type"`
-	}
-	err := json.Unmarshal(t.union, &discriminator)
-	return discriminator.Discriminator, err
+// AsPrimeClimbSendToStartAction returns the union data inside the PrimeClimbKeeperAction as a PrimeClimbSendToStartAction
+func (t PrimeClimbKeeperAction) AsPrimeClimbSendToStartAction() (PrimeClimbSendToStartAction, error) {
+	var body PrimeClimbSendToStartAction
+	err := json.Unmarshal(t.union, &body)
+	return body, err
 }
 
-func (t PrimeClimbAction) ValueByDiscriminator() (interface{}, error) {
-	discriminator, err := t.Discriminator()
+// FromPrimeClimbSendToStartAction overwrites any union data inside the PrimeClimbKeeperAction as the provided PrimeClimbSendToStartAction
+func (t *PrimeClimbKeeperAction) FromPrimeClimbSendToStartAction(v PrimeClimbSendToStartAction) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePrimeClimbSendToStartAction performs a merge with any union data inside the PrimeClimbKeeperAction, using the provided PrimeClimbSendToStartAction
+func (t *PrimeClimbKeeperAction) MergePrimeClimbSendToStartAction(v PrimeClimbSendToStartAction) error {
+	b, err := json.Marshal(v)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	switch discriminator {
-	case "choose":
-		return t.AsPrimeClimbChooseAction()
-	case "keeper":
-		return t.AsPrimeClimbKeeperAction()
-	case "move":
-		return t.AsPrimeClimbMoveAction()
-	case "roll":
-		return t.AsPrimeClimbRollAction()
-	default:
-		return nil, errors.New("unknown discriminator value: " + discriminator)
-	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
 }
 
-func (t PrimeClimbAction) MarshalJSON() ([]byte, error) {
+// AsPrimeClimbCurseAction returns the union data inside the PrimeClimbKeeperAction as a PrimeClimbCurseAction
+func (t PrimeClimbKeeperAction) AsPrimeClimbCurseAction() (PrimeClimbCurseAction, error) {
+	var body PrimeClimbCurseAction
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPrimeClimbCurseAction overwrites any union data inside the PrimeClimbKeeperAction as the provided PrimeClimbCurseAction
+func (t *PrimeClimbKeeperAction) FromPrimeClimbCurseAction(v PrimeClimbCurseAction) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePrimeClimbCurseAction performs a merge with any union data inside the PrimeClimbKeeperAction, using the provided PrimeClimbCurseAction
+func (t *PrimeClimbKeeperAction) MergePrimeClimbCurseAction(v PrimeClimbCurseAction) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PrimeClimbKeeperAction) MarshalJSON() ([]byte, error) {
 	b, err := t.union.MarshalJSON()
 	return b, err
 }
 
-func (t *PrimeClimbAction) UnmarshalJSON(b []byte) error {
+func (t *PrimeClimbKeeperAction) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPrimeClimbPlusMinusStep returns the union data inside the PrimeClimbKeeperStep as a PrimeClimbPlusMinusStep
+func (t PrimeClimbKeeperStep) AsPrimeClimbPlusMinusStep() (PrimeClimbPlusMinusStep, error) {
+	var body PrimeClimbPlusMinusStep
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPrimeClimbPlusMinusStep overwrites any union data inside the PrimeClimbKeeperStep as the provided PrimeClimbPlusMinusStep
+func (t *PrimeClimbKeeperStep) FromPrimeClimbPlusMinusStep(v PrimeClimbPlusMinusStep) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePrimeClimbPlusMinusStep performs a merge with any union data inside the PrimeClimbKeeperStep, using the provided PrimeClimbPlusMinusStep
+func (t *PrimeClimbKeeperStep) MergePrimeClimbPlusMinusStep(v PrimeClimbPlusMinusStep) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPrimeClimbSendToStartStep returns the union data inside the PrimeClimbKeeperStep as a PrimeClimbSendToStartStep
+func (t PrimeClimbKeeperStep) AsPrimeClimbSendToStartStep() (PrimeClimbSendToStartStep, error) {
+	var body PrimeClimbSendToStartStep
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPrimeClimbSendToStartStep overwrites any union data inside the PrimeClimbKeeperStep as the provided PrimeClimbSendToStartStep
+func (t *PrimeClimbKeeperStep) FromPrimeClimbSendToStartStep(v PrimeClimbSendToStartStep) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePrimeClimbSendToStartStep performs a merge with any union data inside the PrimeClimbKeeperStep, using the provided PrimeClimbSendToStartStep
+func (t *PrimeClimbKeeperStep) MergePrimeClimbSendToStartStep(v PrimeClimbSendToStartStep) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPrimeClimbCurseStep returns the union data inside the PrimeClimbKeeperStep as a PrimeClimbCurseStep
+func (t PrimeClimbKeeperStep) AsPrimeClimbCurseStep() (PrimeClimbCurseStep, error) {
+	var body PrimeClimbCurseStep
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPrimeClimbCurseStep overwrites any union data inside the PrimeClimbKeeperStep as the provided PrimeClimbCurseStep
+func (t *PrimeClimbKeeperStep) FromPrimeClimbCurseStep(v PrimeClimbCurseStep) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePrimeClimbCurseStep performs a merge with any union data inside the PrimeClimbKeeperStep, using the provided PrimeClimbCurseStep
+func (t *PrimeClimbKeeperStep) MergePrimeClimbCurseStep(v PrimeClimbCurseStep) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PrimeClimbKeeperStep) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PrimeClimbKeeperStep) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPrimeClimbDieStep returns the union data inside the PrimeClimbStep as a PrimeClimbDieStep
+func (t PrimeClimbStep) AsPrimeClimbDieStep() (PrimeClimbDieStep, error) {
+	var body PrimeClimbDieStep
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPrimeClimbDieStep overwrites any union data inside the PrimeClimbStep as the provided PrimeClimbDieStep
+func (t *PrimeClimbStep) FromPrimeClimbDieStep(v PrimeClimbDieStep) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePrimeClimbDieStep performs a merge with any union data inside the PrimeClimbStep, using the provided PrimeClimbDieStep
+func (t *PrimeClimbStep) MergePrimeClimbDieStep(v PrimeClimbDieStep) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPrimeClimbKeeperStep returns the union data inside the PrimeClimbStep as a PrimeClimbKeeperStep
+func (t PrimeClimbStep) AsPrimeClimbKeeperStep() (PrimeClimbKeeperStep, error) {
+	var body PrimeClimbKeeperStep
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPrimeClimbKeeperStep overwrites any union data inside the PrimeClimbStep as the provided PrimeClimbKeeperStep
+func (t *PrimeClimbStep) FromPrimeClimbKeeperStep(v PrimeClimbKeeperStep) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePrimeClimbKeeperStep performs a merge with any union data inside the PrimeClimbStep, using the provided PrimeClimbKeeperStep
+func (t *PrimeClimbStep) MergePrimeClimbKeeperStep(v PrimeClimbKeeperStep) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PrimeClimbStep) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PrimeClimbStep) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }
@@ -2908,6 +4835,213 @@ func (t PrimedAction) MarshalJSON() ([]byte, error) {
 }
 
 func (t *PrimedAction) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsScoresOfKind returns the union data inside the Scores as a ScoresOfKind
+func (t Scores) AsScoresOfKind() (ScoresOfKind, error) {
+	var body ScoresOfKind
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromScoresOfKind overwrites any union data inside the Scores as the provided ScoresOfKind
+func (t *Scores) FromScoresOfKind(v ScoresOfKind) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeScoresOfKind performs a merge with any union data inside the Scores, using the provided ScoresOfKind
+func (t *Scores) MergeScoresOfKind(v ScoresOfKind) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t Scores) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	object := make(map[string]json.RawMessage)
+	if t.union != nil {
+		err = json.Unmarshal(b, &object)
+		if err != nil {
+			return nil, err
+		}
+	}
+
+	object["game"], err = json.Marshal(t.Game)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'game': %w", err)
+	}
+
+	object["scores"], err = json.Marshal(t.Scores)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'scores': %w", err)
+	}
+
+	object["status"], err = json.Marshal(t.Status)
+	if err != nil {
+		return nil, fmt.Errorf("error marshaling 'status': %w", err)
+	}
+
+	if t.Winners != nil {
+		object["winners"], err = json.Marshal(t.Winners)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'winners': %w", err)
+		}
+	}
+	b, err = json.Marshal(object)
+	return b, err
+}
+
+func (t *Scores) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	if err != nil {
+		return err
+	}
+	object := make(map[string]json.RawMessage)
+	err = json.Unmarshal(b, &object)
+	if err != nil {
+		return err
+	}
+
+	if raw, found := object["game"]; found {
+		err = json.Unmarshal(raw, &t.Game)
+		if err != nil {
+			return fmt.Errorf("error reading 'game': %w", err)
+		}
+	}
+
+	if raw, found := object["scores"]; found {
+		err = json.Unmarshal(raw, &t.Scores)
+		if err != nil {
+			return fmt.Errorf("error reading 'scores': %w", err)
+		}
+	}
+
+	if raw, found := object["status"]; found {
+		err = json.Unmarshal(raw, &t.Status)
+		if err != nil {
+			return fmt.Errorf("error reading 'status': %w", err)
+		}
+	}
+
+	if raw, found := object["winners"]; found {
+		err = json.Unmarshal(raw, &t.Winners)
+		if err != nil {
+			return fmt.Errorf("error reading 'winners': %w", err)
+		}
+	}
+
+	return err
+}
+
+// AsScoresOfPrimeClimb returns the union data inside the ScoresOfKind as a ScoresOfPrimeClimb
+func (t ScoresOfKind) AsScoresOfPrimeClimb() (ScoresOfPrimeClimb, error) {
+	var body ScoresOfPrimeClimb
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromScoresOfPrimeClimb overwrites any union data inside the ScoresOfKind as the provided ScoresOfPrimeClimb
+func (t *ScoresOfKind) FromScoresOfPrimeClimb(v ScoresOfPrimeClimb) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"game":"prime-climb"}`))
+	t.union = b
+	return err
+}
+
+// MergeScoresOfPrimeClimb performs a merge with any union data inside the ScoresOfKind, using the provided ScoresOfPrimeClimb
+func (t *ScoresOfKind) MergeScoresOfPrimeClimb(v ScoresOfPrimeClimb) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"game":"prime-climb"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsScoresOfPrimed returns the union data inside the ScoresOfKind as a ScoresOfPrimed
+func (t ScoresOfKind) AsScoresOfPrimed() (ScoresOfPrimed, error) {
+	var body ScoresOfPrimed
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromScoresOfPrimed overwrites any union data inside the ScoresOfKind as the provided ScoresOfPrimed
+func (t *ScoresOfKind) FromScoresOfPrimed(v ScoresOfPrimed) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"game":"primed"}`))
+	t.union = b
+	return err
+}
+
+// MergeScoresOfPrimed performs a merge with any union data inside the ScoresOfKind, using the provided ScoresOfPrimed
+func (t *ScoresOfKind) MergeScoresOfPrimed(v ScoresOfPrimed) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"game":"primed"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t ScoresOfKind) Discriminator() (string, error) {
+	var discriminator struct {
+		Discriminator string `json:"game"`
+	}
+	err := json.Unmarshal(t.union, &discriminator)
+	return discriminator.Discriminator, err
+}
+
+func (t ScoresOfKind) ValueByDiscriminator() (interface{}, error) {
+	discriminator, err := t.Discriminator()
+	if err != nil {
+		return nil, err
+	}
+	switch discriminator {
+	case "prime-climb":
+		return t.AsScoresOfPrimeClimb()
+	case "primed":
+		return t.AsScoresOfPrimed()
+	default:
+		return nil, errors.New("unknown discriminator value: " + discriminator)
+	}
+}
+
+func (t ScoresOfKind) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *ScoresOfKind) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }

@@ -11,7 +11,10 @@ var Rules domain.Rules = rules{}
 
 type rules struct{}
 
-func (rules) Name() string { return "primed" }
+// Name is the kind's identifier in the API.
+const Name = "primed"
+
+func (rules) Name() string { return Name }
 
 // Options validates raw options and returns them in canonical form with the seats they allow (PR-1).
 func (rules) Options(raw json.RawMessage) (json.RawMessage, domain.SeatRange, error) {

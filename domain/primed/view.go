@@ -4,15 +4,18 @@ import "primegames/domain"
 
 // View is the table as one viewer may see it (PR-8).
 type View struct {
+	// Game is the kind's name, so that a client tells the views of different kinds apart.
+	Game    string  `json:"game"`
 	Options Options `json:"options"`
 	Seats   int     `json:"seats"`
 	Round   int     `json:"round"`
 	Dealer  int     `json:"dealer"`
 	Starter int     `json:"starter"`
 	Phase   string  `json:"phase"`
-	// ToAct is the seat to act, null once the game is finished.
-	ToAct *int `json:"to_act"`
-	Top   int  `json:"top"`
+	// ToAct holds the seat to act, and nothing once the game is finished: a list, as in every kind's
+	// view and in the game's turn.
+	ToAct []int `json:"to_act"`
+	Top   int   `json:"top"`
 	// PrimedPile is the whole face-up pile, bottom first; the last card is the top.
 	PrimedPile   []int `json:"primed_pile"`
 	DrawPileSize int   `json:"draw_pile_size"`
@@ -41,13 +44,10 @@ func (s *State) View(viewer domain.Viewer) any { return s.ViewFor(viewer) }
 // ViewFor is View with a concrete type.
 func (s *State) ViewFor(viewer domain.Viewer) *View {
 	t := &s.t
-	v := &View{Options: t.Options, Seats: t.Seats, Round: t.Round, Dealer: t.Dealer, Starter: t.Starter, Phase: t.Phase,
+	v := &View{Game: Name, Options: t.Options, Seats: t.Seats, Round: t.Round, Dealer: t.Dealer, Starter: t.Starter, Phase: t.Phase,
 		Top: t.top(), PrimedPile: cloneInts(t.PrimedPile), DrawPileSize: len(t.DrawPile),
 		Hands: make([]HandView, t.Seats), PassesInARow: t.Passes, Scores: s.scores()}
-	if t.Phase != PhaseFinished {
-		turn := t.Turn
-		v.ToAct = &turn
-	}
+	v.ToAct = s.Status().ToAct
 	if viewer.Role == domain.RoleFull {
 		v.DrawPile = cloneInts(t.DrawPile)
 	}
