@@ -176,7 +176,9 @@ func writeKindPart(b *strings.Builder, base string, props []kindProp, k domain.G
 		switch {
 		case p.orRef != "":
 			fmt.Fprintf(b, "        %s:\n          oneOf:\n            - $ref: %s\n            - $ref: %s\n", p.name, schemaRef(p.orRef), schemaRef(name))
-		case p.nullable && types[name] == "object": // kin-openapi wants the items of a nullable array
+		case p.nullable && types[name] == "array": // kin-openapi wants an array's items beside its type
+			fmt.Fprintf(b, "        %s:\n          type: array\n          items: {}\n          nullable: true\n          allOf: [{$ref: %s}]\n", p.name, schemaRef(name))
+		case p.nullable && types[name] != "": // linters want nullable beside a type
 			fmt.Fprintf(b, "        %s:\n          type: %s\n          nullable: true\n          allOf: [{$ref: %s}]\n", p.name, types[name], schemaRef(name))
 		case p.nullable:
 			fmt.Fprintf(b, "        %s:\n          nullable: true\n          allOf: [{$ref: %s}]\n", p.name, schemaRef(name))

@@ -1750,8 +1750,6 @@ type KindStats struct {
 // LegalActions What the caller's seat may do now; `game` tells which kind's list `actions` is
 // (`LegalActionsOfKind`). When the seat may do nothing, `actions` is empty and `reason` says
 // why (with `detail`, the same as a sentence); `to_act` says whose turn it is.
-//
-// Example: {"actions":[],"detail":"It is not your turn: it is Ben (seat 1) to act.","game":"primed","reason":"not_your_turn","seat":0,"to_act":[1],"version":7}
 type LegalActions struct {
 	// Actions The seat's legal actions, as its kind lists them; empty when it may not act now.
 	Actions json.RawMessage `json:"actions"`

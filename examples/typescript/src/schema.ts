@@ -11,7 +11,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Liveness: the process is up. */
+        /**
+         * Liveness: the process is up.
+         * @description Answers 200 while the process runs, without asking the database: for a container's liveness probe.
+         */
         get: operations["getHealthz"];
         put?: never;
         post?: never;
@@ -28,7 +31,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: the database is reachable. */
+        /**
+         * Readiness: the database is reachable.
+         * @description Answers 200 when the database answers a ping, 503 `unavailable` otherwise: for a load balancer's readiness probe.
+         */
         get: operations["getReadyz"];
         put?: never;
         post?: never;
@@ -68,7 +74,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This document. */
+        /**
+         * This document.
+         * @description The contract this server implements, as YAML, with the schemas of every kind of game it hosts; generate clients from it.
+         */
         get: operations["getOpenAPI"];
         put?: never;
         post?: never;
@@ -85,7 +94,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Interactive API reference (works offline). */
+        /**
+         * Interactive API reference (works offline).
+         * @description An HTML page that renders this document with Swagger UI; its assets are served by the server itself, so it needs no internet access.
+         */
         get: operations["getDocs"];
         put?: never;
         post?: never;
@@ -102,7 +114,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A static asset of the API reference page. */
+        /**
+         * A static asset of the API reference page.
+         * @description A script, style sheet or icon of the `/docs` page. Assets are cacheable for a day and carry a strong `ETag`; send `Accept-Encoding: gzip` to get them compressed.
+         */
         get: operations["getDocsAsset"];
         put?: never;
         post?: never;
@@ -155,6 +170,10 @@ export interface paths {
          *     the sizes of the others'). Once the game is over, everything (PR-8). The `ETag` is the
          *     game's version; send it back as `If-None-Match` to get 304 when nothing changed, or as
          *     `If-Match` on an action.
+         *
+         *     With `include=legal_actions` and a seat token, the game carries that seat's legal actions
+         *     in `legal_actions`, as `GET /v1/games/{id}/legal-actions` would answer: one request
+         *     instead of two.
          */
         get: operations["getGame"];
         put?: never;
@@ -216,7 +235,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** End a game that is not over (creator token only). */
+        /**
+         * End a game that is not over (creator token only).
+         * @description Only the game's `creator_token` may abort it, in the lobby or during play; a game already finished or aborted gets 409 `game_over`. Once aborted, the game shows everything it hid, as a finished one does.
+         */
         post: operations["abortGame"];
         delete?: never;
         options?: never;
@@ -255,6 +277,12 @@ export interface paths {
          *     finished) or `game_not_active` (a lobby or an aborted game). A body that breaks the schema
          *     (for example a move step without its fields) is 400 `invalid`. With `If-Match`, a stale version gets 412 `version_mismatch`. With
          *     `Idempotency-Key`, a retry returns the first response and acts only once.
+         *
+         *     With `include=legal_actions`, `game.legal_actions` lists what the caller may do right
+         *     after this action: the next move when the same seat acts again (a Prime Climb roll is
+         *     followed by the same player's move), an empty list when another seat is to act. A bot or
+         *     an app then needs no `GET …/legal-actions` between a roll and its move. A retry with the
+         *     same `Idempotency-Key` answers with the actions as they were right after the first.
          */
         post: operations["postAction"];
         delete?: never;
@@ -379,9 +407,11 @@ export interface paths {
         };
         /**
          * What the caller may do now.
-         * @description Each entry's `action` may be posted to `/v1/games/{id}/actions` as it is. Empty when it is
-         *     not the caller's turn. `game` tells which kind's list `actions` is: `PrimeClimbLegalActions`
-         *     and `PrimedLegalActions` say exactly what each holds.
+         * @description Each entry's `action` may be posted to `/v1/games/{id}/actions` as it is. `game` tells which
+         *     kind's list `actions` is: `PrimeClimbLegalActions` and `PrimedLegalActions` say exactly what
+         *     each holds. When the caller may do nothing now, the list is empty and `reason` says why:
+         *     `not_your_turn` (then `to_act` names the seats whose turn it is), `game_not_active` or
+         *     `game_over`.
          */
         get: operations["getLegalActions"];
         put?: never;
@@ -461,7 +491,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The classroom (teacher token). */
+        /**
+         * The classroom (teacher token).
+         * @description The classroom's name and current join code, for its teacher only: another classroom's teacher token gets 404 `classroom_not_found`, any other token 401.
+         */
         get: operations["getClassroom"];
         put?: never;
         post?: never;
@@ -480,7 +513,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Replace the join code (teacher token); the old one stops working. */
+        /**
+         * Replace the join code (teacher token); the old one stops working.
+         * @description Makes a new join code and returns the classroom with it. Students who joined already keep their tokens; only new joins need the new code.
+         */
         post: operations["rotateJoinCode"];
         delete?: never;
         options?: never;
@@ -495,7 +531,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The classroom's students, by name (teacher token). */
+        /**
+         * The classroom's students, by name (teacher token).
+         * @description Every student of the classroom with their id and name, sorted by name. The ids are what `student_ids` and `players[].student_id` take when the teacher creates games.
+         */
         get: operations["listStudents"];
         put?: never;
         post?: never;
@@ -515,11 +554,17 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove a student (teacher token); their token stops working, their games stay. */
+        /**
+         * Remove a student (teacher token); their token stops working, their games stay.
+         * @description The student can no longer act or read with their token. The games they played in keep their seat, name and history.
+         */
         delete: operations["removeStudent"];
         options?: never;
         head?: never;
-        /** Rename a student (teacher token). */
+        /**
+         * Rename a student (teacher token).
+         * @description Changes the student's name in the classroom and on the seats of their games; another student of the classroom already called so gets 409 `name_taken`.
+         */
         patch: operations["renameStudent"];
         trace?: never;
     };
@@ -530,7 +575,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The classroom's games, newest first (teacher token). */
+        /**
+         * The classroom's games, newest first (teacher token).
+         * @description Summaries of the classroom's games, filtered by kind, status, student or creation time, newest first, a page at a time (`next_cursor`).
+         */
         get: operations["listClassroomGames"];
         put?: never;
         /**
@@ -559,10 +607,12 @@ export interface paths {
          * @description Per student and for the class: games played and won; per kind of game, its counters
          *     (Prime Climb: operations used, primes landed on, bumps given and taken, cards drawn and
          *     played; Primed: plays, draws, passes, rounds) and the measures derived from them (Primed:
-         *     `average_round_score`); and refused attempts by code with recent examples. With
-         *     `Accept: text/csv`, one row per student and figure for spreadsheets, named
-         *     `<kind>.<counter>` with the kind's `-` written `_` (`prime_climb.op_add`,
-         *     `primed.average_round_score`).
+         *     `average_round_score`); the mistakes each kind reads from the refusals' facts (Primed: the
+         *     totals most often mistaken for primes; Prime Climb: the most common kinds of illegal step);
+         *     and refused attempts by code with recent examples. With `Accept: text/csv`, one row per
+         *     student and figure for spreadsheets, named `<kind>.<counter>` with the kind's `-` written `_`
+         *     (`prime_climb.op_add`, `primed.average_round_score`), a mistake `<kind>.<figure>.<value>`
+         *     (`primed.not_prime_totals.21`).
          */
         get: operations["getClassroomStats"];
         put?: never;
@@ -580,7 +630,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A game's refused actions (the classroom's teacher; anyone who can see the game once it is over). */
+        /**
+         * A game's refused actions (the classroom's teacher; anyone who can see the game once it is over).
+         * @description Every action the game refused, with the seat, the version it was sent against, the refusal's `code` and `detail`, oldest first: what the teacher reviews. During play only the classroom's teacher may read them; once the game is over, anyone who may see the game.
+         */
         get: operations["listAttempts"];
         put?: never;
         post?: never;
@@ -703,6 +756,7 @@ export interface components {
             detail: string;
             /** Format: date-time */
             created_at: string;
+            facts?: components["schemas"]["RefusalFacts"];
         };
         AttemptList: {
             items: components["schemas"]["Attempt"][];
@@ -731,7 +785,15 @@ export interface components {
              *           "turns": 12,
              *           "op_multiply": 3
              *         },
-             *         "measures": {}
+             *         "measures": {},
+             *         "mistakes": {
+             *           "illegal_steps": [
+             *             {
+             *               "value": "multiply_past_101",
+             *               "count": 2
+             *             }
+             *           ]
+             *         }
              *       },
              *       "primed": {
              *         "counts": {
@@ -740,6 +802,14 @@ export interface components {
              *         },
              *         "measures": {
              *           "average_round_score": 2.5
+             *         },
+             *         "mistakes": {
+             *           "not_prime_totals": [
+             *             {
+             *               "value": "21",
+             *               "count": 3
+             *             }
+             *           ]
              *         }
              *       }
              *     }
@@ -755,6 +825,30 @@ export interface components {
             measures: {
                 [key: string]: number;
             };
+            /**
+             * @description What the refused actions' facts tell, by figure, each a list of values with how often they occurred, most frequent first: Primed's `not_prime_totals` (the totals played as primes that were not, PR-4) and `not_composite_totals`; Prime Climb's `illegal_steps` (the kinds of step that left the board, as operation and reason: `multiply_past_101`, `add_past_101`, `subtract_below_0`, `divide_not_whole`; PC-5). Counted over the refusals of current students only, like `attempts`.
+             * @example {
+             *       "not_prime_totals": [
+             *         {
+             *           "value": "21",
+             *           "count": 3
+             *         },
+             *         {
+             *           "value": "15",
+             *           "count": 1
+             *         }
+             *       ]
+             *     }
+             */
+            mistakes: {
+                [key: string]: components["schemas"]["MistakeCount"][];
+            };
+        };
+        MistakeCount: {
+            /** @example 21 */
+            value: string;
+            /** @example 3 */
+            count: number;
         };
         StudentStats: {
             /** Format: uuid */
@@ -765,7 +859,7 @@ export interface components {
             /** Format: uuid */
             classroom_id: string;
             students: components["schemas"]["StudentStats"][];
-            /** @description The whole class: every student's numbers added up. */
+            /** @description The class as a whole. `games_played`, `games_finished` and `games_won` count games, each once: the started games in which a current student holds a seat (two students' game is one game), won when a current student won it. The `games` counters are every current student's added up; `attempts` counts all their refusals, with the class's most recent examples. */
             class: components["schemas"]["StatsTotals"];
         };
         /** @enum {string} */
@@ -860,13 +954,22 @@ export interface components {
             turn: components["schemas"]["Turn"] | null;
             winners: number[];
             /** @description The game's view for the caller, as its kind defines it (`GameOfKind`); null in a lobby. */
-            state: unknown;
+            state: {
+                [key: string]: unknown;
+            } | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
             updated_at: string;
             /** Format: date-time */
             finished_at: string | null;
+            /**
+             * @description Only when asked with `include=legal_actions` (`GET /v1/games/{id}`,
+             *     `POST /v1/games/{id}/actions`) by a caller with a seat: what that seat may do now, as
+             *     `GET /v1/games/{id}/legal-actions` answers (`actions` is empty when it is not the
+             *     seat's turn or the game is not active).
+             */
+            legal_actions?: components["schemas"]["LegalActions"];
         } & components["schemas"]["GameOfKind"];
         GameSummary: {
             /** Format: uuid */
@@ -989,21 +1092,47 @@ export interface components {
             seq_count: number;
             state: Omit<components["schemas"]["GameView"], "game">;
         };
-        /** @description What one seat may do now; `game` tells which kind's list `actions` is (`LegalActionsOfKind`). */
+        /**
+         * @description What the caller's seat may do now; `game` tells which kind's list `actions` is
+         *     (`LegalActionsOfKind`). When the seat may do nothing, `actions` is empty and `reason` says
+         *     why (with `detail`, the same as a sentence); `to_act` says whose turn it is.
+         */
         LegalActions: {
             game: components["schemas"]["GameKind"];
+            /** @description The caller's seat. */
             seat: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description The game's version these actions are legal at (the ETag).
+             */
             version: number;
+            /** @description The seats that may act now, as `Game.turn.to_act`; empty when the game is not being played. */
+            to_act: number[];
             /** @description The seat's legal actions, as its kind lists them; empty when it may not act now. */
             actions: unknown;
+            /**
+             * @description Present exactly when the caller may not act now (`actions` is then empty; a seat in
+             *     `to_act` always has at least one action), with the code an action sent now would be
+             *     refused with: `not_your_turn` (the game is being played and `to_act` does not hold the caller's
+             *     seat), `game_not_active` (the game waits in its lobby or was aborted), `game_over` (it is
+             *     finished).
+             * @enum {string}
+             */
+            reason?: "not_your_turn" | "game_not_active" | "game_over";
+            /**
+             * @description The `reason` as a sentence for people; present exactly when `reason` is.
+             * @example It is not your turn: it is Ben (seat 1) to act.
+             */
+            detail?: string;
         } & components["schemas"]["LegalActionsOfKind"];
         Scores: {
             game: components["schemas"]["GameKind"];
             status: components["schemas"]["GameStatus"];
             winners: number[];
             /** @description The standing, as the game's kind tells it (`ScoresOfKind`); null in a lobby. */
-            scores: unknown;
+            scores: (unknown[] | null) | ({
+                [key: string]: unknown;
+            } | null);
         } & components["schemas"]["ScoresOfKind"];
         Health: {
             /** @example ok */
@@ -1040,7 +1169,8 @@ export interface components {
              * @description A stable machine-readable code. General codes: `invalid`, `not_found`,
              *     `method_not_allowed`, `payload_too_large`, `unsupported_media_type`, `conflict`,
              *     `unauthorized`, `forbidden`, `unavailable`, `internal`; game codes such as
-             *     `illegal_step`, `not_your_turn`, `version_mismatch`.
+             *     `illegal_step`, `not_your_turn`, `version_mismatch`. Most refusals also carry `facts`,
+             *     shaped by the code as `RefusalFacts` lists.
              * @example illegal_step
              */
             code: string;
@@ -1048,6 +1178,68 @@ export interface components {
             request_id?: string;
             /** @description The request fields that were wrong, when there are any. */
             errors?: components["schemas"]["FieldError"][];
+            facts?: components["schemas"]["RefusalFacts"];
+        };
+        /**
+         * @description An action from a seat whose turn it is not (G-1), and the seats that may act now.
+         * @example {
+         *       "seat": 1,
+         *       "to_act": [
+         *         0
+         *       ]
+         *     }
+         */
+        NotYourTurnFacts: {
+            /** @description The seat that sent the action. */
+            seat: number;
+            to_act: number[];
+        };
+        /**
+         * @description An action after the game was won, and the seats that won it.
+         * @example {
+         *       "winners": [
+         *         2
+         *       ]
+         *     }
+         */
+        GameOverFacts: {
+            winners: number[];
+        };
+        /**
+         * @description An `If-Match` that is not the game's version: the game's version and the one sent.
+         * @example {
+         *       "current": 9,
+         *       "sent": 7
+         *     }
+         */
+        VersionMismatchFacts: {
+            /** Format: int64 */
+            current: number;
+            /** Format: int64 */
+            sent: number;
+        };
+        /**
+         * @description An action sent to a game that takes none, and the game's status.
+         * @example {
+         *       "status": "lobby"
+         *     }
+         */
+        GameStatusFacts: {
+            /** @enum {string} */
+            status: "lobby" | "aborted";
+        };
+        /**
+         * @description Too few or too many players: the numbers of players the game takes (`min` is absent from `game_full`, whose `max` is the lobby's seats) and how many were named, asked for or have joined.
+         * @example {
+         *       "min": 2,
+         *       "max": 6,
+         *       "seats": 7
+         *     }
+         */
+        SeatCountFacts: {
+            min?: number;
+            max: number;
+            seats: number;
         };
         FieldError: {
             /** @example body.players */
@@ -1360,7 +1552,7 @@ export interface components {
             card: components["schemas"]["PrimeClimbCard"];
             pawn: number;
             candidates: components["schemas"]["PrimeClimbChoice"][];
-        };
+        } | null;
         /**
          * @example {
          *       "seat": 0,
@@ -1460,7 +1652,7 @@ export interface components {
             roll_again: boolean;
             start_pawns: number[];
             moved: boolean[];
-            pending: components["schemas"]["PrimeClimbPending"] | null;
+            pending: components["schemas"]["PrimeClimbPending"];
             players: components["schemas"]["PrimeClimbPlayerView"][];
             deck_size: number;
             /** @description Only for the full viewer (teacher); the next card first. */
@@ -1551,7 +1743,7 @@ export interface components {
         PrimeClimbDraw: {
             pawn: number;
             square: number;
-            card: components["schemas"]["PrimeClimbCard"] | null;
+            card: (string & components["schemas"]["PrimeClimbCard"]) | null;
             /** @enum {string} */
             kind: "keeper" | "action" | "none";
             reshuffled: boolean;
@@ -1568,7 +1760,7 @@ export interface components {
                 card: components["schemas"]["PrimeClimbCard"];
             } | null;
             pending: boolean;
-        };
+        } | null;
         /**
          * @description What the start or one action did. Public to every viewer; never holds the deck order.
          * @example {
@@ -1618,7 +1810,7 @@ export interface components {
             bumps: components["schemas"]["PrimeClimbBump"][];
             /** @description Move: the mover's pawns that, after the bump, stand on a red prime they did not stand on when the turn began (PC-10). Absent when none. */
             primes_landed?: (0 | 1)[];
-            draw: components["schemas"]["PrimeClimbDraw"] | null;
+            draw: components["schemas"]["PrimeClimbDraw"];
             next_seat: number | null;
             next_cursed: boolean;
             winner: number | null;
@@ -1675,6 +1867,146 @@ export interface components {
             /** @description A prime from 11 to 97 (PC-10). */
             red: boolean;
             colors: ("start" | "white" | "home" | "orange" | "green" | "blue" | "purple" | "red")[];
+        };
+        /**
+         * @description A step whose arithmetic leaves the board (PC-5): `past_101` (add or multiply gives more than 101), `below_0` (subtract gives less than 0), `not_whole` (divide leaves a remainder; no result), or `after_win` (a step after the move already brought both pawns home, PC-14).
+         * @example {
+         *       "reason": "past_101",
+         *       "step": 1,
+         *       "pawn": 1,
+         *       "from": 37,
+         *       "op": "multiply",
+         *       "die": 3,
+         *       "amount": 3,
+         *       "result": 111
+         *     }
+         */
+        PrimeClimbIllegalStepFacts: {
+            /** @enum {string} */
+            reason: "past_101" | "below_0" | "not_whole" | "after_win";
+            step?: number;
+            pawn?: number;
+            from?: number;
+            /** @enum {string} */
+            op?: "add" | "subtract" | "multiply" | "divide";
+            /** @description The die of a die step. */
+            die?: number;
+            card?: components["schemas"]["PrimeClimbCard"];
+            /** @description The number applied: the die, or the keeper's number. */
+            amount?: number;
+            /** @description Where the pawn would land; absent for a division that is not whole. */
+            result?: number;
+            /** @description The step that won (after_win). */
+            won_at?: number;
+        };
+        /**
+         * @description A move that leaves a die unused although it has a legal application (PC-6), with one such application.
+         * @example {
+         *       "die": 4,
+         *       "unused": [
+         *         4
+         *       ],
+         *       "pawn": 0,
+         *       "from": 12,
+         *       "op": "add",
+         *       "result": 16
+         *     }
+         */
+        PrimeClimbDiceUnusedFacts: {
+            die: number;
+            unused: number[];
+            pawn: number;
+            from: number;
+            /** @enum {string} */
+            op: "add" | "subtract" | "multiply" | "divide";
+            result: number;
+        };
+        /**
+         * @description A die the mover does not have (left) to use (PC-3).
+         * @example {
+         *       "step": 2,
+         *       "die": 6,
+         *       "dice_left": [
+         *         3
+         *       ]
+         *     }
+         */
+        PrimeClimbDieFacts: {
+            step?: number;
+            die: number;
+            dice_left: number[];
+        };
+        /**
+         * @description A pawn that is home on 101 and never moves again (PC-7).
+         * @example {
+         *       "step": 1,
+         *       "pawn": 0
+         *     }
+         */
+        PrimeClimbPawnFacts: {
+            step?: number;
+            pawn: number;
+        };
+        /**
+         * @description A die step that adds or multiplies under a Curse (PC-12).
+         * @example {
+         *       "step": 1,
+         *       "op": "multiply",
+         *       "die": 5
+         *     }
+         */
+        PrimeClimbCursedFacts: {
+            step?: number;
+            /** @enum {string} */
+            op: "add" | "multiply";
+            die: number;
+        };
+        /**
+         * @description A card that cannot be played (PC-12): an action card (`not_a_keeper`), a keeper the mover does not hold (`card_not_held`) or got on this turn (`card_drawn_this_turn`).
+         * @example {
+         *       "card": "send_to_start"
+         *     }
+         */
+        PrimeClimbCardFacts: {
+            step?: number;
+            card: components["schemas"]["PrimeClimbCard"];
+        };
+        /**
+         * @description A target a card cannot take (PC-12, PC-13): `no_such_seat`, `on_start` and `home` (Send to Start), `self` and `no_pawns` (Curse), `not_a_choice` (the answer to a pending Swap or Steal, with the choices it takes).
+         * @example {
+         *       "reason": "on_start",
+         *       "card": "send_to_start",
+         *       "target_seat": 1,
+         *       "pawn": 0
+         *     }
+         */
+        PrimeClimbInvalidTargetFacts: {
+            /** @enum {string} */
+            reason: "no_such_seat" | "on_start" | "home" | "self" | "no_pawns" | "not_a_choice";
+            step?: number;
+            card: components["schemas"]["PrimeClimbCard"];
+            target_seat: number;
+            pawn?: number;
+            choices?: components["schemas"]["PrimeClimbChoice"][];
+        };
+        /**
+         * @description An action the turn does not wait for (PC-4): the action type tried and the phase, with the dice rolled (move phase) or the card waiting for a choice (resolve phase).
+         * @example {
+         *       "phase": "move",
+         *       "action": "roll",
+         *       "dice": [
+         *         3,
+         *         5
+         *       ]
+         *     }
+         */
+        PrimeClimbWrongPhaseFacts: {
+            /** @enum {string} */
+            phase: "roll" | "move" | "resolve";
+            /** @enum {string} */
+            action: "roll" | "keeper" | "move" | "choose";
+            dice?: number[];
+            card?: components["schemas"]["PrimeClimbCard"];
         };
         /**
          * @description Game options. Every field is optional in a request (the defaults are shown); the canonical form the server returns has every field.
@@ -2207,6 +2539,91 @@ export interface components {
             winners: components["schemas"]["PrimedSeat"][];
         };
         /**
+         * @description A play whose total misses the target (PR-4): the top card, the cards played on it, the total they make and its prime factors in ascending order (`[21]` would be a prime; `[3, 7]` is 21).
+         * @example {
+         *       "top": 13,
+         *       "cards": [
+         *         8
+         *       ],
+         *       "total": 21,
+         *       "factors": [
+         *         3,
+         *         7
+         *       ]
+         *     }
+         */
+        PrimedSumFacts: {
+            top: components["schemas"]["PrimedCard"];
+            cards: components["schemas"]["PrimedCard"][];
+            total: number;
+            factors: number[];
+        };
+        /**
+         * @description Several cards sent together without the multi_card option (PR-5).
+         * @example {
+         *       "cards": [
+         *         4,
+         *         6
+         *       ]
+         *     }
+         */
+        PrimedCardsFacts: {
+            cards: number[];
+        };
+        /**
+         * @description A card played more often than the hand holds it (`held` is 0 for a card not held at all).
+         * @example {
+         *       "card": 9,
+         *       "played": 1,
+         *       "held": 0
+         *     }
+         */
+        PrimedCardNotInHandFacts: {
+            card: number;
+            played: number;
+            held: number;
+        };
+        /**
+         * @description After drawing a playable card, a play without it (PR-5).
+         * @example {
+         *       "drawn": 4,
+         *       "cards": [
+         *         6
+         *       ]
+         *     }
+         */
+        PrimedDrawnCardFacts: {
+            drawn: components["schemas"]["PrimedCard"];
+            cards: components["schemas"]["PrimedCard"][];
+        };
+        /**
+         * @description A draw while the hand can hit the target on the top card (PR-5).
+         * @example {
+         *       "top": 13,
+         *       "target": "primes"
+         *     }
+         */
+        PrimedPlayAvailableFacts: {
+            top: components["schemas"]["PrimedCard"];
+            /** @enum {string} */
+            target: "primes" | "composites";
+        };
+        /**
+         * @description An action the turn does not wait for (PR-5): a second draw (phase `drawn`, with the card drawn) or a pass without a drawn playable card (phase `play`).
+         * @example {
+         *       "phase": "drawn",
+         *       "action": "draw",
+         *       "drawn": 11
+         *     }
+         */
+        PrimedWrongPhaseFacts: {
+            /** @enum {string} */
+            phase: "play" | "drawn";
+            /** @enum {string} */
+            action: "draw" | "pass";
+            drawn?: components["schemas"]["PrimedCard"];
+        };
+        /**
          * @description A kind of game.
          * @enum {string}
          */
@@ -2292,7 +2709,7 @@ export interface components {
              * @enum {string}
              */
             game: "prime-climb";
-            scores: components["schemas"]["PrimeClimbScores"] | null;
+            scores: (unknown[] & components["schemas"]["PrimeClimbScores"]) | null;
         };
         /** @description The fields of a Scores of primed. */
         ScoresOfPrimed: {
@@ -2303,6 +2720,39 @@ export interface components {
             game: "primed";
             scores: components["schemas"]["PrimedScores"] | null;
         };
+        /**
+         * @description The numbers behind a refusal, for programs (a dashboard, a translation): the `facts` of a
+         *     problem document and of a stored attempt. Their shape is set by the problem's `code` and, for
+         *     a game's rules, the game's kind (every schema lists its codes in `x-refusal-codes`):
+         *
+         *     | code | facts | game |
+         *     |---|---|---|
+         *     | `card_drawn_this_turn` | `PrimeClimbCardFacts` | `prime-climb` |
+         *     | `card_not_held` | `PrimeClimbCardFacts` | `prime-climb` |
+         *     | `card_not_in_hand` | `PrimedCardNotInHandFacts` | `primed` |
+         *     | `cursed` | `PrimeClimbCursedFacts` | `prime-climb` |
+         *     | `dice_unused` | `PrimeClimbDiceUnusedFacts` | `prime-climb` |
+         *     | `die_not_available` | `PrimeClimbDieFacts` | `prime-climb` |
+         *     | `game_full` | `SeatCountFacts` | any |
+         *     | `game_not_active` | `GameStatusFacts` | any |
+         *     | `game_over` | `GameOverFacts` | any |
+         *     | `illegal_step` | `PrimeClimbIllegalStepFacts` | `prime-climb` |
+         *     | `invalid_seat_count` | `SeatCountFacts` | any |
+         *     | `invalid_target` | `PrimeClimbInvalidTargetFacts` | `prime-climb` |
+         *     | `must_play_drawn_card_or_pass` | `PrimedDrawnCardFacts` | `primed` |
+         *     | `not_a_keeper` | `PrimeClimbCardFacts` | `prime-climb` |
+         *     | `not_composite` | `PrimedSumFacts` | `primed` |
+         *     | `not_enough_players` | `SeatCountFacts` | any |
+         *     | `not_prime` | `PrimedSumFacts` | `primed` |
+         *     | `not_your_turn` | `NotYourTurnFacts` | any |
+         *     | `one_card_only` | `PrimedCardsFacts` | `primed` |
+         *     | `pawn_home` | `PrimeClimbPawnFacts` | `prime-climb` |
+         *     | `play_available` | `PrimedPlayAvailableFacts` | `primed` |
+         *     | `version_mismatch` | `VersionMismatchFacts` | any |
+         *     | `wrong_phase` | `PrimeClimbWrongPhaseFacts` | `prime-climb` |
+         *     | `wrong_phase` | `PrimedWrongPhaseFacts` | `primed` |
+         */
+        RefusalFacts: components["schemas"]["GameOverFacts"] | components["schemas"]["GameStatusFacts"] | components["schemas"]["NotYourTurnFacts"] | components["schemas"]["SeatCountFacts"] | components["schemas"]["VersionMismatchFacts"] | components["schemas"]["PrimeClimbCardFacts"] | components["schemas"]["PrimeClimbCursedFacts"] | components["schemas"]["PrimeClimbDiceUnusedFacts"] | components["schemas"]["PrimeClimbDieFacts"] | components["schemas"]["PrimeClimbIllegalStepFacts"] | components["schemas"]["PrimeClimbInvalidTargetFacts"] | components["schemas"]["PrimeClimbPawnFacts"] | components["schemas"]["PrimeClimbWrongPhaseFacts"] | components["schemas"]["PrimedCardNotInHandFacts"] | components["schemas"]["PrimedCardsFacts"] | components["schemas"]["PrimedDrawnCardFacts"] | components["schemas"]["PrimedPlayAvailableFacts"] | components["schemas"]["PrimedSumFacts"] | components["schemas"]["PrimedWrongPhaseFacts"];
     };
     responses: {
         /** @description The request is malformed (`invalid` and more specific codes); for example a body that is not exactly one JSON document in UTF-8, nested at most 32 deep with at most 1,000 values, without `\u0000` and unpaired surrogate (`\uD800`–`\uDFFF`) escapes. */
@@ -2445,6 +2895,12 @@ export interface components {
     };
     parameters: {
         GameID: string;
+        /**
+         * @description `legal_actions`: add the caller's legal actions to the game (`legal_actions`, the same
+         *     object as `GET /v1/games/{id}/legal-actions` answers). Only a seat has legal actions: for
+         *     a caller without one (no token, the creator's or a teacher's token) the field is absent.
+         */
+        Include: "legal_actions";
         /** @description The version (ETag) the action is based on; a stale one gets 412 `version_mismatch`. */
         IfMatch: string;
         /**
@@ -2472,7 +2928,7 @@ export interface components {
     };
     requestBodies: never;
     headers: {
-        /** @description The game's version in quotes, e.g. `"7"`. */
+        /** @description The game's version in quotes, e.g. `"7"`; on a gzipped body its weak form, `W/"7"`. */
         ETag: string;
         /** @description The address of the created resource. */
         Location: string;
@@ -2570,7 +3026,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/yaml": Record<string, never>;
+                    "application/yaml": string;
                 };
             };
             413: components["responses"]["BodyNotAllowed"];
@@ -2709,7 +3165,14 @@ export interface operations {
     };
     getGame: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description `legal_actions`: add the caller's legal actions to the game (`legal_actions`, the same
+                 *     object as `GET /v1/games/{id}/legal-actions` answers). Only a seat has legal actions: for
+                 *     a caller without one (no token, the creator's or a teacher's token) the field is absent.
+                 */
+                include?: components["parameters"]["Include"];
+            };
             header?: {
                 "If-None-Match"?: string;
             };
@@ -2901,7 +3364,14 @@ export interface operations {
     };
     postAction: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description `legal_actions`: add the caller's legal actions to the game (`legal_actions`, the same
+                 *     object as `GET /v1/games/{id}/legal-actions` answers). Only a seat has legal actions: for
+                 *     a caller without one (no token, the creator's or a teacher's token) the field is absent.
+                 */
+                include?: components["parameters"]["Include"];
+            };
             header?: {
                 /** @description The version (ETag) the action is based on; a stale one gets 412 `version_mismatch`. */
                 "If-Match"?: components["parameters"]["IfMatch"];
