@@ -505,6 +505,10 @@ func (tb *table) checkFinished() (openapi.Game, json.RawMessage) {
 	if resp.StatusCode != http.StatusConflict || resp.Problem(tb.t).Code != "game_over" {
 		tb.t.Errorf("POST actions on a finished game = %d, want 409 game_over (PC-14, PR-7): %s", resp.StatusCode, resp.Body)
 	}
+	// Its facts name the winners, as the engines' game_over did before the 409.
+	if want, _ := json.Marshal(map[string][]int{"winners": g.Winners}); !jsonEqual(resp.Problem(tb.t).Facts, want) {
+		tb.t.Errorf("game_over facts = %s, want %s", resp.Problem(tb.t).Facts, want)
+	}
 	// A typed client tells the kinds apart by game: each entry carries its game's kind.
 	for _, e := range tb.checkFinalHistoryKinds() {
 		if string(e) != tb.kind {

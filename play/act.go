@@ -150,7 +150,8 @@ func (s *Service) act(ctx context.Context, tx Tx, rec *GameRecord, caller Caller
 	// A finished game conflicts with any action, whatever the action says: 409, as for the other states
 	// that take none, and not a rule broken by the action (PC-14, PR-7).
 	if rec.Status == StatusFinished {
-		return actedRecord{}, domain.Errorf(domain.KindConflict, "game_over", "Game %s is finished; it takes no more actions.", rec.ID)
+		return actedRecord{}, domain.Errorf(domain.KindConflict, "game_over", "Game %s is finished; it takes no more actions.", rec.ID).
+			WithFacts(domain.GameOverFacts{Winners: append([]int{}, rec.Winners...)})
 	}
 	g, err := s.decodeGame(rec)
 	if err != nil {
