@@ -106,6 +106,9 @@ func (t *gameTx) LockGameWithResult(ctx context.Context, id string, lookup []byt
 	return t.lockGame(ctx, id, lookup)
 }
 
+// nextSeqSQL is the seq a game's next history entry takes.
+const nextSeqSQL = `SELECT coalesce(max(seq), -1) + 1 FROM actions WHERE game_id = $1`
+
 // lockGame locks the game row, then reads its seats, the seq its next entry takes and, for a
 // lookup, the result kept under it. Each read is a statement of its own after the lock, so it sees
 // whatever the transaction that held the lock before committed.
@@ -113,7 +116,7 @@ func (t *gameTx) lockGame(ctx context.Context, id string, lookup []byte) (*play.
 	b := &pgx.Batch{}
 	load := queueGame(b, id, true)
 	var next int64
-	b.Queue(`SELECT coalesce(max(seq), -1) + 1 FROM actions WHERE game_id = $1`, id).
+	b.Queue(nextSeqSQL, id).
 		QueryRow(func(r pgx.Row) error { return r.Scan(&next) })
 	var kept *play.KeptResult
 	if lookup != nil {
@@ -168,7 +171,7 @@ func (t *gameTx) NextSeq(ctx context.Context, gameID string) (int64, error) {
 		return seq, nil
 	}
 	var seq int64
-	err := t.one(ctx, `SELECT coalesce(max(seq), -1) + 1 FROM actions WHERE game_id = $1`, []any{gameID},
+	err := t.one(ctx, nextSeqSQL, []any{gameID},
 		func(r pgx.Row) error { return r.Scan(&seq) })
 	return seq, err
 }
