@@ -35,6 +35,10 @@ type GameKind struct {
 	// entry of legal, a seat's legal actions as GET /legal-actions lists them. Nil when the kind has
 	// no such strategy; players then pick at random (domain/players).
 	Greedy func(legal []json.RawMessage, r Rand) (int, error)
+	// Advisor is the kind's judgement of play for computer players, hints and move review; nil when
+	// the kind has none (its computer players then play greedy or random, and it offers no hints or
+	// review).
+	Advisor *Advisor
 }
 
 // Name is the kind's identifier in the API, e.g. "prime-climb".
