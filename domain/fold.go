@@ -38,6 +38,12 @@ func ApplyRecorded(state State, seat int, action json.RawMessage, src Rand) (Sta
 // Fold rebuilds a game from its setup and its recorded actions alone (G-2): the recorded random values
 // stand in for the dice and shuffles.
 func Fold(rules Rules, setup Setup, records []Record) (State, error) {
+	return FoldVisiting(rules, setup, records, nil)
+}
+
+// FoldVisiting is Fold that shows visit, when it is not nil, the state before each record is
+// applied, so that a review can judge every action where it was played.
+func FoldVisiting(rules Rules, setup Setup, records []Record, visit func(i int, before State) error) (State, error) {
 	state, err := replay(func(r Rand) (State, error) {
 		s, _, err := rules.Start(setup.Options, setup.Seats, r)
 		return s, err
@@ -46,6 +52,11 @@ func Fold(rules Rules, setup Setup, records []Record) (State, error) {
 		return nil, fmt.Errorf("replaying the start: %w", err)
 	}
 	for i, rec := range records {
+		if visit != nil {
+			if err := visit(i, state); err != nil {
+				return nil, err
+			}
+		}
 		state, err = replay(func(r Rand) (State, error) {
 			s, _, err := state.Apply(rec.Seat, rec.Action, r)
 			return s, err

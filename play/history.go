@@ -23,7 +23,11 @@ func (s *Service) StateAt(ctx context.Context, g *Game, seq int64) (domain.State
 }
 
 // Fold replays a game's entries, the start first, into the state they lead to.
-func Fold(g *Game, entries []Entry) (domain.State, error) {
+func Fold(g *Game, entries []Entry) (domain.State, error) { return foldVisiting(g, entries, nil) }
+
+// foldVisiting is Fold that shows visit the state before each action: i counts the actions, so
+// entries[i+1] is the one about to be applied.
+func foldVisiting(g *Game, entries []Entry, visit func(i int, before domain.State) error) (domain.State, error) {
 	if len(entries) == 0 || entries[0].Seq != 0 {
 		return nil, fmt.Errorf("game %s: history does not begin with its start", g.ID)
 	}
@@ -32,7 +36,7 @@ func Fold(g *Game, entries []Entry) (domain.State, error) {
 	for _, e := range entries[1:] {
 		records = append(records, domain.Record{Seat: *e.Seat, Action: e.Action, Random: e.Random})
 	}
-	return domain.Fold(g.Rules, setup, records)
+	return domain.FoldVisiting(g.Rules, setup, records, visit)
 }
 
 // Progress is a game and the next entries of its history, read from one snapshot so they agree.

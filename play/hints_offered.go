@@ -1,0 +1,5 @@
+package play
+
+// hintsOffered reports whether the game offers hints to its players. Every game does until the
+// game option `hints` exists: the lead wires this to it at merge (return g.Settings.Hints).
+func hintsOffered(g *Game) bool { return true }
