@@ -10,6 +10,7 @@ import (
 
 // Hint is the expert's suggestion for one seat at one position of a game.
 type Hint struct {
+	Game string // the game's kind
 	Seat int
 	// Seq is the history entry the suggested action would make; Version is the game's version the
 	// hint is for, to send as If-Match with the action.
@@ -74,5 +75,5 @@ func (s *Service) Hint(ctx context.Context, gameID string, p Principal) (*Hint, 
 	if err := s.store.RecordHint(ctx, g.ID, caller.Seat, seq); err != nil {
 		return nil, err
 	}
-	return &Hint{Seat: caller.Seat, Seq: seq, Version: g.Version, Action: action, Explanation: advice.Explanation}, nil
+	return &Hint{Game: g.Kind, Seat: caller.Seat, Seq: seq, Version: g.Version, Action: action, Explanation: advice.Explanation}, nil
 }
