@@ -3,6 +3,7 @@ package play
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 
 	"primegames/domain"
 )
@@ -23,14 +24,35 @@ func seatSight(state domain.State, seat int) (view json.RawMessage, legal []json
 	if view, err = json.Marshal(state.View(domain.Player(seat))); err != nil {
 		return nil, nil, fmt.Errorf("encoding the view of seat %d: %w", seat, err)
 	}
-	list, err := json.Marshal(state.LegalActions(seat))
-	if err != nil {
-		return nil, nil, fmt.Errorf("encoding the legal actions of seat %d: %w", seat, err)
-	}
-	if err := json.Unmarshal(list, &legal); err != nil {
-		return nil, nil, fmt.Errorf("the legal actions of seat %d are not a list: %w", seat, err)
+	if legal, err = entriesOf(state.LegalActions(seat)); err != nil {
+		return nil, nil, fmt.Errorf("the legal actions of seat %d: %w", seat, err)
 	}
 	return view, legal, nil
+}
+
+// entriesOf encodes each entry of a list of legal actions. A list the engine gives as a slice is
+// encoded entry by entry, which saves parsing the whole list again (a Prime Climb roll can allow
+// hundreds of moves, and a review does this before every action).
+func entriesOf(list any) ([]json.RawMessage, error) {
+	if v := reflect.ValueOf(list); v.Kind() == reflect.Slice {
+		entries := make([]json.RawMessage, v.Len())
+		for i := range entries {
+			var err error
+			if entries[i], err = json.Marshal(v.Index(i).Interface()); err != nil {
+				return nil, err
+			}
+		}
+		return entries, nil
+	}
+	encoded, err := json.Marshal(list)
+	if err != nil {
+		return nil, err
+	}
+	var entries []json.RawMessage
+	if err := json.Unmarshal(encoded, &entries); err != nil {
+		return nil, fmt.Errorf("not a list: %w", err)
+	}
+	return entries, nil
 }
 
 // chosenAction is the action, ready to post, of the entry of legal an Advisor chose.
