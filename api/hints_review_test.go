@@ -318,3 +318,32 @@ func equalCounts(got, want map[string]int) bool {
 	}
 	return true
 }
+
+// The class statistics make at most ten reviews a request: with twelve finished games and none
+// reviewed, the first request counts two pending, and the next adds them.
+func TestClassStatisticsMakeAtMostTenReviewsARequest(t *testing.T) {
+	s := startHosting(t, tinygame.Kind)
+	tg := &tinyTable{t: t, s: s}
+	class := newClassroomOn(t, s, "Busy class", "Ada", "Ben")
+	teacher := bearer(class.teacher)
+	tokens := map[string]string{}
+	for _, st := range class.students {
+		tokens[st.id] = st.token
+	}
+	const finished = 12
+	for range finished {
+		var created openapi.ClassroomGames
+		tg.expect(s.Post("/v1/classrooms/"+class.id+"/games", map[string]any{"game": "tiny", "group_size": 2, "options": map[string]any{"pile": 1}}, teacher...),
+			http.StatusCreated, &created)
+		game := created.Games[0]
+		mover := tokens[game.Seats[game.Turn.ToAct[0]].StudentId.String()]
+		tg.expect(s.Post("/v1/games/"+game.Id.String()+"/actions", json.RawMessage(takeOne), bearer(mover)...), http.StatusCreated, nil)
+	}
+	for _, want := range []struct{ pending, judged int }{{finished - 10, 10}, {0, finished}} {
+		var stats openapi.ClassroomStats
+		tg.expect(s.Get("/v1/classrooms/"+class.id+"/stats", teacher...), http.StatusOK, &stats)
+		if stats.ReviewsPending != want.pending || stats.Class.JudgedActions != want.judged {
+			t.Errorf("%d pending, %d judged; want %d and %d", stats.ReviewsPending, stats.Class.JudgedActions, want.pending, want.judged)
+		}
+	}
+}

@@ -8,7 +8,7 @@ import (
 
 // reviewsPerStats bounds the reviews one statistics request makes for finished games that have none
 // kept yet; the rest are made by the next requests, and counted as pending meanwhile.
-const reviewsPerStats = 20
+const reviewsPerStats = 10
 
 // ReviewCounts sums the judged actions of reviews.
 type ReviewCounts struct {

@@ -1413,7 +1413,7 @@ type ClassroomStats struct {
 	Class       StatsTotals        `json:"class"`
 	ClassroomId openapi_types.UUID `json:"classroom_id"`
 
-	// ReviewsPending Finished games whose move review is not made yet. One request makes at most 20 of them (and keeps them); the review figures of the rest join the statistics on later requests.
+	// ReviewsPending Finished games whose move review is not made yet. One request makes at most 10 of them (and keeps them); the review figures of the rest join the statistics on later requests.
 	ReviewsPending int            `json:"reviews_pending"`
 	Students       []StudentStats `json:"students"`
 }
@@ -1660,12 +1660,12 @@ type Health struct {
 type Hint struct {
 	// Action The suggested action, one of the seat's legal actions, ready to post as it is.
 	//
-	// Example: {"steps":[{"die":4,"op":"add","pawn":0},{"die":7,"op":"add","pawn":0}],"type":"move"}
+	// Example: {"draw_pawn":0,"steps":[{"die":4,"op":"add","pawn":0},{"die":7,"op":"add","pawn":1}],"type":"move"}
 	Action json.RawMessage `json:"action"`
 
 	// Explanation Why, in one sentence for a child or a teacher.
 	//
-	// Example: pawn 0: 37 + 4 = 41 lands on a prime and draws a card
+	// Example: pawn 0: 37 + 4 = 41 lands on a prime and draws a card; pawn 1: 12 + 7 = 19
 	Explanation string `json:"explanation"`
 
 	// Game A kind of game.

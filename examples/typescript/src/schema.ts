@@ -1107,7 +1107,7 @@ export interface components {
         ClassroomStats: {
             /** Format: uuid */
             classroom_id: string;
-            /** @description Finished games whose move review is not made yet. One request makes at most 20 of them (and keeps them); the review figures of the rest join the statistics on later requests. */
+            /** @description Finished games whose move review is not made yet. One request makes at most 10 of them (and keeps them); the review figures of the rest join the statistics on later requests. */
             reviews_pending: number;
             students: components["schemas"]["StudentStats"][];
             /** @description The class as a whole. `games_played`, `games_finished` and `games_won` count games, each once: the started games in which a current student holds a seat (two students' game is one game), won when a current student won it. The `games` counters are every current student's added up; `attempts` counts all their refusals, with the class's most recent examples. */
