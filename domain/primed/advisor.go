@@ -61,13 +61,22 @@ func choose(view json.RawMessage, legal []json.RawMessage, level domain.Level, r
 
 // best is the entry the expert values lowest, the first of equals, and its value.
 func (p *position) best(entries []LegalAction) (int, float64) {
-	pick, lowest := 0, 0.0
+	actions := make([]Action, len(entries))
 	for i, e := range entries {
-		if v := p.valueOf(e.Action); i == 0 || v < lowest {
-			pick, lowest = i, v
+		actions[i] = e.Action
+	}
+	return lowestOf(p.values(actions))
+}
+
+// lowestOf is the index of the lowest of values, the first of equals, and that value.
+func lowestOf(values []float64) (int, float64) {
+	pick := 0
+	for i, v := range values {
+		if v < values[pick] {
+			pick = i
 		}
 	}
-	return pick, lowest
+	return pick, values[pick]
 }
 
 // explain says in one sentence what an action does: "play 7 on 6: 13 is prime and your hand drops

@@ -19,6 +19,7 @@ type position struct {
 	top     int
 	drawn   int
 	hand    []int // ascending
+	pile    []int // the Primed pile, bottom first
 	sizes   []int // cards held by each seat
 	unseen  cardCounts
 	nUnseen int
@@ -44,7 +45,7 @@ func readPosition(view json.RawMessage) (*position, error) {
 		return nil, fmt.Errorf("primed view: the hand of seat %d, the seat to act, is not shown", seat)
 	}
 	p := &position{opts: v.Options, seat: seat, seats: len(v.Hands), phase: v.Phase, top: v.Top, drawn: v.DrawnCard,
-		hand: slices.Sorted(slices.Values(v.Hands[seat].Cards)), sizes: make([]int, len(v.Hands))}
+		hand: slices.Sorted(slices.Values(v.Hands[seat].Cards)), sizes: make([]int, len(v.Hands)), pile: v.PrimedPile}
 	for i, h := range v.Hands {
 		p.sizes[i] = h.Size
 	}
@@ -255,4 +256,18 @@ func (p *position) valueOf(a Action) float64 {
 	default:
 		return p.value(p.hand, p.top)
 	}
+}
+
+// values is the expected hand total at the end of the round after each of actions: by rollouts in
+// single-card games, by position.value with multi_card, where a hand has too many plays to try
+// each one many times.
+func (p *position) values(actions []Action) []float64 {
+	if !p.opts.MultiCard && len(actions) > 1 {
+		return p.rolloutValues(actions)
+	}
+	values := make([]float64, len(actions))
+	for i, a := range actions {
+		values[i] = p.valueOf(a)
+	}
+	return values
 }

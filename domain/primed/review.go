@@ -37,10 +37,15 @@ func review(view json.RawMessage, legal []json.RawMessage, played json.RawMessag
 	if a.Type == ActionPlay && !holds(p.hand, a.Cards) {
 		return domain.Judgement{}, fmt.Errorf("primed review: the play %v is not in the hand %v", a.Cards, p.hand)
 	}
-	i, bestValue := p.best(entries)
+	actions := make([]Action, len(entries), len(entries)+1)
+	for i, e := range entries {
+		actions[i] = e.Action
+	}
+	values := p.values(append(actions, a))
+	i, bestValue := lowestOf(values[:len(entries)])
 	return domain.Judgement{
 		Best:   domain.Advice{Index: i, Explanation: p.explain(entries[i].Action)},
-		Loss:   max(0, p.valueOf(a)-bestValue),
+		Loss:   max(0, values[len(entries)]-bestValue),
 		Missed: p.missed(entries, a),
 	}, nil
 }
