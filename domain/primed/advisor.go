@@ -65,7 +65,7 @@ func (p *position) best(entries []LegalAction) (int, float64) {
 	for i, e := range entries {
 		actions[i] = e.Action
 	}
-	return lowestOf(p.values(actions))
+	return lowestOf(p.values(actions, -1))
 }
 
 // lowestOf is the index of the lowest of values, the first of equals, and that value.

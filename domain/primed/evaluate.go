@@ -1,8 +1,10 @@
 package primed
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/bits"
 	"math/rand/v2"
 	"slices"
@@ -258,16 +260,55 @@ func (p *position) valueOf(a Action) float64 {
 	}
 }
 
-// values is the expected hand total at the end of the round after each of actions: by rollouts in
-// single-card games, by position.value with multi_card, where a hand has too many plays to try
-// each one many times.
-func (p *position) values(actions []Action) []float64 {
-	if !p.opts.MultiCard && len(actions) > 1 {
+// values is the expected hand total at the end of the round after each of actions, measured by
+// rollouts. With multi_card a hand may have hundreds of plays: only the shortlisted ones, those that
+// position.value ranks best, and the action at index always (-1 for none) are rolled out; the others
+// get +Inf, so they are never chosen.
+func (p *position) values(actions []Action, always int) []float64 {
+	if len(actions) == 1 {
+		return []float64{p.valueOf(actions[0])}
+	}
+	if !p.opts.MultiCard {
 		return p.rolloutValues(actions)
 	}
+	short := p.shortlist(actions)
+	if always >= 0 && !slices.Contains(short, always) {
+		short = append(short, always)
+	}
+	tried := make([]Action, len(short))
+	for k, i := range short {
+		tried[k] = actions[i]
+	}
+	measured := p.rolloutValues(tried)
 	values := make([]float64, len(actions))
-	for i, a := range actions {
-		values[i] = p.valueOf(a)
+	for i := range values {
+		values[i] = math.Inf(1)
+	}
+	for k, i := range short {
+		values[i] = measured[k]
 	}
 	return values
+}
+
+// shortlisted is how many multi-card plays each ranking puts on the shortlist.
+const shortlisted = 4
+
+// shortlist is the indexes of the actions worth rolling out: the best by position.value and those
+// that shed the most points.
+func (p *position) shortlist(actions []Action) []int {
+	byValue := make([]int, len(actions))
+	quick := make([]float64, len(actions))
+	for i, a := range actions {
+		byValue[i], quick[i] = i, p.valueOf(a)
+	}
+	byPoints := slices.Clone(byValue)
+	slices.SortStableFunc(byValue, func(a, b int) int { return cmp.Compare(quick[a], quick[b]) })
+	slices.SortStableFunc(byPoints, func(a, b int) int { return cmp.Compare(sum(actions[b].Cards), sum(actions[a].Cards)) })
+	short := slices.Clone(byValue[:min(shortlisted, len(byValue))])
+	for _, i := range byPoints[:min(shortlisted, len(byPoints))] {
+		if !slices.Contains(short, i) {
+			short = append(short, i)
+		}
+	}
+	return short
 }

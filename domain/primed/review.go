@@ -41,7 +41,7 @@ func review(view json.RawMessage, legal []json.RawMessage, played json.RawMessag
 	for i, e := range entries {
 		actions[i] = e.Action
 	}
-	values := p.values(append(actions, a))
+	values := p.values(append(actions, a), len(entries))
 	i, bestValue := lowestOf(values[:len(entries)])
 	return domain.Judgement{
 		Best:   domain.Advice{Index: i, Explanation: p.explain(entries[i].Action)},

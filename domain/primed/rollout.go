@@ -23,6 +23,8 @@ type world struct {
 	pile    []int // the Primed pile, bottom first; the last card is the top
 	target  string
 	maxCard int
+	multi   bool
+	play    []int // scratch for the play being made
 }
 
 // deal fills w with one random deal of the position's hidden cards.
@@ -51,7 +53,7 @@ func (p *position) deal(w *world, rng *rand.Rand, pool []int) {
 	}
 	w.draw = append(w.draw[:0], pool[at:]...)
 	w.pile = append(w.pile[:0], p.pile...)
-	w.target, w.maxCard = p.opts.Target, p.opts.MaxCard()
+	w.target, w.maxCard, w.multi = p.opts.Target, p.opts.MaxCard(), p.opts.MultiCard
 }
 
 func (h *cardCounts) size() int {
@@ -64,6 +66,18 @@ func (h *cardCounts) size() int {
 
 func (w *world) top() int { return w.pile[len(w.pile)-1] }
 
+func (w *world) keep(seat, c int) {
+	w.hands[seat][c]++
+	w.sizes[seat]++
+	w.totals[seat] += c
+}
+
+func (w *world) shedAll(seat int, cards []int) {
+	for _, c := range cards {
+		w.shed(seat, c)
+	}
+}
+
 func (w *world) shed(seat, c int) {
 	w.hands[seat][c]--
 	w.sizes[seat]--
@@ -71,15 +85,66 @@ func (w *world) shed(seat, c int) {
 	w.pile = append(w.pile, c)
 }
 
-// highest is seat's highest card that hits the target on the top, or 0.
-func (w *world) highest(seat int) int {
+// bestPlay is the greedy play of seat on the top, the most points it can shed, as cards with the
+// highest last; nil when it has none. When must is not 0 the play includes that card, which the hand
+// holds (PR-5).
+func (w *world) bestPlay(seat, must int) []int {
 	top := w.top()
-	for c := w.maxCard; c >= 1; c-- {
-		if w.hands[seat][c] > 0 && hits(w.target, top+c) {
-			return c
+	w.play = w.play[:0]
+	if !w.multi {
+		if must != 0 {
+			if hits(w.target, top+must) {
+				return append(w.play, must)
+			}
+			return nil
+		}
+		for c := w.maxCard; c >= 1; c-- {
+			if w.hands[seat][c] > 0 && hits(w.target, top+c) {
+				return append(w.play, c)
+			}
+		}
+		return nil
+	}
+	h := w.hands[seat]
+	if must != 0 {
+		h[must]--
+	}
+	// reach[v] holds the sums made by cards of value at most v.
+	var reach [18]sumSet
+	reach[0] = singleton(0)
+	total := 0
+	for v := 1; v <= w.maxCard; v++ {
+		reach[v] = reach[v-1]
+		for range h[v] {
+			reach[v] = orSets(reach[v], reach[v].shifted(v))
+		}
+		total += v * h[v]
+	}
+	pick := -1
+	for s := total; s >= 0; s-- {
+		if reach[w.maxCard].has(s) && (s > 0 || must != 0) && hits(w.target, top+must+s) {
+			pick = s
+			break
 		}
 	}
-	return 0
+	if pick < 0 {
+		return nil
+	}
+	for v := w.maxCard; v >= 1 && pick > 0; v-- {
+		for k := 0; k <= h[v]; k++ {
+			if pick-k*v >= 0 && reach[v-1].has(pick-k*v) {
+				for range k {
+					w.play = append(w.play, v)
+				}
+				pick -= k * v
+				break
+			}
+		}
+	}
+	if must != 0 {
+		w.play = append(w.play, must)
+	}
+	return w.play
 }
 
 // drawCard takes the top of the draw pile, refilling it from the Primed pile under its top when it is
@@ -105,8 +170,8 @@ func (w *world) playOut(seat, me int, rng *rand.Rand) int {
 	seats := len(w.hands)
 	passes := 0
 	for range rolloutTurns {
-		if c := w.highest(seat); c != 0 {
-			w.shed(seat, c)
+		if play := w.bestPlay(seat, 0); play != nil {
+			w.shedAll(seat, play)
 			passes = 0
 			if w.sizes[seat] == 0 {
 				return w.totals[me]
@@ -117,12 +182,12 @@ func (w *world) playOut(seat, me int, rng *rand.Rand) int {
 			}
 		} else {
 			passes = 0
-			if hits(w.target, w.top()+c) {
-				w.pile = append(w.pile, c)
-			} else {
-				w.hands[seat][c]++
-				w.sizes[seat]++
-				w.totals[seat] += c
+			w.keep(seat, c)
+			if play := w.bestPlay(seat, c); play != nil {
+				w.shedAll(seat, play)
+				if w.sizes[seat] == 0 {
+					return w.totals[me]
+				}
 			}
 		}
 		seat = (seat + 1) % seats
@@ -162,20 +227,18 @@ func (w *world) after(p *position, a Action, rng *rand.Rand) int {
 	me, next := p.seat, (p.seat+1)%p.seats
 	switch a.Type {
 	case ActionPlay:
-		for _, c := range a.Cards {
-			w.shed(me, c)
-		}
+		w.shedAll(me, a.Cards)
 		if w.sizes[me] == 0 {
 			return 0
 		}
 	case ActionDraw:
 		if c := w.drawCard(rng); c != 0 {
-			if hits(w.target, w.top()+c) {
-				w.pile = append(w.pile, c)
-			} else {
-				w.hands[me][c]++
-				w.sizes[me]++
-				w.totals[me] += c
+			w.keep(me, c)
+			if play := w.bestPlay(me, c); play != nil {
+				w.shedAll(me, play)
+				if w.sizes[me] == 0 {
+					return 0
+				}
 			}
 		}
 	}
