@@ -9,7 +9,7 @@ import (
 // and the draw pile, and the round is played out with every seat playing its highest playable card.
 // Every action is tried on the same deals, so their difference is measured with little noise.
 const (
-	rollouts = 96
+	rollouts = 64
 	// rolloutTurns bounds one playout; a round of two greedy players takes a few dozen turns.
 	rolloutTurns = 400
 )
@@ -19,9 +19,9 @@ type world struct {
 	hands   []cardCounts
 	sizes   []int
 	totals  []int
-	draw    []int // top first
-	pile    []int // the Primed pile, bottom first; the last card is the top
-	target  string
+	draw    []int                // top first
+	pile    []int                // the Primed pile, bottom first; the last card is the top
+	hit     *[sumWords * 64]bool // hit[s]: the sum s meets the target (PR-4)
 	maxCard int
 	multi   bool
 	play    []int // scratch for the play being made
@@ -53,8 +53,35 @@ func (p *position) deal(w *world, rng *rand.Rand, pool []int) {
 	}
 	w.draw = append(w.draw[:0], pool[at:]...)
 	w.pile = append(w.pile[:0], p.pile...)
-	w.target, w.maxCard, w.multi = p.opts.Target, p.opts.MaxCard(), p.opts.MultiCard
+	w.hit, w.maxCard, w.multi = hitTables[p.opts.Target], p.opts.MaxCard(), p.opts.MultiCard
 }
+
+// copyFrom makes w the same world as src, reusing w's memory.
+func (w *world) copyFrom(src *world) {
+	w.hands = append(w.hands[:0], src.hands...)
+	w.sizes = append(w.sizes[:0], src.sizes...)
+	w.totals = append(w.totals[:0], src.totals...)
+	// Room for the whole deck, so that neither pile grows while the round is played out.
+	if deck := 4 * src.maxCard; cap(w.pile) < deck {
+		w.draw, w.pile = make([]int, 0, deck), make([]int, 0, deck)
+	}
+	w.draw = append(w.draw[:0], src.draw...)
+	w.pile = append(w.pile[:0], src.pile...)
+	w.hit, w.maxCard, w.multi = src.hit, src.maxCard, src.multi
+}
+
+// hitTables[target] tells for every sum a play can make whether it meets the target (PR-4).
+var hitTables = func() map[string]*[sumWords * 64]bool {
+	m := map[string]*[sumWords * 64]bool{}
+	for _, target := range []string{TargetPrimes, TargetComposites} {
+		var table [sumWords * 64]bool
+		for s := range table {
+			table[s] = hits(target, s)
+		}
+		m[target] = &table
+	}
+	return m
+}()
 
 func (h *cardCounts) size() int {
 	n := 0
@@ -65,6 +92,8 @@ func (h *cardCounts) size() int {
 }
 
 func (w *world) top() int { return w.pile[len(w.pile)-1] }
+
+func (w *world) hitAt(total int) bool { return total < len(w.hit) && w.hit[total] }
 
 func (w *world) keep(seat, c int) {
 	w.hands[seat][c]++
@@ -93,14 +122,16 @@ func (w *world) bestPlay(seat, must int) []int {
 	w.play = w.play[:0]
 	if !w.multi {
 		if must != 0 {
-			if hits(w.target, top+must) {
-				return append(w.play, must)
+			if w.hitAt(top + must) {
+				w.play = append(w.play, must)
+				return w.play
 			}
 			return nil
 		}
 		for c := w.maxCard; c >= 1; c-- {
-			if w.hands[seat][c] > 0 && hits(w.target, top+c) {
-				return append(w.play, c)
+			if w.hands[seat][c] > 0 && w.hitAt(top+c) {
+				w.play = append(w.play, c)
+				return w.play
 			}
 		}
 		return nil
@@ -122,7 +153,7 @@ func (w *world) bestPlay(seat, must int) []int {
 	}
 	pick := -1
 	for s := total; s >= 0; s-- {
-		if reach[w.maxCard].has(s) && (s > 0 || must != 0) && hits(w.target, top+must+s) {
+		if reach[w.maxCard].has(s) && (s > 0 || must != 0) && w.hitAt(top+must+s) {
 			pick = s
 			break
 		}
@@ -159,8 +190,8 @@ func (w *world) drawCard(rng *rand.Rand) int {
 	if len(w.draw) == 0 {
 		return 0
 	}
-	c := w.draw[0]
-	w.draw = w.draw[1:]
+	c := w.draw[len(w.draw)-1]
+	w.draw = w.draw[:len(w.draw)-1]
 	return c
 }
 
@@ -206,13 +237,17 @@ func (p *position) rolloutValues(actions []Action) []float64 {
 	}
 	pool := make([]int, len(unseen))
 	deals := rand.New(rand.NewPCG(7, 7))
-	var w world
+	src := rand.NewPCG(0, 0)
+	rng := rand.New(src)
+	var base, w world
 	for range rollouts {
 		seed := deals.Uint64()
+		copy(pool, unseen)
+		src.Seed(seed, 0)
+		p.deal(&base, rng, pool)
 		for i, a := range actions {
-			rng := rand.New(rand.NewPCG(seed, 1))
-			copy(pool, unseen)
-			p.deal(&w, rng, pool)
+			w.copyFrom(&base)
+			src.Seed(seed, 1) // the same draws after every action
 			values[i] += float64(w.after(p, a, rng))
 		}
 	}

@@ -1,7 +1,9 @@
 // Command strength-primed measures Primed's computer players against each other: two-player games
-// of four rounds between two levels, every pairing, for each deck, seats swapped every other game.
-// It prints each level's mean final total (PR-7) with a 95% confidence interval, and the mean of the
-// paired difference (first level's total minus the second's, in the same game).
+// of four rounds between two levels, every pairing, for each deck, each deal played twice with the
+// seats swapped.
+// It prints each level's mean final total (PR-7) with a 95% confidence interval, and the mean
+// difference per game (first level's total minus the second's) with its 95% confidence interval
+// over deals, each deal's two games taken together. -games should be even.
 //
 //	go run ./tools/strength-primed -games 1000
 package main
@@ -34,13 +36,15 @@ func main() {
 		for _, pair := range pairings {
 			var a, b, diff sample
 			began := time.Now()
+			pairDiff := 0.0
 			for g := range *games {
+				// Each deal is played twice, the seats swapped, so luck of the deal cancels out.
 				levels := []domain.Level{pair[0], pair[1]}
 				seatA := g % 2
 				if seatA == 1 {
 					levels[0], levels[1] = levels[1], levels[0]
 				}
-				totals, err := primed.PlayMatch(o, levels, uint64(g)+1)
+				totals, err := primed.PlayMatch(o, levels, uint64(g/2)+1)
 				if err != nil {
 					fmt.Fprintln(os.Stderr, err)
 					os.Exit(1)
@@ -48,7 +52,10 @@ func main() {
 				ta, tb := float64(totals[seatA]), float64(totals[1-seatA])
 				a.add(ta)
 				b.add(tb)
-				diff.add(ta - tb)
+				if pairDiff += ta - tb; seatA == 1 {
+					diff.add(pairDiff / 2)
+					pairDiff = 0
+				}
 			}
 			fmt.Printf("| %s | %s | %t | %s vs %s | %d | %s | %s | %s |\n", deck, *target, *multi, pair[0], pair[1], *games,
 				a.interval(), b.interval(), diff.interval())
