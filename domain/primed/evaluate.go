@@ -293,8 +293,8 @@ func (p *position) values(actions []Action, always int) []float64 {
 // shortlisted is how many multi-card plays each ranking puts on the shortlist.
 const shortlisted = 4
 
-// shortlist is the indexes of the actions worth rolling out: the best by position.value and those
-// that shed the most points.
+// shortlist is the indexes of the actions worth rolling out: the best by position.value, those
+// that shed the most points, and the one that sheds the most cards.
 func (p *position) shortlist(actions []Action) []int {
 	byValue := make([]int, len(actions))
 	quick := make([]float64, len(actions))
@@ -305,7 +305,8 @@ func (p *position) shortlist(actions []Action) []int {
 	slices.SortStableFunc(byValue, func(a, b int) int { return cmp.Compare(quick[a], quick[b]) })
 	slices.SortStableFunc(byPoints, func(a, b int) int { return cmp.Compare(sum(actions[b].Cards), sum(actions[a].Cards)) })
 	short := slices.Clone(byValue[:min(shortlisted, len(byValue))])
-	for _, i := range byPoints[:min(shortlisted, len(byPoints))] {
+	longest := slices.MaxFunc(byValue, func(a, b int) int { return cmp.Compare(len(actions[a].Cards), len(actions[b].Cards)) })
+	for _, i := range append(byPoints[:min(shortlisted, len(byPoints))], longest) {
 		if !slices.Contains(short, i) {
 			short = append(short, i)
 		}
