@@ -2,6 +2,7 @@ package primed
 
 import (
 	"math/rand/v2"
+	"slices"
 )
 
 // Rollouts estimate, in single-card games, the hand total a seat ends the round with after an
@@ -114,8 +115,7 @@ func (w *world) shed(seat, c int) {
 	w.pile = append(w.pile, c)
 }
 
-// bestPlay is the greedy play of seat on the top, the most points it can shed, as cards with the
-// highest last; nil when it has none. When must is not 0 the play includes that card, which the hand
+// bestPlay is the greedy play of seat on the top, the most points it can shed, in ascending order; nil when it has none. When must is not 0 the play includes that card, which the hand
 // holds (PR-5).
 func (w *world) bestPlay(seat, must int) []int {
 	top := w.top()
@@ -175,6 +175,7 @@ func (w *world) bestPlay(seat, must int) []int {
 	if must != 0 {
 		w.play = append(w.play, must)
 	}
+	slices.Sort(w.play) // as LegalActions lists plays: the highest card becomes the top
 	return w.play
 }
 
