@@ -186,7 +186,8 @@ func (s *handSampler) chances(k, top int, target string) (noPlay, out float64) {
 	return float64(none) / samples, float64(whole) / samples
 }
 
-// Weights of the evaluation, tuned by tools/strength-primed.
+// Weights of the quick estimate (position.value), set by hand. The expert uses the estimate only to
+// shortlist multi-card plays for rollouts, and to say in an explanation that a top is hard to answer.
 const (
 	// keepDiscount is how much of a card's points a perfectly flexible card is expected to shed
 	// later in the round.

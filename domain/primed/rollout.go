@@ -1,6 +1,7 @@
 package primed
 
 import (
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 )
@@ -18,11 +19,13 @@ const (
 // world is one deal of the hidden cards consistent with a position.
 type world struct {
 	hands   []cardCounts
+	held    []uint32 // bit c set: the hand holds a card of value c
 	sizes   []int
 	totals  []int
 	draw    []int                // top first
 	pile    []int                // the Primed pile, bottom first; the last card is the top
 	hit     *[sumWords * 64]bool // hit[s]: the sum s meets the target (PR-4)
+	fits    *[18]uint32          // bit c of fits[top]: a card c on top meets the target
 	maxCard int
 	multi   bool
 	play    []int // scratch for the play being made
@@ -32,6 +35,7 @@ type world struct {
 func (p *position) deal(w *world, rng *rand.Rand, pool []int) {
 	rng.Shuffle(len(pool), func(i, j int) { pool[i], pool[j] = pool[j], pool[i] })
 	w.hands = w.hands[:0]
+	w.held = w.held[:0]
 	w.sizes = w.sizes[:0]
 	w.totals = w.totals[:0]
 	at := 0
@@ -49,17 +53,19 @@ func (p *position) deal(w *world, rng *rand.Rand, pool []int) {
 			at += p.sizes[seat]
 		}
 		w.hands = append(w.hands, h)
+		w.held = append(w.held, h.held())
 		w.sizes = append(w.sizes, h.size())
 		w.totals = append(w.totals, total)
 	}
 	w.draw = append(w.draw[:0], pool[at:]...)
 	w.pile = append(w.pile[:0], p.pile...)
-	w.hit, w.maxCard, w.multi = hitTables[p.opts.Target], p.opts.MaxCard(), p.opts.MultiCard
+	w.hit, w.fits, w.maxCard, w.multi = hitTables[p.opts.Target], fitTables[p.opts.Target], p.opts.MaxCard(), p.opts.MultiCard
 }
 
 // copyFrom makes w the same world as src, reusing w's memory.
 func (w *world) copyFrom(src *world) {
 	w.hands = append(w.hands[:0], src.hands...)
+	w.held = append(w.held[:0], src.held...)
 	w.sizes = append(w.sizes[:0], src.sizes...)
 	w.totals = append(w.totals[:0], src.totals...)
 	// Room for the whole deck, so that neither pile grows while the round is played out.
@@ -68,7 +74,7 @@ func (w *world) copyFrom(src *world) {
 	}
 	w.draw = append(w.draw[:0], src.draw...)
 	w.pile = append(w.pile[:0], src.pile...)
-	w.hit, w.maxCard, w.multi = src.hit, src.maxCard, src.multi
+	w.hit, w.fits, w.maxCard, w.multi = src.hit, src.fits, src.maxCard, src.multi
 }
 
 // hitTables[target] tells for every sum a play can make whether it meets the target (PR-4).
@@ -84,6 +90,34 @@ var hitTables = func() map[string]*[sumWords * 64]bool {
 	return m
 }()
 
+// fitTables[target][top] has bit c set when a card c on top meets the target (PR-4).
+var fitTables = func() map[string]*[18]uint32 {
+	m := map[string]*[18]uint32{}
+	for _, target := range []string{TargetPrimes, TargetComposites} {
+		var table [18]uint32
+		for top := range table {
+			for c := 1; c < 18; c++ {
+				if hits(target, top+c) {
+					table[top] |= 1 << c
+				}
+			}
+		}
+		m[target] = &table
+	}
+	return m
+}()
+
+// held has bit c set for every value c the hand holds.
+func (h *cardCounts) held() uint32 {
+	var mask uint32
+	for c, n := range h {
+		if n > 0 {
+			mask |= 1 << c
+		}
+	}
+	return mask
+}
+
 func (h *cardCounts) size() int {
 	n := 0
 	for _, k := range h {
@@ -98,6 +132,7 @@ func (w *world) hitAt(total int) bool { return total < len(w.hit) && w.hit[total
 
 func (w *world) keep(seat, c int) {
 	w.hands[seat][c]++
+	w.held[seat] |= 1 << c
 	w.sizes[seat]++
 	w.totals[seat] += c
 }
@@ -109,7 +144,9 @@ func (w *world) shedAll(seat int, cards []int) {
 }
 
 func (w *world) shed(seat, c int) {
-	w.hands[seat][c]--
+	if w.hands[seat][c]--; w.hands[seat][c] == 0 {
+		w.held[seat] &^= 1 << c
+	}
 	w.sizes[seat]--
 	w.totals[seat] -= c
 	w.pile = append(w.pile, c)
@@ -128,11 +165,9 @@ func (w *world) bestPlay(seat, must int) []int {
 			}
 			return nil
 		}
-		for c := w.maxCard; c >= 1; c-- {
-			if w.hands[seat][c] > 0 && w.hitAt(top+c) {
-				w.play = append(w.play, c)
-				return w.play
-			}
+		if fits := w.held[seat] & w.fits[top]; fits != 0 {
+			w.play = append(w.play, 31-bits.LeadingZeros32(fits))
+			return w.play
 		}
 		return nil
 	}
