@@ -229,3 +229,29 @@ func TestChoose_RejectsBadInput(t *testing.T) {
 		t.Fatal("a view without the hand was accepted")
 	}
 }
+
+// PR-5 (multi-card): LegalActions lists plays of up to MaxListedCards cards and the longest, but any
+// legal play may be posted; a review judges one that is not listed too.
+func TestReview_UnlistedMultiCardPlayPR5(t *testing.T) {
+	o := opts(DeckPrimed, TargetPrimes, true, 4)
+	hand := []int{1, 2, 3, 4, 6, 8, 10, 12}
+	s := crafted(t, o, 1, [][]int{{5, 7, 9, 11, 13, 14, 15}, hand}, []int{9}, nil, fillDraw)
+	listed := s.Legal(1)
+	var unlisted []int
+	for _, play := range Plays(hand, 9, TargetPrimes, 0, len(hand)) {
+		if len(play) > MaxListedCards && !slices.ContainsFunc(listed, func(e LegalAction) bool { return slices.Equal(e.Action.Cards, play) }) {
+			unlisted = play
+			break
+		}
+	}
+	if unlisted == nil {
+		t.Fatal("the hand has no unlisted play: choose another")
+	}
+	j := judge(t, s, PlayAction(unlisted...))
+	if j.Loss < 0 {
+		t.Fatalf("loss %v", j.Loss)
+	}
+	if _, ok := missedOf(j, MissedLongerPlay); ok != (len(LongestPlay(hand, 9, TargetPrimes, 0)) > len(unlisted)) {
+		t.Fatalf("played %v, longest %v, missed %+v", unlisted, LongestPlay(hand, 9, TargetPrimes, 0), j.Missed)
+	}
+}
