@@ -228,6 +228,14 @@ func TestChoose_RejectsBadInput(t *testing.T) {
 	if _, err := Advisor.Choose(public, legal, domain.LevelExpert, firstRand{}); err == nil {
 		t.Fatal("a view without the hand was accepted")
 	}
+	// PR-2: the cards out of sight are the deck less the hand and the pile; a view that counts
+	// others is not of this game.
+	v := s.ViewFor(domain.Player(s.Turn()))
+	v.DrawPileSize += 5
+	tampered, _ := json.Marshal(v)
+	if _, err := Advisor.Review(tampered, legal, s.Legal(s.Turn())[0].Action.JSON()); err == nil {
+		t.Fatal("a view with more cards than the deck was accepted")
+	}
 }
 
 // PR-5 (multi-card): LegalActions lists plays of up to MaxListedCards cards and the longest, but any

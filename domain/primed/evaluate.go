@@ -59,8 +59,15 @@ func readPosition(view json.RawMessage) (*position, error) {
 			}
 		}
 	}
-	for _, n := range p.unseen {
-		p.nUnseen += n
+	p.nUnseen = p.unseen.size()
+	hidden := 0
+	for i, n := range p.sizes {
+		if i != seat {
+			hidden += n
+		}
+	}
+	if hidden+v.DrawPileSize != p.nUnseen {
+		return nil, fmt.Errorf("primed view: %d cards are hidden in other hands and %d in the draw pile, but %d are not in sight", hidden, v.DrawPileSize, p.nUnseen)
 	}
 	p.measure()
 	return p, nil
@@ -154,13 +161,7 @@ const (
 )
 
 func newHandSampler(unseen cardCounts) *handSampler {
-	var pool []int
-	for v, n := range unseen {
-		for range n {
-			pool = append(pool, v)
-		}
-	}
-	return &handSampler{pool: pool, rng: rand.New(rand.NewPCG(13, 13))}
+	return &handSampler{pool: unseen.cards(), rng: rand.New(rand.NewPCG(13, 13))}
 }
 
 func (s *handSampler) chances(k, top int, target string) (noPlay, out float64) {

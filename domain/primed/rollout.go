@@ -6,10 +6,11 @@ import (
 	"slices"
 )
 
-// Rollouts estimate, in single-card games, the hand total a seat ends the round with after an
-// action: the cards it has not seen are dealt at random into the other hands (at their known sizes)
-// and the draw pile, and the round is played out with every seat playing its highest playable card.
-// Every action is tried on the same deals, so their difference is measured with little noise.
+// Rollouts estimate the hand total a seat ends the round with after an action: the cards it has not
+// seen are dealt at random into the other hands (at their known sizes) and the draw pile, and the
+// round is played out with every seat greedy: its highest playable card, or with multi_card the
+// play that sheds the most points. Every action is tried on the same deals, with the same draws
+// after it, so the differences between actions are measured with little noise.
 const (
 	rollouts = 64
 	// rolloutTurns bounds one playout; a round of two greedy players takes a few dozen turns.
@@ -22,7 +23,7 @@ type world struct {
 	held    []uint32 // bit c set: the hand holds a card of value c
 	sizes   []int
 	totals  []int
-	draw    []int                // top first
+	draw    []int                // top last
 	pile    []int                // the Primed pile, bottom first; the last card is the top
 	hit     *[sumWords * 64]bool // hit[s]: the sum s meets the target (PR-4)
 	fits    *[18]uint32          // bit c of fits[top]: a card c on top meets the target
@@ -116,6 +117,17 @@ func (h *cardCounts) held() uint32 {
 		}
 	}
 	return mask
+}
+
+// cards lists the cards counted, ascending.
+func (h *cardCounts) cards() []int {
+	var cards []int
+	for v, n := range h {
+		for range n {
+			cards = append(cards, v)
+		}
+	}
+	return cards
 }
 
 func (h *cardCounts) size() int {
@@ -231,8 +243,8 @@ func (w *world) drawCard(rng *rand.Rand) int {
 	return c
 }
 
-// playOut plays the round on from seat's turn, every seat playing its highest playable card and
-// playing a playable drawn card, and returns the hand total of me at the end (PR-5, PR-6, PR-7).
+// playOut plays the round on from seat's turn, every seat making its greedy play (bestPlay), also
+// with a playable drawn card, and returns the hand total of me at the end (PR-5, PR-6, PR-7).
 func (w *world) playOut(seat, me int, rng *rand.Rand) int {
 	seats := len(w.hands)
 	passes := 0
@@ -265,12 +277,7 @@ func (w *world) playOut(seat, me int, rng *rand.Rand) int {
 // rolloutValues is the mean hand total the seat ends the round with after each of actions.
 func (p *position) rolloutValues(actions []Action) []float64 {
 	values := make([]float64, len(actions))
-	var unseen []int
-	for v, n := range p.unseen {
-		for range n {
-			unseen = append(unseen, v)
-		}
-	}
+	unseen := p.unseen.cards()
 	pool := make([]int, len(unseen))
 	deals := rand.New(rand.NewPCG(7, 7))
 	src := rand.NewPCG(0, 0)
