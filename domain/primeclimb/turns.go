@@ -11,8 +11,8 @@ import (
 // squareSet is a set of squares 0..101, one bit each.
 type squareSet [2]uint64
 
-func (q *squareSet) add(n int)          { q[n>>6] |= 1 << (n & 63) }
-func (q squareSet) has(n int) bool      { return q[n>>6]&(1<<(n&63)) != 0 }
+func (q *squareSet) add(n int)                  { q[n>>6] |= 1 << (n & 63) }
+func (q squareSet) has(n int) bool              { return q[n>>6]&(1<<(n&63)) != 0 }
 func (q squareSet) union(o squareSet) squareSet { return squareSet{q[0] | o[0], q[1] | o[1]} }
 
 // each calls f for every square in the set, lowest first.
