@@ -57,7 +57,7 @@ func review(view json.RawMessage, legal []json.RawMessage, played json.RawMessag
 		return domain.Judgement{}, err
 	}
 	pick, values := expertPick(&p.s, p.entries)
-	playedValue, res, err := value(&p.s, a, 0)
+	playedValue, res, err := newExpert(&p.s).value(&p.s, a, 0)
 	if err != nil {
 		return domain.Judgement{}, fmt.Errorf("prime climb review: the action played is not legal here: %w", err)
 	}

@@ -1,5 +1,7 @@
 package primeclimb
 
+import "sync"
+
 // The expert's evaluation is in turns: how many turns sooner than its strongest opponent a seat is
 // expected to bring both pawns home. A seat's distance is soloTurns of its pawns, less what its keepers
 // are worth, plus a Curse waiting for it and the pawns its next opponent can bump on the coming roll.
@@ -92,8 +94,9 @@ func bumpThreat(s *State, seat, by int) float64 {
 	}
 	attacker := s.Players[by]
 	threat := 0.0
-	if hits := rollsReaching(attacker.Pawns, attacker.CursedNext, pawns); hits != [2]int{} {
-		threat = bumpThreatShare * (float64(hits[0])*cost[0] + float64(hits[1])*cost[1]) / 100
+	hits := rollsReaching(attacker.Pawns, attacker.CursedNext)
+	for i, x := range pawns {
+		threat += bumpThreatShare * float64(hits[x]) * cost[i] / 100
 	}
 	for _, h := range attacker.Keepers {
 		if h.Card == SendToStart {
@@ -104,35 +107,40 @@ func bumpThreat(s *State, seat, by int) float64 {
 	return threat
 }
 
-// rollsReaching counts, for each target square, the rolls of the 100 with which a pawn of from can end
-// on it using one or more of the dice (the rest go to the other pawn, PC-6).
-func rollsReaching(from [2]int, cursed bool, targets [2]int) [2]int {
-	r := reachable()
-	var hits [2]int
+// hitCounts are, for each square, how many of the 100 rolls let a pair of pawns end on it.
+type hitCounts [Home + 1]uint8
+
+// rollsReachingCache keeps hitCounts by the attacking pawns and Curse: at most 102 × 102 × 2 entries.
+var rollsReachingCache sync.Map
+
+// rollsReaching counts, for each square from 1 to 100, the rolls of the 100 with which a pawn of from
+// can end on it using one or more of the dice (the rest go to the other pawn, PC-6). Start and home
+// count 0: nobody is bumped there (PC-7, PC-8).
+func rollsReaching(from [2]int, cursed bool) *hitCounts {
+	key := [3]int{min(from[0], from[1]), max(from[0], from[1]), 0}
+	if cursed {
+		key[2] = 1
+	}
+	if hits, ok := rollsReachingCache.Load(key); ok {
+		return hits.(*hitCounts)
+	}
+	attack := &reachable().attack[key[2]]
+	hits := new(hitCounts)
 	for d1 := 1; d1 <= 10; d1++ {
 		for d2 := 1; d2 <= 10; d2++ {
 			var can squareSet
 			for _, p := range from {
-				if p == Home {
-					continue
-				}
-				switch {
-				case cursed:
-					can = can.union(r.cursed[p][d1]).union(r.cursed[p][d2])
-				case d1 == d2:
-					for k := 1; k <= 4; k++ {
-						can = can.union(r.uses[k][p][d1])
-					}
-				default:
-					can = can.union(r.uses[1][p][d1]).union(r.uses[1][p][d2]).union(r.pair[p][d1][d2])
+				if p != Home {
+					can = can.union(attack[p][d1][d2])
 				}
 			}
-			for i, x := range targets {
-				if x != Start && x != Home && can.has(x) {
-					hits[i]++
+			can.each(func(n int) {
+				if n != Start && n != Home {
+					hits[n]++
 				}
-			}
+			})
 		}
 	}
+	rollsReachingCache.Store(key, hits)
 	return hits
 }

@@ -1,7 +1,16 @@
 package primeclimb
 
-// keeperDepth is how many keepers in a row the expert looks through before the dice.
-const keeperDepth = 2
+import (
+	"cmp"
+	"slices"
+)
+
+const (
+	// keeperDepth is how many keepers in a row the expert looks through before the dice.
+	keeperDepth = 1
+	// exactAfterKeeper is how many of the moves after a keeper the expert judges exactly.
+	exactAfterKeeper = 4
+)
 
 // result is what one action does to the visible position, before the unknown card is drawn.
 type result struct {
@@ -77,6 +86,43 @@ func simulate(s *State, a Action) (result, error) {
 	return res, nil
 }
 
+// simulateListed is simulate for a move entry the engine listed (MoveOptions), which is legal and
+// says where the mover's pawns end: only the bump of the opponents (PC-9) and the draw (PC-10) remain.
+func simulateListed(s *State, la LegalAction) result {
+	n := *s // the bump changes pawns only, so the players are all that must be copied
+	n.Players = slices.Clone(s.Players)
+	res := result{drawer: -1, ended: true}
+	for _, st := range la.Action.Steps {
+		n.Turn.Moved[*st.Pawn] = true
+		n.Turn.LastMoved = *st.Pawn
+	}
+	n.mover().Pawns = *la.Ends
+	if la.Wins {
+		n.win(n.Turn.Seat)
+		res.after, res.wins = n, true
+		return res
+	}
+	out := &Outcome{}
+	n.bump(out)
+	for _, b := range out.Bumps {
+		if b.Seat != n.Turn.Seat {
+			res.bumped = append(res.bumped, b)
+		}
+	}
+	res.earners = drawEarners(n.mover().Pawns, n.Turn.StartPawns)
+	if n.Options.PrimeCards && len(res.earners) > 0 && len(n.Deck)+len(n.Discard) > 0 {
+		res.drawer = res.earners[0]
+		if len(res.earners) == 2 {
+			res.drawer = max(n.Turn.LastMoved, 0)
+			if la.Action.DrawPawn != nil {
+				res.drawer = *la.Action.DrawPawn
+			}
+		}
+	}
+	res.after = n
+	return res
+}
+
 // chooseOnly answers a pending Swap or Steal like choose, without passing the turn on.
 func (s *State) chooseOnly(a Action) error {
 	if s.Phase != PhaseResolve {
@@ -101,76 +147,185 @@ func (s *State) chooseOnly(a Action) error {
 		"invalid_target", "%s cannot take that", p.Card.Title())
 }
 
+// expert evaluates one decision. It remembers what it has evaluated, since keepers played in another
+// order, or moves spelled another way, reach the same positions, and the cards a draw may bring, which
+// do not change during a turn (a played keeper goes from a hand to the discard pile, both visible).
+type expert struct {
+	me      int
+	unknown []cardCount
+	ends    map[string]float64 // the value of a position after a move, by positionKey
+	follow  map[string]float64 // bestFollowing, by positionKey
+}
+
+func newExpert(s *State) *expert {
+	return &expert{me: s.Turn.Seat, unknown: s.unknownCards(), ends: map[string]float64{}, follow: map[string]float64{}}
+}
+
+// positionKey names what the evaluation of s depends on, with extra (the drawer, the depth).
+func positionKey(s *State, extra int) string {
+	b := make([]byte, 0, 64)
+	for _, p := range s.Players {
+		b = append(b, byte(p.Pawns[0]), byte(p.Pawns[1]))
+		if p.CursedNext {
+			b = append(b, 'c')
+		}
+		for _, h := range p.Keepers {
+			b = append(b, h.Card...)
+			b = append(b, ',')
+		}
+		b = append(b, '|')
+	}
+	for _, n := range s.Turn.Uses {
+		b = append(b, byte(n))
+	}
+	b = append(b, '|', byte(s.Turn.LastMoved+1), byte(extra+1), byte(len(s.Deck)), byte(len(s.Discard)))
+	if s.Turn.Moved[0] {
+		b = append(b, 'm')
+	}
+	if s.Turn.Moved[1] {
+		b = append(b, 'n')
+	}
+	if s.Turn.RollAgain {
+		b = append(b, 'r')
+	}
+	if s.Phase == PhaseMove {
+		b = append(b, 'M')
+	}
+	return string(b)
+}
+
 // value is the expert's evaluation of playing a on s, for the seat to act: a win, the position after
 // a move with the unknown card's expectation, or, after a keeper, the best that can follow it.
-func value(s *State, a Action, depth int) (float64, result, error) {
-	me := s.Turn.Seat
+func (e *expert) value(s *State, a Action, depth int) (float64, result, error) {
 	res, err := simulate(s, a)
 	if err != nil {
 		return 0, result{}, err
 	}
-	switch {
-	case res.wins:
-		return winValue, res, nil
-	case a.Type == ActKeeper:
-		return bestFollowing(&res.after, depth+1), res, nil
-	case res.drawer >= 0:
-		return expectedDraw(&res.after, me, res.drawer), res, nil
+	if a.Type == ActKeeper && !res.wins {
+		return e.bestFollowing(&res.after, depth+1), res, nil
 	}
-	return score(&res.after, me), res, nil
+	return e.valueOf(res), res, nil
+}
+
+// valueOf is the evaluation of a result that ends the turn or wins, a draw counted at its expectation.
+func (e *expert) valueOf(res result) float64 {
+	if res.wins {
+		return winValue
+	}
+	key := positionKey(&res.after, res.drawer)
+	if v, ok := e.ends[key]; ok {
+		return v
+	}
+	v := score(&res.after, e.me)
+	if res.drawer >= 0 {
+		v = e.expectedDraw(&res.after, res.drawer, v)
+	}
+	e.ends[key] = v
+	return v
 }
 
 // bestFollowing is the best value among the actions open after a keeper: the roll, or the moves and,
 // within keeperDepth, further keepers.
-func bestFollowing(s *State, depth int) float64 {
-	me := s.Turn.Seat
+func (e *expert) bestFollowing(s *State, depth int) float64 {
+	key := positionKey(s, depth)
+	if v, ok := e.follow[key]; ok {
+		return v
+	}
 	var options []LegalAction
+	best := -2 * winValue
 	if s.Phase == PhaseMove {
 		options = s.MoveOptions()
 	} else {
-		options = []LegalAction{{Action: Action{Type: ActRoll}}}
+		best = score(s, e.me) // the roll
 	}
 	if depth < keeperDepth {
 		options = append(options, s.KeeperOptions()...)
 	}
-	best := -2 * winValue
+	// Every move is judged roughly first (a draw as its mean worth in hand), and only the most
+	// promising ones exactly: this keeps a turn with doubles and keepers within the time budget.
+	type candidate struct {
+		listed int
+		rough  float64
+	}
+	var moves []candidate
+	var listed []LegalAction
 	for _, la := range options {
-		if la.Type == ActRoll || la.Action.Type == ActRoll {
-			best = max(best, score(s, me))
+		if la.Action.Type == ActKeeper {
+			if v, _, err := e.value(s, la.Action, depth); err == nil {
+				best = max(best, v)
+			}
 			continue
 		}
-		if v, _, err := value(s, la.Action, depth); err == nil {
-			best = max(best, v)
+		res := simulateListed(s, la)
+		switch {
+		case res.wins:
+			e.follow[key] = winValue
+			return winValue
+		default:
+			rough := score(&res.after, e.me)
+			if res.drawer >= 0 {
+				rough += e.roughDraw()
+			}
+			moves = append(moves, candidate{len(listed), rough})
+			listed = append(listed, la)
 		}
 	}
+	slices.SortStableFunc(moves, func(a, b candidate) int { return cmp.Compare(b.rough, a.rough) })
+	for _, m := range moves[:min(len(moves), exactAfterKeeper)] {
+		best = max(best, e.valueOf(simulateListed(s, listed[m.listed])))
+	}
+	e.follow[key] = best
 	return best
 }
 
+// roughDraw is what a draw is worth counting only the cards that do not move a pawn.
+func (e *expert) roughDraw() float64 {
+	total, count := 0.0, 0
+	for _, cc := range e.unknown {
+		switch {
+		case cc.card.IsKeeper():
+			total += float64(cc.count) * keeperValue(cc.card)
+		case cc.card == RollAgain:
+			total += float64(cc.count) * rollAgainValue
+		}
+		count += cc.count
+	}
+	if count == 0 {
+		return 0
+	}
+	return total / float64(count)
+}
+
 // expectedDraw is the mean evaluation over the cards the seat cannot see, each applied as the draw
-// would apply it to pawn drawer (PC-10..PC-13).
-func expectedDraw(s *State, me, drawer int) float64 {
-	cards := s.unknownCards()
-	if len(cards) == 0 {
-		return score(s, me)
+// would apply it to pawn drawer (PC-10..PC-13); kept is the evaluation of s itself.
+func (e *expert) expectedDraw(s *State, drawer int, kept float64) float64 {
+	if len(e.unknown) == 0 {
+		return kept
 	}
 	total, count := 0.0, 0
-	for _, cc := range cards {
-		total += float64(cc.count) * cardOutcome(s, me, drawer, cc.card)
+	for _, cc := range e.unknown {
+		var v float64
+		switch {
+		case cc.card.IsKeeper(): // held face up: the seat's distance shrinks by its worth
+			v = kept + keeperValue(cc.card)
+		case cc.card == RollAgain:
+			v = kept + rollAgainValue
+		default:
+			v = cardOutcome(s, e.me, drawer, cc.card)
+		}
+		total += float64(cc.count) * v
 		count += cc.count
 	}
 	return total / float64(count)
 }
 
-// cardOutcome is the evaluation after card is drawn for pawn drawer; a Swap or Steal with a choice
-// takes the best choice.
+// cardOutcome is the evaluation after action card is drawn for pawn drawer; a Swap or Steal with a
+// choice takes the best choice.
 func cardOutcome(s *State, me, drawer int, card Card) float64 {
-	n := s.clone()
-	if len(n.Deck) > 0 {
-		n.Deck = n.Deck[1:]
-	}
-	if card.IsKeeper() {
-		n.mover().Keepers = append(n.mover().Keepers, HeldCard{Card: card, New: true})
-		return score(&n, me)
+	n := *s // the cards below move pawns only, so the players are all that must be copied
+	n.Players = slices.Clone(s.Players)
+	if card == Steal {
+		n = s.clone()
 	}
 	n.actionCard(card, drawer, newDraw(drawer, n.mover().Pawns[drawer]))
 	if n.Turn.Pending == nil {
@@ -188,12 +343,15 @@ func cardOutcome(s *State, me, drawer int, card Card) float64 {
 
 // expertPick is the index of the entry with the highest value, the first of equals, and the values.
 func expertPick(s *State, entries []LegalAction) (int, []float64) {
+	e := newExpert(s)
 	values := make([]float64, len(entries))
 	pick := 0
 	for i, la := range entries {
-		v, _, err := value(s, la.Action, 0)
-		if err != nil {
-			v = -3 * winValue
+		v := -3 * winValue // an entry that does not apply here is never chosen
+		if la.Action.Type == ActMove && la.Ends != nil {
+			v = e.valueOf(simulateListed(s, la))
+		} else if value, _, err := e.value(s, la.Action, 0); err == nil {
+			v = value
 		}
 		values[i] = v
 		if v > values[pick] {

@@ -29,11 +29,13 @@ func (q squareSet) each(f func(n int)) {
 // reach holds, for every square and die value, where one pawn can go with die uses (PC-5): uses[k][p][d]
 // is every square a pawn on p reaches with exactly k uses of d, never stopping on 101 before the last
 // use (a home pawn moves no more, PC-7); pair[p][d1][d2] is the same for one use of d1 and one of d2 in
-// either order. cursed[p][d] is one use under a Curse (PC-12).
+// either order. cursed[p][d] is one use under a Curse (PC-12). attack[c][p][d1][d2] is every square a
+// pawn on p can end on with some of a roll of d1 and d2, cursed (c = 1) or not: where it can bump.
 type reach struct {
 	uses   [5][Home + 1][11]squareSet
 	pair   [Home + 1][11][11]squareSet
 	cursed [Home + 1][11]squareSet
+	attack [2][Home + 1][11][11]squareSet
 }
 
 var (
@@ -78,6 +80,20 @@ func buildReach() *reach {
 		for d1 := 1; d1 <= 10; d1++ {
 			for d2 := 1; d2 <= 10; d2++ {
 				r.pair[p][d1][d2] = step(r.uses[1][p][d1], d2, all).union(step(r.uses[1][p][d2], d1, all))
+			}
+		}
+	}
+	for p := 0; p < Home; p++ {
+		for d1 := 1; d1 <= 10; d1++ {
+			for d2 := 1; d2 <= 10; d2++ {
+				can := r.uses[1][p][d1].union(r.uses[1][p][d2]).union(r.pair[p][d1][d2])
+				if d1 == d2 {
+					for k := 2; k <= 4; k++ {
+						can = can.union(r.uses[k][p][d1])
+					}
+				}
+				r.attack[0][p][d1][d2] = can
+				r.attack[1][p][d1][d2] = r.cursed[p][d1].union(r.cursed[p][d2])
 			}
 		}
 	}
