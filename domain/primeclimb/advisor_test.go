@@ -208,15 +208,15 @@ func TestAdviceIgnoresTheDeckOrder(t *testing.T) {
 }
 
 // Review's loss is never negative, is 0 for the expert's own choice, and names only documented kinds,
-// over every entry of the first decisions of computer games.
+// over the entries (every one, or a spread of eight in a long list) of the first decisions of games.
 func TestReviewIsConsistentOverPlayedGames(t *testing.T) {
 	kinds := map[string]bool{MissedWin: true, MissedWinningCard: true, MissedBump: true, MissedPrimeCard: true}
-	for seed := uint64(1); seed <= 3; seed++ {
+	for seed := uint64(1); seed <= 2; seed++ {
 		st, _, err := Rules.Start(nil, 2, domain.SeededRand(seed, 0))
 		if err != nil {
 			t.Fatal(err)
 		}
-		for step := int64(1); step < 80 && st.(State).Winner == nil; step++ {
+		for step := int64(1); step < 60 && st.(State).Winner == nil; step++ {
 			s := st.(State)
 			view, legal, err := AdvisorInputs(s, s.Turn.Seat)
 			if err != nil {
@@ -227,6 +227,9 @@ func TestReviewIsConsistentOverPlayedGames(t *testing.T) {
 				t.Fatal(err)
 			}
 			for i, entry := range legal {
+				if i != advice.Index && i%max(1, len(legal)/8) != 0 {
+					continue
+				}
 				action, _ := actionOf(entry)
 				j, err := Advisor.Review(view, legal, action)
 				if err != nil {
