@@ -258,3 +258,40 @@ func TestUnknownLevelIsRefused(t *testing.T) {
 		t.Fatal("an unknown level was accepted")
 	}
 }
+
+// PC-5: a move spelled in another order than its listed entry is judged by where it ends: the
+// expert's 30 − 1 = 29 and 90 + 5 = 95 played the other way round loses nothing.
+func TestReviewJudgesAMoveSpelledAnotherWay(t *testing.T) {
+	s := game([2]int{90, 30}, [2]int{95, Home}).rolled(5, 1)
+	if j := judge(t, s, `{"type":"move","steps":[{"die":5,"pawn":0,"op":"add"},{"die":1,"pawn":1,"op":"add"}]}`); j.Loss <= 0 {
+		t.Fatalf("31 instead of 29 is as good as the best (loss %.3f): this test needs another position", j.Loss)
+	}
+	j := judge(t, s, `{"type":"move","steps":[{"die":5,"pawn":0,"op":"add"},{"die":1,"pawn":1,"op":"subtract"}]}`)
+	if j.Loss != 0 || len(j.Missed) != 0 {
+		t.Fatalf("loss %.3f, missed %+v, best %s", j.Loss, j.Missed, j.Best.Explanation)
+	}
+	view, legal, _ := AdvisorInputs(s, 0)
+	if _, err := Advisor.Review(view, legal, json.RawMessage(`{"type":"move","steps":[{"die":5,"pawn":1,"op":"add"}]}`)); err == nil {
+		t.Fatal("a move leaving the 1 unused was judged (PC-6 refuses it)")
+	}
+}
+
+// PC-1: every level plays solo games and games of three and four seats to the end.
+func TestEveryLevelPlaysEverySize(t *testing.T) {
+	for _, levels := range [][]domain.Level{
+		{domain.LevelExpert},
+		{domain.LevelExpert, domain.LevelGreedy, domain.LevelRandom},
+		{domain.LevelGreedy, domain.LevelExpert, domain.LevelExpert, domain.LevelRandom},
+	} {
+		winner, err := Match(levels, json.RawMessage(`{"prime_cards":true}`), 11)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if winner < 0 || winner >= len(levels) {
+			t.Fatalf("%v: winner %d", levels, winner)
+		}
+	}
+	if _, err := Match([]domain.Level{domain.LevelExpert, domain.LevelGreedy}, json.RawMessage(`{"prime_cards":false}`), 12); err != nil {
+		t.Fatal(err)
+	}
+}
