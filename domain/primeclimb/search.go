@@ -62,23 +62,7 @@ func simulate(s *State, a Action) (result, error) {
 			if err := n.checkAllUsed(); err != nil {
 				return result{}, err
 			}
-			out := &Outcome{}
-			n.bump(out)
-			for _, b := range out.Bumps {
-				if b.Seat != n.Turn.Seat {
-					res.bumped = append(res.bumped, b)
-				}
-			}
-			res.earners = drawEarners(n.mover().Pawns, n.Turn.StartPawns)
-			if n.Options.PrimeCards && len(res.earners) > 0 && len(n.Deck)+len(n.Discard) > 0 {
-				res.drawer = res.earners[0]
-				if len(res.earners) == 2 {
-					res.drawer = max(n.Turn.LastMoved, 0)
-					if a.DrawPawn != nil {
-						res.drawer = *a.DrawPawn
-					}
-				}
-			}
+			res.bumpAndDraw(&n, a.DrawPawn)
 		}
 	}
 	res.after = n
@@ -102,6 +86,14 @@ func simulateListed(s *State, la LegalAction) result {
 		res.after, res.wins = n, true
 		return res
 	}
+	res.bumpAndDraw(&n, la.Action.DrawPawn)
+	res.after = n
+	return res
+}
+
+// bumpAndDraw ends a move on n as the engine does up to the draw: the bump (PC-9), then which pawn, if
+// any, the card acts on (PC-10, PC-13; drawPawn is the move's choice when both earned it).
+func (res *result) bumpAndDraw(n *State, drawPawn *int) {
 	out := &Outcome{}
 	n.bump(out)
 	for _, b := range out.Bumps {
@@ -114,13 +106,11 @@ func simulateListed(s *State, la LegalAction) result {
 		res.drawer = res.earners[0]
 		if len(res.earners) == 2 {
 			res.drawer = max(n.Turn.LastMoved, 0)
-			if la.Action.DrawPawn != nil {
-				res.drawer = *la.Action.DrawPawn
+			if drawPawn != nil {
+				res.drawer = *drawPawn
 			}
 		}
 	}
-	res.after = n
-	return res
 }
 
 // chooseOnly answers a pending Swap or Steal like choose, without passing the turn on.
@@ -128,23 +118,8 @@ func (s *State) chooseOnly(a Action) error {
 	if s.Phase != PhaseResolve {
 		return s.wrongPhase(ActChoose, "choose")
 	}
-	p := s.Turn.Pending
-	for _, c := range p.Candidates {
-		if c.TargetSeat != *a.TargetSeat || c.Card != a.Card || (c.Pawn == nil) != (a.Pawn == nil) || (c.Pawn != nil && *c.Pawn != *a.Pawn) {
-			continue
-		}
-		d := newDraw(p.Pawn, s.mover().Pawns[p.Pawn])
-		if p.Card == Swap {
-			s.swap(p.Pawn, PawnRef{Seat: c.TargetSeat, Pawn: *c.Pawn}, d)
-		} else {
-			s.steal(c.TargetSeat, c.Card, d)
-		}
-		s.Discard = append(s.Discard, p.Card)
-		s.Turn.Pending = nil
-		return nil
-	}
-	return illegalWith(InvalidTargetFacts{Reason: TargetNotChoice, Card: p.Card, TargetSeat: *a.TargetSeat, Pawn: a.Pawn},
-		"invalid_target", "%s cannot take that", p.Card.Title())
+	_, err := s.resolvePending(a)
+	return err
 }
 
 // expert evaluates one decision. It remembers what it has evaluated, since keepers played in another
