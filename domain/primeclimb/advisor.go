@@ -12,6 +12,9 @@ import (
 // every missed win, which costs winValue.
 var reviewThresholds = [3]float64{0.1, 0.35, 1.0}
 
+// lossEpsilon is the rounding below which two evaluations are equal.
+const lossEpsilon = 1e-9
+
 // Advisor is Prime Climb's judgement for computer players, hints and move review. It decides from one
 // seat's view and legal entries alone: the deck order stays unknown, and a draw counts as the mean of
 // the cards the seat cannot see.
@@ -65,10 +68,10 @@ func review(view json.RawMessage, legal []json.RawMessage, played json.RawMessag
 		playedValue = values[i]
 	}
 	loss := values[pick] - playedValue
-	if loss < 1e-9 {
+	if loss < lossEpsilon {
 		loss = 0
 	}
-	return domain.Judgement{Best: p.advice(pick), Loss: loss, Missed: missed(&p.s, p.entries, values, a, res)}, nil
+	return domain.Judgement{Best: p.advice(pick), Loss: loss, Missed: missed(&p.s, p.entries, values, a, res, playedValue)}, nil
 }
 
 // find is the index of the entry whose action is a, or -1.

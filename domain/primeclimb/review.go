@@ -21,9 +21,10 @@ const (
 	MissedPrimeCard = "prime_card"
 )
 
-// missed lists the opportunities action a, whose result is played, left. values are the expert's
-// values of the entries, used to name the best entry of each kind.
-func missed(s *State, entries []LegalAction, values []float64, a Action, played result) []domain.Missed {
+// missed lists the opportunities action a, whose result is played and value playedValue, left.
+// values are the expert's values of the entries: an opportunity counts only when the best entry that
+// takes it is worth more than what was played, so the expert's own choice misses nothing.
+func missed(s *State, entries []LegalAction, values []float64, a Action, played result, playedValue float64) []domain.Missed {
 	out := []domain.Missed{}
 	canWin := played.wins || (a.Type == ActKeeper && winReachable(&played.after))
 	add := func(kind, detail string, action Action) {
@@ -36,7 +37,10 @@ func missed(s *State, entries []LegalAction, values []float64, a Action, played 
 			if la.Action.Type != ActMove {
 				continue
 			}
-			if res, err := simulate(s, la.Action); err == nil && want(res) && (pick < 0 || values[i] > values[pick]) {
+			if values[i] <= playedValue+lossEpsilon || (pick >= 0 && values[i] <= values[pick]) {
+				continue
+			}
+			if res, err := simulate(s, la.Action); err == nil && want(res) {
 				pick, picked = i, res
 			}
 		}
