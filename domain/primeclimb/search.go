@@ -14,12 +14,10 @@ const (
 
 // result is what one action does to the visible position, before the unknown card is drawn.
 type result struct {
-	after   State
-	wins    bool
-	bumped  []Bump // opponents' pawns sent to Start (PC-9)
-	earners []int  // the mover's pawns that earn a draw (PC-10)
-	drawer  int    // the pawn the card acts on, -1 when nothing is drawn
-	ended   bool   // the turn is over (a move or a choice)
+	after  State
+	wins   bool
+	bumped []Bump // opponents' pawns sent to Start (PC-9)
+	drawer int    // the pawn the card acts on, -1 when nothing is drawn (PC-10)
 }
 
 // simulate performs a on s without drawing a card: a move's steps and bump (PC-5, PC-9), a keeper
@@ -44,7 +42,6 @@ func simulate(s *State, a Action) (result, error) {
 		if err := n.chooseOnly(a); err != nil {
 			return result{}, err
 		}
-		res.ended = true
 	case ActMove:
 		if n.Phase != PhaseMove {
 			return result{}, n.wrongPhase(ActMove, "move")
@@ -57,7 +54,6 @@ func simulate(s *State, a Action) (result, error) {
 				return result{}, err
 			}
 		}
-		res.ended = true
 		if n.Winner == nil {
 			if err := n.checkAllUsed(); err != nil {
 				return result{}, err
@@ -75,7 +71,7 @@ func simulate(s *State, a Action) (result, error) {
 func simulateListed(s *State, la LegalAction) result {
 	n := *s // the bump changes pawns only, so the players are all that must be copied
 	n.Players = slices.Clone(s.Players)
-	res := result{drawer: -1, ended: true}
+	res := result{drawer: -1}
 	for _, st := range la.Action.Steps {
 		n.Turn.Moved[*st.Pawn] = true
 		n.Turn.LastMoved = *st.Pawn
@@ -101,10 +97,10 @@ func (res *result) bumpAndDraw(n *State, drawPawn *int) {
 			res.bumped = append(res.bumped, b)
 		}
 	}
-	res.earners = drawEarners(n.mover().Pawns, n.Turn.StartPawns)
-	if n.Options.PrimeCards && len(res.earners) > 0 && len(n.Deck)+len(n.Discard) > 0 {
-		res.drawer = res.earners[0]
-		if len(res.earners) == 2 {
+	earners := drawEarners(n.mover().Pawns, n.Turn.StartPawns)
+	if n.Options.PrimeCards && len(earners) > 0 && len(n.Deck)+len(n.Discard) > 0 {
+		res.drawer = earners[0]
+		if len(earners) == 2 {
 			res.drawer = max(n.Turn.LastMoved, 0)
 			if drawPawn != nil {
 				res.drawer = *drawPawn
