@@ -23,7 +23,11 @@ func (s *Service) CreateGroups(ctx context.Context, in GroupGames) ([]*Game, err
 	if err != nil {
 		return nil, err
 	}
-	options, seats, err := rules.Options(in.Options)
+	engineOptions, settings, err := splitSettings(in.Options)
+	if err != nil {
+		return nil, err
+	}
+	options, seats, err := rules.Options(engineOptions)
 	if err != nil {
 		return nil, err
 	}
@@ -45,7 +49,7 @@ func (s *Service) CreateGroups(ctx context.Context, in GroupGames) ([]*Game, err
 	err = s.store.Update(ctx, func(tx Tx) error {
 		recs = nil // a retried transaction starts again
 		for _, group := range groups {
-			c := creation{NewGame: NewGame{Kind: in.Kind, Options: options, Students: group}, rules: rules, seats: seats, classroomID: in.ClassroomID}
+			c := creation{NewGame: NewGame{Kind: in.Kind, Options: options, Students: group}, rules: rules, seats: seats, classroomID: in.ClassroomID, settings: settings}
 			if err := checkPlayers(c); err != nil {
 				return err
 			}

@@ -3,6 +3,7 @@ package repo
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -18,16 +19,18 @@ func (db *DB) Games() *Games { return &Games{db: db} }
 var _ play.Store = (*Games)(nil)
 
 const gameColumns = `id::text, kind, options, status, seat_count, seed, version, snapshot, winners,
-	creator_token_hash, created_at, updated_at, finished_at, classroom_id::text`
+	creator_token_hash, created_at, updated_at, finished_at, classroom_id::text, bot_delay_ms, hints, bot_due_at`
 
 func scanGame(row pgx.Row) (*play.GameRecord, error) {
 	var g play.GameRecord
 	var winners []int32
+	var botDelayMS int64
 	err := row.Scan(&g.ID, &g.Kind, &g.Options, &g.Status, &g.SeatCount, &g.Seed, &g.Version, &g.Snapshot,
-		&winners, &g.CreatorHash, &g.CreatedAt, &g.UpdatedAt, &g.FinishedAt, &g.ClassroomID)
+		&winners, &g.CreatorHash, &g.CreatedAt, &g.UpdatedAt, &g.FinishedAt, &g.ClassroomID, &botDelayMS, &g.Settings.Hints, &g.BotDueAt)
 	if err != nil {
 		return nil, err
 	}
+	g.Settings.BotDelay = time.Duration(botDelayMS) * time.Millisecond
 	for _, w := range winners {
 		g.Winners = append(g.Winners, int(w))
 	}
@@ -55,11 +58,11 @@ func queueGame(b *pgx.Batch, id string, forUpdate bool) *gameLoad {
 		load.game = g
 		return err
 	})
-	b.Queue(`SELECT seat, name, student_id::text, joined_at, token_hash FROM seats WHERE game_id = $1 ORDER BY seat`, id).
+	b.Queue(`SELECT seat, name, student_id::text, joined_at, token_hash, coalesce(bot, '') FROM seats WHERE game_id = $1 ORDER BY seat`, id).
 		Query(func(rows pgx.Rows) error {
 			seats, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (play.Seat, error) {
 				var s play.Seat
-				err := r.Scan(&s.Seat, &s.Name, &s.StudentID, &s.JoinedAt, &s.TokenHash)
+				err := r.Scan(&s.Seat, &s.Name, &s.StudentID, &s.JoinedAt, &s.TokenHash, &s.Bot)
 				return s, err
 			})
 			if load.game != nil {
@@ -104,6 +107,13 @@ func (s *Games) ClassroomMember(ctx context.Context, kind play.TokenKind, hash [
 			hash).Scan(&classroomID, &studentID)
 	}
 	return classroomID, studentID, notFound(err)
+}
+
+// NextBotDue is the earliest due time of any game's bot.
+func (s *Games) NextBotDue(ctx context.Context) (*time.Time, error) {
+	var next *time.Time
+	err := s.db.Pool.QueryRow(ctx, `SELECT min(bot_due_at) FROM games WHERE bot_due_at IS NOT NULL`).Scan(&next)
+	return next, err
 }
 
 // Update runs fn in a transaction, committing when fn succeeds.
