@@ -68,6 +68,13 @@ func splitSettings(raw json.RawMessage) (engine json.RawMessage, settings Settin
 	return engine, settings, err
 }
 
+// CheckSettings explains what is wrong with the shared options among a game's options; nil when
+// nothing is.
+func CheckSettings(options json.RawMessage) error {
+	_, _, err := splitSettings(options)
+	return err
+}
+
 // OptionsView is the game's canonical options as views show them: the engine's with the shared
 // settings added.
 func (g *GameRecord) OptionsView() (json.RawMessage, error) {
