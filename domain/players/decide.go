@@ -30,7 +30,7 @@ func Decide(kind domain.GameKind, level domain.Level, view json.RawMessage, lega
 			return 0, err
 		}
 		if advice.Index < 0 || advice.Index >= len(legal) {
-			return 0, fmt.Errorf("players: the %s advisor chose entry %d of %d", kind.Name(), advice.Index, len(legal))
+			return 0, fmt.Errorf("players: the advisor chose entry %d of %d", advice.Index, len(legal))
 		}
 		return advice.Index, nil
 	}

@@ -1,4 +1,5 @@
-// Package players picks actions for the simulated players of the tests and of tools/loadgen, in any
+// Package players picks actions for the computer players of the service (Decide) and the simulated
+// players of the tests and of tools/loadgen, in any
 // kind of game: they see what a client sees, a seat's legal actions as GET /legal-actions lists them.
 package players
 
