@@ -44,13 +44,13 @@ func createGame(t *testing.T, s *apitest.Server, body any) openapi.CreatedGame {
 	return c
 }
 
-// waitFor reads the game until done says it is what the test waits for, failing after timeout.
-func waitFor(t *testing.T, s *apitest.Server, id string, timeout time.Duration, done func(openapi.Game) bool) openapi.Game {
+// waitFor reads the game (with header pairs) until done says it is what the test waits for, failing after timeout.
+func waitFor(t *testing.T, s *apitest.Server, id string, timeout time.Duration, done func(openapi.Game) bool, headers ...string) openapi.Game {
 	t.Helper()
 	deadline := time.Now().Add(timeout)
 	for {
 		var g openapi.Game
-		s.Get("/v1/games/"+id).JSON(t, &g)
+		s.Get("/v1/games/"+id, headers...).JSON(t, &g)
 		if done(g) {
 			return g
 		}
@@ -310,5 +310,46 @@ func TestBadComputerPlayersAndSettingsAreRefused(t *testing.T) {
 				t.Errorf("problem = %+v, want code %s with a detail", p, tc.code)
 			}
 		})
+	}
+}
+
+// A teacher sets every student practising against the computer: groups of one, each with an
+// expert, hints off. The computer's seat is marked, the students hold theirs, and the computer
+// plays its turns while the student's turn waits for the student.
+func TestClassroomPractiseAgainstTheComputer(t *testing.T) {
+	db := repotest.NewDB(t)
+	s := startWithBots(t, db)
+	class := newClassroomOn(t, s, "Class 3C", "Ada", "Ben")
+	resp := s.Post("/v1/classrooms/"+class.id+"/games", map[string]any{"game": "prime-climb", "group_size": 1,
+		"bots": []string{"expert"}, "options": map[string]any{"hints": false, "bot_delay_ms": 0}}, bearer(class.teacher)...)
+	if resp.StatusCode != http.StatusCreated {
+		t.Fatalf("classroom games = %d: %s", resp.StatusCode, resp.Body)
+	}
+	var created openapi.ClassroomGames
+	resp.JSON(t, &created)
+	if len(created.Games) != 2 {
+		t.Fatalf("%d games for two students, want 2", len(created.Games))
+	}
+	for _, g := range created.Games {
+		if len(g.Seats) != 2 || g.Seats[0].StudentId == nil || g.Seats[1].Bot == nil || *g.Seats[1].Bot != openapi.Expert || g.Seats[1].Name != "Computer (expert)" {
+			t.Fatalf("seats = %+v, want a student then the expert", g.Seats)
+		}
+		var options map[string]any
+		if err := json.Unmarshal(g.Options, &options); err != nil || options["hints"] != false {
+			t.Errorf("options = %s, want hints off", g.Options)
+		}
+		// Whoever won the roll-off (PC-2), the student is to act once the computer has had its turn.
+		after := waitFor(t, s, g.Id.String(), botGameTimeout, func(g openapi.Game) bool { return g.Turn != nil && g.Turn.ToAct[0] == 0 }, bearer(class.teacher)...)
+		if after.Status != openapi.GameStatusActive {
+			t.Errorf("game %s is %s", g.Id, after.Status)
+		}
+	}
+	for name, body := range map[string]map[string]any{
+		"two computers in groups of four": {"game": "prime-climb", "group_size": 3, "bots": []string{"expert", "random"}},
+		"a level that does not exist":     {"game": "prime-climb", "group_size": 1, "bots": []string{"genius"}},
+	} {
+		if resp := s.Post("/v1/classrooms/"+class.id+"/games", body, bearer(class.teacher)...); resp.StatusCode != http.StatusBadRequest {
+			t.Errorf("%s = %d, want 400: %s", name, resp.StatusCode, resp.Body)
+		}
 	}
 }

@@ -1401,6 +1401,9 @@ type ClassroomGames struct {
 
 // ClassroomGamesRequest defines model for ClassroomGamesRequest.
 type ClassroomGamesRequest struct {
+	// Bots Computer players every game gets besides its group, in the seats after the students' (the game's seats count them: `group_size` plus these must fit it). `group_size: 1` with `["expert"]` has each student practise against the computer.
+	Bots *[]BotLevel `json:"bots,omitempty"`
+
 	// Game A kind of game.
 	Game      GameKind         `json:"game"`
 	GroupSize int              `json:"group_size"`
