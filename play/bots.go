@@ -95,6 +95,7 @@ func (s *Service) RunBots(ctx context.Context, logger *slog.Logger) {
 			if !acted {
 				sleep(ctx, botPoll, nil) // the database may be away: do not spin
 			}
+			// A game that failed is postponed; the others due go on at once.
 		case !acted:
 			s.waitForBots(ctx, logger)
 		}
@@ -126,12 +127,14 @@ func sleep(ctx context.Context, d time.Duration, wake <-chan struct{}) {
 
 // ActForDueBot claims one game whose bot is due and makes the bot's move, through the same steps
 // as a player's action (history, event, version). acted reports whether a game was claimed; err
-// says why a claimed bot could not act (its next try is then botRetry away).
+// says why a claimed bot could not act. Its next try is then botRetry away, so that a game that
+// keeps failing neither spins nor holds up the games due after it.
 func (s *Service) ActForDueBot(ctx context.Context) (acted bool, err error) {
 	var failure error
 	var rec *GameRecord
+	claimed := ""
 	err = s.store.Update(ctx, func(tx Tx) error {
-		acted, failure, rec = false, nil, nil
+		acted, failure, rec, claimed = false, nil, nil, ""
 		g, err := tx.LockDueBotGame(ctx)
 		if errors.Is(err, ErrNotFound) {
 			return nil
@@ -139,7 +142,7 @@ func (s *Service) ActForDueBot(ctx context.Context) (acted bool, err error) {
 		if err != nil {
 			return err
 		}
-		acted = true
+		acted, claimed = true, g.ID
 		if rec, failure, err = s.botTurn(ctx, tx, g); err != nil {
 			return err
 		}
@@ -148,6 +151,11 @@ func (s *Service) ActForDueBot(ctx context.Context) (acted bool, err error) {
 		}
 		return nil
 	})
+	if err != nil && claimed != "" && ctx.Err() == nil {
+		if perr := s.store.Update(ctx, func(tx Tx) error { return tx.ScheduleBot(ctx, claimed, ptrTo(botRetry)) }); perr != nil {
+			err = errors.Join(err, perr)
+		}
+	}
 	if err != nil {
 		return acted, err
 	}
