@@ -1405,9 +1405,11 @@ type ClassroomGamesRequest struct {
 	Bots *[]BotLevel `json:"bots,omitempty"`
 
 	// Game A kind of game.
-	Game      GameKind         `json:"game"`
-	GroupSize int              `json:"group_size"`
-	Options   *json.RawMessage `json:"options,omitempty"`
+	Game      GameKind `json:"game"`
+	GroupSize int      `json:"group_size"`
+
+	// Options The options of every group's game, as in `POST /v1/games`; `hints` is the teacher's to decide.
+	Options *json.RawMessage `json:"options,omitempty"`
 
 	// StudentIds The students to group, in this order; all current students when absent.
 	StudentIds *[]openapi_types.UUID `json:"student_ids,omitempty"`
@@ -1435,7 +1437,7 @@ type CreateGameRequest struct {
 	// Game A kind of game.
 	Game GameKind `json:"game"`
 
-	// Options The game's options; missing fields take their defaults.
+	// Options The game's options: its kind's own, and `bot_delay_ms` and `hints`, which every kind takes; missing fields take their defaults. A bad one is refused 400 `invalid_options` with a sentence.
 	Options *json.RawMessage `json:"options,omitempty"`
 
 	// Players Name the players to start at once (seats in this order): by `name` outside a classroom,

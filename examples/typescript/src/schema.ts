@@ -737,6 +737,7 @@ export interface components {
         };
         ClassroomGamesRequest: {
             game: components["schemas"]["GameKind"];
+            /** @description The options of every group's game, as in `POST /v1/games`; `hints` is the teacher's to decide. */
             options?: components["schemas"]["GameOptions"];
             group_size: number;
             /** @description The students to group, in this order; all current students when absent. */
@@ -875,7 +876,7 @@ export interface components {
         GameStatus: "lobby" | "active" | "finished" | "aborted";
         CreateGameRequest: {
             game: components["schemas"]["GameKind"];
-            /** @description The game's options; missing fields take their defaults. */
+            /** @description The game's options: its kind's own, and `bot_delay_ms` and `hints`, which every kind takes; missing fields take their defaults. A bad one is refused 400 `invalid_options` with a sentence. */
             options?: components["schemas"]["GameOptions"];
             /**
              * @description Name the players to start at once (seats in this order): by `name` outside a classroom,
