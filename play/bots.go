@@ -196,16 +196,8 @@ func (s *Service) botTurn(ctx context.Context, tx Tx, g *GameRecord) (after *Gam
 // botAction is the action the bot of level in seat chooses in state. It decides from the seat's
 // view and legal actions as JSON, what the seat's client would see, and nothing else.
 func botAction(kind domain.GameKind, state domain.State, seat int, level domain.Level, r domain.Rand) (json.RawMessage, error) {
-	view, err := json.Marshal(state.View(domain.Player(seat)))
+	view, legal, err := SeatSight(state, seat)
 	if err != nil {
-		return nil, err
-	}
-	list, err := json.Marshal(state.LegalActions(seat))
-	if err != nil {
-		return nil, err
-	}
-	var legal []json.RawMessage
-	if err := json.Unmarshal(list, &legal); err != nil {
 		return nil, err
 	}
 	i, err := players.Decide(kind, level, view, legal, r)
@@ -219,6 +211,20 @@ func botAction(kind domain.GameKind, state domain.State, seat int, level domain.
 		return nil, err
 	}
 	return entry.Action, nil
+}
+
+// SeatSight is all a seat may go by in state, as JSON: its view and its legal actions' entries.
+// Whatever judges play for a seat (a computer player, a hint) is given these and nothing else.
+func SeatSight(state domain.State, seat int) (view json.RawMessage, legal []json.RawMessage, err error) {
+	if view, err = json.Marshal(state.View(domain.Player(seat))); err != nil {
+		return nil, nil, err
+	}
+	list, err := json.Marshal(state.LegalActions(seat))
+	if err != nil {
+		return nil, nil, err
+	}
+	err = json.Unmarshal(list, &legal)
+	return view, legal, err
 }
 
 func ptrTo[T any](v T) *T { return &v }
