@@ -30,14 +30,15 @@ const (
 	botRetry = time.Minute
 )
 
-// checkBots refuses a level that does not exist and two bots in one seat.
-func checkBots(bots []BotSeat) error {
+// checkBots refuses a level that does not exist, and two bots in one seat or one beyond the
+// players' seats.
+func checkBots(bots []BotSeat, players int) error {
 	seats := map[int]bool{}
 	for _, b := range bots {
 		if !slices.Contains(domain.Levels, b.Level) {
 			return domain.Invalid("invalid", "There is no computer player level %q; choose random, greedy or expert.", b.Level)
 		}
-		if seats[b.Seat] || b.Seat < 0 {
+		if seats[b.Seat] || b.Seat < 0 || b.Seat >= players {
 			return domain.Invalid("invalid", "Seat %d cannot take that computer player.", b.Seat)
 		}
 		seats[b.Seat] = true

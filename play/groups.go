@@ -94,7 +94,7 @@ func groupBots(levels []domain.Level, seats domain.SeatRange) ([]BotSeat, error)
 	for i, level := range levels {
 		bots[i] = BotSeat{Level: level}
 	}
-	if err := checkBots(seatedAfter(bots, 0)); err != nil {
+	if err := checkBots(seatedAfter(bots, 0), len(bots)); err != nil {
 		return nil, err
 	}
 	_, named, err := enforceNames(nil, bots)

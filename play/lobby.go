@@ -191,7 +191,7 @@ func checkPlayers(c creation) error {
 	if dup := firstDuplicate(c.Students); dup != "" {
 		return domain.Invalid("invalid", "Student %s is named twice; each student takes one seat.", dup)
 	}
-	return checkBots(c.Bots)
+	return checkBots(c.Bots, c.playerCount())
 }
 
 func firstDuplicate(ids []string) string {
