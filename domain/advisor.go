@@ -50,7 +50,7 @@ type Judgement struct {
 
 // Missed is one concrete opportunity an action left, e.g. a win available but not taken.
 type Missed struct {
-	// Kind names the opportunity: the kind documents its names (e.g. "win", "bump", "new_prime").
+	// Kind names the opportunity: the kind documents its names (e.g. "win", "bump", "prime_card").
 	Kind   string          `json:"kind"`
 	Detail string          `json:"detail"` // in words
 	Action json.RawMessage `json:"action"` // an action that would have taken it, as Apply accepts it

@@ -3085,7 +3085,7 @@ type ReviewSummary struct {
 
 	// Missed Missed opportunities by kind; a kind never missed is absent.
 	//
-	// Example: {"bump":2,"new_prime":1}
+	// Example: {"bump":2,"prime_card":1}
 	Missed map[string]int `json:"missed"`
 	Seat   int            `json:"seat"`
 }

@@ -1105,7 +1105,7 @@ export interface components {
              * @description Missed opportunities by kind; a kind never missed is absent.
              * @example {
              *       "bump": 2,
-             *       "new_prime": 1
+             *       "prime_card": 1
              *     }
              */
             missed: {
