@@ -16,7 +16,9 @@ func TestReviewJudgesOnlyThePeople(t *testing.T) {
 	c := createGame(t, s, map[string]any{"game": "primed", "options": map[string]any{"bot_delay_ms": 0},
 		"players": []map[string]string{{"name": "Ada"}, {"bot": "expert"}}})
 	id, ada := c.Game.Id.String(), bearer(c.Seats[0].Token)
-	adasTurn := func(g openapi.Game) bool { return g.Status != openapi.GameStatusActive || g.Turn != nil && g.Turn.ToAct[0] == 0 }
+	adasTurn := func(g openapi.Game) bool {
+		return g.Status != openapi.GameStatusActive || g.Turn != nil && g.Turn.ToAct[0] == 0
+	}
 	for range 4 {
 		if g := waitFor(t, s, id, botGameTimeout, adasTurn); g.Status != openapi.GameStatusActive {
 			break
@@ -47,7 +49,7 @@ func TestReviewJudgesOnlyThePeople(t *testing.T) {
 		t.Fatal("the computer never moved; the test shows nothing")
 	}
 	var review openapi.Review
-	s.Get("/v1/games/" + id + "/review").JSON(t, &review)
+	s.Get("/v1/games/"+id+"/review").JSON(t, &review)
 	if len(review.Seats) != 1 || review.Seats[0].Seat != 0 || review.Seats[0].Judged+review.Seats[0].Forced == 0 {
 		t.Errorf("summaries %+v, want Ada's alone, with her actions", review.Seats)
 	}
