@@ -24,7 +24,9 @@ func A(name, value string) Attr { return Attr{name, value} }
 func N(name string, value float64) Attr { return Attr{name, Num(value)} }
 
 // Num formats a coordinate with at most two decimals.
-func Num(v float64) string { return strconv.FormatFloat(float64(int64(v*100+sign(v)*0.5))/100, 'f', -1, 64) }
+func Num(v float64) string {
+	return strconv.FormatFloat(float64(int64(v*100+sign(v)*0.5))/100, 'f', -1, 64)
+}
 
 func sign(v float64) float64 {
 	if v < 0 {
