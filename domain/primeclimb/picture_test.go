@@ -2,7 +2,6 @@ package primeclimb
 
 import (
 	"encoding/json"
-	"encoding/xml"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -11,52 +10,8 @@ import (
 
 	"primegames/domain"
 	"primegames/domain/players"
+	"primegames/domain/svg/svgtest"
 )
-
-// svgNode is an SVG element read back with encoding/xml, for tests that look inside a picture.
-type svgNode struct {
-	XMLName  xml.Name
-	Attrs    []xml.Attr `xml:",any,attr"`
-	Text     string     `xml:",chardata"`
-	Children []svgNode  `xml:",any"`
-}
-
-func (n svgNode) attr(name string) string {
-	for _, a := range n.Attrs {
-		if a.Name.Local == name {
-			return a.Value
-		}
-	}
-	return ""
-}
-
-func (n svgNode) hasClass(class string) bool {
-	return strings.Contains(" "+n.attr("class")+" ", " "+class+" ")
-}
-
-// all lists n and every element under it with the given class.
-func (n svgNode) all(class string) []svgNode {
-	var out []svgNode
-	if n.hasClass(class) {
-		out = append(out, n)
-	}
-	for _, c := range n.Children {
-		out = append(out, c.all(class)...)
-	}
-	return out
-}
-
-func parseSVG(t testing.TB, doc []byte) svgNode {
-	t.Helper()
-	var root svgNode
-	if err := xml.Unmarshal(doc, &root); err != nil {
-		t.Fatalf("the picture is not well-formed XML: %v\n%s", err, doc)
-	}
-	if root.XMLName.Local != "svg" {
-		t.Fatalf("root element is %s", root.XMLName.Local)
-	}
-	return root
-}
 
 func playedOut(t testing.TB, seats int) []players.Step {
 	t.Helper()
@@ -95,26 +50,26 @@ func TestBoardPictureColoursEverySquareAsTheBoardReference(t *testing.T) {
 		t.Fatal("Prime Climb has no board picture")
 	}
 	keepPicture(t, "board.svg", doc)
-	squares := parseSVG(t, doc).all("square")
+	squares := svgtest.Parse(t, doc).All("square")
 	if len(squares) != Home+1 {
 		t.Fatalf("%d squares drawn, want %d", len(squares), Home+1)
 	}
 	for _, sq := range Board() {
 		g := squares[sq.Number]
-		if g.attr("data-number") != strconv.Itoa(sq.Number) {
-			t.Fatalf("square %d drawn as %s", sq.Number, g.attr("data-number"))
+		if g.Attr("data-number") != strconv.Itoa(sq.Number) {
+			t.Fatalf("square %d drawn as %s", sq.Number, g.Attr("data-number"))
 		}
 		want := sq.Colors
 		if sq.Red {
 			want = []string{"red"} // PC-10: a prime above 10 is red all over
 		}
-		wedges := g.all("wedge")
+		wedges := g.All("wedge")
 		if len(wedges) != len(want) {
 			t.Fatalf("square %d has %d wedges, want %v", sq.Number, len(wedges), want)
 		}
 		for i, w := range wedges {
-			if w.attr("data-color") != want[i] || w.attr("fill") != Palette[want[i]] {
-				t.Errorf("square %d wedge %d is %s %s, want %s %s", sq.Number, i, w.attr("data-color"), w.attr("fill"), want[i], Palette[want[i]])
+			if w.Attr("data-color") != want[i] || w.Attr("fill") != Palette[want[i]] {
+				t.Errorf("square %d wedge %d is %s %s, want %s %s", sq.Number, i, w.Attr("data-color"), w.Attr("fill"), want[i], Palette[want[i]])
 			}
 		}
 	}
@@ -131,22 +86,22 @@ func TestPicturePutsEveryPawnOnItsSquare(t *testing.T) {
 		if i == len(steps)/2 {
 			keepPicture(t, "position.svg", doc)
 		}
-		root := parseSVG(t, doc)
+		root := svgtest.Parse(t, doc)
 		state := step.State.(State)
 		pawns := 0
-		for _, p := range root.all("pawn") {
-			if p.attr("data-square") == "" {
+		for _, p := range root.All("pawn") {
+			if p.Attr("data-square") == "" {
 				continue // the panel's colour key
 			}
 			pawns++
-			seat, _ := strconv.Atoi(p.attr("data-seat"))
-			pawn, _ := strconv.Atoi(p.attr("data-pawn"))
+			seat, _ := strconv.Atoi(p.Attr("data-seat"))
+			pawn, _ := strconv.Atoi(p.Attr("data-pawn"))
 			at := state.Players[seat].Pawns[pawn]
-			if p.attr("data-square") != strconv.Itoa(at) {
-				t.Fatalf("step %d: seat %d pawn %d drawn on %s, stands on %d", i, seat, pawn, p.attr("data-square"), at)
+			if p.Attr("data-square") != strconv.Itoa(at) {
+				t.Fatalf("step %d: seat %d pawn %d drawn on %s, stands on %d", i, seat, pawn, p.Attr("data-square"), at)
 			}
-			x, _ := strconv.ParseFloat(p.attr("cx"), 64)
-			y, _ := strconv.ParseFloat(p.attr("cy"), 64)
+			x, _ := strconv.ParseFloat(p.Attr("cx"), 64)
+			y, _ := strconv.ParseFloat(p.Attr("cy"), 64)
 			c := squareCentres[at]
 			if dx, dy := x-c[0], y-c[1]; dx*dx+dy*dy > radiusOf(at)*radiusOf(at) {
 				t.Fatalf("step %d: seat %d pawn %d drawn outside circle %d", i, seat, pawn, at)
@@ -166,15 +121,15 @@ func TestPictureDrawsTheDiceTheMoveAndTheCards(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	root := parseSVG(t, doc)
+	root := svgtest.Parse(t, doc)
 	var dice []string
-	for _, d := range root.all("die") {
-		dice = append(dice, d.attr("data-value"))
+	for _, d := range root.All("die") {
+		dice = append(dice, d.Attr("data-value"))
 	}
 	if strings.Join(dice, " ") != "7 3" {
 		t.Fatalf("dice drawn %v, want 7 3", dice)
 	}
-	if k := root.all("keeper"); len(k) != 1 || k[0].attr("data-card") != string(Curse) {
+	if k := root.All("keeper"); len(k) != 1 || k[0].Attr("data-card") != string(Curse) {
 		t.Fatalf("keepers drawn: %v", k)
 	}
 	s, out := apply(t, s, 0, `{"type":"move","steps":[{"die":7,"pawn":0,"op":"add"},{"die":3,"pawn":0,"op":"add"}]}`)
@@ -185,8 +140,8 @@ func TestPictureDrawsTheDiceTheMoveAndTheCards(t *testing.T) {
 		t.Fatal(err)
 	}
 	var arrows []string
-	for _, a := range parseSVG(t, doc).all("move") {
-		arrows = append(arrows, a.attr("data-from")+"→"+a.attr("data-to"))
+	for _, a := range svgtest.Parse(t, doc).All("move") {
+		arrows = append(arrows, a.Attr("data-from")+"→"+a.Attr("data-to"))
 	}
 	if strings.Join(arrows, " ") != "30→37 37→40" {
 		t.Fatalf("move arrows %v, want 30→37 37→40", arrows)
@@ -204,7 +159,7 @@ func TestPictureEscapesPlayerNames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	parseSVG(t, doc)
+	svgtest.Parse(t, doc)
 	if strings.Contains(string(doc), "<script") || strings.Contains(string(doc), "<b>") {
 		t.Fatalf("a player's name came out as markup:\n%s", doc)
 	}
@@ -221,5 +176,40 @@ func BenchmarkPicture(b *testing.B) {
 		if _, err := Kind.Picture.Still(pos); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+func TestReplayShowsEveryStepInTurnAndPausesOnHover(t *testing.T) {
+	steps := playedOut(t, 2)[:12]
+	positions := make([]domain.Position, len(steps))
+	for i, step := range steps {
+		positions[i] = positionOf(t, step, domain.Full, int64(i))
+	}
+	doc, err := Kind.Picture.Replay("A replay", positions, 1.5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keepPicture(t, "replay.svg", doc)
+	root := svgtest.Parse(t, doc)
+	frames := root.All("step")
+	if len(frames) != len(steps) {
+		t.Fatalf("%d steps animated, want %d", len(frames), len(steps))
+	}
+	for i, f := range frames {
+		if want := "animation-delay:" + strconv.FormatFloat(1.5*float64(i), 'f', -1, 64) + "s"; f.Attr("style") != want || f.Attr("data-seq") != strconv.Itoa(i) {
+			t.Fatalf("step %d: style %q seq %s, want %q", i, f.Attr("style"), f.Attr("data-seq"), want)
+		}
+	}
+	if n := len(root.All("square")); n != Home+1 {
+		t.Fatalf("the replay draws %d squares, want the board once (%d)", n, Home+1)
+	}
+	style, _ := root.Child("style")
+	for _, want := range []string{"animation:step 18s step-end infinite", "svg:hover .step,svg:focus .step{animation-play-state:paused}", "prefers-reduced-motion"} {
+		if !strings.Contains(style.Text, want) {
+			t.Errorf("the replay's style lacks %q: %s", want, style.Text)
+		}
+	}
+	if strings.Contains(string(doc), "<script") || strings.Contains(string(doc), "href") {
+		t.Error("the replay has a script or a reference")
 	}
 }

@@ -2,7 +2,6 @@ package primed
 
 import (
 	"encoding/json"
-	"encoding/xml"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,46 +11,8 @@ import (
 
 	"primegames/domain"
 	"primegames/domain/players"
+	"primegames/domain/svg/svgtest"
 )
-
-type svgNode struct {
-	XMLName  xml.Name
-	Attrs    []xml.Attr `xml:",any,attr"`
-	Text     string     `xml:",chardata"`
-	Children []svgNode  `xml:",any"`
-}
-
-func (n svgNode) attr(name string) string {
-	for _, a := range n.Attrs {
-		if a.Name.Local == name {
-			return a.Value
-		}
-	}
-	return ""
-}
-
-func (n svgNode) all(class string) []svgNode {
-	var out []svgNode
-	if strings.Contains(" "+n.attr("class")+" ", " "+class+" ") {
-		out = append(out, n)
-	}
-	for _, c := range n.Children {
-		out = append(out, c.all(class)...)
-	}
-	return out
-}
-
-// texts is every text in n, in document order.
-func (n svgNode) texts() []string {
-	out := []string{}
-	if t := strings.TrimSpace(n.Text); t != "" {
-		out = append(out, t)
-	}
-	for _, c := range n.Children {
-		out = append(out, c.texts()...)
-	}
-	return out
-}
 
 func picture3(t testing.TB, state domain.State, outcome domain.Outcome, viewer domain.Viewer) ([]byte, *View) {
 	t.Helper()
@@ -71,15 +32,6 @@ func picture3(t testing.TB, state domain.State, outcome domain.Outcome, viewer d
 	return doc, view
 }
 
-func parse(t testing.TB, doc []byte) svgNode {
-	t.Helper()
-	var root svgNode
-	if err := xml.Unmarshal(doc, &root); err != nil {
-		t.Fatalf("the picture is not well-formed XML: %v", err)
-	}
-	return root
-}
-
 // TestPictureShowsNoCardItsViewHides renders every step of a game for every viewer and checks that
 // the cards shown face up are exactly the ones the viewer's JSON view shows: its own hand only, the
 // others as backs with their count (PR-8; G-1: the picture is drawn from the view, never the state).
@@ -94,15 +46,15 @@ func TestPictureShowsNoCardItsViewHides(t *testing.T) {
 		st := step.State.(*State)
 		for _, viewer := range viewers {
 			doc, view := picture3(t, st, step.Outcome, viewer)
-			root := parse(t, doc)
-			for _, hand := range root.all("hand") {
-				seat, _ := strconv.Atoi(hand.attr("data-seat"))
+			root := svgtest.Parse(t, doc)
+			for _, hand := range root.All("hand") {
+				seat, _ := strconv.Atoi(hand.Attr("data-seat"))
 				var faces []int
-				for _, f := range hand.all("face") {
-					v, _ := strconv.Atoi(f.attr("data-value"))
+				for _, f := range hand.All("face") {
+					v, _ := strconv.Atoi(f.Attr("data-value"))
 					faces = append(faces, v)
 				}
-				backs := len(hand.all("back"))
+				backs := len(hand.All("back"))
 				mayShow := view.Hands[seat].Cards != nil
 				switch {
 				case mayShow && !slices.Equal(faces, view.Hands[seat].Cards):
@@ -113,10 +65,10 @@ func TestPictureShowsNoCardItsViewHides(t *testing.T) {
 					hiddenSeen++
 				}
 			}
-			if drawn := root.all("drawn"); len(drawn) > 0 && (view.DrawnCard == 0 || drawn[0].attr("data-value") != strconv.Itoa(view.DrawnCard)) {
+			if drawn := root.All("drawn"); len(drawn) > 0 && (view.DrawnCard == 0 || drawn[0].Attr("data-value") != strconv.Itoa(view.DrawnCard)) {
 				t.Fatalf("step %d, %v: a drawn card shown that the view hides", i, viewer)
 			}
-			if top := root.all("top"); len(top) != 2 || top[1].attr("data-value") != strconv.Itoa(st.Top()) {
+			if top := root.All("top"); len(top) != 2 || top[1].Attr("data-value") != strconv.Itoa(st.Top()) {
 				t.Fatalf("step %d: top card not drawn as %d", i, st.Top())
 			}
 			// The picture is the same whatever the hidden cards are: it cannot tell them, in
@@ -186,11 +138,11 @@ func TestPictureEscapesPlayerNames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	parse(t, doc)
+	svgtest.Parse(t, doc)
 	if strings.Contains(string(doc), "<script") {
 		t.Fatal("a player's name came out as markup")
 	}
-	if !strings.Contains(strings.Join(parse(t, doc).texts(), " "), "<script>alert(1)</script>") {
+	if !strings.Contains(strings.Join(svgtest.Parse(t, doc).Texts(), " "), "<script>alert(1)</script>") {
 		t.Fatal("the name is not shown as text")
 	}
 	if dir := os.Getenv("PICTURES_DIR"); dir != "" {
