@@ -69,6 +69,9 @@ func (p *Picture) BoardAlone(title, desc string) (doc []byte, ok bool) {
 // other, forever; hovering the picture pauses it, and a viewer who asked for less motion sees the
 // last step only.
 func replayStyle(steps int, stepSeconds float64) string {
+	if steps == 1 {
+		return ".step{visibility:visible}"
+	}
 	cycle := float64(steps) * stepSeconds
 	share := 100 / float64(steps)
 	var b strings.Builder
@@ -98,7 +101,7 @@ func (p *Picture) Replay(title string, steps []Position, stepSeconds float64) ([
 		}
 		last = words
 	}
-	desc := fmt.Sprintf("An animation of %d steps, %s seconds each; hovering it pauses it. First: %s. Last: %s. %s",
+	desc := fmt.Sprintf("An animation of %d steps, each shown for %s s; hovering it pauses it. First: %s. Last: %s. %s",
 		len(steps), svg.Num(stepSeconds), first.Title, last.Title, last.Desc)
 	w := svg.Document(p.Width, p.Height, title, desc, p.Style+replayStyle(len(steps), stepSeconds))
 	if p.Board != nil {

@@ -103,7 +103,7 @@ func drawHand(w *svg.Writer, v View, h HandView, name string, y float64) {
 		label = string([]rune(label)[:19]) + "…"
 	}
 	w.Text("text", label, svg.A("class", "label"), svg.A("font-weight", "bold"), svg.N("x", 24), svg.N("y", y+20))
-	w.Text("text", fmt.Sprintf("%d cards", h.Size), svg.A("class", "small"), svg.N("x", 24), svg.N("y", y+38))
+	w.Text("text", cards(h.Size), svg.A("class", "small"), svg.N("x", 24), svg.N("y", y+38))
 	total := 0
 	if h.Seat < len(v.Scores.Totals) {
 		total = v.Scores.Totals[h.Seat]
@@ -171,6 +171,14 @@ func lastLines(o *Outcome, names []string) []string {
 	return lines
 }
 
+// cards is "1 card" or "n cards".
+func cards(n int) string {
+	if n == 1 {
+		return "1 card"
+	}
+	return strconv.Itoa(n) + " cards"
+}
+
 func joinInts(v []int) string {
 	parts := make([]string, len(v))
 	for i, n := range v {
@@ -181,7 +189,7 @@ func joinInts(v []int) string {
 
 func describe(v View, last *Outcome, names []string) domain.Words {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Top card %d; draw pile %d cards; Primed pile %d cards. ", v.Top, v.DrawPileSize, len(v.PrimedPile))
+	fmt.Fprintf(&b, "Top card %d; draw pile %s; Primed pile %s. ", v.Top, cards(v.DrawPileSize), cards(len(v.PrimedPile)))
 	for _, h := range v.Hands {
 		total := 0
 		if h.Seat < len(v.Scores.Totals) {
@@ -191,7 +199,7 @@ func describe(v View, last *Outcome, names []string) domain.Words {
 		if h.Cards != nil {
 			b.WriteString("hand " + joinInts(h.Cards) + ". ")
 		} else {
-			fmt.Fprintf(&b, "%d cards face down. ", h.Size)
+			b.WriteString(cards(h.Size) + " face down. ")
 		}
 	}
 	if v.DrawnCard != 0 {
