@@ -161,7 +161,7 @@ func TestGamePictureShowsWhatItsCallerMaySee(t *testing.T) {
 	if r := h.Get(path + "?seq=-1"); r.StatusCode != http.StatusBadRequest {
 		t.Errorf("?seq=-1 = %d, want 400", r.StatusCode)
 	}
-	if r := h.Get("/v1/games/" + id + "/replay.svg", bearer(c.Seats[0].Token)...); r.StatusCode != http.StatusForbidden {
+	if r := h.Get("/v1/games/"+id+"/replay.svg", bearer(c.Seats[0].Token)...); r.StatusCode != http.StatusForbidden {
 		t.Errorf("the replay of an active game for a seat = %d, want 403", r.StatusCode)
 	}
 
