@@ -3678,7 +3678,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description `game_not_found`; `step_not_found` for a game in its lobby or a `seq` beyond its history. */
+            /** @description `game_not_found`; `step_not_found` for a game in its lobby or a `seq` beyond its history; `not_found` for a kind of game that has no pictures. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3733,7 +3733,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            /** @description `game_not_found`; `step_not_found` for a game in its lobby. */
+            /** @description `game_not_found`; `step_not_found` for a game in its lobby; `not_found` for a kind of game that has no pictures. */
             404: {
                 headers: {
                     [name: string]: unknown;
