@@ -65,7 +65,7 @@ func (p *Picture) BoardAlone(title, desc string) (doc []byte, ok bool) {
 	return w.Bytes(), true
 }
 
-// ReplayStyle makes each step of an animated replay visible for its own stepSeconds, one after the
+// replayStyle makes each step of an animated replay visible for its own stepSeconds, one after the
 // other, forever; hovering the picture pauses it, and a viewer who asked for less motion sees the
 // last step only.
 func replayStyle(steps int, stepSeconds float64) string {

@@ -77,6 +77,7 @@ func drawBoard(w *svg.Writer) { w.Put(boardDrawing) }
 
 func drawSquares(w *svg.Writer) {
 	w.Empty("rect", svg.N("width", 980), svg.N("height", 660), svg.A("fill", "#fbf7ef"))
+	drawArrowHeads(w)
 	w.Open("g", svg.A("id", "board"))
 	for _, sq := range Board() {
 		drawSquare(w, sq)
@@ -204,13 +205,8 @@ func drawPawns(w *svg.Writer, v View) {
 	w.Close()
 }
 
-// drawLastMove draws every pawn movement of the last action as an arrow in the mover's colour, and
-// every bump as a dashed arrow back to Start.
-func drawLastMove(w *svg.Writer, last *Outcome) {
-	if last == nil {
-		return
-	}
-	w.Open("g", svg.A("id", "last-move"))
+// drawArrowHeads defines the arrow heads of the moves, one per seat colour, once per picture.
+func drawArrowHeads(w *svg.Writer) {
 	w.Open("defs")
 	for seat, color := range SeatColors {
 		w.Open("marker", svg.A("id", "head-"+strconv.Itoa(seat)), svg.A("viewBox", "0 0 10 10"), svg.N("refX", 8), svg.N("refY", 5),
@@ -219,6 +215,15 @@ func drawLastMove(w *svg.Writer, last *Outcome) {
 		w.Close()
 	}
 	w.Close()
+}
+
+// drawLastMove draws every pawn movement of the last action as an arrow in the mover's colour, and
+// every bump as a dashed arrow back to Start.
+func drawLastMove(w *svg.Writer, last *Outcome) {
+	if last == nil {
+		return
+	}
+	w.Open("g", svg.A("id", "last-move"))
 	arrow := func(seat, from, to int) {
 		if from == to || from < Start || to < Start || from > Home || to > Home {
 			return
@@ -384,7 +389,8 @@ func CardLabel(c Card) string {
 
 // describe says the position in words.
 func describe(v View, last *Outcome, names []string) domain.Words {
-	title := "Prime Climb, " + strings.ToLower(turnLine(v, names)[:1]) + turnLine(v, names)[1:]
+	turn := turnLine(v, names)
+	title := "Prime Climb, " + strings.ToLower(turn[:1]) + turn[1:]
 	var b strings.Builder
 	for _, p := range v.Players {
 		fmt.Fprintf(&b, "%s (seat %d): pawns on %s and %s", names[p.Seat], p.Seat, squareName(p.Pawns[0]), squareName(p.Pawns[1]))

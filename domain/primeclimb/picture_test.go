@@ -212,4 +212,7 @@ func TestReplayShowsEveryStepInTurnAndPausesOnHover(t *testing.T) {
 	if strings.Contains(string(doc), "<script") || strings.Contains(string(doc), "href") {
 		t.Error("the replay has a script or a reference")
 	}
+	if n := strings.Count(string(doc), `id="head-0"`); n != 1 {
+		t.Errorf("the arrow head is defined %d times; ids must be unique", n)
+	}
 }

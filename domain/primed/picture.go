@@ -52,9 +52,7 @@ func drawTable(w *svg.Writer, pos domain.Position) (domain.Words, error) {
 	w.Open("g", svg.A("id", "piles"))
 	drawBack(w, 24, 64, -1)
 	w.Text("text", fmt.Sprintf("draw pile: %d", v.DrawPileSize), svg.A("class", "small"), svg.N("x", 24), svg.N("y", 130))
-	w.Open("g", svg.A("class", "top"))
 	drawFace(w, 130, 56, 54, 78, v.Top, "top")
-	w.Close()
 	w.Text("text", fmt.Sprintf("Primed pile: %d", len(v.PrimedPile)), svg.A("class", "small"), svg.N("x", 120), svg.N("y", 150))
 	if v.DrawnCard != 0 {
 		drawFace(w, 220, 72, cardWidth, cardHeight, v.DrawnCard, "drawn")
