@@ -148,6 +148,8 @@ func TestAuthorizationMatrix(t *testing.T) {
 		{"GET", "/v1/games/" + id + "/scores", nil, gameOnly},
 		{"GET", "/v1/games/" + id + "/legal-actions", nil, []int{hidden, hidden, hidden, hidden, hidden, ok, denied}},
 		{"GET", "/v1/games/" + id + "/attempts", nil, []int{hidden, hidden, hidden, hidden, hidden, denied, ok}},
+		{"GET", "/v1/games/" + id + "/hint", nil, []int{hidden, hidden, hidden, hidden, hidden, ok, denied}},
+		{"GET", "/v1/games/" + id + "/review", nil, []int{hidden, hidden, hidden, hidden, hidden, denied, ok}},
 		{"POST", "/v1/games/" + id + "/actions", map[string]string{"type": "pass"}, []int{hidden, hidden, hidden, hidden, hidden, http.StatusUnprocessableEntity, denied}},
 		{"POST", "/v1/games/" + id + "/players", map[string]string{}, []int{hidden, hidden, hidden, hidden, hidden, http.StatusConflict, denied}},
 		{"GET", "/v1/classrooms/" + classA.id, nil, classroom},

@@ -205,6 +205,11 @@ func (r *review) checkCSV(stats openapi.ClassroomStats) {
 		put("games_played", strconv.Itoa(tot.GamesPlayed))
 		put("games_finished", strconv.Itoa(tot.GamesFinished))
 		put("games_won", strconv.Itoa(tot.GamesWon))
+		put("hints_used", strconv.Itoa(tot.HintsUsed))
+		put("judged_actions", strconv.Itoa(tot.JudgedActions))
+		if tot.Accuracy != nil {
+			put("accuracy", strconv.FormatFloat(*tot.Accuracy, 'f', 2, 64))
+		}
 		// The prefixes are the names these figures had before stats were per kind.
 		for kind, prefix := range map[string]string{"prime-climb": "prime_climb.", "primed": "primed."} {
 			for k, v := range tot.Games[kind].Counts {
@@ -217,6 +222,17 @@ func (r *review) checkCSV(stats openapi.ClassroomStats) {
 				for _, m := range values {
 					put(prefix+figure+"."+m.Value, strconv.Itoa(m.Count))
 				}
+			}
+			review := tot.Games[kind].Review
+			put(prefix+"review.judged", strconv.Itoa(review.Judged))
+			if review.Accuracy != nil {
+				put(prefix+"review.accuracy", strconv.FormatFloat(*review.Accuracy, 'f', 2, 64))
+			}
+			for label, n := range review.Labels {
+				put(prefix+"review.labels."+label, strconv.Itoa(n))
+			}
+			for missed, n := range review.Missed {
+				put(prefix+"review.missed."+missed, strconv.Itoa(n))
 			}
 		}
 		for _, a := range tot.Attempts {
@@ -334,5 +350,6 @@ func TestClassroomStatsClassExamples(t *testing.T) {
 
 // totalsOf is a student's statistics without the student: the shape of the class's line.
 func totalsOf(st openapi.StudentStats) openapi.StatsTotals {
-	return openapi.StatsTotals{Attempts: st.Attempts, Games: st.Games, GamesFinished: st.GamesFinished, GamesPlayed: st.GamesPlayed, GamesWon: st.GamesWon}
+	return openapi.StatsTotals{Attempts: st.Attempts, Games: st.Games, GamesFinished: st.GamesFinished, GamesPlayed: st.GamesPlayed, GamesWon: st.GamesWon,
+		HintsUsed: st.HintsUsed, JudgedActions: st.JudgedActions, Accuracy: st.Accuracy}
 }

@@ -110,14 +110,31 @@ func (w *gzipWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// startGzip sends the headers of a compressed body and what was held back.
-func (w *gzipWriter) startGzip() error {
-	h := w.Header()
+// markGzipped turns the headers of a body into those of its compressed form.
+func markGzipped(h http.Header) {
 	h.Set("Content-Encoding", "gzip")
 	h.Del("Content-Length")
 	if etag := h.Get("ETag"); strings.HasPrefix(etag, `"`) {
 		h.Set("ETag", "W/"+etag)
 	}
+}
+
+// gzipped is body compressed as compress would send it, for a handler that keeps the compressed
+// form to send it again.
+func gzipped(body []byte) []byte {
+	var out bytes.Buffer
+	gz := gzipWriters.Get().(*gzip.Writer)
+	gz.Reset(&out)
+	_, _ = gz.Write(body) // writing to a bytes.Buffer does not fail
+	_ = gz.Close()
+	gz.Reset(nil)
+	gzipWriters.Put(gz)
+	return out.Bytes()
+}
+
+// startGzip sends the headers of a compressed body and what was held back.
+func (w *gzipWriter) startGzip() error {
+	markGzipped(w.Header())
 	w.ResponseWriter.WriteHeader(w.status)
 	w.deciding = false
 	w.gz = gzipWriters.Get().(*gzip.Writer)

@@ -244,9 +244,10 @@ func TestEventStreamFromLobbyThroughStart(t *testing.T) {
 }
 
 // The delay from an accepted action (its POST has returned on instance A) to its delivery to a
-// subscriber on instance B, over a few hundred actions. Logged, not asserted.
+// subscriber on instance B, over 150 actions: enough for a median and a rough tail. Logged, not
+// asserted; every action is still checked to arrive, in order. (400 actions took 50 s of every run.)
 func TestEventStreamDeliveryLatency(t *testing.T) {
-	const actions = 400
+	const actions = 150
 	c := newEvCluster(t, testConfig())
 	var sinceReturn, sinceSent []time.Duration
 	early := 0

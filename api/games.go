@@ -122,27 +122,71 @@ func (s *Server) AbortGame(c echo.Context, id openapi.GameID) error {
 	return s.sendGame(c, g, caller)
 }
 
-// GetGame shows a game as the caller may see it.
+// GetGame shows a game as the caller may see it. The body of a version of a game, for one way of
+// seeing it, is rendered once and then served from the game cache (gamecache.go) as long as the
+// game read now is that version.
 func (s *Server) GetGame(c echo.Context, id openapi.GameID, params openapi.GetGameParams) error {
-	g, caller, err := s.loadGame(c, id)
+	principal, err := principalOf(c)
+	if err != nil {
+		return err
+	}
+	rec, caller, err := s.play.GetRecord(c.Request().Context(), id.String(), principal)
 	if err != nil {
 		return err
 	}
 	if params.IfNoneMatch != nil {
-		if v, ok := parseETag(*params.IfNoneMatch); ok && v == g.Version {
-			c.Response().Header().Set("ETag", etag(g.Version))
+		if v, ok := parseETag(*params.IfNoneMatch); ok && v == rec.Version {
+			c.Response().Header().Set("ETag", etag(rec.Version))
 			return c.NoContent(http.StatusNotModified)
 		}
 	}
+	if _, pretty := c.QueryParams()["pretty"]; pretty { // echo indents the JSON: not the body kept
+		g, err := s.play.Decode(rec)
+		if err != nil {
+			return err
+		}
+		return s.sendGameWith(c, g, caller, params.Include != nil)
+	}
+	key := bodyKey{seat: caller.Seat, creator: caller.Creator, teacher: caller.Teacher, legalActions: params.Include != nil,
+		gzip: acceptsGzip(c.Request())}
+	stamp := stampOf(rec)
+	body, ok := s.games.get(rec.ID, stamp, key)
+	if !ok {
+		if body, err = s.renderGame(rec, caller, key); err != nil {
+			return err
+		}
+		s.games.put(rec.ID, stamp, key, body)
+	}
+	c.Response().Header().Set("ETag", etag(rec.Version))
+	if body.gzipped {
+		markGzipped(c.Response().Header())
+	}
+	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, body.bytes)
+}
+
+// renderGame is the body GetGame sends for a game seen as key says: what c.JSON would write, then
+// compressed as compress would.
+func (s *Server) renderGame(rec *play.GameRecord, caller play.Caller, key bodyKey) (cachedBody, error) {
+	g, err := s.play.Decode(rec)
+	if err != nil {
+		return cachedBody{}, err
+	}
 	body, err := gameBody(g, caller)
 	if err != nil {
-		return err
+		return cachedBody{}, err
 	}
-	if err := includeLegalActions(&body, params.Include != nil, g, caller); err != nil {
-		return err
+	if err := includeLegalActions(&body, key.legalActions, g, caller); err != nil {
+		return cachedBody{}, err
 	}
-	c.Response().Header().Set("ETag", etag(g.Version))
-	return c.JSON(http.StatusOK, body)
+	encoded, err := json.Marshal(body)
+	if err != nil {
+		return cachedBody{}, err
+	}
+	encoded = append(encoded, '\n') // as json.Encoder, which c.JSON uses, ends it
+	if key.gzip && len(encoded) >= compressMin {
+		return cachedBody{bytes: gzipped(encoded), gzipped: true}, nil
+	}
+	return cachedBody{bytes: encoded}, nil
 }
 
 // ListGames lists game summaries, newest first: games outside classrooms, a student's own games, or
@@ -201,8 +245,16 @@ func (s *Server) loadGame(c echo.Context, id openapi.GameID) (*play.Game, play.C
 }
 
 func (s *Server) sendGame(c echo.Context, g *play.Game, caller play.Caller) error {
+	return s.sendGameWith(c, g, caller, false)
+}
+
+// sendGameWith is sendGame with the caller's legal actions when they asked for them.
+func (s *Server) sendGameWith(c echo.Context, g *play.Game, caller play.Caller, legalActions bool) error {
 	body, err := gameBody(g, caller)
 	if err != nil {
+		return err
+	}
+	if err := includeLegalActions(&body, legalActions, g, caller); err != nil {
 		return err
 	}
 	c.Response().Header().Set("ETag", etag(g.Version))

@@ -106,7 +106,9 @@ func TestHeadMirrorsGetOnEveryGetRoute(t *testing.T) {
 			}
 		}
 	}
-	if answered < len(routes)-3 {
+	// Besides the three that refuse this fixture, /hint answers only the seat to act of a kind with
+	// an expert, and /review a player only once the game is over.
+	if answered < len(routes)-5 {
 		t.Errorf("only %d of %d GET routes answered 200: the fixture does not exercise them", answered, len(routes))
 	}
 	// A route without GET still refuses HEAD.

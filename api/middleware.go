@@ -33,7 +33,7 @@ func (s *Server) useMiddleware() error {
 		s.echo.Use(rateLimits(s.cfg.RateLimit, max(1, s.cfg.RateBurst))...)
 	}
 	s.echo.Use(s.bodyGate)
-	s.echo.Use(oapimw.OapiRequestValidatorWithOptions(s.spec, &oapimw.Options{
+	s.echo.Use(validateRequests(s.spec, &oapimw.Options{
 		// Defaults stay out of the body: each engine fills in its own options, and the schemas of both
 		// games' options would otherwise both write theirs.
 		// Messages leave out the schema and the value: writing a 60 KB body into each message of an
@@ -43,9 +43,6 @@ func (s *Server) useMiddleware() error {
 			SkipSettingDefaults:     true,
 			SchemaValidationOptions: []openapi3.SchemaValidationOption{openapi3.DisableSchemaErrorDetails()},
 		},
-		// Requests that match no route of the contract get echo's own 404 or 405.
-		Skipper:               func(c echo.Context) bool { return !s.isContractRoute(c) },
-		SilenceServersWarning: true,
 	}))
 	s.echo.Use(s.identify)
 	return nil

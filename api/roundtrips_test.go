@@ -64,7 +64,15 @@ func TestRoundTripsPerRequest(t *testing.T) {
 		if caller.token != "" {
 			headers = bearer(caller.token)
 		}
-		count("GET game as "+caller.name, 1, http.StatusOK, func() *apitest.Response { return h.Get("/v1/games/"+id, headers...) })
+		// One statement, the game with its seats; read again (its body kept by the game cache), the same.
+		for _, read := range []string{"", " again"} {
+			var resp *apitest.Response
+			n, statements := trips.Count(func() { resp = h.Get("/v1/games/"+id, headers...) })
+			if resp.StatusCode != http.StatusOK || n != 1 || len(statements) != 1 {
+				t.Errorf("GET game as %s%s = %d: %d round trips and %d statements, want 1 and 1:\n  %s", caller.name, read, resp.StatusCode,
+					n, len(statements), strings.Join(statements, "\n  "))
+			}
+		}
 	}
 
 	class := h.newClassroom(t, "4C", "Ada", "Ben")

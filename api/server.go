@@ -79,6 +79,8 @@ type Server struct {
 	// contract is openapi.yaml with the schemas of the kinds play hosts (domain/games.All: as it is).
 	contract []byte
 	hub      *live.Hub
+	// games keeps rendered bodies of GET /v1/games/{id} (gamecache.go).
+	games *gameCache
 	// contractRoutes holds "METHOD /path/:param" for every operation of openapi.yaml.
 	contractRoutes map[string]bool
 	// bodyRoutes holds those of them that take a request body.
@@ -98,6 +100,7 @@ func New(cfg Config, deps Deps, logger *slog.Logger) (*Server, error) {
 	s := &Server{
 		cfg: cfg, play: deps.Play, database: deps.Database, logger: logger,
 		echo: echo.New(), metrics: newMetrics(deps.Database.PoolMetrics()), spec: spec, contract: contract,
+		games: newGameCache(gameCacheBytes),
 	}
 	s.echo.HideBanner = true
 	s.echo.HidePort = true

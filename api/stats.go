@@ -23,14 +23,10 @@ func (s *Server) GetClassroomStats(c echo.Context, classroomID openapi.Classroom
 	if err != nil {
 		return err
 	}
-	body := openapi.ClassroomStats{ClassroomId: mustUUID(classroom.ID), Students: make([]openapi.StudentStats, len(stats.Students))}
+	body := openapi.ClassroomStats{ClassroomId: mustUUID(classroom.ID), Students: make([]openapi.StudentStats, len(stats.Students)),
+		ReviewsPending: stats.ReviewsPending}
 	for i, st := range stats.Students {
-		totals := s.totalsBody(st)
-		body.Students[i] = openapi.StudentStats{
-			StudentId: mustUUID(st.StudentID), Name: st.Name,
-			GamesPlayed: totals.GamesPlayed, GamesFinished: totals.GamesFinished, GamesWon: totals.GamesWon,
-			Games: totals.Games, Attempts: totals.Attempts,
-		}
+		body.Students[i] = studentStatsBody(st.StudentID, st.Name, s.totalsBody(st))
 	}
 	body.Class = s.totalsBody(stats.Class)
 	if strings.Contains(c.Request().Header.Get(echo.HeaderAccept), "text/csv") {
@@ -39,22 +35,51 @@ func (s *Server) GetClassroomStats(c echo.Context, classroomID openapi.Classroom
 	return c.JSON(http.StatusOK, body)
 }
 
+func studentStatsBody(id, name string, t openapi.StatsTotals) openapi.StudentStats {
+	return openapi.StudentStats{
+		StudentId: mustUUID(id), Name: name,
+		GamesPlayed: t.GamesPlayed, GamesFinished: t.GamesFinished, GamesWon: t.GamesWon,
+		Games: t.Games, Attempts: t.Attempts,
+		HintsUsed: t.HintsUsed, JudgedActions: t.JudgedActions, Accuracy: t.Accuracy,
+	}
+}
+
+func totalsOfStudent(st openapi.StudentStats) openapi.StatsTotals {
+	return openapi.StatsTotals{
+		GamesPlayed: st.GamesPlayed, GamesFinished: st.GamesFinished, GamesWon: st.GamesWon,
+		Games: st.Games, Attempts: st.Attempts,
+		HintsUsed: st.HintsUsed, JudgedActions: st.JudgedActions, Accuracy: st.Accuracy,
+	}
+}
+
 // totalsBody reports every kind the server hosts, with the counters the kind's tally summed and the
 // measures the kind derives from them.
 func (s *Server) totalsBody(st play.StudentStats) openapi.StatsTotals {
 	t := openapi.StatsTotals{
 		GamesPlayed: st.GamesPlayed, GamesFinished: st.GamesFinished, GamesWon: st.GamesWon,
-		Games:    map[string]openapi.KindStats{},
-		Attempts: make([]openapi.AttemptCount, len(st.Attempts)),
+		Games:     map[string]openapi.KindStats{},
+		Attempts:  make([]openapi.AttemptCount, len(st.Attempts)),
+		HintsUsed: st.HintsUsed,
+	}
+	if all := st.AllReviews(); all != nil {
+		t.JudgedActions, t.Accuracy = all.Judged, all.Accuracy()
 	}
 	for _, kind := range s.play.Kinds().Kinds() {
 		counts := orEmptyMap(st.Counts[kind.Name()])
-		t.Games[kind.Name()] = openapi.KindStats{Counts: counts, Measures: kind.MeasuresOf(counts), Mistakes: mistakesBody(st.Mistakes[kind.Name()])}
+		t.Games[kind.Name()] = openapi.KindStats{Counts: counts, Measures: kind.MeasuresOf(counts), Mistakes: mistakesBody(st.Mistakes[kind.Name()]),
+			Review: reviewStatsBody(st.Reviews[kind.Name()])}
 	}
 	for i, a := range st.Attempts {
 		t.Attempts[i] = openapi.AttemptCount{Code: a.Code, Count: a.Count, Examples: orEmpty(a.Examples)}
 	}
 	return t
+}
+
+func reviewStatsBody(r *play.ReviewCounts) openapi.KindReviewStats {
+	if r == nil {
+		return openapi.KindReviewStats{Labels: map[string]int{}, Missed: map[string]int{}}
+	}
+	return openapi.KindReviewStats{Judged: r.Judged, Accuracy: r.Accuracy(), Labels: r.Labels, Missed: r.Missed}
 }
 
 // mistakesBody lists each figure's values, most frequent first (ties in value order).
@@ -95,10 +120,7 @@ func sendStatsCSV(c echo.Context, body openapi.ClassroomStats) error {
 	w := csv.NewWriter(c.Response())
 	_ = w.Write([]string{"student_id", "name", "measure", "value"})
 	for _, st := range body.Students {
-		writeTotalsCSV(w, st.StudentId.String(), st.Name, openapi.StatsTotals{
-			GamesPlayed: st.GamesPlayed, GamesFinished: st.GamesFinished, GamesWon: st.GamesWon,
-			Games: st.Games, Attempts: st.Attempts,
-		})
+		writeTotalsCSV(w, st.StudentId.String(), st.Name, totalsOfStudent(st))
 	}
 	writeTotalsCSV(w, "", "(class)", body.Class)
 	w.Flush()
@@ -110,6 +132,11 @@ func writeTotalsCSV(w *csv.Writer, id, name string, t openapi.StatsTotals) {
 	row("games_played", strconv.Itoa(t.GamesPlayed))
 	row("games_finished", strconv.Itoa(t.GamesFinished))
 	row("games_won", strconv.Itoa(t.GamesWon))
+	row("hints_used", strconv.Itoa(t.HintsUsed))
+	row("judged_actions", strconv.Itoa(t.JudgedActions))
+	if t.Accuracy != nil {
+		row("accuracy", strconv.FormatFloat(*t.Accuracy, 'f', 2, 64))
+	}
 	for _, kind := range sortedKeys(t.Games) {
 		prefix := csvPrefix(kind)
 		for _, name := range sortedKeys(t.Games[kind].Counts) {
@@ -123,9 +150,23 @@ func writeTotalsCSV(w *csv.Writer, id, name string, t openapi.StatsTotals) {
 				row(prefix+figure+"."+m.Value, strconv.Itoa(m.Count))
 			}
 		}
+		writeReviewCSV(row, prefix+"review.", t.Games[kind].Review)
 	}
 	for _, a := range t.Attempts {
 		row("attempts."+a.Code, strconv.Itoa(a.Count))
+	}
+}
+
+func writeReviewCSV(row func(measure, value string), prefix string, r openapi.KindReviewStats) {
+	row(prefix+"judged", strconv.Itoa(r.Judged))
+	if r.Accuracy != nil {
+		row(prefix+"accuracy", strconv.FormatFloat(*r.Accuracy, 'f', 2, 64))
+	}
+	for _, label := range sortedKeys(r.Labels) {
+		row(prefix+"labels."+label, strconv.Itoa(r.Labels[label]))
+	}
+	for _, missed := range sortedKeys(r.Missed) {
+		row(prefix+"missed."+missed, strconv.Itoa(r.Missed[missed]))
 	}
 }
 

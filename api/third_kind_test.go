@@ -12,6 +12,7 @@ import (
 	"primegames"
 	"primegames/api/apitest"
 	"primegames/api/openapi"
+	"primegames/domain"
 	"primegames/domain/games"
 	"primegames/domain/games/gametest/tinygame"
 	"primegames/repo/repotest"
@@ -21,23 +22,7 @@ import (
 // the catalogue, is played over HTTP from creation to statistics, and every response is checked
 // against openapi.yaml merged with the tiny game's own schemas.
 func TestAThirdKindOfGameNeedsOnlyItsPackageAndARegistryEntry(t *testing.T) {
-	kinds, err := games.All().With(tinygame.Kind)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := newAPIHosting(kinds, testConfig(), repotest.NewDB(t), quietLogger())
-	if err != nil {
-		t.Fatal(err)
-	}
-	merged, err := primegames.Contract(kinds.Kinds())
-	if err != nil {
-		t.Fatal(err)
-	}
-	contract, err := apitest.NewContract(merged)
-	if err != nil {
-		t.Fatalf("openapi.yaml with the tiny game: %v", err)
-	}
-	s := apitest.StartWith(t, srv, contract)
+	s := startHosting(t, tinygame.Kind)
 	tg := &tinyTable{t: t, s: s}
 
 	// A class of two, and the teacher starts a tiny game for them.
@@ -124,6 +109,29 @@ func TestAThirdKindOfGameNeedsOnlyItsPackageAndARegistryEntry(t *testing.T) {
 	if !containsRow(rows, want) {
 		t.Errorf("stats CSV has no row %v:\n%s", want, resp.Body)
 	}
+}
+
+// startHosting starts a server over a fresh database that hosts the service's kinds and more, and
+// checks every answer against openapi.yaml merged with their schemas.
+func startHosting(t *testing.T, more ...domain.GameKind) *apitest.Server {
+	t.Helper()
+	kinds, err := games.All().With(more...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := newAPIHosting(kinds, testConfig(), repotest.NewDB(t), quietLogger())
+	if err != nil {
+		t.Fatal(err)
+	}
+	merged, err := primegames.Contract(kinds.Kinds())
+	if err != nil {
+		t.Fatal(err)
+	}
+	contract, err := apitest.NewContract(merged)
+	if err != nil {
+		t.Fatalf("openapi.yaml with the added kinds: %v", err)
+	}
+	return apitest.StartWith(t, srv, contract)
 }
 
 type tinyTable struct {

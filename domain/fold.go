@@ -38,40 +38,34 @@ func ApplyRecorded(state State, seat int, action json.RawMessage, src Rand) (Sta
 // Fold rebuilds a game from its setup and its recorded actions alone (G-2): the recorded random values
 // stand in for the dice and shuffles.
 func Fold(rules Rules, setup Setup, records []Record) (State, error) {
-	var last State
-	err := FoldEach(rules, setup, records, func(_ int, s State) error {
-		last = s
-		return nil
-	})
-	return last, err
+	return FoldVisiting(rules, setup, records, nil)
 }
 
-// FoldEach is Fold that hands every state on the way to step: the start's as step 0, then the state
-// after each record.
-func FoldEach(rules Rules, setup Setup, records []Record, step func(i int, s State) error) error {
+// FoldVisiting is Fold that shows visit, when it is not nil, the state before each record is
+// applied, so that a review can judge every action where it was played.
+func FoldVisiting(rules Rules, setup Setup, records []Record, visit func(i int, before State) error) (State, error) {
 	state, err := replay(func(r Rand) (State, error) {
 		s, _, err := rules.Start(setup.Options, setup.Seats, r)
 		return s, err
 	}, setup.Random)
 	if err != nil {
-		return fmt.Errorf("replaying the start: %w", err)
-	}
-	if err := step(0, state); err != nil {
-		return err
+		return nil, fmt.Errorf("replaying the start: %w", err)
 	}
 	for i, rec := range records {
+		if visit != nil {
+			if err := visit(i, state); err != nil {
+				return nil, err
+			}
+		}
 		state, err = replay(func(r Rand) (State, error) {
 			s, _, err := state.Apply(rec.Seat, rec.Action, r)
 			return s, err
 		}, rec.Random)
 		if err != nil {
-			return fmt.Errorf("replaying action %d: %w", i+1, err)
-		}
-		if err := step(i+1, state); err != nil {
-			return err
+			return nil, fmt.Errorf("replaying action %d: %w", i+1, err)
 		}
 	}
-	return nil
+	return state, nil
 }
 
 func replay(step func(Rand) (State, error), values []int) (state State, err error) {

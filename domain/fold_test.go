@@ -132,3 +132,28 @@ func equalJSON(t *testing.T, a, b any) bool {
 	}
 	return string(x) == string(y)
 }
+
+// FoldVisiting shows each state before its record is applied, in order, and stops at the first
+// error the visit returns.
+func TestFoldVisitingShowsTheStateBeforeEachRecord(t *testing.T) {
+	setup := domain.Setup{Random: []int{10}}
+	records := []domain.Record{
+		{Action: json.RawMessage(`"add"`), Random: []int{2}},
+		{Action: json.RawMessage(`"add"`), Random: []int{4}},
+	}
+	var totals []int
+	final, err := domain.FoldVisiting(counterRules{}, setup, records, func(i int, before domain.State) error {
+		if i != len(totals) {
+			t.Errorf("visit %d after %d visits", i, len(totals))
+		}
+		totals = append(totals, before.(counter).Total)
+		return nil
+	})
+	if err != nil || final.(counter).Total != 18 || !slices.Equal(totals, []int{10, 13}) {
+		t.Errorf("final %v, totals before each record %v, error %v", final, totals, err)
+	}
+	stop := errors.New("stop")
+	if _, err := domain.FoldVisiting(counterRules{}, setup, records, func(int, domain.State) error { return stop }); !errors.Is(err, stop) {
+		t.Errorf("a visit's error was not returned: %v", err)
+	}
+}

@@ -143,15 +143,8 @@ func (s *Service) act(ctx context.Context, tx Tx, rec *GameRecord, caller Caller
 			"The game is at version %d, not %d: someone has moved since you looked. Reload the game and try again.", rec.Version, *in.IfMatch).
 			WithFacts(VersionMismatchFacts{Current: rec.Version, Sent: *in.IfMatch})
 	}
-	if rec.Status == StatusLobby || rec.Status == StatusAborted {
-		return actedRecord{}, domain.Errorf(domain.KindConflict, "game_not_active", "Game %s is %s; it takes no actions.", rec.ID, rec.Status).
-			WithFacts(GameStatusFacts{Status: rec.Status})
-	}
-	// A finished game conflicts with any action, whatever the action says: 409, as for the other states
-	// that take none, and not a rule broken by the action (PC-14, PR-7).
-	if rec.Status == StatusFinished {
-		return actedRecord{}, domain.Errorf(domain.KindConflict, "game_over", "Game %s is finished; it takes no more actions.", rec.ID).
-			WithFacts(domain.GameOverFacts{Winners: append([]int{}, rec.Winners...)})
+	if err := takesActions(rec); err != nil {
+		return actedRecord{}, err
 	}
 	g, err := s.decodeGame(rec)
 	if err != nil {
@@ -180,6 +173,21 @@ func (s *Service) act(ctx context.Context, tx Tx, rec *GameRecord, caller Caller
 		return actedRecord{}, err
 	}
 	return actedRecord{Game: rec, Caller: caller, Entry: entry, next: next}, nil
+}
+
+// takesActions refuses a game that takes no action in its state: a lobby, an aborted game, and a
+// finished one, which conflicts with any action whatever the action says: 409, as for the other
+// states that take none, and not a rule broken by the action (PC-14, PR-7).
+func takesActions(rec *GameRecord) error {
+	switch rec.Status {
+	case StatusLobby, StatusAborted:
+		return domain.Errorf(domain.KindConflict, "game_not_active", "Game %s is %s; it takes no actions.", rec.ID, rec.Status).
+			WithFacts(GameStatusFacts{Status: rec.Status})
+	case StatusFinished:
+		return domain.Errorf(domain.KindConflict, "game_over", "Game %s is finished; it takes no more actions.", rec.ID).
+			WithFacts(domain.GameOverFacts{Winners: append([]int{}, rec.Winners...)})
+	}
+	return nil
 }
 
 func attemptOf(g *GameRecord, seat int, action json.RawMessage, refusal error) Attempt {

@@ -23,26 +23,20 @@ func (s *Service) StateAt(ctx context.Context, g *Game, seq int64) (domain.State
 }
 
 // Fold replays a game's entries, the start first, into the state they lead to.
-func Fold(g *Game, entries []Entry) (domain.State, error) {
-	var last domain.State
-	err := FoldEach(g, entries, func(_ int, s domain.State) error {
-		last = s
-		return nil
-	})
-	return last, err
-}
+func Fold(g *Game, entries []Entry) (domain.State, error) { return foldVisiting(g, entries, nil) }
 
-// FoldEach replays a game's entries, the start first, handing step the state after each of them.
-func FoldEach(g *Game, entries []Entry, step func(i int, s domain.State) error) error {
+// foldVisiting is Fold that shows visit the state before each action: i counts the actions, so
+// entries[i+1] is the one about to be applied.
+func foldVisiting(g *Game, entries []Entry, visit func(i int, before domain.State) error) (domain.State, error) {
 	if len(entries) == 0 || entries[0].Seq != 0 {
-		return fmt.Errorf("game %s: history does not begin with its start", g.ID)
+		return nil, fmt.Errorf("game %s: history does not begin with its start", g.ID)
 	}
 	setup := domain.Setup{Options: g.Options, Seats: g.SeatCount, Random: entries[0].Random}
 	records := make([]domain.Record, 0, len(entries)-1)
 	for _, e := range entries[1:] {
 		records = append(records, domain.Record{Seat: *e.Seat, Action: e.Action, Random: e.Random})
 	}
-	return domain.FoldEach(g.Rules, setup, records, step)
+	return domain.FoldVisiting(g.Rules, setup, records, visit)
 }
 
 // Progress is a game and the next entries of its history, read from one snapshot so they agree.

@@ -86,12 +86,17 @@ func (s *Service) ReplayPicture(ctx context.Context, id string, p Principal) (*P
 	}
 	viewer := ViewerFor(g.Status, caller)
 	steps := make([]domain.Position, 0, len(entries))
-	err = FoldEach(g, entries, func(i int, state domain.State) error {
+	step := func(i int, state domain.State) error {
 		pos, err := positionOf(g, state, entries[i], viewer)
 		steps = append(steps, pos)
 		return err
-	})
+	}
+	// The state before action i is the one after entry i; the fold's result is after the last.
+	last, err := foldVisiting(g, entries, step)
 	if err != nil {
+		return nil, err
+	}
+	if err := step(len(entries)-1, last); err != nil {
 		return nil, err
 	}
 	doc, err := picture.Replay(fmt.Sprintf("A replay of %s game %s", g.Kind, g.ID), steps, ReplayStepSeconds)

@@ -147,6 +147,15 @@ func MayReview(status Status, caller Caller) error {
 	return nil
 }
 
+// MaySeeMoveReview lets the classroom's teacher see a game's move review at any time, and anyone
+// who may see the game once it is over: during play it would tell a player the best moves.
+func MaySeeMoveReview(status Status, caller Caller) error {
+	if !caller.Teacher && !status.Over() {
+		return domain.Errorf(domain.KindForbidden, "forbidden", "A game's move review is shown to its teacher, and to everyone who may see the game once it is over.")
+	}
+	return nil
+}
+
 // MayRunClassroom lets only the classroom's teacher manage it.
 func MayRunClassroom(p Principal, classroomID string) error {
 	switch {

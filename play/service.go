@@ -44,6 +44,17 @@ func (s *Service) Resolve(ctx context.Context, p Principal) (Principal, error) {
 
 // Get reads a game and says who the principal is in it.
 func (s *Service) Get(ctx context.Context, id string, p Principal) (*Game, Caller, error) {
+	rec, caller, err := s.GetRecord(ctx, id, p)
+	if err != nil {
+		return nil, AnonymousCaller, err
+	}
+	g, err := s.Decode(rec)
+	return g, caller, err
+}
+
+// GetRecord is Get without decoding the game's snapshot, for a caller that may have what it needs
+// from this version of the game already; Decode decodes it when it does not.
+func (s *Service) GetRecord(ctx context.Context, id string, p Principal) (*GameRecord, Caller, error) {
 	rec, err := s.loadGame(ctx, id)
 	if err != nil {
 		return nil, AnonymousCaller, err
@@ -52,9 +63,11 @@ func (s *Service) Get(ctx context.Context, id string, p Principal) (*Game, Calle
 	if err != nil {
 		return nil, AnonymousCaller, err
 	}
-	g, err := s.decodeGame(rec)
-	return g, caller, err
+	return rec, caller, nil
 }
+
+// Decode gives a record read by GetRecord its rules and its state.
+func (s *Service) Decode(rec *GameRecord) (*Game, error) { return s.decodeGame(rec) }
 
 func (s *Service) loadGame(ctx context.Context, id string) (*GameRecord, error) {
 	rec, err := s.store.Game(ctx, id)

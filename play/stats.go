@@ -21,6 +21,10 @@ type StudentStats struct {
 	// Mistakes counts what the kinds read from refused actions' facts, by game kind, figure and
 	// value: Mistakes["primed"]["not_prime_totals"]["21"].
 	Mistakes map[string]map[string]map[string]int
+	// HintsUsed counts the hints the student asked for (once per position).
+	HintsUsed int
+	// Reviews sums the student's seats in the kept move reviews of finished games, by game kind.
+	Reviews map[string]*ReviewCounts
 }
 
 // AttemptCount is how often actions were refused for one reason, with recent examples.
@@ -38,6 +42,9 @@ type ClassroomStats struct {
 	// current student won it; its counters are the students' added up; its attempts count all the
 	// current students' refusals by code, with the class's most recent examples.
 	Class StudentStats
+	// ReviewsPending counts the finished games whose move review is not made yet: their figures
+	// join the statistics on a later request.
+	ReviewsPending int
 }
 
 // StudentSeat is a seat a student holds in one of the classroom's games.
@@ -91,6 +98,18 @@ func (s *Service) ClassroomStats(ctx context.Context, classroomID string) (*Clas
 	if err := s.countMistakes(ctx, classroomID, byID); err != nil {
 		return nil, err
 	}
+	if stats.ReviewsPending, err = s.countReviews(ctx, seats, byID); err != nil {
+		return nil, err
+	}
+	hints, err := s.store.HintCounts(ctx, classroomID)
+	if err != nil {
+		return nil, err
+	}
+	for id, n := range hints {
+		if st := byID[id]; st != nil {
+			st.HintsUsed = n
+		}
+	}
 	perStudent, err := s.store.AttemptCounts(ctx, classroomID, true, attemptExamples)
 	if err != nil {
 		return nil, err
@@ -108,7 +127,8 @@ func (s *Service) ClassroomStats(ctx context.Context, classroomID string) (*Clas
 }
 
 func newStudentStats(id, name string) StudentStats {
-	return StudentStats{StudentID: id, Name: name, Counts: map[string]map[string]int{}, Mistakes: map[string]map[string]map[string]int{}}
+	return StudentStats{StudentID: id, Name: name, Counts: map[string]map[string]int{}, Mistakes: map[string]map[string]map[string]int{},
+		Reviews: map[string]*ReviewCounts{}}
 }
 
 func countGames(seats []StudentSeat, byID map[string]*StudentStats) {
@@ -208,6 +228,10 @@ func (st *StudentStats) addCounts(kind string, named map[string]int) {
 func (st *StudentStats) add(other StudentStats) {
 	for kind, counts := range other.Counts {
 		st.addCounts(kind, counts)
+	}
+	st.HintsUsed += other.HintsUsed
+	for kind, r := range other.Reviews {
+		st.addReview(kind, r.Judged, r.Labels, r.Missed)
 	}
 	for kind, figures := range other.Mistakes {
 		for figure, values := range figures {

@@ -18,6 +18,7 @@ var ErrTaken = errors.New("already taken")
 type Store interface {
 	ClassroomStore
 	StatsStore
+	ReviewStore
 	// Game reads a game and its seats.
 	Game(ctx context.Context, id string) (*GameRecord, error)
 	// Update runs fn in one transaction, committing when fn returns nil.

@@ -3,6 +3,7 @@ package repo
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -90,9 +91,39 @@ func loadGame(ctx context.Context, q interface {
 	return load.result()
 }
 
-// Game reads a game and its seats.
+// gameWithSeatsSQL reads a game and its seats in one statement, the seats' columns as arrays in
+// seat order: one statement instead of two is less work for Postgres and for pgx on the hottest
+// read. A game without seats (a lobby nobody joined) has NULL arrays.
+var gameWithSeatsSQL = `SELECT ` + gameColumns + `, s.seat_numbers, s.seat_names, s.seat_students, s.seat_joined, s.seat_hashes
+	FROM games LEFT JOIN LATERAL (
+		SELECT array_agg(seat ORDER BY seat) AS seat_numbers, array_agg(name ORDER BY seat) AS seat_names,
+			array_agg(student_id::text ORDER BY seat) AS seat_students, array_agg(joined_at ORDER BY seat) AS seat_joined,
+			array_agg(token_hash ORDER BY seat) AS seat_hashes
+		FROM seats WHERE game_id = games.id) s ON true
+	WHERE id = $1`
+
+// Game reads a game and its seats in one statement.
 func (s *Games) Game(ctx context.Context, id string) (*play.GameRecord, error) {
-	return loadGame(ctx, s.db.Pool, id)
+	var g play.GameRecord
+	var winners, seatNumbers []int32
+	var names []string
+	var students []*string
+	var joined []time.Time
+	var hashes [][]byte
+	err := s.db.Pool.QueryRow(ctx, gameWithSeatsSQL, id).Scan(&g.ID, &g.Kind, &g.Options, &g.Status, &g.SeatCount, &g.Seed,
+		&g.Version, &g.Snapshot, &winners, &g.CreatorHash, &g.CreatedAt, &g.UpdatedAt, &g.FinishedAt, &g.ClassroomID,
+		&seatNumbers, &names, &students, &joined, &hashes)
+	if err != nil {
+		return nil, notFound(err)
+	}
+	for _, w := range winners {
+		g.Winners = append(g.Winners, int(w))
+	}
+	g.Seats = make([]play.Seat, len(seatNumbers))
+	for i, n := range seatNumbers {
+		g.Seats[i] = play.Seat{Seat: int(n), Name: names[i], StudentID: students[i], JoinedAt: joined[i], TokenHash: hashes[i]}
+	}
+	return &g, nil
 }
 
 // ClassroomMember resolves a teacher or student token hash; a removed student's is not found.

@@ -2,8 +2,9 @@
 # Measures the server against pgbench on the same machine and Postgres, in one run: interleaved
 # rounds of pgbench tpcb-like, loadgen's lean loop, pgbench select-only and loadgen's GET mode, all
 # with the same number of clients for the same duration; then prints each round, the medians and the
-# ratios (accepted actions/s ÷ tpcb-like TPS, GET requests/s ÷ select-only TPS), the POST p99 and the
-# server's peak RSS. See README.md, "Performance".
+# ratios (accepted actions/s ÷ tpcb-like TPS, GET requests/s ÷ select-only TPS), the POST p99 beside
+# pgbench's own tpcb-like p99, the server's CPU time per action and per GET, and its peak RSS.
+# See README.md, "Performance".
 #
 # Needs Go, psql and pgbench, and a Postgres where PGUSER may create databases. It builds the server
 # and loadgen, creates two fresh databases (one for the server, one for pgbench), starts the server
@@ -80,21 +81,31 @@ for _ in $(seq 100); do
 done
 curl -fs "$url/readyz" >/dev/null || { log "the server did not become ready"; cat "$work/server.log" >&2; exit 1; }
 
-# pgbench_tps MODE-FLAGS... prints the TPS of one pgbench run.
+# pgbench_tps MODE-FLAGS... prints the TPS of one pgbench run and its transactions' p99 latency in ms.
 pgbench_tps() {
-	pgbench -c "$CLIENTS" -j "$(nproc)" -T "$DURATION" "$@" "$pgbench_db" >"$work/pgbench.log" 2>&1 ||
-		{ cat "$work/pgbench.log" >&2; exit 1; }
-	awk '/^tps = / { print $3; exit }' "$work/pgbench.log"
+	rm -f "$work"/pgbench-latency.*
+	pgbench -c "$CLIENTS" -j "$(nproc)" -T "$DURATION" -l --log-prefix="$work/pgbench-latency" "$@" "$pgbench_db" \
+		>"$work/pgbench.log" 2>&1 || { cat "$work/pgbench.log" >&2; exit 1; }
+	printf '%s %s\n' "$(awk '/^tps = / { print $3; exit }' "$work/pgbench.log")" \
+		"$(cat "$work"/pgbench-latency.* | awk '{ print $3 }' | sort -n | awk '{ v[NR] = $1 } END { i = int(NR * 0.99); print v[i < 1 ? 1 : i] / 1000 }')"
+	rm -f "$work"/pgbench-latency.*
 }
+
+# server_cpu prints the CPU time the server has used, user and system, in clock ticks.
+server_cpu() { awk '{ print $14 + $15 }' "/proc/$server_pid/stat"; }
 
 # loadgen_result MODE prints the RESULT line's fields of one loadgen run, as key=value words.
 loadgen_result() {
 	local include=true
 	[ "$INCLUDE" = 0 ] && include=false
+	local cpu_before
+	cpu_before=$(server_cpu)
 	"$work/loadgen" -mode "$1" -include="$include" -url "$url" -concurrency "$CLIENTS" -duration "${DURATION}s" -seed "$RANDOM" \
 		>"$work/loadgen-$1.log" 2>&1 || { cat "$work/loadgen-$1.log" >&2; exit 1; }
-	grep '^RESULT ' "$work/loadgen-$1.log" | cut -d' ' -f2- ||
+	local result
+	result=$(grep '^RESULT ' "$work/loadgen-$1.log" | cut -d' ' -f2-) ||
 		{ log "loadgen -mode $1 gave no RESULT line:"; cat "$work/loadgen-$1.log" >&2; exit 1; }
+	echo "$result server_cpu_s=$(awk -v t="$(($(server_cpu) - cpu_before))" -v hz="$(getconf CLK_TCK)" 'BEGIN { print t / hz }')"
 }
 
 field() { tr ' ' '\n' <<<"$1" | awk -F= -v k="$2" '$1 == k { print $2 }'; }
@@ -102,11 +113,11 @@ field() { tr ' ' '\n' <<<"$1" | awk -F= -v k="$2" '$1 == k { print $2 }'; }
 rows=()
 for round in $(seq "$ROUNDS"); do
 	log "round $round of $ROUNDS: pgbench tpcb-like"
-	tpcb=$(pgbench_tps)
+	read -r tpcb tpcb_p99 < <(pgbench_tps)
 	log "round $round of $ROUNDS: loadgen lean loop"
 	lean=$(loadgen_result lean)
 	log "round $round of $ROUNDS: pgbench select-only"
-	select_only=$(pgbench_tps -S)
+	read -r select_only _ < <(pgbench_tps -S)
 	log "round $round of $ROUNDS: loadgen GET mode"
 	gets=$(loadgen_result get)
 	errors=$(($(field "$lean" errors) + $(field "$gets" errors)))
@@ -114,7 +125,10 @@ for round in $(seq "$ROUNDS"); do
 		log "round $round: loadgen saw $errors failed requests:"
 		cat "$work/loadgen-lean.log" "$work/loadgen-get.log" >&2
 	fi
-	rows+=("$round $tpcb $(field "$lean" actions_per_s) $(field "$lean" post_p50_ms) $(field "$lean" post_p99_ms) $select_only $(field "$gets" requests_per_s) $(field "$gets" get_p99_ms) $errors")
+	# The server's CPU per accepted action (its GETs of legal actions included) and per GET, in µs.
+	cpu_per_action=$(awk -v s="$(field "$lean" server_cpu_s)" -v n="$(field "$lean" actions)" 'BEGIN { print n ? s * 1e6 / n : 0 }')
+	cpu_per_get=$(awk -v s="$(field "$gets" server_cpu_s)" -v n="$(field "$gets" requests)" 'BEGIN { print n ? s * 1e6 / n : 0 }')
+	rows+=("$round $tpcb $(field "$lean" actions_per_s) $(field "$lean" post_p50_ms) $(field "$lean" post_p99_ms) $select_only $(field "$gets" requests_per_s) $(field "$gets" get_p99_ms) $errors $tpcb_p99 $cpu_per_action $cpu_per_get")
 done
 
 peak_rss_kb=$(awk '/^VmHWM:/ { print $2 }' "/proc/$server_pid/status")
@@ -130,21 +144,24 @@ function median(col,   n, i, j, t, v) {
 {
 	cell[NR, 1] = $2; cell[NR, 2] = $3; cell[NR, 3] = $3 / $2; cell[NR, 4] = $4; cell[NR, 5] = $5
 	cell[NR, 6] = $6; cell[NR, 7] = $7; cell[NR, 8] = $7 / $6; cell[NR, 9] = $8; cell[NR, 10] = $9
+	cell[NR, 11] = $10; cell[NR, 12] = $11; cell[NR, 13] = $12
 	label[NR] = "round " $1
 }
 END {
 	printf "\n%d clients, %d s per run, pgbench scale %d, lean loop %s include=legal_actions; ratios: actions/s / tpcb-like TPS and GET req/s / select-only TPS\n\n", clients, duration, scale, lean_include == 0 ? "without" : "with"
-	fmt = "| %-8s | %9s | %9s | %6s | %9s | %9s | %11s | %9s | %6s | %9s | %6s |\n"
-	printf fmt, "", "tpcb TPS", "actions/s", "ratio", "POST p50", "POST p99", "select TPS", "GET req/s", "ratio", "GET p99", "errors"
-	printf "|----------|-----------|-----------|--------|-----------|-----------|-------------|-----------|--------|-----------|--------|\n"
+	printf "tpcb p99: pgbench'"'"'s own p99 latency; CPU/action, CPU/GET: the server'"'"'s CPU time (user + system) per accepted action, its GETs of legal actions included, and per GET\n\n"
+	fmt = "| %-8s | %9s | %9s | %9s | %6s | %9s | %9s | %11s | %11s | %9s | %6s | %9s | %9s | %6s |\n"
+	printf fmt, "", "tpcb TPS", "tpcb p99", "actions/s", "ratio", "POST p50", "POST p99", "CPU/action", "select TPS", "GET req/s", "ratio", "GET p99", "CPU/GET", "errors"
+	printf "|----------|-----------|-----------|-----------|--------|-----------|-----------|-------------|-------------|-----------|--------|-----------|-----------|--------|\n"
 	for (i = 1; i <= NR; i++) row(label[i], i)
-	for (c = 1; c <= 10; c++) cell[NR + 1, c] = median(c)
+	for (c = 1; c <= 13; c++) cell[NR + 1, c] = median(c)
 	row("median", NR + 1)
 	printf "\nserver peak RSS (VmHWM): %.1f MB\n", rss / 1024
 }
 function row(name, i) {
-	printf "| %-8s | %9.0f | %9.0f | %6.2f | %6.1f ms | %6.1f ms | %11.0f | %9.0f | %6.2f | %6.1f ms | %6d |\n", name,
-		cell[i, 1], cell[i, 2], cell[i, 3], cell[i, 4], cell[i, 5], cell[i, 6], cell[i, 7], cell[i, 8], cell[i, 9], cell[i, 10]
+	printf "| %-8s | %9.0f | %6.1f ms | %9.0f | %6.2f | %6.1f ms | %6.1f ms | %8.0f µs | %11.0f | %9.0f | %6.2f | %6.1f ms | %6.0f µs | %6d |\n", name,
+		cell[i, 1], cell[i, 11], cell[i, 2], cell[i, 3], cell[i, 4], cell[i, 5], cell[i, 12], cell[i, 6], cell[i, 7], cell[i, 8], cell[i, 9],
+		cell[i, 13], cell[i, 10]
 }'
 
 if [ "$PROFILE" = 1 ]; then

@@ -273,10 +273,16 @@ type ClientInterface interface {
 	// played; Primed: plays, draws, passes, rounds) and the measures derived from them (Primed:
 	// `average_round_score`); the mistakes each kind reads from the refusals' facts (Primed: the
 	// totals most often mistaken for primes; Prime Climb: the most common kinds of illegal step);
-	// and refused attempts by code with recent examples. With `Accept: text/csv`, one row per
+	// and refused attempts by code with recent examples. From the move reviews of finished games
+	// (`GET /v1/games/{id}/review`): the actions judged, the `accuracy` (share labelled `best` or
+	// `good`), per kind the counts by label and of each missed opportunity; and the `hints_used`.
+	// A finished game's review is made the first time it is needed and kept; `reviews_pending`
+	// counts the games whose review a later request will add. With `Accept: text/csv`, one row per
 	// student and figure for spreadsheets, named `<kind>.<counter>` with the kind's `-` written `_`
 	// (`prime_climb.op_add`, `primed.average_round_score`), a mistake `<kind>.<figure>.<value>`
-	// (`primed.not_prime_totals.21`).
+	// (`primed.not_prime_totals.21`), `hints_used`, `judged_actions`, `accuracy` (absent when
+	// nothing was judged), `<kind>.review.judged`, `<kind>.review.accuracy`,
+	// `<kind>.review.labels.<label>` and `<kind>.review.missed.<opportunity>`.
 	//
 	// Corresponds with GET /v1/classrooms/{classroom_id}/stats (the `GetClassroomStats` operationId).
 	GetClassroomStats(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -475,6 +481,23 @@ type ClientInterface interface {
 	// Corresponds with GET /v1/games/{id}/events (the `StreamGameEvents` operationId).
 	StreamGameEvents(ctx context.Context, id GameID, params *StreamGameEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetHint The expert's suggested action for the caller's seat now (seat or student token).
+	//
+	// The action the kind's expert would play now for the caller's seat, ready to post to
+	// `/v1/games/{id}/actions` as it is (send `version` as `If-Match` to be sure nobody moved
+	// since), with a sentence saying why. The expert decides from what the seat may see and its
+	// legal actions only, never from hidden cards or the dice to come. The same position always
+	// gives the same hint. Each hint is counted for the seat (once per position, however often it
+	// is asked for there) in the game's review (`hints_used`) and in the class statistics.
+	//
+	// Refused with `hints_unavailable` (404) when the game's kind has no expert, `hints_disabled`
+	// (403) when the game does not offer hints, `forbidden` (403) for a token without a seat,
+	// `not_your_turn` (409, with `NotYourTurnFacts`) when another seat must act, `game_not_active`
+	// or `game_over` (409) when the game takes no actions.
+	//
+	// Corresponds with GET /v1/games/{id}/hint (the `GetHint` operationId).
+	GetHint(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetLegalActions What the caller may do now.
 	//
 	// Each entry's `action` may be posted to `/v1/games/{id}/actions` as it is. `game` tells which
@@ -546,6 +569,24 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /v1/games/{id}/replay.svg (the `GetGameReplay` operationId).
 	GetGameReplay(ctx context.Context, id GameID, params *GetGameReplayParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetReview The expert's judgement of every action a person played (the classroom's teacher; anyone who can see the game once it is over).
+	//
+	// For each action of a person's seat (a computer's are not judged), the expert's best action at
+	// that point, the `loss` of the action played against it in the expert's own evaluation (0 for
+	// the best; its units are the kind's), a `label` (`best`, `good`, `inaccuracy`, `mistake`,
+	// `blunder`; each kind's thresholds are in the README, "Move review") and the concrete
+	// opportunities the action missed, found by exact search. An action that was the seat's only
+	// legal one (a roll, say) is not judged but counted as `forced`. `seats` sums each person's
+	// seat up: `accuracy` is the share of judged actions labelled `best` or `good`.
+	//
+	// During play only the classroom's teacher may read it (`forbidden` for anyone else), and it is
+	// judged afresh at each request (`final` false). Once the game is over, anyone who may see the
+	// game may: its review is made once and kept (`final` true), so it never changes. Refused with
+	// `review_unavailable` (404) when the game's kind has no expert.
+	//
+	// Corresponds with GET /v1/games/{id}/review (the `GetReview` operationId).
+	GetReview(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetScores The standing of every seat.
 	//
@@ -930,10 +971,16 @@ func (c *Client) RotateJoinCode(ctx context.Context, classroomId ClassroomID, re
 // played; Primed: plays, draws, passes, rounds) and the measures derived from them (Primed:
 // `average_round_score`); the mistakes each kind reads from the refusals' facts (Primed: the
 // totals most often mistaken for primes; Prime Climb: the most common kinds of illegal step);
-// and refused attempts by code with recent examples. With `Accept: text/csv`, one row per
+// and refused attempts by code with recent examples. From the move reviews of finished games
+// (`GET /v1/games/{id}/review`): the actions judged, the `accuracy` (share labelled `best` or
+// `good`), per kind the counts by label and of each missed opportunity; and the `hints_used`.
+// A finished game's review is made the first time it is needed and kept; `reviews_pending`
+// counts the games whose review a later request will add. With `Accept: text/csv`, one row per
 // student and figure for spreadsheets, named `<kind>.<counter>` with the kind's `-` written `_`
 // (`prime_climb.op_add`, `primed.average_round_score`), a mistake `<kind>.<figure>.<value>`
-// (`primed.not_prime_totals.21`).
+// (`primed.not_prime_totals.21`), `hints_used`, `judged_actions`, `accuracy` (absent when
+// nothing was judged), `<kind>.review.judged`, `<kind>.review.accuracy`,
+// `<kind>.review.labels.<label>` and `<kind>.review.missed.<opportunity>`.
 //
 // Corresponds with GET /v1/classrooms/{classroom_id}/stats (the `GetClassroomStats` operationId).
 func (c *Client) GetClassroomStats(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -1282,6 +1329,33 @@ func (c *Client) StreamGameEvents(ctx context.Context, id GameID, params *Stream
 	return c.Client.Do(req)
 }
 
+// GetHint The expert's suggested action for the caller's seat now (seat or student token).
+//
+// The action the kind's expert would play now for the caller's seat, ready to post to
+// `/v1/games/{id}/actions` as it is (send `version` as `If-Match` to be sure nobody moved
+// since), with a sentence saying why. The expert decides from what the seat may see and its
+// legal actions only, never from hidden cards or the dice to come. The same position always
+// gives the same hint. Each hint is counted for the seat (once per position, however often it
+// is asked for there) in the game's review (`hints_used`) and in the class statistics.
+//
+// Refused with `hints_unavailable` (404) when the game's kind has no expert, `hints_disabled`
+// (403) when the game does not offer hints, `forbidden` (403) for a token without a seat,
+// `not_your_turn` (409, with `NotYourTurnFacts`) when another seat must act, `game_not_active`
+// or `game_over` (409) when the game takes no actions.
+//
+// Corresponds with GET /v1/games/{id}/hint (the `GetHint` operationId).
+func (c *Client) GetHint(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetHintRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetLegalActions What the caller may do now.
 //
 // Each entry's `action` may be posted to `/v1/games/{id}/actions` as it is. `game` tells which
@@ -1394,6 +1468,34 @@ func (c *Client) JoinGame(ctx context.Context, id GameID, params *JoinGameParams
 // Corresponds with GET /v1/games/{id}/replay.svg (the `GetGameReplay` operationId).
 func (c *Client) GetGameReplay(ctx context.Context, id GameID, params *GetGameReplayParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetGameReplayRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetReview The expert's judgement of every action a person played (the classroom's teacher; anyone who can see the game once it is over).
+//
+// For each action of a person's seat (a computer's are not judged), the expert's best action at
+// that point, the `loss` of the action played against it in the expert's own evaluation (0 for
+// the best; its units are the kind's), a `label` (`best`, `good`, `inaccuracy`, `mistake`,
+// `blunder`; each kind's thresholds are in the README, "Move review") and the concrete
+// opportunities the action missed, found by exact search. An action that was the seat's only
+// legal one (a roll, say) is not judged but counted as `forced`. `seats` sums each person's
+// seat up: `accuracy` is the share of judged actions labelled `best` or `good`.
+//
+// During play only the classroom's teacher may read it (`forbidden` for anyone else), and it is
+// judged afresh at each request (`final` false). Once the game is over, anyone who may see the
+// game may: its review is made once and kept (`final` true), so it never changes. Refused with
+// `review_unavailable` (404) when the game's kind has no expert.
+//
+// Corresponds with GET /v1/games/{id}/review (the `GetReview` operationId).
+func (c *Client) GetReview(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetReviewRequest(c.Server, id)
 	if err != nil {
 		return nil, err
 	}
@@ -2814,6 +2916,40 @@ func NewStreamGameEventsRequest(server string, id GameID, params *StreamGameEven
 	return req, nil
 }
 
+// NewGetHintRequest constructs an http.Request for the GetHint method
+func NewGetHintRequest(server string, id GameID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/games/%s/hint", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetLegalActionsRequest constructs an http.Request for the GetLegalActions method
 func NewGetLegalActionsRequest(server string, id GameID) (*http.Request, error) {
 	var err error
@@ -3069,6 +3205,40 @@ func NewGetGameReplayRequest(server string, id GameID, params *GetGameReplayPara
 			req.Header.Set("If-None-Match", headerParam0)
 		}
 
+	}
+
+	return req, nil
+}
+
+// NewGetReviewRequest constructs an http.Request for the GetReview method
+func NewGetReviewRequest(server string, id GameID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/games/%s/review", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
 	}
 
 	return req, nil
@@ -3432,10 +3602,16 @@ type ClientWithResponsesInterface interface {
 	// played; Primed: plays, draws, passes, rounds) and the measures derived from them (Primed:
 	// `average_round_score`); the mistakes each kind reads from the refusals' facts (Primed: the
 	// totals most often mistaken for primes; Prime Climb: the most common kinds of illegal step);
-	// and refused attempts by code with recent examples. With `Accept: text/csv`, one row per
+	// and refused attempts by code with recent examples. From the move reviews of finished games
+	// (`GET /v1/games/{id}/review`): the actions judged, the `accuracy` (share labelled `best` or
+	// `good`), per kind the counts by label and of each missed opportunity; and the `hints_used`.
+	// A finished game's review is made the first time it is needed and kept; `reviews_pending`
+	// counts the games whose review a later request will add. With `Accept: text/csv`, one row per
 	// student and figure for spreadsheets, named `<kind>.<counter>` with the kind's `-` written `_`
 	// (`prime_climb.op_add`, `primed.average_round_score`), a mistake `<kind>.<figure>.<value>`
-	// (`primed.not_prime_totals.21`).
+	// (`primed.not_prime_totals.21`), `hints_used`, `judged_actions`, `accuracy` (absent when
+	// nothing was judged), `<kind>.review.judged`, `<kind>.review.accuracy`,
+	// `<kind>.review.labels.<label>` and `<kind>.review.missed.<opportunity>`.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -3652,6 +3828,25 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /v1/games/{id}/events (the `StreamGameEvents` operationId).
 	StreamGameEventsWithResponse(ctx context.Context, id GameID, params *StreamGameEventsParams, reqEditors ...RequestEditorFn) (*StreamGameEventsResponse, error)
 
+	// GetHintWithResponse The expert's suggested action for the caller's seat now (seat or student token).
+	//
+	// The action the kind's expert would play now for the caller's seat, ready to post to
+	// `/v1/games/{id}/actions` as it is (send `version` as `If-Match` to be sure nobody moved
+	// since), with a sentence saying why. The expert decides from what the seat may see and its
+	// legal actions only, never from hidden cards or the dice to come. The same position always
+	// gives the same hint. Each hint is counted for the seat (once per position, however often it
+	// is asked for there) in the game's review (`hints_used`) and in the class statistics.
+	//
+	// Refused with `hints_unavailable` (404) when the game's kind has no expert, `hints_disabled`
+	// (403) when the game does not offer hints, `forbidden` (403) for a token without a seat,
+	// `not_your_turn` (409, with `NotYourTurnFacts`) when another seat must act, `game_not_active`
+	// or `game_over` (409) when the game takes no actions.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/games/{id}/hint (the `GetHint` operationId).
+	GetHintWithResponse(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*GetHintResponse, error)
+
 	// GetLegalActionsWithResponse What the caller may do now.
 	//
 	// Each entry's `action` may be posted to `/v1/games/{id}/actions` as it is. `game` tells which
@@ -3729,6 +3924,26 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /v1/games/{id}/replay.svg (the `GetGameReplay` operationId).
 	GetGameReplayWithResponse(ctx context.Context, id GameID, params *GetGameReplayParams, reqEditors ...RequestEditorFn) (*GetGameReplayResponse, error)
+
+	// GetReviewWithResponse The expert's judgement of every action a person played (the classroom's teacher; anyone who can see the game once it is over).
+	//
+	// For each action of a person's seat (a computer's are not judged), the expert's best action at
+	// that point, the `loss` of the action played against it in the expert's own evaluation (0 for
+	// the best; its units are the kind's), a `label` (`best`, `good`, `inaccuracy`, `mistake`,
+	// `blunder`; each kind's thresholds are in the README, "Move review") and the concrete
+	// opportunities the action missed, found by exact search. An action that was the seat's only
+	// legal one (a roll, say) is not judged but counted as `forced`. `seats` sums each person's
+	// seat up: `accuracy` is the share of judged actions labelled `best` or `good`.
+	//
+	// During play only the classroom's teacher may read it (`forbidden` for anyone else), and it is
+	// judged afresh at each request (`final` false). Once the game is over, anyone who may see the
+	// game may: its review is made once and kept (`final` true), so it never changes. Refused with
+	// `review_unavailable` (404) when the game's kind has no expert.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/games/{id}/review (the `GetReview` operationId).
+	GetReviewWithResponse(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*GetReviewResponse, error)
 
 	// GetScoresWithResponse The standing of every seat.
 	//
@@ -6323,6 +6538,124 @@ func (r StreamGameEventsResponse) ContentType() string {
 	return ""
 }
 
+// GetHintResponse401Headers the declared response headers of an HTTP 401 response for GetHint
+type GetHintResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// GetHintResponse429Headers the declared response headers of an HTTP 429 response for GetHint
+type GetHintResponse429Headers struct {
+	RetryAfter *int
+}
+
+// GetHintResponse503Headers the declared response headers of an HTTP 503 response for GetHint
+type GetHintResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetHintResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Hint
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetHintResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetHintResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetHintResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetHintResponse) GetJSON200() *Hint {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetHintResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetHintResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r GetHintResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetHintResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r GetHintResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetHintResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetHintResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetHintResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetHintResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetHintResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetHintResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetHintResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetLegalActionsResponse200Headers the declared response headers of an HTTP 200 response for GetLegalActions
 type GetLegalActionsResponse200Headers struct {
 	ETag *string
@@ -6791,6 +7124,117 @@ func (r GetGameReplayResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetGameReplayResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetReviewResponse401Headers the declared response headers of an HTTP 401 response for GetReview
+type GetReviewResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// GetReviewResponse429Headers the declared response headers of an HTTP 429 response for GetReview
+type GetReviewResponse429Headers struct {
+	RetryAfter *int
+}
+
+// GetReviewResponse503Headers the declared response headers of an HTTP 503 response for GetReview
+type GetReviewResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetReviewResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Review
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetReviewResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetReviewResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetReviewResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetReviewResponse) GetJSON200() *Review {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetReviewResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetReviewResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r GetReviewResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetReviewResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetReviewResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetReviewResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetReviewResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetReviewResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetReviewResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetReviewResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetReviewResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -7443,10 +7887,16 @@ func (c *ClientWithResponses) RotateJoinCodeWithResponse(ctx context.Context, cl
 // played; Primed: plays, draws, passes, rounds) and the measures derived from them (Primed:
 // `average_round_score`); the mistakes each kind reads from the refusals' facts (Primed: the
 // totals most often mistaken for primes; Prime Climb: the most common kinds of illegal step);
-// and refused attempts by code with recent examples. With `Accept: text/csv`, one row per
+// and refused attempts by code with recent examples. From the move reviews of finished games
+// (`GET /v1/games/{id}/review`): the actions judged, the `accuracy` (share labelled `best` or
+// `good`), per kind the counts by label and of each missed opportunity; and the `hints_used`.
+// A finished game's review is made the first time it is needed and kept; `reviews_pending`
+// counts the games whose review a later request will add. With `Accept: text/csv`, one row per
 // student and figure for spreadsheets, named `<kind>.<counter>` with the kind's `-` written `_`
 // (`prime_climb.op_add`, `primed.average_round_score`), a mistake `<kind>.<figure>.<value>`
-// (`primed.not_prime_totals.21`).
+// (`primed.not_prime_totals.21`), `hints_used`, `judged_actions`, `accuracy` (absent when
+// nothing was judged), `<kind>.review.judged`, `<kind>.review.accuracy`,
+// `<kind>.review.labels.<label>` and `<kind>.review.missed.<opportunity>`.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -7753,6 +8203,31 @@ func (c *ClientWithResponses) StreamGameEventsWithResponse(ctx context.Context, 
 	return ParseStreamGameEventsResponse(rsp)
 }
 
+// GetHintWithResponse The expert's suggested action for the caller's seat now (seat or student token).
+//
+// The action the kind's expert would play now for the caller's seat, ready to post to
+// `/v1/games/{id}/actions` as it is (send `version` as `If-Match` to be sure nobody moved
+// since), with a sentence saying why. The expert decides from what the seat may see and its
+// legal actions only, never from hidden cards or the dice to come. The same position always
+// gives the same hint. Each hint is counted for the seat (once per position, however often it
+// is asked for there) in the game's review (`hints_used`) and in the class statistics.
+//
+// Refused with `hints_unavailable` (404) when the game's kind has no expert, `hints_disabled`
+// (403) when the game does not offer hints, `forbidden` (403) for a token without a seat,
+// `not_your_turn` (409, with `NotYourTurnFacts`) when another seat must act, `game_not_active`
+// or `game_over` (409) when the game takes no actions.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/games/{id}/hint (the `GetHint` operationId).
+func (c *ClientWithResponses) GetHintWithResponse(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*GetHintResponse, error) {
+	rsp, err := c.GetHint(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetHintResponse(rsp)
+}
+
 // GetLegalActionsWithResponse What the caller may do now.
 //
 // Each entry's `action` may be posted to `/v1/games/{id}/actions` as it is. `game` tells which
@@ -7859,6 +8334,32 @@ func (c *ClientWithResponses) GetGameReplayWithResponse(ctx context.Context, id 
 		return nil, err
 	}
 	return ParseGetGameReplayResponse(rsp)
+}
+
+// GetReviewWithResponse The expert's judgement of every action a person played (the classroom's teacher; anyone who can see the game once it is over).
+//
+// For each action of a person's seat (a computer's are not judged), the expert's best action at
+// that point, the `loss` of the action played against it in the expert's own evaluation (0 for
+// the best; its units are the kind's), a `label` (`best`, `good`, `inaccuracy`, `mistake`,
+// `blunder`; each kind's thresholds are in the README, "Move review") and the concrete
+// opportunities the action missed, found by exact search. An action that was the seat's only
+// legal one (a roll, say) is not judged but counted as `forced`. `seats` sums each person's
+// seat up: `accuracy` is the share of judged actions labelled `best` or `good`.
+//
+// During play only the classroom's teacher may read it (`forbidden` for anyone else), and it is
+// judged afresh at each request (`final` false). Once the game is over, anyone who may see the
+// game may: its review is made once and kept (`final` true), so it never changes. Refused with
+// `review_unavailable` (404) when the game's kind has no expert.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/games/{id}/review (the `GetReview` operationId).
+func (c *ClientWithResponses) GetReviewWithResponse(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*GetReviewResponse, error) {
+	rsp, err := c.GetReview(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetReviewResponse(rsp)
 }
 
 // GetScoresWithResponse The standing of every seat.
@@ -10369,6 +10870,121 @@ func ParseStreamGameEventsResponse(rsp *http.Response) (*StreamGameEventsRespons
 	return response, nil
 }
 
+// ParseGetHintResponse parses an HTTP response from a GetHintWithResponse call
+func ParseGetHintResponse(rsp *http.Response) (*GetHintResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetHintResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Hint
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers GetHintResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetHintResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetHintResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseGetLegalActionsResponse parses an HTTP response from a GetLegalActionsWithResponse call
 func ParseGetLegalActionsResponse(rsp *http.Response) (*GetLegalActionsResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -10845,6 +11461,114 @@ func ParseGetGameReplayResponse(rsp *http.Response) (*GetGameReplayResponse, err
 		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetGameReplayResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetReviewResponse parses an HTTP response from a GetReviewWithResponse call
+func ParseGetReviewResponse(rsp *http.Response) (*GetReviewResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetReviewResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Review
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers GetReviewResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetReviewResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetReviewResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

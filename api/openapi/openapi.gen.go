@@ -1158,6 +1158,33 @@ func (e PrimedWrongPhaseFactsPhase) Valid() bool {
 	}
 }
 
+// Defines values for ReviewLabel.
+const (
+	Best       ReviewLabel = "best"
+	Blunder    ReviewLabel = "blunder"
+	Good       ReviewLabel = "good"
+	Inaccuracy ReviewLabel = "inaccuracy"
+	Mistake    ReviewLabel = "mistake"
+)
+
+// Valid indicates whether the value is a known member of the ReviewLabel enum.
+func (e ReviewLabel) Valid() bool {
+	switch e {
+	case Best:
+		return true
+	case Blunder:
+		return true
+	case Good:
+		return true
+	case Inaccuracy:
+		return true
+	case Mistake:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ScoresOfPrimeClimbGame.
 const (
 	ScoresOfPrimeClimbGamePrimeClimb ScoresOfPrimeClimbGame = "prime-climb"
@@ -1385,7 +1412,10 @@ type ClassroomStats struct {
 	// Class The class as a whole. `games_played`, `games_finished` and `games_won` count games, each once: the started games in which a current student holds a seat (two students' game is one game), won when a current student won it. The `games` counters are every current student's added up; `attempts` counts all their refusals, with the class's most recent examples.
 	Class       StatsTotals        `json:"class"`
 	ClassroomId openapi_types.UUID `json:"classroom_id"`
-	Students    []StudentStats     `json:"students"`
+
+	// ReviewsPending Finished games whose move review is not made yet. One request makes at most 10 of them (and keeps them); the review figures of the rest join the statistics on later requests.
+	ReviewsPending int            `json:"reviews_pending"`
+	Students       []StudentStats `json:"students"`
 }
 
 // Counters Named counters summed over games (see the README for their meanings).
@@ -1626,6 +1656,31 @@ type Health struct {
 	Status string `json:"status"`
 }
 
+// Hint defines model for Hint.
+type Hint struct {
+	// Action The suggested action, one of the seat's legal actions, ready to post as it is.
+	//
+	// Example: {"draw_pawn":0,"steps":[{"die":4,"op":"add","pawn":0},{"die":7,"op":"add","pawn":1}],"type":"move"}
+	Action json.RawMessage `json:"action"`
+
+	// Explanation Why, in one sentence for a child or a teacher.
+	//
+	// Example: pawn 0: 37 + 4 = 41 lands on a prime and draws a card; pawn 1: 12 + 7 = 19
+	Explanation string `json:"explanation"`
+
+	// Game A kind of game.
+	Game GameKind `json:"game"`
+
+	// Seat The caller's seat.
+	Seat int `json:"seat"`
+
+	// Seq The history entry the suggested action would make.
+	Seq int64 `json:"seq"`
+
+	// Version The game's version the hint is for: send it as `If-Match` with the action.
+	Version int64 `json:"version"`
+}
+
 // HistoryEntry One entry of a game's history; `game` tells which kind's action and outcome it holds (`HistoryEntryOfKind`).
 type HistoryEntry struct {
 	// Action The action as sent, one of the game's kind (for the start, a `StartAction`).
@@ -1733,6 +1788,18 @@ type JoinedGame struct {
 	Seat SeatToken `json:"seat"`
 }
 
+// KindReviewStats What the move reviews of the finished games of this kind tell (see `Review`): the actions judged, their share labelled `best` or `good`, how many got each label, and the missed opportunities by the kind's names for them. Empty counts for a kind without an expert.
+type KindReviewStats struct {
+	Accuracy *float64 `json:"accuracy"`
+	Judged   int      `json:"judged"`
+
+	// Labels Example: {"best":20,"blunder":1,"good":6,"inaccuracy":3}
+	Labels map[string]int `json:"labels"`
+
+	// Missed Example: {"bump":4,"win":1}
+	Missed map[string]int `json:"missed"`
+}
+
 // KindStats defines model for KindStats.
 type KindStats struct {
 	// Counts Named counters summed over games (see the README for their meanings).
@@ -1745,6 +1812,9 @@ type KindStats struct {
 	//
 	// Example: {"not_prime_totals":[{"count":3,"value":"21"},{"count":1,"value":"15"}]}
 	Mistakes map[string][]MistakeCount `json:"mistakes"`
+
+	// Review What the move reviews of the finished games of this kind tell (see `Review`): the actions judged, their share labelled `best` or `good`, how many got each label, and the missed opportunities by the kind's names for them. Empty counts for a kind without an expert.
+	Review KindReviewStats `json:"review"`
 }
 
 // LegalActions What the caller's seat may do now; `game` tells which kind's list `actions` is
@@ -1813,6 +1883,22 @@ type LegalActionsOfPrimed struct {
 
 // LegalActionsOfPrimedGame defines model for LegalActionsOfPrimed.Game.
 type LegalActionsOfPrimedGame string
+
+// MissedOpportunity defines model for MissedOpportunity.
+type MissedOpportunity struct {
+	// Action An action that would have taken it.
+	Action json.RawMessage `json:"action"`
+
+	// Detail The opportunity in words.
+	//
+	// Example: 37 + 4 = 41 and 41 + 60 = 101: pawn 0 could have reached 101
+	Detail string `json:"detail"`
+
+	// Kind What was missed, named by the game's kind (the README, "Move review", lists them), such as a `win` available but not taken.
+	//
+	// Example: win
+	Kind string `json:"kind"`
+}
 
 // MistakeCount defines model for MistakeCount.
 type MistakeCount struct {
@@ -2751,7 +2837,8 @@ type Problem struct {
 	// Code A stable machine-readable code. General codes: `invalid`, `not_found`,
 	// `method_not_allowed`, `payload_too_large`, `unsupported_media_type`, `conflict`,
 	// `unauthorized`, `forbidden`, `unavailable`, `internal`; game codes such as
-	// `illegal_step`, `not_your_turn`, `version_mismatch`. Most refusals also carry `facts`,
+	// `illegal_step`, `not_your_turn`, `version_mismatch`; `hints_disabled`,
+	// `hints_unavailable` and `review_unavailable` for hints and move review. Most refusals also carry `facts`,
 	// shaped by the code as `RefusalFacts` lists.
 	//
 	//
@@ -2871,6 +2958,77 @@ type ReplayStep struct {
 	State    json.RawMessage `json:"state"`
 }
 
+// Review defines model for Review.
+type Review struct {
+	// Entries The judged actions, in history order.
+	Entries []ReviewEntry `json:"entries"`
+
+	// Final True once the game is over; the review is then kept and never changes. False while it is played.
+	Final bool `json:"final"`
+
+	// Game A kind of game.
+	Game GameKind `json:"game"`
+
+	// Seats One summary per person's seat, in seat order.
+	Seats []ReviewSummary `json:"seats"`
+}
+
+// ReviewEntry defines model for ReviewEntry.
+type ReviewEntry struct {
+	// Best The expert's choice at that point, one of the seat's legal actions then.
+	Best json.RawMessage `json:"best"`
+
+	// Explanation Why the expert's choice is best.
+	//
+	// Example: pawn 0: 37 + 4 = 41 lands on a prime and draws a card
+	Explanation string `json:"explanation"`
+
+	// Label The loss named by the kind's thresholds: `best` (no loss), then `good`, `inaccuracy`, `mistake` and `blunder` as it grows.
+	Label ReviewLabel `json:"label"`
+
+	// Loss How much worse the action played was than the best, in the expert's evaluation (the kind's units); 0 for the best.
+	Loss float64 `json:"loss"`
+
+	// Missed The concrete opportunities the action left, found by exact search.
+	Missed []MissedOpportunity `json:"missed"`
+
+	// Played The action the seat posted.
+	Played json.RawMessage `json:"played"`
+	Seat   int             `json:"seat"`
+
+	// Seq The history entry of the action.
+	Seq int64 `json:"seq"`
+}
+
+// ReviewLabel The loss named by the kind's thresholds: `best` (no loss), then `good`, `inaccuracy`, `mistake` and `blunder` as it grows.
+type ReviewLabel string
+
+// ReviewSummary defines model for ReviewSummary.
+type ReviewSummary struct {
+	// Accuracy The share of judged actions labelled `best` or `good`; null when none was judged.
+	Accuracy *float64 `json:"accuracy"`
+
+	// Forced The seat's actions not judged: each was its only legal action.
+	Forced int `json:"forced"`
+
+	// HintsUsed Hints the seat asked for, once per position.
+	HintsUsed int `json:"hints_used"`
+
+	// Judged The seat's actions judged.
+	Judged int `json:"judged"`
+
+	// Labels Judged actions by label; a label never given is absent.
+	//
+	// Example: {"best":9,"good":2,"mistake":1}
+	Labels map[string]int `json:"labels"`
+
+	// Missed Missed opportunities by kind; a kind never missed is absent.
+	//
+	// Example: {"bump":2,"new_prime":1}
+	Missed map[string]int `json:"missed"`
+	Seat   int            `json:"seat"`
+}
+
 // Scores defines model for Scores.
 type Scores struct {
 	// Game A kind of game.
@@ -2949,17 +3107,25 @@ type StartActionType string
 
 // StatsTotals defines model for StatsTotals.
 type StatsTotals struct {
+	// Accuracy The share of `judged_actions` labelled `best` or `good`; null when none was judged.
+	Accuracy *float64       `json:"accuracy"`
 	Attempts []AttemptCount `json:"attempts"`
 
 	// Games Every kind of game the server hosts, by its `GameKind`, played or not.
 	//
-	// Example: {"prime-climb":{"counts":{"op_multiply":3,"turns":12},"measures":{},"mistakes":{"illegal_steps":[{"count":2,"value":"multiply_past_101"}]}},"primed":{"counts":{"round_score_total":10,"rounds":4},"measures":{"average_round_score":2.5},"mistakes":{"not_prime_totals":[{"count":3,"value":"21"}]}}}
+	// Example: {"prime-climb":{"counts":{"op_multiply":3,"turns":12},"measures":{},"mistakes":{"illegal_steps":[{"count":2,"value":"multiply_past_101"}]},"review":{"accuracy":0.8,"judged":10,"labels":{"best":6,"good":2,"mistake":2},"missed":{"bump":2}}},"primed":{"counts":{"round_score_total":10,"rounds":4},"measures":{"average_round_score":2.5},"mistakes":{"not_prime_totals":[{"count":3,"value":"21"}]},"review":{"accuracy":null,"judged":0,"labels":{},"missed":{}}}}
 	Games         map[string]KindStats `json:"games"`
 	GamesFinished int                  `json:"games_finished"`
 
 	// GamesPlayed Started games with a seat.
 	GamesPlayed int `json:"games_played"`
 	GamesWon    int `json:"games_won"`
+
+	// HintsUsed Hints asked for (`GET /v1/games/{id}/hint`), once per position.
+	HintsUsed int `json:"hints_used"`
+
+	// JudgedActions Actions judged in the move reviews of finished games, every kind together.
+	JudgedActions int `json:"judged_actions"`
 }
 
 // StreamErrorMessage An `error` message: a stream opened while the database could not be reached turned out refused; the stream closes.
@@ -2987,19 +3153,27 @@ type StudentList struct {
 
 // StudentStats defines model for StudentStats.
 type StudentStats struct {
+	// Accuracy The share of `judged_actions` labelled `best` or `good`; null when none was judged.
+	Accuracy *float64       `json:"accuracy"`
 	Attempts []AttemptCount `json:"attempts"`
 
 	// Games Every kind of game the server hosts, by its `GameKind`, played or not.
 	//
-	// Example: {"prime-climb":{"counts":{"op_multiply":3,"turns":12},"measures":{},"mistakes":{"illegal_steps":[{"count":2,"value":"multiply_past_101"}]}},"primed":{"counts":{"round_score_total":10,"rounds":4},"measures":{"average_round_score":2.5},"mistakes":{"not_prime_totals":[{"count":3,"value":"21"}]}}}
+	// Example: {"prime-climb":{"counts":{"op_multiply":3,"turns":12},"measures":{},"mistakes":{"illegal_steps":[{"count":2,"value":"multiply_past_101"}]},"review":{"accuracy":0.8,"judged":10,"labels":{"best":6,"good":2,"mistake":2},"missed":{"bump":2}}},"primed":{"counts":{"round_score_total":10,"rounds":4},"measures":{"average_round_score":2.5},"mistakes":{"not_prime_totals":[{"count":3,"value":"21"}]},"review":{"accuracy":null,"judged":0,"labels":{},"missed":{}}}}
 	Games         map[string]KindStats `json:"games"`
 	GamesFinished int                  `json:"games_finished"`
 
 	// GamesPlayed Started games with a seat.
-	GamesPlayed int                `json:"games_played"`
-	GamesWon    int                `json:"games_won"`
-	Name        string             `json:"name"`
-	StudentId   openapi_types.UUID `json:"student_id"`
+	GamesPlayed int `json:"games_played"`
+	GamesWon    int `json:"games_won"`
+
+	// HintsUsed Hints asked for (`GET /v1/games/{id}/hint`), once per position.
+	HintsUsed int `json:"hints_used"`
+
+	// JudgedActions Actions judged in the move reviews of finished games, every kind together.
+	JudgedActions int                `json:"judged_actions"`
+	Name          string             `json:"name"`
+	StudentId     openapi_types.UUID `json:"student_id"`
 }
 
 // Turn defines model for Turn.
@@ -5151,6 +5325,9 @@ type ServerInterface interface {
 	// StreamGameEvents Live updates of one game (server-sent events).
 	// (GET /v1/games/{id}/events)
 	StreamGameEvents(ctx echo.Context, id GameID, params StreamGameEventsParams) error
+	// GetHint The expert's suggested action for the caller's seat now (seat or student token).
+	// (GET /v1/games/{id}/hint)
+	GetHint(ctx echo.Context, id GameID) error
 	// GetLegalActions What the caller may do now.
 	// (GET /v1/games/{id}/legal-actions)
 	GetLegalActions(ctx echo.Context, id GameID) error
@@ -5163,6 +5340,9 @@ type ServerInterface interface {
 	// GetGameReplay The whole game as one animated SVG.
 	// (GET /v1/games/{id}/replay.svg)
 	GetGameReplay(ctx echo.Context, id GameID, params GetGameReplayParams) error
+	// GetReview The expert's judgement of every action a person played (the classroom's teacher; anyone who can see the game once it is over).
+	// (GET /v1/games/{id}/review)
+	GetReview(ctx echo.Context, id GameID) error
 	// GetScores The standing of every seat.
 	// (GET /v1/games/{id}/scores)
 	GetScores(ctx echo.Context, id GameID) error
@@ -5807,6 +5987,22 @@ func (w *ServerInterfaceWrapper) StreamGameEvents(ctx echo.Context) error {
 	return err
 }
 
+// GetHint converts echo context to params.
+func (w *ServerInterfaceWrapper) GetHint(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "id" -------------
+	var id GameID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetHint(ctx, id)
+	return err
+}
+
 // GetLegalActions converts echo context to params.
 func (w *ServerInterfaceWrapper) GetLegalActions(ctx echo.Context) error {
 	var err error
@@ -5950,6 +6146,22 @@ func (w *ServerInterfaceWrapper) GetGameReplay(ctx echo.Context) error {
 	return err
 }
 
+// GetReview converts echo context to params.
+func (w *ServerInterfaceWrapper) GetReview(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "id" -------------
+	var id GameID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetReview(ctx, id)
+	return err
+}
+
 // GetScores converts echo context to params.
 func (w *ServerInterfaceWrapper) GetScores(ctx echo.Context) error {
 	var err error
@@ -6073,6 +6285,7 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/v1/games/:id/picture.svg", wrapper.GetGamePicture, options.OperationMiddlewares["getGamePicture"]...)
 	router.GET(options.BaseURL+"/v1/games/:id/replay.svg", wrapper.GetGameReplay, options.OperationMiddlewares["getGameReplay"]...)
 	router.GET(options.BaseURL+"/v1/games/:id/legal-actions", wrapper.GetLegalActions, options.OperationMiddlewares["getLegalActions"]...)
+	router.GET(options.BaseURL+"/v1/games/:id/hint", wrapper.GetHint, options.OperationMiddlewares["getHint"]...)
 	router.GET(options.BaseURL+"/v1/games/:id/scores", wrapper.GetScores, options.OperationMiddlewares["getScores"]...)
 	router.POST(options.BaseURL+"/v1/classrooms", wrapper.CreateClassroom, options.OperationMiddlewares["createClassroom"]...)
 	router.POST(options.BaseURL+"/v1/classrooms/join", wrapper.JoinClassroom, options.OperationMiddlewares["joinClassroom"]...)
@@ -6085,6 +6298,7 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/games", wrapper.CreateClassroomGames, options.OperationMiddlewares["createClassroomGames"]...)
 	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/stats", wrapper.GetClassroomStats, options.OperationMiddlewares["getClassroomStats"]...)
 	router.GET(options.BaseURL+"/v1/games/:id/attempts", wrapper.ListAttempts, options.OperationMiddlewares["listAttempts"]...)
+	router.GET(options.BaseURL+"/v1/games/:id/review", wrapper.GetReview, options.OperationMiddlewares["getReview"]...)
 	router.GET(options.BaseURL+"/v1/boards/prime-climb.svg", wrapper.GetPrimeClimbBoardPicture, options.OperationMiddlewares["getPrimeClimbBoardPicture"]...)
 	router.GET(options.BaseURL+"/v1/boards/:game", wrapper.GetBoard, options.OperationMiddlewares["getBoard"]...)
 

@@ -45,6 +45,14 @@
 // deal and once per PR-6 refill. Everything else is determined by the actions, so domain.Fold rebuilds
 // any game from its history.
 //
+// # Computer players
+//
+// Advisor is the kind's judgement for computer players, hints and move review. It reads only the
+// acting seat's view and legal actions as JSON (PR-8). The expert values an action by the hand total
+// it expects to end the round with, measured by playing the round out many times over random deals
+// of the cards it has not seen (rollout.go); a review names the missed opportunities go_out,
+// lower_total and longer_play (review.go).
+//
 // The JSON shapes of options, actions, outcomes, views, legal actions and scores are described in
 // schemas.yaml.
 package primed

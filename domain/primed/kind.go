@@ -10,4 +10,5 @@ import (
 var schemas []byte
 
 // Kind is Primed as the service hosts it.
-var Kind = domain.GameKind{Rules: Rules, Schemas: schemas, Tally: Tally, Measures: Measures, Mistake: mistake, Greedy: greedy, Picture: picture}
+var Kind = domain.GameKind{Rules: Rules, Schemas: schemas, Tally: Tally, Measures: Measures, Mistake: mistake, Greedy: greedy,
+	Advisor: &Advisor, Picture: picture}

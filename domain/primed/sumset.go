@@ -75,3 +75,12 @@ var targetSums = func() map[string][]sumSet {
 	}
 	return m
 }()
+
+func (s sumSet) has(n int) bool { return n >= 0 && n < sumWords*64 && s[n/64]&(1<<uint(n%64)) != 0 }
+
+func orSets(a, b sumSet) sumSet {
+	for i := range a {
+		a[i] |= b[i]
+	}
+	return a
+}

@@ -487,6 +487,36 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/games/{id}/hint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The expert's suggested action for the caller's seat now (seat or student token).
+         * @description The action the kind's expert would play now for the caller's seat, ready to post to
+         *     `/v1/games/{id}/actions` as it is (send `version` as `If-Match` to be sure nobody moved
+         *     since), with a sentence saying why. The expert decides from what the seat may see and its
+         *     legal actions only, never from hidden cards or the dice to come. The same position always
+         *     gives the same hint. Each hint is counted for the seat (once per position, however often it
+         *     is asked for there) in the game's review (`hints_used`) and in the class statistics.
+         *
+         *     Refused with `hints_unavailable` (404) when the game's kind has no expert, `hints_disabled`
+         *     (403) when the game does not offer hints, `forbidden` (403) for a token without a seat,
+         *     `not_your_turn` (409, with `NotYourTurnFacts`) when another seat must act, `game_not_active`
+         *     or `game_over` (409) when the game takes no actions.
+         */
+        get: operations["getHint"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/games/{id}/scores": {
         parameters: {
             query?: never;
@@ -674,10 +704,16 @@ export interface paths {
          *     played; Primed: plays, draws, passes, rounds) and the measures derived from them (Primed:
          *     `average_round_score`); the mistakes each kind reads from the refusals' facts (Primed: the
          *     totals most often mistaken for primes; Prime Climb: the most common kinds of illegal step);
-         *     and refused attempts by code with recent examples. With `Accept: text/csv`, one row per
+         *     and refused attempts by code with recent examples. From the move reviews of finished games
+         *     (`GET /v1/games/{id}/review`): the actions judged, the `accuracy` (share labelled `best` or
+         *     `good`), per kind the counts by label and of each missed opportunity; and the `hints_used`.
+         *     A finished game's review is made the first time it is needed and kept; `reviews_pending`
+         *     counts the games whose review a later request will add. With `Accept: text/csv`, one row per
          *     student and figure for spreadsheets, named `<kind>.<counter>` with the kind's `-` written `_`
          *     (`prime_climb.op_add`, `primed.average_round_score`), a mistake `<kind>.<figure>.<value>`
-         *     (`primed.not_prime_totals.21`).
+         *     (`primed.not_prime_totals.21`), `hints_used`, `judged_actions`, `accuracy` (absent when
+         *     nothing was judged), `<kind>.review.judged`, `<kind>.review.accuracy`,
+         *     `<kind>.review.labels.<label>` and `<kind>.review.missed.<opportunity>`.
          */
         get: operations["getClassroomStats"];
         put?: never;
@@ -700,6 +736,37 @@ export interface paths {
          * @description Every action the game refused, with the seat, the version it was sent against, the refusal's `code` and `detail`, oldest first: what the teacher reviews. During play only the classroom's teacher may read them; once the game is over, anyone who may see the game.
          */
         get: operations["listAttempts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/games/{id}/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The expert's judgement of every action a person played (the classroom's teacher; anyone who can see the game once it is over).
+         * @description For each action of a person's seat (a computer's are not judged), the expert's best action at
+         *     that point, the `loss` of the action played against it in the expert's own evaluation (0 for
+         *     the best; its units are the kind's), a `label` (`best`, `good`, `inaccuracy`, `mistake`,
+         *     `blunder`; each kind's thresholds are in the README, "Move review") and the concrete
+         *     opportunities the action missed, found by exact search. An action that was the seat's only
+         *     legal one (a roll, say) is not judged but counted as `forced`. `seats` sums each person's
+         *     seat up: `accuracy` is the share of judged actions labelled `best` or `good`.
+         *
+         *     During play only the classroom's teacher may read it (`forbidden` for anyone else), and it is
+         *     judged afresh at each request (`final` false). Once the game is over, anyone who may see the
+         *     game may: its review is made once and kept (`final` true), so it never changes. Refused with
+         *     `review_unavailable` (404) when the game's kind has no expert.
+         */
+        get: operations["getReview"];
         put?: never;
         post?: never;
         delete?: never;
@@ -866,6 +933,15 @@ export interface components {
             games_played: number;
             games_finished: number;
             games_won: number;
+            /** @description Hints asked for (`GET /v1/games/{id}/hint`), once per position. */
+            hints_used: number;
+            /** @description Actions judged in the move reviews of finished games, every kind together. */
+            judged_actions: number;
+            /**
+             * Format: double
+             * @description The share of `judged_actions` labelled `best` or `good`; null when none was judged.
+             */
+            accuracy: number | null;
             /**
              * @description Every kind of game the server hosts, by its `GameKind`, played or not.
              * @example {
@@ -882,6 +958,18 @@ export interface components {
              *               "count": 2
              *             }
              *           ]
+             *         },
+             *         "review": {
+             *           "judged": 10,
+             *           "accuracy": 0.8,
+             *           "labels": {
+             *             "best": 6,
+             *             "good": 2,
+             *             "mistake": 2
+             *           },
+             *           "missed": {
+             *             "bump": 2
+             *           }
              *         }
              *       },
              *       "primed": {
@@ -899,6 +987,12 @@ export interface components {
              *               "count": 3
              *             }
              *           ]
+             *         },
+             *         "review": {
+             *           "judged": 0,
+             *           "accuracy": null,
+             *           "labels": {},
+             *           "missed": {}
              *         }
              *       }
              *     }
@@ -909,6 +1003,7 @@ export interface components {
             attempts: components["schemas"]["AttemptCount"][];
         };
         KindStats: {
+            review: components["schemas"]["KindReviewStats"];
             counts: components["schemas"]["Counters"];
             /** @description Figures derived from the counters, such as Primed's `average_round_score` (the mean round score, lower is better); a figure with no value yet (no round played) is absent. */
             measures: {
@@ -933,6 +1028,32 @@ export interface components {
                 [key: string]: components["schemas"]["MistakeCount"][];
             };
         };
+        /** @description What the move reviews of the finished games of this kind tell (see `Review`): the actions judged, their share labelled `best` or `good`, how many got each label, and the missed opportunities by the kind's names for them. Empty counts for a kind without an expert. */
+        KindReviewStats: {
+            judged: number;
+            /** Format: double */
+            accuracy: number | null;
+            /**
+             * @example {
+             *       "best": 20,
+             *       "good": 6,
+             *       "inaccuracy": 3,
+             *       "blunder": 1
+             *     }
+             */
+            labels: {
+                [key: string]: number;
+            };
+            /**
+             * @example {
+             *       "win": 1,
+             *       "bump": 4
+             *     }
+             */
+            missed: {
+                [key: string]: number;
+            };
+        };
         MistakeCount: {
             /** @example 21 */
             value: string;
@@ -944,9 +1065,139 @@ export interface components {
             student_id: string;
             name: string;
         } & components["schemas"]["StatsTotals"];
+        Hint: {
+            game: components["schemas"]["GameKind"];
+            /** @description The caller's seat. */
+            seat: number;
+            /**
+             * Format: int64
+             * @description The history entry the suggested action would make.
+             */
+            seq: number;
+            /**
+             * Format: int64
+             * @description The game's version the hint is for: send it as `If-Match` with the action.
+             */
+            version: number;
+            /**
+             * @description The suggested action, one of the seat's legal actions, ready to post as it is.
+             * @example {
+             *       "type": "move",
+             *       "steps": [
+             *         {
+             *           "die": 4,
+             *           "pawn": 0,
+             *           "op": "add"
+             *         },
+             *         {
+             *           "die": 7,
+             *           "pawn": 1,
+             *           "op": "add"
+             *         }
+             *       ],
+             *       "draw_pawn": 0
+             *     }
+             */
+            action: Record<string, never>;
+            /**
+             * @description Why, in one sentence for a child or a teacher.
+             * @example pawn 0: 37 + 4 = 41 lands on a prime and draws a card; pawn 1: 12 + 7 = 19
+             */
+            explanation: string;
+        };
+        Review: {
+            game: components["schemas"]["GameKind"];
+            /** @description True once the game is over; the review is then kept and never changes. False while it is played. */
+            final: boolean;
+            /** @description The judged actions, in history order. */
+            entries: components["schemas"]["ReviewEntry"][];
+            /** @description One summary per person's seat, in seat order. */
+            seats: components["schemas"]["ReviewSummary"][];
+        };
+        ReviewEntry: {
+            /**
+             * Format: int64
+             * @description The history entry of the action.
+             */
+            seq: number;
+            seat: number;
+            /** @description The action the seat posted. */
+            played: Record<string, never>;
+            /** @description The expert's choice at that point, one of the seat's legal actions then. */
+            best: Record<string, never>;
+            /**
+             * @description Why the expert's choice is best.
+             * @example pawn 0: 37 + 4 = 41 lands on a prime and draws a card
+             */
+            explanation: string;
+            /**
+             * Format: double
+             * @description How much worse the action played was than the best, in the expert's evaluation (the kind's units); 0 for the best.
+             */
+            loss: number;
+            label: components["schemas"]["ReviewLabel"];
+            /** @description The concrete opportunities the action left, found by exact search. */
+            missed: components["schemas"]["MissedOpportunity"][];
+        };
+        /**
+         * @description The loss named by the kind's thresholds: `best` (no loss), then `good`, `inaccuracy`, `mistake` and `blunder` as it grows.
+         * @enum {string}
+         */
+        ReviewLabel: "best" | "good" | "inaccuracy" | "mistake" | "blunder";
+        MissedOpportunity: {
+            /**
+             * @description What was missed, named by the game's kind (the README, "Move review", lists them), such as a `win` available but not taken.
+             * @example win
+             */
+            kind: string;
+            /**
+             * @description The opportunity in words.
+             * @example 37 + 4 = 41 and 41 + 60 = 101: pawn 0 could have reached 101
+             */
+            detail: string;
+            /** @description An action that would have taken it. */
+            action: Record<string, never>;
+        };
+        ReviewSummary: {
+            seat: number;
+            /** @description The seat's actions judged. */
+            judged: number;
+            /** @description The seat's actions not judged: each was its only legal action. */
+            forced: number;
+            /**
+             * Format: double
+             * @description The share of judged actions labelled `best` or `good`; null when none was judged.
+             */
+            accuracy: number | null;
+            /**
+             * @description Judged actions by label; a label never given is absent.
+             * @example {
+             *       "best": 9,
+             *       "good": 2,
+             *       "mistake": 1
+             *     }
+             */
+            labels: {
+                [key: string]: number;
+            };
+            /**
+             * @description Missed opportunities by kind; a kind never missed is absent.
+             * @example {
+             *       "bump": 2,
+             *       "new_prime": 1
+             *     }
+             */
+            missed: {
+                [key: string]: number;
+            };
+            /** @description Hints the seat asked for, once per position. */
+            hints_used: number;
+        };
         ClassroomStats: {
             /** Format: uuid */
             classroom_id: string;
+            /** @description Finished games whose move review is not made yet. One request makes at most 10 of them (and keeps them); the review figures of the rest join the statistics on later requests. */
+            reviews_pending: number;
             students: components["schemas"]["StudentStats"][];
             /** @description The class as a whole. `games_played`, `games_finished` and `games_won` count games, each once: the started games in which a current student holds a seat (two students' game is one game), won when a current student won it. The `games` counters are every current student's added up; `attempts` counts all their refusals, with the class's most recent examples. */
             class: components["schemas"]["StatsTotals"];
@@ -1258,7 +1509,8 @@ export interface components {
              * @description A stable machine-readable code. General codes: `invalid`, `not_found`,
              *     `method_not_allowed`, `payload_too_large`, `unsupported_media_type`, `conflict`,
              *     `unauthorized`, `forbidden`, `unavailable`, `internal`; game codes such as
-             *     `illegal_step`, `not_your_turn`, `version_mismatch`. Most refusals also carry `facts`,
+             *     `illegal_step`, `not_your_turn`, `version_mismatch`; `hints_disabled`,
+             *     `hints_unavailable` and `review_unavailable` for hints and move review. Most refusals also carry `facts`,
              *     shaped by the code as `RefusalFacts` lists.
              * @example illegal_step
              */
@@ -3777,6 +4029,36 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    getHint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["GameID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The suggestion. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Hint"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     getScores: {
         parameters: {
             query?: never;
@@ -4162,6 +4444,35 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AttemptList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getReview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["GameID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The review. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Review"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -13,8 +13,8 @@ import (
 //go:embed schemas.yaml
 var schemas []byte
 
-// Kind is the tiny game as a service hosts it: no board, one measure.
-var Kind = domain.GameKind{Rules: rules{}, Schemas: schemas, Tally: tally, Measures: measures}
+// Kind is the tiny game as a service hosts it: no board, one measure, an exact advisor.
+var Kind = domain.GameKind{Rules: rules{}, Schemas: schemas, Tally: tally, Measures: measures, Advisor: &advisor}
 
 type rules struct{}
 
