@@ -5,9 +5,10 @@
 # PNGs after a change to the drawing code: a test proves what a picture holds, not how it looks.
 #
 # Needs Go, psql, curl, jq, chromium (Debian: apt install chromium), and a Postgres where PGUSER may
-# create databases (PGHOST, PGPORT, PGUSER, PGPASSWORD: 127.0.0.1, 5432, postgres by default). The
-# games are seeded (SEED), so the pictures come out the same each run. Everything the script made
-# but the pictures is removed when it ends.
+# create databases (PGHOST, PGPORT, PGUSER, PGPASSWORD: 127.0.0.1, 5432, postgres by default).
+# Everything the script made but the pictures is removed when it ends. SEED picks the moves; the
+# dice and the deck are the server's (a secret seed per game, G-1), so each run shows another
+# position.
 set -euo pipefail
 
 OUT=${OUT:-docs/images}
@@ -47,6 +48,9 @@ for _ in $(seq 100); do
 	kill -0 "$server_pid" 2>/dev/null || { cat "$work/server.log" >&2; exit 1; }
 	sleep 0.1
 done
+
+# phase ID prints the phase of a game's view.
+phase() { curl -fsS "$API/v1/games/$1" | jq -r .state.phase; }
 
 # create KIND NAME... creates a game and prints its JSON (the game, its creator and seat tokens).
 create() {
@@ -88,6 +92,8 @@ shoot board 980 660 "$API/v1/boards/prime-climb.svg"
 
 climb=$(create prime-climb Ada Ben Cy)
 play "$climb" 30
+# End on a move rather than a roll, so that the picture shows the move's arrows.
+if [ "$(phase "$(jq -r .game.id <<<"$climb")")" = move ]; then play "$climb" 1; fi
 shoot prime-climb 980 660 "$API/v1/games/$(jq -r .game.id <<<"$climb")/picture.svg"
 
 primed=$(create primed Ada Ben Cy)
