@@ -51,6 +51,14 @@ var kindParts = []struct {
 	{"Scores", []kindProp{{name: "scores", role: "Scores", nullable: true}}},
 }
 
+// sharedOptions are the options every kind of game takes, which the service handles itself (a
+// computer player's delay, hints): each kind's <Prefix>Options gets them as properties that refer
+// to the one definition in the contract's own part, so a kind's schemas.yaml never repeats them.
+var sharedOptions = []struct{ property, schema string }{
+	{"bot_delay_ms", "BotDelayOption"},
+	{"hints", "HintsOption"},
+}
+
 // kindProp is one kind-dependent field: the kind's <Prefix><role>, null where nullable, or else the
 // contract's own orRef schema.
 type kindProp struct {
@@ -99,6 +107,10 @@ func kindsPart(kinds []domain.GameKind, facts []factsSchema) (string, error) {
 		_, schemas, ok := strings.Cut(string(k.Schemas), "\n  schemas:\n")
 		if !ok {
 			return "", fmt.Errorf("the schemas of %q have no components/schemas", k.Name())
+		}
+		schemas, err := withSharedOptions(schemas, k.SchemaPrefix()+"Options")
+		if err != nil {
+			return "", fmt.Errorf("the schemas of %q: %w", k.Name(), err)
 		}
 		fmt.Fprintf(&b, "    # %s\n%s", k.Name(), strings.TrimRight(schemas, "\n")+"\n")
 		kindFacts, err := factsSchemas(k.Schemas, k.Name())
@@ -186,6 +198,39 @@ func writeKindPart(b *strings.Builder, base string, props []kindProp, k domain.G
 			fmt.Fprintf(b, "        %s: {$ref: %s}\n", p.name, schemaRef(name))
 		}
 	}
+}
+
+// withSharedOptions adds the shared options to the properties of the schema called name among a
+// kind's schemas (a components/schemas body, indented by four).
+func withSharedOptions(schemas, name string) (string, error) {
+	header := "\n    " + name + ":\n"
+	start := strings.Index("\n"+schemas, header)
+	if start < 0 {
+		return "", fmt.Errorf("no %s", name)
+	}
+	bodyStart := start + len(header) - 1 // in schemas, which lacks the leading newline
+	bodyEnd := len(schemas)
+	for offset := bodyStart; offset < len(schemas); {
+		line, _, _ := strings.Cut(schemas[offset:], "\n")
+		if strings.TrimSpace(line) != "" && !strings.HasPrefix(line, "      ") {
+			bodyEnd = offset
+			break
+		}
+		offset += len(line) + 1
+	}
+	body := schemas[bodyStart:bodyEnd]
+	var props strings.Builder
+	for _, o := range sharedOptions {
+		fmt.Fprintf(&props, "        %s: {$ref: %s}\n", o.property, schemaRef(o.schema))
+	}
+	if before, after, ok := strings.Cut(body, "      properties:\n"); ok {
+		body = before + "      properties:\n" + props.String() + after
+	} else if strings.Contains(body, "      properties:") {
+		return "", fmt.Errorf("%s: write its properties as a block, one per line", name)
+	} else {
+		body = strings.TrimRight(body, "\n") + "\n      properties:\n" + props.String()
+	}
+	return schemas[:bodyStart] + body + schemas[bodyEnd:], nil
 }
 
 func schemaRef(name string) string { return `"#/components/schemas/` + name + `"` }

@@ -72,6 +72,45 @@ func TestMergeNamesEveryKindInTheUnions(t *testing.T) {
 	}
 }
 
+// Every kind's options take the options the service shares (a computer player's delay, hints),
+// from one definition: a kind's schemas.yaml does not repeat them, whether its options declare
+// properties of their own or none.
+func TestMergeGivesEveryKindTheSharedOptions(t *testing.T) {
+	withOwn := strings.Replace(rolesOf("DiceRace", "Options", "Action", "View", "Outcome", "LegalActions", "Scores"),
+		"    DiceRaceOptions:\n      type: object\n",
+		"    DiceRaceOptions:\n      type: object\n      additionalProperties: false\n      properties:\n        laps: {type: integer}\n      example: {laps: 2}\n", 1)
+	bare := rolesOf("DiceRace", "Options", "Action", "View", "Outcome", "LegalActions", "Scores")
+	for name, schemas := range map[string]string{"own options": withOwn, "no options": bare} {
+		t.Run(name, func(t *testing.T) {
+			merged, err := primegames.Contract(append(games.All().Kinds(), fakeKind("dice-race", schemas)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			spec, err := openapi3.NewLoader().LoadFromData(merged)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := spec.Validate(context.Background()); err != nil {
+				t.Fatalf("the merged contract is not valid: %v", err)
+			}
+			for _, options := range []string{"PrimeClimbOptions", "PrimedOptions", "DiceRaceOptions"} {
+				props := spec.Components.Schemas[options].Value.Properties
+				for property, schema := range map[string]string{"bot_delay_ms": "BotDelayOption", "hints": "HintsOption"} {
+					if p := props[property]; p == nil || p.Ref != "#/components/schemas/"+schema {
+						t.Errorf("%s.%s = %+v, want a reference to %s", options, property, p, schema)
+					}
+				}
+			}
+			if name == "own options" && spec.Components.Schemas["DiceRaceOptions"].Value.Properties["laps"] == nil {
+				t.Error("the kind's own option is lost")
+			}
+			if delay := spec.Components.Schemas["BotDelayOption"].Value; *delay.Max != 60000 || *delay.Min != 0 {
+				t.Errorf("bot_delay_ms ranges over %v..%v, want 0..60000", *delay.Min, *delay.Max)
+			}
+		})
+	}
+}
+
 func TestMergeRefusesAKindWithoutOneOfItsSchemas(t *testing.T) {
 	for name, kind := range map[string]domain.GameKind{
 		"no scores":          fakeKind("dice-race", rolesOf("DiceRace", "Options", "Action", "View", "Outcome", "LegalActions")),

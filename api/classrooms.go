@@ -132,6 +132,9 @@ func (s *Server) CreateClassroomGames(c echo.Context, classroomID openapi.Classr
 			in.Students = append(in.Students, id.String())
 		}
 	}
+	for _, level := range deref(req.Bots) {
+		in.Bots = append(in.Bots, domain.Level(level))
+	}
 	created, err := s.play.CreateGroups(c.Request().Context(), in)
 	if err != nil {
 		return err

@@ -33,14 +33,16 @@ func (s *Server) CreateGame(c echo.Context, params openapi.CreateGameParams) err
 		in.OpenSeats = *req.Seats
 	}
 	if req.Players != nil {
-		for _, p := range *req.Players {
+		for seat, p := range *req.Players {
 			switch {
-			case p.StudentId != nil && p.Name == nil:
+			case p.Bot != nil && p.StudentId == nil:
+				in.Bots = append(in.Bots, play.BotSeat{Seat: seat, Level: domain.Level(*p.Bot), Name: deref(p.Name)})
+			case p.StudentId != nil && p.Name == nil && p.Bot == nil:
 				in.Students = append(in.Students, p.StudentId.String())
 			case p.Name != nil && p.StudentId == nil:
 				in.Players = append(in.Players, *p.Name)
 			default:
-				return domain.Invalid("invalid", "Each player needs either a name or a student_id.")
+				return domain.Invalid("invalid", "Each player needs either a name, a student_id or a bot (a computer player, which may have a name).")
 			}
 		}
 	}
@@ -259,6 +261,14 @@ func (s *Server) sendGameWith(c echo.Context, g *play.Game, caller play.Caller, 
 	}
 	c.Response().Header().Set("ETag", etag(g.Version))
 	return c.JSON(http.StatusOK, body)
+}
+
+func deref[T any](p *T) T {
+	var zero T
+	if p == nil {
+		return zero
+	}
+	return *p
 }
 
 func pageSize(limit *int) int {

@@ -259,44 +259,52 @@ func (tb *table) replayStep(token string, seq int64) openapi.ReplayStep {
 // exactly the stored snapshot (G-2), and that the history holds every accepted action in order.
 func (tb *table) checkFold() {
 	tb.t.Helper()
-	ctx := context.Background()
-	g, err := play.New(tb.db.Games(), games.All()).Load(ctx, tb.id)
-	if err != nil {
-		tb.t.Fatalf("Load: %v", err)
-	}
+	g, entries := checkStoredFold(tb.t, tb.db, tb.id)
 	if g.Version != tb.version {
 		tb.t.Fatalf("stored version %d, want %d", g.Version, tb.version)
-	}
-	entries, err := tb.db.Games().Entries(ctx, tb.id, -1, 1_000_000)
-	if err != nil {
-		tb.t.Fatalf("Entries: %v", err)
 	}
 	if int64(len(entries)) != tb.seq+1 {
 		tb.t.Fatalf("stored history has %d entries, want %d", len(entries), tb.seq+1)
 	}
-	for i, e := range entries {
-		if e.Seq != int64(i) {
-			tb.t.Fatalf("stored entry %d has seq %d", i, e.Seq)
-		}
-	}
 	if last := entries[len(entries)-1]; tb.seq > 0 && !jsonEqual(last.Action, tb.posted[tb.seq]) {
 		tb.t.Errorf("stored entry %d action = %s, posted %s", tb.seq, last.Action, tb.posted[tb.seq])
 	}
+}
+
+// checkStoredFold loads a stored game and its whole history, checks that the entries come once
+// each in order and that folding them gives exactly the stored snapshot (G-2), and returns both.
+func checkStoredFold(t *testing.T, db *repo.DB, id string) (*play.Game, []play.Entry) {
+	t.Helper()
+	ctx := context.Background()
+	g, err := play.New(db.Games(), games.All()).Load(ctx, id)
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	entries, err := db.Games().Entries(ctx, id, -1, 1_000_000)
+	if err != nil {
+		t.Fatalf("Entries: %v", err)
+	}
+	for i, e := range entries {
+		if e.Seq != int64(i) {
+			t.Fatalf("stored entry %d has seq %d", i, e.Seq)
+		}
+	}
 	folded, err := play.Fold(g, entries)
 	if err != nil {
-		tb.t.Fatalf("G-2: fold of the stored history (%d entries): %v", len(entries), err)
+		t.Fatalf("G-2: fold of the stored history (%d entries): %v", len(entries), err)
 	}
 	stored, err := json.Marshal(g.State)
 	if err != nil {
-		tb.t.Fatal(err)
+		t.Fatal(err)
 	}
 	replayed, err := json.Marshal(folded)
 	if err != nil {
-		tb.t.Fatal(err)
+		t.Fatal(err)
 	}
 	if !bytes.Equal(stored, replayed) {
-		tb.t.Fatalf("G-2: after seq %d the stored snapshot differs from the fold of the stored history:\nstored: %s\nfolded: %s", tb.seq, stored, replayed)
+		t.Fatalf("G-2: after seq %d the stored snapshot differs from the fold of the stored history:\nstored: %s\nfolded: %s", len(entries)-1, stored, replayed)
 	}
+	return g, entries
 }
 
 // history reads the whole history as token sees it, page by page with limit.

@@ -15,6 +15,7 @@ import (
 
 	"primegames/api/openapi"
 	"primegames/domain"
+	"primegames/play"
 )
 
 const problemContentType = "application/problem+json"
@@ -134,6 +135,9 @@ func (s *Server) problemFor(err error) openapi.Problem {
 		}
 		return p
 	}
+	if explained := explainOptions(err); explained != nil {
+		return s.problemFor(explained)
+	}
 	var he *echo.HTTPError
 	if errors.As(err, &he) {
 		return problemForHTTPError(he)
@@ -173,6 +177,22 @@ func problemForHTTPError(he *echo.HTTPError) openapi.Problem {
 		p.Errors = &fields
 	}
 	return p
+}
+
+// explainOptions says what is wrong with a request's game options that the contract refused as a
+// whole: the contract checks them against every kind's options at once (anyOf), which says only
+// that none matched. A bad option every kind shares (bot_delay_ms, hints) is explained in the
+// service's own words; nil when it is not that.
+func explainOptions(err error) error {
+	var se *openapi3.SchemaError
+	if !errors.As(err, &se) || strings.Join(se.JSONPointer(), "/") != "options" {
+		return nil
+	}
+	options, merr := json.Marshal(se.Value)
+	if merr != nil {
+		return nil
+	}
+	return play.CheckSettings(options)
 }
 
 // describeRequestError turns a contract violation into a sentence and the field it concerns.

@@ -14,11 +14,15 @@ import (
 
 // gameBody is a game as the caller may see it.
 func gameBody(g *play.Game, caller play.Caller) (openapi.Game, error) {
+	options, err := g.OptionsView()
+	if err != nil {
+		return openapi.Game{}, err
+	}
 	body := openapi.Game{
 		Id:         mustUUID(g.ID),
 		Game:       openapi.GameKind(g.Kind),
 		Status:     openapi.GameStatus(g.Status),
-		Options:    g.Options,
+		Options:    options,
 		SeatCount:  g.SeatCount,
 		Seats:      make([]openapi.Seat, len(g.Seats)),
 		Version:    g.Version,
@@ -32,7 +36,7 @@ func gameBody(g *play.Game, caller play.Caller) (openapi.Game, error) {
 		body.You.Seat = ptr(caller.Seat)
 	}
 	for i, s := range g.Seats {
-		body.Seats[i] = openapi.Seat{Seat: s.Seat, Name: s.Name, JoinedAt: s.JoinedAt}
+		body.Seats[i] = openapi.Seat{Seat: s.Seat, Name: s.Name, JoinedAt: s.JoinedAt, Bot: botLevel(s.Bot)}
 		if s.StudentID != nil {
 			body.Seats[i].StudentId = ptr(mustUUID(*s.StudentID))
 		}
@@ -54,6 +58,9 @@ func gameBody(g *play.Game, caller play.Caller) (openapi.Game, error) {
 // entryBody is one history entry, redacted for viewer.
 func entryBody(g *play.Game, e play.Entry, viewer domain.Viewer) (openapi.HistoryEntry, error) {
 	body := openapi.HistoryEntry{Game: openapi.GameKind(g.Kind), Seq: e.Seq, Seat: e.Seat, Action: e.Action, CreatedAt: e.CreatedAt}
+	if e.Seat != nil && *e.Seat < len(g.Seats) {
+		body.Bot = botLevel(g.Seats[*e.Seat].Bot)
+	}
 	outcome, err := g.Rules.DecodeOutcome(e.Outcome)
 	if err != nil {
 		return body, err
@@ -68,6 +75,14 @@ func entryBody(g *play.Game, e play.Entry, viewer domain.Viewer) (openapi.Histor
 		body.Random = ptr(e.Random)
 	}
 	return body, nil
+}
+
+// botLevel is a seat's computer player level as the contract marks it, nil for a person.
+func botLevel(level domain.Level) *openapi.BotLevel {
+	if level == "" {
+		return nil
+	}
+	return ptr(openapi.BotLevel(level))
 }
 
 func etag(version int64) string { return `"` + strconv.FormatInt(version, 10) + `"` }

@@ -38,7 +38,8 @@ func TestAThirdKindOfGameNeedsOnlyItsPackageAndARegistryEntry(t *testing.T) {
 	var created openapi.ClassroomGames
 	tg.expect(s.Post("/v1/classrooms/"+class.Classroom.Id.String()+"/games",
 		map[string]any{"game": "tiny", "group_size": 2, "options": map[string]any{"pile": 6}}, teacher...), http.StatusCreated, &created)
-	if len(created.Games) != 1 || created.Games[0].Game != "tiny" || string(created.Games[0].Options) != `{"pile":6}` {
+	// The options every kind shares (bot_delay_ms, hints) come with it, in the contract and in views.
+	if len(created.Games) != 1 || created.Games[0].Game != "tiny" || string(created.Games[0].Options) != `{"bot_delay_ms":800,"hints":true,"pile":6}` {
 		t.Fatalf("created %+v", created.Games)
 	}
 	game := created.Games[0]

@@ -93,6 +93,7 @@ func (s *Service) Act(ctx context.Context, in Action, p Principal, idem *Idempot
 	if replay != nil {
 		return s.replayAction(ctx, rec.Game, rec.Caller, replay.Seq, in.Action)
 	}
+	s.wakeBotsFor(rec.Game)
 	g, err := s.gameWith(rec.Game, rec.next)
 	return &Acted{Game: g, Caller: rec.Caller, Entry: rec.Entry}, err
 }

@@ -41,6 +41,10 @@ type GameRecord struct {
 	FinishedAt *time.Time
 	// ClassroomID is set for a game that belongs to a classroom; its seats are bound to students.
 	ClassroomID *string
+	// Settings are the options every kind shares (bot delay, hints).
+	Settings Settings
+	// BotDueAt is when a computer player in a seat to act is due to act; nil when none is.
+	BotDueAt *time.Time
 
 	Seed        int64  `json:"-"`
 	CreatorHash []byte `json:"-"`
@@ -52,7 +56,9 @@ type Seat struct {
 	Name      string
 	StudentID *string
 	JoinedAt  time.Time
-	TokenHash []byte `json:"-"` // nil for a student's seat, which the student's own token acts for
+	// Bot is the level of the computer player in this seat, "" for a person.
+	Bot       domain.Level
+	TokenHash []byte `json:"-"` // nil for a student's seat (the student's own token acts for it) and a bot's
 }
 
 // Game is a stored game with its rules and, once started, its state.

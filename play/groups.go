@@ -15,6 +15,9 @@ type GroupGames struct {
 	Options     json.RawMessage
 	GroupSize   int
 	Students    []string
+	// Bots are the computer players each game gets besides its group, in the seats after the
+	// students': a group of one with an expert practises against the computer.
+	Bots []domain.Level
 }
 
 // CreateGroups creates one started game per group, all in one transaction: all of them or none.
@@ -23,7 +26,11 @@ func (s *Service) CreateGroups(ctx context.Context, in GroupGames) ([]*Game, err
 	if err != nil {
 		return nil, err
 	}
-	options, seats, err := rules.Options(in.Options)
+	engineOptions, settings, err := splitSettings(in.Options)
+	if err != nil {
+		return nil, err
+	}
+	options, seats, err := rules.Options(engineOptions)
 	if err != nil {
 		return nil, err
 	}
@@ -37,7 +44,12 @@ func (s *Service) CreateGroups(ctx context.Context, in GroupGames) ([]*Game, err
 			ids = append(ids, st.ID)
 		}
 	}
-	groups, err := splitIntoGroups(ids, in.GroupSize, seats)
+	bots, err := groupBots(in.Bots, seats)
+	if err != nil {
+		return nil, err
+	}
+	students := domain.SeatRange{Min: max(1, seats.Min-len(bots)), Max: seats.Max - len(bots)}
+	groups, err := splitIntoGroups(ids, in.GroupSize, students)
 	if err != nil {
 		return nil, err
 	}
@@ -45,7 +57,8 @@ func (s *Service) CreateGroups(ctx context.Context, in GroupGames) ([]*Game, err
 	err = s.store.Update(ctx, func(tx Tx) error {
 		recs = nil // a retried transaction starts again
 		for _, group := range groups {
-			c := creation{NewGame: NewGame{Kind: in.Kind, Options: options, Students: group}, rules: rules, seats: seats, classroomID: in.ClassroomID}
+			c := creation{NewGame: NewGame{Kind: in.Kind, Options: options, Students: group, Bots: seatedAfter(bots, len(group))},
+				rules: rules, seats: seats, classroomID: in.ClassroomID, settings: settings}
 			if err := checkPlayers(c); err != nil {
 				return err
 			}
@@ -62,11 +75,40 @@ func (s *Service) CreateGroups(ctx context.Context, in GroupGames) ([]*Game, err
 	}
 	out := make([]*Game, len(recs))
 	for i, rec := range recs {
+		s.wakeBotsFor(rec)
 		if out[i], err = s.decodeGame(rec); err != nil {
 			return nil, err
 		}
 	}
 	return out, nil
+}
+
+// groupBots names the computer players every group's game gets, refusing more than the game
+// leaves room for beside one student.
+func groupBots(levels []domain.Level, seats domain.SeatRange) ([]BotSeat, error) {
+	if len(levels) >= seats.Max {
+		return nil, domain.Invalid("invalid_seat_count", "This game takes at most %d players: %d computer players leave no seat for a student.", seats.Max, len(levels)).
+			WithFacts(SeatCountFacts{Min: seats.Min, Max: seats.Max, Seats: len(levels)})
+	}
+	bots := make([]BotSeat, len(levels))
+	for i, level := range levels {
+		bots[i] = BotSeat{Level: level}
+	}
+	if err := checkBots(seatedAfter(bots, 0), len(bots)); err != nil {
+		return nil, err
+	}
+	_, named, err := enforceNames(nil, bots)
+	return named, err
+}
+
+// seatedAfter is bots in the seats that follow the first n.
+func seatedAfter(bots []BotSeat, n int) []BotSeat {
+	out := make([]BotSeat, len(bots))
+	for i, b := range bots {
+		b.Seat = n + i
+		out[i] = b
+	}
+	return out
 }
 
 // splitIntoGroups deals ids into groups of size; when they do not divide evenly, the first groups

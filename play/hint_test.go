@@ -2,6 +2,7 @@ package play_test
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 
 	"primegames/domain"
@@ -21,25 +22,30 @@ func TestAGameWithoutHintsRefusesThem(t *testing.T) {
 		t.Fatal(err)
 	}
 	master := play.New(db.Games(), kinds)
-	created, err := master.Create(ctx, play.NewGame{Kind: "tiny", Players: []string{"Ada", "Ben"}}, play.Nobody, nil)
-	if err != nil {
-		t.Fatal(err)
+	create := func(options string) *play.Created {
+		created, err := master.Create(ctx, play.NewGame{Kind: "tiny", Options: json.RawMessage(options), Players: []string{"Ada", "Ben"}}, play.Nobody, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return created
 	}
-	id := created.Game.ID
-	toAct := created.Game.State.Status().ToAct[0]
-	restore := play.OfferHintsOnly(func(g *play.Game) bool { return g.ID != id })
-	defer restore()
+	off := create(`{"hints":false}`)
+	toAct := off.Game.State.Status().ToAct[0]
 	for _, seat := range []int{toAct, 1 - toAct} {
-		_, err := master.Hint(ctx, id, play.IdentifyToken(created.SeatTokens[seat].Token, ""))
+		_, err := master.Hint(ctx, off.Game.ID, play.IdentifyToken(off.SeatTokens[seat].Token, ""))
 		if domain.ErrorCode(err) != "hints_disabled" || domain.ErrorKind(err) != domain.KindForbidden {
 			t.Errorf("seat %d: %v, want hints_disabled", seat, err)
 		}
 	}
-	restore()
-	if hint, err := master.Hint(ctx, id, play.IdentifyToken(created.SeatTokens[toAct].Token, "")); err != nil || hint.Seq != 1 {
+	if used, err := db.Games().HintsUsed(ctx, off.Game.ID); err != nil || len(used) != 0 {
+		t.Errorf("hints used %v (%v) in a game without hints, want none", used, err)
+	}
+	on := create(`{}`)
+	toAct = on.Game.State.Status().ToAct[0]
+	if hint, err := master.Hint(ctx, on.Game.ID, play.IdentifyToken(on.SeatTokens[toAct].Token, "")); err != nil || hint.Seq != 1 {
 		t.Fatalf("with hints offered: %+v, %v", hint, err)
 	}
-	used, err := db.Games().HintsUsed(ctx, id)
+	used, err := db.Games().HintsUsed(ctx, on.Game.ID)
 	if err != nil || len(used) != 1 || used[toAct] != 1 {
 		t.Errorf("hints used %v (%v), want one for seat %d", used, err, toAct)
 	}

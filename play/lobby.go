@@ -20,6 +20,16 @@ type NewGame struct {
 	OpenSeats int
 	// Students are the players of a classroom's game (IDs), whose own tokens act for their seats.
 	Students []string
+	// Bots are the seats computer players take: the named players or students fill the other
+	// seats, in order. A lobby's bots take its first seats.
+	Bots []BotSeat
+}
+
+// BotSeat is a computer player asked for in a new game.
+type BotSeat struct {
+	Seat  int
+	Level domain.Level
+	Name  string // "" for the default, e.g. "Computer (expert)"
 }
 
 // SeatToken is a seat's token, returned once when the seat is taken.
@@ -63,9 +73,12 @@ type creation struct {
 	classroomID string
 	// creatorStudent is the student creating the game, who must play in it.
 	creatorStudent string
+	settings       Settings
 }
 
-func (c creation) playerCount() int { return len(c.Players) + len(c.Students) }
+// people is the number of persons named as players; playerCount adds the computer players.
+func (c creation) people() int      { return len(c.Players) + len(c.Students) }
+func (c creation) playerCount() int { return c.people() + len(c.Bots) }
 
 // rulesFor finds the rules of a game kind.
 func (s *Service) rulesFor(name string) (domain.Rules, error) {
@@ -93,13 +106,18 @@ func (s *Service) Create(ctx context.Context, in NewGame, p Principal, idem *Ide
 		c.classroomID, c.creatorStudent = member.ClassroomID, member.StudentID
 		creator.Teacher = member.Kind == Teacher
 	}
-	if c.Options, c.seats, err = rules.Options(in.Options); err != nil {
+	engineOptions, settings, err := splitSettings(in.Options)
+	if err != nil {
+		return nil, err
+	}
+	c.settings = settings
+	if c.Options, c.seats, err = rules.Options(engineOptions); err != nil {
 		return nil, err
 	}
 	if err := checkPlayers(c); err != nil {
 		return nil, err
 	}
-	if c.Players, err = enforceNames(c.Players); err != nil {
+	if c.Players, c.Bots, err = enforceNames(c.Players, c.Bots); err != nil {
 		return nil, err
 	}
 	slot, err := c.idempotency(idem, p)
@@ -118,6 +136,7 @@ func (s *Service) Create(ctx context.Context, in NewGame, p Principal, idem *Ide
 	if err != nil {
 		return nil, err
 	}
+	s.wakeBotsFor(rec.Game)
 	g, err := s.decodeGame(rec.Game)
 	return &Created{Game: g, Creator: rec.Creator, CreatorToken: rec.CreatorToken, SeatTokens: rec.SeatTokens}, err
 }
@@ -153,11 +172,14 @@ func checkPlayers(c creation) error {
 		return domain.Invalid("invalid", "Students can be named as players only with a classroom's teacher or student token.")
 	case c.classroomID != "" && len(c.Players) > 0:
 		return domain.Invalid("invalid", "In a classroom, name the players by student_id, not by name.")
-	case players > 0 && c.OpenSeats > 0:
-		return domain.Invalid("invalid", "Give either players (to start now) or seats (to open a lobby), not both.")
+	case c.people() > 0 && c.OpenSeats > 0:
+		return domain.Invalid("invalid", "Give either players (to start now) or seats (to open a lobby), not both; a lobby's players may only be computer players.")
+	case c.OpenSeats > 0 && len(c.Bots) > c.OpenSeats:
+		return domain.Invalid("invalid_seat_count", "A lobby of %d seats cannot hold %d computer players.", c.OpenSeats, len(c.Bots)).
+			WithFacts(SeatCountFacts{Min: seats.Min, Max: c.OpenSeats, Seats: len(c.Bots)})
 	case players == 0 && c.OpenSeats == 0:
 		return domain.Invalid("invalid", "Give the players (to start now) or the number of seats (to open a lobby).")
-	case players > 0 && (players < seats.Min || players > seats.Max):
+	case c.OpenSeats == 0 && players > 0 && (players < seats.Min || players > seats.Max):
 		return domain.Invalid("invalid_seat_count", "%s with these options takes %s; %d were named.", name, playerRange(seats), players).
 			WithFacts(SeatCountFacts{Min: seats.Min, Max: seats.Max, Seats: players})
 	case c.OpenSeats > 0 && (c.OpenSeats < seats.Min || c.OpenSeats > seats.Max):
@@ -169,7 +191,7 @@ func checkPlayers(c creation) error {
 	if dup := firstDuplicate(c.Students); dup != "" {
 		return domain.Invalid("invalid", "Student %s is named twice; each student takes one seat.", dup)
 	}
-	return nil
+	return checkBots(c.Bots, c.playerCount())
 }
 
 func firstDuplicate(ids []string) string {
@@ -190,24 +212,43 @@ func playerRange(r domain.SeatRange) string {
 	return fmt.Sprintf("%d to %d players", r.Min, r.Max)
 }
 
-// enforceNames brings the players' names to the form they are stored in and refuses two that are
-// the same name.
-func enforceNames(players []string) ([]string, error) {
+// enforceNames brings the players' and the named bots' names to the form they are stored in and
+// refuses two that are the same name; then it names the other bots.
+func enforceNames(players []string, bots []BotSeat) ([]string, []BotSeat, error) {
 	out := make([]string, len(players))
 	seen := map[string]bool{}
-	for i, name := range players {
+	enforce := func(name string) (string, error) {
 		enforced, err := names.Person.Enforce(name)
 		if err != nil {
-			return nil, err
+			return "", err
 		}
 		key := names.Key(enforced)
 		if seen[key] {
-			return nil, domain.Invalid("name_taken", "Two players are called %q; give each player a different name.", enforced)
+			return "", domain.Invalid("name_taken", "Two players are called %q; give each player a different name.", enforced)
 		}
 		seen[key] = true
-		out[i] = enforced
+		return enforced, nil
 	}
-	return out, nil
+	var err error
+	for i, name := range players {
+		if out[i], err = enforce(name); err != nil {
+			return nil, nil, err
+		}
+	}
+	named := slices.Clone(bots)
+	for i, b := range named {
+		if b.Name != "" {
+			if named[i].Name, err = enforce(b.Name); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	for i, b := range named {
+		if b.Name == "" {
+			named[i].Name = defaultBotName(b.Level, seen)
+		}
+	}
+	return out, named, nil
 }
 
 func createGame(ctx context.Context, tx Tx, c creation) (createdRecord, error) {
@@ -216,7 +257,7 @@ func createGame(ctx context.Context, tx Tx, c creation) (createdRecord, error) {
 	if seatCount == 0 {
 		seatCount = c.playerCount()
 	}
-	rec := NewGameRecord{Kind: c.rules.Name(), Options: c.Options, SeatCount: seatCount, Seed: NewSeed(), CreatorHash: creatorHash}
+	rec := NewGameRecord{Kind: c.rules.Name(), Options: c.Options, SeatCount: seatCount, Seed: NewSeed(), CreatorHash: creatorHash, Settings: c.settings}
 	if c.classroomID != "" {
 		rec.ClassroomID = &c.classroomID
 	}
@@ -225,15 +266,26 @@ func createGame(ctx context.Context, tx Tx, c creation) (createdRecord, error) {
 		return createdRecord{}, err
 	}
 	out := createdRecord{CreatorToken: creatorToken}
-	for i, name := range c.Players {
-		token, hash := NewToken(TokenSeat)
-		if err := tx.InsertSeat(ctx, id, i, name, hash); err != nil {
-			return out, err
-		}
-		out.SeatTokens = append(out.SeatTokens, SeatToken{Seat: i, Name: name, Token: token})
+	bots := map[int]BotSeat{}
+	for _, b := range c.Bots {
+		bots[b.Seat] = b
 	}
-	for i, student := range c.Students {
-		if err := insertStudentSeat(ctx, tx, id, c.classroomID, i, student); err != nil {
+	players, students := c.Players, c.Students
+	for seat := range c.playerCount() {
+		var err error
+		switch bot, isBot := bots[seat]; {
+		case isBot:
+			err = tx.InsertBotSeat(ctx, id, seat, bot.Name, string(bot.Level))
+		case len(players) > 0:
+			token, hash := NewToken(TokenSeat)
+			err = tx.InsertSeat(ctx, id, seat, players[0], hash)
+			out.SeatTokens = append(out.SeatTokens, SeatToken{Seat: seat, Name: players[0], Token: token})
+			players = players[1:]
+		default:
+			err = insertStudentSeat(ctx, tx, id, c.classroomID, seat, students[0])
+			students = students[1:]
+		}
+		if err != nil {
 			return out, err
 		}
 	}
@@ -241,8 +293,8 @@ func createGame(ctx context.Context, tx Tx, c creation) (createdRecord, error) {
 	if err != nil {
 		return out, err
 	}
-	if n := c.playerCount(); n > 0 {
-		if err := startGame(ctx, tx, g, c.rules, n); err != nil {
+	if c.OpenSeats == 0 {
+		if err := startGame(ctx, tx, g, c.rules, c.playerCount()); err != nil {
 			return out, err
 		}
 	}
@@ -289,6 +341,9 @@ func saveState(ctx context.Context, tx Tx, g *GameRecord, state domain.State, se
 	}
 	st := state.Status()
 	change := StateChange{Status: StatusActive, SeatCount: seats, Snapshot: snapshot, Winners: []int{}}
+	if botToAct(g, st) >= 0 {
+		change.BotDue = &g.Settings.BotDelay
+	}
 	if st.Finished {
 		change.Status = StatusFinished
 		change.Winners = append(change.Winners, st.Winners...)
@@ -441,6 +496,7 @@ func (s *Service) changeAsCaller(ctx context.Context, gameID string, p Principal
 	if err != nil {
 		return nil, caller, err
 	}
+	s.wakeBotsFor(rec)
 	g, err := s.decodeGame(rec)
 	return g, caller, err
 }

@@ -11,10 +11,14 @@ import (
 type Service struct {
 	store Store
 	kinds *domain.Catalogue
+	// botsDue wakes this instance's bot worker when a write of its own makes a bot due.
+	botsDue chan struct{}
 }
 
 // New is the game master over store, for the kinds of game in the catalogue.
-func New(store Store, kinds *domain.Catalogue) *Service { return &Service{store: store, kinds: kinds} }
+func New(store Store, kinds *domain.Catalogue) *Service {
+	return &Service{store: store, kinds: kinds, botsDue: make(chan struct{}, 1)}
+}
 
 // Kinds is the catalogue of the kinds of game the service hosts.
 func (s *Service) Kinds() *domain.Catalogue { return s.kinds }

@@ -21,6 +21,8 @@ type Store interface {
 	ReviewStore
 	// Game reads a game and its seats.
 	Game(ctx context.Context, id string) (*GameRecord, error)
+	// NextBotDue is the earliest time a bot of any game is due to act; nil when none is.
+	NextBotDue(ctx context.Context) (*time.Time, error)
 	// Update runs fn in one transaction, committing when fn returns nil.
 	Update(ctx context.Context, fn func(Tx) error) error
 	// ClassroomMember resolves a teacher or student token hash to its classroom (and student).
@@ -83,6 +85,8 @@ type Tx interface {
 	InsertGame(ctx context.Context, g NewGameRecord) (string, error)
 	// InsertSeat seats a named player whose token has hash.
 	InsertSeat(ctx context.Context, gameID string, seat int, name string, hash []byte) error
+	// InsertBotSeat seats a computer player of a level (a domain.Level), which has no token.
+	InsertBotSeat(ctx context.Context, gameID string, seat int, name, level string) error
 	// InsertStudentSeat seats a current student of the classroom; ErrNotFound when there is none.
 	InsertStudentSeat(ctx context.Context, gameID, classroomID string, seat int, studentID string) error
 	// NextSeq is the seq the game's next history entry takes.
@@ -94,6 +98,11 @@ type Tx interface {
 	SaveState(ctx context.Context, g *GameRecord, change StateChange) error
 	// BumpVersion moves the version on after a change of seats; it updates g.
 	BumpVersion(ctx context.Context, g *GameRecord) error
+	// LockDueBotGame locks a game whose bot is due to act, skipping games other transactions
+	// hold; ErrNotFound when there is none.
+	LockDueBotGame(ctx context.Context) (*GameRecord, error)
+	// ScheduleBot sets a game's bot due time to after from now, or clears it when after is nil.
+	ScheduleBot(ctx context.Context, gameID string, after *time.Duration) error
 	// AbortGame marks the game aborted and announces its end on commit.
 	AbortGame(ctx context.Context, gameID string) error
 	// RecordAttempt keeps a refused action for review.
@@ -121,6 +130,7 @@ type NewGameRecord struct {
 	Seed        int64
 	CreatorHash []byte
 	ClassroomID *string
+	Settings    Settings
 }
 
 // StateChange is what an accepted step changes in a game.
@@ -129,6 +139,9 @@ type StateChange struct {
 	SeatCount int
 	Snapshot  json.RawMessage
 	Winners   []int
+	// BotDue, when set, is how long from now a computer player in a seat to act is due to act; nil
+	// clears the due time.
+	BotDue *time.Duration
 }
 
 // ProgressRecord is a game and the next entries of its history, read from one snapshot so they

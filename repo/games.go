@@ -19,20 +19,36 @@ func (db *DB) Games() *Games { return &Games{db: db} }
 var _ play.Store = (*Games)(nil)
 
 const gameColumns = `id::text, kind, options, status, seat_count, seed, version, snapshot, winners,
-	creator_token_hash, created_at, updated_at, finished_at, classroom_id::text`
+	creator_token_hash, created_at, updated_at, finished_at, classroom_id::text, bot_delay_ms, hints, bot_due_at`
 
 func scanGame(row pgx.Row) (*play.GameRecord, error) {
-	var g play.GameRecord
-	var winners []int32
-	err := row.Scan(&g.ID, &g.Kind, &g.Options, &g.Status, &g.SeatCount, &g.Seed, &g.Version, &g.Snapshot,
-		&winners, &g.CreatorHash, &g.CreatedAt, &g.UpdatedAt, &g.FinishedAt, &g.ClassroomID)
-	if err != nil {
+	var g gameRow
+	if err := row.Scan(g.destinations()...); err != nil {
 		return nil, err
 	}
-	for _, w := range winners {
+	return g.record(), nil
+}
+
+// gameRow receives gameColumns, in their order.
+type gameRow struct {
+	g          play.GameRecord
+	winners    []int32
+	botDelayMS int64
+}
+
+func (r *gameRow) destinations() []any {
+	g := &r.g
+	return []any{&g.ID, &g.Kind, &g.Options, &g.Status, &g.SeatCount, &g.Seed, &g.Version, &g.Snapshot,
+		&r.winners, &g.CreatorHash, &g.CreatedAt, &g.UpdatedAt, &g.FinishedAt, &g.ClassroomID, &r.botDelayMS, &g.Settings.Hints, &g.BotDueAt}
+}
+
+func (r *gameRow) record() *play.GameRecord {
+	g := r.g
+	g.Settings.BotDelay = time.Duration(r.botDelayMS) * time.Millisecond
+	for _, w := range r.winners {
 		g.Winners = append(g.Winners, int(w))
 	}
-	return &g, nil
+	return &g
 }
 
 // gameLoad is a game and its seats asked for in a batch, filled in when the batch's results are read.
@@ -56,11 +72,11 @@ func queueGame(b *pgx.Batch, id string, forUpdate bool) *gameLoad {
 		load.game = g
 		return err
 	})
-	b.Queue(`SELECT seat, name, student_id::text, joined_at, token_hash FROM seats WHERE game_id = $1 ORDER BY seat`, id).
+	b.Queue(`SELECT seat, name, student_id::text, joined_at, token_hash, coalesce(bot, '') FROM seats WHERE game_id = $1 ORDER BY seat`, id).
 		Query(func(rows pgx.Rows) error {
 			seats, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (play.Seat, error) {
 				var s play.Seat
-				err := r.Scan(&s.Seat, &s.Name, &s.StudentID, &s.JoinedAt, &s.TokenHash)
+				err := r.Scan(&s.Seat, &s.Name, &s.StudentID, &s.JoinedAt, &s.TokenHash, &s.Bot)
 				return s, err
 			})
 			if load.game != nil {
@@ -94,37 +110,39 @@ func loadGame(ctx context.Context, q interface {
 // gameWithSeatsSQL reads a game and its seats in one statement, the seats' columns as arrays in
 // seat order: one statement instead of two is less work for Postgres and for pgx on the hottest
 // read. A game without seats (a lobby nobody joined) has NULL arrays.
-var gameWithSeatsSQL = `SELECT ` + gameColumns + `, s.seat_numbers, s.seat_names, s.seat_students, s.seat_joined, s.seat_hashes
+var gameWithSeatsSQL = `SELECT ` + gameColumns + `, s.seat_numbers, s.seat_names, s.seat_students, s.seat_joined, s.seat_hashes, s.seat_bots
 	FROM games LEFT JOIN LATERAL (
 		SELECT array_agg(seat ORDER BY seat) AS seat_numbers, array_agg(name ORDER BY seat) AS seat_names,
 			array_agg(student_id::text ORDER BY seat) AS seat_students, array_agg(joined_at ORDER BY seat) AS seat_joined,
-			array_agg(token_hash ORDER BY seat) AS seat_hashes
+			array_agg(token_hash ORDER BY seat) AS seat_hashes, array_agg(coalesce(bot, '') ORDER BY seat) AS seat_bots
 		FROM seats WHERE game_id = games.id) s ON true
 	WHERE id = $1`
 
 // Game reads a game and its seats in one statement.
 func (s *Games) Game(ctx context.Context, id string) (*play.GameRecord, error) {
-	var g play.GameRecord
-	var winners, seatNumbers []int32
-	var names []string
+	var row gameRow
+	var seatNumbers []int32
+	var names, bots []string
 	var students []*string
 	var joined []time.Time
 	var hashes [][]byte
-	err := s.db.Pool.QueryRow(ctx, gameWithSeatsSQL, id).Scan(&g.ID, &g.Kind, &g.Options, &g.Status, &g.SeatCount, &g.Seed,
-		&g.Version, &g.Snapshot, &winners, &g.CreatorHash, &g.CreatedAt, &g.UpdatedAt, &g.FinishedAt, &g.ClassroomID,
-		&seatNumbers, &names, &students, &joined, &hashes)
+	err := s.db.Pool.QueryRow(ctx, gameWithSeatsSQL, id).Scan(append(row.destinations(),
+		&seatNumbers, &names, &students, &joined, &hashes, &bots)...)
 	if err != nil {
 		return nil, notFound(err)
 	}
-	for _, w := range winners {
-		g.Winners = append(g.Winners, int(w))
-	}
+	g := row.record()
 	g.Seats = make([]play.Seat, len(seatNumbers))
 	for i, n := range seatNumbers {
 		g.Seats[i] = play.Seat{Seat: int(n), Name: names[i], StudentID: students[i], JoinedAt: joined[i], TokenHash: hashes[i]}
+		setText(&g.Seats[i].Bot, bots[i])
 	}
-	return &g, nil
+	return g, nil
 }
+
+// setText stores a text column in a field of a named string type (such as a seat's level) without
+// repo naming the type, which belongs to the rules.
+func setText[T ~string](field *T, text string) { *field = T(text) }
 
 // ClassroomMember resolves a teacher or student token hash; a removed student's is not found.
 func (s *Games) ClassroomMember(ctx context.Context, kind play.TokenKind, hash []byte) (classroomID, studentID string, err error) {
@@ -135,6 +153,13 @@ func (s *Games) ClassroomMember(ctx context.Context, kind play.TokenKind, hash [
 			hash).Scan(&classroomID, &studentID)
 	}
 	return classroomID, studentID, notFound(err)
+}
+
+// NextBotDue is the earliest due time of any game's bot.
+func (s *Games) NextBotDue(ctx context.Context) (*time.Time, error) {
+	var next *time.Time
+	err := s.db.Pool.QueryRow(ctx, `SELECT min(bot_due_at) FROM games WHERE bot_due_at IS NOT NULL`).Scan(&next)
+	return next, err
 }
 
 // Update runs fn in a transaction, committing when fn succeeds.

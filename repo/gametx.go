@@ -143,14 +143,19 @@ func (t *gameTx) lockGame(ctx context.Context, id string, lookup []byte) (*play.
 
 func (t *gameTx) InsertGame(ctx context.Context, g play.NewGameRecord) (string, error) {
 	var id string
-	err := t.one(ctx, `INSERT INTO games (kind, options, status, seat_count, seed, creator_token_hash, classroom_id)
-		VALUES ($1, $2, 'lobby', $3, $4, $5, $6) RETURNING id::text`,
-		[]any{g.Kind, g.Options, g.SeatCount, g.Seed, g.CreatorHash, g.ClassroomID}, func(r pgx.Row) error { return r.Scan(&id) })
+	err := t.one(ctx, `INSERT INTO games (kind, options, status, seat_count, seed, creator_token_hash, classroom_id, bot_delay_ms, hints)
+		VALUES ($1, $2, 'lobby', $3, $4, $5, $6, $7, $8) RETURNING id::text`,
+		[]any{g.Kind, g.Options, g.SeatCount, g.Seed, g.CreatorHash, g.ClassroomID, g.Settings.BotDelay.Milliseconds(), g.Settings.Hints},
+		func(r pgx.Row) error { return r.Scan(&id) })
 	return id, err
 }
 
 func (t *gameTx) InsertSeat(ctx context.Context, gameID string, seat int, name string, hash []byte) error {
 	return t.queue(ctx, `INSERT INTO seats (game_id, seat, name, token_hash) VALUES ($1, $2, $3, $4)`, gameID, seat, name, hash)
+}
+
+func (t *gameTx) InsertBotSeat(ctx context.Context, gameID string, seat int, name, level string) error {
+	return t.queue(ctx, `INSERT INTO seats (game_id, seat, name, bot) VALUES ($1, $2, $3, $4)`, gameID, seat, name, level)
 }
 
 func (t *gameTx) InsertStudentSeat(ctx context.Context, gameID, classroomID string, seat int, studentID string) error {
@@ -198,12 +203,14 @@ func (t *gameTx) SaveState(ctx context.Context, g *play.GameRecord, c play.State
 	}
 	err := t.queue(ctx, `UPDATE games SET status = $2, seat_count = $3, snapshot = $4, winners = $5,
 			version = version + 1, updated_at = now(),
-			finished_at = CASE WHEN $2 = 'finished' THEN now() END
+			finished_at = CASE WHEN $2 = 'finished' THEN now() END,
+			bot_due_at = now() + make_interval(secs => $6)
 		WHERE id = $1`,
-		g.ID, c.Status, c.SeatCount, c.Snapshot, winners)
+		g.ID, c.Status, c.SeatCount, c.Snapshot, winners, seconds(c.BotDue))
 	if err != nil {
 		return err
 	}
+	g.BotDueAt = t.dueAt(c.BotDue)
 	// The row is locked, so version + 1 is the version this game had plus one.
 	g.Version++
 	g.UpdatedAt, g.FinishedAt = t.now, nil
@@ -227,8 +234,51 @@ func (t *gameTx) BumpVersion(ctx context.Context, g *play.GameRecord) error {
 	return nil
 }
 
+// dueAt is the time after from the transaction's now, nil for nil.
+func (t *gameTx) dueAt(after *time.Duration) *time.Time {
+	if after == nil {
+		return nil
+	}
+	at := t.now.Add(*after)
+	return &at
+}
+
+// seconds is after in seconds for make_interval, NULL (which makes the due time NULL) for nil.
+func seconds(after *time.Duration) *float64 {
+	if after == nil {
+		return nil
+	}
+	s := after.Seconds()
+	return &s
+}
+
+func (t *gameTx) ScheduleBot(ctx context.Context, gameID string, after *time.Duration) error {
+	return t.queue(ctx, `UPDATE games SET bot_due_at = now() + make_interval(secs => $2) WHERE id = $1`, gameID, seconds(after))
+}
+
+// LockDueBotGame locks the game whose bot has been due longest, skipping the games other
+// transactions hold (another instance's worker, or a player's action), then reads it as LockGame
+// does. The row is locked before it is read in full, so what is read is what the lock protects.
+func (t *gameTx) LockDueBotGame(ctx context.Context) (*play.GameRecord, error) {
+	var id string
+	err := t.one(ctx, `SELECT id::text FROM games WHERE bot_due_at <= now() ORDER BY bot_due_at LIMIT 1 FOR UPDATE SKIP LOCKED`, nil,
+		func(r pgx.Row) error {
+			if err := r.Scan(&id); !errors.Is(err, pgx.ErrNoRows) {
+				return err
+			}
+			return nil
+		})
+	if err != nil {
+		return nil, err
+	}
+	if id == "" {
+		return nil, play.ErrNotFound
+	}
+	return t.LockGame(ctx, id)
+}
+
 func (t *gameTx) AbortGame(ctx context.Context, gameID string) error {
-	if err := t.queue(ctx, `UPDATE games SET status = 'aborted', version = version + 1, updated_at = now(), finished_at = now() WHERE id = $1`, gameID); err != nil {
+	if err := t.queue(ctx, `UPDATE games SET status = 'aborted', version = version + 1, updated_at = now(), finished_at = now(), bot_due_at = NULL WHERE id = $1`, gameID); err != nil {
 		return err
 	}
 	return t.queue(ctx, notifySQL, GameEventsChannel, gameID, "end")

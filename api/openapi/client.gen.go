@@ -336,6 +336,13 @@ type ClientInterface interface {
 	// The `creator_token` in the response may start and abort the game; keep it.
 	// Tokens are shown only in this response.
 	//
+	// A player may be a computer: `{"bot": "expert"}` (levels `random`, `greedy`, `expert`, with
+	// an optional `name`; the default is e.g. "Computer (expert)"). A computer's seat has no token:
+	// the server acts for it, `bot_delay_ms` after its turn comes (an option, default 800), from a
+	// background worker of which one instance acts per game. Every seat may be a computer; such a
+	// game plays to its end by itself. A lobby (`seats`) may seat computers at once: list them
+	// alone in `players` and they take the first seats.
+	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /v1/games (the `CreateGame` operationId).
@@ -348,6 +355,13 @@ type ClientInterface interface {
 	// `POST /v1/games/{id}/players`, and someone starts it with `POST /v1/games/{id}/start`.
 	// The `creator_token` in the response may start and abort the game; keep it.
 	// Tokens are shown only in this response.
+	//
+	// A player may be a computer: `{"bot": "expert"}` (levels `random`, `greedy`, `expert`, with
+	// an optional `name`; the default is e.g. "Computer (expert)"). A computer's seat has no token:
+	// the server acts for it, `bot_delay_ms` after its turn comes (an option, default 800), from a
+	// background worker of which one instance acts per game. Every seat may be a computer; such a
+	// game plays to its end by itself. A lobby (`seats`) may seat computers at once: list them
+	// alone in `players` and they take the first seats.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -1094,6 +1108,13 @@ func (c *Client) ListGames(ctx context.Context, params *ListGamesParams, reqEdit
 // The `creator_token` in the response may start and abort the game; keep it.
 // Tokens are shown only in this response.
 //
+// A player may be a computer: `{"bot": "expert"}` (levels `random`, `greedy`, `expert`, with
+// an optional `name`; the default is e.g. "Computer (expert)"). A computer's seat has no token:
+// the server acts for it, `bot_delay_ms` after its turn comes (an option, default 800), from a
+// background worker of which one instance acts per game. Every seat may be a computer; such a
+// game plays to its end by itself. A lobby (`seats`) may seat computers at once: list them
+// alone in `players` and they take the first seats.
+//
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /v1/games (the `CreateGame` operationId).
@@ -1116,6 +1137,13 @@ func (c *Client) CreateGameWithBody(ctx context.Context, params *CreateGameParam
 // `POST /v1/games/{id}/players`, and someone starts it with `POST /v1/games/{id}/start`.
 // The `creator_token` in the response may start and abort the game; keep it.
 // Tokens are shown only in this response.
+//
+// A player may be a computer: `{"bot": "expert"}` (levels `random`, `greedy`, `expert`, with
+// an optional `name`; the default is e.g. "Computer (expert)"). A computer's seat has no token:
+// the server acts for it, `bot_delay_ms` after its turn comes (an option, default 800), from a
+// background worker of which one instance acts per game. Every seat may be a computer; such a
+// game plays to its end by itself. A lobby (`seats`) may seat computers at once: list them
+// alone in `players` and they take the first seats.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -3673,6 +3701,13 @@ type ClientWithResponsesInterface interface {
 	// The `creator_token` in the response may start and abort the game; keep it.
 	// Tokens are shown only in this response.
 	//
+	// A player may be a computer: `{"bot": "expert"}` (levels `random`, `greedy`, `expert`, with
+	// an optional `name`; the default is e.g. "Computer (expert)"). A computer's seat has no token:
+	// the server acts for it, `bot_delay_ms` after its turn comes (an option, default 800), from a
+	// background worker of which one instance acts per game. Every seat may be a computer; such a
+	// game plays to its end by itself. A lobby (`seats`) may seat computers at once: list them
+	// alone in `players` and they take the first seats.
+	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/games (the `CreateGame` operationId).
@@ -3685,6 +3720,13 @@ type ClientWithResponsesInterface interface {
 	// `POST /v1/games/{id}/players`, and someone starts it with `POST /v1/games/{id}/start`.
 	// The `creator_token` in the response may start and abort the game; keep it.
 	// Tokens are shown only in this response.
+	//
+	// A player may be a computer: `{"bot": "expert"}` (levels `random`, `greedy`, `expert`, with
+	// an optional `name`; the default is e.g. "Computer (expert)"). A computer's seat has no token:
+	// the server acts for it, `bot_delay_ms` after its turn comes (an option, default 800), from a
+	// background worker of which one instance acts per game. Every seat may be a computer; such a
+	// game plays to its end by itself. A lobby (`seats`) may seat computers at once: list them
+	// alone in `players` and they take the first seats.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -7994,6 +8036,13 @@ func (c *ClientWithResponses) ListGamesWithResponse(ctx context.Context, params 
 // The `creator_token` in the response may start and abort the game; keep it.
 // Tokens are shown only in this response.
 //
+// A player may be a computer: `{"bot": "expert"}` (levels `random`, `greedy`, `expert`, with
+// an optional `name`; the default is e.g. "Computer (expert)"). A computer's seat has no token:
+// the server acts for it, `bot_delay_ms` after its turn comes (an option, default 800), from a
+// background worker of which one instance acts per game. Every seat may be a computer; such a
+// game plays to its end by itself. A lobby (`seats`) may seat computers at once: list them
+// alone in `players` and they take the first seats.
+//
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v1/games (the `CreateGame` operationId).
@@ -8012,6 +8061,13 @@ func (c *ClientWithResponses) CreateGameWithBodyWithResponse(ctx context.Context
 // `POST /v1/games/{id}/players`, and someone starts it with `POST /v1/games/{id}/start`.
 // The `creator_token` in the response may start and abort the game; keep it.
 // Tokens are shown only in this response.
+//
+// A player may be a computer: `{"bot": "expert"}` (levels `random`, `greedy`, `expert`, with
+// an optional `name`; the default is e.g. "Computer (expert)"). A computer's seat has no token:
+// the server acts for it, `bot_delay_ms` after its turn comes (an option, default 800), from a
+// background worker of which one instance acts per game. Every seat may be a computer; such a
+// game plays to its end by itself. A lobby (`seats`) may seat computers at once: list them
+// alone in `players` and they take the first seats.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //

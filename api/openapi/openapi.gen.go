@@ -15,6 +15,27 @@ import (
 	openapi_types "github.com/oapi-codegen/runtime/types"
 )
 
+// Defines values for BotLevel.
+const (
+	Expert BotLevel = "expert"
+	Greedy BotLevel = "greedy"
+	Random BotLevel = "random"
+)
+
+// Valid indicates whether the value is a known member of the BotLevel enum.
+func (e BotLevel) Valid() bool {
+	switch e {
+	case Expert:
+		return true
+	case Greedy:
+		return true
+	case Random:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for GameActionMessageEvent.
 const (
 	GameActionMessageEventAction GameActionMessageEvent = "action"
@@ -1365,6 +1386,15 @@ type AttemptList struct {
 	Items []Attempt `json:"items"`
 }
 
+// BotDelayOption Milliseconds a computer player waits, once its turn comes, before it acts, so that the players see its moves arrive; 0 plays at once. An option of every kind of game.
+type BotDelayOption = int
+
+// BotLevel How a computer player plays: `random` picks uniformly among the legal actions, `greedy`
+// takes the best immediate result by a simple measure, `expert` is the strongest. Each
+// decides from its own seat's view only (it never sees hidden cards or the deck's order),
+// and its choice is drawn from the game's secret seed and the step, so replays are exact (G-2).
+type BotLevel string
+
 // Caller Who the presented token is, in this game.
 type Caller struct {
 	Creator bool `json:"creator"`
@@ -1398,10 +1428,15 @@ type ClassroomGames struct {
 
 // ClassroomGamesRequest defines model for ClassroomGamesRequest.
 type ClassroomGamesRequest struct {
+	// Bots Computer players every game gets besides its group, in the seats after the students' (the game's seats count them: `group_size` plus these must fit it). `group_size: 1` with `["expert"]` has each student practise against the computer.
+	Bots *[]BotLevel `json:"bots,omitempty"`
+
 	// Game A kind of game.
-	Game      GameKind         `json:"game"`
-	GroupSize int              `json:"group_size"`
-	Options   *json.RawMessage `json:"options,omitempty"`
+	Game      GameKind `json:"game"`
+	GroupSize int      `json:"group_size"`
+
+	// Options The options of every group's game, as in `POST /v1/games`; `hints` is the teacher's to decide.
+	Options *json.RawMessage `json:"options,omitempty"`
 
 	// StudentIds The students to group, in this order; all current students when absent.
 	StudentIds *[]openapi_types.UUID `json:"student_ids,omitempty"`
@@ -1432,11 +1467,13 @@ type CreateGameRequest struct {
 	// Game A kind of game.
 	Game GameKind `json:"game"`
 
-	// Options The game's options; missing fields take their defaults.
+	// Options The game's options: its kind's own, and `bot_delay_ms` and `hints`, which every kind takes; missing fields take their defaults. A bad one is refused 400 `invalid_options` with a sentence.
 	Options *json.RawMessage `json:"options,omitempty"`
 
 	// Players Name the players to start at once (seats in this order): by `name` outside a classroom,
-	// by `student_id` when the request carries a classroom's teacher or student token.
+	// by `student_id` when the request carries a classroom's teacher or student token; a
+	// computer player by `bot`, anywhere. With `seats`, list only computer players: they take
+	// the lobby's first seats.
 	Players *[]PlayerRequest `json:"players,omitempty"`
 
 	// Seats Or open a lobby with this many seats.
@@ -1681,11 +1718,17 @@ type Hint struct {
 	Version int64 `json:"version"`
 }
 
+// HintsOption Whether the players may ask for a hint; a classroom's teacher decides for its games. An option of every kind of game.
+type HintsOption = bool
+
 // HistoryEntry One entry of a game's history; `game` tells which kind's action and outcome it holds (`HistoryEntryOfKind`).
 type HistoryEntry struct {
 	// Action The action as sent, one of the game's kind (for the start, a `StartAction`).
-	Action    json.RawMessage `json:"action"`
-	CreatedAt time.Time       `json:"created_at"`
+	Action json.RawMessage `json:"action"`
+
+	// Bot The level of the computer player who acted; absent when a person acted (and for the start).
+	Bot       *BotLevel `json:"bot,omitempty"`
+	CreatedAt time.Time `json:"created_at"`
 
 	// Game A kind of game.
 	Game GameKind `json:"game"`
@@ -1923,8 +1966,14 @@ type NotYourTurnFacts struct {
 // Example: Ada
 type PersonName = string
 
-// PlayerRequest defines model for PlayerRequest.
+// PlayerRequest A person (`name` or `student_id`) or a computer player (`bot`, with an optional `name`).
 type PlayerRequest struct {
+	// Bot How a computer player plays: `random` picks uniformly among the legal actions, `greedy`
+	// takes the best immediate result by a simple measure, `expert` is the strongest. Each
+	// decides from its own seat's view only (it never sees hidden cards or the deck's order),
+	// and its choice is drawn from the game's secret seed and the step, so replays are exact (G-2).
+	Bot *BotLevel `json:"bot,omitempty"`
+
 	// Name A player's or student's name. Normalised by the RFC 8266 nickname rules (spaces trimmed and folded, NFKC) and stored in that form. Refused with 400 `invalid_name`: control, invisible (format) and unassigned characters, direction changes, a leading combining mark, a name showing no letter, digit or symbol, letters of two alphabets (Latin and Cyrillic, say; Chinese, Japanese and Korean scripts count as one). Names equal in the profile's comparison form (ignoring case and width) are the same name: 409 `name_taken` in one classroom or game.
 	//
 	// Example: Ada
@@ -2233,6 +2282,12 @@ type PrimeClimbMoveActionType string
 //
 // Example: {"prime_cards":true}
 type PrimeClimbOptions struct {
+	// BotDelayMs Milliseconds a computer player waits, once its turn comes, before it acts, so that the players see its moves arrive; 0 plays at once. An option of every kind of game.
+	BotDelayMs *BotDelayOption `json:"bot_delay_ms,omitempty"`
+
+	// Hints Whether the players may ask for a hint; a classroom's teacher decides for its games. An option of every kind of game.
+	Hints *HintsOption `json:"hints,omitempty"`
+
 	// PrimeCards false plays without Prime Cards (PC-11).
 	PrimeCards *bool `json:"prime_cards,omitempty"`
 }
@@ -2598,8 +2653,14 @@ type PrimedLegalActions = []PrimedLegalAction
 //
 // Example: {"deck":"primed","multi_card":false,"rounds":4,"target":"primes"}
 type PrimedOptions struct {
+	// BotDelayMs Milliseconds a computer player waits, once its turn comes, before it acts, so that the players see its moves arrive; 0 plays at once. An option of every kind of game.
+	BotDelayMs *BotDelayOption `json:"bot_delay_ms,omitempty"`
+
 	// Deck "primed": four each of 1..17, 2 to 6 players; "standard": four each of 1..10, 2 to 5 players (PR-1, PR-2).
 	Deck *PrimedOptionsDeck `json:"deck,omitempty"`
+
+	// Hints Whether the players may ask for a hint; a classroom's teacher decides for its games. An option of every kind of game.
+	Hints *HintsOption `json:"hints,omitempty"`
 
 	// MultiCard Whether a play may use several cards from the hand (PR-5).
 	MultiCard *bool `json:"multi_card,omitempty"`
@@ -3066,6 +3127,8 @@ type ScoresOfPrimedGame string
 
 // Seat defines model for Seat.
 type Seat struct {
+	// Bot The level of the computer player in this seat; absent for a person.
+	Bot      *BotLevel `json:"bot,omitempty"`
 	JoinedAt time.Time `json:"joined_at"`
 	Name     string    `json:"name"`
 	Seat     int       `json:"seat"`
@@ -3974,6 +4037,13 @@ func (t HistoryEntry) MarshalJSON() ([]byte, error) {
 		return nil, fmt.Errorf("error marshaling 'action': %w", err)
 	}
 
+	if t.Bot != nil {
+		object["bot"], err = json.Marshal(t.Bot)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'bot': %w", err)
+		}
+	}
+
 	object["created_at"], err = json.Marshal(t.CreatedAt)
 	if err != nil {
 		return nil, fmt.Errorf("error marshaling 'created_at': %w", err)
@@ -4025,6 +4095,13 @@ func (t *HistoryEntry) UnmarshalJSON(b []byte) error {
 		err = json.Unmarshal(raw, &t.Action)
 		if err != nil {
 			return fmt.Errorf("error reading 'action': %w", err)
+		}
+	}
+
+	if raw, found := object["bot"]; found {
+		err = json.Unmarshal(raw, &t.Bot)
+		if err != nil {
+			return fmt.Errorf("error reading 'bot': %w", err)
 		}
 	}
 

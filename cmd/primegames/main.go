@@ -104,6 +104,7 @@ func serve(ctx context.Context, cfg config, listening func(addr string)) error {
 			return err
 		}
 	}
+	service := play.New(db.Games(), games.All())
 	srv, err := api.New(api.Config{
 		BodyLimitBytes: cfg.BodyLimitBytes,
 		ReadTimeout:    cfg.ReadTimeout,
@@ -121,7 +122,7 @@ func serve(ctx context.Context, cfg config, listening func(addr string)) error {
 		StreamsPerClient: cfg.StreamsPerClient,
 		TrustedProxies:   cfg.TrustedProxies,
 		CORSOrigins:      cfg.CORSOrigins,
-	}, api.Deps{Play: play.New(db.Games(), games.All()), Database: db, Feed: db}, logger)
+	}, api.Deps{Play: service, Database: db, Feed: db}, logger)
 	if err != nil {
 		return err
 	}
@@ -137,6 +138,17 @@ func serve(ctx context.Context, cfg config, listening func(addr string)) error {
 	}
 	logger.Info("serving", "addr", ln.Addr().String())
 	go purgeIdempotencyKeys(ctx, db, logger, time.Hour)
+	// The computer players' worker stops before the database closes (deferred calls run last first).
+	botsCtx, stopBots := context.WithCancel(ctx)
+	botsDone := make(chan struct{})
+	go func() {
+		defer close(botsDone)
+		service.RunBots(botsCtx, logger)
+	}()
+	defer func() {
+		stopBots()
+		<-botsDone
+	}()
 	if listening != nil {
 		go listening(ln.Addr().String())
 	}

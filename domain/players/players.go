@@ -1,5 +1,6 @@
-// Package players picks actions for the simulated players of the tests and of tools/loadgen, in any
-// kind of game: they see what a client sees, a seat's legal actions as GET /legal-actions lists them.
+// Package players picks actions for the service's computer players (Decide) and for the simulated
+// players of the tests and of tools/loadgen, in any kind of game: they see what a client sees, a
+// seat's view and legal actions as the API lists them.
 package players
 
 import (

@@ -173,6 +173,17 @@ func (s *State) choose(a Action, out *Outcome) error {
 	if s.Phase != PhaseResolve {
 		return s.wrongPhase(ActChoose, "choose")
 	}
+	d, err := s.resolvePending(a)
+	if err != nil {
+		return err
+	}
+	out.Draw = d
+	s.endTurn(out)
+	return nil
+}
+
+// resolvePending applies the answer a to the pending Swap or Steal (PC-13); the turn is not passed on.
+func (s *State) resolvePending(a Action) (*Draw, error) {
 	p := s.Turn.Pending
 	want := Choice{TargetSeat: *a.TargetSeat, Pawn: a.Pawn, Card: a.Card}
 	found := false
@@ -183,7 +194,7 @@ func (s *State) choose(a Action, out *Outcome) error {
 	}
 	if !found {
 		facts := InvalidTargetFacts{Reason: TargetNotChoice, Card: p.Card, TargetSeat: want.TargetSeat, Pawn: want.Pawn, Choices: p.Candidates}
-		return illegalWith(facts, "invalid_target", "%s cannot take that: choose one of %s", p.Card.Title(), describeChoices(s, p))
+		return nil, illegalWith(facts, "invalid_target", "%s cannot take that: choose one of %s", p.Card.Title(), describeChoices(s, p))
 	}
 	d := newDraw(p.Pawn, s.mover().Pawns[p.Pawn])
 	d.Card, d.Kind = ptr(p.Card), "action"
@@ -194,9 +205,7 @@ func (s *State) choose(a Action, out *Outcome) error {
 	}
 	s.Discard = append(s.Discard, p.Card)
 	s.Turn.Pending = nil
-	out.Draw = d
-	s.endTurn(out)
-	return nil
+	return d, nil
 }
 
 func describeChoices(s *State, p *Pending) string {

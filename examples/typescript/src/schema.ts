@@ -149,6 +149,13 @@ export interface paths {
          *     `POST /v1/games/{id}/players`, and someone starts it with `POST /v1/games/{id}/start`.
          *     The `creator_token` in the response may start and abort the game; keep it.
          *     Tokens are shown only in this response.
+         *
+         *     A player may be a computer: `{"bot": "expert"}` (levels `random`, `greedy`, `expert`, with
+         *     an optional `name`; the default is e.g. "Computer (expert)"). A computer's seat has no token:
+         *     the server acts for it, `bot_delay_ms` after its turn comes (an option, default 800), from a
+         *     background worker of which one instance acts per game. Every seat may be a computer; such a
+         *     game plays to its end by itself. A lobby (`seats`) may seat computers at once: list them
+         *     alone in `players` and they take the first seats.
          */
         post: operations["createGame"];
         delete?: never;
@@ -886,10 +893,13 @@ export interface components {
         };
         ClassroomGamesRequest: {
             game: components["schemas"]["GameKind"];
+            /** @description The options of every group's game, as in `POST /v1/games`; `hints` is the teacher's to decide. */
             options?: components["schemas"]["GameOptions"];
             group_size: number;
             /** @description The students to group, in this order; all current students when absent. */
             student_ids?: string[];
+            /** @description Computer players every game gets besides its group, in the seats after the students' (the game's seats count them: `group_size` plus these must fit it). `group_size: 1` with `["expert"]` has each student practise against the computer. */
+            bots?: components["schemas"]["BotLevel"][];
         };
         ClassroomGames: {
             games: components["schemas"]["Game"][];
@@ -1206,21 +1216,43 @@ export interface components {
         GameStatus: "lobby" | "active" | "finished" | "aborted";
         CreateGameRequest: {
             game: components["schemas"]["GameKind"];
-            /** @description The game's options; missing fields take their defaults. */
+            /** @description The game's options: its kind's own, and `bot_delay_ms` and `hints`, which every kind takes; missing fields take their defaults. A bad one is refused 400 `invalid_options` with a sentence. */
             options?: components["schemas"]["GameOptions"];
             /**
              * @description Name the players to start at once (seats in this order): by `name` outside a classroom,
-             *     by `student_id` when the request carries a classroom's teacher or student token.
+             *     by `student_id` when the request carries a classroom's teacher or student token; a
+             *     computer player by `bot`, anywhere. With `seats`, list only computer players: they take
+             *     the lobby's first seats.
              */
             players?: components["schemas"]["PlayerRequest"][];
             /** @description Or open a lobby with this many seats. */
             seats?: number;
         };
+        /** @description A person (`name` or `student_id`) or a computer player (`bot`, with an optional `name`). */
         PlayerRequest: {
             name?: components["schemas"]["PersonName"];
             /** Format: uuid */
             student_id?: string;
+            bot?: components["schemas"]["BotLevel"];
         };
+        /**
+         * @description How a computer player plays: `random` picks uniformly among the legal actions, `greedy`
+         *     takes the best immediate result by a simple measure, `expert` is the strongest. Each
+         *     decides from its own seat's view only (it never sees hidden cards or the deck's order),
+         *     and its choice is drawn from the game's secret seed and the step, so replays are exact (G-2).
+         * @enum {string}
+         */
+        BotLevel: "random" | "greedy" | "expert";
+        /**
+         * @description Milliseconds a computer player waits, once its turn comes, before it acts, so that the players see its moves arrive; 0 plays at once. An option of every kind of game.
+         * @default 800
+         */
+        BotDelayOption: number;
+        /**
+         * @description Whether the players may ask for a hint; a classroom's teacher decides for its games. An option of every kind of game.
+         * @default true
+         */
+        HintsOption: boolean;
         /** @description `name` is required outside classrooms; a student joining a classroom's game sends their token and no name. */
         JoinRequest: {
             name?: components["schemas"]["PersonName"];
@@ -1258,6 +1290,8 @@ export interface components {
              * @description The student in this seat, for a classroom's game.
              */
             student_id: string | null;
+            /** @description The level of the computer player in this seat; absent for a person. */
+            bot?: components["schemas"]["BotLevel"];
             /** Format: date-time */
             joined_at: string;
         };
@@ -1341,6 +1375,8 @@ export interface components {
             seq: number;
             /** @description Who acted; null for the start. */
             seat: number | null;
+            /** @description The level of the computer player who acted; absent when a person acted (and for the start). */
+            bot?: components["schemas"]["BotLevel"];
             /** @description The action as sent, one of the game's kind (for the start, a `StartAction`). */
             action: unknown;
             /** @description What happened, redacted for the caller while the game runs; its kind's outcome. */
@@ -1601,6 +1637,8 @@ export interface components {
          *     }
          */
         PrimeClimbOptions: {
+            bot_delay_ms?: components["schemas"]["BotDelayOption"];
+            hints?: components["schemas"]["HintsOption"];
             /**
              * @description false plays without Prime Cards (PC-11).
              * @default true
@@ -2359,6 +2397,8 @@ export interface components {
          *     }
          */
         PrimedOptions: {
+            bot_delay_ms?: components["schemas"]["BotDelayOption"];
+            hints?: components["schemas"]["HintsOption"];
             /**
              * @description "primed": four each of 1..17, 2 to 6 players; "standard": four each of 1..10, 2 to 5 players (PR-1, PR-2).
              * @default primed

@@ -1,0 +1,231 @@
+package play
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strconv"
+	"time"
+
+	"primegames/domain"
+	"primegames/domain/names"
+	"primegames/domain/players"
+)
+
+// A computer player's choices are drawn from the game's secret seed and the step, like the dice,
+// but from a stream of their own: botStream sets it apart, so that the bot's choice neither
+// repeats nor shifts the dice of the same step.
+const botStream = 0x6a09e667f3bcc909
+
+const (
+	// botPoll is the longest the worker sleeps without looking for due bots: a bot made due by
+	// another instance's write is found within it (a write of this instance's wakes it at once).
+	botPoll = time.Second
+	// botMinPause keeps the worker from spinning when a due game is held by another instance.
+	botMinPause = 25 * time.Millisecond
+	// botRetry is how long a bot that could not act waits before it tries again.
+	botRetry = time.Minute
+)
+
+// checkBots refuses a level that does not exist, and two bots in one seat or one beyond the
+// players' seats.
+func checkBots(bots []BotSeat, players int) error {
+	seats := map[int]bool{}
+	for _, b := range bots {
+		if !slices.Contains(domain.Levels, b.Level) {
+			return domain.Invalid("invalid", "There is no computer player level %q; choose random, greedy or expert.", b.Level)
+		}
+		if seats[b.Seat] || b.Seat < 0 || b.Seat >= players {
+			return domain.Invalid("invalid", "Seat %d cannot take that computer player.", b.Seat)
+		}
+		seats[b.Seat] = true
+	}
+	return nil
+}
+
+// defaultBotName is "Computer (expert)" for level, numbered when a player already has that name;
+// it marks the name it gives as taken.
+func defaultBotName(level domain.Level, taken map[string]bool) string {
+	base := "Computer (" + string(level) + ")"
+	name := base
+	for n := 2; taken[names.Key(name)]; n++ {
+		name = base + " " + strconv.Itoa(n)
+	}
+	taken[names.Key(name)] = true
+	return name
+}
+
+// botToAct is the first seat to act that a computer player holds, -1 when none does.
+func botToAct(g *GameRecord, st domain.Status) int {
+	if st.Finished {
+		return -1
+	}
+	for _, seat := range st.ToAct {
+		if seat >= 0 && seat < len(g.Seats) && g.Seats[seat].Bot != "" {
+			return seat
+		}
+	}
+	return -1
+}
+
+// wakeBotsFor wakes this instance's bot worker when g, as just committed, has a bot due.
+func (s *Service) wakeBotsFor(g *GameRecord) {
+	if g == nil || g.BotDueAt == nil {
+		return
+	}
+	select {
+	case s.botsDue <- struct{}{}:
+	default: // already woken
+	}
+}
+
+// RunBots acts for the computer players of every game whose bot is due, until ctx ends. Every
+// instance runs it; a game's row lock, taken with SKIP LOCKED, lets only one act for a game at a
+// time, and the due time, kept with the game, survives restarts. Failures are logged, never fatal.
+func (s *Service) RunBots(ctx context.Context, logger *slog.Logger) {
+	for ctx.Err() == nil {
+		acted, err := s.ActForDueBot(ctx)
+		switch {
+		case ctx.Err() != nil:
+			return
+		case err != nil:
+			logger.Error("computer player", "error", err)
+			if !acted {
+				sleep(ctx, botPoll, nil) // the database may be away: do not spin
+			}
+			// A game that failed is postponed; the others due go on at once.
+		case !acted:
+			s.waitForBots(ctx, logger)
+		}
+	}
+}
+
+// waitForBots sleeps until the next bot is due, a local write wakes it, or botPoll passes.
+func (s *Service) waitForBots(ctx context.Context, logger *slog.Logger) {
+	wait := botPoll
+	next, err := s.store.NextBotDue(ctx)
+	if err != nil && ctx.Err() == nil {
+		logger.Error("computer player: reading the next due time", "error", err)
+	}
+	if next != nil {
+		wait = min(wait, max(time.Until(*next), botMinPause))
+	}
+	sleep(ctx, wait, s.botsDue)
+}
+
+func sleep(ctx context.Context, d time.Duration, wake <-chan struct{}) {
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-ctx.Done():
+	case <-timer.C:
+	case <-wake:
+	}
+}
+
+// ActForDueBot claims one game whose bot is due and makes the bot's move, through the same steps
+// as a player's action (history, event, version). acted reports whether a game was claimed; err
+// says why a claimed bot could not act. Its next try is then botRetry away, so that a game that
+// keeps failing neither spins nor holds up the games due after it.
+func (s *Service) ActForDueBot(ctx context.Context) (acted bool, err error) {
+	var failure error
+	var rec *GameRecord
+	claimed := ""
+	err = s.store.Update(ctx, func(tx Tx) error {
+		acted, failure, rec, claimed = false, nil, nil, ""
+		g, err := tx.LockDueBotGame(ctx)
+		if errors.Is(err, ErrNotFound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		acted, claimed = true, g.ID
+		if rec, failure, err = s.botTurn(ctx, tx, g); err != nil {
+			return err
+		}
+		if failure != nil {
+			return tx.ScheduleBot(ctx, g.ID, ptrTo(botRetry))
+		}
+		return nil
+	})
+	if err != nil && claimed != "" && ctx.Err() == nil {
+		if perr := s.store.Update(ctx, func(tx Tx) error { return tx.ScheduleBot(ctx, claimed, ptrTo(botRetry)) }); perr != nil {
+			err = errors.Join(err, perr)
+		}
+	}
+	if err != nil {
+		return acted, err
+	}
+	s.wakeBotsFor(rec)
+	return acted, failure
+}
+
+// botTurn makes the move of the bot to act in g, which is locked. A bot that cannot move is a
+// failure, kept apart from err, which rolls the transaction back.
+func (s *Service) botTurn(ctx context.Context, tx Tx, g *GameRecord) (after *GameRecord, failure, err error) {
+	game, err := s.decodeGame(g)
+	if err != nil {
+		return nil, nil, err
+	}
+	seat := -1
+	if game.Status == StatusActive && game.State != nil {
+		seat = botToAct(g, game.State.Status())
+	}
+	if seat < 0 { // no bot to act any more (aborted, or a stale due time): nothing is due
+		return nil, nil, tx.ScheduleBot(ctx, g.ID, nil)
+	}
+	seq, err := tx.NextSeq(ctx, g.ID)
+	if err != nil {
+		return nil, nil, err
+	}
+	kind, _ := s.kinds.Lookup(g.Kind)
+	action, err := botAction(kind, game.State, seat, g.Seats[seat].Bot, domain.SeededRand(uint64(g.Seed)^botStream, seq))
+	if err != nil {
+		return nil, fmt.Errorf("game %s seat %d (%s): %w", g.ID, seat, g.Seats[seat].Bot, err), nil
+	}
+	rec, err := s.act(ctx, tx, g, Caller{Seat: seat}, Action{GameID: g.ID, Action: action})
+	if refused := (*refusedAction)(nil); errors.As(err, &refused) {
+		return nil, fmt.Errorf("game %s seat %d (%s): the rules refused %s: %w", g.ID, seat, g.Seats[seat].Bot, action, refused.err), nil
+	}
+	return rec.Game, nil, err
+}
+
+// botAction is the action the bot of level in seat chooses in state. It decides from the seat's
+// view and legal actions as JSON, what the seat's client would see, and nothing else.
+func botAction(kind domain.GameKind, state domain.State, seat int, level domain.Level, r domain.Rand) (json.RawMessage, error) {
+	view, legal, err := SeatSight(state, seat)
+	if err != nil {
+		return nil, err
+	}
+	i, err := players.Decide(kind, level, view, legal, r)
+	if err != nil {
+		return nil, err
+	}
+	var entry struct {
+		Action json.RawMessage `json:"action"`
+	}
+	if err := json.Unmarshal(legal[i], &entry); err != nil {
+		return nil, err
+	}
+	return entry.Action, nil
+}
+
+// SeatSight is all a seat may go by in state, as JSON: its view and its legal actions' entries.
+// Whatever judges play for a seat (a computer player, a hint) is given these and nothing else.
+func SeatSight(state domain.State, seat int) (view json.RawMessage, legal []json.RawMessage, err error) {
+	if view, err = json.Marshal(state.View(domain.Player(seat))); err != nil {
+		return nil, nil, err
+	}
+	list, err := json.Marshal(state.LegalActions(seat))
+	if err != nil {
+		return nil, nil, err
+	}
+	err = json.Unmarshal(list, &legal)
+	return view, legal, err
+}
+
+func ptrTo[T any](v T) *T { return &v }

@@ -1,0 +1,88 @@
+package play
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"time"
+
+	"primegames/domain"
+)
+
+// Settings are the options every kind of game shares, which the service itself keeps: a client
+// sends them in the same options object as the engine's own, and views show them there.
+type Settings struct {
+	// BotDelay is how long a computer player waits before it acts, so that the players see its
+	// moves arrive.
+	BotDelay time.Duration
+	// Hints says whether the players may ask for the expert's suggested action.
+	Hints bool
+}
+
+// DefaultSettings are the settings of a game whose options name none.
+var DefaultSettings = Settings{BotDelay: 800 * time.Millisecond, Hints: true}
+
+// MaxBotDelay is the longest bot_delay_ms allowed.
+const MaxBotDelay = time.Minute
+
+// settingsFields are the names of the shared options in a game's options object.
+const (
+	botDelayField = "bot_delay_ms"
+	hintsField    = "hints"
+)
+
+// splitSettings takes the shared options out of raw, a game's options as the client sent them,
+// and returns the rest for the engine to validate. Options that are not an object go to the engine
+// untouched, which refuses them in its own words.
+func splitSettings(raw json.RawMessage) (engine json.RawMessage, settings Settings, err error) {
+	settings = DefaultSettings
+	trimmed := bytes.TrimSpace(raw)
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		return raw, settings, nil
+	}
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(trimmed, &fields) != nil {
+		return raw, settings, nil
+	}
+	delay, hasDelay := fields[botDelayField]
+	hints, hasHints := fields[hintsField]
+	if !hasDelay && !hasHints {
+		return raw, settings, nil
+	}
+	if hasDelay {
+		var ms int64
+		if json.Unmarshal(delay, &ms) != nil || ms < 0 || ms > MaxBotDelay.Milliseconds() {
+			return nil, settings, domain.Invalid("invalid_options",
+				"option %q must be a whole number of milliseconds from 0 to %d, not %s.", botDelayField, MaxBotDelay.Milliseconds(), delay)
+		}
+		settings.BotDelay = time.Duration(ms) * time.Millisecond
+		delete(fields, botDelayField)
+	}
+	if hasHints {
+		if json.Unmarshal(hints, &settings.Hints) != nil {
+			return nil, settings, domain.Invalid("invalid_options", "option %q must be true or false, not %s.", hintsField, hints)
+		}
+		delete(fields, hintsField)
+	}
+	engine, err = json.Marshal(fields)
+	return engine, settings, err
+}
+
+// CheckSettings explains what is wrong with the shared options among a game's options; nil when
+// nothing is.
+func CheckSettings(options json.RawMessage) error {
+	_, _, err := splitSettings(options)
+	return err
+}
+
+// OptionsView is the game's canonical options as views show them: the engine's with the shared
+// settings added.
+func (g *GameRecord) OptionsView() (json.RawMessage, error) {
+	fields := map[string]json.RawMessage{}
+	if err := json.Unmarshal(g.Options, &fields); err != nil {
+		return nil, err
+	}
+	fields[botDelayField] = json.RawMessage(strconv.FormatInt(g.Settings.BotDelay.Milliseconds(), 10))
+	fields[hintsField] = json.RawMessage(strconv.FormatBool(g.Settings.Hints))
+	return json.Marshal(fields)
+}
