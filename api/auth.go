@@ -20,11 +20,13 @@ type identified struct {
 	unresolved play.Principal
 }
 
-// streamRoutes are the operations that also take the token as ?access_token=, since EventSource
-// cannot send headers.
-var streamRoutes = map[string]bool{
+// queryTokenRoutes are the operations that also take the token as ?access_token=, since neither
+// EventSource nor <img src> can send headers.
+var queryTokenRoutes = map[string]bool{
 	"/v1/games/:id/events":                true,
 	"/v1/classrooms/:classroom_id/events": true,
+	"/v1/games/:id/picture.svg":           true,
+	"/v1/games/:id/replay.svg":            true,
 }
 
 // identify works out who a request speaks for, once: it hashes the bearer token and, for a teacher
@@ -36,7 +38,7 @@ func (s *Server) identify(next echo.HandlerFunc) echo.HandlerFunc {
 			return next(c)
 		}
 		token, err := bearerToken(c)
-		if err == nil && token == "" && streamRoutes[c.Path()] {
+		if err == nil && token == "" && queryTokenRoutes[c.Path()] {
 			token = c.QueryParam("access_token")
 		}
 		id := identified{err: err}

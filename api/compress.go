@@ -16,7 +16,7 @@ import (
 // reach the client when it is sent, and the stream has no end for gzip to close.
 var compressedTypes = map[string]bool{
 	"application/json": true, "application/problem+json": true, "application/x-ndjson": true,
-	"text/csv": true, "application/yaml": true, "text/html": true,
+	"text/csv": true, "application/yaml": true, "text/html": true, "image/svg+xml": true,
 }
 
 // compressMin is the size below which a body goes out as it is: gzip would not save enough to pay

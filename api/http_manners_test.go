@@ -21,7 +21,8 @@ import (
 
 // getRoutes is one request for every GET operation of the contract, with its path parameters
 // filled from a fixture and the token that may read it: a primed game (seat token), a classroom
-// (teacher token), the Prime Climb board, a docs asset.
+// (teacher token), the Prime Climb board, a docs asset; the replay picture is of an aborted game,
+// which anyone may replay.
 func getRoutes(t *testing.T, h *gamesHarness) map[string][]string {
 	t.Helper()
 	c := newPrimedGame(t, h)
@@ -47,6 +48,12 @@ func getRoutes(t *testing.T, h *gamesHarness) map[string][]string {
 			t.Fatalf("GET %s: the test has no value for a path parameter; add one", template)
 		}
 		switch {
+		case strings.HasSuffix(template, "/replay.svg"):
+			over := newPrimedGame(t, h)
+			if resp := h.Post("/v1/games/"+over.Game.Id.String()+"/abort", nil, bearer(over.CreatorToken)...); resp.StatusCode != http.StatusOK {
+				t.Fatalf("abort = %d", resp.StatusCode)
+			}
+			routes[strings.ReplaceAll(template, "{id}", over.Game.Id.String())] = nil
 		case strings.HasPrefix(template, "/v1/classrooms/"):
 			routes[path] = bearer(class.teacher)
 		case strings.HasPrefix(template, "/v1/games/"):

@@ -6,7 +6,6 @@ import (
 	"math"
 	"net"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -39,13 +38,13 @@ func clientIPExtractor(trusted []*net.IPNet) echo.IPExtractor {
 	return echo.ExtractIPFromXFFHeader(opts...)
 }
 
-// clientKey names the client of a request: its bearer token, or a stream's access_token, when it
-// sends one, else its address.
+// clientKey names the client of a request: its bearer token, or the access_token of a route that
+// takes one, when it sends one, else its address.
 func clientKey(c echo.Context) string {
 	token, err := bearerToken(c)
 	if err != nil || token == "" {
 		token = ""
-		if strings.HasSuffix(c.Path(), "/events") { // only streams take access_token
+		if queryTokenRoutes[c.Path()] {
 			token = c.QueryParam("access_token")
 		}
 	}

@@ -39,6 +39,9 @@ type GameKind struct {
 	// the kind has none (its computer players then play greedy or random, and it offers no hints or
 	// review).
 	Advisor *Advisor
+	// Picture draws the kind's positions (and board) as SVG, from views only; nil when the kind has
+	// no pictures.
+	Picture *Picture
 }
 
 // Name is the kind's identifier in the API, e.g. "prime-climb".

@@ -54,7 +54,7 @@ var registerDecoders sync.Once
 func NewContract(data []byte) (*Contract, error) {
 	registerDecoders.Do(func() {
 		// Bodies that are not JSON are checked only for being present; their schema is a string.
-		for _, ct := range []string{"application/yaml", "text/html", "text/css", "text/javascript", "image/png", "application/x-ndjson", "text/event-stream"} {
+		for _, ct := range []string{"application/yaml", "text/html", "text/css", "text/javascript", "image/png", "image/svg+xml", "application/x-ndjson", "text/event-stream"} {
 			openapi3filter.RegisterBodyDecoder(ct, openapi3filter.PlainBodyDecoder)
 		}
 	})

@@ -137,11 +137,22 @@ type ClientInterface interface {
 	// Corresponds with GET /readyz (the `GetReadyz` operationId).
 	GetReadyz(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetPrimeClimbBoardPicture The Prime Climb board as an SVG picture.
+	//
+	// The spiral from Start (0) to Home (101) with every number, each circle coloured by its
+	// prime factors as on the physical board and as `GET /v1/boards/prime-climb` lists them: 2
+	// orange, 3 green, 5 blue, 7 purple, primes above 10 red all over, one wedge per factor
+	// (12 = 2 × 2 × 3: orange, orange, green); with a legend. This path is fixed: it is not
+	// `/v1/boards/{game}` with a game called `prime-climb.svg`.
+	//
+	// Corresponds with GET /v1/boards/prime-climb.svg (the `GetPrimeClimbBoardPicture` operationId).
+	GetPrimeClimbBoardPicture(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetBoard A kind of game's reference data, such as the Prime Climb board.
 	//
 	// `/v1/boards/prime-climb` lists the squares of the Prime Climb board, 0 to 101, with their
-	// factorisations and colours. A kind of game without reference data (Primed) gets 404
-	// `not_found`.
+	// factorisations and colours; `/v1/boards/prime-climb.svg` (its own operation) draws them. A
+	// kind of game without reference data (Primed) gets 404 `not_found`.
 	//
 	// Corresponds with GET /v1/boards/{game} (the `GetBoard` operationId).
 	GetBoard(ctx context.Context, game string, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -512,6 +523,29 @@ type ClientInterface interface {
 	// Corresponds with GET /v1/games/{id}/legal-actions (the `GetLegalActions` operationId).
 	GetLegalActions(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetGamePicture The game, or one replay step, as an SVG picture.
+	//
+	// The game now, or after history entry `seq` (the same steps as
+	// `GET /v1/games/{id}/states/{seq}`), drawn as the caller may see it: it is drawn from the
+	// same view the JSON gives that caller, so it shows no card the view hides (PR-8, G-1).
+	// Prime Climb: the board with every pawn in its seat's colour, the last action's moves as
+	// arrows (bumps dashed), whose turn it is, the dice and every seat's cards. Primed: the top
+	// card, the caller's own hand face up, the other hands as card backs with their counts, the
+	// pile sizes, the round and the totals. `<title>` and `<desc>` say the position in words.
+	//
+	// For an `<img src>`, which cannot send a header, the token may be passed as
+	// `access_token` (as for the event streams). A public game needs no token, and neither does
+	// a finished one.
+	//
+	// The `ETag` names the picture's content; `If-None-Match` gets 304. A step (`seq`) of a game
+	// that is over never changes: it is sent with
+	// `Cache-Control: public, max-age=31536000, immutable` (`private` instead of `public` for a
+	// classroom's game). Anything else is `no-cache`: revalidate with the `ETag`. The SVG has no
+	// script and no reference to anything outside itself.
+	//
+	// Corresponds with GET /v1/games/{id}/picture.svg (the `GetGamePicture` operationId).
+	GetGamePicture(ctx context.Context, id GameID, params *GetGamePictureParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// JoinGameWithBody Take an open seat in a lobby.
 	//
 	// Outside classrooms, send a `name`; the response carries the seat's token (shown once).
@@ -533,6 +567,22 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /v1/games/{id}/players (the `JoinGame` operationId).
 	JoinGame(ctx context.Context, id GameID, params *JoinGameParams, body JoinGameJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetGameReplay The whole game as one animated SVG.
+	//
+	// Every step of the history in turn, one second each, over one board, repeating; the last
+	// step stays shown for a viewer who asked for less motion (`prefers-reduced-motion`). The
+	// animation is CSS (`@keyframes`, `animation-delay` per step): hovering or focusing the
+	// picture pauses it (`animation-play-state: paused`) where the picture takes part in the
+	// page (opened by itself, or inline, `<object>`, `<embed>`); a browser shows an `<img>` as an
+	// image that receives no hover.
+	//
+	// For a game that is over (everyone sees it in full then, PR-8), and for its teacher before;
+	// anyone else gets 403 `forbidden`. `access_token`, `ETag`, `If-None-Match` and
+	// `Cache-Control` as for `picture.svg`: a game that is over has an immutable replay.
+	//
+	// Corresponds with GET /v1/games/{id}/replay.svg (the `GetGameReplay` operationId).
+	GetGameReplay(ctx context.Context, id GameID, params *GetGameReplayParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetReview The expert's judgement of every action a person played (the classroom's teacher; anyone who can see the game once it is over).
 	//
@@ -679,11 +729,32 @@ func (c *Client) GetReadyz(ctx context.Context, reqEditors ...RequestEditorFn) (
 	return c.Client.Do(req)
 }
 
+// GetPrimeClimbBoardPicture The Prime Climb board as an SVG picture.
+//
+// The spiral from Start (0) to Home (101) with every number, each circle coloured by its
+// prime factors as on the physical board and as `GET /v1/boards/prime-climb` lists them: 2
+// orange, 3 green, 5 blue, 7 purple, primes above 10 red all over, one wedge per factor
+// (12 = 2 × 2 × 3: orange, orange, green); with a legend. This path is fixed: it is not
+// `/v1/boards/{game}` with a game called `prime-climb.svg`.
+//
+// Corresponds with GET /v1/boards/prime-climb.svg (the `GetPrimeClimbBoardPicture` operationId).
+func (c *Client) GetPrimeClimbBoardPicture(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetPrimeClimbBoardPictureRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetBoard A kind of game's reference data, such as the Prime Climb board.
 //
 // `/v1/boards/prime-climb` lists the squares of the Prime Climb board, 0 to 101, with their
-// factorisations and colours. A kind of game without reference data (Primed) gets 404
-// `not_found`.
+// factorisations and colours; `/v1/boards/prime-climb.svg` (its own operation) draws them. A
+// kind of game without reference data (Primed) gets 404 `not_found`.
 //
 // Corresponds with GET /v1/boards/{game} (the `GetBoard` operationId).
 func (c *Client) GetBoard(ctx context.Context, game string, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -1334,6 +1405,39 @@ func (c *Client) GetLegalActions(ctx context.Context, id GameID, reqEditors ...R
 	return c.Client.Do(req)
 }
 
+// GetGamePicture The game, or one replay step, as an SVG picture.
+//
+// The game now, or after history entry `seq` (the same steps as
+// `GET /v1/games/{id}/states/{seq}`), drawn as the caller may see it: it is drawn from the
+// same view the JSON gives that caller, so it shows no card the view hides (PR-8, G-1).
+// Prime Climb: the board with every pawn in its seat's colour, the last action's moves as
+// arrows (bumps dashed), whose turn it is, the dice and every seat's cards. Primed: the top
+// card, the caller's own hand face up, the other hands as card backs with their counts, the
+// pile sizes, the round and the totals. `<title>` and `<desc>` say the position in words.
+//
+// For an `<img src>`, which cannot send a header, the token may be passed as
+// `access_token` (as for the event streams). A public game needs no token, and neither does
+// a finished one.
+//
+// The `ETag` names the picture's content; `If-None-Match` gets 304. A step (`seq`) of a game
+// that is over never changes: it is sent with
+// `Cache-Control: public, max-age=31536000, immutable` (`private` instead of `public` for a
+// classroom's game). Anything else is `no-cache`: revalidate with the `ETag`. The SVG has no
+// script and no reference to anything outside itself.
+//
+// Corresponds with GET /v1/games/{id}/picture.svg (the `GetGamePicture` operationId).
+func (c *Client) GetGamePicture(ctx context.Context, id GameID, params *GetGamePictureParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetGamePictureRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // JoinGameWithBody Take an open seat in a lobby.
 //
 // Outside classrooms, send a `name`; the response carries the seat's token (shown once).
@@ -1366,6 +1470,32 @@ func (c *Client) JoinGameWithBody(ctx context.Context, id GameID, params *JoinGa
 // Corresponds with POST /v1/games/{id}/players (the `JoinGame` operationId).
 func (c *Client) JoinGame(ctx context.Context, id GameID, params *JoinGameParams, body JoinGameJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewJoinGameRequest(c.Server, id, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetGameReplay The whole game as one animated SVG.
+//
+// Every step of the history in turn, one second each, over one board, repeating; the last
+// step stays shown for a viewer who asked for less motion (`prefers-reduced-motion`). The
+// animation is CSS (`@keyframes`, `animation-delay` per step): hovering or focusing the
+// picture pauses it (`animation-play-state: paused`) where the picture takes part in the
+// page (opened by itself, or inline, `<object>`, `<embed>`); a browser shows an `<img>` as an
+// image that receives no hover.
+//
+// For a game that is over (everyone sees it in full then, PR-8), and for its teacher before;
+// anyone else gets 403 `forbidden`. `access_token`, `ETag`, `If-None-Match` and
+// `Cache-Control` as for `picture.svg`: a game that is over has an immutable replay.
+//
+// Corresponds with GET /v1/games/{id}/replay.svg (the `GetGameReplay` operationId).
+func (c *Client) GetGameReplay(ctx context.Context, id GameID, params *GetGameReplayParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetGameReplayRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -1607,6 +1737,33 @@ func NewGetReadyzRequest(server string) (*http.Request, error) {
 	}
 
 	operationPath := fmt.Sprintf("/readyz")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetPrimeClimbBoardPictureRequest constructs an http.Request for the GetPrimeClimbBoardPicture method
+func NewGetPrimeClimbBoardPictureRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/boards/prime-climb.svg")
 	if operationPath[0] == '/' {
 		operationPath = "." + operationPath
 	}
@@ -2855,6 +3012,94 @@ func NewGetLegalActionsRequest(server string, id GameID) (*http.Request, error) 
 	return req, nil
 }
 
+// NewGetGamePictureRequest constructs an http.Request for the GetGamePicture method
+func NewGetGamePictureRequest(server string, id GameID, params *GetGamePictureParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/games/%s/picture.svg", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Seq != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "seq", *params.Seq, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.AccessToken != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "access_token", *params.AccessToken, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
 // NewJoinGameRequest calls the generic JoinGame builder with application/json body
 func NewJoinGameRequest(server string, id GameID, params *JoinGameParams, body JoinGameJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -2910,6 +3155,82 @@ func NewJoinGameRequestWithBody(server string, id GameID, params *JoinGameParams
 			}
 
 			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewGetGameReplayRequest constructs an http.Request for the GetGameReplay method
+func NewGetGameReplayRequest(server string, id GameID, params *GetGameReplayParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/games/%s/replay.svg", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.AccessToken != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "access_token", *params.AccessToken, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
 		}
 
 	}
@@ -3161,11 +3482,24 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /readyz (the `GetReadyz` operationId).
 	GetReadyzWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetReadyzResponse, error)
 
+	// GetPrimeClimbBoardPictureWithResponse The Prime Climb board as an SVG picture.
+	//
+	// The spiral from Start (0) to Home (101) with every number, each circle coloured by its
+	// prime factors as on the physical board and as `GET /v1/boards/prime-climb` lists them: 2
+	// orange, 3 green, 5 blue, 7 purple, primes above 10 red all over, one wedge per factor
+	// (12 = 2 × 2 × 3: orange, orange, green); with a legend. This path is fixed: it is not
+	// `/v1/boards/{game}` with a game called `prime-climb.svg`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/boards/prime-climb.svg (the `GetPrimeClimbBoardPicture` operationId).
+	GetPrimeClimbBoardPictureWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetPrimeClimbBoardPictureResponse, error)
+
 	// GetBoardWithResponse A kind of game's reference data, such as the Prime Climb board.
 	//
 	// `/v1/boards/prime-climb` lists the squares of the Prime Climb board, 0 to 101, with their
-	// factorisations and colours. A kind of game without reference data (Primed) gets 404
-	// `not_found`.
+	// factorisations and colours; `/v1/boards/prime-climb.svg` (its own operation) draws them. A
+	// kind of game without reference data (Primed) gets 404 `not_found`.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -3568,6 +3902,31 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /v1/games/{id}/legal-actions (the `GetLegalActions` operationId).
 	GetLegalActionsWithResponse(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*GetLegalActionsResponse, error)
 
+	// GetGamePictureWithResponse The game, or one replay step, as an SVG picture.
+	//
+	// The game now, or after history entry `seq` (the same steps as
+	// `GET /v1/games/{id}/states/{seq}`), drawn as the caller may see it: it is drawn from the
+	// same view the JSON gives that caller, so it shows no card the view hides (PR-8, G-1).
+	// Prime Climb: the board with every pawn in its seat's colour, the last action's moves as
+	// arrows (bumps dashed), whose turn it is, the dice and every seat's cards. Primed: the top
+	// card, the caller's own hand face up, the other hands as card backs with their counts, the
+	// pile sizes, the round and the totals. `<title>` and `<desc>` say the position in words.
+	//
+	// For an `<img src>`, which cannot send a header, the token may be passed as
+	// `access_token` (as for the event streams). A public game needs no token, and neither does
+	// a finished one.
+	//
+	// The `ETag` names the picture's content; `If-None-Match` gets 304. A step (`seq`) of a game
+	// that is over never changes: it is sent with
+	// `Cache-Control: public, max-age=31536000, immutable` (`private` instead of `public` for a
+	// classroom's game). Anything else is `no-cache`: revalidate with the `ETag`. The SVG has no
+	// script and no reference to anything outside itself.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/games/{id}/picture.svg (the `GetGamePicture` operationId).
+	GetGamePictureWithResponse(ctx context.Context, id GameID, params *GetGamePictureParams, reqEditors ...RequestEditorFn) (*GetGamePictureResponse, error)
+
 	// JoinGameWithBodyWithResponse Take an open seat in a lobby.
 	//
 	// Outside classrooms, send a `name`; the response carries the seat's token (shown once).
@@ -3589,6 +3948,24 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /v1/games/{id}/players (the `JoinGame` operationId).
 	JoinGameWithResponse(ctx context.Context, id GameID, params *JoinGameParams, body JoinGameJSONRequestBody, reqEditors ...RequestEditorFn) (*JoinGameResponse, error)
+
+	// GetGameReplayWithResponse The whole game as one animated SVG.
+	//
+	// Every step of the history in turn, one second each, over one board, repeating; the last
+	// step stays shown for a viewer who asked for less motion (`prefers-reduced-motion`). The
+	// animation is CSS (`@keyframes`, `animation-delay` per step): hovering or focusing the
+	// picture pauses it (`animation-play-state: paused`) where the picture takes part in the
+	// page (opened by itself, or inline, `<object>`, `<embed>`); a browser shows an `<img>` as an
+	// image that receives no hover.
+	//
+	// For a game that is over (everyone sees it in full then, PR-8), and for its teacher before;
+	// anyone else gets 403 `forbidden`. `access_token`, `ETag`, `If-None-Match` and
+	// `Cache-Control` as for `picture.svg`: a game that is over has an immutable replay.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/games/{id}/replay.svg (the `GetGameReplay` operationId).
+	GetGameReplayWithResponse(ctx context.Context, id GameID, params *GetGameReplayParams, reqEditors ...RequestEditorFn) (*GetGameReplayResponse, error)
 
 	// GetReviewWithResponse The expert's judgement of every action a person played (the classroom's teacher; anyone who can see the game once it is over).
 	//
@@ -3962,6 +4339,69 @@ func (r GetReadyzResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetReadyzResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetPrimeClimbBoardPictureResponse200Headers the declared response headers of an HTTP 200 response for GetPrimeClimbBoardPicture
+type GetPrimeClimbBoardPictureResponse200Headers struct {
+	CacheControl *string
+	ETag         *string
+}
+
+// GetPrimeClimbBoardPictureResponse429Headers the declared response headers of an HTTP 429 response for GetPrimeClimbBoardPicture
+type GetPrimeClimbBoardPictureResponse429Headers struct {
+	RetryAfter *int
+}
+
+type GetPrimeClimbBoardPictureResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetPrimeClimbBoardPictureResponse200Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetPrimeClimbBoardPictureResponse429Headers
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetPrimeClimbBoardPictureResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetPrimeClimbBoardPictureResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r GetPrimeClimbBoardPictureResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetPrimeClimbBoardPictureResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetPrimeClimbBoardPictureResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetPrimeClimbBoardPictureResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -6376,6 +6816,111 @@ func (r GetLegalActionsResponse) ContentType() string {
 	return ""
 }
 
+// GetGamePictureResponse200Headers the declared response headers of an HTTP 200 response for GetGamePicture
+type GetGamePictureResponse200Headers struct {
+	CacheControl *string
+	ETag         *string
+}
+
+// GetGamePictureResponse401Headers the declared response headers of an HTTP 401 response for GetGamePicture
+type GetGamePictureResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// GetGamePictureResponse429Headers the declared response headers of an HTTP 429 response for GetGamePicture
+type GetGamePictureResponse429Headers struct {
+	RetryAfter *int
+}
+
+// GetGamePictureResponse503Headers the declared response headers of an HTTP 503 response for GetGamePicture
+type GetGamePictureResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetGamePictureResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetGamePictureResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetGamePictureResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetGamePictureResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetGamePictureResponse503Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetGamePictureResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetGamePictureResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetGamePictureResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetGamePictureResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetGamePictureResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetGamePictureResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetGamePictureResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetGamePictureResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetGamePictureResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetGamePictureResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // JoinGameResponse401Headers the declared response headers of an HTTP 401 response for JoinGame
 type JoinGameResponse401Headers struct {
 	WWWAuthenticate string
@@ -6509,6 +7054,118 @@ func (r JoinGameResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r JoinGameResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetGameReplayResponse200Headers the declared response headers of an HTTP 200 response for GetGameReplay
+type GetGameReplayResponse200Headers struct {
+	CacheControl *string
+	ETag         *string
+}
+
+// GetGameReplayResponse401Headers the declared response headers of an HTTP 401 response for GetGameReplay
+type GetGameReplayResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// GetGameReplayResponse429Headers the declared response headers of an HTTP 429 response for GetGameReplay
+type GetGameReplayResponse429Headers struct {
+	RetryAfter *int
+}
+
+// GetGameReplayResponse503Headers the declared response headers of an HTTP 503 response for GetGameReplay
+type GetGameReplayResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetGameReplayResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetGameReplayResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetGameReplayResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetGameReplayResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetGameReplayResponse503Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetGameReplayResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetGameReplayResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r GetGameReplayResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetGameReplayResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetGameReplayResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetGameReplayResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetGameReplayResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetGameReplayResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetGameReplayResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetGameReplayResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetGameReplayResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -7052,11 +7709,30 @@ func (c *ClientWithResponses) GetReadyzWithResponse(ctx context.Context, reqEdit
 	return ParseGetReadyzResponse(rsp)
 }
 
+// GetPrimeClimbBoardPictureWithResponse The Prime Climb board as an SVG picture.
+//
+// The spiral from Start (0) to Home (101) with every number, each circle coloured by its
+// prime factors as on the physical board and as `GET /v1/boards/prime-climb` lists them: 2
+// orange, 3 green, 5 blue, 7 purple, primes above 10 red all over, one wedge per factor
+// (12 = 2 × 2 × 3: orange, orange, green); with a legend. This path is fixed: it is not
+// `/v1/boards/{game}` with a game called `prime-climb.svg`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/boards/prime-climb.svg (the `GetPrimeClimbBoardPicture` operationId).
+func (c *ClientWithResponses) GetPrimeClimbBoardPictureWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetPrimeClimbBoardPictureResponse, error) {
+	rsp, err := c.GetPrimeClimbBoardPicture(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetPrimeClimbBoardPictureResponse(rsp)
+}
+
 // GetBoardWithResponse A kind of game's reference data, such as the Prime Climb board.
 //
 // `/v1/boards/prime-climb` lists the squares of the Prime Climb board, 0 to 101, with their
-// factorisations and colours. A kind of game without reference data (Primed) gets 404
-// `not_found`.
+// factorisations and colours; `/v1/boards/prime-climb.svg` (its own operation) draws them. A
+// kind of game without reference data (Primed) gets 404 `not_found`.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -7627,6 +8303,37 @@ func (c *ClientWithResponses) GetLegalActionsWithResponse(ctx context.Context, i
 	return ParseGetLegalActionsResponse(rsp)
 }
 
+// GetGamePictureWithResponse The game, or one replay step, as an SVG picture.
+//
+// The game now, or after history entry `seq` (the same steps as
+// `GET /v1/games/{id}/states/{seq}`), drawn as the caller may see it: it is drawn from the
+// same view the JSON gives that caller, so it shows no card the view hides (PR-8, G-1).
+// Prime Climb: the board with every pawn in its seat's colour, the last action's moves as
+// arrows (bumps dashed), whose turn it is, the dice and every seat's cards. Primed: the top
+// card, the caller's own hand face up, the other hands as card backs with their counts, the
+// pile sizes, the round and the totals. `<title>` and `<desc>` say the position in words.
+//
+// For an `<img src>`, which cannot send a header, the token may be passed as
+// `access_token` (as for the event streams). A public game needs no token, and neither does
+// a finished one.
+//
+// The `ETag` names the picture's content; `If-None-Match` gets 304. A step (`seq`) of a game
+// that is over never changes: it is sent with
+// `Cache-Control: public, max-age=31536000, immutable` (`private` instead of `public` for a
+// classroom's game). Anything else is `no-cache`: revalidate with the `ETag`. The SVG has no
+// script and no reference to anything outside itself.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/games/{id}/picture.svg (the `GetGamePicture` operationId).
+func (c *ClientWithResponses) GetGamePictureWithResponse(ctx context.Context, id GameID, params *GetGamePictureParams, reqEditors ...RequestEditorFn) (*GetGamePictureResponse, error) {
+	rsp, err := c.GetGamePicture(ctx, id, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetGamePictureResponse(rsp)
+}
+
 // JoinGameWithBodyWithResponse Take an open seat in a lobby.
 //
 // Outside classrooms, send a `name`; the response carries the seat's token (shown once).
@@ -7659,6 +8366,30 @@ func (c *ClientWithResponses) JoinGameWithResponse(ctx context.Context, id GameI
 		return nil, err
 	}
 	return ParseJoinGameResponse(rsp)
+}
+
+// GetGameReplayWithResponse The whole game as one animated SVG.
+//
+// Every step of the history in turn, one second each, over one board, repeating; the last
+// step stays shown for a viewer who asked for less motion (`prefers-reduced-motion`). The
+// animation is CSS (`@keyframes`, `animation-delay` per step): hovering or focusing the
+// picture pauses it (`animation-play-state: paused`) where the picture takes part in the
+// page (opened by itself, or inline, `<object>`, `<embed>`); a browser shows an `<img>` as an
+// image that receives no hover.
+//
+// For a game that is over (everyone sees it in full then, PR-8), and for its teacher before;
+// anyone else gets 403 `forbidden`. `access_token`, `ETag`, `If-None-Match` and
+// `Cache-Control` as for `picture.svg`: a game that is over has an immutable replay.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/games/{id}/replay.svg (the `GetGameReplay` operationId).
+func (c *ClientWithResponses) GetGameReplayWithResponse(ctx context.Context, id GameID, params *GetGameReplayParams, reqEditors ...RequestEditorFn) (*GetGameReplayResponse, error) {
+	rsp, err := c.GetGameReplay(ctx, id, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetGameReplayResponse(rsp)
 }
 
 // GetReviewWithResponse The expert's judgement of every action a person played (the classroom's teacher; anyone who can see the game once it is over).
@@ -7991,6 +8722,72 @@ func ParseGetReadyzResponse(rsp *http.Response) (*GetReadyzResponse, error) {
 			headers.RetryAfter = &value
 		}
 		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetPrimeClimbBoardPictureResponse parses an HTTP response from a GetPrimeClimbBoardPictureWithResponse call
+func ParseGetPrimeClimbBoardPictureResponse(rsp *http.Response) (*GetPrimeClimbBoardPictureResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetPrimeClimbBoardPictureResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetPrimeClimbBoardPictureResponse200Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetPrimeClimbBoardPictureResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil
@@ -10362,6 +11159,120 @@ func ParseGetLegalActionsResponse(rsp *http.Response) (*GetLegalActionsResponse,
 	return response, nil
 }
 
+// ParseGetGamePictureResponse parses an HTTP response from a GetGamePictureWithResponse call
+func ParseGetGamePictureResponse(rsp *http.Response) (*GetGamePictureResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetGamePictureResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetGamePictureResponse200Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetGamePictureResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetGamePictureResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetGamePictureResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseJoinGameResponse parses an HTTP response from a JoinGameWithResponse call
 func ParseJoinGameResponse(rsp *http.Response) (*JoinGameResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -10485,6 +11396,127 @@ func ParseJoinGameResponse(rsp *http.Response) (*JoinGameResponse, error) {
 		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers JoinGameResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetGameReplayResponse parses an HTTP response from a GetGameReplayWithResponse call
+func ParseGetGameReplayResponse(rsp *http.Response) (*GetGameReplayResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetGameReplayResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetGameReplayResponse200Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetGameReplayResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetGameReplayResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetGameReplayResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

@@ -3256,6 +3256,9 @@ type VersionMismatchFacts struct {
 	Sent    int64 `json:"sent"`
 }
 
+// AccessToken defines model for AccessToken.
+type AccessToken = string
+
 // ClassroomID defines model for ClassroomID.
 type ClassroomID = openapi_types.UUID
 
@@ -3449,6 +3452,18 @@ type StreamGameEventsParams struct {
 	LastEventID *string `json:"Last-Event-ID,omitempty"`
 }
 
+// GetGamePictureParams defines parameters for GetGamePicture.
+type GetGamePictureParams struct {
+	// Seq The history entry after which to draw the game (0 is the start); the game now when absent.
+	Seq *int64 `form:"seq,omitempty" json:"seq,omitempty"`
+
+	// AccessToken The token, for an `<img src>` that cannot send `Authorization: Bearer`. The header wins
+	// when both are sent. A token in an address can end up in histories and logs of whoever
+	// sees it: prefer the header where a client can send it.
+	AccessToken *AccessToken `form:"access_token,omitempty" json:"access_token,omitempty"`
+	IfNoneMatch *string      `json:"If-None-Match,omitempty"`
+}
+
 // JoinGameParams defines parameters for JoinGame.
 type JoinGameParams struct {
 	// IdempotencyKey A client-chosen key. A retry with the same key and the same body returns the first response
@@ -3465,6 +3480,15 @@ type JoinGameParams struct {
 	// otherwise 400 `weak_idempotency_key`. With a seat, student or teacher token, a short key
 	// is enough: it is the token holder's alone.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// GetGameReplayParams defines parameters for GetGameReplay.
+type GetGameReplayParams struct {
+	// AccessToken The token, for an `<img src>` that cannot send `Authorization: Bearer`. The header wins
+	// when both are sent. A token in an address can end up in histories and logs of whoever
+	// sees it: prefer the header where a client can send it.
+	AccessToken *AccessToken `form:"access_token,omitempty" json:"access_token,omitempty"`
+	IfNoneMatch *string      `json:"If-None-Match,omitempty"`
 }
 
 // CreateClassroomJSONRequestBody defines body for CreateClassroom for application/json ContentType.
@@ -5315,6 +5339,9 @@ type ServerInterface interface {
 	// GetReadyz Readiness: the database is reachable.
 	// (GET /readyz)
 	GetReadyz(ctx echo.Context) error
+	// GetPrimeClimbBoardPicture The Prime Climb board as an SVG picture.
+	// (GET /v1/boards/prime-climb.svg)
+	GetPrimeClimbBoardPicture(ctx echo.Context) error
 	// GetBoard A kind of game's reference data, such as the Prime Climb board.
 	// (GET /v1/boards/{game})
 	GetBoard(ctx echo.Context, game string) error
@@ -5381,9 +5408,15 @@ type ServerInterface interface {
 	// GetLegalActions What the caller may do now.
 	// (GET /v1/games/{id}/legal-actions)
 	GetLegalActions(ctx echo.Context, id GameID) error
+	// GetGamePicture The game, or one replay step, as an SVG picture.
+	// (GET /v1/games/{id}/picture.svg)
+	GetGamePicture(ctx echo.Context, id GameID, params GetGamePictureParams) error
 	// JoinGame Take an open seat in a lobby.
 	// (POST /v1/games/{id}/players)
 	JoinGame(ctx echo.Context, id GameID, params JoinGameParams) error
+	// GetGameReplay The whole game as one animated SVG.
+	// (GET /v1/games/{id}/replay.svg)
+	GetGameReplay(ctx echo.Context, id GameID, params GetGameReplayParams) error
 	// GetReview The expert's judgement of every action a person played (the classroom's teacher; anyone who can see the game once it is over).
 	// (GET /v1/games/{id}/review)
 	GetReview(ctx echo.Context, id GameID) error
@@ -5461,6 +5494,15 @@ func (w *ServerInterfaceWrapper) GetReadyz(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.GetReadyz(ctx)
+	return err
+}
+
+// GetPrimeClimbBoardPicture converts echo context to params.
+func (w *ServerInterfaceWrapper) GetPrimeClimbBoardPicture(ctx echo.Context) error {
+	var err error
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetPrimeClimbBoardPicture(ctx)
 	return err
 }
 
@@ -6054,6 +6096,55 @@ func (w *ServerInterfaceWrapper) GetLegalActions(ctx echo.Context) error {
 	return err
 }
 
+// GetGamePicture converts echo context to params.
+func (w *ServerInterfaceWrapper) GetGamePicture(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "id" -------------
+	var id GameID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetGamePictureParams
+	// ------------- Optional query parameter "seq" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "seq", ctx.QueryParams(), &params.Seq, runtime.BindQueryParameterOptions{Type: "integer", Format: "int64"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter seq: %s", err))
+	}
+
+	// ------------- Optional query parameter "access_token" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "access_token", ctx.QueryParams(), &params.AccessToken, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter access_token: %s", err))
+	}
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "If-None-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch string
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetGamePicture(ctx, id, params)
+	return err
+}
+
 // JoinGame converts echo context to params.
 func (w *ServerInterfaceWrapper) JoinGame(ctx echo.Context) error {
 	var err error
@@ -6087,6 +6178,48 @@ func (w *ServerInterfaceWrapper) JoinGame(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.JoinGame(ctx, id, params)
+	return err
+}
+
+// GetGameReplay converts echo context to params.
+func (w *ServerInterfaceWrapper) GetGameReplay(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "id" -------------
+	var id GameID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetGameReplayParams
+	// ------------- Optional query parameter "access_token" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "access_token", ctx.QueryParams(), &params.AccessToken, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter access_token: %s", err))
+	}
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "If-None-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch string
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetGameReplay(ctx, id, params)
 	return err
 }
 
@@ -6226,6 +6359,8 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/v1/games/:id/events", wrapper.StreamGameEvents, options.OperationMiddlewares["streamGameEvents"]...)
 	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/events", wrapper.StreamClassroomEvents, options.OperationMiddlewares["streamClassroomEvents"]...)
 	router.GET(options.BaseURL+"/v1/games/:id/states/:seq", wrapper.GetStateAt, options.OperationMiddlewares["getStateAt"]...)
+	router.GET(options.BaseURL+"/v1/games/:id/picture.svg", wrapper.GetGamePicture, options.OperationMiddlewares["getGamePicture"]...)
+	router.GET(options.BaseURL+"/v1/games/:id/replay.svg", wrapper.GetGameReplay, options.OperationMiddlewares["getGameReplay"]...)
 	router.GET(options.BaseURL+"/v1/games/:id/legal-actions", wrapper.GetLegalActions, options.OperationMiddlewares["getLegalActions"]...)
 	router.GET(options.BaseURL+"/v1/games/:id/hint", wrapper.GetHint, options.OperationMiddlewares["getHint"]...)
 	router.GET(options.BaseURL+"/v1/games/:id/scores", wrapper.GetScores, options.OperationMiddlewares["getScores"]...)
@@ -6241,6 +6376,7 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/stats", wrapper.GetClassroomStats, options.OperationMiddlewares["getClassroomStats"]...)
 	router.GET(options.BaseURL+"/v1/games/:id/attempts", wrapper.ListAttempts, options.OperationMiddlewares["listAttempts"]...)
 	router.GET(options.BaseURL+"/v1/games/:id/review", wrapper.GetReview, options.OperationMiddlewares["getReview"]...)
+	router.GET(options.BaseURL+"/v1/boards/prime-climb.svg", wrapper.GetPrimeClimbBoardPicture, options.OperationMiddlewares["getPrimeClimbBoardPicture"]...)
 	router.GET(options.BaseURL+"/v1/boards/:game", wrapper.GetBoard, options.OperationMiddlewares["getBoard"]...)
 
 }

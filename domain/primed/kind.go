@@ -11,4 +11,4 @@ var schemas []byte
 
 // Kind is Primed as the service hosts it.
 var Kind = domain.GameKind{Rules: Rules, Schemas: schemas, Tally: Tally, Measures: Measures, Mistake: mistake, Greedy: greedy,
-	Advisor: &Advisor}
+	Advisor: &Advisor, Picture: picture}

@@ -405,6 +405,71 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/games/{id}/picture.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The game, or one replay step, as an SVG picture.
+         * @description The game now, or after history entry `seq` (the same steps as
+         *     `GET /v1/games/{id}/states/{seq}`), drawn as the caller may see it: it is drawn from the
+         *     same view the JSON gives that caller, so it shows no card the view hides (PR-8, G-1).
+         *     Prime Climb: the board with every pawn in its seat's colour, the last action's moves as
+         *     arrows (bumps dashed), whose turn it is, the dice and every seat's cards. Primed: the top
+         *     card, the caller's own hand face up, the other hands as card backs with their counts, the
+         *     pile sizes, the round and the totals. `<title>` and `<desc>` say the position in words.
+         *
+         *     For an `<img src>`, which cannot send a header, the token may be passed as
+         *     `access_token` (as for the event streams). A public game needs no token, and neither does
+         *     a finished one.
+         *
+         *     The `ETag` names the picture's content; `If-None-Match` gets 304. A step (`seq`) of a game
+         *     that is over never changes: it is sent with
+         *     `Cache-Control: public, max-age=31536000, immutable` (`private` instead of `public` for a
+         *     classroom's game). Anything else is `no-cache`: revalidate with the `ETag`. The SVG has no
+         *     script and no reference to anything outside itself.
+         */
+        get: operations["getGamePicture"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/games/{id}/replay.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The whole game as one animated SVG.
+         * @description Every step of the history in turn, one second each, over one board, repeating; the last
+         *     step stays shown for a viewer who asked for less motion (`prefers-reduced-motion`). The
+         *     animation is CSS (`@keyframes`, `animation-delay` per step): hovering or focusing the
+         *     picture pauses it (`animation-play-state: paused`) where the picture takes part in the
+         *     page (opened by itself, or inline, `<object>`, `<embed>`); a browser shows an `<img>` as an
+         *     image that receives no hover.
+         *
+         *     For a game that is over (everyone sees it in full then, PR-8), and for its teacher before;
+         *     anyone else gets 403 `forbidden`. `access_token`, `ETag`, `If-None-Match` and
+         *     `Cache-Control` as for `picture.svg`: a game that is over has an immutable replay.
+         */
+        get: operations["getGameReplay"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/games/{id}/legal-actions": {
         parameters: {
             query?: never;
@@ -717,6 +782,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/boards/prime-climb.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The Prime Climb board as an SVG picture.
+         * @description The spiral from Start (0) to Home (101) with every number, each circle coloured by its
+         *     prime factors as on the physical board and as `GET /v1/boards/prime-climb` lists them: 2
+         *     orange, 3 green, 5 blue, 7 purple, primes above 10 red all over, one wedge per factor
+         *     (12 = 2 × 2 × 3: orange, orange, green); with a legend. This path is fixed: it is not
+         *     `/v1/boards/{game}` with a game called `prime-climb.svg`.
+         */
+        get: operations["getPrimeClimbBoardPicture"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/boards/{game}": {
         parameters: {
             query?: never;
@@ -727,8 +816,8 @@ export interface paths {
         /**
          * A kind of game's reference data, such as the Prime Climb board.
          * @description `/v1/boards/prime-climb` lists the squares of the Prime Climb board, 0 to 101, with their
-         *     factorisations and colours. A kind of game without reference data (Primed) gets 404
-         *     `not_found`.
+         *     factorisations and colours; `/v1/boards/prime-climb.svg` (its own operation) draws them. A
+         *     kind of game without reference data (Primed) gets 404 `not_found`.
          */
         get: operations["getBoard"];
         put?: never;
@@ -3186,6 +3275,12 @@ export interface components {
         };
     };
     parameters: {
+        /**
+         * @description The token, for an `<img src>` that cannot send `Authorization: Bearer`. The header wins
+         *     when both are sent. A token in an address can end up in histories and logs of whoever
+         *     sees it: prefer the header where a client can send it.
+         */
+        AccessToken: string;
         GameID: string;
         /**
          * @description `legal_actions`: add the caller's legal actions to the game (`legal_actions`, the same
@@ -3220,6 +3315,13 @@ export interface components {
     };
     requestBodies: never;
     headers: {
+        /** @description A name of the picture's content, in quotes; on a gzipped body its weak form. */
+        PictureETag: string;
+        /**
+         * @description `public, max-age=31536000, immutable` for what can never change (a step of a game that is
+         *     over; `private` for a classroom's game), `no-cache` otherwise.
+         */
+        PictureCacheControl: string;
         /** @description The game's version in quotes, e.g. `"7"`; on a gzipped body its weak form, `W/"7"`. */
         ETag: string;
         /** @description The address of the created resource. */
@@ -3826,6 +3928,117 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    getGamePicture: {
+        parameters: {
+            query?: {
+                /** @description The history entry after which to draw the game (0 is the start); the game now when absent. */
+                seq?: number;
+                /**
+                 * @description The token, for an `<img src>` that cannot send `Authorization: Bearer`. The header wins
+                 *     when both are sent. A token in an address can end up in histories and logs of whoever
+                 *     sees it: prefer the header where a client can send it.
+                 */
+                access_token?: components["parameters"]["AccessToken"];
+            };
+            header?: {
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: components["parameters"]["GameID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The picture. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["PictureETag"];
+                    "Cache-Control": components["headers"]["PictureCacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                };
+            };
+            /** @description The picture has not changed since the `ETag` in If-None-Match. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description `game_not_found`; `step_not_found` for a game in its lobby or a `seq` beyond its history; `not_found` for a kind of game that has no pictures. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getGameReplay: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The token, for an `<img src>` that cannot send `Authorization: Bearer`. The header wins
+                 *     when both are sent. A token in an address can end up in histories and logs of whoever
+                 *     sees it: prefer the header where a client can send it.
+                 */
+                access_token?: components["parameters"]["AccessToken"];
+            };
+            header?: {
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: components["parameters"]["GameID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The animated picture. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["PictureETag"];
+                    "Cache-Control": components["headers"]["PictureCacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                };
+            };
+            /** @description The picture has not changed since the `ETag` in If-None-Match. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description `game_not_found`; `step_not_found` for a game in its lobby; `not_found` for a kind of game that has no pictures. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     getLegalActions: {
         parameters: {
             query?: never;
@@ -4309,6 +4522,38 @@ export interface operations {
             413: components["responses"]["BodyNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    getPrimeClimbBoardPicture: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The board. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["PictureETag"];
+                    /** @description `public, max-age=86400`: it never changes while the server runs. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                };
+            };
+            /** @description The picture has not changed since the `ETag` in If-None-Match. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     getBoard: {

@@ -1,0 +1,168 @@
+package primed
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"primegames/domain"
+	"primegames/domain/players"
+	"primegames/domain/svg/svgtest"
+)
+
+func picture3(t testing.TB, state domain.State, outcome domain.Outcome, viewer domain.Viewer) ([]byte, *View) {
+	t.Helper()
+	view := state.View(viewer).(*View)
+	raw, err := json.Marshal(view)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last, err := json.Marshal(outcome.Redact(viewer))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := Kind.Picture.Still(domain.Position{View: raw, Last: last, Players: []string{"Ann", "Bob", "Cy"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc, view
+}
+
+// TestPictureShowsNoCardItsViewHides renders every step of a game for every viewer and checks that
+// the cards shown face up are exactly the ones the viewer's JSON view shows: its own hand only, the
+// others as backs with their count (PR-8; G-1: the picture is drawn from the view, never the state).
+func TestPictureShowsNoCardItsViewHides(t *testing.T) {
+	steps, err := players.Playout(Kind, 3, players.Random, 11, 5000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	viewers := []domain.Viewer{domain.Public, domain.Player(0), domain.Player(1), domain.Player(2), domain.Full}
+	hiddenSeen := 0
+	for i, step := range steps {
+		st := step.State.(*State)
+		for _, viewer := range viewers {
+			doc, view := picture3(t, st, step.Outcome, viewer)
+			root := svgtest.Parse(t, doc)
+			for _, hand := range root.All("hand") {
+				seat, _ := strconv.Atoi(hand.Attr("data-seat"))
+				var faces []int
+				for _, f := range hand.All("face") {
+					v, _ := strconv.Atoi(f.Attr("data-value"))
+					faces = append(faces, v)
+				}
+				backs := len(hand.All("back"))
+				mayShow := view.Hands[seat].Cards != nil
+				switch {
+				case mayShow && !slices.Equal(faces, view.Hands[seat].Cards):
+					t.Fatalf("step %d, %v: seat %d's hand drawn as %v, its view has %v", i, viewer, seat, faces, view.Hands[seat].Cards)
+				case !mayShow && (len(faces) != 0 || backs != len(st.t.Hands[seat])):
+					t.Fatalf("step %d, %v: seat %d's hidden hand drawn with %d faces and %d backs", i, viewer, seat, len(faces), backs)
+				case !mayShow:
+					hiddenSeen++
+				}
+			}
+			if drawn := root.All("drawn"); len(drawn) > 0 && (view.DrawnCard == 0 || drawn[0].Attr("data-value") != strconv.Itoa(view.DrawnCard)) {
+				t.Fatalf("step %d, %v: a drawn card shown that the view hides", i, viewer)
+			}
+			if top := root.All("top"); len(top) != 1 || top[0].Attr("data-value") != strconv.Itoa(st.Top()) {
+				t.Fatalf("step %d: top card not drawn as %d", i, st.Top())
+			}
+			// The picture is the same whatever the hidden cards are: it cannot tell them, in
+			// cards or in words.
+			if viewer.Role != domain.RoleFull && st.t.Phase != PhaseFinished {
+				other, otherOutcome := withOtherHiddenCards(st, step.Outcome.(*Outcome), viewer)
+				if again, _ := picture3(t, other, otherOutcome, viewer); string(again) != string(doc) {
+					t.Fatalf("step %d, %v: the picture changes with cards the viewer may not see", i, viewer)
+				}
+			}
+		}
+	}
+	if hiddenSeen == 0 || len(steps) < 50 {
+		t.Fatalf("only %d steps and %d hidden hands: the test proves little", len(steps), hiddenSeen)
+	}
+}
+
+// withOtherHiddenCards is st and its outcome with every card viewer may not see changed: the other
+// seats' hands, the draw pile, another seat's drawn card.
+func withOtherHiddenCards(st *State, o *Outcome, viewer domain.Viewer) (*State, *Outcome) {
+	other := &State{t: st.t.clone()}
+	change := func(cards []int) []int {
+		out := make([]int, len(cards))
+		for i, c := range cards {
+			out[i] = c%other.t.Options.MaxCard() + 1
+		}
+		slices.Sort(out)
+		return out
+	}
+	for seat := range other.t.Hands {
+		if !canSee(viewer, seat) {
+			other.t.Hands[seat] = change(other.t.Hands[seat])
+		}
+	}
+	other.t.DrawPile = change(other.t.DrawPile)
+	if other.t.Drawn != 0 && !canSee(viewer, other.t.Turn) {
+		other.t.Drawn = other.t.Drawn%other.t.Options.MaxCard() + 1
+	}
+	oo := *o
+	if o.Drew != nil && !canSee(viewer, o.Drew.Seat) {
+		d := *o.Drew
+		d.Card = d.Card%other.t.Options.MaxCard() + 1
+		oo.Drew = &d
+	}
+	if o.Dealt != nil {
+		d := *o.Dealt
+		d.Hands = make([][]int, len(o.Dealt.Hands))
+		for seat, h := range o.Dealt.Hands {
+			d.Hands[seat] = h
+			if !canSee(viewer, seat) {
+				d.Hands[seat] = change(h)
+			}
+		}
+		oo.Dealt = &d
+	}
+	return other, &oo
+}
+
+func TestPictureEscapesPlayerNames(t *testing.T) {
+	state, outcome, err := Rules.Start(nil, 2, domain.SeededRand(1, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := json.Marshal(state.View(domain.Public))
+	last, _ := json.Marshal(outcome.Redact(domain.Public))
+	doc, err := Kind.Picture.Still(domain.Position{View: raw, Last: last, Players: []string{"<script>alert(1)</script>", "Bob"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	svgtest.Parse(t, doc)
+	if strings.Contains(string(doc), "<script") {
+		t.Fatal("a player's name came out as markup")
+	}
+	if !strings.Contains(strings.Join(svgtest.Parse(t, doc).Texts(), " "), "<script>alert(1)</script>") {
+		t.Fatal("the name is not shown as text")
+	}
+	if dir := os.Getenv("PICTURES_DIR"); dir != "" {
+		_ = os.WriteFile(filepath.Join(dir, "primed.svg"), doc, 0o644)
+	}
+}
+
+func BenchmarkPicture(b *testing.B) {
+	steps, err := players.Playout(Kind, 4, players.Random, 3, 30)
+	if err != nil {
+		b.Fatal(err)
+	}
+	last := steps[len(steps)-1]
+	raw, _ := json.Marshal(last.State.View(domain.Player(0)))
+	out, _ := json.Marshal(last.Outcome.Redact(domain.Player(0)))
+	pos := domain.Position{View: raw, Last: out, Players: []string{"Ann", "Bob", "Cy", "Dee"}}
+	b.ResetTimer()
+	for range b.N {
+		if _, err := Kind.Picture.Still(pos); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
