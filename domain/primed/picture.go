@@ -66,7 +66,7 @@ func drawTable(w *svg.Writer, pos domain.Position) (domain.Words, error) {
 	}
 
 	w.Text("text", "Hands", svg.A("class", "label"), svg.A("font-weight", "bold"), svg.N("x", 24), svg.N("y", firstHandY-14))
-	w.Text("text", "total", svg.A("class", "small"), svg.N("x", 200), svg.N("y", firstHandY-14))
+	w.Text("text", "score so far", svg.A("class", "small"), svg.N("x", 200), svg.N("y", firstHandY-14))
 	for _, h := range v.Hands {
 		drawHand(w, v, h, names[h.Seat], firstHandY+float64(h.Seat)*handRow)
 	}
@@ -193,7 +193,7 @@ func describe(v View, last *Outcome, names []string) domain.Words {
 		if h.Seat < len(v.Scores.Totals) {
 			total = v.Scores.Totals[h.Seat]
 		}
-		fmt.Fprintf(&b, "%s (seat %d, total %d): ", names[h.Seat], h.Seat, total)
+		fmt.Fprintf(&b, "%s (seat %d, score so far %d): ", names[h.Seat], h.Seat, total)
 		if h.Cards != nil {
 			b.WriteString("hand " + joinInts(h.Cards) + ". ")
 		} else {
