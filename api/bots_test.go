@@ -344,6 +344,17 @@ func TestClassroomPractiseAgainstTheComputer(t *testing.T) {
 			t.Errorf("game %s is %s", g.Id, after.Status)
 		}
 	}
+	// The class's list of games marks the computer's seat too.
+	var list openapi.GameList
+	s.Get("/v1/classrooms/"+class.id+"/games", bearer(class.teacher)...).JSON(t, &list)
+	if len(list.Items) != 2 {
+		t.Fatalf("%d games listed, want 2", len(list.Items))
+	}
+	for _, g := range list.Items {
+		if len(g.BotSeats) != 1 || g.BotSeats[0].Seat != 1 || g.BotSeats[0].Bot != openapi.Expert || len(g.Players) != 2 {
+			t.Errorf("listed game %s: players %v, bot seats %+v; want seat 1 the expert's", g.Id, g.Players, g.BotSeats)
+		}
+	}
 	for name, body := range map[string]map[string]any{
 		"two computers in groups of four": {"game": "prime-climb", "group_size": 3, "bots": []string{"expert", "random"}},
 		"a level that does not exist":     {"game": "prime-climb", "group_size": 1, "bots": []string{"genius"}},

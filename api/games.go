@@ -227,8 +227,8 @@ func (s *Server) sendGameList(c echo.Context, f play.GameFilter) error {
 	for i, g := range list {
 		body.Items[i] = openapi.GameSummary{
 			Id: mustUUID(g.ID), Game: openapi.GameKind(g.Kind), Status: openapi.GameStatus(g.Status),
-			SeatCount: g.SeatCount, Players: orEmpty(g.Players), Version: g.Version, Winners: orEmpty(g.Winners),
-			CreatedAt: g.CreatedAt, UpdatedAt: g.UpdatedAt,
+			SeatCount: g.SeatCount, Players: orEmpty(g.Players), BotSeats: botSeatsOf(g.Bots), Version: g.Version,
+			Winners: orEmpty(g.Winners), CreatedAt: g.CreatedAt, UpdatedAt: g.UpdatedAt,
 		}
 	}
 	if next != "" {
@@ -298,4 +298,12 @@ func decodeJSON(raw []byte, v any) error {
 		return domain.Invalid("invalid", "The request body does not have the expected shape: %v.", err)
 	}
 	return nil
+}
+
+func botSeatsOf(bots []play.BotSeat) []openapi.BotSeat {
+	out := make([]openapi.BotSeat, len(bots))
+	for i, b := range bots {
+		out[i] = openapi.BotSeat{Seat: b.Seat, Bot: openapi.BotLevel(b.Level)}
+	}
+	return out
 }

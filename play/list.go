@@ -44,6 +44,7 @@ type GameSummary struct {
 	Status    Status
 	SeatCount int
 	Players   []string
+	Bots      []BotSeat // the seats a computer plays, without names
 	Version   int64
 	Winners   []int
 	CreatedAt time.Time

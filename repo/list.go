@@ -45,17 +45,25 @@ func (s *Games) ListGames(ctx context.Context, q play.GameQuery) ([]play.GameSum
 	}
 	args = append(args, q.Limit)
 	rows, err := s.db.Pool.Query(ctx, `SELECT id::text, kind, status, seat_count, version, winners, created_at, updated_at,
-			ARRAY(SELECT name FROM seats WHERE seats.game_id = games.id ORDER BY seat)
+			ARRAY(SELECT name FROM seats WHERE seats.game_id = games.id ORDER BY seat),
+			ARRAY(SELECT seat FROM seats WHERE seats.game_id = games.id AND bot IS NOT NULL ORDER BY seat),
+			ARRAY(SELECT bot FROM seats WHERE seats.game_id = games.id AND bot IS NOT NULL ORDER BY seat)
 		FROM games WHERE `+strings.Join(where, " AND ")+fmt.Sprintf(` ORDER BY created_at DESC, id DESC LIMIT $%d`, len(args)), args...)
 	if err != nil {
 		return nil, err
 	}
 	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (play.GameSummary, error) {
 		var g play.GameSummary
-		var winners []int32
-		err := r.Scan(&g.ID, &g.Kind, &g.Status, &g.SeatCount, &g.Version, &winners, &g.CreatedAt, &g.UpdatedAt, &g.Players)
+		var winners, botSeats []int32
+		var botLevels []string
+		err := r.Scan(&g.ID, &g.Kind, &g.Status, &g.SeatCount, &g.Version, &winners, &g.CreatedAt, &g.UpdatedAt, &g.Players,
+			&botSeats, &botLevels)
 		for _, w := range winners {
 			g.Winners = append(g.Winners, int(w))
+		}
+		for i, seat := range botSeats {
+			g.Bots = append(g.Bots, play.BotSeat{Seat: int(seat)})
+			setText(&g.Bots[i].Level, botLevels[i])
 		}
 		return g, err
 	})

@@ -1395,6 +1395,16 @@ type BotDelayOption = int
 // and its choice is drawn from the game's secret seed and the step, so replays are exact (G-2).
 type BotLevel string
 
+// BotSeat A seat a computer plays.
+type BotSeat struct {
+	// Bot How a computer player plays: `random` picks uniformly among the legal actions, `greedy`
+	// takes the best immediate result by a simple measure, `expert` is the strongest. Each
+	// decides from its own seat's view only (it never sees hidden cards or the deck's order),
+	// and its choice is drawn from the game's secret seed and the step, so replays are exact (G-2).
+	Bot  BotLevel `json:"bot"`
+	Seat int      `json:"seat"`
+}
+
 // Caller Who the presented token is, in this game.
 type Caller struct {
 	Creator bool `json:"creator"`
@@ -1671,17 +1681,21 @@ type GameStreamEvent struct {
 
 // GameSummary defines model for GameSummary.
 type GameSummary struct {
+	// BotSeats The seats a computer plays, in seat order; empty when people play every seat.
+	BotSeats  []BotSeat `json:"bot_seats"`
 	CreatedAt time.Time `json:"created_at"`
 
 	// Game A kind of game.
-	Game      GameKind           `json:"game"`
-	Id        openapi_types.UUID `json:"id"`
-	Players   []string           `json:"players"`
-	SeatCount int                `json:"seat_count"`
-	Status    GameStatus         `json:"status"`
-	UpdatedAt time.Time          `json:"updated_at"`
-	Version   int64              `json:"version"`
-	Winners   []int              `json:"winners"`
+	Game GameKind           `json:"game"`
+	Id   openapi_types.UUID `json:"id"`
+
+	// Players The names of the seats taken, in seat order.
+	Players   []string   `json:"players"`
+	SeatCount int        `json:"seat_count"`
+	Status    GameStatus `json:"status"`
+	UpdatedAt time.Time  `json:"updated_at"`
+	Version   int64      `json:"version"`
+	Winners   []int      `json:"winners"`
 }
 
 // GameView A game as one caller may see it; `game` names its kind.

@@ -1243,6 +1243,11 @@ export interface components {
          * @enum {string}
          */
         BotLevel: "random" | "greedy" | "expert";
+        /** @description A seat a computer plays. */
+        BotSeat: {
+            seat: number;
+            bot: components["schemas"]["BotLevel"];
+        };
         /**
          * @description Milliseconds a computer player waits, once its turn comes, before it acts, so that the players see its moves arrive; 0 plays at once. An option of every kind of game.
          * @default 800
@@ -1351,7 +1356,10 @@ export interface components {
             game: components["schemas"]["GameKind"];
             status: components["schemas"]["GameStatus"];
             seat_count: number;
+            /** @description The names of the seats taken, in seat order. */
             players: string[];
+            /** @description The seats a computer plays, in seat order; empty when people play every seat. */
+            bot_seats: components["schemas"]["BotSeat"][];
             /** Format: int64 */
             version: number;
             winners: number[];
