@@ -91,8 +91,10 @@ func TestEventStreamSlowSubscriberIsDropped(t *testing.T) {
 		}
 		return "?"
 	}
-	// Never read; keep the server writing (heartbeats and moves) until it gives up.
-	deadline := time.Now().Add(30 * time.Second)
+	// Never read; keep the server writing (heartbeats and moves) until it gives up. It gives up once
+	// the kernel's buffers are full, which takes as many moves as they hold: 8 s on a quiet machine,
+	// more than 30 s on a loaded one, where each move takes longer; hence the generous deadline.
+	deadline := time.Now().Add(120 * time.Second)
 	for sawOpen := false; ; {
 		n := open()
 		if n == "1" {
