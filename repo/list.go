@@ -18,14 +18,22 @@ func (s *Games) ListGames(ctx context.Context, q play.GameQuery) ([]play.GameSum
 		args = append(args, v)
 		where = append(where, fmt.Sprintf(cond, len(args)))
 	}
+	myTurn := ""
+	if f.MyTurn {
+		myTurn = " AND s.seat = ANY (games.to_act)"
+	}
 	switch {
+	case f.SeatTokenHash != nil && f.MyTurn:
+		add("EXISTS (SELECT 1 FROM seats s WHERE s.game_id = games.id AND s.token_hash = $%d"+myTurn+")", f.SeatTokenHash)
+	case f.SeatTokenHash != nil:
+		add("(creator_token_hash = $%[1]d OR EXISTS (SELECT 1 FROM seats s WHERE s.game_id = games.id AND s.token_hash = $%[1]d))", f.SeatTokenHash)
 	case f.ClassroomID != "":
 		add("classroom_id = $%d", f.ClassroomID)
 	default:
 		where = append(where, "classroom_id IS NULL")
 	}
 	if f.StudentID != "" {
-		add("EXISTS (SELECT 1 FROM seats s WHERE s.game_id = games.id AND s.student_id = $%d::uuid)", f.StudentID)
+		add("EXISTS (SELECT 1 FROM seats s WHERE s.game_id = games.id AND s.student_id = $%d::uuid"+myTurn+")", f.StudentID)
 	}
 	if f.From != nil {
 		add("created_at >= $%d", *f.From)
