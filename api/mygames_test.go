@@ -1,12 +1,15 @@
 package api_test
 
 import (
+	"context"
 	"net/http"
 	"slices"
 	"strconv"
 	"testing"
 
 	"primegames/api/openapi"
+	"primegames/domain/games"
+	"primegames/play"
 )
 
 // myGames lists every page of GET /v1/me/games?query with the token, limit games a page.
@@ -75,6 +78,31 @@ func TestMyGames(t *testing.T) {
 		}
 		g := h.game(t, adaBen, ada)
 		h.actFirstLegal(t, adaBen, class.students[map[int]string{0: "Ada", 1: "Ben"}[g.Turn.ToAct[0]]].token)
+	}
+
+	// Games saved before to_act was kept learn whose turn it is from the filler run at start-up.
+	if _, err := h.db.Pool.Exec(context.Background(), `UPDATE games SET to_act = NULL WHERE status = 'active'`); err != nil {
+		t.Fatal(err)
+	}
+	everyonesTurns := func() int {
+		n := 0
+		for _, st := range class.students {
+			n += len(h.myGames(t, st.token, "&turn=mine", 5))
+		}
+		return n
+	}
+	if n := everyonesTurns(); n != 0 {
+		t.Errorf("turn=mine lists %d games that do not know whose turn it is", n)
+	}
+	filled, err := play.New(h.db.Games(), games.All()).FillToAct(context.Background())
+	if err != nil || filled != 3 {
+		t.Fatalf("FillToAct = %d, %v; want the 3 active games", filled, err)
+	}
+	if got, want := h.myGames(t, ada, "&turn=mine", 5), adasTurn(); !slices.Equal(got, want) {
+		t.Errorf("Ada's turn=mine after the filler = %v, want %v", got, want)
+	}
+	if n := everyonesTurns(); n != 3 {
+		t.Errorf("the students' turn=mine lists hold %d games, want each of the 3 two-player games once", n)
 	}
 
 	public := h.create(t, map[string]any{"game": "primed", "players": names(2)})

@@ -24,6 +24,11 @@ type Store interface {
 	ReviewStore
 	// Game reads a game and its seats.
 	Game(ctx context.Context, id string) (*GameRecord, error)
+	// GamesWithoutToAct lists, by id, up to limit active games after the id `after` that do not
+	// know whose turn it is (saved before games kept it).
+	GamesWithoutToAct(ctx context.Context, after string, limit int) ([]string, error)
+	// SetToAct records the seats to act in a game that has none recorded, if it is still at version.
+	SetToAct(ctx context.Context, gameID string, version int64, toAct []int) error
 	// NextBotDue is the earliest time a bot of any game is due to act; nil when none is.
 	NextBotDue(ctx context.Context) (*time.Time, error)
 	// Update runs fn in one transaction, committing when fn returns nil.

@@ -76,3 +76,20 @@ func (s *Games) ListGames(ctx context.Context, q play.GameQuery) ([]play.GameSum
 		return g, err
 	})
 }
+
+// GamesWithoutToAct lists, by id, up to limit active games after the id `after` whose to_act is NULL.
+func (s *Games) GamesWithoutToAct(ctx context.Context, after string, limit int) ([]string, error) {
+	rows, err := s.db.Pool.Query(ctx, `SELECT id::text FROM games WHERE status = 'active' AND to_act IS NULL AND id > $1::uuid
+		ORDER BY id LIMIT $2`, after, limit)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, pgx.RowTo[string])
+}
+
+// SetToAct records a game's seats to act while it has none and is still at version.
+func (s *Games) SetToAct(ctx context.Context, gameID string, version int64, toAct []int) error {
+	_, err := s.db.Pool.Exec(ctx, `UPDATE games SET to_act = $3 WHERE id = $1 AND version = $2 AND to_act IS NULL`,
+		gameID, version, int32s(toAct))
+	return err
+}

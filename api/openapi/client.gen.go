@@ -669,8 +669,8 @@ type ClientInterface interface {
 	// Pages as the other lists do (`next_cursor`). A teacher token gets 403 `forbidden` (a teacher
 	// plays in no game: list the classroom's games instead), a removed student's token 401.
 	//
-	// Games last saved before this version of the server know whose turn it is only after
-	// their next action, so `turn=mine` leaves them out until then.
+	// Active games last saved by an older server learn whose turn it is from a pass the server
+	// runs at start-up, or at their next action; `turn=mine` leaves them out until then.
 	//
 	// Corresponds with GET /v1/me/games (the `ListMyGames` operationId).
 	ListMyGames(ctx context.Context, params *ListMyGamesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -1713,8 +1713,8 @@ func (c *Client) GetStateAt(ctx context.Context, id GameID, seq int64, reqEditor
 // Pages as the other lists do (`next_cursor`). A teacher token gets 403 `forbidden` (a teacher
 // plays in no game: list the classroom's games instead), a removed student's token 401.
 //
-// Games last saved before this version of the server know whose turn it is only after
-// their next action, so `turn=mine` leaves them out until then.
+// Active games last saved by an older server learn whose turn it is from a pass the server
+// runs at start-up, or at their next action; `turn=mine` leaves them out until then.
 //
 // Corresponds with GET /v1/me/games (the `ListMyGames` operationId).
 func (c *Client) ListMyGames(ctx context.Context, params *ListMyGamesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -4446,8 +4446,8 @@ type ClientWithResponsesInterface interface {
 	// Pages as the other lists do (`next_cursor`). A teacher token gets 403 `forbidden` (a teacher
 	// plays in no game: list the classroom's games instead), a removed student's token 401.
 	//
-	// Games last saved before this version of the server know whose turn it is only after
-	// their next action, so `turn=mine` leaves them out until then.
+	// Active games last saved by an older server learn whose turn it is from a pass the server
+	// runs at start-up, or at their next action; `turn=mine` leaves them out until then.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -9410,8 +9410,8 @@ func (c *ClientWithResponses) GetStateAtWithResponse(ctx context.Context, id Gam
 // Pages as the other lists do (`next_cursor`). A teacher token gets 403 `forbidden` (a teacher
 // plays in no game: list the classroom's games instead), a removed student's token 401.
 //
-// Games last saved before this version of the server know whose turn it is only after
-// their next action, so `turn=mine` leaves them out until then.
+// Active games last saved by an older server learn whose turn it is from a pass the server
+// runs at start-up, or at their next action; `turn=mine` leaves them out until then.
 //
 // Returns a wrapper object for the known response body format(s).
 //

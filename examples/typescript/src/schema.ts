@@ -762,8 +762,8 @@ export interface paths {
          *     Pages as the other lists do (`next_cursor`). A teacher token gets 403 `forbidden` (a teacher
          *     plays in no game: list the classroom's games instead), a removed student's token 401.
          *
-         *     Games last saved before this version of the server know whose turn it is only after
-         *     their next action, so `turn=mine` leaves them out until then.
+         *     Active games last saved by an older server learn whose turn it is from a pass the server
+         *     runs at start-up, or at their next action; `turn=mine` leaves them out until then.
          */
         get: operations["listMyGames"];
         put?: never;
