@@ -41,6 +41,13 @@ func TestReissueStudentToken(t *testing.T) {
 	if resp := h.Post(path, nil, bearer(ada.token)...); resp.StatusCode != http.StatusUnauthorized {
 		t.Errorf("a student reissuing their own token = %d, want 401", resp.StatusCode)
 	}
+	other := h.newClassroom(t, "5Z")
+	if resp := h.Post(path, nil, bearer(other.teacher)...); resp.StatusCode != http.StatusNotFound {
+		t.Errorf("another classroom's teacher reissuing = %d, want 404", resp.StatusCode)
+	}
+	if resp := h.Post("/v1/classrooms/"+class.id+"/teacher-token", nil, bearer(other.teacher)...); resp.StatusCode != http.StatusNotFound {
+		t.Errorf("another classroom's teacher rotating this one's token = %d, want 404", resp.StatusCode)
+	}
 	resp := h.Post(path, nil, withKey(class.teacher, "lost-1")...)
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("reissue = %d %s", resp.StatusCode, resp.Body)
