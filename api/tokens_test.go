@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
@@ -122,5 +123,36 @@ func TestRotateTeacherToken(t *testing.T) {
 	}
 	if resp := h.Post(path, nil, bearer(class.teacher)...); resp.StatusCode != http.StatusUnauthorized {
 		t.Errorf("the old token without a key = %d, want 401", resp.StatusCode)
+	}
+}
+
+// Two rotations with the same teacher token race: one replaces it, the other is refused, so no
+// token is handed out that does not work.
+func TestRotateTeacherTokenRace(t *testing.T) {
+	h := newGamesHarness(t)
+	class := h.newClassroom(t, "5E")
+	const racers = 4
+	statuses := make(chan int, racers)
+	tokens := make(chan string, racers)
+	for range racers {
+		go func() {
+			resp := h.Post("/v1/classrooms/"+class.id+"/teacher-token", nil, bearer(class.teacher)...)
+			statuses <- resp.StatusCode
+			if resp.StatusCode == http.StatusOK {
+				var rotated openapi.TeacherToken
+				_ = json.Unmarshal(resp.Body, &rotated) // checked by using the token below
+				tokens <- rotated.TeacherToken
+			}
+		}()
+	}
+	counts := map[int]int{}
+	for range racers {
+		counts[<-statuses]++
+	}
+	if counts[http.StatusOK] != 1 || counts[http.StatusUnauthorized] != racers-1 {
+		t.Fatalf("statuses = %v, want one 200 and %d 401", counts, racers-1)
+	}
+	if resp := h.Get("/v1/classrooms/"+class.id, bearer(<-tokens)...); resp.StatusCode != http.StatusOK {
+		t.Errorf("the winner's token = %d, want 200", resp.StatusCode)
 	}
 }
