@@ -159,6 +159,9 @@ func TestAuthorizationMatrix(t *testing.T) {
 		{"POST", "/v1/classrooms/" + classA.id + "/join-code", nil, classroom},
 		{"PATCH", "/v1/classrooms/" + classA.id + "/students/" + classA.students["Cy"].id, map[string]string{"name": "Cyrus"}, classroom},
 		{"POST", "/v1/games/" + id + "/abort", nil, []int{hidden, hidden, hidden, hidden, hidden, denied, ok}},
+		{"GET", "/v1/me/games", nil, []int{noToken, ok, ok, ok, denied, ok, denied}},
+		{"POST", "/v1/classrooms/" + classA.id + "/students/" + classA.students["Cy"].id + "/erase", nil,
+			[]int{noToken, noToken, noToken, noToken, hidden, noToken, http.StatusConflict}},
 	}
 	for _, row := range rows {
 		for i, caller := range callers {

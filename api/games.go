@@ -223,6 +223,11 @@ func (s *Server) sendGameList(c echo.Context, f play.GameFilter) error {
 	if err != nil {
 		return err
 	}
+	return sendGames(c, list, next)
+}
+
+// sendGames answers with a page of game summaries and the cursor of the next page ("" on the last).
+func sendGames(c echo.Context, list []play.GameSummary, next string) error {
 	body := openapi.GameList{Items: make([]openapi.GameSummary, len(list))}
 	for i, g := range list {
 		body.Items[i] = openapi.GameSummary{

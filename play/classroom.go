@@ -159,3 +159,17 @@ func (s *Service) RemoveStudent(ctx context.Context, classroomID, studentID stri
 	}
 	return err
 }
+
+// EraseStudent replaces a removed student's name everywhere by a placeholder; their games, history
+// and statistics stay otherwise as they were. Erasing a student twice changes nothing more.
+func (s *Service) EraseStudent(ctx context.Context, classroomID, studentID string) (*StudentRecord, error) {
+	st, err := s.store.EraseStudent(ctx, classroomID, studentID)
+	switch {
+	case errors.Is(err, ErrNotFound):
+		return nil, studentNotFound()
+	case errors.Is(err, ErrNotRemoved):
+		return nil, domain.Errorf(domain.KindConflict, "student_not_removed",
+			"Only a removed student's data can be erased; remove the student from the classroom first (DELETE the student).")
+	}
+	return st, err
+}

@@ -41,6 +41,21 @@ func (i *Idempotency) byPrincipal(p Principal, scope string) (*resultSlot, error
 	return newResultSlot(scope, hex.EncodeToString(p.credential), i.key, i.requestHash)
 }
 
+// byRetiringToken binds the key to a caller whose token the request itself retires, so that a retry
+// comes with a token that no longer identifies anyone: the key must be strong enough to be a secret
+// of its own.
+func (i *Idempotency) byRetiringToken(p Principal, scope string) (*resultSlot, error) {
+	if i == nil {
+		return nil, nil
+	}
+	if !strongIdempotencyKey(i.key) {
+		return nil, domain.Invalid("weak_idempotency_key", "This request replaces the token it carries, so a retry is answered on its Idempotency-Key: "+
+			"use at least %d random hex digits or %d other random characters (a random UUID or 16 random bytes), with at least %d different characters.",
+			minHexKeyDigits, minKeyCharacters, minKeyDistinct)
+	}
+	return i.byPrincipal(p, scope)
+}
+
 // byAnyone binds the key to a request that no token identifies: the key alone is the secret, so it
 // must be one nobody else could guess.
 func (i *Idempotency) byAnyone(scope string) (*resultSlot, error) {

@@ -16,9 +16,13 @@ type GameFilter struct {
 	Status Status
 	Cursor string
 	Limit  int
-	// Exactly one scope applies: a classroom's games, a student's games, or games outside classrooms.
-	ClassroomID string
-	StudentID   string
+	// Exactly one scope applies: the games of a seat's or creator's token (SeatTokenHash), a
+	// classroom's games, a student's games, or games outside classrooms.
+	ClassroomID   string
+	StudentID     string
+	SeatTokenHash []byte
+	// MyTurn keeps only the games in which the student's or token's seat may act now.
+	MyTurn bool
 	// From and To bound the creation time (From inclusive, To exclusive) when set.
 	From, To *time.Time
 }
@@ -72,6 +76,28 @@ func (s *Service) ListGames(ctx context.Context, f GameFilter) ([]GameSummary, s
 		next = encodeCursor(GamePosition{CreatedAt: last.CreatedAt, ID: last.ID})
 	}
 	return list, next, nil
+}
+
+// MyGames returns a page of the games the principal plays in, as ListGames does: a student's games
+// in their classroom, or the one game of a seat or creator token. A teacher plays in no game (their
+// classroom's games have a list of their own), nor does the operator.
+func (s *Service) MyGames(ctx context.Context, p Principal, f GameFilter) ([]GameSummary, string, error) {
+	switch {
+	case p.Kind == Anonymous:
+		return nil, "", domain.Errorf(domain.KindUnauthorized, "unauthorized", "This request needs a player's token: send it as Authorization: Bearer <token>.")
+	case p.Kind == Student && p.Resolved:
+		f.ClassroomID, f.StudentID = p.ClassroomID, p.StudentID
+	case p.Kind == GameToken:
+		f.SeatTokenHash = p.TokenHash
+	case p.Kind == Teacher && p.Resolved:
+		return nil, "", domain.Errorf(domain.KindForbidden, "forbidden",
+			"A teacher plays in no game; list your classroom's games with GET /v1/classrooms/%s/games.", p.ClassroomID)
+	case p.Kind == Admin:
+		return nil, "", domain.Errorf(domain.KindForbidden, "forbidden", "The admin token plays in no game.")
+	default:
+		return nil, "", domain.Errorf(domain.KindUnauthorized, "unauthorized", "This token is not valid (a removed student's token stops working).")
+	}
+	return s.ListGames(ctx, f)
 }
 
 // InvalidCursor refuses a cursor this server did not give out.

@@ -340,13 +340,14 @@ func saveState(ctx context.Context, tx Tx, g *GameRecord, state domain.State, se
 		return fmt.Errorf("encoding snapshot: %w", err)
 	}
 	st := state.Status()
-	change := StateChange{Status: StatusActive, SeatCount: seats, Snapshot: snapshot, Winners: []int{}}
+	change := StateChange{Status: StatusActive, SeatCount: seats, Snapshot: snapshot, Winners: []int{}, ToAct: append([]int{}, st.ToAct...)}
 	if botToAct(g, st) >= 0 {
 		change.BotDue = &g.Settings.BotDelay
 	}
 	if st.Finished {
 		change.Status = StatusFinished
 		change.Winners = append(change.Winners, st.Winners...)
+		change.ToAct = []int{}
 	}
 	return tx.SaveState(ctx, g, change)
 }

@@ -14,6 +14,9 @@ var ErrNotFound = errors.New("not found")
 // name in a classroom) is already in use.
 var ErrTaken = errors.New("already taken")
 
+// ErrNotRemoved is what the store answers when a student to erase is still in the classroom.
+var ErrNotRemoved = errors.New("student not removed")
+
 // Store is the storage the game master needs. Package repo implements it with SQL.
 type Store interface {
 	ClassroomStore
@@ -21,6 +24,11 @@ type Store interface {
 	ReviewStore
 	// Game reads a game and its seats.
 	Game(ctx context.Context, id string) (*GameRecord, error)
+	// GamesWithoutToAct lists, by id, up to limit active games after the id `after` that do not
+	// know whose turn it is (saved before games kept it).
+	GamesWithoutToAct(ctx context.Context, after string, limit int) ([]string, error)
+	// SetToAct records the seats to act in a game that has none recorded, if it is still at version.
+	SetToAct(ctx context.Context, gameID string, version int64, toAct []int) error
 	// NextBotDue is the earliest time a bot of any game is due to act; nil when none is.
 	NextBotDue(ctx context.Context) (*time.Time, error)
 	// Update runs fn in one transaction, committing when fn returns nil.
@@ -69,6 +77,11 @@ type ClassroomStore interface {
 	RenameStudent(ctx context.Context, classroomID, studentID, name, nameKey string) (*StudentRecord, error)
 	// RemoveStudent marks a current student removed; ErrNotFound when there is none.
 	RemoveStudent(ctx context.Context, classroomID, studentID string) error
+	// EraseStudent replaces a removed student's name, on the seats of their games and in the details
+	// of their games' refused actions, by "Erased student <n>", n counting the classroom's erasures;
+	// a student erased already stays as they are. ErrNotFound when there is no such student,
+	// ErrNotRemoved when the student is current.
+	EraseStudent(ctx context.Context, classroomID, studentID string) (*StudentRecord, error)
 }
 
 // Tx is what the game master does inside one transaction. A write that returns nothing but an
@@ -105,6 +118,12 @@ type Tx interface {
 	ScheduleBot(ctx context.Context, gameID string, after *time.Duration) error
 	// AbortGame marks the game aborted and announces its end on commit.
 	AbortGame(ctx context.Context, gameID string) error
+	// SetStudentToken replaces a current student's token hash and returns the student;
+	// ErrNotFound when the classroom has no such current student.
+	SetStudentToken(ctx context.Context, classroomID, studentID string, hash []byte) (*StudentRecord, error)
+	// SetTeacherToken replaces the classroom's teacher token hash, if it is still oldHash;
+	// ErrNotFound when it is not.
+	SetTeacherToken(ctx context.Context, classroomID string, oldHash, hash []byte) error
 	// RecordAttempt keeps a refused action for review.
 	RecordAttempt(ctx context.Context, gameID string, a Attempt) error
 	// LockResult waits for any other request holding the same idempotency lookup.
@@ -139,6 +158,7 @@ type StateChange struct {
 	SeatCount int
 	Snapshot  json.RawMessage
 	Winners   []int
+	ToAct     []int // the seats that may act now; empty once the game is over
 	// BotDue, when set, is how long from now a computer player in a seat to act is due to act; nil
 	// clears the due time.
 	BotDue *time.Duration

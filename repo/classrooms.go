@@ -122,3 +122,64 @@ func taken(err error) error {
 	}
 	return err
 }
+
+// EraseStudent replaces a removed student's name by "Erased student <n>" in the students row, on the
+// seats of their games and in the details of those games' refused actions. The classroom row is
+// locked so that two erasures in it count on from each other.
+func (s *Games) EraseStudent(ctx context.Context, classroomID, studentID string) (*play.StudentRecord, error) {
+	st := play.StudentRecord{ID: studentID, ClassroomID: classroomID}
+	err := s.db.inTx(ctx, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT FROM classrooms WHERE id = $1 FOR UPDATE`, classroomID); err != nil {
+			return err
+		}
+		var removed, erased bool
+		err := tx.QueryRow(ctx, `SELECT name, created_at, removed_at IS NOT NULL, erased_at IS NOT NULL FROM students
+			WHERE id = $2::uuid AND classroom_id = $1`, classroomID, studentID).Scan(&st.Name, &st.CreatedAt, &removed, &erased)
+		switch {
+		case err != nil:
+			return notFound(err)
+		case !removed:
+			return play.ErrNotRemoved
+		case erased:
+			return nil
+		}
+		oldNames, err := seatNames(ctx, tx, studentID, st.Name)
+		if err != nil {
+			return err
+		}
+		err = tx.QueryRow(ctx, `UPDATE students SET erased_at = now(),
+				name = 'Erased student ' || (SELECT count(*) + 1 FROM students WHERE classroom_id = $1 AND erased_at IS NOT NULL)
+			WHERE id = $2::uuid RETURNING name`, classroomID, studentID).Scan(&st.Name)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `UPDATE students SET name_key = lower(name) WHERE id = $1::uuid`, studentID); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `UPDATE seats SET name = $2 WHERE student_id = $1::uuid`, studentID, st.Name); err != nil {
+			return err
+		}
+		// A refused action's detail may name whose turn it was, as "<name> (seat <n>)".
+		for _, old := range oldNames {
+			_, err := tx.Exec(ctx, `UPDATE attempts SET detail = replace(detail, $2 || ' (seat ', $3 || ' (seat ')
+				WHERE game_id IN (SELECT game_id FROM seats WHERE student_id = $1::uuid) AND strpos(detail, $2 || ' (seat ') > 0`, studentID, old, st.Name)
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &st, nil
+}
+
+// seatNames is every name the student has had on a seat, and current.
+func seatNames(ctx context.Context, tx pgx.Tx, studentID, current string) ([]string, error) {
+	rows, err := tx.Query(ctx, `SELECT DISTINCT name FROM seats WHERE student_id = $1::uuid UNION SELECT $2`, studentID, current)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, pgx.RowTo[string])
+}

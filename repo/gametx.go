@@ -197,16 +197,12 @@ func (t *gameTx) AppendEntry(ctx context.Context, gameID string, e *play.Entry) 
 }
 
 func (t *gameTx) SaveState(ctx context.Context, g *play.GameRecord, c play.StateChange) error {
-	winners := make([]int32, len(c.Winners))
-	for i, w := range c.Winners {
-		winners[i] = int32(w)
-	}
-	err := t.queue(ctx, `UPDATE games SET status = $2, seat_count = $3, snapshot = $4, winners = $5,
+	err := t.queue(ctx, `UPDATE games SET status = $2, seat_count = $3, snapshot = $4, winners = $5, to_act = $7,
 			version = version + 1, updated_at = now(),
 			finished_at = CASE WHEN $2 = 'finished' THEN now() END,
 			bot_due_at = now() + make_interval(secs => $6)
 		WHERE id = $1`,
-		g.ID, c.Status, c.SeatCount, c.Snapshot, winners, seconds(c.BotDue))
+		g.ID, c.Status, c.SeatCount, c.Snapshot, int32s(c.Winners), seconds(c.BotDue), int32s(c.ToAct))
 	if err != nil {
 		return err
 	}
@@ -232,6 +228,15 @@ func (t *gameTx) BumpVersion(ctx context.Context, g *play.GameRecord) error {
 	g.Version++
 	g.UpdatedAt = t.now
 	return nil
+}
+
+// int32s is seats as the database's int[] takes them, never NULL.
+func int32s(seats []int) []int32 {
+	out := make([]int32, len(seats))
+	for i, s := range seats {
+		out[i] = int32(s)
+	}
+	return out
 }
 
 // dueAt is the time after from the transaction's now, nil for nil.
@@ -278,10 +283,25 @@ func (t *gameTx) LockDueBotGame(ctx context.Context) (*play.GameRecord, error) {
 }
 
 func (t *gameTx) AbortGame(ctx context.Context, gameID string) error {
-	if err := t.queue(ctx, `UPDATE games SET status = 'aborted', version = version + 1, updated_at = now(), finished_at = now(), bot_due_at = NULL WHERE id = $1`, gameID); err != nil {
+	if err := t.queue(ctx, `UPDATE games SET status = 'aborted', version = version + 1, updated_at = now(), finished_at = now(), bot_due_at = NULL, to_act = '{}' WHERE id = $1`, gameID); err != nil {
 		return err
 	}
 	return t.queue(ctx, notifySQL, GameEventsChannel, gameID, "end")
+}
+
+func (t *gameTx) SetStudentToken(ctx context.Context, classroomID, studentID string, hash []byte) (*play.StudentRecord, error) {
+	st := play.StudentRecord{ID: studentID, ClassroomID: classroomID}
+	err := t.one(ctx, `UPDATE students SET token_hash = $3 WHERE id = $2::uuid AND classroom_id = $1 AND removed_at IS NULL
+		RETURNING name, created_at`, []any{classroomID, studentID, hash}, func(r pgx.Row) error { return r.Scan(&st.Name, &st.CreatedAt) })
+	if err != nil {
+		return nil, notFound(err)
+	}
+	return &st, nil
+}
+
+func (t *gameTx) SetTeacherToken(ctx context.Context, classroomID string, oldHash, hash []byte) error {
+	return notFound(t.one(ctx, `UPDATE classrooms SET teacher_token_hash = $3 WHERE id = $1 AND teacher_token_hash = $2 RETURNING true`,
+		[]any{classroomID, oldHash, hash}, func(r pgx.Row) error { return r.Scan(nil) }))
 }
 
 func (t *gameTx) RecordAttempt(ctx context.Context, gameID string, a play.Attempt) error {

@@ -18,14 +18,22 @@ func (s *Games) ListGames(ctx context.Context, q play.GameQuery) ([]play.GameSum
 		args = append(args, v)
 		where = append(where, fmt.Sprintf(cond, len(args)))
 	}
+	myTurn := ""
+	if f.MyTurn {
+		myTurn = " AND s.seat = ANY (games.to_act)"
+	}
 	switch {
+	case f.SeatTokenHash != nil && f.MyTurn:
+		add("EXISTS (SELECT 1 FROM seats s WHERE s.game_id = games.id AND s.token_hash = $%d"+myTurn+")", f.SeatTokenHash)
+	case f.SeatTokenHash != nil:
+		add("(creator_token_hash = $%[1]d OR EXISTS (SELECT 1 FROM seats s WHERE s.game_id = games.id AND s.token_hash = $%[1]d))", f.SeatTokenHash)
 	case f.ClassroomID != "":
 		add("classroom_id = $%d", f.ClassroomID)
 	default:
 		where = append(where, "classroom_id IS NULL")
 	}
 	if f.StudentID != "" {
-		add("EXISTS (SELECT 1 FROM seats s WHERE s.game_id = games.id AND s.student_id = $%d::uuid)", f.StudentID)
+		add("EXISTS (SELECT 1 FROM seats s WHERE s.game_id = games.id AND s.student_id = $%d::uuid"+myTurn+")", f.StudentID)
 	}
 	if f.From != nil {
 		add("created_at >= $%d", *f.From)
@@ -67,4 +75,21 @@ func (s *Games) ListGames(ctx context.Context, q play.GameQuery) ([]play.GameSum
 		}
 		return g, err
 	})
+}
+
+// GamesWithoutToAct lists, by id, up to limit active games after the id `after` whose to_act is NULL.
+func (s *Games) GamesWithoutToAct(ctx context.Context, after string, limit int) ([]string, error) {
+	rows, err := s.db.Pool.Query(ctx, `SELECT id::text FROM games WHERE status = 'active' AND to_act IS NULL AND id > $1::uuid
+		ORDER BY id LIMIT $2`, after, limit)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, pgx.RowTo[string])
+}
+
+// SetToAct records a game's seats to act while it has none and is still at version.
+func (s *Games) SetToAct(ctx context.Context, gameID string, version int64, toAct []int) error {
+	_, err := s.db.Pool.Exec(ctx, `UPDATE games SET to_act = $3 WHERE id = $1 AND version = $2 AND to_act IS NULL`,
+		gameID, version, int32s(toAct))
+	return err
 }

@@ -319,6 +319,44 @@ type ClientInterface interface {
 	// Corresponds with PATCH /v1/classrooms/{classroom_id}/students/{student_id} (the `RenameStudent` operationId).
 	RenameStudent(ctx context.Context, classroomId ClassroomID, studentId StudentID, body RenameStudentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// EraseStudent Erase a removed student's personal data (teacher token).
+	//
+	// The student's name becomes a placeholder, `Erased student <n>` (n counts the classroom's
+	// erasures), everywhere: the student record, the seats of all their games (views, lists,
+	// history, statistics, the CSV export) and the details of refused actions that named them.
+	// Their games, history and statistics otherwise stay as they were, so a class's numbers do
+	// not change. Only a removed student can be erased: a current student gets 409
+	// `student_not_removed` (remove them first with DELETE). Erasing an erased student again
+	// changes nothing and returns them as they are.
+	//
+	// Corresponds with POST /v1/classrooms/{classroom_id}/students/{student_id}/erase (the `EraseStudent` operationId).
+	EraseStudent(ctx context.Context, classroomId ClassroomID, studentId StudentID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ReissueStudentToken Give a student a new token (teacher token); their old one stops working at once.
+	//
+	// For a child who lost their token (or whose token someone else saw): the new token is
+	// returned, shown only here, and the old one is refused (401) from now on. The student keeps
+	// their seats, games and history; the new token acts for them all. A removed student gets 404
+	// `student_not_found`. A retry with the same `Idempotency-Key` returns the same new token.
+	//
+	// Corresponds with POST /v1/classrooms/{classroom_id}/students/{student_id}/token (the `ReissueStudentToken` operationId).
+	ReissueStudentToken(ctx context.Context, classroomId ClassroomID, studentId StudentID, params *ReissueStudentTokenParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RotateTeacherToken Replace your teacher token (teacher token); the old one stops working at once.
+	//
+	// Makes a new teacher token for the classroom and returns it, shown only here. The token sent
+	// stops working when the answer is sent: keep the new one. Two requests with the same old
+	// token race; the second gets 401.
+	//
+	// With an `Idempotency-Key`, a retry with the same (now old) token and key returns the same new
+	// token for 24 hours. Since the old token alone no longer identifies you, the key must then be
+	// a strong one (as for a request without a token: a random UUID or 16 random bytes), otherwise
+	// 400 `weak_idempotency_key`; so whoever might have seen your old token cannot fetch the new
+	// one.
+	//
+	// Corresponds with POST /v1/classrooms/{classroom_id}/teacher-token (the `RotateTeacherToken` operationId).
+	RotateTeacherToken(ctx context.Context, classroomId ClassroomID, params *RotateTeacherTokenParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ListGames List games, newest first.
 	//
 	// Summaries only; nothing hidden. Without a token: games outside classrooms (use
@@ -622,6 +660,20 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /v1/games/{id}/states/{seq} (the `GetStateAt` operationId).
 	GetStateAt(ctx context.Context, id GameID, seq int64, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListMyGames Your games, newest first (student, seat or creator token).
+	//
+	// The games the token's holder plays in: with a student token all the student's games in
+	// their classroom, with a seat token its one game (a creator token: the game it created).
+	// `turn=mine` keeps the games in which your seat may act now; `status` keeps one status.
+	// Pages as the other lists do (`next_cursor`). A teacher token gets 403 `forbidden` (a teacher
+	// plays in no game: list the classroom's games instead), a removed student's token 401.
+	//
+	// Active games last saved by an older server learn whose turn it is from a pass the server
+	// runs at start-up, or at their next action; `turn=mine` leaves them out until then.
+	//
+	// Corresponds with GET /v1/me/games (the `ListMyGames` operationId).
+	ListMyGames(ctx context.Context, params *ListMyGamesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 }
 
 // GetDocs Interactive API reference (works offline).
@@ -1071,6 +1123,74 @@ func (c *Client) RenameStudentWithBody(ctx context.Context, classroomId Classroo
 // Corresponds with PATCH /v1/classrooms/{classroom_id}/students/{student_id} (the `RenameStudent` operationId).
 func (c *Client) RenameStudent(ctx context.Context, classroomId ClassroomID, studentId StudentID, body RenameStudentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewRenameStudentRequest(c.Server, classroomId, studentId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// EraseStudent Erase a removed student's personal data (teacher token).
+//
+// The student's name becomes a placeholder, `Erased student <n>` (n counts the classroom's
+// erasures), everywhere: the student record, the seats of all their games (views, lists,
+// history, statistics, the CSV export) and the details of refused actions that named them.
+// Their games, history and statistics otherwise stay as they were, so a class's numbers do
+// not change. Only a removed student can be erased: a current student gets 409
+// `student_not_removed` (remove them first with DELETE). Erasing an erased student again
+// changes nothing and returns them as they are.
+//
+// Corresponds with POST /v1/classrooms/{classroom_id}/students/{student_id}/erase (the `EraseStudent` operationId).
+func (c *Client) EraseStudent(ctx context.Context, classroomId ClassroomID, studentId StudentID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEraseStudentRequest(c.Server, classroomId, studentId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ReissueStudentToken Give a student a new token (teacher token); their old one stops working at once.
+//
+// For a child who lost their token (or whose token someone else saw): the new token is
+// returned, shown only here, and the old one is refused (401) from now on. The student keeps
+// their seats, games and history; the new token acts for them all. A removed student gets 404
+// `student_not_found`. A retry with the same `Idempotency-Key` returns the same new token.
+//
+// Corresponds with POST /v1/classrooms/{classroom_id}/students/{student_id}/token (the `ReissueStudentToken` operationId).
+func (c *Client) ReissueStudentToken(ctx context.Context, classroomId ClassroomID, studentId StudentID, params *ReissueStudentTokenParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewReissueStudentTokenRequest(c.Server, classroomId, studentId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RotateTeacherToken Replace your teacher token (teacher token); the old one stops working at once.
+//
+// Makes a new teacher token for the classroom and returns it, shown only here. The token sent
+// stops working when the answer is sent: keep the new one. Two requests with the same old
+// token race; the second gets 401.
+//
+// With an `Idempotency-Key`, a retry with the same (now old) token and key returns the same new
+// token for 24 hours. Since the old token alone no longer identifies you, the key must then be
+// a strong one (as for a request without a token: a random UUID or 16 random bytes), otherwise
+// 400 `weak_idempotency_key`; so whoever might have seen your old token cannot fetch the new
+// one.
+//
+// Corresponds with POST /v1/classrooms/{classroom_id}/teacher-token (the `RotateTeacherToken` operationId).
+func (c *Client) RotateTeacherToken(ctx context.Context, classroomId ClassroomID, params *RotateTeacherTokenParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRotateTeacherTokenRequest(c.Server, classroomId, params)
 	if err != nil {
 		return nil, err
 	}
@@ -1575,6 +1695,30 @@ func (c *Client) StartGame(ctx context.Context, id GameID, reqEditors ...Request
 // Corresponds with GET /v1/games/{id}/states/{seq} (the `GetStateAt` operationId).
 func (c *Client) GetStateAt(ctx context.Context, id GameID, seq int64, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetStateAtRequest(c.Server, id, seq)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListMyGames Your games, newest first (student, seat or creator token).
+//
+// The games the token's holder plays in: with a student token all the student's games in
+// their classroom, with a seat token its one game (a creator token: the game it created).
+// `turn=mine` keeps the games in which your seat may act now; `status` keeps one status.
+// Pages as the other lists do (`next_cursor`). A teacher token gets 403 `forbidden` (a teacher
+// plays in no game: list the classroom's games instead), a removed student's token 401.
+//
+// Active games last saved by an older server learn whose turn it is from a pass the server
+// runs at start-up, or at their next action; `turn=mine` leaves them out until then.
+//
+// Corresponds with GET /v1/me/games (the `ListMyGames` operationId).
+func (c *Client) ListMyGames(ctx context.Context, params *ListMyGamesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListMyGamesRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -2390,6 +2534,152 @@ func NewRenameStudentRequestWithBody(server string, classroomId ClassroomID, stu
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewEraseStudentRequest constructs an http.Request for the EraseStudent method
+func NewEraseStudentRequest(server string, classroomId ClassroomID, studentId StudentID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "classroom_id", classroomId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "student_id", studentId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/classrooms/%s/students/%s/erase", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewReissueStudentTokenRequest constructs an http.Request for the ReissueStudentToken method
+func NewReissueStudentTokenRequest(server string, classroomId ClassroomID, studentId StudentID, params *ReissueStudentTokenParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "classroom_id", classroomId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "student_id", studentId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/classrooms/%s/students/%s/token", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewRotateTeacherTokenRequest constructs an http.Request for the RotateTeacherToken method
+func NewRotateTeacherTokenRequest(server string, classroomId ClassroomID, params *RotateTeacherTokenParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "classroom_id", classroomId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/classrooms/%s/teacher-token", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -3381,6 +3671,96 @@ func NewGetStateAtRequest(server string, id GameID, seq int64) (*http.Request, e
 	return req, nil
 }
 
+// NewListMyGamesRequest constructs an http.Request for the ListMyGames method
+func NewListMyGamesRequest(server string, params *ListMyGamesParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/me/games")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Status != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "status", *params.Status, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Turn != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "turn", *params.Turn, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 func (c *Client) applyEditors(ctx context.Context, req *http.Request, additionalEditors []RequestEditorFn) error {
 	for _, r := range c.RequestEditors {
 		if err := r(ctx, req); err != nil {
@@ -3681,6 +4061,50 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with PATCH /v1/classrooms/{classroom_id}/students/{student_id} (the `RenameStudent` operationId).
 	RenameStudentWithResponse(ctx context.Context, classroomId ClassroomID, studentId StudentID, body RenameStudentJSONRequestBody, reqEditors ...RequestEditorFn) (*RenameStudentResponse, error)
+
+	// EraseStudentWithResponse Erase a removed student's personal data (teacher token).
+	//
+	// The student's name becomes a placeholder, `Erased student <n>` (n counts the classroom's
+	// erasures), everywhere: the student record, the seats of all their games (views, lists,
+	// history, statistics, the CSV export) and the details of refused actions that named them.
+	// Their games, history and statistics otherwise stay as they were, so a class's numbers do
+	// not change. Only a removed student can be erased: a current student gets 409
+	// `student_not_removed` (remove them first with DELETE). Erasing an erased student again
+	// changes nothing and returns them as they are.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/classrooms/{classroom_id}/students/{student_id}/erase (the `EraseStudent` operationId).
+	EraseStudentWithResponse(ctx context.Context, classroomId ClassroomID, studentId StudentID, reqEditors ...RequestEditorFn) (*EraseStudentResponse, error)
+
+	// ReissueStudentTokenWithResponse Give a student a new token (teacher token); their old one stops working at once.
+	//
+	// For a child who lost their token (or whose token someone else saw): the new token is
+	// returned, shown only here, and the old one is refused (401) from now on. The student keeps
+	// their seats, games and history; the new token acts for them all. A removed student gets 404
+	// `student_not_found`. A retry with the same `Idempotency-Key` returns the same new token.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/classrooms/{classroom_id}/students/{student_id}/token (the `ReissueStudentToken` operationId).
+	ReissueStudentTokenWithResponse(ctx context.Context, classroomId ClassroomID, studentId StudentID, params *ReissueStudentTokenParams, reqEditors ...RequestEditorFn) (*ReissueStudentTokenResponse, error)
+
+	// RotateTeacherTokenWithResponse Replace your teacher token (teacher token); the old one stops working at once.
+	//
+	// Makes a new teacher token for the classroom and returns it, shown only here. The token sent
+	// stops working when the answer is sent: keep the new one. Two requests with the same old
+	// token race; the second gets 401.
+	//
+	// With an `Idempotency-Key`, a retry with the same (now old) token and key returns the same new
+	// token for 24 hours. Since the old token alone no longer identifies you, the key must then be
+	// a strong one (as for a request without a token: a random UUID or 16 random bytes), otherwise
+	// 400 `weak_idempotency_key`; so whoever might have seen your old token cannot fetch the new
+	// one.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/classrooms/{classroom_id}/teacher-token (the `RotateTeacherToken` operationId).
+	RotateTeacherTokenWithResponse(ctx context.Context, classroomId ClassroomID, params *RotateTeacherTokenParams, reqEditors ...RequestEditorFn) (*RotateTeacherTokenResponse, error)
 
 	// ListGamesWithResponse List games, newest first.
 	//
@@ -4013,6 +4437,22 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /v1/games/{id}/states/{seq} (the `GetStateAt` operationId).
 	GetStateAtWithResponse(ctx context.Context, id GameID, seq int64, reqEditors ...RequestEditorFn) (*GetStateAtResponse, error)
+
+	// ListMyGamesWithResponse Your games, newest first (student, seat or creator token).
+	//
+	// The games the token's holder plays in: with a student token all the student's games in
+	// their classroom, with a seat token its one game (a creator token: the game it created).
+	// `turn=mine` keeps the games in which your seat may act now; `status` keeps one status.
+	// Pages as the other lists do (`next_cursor`). A teacher token gets 403 `forbidden` (a teacher
+	// plays in no game: list the classroom's games instead), a removed student's token 401.
+	//
+	// Active games last saved by an older server learn whose turn it is from a pass the server
+	// runs at start-up, or at their next action; `turn=mine` leaves them out until then.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/me/games (the `ListMyGames` operationId).
+	ListMyGamesWithResponse(ctx context.Context, params *ListMyGamesParams, reqEditors ...RequestEditorFn) (*ListMyGamesResponse, error)
 }
 
 // GetDocsResponse429Headers the declared response headers of an HTTP 429 response for GetDocs
@@ -5657,6 +6097,325 @@ func (r RenameStudentResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r RenameStudentResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// EraseStudentResponse401Headers the declared response headers of an HTTP 401 response for EraseStudent
+type EraseStudentResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// EraseStudentResponse429Headers the declared response headers of an HTTP 429 response for EraseStudent
+type EraseStudentResponse429Headers struct {
+	RetryAfter *int
+}
+
+// EraseStudentResponse503Headers the declared response headers of an HTTP 503 response for EraseStudent
+type EraseStudentResponse503Headers struct {
+	RetryAfter *int
+}
+
+type EraseStudentResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Student
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *EraseStudentResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *EraseStudentResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *EraseStudentResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r EraseStudentResponse) GetJSON200() *Student {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r EraseStudentResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r EraseStudentResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r EraseStudentResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r EraseStudentResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r EraseStudentResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r EraseStudentResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r EraseStudentResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r EraseStudentResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r EraseStudentResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r EraseStudentResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r EraseStudentResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ReissueStudentTokenResponse401Headers the declared response headers of an HTTP 401 response for ReissueStudentToken
+type ReissueStudentTokenResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// ReissueStudentTokenResponse429Headers the declared response headers of an HTTP 429 response for ReissueStudentToken
+type ReissueStudentTokenResponse429Headers struct {
+	RetryAfter *int
+}
+
+// ReissueStudentTokenResponse503Headers the declared response headers of an HTTP 503 response for ReissueStudentToken
+type ReissueStudentTokenResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ReissueStudentTokenResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *StudentToken
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ReissueStudentTokenResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ReissueStudentTokenResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ReissueStudentTokenResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ReissueStudentTokenResponse) GetJSON200() *StudentToken {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ReissueStudentTokenResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ReissueStudentTokenResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ReissueStudentTokenResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ReissueStudentTokenResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ReissueStudentTokenResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ReissueStudentTokenResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ReissueStudentTokenResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ReissueStudentTokenResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ReissueStudentTokenResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ReissueStudentTokenResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// RotateTeacherTokenResponse401Headers the declared response headers of an HTTP 401 response for RotateTeacherToken
+type RotateTeacherTokenResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// RotateTeacherTokenResponse429Headers the declared response headers of an HTTP 429 response for RotateTeacherToken
+type RotateTeacherTokenResponse429Headers struct {
+	RetryAfter *int
+}
+
+// RotateTeacherTokenResponse503Headers the declared response headers of an HTTP 503 response for RotateTeacherToken
+type RotateTeacherTokenResponse503Headers struct {
+	RetryAfter *int
+}
+
+type RotateTeacherTokenResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *TeacherToken
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *RotateTeacherTokenResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *RotateTeacherTokenResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RotateTeacherTokenResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r RotateTeacherTokenResponse) GetJSON200() *TeacherToken {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r RotateTeacherTokenResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r RotateTeacherTokenResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r RotateTeacherTokenResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r RotateTeacherTokenResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r RotateTeacherTokenResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r RotateTeacherTokenResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r RotateTeacherTokenResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RotateTeacherTokenResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RotateTeacherTokenResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RotateTeacherTokenResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -7616,6 +8375,110 @@ func (r GetStateAtResponse) ContentType() string {
 	return ""
 }
 
+// ListMyGamesResponse401Headers the declared response headers of an HTTP 401 response for ListMyGames
+type ListMyGamesResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// ListMyGamesResponse429Headers the declared response headers of an HTTP 429 response for ListMyGames
+type ListMyGamesResponse429Headers struct {
+	RetryAfter *int
+}
+
+// ListMyGamesResponse503Headers the declared response headers of an HTTP 503 response for ListMyGames
+type ListMyGamesResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ListMyGamesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *GameList
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListMyGamesResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListMyGamesResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListMyGamesResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListMyGamesResponse) GetJSON200() *GameList {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListMyGamesResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListMyGamesResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ListMyGamesResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ListMyGamesResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ListMyGamesResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListMyGamesResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListMyGamesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListMyGamesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListMyGamesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListMyGamesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetDocsWithResponse Interactive API reference (works offline).
 //
 // An HTML page that renders this document with Swagger UI; its assets are served by the server itself, so it needs no internet access.
@@ -8009,6 +8872,68 @@ func (c *ClientWithResponses) RenameStudentWithResponse(ctx context.Context, cla
 		return nil, err
 	}
 	return ParseRenameStudentResponse(rsp)
+}
+
+// EraseStudentWithResponse Erase a removed student's personal data (teacher token).
+//
+// The student's name becomes a placeholder, `Erased student <n>` (n counts the classroom's
+// erasures), everywhere: the student record, the seats of all their games (views, lists,
+// history, statistics, the CSV export) and the details of refused actions that named them.
+// Their games, history and statistics otherwise stay as they were, so a class's numbers do
+// not change. Only a removed student can be erased: a current student gets 409
+// `student_not_removed` (remove them first with DELETE). Erasing an erased student again
+// changes nothing and returns them as they are.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/classrooms/{classroom_id}/students/{student_id}/erase (the `EraseStudent` operationId).
+func (c *ClientWithResponses) EraseStudentWithResponse(ctx context.Context, classroomId ClassroomID, studentId StudentID, reqEditors ...RequestEditorFn) (*EraseStudentResponse, error) {
+	rsp, err := c.EraseStudent(ctx, classroomId, studentId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseEraseStudentResponse(rsp)
+}
+
+// ReissueStudentTokenWithResponse Give a student a new token (teacher token); their old one stops working at once.
+//
+// For a child who lost their token (or whose token someone else saw): the new token is
+// returned, shown only here, and the old one is refused (401) from now on. The student keeps
+// their seats, games and history; the new token acts for them all. A removed student gets 404
+// `student_not_found`. A retry with the same `Idempotency-Key` returns the same new token.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/classrooms/{classroom_id}/students/{student_id}/token (the `ReissueStudentToken` operationId).
+func (c *ClientWithResponses) ReissueStudentTokenWithResponse(ctx context.Context, classroomId ClassroomID, studentId StudentID, params *ReissueStudentTokenParams, reqEditors ...RequestEditorFn) (*ReissueStudentTokenResponse, error) {
+	rsp, err := c.ReissueStudentToken(ctx, classroomId, studentId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseReissueStudentTokenResponse(rsp)
+}
+
+// RotateTeacherTokenWithResponse Replace your teacher token (teacher token); the old one stops working at once.
+//
+// Makes a new teacher token for the classroom and returns it, shown only here. The token sent
+// stops working when the answer is sent: keep the new one. Two requests with the same old
+// token race; the second gets 401.
+//
+// With an `Idempotency-Key`, a retry with the same (now old) token and key returns the same new
+// token for 24 hours. Since the old token alone no longer identifies you, the key must then be
+// a strong one (as for a request without a token: a random UUID or 16 random bytes), otherwise
+// 400 `weak_idempotency_key`; so whoever might have seen your old token cannot fetch the new
+// one.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/classrooms/{classroom_id}/teacher-token (the `RotateTeacherToken` operationId).
+func (c *ClientWithResponses) RotateTeacherTokenWithResponse(ctx context.Context, classroomId ClassroomID, params *RotateTeacherTokenParams, reqEditors ...RequestEditorFn) (*RotateTeacherTokenResponse, error) {
+	rsp, err := c.RotateTeacherToken(ctx, classroomId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRotateTeacherTokenResponse(rsp)
 }
 
 // ListGamesWithResponse List games, newest first.
@@ -8461,6 +9386,28 @@ func (c *ClientWithResponses) GetStateAtWithResponse(ctx context.Context, id Gam
 		return nil, err
 	}
 	return ParseGetStateAtResponse(rsp)
+}
+
+// ListMyGamesWithResponse Your games, newest first (student, seat or creator token).
+//
+// The games the token's holder plays in: with a student token all the student's games in
+// their classroom, with a seat token its one game (a creator token: the game it created).
+// `turn=mine` keeps the games in which your seat may act now; `status` keeps one status.
+// Pages as the other lists do (`next_cursor`). A teacher token gets 403 `forbidden` (a teacher
+// plays in no game: list the classroom's games instead), a removed student's token 401.
+//
+// Active games last saved by an older server learn whose turn it is from a pass the server
+// runs at start-up, or at their next action; `turn=mine` leaves them out until then.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/me/games (the `ListMyGames` operationId).
+func (c *ClientWithResponses) ListMyGamesWithResponse(ctx context.Context, params *ListMyGamesParams, reqEditors ...RequestEditorFn) (*ListMyGamesResponse, error) {
+	rsp, err := c.ListMyGames(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListMyGamesResponse(rsp)
 }
 
 // ParseGetDocsResponse parses an HTTP response from a GetDocsWithResponse call
@@ -9999,6 +10946,316 @@ func ParseRenameStudentResponse(rsp *http.Response) (*RenameStudentResponse, err
 		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers RenameStudentResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseEraseStudentResponse parses an HTTP response from a EraseStudentWithResponse call
+func ParseEraseStudentResponse(rsp *http.Response) (*EraseStudentResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &EraseStudentResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Student
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers EraseStudentResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers EraseStudentResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers EraseStudentResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseReissueStudentTokenResponse parses an HTTP response from a ReissueStudentTokenWithResponse call
+func ParseReissueStudentTokenResponse(rsp *http.Response) (*ReissueStudentTokenResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ReissueStudentTokenResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest StudentToken
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers ReissueStudentTokenResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers ReissueStudentTokenResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ReissueStudentTokenResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseRotateTeacherTokenResponse parses an HTTP response from a RotateTeacherTokenWithResponse call
+func ParseRotateTeacherTokenResponse(rsp *http.Response) (*RotateTeacherTokenResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RotateTeacherTokenResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest TeacherToken
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers RotateTeacherTokenResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers RotateTeacherTokenResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers RotateTeacherTokenResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -11952,6 +13209,107 @@ func ParseGetStateAtResponse(rsp *http.Response) (*GetStateAtResponse, error) {
 		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetStateAtResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListMyGamesResponse parses an HTTP response from a ListMyGamesWithResponse call
+func ParseListMyGamesResponse(rsp *http.Response) (*ListMyGamesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListMyGamesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest GameList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers ListMyGamesResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers ListMyGamesResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListMyGamesResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

@@ -1311,6 +1311,21 @@ func (e PostActionParamsInclude) Valid() bool {
 	}
 }
 
+// Defines values for ListMyGamesParamsTurn.
+const (
+	Mine ListMyGamesParamsTurn = "mine"
+)
+
+// Valid indicates whether the value is a known member of the ListMyGamesParamsTurn enum.
+func (e ListMyGamesParamsTurn) Valid() bool {
+	switch e {
+	case Mine:
+		return true
+	default:
+		return false
+	}
+}
+
 // Action One action of the game's kind.
 type Action = json.RawMessage
 
@@ -3253,6 +3268,26 @@ type StudentStats struct {
 	StudentId     openapi_types.UUID `json:"student_id"`
 }
 
+// StudentToken defines model for StudentToken.
+type StudentToken struct {
+	Student Student `json:"student"`
+
+	// Token The student's new token (shown once); their old one no longer works.
+	//
+	// Example: pgl_Qw3Er5Ty7Ui9Op1As3Df5Gh7Jk9Lz2Xc4Vb6Nm8Qa0Ws
+	Token string `json:"token"`
+}
+
+// TeacherToken defines model for TeacherToken.
+type TeacherToken struct {
+	ClassroomId openapi_types.UUID `json:"classroom_id"`
+
+	// TeacherToken The classroom's new teacher token (shown once); the old one no longer works.
+	//
+	// Example: pgt_Zx8Cv6Bn4Mq2We0Rt8Yu6Io4Pa2Sd0Fg8Hj6Kl4Zx2Cv
+	TeacherToken string `json:"teacher_token"`
+}
+
 // Turn defines model for Turn.
 type Turn struct {
 	// Phase Example: move
@@ -3371,6 +3406,42 @@ type ListClassroomGamesParams struct {
 
 	// Limit Page size.
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
+// ReissueStudentTokenParams defines parameters for ReissueStudentToken.
+type ReissueStudentTokenParams struct {
+	// IdempotencyKey A client-chosen key. A retry with the same key and the same body returns the first response
+	// without acting again; the same key with another body gets 422 `idempotency_key_reused`.
+	// Responses are kept for 24 hours.
+	//
+	// The key is a secret: whoever sends it again gets the first response, tokens included. The
+	// server keeps only a hash of it and the response encrypted with a key derived from it (and
+	// from the caller's token, when one identifies the caller), so the database alone cannot
+	// answer a retry. Without such a token (creating a game without a classroom token, joining a
+	// game outside a classroom) the key must be random enough that nobody else could send it:
+	// 32 hex digits (hyphens aside) or 22 other characters, with at least 8 different
+	// characters, as a random UUID or 16 random bytes in hex, base32 or base64url have;
+	// otherwise 400 `weak_idempotency_key`. With a seat, student or teacher token, a short key
+	// is enough: it is the token holder's alone.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// RotateTeacherTokenParams defines parameters for RotateTeacherToken.
+type RotateTeacherTokenParams struct {
+	// IdempotencyKey A client-chosen key. A retry with the same key and the same body returns the first response
+	// without acting again; the same key with another body gets 422 `idempotency_key_reused`.
+	// Responses are kept for 24 hours.
+	//
+	// The key is a secret: whoever sends it again gets the first response, tokens included. The
+	// server keeps only a hash of it and the response encrypted with a key derived from it (and
+	// from the caller's token, when one identifies the caller), so the database alone cannot
+	// answer a retry. Without such a token (creating a game without a classroom token, joining a
+	// game outside a classroom) the key must be random enough that nobody else could send it:
+	// 32 hex digits (hyphens aside) or 22 other characters, with at least 8 different
+	// characters, as a random UUID or 16 random bytes in hex, base32 or base64url have;
+	// otherwise 400 `weak_idempotency_key`. With a seat, student or teacher token, a short key
+	// is enough: it is the token holder's alone.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
 // ListGamesParams defines parameters for ListGames.
@@ -3504,6 +3575,23 @@ type GetGameReplayParams struct {
 	AccessToken *AccessToken `form:"access_token,omitempty" json:"access_token,omitempty"`
 	IfNoneMatch *string      `json:"If-None-Match,omitempty"`
 }
+
+// ListMyGamesParams defines parameters for ListMyGames.
+type ListMyGamesParams struct {
+	Status *GameStatus `form:"status,omitempty" json:"status,omitempty"`
+
+	// Turn `mine`: only games in which your seat may act now.
+	Turn *ListMyGamesParamsTurn `form:"turn,omitempty" json:"turn,omitempty"`
+
+	// Cursor The `next_cursor` of the previous page.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// Limit Page size.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
+// ListMyGamesParamsTurn defines parameters for ListMyGames.
+type ListMyGamesParamsTurn string
 
 // CreateClassroomJSONRequestBody defines body for CreateClassroom for application/json ContentType.
 type CreateClassroomJSONRequestBody = CreateClassroomRequest
@@ -5392,6 +5480,15 @@ type ServerInterface interface {
 	// RenameStudent Rename a student (teacher token).
 	// (PATCH /v1/classrooms/{classroom_id}/students/{student_id})
 	RenameStudent(ctx echo.Context, classroomId ClassroomID, studentId StudentID) error
+	// EraseStudent Erase a removed student's personal data (teacher token).
+	// (POST /v1/classrooms/{classroom_id}/students/{student_id}/erase)
+	EraseStudent(ctx echo.Context, classroomId ClassroomID, studentId StudentID) error
+	// ReissueStudentToken Give a student a new token (teacher token); their old one stops working at once.
+	// (POST /v1/classrooms/{classroom_id}/students/{student_id}/token)
+	ReissueStudentToken(ctx echo.Context, classroomId ClassroomID, studentId StudentID, params ReissueStudentTokenParams) error
+	// RotateTeacherToken Replace your teacher token (teacher token); the old one stops working at once.
+	// (POST /v1/classrooms/{classroom_id}/teacher-token)
+	RotateTeacherToken(ctx echo.Context, classroomId ClassroomID, params RotateTeacherTokenParams) error
 	// ListGames List games, newest first.
 	// (GET /v1/games)
 	ListGames(ctx echo.Context, params ListGamesParams) error
@@ -5443,6 +5540,9 @@ type ServerInterface interface {
 	// GetStateAt The game as it was after history entry `seq` (a replay step).
 	// (GET /v1/games/{id}/states/{seq})
 	GetStateAt(ctx echo.Context, id GameID, seq int64) error
+	// ListMyGames Your games, newest first (student, seat or creator token).
+	// (GET /v1/me/games)
+	ListMyGames(ctx echo.Context, params ListMyGamesParams) error
 }
 
 // ServerInterfaceWrapper converts echo contexts to parameters.
@@ -5795,6 +5895,110 @@ func (w *ServerInterfaceWrapper) RenameStudent(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.RenameStudent(ctx, classroomId, studentId)
+	return err
+}
+
+// EraseStudent converts echo context to params.
+func (w *ServerInterfaceWrapper) EraseStudent(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "classroom_id" -------------
+	var classroomId ClassroomID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "classroom_id", ctx.Param("classroom_id"), &classroomId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter classroom_id: %s", err))
+	}
+
+	// ------------- Path parameter "student_id" -------------
+	var studentId StudentID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "student_id", ctx.Param("student_id"), &studentId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter student_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.EraseStudent(ctx, classroomId, studentId)
+	return err
+}
+
+// ReissueStudentToken converts echo context to params.
+func (w *ServerInterfaceWrapper) ReissueStudentToken(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "classroom_id" -------------
+	var classroomId ClassroomID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "classroom_id", ctx.Param("classroom_id"), &classroomId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter classroom_id: %s", err))
+	}
+
+	// ------------- Path parameter "student_id" -------------
+	var studentId StudentID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "student_id", ctx.Param("student_id"), &studentId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter student_id: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ReissueStudentTokenParams
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for Idempotency-Key, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter Idempotency-Key: %s", err))
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ReissueStudentToken(ctx, classroomId, studentId, params)
+	return err
+}
+
+// RotateTeacherToken converts echo context to params.
+func (w *ServerInterfaceWrapper) RotateTeacherToken(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "classroom_id" -------------
+	var classroomId ClassroomID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "classroom_id", ctx.Param("classroom_id"), &classroomId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter classroom_id: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params RotateTeacherTokenParams
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for Idempotency-Key, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter Idempotency-Key: %s", err))
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.RotateTeacherToken(ctx, classroomId, params)
 	return err
 }
 
@@ -6309,6 +6513,45 @@ func (w *ServerInterfaceWrapper) GetStateAt(ctx echo.Context) error {
 	return err
 }
 
+// ListMyGames converts echo context to params.
+func (w *ServerInterfaceWrapper) ListMyGames(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListMyGamesParams
+	// ------------- Optional query parameter "status" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "status", ctx.QueryParams(), &params.Status, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter status: %s", err))
+	}
+
+	// ------------- Optional query parameter "turn" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "turn", ctx.QueryParams(), &params.Turn, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter turn: %s", err))
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", ctx.QueryParams(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter cursor: %s", err))
+	}
+
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListMyGames(ctx, params)
+	return err
+}
+
 // This is a simple interface which specifies echo.Route addition functions which
 // are present on both echo.Echo and echo.Group, since we want to allow using
 // either of them for path registration
@@ -6385,6 +6628,10 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/students", wrapper.ListStudents, options.OperationMiddlewares["listStudents"]...)
 	router.DELETE(options.BaseURL+"/v1/classrooms/:classroom_id/students/:student_id", wrapper.RemoveStudent, options.OperationMiddlewares["removeStudent"]...)
 	router.PATCH(options.BaseURL+"/v1/classrooms/:classroom_id/students/:student_id", wrapper.RenameStudent, options.OperationMiddlewares["renameStudent"]...)
+	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/teacher-token", wrapper.RotateTeacherToken, options.OperationMiddlewares["rotateTeacherToken"]...)
+	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/students/:student_id/token", wrapper.ReissueStudentToken, options.OperationMiddlewares["reissueStudentToken"]...)
+	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/students/:student_id/erase", wrapper.EraseStudent, options.OperationMiddlewares["eraseStudent"]...)
+	router.GET(options.BaseURL+"/v1/me/games", wrapper.ListMyGames, options.OperationMiddlewares["listMyGames"]...)
 	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/games", wrapper.ListClassroomGames, options.OperationMiddlewares["listClassroomGames"]...)
 	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/games", wrapper.CreateClassroomGames, options.OperationMiddlewares["createClassroomGames"]...)
 	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/stats", wrapper.GetClassroomStats, options.OperationMiddlewares["getClassroomStats"]...)

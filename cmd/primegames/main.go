@@ -138,6 +138,7 @@ func serve(ctx context.Context, cfg config, listening func(addr string)) error {
 	}
 	logger.Info("serving", "addr", ln.Addr().String())
 	go purgeIdempotencyKeys(ctx, db, logger, time.Hour)
+	go fillToAct(ctx, service, logger)
 	// The computer players' worker stops before the database closes (deferred calls run last first).
 	botsCtx, stopBots := context.WithCancel(ctx)
 	botsDone := make(chan struct{})
@@ -153,6 +154,19 @@ func serve(ctx context.Context, cfg config, listening func(addr string)) error {
 		go listening(ln.Addr().String())
 	}
 	return srv.Serve(ctx, ln)
+}
+
+// fillToAct records whose turn it is in the games saved before games kept it, once, in the
+// background: until it has, GET /v1/me/games?turn=mine leaves those games out.
+func fillToAct(ctx context.Context, service *play.Service, logger *slog.Logger) {
+	filled, err := service.FillToAct(ctx)
+	if err != nil && ctx.Err() == nil {
+		logger.Warn("recording whose turn it is in older games", "filled", filled, "err", err)
+		return
+	}
+	if filled > 0 {
+		logger.Info("recorded whose turn it is in older games", "filled", filled)
+	}
 }
 
 // purgeIdempotencyKeys drops expired Idempotency-Key responses every period until ctx ends. Every

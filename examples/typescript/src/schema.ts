@@ -670,6 +670,110 @@ export interface paths {
         patch: operations["renameStudent"];
         trace?: never;
     };
+    "/v1/classrooms/{classroom_id}/teacher-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace your teacher token (teacher token); the old one stops working at once.
+         * @description Makes a new teacher token for the classroom and returns it, shown only here. The token sent
+         *     stops working when the answer is sent: keep the new one. Two requests with the same old
+         *     token race; the second gets 401.
+         *
+         *     With an `Idempotency-Key`, a retry with the same (now old) token and key returns the same new
+         *     token for 24 hours. Since the old token alone no longer identifies you, the key must then be
+         *     a strong one (as for a request without a token: a random UUID or 16 random bytes), otherwise
+         *     400 `weak_idempotency_key`; so whoever might have seen your old token cannot fetch the new
+         *     one.
+         */
+        post: operations["rotateTeacherToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/classrooms/{classroom_id}/students/{student_id}/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give a student a new token (teacher token); their old one stops working at once.
+         * @description For a child who lost their token (or whose token someone else saw): the new token is
+         *     returned, shown only here, and the old one is refused (401) from now on. The student keeps
+         *     their seats, games and history; the new token acts for them all. A removed student gets 404
+         *     `student_not_found`. A retry with the same `Idempotency-Key` returns the same new token.
+         */
+        post: operations["reissueStudentToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/classrooms/{classroom_id}/students/{student_id}/erase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Erase a removed student's personal data (teacher token).
+         * @description The student's name becomes a placeholder, `Erased student <n>` (n counts the classroom's
+         *     erasures), everywhere: the student record, the seats of all their games (views, lists,
+         *     history, statistics, the CSV export) and the details of refused actions that named them.
+         *     Their games, history and statistics otherwise stay as they were, so a class's numbers do
+         *     not change. Only a removed student can be erased: a current student gets 409
+         *     `student_not_removed` (remove them first with DELETE). Erasing an erased student again
+         *     changes nothing and returns them as they are.
+         */
+        post: operations["eraseStudent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/games": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your games, newest first (student, seat or creator token).
+         * @description The games the token's holder plays in: with a student token all the student's games in
+         *     their classroom, with a seat token its one game (a creator token: the game it created).
+         *     `turn=mine` keeps the games in which your seat may act now; `status` keeps one status.
+         *     Pages as the other lists do (`next_cursor`). A teacher token gets 403 `forbidden` (a teacher
+         *     plays in no game: list the classroom's games instead), a removed student's token 401.
+         *
+         *     Active games last saved by an older server learn whose turn it is from a pass the server
+         *     runs at start-up, or at their next action; `turn=mine` leaves them out until then.
+         */
+        get: operations["listMyGames"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/classrooms/{classroom_id}/games": {
         parameters: {
             query?: never;
@@ -875,6 +979,23 @@ export interface components {
             name: string;
             /** Format: date-time */
             created_at: string;
+        };
+        StudentToken: {
+            student: components["schemas"]["Student"];
+            /**
+             * @description The student's new token (shown once); their old one no longer works.
+             * @example pgl_Qw3Er5Ty7Ui9Op1As3Df5Gh7Jk9Lz2Xc4Vb6Nm8Qa0Ws
+             */
+            token: string;
+        };
+        TeacherToken: {
+            /** Format: uuid */
+            classroom_id: string;
+            /**
+             * @description The classroom's new teacher token (shown once); the old one no longer works.
+             * @example pgt_Zx8Cv6Bn4Mq2We0Rt8Yu6Io4Pa2Sd0Fg8Hj6Kl4Zx2Cv
+             */
+            teacher_token: string;
         };
         JoinedClassroom: {
             student: components["schemas"]["Student"];
@@ -4357,6 +4478,169 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    rotateTeacherToken: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A client-chosen key. A retry with the same key and the same body returns the first response
+                 *     without acting again; the same key with another body gets 422 `idempotency_key_reused`.
+                 *     Responses are kept for 24 hours.
+                 *
+                 *     The key is a secret: whoever sends it again gets the first response, tokens included. The
+                 *     server keeps only a hash of it and the response encrypted with a key derived from it (and
+                 *     from the caller's token, when one identifies the caller), so the database alone cannot
+                 *     answer a retry. Without such a token (creating a game without a classroom token, joining a
+                 *     game outside a classroom) the key must be random enough that nobody else could send it:
+                 *     32 hex digits (hyphens aside) or 22 other characters, with at least 8 different
+                 *     characters, as a random UUID or 16 random bytes in hex, base32 or base64url have;
+                 *     otherwise 400 `weak_idempotency_key`. With a seat, student or teacher token, a short key
+                 *     is enough: it is the token holder's alone.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new teacher token, shown only here. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeacherToken"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    reissueStudentToken: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A client-chosen key. A retry with the same key and the same body returns the first response
+                 *     without acting again; the same key with another body gets 422 `idempotency_key_reused`.
+                 *     Responses are kept for 24 hours.
+                 *
+                 *     The key is a secret: whoever sends it again gets the first response, tokens included. The
+                 *     server keeps only a hash of it and the response encrypted with a key derived from it (and
+                 *     from the caller's token, when one identifies the caller), so the database alone cannot
+                 *     answer a retry. Without such a token (creating a game without a classroom token, joining a
+                 *     game outside a classroom) the key must be random enough that nobody else could send it:
+                 *     32 hex digits (hyphens aside) or 22 other characters, with at least 8 different
+                 *     characters, as a random UUID or 16 random bytes in hex, base32 or base64url have;
+                 *     otherwise 400 `weak_idempotency_key`. With a seat, student or teacher token, a short key
+                 *     is enough: it is the token holder's alone.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+                student_id: components["parameters"]["StudentID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The student and their new token, shown only here. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StudentToken"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    eraseStudent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+                student_id: components["parameters"]["StudentID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The erased student, under their placeholder name. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f",
+                     *       "classroom_id": "9b8a7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+                     *       "name": "Erased student 1",
+                     *       "created_at": "2026-11-02T09:00:00Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Student"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listMyGames: {
+        parameters: {
+            query?: {
+                status?: components["schemas"]["GameStatus"];
+                /** @description `mine`: only games in which your seat may act now. */
+                turn?: "mine";
+                /** @description The `next_cursor` of the previous page. */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description Page size. */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of your games. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["BodyNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["Unavailable"];
         };
