@@ -100,6 +100,9 @@ type Entry struct {
 	Outcome   json.RawMessage
 	Random    []int
 	CreatedAt time.Time
+	// Service marks an entry the service recorded itself (a resignation, G-3) rather than an
+	// action the engine applied: the fold of the history skips it, whatever the kind.
+	Service bool
 }
 
 // Attempt is a refused action, kept for review.

@@ -87,6 +87,9 @@ type Tx interface {
 	InsertSeat(ctx context.Context, gameID string, seat int, name string, hash []byte) error
 	// InsertBotSeat seats a computer player of a level (a domain.Level), which has no token.
 	InsertBotSeat(ctx context.Context, gameID string, seat int, name, level string) error
+	// HandSeatToBot makes a computer player of level (a domain.Level) play a seat from now on; the
+	// seat's token, if it had one, stops working.
+	HandSeatToBot(ctx context.Context, gameID string, seat int, level string) error
 	// InsertStudentSeat seats a current student of the classroom; ErrNotFound when there is none.
 	InsertStudentSeat(ctx context.Context, gameID, classroomID string, seat int, studentID string) error
 	// NextSeq is the seq the game's next history entry takes.

@@ -158,6 +158,12 @@ func (t *gameTx) InsertBotSeat(ctx context.Context, gameID string, seat int, nam
 	return t.queue(ctx, `INSERT INTO seats (game_id, seat, name, bot) VALUES ($1, $2, $3, $4)`, gameID, seat, name, level)
 }
 
+// HandSeatToBot makes a computer player of level play a seat from now on; the seat's token, if it
+// had one, stops working (a bot's seat has none).
+func (t *gameTx) HandSeatToBot(ctx context.Context, gameID string, seat int, level string) error {
+	return t.queue(ctx, `UPDATE seats SET bot = $3, token_hash = NULL WHERE game_id = $1 AND seat = $2`, gameID, seat, level)
+}
+
 func (t *gameTx) InsertStudentSeat(ctx context.Context, gameID, classroomID string, seat int, studentID string) error {
 	var inserted bool
 	err := t.one(ctx, `WITH seat AS (INSERT INTO seats (game_id, seat, name, student_id)
@@ -185,8 +191,8 @@ func (t *gameTx) AppendEntry(ctx context.Context, gameID string, e *play.Entry) 
 	if e.Random == nil {
 		e.Random = []int{}
 	}
-	if err := t.queue(ctx, `INSERT INTO actions (game_id, seq, version, seat, action, outcome, random) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-		gameID, e.Seq, e.Version, e.Seat, e.Action, e.Outcome, e.Random); err != nil {
+	if err := t.queue(ctx, `INSERT INTO actions (game_id, seq, version, seat, action, outcome, random, service) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+		gameID, e.Seq, e.Version, e.Seat, e.Action, e.Outcome, e.Random, e.Service); err != nil {
 		return err
 	}
 	e.CreatedAt = t.now // the column's default

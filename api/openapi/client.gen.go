@@ -584,6 +584,19 @@ type ClientInterface interface {
 	// Corresponds with GET /v1/games/{id}/replay.svg (the `GetGameReplay` operationId).
 	GetGameReplay(ctx context.Context, id GameID, params *GetGameReplayParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ResignGame Resign an active game (a seat's token or the seat's student token).
+	//
+	// The caller's seat leaves the game (G-3), on its turn or not. In a game of two players the
+	// other player wins and the game is finished. In a game of more players a computer player of
+	// level `greedy` takes the seat (its `bot` becomes `greedy`) and plays it to the end; the seat's
+	// token stops working, and a student's token may still read the game but no longer act in it.
+	// The resignation is a history entry of its own (action `{"type":"resign"}`, outcome a
+	// `ResignOutcome`), sent on the event stream like any action. A lobby or an aborted game gets
+	// 409 `game_not_active`, a finished one 409 `game_over`; a token without a seat 403 `forbidden`.
+	//
+	// Corresponds with POST /v1/games/{id}/resign (the `ResignGame` operationId).
+	ResignGame(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetReview The expert's judgement of every action a person played (the classroom's teacher; anyone who can see the game once it is over).
 	//
 	// For each action of a person's seat (a computer's are not judged), the expert's best action at
@@ -1496,6 +1509,29 @@ func (c *Client) JoinGame(ctx context.Context, id GameID, params *JoinGameParams
 // Corresponds with GET /v1/games/{id}/replay.svg (the `GetGameReplay` operationId).
 func (c *Client) GetGameReplay(ctx context.Context, id GameID, params *GetGameReplayParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetGameReplayRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ResignGame Resign an active game (a seat's token or the seat's student token).
+//
+// The caller's seat leaves the game (G-3), on its turn or not. In a game of two players the
+// other player wins and the game is finished. In a game of more players a computer player of
+// level `greedy` takes the seat (its `bot` becomes `greedy`) and plays it to the end; the seat's
+// token stops working, and a student's token may still read the game but no longer act in it.
+// The resignation is a history entry of its own (action `{"type":"resign"}`, outcome a
+// `ResignOutcome`), sent on the event stream like any action. A lobby or an aborted game gets
+// 409 `game_not_active`, a finished one 409 `game_over`; a token without a seat 403 `forbidden`.
+//
+// Corresponds with POST /v1/games/{id}/resign (the `ResignGame` operationId).
+func (c *Client) ResignGame(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewResignGameRequest(c.Server, id)
 	if err != nil {
 		return nil, err
 	}
@@ -3238,6 +3274,40 @@ func NewGetGameReplayRequest(server string, id GameID, params *GetGameReplayPara
 	return req, nil
 }
 
+// NewResignGameRequest constructs an http.Request for the ResignGame method
+func NewResignGameRequest(server string, id GameID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/games/%s/resign", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetReviewRequest constructs an http.Request for the GetReview method
 func NewGetReviewRequest(server string, id GameID) (*http.Request, error) {
 	var err error
@@ -3966,6 +4036,21 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /v1/games/{id}/replay.svg (the `GetGameReplay` operationId).
 	GetGameReplayWithResponse(ctx context.Context, id GameID, params *GetGameReplayParams, reqEditors ...RequestEditorFn) (*GetGameReplayResponse, error)
+
+	// ResignGameWithResponse Resign an active game (a seat's token or the seat's student token).
+	//
+	// The caller's seat leaves the game (G-3), on its turn or not. In a game of two players the
+	// other player wins and the game is finished. In a game of more players a computer player of
+	// level `greedy` takes the seat (its `bot` becomes `greedy`) and plays it to the end; the seat's
+	// token stops working, and a student's token may still read the game but no longer act in it.
+	// The resignation is a history entry of its own (action `{"type":"resign"}`, outcome a
+	// `ResignOutcome`), sent on the event stream like any action. A lobby or an aborted game gets
+	// 409 `game_not_active`, a finished one 409 `game_over`; a token without a seat 403 `forbidden`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/games/{id}/resign (the `ResignGame` operationId).
+	ResignGameWithResponse(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*ResignGameResponse, error)
 
 	// GetReviewWithResponse The expert's judgement of every action a person played (the classroom's teacher; anyone who can see the game once it is over).
 	//
@@ -7172,6 +7257,131 @@ func (r GetGameReplayResponse) ContentType() string {
 	return ""
 }
 
+// ResignGameResponse200Headers the declared response headers of an HTTP 200 response for ResignGame
+type ResignGameResponse200Headers struct {
+	ETag *string
+}
+
+// ResignGameResponse401Headers the declared response headers of an HTTP 401 response for ResignGame
+type ResignGameResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// ResignGameResponse429Headers the declared response headers of an HTTP 429 response for ResignGame
+type ResignGameResponse429Headers struct {
+	RetryAfter *int
+}
+
+// ResignGameResponse503Headers the declared response headers of an HTTP 503 response for ResignGame
+type ResignGameResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ResignGameResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Game
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ResignGameResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ResignGameResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ResignGameResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ResignGameResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ResignGameResponse) GetJSON200() *Game {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ResignGameResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ResignGameResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ResignGameResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ResignGameResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r ResignGameResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ResignGameResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ResignGameResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ResignGameResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ResignGameResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ResignGameResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ResignGameResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ResignGameResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetReviewResponse401Headers the declared response headers of an HTTP 401 response for GetReview
 type GetReviewResponse401Headers struct {
 	WWWAuthenticate string
@@ -8390,6 +8600,27 @@ func (c *ClientWithResponses) GetGameReplayWithResponse(ctx context.Context, id 
 		return nil, err
 	}
 	return ParseGetGameReplayResponse(rsp)
+}
+
+// ResignGameWithResponse Resign an active game (a seat's token or the seat's student token).
+//
+// The caller's seat leaves the game (G-3), on its turn or not. In a game of two players the
+// other player wins and the game is finished. In a game of more players a computer player of
+// level `greedy` takes the seat (its `bot` becomes `greedy`) and plays it to the end; the seat's
+// token stops working, and a student's token may still read the game but no longer act in it.
+// The resignation is a history entry of its own (action `{"type":"resign"}`, outcome a
+// `ResignOutcome`), sent on the event stream like any action. A lobby or an aborted game gets
+// 409 `game_not_active`, a finished one 409 `game_over`; a token without a seat 403 `forbidden`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/games/{id}/resign (the `ResignGame` operationId).
+func (c *ClientWithResponses) ResignGameWithResponse(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*ResignGameResponse, error) {
+	rsp, err := c.ResignGame(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseResignGameResponse(rsp)
 }
 
 // GetReviewWithResponse The expert's judgement of every action a person played (the classroom's teacher; anyone who can see the game once it is over).
@@ -11517,6 +11748,131 @@ func ParseGetGameReplayResponse(rsp *http.Response) (*GetGameReplayResponse, err
 		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetGameReplayResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseResignGameResponse parses an HTTP response from a ResignGameWithResponse call
+func ParseResignGameResponse(rsp *http.Response) (*ResignGameResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ResignGameResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Game
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ResignGameResponse200Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers ResignGameResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers ResignGameResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ResignGameResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
