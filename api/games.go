@@ -137,6 +137,19 @@ func (s *Server) ResignGame(c echo.Context, id openapi.GameID) error {
 	return s.sendGame(c, g, caller)
 }
 
+// LeaveGame gives up the caller's seat in a lobby.
+func (s *Server) LeaveGame(c echo.Context, id openapi.GameID) error {
+	principal, err := principalOf(c)
+	if err != nil {
+		return err
+	}
+	g, caller, err := s.play.Leave(c.Request().Context(), id.String(), principal)
+	if err != nil {
+		return err
+	}
+	return s.sendGame(c, g, caller)
+}
+
 // GetGame shows a game as the caller may see it. The body of a version of a game, for one way of
 // seeing it, is rendered once and then served from the game cache (gamecache.go) as long as the
 // game read now is that version.

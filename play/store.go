@@ -90,6 +90,8 @@ type Tx interface {
 	// HandSeatToBot makes a computer player of level (a domain.Level) play a seat from now on; the
 	// seat's token, if it had one, stops working.
 	HandSeatToBot(ctx context.Context, gameID string, seat int, level string) error
+	// RemoveSeat frees a lobby seat, moving the later seats down by one; its token stops working.
+	RemoveSeat(ctx context.Context, gameID string, seat int) error
 	// InsertStudentSeat seats a current student of the classroom; ErrNotFound when there is none.
 	InsertStudentSeat(ctx context.Context, gameID, classroomID string, seat int, studentID string) error
 	// NextSeq is the seq the game's next history entry takes.

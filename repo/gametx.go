@@ -231,6 +231,19 @@ func (t *gameTx) SaveState(ctx context.Context, g *play.GameRecord, c play.State
 	return nil
 }
 
+// RemoveSeat frees a lobby seat and moves the later seats down by one, so that the seats stay
+// numbered 0, 1, …; the freed seat's token stops working. The seats move in two steps, out of the
+// way and back, because the primary key is checked row by row.
+func (t *gameTx) RemoveSeat(ctx context.Context, gameID string, seat int) error {
+	if err := t.queue(ctx, `DELETE FROM seats WHERE game_id = $1 AND seat = $2`, gameID, seat); err != nil {
+		return err
+	}
+	if err := t.queue(ctx, `UPDATE seats SET seat = seat + 1000000 WHERE game_id = $1 AND seat > $2`, gameID, seat); err != nil {
+		return err
+	}
+	return t.queue(ctx, `UPDATE seats SET seat = seat - 1000001 WHERE game_id = $1 AND seat > 1000000`, gameID)
+}
+
 func (t *gameTx) BumpVersion(ctx context.Context, g *play.GameRecord) error {
 	if err := t.queue(ctx, `UPDATE games SET version = version + 1, updated_at = now() WHERE id = $1`, g.ID); err != nil {
 		return err

@@ -512,6 +512,17 @@ type ClientInterface interface {
 	// Corresponds with GET /v1/games/{id}/hint (the `GetHint` operationId).
 	GetHint(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// LeaveGame Give up a seat in a lobby (the seat's token, or the seat's student token).
+	//
+	// The caller's seat in a game waiting in its lobby opens again: another player may join. The
+	// seats after it move down by one (a lobby's seats are always numbered 0, 1, …), the leaver's
+	// seat token stops working (401), and the `creator_token` is unaffected. The answer is the
+	// game as the leaver now sees it, without a seat. A game that has started is left with
+	// `POST /v1/games/{id}/resign`: it gets 409 `not_in_lobby`; a token without a seat 403 `forbidden`.
+	//
+	// Corresponds with POST /v1/games/{id}/leave (the `LeaveGame` operationId).
+	LeaveGame(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetLegalActions What the caller may do now.
 	//
 	// Each entry's `action` may be posted to `/v1/games/{id}/actions` as it is. `game` tells which
@@ -1387,6 +1398,27 @@ func (c *Client) StreamGameEvents(ctx context.Context, id GameID, params *Stream
 // Corresponds with GET /v1/games/{id}/hint (the `GetHint` operationId).
 func (c *Client) GetHint(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetHintRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// LeaveGame Give up a seat in a lobby (the seat's token, or the seat's student token).
+//
+// The caller's seat in a game waiting in its lobby opens again: another player may join. The
+// seats after it move down by one (a lobby's seats are always numbered 0, 1, …), the leaver's
+// seat token stops working (401), and the `creator_token` is unaffected. The answer is the
+// game as the leaver now sees it, without a seat. A game that has started is left with
+// `POST /v1/games/{id}/resign`: it gets 409 `not_in_lobby`; a token without a seat 403 `forbidden`.
+//
+// Corresponds with POST /v1/games/{id}/leave (the `LeaveGame` operationId).
+func (c *Client) LeaveGame(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewLeaveGameRequest(c.Server, id)
 	if err != nil {
 		return nil, err
 	}
@@ -3014,6 +3046,40 @@ func NewGetHintRequest(server string, id GameID) (*http.Request, error) {
 	return req, nil
 }
 
+// NewLeaveGameRequest constructs an http.Request for the LeaveGame method
+func NewLeaveGameRequest(server string, id GameID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/games/%s/leave", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetLegalActionsRequest constructs an http.Request for the GetLegalActions method
 func NewGetLegalActionsRequest(server string, id GameID) (*http.Request, error) {
 	var err error
@@ -3958,6 +4024,19 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /v1/games/{id}/hint (the `GetHint` operationId).
 	GetHintWithResponse(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*GetHintResponse, error)
+
+	// LeaveGameWithResponse Give up a seat in a lobby (the seat's token, or the seat's student token).
+	//
+	// The caller's seat in a game waiting in its lobby opens again: another player may join. The
+	// seats after it move down by one (a lobby's seats are always numbered 0, 1, …), the leaver's
+	// seat token stops working (401), and the `creator_token` is unaffected. The answer is the
+	// game as the leaver now sees it, without a seat. A game that has started is left with
+	// `POST /v1/games/{id}/resign`: it gets 409 `not_in_lobby`; a token without a seat 403 `forbidden`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/games/{id}/leave (the `LeaveGame` operationId).
+	LeaveGameWithResponse(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*LeaveGameResponse, error)
 
 	// GetLegalActionsWithResponse What the caller may do now.
 	//
@@ -6783,6 +6862,131 @@ func (r GetHintResponse) ContentType() string {
 	return ""
 }
 
+// LeaveGameResponse200Headers the declared response headers of an HTTP 200 response for LeaveGame
+type LeaveGameResponse200Headers struct {
+	ETag *string
+}
+
+// LeaveGameResponse401Headers the declared response headers of an HTTP 401 response for LeaveGame
+type LeaveGameResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// LeaveGameResponse429Headers the declared response headers of an HTTP 429 response for LeaveGame
+type LeaveGameResponse429Headers struct {
+	RetryAfter *int
+}
+
+// LeaveGameResponse503Headers the declared response headers of an HTTP 503 response for LeaveGame
+type LeaveGameResponse503Headers struct {
+	RetryAfter *int
+}
+
+type LeaveGameResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Game
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *LeaveGameResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *LeaveGameResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *LeaveGameResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *LeaveGameResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r LeaveGameResponse) GetJSON200() *Game {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r LeaveGameResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r LeaveGameResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r LeaveGameResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r LeaveGameResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r LeaveGameResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r LeaveGameResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r LeaveGameResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r LeaveGameResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r LeaveGameResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r LeaveGameResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r LeaveGameResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r LeaveGameResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetLegalActionsResponse200Headers the declared response headers of an HTTP 200 response for GetLegalActions
 type GetLegalActionsResponse200Headers struct {
 	ETag *string
@@ -8492,6 +8696,25 @@ func (c *ClientWithResponses) GetHintWithResponse(ctx context.Context, id GameID
 		return nil, err
 	}
 	return ParseGetHintResponse(rsp)
+}
+
+// LeaveGameWithResponse Give up a seat in a lobby (the seat's token, or the seat's student token).
+//
+// The caller's seat in a game waiting in its lobby opens again: another player may join. The
+// seats after it move down by one (a lobby's seats are always numbered 0, 1, …), the leaver's
+// seat token stops working (401), and the `creator_token` is unaffected. The answer is the
+// game as the leaver now sees it, without a seat. A game that has started is left with
+// `POST /v1/games/{id}/resign`: it gets 409 `not_in_lobby`; a token without a seat 403 `forbidden`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/games/{id}/leave (the `LeaveGame` operationId).
+func (c *ClientWithResponses) LeaveGameWithResponse(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*LeaveGameResponse, error) {
+	rsp, err := c.LeaveGame(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseLeaveGameResponse(rsp)
 }
 
 // GetLegalActionsWithResponse What the caller may do now.
@@ -11259,6 +11482,131 @@ func ParseGetHintResponse(rsp *http.Response) (*GetHintResponse, error) {
 		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetHintResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseLeaveGameResponse parses an HTTP response from a LeaveGameWithResponse call
+func ParseLeaveGameResponse(rsp *http.Response) (*LeaveGameResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &LeaveGameResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Game
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers LeaveGameResponse200Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers LeaveGameResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers LeaveGameResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers LeaveGameResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

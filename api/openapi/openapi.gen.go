@@ -5647,6 +5647,9 @@ type ServerInterface interface {
 	// GetHint The expert's suggested action for the caller's seat now (seat or student token).
 	// (GET /v1/games/{id}/hint)
 	GetHint(ctx echo.Context, id GameID) error
+	// LeaveGame Give up a seat in a lobby (the seat's token, or the seat's student token).
+	// (POST /v1/games/{id}/leave)
+	LeaveGame(ctx echo.Context, id GameID) error
 	// GetLegalActions What the caller may do now.
 	// (GET /v1/games/{id}/legal-actions)
 	GetLegalActions(ctx echo.Context, id GameID) error
@@ -6325,6 +6328,22 @@ func (w *ServerInterfaceWrapper) GetHint(ctx echo.Context) error {
 	return err
 }
 
+// LeaveGame converts echo context to params.
+func (w *ServerInterfaceWrapper) LeaveGame(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "id" -------------
+	var id GameID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.LeaveGame(ctx, id)
+	return err
+}
+
 // GetLegalActions converts echo context to params.
 func (w *ServerInterfaceWrapper) GetLegalActions(ctx echo.Context) error {
 	var err error
@@ -6615,6 +6634,7 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.POST(options.BaseURL+"/v1/games/:id/players", wrapper.JoinGame, options.OperationMiddlewares["joinGame"]...)
 	router.POST(options.BaseURL+"/v1/games/:id/start", wrapper.StartGame, options.OperationMiddlewares["startGame"]...)
 	router.POST(options.BaseURL+"/v1/games/:id/abort", wrapper.AbortGame, options.OperationMiddlewares["abortGame"]...)
+	router.POST(options.BaseURL+"/v1/games/:id/leave", wrapper.LeaveGame, options.OperationMiddlewares["leaveGame"]...)
 	router.POST(options.BaseURL+"/v1/games/:id/resign", wrapper.ResignGame, options.OperationMiddlewares["resignGame"]...)
 	router.GET(options.BaseURL+"/v1/games/:id/actions", wrapper.ListActions, options.OperationMiddlewares["listActions"]...)
 	router.POST(options.BaseURL+"/v1/games/:id/actions", wrapper.PostAction, options.OperationMiddlewares["postAction"]...)
