@@ -35,6 +35,9 @@ func gameBody(g *play.Game, caller play.Caller) (openapi.Game, error) {
 	if caller.HasSeat() {
 		body.You.Seat = ptr(caller.Seat)
 	}
+	if g.RematchID != nil {
+		body.Rematch = ptr(mustUUID(*g.RematchID))
+	}
 	for i, s := range g.Seats {
 		body.Seats[i] = openapi.Seat{Seat: s.Seat, Name: s.Name, JoinedAt: s.JoinedAt, Bot: botLevel(s.Bot)}
 		if s.StudentID != nil {

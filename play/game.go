@@ -43,6 +43,8 @@ type GameRecord struct {
 	ClassroomID *string
 	// Settings are the options every kind shares (bot delay, hints).
 	Settings Settings
+	// RematchID is the game that a rematch of this one created; nil when there is none.
+	RematchID *string
 	// BotDueAt is when a computer player in a seat to act is due to act; nil when none is.
 	BotDueAt *time.Time
 

@@ -579,6 +579,24 @@ type ClientInterface interface {
 	// Corresponds with POST /v1/games/{id}/players (the `JoinGame` operationId).
 	JoinGame(ctx context.Context, id GameID, params *JoinGameParams, body JoinGameJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// RematchGame Play a finished game again with the same players (any seat's token, or a seat's student token).
+	//
+	// Starts a new game of the same kind with the same players (names, students, computer players),
+	// options and classroom, each player moved on by one seat: the player of seat `i` plays seat
+	// `i + 1` (the last seat's player plays seat 0). No new token is handed out: each seat token of
+	// the finished game acts for its player's seat in the rematch too, students use their student
+	// tokens, and the finished game's `creator_token` may abort the rematch. A seat that a computer
+	// took over when its player resigned (G-3) is played by that computer again, unless it was a
+	// student's, who plays it again.
+	//
+	// A game has one rematch: the finished game links to it (`rematch`), and a later request, by any
+	// of its players, answers 200 with the same game instead of 201. A game that is not finished gets
+	// 409 `game_not_finished`; a token without a seat 403 `forbidden`; a classroom's removed student
+	// 422 `unknown_student`.
+	//
+	// Corresponds with POST /v1/games/{id}/rematch (the `RematchGame` operationId).
+	RematchGame(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetGameReplay The whole game as one animated SVG.
 	//
 	// Every step of the history in turn, one second each, over one board, repeating; the last
@@ -1515,6 +1533,34 @@ func (c *Client) JoinGameWithBody(ctx context.Context, id GameID, params *JoinGa
 // Corresponds with POST /v1/games/{id}/players (the `JoinGame` operationId).
 func (c *Client) JoinGame(ctx context.Context, id GameID, params *JoinGameParams, body JoinGameJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewJoinGameRequest(c.Server, id, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RematchGame Play a finished game again with the same players (any seat's token, or a seat's student token).
+//
+// Starts a new game of the same kind with the same players (names, students, computer players),
+// options and classroom, each player moved on by one seat: the player of seat `i` plays seat
+// `i + 1` (the last seat's player plays seat 0). No new token is handed out: each seat token of
+// the finished game acts for its player's seat in the rematch too, students use their student
+// tokens, and the finished game's `creator_token` may abort the rematch. A seat that a computer
+// took over when its player resigned (G-3) is played by that computer again, unless it was a
+// student's, who plays it again.
+//
+// A game has one rematch: the finished game links to it (`rematch`), and a later request, by any
+// of its players, answers 200 with the same game instead of 201. A game that is not finished gets
+// 409 `game_not_finished`; a token without a seat 403 `forbidden`; a classroom's removed student
+// 422 `unknown_student`.
+//
+// Corresponds with POST /v1/games/{id}/rematch (the `RematchGame` operationId).
+func (c *Client) RematchGame(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRematchGameRequest(c.Server, id)
 	if err != nil {
 		return nil, err
 	}
@@ -3264,6 +3310,40 @@ func NewJoinGameRequestWithBody(server string, id GameID, params *JoinGameParams
 	return req, nil
 }
 
+// NewRematchGameRequest constructs an http.Request for the RematchGame method
+func NewRematchGameRequest(server string, id GameID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/games/%s/rematch", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetGameReplayRequest constructs an http.Request for the GetGameReplay method
 func NewGetGameReplayRequest(server string, id GameID, params *GetGameReplayParams) (*http.Request, error) {
 	var err error
@@ -4097,6 +4177,26 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /v1/games/{id}/players (the `JoinGame` operationId).
 	JoinGameWithResponse(ctx context.Context, id GameID, params *JoinGameParams, body JoinGameJSONRequestBody, reqEditors ...RequestEditorFn) (*JoinGameResponse, error)
+
+	// RematchGameWithResponse Play a finished game again with the same players (any seat's token, or a seat's student token).
+	//
+	// Starts a new game of the same kind with the same players (names, students, computer players),
+	// options and classroom, each player moved on by one seat: the player of seat `i` plays seat
+	// `i + 1` (the last seat's player plays seat 0). No new token is handed out: each seat token of
+	// the finished game acts for its player's seat in the rematch too, students use their student
+	// tokens, and the finished game's `creator_token` may abort the rematch. A seat that a computer
+	// took over when its player resigned (G-3) is played by that computer again, unless it was a
+	// student's, who plays it again.
+	//
+	// A game has one rematch: the finished game links to it (`rematch`), and a later request, by any
+	// of its players, answers 200 with the same game instead of 201. A game that is not finished gets
+	// 409 `game_not_finished`; a token without a seat 403 `forbidden`; a classroom's removed student
+	// 422 `unknown_student`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/games/{id}/rematch (the `RematchGame` operationId).
+	RematchGameWithResponse(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*RematchGameResponse, error)
 
 	// GetGameReplayWithResponse The whole game as one animated SVG.
 	//
@@ -7349,6 +7449,153 @@ func (r JoinGameResponse) ContentType() string {
 	return ""
 }
 
+// RematchGameResponse200Headers the declared response headers of an HTTP 200 response for RematchGame
+type RematchGameResponse200Headers struct {
+	ETag *string
+}
+
+// RematchGameResponse201Headers the declared response headers of an HTTP 201 response for RematchGame
+type RematchGameResponse201Headers struct {
+	ETag     *string
+	Location *string
+}
+
+// RematchGameResponse401Headers the declared response headers of an HTTP 401 response for RematchGame
+type RematchGameResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// RematchGameResponse429Headers the declared response headers of an HTTP 429 response for RematchGame
+type RematchGameResponse429Headers struct {
+	RetryAfter *int
+}
+
+// RematchGameResponse503Headers the declared response headers of an HTTP 503 response for RematchGame
+type RematchGameResponse503Headers struct {
+	RetryAfter *int
+}
+
+type RematchGameResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Game
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *Game
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Unprocessable
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *RematchGameResponse200Headers
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *RematchGameResponse201Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *RematchGameResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *RematchGameResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RematchGameResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r RematchGameResponse) GetJSON200() *Game {
+	return r.JSON200
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r RematchGameResponse) GetJSON201() *Game {
+	return r.JSON201
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r RematchGameResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r RematchGameResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r RematchGameResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r RematchGameResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r RematchGameResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r RematchGameResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r RematchGameResponse) GetApplicationproblemJSON422() *Unprocessable {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r RematchGameResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r RematchGameResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r RematchGameResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RematchGameResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RematchGameResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RematchGameResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetGameReplayResponse200Headers the declared response headers of an HTTP 200 response for GetGameReplay
 type GetGameReplayResponse200Headers struct {
 	CacheControl *string
@@ -8799,6 +9046,32 @@ func (c *ClientWithResponses) JoinGameWithResponse(ctx context.Context, id GameI
 		return nil, err
 	}
 	return ParseJoinGameResponse(rsp)
+}
+
+// RematchGameWithResponse Play a finished game again with the same players (any seat's token, or a seat's student token).
+//
+// Starts a new game of the same kind with the same players (names, students, computer players),
+// options and classroom, each player moved on by one seat: the player of seat `i` plays seat
+// `i + 1` (the last seat's player plays seat 0). No new token is handed out: each seat token of
+// the finished game acts for its player's seat in the rematch too, students use their student
+// tokens, and the finished game's `creator_token` may abort the rematch. A seat that a computer
+// took over when its player resigned (G-3) is played by that computer again, unless it was a
+// student's, who plays it again.
+//
+// A game has one rematch: the finished game links to it (`rematch`), and a later request, by any
+// of its players, answers 200 with the same game instead of 201. A game that is not finished gets
+// 409 `game_not_finished`; a token without a seat 403 `forbidden`; a classroom's removed student
+// 422 `unknown_student`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/games/{id}/rematch (the `RematchGame` operationId).
+func (c *ClientWithResponses) RematchGameWithResponse(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*RematchGameResponse, error) {
+	rsp, err := c.RematchGame(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRematchGameResponse(rsp)
 }
 
 // GetGameReplayWithResponse The whole game as one animated SVG.
@@ -11975,6 +12248,162 @@ func ParseJoinGameResponse(rsp *http.Response) (*JoinGameResponse, error) {
 		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers JoinGameResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseRematchGameResponse parses an HTTP response from a RematchGameWithResponse call
+func ParseRematchGameResponse(rsp *http.Response) (*RematchGameResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RematchGameResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Game
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest Game
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Unprocessable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers RematchGameResponse200Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 201:
+		var headers RematchGameResponse201Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = &value
+		}
+		response.Headers201 = &headers
+	case rsp.StatusCode == 401:
+		var headers RematchGameResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers RematchGameResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers RematchGameResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

@@ -1554,6 +1554,9 @@ type Game struct {
 	// Options The game's options with every default filled in, as its kind defines them (`GameOfKind`).
 	Options json.RawMessage `json:"options"`
 
+	// Rematch The id of this finished game's rematch (`POST /v1/games/{id}/rematch`); absent until someone asks for one.
+	Rematch *openapi_types.UUID `json:"rematch,omitempty"`
+
 	// SeatCount In a lobby, the seats open in all; afterwards, the number of players.
 	SeatCount int    `json:"seat_count"`
 	Seats     []Seat `json:"seats"`
@@ -1564,7 +1567,7 @@ type Game struct {
 	Turn      *Turn           `json:"turn"`
 	UpdatedAt time.Time       `json:"updated_at"`
 
-	// Version Grows by one with every change (join, start, action, abort); the ETag.
+	// Version Grows by one with every change (join, leave, start, action, resignation, abort, a rematch linked); the ETag.
 	Version int64 `json:"version"`
 	Winners []int `json:"winners"`
 
@@ -3639,6 +3642,13 @@ func (t Game) MarshalJSON() ([]byte, error) {
 		return nil, fmt.Errorf("error marshaling 'options': %w", err)
 	}
 
+	if t.Rematch != nil {
+		object["rematch"], err = json.Marshal(t.Rematch)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'rematch': %w", err)
+		}
+	}
+
 	object["seat_count"], err = json.Marshal(t.SeatCount)
 	if err != nil {
 		return nil, fmt.Errorf("error marshaling 'seat_count': %w", err)
@@ -3742,6 +3752,13 @@ func (t *Game) UnmarshalJSON(b []byte) error {
 		err = json.Unmarshal(raw, &t.Options)
 		if err != nil {
 			return fmt.Errorf("error reading 'options': %w", err)
+		}
+	}
+
+	if raw, found := object["rematch"]; found {
+		err = json.Unmarshal(raw, &t.Rematch)
+		if err != nil {
+			return fmt.Errorf("error reading 'rematch': %w", err)
 		}
 	}
 
@@ -5659,6 +5676,9 @@ type ServerInterface interface {
 	// JoinGame Take an open seat in a lobby.
 	// (POST /v1/games/{id}/players)
 	JoinGame(ctx echo.Context, id GameID, params JoinGameParams) error
+	// RematchGame Play a finished game again with the same players (any seat's token, or a seat's student token).
+	// (POST /v1/games/{id}/rematch)
+	RematchGame(ctx echo.Context, id GameID) error
 	// GetGameReplay The whole game as one animated SVG.
 	// (GET /v1/games/{id}/replay.svg)
 	GetGameReplay(ctx echo.Context, id GameID, params GetGameReplayParams) error
@@ -6445,6 +6465,22 @@ func (w *ServerInterfaceWrapper) JoinGame(ctx echo.Context) error {
 	return err
 }
 
+// RematchGame converts echo context to params.
+func (w *ServerInterfaceWrapper) RematchGame(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "id" -------------
+	var id GameID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.RematchGame(ctx, id)
+	return err
+}
+
 // GetGameReplay converts echo context to params.
 func (w *ServerInterfaceWrapper) GetGameReplay(ctx echo.Context) error {
 	var err error
@@ -6636,6 +6672,7 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.POST(options.BaseURL+"/v1/games/:id/abort", wrapper.AbortGame, options.OperationMiddlewares["abortGame"]...)
 	router.POST(options.BaseURL+"/v1/games/:id/leave", wrapper.LeaveGame, options.OperationMiddlewares["leaveGame"]...)
 	router.POST(options.BaseURL+"/v1/games/:id/resign", wrapper.ResignGame, options.OperationMiddlewares["resignGame"]...)
+	router.POST(options.BaseURL+"/v1/games/:id/rematch", wrapper.RematchGame, options.OperationMiddlewares["rematchGame"]...)
 	router.GET(options.BaseURL+"/v1/games/:id/actions", wrapper.ListActions, options.OperationMiddlewares["listActions"]...)
 	router.POST(options.BaseURL+"/v1/games/:id/actions", wrapper.PostAction, options.OperationMiddlewares["postAction"]...)
 	router.GET(options.BaseURL+"/v1/games/:id/events", wrapper.StreamGameEvents, options.OperationMiddlewares["streamGameEvents"]...)
