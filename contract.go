@@ -46,7 +46,7 @@ var kindParts = []struct {
 	props []kindProp
 }{
 	{"Game", []kindProp{{name: "options", role: "Options"}, {name: "state", role: "View", nullable: true}}},
-	{"HistoryEntry", []kindProp{{name: "action", role: "Action", orRef: "StartAction"}, {name: "outcome", role: "Outcome"}}},
+	{"HistoryEntry", []kindProp{{name: "action", role: "Action", orRef: "ServiceAction"}, {name: "outcome", role: "Outcome", orRef: "ResignOutcome"}}},
 	{"LegalActions", []kindProp{{name: "actions", role: "LegalActions"}}},
 	{"Scores", []kindProp{{name: "scores", role: "Scores", nullable: true}}},
 }

@@ -124,6 +124,54 @@ func (s *Server) AbortGame(c echo.Context, id openapi.GameID) error {
 	return s.sendGame(c, g, caller)
 }
 
+// ResignGame takes the caller's seat out of an active game (G-3).
+func (s *Server) ResignGame(c echo.Context, id openapi.GameID) error {
+	principal, err := principalOf(c)
+	if err != nil {
+		return err
+	}
+	g, caller, err := s.play.Resign(c.Request().Context(), id.String(), principal)
+	if err != nil {
+		return err
+	}
+	return s.sendGame(c, g, caller)
+}
+
+// LeaveGame gives up the caller's seat in a lobby.
+func (s *Server) LeaveGame(c echo.Context, id openapi.GameID) error {
+	principal, err := principalOf(c)
+	if err != nil {
+		return err
+	}
+	g, caller, err := s.play.Leave(c.Request().Context(), id.String(), principal)
+	if err != nil {
+		return err
+	}
+	return s.sendGame(c, g, caller)
+}
+
+// RematchGame starts a finished game's rematch, or answers the one started before.
+func (s *Server) RematchGame(c echo.Context, id openapi.GameID) error {
+	principal, err := principalOf(c)
+	if err != nil {
+		return err
+	}
+	r, err := s.play.Rematch(c.Request().Context(), id.String(), principal)
+	if err != nil {
+		return err
+	}
+	if !r.Created {
+		return s.sendGame(c, r.Game, r.Caller)
+	}
+	body, err := gameBody(r.Game, r.Caller)
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set("Location", "/v1/games/"+r.Game.ID)
+	c.Response().Header().Set("ETag", etag(r.Game.Version))
+	return c.JSON(http.StatusCreated, body)
+}
+
 // GetGame shows a game as the caller may see it. The body of a version of a game, for one way of
 // seeing it, is rendered once and then served from the game cache (gamecache.go) as long as the
 // game read now is that version.

@@ -35,6 +35,9 @@ func gameBody(g *play.Game, caller play.Caller) (openapi.Game, error) {
 	if caller.HasSeat() {
 		body.You.Seat = ptr(caller.Seat)
 	}
+	if g.RematchID != nil {
+		body.Rematch = ptr(mustUUID(*g.RematchID))
+	}
 	for i, s := range g.Seats {
 		body.Seats[i] = openapi.Seat{Seat: s.Seat, Name: s.Name, JoinedAt: s.JoinedAt, Bot: botLevel(s.Bot)}
 		if s.StudentID != nil {
@@ -56,25 +59,29 @@ func gameBody(g *play.Game, caller play.Caller) (openapi.Game, error) {
 }
 
 // entryBody is one history entry, redacted for viewer.
-func entryBody(g *play.Game, e play.Entry, viewer domain.Viewer) (openapi.HistoryEntry, error) {
-	body := openapi.HistoryEntry{Game: openapi.GameKind(g.Kind), Seq: e.Seq, Seat: e.Seat, Action: e.Action, CreatedAt: e.CreatedAt}
+func entryBody(g *play.Game, e play.Entry, viewer domain.Viewer) (body openapi.HistoryEntry, err error) {
+	body = openapi.HistoryEntry{Game: openapi.GameKind(g.Kind), Seq: e.Seq, Seat: e.Seat, Action: e.Action, CreatedAt: e.CreatedAt}
 	if e.Seat != nil && *e.Seat < len(g.Seats) {
 		body.Bot = botLevel(g.Seats[*e.Seat].Bot)
 	}
-	outcome, err := g.Rules.DecodeOutcome(e.Outcome)
-	if err != nil {
+	if e.Service {
+		body.Outcome = e.Outcome // the service's own outcome (a resignation) hides nothing
+	} else if body.Outcome, err = redactedOutcome(g, e, viewer); err != nil {
 		return body, err
 	}
-	redacted, err := json.Marshal(outcome.Redact(viewer))
-	if err != nil {
-		return body, err
-	}
-	body.Outcome = redacted
 	if viewer.Role == domain.RoleFull {
 		// The random values reveal the order of shuffled decks: only a full view may see them.
 		body.Random = ptr(e.Random)
 	}
 	return body, nil
+}
+
+func redactedOutcome(g *play.Game, e play.Entry, viewer domain.Viewer) (json.RawMessage, error) {
+	outcome, err := g.Rules.DecodeOutcome(e.Outcome)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(outcome.Redact(viewer))
 }
 
 // botLevel is a seat's computer player level as the contract marks it, nil for a person.

@@ -43,6 +43,8 @@ type GameRecord struct {
 	ClassroomID *string
 	// Settings are the options every kind shares (bot delay, hints).
 	Settings Settings
+	// RematchID is the game that a rematch of this one created; nil when there is none.
+	RematchID *string
 	// BotDueAt is when a computer player in a seat to act is due to act; nil when none is.
 	BotDueAt *time.Time
 
@@ -100,6 +102,9 @@ type Entry struct {
 	Outcome   json.RawMessage
 	Random    []int
 	CreatedAt time.Time
+	// Service marks an entry the service recorded itself (a resignation, G-3) rather than an
+	// action the engine applied: the fold of the history skips it, whatever the kind.
+	Service bool
 }
 
 // Attempt is a refused action, kept for review.

@@ -3,6 +3,7 @@ package play
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"primegames/domain"
 )
@@ -25,18 +26,28 @@ func (s *Service) StateAt(ctx context.Context, g *Game, seq int64) (domain.State
 // Fold replays a game's entries, the start first, into the state they lead to.
 func Fold(g *Game, entries []Entry) (domain.State, error) { return foldVisiting(g, entries, nil) }
 
-// foldVisiting is Fold that shows visit the state before each action: i counts the actions, so
-// entries[i+1] is the one about to be applied.
+// foldVisiting is Fold that shows visit the state before each action: i counts the engine's
+// actions, so engineEntries(entries)[i+1] is the one about to be applied.
 func foldVisiting(g *Game, entries []Entry, visit func(i int, before domain.State) error) (domain.State, error) {
 	if len(entries) == 0 || entries[0].Seq != 0 {
 		return nil, fmt.Errorf("game %s: history does not begin with its start", g.ID)
 	}
+	entries = engineEntries(entries)
 	setup := domain.Setup{Options: g.Options, Seats: g.SeatCount, Random: entries[0].Random}
 	records := make([]domain.Record, 0, len(entries)-1)
 	for _, e := range entries[1:] {
 		records = append(records, domain.Record{Seat: *e.Seat, Action: e.Action, Random: e.Random})
 	}
 	return domain.FoldVisiting(g.Rules, setup, records, visit)
+}
+
+// engineEntries are the entries the engine applied, without the service's own (G-3), which change
+// no engine state; entries itself when it has none of those.
+func engineEntries(entries []Entry) []Entry {
+	if !slices.ContainsFunc(entries, func(e Entry) bool { return e.Service }) {
+		return entries
+	}
+	return slices.DeleteFunc(slices.Clone(entries), func(e Entry) bool { return e.Service })
 }
 
 // Progress is a game and the next entries of its history, read from one snapshot so they agree.

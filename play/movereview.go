@@ -111,6 +111,7 @@ func (s *Service) reviewNow(ctx context.Context, g *Game, advisor *domain.Adviso
 	if err != nil {
 		return nil, err
 	}
+	entries = engineEntries(entries)
 	judge := func(i int, before domain.State) error {
 		e := entries[i+1]
 		summary := summaries[*e.Seat]

@@ -54,6 +54,7 @@ func (s *Service) GamePicture(ctx context.Context, id string, p Principal, seq *
 	if len(entries) == 0 || seq != nil && entries[len(entries)-1].Seq != *seq {
 		return nil, domain.Errorf(domain.KindNotFound, "step_not_found", "Game %s has no step %d.", g.ID, through)
 	}
+	entries = engineEntries(entries) // a resignation changes nothing on the board
 	state, err := Fold(g, entries)
 	if err != nil {
 		return nil, err
@@ -84,6 +85,7 @@ func (s *Service) ReplayPicture(ctx context.Context, id string, p Principal) (*P
 	if err != nil {
 		return nil, err
 	}
+	entries = engineEntries(entries)
 	viewer := ViewerFor(g.Status, caller)
 	steps := make([]domain.Position, 0, len(entries))
 	step := func(i int, state domain.State) error {

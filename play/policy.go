@@ -107,6 +107,9 @@ func MayAct(g *GameRecord, caller Caller) error {
 	if !caller.HasSeat() {
 		return domain.Errorf(domain.KindForbidden, "forbidden", "Only players act in a game; this token has no seat in game %s.", g.ID)
 	}
+	if isBotSeat(g, caller.Seat) {
+		return domain.Errorf(domain.KindForbidden, "forbidden", "You resigned game %s: the computer plays seat %d now (G-3).", g.ID, caller.Seat)
+	}
 	return nil
 }
 

@@ -59,7 +59,7 @@ type StudentSeat struct {
 type StatsStore interface {
 	// StudentSeats lists the seats students hold in the classroom's games.
 	StudentSeats(ctx context.Context, classroomID string) ([]StudentSeat, error)
-	// EachOutcome calls fn with the outcome of every history entry of the classroom's games, each
+	// EachOutcome calls fn with the outcome of every engine entry (Service false) of the classroom's games, each
 	// game's entries together and in order.
 	EachOutcome(ctx context.Context, classroomID string, fn func(gameID, kind string, outcome json.RawMessage) error) error
 	// AttemptCounts counts the refusals of the classroom's current students by code, most frequent

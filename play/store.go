@@ -96,10 +96,18 @@ type Tx interface {
 	LockGameWithResult(ctx context.Context, id string, lookup []byte) (*GameRecord, *KeptResult, error)
 	// InsertGame stores a new game in its lobby and returns its id.
 	InsertGame(ctx context.Context, g NewGameRecord) (string, error)
-	// InsertSeat seats a named player whose token has hash.
+	// InsertSeat seats a named player whose token has hash (a rematch's seat keeps its player's
+	// hash from the game before).
 	InsertSeat(ctx context.Context, gameID string, seat int, name string, hash []byte) error
 	// InsertBotSeat seats a computer player of a level (a domain.Level), which has no token.
 	InsertBotSeat(ctx context.Context, gameID string, seat int, name, level string) error
+	// HandSeatToBot makes a computer player of level (a domain.Level) play a seat from now on; the
+	// seat's token, if it had one, stops working.
+	HandSeatToBot(ctx context.Context, gameID string, seat int, level string) error
+	// RemoveSeat frees a lobby seat, moving the later seats down by one; its token stops working.
+	RemoveSeat(ctx context.Context, gameID string, seat int) error
+	// LinkRematch records a finished game's rematch and moves its version on; it updates g.
+	LinkRematch(ctx context.Context, g *GameRecord, rematchID string) error
 	// InsertStudentSeat seats a current student of the classroom; ErrNotFound when there is none.
 	InsertStudentSeat(ctx context.Context, gameID, classroomID string, seat int, studentID string) error
 	// NextSeq is the seq the game's next history entry takes.

@@ -19,7 +19,7 @@ func (db *DB) Games() *Games { return &Games{db: db} }
 var _ play.Store = (*Games)(nil)
 
 const gameColumns = `id::text, kind, options, status, seat_count, seed, version, snapshot, winners,
-	creator_token_hash, created_at, updated_at, finished_at, classroom_id::text, bot_delay_ms, hints, bot_due_at`
+	creator_token_hash, created_at, updated_at, finished_at, classroom_id::text, bot_delay_ms, hints, bot_due_at, rematch_id::text`
 
 func scanGame(row pgx.Row) (*play.GameRecord, error) {
 	var g gameRow
@@ -39,7 +39,7 @@ type gameRow struct {
 func (r *gameRow) destinations() []any {
 	g := &r.g
 	return []any{&g.ID, &g.Kind, &g.Options, &g.Status, &g.SeatCount, &g.Seed, &g.Version, &g.Snapshot,
-		&r.winners, &g.CreatorHash, &g.CreatedAt, &g.UpdatedAt, &g.FinishedAt, &g.ClassroomID, &r.botDelayMS, &g.Settings.Hints, &g.BotDueAt}
+		&r.winners, &g.CreatorHash, &g.CreatedAt, &g.UpdatedAt, &g.FinishedAt, &g.ClassroomID, &r.botDelayMS, &g.Settings.Hints, &g.BotDueAt, &g.RematchID}
 }
 
 func (r *gameRow) record() *play.GameRecord {

@@ -158,6 +158,12 @@ func (t *gameTx) InsertBotSeat(ctx context.Context, gameID string, seat int, nam
 	return t.queue(ctx, `INSERT INTO seats (game_id, seat, name, bot) VALUES ($1, $2, $3, $4)`, gameID, seat, name, level)
 }
 
+// HandSeatToBot makes a computer player of level play a seat from now on; the seat's token, if it
+// had one, stops working (a bot's seat has none).
+func (t *gameTx) HandSeatToBot(ctx context.Context, gameID string, seat int, level string) error {
+	return t.queue(ctx, `UPDATE seats SET bot = $3, token_hash = NULL WHERE game_id = $1 AND seat = $2`, gameID, seat, level)
+}
+
 func (t *gameTx) InsertStudentSeat(ctx context.Context, gameID, classroomID string, seat int, studentID string) error {
 	var inserted bool
 	err := t.one(ctx, `WITH seat AS (INSERT INTO seats (game_id, seat, name, student_id)
@@ -185,8 +191,8 @@ func (t *gameTx) AppendEntry(ctx context.Context, gameID string, e *play.Entry) 
 	if e.Random == nil {
 		e.Random = []int{}
 	}
-	if err := t.queue(ctx, `INSERT INTO actions (game_id, seq, version, seat, action, outcome, random) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-		gameID, e.Seq, e.Version, e.Seat, e.Action, e.Outcome, e.Random); err != nil {
+	if err := t.queue(ctx, `INSERT INTO actions (game_id, seq, version, seat, action, outcome, random, service) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+		gameID, e.Seq, e.Version, e.Seat, e.Action, e.Outcome, e.Random, e.Service); err != nil {
 		return err
 	}
 	e.CreatedAt = t.now // the column's default
@@ -219,6 +225,29 @@ func (t *gameTx) SaveState(ctx context.Context, g *play.GameRecord, c play.State
 		g.Winners = nil
 	}
 	return nil
+}
+
+// RemoveSeat frees a lobby seat and moves the later seats down by one, so that the seats stay
+// numbered 0, 1, …; the freed seat's token stops working. The seats move in two steps, out of the
+// way and back, because the primary key is checked row by row.
+func (t *gameTx) RemoveSeat(ctx context.Context, gameID string, seat int) error {
+	if err := t.queue(ctx, `DELETE FROM seats WHERE game_id = $1 AND seat = $2`, gameID, seat); err != nil {
+		return err
+	}
+	if err := t.queue(ctx, `UPDATE seats SET seat = seat + 1000000 WHERE game_id = $1 AND seat > $2`, gameID, seat); err != nil {
+		return err
+	}
+	return t.queue(ctx, `UPDATE seats SET seat = seat - 1000001 WHERE game_id = $1 AND seat > 1000000`, gameID)
+}
+
+// LinkRematch records the game's rematch and moves its version on; the column is unique, and the
+// game is locked, so a game has one rematch.
+func (t *gameTx) LinkRematch(ctx context.Context, g *play.GameRecord, rematchID string) error {
+	if err := t.queue(ctx, `UPDATE games SET rematch_id = $2 WHERE id = $1`, g.ID, rematchID); err != nil {
+		return err
+	}
+	g.RematchID = &rematchID
+	return t.BumpVersion(ctx, g)
 }
 
 func (t *gameTx) BumpVersion(ctx context.Context, g *play.GameRecord) error {

@@ -10,9 +10,10 @@ import (
 	"primegames/play"
 )
 
-// StudentSeats lists the seats students hold in the classroom's games.
+// StudentSeats lists the seats students hold in the classroom's games. A student's seat played by a
+// computer is one they resigned (G-3): it never counts as won.
 func (s *Games) StudentSeats(ctx context.Context, classroomID string) ([]play.StudentSeat, error) {
-	rows, err := s.db.Pool.Query(ctx, `SELECT g.id::text, g.kind, g.status, s.seat, s.student_id::text, s.seat = ANY(coalesce(g.winners, '{}'))
+	rows, err := s.db.Pool.Query(ctx, `SELECT g.id::text, g.kind, g.status, s.seat, s.student_id::text, s.seat = ANY(coalesce(g.winners, '{}')) AND s.bot IS NULL
 		FROM games g JOIN seats s ON s.game_id = g.id
 		WHERE g.classroom_id = $1 AND s.student_id IS NOT NULL`, classroomID)
 	if err != nil {
@@ -25,11 +26,11 @@ func (s *Games) StudentSeats(ctx context.Context, classroomID string) ([]play.St
 	})
 }
 
-// EachOutcome calls fn with the outcome of every history entry of the classroom's games, by game
-// and in order.
+// EachOutcome calls fn with the outcome of every engine entry of the classroom's games (not the
+// service's own entries, such as a resignation), by game and in order.
 func (s *Games) EachOutcome(ctx context.Context, classroomID string, fn func(gameID, kind string, outcome json.RawMessage) error) error {
 	rows, err := s.db.Pool.Query(ctx, `SELECT g.id::text, g.kind, a.outcome FROM actions a JOIN games g ON g.id = a.game_id
-		WHERE g.classroom_id = $1 ORDER BY a.game_id, a.seq`, classroomID)
+		WHERE g.classroom_id = $1 AND NOT a.service ORDER BY a.game_id, a.seq`, classroomID)
 	if err != nil {
 		return err
 	}

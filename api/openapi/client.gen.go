@@ -550,6 +550,17 @@ type ClientInterface interface {
 	// Corresponds with GET /v1/games/{id}/hint (the `GetHint` operationId).
 	GetHint(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// LeaveGame Give up a seat in a lobby (the seat's token, or the seat's student token).
+	//
+	// The caller's seat in a game waiting in its lobby opens again: another player may join. The
+	// seats after it move down by one (a lobby's seats are always numbered 0, 1, …), the leaver's
+	// seat token stops working (401), and the `creator_token` is unaffected. The answer is the
+	// game as the leaver now sees it, without a seat. A game that has started is left with
+	// `POST /v1/games/{id}/resign`: it gets 409 `not_in_lobby`; a token without a seat 403 `forbidden`.
+	//
+	// Corresponds with POST /v1/games/{id}/leave (the `LeaveGame` operationId).
+	LeaveGame(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetLegalActions What the caller may do now.
 	//
 	// Each entry's `action` may be posted to `/v1/games/{id}/actions` as it is. `game` tells which
@@ -606,6 +617,24 @@ type ClientInterface interface {
 	// Corresponds with POST /v1/games/{id}/players (the `JoinGame` operationId).
 	JoinGame(ctx context.Context, id GameID, params *JoinGameParams, body JoinGameJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// RematchGame Play a finished game again with the same players (any seat's token, or a seat's student token).
+	//
+	// Starts a new game of the same kind with the same players (names, students, computer players),
+	// options and classroom, each player moved on by one seat: the player of seat `i` plays seat
+	// `i + 1` (the last seat's player plays seat 0). No new token is handed out: each seat token of
+	// the finished game acts for its player's seat in the rematch too, students use their student
+	// tokens, and the finished game's `creator_token` may abort the rematch. A seat that a computer
+	// took over when its player resigned (G-3) is played by that computer again, unless it was a
+	// student's, who plays it again.
+	//
+	// A game has one rematch: the finished game links to it (`rematch`), and a later request, by any
+	// of its players, answers 200 with the same game instead of 201. A game that is not finished gets
+	// 409 `game_not_finished`; a token without a seat 403 `forbidden`; a classroom's removed student
+	// 422 `unknown_student`.
+	//
+	// Corresponds with POST /v1/games/{id}/rematch (the `RematchGame` operationId).
+	RematchGame(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetGameReplay The whole game as one animated SVG.
 	//
 	// Every step of the history in turn, one second each, over one board, repeating; the last
@@ -621,6 +650,19 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /v1/games/{id}/replay.svg (the `GetGameReplay` operationId).
 	GetGameReplay(ctx context.Context, id GameID, params *GetGameReplayParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ResignGame Resign an active game (a seat's token or the seat's student token).
+	//
+	// The caller's seat leaves the game (G-3), on its turn or not. In a game of two players the
+	// other player wins and the game is finished. In a game of more players a computer player of
+	// level `greedy` takes the seat (its `bot` becomes `greedy`) and plays it to the end; the seat's
+	// token stops working, and a student's token may still read the game but no longer act in it.
+	// The resignation is a history entry of its own (action `{"type":"resign"}`, outcome a
+	// `ResignOutcome`), sent on the event stream like any action. A lobby or an aborted game gets
+	// 409 `game_not_active`, a finished one 409 `game_over`; a token without a seat 403 `forbidden`.
+	//
+	// Corresponds with POST /v1/games/{id}/resign (the `ResignGame` operationId).
+	ResignGame(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetReview The expert's judgement of every action a person played (the classroom's teacher; anyone who can see the game once it is over).
 	//
@@ -1504,6 +1546,27 @@ func (c *Client) GetHint(ctx context.Context, id GameID, reqEditors ...RequestEd
 	return c.Client.Do(req)
 }
 
+// LeaveGame Give up a seat in a lobby (the seat's token, or the seat's student token).
+//
+// The caller's seat in a game waiting in its lobby opens again: another player may join. The
+// seats after it move down by one (a lobby's seats are always numbered 0, 1, …), the leaver's
+// seat token stops working (401), and the `creator_token` is unaffected. The answer is the
+// game as the leaver now sees it, without a seat. A game that has started is left with
+// `POST /v1/games/{id}/resign`: it gets 409 `not_in_lobby`; a token without a seat 403 `forbidden`.
+//
+// Corresponds with POST /v1/games/{id}/leave (the `LeaveGame` operationId).
+func (c *Client) LeaveGame(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewLeaveGameRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetLegalActions What the caller may do now.
 //
 // Each entry's `action` may be posted to `/v1/games/{id}/actions` as it is. `game` tells which
@@ -1600,6 +1663,34 @@ func (c *Client) JoinGame(ctx context.Context, id GameID, params *JoinGameParams
 	return c.Client.Do(req)
 }
 
+// RematchGame Play a finished game again with the same players (any seat's token, or a seat's student token).
+//
+// Starts a new game of the same kind with the same players (names, students, computer players),
+// options and classroom, each player moved on by one seat: the player of seat `i` plays seat
+// `i + 1` (the last seat's player plays seat 0). No new token is handed out: each seat token of
+// the finished game acts for its player's seat in the rematch too, students use their student
+// tokens, and the finished game's `creator_token` may abort the rematch. A seat that a computer
+// took over when its player resigned (G-3) is played by that computer again, unless it was a
+// student's, who plays it again.
+//
+// A game has one rematch: the finished game links to it (`rematch`), and a later request, by any
+// of its players, answers 200 with the same game instead of 201. A game that is not finished gets
+// 409 `game_not_finished`; a token without a seat 403 `forbidden`; a classroom's removed student
+// 422 `unknown_student`.
+//
+// Corresponds with POST /v1/games/{id}/rematch (the `RematchGame` operationId).
+func (c *Client) RematchGame(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRematchGameRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetGameReplay The whole game as one animated SVG.
 //
 // Every step of the history in turn, one second each, over one board, repeating; the last
@@ -1616,6 +1707,29 @@ func (c *Client) JoinGame(ctx context.Context, id GameID, params *JoinGameParams
 // Corresponds with GET /v1/games/{id}/replay.svg (the `GetGameReplay` operationId).
 func (c *Client) GetGameReplay(ctx context.Context, id GameID, params *GetGameReplayParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetGameReplayRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ResignGame Resign an active game (a seat's token or the seat's student token).
+//
+// The caller's seat leaves the game (G-3), on its turn or not. In a game of two players the
+// other player wins and the game is finished. In a game of more players a computer player of
+// level `greedy` takes the seat (its `bot` becomes `greedy`) and plays it to the end; the seat's
+// token stops working, and a student's token may still read the game but no longer act in it.
+// The resignation is a history entry of its own (action `{"type":"resign"}`, outcome a
+// `ResignOutcome`), sent on the event stream like any action. A lobby or an aborted game gets
+// 409 `game_not_active`, a finished one 409 `game_over`; a token without a seat 403 `forbidden`.
+//
+// Corresponds with POST /v1/games/{id}/resign (the `ResignGame` operationId).
+func (c *Client) ResignGame(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewResignGameRequest(c.Server, id)
 	if err != nil {
 		return nil, err
 	}
@@ -3268,6 +3382,40 @@ func NewGetHintRequest(server string, id GameID) (*http.Request, error) {
 	return req, nil
 }
 
+// NewLeaveGameRequest constructs an http.Request for the LeaveGame method
+func NewLeaveGameRequest(server string, id GameID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/games/%s/leave", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetLegalActionsRequest constructs an http.Request for the GetLegalActions method
 func NewGetLegalActionsRequest(server string, id GameID) (*http.Request, error) {
 	var err error
@@ -3452,6 +3600,40 @@ func NewJoinGameRequestWithBody(server string, id GameID, params *JoinGameParams
 	return req, nil
 }
 
+// NewRematchGameRequest constructs an http.Request for the RematchGame method
+func NewRematchGameRequest(server string, id GameID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/games/%s/rematch", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetGameReplayRequest constructs an http.Request for the GetGameReplay method
 func NewGetGameReplayRequest(server string, id GameID, params *GetGameReplayParams) (*http.Request, error) {
 	var err error
@@ -3523,6 +3705,40 @@ func NewGetGameReplayRequest(server string, id GameID, params *GetGameReplayPara
 			req.Header.Set("If-None-Match", headerParam0)
 		}
 
+	}
+
+	return req, nil
+}
+
+// NewResignGameRequest constructs an http.Request for the ResignGame method
+func NewResignGameRequest(server string, id GameID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/games/%s/resign", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
 	}
 
 	return req, nil
@@ -4313,6 +4529,19 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /v1/games/{id}/hint (the `GetHint` operationId).
 	GetHintWithResponse(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*GetHintResponse, error)
 
+	// LeaveGameWithResponse Give up a seat in a lobby (the seat's token, or the seat's student token).
+	//
+	// The caller's seat in a game waiting in its lobby opens again: another player may join. The
+	// seats after it move down by one (a lobby's seats are always numbered 0, 1, …), the leaver's
+	// seat token stops working (401), and the `creator_token` is unaffected. The answer is the
+	// game as the leaver now sees it, without a seat. A game that has started is left with
+	// `POST /v1/games/{id}/resign`: it gets 409 `not_in_lobby`; a token without a seat 403 `forbidden`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/games/{id}/leave (the `LeaveGame` operationId).
+	LeaveGameWithResponse(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*LeaveGameResponse, error)
+
 	// GetLegalActionsWithResponse What the caller may do now.
 	//
 	// Each entry's `action` may be posted to `/v1/games/{id}/actions` as it is. `game` tells which
@@ -4373,6 +4602,26 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /v1/games/{id}/players (the `JoinGame` operationId).
 	JoinGameWithResponse(ctx context.Context, id GameID, params *JoinGameParams, body JoinGameJSONRequestBody, reqEditors ...RequestEditorFn) (*JoinGameResponse, error)
 
+	// RematchGameWithResponse Play a finished game again with the same players (any seat's token, or a seat's student token).
+	//
+	// Starts a new game of the same kind with the same players (names, students, computer players),
+	// options and classroom, each player moved on by one seat: the player of seat `i` plays seat
+	// `i + 1` (the last seat's player plays seat 0). No new token is handed out: each seat token of
+	// the finished game acts for its player's seat in the rematch too, students use their student
+	// tokens, and the finished game's `creator_token` may abort the rematch. A seat that a computer
+	// took over when its player resigned (G-3) is played by that computer again, unless it was a
+	// student's, who plays it again.
+	//
+	// A game has one rematch: the finished game links to it (`rematch`), and a later request, by any
+	// of its players, answers 200 with the same game instead of 201. A game that is not finished gets
+	// 409 `game_not_finished`; a token without a seat 403 `forbidden`; a classroom's removed student
+	// 422 `unknown_student`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/games/{id}/rematch (the `RematchGame` operationId).
+	RematchGameWithResponse(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*RematchGameResponse, error)
+
 	// GetGameReplayWithResponse The whole game as one animated SVG.
 	//
 	// Every step of the history in turn, one second each, over one board, repeating; the last
@@ -4390,6 +4639,21 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /v1/games/{id}/replay.svg (the `GetGameReplay` operationId).
 	GetGameReplayWithResponse(ctx context.Context, id GameID, params *GetGameReplayParams, reqEditors ...RequestEditorFn) (*GetGameReplayResponse, error)
+
+	// ResignGameWithResponse Resign an active game (a seat's token or the seat's student token).
+	//
+	// The caller's seat leaves the game (G-3), on its turn or not. In a game of two players the
+	// other player wins and the game is finished. In a game of more players a computer player of
+	// level `greedy` takes the seat (its `bot` becomes `greedy`) and plays it to the end; the seat's
+	// token stops working, and a student's token may still read the game but no longer act in it.
+	// The resignation is a history entry of its own (action `{"type":"resign"}`, outcome a
+	// `ResignOutcome`), sent on the event stream like any action. A lobby or an aborted game gets
+	// 409 `game_not_active`, a finished one 409 `game_over`; a token without a seat 403 `forbidden`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/games/{id}/resign (the `ResignGame` operationId).
+	ResignGameWithResponse(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*ResignGameResponse, error)
 
 	// GetReviewWithResponse The expert's judgement of every action a person played (the classroom's teacher; anyone who can see the game once it is over).
 	//
@@ -7457,6 +7721,131 @@ func (r GetHintResponse) ContentType() string {
 	return ""
 }
 
+// LeaveGameResponse200Headers the declared response headers of an HTTP 200 response for LeaveGame
+type LeaveGameResponse200Headers struct {
+	ETag *string
+}
+
+// LeaveGameResponse401Headers the declared response headers of an HTTP 401 response for LeaveGame
+type LeaveGameResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// LeaveGameResponse429Headers the declared response headers of an HTTP 429 response for LeaveGame
+type LeaveGameResponse429Headers struct {
+	RetryAfter *int
+}
+
+// LeaveGameResponse503Headers the declared response headers of an HTTP 503 response for LeaveGame
+type LeaveGameResponse503Headers struct {
+	RetryAfter *int
+}
+
+type LeaveGameResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Game
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *LeaveGameResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *LeaveGameResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *LeaveGameResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *LeaveGameResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r LeaveGameResponse) GetJSON200() *Game {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r LeaveGameResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r LeaveGameResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r LeaveGameResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r LeaveGameResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r LeaveGameResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r LeaveGameResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r LeaveGameResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r LeaveGameResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r LeaveGameResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r LeaveGameResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r LeaveGameResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r LeaveGameResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetLegalActionsResponse200Headers the declared response headers of an HTTP 200 response for GetLegalActions
 type GetLegalActionsResponse200Headers struct {
 	ETag *string
@@ -7819,6 +8208,153 @@ func (r JoinGameResponse) ContentType() string {
 	return ""
 }
 
+// RematchGameResponse200Headers the declared response headers of an HTTP 200 response for RematchGame
+type RematchGameResponse200Headers struct {
+	ETag *string
+}
+
+// RematchGameResponse201Headers the declared response headers of an HTTP 201 response for RematchGame
+type RematchGameResponse201Headers struct {
+	ETag     *string
+	Location *string
+}
+
+// RematchGameResponse401Headers the declared response headers of an HTTP 401 response for RematchGame
+type RematchGameResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// RematchGameResponse429Headers the declared response headers of an HTTP 429 response for RematchGame
+type RematchGameResponse429Headers struct {
+	RetryAfter *int
+}
+
+// RematchGameResponse503Headers the declared response headers of an HTTP 503 response for RematchGame
+type RematchGameResponse503Headers struct {
+	RetryAfter *int
+}
+
+type RematchGameResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Game
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *Game
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Unprocessable
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *RematchGameResponse200Headers
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *RematchGameResponse201Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *RematchGameResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *RematchGameResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RematchGameResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r RematchGameResponse) GetJSON200() *Game {
+	return r.JSON200
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r RematchGameResponse) GetJSON201() *Game {
+	return r.JSON201
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r RematchGameResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r RematchGameResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r RematchGameResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r RematchGameResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r RematchGameResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r RematchGameResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r RematchGameResponse) GetApplicationproblemJSON422() *Unprocessable {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r RematchGameResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r RematchGameResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r RematchGameResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RematchGameResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RematchGameResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RematchGameResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetGameReplayResponse200Headers the declared response headers of an HTTP 200 response for GetGameReplay
 type GetGameReplayResponse200Headers struct {
 	CacheControl *string
@@ -7925,6 +8461,131 @@ func (r GetGameReplayResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetGameReplayResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ResignGameResponse200Headers the declared response headers of an HTTP 200 response for ResignGame
+type ResignGameResponse200Headers struct {
+	ETag *string
+}
+
+// ResignGameResponse401Headers the declared response headers of an HTTP 401 response for ResignGame
+type ResignGameResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// ResignGameResponse429Headers the declared response headers of an HTTP 429 response for ResignGame
+type ResignGameResponse429Headers struct {
+	RetryAfter *int
+}
+
+// ResignGameResponse503Headers the declared response headers of an HTTP 503 response for ResignGame
+type ResignGameResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ResignGameResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Game
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ResignGameResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ResignGameResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ResignGameResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ResignGameResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ResignGameResponse) GetJSON200() *Game {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ResignGameResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ResignGameResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ResignGameResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ResignGameResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r ResignGameResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ResignGameResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ResignGameResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ResignGameResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ResignGameResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ResignGameResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ResignGameResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ResignGameResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -9209,6 +9870,25 @@ func (c *ClientWithResponses) GetHintWithResponse(ctx context.Context, id GameID
 	return ParseGetHintResponse(rsp)
 }
 
+// LeaveGameWithResponse Give up a seat in a lobby (the seat's token, or the seat's student token).
+//
+// The caller's seat in a game waiting in its lobby opens again: another player may join. The
+// seats after it move down by one (a lobby's seats are always numbered 0, 1, …), the leaver's
+// seat token stops working (401), and the `creator_token` is unaffected. The answer is the
+// game as the leaver now sees it, without a seat. A game that has started is left with
+// `POST /v1/games/{id}/resign`: it gets 409 `not_in_lobby`; a token without a seat 403 `forbidden`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/games/{id}/leave (the `LeaveGame` operationId).
+func (c *ClientWithResponses) LeaveGameWithResponse(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*LeaveGameResponse, error) {
+	rsp, err := c.LeaveGame(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseLeaveGameResponse(rsp)
+}
+
 // GetLegalActionsWithResponse What the caller may do now.
 //
 // Each entry's `action` may be posted to `/v1/games/{id}/actions` as it is. `game` tells which
@@ -9293,6 +9973,32 @@ func (c *ClientWithResponses) JoinGameWithResponse(ctx context.Context, id GameI
 	return ParseJoinGameResponse(rsp)
 }
 
+// RematchGameWithResponse Play a finished game again with the same players (any seat's token, or a seat's student token).
+//
+// Starts a new game of the same kind with the same players (names, students, computer players),
+// options and classroom, each player moved on by one seat: the player of seat `i` plays seat
+// `i + 1` (the last seat's player plays seat 0). No new token is handed out: each seat token of
+// the finished game acts for its player's seat in the rematch too, students use their student
+// tokens, and the finished game's `creator_token` may abort the rematch. A seat that a computer
+// took over when its player resigned (G-3) is played by that computer again, unless it was a
+// student's, who plays it again.
+//
+// A game has one rematch: the finished game links to it (`rematch`), and a later request, by any
+// of its players, answers 200 with the same game instead of 201. A game that is not finished gets
+// 409 `game_not_finished`; a token without a seat 403 `forbidden`; a classroom's removed student
+// 422 `unknown_student`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/games/{id}/rematch (the `RematchGame` operationId).
+func (c *ClientWithResponses) RematchGameWithResponse(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*RematchGameResponse, error) {
+	rsp, err := c.RematchGame(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRematchGameResponse(rsp)
+}
+
 // GetGameReplayWithResponse The whole game as one animated SVG.
 //
 // Every step of the history in turn, one second each, over one board, repeating; the last
@@ -9315,6 +10021,27 @@ func (c *ClientWithResponses) GetGameReplayWithResponse(ctx context.Context, id 
 		return nil, err
 	}
 	return ParseGetGameReplayResponse(rsp)
+}
+
+// ResignGameWithResponse Resign an active game (a seat's token or the seat's student token).
+//
+// The caller's seat leaves the game (G-3), on its turn or not. In a game of two players the
+// other player wins and the game is finished. In a game of more players a computer player of
+// level `greedy` takes the seat (its `bot` becomes `greedy`) and plays it to the end; the seat's
+// token stops working, and a student's token may still read the game but no longer act in it.
+// The resignation is a history entry of its own (action `{"type":"resign"}`, outcome a
+// `ResignOutcome`), sent on the event stream like any action. A lobby or an aborted game gets
+// 409 `game_not_active`, a finished one 409 `game_over`; a token without a seat 403 `forbidden`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/games/{id}/resign (the `ResignGame` operationId).
+func (c *ClientWithResponses) ResignGameWithResponse(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*ResignGameResponse, error) {
+	rsp, err := c.ResignGame(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseResignGameResponse(rsp)
 }
 
 // GetReviewWithResponse The expert's judgement of every action a person played (the classroom's teacher; anyone who can see the game once it is over).
@@ -12298,6 +13025,131 @@ func ParseGetHintResponse(rsp *http.Response) (*GetHintResponse, error) {
 	return response, nil
 }
 
+// ParseLeaveGameResponse parses an HTTP response from a LeaveGameWithResponse call
+func ParseLeaveGameResponse(rsp *http.Response) (*LeaveGameResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &LeaveGameResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Game
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers LeaveGameResponse200Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers LeaveGameResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers LeaveGameResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers LeaveGameResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseGetLegalActionsResponse parses an HTTP response from a GetLegalActionsWithResponse call
 func ParseGetLegalActionsResponse(rsp *http.Response) (*GetLegalActionsResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -12666,6 +13518,162 @@ func ParseJoinGameResponse(rsp *http.Response) (*JoinGameResponse, error) {
 	return response, nil
 }
 
+// ParseRematchGameResponse parses an HTTP response from a RematchGameWithResponse call
+func ParseRematchGameResponse(rsp *http.Response) (*RematchGameResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RematchGameResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Game
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest Game
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Unprocessable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers RematchGameResponse200Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 201:
+		var headers RematchGameResponse201Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = &value
+		}
+		response.Headers201 = &headers
+	case rsp.StatusCode == 401:
+		var headers RematchGameResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers RematchGameResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers RematchGameResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseGetGameReplayResponse parses an HTTP response from a GetGameReplayWithResponse call
 func ParseGetGameReplayResponse(rsp *http.Response) (*GetGameReplayResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -12774,6 +13782,131 @@ func ParseGetGameReplayResponse(rsp *http.Response) (*GetGameReplayResponse, err
 		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetGameReplayResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseResignGameResponse parses an HTTP response from a ResignGameWithResponse call
+func ParseResignGameResponse(rsp *http.Response) (*ResignGameResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ResignGameResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Game
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ResignGameResponse200Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers ResignGameResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers ResignGameResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ResignGameResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

@@ -1179,6 +1179,21 @@ func (e PrimedWrongPhaseFactsPhase) Valid() bool {
 	}
 }
 
+// Defines values for ResignActionType.
+const (
+	Resign ResignActionType = "resign"
+)
+
+// Valid indicates whether the value is a known member of the ResignActionType enum.
+func (e ResignActionType) Valid() bool {
+	switch e {
+	case Resign:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ReviewLabel.
 const (
 	Best       ReviewLabel = "best"
@@ -1554,6 +1569,9 @@ type Game struct {
 	// Options The game's options with every default filled in, as its kind defines them (`GameOfKind`).
 	Options json.RawMessage `json:"options"`
 
+	// Rematch The id of this finished game's rematch (`POST /v1/games/{id}/rematch`); absent until someone asks for one.
+	Rematch *openapi_types.UUID `json:"rematch,omitempty"`
+
 	// SeatCount In a lobby, the seats open in all; afterwards, the number of players.
 	SeatCount int    `json:"seat_count"`
 	Seats     []Seat `json:"seats"`
@@ -1564,7 +1582,7 @@ type Game struct {
 	Turn      *Turn           `json:"turn"`
 	UpdatedAt time.Time       `json:"updated_at"`
 
-	// Version Grows by one with every change (join, start, action, abort); the ETag.
+	// Version Grows by one with every change (join, leave, start, action, resignation, abort, a rematch linked); the ETag.
 	Version int64 `json:"version"`
 	Winners []int `json:"winners"`
 
@@ -1752,7 +1770,7 @@ type HintsOption = bool
 
 // HistoryEntry One entry of a game's history; `game` tells which kind's action and outcome it holds (`HistoryEntryOfKind`).
 type HistoryEntry struct {
-	// Action The action as sent, one of the game's kind (for the start, a `StartAction`).
+	// Action The action as sent, one of the game's kind; for the entries the service records itself, a `ServiceAction` (the start, a resignation).
 	Action json.RawMessage `json:"action"`
 
 	// Bot The level of the computer player who acted; absent when a person acted (and for the start).
@@ -1762,7 +1780,7 @@ type HistoryEntry struct {
 	// Game A kind of game.
 	Game GameKind `json:"game"`
 
-	// Outcome What happened, redacted for the caller while the game runs; its kind's outcome.
+	// Outcome What happened, redacted for the caller while the game runs; its kind's outcome, or a `ResignOutcome` for a resignation.
 	Outcome json.RawMessage `json:"outcome"`
 
 	// Random The random values this step drew (dice, shuffles): they reveal the order of shuffled decks, so they are shown only to the game's teacher and, once the game is over, to everyone.
@@ -1783,13 +1801,9 @@ type HistoryEntryOfKind struct {
 
 // HistoryEntryOfPrimeClimb The fields of a HistoryEntry of prime-climb.
 type HistoryEntryOfPrimeClimb struct {
-	Action HistoryEntryOfPrimeClimb_Action `json:"action"`
-	Game   HistoryEntryOfPrimeClimbGame    `json:"game"`
-
-	// Outcome What the start or one action did. Public to every viewer; never holds the deck order.
-	//
-	// Example: {"action":"move","bumps":[{"from":37,"pawn":0,"seat":1}],"dice":[],"draw":null,"next_cursed":false,"next_seat":1,"roll_off":[],"seat":0,"steps":[{"die":7,"equation":"30 + 7 = 37","from":30,"home":false,"op":"add","pawn":0,"seat":0,"target_seat":null,"to":37}],"unused":[],"uses":[],"winner":null}
-	Outcome PrimeClimbOutcome `json:"outcome"`
+	Action  HistoryEntryOfPrimeClimb_Action  `json:"action"`
+	Game    HistoryEntryOfPrimeClimbGame     `json:"game"`
+	Outcome HistoryEntryOfPrimeClimb_Outcome `json:"outcome"`
 }
 
 // HistoryEntryOfPrimeClimb_Action defines model for HistoryEntryOfPrimeClimb.Action.
@@ -1800,15 +1814,16 @@ type HistoryEntryOfPrimeClimb_Action struct {
 // HistoryEntryOfPrimeClimbGame defines model for HistoryEntryOfPrimeClimb.Game.
 type HistoryEntryOfPrimeClimbGame string
 
+// HistoryEntryOfPrimeClimb_Outcome defines model for HistoryEntryOfPrimeClimb.Outcome.
+type HistoryEntryOfPrimeClimb_Outcome struct {
+	union json.RawMessage
+}
+
 // HistoryEntryOfPrimed The fields of a HistoryEntry of primed.
 type HistoryEntryOfPrimed struct {
-	Action HistoryEntryOfPrimed_Action `json:"action"`
-	Game   HistoryEntryOfPrimedGame    `json:"game"`
-
-	// Outcome What the start or one action did. Each part is present only when it happened, in this order: played, reshuffled, drew, passed, round_ended, then dealt (the next round) or game_ended.
-	//
-	// Example: {"dealt":{"dealer":1,"draw_pile_size":46,"hand_sizes":[7,7,7],"hands":[null,null,null],"round":2,"starter":2,"top":7},"played":{"cards":[4,6],"equation":"13 + 4 + 6 = 23 is prime","on":13,"seat":1,"total":23},"round_ended":{"dealer":0,"ending":"went_out","hands":[[1,2,3],[],[5,17]],"round":1,"scores":[6,0,22],"starter":1,"totals":[6,0,22],"went_out":1}}
-	Outcome PrimedOutcome `json:"outcome"`
+	Action  HistoryEntryOfPrimed_Action  `json:"action"`
+	Game    HistoryEntryOfPrimedGame     `json:"game"`
+	Outcome HistoryEntryOfPrimed_Outcome `json:"outcome"`
 }
 
 // HistoryEntryOfPrimed_Action defines model for HistoryEntryOfPrimed.Action.
@@ -1818,6 +1833,11 @@ type HistoryEntryOfPrimed_Action struct {
 
 // HistoryEntryOfPrimedGame defines model for HistoryEntryOfPrimed.Game.
 type HistoryEntryOfPrimedGame string
+
+// HistoryEntryOfPrimed_Outcome defines model for HistoryEntryOfPrimed.Outcome.
+type HistoryEntryOfPrimed_Outcome struct {
+	union json.RawMessage
+}
 
 // HistoryPage defines model for HistoryPage.
 type HistoryPage struct {
@@ -3048,6 +3068,26 @@ type ReplayStep struct {
 	State    json.RawMessage `json:"state"`
 }
 
+// ResignAction The action of a resignation's history entry (G-3), recorded by `POST /v1/games/{id}/resign`; its `seat` is the seat that resigned.
+type ResignAction struct {
+	Type ResignActionType `json:"type"`
+}
+
+// ResignActionType defines model for ResignAction.Type.
+type ResignActionType string
+
+// ResignOutcome What a resignation did (G-3); it changes nothing on the board.
+type ResignOutcome struct {
+	// Bot The computer player who plays the seat from now on (a game of more than two players).
+	Bot *BotLevel `json:"bot,omitempty"`
+
+	// Resigned The seat that resigned.
+	Resigned int `json:"resigned"`
+
+	// Winners The winners, when the resignation ended the game (a game of two players).
+	Winners *[]int `json:"winners,omitempty"`
+}
+
 // Review defines model for Review.
 type Review struct {
 	// Entries The judged actions, in history order.
@@ -3187,6 +3227,11 @@ type SeatToken struct {
 	//
 	// Example: pgs_3q2v8Xn0bQ1yJm5cW7rK9tZ4hL6fA2sD8gE0pU1iO3w
 	Token string `json:"token"`
+}
+
+// ServiceAction An action the service records itself, which no client posts to `/actions`: the start (entry 0) or a resignation (G-3).
+type ServiceAction struct {
+	union json.RawMessage
 }
 
 // StartAction The action of history entry 0, the start (roll-off, shuffle, deal); no client sends it.
@@ -3685,6 +3730,13 @@ func (t Game) MarshalJSON() ([]byte, error) {
 		return nil, fmt.Errorf("error marshaling 'options': %w", err)
 	}
 
+	if t.Rematch != nil {
+		object["rematch"], err = json.Marshal(t.Rematch)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'rematch': %w", err)
+		}
+	}
+
 	object["seat_count"], err = json.Marshal(t.SeatCount)
 	if err != nil {
 		return nil, fmt.Errorf("error marshaling 'seat_count': %w", err)
@@ -3788,6 +3840,13 @@ func (t *Game) UnmarshalJSON(b []byte) error {
 		err = json.Unmarshal(raw, &t.Options)
 		if err != nil {
 			return fmt.Errorf("error reading 'options': %w", err)
+		}
+	}
+
+	if raw, found := object["rematch"]; found {
+		err = json.Unmarshal(raw, &t.Rematch)
+		if err != nil {
+			return fmt.Errorf("error reading 'rematch': %w", err)
 		}
 	}
 
@@ -4353,22 +4412,22 @@ func (t *HistoryEntryOfKind) UnmarshalJSON(b []byte) error {
 	return err
 }
 
-// AsStartAction returns the union data inside the HistoryEntryOfPrimeClimb_Action as a StartAction
-func (t HistoryEntryOfPrimeClimb_Action) AsStartAction() (StartAction, error) {
-	var body StartAction
+// AsServiceAction returns the union data inside the HistoryEntryOfPrimeClimb_Action as a ServiceAction
+func (t HistoryEntryOfPrimeClimb_Action) AsServiceAction() (ServiceAction, error) {
+	var body ServiceAction
 	err := json.Unmarshal(t.union, &body)
 	return body, err
 }
 
-// FromStartAction overwrites any union data inside the HistoryEntryOfPrimeClimb_Action as the provided StartAction
-func (t *HistoryEntryOfPrimeClimb_Action) FromStartAction(v StartAction) error {
+// FromServiceAction overwrites any union data inside the HistoryEntryOfPrimeClimb_Action as the provided ServiceAction
+func (t *HistoryEntryOfPrimeClimb_Action) FromServiceAction(v ServiceAction) error {
 	b, err := json.Marshal(v)
 	t.union = b
 	return err
 }
 
-// MergeStartAction performs a merge with any union data inside the HistoryEntryOfPrimeClimb_Action, using the provided StartAction
-func (t *HistoryEntryOfPrimeClimb_Action) MergeStartAction(v StartAction) error {
+// MergeServiceAction performs a merge with any union data inside the HistoryEntryOfPrimeClimb_Action, using the provided ServiceAction
+func (t *HistoryEntryOfPrimeClimb_Action) MergeServiceAction(v ServiceAction) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
@@ -4415,22 +4474,84 @@ func (t *HistoryEntryOfPrimeClimb_Action) UnmarshalJSON(b []byte) error {
 	return err
 }
 
-// AsStartAction returns the union data inside the HistoryEntryOfPrimed_Action as a StartAction
-func (t HistoryEntryOfPrimed_Action) AsStartAction() (StartAction, error) {
-	var body StartAction
+// AsResignOutcome returns the union data inside the HistoryEntryOfPrimeClimb_Outcome as a ResignOutcome
+func (t HistoryEntryOfPrimeClimb_Outcome) AsResignOutcome() (ResignOutcome, error) {
+	var body ResignOutcome
 	err := json.Unmarshal(t.union, &body)
 	return body, err
 }
 
-// FromStartAction overwrites any union data inside the HistoryEntryOfPrimed_Action as the provided StartAction
-func (t *HistoryEntryOfPrimed_Action) FromStartAction(v StartAction) error {
+// FromResignOutcome overwrites any union data inside the HistoryEntryOfPrimeClimb_Outcome as the provided ResignOutcome
+func (t *HistoryEntryOfPrimeClimb_Outcome) FromResignOutcome(v ResignOutcome) error {
 	b, err := json.Marshal(v)
 	t.union = b
 	return err
 }
 
-// MergeStartAction performs a merge with any union data inside the HistoryEntryOfPrimed_Action, using the provided StartAction
-func (t *HistoryEntryOfPrimed_Action) MergeStartAction(v StartAction) error {
+// MergeResignOutcome performs a merge with any union data inside the HistoryEntryOfPrimeClimb_Outcome, using the provided ResignOutcome
+func (t *HistoryEntryOfPrimeClimb_Outcome) MergeResignOutcome(v ResignOutcome) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPrimeClimbOutcome returns the union data inside the HistoryEntryOfPrimeClimb_Outcome as a PrimeClimbOutcome
+func (t HistoryEntryOfPrimeClimb_Outcome) AsPrimeClimbOutcome() (PrimeClimbOutcome, error) {
+	var body PrimeClimbOutcome
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPrimeClimbOutcome overwrites any union data inside the HistoryEntryOfPrimeClimb_Outcome as the provided PrimeClimbOutcome
+func (t *HistoryEntryOfPrimeClimb_Outcome) FromPrimeClimbOutcome(v PrimeClimbOutcome) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePrimeClimbOutcome performs a merge with any union data inside the HistoryEntryOfPrimeClimb_Outcome, using the provided PrimeClimbOutcome
+func (t *HistoryEntryOfPrimeClimb_Outcome) MergePrimeClimbOutcome(v PrimeClimbOutcome) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t HistoryEntryOfPrimeClimb_Outcome) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *HistoryEntryOfPrimeClimb_Outcome) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsServiceAction returns the union data inside the HistoryEntryOfPrimed_Action as a ServiceAction
+func (t HistoryEntryOfPrimed_Action) AsServiceAction() (ServiceAction, error) {
+	var body ServiceAction
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromServiceAction overwrites any union data inside the HistoryEntryOfPrimed_Action as the provided ServiceAction
+func (t *HistoryEntryOfPrimed_Action) FromServiceAction(v ServiceAction) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeServiceAction performs a merge with any union data inside the HistoryEntryOfPrimed_Action, using the provided ServiceAction
+func (t *HistoryEntryOfPrimed_Action) MergeServiceAction(v ServiceAction) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
@@ -4473,6 +4594,68 @@ func (t HistoryEntryOfPrimed_Action) MarshalJSON() ([]byte, error) {
 }
 
 func (t *HistoryEntryOfPrimed_Action) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsResignOutcome returns the union data inside the HistoryEntryOfPrimed_Outcome as a ResignOutcome
+func (t HistoryEntryOfPrimed_Outcome) AsResignOutcome() (ResignOutcome, error) {
+	var body ResignOutcome
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromResignOutcome overwrites any union data inside the HistoryEntryOfPrimed_Outcome as the provided ResignOutcome
+func (t *HistoryEntryOfPrimed_Outcome) FromResignOutcome(v ResignOutcome) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeResignOutcome performs a merge with any union data inside the HistoryEntryOfPrimed_Outcome, using the provided ResignOutcome
+func (t *HistoryEntryOfPrimed_Outcome) MergeResignOutcome(v ResignOutcome) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsPrimedOutcome returns the union data inside the HistoryEntryOfPrimed_Outcome as a PrimedOutcome
+func (t HistoryEntryOfPrimed_Outcome) AsPrimedOutcome() (PrimedOutcome, error) {
+	var body PrimedOutcome
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPrimedOutcome overwrites any union data inside the HistoryEntryOfPrimed_Outcome as the provided PrimedOutcome
+func (t *HistoryEntryOfPrimed_Outcome) FromPrimedOutcome(v PrimedOutcome) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePrimedOutcome performs a merge with any union data inside the HistoryEntryOfPrimed_Outcome, using the provided PrimedOutcome
+func (t *HistoryEntryOfPrimed_Outcome) MergePrimedOutcome(v PrimedOutcome) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t HistoryEntryOfPrimed_Outcome) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *HistoryEntryOfPrimed_Outcome) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }
@@ -5421,6 +5604,68 @@ func (t *ScoresOfKind) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// AsStartAction returns the union data inside the ServiceAction as a StartAction
+func (t ServiceAction) AsStartAction() (StartAction, error) {
+	var body StartAction
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromStartAction overwrites any union data inside the ServiceAction as the provided StartAction
+func (t *ServiceAction) FromStartAction(v StartAction) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeStartAction performs a merge with any union data inside the ServiceAction, using the provided StartAction
+func (t *ServiceAction) MergeStartAction(v StartAction) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsResignAction returns the union data inside the ServiceAction as a ResignAction
+func (t ServiceAction) AsResignAction() (ResignAction, error) {
+	var body ResignAction
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromResignAction overwrites any union data inside the ServiceAction as the provided ResignAction
+func (t *ServiceAction) FromResignAction(v ResignAction) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeResignAction performs a merge with any union data inside the ServiceAction, using the provided ResignAction
+func (t *ServiceAction) MergeResignAction(v ResignAction) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t ServiceAction) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *ServiceAction) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
 // ServerInterface represents all server handlers.
 type ServerInterface interface {
 	// GetDocs Interactive API reference (works offline).
@@ -5516,6 +5761,9 @@ type ServerInterface interface {
 	// GetHint The expert's suggested action for the caller's seat now (seat or student token).
 	// (GET /v1/games/{id}/hint)
 	GetHint(ctx echo.Context, id GameID) error
+	// LeaveGame Give up a seat in a lobby (the seat's token, or the seat's student token).
+	// (POST /v1/games/{id}/leave)
+	LeaveGame(ctx echo.Context, id GameID) error
 	// GetLegalActions What the caller may do now.
 	// (GET /v1/games/{id}/legal-actions)
 	GetLegalActions(ctx echo.Context, id GameID) error
@@ -5525,9 +5773,15 @@ type ServerInterface interface {
 	// JoinGame Take an open seat in a lobby.
 	// (POST /v1/games/{id}/players)
 	JoinGame(ctx echo.Context, id GameID, params JoinGameParams) error
+	// RematchGame Play a finished game again with the same players (any seat's token, or a seat's student token).
+	// (POST /v1/games/{id}/rematch)
+	RematchGame(ctx echo.Context, id GameID) error
 	// GetGameReplay The whole game as one animated SVG.
 	// (GET /v1/games/{id}/replay.svg)
 	GetGameReplay(ctx echo.Context, id GameID, params GetGameReplayParams) error
+	// ResignGame Resign an active game (a seat's token or the seat's student token).
+	// (POST /v1/games/{id}/resign)
+	ResignGame(ctx echo.Context, id GameID) error
 	// GetReview The expert's judgement of every action a person played (the classroom's teacher; anyone who can see the game once it is over).
 	// (GET /v1/games/{id}/review)
 	GetReview(ctx echo.Context, id GameID) error
@@ -6298,6 +6552,22 @@ func (w *ServerInterfaceWrapper) GetHint(ctx echo.Context) error {
 	return err
 }
 
+// LeaveGame converts echo context to params.
+func (w *ServerInterfaceWrapper) LeaveGame(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "id" -------------
+	var id GameID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.LeaveGame(ctx, id)
+	return err
+}
+
 // GetLegalActions converts echo context to params.
 func (w *ServerInterfaceWrapper) GetLegalActions(ctx echo.Context) error {
 	var err error
@@ -6399,6 +6669,22 @@ func (w *ServerInterfaceWrapper) JoinGame(ctx echo.Context) error {
 	return err
 }
 
+// RematchGame converts echo context to params.
+func (w *ServerInterfaceWrapper) RematchGame(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "id" -------------
+	var id GameID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.RematchGame(ctx, id)
+	return err
+}
+
 // GetGameReplay converts echo context to params.
 func (w *ServerInterfaceWrapper) GetGameReplay(ctx echo.Context) error {
 	var err error
@@ -6438,6 +6724,22 @@ func (w *ServerInterfaceWrapper) GetGameReplay(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.GetGameReplay(ctx, id, params)
+	return err
+}
+
+// ResignGame converts echo context to params.
+func (w *ServerInterfaceWrapper) ResignGame(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "id" -------------
+	var id GameID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ResignGame(ctx, id)
 	return err
 }
 
@@ -6611,6 +6913,9 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.POST(options.BaseURL+"/v1/games/:id/players", wrapper.JoinGame, options.OperationMiddlewares["joinGame"]...)
 	router.POST(options.BaseURL+"/v1/games/:id/start", wrapper.StartGame, options.OperationMiddlewares["startGame"]...)
 	router.POST(options.BaseURL+"/v1/games/:id/abort", wrapper.AbortGame, options.OperationMiddlewares["abortGame"]...)
+	router.POST(options.BaseURL+"/v1/games/:id/leave", wrapper.LeaveGame, options.OperationMiddlewares["leaveGame"]...)
+	router.POST(options.BaseURL+"/v1/games/:id/resign", wrapper.ResignGame, options.OperationMiddlewares["resignGame"]...)
+	router.POST(options.BaseURL+"/v1/games/:id/rematch", wrapper.RematchGame, options.OperationMiddlewares["rematchGame"]...)
 	router.GET(options.BaseURL+"/v1/games/:id/actions", wrapper.ListActions, options.OperationMiddlewares["listActions"]...)
 	router.POST(options.BaseURL+"/v1/games/:id/actions", wrapper.PostAction, options.OperationMiddlewares["postAction"]...)
 	router.GET(options.BaseURL+"/v1/games/:id/events", wrapper.StreamGameEvents, options.OperationMiddlewares["streamGameEvents"]...)

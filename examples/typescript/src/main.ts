@@ -144,6 +144,7 @@ function report(entry: HistoryEntry): void {
   switch (entry.game) {
     case "prime-climb": {
       const { outcome } = entry;
+      if ("resigned" in outcome) return reportResignation(entry, outcome);
       if (entry.action.type === "move") {
         for (const step of outcome.steps) log(entry, step.equation);
         if (outcome.draw?.card) log(entry, `drew ${outcome.draw.card}: ${outcome.draw.effect}`);
@@ -153,12 +154,19 @@ function report(entry: HistoryEntry): void {
     }
     case "primed": {
       const { outcome } = entry;
+      if ("resigned" in outcome) return reportResignation(entry, outcome);
       if (outcome.played) log(entry, outcome.played.equation);
       if (outcome.round_ended) log(entry, `round ${outcome.round_ended.round} ends: totals ${outcome.round_ended.totals.join(", ")}`);
       if (outcome.game_ended) log(entry, `winners: seats ${outcome.game_ended.winners.join(", ")}`);
       break;
     }
   }
+}
+
+// reportResignation prints a resignation (G-3), an entry of the same shape in every kind of game.
+function reportResignation(entry: HistoryEntry, outcome: Schemas["ResignOutcome"]): void {
+  if (outcome.bot) log(entry, `seat ${outcome.resigned} resigned; the computer (${outcome.bot}) plays on`);
+  else log(entry, `seat ${outcome.resigned} resigned; winners: seats ${(outcome.winners ?? []).join(", ")}`);
 }
 
 function log(entry: HistoryEntry, text: string): void {

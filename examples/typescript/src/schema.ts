@@ -253,6 +253,87 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/games/{id}/leave": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give up a seat in a lobby (the seat's token, or the seat's student token).
+         * @description The caller's seat in a game waiting in its lobby opens again: another player may join. The
+         *     seats after it move down by one (a lobby's seats are always numbered 0, 1, …), the leaver's
+         *     seat token stops working (401), and the `creator_token` is unaffected. The answer is the
+         *     game as the leaver now sees it, without a seat. A game that has started is left with
+         *     `POST /v1/games/{id}/resign`: it gets 409 `not_in_lobby`; a token without a seat 403 `forbidden`.
+         */
+        post: operations["leaveGame"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/games/{id}/resign": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resign an active game (a seat's token or the seat's student token).
+         * @description The caller's seat leaves the game (G-3), on its turn or not. In a game of two players the
+         *     other player wins and the game is finished. In a game of more players a computer player of
+         *     level `greedy` takes the seat (its `bot` becomes `greedy`) and plays it to the end; the seat's
+         *     token stops working, and a student's token may still read the game but no longer act in it.
+         *     The resignation is a history entry of its own (action `{"type":"resign"}`, outcome a
+         *     `ResignOutcome`), sent on the event stream like any action. A lobby or an aborted game gets
+         *     409 `game_not_active`, a finished one 409 `game_over`; a token without a seat 403 `forbidden`.
+         */
+        post: operations["resignGame"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/games/{id}/rematch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Play a finished game again with the same players (any seat's token, or a seat's student token).
+         * @description Starts a new game of the same kind with the same players (names, students, computer players),
+         *     options and classroom, each player moved on by one seat: the player of seat `i` plays seat
+         *     `i + 1` (the last seat's player plays seat 0). No new token is handed out: each seat token of
+         *     the finished game acts for its player's seat in the rematch too, students use their student
+         *     tokens, and the finished game's `creator_token` may abort the rematch. A seat that a computer
+         *     took over when its player resigned (G-3) is played by that computer again, unless it was a
+         *     student's, who plays it again.
+         *
+         *     A game has one rematch: the finished game links to it (`rematch`), and a later request, by any
+         *     of its players, answers 200 with the same game instead of 201. A game that is not finished gets
+         *     409 `game_not_finished`; a token without a seat 403 `forbidden`; a classroom's removed student
+         *     422 `unknown_student`.
+         */
+        post: operations["rematchGame"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/games/{id}/actions": {
         parameters: {
             query?: never;
@@ -1447,12 +1528,17 @@ export interface components {
             seats: components["schemas"]["Seat"][];
             /**
              * Format: int64
-             * @description Grows by one with every change (join, start, action, abort); the ETag.
+             * @description Grows by one with every change (join, leave, start, action, resignation, abort, a rematch linked); the ETag.
              */
             version: number;
             you: components["schemas"]["Caller"];
             turn: components["schemas"]["Turn"] | null;
             winners: number[];
+            /**
+             * Format: uuid
+             * @description The id of this finished game's rematch (`POST /v1/games/{id}/rematch`); absent until someone asks for one.
+             */
+            rematch?: string;
             /** @description The game's view for the caller, as its kind defines it (`GameOfKind`); null in a lobby. */
             state: {
                 [key: string]: unknown;
@@ -1506,9 +1592,9 @@ export interface components {
             seat: number | null;
             /** @description The level of the computer player who acted; absent when a person acted (and for the start). */
             bot?: components["schemas"]["BotLevel"];
-            /** @description The action as sent, one of the game's kind (for the start, a `StartAction`). */
+            /** @description The action as sent, one of the game's kind; for the entries the service records itself, a `ServiceAction` (the start, a resignation). */
             action: unknown;
-            /** @description What happened, redacted for the caller while the game runs; its kind's outcome. */
+            /** @description What happened, redacted for the caller while the game runs; its kind's outcome, or a `ResignOutcome` for a resignation. */
             outcome: unknown;
             /** @description The random values this step drew (dice, shuffles): they reveal the order of shuffled decks, so they are shown only to the game's teacher and, once the game is over, to everyone. */
             random?: number[];
@@ -1519,6 +1605,22 @@ export interface components {
         StartAction: {
             /** @enum {string} */
             type: "start";
+        };
+        /** @description An action the service records itself, which no client posts to `/actions`: the start (entry 0) or a resignation (G-3). */
+        ServiceAction: components["schemas"]["StartAction"] | components["schemas"]["ResignAction"];
+        /** @description The action of a resignation's history entry (G-3), recorded by `POST /v1/games/{id}/resign`; its `seat` is the seat that resigned. */
+        ResignAction: {
+            /** @enum {string} */
+            type: "resign";
+        };
+        /** @description What a resignation did (G-3); it changes nothing on the board. */
+        ResignOutcome: {
+            /** @description The seat that resigned. */
+            resigned: number;
+            /** @description The computer player who plays the seat from now on (a game of more than two players). */
+            bot?: components["schemas"]["BotLevel"];
+            /** @description The winners, when the resignation ended the game (a game of two players). */
+            winners?: number[];
         };
         HistoryPage: {
             items: components["schemas"]["HistoryEntry"][];
@@ -3177,8 +3279,8 @@ export interface components {
              * @enum {string}
              */
             game: "prime-climb";
-            action: components["schemas"]["StartAction"] | components["schemas"]["PrimeClimbAction"];
-            outcome: components["schemas"]["PrimeClimbOutcome"];
+            action: components["schemas"]["ServiceAction"] | components["schemas"]["PrimeClimbAction"];
+            outcome: components["schemas"]["ResignOutcome"] | components["schemas"]["PrimeClimbOutcome"];
         };
         /** @description The fields of a HistoryEntry of primed. */
         HistoryEntryOfPrimed: {
@@ -3187,8 +3289,8 @@ export interface components {
              * @enum {string}
              */
             game: "primed";
-            action: components["schemas"]["StartAction"] | components["schemas"]["PrimedAction"];
-            outcome: components["schemas"]["PrimedOutcome"];
+            action: components["schemas"]["ServiceAction"] | components["schemas"]["PrimedAction"];
+            outcome: components["schemas"]["ResignOutcome"] | components["schemas"]["PrimedOutcome"];
         };
         /** @description The fields of a LegalActions that depend on its kind of game, told apart by `game`. */
         LegalActionsOfKind: components["schemas"]["LegalActionsOfPrimeClimb"] | components["schemas"]["LegalActionsOfPrimed"];
@@ -3847,6 +3949,112 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    leaveGame: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["GameID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The seat is free again; the game as it is now. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Game"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    resignGame: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["GameID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The seat has resigned; the game as it is now. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Game"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    rematchGame: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["GameID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rematch someone asked for before, as the caller sees it. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Game"];
+                };
+            };
+            /** @description The rematch, started, as the caller sees it. */
+            201: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    /** @description The rematch's URL. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Game"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["BodyNotAllowed"];
+            422: components["responses"]["Unprocessable"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["Unavailable"];
         };

@@ -1,0 +1,72 @@
+package play
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"primegames/domain"
+)
+
+// ResignAction is the action of a resignation's history entry (G-3).
+var ResignAction = json.RawMessage(`{"type":"resign"}`)
+
+// ResignOutcome is what a resignation did: the game ended with Winners, or a computer player of
+// level Bot took the seat.
+type ResignOutcome struct {
+	Resigned int          `json:"resigned"`
+	Bot      domain.Level `json:"bot,omitempty"`
+	Winners  []int        `json:"winners,omitempty"`
+}
+
+// replacementBot is the computer player that takes a resigned seat in a game of more than two.
+const replacementBot = domain.LevelGreedy
+
+// Resign takes the caller's seat out of an active game (G-3): with two seats the other wins, with
+// more a computer player plays the seat on. The resignation is recorded as a service entry.
+func (s *Service) Resign(ctx context.Context, gameID string, p Principal) (*Game, Caller, error) {
+	return s.changeAsCaller(ctx, gameID, p, func(tx Tx, g *GameRecord, caller Caller) error {
+		if err := MayAct(g, caller); err != nil {
+			return err
+		}
+		if err := takesActions(g); err != nil {
+			return err
+		}
+		return s.resign(ctx, tx, g, caller.Seat)
+	})
+}
+
+func (s *Service) resign(ctx context.Context, tx Tx, rec *GameRecord, seat int) error {
+	g, err := s.decodeGame(rec)
+	if err != nil {
+		return err
+	}
+	outcome := ResignOutcome{Resigned: seat}
+	change := StateChange{Status: StatusActive, SeatCount: rec.SeatCount, Snapshot: rec.Snapshot, Winners: []int{}}
+	if rec.SeatCount == 2 {
+		outcome.Winners = []int{1 - seat}
+		change.Status, change.Winners = StatusFinished, outcome.Winners
+	} else {
+		outcome.Bot = replacementBot
+		if err := tx.HandSeatToBot(ctx, rec.ID, seat, string(replacementBot)); err != nil {
+			return err
+		}
+		rec.Seats[seat].Bot, rec.Seats[seat].TokenHash = replacementBot, nil
+		if botToAct(rec, g.State.Status()) >= 0 {
+			change.BotDue = &rec.Settings.BotDelay
+		}
+	}
+	seq, err := tx.NextSeq(ctx, rec.ID)
+	if err != nil {
+		return err
+	}
+	entry := Entry{Seq: seq, Seat: &seat, Action: ResignAction, Service: true}
+	if entry.Outcome, err = json.Marshal(outcome); err != nil {
+		return fmt.Errorf("encoding outcome: %w", err)
+	}
+	if err := tx.SaveState(ctx, rec, change); err != nil {
+		return err
+	}
+	entry.Version = rec.Version
+	return tx.AppendEntry(ctx, rec.ID, &entry)
+}
