@@ -18,8 +18,8 @@ func (s *Service) advisorOf(g *Game, code, offer string) (*domain.Advisor, error
 	return kind.Advisor, nil
 }
 
-// seatSight is all an Advisor may see of a state: what seat sees of it and seat's legal actions,
-// as JSON. Nothing hidden from the seat reaches the judgement.
+// seatSight is all an Advisor or a computer player may go by in a state: what seat sees of it and
+// seat's legal actions, as JSON. Nothing hidden from the seat reaches the judgement.
 func seatSight(state domain.State, seat int) (view json.RawMessage, legal []json.RawMessage, err error) {
 	if view, err = json.Marshal(state.View(domain.Player(seat))); err != nil {
 		return nil, nil, fmt.Errorf("encoding the view of seat %d: %w", seat, err)
@@ -55,7 +55,7 @@ func entriesOf(list any) ([]json.RawMessage, error) {
 	return entries, nil
 }
 
-// chosenAction is the action, ready to post, of the entry of legal an Advisor chose.
+// chosenAction is the action, ready to post, of the entry of legal an Advisor or a computer player chose.
 func chosenAction(legal []json.RawMessage, index int) (json.RawMessage, error) {
 	if index < 0 || index >= len(legal) {
 		return nil, fmt.Errorf("the advisor chose entry %d of %d legal actions", index, len(legal))

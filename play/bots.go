@@ -197,7 +197,7 @@ func (s *Service) botTurn(ctx context.Context, tx Tx, g *GameRecord) (after *Gam
 // botAction is the action the bot of level in seat chooses in state. It decides from the seat's
 // view and legal actions as JSON, what the seat's client would see, and nothing else.
 func botAction(kind domain.GameKind, state domain.State, seat int, level domain.Level, r domain.Rand) (json.RawMessage, error) {
-	view, legal, err := SeatSight(state, seat)
+	view, legal, err := seatSight(state, seat)
 	if err != nil {
 		return nil, err
 	}
@@ -205,27 +205,7 @@ func botAction(kind domain.GameKind, state domain.State, seat int, level domain.
 	if err != nil {
 		return nil, err
 	}
-	var entry struct {
-		Action json.RawMessage `json:"action"`
-	}
-	if err := json.Unmarshal(legal[i], &entry); err != nil {
-		return nil, err
-	}
-	return entry.Action, nil
-}
-
-// SeatSight is all a seat may go by in state, as JSON: its view and its legal actions' entries.
-// Whatever judges play for a seat (a computer player, a hint) is given these and nothing else.
-func SeatSight(state domain.State, seat int) (view json.RawMessage, legal []json.RawMessage, err error) {
-	if view, err = json.Marshal(state.View(domain.Player(seat))); err != nil {
-		return nil, nil, err
-	}
-	list, err := json.Marshal(state.LegalActions(seat))
-	if err != nil {
-		return nil, nil, err
-	}
-	err = json.Unmarshal(list, &legal)
-	return view, legal, err
+	return chosenAction(legal, i)
 }
 
 func ptrTo[T any](v T) *T { return &v }

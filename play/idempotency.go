@@ -49,9 +49,7 @@ func (i *Idempotency) byRetiringToken(p Principal, scope string) (*resultSlot, e
 		return nil, nil
 	}
 	if !strongIdempotencyKey(i.key) {
-		return nil, domain.Invalid("weak_idempotency_key", "This request replaces the token it carries, so a retry is answered on its Idempotency-Key: "+
-			"use at least %d random hex digits or %d other random characters (a random UUID or 16 random bytes), with at least %d different characters.",
-			minHexKeyDigits, minKeyCharacters, minKeyDistinct)
+		return nil, weakKey("This request replaces the token it carries, so a retry is answered on its Idempotency-Key")
 	}
 	return i.byPrincipal(p, scope)
 }
@@ -63,9 +61,7 @@ func (i *Idempotency) byAnyone(scope string) (*resultSlot, error) {
 		return nil, nil
 	}
 	if !strongIdempotencyKey(i.key) {
-		return nil, domain.Invalid("weak_idempotency_key", "This request carries no token, so its Idempotency-Key is its only secret: "+
-			"use at least %d random hex digits or %d other random characters (a random UUID or 16 random bytes), with at least %d different characters.",
-			minHexKeyDigits, minKeyCharacters, minKeyDistinct)
+		return nil, weakKey("This request carries no token, so its Idempotency-Key is its only secret")
 	}
 	return newResultSlot(scope, "", i.key, i.requestHash)
 }
@@ -207,4 +203,10 @@ func strongIdempotencyKey(key string) bool {
 		return hexDigits >= minHexKeyDigits
 	}
 	return hexDigits+others >= minKeyCharacters
+}
+
+// weakKey refuses an Idempotency-Key too weak to serve as a secret, saying why it must be one.
+func weakKey(why string) error {
+	return domain.Invalid("weak_idempotency_key", why+": use at least %d random hex digits or %d other random characters "+
+		"(a random UUID or 16 random bytes), with at least %d different characters.", minHexKeyDigits, minKeyCharacters, minKeyDistinct)
 }
