@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"primegames/api/openapi"
+	"primegames/repo/repotest"
 )
 
 // Students resign and rematch with their student tokens: in a game of three the resigned student
@@ -67,5 +68,45 @@ func TestStudentsResignAndRematchInAClassroom(t *testing.T) {
 	}
 	if g := h.game(t, rematch.Id.String(), class.teacher); !g.You.Teacher {
 		t.Errorf("the teacher does not see the rematch as the classroom's teacher: %+v", g.You)
+	}
+}
+
+// G-3: what a computer plays in a seat after its student resigned is not the student's. Three
+// students resign a game before anyone moves; the computers play it to the end, and the class's
+// statistics credit none of the students with a play, a draw or a round.
+func TestResignedStudentsAreNotCreditedWithTheComputersPlay(t *testing.T) {
+	db := repotest.NewDB(t)
+	s := startWithBots(t, db)
+	class := newClassroomOn(t, s, "Class 3C", "Ada", "Ben", "Cy")
+	var players []map[string]string
+	for _, name := range []string{"Ada", "Ben", "Cy"} {
+		players = append(players, map[string]string{"student_id": class.students[name].id})
+	}
+	resp := s.Post("/v1/games", map[string]any{"game": "primed", "options": map[string]any{"bot_delay_ms": 0, "rounds": 1},
+		"players": players}, bearer(class.teacher)...)
+	if resp.StatusCode != http.StatusCreated {
+		t.Fatalf("create = %d: %s", resp.StatusCode, resp.Body)
+	}
+	var c openapi.CreatedGame
+	resp.JSON(t, &c)
+	id := c.Game.Id.String()
+	for _, name := range []string{"Ada", "Ben", "Cy"} {
+		postResign(t, s, id, class.students[name].token)
+	}
+	if g := waitFor(t, s, id, botGameTimeout, finished, bearer(class.teacher)...); g.Version < 8 {
+		t.Fatalf("the game ended at version %d: the computers hardly played, the test shows nothing", g.Version)
+	}
+
+	var stats openapi.ClassroomStats
+	s.Get("/v1/classrooms/"+class.id+"/stats", bearer(class.teacher)...).JSON(t, &stats)
+	for _, st := range stats.Students {
+		for name, n := range st.Games["primed"].Counts {
+			if n != 0 {
+				t.Errorf("%s is credited with %s = %d, the computer's doing", st.Name, name, n)
+			}
+		}
+		if st.GamesFinished != 1 {
+			t.Errorf("%s: games_finished %d, want 1", st.Name, st.GamesFinished)
+		}
 	}
 }

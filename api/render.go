@@ -61,9 +61,7 @@ func gameBody(g *play.Game, caller play.Caller) (openapi.Game, error) {
 // entryBody is one history entry, redacted for viewer.
 func entryBody(g *play.Game, e play.Entry, viewer domain.Viewer) (body openapi.HistoryEntry, err error) {
 	body = openapi.HistoryEntry{Game: openapi.GameKind(g.Kind), Seq: e.Seq, Seat: e.Seat, Action: e.Action, CreatedAt: e.CreatedAt}
-	if e.Seat != nil && *e.Seat < len(g.Seats) {
-		body.Bot = botLevel(g.Seats[*e.Seat].Bot)
-	}
+	body.Bot = botLevel(e.Bot)
 	if e.Service {
 		body.Outcome = e.Outcome // the service's own outcome (a resignation) hides nothing
 	} else if body.Outcome, err = redactedOutcome(g, e, viewer); err != nil {

@@ -166,7 +166,7 @@ func (s *Service) act(ctx context.Context, tx Tx, rec *GameRecord, caller Caller
 		return actedRecord{}, err
 	}
 	seat := caller.Seat
-	entry := Entry{Seq: seq, Seat: &seat, Action: in.Action, Random: random}
+	entry := Entry{Seq: seq, Seat: &seat, Action: in.Action, Random: random, Bot: seatBot(rec, seat)}
 	if entry.Outcome, err = json.Marshal(outcome); err != nil {
 		return actedRecord{}, fmt.Errorf("encoding outcome: %w", err)
 	}

@@ -1,15 +1,17 @@
 package play
 
-// isBot reports whether a computer plays seat; a review judges only the people's actions.
-func isBot(g *Game, seat int) bool { return isBotSeat(&g.GameRecord, seat) }
+import "primegames/domain"
 
-// isBotSeat reports whether a computer plays seat: a bot's seat from the start, or one whose
-// student resigned (G-3), whose student's token still names it.
-func isBotSeat(g *GameRecord, seat int) bool {
+// seatBot is the computer player that plays seat now, empty for a person: a bot's seat from the
+// start, or one whose student resigned (G-3).
+func seatBot(g *GameRecord, seat int) domain.Level {
 	for _, s := range g.Seats {
 		if s.Seat == seat {
-			return s.Bot != ""
+			return s.Bot
 		}
 	}
-	return false
+	return ""
 }
+
+// isBotSeat reports whether a computer plays seat now.
+func isBotSeat(g *GameRecord, seat int) bool { return seatBot(g, seat) != "" }

@@ -105,6 +105,9 @@ type Entry struct {
 	// Service marks an entry the service recorded itself (a resignation, G-3) rather than an
 	// action the engine applied: the fold of the history skips it, whatever the kind.
 	Service bool
+	// Bot is the computer player that made the entry, empty when a person did or for the service's
+	// own entries. It is written with the entry: a seat's player can change (G-3).
+	Bot domain.Level
 }
 
 // Attempt is a refused action, kept for review.

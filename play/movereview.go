@@ -95,9 +95,17 @@ func (s *Service) reviewNow(ctx context.Context, g *Game, advisor *domain.Adviso
 	if err != nil {
 		return nil, err
 	}
+	var entries []Entry
+	if g.State != nil {
+		if entries, err = s.store.EntriesThrough(ctx, g.ID, math.MaxInt64); err != nil {
+			return nil, err
+		}
+		entries = engineEntries(entries)
+	}
+	people := peoplesSeats(&g.GameRecord, entries)
 	summaries := map[int]*ReviewSummary{}
 	for seat := range g.SeatCount {
-		if !isBot(g, seat) {
+		if people[seat] {
 			review.Seats = append(review.Seats, ReviewSummary{Seat: seat, Labels: map[string]int{}, Missed: map[string]int{}, HintsUsed: hints[seat]})
 		}
 	}
@@ -107,15 +115,10 @@ func (s *Service) reviewNow(ctx context.Context, g *Game, advisor *domain.Adviso
 	if g.State == nil {
 		return review, nil // never started: nothing was played
 	}
-	entries, err := s.store.EntriesThrough(ctx, g.ID, math.MaxInt64)
-	if err != nil {
-		return nil, err
-	}
-	entries = engineEntries(entries)
 	judge := func(i int, before domain.State) error {
 		e := entries[i+1]
 		summary := summaries[*e.Seat]
-		if summary == nil {
+		if summary == nil || e.Bot != "" {
 			return nil // a computer's action
 		}
 		entry, judged, err := judgeAction(advisor, before, e)
@@ -179,4 +182,19 @@ func accuracyOf(labels map[string]int, judged int) *float64 {
 	}
 	share := float64(labels["best"]+labels["good"]) / float64(judged)
 	return &share
+}
+
+// peoplesSeats are the seats a person played: a person's seat now, or one a computer took over
+// when its student resigned (G-3), whose entries before that are the student's.
+func peoplesSeats(g *GameRecord, entries []Entry) map[int]bool {
+	people := map[int]bool{}
+	for seat := range g.SeatCount {
+		people[seat] = !isBotSeat(g, seat)
+	}
+	for _, e := range entries {
+		if e.Seat != nil && e.Bot == "" {
+			people[*e.Seat] = true
+		}
+	}
+	return people
 }

@@ -70,3 +70,10 @@ func (s *Service) resign(ctx context.Context, tx Tx, rec *GameRecord, seat int) 
 	entry.Version = rec.Version
 	return tx.AppendEntry(ctx, rec.ID, &entry)
 }
+
+// isResignation reports whether a service entry's action is a resignation, as stored (Postgres
+// keeps JSON normalised, so not byte for byte ResignAction).
+func isResignation(action json.RawMessage) bool {
+	var a struct{ Type string }
+	return json.Unmarshal(action, &a) == nil && a.Type == "resign"
+}

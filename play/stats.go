@@ -55,13 +55,23 @@ type StudentSeat struct {
 	Won                     bool
 }
 
+// OutcomeEntry is what the statistics read of a history entry.
+type OutcomeEntry struct {
+	GameID, Kind string
+	Seat         *int
+	// Service marks the service's own entries (a resignation, G-3), which no tally reads.
+	Service bool
+	Action  json.RawMessage
+	Outcome json.RawMessage
+}
+
 // StatsStore reads what a classroom's statistics are made of.
 type StatsStore interface {
 	// StudentSeats lists the seats students hold in the classroom's games.
 	StudentSeats(ctx context.Context, classroomID string) ([]StudentSeat, error)
-	// EachOutcome calls fn with the outcome of every engine entry (Service false) of the classroom's games, each
-	// game's entries together and in order.
-	EachOutcome(ctx context.Context, classroomID string, fn func(gameID, kind string, outcome json.RawMessage) error) error
+	// EachOutcome calls fn with every entry of the classroom's games but their starts, each game's
+	// entries together and in order.
+	EachOutcome(ctx context.Context, classroomID string, fn func(OutcomeEntry) error) error
 	// AttemptCounts counts the refusals of the classroom's current students by code, most frequent
 	// first, each with up to examples of the most recent details: by student id, or all under ""
 	// when perStudent is false.
@@ -185,25 +195,40 @@ func (s *Service) tallyGames(ctx context.Context, classroomID string, seats []St
 	}
 	var current, currentKind string
 	counts := domain.Counts{}
+	resigned := map[int]bool{} // seats of the current game whose student resigned
 	flush := func() {
 		for seat, named := range counts {
 			if st := byID[studentOf[current][seat]]; st != nil {
 				st.addCounts(currentKind, named)
 			}
 		}
-		counts = domain.Counts{}
+		counts, resigned = domain.Counts{}, map[int]bool{}
 	}
-	err := s.store.EachOutcome(ctx, classroomID, func(gameID, kindName string, outcome json.RawMessage) error {
-		if gameID != current {
+	err := s.store.EachOutcome(ctx, classroomID, func(e OutcomeEntry) error {
+		if e.GameID != current {
 			flush()
-			current, currentKind = gameID, kindName
+			current, currentKind = e.GameID, e.Kind
 		}
-		kind, ok := s.kinds.Lookup(kindName)
+		if e.Service {
+			if e.Seat != nil && isResignation(e.Action) {
+				resigned[*e.Seat] = true // what the seat does from now on is the computer's (G-3)
+			}
+			return nil
+		}
+		kind, ok := s.kinds.Lookup(e.Kind)
 		if !ok {
-			return fmt.Errorf("game %s has unknown kind %q", gameID, kindName)
+			return fmt.Errorf("game %s has unknown kind %q", e.GameID, e.Kind)
 		}
-		if err := kind.Tally(outcome, counts); err != nil {
-			return fmt.Errorf("tallying game %s: %w", gameID, err)
+		entryCounts := domain.Counts{}
+		if err := kind.Tally(e.Outcome, entryCounts); err != nil {
+			return fmt.Errorf("tallying game %s: %w", e.GameID, err)
+		}
+		for seat, named := range entryCounts {
+			for name, n := range named {
+				if !resigned[seat] {
+					counts.Add(seat, name, n)
+				}
+			}
 		}
 		return nil
 	})

@@ -191,8 +191,8 @@ func (t *gameTx) AppendEntry(ctx context.Context, gameID string, e *play.Entry) 
 	if e.Random == nil {
 		e.Random = []int{}
 	}
-	if err := t.queue(ctx, `INSERT INTO actions (game_id, seq, version, seat, action, outcome, random, service) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-		gameID, e.Seq, e.Version, e.Seat, e.Action, e.Outcome, e.Random, e.Service); err != nil {
+	if err := t.queue(ctx, `INSERT INTO actions (game_id, seq, version, seat, action, outcome, random, service, bot) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, NULLIF($9, ''))`,
+		gameID, e.Seq, e.Version, e.Seat, e.Action, e.Outcome, e.Random, e.Service, string(e.Bot)); err != nil {
 		return err
 	}
 	e.CreatedAt = t.now // the column's default

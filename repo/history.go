@@ -8,19 +8,21 @@ import (
 	"primegames/play"
 )
 
-const entryColumns = `seq, version, seat, action, outcome, random, created_at, service`
+const entryColumns = `seq, version, seat, action, outcome, random, created_at, service, coalesce(bot, '')`
 
 func scanEntry(row pgx.CollectableRow) (play.Entry, error) {
 	var e play.Entry
 	var seat *int32
 	var random []int32
-	if err := row.Scan(&e.Seq, &e.Version, &seat, &e.Action, &e.Outcome, &random, &e.CreatedAt, &e.Service); err != nil {
+	var bot string
+	if err := row.Scan(&e.Seq, &e.Version, &seat, &e.Action, &e.Outcome, &random, &e.CreatedAt, &e.Service, &bot); err != nil {
 		return e, err
 	}
 	if seat != nil {
 		s := int(*seat)
 		e.Seat = &s
 	}
+	setText(&e.Bot, bot)
 	e.Random = make([]int, len(random))
 	for i, v := range random {
 		e.Random[i] = int(v)

@@ -26,22 +26,26 @@ func (s *Games) StudentSeats(ctx context.Context, classroomID string) ([]play.St
 	})
 }
 
-// EachOutcome calls fn with the outcome of every engine entry of the classroom's games (not the
-// service's own entries, such as a resignation), by game and in order.
-func (s *Games) EachOutcome(ctx context.Context, classroomID string, fn func(gameID, kind string, outcome json.RawMessage) error) error {
-	rows, err := s.db.Pool.Query(ctx, `SELECT g.id::text, g.kind, a.outcome FROM actions a JOIN games g ON g.id = a.game_id
-		WHERE g.classroom_id = $1 AND NOT a.service ORDER BY a.game_id, a.seq`, classroomID)
+// EachOutcome calls fn with every entry of the classroom's games but their starts, by game and in
+// order.
+func (s *Games) EachOutcome(ctx context.Context, classroomID string, fn func(play.OutcomeEntry) error) error {
+	rows, err := s.db.Pool.Query(ctx, `SELECT g.id::text, g.kind, a.seat, a.service, a.action, a.outcome FROM actions a JOIN games g ON g.id = a.game_id
+		WHERE g.classroom_id = $1 AND a.seq > 0 ORDER BY a.game_id, a.seq`, classroomID)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var gameID, kind string
-		var outcome []byte
-		if err := rows.Scan(&gameID, &kind, &outcome); err != nil {
+		var e play.OutcomeEntry
+		var seat *int32
+		if err := rows.Scan(&e.GameID, &e.Kind, &seat, &e.Service, &e.Action, &e.Outcome); err != nil {
 			return err
 		}
-		if err := fn(gameID, kind, outcome); err != nil {
+		if seat != nil {
+			n := int(*seat)
+			e.Seat = &n
+		}
+		if err := fn(e); err != nil {
 			return err
 		}
 	}

@@ -1773,7 +1773,7 @@ type HistoryEntry struct {
 	// Action The action as sent, one of the game's kind; for the entries the service records itself, a `ServiceAction` (the start, a resignation).
 	Action json.RawMessage `json:"action"`
 
-	// Bot The level of the computer player who acted; absent when a person acted (and for the start).
+	// Bot The level of the computer player who made this entry, recorded when it was made; absent when a person acted (and for the service's own entries). A seat a computer took over when its player resigned (G-3) keeps the person's entries unmarked.
 	Bot       *BotLevel `json:"bot,omitempty"`
 	CreatedAt time.Time `json:"created_at"`
 

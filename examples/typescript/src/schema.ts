@@ -1590,7 +1590,7 @@ export interface components {
             seq: number;
             /** @description Who acted; null for the start. */
             seat: number | null;
-            /** @description The level of the computer player who acted; absent when a person acted (and for the start). */
+            /** @description The level of the computer player who made this entry, recorded when it was made; absent when a person acted (and for the service's own entries). A seat a computer took over when its player resigned (G-3) keeps the person's entries unmarked. */
             bot?: components["schemas"]["BotLevel"];
             /** @description The action as sent, one of the game's kind; for the entries the service records itself, a `ServiceAction` (the start, a resignation). */
             action: unknown;
