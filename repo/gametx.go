@@ -240,8 +240,8 @@ func (t *gameTx) RemoveSeat(ctx context.Context, gameID string, seat int) error 
 	return t.queue(ctx, `UPDATE seats SET seat = seat - 1000001 WHERE game_id = $1 AND seat > 1000000`, gameID)
 }
 
-// LinkRematch records the game's rematch and moves its version on; the column is unique, and the
-// game is locked, so a game has one rematch.
+// LinkRematch records the game's rematch and moves its version on; the game is locked while its
+// rematch is made, so it has one.
 func (t *gameTx) LinkRematch(ctx context.Context, g *play.GameRecord, rematchID string) error {
 	if err := t.queue(ctx, `UPDATE games SET rematch_id = $2 WHERE id = $1`, g.ID, rematchID); err != nil {
 		return err
