@@ -8,13 +8,13 @@ import (
 	"primegames/play"
 )
 
-const entryColumns = `seq, version, seat, action, outcome, random, created_at, service`
+const entryColumns = `seq, version, seat, action, outcome, random, created_at, service, timeout`
 
 func scanEntry(row pgx.CollectableRow) (play.Entry, error) {
 	var e play.Entry
 	var seat *int32
 	var random []int32
-	if err := row.Scan(&e.Seq, &e.Version, &seat, &e.Action, &e.Outcome, &random, &e.CreatedAt, &e.Service); err != nil {
+	if err := row.Scan(&e.Seq, &e.Version, &seat, &e.Action, &e.Outcome, &random, &e.CreatedAt, &e.Service, &e.Timeout); err != nil {
 		return e, err
 	}
 	if seat != nil {

@@ -422,7 +422,7 @@ type ClientInterface interface {
 
 	// AbortGame End a game that is not over (creator token only).
 	//
-	// Only the game's `creator_token` may abort it, in the lobby or during play; a game already finished or aborted gets 409 `game_over`. Once aborted, the game shows everything it hid, as a finished one does.
+	// Only the game's `creator_token` may abort it, in the lobby or during play; a game already finished or aborted gets 409 `game_over`. Once aborted (`end_reason` `creator`), the game shows everything it hid, as a finished one does. The server also aborts abandoned games by itself (`end_reason` `lobby_expired` or `idle`).
 	//
 	// Corresponds with POST /v1/games/{id}/abort (the `AbortGame` operationId).
 	AbortGame(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -1348,7 +1348,7 @@ func (c *Client) GetGame(ctx context.Context, id GameID, params *GetGameParams, 
 
 // AbortGame End a game that is not over (creator token only).
 //
-// Only the game's `creator_token` may abort it, in the lobby or during play; a game already finished or aborted gets 409 `game_over`. Once aborted, the game shows everything it hid, as a finished one does.
+// Only the game's `creator_token` may abort it, in the lobby or during play; a game already finished or aborted gets 409 `game_over`. Once aborted (`end_reason` `creator`), the game shows everything it hid, as a finished one does. The server also aborts abandoned games by itself (`end_reason` `lobby_expired` or `idle`).
 //
 // Corresponds with POST /v1/games/{id}/abort (the `AbortGame` operationId).
 func (c *Client) AbortGame(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -4391,7 +4391,7 @@ type ClientWithResponsesInterface interface {
 
 	// AbortGameWithResponse End a game that is not over (creator token only).
 	//
-	// Only the game's `creator_token` may abort it, in the lobby or during play; a game already finished or aborted gets 409 `game_over`. Once aborted, the game shows everything it hid, as a finished one does.
+	// Only the game's `creator_token` may abort it, in the lobby or during play; a game already finished or aborted gets 409 `game_over`. Once aborted (`end_reason` `creator`), the game shows everything it hid, as a finished one does. The server also aborts abandoned games by itself (`end_reason` `lobby_expired` or `idle`).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -9690,7 +9690,7 @@ func (c *ClientWithResponses) GetGameWithResponse(ctx context.Context, id GameID
 
 // AbortGameWithResponse End a game that is not over (creator token only).
 //
-// Only the game's `creator_token` may abort it, in the lobby or during play; a game already finished or aborted gets 409 `game_over`. Once aborted, the game shows everything it hid, as a finished one does.
+// Only the game's `creator_token` may abort it, in the lobby or during play; a game already finished or aborted gets 409 `game_over`. Once aborted (`end_reason` `creator`), the game shows everything it hid, as a finished one does. The server also aborts abandoned games by itself (`end_reason` `lobby_expired` or `idle`).
 //
 // Returns a wrapper object for the known response body format(s).
 //
