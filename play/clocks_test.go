@@ -112,6 +112,11 @@ func TestThreeTimedOutTurnsResignTheSeat(t *testing.T) {
 			if g.Status != play.StatusFinished || !slices.Equal(g.Winners, []int{other}) || g.TurnDeadline != nil {
 				t.Errorf("game %s, winners %v, deadline %v; want seat %d the winner and no clock", g.Status, g.Winners, g.TurnDeadline, other)
 			}
+			// The move review judges the players' own actions, and the server played them all.
+			review, err := c.master.Review(c.ctx, g.ID, play.IdentifyToken(c.game.SeatTokens[0].Token, ""))
+			if err != nil || len(review.Entries) != 0 {
+				t.Errorf("review: %v, %d entries judged; want none of the server's actions", err, len(review.Entries))
+			}
 		})
 	}
 }

@@ -666,7 +666,7 @@ type ClientInterface interface {
 
 	// GetReview The expert's judgement of every action a person played (the classroom's teacher; anyone who can see the game once it is over).
 	//
-	// For each action of a person's seat (a computer's are not judged), the expert's best action at
+	// For each action of a person's seat (a computer's are not judged, nor the server's for a player out of time, G-4), the expert's best action at
 	// that point, the `loss` of the action played against it in the expert's own evaluation (0 for
 	// the best; its units are the kind's), a `label` (`best`, `good`, `inaccuracy`, `mistake`,
 	// `blunder`; each kind's thresholds are in the README, "Move review") and the concrete
@@ -1742,7 +1742,7 @@ func (c *Client) ResignGame(ctx context.Context, id GameID, reqEditors ...Reques
 
 // GetReview The expert's judgement of every action a person played (the classroom's teacher; anyone who can see the game once it is over).
 //
-// For each action of a person's seat (a computer's are not judged), the expert's best action at
+// For each action of a person's seat (a computer's are not judged, nor the server's for a player out of time, G-4), the expert's best action at
 // that point, the `loss` of the action played against it in the expert's own evaluation (0 for
 // the best; its units are the kind's), a `label` (`best`, `good`, `inaccuracy`, `mistake`,
 // `blunder`; each kind's thresholds are in the README, "Move review") and the concrete
@@ -4657,7 +4657,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetReviewWithResponse The expert's judgement of every action a person played (the classroom's teacher; anyone who can see the game once it is over).
 	//
-	// For each action of a person's seat (a computer's are not judged), the expert's best action at
+	// For each action of a person's seat (a computer's are not judged, nor the server's for a player out of time, G-4), the expert's best action at
 	// that point, the `loss` of the action played against it in the expert's own evaluation (0 for
 	// the best; its units are the kind's), a `label` (`best`, `good`, `inaccuracy`, `mistake`,
 	// `blunder`; each kind's thresholds are in the README, "Move review") and the concrete
@@ -10046,7 +10046,7 @@ func (c *ClientWithResponses) ResignGameWithResponse(ctx context.Context, id Gam
 
 // GetReviewWithResponse The expert's judgement of every action a person played (the classroom's teacher; anyone who can see the game once it is over).
 //
-// For each action of a person's seat (a computer's are not judged), the expert's best action at
+// For each action of a person's seat (a computer's are not judged, nor the server's for a player out of time, G-4), the expert's best action at
 // that point, the `loss` of the action played against it in the expert's own evaluation (0 for
 // the best; its units are the kind's), a `label` (`best`, `good`, `inaccuracy`, `mistake`,
 // `blunder`; each kind's thresholds are in the README, "Move review") and the concrete

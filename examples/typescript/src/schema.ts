@@ -945,7 +945,7 @@ export interface paths {
         };
         /**
          * The expert's judgement of every action a person played (the classroom's teacher; anyone who can see the game once it is over).
-         * @description For each action of a person's seat (a computer's are not judged), the expert's best action at
+         * @description For each action of a person's seat (a computer's are not judged, nor the server's for a player out of time, G-4), the expert's best action at
          *     that point, the `loss` of the action played against it in the expert's own evaluation (0 for
          *     the best; its units are the kind's), a `label` (`best`, `good`, `inaccuracy`, `mistake`,
          *     `blunder`; each kind's thresholds are in the README, "Move review") and the concrete
