@@ -39,6 +39,7 @@ func personToAct(g *GameRecord, st domain.Status) int {
 // ActForExpiredTurn claims one game whose turn deadline has passed and plays the rest of that
 // person's turn for them (G-4), each action a history entry marked as a timeout. acted reports
 // whether a game was claimed.
+//
 // A turn the server could not play is tried again botRetry later, so that it neither spins nor
 // holds up the games due after it.
 func (s *Service) ActForExpiredTurn(ctx context.Context) (acted bool, err error) {
