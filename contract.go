@@ -46,7 +46,7 @@ var kindParts = []struct {
 	props []kindProp
 }{
 	{"Game", []kindProp{{name: "options", role: "Options"}, {name: "state", role: "View", nullable: true}}},
-	{"HistoryEntry", []kindProp{{name: "action", role: "Action", orRef: "ServiceAction"}, {name: "outcome", role: "Outcome", orRef: "ResignOutcome"}}},
+	{"HistoryEntry", []kindProp{{name: "action", role: "Action", orRef: "ServiceAction"}, {name: "outcome", role: "Outcome", orRef: "ServiceOutcome"}}},
 	{"LegalActions", []kindProp{{name: "actions", role: "LegalActions"}}},
 	{"Scores", []kindProp{{name: "scores", role: "Scores", nullable: true}}},
 }
@@ -57,6 +57,7 @@ var kindParts = []struct {
 var sharedOptions = []struct{ property, schema string }{
 	{"bot_delay_ms", "BotDelayOption"},
 	{"hints", "HintsOption"},
+	{"turn_seconds", "TurnSecondsOption"},
 }
 
 // kindProp is one kind-dependent field: the kind's <Prefix><role>, null where nullable, or else the

@@ -4,6 +4,7 @@ import (
 	"container/list"
 	"slices"
 	"sync"
+	"time"
 
 	"primegames/play"
 )
@@ -42,11 +43,13 @@ type cachedBody struct {
 	gzipped bool
 }
 
-// gameStamp is what identifies the content of a game record: its version, and the seat names, the
-// one thing that changes without a new version (renaming a student renames their seats).
+// gameStamp is what identifies the content of a game record: its version, and the two things that
+// change without a new version: the seat names (renaming a student renames their seats) and the
+// turn deadline (the worker puts off a turn it could not play, or clears a stale deadline).
 type gameStamp struct {
-	version int64
-	names   []string
+	version  int64
+	names    []string
+	deadline time.Time // zero when no clock runs
 }
 
 func stampOf(rec *play.GameRecord) gameStamp {
@@ -54,11 +57,15 @@ func stampOf(rec *play.GameRecord) gameStamp {
 	for i, s := range rec.Seats {
 		names[i] = s.Name
 	}
-	return gameStamp{version: rec.Version, names: names}
+	stamp := gameStamp{version: rec.Version, names: names}
+	if rec.TurnDeadline != nil {
+		stamp.deadline = *rec.TurnDeadline
+	}
+	return stamp
 }
 
 func (a gameStamp) equal(b gameStamp) bool {
-	return a.version == b.version && slices.Equal(a.names, b.names)
+	return a.version == b.version && slices.Equal(a.names, b.names) && a.deadline.Equal(b.deadline)
 }
 
 // bodyKey is one way of seeing a game: what the caller may see (play.ViewerFor reads only these), whether

@@ -281,7 +281,7 @@ func sendGames(c echo.Context, list []play.GameSummary, next string) error {
 		body.Items[i] = openapi.GameSummary{
 			Id: mustUUID(g.ID), Game: openapi.GameKind(g.Kind), Status: openapi.GameStatus(g.Status),
 			SeatCount: g.SeatCount, Players: orEmpty(g.Players), BotSeats: botSeatsOf(g.Bots), Version: g.Version,
-			Winners: orEmpty(g.Winners), CreatedAt: g.CreatedAt, UpdatedAt: g.UpdatedAt,
+			Winners: orEmpty(g.Winners), CreatedAt: g.CreatedAt, UpdatedAt: g.UpdatedAt, EndReason: endReason(g.EndReason),
 		}
 	}
 	if next != "" {

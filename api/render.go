@@ -31,6 +31,7 @@ func gameBody(g *play.Game, caller play.Caller) (openapi.Game, error) {
 		CreatedAt:  g.CreatedAt,
 		UpdatedAt:  g.UpdatedAt,
 		FinishedAt: g.FinishedAt,
+		EndReason:  endReason(g.EndReason),
 	}
 	if caller.HasSeat() {
 		body.You.Seat = ptr(caller.Seat)
@@ -52,7 +53,7 @@ func gameBody(g *play.Game, caller play.Caller) (openapi.Game, error) {
 		body.State = view
 		if g.Status == play.StatusActive {
 			st := g.State.Status()
-			body.Turn = &openapi.Turn{Phase: st.Phase, ToAct: orEmpty(st.ToAct)}
+			body.Turn = &openapi.Turn{Phase: st.Phase, ToAct: orEmpty(st.ToAct), Deadline: g.TurnDeadline}
 		}
 	}
 	return body, nil
@@ -62,6 +63,9 @@ func gameBody(g *play.Game, caller play.Caller) (openapi.Game, error) {
 func entryBody(g *play.Game, e play.Entry, viewer domain.Viewer) (body openapi.HistoryEntry, err error) {
 	body = openapi.HistoryEntry{Game: openapi.GameKind(g.Kind), Seq: e.Seq, Seat: e.Seat, Action: e.Action, CreatedAt: e.CreatedAt}
 	body.Bot = botLevel(e.Bot)
+	if e.Timeout {
+		body.Timeout = ptr(true)
+	}
 	if e.Service {
 		body.Outcome = e.Outcome // the service's own outcome (a resignation) hides nothing
 	} else if body.Outcome, err = redactedOutcome(g, e, viewer); err != nil {
@@ -80,6 +84,14 @@ func redactedOutcome(g *play.Game, e play.Entry, viewer domain.Viewer) (json.Raw
 		return nil, err
 	}
 	return json.Marshal(outcome.Redact(viewer))
+}
+
+// endReason is why a game was aborted as the contract says it, nil for a game not aborted.
+func endReason(reason play.EndReason) *openapi.EndReason {
+	if reason == "" {
+		return nil
+	}
+	return ptr(openapi.EndReason(reason))
 }
 
 // botLevel is a seat's computer player level as the contract marks it, nil for a person.

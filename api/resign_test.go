@@ -16,6 +16,7 @@ type resignOutcome struct {
 	Resigned int    `json:"resigned"`
 	Bot      string `json:"bot"`
 	Winners  []int  `json:"winners"`
+	Reason   string `json:"reason"` // "timeouts" when the server resigned the seat (G-4)
 }
 
 // postResign resigns with token and fails unless the answer is 200 with a game.

@@ -15,6 +15,8 @@ type Action struct {
 	Action json.RawMessage
 	// IfMatch, when set, is the version the client based the action on (If-Match).
 	IfMatch *int64
+	// Timeout marks the action the server takes for a person whose time ran out (G-4).
+	Timeout bool
 }
 
 // Acted is an accepted action with the game after it.
@@ -166,12 +168,18 @@ func (s *Service) act(ctx context.Context, tx Tx, rec *GameRecord, caller Caller
 		return actedRecord{}, err
 	}
 	seat := caller.Seat
-	entry := Entry{Seq: seq, Seat: &seat, Action: in.Action, Random: random, Bot: seatBot(rec, seat)}
+	entry := Entry{Seq: seq, Seat: &seat, Action: in.Action, Random: random, Bot: seatBot(rec, seat), Timeout: in.Timeout}
 	if entry.Outcome, err = json.Marshal(outcome); err != nil {
 		return actedRecord{}, fmt.Errorf("encoding outcome: %w", err)
 	}
 	if err := recordStep(ctx, tx, rec, &entry, next, rec.SeatCount); err != nil {
 		return actedRecord{}, err
+	}
+	if !in.Timeout && seat < len(rec.Seats) && rec.Seats[seat].Timeouts > 0 { // the player is back (G-4)
+		if err := tx.SetTimeouts(ctx, rec.ID, seat, 0); err != nil {
+			return actedRecord{}, err
+		}
+		rec.Seats[seat].Timeouts = 0
 	}
 	return actedRecord{Game: rec, Caller: caller, Entry: entry, next: next}, nil
 }

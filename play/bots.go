@@ -71,9 +71,9 @@ func botToAct(g *GameRecord, st domain.Status) int {
 	return -1
 }
 
-// wakeBotsFor wakes this instance's bot worker when g, as just committed, has a bot due.
+// wakeBotsFor wakes this instance's worker when g, as just committed, has a bot or a deadline due.
 func (s *Service) wakeBotsFor(g *GameRecord) {
-	if g == nil || g.BotDueAt == nil {
+	if g == nil || (g.BotDueAt == nil && g.TurnDeadline == nil) {
 		return
 	}
 	select {
@@ -82,17 +82,19 @@ func (s *Service) wakeBotsFor(g *GameRecord) {
 	}
 }
 
-// RunBots acts for the computer players of every game whose bot is due, until ctx ends. Every
-// instance runs it; a game's row lock, taken with SKIP LOCKED, lets only one act for a game at a
-// time, and the due time, kept with the game, survives restarts. Failures are logged, never fatal.
+// RunBots is the worker that acts on the server: it plays the computer players of every game whose
+// bot is due, plays the turns whose time has run out (G-4), and aborts abandoned games, until ctx
+// ends. Every instance runs it; a game's row lock, taken with SKIP LOCKED, lets only one act for a
+// game at a time, and the due times, kept with the game, survive restarts. Failures are logged,
+// never fatal.
 func (s *Service) RunBots(ctx context.Context, logger *slog.Logger) {
 	for ctx.Err() == nil {
-		acted, err := s.ActForDueBot(ctx)
+		acted, err := s.actForDueGame(ctx)
 		switch {
 		case ctx.Err() != nil:
 			return
 		case err != nil:
-			logger.Error("computer player", "error", err)
+			logger.Error("acting on the server", "error", err)
 			if !acted {
 				sleep(ctx, botPoll, nil) // the database may be away: do not spin
 			}
@@ -103,12 +105,24 @@ func (s *Service) RunBots(ctx context.Context, logger *slog.Logger) {
 	}
 }
 
-// waitForBots sleeps until the next bot is due, a local write wakes it, or botPoll passes.
+// actForDueGame does the first of the worker's jobs that is due: a bot's move, a timed-out turn,
+// an abandoned game's abort. acted reports whether it claimed a game.
+func (s *Service) actForDueGame(ctx context.Context) (acted bool, err error) {
+	for _, job := range []func(context.Context) (bool, error){s.ActForDueBot, s.ActForExpiredTurn, s.AbortAbandonedGame} {
+		if acted, err = job(ctx); acted || err != nil {
+			return acted, err
+		}
+	}
+	return false, nil
+}
+
+// waitForBots sleeps until the next bot or deadline is due, a local write wakes it, or botPoll
+// passes (which is also how soon an abandoned game is found).
 func (s *Service) waitForBots(ctx context.Context, logger *slog.Logger) {
 	wait := botPoll
-	next, err := s.store.NextBotDue(ctx)
+	next, err := s.store.NextDue(ctx)
 	if err != nil && ctx.Err() == nil {
-		logger.Error("computer player: reading the next due time", "error", err)
+		logger.Error("acting on the server: reading the next due time", "error", err)
 	}
 	if next != nil {
 		wait = min(wait, max(time.Until(*next), botMinPause))

@@ -21,6 +21,15 @@ const (
 	StatusAborted  Status = "aborted"
 )
 
+// EndReason says why a game was aborted.
+type EndReason string
+
+const (
+	EndCreator      EndReason = "creator"       // its creator aborted it
+	EndLobbyExpired EndReason = "lobby_expired" // its lobby waited longer than the lobby TTL
+	EndIdle         EndReason = "idle"          // nobody acted in it for longer than the idle TTL
+)
+
 // Over reports whether the game takes no more actions; everything about it is then visible (PR-8).
 func (s Status) Over() bool { return s == StatusFinished || s == StatusAborted }
 
@@ -47,6 +56,10 @@ type GameRecord struct {
 	RematchID *string
 	// BotDueAt is when a computer player in a seat to act is due to act; nil when none is.
 	BotDueAt *time.Time
+	// TurnDeadline is when the server acts for the person to act (G-4); nil when no clock runs.
+	TurnDeadline *time.Time
+	// EndReason says why an aborted game ended; "" for any other game.
+	EndReason EndReason
 
 	Seed        int64  `json:"-"`
 	CreatorHash []byte `json:"-"`
@@ -59,7 +72,9 @@ type Seat struct {
 	StudentID *string
 	JoinedAt  time.Time
 	// Bot is the level of the computer player in this seat, "" for a person.
-	Bot       domain.Level
+	Bot domain.Level
+	// Timeouts counts the seat's turns in a row that the server played when time ran out (G-4).
+	Timeouts  int
 	TokenHash []byte `json:"-"` // nil for a student's seat (the student's own token acts for it) and a bot's
 }
 
@@ -108,6 +123,8 @@ type Entry struct {
 	// Bot is the computer player that made the entry, empty when a person did or for the service's
 	// own entries. It is written with the entry: a seat's player can change (G-3).
 	Bot domain.Level
+	// Timeout marks an action the server took for a person whose time ran out (G-4).
+	Timeout bool
 }
 
 // Attempt is a refused action, kept for review.

@@ -46,6 +46,7 @@ type GameSummary struct {
 	ID        string
 	Kind      string
 	Status    Status
+	EndReason EndReason // why an aborted game ended; "" for any other
 	SeatCount int
 	Players   []string
 	Bots      []BotSeat // the seats a computer plays, without names

@@ -343,6 +343,8 @@ func saveState(ctx context.Context, tx Tx, g *GameRecord, state domain.State, se
 	change := StateChange{Status: StatusActive, SeatCount: seats, Snapshot: snapshot, Winners: []int{}, ToAct: append([]int{}, st.ToAct...)}
 	if botToAct(g, st) >= 0 {
 		change.BotDue = &g.Settings.BotDelay
+	} else if personToAct(g, st) >= 0 && g.Settings.TurnTime > 0 {
+		change.TurnDue = &g.Settings.TurnTime
 	}
 	if st.Finished {
 		change.Status = StatusFinished
@@ -471,7 +473,7 @@ func (s *Service) Abort(ctx context.Context, gameID string, p Principal) (*Game,
 		if g.Status.Over() {
 			return domain.Errorf(domain.KindConflict, "game_over", "Game %s is already %s.", g.ID, g.Status)
 		}
-		return tx.AbortGame(ctx, g.ID)
+		return tx.AbortGame(ctx, g, EndCreator)
 	})
 }
 

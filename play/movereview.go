@@ -118,8 +118,8 @@ func (s *Service) reviewNow(ctx context.Context, g *Game, advisor *domain.Adviso
 	judge := func(i int, before domain.State) error {
 		e := entries[i+1]
 		summary := summaries[*e.Seat]
-		if summary == nil || e.Bot != "" {
-			return nil // a computer's action
+		if summary == nil || e.Bot != "" || e.Timeout {
+			return nil // a computer's action, or the server's for a player out of time (G-4)
 		}
 		entry, judged, err := judgeAction(advisor, before, e)
 		if err != nil {

@@ -14,10 +14,16 @@ var ResignAction = json.RawMessage(`{"type":"resign"}`)
 // ResignOutcome is what a resignation did: the game ended with Winners, or a computer player of
 // level Bot took the seat.
 type ResignOutcome struct {
-	Resigned int          `json:"resigned"`
-	Bot      domain.Level `json:"bot,omitempty"`
-	Winners  []int        `json:"winners,omitempty"`
+	Resigned int `json:"resigned"`
+	// Reason is ResignTimeouts when the server resigned the seat (G-4); empty when its player did.
+	Reason  string       `json:"reason,omitempty"`
+	Bot     domain.Level `json:"bot,omitempty"`
+	Winners []int        `json:"winners,omitempty"`
 }
+
+// ResignTimeouts is the reason of a resignation the server made after TimeoutsToResign timed-out
+// turns in a row (G-4).
+const ResignTimeouts = "timeouts"
 
 // replacementBot is the computer player that takes a resigned seat in a game of more than two.
 const replacementBot = domain.LevelGreedy
@@ -32,20 +38,22 @@ func (s *Service) Resign(ctx context.Context, gameID string, p Principal) (*Game
 		if err := takesActions(g); err != nil {
 			return err
 		}
-		return s.resign(ctx, tx, g, caller.Seat)
+		return s.resign(ctx, tx, g, caller.Seat, "")
 	})
 }
 
-func (s *Service) resign(ctx context.Context, tx Tx, rec *GameRecord, seat int) error {
+// resign takes seat out of rec, for reason (empty when its player resigned).
+func (s *Service) resign(ctx context.Context, tx Tx, rec *GameRecord, seat int, reason string) error {
 	g, err := s.decodeGame(rec)
 	if err != nil {
 		return err
 	}
-	outcome := ResignOutcome{Resigned: seat}
-	change := StateChange{Status: StatusActive, SeatCount: rec.SeatCount, Snapshot: rec.Snapshot, Winners: []int{}}
+	outcome := ResignOutcome{Resigned: seat, Reason: reason}
+	toAct := g.State.Status().ToAct
+	change := StateChange{Status: StatusActive, SeatCount: rec.SeatCount, Snapshot: rec.Snapshot, Winners: []int{}, ToAct: append([]int{}, toAct...)}
 	if rec.SeatCount == 2 {
 		outcome.Winners = []int{1 - seat}
-		change.Status, change.Winners = StatusFinished, outcome.Winners
+		change.Status, change.Winners, change.ToAct = StatusFinished, outcome.Winners, []int{}
 	} else {
 		outcome.Bot = replacementBot
 		if err := tx.HandSeatToBot(ctx, rec.ID, seat, string(replacementBot)); err != nil {
@@ -54,6 +62,8 @@ func (s *Service) resign(ctx context.Context, tx Tx, rec *GameRecord, seat int) 
 		rec.Seats[seat].Bot, rec.Seats[seat].TokenHash = replacementBot, nil
 		if botToAct(rec, g.State.Status()) >= 0 {
 			change.BotDue = &rec.Settings.BotDelay
+		} else {
+			change.KeepDeadline = true // another person's clock runs on
 		}
 	}
 	seq, err := tx.NextSeq(ctx, rec.ID)

@@ -13,11 +13,14 @@ type Service struct {
 	kinds *domain.Catalogue
 	// botsDue wakes this instance's bot worker when a write of its own makes a bot due.
 	botsDue chan struct{}
+	// ttls say when the worker aborts a game nobody plays.
+	ttls AbandonTTLs
 }
 
 // New is the game master over store, for the kinds of game in the catalogue.
 func New(store Store, kinds *domain.Catalogue) *Service {
-	return &Service{store: store, kinds: kinds, botsDue: make(chan struct{}, 1)}
+	return &Service{store: store, kinds: kinds, botsDue: make(chan struct{}, 1),
+		ttls: AbandonTTLs{Lobby: DefaultLobbyTTL, Idle: DefaultIdleGameTTL}}
 }
 
 // Kinds is the catalogue of the kinds of game the service hosts.

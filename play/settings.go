@@ -17,6 +17,8 @@ type Settings struct {
 	BotDelay time.Duration
 	// Hints says whether the players may ask for the expert's suggested action.
 	Hints bool
+	// TurnTime is how long a person to act has before the server acts for them (G-4); 0 is no clock.
+	TurnTime time.Duration
 }
 
 // DefaultSettings are the settings of a game whose options name none.
@@ -25,10 +27,17 @@ var DefaultSettings = Settings{BotDelay: 800 * time.Millisecond, Hints: true}
 // MaxBotDelay is the longest bot_delay_ms allowed.
 const MaxBotDelay = time.Minute
 
+// The bounds of turn_seconds: the shortest lets tests run real clocks in seconds.
+const (
+	MinTurnTime = 3 * time.Second
+	MaxTurnTime = 7 * 24 * time.Hour
+)
+
 // settingsFields are the names of the shared options in a game's options object.
 const (
 	botDelayField = "bot_delay_ms"
 	hintsField    = "hints"
+	turnField     = "turn_seconds"
 )
 
 // splitSettings takes the shared options out of raw, a game's options as the client sent them,
@@ -46,7 +55,8 @@ func splitSettings(raw json.RawMessage) (engine json.RawMessage, settings Settin
 	}
 	delay, hasDelay := fields[botDelayField]
 	hints, hasHints := fields[hintsField]
-	if !hasDelay && !hasHints {
+	turn, hasTurn := fields[turnField]
+	if !hasDelay && !hasHints && !hasTurn {
 		return raw, settings, nil
 	}
 	if hasDelay {
@@ -63,6 +73,15 @@ func splitSettings(raw json.RawMessage) (engine json.RawMessage, settings Settin
 			return nil, settings, domain.Invalid("invalid_options", "option %q must be true or false, not %s.", hintsField, hints)
 		}
 		delete(fields, hintsField)
+	}
+	if hasTurn {
+		var secs int64
+		if json.Unmarshal(turn, &secs) != nil || secs < int64(MinTurnTime.Seconds()) || secs > int64(MaxTurnTime.Seconds()) {
+			return nil, settings, domain.Invalid("invalid_options",
+				"option %q must be a whole number of seconds from %d to %d, not %s.", turnField, int64(MinTurnTime.Seconds()), int64(MaxTurnTime.Seconds()), turn)
+		}
+		settings.TurnTime = time.Duration(secs) * time.Second
+		delete(fields, turnField)
 	}
 	engine, err = json.Marshal(fields)
 	return engine, settings, err
@@ -84,5 +103,8 @@ func (g *GameRecord) OptionsView() (json.RawMessage, error) {
 	}
 	fields[botDelayField] = json.RawMessage(strconv.FormatInt(g.Settings.BotDelay.Milliseconds(), 10))
 	fields[hintsField] = json.RawMessage(strconv.FormatBool(g.Settings.Hints))
+	if g.Settings.TurnTime > 0 {
+		fields[turnField] = json.RawMessage(strconv.FormatInt(int64(g.Settings.TurnTime.Seconds()), 10))
+	}
 	return json.Marshal(fields)
 }

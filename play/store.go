@@ -29,8 +29,9 @@ type Store interface {
 	GamesWithoutToAct(ctx context.Context, after string, limit int) ([]string, error)
 	// SetToAct records the seats to act in a game that has none recorded, if it is still at version.
 	SetToAct(ctx context.Context, gameID string, version int64, toAct []int) error
-	// NextBotDue is the earliest time a bot of any game is due to act; nil when none is.
-	NextBotDue(ctx context.Context) (*time.Time, error)
+	// NextDue is the earliest time a bot of any game is due to act or a turn's time runs out; nil
+	// when neither is pending.
+	NextDue(ctx context.Context) (*time.Time, error)
 	// Update runs fn in one transaction, committing when fn returns nil.
 	Update(ctx context.Context, fn func(Tx) error) error
 	// ClassroomMember resolves a teacher or student token hash to its classroom (and student).
@@ -122,10 +123,21 @@ type Tx interface {
 	// LockDueBotGame locks a game whose bot is due to act, skipping games other transactions
 	// hold; ErrNotFound when there is none.
 	LockDueBotGame(ctx context.Context) (*GameRecord, error)
+	// LockExpiredTurnGame locks a game whose turn deadline has passed, skipping games other
+	// transactions hold; ErrNotFound when there is none.
+	LockExpiredTurnGame(ctx context.Context) (*GameRecord, error)
+	// LockAbandonedGame locks a lobby created longer than lobbyTTL ago or an active game unchanged
+	// for longer than idleTTL, skipping games other transactions hold; ErrNotFound when there is none.
+	LockAbandonedGame(ctx context.Context, lobbyTTL, idleTTL time.Duration) (*GameRecord, error)
+	// ScheduleDeadline sets a game's turn deadline to after from now, or clears it when after is nil.
+	ScheduleDeadline(ctx context.Context, gameID string, after *time.Duration) error
+	// SetTimeouts records how many turns in a row the server has played for a seat (G-4).
+	SetTimeouts(ctx context.Context, gameID string, seat, timeouts int) error
 	// ScheduleBot sets a game's bot due time to after from now, or clears it when after is nil.
 	ScheduleBot(ctx context.Context, gameID string, after *time.Duration) error
-	// AbortGame marks the game aborted and announces its end on commit.
-	AbortGame(ctx context.Context, gameID string) error
+	// AbortGame marks the game aborted for reason, moves its version on and announces its end on
+	// commit; it updates g.
+	AbortGame(ctx context.Context, g *GameRecord, reason EndReason) error
 	// SetStudentToken replaces a current student's token hash and returns the student;
 	// ErrNotFound when the classroom has no such current student.
 	SetStudentToken(ctx context.Context, classroomID, studentID string, hash []byte) (*StudentRecord, error)
@@ -170,6 +182,10 @@ type StateChange struct {
 	// BotDue, when set, is how long from now a computer player in a seat to act is due to act; nil
 	// clears the due time.
 	BotDue *time.Duration
+	// TurnDue, when set, is how long from now the person to act has before the server acts for
+	// them (G-4); nil clears the deadline, unless KeepDeadline keeps it as it is.
+	TurnDue      *time.Duration
+	KeepDeadline bool
 }
 
 // ProgressRecord is a game and the next entries of its history, read from one snapshot so they

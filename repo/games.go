@@ -19,7 +19,8 @@ func (db *DB) Games() *Games { return &Games{db: db} }
 var _ play.Store = (*Games)(nil)
 
 const gameColumns = `id::text, kind, options, status, seat_count, seed, version, snapshot, winners,
-	creator_token_hash, created_at, updated_at, finished_at, classroom_id::text, bot_delay_ms, hints, bot_due_at, rematch_id::text`
+	creator_token_hash, created_at, updated_at, finished_at, classroom_id::text, bot_delay_ms, hints, bot_due_at, rematch_id::text,
+	coalesce(turn_seconds, 0), turn_deadline, coalesce(end_reason, '')`
 
 func scanGame(row pgx.Row) (*play.GameRecord, error) {
 	var g gameRow
@@ -31,20 +32,23 @@ func scanGame(row pgx.Row) (*play.GameRecord, error) {
 
 // gameRow receives gameColumns, in their order.
 type gameRow struct {
-	g          play.GameRecord
-	winners    []int32
-	botDelayMS int64
+	g           play.GameRecord
+	winners     []int32
+	botDelayMS  int64
+	turnSeconds int64
 }
 
 func (r *gameRow) destinations() []any {
 	g := &r.g
 	return []any{&g.ID, &g.Kind, &g.Options, &g.Status, &g.SeatCount, &g.Seed, &g.Version, &g.Snapshot,
-		&r.winners, &g.CreatorHash, &g.CreatedAt, &g.UpdatedAt, &g.FinishedAt, &g.ClassroomID, &r.botDelayMS, &g.Settings.Hints, &g.BotDueAt, &g.RematchID}
+		&r.winners, &g.CreatorHash, &g.CreatedAt, &g.UpdatedAt, &g.FinishedAt, &g.ClassroomID, &r.botDelayMS, &g.Settings.Hints, &g.BotDueAt, &g.RematchID,
+		&r.turnSeconds, &g.TurnDeadline, &g.EndReason}
 }
 
 func (r *gameRow) record() *play.GameRecord {
 	g := r.g
 	g.Settings.BotDelay = time.Duration(r.botDelayMS) * time.Millisecond
+	g.Settings.TurnTime = time.Duration(r.turnSeconds) * time.Second
 	for _, w := range r.winners {
 		g.Winners = append(g.Winners, int(w))
 	}
@@ -72,11 +76,11 @@ func queueGame(b *pgx.Batch, id string, forUpdate bool) *gameLoad {
 		load.game = g
 		return err
 	})
-	b.Queue(`SELECT seat, name, student_id::text, joined_at, token_hash, coalesce(bot, '') FROM seats WHERE game_id = $1 ORDER BY seat`, id).
+	b.Queue(`SELECT seat, name, student_id::text, joined_at, token_hash, coalesce(bot, ''), timeouts FROM seats WHERE game_id = $1 ORDER BY seat`, id).
 		Query(func(rows pgx.Rows) error {
 			seats, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (play.Seat, error) {
 				var s play.Seat
-				err := r.Scan(&s.Seat, &s.Name, &s.StudentID, &s.JoinedAt, &s.TokenHash, &s.Bot)
+				err := r.Scan(&s.Seat, &s.Name, &s.StudentID, &s.JoinedAt, &s.TokenHash, &s.Bot, &s.Timeouts)
 				return s, err
 			})
 			if load.game != nil {
@@ -110,31 +114,32 @@ func loadGame(ctx context.Context, q interface {
 // gameWithSeatsSQL reads a game and its seats in one statement, the seats' columns as arrays in
 // seat order: one statement instead of two is less work for Postgres and for pgx on the hottest
 // read. A game without seats (a lobby nobody joined) has NULL arrays.
-var gameWithSeatsSQL = `SELECT ` + gameColumns + `, s.seat_numbers, s.seat_names, s.seat_students, s.seat_joined, s.seat_hashes, s.seat_bots
+var gameWithSeatsSQL = `SELECT ` + gameColumns + `, s.seat_numbers, s.seat_names, s.seat_students, s.seat_joined, s.seat_hashes, s.seat_bots, s.seat_timeouts
 	FROM games LEFT JOIN LATERAL (
 		SELECT array_agg(seat ORDER BY seat) AS seat_numbers, array_agg(name ORDER BY seat) AS seat_names,
 			array_agg(student_id::text ORDER BY seat) AS seat_students, array_agg(joined_at ORDER BY seat) AS seat_joined,
-			array_agg(token_hash ORDER BY seat) AS seat_hashes, array_agg(coalesce(bot, '') ORDER BY seat) AS seat_bots
+			array_agg(token_hash ORDER BY seat) AS seat_hashes, array_agg(coalesce(bot, '') ORDER BY seat) AS seat_bots,
+			array_agg(timeouts ORDER BY seat) AS seat_timeouts
 		FROM seats WHERE game_id = games.id) s ON true
 	WHERE id = $1`
 
 // Game reads a game and its seats in one statement.
 func (s *Games) Game(ctx context.Context, id string) (*play.GameRecord, error) {
 	var row gameRow
-	var seatNumbers []int32
+	var seatNumbers, timeouts []int32
 	var names, bots []string
 	var students []*string
 	var joined []time.Time
 	var hashes [][]byte
 	err := s.db.Pool.QueryRow(ctx, gameWithSeatsSQL, id).Scan(append(row.destinations(),
-		&seatNumbers, &names, &students, &joined, &hashes, &bots)...)
+		&seatNumbers, &names, &students, &joined, &hashes, &bots, &timeouts)...)
 	if err != nil {
 		return nil, notFound(err)
 	}
 	g := row.record()
 	g.Seats = make([]play.Seat, len(seatNumbers))
 	for i, n := range seatNumbers {
-		g.Seats[i] = play.Seat{Seat: int(n), Name: names[i], StudentID: students[i], JoinedAt: joined[i], TokenHash: hashes[i]}
+		g.Seats[i] = play.Seat{Seat: int(n), Name: names[i], StudentID: students[i], JoinedAt: joined[i], TokenHash: hashes[i], Timeouts: int(timeouts[i])}
 		setText(&g.Seats[i].Bot, bots[i])
 	}
 	return g, nil
@@ -155,10 +160,11 @@ func (s *Games) ClassroomMember(ctx context.Context, kind play.TokenKind, hash [
 	return classroomID, studentID, notFound(err)
 }
 
-// NextBotDue is the earliest due time of any game's bot.
-func (s *Games) NextBotDue(ctx context.Context) (*time.Time, error) {
+// NextDue is the earliest due time of any game's bot or turn deadline.
+func (s *Games) NextDue(ctx context.Context) (*time.Time, error) {
 	var next *time.Time
-	err := s.db.Pool.QueryRow(ctx, `SELECT min(bot_due_at) FROM games WHERE bot_due_at IS NOT NULL`).Scan(&next)
+	err := s.db.Pool.QueryRow(ctx, `SELECT least((SELECT min(bot_due_at) FROM games WHERE bot_due_at IS NOT NULL),
+		(SELECT min(turn_deadline) FROM games WHERE turn_deadline IS NOT NULL))`).Scan(&next)
 	return next, err
 }
 

@@ -143,9 +143,10 @@ func (t *gameTx) lockGame(ctx context.Context, id string, lookup []byte) (*play.
 
 func (t *gameTx) InsertGame(ctx context.Context, g play.NewGameRecord) (string, error) {
 	var id string
-	err := t.one(ctx, `INSERT INTO games (kind, options, status, seat_count, seed, creator_token_hash, classroom_id, bot_delay_ms, hints)
-		VALUES ($1, $2, 'lobby', $3, $4, $5, $6, $7, $8) RETURNING id::text`,
-		[]any{g.Kind, g.Options, g.SeatCount, g.Seed, g.CreatorHash, g.ClassroomID, g.Settings.BotDelay.Milliseconds(), g.Settings.Hints},
+	err := t.one(ctx, `INSERT INTO games (kind, options, status, seat_count, seed, creator_token_hash, classroom_id, bot_delay_ms, hints, turn_seconds)
+		VALUES ($1, $2, 'lobby', $3, $4, $5, $6, $7, $8, nullif($9, 0)) RETURNING id::text`,
+		[]any{g.Kind, g.Options, g.SeatCount, g.Seed, g.CreatorHash, g.ClassroomID, g.Settings.BotDelay.Milliseconds(), g.Settings.Hints,
+			int64(g.Settings.TurnTime.Seconds())},
 		func(r pgx.Row) error { return r.Scan(&id) })
 	return id, err
 }
@@ -191,8 +192,8 @@ func (t *gameTx) AppendEntry(ctx context.Context, gameID string, e *play.Entry) 
 	if e.Random == nil {
 		e.Random = []int{}
 	}
-	if err := t.queue(ctx, `INSERT INTO actions (game_id, seq, version, seat, action, outcome, random, service, bot) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, NULLIF($9, ''))`,
-		gameID, e.Seq, e.Version, e.Seat, e.Action, e.Outcome, e.Random, e.Service, string(e.Bot)); err != nil {
+	if err := t.queue(ctx, `INSERT INTO actions (game_id, seq, version, seat, action, outcome, random, service, bot, timeout) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, NULLIF($9, ''), $10)`,
+		gameID, e.Seq, e.Version, e.Seat, e.Action, e.Outcome, e.Random, e.Service, string(e.Bot), e.Timeout); err != nil {
 		return err
 	}
 	e.CreatedAt = t.now // the column's default
@@ -206,13 +207,17 @@ func (t *gameTx) SaveState(ctx context.Context, g *play.GameRecord, c play.State
 	err := t.queue(ctx, `UPDATE games SET status = $2, seat_count = $3, snapshot = $4, winners = $5, to_act = $7,
 			version = version + 1, updated_at = now(),
 			finished_at = CASE WHEN $2 = 'finished' THEN now() END,
-			bot_due_at = now() + make_interval(secs => $6)
+			bot_due_at = now() + make_interval(secs => $6),
+			turn_deadline = CASE WHEN $9 THEN turn_deadline ELSE now() + make_interval(secs => $8) END
 		WHERE id = $1`,
-		g.ID, c.Status, c.SeatCount, c.Snapshot, int32s(c.Winners), seconds(c.BotDue), int32s(c.ToAct))
+		g.ID, c.Status, c.SeatCount, c.Snapshot, int32s(c.Winners), seconds(c.BotDue), int32s(c.ToAct), seconds(c.TurnDue), c.KeepDeadline)
 	if err != nil {
 		return err
 	}
 	g.BotDueAt = t.dueAt(c.BotDue)
+	if !c.KeepDeadline {
+		g.TurnDeadline = t.dueAt(c.TurnDue)
+	}
 	// The row is locked, so version + 1 is the version this game had plus one.
 	g.Version++
 	g.UpdatedAt, g.FinishedAt = t.now, nil
@@ -290,12 +295,42 @@ func (t *gameTx) ScheduleBot(ctx context.Context, gameID string, after *time.Dur
 	return t.queue(ctx, `UPDATE games SET bot_due_at = now() + make_interval(secs => $2) WHERE id = $1`, gameID, seconds(after))
 }
 
+func (t *gameTx) ScheduleDeadline(ctx context.Context, gameID string, after *time.Duration) error {
+	return t.queue(ctx, `UPDATE games SET turn_deadline = now() + make_interval(secs => $2) WHERE id = $1`, gameID, seconds(after))
+}
+
+func (t *gameTx) SetTimeouts(ctx context.Context, gameID string, seat, timeouts int) error {
+	return t.queue(ctx, `UPDATE seats SET timeouts = $3 WHERE game_id = $1 AND seat = $2`, gameID, seat, timeouts)
+}
+
 // LockDueBotGame locks the game whose bot has been due longest, skipping the games other
 // transactions hold (another instance's worker, or a player's action), then reads it as LockGame
 // does. The row is locked before it is read in full, so what is read is what the lock protects.
 func (t *gameTx) LockDueBotGame(ctx context.Context) (*play.GameRecord, error) {
+	return t.lockFirst(ctx, `SELECT id::text FROM games WHERE bot_due_at <= now() ORDER BY bot_due_at LIMIT 1 FOR UPDATE SKIP LOCKED`)
+}
+
+// LockExpiredTurnGame locks the game whose turn deadline passed longest ago, as LockDueBotGame does.
+// Postgres checks the condition again on the row it locks, so a deadline a player's action moved
+// on while the worker waited is not taken for expired.
+func (t *gameTx) LockExpiredTurnGame(ctx context.Context) (*play.GameRecord, error) {
+	return t.lockFirst(ctx, `SELECT id::text FROM games WHERE turn_deadline <= now() ORDER BY turn_deadline LIMIT 1 FOR UPDATE SKIP LOCKED`)
+}
+
+// LockAbandonedGame locks a lobby older than lobbyTTL or an active game unchanged for idleTTL, as
+// LockDueBotGame does.
+func (t *gameTx) LockAbandonedGame(ctx context.Context, lobbyTTL, idleTTL time.Duration) (*play.GameRecord, error) {
+	return t.lockFirst(ctx, `SELECT id::text FROM games
+		WHERE (status = 'lobby' AND created_at <= now() - make_interval(secs => $1))
+			OR (status = 'active' AND updated_at <= now() - make_interval(secs => $2))
+		LIMIT 1 FOR UPDATE SKIP LOCKED`, lobbyTTL.Seconds(), idleTTL.Seconds())
+}
+
+// lockFirst locks the game the query finds first, skipping the games other transactions hold,
+// then reads it as LockGame does; play.ErrNotFound when it finds none.
+func (t *gameTx) lockFirst(ctx context.Context, query string, args ...any) (*play.GameRecord, error) {
 	var id string
-	err := t.one(ctx, `SELECT id::text FROM games WHERE bot_due_at <= now() ORDER BY bot_due_at LIMIT 1 FOR UPDATE SKIP LOCKED`, nil,
+	err := t.one(ctx, query, args,
 		func(r pgx.Row) error {
 			if err := r.Scan(&id); !errors.Is(err, pgx.ErrNoRows) {
 				return err
@@ -311,11 +346,16 @@ func (t *gameTx) LockDueBotGame(ctx context.Context) (*play.GameRecord, error) {
 	return t.LockGame(ctx, id)
 }
 
-func (t *gameTx) AbortGame(ctx context.Context, gameID string) error {
-	if err := t.queue(ctx, `UPDATE games SET status = 'aborted', version = version + 1, updated_at = now(), finished_at = now(), bot_due_at = NULL, to_act = '{}' WHERE id = $1`, gameID); err != nil {
+func (t *gameTx) AbortGame(ctx context.Context, g *play.GameRecord, reason play.EndReason) error {
+	if err := t.queue(ctx, `UPDATE games SET status = 'aborted', end_reason = $2, version = version + 1, updated_at = now(), finished_at = now(),
+			bot_due_at = NULL, turn_deadline = NULL, to_act = '{}' WHERE id = $1`, g.ID, string(reason)); err != nil {
 		return err
 	}
-	return t.queue(ctx, notifySQL, GameEventsChannel, gameID, "end")
+	now := t.now
+	g.Status, g.EndReason, g.FinishedAt, g.UpdatedAt = play.StatusAborted, reason, &now, now
+	g.BotDueAt, g.TurnDeadline = nil, nil
+	g.Version++
+	return t.queue(ctx, notifySQL, GameEventsChannel, g.ID, "end")
 }
 
 func (t *gameTx) SetStudentToken(ctx context.Context, classroomID, studentID string, hash []byte) (*play.StudentRecord, error) {

@@ -8,14 +8,14 @@ import (
 	"primegames/play"
 )
 
-const entryColumns = `seq, version, seat, action, outcome, random, created_at, service, coalesce(bot, '')`
+const entryColumns = `seq, version, seat, action, outcome, random, created_at, service, coalesce(bot, ''), timeout`
 
 func scanEntry(row pgx.CollectableRow) (play.Entry, error) {
 	var e play.Entry
 	var seat *int32
 	var random []int32
 	var bot string
-	if err := row.Scan(&e.Seq, &e.Version, &seat, &e.Action, &e.Outcome, &random, &e.CreatedAt, &e.Service, &bot); err != nil {
+	if err := row.Scan(&e.Seq, &e.Version, &seat, &e.Action, &e.Outcome, &random, &e.CreatedAt, &e.Service, &bot, &e.Timeout); err != nil {
 		return e, err
 	}
 	if seat != nil {

@@ -52,7 +52,7 @@ func (s *Games) ListGames(ctx context.Context, q play.GameQuery) ([]play.GameSum
 		where = append(where, fmt.Sprintf("(created_at, id) < ($%d, $%d::uuid)", len(args)-1, len(args)))
 	}
 	args = append(args, q.Limit)
-	rows, err := s.db.Pool.Query(ctx, `SELECT id::text, kind, status, seat_count, version, winners, created_at, updated_at,
+	rows, err := s.db.Pool.Query(ctx, `SELECT id::text, kind, status, coalesce(end_reason, ''), seat_count, version, winners, created_at, updated_at,
 			ARRAY(SELECT name FROM seats WHERE seats.game_id = games.id ORDER BY seat),
 			ARRAY(SELECT seat FROM seats WHERE seats.game_id = games.id AND bot IS NOT NULL ORDER BY seat),
 			ARRAY(SELECT bot FROM seats WHERE seats.game_id = games.id AND bot IS NOT NULL ORDER BY seat)
@@ -64,7 +64,7 @@ func (s *Games) ListGames(ctx context.Context, q play.GameQuery) ([]play.GameSum
 		var g play.GameSummary
 		var winners, botSeats []int32
 		var botLevels []string
-		err := r.Scan(&g.ID, &g.Kind, &g.Status, &g.SeatCount, &g.Version, &winners, &g.CreatedAt, &g.UpdatedAt, &g.Players,
+		err := r.Scan(&g.ID, &g.Kind, &g.Status, &g.EndReason, &g.SeatCount, &g.Version, &winners, &g.CreatedAt, &g.UpdatedAt, &g.Players,
 			&botSeats, &botLevels)
 		for _, w := range winners {
 			g.Winners = append(g.Winners, int(w))

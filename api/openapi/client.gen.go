@@ -422,7 +422,7 @@ type ClientInterface interface {
 
 	// AbortGame End a game that is not over (creator token only).
 	//
-	// Only the game's `creator_token` may abort it, in the lobby or during play; a game already finished or aborted gets 409 `game_over`. Once aborted, the game shows everything it hid, as a finished one does.
+	// Only the game's `creator_token` may abort it, in the lobby or during play; a game already finished or aborted gets 409 `game_over`. Once aborted (`end_reason` `creator`), the game shows everything it hid, as a finished one does. The server also aborts abandoned games by itself (`end_reason` `lobby_expired` or `idle`).
 	//
 	// Corresponds with POST /v1/games/{id}/abort (the `AbortGame` operationId).
 	AbortGame(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -666,7 +666,7 @@ type ClientInterface interface {
 
 	// GetReview The expert's judgement of every action a person played (the classroom's teacher; anyone who can see the game once it is over).
 	//
-	// For each action of a person's seat (a computer's are not judged), the expert's best action at
+	// For each action of a person's seat (a computer's are not judged, nor the server's for a player out of time, G-4), the expert's best action at
 	// that point, the `loss` of the action played against it in the expert's own evaluation (0 for
 	// the best; its units are the kind's), a `label` (`best`, `good`, `inaccuracy`, `mistake`,
 	// `blunder`; each kind's thresholds are in the README, "Move review") and the concrete
@@ -1348,7 +1348,7 @@ func (c *Client) GetGame(ctx context.Context, id GameID, params *GetGameParams, 
 
 // AbortGame End a game that is not over (creator token only).
 //
-// Only the game's `creator_token` may abort it, in the lobby or during play; a game already finished or aborted gets 409 `game_over`. Once aborted, the game shows everything it hid, as a finished one does.
+// Only the game's `creator_token` may abort it, in the lobby or during play; a game already finished or aborted gets 409 `game_over`. Once aborted (`end_reason` `creator`), the game shows everything it hid, as a finished one does. The server also aborts abandoned games by itself (`end_reason` `lobby_expired` or `idle`).
 //
 // Corresponds with POST /v1/games/{id}/abort (the `AbortGame` operationId).
 func (c *Client) AbortGame(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -1742,7 +1742,7 @@ func (c *Client) ResignGame(ctx context.Context, id GameID, reqEditors ...Reques
 
 // GetReview The expert's judgement of every action a person played (the classroom's teacher; anyone who can see the game once it is over).
 //
-// For each action of a person's seat (a computer's are not judged), the expert's best action at
+// For each action of a person's seat (a computer's are not judged, nor the server's for a player out of time, G-4), the expert's best action at
 // that point, the `loss` of the action played against it in the expert's own evaluation (0 for
 // the best; its units are the kind's), a `label` (`best`, `good`, `inaccuracy`, `mistake`,
 // `blunder`; each kind's thresholds are in the README, "Move review") and the concrete
@@ -4391,7 +4391,7 @@ type ClientWithResponsesInterface interface {
 
 	// AbortGameWithResponse End a game that is not over (creator token only).
 	//
-	// Only the game's `creator_token` may abort it, in the lobby or during play; a game already finished or aborted gets 409 `game_over`. Once aborted, the game shows everything it hid, as a finished one does.
+	// Only the game's `creator_token` may abort it, in the lobby or during play; a game already finished or aborted gets 409 `game_over`. Once aborted (`end_reason` `creator`), the game shows everything it hid, as a finished one does. The server also aborts abandoned games by itself (`end_reason` `lobby_expired` or `idle`).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -4657,7 +4657,7 @@ type ClientWithResponsesInterface interface {
 
 	// GetReviewWithResponse The expert's judgement of every action a person played (the classroom's teacher; anyone who can see the game once it is over).
 	//
-	// For each action of a person's seat (a computer's are not judged), the expert's best action at
+	// For each action of a person's seat (a computer's are not judged, nor the server's for a player out of time, G-4), the expert's best action at
 	// that point, the `loss` of the action played against it in the expert's own evaluation (0 for
 	// the best; its units are the kind's), a `label` (`best`, `good`, `inaccuracy`, `mistake`,
 	// `blunder`; each kind's thresholds are in the README, "Move review") and the concrete
@@ -9690,7 +9690,7 @@ func (c *ClientWithResponses) GetGameWithResponse(ctx context.Context, id GameID
 
 // AbortGameWithResponse End a game that is not over (creator token only).
 //
-// Only the game's `creator_token` may abort it, in the lobby or during play; a game already finished or aborted gets 409 `game_over`. Once aborted, the game shows everything it hid, as a finished one does.
+// Only the game's `creator_token` may abort it, in the lobby or during play; a game already finished or aborted gets 409 `game_over`. Once aborted (`end_reason` `creator`), the game shows everything it hid, as a finished one does. The server also aborts abandoned games by itself (`end_reason` `lobby_expired` or `idle`).
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -10046,7 +10046,7 @@ func (c *ClientWithResponses) ResignGameWithResponse(ctx context.Context, id Gam
 
 // GetReviewWithResponse The expert's judgement of every action a person played (the classroom's teacher; anyone who can see the game once it is over).
 //
-// For each action of a person's seat (a computer's are not judged), the expert's best action at
+// For each action of a person's seat (a computer's are not judged, nor the server's for a player out of time, G-4), the expert's best action at
 // that point, the `loss` of the action played against it in the expert's own evaluation (0 for
 // the best; its units are the kind's), a `label` (`best`, `good`, `inaccuracy`, `mistake`,
 // `blunder`; each kind's thresholds are in the README, "Move review") and the concrete

@@ -15,6 +15,51 @@ import (
 	openapi_types "github.com/oapi-codegen/runtime/types"
 )
 
+// Defines values for AbortActionReason.
+const (
+	AbortActionReasonIdle AbortActionReason = "idle"
+)
+
+// Valid indicates whether the value is a known member of the AbortActionReason enum.
+func (e AbortActionReason) Valid() bool {
+	switch e {
+	case AbortActionReasonIdle:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AbortActionType.
+const (
+	Abort AbortActionType = "abort"
+)
+
+// Valid indicates whether the value is a known member of the AbortActionType enum.
+func (e AbortActionType) Valid() bool {
+	switch e {
+	case Abort:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AbortOutcomeEndReason.
+const (
+	AbortOutcomeEndReasonIdle AbortOutcomeEndReason = "idle"
+)
+
+// Valid indicates whether the value is a known member of the AbortOutcomeEndReason enum.
+func (e AbortOutcomeEndReason) Valid() bool {
+	switch e {
+	case AbortOutcomeEndReasonIdle:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for BotLevel.
 const (
 	Expert BotLevel = "expert"
@@ -30,6 +75,27 @@ func (e BotLevel) Valid() bool {
 	case Greedy:
 		return true
 	case Random:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for EndReason.
+const (
+	EndReasonCreator      EndReason = "creator"
+	EndReasonIdle         EndReason = "idle"
+	EndReasonLobbyExpired EndReason = "lobby_expired"
+)
+
+// Valid indicates whether the value is a known member of the EndReason enum.
+func (e EndReason) Valid() bool {
+	switch e {
+	case EndReasonCreator:
+		return true
+	case EndReasonIdle:
+		return true
+	case EndReasonLobbyExpired:
 		return true
 	default:
 		return false
@@ -1194,6 +1260,21 @@ func (e ResignActionType) Valid() bool {
 	}
 }
 
+// Defines values for ResignOutcomeReason.
+const (
+	Timeouts ResignOutcomeReason = "timeouts"
+)
+
+// Valid indicates whether the value is a known member of the ResignOutcomeReason enum.
+func (e ResignOutcomeReason) Valid() bool {
+	switch e {
+	case Timeouts:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ReviewLabel.
 const (
 	Best       ReviewLabel = "best"
@@ -1340,6 +1421,28 @@ func (e ListMyGamesParamsTurn) Valid() bool {
 		return false
 	}
 }
+
+// AbortAction The action of the last entry of an active game the server aborted because nobody acted in it for `IDLE_GAME_TTL`; its `seat` is null.
+//
+// Example: {"reason":"idle","type":"abort"}
+type AbortAction struct {
+	Reason AbortActionReason `json:"reason"`
+	Type   AbortActionType   `json:"type"`
+}
+
+// AbortActionReason defines model for AbortAction.Reason.
+type AbortActionReason string
+
+// AbortActionType defines model for AbortAction.Type.
+type AbortActionType string
+
+// AbortOutcome What the abort of an idle game did; it changes nothing on the board.
+type AbortOutcome struct {
+	EndReason AbortOutcomeEndReason `json:"end_reason"`
+}
+
+// AbortOutcomeEndReason defines model for AbortOutcome.EndReason.
+type AbortOutcomeEndReason string
 
 // Action One action of the game's kind.
 type Action = json.RawMessage
@@ -1507,7 +1610,7 @@ type CreateGameRequest struct {
 	// Game A kind of game.
 	Game GameKind `json:"game"`
 
-	// Options The game's options: its kind's own, and `bot_delay_ms` and `hints`, which every kind takes; missing fields take their defaults. A bad one is refused 400 `invalid_options` with a sentence.
+	// Options The game's options: its kind's own, and `bot_delay_ms`, `hints` and `turn_seconds`, which every kind takes; missing fields take their defaults. A bad one is refused 400 `invalid_options` with a sentence.
 	Options *json.RawMessage `json:"options,omitempty"`
 
 	// Players Name the players to start at once (seats in this order): by `name` outside a classroom,
@@ -1542,6 +1645,9 @@ type CreatedGame struct {
 	Seats []SeatToken `json:"seats"`
 }
 
+// EndReason Why a game was aborted: `creator`, its creator aborted it (`POST /v1/games/{id}/abort`); `lobby_expired`, its lobby waited longer than the server's `LOBBY_TTL` without starting; `idle`, nobody acted in it for the server's `IDLE_GAME_TTL`.
+type EndReason string
+
 // FieldError defines model for FieldError.
 type FieldError struct {
 	// Field Example: body.players
@@ -1553,7 +1659,10 @@ type FieldError struct {
 
 // Game defines model for Game.
 type Game struct {
-	CreatedAt  time.Time  `json:"created_at"`
+	CreatedAt time.Time `json:"created_at"`
+
+	// EndReason Why the game was aborted; present only when `status` is `aborted`.
+	EndReason  *EndReason `json:"end_reason,omitempty"`
 	FinishedAt *time.Time `json:"finished_at"`
 
 	// Game A kind of game.
@@ -1718,6 +1827,9 @@ type GameSummary struct {
 	BotSeats  []BotSeat `json:"bot_seats"`
 	CreatedAt time.Time `json:"created_at"`
 
+	// EndReason Why the game was aborted; present only when `status` is `aborted`.
+	EndReason *EndReason `json:"end_reason,omitempty"`
+
 	// Game A kind of game.
 	Game GameKind           `json:"game"`
 	Id   openapi_types.UUID `json:"id"`
@@ -1770,7 +1882,7 @@ type HintsOption = bool
 
 // HistoryEntry One entry of a game's history; `game` tells which kind's action and outcome it holds (`HistoryEntryOfKind`).
 type HistoryEntry struct {
-	// Action The action as sent, one of the game's kind; for the entries the service records itself, a `ServiceAction` (the start, a resignation).
+	// Action The action as sent, one of the game's kind; for the entries the service records itself, a `ServiceAction` (the start, a resignation, an abort of an idle game).
 	Action json.RawMessage `json:"action"`
 
 	// Bot The level of the computer player who made this entry, recorded when it was made; absent when a person acted (and for the service's own entries). A seat a computer took over when its player resigned (G-3) keeps the person's entries unmarked.
@@ -1780,18 +1892,23 @@ type HistoryEntry struct {
 	// Game A kind of game.
 	Game GameKind `json:"game"`
 
-	// Outcome What happened, redacted for the caller while the game runs; its kind's outcome, or a `ResignOutcome` for a resignation.
+	// Outcome What happened, redacted for the caller while the game runs; its kind's outcome, or a `ServiceOutcome` for a resignation or an abort.
 	Outcome json.RawMessage `json:"outcome"`
 
 	// Random The random values this step drew (dice, shuffles): they reveal the order of shuffled decks, so they are shown only to the game's teacher and, once the game is over, to everyone.
 	Random *[]int `json:"random,omitempty"`
 
-	// Seat Who acted; null for the start.
+	// Seat Who acted; null for the start and for an abort.
 	Seat *int `json:"seat"`
 
 	// Seq 0 is the start; then 1, 2, … per accepted action.
-	Seq   int64 `json:"seq"`
-	union json.RawMessage
+	Seq int64 `json:"seq"`
+
+	// Timeout Present, and true, when the server took this action for the seat's person because their time ran out (G-4); absent otherwise.
+	//
+	// Example: true
+	Timeout *bool `json:"timeout,omitempty"`
+	union   json.RawMessage
 }
 
 // HistoryEntryOfKind The fields of a HistoryEntry that depend on its kind of game, told apart by `game`.
@@ -2339,6 +2456,11 @@ type PrimeClimbOptions struct {
 
 	// PrimeCards false plays without Prime Cards (PC-11).
 	PrimeCards *bool `json:"prime_cards,omitempty"`
+
+	// TurnSeconds The turn clock (G-4): seconds a person to act has before the server acts for them (draw, or else pass, where the rules allow it; otherwise the `greedy` computer player's choice, for the rest of that seat's turn), recorded as history entries marked `timeout`. A seat whose turn times out 3 times in a row is resigned (G-3). Absent (the default): no clock. The view shows the running deadline as `turn.deadline`. An option of every kind of game.
+	//
+	// Example: 86400
+	TurnSeconds *TurnSecondsOption `json:"turn_seconds,omitempty"`
 }
 
 // PrimeClimbOutcome What the start or one action did. Public to every viewer; never holds the deck order.
@@ -2719,6 +2841,11 @@ type PrimedOptions struct {
 
 	// Target What the top card plus the played cards must make (PR-4).
 	Target *PrimedOptionsTarget `json:"target,omitempty"`
+
+	// TurnSeconds The turn clock (G-4): seconds a person to act has before the server acts for them (draw, or else pass, where the rules allow it; otherwise the `greedy` computer player's choice, for the rest of that seat's turn), recorded as history entries marked `timeout`. A seat whose turn times out 3 times in a row is resigned (G-3). Absent (the default): no clock. The view shows the running deadline as `turn.deadline`. An option of every kind of game.
+	//
+	// Example: 86400
+	TurnSeconds *TurnSecondsOption `json:"turn_seconds,omitempty"`
 }
 
 // PrimedOptionsDeck "primed": four each of 1..17, 2 to 6 players; "standard": four each of 1..10, 2 to 5 players (PR-1, PR-2).
@@ -3081,12 +3208,18 @@ type ResignOutcome struct {
 	// Bot The computer player who plays the seat from now on (a game of more than two players).
 	Bot *BotLevel `json:"bot,omitempty"`
 
+	// Reason Present when the server resigned the seat, after 3 timed-out turns in a row (G-4); absent when its player resigned.
+	Reason *ResignOutcomeReason `json:"reason,omitempty"`
+
 	// Resigned The seat that resigned.
 	Resigned int `json:"resigned"`
 
 	// Winners The winners, when the resignation ended the game (a game of two players).
 	Winners *[]int `json:"winners,omitempty"`
 }
+
+// ResignOutcomeReason Present when the server resigned the seat, after 3 timed-out turns in a row (G-4); absent when its player resigned.
+type ResignOutcomeReason string
 
 // Review defines model for Review.
 type Review struct {
@@ -3229,8 +3362,13 @@ type SeatToken struct {
 	Token string `json:"token"`
 }
 
-// ServiceAction An action the service records itself, which no client posts to `/actions`: the start (entry 0) or a resignation (G-3).
+// ServiceAction An action the service records itself, which no client posts to `/actions`: the start (entry 0), a resignation (G-3) or the abort of an idle game.
 type ServiceAction struct {
+	union json.RawMessage
+}
+
+// ServiceOutcome The outcome of an entry the service records itself, after the start.
+type ServiceOutcome struct {
 	union json.RawMessage
 }
 
@@ -3335,12 +3473,20 @@ type TeacherToken struct {
 
 // Turn defines model for Turn.
 type Turn struct {
+	// Deadline When the person to act runs out of time and the server acts for them (G-4); present only while a turn clock (`turn_seconds`) runs, which is while a person is to act. Each action of theirs sets it anew.
+	Deadline *time.Time `json:"deadline,omitempty"`
+
 	// Phase Example: move
 	Phase string `json:"phase"`
 
 	// ToAct Seats that may act now.
 	ToAct []int `json:"to_act"`
 }
+
+// TurnSecondsOption The turn clock (G-4): seconds a person to act has before the server acts for them (draw, or else pass, where the rules allow it; otherwise the `greedy` computer player's choice, for the rest of that seat's turn), recorded as history entries marked `timeout`. A seat whose turn times out 3 times in a row is resigned (G-3). Absent (the default): no clock. The view shows the running deadline as `turn.deadline`. An option of every kind of game.
+//
+// Example: 86400
+type TurnSecondsOption = int
 
 // VersionMismatchFacts An `If-Match` that is not the game's version: the game's version and the one sent.
 //
@@ -3703,6 +3849,13 @@ func (t Game) MarshalJSON() ([]byte, error) {
 		return nil, fmt.Errorf("error marshaling 'created_at': %w", err)
 	}
 
+	if t.EndReason != nil {
+		object["end_reason"], err = json.Marshal(t.EndReason)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'end_reason': %w", err)
+		}
+	}
+
 	object["finished_at"], err = json.Marshal(t.FinishedAt)
 	if err != nil {
 		return nil, fmt.Errorf("error marshaling 'finished_at': %w", err)
@@ -3805,6 +3958,13 @@ func (t *Game) UnmarshalJSON(b []byte) error {
 		err = json.Unmarshal(raw, &t.CreatedAt)
 		if err != nil {
 			return fmt.Errorf("error reading 'created_at': %w", err)
+		}
+	}
+
+	if raw, found := object["end_reason"]; found {
+		err = json.Unmarshal(raw, &t.EndReason)
+		if err != nil {
+			return fmt.Errorf("error reading 'end_reason': %w", err)
 		}
 	}
 
@@ -4237,6 +4397,12 @@ func (t HistoryEntry) MarshalJSON() ([]byte, error) {
 		return nil, fmt.Errorf("error marshaling 'seq': %w", err)
 	}
 
+	if t.Timeout != nil {
+		object["timeout"], err = json.Marshal(t.Timeout)
+		if err != nil {
+			return nil, fmt.Errorf("error marshaling 'timeout': %w", err)
+		}
+	}
 	b, err = json.Marshal(object)
 	return b, err
 }
@@ -4305,6 +4471,13 @@ func (t *HistoryEntry) UnmarshalJSON(b []byte) error {
 		err = json.Unmarshal(raw, &t.Seq)
 		if err != nil {
 			return fmt.Errorf("error reading 'seq': %w", err)
+		}
+	}
+
+	if raw, found := object["timeout"]; found {
+		err = json.Unmarshal(raw, &t.Timeout)
+		if err != nil {
+			return fmt.Errorf("error reading 'timeout': %w", err)
 		}
 	}
 
@@ -4474,22 +4647,22 @@ func (t *HistoryEntryOfPrimeClimb_Action) UnmarshalJSON(b []byte) error {
 	return err
 }
 
-// AsResignOutcome returns the union data inside the HistoryEntryOfPrimeClimb_Outcome as a ResignOutcome
-func (t HistoryEntryOfPrimeClimb_Outcome) AsResignOutcome() (ResignOutcome, error) {
-	var body ResignOutcome
+// AsServiceOutcome returns the union data inside the HistoryEntryOfPrimeClimb_Outcome as a ServiceOutcome
+func (t HistoryEntryOfPrimeClimb_Outcome) AsServiceOutcome() (ServiceOutcome, error) {
+	var body ServiceOutcome
 	err := json.Unmarshal(t.union, &body)
 	return body, err
 }
 
-// FromResignOutcome overwrites any union data inside the HistoryEntryOfPrimeClimb_Outcome as the provided ResignOutcome
-func (t *HistoryEntryOfPrimeClimb_Outcome) FromResignOutcome(v ResignOutcome) error {
+// FromServiceOutcome overwrites any union data inside the HistoryEntryOfPrimeClimb_Outcome as the provided ServiceOutcome
+func (t *HistoryEntryOfPrimeClimb_Outcome) FromServiceOutcome(v ServiceOutcome) error {
 	b, err := json.Marshal(v)
 	t.union = b
 	return err
 }
 
-// MergeResignOutcome performs a merge with any union data inside the HistoryEntryOfPrimeClimb_Outcome, using the provided ResignOutcome
-func (t *HistoryEntryOfPrimeClimb_Outcome) MergeResignOutcome(v ResignOutcome) error {
+// MergeServiceOutcome performs a merge with any union data inside the HistoryEntryOfPrimeClimb_Outcome, using the provided ServiceOutcome
+func (t *HistoryEntryOfPrimeClimb_Outcome) MergeServiceOutcome(v ServiceOutcome) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
@@ -4598,22 +4771,22 @@ func (t *HistoryEntryOfPrimed_Action) UnmarshalJSON(b []byte) error {
 	return err
 }
 
-// AsResignOutcome returns the union data inside the HistoryEntryOfPrimed_Outcome as a ResignOutcome
-func (t HistoryEntryOfPrimed_Outcome) AsResignOutcome() (ResignOutcome, error) {
-	var body ResignOutcome
+// AsServiceOutcome returns the union data inside the HistoryEntryOfPrimed_Outcome as a ServiceOutcome
+func (t HistoryEntryOfPrimed_Outcome) AsServiceOutcome() (ServiceOutcome, error) {
+	var body ServiceOutcome
 	err := json.Unmarshal(t.union, &body)
 	return body, err
 }
 
-// FromResignOutcome overwrites any union data inside the HistoryEntryOfPrimed_Outcome as the provided ResignOutcome
-func (t *HistoryEntryOfPrimed_Outcome) FromResignOutcome(v ResignOutcome) error {
+// FromServiceOutcome overwrites any union data inside the HistoryEntryOfPrimed_Outcome as the provided ServiceOutcome
+func (t *HistoryEntryOfPrimed_Outcome) FromServiceOutcome(v ServiceOutcome) error {
 	b, err := json.Marshal(v)
 	t.union = b
 	return err
 }
 
-// MergeResignOutcome performs a merge with any union data inside the HistoryEntryOfPrimed_Outcome, using the provided ResignOutcome
-func (t *HistoryEntryOfPrimed_Outcome) MergeResignOutcome(v ResignOutcome) error {
+// MergeServiceOutcome performs a merge with any union data inside the HistoryEntryOfPrimed_Outcome, using the provided ServiceOutcome
+func (t *HistoryEntryOfPrimed_Outcome) MergeServiceOutcome(v ServiceOutcome) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
@@ -5656,12 +5829,100 @@ func (t *ServiceAction) MergeResignAction(v ResignAction) error {
 	return err
 }
 
+// AsAbortAction returns the union data inside the ServiceAction as a AbortAction
+func (t ServiceAction) AsAbortAction() (AbortAction, error) {
+	var body AbortAction
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromAbortAction overwrites any union data inside the ServiceAction as the provided AbortAction
+func (t *ServiceAction) FromAbortAction(v AbortAction) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeAbortAction performs a merge with any union data inside the ServiceAction, using the provided AbortAction
+func (t *ServiceAction) MergeAbortAction(v AbortAction) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
 func (t ServiceAction) MarshalJSON() ([]byte, error) {
 	b, err := t.union.MarshalJSON()
 	return b, err
 }
 
 func (t *ServiceAction) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsResignOutcome returns the union data inside the ServiceOutcome as a ResignOutcome
+func (t ServiceOutcome) AsResignOutcome() (ResignOutcome, error) {
+	var body ResignOutcome
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromResignOutcome overwrites any union data inside the ServiceOutcome as the provided ResignOutcome
+func (t *ServiceOutcome) FromResignOutcome(v ResignOutcome) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeResignOutcome performs a merge with any union data inside the ServiceOutcome, using the provided ResignOutcome
+func (t *ServiceOutcome) MergeResignOutcome(v ResignOutcome) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsAbortOutcome returns the union data inside the ServiceOutcome as a AbortOutcome
+func (t ServiceOutcome) AsAbortOutcome() (AbortOutcome, error) {
+	var body AbortOutcome
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromAbortOutcome overwrites any union data inside the ServiceOutcome as the provided AbortOutcome
+func (t *ServiceOutcome) FromAbortOutcome(v AbortOutcome) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeAbortOutcome performs a merge with any union data inside the ServiceOutcome, using the provided AbortOutcome
+func (t *ServiceOutcome) MergeAbortOutcome(v AbortOutcome) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t ServiceOutcome) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *ServiceOutcome) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }

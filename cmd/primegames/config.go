@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"primegames/play"
 )
 
 // config is everything the binary reads from the environment. The README's configuration table
@@ -40,6 +42,10 @@ type config struct {
 	CORSOrigins []string
 	// AdminAddr, when set, is where the profiler (net/http/pprof) listens; empty turns it off.
 	AdminAddr string
+	// LobbyTTL and IdleGameTTL say when the worker aborts a lobby nobody started and an active game
+	// nobody plays.
+	LobbyTTL    time.Duration
+	IdleGameTTL time.Duration
 }
 
 // loadConfig reads the configuration through getenv and reports the first bad value in one line.
@@ -68,6 +74,8 @@ func loadConfig(getenv func(string) string) (config, error) {
 		TrustedProxies:   r.networks("TRUSTED_PROXIES"),
 		CORSOrigins:      r.origins("CORS_ORIGINS"),
 		AdminAddr:        r.str("ADMIN_ADDR", ""),
+		LobbyTTL:         r.duration("LOBBY_TTL", play.DefaultLobbyTTL),
+		IdleGameTTL:      r.duration("IDLE_GAME_TTL", play.DefaultIdleGameTTL),
 	}
 	return cfg, r.err
 }

@@ -23,7 +23,8 @@ func TestConfigDefaults(t *testing.T) {
 	if cfg.ListenAddr != ":8080" || cfg.BodyLimitBytes != 64<<10 || cfg.ShutdownGrace != 15*time.Second ||
 		cfg.LogLevel != slog.LevelInfo || !cfg.MigrateOnStart || cfg.DBMaxConns != 10 || cfg.DatabaseURL != "" ||
 		cfg.StreamLimit != 1000 || cfg.StreamHeartbeat != 15*time.Second || cfg.StreamWriteTimeout != 10*time.Second ||
-		cfg.RateLimit != 50 || cfg.RateBurst != 100 || cfg.StreamsPerClient != 20 || cfg.TrustedProxies != nil || cfg.CORSOrigins != nil || cfg.AdminAddr != "" {
+		cfg.RateLimit != 50 || cfg.RateBurst != 100 || cfg.StreamsPerClient != 20 || cfg.TrustedProxies != nil || cfg.CORSOrigins != nil || cfg.AdminAddr != "" ||
+		cfg.LobbyTTL != 24*time.Hour || cfg.IdleGameTTL != 720*time.Hour {
 		t.Errorf("defaults = %+v", cfg)
 	}
 }
@@ -36,6 +37,7 @@ func TestConfigParsesEveryVariable(t *testing.T) {
 		"STREAM_LIMIT": "8", "STREAM_HEARTBEAT": "9s", "STREAM_WRITE_TIMEOUT": "10s", "ADMIN_TOKEN": "secret",
 		"RATE_LIMIT": "2.5", "RATE_BURST": "11", "STREAM_LIMIT_PER_CLIENT": "12", "TRUSTED_PROXIES": "10.0.0.0/8, 192.0.2.7,2001:db8::/32",
 		"CORS_ORIGINS": "https://Dash.Example.org, http://localhost:5173", "ADMIN_ADDR": "127.0.0.1:6060",
+		"LOBBY_TTL": "2h", "IDLE_GAME_TTL": "168h",
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -49,7 +51,8 @@ func TestConfigParsesEveryVariable(t *testing.T) {
 			{IP: net.IPv4(192, 0, 2, 7).To4(), Mask: net.CIDRMask(32, 32)},
 			{IP: net.ParseIP("2001:db8::"), Mask: net.CIDRMask(32, 128)},
 		},
-		CORSOrigins: []string{"https://dash.example.org", "http://localhost:5173"}, AdminAddr: "127.0.0.1:6060"}
+		CORSOrigins: []string{"https://dash.example.org", "http://localhost:5173"}, AdminAddr: "127.0.0.1:6060",
+		LobbyTTL: 2 * time.Hour, IdleGameTTL: 168 * time.Hour}
 	if !reflect.DeepEqual(cfg, want) {
 		t.Errorf("config = %+v\nwant     %+v", cfg, want)
 	}

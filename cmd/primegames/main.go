@@ -105,6 +105,7 @@ func serve(ctx context.Context, cfg config, listening func(addr string)) error {
 		}
 	}
 	service := play.New(db.Games(), games.All())
+	service.SetAbandonTTLs(play.AbandonTTLs{Lobby: cfg.LobbyTTL, Idle: cfg.IdleGameTTL})
 	srv, err := api.New(api.Config{
 		BodyLimitBytes: cfg.BodyLimitBytes,
 		ReadTimeout:    cfg.ReadTimeout,

@@ -35,8 +35,9 @@ export function pawnsOfClimb(game: Schemas["Game"]): number[][] {
 export function cardsPlayed(entry: Schemas["HistoryEntry"]): number[] {
   if (entry.game !== "primed") return [];
   if (entry.action.type === "play") return entry.action.cards;
-  // A resignation (G-3), in any kind of game, has an outcome of its own, told apart by `resigned`.
-  if ("resigned" in entry.outcome) return [];
+  // A resignation (G-3) and the abort of an idle game, in any kind of game, have outcomes of their
+  // own, told apart by `resigned` and `end_reason`.
+  if ("resigned" in entry.outcome || "end_reason" in entry.outcome) return [];
   return entry.outcome.played?.cards ?? [];
 }
 

@@ -145,6 +145,7 @@ function report(entry: HistoryEntry): void {
     case "prime-climb": {
       const { outcome } = entry;
       if ("resigned" in outcome) return reportResignation(entry, outcome);
+      if ("end_reason" in outcome) return log(entry, "aborted: nobody acted for too long");
       if (entry.action.type === "move") {
         for (const step of outcome.steps) log(entry, step.equation);
         if (outcome.draw?.card) log(entry, `drew ${outcome.draw.card}: ${outcome.draw.effect}`);
@@ -155,6 +156,7 @@ function report(entry: HistoryEntry): void {
     case "primed": {
       const { outcome } = entry;
       if ("resigned" in outcome) return reportResignation(entry, outcome);
+      if ("end_reason" in outcome) return log(entry, "aborted: nobody acted for too long");
       if (outcome.played) log(entry, outcome.played.equation);
       if (outcome.round_ended) log(entry, `round ${outcome.round_ended.round} ends: totals ${outcome.round_ended.totals.join(", ")}`);
       if (outcome.game_ended) log(entry, `winners: seats ${outcome.game_ended.winners.join(", ")}`);
@@ -165,12 +167,15 @@ function report(entry: HistoryEntry): void {
 
 // reportResignation prints a resignation (G-3), an entry of the same shape in every kind of game.
 function reportResignation(entry: HistoryEntry, outcome: Schemas["ResignOutcome"]): void {
+  if (outcome.reason === "timeouts") log(entry, `seat ${outcome.resigned} ran out of time three turns in a row (G-4)`);
   if (outcome.bot) log(entry, `seat ${outcome.resigned} resigned; the computer (${outcome.bot}) plays on`);
   else log(entry, `seat ${outcome.resigned} resigned; winners: seats ${(outcome.winners ?? []).join(", ")}`);
 }
 
+// log prints a line about an entry; the server's own action for a player out of time says so (G-4).
 function log(entry: HistoryEntry, text: string): void {
-  if (process.env.VERBOSE) console.log(`  ${entry.game} #${entry.seq} seat ${entry.seat}: ${text}`);
+  const timeout = entry.timeout ? " (time ran out: the server played)" : "";
+  if (process.env.VERBOSE) console.log(`  ${entry.game} #${entry.seq} seat ${entry.seat}${timeout}: ${text}`);
 }
 
 // describeFinal says how a game ended, from its state narrowed by the game's kind.

@@ -244,7 +244,7 @@ export interface paths {
         put?: never;
         /**
          * End a game that is not over (creator token only).
-         * @description Only the game's `creator_token` may abort it, in the lobby or during play; a game already finished or aborted gets 409 `game_over`. Once aborted, the game shows everything it hid, as a finished one does.
+         * @description Only the game's `creator_token` may abort it, in the lobby or during play; a game already finished or aborted gets 409 `game_over`. Once aborted (`end_reason` `creator`), the game shows everything it hid, as a finished one does. The server also aborts abandoned games by itself (`end_reason` `lobby_expired` or `idle`).
          */
         post: operations["abortGame"];
         delete?: never;
@@ -945,7 +945,7 @@ export interface paths {
         };
         /**
          * The expert's judgement of every action a person played (the classroom's teacher; anyone who can see the game once it is over).
-         * @description For each action of a person's seat (a computer's are not judged), the expert's best action at
+         * @description For each action of a person's seat (a computer's are not judged, nor the server's for a player out of time, G-4), the expert's best action at
          *     that point, the `loss` of the action played against it in the expert's own evaluation (0 for
          *     the best; its units are the kind's), a `label` (`best`, `good`, `inaccuracy`, `mistake`,
          *     `blunder`; each kind's thresholds are in the README, "Move review") and the concrete
@@ -1418,7 +1418,7 @@ export interface components {
         GameStatus: "lobby" | "active" | "finished" | "aborted";
         CreateGameRequest: {
             game: components["schemas"]["GameKind"];
-            /** @description The game's options: its kind's own, and `bot_delay_ms` and `hints`, which every kind takes; missing fields take their defaults. A bad one is refused 400 `invalid_options` with a sentence. */
+            /** @description The game's options: its kind's own, and `bot_delay_ms`, `hints` and `turn_seconds`, which every kind takes; missing fields take their defaults. A bad one is refused 400 `invalid_options` with a sentence. */
             options?: components["schemas"]["GameOptions"];
             /**
              * @description Name the players to start at once (seats in this order): by `name` outside a classroom,
@@ -1460,6 +1460,16 @@ export interface components {
          * @default true
          */
         HintsOption: boolean;
+        /**
+         * @description The turn clock (G-4): seconds a person to act has before the server acts for them (draw, or else pass, where the rules allow it; otherwise the `greedy` computer player's choice, for the rest of that seat's turn), recorded as history entries marked `timeout`. A seat whose turn times out 3 times in a row is resigned (G-3). Absent (the default): no clock. The view shows the running deadline as `turn.deadline`. An option of every kind of game.
+         * @example 86400
+         */
+        TurnSecondsOption: number;
+        /**
+         * @description Why a game was aborted: `creator`, its creator aborted it (`POST /v1/games/{id}/abort`); `lobby_expired`, its lobby waited longer than the server's `LOBBY_TTL` without starting; `idle`, nobody acted in it for the server's `IDLE_GAME_TTL`.
+         * @enum {string}
+         */
+        EndReason: "creator" | "lobby_expired" | "idle";
         /** @description `name` is required outside classrooms; a student joining a classroom's game sends their token and no name. */
         JoinRequest: {
             name?: components["schemas"]["PersonName"];
@@ -1515,6 +1525,11 @@ export interface components {
             phase: string;
             /** @description Seats that may act now. */
             to_act: number[];
+            /**
+             * Format: date-time
+             * @description When the person to act runs out of time and the server acts for them (G-4); present only while a turn clock (`turn_seconds`) runs, which is while a person is to act. Each action of theirs sets it anew.
+             */
+            deadline?: string;
         };
         Game: {
             /** Format: uuid */
@@ -1549,6 +1564,8 @@ export interface components {
             updated_at: string;
             /** Format: date-time */
             finished_at: string | null;
+            /** @description Why the game was aborted; present only when `status` is `aborted`. */
+            end_reason?: components["schemas"]["EndReason"];
             /**
              * @description Only when asked with `include=legal_actions` (`GET /v1/games/{id}`,
              *     `POST /v1/games/{id}/actions`) by a caller with a seat: what that seat may do now, as
@@ -1574,6 +1591,8 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+            /** @description Why the game was aborted; present only when `status` is `aborted`. */
+            end_reason?: components["schemas"]["EndReason"];
         };
         GameList: {
             items: components["schemas"]["GameSummary"][];
@@ -1588,13 +1607,18 @@ export interface components {
              * @description 0 is the start; then 1, 2, … per accepted action.
              */
             seq: number;
-            /** @description Who acted; null for the start. */
+            /** @description Who acted; null for the start and for an abort. */
             seat: number | null;
             /** @description The level of the computer player who made this entry, recorded when it was made; absent when a person acted (and for the service's own entries). A seat a computer took over when its player resigned (G-3) keeps the person's entries unmarked. */
             bot?: components["schemas"]["BotLevel"];
-            /** @description The action as sent, one of the game's kind; for the entries the service records itself, a `ServiceAction` (the start, a resignation). */
+            /**
+             * @description Present, and true, when the server took this action for the seat's person because their time ran out (G-4); absent otherwise.
+             * @example true
+             */
+            timeout?: boolean;
+            /** @description The action as sent, one of the game's kind; for the entries the service records itself, a `ServiceAction` (the start, a resignation, an abort of an idle game). */
             action: unknown;
-            /** @description What happened, redacted for the caller while the game runs; its kind's outcome, or a `ResignOutcome` for a resignation. */
+            /** @description What happened, redacted for the caller while the game runs; its kind's outcome, or a `ServiceOutcome` for a resignation or an abort. */
             outcome: unknown;
             /** @description The random values this step drew (dice, shuffles): they reveal the order of shuffled decks, so they are shown only to the game's teacher and, once the game is over, to everyone. */
             random?: number[];
@@ -1606,8 +1630,28 @@ export interface components {
             /** @enum {string} */
             type: "start";
         };
-        /** @description An action the service records itself, which no client posts to `/actions`: the start (entry 0) or a resignation (G-3). */
-        ServiceAction: components["schemas"]["StartAction"] | components["schemas"]["ResignAction"];
+        /** @description An action the service records itself, which no client posts to `/actions`: the start (entry 0), a resignation (G-3) or the abort of an idle game. */
+        ServiceAction: components["schemas"]["StartAction"] | components["schemas"]["ResignAction"] | components["schemas"]["AbortAction"];
+        /**
+         * @description The action of the last entry of an active game the server aborted because nobody acted in it for `IDLE_GAME_TTL`; its `seat` is null.
+         * @example {
+         *       "type": "abort",
+         *       "reason": "idle"
+         *     }
+         */
+        AbortAction: {
+            /** @enum {string} */
+            type: "abort";
+            /** @enum {string} */
+            reason: "idle";
+        };
+        /** @description The outcome of an entry the service records itself, after the start. */
+        ServiceOutcome: components["schemas"]["ResignOutcome"] | components["schemas"]["AbortOutcome"];
+        /** @description What the abort of an idle game did; it changes nothing on the board. */
+        AbortOutcome: {
+            /** @enum {string} */
+            end_reason: "idle";
+        };
         /** @description The action of a resignation's history entry (G-3), recorded by `POST /v1/games/{id}/resign`; its `seat` is the seat that resigned. */
         ResignAction: {
             /** @enum {string} */
@@ -1617,6 +1661,11 @@ export interface components {
         ResignOutcome: {
             /** @description The seat that resigned. */
             resigned: number;
+            /**
+             * @description Present when the server resigned the seat, after 3 timed-out turns in a row (G-4); absent when its player resigned.
+             * @enum {string}
+             */
+            reason?: "timeouts";
             /** @description The computer player who plays the seat from now on (a game of more than two players). */
             bot?: components["schemas"]["BotLevel"];
             /** @description The winners, when the resignation ended the game (a game of two players). */
@@ -1870,6 +1919,7 @@ export interface components {
         PrimeClimbOptions: {
             bot_delay_ms?: components["schemas"]["BotDelayOption"];
             hints?: components["schemas"]["HintsOption"];
+            turn_seconds?: components["schemas"]["TurnSecondsOption"];
             /**
              * @description false plays without Prime Cards (PC-11).
              * @default true
@@ -2630,6 +2680,7 @@ export interface components {
         PrimedOptions: {
             bot_delay_ms?: components["schemas"]["BotDelayOption"];
             hints?: components["schemas"]["HintsOption"];
+            turn_seconds?: components["schemas"]["TurnSecondsOption"];
             /**
              * @description "primed": four each of 1..17, 2 to 6 players; "standard": four each of 1..10, 2 to 5 players (PR-1, PR-2).
              * @default primed
@@ -3280,7 +3331,7 @@ export interface components {
              */
             game: "prime-climb";
             action: components["schemas"]["ServiceAction"] | components["schemas"]["PrimeClimbAction"];
-            outcome: components["schemas"]["ResignOutcome"] | components["schemas"]["PrimeClimbOutcome"];
+            outcome: components["schemas"]["ServiceOutcome"] | components["schemas"]["PrimeClimbOutcome"];
         };
         /** @description The fields of a HistoryEntry of primed. */
         HistoryEntryOfPrimed: {
@@ -3290,7 +3341,7 @@ export interface components {
              */
             game: "primed";
             action: components["schemas"]["ServiceAction"] | components["schemas"]["PrimedAction"];
-            outcome: components["schemas"]["ResignOutcome"] | components["schemas"]["PrimedOutcome"];
+            outcome: components["schemas"]["ServiceOutcome"] | components["schemas"]["PrimedOutcome"];
         };
         /** @description The fields of a LegalActions that depend on its kind of game, told apart by `game`. */
         LegalActionsOfKind: components["schemas"]["LegalActionsOfPrimeClimb"] | components["schemas"]["LegalActionsOfPrimed"];
