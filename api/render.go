@@ -64,6 +64,9 @@ func entryBody(g *play.Game, e play.Entry, viewer domain.Viewer) (body openapi.H
 	if e.Seat != nil && *e.Seat < len(g.Seats) {
 		body.Bot = botLevel(g.Seats[*e.Seat].Bot)
 	}
+	if e.Timeout {
+		body.Timeout = ptr(true)
+	}
 	if e.Service {
 		body.Outcome = e.Outcome // the service's own outcome (a resignation) hides nothing
 	} else if body.Outcome, err = redactedOutcome(g, e, viewer); err != nil {

@@ -105,6 +105,8 @@ type Entry struct {
 	// Service marks an entry the service recorded itself (a resignation, G-3) rather than an
 	// action the engine applied: the fold of the history skips it, whatever the kind.
 	Service bool
+	// Timeout marks an action the server made for Seat because its turn clock ran out.
+	Timeout bool
 }
 
 // Attempt is a refused action, kept for review.
