@@ -3,8 +3,8 @@ package api_test
 import (
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"math/rand/v2"
+	"net/http"
 	"slices"
 	"testing"
 	"time"
@@ -24,7 +24,9 @@ type playerEventKey struct {
 	event string
 }
 
-func (k playerEventKey) String() string { return fmt.Sprintf("%s of %s at %d", k.event, k.game[:8], k.seq) }
+func (k playerEventKey) String() string {
+	return fmt.Sprintf("%s of %s at %d", k.event, k.game[:8], k.seq)
+}
 
 // playerEvents is what one player's stream should carry and what it has carried.
 type playerEvents struct {
@@ -162,6 +164,11 @@ func TestMyEventStreamOfAStudent(t *testing.T) {
 		playOn(others, 1, events)
 	}
 	events.read(stream)
+	for _, g := range []*evGame{g1, g2} {
+		if !slices.Contains(events.want, playerEventKey{g.id, 0, "your_turn"}) && !slices.ContainsFunc(events.want, func(k playerEventKey) bool { return k.game == g.id && k.seq > 0 && k.event == "your_turn" }) {
+			t.Fatalf("Ada had no turn in game %s: the test checks nothing", g.id)
+		}
+	}
 
 	// A lobby of the classroom that Ada joins: its start is announced.
 	lobby := classroomLobby(t, c.a, room, room.tokenOf[di], adaToken)
@@ -239,4 +246,83 @@ func classroomLobby(t *testing.T, s *apitest.Server, room *evClassroom, tokens .
 	resp.JSON(t, &body)
 	g.update(body)
 	return g
+}
+
+// A seat token's stream carries its own game only, here Prime Climb, where a turn is a roll then a
+// move: one your_turn per turn.
+func TestMyEventStreamOfASeatToken(t *testing.T) {
+	c := newEvCluster(t, testConfig())
+	g := newEvGame(t, c.a, "prime-climb", nil, 2, 21)
+	other := newEvGame(t, c.a, "prime-climb", nil, 2, 22)
+	stream := openEvStream(t, c.b.URL, "/v1/me/events", bearer(g.tokens[1])...)
+	events := newPlayerEvents(t, g.tokens[1])
+	events.seatOf[g.id], events.wasToAct[g.id] = 1, g.toAct == 1
+	turns := 0
+	for range 8 {
+		wasToAct := events.wasToAct[g.id]
+		playOn(g, 1, events)
+		playOn(other, 1, events)
+		if events.wasToAct[g.id] && !wasToAct {
+			turns++
+		}
+	}
+	if turns < 2 || len(events.want) != turns {
+		t.Fatalf("%d turns of seat 1, %d events expected: the test checks too little", turns, len(events.want))
+	}
+	events.read(stream)
+	postResign(t, c.a, g.id, g.tokens[0])
+	events.expect(g.id, g.seq+1, "game_ended")
+	events.read(stream)
+	quiet(t, stream, 300*time.Millisecond)
+}
+
+// Who may open a player's stream, answered before it starts as a problem.
+func TestMyEventStreamRefusals(t *testing.T) {
+	c := newEvCluster(t, testConfig())
+	room := newEvClassroom(t, c.a, "Ada")
+	for _, tc := range []struct {
+		name    string
+		headers []string
+		status  int
+		code    string
+	}{
+		{"no token", nil, http.StatusUnauthorized, "unauthorized"},
+		{"a teacher token", bearer(room.teacher), http.StatusForbidden, "forbidden"},
+		{"a token of no seat", bearer("pgs_nobody"), http.StatusUnauthorized, "unauthorized"},
+		{"a Last-Event-ID of another stream", append(bearer(room.tokenOf[room.students[0]]), "Last-Event-ID", "7"), http.StatusBadRequest, "invalid_last_event_id"},
+	} {
+		resp := c.b.Get("/v1/me/events", tc.headers...)
+		if resp.StatusCode != tc.status || resp.Problem(t).Code != tc.code {
+			t.Errorf("%s: %d %s, want %d %s", tc.name, resp.StatusCode, resp.Body, tc.status, tc.code)
+		}
+	}
+}
+
+// timed_out: the server acts for a seat whose turn clock ran out, and the seat's stream says so
+// before the other seat's turn. It needs the turn clocks (game option turn_seconds, issue 14),
+// built on another branch: the lead enables it once they are merged.
+func TestMyEventStreamTimedOut(t *testing.T) {
+	t.Skip("needs turn clocks (turn_seconds, history entries with timeout: true); enable after merging them")
+	c := newEvCluster(t, testConfig())
+	created := createGame(t, c.a, map[string]any{"game": "primed", "players": names(2), "options": map[string]any{"turn_seconds": 1}})
+	g := &evGame{t: t, s: c.a, id: created.Game.Id.String(), kind: "primed"}
+	for _, st := range created.Seats {
+		g.tokens = append(g.tokens, st.Token)
+	}
+	g.update(created.Game)
+	late := g.toAct
+	stream := openEvStream(t, c.b.URL, "/v1/me/events", bearer(g.tokens[late])...)
+	e := stream.next(t, evWait)
+	var data openapi.PlayerEvent
+	if err := json.Unmarshal([]byte(e.Data), &data); err != nil {
+		t.Fatal(err)
+	}
+	if e.Event != "timed_out" || data.GameId.String() != g.id || data.Seat != late || data.Seq != 1 {
+		t.Fatalf("first event %s %s, want timed_out of seat %d at entry 1", e.Event, e.Data, late)
+	}
+	var entries openapi.HistoryPage
+	c.a.Get(g.path("/actions"), bearer(g.tokens[late])...).JSON(t, &entries)
+	if len(entries.Items) < 2 || entries.Items[1].Timeout == nil || !*entries.Items[1].Timeout {
+		t.Errorf("entry 1 is not marked as a timeout: %+v", entries.Items)
+	}
 }
