@@ -64,6 +64,8 @@ type playerStream struct {
 	followers map[string]*play.SeatFollower
 	// others are games of the classroom that have started without the player.
 	others map[string]bool
+	// rematches are the player's games learned, as rematches, during a catch-up, to send in it too.
+	rematches []string
 	// relist makes the next catch-up list the player's games again: after opening, and after a
 	// catch-up that failed with news taken but not sent.
 	relist bool
@@ -127,15 +129,15 @@ func (ps *playerStream) learn(gameID string, joinedAt time.Time, pos gamePositio
 func (ps *playerStream) catchUp(ctx context.Context, out *eventWriter) error {
 	named, all := ps.sub.News()
 	games, err := ps.gamesWithNews(ctx, named, all || ps.relist)
-	if err == nil {
-		slices.Sort(games)
-		for _, g := range games {
-			if err = ps.sendNews(ctx, out, g); err != nil {
-				break
-			}
+	slices.Sort(games)
+	for err == nil && len(games)+len(ps.rematches) > 0 {
+		if len(games) == 0 {
+			games, ps.rematches = ps.rematches, nil
 		}
+		err = ps.sendNews(ctx, out, games[0])
+		games = games[1:]
 	}
-	ps.relist = err != nil
+	ps.relist, ps.rematches = err != nil, nil
 	return err
 }
 
@@ -147,7 +149,12 @@ func (ps *playerStream) gamesWithNews(ctx context.Context, named []string, all b
 	}
 	var games []string
 	for _, id := range named {
-		if _, known := ps.pos[id]; known {
+		if pos, known := ps.pos[id]; known {
+			if pos.done() { // news of a game over: its rematch
+				if err := ps.learnRematchOf(ctx, id); err != nil {
+					return nil, err
+				}
+			}
 			games = append(games, id)
 			continue
 		}
@@ -193,6 +200,36 @@ func (ps *playerStream) listNews(ctx context.Context) ([]string, error) {
 	return games, nil
 }
 
+// learnRematchOf learns the rematch of a finished game, when the player sits in it: a seat token
+// acts in its game's rematch too, and its stream follows no classroom to hear of it otherwise.
+func (ps *playerStream) learnRematchOf(ctx context.Context, gameID string) error {
+	g, err := ps.s.play.GameOutline(ctx, gameID)
+	if err != nil {
+		return err
+	}
+	return ps.learnRematch(ctx, g.RematchID)
+}
+
+// learnRematch learns the game rematchID names, if the stream does not know it and the player
+// sits in it, to be sent in the current catch-up.
+func (ps *playerStream) learnRematch(ctx context.Context, rematchID *string) error {
+	if rematchID == nil {
+		return nil
+	}
+	if _, known := ps.pos[*rematchID]; known || ps.others[*rematchID] {
+		return nil
+	}
+	g, err := ps.s.play.GameOutline(ctx, *rematchID)
+	if err != nil {
+		return err
+	}
+	if seat, ok := playerSeat(&g.GameRecord, ps.principal); ok {
+		ps.learn(g.ID, seat.JoinedAt, gamePosition{seq: -1, event: play.YourTurn})
+		ps.rematches = append(ps.rematches, g.ID)
+	}
+	return nil
+}
+
 // playerSeat is the principal's seat in a game, if they hold one.
 func playerSeat(g *play.GameRecord, principal play.Principal) (play.Seat, bool) {
 	caller, err := play.CallerOf(g, principal)
@@ -222,6 +259,9 @@ func (ps *playerStream) sendNews(ctx context.Context, out *eventWriter, gameID s
 	for {
 		p, err := ps.s.play.Progress(ctx, gameID, after, streamBatch)
 		if err != nil {
+			return err
+		}
+		if err := ps.learnRematch(ctx, p.Game.RematchID); err != nil {
 			return err
 		}
 		seat, ok := playerSeat(&p.Game.GameRecord, ps.principal)

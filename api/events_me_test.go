@@ -273,6 +273,21 @@ func TestMyEventStreamOfASeatToken(t *testing.T) {
 	postResign(t, c.a, g.id, g.tokens[0])
 	events.expect(g.id, g.seq+1, "game_ended")
 	events.read(stream)
+
+	// The other player asks for a rematch: the token acts in it (one seat on), so the stream,
+	// which follows no classroom, learns of it and carries its start.
+	resp := c.a.Post(g.path("/rematch"), nil, bearer(g.tokens[0])...)
+	if resp.StatusCode != http.StatusCreated {
+		t.Fatalf("rematch = %d: %s", resp.StatusCode, resp.Body)
+	}
+	var body openapi.Game
+	resp.JSON(t, &body)
+	rematch := &evGame{t: t, s: c.a, id: body.Id.String(), kind: "prime-climb", rng: rand.New(rand.NewPCG(23, 5)),
+		tokens: []string{g.tokens[1], g.tokens[0]}, posted: map[int64]json.RawMessage{}, versions: map[int64]int64{}}
+	rematch.update(body)
+	events.sit(rematch)
+	playOn(rematch, 4, events)
+	events.read(stream)
 	quiet(t, stream, 300*time.Millisecond)
 }
 

@@ -708,7 +708,7 @@ type ClientInterface interface {
 	// One stream for everything a player needs to be told about, in all their games at once:
 	// with a student token every game the student sits in (games of their classroom created or
 	// joined after the stream opened included), with a seat token the games that token holds a
-	// seat in. It is what a backend that sends push notifications to a phone follows: one
+	// seat in (a rematch included). It is what a backend that sends push notifications to a phone follows: one
 	// connection per player, instead of one stream per game.
 	//
 	// Events (their `data` is a `PlayerEvent`):
@@ -1864,7 +1864,7 @@ func (c *Client) GetStateAt(ctx context.Context, id GameID, seq int64, reqEditor
 // One stream for everything a player needs to be told about, in all their games at once:
 // with a student token every game the student sits in (games of their classroom created or
 // joined after the stream opened included), with a seat token the games that token holds a
-// seat in. It is what a backend that sends push notifications to a phone follows: one
+// seat in (a rematch included). It is what a backend that sends push notifications to a phone follows: one
 // connection per player, instead of one stream per game.
 //
 // Events (their `data` is a `PlayerEvent`):
@@ -4866,7 +4866,7 @@ type ClientWithResponsesInterface interface {
 	// One stream for everything a player needs to be told about, in all their games at once:
 	// with a student token every game the student sits in (games of their classroom created or
 	// joined after the stream opened included), with a seat token the games that token holds a
-	// seat in. It is what a backend that sends push notifications to a phone follows: one
+	// seat in (a rematch included). It is what a backend that sends push notifications to a phone follows: one
 	// connection per player, instead of one stream per game.
 	//
 	// Events (their `data` is a `PlayerEvent`):
@@ -10418,7 +10418,7 @@ func (c *ClientWithResponses) GetStateAtWithResponse(ctx context.Context, id Gam
 // One stream for everything a player needs to be told about, in all their games at once:
 // with a student token every game the student sits in (games of their classroom created or
 // joined after the stream opened included), with a seat token the games that token holds a
-// seat in. It is what a backend that sends push notifications to a phone follows: one
+// seat in (a rematch included). It is what a backend that sends push notifications to a phone follows: one
 // connection per player, instead of one stream per game.
 //
 // Events (their `data` is a `PlayerEvent`):

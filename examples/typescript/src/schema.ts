@@ -867,7 +867,7 @@ export interface paths {
          * @description One stream for everything a player needs to be told about, in all their games at once:
          *     with a student token every game the student sits in (games of their classroom created or
          *     joined after the stream opened included), with a seat token the games that token holds a
-         *     seat in. It is what a backend that sends push notifications to a phone follows: one
+         *     seat in (a rematch included). It is what a backend that sends push notifications to a phone follows: one
          *     connection per player, instead of one stream per game.
          *
          *     Events (their `data` is a `PlayerEvent`):
