@@ -265,8 +265,10 @@ func (ps *playerStream) sendNews(ctx context.Context, out *eventWriter, gameID s
 			return err
 		}
 		seat, ok := playerSeat(&p.Game.GameRecord, ps.principal)
-		if !ok { // the player left the lobby, or gave up the seat the token held
-			ps.pos[gameID] = gamePosition{seq: p.LastSeq, event: play.GameEnded}
+		if !ok { // the player left the lobby, or gave up the seat the token held: forget the game
+			delete(ps.pos, gameID)
+			delete(ps.joinedAt, gameID)
+			delete(ps.followers, gameID)
 			return nil
 		}
 		f := ps.followers[gameID]

@@ -35,6 +35,7 @@ type playerEvents struct {
 	want     []playerEventKey
 	got      map[playerEventKey]int
 	lastID   string
+	log      []loggedEvent // every event read, in order
 	seatOf   map[string]int  // game -> the player's seat
 	wasToAct map[string]bool // game -> the player's seat was to act after its last entry
 }
@@ -98,6 +99,7 @@ func (pe *playerEvents) read(s *evStream) []openapi.PlayerEvent {
 			pe.t.Errorf("event %v for seat %d, the player's is %d", k, data.Seat, pe.seatOf[k.game])
 		}
 		pe.lastID = e.ID
+		pe.log = append(pe.log, loggedEvent{e.ID, k})
 		read = append(read, data)
 	}
 	return read
@@ -110,6 +112,12 @@ func (pe *playerEvents) caught() bool {
 		}
 	}
 	return true
+}
+
+// loggedEvent is an event's id and what it was.
+type loggedEvent struct {
+	id  string
+	key playerEventKey
 }
 
 // quiet checks that s carries nothing more for a while.
@@ -218,6 +226,26 @@ func TestMyEventStreamOfAStudent(t *testing.T) {
 	onA := openEvStream(t, c.a.URL, "/v1/me/events?access_token="+adaToken, "Last-Event-ID", resumeAt)
 	again.read(onA)
 	quiet(t, onA, 300*time.Millisecond)
+	onA.close()
+
+	// Resuming after any event, on either instance, gives exactly the events that followed it:
+	// ids inside an entry (game_started, then your_turn, of one start) included.
+	log := events.log
+	if len(log) != len(events.want) {
+		t.Fatalf("%d events read, %d expected", len(log), len(events.want))
+	}
+	for i, at := range log {
+		server := []*apitest.Server{c.a, c.b}[i%2]
+		after := newPlayerEvents(t, adaToken)
+		after.seatOf = events.seatOf
+		for _, l := range log[i+1:] {
+			after.want = append(after.want, l.key)
+		}
+		s := openEvStream(t, server.URL, "/v1/me/events", append(bearer(adaToken), "Last-Event-ID", at.id)...)
+		after.read(s)
+		quiet(t, s, 50*time.Millisecond)
+		s.close()
+	}
 }
 
 // classroomLobby makes a lobby of two seats in the classroom, seats the two students in it and
@@ -305,6 +333,8 @@ func TestMyEventStreamRefusals(t *testing.T) {
 		{"a teacher token", bearer(room.teacher), http.StatusForbidden, "forbidden"},
 		{"a token of no seat", bearer("pgs_nobody"), http.StatusUnauthorized, "unauthorized"},
 		{"a Last-Event-ID of another stream", append(bearer(room.tokenOf[room.students[0]]), "Last-Event-ID", "7"), http.StatusBadRequest, "invalid_last_event_id"},
+		{"a Last-Event-ID with a bad game", append(bearer(room.tokenOf[room.students[0]]), "Last-Event-ID", "1:1764613000000;nope:3:2"), http.StatusBadRequest, "invalid_last_event_id"},
+		{"a Last-Event-ID with a bad event", append(bearer(room.tokenOf[room.students[0]]), "Last-Event-ID", "1:1764613000000;5f0c5c8e-8d7e-4a52-9a43-0d2b1f6c7e11:3:9"), http.StatusBadRequest, "invalid_last_event_id"},
 	} {
 		resp := c.b.Get("/v1/me/events", tc.headers...)
 		if resp.StatusCode != tc.status || resp.Problem(t).Code != tc.code {
