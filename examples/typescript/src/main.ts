@@ -1,7 +1,8 @@
 // A client of the Prime games API written from openapi.yaml alone: it opens a Prime Climb and a
 // Primed lobby, seats two players in each, plays both games to the end by choosing from the legal
-// actions, and follows each game's event stream and the player stream of its seat 0. Every value is typed from the contract
-// (src/schema.ts, made by openapi-typescript) and narrowed by its `game` or `type` field.
+// actions, and follows each game's event stream and the player stream of its seat 0. Every value
+// is typed from the contract (src/schema.ts, made by openapi-typescript) and narrowed by its `game`
+// or `type` field.
 //
 //	PRIMEGAMES_URL=http://localhost:8080 npm start
 import createClient from "openapi-fetch";
