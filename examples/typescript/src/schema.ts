@@ -4985,7 +4985,7 @@ export interface operations {
                     /**
                      * @example retry: 2000
                      *
-                     *     id: 1:1764613000000;5f0c5c8e-8d7e-4a52-9a43-0d2b1f6c7e11:0:2
+                     *     id: 1:1764613000000;5f0c5c8e-8d7e-4a52-9a43-0d2b1f6c7e11:0:0
                      *     event: game_started
                      *     data: {"event":"game_started","game_id":"5f0c5c8e-8d7e-4a52-9a43-0d2b1f6c7e11","game":"primed","seat":1,"seq":0,"version":3,"status":"active"}
                      *
