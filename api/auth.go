@@ -25,6 +25,7 @@ type identified struct {
 var queryTokenRoutes = map[string]bool{
 	"/v1/games/:id/events":                true,
 	"/v1/classrooms/:classroom_id/events": true,
+	"/v1/me/events":                       true,
 	"/v1/games/:id/picture.svg":           true,
 	"/v1/games/:id/replay.svg":            true,
 }

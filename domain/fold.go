@@ -57,15 +57,20 @@ func FoldVisiting(rules Rules, setup Setup, records []Record, visit func(i int, 
 				return nil, err
 			}
 		}
-		state, err = replay(func(r Rand) (State, error) {
-			s, _, err := state.Apply(rec.Seat, rec.Action, r)
-			return s, err
-		}, rec.Random)
-		if err != nil {
+		if state, err = Replay(state, rec); err != nil {
 			return nil, fmt.Errorf("replaying action %d: %w", i+1, err)
 		}
 	}
 	return state, nil
+}
+
+// Replay applies one recorded action to state, its recorded random values standing in for chance,
+// as Fold does for each record: a stream that follows a game keeps its state up to date with it.
+func Replay(state State, rec Record) (State, error) {
+	return replay(func(r Rand) (State, error) {
+		s, _, err := state.Apply(rec.Seat, rec.Action, r)
+		return s, err
+	}, rec.Random)
 }
 
 func replay(step func(Rand) (State, error), values []int) (state State, err error) {

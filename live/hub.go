@@ -187,20 +187,37 @@ func (h *Hub) Subscribe(topic Topic) (*Subscription, error) {
 		go h.listen(ctx)
 	}
 	sub := &Subscription{topic: string(topic), wake: make(chan struct{}, 1), games: map[string]struct{}{}}
-	if h.subs[sub.topic] == nil {
-		h.subs[sub.topic] = map[*Subscription]struct{}{}
-	}
-	h.subs[sub.topic][sub] = struct{}{}
+	h.follow(sub, topic)
 	return sub, nil
+}
+
+// Follow makes sub follow one more topic as well (a player's stream follows each of the player's
+// games). Follow it before reading it, as with Subscribe.
+func (h *Hub) Follow(sub *Subscription, topic Topic) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if _, following := h.subs[string(topic)][sub]; !following && !h.closed {
+		h.follow(sub, topic)
+	}
+}
+
+func (h *Hub) follow(sub *Subscription, topic Topic) {
+	if h.subs[string(topic)] == nil {
+		h.subs[string(topic)] = map[*Subscription]struct{}{}
+	}
+	h.subs[string(topic)][sub] = struct{}{}
+	sub.topics = append(sub.topics, string(topic))
 }
 
 // Unsubscribe removes a stream.
 func (h *Hub) Unsubscribe(sub *Subscription) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	delete(h.subs[sub.topic], sub)
-	if len(h.subs[sub.topic]) == 0 {
-		delete(h.subs, sub.topic)
+	for _, topic := range sub.topics {
+		delete(h.subs[topic], sub)
+		if len(h.subs[topic]) == 0 {
+			delete(h.subs, topic)
+		}
 	}
 }
 
@@ -208,7 +225,7 @@ func (h *Hub) notice(n Notice) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for sub := range h.subs[string(GameTopic(n.GameID))] {
-		sub.poke("")
+		sub.poke(n.GameID)
 	}
 	if n.ClassroomID != "" {
 		for sub := range h.subs[string(ClassroomTopic(n.ClassroomID))] {

@@ -133,3 +133,38 @@ func woken(sub *live.Subscription) bool {
 		return false
 	}
 }
+
+// A player's stream follows several topics: a notice of any of them wakes it once and names its
+// game; after Unsubscribe none does.
+func TestAStreamFollowsSeveralTopics(t *testing.T) {
+	feed := &fakeFeed{listening: make(chan live.Listener, 1)}
+	h := live.NewHub(live.Config{}, feed, slog.New(slog.DiscardHandler), prometheus.NewRegistry())
+	t.Cleanup(h.Close)
+	player, err := h.Subscribe(live.PlayerTopic("r1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.Follow(player, live.GameTopic("g1"))
+	h.Follow(player, live.GameTopic("g2"))
+	h.Follow(player, live.GameTopic("g2")) // twice: once
+	l := <-feed.listening
+	woken(player)
+	player.News()
+
+	l.Notice(live.Notice{GameID: "g2"})
+	l.Notice(live.Notice{GameID: "g1", ClassroomID: "c1"})
+	l.Notice(live.Notice{GameID: "g3"})
+	if !woken(player) || woken(player) {
+		t.Error("notices of two followed games did not wake the stream exactly once")
+	}
+	games, _ := player.News()
+	slices.Sort(games)
+	if !slices.Equal(games, []string{"g1", "g2"}) {
+		t.Errorf("news = %v, want [g1 g2]", games)
+	}
+	h.Unsubscribe(player)
+	l.Notice(live.Notice{GameID: "g1"})
+	if woken(player) {
+		t.Error("a notice woke a stream after Unsubscribe")
+	}
+}

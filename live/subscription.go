@@ -2,7 +2,8 @@ package live
 
 import "sync"
 
-// Topic is what a stream follows: one game, or every game of a classroom.
+// Topic is what a stream follows: one game, or every game of a classroom. A player's stream
+// follows several (Follow).
 type Topic string
 
 // GameTopic is the topic of a game's stream.
@@ -11,6 +12,10 @@ func GameTopic(id string) Topic { return Topic("game:" + id) }
 // ClassroomTopic is the topic of a classroom's stream.
 func ClassroomTopic(id string) Topic { return Topic("classroom:" + id) }
 
+// PlayerTopic is the first topic of a player's stream, named by the request, which nothing is
+// announced on: once the stream knows whose it is, it follows the topics of the player's games.
+func PlayerTopic(requestID string) Topic { return Topic("player:" + requestID) }
+
 // everyGame, poked into a classroom's stream, means that any of its games may have news.
 const everyGame = "*"
 
@@ -18,15 +23,16 @@ const everyGame = "*"
 // reads the history when it wakes, so wake-ups coalesce and nothing is buffered per stream beyond,
 // for a classroom's stream, the set of its games that have news.
 type Subscription struct {
-	topic string
-	wake  chan struct{}
+	topic  string
+	topics []string // every topic it follows, topic first
+	wake   chan struct{}
 
 	mu    sync.Mutex
-	games map[string]struct{} // classroom streams: the games named by notices since the last look
+	games map[string]struct{} // the games named by notices since the last look
 	all   bool                // every game may have news (the listener reconnected)
 }
 
-// Topic is what the stream follows.
+// Topic is what the stream follows (the first topic, for a stream that follows several).
 func (sub *Subscription) Topic() Topic { return Topic(sub.topic) }
 
 // Wake delivers the stream's pending wake-up.

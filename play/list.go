@@ -83,22 +83,31 @@ func (s *Service) ListGames(ctx context.Context, f GameFilter) ([]GameSummary, s
 // in their classroom, or the one game of a seat or creator token. A teacher plays in no game (their
 // classroom's games have a list of their own), nor does the operator.
 func (s *Service) MyGames(ctx context.Context, p Principal, f GameFilter) ([]GameSummary, string, error) {
+	if err := scopeToPlayer(p, &f); err != nil {
+		return nil, "", err
+	}
+	return s.ListGames(ctx, f)
+}
+
+// scopeToPlayer narrows f to the games the principal plays in, or refuses a principal who plays in
+// none.
+func scopeToPlayer(p Principal, f *GameFilter) error {
 	switch {
 	case p.Kind == Anonymous:
-		return nil, "", domain.Errorf(domain.KindUnauthorized, "unauthorized", "This request needs a player's token: send it as Authorization: Bearer <token>.")
+		return domain.Errorf(domain.KindUnauthorized, "unauthorized", "This request needs a player's token: send it as Authorization: Bearer <token>.")
 	case p.Kind == Student && p.Resolved:
 		f.ClassroomID, f.StudentID = p.ClassroomID, p.StudentID
 	case p.Kind == GameToken:
 		f.SeatTokenHash = p.TokenHash
 	case p.Kind == Teacher && p.Resolved:
-		return nil, "", domain.Errorf(domain.KindForbidden, "forbidden",
+		return domain.Errorf(domain.KindForbidden, "forbidden",
 			"A teacher plays in no game; list your classroom's games with GET /v1/classrooms/%s/games.", p.ClassroomID)
 	case p.Kind == Admin:
-		return nil, "", domain.Errorf(domain.KindForbidden, "forbidden", "The admin token plays in no game.")
+		return domain.Errorf(domain.KindForbidden, "forbidden", "The admin token plays in no game.")
 	default:
-		return nil, "", domain.Errorf(domain.KindUnauthorized, "unauthorized", "This token is not valid (a removed student's token stops working).")
+		return domain.Errorf(domain.KindUnauthorized, "unauthorized", "This token is not valid (a removed student's token stops working).")
 	}
-	return s.ListGames(ctx, f)
+	return nil
 }
 
 // InvalidCursor refuses a cursor this server did not give out.

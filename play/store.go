@@ -56,6 +56,9 @@ type Store interface {
 	// EntryTime is when entry seq of a game of the classroom was recorded; ErrNotFound when there
 	// is no such entry in the classroom.
 	EntryTime(ctx context.Context, classroomID, gameID string, seq int64) (time.Time, error)
+	// PlayerGames lists the games in which the student of f (StudentID in ClassroomID), or the seat
+	// token whose hash is f.SeatTokenHash, holds a seat, with the database's time of the read.
+	PlayerGames(ctx context.Context, f GameFilter) (at time.Time, games []PlayerGame, err error)
 }
 
 // ClassroomStore keeps classrooms and their students.

@@ -252,6 +252,9 @@ func (t *gameTx) LinkRematch(ctx context.Context, g *play.GameRecord, rematchID 
 		return err
 	}
 	g.RematchID = &rematchID
+	if err := t.queue(ctx, notifySQL, GameEventsChannel, g.ID, "rematch"); err != nil {
+		return err
+	}
 	return t.BumpVersion(ctx, g)
 }
 

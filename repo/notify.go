@@ -16,8 +16,10 @@ import (
 // so that every server instance can wake the live streams of the game.
 //
 // The payload is "<game id>:<seq>" once history entry seq has been appended (the start, seq 0,
-// included), and "<game id>:end" when a game ends without a new entry (it is aborted); for a game of
-// a classroom, ":<classroom id>" follows, so that the classroom's streams wake too. Notifications
+// included), "<game id>:end" when a game ends without a new entry (it is aborted), and
+// "<game id>:rematch" when a finished game is linked to its rematch (so that a seat token's stream
+// of the finished game learns of the new one); for a game of a classroom, ":<classroom id>"
+// follows, so that the classroom's streams wake too. Notifications
 // are sent inside the transaction that makes the change, so Postgres delivers them on commit only,
 // in commit order. They are hints: a listener reads the history itself, so a notification that is
 // lost (the listener was reconnecting) or coalesced costs latency, never an entry.
@@ -26,8 +28,9 @@ const GameEventsChannel = "game_events"
 // GameNotice is one notification on GameEventsChannel.
 type GameNotice struct {
 	GameID      string
-	Seq         int64  // the appended entry; -1 for End
+	Seq         int64  // the appended entry; -1 for End and Rematch
 	End         bool   // the game ended without a new entry
+	Rematch     bool   // the finished game was linked to its rematch
 	ClassroomID string // "" for a game outside classrooms
 }
 
@@ -38,8 +41,11 @@ func ParseGameNotice(payload string) (GameNotice, bool) {
 		return GameNotice{}, false
 	}
 	what, classroom, _ := strings.Cut(rest, ":")
-	if what == "end" {
+	switch what {
+	case "end":
 		return GameNotice{GameID: id, Seq: -1, End: true, ClassroomID: classroom}, true
+	case "rematch":
+		return GameNotice{GameID: id, Seq: -1, Rematch: true, ClassroomID: classroom}, true
 	}
 	seq, err := strconv.ParseInt(what, 10, 64)
 	if err != nil || seq < 0 {

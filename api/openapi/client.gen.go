@@ -703,6 +703,46 @@ type ClientInterface interface {
 	// Corresponds with GET /v1/games/{id}/states/{seq} (the `GetStateAt` operationId).
 	GetStateAt(ctx context.Context, id GameID, seq int64, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// StreamMyEvents Your turn, game started, game ended, timed out: live, across all your games (server-sent events).
+	//
+	// One stream for everything a player needs to be told about, in all their games at once:
+	// with a student token every game the student sits in (games of their classroom created or
+	// joined after the stream opened included), with a seat token the games that token holds a
+	// seat in (a rematch included). It is what a backend that sends push notifications to a phone follows: one
+	// connection per player, instead of one stream per game.
+	//
+	// Events (their `data` is a `PlayerEvent`):
+	//
+	// - `game_started`: a game you sit in started (its history entry 0).
+	// - `your_turn`: after an entry, your seat is to act and was not before; once per turn, so
+	//   not again for the entries of your own turn that leave it yours (Prime Climb's roll
+	//   before its move), nor while the computer plays a seat you resigned.
+	// - `timed_out`: the server acted for your seat because its turn clock ran out (an entry with
+	//   `timeout: true`).
+	// - `game_ended`: a game you sit in is finished (with `winners`) or aborted.
+	//
+	// Within an entry they come in that order; a game's events come in order; games interleave.
+	// A comment line (`: heartbeat`) is sent at a fixed interval (15 s by default).
+	//
+	// Without `Last-Event-ID` the stream starts with what happens after it opens: a turn that is
+	// yours already is not announced (ask `GET /v1/me/games?turn=mine`). Each event's `id` is an
+	// opaque resume token: send the last one back as `Last-Event-ID` (`EventSource` does this by
+	// itself) and the stream goes on exactly after that event, in every game, nothing missed and
+	// nothing repeated, whichever instance answers. The token holds your position in each game
+	// still going on, so it grows with the number of your games in play (about 50 bytes each).
+	// A `Last-Event-ID` this server did not give out is answered 400 `invalid_last_event_id`.
+	//
+	// Auth and limits are those of the other streams: no token 401, a teacher or admin token 403,
+	// a seat token that holds no seat 401, a removed student's token 401, all before the stream
+	// starts (`application/problem+json`); 429 `rate_limited` and 503 `streams_full` with
+	// `Retry-After`. Through a database outage the stream behaves as a game's stream does (see
+	// `GET /v1/games/{id}/events`).
+	//
+	// `curl -N -H 'Authorization: Bearer <student token>' localhost:8080/v1/me/events`
+	//
+	// Corresponds with GET /v1/me/events (the `StreamMyEvents` operationId).
+	StreamMyEvents(ctx context.Context, params *StreamMyEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ListMyGames Your games, newest first (student, seat or creator token).
 	//
 	// The games the token's holder plays in: with a student token all the student's games in
@@ -1809,6 +1849,56 @@ func (c *Client) StartGame(ctx context.Context, id GameID, reqEditors ...Request
 // Corresponds with GET /v1/games/{id}/states/{seq} (the `GetStateAt` operationId).
 func (c *Client) GetStateAt(ctx context.Context, id GameID, seq int64, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetStateAtRequest(c.Server, id, seq)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// StreamMyEvents Your turn, game started, game ended, timed out: live, across all your games (server-sent events).
+//
+// One stream for everything a player needs to be told about, in all their games at once:
+// with a student token every game the student sits in (games of their classroom created or
+// joined after the stream opened included), with a seat token the games that token holds a
+// seat in (a rematch included). It is what a backend that sends push notifications to a phone follows: one
+// connection per player, instead of one stream per game.
+//
+// Events (their `data` is a `PlayerEvent`):
+//
+//   - `game_started`: a game you sit in started (its history entry 0).
+//   - `your_turn`: after an entry, your seat is to act and was not before; once per turn, so
+//     not again for the entries of your own turn that leave it yours (Prime Climb's roll
+//     before its move), nor while the computer plays a seat you resigned.
+//   - `timed_out`: the server acted for your seat because its turn clock ran out (an entry with
+//     `timeout: true`).
+//   - `game_ended`: a game you sit in is finished (with `winners`) or aborted.
+//
+// Within an entry they come in that order; a game's events come in order; games interleave.
+// A comment line (`: heartbeat`) is sent at a fixed interval (15 s by default).
+//
+// Without `Last-Event-ID` the stream starts with what happens after it opens: a turn that is
+// yours already is not announced (ask `GET /v1/me/games?turn=mine`). Each event's `id` is an
+// opaque resume token: send the last one back as `Last-Event-ID` (`EventSource` does this by
+// itself) and the stream goes on exactly after that event, in every game, nothing missed and
+// nothing repeated, whichever instance answers. The token holds your position in each game
+// still going on, so it grows with the number of your games in play (about 50 bytes each).
+// A `Last-Event-ID` this server did not give out is answered 400 `invalid_last_event_id`.
+//
+// Auth and limits are those of the other streams: no token 401, a teacher or admin token 403,
+// a seat token that holds no seat 401, a removed student's token 401, all before the stream
+// starts (`application/problem+json`); 429 `rate_limited` and 503 `streams_full` with
+// `Retry-After`. Through a database outage the stream behaves as a game's stream does (see
+// `GET /v1/games/{id}/events`).
+//
+// `curl -N -H 'Authorization: Bearer <student token>' localhost:8080/v1/me/events`
+//
+// Corresponds with GET /v1/me/events (the `StreamMyEvents` operationId).
+func (c *Client) StreamMyEvents(ctx context.Context, params *StreamMyEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewStreamMyEventsRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -3887,6 +3977,75 @@ func NewGetStateAtRequest(server string, id GameID, seq int64) (*http.Request, e
 	return req, nil
 }
 
+// NewStreamMyEventsRequest constructs an http.Request for the StreamMyEvents method
+func NewStreamMyEventsRequest(server string, params *StreamMyEventsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/me/events")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.AccessToken != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "access_token", *params.AccessToken, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.LastEventID != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Last-Event-ID", *params.LastEventID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Last-Event-ID", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
 // NewListMyGamesRequest constructs an http.Request for the ListMyGames method
 func NewListMyGamesRequest(server string, params *ListMyGamesParams) (*http.Request, error) {
 	var err error
@@ -4701,6 +4860,48 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /v1/games/{id}/states/{seq} (the `GetStateAt` operationId).
 	GetStateAtWithResponse(ctx context.Context, id GameID, seq int64, reqEditors ...RequestEditorFn) (*GetStateAtResponse, error)
+
+	// StreamMyEventsWithResponse Your turn, game started, game ended, timed out: live, across all your games (server-sent events).
+	//
+	// One stream for everything a player needs to be told about, in all their games at once:
+	// with a student token every game the student sits in (games of their classroom created or
+	// joined after the stream opened included), with a seat token the games that token holds a
+	// seat in (a rematch included). It is what a backend that sends push notifications to a phone follows: one
+	// connection per player, instead of one stream per game.
+	//
+	// Events (their `data` is a `PlayerEvent`):
+	//
+	// - `game_started`: a game you sit in started (its history entry 0).
+	// - `your_turn`: after an entry, your seat is to act and was not before; once per turn, so
+	//   not again for the entries of your own turn that leave it yours (Prime Climb's roll
+	//   before its move), nor while the computer plays a seat you resigned.
+	// - `timed_out`: the server acted for your seat because its turn clock ran out (an entry with
+	//   `timeout: true`).
+	// - `game_ended`: a game you sit in is finished (with `winners`) or aborted.
+	//
+	// Within an entry they come in that order; a game's events come in order; games interleave.
+	// A comment line (`: heartbeat`) is sent at a fixed interval (15 s by default).
+	//
+	// Without `Last-Event-ID` the stream starts with what happens after it opens: a turn that is
+	// yours already is not announced (ask `GET /v1/me/games?turn=mine`). Each event's `id` is an
+	// opaque resume token: send the last one back as `Last-Event-ID` (`EventSource` does this by
+	// itself) and the stream goes on exactly after that event, in every game, nothing missed and
+	// nothing repeated, whichever instance answers. The token holds your position in each game
+	// still going on, so it grows with the number of your games in play (about 50 bytes each).
+	// A `Last-Event-ID` this server did not give out is answered 400 `invalid_last_event_id`.
+	//
+	// Auth and limits are those of the other streams: no token 401, a teacher or admin token 403,
+	// a seat token that holds no seat 401, a removed student's token 401, all before the stream
+	// starts (`application/problem+json`); 429 `rate_limited` and 503 `streams_full` with
+	// `Retry-After`. Through a database outage the stream behaves as a game's stream does (see
+	// `GET /v1/games/{id}/events`).
+	//
+	// `curl -N -H 'Authorization: Bearer <student token>' localhost:8080/v1/me/events`
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/me/events (the `StreamMyEvents` operationId).
+	StreamMyEventsWithResponse(ctx context.Context, params *StreamMyEventsParams, reqEditors ...RequestEditorFn) (*StreamMyEventsResponse, error)
 
 	// ListMyGamesWithResponse Your games, newest first (student, seat or creator token).
 	//
@@ -9036,6 +9237,103 @@ func (r GetStateAtResponse) ContentType() string {
 	return ""
 }
 
+// StreamMyEventsResponse401Headers the declared response headers of an HTTP 401 response for StreamMyEvents
+type StreamMyEventsResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// StreamMyEventsResponse429Headers the declared response headers of an HTTP 429 response for StreamMyEvents
+type StreamMyEventsResponse429Headers struct {
+	RetryAfter *int
+}
+
+// StreamMyEventsResponse503Headers the declared response headers of an HTTP 503 response for StreamMyEvents
+type StreamMyEventsResponse503Headers struct {
+	RetryAfter *int
+}
+
+type StreamMyEventsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *StreamsFull
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *StreamMyEventsResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *StreamMyEventsResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *StreamMyEventsResponse503Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r StreamMyEventsResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r StreamMyEventsResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r StreamMyEventsResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r StreamMyEventsResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r StreamMyEventsResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r StreamMyEventsResponse) GetApplicationproblemJSON503() *StreamsFull {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r StreamMyEventsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r StreamMyEventsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r StreamMyEventsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r StreamMyEventsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // ListMyGamesResponse401Headers the declared response headers of an HTTP 401 response for ListMyGames
 type ListMyGamesResponse401Headers struct {
 	WWWAuthenticate string
@@ -10113,6 +10411,54 @@ func (c *ClientWithResponses) GetStateAtWithResponse(ctx context.Context, id Gam
 		return nil, err
 	}
 	return ParseGetStateAtResponse(rsp)
+}
+
+// StreamMyEventsWithResponse Your turn, game started, game ended, timed out: live, across all your games (server-sent events).
+//
+// One stream for everything a player needs to be told about, in all their games at once:
+// with a student token every game the student sits in (games of their classroom created or
+// joined after the stream opened included), with a seat token the games that token holds a
+// seat in (a rematch included). It is what a backend that sends push notifications to a phone follows: one
+// connection per player, instead of one stream per game.
+//
+// Events (their `data` is a `PlayerEvent`):
+//
+//   - `game_started`: a game you sit in started (its history entry 0).
+//   - `your_turn`: after an entry, your seat is to act and was not before; once per turn, so
+//     not again for the entries of your own turn that leave it yours (Prime Climb's roll
+//     before its move), nor while the computer plays a seat you resigned.
+//   - `timed_out`: the server acted for your seat because its turn clock ran out (an entry with
+//     `timeout: true`).
+//   - `game_ended`: a game you sit in is finished (with `winners`) or aborted.
+//
+// Within an entry they come in that order; a game's events come in order; games interleave.
+// A comment line (`: heartbeat`) is sent at a fixed interval (15 s by default).
+//
+// Without `Last-Event-ID` the stream starts with what happens after it opens: a turn that is
+// yours already is not announced (ask `GET /v1/me/games?turn=mine`). Each event's `id` is an
+// opaque resume token: send the last one back as `Last-Event-ID` (`EventSource` does this by
+// itself) and the stream goes on exactly after that event, in every game, nothing missed and
+// nothing repeated, whichever instance answers. The token holds your position in each game
+// still going on, so it grows with the number of your games in play (about 50 bytes each).
+// A `Last-Event-ID` this server did not give out is answered 400 `invalid_last_event_id`.
+//
+// Auth and limits are those of the other streams: no token 401, a teacher or admin token 403,
+// a seat token that holds no seat 401, a removed student's token 401, all before the stream
+// starts (`application/problem+json`); 429 `rate_limited` and 503 `streams_full` with
+// `Retry-After`. Through a database outage the stream behaves as a game's stream does (see
+// `GET /v1/games/{id}/events`).
+//
+// `curl -N -H 'Authorization: Bearer <student token>' localhost:8080/v1/me/events`
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/me/events (the `StreamMyEvents` operationId).
+func (c *ClientWithResponses) StreamMyEventsWithResponse(ctx context.Context, params *StreamMyEventsParams, reqEditors ...RequestEditorFn) (*StreamMyEventsResponse, error) {
+	rsp, err := c.StreamMyEvents(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseStreamMyEventsResponse(rsp)
 }
 
 // ListMyGamesWithResponse Your games, newest first (student, seat or creator token).
@@ -14342,6 +14688,100 @@ func ParseGetStateAtResponse(rsp *http.Response) (*GetStateAtResponse, error) {
 		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetStateAtResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseStreamMyEventsResponse parses an HTTP response from a StreamMyEventsWithResponse call
+func ParseStreamMyEventsResponse(rsp *http.Response) (*StreamMyEventsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &StreamMyEventsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest StreamsFull
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers StreamMyEventsResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers StreamMyEventsResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers StreamMyEventsResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

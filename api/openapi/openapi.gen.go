@@ -303,6 +303,30 @@ func (e LegalActionsOfPrimedGame) Valid() bool {
 	}
 }
 
+// Defines values for PlayerEventKind.
+const (
+	GameEnded   PlayerEventKind = "game_ended"
+	GameStarted PlayerEventKind = "game_started"
+	TimedOut    PlayerEventKind = "timed_out"
+	YourTurn    PlayerEventKind = "your_turn"
+)
+
+// Valid indicates whether the value is a known member of the PlayerEventKind enum.
+func (e PlayerEventKind) Valid() bool {
+	switch e {
+	case GameEnded:
+		return true
+	case GameStarted:
+		return true
+	case TimedOut:
+		return true
+	case YourTurn:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PrimeClimbBoardSquareColors.
 const (
 	PrimeClimbBoardSquareColorsBlue   PrimeClimbBoardSquareColors = "blue"
@@ -2132,6 +2156,48 @@ type NotYourTurnFacts struct {
 // Example: Ada
 type PersonName = string
 
+// PlayerEvent The `data` of an event of `GET /v1/me/events`.
+//
+// Example: {"event":"your_turn","game":"prime-climb","game_id":"5f0c5c8e-8d7e-4a52-9a43-0d2b1f6c7e11","seat":0,"seq":12,"status":"active","version":15}
+type PlayerEvent struct {
+	// Event What a `PlayerEvent` tells; also the SSE `event` name of its message.
+	Event PlayerEventKind `json:"event"`
+
+	// Game A kind of game.
+	Game   GameKind           `json:"game"`
+	GameId openapi_types.UUID `json:"game_id"`
+
+	// Seat Your seat in the game.
+	Seat int `json:"seat"`
+
+	// Seq The history entry the event is about (`GET /v1/games/{id}/actions`); for `game_ended`, the game's last entry (-1 for a lobby that never started).
+	Seq    int64      `json:"seq"`
+	Status GameStatus `json:"status"`
+
+	// Version The game's version after that entry (for `game_ended`, its final version).
+	Version int64 `json:"version"`
+
+	// Winners `game_ended` of a finished game: the winning seats.
+	Winners *[]int `json:"winners,omitempty"`
+}
+
+// PlayerEventKind What a `PlayerEvent` tells; also the SSE `event` name of its message.
+type PlayerEventKind string
+
+// PlayerEventMessage A `game_started`, `your_turn`, `timed_out` or `game_ended` message.
+type PlayerEventMessage struct {
+	// Data The `data` of an event of `GET /v1/me/events`.
+	//
+	// Example: {"event":"your_turn","game":"prime-climb","game_id":"5f0c5c8e-8d7e-4a52-9a43-0d2b1f6c7e11","seat":0,"seq":12,"status":"active","version":15}
+	Data PlayerEvent `json:"data"`
+
+	// Event What a `PlayerEvent` tells; also the SSE `event` name of its message.
+	Event PlayerEventKind `json:"event"`
+
+	// Id An opaque resume token: send the last one received as `Last-Event-ID`.
+	Id string `json:"id"`
+}
+
 // PlayerRequest A person (`name` or `student_id`) or a computer player (`bot`, with an optional `name`).
 type PlayerRequest struct {
 	// Bot How a computer player plays: `random` picks uniformly among the legal actions, `greedy`
@@ -2145,6 +2211,12 @@ type PlayerRequest struct {
 	// Example: Ada
 	Name      *PersonName         `json:"name,omitempty"`
 	StudentId *openapi_types.UUID `json:"student_id,omitempty"`
+}
+
+// PlayerStreamEvent One message of `GET /v1/me/events`, as a client reads it: the message's `event` field says
+// what its `data` (parsed from JSON) holds.
+type PlayerStreamEvent struct {
+	union json.RawMessage
 }
 
 // PrimeClimbAction One Prime Climb action, told apart by its required `type` (roll, keeper, move, choose); the three keepers by their `card` besides. (No discriminator object: three schemas share "keeper".)
@@ -3767,6 +3839,16 @@ type GetGameReplayParams struct {
 	IfNoneMatch *string      `json:"If-None-Match,omitempty"`
 }
 
+// StreamMyEventsParams defines parameters for StreamMyEvents.
+type StreamMyEventsParams struct {
+	// AccessToken The student or seat token, for clients that cannot send `Authorization: Bearer`
+	// (browsers' `EventSource`). The header wins when both are sent.
+	AccessToken *string `form:"access_token,omitempty" json:"access_token,omitempty"`
+
+	// LastEventID The `id` of the last event received, to resume after it.
+	LastEventID *string `json:"Last-Event-ID,omitempty"`
+}
+
 // ListMyGamesParams defines parameters for ListMyGames.
 type ListMyGamesParams struct {
 	Status *GameStatus `form:"status,omitempty" json:"status,omitempty"`
@@ -5081,6 +5163,68 @@ func (t *LegalActionsOfKind) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// AsPlayerEventMessage returns the union data inside the PlayerStreamEvent as a PlayerEventMessage
+func (t PlayerStreamEvent) AsPlayerEventMessage() (PlayerEventMessage, error) {
+	var body PlayerEventMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPlayerEventMessage overwrites any union data inside the PlayerStreamEvent as the provided PlayerEventMessage
+func (t *PlayerStreamEvent) FromPlayerEventMessage(v PlayerEventMessage) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePlayerEventMessage performs a merge with any union data inside the PlayerStreamEvent, using the provided PlayerEventMessage
+func (t *PlayerStreamEvent) MergePlayerEventMessage(v PlayerEventMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsStreamErrorMessage returns the union data inside the PlayerStreamEvent as a StreamErrorMessage
+func (t PlayerStreamEvent) AsStreamErrorMessage() (StreamErrorMessage, error) {
+	var body StreamErrorMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromStreamErrorMessage overwrites any union data inside the PlayerStreamEvent as the provided StreamErrorMessage
+func (t *PlayerStreamEvent) FromStreamErrorMessage(v StreamErrorMessage) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeStreamErrorMessage performs a merge with any union data inside the PlayerStreamEvent, using the provided StreamErrorMessage
+func (t *PlayerStreamEvent) MergeStreamErrorMessage(v StreamErrorMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PlayerStreamEvent) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PlayerStreamEvent) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
 // AsPrimeClimbRollAction returns the union data inside the PrimeClimbAction as a PrimeClimbRollAction
 func (t PrimeClimbAction) AsPrimeClimbRollAction() (PrimeClimbRollAction, error) {
 	var body PrimeClimbRollAction
@@ -6055,6 +6199,9 @@ type ServerInterface interface {
 	// GetStateAt The game as it was after history entry `seq` (a replay step).
 	// (GET /v1/games/{id}/states/{seq})
 	GetStateAt(ctx echo.Context, id GameID, seq int64) error
+	// StreamMyEvents Your turn, game started, game ended, timed out: live, across all your games (server-sent events).
+	// (GET /v1/me/events)
+	StreamMyEvents(ctx echo.Context, params StreamMyEventsParams) error
 	// ListMyGames Your games, newest first (student, seat or creator token).
 	// (GET /v1/me/games)
 	ListMyGames(ctx echo.Context, params ListMyGamesParams) error
@@ -7076,6 +7223,41 @@ func (w *ServerInterfaceWrapper) GetStateAt(ctx echo.Context) error {
 	return err
 }
 
+// StreamMyEvents converts echo context to params.
+func (w *ServerInterfaceWrapper) StreamMyEvents(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params StreamMyEventsParams
+	// ------------- Optional query parameter "access_token" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "access_token", ctx.QueryParams(), &params.AccessToken, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter access_token: %s", err))
+	}
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "Last-Event-ID" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Last-Event-ID")]; found {
+		var LastEventID string
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for Last-Event-ID, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Last-Event-ID", valueList[0], &LastEventID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter Last-Event-ID: %s", err))
+		}
+
+		params.LastEventID = &LastEventID
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.StreamMyEvents(ctx, params)
+	return err
+}
+
 // ListMyGames converts echo context to params.
 func (w *ServerInterfaceWrapper) ListMyGames(ctx echo.Context) error {
 	var err error
@@ -7198,6 +7380,7 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/students/:student_id/token", wrapper.ReissueStudentToken, options.OperationMiddlewares["reissueStudentToken"]...)
 	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/students/:student_id/erase", wrapper.EraseStudent, options.OperationMiddlewares["eraseStudent"]...)
 	router.GET(options.BaseURL+"/v1/me/games", wrapper.ListMyGames, options.OperationMiddlewares["listMyGames"]...)
+	router.GET(options.BaseURL+"/v1/me/events", wrapper.StreamMyEvents, options.OperationMiddlewares["streamMyEvents"]...)
 	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/games", wrapper.ListClassroomGames, options.OperationMiddlewares["listClassroomGames"]...)
 	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/games", wrapper.CreateClassroomGames, options.OperationMiddlewares["createClassroomGames"]...)
 	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/stats", wrapper.GetClassroomStats, options.OperationMiddlewares["getClassroomStats"]...)

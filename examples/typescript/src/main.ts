@@ -1,13 +1,14 @@
 // A client of the Prime games API written from openapi.yaml alone: it opens a Prime Climb and a
 // Primed lobby, seats two players in each, plays both games to the end by choosing from the legal
-// actions, and follows each game's event stream. Every value is typed from the contract
-// (src/schema.ts, made by openapi-typescript) and narrowed by its `game` or `type` field.
+// actions, and follows each game's event stream and the player stream of its seat 0. Every value
+// is typed from the contract (src/schema.ts, made by openapi-typescript) and narrowed by its `game`
+// or `type` field.
 //
 //	PRIMEGAMES_URL=http://localhost:8080 npm start
 import createClient from "openapi-fetch";
 
 import type { components, paths } from "./schema.js";
-import { followGame, type StreamSummary } from "./events.js";
+import { followGame, followPlayer, type PlayerSummary, type StreamSummary } from "./events.js";
 
 type Schemas = components["schemas"];
 type Game = Schemas["Game"];
@@ -63,9 +64,12 @@ async function openLobby(request: Schemas["CreateGameRequest"], players: string[
   return { id, game: started.data, tokens };
 }
 
-// play acts for whichever seat is to act until the game is over; it returns the number of actions.
-async function play(table: Table): Promise<number> {
+// play acts for whichever seat is to act until the game is over; it returns the number of actions
+// and of the turns that came to seat 0 (its seat was to act after an action and not before).
+async function play(table: Table): Promise<{ actions: number; seat0Turns: number }> {
   let actions = 0;
+  let seat0Turns = 0;
+  const seat0ToAct = (game: Game) => game.status === "active" && (game.turn?.to_act.includes(0) ?? false);
   while (table.game.status === "active") {
     if (++actions > maxActions) throw new Error(`${table.game.game} ${table.id}: not over after ${maxActions} actions`);
     const seat = table.game.turn?.to_act[0];
@@ -84,9 +88,10 @@ async function play(table: Table): Promise<number> {
     });
     if (!acted.data) throw new Error(`seat ${seat} sent ${JSON.stringify(action)}: ${describe(acted.error)}`);
     report(acted.data.entry);
+    if (seat0ToAct(acted.data.game) && !seat0ToAct(table.game)) seat0Turns++;
     table.game = acted.data.game;
   }
-  return actions;
+  return { actions, seat0Turns };
 }
 
 // choose picks one legal action; the list's `game` tells which kind's list it is.
@@ -220,14 +225,28 @@ async function main(): Promise<void> {
     { request: { game: "prime-climb", options: { prime_cards: true } }, players: ["Ada", "Ben"] },
     { request: { game: "primed", options: { rounds: 2, multi_card: true } }, players: ["Cy", "Di"] },
   ];
-  const results: { kind: GameKind; actions: number; stream: StreamSummary; entries: number; final: string }[] = [];
+  const results: {
+    kind: GameKind;
+    actions: number;
+    seat0Turns: number;
+    stream: StreamSummary;
+    player: PlayerSummary;
+    entries: number;
+    final: string;
+  }[] = [];
   for (const { request, players } of kinds) {
     const table = await openLobby(request, players);
     const stream = followGame(baseUrl ?? "", table.id);
-    const actions = await play(table);
+    const seat0 = table.tokens[0];
+    if (seat0 === undefined) throw new Error("no token for seat 0");
+    const player = await followPlayer(baseUrl ?? "", seat0, table.id); // open before the first action
+    const { actions, seat0Turns } = await play(table);
     const summary = await stream;
     const entries = await history(table);
-    results.push({ kind: table.game.game, actions, stream: summary, entries, final: describeFinal(table.game) });
+    results.push({
+      kind: table.game.game, actions, seat0Turns, stream: summary, player: await player.summary, entries,
+      final: describeFinal(table.game),
+    });
   }
   let failed = false;
   for (const r of results) {
@@ -236,6 +255,12 @@ async function main(): Promise<void> {
     // The start and every action, each delivered once, then the end.
     if (r.stream.actions !== r.actions + 1 || r.entries !== r.actions + 1 || r.stream.end?.status !== "finished") {
       console.error(`  the stream delivered ${r.stream.actions} entries and the history holds ${r.entries}; want ${r.actions + 1} each, then the end`);
+      failed = true;
+    }
+    // Seat 0's player stream: your_turn once per turn that came to it, then the result.
+    console.log(`  seat 0's player stream: ${r.player.yourTurns} your_turn, game_ended ${r.player.ended?.status}`);
+    if (r.player.yourTurns !== r.seat0Turns || r.player.ended?.status !== "finished") {
+      console.error(`  seat 0 had ${r.seat0Turns} turns; its stream said your_turn ${r.player.yourTurns} times`);
       failed = true;
     }
   }

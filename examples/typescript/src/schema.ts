@@ -855,6 +855,59 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/me/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your turn, game started, game ended, timed out: live, across all your games (server-sent events).
+         * @description One stream for everything a player needs to be told about, in all their games at once:
+         *     with a student token every game the student sits in (games of their classroom created or
+         *     joined after the stream opened included), with a seat token the games that token holds a
+         *     seat in (a rematch included). It is what a backend that sends push notifications to a phone follows: one
+         *     connection per player, instead of one stream per game.
+         *
+         *     Events (their `data` is a `PlayerEvent`):
+         *
+         *     - `game_started`: a game you sit in started (its history entry 0).
+         *     - `your_turn`: after an entry, your seat is to act and was not before; once per turn, so
+         *       not again for the entries of your own turn that leave it yours (Prime Climb's roll
+         *       before its move), nor while the computer plays a seat you resigned.
+         *     - `timed_out`: the server acted for your seat because its turn clock ran out (an entry with
+         *       `timeout: true`).
+         *     - `game_ended`: a game you sit in is finished (with `winners`) or aborted.
+         *
+         *     Within an entry they come in that order; a game's events come in order; games interleave.
+         *     A comment line (`: heartbeat`) is sent at a fixed interval (15 s by default).
+         *
+         *     Without `Last-Event-ID` the stream starts with what happens after it opens: a turn that is
+         *     yours already is not announced (ask `GET /v1/me/games?turn=mine`). Each event's `id` is an
+         *     opaque resume token: send the last one back as `Last-Event-ID` (`EventSource` does this by
+         *     itself) and the stream goes on exactly after that event, in every game, nothing missed and
+         *     nothing repeated, whichever instance answers. The token holds your position in each game
+         *     still going on, so it grows with the number of your games in play (about 50 bytes each).
+         *     A `Last-Event-ID` this server did not give out is answered 400 `invalid_last_event_id`.
+         *
+         *     Auth and limits are those of the other streams: no token 401, a teacher or admin token 403,
+         *     a seat token that holds no seat 401, a removed student's token 401, all before the stream
+         *     starts (`application/problem+json`); 429 `rate_limited` and 503 `streams_full` with
+         *     `Retry-After`. Through a database outage the stream behaves as a game's stream does (see
+         *     `GET /v1/games/{id}/events`).
+         *
+         *     `curl -N -H 'Authorization: Bearer <student token>' localhost:8080/v1/me/events`
+         */
+        get: operations["streamMyEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/classrooms/{classroom_id}/games": {
         parameters: {
             query?: never;
@@ -1733,6 +1786,56 @@ export interface components {
              */
             event: "error";
             data: components["schemas"]["Problem"];
+        };
+        /**
+         * @description The `data` of an event of `GET /v1/me/events`.
+         * @example {
+         *       "event": "your_turn",
+         *       "game_id": "5f0c5c8e-8d7e-4a52-9a43-0d2b1f6c7e11",
+         *       "game": "prime-climb",
+         *       "seat": 0,
+         *       "seq": 12,
+         *       "version": 15,
+         *       "status": "active"
+         *     }
+         */
+        PlayerEvent: {
+            event: components["schemas"]["PlayerEventKind"];
+            /** Format: uuid */
+            game_id: string;
+            game: components["schemas"]["GameKind"];
+            /** @description Your seat in the game. */
+            seat: number;
+            /**
+             * Format: int64
+             * @description The history entry the event is about (`GET /v1/games/{id}/actions`); for `game_ended`, the game's last entry (-1 for a lobby that never started).
+             */
+            seq: number;
+            /**
+             * Format: int64
+             * @description The game's version after that entry (for `game_ended`, its final version).
+             */
+            version: number;
+            status: components["schemas"]["GameStatus"];
+            /** @description `game_ended` of a finished game: the winning seats. */
+            winners?: number[];
+        };
+        /**
+         * @description What a `PlayerEvent` tells; also the SSE `event` name of its message.
+         * @enum {string}
+         */
+        PlayerEventKind: "game_started" | "your_turn" | "timed_out" | "game_ended";
+        /**
+         * @description One message of `GET /v1/me/events`, as a client reads it: the message's `event` field says
+         *     what its `data` (parsed from JSON) holds.
+         */
+        PlayerStreamEvent: components["schemas"]["PlayerEventMessage"] | components["schemas"]["StreamErrorMessage"];
+        /** @description A `game_started`, `your_turn`, `timed_out` or `game_ended` message. */
+        PlayerEventMessage: {
+            event: components["schemas"]["PlayerEventKind"];
+            /** @description An opaque resume token: send the last one received as `Last-Event-ID`. */
+            id: string;
+            data: components["schemas"]["PlayerEvent"];
         };
         ActionResult: {
             entry: components["schemas"]["HistoryEntry"];
@@ -4902,6 +5005,52 @@ export interface operations {
             413: components["responses"]["BodyNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["Unavailable"];
+        };
+    };
+    streamMyEvents: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The student or seat token, for clients that cannot send `Authorization: Bearer`
+                 *     (browsers' `EventSource`). The header wins when both are sent.
+                 */
+                access_token?: string;
+            };
+            header?: {
+                /** @description The `id` of the last event received, to resume after it. */
+                "Last-Event-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event stream; each message is a `PlayerStreamEvent`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example retry: 2000
+                     *
+                     *     id: 1:1764613000000;5f0c5c8e-8d7e-4a52-9a43-0d2b1f6c7e11:0:0
+                     *     event: game_started
+                     *     data: {"event":"game_started","game_id":"5f0c5c8e-8d7e-4a52-9a43-0d2b1f6c7e11","game":"primed","seat":1,"seq":0,"version":3,"status":"active"}
+                     *
+                     *     id: 1:1764613000000;5f0c5c8e-8d7e-4a52-9a43-0d2b1f6c7e11:4:2
+                     *     event: your_turn
+                     *     data: {"event":"your_turn","game_id":"5f0c5c8e-8d7e-4a52-9a43-0d2b1f6c7e11","game":"primed","seat":1,"seq":4,"version":7,"status":"active"}
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["StreamsFull"];
         };
     };
     listClassroomGames: {
