@@ -18,6 +18,9 @@ import (
 // DB is the service's handle on Postgres.
 type DB struct {
 	Pool *pgxpool.Pool
+	// direct is where the sessions go that must stay on one server connection from start to end:
+	// the live-update listener's LISTEN and the migrations' lock. Nil means the pool's own address.
+	direct *pgx.ConnConfig
 }
 
 // PoolOptions tune the connection pool.
@@ -26,6 +29,16 @@ type PoolOptions struct {
 	// Tracer, when set, is told of every query and batch (tests count round trips with it). It
 	// may also implement pgx.BatchTracer.
 	Tracer pgx.QueryTracer
+	// TransactionPooler says that the pool's address is a pooler that hands out a server connection
+	// per transaction (PgBouncer's pool_mode = transaction), so that a query may run on another
+	// server connection than the one before it. The pool then prepares no named statements (pgx
+	// caches what a statement takes and returns, and sends its text with each query) and relies on
+	// nothing else kept by a session.
+	TransactionPooler bool
+	// DirectURL, when set, is the address of Postgres itself for what needs a session of its own:
+	// the live-update listener and the migrations. Empty means the pool's address, which is
+	// wrong behind a transaction pooler.
+	DirectURL string
 }
 
 // Open connects to the database at url. An empty url connects the way libpq does: PGHOST, PGPORT,
@@ -41,11 +54,28 @@ func Open(ctx context.Context, url string, opts PoolOptions) (*DB, error) {
 	if opts.Tracer != nil {
 		cfg.ConnConfig.Tracer = opts.Tracer
 	}
+	if opts.TransactionPooler {
+		cfg.ConnConfig.DefaultQueryExecMode = pgx.QueryExecModeCacheDescribe
+	}
+	var direct *pgx.ConnConfig
+	if opts.DirectURL != "" {
+		if direct, err = pgx.ParseConfig(opts.DirectURL); err != nil {
+			return nil, fmt.Errorf("direct database address: %w", err)
+		}
+	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("database pool: %w", err)
 	}
-	return &DB{Pool: pool}, nil
+	return &DB{Pool: pool, direct: direct}, nil
+}
+
+// directConfig is a fresh copy of the configuration of a session straight to Postgres.
+func (db *DB) directConfig() *pgx.ConnConfig {
+	if db.direct != nil {
+		return db.direct.Copy()
+	}
+	return db.Pool.Config().ConnConfig.Copy()
 }
 
 // Ping checks that the database answers.
