@@ -4,8 +4,10 @@
 #
 #   a primary Postgres and a hot-standby replica of it (pg_basebackup -R, streaming replication),
 #   PgBouncer in transaction pooling mode in front of the primary,
-#   3 API instances whose pools go through PgBouncer (DB_POOLER=transaction) and whose
-#   live-update listeners and migrations go straight to the primary (DATABASE_DIRECT_URL),
+#   3 API instances whose pools go through PgBouncer (DB_POOLER=transaction), whose
+#   live-update listeners and migrations go straight to the primary (DATABASE_DIRECT_URL) and
+#   whose reads of histories and statistics go to the replica once it has caught up
+#   (DATABASE_REPLICA_URL),
 #   HAProxy in front of the instances, round robin.
 #
 #   scripts/cluster.sh up       start it all and print the addresses
@@ -110,6 +112,7 @@ up() {
     echo "cluster: API instance $i on port $port"
     DATABASE_URL="postgres://postgres@127.0.0.1:$bouncer/primegames?sslmode=disable" DB_POOLER=transaction \
       DATABASE_DIRECT_URL="postgres://postgres@127.0.0.1:$primary/primegames?sslmode=disable" \
+      DATABASE_REPLICA_URL="postgres://postgres@127.0.0.1:$replica/primegames?sslmode=disable" \
       LISTEN_ADDR="127.0.0.1:$port" TRUSTED_PROXIES=127.0.0.1 \
       setsid "$dir/primegames" serve >"$dir/api$i.log" 2>&1 </dev/null &
     echo $! >"$dir/api$i.pid"
@@ -149,6 +152,9 @@ EOF
   haproxy -f "$dir/haproxy.cfg"
   wait_for "HAProxy" curl -fsS "http://127.0.0.1:$proxy/readyz"
   echo "cluster: up; the API is at http://127.0.0.1:$proxy"
+  echo "cluster: the replica's test runs with"
+  echo "  TEST_PRIMARY_URL=postgres://postgres@127.0.0.1:$primary/primegames?sslmode=disable \\"
+  echo "  TEST_REPLICA_URL=postgres://postgres@127.0.0.1:$replica/primegames?sslmode=disable go test ./repo -run TestReads"
 }
 
 # postgres_conf DATA PORT makes the server in DATA listen on 127.0.0.1:PORT, with its socket in the

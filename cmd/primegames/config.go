@@ -19,6 +19,8 @@ type config struct {
 	DatabaseURL string
 	// DatabaseDirectURL is Postgres itself, for the sessions that must not go through a pooler.
 	DatabaseDirectURL string
+	// DatabaseReplicaURL is a hot standby that reads may go to.
+	DatabaseReplicaURL string
 	// TransactionPooler is DB_POOLER=transaction: DatabaseURL is a pooler in transaction mode.
 	TransactionPooler bool
 	LogLevel          slog.Level
@@ -50,18 +52,19 @@ type config struct {
 func loadConfig(getenv func(string) string) (config, error) {
 	r := envReader{getenv: getenv}
 	cfg := config{
-		ListenAddr:        r.str("LISTEN_ADDR", ":8080"),
-		DatabaseURL:       r.str("DATABASE_URL", ""),
-		DatabaseDirectURL: r.str("DATABASE_DIRECT_URL", ""),
-		TransactionPooler: r.pooler("DB_POOLER"),
-		LogLevel:          r.level("LOG_LEVEL", slog.LevelInfo),
-		BodyLimitBytes:    r.bytes("BODY_LIMIT", 64<<10),
-		ReadTimeout:       r.duration("READ_TIMEOUT", 10*time.Second),
-		WriteTimeout:      r.duration("WRITE_TIMEOUT", 30*time.Second),
-		IdleTimeout:       r.duration("IDLE_TIMEOUT", 120*time.Second),
-		ShutdownGrace:     r.duration("SHUTDOWN_GRACE", 15*time.Second),
-		DBMaxConns:        int32(r.positiveInt("DB_MAX_CONNS", 10)),
-		MigrateOnStart:    r.boolean("MIGRATE_ON_START", true),
+		ListenAddr:         r.str("LISTEN_ADDR", ":8080"),
+		DatabaseURL:        r.str("DATABASE_URL", ""),
+		DatabaseDirectURL:  r.str("DATABASE_DIRECT_URL", ""),
+		TransactionPooler:  r.pooler("DB_POOLER"),
+		DatabaseReplicaURL: r.str("DATABASE_REPLICA_URL", ""),
+		LogLevel:           r.level("LOG_LEVEL", slog.LevelInfo),
+		BodyLimitBytes:     r.bytes("BODY_LIMIT", 64<<10),
+		ReadTimeout:        r.duration("READ_TIMEOUT", 10*time.Second),
+		WriteTimeout:       r.duration("WRITE_TIMEOUT", 30*time.Second),
+		IdleTimeout:        r.duration("IDLE_TIMEOUT", 120*time.Second),
+		ShutdownGrace:      r.duration("SHUTDOWN_GRACE", 15*time.Second),
+		DBMaxConns:         int32(r.positiveInt("DB_MAX_CONNS", 10)),
+		MigrateOnStart:     r.boolean("MIGRATE_ON_START", true),
 
 		StreamLimit:        r.positiveInt("STREAM_LIMIT", 1000),
 		StreamHeartbeat:    r.duration("STREAM_HEARTBEAT", 15*time.Second),

@@ -36,7 +36,7 @@ func TestConfigParsesEveryVariable(t *testing.T) {
 		"STREAM_LIMIT": "8", "STREAM_HEARTBEAT": "9s", "STREAM_WRITE_TIMEOUT": "10s", "ADMIN_TOKEN": "secret",
 		"RATE_LIMIT": "2.5", "RATE_BURST": "11", "STREAM_LIMIT_PER_CLIENT": "12", "TRUSTED_PROXIES": "10.0.0.0/8, 192.0.2.7,2001:db8::/32",
 		"CORS_ORIGINS": "https://Dash.Example.org, http://localhost:5173", "ADMIN_ADDR": "127.0.0.1:6060",
-		"DB_POOLER": "transaction", "DATABASE_DIRECT_URL": "postgres://y",
+		"DB_POOLER": "transaction", "DATABASE_DIRECT_URL": "postgres://y", "DATABASE_REPLICA_URL": "postgres://z",
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -51,7 +51,7 @@ func TestConfigParsesEveryVariable(t *testing.T) {
 			{IP: net.ParseIP("2001:db8::"), Mask: net.CIDRMask(32, 128)},
 		},
 		CORSOrigins: []string{"https://dash.example.org", "http://localhost:5173"}, AdminAddr: "127.0.0.1:6060",
-		TransactionPooler: true, DatabaseDirectURL: "postgres://y"}
+		TransactionPooler: true, DatabaseDirectURL: "postgres://y", DatabaseReplicaURL: "postgres://z"}
 	if !reflect.DeepEqual(cfg, want) {
 		t.Errorf("config = %+v\nwant     %+v", cfg, want)
 	}
