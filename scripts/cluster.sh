@@ -55,6 +55,7 @@ install_missing() {
     echo "cluster: installing ${missing[*]}"
     local sudo=
     [ "$(id -u)" = 0 ] || sudo=sudo
+    $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
   fi
 }
