@@ -18,6 +18,11 @@ import (
 // DB is the service's handle on Postgres.
 type DB struct {
 	Pool *pgxpool.Pool
+	// direct is where the sessions go that must stay on one server connection from start to end:
+	// the live-update listener's LISTEN and the migrations' lock. Nil means the pool's own address.
+	direct *pgx.ConnConfig
+	// replica, when set, takes the reads that may go to a hot standby (see reads).
+	replica *replica
 }
 
 // PoolOptions tune the connection pool.
@@ -26,6 +31,19 @@ type PoolOptions struct {
 	// Tracer, when set, is told of every query and batch (tests count round trips with it). It
 	// may also implement pgx.BatchTracer.
 	Tracer pgx.QueryTracer
+	// TransactionPooler says that the pool's address is a pooler that hands out a server connection
+	// per transaction (PgBouncer's pool_mode = transaction), so that a query may run on another
+	// server connection than the one before it. The pool then prepares no named statements (pgx
+	// caches what a statement takes and returns, and sends its text with each query) and relies on
+	// nothing else kept by a session.
+	TransactionPooler bool
+	// DirectURL, when set, is the address of Postgres itself for what needs a session of its own:
+	// the live-update listener and the migrations. Empty means the pool's address, which is
+	// wrong behind a transaction pooler.
+	DirectURL string
+	// ReplicaURL, when set, is a hot standby of the database: reads of histories, statistics and
+	// reviews go there while it has caught up with the primary.
+	ReplicaURL string
 }
 
 // Open connects to the database at url. An empty url connects the way libpq does: PGHOST, PGPORT,
@@ -41,18 +59,58 @@ func Open(ctx context.Context, url string, opts PoolOptions) (*DB, error) {
 	if opts.Tracer != nil {
 		cfg.ConnConfig.Tracer = opts.Tracer
 	}
+	if opts.TransactionPooler {
+		cfg.ConnConfig.DefaultQueryExecMode = pgx.QueryExecModeCacheDescribe
+	}
+	var direct *pgx.ConnConfig
+	if opts.DirectURL != "" {
+		if direct, err = pgx.ParseConfig(opts.DirectURL); err != nil {
+			return nil, fmt.Errorf("direct database address: %w", err)
+		}
+	}
+	var replicaCfg *pgxpool.Config
+	if opts.ReplicaURL != "" {
+		if replicaCfg, err = pgxpool.ParseConfig(opts.ReplicaURL); err != nil {
+			return nil, fmt.Errorf("replica database address: %w", err)
+		}
+		replicaCfg.MaxConns = cfg.MaxConns
+		replicaCfg.ConnConfig.Tracer = cfg.ConnConfig.Tracer
+		replicaCfg.ConnConfig.DefaultQueryExecMode = cfg.ConnConfig.DefaultQueryExecMode
+	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("database pool: %w", err)
 	}
-	return &DB{Pool: pool}, nil
+	db := &DB{Pool: pool, direct: direct}
+	if replicaCfg != nil {
+		replicaPool, err := pgxpool.NewWithConfig(ctx, replicaCfg)
+		if err != nil {
+			pool.Close()
+			return nil, fmt.Errorf("replica database pool: %w", err)
+		}
+		db.replica = &replica{pool: replicaPool}
+	}
+	return db, nil
+}
+
+// directConfig is a fresh copy of the configuration of a session straight to Postgres.
+func (db *DB) directConfig() *pgx.ConnConfig {
+	if db.direct != nil {
+		return db.direct.Copy()
+	}
+	return db.Pool.Config().ConnConfig.Copy()
 }
 
 // Ping checks that the database answers.
 func (db *DB) Ping(ctx context.Context) error { return db.Pool.Ping(ctx) }
 
-// Close waits for borrowed connections to return and closes the pool.
-func (db *DB) Close() { db.Pool.Close() }
+// Close waits for borrowed connections to return and closes the pools.
+func (db *DB) Close() {
+	db.Pool.Close()
+	if db.replica != nil {
+		db.replica.pool.Close()
+	}
+}
 
 // IsUnavailable is IsUnavailable, for whoever holds the DB rather than the package.
 func (db *DB) IsUnavailable(err error) bool { return IsUnavailable(err) }

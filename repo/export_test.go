@@ -4,7 +4,19 @@ import (
 	"context"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 )
+
+// ReadPool is where a read that may go to the replica goes now.
+func (db *DB) ReadPool(ctx context.Context) *pgxpool.Pool { return db.reads(ctx) }
+
+// ReplicaPool is the replica's pool, nil without one.
+func (db *DB) ReplicaPool() *pgxpool.Pool {
+	if db.replica == nil {
+		return nil
+	}
+	return db.replica.pool
+}
 
 // RunRawGameTx runs fn as the game master's transactions run, for tests that break one: send sends
 // a statement at once, with the writes queued before it; queue keeps one to go with the COMMIT.

@@ -32,7 +32,7 @@ func scanEntry(row pgx.CollectableRow) (play.Entry, error) {
 
 // Entries returns up to limit history entries with seq > after, in order.
 func (s *Games) Entries(ctx context.Context, gameID string, after int64, limit int) ([]play.Entry, error) {
-	rows, err := s.db.Pool.Query(ctx, `SELECT `+entryColumns+` FROM actions WHERE game_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
+	rows, err := s.db.reads(ctx).Query(ctx, `SELECT `+entryColumns+` FROM actions WHERE game_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
 		gameID, after, limit)
 	if err != nil {
 		return nil, err
@@ -42,7 +42,7 @@ func (s *Games) Entries(ctx context.Context, gameID string, after int64, limit i
 
 // EachEntry calls fn for every history entry in order, reading them as it goes, for streaming.
 func (s *Games) EachEntry(ctx context.Context, gameID string, fn func(play.Entry) error) error {
-	rows, err := s.db.Pool.Query(ctx, `SELECT `+entryColumns+` FROM actions WHERE game_id = $1 ORDER BY seq`, gameID)
+	rows, err := s.db.reads(ctx).Query(ctx, `SELECT `+entryColumns+` FROM actions WHERE game_id = $1 ORDER BY seq`, gameID)
 	if err != nil {
 		return err
 	}
@@ -61,7 +61,7 @@ func (s *Games) EachEntry(ctx context.Context, gameID string, fn func(play.Entry
 
 // EntriesThrough returns the entries with seq <= through, in order.
 func (s *Games) EntriesThrough(ctx context.Context, gameID string, through int64) ([]play.Entry, error) {
-	rows, err := s.db.Pool.Query(ctx, `SELECT `+entryColumns+` FROM actions WHERE game_id = $1 AND seq <= $2 ORDER BY seq`, gameID, through)
+	rows, err := s.db.reads(ctx).Query(ctx, `SELECT `+entryColumns+` FROM actions WHERE game_id = $1 AND seq <= $2 ORDER BY seq`, gameID, through)
 	if err != nil {
 		return nil, err
 	}

@@ -17,7 +17,7 @@ import (
 const ListenerApplicationName = "primegames-listener"
 
 // GameListener receives GameEventsChannel notifications on one dedicated connection (not one of
-// the pool's), and keeps that connection up: when it breaks (the database restarted, the backend
+// the pool's, and straight to Postgres when DirectURL is set), and keeps that connection up: when it breaks (the database restarted, the backend
 // was terminated, the network failed) it reconnects with exponential backoff.
 type GameListener struct {
 	// Connected is called each time LISTEN is in place, the first time and after every reconnect.
@@ -74,7 +74,7 @@ func (db *DB) ListenGameEvents(ctx context.Context, l GameListener) {
 // listenOnce connects, listens and delivers notifications until the connection fails; connected
 // reports whether LISTEN was in place at some point.
 func (db *DB) listenOnce(ctx context.Context, l GameListener) (connected bool, err error) {
-	cfg := db.Pool.Config().ConnConfig.Copy()
+	cfg := db.directConfig()
 	cfg.RuntimeParams["application_name"] = ListenerApplicationName
 	connectCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	conn, err := pgx.ConnectConfig(connectCtx, cfg)

@@ -24,7 +24,7 @@ func (s *Games) HintsUsed(ctx context.Context, gameID string) (map[int]int, erro
 
 // HintCounts counts the hints the classroom's current students were given, by student id.
 func (s *Games) HintCounts(ctx context.Context, classroomID string) (map[string]int, error) {
-	return countsBy[string](ctx, s.db.Pool, `SELECT st.id::text, count(*)
+	return countsBy[string](ctx, s.db.reads(ctx), `SELECT st.id::text, count(*)
 		FROM hints h
 		JOIN games g ON g.id = h.game_id
 		JOIN seats s ON s.game_id = h.game_id AND s.seat = h.seat
@@ -71,7 +71,7 @@ func (s *Games) KeepReview(ctx context.Context, gameID string, review json.RawMe
 
 // Reviews reads the kept reviews of the games listed, by game id; a game without one is absent.
 func (s *Games) Reviews(ctx context.Context, gameIDs []string) (map[string]json.RawMessage, error) {
-	rows, err := s.db.Pool.Query(ctx, `SELECT game_id::text, review FROM reviews WHERE game_id = ANY($1::uuid[])`, gameIDs)
+	rows, err := s.db.reads(ctx).Query(ctx, `SELECT game_id::text, review FROM reviews WHERE game_id = ANY($1::uuid[])`, gameIDs)
 	if err != nil {
 		return nil, err
 	}

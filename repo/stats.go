@@ -13,7 +13,7 @@ import (
 // StudentSeats lists the seats students hold in the classroom's games. A student's seat played by a
 // computer is one they resigned (G-3): it never counts as won.
 func (s *Games) StudentSeats(ctx context.Context, classroomID string) ([]play.StudentSeat, error) {
-	rows, err := s.db.Pool.Query(ctx, `SELECT g.id::text, g.kind, g.status, s.seat, s.student_id::text, s.seat = ANY(coalesce(g.winners, '{}')) AND s.bot IS NULL
+	rows, err := s.db.reads(ctx).Query(ctx, `SELECT g.id::text, g.kind, g.status, s.seat, s.student_id::text, s.seat = ANY(coalesce(g.winners, '{}')) AND s.bot IS NULL
 		FROM games g JOIN seats s ON s.game_id = g.id
 		WHERE g.classroom_id = $1 AND s.student_id IS NOT NULL`, classroomID)
 	if err != nil {
@@ -29,7 +29,7 @@ func (s *Games) StudentSeats(ctx context.Context, classroomID string) ([]play.St
 // EachOutcome calls fn with every entry of the classroom's games but their starts, by game and in
 // order.
 func (s *Games) EachOutcome(ctx context.Context, classroomID string, fn func(play.OutcomeEntry) error) error {
-	rows, err := s.db.Pool.Query(ctx, `SELECT g.id::text, g.kind, a.seat, a.service, a.action, a.outcome FROM actions a JOIN games g ON g.id = a.game_id
+	rows, err := s.db.reads(ctx).Query(ctx, `SELECT g.id::text, g.kind, a.seat, a.service, a.action, a.outcome FROM actions a JOIN games g ON g.id = a.game_id
 		WHERE g.classroom_id = $1 AND a.seq > 0 ORDER BY a.game_id, a.seq`, classroomID)
 	if err != nil {
 		return err
@@ -69,7 +69,7 @@ func (s *Games) AttemptCounts(ctx context.Context, classroomID string, perStuden
 	if perStudent {
 		group = "s.student_id::text"
 	}
-	rows, err := s.db.Pool.Query(ctx, fmt.Sprintf(attemptsByCode, group), classroomID, examples)
+	rows, err := s.db.reads(ctx).Query(ctx, fmt.Sprintf(attemptsByCode, group), classroomID, examples)
 	if err != nil {
 		return nil, err
 	}
@@ -89,7 +89,7 @@ func (s *Games) AttemptCounts(ctx context.Context, classroomID string, perStuden
 // EachRefusalFacts calls fn with every refused action of the classroom's current students that kept
 // facts, oldest first.
 func (s *Games) EachRefusalFacts(ctx context.Context, classroomID string, fn func(studentID, kind, code string, facts json.RawMessage) error) error {
-	rows, err := s.db.Pool.Query(ctx, `SELECT st.id::text, g.kind, a.code, a.facts
+	rows, err := s.db.reads(ctx).Query(ctx, `SELECT st.id::text, g.kind, a.code, a.facts
 		FROM attempts a
 		JOIN games g ON g.id = a.game_id
 		JOIN seats s ON s.game_id = a.game_id AND s.seat = a.seat
@@ -115,7 +115,7 @@ func (s *Games) EachRefusalFacts(ctx context.Context, classroomID string, fn fun
 
 // Attempts lists a game's refused actions, oldest first.
 func (s *Games) Attempts(ctx context.Context, gameID string) ([]play.Attempt, error) {
-	rows, err := s.db.Pool.Query(ctx, `SELECT a.id, a.seat, s.student_id::text, a.version, a.action, a.code, a.detail, a.facts, a.created_at
+	rows, err := s.db.reads(ctx).Query(ctx, `SELECT a.id, a.seat, s.student_id::text, a.version, a.action, a.code, a.detail, a.facts, a.created_at
 		FROM attempts a LEFT JOIN seats s ON s.game_id = a.game_id AND s.seat = a.seat
 		WHERE a.game_id = $1 ORDER BY a.id`, gameID)
 	if err != nil {

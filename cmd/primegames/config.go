@@ -17,16 +17,22 @@ import (
 // config is everything the binary reads from the environment. The README's configuration table
 // lists the same variables with the same defaults.
 type config struct {
-	ListenAddr     string
-	DatabaseURL    string
-	LogLevel       slog.Level
-	BodyLimitBytes int64
-	ReadTimeout    time.Duration
-	WriteTimeout   time.Duration
-	IdleTimeout    time.Duration
-	ShutdownGrace  time.Duration
-	DBMaxConns     int32
-	MigrateOnStart bool
+	ListenAddr  string
+	DatabaseURL string
+	// DatabaseDirectURL is Postgres itself, for the sessions that must not go through a pooler.
+	DatabaseDirectURL string
+	// DatabaseReplicaURL is a hot standby that reads may go to.
+	DatabaseReplicaURL string
+	// TransactionPooler is DB_POOLER=transaction: DatabaseURL is a pooler in transaction mode.
+	TransactionPooler bool
+	LogLevel          slog.Level
+	BodyLimitBytes    int64
+	ReadTimeout       time.Duration
+	WriteTimeout      time.Duration
+	IdleTimeout       time.Duration
+	ShutdownGrace     time.Duration
+	DBMaxConns        int32
+	MigrateOnStart    bool
 	// Live updates.
 	StreamLimit        int
 	StreamHeartbeat    time.Duration
@@ -52,16 +58,19 @@ type config struct {
 func loadConfig(getenv func(string) string) (config, error) {
 	r := envReader{getenv: getenv}
 	cfg := config{
-		ListenAddr:     r.str("LISTEN_ADDR", ":8080"),
-		DatabaseURL:    r.str("DATABASE_URL", ""),
-		LogLevel:       r.level("LOG_LEVEL", slog.LevelInfo),
-		BodyLimitBytes: r.bytes("BODY_LIMIT", 64<<10),
-		ReadTimeout:    r.duration("READ_TIMEOUT", 10*time.Second),
-		WriteTimeout:   r.duration("WRITE_TIMEOUT", 30*time.Second),
-		IdleTimeout:    r.duration("IDLE_TIMEOUT", 120*time.Second),
-		ShutdownGrace:  r.duration("SHUTDOWN_GRACE", 15*time.Second),
-		DBMaxConns:     int32(r.positiveInt("DB_MAX_CONNS", 10)),
-		MigrateOnStart: r.boolean("MIGRATE_ON_START", true),
+		ListenAddr:         r.str("LISTEN_ADDR", ":8080"),
+		DatabaseURL:        r.str("DATABASE_URL", ""),
+		DatabaseDirectURL:  r.str("DATABASE_DIRECT_URL", ""),
+		TransactionPooler:  r.pooler("DB_POOLER"),
+		DatabaseReplicaURL: r.str("DATABASE_REPLICA_URL", ""),
+		LogLevel:           r.level("LOG_LEVEL", slog.LevelInfo),
+		BodyLimitBytes:     r.bytes("BODY_LIMIT", 64<<10),
+		ReadTimeout:        r.duration("READ_TIMEOUT", 10*time.Second),
+		WriteTimeout:       r.duration("WRITE_TIMEOUT", 30*time.Second),
+		IdleTimeout:        r.duration("IDLE_TIMEOUT", 120*time.Second),
+		ShutdownGrace:      r.duration("SHUTDOWN_GRACE", 15*time.Second),
+		DBMaxConns:         int32(r.positiveInt("DB_MAX_CONNS", 10)),
+		MigrateOnStart:     r.boolean("MIGRATE_ON_START", true),
 
 		StreamLimit:        r.positiveInt("STREAM_LIMIT", 1000),
 		StreamHeartbeat:    r.duration("STREAM_HEARTBEAT", 15*time.Second),
@@ -76,6 +85,10 @@ func loadConfig(getenv func(string) string) (config, error) {
 		AdminAddr:        r.str("ADMIN_ADDR", ""),
 		LobbyTTL:         r.duration("LOBBY_TTL", play.DefaultLobbyTTL),
 		IdleGameTTL:      r.duration("IDLE_GAME_TTL", play.DefaultIdleGameTTL),
+	}
+	if r.err == nil && cfg.TransactionPooler && cfg.DatabaseDirectURL == "" {
+		r.err = fmt.Errorf("configuration: DB_POOLER=transaction needs DATABASE_DIRECT_URL, the address of Postgres itself " +
+			"(not the pooler) for the live updates' LISTEN and the migrations' lock, which need a session of their own")
 	}
 	return cfg, r.err
 }
@@ -200,6 +213,20 @@ func isOrigin(s string) bool {
 	u, err := url.Parse(s)
 	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Hostname() != "" &&
 		!strings.Contains(u.Host, "*") && s == u.Scheme+"://"+u.Host
+}
+
+// pooler is what stands between the pool and Postgres: none (the default) or a pooler in
+// transaction mode.
+func (r *envReader) pooler(name string) bool {
+	switch v := r.getenv(name); v {
+	case "", "none":
+		return false
+	case "transaction":
+		return true
+	default:
+		r.fail(name, v, "none or transaction")
+		return false
+	}
 }
 
 func (r *envReader) boolean(name string, def bool) bool {

@@ -38,6 +38,7 @@ func TestConfigParsesEveryVariable(t *testing.T) {
 		"RATE_LIMIT": "2.5", "RATE_BURST": "11", "STREAM_LIMIT_PER_CLIENT": "12", "TRUSTED_PROXIES": "10.0.0.0/8, 192.0.2.7,2001:db8::/32",
 		"CORS_ORIGINS": "https://Dash.Example.org, http://localhost:5173", "ADMIN_ADDR": "127.0.0.1:6060",
 		"LOBBY_TTL": "2h", "IDLE_GAME_TTL": "168h",
+		"DB_POOLER": "transaction", "DATABASE_DIRECT_URL": "postgres://y", "DATABASE_REPLICA_URL": "postgres://z",
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -52,7 +53,8 @@ func TestConfigParsesEveryVariable(t *testing.T) {
 			{IP: net.ParseIP("2001:db8::"), Mask: net.CIDRMask(32, 128)},
 		},
 		CORSOrigins: []string{"https://dash.example.org", "http://localhost:5173"}, AdminAddr: "127.0.0.1:6060",
-		LobbyTTL: 2 * time.Hour, IdleGameTTL: 168 * time.Hour}
+		LobbyTTL: 2 * time.Hour, IdleGameTTL: 168 * time.Hour,
+		TransactionPooler: true, DatabaseDirectURL: "postgres://y", DatabaseReplicaURL: "postgres://z"}
 	if !reflect.DeepEqual(cfg, want) {
 		t.Errorf("config = %+v\nwant     %+v", cfg, want)
 	}
@@ -73,6 +75,7 @@ func TestBadConfigFailsInOneClearLine(t *testing.T) {
 		"SHUTDOWN_GRACE": "soon", "BODY_LIMIT": "huge", "LOG_LEVEL": "loud",
 		"DB_MAX_CONNS": "-1", "MIGRATE_ON_START": "maybe", "READ_TIMEOUT": "-3s",
 		"RATE_LIMIT": "-1", "RATE_BURST": "0", "STREAM_LIMIT_PER_CLIENT": "lots", "TRUSTED_PROXIES": "10.0.0.0/8,proxy.local",
+		"DB_POOLER": "session",
 	} {
 		err := run(context.Background(), []string{"serve"}, envOf(map[string]string{name: value}), io.Discard)
 		if err == nil {
@@ -82,6 +85,15 @@ func TestBadConfigFailsInOneClearLine(t *testing.T) {
 		if msg := err.Error(); strings.Contains(msg, "\n") || !strings.Contains(msg, name) || !strings.Contains(msg, value) {
 			t.Errorf("%s=%s: error %q should be one line naming the variable and value", name, value, msg)
 		}
+	}
+}
+
+// Behind a pooler in transaction mode, LISTEN and the migrations' session lock would land on
+// whichever server connection the pooler picks: the binary refuses to start without a direct address.
+func TestTransactionPoolerNeedsADirectAddress(t *testing.T) {
+	_, err := loadConfig(envOf(map[string]string{"DB_POOLER": "transaction", "DATABASE_URL": "postgres://pgbouncer:6432/x"}))
+	if err == nil || !strings.Contains(err.Error(), "DATABASE_DIRECT_URL") || strings.Contains(err.Error(), "\n") {
+		t.Errorf("DB_POOLER=transaction without DATABASE_DIRECT_URL: error %v, want one line naming DATABASE_DIRECT_URL", err)
 	}
 }
 

@@ -235,7 +235,10 @@ func migrate(ctx context.Context, cfg config, command string, out io.Writer) err
 
 // openDB connects and checks the connection, so a wrong address fails at start in one line.
 func openDB(ctx context.Context, cfg config) (*repo.DB, error) {
-	db, err := repo.Open(ctx, cfg.DatabaseURL, repo.PoolOptions{MaxConns: cfg.DBMaxConns})
+	db, err := repo.Open(ctx, cfg.DatabaseURL, repo.PoolOptions{
+		MaxConns: cfg.DBMaxConns, TransactionPooler: cfg.TransactionPooler, DirectURL: cfg.DatabaseDirectURL,
+		ReplicaURL: cfg.DatabaseReplicaURL,
+	})
 	if err != nil {
 		return nil, err
 	}
