@@ -84,7 +84,9 @@ func BenchmarkLeanAction(b *testing.B) {
 					newGame()
 				}
 				token := tokens[state.Turn.ToAct[0]]
-				var legal struct{ Actions []struct{ Action json.RawMessage } }
+				var legal struct {
+					Actions []struct{ Action json.RawMessage }
+				}
 				call(http.MethodGet, "/v1/games/"+id+"/legal-actions", token, nil, "", &legal)
 				var result struct{ Game turn }
 				call(http.MethodPost, "/v1/games/"+id+"/actions", token, legal.Actions[rng.IntN(len(legal.Actions))].Action, "k"+strconv.Itoa(n), &result)
