@@ -163,6 +163,12 @@ func isOneOf(t reflect.Type) bool {
 	return ok && f.Type == reflect.TypeFor[json.RawMessage]() && t.Implements(jsonMarshaler)
 }
 
+var isZeroer = reflect.TypeFor[interface{ IsZero() bool }]()
+
+func hasIsZero(t reflect.Type) bool {
+	return t.Implements(isZeroer) || reflect.PointerTo(t).Implements(isZeroer)
+}
+
 func pointerMirror(t reflect.Type) *mirror {
 	elem := buildMirror(t.Elem())
 	if elem == nil {
@@ -268,8 +274,8 @@ func oneOfMirror(t reflect.Type) *mirror {
 			union = i
 			continue
 		}
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if !f.IsExported() || f.Anonymous || name == "" || name == "-" {
+		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if !f.IsExported() || f.Anonymous || name == "" || name == "-" || strings.Contains(opts, "string") {
 			return nil
 		}
 		all = append(all, named{name, f})
@@ -281,6 +287,9 @@ func oneOfMirror(t reflect.Type) *mirror {
 		f := n.field
 		tag := `json:"` + n.name + `"`
 		if _, always := present[n.name]; !always {
+			if hasIsZero(f.Type) { // omitzero would ask it, not whether the field is nil
+				return nil
+			}
 			tag = `json:"` + n.name + `,omitzero"`
 		}
 		elem := buildMirror(f.Type)

@@ -105,3 +105,22 @@ func BenchmarkEncodeGame(b *testing.B) {
 		})
 	}
 }
+
+// omitzero asks a type with an IsZero method whether it is zero; a oneOf type whose generated code
+// leaves such a field out only when nil (a *time.Time) cannot be mirrored with it.
+func TestNoMirrorWhereOmitzeroWouldAskIsZero(t *testing.T) {
+	if !hasIsZero(reflect.TypeFor[*time.Time]()) || hasIsZero(reflect.TypeFor[*uuid.UUID]()) || hasIsZero(reflect.TypeFor[[]int]()) {
+		t.Fatal("hasIsZero is wrong")
+	}
+	for _, v := range []any{openapi.Game{}, openapi.HistoryEntry{}, openapi.LegalActions{}, openapi.Scores{}} {
+		m := mirrorFor(reflect.TypeOf(v))
+		if m == nil {
+			t.Fatalf("%T is not mirrored", v)
+		}
+		for i := range m.typ.NumField() {
+			if f := m.typ.Field(i); strings.Contains(string(f.Tag), "omitzero") && hasIsZero(f.Type) {
+				t.Errorf("%T.%s is omitzero and has IsZero", v, f.Name)
+			}
+		}
+	}
+}
