@@ -94,13 +94,17 @@ func (s *Server) streamActions(c echo.Context, g *play.Game, viewer domain.Viewe
 	w := c.Response()
 	w.Header().Set(echo.HeaderContentType, ndjson)
 	w.WriteHeader(http.StatusOK)
-	enc := json.NewEncoder(w)
 	return s.play.EachEntry(c.Request().Context(), g, func(e play.Entry) error {
 		item, err := entryBody(g, e, viewer)
 		if err != nil {
 			return err
 		}
-		return enc.Encode(item)
+		line, err := encodeJSON(item)
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(append(line, '\n'))
+		return err
 	})
 }
 

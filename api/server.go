@@ -102,6 +102,7 @@ func New(cfg Config, deps Deps, logger *slog.Logger) (*Server, error) {
 		echo: echo.New(), metrics: newMetrics(deps.Database.PoolMetrics()), spec: spec, contract: contract,
 		games: newGameCache(gameCacheBytes),
 	}
+	s.echo.JSONSerializer = jsonSerializer{}
 	s.echo.HideBanner = true
 	s.echo.HidePort = true
 	s.echo.HTTPErrorHandler = s.handleError

@@ -19,6 +19,8 @@
 #                     serialise the clients)
 #   DB_MAX_CONNS=10   the server's pool size
 #   INCLUDE=1       0: the lean loop always sends GET …/legal-actions (loadgen -include=false)
+#   GZIP=0          1: loadgen asks for gzip-compressed responses, as Go's HTTP client does by
+#                   default (loadgen -gzip); pgbench compresses nothing
 #   PROFILE=0       1: after the rounds, one more lean loop with a CPU profile of the server taken
 #                   through ADMIN_ADDR, then `go tool pprof -top` of it (the profile is kept in
 #                   PROFILE_OUT, default ./bench-cpu.pprof)
@@ -31,6 +33,7 @@ PGBENCH_SCALE=${PGBENCH_SCALE:-10}
 DB_MAX_CONNS=${DB_MAX_CONNS:-10}
 PROFILE=${PROFILE:-0}
 INCLUDE=${INCLUDE:-1}
+GZIP=${GZIP:-0}
 PROFILE_OUT=${PROFILE_OUT:-$PWD/bench-cpu.pprof}
 export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres}
 
@@ -98,19 +101,23 @@ server_cpu() { awk '{ print $14 + $15 }' "/proc/$server_pid/stat"; }
 loadgen_result() {
 	local include=true
 	[ "$INCLUDE" = 0 ] && include=false
-	local cpu_before
+	local gzip=false
+	[ "$GZIP" = 1 ] && gzip=true
+	local cpu_before loadgen_cpu TIMEFORMAT='%U %S'
 	cpu_before=$(server_cpu)
-	"$work/loadgen" -mode "$1" -include="$include" -url "$url" -concurrency "$CLIENTS" -duration "${DURATION}s" -seed "$RANDOM" \
-		>"$work/loadgen-$1.log" 2>&1 || { cat "$work/loadgen-$1.log" >&2; exit 1; }
+	loadgen_cpu=$({ time "$work/loadgen" -mode "$1" -include="$include" -gzip="$gzip" -url "$url" -concurrency "$CLIENTS" \
+		-duration "${DURATION}s" -seed "$RANDOM" >"$work/loadgen-$1.log" 2>&1; } 2>&1) || { cat "$work/loadgen-$1.log" >&2; exit 1; }
 	local result
 	result=$(grep '^RESULT ' "$work/loadgen-$1.log" | cut -d' ' -f2-) ||
 		{ log "loadgen -mode $1 gave no RESULT line:"; cat "$work/loadgen-$1.log" >&2; exit 1; }
-	echo "$result server_cpu_s=$(awk -v t="$(($(server_cpu) - cpu_before))" -v hz="$(getconf CLK_TCK)" 'BEGIN { print t / hz }')"
+	echo "$result server_cpu_s=$(awk -v t="$(($(server_cpu) - cpu_before))" -v hz="$(getconf CLK_TCK)" 'BEGIN { print t / hz }')" \
+		"loadgen_cpu_s=$(awk -v t="$loadgen_cpu" 'BEGIN { split(t, a, " "); print a[1] + a[2] }')"
 }
 
 field() { tr ' ' '\n' <<<"$1" | awk -F= -v k="$2" '$1 == k { print $2 }'; }
 
 rows=()
+loadgen_rows=()
 for round in $(seq "$ROUNDS"); do
 	log "round $round of $ROUNDS: pgbench tpcb-like"
 	read -r tpcb tpcb_p99 < <(pgbench_tps)
@@ -129,6 +136,8 @@ for round in $(seq "$ROUNDS"); do
 	cpu_per_action=$(awk -v s="$(field "$lean" server_cpu_s)" -v n="$(field "$lean" actions)" 'BEGIN { print n ? s * 1e6 / n : 0 }')
 	cpu_per_get=$(awk -v s="$(field "$gets" server_cpu_s)" -v n="$(field "$gets" requests)" 'BEGIN { print n ? s * 1e6 / n : 0 }')
 	rows+=("$round $tpcb $(field "$lean" actions_per_s) $(field "$lean" post_p50_ms) $(field "$lean" post_p99_ms) $select_only $(field "$gets" requests_per_s) $(field "$gets" get_p99_ms) $errors $tpcb_p99 $cpu_per_action $cpu_per_get")
+	# loadgen's own CPU per action and per GET, in µs (pgbench's is not measured).
+	loadgen_rows+=("$(awk -v s="$(field "$lean" loadgen_cpu_s)" -v n="$(field "$lean" actions)" 'BEGIN { print n ? s * 1e6 / n : 0 }') $(awk -v s="$(field "$gets" loadgen_cpu_s)" -v n="$(field "$gets" requests)" 'BEGIN { print n ? s * 1e6 / n : 0 }')")
 done
 
 peak_rss_kb=$(awk '/^VmHWM:/ { print $2 }' "/proc/$server_pid/status")
@@ -163,6 +172,9 @@ function row(name, i) {
 		cell[i, 1], cell[i, 11], cell[i, 2], cell[i, 3], cell[i, 4], cell[i, 5], cell[i, 12], cell[i, 6], cell[i, 7], cell[i, 8], cell[i, 9],
 		cell[i, 13], cell[i, 10]
 }'
+
+printf '%s\n' "${loadgen_rows[@]}" | sort -n -k1,1 | awk '{ a[NR] = $1 } END { printf "loadgen CPU (user + system), medians: %.0f µs per action, ", a[int((NR + 1) / 2)] }'
+printf '%s\n' "${loadgen_rows[@]}" | sort -n -k2,2 | awk '{ g[NR] = $2 } END { printf "%.0f µs per GET\n", g[int((NR + 1) / 2)] }'
 
 if [ "$PROFILE" = 1 ]; then
 	seconds=$((DURATION > 4 ? DURATION - 2 : DURATION))

@@ -57,6 +57,7 @@ func main() {
 	seed := flag.Uint64("seed", 1, "seed of the PRNG that picks players and actions")
 	mode := flag.String("mode", "games", "games (play -games whole games), lean (the lean loop for -duration) or get (GET /v1/games/{id} for -duration)")
 	duration := flag.Duration("duration", 20*time.Second, "how long -mode lean and -mode get run")
+	gzip := flag.Bool("gzip", false, "ask for gzip-compressed responses (Accept-Encoding: gzip), as Go's client does by default; off, the client spends no CPU decompressing, as pgbench, and the server none compressing")
 	include := flag.Bool("include", true, "-mode lean: ask POST …/actions for the next legal actions (include=legal_actions) and skip the GET when the same seat acts next")
 	flag.Parse()
 	if *mode != "games" && *mode != "lean" && *mode != "get" {
@@ -84,6 +85,7 @@ func main() {
 			MaxIdleConns:        2 * *concurrency,
 			MaxIdleConnsPerHost: 2 * *concurrency,
 			IdleConnTimeout:     90 * time.Second,
+			DisableCompression:  !*gzip,
 		},
 	}
 

@@ -1,0 +1,80 @@
+package api
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/labstack/echo/v4"
+	oapimw "github.com/oapi-codegen/echo-middleware"
+
+	"primegames"
+	"primegames/domain/games"
+)
+
+// A body that passed once is not checked again for the same operation and Content-Type, and every
+// request gets the verdict a validator that remembers nothing gives: the rest of the request is
+// still checked, a refused body is never remembered, a remembered body is not trusted elsewhere.
+func TestRememberedBodiesGetTheSameVerdicts(t *testing.T) {
+	contract, err := primegames.Contract(games.All().Kinds())
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, err := openapi3.NewLoader().LoadFromData(contract)
+	if err != nil {
+		t.Fatal(err)
+	}
+	options := func() *oapimw.Options {
+		return &oapimw.Options{Options: openapi3filter.Options{
+			AuthenticationFunc: openapi3filter.NoopAuthenticationFunc, SkipSettingDefaults: true,
+			SchemaValidationOptions: []openapi3.SchemaValidationOption{openapi3.DisableSchemaErrorDetails()},
+		}}
+	}
+	remembering := validateRequests(spec, options())
+	e := echo.New()
+	verdict := func(mw echo.MiddlewareFunc, route, path, contentType, body string, header ...string) string {
+		req := httptest.NewRequest(http.MethodPost, path, nil)
+		req.Header.Set(echo.HeaderContentType, contentType)
+		for i := 0; i+1 < len(header); i += 2 {
+			req.Header.Set(header[i], header[i+1])
+		}
+		req.ContentLength = int64(len(body))
+		req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader([]byte(body))), nil }
+		req.Body, _ = req.GetBody()
+		c := e.NewContext(req, httptest.NewRecorder())
+		c.SetPath(route)
+		if err := mw(func(echo.Context) error { return nil })(c); err != nil {
+			return err.Error()
+		}
+		return "passed"
+	}
+	const actions, create = "/v1/games/:id/actions", "/v1/games"
+	const game = "/v1/games/6f1c1b52-3c5e-4d5e-9a59-3f0a4b1e0c11/actions"
+	cases := []struct {
+		name, route, path, contentType, body string
+		header                               []string
+	}{
+		{"a roll", actions, game, "application/json", `{"type":"roll"}`, nil},
+		{"the roll again", actions, game, "application/json", `{"type":"roll"}`, nil},
+		{"the roll with an empty Idempotency-Key", actions, game, "application/json", `{"type":"roll"}`, []string{"Idempotency-Key", ""}},
+		{"the roll asking to include what cannot be", actions, game + "?include=everything", "application/json", `{"type":"roll"}`, nil},
+		{"the roll as another media type", actions, game, "text/plain", `{"type":"roll"}`, nil},
+		{"an action of no kind", actions, game, "application/json", `{"type":"fly"}`, nil},
+		{"the action of no kind again", actions, game, "application/json", `{"type":"fly"}`, nil},
+		{"the roll as a new game", create, create, "application/json", `{"type":"roll"}`, nil},
+	}
+	for _, tc := range cases {
+		got := verdict(remembering, tc.route, tc.path, tc.contentType, tc.body, tc.header...)
+		want := verdict(validateRequests(spec, options()), tc.route, tc.path, tc.contentType, tc.body, tc.header...)
+		if got != want {
+			t.Errorf("%s: %q, a validator remembering nothing says %q", tc.name, got, want)
+		}
+		if wantPass := tc.body == `{"type":"roll"}` && tc.route == actions && tc.path == game && tc.contentType == "application/json" && tc.header == nil; (got == "passed") != wantPass {
+			t.Errorf("%s: %q", tc.name, got)
+		}
+	}
+}
