@@ -269,6 +269,9 @@ func (c *client) do(ctx context.Context, kind, method, path, token string, body 
 	}
 	respBody, err := io.ReadAll(resp.Body)
 	resp.Body.Close()
+	if err != nil && ctx.Err() != nil {
+		return resp.StatusCode, false // the run ended while the body was on its way: not the server's failure
+	}
 	c.st.observe(kind, time.Since(began))
 	if err != nil {
 		c.st.fail(kind, "read error", fmt.Sprintf("%s %s\n%s\n-> %d, reading the body: %v", method, path, body, resp.StatusCode, err))
