@@ -1,0 +1,305 @@
+package api_test
+
+import (
+	"context"
+	"encoding/json"
+	"math/rand/v2"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"primegames/api/openapi"
+)
+
+// clusterGame is a game as one client of the cluster knows it.
+type clusterGame struct {
+	id, kind string
+	tokens   []string
+	status   openapi.GameStatus
+	version  int64
+	toAct    []int
+	// accepted[seq] is the entry of each action the client saw accepted; keys[key] its seq.
+	accepted map[int64]clusterEntry
+	keys     map[string]int64
+}
+
+func (g *clusterGame) path(suffix string) string { return "/v1/games/" + g.id + suffix }
+
+func (g *clusterGame) update(game openapi.Game) {
+	g.status, g.version, g.toAct = game.Status, game.Version, nil
+	if game.Turn != nil {
+		g.toAct = game.Turn.ToAct
+	}
+}
+
+// createGame creates a game of two players through targets, retrying with one Idempotency-Key.
+func (c *cluster) createGame(t *testing.T, targets []string, first int, kind string, stats *failoverStats) *clusterGame {
+	body, _ := json.Marshal(map[string]any{"game": kind, "players": names(2)})
+	a := c.failover(t, targets, first, clusterCall{method: "POST", path: "/v1/games", key: randomKey(), body: body}, stats)
+	if a.status != http.StatusCreated {
+		t.Fatalf("create %s = %d: %s", kind, a.status, a.body)
+	}
+	var created openapi.CreatedGame
+	decodeJSON(t, a.body, &created)
+	g := &clusterGame{id: created.Game.Id.String(), kind: kind, accepted: map[int64]clusterEntry{}, keys: map[string]int64{}}
+	for _, s := range created.Seats {
+		g.tokens = append(g.tokens, s.Token)
+	}
+	g.update(created.Game)
+	return g
+}
+
+// legalActions lists what the seat to act may post now.
+func (c *cluster) legalActions(t *testing.T, targets []string, first int, g *clusterGame, stats *failoverStats) []json.RawMessage {
+	a := c.failover(t, targets, first, clusterCall{method: "GET", path: g.path("/legal-actions"), token: g.tokens[g.toAct[0]]}, stats)
+	if a.status != http.StatusOK {
+		t.Fatalf("legal actions of game %s = %d: %s", g.id, a.status, a.body)
+	}
+	var legal openapi.LegalActions
+	decodeJSON(t, a.body, &legal)
+	var entries []json.RawMessage
+	decodeJSON(t, legal.Actions, &entries)
+	if len(entries) == 0 {
+		t.Fatalf("game %s: seat %d is to act and has no legal action", g.id, g.toAct[0])
+	}
+	return entries
+}
+
+// accept records an accepted action's response.
+func (g *clusterGame) accept(t *testing.T, key string, body []byte) {
+	var res openapi.ActionResult
+	decodeJSON(t, body, &res)
+	var entry clusterEntry
+	decodeJSON(t, body, &struct {
+		Entry *clusterEntry `json:"entry"`
+	}{&entry})
+	if _, twice := g.accepted[entry.Seq]; twice {
+		t.Errorf("game %s: two accepted actions answered with entry %d", g.id, entry.Seq)
+	}
+	g.accepted[entry.Seq], g.keys[key] = entry, entry.Seq
+	g.update(res.Game)
+}
+
+// checkGame checks a game against what its client saw: through the API, the history has the
+// entries 0…n without a gap, one for the start and one per accepted action, each as accepted, and
+// the game reads at the version the last action left; on the primary, the stored history folds to
+// the stored state (G-2).
+func (c *cluster) checkGame(t *testing.T, g *clusterGame) {
+	t.Helper()
+	history := c.clusterHistory(t, c.proxy, g.id, g.tokens[0])
+	for i, e := range history {
+		if e.Seq != int64(i) {
+			t.Fatalf("game %s: history entry %d has seq %d", g.id, i, e.Seq)
+		}
+	}
+	if len(history) != 1+len(g.accepted) {
+		t.Errorf("game %s: %d history entries, want the start and the %d actions its client saw accepted", g.id, len(history), len(g.accepted))
+	}
+	for seq, want := range g.accepted {
+		if seq >= int64(len(history)) {
+			t.Errorf("game %s: the accepted action of entry %d is not in the history (lost)", g.id, seq)
+			continue
+		}
+		got := history[seq]
+		if got.Seat == nil || want.Seat == nil || *got.Seat != *want.Seat || !sameJSON(t, got.Action, want.Action) {
+			t.Errorf("game %s: history entry %d is %s, the accepted one was %s", g.id, seq, got.Action, want.Action)
+		}
+	}
+	a, err := c.send(t, c.proxy, clusterCall{method: "GET", path: g.path(""), token: g.tokens[0]})
+	if err != nil || a.status != http.StatusOK {
+		t.Fatalf("GET game %s = %d %v: %s", g.id, a.status, err, a.body)
+	}
+	var game openapi.Game
+	decodeJSON(t, a.body, &game)
+	if game.Version != g.version {
+		t.Errorf("game %s reads at version %d, its last accepted action left version %d", g.id, game.Version, g.version)
+	}
+}
+
+// 64 actions of the seat to act, each a legal action based on the game's version (If-Match) with
+// its own Idempotency-Key, sent at once to the 3 instances directly: exactly one is accepted, the
+// others are refused as the contract says (412 version_mismatch, or 409/422 when the game has
+// moved on), none is a 5xx; at several decision points of several games.
+func TestClusterConflictingActionsHaveOneWinner(t *testing.T) {
+	c := openCluster(t)
+	db := c.primaryDB(t)
+	const conflicting, decisionPoints = 64, 10
+	var stats failoverStats
+	refusals := map[string]int{}
+	var rounds int
+	var slowest, total time.Duration
+	for n, kind := range []string{"prime-climb", "primed", "prime-climb", "primed"} {
+		g := c.createGame(t, []string{c.proxy}, 0, kind, &stats)
+		for d := 0; d < decisionPoints && g.status == "active"; d++ {
+			legal := c.legalActions(t, c.instances, n+d, g, &stats)
+			calls := make([]clusterCall, conflicting)
+			for i := range calls {
+				var pick climbLegal
+				decodeJSON(t, legal[i%len(legal)], &pick)
+				calls[i] = clusterCall{method: "POST", path: g.path("/actions"), token: g.tokens[g.toAct[0]],
+					key: randomKey(), ifMatch: quotedVersion(g.version), body: pick.Action}
+			}
+			answers, errs := make([]clusterAnswer, conflicting), make([]error, conflicting)
+			var ready, done sync.WaitGroup
+			gate := make(chan struct{})
+			for i := range calls {
+				ready.Add(1)
+				done.Add(1)
+				go func() {
+					defer done.Done()
+					ready.Done()
+					<-gate
+					answers[i], errs[i] = c.send(t, c.instances[i%len(c.instances)], calls[i])
+				}()
+			}
+			ready.Wait()
+			began := time.Now()
+			close(gate)
+			done.Wait()
+			took := time.Since(began)
+			total += took
+			slowest = max(slowest, took)
+			rounds++
+			winner := -1
+			for i, a := range answers {
+				if errs[i] != nil {
+					t.Fatalf("game %s, decision %d: action %d to %s: %v", g.id, d, i, c.instances[i%len(c.instances)], errs[i])
+				}
+				switch a.status {
+				case http.StatusCreated:
+					if winner >= 0 {
+						t.Fatalf("game %s, decision %d: actions %d and %d were both accepted", g.id, d, winner, i)
+					}
+					winner = i
+				case http.StatusConflict, http.StatusPreconditionFailed, http.StatusUnprocessableEntity:
+					var p struct{ Code string }
+					decodeJSON(t, a.body, &p)
+					refusals[strconv.Itoa(a.status)+" "+p.Code]++
+				default:
+					t.Fatalf("game %s, decision %d: action %d = %d: %s", g.id, d, i, a.status, a.body)
+				}
+			}
+			if winner < 0 {
+				t.Fatalf("game %s, decision %d: none of %d actions was accepted", g.id, d, conflicting)
+			}
+			g.accept(t, calls[winner].key, answers[winner].body)
+		}
+		c.checkGame(t, g)
+		checkStoredFold(t, db, g.id)
+	}
+	t.Logf("%d decision points × %d conflicting actions over %d instances: %d accepted, refusals %v, no 5xx; a round took %s on average, %s at most",
+		rounds, conflicting, len(c.instances), rounds, refusals, (total / time.Duration(rounds)).Round(time.Millisecond), slowest.Round(time.Millisecond))
+}
+
+// Clients play games (create and act, each with an Idempotency-Key), some through HAProxy and
+// some round robin over the instances directly; mid-load one instance is killed (SIGKILL) and so
+// is the replica. A client whose request meets a connection error or a 5xx sends the SAME request
+// with the SAME key to the next address. Afterwards: nothing lost, nothing doubled, every game's
+// history folds to its stored state.
+func TestClusterSurvivesAnInstanceAndTheReplicaDying(t *testing.T) {
+	c := openCluster(t)
+	db := c.primaryDB(t)
+	const clients, load, outageAt, maxActionsPerGame = 9, 8 * time.Second, 2500 * time.Millisecond, 120
+	ctx, cancel := context.WithTimeout(context.Background(), load)
+	defer cancel()
+	var stats failoverStats
+	var actions, actionsAfterOutage atomic.Int64
+	var outage atomic.Bool
+	played := make([][]*clusterGame, clients)
+	began := time.Now()
+	var wg sync.WaitGroup
+	for n := range clients {
+		targets := c.instances
+		if n%3 == 0 {
+			targets = []string{c.proxy}
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rng := rand.New(rand.NewPCG(uint64(n), 17))
+			next := n // the target of the next request: each request goes to the next address
+			for i := 0; ctx.Err() == nil; i++ {
+				kind := []string{"prime-climb", "primed"}[(n+i)%2]
+				player := greedyPlayer(t, kind)
+				g := c.createGame(t, targets, next, kind, &stats)
+				played[n] = append(played[n], g)
+				for len(g.accepted) < maxActionsPerGame && g.status == "active" && ctx.Err() == nil {
+					next++
+					legal := c.legalActions(t, targets, next, g, &stats)
+					var pick climbLegal
+					choose(t, player, legal, rng, &pick)
+					key := randomKey()
+					next++
+					a := c.failover(t, targets, next, clusterCall{method: "POST", path: g.path("/actions"),
+						token: g.tokens[g.toAct[0]], key: key, body: pick.Action}, &stats)
+					if a.status != http.StatusCreated {
+						t.Errorf("game %s: legal action %s = %d: %s", g.id, pick.Action, a.status, a.body)
+						break
+					}
+					g.accept(t, key, a.body)
+					actions.Add(1)
+					if outage.Load() {
+						actionsAfterOutage.Add(1)
+					}
+				}
+			}
+		}()
+	}
+	time.Sleep(outageAt)
+	killed := c.instances[1]
+	c.kill(t, filepath.Join(c.dir, "api2.pid"))
+	c.kill(t, filepath.Join(c.dir, "replica", "postmaster.pid"))
+	outage.Store(true)
+	t.Logf("after %s: killed API instance 2 (%s) and the replica", outageAt, killed)
+	wg.Wait()
+	wall := time.Since(began)
+	if t.Failed() {
+		return
+	}
+	if stats.recovered.Load() == 0 {
+		t.Error("no request was retried: the outage did not happen while clients were acting")
+	}
+	if actionsAfterOutage.Load() == 0 {
+		t.Error("no action was accepted after the outage")
+	}
+	checked := time.Now()
+	var games, finished int
+	for _, gs := range played {
+		for _, g := range gs {
+			c.checkGame(t, g)
+			checkStoredFold(t, db, g.id)
+			games++
+			if g.status != "active" {
+				finished++
+			}
+		}
+	}
+	t.Logf("%d clients (%d through HAProxy) for %s: %d games (%d finished), %d actions accepted (%d after the outage), %d retries (%d of them after HAProxy's own 503) of %d requests that then got an answer, the slowest retried request answered after %s; checked all %d games in %s: nothing lost, nothing doubled, every history folds to its stored state",
+		clients, (clients+2)/3, wall.Round(time.Millisecond), games, finished, actions.Load(), actionsAfterOutage.Load(),
+		stats.retries.Load(), c.proxyFailures.Load(), stats.recovered.Load(), (time.Duration(stats.slowestMicros.Load()) * time.Microsecond).Round(time.Millisecond),
+		games, time.Since(checked).Round(time.Millisecond))
+}
+
+// kill sends SIGKILL to the process whose id is the first line of pidFile.
+func (c *cluster) kill(t *testing.T, pidFile string) {
+	t.Helper()
+	data, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(strings.SplitN(string(data), "\n", 2)[0]))
+	if err != nil {
+		t.Fatalf("%s: %v", pidFile, err)
+	}
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatalf("kill -9 %d (%s): %v", pid, pidFile, err)
+	}
+}
+
