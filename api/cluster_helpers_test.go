@@ -13,6 +13,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -141,9 +142,22 @@ func (c *cluster) send(t *testing.T, base string, call clusterCall) (clusterAnsw
 
 // failoverStats counts what failover did.
 type failoverStats struct {
-	retries       atomic.Int64 // attempts after the first
-	recovered     atomic.Int64 // calls that needed a retry and got an answer
-	slowestMicros atomic.Int64 // the longest time from a call's first attempt to its answer, when it was retried
+	retries   atomic.Int64 // attempts after the first
+	recovered atomic.Int64 // calls that needed a retry and got an answer
+
+	mu sync.Mutex
+	// slowest is the longest time from a retried call's first attempt to its answer, and what the
+	// call was.
+	slowest     time.Duration
+	slowestCall string
+}
+
+func (s *failoverStats) note(took time.Duration, call string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if took > s.slowest {
+		s.slowest, s.slowestCall = took, call
+	}
 }
 
 // failover sends call to targets[first], then, after a connection error or a 5xx, the SAME call
@@ -167,9 +181,7 @@ func (c *cluster) failover(t *testing.T, targets []string, first int, call clust
 		default:
 			if attempt > 0 {
 				stats.recovered.Add(1)
-				took := time.Since(began).Microseconds()
-				for old := stats.slowestMicros.Load(); took > old && !stats.slowestMicros.CompareAndSwap(old, took); old = stats.slowestMicros.Load() {
-				}
+				stats.note(time.Since(began), fmt.Sprintf("%s %s, %d attempts, the last failure %s", call.method, call.path, attempt+1, last))
 			}
 			return a
 		}
