@@ -123,10 +123,10 @@ func (c *cluster) checkGame(t *testing.T, g *clusterGame) {
 	}
 }
 
-// 64 actions of the seat to act, each a legal action based on the game's version (If-Match) with
-// its own Idempotency-Key, sent at once to the 3 instances directly: exactly one is accepted, the
-// others are refused as the contract says (412 version_mismatch, or 409/422 when the game has
-// moved on), none is a 5xx; at several decision points of several games.
+// 64 legal actions of the seat to act, each with its own Idempotency-Key, sent at once to the 3
+// instances directly: exactly one is accepted, the others are refused as the contract says (412
+// version_mismatch when sent with If-Match, else 409 not_your_turn or a 422 of the rules, as the
+// game has moved on), none is a 5xx; at several decision points of several games.
 func TestClusterConflictingActionsHaveOneWinner(t *testing.T) {
 	c := openCluster(t)
 	db := c.primaryDB(t)
@@ -139,12 +139,23 @@ func TestClusterConflictingActionsHaveOneWinner(t *testing.T) {
 		g := c.createGame(t, []string{c.proxy}, 0, kind, &stats)
 		for d := 0; d < decisionPoints && g.status == "active"; d++ {
 			legal := c.legalActions(t, c.instances, n+d, g, &stats)
+			// At even decision points the actions differ and the version guards them; at odd ones
+			// all 64 are the same action without If-Match, so only the game's row lock stands
+			// between them, and the first to act leaves the others illegal or out of turn.
+			guarded := d%2 == 0
 			calls := make([]clusterCall, conflicting)
 			for i := range calls {
 				var pick climbLegal
-				decodeJSON(t, legal[i%len(legal)], &pick)
+				if guarded {
+					decodeJSON(t, legal[i%len(legal)], &pick)
+				} else {
+					decodeJSON(t, legal[d%len(legal)], &pick)
+				}
 				calls[i] = clusterCall{method: "POST", path: g.path("/actions"), token: g.tokens[g.toAct[0]],
-					key: randomKey(), ifMatch: quotedVersion(g.version), body: pick.Action}
+					key: randomKey(), body: pick.Action}
+				if guarded {
+					calls[i].ifMatch = quotedVersion(g.version)
+				}
 			}
 			answers, errs := make([]clusterAnswer, conflicting), make([]error, conflicting)
 			var ready, done sync.WaitGroup
@@ -302,4 +313,3 @@ func (c *cluster) kill(t *testing.T, pidFile string) {
 		t.Fatalf("kill -9 %d (%s): %v", pid, pidFile, err)
 	}
 }
-
