@@ -144,6 +144,9 @@ func (c *cluster) send(t *testing.T, base string, call clusterCall) (clusterAnsw
 type failoverStats struct {
 	retries   atomic.Int64 // attempts after the first
 	recovered atomic.Int64 // calls that needed a retry and got an answer
+	// serverErrors counts the attempts answered with a 5xx, by an instance or by HAProxy itself
+	// (the cluster's proxyFailures); the other failed attempts met a connection error.
+	serverErrors atomic.Int64
 
 	mu sync.Mutex
 	// slowest is the longest time from a retried call's first attempt to its answer, and what the
@@ -178,6 +181,7 @@ func (c *cluster) failover(t *testing.T, targets []string, first int, call clust
 			last = err.Error()
 		case a.status >= 500:
 			last = fmt.Sprintf("%d %s", a.status, a.body)
+			stats.serverErrors.Add(1)
 		default:
 			if attempt > 0 {
 				stats.recovered.Add(1)
