@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -240,4 +241,20 @@ func sameJSON(t *testing.T, a, b json.RawMessage) bool {
 	decodeJSON(t, a, &x)
 	decodeJSON(t, b, &y)
 	return reflect.DeepEqual(x, y)
+}
+
+// kill sends SIGKILL to the process whose id is the first line of pidFile.
+func (c *cluster) kill(t *testing.T, pidFile string) {
+	t.Helper()
+	data, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(strings.SplitN(string(data), "\n", 2)[0]))
+	if err != nil {
+		t.Fatalf("%s: %v", pidFile, err)
+	}
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatalf("kill -9 %d (%s): %v", pid, pidFile, err)
+	}
 }
