@@ -12,6 +12,7 @@
 #
 #   scripts/cluster.sh up       start it all and print the addresses
 #   scripts/cluster.sh status   say what runs
+#   scripts/cluster.sh heal     start again the replica and the API instances that are not running
 #   scripts/cluster.sh down     stop it all and remove everything up made
 #
 # Everything lives in CLUSTER_DIR (default /tmp/primegames-cluster): the two Postgres data
@@ -107,17 +108,8 @@ up() {
 
   echo "cluster: building the API"
   go build -o "$dir/primegames" ./cmd/primegames
-  local i port
-  for i in $(seq 1 "$instances"); do
-    port=${http_ports[$i]}
-    echo "cluster: API instance $i on port $port"
-    DATABASE_URL="postgres://postgres@127.0.0.1:$bouncer/primegames?sslmode=disable" DB_POOLER=transaction \
-      DATABASE_DIRECT_URL="postgres://postgres@127.0.0.1:$primary/primegames?sslmode=disable" \
-      DATABASE_REPLICA_URL="postgres://postgres@127.0.0.1:$replica/primegames?sslmode=disable" \
-      LISTEN_ADDR="127.0.0.1:$port" TRUSTED_PROXIES=127.0.0.1 \
-      setsid "$dir/primegames" serve >"$dir/api$i.log" 2>&1 </dev/null &
-    echo $! >"$dir/api$i.pid"
-  done
+  local i
+  for i in $(seq 1 "$instances"); do start_instance "$i"; done
   for i in $(seq 1 "$instances"); do
     wait_for "API instance $i" curl -fsS "http://127.0.0.1:${http_ports[$i]}/readyz"
   done
@@ -156,6 +148,41 @@ EOF
   echo "cluster: the replica's test runs with"
   echo "  TEST_PRIMARY_URL=postgres://postgres@127.0.0.1:$primary/primegames?sslmode=disable \\"
   echo "  TEST_REPLICA_URL=postgres://postgres@127.0.0.1:$replica/primegames?sslmode=disable go test ./repo -run TestReads"
+}
+
+# start_instance I starts API instance I (1, 2, …) on its port of the ports file.
+start_instance() {
+  local port
+  port=$(port instances | cut -d' ' -f"$1")
+  echo "cluster: API instance $1 on port $port"
+  DATABASE_URL="postgres://postgres@127.0.0.1:$(port pgbouncer)/primegames?sslmode=disable" DB_POOLER=transaction \
+    DATABASE_DIRECT_URL="postgres://postgres@127.0.0.1:$(port primary)/primegames?sslmode=disable" \
+    DATABASE_REPLICA_URL="postgres://postgres@127.0.0.1:$(port replica)/primegames?sslmode=disable" \
+    LISTEN_ADDR="127.0.0.1:$port" TRUSTED_PROXIES=127.0.0.1 \
+    setsid "$dir/primegames" serve >>"$dir/api$1.log" 2>&1 </dev/null &
+  echo $! >"$dir/api$1.pid"
+}
+
+# heal starts again the replica and the API instances that are not running (after a crash, or
+# the cluster test's outage) and waits until the replica streams and the instances are ready.
+heal() {
+  if [ ! -f "$dir/ports" ]; then
+    echo "cluster: not up ($dir does not exist)" >&2
+    exit 1
+  fi
+  if ! as_postgres "$(pg_bin pg_ctl)" -D "$dir/replica" status >/dev/null 2>&1; then
+    echo "cluster: starting the replica again"
+    as_postgres "$(pg_bin pg_ctl)" -D "$dir/replica" -l "$dir/replica.log" -w start >/dev/null
+  fi
+  wait_for "streaming replication" streaming
+  local i
+  for i in $(seq 1 "$instances"); do
+    running "$dir/api$i.pid" || start_instance "$i"
+  done
+  for i in $(seq 1 "$instances"); do
+    wait_for "API instance $i" curl -fsS "http://127.0.0.1:$(port instances | cut -d' ' -f"$i")/readyz"
+  done
+  echo "cluster: healed"
 }
 
 # postgres_conf DATA PORT makes the server in DATA listen on 127.0.0.1:PORT, with its socket in the
@@ -233,5 +260,6 @@ case ${1:-} in
   up) up ;;
   down) down ;;
   status) status ;;
-  *) echo "usage: $0 up|status|down" >&2; exit 2 ;;
+  heal) heal ;;
+  *) echo "usage: $0 up|status|heal|down" >&2; exit 2 ;;
 esac

@@ -1,0 +1,113 @@
+package api_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"testing"
+
+	"primegames/api/openapi"
+)
+
+// clusterGame is a game as one client of the cluster knows it.
+type clusterGame struct {
+	id, kind string
+	tokens   []string
+	status   openapi.GameStatus
+	version  int64
+	toAct    []int
+	// accepted[seq] is the entry of each action the client saw accepted.
+	accepted map[int64]clusterEntry
+}
+
+func (g *clusterGame) path(suffix string) string { return "/v1/games/" + g.id + suffix }
+
+func (g *clusterGame) update(game openapi.Game) {
+	g.status, g.version, g.toAct = game.Status, game.Version, nil
+	if game.Turn != nil {
+		g.toAct = game.Turn.ToAct
+	}
+}
+
+// createGame creates a game of two players through targets, retrying with one Idempotency-Key.
+func (c *cluster) createGame(t *testing.T, targets []string, first int, kind string, stats *failoverStats) *clusterGame {
+	body, _ := json.Marshal(map[string]any{"game": kind, "players": names(2)})
+	a := c.failover(t, targets, first, clusterCall{method: "POST", path: "/v1/games", key: randomKey(), body: body}, stats)
+	if a.status != http.StatusCreated {
+		t.Fatalf("create %s = %d: %s", kind, a.status, a.body)
+	}
+	var created openapi.CreatedGame
+	decodeJSON(t, a.body, &created)
+	g := &clusterGame{id: created.Game.Id.String(), kind: kind, accepted: map[int64]clusterEntry{}}
+	for _, s := range created.Seats {
+		g.tokens = append(g.tokens, s.Token)
+	}
+	g.update(created.Game)
+	return g
+}
+
+// legalActions lists what the seat to act may post now.
+func (c *cluster) legalActions(t *testing.T, targets []string, first int, g *clusterGame, stats *failoverStats) []json.RawMessage {
+	a := c.failover(t, targets, first, clusterCall{method: "GET", path: g.path("/legal-actions"), token: g.tokens[g.toAct[0]]}, stats)
+	if a.status != http.StatusOK {
+		t.Fatalf("legal actions of game %s = %d: %s", g.id, a.status, a.body)
+	}
+	var legal openapi.LegalActions
+	decodeJSON(t, a.body, &legal)
+	var entries []json.RawMessage
+	decodeJSON(t, legal.Actions, &entries)
+	if len(entries) == 0 {
+		t.Fatalf("game %s: seat %d is to act and has no legal action", g.id, g.toAct[0])
+	}
+	return entries
+}
+
+// accept records an accepted action's response.
+func (g *clusterGame) accept(t *testing.T, body []byte) {
+	var res openapi.ActionResult
+	decodeJSON(t, body, &res)
+	var entry clusterEntry
+	decodeJSON(t, body, &struct {
+		Entry *clusterEntry `json:"entry"`
+	}{&entry})
+	if _, twice := g.accepted[entry.Seq]; twice {
+		t.Errorf("game %s: two accepted actions answered with entry %d", g.id, entry.Seq)
+	}
+	g.accepted[entry.Seq] = entry
+	g.update(res.Game)
+}
+
+// checkGame checks a game against what its client saw: through the API, the history has the
+// entries 0…n without a gap, one for the start and one per accepted action, each as accepted, and
+// the game reads at the version the last action left; on the primary, the stored history folds to
+// the stored state (G-2).
+func (c *cluster) checkGame(t *testing.T, g *clusterGame) {
+	t.Helper()
+	history := c.clusterHistory(t, c.proxy, g.id, g.tokens[0])
+	for i, e := range history {
+		if e.Seq != int64(i) {
+			t.Fatalf("game %s: history entry %d has seq %d", g.id, i, e.Seq)
+		}
+	}
+	if len(history) != 1+len(g.accepted) {
+		t.Errorf("game %s: %d history entries, want the start and the %d actions its client saw accepted", g.id, len(history), len(g.accepted))
+	}
+	for seq, want := range g.accepted {
+		if seq >= int64(len(history)) {
+			t.Errorf("game %s: the accepted action of entry %d is not in the history (lost)", g.id, seq)
+			continue
+		}
+		got := history[seq]
+		if got.Seat == nil || want.Seat == nil || *got.Seat != *want.Seat || !sameJSON(t, got.Action, want.Action) {
+			t.Errorf("game %s: history entry %d is %s, the accepted one was %s", g.id, seq, got.Action, want.Action)
+		}
+	}
+	a, err := c.send(t, c.proxy, clusterCall{method: "GET", path: g.path(""), token: g.tokens[0]})
+	if err != nil || a.status != http.StatusOK {
+		t.Fatalf("GET game %s = %d %v: %s", g.id, a.status, err, a.body)
+	}
+	var game openapi.Game
+	decodeJSON(t, a.body, &game)
+	if game.Version != g.version {
+		t.Errorf("game %s reads at version %d, its last accepted action left version %d", g.id, game.Version, g.version)
+	}
+}
