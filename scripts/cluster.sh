@@ -124,6 +124,11 @@ global
 defaults
   mode http
   option forwardfor
+  # A connection an instance refuses (it died) is tried again on another instance, not on the same
+  # one until the health check notices. Only connection failures are retried, never a request an
+  # instance received, so a POST without an Idempotency-Key is not sent twice.
+  retries 2
+  option redispatch 1
   timeout connect 5s
   timeout client 60s
   timeout server 60s
