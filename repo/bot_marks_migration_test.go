@@ -65,22 +65,7 @@ func TestEntryBotMigrationBackfillsHistories(t *testing.T) {
 	if marked == 0 || marked == len(written) {
 		t.Fatalf("%d of %d entries marked as a computer's: the game shows nothing", marked, len(written))
 	}
-	for {
-		var has bool
-		if err := db.Pool.QueryRow(ctx, `SELECT EXISTS (SELECT FROM information_schema.columns
-			WHERE table_name = 'actions' AND column_name = 'bot')`).Scan(&has); err != nil {
-			t.Fatal(err)
-		}
-		if !has {
-			break
-		}
-		if err := m.Down(ctx); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := m.Up(ctx); err != nil {
-		t.Fatal(err)
-	}
+	remigrateFrom(t, db, m, "actions", "bot")
 	backfilled := entryBots(t, db)
 	for seq, bot := range written {
 		if backfilled[seq] != bot {

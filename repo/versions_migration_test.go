@@ -60,22 +60,7 @@ func TestEntryVersionMigrationBackfillsHistories(t *testing.T) {
 	if len(written) < 6 {
 		t.Fatalf("only %d entries written: the games did not play", len(written))
 	}
-	for {
-		var has bool
-		if err := db.Pool.QueryRow(ctx, `SELECT EXISTS (SELECT FROM information_schema.columns
-			WHERE table_name = 'actions' AND column_name = 'version')`).Scan(&has); err != nil {
-			t.Fatal(err)
-		}
-		if !has {
-			break
-		}
-		if err := m.Down(ctx); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := m.Up(ctx); err != nil {
-		t.Fatal(err)
-	}
+	remigrateFrom(t, db, m, "actions", "version")
 	backfilled := entryVersions(t, db)
 	for at, v := range written {
 		if backfilled[at] != v {
@@ -136,4 +121,27 @@ func playUntilOver(t *testing.T, master *play.Service, gameID string, seats map[
 		}
 	}
 	t.Fatal("the game did not end within 2000 actions")
+}
+
+// remigrateFrom migrates down until table has no column (the migration that adds it undone), then
+// up again, so that the rows written since run through that migration's backfill.
+func remigrateFrom(t *testing.T, db *repo.DB, m *repo.Migrator, table, column string) {
+	t.Helper()
+	ctx := context.Background()
+	for {
+		var has bool
+		if err := db.Pool.QueryRow(ctx, `SELECT EXISTS (SELECT FROM information_schema.columns
+			WHERE table_name = $1 AND column_name = $2)`, table, column).Scan(&has); err != nil {
+			t.Fatal(err)
+		}
+		if !has {
+			break
+		}
+		if err := m.Down(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := m.Up(ctx); err != nil {
+		t.Fatal(err)
+	}
 }
