@@ -161,7 +161,7 @@ func (ps *playerStream) gamesWithNews(ctx context.Context, named []string, all b
 		if ps.others[id] {
 			continue
 		}
-		g, err := ps.s.play.GameOutline(ctx, id)
+		g, err := ps.s.play.Load(ctx, id)
 		if err != nil {
 			return nil, err
 		}
@@ -203,7 +203,7 @@ func (ps *playerStream) listNews(ctx context.Context) ([]string, error) {
 // learnRematchOf learns the rematch of a finished game, when the player sits in it: a seat token
 // acts in its game's rematch too, and its stream follows no classroom to hear of it otherwise.
 func (ps *playerStream) learnRematchOf(ctx context.Context, gameID string) error {
-	g, err := ps.s.play.GameOutline(ctx, gameID)
+	g, err := ps.s.play.Load(ctx, gameID)
 	if err != nil {
 		return err
 	}
@@ -219,7 +219,7 @@ func (ps *playerStream) learnRematch(ctx context.Context, rematchID *string) err
 	if _, known := ps.pos[*rematchID]; known || ps.others[*rematchID] {
 		return nil
 	}
-	g, err := ps.s.play.GameOutline(ctx, *rematchID)
+	g, err := ps.s.play.Load(ctx, *rematchID)
 	if err != nil {
 		return err
 	}

@@ -59,12 +59,16 @@ func defaultBotName(level domain.Level, taken map[string]bool) string {
 }
 
 // botToAct is the first seat to act that a computer player holds, -1 when none does.
-func botToAct(g *GameRecord, st domain.Status) int {
+func botToAct(g *GameRecord, st domain.Status) int { return firstToAct(g, st, true) }
+
+// firstToAct is the first seat to act that a computer player (bot) or a person (!bot) holds, -1
+// when none does or the game is over.
+func firstToAct(g *GameRecord, st domain.Status, bot bool) int {
 	if st.Finished {
 		return -1
 	}
 	for _, seat := range st.ToAct {
-		if seat >= 0 && seat < len(g.Seats) && g.Seats[seat].Bot != "" {
+		if seat >= 0 && seat < len(g.Seats) && (g.Seats[seat].Bot != "") == bot {
 			return seat
 		}
 	}

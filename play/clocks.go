@@ -23,19 +23,6 @@ const timeoutTurnSteps = 20
 // neither drawing nor passing is allowed (G-4).
 const timeoutLevel = domain.LevelGreedy
 
-// personToAct is the first seat to act that a person holds, -1 when none does.
-func personToAct(g *GameRecord, st domain.Status) int {
-	if st.Finished {
-		return -1
-	}
-	for _, seat := range st.ToAct {
-		if seat >= 0 && seat < len(g.Seats) && g.Seats[seat].Bot == "" {
-			return seat
-		}
-	}
-	return -1
-}
-
 // ActForExpiredTurn claims one game whose turn deadline has passed and plays the rest of that
 // person's turn for them (G-4), each action a history entry marked as a timeout. acted reports
 // whether a game was claimed.
@@ -76,7 +63,7 @@ func (s *Service) timeoutTurn(ctx context.Context, tx Tx, g *GameRecord) error {
 	}
 	seat := -1
 	if game.Status == StatusActive && game.State != nil && g.TurnDeadline != nil {
-		seat = personToAct(g, game.State.Status())
+		seat = firstToAct(g, game.State.Status(), false)
 	}
 	if seat < 0 { // the turn was played, or the game ended, since the deadline was set
 		return tx.ScheduleDeadline(ctx, g.ID, nil)
@@ -129,10 +116,7 @@ func timeoutAction(kind domain.GameKind, state domain.State, seat int, r domain.
 			if err != nil {
 				return nil, err
 			}
-			var typed struct {
-				Type string `json:"type"`
-			}
-			if json.Unmarshal(action, &typed) == nil && typed.Type == wanted {
+			if actionType(action) == wanted {
 				return action, nil
 			}
 		}

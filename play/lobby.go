@@ -343,7 +343,7 @@ func saveState(ctx context.Context, tx Tx, g *GameRecord, state domain.State, se
 	change := StateChange{Status: StatusActive, SeatCount: seats, Snapshot: snapshot, Winners: []int{}, ToAct: append([]int{}, st.ToAct...)}
 	if botToAct(g, st) >= 0 {
 		change.BotDue = &g.Settings.BotDelay
-	} else if personToAct(g, st) >= 0 && g.Settings.TurnTime > 0 {
+	} else if firstToAct(g, st, false) >= 0 && g.Settings.TurnTime > 0 {
 		change.TurnDue = &g.Settings.TurnTime
 	}
 	if st.Finished {

@@ -3,7 +3,6 @@ package play
 import (
 	"context"
 	"fmt"
-	"math"
 	"slices"
 	"time"
 
@@ -46,15 +45,6 @@ func (s *Service) PlayerGames(ctx context.Context, p Principal) (time.Time, []Pl
 		return at, nil, domain.Errorf(domain.KindUnauthorized, "unauthorized", "This token holds no seat in any game.")
 	}
 	return at, games, err
-}
-
-// GameOutline reads a game without its history: its seats, status and version.
-func (s *Service) GameOutline(ctx context.Context, gameID string) (*Game, error) {
-	p, err := s.Progress(ctx, gameID, math.MaxInt64, 0)
-	if err != nil {
-		return nil, err
-	}
-	return p.Game, nil
 }
 
 // SeatFollower derives one seat's events from a game's entries, seen one by one in order. It keeps

@@ -81,9 +81,17 @@ func (s *Service) resign(ctx context.Context, tx Tx, rec *GameRecord, seat int, 
 	return tx.AppendEntry(ctx, rec.ID, &entry)
 }
 
-// isResignation reports whether a service entry's action is a resignation, as stored (Postgres
-// keeps JSON normalised, so not byte for byte ResignAction).
-func isResignation(action json.RawMessage) bool {
-	var a struct{ Type string }
-	return json.Unmarshal(action, &a) == nil && a.Type == "resign"
+// isResignation reports whether a service entry's action is a resignation.
+func isResignation(action json.RawMessage) bool { return actionType(action) == "resign" }
+
+// actionType is an action's "type", "" when it has none. Stored actions are compared by it, not
+// byte for byte: Postgres keeps JSON normalised.
+func actionType(action json.RawMessage) string {
+	var typed struct {
+		Type string `json:"type"`
+	}
+	if json.Unmarshal(action, &typed) != nil {
+		return ""
+	}
+	return typed.Type
 }
