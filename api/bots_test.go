@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"slices"
 	"testing"
 	"time"
 
@@ -136,20 +137,26 @@ func TestComputerAnswersAPersonOnTheEventStream(t *testing.T) {
 	stream := openEvStream(t, s.URL, "/v1/games/"+id+"/events", bearer(token)...)
 	// Whoever starts, Ada's turn comes (the computer moves at once when it starts).
 	g := waitFor(t, s, id, botGameTimeout, func(g openapi.Game) bool { return g.Turn != nil && g.Turn.ToAct[0] == 0 })
-	var legal openapi.LegalActions
-	s.Get("/v1/games/"+id+"/legal-actions", bearer(token)...).JSON(t, &legal)
-	var entries []struct {
-		Action json.RawMessage `json:"action"`
-	}
-	if err := json.Unmarshal(legal.Actions, &entries); err != nil || len(entries) == 0 {
-		t.Fatalf("legal actions %s: %v", legal.Actions, err)
-	}
-	resp := s.Post("/v1/games/"+id+"/actions", entries[0].Action, bearer(token)...)
-	if resp.StatusCode != http.StatusCreated {
-		t.Fatalf("Ada's action = %d: %s", resp.StatusCode, resp.Body)
-	}
+	// Ada plays her whole turn: a draw of a card she can play leaves her to play it or pass (PR-5).
 	var mine openapi.ActionResult
-	resp.JSON(t, &mine)
+	for actions := 0; actions == 0 || adaToAct(mine.Game); actions++ {
+		if actions == 10 {
+			t.Fatal("Ada's turn did not end within 10 of her actions")
+		}
+		var legal openapi.LegalActions
+		s.Get("/v1/games/"+id+"/legal-actions", bearer(token)...).JSON(t, &legal)
+		var entries []struct {
+			Action json.RawMessage `json:"action"`
+		}
+		if err := json.Unmarshal(legal.Actions, &entries); err != nil || len(entries) == 0 {
+			t.Fatalf("legal actions %s: %v", legal.Actions, err)
+		}
+		resp := s.Post("/v1/games/"+id+"/actions", entries[0].Action, bearer(token)...)
+		if resp.StatusCode != http.StatusCreated {
+			t.Fatalf("Ada's action = %d: %s", resp.StatusCode, resp.Body)
+		}
+		resp.JSON(t, &mine)
+	}
 	// Ada's entry, then (once her turn is over) the computer's, arrive on her stream.
 	deadline := time.Now().Add(botGameTimeout)
 	for time.Now().Before(deadline) {
@@ -174,6 +181,11 @@ func TestComputerAnswersAPersonOnTheEventStream(t *testing.T) {
 		return
 	}
 	t.Fatal("the computer's move never came on the stream")
+}
+
+// adaToAct reports whether seat 0 is to act in g.
+func adaToAct(g openapi.Game) bool {
+	return g.Status == openapi.GameStatusActive && g.Turn != nil && slices.Contains(g.Turn.ToAct, 0)
 }
 
 // A computer's seat has no token, and no token acts for it: Ada's is refused out of turn, the
