@@ -17,6 +17,8 @@ type Action struct {
 	IfMatch *int64
 	// Timeout marks the action the server takes for a person whose time ran out (G-4).
 	Timeout bool
+	// key is the Idempotency-Key the action came with, as its history entry keeps it.
+	key *EntryKey
 }
 
 // Acted is an accepted action with the game after it.
@@ -36,10 +38,22 @@ type actedRecord struct {
 }
 
 // keptAction is what an Idempotency-Key keeps of an accepted action: the seq of the history entry it
-// appended, from which a retry rebuilds the answer. The row stays a few dozen bytes, however large
-// the game's state.
+// appended, from which a retry rebuilds the answer. Keys are kept with the entry itself (two hashes
+// on its row); an earlier release sealed this struct in the key's own row, which is still read.
 type keptAction struct {
 	Seq int64 `json:"seq"`
+}
+
+// keptActionOf is the action a key answered, unless the key answered a different request.
+func (s *resultSlot) keptActionOf(kept *KeptResult) (*keptAction, error) {
+	if kept.EntrySeq == nil {
+		var k keptAction
+		return &k, s.openKept(kept, &k)
+	}
+	if err := s.sameRequest(kept.RequestHash); err != nil {
+		return nil, err
+	}
+	return &keptAction{Seq: *kept.EntrySeq}, nil
 }
 
 // Act applies one action in one transaction: lock the game, check the caller and the version, apply
@@ -47,13 +61,14 @@ type keptAction struct {
 // but is recorded as an attempt.
 func (s *Service) Act(ctx context.Context, in Action, p Principal, idem *Idempotency) (*Acted, error) {
 	// The key is bound to the game and the caller's credential, which acts for one seat of it, so
-	// the result is found while the game is locked, in the same round trip. (Results kept before,
-	// whole answers under a lookup bound to the seat, are not found: a retry of an action answered
-	// before the upgrade acts afresh, as after an expiry; they are purged within a day.)
+	// the entry it was kept with is found while the game is locked, in the same round trip.
+	// (Keys kept by the oldest releases, whole answers under a lookup bound to the seat, are not
+	// found: a retry of an action answered before that upgrade acts afresh, as after an expiry.)
 	slot, err := idem.byPrincipal(p, "action:"+in.GameID)
 	if err != nil {
 		return nil, err
 	}
+	in.key = slot.entryKey()
 	var rec actedRecord
 	var refusal error
 	var replay *keptAction
@@ -71,9 +86,9 @@ func (s *Service) Act(ctx context.Context, in Action, p Principal, idem *Idempot
 			return err
 		}
 		if kept != nil {
-			replay = &keptAction{}
 			rec = actedRecord{Game: g, Caller: caller}
-			return slot.openKept(kept, replay)
+			replay, err = slot.keptActionOf(kept)
+			return err
 		}
 		rec, err = s.act(ctx, tx, g, caller, in)
 		if refused := (*refusedAction)(nil); errors.As(err, &refused) {
@@ -81,10 +96,7 @@ func (s *Service) Act(ctx context.Context, in Action, p Principal, idem *Idempot
 			refusal = refused.err
 			return nil
 		}
-		if err != nil {
-			return err
-		}
-		return slot.keep(ctx, tx, keptAction{Seq: rec.Entry.Seq})
+		return err
 	})
 	if err != nil {
 		return nil, err
@@ -168,7 +180,7 @@ func (s *Service) act(ctx context.Context, tx Tx, rec *GameRecord, caller Caller
 		return actedRecord{}, err
 	}
 	seat := caller.Seat
-	entry := Entry{Seq: seq, Seat: &seat, Action: in.Action, Random: random, Bot: seatBot(rec, seat), Timeout: in.Timeout}
+	entry := Entry{Seq: seq, Seat: &seat, Action: in.Action, Random: random, Bot: seatBot(rec, seat), Timeout: in.Timeout, Key: in.key}
 	if entry.Outcome, err = json.Marshal(outcome); err != nil {
 		return actedRecord{}, fmt.Errorf("encoding outcome: %w", err)
 	}

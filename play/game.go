@@ -125,6 +125,16 @@ type Entry struct {
 	Bot domain.Level
 	// Timeout marks an action the server took for a person whose time ran out (G-4).
 	Timeout bool
+	// Key is the Idempotency-Key the action was sent with, kept with the entry it appended; nil
+	// without one. It is never shown.
+	Key *EntryKey
+}
+
+// EntryKey is an Idempotency-Key as the history keeps it: the hash that finds it (bound to the game
+// and the caller's token) and the hash of the request, to tell a retry from another request.
+type EntryKey struct {
+	Lookup      []byte
+	RequestHash []byte
 }
 
 // Attempt is a refused action, kept for review.

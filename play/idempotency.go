@@ -115,11 +115,27 @@ func (s *resultSlot) keep(ctx context.Context, tx Tx, result any) error {
 
 // openKept opens the result kept in the slot, unless the key answered a different request.
 func (s *resultSlot) openKept(kept *KeptResult, result any) error {
-	if !bytes.Equal(kept.RequestHash, s.requestHash) {
+	if err := s.sameRequest(kept.RequestHash); err != nil {
+		return err
+	}
+	return s.open(kept.Sealed, result)
+}
+
+// sameRequest refuses a key kept for a request with another hash.
+func (s *resultSlot) sameRequest(requestHash []byte) error {
+	if !bytes.Equal(requestHash, s.requestHash) {
 		return domain.Errorf(domain.KindIllegal, "idempotency_key_reused",
 			"This Idempotency-Key was already used for a different request; use a new key for a new request.")
 	}
-	return s.open(kept.Sealed, result)
+	return nil
+}
+
+// entryKey is the slot as a history entry keeps it; nil without a slot.
+func (s *resultSlot) entryKey() *EntryKey {
+	if s == nil {
+		return nil
+	}
+	return &EntryKey{Lookup: s.lookup, RequestHash: s.requestHash}
 }
 
 // resultSlot is where a result kept for an Idempotency-Key lives: a row found by a hash of the

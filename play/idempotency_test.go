@@ -2,8 +2,10 @@ package play_test
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 
+	"primegames/domain"
 	"primegames/domain/games"
 	"primegames/play"
 	"primegames/repo/repotest"
@@ -54,5 +56,73 @@ func TestIdempotencyKeysExpire(t *testing.T) {
 	create()
 	if games() != 3 {
 		t.Fatalf("games = %d, want 3", games())
+	}
+}
+
+// An action's key is kept with the history entry it appended; a key that an earlier release kept
+// in a row of its own (before migration 00015, or from an old instance during a rolling upgrade)
+// still answers its retries, so no upgrade makes a retried action act twice.
+func TestActionKeysKeptInTheirOwnRowStillAnswer(t *testing.T) {
+	ctx := context.Background()
+	db := repotest.NewDB(t)
+	master := play.New(db.Games(), games.All())
+	created, err := master.Create(ctx, play.NewGame{Kind: "prime-climb", Players: []string{"Ada", "Ben"}}, play.Nobody, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := created.Game.ID
+	seat := created.Game.State.Status().ToAct[0]
+	mover := play.IdentifyToken(created.SeatTokens[seat].Token, "")
+	entries := func() (n int) {
+		t.Helper()
+		if err := db.Pool.QueryRow(ctx, `SELECT count(*) FROM actions WHERE game_id = $1`, id).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	act := func(body, key string) (*play.Acted, error) {
+		return master.Act(ctx, play.Action{GameID: id, Action: json.RawMessage(body)}, mover, play.NewIdempotency(&key, []byte(body)))
+	}
+
+	roll := `{"type":"roll"}`
+	if _, err := master.Act(ctx, play.Action{GameID: id, Action: json.RawMessage(roll)}, mover, nil); err != nil {
+		t.Fatal(err)
+	}
+	oldKey := "kept-the-old-way"
+	if err := db.Games().Update(ctx, func(tx play.Tx) error {
+		return play.KeepActionKeyInItsOwnRow(ctx, tx, mover, id, oldKey, json.RawMessage(roll), 1)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	// A second roll would be refused (PC-4: the roll is followed by a move), so only the kept
+	// answer can make this retry succeed.
+	retried, err := act(roll, oldKey)
+	if err != nil || retried.Entry.Seq != 1 || entries() != 2 {
+		t.Fatalf("retry of a key kept in its own row = %+v, %v with %d entries; want the roll's entry 1 and 2 entries", retried, err, entries())
+	}
+	if _, err := act(`{"type":"pass"}`, oldKey); domain.ErrorCode(err) != "idempotency_key_reused" {
+		t.Fatalf("the old key with another body = %v, want idempotency_key_reused", err)
+	}
+
+	var legal []struct{ Action json.RawMessage }
+	if encoded, err := json.Marshal(retried.Game.State.LegalActions(seat)); err != nil || json.Unmarshal(encoded, &legal) != nil || len(legal) == 0 {
+		t.Fatalf("no legal action after the roll: %s %v", encoded, err)
+	}
+	move := string(legal[0].Action)
+	first, err := act(move, "kept-on-the-entry")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var onEntry int
+	if err := db.Pool.QueryRow(ctx, `SELECT count(*) FROM actions WHERE game_id = $1 AND seq = $2 AND key_lookup IS NOT NULL`, id, first.Entry.Seq).
+		Scan(&onEntry); err != nil || onEntry != 1 {
+		t.Fatalf("the move's entry carries %d keys (%v), want 1", onEntry, err)
+	}
+	again, err := act(move, "kept-on-the-entry")
+	if err != nil || again.Entry.Seq != first.Entry.Seq || again.Game.Version != first.Game.Version || entries() != 3 {
+		t.Fatalf("retry of the move = %+v, %v with %d entries; want entry %d, version %d and 3 entries", again, err, entries(), first.Entry.Seq, first.Game.Version)
+	}
+	if _, err := act(roll, "kept-on-the-entry"); domain.ErrorCode(err) != "idempotency_key_reused" {
+		t.Fatalf("the entry's key with another body = %v, want idempotency_key_reused", err)
 	}
 }

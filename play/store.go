@@ -94,9 +94,11 @@ type ClassroomStore interface {
 type Tx interface {
 	// LockGame reads a game and its seats and locks it until the transaction ends.
 	LockGame(ctx context.Context, id string) (*GameRecord, error)
-	// LockGameWithResult is LockGame that also reads, once the game is locked, the result kept
-	// under lookup and not yet expired (nil when there is none). Requests whose results are kept
-	// per game wait for each other on the game's lock, so such a lookup needs no LockResult.
+	// LockGameWithResult is LockGame that also reads, once the game is locked, what is kept under
+	// an action's lookup and not yet expired: the history entry appended with it (AppendEntry's
+	// Key) or else a result kept in the key's own row by an earlier release; nil when there is
+	// none. Requests whose results are kept per game wait for each other on the game's lock, so
+	// such a lookup needs no LockResult.
 	LockGameWithResult(ctx context.Context, id string, lookup []byte) (*GameRecord, *KeptResult, error)
 	// InsertGame stores a new game in its lobby and returns its id.
 	InsertGame(ctx context.Context, g NewGameRecord) (string, error)
@@ -157,11 +159,13 @@ type Tx interface {
 	StoreResult(ctx context.Context, lookup, requestHash, sealed []byte) error
 }
 
-// KeptResult is what an Idempotency-Key's row holds: the hash of the request it answered and the
-// sealed result.
+// KeptResult is what an Idempotency-Key holds: the hash of the request it answered and either the
+// sealed result (a key's own row) or, for an action's key kept with its history entry, that
+// entry's seq.
 type KeptResult struct {
 	RequestHash []byte
 	Sealed      []byte
+	EntrySeq    *int64
 }
 
 // NewGameRecord is a game to insert.

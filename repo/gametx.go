@@ -106,6 +106,12 @@ func (t *gameTx) LockGameWithResult(ctx context.Context, id string, lookup []byt
 	return t.lockGame(ctx, id, lookup)
 }
 
+// keptEntrySQL finds the latest history entry of a game appended with an Idempotency-Key's lookup
+// that has not expired; the game's lock keeps a live key to one entry.
+const keptEntrySQL = `SELECT seq, key_request_hash FROM actions
+	WHERE game_id = $1 AND key_lookup = $2 AND created_at > now() - make_interval(secs => $3)
+	ORDER BY seq DESC LIMIT 1`
+
 // nextSeqSQL is the seq a game's next history entry takes.
 const nextSeqSQL = `SELECT coalesce(max(seq), -1) + 1 FROM actions WHERE game_id = $1`
 
@@ -120,10 +126,21 @@ func (t *gameTx) lockGame(ctx context.Context, id string, lookup []byte) (*play.
 		QueryRow(func(r pgx.Row) error { return r.Scan(&next) })
 	var kept *play.KeptResult
 	if lookup != nil {
+		b.Queue(keptEntrySQL, id, lookup, IdempotencyKeyLifetime.Seconds()).QueryRow(func(r pgx.Row) error {
+			var k play.KeptResult
+			err := r.Scan(&k.EntrySeq, &k.RequestHash)
+			if errors.Is(err, pgx.ErrNoRows) {
+				return nil
+			}
+			kept = &k
+			return err
+		})
+		// A key an instance of an earlier release kept in its own row (until migration 00015, or
+		// during a rolling upgrade), for as long as it lives.
 		b.Queue(storedResultSQL, lookup, IdempotencyKeyLifetime.Seconds()).QueryRow(func(r pgx.Row) error {
 			var k play.KeptResult
 			err := r.Scan(&k.RequestHash, &k.Sealed)
-			if errors.Is(err, pgx.ErrNoRows) {
+			if errors.Is(err, pgx.ErrNoRows) || kept != nil {
 				return nil
 			}
 			kept = &k
@@ -192,8 +209,13 @@ func (t *gameTx) AppendEntry(ctx context.Context, gameID string, e *play.Entry) 
 	if e.Random == nil {
 		e.Random = []int{}
 	}
-	if err := t.queue(ctx, `INSERT INTO actions (game_id, seq, version, seat, action, outcome, random, service, bot, timeout) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, NULLIF($9, ''), $10)`,
-		gameID, e.Seq, e.Version, e.Seat, e.Action, e.Outcome, e.Random, e.Service, string(e.Bot), e.Timeout); err != nil {
+	var keyLookup, keyRequestHash []byte
+	if e.Key != nil {
+		keyLookup, keyRequestHash = e.Key.Lookup, e.Key.RequestHash
+	}
+	if err := t.queue(ctx, `INSERT INTO actions (game_id, seq, version, seat, action, outcome, random, service, bot, timeout, key_lookup, key_request_hash)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, NULLIF($9, ''), $10, $11, $12)`,
+		gameID, e.Seq, e.Version, e.Seat, e.Action, e.Outcome, e.Random, e.Service, string(e.Bot), e.Timeout, keyLookup, keyRequestHash); err != nil {
 		return err
 	}
 	e.CreatedAt = t.now // the column's default

@@ -1,0 +1,16 @@
+package play
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// KeepActionKeyInItsOwnRow keeps an action's Idempotency-Key as releases before migration 00015
+// did: the entry's seq sealed in a row of idempotency_keys of its own, through tx.
+func KeepActionKeyInItsOwnRow(ctx context.Context, tx Tx, p Principal, gameID, key string, body json.RawMessage, seq int64) error {
+	slot, err := NewIdempotency(&key, body).byPrincipal(p, "action:"+gameID)
+	if err != nil {
+		return err
+	}
+	return slot.keep(ctx, tx, keptAction{Seq: seq})
+}
