@@ -15,12 +15,14 @@ type Service struct {
 	botsDue chan struct{}
 	// ttls say when the worker aborts a game nobody plays.
 	ttls AbandonTTLs
+	// states are the games' snapshots last read or written, decoded.
+	states *decodedStates
 }
 
 // New is the game master over store, for the kinds of game in the catalogue.
 func New(store Store, kinds *domain.Catalogue) *Service {
 	return &Service{store: store, kinds: kinds, botsDue: make(chan struct{}, 1),
-		ttls: AbandonTTLs{Lobby: DefaultLobbyTTL, Idle: DefaultIdleGameTTL}}
+		ttls: AbandonTTLs{Lobby: DefaultLobbyTTL, Idle: DefaultIdleGameTTL}, states: newDecodedStates()}
 }
 
 // Kinds is the catalogue of the kinds of game the service hosts.
