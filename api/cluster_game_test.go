@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"testing"
 
@@ -29,51 +30,69 @@ func (g *clusterGame) update(game openapi.Game) {
 }
 
 // createGame creates a game of two players through targets, retrying with one Idempotency-Key.
-func (c *cluster) createGame(t *testing.T, targets []string, first int, kind string, stats *failoverStats) *clusterGame {
+func (c *cluster) createGame(targets []string, first int, kind string, stats *failoverStats) (*clusterGame, error) {
 	body, _ := json.Marshal(map[string]any{"game": kind, "players": names(2)})
-	a := c.failover(t, targets, first, clusterCall{method: "POST", path: "/v1/games", key: randomKey(), body: body}, stats)
+	a, err := c.failover(targets, first, clusterCall{method: "POST", path: "/v1/games", key: randomKey(), body: body}, stats)
+	if err != nil {
+		return nil, err
+	}
 	if a.status != http.StatusCreated {
-		t.Fatalf("create %s = %d: %s", kind, a.status, a.body)
+		return nil, fmt.Errorf("create %s = %d: %s", kind, a.status, a.body)
 	}
 	var created openapi.CreatedGame
-	decodeJSON(t, a.body, &created)
+	if err := decode(a.body, &created); err != nil {
+		return nil, err
+	}
 	g := &clusterGame{id: created.Game.Id.String(), kind: kind, accepted: map[int64]clusterEntry{}}
 	for _, s := range created.Seats {
 		g.tokens = append(g.tokens, s.Token)
 	}
 	g.update(created.Game)
-	return g
+	return g, nil
 }
 
 // legalActions lists what the seat to act may post now.
-func (c *cluster) legalActions(t *testing.T, targets []string, first int, g *clusterGame, stats *failoverStats) []json.RawMessage {
-	a := c.failover(t, targets, first, clusterCall{method: "GET", path: g.path("/legal-actions"), token: g.tokens[g.toAct[0]]}, stats)
+func (c *cluster) legalActions(targets []string, first int, g *clusterGame, stats *failoverStats) ([]json.RawMessage, error) {
+	a, err := c.failover(targets, first, clusterCall{method: "GET", path: g.path("/legal-actions"), token: g.tokens[g.toAct[0]]}, stats)
+	if err != nil {
+		return nil, err
+	}
 	if a.status != http.StatusOK {
-		t.Fatalf("legal actions of game %s = %d: %s", g.id, a.status, a.body)
+		return nil, fmt.Errorf("legal actions of game %s = %d: %s", g.id, a.status, a.body)
 	}
 	var legal openapi.LegalActions
-	decodeJSON(t, a.body, &legal)
-	var entries []json.RawMessage
-	decodeJSON(t, legal.Actions, &entries)
-	if len(entries) == 0 {
-		t.Fatalf("game %s: seat %d is to act and has no legal action", g.id, g.toAct[0])
+	if err := decode(a.body, &legal); err != nil {
+		return nil, err
 	}
-	return entries
+	var entries []json.RawMessage
+	if err := decode(legal.Actions, &entries); err != nil {
+		return nil, err
+	}
+	if len(entries) == 0 {
+		return nil, fmt.Errorf("game %s: seat %d is to act and has no legal action", g.id, g.toAct[0])
+	}
+	return entries, nil
 }
 
-// accept records an accepted action's response.
-func (g *clusterGame) accept(t *testing.T, body []byte) {
+// accept records an accepted action's response; an entry answered twice is an error, and the
+// second is not recorded.
+func (g *clusterGame) accept(body []byte) error {
 	var res openapi.ActionResult
-	decodeJSON(t, body, &res)
+	if err := decode(body, &res); err != nil {
+		return err
+	}
 	var entry clusterEntry
-	decodeJSON(t, body, &struct {
+	if err := decode(body, &struct {
 		Entry *clusterEntry `json:"entry"`
-	}{&entry})
+	}{&entry}); err != nil {
+		return err
+	}
 	if _, twice := g.accepted[entry.Seq]; twice {
-		t.Errorf("game %s: two accepted actions answered with entry %d", g.id, entry.Seq)
+		return fmt.Errorf("game %s: two accepted actions answered with entry %d", g.id, entry.Seq)
 	}
 	g.accepted[entry.Seq] = entry
 	g.update(res.Game)
+	return nil
 }
 
 // checkGame checks a game against what its client saw: through the API, the history has the
@@ -101,7 +120,7 @@ func (c *cluster) checkGame(t *testing.T, g *clusterGame) {
 			t.Errorf("game %s: history entry %d is %s, the accepted one was %s", g.id, seq, got.Action, want.Action)
 		}
 	}
-	a, err := c.send(t, c.proxy, clusterCall{method: "GET", path: g.path(""), token: g.tokens[0]})
+	a, err := c.send(c.proxy, clusterCall{method: "GET", path: g.path(""), token: g.tokens[0]})
 	if err != nil || a.status != http.StatusOK {
 		t.Fatalf("GET game %s = %d %v: %s", g.id, a.status, err, a.body)
 	}

@@ -26,6 +26,10 @@ import (
 // The tests over a running cluster of scripts/cluster.sh, whose directory TEST_CLUSTER_DIR names;
 // scripts/cluster-test.sh starts one, runs them and stops it. They talk to the instances over
 // real HTTP, and to the primary Postgres only to fold the stored histories.
+//
+// The helpers that the tests' goroutines call (send, failover, createGame, legalActions, accept)
+// return errors instead of failing the test: only the test's own goroutine may end it, so each
+// goroutine hands its error back and the test fails with it.
 
 const clusterEnv = "TEST_CLUSTER_DIR"
 
@@ -38,6 +42,11 @@ type cluster struct {
 	http      *http.Client
 	// proxyFailures counts HAProxy's own 5xx pages.
 	proxyFailures atomic.Int64
+
+	mu sync.Mutex
+	// violations are the answers found against the contract, by whichever goroutine sent the
+	// request; failOnViolations fails the test with them.
+	violations []error
 }
 
 func openCluster(t *testing.T) *cluster {
@@ -72,7 +81,20 @@ func openCluster(t *testing.T) *cluster {
 			r.Body.Close()
 		}
 	}
+	t.Cleanup(func() { c.failOnViolations(t) })
 	return c
+}
+
+// failOnViolations fails the test with each answer against the contract found since its last call;
+// openCluster's cleanup calls it when the test ends. Call it from the test's goroutine.
+func (c *cluster) failOnViolations(t *testing.T) {
+	t.Helper()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, err := range c.violations {
+		t.Error(err)
+	}
+	c.violations = nil
 }
 
 // primaryDB opens the primary directly, to fold what it stored.
@@ -99,15 +121,15 @@ type clusterAnswer struct {
 }
 
 // send sends call to base once; err is a connection error. The answer is checked against the
-// contract.
-func (c *cluster) send(t *testing.T, base string, call clusterCall) (clusterAnswer, error) {
+// contract; a violation fails the test when it ends (failOnViolations).
+func (c *cluster) send(base string, call clusterCall) (clusterAnswer, error) {
 	var body io.Reader
 	if call.body != nil {
 		body = bytes.NewReader(call.body)
 	}
 	req, err := http.NewRequest(call.method, base+call.path, body)
 	if err != nil {
-		t.Fatal(err)
+		return clusterAnswer{}, err
 	}
 	if call.body != nil {
 		req.Header.Set("Content-Type", "application/json")
@@ -136,7 +158,9 @@ func (c *cluster) send(t *testing.T, base string, call clusterCall) (clusterAnsw
 		return clusterAnswer{resp.StatusCode, data}, nil
 	}
 	if err := c.contract.Check(req, resp.StatusCode, resp.Header, data); err != nil {
-		t.Errorf("%s %s%s answered %d against the contract: %v\n%s", call.method, base, call.path, resp.StatusCode, err, data)
+		c.mu.Lock()
+		c.violations = append(c.violations, fmt.Errorf("%s %s%s answered %d against the contract: %w\n%s", call.method, base, call.path, resp.StatusCode, err, data))
+		c.mu.Unlock()
 	}
 	return clusterAnswer{resp.StatusCode, data}, nil
 }
@@ -166,7 +190,7 @@ func (s *failoverStats) note(took time.Duration, call string) {
 
 // failover sends call to targets[first], then, after a connection error or a 5xx, the SAME call
 // (same Idempotency-Key) to the next target, and so on for up to 30 s.
-func (c *cluster) failover(t *testing.T, targets []string, first int, call clusterCall, stats *failoverStats) clusterAnswer {
+func (c *cluster) failover(targets []string, first int, call clusterCall, stats *failoverStats) (clusterAnswer, error) {
 	began := time.Now()
 	deadline := began.Add(30 * time.Second)
 	var last string
@@ -176,7 +200,7 @@ func (c *cluster) failover(t *testing.T, targets []string, first int, call clust
 			time.Sleep(time.Duration(min(attempt, 10)) * 20 * time.Millisecond)
 		}
 		base := targets[(first+attempt)%len(targets)]
-		a, err := c.send(t, base, call)
+		a, err := c.send(base, call)
 		switch {
 		case err != nil:
 			last = err.Error()
@@ -188,18 +212,24 @@ func (c *cluster) failover(t *testing.T, targets []string, first int, call clust
 				stats.recovered.Add(1)
 				stats.note(time.Since(began), fmt.Sprintf("%s %s, %d attempts, the last failure %s", call.method, call.path, attempt+1, last))
 			}
-			return a
+			return a, nil
 		}
 	}
-	t.Fatalf("%s %s: no answer but failures for 30 s, the last: %s", call.method, call.path, last)
-	return clusterAnswer{}
+	return clusterAnswer{}, fmt.Errorf("%s %s: no answer but failures for 30 s, the last: %s", call.method, call.path, last)
 }
 
 func decodeJSON(t *testing.T, data []byte, v any) {
 	t.Helper()
-	if err := json.Unmarshal(data, v); err != nil {
-		t.Fatalf("%s: %v", data, err)
+	if err := decode(data, v); err != nil {
+		t.Fatal(err)
 	}
+}
+
+func decode(data []byte, v any) error {
+	if err := json.Unmarshal(data, v); err != nil {
+		return fmt.Errorf("%s: %w", data, err)
+	}
+	return nil
 }
 
 func quotedVersion(v int64) string { return strconv.Quote(strconv.FormatInt(v, 10)) }
@@ -217,7 +247,7 @@ func (c *cluster) clusterHistory(t *testing.T, base, id, token string) []cluster
 	var all []clusterEntry
 	path := "/v1/games/" + id + "/actions?limit=500"
 	for {
-		a, err := c.send(t, base, clusterCall{method: "GET", path: path, token: token})
+		a, err := c.send(base, clusterCall{method: "GET", path: path, token: token})
 		if err != nil || a.status != http.StatusOK {
 			t.Fatalf("GET %s = %d %v: %s", path, a.status, err, a.body)
 		}

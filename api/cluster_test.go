@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"net/http"
 	"path/filepath"
@@ -10,6 +11,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"primegames/domain/players"
 )
 
 // 64 legal actions of the seat to act, each with its own Idempotency-Key, sent at once to the 3
@@ -25,9 +28,15 @@ func TestClusterConflictingActionsHaveOneWinner(t *testing.T) {
 	var rounds int
 	var slowest, total time.Duration
 	for n, kind := range []string{"prime-climb", "primed", "prime-climb", "primed"} {
-		g := c.createGame(t, []string{c.proxy}, 0, kind, &stats)
+		g, err := c.createGame([]string{c.proxy}, 0, kind, &stats)
+		if err != nil {
+			t.Fatal(err)
+		}
 		for d := 0; d < decisionPoints && g.status == "active"; d++ {
-			legal := c.legalActions(t, c.instances, n+d, g, &stats)
+			legal, err := c.legalActions(c.instances, n+d, g, &stats)
+			if err != nil {
+				t.Fatal(err)
+			}
 			// At even decision points the actions differ and the version guards them; at odd ones
 			// all 64 are the same action without If-Match, so only the game's row lock stands
 			// between them, and the first to act leaves the others illegal or out of turn.
@@ -56,7 +65,7 @@ func TestClusterConflictingActionsHaveOneWinner(t *testing.T) {
 					defer done.Done()
 					ready.Done()
 					<-gate
-					answers[i], errs[i] = c.send(t, c.instances[i%len(c.instances)], calls[i])
+					answers[i], errs[i] = c.send(c.instances[i%len(c.instances)], calls[i])
 				}()
 			}
 			ready.Wait()
@@ -89,7 +98,9 @@ func TestClusterConflictingActionsHaveOneWinner(t *testing.T) {
 			if winner < 0 {
 				t.Fatalf("game %s, decision %d: none of %d actions was accepted", g.id, d, conflicting)
 			}
-			g.accept(t, answers[winner].body)
+			if err := g.accept(answers[winner].body); err != nil {
+				t.Fatal(err)
+			}
 		}
 		c.checkGame(t, g)
 		checkStoredFold(t, db, g.id)
@@ -113,6 +124,49 @@ func TestClusterSurvivesAnInstanceAndTheReplicaDying(t *testing.T) {
 	var actions, actionsAfterOutage atomic.Int64
 	var outage atomic.Bool
 	played := make([][]*clusterGame, clients)
+	// play is one client: it plays games through targets until the load ends, and returns the
+	// first thing that went wrong, for the test's goroutine to fail with.
+	play := func(n int, targets []string, playerOf map[string]players.Player) error {
+		rng := rand.New(rand.NewPCG(uint64(n), 17))
+		next := n // the target of the next request: each request goes to the next address
+		for i := 0; ctx.Err() == nil; i++ {
+			kind := []string{"prime-climb", "primed"}[(n+i)%2]
+			g, err := c.createGame(targets, next, kind, &stats)
+			if err != nil {
+				return err
+			}
+			played[n] = append(played[n], g)
+			for len(g.accepted) < maxActionsPerGame && g.status == "active" && ctx.Err() == nil {
+				next++
+				legal, err := c.legalActions(targets, next, g, &stats)
+				if err != nil {
+					return err
+				}
+				var pick climbLegal
+				if err := pickLegal(playerOf[kind], legal, rng, &pick); err != nil {
+					return fmt.Errorf("game %s: %w", g.id, err)
+				}
+				next++
+				a, err := c.failover(targets, next, clusterCall{method: "POST", path: g.path("/actions"),
+					token: g.tokens[g.toAct[0]], key: randomKey(), body: pick.Action}, &stats)
+				if err != nil {
+					return err
+				}
+				if a.status != http.StatusCreated {
+					return fmt.Errorf("game %s: legal action %s = %d: %s", g.id, pick.Action, a.status, a.body)
+				}
+				if err := g.accept(a.body); err != nil {
+					return err
+				}
+				actions.Add(1)
+				if outage.Load() {
+					actionsAfterOutage.Add(1)
+				}
+			}
+		}
+		return nil
+	}
+	clientErrs := make([]error, clients)
 	began := time.Now()
 	var wg sync.WaitGroup
 	for n := range clients {
@@ -120,35 +174,11 @@ func TestClusterSurvivesAnInstanceAndTheReplicaDying(t *testing.T) {
 		if n%3 == 0 {
 			targets = []string{c.proxy}
 		}
+		playerOf := map[string]players.Player{"prime-climb": greedyPlayer(t, "prime-climb"), "primed": greedyPlayer(t, "primed")}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			rng := rand.New(rand.NewPCG(uint64(n), 17))
-			next := n // the target of the next request: each request goes to the next address
-			for i := 0; ctx.Err() == nil; i++ {
-				kind := []string{"prime-climb", "primed"}[(n+i)%2]
-				player := greedyPlayer(t, kind)
-				g := c.createGame(t, targets, next, kind, &stats)
-				played[n] = append(played[n], g)
-				for len(g.accepted) < maxActionsPerGame && g.status == "active" && ctx.Err() == nil {
-					next++
-					legal := c.legalActions(t, targets, next, g, &stats)
-					var pick climbLegal
-					choose(t, player, legal, rng, &pick)
-					next++
-					a := c.failover(t, targets, next, clusterCall{method: "POST", path: g.path("/actions"),
-						token: g.tokens[g.toAct[0]], key: randomKey(), body: pick.Action}, &stats)
-					if a.status != http.StatusCreated {
-						t.Errorf("game %s: legal action %s = %d: %s", g.id, pick.Action, a.status, a.body)
-						break
-					}
-					g.accept(t, a.body)
-					actions.Add(1)
-					if outage.Load() {
-						actionsAfterOutage.Add(1)
-					}
-				}
-			}
+			clientErrs[n] = play(n, targets, playerOf)
 		}()
 	}
 	time.Sleep(outageAt)
@@ -159,6 +189,12 @@ func TestClusterSurvivesAnInstanceAndTheReplicaDying(t *testing.T) {
 	t.Logf("after %s: killed API instance 2 (%s) and the replica", outageAt, killed)
 	wg.Wait()
 	wall := time.Since(began)
+	for n, err := range clientErrs {
+		if err != nil {
+			t.Errorf("client %d: %v", n, err)
+		}
+	}
+	c.failOnViolations(t)
 	if t.Failed() {
 		return
 	}

@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"primegames/domain"
@@ -24,11 +25,19 @@ func greedyPlayer(t *testing.T, kind string) players.Player {
 // decodes the picked entry into entry, which must have an Action field for the action to post.
 func choose(t *testing.T, player players.Player, legal []json.RawMessage, r domain.Rand, entry any) {
 	t.Helper()
-	i, err := player(legal, r)
-	if err != nil {
+	if err := pickLegal(player, legal, r, entry); err != nil {
 		t.Fatal(err)
 	}
-	if err := json.Unmarshal(legal[i], entry); err != nil {
-		t.Fatalf("legal action %s: %v", legal[i], err)
+}
+
+// pickLegal is choose for a goroutine other than the test's: it returns the error.
+func pickLegal(player players.Player, legal []json.RawMessage, r domain.Rand, entry any) error {
+	i, err := player(legal, r)
+	if err != nil {
+		return err
 	}
+	if err := json.Unmarshal(legal[i], entry); err != nil {
+		return fmt.Errorf("legal action %s: %w", legal[i], err)
+	}
+	return nil
 }

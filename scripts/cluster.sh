@@ -10,6 +10,7 @@
 #   (DATABASE_REPLICA_URL),
 #   HAProxy in front of the instances, round robin.
 #
+#   scripts/cluster.sh install  install the Debian packages it needs that are missing (up does too)
 #   scripts/cluster.sh up       start it all and print the addresses
 #   scripts/cluster.sh status   say what runs
 #   scripts/cluster.sh heal     start again the replica and the API instances that are not running
@@ -208,7 +209,17 @@ streaming() {
 
 port() { sed -n "s/^$1=//p" "$dir/ports"; }
 
-running() { [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
+running() { [ -f "$1" ] && alive "$(head -n 1 "$1")"; }
+
+# alive PID says whether process PID runs. One that has ended is not, even while it waits to be
+# reaped: the processes up starts are orphans, reaped by init, which some containers' init does
+# only every second or two, and until then heal would not start a killed instance again.
+alive() {
+  local stat
+  stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+  stat=${stat##*) }
+  [ "${stat%% *}" != Z ]
+}
 
 status() {
   if [ ! -f "$dir/ports" ]; then
@@ -239,8 +250,9 @@ down() {
     echo "cluster: nothing to stop ($dir does not exist)"
     return
   fi
-  stop_pid "$dir/haproxy.pid"
-  for i in $(seq 1 "$instances"); do stop_pid "$dir/api$i.pid"; done
+  local pid_files=("$dir/haproxy.pid")
+  for i in $(seq 1 "$instances"); do pid_files+=("$dir/api$i.pid"); done
+  stop_pids "${pid_files[@]}"
   if [ -d "$dir/pgbouncer" ]; then scripts/pgbouncer.sh stop "$dir/pgbouncer"; fi
   for server in replica primary; do
     if [ -f "$dir/$server/postmaster.pid" ]; then
@@ -251,20 +263,33 @@ down() {
   echo "cluster: down"
 }
 
-# stop_pid FILE ends the process FILE names, if it runs, and waits up to 20 s for it.
-stop_pid() {
-  running "$1" || return 0
-  local pid
-  pid=$(cat "$1")
-  kill "$pid"
-  for _ in $(seq 1 200); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
-  echo "cluster: process $pid ($1) did not stop" >&2
+# stop_pids FILE... ends the processes the files name that run, all at once, and waits up to 20 s
+# for them.
+stop_pids() {
+  local file pids=() pid
+  for file in "$@"; do
+    if running "$file"; then
+      pid=$(cat "$file")
+      kill "$pid"
+      pids+=("$pid")
+    fi
+  done
+  for _ in $(seq 1 200); do
+    local still=()
+    for pid in "${pids[@]}"; do
+      if alive "$pid"; then still+=("$pid"); fi
+    done
+    [ ${#still[@]} -gt 0 ] || return 0
+    sleep 0.1
+  done
+  echo "cluster: processes ${still[*]} did not stop" >&2
 }
 
 case ${1:-} in
+  install) install_missing ;;
   up) up ;;
   down) down ;;
   status) status ;;
   heal) heal ;;
-  *) echo "usage: $0 up|status|heal|down" >&2; exit 2 ;;
+  *) echo "usage: $0 install|up|status|heal|down" >&2; exit 2 ;;
 esac
