@@ -32,6 +32,9 @@ type Store interface {
 	// NextDue is the earliest time a bot of any game is due to act or a turn's time runs out; nil
 	// when neither is pending.
 	NextDue(ctx context.Context) (*time.Time, error)
+	// DueGames lists, soonest due first, up to limit games due for the worker's work, without
+	// locking them.
+	DueGames(ctx context.Context, due Due, limit int) ([]string, error)
 	// Update runs fn in one transaction, committing when fn returns nil.
 	Update(ctx context.Context, fn func(Tx) error) error
 	// ClassroomMember resolves a teacher or student token hash to its classroom (and student).
@@ -123,15 +126,10 @@ type Tx interface {
 	SaveState(ctx context.Context, g *GameRecord, change StateChange) error
 	// BumpVersion moves the version on after a change of seats; it updates g.
 	BumpVersion(ctx context.Context, g *GameRecord) error
-	// LockDueBotGame locks a game whose bot is due to act, skipping games other transactions
-	// hold; ErrNotFound when there is none.
-	LockDueBotGame(ctx context.Context) (*GameRecord, error)
-	// LockExpiredTurnGame locks a game whose turn deadline has passed, skipping games other
-	// transactions hold; ErrNotFound when there is none.
-	LockExpiredTurnGame(ctx context.Context) (*GameRecord, error)
-	// LockAbandonedGame locks a lobby created longer than lobbyTTL ago or an active game unchanged
-	// for longer than idleTTL, skipping games other transactions hold; ErrNotFound when there is none.
-	LockAbandonedGame(ctx context.Context, lobbyTTL, idleTTL time.Duration) (*GameRecord, error)
+	// ClaimDueGame locks the first of the candidates (from DueGames) that is still due for the
+	// work, skipping games other transactions hold, and reads it as LockGame does; ErrNotFound when
+	// there is none.
+	ClaimDueGame(ctx context.Context, due Due, candidates []string) (*GameRecord, error)
 	// ScheduleDeadline sets a game's turn deadline to after from now, or clears it when after is nil.
 	ScheduleDeadline(ctx context.Context, gameID string, after *time.Duration) error
 	// SetTimeouts records how many turns in a row the server has played for a seat (G-4).
@@ -156,6 +154,22 @@ type Tx interface {
 	// StoreResult keeps a sealed result under lookup, replacing an expired one.
 	StoreResult(ctx context.Context, lookup, requestHash, sealed []byte) error
 }
+
+// Due is a work of the worker, by the games it is due in.
+type Due struct {
+	Work DueWork
+	// LobbyTTL and IdleTTL say, for DueAbandoned, when a lobby and an active game are abandoned.
+	LobbyTTL, IdleTTL time.Duration
+}
+
+// DueWork is what the worker does for a game.
+type DueWork int
+
+const (
+	DueBot       DueWork = iota // a computer player whose move is due
+	DueTurn                     // a turn whose deadline has passed (G-4)
+	DueAbandoned                // a lobby or active game left alone too long
+)
 
 // KeptResult is what an Idempotency-Key's row holds: the hash of the request it answered and the
 // sealed result.

@@ -306,49 +306,6 @@ func (t *gameTx) SetTimeouts(ctx context.Context, gameID string, seat, timeouts 
 	return t.queue(ctx, `UPDATE seats SET timeouts = $3 WHERE game_id = $1 AND seat = $2`, gameID, seat, timeouts)
 }
 
-// LockDueBotGame locks the game whose bot has been due longest, skipping the games other
-// transactions hold (another instance's worker, or a player's action), then reads it as LockGame
-// does. The row is locked before it is read in full, so what is read is what the lock protects.
-func (t *gameTx) LockDueBotGame(ctx context.Context) (*play.GameRecord, error) {
-	return t.lockFirst(ctx, `SELECT id::text FROM games WHERE bot_due_at <= now() ORDER BY bot_due_at LIMIT 1 FOR UPDATE SKIP LOCKED`)
-}
-
-// LockExpiredTurnGame locks the game whose turn deadline passed longest ago, as LockDueBotGame does.
-// Postgres checks the condition again on the row it locks, so a deadline a player's action moved
-// on while the worker waited is not taken for expired.
-func (t *gameTx) LockExpiredTurnGame(ctx context.Context) (*play.GameRecord, error) {
-	return t.lockFirst(ctx, `SELECT id::text FROM games WHERE turn_deadline <= now() ORDER BY turn_deadline LIMIT 1 FOR UPDATE SKIP LOCKED`)
-}
-
-// LockAbandonedGame locks a lobby older than lobbyTTL or an active game unchanged for idleTTL, as
-// LockDueBotGame does.
-func (t *gameTx) LockAbandonedGame(ctx context.Context, lobbyTTL, idleTTL time.Duration) (*play.GameRecord, error) {
-	return t.lockFirst(ctx, `SELECT id::text FROM games
-		WHERE (status = 'lobby' AND created_at <= now() - make_interval(secs => $1))
-			OR (status = 'active' AND updated_at <= now() - make_interval(secs => $2))
-		LIMIT 1 FOR UPDATE SKIP LOCKED`, lobbyTTL.Seconds(), idleTTL.Seconds())
-}
-
-// lockFirst locks the game the query finds first, skipping the games other transactions hold,
-// then reads it as LockGame does; play.ErrNotFound when it finds none.
-func (t *gameTx) lockFirst(ctx context.Context, query string, args ...any) (*play.GameRecord, error) {
-	var id string
-	err := t.one(ctx, query, args,
-		func(r pgx.Row) error {
-			if err := r.Scan(&id); !errors.Is(err, pgx.ErrNoRows) {
-				return err
-			}
-			return nil
-		})
-	if err != nil {
-		return nil, err
-	}
-	if id == "" {
-		return nil, play.ErrNotFound
-	}
-	return t.LockGame(ctx, id)
-}
-
 func (t *gameTx) AbortGame(ctx context.Context, g *play.GameRecord, reason play.EndReason) error {
 	if err := t.queue(ctx, `UPDATE games SET status = 'aborted', end_reason = $2, version = version + 1, updated_at = now(), finished_at = now(),
 			bot_due_at = NULL, turn_deadline = NULL, to_act = '{}' WHERE id = $1`, g.ID, string(reason)); err != nil {
