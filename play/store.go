@@ -101,7 +101,8 @@ type Tx interface {
 	// under lookup and not yet expired (nil when there is none). Requests whose results are kept
 	// per game wait for each other on the game's lock, so such a lookup needs no LockResult.
 	LockGameWithResult(ctx context.Context, id string, lookup []byte) (*GameRecord, *KeptResult, error)
-	// InsertGame stores a new game in its lobby and returns its id.
+	// InsertGame stores a new game in its lobby and returns its id: g.ID, or a new random one when
+	// g.ID is empty. ErrTaken when a game has that id already.
 	InsertGame(ctx context.Context, g NewGameRecord) (string, error)
 	// InsertSeat seats a named player whose token has hash (a rematch's seat keeps its player's
 	// hash from the game before).
@@ -113,8 +114,9 @@ type Tx interface {
 	HandSeatToBot(ctx context.Context, gameID string, seat int, level string) error
 	// RemoveSeat frees a lobby seat, moving the later seats down by one; its token stops working.
 	RemoveSeat(ctx context.Context, gameID string, seat int) error
-	// LinkRematch records a finished game's rematch and moves its version on; it updates g.
-	LinkRematch(ctx context.Context, g *GameRecord, rematchID string) error
+	// LinkRematch records a finished game's rematch, moves its version on and announces it on
+	// commit, unless the game links to a rematch already.
+	LinkRematch(ctx context.Context, gameID, rematchID string) error
 	// InsertStudentSeat seats a current student of the classroom; ErrNotFound when there is none.
 	InsertStudentSeat(ctx context.Context, gameID, classroomID string, seat int, studentID string) error
 	// NextSeq is the seq the game's next history entry takes.
@@ -180,6 +182,7 @@ type KeptResult struct {
 
 // NewGameRecord is a game to insert.
 type NewGameRecord struct {
+	ID          string // empty for a new random id
 	Kind        string
 	Options     json.RawMessage
 	SeatCount   int
