@@ -92,10 +92,9 @@ func (s *Service) wakeBotsFor(g *GameRecord) {
 
 // RunBots is the worker that acts on the server: it plays the computer players of every game whose
 // bot is due, plays the turns whose time has run out (G-4), and aborts abandoned games, until ctx
-// ends. Every instance runs it; it reads a few due games, then claims one by its row lock, taken with
-// SKIP LOCKED and the due condition checked again, which lets only one worker act for a game at a
-// time, and the due times, kept with the game, survive restarts. Failures are logged,
-// never fatal.
+// ends. Every instance runs it. It reads a few due games, then claims one by its row lock, taken
+// with SKIP LOCKED and the due condition checked again, which lets only one worker act for a game
+// at a time; the due times, kept with the game, survive restarts. Failures are logged, never fatal.
 func (s *Service) RunBots(ctx context.Context, logger *slog.Logger) {
 	for ctx.Err() == nil {
 		acted, err := s.actForDueGame(ctx)

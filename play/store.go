@@ -32,8 +32,8 @@ type Store interface {
 	// NextDue is the earliest time a bot of any game is due to act or a turn's time runs out; nil
 	// when neither is pending.
 	NextDue(ctx context.Context) (*time.Time, error)
-	// DueGames lists, soonest due first, up to limit games due for the worker's work, without
-	// locking them.
+	// DueGames lists up to limit games in which the worker's job is due, without locking them:
+	// soonest due first for a bot or a turn's deadline, abandoned games in any order.
 	DueGames(ctx context.Context, due Due, limit int) ([]string, error)
 	// Update runs fn in one transaction, committing when fn returns nil.
 	Update(ctx context.Context, fn func(Tx) error) error
@@ -157,14 +157,14 @@ type Tx interface {
 	StoreResult(ctx context.Context, lookup, requestHash, sealed []byte) error
 }
 
-// Due is a work of the worker, by the games it is due in.
+// Due names one of the worker's jobs, and so the games in which it is due.
 type Due struct {
 	Work DueWork
 	// LobbyTTL and IdleTTL say, for DueAbandoned, when a lobby and an active game are abandoned.
 	LobbyTTL, IdleTTL time.Duration
 }
 
-// DueWork is what the worker does for a game.
+// DueWork is one of the worker's jobs.
 type DueWork int
 
 const (

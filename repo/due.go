@@ -15,16 +15,16 @@ import (
 // read of a few due games, soonest first, then a claim of one of them by its id.
 
 // dueCondition is the SQL condition under which a game is due for the work, with its arguments
-// as $1, $2, …, and the order in which the due games are taken.
+// as $1, $2, …, and the order in which the due games are taken ("ORDER BY …", or none).
 func dueCondition(due play.Due) (where, order string, args []any) {
 	switch due.Work {
 	case play.DueBot:
-		return `bot_due_at <= now()`, `bot_due_at`, nil
+		return `bot_due_at <= now()`, `ORDER BY bot_due_at`, nil
 	case play.DueTurn:
-		return `turn_deadline <= now()`, `turn_deadline`, nil
-	default: // play.DueAbandoned
+		return `turn_deadline <= now()`, `ORDER BY turn_deadline`, nil
+	default: // play.DueAbandoned: any order, so that the two partial indexes serve it unsorted
 		return `(status = 'lobby' AND created_at <= now() - make_interval(secs => $1))
-			OR (status = 'active' AND updated_at <= now() - make_interval(secs => $2))`, `updated_at`,
+			OR (status = 'active' AND updated_at <= now() - make_interval(secs => $2))`, ``,
 			[]any{due.LobbyTTL.Seconds(), due.IdleTTL.Seconds()}
 	}
 }
@@ -33,7 +33,7 @@ func dueCondition(due play.Due) (where, order string, args []any) {
 // them: another instance's worker may claim them first.
 func (s *Games) DueGames(ctx context.Context, due play.Due, limit int) ([]string, error) {
 	where, order, args := dueCondition(due)
-	rows, err := s.db.Pool.Query(ctx, `SELECT id::text FROM games WHERE `+where+` ORDER BY `+order+
+	rows, err := s.db.Pool.Query(ctx, `SELECT id::text FROM games WHERE `+where+` `+order+
 		` LIMIT $`+strconv.Itoa(len(args)+1), append(args, limit)...)
 	if err != nil {
 		return nil, err
