@@ -10,9 +10,10 @@ import (
 const rematchLabel = "primegames rematch id v1\x00"
 
 // rematchID is the id the rematch of old takes, the same for every request: a UUID (version 8, of
-// RFC 9562's own design) made of the SHA-256 of a label, old's id and old's secret seed. The seed,
-// which no answer shows, keeps anyone who knows old's id but not the seed from telling the
-// rematch's id in advance and asking whether it exists.
+// RFC 9562's own design) made of the SHA-256 of a label, old's id and old's secret seed. A game id
+// is no secret (outside a classroom it lets anyone watch the game); the seed, which no answer
+// shows, keeps the rematch's id as unguessable as a random one, learnt only from old's link by
+// those who may read old.
 func rematchID(old *GameRecord) string {
 	h := sha256.New()
 	h.Write([]byte(rematchLabel))
