@@ -5,8 +5,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/jackc/pgx/v5/pgxpool"
-
 	"primegames/domain/games"
 	"primegames/play"
 	"primegames/repo"
@@ -40,22 +38,6 @@ func linkOf(g *play.Game) string {
 	return *g.RematchID
 }
 
-// warmPool opens n connections in the pool and leaves them idle.
-func warmPool(t *testing.T, db *repo.DB, n int) {
-	t.Helper()
-	var conns []*pgxpool.Conn
-	for range n {
-		c, err := db.Pool.Acquire(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		conns = append(conns, c)
-	}
-	for _, c := range conns {
-		c.Release()
-	}
-}
-
 func gameCount(t *testing.T, db *repo.DB) int {
 	t.Helper()
 	var n int
@@ -77,7 +59,7 @@ func TestConcurrentRematchesStoreOneGameLinkedOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	const requests = 16
-	warmPool(t, db, requests) // so that no request waits for a new connection while the first runs
+	repotest.WarmPool(t, db, requests)
 	var wg sync.WaitGroup
 	answers, errs := make([]*play.Rematched, requests), make([]error, requests)
 	start := make(chan struct{})
