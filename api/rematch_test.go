@@ -83,9 +83,11 @@ func TestRematchRotatesTheSeatsAndKeepsTheTokens(t *testing.T) {
 
 // Players asking for a rematch at the same time get one game between them (one 201).
 func TestConcurrentRematchesMakeOneGame(t *testing.T) {
-	s := apitest.Start(t, newServer(t, repotest.NewDB(t)))
+	db := repotest.NewDB(t)
+	s := apitest.Start(t, newServer(t, db))
 	c := finishedByResigning(t, s, nil)
 	const requests = 8
+	repotest.WarmPool(t, db, requests)
 	var wg sync.WaitGroup
 	statuses, ids := make([]int, requests), make([]string, requests)
 	for i := range requests {

@@ -38,9 +38,14 @@ type AbortOutcome struct {
 // a lobby ends as lobby_expired; an active game as idle, with a service entry in its history.
 // acted reports whether a game was claimed.
 func (s *Service) AbortAbandonedGame(ctx context.Context) (acted bool, err error) {
+	due := Due{Work: DueAbandoned, LobbyTTL: s.ttls.Lobby, IdleTTL: s.ttls.Idle}
+	candidates, err := s.store.DueGames(ctx, due, dueCandidates)
+	if err != nil || len(candidates) == 0 {
+		return false, err
+	}
 	err = s.store.Update(ctx, func(tx Tx) error {
 		acted = false
-		g, err := tx.LockAbandonedGame(ctx, s.ttls.Lobby, s.ttls.Idle)
+		g, err := tx.ClaimDueGame(ctx, due, candidates)
 		if errors.Is(err, ErrNotFound) {
 			return nil
 		}

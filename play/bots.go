@@ -28,6 +28,10 @@ const (
 	botMinPause = 25 * time.Millisecond
 	// botRetry is how long a bot that could not act waits before it tries again.
 	botRetry = time.Minute
+	// dueCandidates is how many due games the worker reads, without locks, before it claims one of
+	// them by its id: enough that the few other instances' workers, which read the same games,
+	// rarely hold them all.
+	dueCandidates = 4
 )
 
 // checkBots refuses a level that does not exist, and two bots in one seat or one beyond the
@@ -88,9 +92,9 @@ func (s *Service) wakeBotsFor(g *GameRecord) {
 
 // RunBots is the worker that acts on the server: it plays the computer players of every game whose
 // bot is due, plays the turns whose time has run out (G-4), and aborts abandoned games, until ctx
-// ends. Every instance runs it; a game's row lock, taken with SKIP LOCKED, lets only one act for a
-// game at a time, and the due times, kept with the game, survive restarts. Failures are logged,
-// never fatal.
+// ends. Every instance runs it. It reads a few due games, then claims one by its row lock, taken
+// with SKIP LOCKED and the due condition checked again, which lets only one worker act for a game
+// at a time; the due times, kept with the game, survive restarts. Failures are logged, never fatal.
 func (s *Service) RunBots(ctx context.Context, logger *slog.Logger) {
 	for ctx.Err() == nil {
 		acted, err := s.actForDueGame(ctx)
@@ -149,12 +153,17 @@ func sleep(ctx context.Context, d time.Duration, wake <-chan struct{}) {
 // says why a claimed bot could not act. Its next try is then botRetry away, so that a game that
 // keeps failing neither spins nor holds up the games due after it.
 func (s *Service) ActForDueBot(ctx context.Context) (acted bool, err error) {
+	due := Due{Work: DueBot}
+	candidates, err := s.store.DueGames(ctx, due, dueCandidates)
+	if err != nil || len(candidates) == 0 {
+		return false, err
+	}
 	var failure error
 	var rec *GameRecord
 	claimed := ""
 	err = s.store.Update(ctx, func(tx Tx) error {
 		acted, failure, rec, claimed = false, nil, nil, ""
-		g, err := tx.LockDueBotGame(ctx)
+		g, err := tx.ClaimDueGame(ctx, due, candidates)
 		if errors.Is(err, ErrNotFound) {
 			return nil
 		}

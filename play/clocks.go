@@ -30,10 +30,15 @@ const timeoutLevel = domain.LevelGreedy
 // A turn the server could not play is tried again botRetry later, so that it neither spins nor
 // holds up the games due after it.
 func (s *Service) ActForExpiredTurn(ctx context.Context) (acted bool, err error) {
+	due := Due{Work: DueTurn}
+	candidates, err := s.store.DueGames(ctx, due, dueCandidates)
+	if err != nil || len(candidates) == 0 {
+		return false, err
+	}
 	var rec *GameRecord
 	err = s.store.Update(ctx, func(tx Tx) error {
 		acted, rec = false, nil
-		g, err := tx.LockExpiredTurnGame(ctx)
+		g, err := tx.ClaimDueGame(ctx, due, candidates)
 		if errors.Is(err, ErrNotFound) {
 			return nil
 		}

@@ -32,6 +32,9 @@ type Store interface {
 	// NextDue is the earliest time a bot of any game is due to act or a turn's time runs out; nil
 	// when neither is pending.
 	NextDue(ctx context.Context) (*time.Time, error)
+	// DueGames lists up to limit games in which the worker's job is due, without locking them:
+	// soonest due first for a bot or a turn's deadline, abandoned games in any order.
+	DueGames(ctx context.Context, due Due, limit int) ([]string, error)
 	// Update runs fn in one transaction, committing when fn returns nil.
 	Update(ctx context.Context, fn func(Tx) error) error
 	// ClassroomMember resolves a teacher or student token hash to its classroom (and student).
@@ -100,7 +103,8 @@ type Tx interface {
 	// none. Requests whose results are kept per game wait for each other on the game's lock, so
 	// such a lookup needs no LockResult.
 	LockGameWithResult(ctx context.Context, id string, lookup []byte) (*GameRecord, *KeptResult, error)
-	// InsertGame stores a new game in its lobby and returns its id.
+	// InsertGame stores a new game in its lobby and returns its id: g.ID, or a new random one when
+	// g.ID is empty. ErrTaken when a game has that id already.
 	InsertGame(ctx context.Context, g NewGameRecord) (string, error)
 	// InsertSeat seats a named player whose token has hash (a rematch's seat keeps its player's
 	// hash from the game before).
@@ -112,8 +116,9 @@ type Tx interface {
 	HandSeatToBot(ctx context.Context, gameID string, seat int, level string) error
 	// RemoveSeat frees a lobby seat, moving the later seats down by one; its token stops working.
 	RemoveSeat(ctx context.Context, gameID string, seat int) error
-	// LinkRematch records a finished game's rematch and moves its version on; it updates g.
-	LinkRematch(ctx context.Context, g *GameRecord, rematchID string) error
+	// LinkRematch records a finished game's rematch, moves its version on and announces it on
+	// commit, unless the game links to a rematch already.
+	LinkRematch(ctx context.Context, gameID, rematchID string) error
 	// InsertStudentSeat seats a current student of the classroom; ErrNotFound when there is none.
 	InsertStudentSeat(ctx context.Context, gameID, classroomID string, seat int, studentID string) error
 	// NextSeq is the seq the game's next history entry takes.
@@ -125,15 +130,10 @@ type Tx interface {
 	SaveState(ctx context.Context, g *GameRecord, change StateChange) error
 	// BumpVersion moves the version on after a change of seats; it updates g.
 	BumpVersion(ctx context.Context, g *GameRecord) error
-	// LockDueBotGame locks a game whose bot is due to act, skipping games other transactions
-	// hold; ErrNotFound when there is none.
-	LockDueBotGame(ctx context.Context) (*GameRecord, error)
-	// LockExpiredTurnGame locks a game whose turn deadline has passed, skipping games other
-	// transactions hold; ErrNotFound when there is none.
-	LockExpiredTurnGame(ctx context.Context) (*GameRecord, error)
-	// LockAbandonedGame locks a lobby created longer than lobbyTTL ago or an active game unchanged
-	// for longer than idleTTL, skipping games other transactions hold; ErrNotFound when there is none.
-	LockAbandonedGame(ctx context.Context, lobbyTTL, idleTTL time.Duration) (*GameRecord, error)
+	// ClaimDueGame locks the first of the candidates (from DueGames) that is still due for the
+	// work, skipping games other transactions hold, and reads it as LockGame does; ErrNotFound when
+	// there is none.
+	ClaimDueGame(ctx context.Context, due Due, candidates []string) (*GameRecord, error)
 	// ScheduleDeadline sets a game's turn deadline to after from now, or clears it when after is nil.
 	ScheduleDeadline(ctx context.Context, gameID string, after *time.Duration) error
 	// SetTimeouts records how many turns in a row the server has played for a seat (G-4).
@@ -159,6 +159,22 @@ type Tx interface {
 	StoreResult(ctx context.Context, lookup, requestHash, sealed []byte) error
 }
 
+// Due names one of the worker's jobs, and so the games in which it is due.
+type Due struct {
+	Work DueWork
+	// LobbyTTL and IdleTTL say, for DueAbandoned, when a lobby and an active game are abandoned.
+	LobbyTTL, IdleTTL time.Duration
+}
+
+// DueWork is one of the worker's jobs.
+type DueWork int
+
+const (
+	DueBot       DueWork = iota // a computer player whose move is due
+	DueTurn                     // a turn whose deadline has passed (G-4)
+	DueAbandoned                // a lobby or active game left alone too long
+)
+
 // KeptResult is what an Idempotency-Key holds: the hash of the request it answered and either the
 // sealed result (a key's own row) or, for an action's key kept with its history entry, that
 // entry's seq.
@@ -170,6 +186,7 @@ type KeptResult struct {
 
 // NewGameRecord is a game to insert.
 type NewGameRecord struct {
+	ID          string // empty for a new random id
 	Kind        string
 	Options     json.RawMessage
 	SeatCount   int

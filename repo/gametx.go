@@ -158,14 +158,27 @@ func (t *gameTx) lockGame(ctx context.Context, id string, lookup []byte) (*play.
 	return g, kept, nil
 }
 
+// InsertGame stores a new game under g.ID, or a random id when it is empty; play.ErrTaken when a
+// game has the id already (once the transaction that inserted it has committed).
 func (t *gameTx) InsertGame(ctx context.Context, g play.NewGameRecord) (string, error) {
 	var id string
-	err := t.one(ctx, `INSERT INTO games (kind, options, status, seat_count, seed, creator_token_hash, classroom_id, bot_delay_ms, hints, turn_seconds)
-		VALUES ($1, $2, 'lobby', $3, $4, $5, $6, $7, $8, nullif($9, 0)) RETURNING id::text`,
+	err := t.one(ctx, `INSERT INTO games (id, kind, options, status, seat_count, seed, creator_token_hash, classroom_id, bot_delay_ms, hints, turn_seconds)
+		VALUES (coalesce($10::uuid, gen_random_uuid()), $1, $2, 'lobby', $3, $4, $5, $6, $7, $8, nullif($9, 0))
+		ON CONFLICT (id) DO NOTHING RETURNING id::text`,
 		[]any{g.Kind, g.Options, g.SeatCount, g.Seed, g.CreatorHash, g.ClassroomID, g.Settings.BotDelay.Milliseconds(), g.Settings.Hints,
-			int64(g.Settings.TurnTime.Seconds())},
+			int64(g.Settings.TurnTime.Seconds()), nullIfEmpty(g.ID)},
 		func(r pgx.Row) error { return r.Scan(&id) })
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", play.ErrTaken
+	}
 	return id, err
+}
+
+func nullIfEmpty(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
 }
 
 func (t *gameTx) InsertSeat(ctx context.Context, gameID string, seat int, name string, hash []byte) error {
@@ -267,17 +280,17 @@ func (t *gameTx) RemoveSeat(ctx context.Context, gameID string, seat int) error 
 	return t.queue(ctx, `UPDATE seats SET seat = seat - 1000001 WHERE game_id = $1 AND seat > 1000000`, gameID)
 }
 
-// LinkRematch records the game's rematch and moves its version on; the game is locked while its
-// rematch is made, so it has one.
-func (t *gameTx) LinkRematch(ctx context.Context, g *play.GameRecord, rematchID string) error {
-	if err := t.queue(ctx, `UPDATE games SET rematch_id = $2 WHERE id = $1`, g.ID, rematchID); err != nil {
+// LinkRematch records the game's rematch, moves its version on and announces it, unless the game
+// links to one already: the first link stands, and is announced once.
+func (t *gameTx) LinkRematch(ctx context.Context, gameID, rematchID string) error {
+	linked := false
+	err := t.one(ctx, `WITH linked AS (UPDATE games SET rematch_id = $2, version = version + 1, updated_at = now()
+			WHERE id = $1 AND rematch_id IS NULL RETURNING 1)
+		SELECT EXISTS (SELECT FROM linked)`, []any{gameID, rematchID}, func(r pgx.Row) error { return r.Scan(&linked) })
+	if err != nil || !linked {
 		return err
 	}
-	g.RematchID = &rematchID
-	if err := t.queue(ctx, notifySQL, GameEventsChannel, g.ID, "rematch"); err != nil {
-		return err
-	}
-	return t.BumpVersion(ctx, g)
+	return t.queue(ctx, notifySQL, GameEventsChannel, gameID, "rematch")
 }
 
 func (t *gameTx) BumpVersion(ctx context.Context, g *play.GameRecord) error {
@@ -326,49 +339,6 @@ func (t *gameTx) ScheduleDeadline(ctx context.Context, gameID string, after *tim
 
 func (t *gameTx) SetTimeouts(ctx context.Context, gameID string, seat, timeouts int) error {
 	return t.queue(ctx, `UPDATE seats SET timeouts = $3 WHERE game_id = $1 AND seat = $2`, gameID, seat, timeouts)
-}
-
-// LockDueBotGame locks the game whose bot has been due longest, skipping the games other
-// transactions hold (another instance's worker, or a player's action), then reads it as LockGame
-// does. The row is locked before it is read in full, so what is read is what the lock protects.
-func (t *gameTx) LockDueBotGame(ctx context.Context) (*play.GameRecord, error) {
-	return t.lockFirst(ctx, `SELECT id::text FROM games WHERE bot_due_at <= now() ORDER BY bot_due_at LIMIT 1 FOR UPDATE SKIP LOCKED`)
-}
-
-// LockExpiredTurnGame locks the game whose turn deadline passed longest ago, as LockDueBotGame does.
-// Postgres checks the condition again on the row it locks, so a deadline a player's action moved
-// on while the worker waited is not taken for expired.
-func (t *gameTx) LockExpiredTurnGame(ctx context.Context) (*play.GameRecord, error) {
-	return t.lockFirst(ctx, `SELECT id::text FROM games WHERE turn_deadline <= now() ORDER BY turn_deadline LIMIT 1 FOR UPDATE SKIP LOCKED`)
-}
-
-// LockAbandonedGame locks a lobby older than lobbyTTL or an active game unchanged for idleTTL, as
-// LockDueBotGame does.
-func (t *gameTx) LockAbandonedGame(ctx context.Context, lobbyTTL, idleTTL time.Duration) (*play.GameRecord, error) {
-	return t.lockFirst(ctx, `SELECT id::text FROM games
-		WHERE (status = 'lobby' AND created_at <= now() - make_interval(secs => $1))
-			OR (status = 'active' AND updated_at <= now() - make_interval(secs => $2))
-		LIMIT 1 FOR UPDATE SKIP LOCKED`, lobbyTTL.Seconds(), idleTTL.Seconds())
-}
-
-// lockFirst locks the game the query finds first, skipping the games other transactions hold,
-// then reads it as LockGame does; play.ErrNotFound when it finds none.
-func (t *gameTx) lockFirst(ctx context.Context, query string, args ...any) (*play.GameRecord, error) {
-	var id string
-	err := t.one(ctx, query, args,
-		func(r pgx.Row) error {
-			if err := r.Scan(&id); !errors.Is(err, pgx.ErrNoRows) {
-				return err
-			}
-			return nil
-		})
-	if err != nil {
-		return nil, err
-	}
-	if id == "" {
-		return nil, play.ErrNotFound
-	}
-	return t.LockGame(ctx, id)
 }
 
 func (t *gameTx) AbortGame(ctx context.Context, g *play.GameRecord, reason play.EndReason) error {

@@ -1,0 +1,67 @@
+package repo
+
+import (
+	"context"
+	"errors"
+	"strconv"
+
+	"github.com/jackc/pgx/v5"
+
+	"primegames/play"
+)
+
+// The worker finds due games in two steps, so that no query both locks and spans games (on a
+// database sharded by game, such as Citus, a locking query must stay within one shard): a plain
+// read of a few due games, soonest first, then a claim of one of them by its id.
+
+// dueCondition is the SQL condition under which a game is due for the work, with its arguments
+// as $1, $2, …, and the order in which the due games are taken ("ORDER BY …", or none).
+func dueCondition(due play.Due) (where, order string, args []any) {
+	switch due.Work {
+	case play.DueBot:
+		return `bot_due_at <= now()`, `ORDER BY bot_due_at`, nil
+	case play.DueTurn:
+		return `turn_deadline <= now()`, `ORDER BY turn_deadline`, nil
+	default: // play.DueAbandoned: any order, so that the two partial indexes serve it unsorted
+		return `(status = 'lobby' AND created_at <= now() - make_interval(secs => $1))
+			OR (status = 'active' AND updated_at <= now() - make_interval(secs => $2))`, ``,
+			[]any{due.LobbyTTL.Seconds(), due.IdleTTL.Seconds()}
+	}
+}
+
+// DueGames lists the ids of up to limit games due for the work, soonest first, without locking
+// them: another instance's worker may claim them first.
+func (s *Games) DueGames(ctx context.Context, due play.Due, limit int) ([]string, error) {
+	where, order, args := dueCondition(due)
+	rows, err := s.db.Pool.Query(ctx, `SELECT id::text FROM games WHERE `+where+` `+order+
+		` LIMIT $`+strconv.Itoa(len(args)+1), append(args, limit)...)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, pgx.RowTo[string])
+}
+
+// ClaimDueGame locks the first of the candidates that is still due for the work, skipping those
+// another transaction holds (another instance's worker, or a player's action), then reads it as
+// LockGame does. Each claim names one game, and Postgres checks the condition again on the row it
+// locks, so a game that another worker served after the candidates were read is not taken for due.
+func (t *gameTx) ClaimDueGame(ctx context.Context, due play.Due, candidates []string) (*play.GameRecord, error) {
+	where, _, args := dueCondition(due)
+	claim := `SELECT true FROM games WHERE id = $` + strconv.Itoa(len(args)+1) + ` AND (` + where + `) FOR UPDATE SKIP LOCKED`
+	for _, id := range candidates {
+		claimed := false
+		err := t.one(ctx, claim, append(args, id), func(r pgx.Row) error {
+			if err := r.Scan(&claimed); !errors.Is(err, pgx.ErrNoRows) {
+				return err
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		if claimed {
+			return t.LockGame(ctx, id)
+		}
+	}
+	return nil, play.ErrNotFound
+}
