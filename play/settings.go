@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"primegames/domain"
@@ -95,8 +97,35 @@ func CheckSettings(options json.RawMessage) error {
 }
 
 // OptionsView is the game's canonical options as views show them: the engine's with the shared
-// settings added.
+// settings added. The result is shared: callers must not change it.
 func (g *GameRecord) OptionsView() (json.RawMessage, error) {
+	key := optionsViewKey{options: string(g.Options), settings: g.Settings}
+	if view, ok := optionsViews.Load(key); ok {
+		return view.(json.RawMessage), nil
+	}
+	view, err := g.optionsView()
+	if err == nil && optionsViewsKept.Add(1) <= maxOptionsViews {
+		optionsViews.Store(key, view)
+	}
+	return view, err
+}
+
+// optionsViews remembers OptionsView's answers, as a few sets of options serve most games and each
+// answer takes a parse, a map and a sorted encoding; up to maxOptionsViews of them, as options come
+// from clients.
+var (
+	optionsViews     sync.Map // optionsViewKey → json.RawMessage
+	optionsViewsKept atomic.Int64
+)
+
+const maxOptionsViews = 1024
+
+type optionsViewKey struct {
+	options  string
+	settings Settings
+}
+
+func (g *GameRecord) optionsView() (json.RawMessage, error) {
 	fields := map[string]json.RawMessage{}
 	if err := json.Unmarshal(g.Options, &fields); err != nil {
 		return nil, err

@@ -38,9 +38,11 @@ type gameRow struct {
 	turnSeconds int64
 }
 
+// JSON columns are scanned as bytes: into a json.RawMessage, pgx would run json.Unmarshal, which
+// checks and copies the whole snapshot on every read.
 func (r *gameRow) destinations() []any {
 	g := &r.g
-	return []any{&g.ID, &g.Kind, &g.Options, &g.Status, &g.SeatCount, &g.Seed, &g.Version, &g.Snapshot,
+	return []any{&g.ID, &g.Kind, (*[]byte)(&g.Options), &g.Status, &g.SeatCount, &g.Seed, &g.Version, (*[]byte)(&g.Snapshot),
 		&r.winners, &g.CreatorHash, &g.CreatedAt, &g.UpdatedAt, &g.FinishedAt, &g.ClassroomID, &r.botDelayMS, &g.Settings.Hints, &g.BotDueAt, &g.RematchID,
 		&r.turnSeconds, &g.TurnDeadline, &g.EndReason}
 }

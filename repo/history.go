@@ -10,12 +10,13 @@ import (
 
 const entryColumns = `seq, version, seat, action, outcome, random, created_at, service, coalesce(bot, ''), timeout`
 
+// scanEntry scans the JSON columns as bytes, as gameRow does.
 func scanEntry(row pgx.CollectableRow) (play.Entry, error) {
 	var e play.Entry
 	var seat *int32
 	var random []int32
 	var bot string
-	if err := row.Scan(&e.Seq, &e.Version, &seat, &e.Action, &e.Outcome, &random, &e.CreatedAt, &e.Service, &bot, &e.Timeout); err != nil {
+	if err := row.Scan(&e.Seq, &e.Version, &seat, (*[]byte)(&e.Action), (*[]byte)(&e.Outcome), &random, &e.CreatedAt, &e.Service, &bot, &e.Timeout); err != nil {
 		return e, err
 	}
 	if seat != nil {
