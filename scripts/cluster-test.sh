@@ -6,6 +6,7 @@
 #
 #   scripts/cluster-test.sh [go test flags, e.g. -run TestClusterConflicting]
 #
+# Without flags it then runs repo's test of the replica's reads against the cluster too.
 # It fails unless every cluster test that go test ran passed, and without flags unless all of
 # them ran: a test that skipped (it found no cluster) or did not run fails it, so that CI cannot
 # pass without having tested the cluster.
@@ -37,4 +38,18 @@ fi
 echo "cluster-test: passed:" $passed
 
 scripts/cluster.sh heal
+
+# Then, on the full run, the replica's own test (repo), once heal has it streaming again: reads go
+# to the replica only when it has replayed every write committed before them.
+if [ $# -eq 0 ]; then
+  port() { sed -n "s/^$1=//p" "$CLUSTER_DIR/ports"; }
+  replica_test=TestReadsGoToTheReplicaOnlyOnceItHasReplayedTheWrites
+  TEST_PRIMARY_URL="postgres://postgres@127.0.0.1:$(port primary)/primegames?sslmode=disable" \
+  TEST_REPLICA_URL="postgres://postgres@127.0.0.1:$(port replica)/primegames?sslmode=disable" \
+    go test ./repo -run "^$replica_test\$" -count=1 -v 2>&1 | tee "$output"
+  if ! grep -q "^--- PASS: $replica_test " "$output"; then
+    echo "cluster-test: $replica_test skipped or did not run" >&2
+    exit 1
+  fi
+fi
 scripts/cluster.sh status
