@@ -8,21 +8,15 @@ import (
 
 	"primegames/domain/games"
 	"primegames/play"
-	"primegames/repo/repotest"
 )
 
 // Two instances over one database: each keeps the states it decoded or wrote, and neither ever
 // answers from a state the other has since moved on.
 func TestKeptStatesFollowTheStoredSnapshot(t *testing.T) {
 	ctx := context.Background()
-	db := repotest.NewDB(t)
-	first, second := play.New(db.Games(), games.All()), play.New(db.Games(), games.All())
-	created, err := first.Create(ctx, play.NewGame{Kind: "prime-climb", Players: []string{"Ada", "Ben"}}, play.Nobody, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, first, created, mover := climbForTwo(t)
+	second := play.New(db.Games(), games.All())
 	id := created.Game.ID
-	mover := play.IdentifyToken(created.SeatTokens[created.Game.State.Status().ToAct[0]].Token, "")
 	stateOf := func(s *play.Service) []byte {
 		t.Helper()
 		g, err := s.Load(ctx, id)

@@ -64,15 +64,9 @@ func TestIdempotencyKeysExpire(t *testing.T) {
 // still answers its retries, so no upgrade makes a retried action act twice.
 func TestActionKeysKeptInTheirOwnRowStillAnswer(t *testing.T) {
 	ctx := context.Background()
-	db := repotest.NewDB(t)
-	master := play.New(db.Games(), games.All())
-	created, err := master.Create(ctx, play.NewGame{Kind: "prime-climb", Players: []string{"Ada", "Ben"}}, play.Nobody, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, master, created, mover := climbForTwo(t)
 	id := created.Game.ID
 	seat := created.Game.State.Status().ToAct[0]
-	mover := play.IdentifyToken(created.SeatTokens[seat].Token, "")
 	entries := func() (n int) {
 		t.Helper()
 		if err := db.Pool.QueryRow(ctx, `SELECT count(*) FROM actions WHERE game_id = $1`, id).Scan(&n); err != nil {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"testing"
 
-	"primegames/domain/games"
 	"primegames/play"
 	"primegames/repo/repotest"
 )
@@ -14,15 +13,8 @@ import (
 // was rolled back by Postgres; it is run again on another connection and applied exactly once.
 func TestActRetriesATransactionWhoseBackendWasTerminated(t *testing.T) {
 	ctx := context.Background()
-	db := repotest.NewDB(t)
-	master := play.New(db.Games(), games.All())
-	created, err := master.Create(ctx, play.NewGame{Kind: "prime-climb", Players: []string{"Ada", "Ben"}}, play.Nobody, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, master, created, mover := climbForTwo(t)
 	g := created.Game
-	seat := g.State.Status().ToAct[0]
-	mover := play.IdentifyToken(created.SeatTokens[seat].Token, "")
 
 	// Hold the game's row lock so that the action waits, on a backend we can find and terminate.
 	holder, err := db.Pool.Begin(ctx)
