@@ -3,7 +3,6 @@ package play
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 )
@@ -39,20 +38,7 @@ type AbortOutcome struct {
 // acted reports whether a game was claimed.
 func (s *Service) AbortAbandonedGame(ctx context.Context) (acted bool, err error) {
 	due := Due{Work: DueAbandoned, LobbyTTL: s.ttls.Lobby, IdleTTL: s.ttls.Idle}
-	candidates, err := s.store.DueGames(ctx, due, dueCandidates)
-	if err != nil || len(candidates) == 0 {
-		return false, err
-	}
-	err = s.store.Update(ctx, func(tx Tx) error {
-		acted = false
-		g, err := tx.ClaimDueGame(ctx, due, candidates)
-		if errors.Is(err, ErrNotFound) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		acted = true
+	claimed, err := s.inDueGame(ctx, due, func(tx Tx, g *GameRecord) error {
 		switch g.Status {
 		case StatusLobby:
 			return tx.AbortGame(ctx, g, EndLobbyExpired)
@@ -64,7 +50,7 @@ func (s *Service) AbortAbandonedGame(ctx context.Context) (acted bool, err error
 	if err != nil {
 		return false, err // not acted: the worker waits before it tries again
 	}
-	return acted, nil
+	return claimed != nil, nil
 }
 
 // abortIdle records the abort of an active game as a service entry, then aborts the game; the

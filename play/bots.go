@@ -153,24 +153,10 @@ func sleep(ctx context.Context, d time.Duration, wake <-chan struct{}) {
 // says why a claimed bot could not act. Its next try is then botRetry away, so that a game that
 // keeps failing neither spins nor holds up the games due after it.
 func (s *Service) ActForDueBot(ctx context.Context) (acted bool, err error) {
-	due := Due{Work: DueBot}
-	candidates, err := s.store.DueGames(ctx, due, dueCandidates)
-	if err != nil || len(candidates) == 0 {
-		return false, err
-	}
 	var failure error
 	var rec *GameRecord
-	claimed := ""
-	err = s.store.Update(ctx, func(tx Tx) error {
-		acted, failure, rec, claimed = false, nil, nil, ""
-		g, err := tx.ClaimDueGame(ctx, due, candidates)
-		if errors.Is(err, ErrNotFound) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		acted, claimed = true, g.ID
+	claimed, err := s.inDueGame(ctx, Due{Work: DueBot}, func(tx Tx, g *GameRecord) error {
+		var err error
 		if rec, failure, err = s.botTurn(ctx, tx, g); err != nil {
 			return err
 		}
@@ -179,16 +165,42 @@ func (s *Service) ActForDueBot(ctx context.Context) (acted bool, err error) {
 		}
 		return nil
 	})
-	if err != nil && claimed != "" && ctx.Err() == nil {
-		if perr := s.store.Update(ctx, func(tx Tx) error { return tx.ScheduleBot(ctx, claimed, ptrTo(botRetry)) }); perr != nil {
-			err = errors.Join(err, perr)
-		}
+	if claimed == nil {
+		return false, err
 	}
 	if err != nil {
-		return acted, err
+		if ctx.Err() == nil {
+			if perr := s.store.Update(ctx, func(tx Tx) error { return tx.ScheduleBot(ctx, claimed.ID, ptrTo(botRetry)) }); perr != nil {
+				err = errors.Join(err, perr)
+			}
+		}
+		return true, err
 	}
 	s.wakeBotsFor(rec)
-	return acted, failure
+	return true, failure
+}
+
+// inDueGame reads a few games due for the work without locks, then, in one transaction, claims the
+// first still due that no other worker holds and does work on it. It returns the game claimed, nil
+// when there was none (then work did not run), with work's error or the transaction's.
+func (s *Service) inDueGame(ctx context.Context, due Due, work func(tx Tx, g *GameRecord) error) (claimed *GameRecord, err error) {
+	candidates, err := s.store.DueGames(ctx, due, dueCandidates)
+	if err != nil || len(candidates) == 0 {
+		return nil, err
+	}
+	err = s.store.Update(ctx, func(tx Tx) error {
+		claimed = nil // a transaction run again after a lost connection starts afresh
+		g, err := tx.ClaimDueGame(ctx, due, candidates)
+		if errors.Is(err, ErrNotFound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		claimed = g
+		return work(tx, g)
+	})
+	return claimed, err
 }
 
 // botTurn makes the move of the bot to act in g, which is locked. A bot that cannot move is a

@@ -30,24 +30,8 @@ const timeoutLevel = domain.LevelGreedy
 // A turn the server could not play is tried again botRetry later, so that it neither spins nor
 // holds up the games due after it.
 func (s *Service) ActForExpiredTurn(ctx context.Context) (acted bool, err error) {
-	due := Due{Work: DueTurn}
-	candidates, err := s.store.DueGames(ctx, due, dueCandidates)
-	if err != nil || len(candidates) == 0 {
-		return false, err
-	}
-	var rec *GameRecord
-	err = s.store.Update(ctx, func(tx Tx) error {
-		acted, rec = false, nil
-		g, err := tx.ClaimDueGame(ctx, due, candidates)
-		if errors.Is(err, ErrNotFound) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		acted, rec = true, g
-		return s.timeoutTurn(ctx, tx, g)
-	})
+	rec, err := s.inDueGame(ctx, Due{Work: DueTurn}, func(tx Tx, g *GameRecord) error { return s.timeoutTurn(ctx, tx, g) })
+	acted = rec != nil
 	if err != nil && rec != nil && ctx.Err() == nil {
 		if perr := s.store.Update(ctx, func(tx Tx) error { return tx.ScheduleDeadline(ctx, rec.ID, ptrTo(botRetry)) }); perr != nil {
 			err = errors.Join(err, perr)
