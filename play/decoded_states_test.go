@@ -11,11 +11,14 @@ import (
 )
 
 // Two instances over one database: each keeps the states it decoded or wrote, and neither ever
-// answers from a state the other has since moved on.
+// answers from a state the other has since moved on. The instances take turns at playing whatever
+// the game asks for next (a roll, a move, a second roll after doubles), so each step is played by
+// an instance that last read the game before the other one changed it.
 func TestKeptStatesFollowTheStoredSnapshot(t *testing.T) {
 	ctx := context.Background()
-	db, first, created, mover := climbForTwo(t)
+	db, first, created, _ := climbForTwo(t)
 	second := play.New(db.Games(), games.All())
+	instances := []*play.Service{first, second}
 	id := created.Game.ID
 	stateOf := func(s *play.Service) []byte {
 		t.Helper()
@@ -31,38 +34,36 @@ func TestKeptStatesFollowTheStoredSnapshot(t *testing.T) {
 	}
 	stored := func() []byte { return stateOf(play.New(db.Games(), games.All())) } // decoded afresh
 
-	before := stateOf(first)
-	for range 2 {
-		if _, err := second.Act(ctx, play.Action{GameID: id, Action: json.RawMessage(`{"type":"roll"}`)}, mover, nil); err != nil {
-			t.Fatal(err)
+	before := stored()
+	for _, s := range instances {
+		if got := stateOf(s); !bytes.Equal(got, before) {
+			t.Fatalf("an instance answers\n%s\nnot the stored\n%s", got, before)
 		}
-		now := stored()
-		if bytes.Equal(now, before) {
-			t.Fatal("the roll changed nothing")
-		}
-		if got := stateOf(first); !bytes.Equal(got, now) {
-			t.Fatalf("the instance that read the game before the roll answers\n%s\nnot the stored\n%s", got, now)
-		}
-		if got := stateOf(second); !bytes.Equal(got, now) {
-			t.Fatalf("the instance that rolled answers\n%s\nnot the stored\n%s", got, now)
-		}
-		// The other seat moves, through the first instance, which knows the state it read.
-		g, err := first.Load(ctx, id)
+	}
+	for step := range 6 {
+		actor := instances[step%2]
+		g, err := actor.Load(ctx, id)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var legal []struct{ Action json.RawMessage }
 		seat := g.State.Status().ToAct[0]
+		var legal []struct{ Action json.RawMessage }
 		if encoded, err := json.Marshal(g.State.LegalActions(seat)); err != nil || json.Unmarshal(encoded, &legal) != nil || len(legal) == 0 {
-			t.Fatalf("no legal move after the roll: %s %v", encoded, err)
+			t.Fatalf("step %d: seat %d has no legal action: %s %v", step, seat, encoded, err)
 		}
-		if _, err := first.Act(ctx, play.Action{GameID: id, Action: legal[0].Action}, mover, nil); err != nil {
-			t.Fatal(err)
+		mover := play.IdentifyToken(created.SeatTokens[seat].Token, "")
+		if _, err := actor.Act(ctx, play.Action{GameID: id, Action: legal[0].Action}, mover, nil); err != nil {
+			t.Fatalf("step %d: %v", step, err)
 		}
-		before = stored()
-		if got := stateOf(second); !bytes.Equal(got, before) {
-			t.Fatalf("the instance that rolled answers after the move\n%s\nnot the stored\n%s", got, before)
+		now := stored()
+		if bytes.Equal(now, before) {
+			t.Fatalf("step %d: %s changed nothing", step, legal[0].Action)
 		}
-		mover = play.IdentifyToken(created.SeatTokens[1-seat].Token, "")
+		for i, s := range instances {
+			if got := stateOf(s); !bytes.Equal(got, now) {
+				t.Fatalf("step %d: instance %d (instance %d acted) answers\n%s\nnot the stored\n%s", step, i, step%2, got, now)
+			}
+		}
+		before = now
 	}
 }
