@@ -23,8 +23,10 @@ func dueCondition(due play.Due) (where, order string, args []any) {
 	case play.DueTurn:
 		return `turn_deadline <= now()`, `ORDER BY turn_deadline`, nil
 	default: // play.DueAbandoned: any order, so that the two partial indexes serve it unsorted
+		// active_minute, never later than updated_at, is what the index holds (migration 00018).
 		return `(status = 'lobby' AND created_at <= now() - make_interval(secs => $1))
-			OR (status = 'active' AND updated_at <= now() - make_interval(secs => $2))`, ``,
+			OR (status = 'active' AND active_minute <= now() - make_interval(secs => $2)
+				AND updated_at <= now() - make_interval(secs => $2))`, ``,
 			[]any{due.LobbyTTL.Seconds(), due.IdleTTL.Seconds()}
 	}
 }

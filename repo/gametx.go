@@ -113,6 +113,12 @@ const keptEntrySQL = `SELECT seq, key_request_hash FROM actions
 	ORDER BY seq DESC LIMIT 1`
 
 // nextSeqSQL is the seq a game's next history entry takes.
+// touched is what every change of a game sets besides its own columns: when it changed, and the
+// minute of that, which the worker's search for idle games reads through its index. The minute
+// changes once a minute at most while a game is played, so an action's update of its game changes
+// no indexed column and stays a heap-only update (migration 00018).
+const touched = `updated_at = now(), active_minute = date_trunc('minute', now())`
+
 const nextSeqSQL = `SELECT coalesce(max(seq), -1) + 1 FROM actions WHERE game_id = $1`
 
 // lockGame locks the game row, then reads its seats, the seq its next entry takes and, for a
@@ -240,7 +246,7 @@ func (t *gameTx) AppendEntry(ctx context.Context, gameID string, e *play.Entry) 
 
 func (t *gameTx) SaveState(ctx context.Context, g *play.GameRecord, c play.StateChange) error {
 	err := t.queue(ctx, `UPDATE games SET status = $2, seat_count = $3, snapshot = $4, winners = $5, to_act = $7,
-			version = version + 1, updated_at = now(),
+			version = version + 1, `+touched+`,
 			finished_at = CASE WHEN $2 = 'finished' THEN now() END,
 			bot_due_at = now() + make_interval(secs => $6),
 			turn_deadline = CASE WHEN $9 THEN turn_deadline ELSE now() + make_interval(secs => $8) END
@@ -284,7 +290,7 @@ func (t *gameTx) RemoveSeat(ctx context.Context, gameID string, seat int) error 
 // links to one already: the first link stands, and is announced once.
 func (t *gameTx) LinkRematch(ctx context.Context, gameID, rematchID string) error {
 	linked := false
-	err := t.one(ctx, `WITH linked AS (UPDATE games SET rematch_id = $2, version = version + 1, updated_at = now()
+	err := t.one(ctx, `WITH linked AS (UPDATE games SET rematch_id = $2, version = version + 1, `+touched+`
 			WHERE id = $1 AND rematch_id IS NULL RETURNING 1)
 		SELECT EXISTS (SELECT FROM linked)`, []any{gameID, rematchID}, func(r pgx.Row) error { return r.Scan(&linked) })
 	if err != nil || !linked {
@@ -294,7 +300,7 @@ func (t *gameTx) LinkRematch(ctx context.Context, gameID, rematchID string) erro
 }
 
 func (t *gameTx) BumpVersion(ctx context.Context, g *play.GameRecord) error {
-	if err := t.queue(ctx, `UPDATE games SET version = version + 1, updated_at = now() WHERE id = $1`, g.ID); err != nil {
+	if err := t.queue(ctx, `UPDATE games SET version = version + 1, `+touched+` WHERE id = $1`, g.ID); err != nil {
 		return err
 	}
 	g.Version++
@@ -342,7 +348,7 @@ func (t *gameTx) SetTimeouts(ctx context.Context, gameID string, seat, timeouts 
 }
 
 func (t *gameTx) AbortGame(ctx context.Context, g *play.GameRecord, reason play.EndReason) error {
-	if err := t.queue(ctx, `UPDATE games SET status = 'aborted', end_reason = $2, version = version + 1, updated_at = now(), finished_at = now(),
+	if err := t.queue(ctx, `UPDATE games SET status = 'aborted', end_reason = $2, version = version + 1, `+touched+`, finished_at = now(),
 			bot_due_at = NULL, turn_deadline = NULL, to_act = '{}' WHERE id = $1`, g.ID, string(reason)); err != nil {
 		return err
 	}

@@ -124,8 +124,17 @@ func playUntilOver(t *testing.T, master *play.Service, gameID string, seats map[
 }
 
 // remigrateFrom migrates down until table has no column (the migration that adds it undone), then
-// up again, so that the rows written since run through that migration's backfill.
+// up again, so that the migration's backfill runs over the rows written since.
 func remigrateFrom(t *testing.T, db *repo.DB, m *repo.Migrator, table, column string) {
+	t.Helper()
+	migrateDownUntilGone(t, db, m, table, column)
+	if err := m.Up(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// migrateDownUntilGone migrates down until table has no column.
+func migrateDownUntilGone(t *testing.T, db *repo.DB, m *repo.Migrator, table, column string) {
 	t.Helper()
 	ctx := context.Background()
 	for {
@@ -135,13 +144,10 @@ func remigrateFrom(t *testing.T, db *repo.DB, m *repo.Migrator, table, column st
 			t.Fatal(err)
 		}
 		if !has {
-			break
+			return
 		}
 		if err := m.Down(ctx); err != nil {
 			t.Fatal(err)
 		}
-	}
-	if err := m.Up(ctx); err != nil {
-		t.Fatal(err)
 	}
 }

@@ -59,6 +59,7 @@ func main() {
 	duration := flag.Duration("duration", 20*time.Second, "how long -mode lean and -mode get run")
 	gzip := flag.Bool("gzip", false, "ask for gzip-compressed responses (Accept-Encoding: gzip), as Go's client does by default; off, the client spends no CPU decompressing, as pgbench, and the server none compressing")
 	include := flag.Bool("include", true, "-mode lean: ask POST …/actions for the next legal actions (include=legal_actions) and skip the GET when the same seat acts next")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of loadgen itself to this file")
 	flag.Parse()
 	if *mode != "games" && *mode != "lean" && *mode != "get" {
 		fmt.Fprintf(os.Stderr, "loadgen: -mode must be games, lean or get, not %q\n", *mode)
@@ -77,6 +78,14 @@ func main() {
 		os.Exit(2)
 	}
 
+	if *cpuProfile != "" {
+		stopProfile, err := profileCPU(*cpuProfile)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "loadgen: %v\n", err)
+			os.Exit(1)
+		}
+		defer stopProfile()
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	httpClient := &http.Client{
