@@ -3,7 +3,9 @@
 # rounds of pgbench tpcb-like, loadgen's lean loop, pgbench select-only and loadgen's GET mode, all
 # with the same number of clients for the same duration; then prints each round, the medians and the
 # ratios (accepted actions/s ÷ tpcb-like TPS, GET requests/s ÷ select-only TPS), the POST p99 beside
-# pgbench's own tpcb-like p99, the server's CPU time per action and per GET, and its peak RSS.
+# pgbench's own tpcb-like p99, the server's CPU time per action and per GET, its peak RSS, and the
+# CPU time of Postgres's backends per tpcb-like transaction, action, select-only transaction and GET
+# (read from /proc, so only for a Postgres on this machine).
 # See README.md, "Performance".
 #
 # Needs Go, psql and pgbench, and a Postgres where PGUSER may create databases. It builds the server
@@ -13,7 +15,7 @@
 # Settings (environment):
 #   PGHOST, PGPORT, PGUSER, PGPASSWORD   the Postgres to use (127.0.0.1, 5432, postgres)
 #   ROUNDS=3        interleaved rounds
-#   DURATION=20     seconds of each run
+#   DURATION=20     seconds of each run (at least 4)
 #   CLIENTS=8       concurrent clients of pgbench and of loadgen
 #   PGBENCH_SCALE=10  pgbench -i scale factor (scale ≥ clients, so tpcb-like's branch rows do not
 #                     serialise the clients)
@@ -35,6 +37,7 @@ PROFILE=${PROFILE:-0}
 INCLUDE=${INCLUDE:-1}
 GZIP=${GZIP:-0}
 PROFILE_OUT=${PROFILE_OUT:-$PWD/bench-cpu.pprof}
+[ "$DURATION" -ge 4 ] || { echo "bench: DURATION must be at least 4 seconds" >&2; exit 2; }
 export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres}
 
 cd "$(dirname "$0")/.."
@@ -84,13 +87,46 @@ for _ in $(seq 100); do
 done
 curl -fs "$url/readyz" >/dev/null || { log "the server did not become ready"; cat "$work/server.log" >&2; exit 1; }
 
-# pgbench_tps MODE-FLAGS... prints the TPS of one pgbench run and its transactions' p99 latency in ms.
+# backend_ticks DB prints "pid ticks" for each client backend connected to DB: the CPU time (user +
+# system, in clock ticks) it has used. Only a Postgres on this machine has its processes in /proc.
+backend_ticks() {
+	psql -qXAt -d postgres -c "SELECT pid FROM pg_stat_activity WHERE datname = '$1' AND backend_type = 'client backend'" |
+		while read -r pid; do awk -v p="$pid" '{ print p, $14 + $15 }' "/proc/$pid/stat" 2>/dev/null || true; done
+}
+
+# backends_cpu DB prints the CPU seconds that the client backends of DB use between about 1 s into a
+# run and 1.5 s before its end (so that connecting and disconnecting are left out), and the seconds
+# between the two readings; it is started with the run.
+backends_cpu() {
+	local start=$EPOCHREALTIME first second t0 t1 t2 t3
+	sleep 1
+	t0=$EPOCHREALTIME
+	first=$(backend_ticks "$1")
+	t1=$EPOCHREALTIME
+	sleep "$(awk -v start="$start" -v now="$EPOCHREALTIME" -v d="$DURATION" 'BEGIN { s = start + d - 1.5 - now; print (s > 0 ? s : 0) }')"
+	t2=$EPOCHREALTIME
+	second=$(backend_ticks "$1")
+	t3=$EPOCHREALTIME
+	# Each reading took a while: the window runs from the middle of the first to the middle of the second.
+	{ sed 's/^/before /' <<<"$first"; sed 's/^/after /' <<<"$second"; } |
+		awk -v hz="$(getconf CLK_TCK)" -v window="$(awk -v a="$t0" -v b="$t1" -v c="$t2" -v d="$t3" 'BEGIN { print (c + d) / 2 - (a + b) / 2 }')" '
+			$1 == "before" { b[$2] = $3 }
+			$1 == "after" && NF == 3 { s += $3 - ($2 in b ? b[$2] : 0) }
+			END { print s / hz, window }'
+}
+
+# pgbench_tps MODE-FLAGS... prints the TPS of one pgbench run, its transactions' p99 latency in ms,
+# and the CPU seconds of its backends with the seconds they were measured over (backends_cpu).
 pgbench_tps() {
 	rm -f "$work"/pgbench-latency.*
+	backends_cpu "$pgbench_db" >"$work/pgbench-backends" &
+	local backends=$!
 	pgbench -c "$CLIENTS" -j "$(nproc)" -T "$DURATION" -l --log-prefix="$work/pgbench-latency" "$@" "$pgbench_db" \
 		>"$work/pgbench.log" 2>&1 || { cat "$work/pgbench.log" >&2; exit 1; }
-	printf '%s %s\n' "$(awk '/^tps = / { print $3; exit }' "$work/pgbench.log")" \
-		"$(cat "$work"/pgbench-latency.* | awk '{ print $3 }' | sort -n | awk '{ v[NR] = $1 } END { i = int(NR * 0.99); print v[i < 1 ? 1 : i] / 1000 }')"
+	wait "$backends"
+	printf '%s %s %s\n' "$(awk '/^tps = / { print $3; exit }' "$work/pgbench.log")" \
+		"$(cat "$work"/pgbench-latency.* | awk '{ print $3 }' | sort -n | awk '{ v[NR] = $1 } END { i = int(NR * 0.99); print v[i < 1 ? 1 : i] / 1000 }')" \
+		"$(cat "$work/pgbench-backends")"
 	rm -f "$work"/pgbench-latency.*
 }
 
@@ -105,26 +141,31 @@ loadgen_result() {
 	[ "$GZIP" = 1 ] && gzip=true
 	local cpu_before loadgen_cpu TIMEFORMAT='%U %S'
 	cpu_before=$(server_cpu)
+	backends_cpu "$app_db" >"$work/app-backends" &
+	local backends=$!
 	loadgen_cpu=$({ time "$work/loadgen" -mode "$1" -include="$include" -gzip="$gzip" -url "$url" -concurrency "$CLIENTS" \
 		-duration "${DURATION}s" -seed "$RANDOM" >"$work/loadgen-$1.log" 2>&1; } 2>&1) || { cat "$work/loadgen-$1.log" >&2; exit 1; }
 	local result
 	result=$(grep '^RESULT ' "$work/loadgen-$1.log" | cut -d' ' -f2-) ||
 		{ log "loadgen -mode $1 gave no RESULT line:"; cat "$work/loadgen-$1.log" >&2; exit 1; }
+	wait "$backends"
 	echo "$result server_cpu_s=$(awk -v t="$(($(server_cpu) - cpu_before))" -v hz="$(getconf CLK_TCK)" 'BEGIN { print t / hz }')" \
-		"loadgen_cpu_s=$(awk -v t="$loadgen_cpu" 'BEGIN { split(t, a, " "); print a[1] + a[2] }')"
+		"loadgen_cpu_s=$(awk -v t="$loadgen_cpu" 'BEGIN { split(t, a, " "); print a[1] + a[2] }')" \
+		"backends_cpu_s=$(cut -d' ' -f1 "$work/app-backends") backends_window_s=$(cut -d' ' -f2 "$work/app-backends")"
 }
 
 field() { tr ' ' '\n' <<<"$1" | awk -F= -v k="$2" '$1 == k { print $2 }'; }
 
 rows=()
 loadgen_rows=()
+backend_rows=()
 for round in $(seq "$ROUNDS"); do
 	log "round $round of $ROUNDS: pgbench tpcb-like"
-	read -r tpcb tpcb_p99 < <(pgbench_tps)
+	read -r tpcb tpcb_p99 tpcb_backends tpcb_window < <(pgbench_tps)
 	log "round $round of $ROUNDS: loadgen lean loop"
 	lean=$(loadgen_result lean)
 	log "round $round of $ROUNDS: pgbench select-only"
-	read -r select_only _ < <(pgbench_tps -S)
+	read -r select_only _ select_backends select_window < <(pgbench_tps -S)
 	log "round $round of $ROUNDS: loadgen GET mode"
 	gets=$(loadgen_result get)
 	errors=$(($(field "$lean" errors) + $(field "$gets" errors)))
@@ -138,6 +179,12 @@ for round in $(seq "$ROUNDS"); do
 	rows+=("$round $tpcb $(field "$lean" actions_per_s) $(field "$lean" post_p50_ms) $(field "$lean" post_p99_ms) $select_only $(field "$gets" requests_per_s) $(field "$gets" get_p99_ms) $errors $tpcb_p99 $cpu_per_action $cpu_per_get")
 	# loadgen's own CPU per action and per GET, in µs (pgbench's is not measured).
 	loadgen_rows+=("$(awk -v s="$(field "$lean" loadgen_cpu_s)" -v n="$(field "$lean" actions)" 'BEGIN { print n ? s * 1e6 / n : 0 }') $(awk -v s="$(field "$gets" loadgen_cpu_s)" -v n="$(field "$gets" requests)" 'BEGIN { print n ? s * 1e6 / n : 0 }')")
+	# The CPU of Postgres's client backends per tpcb-like transaction, per accepted action, per
+	# select-only transaction and per GET, in µs, over the runs' measured windows.
+	backend_rows+=("$(awk -v a="$tpcb_backends" -v b="$(field "$lean" backends_cpu_s)" -v c="$select_backends" -v d="$(field "$gets" backends_cpu_s)" \
+		-v ra="$tpcb" -v rb="$(field "$lean" actions_per_s)" -v rc="$select_only" -v rd="$(field "$gets" requests_per_s)" \
+		-v wa="$tpcb_window" -v wb="$(field "$lean" backends_window_s)" -v wc="$select_window" -v wd="$(field "$gets" backends_window_s)" \
+		'function per(cpu, rate, w) { return rate && w ? cpu * 1e6 / (rate * w) : 0 } BEGIN { print per(a, ra, wa), per(b, rb, wb), per(c, rc, wc), per(d, rd, wd) }')")
 done
 
 peak_rss_kb=$(awk '/^VmHWM:/ { print $2 }' "/proc/$server_pid/status")
@@ -175,6 +222,21 @@ function row(name, i) {
 
 printf '%s\n' "${loadgen_rows[@]}" | sort -n -k1,1 | awk '{ a[NR] = $1 } END { printf "loadgen CPU (user + system), medians: %.0f µs per action, ", a[int((NR + 1) / 2)] }'
 printf '%s\n' "${loadgen_rows[@]}" | sort -n -k2,2 | awk '{ g[NR] = $2 } END { printf "%.0f µs per GET\n", g[int((NR + 1) / 2)] }'
+
+# Postgres's share: the CPU of the client backends (the database's own work, without pgbench's or
+# the server's), per unit of each run, medians.
+printf '%s\n' "${backend_rows[@]}" | awk '
+function median(col,   n, i, j, t, v) {
+	n = 0
+	for (i = 1; i <= NR; i++) v[++n] = cell[i, col]
+	for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (v[j] + 0 < v[i] + 0) { t = v[i]; v[i] = v[j]; v[j] = t }
+	return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+}
+{ for (c = 1; c <= 4; c++) cell[NR, c] = $c }
+END {
+	printf "Postgres backends CPU (user + system), medians: %.0f µs per tpcb-like transaction, %.0f µs per action; %.0f µs per select-only transaction, %.0f µs per GET\n",
+		median(1), median(2), median(3), median(4)
+}'
 
 if [ "$PROFILE" = 1 ]; then
 	seconds=$((DURATION > 4 ? DURATION - 2 : DURATION))
