@@ -19,11 +19,7 @@ import (
 // only for the entries after the resignation.
 func TestEntryBotMigrationBackfillsHistories(t *testing.T) {
 	ctx := context.Background()
-	db := openEmpty(t)
-	m := newMigrator(t, db)
-	if err := m.Up(ctx); err != nil {
-		t.Fatal(err)
-	}
+	db, m := migratedWithMigrator(t)
 	master := play.New(db.Games(), games.All())
 	created, err := master.Create(ctx, play.NewGame{Kind: "primed", Options: json.RawMessage(`{"bot_delay_ms":0}`),
 		Players: []string{"Ada", "Bo"}, Bots: []play.BotSeat{{Seat: 2, Level: domain.LevelRandom}}}, play.Nobody, nil)

@@ -2,7 +2,6 @@ package repo_test
 
 import (
 	"context"
-	"encoding/json"
 	"testing"
 	"time"
 
@@ -61,21 +60,13 @@ func TestActionsUpdateTheirGameHeapOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	seats := map[int]play.Principal{}
+	for _, s := range created.SeatTokens {
+		seats[s.Seat] = play.IdentifyToken(s.Token, "")
+	}
 	const steps = 12
-	for step := range steps {
-		g, err := master.Load(ctx, created.Game.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		seat := g.State.Status().ToAct[0]
-		var legal []struct{ Action json.RawMessage }
-		if encoded, err := json.Marshal(g.State.LegalActions(seat)); err != nil || json.Unmarshal(encoded, &legal) != nil || len(legal) == 0 {
-			t.Fatalf("step %d: seat %d has no legal action: %s %v", step, seat, encoded, err)
-		}
-		mover := play.IdentifyToken(created.SeatTokens[seat].Token, "")
-		if _, err := master.Act(ctx, play.Action{GameID: created.Game.ID, Action: legal[0].Action}, mover, nil); err != nil {
-			t.Fatalf("step %d: %v", step, err)
-		}
+	for range steps {
+		actOnce(t, master, created.Game.ID, seats)
 	}
 	db.Pool.Close() // a backend sends its statistics when it ends
 
@@ -107,11 +98,7 @@ func TestActionsUpdateTheirGameHeapOnly(t *testing.T) {
 // migration gives the active games the minute of their last change.
 func TestIdleGamesFromBeforeActiveMinuteAreStillFound(t *testing.T) {
 	ctx := context.Background()
-	db := openEmpty(t)
-	m := newMigrator(t, db)
-	if err := m.Up(ctx); err != nil {
-		t.Fatal(err)
-	}
+	db, m := migratedWithMigrator(t)
 	master := play.New(db.Games(), games.All())
 	var ids []string
 	for range 2 {

@@ -29,6 +29,18 @@ func newMigrator(t *testing.T, db *repo.DB) *repo.Migrator {
 	return m
 }
 
+// migratedWithMigrator is a new database migrated up, with its migrator, for the tests that then
+// undo and redo a migration over rows written meanwhile.
+func migratedWithMigrator(t *testing.T) (*repo.DB, *repo.Migrator) {
+	t.Helper()
+	db := openEmpty(t)
+	m := newMigrator(t, db)
+	if err := m.Up(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return db, m
+}
+
 func tableExists(t *testing.T, db *repo.DB, name string) bool {
 	t.Helper()
 	var exists bool

@@ -9,11 +9,7 @@ import (
 // comparing them.
 func TestNameKeyMigrationBackfillsStudents(t *testing.T) {
 	ctx := context.Background()
-	db := openEmpty(t)
-	m := newMigrator(t, db)
-	if err := m.Up(ctx); err != nil {
-		t.Fatal(err)
-	}
+	db, m := migratedWithMigrator(t)
 	hasNameKey := func() (has bool) {
 		t.Helper()
 		if err := db.Pool.QueryRow(ctx, `SELECT EXISTS (SELECT FROM information_schema.columns

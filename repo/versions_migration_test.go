@@ -17,11 +17,7 @@ import (
 // started from a lobby after joins, started at once, finished, and aborted while running.
 func TestEntryVersionMigrationBackfillsHistories(t *testing.T) {
 	ctx := context.Background()
-	db := openEmpty(t)
-	m := newMigrator(t, db)
-	if err := m.Up(ctx); err != nil {
-		t.Fatal(err)
-	}
+	db, m := migratedWithMigrator(t)
 	master := play.New(db.Games(), games.All())
 
 	lobby, err := master.Create(ctx, play.NewGame{Kind: "primed", OpenSeats: 3}, play.Nobody, nil)
