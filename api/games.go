@@ -99,12 +99,12 @@ func (s *Server) JoinGame(c echo.Context, id openapi.GameID, params openapi.Join
 }
 
 // StartGame starts a lobby game.
-func (s *Server) StartGame(c echo.Context, id openapi.GameID) error {
+func (s *Server) StartGame(c echo.Context, id openapi.GameID, params openapi.StartGameParams) error {
 	principal, err := principalOf(c)
 	if err != nil {
 		return err
 	}
-	g, caller, err := s.play.Start(c.Request().Context(), id.String(), principal)
+	g, caller, err := s.play.Start(c.Request().Context(), id.String(), principal, play.NewIdempotency(params.IdempotencyKey, nil))
 	if err != nil {
 		return err
 	}
@@ -112,12 +112,12 @@ func (s *Server) StartGame(c echo.Context, id openapi.GameID) error {
 }
 
 // AbortGame ends a game at its creator's request.
-func (s *Server) AbortGame(c echo.Context, id openapi.GameID) error {
+func (s *Server) AbortGame(c echo.Context, id openapi.GameID, params openapi.AbortGameParams) error {
 	principal, err := principalOf(c)
 	if err != nil {
 		return err
 	}
-	g, caller, err := s.play.Abort(c.Request().Context(), id.String(), principal)
+	g, caller, err := s.play.Abort(c.Request().Context(), id.String(), principal, play.NewIdempotency(params.IdempotencyKey, nil))
 	if err != nil {
 		return err
 	}
@@ -125,12 +125,12 @@ func (s *Server) AbortGame(c echo.Context, id openapi.GameID) error {
 }
 
 // ResignGame takes the caller's seat out of an active game (G-3).
-func (s *Server) ResignGame(c echo.Context, id openapi.GameID) error {
+func (s *Server) ResignGame(c echo.Context, id openapi.GameID, params openapi.ResignGameParams) error {
 	principal, err := principalOf(c)
 	if err != nil {
 		return err
 	}
-	g, caller, err := s.play.Resign(c.Request().Context(), id.String(), principal)
+	g, caller, err := s.play.Resign(c.Request().Context(), id.String(), principal, play.NewIdempotency(params.IdempotencyKey, nil))
 	if err != nil {
 		return err
 	}
@@ -138,12 +138,12 @@ func (s *Server) ResignGame(c echo.Context, id openapi.GameID) error {
 }
 
 // LeaveGame gives up the caller's seat in a lobby.
-func (s *Server) LeaveGame(c echo.Context, id openapi.GameID) error {
+func (s *Server) LeaveGame(c echo.Context, id openapi.GameID, params openapi.LeaveGameParams) error {
 	principal, err := principalOf(c)
 	if err != nil {
 		return err
 	}
-	g, caller, err := s.play.Leave(c.Request().Context(), id.String(), principal)
+	g, caller, err := s.play.Leave(c.Request().Context(), id.String(), principal, play.NewIdempotency(params.IdempotencyKey, nil))
 	if err != nil {
 		return err
 	}

@@ -9,8 +9,8 @@ import (
 // Leave gives up the caller's seat in a lobby: the seat opens again for another player, the
 // later seats move down by one, and the leaver's seat token stops working. A game that has
 // started is left by resigning (G-3).
-func (s *Service) Leave(ctx context.Context, gameID string, p Principal) (*Game, Caller, error) {
-	g, caller, err := s.changeAsCaller(ctx, gameID, p, func(tx Tx, g *GameRecord, caller Caller) error {
+func (s *Service) Leave(ctx context.Context, gameID string, p Principal, idem *Idempotency) (*Game, Caller, error) {
+	return s.changeAsCaller(ctx, gameID, p, idem, gameChange{name: "leave", retiresToken: true}, func(tx Tx, g *GameRecord, caller *Caller) error {
 		if !caller.HasSeat() {
 			return domain.Errorf(domain.KindForbidden, "forbidden", "Only a player leaves a game; this token has no seat in game %s.", g.ID)
 		}
@@ -20,8 +20,7 @@ func (s *Service) Leave(ctx context.Context, gameID string, p Principal) (*Game,
 		if err := tx.RemoveSeat(ctx, g.ID, caller.Seat); err != nil {
 			return err
 		}
+		caller.Seat = -1 // the caller has left: the game is answered as they see it now
 		return tx.BumpVersion(ctx, g)
 	})
-	caller.Seat = -1 // the caller has left: the game is answered as they see it now
-	return g, caller, err
 }

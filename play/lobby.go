@@ -439,9 +439,9 @@ func joinGame(ctx context.Context, tx Tx, g *GameRecord, player Seat) (joinedRec
 }
 
 // Start begins a lobby game with the players who have joined.
-func (s *Service) Start(ctx context.Context, gameID string, p Principal) (*Game, Caller, error) {
-	return s.changeAsCaller(ctx, gameID, p, func(tx Tx, g *GameRecord, caller Caller) error {
-		if err := MayStart(caller); err != nil {
+func (s *Service) Start(ctx context.Context, gameID string, p Principal, idem *Idempotency) (*Game, Caller, error) {
+	return s.changeAsCaller(ctx, gameID, p, idem, gameChange{name: "start"}, func(tx Tx, g *GameRecord, caller *Caller) error {
+		if err := MayStart(*caller); err != nil {
 			return err
 		}
 		if g.Status != StatusLobby {
@@ -465,9 +465,9 @@ func (s *Service) Start(ctx context.Context, gameID string, p Principal) (*Game,
 }
 
 // Abort ends a game that is not over, at its creator's request.
-func (s *Service) Abort(ctx context.Context, gameID string, p Principal) (*Game, Caller, error) {
-	return s.changeAsCaller(ctx, gameID, p, func(tx Tx, g *GameRecord, caller Caller) error {
-		if err := MayAbort(caller); err != nil {
+func (s *Service) Abort(ctx context.Context, gameID string, p Principal, idem *Idempotency) (*Game, Caller, error) {
+	return s.changeAsCaller(ctx, gameID, p, idem, gameChange{name: "abort"}, func(tx Tx, g *GameRecord, caller *Caller) error {
+		if err := MayAbort(*caller); err != nil {
 			return err
 		}
 		if g.Status.Over() {
@@ -475,31 +475,4 @@ func (s *Service) Abort(ctx context.Context, gameID string, p Principal) (*Game,
 		}
 		return tx.AbortGame(ctx, g, EndCreator)
 	})
-}
-
-// changeAsCaller locks a game, identifies the principal in it, lets change act on both in one
-// transaction, and returns the game as it is afterwards.
-func (s *Service) changeAsCaller(ctx context.Context, gameID string, p Principal, change func(Tx, *GameRecord, Caller) error) (*Game, Caller, error) {
-	var rec *GameRecord
-	var caller Caller
-	err := s.store.Update(ctx, func(tx Tx) error {
-		var err error
-		if rec, err = lockGame(ctx, tx, gameID); err != nil {
-			return err
-		}
-		if caller, err = RequireCaller(rec, p); err != nil {
-			return err
-		}
-		if err := change(tx, rec, caller); err != nil {
-			return err
-		}
-		rec, err = lockGame(ctx, tx, gameID)
-		return err
-	})
-	if err != nil {
-		return nil, caller, err
-	}
-	s.wakeBotsFor(rec)
-	g, err := s.decodeGame(rec)
-	return g, caller, err
 }

@@ -24,7 +24,7 @@ func finishedGame(t *testing.T, master *play.Service) (string, []play.Principal)
 	for _, s := range created.SeatTokens {
 		players[s.Seat] = play.IdentifyToken(s.Token, "")
 	}
-	if _, _, err := master.Resign(ctx, created.Game.ID, players[0]); err != nil {
+	if _, _, err := master.Resign(ctx, created.Game.ID, players[0], nil); err != nil {
 		t.Fatal(err)
 	}
 	return created.Game.ID, players

@@ -30,9 +30,9 @@ const replacementBot = domain.LevelGreedy
 
 // Resign takes the caller's seat out of an active game (G-3): with two seats the other wins, with
 // more a computer player plays the seat on. The resignation is recorded as a service entry.
-func (s *Service) Resign(ctx context.Context, gameID string, p Principal) (*Game, Caller, error) {
-	return s.changeAsCaller(ctx, gameID, p, func(tx Tx, g *GameRecord, caller Caller) error {
-		if err := MayAct(g, caller); err != nil {
+func (s *Service) Resign(ctx context.Context, gameID string, p Principal, idem *Idempotency) (*Game, Caller, error) {
+	return s.changeAsCaller(ctx, gameID, p, idem, gameChange{name: "resign", retiresToken: true}, func(tx Tx, g *GameRecord, caller *Caller) error {
+		if err := MayAct(g, *caller); err != nil {
 			return err
 		}
 		if err := takesActions(g); err != nil {

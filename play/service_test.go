@@ -34,10 +34,10 @@ func TestLobbyToFirstActionWithoutHTTP(t *testing.T) {
 	if _, err := master.Join(ctx, id, play.Nobody, "Cy", nil); domain.ErrorCode(err) != "game_full" {
 		t.Fatalf("third join: %v, want game_full", err)
 	}
-	if _, _, err := master.Abort(ctx, id, play.IdentifyToken(seats[0], "")); domain.ErrorCode(err) != "forbidden" {
+	if _, _, err := master.Abort(ctx, id, play.IdentifyToken(seats[0], ""), nil); domain.ErrorCode(err) != "forbidden" {
 		t.Fatalf("a player aborting: %v, want forbidden", err)
 	}
-	g, caller, err := master.Start(ctx, id, play.IdentifyToken(created.CreatorToken, ""))
+	g, caller, err := master.Start(ctx, id, play.IdentifyToken(created.CreatorToken, ""), nil)
 	if err != nil || g.Status != play.StatusActive || !caller.Creator {
 		t.Fatalf("start: %v, status %s, caller %+v", err, g.Status, caller)
 	}

@@ -45,7 +45,7 @@ func TestEntryBotMigrationBackfillsHistories(t *testing.T) {
 		}
 	}
 	playRound()
-	if _, _, err := master.Resign(ctx, id, people[1]); err != nil {
+	if _, _, err := master.Resign(ctx, id, people[1], nil); err != nil {
 		t.Fatal(err)
 	}
 	delete(people, 1)

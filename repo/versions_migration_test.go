@@ -32,7 +32,7 @@ func TestEntryVersionMigrationBackfillsHistories(t *testing.T) {
 		}
 		seats[i] = play.IdentifyToken(joined.Seat.Token, "")
 	}
-	if _, _, err := master.Start(ctx, lobby.Game.ID, play.IdentifyToken(lobby.CreatorToken, "")); err != nil {
+	if _, _, err := master.Start(ctx, lobby.Game.ID, play.IdentifyToken(lobby.CreatorToken, ""), nil); err != nil {
 		t.Fatal(err)
 	}
 	playUntilOver(t, master, lobby.Game.ID, seats)
@@ -48,7 +48,7 @@ func TestEntryVersionMigrationBackfillsHistories(t *testing.T) {
 	for range 3 {
 		actOnce(t, master, running.Game.ID, climbers)
 	}
-	if _, _, err := master.Abort(ctx, running.Game.ID, play.IdentifyToken(running.CreatorToken, "")); err != nil {
+	if _, _, err := master.Abort(ctx, running.Game.ID, play.IdentifyToken(running.CreatorToken, ""), nil); err != nil {
 		t.Fatal(err)
 	}
 

@@ -422,10 +422,10 @@ type ClientInterface interface {
 
 	// AbortGame End a game that is not over (creator token only).
 	//
-	// Only the game's `creator_token` may abort it, in the lobby or during play; a game already finished or aborted gets 409 `game_over`. Once aborted (`end_reason` `creator`), the game shows everything it hid, as a finished one does. The server also aborts abandoned games by itself (`end_reason` `lobby_expired` or `idle`).
+	// Only the game's `creator_token` may abort it, in the lobby or during play; a game already finished or aborted gets 409 `game_over`. Once aborted (`end_reason` `creator`), the game shows everything it hid, as a finished one does. The server also aborts abandoned games by itself (`end_reason` `lobby_expired` or `idle`). With an `Idempotency-Key`, a retry with the same token and key returns the first answer instead of 409 `game_over`.
 	//
 	// Corresponds with POST /v1/games/{id}/abort (the `AbortGame` operationId).
-	AbortGame(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*http.Response, error)
+	AbortGame(ctx context.Context, id GameID, params *AbortGameParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListActions The game's history, in order.
 	//
@@ -558,8 +558,13 @@ type ClientInterface interface {
 	// game as the leaver now sees it, without a seat. A game that has started is left with
 	// `POST /v1/games/{id}/resign`: it gets 409 `not_in_lobby`; a token without a seat 403 `forbidden`.
 	//
+	// Since leaving ends the token, a plain retry of a leave that went through gets 401. With an
+	// `Idempotency-Key`, a retry with the same (now ended) token and key returns the first answer
+	// for 24 hours; the key must then be a strong one (a random UUID or 16 random bytes),
+	// otherwise 400 `weak_idempotency_key`, as for a request without a token.
+	//
 	// Corresponds with POST /v1/games/{id}/leave (the `LeaveGame` operationId).
-	LeaveGame(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*http.Response, error)
+	LeaveGame(ctx context.Context, id GameID, params *LeaveGameParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetLegalActions What the caller may do now.
 	//
@@ -661,8 +666,14 @@ type ClientInterface interface {
 	// `ResignOutcome`), sent on the event stream like any action. A lobby or an aborted game gets
 	// 409 `game_not_active`, a finished one 409 `game_over`; a token without a seat 403 `forbidden`.
 	//
+	// A plain retry of a resignation that went through gets 409 `game_over` (two players) or 401
+	// (the token has stopped working). With an `Idempotency-Key`, a retry with the same token and
+	// key returns the first answer for 24 hours; since the token may have stopped working, the key
+	// must be a strong one (a random UUID or 16 random bytes), otherwise 400
+	// `weak_idempotency_key`, as for a request without a token.
+	//
 	// Corresponds with POST /v1/games/{id}/resign (the `ResignGame` operationId).
-	ResignGame(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*http.Response, error)
+	ResignGame(ctx context.Context, id GameID, params *ResignGameParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetReview The expert's judgement of every action a person played (the classroom's teacher; anyone who can see the game once it is over).
 	//
@@ -692,9 +703,11 @@ type ClientInterface interface {
 	// StartGame Start a lobby game with the players who have joined.
 	//
 	// The creator token or any seat token of the game may start it once enough players have joined.
+	// With an `Idempotency-Key`, a retry with the same token and key returns the first answer
+	// (the game as it was just after it started) instead of 409 `not_in_lobby`.
 	//
 	// Corresponds with POST /v1/games/{id}/start (the `StartGame` operationId).
-	StartGame(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*http.Response, error)
+	StartGame(ctx context.Context, id GameID, params *StartGameParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetStateAt The game as it was after history entry `seq` (a replay step).
 	//
@@ -1388,11 +1401,11 @@ func (c *Client) GetGame(ctx context.Context, id GameID, params *GetGameParams, 
 
 // AbortGame End a game that is not over (creator token only).
 //
-// Only the game's `creator_token` may abort it, in the lobby or during play; a game already finished or aborted gets 409 `game_over`. Once aborted (`end_reason` `creator`), the game shows everything it hid, as a finished one does. The server also aborts abandoned games by itself (`end_reason` `lobby_expired` or `idle`).
+// Only the game's `creator_token` may abort it, in the lobby or during play; a game already finished or aborted gets 409 `game_over`. Once aborted (`end_reason` `creator`), the game shows everything it hid, as a finished one does. The server also aborts abandoned games by itself (`end_reason` `lobby_expired` or `idle`). With an `Idempotency-Key`, a retry with the same token and key returns the first answer instead of 409 `game_over`.
 //
 // Corresponds with POST /v1/games/{id}/abort (the `AbortGame` operationId).
-func (c *Client) AbortGame(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewAbortGameRequest(c.Server, id)
+func (c *Client) AbortGame(ctx context.Context, id GameID, params *AbortGameParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAbortGameRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -1594,9 +1607,14 @@ func (c *Client) GetHint(ctx context.Context, id GameID, reqEditors ...RequestEd
 // game as the leaver now sees it, without a seat. A game that has started is left with
 // `POST /v1/games/{id}/resign`: it gets 409 `not_in_lobby`; a token without a seat 403 `forbidden`.
 //
+// Since leaving ends the token, a plain retry of a leave that went through gets 401. With an
+// `Idempotency-Key`, a retry with the same (now ended) token and key returns the first answer
+// for 24 hours; the key must then be a strong one (a random UUID or 16 random bytes),
+// otherwise 400 `weak_idempotency_key`, as for a request without a token.
+//
 // Corresponds with POST /v1/games/{id}/leave (the `LeaveGame` operationId).
-func (c *Client) LeaveGame(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewLeaveGameRequest(c.Server, id)
+func (c *Client) LeaveGame(ctx context.Context, id GameID, params *LeaveGameParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewLeaveGameRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -1767,9 +1785,15 @@ func (c *Client) GetGameReplay(ctx context.Context, id GameID, params *GetGameRe
 // `ResignOutcome`), sent on the event stream like any action. A lobby or an aborted game gets
 // 409 `game_not_active`, a finished one 409 `game_over`; a token without a seat 403 `forbidden`.
 //
+// A plain retry of a resignation that went through gets 409 `game_over` (two players) or 401
+// (the token has stopped working). With an `Idempotency-Key`, a retry with the same token and
+// key returns the first answer for 24 hours; since the token may have stopped working, the key
+// must be a strong one (a random UUID or 16 random bytes), otherwise 400
+// `weak_idempotency_key`, as for a request without a token.
+//
 // Corresponds with POST /v1/games/{id}/resign (the `ResignGame` operationId).
-func (c *Client) ResignGame(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewResignGameRequest(c.Server, id)
+func (c *Client) ResignGame(ctx context.Context, id GameID, params *ResignGameParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewResignGameRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -1828,10 +1852,12 @@ func (c *Client) GetScores(ctx context.Context, id GameID, reqEditors ...Request
 // StartGame Start a lobby game with the players who have joined.
 //
 // The creator token or any seat token of the game may start it once enough players have joined.
+// With an `Idempotency-Key`, a retry with the same token and key returns the first answer
+// (the game as it was just after it started) instead of 409 `not_in_lobby`.
 //
 // Corresponds with POST /v1/games/{id}/start (the `StartGame` operationId).
-func (c *Client) StartGame(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewStartGameRequest(c.Server, id)
+func (c *Client) StartGame(ctx context.Context, id GameID, params *StartGameParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewStartGameRequest(c.Server, id, params)
 	if err != nil {
 		return nil, err
 	}
@@ -3110,7 +3136,7 @@ func NewGetGameRequest(server string, id GameID, params *GetGameParams) (*http.R
 }
 
 // NewAbortGameRequest constructs an http.Request for the AbortGame method
-func NewAbortGameRequest(server string, id GameID) (*http.Request, error) {
+func NewAbortGameRequest(server string, id GameID, params *AbortGameParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -3138,6 +3164,21 @@ func NewAbortGameRequest(server string, id GameID) (*http.Request, error) {
 	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -3473,7 +3514,7 @@ func NewGetHintRequest(server string, id GameID) (*http.Request, error) {
 }
 
 // NewLeaveGameRequest constructs an http.Request for the LeaveGame method
-func NewLeaveGameRequest(server string, id GameID) (*http.Request, error) {
+func NewLeaveGameRequest(server string, id GameID, params *LeaveGameParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -3501,6 +3542,21 @@ func NewLeaveGameRequest(server string, id GameID) (*http.Request, error) {
 	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -3801,7 +3857,7 @@ func NewGetGameReplayRequest(server string, id GameID, params *GetGameReplayPara
 }
 
 // NewResignGameRequest constructs an http.Request for the ResignGame method
-func NewResignGameRequest(server string, id GameID) (*http.Request, error) {
+func NewResignGameRequest(server string, id GameID, params *ResignGameParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -3829,6 +3885,21 @@ func NewResignGameRequest(server string, id GameID) (*http.Request, error) {
 	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -3903,7 +3974,7 @@ func NewGetScoresRequest(server string, id GameID) (*http.Request, error) {
 }
 
 // NewStartGameRequest constructs an http.Request for the StartGame method
-func NewStartGameRequest(server string, id GameID) (*http.Request, error) {
+func NewStartGameRequest(server string, id GameID, params *StartGameParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -3931,6 +4002,21 @@ func NewStartGameRequest(server string, id GameID) (*http.Request, error) {
 	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -4550,12 +4636,12 @@ type ClientWithResponsesInterface interface {
 
 	// AbortGameWithResponse End a game that is not over (creator token only).
 	//
-	// Only the game's `creator_token` may abort it, in the lobby or during play; a game already finished or aborted gets 409 `game_over`. Once aborted (`end_reason` `creator`), the game shows everything it hid, as a finished one does. The server also aborts abandoned games by itself (`end_reason` `lobby_expired` or `idle`).
+	// Only the game's `creator_token` may abort it, in the lobby or during play; a game already finished or aborted gets 409 `game_over`. Once aborted (`end_reason` `creator`), the game shows everything it hid, as a finished one does. The server also aborts abandoned games by itself (`end_reason` `lobby_expired` or `idle`). With an `Idempotency-Key`, a retry with the same token and key returns the first answer instead of 409 `game_over`.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/games/{id}/abort (the `AbortGame` operationId).
-	AbortGameWithResponse(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*AbortGameResponse, error)
+	AbortGameWithResponse(ctx context.Context, id GameID, params *AbortGameParams, reqEditors ...RequestEditorFn) (*AbortGameResponse, error)
 
 	// ListActionsWithResponse The game's history, in order.
 	//
@@ -4696,10 +4782,15 @@ type ClientWithResponsesInterface interface {
 	// game as the leaver now sees it, without a seat. A game that has started is left with
 	// `POST /v1/games/{id}/resign`: it gets 409 `not_in_lobby`; a token without a seat 403 `forbidden`.
 	//
+	// Since leaving ends the token, a plain retry of a leave that went through gets 401. With an
+	// `Idempotency-Key`, a retry with the same (now ended) token and key returns the first answer
+	// for 24 hours; the key must then be a strong one (a random UUID or 16 random bytes),
+	// otherwise 400 `weak_idempotency_key`, as for a request without a token.
+	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/games/{id}/leave (the `LeaveGame` operationId).
-	LeaveGameWithResponse(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*LeaveGameResponse, error)
+	LeaveGameWithResponse(ctx context.Context, id GameID, params *LeaveGameParams, reqEditors ...RequestEditorFn) (*LeaveGameResponse, error)
 
 	// GetLegalActionsWithResponse What the caller may do now.
 	//
@@ -4809,10 +4900,16 @@ type ClientWithResponsesInterface interface {
 	// `ResignOutcome`), sent on the event stream like any action. A lobby or an aborted game gets
 	// 409 `game_not_active`, a finished one 409 `game_over`; a token without a seat 403 `forbidden`.
 	//
+	// A plain retry of a resignation that went through gets 409 `game_over` (two players) or 401
+	// (the token has stopped working). With an `Idempotency-Key`, a retry with the same token and
+	// key returns the first answer for 24 hours; since the token may have stopped working, the key
+	// must be a strong one (a random UUID or 16 random bytes), otherwise 400
+	// `weak_idempotency_key`, as for a request without a token.
+	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/games/{id}/resign (the `ResignGame` operationId).
-	ResignGameWithResponse(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*ResignGameResponse, error)
+	ResignGameWithResponse(ctx context.Context, id GameID, params *ResignGameParams, reqEditors ...RequestEditorFn) (*ResignGameResponse, error)
 
 	// GetReviewWithResponse The expert's judgement of every action a person played (the classroom's teacher; anyone who can see the game once it is over).
 	//
@@ -4846,11 +4943,13 @@ type ClientWithResponsesInterface interface {
 	// StartGameWithResponse Start a lobby game with the players who have joined.
 	//
 	// The creator token or any seat token of the game may start it once enough players have joined.
+	// With an `Idempotency-Key`, a retry with the same token and key returns the first answer
+	// (the game as it was just after it started) instead of 409 `not_in_lobby`.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/games/{id}/start (the `StartGame` operationId).
-	StartGameWithResponse(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*StartGameResponse, error)
+	StartGameWithResponse(ctx context.Context, id GameID, params *StartGameParams, reqEditors ...RequestEditorFn) (*StartGameResponse, error)
 
 	// GetStateAtWithResponse The game as it was after history entry `seq` (a replay step).
 	//
@@ -9988,13 +10087,13 @@ func (c *ClientWithResponses) GetGameWithResponse(ctx context.Context, id GameID
 
 // AbortGameWithResponse End a game that is not over (creator token only).
 //
-// Only the game's `creator_token` may abort it, in the lobby or during play; a game already finished or aborted gets 409 `game_over`. Once aborted (`end_reason` `creator`), the game shows everything it hid, as a finished one does. The server also aborts abandoned games by itself (`end_reason` `lobby_expired` or `idle`).
+// Only the game's `creator_token` may abort it, in the lobby or during play; a game already finished or aborted gets 409 `game_over`. Once aborted (`end_reason` `creator`), the game shows everything it hid, as a finished one does. The server also aborts abandoned games by itself (`end_reason` `lobby_expired` or `idle`). With an `Idempotency-Key`, a retry with the same token and key returns the first answer instead of 409 `game_over`.
 //
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v1/games/{id}/abort (the `AbortGame` operationId).
-func (c *ClientWithResponses) AbortGameWithResponse(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*AbortGameResponse, error) {
-	rsp, err := c.AbortGame(ctx, id, reqEditors...)
+func (c *ClientWithResponses) AbortGameWithResponse(ctx context.Context, id GameID, params *AbortGameParams, reqEditors ...RequestEditorFn) (*AbortGameResponse, error) {
+	rsp, err := c.AbortGame(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -10176,11 +10275,16 @@ func (c *ClientWithResponses) GetHintWithResponse(ctx context.Context, id GameID
 // game as the leaver now sees it, without a seat. A game that has started is left with
 // `POST /v1/games/{id}/resign`: it gets 409 `not_in_lobby`; a token without a seat 403 `forbidden`.
 //
+// Since leaving ends the token, a plain retry of a leave that went through gets 401. With an
+// `Idempotency-Key`, a retry with the same (now ended) token and key returns the first answer
+// for 24 hours; the key must then be a strong one (a random UUID or 16 random bytes),
+// otherwise 400 `weak_idempotency_key`, as for a request without a token.
+//
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v1/games/{id}/leave (the `LeaveGame` operationId).
-func (c *ClientWithResponses) LeaveGameWithResponse(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*LeaveGameResponse, error) {
-	rsp, err := c.LeaveGame(ctx, id, reqEditors...)
+func (c *ClientWithResponses) LeaveGameWithResponse(ctx context.Context, id GameID, params *LeaveGameParams, reqEditors ...RequestEditorFn) (*LeaveGameResponse, error) {
+	rsp, err := c.LeaveGame(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -10331,11 +10435,17 @@ func (c *ClientWithResponses) GetGameReplayWithResponse(ctx context.Context, id 
 // `ResignOutcome`), sent on the event stream like any action. A lobby or an aborted game gets
 // 409 `game_not_active`, a finished one 409 `game_over`; a token without a seat 403 `forbidden`.
 //
+// A plain retry of a resignation that went through gets 409 `game_over` (two players) or 401
+// (the token has stopped working). With an `Idempotency-Key`, a retry with the same token and
+// key returns the first answer for 24 hours; since the token may have stopped working, the key
+// must be a strong one (a random UUID or 16 random bytes), otherwise 400
+// `weak_idempotency_key`, as for a request without a token.
+//
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v1/games/{id}/resign (the `ResignGame` operationId).
-func (c *ClientWithResponses) ResignGameWithResponse(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*ResignGameResponse, error) {
-	rsp, err := c.ResignGame(ctx, id, reqEditors...)
+func (c *ClientWithResponses) ResignGameWithResponse(ctx context.Context, id GameID, params *ResignGameParams, reqEditors ...RequestEditorFn) (*ResignGameResponse, error) {
+	rsp, err := c.ResignGame(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -10386,12 +10496,14 @@ func (c *ClientWithResponses) GetScoresWithResponse(ctx context.Context, id Game
 // StartGameWithResponse Start a lobby game with the players who have joined.
 //
 // The creator token or any seat token of the game may start it once enough players have joined.
+// With an `Idempotency-Key`, a retry with the same token and key returns the first answer
+// (the game as it was just after it started) instead of 409 `not_in_lobby`.
 //
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v1/games/{id}/start (the `StartGame` operationId).
-func (c *ClientWithResponses) StartGameWithResponse(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*StartGameResponse, error) {
-	rsp, err := c.StartGame(ctx, id, reqEditors...)
+func (c *ClientWithResponses) StartGameWithResponse(ctx context.Context, id GameID, params *StartGameParams, reqEditors ...RequestEditorFn) (*StartGameResponse, error) {
+	rsp, err := c.StartGame(ctx, id, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}

@@ -3749,6 +3749,24 @@ type GetGameParams struct {
 // GetGameParamsInclude defines parameters for GetGame.
 type GetGameParamsInclude string
 
+// AbortGameParams defines parameters for AbortGame.
+type AbortGameParams struct {
+	// IdempotencyKey A client-chosen key. A retry with the same key and the same body returns the first response
+	// without acting again; the same key with another body gets 422 `idempotency_key_reused`.
+	// Responses are kept for 24 hours.
+	//
+	// The key is a secret: whoever sends it again gets the first response, tokens included. The
+	// server keeps only a hash of it and the response encrypted with a key derived from it (and
+	// from the caller's token, when one identifies the caller), so the database alone cannot
+	// answer a retry. Without such a token (creating a game without a classroom token, joining a
+	// game outside a classroom) the key must be random enough that nobody else could send it:
+	// 32 hex digits (hyphens aside) or 22 other characters, with at least 8 different
+	// characters, as a random UUID or 16 random bytes in hex, base32 or base64url have;
+	// otherwise 400 `weak_idempotency_key`. With a seat, student or teacher token, a short key
+	// is enough: it is the token holder's alone.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // ListActionsParams defines parameters for ListActions.
 type ListActionsParams struct {
 	// Cursor The `next_cursor` of the previous page.
@@ -3800,6 +3818,24 @@ type StreamGameEventsParams struct {
 	LastEventID *string `json:"Last-Event-ID,omitempty"`
 }
 
+// LeaveGameParams defines parameters for LeaveGame.
+type LeaveGameParams struct {
+	// IdempotencyKey A client-chosen key. A retry with the same key and the same body returns the first response
+	// without acting again; the same key with another body gets 422 `idempotency_key_reused`.
+	// Responses are kept for 24 hours.
+	//
+	// The key is a secret: whoever sends it again gets the first response, tokens included. The
+	// server keeps only a hash of it and the response encrypted with a key derived from it (and
+	// from the caller's token, when one identifies the caller), so the database alone cannot
+	// answer a retry. Without such a token (creating a game without a classroom token, joining a
+	// game outside a classroom) the key must be random enough that nobody else could send it:
+	// 32 hex digits (hyphens aside) or 22 other characters, with at least 8 different
+	// characters, as a random UUID or 16 random bytes in hex, base32 or base64url have;
+	// otherwise 400 `weak_idempotency_key`. With a seat, student or teacher token, a short key
+	// is enough: it is the token holder's alone.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // GetGamePictureParams defines parameters for GetGamePicture.
 type GetGamePictureParams struct {
 	// Seq The history entry after which to draw the game (0 is the start); the game now when absent.
@@ -3837,6 +3873,42 @@ type GetGameReplayParams struct {
 	// sees it: prefer the header where a client can send it.
 	AccessToken *AccessToken `form:"access_token,omitempty" json:"access_token,omitempty"`
 	IfNoneMatch *string      `json:"If-None-Match,omitempty"`
+}
+
+// ResignGameParams defines parameters for ResignGame.
+type ResignGameParams struct {
+	// IdempotencyKey A client-chosen key. A retry with the same key and the same body returns the first response
+	// without acting again; the same key with another body gets 422 `idempotency_key_reused`.
+	// Responses are kept for 24 hours.
+	//
+	// The key is a secret: whoever sends it again gets the first response, tokens included. The
+	// server keeps only a hash of it and the response encrypted with a key derived from it (and
+	// from the caller's token, when one identifies the caller), so the database alone cannot
+	// answer a retry. Without such a token (creating a game without a classroom token, joining a
+	// game outside a classroom) the key must be random enough that nobody else could send it:
+	// 32 hex digits (hyphens aside) or 22 other characters, with at least 8 different
+	// characters, as a random UUID or 16 random bytes in hex, base32 or base64url have;
+	// otherwise 400 `weak_idempotency_key`. With a seat, student or teacher token, a short key
+	// is enough: it is the token holder's alone.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// StartGameParams defines parameters for StartGame.
+type StartGameParams struct {
+	// IdempotencyKey A client-chosen key. A retry with the same key and the same body returns the first response
+	// without acting again; the same key with another body gets 422 `idempotency_key_reused`.
+	// Responses are kept for 24 hours.
+	//
+	// The key is a secret: whoever sends it again gets the first response, tokens included. The
+	// server keeps only a hash of it and the response encrypted with a key derived from it (and
+	// from the caller's token, when one identifies the caller), so the database alone cannot
+	// answer a retry. Without such a token (creating a game without a classroom token, joining a
+	// game outside a classroom) the key must be random enough that nobody else could send it:
+	// 32 hex digits (hyphens aside) or 22 other characters, with at least 8 different
+	// characters, as a random UUID or 16 random bytes in hex, base32 or base64url have;
+	// otherwise 400 `weak_idempotency_key`. With a seat, student or teacher token, a short key
+	// is enough: it is the token holder's alone.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
 // StreamMyEventsParams defines parameters for StreamMyEvents.
@@ -6150,7 +6222,7 @@ type ServerInterface interface {
 	GetGame(ctx echo.Context, id GameID, params GetGameParams) error
 	// AbortGame End a game that is not over (creator token only).
 	// (POST /v1/games/{id}/abort)
-	AbortGame(ctx echo.Context, id GameID) error
+	AbortGame(ctx echo.Context, id GameID, params AbortGameParams) error
 	// ListActions The game's history, in order.
 	// (GET /v1/games/{id}/actions)
 	ListActions(ctx echo.Context, id GameID, params ListActionsParams) error
@@ -6168,7 +6240,7 @@ type ServerInterface interface {
 	GetHint(ctx echo.Context, id GameID) error
 	// LeaveGame Give up a seat in a lobby (the seat's token, or the seat's student token).
 	// (POST /v1/games/{id}/leave)
-	LeaveGame(ctx echo.Context, id GameID) error
+	LeaveGame(ctx echo.Context, id GameID, params LeaveGameParams) error
 	// GetLegalActions What the caller may do now.
 	// (GET /v1/games/{id}/legal-actions)
 	GetLegalActions(ctx echo.Context, id GameID) error
@@ -6186,7 +6258,7 @@ type ServerInterface interface {
 	GetGameReplay(ctx echo.Context, id GameID, params GetGameReplayParams) error
 	// ResignGame Resign an active game (a seat's token or the seat's student token).
 	// (POST /v1/games/{id}/resign)
-	ResignGame(ctx echo.Context, id GameID) error
+	ResignGame(ctx echo.Context, id GameID, params ResignGameParams) error
 	// GetReview The expert's judgement of every action a person played (the classroom's teacher; anyone who can see the game once it is over).
 	// (GET /v1/games/{id}/review)
 	GetReview(ctx echo.Context, id GameID) error
@@ -6195,7 +6267,7 @@ type ServerInterface interface {
 	GetScores(ctx echo.Context, id GameID) error
 	// StartGame Start a lobby game with the players who have joined.
 	// (POST /v1/games/{id}/start)
-	StartGame(ctx echo.Context, id GameID) error
+	StartGame(ctx echo.Context, id GameID, params StartGameParams) error
 	// GetStateAt The game as it was after history entry `seq` (a replay step).
 	// (GET /v1/games/{id}/states/{seq})
 	GetStateAt(ctx echo.Context, id GameID, seq int64) error
@@ -6785,8 +6857,28 @@ func (w *ServerInterfaceWrapper) AbortGame(ctx echo.Context) error {
 		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params AbortGameParams
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for Idempotency-Key, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter Idempotency-Key: %s", err))
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+	}
+
 	// Invoke the callback with all the unmarshaled arguments
-	err = w.Handler.AbortGame(ctx, id)
+	err = w.Handler.AbortGame(ctx, id, params)
 	return err
 }
 
@@ -6971,8 +7063,28 @@ func (w *ServerInterfaceWrapper) LeaveGame(ctx echo.Context) error {
 		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params LeaveGameParams
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for Idempotency-Key, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter Idempotency-Key: %s", err))
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+	}
+
 	// Invoke the callback with all the unmarshaled arguments
-	err = w.Handler.LeaveGame(ctx, id)
+	err = w.Handler.LeaveGame(ctx, id, params)
 	return err
 }
 
@@ -7146,8 +7258,28 @@ func (w *ServerInterfaceWrapper) ResignGame(ctx echo.Context) error {
 		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ResignGameParams
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for Idempotency-Key, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter Idempotency-Key: %s", err))
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+	}
+
 	// Invoke the callback with all the unmarshaled arguments
-	err = w.Handler.ResignGame(ctx, id)
+	err = w.Handler.ResignGame(ctx, id, params)
 	return err
 }
 
@@ -7194,8 +7326,28 @@ func (w *ServerInterfaceWrapper) StartGame(ctx echo.Context) error {
 		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params StartGameParams
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for Idempotency-Key, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter Idempotency-Key: %s", err))
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+	}
+
 	// Invoke the callback with all the unmarshaled arguments
-	err = w.Handler.StartGame(ctx, id)
+	err = w.Handler.StartGame(ctx, id, params)
 	return err
 }
 

@@ -225,6 +225,8 @@ export interface paths {
         /**
          * Start a lobby game with the players who have joined.
          * @description The creator token or any seat token of the game may start it once enough players have joined.
+         *     With an `Idempotency-Key`, a retry with the same token and key returns the first answer
+         *     (the game as it was just after it started) instead of 409 `not_in_lobby`.
          */
         post: operations["startGame"];
         delete?: never;
@@ -244,7 +246,7 @@ export interface paths {
         put?: never;
         /**
          * End a game that is not over (creator token only).
-         * @description Only the game's `creator_token` may abort it, in the lobby or during play; a game already finished or aborted gets 409 `game_over`. Once aborted (`end_reason` `creator`), the game shows everything it hid, as a finished one does. The server also aborts abandoned games by itself (`end_reason` `lobby_expired` or `idle`).
+         * @description Only the game's `creator_token` may abort it, in the lobby or during play; a game already finished or aborted gets 409 `game_over`. Once aborted (`end_reason` `creator`), the game shows everything it hid, as a finished one does. The server also aborts abandoned games by itself (`end_reason` `lobby_expired` or `idle`). With an `Idempotency-Key`, a retry with the same token and key returns the first answer instead of 409 `game_over`.
          */
         post: operations["abortGame"];
         delete?: never;
@@ -269,6 +271,11 @@ export interface paths {
          *     seat token stops working (401), and the `creator_token` is unaffected. The answer is the
          *     game as the leaver now sees it, without a seat. A game that has started is left with
          *     `POST /v1/games/{id}/resign`: it gets 409 `not_in_lobby`; a token without a seat 403 `forbidden`.
+         *
+         *     Since leaving ends the token, a plain retry of a leave that went through gets 401. With an
+         *     `Idempotency-Key`, a retry with the same (now ended) token and key returns the first answer
+         *     for 24 hours; the key must then be a strong one (a random UUID or 16 random bytes),
+         *     otherwise 400 `weak_idempotency_key`, as for a request without a token.
          */
         post: operations["leaveGame"];
         delete?: never;
@@ -295,6 +302,12 @@ export interface paths {
          *     The resignation is a history entry of its own (action `{"type":"resign"}`, outcome a
          *     `ResignOutcome`), sent on the event stream like any action. A lobby or an aborted game gets
          *     409 `game_not_active`, a finished one 409 `game_over`; a token without a seat 403 `forbidden`.
+         *
+         *     A plain retry of a resignation that went through gets 409 `game_over` (two players) or 401
+         *     (the token has stopped working). With an `Idempotency-Key`, a retry with the same token and
+         *     key returns the first answer for 24 hours; since the token may have stopped working, the key
+         *     must be a strong one (a random UUID or 16 random bytes), otherwise 400
+         *     `weak_idempotency_key`, as for a request without a token.
          */
         post: operations["resignGame"];
         delete?: never;
@@ -4049,7 +4062,24 @@ export interface operations {
     startGame: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A client-chosen key. A retry with the same key and the same body returns the first response
+                 *     without acting again; the same key with another body gets 422 `idempotency_key_reused`.
+                 *     Responses are kept for 24 hours.
+                 *
+                 *     The key is a secret: whoever sends it again gets the first response, tokens included. The
+                 *     server keeps only a hash of it and the response encrypted with a key derived from it (and
+                 *     from the caller's token, when one identifies the caller), so the database alone cannot
+                 *     answer a retry. Without such a token (creating a game without a classroom token, joining a
+                 *     game outside a classroom) the key must be random enough that nobody else could send it:
+                 *     32 hex digits (hyphens aside) or 22 other characters, with at least 8 different
+                 *     characters, as a random UUID or 16 random bytes in hex, base32 or base64url have;
+                 *     otherwise 400 `weak_idempotency_key`. With a seat, student or teacher token, a short key
+                 *     is enough: it is the token holder's alone.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: components["parameters"]["GameID"];
             };
@@ -4080,7 +4110,24 @@ export interface operations {
     abortGame: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A client-chosen key. A retry with the same key and the same body returns the first response
+                 *     without acting again; the same key with another body gets 422 `idempotency_key_reused`.
+                 *     Responses are kept for 24 hours.
+                 *
+                 *     The key is a secret: whoever sends it again gets the first response, tokens included. The
+                 *     server keeps only a hash of it and the response encrypted with a key derived from it (and
+                 *     from the caller's token, when one identifies the caller), so the database alone cannot
+                 *     answer a retry. Without such a token (creating a game without a classroom token, joining a
+                 *     game outside a classroom) the key must be random enough that nobody else could send it:
+                 *     32 hex digits (hyphens aside) or 22 other characters, with at least 8 different
+                 *     characters, as a random UUID or 16 random bytes in hex, base32 or base64url have;
+                 *     otherwise 400 `weak_idempotency_key`. With a seat, student or teacher token, a short key
+                 *     is enough: it is the token holder's alone.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: components["parameters"]["GameID"];
             };
@@ -4110,7 +4157,24 @@ export interface operations {
     leaveGame: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A client-chosen key. A retry with the same key and the same body returns the first response
+                 *     without acting again; the same key with another body gets 422 `idempotency_key_reused`.
+                 *     Responses are kept for 24 hours.
+                 *
+                 *     The key is a secret: whoever sends it again gets the first response, tokens included. The
+                 *     server keeps only a hash of it and the response encrypted with a key derived from it (and
+                 *     from the caller's token, when one identifies the caller), so the database alone cannot
+                 *     answer a retry. Without such a token (creating a game without a classroom token, joining a
+                 *     game outside a classroom) the key must be random enough that nobody else could send it:
+                 *     32 hex digits (hyphens aside) or 22 other characters, with at least 8 different
+                 *     characters, as a random UUID or 16 random bytes in hex, base32 or base64url have;
+                 *     otherwise 400 `weak_idempotency_key`. With a seat, student or teacher token, a short key
+                 *     is enough: it is the token holder's alone.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: components["parameters"]["GameID"];
             };
@@ -4141,7 +4205,24 @@ export interface operations {
     resignGame: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A client-chosen key. A retry with the same key and the same body returns the first response
+                 *     without acting again; the same key with another body gets 422 `idempotency_key_reused`.
+                 *     Responses are kept for 24 hours.
+                 *
+                 *     The key is a secret: whoever sends it again gets the first response, tokens included. The
+                 *     server keeps only a hash of it and the response encrypted with a key derived from it (and
+                 *     from the caller's token, when one identifies the caller), so the database alone cannot
+                 *     answer a retry. Without such a token (creating a game without a classroom token, joining a
+                 *     game outside a classroom) the key must be random enough that nobody else could send it:
+                 *     32 hex digits (hyphens aside) or 22 other characters, with at least 8 different
+                 *     characters, as a random UUID or 16 random bytes in hex, base32 or base64url have;
+                 *     otherwise 400 `weak_idempotency_key`. With a seat, student or teacher token, a short key
+                 *     is enough: it is the token holder's alone.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 id: components["parameters"]["GameID"];
             };
