@@ -190,13 +190,16 @@ done
 peak_rss_kb=$(awk '/^VmHWM:/ { print $2 }' "/proc/$server_pid/status")
 
 # The table: one row per round, then the median of each column (ratios: median of the rounds' ratios).
-printf '%s\n' "${rows[@]}" | awk -v clients="$CLIENTS" -v duration="$DURATION" -v scale="$PGBENCH_SCALE" -v rss="$peak_rss_kb" -v lean_include="$INCLUDE" '
-function median(col,   n, i, j, t, v) {
+# median_awk is an awk function: the median of column col of the rows read into cell[row, col].
+median_awk='function median(col,   n, i, j, t, v) {
 	n = 0
 	for (i = 1; i <= NR; i++) v[++n] = cell[i, col]
 	for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (v[j] + 0 < v[i] + 0) { t = v[i]; v[i] = v[j]; v[j] = t }
 	return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
 }
+'
+
+printf '%s\n' "${rows[@]}" | awk -v clients="$CLIENTS" -v duration="$DURATION" -v scale="$PGBENCH_SCALE" -v rss="$peak_rss_kb" -v lean_include="$INCLUDE" "$median_awk"'
 {
 	cell[NR, 1] = $2; cell[NR, 2] = $3; cell[NR, 3] = $3 / $2; cell[NR, 4] = $4; cell[NR, 5] = $5
 	cell[NR, 6] = $6; cell[NR, 7] = $7; cell[NR, 8] = $7 / $6; cell[NR, 9] = $8; cell[NR, 10] = $9
@@ -225,13 +228,7 @@ printf '%s\n' "${loadgen_rows[@]}" | sort -n -k2,2 | awk '{ g[NR] = $2 } END { p
 
 # Postgres's share: the CPU of the client backends (the database's own work, without pgbench's or
 # the server's), per unit of each run, medians.
-printf '%s\n' "${backend_rows[@]}" | awk '
-function median(col,   n, i, j, t, v) {
-	n = 0
-	for (i = 1; i <= NR; i++) v[++n] = cell[i, col]
-	for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (v[j] + 0 < v[i] + 0) { t = v[i]; v[i] = v[j]; v[j] = t }
-	return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-}
+printf '%s\n' "${backend_rows[@]}" | awk "$median_awk"'
 { for (c = 1; c <= 4; c++) cell[NR, c] = $c }
 END {
 	printf "Postgres backends CPU (user + system), medians: %.0f µs per tpcb-like transaction, %.0f µs per action; %.0f µs per select-only transaction, %.0f µs per GET\n",
