@@ -27,10 +27,7 @@ func TestEntryBotMigrationBackfillsHistories(t *testing.T) {
 		t.Fatal(err)
 	}
 	id := created.Game.ID
-	people := map[int]play.Principal{}
-	for _, s := range created.SeatTokens {
-		people[s.Seat] = play.IdentifyToken(s.Token, "")
-	}
+	people := seatPrincipals(created)
 	playRound := func() {
 		for range 3 {
 			g, err := master.Load(ctx, id)

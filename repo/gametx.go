@@ -112,13 +112,13 @@ const keptEntrySQL = `SELECT seq, key_request_hash FROM actions
 	WHERE game_id = $1 AND key_lookup = $2 AND created_at > now() - make_interval(secs => $3)
 	ORDER BY seq DESC LIMIT 1`
 
-// nextSeqSQL is the seq a game's next history entry takes.
 // touched is what every change of a game sets besides its own columns: when it changed, and the
 // minute of that, which the worker's search for idle games reads through its index. The minute
 // changes once a minute at most while a game is played, so an action's update of its game changes
 // no indexed column and stays a heap-only update (migration 00018).
 const touched = `updated_at = now(), active_minute = date_trunc('minute', now())`
 
+// nextSeqSQL is the seq a game's next history entry takes.
 const nextSeqSQL = `SELECT coalesce(max(seq), -1) + 1 FROM actions WHERE game_id = $1`
 
 // lockGame locks the game row, then reads its seats, the seq its next entry takes and, for a

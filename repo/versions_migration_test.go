@@ -41,10 +41,7 @@ func TestEntryVersionMigrationBackfillsHistories(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	climbers := map[int]play.Principal{}
-	for _, s := range running.SeatTokens {
-		climbers[s.Seat] = play.IdentifyToken(s.Token, "")
-	}
+	climbers := seatPrincipals(running)
 	for range 3 {
 		actOnce(t, master, running.Game.ID, climbers)
 	}
@@ -117,6 +114,15 @@ func playUntilOver(t *testing.T, master *play.Service, gameID string, seats map[
 		}
 	}
 	t.Fatal("the game did not end within 2000 actions")
+}
+
+// seatPrincipals are the seats of a created game, each as its token identifies it.
+func seatPrincipals(created *play.Created) map[int]play.Principal {
+	seats := map[int]play.Principal{}
+	for _, s := range created.SeatTokens {
+		seats[s.Seat] = play.IdentifyToken(s.Token, "")
+	}
+	return seats
 }
 
 // remigrateFrom migrates down until table has no column (the migration that adds it undone), then
