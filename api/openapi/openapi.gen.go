@@ -3685,7 +3685,9 @@ type ReissueStudentTokenParams struct {
 	// 32 hex digits (hyphens aside) or 22 other characters, with at least 8 different
 	// characters, as a random UUID or 16 random bytes in hex, base32 or base64url have;
 	// otherwise 400 `weak_idempotency_key`. With a seat, student or teacher token, a short key
-	// is enough: it is the token holder's alone.
+	// is enough: it is the token holder's alone; except where the request itself can end the
+	// token (leave, resign, rotating a teacher token), whose retry comes with a token that no
+	// longer identifies anyone, so the key must be strong there too.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -3703,7 +3705,9 @@ type RotateTeacherTokenParams struct {
 	// 32 hex digits (hyphens aside) or 22 other characters, with at least 8 different
 	// characters, as a random UUID or 16 random bytes in hex, base32 or base64url have;
 	// otherwise 400 `weak_idempotency_key`. With a seat, student or teacher token, a short key
-	// is enough: it is the token holder's alone.
+	// is enough: it is the token holder's alone; except where the request itself can end the
+	// token (leave, resign, rotating a teacher token), whose retry comes with a token that no
+	// longer identifies anyone, so the key must be strong there too.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -3733,7 +3737,9 @@ type CreateGameParams struct {
 	// 32 hex digits (hyphens aside) or 22 other characters, with at least 8 different
 	// characters, as a random UUID or 16 random bytes in hex, base32 or base64url have;
 	// otherwise 400 `weak_idempotency_key`. With a seat, student or teacher token, a short key
-	// is enough: it is the token holder's alone.
+	// is enough: it is the token holder's alone; except where the request itself can end the
+	// token (leave, resign, rotating a teacher token), whose retry comes with a token that no
+	// longer identifies anyone, so the key must be strong there too.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -3763,7 +3769,9 @@ type AbortGameParams struct {
 	// 32 hex digits (hyphens aside) or 22 other characters, with at least 8 different
 	// characters, as a random UUID or 16 random bytes in hex, base32 or base64url have;
 	// otherwise 400 `weak_idempotency_key`. With a seat, student or teacher token, a short key
-	// is enough: it is the token holder's alone.
+	// is enough: it is the token holder's alone; except where the request itself can end the
+	// token (leave, resign, rotating a teacher token), whose retry comes with a token that no
+	// longer identifies anyone, so the key must be strong there too.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -3798,7 +3806,9 @@ type PostActionParams struct {
 	// 32 hex digits (hyphens aside) or 22 other characters, with at least 8 different
 	// characters, as a random UUID or 16 random bytes in hex, base32 or base64url have;
 	// otherwise 400 `weak_idempotency_key`. With a seat, student or teacher token, a short key
-	// is enough: it is the token holder's alone.
+	// is enough: it is the token holder's alone; except where the request itself can end the
+	// token (leave, resign, rotating a teacher token), whose retry comes with a token that no
+	// longer identifies anyone, so the key must be strong there too.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -3832,7 +3842,9 @@ type LeaveGameParams struct {
 	// 32 hex digits (hyphens aside) or 22 other characters, with at least 8 different
 	// characters, as a random UUID or 16 random bytes in hex, base32 or base64url have;
 	// otherwise 400 `weak_idempotency_key`. With a seat, student or teacher token, a short key
-	// is enough: it is the token holder's alone.
+	// is enough: it is the token holder's alone; except where the request itself can end the
+	// token (leave, resign, rotating a teacher token), whose retry comes with a token that no
+	// longer identifies anyone, so the key must be strong there too.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -3862,7 +3874,9 @@ type JoinGameParams struct {
 	// 32 hex digits (hyphens aside) or 22 other characters, with at least 8 different
 	// characters, as a random UUID or 16 random bytes in hex, base32 or base64url have;
 	// otherwise 400 `weak_idempotency_key`. With a seat, student or teacher token, a short key
-	// is enough: it is the token holder's alone.
+	// is enough: it is the token holder's alone; except where the request itself can end the
+	// token (leave, resign, rotating a teacher token), whose retry comes with a token that no
+	// longer identifies anyone, so the key must be strong there too.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -3889,7 +3903,9 @@ type ResignGameParams struct {
 	// 32 hex digits (hyphens aside) or 22 other characters, with at least 8 different
 	// characters, as a random UUID or 16 random bytes in hex, base32 or base64url have;
 	// otherwise 400 `weak_idempotency_key`. With a seat, student or teacher token, a short key
-	// is enough: it is the token holder's alone.
+	// is enough: it is the token holder's alone; except where the request itself can end the
+	// token (leave, resign, rotating a teacher token), whose retry comes with a token that no
+	// longer identifies anyone, so the key must be strong there too.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
@@ -3907,7 +3923,9 @@ type StartGameParams struct {
 	// 32 hex digits (hyphens aside) or 22 other characters, with at least 8 different
 	// characters, as a random UUID or 16 random bytes in hex, base32 or base64url have;
 	// otherwise 400 `weak_idempotency_key`. With a seat, student or teacher token, a short key
-	// is enough: it is the token holder's alone.
+	// is enough: it is the token holder's alone; except where the request itself can end the
+	// token (leave, resign, rotating a teacher token), whose retry comes with a token that no
+	// longer identifies anyone, so the key must be strong there too.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 

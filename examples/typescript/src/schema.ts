@@ -3701,7 +3701,9 @@ export interface components {
          *     32 hex digits (hyphens aside) or 22 other characters, with at least 8 different
          *     characters, as a random UUID or 16 random bytes in hex, base32 or base64url have;
          *     otherwise 400 `weak_idempotency_key`. With a seat, student or teacher token, a short key
-         *     is enough: it is the token holder's alone.
+         *     is enough: it is the token holder's alone; except where the request itself can end the
+         *     token (leave, resign, rotating a teacher token), whose retry comes with a token that no
+         *     longer identifies anyone, so the key must be strong there too.
          */
         IdempotencyKey: string;
         ClassroomID: string;
@@ -3921,7 +3923,9 @@ export interface operations {
                  *     32 hex digits (hyphens aside) or 22 other characters, with at least 8 different
                  *     characters, as a random UUID or 16 random bytes in hex, base32 or base64url have;
                  *     otherwise 400 `weak_idempotency_key`. With a seat, student or teacher token, a short key
-                 *     is enough: it is the token holder's alone.
+                 *     is enough: it is the token holder's alone; except where the request itself can end the
+                 *     token (leave, resign, rotating a teacher token), whose retry comes with a token that no
+                 *     longer identifies anyone, so the key must be strong there too.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -4017,7 +4021,9 @@ export interface operations {
                  *     32 hex digits (hyphens aside) or 22 other characters, with at least 8 different
                  *     characters, as a random UUID or 16 random bytes in hex, base32 or base64url have;
                  *     otherwise 400 `weak_idempotency_key`. With a seat, student or teacher token, a short key
-                 *     is enough: it is the token holder's alone.
+                 *     is enough: it is the token holder's alone; except where the request itself can end the
+                 *     token (leave, resign, rotating a teacher token), whose retry comes with a token that no
+                 *     longer identifies anyone, so the key must be strong there too.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -4076,7 +4082,9 @@ export interface operations {
                  *     32 hex digits (hyphens aside) or 22 other characters, with at least 8 different
                  *     characters, as a random UUID or 16 random bytes in hex, base32 or base64url have;
                  *     otherwise 400 `weak_idempotency_key`. With a seat, student or teacher token, a short key
-                 *     is enough: it is the token holder's alone.
+                 *     is enough: it is the token holder's alone; except where the request itself can end the
+                 *     token (leave, resign, rotating a teacher token), whose retry comes with a token that no
+                 *     longer identifies anyone, so the key must be strong there too.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -4124,7 +4132,9 @@ export interface operations {
                  *     32 hex digits (hyphens aside) or 22 other characters, with at least 8 different
                  *     characters, as a random UUID or 16 random bytes in hex, base32 or base64url have;
                  *     otherwise 400 `weak_idempotency_key`. With a seat, student or teacher token, a short key
-                 *     is enough: it is the token holder's alone.
+                 *     is enough: it is the token holder's alone; except where the request itself can end the
+                 *     token (leave, resign, rotating a teacher token), whose retry comes with a token that no
+                 *     longer identifies anyone, so the key must be strong there too.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -4171,7 +4181,9 @@ export interface operations {
                  *     32 hex digits (hyphens aside) or 22 other characters, with at least 8 different
                  *     characters, as a random UUID or 16 random bytes in hex, base32 or base64url have;
                  *     otherwise 400 `weak_idempotency_key`. With a seat, student or teacher token, a short key
-                 *     is enough: it is the token holder's alone.
+                 *     is enough: it is the token holder's alone; except where the request itself can end the
+                 *     token (leave, resign, rotating a teacher token), whose retry comes with a token that no
+                 *     longer identifies anyone, so the key must be strong there too.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -4219,7 +4231,9 @@ export interface operations {
                  *     32 hex digits (hyphens aside) or 22 other characters, with at least 8 different
                  *     characters, as a random UUID or 16 random bytes in hex, base32 or base64url have;
                  *     otherwise 400 `weak_idempotency_key`. With a seat, student or teacher token, a short key
-                 *     is enough: it is the token holder's alone.
+                 *     is enough: it is the token holder's alone; except where the request itself can end the
+                 *     token (leave, resign, rotating a teacher token), whose retry comes with a token that no
+                 *     longer identifies anyone, so the key must be strong there too.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -4354,7 +4368,9 @@ export interface operations {
                  *     32 hex digits (hyphens aside) or 22 other characters, with at least 8 different
                  *     characters, as a random UUID or 16 random bytes in hex, base32 or base64url have;
                  *     otherwise 400 `weak_idempotency_key`. With a seat, student or teacher token, a short key
-                 *     is enough: it is the token holder's alone.
+                 *     is enough: it is the token holder's alone; except where the request itself can end the
+                 *     token (leave, resign, rotating a teacher token), whose retry comes with a token that no
+                 *     longer identifies anyone, so the key must be strong there too.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -4942,7 +4958,9 @@ export interface operations {
                  *     32 hex digits (hyphens aside) or 22 other characters, with at least 8 different
                  *     characters, as a random UUID or 16 random bytes in hex, base32 or base64url have;
                  *     otherwise 400 `weak_idempotency_key`. With a seat, student or teacher token, a short key
-                 *     is enough: it is the token holder's alone.
+                 *     is enough: it is the token holder's alone; except where the request itself can end the
+                 *     token (leave, resign, rotating a teacher token), whose retry comes with a token that no
+                 *     longer identifies anyone, so the key must be strong there too.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
@@ -4987,7 +5005,9 @@ export interface operations {
                  *     32 hex digits (hyphens aside) or 22 other characters, with at least 8 different
                  *     characters, as a random UUID or 16 random bytes in hex, base32 or base64url have;
                  *     otherwise 400 `weak_idempotency_key`. With a seat, student or teacher token, a short key
-                 *     is enough: it is the token holder's alone.
+                 *     is enough: it is the token holder's alone; except where the request itself can end the
+                 *     token (leave, resign, rotating a teacher token), whose retry comes with a token that no
+                 *     longer identifies anyone, so the key must be strong there too.
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
