@@ -93,7 +93,7 @@ func New(cfg Config, deps Deps, logger *slog.Logger) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("openapi.yaml: %w", err)
 	}
-	spec, err := openapi3.NewLoader().LoadFromData(contract)
+	spec, err := parseContract(contract)
 	if err != nil {
 		return nil, fmt.Errorf("openapi.yaml: %w", err)
 	}

@@ -1,6 +1,7 @@
 // Package repotest gives tests a fresh, migrated Postgres database of their own.
 //
-// Each database is created on one server per test binary and dropped when the test ends. The
+// Each database is a copy of one migrated template database per test binary, made on one server
+// per test binary and dropped when the test ends. The
 // server is, in this order: the one TEST_DATABASE_URL names (as CI does); a throwaway cluster
 // started from the PostgreSQL server binaries installed on the machine (see package localpg),
 // removed when the tests end; a Postgres container started with testcontainers-go, which needs
@@ -47,7 +48,11 @@ func NewDBWithURL(t testing.TB) (*repo.DB, string) {
 // NewDBWithOptions is NewDBWithURL with a pool tuned by opts (20 connections unless they say).
 func NewDBWithOptions(t testing.TB, opts repo.PoolOptions) (*repo.DB, string) {
 	t.Helper()
-	url := NewEmptyDatabase(t)
+	tmpl, err := migratedTemplate()
+	if err != nil {
+		t.Fatalf("migrated template database: %v", err)
+	}
+	url := newDatabase(t, tmpl)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	if opts.MaxConns == 0 {
@@ -58,20 +63,91 @@ func NewDBWithOptions(t testing.TB, opts repo.PoolOptions) (*repo.DB, string) {
 		t.Fatalf("open test database: %v", err)
 	}
 	t.Cleanup(db.Close)
+	return db, url
+}
+
+var (
+	templateOnce sync.Once
+	templateName string
+	templateErr  error
+)
+
+// migratedTemplate returns the name of a database with every migration applied, made once per test
+// binary, which NewDB copies (CREATE DATABASE … TEMPLATE takes tens of milliseconds where running
+// the migrations takes hundreds). Main drops it.
+func migratedTemplate() (string, error) {
+	templateOnce.Do(func() {
+		serverURL, err := server()
+		if err != nil {
+			templateErr = err
+			return
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		name := "test_template_" + randomSuffix()
+		if err := exec(ctx, serverURL, "CREATE DATABASE "+name); err != nil {
+			templateErr = err
+			return
+		}
+		templateName = name
+		templateErr = migrate(ctx, serverURL, name)
+	})
+	return templateName, templateErr
+}
+
+// migrate applies every migration to the database name and closes its connections, so that it can
+// be copied: Postgres copies no database that someone is connected to.
+func migrate(ctx context.Context, serverURL, name string) error {
+	cfg, err := pgx.ParseConfig(serverURL)
+	if err != nil {
+		return err
+	}
+	db, err := repo.Open(ctx, databaseAddress(cfg, name), repo.PoolOptions{MaxConns: 2})
+	if err != nil {
+		return err
+	}
+	defer db.Close()
 	m, err := repo.NewMigrator(db, nil)
 	if err != nil {
-		t.Fatalf("migrator: %v", err)
+		return err
 	}
 	defer m.Close()
-	if err := m.Up(ctx); err != nil {
-		t.Fatalf("migrate test database: %v", err)
+	return m.Up(ctx)
+}
+
+// dropTemplate drops the migrated template, if this binary made one.
+func dropTemplate() {
+	if templateName == "" {
+		return
 	}
-	return db, url
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := exec(ctx, serverAddr, "DROP DATABASE IF EXISTS "+templateName+" WITH (FORCE)"); err != nil {
+		fmt.Fprintf(os.Stderr, "repotest: dropping the template database %s: %v\n", templateName, err)
+	}
+}
+
+// exec runs one statement on the server's own database, on a connection of its own.
+func exec(ctx context.Context, serverURL, sql string) error {
+	conn, err := pgx.Connect(ctx, serverURL)
+	if err != nil {
+		return err
+	}
+	defer conn.Close(ctx)
+	_, err = conn.Exec(ctx, sql)
+	return err
 }
 
 // NewEmptyDatabase creates a database with no tables and returns its connection string. It is
 // dropped when the test ends.
 func NewEmptyDatabase(t testing.TB) string {
+	t.Helper()
+	return newDatabase(t, "")
+}
+
+// newDatabase creates a database, a copy of template unless it is empty, and returns its connection
+// string. It is dropped when the test ends.
+func newDatabase(t testing.TB, template string) string {
 	t.Helper()
 	serverURL, err := server()
 	if err != nil {
@@ -79,25 +155,18 @@ func NewEmptyDatabase(t testing.TB) string {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	admin, err := pgx.Connect(ctx, serverURL)
-	if err != nil {
-		t.Fatalf("connect to %s: %v", EnvURL, err)
-	}
-	defer admin.Close(ctx)
 	name := "test_" + randomSuffix()
-	if _, err := admin.Exec(ctx, "CREATE DATABASE "+name); err != nil {
+	create := "CREATE DATABASE " + name
+	if template != "" {
+		create += " TEMPLATE " + template
+	}
+	if err := exec(ctx, serverURL, create); err != nil {
 		t.Fatalf("create test database: %v", err)
 	}
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
-		conn, err := pgx.Connect(ctx, serverURL)
-		if err != nil {
-			t.Logf("drop test database %s: %v", name, err)
-			return
-		}
-		defer conn.Close(ctx)
-		if _, err := conn.Exec(ctx, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)"); err != nil {
+		if err := exec(ctx, serverURL, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)"); err != nil {
 			t.Logf("drop test database %s: %v", name, err)
 		}
 	})
@@ -175,6 +244,7 @@ func startLocalCluster() (string, error) {
 // Linux), and its files are removed by the next test binary that starts one.
 func Main(m *testing.M) int {
 	code := m.Run()
+	dropTemplate()
 	if local != nil {
 		if err := local.Stop(); err != nil {
 			fmt.Fprintf(os.Stderr, "repotest: stopping the local Postgres cluster: %v\n", err)
