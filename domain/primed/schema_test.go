@@ -43,7 +43,9 @@ func conforms(t *testing.T, schemas openapi3.Schemas, name string, v any) {
 	if !ok {
 		t.Fatalf("no schema %s", name)
 	}
-	if err := ref.Value.VisitJSON(decoded); err != nil {
+	// Without details the check is several times faster; a failure is checked again to explain it.
+	if ref.Value.VisitJSON(decoded, openapi3.DisableSchemaErrorDetails()) != nil {
+		err := ref.Value.VisitJSON(decoded)
 		t.Fatalf("%s does not match its schema: %v\n%s", name, err, b)
 	}
 }
