@@ -32,19 +32,12 @@ type evCluster struct {
 	proxyB *repotest.Proxy
 }
 
-func newEvCluster(t *testing.T, cfgB api.Config) *evCluster {
+func newEvCluster(t testing.TB, cfgB api.Config) *evCluster {
 	t.Helper()
 	return startEvCluster(t, cfgB, false)
 }
 
-// newEvClusterWithProxy is newEvCluster with instance B reaching the database through a proxy
-// that the test can cut.
-func newEvClusterWithProxy(t *testing.T, cfgB api.Config) *evCluster {
-	t.Helper()
-	return startEvCluster(t, cfgB, true)
-}
-
-func startEvCluster(t *testing.T, cfgB api.Config, proxied bool) *evCluster {
+func startEvCluster(t testing.TB, cfgB api.Config, proxied bool) *evCluster {
 	t.Helper()
 	dbA, dbURL := repotest.NewDBWithURL(t)
 	c := &evCluster{dbA: dbA}
@@ -74,7 +67,7 @@ func startEvCluster(t *testing.T, cfgB api.Config, proxied bool) *evCluster {
 
 // evGame is a game played through one instance by a scripted openapi.
 type evGame struct {
-	t       *testing.T
+	t       testing.TB
 	s       *apitest.Server
 	id      string
 	creator string
@@ -90,7 +83,7 @@ type evGame struct {
 	versions map[int64]int64
 }
 
-func newEvGame(t *testing.T, s *apitest.Server, kind string, options any, players int, seed uint64) *evGame {
+func newEvGame(t testing.TB, s *apitest.Server, kind string, options any, players int, seed uint64) *evGame {
 	t.Helper()
 	req := map[string]any{"game": kind, "players": names(players)}
 	if options != nil {
@@ -160,7 +153,7 @@ type evEvent struct {
 }
 
 // action decodes an `action` event, returning it and its entry.
-func (e evEvent) action(t *testing.T) (openapi.GameEvent, openapi.HistoryEntry) {
+func (e evEvent) action(t testing.TB) (openapi.GameEvent, openapi.HistoryEntry) {
 	t.Helper()
 	if e.Event != "action" {
 		t.Fatalf("event %q (%s), want action", e.Event, e.Data)
@@ -185,7 +178,7 @@ type evStream struct {
 }
 
 // openEvStream opens GET base+path with header pairs and fails unless it answers 200 text/event-stream.
-func openEvStream(t *testing.T, base, path string, headers ...string) *evStream {
+func openEvStream(t testing.TB, base, path string, headers ...string) *evStream {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+path, nil)
@@ -253,7 +246,7 @@ func (s *evStream) close() {
 }
 
 // next returns the next event (comments skipped), failing after timeout.
-func (s *evStream) next(t *testing.T, timeout time.Duration) evEvent {
+func (s *evStream) next(t testing.TB, timeout time.Duration) evEvent {
 	t.Helper()
 	deadline := time.After(timeout)
 	for {

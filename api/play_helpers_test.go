@@ -271,6 +271,16 @@ func (tb *table) checkFold() {
 	}
 }
 
+// checkFoldNowAndThen is checkFold after entries 1, 2, 4, 8, … and once the game is over: each
+// check folds the whole history, so checking after every entry would make a game's test quadratic in
+// its length, where these checks add up to about two folds of the whole game.
+func (tb *table) checkFoldNowAndThen() {
+	tb.t.Helper()
+	if tb.seq&(tb.seq-1) == 0 || tb.game.Status != "active" {
+		tb.checkFold()
+	}
+}
+
 // checkStoredFold loads a stored game and its whole history, checks that the entries come once
 // each in order and that folding them gives exactly the stored snapshot (G-2), and returns both.
 func checkStoredFold(t *testing.T, db *repo.DB, id string) (*play.Game, []play.Entry) {

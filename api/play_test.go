@@ -98,9 +98,9 @@ func playPrimeClimb(t *testing.T, players int, options map[string]any, seed uint
 			}
 		}
 
-		// The replay step and the fold of the whole history are checked at every action early on and
-		// at every fifth later: each reads the whole history, and a game of four runs to hundreds of
-		// actions. The final history is checked whole below.
+		// The replay step is checked at every action early on and at every fifth later, the fold of
+		// the whole history after entries 1, 2, 4, 8, …: each reads the whole history, and a game of
+		// four runs to hundreds of actions. The final history is checked whole below.
 		thorough := n < 40 || n%5 == 0 || g.Status != "active"
 		var view json.RawMessage
 		if thorough {
@@ -130,9 +130,7 @@ func playPrimeClimb(t *testing.T, players int, options map[string]any, seed uint
 				}
 			}
 		}
-		if thorough {
-			tb.checkFold()
-		}
+		tb.checkFoldNowAndThen()
 	}
 	t.Logf("Prime Climb, %d players, prime_cards %v: finished after %d actions %v, %d cards drawn, winners %v", players, cards, tb.seq, kinds, draws, tb.game.Winners)
 

@@ -12,7 +12,7 @@ import (
 
 // greedyPlayer follows kind's greedy strategy three times out of four and otherwise picks any legal
 // action: uniform picks take about 1200 actions per game of Prime Climb, these a few hundred.
-func greedyPlayer(t *testing.T, kind string) players.Player {
+func greedyPlayer(t testing.TB, kind string) players.Player {
 	t.Helper()
 	k, ok := games.All().Lookup(kind)
 	if !ok {
@@ -23,7 +23,7 @@ func greedyPlayer(t *testing.T, kind string) players.Player {
 
 // choose picks one of a seat's legal actions (entries of GET /legal-actions) with player and
 // decodes the picked entry into entry, which must have an Action field for the action to post.
-func choose(t *testing.T, player players.Player, legal []json.RawMessage, r domain.Rand, entry any) {
+func choose(t testing.TB, player players.Player, legal []json.RawMessage, r domain.Rand, entry any) {
 	t.Helper()
 	if err := pickLegal(player, legal, r, entry); err != nil {
 		t.Fatal(err)

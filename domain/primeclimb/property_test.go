@@ -94,13 +94,12 @@ func checkInvariants(t testing.TB, s State, prev *State) {
 	}
 }
 
-// Thousands of games, split by number of seats to run in parallel: exactly one winner, invariants on
-// every state, every listed action accepted, and the fold of the history equals the final state (G-2).
-func TestPropertyRandomGames(t *testing.T) {
-	games := 2000
-	if testing.Short() {
-		games = 200
-	}
+// Random games, split by number of seats to run in parallel: exactly one winner, invariants on every
+// state, every listed action accepted, and the fold of the history equals the final state (G-2). The
+// long tier plays 2,000 (TestLongPropertyRandomGames).
+func TestPropertyRandomGames(t *testing.T) { propertyRandomGames(t, 200) }
+
+func propertyRandomGames(t *testing.T, games int) {
 	for seats := 1; seats <= 4; seats++ {
 		t.Run(fmt.Sprintf("seats=%d", seats), func(t *testing.T) {
 			t.Parallel()

@@ -11,15 +11,16 @@ import (
 	"primegames/domain"
 )
 
-// gamesPerConfig is how many random games each variant and seat count plays in the property tests;
-// with every variant and seat count that makes a few thousand games.
-const gamesPerConfig = 100
-
 // TestPropertyRandomGames plays random games in every variant and seat count and checks after each
 // action: the deck is conserved, the state survives JSON, every listed legal action is accepted,
 // views and redacted outcomes hide other seats' cards, scores add up; and at the end that Fold
-// rebuilds the game exactly from the recorded history (G-1, G-2).
-func TestPropertyRandomGames(t *testing.T) {
+// rebuilds the game exactly from the recorded history (G-1, G-2). The long tier plays ten times as
+// many (TestLongPropertyRandomGames).
+func TestPropertyRandomGames(t *testing.T) { propertyRandomGames(t, 10) }
+
+// propertyRandomGames plays gamesPerConfig games of each variant and seat count; with every variant
+// and seat count, 100 of each make a few thousand games.
+func propertyRandomGames(t *testing.T, gamesPerConfig int) {
 	for _, o := range allVariants(4) {
 		for seats := o.Seats().Min; seats <= o.Seats().Max; seats++ {
 			t.Run(fmt.Sprintf("%s_%d", variantName(o), seats), func(t *testing.T) {

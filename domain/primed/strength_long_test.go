@@ -1,3 +1,5 @@
+//go:build long
+
 package primed
 
 import (
@@ -29,10 +31,7 @@ func meanDifference(t *testing.T, o Options, a, b domain.Level, deals int) float
 // PR-7: the lower total is the better result, and the expert beats greedy, which beats random, on
 // both decks (PR-2). The margins asserted are about half of those the games give, and the seeds are
 // fixed, so the test cannot flake; tools/strength-primed measures the same over 1,000 games.
-func TestStrength_ExpertBeatsGreedyBeatsRandomPR7(t *testing.T) {
-	if testing.Short() {
-		t.Skip("plays whole games")
-	}
+func TestLongStrength_ExpertBeatsGreedyBeatsRandomPR7(t *testing.T) {
 	cases := []struct {
 		deck                 string
 		expertDeals, deals   int     // deals of expert against greedy, and of greedy against random

@@ -1,3 +1,5 @@
+//go:build long
+
 package api_test
 
 import (
@@ -20,7 +22,7 @@ import (
 // restart would) again and again while clients create games, act and read. No request may get a 500:
 // each answers 2xx, 4xx, or 503 unavailable with Retry-After. No accepted action is lost and none is
 // applied twice: every game's history is contiguous and its version counts its entries.
-func TestTerminatedBackendsGive503NotInternalErrors(t *testing.T) {
+func TestLongTerminatedBackendsGive503NotInternalErrors(t *testing.T) {
 	db, url := repotest.NewDBWithURL(t)
 	s := apitest.Start(t, newServer(t, db))
 
