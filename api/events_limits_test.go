@@ -1,13 +1,14 @@
 package api_test
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"net"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -65,52 +66,110 @@ func waitForStreamSlot(t *testing.T, url string, status int) {
 }
 
 // A client that stops reading is disconnected once a write takes longer than the stream write
-// timeout, instead of being buffered for.
+// timeout, instead of being buffered for. The client reaches the server through an in-memory pipe,
+// which buffers nothing: the first write after the client stops reading blocks, whatever the
+// kernel's socket buffers or the machine's load, and the test waits for the server to close the
+// connection.
 func TestEventStreamSlowSubscriberIsDropped(t *testing.T) {
+	t.Parallel()
 	cfg := testConfig()
 	cfg.StreamWriteTimeout = 200 * time.Millisecond
 	cfg.StreamHeartbeat = 20 * time.Millisecond
-	c := newEvCluster(t, cfg)
-	g := newEvGame(t, c.a, "prime-climb", map[string]any{"prime_cards": true}, 2, 21)
-	for range 20 {
-		g.play()
-	}
-	u, _ := url.Parse(c.b.URL)
-	conn, err := net.Dial("tcp", u.Host)
+	db := repotest.NewDB(t)
+	srv, err := newAPI(cfg, db, quietLogger())
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer conn.Close()
-	_ = conn.(*net.TCPConn).SetReadBuffer(1024)
-	fmt.Fprintf(conn, "GET %s HTTP/1.1\r\nHost: %s\r\n\r\n", g.path("/events"), u.Host)
-	open := func() string {
-		for _, line := range strings.Split(string(c.b.Get("/metrics").Body), "\n") {
-			if strings.HasPrefix(line, "event_streams_open ") {
-				return strings.TrimPrefix(line, "event_streams_open ")
-			}
-		}
-		return "?"
+	s := apitest.Start(t, srv)
+	g := newEvGame(t, s, "prime-climb", nil, 2, 21)
+	ln := newPipeListener()
+	server := &http.Server{Handler: srv}
+	go func() { _ = server.Serve(ln) }()
+	t.Cleanup(func() { _ = server.Close() })
+
+	client, closed := ln.dial()
+	defer client.Close()
+	fmt.Fprintf(client, "GET %s HTTP/1.1\r\nHost: pipe\r\n\r\n", g.path("/events"))
+	resp, err := http.ReadResponse(bufio.NewReader(client), nil)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("the stream answered %v, %v", resp, err)
 	}
-	// Never read; keep the server writing (heartbeats and moves) until it gives up. It gives up once
-	// the kernel's buffers are full, which takes as many moves as they hold: 8 s on a quiet machine,
-	// more than 30 s on a loaded one, where each move takes longer; hence the generous deadline.
-	deadline := time.Now().Add(120 * time.Second)
-	for sawOpen := false; ; {
-		n := open()
-		if n == "1" {
-			sawOpen = true
-		}
-		if sawOpen && n == "0" {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the stream of a client that does not read is still open (%s)", n)
-		}
-		if g.status == "active" {
-			g.play()
-		}
-		time.Sleep(5 * time.Millisecond)
+	if n := streamsOpen(t, s); n != "1" {
+		t.Fatalf("event_streams_open = %s with the stream open, want 1", n)
 	}
+	// The client reads no more.
+	select {
+	case <-closed:
+	case <-time.After(evWait):
+		t.Fatalf("the server still holds the stream of a client that stopped reading %s ago", evWait)
+	}
+	if n := streamsOpen(t, s); n != "0" {
+		t.Errorf("event_streams_open = %s after the stream was dropped, want 0", n)
+	}
+}
+
+// streamsOpen is the event_streams_open gauge of the server's metrics.
+func streamsOpen(t *testing.T, s *apitest.Server) string {
+	t.Helper()
+	for _, line := range strings.Split(string(s.Get("/metrics").Body), "\n") {
+		if n, ok := strings.CutPrefix(line, "event_streams_open "); ok {
+			return n
+		}
+	}
+	return "?"
+}
+
+// pipeListener is a net.Listener whose connections are in-memory pipes (net.Pipe): a write blocks
+// until the other end reads it.
+type pipeListener struct {
+	conns chan net.Conn
+	done  chan struct{}
+	once  sync.Once
+}
+
+func newPipeListener() *pipeListener {
+	return &pipeListener{conns: make(chan net.Conn), done: make(chan struct{})}
+}
+
+// dial connects a client; closed is closed once the server closes its end.
+func (l *pipeListener) dial() (client net.Conn, closed <-chan struct{}) {
+	serverEnd, clientEnd := net.Pipe()
+	c := &closeSignal{Conn: serverEnd, closed: make(chan struct{})}
+	l.conns <- c
+	return clientEnd, c.closed
+}
+
+func (l *pipeListener) Accept() (net.Conn, error) {
+	select {
+	case c := <-l.conns:
+		return c, nil
+	case <-l.done:
+		return nil, net.ErrClosed
+	}
+}
+
+func (l *pipeListener) Close() error {
+	l.once.Do(func() { close(l.done) })
+	return nil
+}
+
+func (l *pipeListener) Addr() net.Addr { return pipeAddr{} }
+
+type pipeAddr struct{}
+
+func (pipeAddr) Network() string { return "pipe" }
+func (pipeAddr) String() string  { return "pipe" }
+
+// closeSignal is a connection that says when it is closed.
+type closeSignal struct {
+	net.Conn
+	closed chan struct{}
+	once   sync.Once
+}
+
+func (c *closeSignal) Close() error {
+	c.once.Do(func() { close(c.closed) })
+	return c.Conn.Close()
 }
 
 // Under the real server, streams outlive READ_TIMEOUT and WRITE_TIMEOUT; on shutdown they end at
