@@ -10,6 +10,7 @@ import (
 
 // With ADMIN_TOKEN set, only its holder creates classrooms.
 func TestAdminTokenGuardsClassroomCreation(t *testing.T) {
+	t.Parallel()
 	cfg := testConfig()
 	cfg.AdminToken = "operator-secret"
 	srv, err := newAPI(cfg, repotest.NewDB(t), quietLogger())
@@ -33,6 +34,7 @@ func TestAdminTokenGuardsClassroomCreation(t *testing.T) {
 
 // The profiler is served only on ADMIN_ADDR (cmd/primegames), never on the public address.
 func TestPublicAddressServesNoProfiler(t *testing.T) {
+	t.Parallel()
 	s := apitest.Start(t, newServer(t, repotest.NewDB(t)))
 	for _, path := range []string{"/debug/pprof/", "/debug/pprof/profile?seconds=1", "/debug/pprof/heap"} {
 		if resp := s.Get(path); resp.StatusCode != http.StatusNotFound {

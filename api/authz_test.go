@@ -97,6 +97,7 @@ func hiddenLeaks(seat int, body []byte) []string {
 // TestAuthorizationMatrix asks every game and classroom endpoint as every kind of caller and checks
 // the status of each cell, and that no answer shows a card its caller may not see.
 func TestAuthorizationMatrix(t *testing.T) {
+	t.Parallel()
 	h := newGamesHarness(t)
 	classA := h.newClassroom(t, "4A", "Ada", "Ben", "Cy")
 	classB := h.newClassroom(t, "4B", "Dee")
@@ -222,6 +223,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 }
 
 func TestUnauthorizedNamesTheBearerScheme(t *testing.T) {
+	t.Parallel()
 	h := newGamesHarness(t)
 	c := newPrimedGame(t, h)
 	path := "/v1/games/" + c.Game.Id.String()

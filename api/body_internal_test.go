@@ -10,6 +10,7 @@ func nested(depth int) string {
 }
 
 func TestCheckJSONDocument(t *testing.T) {
+	t.Parallel()
 	for body, ok := range map[string]bool{
 		`{"name":"Ada"}`:                                     true,
 		" {\"name\":\"Ada\"}\r\n\t":                          true,

@@ -33,6 +33,7 @@ func withoutHeader(req *http.Request, name string) *http.Request {
 
 // Each refusal of a request body is the status and code the contract names (issue 10, items 9 and 10).
 func TestRequestBodyRules(t *testing.T) {
+	t.Parallel()
 	h := newGamesHarness(t)
 	game := h.create(t, map[string]any{"game": "prime-climb", "players": names(2)})
 	lobby := h.create(t, map[string]any{"game": "primed", "seats": 2})
@@ -87,6 +88,7 @@ func TestRequestBodyRules(t *testing.T) {
 // A body that arrives slower than READ_TIMEOUT gets 408 or a closed connection, never a refusal
 // that blames the caller's token (issue 10, item 9).
 func TestSlowRequestBodyTimesOut(t *testing.T) {
+	t.Parallel()
 	cfg := testConfig()
 	cfg.ReadTimeout = 300 * time.Millisecond
 	srv, err := newAPI(cfg, repotest.NewDB(t), quietLogger())
@@ -151,6 +153,7 @@ func TestSlowRequestBodyTimesOut(t *testing.T) {
 // nested 30 deep around 29,000 numbers took most of a second, spent writing it into error messages;
 // one of 7,000 small objects passed validation after 11 MB of copies, one per anyOf branch.
 func TestLargeBodiesAreRefusedCheaply(t *testing.T) {
+	t.Parallel()
 	cfg := testConfig()
 	cfg.BodyLimitBytes = 64 << 10
 	srv, err := newAPI(cfg, repotest.NewDB(t), quietLogger())

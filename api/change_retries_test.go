@@ -13,6 +13,7 @@ import (
 // because the first one went through. Leaving and resigning can end the token, so their keys must
 // be strong ones.
 func TestRetriedGameChangesAnswerTheFirstTime(t *testing.T) {
+	t.Parallel()
 	s := apitest.Start(t, newServer(t, repotest.NewDB(t)))
 	withKey := func(token, key string) []string { return append(bearer(token), "Idempotency-Key", key) }
 	// once posts path with the key twice and checks that both answers are the same 200, then

@@ -90,6 +90,7 @@ func (r *review) get(path string, v any, headers ...string) *apitest.Response {
 }
 
 func TestClassroomReviewEndToEnd(t *testing.T) {
+	t.Parallel()
 	began := time.Now()
 	h := newGamesHarness(t)
 	// A name with a comma and quotes checks the CSV's quoting.

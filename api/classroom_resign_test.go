@@ -12,6 +12,7 @@ import (
 // may read the game but no longer act in it; in a game of two the resignation counts as lost in the
 // classroom's statistics (G-3), and the rematch belongs to the same classroom.
 func TestStudentsResignAndRematchInAClassroom(t *testing.T) {
+	t.Parallel()
 	h := newGamesHarness(t)
 	class := h.newClassroom(t, "Class 3B", "Ada", "Ben", "Cy")
 	seatsOf := func(names ...string) []map[string]string {
@@ -75,6 +76,7 @@ func TestStudentsResignAndRematchInAClassroom(t *testing.T) {
 // students resign a game before anyone moves; the computers play it to the end, and the class's
 // statistics credit none of the students with a play, a draw or a round.
 func TestResignedStudentsAreNotCreditedWithTheComputersPlay(t *testing.T) {
+	t.Parallel()
 	db := repotest.NewDB(t)
 	s := startWithBots(t, db)
 	class := newClassroomOn(t, s, "Class 3C", "Ada", "Ben", "Cy")

@@ -276,6 +276,7 @@ func (r *review) checkCSV(stats openapi.ClassroomStats) {
 // student's (AttemptCount.examples in openapi.yaml: "The most recent refusals' sentences"), the class's
 // most recent refusals of the code, newest first, up to three, whoever sent them.
 func TestClassroomStatsClassExamples(t *testing.T) {
+	t.Parallel()
 	h := newGamesHarness(t)
 	class := h.newClassroom(t, "Class 6D", "Ada", "Ben", "Cy", "Dee")
 	type sent struct{ student, detail string }

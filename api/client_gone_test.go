@@ -18,6 +18,7 @@ import (
 // A client that gives up while its action waits for the game's row lock is not a server error: the
 // request is counted and logged (at info) as 499, and no 500 is recorded.
 func TestClientThatGivesUpIs499NotAnError(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := repotest.NewDB(t)
 	logs := &lockedBuffer{}

@@ -16,6 +16,7 @@ import (
 // The contract check of apitest fails a response whose status the operation does not declare, and
 // no operation declares a default response that would let any status through.
 func TestContractRefusesUndeclaredStatuses(t *testing.T) {
+	t.Parallel()
 	c := apitest.LoadContract(t)
 	req, _ := http.NewRequest(http.MethodPost, "http://test/v1/games/00000000-0000-0000-0000-000000000000/start", nil)
 	header := http.Header{"Content-Type": {"application/problem+json"}}
@@ -47,6 +48,7 @@ func contractSpec(t *testing.T) *openapi3.T {
 // Every operation of openapi.yaml answers hostile requests with a status it declares, never a 5xx
 // (issue 10, item 10): apitest fails the test on any status the operation does not declare.
 func TestEveryOperationDeclaresItsRefusals(t *testing.T) {
+	t.Parallel()
 	h := newGamesHarness(t)
 	game := h.create(t, map[string]any{"game": "prime-climb", "players": names(2)})
 	class := h.newClassroom(t, "4D", "Eve")

@@ -50,6 +50,7 @@ func assertHeaderLists(t *testing.T, resp *apitest.Response, name string, want .
 }
 
 func TestCORSPreflightFromAllowedOriginPassesEveryGate(t *testing.T) {
+	t.Parallel()
 	s := newCORSServer(t, dashboard)
 	// More preflights than the burst: a preflight is answered before the rate limit, the body gate
 	// and the request validator, and costs the client nothing.
@@ -86,6 +87,7 @@ func TestCORSPreflightFromAllowedOriginPassesEveryGate(t *testing.T) {
 }
 
 func TestCORSRefusesOtherOriginsAndIsOffByDefault(t *testing.T) {
+	t.Parallel()
 	for name, s := range map[string]*apitest.Server{
 		"other origin": newCORSServer(t, dashboard),
 		"CORS off":     newCORSServer(t),
@@ -102,6 +104,7 @@ func TestCORSRefusesOtherOriginsAndIsOffByDefault(t *testing.T) {
 }
 
 func TestCORSOnResponsesAndStreamsFromAllowedOrigin(t *testing.T) {
+	t.Parallel()
 	s := newCORSServer(t, dashboard)
 	created := s.Post("/v1/games", map[string]any{"game": "primed", "players": []map[string]string{{"name": "Ada"}, {"name": "Ben"}}},
 		"Origin", dashboard)
@@ -126,6 +129,7 @@ func TestCORSOnResponsesAndStreamsFromAllowedOrigin(t *testing.T) {
 }
 
 func TestCORSAnyOriginSendsAStarWithoutCredentials(t *testing.T) {
+	t.Parallel()
 	s := newCORSServer(t, "*")
 	resp := preflight(s, "https://anywhere.example.net", http.MethodGet, "/v1/games")
 	if resp.StatusCode != http.StatusNoContent || resp.Header.Get("Access-Control-Allow-Origin") != "*" ||

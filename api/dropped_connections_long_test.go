@@ -23,6 +23,7 @@ import (
 // each answers 2xx, 4xx, or 503 unavailable with Retry-After. No accepted action is lost and none is
 // applied twice: every game's history is contiguous and its version counts its entries.
 func TestLongTerminatedBackendsGive503NotInternalErrors(t *testing.T) {
+	t.Parallel()
 	db, url := repotest.NewDBWithURL(t)
 	s := apitest.Start(t, newServer(t, db))
 

@@ -16,6 +16,7 @@ import (
 // The responses of the hot paths are encoded through mirrors, not the generated map-and-sort
 // MarshalJSON; otherwise verifyEncodings, which every api test runs with, would check nothing.
 func TestResponseTypesAreMirrored(t *testing.T) {
+	t.Parallel()
 	for _, v := range []any{
 		openapi.Game{}, &openapi.Game{}, openapi.ActionResult{}, openapi.LegalActions{}, openapi.HistoryEntry{},
 		openapi.HistoryPage{}, openapi.Scores{}, openapi.GameEvent{}, openapi.CreatedGame{}, openapi.JoinedGame{},
@@ -33,6 +34,7 @@ func TestResponseTypesAreMirrored(t *testing.T) {
 // code checks for nil and written as null where it does not, an empty slice kept, raw JSON with
 // spaces and HTML characters compacted and escaped, nested oneOf types, indentation (?pretty).
 func TestMirrorEncodingIsTheGeneratedEncoding(t *testing.T) {
+	t.Parallel()
 	at := time.Date(2026, 12, 1, 19, 0, 0, 123, time.UTC)
 	detail := "no <moves> & \u2028 left"
 	legal := &openapi.LegalActions{
@@ -109,6 +111,7 @@ func BenchmarkEncodeGame(b *testing.B) {
 // omitzero asks a type with an IsZero method whether it is zero; a oneOf type whose generated code
 // leaves such a field out only when nil (a *time.Time) cannot be mirrored with it.
 func TestNoMirrorWhereOmitzeroWouldAskIsZero(t *testing.T) {
+	t.Parallel()
 	if !hasIsZero(reflect.TypeFor[*time.Time]()) || hasIsZero(reflect.TypeFor[*uuid.UUID]()) || hasIsZero(reflect.TypeFor[[]int]()) {
 		t.Fatal("hasIsZero is wrong")
 	}

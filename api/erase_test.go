@@ -13,6 +13,7 @@ import (
 // A removed student's name becomes a placeholder everywhere it showed, the cached game view included;
 // the history and the class's statistics stay as they were.
 func TestEraseRemovedStudent(t *testing.T) {
+	t.Parallel()
 	h := newGamesHarness(t)
 	class := h.newClassroom(t, "5C", "Ada", "Ben", "Cy")
 	teacher := bearer(class.teacher)

@@ -20,6 +20,7 @@ import (
 // games created after it opened included, each game's entries in order and once, in full; a game's
 // end does not close it; Last-Event-ID resumes without losing anything.
 func TestClassroomEventStream(t *testing.T) {
+	t.Parallel()
 	c := newEvCluster(t, testConfig())
 	room := newEvClassroom(t, c.a, "Ada", "Ben", "Cy", "Di")
 	students, tokenOf, roomPath := room.students, room.tokenOf, room.path("")

@@ -20,6 +20,7 @@ import (
 // A subscriber on instance B sees every action made through instance A, in order and exactly once,
 // also across a forced disconnect resumed with Last-Event-ID, and then the end of the game.
 func TestEventStreamAcrossInstancesInOrderExactlyOnce(t *testing.T) {
+	t.Parallel()
 	c := newEvCluster(t, testConfig())
 	g := newEvGame(t, c.a, "prime-climb", map[string]any{"prime_cards": true}, 3, 11)
 	path := g.path("/events")
@@ -104,6 +105,7 @@ func TestEventStreamAcrossInstancesInOrderExactlyOnce(t *testing.T) {
 // Each subscriber sees the entries as the history shows them to it: a Primed player never sees the
 // card the other drew, until the game is over; then everything shows.
 func TestEventStreamRedactsPerSubscriber(t *testing.T) {
+	t.Parallel()
 	c := newEvCluster(t, testConfig())
 	g := newEvGame(t, c.a, "primed", nil, 2, 5)
 	path := g.path("/events")
@@ -203,6 +205,7 @@ func TestEventStreamRedactsPerSubscriber(t *testing.T) {
 // A stream opened on a lobby waits, then receives the start (entry 0) when the game starts on
 // another instance.
 func TestEventStreamFromLobbyThroughStart(t *testing.T) {
+	t.Parallel()
 	c := newEvCluster(t, testConfig())
 	resp := c.a.Post("/v1/games", map[string]any{"game": "primed", "seats": 2})
 	if resp.StatusCode != http.StatusCreated {

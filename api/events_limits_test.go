@@ -23,6 +23,7 @@ import (
 // Streams beyond STREAM_LIMIT are refused with 503 streams_full and Retry-After; the open streams
 // show in the metrics.
 func TestEventStreamCapIs503WithRetryAfter(t *testing.T) {
+	t.Parallel()
 	cfg := testConfig()
 	cfg.StreamLimit = 2
 	c := newEvCluster(t, cfg)
@@ -175,6 +176,7 @@ func (c *closeSignal) Close() error {
 // Under the real server, streams outlive READ_TIMEOUT and WRITE_TIMEOUT; on shutdown they end at
 // once, so Serve returns without waiting for the grace period.
 func TestEventStreamsOutliveTimeoutsAndEndOnShutdown(t *testing.T) {
+	t.Parallel()
 	dbA := repotest.NewDB(t)
 	cfg := testConfig()
 	cfg.ShutdownGrace = 20 * time.Second

@@ -21,6 +21,7 @@ const outage = 2 * time.Second
 // order. Streams opened during the outage answer 200 and wait: they then deliver, or, for a game
 // that does not exist, send one `error` event and end.
 func TestLongEventStreamsSurviveDatabaseOutage(t *testing.T) {
+	t.Parallel()
 	cfgB := testConfig()
 	cfgB.StreamHeartbeat = 50 * time.Millisecond
 	c := newEvClusterWithProxy(t, cfgB)

@@ -10,6 +10,7 @@ import (
 
 // An idle stream's heartbeats do not touch the database.
 func TestEventStreamHeartbeatsDoNotReadTheDatabase(t *testing.T) {
+	t.Parallel()
 	cfg := testConfig()
 	cfg.StreamHeartbeat = 20 * time.Millisecond
 	c := newEvCluster(t, cfg)

@@ -15,6 +15,7 @@ import (
 
 // Heartbeats, resume parameters and refusals.
 func TestEventStreamHeartbeatResumeAndErrors(t *testing.T) {
+	t.Parallel()
 	cfg := testConfig()
 	cfg.StreamHeartbeat = 50 * time.Millisecond
 	c := newEvCluster(t, cfg)
@@ -64,6 +65,7 @@ func TestEventStreamHeartbeatResumeAndErrors(t *testing.T) {
 // After the listening connection is killed, the listener reconnects and the streams catch up: an
 // action made while nobody listened arrives, and so do later ones.
 func TestEventStreamListenerReconnects(t *testing.T) {
+	t.Parallel()
 	c := newEvCluster(t, testConfig())
 	g := newEvGame(t, c.a, "prime-climb", nil, 2, 9)
 	stream := openEvStream(t, c.b.URL, g.path("/events"))

@@ -9,6 +9,7 @@ import (
 // The game cache holds no more than its limit, drops the games read least recently first, keeps one
 // version of a game, and never lets an older version replace a newer one.
 func TestGameCacheBoundsAndVersions(t *testing.T) {
+	t.Parallel()
 	c := newGameCache(1000)
 	body := func(s string) cachedBody { return cachedBody{bytes: bytes.Repeat([]byte(s), 100)} }
 	key := bodyKey{seat: 0}

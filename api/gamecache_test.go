@@ -16,6 +16,7 @@ import (
 // second time on the same instance or once on an instance that never read the game, for each way
 // of seeing the game, gzipped or not, and for HEAD (which says no Content-Length, as before).
 func TestCachedGameBodyIsTheFreshBody(t *testing.T) {
+	t.Parallel()
 	h := newGamesHarness(t)
 	c := h.create(t, map[string]any{"game": "primed", "players": names(3)})
 	id := c.Game.Id.String()
@@ -62,6 +63,7 @@ func TestCachedGameBodyIsTheFreshBody(t *testing.T) {
 // instance shows on the next read here, and so does a student's new name, which renames their seats
 // without a new version of the game.
 func TestCachedGameFollowsChangesMadeElsewhere(t *testing.T) {
+	t.Parallel()
 	h := newGamesHarness(t)
 	other := apitest.Start(t, newServer(t, h.db))
 	class := h.newClassroom(t, "4C", "Ada", "Ben")

@@ -76,6 +76,7 @@ func tokenToAct(t *testing.T, h *gamesHarness, c openapi.CreatedGame) (string, i
 }
 
 func TestCreateGameStartsAtOnceWithTokens(t *testing.T) {
+	t.Parallel()
 	h := newGamesHarness(t)
 	c := h.create(t, map[string]any{"game": "prime-climb", "players": []map[string]string{{"name": "Ada"}, {"name": "Ben"}, {"name": "Cy"}}})
 	if c.Game.Status != "active" || c.Game.SeatCount != 3 || len(c.Seats) != 3 || c.Game.Version != 1 {
@@ -109,6 +110,7 @@ func TestCreateGameStartsAtOnceWithTokens(t *testing.T) {
 }
 
 func TestCreateGameRefusesBadRequests(t *testing.T) {
+	t.Parallel()
 	h := newGamesHarness(t)
 	cases := map[string]struct {
 		body any
@@ -151,6 +153,7 @@ func names(n int) []map[string]string {
 }
 
 func TestLobbyJoinStartFlow(t *testing.T) {
+	t.Parallel()
 	h := newGamesHarness(t)
 	c := h.create(t, map[string]any{"game": "primed", "seats": 3, "options": map[string]any{"deck": "standard", "rounds": 2}})
 	id := c.Game.Id.String()
@@ -215,6 +218,7 @@ func TestLobbyJoinStartFlow(t *testing.T) {
 }
 
 func TestTokensActOnlyForTheirSeatAndGame(t *testing.T) {
+	t.Parallel()
 	h := newGamesHarness(t)
 	c := newPrimedGame(t, h)
 	other := newPrimedGame(t, h)
@@ -260,6 +264,7 @@ func TestTokensActOnlyForTheirSeatAndGame(t *testing.T) {
 
 // PR-8: a player sees their own hand and only the sizes of the others'; the public sees no hand.
 func TestPrimedViewsHideOtherHands(t *testing.T) {
+	t.Parallel()
 	h := newGamesHarness(t)
 	c := newPrimedGame(t, h)
 	type handView struct {
@@ -301,6 +306,7 @@ func TestPrimedViewsHideOtherHands(t *testing.T) {
 }
 
 func TestIllegalActionIs422AndChangesNothingButIsRecorded(t *testing.T) {
+	t.Parallel()
 	h := newGamesHarness(t)
 	c := h.create(t, map[string]any{"game": "prime-climb", "players": names(2)})
 	token, seat := tokenToAct(t, h, c)
@@ -336,6 +342,7 @@ func TestIllegalActionIs422AndChangesNothingButIsRecorded(t *testing.T) {
 }
 
 func TestIfMatchStaleVersionIs412(t *testing.T) {
+	t.Parallel()
 	h := newGamesHarness(t)
 	c := h.create(t, map[string]any{"game": "prime-climb", "players": names(2)})
 	token, _ := tokenToAct(t, h, c)
@@ -355,6 +362,7 @@ func TestIfMatchStaleVersionIs412(t *testing.T) {
 }
 
 func TestIdempotentRetryActsOnce(t *testing.T) {
+	t.Parallel()
 	h := newGamesHarness(t)
 	c := h.create(t, map[string]any{"game": "prime-climb", "players": names(2)})
 	token, _ := tokenToAct(t, h, c)
@@ -388,6 +396,7 @@ func TestIdempotentRetryActsOnce(t *testing.T) {
 // Many simultaneous submissions of the same move: exactly one is recorded, the rest are refused as the
 // rules refuse them once the turn has moved on.
 func TestConcurrentSubmissionsAreSerialized(t *testing.T) {
+	t.Parallel()
 	h := newGamesHarness(t)
 	c := h.create(t, map[string]any{"game": "prime-climb", "players": names(2)})
 	token, _ := tokenToAct(t, h, c)
@@ -425,6 +434,7 @@ func TestConcurrentSubmissionsAreSerialized(t *testing.T) {
 }
 
 func TestAbortByCreatorOnly(t *testing.T) {
+	t.Parallel()
 	h := newGamesHarness(t)
 	c := newPrimedGame(t, h)
 	if resp := h.Post("/v1/games/"+c.Game.Id.String()+"/abort", nil, bearer(c.Seats[0].Token)...); resp.StatusCode != http.StatusForbidden {
@@ -455,6 +465,7 @@ func TestAbortByCreatorOnly(t *testing.T) {
 }
 
 func TestBoardAndScores(t *testing.T) {
+	t.Parallel()
 	h := newGamesHarness(t)
 	var board openapi.PrimeClimbBoard
 	h.Get("/v1/boards/prime-climb").JSON(t, &board)

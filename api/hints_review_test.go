@@ -27,6 +27,7 @@ const takeOne, takeTwo = `{"type":"take","count":1}`, `{"type":"take","count":2}
 // is played out by following hints; the review is then everyone's, and the class statistics count
 // the hints and the review's figures, in JSON and CSV.
 func TestHintsAndReviewOfAClassroomGame(t *testing.T) {
+	t.Parallel()
 	s := startHosting(t, tinygame.Kind)
 	tg := &tinyTable{t: t, s: s}
 	class := newClassroomOn(t, s, "Hinted class", "Ada", "Ben")
@@ -143,6 +144,7 @@ func TestHintsAndReviewOfAClassroomGame(t *testing.T) {
 // A public game's review is nobody's during play, everyone's once it is over, made once and kept:
 // two first requests at once get the same review, and later ones the same bytes.
 func TestAFinishedGamesReviewIsPublicAndKept(t *testing.T) {
+	t.Parallel()
 	s := startHosting(t, tinygame.Kind)
 	tg := &tinyTable{t: t, s: s}
 	var created openapi.CreatedGame
@@ -193,6 +195,7 @@ func TestAFinishedGamesReviewIsPublicAndKept(t *testing.T) {
 
 // A kind without an advisor offers neither hints nor review, and says so.
 func TestAKindWithoutAnAdvisorOffersNoHintsNorReview(t *testing.T) {
+	t.Parallel()
 	unadvised := tinygame.Kind
 	unadvised.Advisor = nil
 	s := startHosting(t, unadvised)
@@ -217,6 +220,7 @@ func TestAKindWithoutAnAdvisorOffersNoHintsNorReview(t *testing.T) {
 // from the set, losses of at least 0 and best actions that were legal where they are offered; a
 // hint is one of the seat's legal actions and the same when asked again.
 func TestEveryAdvisedKindReviewsARandomGame(t *testing.T) {
+	t.Parallel()
 	s := startHosting(t, tinygame.Kind)
 	kinds, err := games.All().With(tinygame.Kind)
 	if err != nil {
@@ -291,6 +295,7 @@ func TestEveryAdvisedKindReviewsARandomGame(t *testing.T) {
 // The service's own kinds judge play: computer players, hints and review need it. (This fails
 // until the Prime Climb and Primed advisors are merged.)
 func TestEveryHostedKindHasAnAdvisor(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"prime-climb", "primed"} {
 		if kind, ok := games.All().Lookup(name); !ok || kind.Advisor == nil {
 			t.Errorf("%s has no advisor", name)
@@ -322,6 +327,7 @@ func equalCounts(got, want map[string]int) bool {
 // The class statistics make at most ten reviews a request: with twelve finished games and none
 // reviewed, the first request counts two pending, and the next adds them.
 func TestClassStatisticsMakeAtMostTenReviewsARequest(t *testing.T) {
+	t.Parallel()
 	s := startHosting(t, tinygame.Kind)
 	tg := &tinyTable{t: t, s: s}
 	class := newClassroomOn(t, s, "Busy class", "Ada", "Ben")

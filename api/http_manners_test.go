@@ -71,6 +71,7 @@ var ignoredHeaders = []string{"Date", "X-Request-Id", "Content-Length", "Transfe
 // HEAD answers every GET operation with the status and headers of GET and no body; a stream's HEAD
 // ends once its headers are out.
 func TestHeadMirrorsGetOnEveryGetRoute(t *testing.T) {
+	t.Parallel()
 	h := newGamesHarness(t)
 	routes := getRoutes(t, h)
 	if len(routes) < 15 {
@@ -153,6 +154,7 @@ func gunzipped(t *testing.T, r *apitest.Response) []byte {
 // and, for a game, a weak ETag that still answers If-None-Match; the same bytes come uncompressed
 // to a client that does not.
 func TestGzipForJSONNDJSONAndCSV(t *testing.T) {
+	t.Parallel()
 	h := newGamesHarness(t)
 	// Bodies of a few hundred bytes go out as they are: a four-seat game and a class of ten make
 	// bodies worth compressing.
@@ -228,6 +230,7 @@ func TestGzipForJSONNDJSONAndCSV(t *testing.T) {
 
 // An event stream is never compressed: each event must arrive when it is sent.
 func TestEventStreamIsNeverCompressed(t *testing.T) {
+	t.Parallel()
 	h := newGamesHarness(t)
 	c := newPrimedGame(t, h)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -254,6 +257,7 @@ func TestEventStreamIsNeverCompressed(t *testing.T) {
 
 // The docs bundle is sent gzipped to a client that accepts it, cacheable, and revalidates by ETag.
 func TestDocsAssetsAreCompressedAndCacheable(t *testing.T) {
+	t.Parallel()
 	h := newGamesHarness(t)
 	const bundle = "/docs/assets/swagger-ui-bundle.js"
 	plain := h.Get(bundle, "Accept-Encoding", "identity")

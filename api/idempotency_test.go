@@ -14,6 +14,7 @@ func randomKey() string { return rand.Text() }
 // Without a token, an Idempotency-Key is the request's only secret: a short one is refused, because
 // another client could send it too and be handed the first client's tokens.
 func TestAnonymousIdempotencyKeyMustBeStrong(t *testing.T) {
+	t.Parallel()
 	h := newGamesHarness(t)
 	create := map[string]any{"game": "primed", "players": names(2)}
 	lobby := h.create(t, map[string]any{"game": "primed", "seats": 2})
@@ -52,6 +53,7 @@ func TestAnonymousIdempotencyKeyMustBeStrong(t *testing.T) {
 // A key sent with a token that identifies the caller is that caller's alone: it may be short, and
 // another caller sending the same key and body gets an answer of their own.
 func TestIdempotencyKeyOfAnIdentifiedCallerIsTheirsAlone(t *testing.T) {
+	t.Parallel()
 	h := newGamesHarness(t)
 	class := h.newClassroom(t, "4C", "Ada", "Ben")
 	ada, ben := class.students["Ada"], class.students["Ben"]

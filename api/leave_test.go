@@ -23,6 +23,7 @@ func join(t *testing.T, s *apitest.Server, id, name string) openapi.JoinedGame {
 // A player leaves a lobby: their seat opens again and the later seats move down, their token stops
 // working, the creator's does not, and someone else takes the free seat.
 func TestLeaveALobbyOpensTheSeat(t *testing.T) {
+	t.Parallel()
 	s := apitest.Start(t, newServer(t, repotest.NewDB(t)))
 	c := createGame(t, s, map[string]any{"game": "primed", "seats": 3})
 	id := c.Game.Id.String()

@@ -24,6 +24,7 @@ func (h *gamesHarness) legalActions(t *testing.T, id, token string) openapi.Lega
 // A seat whose turn it is not learns whose turn it is and why nothing is listed, in both games;
 // the seat to act gets its actions and no reason.
 func TestLegalActionsOfASeatWhoseTurnItIsNotSayWhoseTurnItIs(t *testing.T) {
+	t.Parallel()
 	h := newGamesHarness(t)
 	for _, kind := range []string{"prime-climb", "primed"} {
 		c := h.create(t, map[string]any{"game": kind, "players": []map[string]string{{"name": "Ada"}, {"name": "Ben"}}})
@@ -52,6 +53,7 @@ func TestLegalActionsOfASeatWhoseTurnItIsNotSayWhoseTurnItIs(t *testing.T) {
 
 // In a lobby and after an abort nobody may act: the list is empty with game_not_active.
 func TestLegalActionsOutsidePlaySayTheGameIsNotActive(t *testing.T) {
+	t.Parallel()
 	h := newGamesHarness(t)
 	c := h.create(t, map[string]any{"game": "primed", "seats": 2})
 	id := c.Game.Id.String()

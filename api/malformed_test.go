@@ -8,6 +8,7 @@ import (
 
 // Client mistakes get 4xx problems, never a 500, whatever the body looks like.
 func TestMalformedRequestsNeverGet500(t *testing.T) {
+	t.Parallel()
 	h := newGamesHarness(t)
 	pc := h.create(t, map[string]any{"game": "prime-climb", "players": names(2)})
 	pr := newPrimedGame(t, h)

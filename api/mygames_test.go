@@ -44,6 +44,7 @@ func (h *gamesHarness) myGames(t *testing.T, token, query string, limit int) []s
 // A student's list is their games across the classroom, `turn=mine` those where their seat acts now;
 // a seat token's list is its one game; a teacher's token is refused.
 func TestMyGames(t *testing.T) {
+	t.Parallel()
 	h := newGamesHarness(t)
 	class := h.newClassroom(t, "5D", "Ada", "Ben", "Cy")
 	ada := class.students["Ada"].token

@@ -11,6 +11,7 @@ import (
 // Names that look alike, or show nothing, are refused wherever a name is given; names that are the
 // same in the nickname profile's comparison form are the same name.
 func TestNamesFollowTheNicknameProfile(t *testing.T) {
+	t.Parallel()
 	h := newGamesHarness(t)
 	class := h.newClassroom(t, "4C", "Ada", "Ben")
 	var room openapi.Classroom

@@ -37,6 +37,7 @@ func picture(t *testing.T, h *gamesHarness, path string, headers ...string) (*ap
 }
 
 func TestBoardPictureColoursTheSquaresAsTheBoardReference(t *testing.T) {
+	t.Parallel()
 	h := newGamesHarness(t)
 	resp, root := picture(t, h, "/v1/boards/prime-climb.svg")
 	if cc := resp.Header.Get("Cache-Control"); cc != "public, max-age=86400" {
@@ -112,6 +113,7 @@ func faceUp(root svgtest.Node) [][]int {
 // A picture shows the game as its caller may see it (PR-8): the anonymous caller no hand, a seat its
 // own; a token in access_token counts as in the header, for <img src>.
 func TestGamePictureShowsWhatItsCallerMaySee(t *testing.T) {
+	t.Parallel()
 	h := newGamesHarness(t)
 	c := h.create(t, map[string]any{"game": "primed", "players": []map[string]string{{"name": `<script>alert("Ada")</script>`}, {"name": "Ben & Co"}}})
 	id := c.Game.Id.String()
@@ -187,6 +189,7 @@ func TestGamePictureShowsWhatItsCallerMaySee(t *testing.T) {
 
 // The Prime Climb picture puts every pawn where the game's view has it.
 func TestPrimeClimbPicturePutsThePawnsWhereTheViewHasThem(t *testing.T) {
+	t.Parallel()
 	h := newGamesHarness(t)
 	c := h.create(t, map[string]any{"game": "prime-climb", "players": []map[string]string{{"name": "Ada"}, {"name": "Ben"}}})
 	id := c.Game.Id.String()
@@ -216,6 +219,7 @@ func TestPrimeClimbPicturePutsThePawnsWhereTheViewHasThem(t *testing.T) {
 // A classroom's game is pictured for its teacher, who may also replay it while it runs; nobody else
 // learns it exists.
 func TestClassroomGamePictureIsForItsTeacherAndPlayers(t *testing.T) {
+	t.Parallel()
 	h := newGamesHarness(t)
 	class := h.newClassroom(t, "4A", "Ada", "Ben")
 	resp := h.Post("/v1/games", map[string]any{"game": "primed", "players": []map[string]string{

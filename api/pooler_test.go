@@ -90,6 +90,7 @@ func sameDatabase(t *testing.T, poolerURL, directURL string) string {
 }
 
 func TestServiceWorksBehindTransactionPooler(t *testing.T) {
+	t.Parallel()
 	c := newPooledCluster(t)
 	instances := []*apitest.Server{c.a, c.b}
 

@@ -48,6 +48,7 @@ func expectLimited(t *testing.T, what string, resp *apitest.Response) {
 // A client gets its burst, then 429 with Retry-After; another token from the same address, and
 // the address without a token, are other clients. Probes are never limited.
 func TestRateLimitPerClient(t *testing.T) {
+	t.Parallel()
 	db := repotest.NewDB(t)
 	s, setup := limitedServer(t, db, oneRequestAMinute())
 	resp := setup.Post("/v1/games", map[string]any{"game": "primed", "players": names(2)})
@@ -75,6 +76,7 @@ func TestRateLimitPerClient(t *testing.T) {
 
 // X-Forwarded-For names the client only when the peer is a trusted proxy.
 func TestRateLimitTrustsForwardedForOnlyFromTrustedProxies(t *testing.T) {
+	t.Parallel()
 	db := repotest.NewDB(t)
 	direct, _ := limitedServer(t, db, oneRequestAMinute())
 	cfg := oneRequestAMinute()
@@ -100,6 +102,7 @@ func TestRateLimitTrustsForwardedForOnlyFromTrustedProxies(t *testing.T) {
 // A client may hold StreamsPerClient streams; the next is refused with 429 while another client
 // can still open one, and closing one frees its place.
 func TestStreamLimitPerClient(t *testing.T) {
+	t.Parallel()
 	db := repotest.NewDB(t)
 	cfg := testConfig()
 	cfg.StreamsPerClient = 2
@@ -120,6 +123,7 @@ func TestStreamLimitPerClient(t *testing.T) {
 // Tokens a client makes up do not multiply its share: one address gets addressShare clients' worth
 // of requests in all, whatever tokens they carry.
 func TestRateLimitPerAddressCountsEveryToken(t *testing.T) {
+	t.Parallel()
 	db := repotest.NewDB(t)
 	s, _ := limitedServer(t, db, oneRequestAMinute())
 	const share = 10 * 3 // addressShare times the burst

@@ -39,6 +39,7 @@ func wantFacts(t *testing.T, what string, raw json.RawMessage, want string) {
 }
 
 func TestRefusalFactsOfTheApplication(t *testing.T) {
+	t.Parallel()
 	h := newGamesHarness(t)
 	c := h.create(t, map[string]any{"game": "primed", "players": names(2)})
 	id := c.Game.Id.String()
@@ -90,6 +91,7 @@ func TestRefusalFactsOfTheApplication(t *testing.T) {
 // PR-4 over HTTP: a miss's facts give the top, the cards, the total and its factors, and the teacher's
 // review of the attempts gives the same facts back.
 func TestRefusalFactsOfAPrimedMissAreKeptForReview(t *testing.T) {
+	t.Parallel()
 	h := newGamesHarness(t)
 	class := h.newClassroom(t, "Class 4F", "Ada", "Ben")
 	// A deal whose hand makes a prime with every card on the top has no miss to send: deal again.

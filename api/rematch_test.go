@@ -28,6 +28,7 @@ func finishedByResigning(t *testing.T, s *apitest.Server, options map[string]any
 // each old seat token acts for its player's new seat; the old game links to it, and asking again,
 // as the other player, gives the same game.
 func TestRematchRotatesTheSeatsAndKeepsTheTokens(t *testing.T) {
+	t.Parallel()
 	s := apitest.Start(t, newServer(t, repotest.NewDB(t)))
 	options := map[string]any{"rounds": 2, "multi_card": true}
 	c := finishedByResigning(t, s, options)
@@ -83,6 +84,7 @@ func TestRematchRotatesTheSeatsAndKeepsTheTokens(t *testing.T) {
 
 // Players asking for a rematch at the same time get one game between them (one 201).
 func TestConcurrentRematchesMakeOneGame(t *testing.T) {
+	t.Parallel()
 	db := repotest.NewDB(t)
 	s := apitest.Start(t, newServer(t, db))
 	c := finishedByResigning(t, s, nil)
@@ -121,6 +123,7 @@ func TestConcurrentRematchesMakeOneGame(t *testing.T) {
 
 // Only a finished game's players ask for its rematch.
 func TestRematchRefusals(t *testing.T) {
+	t.Parallel()
 	s := apitest.Start(t, newServer(t, repotest.NewDB(t)))
 	active := createGame(t, s, map[string]any{"game": "primed", "players": []map[string]string{{"name": "Ada"}, {"name": "Bea"}}})
 	finished := finishedByResigning(t, s, nil)

@@ -47,6 +47,7 @@ func checkResignEntry(t *testing.T, e openapi.HistoryEntry, seat int) resignOutc
 // G-3: in a game of two, a player resigns out of turn; the other wins at once, the resignation is
 // in the history and on the event stream, and the history still folds to the stored game (G-2).
 func TestResignInAGameOfTwoMakesTheOtherWin(t *testing.T) {
+	t.Parallel()
 	db := repotest.NewDB(t)
 	s := apitest.Start(t, newServer(t, db))
 	tb := newTable(t, s, db, "primed", nil, 2, 14)
@@ -102,6 +103,7 @@ func TestResignInAGameOfTwoMakesTheOtherWin(t *testing.T) {
 // it on; once all three have resigned the computers finish the game, and the history (three
 // resignations among the computers' moves) folds to the stored game (G-2).
 func TestResignInAGameOfThreeHandsTheSeatToTheComputer(t *testing.T) {
+	t.Parallel()
 	db := repotest.NewDB(t)
 	s := startWithBots(t, db)
 	c := createGame(t, s, map[string]any{"game": "primed", "options": map[string]any{"bot_delay_ms": 0, "rounds": 1},
@@ -140,6 +142,7 @@ func TestResignInAGameOfThreeHandsTheSeatToTheComputer(t *testing.T) {
 // Resigning is for an active game's players: a lobby is not active (409), the creator holds no
 // seat (403), and a request without a token is 401.
 func TestResignRefusals(t *testing.T) {
+	t.Parallel()
 	s := apitest.Start(t, newServer(t, repotest.NewDB(t)))
 	lobby := createGame(t, s, map[string]any{"game": "primed", "seats": 2})
 	var joined openapi.JoinedGame

@@ -12,6 +12,7 @@ import (
 // A review judges the people's actions only: in a game of Ada against the expert, every judged
 // entry and every summary is Ada's, although the computer moved as often as she did.
 func TestReviewJudgesOnlyThePeople(t *testing.T) {
+	t.Parallel()
 	s := startWithBots(t, repotest.NewDB(t))
 	c := createGame(t, s, map[string]any{"game": "primed", "options": map[string]any{"bot_delay_ms": 0},
 		"players": []map[string]string{{"name": "Ada"}, {"bot": "expert"}}})

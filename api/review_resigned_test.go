@@ -13,6 +13,7 @@ import (
 // before stays theirs: their entries carry no computer mark, the computer's after the resignation
 // do, and the review judges the person's actions and none of the computer's.
 func TestResignedSeatKeepsThePersonsMoves(t *testing.T) {
+	t.Parallel()
 	s := startWithBots(t, repotest.NewDB(t))
 	c := createGame(t, s, map[string]any{"game": "primed", "options": map[string]any{"bot_delay_ms": 0, "rounds": 1},
 		"players": []map[string]string{{"name": "Ada"}, {"name": "Bea"}, {"name": "Cy"}}})

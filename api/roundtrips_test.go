@@ -20,6 +20,7 @@ import (
 // trips per accepted action and 2 per GET /v1/games/{id}. A classroom token costs one round trip
 // of its own, to find whose it is.
 func TestRoundTripsPerRequest(t *testing.T) {
+	t.Parallel()
 	trips := &repotest.RoundTrips{}
 	db, _ := repotest.NewDBWithOptions(t, repo.PoolOptions{Tracer: trips})
 	h := &gamesHarness{Server: apitest.Start(t, newServer(t, db)), db: db}
@@ -98,6 +99,7 @@ func TestRoundTripsPerRequest(t *testing.T) {
 // sent being echoed as sent (not as Postgres normalises it), and an action's key is kept on its
 // history entry as two hashes, small whatever the state, with no row of its own.
 func TestRetriedActionAnswersTheSameBytesAfterTheGameMovedOn(t *testing.T) {
+	t.Parallel()
 	h := newGamesHarness(t)
 	c := h.create(t, map[string]any{"game": "prime-climb", "players": names(2)})
 	id := c.Game.Id.String()

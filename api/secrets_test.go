@@ -113,6 +113,7 @@ func (sc *secretsScenario) actOnce(gameID string, tokenBySeat func(int) string, 
 // No token the service issues, nor the admin token it is configured with, is kept in plain text in
 // any table or written to its log.
 func TestNoTokenIsStoredOrLogged(t *testing.T) {
+	t.Parallel()
 	db := repotest.NewDB(t)
 	logs := &lockedBuffer{}
 	cfg := testConfig()

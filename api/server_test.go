@@ -61,6 +61,7 @@ func newServer(t *testing.T, db *repo.DB) *api.Server {
 }
 
 func TestHealthAndReadinessWithDatabase(t *testing.T) {
+	t.Parallel()
 	s := apitest.Start(t, newServer(t, repotest.NewDB(t)))
 	for path, want := range map[string]string{"/healthz": "ok", "/readyz": "ready"} {
 		resp := s.Get(path)
@@ -76,6 +77,7 @@ func TestHealthAndReadinessWithDatabase(t *testing.T) {
 }
 
 func TestReadinessWithoutDatabaseIs503Problem(t *testing.T) {
+	t.Parallel()
 	// Nothing listens on a port we just released, so every connection attempt fails.
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -113,6 +115,7 @@ func TestReadinessWithoutDatabaseIs503Problem(t *testing.T) {
 }
 
 func TestUnknownRouteAndWrongMethodAreProblems(t *testing.T) {
+	t.Parallel()
 	s := apitest.Start(t, newServer(t, repotest.NewDB(t)))
 
 	resp := s.Get("/no/such/thing")
@@ -136,6 +139,7 @@ func TestUnknownRouteAndWrongMethodAreProblems(t *testing.T) {
 }
 
 func TestOversizedBodyIs413(t *testing.T) {
+	t.Parallel()
 	s := apitest.Start(t, newServer(t, repotest.NewDB(t)))
 	resp := s.Post("/v1/classrooms", `{"name":"`+strings.Repeat("x", 4096)+`"}`)
 	if resp.StatusCode != http.StatusRequestEntityTooLarge {
@@ -147,6 +151,7 @@ func TestOversizedBodyIs413(t *testing.T) {
 }
 
 func TestRequestIDIsEchoedOrGenerated(t *testing.T) {
+	t.Parallel()
 	s := apitest.Start(t, newServer(t, repotest.NewDB(t)))
 	if got := s.Get("/healthz", "X-Request-ID", "trace-42").Header.Get("X-Request-ID"); got != "trace-42" {
 		t.Errorf("echoed request ID = %q, want trace-42", got)
@@ -163,6 +168,7 @@ func TestRequestIDIsEchoedOrGenerated(t *testing.T) {
 }
 
 func TestPanicBecomesOpaque500(t *testing.T) {
+	t.Parallel()
 	srv := newServer(t, repotest.NewDB(t))
 	srv.Echo().GET("/test/panic", func(echo.Context) error { panic("secret internal detail") })
 	s := apitest.Start(t, srv)
@@ -176,6 +182,7 @@ func TestPanicBecomesOpaque500(t *testing.T) {
 }
 
 func TestMetricsCountRequestsByRoute(t *testing.T) {
+	t.Parallel()
 	s := apitest.Start(t, newServer(t, repotest.NewDB(t)))
 	s.Get("/healthz")
 	s.Get("/nowhere")
@@ -193,6 +200,7 @@ func TestMetricsCountRequestsByRoute(t *testing.T) {
 }
 
 func TestDocsWorkOffline(t *testing.T) {
+	t.Parallel()
 	s := apitest.Start(t, newServer(t, repotest.NewDB(t)))
 	page := s.Get("/docs")
 	if page.StatusCode != http.StatusOK || !strings.Contains(string(page.Body), "/docs/assets/swagger-ui-bundle.js") {
@@ -217,6 +225,7 @@ func TestDocsWorkOffline(t *testing.T) {
 
 // SIGTERM arriving while a request is in flight lets that request finish before Serve returns.
 func TestSIGTERMDuringSlowRequestLetsItFinish(t *testing.T) {
+	t.Parallel()
 	srv := newServer(t, repotest.NewDB(t))
 	started := make(chan struct{})
 	srv.Echo().GET("/test/slow", func(c echo.Context) error {

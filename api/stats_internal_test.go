@@ -3,6 +3,7 @@ package api
 import "testing"
 
 func TestSpreadsheetSafeKeepsFormulasAsText(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"Ada":                     "Ada",
 		"=HYPERLINK(\"x\",\"y\")": "'=HYPERLINK(\"x\",\"y\")",

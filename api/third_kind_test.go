@@ -22,6 +22,7 @@ import (
 // the catalogue, is played over HTTP from creation to statistics, and every response is checked
 // against openapi.yaml merged with the tiny game's own schemas.
 func TestAThirdKindOfGameNeedsOnlyItsPackageAndARegistryEntry(t *testing.T) {
+	t.Parallel()
 	s := startHosting(t, tinygame.Kind)
 	tg := &tinyTable{t: t, s: s}
 

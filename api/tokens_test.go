@@ -33,6 +33,7 @@ func (h *gamesHarness) createIn(t *testing.T, class classroomFixture, kind strin
 // A teacher gives a student a new token: the old one is refused at once, the new one opens the
 // student's games, and a retry with the same key gets the same token.
 func TestReissueStudentToken(t *testing.T) {
+	t.Parallel()
 	h := newGamesHarness(t)
 	class := h.newClassroom(t, "5A", "Ada", "Ben")
 	ada := class.students["Ada"]
@@ -85,6 +86,7 @@ func TestReissueStudentToken(t *testing.T) {
 // A teacher replaces their own token: the old one stops at once; a retry with the old token and the
 // same (strong) key gets the same new token, and a weak key is refused.
 func TestRotateTeacherToken(t *testing.T) {
+	t.Parallel()
 	h := newGamesHarness(t)
 	class := h.newClassroom(t, "5B", "Cy")
 	path := "/v1/classrooms/" + class.id + "/teacher-token"
@@ -129,6 +131,7 @@ func TestRotateTeacherToken(t *testing.T) {
 // Two rotations with the same teacher token race: one replaces it, the other is refused, so no
 // token is handed out that does not work.
 func TestRotateTeacherTokenRace(t *testing.T) {
+	t.Parallel()
 	h := newGamesHarness(t)
 	class := h.newClassroom(t, "5E")
 	const racers = 4

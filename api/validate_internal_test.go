@@ -20,6 +20,7 @@ import (
 // request gets the verdict a validator that remembers nothing gives: the rest of the request is
 // still checked, a refused body is never remembered, a remembered body is not trusted elsewhere.
 func TestRememberedBodiesGetTheSameVerdicts(t *testing.T) {
+	t.Parallel()
 	contract, err := primegames.Contract(games.All().Kinds())
 	if err != nil {
 		t.Fatal(err)

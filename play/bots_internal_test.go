@@ -14,6 +14,7 @@ import (
 // seat's view and legal actions as JSON. Two Primed states that differ only in cards the seat
 // cannot see (another hand, the order of the draw pile) give every level the same choice.
 func TestBotDecidesFromItsSeatsViewAlone(t *testing.T) {
+	t.Parallel()
 	kind, _ := games.All().Lookup("primed")
 	compared := 0
 	for seed := range uint64(20) {

@@ -17,6 +17,7 @@ import (
 // A computer player that cannot choose (here a kind whose strategy fails) is reported and put off
 // for a while; it neither spins nor holds up the games due after it.
 func TestABotThatCannotMoveIsPutOffWithoutHoldingUpOthers(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := repotest.NewDB(t)
 	broken := tinygame.Kind

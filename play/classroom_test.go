@@ -14,6 +14,7 @@ import (
 // A classroom's rules through the game master and a real database, without HTTP: names are
 // enforced, a join code is typed loosely, a name is one student's, and only the teacher runs it.
 func TestClassroomRulesWithoutHTTP(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	master := play.New(repotest.NewDB(t).Games(), games.All())
 	if _, _, err := master.CreateClassroom(ctx, "   "); domain.ErrorCode(err) != "invalid_name" {

@@ -15,6 +15,7 @@ import (
 // the game asks for next (a roll, a move, a second roll after doubles), so each step is played by
 // an instance that last read the game before the other one changed it.
 func TestKeptStatesFollowTheStoredSnapshot(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db, first, created, _ := climbForTwo(t)
 	second := play.New(db.Games(), games.All())

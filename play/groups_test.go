@@ -8,6 +8,7 @@ import (
 )
 
 func TestSplitIntoGroups(t *testing.T) {
+	t.Parallel()
 	ids := func(n int) []string {
 		out := make([]string, n)
 		for i := range out {

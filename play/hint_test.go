@@ -15,6 +15,7 @@ import (
 // A game that does not offer hints refuses them with hints_disabled, before anything about the
 // position (even to a seat that may not act now), and counts none.
 func TestAGameWithoutHintsRefusesThem(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := repotest.NewDB(t)
 	kinds, err := games.All().With(tinygame.Kind)

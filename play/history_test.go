@@ -9,6 +9,7 @@ import (
 // An event's status comes from its entry: only the entry that produced a finished game's last
 // version finished it; an aborted game's entries all left it active.
 func TestStatusAfterEntry(t *testing.T) {
+	t.Parallel()
 	game := func(status play.Status, version int64) *play.Game {
 		return &play.Game{GameRecord: play.GameRecord{Status: status, Version: version}}
 	}

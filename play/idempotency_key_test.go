@@ -3,6 +3,7 @@ package play
 import "testing"
 
 func TestStrongIdempotencyKey(t *testing.T) {
+	t.Parallel()
 	for key, want := range map[string]bool{
 		"3f1c9a52-7d4e-4b8a-9c61-0e2f5b7a8d13":  true,  // a random UUID
 		"9f86d081884c7d659a2feaa0c55ad015":      true,  // 16 random bytes in hex

@@ -14,6 +14,7 @@ import (
 // A kept result answers retries for IdempotencyKeyLifetime; after that the key starts afresh and
 // the purge removes what is left.
 func TestIdempotencyKeysExpire(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := repotest.NewDB(t)
 	master := play.New(db.Games(), games.All())
@@ -63,6 +64,7 @@ func TestIdempotencyKeysExpire(t *testing.T) {
 // in a row of its own (before migration 00015, or from an old instance during a rolling upgrade)
 // still answers its retries, so no upgrade makes a retried action act twice.
 func TestActionKeysKeptInTheirOwnRowStillAnswer(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db, master, created, mover := climbForTwo(t)
 	id := created.Game.ID

@@ -14,6 +14,7 @@ import (
 // nothing); an entry the server made for it when its turn clock ran out; nothing once a computer
 // plays its seat or the game is over.
 func TestSeatFollowerTellsEachTurnOnce(t *testing.T) {
+	t.Parallel()
 	g := &play.Game{GameRecord: play.GameRecord{ID: "g", Status: play.StatusActive, Version: 20,
 		Seats: []play.Seat{{Seat: 0}, {Seat: 1}, {Seat: 2}}}, Rules: turnRules{}}
 	seat := func(n int) *int { return &n }

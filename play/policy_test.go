@@ -22,6 +22,7 @@ func member(kind PrincipalKind, classroom, student string) Principal {
 }
 
 func TestCallerOfAGameOutsideClassrooms(t *testing.T) {
+	t.Parallel()
 	g := gameWithTokens(StatusActive, nil)
 	for name, tc := range map[string]struct {
 		p        Principal
@@ -47,6 +48,7 @@ func TestCallerOfAGameOutsideClassrooms(t *testing.T) {
 
 // A game of a classroom exists only for its teacher and its players.
 func TestCallerOfAClassroomGame(t *testing.T) {
+	t.Parallel()
 	c1 := "c1"
 	active, lobby := gameWithTokens(StatusActive, &c1), gameWithTokens(StatusLobby, &c1)
 	for name, tc := range map[string]struct {
@@ -77,6 +79,7 @@ func TestCallerOfAClassroomGame(t *testing.T) {
 // PR-8: everything is visible to the teacher and once the game is over; a player sees their own
 // view; anyone else the public one.
 func TestViewerFor(t *testing.T) {
+	t.Parallel()
 	player := Caller{Seat: 2}
 	for _, tc := range []struct {
 		status Status
@@ -98,6 +101,7 @@ func TestViewerFor(t *testing.T) {
 }
 
 func TestWhoMayActStartAbortReview(t *testing.T) {
+	t.Parallel()
 	g := gameWithTokens(StatusActive, nil)
 	creator, player := Caller{Seat: -1, Creator: true}, Caller{Seat: 0}
 	check := func(what string, err error, allowed bool) {
@@ -125,6 +129,7 @@ func TestWhoMayActStartAbortReview(t *testing.T) {
 }
 
 func TestMayRunClassroom(t *testing.T) {
+	t.Parallel()
 	for name, tc := range map[string]struct {
 		p    Principal
 		want string
@@ -144,6 +149,7 @@ func TestMayRunClassroom(t *testing.T) {
 
 // The token's hash is what the database keeps; the idempotency credential must not be it.
 func TestIdentifyTokenKeepsNoRawToken(t *testing.T) {
+	t.Parallel()
 	p := IdentifyToken("pgl_abc", "")
 	if p.Kind != Student || string(p.TokenHash) != string(hashToken("pgl_abc")) {
 		t.Fatalf("principal %+v", p)

@@ -50,6 +50,7 @@ func gameCount(t *testing.T, db *repo.DB) int {
 // Many players' requests for one game's rematch at once store one game, linked once: the rematch's
 // id, derived from the finished game, lets the primary key refuse a second.
 func TestConcurrentRematchesStoreOneGameLinkedOnce(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := repotest.NewDB(t)
 	master := play.New(db.Games(), games.All())
@@ -101,6 +102,7 @@ func TestConcurrentRematchesStoreOneGameLinkedOnce(t *testing.T) {
 // A request cut off after it stored the rematch, before it linked the finished game, leaves the
 // rematch unlinked; the next request answers that game (as made before, not created) and links it.
 func TestRematchStoredButNotLinkedIsLinkedByTheNextRequest(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := repotest.NewDB(t)
 	master := play.New(db.Games(), games.All())

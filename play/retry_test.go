@@ -12,6 +12,7 @@ import (
 // An action whose connection is terminated while it waits for the game's row lock (before COMMIT)
 // was rolled back by Postgres; it is run again on another connection and applied exactly once.
 func TestActRetriesATransactionWhoseBackendWasTerminated(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db, master, created, mover := climbForTwo(t)
 	g := created.Game

@@ -14,6 +14,7 @@ import (
 // The lifecycle through the game master and a real database, without HTTP: a lobby fills, starts,
 // takes an action, refuses another (recording it), and answers a retry with the kept result.
 func TestLobbyToFirstActionWithoutHTTP(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := repotest.NewDB(t)
 	master := play.New(db.Games(), games.All())

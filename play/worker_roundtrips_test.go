@@ -18,6 +18,7 @@ import (
 // (with BEGIN), the game read under its lock, and the writes with COMMIT; a candidate another
 // worker holds costs one more, its claim.
 func TestWorkerRoundTrips(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	trips := &repotest.RoundTrips{}
 	db, _ := repotest.NewDBWithOptions(t, repo.PoolOptions{Tracer: trips})

@@ -18,6 +18,7 @@ import (
 // level for a computer's seat, and, for a seat a computer took over when its player resigned (G-3),
 // only for the entries after the resignation.
 func TestEntryBotMigrationBackfillsHistories(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db, m := migratedWithMigrator(t)
 	master := play.New(db.Games(), games.All())

@@ -11,6 +11,7 @@ import (
 )
 
 func TestConnectionLostAndUnavailable(t *testing.T) {
+	t.Parallel()
 	pg := func(code string) error {
 		return fmt.Errorf("query: %w", &pgconn.PgError{Severity: "FATAL", Code: code})
 	}

@@ -15,6 +15,7 @@ import (
 // The worker reads due games without locks, then claims one by its id: it passes over a game
 // another transaction holds and one served since the read, and takes the next still due.
 func TestClaimDueGameSkipsHeldAndServedGames(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second) // a claim that waited on a lock would hang
 	defer cancel()
 	db := repotest.NewDB(t)

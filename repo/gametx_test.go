@@ -13,6 +13,7 @@ const dieHere = `SELECT pg_terminate_backend(pg_backend_pid())`
 // A connection lost before COMMIT was sent left nothing committed: the transaction runs once more,
 // on another connection, and commits.
 func TestGameTxLostBeforeCommitRunsAgain(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := repotest.NewDB(t)
 	if _, err := db.Pool.Exec(ctx, `CREATE TABLE marks (run int)`); err != nil {
@@ -44,6 +45,7 @@ func TestGameTxLostBeforeCommitRunsAgain(t *testing.T) {
 // Writes travel with the COMMIT: a connection lost once they were sent may or may not have
 // committed, so the transaction is not run again and the error says the outcome is in doubt.
 func TestGameTxLostWithItsCommitIsInDoubt(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := repotest.NewDB(t)
 	runs := 0

@@ -20,6 +20,7 @@ var changedByEveryStep = []string{"updated_at", "version", "snapshot", "to_act"}
 
 // No index of games reads a column that every step changes (migration 00018).
 func TestNoIndexOfGamesReadsAColumnEveryStepChanges(t *testing.T) {
+	t.Parallel()
 	db := repotest.NewDB(t)
 	for _, found := range indexesOfGamesReading(t, db, changedByEveryStep) {
 		t.Errorf("index %s reads games.%s, which every step of a game changes, so no action's update of its game could be heap-only; index a column that changes less often (as active_minute stands in for updated_at)", found[0], found[1])
@@ -59,6 +60,7 @@ func indexesOfGamesReading(t *testing.T, db *repo.DB, columns []string) [][2]str
 // The actions of a game played through the service update its row heap-only, as Postgres's own
 // statistics count them once the connections that made them have closed.
 func TestActionsUpdateTheirGameHeapOnly(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db, url := repotest.NewDBWithURL(t)
 	master := play.New(db.Games(), games.All())
@@ -100,6 +102,7 @@ func TestActionsUpdateTheirGameHeapOnly(t *testing.T) {
 // An active game left alone since before migration 00018 is still found idle after it: the
 // migration gives the active games the minute of their last change.
 func TestIdleGamesFromBeforeActiveMinuteAreStillFound(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db, m := migratedWithMigrator(t)
 	master := play.New(db.Games(), games.All())

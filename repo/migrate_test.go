@@ -65,6 +65,7 @@ func appliedCount(t *testing.T, m *repo.Migrator) (applied, total int) {
 }
 
 func TestMigrationsUpDownUpRoundTrip(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := openEmpty(t)
 	m := newMigrator(t, db)
@@ -106,6 +107,7 @@ func TestMigrationsUpDownUpRoundTrip(t *testing.T) {
 
 // Several instances starting together each run "migrate up"; the session lock makes them take turns.
 func TestConcurrentMigrateUpIsSafe(t *testing.T) {
+	t.Parallel()
 	db := openEmpty(t)
 	var wg sync.WaitGroup
 	errs := make([]error, 4)

@@ -8,6 +8,7 @@ import (
 // Students kept before name keys existed get lower(name) as their key, and the index keeps
 // comparing them.
 func TestNameKeyMigrationBackfillsStudents(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db, m := migratedWithMigrator(t)
 	hasNameKey := func() (has bool) {

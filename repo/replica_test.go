@@ -22,6 +22,7 @@ import (
 const primaryEnv, replicaEnv = "TEST_PRIMARY_URL", "TEST_REPLICA_URL"
 
 func TestReadsGoToTheReplicaOnlyOnceItHasReplayedTheWrites(t *testing.T) {
+	t.Parallel()
 	primaryURL, replicaURL := os.Getenv(primaryEnv), os.Getenv(replicaEnv)
 	if primaryURL == "" || replicaURL == "" {
 		t.Skipf("%s and %s are not set, so there is no replica here: scripts/cluster.sh up starts one and prints them", primaryEnv, replicaEnv)
@@ -87,6 +88,7 @@ func TestReadsGoToTheReplicaOnlyOnceItHasReplayedTheWrites(t *testing.T) {
 }
 
 func TestReadsStayOnThePrimaryWithoutAWorkingReplica(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	_, url := repotest.NewDBWithURL(t)
 	for name, replicaURL := range map[string]string{

@@ -16,6 +16,7 @@ import (
 // and no table outside them refers to one of them. A new table or constraint that breaks a rule
 // fails here, with what to do about it.
 func TestSchemaCanBeShardedByGame(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := openEmpty(t)
 	if err := newMigrator(t, db).Up(ctx); err != nil {

@@ -16,6 +16,7 @@ import (
 // from the migration: the versions it derives equal those the game master writes, for games
 // started from a lobby after joins, started at once, finished, and aborted while running.
 func TestEntryVersionMigrationBackfillsHistories(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db, m := migratedWithMigrator(t)
 	master := play.New(db.Games(), games.All())
