@@ -23,6 +23,9 @@ type DB struct {
 	direct *pgx.ConnConfig
 	// replica, when set, takes the reads that may go to a hot standby (see reads).
 	replica *replica
+	// closed ends with Close, and with it the sessions the DB runs of its own (the listener).
+	closed    context.Context
+	closeDone context.CancelFunc
 }
 
 // PoolOptions tune the connection pool.
@@ -82,6 +85,7 @@ func Open(ctx context.Context, url string, opts PoolOptions) (*DB, error) {
 		return nil, fmt.Errorf("database pool: %w", err)
 	}
 	db := &DB{Pool: pool, direct: direct}
+	db.closed, db.closeDone = context.WithCancel(context.Background())
 	if replicaCfg != nil {
 		replicaPool, err := pgxpool.NewWithConfig(ctx, replicaCfg)
 		if err != nil {
@@ -106,6 +110,7 @@ func (db *DB) Ping(ctx context.Context) error { return db.Pool.Ping(ctx) }
 
 // Close waits for borrowed connections to return and closes the pools.
 func (db *DB) Close() {
+	db.closeDone()
 	db.Pool.Close()
 	if db.replica != nil {
 		db.replica.pool.Close()

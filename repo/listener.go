@@ -37,8 +37,11 @@ type GameListener struct {
 	CheckEvery time.Duration
 }
 
-// ListenGameEvents runs l until ctx is done.
+// ListenGameEvents runs l until ctx is done or the DB is closed.
 func (db *DB) ListenGameEvents(ctx context.Context, l GameListener) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	defer context.AfterFunc(db.closed, cancel)()
 	if l.MinBackoff <= 0 {
 		l.MinBackoff = 100 * time.Millisecond
 	}

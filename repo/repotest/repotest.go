@@ -1,7 +1,7 @@
 // Package repotest gives tests a fresh, migrated Postgres database of their own.
 //
-// Each database is a copy of one migrated template database per test binary, made on one server
-// per test binary and dropped when the test ends. The
+// Each database is a copy of one migrated template database per test binary, on one server per
+// test binary; once its test ends it is emptied for the binary's next test (spares.go). The
 // server is, in this order: the one TEST_DATABASE_URL names (as CI does); a throwaway cluster
 // started from the PostgreSQL server binaries installed on the machine (see package localpg),
 // removed when the tests end; a Postgres container started with testcontainers-go, which needs
@@ -48,11 +48,7 @@ func NewDBWithURL(t testing.TB) (*repo.DB, string) {
 // NewDBWithOptions is NewDBWithURL with a pool tuned by opts (20 connections unless they say).
 func NewDBWithOptions(t testing.TB, opts repo.PoolOptions) (*repo.DB, string) {
 	t.Helper()
-	tmpl, err := migratedTemplate()
-	if err != nil {
-		t.Fatalf("migrated template database: %v", err)
-	}
-	url := newDatabase(t, tmpl)
+	url := migratedDatabase(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	if opts.MaxConns == 0 {
@@ -90,7 +86,15 @@ func migratedTemplate() (string, error) {
 			return
 		}
 		templateName = name
-		templateErr = migrate(ctx, serverURL, name)
+		if templateErr = migrate(ctx, serverURL, name); templateErr != nil {
+			return
+		}
+		cfg, err := pgx.ParseConfig(serverURL)
+		if err != nil {
+			templateErr = err
+			return
+		}
+		templateErr = readTemplateSchema(ctx, databaseAddress(cfg, name))
 	})
 	return templateName, templateErr
 }
@@ -142,13 +146,6 @@ func exec(ctx context.Context, serverURL, sql string) error {
 // dropped when the test ends.
 func NewEmptyDatabase(t testing.TB) string {
 	t.Helper()
-	return newDatabase(t, "")
-}
-
-// newDatabase creates a database, a copy of template unless it is empty, and returns its connection
-// string. It is dropped when the test ends.
-func newDatabase(t testing.TB, template string) string {
-	t.Helper()
 	serverURL, err := server()
 	if err != nil {
 		t.Fatalf("no test database: %v", err)
@@ -156,11 +153,7 @@ func newDatabase(t testing.TB, template string) string {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	name := "test_" + randomSuffix()
-	create := "CREATE DATABASE " + name
-	if template != "" {
-		create += " TEMPLATE " + template
-	}
-	if err := exec(ctx, serverURL, create); err != nil {
+	if err := exec(ctx, serverURL, "CREATE DATABASE "+name); err != nil {
 		t.Fatalf("create test database: %v", err)
 	}
 	t.Cleanup(func() {
@@ -244,6 +237,7 @@ func startLocalCluster() (string, error) {
 // Linux), and its files are removed by the next test binary that starts one.
 func Main(m *testing.M) int {
 	code := m.Run()
+	dropSpares()
 	dropTemplate()
 	if local != nil {
 		if err := local.Stop(); err != nil {
