@@ -6,7 +6,7 @@
 # pgbench's own tpcb-like p99, the server's CPU time per action and per GET, its peak RSS, and the
 # CPU time of Postgres's backends per tpcb-like transaction, action, select-only transaction and GET
 # (read from /proc, so only for a Postgres on this machine).
-# See README.md, "Performance".
+# See docs/performance.md.
 #
 # Needs Go, psql and pgbench, and a Postgres where PGUSER may create databases. It builds the server
 # and loadgen, creates two fresh databases (one for the server, one for pgbench), starts the server

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Makes the pictures README.md shows: starts the service on a fresh database, creates a Prime Climb
+# Makes the pictures docs/app.md shows: starts the service on a fresh database, creates a Prime Climb
 # and a Primed game, plays some moves, fetches the SVG pictures and renders each in a real browser
 # (chromium --headless --screenshot) to a PNG. Both land in docs/images/ (OUT to choose). Look at the
 # PNGs after a change to the drawing code: a test proves what a picture holds, not how it looks.

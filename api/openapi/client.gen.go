@@ -680,7 +680,7 @@ type ClientInterface interface {
 	// For each action of a person's seat (a computer's are not judged, nor the server's for a player out of time, G-4), the expert's best action at
 	// that point, the `loss` of the action played against it in the expert's own evaluation (0 for
 	// the best; its units are the kind's), a `label` (`best`, `good`, `inaccuracy`, `mistake`,
-	// `blunder`; each kind's thresholds are in the README, "Move review") and the concrete
+	// `blunder`; each kind's thresholds are in docs/scripts.md, "Computer players") and the concrete
 	// opportunities the action missed, found by exact search. An action that was the seat's only
 	// legal one (a roll, say) is not judged but counted as `forced`. `seats` sums each person's
 	// seat up: `accuracy` is the share of judged actions labelled `best` or `good`.
@@ -1809,7 +1809,7 @@ func (c *Client) ResignGame(ctx context.Context, id GameID, params *ResignGamePa
 // For each action of a person's seat (a computer's are not judged, nor the server's for a player out of time, G-4), the expert's best action at
 // that point, the `loss` of the action played against it in the expert's own evaluation (0 for
 // the best; its units are the kind's), a `label` (`best`, `good`, `inaccuracy`, `mistake`,
-// `blunder`; each kind's thresholds are in the README, "Move review") and the concrete
+// `blunder`; each kind's thresholds are in docs/scripts.md, "Computer players") and the concrete
 // opportunities the action missed, found by exact search. An action that was the seat's only
 // legal one (a roll, say) is not judged but counted as `forced`. `seats` sums each person's
 // seat up: `accuracy` is the share of judged actions labelled `best` or `good`.
@@ -4916,7 +4916,7 @@ type ClientWithResponsesInterface interface {
 	// For each action of a person's seat (a computer's are not judged, nor the server's for a player out of time, G-4), the expert's best action at
 	// that point, the `loss` of the action played against it in the expert's own evaluation (0 for
 	// the best; its units are the kind's), a `label` (`best`, `good`, `inaccuracy`, `mistake`,
-	// `blunder`; each kind's thresholds are in the README, "Move review") and the concrete
+	// `blunder`; each kind's thresholds are in docs/scripts.md, "Computer players") and the concrete
 	// opportunities the action missed, found by exact search. An action that was the seat's only
 	// legal one (a roll, say) is not judged but counted as `forced`. `seats` sums each person's
 	// seat up: `accuracy` is the share of judged actions labelled `best` or `good`.
@@ -10457,7 +10457,7 @@ func (c *ClientWithResponses) ResignGameWithResponse(ctx context.Context, id Gam
 // For each action of a person's seat (a computer's are not judged, nor the server's for a player out of time, G-4), the expert's best action at
 // that point, the `loss` of the action played against it in the expert's own evaluation (0 for
 // the best; its units are the kind's), a `label` (`best`, `good`, `inaccuracy`, `mistake`,
-// `blunder`; each kind's thresholds are in the README, "Move review") and the concrete
+// `blunder`; each kind's thresholds are in docs/scripts.md, "Computer players") and the concrete
 // opportunities the action missed, found by exact search. An action that was the seat's only
 // legal one (a roll, say) is not judged but counted as `forced`. `seats` sums each person's
 // seat up: `accuracy` is the share of judged actions labelled `best` or `good`.

@@ -1620,7 +1620,7 @@ type ClassroomStats struct {
 	Students       []StudentStats `json:"students"`
 }
 
-// Counters Named counters summed over games (see the README for their meanings).
+// Counters Named counters summed over games (docs/dashboards.md, "Statistics", says what each means).
 type Counters map[string]int
 
 // CreateClassroomRequest defines model for CreateClassroomRequest.
@@ -2035,7 +2035,7 @@ type KindReviewStats struct {
 
 // KindStats defines model for KindStats.
 type KindStats struct {
-	// Counts Named counters summed over games (see the README for their meanings).
+	// Counts Named counters summed over games (docs/dashboards.md, "Statistics", says what each means).
 	Counts Counters `json:"counts"`
 
 	// Measures Figures derived from the counters, such as Primed's `average_round_score` (the mean round score, lower is better); a figure with no value yet (no round played) is absent.
@@ -2127,7 +2127,7 @@ type MissedOpportunity struct {
 	// Example: 37 + 4 = 41 and 41 + 60 = 101: pawn 0 could have reached 101
 	Detail string `json:"detail"`
 
-	// Kind What was missed, named by the game's kind (the README, "Move review", lists them), such as a `win` available but not taken.
+	// Kind What was missed, named by the game's kind (docs/dashboards.md, "Move review", lists them), such as a `win` available but not taken.
 	//
 	// Example: win
 	Kind string `json:"kind"`

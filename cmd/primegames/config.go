@@ -14,7 +14,7 @@ import (
 	"primegames/play"
 )
 
-// config is everything the binary reads from the environment. The README's configuration table
+// config is everything the binary reads from the environment. The configuration table of docs/operations.md
 // lists the same variables with the same defaults.
 type config struct {
 	ListenAddr  string

@@ -61,7 +61,7 @@ func seedDemo(ctx context.Context, base, adminToken string) (string, error) {
 		}
 		gameIDs[g.kind] = created.Games[0].ID
 	}
-	// Shell lines, to paste before trying the README's commands.
+	// Shell lines, to paste before trying the commands of README.md and docs/.
 	var b strings.Builder
 	fmt.Fprintf(&b, "# classroom %q with students Ada, Ben, Cy and Dee (tokens are shown once; kept here)\n", class.Classroom.Name)
 	fmt.Fprintf(&b, "export CLASS=%s TEACHER=%s CODE=%s\n", class.Classroom.ID, class.TeacherToken, class.Classroom.JoinCode)

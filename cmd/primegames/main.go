@@ -35,7 +35,7 @@ const usage = `usage:
                                             (live: answers at all), 1 otherwise
   primegames version                        print the version
   primegames help                           print this
-configuration comes from the environment; see README.md`
+configuration comes from the environment; see docs/operations.md`
 
 // errUsage marks a mistake on the command line.
 var errUsage = errors.New(usage)

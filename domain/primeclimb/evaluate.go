@@ -22,7 +22,7 @@ const (
 
 // keeperValue is what holding a keeper is worth, in turns (PC-12). The expert plays a keeper when
 // the play gains more than this. The figures were tuned against greedy over 600-game runs (seeds
-// 5000 and 9000 onwards, not those of the README's table): doubling the first guesses won more.
+// 5000 and 9000 onwards, not those of the table in docs/scripts.md): doubling the first guesses won more.
 func keeperValue(c Card) float64 {
 	switch c {
 	case SendToStart:

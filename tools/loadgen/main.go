@@ -9,7 +9,7 @@
 // picks in ten follow the kind's greedy strategy (domain/players; in Prime Climb a winning move, else
 // the move whose pawns end highest), so a game ends in a few hundred actions; the others are uniform.
 //
-// Run it from the module root against a server (see README.md), for example:
+// Run it from the module root against a server (see docs/operations.md), for example:
 //
 //	go run ./tools/loadgen -url http://127.0.0.1:8080 -games 200 -concurrency 16 -game both -seed 1
 //

@@ -1014,7 +1014,7 @@ export interface paths {
          * @description For each action of a person's seat (a computer's are not judged, nor the server's for a player out of time, G-4), the expert's best action at
          *     that point, the `loss` of the action played against it in the expert's own evaluation (0 for
          *     the best; its units are the kind's), a `label` (`best`, `good`, `inaccuracy`, `mistake`,
-         *     `blunder`; each kind's thresholds are in the README, "Move review") and the concrete
+         *     `blunder`; each kind's thresholds are in docs/scripts.md, "Computer players") and the concrete
          *     opportunities the action missed, found by exact search. An action that was the seat's only
          *     legal one (a roll, say) is not judged but counted as `forced`. `seats` sums each person's
          *     seat up: `accuracy` is the share of judged actions labelled `best` or `good`.
@@ -1202,7 +1202,7 @@ export interface components {
             /** @description The most recent refusals' sentences. */
             examples: string[];
         };
-        /** @description Named counters summed over games (see the README for their meanings). */
+        /** @description Named counters summed over games (docs/dashboards.md, "Statistics", says what each means). */
         Counters: {
             [key: string]: number;
         };
@@ -1424,7 +1424,7 @@ export interface components {
         ReviewLabel: "best" | "good" | "inaccuracy" | "mistake" | "blunder";
         MissedOpportunity: {
             /**
-             * @description What was missed, named by the game's kind (the README, "Move review", lists them), such as a `win` available but not taken.
+             * @description What was missed, named by the game's kind (docs/dashboards.md, "Move review", lists them), such as a `win` available but not taken.
              * @example win
              */
             kind: string;
