@@ -15,7 +15,10 @@ import (
 // every seat's legal actions and scores were asked for, and after each of the legal actions of
 // the seat to act (and an illegal one) was applied to it.
 func TestNothingChangesAState(t *testing.T) {
-	const gamesPerKind, actionsTried = 6, 12
+	gamesPerKind, actionsTried := 6, 12
+	if raceDetector {
+		gamesPerKind = 1
+	}
 	for _, kind := range games.All().Kinds() {
 		rules := kind.Rules
 		t.Run(rules.Name(), func(t *testing.T) {

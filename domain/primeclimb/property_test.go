@@ -97,7 +97,13 @@ func checkInvariants(t testing.TB, s State, prev *State) {
 // Random games, split by number of seats to run in parallel: exactly one winner, invariants on every
 // state, every listed action accepted, and the fold of the history equals the final state (G-2). The
 // long tier plays 2,000 (TestLongPropertyRandomGames).
-func TestPropertyRandomGames(t *testing.T) { propertyRandomGames(t, 200) }
+func TestPropertyRandomGames(t *testing.T) {
+	if raceDetector {
+		propertyRandomGames(t, 20)
+		return
+	}
+	propertyRandomGames(t, 200)
+}
 
 func propertyRandomGames(t *testing.T, games int) {
 	for seats := 1; seats <= 4; seats++ {

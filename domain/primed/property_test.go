@@ -16,7 +16,13 @@ import (
 // views and redacted outcomes hide other seats' cards, scores add up; and at the end that Fold
 // rebuilds the game exactly from the recorded history (G-1, G-2). The long tier plays ten times as
 // many (TestLongPropertyRandomGames).
-func TestPropertyRandomGames(t *testing.T) { propertyRandomGames(t, 10) }
+func TestPropertyRandomGames(t *testing.T) {
+	if raceDetector {
+		propertyRandomGames(t, 2)
+		return
+	}
+	propertyRandomGames(t, 10)
+}
 
 // propertyRandomGames plays gamesPerConfig games of each variant and seat count; with every variant
 // and seat count, 100 of each make a few thousand games.

@@ -1,0 +1,5 @@
+//go:build !race
+
+package primeclimb
+
+const raceDetector = false

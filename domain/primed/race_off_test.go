@@ -1,0 +1,5 @@
+//go:build !race
+
+package primed
+
+const raceDetector = false
