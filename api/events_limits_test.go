@@ -180,7 +180,7 @@ func TestEventStreamsOutliveTimeoutsAndEndOnShutdown(t *testing.T) {
 	dbA := repotest.NewDB(t)
 	cfg := testConfig()
 	cfg.ShutdownGrace = 20 * time.Second
-	cfg.ReadTimeout, cfg.WriteTimeout, cfg.StreamHeartbeat = 300*time.Millisecond, 300*time.Millisecond, 50*time.Millisecond
+	cfg.ReadTimeout, cfg.WriteTimeout, cfg.StreamHeartbeat = 100*time.Millisecond, 100*time.Millisecond, 20*time.Millisecond
 	srv, err := newAPI(cfg, dbA, quietLogger())
 	if err != nil {
 		t.Fatal(err)
@@ -198,7 +198,7 @@ func TestEventStreamsOutliveTimeoutsAndEndOnShutdown(t *testing.T) {
 	g := newEvGame(t, s, "primed", nil, 2, 1)
 	stream := openEvStream(t, base, g.path("/events"))
 	stream.next(t, evWait)
-	time.Sleep(time.Second)
+	time.Sleep(3 * cfg.WriteTimeout) // both timeouts pass with the stream open
 	g.play()
 	if _, en := stream.next(t, evWait).action(t); en.Seq != 1 {
 		t.Fatalf("entry %d, want 1", en.Seq)

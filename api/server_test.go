@@ -227,18 +227,19 @@ func TestDocsWorkOffline(t *testing.T) {
 func TestSIGTERMDuringSlowRequestLetsItFinish(t *testing.T) {
 	t.Parallel()
 	srv := newServer(t, repotest.NewDB(t))
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
+	defer stop()
 	started := make(chan struct{})
+	// The request is still being answered when the signal arrives, and ends only after it.
 	srv.Echo().GET("/test/slow", func(c echo.Context) error {
 		close(started)
-		time.Sleep(500 * time.Millisecond)
+		<-ctx.Done()
 		return c.String(http.StatusOK, "finished")
 	})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
-	defer stop()
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ctx, ln) }()
 
