@@ -20,8 +20,11 @@ type waiter struct {
 	c  chan time.Time
 }
 
-// New is a clock that reads start until it is moved.
-func New(start time.Time) *Clock { return &Clock{now: start, waiters: map[*waiter]struct{}{}} }
+// New is a clock that reads start, cut to whole microseconds as Postgres keeps times (so that a time
+// read back compares Equal to the clock's), until it is moved.
+func New(start time.Time) *Clock {
+	return &Clock{now: start.Truncate(time.Microsecond), waiters: map[*waiter]struct{}{}}
+}
 
 // Now is the clock's time.
 func (c *Clock) Now() time.Time {
