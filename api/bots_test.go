@@ -25,7 +25,13 @@ const botGameTimeout = 60 * time.Second
 // that acts for computer players, stopped when the test ends.
 func startWithBots(t *testing.T, db *repo.DB) *apitest.Server {
 	t.Helper()
-	service := play.New(db.Games(), games.All())
+	return startWithBotsOn(t, db, nil)
+}
+
+// startWithBotsOn is startWithBots with the instance reading clock (nil: the system clock).
+func startWithBotsOn(t *testing.T, db *repo.DB, clock play.Clock) *apitest.Server {
+	t.Helper()
+	service := newServiceOn(db, games.All(), clock)
 	srv, err := api.New(testConfig(), api.Deps{Play: service, Database: db, Feed: db}, quietLogger())
 	if err != nil {
 		t.Fatal(err)
@@ -253,7 +259,12 @@ func TestTwoInstancesPlayEachStepOnce(t *testing.T) {
 }
 
 // runBots runs a worker for the computer players over db, as an instance does; stop ends it.
-func runBots(db *repo.DB) (stop func()) { return runBotsOf(play.New(db.Games(), games.All())) }
+func runBots(db *repo.DB) (stop func()) { return runBotsOn(db, nil) }
+
+// runBotsOn is runBots with the worker reading clock (nil: the system clock).
+func runBotsOn(db *repo.DB, clock play.Clock) (stop func()) {
+	return runBotsOf(newServiceOn(db, games.All(), clock))
+}
 
 // runBotsOf runs service's worker for computer players; stop ends it.
 func runBotsOf(service *play.Service) (stop func()) {
