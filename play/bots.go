@@ -191,9 +191,10 @@ func (s *Service) ActForDueBot(ctx context.Context) (acted bool, err error) {
 	return true, failure
 }
 
-// inDueGame reads a few games due for the work, at the clock's now, without locks, then, in one
-// transaction of that time, claims the first still due that no other worker holds and does work on it. It returns the game claimed, nil
-// when there was none (then work did not run), with work's error or the transaction's.
+// inDueGame reads a few games due for the work at the clock's now, without locks, then, in one
+// transaction of that time, claims the first still due that no other worker holds and does work
+// on it. It returns the game claimed, nil when there was none (then work did not run), with work's
+// error or the transaction's.
 func (s *Service) inDueGame(ctx context.Context, due Due, work func(tx Tx, g *GameRecord) error) (claimed *GameRecord, err error) {
 	due.Now = s.now()
 	candidates, err := s.store.DueGames(ctx, due, dueCandidates)

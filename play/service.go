@@ -31,7 +31,7 @@ func New(store Store, kinds *domain.Catalogue) *Service {
 // update runs fn in one transaction whose time, the time its writes record and its expiry checks
 // compare with, is the clock's now.
 func (s *Service) update(ctx context.Context, fn func(Tx) error) error {
-	return s.store.Update(ctx, s.clock.Now(), fn)
+	return s.store.Update(ctx, s.now(), fn)
 }
 
 // now is the clock's time.
