@@ -31,8 +31,10 @@ type gameTx struct {
 	nextSeq map[string]int64 // by game, for the games this transaction has locked
 }
 
+// newGameTx is a transaction on conn whose time is now, cut to whole microseconds as Postgres keeps
+// times (and pgx sends them), so that the times it reports are those a later read returns.
 func newGameTx(conn *pgx.Conn, now time.Time) *gameTx {
-	return &gameTx{conn: conn, now: now, nextSeq: map[string]int64{}}
+	return &gameTx{conn: conn, now: now.Truncate(time.Microsecond), nextSeq: map[string]int64{}}
 }
 
 // send sends, in one round trip, BEGIN if the transaction has not begun, the queued writes, and
