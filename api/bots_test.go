@@ -13,6 +13,7 @@ import (
 	"primegames/api/openapi"
 	"primegames/domain/games"
 	"primegames/play"
+	"primegames/play/playclock"
 	"primegames/repo"
 	"primegames/repo/repotest"
 )
@@ -25,7 +26,13 @@ const botGameTimeout = 60 * time.Second
 // that acts for computer players, stopped when the test ends.
 func startWithBots(t *testing.T, db *repo.DB) *apitest.Server {
 	t.Helper()
-	service := play.New(db.Games(), games.All())
+	return startWithBotsOn(t, db, nil)
+}
+
+// startWithBotsOn is startWithBots with the instance reading clock (nil: the system clock).
+func startWithBotsOn(t *testing.T, db *repo.DB, clock play.Clock) *apitest.Server {
+	t.Helper()
+	service := newServiceOn(db, games.All(), clock)
 	srv, err := api.New(testConfig(), api.Deps{Play: service, Database: db, Feed: db}, quietLogger())
 	if err != nil {
 		t.Fatal(err)
@@ -45,20 +52,43 @@ func createGame(t *testing.T, s *apitest.Server, body any) openapi.CreatedGame {
 	return c
 }
 
-// waitFor reads the game (with header pairs) until done says it is what the test waits for, failing after timeout.
+// waitFor reads the game (with header pairs) until done says it is what the test waits for, failing
+// after timeout. It reads the game again after each event of the game's stream, not on a timer:
+// every change of a game is an event.
 func waitFor(t *testing.T, s *apitest.Server, id string, timeout time.Duration, done func(openapi.Game) bool, headers ...string) openapi.Game {
 	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for {
-		var g openapi.Game
+	read := func() (g openapi.Game) {
 		s.Get("/v1/games/"+id, headers...).JSON(t, &g)
+		return g
+	}
+	if g := read(); done(g) {
+		return g
+	}
+	stream := openEvStream(t, s.URL, "/v1/games/"+id+"/events", headers...) // from the start of the history
+	defer stream.close()
+	expiry := time.After(timeout)
+	for {
+		g := read() // after the stream opened, so no change goes unseen
 		if done(g) {
 			return g
 		}
-		if time.Now().After(deadline) {
+		select {
+		case <-stream.events:
+			for drained := false; !drained; { // one read for the events that came together
+				select {
+				case <-stream.events:
+				default:
+					drained = true
+				}
+			}
+		case <-stream.closed: // the game is over: it changes no more
+			if g := read(); done(g) {
+				return g
+			}
+			t.Fatalf("game %s is over: status %s, version %d, turn %+v", id, g.Status, g.Version, g.Turn)
+		case <-expiry:
 			t.Fatalf("game %s after %s: status %s, version %d, turn %+v", id, timeout, g.Status, g.Version, g.Turn)
 		}
-		time.Sleep(20 * time.Millisecond)
 	}
 }
 
@@ -189,12 +219,15 @@ func adaToAct(g openapi.Game) bool {
 }
 
 // A computer's seat has no token, and no token acts for it: Ada's is refused out of turn, the
-// creator's holds no seat.
+// creator's holds no seat. The computer moves once its delay has passed.
 func TestNoTokenActsForAComputer(t *testing.T) {
+	t.Parallel()
 	db := repotest.NewDB(t)
-	s := startWithBots(t, db)
-	// A minute's delay keeps the computer from moving while the test tries to move for it. The
-	// roll-off decides who starts (PC-2): games are made until the computer is to roll.
+	clock := playclock.New(time.Now())
+	s := startWithBotsOn(t, db, clock)
+	// A minute's delay, on a clock that stands still, keeps the computer from moving while the test
+	// tries to move for it. The roll-off decides who starts (PC-2): games are made until the
+	// computer is to roll.
 	var c openapi.CreatedGame
 	for range 30 {
 		c = createGame(t, s, map[string]any{"game": "prime-climb", "options": map[string]any{"bot_delay_ms": 60000},
@@ -218,6 +251,15 @@ func TestNoTokenActsForAComputer(t *testing.T) {
 	}
 	if g := waitFor(t, s, id, time.Second, func(openapi.Game) bool { return true }); g.Version != c.Game.Version {
 		t.Errorf("version %d after refused actions, was %d", g.Version, c.Game.Version)
+	}
+	stream := openEvStream(t, s.URL, "/v1/games/"+id+"/events?since=0")
+	clock.Advance(time.Minute - time.Millisecond)
+	if acted, err := newServiceOn(db, games.All(), clock).ActForDueBot(context.Background()); acted || err != nil {
+		t.Fatalf("a moment before its delay passed, the computer was due (%v)", err)
+	}
+	clock.Advance(time.Millisecond)
+	if _, e := stream.next(t, evWait).action(t); e.Seat == nil || *e.Seat != 0 || e.Bot == nil || !e.CreatedAt.Equal(clock.Now()) {
+		t.Errorf("entry %d by seat %v (bot %v) at %s, want the computer's roll when its minute passed at %s", e.Seq, e.Seat, e.Bot, e.CreatedAt, clock.Now())
 	}
 }
 
@@ -253,7 +295,12 @@ func TestTwoInstancesPlayEachStepOnce(t *testing.T) {
 }
 
 // runBots runs a worker for the computer players over db, as an instance does; stop ends it.
-func runBots(db *repo.DB) (stop func()) { return runBotsOf(play.New(db.Games(), games.All())) }
+func runBots(db *repo.DB) (stop func()) { return runBotsOn(db, nil) }
+
+// runBotsOn is runBots with the worker reading clock (nil: the system clock).
+func runBotsOn(db *repo.DB, clock play.Clock) (stop func()) {
+	return runBotsOf(newServiceOn(db, games.All(), clock))
+}
 
 // runBotsOf runs service's worker for computer players; stop ends it.
 func runBotsOf(service *play.Service) (stop func()) {

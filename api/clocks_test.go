@@ -11,20 +11,24 @@ import (
 	"primegames/api/openapi"
 	"primegames/domain/games"
 	"primegames/play"
+	"primegames/play/playclock"
 	"primegames/repo/repotest"
 )
 
-// clockSeconds is the shortest turn clock the contract allows, so that the test waits least.
+// clockSeconds is the shortest turn clock the contract allows.
 const clockSeconds = 3
 
-// Two instances, each with its worker, on a game of two people with a 3-second clock (G-4): the
-// deadline shows in the view and moves on when a person acts; then nobody acts, the servers play
-// every expired turn exactly once (one instance's worker restarts in between), each action marked
-// as a timeout in the history and on the event stream, until the third timed-out turn of one seat
-// resigns it (G-3) and the other wins.
+// Two instances, each with its worker, on a game of two people with a 3-second clock (G-4), all
+// reading one test clock that moves only to the deadlines: the deadline shows in the view and
+// moves on when a person acts; then nobody acts, the servers play every expired turn exactly once
+// (one instance's worker restarts in between), each action marked as a timeout in the history and
+// on the event stream, until the third timed-out turn of one seat resigns it (G-3) and the other
+// wins. Nothing waits for real seconds: the test moves the clock and waits for the events.
 func TestTurnClocksOnTwoInstances(t *testing.T) {
-	c := newEvCluster(t, testConfig())
-	stopA, stopB := runBots(c.dbA), runBots(c.dbB)
+	t.Parallel()
+	clock := playclock.New(time.Now())
+	c := newEvClusterOn(t, testConfig(), clock)
+	stopA, stopB := runBotsOn(c.dbA, clock), runBotsOn(c.dbB, clock)
 	defer func() { stopA() }()
 	defer stopB()
 	created := createGame(t, c.a, map[string]any{"game": "primed", "options": map[string]any{"turn_seconds": clockSeconds},
@@ -41,27 +45,58 @@ func TestTurnClocksOnTwoInstances(t *testing.T) {
 	first := turn.ToAct[0]
 	stream := openEvStream(t, c.b.URL, "/v1/games/"+id+"/events", bearer(created.Seats[1-first].Token)...)
 
-	// The person to act acts at once: their entry is no timeout, and the other's clock starts.
+	// The person to act acts a second into their turn: their entry is no timeout, and the other's
+	// clock starts.
+	clock.Advance(time.Second)
 	acted := actAsPerson(t, c.a, id, created.Seats[first].Token)
 	if acted.Entry.Timeout != nil {
 		t.Errorf("a person's own action is marked timeout %v", *acted.Entry.Timeout)
 	}
-	if d := acted.Game.Turn.Deadline; d == nil || !d.Equal(acted.Entry.CreatedAt.Add(clockSeconds*time.Second)) || !d.After(*turn.Deadline) {
-		t.Fatalf("deadline after the action = %v (action at %s, before %s), want %d s after the action", d, acted.Entry.CreatedAt, turn.Deadline, clockSeconds)
+	deadline := acted.Game.Turn.Deadline
+	if deadline == nil || !deadline.Equal(acted.Entry.CreatedAt.Add(clockSeconds*time.Second)) || !deadline.After(*turn.Deadline) {
+		t.Fatalf("deadline after the action = %v (action at %s, before %s), want %d s after the action", deadline, acted.Entry.CreatedAt, turn.Deadline, clockSeconds)
 	}
 
-	// The first timeout arrives on B's event stream, marked; then A's worker restarts.
-	var timedOut openapi.HistoryEntry
-	for timedOut.Timeout == nil {
-		_, timedOut = stream.next(t, 3*clockSeconds*time.Second).action(t)
+	// Nobody acts: the clock moves to each deadline in turn, a moment short of it first, when no
+	// turn is due. Each expired turn arrives on B's event stream, marked, its entries at the
+	// deadline; after the first, A's worker restarts.
+	probe := newServiceOn(c.dbA, games.All(), clock)
+	for timedOut := 0; ; timedOut++ {
+		clock.Set(deadline.Add(-time.Millisecond))
+		if due, err := probe.ActForExpiredTurn(context.Background()); due || err != nil {
+			t.Fatalf("a moment before deadline %d: a turn was due (%v), want none", timedOut, err)
+		}
+		clock.Set(*deadline)
+		var entry openapi.HistoryEntry // the turn's first, skipping the rest of the turn before
+		for entry.Timeout == nil || entry.CreatedAt.Before(*deadline) {
+			_, entry = stream.next(t, evWait).action(t)
+		}
+		if !*entry.Timeout || entry.Seat == nil || entry.Bot != nil || !entry.CreatedAt.Equal(*deadline) {
+			t.Errorf("timeout %d = %+v, want one marked timeout and not a computer's, at the deadline %s", timedOut, entry, deadline)
+		}
+		if timedOut == 0 {
+			if *entry.Seat != 1-first {
+				t.Errorf("first timeout by seat %d, want seat %d's", *entry.Seat, 1-first)
+			}
+			stopA()
+			stopA = runBotsOn(c.dbA, clock)
+		}
+		// The turn's entries commit together: the game read now is past the whole turn.
+		var g openapi.Game
+		c.b.Get("/v1/games/"+id).JSON(t, &g)
+		if g.Status == openapi.GameStatusFinished {
+			break
+		}
+		if timedOut == 4 {
+			t.Fatalf("game %s still %s after 5 timed-out turns", id, g.Status)
+		}
+		if g.Turn == nil || g.Turn.Deadline == nil || !g.Turn.Deadline.Equal(entry.CreatedAt.Add(clockSeconds*time.Second)) {
+			t.Fatalf("after timeout %d: turn %+v, want a deadline %d s after it", timedOut, g.Turn, clockSeconds)
+		}
+		deadline = g.Turn.Deadline
 	}
-	if !*timedOut.Timeout || timedOut.Seat == nil || *timedOut.Seat != 1-first || timedOut.Bot != nil {
-		t.Errorf("first timeout = %+v, want seat %d's, marked timeout and not a computer's", timedOut, 1-first)
-	}
-	stopA()
-	stopA = runBots(c.dbA)
 
-	g := waitFor(t, c.b, id, 12*clockSeconds*time.Second, finished)
+	g := waitFor(t, c.b, id, evWait, finished)
 	if len(g.Winners) != 1 || g.Winners[0] != first || g.Turn != nil {
 		t.Errorf("winners %v, turn %+v; want seat %d alone, and no turn", g.Winners, g.Turn, first)
 	}
@@ -86,8 +121,8 @@ func TestTurnClocksOnTwoInstances(t *testing.T) {
 		}
 		if prev := entries[i-1]; *prev.Seat != *e.Seat || i == int(acted.Entry.Seq)+1 {
 			turns = append(turns, *e.Seat)
-			if waited := e.CreatedAt.Sub(prev.CreatedAt); waited < clockSeconds*time.Second {
-				t.Errorf("entry %d came %s after the one before, within the clock", e.Seq, waited)
+			if waited := e.CreatedAt.Sub(prev.CreatedAt); waited != clockSeconds*time.Second {
+				t.Errorf("entry %d came %s after the one before, want a whole clock", e.Seq, waited)
 			}
 		}
 	}
@@ -163,10 +198,16 @@ func TestBadTurnClocksAreRefused(t *testing.T) {
 
 // A lobby older than the lobby TTL and active games nobody moved in for the idle TTL are aborted by
 // the worker, once, with their reason in the views and the lists; the idle games' streams (the
-// classroom's too) carry the abort entry, then the end.
+// classroom's too) carry the abort entry, then the end. The TTLs pass on the test's clock.
 func TestAbandonedGamesAreAbortedAndAnnounced(t *testing.T) {
+	t.Parallel()
 	db := repotest.NewDB(t)
-	s := apitest.Start(t, newServer(t, db))
+	clock := playclock.New(time.Now())
+	srv, err := newAPIOn(testConfig(), db, clock, quietLogger())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := apitest.Start(t, srv)
 	class := newClassroomOn(t, s, "Class 4A", "Ada", "Ben")
 	lobby := createGame(t, s, map[string]any{"game": "primed", "seats": 2})
 	idle := createGame(t, s, map[string]any{"game": "prime-climb", "players": []map[string]string{{"name": "Ada"}, {"name": "Ben"}}})
@@ -184,9 +225,9 @@ func TestAbandonedGamesAreAbortedAndAnnounced(t *testing.T) {
 	gameStream := openEvStream(t, s.URL, "/v1/games/"+idle.Game.Id.String()+"/events", bearer(idle.Seats[0].Token)...)
 	roomStream := openEvStream(t, s.URL, "/v1/classrooms/"+class.id+"/events", bearer(class.teacher)...)
 
-	time.Sleep(time.Second) // both TTLs pass
-	for range 2 {           // two instances' workers
-		service := play.New(db.Games(), games.All())
+	clock.Advance(time.Second) // both TTLs pass
+	for range 2 {              // two instances' workers
+		service := newServiceOn(db, games.All(), clock)
 		service.SetAbandonTTLs(play.AbandonTTLs{Lobby: time.Second, Idle: time.Second})
 		t.Cleanup(runBotsOf(service))
 	}

@@ -15,6 +15,7 @@ import (
 	"primegames/api"
 	"primegames/api/apitest"
 	"primegames/api/openapi"
+	"primegames/play"
 	"primegames/repo"
 	"primegames/repo/repotest"
 )
@@ -34,10 +35,17 @@ type evCluster struct {
 
 func newEvCluster(t testing.TB, cfgB api.Config) *evCluster {
 	t.Helper()
-	return startEvCluster(t, cfgB, false)
+	return startEvCluster(t, cfgB, false, nil)
 }
 
-func startEvCluster(t testing.TB, cfgB api.Config, proxied bool) *evCluster {
+// newEvClusterOn is newEvCluster with both instances reading clock (see newAPIOn); their workers,
+// started by the test, must read it too (runBotsOn).
+func newEvClusterOn(t *testing.T, cfgB api.Config, clock play.Clock) *evCluster {
+	t.Helper()
+	return startEvCluster(t, cfgB, false, clock)
+}
+
+func startEvCluster(t testing.TB, cfgB api.Config, proxied bool, clock play.Clock) *evCluster {
 	t.Helper()
 	dbA, dbURL := repotest.NewDBWithURL(t)
 	c := &evCluster{dbA: dbA}
@@ -52,12 +60,12 @@ func startEvCluster(t testing.TB, cfgB api.Config, proxied bool) *evCluster {
 	}
 	t.Cleanup(dbB.Close)
 	c.dbB = dbB
-	if c.srvA, err = newAPI(testConfig(), dbA, quietLogger()); err != nil {
+	if c.srvA, err = newAPIOn(testConfig(), dbA, clock, quietLogger()); err != nil {
 		t.Fatal(err)
 	}
 	c.a = apitest.Start(t, c.srvA)
 	t.Cleanup(c.srvA.Close) // before the HTTP server closes, which waits for open streams
-	if c.srvB, err = newAPI(cfgB, dbB, quietLogger()); err != nil {
+	if c.srvB, err = newAPIOn(cfgB, dbB, clock, quietLogger()); err != nil {
 		t.Fatal(err)
 	}
 	c.b = apitest.Start(t, c.srvB)

@@ -11,8 +11,7 @@ import (
 
 	"primegames/api/apitest"
 	"primegames/api/openapi"
-	"primegames/domain/games"
-	"primegames/play"
+	"primegames/play/playclock"
 )
 
 // A player's stream, GET /v1/me/events: the events of all a player's games on one stream, read on
@@ -346,10 +345,13 @@ func TestMyEventStreamRefusals(t *testing.T) {
 }
 
 // timed_out (G-4): the server acts for a seat whose turn clock ran out, and the seat's stream, on
-// the other instance than the worker's, says so before the other seat's turn.
+// the other instance than the worker's, says so before the other seat's turn. The clock runs out
+// on the test's clock, moved once the stream is open.
 func TestMyEventStreamTimedOut(t *testing.T) {
-	c := newEvCluster(t, testConfig())
-	t.Cleanup(runBotsOf(play.New(c.dbA.Games(), games.All())))
+	t.Parallel()
+	clock := playclock.New(time.Now())
+	c := newEvClusterOn(t, testConfig(), clock)
+	t.Cleanup(runBotsOn(c.dbA, clock))
 	created := createGame(t, c.a, map[string]any{"game": "primed", "players": names(2), "options": map[string]any{"turn_seconds": 3}})
 	g := &evGame{t: t, s: c.a, id: created.Game.Id.String(), kind: "primed"}
 	for _, st := range created.Seats {
@@ -358,6 +360,7 @@ func TestMyEventStreamTimedOut(t *testing.T) {
 	g.update(created.Game)
 	late := g.toAct
 	stream := openEvStream(t, c.b.URL, "/v1/me/events", bearer(g.tokens[late])...)
+	clock.Advance(3 * time.Second)
 	e := stream.next(t, evWait)
 	var data openapi.PlayerEvent
 	if err := json.Unmarshal([]byte(e.Data), &data); err != nil {

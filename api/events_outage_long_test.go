@@ -81,5 +81,5 @@ func TestLongEventStreamsSurviveDatabaseOutage(t *testing.T) {
 // that the test can cut.
 func newEvClusterWithProxy(t testing.TB, cfgB api.Config) *evCluster {
 	t.Helper()
-	return startEvCluster(t, cfgB, true)
+	return startEvCluster(t, cfgB, true, nil)
 }

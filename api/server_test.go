@@ -48,7 +48,23 @@ func newAPI(cfg api.Config, db *repo.DB, logger *slog.Logger) (*api.Server, erro
 
 // newAPIHosting wires a server over db that hosts the kinds of game in the catalogue.
 func newAPIHosting(kinds *domain.Catalogue, cfg api.Config, db *repo.DB, logger *slog.Logger) (*api.Server, error) {
-	return api.New(cfg, api.Deps{Play: play.New(db.Games(), kinds), Database: db, Feed: db}, logger)
+	return api.New(cfg, api.Deps{Play: newServiceOn(db, kinds, nil), Database: db, Feed: db}, logger)
+}
+
+// newAPIOn is newAPI with the service reading clock (nil: the system clock), such as a
+// playclock.Clock that the test moves to the deadlines it waits for.
+func newAPIOn(cfg api.Config, db *repo.DB, clock play.Clock, logger *slog.Logger) (*api.Server, error) {
+	return api.New(cfg, api.Deps{Play: newServiceOn(db, games.All(), clock), Database: db, Feed: db}, logger)
+}
+
+// newServiceOn is the game master over db hosting kinds, on clock (nil: the system clock). Every
+// service of a test (each instance's API and worker) must read the same clock.
+func newServiceOn(db *repo.DB, kinds *domain.Catalogue, clock play.Clock) *play.Service {
+	service := play.New(db.Games(), kinds)
+	if clock != nil {
+		service.SetClock(clock)
+	}
+	return service
 }
 
 func newServer(t *testing.T, db *repo.DB) *api.Server {

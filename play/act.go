@@ -72,7 +72,7 @@ func (s *Service) Act(ctx context.Context, in Action, p Principal, idem *Idempot
 	var rec actedRecord
 	var refusal error
 	var replay *keptAction
-	err = s.store.Update(ctx, func(tx Tx) error {
+	err = s.update(ctx, func(tx Tx) error {
 		refusal, replay = nil, nil // a transaction run again after a lost connection starts afresh
 		g, kept, err := lockGameWithResult(ctx, tx, in.GameID, slot.lookupOf())
 		if err != nil {
@@ -133,7 +133,7 @@ func (s *Service) replayAction(ctx context.Context, rec *GameRecord, caller Call
 	if g.State, err = Fold(g, entries); err != nil {
 		return nil, err
 	}
-	// What SaveState and AppendEntry stored in the action's transaction, whose now() is the entry's time.
+	// What SaveState and AppendEntry stored in the action's transaction, whose now (the clock's) is the entry's time.
 	entry := entries[len(entries)-1]
 	entry.Action = action
 	g.Version, g.UpdatedAt, g.Snapshot = entry.Version, entry.CreatedAt, nil

@@ -104,7 +104,7 @@ func (s *Service) RunBots(ctx context.Context, logger *slog.Logger) {
 		case err != nil:
 			logger.Error("acting on the server", "error", err)
 			if !acted {
-				sleep(ctx, botPoll, nil) // the database may be away: do not spin
+				sleep(ctx, botPoll, nil, nil) // the database may be away: do not spin
 			}
 			// A game that failed is postponed; the others due go on at once.
 		case !acted:
@@ -124,26 +124,37 @@ func (s *Service) actForDueGame(ctx context.Context) (acted bool, err error) {
 	return false, nil
 }
 
-// waitForBots sleeps until the next bot or deadline is due, a local write wakes it, or botPoll
-// passes (which is also how soon an abandoned game is found).
+// waitForBots sleeps until the next bot or deadline is due on the service's clock, a local write
+// wakes it, botPoll passes on the clock (which is how soon an abandoned game is found), or botPoll
+// passes in real time (how soon a due time written by another instance is found). A game due
+// already, which another worker holds, is looked at again after botMinPause of real time.
 func (s *Service) waitForBots(ctx context.Context, logger *slog.Logger) {
-	wait := botPoll
+	now := s.now()
+	until, pause := now.Add(botPoll), botPoll
 	next, err := s.store.NextDue(ctx)
 	if err != nil && ctx.Err() == nil {
 		logger.Error("acting on the server: reading the next due time", "error", err)
 	}
-	if next != nil {
-		wait = min(wait, max(time.Until(*next), botMinPause))
+	switch {
+	case next == nil:
+	case !next.After(now):
+		pause = botMinPause
+	case next.Before(until):
+		until = *next
 	}
-	sleep(ctx, wait, s.botsDue)
+	due, stop := s.clock.Timer(until)
+	defer stop()
+	sleep(ctx, pause, due, s.botsDue)
 }
 
-func sleep(ctx context.Context, d time.Duration, wake <-chan struct{}) {
+// sleep waits, until ctx ends, for d of real time, for due or for wake.
+func sleep(ctx context.Context, d time.Duration, due <-chan time.Time, wake <-chan struct{}) {
 	timer := time.NewTimer(d)
 	defer timer.Stop()
 	select {
 	case <-ctx.Done():
 	case <-timer.C:
+	case <-due:
 	case <-wake:
 	}
 }
@@ -170,7 +181,7 @@ func (s *Service) ActForDueBot(ctx context.Context) (acted bool, err error) {
 	}
 	if err != nil {
 		if ctx.Err() == nil {
-			if perr := s.store.Update(ctx, func(tx Tx) error { return tx.ScheduleBot(ctx, claimed.ID, ptrTo(botRetry)) }); perr != nil {
+			if perr := s.update(ctx, func(tx Tx) error { return tx.ScheduleBot(ctx, claimed.ID, ptrTo(botRetry)) }); perr != nil {
 				err = errors.Join(err, perr)
 			}
 		}
@@ -180,15 +191,17 @@ func (s *Service) ActForDueBot(ctx context.Context) (acted bool, err error) {
 	return true, failure
 }
 
-// inDueGame reads a few games due for the work without locks, then, in one transaction, claims the
-// first still due that no other worker holds and does work on it. It returns the game claimed, nil
-// when there was none (then work did not run), with work's error or the transaction's.
+// inDueGame reads a few games due for the work at the clock's now, without locks, then, in one
+// transaction of that time, claims the first still due that no other worker holds and does work
+// on it. It returns the game claimed, nil when there was none (then work did not run), with work's
+// error or the transaction's.
 func (s *Service) inDueGame(ctx context.Context, due Due, work func(tx Tx, g *GameRecord) error) (claimed *GameRecord, err error) {
+	due.Now = s.now()
 	candidates, err := s.store.DueGames(ctx, due, dueCandidates)
 	if err != nil || len(candidates) == 0 {
 		return nil, err
 	}
-	err = s.store.Update(ctx, func(tx Tx) error {
+	err = s.store.Update(ctx, due.Now, func(tx Tx) error {
 		claimed = nil // a transaction run again after a lost connection starts afresh
 		g, err := tx.ClaimDueGame(ctx, due, candidates)
 		if errors.Is(err, ErrNotFound) {

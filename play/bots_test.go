@@ -11,6 +11,7 @@ import (
 	"primegames/domain/games"
 	"primegames/domain/games/gametest/tinygame"
 	"primegames/play"
+	"primegames/play/playclock"
 	"primegames/repo/repotest"
 )
 
@@ -30,6 +31,8 @@ func TestABotThatCannotMoveIsPutOffWithoutHoldingUpOthers(t *testing.T) {
 		t.Fatal(err)
 	}
 	master := play.New(db.Games(), kinds)
+	clock := playclock.New(time.Now())
+	master.SetClock(clock)
 	newBotGame := func(kind string) *play.Game {
 		t.Helper()
 		created, err := master.Create(ctx, play.NewGame{Kind: kind, Options: json.RawMessage(`{"bot_delay_ms":0}`),
@@ -50,7 +53,7 @@ func TestABotThatCannotMoveIsPutOffWithoutHoldingUpOthers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if after.Version != stuck.Version || after.BotDueAt == nil || time.Until(*after.BotDueAt) < 30*time.Second {
+	if after.Version != stuck.Version || after.BotDueAt == nil || after.BotDueAt.Sub(clock.Now()) < 30*time.Second {
 		t.Errorf("the broken game: version %d (was %d), due %v; want it unchanged and put off", after.Version, stuck.Version, after.BotDueAt)
 	}
 	for range 5 {

@@ -37,7 +37,7 @@ func (s *Service) changeAsCaller(ctx context.Context, gameID string, p Principal
 		return nil, AnonymousCaller, err
 	}
 	var done changedGame
-	err = s.store.Update(ctx, func(tx Tx) error {
+	err = s.update(ctx, func(tx Tx) error {
 		rec, err := lockGame(ctx, tx, gameID)
 		if err != nil {
 			return err

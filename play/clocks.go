@@ -33,7 +33,7 @@ func (s *Service) ActForExpiredTurn(ctx context.Context) (acted bool, err error)
 	rec, err := s.inDueGame(ctx, Due{Work: DueTurn}, func(tx Tx, g *GameRecord) error { return s.timeoutTurn(ctx, tx, g) })
 	acted = rec != nil
 	if err != nil && rec != nil && ctx.Err() == nil {
-		if perr := s.store.Update(ctx, func(tx Tx) error { return tx.ScheduleDeadline(ctx, rec.ID, ptrTo(botRetry)) }); perr != nil {
+		if perr := s.update(ctx, func(tx Tx) error { return tx.ScheduleDeadline(ctx, rec.ID, ptrTo(botRetry)) }); perr != nil {
 			err = errors.Join(err, perr)
 		}
 	}

@@ -9,31 +9,37 @@ import (
 
 	"primegames/domain/games"
 	"primegames/play"
+	"primegames/play/playclock"
 	"primegames/repo"
 	"primegames/repo/repotest"
 )
 
-// clockTable is a game of two people with a turn clock, whose deadlines the test moves into the
-// past instead of waiting for them.
+// clockTable is a game of two people with a turn clock of a minute, on a clock that the test moves
+// to the deadlines instead of waiting for them.
 type clockTable struct {
 	t      *testing.T
 	ctx    context.Context
 	db     *repo.DB
+	clock  *playclock.Clock
 	master *play.Service
 	game   *play.Created
 }
+
+const tableTurn = time.Minute
 
 func newClockTable(t *testing.T, kind string) *clockTable {
 	t.Helper()
 	ctx := context.Background()
 	db := repotest.NewDB(t)
 	master := play.New(db.Games(), games.All())
+	clock := playclock.New(time.Now())
+	master.SetClock(clock)
 	created, err := master.Create(ctx, play.NewGame{Kind: kind, Options: json.RawMessage(`{"turn_seconds":60}`),
 		Players: []string{"Ada", "Ben"}}, play.Nobody, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &clockTable{t: t, ctx: ctx, db: db, master: master, game: created}
+	return &clockTable{t: t, ctx: ctx, db: db, clock: clock, master: master, game: created}
 }
 
 func (c *clockTable) load() *play.Game {
@@ -45,12 +51,19 @@ func (c *clockTable) load() *play.Game {
 	return g
 }
 
-// expire moves the game's deadline into the past and lets the worker play the expired turn.
+// expire moves the clock to the game's deadline, which it checks is a whole turn after the game's
+// last change, and lets the worker play the expired turn: nothing is due a moment before.
 func (c *clockTable) expire() {
 	c.t.Helper()
-	if _, err := c.db.Pool.Exec(c.ctx, `UPDATE games SET turn_deadline = now() - interval '1 second' WHERE id = $1 AND turn_deadline IS NOT NULL`, c.game.Game.ID); err != nil {
-		c.t.Fatal(err)
+	g := c.load()
+	if g.TurnDeadline == nil || !g.TurnDeadline.Equal(g.UpdatedAt.Add(tableTurn)) {
+		c.t.Fatalf("deadline %v, want a minute after the last change at %v", g.TurnDeadline, g.UpdatedAt)
 	}
+	c.clock.Set(g.TurnDeadline.Add(-time.Millisecond))
+	if acted, err := c.master.ActForExpiredTurn(c.ctx); acted || err != nil {
+		c.t.Fatalf("a moment before the deadline: acted %v, err %v; want nothing due", acted, err)
+	}
+	c.clock.Set(*g.TurnDeadline)
 	if acted, err := c.master.ActForExpiredTurn(c.ctx); !acted || err != nil {
 		c.t.Fatalf("expired turn: acted %v, err %v", acted, err)
 	}
@@ -68,12 +81,14 @@ func (c *clockTable) entries() []play.Entry {
 // A turn whose time ran out is played by the server and marked as a timeout; after three turns of
 // one seat in a row, the seat is resigned and, with two players, the other wins (G-4, G-3).
 func TestThreeTimedOutTurnsResignTheSeat(t *testing.T) {
+	t.Parallel()
 	for _, kind := range []string{"primed", "prime-climb"} {
 		t.Run(kind, func(t *testing.T) {
+			t.Parallel()
 			c := newClockTable(t, kind)
 			g := c.load()
-			if g.TurnDeadline == nil || time.Until(*g.TurnDeadline) < 50*time.Second {
-				t.Fatalf("deadline %v, want about a minute away", g.TurnDeadline)
+			if g.TurnDeadline == nil || !g.TurnDeadline.Equal(c.clock.Now().Add(tableTurn)) {
+				t.Fatalf("deadline %v, want a minute from the start at %v", g.TurnDeadline, c.clock.Now())
 			}
 			if acted, err := c.master.ActForExpiredTurn(c.ctx); acted || err != nil {
 				t.Fatalf("before the deadline: acted %v, err %v; want nothing to do", acted, err)
@@ -124,6 +139,7 @@ func TestThreeTimedOutTurnsResignTheSeat(t *testing.T) {
 // A player who acts is back: their count of timed-out turns starts again (G-4), and their action
 // sets a new deadline.
 func TestAPlayerActingStartsTheCountAgain(t *testing.T) {
+	t.Parallel()
 	c := newClockTable(t, "primed")
 	first := c.load().State.Status().ToAct[0]
 	c.expire() // first's turn
@@ -133,7 +149,7 @@ func TestAPlayerActingStartsTheCountAgain(t *testing.T) {
 		t.Fatalf("timeouts %d and %d, want 1 each", g.Seats[0].Timeouts, g.Seats[1].Timeouts)
 	}
 	before := *g.TurnDeadline
-	time.Sleep(10 * time.Millisecond)
+	acting := c.clock.Advance(10 * time.Second)
 	legal, err := json.Marshal(g.State.LegalActions(first))
 	if err != nil {
 		t.Fatal(err)
@@ -152,8 +168,8 @@ func TestAPlayerActingStartsTheCountAgain(t *testing.T) {
 	if g.Seats[first].Timeouts != 0 || g.Seats[1-first].Timeouts != 1 {
 		t.Errorf("timeouts %d and %d after seat %d acted, want its own back to 0", g.Seats[0].Timeouts, g.Seats[1].Timeouts, first)
 	}
-	if g.TurnDeadline == nil || !g.TurnDeadline.After(before) {
-		t.Errorf("deadline %v after the action, was %v; want a later one", g.TurnDeadline, before)
+	if g.TurnDeadline == nil || !g.TurnDeadline.Equal(acting.Add(tableTurn)) || !g.TurnDeadline.After(before) {
+		t.Errorf("deadline %v after the action at %v, was %v; want a minute after the action", g.TurnDeadline, acting, before)
 	}
 	if last := c.entries()[len(c.entries())-1]; last.Timeout {
 		t.Errorf("the player's own action is marked as a timeout")
@@ -163,9 +179,12 @@ func TestAPlayerActingStartsTheCountAgain(t *testing.T) {
 // Lobbies older than the lobby TTL and active games idle longer than the idle TTL are aborted, each
 // once, with the reason; the idle game's history ends with the abort.
 func TestAbandonedGamesAreAborted(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db := repotest.NewDB(t)
 	master := play.New(db.Games(), games.All())
+	clock := playclock.New(time.Now())
+	master.SetClock(clock)
 	master.SetAbandonTTLs(play.AbandonTTLs{Lobby: time.Second, Idle: 2 * time.Second})
 	lobby, err := master.Create(ctx, play.NewGame{Kind: "primed", OpenSeats: 2}, play.Nobody, nil)
 	if err != nil {
@@ -178,14 +197,19 @@ func TestAbandonedGamesAreAborted(t *testing.T) {
 	if acted, err := master.AbortAbandonedGame(ctx); acted || err != nil {
 		t.Fatalf("at once: acted %v, err %v; want nothing abandoned yet", acted, err)
 	}
-	time.Sleep(2100 * time.Millisecond)
-	for range 2 {
+	// The lobby's TTL passes first, then the active game's; each is aborted once.
+	for _, wait := range []time.Duration{time.Second, time.Second} {
+		clock.Advance(wait - time.Millisecond)
+		if acted, err := master.AbortAbandonedGame(ctx); acted || err != nil {
+			t.Fatalf("a moment before a TTL passes: acted %v, err %v; want nothing abandoned yet", acted, err)
+		}
+		clock.Advance(time.Millisecond)
 		if acted, err := master.AbortAbandonedGame(ctx); !acted || err != nil {
 			t.Fatalf("acted %v, err %v; want an abandoned game aborted", acted, err)
 		}
-	}
-	if acted, err := master.AbortAbandonedGame(ctx); acted || err != nil {
-		t.Fatalf("a third time: acted %v, err %v; want nothing left", acted, err)
+		if acted, err := master.AbortAbandonedGame(ctx); acted || err != nil {
+			t.Fatalf("a second time: acted %v, err %v; want nothing left", acted, err)
+		}
 	}
 	for id, want := range map[string]play.EndReason{lobby.Game.ID: play.EndLobbyExpired, active.Game.ID: play.EndIdle} {
 		g, err := master.Load(ctx, id)

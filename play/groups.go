@@ -54,7 +54,7 @@ func (s *Service) CreateGroups(ctx context.Context, in GroupGames) ([]*Game, err
 		return nil, err
 	}
 	var recs []*GameRecord
-	err = s.store.Update(ctx, func(tx Tx) error {
+	err = s.update(ctx, func(tx Tx) error {
 		recs = nil // a retried transaction starts again
 		for _, group := range groups {
 			c := creation{NewGame: NewGame{Kind: in.Kind, Options: options, Students: group, Bots: seatedAfter(bots, len(group))},

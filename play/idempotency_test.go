@@ -4,10 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"testing"
+	"time"
 
 	"primegames/domain"
 	"primegames/domain/games"
 	"primegames/play"
+	"primegames/play/playclock"
+	"primegames/repo"
 	"primegames/repo/repotest"
 )
 
@@ -18,6 +21,8 @@ func TestIdempotencyKeysExpire(t *testing.T) {
 	ctx := context.Background()
 	db := repotest.NewDB(t)
 	master := play.New(db.Games(), games.All())
+	clock := playclock.New(time.Now())
+	master.SetClock(clock)
 	key := "3f1c9a52-7d4e-4b8a-9c61-0e2f5b7a8d13"
 	create := func() string {
 		t.Helper()
@@ -34,19 +39,17 @@ func TestIdempotencyKeysExpire(t *testing.T) {
 		}
 		return n
 	}
-	expire := func() {
-		t.Helper()
-		if _, err := db.Pool.Exec(ctx, `UPDATE idempotency_keys SET created_at = now() - interval '25 hours'`); err != nil {
-			t.Fatal(err)
-		}
-	}
+	expire := func() { clock.Advance(repo.IdempotencyKeyLifetime + time.Hour) }
 
 	first := create()
 	if retry := create(); retry != first || games() != 1 {
 		t.Fatalf("a retry within the lifetime created another game")
 	}
 	expire()
-	if n, err := db.PurgeIdempotencyKeys(ctx); err != nil || n != 1 {
+	if n, err := db.PurgeIdempotencyKeys(ctx, clock.Now().Add(-2*time.Hour)); err != nil || n != 0 {
+		t.Fatalf("purged %d (%v) an hour before the key expired, want none", n, err)
+	}
+	if n, err := db.PurgeIdempotencyKeys(ctx, clock.Now()); err != nil || n != 1 {
 		t.Fatalf("purged %d (%v), want 1", n, err)
 	}
 	if fresh := create(); fresh == first || games() != 2 {
@@ -85,7 +88,7 @@ func TestActionKeysKeptInTheirOwnRowStillAnswer(t *testing.T) {
 		t.Fatal(err)
 	}
 	oldKey := "kept-the-old-way"
-	if err := db.Games().Update(ctx, func(tx play.Tx) error {
+	if err := db.Games().Update(ctx, time.Now(), func(tx play.Tx) error {
 		return play.KeepActionKeyInItsOwnRow(ctx, tx, mover, id, oldKey, json.RawMessage(roll), 1)
 	}); err != nil {
 		t.Fatal(err)

@@ -125,7 +125,7 @@ func (s *Service) Create(ctx context.Context, in NewGame, p Principal, idem *Ide
 		return nil, err
 	}
 	var rec createdRecord
-	err = s.store.Update(ctx, func(tx Tx) error {
+	err = s.update(ctx, func(tx Tx) error {
 		rec, err = idempotent(ctx, tx, slot, func() (createdRecord, error) {
 			out, err := createGame(ctx, tx, c)
 			out.Creator = creator
@@ -358,7 +358,7 @@ func saveState(ctx context.Context, tx Tx, g *GameRecord, state domain.State, se
 // token is presented, under their classroom name; elsewhere the player gives a name.
 func (s *Service) Join(ctx context.Context, gameID string, p Principal, name string, idem *Idempotency) (*Joined, error) {
 	var rec joinedRecord
-	err := s.store.Update(ctx, func(tx Tx) error {
+	err := s.update(ctx, func(tx Tx) error {
 		g, err := lockGame(ctx, tx, gameID)
 		if err != nil {
 			return err

@@ -29,18 +29,19 @@ type PlayerGame struct {
 	ID      string
 	LastSeq int64 // -1 before the start
 	Over    bool
-	// JoinedAt is when the player's seat was taken (the database's time).
+	// JoinedAt is when the player's seat was taken (the time of the service's clock that took it).
 	JoinedAt time.Time
 }
 
 // PlayerGames lists the games the principal plays in (a student's in their classroom, a seat
-// token's), with the database's time of the read; it refuses a principal who plays in none.
+// token's), with the clock's time before the read; it refuses a principal who plays in none.
 func (s *Service) PlayerGames(ctx context.Context, p Principal) (time.Time, []PlayerGame, error) {
 	var f GameFilter
 	if err := scopeToPlayer(p, &f); err != nil {
 		return time.Time{}, nil, err
 	}
-	at, games, err := s.store.PlayerGames(ctx, f)
+	at := s.now()
+	games, err := s.store.PlayerGames(ctx, f)
 	if err == nil && len(games) == 0 && p.Kind == GameToken {
 		return at, nil, domain.Errorf(domain.KindUnauthorized, "unauthorized", "This token holds no seat in any game.")
 	}

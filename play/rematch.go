@@ -46,7 +46,7 @@ func (s *Service) Rematch(ctx context.Context, gameID string, p Principal) (*Rem
 	if old.RematchID != nil {
 		rec, err = s.loadGame(ctx, *old.RematchID)
 	} else if rec, created, err = s.storeRematch(ctx, old); err == nil {
-		err = s.store.Update(ctx, func(tx Tx) error { return tx.LinkRematch(ctx, old.ID, rec.ID) })
+		err = s.update(ctx, func(tx Tx) error { return tx.LinkRematch(ctx, old.ID, rec.ID) })
 	}
 	if err != nil {
 		return nil, err
@@ -64,7 +64,7 @@ func (s *Service) Rematch(ctx context.Context, gameID string, p Principal) (*Rem
 // when another request had stored it, which is then read as it is now.
 func (s *Service) storeRematch(ctx context.Context, old *GameRecord) (rec *GameRecord, created bool, err error) {
 	id := rematchID(old)
-	err = s.store.Update(ctx, func(tx Tx) error {
+	err = s.update(ctx, func(tx Tx) error {
 		rec, err = s.createRematch(ctx, tx, old, id)
 		return err
 	})

@@ -3,6 +3,7 @@ package play
 import (
 	"context"
 	"errors"
+	"time"
 
 	"primegames/domain"
 )
@@ -17,13 +18,24 @@ type Service struct {
 	ttls AbandonTTLs
 	// states are the games' snapshots last read or written, decoded.
 	states *decodedStates
+	// clock is the time the service reasons about (see Clock).
+	clock Clock
 }
 
 // New is the game master over store, for the kinds of game in the catalogue.
 func New(store Store, kinds *domain.Catalogue) *Service {
 	return &Service{store: store, kinds: kinds, botsDue: make(chan struct{}, 1),
-		ttls: AbandonTTLs{Lobby: DefaultLobbyTTL, Idle: DefaultIdleGameTTL}, states: newDecodedStates()}
+		ttls: AbandonTTLs{Lobby: DefaultLobbyTTL, Idle: DefaultIdleGameTTL}, states: newDecodedStates(), clock: SystemClock()}
 }
+
+// update runs fn in one transaction whose time, the time its writes record and its expiry checks
+// compare with, is the clock's now.
+func (s *Service) update(ctx context.Context, fn func(Tx) error) error {
+	return s.store.Update(ctx, s.now(), fn)
+}
+
+// now is the clock's time.
+func (s *Service) now() time.Time { return s.clock.Now() }
 
 // Kinds is the catalogue of the kinds of game the service hosts.
 func (s *Service) Kinds() *domain.Catalogue { return s.kinds }

@@ -11,6 +11,7 @@ import (
 // OptionsView remembers its answers by options and settings together: a game whose settings
 // differ from another's with the same options shows its own.
 func TestOptionsViewShowsEachGamesOwnSettings(t *testing.T) {
+	t.Parallel()
 	options := json.RawMessage(`{"rounds": 2, "deck": "standard"}`)
 	quick := play.GameRecord{Options: options, Settings: play.Settings{BotDelay: 100 * time.Millisecond, Hints: true}}
 	clocked := play.GameRecord{Options: options, Settings: play.Settings{BotDelay: 100 * time.Millisecond, TurnTime: 30 * time.Second}}

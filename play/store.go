@@ -35,8 +35,11 @@ type Store interface {
 	// DueGames lists up to limit games in which the worker's job is due, without locking them:
 	// soonest due first for a bot or a turn's deadline, abandoned games in any order.
 	DueGames(ctx context.Context, due Due, limit int) ([]string, error)
-	// Update runs fn in one transaction, committing when fn returns nil.
-	Update(ctx context.Context, fn func(Tx) error) error
+	// Update runs fn in one transaction, committing when fn returns nil. now is the transaction's
+	// time, from the service's clock: the time every change in it records (a game's updated_at, an
+	// entry's time, a due time or deadline counted from now) and the time its expiry checks
+	// (Idempotency-Keys) compare with; the database's own clock is not read.
+	Update(ctx context.Context, now time.Time, fn func(Tx) error) error
 	// ClassroomMember resolves a teacher or student token hash to its classroom (and student).
 	ClassroomMember(ctx context.Context, kind TokenKind, hash []byte) (classroomID, studentID string, err error)
 	// Entries returns up to limit history entries with seq > after, in order.
@@ -60,8 +63,8 @@ type Store interface {
 	// is no such entry in the classroom.
 	EntryTime(ctx context.Context, classroomID, gameID string, seq int64) (time.Time, error)
 	// PlayerGames lists the games in which the student of f (StudentID in ClassroomID), or the seat
-	// token whose hash is f.SeatTokenHash, holds a seat, with the database's time of the read.
-	PlayerGames(ctx context.Context, f GameFilter) (at time.Time, games []PlayerGame, err error)
+	// token whose hash is f.SeatTokenHash, holds a seat.
+	PlayerGames(ctx context.Context, f GameFilter) ([]PlayerGame, error)
 }
 
 // ClassroomStore keeps classrooms and their students.
@@ -134,11 +137,13 @@ type Tx interface {
 	// work, skipping games other transactions hold, and reads it as LockGame does; ErrNotFound when
 	// there is none.
 	ClaimDueGame(ctx context.Context, due Due, candidates []string) (*GameRecord, error)
-	// ScheduleDeadline sets a game's turn deadline to after from now, or clears it when after is nil.
+	// ScheduleDeadline sets a game's turn deadline to after from the transaction's now, or clears it
+	// when after is nil.
 	ScheduleDeadline(ctx context.Context, gameID string, after *time.Duration) error
 	// SetTimeouts records how many turns in a row the server has played for a seat (G-4).
 	SetTimeouts(ctx context.Context, gameID string, seat, timeouts int) error
-	// ScheduleBot sets a game's bot due time to after from now, or clears it when after is nil.
+	// ScheduleBot sets a game's bot due time to after from the transaction's now, or clears it when
+	// after is nil.
 	ScheduleBot(ctx context.Context, gameID string, after *time.Duration) error
 	// AbortGame marks the game aborted for reason, moves its version on and announces its end on
 	// commit; it updates g.
@@ -159,9 +164,11 @@ type Tx interface {
 	StoreResult(ctx context.Context, lookup, requestHash, sealed []byte) error
 }
 
-// Due names one of the worker's jobs, and so the games in which it is due.
+// Due names one of the worker's jobs, and so the games in which it is due at Now.
 type Due struct {
 	Work DueWork
+	// Now is the time at which the games are due, the service's clock's.
+	Now time.Time
 	// LobbyTTL and IdleTTL say, for DueAbandoned, when a lobby and an active game are abandoned.
 	LobbyTTL, IdleTTL time.Duration
 }

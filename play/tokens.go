@@ -24,7 +24,7 @@ func (s *Service) ReissueStudentToken(ctx context.Context, p Principal, classroo
 		return nil, err
 	}
 	var issued IssuedStudentToken
-	err = s.store.Update(ctx, func(tx Tx) error {
+	err = s.update(ctx, func(tx Tx) error {
 		issued, err = idempotent(ctx, tx, slot, func() (IssuedStudentToken, error) {
 			token, hash := NewToken(TokenStudent)
 			st, err := tx.SetStudentToken(ctx, classroomID, studentID, hash)
@@ -60,7 +60,7 @@ func (s *Service) RotateTeacherToken(ctx context.Context, p Principal, classroom
 		return "", err
 	}
 	var token string
-	err = s.store.Update(ctx, func(tx Tx) error {
+	err = s.update(ctx, func(tx Tx) error {
 		token, err = idempotent(ctx, tx, slot, func() (string, error) {
 			if err := MayRunClassroom(p, classroomID); err != nil {
 				return "", err

@@ -14,20 +14,20 @@ import (
 // database sharded by game, such as Citus, a locking query must stay within one shard): a plain
 // read of a few due games, soonest first, then a claim of one of them by its id.
 
-// dueCondition is the SQL condition under which a game is due for the work, with its arguments
-// as $1, $2, …, and the order in which the due games are taken ("ORDER BY …", or none).
+// dueCondition is the SQL condition under which a game is due for the work at due.Now (the
+// service's clock, not the database's), with its arguments as $1, $2, …, and the order in which
+// the due games are taken ("ORDER BY …", or none).
 func dueCondition(due play.Due) (where, order string, args []any) {
 	switch due.Work {
 	case play.DueBot:
-		return `bot_due_at <= now()`, `ORDER BY bot_due_at`, nil
+		return `bot_due_at <= $1`, `ORDER BY bot_due_at`, []any{due.Now}
 	case play.DueTurn:
-		return `turn_deadline <= now()`, `ORDER BY turn_deadline`, nil
+		return `turn_deadline <= $1`, `ORDER BY turn_deadline`, []any{due.Now}
 	default: // play.DueAbandoned: any order, so that the two partial indexes serve it unsorted
 		// active_minute, never later than updated_at, is what the index holds (migration 00018).
-		return `(status = 'lobby' AND created_at <= now() - make_interval(secs => $1))
-			OR (status = 'active' AND active_minute <= now() - make_interval(secs => $2)
-				AND updated_at <= now() - make_interval(secs => $2))`, ``,
-			[]any{due.LobbyTTL.Seconds(), due.IdleTTL.Seconds()}
+		return `(status = 'lobby' AND created_at <= $1)
+			OR (status = 'active' AND active_minute <= $2 AND updated_at <= $2)`, ``,
+			[]any{due.Now.Add(-due.LobbyTTL), due.Now.Add(-due.IdleTTL)}
 	}
 }
 

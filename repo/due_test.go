@@ -20,6 +20,7 @@ func TestClaimDueGameSkipsHeldAndServedGames(t *testing.T) {
 	defer cancel()
 	db := repotest.NewDB(t)
 	master := play.New(db.Games(), games.All())
+	now := time.Now()
 	var ids []string
 	for age := 3; age > 0; age-- {
 		created, err := master.Create(ctx, play.NewGame{Kind: "primed", Players: []string{"Ada", "Bo"}}, play.Nobody, nil)
@@ -27,11 +28,11 @@ func TestClaimDueGameSkipsHeldAndServedGames(t *testing.T) {
 			t.Fatal(err)
 		}
 		ids = append(ids, created.Game.ID)
-		if _, err := db.Pool.Exec(ctx, `UPDATE games SET bot_due_at = now() - make_interval(mins => $2) WHERE id = $1`, created.Game.ID, age); err != nil {
+		if _, err := db.Pool.Exec(ctx, `UPDATE games SET bot_due_at = $2 WHERE id = $1`, created.Game.ID, now.Add(-time.Duration(age)*time.Minute)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	due := play.Due{Work: play.DueBot}
+	due := play.Due{Work: play.DueBot, Now: now}
 	candidates, err := db.Games().DueGames(ctx, due, 4)
 	if err != nil || !slices.Equal(candidates, ids) {
 		t.Fatalf("due games %v (%v), want %v, longest due first", candidates, err, ids)
@@ -45,12 +46,12 @@ func TestClaimDueGameSkipsHeldAndServedGames(t *testing.T) {
 	if _, err := held.Exec(ctx, `SELECT FROM games WHERE id = $1 FOR UPDATE`, ids[0]); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.Pool.Exec(ctx, `UPDATE games SET bot_due_at = now() + interval '1 hour' WHERE id = $1`, ids[1]); err != nil {
+	if _, err := db.Pool.Exec(ctx, `UPDATE games SET bot_due_at = $2 WHERE id = $1`, ids[1], now.Add(time.Hour)); err != nil {
 		t.Fatal(err)
 	}
 	claim := func() (string, error) {
 		var id string
-		err := db.Games().Update(ctx, func(tx play.Tx) error {
+		err := db.Games().Update(ctx, now, func(tx play.Tx) error {
 			g, err := tx.ClaimDueGame(ctx, due, candidates)
 			if err == nil {
 				id = g.ID

@@ -2,6 +2,7 @@ package repo
 
 import (
 	"context"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -21,7 +22,7 @@ func (db *DB) ReplicaPool() *pgxpool.Pool {
 // RunRawGameTx runs fn as the game master's transactions run, for tests that break one: send sends
 // a statement at once, with the writes queued before it; queue keeps one to go with the COMMIT.
 func (db *DB) RunRawGameTx(ctx context.Context, fn func(send, queue func(sql string) error) error) error {
-	return db.inGameTx(ctx, func(t *gameTx) error {
+	return db.inGameTx(ctx, time.Now(), func(t *gameTx) error {
 		send := func(sql string) error { return t.one(ctx, sql, nil, func(r pgx.Row) error { return r.Scan(nil) }) }
 		queue := func(sql string) error { return t.queue(ctx, sql) }
 		return fn(send, queue)

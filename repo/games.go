@@ -170,7 +170,7 @@ func (s *Games) NextDue(ctx context.Context) (*time.Time, error) {
 	return next, err
 }
 
-// Update runs fn in a transaction, committing when fn succeeds.
-func (s *Games) Update(ctx context.Context, fn func(play.Tx) error) error {
-	return s.db.inGameTx(ctx, func(tx *gameTx) error { return fn(tx) })
+// Update runs fn in a transaction whose time is now, committing when fn succeeds.
+func (s *Games) Update(ctx context.Context, now time.Time, fn func(play.Tx) error) error {
+	return s.db.inGameTx(ctx, now, func(tx *gameTx) error { return fn(tx) })
 }

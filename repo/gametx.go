@@ -23,14 +23,19 @@ import (
 type gameTx struct {
 	conn  *pgx.Conn
 	begun bool
-	// now is the transaction's timestamp, now() for every statement in it, so that a queued write
-	// can tell its caller the times it will store.
+	// now is the transaction's time, from the service's clock (play.Clock): every time the
+	// transaction records and every expiry it checks is counted from it, passed as a parameter,
+	// never from the database's now(); so a queued write can tell its caller the times it stores.
 	now     time.Time
 	queued  pgx.Batch
 	nextSeq map[string]int64 // by game, for the games this transaction has locked
 }
 
-func newGameTx(conn *pgx.Conn) *gameTx { return &gameTx{conn: conn, nextSeq: map[string]int64{}} }
+// newGameTx is a transaction on conn whose time is now, cut to whole microseconds as Postgres keeps
+// times (and pgx sends them), so that the times it reports are those a later read returns.
+func newGameTx(conn *pgx.Conn, now time.Time) *gameTx {
+	return &gameTx{conn: conn, now: now.Truncate(time.Microsecond), nextSeq: map[string]int64{}}
+}
 
 // send sends, in one round trip, BEGIN if the transaction has not begun, the queued writes, and
 // then the queries of b, whose callbacks run in order.
@@ -38,7 +43,6 @@ func (t *gameTx) send(ctx context.Context, b *pgx.Batch) error {
 	out := &pgx.Batch{}
 	if !t.begun {
 		out.Queue("begin")
-		out.Queue("SELECT now()").QueryRow(func(r pgx.Row) error { return r.Scan(&t.now) })
 		t.begun = true
 	}
 	out.QueuedQueries = append(out.QueuedQueries, t.queued.QueuedQueries...)
@@ -56,14 +60,9 @@ func (t *gameTx) one(ctx context.Context, sql string, args []any, scan func(pgx.
 	return t.send(ctx, b)
 }
 
-// queue keeps a write for the next round trip. The transaction begins first, if it has not, so
-// that now is known.
-func (t *gameTx) queue(ctx context.Context, sql string, args ...any) error {
-	if !t.begun {
-		if err := t.send(ctx, nil); err != nil {
-			return err
-		}
-	}
+// queue keeps a write for the next round trip, which begins the transaction if it has not begun.
+// It fails only as a write sent at once would fail: never, until the round trip that carries it.
+func (t *gameTx) queue(_ context.Context, sql string, args ...any) error {
 	t.queued.Queue(sql, args...)
 	return nil
 }
@@ -107,16 +106,24 @@ func (t *gameTx) LockGameWithResult(ctx context.Context, id string, lookup []byt
 }
 
 // keptEntrySQL finds the latest history entry of a game appended with an Idempotency-Key's lookup
-// that has not expired; the game's lock keeps a live key to one entry.
+// that has not expired (recorded after $3, the transaction's now less the key's lifetime); the
+// game's lock keeps a live key to one entry.
 const keptEntrySQL = `SELECT seq, key_request_hash FROM actions
-	WHERE game_id = $1 AND key_lookup = $2 AND created_at > now() - make_interval(secs => $3)
+	WHERE game_id = $1 AND key_lookup = $2 AND created_at > $3
 	ORDER BY seq DESC LIMIT 1`
 
-// touched is what every change of a game sets besides its own columns: when it changed, and the
-// minute of that, which the worker's search for idle games reads through its index. The minute
-// changes once a minute at most while a game is played, so an action's update of its game changes
-// no indexed column and stays a heap-only update (migration 00018).
-const touched = `updated_at = now(), active_minute = date_trunc('minute', now())`
+// touched is what every change of a game sets besides its own columns: when it changed, at the
+// transaction's now (the parameter named by now, such as "$3"), and the minute of that, which the
+// worker's search for idle games reads through its index. The minute changes once a minute at most
+// while a game is played, so an action's update of its game changes no indexed column and stays a
+// heap-only update (migration 00018).
+func touched(now string) string {
+	return `updated_at = ` + now + `, active_minute = date_trunc('minute', ` + now + `::timestamptz)`
+}
+
+// keyAlive is how recently an Idempotency-Key's result must have been kept to be alive: kept after
+// the transaction's now less the key's lifetime.
+func (t *gameTx) keyAlive() time.Time { return t.now.Add(-IdempotencyKeyLifetime) }
 
 // nextSeqSQL is the seq a game's next history entry takes.
 const nextSeqSQL = `SELECT coalesce(max(seq), -1) + 1 FROM actions WHERE game_id = $1`
@@ -132,7 +139,7 @@ func (t *gameTx) lockGame(ctx context.Context, id string, lookup []byte) (*play.
 		QueryRow(func(r pgx.Row) error { return r.Scan(&next) })
 	var kept *play.KeptResult
 	if lookup != nil {
-		b.Queue(keptEntrySQL, id, lookup, IdempotencyKeyLifetime.Seconds()).QueryRow(func(r pgx.Row) error {
+		b.Queue(keptEntrySQL, id, lookup, t.keyAlive()).QueryRow(func(r pgx.Row) error {
 			var k play.KeptResult
 			err := r.Scan(&k.EntrySeq, &k.RequestHash)
 			if errors.Is(err, pgx.ErrNoRows) {
@@ -143,7 +150,7 @@ func (t *gameTx) lockGame(ctx context.Context, id string, lookup []byte) (*play.
 		})
 		// A key an instance of an earlier release kept in its own row (until migration 00015, or
 		// during a rolling upgrade), for as long as it lives.
-		b.Queue(storedResultSQL, lookup, IdempotencyKeyLifetime.Seconds()).QueryRow(func(r pgx.Row) error {
+		b.Queue(storedResultSQL, lookup, t.keyAlive()).QueryRow(func(r pgx.Row) error {
 			var k play.KeptResult
 			err := r.Scan(&k.RequestHash, &k.Sealed)
 			if errors.Is(err, pgx.ErrNoRows) || kept != nil {
@@ -168,11 +175,13 @@ func (t *gameTx) lockGame(ctx context.Context, id string, lookup []byte) (*play.
 // game has the id already (once the transaction that inserted it has committed).
 func (t *gameTx) InsertGame(ctx context.Context, g play.NewGameRecord) (string, error) {
 	var id string
-	err := t.one(ctx, `INSERT INTO games (id, kind, options, status, seat_count, seed, creator_token_hash, classroom_id, bot_delay_ms, hints, turn_seconds)
-		VALUES (coalesce($10::uuid, gen_random_uuid()), $1, $2, 'lobby', $3, $4, $5, $6, $7, $8, nullif($9, 0))
+	err := t.one(ctx, `INSERT INTO games (id, kind, options, status, seat_count, seed, creator_token_hash, classroom_id, bot_delay_ms, hints, turn_seconds,
+			created_at, updated_at, active_minute)
+		VALUES (coalesce($10::uuid, gen_random_uuid()), $1, $2, 'lobby', $3, $4, $5, $6, $7, $8, nullif($9, 0),
+			$11, $11, date_trunc('minute', $11::timestamptz))
 		ON CONFLICT (id) DO NOTHING RETURNING id::text`,
 		[]any{g.Kind, g.Options, g.SeatCount, g.Seed, g.CreatorHash, g.ClassroomID, g.Settings.BotDelay.Milliseconds(), g.Settings.Hints,
-			int64(g.Settings.TurnTime.Seconds()), nullIfEmpty(g.ID)},
+			int64(g.Settings.TurnTime.Seconds()), nullIfEmpty(g.ID), t.now},
 		func(r pgx.Row) error { return r.Scan(&id) })
 	if errors.Is(err, pgx.ErrNoRows) {
 		return "", play.ErrTaken
@@ -188,11 +197,11 @@ func nullIfEmpty(s string) *string {
 }
 
 func (t *gameTx) InsertSeat(ctx context.Context, gameID string, seat int, name string, hash []byte) error {
-	return t.queue(ctx, `INSERT INTO seats (game_id, seat, name, token_hash) VALUES ($1, $2, $3, $4)`, gameID, seat, name, hash)
+	return t.queue(ctx, `INSERT INTO seats (game_id, seat, name, token_hash, joined_at) VALUES ($1, $2, $3, $4, $5)`, gameID, seat, name, hash, t.now)
 }
 
 func (t *gameTx) InsertBotSeat(ctx context.Context, gameID string, seat int, name, level string) error {
-	return t.queue(ctx, `INSERT INTO seats (game_id, seat, name, bot) VALUES ($1, $2, $3, $4)`, gameID, seat, name, level)
+	return t.queue(ctx, `INSERT INTO seats (game_id, seat, name, bot, joined_at) VALUES ($1, $2, $3, $4, $5)`, gameID, seat, name, level, t.now)
 }
 
 // HandSeatToBot makes a computer player of level play a seat from now on; the seat's token, if it
@@ -203,11 +212,11 @@ func (t *gameTx) HandSeatToBot(ctx context.Context, gameID string, seat int, lev
 
 func (t *gameTx) InsertStudentSeat(ctx context.Context, gameID, classroomID string, seat int, studentID string) error {
 	var inserted bool
-	err := t.one(ctx, `WITH seat AS (INSERT INTO seats (game_id, seat, name, student_id)
-			SELECT $1, $2, name, id FROM students WHERE id = $3::uuid AND classroom_id = $4 AND removed_at IS NULL
+	err := t.one(ctx, `WITH seat AS (INSERT INTO seats (game_id, seat, name, student_id, joined_at)
+			SELECT $1, $2, name, id, $5 FROM students WHERE id = $3::uuid AND classroom_id = $4 AND removed_at IS NULL
 			RETURNING 1)
 		SELECT EXISTS (SELECT FROM seat)`,
-		[]any{gameID, seat, studentID, classroomID}, func(r pgx.Row) error { return r.Scan(&inserted) })
+		[]any{gameID, seat, studentID, classroomID, t.now}, func(r pgx.Row) error { return r.Scan(&inserted) })
 	if err == nil && !inserted {
 		return play.ErrNotFound
 	}
@@ -232,12 +241,14 @@ func (t *gameTx) AppendEntry(ctx context.Context, gameID string, e *play.Entry) 
 	if e.Key != nil {
 		keyLookup, keyRequestHash = e.Key.Lookup, e.Key.RequestHash
 	}
-	if err := t.queue(ctx, `INSERT INTO actions (game_id, seq, version, seat, action, outcome, random, service, bot, timeout, key_lookup, key_request_hash)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, NULLIF($9, ''), $10, $11, $12)`,
-		gameID, e.Seq, e.Version, e.Seat, e.Action, e.Outcome, e.Random, e.Service, string(e.Bot), e.Timeout, keyLookup, keyRequestHash); err != nil {
+	if err := t.queue(ctx, `INSERT INTO actions (game_id, seq, version, seat, action, outcome, random, service, bot, timeout, key_lookup, key_request_hash,
+			created_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, NULLIF($9, ''), $10, $11, $12, $13)`,
+		gameID, e.Seq, e.Version, e.Seat, e.Action, e.Outcome, e.Random, e.Service, string(e.Bot), e.Timeout, keyLookup, keyRequestHash,
+		t.now); err != nil {
 		return err
 	}
-	e.CreatedAt = t.now // the column's default
+	e.CreatedAt = t.now
 	if _, ok := t.nextSeq[gameID]; ok {
 		t.nextSeq[gameID] = e.Seq + 1
 	}
@@ -246,12 +257,12 @@ func (t *gameTx) AppendEntry(ctx context.Context, gameID string, e *play.Entry) 
 
 func (t *gameTx) SaveState(ctx context.Context, g *play.GameRecord, c play.StateChange) error {
 	err := t.queue(ctx, `UPDATE games SET status = $2, seat_count = $3, snapshot = $4, winners = $5, to_act = $7,
-			version = version + 1, `+touched+`,
-			finished_at = CASE WHEN $2 = 'finished' THEN now() END,
-			bot_due_at = now() + make_interval(secs => $6),
-			turn_deadline = CASE WHEN $9 THEN turn_deadline ELSE now() + make_interval(secs => $8) END
+			version = version + 1, `+touched("$10")+`,
+			finished_at = CASE WHEN $2 = 'finished' THEN $10 END,
+			bot_due_at = $6,
+			turn_deadline = CASE WHEN $9 THEN turn_deadline ELSE $8 END
 		WHERE id = $1`,
-		g.ID, c.Status, c.SeatCount, c.Snapshot, int32s(c.Winners), seconds(c.BotDue), int32s(c.ToAct), seconds(c.TurnDue), c.KeepDeadline)
+		g.ID, c.Status, c.SeatCount, c.Snapshot, int32s(c.Winners), t.dueAt(c.BotDue), int32s(c.ToAct), t.dueAt(c.TurnDue), c.KeepDeadline, t.now)
 	if err != nil {
 		return err
 	}
@@ -290,9 +301,9 @@ func (t *gameTx) RemoveSeat(ctx context.Context, gameID string, seat int) error 
 // links to one already: the first link stands, and is announced once.
 func (t *gameTx) LinkRematch(ctx context.Context, gameID, rematchID string) error {
 	linked := false
-	err := t.one(ctx, `WITH linked AS (UPDATE games SET rematch_id = $2, version = version + 1, `+touched+`
+	err := t.one(ctx, `WITH linked AS (UPDATE games SET rematch_id = $2, version = version + 1, `+touched("$3")+`
 			WHERE id = $1 AND rematch_id IS NULL RETURNING 1)
-		SELECT EXISTS (SELECT FROM linked)`, []any{gameID, rematchID}, func(r pgx.Row) error { return r.Scan(&linked) })
+		SELECT EXISTS (SELECT FROM linked)`, []any{gameID, rematchID, t.now}, func(r pgx.Row) error { return r.Scan(&linked) })
 	if err != nil || !linked {
 		return err
 	}
@@ -300,7 +311,7 @@ func (t *gameTx) LinkRematch(ctx context.Context, gameID, rematchID string) erro
 }
 
 func (t *gameTx) BumpVersion(ctx context.Context, g *play.GameRecord) error {
-	if err := t.queue(ctx, `UPDATE games SET version = version + 1, `+touched+` WHERE id = $1`, g.ID); err != nil {
+	if err := t.queue(ctx, `UPDATE games SET version = version + 1, `+touched("$2")+` WHERE id = $1`, g.ID, t.now); err != nil {
 		return err
 	}
 	g.Version++
@@ -317,7 +328,7 @@ func int32s(seats []int) []int32 {
 	return out
 }
 
-// dueAt is the time after from the transaction's now, nil for nil.
+// dueAt is the time after from the transaction's now, nil (NULL: nothing due) for nil.
 func (t *gameTx) dueAt(after *time.Duration) *time.Time {
 	if after == nil {
 		return nil
@@ -326,21 +337,12 @@ func (t *gameTx) dueAt(after *time.Duration) *time.Time {
 	return &at
 }
 
-// seconds is after in seconds for make_interval, NULL (which makes the due time NULL) for nil.
-func seconds(after *time.Duration) *float64 {
-	if after == nil {
-		return nil
-	}
-	s := after.Seconds()
-	return &s
-}
-
 func (t *gameTx) ScheduleBot(ctx context.Context, gameID string, after *time.Duration) error {
-	return t.queue(ctx, `UPDATE games SET bot_due_at = now() + make_interval(secs => $2) WHERE id = $1`, gameID, seconds(after))
+	return t.queue(ctx, `UPDATE games SET bot_due_at = $2 WHERE id = $1`, gameID, t.dueAt(after))
 }
 
 func (t *gameTx) ScheduleDeadline(ctx context.Context, gameID string, after *time.Duration) error {
-	return t.queue(ctx, `UPDATE games SET turn_deadline = now() + make_interval(secs => $2) WHERE id = $1`, gameID, seconds(after))
+	return t.queue(ctx, `UPDATE games SET turn_deadline = $2 WHERE id = $1`, gameID, t.dueAt(after))
 }
 
 func (t *gameTx) SetTimeouts(ctx context.Context, gameID string, seat, timeouts int) error {
@@ -348,8 +350,8 @@ func (t *gameTx) SetTimeouts(ctx context.Context, gameID string, seat, timeouts 
 }
 
 func (t *gameTx) AbortGame(ctx context.Context, g *play.GameRecord, reason play.EndReason) error {
-	if err := t.queue(ctx, `UPDATE games SET status = 'aborted', end_reason = $2, version = version + 1, `+touched+`, finished_at = now(),
-			bot_due_at = NULL, turn_deadline = NULL, to_act = '{}' WHERE id = $1`, g.ID, string(reason)); err != nil {
+	if err := t.queue(ctx, `UPDATE games SET status = 'aborted', end_reason = $2, version = version + 1, `+touched("$3")+`, finished_at = $3,
+			bot_due_at = NULL, turn_deadline = NULL, to_act = '{}' WHERE id = $1`, g.ID, string(reason), t.now); err != nil {
 		return err
 	}
 	now := t.now
@@ -375,20 +377,22 @@ func (t *gameTx) SetTeacherToken(ctx context.Context, classroomID string, oldHas
 }
 
 func (t *gameTx) RecordAttempt(ctx context.Context, gameID string, a play.Attempt) error {
-	return t.queue(ctx, `INSERT INTO attempts (game_id, seat, version, action, code, detail, facts) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-		gameID, a.Seat, a.Version, a.Action, a.Code, a.Detail, a.Facts)
+	return t.queue(ctx, `INSERT INTO attempts (game_id, seat, version, action, code, detail, facts, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+		gameID, a.Seat, a.Version, a.Action, a.Code, a.Detail, a.Facts, t.now)
 }
 
 func (t *gameTx) LockResult(ctx context.Context, lookup []byte) error {
 	return t.one(ctx, lockResultSQL, []any{lockResultKey(lookup)}, func(r pgx.Row) error { return r.Scan(nil) })
 }
 
+// storedResultSQL reads a result kept under a lookup that has not expired: kept after $2, the
+// transaction's now less the key's lifetime.
 const storedResultSQL = `SELECT request_hash, response FROM idempotency_keys
-	WHERE lookup = $1 AND created_at > now() - make_interval(secs => $2)`
+	WHERE lookup = $1 AND created_at > $2`
 
 func (t *gameTx) StoredResult(ctx context.Context, lookup []byte) (requestHash, sealed []byte, err error) {
 	found := false
-	err = t.one(ctx, storedResultSQL, []any{lookup, IdempotencyKeyLifetime.Seconds()}, func(r pgx.Row) error {
+	err = t.one(ctx, storedResultSQL, []any{lookup, t.keyAlive()}, func(r pgx.Row) error {
 		found = true
 		err := r.Scan(&requestHash, &sealed)
 		if errors.Is(err, pgx.ErrNoRows) {
@@ -405,7 +409,7 @@ func (t *gameTx) StoredResult(ctx context.Context, lookup []byte) (requestHash, 
 
 func (t *gameTx) StoreResult(ctx context.Context, lookup, requestHash, sealed []byte) error {
 	// A row that is still there has expired: the key starts afresh.
-	return t.queue(ctx, `INSERT INTO idempotency_keys (lookup, request_hash, response) VALUES ($1, $2, $3)
-		ON CONFLICT (lookup) DO UPDATE SET request_hash = excluded.request_hash, response = excluded.response, created_at = now()`,
-		lookup, requestHash, sealed)
+	return t.queue(ctx, `INSERT INTO idempotency_keys (lookup, request_hash, response, created_at) VALUES ($1, $2, $3, $4)
+		ON CONFLICT (lookup) DO UPDATE SET request_hash = excluded.request_hash, response = excluded.response, created_at = excluded.created_at`,
+		lookup, requestHash, sealed, t.now)
 }

@@ -9,10 +9,10 @@ import (
 // IdempotencyKeyLifetime is how long a result is kept for retries with the same Idempotency-Key.
 const IdempotencyKeyLifetime = 24 * time.Hour
 
-// PurgeIdempotencyKeys deletes the results kept longer than IdempotencyKeyLifetime.
-func (db *DB) PurgeIdempotencyKeys(ctx context.Context) (int64, error) {
-	tag, err := db.Pool.Exec(ctx, `DELETE FROM idempotency_keys WHERE created_at <= now() - make_interval(secs => $1)`,
-		IdempotencyKeyLifetime.Seconds())
+// PurgeIdempotencyKeys deletes the results kept longer than IdempotencyKeyLifetime before now (the
+// service's clock, which recorded them).
+func (db *DB) PurgeIdempotencyKeys(ctx context.Context, now time.Time) (int64, error) {
+	tag, err := db.Pool.Exec(ctx, `DELETE FROM idempotency_keys WHERE created_at <= $1`, now.Add(-IdempotencyKeyLifetime))
 	return tag.RowsAffected(), err
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -96,30 +95,26 @@ func (s *Games) SetToAct(ctx context.Context, gameID string, version int64, toAc
 }
 
 // PlayerGames lists the games in which the student of f, or the seat token f.SeatTokenHash, holds a
-// seat, with now() of the read.
-func (s *Games) PlayerGames(ctx context.Context, f play.GameFilter) (time.Time, []play.PlayerGame, error) {
+// seat.
+func (s *Games) PlayerGames(ctx context.Context, f play.GameFilter) ([]play.PlayerGame, error) {
 	seatOf := "s.token_hash = $1"
 	args := []any{f.SeatTokenHash}
 	if f.SeatTokenHash == nil {
 		seatOf, args = "s.student_id = $1::uuid AND g.classroom_id = $2", []any{f.StudentID, f.ClassroomID}
 	}
-	rows, err := s.db.Pool.Query(ctx, `SELECT now(), g.id::text, g.status IN ('finished', 'aborted'), min(s.joined_at),
+	rows, err := s.db.Pool.Query(ctx, `SELECT g.id::text, g.status IN ('finished', 'aborted'), min(s.joined_at),
 			(SELECT coalesce(max(a.seq), -1) FROM actions a WHERE a.game_id = g.id)
 		FROM games g JOIN seats s ON s.game_id = g.id
 		WHERE `+seatOf+`
 		GROUP BY g.id`, args...)
 	if err != nil {
-		return time.Time{}, nil, err
+		return nil, err
 	}
-	var at time.Time
 	var games []play.PlayerGame
 	var g play.PlayerGame
-	_, err = pgx.ForEachRow(rows, []any{&at, &g.ID, &g.Over, &g.JoinedAt, &g.LastSeq}, func() error {
+	_, err = pgx.ForEachRow(rows, []any{&g.ID, &g.Over, &g.JoinedAt, &g.LastSeq}, func() error {
 		games = append(games, g)
 		return nil
 	})
-	if err == nil && len(games) == 0 {
-		err = s.db.Pool.QueryRow(ctx, `SELECT now()`).Scan(&at)
-	}
-	return at, games, err
+	return games, err
 }

@@ -3,6 +3,7 @@ package repo
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -54,25 +55,25 @@ func tryTx(ctx context.Context, on interface {
 	return false, nil
 }
 
-// inGameTx is inTx for a gameTx: fn runs once more, on another connection, when the connection is
-// lost before the batch carrying COMMIT was sent; once it was sent, a lost connection leaves the
-// outcome in doubt.
-func (db *DB) inGameTx(ctx context.Context, fn func(*gameTx) error) error {
-	retry, err := tryGameTx(ctx, db.Pool.Acquire, fn)
+// inGameTx is inTx for a gameTx whose time is now: fn runs once more, on another connection, when
+// the connection is lost before the batch carrying COMMIT was sent (with the same now, the time of
+// the change); once it was sent, a lost connection leaves the outcome in doubt.
+func (db *DB) inGameTx(ctx context.Context, now time.Time, fn func(*gameTx) error) error {
+	retry, err := tryGameTx(ctx, db.Pool.Acquire, now, fn)
 	if !retry || ctx.Err() != nil {
 		return err
 	}
-	_, err = tryGameTx(ctx, db.acquireLive, fn)
+	_, err = tryGameTx(ctx, db.acquireLive, now, fn)
 	return err
 }
 
-func tryGameTx(ctx context.Context, acquire func(context.Context) (*pgxpool.Conn, error), fn func(*gameTx) error) (retry bool, err error) {
+func tryGameTx(ctx context.Context, acquire func(context.Context) (*pgxpool.Conn, error), now time.Time, fn func(*gameTx) error) (retry bool, err error) {
 	conn, err := acquire(ctx)
 	if err != nil {
 		return connectionLost(err), err
 	}
 	defer conn.Release() // a connection left in a transaction is closed, not reused
-	tx := newGameTx(conn.Conn())
+	tx := newGameTx(conn.Conn(), now)
 	if err := fn(tx); err != nil {
 		tx.rollback(ctx)
 		return connectionLost(err), err

@@ -105,6 +105,9 @@ func serve(ctx context.Context, cfg config, listening func(addr string)) error {
 		}
 	}
 	service := play.New(db.Games(), games.All())
+	// The system clock: deadlines and due times are written from each instance's clock (keep the
+	// instances' clocks in sync).
+	service.SetClock(play.SystemClock())
 	service.SetAbandonTTLs(play.AbandonTTLs{Lobby: cfg.LobbyTTL, Idle: cfg.IdleGameTTL})
 	srv, err := api.New(api.Config{
 		BodyLimitBytes: cfg.BodyLimitBytes,
@@ -138,7 +141,7 @@ func serve(ctx context.Context, cfg config, listening func(addr string)) error {
 		}
 	}
 	logger.Info("serving", "addr", ln.Addr().String())
-	go purgeIdempotencyKeys(ctx, db, logger, time.Hour)
+	go purgeIdempotencyKeys(ctx, db, service.Clock(), logger, time.Hour)
 	go fillToAct(ctx, service, logger)
 	// The computer players' worker stops before the database closes (deferred calls run last first).
 	botsCtx, stopBots := context.WithCancel(ctx)
@@ -170,9 +173,9 @@ func fillToAct(ctx context.Context, service *play.Service, logger *slog.Logger) 
 	}
 }
 
-// purgeIdempotencyKeys drops expired Idempotency-Key responses every period until ctx ends. Every
-// instance may run it; the deletes do not conflict.
-func purgeIdempotencyKeys(ctx context.Context, db *repo.DB, logger *slog.Logger, period time.Duration) {
+// purgeIdempotencyKeys drops Idempotency-Key responses expired by the clock every period (of real
+// time) until ctx ends. Every instance may run it; the deletes do not conflict.
+func purgeIdempotencyKeys(ctx context.Context, db *repo.DB, clock play.Clock, logger *slog.Logger, period time.Duration) {
 	tick := time.NewTicker(period)
 	defer tick.Stop()
 	for {
@@ -180,7 +183,7 @@ func purgeIdempotencyKeys(ctx context.Context, db *repo.DB, logger *slog.Logger,
 		case <-ctx.Done():
 			return
 		case <-tick.C:
-			if n, err := db.PurgeIdempotencyKeys(ctx); err != nil {
+			if n, err := db.PurgeIdempotencyKeys(ctx, clock.Now()); err != nil {
 				logger.Warn("purging idempotency keys", "error", err)
 			} else if n > 0 {
 				logger.Info("purged idempotency keys", "count", n)
