@@ -113,6 +113,7 @@ func history(t *testing.T, s *apitest.Server, id string) []openapi.HistoryEntry 
 // Games of computers alone play to their end, every move recorded and marked as a computer's, and
 // the history folds to the final state (G-2).
 func TestGamesOfComputersPlayToTheEnd(t *testing.T) {
+	t.Parallel()
 	db := repotest.NewDB(t)
 	s := startWithBots(t, db)
 	for _, kind := range games.All().Kinds() {
@@ -156,6 +157,7 @@ func TestGamesOfComputersPlayToTheEnd(t *testing.T) {
 // A person plays against the computer: after the person's turn, the computer's move appears in the
 // history and on the person's event stream, marked as the computer's.
 func TestComputerAnswersAPersonOnTheEventStream(t *testing.T) {
+	t.Parallel()
 	db := repotest.NewDB(t)
 	s := startWithBots(t, db)
 	c := createGame(t, s, map[string]any{"game": "primed", "options": map[string]any{"bot_delay_ms": 0},
@@ -266,6 +268,7 @@ func TestNoTokenActsForAComputer(t *testing.T) {
 // Two instances on one database, each with its worker, play games of computers: each step is
 // played once (one entry per seq, one version per entry), whichever instance plays it.
 func TestTwoInstancesPlayEachStepOnce(t *testing.T) {
+	t.Parallel()
 	c := newEvCluster(t, testConfig())
 	stopA, stopB := runBots(c.dbA), runBots(c.dbB)
 	defer stopA()
@@ -318,6 +321,7 @@ func runBotsOf(service *play.Service) (stop func()) {
 
 // A lobby may seat computers at once; people join the other seats.
 func TestLobbyWithAComputer(t *testing.T) {
+	t.Parallel()
 	db := repotest.NewDB(t)
 	s := startWithBots(t, db)
 	c := createGame(t, s, map[string]any{"game": "primed", "seats": 2, "options": map[string]any{"hints": false},
@@ -343,6 +347,7 @@ func TestLobbyWithAComputer(t *testing.T) {
 }
 
 func TestBadComputerPlayersAndSettingsAreRefused(t *testing.T) {
+	t.Parallel()
 	s := startWithBots(t, repotest.NewDB(t))
 	two := []map[string]any{{"name": "Ada"}, {"bot": "expert"}}
 	cases := map[string]struct {
@@ -376,6 +381,7 @@ func TestBadComputerPlayersAndSettingsAreRefused(t *testing.T) {
 // expert, hints off. The computer's seat is marked, the students hold theirs, and the computer
 // plays its turns while the student's turn waits for the student.
 func TestClassroomPractiseAgainstTheComputer(t *testing.T) {
+	t.Parallel()
 	db := repotest.NewDB(t)
 	s := startWithBots(t, db)
 	class := newClassroomOn(t, s, "Class 3C", "Ada", "Ben")

@@ -172,6 +172,7 @@ func actAsPerson(t *testing.T, s *apitest.Server, id, token string) openapi.Acti
 }
 
 func TestBadTurnClocksAreRefused(t *testing.T) {
+	t.Parallel()
 	s := startWithBots(t, repotest.NewDB(t))
 	for name, value := range map[string]any{
 		"too short": 2, "too long": 604801, "a string": "60", "a fraction": 3.5, "negative": -10, "null": nil,

@@ -155,6 +155,7 @@ func playOn(g *evGame, n int, players ...*playerEvents) {
 // another student's game; Last-Event-ID resumes it, on either instance, missing and repeating
 // nothing.
 func TestMyEventStreamOfAStudent(t *testing.T) {
+	t.Parallel()
 	c := newEvCluster(t, testConfig())
 	room := newEvClassroom(t, c.a, "Ada", "Ben", "Cy", "Di")
 	ada, ben, cy, di := room.students[0], room.students[1], room.students[2], room.students[3]
@@ -280,6 +281,7 @@ func classroomLobby(t *testing.T, s *apitest.Server, room *evClassroom, tokens .
 // A seat token's stream carries its own game only, here Prime Climb, where a turn is a roll then a
 // move: one your_turn per turn.
 func TestMyEventStreamOfASeatToken(t *testing.T) {
+	t.Parallel()
 	c := newEvCluster(t, testConfig())
 	g := newEvGame(t, c.a, "prime-climb", nil, 2, 21)
 	other := newEvGame(t, c.a, "prime-climb", nil, 2, 22)
@@ -322,6 +324,7 @@ func TestMyEventStreamOfASeatToken(t *testing.T) {
 
 // Who may open a player's stream, answered before it starts as a problem.
 func TestMyEventStreamRefusals(t *testing.T) {
+	t.Parallel()
 	c := newEvCluster(t, testConfig())
 	room := newEvClassroom(t, c.a, "Ada")
 	for _, tc := range []struct {
