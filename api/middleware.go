@@ -26,6 +26,7 @@ func (s *Server) useMiddleware() error {
 	s.echo.Use(compress)
 	s.echo.Use(s.observe)
 	s.echo.Use(echomw.RecoverWithConfig(echomw.RecoverConfig{DisablePrintStack: true, DisableErrorHandler: true}))
+	s.echo.Use(s.requestDeadline)
 	if len(s.cfg.CORSOrigins) > 0 {
 		s.echo.Use(s.cors())
 	}

@@ -96,11 +96,15 @@ func (s *Service) wakeBotsFor(g *GameRecord) {
 // with SKIP LOCKED and the due condition checked again, which lets only one worker act for a game
 // at a time; the due times, kept with the game, survive restarts. Failures are logged, never fatal.
 func (s *Service) RunBots(ctx context.Context, logger *slog.Logger) {
+	stall := stallWatch{logger: logger, timeout: s.passTimeout}
 	for ctx.Err() == nil {
-		acted, err := s.actForDueGame(ctx)
+		acted, stalled, err := s.workerPass(ctx, s.actForDueGame)
 		switch {
 		case ctx.Err() != nil:
 			return
+		case stalled:
+			stall.stalled(err)
+			sleep(ctx, botPoll, nil, nil)
 		case err != nil:
 			logger.Error("acting on the server", "error", err)
 			if !acted {
@@ -108,17 +112,26 @@ func (s *Service) RunBots(ctx context.Context, logger *slog.Logger) {
 			}
 			// A game that failed is postponed; the others due go on at once.
 		case !acted:
+			stall.passed()
 			s.waitForBots(ctx, logger)
+		default:
+			stall.passed()
 		}
 	}
 }
 
 // actForDueGame does the first of the worker's jobs that is due: a bot's move, a timed-out turn,
-// an abandoned game's abort. acted reports whether it claimed a game.
+// an abandoned game's abort. acted reports whether it claimed a game; an error names the job.
 func (s *Service) actForDueGame(ctx context.Context) (acted bool, err error) {
-	for _, job := range []func(context.Context) (bool, error){s.ActForDueBot, s.ActForExpiredTurn, s.AbortAbandonedGame} {
-		if acted, err = job(ctx); acted || err != nil {
-			return acted, err
+	for _, job := range []struct {
+		name string
+		do   func(context.Context) (bool, error)
+	}{{"a computer player's move", s.ActForDueBot}, {"a turn out of time", s.ActForExpiredTurn}, {"an abandoned game", s.AbortAbandonedGame}} {
+		if acted, err = job.do(ctx); err != nil {
+			return acted, fmt.Errorf("%s: %w", job.name, err)
+		}
+		if acted {
+			return true, nil
 		}
 	}
 	return false, nil
@@ -131,7 +144,9 @@ func (s *Service) actForDueGame(ctx context.Context) (acted bool, err error) {
 func (s *Service) waitForBots(ctx context.Context, logger *slog.Logger) {
 	now := s.now()
 	until, pause := now.Add(botPoll), botPoll
-	next, err := s.store.NextDue(ctx)
+	readCtx, cancel := context.WithTimeout(ctx, botPoll)
+	next, err := s.store.NextDue(readCtx)
+	cancel()
 	if err != nil && ctx.Err() == nil {
 		logger.Error("acting on the server: reading the next due time", "error", err)
 	}
@@ -213,6 +228,9 @@ func (s *Service) inDueGame(ctx context.Context, due Due, work func(tx Tx, g *Ga
 		claimed = g
 		return work(tx, g)
 	})
+	if err != nil && claimed != nil {
+		err = fmt.Errorf("game %s: %w", claimed.ID, err)
+	}
 	return claimed, err
 }
 

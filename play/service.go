@@ -20,6 +20,8 @@ type Service struct {
 	states *decodedStates
 	// clock is the time the service reasons about (see Clock).
 	clock Clock
+	// passTimeout bounds one pass of the worker (worker_stall.go).
+	passTimeout time.Duration
 }
 
 // New is the game master over store, for the kinds of game in the catalogue.

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -47,6 +48,9 @@ type PoolOptions struct {
 	// ReplicaURL, when set, is a hot standby of the database: reads of histories, statistics and
 	// reviews go there while it has caught up with the primary.
 	ReplicaURL string
+	// StatementTimeout is Postgres's statement_timeout and idle_in_transaction_session_timeout for
+	// the sessions (DefaultStatementTimeout when zero, none when negative; see deadconn.go).
+	StatementTimeout time.Duration
 }
 
 // Open connects to the database at url. An empty url connects the way libpq does: PGHOST, PGPORT,
@@ -65,17 +69,20 @@ func Open(ctx context.Context, url string, opts PoolOptions) (*DB, error) {
 	if opts.TransactionPooler {
 		cfg.ConnConfig.DefaultQueryExecMode = pgx.QueryExecModeCacheDescribe
 	}
+	boundWaits(&cfg.ConnConfig.Config, opts.StatementTimeout, opts.TransactionPooler)
 	var direct *pgx.ConnConfig
 	if opts.DirectURL != "" {
 		if direct, err = pgx.ParseConfig(opts.DirectURL); err != nil {
 			return nil, fmt.Errorf("direct database address: %w", err)
 		}
+		boundWaits(&direct.Config, -1, false) // the migrations may take longer than any statement of a request
 	}
 	var replicaCfg *pgxpool.Config
 	if opts.ReplicaURL != "" {
 		if replicaCfg, err = pgxpool.ParseConfig(opts.ReplicaURL); err != nil {
 			return nil, fmt.Errorf("replica database address: %w", err)
 		}
+		boundWaits(&replicaCfg.ConnConfig.Config, opts.StatementTimeout, opts.TransactionPooler)
 		replicaCfg.MaxConns = cfg.MaxConns
 		replicaCfg.ConnConfig.Tracer = cfg.ConnConfig.Tracer
 		replicaCfg.ConnConfig.DefaultQueryExecMode = cfg.ConnConfig.DefaultQueryExecMode
@@ -97,12 +104,18 @@ func Open(ctx context.Context, url string, opts PoolOptions) (*DB, error) {
 	return db, nil
 }
 
-// directConfig is a fresh copy of the configuration of a session straight to Postgres.
+// directConfig is a fresh copy of the configuration of a session straight to Postgres: the
+// listener's, which waits, and the migrations', whose statements may run longer than any of a
+// request, so neither has the pool's statement timeouts.
 func (db *DB) directConfig() *pgx.ConnConfig {
 	if db.direct != nil {
 		return db.direct.Copy()
 	}
-	return db.Pool.Config().ConnConfig.Copy()
+	cfg := db.Pool.Config().ConnConfig.Copy()
+	for _, param := range statementTimeoutParams {
+		delete(cfg.RuntimeParams, param)
+	}
+	return cfg
 }
 
 // Ping checks that the database answers.
@@ -128,7 +141,14 @@ func (db *DB) InDoubt(err error) bool { return InDoubt(err) }
 // than "internal error".
 func IsUnavailable(err error) bool {
 	var connectErr *pgconn.ConnectError
-	return errors.As(err, &connectErr) || connectionLost(err) || pgconn.Timeout(err)
+	return errors.As(err, &connectErr) || connectionLost(err) || pgconn.Timeout(err) || statementTimedOut(err)
+}
+
+// statementTimedOut reports whether Postgres ended the statement for running past statement_timeout
+// (query_canceled): the database is too slow now, not the request wrong.
+func statementTimedOut(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && pgErr.Code == "57014"
 }
 
 // connectionLost reports whether err means the connection went away under a query: the server

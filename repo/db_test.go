@@ -28,7 +28,6 @@ func TestConnectionLostAndUnavailable(t *testing.T) {
 		{fmt.Errorf("receive: %w", io.EOF), true},
 		{fmt.Errorf("exec: %w", pgconn.ErrConnClosed), true},
 		{pg("23505"), false}, // a unique violation is the query's fault
-		{pg("57014"), false}, // query_canceled
 		{context.Canceled, false},
 		{errors.New("boom"), false},
 	} {
@@ -38,5 +37,10 @@ func TestConnectionLostAndUnavailable(t *testing.T) {
 		if got := IsUnavailable(tc.err); got != tc.want {
 			t.Errorf("IsUnavailable(%v) = %v, want %v", tc.err, got, tc.want)
 		}
+	}
+	// A statement Postgres ended for running past statement_timeout (query_canceled) lost no
+	// connection, but the database cannot answer in time: 503, not 500.
+	if timedOut := pg("57014"); connectionLost(timedOut) || !IsUnavailable(timedOut) {
+		t.Errorf("query_canceled: connectionLost %v, IsUnavailable %v; want false and true", connectionLost(timedOut), IsUnavailable(timedOut))
 	}
 }

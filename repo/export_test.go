@@ -28,3 +28,10 @@ func (db *DB) RunRawGameTx(ctx context.Context, fn func(send, queue func(sql str
 		return fn(send, queue)
 	})
 }
+
+// Setting is a setting of the migrations' sessions.
+func (m *Migrator) Setting(ctx context.Context, name string) (string, error) {
+	var v string
+	err := m.sqlDB.QueryRowContext(ctx, "SELECT current_setting($1)", name).Scan(&v)
+	return v, err
+}

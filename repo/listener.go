@@ -32,8 +32,8 @@ type GameListener struct {
 
 	// MinBackoff and MaxBackoff bound the wait between attempts (defaults 100ms and 5s).
 	MinBackoff, MaxBackoff time.Duration
-	// CheckEvery is how long the connection may stay silent before it is pinged (default 30s), so a
-	// connection that died without a word is noticed.
+	// CheckEvery is how long the connection may stay silent before it is pinged (default 10s), so a
+	// connection that died without a word, or went silent, is noticed within it and the ping's 5 s.
 	CheckEvery time.Duration
 }
 
@@ -49,7 +49,7 @@ func (db *DB) ListenGameEvents(ctx context.Context, l GameListener) {
 		l.MaxBackoff = max(5*time.Second, l.MinBackoff)
 	}
 	if l.CheckEvery <= 0 {
-		l.CheckEvery = 30 * time.Second
+		l.CheckEvery = 10 * time.Second
 	}
 	backoff := l.MinBackoff
 	for ctx.Err() == nil {

@@ -36,11 +36,9 @@ func NewMigrator(db *DB, logger *slog.Logger) (*Migrator, error) {
 	}
 	// goose's lock is a session advisory lock, taken and released on one connection: behind a
 	// transaction pooler the release could reach another server connection, so the migrations
-	// connect straight to Postgres when the pool does not.
-	sqlDB := stdlib.OpenDBFromPool(db.Pool)
-	if db.direct != nil {
-		sqlDB = stdlib.OpenDB(*db.directConfig())
-	}
+	// connect straight to Postgres, and on connections of their own, without the pool's statement
+	// timeouts (a migration may rightly run longer).
+	sqlDB := stdlib.OpenDB(*db.directConfig())
 	opts := []goose.ProviderOption{goose.WithSessionLocker(locker)}
 	if logger != nil {
 		opts = append(opts, goose.WithSlog(logger))

@@ -1,7 +1,6 @@
 package repotest
 
 import (
-	"io"
 	"net"
 	"strconv"
 	"sync"
@@ -21,6 +20,8 @@ type Proxy struct {
 	ln    net.Listener // nil while cut
 	conns map[net.Conn]struct{}
 	wg    sync.WaitGroup
+	// silent, while set, swallows every byte in both directions and keeps the connections open.
+	silent bool
 }
 
 // NewProxy starts a proxy to the server of the database at url (as NewDBWithURL returns it) and
@@ -62,10 +63,32 @@ func (p *Proxy) Cut() {
 	}
 }
 
-// Restore accepts connections again on the same address.
+// Restore accepts connections again on the same address, after Cut, or forwards again, after
+// Silence.
 func (p *Proxy) Restore() {
 	p.t.Helper()
-	p.listen(p.addr)
+	p.mu.Lock()
+	wasSilent := p.silent
+	p.silent = false
+	p.mu.Unlock()
+	if !wasSilent {
+		p.listen(p.addr)
+	}
+}
+
+// Silence swallows every byte in both directions, on open connections and new ones, without
+// closing any, until Restore: a stuck load balancer, a dead host behind a live one, a firewall
+// that lost the flow. Whatever is swallowed is lost.
+func (p *Proxy) Silence() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.silent = true
+}
+
+func (p *Proxy) isSilent() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.silent
 }
 
 func (p *Proxy) listen(addr string) {
@@ -118,10 +141,22 @@ func (p *Proxy) track(ln net.Listener, ends ...net.Conn) bool {
 	return true
 }
 
-// pipe copies one direction; when either side closes, so does the other.
+// pipe copies one direction, dropping what it reads while the proxy is silent; when either side
+// closes, so does the other.
 func (p *Proxy) pipe(dst, src net.Conn) {
 	defer p.wg.Done()
-	_, _ = io.Copy(dst, src)
+	buf := make([]byte, 32*1024)
+	for {
+		n, err := src.Read(buf)
+		if n > 0 && !p.isSilent() {
+			if _, werr := dst.Write(buf[:n]); werr != nil {
+				break
+			}
+		}
+		if err != nil {
+			break
+		}
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, c := range []net.Conn{src, dst} {

@@ -1,0 +1,27 @@
+package api
+
+import (
+	"context"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+)
+
+// requestDeadline gives every request but a live-update stream a deadline of WRITE_TIMEOUT: the
+// client is cut off then anyway, and a query waiting on a database connection gone silent must not
+// outlive its request and hold a connection of the pool. pgx gives up on a query when its context
+// ends, and the request is answered 503 unavailable. A stream's reads carry deadlines of their own.
+func (s *Server) requestDeadline(next echo.HandlerFunc) echo.HandlerFunc {
+	if s.cfg.WriteTimeout <= 0 {
+		return next
+	}
+	return func(c echo.Context) error {
+		if strings.HasSuffix(c.Path(), "/events") {
+			return next(c)
+		}
+		ctx, cancel := context.WithTimeout(c.Request().Context(), s.cfg.WriteTimeout)
+		defer cancel()
+		c.SetRequest(c.Request().WithContext(ctx))
+		return next(c)
+	}
+}
