@@ -23,7 +23,7 @@ type records struct {
 	out   chan slog.Record
 }
 
-func (r records) Enabled(_ context.Context, l slog.Level) bool  { return l >= r.level }
+func (r records) Enabled(_ context.Context, l slog.Level) bool    { return l >= r.level }
 func (r records) Handle(_ context.Context, rec slog.Record) error { r.out <- rec.Clone(); return nil }
 func (r records) WithAttrs([]slog.Attr) slog.Handler              { return r }
 func (r records) WithGroup(string) slog.Handler                   { return r }

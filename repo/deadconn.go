@@ -66,4 +66,3 @@ func setTCPUserTimeout(network, _ string, c syscall.RawConn) error {
 	}
 	return err
 }
-
