@@ -39,6 +39,10 @@ type Config struct {
 	RateBurst        int          // requests a client may send at once
 	StreamsPerClient int          // live-update streams one client may hold open on this instance
 	TrustedProxies   []*net.IPNet // peers whose X-Forwarded-For header names the client
+	// RenderLimit bounds the expensive requests (pictures, replays, states, reviews, class
+	// statistics) this instance works on at once (0: half the cores, at least one); RenderQueue
+	// more may wait for a slot (0: 32; negative: none). Beyond them: 503 renders_busy (renders.go).
+	RenderLimit, RenderQueue int
 	// CORSOrigins are the browser origins allowed to call the API ("*": any); none turns CORS off.
 	CORSOrigins []string
 }
@@ -81,6 +85,8 @@ type Server struct {
 	hub      *live.Hub
 	// games keeps rendered bodies of GET /v1/games/{id} (gamecache.go).
 	games *gameCache
+	// renders bounds the expensive requests in flight (renders.go).
+	renders *renderGate
 	// contractRoutes holds "METHOD /path/:param" for every operation of openapi.yaml.
 	contractRoutes map[string]bool
 	// bodyRoutes holds those of them that take a request body.
@@ -100,7 +106,7 @@ func New(cfg Config, deps Deps, logger *slog.Logger) (*Server, error) {
 	s := &Server{
 		cfg: cfg, play: deps.Play, database: deps.Database, logger: logger,
 		echo: echo.New(), metrics: newMetrics(deps.Database.PoolMetrics()), spec: spec, contract: contract,
-		games: newGameCache(gameCacheBytes),
+		games: newGameCache(gameCacheBytes), renders: newRenderGate(cfg.RenderLimit, cfg.RenderQueue),
 	}
 	s.echo.JSONSerializer = jsonSerializer{}
 	s.echo.HideBanner = true

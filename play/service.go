@@ -17,12 +17,14 @@ type Service struct {
 	ttls AbandonTTLs
 	// states are the games' snapshots last read or written, decoded.
 	states *decodedStates
+	// checkpoints are states along games' histories, from which a fold starts (checkpoints.go).
+	checkpoints *checkpoints
 }
 
 // New is the game master over store, for the kinds of game in the catalogue.
 func New(store Store, kinds *domain.Catalogue) *Service {
 	return &Service{store: store, kinds: kinds, botsDue: make(chan struct{}, 1),
-		ttls: AbandonTTLs{Lobby: DefaultLobbyTTL, Idle: DefaultIdleGameTTL}, states: newDecodedStates()}
+		ttls: AbandonTTLs{Lobby: DefaultLobbyTTL, Idle: DefaultIdleGameTTL}, states: newDecodedStates(), checkpoints: newCheckpoints()}
 }
 
 // Kinds is the catalogue of the kinds of game the service hosts.
