@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -132,14 +133,30 @@ func New(cfg Config, deps Deps, logger *slog.Logger) (*Server, error) {
 // Echo exposes the router, for tests that add routes of their own.
 func (s *Server) Echo() *echo.Echo { return s.echo }
 
-// ServeHTTP lets the server stand wherever an http.Handler does.
+// drainMin is the least of a refused request's body that the server reads and drops (drainLimit).
+const drainMin = 1 << 20
+
+// ServeHTTP lets the server stand wherever an http.Handler does. A request refused before its body
+// was read (too large, unauthenticated, no such route) has the rest of its body read and dropped,
+// up to drainLimit and within READ_TIMEOUT, before the answer goes out: a server that closes a
+// connection with unread data makes the client's system reset it, and the client then loses the
+// answer (400, 401, 404, 413) it was about to read.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body := r.Body
+	defer func() {
+		if body != nil && body != http.NoBody {
+			_, _ = io.Copy(io.Discard, io.LimitReader(body, s.drainLimit()))
+		}
+	}()
 	if r.Method == http.MethodHead {
 		s.serveHead(w, r)
 		return
 	}
 	s.echo.ServeHTTP(w, r)
 }
+
+// drainLimit is how much of a refused body ServeHTTP reads: 16 times BODY_LIMIT, at least 1 MiB.
+func (s *Server) drainLimit() int64 { return max(drainMin, 16*s.cfg.BodyLimitBytes) }
 
 // Serve answers requests on ln until ctx is done, then stops taking new requests, lets the ones in
 // flight finish within the shutdown grace period, and returns.
