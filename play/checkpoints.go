@@ -65,17 +65,21 @@ func (c *checkpoints) keep(gameID string, seq int64, state domain.State) {
 	kept[seq] = state
 }
 
-// foldWindow rebuilds the game through entry `through` (all of it for math.MaxInt64), starting from
+// foldWindow rebuilds the game through entry `through` (all of it when through < 0), starting from
 // the last checkpoint before from, and calls visit, when it is not nil, with every engine entry of
 // seq >= from and the state right after it. It returns the last engine entry read and the state
-// after it; found is false when the history has no entry `through` (for a finite through).
+// after it; found is false when the history has no entry `through` (for through >= 0).
 func (s *Service) foldWindow(ctx context.Context, g *Game, from, through int64, visit func(e Entry, after domain.State) error) (last Entry, state domain.State, found bool, err error) {
-	at, state := s.checkpoints.before(g.ID, min(from, through))
+	end := through
+	if through < 0 {
+		end = math.MaxInt64
+	}
+	at, state := s.checkpoints.before(g.ID, min(from, end))
 	lastSeq, haveLast := at, false
-	for lastSeq < through {
+	for lastSeq < end {
 		limit := int64(foldPage)
-		if through != math.MaxInt64 {
-			limit = min(limit, through-lastSeq)
+		if through >= 0 && through-limit < lastSeq { // without overflowing for a through near math.MaxInt64
+			limit = through - lastSeq
 		}
 		entries, err := s.store.Entries(ctx, g.ID, lastSeq, int(limit))
 		if err != nil {
@@ -124,7 +128,7 @@ func (s *Service) foldWindow(ctx context.Context, g *Game, from, through int64, 
 		}
 		last = prev
 	}
-	return last, state, through == math.MaxInt64 || lastSeq == through, nil
+	return last, state, through < 0 || lastSeq == through, nil
 }
 
 // lastEngineEntry is the last engine entry with seq <= through.

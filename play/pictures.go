@@ -47,11 +47,11 @@ func (s *Service) GamePicture(ctx context.Context, id string, p Principal, seq *
 	if err != nil {
 		return nil, err
 	}
-	through := int64(math.MaxInt64)
+	from, through := int64(math.MaxInt64), int64(-1) // now: the whole history
 	if seq != nil {
-		through = *seq
+		from, through = *seq, *seq
 	}
-	last, state, found, err := s.foldWindow(ctx, g, through, through, nil)
+	last, state, found, err := s.foldWindow(ctx, g, from, through, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -110,6 +110,9 @@ func (s *Service) ReplayPicture(ctx context.Context, id string, p Principal, fro
 	}
 	if count <= 0 || count > ReplayMaxSteps {
 		return nil, domain.Invalid("invalid", "A replay covers 1 to %d entries of the history at once; count was %d.", ReplayMaxSteps, count)
+	}
+	if from > math.MaxInt64-int64(count) {
+		return nil, domain.Errorf(domain.KindNotFound, "step_not_found", "Game %s has no step %d.", g.ID, from)
 	}
 	r := &Replay{From: from, Through: from + int64(count) - 1, Immutable: g.Status.Over(), Private: g.ClassroomID != nil,
 		service: s, game: g, caller: caller, picture: picture}
