@@ -19,9 +19,14 @@ func (s *Server) requestDeadline(next echo.HandlerFunc) echo.HandlerFunc {
 		if strings.HasSuffix(c.Path(), "/events") {
 			return next(c)
 		}
-		ctx, cancel := context.WithTimeout(c.Request().Context(), s.cfg.WriteTimeout)
-		defer cancel()
-		c.SetRequest(c.Request().WithContext(ctx))
-		return next(c)
+		client := c.Request()
+		ctx, cancel := context.WithTimeout(client.Context(), s.cfg.WriteTimeout)
+		c.SetRequest(client.WithContext(ctx))
+		err := next(c)
+		// The error is rendered outside, against the client's own context: a canceled context there
+		// means the client left.
+		c.SetRequest(client)
+		cancel()
+		return err
 	}
 }

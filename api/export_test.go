@@ -1,7 +1,11 @@
 package api
 
-import "os"
+import "context"
 
-// Every body a test receives is checked against the generated encoding of its value; benchmarks
-// measuring the server as it runs set VERIFY_ENCODINGS=0.
-func init() { verifyEncodings = os.Getenv("VERIFY_ENCODINGS") != "0" }
+// HoldRender takes a render slot as an expensive request would, for a test to fill the gate.
+func (s *Server) HoldRender(ctx context.Context) (release func(), err error) {
+	return s.renders.enter(ctx)
+}
+
+// OnRenderWait has the gate call f whenever a request starts to wait for a slot.
+func (s *Server) OnRenderWait(f func()) { s.renders.waited = f }

@@ -59,7 +59,11 @@ func requestID(next echo.HandlerFunc) echo.HandlerFunc {
 			id = newRequestID()
 		}
 		c.Request().Header.Set(requestIDHeader, id)
-		c.Response().Header().Set(requestIDHeader, id)
+		h := c.Response().Header()
+		h.Set(requestIDHeader, id)
+		// No response is to be read as another type than the one it declares: an SVG or a problem
+		// shown in a browser stays what it is.
+		h.Set("X-Content-Type-Options", "nosniff")
 		return next(c)
 	}
 }
@@ -73,26 +77,42 @@ func newRequestID() string {
 func requestIDOf(c echo.Context) string { return c.Response().Header().Get(requestIDHeader) }
 
 // observe writes the access log line and the request metrics. It renders a handler's error itself,
-// so that the status it records is the status the client got.
+// so that the status it records is the status the client got. A response that was cut short (its
+// writing failed once its status was sent, or it took longer than WRITE_TIMEOUT, after which the
+// server writes nothing more) is logged as such: "request cut short", with the status its headers
+// announced, the bytes written and why.
 func (s *Server) observe(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		start := time.Now()
 		err := next(c)
+		committed := c.Response().Committed
 		if err != nil {
 			c.Error(err)
 		}
 		elapsed := time.Since(start)
+		cutShort := ""
+		switch {
+		case err != nil && committed:
+			cutShort = err.Error()
+		case s.cfg.WriteTimeout > 0 && elapsed >= s.cfg.WriteTimeout:
+			cutShort = "the response took longer than WRITE_TIMEOUT (" + s.cfg.WriteTimeout.String() + ")"
+		}
 		route := "unmatched"
 		if s.isContractRoute(c) {
 			route = c.Path()
 		}
 		status := c.Response().Status
 		s.metrics.observe(methodOf(c), route, status, elapsed)
-		level := slog.LevelInfo
+		level, msg := slog.LevelInfo, "request"
 		if status >= 500 {
 			level = slog.LevelError
 		}
-		s.logger.LogAttrs(c.Request().Context(), level, "request",
+		var extra []slog.Attr
+		if cutShort != "" {
+			level, msg = slog.LevelWarn, "request cut short"
+			extra = []slog.Attr{slog.Bool("aborted", true), slog.String("error", cutShort)}
+		}
+		s.logger.LogAttrs(c.Request().Context(), level, msg, append([]slog.Attr{
 			slog.String("request_id", requestIDOf(c)),
 			slog.String("method", methodOf(c)),
 			slog.String("route", route),
@@ -101,7 +121,7 @@ func (s *Server) observe(next echo.HandlerFunc) echo.HandlerFunc {
 			slog.Int64("bytes", c.Response().Size),
 			slog.Float64("duration_ms", float64(elapsed.Microseconds())/1000),
 			slog.String("remote_ip", c.RealIP()),
-		)
+		}, extra...)...)
 		return nil
 	}
 }

@@ -4,7 +4,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"net/http"
+	"net/url"
 	"path"
+	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -35,31 +37,84 @@ func (s *Server) GetGamePicture(c echo.Context, id openapi.GameID, params openap
 	if err != nil {
 		return err
 	}
+	release, err := s.renders.enter(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	defer release()
 	pic, err := s.play.GamePicture(c.Request().Context(), id.String(), principal, params.Seq)
 	if err != nil {
 		return err
 	}
-	return sendSVG(c, pic.SVG, pictureCacheControl(pic))
+	return sendSVG(c, pic.SVG, pictureCacheControl(pic.Immutable, pic.Private))
 }
 
-// GetGameReplay draws the whole game as one animated picture.
-func (s *Server) GetGameReplay(c echo.Context, id openapi.GameID, _ openapi.GetGameReplayParams) error {
+// GetGameReplay draws a window of the game (play.ReplayMaxSteps entries at most) as one animated
+// picture, written as it is drawn; Link names the windows before and after it.
+func (s *Server) GetGameReplay(c echo.Context, id openapi.GameID, params openapi.GetGameReplayParams) error {
 	principal, err := principalOf(c)
 	if err != nil {
 		return err
 	}
-	pic, err := s.play.ReplayPicture(c.Request().Context(), id.String(), principal)
+	from, count := int64(0), play.ReplayMaxSteps
+	if params.From != nil {
+		from = *params.From
+	}
+	if params.Count != nil {
+		count = *params.Count
+	}
+	ctx := c.Request().Context()
+	r, err := s.play.ReplayPicture(ctx, id.String(), principal, from, count)
 	if err != nil {
 		return err
 	}
-	return sendSVG(c, pic.SVG, pictureCacheControl(pic))
+	h := c.Response().Header()
+	h.Set("ETag", r.Tag)
+	h.Set("Cache-Control", pictureCacheControl(r.Immutable, r.Private))
+	h.Set("Content-Security-Policy", pictureSecurity)
+	if etagMatches(c.Request().Header.Get("If-None-Match"), r.Tag) {
+		return c.NoContent(http.StatusNotModified)
+	}
+	release, err := s.renders.enter(ctx)
+	if err != nil {
+		return err
+	}
+	defer release()
+	if err := r.Fold(ctx); err != nil {
+		return err
+	}
+	if link := replayLinks(c, r, count); link != "" {
+		h.Set("Link", link)
+	}
+	h.Set(echo.HeaderContentType, svgType)
+	c.Response().WriteHeader(http.StatusOK)
+	return r.Draw(c.Response())
 }
 
-func pictureCacheControl(pic *play.Picture) string {
+// replayLinks names the windows before and after a replay's, of the same size, for Link.
+func replayLinks(c echo.Context, r *play.Replay, count int) string {
+	var links []string
+	for _, l := range []struct {
+		from *int64
+		rel  string
+	}{{r.Prev, "prev"}, {r.Next, "next"}} {
+		if l.from == nil {
+			continue
+		}
+		q := url.Values{"from": {strconv.FormatInt(*l.from, 10)}, "count": {strconv.Itoa(count)}}
+		if token := c.QueryParam("access_token"); token != "" {
+			q.Set("access_token", token)
+		}
+		links = append(links, "<"+c.Request().URL.Path+"?"+q.Encode()+`>; rel="`+l.rel+`"`)
+	}
+	return strings.Join(links, ", ")
+}
+
+func pictureCacheControl(immutable, private bool) string {
 	switch {
-	case !pic.Immutable:
+	case !immutable:
 		return "no-cache"
-	case pic.Private:
+	case private:
 		return "private, max-age=31536000, immutable"
 	}
 	return "public, max-age=31536000, immutable"

@@ -128,7 +128,7 @@ func (s *Server) problemFor(err error) openapi.Problem {
 		if len(de.Fields) > 0 {
 			p.Errors = ptr(fieldErrors(de.Fields))
 		}
-		if status < 500 && de.Facts != nil {
+		if (status < 500 || de.Kind == domain.KindUnavailable) && de.Facts != nil {
 			if facts, err := json.Marshal(de.Facts); err == nil {
 				p.Facts = ptr(openapi.RefusalFacts(facts))
 			}

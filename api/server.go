@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -39,6 +40,10 @@ type Config struct {
 	RateBurst        int          // requests a client may send at once
 	StreamsPerClient int          // live-update streams one client may hold open on this instance
 	TrustedProxies   []*net.IPNet // peers whose X-Forwarded-For header names the client
+	// RenderLimit bounds the expensive requests (pictures, replays, states, reviews, class
+	// statistics) this instance works on at once (0: half the cores, at least one); RenderQueue
+	// more may wait for a slot (0: 32; negative: none). Beyond them: 503 renders_busy (renders.go).
+	RenderLimit, RenderQueue int
 	// CORSOrigins are the browser origins allowed to call the API ("*": any); none turns CORS off.
 	CORSOrigins []string
 }
@@ -81,6 +86,8 @@ type Server struct {
 	hub      *live.Hub
 	// games keeps rendered bodies of GET /v1/games/{id} (gamecache.go).
 	games *gameCache
+	// renders bounds the expensive requests in flight (renders.go).
+	renders *renderGate
 	// contractRoutes holds "METHOD /path/:param" for every operation of openapi.yaml.
 	contractRoutes map[string]bool
 	// bodyRoutes holds those of them that take a request body.
@@ -100,7 +107,7 @@ func New(cfg Config, deps Deps, logger *slog.Logger) (*Server, error) {
 	s := &Server{
 		cfg: cfg, play: deps.Play, database: deps.Database, logger: logger,
 		echo: echo.New(), metrics: newMetrics(deps.Database.PoolMetrics()), spec: spec, contract: contract,
-		games: newGameCache(gameCacheBytes),
+		games: newGameCache(gameCacheBytes), renders: newRenderGate(cfg.RenderLimit, cfg.RenderQueue),
 	}
 	s.echo.JSONSerializer = jsonSerializer{}
 	s.echo.HideBanner = true
@@ -126,14 +133,30 @@ func New(cfg Config, deps Deps, logger *slog.Logger) (*Server, error) {
 // Echo exposes the router, for tests that add routes of their own.
 func (s *Server) Echo() *echo.Echo { return s.echo }
 
-// ServeHTTP lets the server stand wherever an http.Handler does.
+// drainMin is the least of a refused request's body that the server reads and drops (drainLimit).
+const drainMin = 1 << 20
+
+// ServeHTTP lets the server stand wherever an http.Handler does. A request refused before its body
+// was read (too large, unauthenticated, no such route) has the rest of its body read and dropped,
+// up to drainLimit and within READ_TIMEOUT, before the answer goes out: a server that closes a
+// connection with unread data makes the client's system reset it, and the client then loses the
+// answer (400, 401, 404, 413) it was about to read.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body := r.Body
+	defer func() {
+		if body != nil && body != http.NoBody {
+			_, _ = io.Copy(io.Discard, io.LimitReader(body, s.drainLimit()))
+		}
+	}()
 	if r.Method == http.MethodHead {
 		s.serveHead(w, r)
 		return
 	}
 	s.echo.ServeHTTP(w, r)
 }
+
+// drainLimit is how much of a refused body ServeHTTP reads: 16 times BODY_LIMIT, at least 1 MiB.
+func (s *Server) drainLimit() int64 { return max(drainMin, 16*s.cfg.BodyLimitBytes) }
 
 // Serve answers requests on ln until ctx is done, then stops taking new requests, lets the ones in
 // flight finish within the shutdown grace period, and returns.

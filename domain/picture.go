@@ -1,8 +1,10 @@
 package domain
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 
 	"primegames/domain/svg"
@@ -82,24 +84,33 @@ func replayStyle(steps int, stepSeconds float64) string {
 	return b.String()
 }
 
+// replayFlush is how much of a replay is held before it is written out.
+const replayFlush = 32 << 10
+
 // Replay is a whole game as one animated SVG document: every position in turn, each shown for
 // stepSeconds, over one board.
 func (p *Picture) Replay(title string, steps []Position, stepSeconds float64) ([]byte, error) {
-	if len(steps) == 0 {
-		return nil, fmt.Errorf("a replay needs at least one step")
+	var out bytes.Buffer
+	if err := p.WriteReplay(&out, title, steps, stepSeconds); err != nil {
+		return nil, err
 	}
-	bodies := make([]*svg.Writer, len(steps))
+	return out.Bytes(), nil
+}
+
+// WriteReplay writes Replay's document to out as it draws it: it holds one step's drawing at a
+// time (and at most replayFlush bytes), whatever the number of steps. An error from out stops it.
+func (p *Picture) WriteReplay(out io.Writer, title string, steps []Position, stepSeconds float64) error {
+	if len(steps) == 0 {
+		return fmt.Errorf("a replay needs at least one step")
+	}
+	// The description names the first and the last step, so those two are drawn (in words) first.
 	var first, last Words
-	for i, pos := range steps {
-		bodies[i] = &svg.Writer{}
-		words, err := p.Position(bodies[i], pos)
-		if err != nil {
-			return nil, fmt.Errorf("step %d: %w", pos.Seq, err)
-		}
-		if i == 0 {
-			first = words
-		}
-		last = words
+	var err error
+	if first, err = p.Position(&svg.Writer{}, steps[0]); err != nil {
+		return fmt.Errorf("step %d: %w", steps[0].Seq, err)
+	}
+	if last, err = p.Position(&svg.Writer{}, steps[len(steps)-1]); err != nil {
+		return fmt.Errorf("step %d: %w", steps[len(steps)-1].Seq, err)
 	}
 	desc := fmt.Sprintf("An animation of %d steps, each shown for %s s; hovering it pauses it. First: %s. Last: %s. %s",
 		len(steps), svg.Num(stepSeconds), first.Title, last.Title, last.Desc)
@@ -107,11 +118,19 @@ func (p *Picture) Replay(title string, steps []Position, stepSeconds float64) ([
 	if p.Board != nil {
 		p.Board(w)
 	}
-	for i, body := range bodies {
-		w.Open("g", svg.A("class", "step"), svg.A("data-seq", fmt.Sprint(steps[i].Seq)),
+	for i, pos := range steps {
+		w.Open("g", svg.A("class", "step"), svg.A("data-seq", fmt.Sprint(pos.Seq)),
 			svg.A("style", "animation-delay:"+svg.Num(float64(i)*stepSeconds)+"s"))
-		w.Raw(body)
+		if _, err := p.Position(w, pos); err != nil {
+			return fmt.Errorf("step %d: %w", pos.Seq, err)
+		}
 		w.Close()
+		if w.Buffered() >= replayFlush {
+			if err := w.FlushTo(out); err != nil {
+				return err
+			}
+		}
 	}
-	return w.Bytes(), nil
+	_, err = out.Write(w.Bytes())
+	return err
 }

@@ -108,8 +108,10 @@ func TestThreeTimedOutTurnsResignTheSeat(t *testing.T) {
 						t.Errorf("turn %d: entry %d (%s), want a timeout of seat %d", i, e.Seq, e.Action, seat)
 					}
 				}
-				if kind == "prime-climb" && (len(added) < 2 || string(added[0].Action) != `{"type": "roll"}`) {
-					t.Errorf("turn %d: %d entries, the first %s; want a roll and the move after it", i, len(added), added[0].Action)
+				// A Prime Climb turn played for the seat rolls and moves; keeper cards may come before
+				// the roll (PC-5), when the seat holds any.
+				if kind == "prime-climb" && !rollThenMove(added) {
+					t.Errorf("turn %d: %d entries, the first %s; want a roll and a move after it", i, len(added), added[0].Action)
 				}
 				turns = append(turns, seat)
 			}
@@ -228,4 +230,22 @@ func TestAbandonedGamesAreAborted(t *testing.T) {
 	if !last.Service || last.Seat != nil || string(last.Action) != `{"type": "abort", "reason": "idle"}` || last.Version != active.Game.Version+1 {
 		t.Errorf("last entry: %s by %v at version %d, want the service's abort at version %d", last.Action, last.Seat, last.Version, active.Game.Version+1)
 	}
+}
+
+// rollThenMove reports whether the entries have a roll and, after it, a move.
+func rollThenMove(entries []play.Entry) bool {
+	rolled := false
+	for _, e := range entries {
+		var a struct{ Type string }
+		if json.Unmarshal(e.Action, &a) != nil {
+			return false
+		}
+		switch {
+		case a.Type == "roll":
+			rolled = true
+		case a.Type == "move" && rolled:
+			return true
+		}
+	}
+	return false
 }

@@ -8,19 +8,20 @@ import (
 	"primegames/domain"
 )
 
-// StateAt rebuilds the game's state after entry seq from the history alone (G-2).
+// StateAt rebuilds the game's state after entry seq from the history alone (G-2), from the last
+// checkpoint kept before it (checkpoints.go).
 func (s *Service) StateAt(ctx context.Context, g *Game, seq int64) (domain.State, error) {
 	if g.State == nil {
 		return nil, domain.Errorf(domain.KindNotFound, "step_not_found", "Game %s has not started, so it has no steps yet.", g.ID)
 	}
-	entries, err := s.store.EntriesThrough(ctx, g.ID, seq)
+	_, state, found, err := s.foldWindow(ctx, g, seq, seq, nil)
 	if err != nil {
 		return nil, err
 	}
-	if len(entries) == 0 || entries[len(entries)-1].Seq != seq {
+	if !found {
 		return nil, domain.Errorf(domain.KindNotFound, "step_not_found", "Game %s has no step %d.", g.ID, seq)
 	}
-	return Fold(g, entries)
+	return state, nil
 }
 
 // Fold replays a game's entries, the start first, into the state they lead to.

@@ -2,8 +2,11 @@ package play
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 
 	"primegames/domain"
@@ -37,30 +40,26 @@ func (s *Service) BoardPicture(kindName string) ([]byte, error) {
 
 // GamePicture draws the game after step seq, or now when seq is nil, as the principal may see it:
 // the same view GET /v1/games/{id}/states/{seq} gives (PR-8), and the last action's outcome redacted
-// for the same viewer.
+// for the same viewer. Its cost is one step's drawing and a fold of at most checkpointEvery entries
+// once the game's checkpoints are kept (checkpoints.go).
 func (s *Service) GamePicture(ctx context.Context, id string, p Principal, seq *int64) (*Picture, error) {
 	g, caller, picture, err := s.pictureOf(ctx, id, p)
 	if err != nil {
 		return nil, err
 	}
-	through := int64(math.MaxInt64)
+	from, through := int64(math.MaxInt64), int64(-1) // now: the whole history
 	if seq != nil {
-		through = *seq
+		from, through = *seq, *seq
 	}
-	entries, err := s.store.EntriesThrough(ctx, g.ID, through)
+	last, state, found, err := s.foldWindow(ctx, g, from, through, nil)
 	if err != nil {
 		return nil, err
 	}
-	if len(entries) == 0 || seq != nil && entries[len(entries)-1].Seq != *seq {
+	if !found {
 		return nil, domain.Errorf(domain.KindNotFound, "step_not_found", "Game %s has no step %d.", g.ID, through)
 	}
-	entries = engineEntries(entries) // a resignation changes nothing on the board
-	state, err := Fold(g, entries)
-	if err != nil {
-		return nil, err
-	}
 	viewer := ViewerFor(g.Status, caller)
-	pos, err := positionOf(g, state, entries[len(entries)-1], viewer)
+	pos, err := positionOf(g, state, last, viewer)
 	if err != nil {
 		return nil, err
 	}
@@ -71,9 +70,37 @@ func (s *Service) GamePicture(ctx context.Context, id string, p Principal, seq *
 	return &Picture{SVG: doc, Immutable: seq != nil && g.Status.Over(), Private: g.ClassroomID != nil}, nil
 }
 
-// ReplayPicture is the whole game as one animated SVG, for a game that is over or for its teacher:
-// the callers who see every step in full (PR-8).
-func (s *Service) ReplayPicture(ctx context.Context, id string, p Principal) (*Picture, error) {
+// ReplayMaxSteps bounds the history entries one replay picture covers (and so its steps): a longer
+// game is replayed in windows of at most this many entries, each naming the next.
+const ReplayMaxSteps = 100
+
+// replayFormat names the way replays are drawn, in their tags: a change of drawing changes it.
+const replayFormat = "replay/2"
+
+// Replay is one window of a game's animated replay: the history entries from seq From through
+// Through, drawn once Fold has rebuilt them.
+type Replay struct {
+	From, Through int64
+	// Tag names the picture's content: the game's version, the window and the players' names.
+	Tag string
+	// Immutable and Private as for a Picture.
+	Immutable, Private bool
+	// Next is the From of the window that follows, nil when this one reaches the end of the
+	// history; Prev the From of the one before, nil for the first.
+	Next, Prev *int64
+
+	service *Service
+	game    *Game
+	caller  Caller
+	picture *domain.Picture
+	steps   []domain.Position
+}
+
+// ReplayPicture is a window of the game as one animated SVG, for a game that is over or for its
+// teacher: the callers who see every step in full (PR-8). The window holds the history entries
+// from seq `from`, count of them (at most ReplayMaxSteps); it is not folded nor drawn yet: a
+// caller that has the picture already (its Tag) need not pay for it.
+func (s *Service) ReplayPicture(ctx context.Context, id string, p Principal, from int64, count int) (*Replay, error) {
 	g, caller, picture, err := s.pictureOf(ctx, id, p)
 	if err != nil {
 		return nil, err
@@ -81,31 +108,66 @@ func (s *Service) ReplayPicture(ctx context.Context, id string, p Principal) (*P
 	if !g.Status.Over() && !caller.Teacher {
 		return nil, domain.Errorf(domain.KindForbidden, "forbidden", "The replay of game %s is shown once the game is over, and to its teacher before.", g.ID)
 	}
-	entries, err := s.store.EntriesThrough(ctx, g.ID, math.MaxInt64)
-	if err != nil {
-		return nil, err
+	if count <= 0 || count > ReplayMaxSteps {
+		return nil, domain.Invalid("invalid", "A replay covers 1 to %d entries of the history at once; count was %d.", ReplayMaxSteps, count)
 	}
-	entries = engineEntries(entries)
-	viewer := ViewerFor(g.Status, caller)
-	steps := make([]domain.Position, 0, len(entries))
-	step := func(i int, state domain.State) error {
-		pos, err := positionOf(g, state, entries[i], viewer)
+	if from > math.MaxInt64-int64(count) {
+		return nil, domain.Errorf(domain.KindNotFound, "step_not_found", "Game %s has no step %d.", g.ID, from)
+	}
+	r := &Replay{From: from, Through: from + int64(count) - 1, Immutable: g.Status.Over(), Private: g.ClassroomID != nil,
+		service: s, game: g, caller: caller, picture: picture}
+	if from > 0 {
+		r.Prev = ptrTo(max(0, from-int64(count)))
+	}
+	sum := sha256.New()
+	fmt.Fprintf(sum, "%s\x00%s\x00%d\x00%d\x00%d", replayFormat, g.ID, g.Version, from, count)
+	for _, seat := range g.Seats {
+		fmt.Fprintf(sum, "\x00%d\x00%s", seat.Seat, seat.Name)
+	}
+	r.Tag = `"r` + hex.EncodeToString(sum.Sum(nil)[:12]) + `"`
+	return r, nil
+}
+
+// Fold rebuilds the window's steps as the caller sees them: a fold of at most checkpointEvery +
+// count entries once the game's checkpoints are kept. A window that begins beyond the history is
+// step_not_found.
+func (r *Replay) Fold(ctx context.Context) error {
+	g, viewer := r.game, ViewerFor(r.game.Status, r.caller)
+	steps := make([]domain.Position, 0, r.Through-r.From+1)
+	_, _, _, err := r.service.foldWindow(ctx, g, r.From, r.Through, func(e Entry, after domain.State) error {
+		pos, err := positionOf(g, after, e, viewer)
 		steps = append(steps, pos)
 		return err
-	}
-	// The state before action i is the one after entry i; the fold's result is after the last.
-	last, err := foldVisiting(g, entries, step)
+	})
 	if err != nil {
-		return nil, err
+		return err
 	}
-	if err := step(len(entries)-1, last); err != nil {
-		return nil, err
+	if len(steps) == 0 {
+		// Beyond the history, or a window of the service's own entries only (a resignation), which
+		// changed nothing on the board.
+		return domain.Errorf(domain.KindNotFound, "step_not_found", "Game %s has no step to draw from entry %d through %d.", g.ID, r.From, r.Through)
 	}
-	doc, err := picture.Replay(fmt.Sprintf("A replay of %s game %s", g.Kind, g.ID), steps, ReplayStepSeconds)
+	r.steps = steps
+	more, err := r.service.store.Entries(ctx, g.ID, r.Through, 1)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	return &Picture{SVG: doc, Immutable: g.Status.Over(), Private: g.ClassroomID != nil}, nil
+	if len(more) > 0 {
+		r.Next = ptrTo(r.Through + 1)
+	}
+	return nil
+}
+
+// Steps is the number of steps Fold rebuilt.
+func (r *Replay) Steps() int { return len(r.steps) }
+
+// Draw draws the folded window to out as it goes, holding one step's drawing at a time.
+func (r *Replay) Draw(out io.Writer) error {
+	title := fmt.Sprintf("A replay of %s game %s", r.game.Kind, r.game.ID)
+	if r.From > 0 || r.Next != nil {
+		title += fmt.Sprintf(", entries %d to %d", r.steps[0].Seq, r.steps[len(r.steps)-1].Seq)
+	}
+	return r.picture.WriteReplay(out, title, r.steps, ReplayStepSeconds)
 }
 
 // pictureOf reads a game that has steps to draw, identifies the principal in it, and finds its

@@ -7,9 +7,28 @@ func (s *Service) Entries(ctx context.Context, g *Game, after int64, limit int) 
 	return s.store.Entries(ctx, g.ID, after, limit)
 }
 
-// EachEntry calls fn for every history entry of g in order, reading them as it goes, for streaming.
+// ExportPage is how many history entries EachEntry reads at once.
+const ExportPage = 500
+
+// EachEntry calls fn for every history entry of g in order, for streaming: it reads them a page of
+// ExportPage at a time and holds no database connection while fn runs, so a client that reads
+// slowly holds one page in memory and no connection, however long the game.
 func (s *Service) EachEntry(ctx context.Context, g *Game, fn func(Entry) error) error {
-	return s.store.EachEntry(ctx, g.ID, fn)
+	for after := int64(-1); ; {
+		entries, err := s.store.Entries(ctx, g.ID, after, ExportPage)
+		if err != nil {
+			return err
+		}
+		for _, e := range entries {
+			if err := fn(e); err != nil {
+				return err
+			}
+			after = e.Seq
+		}
+		if len(entries) < ExportPage {
+			return nil
+		}
+	}
 }
 
 // EntryCount is the number of entries in g's history, the start included.

@@ -22,12 +22,15 @@ type Service struct {
 	clock Clock
 	// passTimeout bounds one pass of the worker (worker_stall.go).
 	passTimeout time.Duration
+	// checkpoints are states along games' histories, from which a fold starts (checkpoints.go).
+	checkpoints *checkpoints
 }
 
 // New is the game master over store, for the kinds of game in the catalogue.
 func New(store Store, kinds *domain.Catalogue) *Service {
 	return &Service{store: store, kinds: kinds, botsDue: make(chan struct{}, 1),
-		ttls: AbandonTTLs{Lobby: DefaultLobbyTTL, Idle: DefaultIdleGameTTL}, states: newDecodedStates(), clock: SystemClock()}
+		ttls: AbandonTTLs{Lobby: DefaultLobbyTTL, Idle: DefaultIdleGameTTL}, states: newDecodedStates(), clock: SystemClock(),
+		checkpoints: newCheckpoints()}
 }
 
 // update runs fn in one transaction whose time, the time its writes record and its expiry checks

@@ -167,3 +167,15 @@ func connectionLost(err error) bool {
 	return errors.As(err, &netErr) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
 		errors.Is(err, pgconn.ErrConnClosed) || errors.Is(err, net.ErrClosed)
 }
+
+// readRetry runs a read that needs no transaction, and runs it once more when its connection was
+// lost before it answered (its backend terminated, the server restarted, the socket broke): the
+// pool drops a lost connection, so the second attempt runs on another one. A read changes nothing,
+// so running it twice is harmless, whatever the request it serves.
+func readRetry[T any](ctx context.Context, read func() (T, error)) (T, error) {
+	v, err := read()
+	if err != nil && connectionLost(err) && ctx.Err() == nil {
+		return read()
+	}
+	return v, err
+}

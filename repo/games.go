@@ -125,8 +125,8 @@ var gameWithSeatsSQL = `SELECT ` + gameColumns + `, s.seat_numbers, s.seat_names
 		FROM seats WHERE game_id = games.id) s ON true
 	WHERE id = $1`
 
-// Game reads a game and its seats in one statement.
-func (s *Games) Game(ctx context.Context, id string) (*play.GameRecord, error) {
+// game reads a game and its seats in one statement.
+func (s *Games) game(ctx context.Context, id string) (*play.GameRecord, error) {
 	var row gameRow
 	var seatNumbers, timeouts []int32
 	var names, bots []string
@@ -152,7 +152,7 @@ func (s *Games) Game(ctx context.Context, id string) (*play.GameRecord, error) {
 func setText[T ~string](field *T, text string) { *field = T(text) }
 
 // ClassroomMember resolves a teacher or student token hash; a removed student's is not found.
-func (s *Games) ClassroomMember(ctx context.Context, kind play.TokenKind, hash []byte) (classroomID, studentID string, err error) {
+func (s *Games) classroomMember(ctx context.Context, kind play.TokenKind, hash []byte) (classroomID, studentID string, err error) {
 	if kind == play.TokenTeacher {
 		err = s.db.Pool.QueryRow(ctx, `SELECT id::text FROM classrooms WHERE teacher_token_hash = $1`, hash).Scan(&classroomID)
 	} else {

@@ -32,7 +32,7 @@ func scanEntry(row pgx.CollectableRow) (play.Entry, error) {
 }
 
 // Entries returns up to limit history entries with seq > after, in order.
-func (s *Games) Entries(ctx context.Context, gameID string, after int64, limit int) ([]play.Entry, error) {
+func (s *Games) entries(ctx context.Context, gameID string, after int64, limit int) ([]play.Entry, error) {
 	rows, err := s.db.reads(ctx).Query(ctx, `SELECT `+entryColumns+` FROM actions WHERE game_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
 		gameID, after, limit)
 	if err != nil {
@@ -61,7 +61,7 @@ func (s *Games) EachEntry(ctx context.Context, gameID string, fn func(play.Entry
 }
 
 // EntriesThrough returns the entries with seq <= through, in order.
-func (s *Games) EntriesThrough(ctx context.Context, gameID string, through int64) ([]play.Entry, error) {
+func (s *Games) entriesThrough(ctx context.Context, gameID string, through int64) ([]play.Entry, error) {
 	rows, err := s.db.reads(ctx).Query(ctx, `SELECT `+entryColumns+` FROM actions WHERE game_id = $1 AND seq <= $2 ORDER BY seq`, gameID, through)
 	if err != nil {
 		return nil, err
@@ -70,7 +70,7 @@ func (s *Games) EntriesThrough(ctx context.Context, gameID string, through int64
 }
 
 // EntryCount is the number of entries in a game's history, the start included.
-func (s *Games) EntryCount(ctx context.Context, gameID string) (int64, error) {
+func (s *Games) entryCount(ctx context.Context, gameID string) (int64, error) {
 	var n int64
 	err := s.db.Pool.QueryRow(ctx, `SELECT count(*) FROM actions WHERE game_id = $1`, gameID).Scan(&n)
 	return n, err

@@ -11,7 +11,7 @@ import (
 )
 
 // ListGames returns up to q.Limit games matching q, newest first.
-func (s *Games) ListGames(ctx context.Context, q play.GameQuery) ([]play.GameSummary, error) {
+func (s *Games) listGames(ctx context.Context, q play.GameQuery) ([]play.GameSummary, error) {
 	f := q.Filter
 	where, args := []string{"true"}, []any{}
 	add := func(cond string, v any) {

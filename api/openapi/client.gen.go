@@ -434,7 +434,9 @@ type ClientInterface interface {
 	// hidden); the game's teacher, and everyone once it is over, see everything, including the
 	// recorded random values.
 	// With `Accept: application/x-ndjson` the whole history streams as one JSON entry per line
-	// (no paging).
+	// (no paging): it is read from the database and written in pages of 500 entries, so the
+	// server holds one page at a time and no database connection while the client reads,
+	// whatever the game's length. A page (`limit`, at most 500) costs at most 500 entries.
 	//
 	// Corresponds with GET /v1/games/{id}/actions (the `ListActions` operationId).
 	ListActions(ctx context.Context, id GameID, params *ListActionsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -597,6 +599,10 @@ type ClientInterface interface {
 	// classroom's game). Anything else is `no-cache`: revalidate with the `ETag`. The SVG has no
 	// script and no reference to anything outside itself.
 	//
+	// Cost: one position drawn, rebuilt as for `states/{seq}` (from at most 256 entries once the
+	// instance has seen the game). Pictures count against the instance's limit on expensive
+	// requests: beyond it, 503 `renders_busy` with `Retry-After`.
+	//
 	// Corresponds with GET /v1/games/{id}/picture.svg (the `GetGamePicture` operationId).
 	GetGamePicture(ctx context.Context, id GameID, params *GetGamePictureParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
@@ -640,9 +646,9 @@ type ClientInterface interface {
 	// Corresponds with POST /v1/games/{id}/rematch (the `RematchGame` operationId).
 	RematchGame(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// GetGameReplay The whole game as one animated SVG.
+	// GetGameReplay The game, or a window of its history, as one animated SVG.
 	//
-	// Every step of the history in turn, one second each, over one board, repeating; the last
+	// Every step of a window of the history in turn, one second each, over one board, repeating; the last
 	// step stays shown for a viewer who asked for less motion (`prefers-reduced-motion`). The
 	// animation is CSS (`@keyframes`, `animation-delay` per step): hovering or focusing the
 	// picture pauses it (`animation-play-state: paused`) where the picture takes part in the
@@ -652,6 +658,21 @@ type ClientInterface interface {
 	// For a game that is over (everyone sees it in full then, PR-8), and for its teacher before;
 	// anyone else gets 403 `forbidden`. `access_token`, `ETag`, `If-None-Match` and
 	// `Cache-Control` as for `picture.svg`: a game that is over has an immutable replay.
+	//
+	// **Windows.** One picture covers at most 100 entries of the history: those with `seq` from
+	// `from` (0 by default) to `from + count - 1` (`count` is 100 by default and at most), one step
+	// per entry (a resignation, which changes nothing on the board, has none). A game with more
+	// entries is replayed window by window: the `Link` header names the window before
+	// (`rel="prev"`) and after (`rel="next"`, absent on the last), with the same `count` (and
+	// `access_token`, if the request had one). Each step's `<g class="step">` carries its
+	// `data-seq`. So a replay's cost is bounded whatever the game's length: at most 100 positions
+	// drawn, rebuilt from at most 256 entries before the window once the instance has seen the
+	// game; the picture is written as it is drawn, holding one step at a time. A window that
+	// starts beyond the history, or holds no step, is 404 `step_not_found`.
+	//
+	// Replays count against the instance's limit on expensive requests: beyond it, 503
+	// `renders_busy` with `Retry-After`. `If-None-Match` with the picture's `ETag` is answered
+	// 304 before anything is drawn, and does not count.
 	//
 	// Corresponds with GET /v1/games/{id}/replay.svg (the `GetGameReplay` operationId).
 	GetGameReplay(ctx context.Context, id GameID, params *GetGameReplayParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -690,6 +711,11 @@ type ClientInterface interface {
 	// game may: its review is made once and kept (`final` true), so it never changes. Refused with
 	// `review_unavailable` (404) when the game's kind has no expert.
 	//
+	// Cost: the expert judges each action of a person once per request during play, once in all
+	// after the game (then the kept review is read); a game's history is bounded by its kind's
+	// options (Primed: 100 rounds at most). Reviews count against the instance's limit on
+	// expensive requests: beyond it, 503 `renders_busy` with `Retry-After`.
+	//
 	// Corresponds with GET /v1/games/{id}/review (the `GetReview` operationId).
 	GetReview(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
@@ -712,6 +738,12 @@ type ClientInterface interface {
 	// GetStateAt The game as it was after history entry `seq` (a replay step).
 	//
 	// Rebuilt from the history alone and redacted like the game view.
+	//
+	// Cost: each instance keeps the state after every 256th entry of the games it rebuilt, so a
+	// step is rebuilt from at most 256 entries before it, however long the game; the first
+	// request for a step of a long game on an instance reads the history up to it once. These
+	// requests count against the instance's limit on expensive requests: beyond it, 503
+	// `renders_busy` with `Retry-After`.
 	//
 	// Corresponds with GET /v1/games/{id}/states/{seq} (the `GetStateAt` operationId).
 	GetStateAt(ctx context.Context, id GameID, seq int64, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -1423,7 +1455,9 @@ func (c *Client) AbortGame(ctx context.Context, id GameID, params *AbortGamePara
 // hidden); the game's teacher, and everyone once it is over, see everything, including the
 // recorded random values.
 // With `Accept: application/x-ndjson` the whole history streams as one JSON entry per line
-// (no paging).
+// (no paging): it is read from the database and written in pages of 500 entries, so the
+// server holds one page at a time and no database connection while the client reads,
+// whatever the game's length. A page (`limit`, at most 500) costs at most 500 entries.
 //
 // Corresponds with GET /v1/games/{id}/actions (the `ListActions` operationId).
 func (c *Client) ListActions(ctx context.Context, id GameID, params *ListActionsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -1666,6 +1700,10 @@ func (c *Client) GetLegalActions(ctx context.Context, id GameID, reqEditors ...R
 // classroom's game). Anything else is `no-cache`: revalidate with the `ETag`. The SVG has no
 // script and no reference to anything outside itself.
 //
+// Cost: one position drawn, rebuilt as for `states/{seq}` (from at most 256 entries once the
+// instance has seen the game). Pictures count against the instance's limit on expensive
+// requests: beyond it, 503 `renders_busy` with `Retry-After`.
+//
 // Corresponds with GET /v1/games/{id}/picture.svg (the `GetGamePicture` operationId).
 func (c *Client) GetGamePicture(ctx context.Context, id GameID, params *GetGamePictureParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetGamePictureRequest(c.Server, id, params)
@@ -1749,9 +1787,9 @@ func (c *Client) RematchGame(ctx context.Context, id GameID, reqEditors ...Reque
 	return c.Client.Do(req)
 }
 
-// GetGameReplay The whole game as one animated SVG.
+// GetGameReplay The game, or a window of its history, as one animated SVG.
 //
-// Every step of the history in turn, one second each, over one board, repeating; the last
+// Every step of a window of the history in turn, one second each, over one board, repeating; the last
 // step stays shown for a viewer who asked for less motion (`prefers-reduced-motion`). The
 // animation is CSS (`@keyframes`, `animation-delay` per step): hovering or focusing the
 // picture pauses it (`animation-play-state: paused`) where the picture takes part in the
@@ -1761,6 +1799,21 @@ func (c *Client) RematchGame(ctx context.Context, id GameID, reqEditors ...Reque
 // For a game that is over (everyone sees it in full then, PR-8), and for its teacher before;
 // anyone else gets 403 `forbidden`. `access_token`, `ETag`, `If-None-Match` and
 // `Cache-Control` as for `picture.svg`: a game that is over has an immutable replay.
+//
+// **Windows.** One picture covers at most 100 entries of the history: those with `seq` from
+// `from` (0 by default) to `from + count - 1` (`count` is 100 by default and at most), one step
+// per entry (a resignation, which changes nothing on the board, has none). A game with more
+// entries is replayed window by window: the `Link` header names the window before
+// (`rel="prev"`) and after (`rel="next"`, absent on the last), with the same `count` (and
+// `access_token`, if the request had one). Each step's `<g class="step">` carries its
+// `data-seq`. So a replay's cost is bounded whatever the game's length: at most 100 positions
+// drawn, rebuilt from at most 256 entries before the window once the instance has seen the
+// game; the picture is written as it is drawn, holding one step at a time. A window that
+// starts beyond the history, or holds no step, is 404 `step_not_found`.
+//
+// Replays count against the instance's limit on expensive requests: beyond it, 503
+// `renders_busy` with `Retry-After`. `If-None-Match` with the picture's `ETag` is answered
+// 304 before anything is drawn, and does not count.
 //
 // Corresponds with GET /v1/games/{id}/replay.svg (the `GetGameReplay` operationId).
 func (c *Client) GetGameReplay(ctx context.Context, id GameID, params *GetGameReplayParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -1819,6 +1872,11 @@ func (c *Client) ResignGame(ctx context.Context, id GameID, params *ResignGamePa
 // game may: its review is made once and kept (`final` true), so it never changes. Refused with
 // `review_unavailable` (404) when the game's kind has no expert.
 //
+// Cost: the expert judges each action of a person once per request during play, once in all
+// after the game (then the kept review is read); a game's history is bounded by its kind's
+// options (Primed: 100 rounds at most). Reviews count against the instance's limit on
+// expensive requests: beyond it, 503 `renders_busy` with `Retry-After`.
+//
 // Corresponds with GET /v1/games/{id}/review (the `GetReview` operationId).
 func (c *Client) GetReview(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetReviewRequest(c.Server, id)
@@ -1871,6 +1929,12 @@ func (c *Client) StartGame(ctx context.Context, id GameID, params *StartGamePara
 // GetStateAt The game as it was after history entry `seq` (a replay step).
 //
 // Rebuilt from the history alone and redacted like the game view.
+//
+// Cost: each instance keeps the state after every 256th entry of the games it rebuilt, so a
+// step is rebuilt from at most 256 entries before it, however long the game; the first
+// request for a step of a long game on an instance reads the history up to it once. These
+// requests count against the instance's limit on expensive requests: beyond it, 503
+// `renders_busy` with `Retry-After`.
 //
 // Corresponds with GET /v1/games/{id}/states/{seq} (the `GetStateAt` operationId).
 func (c *Client) GetStateAt(ctx context.Context, id GameID, seq int64, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -3815,6 +3879,30 @@ func NewGetGameReplayRequest(server string, id GameID, params *GetGameReplayPara
 		// per the OpenAPI spec (e.g. "color=blue,black,brown").
 		var rawQueryFragments []string
 
+		if params.From != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "from", *params.From, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Count != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "count", *params.Count, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if params.AccessToken != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "access_token", *params.AccessToken, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
@@ -4650,7 +4738,9 @@ type ClientWithResponsesInterface interface {
 	// hidden); the game's teacher, and everyone once it is over, see everything, including the
 	// recorded random values.
 	// With `Accept: application/x-ndjson` the whole history streams as one JSON entry per line
-	// (no paging).
+	// (no paging): it is read from the database and written in pages of 500 entries, so the
+	// server holds one page at a time and no database connection while the client reads,
+	// whatever the game's length. A page (`limit`, at most 500) costs at most 500 entries.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -4825,6 +4915,10 @@ type ClientWithResponsesInterface interface {
 	// classroom's game). Anything else is `no-cache`: revalidate with the `ETag`. The SVG has no
 	// script and no reference to anything outside itself.
 	//
+	// Cost: one position drawn, rebuilt as for `states/{seq}` (from at most 256 entries once the
+	// instance has seen the game). Pictures count against the instance's limit on expensive
+	// requests: beyond it, 503 `renders_busy` with `Retry-After`.
+	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/games/{id}/picture.svg (the `GetGamePicture` operationId).
@@ -4872,9 +4966,9 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /v1/games/{id}/rematch (the `RematchGame` operationId).
 	RematchGameWithResponse(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*RematchGameResponse, error)
 
-	// GetGameReplayWithResponse The whole game as one animated SVG.
+	// GetGameReplayWithResponse The game, or a window of its history, as one animated SVG.
 	//
-	// Every step of the history in turn, one second each, over one board, repeating; the last
+	// Every step of a window of the history in turn, one second each, over one board, repeating; the last
 	// step stays shown for a viewer who asked for less motion (`prefers-reduced-motion`). The
 	// animation is CSS (`@keyframes`, `animation-delay` per step): hovering or focusing the
 	// picture pauses it (`animation-play-state: paused`) where the picture takes part in the
@@ -4884,6 +4978,21 @@ type ClientWithResponsesInterface interface {
 	// For a game that is over (everyone sees it in full then, PR-8), and for its teacher before;
 	// anyone else gets 403 `forbidden`. `access_token`, `ETag`, `If-None-Match` and
 	// `Cache-Control` as for `picture.svg`: a game that is over has an immutable replay.
+	//
+	// **Windows.** One picture covers at most 100 entries of the history: those with `seq` from
+	// `from` (0 by default) to `from + count - 1` (`count` is 100 by default and at most), one step
+	// per entry (a resignation, which changes nothing on the board, has none). A game with more
+	// entries is replayed window by window: the `Link` header names the window before
+	// (`rel="prev"`) and after (`rel="next"`, absent on the last), with the same `count` (and
+	// `access_token`, if the request had one). Each step's `<g class="step">` carries its
+	// `data-seq`. So a replay's cost is bounded whatever the game's length: at most 100 positions
+	// drawn, rebuilt from at most 256 entries before the window once the instance has seen the
+	// game; the picture is written as it is drawn, holding one step at a time. A window that
+	// starts beyond the history, or holds no step, is 404 `step_not_found`.
+	//
+	// Replays count against the instance's limit on expensive requests: beyond it, 503
+	// `renders_busy` with `Retry-After`. `If-None-Match` with the picture's `ETag` is answered
+	// 304 before anything is drawn, and does not count.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -4926,6 +5035,11 @@ type ClientWithResponsesInterface interface {
 	// game may: its review is made once and kept (`final` true), so it never changes. Refused with
 	// `review_unavailable` (404) when the game's kind has no expert.
 	//
+	// Cost: the expert judges each action of a person once per request during play, once in all
+	// after the game (then the kept review is read); a game's history is bounded by its kind's
+	// options (Primed: 100 rounds at most). Reviews count against the instance's limit on
+	// expensive requests: beyond it, 503 `renders_busy` with `Retry-After`.
+	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/games/{id}/review (the `GetReview` operationId).
@@ -4954,6 +5068,12 @@ type ClientWithResponsesInterface interface {
 	// GetStateAtWithResponse The game as it was after history entry `seq` (a replay step).
 	//
 	// Rebuilt from the history alone and redacted like the game view.
+	//
+	// Cost: each instance keeps the state after every 256th entry of the games it rebuilt, so a
+	// step is rebuilt from at most 256 entries before it, however long the game; the first
+	// request for a step of a long game on an instance reads the history up to it once. These
+	// requests count against the instance's limit on expensive requests: beyond it, 503
+	// `renders_busy` with `Retry-After`.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -6268,7 +6388,7 @@ type GetClassroomStatsResponse struct {
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
-	ApplicationproblemJSON503 *Unavailable
+	ApplicationproblemJSON503 *Busy
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *GetClassroomStatsResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -6308,7 +6428,7 @@ func (r GetClassroomStatsResponse) GetApplicationproblemJSON429() *TooManyReques
 }
 
 // GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
-func (r GetClassroomStatsResponse) GetApplicationproblemJSON503() *Unavailable {
+func (r GetClassroomStatsResponse) GetApplicationproblemJSON503() *Busy {
 	return r.ApplicationproblemJSON503
 }
 
@@ -8299,7 +8419,7 @@ type GetGamePictureResponse struct {
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
-	ApplicationproblemJSON503 *Unavailable
+	ApplicationproblemJSON503 *Busy
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetGamePictureResponse200Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
@@ -8336,7 +8456,7 @@ func (r GetGamePictureResponse) GetApplicationproblemJSON429() *TooManyRequests 
 }
 
 // GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
-func (r GetGamePictureResponse) GetApplicationproblemJSON503() *Unavailable {
+func (r GetGamePictureResponse) GetApplicationproblemJSON503() *Busy {
 	return r.ApplicationproblemJSON503
 }
 
@@ -8659,6 +8779,7 @@ func (r RematchGameResponse) ContentType() string {
 type GetGameReplayResponse200Headers struct {
 	CacheControl *string
 	ETag         *string
+	Link         *string
 }
 
 // GetGameReplayResponse401Headers the declared response headers of an HTTP 401 response for GetGameReplay
@@ -8692,7 +8813,7 @@ type GetGameReplayResponse struct {
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
-	ApplicationproblemJSON503 *Unavailable
+	ApplicationproblemJSON503 *Busy
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetGameReplayResponse200Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
@@ -8734,7 +8855,7 @@ func (r GetGameReplayResponse) GetApplicationproblemJSON429() *TooManyRequests {
 }
 
 // GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
-func (r GetGameReplayResponse) GetApplicationproblemJSON503() *Unavailable {
+func (r GetGameReplayResponse) GetApplicationproblemJSON503() *Busy {
 	return r.ApplicationproblemJSON503
 }
 
@@ -8925,7 +9046,7 @@ type GetReviewResponse struct {
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
-	ApplicationproblemJSON503 *Unavailable
+	ApplicationproblemJSON503 *Busy
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *GetReviewResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -8970,7 +9091,7 @@ func (r GetReviewResponse) GetApplicationproblemJSON429() *TooManyRequests {
 }
 
 // GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
-func (r GetReviewResponse) GetApplicationproblemJSON503() *Unavailable {
+func (r GetReviewResponse) GetApplicationproblemJSON503() *Busy {
 	return r.ApplicationproblemJSON503
 }
 
@@ -9263,7 +9384,7 @@ type GetStateAtResponse struct {
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
-	ApplicationproblemJSON503 *Unavailable
+	ApplicationproblemJSON503 *Busy
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *GetStateAtResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -9303,7 +9424,7 @@ func (r GetStateAtResponse) GetApplicationproblemJSON429() *TooManyRequests {
 }
 
 // GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
-func (r GetStateAtResponse) GetApplicationproblemJSON503() *Unavailable {
+func (r GetStateAtResponse) GetApplicationproblemJSON503() *Busy {
 	return r.ApplicationproblemJSON503
 }
 
@@ -10107,7 +10228,9 @@ func (c *ClientWithResponses) AbortGameWithResponse(ctx context.Context, id Game
 // hidden); the game's teacher, and everyone once it is over, see everything, including the
 // recorded random values.
 // With `Accept: application/x-ndjson` the whole history streams as one JSON entry per line
-// (no paging).
+// (no paging): it is read from the database and written in pages of 500 entries, so the
+// server holds one page at a time and no database connection while the client reads,
+// whatever the game's length. A page (`limit`, at most 500) costs at most 500 entries.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -10330,6 +10453,10 @@ func (c *ClientWithResponses) GetLegalActionsWithResponse(ctx context.Context, i
 // classroom's game). Anything else is `no-cache`: revalidate with the `ETag`. The SVG has no
 // script and no reference to anything outside itself.
 //
+// Cost: one position drawn, rebuilt as for `states/{seq}` (from at most 256 entries once the
+// instance has seen the game). Pictures count against the instance's limit on expensive
+// requests: beyond it, 503 `renders_busy` with `Retry-After`.
+//
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/games/{id}/picture.svg (the `GetGamePicture` operationId).
@@ -10401,9 +10528,9 @@ func (c *ClientWithResponses) RematchGameWithResponse(ctx context.Context, id Ga
 	return ParseRematchGameResponse(rsp)
 }
 
-// GetGameReplayWithResponse The whole game as one animated SVG.
+// GetGameReplayWithResponse The game, or a window of its history, as one animated SVG.
 //
-// Every step of the history in turn, one second each, over one board, repeating; the last
+// Every step of a window of the history in turn, one second each, over one board, repeating; the last
 // step stays shown for a viewer who asked for less motion (`prefers-reduced-motion`). The
 // animation is CSS (`@keyframes`, `animation-delay` per step): hovering or focusing the
 // picture pauses it (`animation-play-state: paused`) where the picture takes part in the
@@ -10413,6 +10540,21 @@ func (c *ClientWithResponses) RematchGameWithResponse(ctx context.Context, id Ga
 // For a game that is over (everyone sees it in full then, PR-8), and for its teacher before;
 // anyone else gets 403 `forbidden`. `access_token`, `ETag`, `If-None-Match` and
 // `Cache-Control` as for `picture.svg`: a game that is over has an immutable replay.
+//
+// **Windows.** One picture covers at most 100 entries of the history: those with `seq` from
+// `from` (0 by default) to `from + count - 1` (`count` is 100 by default and at most), one step
+// per entry (a resignation, which changes nothing on the board, has none). A game with more
+// entries is replayed window by window: the `Link` header names the window before
+// (`rel="prev"`) and after (`rel="next"`, absent on the last), with the same `count` (and
+// `access_token`, if the request had one). Each step's `<g class="step">` carries its
+// `data-seq`. So a replay's cost is bounded whatever the game's length: at most 100 positions
+// drawn, rebuilt from at most 256 entries before the window once the instance has seen the
+// game; the picture is written as it is drawn, holding one step at a time. A window that
+// starts beyond the history, or holds no step, is 404 `step_not_found`.
+//
+// Replays count against the instance's limit on expensive requests: beyond it, 503
+// `renders_busy` with `Retry-After`. `If-None-Match` with the picture's `ETag` is answered
+// 304 before anything is drawn, and does not count.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -10467,6 +10609,11 @@ func (c *ClientWithResponses) ResignGameWithResponse(ctx context.Context, id Gam
 // game may: its review is made once and kept (`final` true), so it never changes. Refused with
 // `review_unavailable` (404) when the game's kind has no expert.
 //
+// Cost: the expert judges each action of a person once per request during play, once in all
+// after the game (then the kept review is read); a game's history is bounded by its kind's
+// options (Primed: 100 rounds at most). Reviews count against the instance's limit on
+// expensive requests: beyond it, 503 `renders_busy` with `Retry-After`.
+//
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/games/{id}/review (the `GetReview` operationId).
@@ -10513,6 +10660,12 @@ func (c *ClientWithResponses) StartGameWithResponse(ctx context.Context, id Game
 // GetStateAtWithResponse The game as it was after history entry `seq` (a replay step).
 //
 // Rebuilt from the history alone and redacted like the game view.
+//
+// Cost: each instance keeps the state after every 256th entry of the games it rebuilt, so a
+// step is rebuilt from at most 256 entries before it, however long the game; the first
+// request for a step of a long game on an instance reads the history up to it once. These
+// requests count against the instance's limit on expensive requests: beyond it, 503
+// `renders_busy` with `Retry-After`.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -11777,7 +11930,7 @@ func ParseGetClassroomStatsResponse(rsp *http.Response) (*GetClassroomStatsRespo
 		response.ApplicationproblemJSON429 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
-		var dest Unavailable
+		var dest Busy
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -13779,7 +13932,7 @@ func ParseGetGamePictureResponse(rsp *http.Response) (*GetGamePictureResponse, e
 		response.ApplicationproblemJSON429 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
-		var dest Unavailable
+		var dest Busy
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -14192,7 +14345,7 @@ func ParseGetGameReplayResponse(rsp *http.Response) (*GetGameReplayResponse, err
 		response.ApplicationproblemJSON429 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
-		var dest Unavailable
+		var dest Busy
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -14216,6 +14369,13 @@ func ParseGetGameReplayResponse(rsp *http.Response) (*GetGameReplayResponse, err
 				return nil, err
 			}
 			headers.ETag = &value
+		}
+		if values := rsp.Header.Values("Link"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Link", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Link = &value
 		}
 		response.Headers200 = &headers
 	case rsp.StatusCode == 401:
@@ -14442,7 +14602,7 @@ func ParseGetReviewResponse(rsp *http.Response) (*GetReviewResponse, error) {
 		response.ApplicationproblemJSON429 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
-		var dest Unavailable
+		var dest Busy
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -14769,7 +14929,7 @@ func ParseGetStateAtResponse(rsp *http.Response) (*GetStateAtResponse, error) {
 		response.ApplicationproblemJSON429 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
-		var dest Unavailable
+		var dest Busy
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}

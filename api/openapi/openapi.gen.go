@@ -1516,6 +1516,7 @@ type Attempt struct {
 	// | `one_card_only` | `PrimedCardsFacts` | `primed` |
 	// | `pawn_home` | `PrimeClimbPawnFacts` | `prime-climb` |
 	// | `play_available` | `PrimedPlayAvailableFacts` | `primed` |
+	// | `renders_busy` | `RenderBusyFacts` | any |
 	// | `version_mismatch` | `VersionMismatchFacts` | any |
 	// | `wrong_phase` | `PrimeClimbWrongPhaseFacts` | `prime-climb` |
 	// | `wrong_phase` | `PrimedWrongPhaseFacts` | `primed` |
@@ -3145,7 +3146,7 @@ type PrimedWrongPhaseFactsPhase string
 type Problem struct {
 	// Code A stable machine-readable code. General codes: `invalid`, `not_found`,
 	// `method_not_allowed`, `payload_too_large`, `unsupported_media_type`, `conflict`,
-	// `unauthorized`, `forbidden`, `unavailable`, `internal`; game codes such as
+	// `unauthorized`, `forbidden`, `unavailable`, `renders_busy`, `internal`; game codes such as
 	// `illegal_step`, `not_your_turn`, `version_mismatch`; `hints_disabled`,
 	// `hints_unavailable` and `review_unavailable` for hints and move review. Most refusals also carry `facts`,
 	// shaped by the code as `RefusalFacts` lists.
@@ -3189,6 +3190,7 @@ type Problem struct {
 	// | `one_card_only` | `PrimedCardsFacts` | `primed` |
 	// | `pawn_home` | `PrimeClimbPawnFacts` | `prime-climb` |
 	// | `play_available` | `PrimedPlayAvailableFacts` | `primed` |
+	// | `renders_busy` | `RenderBusyFacts` | any |
 	// | `version_mismatch` | `VersionMismatchFacts` | any |
 	// | `wrong_phase` | `PrimeClimbWrongPhaseFacts` | `prime-climb` |
 	// | `wrong_phase` | `PrimedWrongPhaseFacts` | `primed` |
@@ -3245,6 +3247,7 @@ type Problem struct {
 // | `one_card_only` | `PrimedCardsFacts` | `primed` |
 // | `pawn_home` | `PrimeClimbPawnFacts` | `prime-climb` |
 // | `play_available` | `PrimedPlayAvailableFacts` | `primed` |
+// | `renders_busy` | `RenderBusyFacts` | any |
 // | `version_mismatch` | `VersionMismatchFacts` | any |
 // | `wrong_phase` | `PrimeClimbWrongPhaseFacts` | `prime-climb` |
 // | `wrong_phase` | `PrimedWrongPhaseFacts` | `primed` |
@@ -3256,6 +3259,17 @@ type RenameStudentRequest struct {
 	//
 	// Example: Ada
 	Name PersonName `json:"name"`
+}
+
+// RenderBusyFacts The instance's limits on expensive requests, all taken.
+//
+// Example: {"limit":1,"queue":32}
+type RenderBusyFacts struct {
+	// Limit Expensive requests the instance works on at once (`RENDER_LIMIT`).
+	Limit int `json:"limit"`
+
+	// Queue Expensive requests that may wait for one of them to finish (`RENDER_QUEUE`).
+	Queue int `json:"queue"`
 }
 
 // ReplayStep defines model for ReplayStep.
@@ -3601,6 +3615,9 @@ type BadRequest = Problem
 // BodyNotAllowed An RFC 9457 problem document.
 type BodyNotAllowed = Problem
 
+// Busy An RFC 9457 problem document.
+type Busy = Problem
+
 // Conflict An RFC 9457 problem document.
 type Conflict = Problem
 
@@ -3882,6 +3899,12 @@ type JoinGameParams struct {
 
 // GetGameReplayParams defines parameters for GetGameReplay.
 type GetGameReplayParams struct {
+	// From The `seq` of the first history entry of the window (0, the start, by default).
+	From *int64 `form:"from,omitempty" json:"from,omitempty"`
+
+	// Count How many history entries the window covers, at most 100.
+	Count *int `form:"count,omitempty" json:"count,omitempty"`
+
 	// AccessToken The token, for an `<img src>` that cannot send `Authorization: Bearer`. The header wins
 	// when both are sent. A token in an address can end up in histories and logs of whoever
 	// sees it: prefer the header where a client can send it.
@@ -6271,7 +6294,7 @@ type ServerInterface interface {
 	// RematchGame Play a finished game again with the same players (any seat's token, or a seat's student token).
 	// (POST /v1/games/{id}/rematch)
 	RematchGame(ctx echo.Context, id GameID) error
-	// GetGameReplay The whole game as one animated SVG.
+	// GetGameReplay The game, or a window of its history, as one animated SVG.
 	// (GET /v1/games/{id}/replay.svg)
 	GetGameReplay(ctx echo.Context, id GameID, params GetGameReplayParams) error
 	// ResignGame Resign an active game (a seat's token or the seat's student token).
@@ -7236,6 +7259,20 @@ func (w *ServerInterfaceWrapper) GetGameReplay(ctx echo.Context) error {
 
 	// Parameter object where we will unmarshal all parameters from the context
 	var params GetGameReplayParams
+	// ------------- Optional query parameter "from" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "from", ctx.QueryParams(), &params.From, runtime.BindQueryParameterOptions{Type: "integer", Format: "int64"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter from: %s", err))
+	}
+
+	// ------------- Optional query parameter "count" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "count", ctx.QueryParams(), &params.Count, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter count: %s", err))
+	}
+
 	// ------------- Optional query parameter "access_token" -------------
 
 	err = runtime.BindQueryParameterWithOptions("form", true, false, "access_token", ctx.QueryParams(), &params.AccessToken, runtime.BindQueryParameterOptions{Type: "string", Format: ""})

@@ -37,6 +37,9 @@ type config struct {
 	StreamLimit        int
 	StreamHeartbeat    time.Duration
 	StreamWriteTimeout time.Duration
+	// Expensive requests (api.Config.RenderLimit, RenderQueue): 0 for RenderLimit is half the
+	// cores; -1 for RenderQueue is none (RENDER_QUEUE=0).
+	RenderLimit, RenderQueue int
 	// AdminToken, when set, is required to create classrooms.
 	AdminToken string
 	// Per-client limits; 0 disables RateLimit and StreamsPerClient.
@@ -76,6 +79,8 @@ func loadConfig(getenv func(string) string) (config, error) {
 		StreamHeartbeat:    r.duration("STREAM_HEARTBEAT", 15*time.Second),
 		StreamWriteTimeout: r.duration("STREAM_WRITE_TIMEOUT", 10*time.Second),
 		AdminToken:         r.str("ADMIN_TOKEN", ""),
+		RenderLimit:        r.count("RENDER_LIMIT", 0),
+		RenderQueue:        r.renderQueue("RENDER_QUEUE"),
 
 		RateLimit:        r.rate("RATE_LIMIT", 50),
 		RateBurst:        r.positiveInt("RATE_BURST", 100),
@@ -143,6 +148,17 @@ func (r *envReader) count(name string, def int) int {
 		return 0
 	}
 	return r.positiveInt(name, def)
+}
+
+// renderQueue is RENDER_QUEUE: empty for api's default (0), "0" for no queue (-1).
+func (r *envReader) renderQueue(name string) int {
+	switch r.getenv(name) {
+	case "":
+		return 0
+	case "0":
+		return -1
+	}
+	return r.positiveInt(name, 0)
 }
 
 // rate is a number of events per second, 0 included.

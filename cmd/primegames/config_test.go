@@ -35,6 +35,7 @@ func TestConfigParsesEveryVariable(t *testing.T) {
 		"BODY_LIMIT": "1M", "READ_TIMEOUT": "3s", "WRITE_TIMEOUT": "4s", "IDLE_TIMEOUT": "5s",
 		"SHUTDOWN_GRACE": "6s", "DB_MAX_CONNS": "7", "MIGRATE_ON_START": "false",
 		"STREAM_LIMIT": "8", "STREAM_HEARTBEAT": "9s", "STREAM_WRITE_TIMEOUT": "10s", "ADMIN_TOKEN": "secret",
+		"RENDER_LIMIT": "3", "RENDER_QUEUE": "0",
 		"RATE_LIMIT": "2.5", "RATE_BURST": "11", "STREAM_LIMIT_PER_CLIENT": "12", "TRUSTED_PROXIES": "10.0.0.0/8, 192.0.2.7,2001:db8::/32",
 		"CORS_ORIGINS": "https://Dash.Example.org, http://localhost:5173", "ADMIN_ADDR": "127.0.0.1:6060",
 		"LOBBY_TTL": "2h", "IDLE_GAME_TTL": "168h",
@@ -47,6 +48,7 @@ func TestConfigParsesEveryVariable(t *testing.T) {
 		BodyLimitBytes: 1 << 20, ReadTimeout: 3 * time.Second, WriteTimeout: 4 * time.Second,
 		IdleTimeout: 5 * time.Second, ShutdownGrace: 6 * time.Second, DBMaxConns: 7, MigrateOnStart: false,
 		StreamLimit: 8, StreamHeartbeat: 9 * time.Second, StreamWriteTimeout: 10 * time.Second, AdminToken: "secret",
+		RenderLimit: 3, RenderQueue: -1,
 		RateLimit: 2.5, RateBurst: 11, StreamsPerClient: 12, TrustedProxies: []*net.IPNet{
 			{IP: net.IPv4(10, 0, 0, 0).To4(), Mask: net.CIDRMask(8, 32)},
 			{IP: net.IPv4(192, 0, 2, 7).To4(), Mask: net.CIDRMask(32, 32)},

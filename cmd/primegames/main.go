@@ -120,6 +120,8 @@ func serve(ctx context.Context, cfg config, listening func(addr string)) error {
 		StreamHeartbeat:    cfg.StreamHeartbeat,
 		StreamWriteTimeout: cfg.StreamWriteTimeout,
 		AdminToken:         cfg.AdminToken,
+		RenderLimit:        cfg.RenderLimit,
+		RenderQueue:        cfg.RenderQueue,
 
 		RateLimit:        cfg.RateLimit,
 		RateBurst:        cfg.RateBurst,

@@ -5,6 +5,7 @@ package svg
 import (
 	"bytes"
 	"encoding/xml"
+	"io"
 	"strconv"
 )
 
@@ -98,6 +99,17 @@ func Document(width, height float64, title, desc, style string) *Writer {
 		w.Text("style", style)
 	}
 	return w
+}
+
+// Buffered is how many bytes the Writer holds that FlushTo has not written yet.
+func (w *Writer) Buffered() int { return w.buf.Len() }
+
+// FlushTo writes what the Writer holds so far to out and forgets it, leaving the elements that are
+// open open: a long document is written in parts, and only the part being drawn is held.
+func (w *Writer) FlushTo(out io.Writer) error {
+	_, err := out.Write(w.buf.Bytes())
+	w.buf.Reset()
+	return err
 }
 
 // Raw appends what another Writer wrote, which must be complete elements.

@@ -361,7 +361,9 @@ export interface paths {
          *     hidden); the game's teacher, and everyone once it is over, see everything, including the
          *     recorded random values.
          *     With `Accept: application/x-ndjson` the whole history streams as one JSON entry per line
-         *     (no paging).
+         *     (no paging): it is read from the database and written in pages of 500 entries, so the
+         *     server holds one page at a time and no database connection while the client reads,
+         *     whatever the game's length. A page (`limit`, at most 500) costs at most 500 entries.
          */
         get: operations["listActions"];
         put?: never;
@@ -489,6 +491,12 @@ export interface paths {
         /**
          * The game as it was after history entry `seq` (a replay step).
          * @description Rebuilt from the history alone and redacted like the game view.
+         *
+         *     Cost: each instance keeps the state after every 256th entry of the games it rebuilt, so a
+         *     step is rebuilt from at most 256 entries before it, however long the game; the first
+         *     request for a step of a long game on an instance reads the history up to it once. These
+         *     requests count against the instance's limit on expensive requests: beyond it, 503
+         *     `renders_busy` with `Retry-After`.
          */
         get: operations["getStateAt"];
         put?: never;
@@ -525,6 +533,10 @@ export interface paths {
          *     `Cache-Control: public, max-age=31536000, immutable` (`private` instead of `public` for a
          *     classroom's game). Anything else is `no-cache`: revalidate with the `ETag`. The SVG has no
          *     script and no reference to anything outside itself.
+         *
+         *     Cost: one position drawn, rebuilt as for `states/{seq}` (from at most 256 entries once the
+         *     instance has seen the game). Pictures count against the instance's limit on expensive
+         *     requests: beyond it, 503 `renders_busy` with `Retry-After`.
          */
         get: operations["getGamePicture"];
         put?: never;
@@ -543,8 +555,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The whole game as one animated SVG.
-         * @description Every step of the history in turn, one second each, over one board, repeating; the last
+         * The game, or a window of its history, as one animated SVG.
+         * @description Every step of a window of the history in turn, one second each, over one board, repeating; the last
          *     step stays shown for a viewer who asked for less motion (`prefers-reduced-motion`). The
          *     animation is CSS (`@keyframes`, `animation-delay` per step): hovering or focusing the
          *     picture pauses it (`animation-play-state: paused`) where the picture takes part in the
@@ -554,6 +566,21 @@ export interface paths {
          *     For a game that is over (everyone sees it in full then, PR-8), and for its teacher before;
          *     anyone else gets 403 `forbidden`. `access_token`, `ETag`, `If-None-Match` and
          *     `Cache-Control` as for `picture.svg`: a game that is over has an immutable replay.
+         *
+         *     **Windows.** One picture covers at most 100 entries of the history: those with `seq` from
+         *     `from` (0 by default) to `from + count - 1` (`count` is 100 by default and at most), one step
+         *     per entry (a resignation, which changes nothing on the board, has none). A game with more
+         *     entries is replayed window by window: the `Link` header names the window before
+         *     (`rel="prev"`) and after (`rel="next"`, absent on the last), with the same `count` (and
+         *     `access_token`, if the request had one). Each step's `<g class="step">` carries its
+         *     `data-seq`. So a replay's cost is bounded whatever the game's length: at most 100 positions
+         *     drawn, rebuilt from at most 256 entries before the window once the instance has seen the
+         *     game; the picture is written as it is drawn, holding one step at a time. A window that
+         *     starts beyond the history, or holds no step, is 404 `step_not_found`.
+         *
+         *     Replays count against the instance's limit on expensive requests: beyond it, 503
+         *     `renders_busy` with `Retry-After`. `If-None-Match` with the picture's `ETag` is answered
+         *     304 before anything is drawn, and does not count.
          */
         get: operations["getGameReplay"];
         put?: never;
@@ -1023,6 +1050,11 @@ export interface paths {
          *     judged afresh at each request (`final` false). Once the game is over, anyone who may see the
          *     game may: its review is made once and kept (`final` true), so it never changes. Refused with
          *     `review_unavailable` (404) when the game's kind has no expert.
+         *
+         *     Cost: the expert judges each action of a person once per request during play, once in all
+         *     after the game (then the kept review is read); a game's history is bounded by its kind's
+         *     options (Primed: 100 rounds at most). Reviews count against the instance's limit on
+         *     expensive requests: beyond it, 503 `renders_busy` with `Retry-After`.
          */
         get: operations["getReview"];
         put?: never;
@@ -1940,7 +1972,7 @@ export interface components {
             /**
              * @description A stable machine-readable code. General codes: `invalid`, `not_found`,
              *     `method_not_allowed`, `payload_too_large`, `unsupported_media_type`, `conflict`,
-             *     `unauthorized`, `forbidden`, `unavailable`, `internal`; game codes such as
+             *     `unauthorized`, `forbidden`, `unavailable`, `renders_busy`, `internal`; game codes such as
              *     `illegal_step`, `not_your_turn`, `version_mismatch`; `hints_disabled`,
              *     `hints_unavailable` and `review_unavailable` for hints and move review. Most refusals also carry `facts`,
              *     shaped by the code as `RefusalFacts` lists.
@@ -1966,6 +1998,19 @@ export interface components {
             /** @description The seat that sent the action. */
             seat: number;
             to_act: number[];
+        };
+        /**
+         * @description The instance's limits on expensive requests, all taken.
+         * @example {
+         *       "limit": 1,
+         *       "queue": 32
+         *     }
+         */
+        RenderBusyFacts: {
+            /** @description Expensive requests the instance works on at once (`RENDER_LIMIT`). */
+            limit: number;
+            /** @description Expensive requests that may wait for one of them to finish (`RENDER_QUEUE`). */
+            queue: number;
         };
         /**
          * @description An action after the game was won, and the seats that won it.
@@ -3527,11 +3572,12 @@ export interface components {
          *     | `one_card_only` | `PrimedCardsFacts` | `primed` |
          *     | `pawn_home` | `PrimeClimbPawnFacts` | `prime-climb` |
          *     | `play_available` | `PrimedPlayAvailableFacts` | `primed` |
+         *     | `renders_busy` | `RenderBusyFacts` | any |
          *     | `version_mismatch` | `VersionMismatchFacts` | any |
          *     | `wrong_phase` | `PrimeClimbWrongPhaseFacts` | `prime-climb` |
          *     | `wrong_phase` | `PrimedWrongPhaseFacts` | `primed` |
          */
-        RefusalFacts: components["schemas"]["GameOverFacts"] | components["schemas"]["GameStatusFacts"] | components["schemas"]["NotYourTurnFacts"] | components["schemas"]["SeatCountFacts"] | components["schemas"]["VersionMismatchFacts"] | components["schemas"]["PrimeClimbCardFacts"] | components["schemas"]["PrimeClimbCursedFacts"] | components["schemas"]["PrimeClimbDiceUnusedFacts"] | components["schemas"]["PrimeClimbDieFacts"] | components["schemas"]["PrimeClimbIllegalStepFacts"] | components["schemas"]["PrimeClimbInvalidTargetFacts"] | components["schemas"]["PrimeClimbPawnFacts"] | components["schemas"]["PrimeClimbWrongPhaseFacts"] | components["schemas"]["PrimedCardNotInHandFacts"] | components["schemas"]["PrimedCardsFacts"] | components["schemas"]["PrimedDrawnCardFacts"] | components["schemas"]["PrimedPlayAvailableFacts"] | components["schemas"]["PrimedSumFacts"] | components["schemas"]["PrimedWrongPhaseFacts"];
+        RefusalFacts: components["schemas"]["GameOverFacts"] | components["schemas"]["GameStatusFacts"] | components["schemas"]["NotYourTurnFacts"] | components["schemas"]["RenderBusyFacts"] | components["schemas"]["SeatCountFacts"] | components["schemas"]["VersionMismatchFacts"] | components["schemas"]["PrimeClimbCardFacts"] | components["schemas"]["PrimeClimbCursedFacts"] | components["schemas"]["PrimeClimbDiceUnusedFacts"] | components["schemas"]["PrimeClimbDieFacts"] | components["schemas"]["PrimeClimbIllegalStepFacts"] | components["schemas"]["PrimeClimbInvalidTargetFacts"] | components["schemas"]["PrimeClimbPawnFacts"] | components["schemas"]["PrimeClimbWrongPhaseFacts"] | components["schemas"]["PrimedCardNotInHandFacts"] | components["schemas"]["PrimedCardsFacts"] | components["schemas"]["PrimedDrawnCardFacts"] | components["schemas"]["PrimedPlayAvailableFacts"] | components["schemas"]["PrimedSumFacts"] | components["schemas"]["PrimedWrongPhaseFacts"];
     };
     responses: {
         /** @description The request is malformed (`invalid` and more specific codes); for example a body that is not exactly one JSON document in UTF-8, nested at most 32 deep with at most 1,000 values, without `\u0000` and unpaired surrogate (`\uD800`–`\uDFFF`) escapes. */
@@ -3629,6 +3675,17 @@ export interface components {
         /** @description This server instance holds as many streams as it may (`streams_full`), or is shutting down (`unavailable`); retry after the `Retry-After` seconds. A database outage does not give 503: the stream answers 200 and waits. */
         StreamsFull: {
             headers: {
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The instance is working on as many expensive requests (pictures, replays, states rebuilt from the history, reviews, class statistics) as it may at once, with as many more waiting (`renders_busy`, with `RenderBusyFacts`: `RENDER_LIMIT` and `RENDER_QUEUE`); or the database is not reachable (`unavailable`). Nothing was changed; try again after the `Retry-After` seconds. */
+        Busy: {
+            headers: {
+                /** @description Seconds to wait before trying again. */
                 "Retry-After"?: number;
                 [name: string]: unknown;
             };
@@ -4513,7 +4570,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["BodyNotAllowed"];
             429: components["responses"]["TooManyRequests"];
-            503: components["responses"]["Unavailable"];
+            503: components["responses"]["Busy"];
         };
     };
     getGamePicture: {
@@ -4569,12 +4626,16 @@ export interface operations {
             };
             413: components["responses"]["BodyNotAllowed"];
             429: components["responses"]["TooManyRequests"];
-            503: components["responses"]["Unavailable"];
+            503: components["responses"]["Busy"];
         };
     };
     getGameReplay: {
         parameters: {
             query?: {
+                /** @description The `seq` of the first history entry of the window (0, the start, by default). */
+                from?: number;
+                /** @description How many history entries the window covers, at most 100. */
+                count?: number;
                 /**
                  * @description The token, for an `<img src>` that cannot send `Authorization: Bearer`. The header wins
                  *     when both are sent. A token in an address can end up in histories and logs of whoever
@@ -4597,6 +4658,8 @@ export interface operations {
                 headers: {
                     ETag: components["headers"]["PictureETag"];
                     "Cache-Control": components["headers"]["PictureCacheControl"];
+                    /** @description The windows before and after this one: `</v1/games/{id}/replay.svg?count=100&from=100>; rel="next"`. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4624,7 +4687,7 @@ export interface operations {
             };
             413: components["responses"]["BodyNotAllowed"];
             429: components["responses"]["TooManyRequests"];
-            503: components["responses"]["Unavailable"];
+            503: components["responses"]["Busy"];
         };
     };
     getLegalActions: {
@@ -5264,7 +5327,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["BodyNotAllowed"];
             429: components["responses"]["TooManyRequests"];
-            503: components["responses"]["Unavailable"];
+            503: components["responses"]["Busy"];
         };
     };
     listAttempts: {
@@ -5322,7 +5385,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["BodyNotAllowed"];
             429: components["responses"]["TooManyRequests"];
-            503: components["responses"]["Unavailable"];
+            503: components["responses"]["Busy"];
         };
     };
     getPrimeClimbBoardPicture: {
