@@ -20,7 +20,7 @@ import (
 // version_mismatch when sent with If-Match, else 409 not_your_turn or a 422 of the rules, as the
 // game has moved on), none is a 5xx; at several decision points of several games.
 func TestClusterConflictingActionsHaveOneWinner(t *testing.T) {
-	t.Parallel()
+	// Not in parallel: the tests share the one cluster of scripts/cluster.sh, and the other kills a part of it.
 	c := openCluster(t)
 	db := c.primaryDB(t)
 	const conflicting, decisionPoints = 64, 10
@@ -116,7 +116,7 @@ func TestClusterConflictingActionsHaveOneWinner(t *testing.T) {
 // with the SAME key to the next address. Afterwards: nothing lost, nothing doubled, every game's
 // history folds to its stored state.
 func TestClusterSurvivesAnInstanceAndTheReplicaDying(t *testing.T) {
-	t.Parallel()
+	// Not in parallel: the tests share the one cluster of scripts/cluster.sh, and this one kills a part of it.
 	c := openCluster(t)
 	db := c.primaryDB(t)
 	const clients, load, outageAt, maxActionsPerGame = 9, 8 * time.Second, 2500 * time.Millisecond, 120
