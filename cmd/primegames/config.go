@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/url"
 	"os"
+	"primegames/repo"
 	"slices"
 	"strconv"
 	"strings"
@@ -32,7 +33,9 @@ type config struct {
 	IdleTimeout       time.Duration
 	ShutdownGrace     time.Duration
 	DBMaxConns        int32
-	MigrateOnStart    bool
+	// DBStatementTimeout bounds a statement and an idle transaction of the pool's sessions.
+	DBStatementTimeout time.Duration
+	MigrateOnStart     bool
 	// Live updates.
 	StreamLimit        int
 	StreamHeartbeat    time.Duration
@@ -73,6 +76,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 		IdleTimeout:        r.duration("IDLE_TIMEOUT", 120*time.Second),
 		ShutdownGrace:      r.duration("SHUTDOWN_GRACE", 15*time.Second),
 		DBMaxConns:         int32(r.positiveInt("DB_MAX_CONNS", 10)),
+		DBStatementTimeout: r.duration("DB_STATEMENT_TIMEOUT", repo.DefaultStatementTimeout),
 		MigrateOnStart:     r.boolean("MIGRATE_ON_START", true),
 
 		StreamLimit:        r.positiveInt("STREAM_LIMIT", 1000),

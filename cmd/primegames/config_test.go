@@ -33,7 +33,7 @@ func TestConfigParsesEveryVariable(t *testing.T) {
 	cfg, err := loadConfig(envOf(map[string]string{
 		"LISTEN_ADDR": "127.0.0.1:9000", "DATABASE_URL": "postgres://x", "LOG_LEVEL": "debug",
 		"BODY_LIMIT": "1M", "READ_TIMEOUT": "3s", "WRITE_TIMEOUT": "4s", "IDLE_TIMEOUT": "5s",
-		"SHUTDOWN_GRACE": "6s", "DB_MAX_CONNS": "7", "MIGRATE_ON_START": "false",
+		"SHUTDOWN_GRACE": "6s", "DB_MAX_CONNS": "7", "DB_STATEMENT_TIMEOUT": "45s", "MIGRATE_ON_START": "false",
 		"STREAM_LIMIT": "8", "STREAM_HEARTBEAT": "9s", "STREAM_WRITE_TIMEOUT": "10s", "ADMIN_TOKEN": "secret",
 		"RENDER_LIMIT": "3", "RENDER_QUEUE": "0",
 		"RATE_LIMIT": "2.5", "RATE_BURST": "11", "STREAM_LIMIT_PER_CLIENT": "12", "TRUSTED_PROXIES": "10.0.0.0/8, 192.0.2.7,2001:db8::/32",
@@ -46,7 +46,7 @@ func TestConfigParsesEveryVariable(t *testing.T) {
 	}
 	want := config{ListenAddr: "127.0.0.1:9000", DatabaseURL: "postgres://x", LogLevel: slog.LevelDebug,
 		BodyLimitBytes: 1 << 20, ReadTimeout: 3 * time.Second, WriteTimeout: 4 * time.Second,
-		IdleTimeout: 5 * time.Second, ShutdownGrace: 6 * time.Second, DBMaxConns: 7, MigrateOnStart: false,
+		IdleTimeout: 5 * time.Second, ShutdownGrace: 6 * time.Second, DBMaxConns: 7, DBStatementTimeout: 45 * time.Second, MigrateOnStart: false,
 		StreamLimit: 8, StreamHeartbeat: 9 * time.Second, StreamWriteTimeout: 10 * time.Second, AdminToken: "secret",
 		RenderLimit: 3, RenderQueue: -1,
 		RateLimit: 2.5, RateBurst: 11, StreamsPerClient: 12, TrustedProxies: []*net.IPNet{
