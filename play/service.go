@@ -20,12 +20,17 @@ type Service struct {
 	states *decodedStates
 	// clock is the time the service reasons about (see Clock).
 	clock Clock
+	// quotas bound what one client may hold (Create).
+	quotas Quotas
+	// fair is the worker's round robin between owners and its figures.
+	fair *fairness
 }
 
 // New is the game master over store, for the kinds of game in the catalogue.
 func New(store Store, kinds *domain.Catalogue) *Service {
 	return &Service{store: store, kinds: kinds, botsDue: make(chan struct{}, 1),
-		ttls: AbandonTTLs{Lobby: DefaultLobbyTTL, Idle: DefaultIdleGameTTL}, states: newDecodedStates(), clock: SystemClock()}
+		ttls: AbandonTTLs{Lobby: DefaultLobbyTTL, Idle: DefaultIdleGameTTL}, states: newDecodedStates(), clock: SystemClock(),
+		quotas: DefaultQuotas, fair: newFairness()}
 }
 
 // update runs fn in one transaction whose time, the time its writes record and its expiry checks
