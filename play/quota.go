@@ -85,11 +85,11 @@ func (s *Service) checkQuotas(ctx context.Context, tx Tx, o Owner, computerOnly 
 		limit, count int
 		applies      bool
 	}
-	bounds := []bound{
-		{"open_games", "address", q.AddressOpenGames, h.AddressOpen, o.Address != ""},
-		{"open_games", "client", q.OpenGames, h.ClientOpen, token},
-		{"computer_games", "address", q.AddressComputerGames, h.AddressComputer, computerOnly && o.Address != ""},
+	bounds := []bound{ // the narrower bounds first: their refusals say more
 		{"computer_games", "client", q.ComputerGames, h.ClientComputer, computerOnly && token},
+		{"computer_games", "address", q.AddressComputerGames, h.AddressComputer, computerOnly && o.Address != ""},
+		{"open_games", "client", q.OpenGames, h.ClientOpen, token},
+		{"open_games", "address", q.AddressOpenGames, h.AddressOpen, o.Address != ""},
 	}
 	for _, b := range bounds {
 		if !b.applies || b.limit <= 0 || b.count < b.limit {
