@@ -19,8 +19,9 @@ func TestLongStepsOfALongGameFromCheckpoints(t *testing.T) {
 	t.Parallel()
 	db := repotest.NewDB(t)
 	s := startWithBots(t, db)
-	c := createGame(t, s, map[string]any{"game": "primed", "options": map[string]any{"bot_delay_ms": 0, "rounds": 40},
-		"players": []map[string]string{{"bot": "random"}, {"bot": "random"}, {"bot": "random"}}})
+	random := map[string]string{"bot": "random"}
+	c := createGame(t, s, map[string]any{"game": "primed", "options": map[string]any{"bot_delay_ms": 0, "rounds": 20},
+		"players": []map[string]string{random, random, random, random, random, random}})
 	id := c.Game.Id.String()
 	waitFor(t, s, id, 4*botGameTimeout, finished)
 	entries := history(t, s, id)

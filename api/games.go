@@ -25,7 +25,7 @@ func (s *Server) CreateGame(c echo.Context, params openapi.CreateGameParams) err
 	if err := decodeJSON(raw, &req); err != nil {
 		return err
 	}
-	in := play.NewGame{Kind: string(req.Game)}
+	in := play.NewGame{Kind: string(req.Game), Address: c.RealIP()}
 	if req.Options != nil {
 		in.Options = *req.Options
 	}

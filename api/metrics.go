@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"strconv"
 	"time"
 
@@ -8,6 +9,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"primegames/play"
 )
 
 type metrics struct {
@@ -16,8 +19,9 @@ type metrics struct {
 	latency  *prometheus.HistogramVec
 }
 
-// newMetrics registers the HTTP figures, the Go runtime's, the process's, and the pool's when given.
-func newMetrics(pool prometheus.Collector) *metrics {
+// newMetrics registers the HTTP figures, the Go runtime's, the process's, the pool's when given and
+// the worker's when the service is.
+func newMetrics(pool prometheus.Collector, service *play.Service) *metrics {
 	m := &metrics{
 		registry: prometheus.NewRegistry(),
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
@@ -35,6 +39,9 @@ func newMetrics(pool prometheus.Collector) *metrics {
 	if pool != nil {
 		m.registry.MustRegister(pool)
 	}
+	if service != nil {
+		m.registry.MustRegister(newWorkerMetrics(service))
+	}
 	return m
 }
 
@@ -42,6 +49,51 @@ func (m *metrics) observe(method, route string, status int, elapsed time.Duratio
 	code := strconv.Itoa(status)
 	m.requests.WithLabelValues(method, route, code).Inc()
 	m.latency.WithLabelValues(method, route, code).Observe(elapsed.Seconds())
+}
+
+// workerMetrics are the worker's figures: per job (turn, bot, computer_game, abandoned), the games
+// served and how late past their due time, and, read at each scrape, how many games are due now.
+type workerMetrics struct {
+	lateness *prometheus.HistogramVec
+	depth    *prometheus.Desc
+	service  *play.Service
+}
+
+func newWorkerMetrics(service *play.Service) *workerMetrics {
+	w := &workerMetrics{
+		lateness: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "worker_lateness_seconds",
+			Help:    "How long after its due time the worker served a game, by job (turn, bot, computer_game, abandoned); the count is the games served.",
+			Buckets: []float64{.01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60, 300},
+		}, []string{"job"}),
+		depth: prometheus.NewDesc("worker_queue_depth",
+			"Games whose job is due now and not yet served, by job (turn, bot, computer_game), read at the scrape.", []string{"job"}, nil),
+		service: service,
+	}
+	service.ObserveWorker(func(work play.DueWork, late time.Duration) {
+		w.lateness.WithLabelValues(work.String()).Observe(late.Seconds())
+	})
+	return w
+}
+
+func (w *workerMetrics) Describe(ch chan<- *prometheus.Desc) {
+	w.lateness.Describe(ch)
+	ch <- w.depth
+}
+
+// Collect reads the queue depth from the database, bounded by a short timeout so that a slow
+// database does not hold the scrape.
+func (w *workerMetrics) Collect(ch chan<- prometheus.Metric) {
+	w.lateness.Collect(ch)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	depth, err := w.service.QueueDepth(ctx)
+	if err != nil {
+		return
+	}
+	for work, n := range depth {
+		ch <- prometheus.MustNewConstMetric(w.depth, prometheus.GaugeValue, float64(n), work.String())
+	}
 }
 
 // GetMetrics serves the Prometheus exposition.

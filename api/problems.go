@@ -72,6 +72,11 @@ func (s *Server) handleError(err error, c echo.Context) {
 		_ = c.NoContent(statusClientClosedRequest)
 		return
 	}
+	if quota := (*domain.Error)(nil); errors.As(err, &quota) {
+		if facts, ok := quota.Facts.(play.QuotaFacts); ok && facts.RetryAfterSeconds > 0 {
+			c.Response().Header().Set("Retry-After", strconv.Itoa(facts.RetryAfterSeconds))
+		}
+	}
 	if p.Status == http.StatusServiceUnavailable && c.Response().Header().Get("Retry-After") == "" {
 		c.Response().Header().Set("Retry-After", strconv.Itoa(unavailableRetryAfter))
 	}

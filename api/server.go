@@ -106,7 +106,7 @@ func New(cfg Config, deps Deps, logger *slog.Logger) (*Server, error) {
 	}
 	s := &Server{
 		cfg: cfg, play: deps.Play, database: deps.Database, logger: logger,
-		echo: echo.New(), metrics: newMetrics(deps.Database.PoolMetrics()), spec: spec, contract: contract,
+		echo: echo.New(), metrics: newMetrics(deps.Database.PoolMetrics(), deps.Play), spec: spec, contract: contract,
 		games: newGameCache(gameCacheBytes), renders: newRenderGate(cfg.RenderLimit, cfg.RenderQueue),
 	}
 	s.echo.JSONSerializer = jsonSerializer{}

@@ -37,8 +37,7 @@ type AbortOutcome struct {
 // a lobby ends as lobby_expired; an active game as idle, with a service entry in its history.
 // acted reports whether a game was claimed.
 func (s *Service) AbortAbandonedGame(ctx context.Context) (acted bool, err error) {
-	due := Due{Work: DueAbandoned, LobbyTTL: s.ttls.Lobby, IdleTTL: s.ttls.Idle}
-	claimed, err := s.inDueGame(ctx, due, func(tx Tx, g *GameRecord) error {
+	claimed, _, err := s.inDueGame(ctx, []DueWork{DueAbandoned}, func(_ DueWork, tx Tx, g *GameRecord) error {
 		switch g.Status {
 		case StatusLobby:
 			return tx.AbortGame(ctx, g, EndLobbyExpired)

@@ -90,9 +90,9 @@ func (s *Service) wakeBotsFor(g *GameRecord) {
 	}
 }
 
-// RunBots is the worker that acts on the server: it plays the computer players of every game whose
-// bot is due, plays the turns whose time has run out (G-4), and aborts abandoned games, until ctx
-// ends. Every instance runs it. It reads a few due games, then claims one by its row lock, taken
+// RunBots is the worker that acts on the server: it plays the turns whose time has run out (G-4),
+// plays the computer players of every game whose bot is due, and aborts abandoned games, until ctx
+// ends, taking its jobs in their order of urgency and the games' owners in turn (fair.go). Every instance runs it. It reads a few due games, then claims one by its row lock, taken
 // with SKIP LOCKED and the due condition checked again, which lets only one worker act for a game
 // at a time; the due times, kept with the game, survive restarts. Failures are logged, never fatal.
 func (s *Service) RunBots(ctx context.Context, logger *slog.Logger) {
@@ -120,21 +120,20 @@ func (s *Service) RunBots(ctx context.Context, logger *slog.Logger) {
 	}
 }
 
-// actForDueGame does the first of the worker's jobs that is due: a bot's move, a timed-out turn,
-// an abandoned game's abort. acted reports whether it claimed a game; an error names the job.
+// actForDueGame does the first of the worker's jobs that is due, in their order of urgency
+// (fair.go): a timed-out turn, a bot's move in a game with a person, one in a game with none, an
+// abandoned game's abort. acted reports whether it claimed a game; an error names the job.
 func (s *Service) actForDueGame(ctx context.Context) (acted bool, err error) {
-	for _, job := range []struct {
-		name string
-		do   func(context.Context) (bool, error)
-	}{{"a computer player's move", s.ActForDueBot}, {"a turn out of time", s.ActForExpiredTurn}, {"an abandoned game", s.AbortAbandonedGame}} {
-		if acted, err = job.do(ctx); err != nil {
-			return acted, fmt.Errorf("%s: %w", job.name, err)
-		}
-		if acted {
-			return true, nil
-		}
+	if acted, err = s.actForDue(ctx, DueTurn, DueBot, DueComputerGame); err != nil {
+		return acted, fmt.Errorf("turns out of time and computer players' moves: %w", err)
 	}
-	return false, nil
+	if acted {
+		return true, nil
+	}
+	if acted, err = s.AbortAbandonedGame(ctx); err != nil {
+		err = fmt.Errorf("an abandoned game: %w", err)
+	}
+	return acted, err
 }
 
 // waitForBots sleeps until the next bot or deadline is due on the service's clock, a local write
@@ -175,13 +174,25 @@ func sleep(ctx context.Context, d time.Duration, due <-chan time.Time, wake <-ch
 }
 
 // ActForDueBot claims one game whose bot is due and makes the bot's move, through the same steps
-// as a player's action (history, event, version). acted reports whether a game was claimed; err
-// says why a claimed bot could not act. Its next try is then botRetry away, so that a game that
-// keeps failing neither spins nor holds up the games due after it.
+// as a player's action (history, event, version): a game with a person in it when one is due, else
+// a game with none. acted reports whether a game was claimed; err says why a claimed bot could not
+// act. Its next try is then botRetry away, so that a game that keeps failing neither spins nor
+// holds up the games due after it.
 func (s *Service) ActForDueBot(ctx context.Context) (acted bool, err error) {
+	return s.actForDue(ctx, DueBot, DueComputerGame)
+}
+
+// actForDue claims one game in which one of the timed works is due, the first of works before the
+// next, and does the work: plays the turn out of time (ActForExpiredTurn) or the bot's move
+// (ActForDueBot). A claimed game whose work failed is tried again botRetry later.
+func (s *Service) actForDue(ctx context.Context, works ...DueWork) (acted bool, err error) {
 	var failure error
 	var rec *GameRecord
-	claimed, err := s.inDueGame(ctx, Due{Work: DueBot}, func(tx Tx, g *GameRecord) error {
+	claimed, work, err := s.inDueGame(ctx, works, func(work DueWork, tx Tx, g *GameRecord) error {
+		if work == DueTurn {
+			rec = g
+			return s.timeoutTurn(ctx, tx, g)
+		}
 		var err error
 		if rec, failure, err = s.botTurn(ctx, tx, g); err != nil {
 			return err
@@ -196,7 +207,11 @@ func (s *Service) ActForDueBot(ctx context.Context) (acted bool, err error) {
 	}
 	if err != nil {
 		if ctx.Err() == nil {
-			if perr := s.update(ctx, func(tx Tx) error { return tx.ScheduleBot(ctx, claimed.ID, ptrTo(botRetry)) }); perr != nil {
+			retry := func(tx Tx) error { return tx.ScheduleBot(ctx, claimed.ID, ptrTo(botRetry)) }
+			if work == DueTurn {
+				retry = func(tx Tx) error { return tx.ScheduleDeadline(ctx, claimed.ID, ptrTo(botRetry)) }
+			}
+			if perr := s.update(ctx, retry); perr != nil {
 				err = errors.Join(err, perr)
 			}
 		}
@@ -206,32 +221,68 @@ func (s *Service) ActForDueBot(ctx context.Context) (acted bool, err error) {
 	return true, failure
 }
 
-// inDueGame reads a few games due for the work at the clock's now, without locks, then, in one
-// transaction of that time, claims the first still due that no other worker holds and does work
-// on it. It returns the game claimed, nil when there was none (then work did not run), with work's
-// error or the transaction's.
-func (s *Service) inDueGame(ctx context.Context, due Due, work func(tx Tx, g *GameRecord) error) (claimed *GameRecord, err error) {
-	due.Now = s.now()
-	candidates, err := s.store.DueGames(ctx, due, dueCandidates)
-	if err != nil || len(candidates) == 0 {
-		return nil, err
+// inDueGame reads a few games due for each of works at the clock's now, without locks, one per
+// owner from the owner after the one served last, in one round trip; then, in one transaction of
+// that time, claims the first still due that no other worker holds, the first work's games before
+// the next's, and does work on it. It returns the game claimed and its work, nil when there was
+// none (then work did not run), with work's error or the transaction's.
+func (s *Service) inDueGame(ctx context.Context, works []DueWork, work func(work DueWork, tx Tx, g *GameRecord) error) (claimed *GameRecord, claimedFor DueWork, err error) {
+	now := s.now()
+	dues := make([]Due, len(works))
+	for i, w := range works {
+		dues[i] = Due{Work: w, Now: now, After: s.fair.nextAfter(w), LobbyTTL: s.ttls.Lobby, IdleTTL: s.ttls.Idle}
 	}
-	err = s.store.Update(ctx, due.Now, func(tx Tx) error {
+	found, err := s.store.DueGames(ctx, dues, dueCandidates)
+	if err != nil || !slices.ContainsFunc(found, func(c []DueGame) bool { return len(c) > 0 }) {
+		return nil, 0, err
+	}
+	var dueAt *time.Time
+	var owner []byte
+	err = s.store.Update(ctx, now, func(tx Tx) error {
 		claimed = nil // a transaction run again after a lost connection starts afresh
-		g, err := tx.ClaimDueGame(ctx, due, candidates)
-		if errors.Is(err, ErrNotFound) {
-			return nil
+		for i, candidates := range found {
+			if len(candidates) == 0 {
+				continue
+			}
+			ids := make([]string, len(candidates))
+			for j, c := range candidates {
+				ids[j] = c.ID
+			}
+			g, err := tx.ClaimDueGame(ctx, dues[i], ids)
+			if errors.Is(err, ErrNotFound) {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			claimed, claimedFor, dueAt = g, works[i], dueTime(works[i], g) // before work moves the due time on
+			owner = candidates[slices.IndexFunc(candidates, func(c DueGame) bool { return c.ID == g.ID })].Owner
+			return work(works[i], tx, g)
 		}
-		if err != nil {
-			return err
-		}
-		claimed = g
-		return work(tx, g)
+		return nil
 	})
-	if err != nil && claimed != nil {
-		err = fmt.Errorf("game %s: %w", claimed.ID, err)
+	if claimed != nil {
+		s.fair.served(claimedFor, owner, dueAt, now)
+		if err != nil {
+			err = fmt.Errorf("game %s: %w", claimed.ID, err)
+		}
 	}
-	return claimed, err
+	return claimed, claimedFor, err
+}
+
+// dueTime is when the work became due in g as claimed (a copy); nil for an abandoned game.
+func dueTime(work DueWork, g *GameRecord) *time.Time {
+	var at *time.Time
+	switch work {
+	case DueTurn:
+		at = g.TurnDeadline
+	case DueBot, DueComputerGame:
+		at = g.BotDueAt
+	}
+	if at == nil {
+		return nil
+	}
+	return ptrTo(*at)
 }
 
 // botTurn makes the move of the bot to act in g, which is locked. A bot that cannot move is a

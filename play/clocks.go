@@ -30,17 +30,7 @@ const timeoutLevel = domain.LevelGreedy
 // A turn the server could not play is tried again botRetry later, so that it neither spins nor
 // holds up the games due after it.
 func (s *Service) ActForExpiredTurn(ctx context.Context) (acted bool, err error) {
-	rec, err := s.inDueGame(ctx, Due{Work: DueTurn}, func(tx Tx, g *GameRecord) error { return s.timeoutTurn(ctx, tx, g) })
-	acted = rec != nil
-	if err != nil && rec != nil && ctx.Err() == nil {
-		if perr := s.update(ctx, func(tx Tx) error { return tx.ScheduleDeadline(ctx, rec.ID, ptrTo(botRetry)) }); perr != nil {
-			err = errors.Join(err, perr)
-		}
-	}
-	if err == nil {
-		s.wakeBotsFor(rec)
-	}
-	return acted, err
+	return s.actForDue(ctx, DueTurn)
 }
 
 // timeoutTurn plays the turn of the person to act in g, which is locked and whose deadline has

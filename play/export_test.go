@@ -28,3 +28,6 @@ func (s *Service) StoreRematchOnly(ctx context.Context, gameID string) (string, 
 	}
 	return rec.ID, nil
 }
+
+// ActForDueGame is one pass of the worker: the first of its jobs that is due, in their order.
+func (s *Service) ActForDueGame(ctx context.Context) (bool, error) { return s.actForDueGame(ctx) }

@@ -78,6 +78,20 @@ type Seat struct {
 	TokenHash []byte `json:"-"` // nil for a student's seat (the student's own token acts for it) and a bot's
 }
 
+// ComputerOnly reports whether no person holds a seat of the game: computer players hold all of
+// them. (A lobby's open seats are for persons: the store counts a game computer-only once active.)
+func (g *GameRecord) ComputerOnly() bool {
+	if len(g.Seats) == 0 {
+		return false
+	}
+	for _, s := range g.Seats {
+		if s.Bot == "" {
+			return false
+		}
+	}
+	return true
+}
+
 // Game is a stored game with its rules and, once started, its state.
 type Game struct {
 	GameRecord

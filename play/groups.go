@@ -58,7 +58,8 @@ func (s *Service) CreateGroups(ctx context.Context, in GroupGames) ([]*Game, err
 		recs = nil // a retried transaction starts again
 		for _, group := range groups {
 			c := creation{NewGame: NewGame{Kind: in.Kind, Options: options, Students: group, Bots: seatedAfter(bots, len(group))},
-				rules: rules, seats: seats, classroomID: in.ClassroomID, settings: settings}
+				rules: rules, seats: seats, classroomID: in.ClassroomID, settings: settings,
+				owner: Owner{Client: "classroom:" + in.ClassroomID}}
 			if err := checkPlayers(c); err != nil {
 				return err
 			}

@@ -23,6 +23,9 @@ type NewGame struct {
 	// Bots are the seats computer players take: the named players or students fill the other
 	// seats, in order. A lobby's bots take its first seats.
 	Bots []BotSeat
+	// Address is the address the request came from, "" when not known: with the token, if any, it
+	// names the client whose quotas the game counts against.
+	Address string
 }
 
 // BotSeat is a computer player asked for in a new game.
@@ -74,6 +77,7 @@ type creation struct {
 	// creatorStudent is the student creating the game, who must play in it.
 	creatorStudent string
 	settings       Settings
+	owner          Owner
 }
 
 // people is the number of persons named as players; playerCount adds the computer players.
@@ -100,7 +104,7 @@ func (s *Service) Create(ctx context.Context, in NewGame, p Principal, idem *Ide
 	if err != nil {
 		return nil, err
 	}
-	c := creation{NewGame: in, rules: rules}
+	c := creation{NewGame: in, rules: rules, owner: ownerOf(p, in.Address)}
 	creator := Caller{Seat: -1, Creator: true}
 	if member != nil {
 		c.classroomID, c.creatorStudent = member.ClassroomID, member.StudentID
@@ -127,6 +131,9 @@ func (s *Service) Create(ctx context.Context, in NewGame, p Principal, idem *Ide
 	var rec createdRecord
 	err = s.update(ctx, func(tx Tx) error {
 		rec, err = idempotent(ctx, tx, slot, func() (createdRecord, error) {
+			if err := s.checkQuotas(ctx, tx, c.owner, c.OpenSeats == 0 && c.people() == 0); err != nil {
+				return createdRecord{}, err
+			}
 			out, err := createGame(ctx, tx, c)
 			out.Creator = creator
 			return out, err
@@ -257,7 +264,8 @@ func createGame(ctx context.Context, tx Tx, c creation) (createdRecord, error) {
 	if seatCount == 0 {
 		seatCount = c.playerCount()
 	}
-	rec := NewGameRecord{Kind: c.rules.Name(), Options: c.Options, SeatCount: seatCount, Seed: NewSeed(), CreatorHash: creatorHash, Settings: c.settings}
+	rec := NewGameRecord{Kind: c.rules.Name(), Options: c.Options, SeatCount: seatCount, Seed: NewSeed(), CreatorHash: creatorHash, Settings: c.settings,
+		Owner: c.owner}
 	if c.classroomID != "" {
 		rec.ClassroomID = &c.classroomID
 	}

@@ -86,7 +86,7 @@ func (s *Service) createRematch(ctx context.Context, tx Tx, old *GameRecord, id 
 	}
 	n := len(old.Seats)
 	id, err = tx.InsertGame(ctx, NewGameRecord{ID: id, Kind: old.Kind, Options: old.Options, SeatCount: n, Seed: NewSeed(),
-		CreatorHash: old.CreatorHash, ClassroomID: old.ClassroomID, Settings: old.Settings})
+		CreatorHash: old.CreatorHash, ClassroomID: old.ClassroomID, Settings: old.Settings, OwnerOf: old.ID})
 	if err != nil {
 		return nil, err
 	}

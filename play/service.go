@@ -24,13 +24,17 @@ type Service struct {
 	passTimeout time.Duration
 	// checkpoints are states along games' histories, from which a fold starts (checkpoints.go).
 	checkpoints *checkpoints
+	// quotas bound what one client may hold (Create).
+	quotas Quotas
+	// fair is the worker's round robin between owners and its figures.
+	fair *fairness
 }
 
 // New is the game master over store, for the kinds of game in the catalogue.
 func New(store Store, kinds *domain.Catalogue) *Service {
 	return &Service{store: store, kinds: kinds, botsDue: make(chan struct{}, 1),
 		ttls: AbandonTTLs{Lobby: DefaultLobbyTTL, Idle: DefaultIdleGameTTL}, states: newDecodedStates(), clock: SystemClock(),
-		checkpoints: newCheckpoints()}
+		checkpoints: newCheckpoints(), quotas: DefaultQuotas, fair: newFairness()}
 }
 
 // update runs fn in one transaction whose time, the time its writes record and its expiry checks

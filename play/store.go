@@ -32,9 +32,13 @@ type Store interface {
 	// NextDue is the earliest time a bot of any game is due to act or a turn's time runs out; nil
 	// when neither is pending.
 	NextDue(ctx context.Context) (*time.Time, error)
-	// DueGames lists up to limit games in which the worker's job is due, without locking them:
-	// soonest due first for a bot or a turn's deadline, abandoned games in any order.
-	DueGames(ctx context.Context, due Due, limit int) ([]string, error)
+	// DueGames lists, for each of dues, up to limit games in which the worker's job is due, without
+	// locking them, in one round trip. For a bot or a turn's deadline it takes the owners in turn:
+	// the soonest due game of each owner with a game due, owners in the order of their keys,
+	// starting after due.After and wrapping around; abandoned games come in any order.
+	DueGames(ctx context.Context, dues []Due, limit int) ([][]DueGame, error)
+	// DueCount is how many games have the work due (for a bot or a turn's deadline).
+	DueCount(ctx context.Context, due Due) (int, error)
 	// Update runs fn in one transaction, committing when fn returns nil. now is the transaction's
 	// time, from the service's clock: the time every change in it records (a game's updated_at, an
 	// entry's time, a due time or deadline counted from now) and the time its expiry checks
@@ -162,6 +166,8 @@ type Tx interface {
 	StoredResult(ctx context.Context, lookup []byte) (requestHash, sealed []byte, err error)
 	// StoreResult keeps a sealed result under lookup, replacing an expired one.
 	StoreResult(ctx context.Context, lookup, requestHash, sealed []byte) error
+	// Holdings counts the games not over that the owner's client and address hold.
+	Holdings(ctx context.Context, o Owner) (Holdings, error)
 }
 
 // Due names one of the worker's jobs, and so the games in which it is due at Now.
@@ -171,16 +177,41 @@ type Due struct {
 	Now time.Time
 	// LobbyTTL and IdleTTL say, for DueAbandoned, when a lobby and an active game are abandoned.
 	LobbyTTL, IdleTTL time.Duration
+	// After is the owner (a DueGame's Owner) whose game was served last for this work: the round
+	// robin goes on with the owners after it. nil starts from the first.
+	After []byte
 }
 
-// DueWork is one of the worker's jobs.
+// DueGame is a game in which a job is due, and its owner's key.
+type DueGame struct {
+	ID    string
+	Owner []byte
+}
+
+// DueWork is one of the worker's jobs, in the order the worker serves them.
 type DueWork int
 
 const (
-	DueBot       DueWork = iota // a computer player whose move is due
-	DueTurn                     // a turn whose deadline has passed (G-4)
-	DueAbandoned                // a lobby or active game left alone too long
+	DueTurn         DueWork = iota // a turn whose deadline has passed (G-4)
+	DueBot                         // a computer player whose move is due, in a game with a person
+	DueComputerGame                // a computer player whose move is due, in a game with no person
+	DueAbandoned                   // a lobby or active game left alone too long
+	dueWorks
 )
+
+// String names the work as the metrics do.
+func (w DueWork) String() string {
+	switch w {
+	case DueTurn:
+		return "turn"
+	case DueBot:
+		return "bot"
+	case DueComputerGame:
+		return "computer_game"
+	default:
+		return "abandoned"
+	}
+}
 
 // KeptResult is what an Idempotency-Key holds: the hash of the request it answered and either the
 // sealed result (a key's own row) or, for an action's key kept with its history entry, that
@@ -201,6 +232,10 @@ type NewGameRecord struct {
 	CreatorHash []byte
 	ClassroomID *string
 	Settings    Settings
+	// Owner is the client the game counts against; OwnerOf, when set, is a game whose owner the new
+	// game takes instead (a rematch's).
+	Owner   Owner
+	OwnerOf string
 }
 
 // StateChange is what an accepted step changes in a game.

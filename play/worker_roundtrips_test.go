@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"primegames/domain"
 	"primegames/domain/games"
@@ -14,7 +15,9 @@ import (
 )
 
 // The worker's database round trips, counted through a pgx tracer: a poll that finds nothing due
-// is one per job (the read of due games, no transaction); a bot's move is the read, the claim
+// is one per job (the read of due games, no transaction; the bots' job reads the games with a
+// person and those with none in one batch, as the worker reads all three timed jobs in one); a
+// bot's move is the read, the claim
 // (with BEGIN), the game read under its lock, and the writes with COMMIT; a candidate another
 // worker holds costs one more, its claim.
 func TestWorkerRoundTrips(t *testing.T) {
@@ -43,16 +46,16 @@ func TestWorkerRoundTrips(t *testing.T) {
 		count("nothing due for "+name, 1, job, false)
 	}
 
-	botGame := func() string {
+	botGame := func(address string) string {
 		t.Helper()
 		created, err := master.Create(ctx, play.NewGame{Kind: "primed", Options: json.RawMessage(`{"bot_delay_ms":0}`),
-			Bots: []play.BotSeat{{Seat: 0, Level: domain.LevelRandom}, {Seat: 1, Level: domain.LevelRandom}}}, play.Nobody, nil)
+			Bots: []play.BotSeat{{Seat: 0, Level: domain.LevelRandom}, {Seat: 1, Level: domain.LevelRandom}}, Address: address}, play.Nobody, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return created.Game.ID
 	}
-	first := botGame()
+	first := botGame("192.0.2.1")
 	for range 2 { // warm up: the first moves prepare the statements
 		if acted, err := master.ActForDueBot(ctx); !acted || err != nil {
 			t.Fatalf("the bot did not move: %v", err)
@@ -60,11 +63,22 @@ func TestWorkerRoundTrips(t *testing.T) {
 	}
 	count("a bot's move", 4, master.ActForDueBot, true)
 
-	second := botGame()
+	// The worker reads one game per owner, so the second game has an owner of its own; it holds
+	// the one the worker's round robin comes to first (after the first game's owner, served last).
+	second := botGame("192.0.2.2")
 	if _, err := db.Pool.Exec(ctx, `UPDATE games SET bot_due_at = now() - make_interval(secs => CASE id WHEN $1 THEN 2 ELSE 1 END)
 		WHERE id IN ($1, $2)`, first, second); err != nil {
 		t.Fatal(err)
 	}
+	var servedLast []byte
+	if err := db.Pool.QueryRow(ctx, `SELECT owner_key FROM games WHERE id = $1`, first).Scan(&servedLast); err != nil {
+		t.Fatal(err)
+	}
+	order, err := db.Games().DueGames(ctx, []play.Due{{Work: play.DueComputerGame, Now: time.Now(), After: servedLast}}, 4)
+	if err != nil || len(order[0]) != 2 {
+		t.Fatalf("due games %v (%v), want both", order, err)
+	}
+	first = order[0][0].ID
 	held, err := db.Pool.Begin(ctx)
 	if err != nil {
 		t.Fatal(err)

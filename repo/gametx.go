@@ -176,17 +176,42 @@ func (t *gameTx) lockGame(ctx context.Context, id string, lookup []byte) (*play.
 func (t *gameTx) InsertGame(ctx context.Context, g play.NewGameRecord) (string, error) {
 	var id string
 	err := t.one(ctx, `INSERT INTO games (id, kind, options, status, seat_count, seed, creator_token_hash, classroom_id, bot_delay_ms, hints, turn_seconds,
-			created_at, updated_at, active_minute)
+			created_at, updated_at, active_minute, owner_key, address_key)
 		VALUES (coalesce($10::uuid, gen_random_uuid()), $1, $2, 'lobby', $3, $4, $5, $6, $7, $8, nullif($9, 0),
-			$11, $11, date_trunc('minute', $11::timestamptz))
+			$11, $11, date_trunc('minute', $11::timestamptz),
+			coalesce((SELECT owner_key FROM games WHERE id = $14::uuid), `+keyed("$12")+`, '\x'), `+keyed("$13")+`)
 		ON CONFLICT (id) DO NOTHING RETURNING id::text`,
 		[]any{g.Kind, g.Options, g.SeatCount, g.Seed, g.CreatorHash, g.ClassroomID, g.Settings.BotDelay.Milliseconds(), g.Settings.Hints,
-			int64(g.Settings.TurnTime.Seconds()), nullIfEmpty(g.ID), t.now},
+			int64(g.Settings.TurnTime.Seconds()), nullIfEmpty(g.ID), t.now, nullIfEmpty(g.Owner.Client), nullIfEmpty(g.Owner.Address),
+			nullIfEmpty(g.OwnerOf)},
 		func(r pgx.Row) error { return r.Scan(&id) })
 	if errors.Is(err, pgx.ErrNoRows) {
 		return "", play.ErrTaken
 	}
 	return id, err
+}
+
+// keyed is the SQL of the keyed hash of the text parameter param (NULL for NULL): what the games
+// table keeps of an owner or an address (migration 00019). A database whose secret was emptied
+// (the tests' reused databases) hashes without one rather than give every owner the same key.
+func keyed(param string) string {
+	return `sha256(coalesce((SELECT secret FROM owner_secret), '\x') || convert_to(` + param + `::text, 'UTF8'))`
+}
+
+// Holdings counts the games not over that the owner's client and address hold, and of them the
+// active ones with no person in a seat, through the partial indexes of migration 00019.
+func (t *gameTx) Holdings(ctx context.Context, o play.Owner) (play.Holdings, error) {
+	var h play.Holdings
+	err := t.one(ctx, `SELECT
+			(SELECT count(*) FROM games WHERE owner_key = `+keyed("$1")+` AND status IN ('lobby', 'active')),
+			(SELECT count(*) FROM games WHERE owner_key = `+keyed("$1")+` AND status IN ('lobby', 'active') AND computer_only),
+			(SELECT count(*) FROM games WHERE address_key = `+keyed("$2")+` AND status IN ('lobby', 'active')),
+			(SELECT count(*) FROM games WHERE address_key = `+keyed("$2")+` AND status IN ('lobby', 'active') AND computer_only)`,
+		[]any{o.Client, nullIfEmpty(o.Address)},
+		func(r pgx.Row) error {
+			return r.Scan(&h.ClientOpen, &h.ClientComputer, &h.AddressOpen, &h.AddressComputer)
+		})
+	return h, err
 }
 
 func nullIfEmpty(s string) *string {
@@ -260,9 +285,11 @@ func (t *gameTx) SaveState(ctx context.Context, g *play.GameRecord, c play.State
 			version = version + 1, `+touched("$10")+`,
 			finished_at = CASE WHEN $2 = 'finished' THEN $10 END,
 			bot_due_at = $6,
-			turn_deadline = CASE WHEN $9 THEN turn_deadline ELSE $8 END
+			turn_deadline = CASE WHEN $9 THEN turn_deadline ELSE $8 END,
+			computer_only = $11
 		WHERE id = $1`,
-		g.ID, c.Status, c.SeatCount, c.Snapshot, int32s(c.Winners), t.dueAt(c.BotDue), int32s(c.ToAct), t.dueAt(c.TurnDue), c.KeepDeadline, t.now)
+		g.ID, c.Status, c.SeatCount, c.Snapshot, int32s(c.Winners), t.dueAt(c.BotDue), int32s(c.ToAct), t.dueAt(c.TurnDue), c.KeepDeadline, t.now,
+		g.ComputerOnly())
 	if err != nil {
 		return err
 	}

@@ -126,8 +126,9 @@ func TestIdleGamesFromBeforeActiveMinuteAreStillFound(t *testing.T) {
 	if err := m.Up(ctx); err != nil {
 		t.Fatal(err)
 	}
-	idle, err := db.Games().DueGames(ctx, play.Due{Work: play.DueAbandoned, Now: time.Now(), LobbyTTL: time.Hour, IdleTTL: play.DefaultIdleGameTTL}, 4)
-	if err != nil || len(idle) != 1 || idle[0] != ids[0] {
+	found, err := db.Games().DueGames(ctx, []play.Due{{Work: play.DueAbandoned, Now: time.Now(), LobbyTTL: time.Hour, IdleTTL: play.DefaultIdleGameTTL}}, 4)
+	idle := found[0]
+	if err != nil || len(idle) != 1 || idle[0].ID != ids[0] {
 		t.Fatalf("idle games after the migration: %v (%v), want only %s", idle, err, ids[0])
 	}
 }

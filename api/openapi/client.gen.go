@@ -381,6 +381,20 @@ type ClientInterface interface {
 	// game plays to its end by itself. A lobby (`seats`) may seat computers at once: list them
 	// alone in `players` and they take the first seats.
 	//
+	// Quotas (issue 23; the defaults, which an operator may change): a client is its bearer
+	// token when the request carries one, else its address. A client with a token may hold 50
+	// games in a lobby or under way (`QUOTA_OPEN_GAMES`), 5 of them under way with no person in a
+	// seat (`QUOTA_COMPUTER_GAMES`). An address may hold 500 such games in all, 30 with no person
+	// (`QUOTA_ADDRESS_OPEN_GAMES`, `QUOTA_ADDRESS_COMPUTER_GAMES`), counting every game created
+	// from it with a token or without: that is what a client without a token holds, and what a
+	// class behind one router shares. Beyond a quota the game is refused with 429
+	// `quota_exceeded`, whose `facts` name the quota, its scope, the limit and the count held; for
+	// games with no person it carries `Retry-After` (such games end by themselves), for the others
+	// finishing or aborting a game is what helps. A game's length is bounded by its options: Primed
+	// plays at most 20 `rounds`. Computer players in games with a person move before those of games
+	// with none, and each client's games take turns with other clients', so a client's many
+	// computer games slow only themselves.
+	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /v1/games (the `CreateGame` operationId).
@@ -400,6 +414,20 @@ type ClientInterface interface {
 	// background worker of which one instance acts per game. Every seat may be a computer; such a
 	// game plays to its end by itself. A lobby (`seats`) may seat computers at once: list them
 	// alone in `players` and they take the first seats.
+	//
+	// Quotas (issue 23; the defaults, which an operator may change): a client is its bearer
+	// token when the request carries one, else its address. A client with a token may hold 50
+	// games in a lobby or under way (`QUOTA_OPEN_GAMES`), 5 of them under way with no person in a
+	// seat (`QUOTA_COMPUTER_GAMES`). An address may hold 500 such games in all, 30 with no person
+	// (`QUOTA_ADDRESS_OPEN_GAMES`, `QUOTA_ADDRESS_COMPUTER_GAMES`), counting every game created
+	// from it with a token or without: that is what a client without a token holds, and what a
+	// class behind one router shares. Beyond a quota the game is refused with 429
+	// `quota_exceeded`, whose `facts` name the quota, its scope, the limit and the count held; for
+	// games with no person it carries `Retry-After` (such games end by themselves), for the others
+	// finishing or aborting a game is what helps. A game's length is bounded by its options: Primed
+	// plays at most 20 `rounds`. Computer players in games with a person move before those of games
+	// with none, and each client's games take turns with other clients', so a client's many
+	// computer games slow only themselves.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -1362,6 +1390,20 @@ func (c *Client) ListGames(ctx context.Context, params *ListGamesParams, reqEdit
 // game plays to its end by itself. A lobby (`seats`) may seat computers at once: list them
 // alone in `players` and they take the first seats.
 //
+// Quotas (issue 23; the defaults, which an operator may change): a client is its bearer
+// token when the request carries one, else its address. A client with a token may hold 50
+// games in a lobby or under way (`QUOTA_OPEN_GAMES`), 5 of them under way with no person in a
+// seat (`QUOTA_COMPUTER_GAMES`). An address may hold 500 such games in all, 30 with no person
+// (`QUOTA_ADDRESS_OPEN_GAMES`, `QUOTA_ADDRESS_COMPUTER_GAMES`), counting every game created
+// from it with a token or without: that is what a client without a token holds, and what a
+// class behind one router shares. Beyond a quota the game is refused with 429
+// `quota_exceeded`, whose `facts` name the quota, its scope, the limit and the count held; for
+// games with no person it carries `Retry-After` (such games end by themselves), for the others
+// finishing or aborting a game is what helps. A game's length is bounded by its options: Primed
+// plays at most 20 `rounds`. Computer players in games with a person move before those of games
+// with none, and each client's games take turns with other clients', so a client's many
+// computer games slow only themselves.
+//
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /v1/games (the `CreateGame` operationId).
@@ -1391,6 +1433,20 @@ func (c *Client) CreateGameWithBody(ctx context.Context, params *CreateGameParam
 // background worker of which one instance acts per game. Every seat may be a computer; such a
 // game plays to its end by itself. A lobby (`seats`) may seat computers at once: list them
 // alone in `players` and they take the first seats.
+//
+// Quotas (issue 23; the defaults, which an operator may change): a client is its bearer
+// token when the request carries one, else its address. A client with a token may hold 50
+// games in a lobby or under way (`QUOTA_OPEN_GAMES`), 5 of them under way with no person in a
+// seat (`QUOTA_COMPUTER_GAMES`). An address may hold 500 such games in all, 30 with no person
+// (`QUOTA_ADDRESS_OPEN_GAMES`, `QUOTA_ADDRESS_COMPUTER_GAMES`), counting every game created
+// from it with a token or without: that is what a client without a token holds, and what a
+// class behind one router shares. Beyond a quota the game is refused with 429
+// `quota_exceeded`, whose `facts` name the quota, its scope, the limit and the count held; for
+// games with no person it carries `Retry-After` (such games end by themselves), for the others
+// finishing or aborting a game is what helps. A game's length is bounded by its options: Primed
+// plays at most 20 `rounds`. Computer players in games with a person move before those of games
+// with none, and each client's games take turns with other clients', so a client's many
+// computer games slow only themselves.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -4681,6 +4737,20 @@ type ClientWithResponsesInterface interface {
 	// game plays to its end by itself. A lobby (`seats`) may seat computers at once: list them
 	// alone in `players` and they take the first seats.
 	//
+	// Quotas (issue 23; the defaults, which an operator may change): a client is its bearer
+	// token when the request carries one, else its address. A client with a token may hold 50
+	// games in a lobby or under way (`QUOTA_OPEN_GAMES`), 5 of them under way with no person in a
+	// seat (`QUOTA_COMPUTER_GAMES`). An address may hold 500 such games in all, 30 with no person
+	// (`QUOTA_ADDRESS_OPEN_GAMES`, `QUOTA_ADDRESS_COMPUTER_GAMES`), counting every game created
+	// from it with a token or without: that is what a client without a token holds, and what a
+	// class behind one router shares. Beyond a quota the game is refused with 429
+	// `quota_exceeded`, whose `facts` name the quota, its scope, the limit and the count held; for
+	// games with no person it carries `Retry-After` (such games end by themselves), for the others
+	// finishing or aborting a game is what helps. A game's length is bounded by its options: Primed
+	// plays at most 20 `rounds`. Computer players in games with a person move before those of games
+	// with none, and each client's games take turns with other clients', so a client's many
+	// computer games slow only themselves.
+	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/games (the `CreateGame` operationId).
@@ -4700,6 +4770,20 @@ type ClientWithResponsesInterface interface {
 	// background worker of which one instance acts per game. Every seat may be a computer; such a
 	// game plays to its end by itself. A lobby (`seats`) may seat computers at once: list them
 	// alone in `players` and they take the first seats.
+	//
+	// Quotas (issue 23; the defaults, which an operator may change): a client is its bearer
+	// token when the request carries one, else its address. A client with a token may hold 50
+	// games in a lobby or under way (`QUOTA_OPEN_GAMES`), 5 of them under way with no person in a
+	// seat (`QUOTA_COMPUTER_GAMES`). An address may hold 500 such games in all, 30 with no person
+	// (`QUOTA_ADDRESS_OPEN_GAMES`, `QUOTA_ADDRESS_COMPUTER_GAMES`), counting every game created
+	// from it with a token or without: that is what a client without a token holds, and what a
+	// class behind one router shares. Beyond a quota the game is refused with 429
+	// `quota_exceeded`, whose `facts` name the quota, its scope, the limit and the count held; for
+	// games with no person it carries `Retry-After` (such games end by themselves), for the others
+	// finishing or aborting a game is what helps. A game's length is bounded by its options: Primed
+	// plays at most 20 `rounds`. Computer players in games with a person move before those of games
+	// with none, and each client's games take turns with other clients', so a client's many
+	// computer games slow only themselves.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -7242,7 +7326,7 @@ type CreateGameResponse struct {
 	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
 	ApplicationproblemJSON422 *Unprocessable
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
-	ApplicationproblemJSON429 *TooManyRequests
+	ApplicationproblemJSON429 *Problem
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Unavailable
 	// Headers201 the parsed response headers for an HTTP 201 response
@@ -7291,7 +7375,7 @@ func (r CreateGameResponse) GetApplicationproblemJSON422() *Unprocessable {
 }
 
 // GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
-func (r CreateGameResponse) GetApplicationproblemJSON429() *TooManyRequests {
+func (r CreateGameResponse) GetApplicationproblemJSON429() *Problem {
 	return r.ApplicationproblemJSON429
 }
 
@@ -10147,6 +10231,20 @@ func (c *ClientWithResponses) ListGamesWithResponse(ctx context.Context, params 
 // game plays to its end by itself. A lobby (`seats`) may seat computers at once: list them
 // alone in `players` and they take the first seats.
 //
+// Quotas (issue 23; the defaults, which an operator may change): a client is its bearer
+// token when the request carries one, else its address. A client with a token may hold 50
+// games in a lobby or under way (`QUOTA_OPEN_GAMES`), 5 of them under way with no person in a
+// seat (`QUOTA_COMPUTER_GAMES`). An address may hold 500 such games in all, 30 with no person
+// (`QUOTA_ADDRESS_OPEN_GAMES`, `QUOTA_ADDRESS_COMPUTER_GAMES`), counting every game created
+// from it with a token or without: that is what a client without a token holds, and what a
+// class behind one router shares. Beyond a quota the game is refused with 429
+// `quota_exceeded`, whose `facts` name the quota, its scope, the limit and the count held; for
+// games with no person it carries `Retry-After` (such games end by themselves), for the others
+// finishing or aborting a game is what helps. A game's length is bounded by its options: Primed
+// plays at most 20 `rounds`. Computer players in games with a person move before those of games
+// with none, and each client's games take turns with other clients', so a client's many
+// computer games slow only themselves.
+//
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v1/games (the `CreateGame` operationId).
@@ -10172,6 +10270,20 @@ func (c *ClientWithResponses) CreateGameWithBodyWithResponse(ctx context.Context
 // background worker of which one instance acts per game. Every seat may be a computer; such a
 // game plays to its end by itself. A lobby (`seats`) may seat computers at once: list them
 // alone in `players` and they take the first seats.
+//
+// Quotas (issue 23; the defaults, which an operator may change): a client is its bearer
+// token when the request carries one, else its address. A client with a token may hold 50
+// games in a lobby or under way (`QUOTA_OPEN_GAMES`), 5 of them under way with no person in a
+// seat (`QUOTA_COMPUTER_GAMES`). An address may hold 500 such games in all, 30 with no person
+// (`QUOTA_ADDRESS_OPEN_GAMES`, `QUOTA_ADDRESS_COMPUTER_GAMES`), counting every game created
+// from it with a token or without: that is what a client without a token holds, and what a
+// class behind one router shares. Beyond a quota the game is refused with 429
+// `quota_exceeded`, whose `facts` name the quota, its scope, the limit and the count held; for
+// games with no person it carries `Retry-After` (such games end by themselves), for the others
+// finishing or aborting a game is what helps. A game's length is bounded by its options: Primed
+// plays at most 20 `rounds`. Computer players in games with a person move before those of games
+// with none, and each client's games take turns with other clients', so a client's many
+// computer games slow only themselves.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -12765,7 +12877,7 @@ func ParseCreateGameResponse(rsp *http.Response) (*CreateGameResponse, error) {
 		response.ApplicationproblemJSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
-		var dest TooManyRequests
+		var dest Problem
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}

@@ -1269,6 +1269,42 @@ func (e PrimedWrongPhaseFactsPhase) Valid() bool {
 	}
 }
 
+// Defines values for QuotaFactsQuota.
+const (
+	QuotaComputerGames QuotaFactsQuota = "computer_games"
+	QuotaOpenGames     QuotaFactsQuota = "open_games"
+)
+
+// Valid indicates whether the value is a known member of the QuotaFactsQuota enum.
+func (e QuotaFactsQuota) Valid() bool {
+	switch e {
+	case QuotaComputerGames:
+		return true
+	case QuotaOpenGames:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for QuotaFactsScope.
+const (
+	QuotaScopeAddress QuotaFactsScope = "address"
+	QuotaScopeClient  QuotaFactsScope = "client"
+)
+
+// Valid indicates whether the value is a known member of the QuotaFactsScope enum.
+func (e QuotaFactsScope) Valid() bool {
+	switch e {
+	case QuotaScopeAddress:
+		return true
+	case QuotaScopeClient:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ResignActionType.
 const (
 	Resign ResignActionType = "resign"
@@ -1516,6 +1552,7 @@ type Attempt struct {
 	// | `one_card_only` | `PrimedCardsFacts` | `primed` |
 	// | `pawn_home` | `PrimeClimbPawnFacts` | `prime-climb` |
 	// | `play_available` | `PrimedPlayAvailableFacts` | `primed` |
+	// | `quota_exceeded` | `QuotaFacts` | any |
 	// | `renders_busy` | `RenderBusyFacts` | any |
 	// | `version_mismatch` | `VersionMismatchFacts` | any |
 	// | `wrong_phase` | `PrimeClimbWrongPhaseFacts` | `prime-climb` |
@@ -2909,7 +2946,7 @@ type PrimedOptions struct {
 	// MultiCard Whether a play may use several cards from the hand (PR-5).
 	MultiCard *bool `json:"multi_card,omitempty"`
 
-	// Rounds Number of rounds; the lowest total after the last wins (PR-3, PR-7).
+	// Rounds Number of rounds; the lowest total after the last wins (PR-3, PR-7). At most 20, which bounds how long a game runs (a game of 20 rounds is five of the default length).
 	Rounds *int `json:"rounds,omitempty"`
 
 	// Target What the top card plus the played cards must make (PR-4).
@@ -3190,6 +3227,7 @@ type Problem struct {
 	// | `one_card_only` | `PrimedCardsFacts` | `primed` |
 	// | `pawn_home` | `PrimeClimbPawnFacts` | `prime-climb` |
 	// | `play_available` | `PrimedPlayAvailableFacts` | `primed` |
+	// | `quota_exceeded` | `QuotaFacts` | any |
 	// | `renders_busy` | `RenderBusyFacts` | any |
 	// | `version_mismatch` | `VersionMismatchFacts` | any |
 	// | `wrong_phase` | `PrimeClimbWrongPhaseFacts` | `prime-climb` |
@@ -3220,6 +3258,23 @@ type Problem struct {
 	Type string `json:"type"`
 }
 
+// QuotaFacts A game refused because its creator holds as many as a quota allows: which quota (`open_games`, games in a lobby or under way; `computer_games`, those under way with no person in a seat), for whom (`client`, the token; `address`, every game created from the address), the limit and the count held; `retry_after_seconds` (also the `Retry-After` header) when waiting may help.
+//
+// Example: {"count":30,"limit":30,"quota":"computer_games","retry_after_seconds":60,"scope":"address"}
+type QuotaFacts struct {
+	Count             int             `json:"count"`
+	Limit             int             `json:"limit"`
+	Quota             QuotaFactsQuota `json:"quota"`
+	RetryAfterSeconds *int            `json:"retry_after_seconds,omitempty"`
+	Scope             QuotaFactsScope `json:"scope"`
+}
+
+// QuotaFactsQuota defines model for QuotaFacts.Quota.
+type QuotaFactsQuota string
+
+// QuotaFactsScope defines model for QuotaFacts.Scope.
+type QuotaFactsScope string
+
 // RefusalFacts The numbers behind a refusal, for programs (a dashboard, a translation): the `facts` of a
 // problem document and of a stored attempt. Their shape is set by the problem's `code` and, for
 // a game's rules, the game's kind (every schema lists its codes in `x-refusal-codes`):
@@ -3247,6 +3302,7 @@ type Problem struct {
 // | `one_card_only` | `PrimedCardsFacts` | `primed` |
 // | `pawn_home` | `PrimeClimbPawnFacts` | `prime-climb` |
 // | `play_available` | `PrimedPlayAvailableFacts` | `primed` |
+// | `quota_exceeded` | `QuotaFacts` | any |
 // | `renders_busy` | `RenderBusyFacts` | any |
 // | `version_mismatch` | `VersionMismatchFacts` | any |
 // | `wrong_phase` | `PrimeClimbWrongPhaseFacts` | `prime-climb` |

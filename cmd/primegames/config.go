@@ -58,6 +58,8 @@ type config struct {
 	// nobody plays.
 	LobbyTTL    time.Duration
 	IdleGameTTL time.Duration
+	// Quotas bound the games one client and one address may hold (0: no bound).
+	Quotas play.Quotas
 }
 
 // loadConfig reads the configuration through getenv and reports the first bad value in one line.
@@ -94,6 +96,12 @@ func loadConfig(getenv func(string) string) (config, error) {
 		AdminAddr:        r.str("ADMIN_ADDR", ""),
 		LobbyTTL:         r.duration("LOBBY_TTL", play.DefaultLobbyTTL),
 		IdleGameTTL:      r.duration("IDLE_GAME_TTL", play.DefaultIdleGameTTL),
+		Quotas: play.Quotas{
+			OpenGames:            r.count("QUOTA_OPEN_GAMES", play.DefaultQuotas.OpenGames),
+			ComputerGames:        r.count("QUOTA_COMPUTER_GAMES", play.DefaultQuotas.ComputerGames),
+			AddressOpenGames:     r.count("QUOTA_ADDRESS_OPEN_GAMES", play.DefaultQuotas.AddressOpenGames),
+			AddressComputerGames: r.count("QUOTA_ADDRESS_COMPUTER_GAMES", play.DefaultQuotas.AddressComputerGames),
+		},
 	}
 	if r.err == nil && cfg.TransactionPooler && cfg.DatabaseDirectURL == "" {
 		r.err = fmt.Errorf("configuration: DB_POOLER=transaction needs DATABASE_DIRECT_URL, the address of Postgres itself " +

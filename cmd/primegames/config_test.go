@@ -1,6 +1,8 @@
 package main
 
 import (
+	"primegames/play"
+
 	"context"
 	"io"
 	"log/slog"
@@ -24,7 +26,7 @@ func TestConfigDefaults(t *testing.T) {
 		cfg.LogLevel != slog.LevelInfo || !cfg.MigrateOnStart || cfg.DBMaxConns != 10 || cfg.DatabaseURL != "" ||
 		cfg.StreamLimit != 1000 || cfg.StreamHeartbeat != 15*time.Second || cfg.StreamWriteTimeout != 10*time.Second ||
 		cfg.RateLimit != 50 || cfg.RateBurst != 100 || cfg.StreamsPerClient != 20 || cfg.TrustedProxies != nil || cfg.CORSOrigins != nil || cfg.AdminAddr != "" ||
-		cfg.LobbyTTL != 24*time.Hour || cfg.IdleGameTTL != 720*time.Hour {
+		cfg.LobbyTTL != 24*time.Hour || cfg.IdleGameTTL != 720*time.Hour || cfg.Quotas != play.DefaultQuotas {
 		t.Errorf("defaults = %+v", cfg)
 	}
 }
@@ -39,6 +41,7 @@ func TestConfigParsesEveryVariable(t *testing.T) {
 		"RATE_LIMIT": "2.5", "RATE_BURST": "11", "STREAM_LIMIT_PER_CLIENT": "12", "TRUSTED_PROXIES": "10.0.0.0/8, 192.0.2.7,2001:db8::/32",
 		"CORS_ORIGINS": "https://Dash.Example.org, http://localhost:5173", "ADMIN_ADDR": "127.0.0.1:6060",
 		"LOBBY_TTL": "2h", "IDLE_GAME_TTL": "168h",
+		"QUOTA_OPEN_GAMES": "13", "QUOTA_COMPUTER_GAMES": "0", "QUOTA_ADDRESS_OPEN_GAMES": "14", "QUOTA_ADDRESS_COMPUTER_GAMES": "15",
 		"DB_POOLER": "transaction", "DATABASE_DIRECT_URL": "postgres://y", "DATABASE_REPLICA_URL": "postgres://z",
 	}))
 	if err != nil {
@@ -56,6 +59,7 @@ func TestConfigParsesEveryVariable(t *testing.T) {
 		},
 		CORSOrigins: []string{"https://dash.example.org", "http://localhost:5173"}, AdminAddr: "127.0.0.1:6060",
 		LobbyTTL: 2 * time.Hour, IdleGameTTL: 168 * time.Hour,
+		Quotas:            play.Quotas{OpenGames: 13, ComputerGames: 0, AddressOpenGames: 14, AddressComputerGames: 15},
 		TransactionPooler: true, DatabaseDirectURL: "postgres://y", DatabaseReplicaURL: "postgres://z"}
 	if !reflect.DeepEqual(cfg, want) {
 		t.Errorf("config = %+v\nwant     %+v", cfg, want)

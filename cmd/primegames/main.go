@@ -109,6 +109,7 @@ func serve(ctx context.Context, cfg config, listening func(addr string)) error {
 	// instances' clocks in sync).
 	service.SetClock(play.SystemClock())
 	service.SetAbandonTTLs(play.AbandonTTLs{Lobby: cfg.LobbyTTL, Idle: cfg.IdleGameTTL})
+	service.SetQuotas(cfg.Quotas)
 	srv, err := api.New(api.Config{
 		BodyLimitBytes: cfg.BodyLimitBytes,
 		ReadTimeout:    cfg.ReadTimeout,

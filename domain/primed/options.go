@@ -22,8 +22,9 @@ const (
 )
 
 // MaxRounds bounds the rounds option. The rules only ask for at least one round (PR-3); the upper
-// bound keeps a single game from running without end.
-const MaxRounds = 100
+// bound keeps a single game from running without end, and bounds what one game costs the
+// server's worker when computers play it: 20 rounds is five games of the default length (issue 23).
+const MaxRounds = 20
 
 // Options are the game options. The zero value is not valid; DefaultOptions gives the defaults.
 type Options struct {

@@ -156,6 +156,20 @@ export interface paths {
          *     background worker of which one instance acts per game. Every seat may be a computer; such a
          *     game plays to its end by itself. A lobby (`seats`) may seat computers at once: list them
          *     alone in `players` and they take the first seats.
+         *
+         *     Quotas (issue 23; the defaults, which an operator may change): a client is its bearer
+         *     token when the request carries one, else its address. A client with a token may hold 50
+         *     games in a lobby or under way (`QUOTA_OPEN_GAMES`), 5 of them under way with no person in a
+         *     seat (`QUOTA_COMPUTER_GAMES`). An address may hold 500 such games in all, 30 with no person
+         *     (`QUOTA_ADDRESS_OPEN_GAMES`, `QUOTA_ADDRESS_COMPUTER_GAMES`), counting every game created
+         *     from it with a token or without: that is what a client without a token holds, and what a
+         *     class behind one router shares. Beyond a quota the game is refused with 429
+         *     `quota_exceeded`, whose `facts` name the quota, its scope, the limit and the count held; for
+         *     games with no person it carries `Retry-After` (such games end by themselves), for the others
+         *     finishing or aborting a game is what helps. A game's length is bounded by its options: Primed
+         *     plays at most 20 `rounds`. Computer players in games with a person move before those of games
+         *     with none, and each client's games take turns with other clients', so a client's many
+         *     computer games slow only themselves.
          */
         post: operations["createGame"];
         delete?: never;
@@ -2059,6 +2073,25 @@ export interface components {
             max: number;
             seats: number;
         };
+        /**
+         * @description A game refused because its creator holds as many as a quota allows: which quota (`open_games`, games in a lobby or under way; `computer_games`, those under way with no person in a seat), for whom (`client`, the token; `address`, every game created from the address), the limit and the count held; `retry_after_seconds` (also the `Retry-After` header) when waiting may help.
+         * @example {
+         *       "quota": "computer_games",
+         *       "scope": "address",
+         *       "limit": 30,
+         *       "count": 30,
+         *       "retry_after_seconds": 60
+         *     }
+         */
+        QuotaFacts: {
+            /** @enum {string} */
+            quota: "open_games" | "computer_games";
+            /** @enum {string} */
+            scope: "client" | "address";
+            limit: number;
+            count: number;
+            retry_after_seconds?: number;
+        };
         FieldError: {
             /** @example body.players */
             field: string;
@@ -2860,7 +2893,7 @@ export interface components {
              */
             multi_card?: boolean;
             /**
-             * @description Number of rounds; the lowest total after the last wins (PR-3, PR-7).
+             * @description Number of rounds; the lowest total after the last wins (PR-3, PR-7). At most 20, which bounds how long a game runs (a game of 20 rounds is five of the default length).
              * @default 4
              */
             rounds?: number;
@@ -3572,12 +3605,13 @@ export interface components {
          *     | `one_card_only` | `PrimedCardsFacts` | `primed` |
          *     | `pawn_home` | `PrimeClimbPawnFacts` | `prime-climb` |
          *     | `play_available` | `PrimedPlayAvailableFacts` | `primed` |
+         *     | `quota_exceeded` | `QuotaFacts` | any |
          *     | `renders_busy` | `RenderBusyFacts` | any |
          *     | `version_mismatch` | `VersionMismatchFacts` | any |
          *     | `wrong_phase` | `PrimeClimbWrongPhaseFacts` | `prime-climb` |
          *     | `wrong_phase` | `PrimedWrongPhaseFacts` | `primed` |
          */
-        RefusalFacts: components["schemas"]["GameOverFacts"] | components["schemas"]["GameStatusFacts"] | components["schemas"]["NotYourTurnFacts"] | components["schemas"]["RenderBusyFacts"] | components["schemas"]["SeatCountFacts"] | components["schemas"]["VersionMismatchFacts"] | components["schemas"]["PrimeClimbCardFacts"] | components["schemas"]["PrimeClimbCursedFacts"] | components["schemas"]["PrimeClimbDiceUnusedFacts"] | components["schemas"]["PrimeClimbDieFacts"] | components["schemas"]["PrimeClimbIllegalStepFacts"] | components["schemas"]["PrimeClimbInvalidTargetFacts"] | components["schemas"]["PrimeClimbPawnFacts"] | components["schemas"]["PrimeClimbWrongPhaseFacts"] | components["schemas"]["PrimedCardNotInHandFacts"] | components["schemas"]["PrimedCardsFacts"] | components["schemas"]["PrimedDrawnCardFacts"] | components["schemas"]["PrimedPlayAvailableFacts"] | components["schemas"]["PrimedSumFacts"] | components["schemas"]["PrimedWrongPhaseFacts"];
+        RefusalFacts: components["schemas"]["GameOverFacts"] | components["schemas"]["GameStatusFacts"] | components["schemas"]["NotYourTurnFacts"] | components["schemas"]["QuotaFacts"] | components["schemas"]["RenderBusyFacts"] | components["schemas"]["SeatCountFacts"] | components["schemas"]["VersionMismatchFacts"] | components["schemas"]["PrimeClimbCardFacts"] | components["schemas"]["PrimeClimbCursedFacts"] | components["schemas"]["PrimeClimbDiceUnusedFacts"] | components["schemas"]["PrimeClimbDieFacts"] | components["schemas"]["PrimeClimbIllegalStepFacts"] | components["schemas"]["PrimeClimbInvalidTargetFacts"] | components["schemas"]["PrimeClimbPawnFacts"] | components["schemas"]["PrimeClimbWrongPhaseFacts"] | components["schemas"]["PrimedCardNotInHandFacts"] | components["schemas"]["PrimedCardsFacts"] | components["schemas"]["PrimedDrawnCardFacts"] | components["schemas"]["PrimedPlayAvailableFacts"] | components["schemas"]["PrimedSumFacts"] | components["schemas"]["PrimedWrongPhaseFacts"];
     };
     responses: {
         /** @description The request is malformed (`invalid` and more specific codes); for example a body that is not exactly one JSON document in UTF-8, nested at most 32 deep with at most 1,000 values, without `\u0000` and unpaired surrogate (`\uD800`–`\uDFFF`) escapes. */
@@ -4012,7 +4046,20 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
-            429: components["responses"]["TooManyRequests"];
+            /**
+             * @description This client sent more requests than it may (`rate_limited`, with `Retry-After`), or it
+             *     holds as many games as a quota allows (`quota_exceeded`, with `facts`: see the quotas
+             *     above; `Retry-After` when waiting for games with no person to end may help).
+             */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             503: components["responses"]["Unavailable"];
         };
     };
