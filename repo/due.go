@@ -58,7 +58,10 @@ func roundRobinSQL(where, column string, nargs int, after bool) string {
 // the first (round robin); abandoned games come in any order.
 func (s *Games) DueGames(ctx context.Context, dues []play.Due, limit int) ([][]play.DueGame, error) {
 	b := &pgx.Batch{}
-	type read struct{ after, wrapped []play.DueGame }
+	type read struct {
+		after, wrapped []play.DueGame
+		anyOrder       bool // abandoned games: no owners in turn, every due game as read
+	}
 	reads := make([]read, len(dues))
 	collect := func(into *[]play.DueGame) func(pgx.Rows) error {
 		return func(rows pgx.Rows) error {
@@ -71,6 +74,7 @@ func (s *Games) DueGames(ctx context.Context, dues []play.Due, limit int) ([][]p
 		where, column, args := dueCondition(due)
 		switch {
 		case column == "":
+			reads[i].anyOrder = true
 			b.Queue(`SELECT id::text, owner_key FROM games WHERE `+where+` LIMIT $`+strconv.Itoa(len(args)+1),
 				append(args, limit)...).Query(collect(&reads[i].wrapped))
 			continue
@@ -84,6 +88,10 @@ func (s *Games) DueGames(ctx context.Context, dues []play.Due, limit int) ([][]p
 	}
 	out := make([][]play.DueGame, len(dues))
 	for i, r := range reads {
+		if r.anyOrder {
+			out[i] = r.wrapped
+			continue
+		}
 		after := dues[i].After
 		seen := map[string]bool{}
 		for _, g := range r.after {

@@ -135,4 +135,20 @@ func TestDueGamesTakeOwnersInTurn(t *testing.T) {
 	if ids := dueIDs(read(play.DueComputerGame, nil)); !slices.Equal(ids, []string{computer}) {
 		t.Errorf("due games with no person %v, want %s", ids, computer)
 	}
+	// Abandoned games take no turns: every one due is read, whichever owner the worker served last
+	// (a classroom's game once stayed unread after an address's game was served).
+	abandoned := func(after []byte) []string {
+		t.Helper()
+		due, err := db.Games().DueGames(ctx, []play.Due{{Work: play.DueAbandoned, Now: now.Add(time.Hour), After: after}}, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return dueIDs(due[0])
+	}
+	all := abandoned(nil)
+	for _, g := range first {
+		if got := abandoned(g.Owner); len(got) != len(all) || len(all) != 8 {
+			t.Errorf("abandoned games after owner %x: %v, want all %d: %v", g.Owner, got, 8, all)
+		}
+	}
 }
