@@ -108,7 +108,7 @@ func (s *Service) Act(ctx context.Context, in Action, p Principal, idem *Idempot
 		return s.replayAction(ctx, rec.Game, rec.Caller, replay.Seq, in.Action)
 	}
 	s.wakeBotsFor(rec.Game)
-	s.states.keep(rec.Game.ID, rec.Game.Snapshot, rec.next)
+	s.states.keep(rec.Game.ID, rec.Game.Status == StatusActive, rec.Game.Snapshot, rec.next)
 	g, err := s.gameWith(rec.Game, rec.next)
 	return &Acted{Game: g, Caller: rec.Caller, Entry: rec.Entry}, err
 }

@@ -42,11 +42,18 @@ func (d *decodedStates) find(id string, snapshot []byte) domain.State {
 	return kept.state
 }
 
-// keep remembers state as the game's snapshot decoded. When the limit is reached, some other game
-// is forgotten: whichever the map gives first, which is as good as any for games read in bursts.
-func (d *decodedStates) keep(id string, snapshot []byte, state domain.State) {
+// keep remembers state as the game's snapshot decoded while the game is active. A game over (or
+// not begun) is let go: it is rarely read again, and keeping it filled the map with games long
+// over (a soak's memory grew until 2,048 of them were held). When the limit is reached, some other
+// game is forgotten: whichever the map gives first, which is as good as any for games read in
+// bursts.
+func (d *decodedStates) keep(id string, active bool, snapshot []byte, state domain.State) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	if !active || state == nil {
+		delete(d.byID, id)
+		return
+	}
 	if _, ok := d.byID[id]; !ok && len(d.byID) >= decodedStatesLimit {
 		for other := range d.byID {
 			delete(d.byID, other)

@@ -8,6 +8,7 @@ import (
 
 	"primegames/domain/games"
 	"primegames/play"
+	"primegames/repo/repotest"
 )
 
 // Two instances over one database: each keeps the states it decoded or wrote, and neither ever
@@ -66,5 +67,24 @@ func TestKeptStatesFollowTheStoredSnapshot(t *testing.T) {
 			}
 		}
 		before = now
+	}
+}
+
+// A game's decoded state is kept while it is played and let go once it is over, so that the games
+// long finished do not fill the instance's memory up to the limit.
+func TestAFinishedGameKeepsNoDecodedState(t *testing.T) {
+	t.Parallel()
+	master := play.New(repotest.NewDB(t).Games(), games.All())
+	ctx := context.Background()
+	created, err := master.Create(ctx, play.NewGame{Kind: "primed", Players: []string{"Ada", "Bo"}}, play.Nobody, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := master.Load(ctx, created.Game.ID); err != nil || !master.HoldsDecodedState(created.Game.ID) {
+		t.Fatalf("a game under way read (%v): decoded state kept %v, want kept", err, master.HoldsDecodedState(created.Game.ID))
+	}
+	id, _ := finishedGame(t, master)
+	if _, err := master.Load(ctx, id); err != nil || master.HoldsDecodedState(id) {
+		t.Errorf("a finished game read (%v): decoded state kept %v, want none", err, master.HoldsDecodedState(id))
 	}
 }

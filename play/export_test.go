@@ -31,3 +31,11 @@ func (s *Service) StoreRematchOnly(ctx context.Context, gameID string) (string, 
 
 // ActForDueGame is one pass of the worker: the first of its jobs that is due, in their order.
 func (s *Service) ActForDueGame(ctx context.Context) (bool, error) { return s.actForDueGame(ctx) }
+
+// HoldsDecodedState reports whether the service keeps a decoded state for the game.
+func (s *Service) HoldsDecodedState(gameID string) bool {
+	s.states.mu.Lock()
+	defer s.states.mu.Unlock()
+	_, ok := s.states.byID[gameID]
+	return ok
+}

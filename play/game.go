@@ -112,14 +112,14 @@ func (s *Service) gameWith(rec *GameRecord, state domain.State) (*Game, error) {
 	rules := kind.Rules
 	g := &Game{GameRecord: *rec, Rules: rules, State: state}
 	if state == nil && len(rec.Snapshot) > 0 && string(rec.Snapshot) != "null" {
-		if g.State = s.states.find(rec.ID, rec.Snapshot); g.State != nil {
+		if g.State = s.states.find(rec.ID, rec.Snapshot); g.State != nil && rec.Status == StatusActive {
 			return g, nil
 		}
 		var err error
 		if g.State, err = rules.Decode(rec.Snapshot); err != nil {
 			return nil, fmt.Errorf("game %s snapshot: %w", rec.ID, err)
 		}
-		s.states.keep(rec.ID, rec.Snapshot, g.State)
+		s.states.keep(rec.ID, rec.Status == StatusActive, rec.Snapshot, g.State)
 	}
 	return g, nil
 }
