@@ -96,7 +96,7 @@ func (s *Service) wakeBotsFor(g *GameRecord) {
 // with SKIP LOCKED and the due condition checked again, which lets only one worker act for a game
 // at a time; the due times, kept with the game, survive restarts. Failures are logged, never fatal.
 func (s *Service) RunBots(ctx context.Context, logger *slog.Logger) {
-	stall := stallWatch{logger: logger, timeout: s.passTimeout}
+	stall := stallWatch{logger: logger, timeout: s.workerPassTimeout()}
 	for ctx.Err() == nil {
 		acted, stalled, err := s.workerPass(ctx, s.actForDueGame)
 		switch {

@@ -15,14 +15,18 @@ const DefaultWorkerPassTimeout = 10 * time.Second
 // SetWorkerPassTimeout sets how long one pass of the worker may take (DefaultWorkerPassTimeout).
 func (s *Service) SetWorkerPassTimeout(d time.Duration) { s.passTimeout = d }
 
+// workerPassTimeout is how long one pass of the worker may take.
+func (s *Service) workerPassTimeout() time.Duration {
+	if s.passTimeout <= 0 {
+		return DefaultWorkerPassTimeout
+	}
+	return s.passTimeout
+}
+
 // workerPass runs one pass of the worker within its time. stalled reports whether the pass ran out
 // of it.
 func (s *Service) workerPass(ctx context.Context, pass func(context.Context) (bool, error)) (acted, stalled bool, err error) {
-	timeout := s.passTimeout
-	if timeout <= 0 {
-		timeout = DefaultWorkerPassTimeout
-	}
-	passCtx, cancel := context.WithTimeout(ctx, timeout)
+	passCtx, cancel := context.WithTimeout(ctx, s.workerPassTimeout())
 	defer cancel()
 	acted, err = pass(passCtx)
 	stalled = ctx.Err() == nil && errors.Is(passCtx.Err(), context.DeadlineExceeded)
