@@ -741,7 +741,7 @@ type ClientInterface interface {
 	//
 	// Cost: the expert judges each action of a person once per request during play, once in all
 	// after the game (then the kept review is read); a game's history is bounded by its kind's
-	// options (Primed: 100 rounds at most). Reviews count against the instance's limit on
+	// options (Primed: 20 rounds at most). Reviews count against the instance's limit on
 	// expensive requests: beyond it, 503 `renders_busy` with `Retry-After`.
 	//
 	// Corresponds with GET /v1/games/{id}/review (the `GetReview` operationId).
@@ -1930,7 +1930,7 @@ func (c *Client) ResignGame(ctx context.Context, id GameID, params *ResignGamePa
 //
 // Cost: the expert judges each action of a person once per request during play, once in all
 // after the game (then the kept review is read); a game's history is bounded by its kind's
-// options (Primed: 100 rounds at most). Reviews count against the instance's limit on
+// options (Primed: 20 rounds at most). Reviews count against the instance's limit on
 // expensive requests: beyond it, 503 `renders_busy` with `Retry-After`.
 //
 // Corresponds with GET /v1/games/{id}/review (the `GetReview` operationId).
@@ -5121,7 +5121,7 @@ type ClientWithResponsesInterface interface {
 	//
 	// Cost: the expert judges each action of a person once per request during play, once in all
 	// after the game (then the kept review is read); a game's history is bounded by its kind's
-	// options (Primed: 100 rounds at most). Reviews count against the instance's limit on
+	// options (Primed: 20 rounds at most). Reviews count against the instance's limit on
 	// expensive requests: beyond it, 503 `renders_busy` with `Retry-After`.
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -10723,7 +10723,7 @@ func (c *ClientWithResponses) ResignGameWithResponse(ctx context.Context, id Gam
 //
 // Cost: the expert judges each action of a person once per request during play, once in all
 // after the game (then the kept review is read); a game's history is bounded by its kind's
-// options (Primed: 100 rounds at most). Reviews count against the instance's limit on
+// options (Primed: 20 rounds at most). Reviews count against the instance's limit on
 // expensive requests: beyond it, 503 `renders_busy` with `Retry-After`.
 //
 // Returns a wrapper object for the known response body format(s).

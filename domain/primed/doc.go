@@ -6,7 +6,7 @@
 //	{"deck":"primed","target":"primes","multi_card":false,"rounds":4}
 //
 // deck is "primed" (four each of 1..17, 2–6 players) or "standard" (four each of 1..10, 2–5 players);
-// target is "primes" or "composites"; rounds is 1..100. Missing fields take these defaults.
+// target is "primes" or "composites"; rounds is 1..20 (MaxRounds). Missing fields take these defaults.
 //
 // # Actions
 //

@@ -1067,7 +1067,7 @@ export interface paths {
          *
          *     Cost: the expert judges each action of a person once per request during play, once in all
          *     after the game (then the kept review is read); a game's history is bounded by its kind's
-         *     options (Primed: 100 rounds at most). Reviews count against the instance's limit on
+         *     options (Primed: 20 rounds at most). Reviews count against the instance's limit on
          *     expensive requests: beyond it, 503 `renders_busy` with `Retry-After`.
          */
         get: operations["getReview"];
