@@ -2,6 +2,8 @@ package repo
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/binary"
 	"errors"
 	"strconv"
 	"time"
@@ -199,19 +201,34 @@ func keyed(param string) string {
 }
 
 // Holdings counts the games not over that the owner's client and address hold, and of them the
-// active ones with no person in a seat, through the partial indexes of migration 00019.
+// active ones with no person in a seat, through the partial indexes of migration 00019. It first
+// takes the owner's quota locks, held until the transaction ends, so that creates by one client or
+// from one address count one after another: two at once cannot both see room for one more game.
+// The client's lock is always taken before the address's, so two creates cannot wait on each other.
 func (t *gameTx) Holdings(ctx context.Context, o play.Owner) (play.Holdings, error) {
 	var h play.Holdings
-	err := t.one(ctx, `SELECT
+	b := &pgx.Batch{}
+	b.Queue(lockResultSQL, quotaLockKey("client", o.Client))
+	if o.Address != "" {
+		b.Queue(lockResultSQL, quotaLockKey("address", o.Address))
+	}
+	b.Queue(`SELECT
 			(SELECT count(*) FROM games WHERE owner_key = `+keyed("$1")+` AND status IN ('lobby', 'active')),
 			(SELECT count(*) FROM games WHERE owner_key = `+keyed("$1")+` AND status IN ('lobby', 'active') AND computer_only),
 			(SELECT count(*) FROM games WHERE address_key = `+keyed("$2")+` AND status IN ('lobby', 'active')),
 			(SELECT count(*) FROM games WHERE address_key = `+keyed("$2")+` AND status IN ('lobby', 'active') AND computer_only)`,
-		[]any{o.Client, nullIfEmpty(o.Address)},
-		func(r pgx.Row) error {
+		o.Client, nullIfEmpty(o.Address)).
+		QueryRow(func(r pgx.Row) error {
 			return r.Scan(&h.ClientOpen, &h.ClientComputer, &h.AddressOpen, &h.AddressComputer)
 		})
-	return h, err
+	return h, t.send(ctx, b)
+}
+
+// quotaLockKey names an owner's quota lock by a hash, so not even the lock's parameters carry the
+// client or the address.
+func quotaLockKey(scope, owner string) int64 {
+	sum := sha256.Sum256([]byte("quota\x00" + scope + "\x00" + owner))
+	return int64(binary.BigEndian.Uint64(sum[:8]))
 }
 
 func nullIfEmpty(s string) *string {
