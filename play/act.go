@@ -185,7 +185,7 @@ func (s *Service) act(ctx context.Context, tx Tx, rec *GameRecord, caller Caller
 	if entry.Outcome, err = json.Marshal(outcome); err != nil {
 		return actedRecord{}, fmt.Errorf("encoding outcome: %w", err)
 	}
-	if err := recordStep(ctx, tx, rec, &entry, next, rec.SeatCount); err != nil {
+	if err := recordStep(ctx, tx, rec, &entry, next, rec.SeatCount, s.kindTally(rec.Kind)); err != nil {
 		return actedRecord{}, err
 	}
 	if !in.Timeout && seat < len(rec.Seats) && rec.Seats[seat].Timeouts > 0 { // the player is back (G-4)

@@ -60,6 +60,9 @@ type GameRecord struct {
 	TurnDeadline *time.Time
 	// EndReason says why an aborted game ended; "" for any other game.
 	EndReason EndReason
+	// Tally is the game's kept GameTally, as JSON, when it is current (counted up to this version);
+	// nil when the game keeps none that is.
+	Tally json.RawMessage
 
 	Seed        int64  `json:"-"`
 	CreatorHash []byte `json:"-"`

@@ -328,13 +328,18 @@ func startGame(ctx context.Context, tx Tx, g *GameRecord, rules domain.Rules, se
 	if start.Outcome, err = json.Marshal(outcome); err != nil {
 		return fmt.Errorf("encoding outcome: %w", err)
 	}
-	return recordStep(ctx, tx, g, &start, state, seats)
+	return recordStep(ctx, tx, g, &start, state, seats, nil)
 }
 
 // recordStep stores the state an entry leads to, which moves the game to its new status and
-// version, then appends the entry with that version.
-func recordStep(ctx context.Context, tx Tx, g *GameRecord, e *Entry, state domain.State, seats int) error {
-	if err := saveState(ctx, tx, g, state, seats); err != nil {
+// version, then appends the entry with that version. tally is the kind's, to count the entry in
+// the game's kept tally (none is needed for the start).
+func recordStep(ctx context.Context, tx Tx, g *GameRecord, e *Entry, state domain.State, seats int, tally tallyFunc) error {
+	kept, err := tallyAfter(g, e, tally)
+	if err != nil {
+		return err
+	}
+	if err := saveState(ctx, tx, g, state, seats, kept); err != nil {
 		return err
 	}
 	e.Version = g.Version
@@ -342,13 +347,14 @@ func recordStep(ctx context.Context, tx Tx, g *GameRecord, e *Entry, state domai
 }
 
 // saveState stores the new state and moves the game to its new status and version.
-func saveState(ctx context.Context, tx Tx, g *GameRecord, state domain.State, seats int) error {
+func saveState(ctx context.Context, tx Tx, g *GameRecord, state domain.State, seats int, tally json.RawMessage) error {
 	snapshot, err := json.Marshal(state)
 	if err != nil {
 		return fmt.Errorf("encoding snapshot: %w", err)
 	}
 	st := state.Status()
-	change := StateChange{Status: StatusActive, SeatCount: seats, Snapshot: snapshot, Winners: []int{}, ToAct: append([]int{}, st.ToAct...)}
+	change := StateChange{Status: StatusActive, SeatCount: seats, Snapshot: snapshot, Winners: []int{}, ToAct: append([]int{}, st.ToAct...),
+		Tally: tally}
 	if botToAct(g, st) >= 0 {
 		change.BotDue = &g.Settings.BotDelay
 	} else if firstToAct(g, st, false) >= 0 && g.Settings.TurnTime > 0 {

@@ -74,6 +74,9 @@ func (s *Service) resign(ctx context.Context, tx Tx, rec *GameRecord, seat int, 
 	if entry.Outcome, err = json.Marshal(outcome); err != nil {
 		return fmt.Errorf("encoding outcome: %w", err)
 	}
+	if change.Tally, err = tallyAfter(rec, &entry, nil); err != nil {
+		return err
+	}
 	if err := tx.SaveState(ctx, rec, change); err != nil {
 		return err
 	}

@@ -47,6 +47,14 @@ type ClassroomStats struct {
 	ReviewsPending int
 }
 
+// KeptTally is a game's kept GameTally, as JSON, counted up to Version; Tally is nil when the
+// game keeps none that is current.
+type KeptTally struct {
+	GameID, Kind string
+	Version      int64
+	Tally        json.RawMessage
+}
+
 // StudentSeat is a seat a student holds in one of the classroom's games.
 type StudentSeat struct {
 	GameID, Kind, StudentID string
@@ -69,9 +77,15 @@ type OutcomeEntry struct {
 type StatsStore interface {
 	// StudentSeats lists the seats students hold in the classroom's games.
 	StudentSeats(ctx context.Context, classroomID string) ([]StudentSeat, error)
-	// EachOutcome calls fn with every entry of the classroom's games but their starts, each game's
-	// entries together and in order.
-	EachOutcome(ctx context.Context, classroomID string, fn func(OutcomeEntry) error) error
+	// GameTallies lists the started games of the classroom in which a student holds a seat, each
+	// with its kept tally when that is current.
+	GameTallies(ctx context.Context, classroomID string) ([]KeptTally, error)
+	// EachOutcome calls fn with the entries of the games but their starts, up to each game's
+	// version, each game's entries together and in order.
+	EachOutcome(ctx context.Context, games []KeptTally, fn func(OutcomeEntry) error) error
+	// KeepTallies keeps each game's tally, counted up to its version, unless the game has moved on
+	// since.
+	KeepTallies(ctx context.Context, games []KeptTally) error
 	// AttemptCounts counts the refusals of the classroom's current students by code, most frequent
 	// first, each with up to examples of the most recent details: by student id, or all under ""
 	// when perStudent is false.
@@ -183,9 +197,19 @@ func countClassGames(seats []StudentSeat, byID map[string]*StudentStats, class *
 	}
 }
 
-// tallyGames runs each game's history through its kind's tally and credits each seat's counters
-// to the student in that seat.
+// tallyGames credits each seat's counters in the games' kept tallies to the student in that seat.
+// A game that keeps no current tally (one from before kept tallies, or moved on by an instance
+// that did not keep them) is counted from its history, and its tally kept, so the cost of a class's
+// statistics grows with its number of games, not with their lengths.
 func (s *Service) tallyGames(ctx context.Context, classroomID string, seats []StudentSeat, byID map[string]*StudentStats) error {
+	games, err := s.store.GameTallies(ctx, classroomID)
+	if err != nil {
+		return err
+	}
+	tallies, err := s.countStaleTallies(ctx, games)
+	if err != nil {
+		return err
+	}
 	studentOf := map[string]map[int]string{} // game → seat → student
 	for _, ss := range seats {
 		if studentOf[ss.GameID] == nil {
@@ -193,50 +217,53 @@ func (s *Service) tallyGames(ctx context.Context, classroomID string, seats []St
 		}
 		studentOf[ss.GameID][ss.Seat] = ss.StudentID
 	}
-	var current, currentKind string
-	counts := domain.Counts{}
-	resigned := map[int]bool{} // seats of the current game whose student resigned
-	flush := func() {
-		for seat, named := range counts {
-			if st := byID[studentOf[current][seat]]; st != nil {
-				st.addCounts(currentKind, named)
+	for _, g := range games {
+		t := tallies[g.GameID]
+		if t == nil {
+			if t, err = decodeTally(g.GameID, g.Tally); err != nil {
+				return err
 			}
 		}
-		counts, resigned = domain.Counts{}, map[int]bool{}
+		for seat, named := range t.Counts {
+			if st := byID[studentOf[g.GameID][seat]]; st != nil {
+				st.addCounts(g.Kind, named)
+			}
+		}
 	}
-	err := s.store.EachOutcome(ctx, classroomID, func(e OutcomeEntry) error {
-		if e.GameID != current {
-			flush()
-			current, currentKind = e.GameID, e.Kind
-		}
-		if e.Service {
-			if e.Seat != nil && isResignation(e.Action) {
-				resigned[*e.Seat] = true // what the seat does from now on is the computer's (G-3)
+	return nil
+}
+
+// countStaleTallies counts, from their histories, the tallies of the games that keep none that is
+// current, and keeps them.
+func (s *Service) countStaleTallies(ctx context.Context, games []KeptTally) (map[string]*GameTally, error) {
+	var stale []KeptTally
+	for _, g := range games {
+		if g.Tally == nil {
+			if _, ok := s.kinds.Lookup(g.Kind); !ok {
+				return nil, fmt.Errorf("game %s has unknown kind %q", g.GameID, g.Kind)
 			}
-			return nil
+			stale = append(stale, g)
 		}
-		kind, ok := s.kinds.Lookup(e.Kind)
-		if !ok {
-			return fmt.Errorf("game %s has unknown kind %q", e.GameID, e.Kind)
-		}
-		entryCounts := domain.Counts{}
-		if err := kind.Tally(e.Outcome, entryCounts); err != nil {
-			return fmt.Errorf("tallying game %s: %w", e.GameID, err)
-		}
-		for seat, named := range entryCounts {
-			for name, n := range named {
-				if !resigned[seat] {
-					counts.Add(seat, name, n)
-				}
-			}
-		}
-		return nil
+	}
+	tallies := map[string]*GameTally{}
+	if len(stale) == 0 {
+		return tallies, nil
+	}
+	for _, g := range stale {
+		tallies[g.GameID] = &GameTally{Counts: domain.Counts{}}
+	}
+	err := s.store.EachOutcome(ctx, stale, func(e OutcomeEntry) error {
+		return tallies[e.GameID].add(s.kindTally(e.Kind), e)
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
-	flush()
-	return nil
+	for i, g := range stale {
+		if stale[i].Tally, err = json.Marshal(tallies[g.GameID]); err != nil {
+			return nil, err
+		}
+	}
+	return tallies, s.store.KeepTallies(ctx, stale)
 }
 
 func (st *StudentStats) addCounts(kind string, named map[string]int) {

@@ -252,6 +252,8 @@ type StateChange struct {
 	// them (G-4); nil clears the deadline, unless KeepDeadline keeps it as it is.
 	TurnDue      *time.Duration
 	KeepDeadline bool
+	// Tally is the game's GameTally once the change's entry is counted, as JSON; nil keeps none.
+	Tally json.RawMessage
 }
 
 // ProgressRecord is a game and the next entries of its history, read from one snapshot so they

@@ -303,10 +303,11 @@ func (t *gameTx) SaveState(ctx context.Context, g *play.GameRecord, c play.State
 			finished_at = CASE WHEN $2 = 'finished' THEN $10 END,
 			bot_due_at = $6,
 			turn_deadline = CASE WHEN $9 THEN turn_deadline ELSE $8 END,
-			computer_only = $11
+			computer_only = $11,
+			tally = $12, tally_version = CASE WHEN $12::json IS NULL THEN NULL ELSE version + 1 END
 		WHERE id = $1`,
 		g.ID, c.Status, c.SeatCount, c.Snapshot, int32s(c.Winners), t.dueAt(c.BotDue), int32s(c.ToAct), t.dueAt(c.TurnDue), c.KeepDeadline, t.now,
-		g.ComputerOnly())
+		g.ComputerOnly(), []byte(c.Tally))
 	if err != nil {
 		return err
 	}
@@ -321,7 +322,7 @@ func (t *gameTx) SaveState(ctx context.Context, g *play.GameRecord, c play.State
 		now := t.now
 		g.FinishedAt = &now
 	}
-	g.Status, g.SeatCount, g.Snapshot, g.Winners = c.Status, c.SeatCount, c.Snapshot, c.Winners
+	g.Status, g.SeatCount, g.Snapshot, g.Winners, g.Tally = c.Status, c.SeatCount, c.Snapshot, c.Winners, c.Tally
 	if len(g.Winners) == 0 {
 		g.Winners = nil
 	}
@@ -345,7 +346,7 @@ func (t *gameTx) RemoveSeat(ctx context.Context, gameID string, seat int) error 
 // links to one already: the first link stands, and is announced once.
 func (t *gameTx) LinkRematch(ctx context.Context, gameID, rematchID string) error {
 	linked := false
-	err := t.one(ctx, `WITH linked AS (UPDATE games SET rematch_id = $2, version = version + 1, `+touched("$3")+`
+	err := t.one(ctx, `WITH linked AS (UPDATE games SET rematch_id = $2, version = version + 1, `+keepTally+`, `+touched("$3")+`
 			WHERE id = $1 AND rematch_id IS NULL RETURNING 1)
 		SELECT EXISTS (SELECT FROM linked)`, []any{gameID, rematchID, t.now}, func(r pgx.Row) error { return r.Scan(&linked) })
 	if err != nil || !linked {
@@ -355,13 +356,17 @@ func (t *gameTx) LinkRematch(ctx context.Context, gameID, rematchID string) erro
 }
 
 func (t *gameTx) BumpVersion(ctx context.Context, g *play.GameRecord) error {
-	if err := t.queue(ctx, `UPDATE games SET version = version + 1, `+touched("$2")+` WHERE id = $1`, g.ID, t.now); err != nil {
+	if err := t.queue(ctx, `UPDATE games SET version = version + 1, `+keepTally+`, `+touched("$2")+` WHERE id = $1`, g.ID, t.now); err != nil {
 		return err
 	}
 	g.Version++
 	g.UpdatedAt = t.now
 	return nil
 }
+
+// keepTally keeps a current tally current through a change of version that appends no entry a
+// tally counts.
+const keepTally = `tally_version = CASE WHEN tally_version = version THEN version + 1 END`
 
 // int32s is seats as the database's int[] takes them, never NULL.
 func int32s(seats []int) []int32 {
@@ -394,7 +399,7 @@ func (t *gameTx) SetTimeouts(ctx context.Context, gameID string, seat, timeouts 
 }
 
 func (t *gameTx) AbortGame(ctx context.Context, g *play.GameRecord, reason play.EndReason) error {
-	if err := t.queue(ctx, `UPDATE games SET status = 'aborted', end_reason = $2, version = version + 1, `+touched("$3")+`, finished_at = $3,
+	if err := t.queue(ctx, `UPDATE games SET status = 'aborted', end_reason = $2, version = version + 1, `+keepTally+`, `+touched("$3")+`, finished_at = $3,
 			bot_due_at = NULL, turn_deadline = NULL, to_act = '{}' WHERE id = $1`, g.ID, string(reason), t.now); err != nil {
 		return err
 	}

@@ -26,11 +26,34 @@ func (s *Games) StudentSeats(ctx context.Context, classroomID string) ([]play.St
 	})
 }
 
-// EachOutcome calls fn with every entry of the classroom's games but their starts, by game and in
-// order.
-func (s *Games) EachOutcome(ctx context.Context, classroomID string, fn func(play.OutcomeEntry) error) error {
-	rows, err := s.db.reads(ctx).Query(ctx, `SELECT g.id::text, g.kind, a.seat, a.service, a.action, a.outcome FROM actions a JOIN games g ON g.id = a.game_id
-		WHERE g.classroom_id = $1 AND a.seq > 0 ORDER BY a.game_id, a.seq`, classroomID)
+// GameTallies lists the started games of the classroom in which a student holds a seat, each with
+// its kept tally when that is current.
+func (s *Games) GameTallies(ctx context.Context, classroomID string) ([]play.KeptTally, error) {
+	rows, err := s.db.reads(ctx).Query(ctx, `SELECT g.id::text, g.kind, g.version, `+currentTally+` FROM games g
+		WHERE g.classroom_id = $1 AND g.status <> 'lobby' AND EXISTS (SELECT FROM seats s WHERE s.game_id = g.id AND s.student_id IS NOT NULL)`,
+		classroomID)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (play.KeptTally, error) {
+		var k play.KeptTally
+		err := r.Scan(&k.GameID, &k.Kind, &k.Version, (*[]byte)(&k.Tally))
+		return k, err
+	})
+}
+
+// EachOutcome calls fn with the entries of the games but their starts, up to each game's version,
+// by game and in order.
+func (s *Games) EachOutcome(ctx context.Context, games []play.KeptTally, fn func(play.OutcomeEntry) error) error {
+	ids, versions := make([]string, len(games)), make([]int64, len(games))
+	for i, g := range games {
+		ids[i], versions[i] = g.GameID, g.Version
+	}
+	rows, err := s.db.reads(ctx).Query(ctx, `SELECT g.id::text, g.kind, a.seat, a.service, a.action, a.outcome
+		FROM unnest($1::uuid[], $2::bigint[]) AS w(id, version)
+		JOIN games g ON g.id = w.id
+		JOIN actions a ON a.game_id = w.id AND a.seq > 0 AND a.version <= w.version
+		ORDER BY a.game_id, a.seq`, ids, versions)
 	if err != nil {
 		return err
 	}
@@ -50,6 +73,15 @@ func (s *Games) EachOutcome(ctx context.Context, classroomID string, fn func(pla
 		}
 	}
 	return rows.Err()
+}
+
+// KeepTallies keeps each game's tally, counted up to its version, unless the game has moved on since.
+func (s *Games) KeepTallies(ctx context.Context, games []play.KeptTally) error {
+	b := &pgx.Batch{}
+	for _, g := range games {
+		b.Queue(`UPDATE games SET tally = $3, tally_version = $2 WHERE id = $1 AND version = $2`, g.GameID, g.Version, []byte(g.Tally))
+	}
+	return s.db.Pool.SendBatch(ctx, b).Close()
 }
 
 // attemptsByCode counts the refusals of the classroom's current students by code, most frequent

@@ -1,0 +1,83 @@
+package play
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"primegames/domain"
+)
+
+// GameTally is what a game's history after its start has told a class's statistics: each seat's
+// counters, and the seats whose student resigned, whose later actions are the computer's and count
+// for nobody (G-3). A game keeps its tally up to date in the transaction of each entry, so that a
+// class's statistics read one small record per game, not the games' histories (issue 23).
+type GameTally struct {
+	Counts   domain.Counts `json:"counts"`
+	Resigned []int         `json:"resigned,omitempty"`
+}
+
+// tallyFunc is a kind's domain.GameKind.Tally.
+type tallyFunc = func(outcome json.RawMessage, counts domain.Counts) error
+
+// add counts one entry of the game's history after its start; tally reads the outcomes of
+// players' entries (a service entry counts nothing, though a resignation stops its seat's counting).
+func (t *GameTally) add(tally tallyFunc, e OutcomeEntry) error {
+	if e.Service {
+		if e.Seat != nil && isResignation(e.Action) && !slices.Contains(t.Resigned, *e.Seat) {
+			t.Resigned = append(t.Resigned, *e.Seat)
+		}
+		return nil
+	}
+	entryCounts := domain.Counts{}
+	if err := tally(e.Outcome, entryCounts); err != nil {
+		return fmt.Errorf("tallying game %s: %w", e.GameID, err)
+	}
+	for seat, named := range entryCounts {
+		if slices.Contains(t.Resigned, seat) {
+			continue
+		}
+		for name, n := range named {
+			t.Counts.Add(seat, name, n)
+		}
+	}
+	return nil
+}
+
+// kindTally is the Tally of a kind the catalogue holds (one a decoded game has).
+func (s *Service) kindTally(kind string) tallyFunc {
+	k, _ := s.kinds.Lookup(kind)
+	return k.Tally
+}
+
+// decodeTally reads a kept tally.
+func decodeTally(gameID string, kept json.RawMessage) (*GameTally, error) {
+	t := &GameTally{}
+	if err := json.Unmarshal(kept, t); err != nil {
+		return nil, fmt.Errorf("the kept tally of game %s: %w", gameID, err)
+	}
+	if t.Counts == nil {
+		t.Counts = domain.Counts{}
+	}
+	return t, nil
+}
+
+// tallyAfter is the tally g keeps once e is appended: a fresh one at the start, and none (nil) when
+// g keeps none that is current, which a statistics request then counts from the history once.
+// tally reads the outcome of a player's entry; service entries need none.
+func tallyAfter(g *GameRecord, e *Entry, tally tallyFunc) (json.RawMessage, error) {
+	t := &GameTally{Counts: domain.Counts{}}
+	if e.Seq > 0 {
+		if g.Tally == nil {
+			return nil, nil
+		}
+		var err error
+		if t, err = decodeTally(g.ID, g.Tally); err != nil {
+			return nil, err
+		}
+		if err := t.add(tally, OutcomeEntry{GameID: g.ID, Kind: g.Kind, Seat: e.Seat, Service: e.Service, Action: e.Action, Outcome: e.Outcome}); err != nil {
+			return nil, err
+		}
+	}
+	return json.Marshal(t)
+}
