@@ -20,7 +20,7 @@ var _ play.Store = (*Games)(nil)
 
 const gameColumns = `id::text, kind, options, status, seat_count, seed, version, snapshot, winners,
 	creator_token_hash, created_at, updated_at, finished_at, classroom_id::text, bot_delay_ms, hints, bot_due_at, rematch_id::text,
-	coalesce(turn_seconds, 0), turn_deadline, coalesce(end_reason, ''), ` + currentTally + ``
+	coalesce(turn_seconds, 0), turn_deadline, coalesce(end_reason, ''), ` + currentTally
 
 // currentTally is a game's kept tally when it is current: counted up to the game's version.
 const currentTally = `CASE WHEN tally_version = version THEN tally END`
