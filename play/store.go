@@ -158,8 +158,9 @@ type Tx interface {
 	// SetTeacherToken replaces the classroom's teacher token hash, if it is still oldHash;
 	// ErrNotFound when it is not.
 	SetTeacherToken(ctx context.Context, classroomID string, oldHash, hash []byte) error
-	// RecordAttempt keeps a refused action for review.
-	RecordAttempt(ctx context.Context, gameID string, a Attempt) error
+	// RecordAttempt keeps a refused action for review, unless the seat has had keep refusals kept
+	// at the same version of the game already.
+	RecordAttempt(ctx context.Context, gameID string, a Attempt, keep int) error
 	// LockResult waits for any other request holding the same idempotency lookup.
 	LockResult(ctx context.Context, lookup []byte) error
 	// StoredResult reads a result kept for lookup and not yet expired; ErrNotFound when none.

@@ -425,9 +425,12 @@ func (t *gameTx) SetTeacherToken(ctx context.Context, classroomID string, oldHas
 		[]any{classroomID, oldHash, hash}, func(r pgx.Row) error { return r.Scan(nil) }))
 }
 
-func (t *gameTx) RecordAttempt(ctx context.Context, gameID string, a play.Attempt) error {
-	return t.queue(ctx, `INSERT INTO attempts (game_id, seat, version, action, code, detail, facts, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-		gameID, a.Seat, a.Version, a.Action, a.Code, a.Detail, a.Facts, t.now)
+// RecordAttempt counts the seat's attempts at the version through the index of migration 00021.
+func (t *gameTx) RecordAttempt(ctx context.Context, gameID string, a play.Attempt, keep int) error {
+	return t.queue(ctx, `INSERT INTO attempts (game_id, seat, version, action, code, detail, facts, created_at)
+		SELECT $1, $2, $3, $4, $5, $6, $7, $8
+		WHERE (SELECT count(*) FROM attempts WHERE game_id = $1 AND version = $3 AND seat = $2) < $9`,
+		gameID, a.Seat, a.Version, a.Action, a.Code, a.Detail, a.Facts, t.now, keep)
 }
 
 func (t *gameTx) LockResult(ctx context.Context, lookup []byte) error {

@@ -521,7 +521,7 @@ type ClientInterface interface {
 
 	// ListAttempts A game's refused actions (the classroom's teacher; anyone who can see the game once it is over).
 	//
-	// Every action the game refused, with the seat, the version it was sent against, the refusal's `code` and `detail`, oldest first: what the teacher reviews. During play only the classroom's teacher may read them; once the game is over, anyone who may see the game.
+	// The actions the game refused, with the seat, the version it was sent against, the refusal's `code` and `detail`, oldest first: what the teacher reviews. A game keeps at most the first 10 refusals of each seat at each version (the same position): later ones are refused all the same but not kept, so that no client can grow a game's attempts without end. During play only the classroom's teacher may read them; once the game is over, anyone who may see the game.
 	//
 	// Corresponds with GET /v1/games/{id}/attempts (the `ListAttempts` operationId).
 	ListAttempts(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -1600,7 +1600,7 @@ func (c *Client) PostAction(ctx context.Context, id GameID, params *PostActionPa
 
 // ListAttempts A game's refused actions (the classroom's teacher; anyone who can see the game once it is over).
 //
-// Every action the game refused, with the seat, the version it was sent against, the refusal's `code` and `detail`, oldest first: what the teacher reviews. During play only the classroom's teacher may read them; once the game is over, anyone who may see the game.
+// The actions the game refused, with the seat, the version it was sent against, the refusal's `code` and `detail`, oldest first: what the teacher reviews. A game keeps at most the first 10 refusals of each seat at each version (the same position): later ones are refused all the same but not kept, so that no client can grow a game's attempts without end. During play only the classroom's teacher may read them; once the game is over, anyone who may see the game.
 //
 // Corresponds with GET /v1/games/{id}/attempts (the `ListAttempts` operationId).
 func (c *Client) ListAttempts(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -4883,7 +4883,7 @@ type ClientWithResponsesInterface interface {
 
 	// ListAttemptsWithResponse A game's refused actions (the classroom's teacher; anyone who can see the game once it is over).
 	//
-	// Every action the game refused, with the seat, the version it was sent against, the refusal's `code` and `detail`, oldest first: what the teacher reviews. During play only the classroom's teacher may read them; once the game is over, anyone who may see the game.
+	// The actions the game refused, with the seat, the version it was sent against, the refusal's `code` and `detail`, oldest first: what the teacher reviews. A game keeps at most the first 10 refusals of each seat at each version (the same position): later ones are refused all the same but not kept, so that no client can grow a game's attempts without end. During play only the classroom's teacher may read them; once the game is over, anyone who may see the game.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -10419,7 +10419,7 @@ func (c *ClientWithResponses) PostActionWithResponse(ctx context.Context, id Gam
 
 // ListAttemptsWithResponse A game's refused actions (the classroom's teacher; anyone who can see the game once it is over).
 //
-// Every action the game refused, with the seat, the version it was sent against, the refusal's `code` and `detail`, oldest first: what the teacher reviews. During play only the classroom's teacher may read them; once the game is over, anyone who may see the game.
+// The actions the game refused, with the seat, the version it was sent against, the refusal's `code` and `detail`, oldest first: what the teacher reviews. A game keeps at most the first 10 refusals of each seat at each version (the same position): later ones are refused all the same but not kept, so that no client can grow a game's attempts without end. During play only the classroom's teacher may read them; once the game is over, anyone who may see the game.
 //
 // Returns a wrapper object for the known response body format(s).
 //

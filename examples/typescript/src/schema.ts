@@ -1032,7 +1032,7 @@ export interface paths {
         };
         /**
          * A game's refused actions (the classroom's teacher; anyone who can see the game once it is over).
-         * @description Every action the game refused, with the seat, the version it was sent against, the refusal's `code` and `detail`, oldest first: what the teacher reviews. During play only the classroom's teacher may read them; once the game is over, anyone who may see the game.
+         * @description The actions the game refused, with the seat, the version it was sent against, the refusal's `code` and `detail`, oldest first: what the teacher reviews. A game keeps at most the first 10 refusals of each seat at each version (the same position): later ones are refused all the same but not kept, so that no client can grow a game's attempts without end. During play only the classroom's teacher may read them; once the game is over, anyone who may see the game.
          */
         get: operations["listAttempts"];
         put?: never;
