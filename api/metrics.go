@@ -67,7 +67,7 @@ func newWorkerMetrics(service *play.Service) *workerMetrics {
 			Buckets: []float64{.01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60, 300},
 		}, []string{"job"}),
 		depth: prometheus.NewDesc("worker_queue_depth",
-			"Games whose job is due now and not yet served, by job (turn, bot, computer_game), read at the scrape.", []string{"job"}, nil),
+			"Games whose job is due now and not yet served, by job (turn, bot, computer_game), read at the scrape and counted up to "+strconv.Itoa(play.QueueDepthCap)+".", []string{"job"}, nil),
 		service: service,
 	}
 	service.ObserveWorker(func(work play.DueWork, late time.Duration) {

@@ -57,13 +57,17 @@ func (f *fairness) served(work DueWork, owner []byte, dueAt *time.Time, now time
 	observe(work, late)
 }
 
-// QueueDepth is how many games each of the worker's timed jobs has due now: turns out of time,
-// computer players' moves in games with a person, in games with none.
+// QueueDepthCap bounds what QueueDepth counts, so that a scrape costs the same however long the
+// backlog: a depth of QueueDepthCap means at least that many.
+const QueueDepthCap = 10000
+
+// QueueDepth is how many games each of the worker's timed jobs has due now, up to QueueDepthCap:
+// turns out of time, computer players' moves in games with a person, in games with none.
 func (s *Service) QueueDepth(ctx context.Context) (map[DueWork]int, error) {
 	now := s.now()
 	out := map[DueWork]int{}
 	for _, work := range []DueWork{DueTurn, DueBot, DueComputerGame} {
-		n, err := s.store.DueCount(ctx, Due{Work: work, Now: now})
+		n, err := s.store.DueCount(ctx, Due{Work: work, Now: now}, QueueDepthCap)
 		if err != nil {
 			return nil, err
 		}

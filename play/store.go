@@ -37,8 +37,9 @@ type Store interface {
 	// the soonest due game of each owner with a game due, owners in the order of their keys,
 	// starting after due.After and wrapping around; abandoned games come in any order.
 	DueGames(ctx context.Context, dues []Due, limit int) ([][]DueGame, error)
-	// DueCount is how many games have the work due (for a bot or a turn's deadline).
-	DueCount(ctx context.Context, due Due) (int, error)
+	// DueCount is how many games have the work due (for a bot or a turn's deadline), counting no
+	// further than atMost.
+	DueCount(ctx context.Context, due Due, atMost int) (int, error)
 	// Update runs fn in one transaction, committing when fn returns nil. now is the transaction's
 	// time, from the service's clock: the time every change in it records (a game's updated_at, an
 	// entry's time, a due time or deadline counted from now) and the time its expiry checks

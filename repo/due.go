@@ -110,11 +110,12 @@ func (s *Games) DueGames(ctx context.Context, dues []play.Due, limit int) ([][]p
 	return out, nil
 }
 
-// DueCount is how many games have the work due.
-func (s *Games) DueCount(ctx context.Context, due play.Due) (int, error) {
+// DueCount is how many games have the work due, counting no further than atMost.
+func (s *Games) DueCount(ctx context.Context, due play.Due, atMost int) (int, error) {
 	where, _, args := dueCondition(due)
 	var n int
-	err := s.db.Pool.QueryRow(ctx, `SELECT count(*) FROM games WHERE `+where, args...).Scan(&n)
+	err := s.db.Pool.QueryRow(ctx, `SELECT count(*) FROM (SELECT FROM games WHERE `+where+` LIMIT $`+strconv.Itoa(len(args)+1)+`) due`,
+		append(args, atMost)...).Scan(&n)
 	return n, err
 }
 

@@ -135,6 +135,12 @@ func TestDueGamesTakeOwnersInTurn(t *testing.T) {
 	if ids := dueIDs(read(play.DueComputerGame, nil)); !slices.Equal(ids, []string{computer}) {
 		t.Errorf("due games with no person %v, want %s", ids, computer)
 	}
+	// The queue depth counts due games no further than it is asked to.
+	for atMost, want := range map[int]int{3: 3, 10: 7} {
+		if n, err := db.Games().DueCount(ctx, play.Due{Work: play.DueBot, Now: now}, atMost); err != nil || n != want {
+			t.Errorf("DueCount up to %d: %d, %v; want %d", atMost, n, err, want)
+		}
+	}
 	// Abandoned games take no turns: every one due is read, whichever owner the worker served last
 	// (a classroom's game once stayed unread after an address's game was served).
 	abandoned := func(after []byte) []string {

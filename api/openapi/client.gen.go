@@ -117,8 +117,10 @@ type ClientInterface interface {
 	//
 	// Request counts and latency histograms by route and status
 	// (`http_requests_total`, `http_request_duration_seconds`; status 499 counts requests whose
-	// client gave up before the answer) and connection pool
-	// statistics (`db_pool_*`), in the Prometheus text exposition format.
+	// client gave up before the answer), connection pool statistics (`db_pool_*`), open streams
+	// (`event_streams_open`) and the worker's lateness and backlog by job
+	// (`worker_lateness_seconds`, `worker_queue_depth`, counted up to 10,000; docs/operations.md
+	// says what each job is), in the Prometheus text exposition format.
 	//
 	// Corresponds with GET /metrics (the `GetMetrics` operationId).
 	GetMetrics(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -886,8 +888,10 @@ func (c *Client) GetHealthz(ctx context.Context, reqEditors ...RequestEditorFn) 
 //
 // Request counts and latency histograms by route and status
 // (`http_requests_total`, `http_request_duration_seconds`; status 499 counts requests whose
-// client gave up before the answer) and connection pool
-// statistics (`db_pool_*`), in the Prometheus text exposition format.
+// client gave up before the answer), connection pool statistics (`db_pool_*`), open streams
+// (`event_streams_open`) and the worker's lateness and backlog by job
+// (`worker_lateness_seconds`, `worker_queue_depth`, counted up to 10,000; docs/operations.md
+// says what each job is), in the Prometheus text exposition format.
 //
 // Corresponds with GET /metrics (the `GetMetrics` operationId).
 func (c *Client) GetMetrics(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -4441,8 +4445,10 @@ type ClientWithResponsesInterface interface {
 	//
 	// Request counts and latency histograms by route and status
 	// (`http_requests_total`, `http_request_duration_seconds`; status 499 counts requests whose
-	// client gave up before the answer) and connection pool
-	// statistics (`db_pool_*`), in the Prometheus text exposition format.
+	// client gave up before the answer), connection pool statistics (`db_pool_*`), open streams
+	// (`event_streams_open`) and the worker's lateness and backlog by job
+	// (`worker_lateness_seconds`, `worker_queue_depth`, counted up to 10,000; docs/operations.md
+	// says what each job is), in the Prometheus text exposition format.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -9791,8 +9797,10 @@ func (c *ClientWithResponses) GetHealthzWithResponse(ctx context.Context, reqEdi
 //
 // Request counts and latency histograms by route and status
 // (`http_requests_total`, `http_request_duration_seconds`; status 499 counts requests whose
-// client gave up before the answer) and connection pool
-// statistics (`db_pool_*`), in the Prometheus text exposition format.
+// client gave up before the answer), connection pool statistics (`db_pool_*`), open streams
+// (`event_streams_open`) and the worker's lateness and backlog by job
+// (`worker_lateness_seconds`, `worker_queue_depth`, counted up to 10,000; docs/operations.md
+// says what each job is), in the Prometheus text exposition format.
 //
 // Returns a wrapper object for the known response body format(s).
 //

@@ -55,8 +55,10 @@ export interface paths {
          * Prometheus metrics.
          * @description Request counts and latency histograms by route and status
          *     (`http_requests_total`, `http_request_duration_seconds`; status 499 counts requests whose
-         *     client gave up before the answer) and connection pool
-         *     statistics (`db_pool_*`), in the Prometheus text exposition format.
+         *     client gave up before the answer), connection pool statistics (`db_pool_*`), open streams
+         *     (`event_streams_open`) and the worker's lateness and backlog by job
+         *     (`worker_lateness_seconds`, `worker_queue_depth`, counted up to 10,000; docs/operations.md
+         *     says what each job is), in the Prometheus text exposition format.
          */
         get: operations["getMetrics"];
         put?: never;
