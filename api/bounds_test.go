@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"regexp"
 	"strings"
@@ -87,13 +88,15 @@ func TestReplayIsDrawnInWindows(t *testing.T) {
 }
 
 // Expensive requests beyond RENDER_LIMIT wait in RENDER_QUEUE; beyond both, 503 renders_busy with
-// Retry-After and the limits as facts. Cheap requests are not held.
+// Retry-After and the limits as facts, logged as load shed (a warning), not as a fault. Cheap
+// requests are not held.
 func TestRenderLimitRefusesWhenFull(t *testing.T) {
 	t.Parallel()
 	db := repotest.NewDB(t)
 	cfg := testConfig()
 	cfg.RenderLimit, cfg.RenderQueue = 1, 1
-	srv, err := newAPI(cfg, db, quietLogger())
+	logs := &lockedBuffer{}
+	srv, err := newAPI(cfg, db, slog.New(slog.NewJSONHandler(logs, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,5 +135,21 @@ func TestRenderLimitRefusesWhenFull(t *testing.T) {
 	release()
 	if resp := <-queued; resp.StatusCode != http.StatusOK {
 		t.Errorf("the queued picture = %d, want 200 once the slot was free: %s", resp.StatusCode, resp.Body)
+	}
+	shed := 0
+	for _, line := range strings.Split(strings.TrimSpace(logs.String()), "\n") {
+		var entry struct{ Level, Msg string }
+		if err := json.Unmarshal([]byte(line), &entry); err != nil {
+			t.Fatalf("log line %q: %v", line, err)
+		}
+		switch {
+		case entry.Level == "ERROR":
+			t.Errorf("logged as an error: %s", line)
+		case entry.Msg == "request shed" && entry.Level == "WARN":
+			shed++
+		}
+	}
+	if shed != 3 {
+		t.Errorf("%d requests logged as shed at warn level, want the 3 refused:\n%s", shed, logs.String())
 	}
 }

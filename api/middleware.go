@@ -104,7 +104,10 @@ func (s *Server) observe(next echo.HandlerFunc) echo.HandlerFunc {
 		status := c.Response().Status
 		s.metrics.observe(methodOf(c), route, status, elapsed)
 		level, msg := slog.LevelInfo, "request"
-		if status >= 500 {
+		switch {
+		case c.Get(shedKey) != nil:
+			level, msg = slog.LevelWarn, "request shed"
+		case status >= 500:
 			level = slog.LevelError
 		}
 		var extra []slog.Attr

@@ -57,6 +57,14 @@ var codeOfStatus = map[int]string{
 	http.StatusServiceUnavailable:    "unavailable",
 }
 
+// shedCodes are the refusals of a server that is working as meant and sheds load: a request beyond
+// the render gate's queue or the streams an instance holds. Each is logged once, as a warning, by
+// the access log; an error in the log is a fault to look into.
+var shedCodes = map[string]bool{"renders_busy": true, "streams_full": true}
+
+// shedKey marks a request whose answer is a shed refusal, for the access log.
+const shedKey = "shed"
+
 // handleError is echo's error handler: every error any handler or middleware returns becomes an
 // RFC 9457 problem here, and nowhere else.
 func (s *Server) handleError(err error, c echo.Context) {
@@ -86,7 +94,10 @@ func (s *Server) handleError(err error, c echo.Context) {
 	}
 	p.Instance = ptr(c.Request().URL.Path)
 	p.RequestId = ptr(requestIDOf(c))
-	if p.Status >= 500 {
+	switch {
+	case shedCodes[p.Code]:
+		c.Set(shedKey, true)
+	case p.Status >= 500:
 		s.logger.LogAttrs(c.Request().Context(), slog.LevelError, "request failed",
 			slog.String("request_id", requestIDOf(c)), slog.String("error", err.Error()))
 	}
