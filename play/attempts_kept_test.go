@@ -53,15 +53,7 @@ func TestRefusalsKeptPerSeatAndPositionAreBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	seat := g.State.Status().ToAct[0]
-	legal, err := json.Marshal(g.State.LegalActions(seat))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var actions []struct{ Action json.RawMessage }
-	if err := json.Unmarshal(legal, &actions); err != nil || len(actions) == 0 {
-		t.Fatalf("legal actions %s: %v", legal, err)
-	}
-	if _, err := master.Act(ctx, play.Action{GameID: id, Action: actions[0].Action}, seats[seat], nil); err != nil {
+	if _, err := master.Act(ctx, play.Action{GameID: id, Action: firstLegalAction(t, g.State, seat)}, seats[seat], nil); err != nil {
 		t.Fatal(err)
 	}
 	refuseOnce()

@@ -2,8 +2,10 @@ package play_test
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 
+	"primegames/domain"
 	"primegames/domain/games"
 	"primegames/play"
 	"primegames/repo"
@@ -22,4 +24,18 @@ func climbForTwo(t *testing.T) (*repo.DB, *play.Service, *play.Created, play.Pri
 	}
 	first := created.Game.State.Status().ToAct[0]
 	return db, master, created, play.IdentifyToken(created.SeatTokens[first].Token, "")
+}
+
+// firstLegalAction is the first of the seat's legal actions in state, as it would be posted.
+func firstLegalAction(t *testing.T, state domain.State, seat int) json.RawMessage {
+	t.Helper()
+	encoded, err := json.Marshal(state.LegalActions(seat))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var legal []struct{ Action json.RawMessage }
+	if err := json.Unmarshal(encoded, &legal); err != nil || len(legal) == 0 {
+		t.Fatalf("seat %d has no legal action: %s %v", seat, encoded, err)
+	}
+	return legal[0].Action
 }

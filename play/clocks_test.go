@@ -152,18 +152,9 @@ func TestAPlayerActingStartsTheCountAgain(t *testing.T) {
 	}
 	before := *g.TurnDeadline
 	acting := c.clock.Advance(10 * time.Second)
-	legal, err := json.Marshal(g.State.LegalActions(first))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var choices []struct {
-		Action json.RawMessage `json:"action"`
-	}
-	if err := json.Unmarshal(legal, &choices); err != nil || len(choices) == 0 {
-		t.Fatalf("legal actions %s: %v", legal, err)
-	}
+	choice := firstLegalAction(t, g.State, first)
 	token := c.game.SeatTokens[first].Token
-	if _, err := c.master.Act(c.ctx, play.Action{GameID: g.ID, Action: choices[0].Action}, play.IdentifyToken(token, ""), nil); err != nil {
+	if _, err := c.master.Act(c.ctx, play.Action{GameID: g.ID, Action: choice}, play.IdentifyToken(token, ""), nil); err != nil {
 		t.Fatal(err)
 	}
 	g = c.load()

@@ -103,11 +103,7 @@ func TestActionKeysKeptInTheirOwnRowStillAnswer(t *testing.T) {
 		t.Fatalf("the old key with another body = %v, want idempotency_key_reused", err)
 	}
 
-	var legal []struct{ Action json.RawMessage }
-	if encoded, err := json.Marshal(retried.Game.State.LegalActions(seat)); err != nil || json.Unmarshal(encoded, &legal) != nil || len(legal) == 0 {
-		t.Fatalf("no legal action after the roll: %s %v", encoded, err)
-	}
-	move := string(legal[0].Action)
+	move := string(firstLegalAction(t, retried.Game.State, seat))
 	first, err := act(move, "kept-on-the-entry")
 	if err != nil {
 		t.Fatal(err)

@@ -2,7 +2,6 @@ package play_test
 
 import (
 	"context"
-	"encoding/json"
 	"testing"
 
 	"primegames/domain"
@@ -45,15 +44,7 @@ func TestLobbyToFirstActionWithoutHTTP(t *testing.T) {
 
 	toAct := g.State.Status().ToAct[0]
 	mover, waiter := play.IdentifyToken(seats[toAct], ""), play.IdentifyToken(seats[1-toAct], "")
-	all, err := json.Marshal(g.State.LegalActions(toAct))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var actions []struct{ Action json.RawMessage }
-	if err := json.Unmarshal(all, &actions); err != nil || len(actions) == 0 {
-		t.Fatalf("legal actions %s: %v", all, err)
-	}
-	legal := actions[0].Action
+	legal := firstLegalAction(t, g.State, toAct)
 	if _, err := master.Act(ctx, play.Action{GameID: id, Action: legal}, waiter, nil); domain.ErrorKind(err) != domain.KindNotYourTurn {
 		t.Fatalf("out of turn: %v", err)
 	}

@@ -2,7 +2,6 @@ package play_test
 
 import (
 	"context"
-	"encoding/json"
 	"reflect"
 	"sync/atomic"
 	"testing"
@@ -71,15 +70,8 @@ func TestClassStatisticsReadKeptTalliesNotHistories(t *testing.T) {
 				break
 			}
 			seat := status.ToAct[0]
-			legal, err := json.Marshal(g.State.LegalActions(seat))
-			if err != nil {
-				t.Fatal(err)
-			}
-			var actions []struct{ Action json.RawMessage }
-			if err := json.Unmarshal(legal, &actions); err != nil || len(actions) == 0 {
-				t.Fatalf("legal actions %s: %v", legal, err)
-			}
-			if _, err := master.Act(ctx, play.Action{GameID: created.Game.ID, Action: actions[0].Action}, students[players[seat]], nil); err != nil {
+			action := firstLegalAction(t, g.State, seat)
+			if _, err := master.Act(ctx, play.Action{GameID: created.Game.ID, Action: action}, students[players[seat]], nil); err != nil {
 				t.Fatal(err)
 			}
 		}

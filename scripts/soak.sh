@@ -6,43 +6,20 @@
 # the first, middle and last thirds, so that growth shows as a rising third. Not a test: a
 # measurement; docs/performance.md has results.
 #
-# Needs Go, psql, curl and a Postgres where PGUSER may create databases (PGHOST, PGPORT, PGUSER,
-# PGPASSWORD: 127.0.0.1, 5432, postgres by default).
+# See fresh-server.sh for what it needs.
 set -euo pipefail
 
-export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres}
 DURATION=${DURATION:-30m}
 CONCURRENCY=${CONCURRENCY:-8}
 INTERVAL=${INTERVAL:-10}
 cd "$(dirname "$0")/.."
-work=$(mktemp -d)
-db="soak_$$_$(date +%s)"
-server_pid="" load_pid=""
+. scripts/fresh-server.sh
 
-cleanup() {
-	for pid in $load_pid $server_pid; do
-		if kill -0 "$pid" 2>/dev/null; then kill "$pid"; wait "$pid" 2>/dev/null || true; fi
-	done
-	psql -qX -d postgres -c "DROP DATABASE IF EXISTS $db WITH (FORCE)" >/dev/null 2>&1 || true
-	rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-go build -o "$work/primegames" ./cmd/primegames
+fresh_server soak
 go build -o "$work/loadgen" ./tools/loadgen
-psql -qX -d postgres -c "CREATE DATABASE $db"
-port=$((20000 + RANDOM % 10000))
-auth=$PGUSER${PGPASSWORD:+:$PGPASSWORD}
-DATABASE_URL="postgres://$auth@$PGHOST:$PGPORT/$db?sslmode=disable" LISTEN_ADDR="127.0.0.1:$port" LOG_LEVEL=error \
-	"$work/primegames" serve 2>"$work/server.log" &
-server_pid=$!
-api=http://127.0.0.1:$port
-for _ in $(seq 1 100); do curl -fsS "$api/readyz" >/dev/null 2>&1 && break; sleep 0.1; done
-curl -fsS "$api/readyz" >/dev/null
-
-"$work/loadgen" -url "$api" -mode lean -duration "$DURATION" -concurrency "$CONCURRENCY" -seed 1 >"$work/load.txt" 2>&1 &
+"$work/loadgen" -url "$API" -mode lean -duration "$DURATION" -concurrency "$CONCURRENCY" -seed 1 >"$work/load.txt" 2>&1 &
 load_pid=$!
+extra_pids+=("$load_pid")
 
 metric() { awk -v name="$1" '$1 == name { print $2; exit }' <<<"$metrics"; }
 start=$(date +%s)
@@ -50,7 +27,7 @@ samples=()
 echo "minute rss_mb heap_mb goroutines"
 while kill -0 "$load_pid" 2>/dev/null; do
 	rss_kb=$(awk '/^VmRSS:/ { print $2 }' "/proc/$server_pid/status")
-	metrics=$(curl -fsS "$api/metrics")
+	metrics=$(curl -fsS "$API/metrics")
 	heap=$(metric go_memstats_heap_inuse_bytes)
 	goroutines=$(metric go_goroutines)
 	minute=$(awk -v s="$(( $(date +%s) - start ))" 'BEGIN { printf "%.1f", s / 60 }')

@@ -23,10 +23,11 @@ import (
 	"io"
 	"log"
 	"net/http"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"primegames/tools/internal/latency"
 )
 
 const (
@@ -144,13 +145,12 @@ func within(samples []sample, p phase) []time.Duration {
 }
 
 func summary(d []time.Duration) string {
-	if len(d) == 0 {
+	s := latency.Summarise(d)
+	if s.N == 0 {
 		return "none"
 	}
-	slices.Sort(d)
-	at := func(q float64) time.Duration { return d[min(len(d)-1, int(q*float64(len(d))))] }
 	ms := func(v time.Duration) string { return fmt.Sprintf("%.0f", float64(v)/float64(time.Millisecond)) }
-	return fmt.Sprintf("%s/%s/%s ms (%d)", ms(at(0.5)), ms(at(0.99)), ms(d[len(d)-1]), len(d))
+	return fmt.Sprintf("%s/%s/%s ms (%d)", ms(s.P50), ms(s.P99), ms(s.Max), s.N)
 }
 
 type client struct {

@@ -14,12 +14,13 @@ import (
 	"log"
 	"net/http"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"primegames/tools/internal/latency"
 )
 
 func main() {
@@ -213,11 +214,10 @@ func postLatencies(client *http.Client, base string, count int, stop chan struct
 }
 
 func summary(d []time.Duration) string {
-	if len(d) == 0 {
+	s := latency.Summarise(d)
+	if s.N == 0 {
 		return "no requests"
 	}
-	slices.Sort(d)
-	q := func(p float64) time.Duration { return d[min(len(d)-1, int(p*float64(len(d))))] }
-	return fmt.Sprintf("%d requests, p50 %s, p99 %s, max %s", len(d), q(0.5).Round(100*time.Microsecond),
-		q(0.99).Round(100*time.Microsecond), d[len(d)-1].Round(100*time.Microsecond))
+	return fmt.Sprintf("%d requests, p50 %s, p99 %s, max %s", s.N, s.P50.Round(100*time.Microsecond),
+		s.P99.Round(100*time.Microsecond), s.Max.Round(100*time.Microsecond))
 }
