@@ -148,12 +148,12 @@ func (s *Service) replayAction(ctx context.Context, rec *GameRecord, caller Call
 	return &Acted{Game: g, Caller: caller, Entry: entry}, nil
 }
 
-// attemptsKeptPerPosition bounds the refused actions kept of one seat at one position (version) of
+// AttemptsKeptPerPosition bounds the refused actions kept of one seat at one position (version) of
 // a game: enough to show a teacher where a child struggles (a child tries a few things, then asks
 // for a hint), while a client that sends refused actions for ever, which the rate limits slow but
 // do not stop, cannot grow the game's attempts, its review or its class's statistics without end.
 // Beyond it, actions are refused as before but not kept.
-const attemptsKeptPerPosition = 10
+const AttemptsKeptPerPosition = 10
 
 // refusedAction is an action the rules refused, recorded as an attempt that must be committed.
 type refusedAction struct{ err error }
@@ -180,7 +180,7 @@ func (s *Service) act(ctx context.Context, tx Tx, rec *GameRecord, caller Caller
 	next, outcome, random, err := domain.ApplyRecorded(g.State, caller.Seat, in.Action, domain.SeededRand(uint64(rec.Seed), seq))
 	if err != nil {
 		if kind := domain.ErrorKind(err); kind == domain.KindIllegal || kind == domain.KindNotYourTurn {
-			if rerr := tx.RecordAttempt(ctx, rec.ID, attemptOf(rec, caller.Seat, in.Action, err), attemptsKeptPerPosition); rerr != nil {
+			if rerr := tx.RecordAttempt(ctx, rec.ID, attemptOf(rec, caller.Seat, in.Action, err), AttemptsKeptPerPosition); rerr != nil {
 				return actedRecord{}, rerr
 			}
 			return actedRecord{}, &refusedAction{err: err}
