@@ -153,3 +153,61 @@ func TestRenderLimitRefusesWhenFull(t *testing.T) {
 		t.Errorf("%d requests logged as shed at warn level, want the 3 refused:\n%s", shed, logs.String())
 	}
 }
+
+// Replays of one window of a finished game asked for at once share one drawing: the first request
+// draws it under the render gate, the others wait for its bytes without a render slot (issue 23:
+// eight dashboards opening the same replay cost one drawing).
+func TestConcurrentReplaysOfAFinishedGameShareOneDrawing(t *testing.T) {
+	t.Parallel()
+	db := repotest.NewDB(t)
+	cfg := testConfig()
+	cfg.RenderLimit, cfg.RenderQueue = 1, 8
+	srv, err := newAPI(cfg, db, quietLogger())
+	if err != nil {
+		t.Fatal(err)
+	}
+	waits, joins := make(chan struct{}, 16), make(chan struct{}, 16)
+	srv.OnRenderWait(func() { waits <- struct{}{} })
+	srv.OnReplayShared(func() { joins <- struct{}{} })
+	s := apitest.Start(t, srv)
+	c := createGame(t, s, map[string]any{"game": "primed", "players": []map[string]string{{"name": "A"}, {"name": "B"}}})
+	id := c.Game.Id.String()
+	if resp := s.Post("/v1/games/"+id+"/abort", nil, bearer(c.CreatorToken)...); resp.StatusCode != http.StatusOK {
+		t.Fatalf("abort = %d: %s", resp.StatusCode, resp.Body)
+	}
+
+	release, err := srv.HoldRender(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 8
+	replies := make(chan *apitest.Response, n)
+	for range n {
+		go func() { replies <- s.Get("/v1/games/" + id + "/replay.svg") }()
+	}
+	<-waits // the first waits for the render slot held
+	for range n - 1 {
+		select {
+		case <-joins: // the others wait for its drawing
+		case <-waits:
+			release()
+			t.Fatal("a second request waited for a render slot of its own")
+		}
+	}
+	release()
+	var first []byte
+	for range n {
+		resp := <-replies
+		if resp.StatusCode != http.StatusOK || !strings.Contains(string(resp.Body), "<svg") {
+			t.Fatalf("replay = %d: %.200s", resp.StatusCode, resp.Body)
+		}
+		if first == nil {
+			first = resp.Body
+		} else if string(resp.Body) != string(first) {
+			t.Error("the replays that shared a drawing differ")
+		}
+	}
+	if len(waits) != 0 {
+		t.Errorf("%d more requests waited for a render slot, want none: one drawing for all", len(waits))
+	}
+}

@@ -50,7 +50,9 @@ func (s *Server) GetGamePicture(c echo.Context, id openapi.GameID, params openap
 }
 
 // GetGameReplay draws a window of the game (play.ReplayMaxSteps entries at most) as one animated
-// picture, written as it is drawn; Link names the windows before and after it.
+// picture; Link names the windows before and after it. A window of a game that is over is drawn once
+// for the requests that ask for it meanwhile (replay_share.go); one of a game being played is
+// written as it is drawn.
 func (s *Server) GetGameReplay(c echo.Context, id openapi.GameID, params openapi.GetGameReplayParams) error {
 	principal, err := principalOf(c)
 	if err != nil {
@@ -74,6 +76,17 @@ func (s *Server) GetGameReplay(c echo.Context, id openapi.GameID, params openapi
 	h.Set("Content-Security-Policy", pictureSecurity)
 	if etagMatches(c.Request().Header.Get("If-None-Match"), r.Tag) {
 		return c.NoContent(http.StatusNotModified)
+	}
+	if r.Immutable {
+		d := s.replays.drawing(ctx, r, s.drawInMemory(ctx, r))
+		if d.err != nil {
+			return d.err
+		}
+		r.Next = d.next
+		if link := replayLinks(c, r, count); link != "" {
+			h.Set("Link", link)
+		}
+		return c.Blob(http.StatusOK, svgType, d.svg)
 	}
 	release, err := s.renders.enter(ctx)
 	if err != nil {

@@ -88,6 +88,7 @@ type Server struct {
 	games *gameCache
 	// renders bounds the expensive requests in flight (renders.go).
 	renders *renderGate
+	replays *sharedReplays
 	// contractRoutes holds "METHOD /path/:param" for every operation of openapi.yaml.
 	contractRoutes map[string]bool
 	// bodyRoutes holds those of them that take a request body.
@@ -108,6 +109,7 @@ func New(cfg Config, deps Deps, logger *slog.Logger) (*Server, error) {
 		cfg: cfg, play: deps.Play, database: deps.Database, logger: logger,
 		echo: echo.New(), metrics: newMetrics(deps.Database.PoolMetrics(), deps.Play), spec: spec, contract: contract,
 		games: newGameCache(gameCacheBytes), renders: newRenderGate(cfg.RenderLimit, cfg.RenderQueue),
+		replays: newSharedReplays(),
 	}
 	s.echo.JSONSerializer = jsonSerializer{}
 	s.echo.HideBanner = true

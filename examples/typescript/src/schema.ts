@@ -591,8 +591,11 @@ export interface paths {
          *     `access_token`, if the request had one). Each step's `<g class="step">` carries its
          *     `data-seq`. So a replay's cost is bounded whatever the game's length: at most 100 positions
          *     drawn, rebuilt from at most 256 entries before the window once the instance has seen the
-         *     game; the picture is written as it is drawn, holding one step at a time. A window that
-         *     starts beyond the history, or holds no step, is 404 `step_not_found`.
+         *     game. While a game is played (its teacher's replay) the picture is written as it is drawn,
+         *     holding one step at a time; a window of a game that is over is the same for everyone, so
+         *     the requests for it that arrive while it is being drawn share one drawing, held in memory
+         *     (a window is at most a few hundred kB). A window that starts beyond the history, or holds
+         *     no step, is 404 `step_not_found`.
          *
          *     Replays count against the instance's limit on expensive requests: beyond it, 503
          *     `renders_busy` with `Retry-After`. `If-None-Match` with the picture's `ETag` is answered
