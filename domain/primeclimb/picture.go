@@ -111,7 +111,7 @@ var picture = &domain.Picture{Title: "Prime Climb", Board: boardOf, Legend: lege
 var boards = func() map[domain.Layout][]scene.Node {
 	out := map[domain.Layout][]scene.Node{}
 	for _, l := range domain.Layouts {
-		out[l] = drawSquares(lookOf(l))
+		out[l] = []scene.Node{scene.Freeze(drawSquares(lookOf(l)))}
 	}
 	return out
 }()

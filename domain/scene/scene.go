@@ -21,7 +21,7 @@ type Scene struct {
 	Nodes []Node
 }
 
-// Node is one element of a scene: a Group, Circle, Rect, Path or Text.
+// Node is one element of a scene: a Group, Circle, Rect, Path, Text or Frozen.
 type Node interface{ node() }
 
 // Meta is what an element means, written into the SVG for readers and tests: its class, its id
@@ -117,6 +117,19 @@ type Text struct {
 	Text    string
 }
 
+// Frozen is a part of a scene that never changes (a board under every position): its SVG is
+// written once, when it is frozen, and copied into every document after.
+type Frozen struct {
+	Nodes []Node
+	svg   svg.Drawing
+}
+
+// Freeze writes nodes' SVG once.
+func Freeze(nodes []Node) Frozen {
+	return Frozen{Nodes: nodes, svg: svg.Draw(func(w *svg.Writer) { Write(w, nodes) })}
+}
+
+func (Frozen) node() {}
 func (Group) node()  {}
 func (Circle) node() {}
 func (Rect) node()   {}
@@ -130,8 +143,11 @@ const TextColor = "#222222"
 func Walk(nodes []Node, visit func(Node)) {
 	for _, n := range nodes {
 		visit(n)
-		if g, ok := n.(Group); ok {
-			Walk(g.Children, visit)
+		switch n := n.(type) {
+		case Group:
+			Walk(n.Children, visit)
+		case Frozen:
+			Walk(n.Nodes, visit)
 		}
 	}
 }

@@ -28,6 +28,8 @@ func Write(w *svg.Writer, nodes []Node) {
 
 func writeNode(w *svg.Writer, n Node) {
 	switch n := n.(type) {
+	case Frozen:
+		w.Put(n.svg)
 	case Group:
 		attrs := meta(n.Meta)
 		if n.Style != "" {

@@ -4,12 +4,10 @@
 package raster
 
 import (
-	"bytes"
 	"fmt"
 	"image"
 	"image/color"
 	"image/draw"
-	"image/png"
 	"math"
 	"strconv"
 
@@ -47,12 +45,7 @@ func PNG(s *scene.Scene, scale float64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out bytes.Buffer
-	enc := png.Encoder{CompressionLevel: png.BestSpeed}
-	if err := enc.Encode(&out, img); err != nil {
-		return nil, err
-	}
-	return out.Bytes(), nil
+	return encodePNG(img)
 }
 
 // Draw draws the scene at scale on a white canvas.

@@ -121,3 +121,33 @@ func TestAPictureBeyondTheBoundIsRefused(t *testing.T) {
 		t.Fatalf("the PNG does not decode: %v", err)
 	}
 }
+
+// The PNG decodes to exactly the pixels drawn.
+func TestThePNGHoldsThePixelsDrawn(t *testing.T) {
+	s := &scene.Scene{Width: 40, Height: 30, Nodes: []scene.Node{
+		scene.Circle{Paint: scene.Paint{Fill: "#12ab34", Stroke: "#ff0000", StrokeWidth: 2}, CX: 20, CY: 15, R: 9},
+		scene.Text{X: 2, Y: 28, Size: 9, Text: "Ada 7"},
+	}}
+	img, err := Draw(s, 1.5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := PNG(s, 1.5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := png.Decode(bytes.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Bounds() != img.Bounds() {
+		t.Fatalf("bounds %v, drawn %v", back.Bounds(), img.Bounds())
+	}
+	for y := range img.Bounds().Dy() {
+		for x := range img.Bounds().Dx() {
+			if rgb(back.At(x, y)) != rgb(img.At(x, y)) {
+				t.Fatalf("(%d, %d) is %v in the PNG, %v drawn", x, y, rgb(back.At(x, y)), rgb(img.At(x, y)))
+			}
+		}
+	}
+}
