@@ -205,9 +205,9 @@ func drawHand(t spread, v View, h HandView, name string, y float64, you bool) sc
 	g := scene.Group{Meta: meta}
 	switch {
 	case len(v.ToAct) > 0 && v.ToAct[0] == h.Seat:
-		g.Children = append(g.Children, scene.Rect{Paint: scene.Paint{Fill: "#fff3c4", Stroke: "#e0b000", StrokeWidth: 1}, X: 16, Y: y - 4*k, W: t.width - 32, H: t.handRow - 6*k, RX: 8})
+		g.Children = append(g.Children, scene.Rect{Paint: scene.Paint{Fill: "#fff3c4", Stroke: "#e0b000", StrokeWidth: 1}, X: 16, Y: y - 4*k, W: t.width - 32, H: t.handRow - 2*k, RX: 8})
 	case you:
-		g.Children = append(g.Children, scene.Rect{Paint: scene.Paint{Fill: "#f4fbf5", Stroke: "#3daa5a", StrokeWidth: 1}, X: 16, Y: y - 4*k, W: t.width - 32, H: t.handRow - 6*k, RX: 8})
+		g.Children = append(g.Children, scene.Rect{Paint: scene.Paint{Fill: "#f4fbf5", Stroke: "#3daa5a", StrokeWidth: 1}, X: 16, Y: y - 4*k, W: t.width - 32, H: t.handRow - 2*k, RX: 8})
 	}
 	label := name
 	if you {

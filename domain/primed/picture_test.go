@@ -247,3 +247,27 @@ func TestPictureIsSizedToItsPlayersAndNamesWinnerRoundsAndYou(t *testing.T) {
 }
 
 func ptrTo[T any](v T) *T { return &v }
+
+func BenchmarkPicturePNG(b *testing.B) {
+	steps, err := players.Playout(Kind, 4, players.Random, 3, 30)
+	if err != nil {
+		b.Fatal(err)
+	}
+	last := steps[len(steps)-1]
+	raw, _ := json.Marshal(last.State.View(domain.Player(0)))
+	out, _ := json.Marshal(last.Outcome.Redact(domain.Player(0)))
+	pos := domain.Position{View: raw, Last: out, Players: []string{"Ann", "Bob", "Cy", "Dee"}, You: ptrTo(0)}
+	for _, l := range domain.Layouts {
+		b.Run(string(l), func(b *testing.B) {
+			for range b.N {
+				s, err := Kind.Picture.Still(l, pos)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := raster.PNG(s, 1.5); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
