@@ -23,16 +23,7 @@ const pngScale = 1.5
 // pngOf fetches a PNG route, checks what every PNG response carries, and decodes it.
 func pngOf(t *testing.T, h *gamesHarness, path string, headers ...string) (*apitest.Response, image.Image) {
 	t.Helper()
-	resp := h.Get(path, headers...)
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("GET %s = %d: %s", path, resp.StatusCode, resp.Body)
-	}
-	if ct := resp.Header.Get("Content-Type"); ct != "image/png" {
-		t.Fatalf("GET %s: Content-Type %q", path, ct)
-	}
-	if resp.Header.Get("ETag") == "" {
-		t.Fatalf("GET %s: no ETag", path)
-	}
+	resp := fetchPicture(t, h, path, "image/png", headers...)
 	img, err := png.Decode(bytes.NewReader(resp.Body))
 	if err != nil {
 		t.Fatalf("GET %s: not a PNG: %v", path, err)

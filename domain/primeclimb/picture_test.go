@@ -3,8 +3,6 @@ package primeclimb
 import (
 	"encoding/json"
 	"math"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -13,7 +11,7 @@ import (
 	"primegames/domain"
 	"primegames/domain/players"
 	"primegames/domain/scene"
-	"primegames/domain/scene/raster"
+	"primegames/domain/scene/scenetest"
 	"primegames/domain/svg/svgtest"
 )
 
@@ -39,24 +37,6 @@ func positionOf(t testing.TB, step players.Step, viewer domain.Viewer, seq int64
 	return domain.Position{View: view, Last: last, Players: []string{"Ann", "Bob", "Cy"}, Seq: seq}
 }
 
-// keepPicture writes a picture, as SVG and PNG, under $PICTURES_DIR, when set, to look at it.
-func keepPicture(t testing.TB, name string, s *scene.Scene) {
-	dir := os.Getenv("PICTURES_DIR")
-	if dir == "" {
-		return
-	}
-	doc, err := raster.PNG(s, 1.5)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, name+".svg"), s.SVG(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, name+".png"), doc, 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func still(t testing.TB, l domain.Layout, pos domain.Position) (*scene.Scene, svgtest.Node) {
 	t.Helper()
 	s, err := Kind.Picture.Still(l, pos)
@@ -72,7 +52,7 @@ func TestBoardPictureColoursEverySquareAsTheBoardReference(t *testing.T) {
 		if !ok {
 			t.Fatal("Prime Climb has no board picture")
 		}
-		keepPicture(t, "board-"+string(l), s)
+		scenetest.Keep(t, "board-"+string(l), s)
 		squares := svgtest.Parse(t, s.SVG()).All("square")
 		if len(squares) != Home+1 {
 			t.Fatalf("%d squares drawn, want %d", len(squares), Home+1)
@@ -115,7 +95,7 @@ func TestPicturePutsEveryPawnBesideItsSquareWithItsNumber(t *testing.T) {
 			pos := positionOf(t, step, domain.Public, int64(i))
 			s, root := still(t, l, pos)
 			if i == len(steps)/2 {
-				keepPicture(t, "position-"+string(l), s)
+				scenetest.Keep(t, "position-"+string(l), s)
 			}
 			state := step.State.(State)
 			var drawn [][2]float64
@@ -185,7 +165,7 @@ func TestPictureDrawsMovesAlongTheTrackApartFromTheirBumps(t *testing.T) {
 	pos.Last, _ = json.Marshal(out.Redact(domain.Public))
 	for _, l := range domain.Layouts {
 		sc, root := still(t, l, pos)
-		keepPicture(t, "bump-"+string(l), sc)
+		scenetest.Keep(t, "bump-"+string(l), sc)
 		moves, bumps := root.All("move"), root.All("bump")
 		if len(moves) != 2 || len(bumps) != 1 {
 			t.Fatalf("%d moves and %d bumps drawn", len(moves), len(bumps))
@@ -293,20 +273,7 @@ func BenchmarkPicture(b *testing.B) {
 
 func BenchmarkPicturePNG(b *testing.B) {
 	steps := playedOut(b, 4)
-	pos := positionOf(b, steps[len(steps)/2], domain.Public, 1)
-	for _, l := range domain.Layouts {
-		b.Run(string(l), func(b *testing.B) {
-			for range b.N {
-				s, err := Kind.Picture.Still(l, pos)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if _, err := raster.PNG(s, 1.5); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
+	scenetest.BenchmarkPNG(b, Kind.Picture, positionOf(b, steps[len(steps)/2], domain.Public, 1))
 }
 
 func TestReplayShowsEveryStepInTurnWithItsCounter(t *testing.T) {

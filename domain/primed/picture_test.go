@@ -3,8 +3,6 @@ package primed
 import (
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -13,8 +11,7 @@ import (
 
 	"primegames/domain"
 	"primegames/domain/players"
-	"primegames/domain/scene"
-	"primegames/domain/scene/raster"
+	"primegames/domain/scene/scenetest"
 	"primegames/domain/svg/svgtest"
 )
 
@@ -156,7 +153,8 @@ func TestPictureEscapesPlayerNames(t *testing.T) {
 	}
 }
 
-func BenchmarkPicture(b *testing.B) {
+// benchPosition is the end of a game of four as seat 0 sees it.
+func benchPosition(b *testing.B) domain.Position {
 	steps, err := players.Playout(Kind, 4, players.Random, 3, 30)
 	if err != nil {
 		b.Fatal(err)
@@ -164,7 +162,11 @@ func BenchmarkPicture(b *testing.B) {
 	last := steps[len(steps)-1]
 	raw, _ := json.Marshal(last.State.View(domain.Player(0)))
 	out, _ := json.Marshal(last.Outcome.Redact(domain.Player(0)))
-	pos := domain.Position{View: raw, Last: out, Players: []string{"Ann", "Bob", "Cy", "Dee"}}
+	return domain.Position{View: raw, Last: out, Players: []string{"Ann", "Bob", "Cy", "Dee"}, You: ptrTo(0)}
+}
+
+func BenchmarkPicture(b *testing.B) {
+	pos := benchPosition(b)
 	b.ResetTimer()
 	for range b.N {
 		s, err := Kind.Picture.Still(domain.Desktop, pos)
@@ -173,20 +175,6 @@ func BenchmarkPicture(b *testing.B) {
 		}
 		_ = s.SVG()
 	}
-}
-
-// keepPicture writes a picture, as SVG and PNG, under $PICTURES_DIR, when set, to look at it.
-func keepPicture(t testing.TB, name string, s *scene.Scene) {
-	dir := os.Getenv("PICTURES_DIR")
-	if dir == "" {
-		return
-	}
-	doc, err := raster.PNG(s, 1.5)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_ = os.WriteFile(filepath.Join(dir, name+".svg"), s.SVG(), 0o644)
-	_ = os.WriteFile(filepath.Join(dir, name+".png"), doc, 0o644)
 }
 
 // The table is as tall as its hands need; a finished game names its winner in large type, the
@@ -210,7 +198,7 @@ func TestPictureIsSizedToItsPlayersAndNamesWinnerRoundsAndYou(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			keepPicture(t, fmt.Sprintf("primed-%s-%d", l, seats), s)
+			scenetest.Keep(t, fmt.Sprintf("primed-%s-%d", l, seats), s)
 			heights[seats] = s.Height
 			root := svgtest.Parse(t, s.SVG())
 			view := end.State.(*State).ViewFor(domain.Player(1))
@@ -249,25 +237,5 @@ func TestPictureIsSizedToItsPlayersAndNamesWinnerRoundsAndYou(t *testing.T) {
 func ptrTo[T any](v T) *T { return &v }
 
 func BenchmarkPicturePNG(b *testing.B) {
-	steps, err := players.Playout(Kind, 4, players.Random, 3, 30)
-	if err != nil {
-		b.Fatal(err)
-	}
-	last := steps[len(steps)-1]
-	raw, _ := json.Marshal(last.State.View(domain.Player(0)))
-	out, _ := json.Marshal(last.Outcome.Redact(domain.Player(0)))
-	pos := domain.Position{View: raw, Last: out, Players: []string{"Ann", "Bob", "Cy", "Dee"}, You: ptrTo(0)}
-	for _, l := range domain.Layouts {
-		b.Run(string(l), func(b *testing.B) {
-			for range b.N {
-				s, err := Kind.Picture.Still(l, pos)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if _, err := raster.PNG(s, 1.5); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
+	scenetest.BenchmarkPNG(b, Kind.Picture, benchPosition(b))
 }
