@@ -28,6 +28,8 @@ var queryTokenRoutes = map[string]bool{
 	"/v1/me/events":                       true,
 	"/v1/games/:id/picture.svg":           true,
 	"/v1/games/:id/replay.svg":            true,
+	"/v1/games/:id/picture.png":           true,
+	"/v1/games/:id/replay.png":            true,
 }
 
 // identify works out who a request speaks for, once: it hashes the bearer token and, for a teacher

@@ -118,7 +118,7 @@ func TestRenderLimitRefusesWhenFull(t *testing.T) {
 	go func() { queued <- s.Get("/v1/games/" + id + "/picture.svg") }()
 	<-waiting // the picture waits for the slot held
 
-	for _, path := range []string{"/picture.svg", "/states/0", "/review"} {
+	for _, path := range []string{"/picture.svg", "/picture.png?layout=phone", "/states/0", "/review"} {
 		resp := s.Get("/v1/games/" + id + path)
 		if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" {
 			t.Fatalf("GET %s with the gate full = %d (Retry-After %q): %s", path, resp.StatusCode, resp.Header.Get("Retry-After"), resp.Body)

@@ -16,16 +16,7 @@ import (
 // picture fetches an SVG route and checks what every picture response carries.
 func picture(t *testing.T, h *gamesHarness, path string, headers ...string) (*apitest.Response, svgtest.Node) {
 	t.Helper()
-	resp := h.Get(path, headers...)
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("GET %s = %d: %s", path, resp.StatusCode, resp.Body)
-	}
-	if ct := resp.Header.Get("Content-Type"); ct != "image/svg+xml" {
-		t.Fatalf("GET %s: Content-Type %q", path, ct)
-	}
-	if resp.Header.Get("ETag") == "" || !strings.Contains(resp.Header.Get("Content-Security-Policy"), "default-src 'none'") {
-		t.Fatalf("GET %s: ETag %q, Content-Security-Policy %q", path, resp.Header.Get("ETag"), resp.Header.Get("Content-Security-Policy"))
-	}
+	resp := fetchPicture(t, h, path, "image/svg+xml", headers...)
 	if strings.Contains(string(resp.Body), "<script") || strings.Contains(string(resp.Body), "href") {
 		t.Fatalf("GET %s: the picture has a script or a reference", path)
 	}
@@ -34,6 +25,23 @@ func picture(t *testing.T, h *gamesHarness, path string, headers ...string) (*ap
 		t.Fatalf("GET %s: no <title>", path)
 	}
 	return resp, root
+}
+
+// fetchPicture GETs a picture and checks what every picture response carries: 200, its type, an
+// ETag and a Content-Security-Policy that forbids everything.
+func fetchPicture(t *testing.T, h *gamesHarness, path, contentType string, headers ...string) *apitest.Response {
+	t.Helper()
+	resp := h.Get(path, headers...)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s = %d: %s", path, resp.StatusCode, resp.Body)
+	}
+	if ct := resp.Header.Get("Content-Type"); ct != contentType {
+		t.Fatalf("GET %s: Content-Type %q, want %s", path, ct, contentType)
+	}
+	if resp.Header.Get("ETag") == "" || !strings.Contains(resp.Header.Get("Content-Security-Policy"), "default-src 'none'") {
+		t.Fatalf("GET %s: ETag %q, Content-Security-Policy %q", path, resp.Header.Get("ETag"), resp.Header.Get("Content-Security-Policy"))
+	}
+	return resp
 }
 
 func TestBoardPictureColoursTheSquaresAsTheBoardReference(t *testing.T) {

@@ -1,30 +1,43 @@
 package domain
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 
+	"primegames/domain/scene"
 	"primegames/domain/svg"
 )
 
-// Picture draws a kind's positions as SVG. It draws from views only, the JSON a viewer may see
-// (View(viewer)), never from a state, so a picture can show no hidden card the JSON view hides
-// (PR-8, G-1).
+// Picture draws a kind's positions as scenes, written as SVG or drawn as PNG from the same
+// description. It draws from views only, the JSON a viewer may see (View(viewer)), never from a
+// state, so a picture can show no hidden card the JSON view hides (PR-8, G-1).
 type Picture struct {
-	Width, Height float64
-	// Style is CSS shared by the kind's pictures (no "<" in it).
-	Style string
-	// Board draws what every position shares, under the pieces (Prime Climb's spiral); nil when the
-	// kind has no board.
-	Board func(w *svg.Writer)
-	// Legend explains the board's colours, drawn with it when the board is shown alone.
-	Legend func(w *svg.Writer)
+	// Title is the kind's name for people: "Prime Climb".
+	Title string
+	// Board draws what every position shares, under the pieces (Prime Climb's spiral); nil when
+	// the kind has no board.
+	Board func(l Layout) []scene.Node
+	// Legend is the board's frame when it is shown alone: its size and the legend of its colours.
+	Legend func(l Layout) Frame
 	// Position draws one position over the board and says it in words.
-	Position func(w *svg.Writer, p Position) (Words, error)
+	Position func(l Layout, p Position) (Frame, error)
 }
+
+// Layout is how a picture is laid out: for a wide screen, or a phone held upright.
+type Layout string
+
+// The layouts.
+const (
+	// Desktop is landscape: the board with a panel beside it.
+	Desktop Layout = "desktop"
+	// Phone is portrait with large type: the panel under the board.
+	Phone Layout = "phone"
+)
+
+// Layouts lists every layout, the default first.
+var Layouts = []Layout{Desktop, Phone}
 
 // Position is one step of a game as one viewer may see it.
 type Position struct {
@@ -33,38 +46,57 @@ type Position struct {
 	Last    json.RawMessage
 	Players []string // the seats' names, in seat order
 	Seq     int64
+	// You is the viewer's seat, marked "you" in the picture; nil for a viewer without one.
+	You *int
+}
+
+// Frame is one position drawn: its size and background, what it shows, and the position in words.
+type Frame struct {
+	Width, Height float64
+	Background    string
+	Nodes         []scene.Node
+	Words         Words
+	// Counter is where a replay writes its step counter: its place, size and anchor.
+	Counter scene.Text
 }
 
 // Words is a position in words: a short title and a longer description, for <title> and <desc>.
 type Words struct{ Title, Desc string }
 
-// Still is one position as a whole SVG document.
-func (p *Picture) Still(pos Position) ([]byte, error) {
-	body := &svg.Writer{}
-	words, err := p.Position(body, pos)
+// SeatName is the name of a seat: the player's name, or "Player n" (counted from 1) for a seat with
+// none.
+func SeatName(players []string, seat int) string {
+	if seat >= 0 && seat < len(players) && players[seat] != "" {
+		return players[seat]
+	}
+	return fmt.Sprintf("Player %d", seat+1)
+}
+
+// Still is one position as a whole scene.
+func (p *Picture) Still(l Layout, pos Position) (*scene.Scene, error) {
+	f, err := p.Position(l, pos)
 	if err != nil {
 		return nil, err
 	}
-	w := svg.Document(p.Width, p.Height, words.Title, words.Desc, p.Style)
-	if p.Board != nil {
-		p.Board(w)
-	}
-	w.Raw(body)
-	return w.Bytes(), nil
+	return p.scene(l, f, f.Words.Title, f.Words.Desc, f.Nodes), nil
 }
 
-// BoardAlone is the kind's board with its legend as a whole SVG document; ok is false when the kind
-// has no board.
-func (p *Picture) BoardAlone(title, desc string) (doc []byte, ok bool) {
-	if p.Board == nil {
+func (p *Picture) scene(l Layout, f Frame, title, desc string, nodes []scene.Node) *scene.Scene {
+	all := []scene.Node{scene.Rect{Meta: scene.Meta{Class: "background"}, Paint: scene.Paint{Fill: f.Background}, W: f.Width, H: f.Height}}
+	if p.Board != nil {
+		all = append(all, p.Board(l)...)
+	}
+	return &scene.Scene{Width: f.Width, Height: f.Height, Title: title, Desc: desc, Nodes: append(all, nodes...)}
+}
+
+// BoardAlone is the kind's board with its legend as a whole scene; ok is false when the kind has
+// no board.
+func (p *Picture) BoardAlone(l Layout, title, desc string) (s *scene.Scene, ok bool) {
+	if p.Board == nil || p.Legend == nil {
 		return nil, false
 	}
-	w := svg.Document(p.Width, p.Height, title, desc, p.Style)
-	p.Board(w)
-	if p.Legend != nil {
-		p.Legend(w)
-	}
-	return w.Bytes(), true
+	f := p.Legend(l)
+	return p.scene(l, f, title, desc, f.Nodes), true
 }
 
 // replayStyle makes each step of an animated replay visible for its own stepSeconds, one after the
@@ -87,44 +119,73 @@ func replayStyle(steps int, stepSeconds float64) string {
 // replayFlush is how much of a replay is held before it is written out.
 const replayFlush = 32 << 10
 
+// StepCounter is the counter a replay shows on its i-th (from 0) of n steps.
+func StepCounter(i, n int, seq int64) string {
+	return fmt.Sprintf("Step %d of %d (entry %d)", i+1, n, seq)
+}
+
+// counted is a frame's nodes with the replay's step counter on top.
+func counted(f Frame, i, n int, seq int64) []scene.Node {
+	c := f.Counter
+	c.Meta = scene.Meta{Class: "counter"}
+	c.Bold = true
+	c.Text = StepCounter(i, n, seq)
+	return append(f.Nodes, c)
+}
+
 // Replay is a whole game as one animated SVG document: every position in turn, each shown for
 // stepSeconds, over one board.
-func (p *Picture) Replay(title string, steps []Position, stepSeconds float64) ([]byte, error) {
-	var out bytes.Buffer
-	if err := p.WriteReplay(&out, title, steps, stepSeconds); err != nil {
+func (p *Picture) Replay(l Layout, title string, steps []Position, stepSeconds float64) ([]byte, error) {
+	var out strings.Builder
+	if err := p.WriteReplay(&out, l, title, steps, stepSeconds); err != nil {
 		return nil, err
 	}
-	return out.Bytes(), nil
+	return []byte(out.String()), nil
+}
+
+// ReplayLast is a replay's last step as a still scene, with its step counter and the replay's
+// title: a replay for a format that cannot animate (PNG).
+func (p *Picture) ReplayLast(l Layout, title string, steps []Position) (*scene.Scene, error) {
+	if len(steps) == 0 {
+		return nil, fmt.Errorf("a replay needs at least one step")
+	}
+	last := steps[len(steps)-1]
+	f, err := p.Position(l, last)
+	if err != nil {
+		return nil, fmt.Errorf("step %d: %w", last.Seq, err)
+	}
+	desc := fmt.Sprintf("The last of %d steps. %s. %s", len(steps), f.Words.Title, f.Words.Desc)
+	return p.scene(l, f, title, desc, counted(f, len(steps)-1, len(steps), last.Seq)), nil
 }
 
 // WriteReplay writes Replay's document to out as it draws it: it holds one step's drawing at a
 // time (and at most replayFlush bytes), whatever the number of steps. An error from out stops it.
-func (p *Picture) WriteReplay(out io.Writer, title string, steps []Position, stepSeconds float64) error {
+func (p *Picture) WriteReplay(out io.Writer, l Layout, title string, steps []Position, stepSeconds float64) error {
 	if len(steps) == 0 {
 		return fmt.Errorf("a replay needs at least one step")
 	}
 	// The description names the first and the last step, so those two are drawn (in words) first.
-	var first, last Words
-	var err error
-	if first, err = p.Position(&svg.Writer{}, steps[0]); err != nil {
+	first, err := p.Position(l, steps[0])
+	if err != nil {
 		return fmt.Errorf("step %d: %w", steps[0].Seq, err)
 	}
-	if last, err = p.Position(&svg.Writer{}, steps[len(steps)-1]); err != nil {
+	last, err := p.Position(l, steps[len(steps)-1])
+	if err != nil {
 		return fmt.Errorf("step %d: %w", steps[len(steps)-1].Seq, err)
 	}
 	desc := fmt.Sprintf("An animation of %d steps, each shown for %s s; hovering it pauses it. First: %s. Last: %s. %s",
-		len(steps), svg.Num(stepSeconds), first.Title, last.Title, last.Desc)
-	w := svg.Document(p.Width, p.Height, title, desc, p.Style+replayStyle(len(steps), stepSeconds))
-	if p.Board != nil {
-		p.Board(w)
-	}
+		len(steps), svg.Num(stepSeconds), first.Words.Title, last.Words.Title, last.Words.Desc)
+	sc := p.scene(l, first, title, desc, nil)
+	sc.Style = replayStyle(len(steps), stepSeconds)
+	w := sc.Begin()
+	scene.Write(w, sc.Nodes)
 	for i, pos := range steps {
-		w.Open("g", svg.A("class", "step"), svg.A("data-seq", fmt.Sprint(pos.Seq)),
-			svg.A("style", "animation-delay:"+svg.Num(float64(i)*stepSeconds)+"s"))
-		if _, err := p.Position(w, pos); err != nil {
+		f, err := p.Position(l, pos)
+		if err != nil {
 			return fmt.Errorf("step %d: %w", pos.Seq, err)
 		}
-		w.Close()
+		scene.Write(w, []scene.Node{scene.Group{Meta: scene.Meta{Class: "step", Data: []svg.Attr{scene.D("seq", fmt.Sprint(pos.Seq))}},
+			Style: "animation-delay:" + svg.Num(float64(i)*stepSeconds) + "s", Children: counted(f, i, len(steps), pos.Seq)}})
 		if w.Buffered() >= replayFlush {
 			if err := w.FlushTo(out); err != nil {
 				return err

@@ -8,31 +8,34 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 
 	"primegames/domain"
+	"primegames/domain/scene"
 )
 
 // ReplayStepSeconds is how long an animated replay shows each step.
 const ReplayStepSeconds = 1.0
 
-// Picture is an SVG picture of a game, with what a cache may be told about it.
+// Picture is a picture of a game, as a scene the api writes as SVG or draws as PNG, with what a
+// cache may be told about it.
 type Picture struct {
-	SVG []byte
+	Scene *scene.Scene
 	// Immutable: the picture can never change (a step of a game that is over).
 	Immutable bool
 	// Private: only some callers may see it (a classroom's game), so shared caches must not keep it.
 	Private bool
 }
 
-// BoardPicture is the board of a kind of game with its legend, as SVG.
-func (s *Service) BoardPicture(kindName string) ([]byte, error) {
+// BoardPicture is the board of a kind of game with its legend.
+func (s *Service) BoardPicture(kindName string, l domain.Layout) (*scene.Scene, error) {
 	kind, ok := s.kinds.Lookup(kindName)
 	if !ok {
 		return nil, domain.Errorf(domain.KindNotFound, "not_found", "There is no game called %q.", kindName)
 	}
 	if kind.Picture != nil {
-		if doc, ok := kind.Picture.BoardAlone("The "+kindName+" board", "The whole board with every number, each circle coloured by the number's prime factors, and a legend of the colours."); ok {
-			return doc, nil
+		if sc, ok := kind.Picture.BoardAlone(l, "The "+kind.Picture.Title+" board", "The whole board with every number, each circle coloured by the number's prime factors, and a legend of the colours."); ok {
+			return sc, nil
 		}
 	}
 	return nil, domain.Errorf(domain.KindNotFound, "not_found", "The game %q has no board picture.", kindName)
@@ -42,7 +45,7 @@ func (s *Service) BoardPicture(kindName string) ([]byte, error) {
 // the same view GET /v1/games/{id}/states/{seq} gives (PR-8), and the last action's outcome redacted
 // for the same viewer. Its cost is one step's drawing and a fold of at most checkpointEvery entries
 // once the game's checkpoints are kept (checkpoints.go).
-func (s *Service) GamePicture(ctx context.Context, id string, p Principal, seq *int64) (*Picture, error) {
+func (s *Service) GamePicture(ctx context.Context, id string, p Principal, seq *int64, l domain.Layout) (*Picture, error) {
 	g, caller, picture, err := s.pictureOf(ctx, id, p)
 	if err != nil {
 		return nil, err
@@ -59,15 +62,15 @@ func (s *Service) GamePicture(ctx context.Context, id string, p Principal, seq *
 		return nil, domain.Errorf(domain.KindNotFound, "step_not_found", "Game %s has no step %d.", g.ID, through)
 	}
 	viewer := ViewerFor(g.Status, caller)
-	pos, err := positionOf(g, state, last, viewer)
+	pos, err := positionOf(g, state, last, viewer, caller)
 	if err != nil {
 		return nil, err
 	}
-	doc, err := picture.Still(pos)
+	sc, err := picture.Still(l, pos)
 	if err != nil {
 		return nil, err
 	}
-	return &Picture{SVG: doc, Immutable: seq != nil && g.Status.Over(), Private: g.ClassroomID != nil}, nil
+	return &Picture{Scene: sc, Immutable: seq != nil && g.Status.Over(), Private: g.ClassroomID != nil}, nil
 }
 
 // ReplayMaxSteps bounds the history entries one replay picture covers (and so its steps): a longer
@@ -75,13 +78,14 @@ func (s *Service) GamePicture(ctx context.Context, id string, p Principal, seq *
 const ReplayMaxSteps = 100
 
 // replayFormat names the way replays are drawn, in their tags: a change of drawing changes it.
-const replayFormat = "replay/2"
+const replayFormat = "replay/3"
 
 // Replay is one window of a game's animated replay: the history entries from seq From through
 // Through, drawn once Fold has rebuilt them.
 type Replay struct {
 	From, Through int64
-	// Tag names the picture's content: the game's version, the window and the players' names.
+	// Tag names the picture's content: the game's version, the window, the layout, the viewer's
+	// seat and the players' names.
 	Tag string
 	// Immutable and Private as for a Picture.
 	Immutable, Private bool
@@ -93,6 +97,7 @@ type Replay struct {
 	game    *Game
 	caller  Caller
 	picture *domain.Picture
+	layout  domain.Layout
 	steps   []domain.Position
 }
 
@@ -100,7 +105,7 @@ type Replay struct {
 // teacher: the callers who see every step in full (PR-8). The window holds the history entries
 // from seq `from`, count of them (at most ReplayMaxSteps); it is not folded nor drawn yet: a
 // caller that has the picture already (its Tag) need not pay for it.
-func (s *Service) ReplayPicture(ctx context.Context, id string, p Principal, from int64, count int) (*Replay, error) {
+func (s *Service) ReplayPicture(ctx context.Context, id string, p Principal, from int64, count int, l domain.Layout) (*Replay, error) {
 	g, caller, picture, err := s.pictureOf(ctx, id, p)
 	if err != nil {
 		return nil, err
@@ -115,12 +120,12 @@ func (s *Service) ReplayPicture(ctx context.Context, id string, p Principal, fro
 		return nil, domain.Errorf(domain.KindNotFound, "step_not_found", "Game %s has no step %d.", g.ID, from)
 	}
 	r := &Replay{From: from, Through: from + int64(count) - 1, Immutable: g.Status.Over(), Private: g.ClassroomID != nil,
-		service: s, game: g, caller: caller, picture: picture}
+		service: s, game: g, caller: caller, picture: picture, layout: l}
 	if from > 0 {
 		r.Prev = ptrTo(max(0, from-int64(count)))
 	}
 	sum := sha256.New()
-	fmt.Fprintf(sum, "%s\x00%s\x00%d\x00%d\x00%d", replayFormat, g.ID, g.Version, from, count)
+	fmt.Fprintf(sum, "%s\x00%s\x00%d\x00%d\x00%d\x00%s\x00%d", replayFormat, g.ID, g.Version, from, count, l, caller.Seat)
 	for _, seat := range g.Seats {
 		fmt.Fprintf(sum, "\x00%d\x00%s", seat.Seat, seat.Name)
 	}
@@ -135,7 +140,7 @@ func (r *Replay) Fold(ctx context.Context) error {
 	g, viewer := r.game, ViewerFor(r.game.Status, r.caller)
 	steps := make([]domain.Position, 0, r.Through-r.From+1)
 	_, _, _, err := r.service.foldWindow(ctx, g, r.From, r.Through, func(e Entry, after domain.State) error {
-		pos, err := positionOf(g, after, e, viewer)
+		pos, err := positionOf(g, after, e, viewer, r.caller)
 		steps = append(steps, pos)
 		return err
 	})
@@ -161,13 +166,37 @@ func (r *Replay) Fold(ctx context.Context) error {
 // Steps is the number of steps Fold rebuilt.
 func (r *Replay) Steps() int { return len(r.steps) }
 
-// Draw draws the folded window to out as it goes, holding one step's drawing at a time.
+// Draw draws the folded window to out as an animated SVG as it goes, holding one step's drawing at
+// a time.
 func (r *Replay) Draw(out io.Writer) error {
-	title := fmt.Sprintf("A replay of %s game %s", r.game.Kind, r.game.ID)
+	return r.picture.WriteReplay(out, r.layout, r.title(), r.steps, ReplayStepSeconds)
+}
+
+// Last is the folded window's last step as a still, with its step counter: the replay in a format
+// that does not animate (PNG).
+func (r *Replay) Last() (*scene.Scene, error) {
+	return r.picture.ReplayLast(r.layout, r.title(), r.steps)
+}
+
+// title names the replay by its kind and its players: "Prime Climb: Ann, Bob and Cy".
+func (r *Replay) title() string {
+	names := make([]string, r.game.SeatCount)
+	for i := range names {
+		names[i] = domain.SeatName(r.steps[0].Players, i)
+	}
+	title := r.picture.Title + ": " + joinNames(names)
 	if r.From > 0 || r.Next != nil {
 		title += fmt.Sprintf(", entries %d to %d", r.steps[0].Seq, r.steps[len(r.steps)-1].Seq)
 	}
-	return r.picture.WriteReplay(out, title, r.steps, ReplayStepSeconds)
+	return title
+}
+
+// joinNames is "Ann", "Ann and Bob" or "Ann, Bob and Cy".
+func joinNames(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // pictureOf reads a game that has steps to draw, identifies the principal in it, and finds its
@@ -187,8 +216,9 @@ func (s *Service) pictureOf(ctx context.Context, id string, p Principal) (*Game,
 	return g, caller, kind.Picture, nil
 }
 
-// positionOf is the state after entry e as viewer may see it, with e's outcome redacted for viewer.
-func positionOf(g *Game, state domain.State, e Entry, viewer domain.Viewer) (domain.Position, error) {
+// positionOf is the state after entry e as viewer may see it, with e's outcome redacted for viewer;
+// the caller's seat is marked "you".
+func positionOf(g *Game, state domain.State, e Entry, viewer domain.Viewer, caller Caller) (domain.Position, error) {
 	view, err := json.Marshal(state.View(viewer))
 	if err != nil {
 		return domain.Position{}, err
@@ -207,5 +237,9 @@ func positionOf(g *Game, state domain.State, e Entry, viewer domain.Viewer) (dom
 			names[seat.Seat] = seat.Name
 		}
 	}
-	return domain.Position{View: view, Last: last, Players: names, Seq: e.Seq}, nil
+	pos := domain.Position{View: view, Last: last, Players: names, Seq: e.Seq}
+	if caller.HasSeat() {
+		pos.You = &caller.Seat
+	}
+	return pos, nil
 }

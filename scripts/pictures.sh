@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Makes the pictures docs/app.md shows: starts the service on a fresh database, creates a Prime Climb
 # and a Primed game, plays some moves, fetches the SVG pictures and renders each in a real browser
-# (chromium --headless --screenshot) to a PNG. Both land in docs/images/ (OUT to choose). Look at the
+# (chromium --headless --screenshot) to a PNG, in both layouts: desktop at the picture's own size,
+# phone (?layout=phone) in a 360 px wide page at a phone's pixel density. It also fetches a few of
+# the server's own PNGs (*.server.png). All land in docs/images/ (OUT to choose). Look at the
 # PNGs after a change to the drawing code: a test proves what a picture holds, not how it looks.
 #
 # Needs Go, psql, curl, jq, chromium (Debian: apt install chromium), and a Postgres where PGUSER may
@@ -78,30 +80,59 @@ play() {
 	done
 }
 
-# shoot NAME WIDTH HEIGHT URL [CURL-ARGS...] saves the picture as NAME.svg and its screenshot as NAME.png.
+# size SVG prints the width and height attributes of an SVG picture.
+size() { grep -o '<svg [^>]*>' "$1" | sed -E 's/.* width="([0-9.]+)" height="([0-9.]+)".*/\1 \2/'; }
+
+# shoot NAME URL saves the picture as NAME.svg and its screenshot, at the picture's size, as NAME.png.
 shoot() {
-	local name=$1 width=$2 height=$3 url=$4
-	shift 4
-	curl -fsS -o "$OUT/$name.svg" "$url" "$@"
-	chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size="$width,$height" \
+	local name=$1 url=$2 width height
+	curl -fsS -o "$OUT/$name.svg" "$url"
+	read -r width height < <(size "$OUT/$name.svg")
+	chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size="${width%.*},${height%.*}" \
 		--screenshot="$OUT/$name.png" "file://$PWD/$OUT/$name.svg" >/dev/null 2>&1
 	log "$OUT/$name.svg and $OUT/$name.png ($(wc -c <"$OUT/$name.svg") bytes of SVG)"
 }
 
-shoot board 980 660 "$API/v1/boards/prime-climb.svg"
+# shoot_phone NAME URL saves the phone layout of a picture as NAME.svg and a screenshot of it in an
+# <img> 360 px wide, as a phone shows it (2 device pixels per px), as NAME.png.
+shoot_phone() {
+	local name=$1 url=$2 width height
+	curl -fsS -o "$OUT/$name.svg" "$url"
+	read -r width height < <(size "$OUT/$name.svg")
+	printf '<!doctype html><body style="margin:0"><img src="%s.svg" style="width:360px;display:block">' "$name" >"$OUT/$name.html"
+	chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --force-device-scale-factor=2 \
+		--window-size="360,$(awk -v w="$width" -v h="$height" 'BEGIN { printf "%d", 360 * h / w + 0.5 }')" \
+		--screenshot="$OUT/$name.png" "file://$PWD/$OUT/$name.html" >/dev/null 2>&1
+	rm "$OUT/$name.html"
+	log "$OUT/$name.svg and $OUT/$name.png (as a 360 px wide phone shows it)"
+}
+
+# fetch NAME URL saves the server's own PNG of a picture as NAME.server.png.
+fetch() {
+	curl -fsS -o "$OUT/$1.server.png" "$2"
+	log "$OUT/$1.server.png ($(wc -c <"$OUT/$1.server.png") bytes, drawn by the server)"
+}
+
+shoot board "$API/v1/boards/prime-climb.svg"
 
 climb=$(create prime-climb Ada Ben Cy)
 play "$climb" 30
 # End on a move rather than a roll, so that the picture shows the move's arrows.
 if [ "$(phase "$(jq -r .game.id <<<"$climb")")" = move ]; then play "$climb" 1; fi
-shoot prime-climb 980 660 "$API/v1/games/$(jq -r .game.id <<<"$climb")/picture.svg"
+climb_id=$(jq -r .game.id <<<"$climb")
+shoot prime-climb "$API/v1/games/$climb_id/picture.svg"
+shoot_phone prime-climb-phone "$API/v1/games/$climb_id/picture.svg?layout=phone"
 
 primed=$(create primed Ada Ben Cy)
 play "$primed" 9
 primed_id=$(jq -r .game.id <<<"$primed")
-shoot primed-seat-0 900 580 "$API/v1/games/$primed_id/picture.svg?access_token=$(jq -r '.seats[0].token' <<<"$primed")"
-shoot primed-public 900 580 "$API/v1/games/$primed_id/picture.svg"
+ada=$(jq -r '.seats[0].token' <<<"$primed")
+shoot primed-seat-0 "$API/v1/games/$primed_id/picture.svg?access_token=$ada"
+shoot_phone primed-seat-0-phone "$API/v1/games/$primed_id/picture.svg?layout=phone&access_token=$ada"
+fetch primed-seat-0 "$API/v1/games/$primed_id/picture.png?access_token=$ada"
+shoot primed-public "$API/v1/games/$primed_id/picture.svg"
 
 # The replay of a game that is over: abort the Primed game, then every hand is shown (PR-8).
 curl -fsS -o /dev/null -X POST "$API/v1/games/$primed_id/abort" -H "Authorization: Bearer $(jq -r .creator_token <<<"$primed")"
-shoot primed-replay 900 580 "$API/v1/games/$primed_id/replay.svg"
+shoot primed-replay "$API/v1/games/$primed_id/replay.svg"
+fetch primed-replay-phone "$API/v1/games/$primed_id/replay.png?layout=phone"

@@ -139,6 +139,20 @@ type ClientInterface interface {
 	// Corresponds with GET /readyz (the `GetReadyz` operationId).
 	GetReadyz(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetPrimeClimbBoardPicturePng The Prime Climb board as a PNG picture.
+	//
+	// The same board and legend as `GET /v1/boards/prime-climb.svg`, in pixels.
+	//
+	// **PNG.** Drawn in the server's process from the same scene description as the SVG (no
+	// browser), at 1.5 pixels per SVG unit: the PNG is the SVG's `width` × 1.5 by its `height`
+	// × 1.5, rounded up. Prime Climb: 1470 × 990 (desktop), 975 × 2250 to 2628 (phone, 2 to 4
+	// players); Primed: 1350 × 582 to 768 (desktop), 900 × 1632 to 2082 (phone); the board
+	// alone: 1470 × 990 (desktop), 975 × 2097 (phone). Never more than 4,194,304 pixels. The
+	// texts are set in the Go fonts, so their width differs a little from the SVG's.
+	//
+	// Corresponds with GET /v1/boards/prime-climb.png (the `GetPrimeClimbBoardPicturePng` operationId).
+	GetPrimeClimbBoardPicturePng(ctx context.Context, params *GetPrimeClimbBoardPicturePngParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetPrimeClimbBoardPicture The Prime Climb board as an SVG picture.
 	//
 	// The spiral from Start (0) to Home (101) with every number, each circle coloured by its
@@ -148,7 +162,7 @@ type ClientInterface interface {
 	// `/v1/boards/{game}` with a game called `prime-climb.svg`.
 	//
 	// Corresponds with GET /v1/boards/prime-climb.svg (the `GetPrimeClimbBoardPicture` operationId).
-	GetPrimeClimbBoardPicture(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetPrimeClimbBoardPicture(ctx context.Context, params *GetPrimeClimbBoardPictureParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetBoard A kind of game's reference data, such as the Prime Climb board.
 	//
@@ -609,15 +623,37 @@ type ClientInterface interface {
 	// Corresponds with GET /v1/games/{id}/legal-actions (the `GetLegalActions` operationId).
 	GetLegalActions(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetGamePicturePng The game, or one replay step, as a PNG picture.
+	//
+	// The same picture as `GET /v1/games/{id}/picture.svg`, with the same parameters, viewer
+	// rules (drawn from the caller's view: no hidden card), `access_token`, `ETag` (a name of
+	// this PNG's content, unlike the SVG's), `If-None-Match` (answered 304 before anything is
+	// drawn in pixels), `Cache-Control` and limit on expensive requests (503 `renders_busy`).
+	//
+	// **PNG.** Drawn in the server's process from the same scene description as the SVG (no
+	// browser), at 1.5 pixels per SVG unit: the PNG is the SVG's `width` × 1.5 by its `height`
+	// × 1.5, rounded up. Prime Climb: 1470 × 990 (desktop), 975 × 2250 to 2628 (phone, 2 to 4
+	// players); Primed: 1350 × 582 to 768 (desktop), 900 × 1632 to 2082 (phone); the board
+	// alone: 1470 × 990 (desktop), 975 × 2097 (phone). Never more than 4,194,304 pixels. The
+	// texts are set in the Go fonts, so their width differs a little from the SVG's.
+	//
+	// Corresponds with GET /v1/games/{id}/picture.png (the `GetGamePicturePng` operationId).
+	GetGamePicturePng(ctx context.Context, id GameID, params *GetGamePicturePngParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetGamePicture The game, or one replay step, as an SVG picture.
 	//
 	// The game now, or after history entry `seq` (the same steps as
 	// `GET /v1/games/{id}/states/{seq}`), drawn as the caller may see it: it is drawn from the
 	// same view the JSON gives that caller, so it shows no card the view hides (PR-8, G-1).
-	// Prime Climb: the board with every pawn in its seat's colour, the last action's moves as
-	// arrows (bumps dashed), whose turn it is, the dice and every seat's cards. Primed: the top
-	// card, the caller's own hand face up, the other hands as card backs with their counts, the
-	// pile sizes, the round and the totals. `<title>` and `<desc>` say the position in words.
+	// Prime Climb: the board with every pawn beside its number in its seat's colour, marked 0 or
+	// 1 as actions and hints name pawns; the last action's moves as arrows along the track (on
+	// the inner side of the spiral), bumps as grey dashed arrows back to Start (on its outer
+	// side); whose turn it is, the dice and every seat's cards. Primed: the top card, the
+	// caller's own hand face up and marked "(you)", the other hands as card backs with their
+	// counts, the pile sizes, the scores of the last rounds and the totals by name, and the
+	// winner in large type once the game is over; the picture is as tall as its hands need.
+	// Seats are named by their players' names throughout. `<title>` and `<desc>` say the
+	// position in words. The same picture as PNG: `picture.png`.
 	//
 	// For an `<img src>`, which cannot send a header, the token may be passed as
 	// `access_token` (as for the event streams). A public game needs no token, and neither does
@@ -676,6 +712,25 @@ type ClientInterface interface {
 	// Corresponds with POST /v1/games/{id}/rematch (the `RematchGame` operationId).
 	RematchGame(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetGameReplayPng A window of the game's history as a PNG of its last step.
+	//
+	// A PNG does not animate: this is the last step of the window `replay.svg` would animate
+	// (same `from`, `count`, `layout`), with its step counter and the replay's title. Who may
+	// see it, `access_token`, `Link` (to the `.png` windows before and after), `ETag`,
+	// `If-None-Match`, `Cache-Control` and the limit on expensive requests are as for
+	// `replay.svg`; its cost is the same fold, and one step drawn in pixels. Each step of a game
+	// is also `picture.png?seq=`.
+	//
+	// **PNG.** Drawn in the server's process from the same scene description as the SVG (no
+	// browser), at 1.5 pixels per SVG unit: the PNG is the SVG's `width` × 1.5 by its `height`
+	// × 1.5, rounded up. Prime Climb: 1470 × 990 (desktop), 975 × 2250 to 2628 (phone, 2 to 4
+	// players); Primed: 1350 × 582 to 768 (desktop), 900 × 1632 to 2082 (phone); the board
+	// alone: 1470 × 990 (desktop), 975 × 2097 (phone). Never more than 4,194,304 pixels. The
+	// texts are set in the Go fonts, so their width differs a little from the SVG's.
+	//
+	// Corresponds with GET /v1/games/{id}/replay.png (the `GetGameReplayPng` operationId).
+	GetGameReplayPng(ctx context.Context, id GameID, params *GetGameReplayPngParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetGameReplay The game, or a window of its history, as one animated SVG.
 	//
 	// Every step of a window of the history in turn, one second each, over one board, repeating; the last
@@ -695,7 +750,8 @@ type ClientInterface interface {
 	// entries is replayed window by window: the `Link` header names the window before
 	// (`rel="prev"`) and after (`rel="next"`, absent on the last), with the same `count` (and
 	// `access_token`, if the request had one). Each step's `<g class="step">` carries its
-	// `data-seq`. So a replay's cost is bounded whatever the game's length: at most 100 positions
+	// `data-seq` and shows a step counter ("Step 3 of 40 (entry 12)"); the picture's title names
+	// the kind and the players. So a replay's cost is bounded whatever the game's length: at most 100 positions
 	// drawn, rebuilt from at most 256 entries before the window once the instance has seen the
 	// game. While a game is played (its teacher's replay) the picture is written as it is drawn,
 	// holding one step at a time; a window of a game that is over is the same for everyone, so
@@ -943,6 +999,30 @@ func (c *Client) GetReadyz(ctx context.Context, reqEditors ...RequestEditorFn) (
 	return c.Client.Do(req)
 }
 
+// GetPrimeClimbBoardPicturePng The Prime Climb board as a PNG picture.
+//
+// The same board and legend as `GET /v1/boards/prime-climb.svg`, in pixels.
+//
+// **PNG.** Drawn in the server's process from the same scene description as the SVG (no
+// browser), at 1.5 pixels per SVG unit: the PNG is the SVG's `width` × 1.5 by its `height`
+// × 1.5, rounded up. Prime Climb: 1470 × 990 (desktop), 975 × 2250 to 2628 (phone, 2 to 4
+// players); Primed: 1350 × 582 to 768 (desktop), 900 × 1632 to 2082 (phone); the board
+// alone: 1470 × 990 (desktop), 975 × 2097 (phone). Never more than 4,194,304 pixels. The
+// texts are set in the Go fonts, so their width differs a little from the SVG's.
+//
+// Corresponds with GET /v1/boards/prime-climb.png (the `GetPrimeClimbBoardPicturePng` operationId).
+func (c *Client) GetPrimeClimbBoardPicturePng(ctx context.Context, params *GetPrimeClimbBoardPicturePngParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetPrimeClimbBoardPicturePngRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetPrimeClimbBoardPicture The Prime Climb board as an SVG picture.
 //
 // The spiral from Start (0) to Home (101) with every number, each circle coloured by its
@@ -952,8 +1032,8 @@ func (c *Client) GetReadyz(ctx context.Context, reqEditors ...RequestEditorFn) (
 // `/v1/boards/{game}` with a game called `prime-climb.svg`.
 //
 // Corresponds with GET /v1/boards/prime-climb.svg (the `GetPrimeClimbBoardPicture` operationId).
-func (c *Client) GetPrimeClimbBoardPicture(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewGetPrimeClimbBoardPictureRequest(c.Server)
+func (c *Client) GetPrimeClimbBoardPicture(ctx context.Context, params *GetPrimeClimbBoardPictureParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetPrimeClimbBoardPictureRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -1743,15 +1823,47 @@ func (c *Client) GetLegalActions(ctx context.Context, id GameID, reqEditors ...R
 	return c.Client.Do(req)
 }
 
+// GetGamePicturePng The game, or one replay step, as a PNG picture.
+//
+// The same picture as `GET /v1/games/{id}/picture.svg`, with the same parameters, viewer
+// rules (drawn from the caller's view: no hidden card), `access_token`, `ETag` (a name of
+// this PNG's content, unlike the SVG's), `If-None-Match` (answered 304 before anything is
+// drawn in pixels), `Cache-Control` and limit on expensive requests (503 `renders_busy`).
+//
+// **PNG.** Drawn in the server's process from the same scene description as the SVG (no
+// browser), at 1.5 pixels per SVG unit: the PNG is the SVG's `width` × 1.5 by its `height`
+// × 1.5, rounded up. Prime Climb: 1470 × 990 (desktop), 975 × 2250 to 2628 (phone, 2 to 4
+// players); Primed: 1350 × 582 to 768 (desktop), 900 × 1632 to 2082 (phone); the board
+// alone: 1470 × 990 (desktop), 975 × 2097 (phone). Never more than 4,194,304 pixels. The
+// texts are set in the Go fonts, so their width differs a little from the SVG's.
+//
+// Corresponds with GET /v1/games/{id}/picture.png (the `GetGamePicturePng` operationId).
+func (c *Client) GetGamePicturePng(ctx context.Context, id GameID, params *GetGamePicturePngParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetGamePicturePngRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetGamePicture The game, or one replay step, as an SVG picture.
 //
 // The game now, or after history entry `seq` (the same steps as
 // `GET /v1/games/{id}/states/{seq}`), drawn as the caller may see it: it is drawn from the
 // same view the JSON gives that caller, so it shows no card the view hides (PR-8, G-1).
-// Prime Climb: the board with every pawn in its seat's colour, the last action's moves as
-// arrows (bumps dashed), whose turn it is, the dice and every seat's cards. Primed: the top
-// card, the caller's own hand face up, the other hands as card backs with their counts, the
-// pile sizes, the round and the totals. `<title>` and `<desc>` say the position in words.
+// Prime Climb: the board with every pawn beside its number in its seat's colour, marked 0 or
+// 1 as actions and hints name pawns; the last action's moves as arrows along the track (on
+// the inner side of the spiral), bumps as grey dashed arrows back to Start (on its outer
+// side); whose turn it is, the dice and every seat's cards. Primed: the top card, the
+// caller's own hand face up and marked "(you)", the other hands as card backs with their
+// counts, the pile sizes, the scores of the last rounds and the totals by name, and the
+// winner in large type once the game is over; the picture is as tall as its hands need.
+// Seats are named by their players' names throughout. `<title>` and `<desc>` say the
+// position in words. The same picture as PNG: `picture.png`.
 //
 // For an `<img src>`, which cannot send a header, the token may be passed as
 // `access_token` (as for the event streams). A public game needs no token, and neither does
@@ -1850,6 +1962,35 @@ func (c *Client) RematchGame(ctx context.Context, id GameID, reqEditors ...Reque
 	return c.Client.Do(req)
 }
 
+// GetGameReplayPng A window of the game's history as a PNG of its last step.
+//
+// A PNG does not animate: this is the last step of the window `replay.svg` would animate
+// (same `from`, `count`, `layout`), with its step counter and the replay's title. Who may
+// see it, `access_token`, `Link` (to the `.png` windows before and after), `ETag`,
+// `If-None-Match`, `Cache-Control` and the limit on expensive requests are as for
+// `replay.svg`; its cost is the same fold, and one step drawn in pixels. Each step of a game
+// is also `picture.png?seq=`.
+//
+// **PNG.** Drawn in the server's process from the same scene description as the SVG (no
+// browser), at 1.5 pixels per SVG unit: the PNG is the SVG's `width` × 1.5 by its `height`
+// × 1.5, rounded up. Prime Climb: 1470 × 990 (desktop), 975 × 2250 to 2628 (phone, 2 to 4
+// players); Primed: 1350 × 582 to 768 (desktop), 900 × 1632 to 2082 (phone); the board
+// alone: 1470 × 990 (desktop), 975 × 2097 (phone). Never more than 4,194,304 pixels. The
+// texts are set in the Go fonts, so their width differs a little from the SVG's.
+//
+// Corresponds with GET /v1/games/{id}/replay.png (the `GetGameReplayPng` operationId).
+func (c *Client) GetGameReplayPng(ctx context.Context, id GameID, params *GetGameReplayPngParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetGameReplayPngRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetGameReplay The game, or a window of its history, as one animated SVG.
 //
 // Every step of a window of the history in turn, one second each, over one board, repeating; the last
@@ -1869,7 +2010,8 @@ func (c *Client) RematchGame(ctx context.Context, id GameID, reqEditors ...Reque
 // entries is replayed window by window: the `Link` header names the window before
 // (`rel="prev"`) and after (`rel="next"`, absent on the last), with the same `count` (and
 // `access_token`, if the request had one). Each step's `<g class="step">` carries its
-// `data-seq`. So a replay's cost is bounded whatever the game's length: at most 100 positions
+// `data-seq` and shows a step counter ("Step 3 of 40 (entry 12)"); the picture's title names
+// the kind and the players. So a replay's cost is bounded whatever the game's length: at most 100 positions
 // drawn, rebuilt from at most 256 entries before the window once the instance has seen the
 // game. While a game is played (its teacher's replay) the picture is written as it is drawn,
 // holding one step at a time; a window of a game that is over is the same for everyone, so
@@ -2258,8 +2400,62 @@ func NewGetReadyzRequest(server string) (*http.Request, error) {
 	return req, nil
 }
 
+// NewGetPrimeClimbBoardPicturePngRequest constructs an http.Request for the GetPrimeClimbBoardPicturePng method
+func NewGetPrimeClimbBoardPicturePngRequest(server string, params *GetPrimeClimbBoardPicturePngParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/boards/prime-climb.png")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Layout != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "layout", *params.Layout, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetPrimeClimbBoardPictureRequest constructs an http.Request for the GetPrimeClimbBoardPicture method
-func NewGetPrimeClimbBoardPictureRequest(server string) (*http.Request, error) {
+func NewGetPrimeClimbBoardPictureRequest(server string, params *GetPrimeClimbBoardPictureParams) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -2275,6 +2471,33 @@ func NewGetPrimeClimbBoardPictureRequest(server string) (*http.Request, error) {
 	queryURL, err := serverURL.Parse(operationPath)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Layout != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "layout", *params.Layout, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
@@ -3726,6 +3949,106 @@ func NewGetLegalActionsRequest(server string, id GameID) (*http.Request, error) 
 	return req, nil
 }
 
+// NewGetGamePicturePngRequest constructs an http.Request for the GetGamePicturePng method
+func NewGetGamePicturePngRequest(server string, id GameID, params *GetGamePicturePngParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/games/%s/picture.png", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Seq != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "seq", *params.Seq, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Layout != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "layout", *params.Layout, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.AccessToken != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "access_token", *params.AccessToken, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
 // NewGetGamePictureRequest constructs an http.Request for the GetGamePicture method
 func NewGetGamePictureRequest(server string, id GameID, params *GetGamePictureParams) (*http.Request, error) {
 	var err error
@@ -3764,6 +4087,18 @@ func NewGetGamePictureRequest(server string, id GameID, params *GetGamePicturePa
 		if params.Seq != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "seq", *params.Seq, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Layout != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "layout", *params.Layout, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -3910,6 +4245,118 @@ func NewRematchGameRequest(server string, id GameID) (*http.Request, error) {
 	return req, nil
 }
 
+// NewGetGameReplayPngRequest constructs an http.Request for the GetGameReplayPng method
+func NewGetGameReplayPngRequest(server string, id GameID, params *GetGameReplayPngParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/games/%s/replay.png", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.From != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "from", *params.From, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Count != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "count", *params.Count, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Layout != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "layout", *params.Layout, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.AccessToken != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "access_token", *params.AccessToken, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
 // NewGetGameReplayRequest constructs an http.Request for the GetGameReplay method
 func NewGetGameReplayRequest(server string, id GameID, params *GetGameReplayParams) (*http.Request, error) {
 	var err error
@@ -3960,6 +4407,18 @@ func NewGetGameReplayRequest(server string, id GameID, params *GetGameReplayPara
 		if params.Count != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "count", *params.Count, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Layout != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "layout", *params.Layout, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -4479,6 +4938,22 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /readyz (the `GetReadyz` operationId).
 	GetReadyzWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetReadyzResponse, error)
 
+	// GetPrimeClimbBoardPicturePngWithResponse The Prime Climb board as a PNG picture.
+	//
+	// The same board and legend as `GET /v1/boards/prime-climb.svg`, in pixels.
+	//
+	// **PNG.** Drawn in the server's process from the same scene description as the SVG (no
+	// browser), at 1.5 pixels per SVG unit: the PNG is the SVG's `width` × 1.5 by its `height`
+	// × 1.5, rounded up. Prime Climb: 1470 × 990 (desktop), 975 × 2250 to 2628 (phone, 2 to 4
+	// players); Primed: 1350 × 582 to 768 (desktop), 900 × 1632 to 2082 (phone); the board
+	// alone: 1470 × 990 (desktop), 975 × 2097 (phone). Never more than 4,194,304 pixels. The
+	// texts are set in the Go fonts, so their width differs a little from the SVG's.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/boards/prime-climb.png (the `GetPrimeClimbBoardPicturePng` operationId).
+	GetPrimeClimbBoardPicturePngWithResponse(ctx context.Context, params *GetPrimeClimbBoardPicturePngParams, reqEditors ...RequestEditorFn) (*GetPrimeClimbBoardPicturePngResponse, error)
+
 	// GetPrimeClimbBoardPictureWithResponse The Prime Climb board as an SVG picture.
 	//
 	// The spiral from Start (0) to Home (101) with every number, each circle coloured by its
@@ -4490,7 +4965,7 @@ type ClientWithResponsesInterface interface {
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/boards/prime-climb.svg (the `GetPrimeClimbBoardPicture` operationId).
-	GetPrimeClimbBoardPictureWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetPrimeClimbBoardPictureResponse, error)
+	GetPrimeClimbBoardPictureWithResponse(ctx context.Context, params *GetPrimeClimbBoardPictureParams, reqEditors ...RequestEditorFn) (*GetPrimeClimbBoardPictureResponse, error)
 
 	// GetBoardWithResponse A kind of game's reference data, such as the Prime Climb board.
 	//
@@ -4991,15 +5466,39 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /v1/games/{id}/legal-actions (the `GetLegalActions` operationId).
 	GetLegalActionsWithResponse(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*GetLegalActionsResponse, error)
 
+	// GetGamePicturePngWithResponse The game, or one replay step, as a PNG picture.
+	//
+	// The same picture as `GET /v1/games/{id}/picture.svg`, with the same parameters, viewer
+	// rules (drawn from the caller's view: no hidden card), `access_token`, `ETag` (a name of
+	// this PNG's content, unlike the SVG's), `If-None-Match` (answered 304 before anything is
+	// drawn in pixels), `Cache-Control` and limit on expensive requests (503 `renders_busy`).
+	//
+	// **PNG.** Drawn in the server's process from the same scene description as the SVG (no
+	// browser), at 1.5 pixels per SVG unit: the PNG is the SVG's `width` × 1.5 by its `height`
+	// × 1.5, rounded up. Prime Climb: 1470 × 990 (desktop), 975 × 2250 to 2628 (phone, 2 to 4
+	// players); Primed: 1350 × 582 to 768 (desktop), 900 × 1632 to 2082 (phone); the board
+	// alone: 1470 × 990 (desktop), 975 × 2097 (phone). Never more than 4,194,304 pixels. The
+	// texts are set in the Go fonts, so their width differs a little from the SVG's.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/games/{id}/picture.png (the `GetGamePicturePng` operationId).
+	GetGamePicturePngWithResponse(ctx context.Context, id GameID, params *GetGamePicturePngParams, reqEditors ...RequestEditorFn) (*GetGamePicturePngResponse, error)
+
 	// GetGamePictureWithResponse The game, or one replay step, as an SVG picture.
 	//
 	// The game now, or after history entry `seq` (the same steps as
 	// `GET /v1/games/{id}/states/{seq}`), drawn as the caller may see it: it is drawn from the
 	// same view the JSON gives that caller, so it shows no card the view hides (PR-8, G-1).
-	// Prime Climb: the board with every pawn in its seat's colour, the last action's moves as
-	// arrows (bumps dashed), whose turn it is, the dice and every seat's cards. Primed: the top
-	// card, the caller's own hand face up, the other hands as card backs with their counts, the
-	// pile sizes, the round and the totals. `<title>` and `<desc>` say the position in words.
+	// Prime Climb: the board with every pawn beside its number in its seat's colour, marked 0 or
+	// 1 as actions and hints name pawns; the last action's moves as arrows along the track (on
+	// the inner side of the spiral), bumps as grey dashed arrows back to Start (on its outer
+	// side); whose turn it is, the dice and every seat's cards. Primed: the top card, the
+	// caller's own hand face up and marked "(you)", the other hands as card backs with their
+	// counts, the pile sizes, the scores of the last rounds and the totals by name, and the
+	// winner in large type once the game is over; the picture is as tall as its hands need.
+	// Seats are named by their players' names throughout. `<title>` and `<desc>` say the
+	// position in words. The same picture as PNG: `picture.png`.
 	//
 	// For an `<img src>`, which cannot send a header, the token may be passed as
 	// `access_token` (as for the event streams). A public game needs no token, and neither does
@@ -5062,6 +5561,27 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /v1/games/{id}/rematch (the `RematchGame` operationId).
 	RematchGameWithResponse(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*RematchGameResponse, error)
 
+	// GetGameReplayPngWithResponse A window of the game's history as a PNG of its last step.
+	//
+	// A PNG does not animate: this is the last step of the window `replay.svg` would animate
+	// (same `from`, `count`, `layout`), with its step counter and the replay's title. Who may
+	// see it, `access_token`, `Link` (to the `.png` windows before and after), `ETag`,
+	// `If-None-Match`, `Cache-Control` and the limit on expensive requests are as for
+	// `replay.svg`; its cost is the same fold, and one step drawn in pixels. Each step of a game
+	// is also `picture.png?seq=`.
+	//
+	// **PNG.** Drawn in the server's process from the same scene description as the SVG (no
+	// browser), at 1.5 pixels per SVG unit: the PNG is the SVG's `width` × 1.5 by its `height`
+	// × 1.5, rounded up. Prime Climb: 1470 × 990 (desktop), 975 × 2250 to 2628 (phone, 2 to 4
+	// players); Primed: 1350 × 582 to 768 (desktop), 900 × 1632 to 2082 (phone); the board
+	// alone: 1470 × 990 (desktop), 975 × 2097 (phone). Never more than 4,194,304 pixels. The
+	// texts are set in the Go fonts, so their width differs a little from the SVG's.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/games/{id}/replay.png (the `GetGameReplayPng` operationId).
+	GetGameReplayPngWithResponse(ctx context.Context, id GameID, params *GetGameReplayPngParams, reqEditors ...RequestEditorFn) (*GetGameReplayPngResponse, error)
+
 	// GetGameReplayWithResponse The game, or a window of its history, as one animated SVG.
 	//
 	// Every step of a window of the history in turn, one second each, over one board, repeating; the last
@@ -5081,7 +5601,8 @@ type ClientWithResponsesInterface interface {
 	// entries is replayed window by window: the `Link` header names the window before
 	// (`rel="prev"`) and after (`rel="next"`, absent on the last), with the same `count` (and
 	// `access_token`, if the request had one). Each step's `<g class="step">` carries its
-	// `data-seq`. So a replay's cost is bounded whatever the game's length: at most 100 positions
+	// `data-seq` and shows a step counter ("Step 3 of 40 (entry 12)"); the picture's title names
+	// the kind and the players. So a replay's cost is bounded whatever the game's length: at most 100 positions
 	// drawn, rebuilt from at most 256 entries before the window once the instance has seen the
 	// game. While a game is played (its teacher's replay) the picture is written as it is drawn,
 	// holding one step at a time; a window of a game that is over is the same for everyone, so
@@ -5568,6 +6089,76 @@ func (r GetReadyzResponse) ContentType() string {
 	return ""
 }
 
+// GetPrimeClimbBoardPicturePngResponse200Headers the declared response headers of an HTTP 200 response for GetPrimeClimbBoardPicturePng
+type GetPrimeClimbBoardPicturePngResponse200Headers struct {
+	CacheControl *string
+	ETag         *string
+}
+
+// GetPrimeClimbBoardPicturePngResponse429Headers the declared response headers of an HTTP 429 response for GetPrimeClimbBoardPicturePng
+type GetPrimeClimbBoardPicturePngResponse429Headers struct {
+	RetryAfter *int
+}
+
+type GetPrimeClimbBoardPicturePngResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetPrimeClimbBoardPicturePngResponse200Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetPrimeClimbBoardPicturePngResponse429Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetPrimeClimbBoardPicturePngResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetPrimeClimbBoardPicturePngResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetPrimeClimbBoardPicturePngResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r GetPrimeClimbBoardPicturePngResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetPrimeClimbBoardPicturePngResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetPrimeClimbBoardPicturePngResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetPrimeClimbBoardPicturePngResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetPrimeClimbBoardPictureResponse200Headers the declared response headers of an HTTP 200 response for GetPrimeClimbBoardPicture
 type GetPrimeClimbBoardPictureResponse200Headers struct {
 	CacheControl *string
@@ -5582,6 +6173,8 @@ type GetPrimeClimbBoardPictureResponse429Headers struct {
 type GetPrimeClimbBoardPictureResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationproblemJSON413 *BodyNotAllowed
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
@@ -5590,6 +6183,11 @@ type GetPrimeClimbBoardPictureResponse struct {
 	Headers200 *GetPrimeClimbBoardPictureResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetPrimeClimbBoardPictureResponse429Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetPrimeClimbBoardPictureResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
 }
 
 // GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -8483,6 +9081,111 @@ func (r GetLegalActionsResponse) ContentType() string {
 	return ""
 }
 
+// GetGamePicturePngResponse200Headers the declared response headers of an HTTP 200 response for GetGamePicturePng
+type GetGamePicturePngResponse200Headers struct {
+	CacheControl *string
+	ETag         *string
+}
+
+// GetGamePicturePngResponse401Headers the declared response headers of an HTTP 401 response for GetGamePicturePng
+type GetGamePicturePngResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// GetGamePicturePngResponse429Headers the declared response headers of an HTTP 429 response for GetGamePicturePng
+type GetGamePicturePngResponse429Headers struct {
+	RetryAfter *int
+}
+
+// GetGamePicturePngResponse503Headers the declared response headers of an HTTP 503 response for GetGamePicturePng
+type GetGamePicturePngResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetGamePicturePngResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Busy
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetGamePicturePngResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetGamePicturePngResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetGamePicturePngResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetGamePicturePngResponse503Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetGamePicturePngResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetGamePicturePngResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetGamePicturePngResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetGamePicturePngResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetGamePicturePngResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetGamePicturePngResponse) GetApplicationproblemJSON503() *Busy {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetGamePicturePngResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetGamePicturePngResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetGamePicturePngResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetGamePicturePngResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetGamePictureResponse200Headers the declared response headers of an HTTP 200 response for GetGamePicture
 type GetGamePictureResponse200Headers struct {
 	CacheControl *string
@@ -8868,6 +9571,119 @@ func (r RematchGameResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r RematchGameResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetGameReplayPngResponse200Headers the declared response headers of an HTTP 200 response for GetGameReplayPng
+type GetGameReplayPngResponse200Headers struct {
+	CacheControl *string
+	ETag         *string
+	Link         *string
+}
+
+// GetGameReplayPngResponse401Headers the declared response headers of an HTTP 401 response for GetGameReplayPng
+type GetGameReplayPngResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// GetGameReplayPngResponse429Headers the declared response headers of an HTTP 429 response for GetGameReplayPng
+type GetGameReplayPngResponse429Headers struct {
+	RetryAfter *int
+}
+
+// GetGameReplayPngResponse503Headers the declared response headers of an HTTP 503 response for GetGameReplayPng
+type GetGameReplayPngResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetGameReplayPngResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Busy
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetGameReplayPngResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetGameReplayPngResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetGameReplayPngResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetGameReplayPngResponse503Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetGameReplayPngResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetGameReplayPngResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r GetGameReplayPngResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetGameReplayPngResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetGameReplayPngResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetGameReplayPngResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetGameReplayPngResponse) GetApplicationproblemJSON503() *Busy {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetGameReplayPngResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetGameReplayPngResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetGameReplayPngResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetGameReplayPngResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -9852,6 +10668,28 @@ func (c *ClientWithResponses) GetReadyzWithResponse(ctx context.Context, reqEdit
 	return ParseGetReadyzResponse(rsp)
 }
 
+// GetPrimeClimbBoardPicturePngWithResponse The Prime Climb board as a PNG picture.
+//
+// The same board and legend as `GET /v1/boards/prime-climb.svg`, in pixels.
+//
+// **PNG.** Drawn in the server's process from the same scene description as the SVG (no
+// browser), at 1.5 pixels per SVG unit: the PNG is the SVG's `width` × 1.5 by its `height`
+// × 1.5, rounded up. Prime Climb: 1470 × 990 (desktop), 975 × 2250 to 2628 (phone, 2 to 4
+// players); Primed: 1350 × 582 to 768 (desktop), 900 × 1632 to 2082 (phone); the board
+// alone: 1470 × 990 (desktop), 975 × 2097 (phone). Never more than 4,194,304 pixels. The
+// texts are set in the Go fonts, so their width differs a little from the SVG's.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/boards/prime-climb.png (the `GetPrimeClimbBoardPicturePng` operationId).
+func (c *ClientWithResponses) GetPrimeClimbBoardPicturePngWithResponse(ctx context.Context, params *GetPrimeClimbBoardPicturePngParams, reqEditors ...RequestEditorFn) (*GetPrimeClimbBoardPicturePngResponse, error) {
+	rsp, err := c.GetPrimeClimbBoardPicturePng(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetPrimeClimbBoardPicturePngResponse(rsp)
+}
+
 // GetPrimeClimbBoardPictureWithResponse The Prime Climb board as an SVG picture.
 //
 // The spiral from Start (0) to Home (101) with every number, each circle coloured by its
@@ -9863,8 +10701,8 @@ func (c *ClientWithResponses) GetReadyzWithResponse(ctx context.Context, reqEdit
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/boards/prime-climb.svg (the `GetPrimeClimbBoardPicture` operationId).
-func (c *ClientWithResponses) GetPrimeClimbBoardPictureWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetPrimeClimbBoardPictureResponse, error) {
-	rsp, err := c.GetPrimeClimbBoardPicture(ctx, reqEditors...)
+func (c *ClientWithResponses) GetPrimeClimbBoardPictureWithResponse(ctx context.Context, params *GetPrimeClimbBoardPictureParams, reqEditors ...RequestEditorFn) (*GetPrimeClimbBoardPictureResponse, error) {
+	rsp, err := c.GetPrimeClimbBoardPicture(ctx, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -10562,15 +11400,45 @@ func (c *ClientWithResponses) GetLegalActionsWithResponse(ctx context.Context, i
 	return ParseGetLegalActionsResponse(rsp)
 }
 
+// GetGamePicturePngWithResponse The game, or one replay step, as a PNG picture.
+//
+// The same picture as `GET /v1/games/{id}/picture.svg`, with the same parameters, viewer
+// rules (drawn from the caller's view: no hidden card), `access_token`, `ETag` (a name of
+// this PNG's content, unlike the SVG's), `If-None-Match` (answered 304 before anything is
+// drawn in pixels), `Cache-Control` and limit on expensive requests (503 `renders_busy`).
+//
+// **PNG.** Drawn in the server's process from the same scene description as the SVG (no
+// browser), at 1.5 pixels per SVG unit: the PNG is the SVG's `width` × 1.5 by its `height`
+// × 1.5, rounded up. Prime Climb: 1470 × 990 (desktop), 975 × 2250 to 2628 (phone, 2 to 4
+// players); Primed: 1350 × 582 to 768 (desktop), 900 × 1632 to 2082 (phone); the board
+// alone: 1470 × 990 (desktop), 975 × 2097 (phone). Never more than 4,194,304 pixels. The
+// texts are set in the Go fonts, so their width differs a little from the SVG's.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/games/{id}/picture.png (the `GetGamePicturePng` operationId).
+func (c *ClientWithResponses) GetGamePicturePngWithResponse(ctx context.Context, id GameID, params *GetGamePicturePngParams, reqEditors ...RequestEditorFn) (*GetGamePicturePngResponse, error) {
+	rsp, err := c.GetGamePicturePng(ctx, id, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetGamePicturePngResponse(rsp)
+}
+
 // GetGamePictureWithResponse The game, or one replay step, as an SVG picture.
 //
 // The game now, or after history entry `seq` (the same steps as
 // `GET /v1/games/{id}/states/{seq}`), drawn as the caller may see it: it is drawn from the
 // same view the JSON gives that caller, so it shows no card the view hides (PR-8, G-1).
-// Prime Climb: the board with every pawn in its seat's colour, the last action's moves as
-// arrows (bumps dashed), whose turn it is, the dice and every seat's cards. Primed: the top
-// card, the caller's own hand face up, the other hands as card backs with their counts, the
-// pile sizes, the round and the totals. `<title>` and `<desc>` say the position in words.
+// Prime Climb: the board with every pawn beside its number in its seat's colour, marked 0 or
+// 1 as actions and hints name pawns; the last action's moves as arrows along the track (on
+// the inner side of the spiral), bumps as grey dashed arrows back to Start (on its outer
+// side); whose turn it is, the dice and every seat's cards. Primed: the top card, the
+// caller's own hand face up and marked "(you)", the other hands as card backs with their
+// counts, the pile sizes, the scores of the last rounds and the totals by name, and the
+// winner in large type once the game is over; the picture is as tall as its hands need.
+// Seats are named by their players' names throughout. `<title>` and `<desc>` say the
+// position in words. The same picture as PNG: `picture.png`.
 //
 // For an `<img src>`, which cannot send a header, the token may be passed as
 // `access_token` (as for the event streams). A public game needs no token, and neither does
@@ -10657,6 +11525,33 @@ func (c *ClientWithResponses) RematchGameWithResponse(ctx context.Context, id Ga
 	return ParseRematchGameResponse(rsp)
 }
 
+// GetGameReplayPngWithResponse A window of the game's history as a PNG of its last step.
+//
+// A PNG does not animate: this is the last step of the window `replay.svg` would animate
+// (same `from`, `count`, `layout`), with its step counter and the replay's title. Who may
+// see it, `access_token`, `Link` (to the `.png` windows before and after), `ETag`,
+// `If-None-Match`, `Cache-Control` and the limit on expensive requests are as for
+// `replay.svg`; its cost is the same fold, and one step drawn in pixels. Each step of a game
+// is also `picture.png?seq=`.
+//
+// **PNG.** Drawn in the server's process from the same scene description as the SVG (no
+// browser), at 1.5 pixels per SVG unit: the PNG is the SVG's `width` × 1.5 by its `height`
+// × 1.5, rounded up. Prime Climb: 1470 × 990 (desktop), 975 × 2250 to 2628 (phone, 2 to 4
+// players); Primed: 1350 × 582 to 768 (desktop), 900 × 1632 to 2082 (phone); the board
+// alone: 1470 × 990 (desktop), 975 × 2097 (phone). Never more than 4,194,304 pixels. The
+// texts are set in the Go fonts, so their width differs a little from the SVG's.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/games/{id}/replay.png (the `GetGameReplayPng` operationId).
+func (c *ClientWithResponses) GetGameReplayPngWithResponse(ctx context.Context, id GameID, params *GetGameReplayPngParams, reqEditors ...RequestEditorFn) (*GetGameReplayPngResponse, error) {
+	rsp, err := c.GetGameReplayPng(ctx, id, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetGameReplayPngResponse(rsp)
+}
+
 // GetGameReplayWithResponse The game, or a window of its history, as one animated SVG.
 //
 // Every step of a window of the history in turn, one second each, over one board, repeating; the last
@@ -10676,7 +11571,8 @@ func (c *ClientWithResponses) RematchGameWithResponse(ctx context.Context, id Ga
 // entries is replayed window by window: the `Link` header names the window before
 // (`rel="prev"`) and after (`rel="next"`, absent on the last), with the same `count` (and
 // `access_token`, if the request had one). Each step's `<g class="step">` carries its
-// `data-seq`. So a replay's cost is bounded whatever the game's length: at most 100 positions
+// `data-seq` and shows a step counter ("Step 3 of 40 (entry 12)"); the picture's title names
+// the kind and the players. So a replay's cost is bounded whatever the game's length: at most 100 positions
 // drawn, rebuilt from at most 256 entries before the window once the instance has seen the
 // game. While a game is played (its teacher's replay) the picture is written as it is drawn,
 // holding one step at a time; a window of a game that is over is the same for everyone, so
@@ -11144,6 +12040,79 @@ func ParseGetReadyzResponse(rsp *http.Response) (*GetReadyzResponse, error) {
 	return response, nil
 }
 
+// ParseGetPrimeClimbBoardPicturePngResponse parses an HTTP response from a GetPrimeClimbBoardPicturePngWithResponse call
+func ParseGetPrimeClimbBoardPicturePngResponse(rsp *http.Response) (*GetPrimeClimbBoardPicturePngResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetPrimeClimbBoardPicturePngResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetPrimeClimbBoardPicturePngResponse200Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetPrimeClimbBoardPicturePngResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseGetPrimeClimbBoardPictureResponse parses an HTTP response from a GetPrimeClimbBoardPictureWithResponse call
 func ParseGetPrimeClimbBoardPictureResponse(rsp *http.Response) (*GetPrimeClimbBoardPictureResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -11160,6 +12129,13 @@ func ParseGetPrimeClimbBoardPictureResponse(rsp *http.Response) (*GetPrimeClimbB
 	switch {
 	case rsp.StatusCode == 304:
 		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest BodyNotAllowed
@@ -14011,6 +14987,120 @@ func ParseGetLegalActionsResponse(rsp *http.Response) (*GetLegalActionsResponse,
 	return response, nil
 }
 
+// ParseGetGamePicturePngResponse parses an HTTP response from a GetGamePicturePngWithResponse call
+func ParseGetGamePicturePngResponse(rsp *http.Response) (*GetGamePicturePngResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetGamePicturePngResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Busy
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetGamePicturePngResponse200Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetGamePicturePngResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetGamePicturePngResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetGamePicturePngResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseGetGamePictureResponse parses an HTTP response from a GetGamePictureWithResponse call
 func ParseGetGamePictureResponse(rsp *http.Response) (*GetGamePictureResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -14404,6 +15494,134 @@ func ParseRematchGameResponse(rsp *http.Response) (*RematchGameResponse, error) 
 		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers RematchGameResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetGameReplayPngResponse parses an HTTP response from a GetGameReplayPngWithResponse call
+func ParseGetGameReplayPngResponse(rsp *http.Response) (*GetGameReplayPngResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetGameReplayPngResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Busy
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetGameReplayPngResponse200Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		if values := rsp.Header.Values("Link"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Link", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Link = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetGameReplayPngResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetGameReplayPngResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetGameReplayPngResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

@@ -1437,6 +1437,60 @@ func (e Include) Valid() bool {
 	}
 }
 
+// Defines values for Layout.
+const (
+	LayoutDesktop Layout = "desktop"
+	LayoutPhone   Layout = "phone"
+)
+
+// Valid indicates whether the value is a known member of the Layout enum.
+func (e Layout) Valid() bool {
+	switch e {
+	case LayoutDesktop:
+		return true
+	case LayoutPhone:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetPrimeClimbBoardPicturePngParamsLayout.
+const (
+	GetPrimeClimbBoardPicturePngParamsLayoutDesktop GetPrimeClimbBoardPicturePngParamsLayout = "desktop"
+	GetPrimeClimbBoardPicturePngParamsLayoutPhone   GetPrimeClimbBoardPicturePngParamsLayout = "phone"
+)
+
+// Valid indicates whether the value is a known member of the GetPrimeClimbBoardPicturePngParamsLayout enum.
+func (e GetPrimeClimbBoardPicturePngParamsLayout) Valid() bool {
+	switch e {
+	case GetPrimeClimbBoardPicturePngParamsLayoutDesktop:
+		return true
+	case GetPrimeClimbBoardPicturePngParamsLayoutPhone:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetPrimeClimbBoardPictureParamsLayout.
+const (
+	GetPrimeClimbBoardPictureParamsLayoutDesktop GetPrimeClimbBoardPictureParamsLayout = "desktop"
+	GetPrimeClimbBoardPictureParamsLayoutPhone   GetPrimeClimbBoardPictureParamsLayout = "phone"
+)
+
+// Valid indicates whether the value is a known member of the GetPrimeClimbBoardPictureParamsLayout enum.
+func (e GetPrimeClimbBoardPictureParamsLayout) Valid() bool {
+	switch e {
+	case GetPrimeClimbBoardPictureParamsLayoutDesktop:
+		return true
+	case GetPrimeClimbBoardPictureParamsLayoutPhone:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for GetGameParamsInclude.
 const (
 	GetGameParamsIncludeLegalActions GetGameParamsInclude = "legal_actions"
@@ -1461,6 +1515,78 @@ const (
 func (e PostActionParamsInclude) Valid() bool {
 	switch e {
 	case PostActionParamsIncludeLegalActions:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetGamePicturePngParamsLayout.
+const (
+	GetGamePicturePngParamsLayoutDesktop GetGamePicturePngParamsLayout = "desktop"
+	GetGamePicturePngParamsLayoutPhone   GetGamePicturePngParamsLayout = "phone"
+)
+
+// Valid indicates whether the value is a known member of the GetGamePicturePngParamsLayout enum.
+func (e GetGamePicturePngParamsLayout) Valid() bool {
+	switch e {
+	case GetGamePicturePngParamsLayoutDesktop:
+		return true
+	case GetGamePicturePngParamsLayoutPhone:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetGamePictureParamsLayout.
+const (
+	GetGamePictureParamsLayoutDesktop GetGamePictureParamsLayout = "desktop"
+	GetGamePictureParamsLayoutPhone   GetGamePictureParamsLayout = "phone"
+)
+
+// Valid indicates whether the value is a known member of the GetGamePictureParamsLayout enum.
+func (e GetGamePictureParamsLayout) Valid() bool {
+	switch e {
+	case GetGamePictureParamsLayoutDesktop:
+		return true
+	case GetGamePictureParamsLayoutPhone:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetGameReplayPngParamsLayout.
+const (
+	GetGameReplayPngParamsLayoutDesktop GetGameReplayPngParamsLayout = "desktop"
+	GetGameReplayPngParamsLayoutPhone   GetGameReplayPngParamsLayout = "phone"
+)
+
+// Valid indicates whether the value is a known member of the GetGameReplayPngParamsLayout enum.
+func (e GetGameReplayPngParamsLayout) Valid() bool {
+	switch e {
+	case GetGameReplayPngParamsLayoutDesktop:
+		return true
+	case GetGameReplayPngParamsLayoutPhone:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetGameReplayParamsLayout.
+const (
+	GetGameReplayParamsLayoutDesktop GetGameReplayParamsLayout = "desktop"
+	GetGameReplayParamsLayoutPhone   GetGameReplayParamsLayout = "phone"
+)
+
+// Valid indicates whether the value is a known member of the GetGameReplayParamsLayout enum.
+func (e GetGameReplayParamsLayout) Valid() bool {
+	switch e {
+	case GetGameReplayParamsLayoutDesktop:
+		return true
+	case GetGameReplayParamsLayoutPhone:
 		return true
 	default:
 		return false
@@ -3659,6 +3785,9 @@ type IfMatch = string
 // Include defines model for Include.
 type Include string
 
+// Layout defines model for Layout.
+type Layout string
+
 // Limit defines model for Limit.
 type Limit = int
 
@@ -3709,6 +3838,28 @@ type Unprocessable = Problem
 
 // UnsupportedMediaType An RFC 9457 problem document.
 type UnsupportedMediaType = Problem
+
+// GetPrimeClimbBoardPicturePngParams defines parameters for GetPrimeClimbBoardPicturePng.
+type GetPrimeClimbBoardPicturePngParams struct {
+	// Layout `desktop` (the default): landscape, the board with a panel beside it. `phone`: portrait
+	// with large type, the panel under the board, to be shown at a phone's width (360 px and up).
+	// The same in SVG and PNG.
+	Layout *GetPrimeClimbBoardPicturePngParamsLayout `form:"layout,omitempty" json:"layout,omitempty"`
+}
+
+// GetPrimeClimbBoardPicturePngParamsLayout defines parameters for GetPrimeClimbBoardPicturePng.
+type GetPrimeClimbBoardPicturePngParamsLayout string
+
+// GetPrimeClimbBoardPictureParams defines parameters for GetPrimeClimbBoardPicture.
+type GetPrimeClimbBoardPictureParams struct {
+	// Layout `desktop` (the default): landscape, the board with a panel beside it. `phone`: portrait
+	// with large type, the panel under the board, to be shown at a phone's width (360 px and up).
+	// The same in SVG and PNG.
+	Layout *GetPrimeClimbBoardPictureParamsLayout `form:"layout,omitempty" json:"layout,omitempty"`
+}
+
+// GetPrimeClimbBoardPictureParamsLayout defines parameters for GetPrimeClimbBoardPicture.
+type GetPrimeClimbBoardPictureParamsLayout string
 
 // StreamClassroomEventsParams defines parameters for StreamClassroomEvents.
 type StreamClassroomEventsParams struct {
@@ -3921,10 +4072,15 @@ type LeaveGameParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
-// GetGamePictureParams defines parameters for GetGamePicture.
-type GetGamePictureParams struct {
+// GetGamePicturePngParams defines parameters for GetGamePicturePng.
+type GetGamePicturePngParams struct {
 	// Seq The history entry after which to draw the game (0 is the start); the game now when absent.
 	Seq *int64 `form:"seq,omitempty" json:"seq,omitempty"`
+
+	// Layout `desktop` (the default): landscape, the board with a panel beside it. `phone`: portrait
+	// with large type, the panel under the board, to be shown at a phone's width (360 px and up).
+	// The same in SVG and PNG.
+	Layout *GetGamePicturePngParamsLayout `form:"layout,omitempty" json:"layout,omitempty"`
 
 	// AccessToken The token, for an `<img src>` that cannot send `Authorization: Bearer`. The header wins
 	// when both are sent. A token in an address can end up in histories and logs of whoever
@@ -3932,6 +4088,29 @@ type GetGamePictureParams struct {
 	AccessToken *AccessToken `form:"access_token,omitempty" json:"access_token,omitempty"`
 	IfNoneMatch *string      `json:"If-None-Match,omitempty"`
 }
+
+// GetGamePicturePngParamsLayout defines parameters for GetGamePicturePng.
+type GetGamePicturePngParamsLayout string
+
+// GetGamePictureParams defines parameters for GetGamePicture.
+type GetGamePictureParams struct {
+	// Seq The history entry after which to draw the game (0 is the start); the game now when absent.
+	Seq *int64 `form:"seq,omitempty" json:"seq,omitempty"`
+
+	// Layout `desktop` (the default): landscape, the board with a panel beside it. `phone`: portrait
+	// with large type, the panel under the board, to be shown at a phone's width (360 px and up).
+	// The same in SVG and PNG.
+	Layout *GetGamePictureParamsLayout `form:"layout,omitempty" json:"layout,omitempty"`
+
+	// AccessToken The token, for an `<img src>` that cannot send `Authorization: Bearer`. The header wins
+	// when both are sent. A token in an address can end up in histories and logs of whoever
+	// sees it: prefer the header where a client can send it.
+	AccessToken *AccessToken `form:"access_token,omitempty" json:"access_token,omitempty"`
+	IfNoneMatch *string      `json:"If-None-Match,omitempty"`
+}
+
+// GetGamePictureParamsLayout defines parameters for GetGamePicture.
+type GetGamePictureParamsLayout string
 
 // JoinGameParams defines parameters for JoinGame.
 type JoinGameParams struct {
@@ -3953,6 +4132,29 @@ type JoinGameParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// GetGameReplayPngParams defines parameters for GetGameReplayPng.
+type GetGameReplayPngParams struct {
+	// From The `seq` of the first history entry of the window (0, the start, by default).
+	From *int64 `form:"from,omitempty" json:"from,omitempty"`
+
+	// Count How many history entries the window covers, at most 100.
+	Count *int `form:"count,omitempty" json:"count,omitempty"`
+
+	// Layout `desktop` (the default): landscape, the board with a panel beside it. `phone`: portrait
+	// with large type, the panel under the board, to be shown at a phone's width (360 px and up).
+	// The same in SVG and PNG.
+	Layout *GetGameReplayPngParamsLayout `form:"layout,omitempty" json:"layout,omitempty"`
+
+	// AccessToken The token, for an `<img src>` that cannot send `Authorization: Bearer`. The header wins
+	// when both are sent. A token in an address can end up in histories and logs of whoever
+	// sees it: prefer the header where a client can send it.
+	AccessToken *AccessToken `form:"access_token,omitempty" json:"access_token,omitempty"`
+	IfNoneMatch *string      `json:"If-None-Match,omitempty"`
+}
+
+// GetGameReplayPngParamsLayout defines parameters for GetGameReplayPng.
+type GetGameReplayPngParamsLayout string
+
 // GetGameReplayParams defines parameters for GetGameReplay.
 type GetGameReplayParams struct {
 	// From The `seq` of the first history entry of the window (0, the start, by default).
@@ -3961,12 +4163,20 @@ type GetGameReplayParams struct {
 	// Count How many history entries the window covers, at most 100.
 	Count *int `form:"count,omitempty" json:"count,omitempty"`
 
+	// Layout `desktop` (the default): landscape, the board with a panel beside it. `phone`: portrait
+	// with large type, the panel under the board, to be shown at a phone's width (360 px and up).
+	// The same in SVG and PNG.
+	Layout *GetGameReplayParamsLayout `form:"layout,omitempty" json:"layout,omitempty"`
+
 	// AccessToken The token, for an `<img src>` that cannot send `Authorization: Bearer`. The header wins
 	// when both are sent. A token in an address can end up in histories and logs of whoever
 	// sees it: prefer the header where a client can send it.
 	AccessToken *AccessToken `form:"access_token,omitempty" json:"access_token,omitempty"`
 	IfNoneMatch *string      `json:"If-None-Match,omitempty"`
 }
+
+// GetGameReplayParamsLayout defines parameters for GetGameReplay.
+type GetGameReplayParamsLayout string
 
 // ResignGameParams defines parameters for ResignGame.
 type ResignGameParams struct {
@@ -6260,9 +6470,12 @@ type ServerInterface interface {
 	// GetReadyz Readiness: the database is reachable.
 	// (GET /readyz)
 	GetReadyz(ctx echo.Context) error
+	// GetPrimeClimbBoardPicturePng The Prime Climb board as a PNG picture.
+	// (GET /v1/boards/prime-climb.png)
+	GetPrimeClimbBoardPicturePng(ctx echo.Context, params GetPrimeClimbBoardPicturePngParams) error
 	// GetPrimeClimbBoardPicture The Prime Climb board as an SVG picture.
 	// (GET /v1/boards/prime-climb.svg)
-	GetPrimeClimbBoardPicture(ctx echo.Context) error
+	GetPrimeClimbBoardPicture(ctx echo.Context, params GetPrimeClimbBoardPictureParams) error
 	// GetBoard A kind of game's reference data, such as the Prime Climb board.
 	// (GET /v1/boards/{game})
 	GetBoard(ctx echo.Context, game string) error
@@ -6341,6 +6554,9 @@ type ServerInterface interface {
 	// GetLegalActions What the caller may do now.
 	// (GET /v1/games/{id}/legal-actions)
 	GetLegalActions(ctx echo.Context, id GameID) error
+	// GetGamePicturePng The game, or one replay step, as a PNG picture.
+	// (GET /v1/games/{id}/picture.png)
+	GetGamePicturePng(ctx echo.Context, id GameID, params GetGamePicturePngParams) error
 	// GetGamePicture The game, or one replay step, as an SVG picture.
 	// (GET /v1/games/{id}/picture.svg)
 	GetGamePicture(ctx echo.Context, id GameID, params GetGamePictureParams) error
@@ -6350,6 +6566,9 @@ type ServerInterface interface {
 	// RematchGame Play a finished game again with the same players (any seat's token, or a seat's student token).
 	// (POST /v1/games/{id}/rematch)
 	RematchGame(ctx echo.Context, id GameID) error
+	// GetGameReplayPng A window of the game's history as a PNG of its last step.
+	// (GET /v1/games/{id}/replay.png)
+	GetGameReplayPng(ctx echo.Context, id GameID, params GetGameReplayPngParams) error
 	// GetGameReplay The game, or a window of its history, as one animated SVG.
 	// (GET /v1/games/{id}/replay.svg)
 	GetGameReplay(ctx echo.Context, id GameID, params GetGameReplayParams) error
@@ -6442,12 +6661,39 @@ func (w *ServerInterfaceWrapper) GetReadyz(ctx echo.Context) error {
 	return err
 }
 
+// GetPrimeClimbBoardPicturePng converts echo context to params.
+func (w *ServerInterfaceWrapper) GetPrimeClimbBoardPicturePng(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetPrimeClimbBoardPicturePngParams
+	// ------------- Optional query parameter "layout" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "layout", ctx.QueryParams(), &params.Layout, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter layout: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetPrimeClimbBoardPicturePng(ctx, params)
+	return err
+}
+
 // GetPrimeClimbBoardPicture converts echo context to params.
 func (w *ServerInterfaceWrapper) GetPrimeClimbBoardPicture(ctx echo.Context) error {
 	var err error
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetPrimeClimbBoardPictureParams
+	// ------------- Optional query parameter "layout" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "layout", ctx.QueryParams(), &params.Layout, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter layout: %s", err))
+	}
+
 	// Invoke the callback with all the unmarshaled arguments
-	err = w.Handler.GetPrimeClimbBoardPicture(ctx)
+	err = w.Handler.GetPrimeClimbBoardPicture(ctx, params)
 	return err
 }
 
@@ -7201,6 +7447,62 @@ func (w *ServerInterfaceWrapper) GetLegalActions(ctx echo.Context) error {
 	return err
 }
 
+// GetGamePicturePng converts echo context to params.
+func (w *ServerInterfaceWrapper) GetGamePicturePng(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "id" -------------
+	var id GameID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetGamePicturePngParams
+	// ------------- Optional query parameter "seq" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "seq", ctx.QueryParams(), &params.Seq, runtime.BindQueryParameterOptions{Type: "integer", Format: "int64"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter seq: %s", err))
+	}
+
+	// ------------- Optional query parameter "layout" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "layout", ctx.QueryParams(), &params.Layout, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter layout: %s", err))
+	}
+
+	// ------------- Optional query parameter "access_token" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "access_token", ctx.QueryParams(), &params.AccessToken, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter access_token: %s", err))
+	}
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "If-None-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch string
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetGamePicturePng(ctx, id, params)
+	return err
+}
+
 // GetGamePicture converts echo context to params.
 func (w *ServerInterfaceWrapper) GetGamePicture(ctx echo.Context) error {
 	var err error
@@ -7219,6 +7521,13 @@ func (w *ServerInterfaceWrapper) GetGamePicture(ctx echo.Context) error {
 	err = runtime.BindQueryParameterWithOptions("form", true, false, "seq", ctx.QueryParams(), &params.Seq, runtime.BindQueryParameterOptions{Type: "integer", Format: "int64"})
 	if err != nil {
 		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter seq: %s", err))
+	}
+
+	// ------------- Optional query parameter "layout" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "layout", ctx.QueryParams(), &params.Layout, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter layout: %s", err))
 	}
 
 	// ------------- Optional query parameter "access_token" -------------
@@ -7302,6 +7611,69 @@ func (w *ServerInterfaceWrapper) RematchGame(ctx echo.Context) error {
 	return err
 }
 
+// GetGameReplayPng converts echo context to params.
+func (w *ServerInterfaceWrapper) GetGameReplayPng(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "id" -------------
+	var id GameID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetGameReplayPngParams
+	// ------------- Optional query parameter "from" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "from", ctx.QueryParams(), &params.From, runtime.BindQueryParameterOptions{Type: "integer", Format: "int64"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter from: %s", err))
+	}
+
+	// ------------- Optional query parameter "count" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "count", ctx.QueryParams(), &params.Count, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter count: %s", err))
+	}
+
+	// ------------- Optional query parameter "layout" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "layout", ctx.QueryParams(), &params.Layout, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter layout: %s", err))
+	}
+
+	// ------------- Optional query parameter "access_token" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "access_token", ctx.QueryParams(), &params.AccessToken, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter access_token: %s", err))
+	}
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "If-None-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch string
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetGameReplayPng(ctx, id, params)
+	return err
+}
+
 // GetGameReplay converts echo context to params.
 func (w *ServerInterfaceWrapper) GetGameReplay(ctx echo.Context) error {
 	var err error
@@ -7327,6 +7699,13 @@ func (w *ServerInterfaceWrapper) GetGameReplay(ctx echo.Context) error {
 	err = runtime.BindQueryParameterWithOptions("form", true, false, "count", ctx.QueryParams(), &params.Count, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
 	if err != nil {
 		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter count: %s", err))
+	}
+
+	// ------------- Optional query parameter "layout" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "layout", ctx.QueryParams(), &params.Layout, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter layout: %s", err))
 	}
 
 	// ------------- Optional query parameter "access_token" -------------
@@ -7629,6 +8008,8 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/v1/games/:id/states/:seq", wrapper.GetStateAt, options.OperationMiddlewares["getStateAt"]...)
 	router.GET(options.BaseURL+"/v1/games/:id/picture.svg", wrapper.GetGamePicture, options.OperationMiddlewares["getGamePicture"]...)
 	router.GET(options.BaseURL+"/v1/games/:id/replay.svg", wrapper.GetGameReplay, options.OperationMiddlewares["getGameReplay"]...)
+	router.GET(options.BaseURL+"/v1/games/:id/picture.png", wrapper.GetGamePicturePng, options.OperationMiddlewares["getGamePicturePng"]...)
+	router.GET(options.BaseURL+"/v1/games/:id/replay.png", wrapper.GetGameReplayPng, options.OperationMiddlewares["getGameReplayPng"]...)
 	router.GET(options.BaseURL+"/v1/games/:id/legal-actions", wrapper.GetLegalActions, options.OperationMiddlewares["getLegalActions"]...)
 	router.GET(options.BaseURL+"/v1/games/:id/hint", wrapper.GetHint, options.OperationMiddlewares["getHint"]...)
 	router.GET(options.BaseURL+"/v1/games/:id/scores", wrapper.GetScores, options.OperationMiddlewares["getScores"]...)
@@ -7650,6 +8031,7 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/v1/games/:id/attempts", wrapper.ListAttempts, options.OperationMiddlewares["listAttempts"]...)
 	router.GET(options.BaseURL+"/v1/games/:id/review", wrapper.GetReview, options.OperationMiddlewares["getReview"]...)
 	router.GET(options.BaseURL+"/v1/boards/prime-climb.svg", wrapper.GetPrimeClimbBoardPicture, options.OperationMiddlewares["getPrimeClimbBoardPicture"]...)
+	router.GET(options.BaseURL+"/v1/boards/prime-climb.png", wrapper.GetPrimeClimbBoardPicturePng, options.OperationMiddlewares["getPrimeClimbBoardPicturePng"]...)
 	router.GET(options.BaseURL+"/v1/boards/:game", wrapper.GetBoard, options.OperationMiddlewares["getBoard"]...)
 
 }

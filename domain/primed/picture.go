@@ -7,137 +7,261 @@ import (
 	"strings"
 
 	"primegames/domain"
-	"primegames/domain/svg"
+	"primegames/domain/scene"
 )
 
 // picture draws a Primed table from a view: hands the view hides are card backs with their count,
-// so a picture shows exactly the cards its view does (PR-8).
-var picture = &domain.Picture{Width: 900, Height: 580, Style: pictureStyle, Position: drawTable}
+// so a picture shows exactly the cards its view does (PR-8). Its height follows the number of
+// seats: one row per hand.
+var picture = &domain.Picture{Title: "Primed", Position: drawTable}
 
-const pictureStyle = `text{fill:#222}.head{font-size:20px;font-weight:bold}.label{font-size:14px}.small{font-size:12px}` +
-	`.value{font-size:16px;font-weight:bold;text-anchor:middle;dominant-baseline:central}.top .value{font-size:30px}` +
-	`.face rect{fill:#fff;stroke:#333;stroke-width:1.5}.back rect{fill:#3b5ba5;stroke:#1d2f5e;stroke-width:1.5}` +
-	`.back path{stroke:#9fb3e6;stroke-width:1;fill:none}`
+const background = "#e9f3ea"
 
+// spread is where a layout puts things: the phone stacks what the desktop sets side by side, in
+// larger type (k times the desktop's).
+type spread struct {
+	width, k         float64
+	headX            float64 // where the headline starts, right of the title
+	pilesY           float64
+	lastX, lastY     float64
+	roundsX, roundsY float64
+	handsY, handRow  float64
+	cardsX, cardsDY  float64 // where a hand's cards start, right of (desktop) or under (phone) its name
+}
+
+var tables = map[domain.Layout]spread{
+	domain.Desktop: {width: 900, k: 1, headX: 110, pilesY: 100, lastX: 300, lastY: 118, roundsX: 610, roundsY: 118, handsY: 252, handRow: 62, cardsX: 260},
+	domain.Phone:   {width: 600, k: 1.5, headX: 24, pilesY: 180, lastX: 24, lastY: 360, roundsX: 24, roundsY: 530, handsY: 770, handRow: 150, cardsX: 24, cardsDY: 44},
+}
+
+func spreadOf(l domain.Layout) spread {
+	if t, ok := tables[l]; ok {
+		return t
+	}
+	return tables[domain.Desktop]
+}
+
+// maxLines and maxRounds bound the last action's lines and the rounds the table lists.
 const (
-	cardWidth, cardHeight = 32.0, 46.0
-	handX                 = 260.0
-	firstHandY            = 200.0
-	handRow               = 62.0
+	maxLines  = 4
+	maxRounds = 4
 )
 
-func drawTable(w *svg.Writer, pos domain.Position) (domain.Words, error) {
+func drawTable(l domain.Layout, pos domain.Position) (domain.Frame, error) {
 	var v View
 	if err := json.Unmarshal(pos.View, &v); err != nil {
-		return domain.Words{}, fmt.Errorf("primed view: %w", err)
+		return domain.Frame{}, fmt.Errorf("primed view: %w", err)
 	}
 	var last *Outcome
 	if len(pos.Last) > 0 {
 		last = &Outcome{}
 		if err := json.Unmarshal(pos.Last, last); err != nil {
-			return domain.Words{}, fmt.Errorf("primed outcome: %w", err)
+			return domain.Frame{}, fmt.Errorf("primed outcome: %w", err)
 		}
 	}
 	names := make([]string, v.Seats)
 	for i := range names {
-		names[i] = "Seat " + strconv.Itoa(i)
-		if i < len(pos.Players) && pos.Players[i] != "" {
-			names[i] = pos.Players[i]
+		names[i] = domain.SeatName(pos.Players, i)
+	}
+	t := spreadOf(l)
+	k := t.k
+	f := domain.Frame{Width: t.width, Height: t.handsY + float64(v.Seats)*t.handRow + 12*k, Background: background,
+		Counter: scene.Text{X: t.width - 16, Y: 24 * k, Size: 14 * k, Anchor: scene.End}}
+	text := func(x, y, size float64, bold bool, s string, meta ...scene.Meta) {
+		n := scene.Text{X: x, Y: y, Size: size * k, Bold: bold, Text: s}
+		if len(meta) > 0 {
+			n.Meta = meta[0]
 		}
+		f.Nodes = append(f.Nodes, n)
 	}
-	w.Empty("rect", svg.N("width", 900), svg.N("height", 580), svg.A("fill", "#e9f3ea"))
-	w.Text("text", "Primed", svg.A("class", "head"), svg.N("x", 24), svg.N("y", 36))
-	w.Text("text", headline(v, names), svg.A("class", "label"), svg.N("x", 110), svg.N("y", 36))
+	text(24, 36*k, 22, true, "Primed")
+	headY := 36 * k
+	if t.headX < 100 {
+		headY = 66 * k // the phone: under the title
+	}
+	text(t.headX, headY, 15, false, fmt.Sprintf("Round %d of %d · target: %s", v.Round, v.Options.Rounds, v.Options.Target))
+	if won := winners(v, names); won != "" {
+		f.Nodes = append(f.Nodes, scene.Group{Meta: scene.Meta{Class: "winner"}, Children: []scene.Node{
+			scene.Rect{Paint: scene.Paint{Fill: "#fde68a", Stroke: "#d97706", StrokeWidth: 2}, X: 16, Y: headY + 10*k, W: t.width - 32, H: 38 * k, RX: 8},
+			scene.Text{X: 28, Y: headY + 38*k, Size: 24 * k, Bold: true, Text: won},
+		}})
+	} else {
+		text(24, headY+34*k, 15, true, status(v, names), scene.Meta{Class: "status"})
+	}
 
-	w.Open("g", svg.A("id", "piles"))
-	drawBack(w, 24, 64, -1)
-	w.Text("text", fmt.Sprintf("draw pile: %d", v.DrawPileSize), svg.A("class", "small"), svg.N("x", 24), svg.N("y", 130))
-	drawFace(w, 130, 56, 54, 78, v.Top, "top")
-	w.Text("text", fmt.Sprintf("Primed pile: %d", len(v.PrimedPile)), svg.A("class", "small"), svg.N("x", 120), svg.N("y", 150))
+	piles := scene.Group{Meta: scene.Meta{ID: "piles"}}
+	y := t.pilesY
+	piles.Children = append(piles.Children,
+		drawBack(24, y+8*k, k, -1),
+		scene.Text{X: 24, Y: y + 74*k, Size: 12 * k, Text: fmt.Sprintf("draw pile: %d", v.DrawPileSize)},
+		drawFace(110*k, y, 54*k, 78*k, 30*k, v.Top, "top"),
+		scene.Text{X: 100 * k, Y: y + 94*k, Size: 12 * k, Text: fmt.Sprintf("Primed pile: %d", len(v.PrimedPile))})
 	if v.DrawnCard != 0 {
-		drawFace(w, 220, 72, cardWidth, cardHeight, v.DrawnCard, "drawn")
-		w.Text("text", "drawn", svg.A("class", "small"), svg.N("x", 220), svg.N("y", 132))
+		piles.Children = append(piles.Children, drawFace(190*k, y+16*k, 32*k, 46*k, 16*k, v.DrawnCard, "drawn"),
+			scene.Text{X: 190 * k, Y: y + 76*k, Size: 12 * k, Text: "drawn"})
 	}
-	w.Close()
+	f.Nodes = append(f.Nodes, piles)
 	if last != nil {
 		for i, line := range lastLines(last, names) {
-			w.Text("text", line, svg.A("class", "label"), svg.N("x", 300), svg.N("y", 80+float64(i)*22))
+			if i == maxLines {
+				break
+			}
+			text(t.lastX, t.lastY+float64(i)*22*k, 13, false, line, scene.Meta{Class: "last"})
 		}
 	}
+	f.Nodes = append(f.Nodes, drawRounds(t, v, names)...)
 
-	w.Text("text", "Hands", svg.A("class", "label"), svg.A("font-weight", "bold"), svg.N("x", 24), svg.N("y", firstHandY-14))
-	w.Text("text", "score so far", svg.A("class", "small"), svg.N("x", 200), svg.N("y", firstHandY-14))
+	text(24, t.handsY-14*k, 14, true, "Hands")
+	f.Nodes = append(f.Nodes, scene.Text{X: t.width - 24, Y: t.handsY - 14*k, Size: 12 * k, Anchor: scene.End, Text: "score so far"})
 	for _, h := range v.Hands {
-		drawHand(w, v, h, names[h.Seat], firstHandY+float64(h.Seat)*handRow)
+		you := pos.You != nil && *pos.You == h.Seat
+		f.Nodes = append(f.Nodes, drawHand(t, v, h, names[h.Seat], t.handsY+float64(h.Seat)*t.handRow, you))
 	}
-	return describe(v, last, names), nil
+	f.Words = describe(v, last, names)
+	return f, nil
 }
 
-func headline(v View, names []string) string {
-	rounds := fmt.Sprintf("round %d of %d · target: %s", v.Round, v.Options.Rounds, v.Options.Target)
+// winners is "Ann won!" or "Ann and Bob won!" once the game is over, "" before.
+func winners(v View, names []string) string {
+	if v.Phase != PhaseFinished || len(v.Scores.Winners) == 0 {
+		return ""
+	}
+	won := make([]string, len(v.Scores.Winners))
+	for i, s := range v.Scores.Winners {
+		won[i] = names[s]
+	}
+	return strings.Join(won, " and ") + " won!"
+}
+
+func status(v View, names []string) string {
 	switch {
-	case v.Phase == PhaseFinished:
-		won := make([]string, len(v.Scores.Winners))
-		for i, s := range v.Scores.Winners {
-			won[i] = names[s]
-		}
-		return rounds + " · over: " + strings.Join(won, " and ") + " won"
 	case len(v.ToAct) > 0 && v.Phase == PhaseDrawn:
-		return rounds + " · " + names[v.ToAct[0]] + " drew a playable card: play it or keep it"
+		return names[v.ToAct[0]] + " drew a playable card: play it or keep it"
 	case len(v.ToAct) > 0:
-		return rounds + " · " + names[v.ToAct[0]] + " to play"
+		return names[v.ToAct[0]] + " to play"
 	}
-	return rounds
+	return ""
 }
 
-func drawHand(w *svg.Writer, v View, h HandView, name string, y float64) {
-	w.Open("g", svg.A("class", "hand"), svg.A("data-seat", strconv.Itoa(h.Seat)), svg.A("data-size", strconv.Itoa(h.Size)))
-	if len(v.ToAct) > 0 && v.ToAct[0] == h.Seat {
-		w.Empty("rect", svg.N("x", 16), svg.N("y", y-4), svg.N("width", 868), svg.N("height", handRow-6), svg.N("rx", 8),
-			svg.A("fill", "#fff3c4"), svg.A("stroke", "#e0b000"))
+// drawRounds is the spread of the last rounds' scores, one column per player, with the totals.
+func drawRounds(t spread, v View, names []string) []scene.Node {
+	k := t.k
+	g := scene.Group{Meta: scene.Meta{Class: "rounds"}}
+	colW := (t.width - t.roundsX - 24 - 70*k) / float64(max(v.Seats, 1))
+	into := &g.Children
+	cell := func(col int, y float64, s string, bold bool) {
+		x := t.roundsX
+		if col >= 0 {
+			x += 70*k + float64(col)*colW
+		}
+		*into = append(*into, scene.Text{X: x, Y: y, Size: 12 * k, Bold: bold, Text: fitTo(s, colW-4, 12*k)})
+	}
+	y := t.roundsY
+	cell(-1, y, "Scores", true)
+	for seat, name := range names {
+		cell(seat, y, name, true)
+	}
+	rounds := v.Scores.Rounds
+	if len(rounds) > maxRounds {
+		rounds = rounds[len(rounds)-maxRounds:]
+	}
+	for _, r := range rounds {
+		y += 20 * k
+		row := scene.Group{Meta: scene.Meta{Class: "round", Data: []scene.Attr{scene.D("round", strconv.Itoa(r.Round))}}}
+		into = &row.Children
+		cell(-1, y, "round "+strconv.Itoa(r.Round), false)
+		for seat, s := range r.Scores {
+			cell(seat, y, strconv.Itoa(s), false)
+		}
+		g.Children, into = append(g.Children, row), &g.Children
+	}
+	y += 20 * k
+	cell(-1, y, "total", true)
+	for seat := range names {
+		total := 0
+		if seat < len(v.Scores.Totals) {
+			total = v.Scores.Totals[seat]
+		}
+		cell(seat, y, strconv.Itoa(total), true)
+	}
+	return []scene.Node{g}
+}
+
+// fitTo cuts s to about what width holds at a type size.
+func fitTo(s string, width, size float64) string {
+	most := max(int(width/(size*0.58)), 2)
+	if r := []rune(s); len(r) > most {
+		return string(r[:most-1]) + "…"
+	}
+	return s
+}
+
+func drawHand(t spread, v View, h HandView, name string, y float64, you bool) scene.Node {
+	k := t.k
+	meta := scene.Meta{Class: "hand", Data: []scene.Attr{scene.D("seat", strconv.Itoa(h.Seat)), scene.D("size", strconv.Itoa(h.Size))}}
+	if you {
+		meta.Class += " you"
+	}
+	g := scene.Group{Meta: meta}
+	switch {
+	case len(v.ToAct) > 0 && v.ToAct[0] == h.Seat:
+		g.Children = append(g.Children, scene.Rect{Paint: scene.Paint{Fill: "#fff3c4", Stroke: "#e0b000", StrokeWidth: 1}, X: 16, Y: y - 4*k, W: t.width - 32, H: t.handRow - 2*k, RX: 8})
+	case you:
+		g.Children = append(g.Children, scene.Rect{Paint: scene.Paint{Fill: "#f4fbf5", Stroke: "#3daa5a", StrokeWidth: 1}, X: 16, Y: y - 4*k, W: t.width - 32, H: t.handRow - 2*k, RX: 8})
 	}
 	label := name
-	if len([]rune(label)) > 20 {
-		label = string([]rune(label)[:19]) + "…"
+	if you {
+		label += " (you)"
 	}
-	w.Text("text", label, svg.A("class", "label"), svg.A("font-weight", "bold"), svg.N("x", 24), svg.N("y", y+20))
-	w.Text("text", cards(h.Size), svg.A("class", "small"), svg.N("x", 24), svg.N("y", y+38))
+	width := t.cardsX - 24 - 70*k
+	if t.cardsDY > 0 {
+		width = t.width - 140*k
+	}
 	total := 0
 	if h.Seat < len(v.Scores.Totals) {
 		total = v.Scores.Totals[h.Seat]
 	}
-	w.Text("text", strconv.Itoa(total), svg.A("class", "label"), svg.N("x", 200), svg.N("y", y+28))
-	step := cardWidth + 4
-	if h.Size > 16 {
-		step = 600 / float64(h.Size)
+	g.Children = append(g.Children,
+		scene.Text{Meta: scene.Meta{Class: "name"}, X: 24, Y: y + 20*k, Size: 15 * k, Bold: true, Text: fitTo(label, width, 15*k)},
+		scene.Text{X: 24, Y: y + 38*k, Size: 12 * k, Text: cards(h.Size)},
+		scene.Text{Meta: scene.Meta{Class: "total"}, X: t.width - 24, Y: y + 28*k, Size: 16 * k, Bold: true, Anchor: scene.End, Text: strconv.Itoa(total)})
+	cardsY := y + 2*k + t.cardsDY*k
+	step, room := 36*k, t.width-t.cardsX-70*k-24
+	if t.cardsDY > 0 {
+		room = t.width - t.cardsX - 24
+	}
+	if float64(h.Size)*step > room {
+		step = (room - 32*k) / float64(max(h.Size-1, 1))
 	}
 	for i := 0; i < h.Size; i++ {
-		x := handX + float64(i)*step
+		x := t.cardsX + float64(i)*step
 		if h.Cards != nil && i < len(h.Cards) {
-			drawFace(w, x, y+2, cardWidth, cardHeight, h.Cards[i], "")
+			g.Children = append(g.Children, drawFace(x, cardsY, 32*k, 46*k, 16*k, h.Cards[i], ""))
 		} else {
-			drawBack(w, x, y+2, h.Seat)
+			g.Children = append(g.Children, drawBack(x, cardsY, k, h.Seat))
 		}
 	}
-	w.Close()
+	return g
 }
 
-func drawFace(w *svg.Writer, x, y, width, height float64, value int, role string) {
+func drawFace(x, y, width, height, size float64, value int, role string) scene.Node {
 	class := "card face"
 	if role != "" {
 		class += " " + role
 	}
-	w.Open("g", svg.A("class", class), svg.A("data-value", strconv.Itoa(value)))
-	w.Empty("rect", svg.N("x", x), svg.N("y", y), svg.N("width", width), svg.N("height", height), svg.N("rx", 5))
-	w.Text("text", strconv.Itoa(value), svg.A("class", "value"), svg.N("x", x+width/2), svg.N("y", y+height/2))
-	w.Close()
+	return scene.Group{Meta: scene.Meta{Class: class, Data: []scene.Attr{scene.D("value", strconv.Itoa(value))}}, Children: []scene.Node{
+		scene.Rect{Paint: scene.Paint{Fill: "#ffffff", Stroke: "#333333", StrokeWidth: 1.5}, X: x, Y: y, W: width, H: height, RX: 5},
+		scene.Text{X: x + width/2, Y: y + height/2, Size: size, Bold: true, Anchor: scene.Middle, Centred: true, Text: strconv.Itoa(value)},
+	}}
 }
 
-func drawBack(w *svg.Writer, x, y float64, seat int) {
-	w.Open("g", svg.A("class", "card back"), svg.A("data-seat", strconv.Itoa(seat)))
-	w.Empty("rect", svg.N("x", x), svg.N("y", y), svg.N("width", cardWidth), svg.N("height", cardHeight), svg.N("rx", 5))
-	w.Empty("path", svg.A("d", "M"+svg.Num(x+6)+" "+svg.Num(y+6)+"l20 34M"+svg.Num(x+26)+" "+svg.Num(y+6)+"l-20 34"))
-	w.Close()
+func drawBack(x, y, k float64, seat int) scene.Node {
+	w, h := 32*k, 46*k
+	return scene.Group{Meta: scene.Meta{Class: "card back", Data: []scene.Attr{scene.D("seat", strconv.Itoa(seat))}}, Children: []scene.Node{
+		scene.Rect{Paint: scene.Paint{Fill: "#3b5ba5", Stroke: "#1d2f5e", StrokeWidth: 1.5}, X: x, Y: y, W: w, H: h, RX: 5},
+		scene.Path{Paint: scene.Paint{Stroke: "#9fb3e6", StrokeWidth: 1}, Steps: []scene.Step{
+			scene.MoveTo(x+6*k, y+6*k), scene.LineTo(x+w-6*k, y+h-6*k), scene.MoveTo(x+w-6*k, y+6*k), scene.LineTo(x+6*k, y+h-6*k)}},
+	}}
 }
 
 // lastLines tells the last action as its redacted outcome has it: a drawn card's value only when the
@@ -161,7 +285,11 @@ func lastLines(o *Outcome, names []string) []string {
 		lines = append(lines, names[p.Seat]+" passed.")
 	}
 	if r := o.RoundEnded; r != nil {
-		lines = append(lines, fmt.Sprintf("Round %d ended (%s); its scores: %s.", r.Round, strings.ReplaceAll(r.Ending, "_", " "), joinInts(r.Scores)))
+		scores := make([]string, len(r.Scores))
+		for seat, s := range r.Scores {
+			scores[seat] = fmt.Sprintf("%s %d", domain.SeatName(names, seat), s)
+		}
+		lines = append(lines, fmt.Sprintf("Round %d ended (%s): %s.", r.Round, strings.ReplaceAll(r.Ending, "_", " "), strings.Join(scores, ", ")))
 	}
 	if d := o.Dealt; d != nil {
 		lines = append(lines, fmt.Sprintf("Round %d was dealt; the first top card is %d.", d.Round, d.Top))
@@ -193,7 +321,7 @@ func describe(v View, last *Outcome, names []string) domain.Words {
 		if h.Seat < len(v.Scores.Totals) {
 			total = v.Scores.Totals[h.Seat]
 		}
-		fmt.Fprintf(&b, "%s (seat %d, score so far %d): ", names[h.Seat], h.Seat, total)
+		fmt.Fprintf(&b, "%s (score so far %d): ", names[h.Seat], total)
 		if h.Cards != nil {
 			b.WriteString("hand " + joinInts(h.Cards) + ". ")
 		} else {
@@ -206,5 +334,11 @@ func describe(v View, last *Outcome, names []string) domain.Words {
 	if last != nil {
 		b.WriteString(strings.Join(lastLines(last, names), " "))
 	}
-	return domain.Words{Title: "Primed, " + headline(v, names), Desc: strings.TrimSpace(b.String())}
+	head := fmt.Sprintf("round %d of %d", v.Round, v.Options.Rounds)
+	if won := winners(v, names); won != "" {
+		head += ", " + won
+	} else if s := status(v, names); s != "" {
+		head += ", " + s
+	}
+	return domain.Words{Title: "Primed, " + head, Desc: strings.TrimSpace(b.String())}
 }

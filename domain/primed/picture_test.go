@@ -2,8 +2,8 @@ package primed
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
+	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,6 +11,7 @@ import (
 
 	"primegames/domain"
 	"primegames/domain/players"
+	"primegames/domain/scene/scenetest"
 	"primegames/domain/svg/svgtest"
 )
 
@@ -25,11 +26,15 @@ func picture3(t testing.TB, state domain.State, outcome domain.Outcome, viewer d
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc, err := Kind.Picture.Still(domain.Position{View: raw, Last: last, Players: []string{"Ann", "Bob", "Cy"}})
+	pos := domain.Position{View: raw, Last: last, Players: []string{"Ann", "Bob", "Cy"}}
+	if viewer.Role == domain.RolePlayer {
+		pos.You = &viewer.Seat
+	}
+	s, err := Kind.Picture.Still(domain.Desktop, pos)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return doc, view
+	return s.SVG(), view
 }
 
 // TestPictureShowsNoCardItsViewHides renders every step of a game for every viewer and checks that
@@ -134,10 +139,11 @@ func TestPictureEscapesPlayerNames(t *testing.T) {
 	}
 	raw, _ := json.Marshal(state.View(domain.Public))
 	last, _ := json.Marshal(outcome.Redact(domain.Public))
-	doc, err := Kind.Picture.Still(domain.Position{View: raw, Last: last, Players: []string{"<script>alert(1)</script>", "Bob"}})
+	s, err := Kind.Picture.Still(domain.Desktop, domain.Position{View: raw, Last: last, Players: []string{"<script>alert(1)</script>", "Bob"}})
 	if err != nil {
 		t.Fatal(err)
 	}
+	doc := s.SVG()
 	svgtest.Parse(t, doc)
 	if strings.Contains(string(doc), "<script") {
 		t.Fatal("a player's name came out as markup")
@@ -145,12 +151,10 @@ func TestPictureEscapesPlayerNames(t *testing.T) {
 	if !strings.Contains(strings.Join(svgtest.Parse(t, doc).Texts(), " "), "<script>alert(1)</script>") {
 		t.Fatal("the name is not shown as text")
 	}
-	if dir := os.Getenv("PICTURES_DIR"); dir != "" {
-		_ = os.WriteFile(filepath.Join(dir, "primed.svg"), doc, 0o644)
-	}
 }
 
-func BenchmarkPicture(b *testing.B) {
+// benchPosition is the end of a game of four as seat 0 sees it.
+func benchPosition(b *testing.B) domain.Position {
 	steps, err := players.Playout(Kind, 4, players.Random, 3, 30)
 	if err != nil {
 		b.Fatal(err)
@@ -158,11 +162,80 @@ func BenchmarkPicture(b *testing.B) {
 	last := steps[len(steps)-1]
 	raw, _ := json.Marshal(last.State.View(domain.Player(0)))
 	out, _ := json.Marshal(last.Outcome.Redact(domain.Player(0)))
-	pos := domain.Position{View: raw, Last: out, Players: []string{"Ann", "Bob", "Cy", "Dee"}}
+	return domain.Position{View: raw, Last: out, Players: []string{"Ann", "Bob", "Cy", "Dee"}, You: ptrTo(0)}
+}
+
+func BenchmarkPicture(b *testing.B) {
+	pos := benchPosition(b)
 	b.ResetTimer()
 	for range b.N {
-		if _, err := Kind.Picture.Still(pos); err != nil {
+		s, err := Kind.Picture.Still(domain.Desktop, pos)
+		if err != nil {
 			b.Fatal(err)
 		}
+		_ = s.SVG()
 	}
+}
+
+// The table is as tall as its hands need; a finished game names its winner in large type, the
+// round results name their players, and the viewer's hand is marked "you".
+func TestPictureIsSizedToItsPlayersAndNamesWinnerRoundsAndYou(t *testing.T) {
+	names := []string{"Ann", "Bob", "Cy", "Dee"}
+	for _, l := range domain.Layouts {
+		heights := map[int]float64{}
+		for seats := 2; seats <= 4; seats++ {
+			steps, err := players.Playout(Kind, seats, players.Random, 5, 5000)
+			if err != nil {
+				t.Fatal(err)
+			}
+			end := steps[len(steps)-1]
+			if end.State.(*State).t.Phase != PhaseFinished {
+				t.Fatal("the game did not finish")
+			}
+			raw, _ := json.Marshal(end.State.View(domain.Player(1)))
+			last, _ := json.Marshal(end.Outcome.Redact(domain.Player(1)))
+			s, err := Kind.Picture.Still(l, domain.Position{View: raw, Last: last, Players: names[:seats], You: ptrTo(1)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			scenetest.Keep(t, fmt.Sprintf("primed-%s-%d", l, seats), s)
+			heights[seats] = s.Height
+			root := svgtest.Parse(t, s.SVG())
+			view := end.State.(*State).ViewFor(domain.Player(1))
+			var won []string
+			for _, w := range view.Scores.Winners {
+				won = append(won, names[w])
+			}
+			banner := root.All("winner")
+			if len(banner) != 1 || !strings.Contains(strings.Join(banner[0].Texts(), " "), strings.Join(won, " and ")+" won!") {
+				t.Fatalf("%s, %d seats: the winner banner is %v, want %v", l, seats, banner, won)
+			}
+			rounds := root.All("rounds")
+			if len(rounds) != 1 || len(rounds[0].All("round")) == 0 {
+				t.Fatalf("no round results drawn")
+			}
+			header := strings.Join(rounds[0].Texts(), " ")
+			for _, name := range names[:seats] {
+				if !strings.Contains(header, name) {
+					t.Fatalf("the round results do not name %s: %s", name, header)
+				}
+			}
+			you := root.All("you")
+			if len(you) != 1 || you[0].Attr("data-seat") != "1" || !strings.Contains(strings.Join(you[0].Texts(), " "), "Bob (you)") {
+				t.Fatalf("%s: you marked on %d hands", l, len(you))
+			}
+			if m := regexp.MustCompile(`(?i)\bseat \d`).FindString(strings.Join(root.Texts(), " ")); m != "" {
+				t.Fatalf("the picture says %q", m)
+			}
+		}
+		if !(heights[2] < heights[3] && heights[3] < heights[4]) {
+			t.Fatalf("%s: heights %v do not grow with the players", l, heights)
+		}
+	}
+}
+
+func ptrTo[T any](v T) *T { return &v }
+
+func BenchmarkPicturePNG(b *testing.B) {
+	scenetest.BenchmarkPNG(b, Kind.Picture, benchPosition(b))
 }

@@ -535,10 +535,15 @@ export interface paths {
          * @description The game now, or after history entry `seq` (the same steps as
          *     `GET /v1/games/{id}/states/{seq}`), drawn as the caller may see it: it is drawn from the
          *     same view the JSON gives that caller, so it shows no card the view hides (PR-8, G-1).
-         *     Prime Climb: the board with every pawn in its seat's colour, the last action's moves as
-         *     arrows (bumps dashed), whose turn it is, the dice and every seat's cards. Primed: the top
-         *     card, the caller's own hand face up, the other hands as card backs with their counts, the
-         *     pile sizes, the round and the totals. `<title>` and `<desc>` say the position in words.
+         *     Prime Climb: the board with every pawn beside its number in its seat's colour, marked 0 or
+         *     1 as actions and hints name pawns; the last action's moves as arrows along the track (on
+         *     the inner side of the spiral), bumps as grey dashed arrows back to Start (on its outer
+         *     side); whose turn it is, the dice and every seat's cards. Primed: the top card, the
+         *     caller's own hand face up and marked "(you)", the other hands as card backs with their
+         *     counts, the pile sizes, the scores of the last rounds and the totals by name, and the
+         *     winner in large type once the game is over; the picture is as tall as its hands need.
+         *     Seats are named by their players' names throughout. `<title>` and `<desc>` say the
+         *     position in words. The same picture as PNG: `picture.png`.
          *
          *     For an `<img src>`, which cannot send a header, the token may be passed as
          *     `access_token` (as for the event streams). A public game needs no token, and neither does
@@ -589,7 +594,8 @@ export interface paths {
          *     entries is replayed window by window: the `Link` header names the window before
          *     (`rel="prev"`) and after (`rel="next"`, absent on the last), with the same `count` (and
          *     `access_token`, if the request had one). Each step's `<g class="step">` carries its
-         *     `data-seq`. So a replay's cost is bounded whatever the game's length: at most 100 positions
+         *     `data-seq` and shows a step counter ("Step 3 of 40 (entry 12)"); the picture's title names
+         *     the kind and the players. So a replay's cost is bounded whatever the game's length: at most 100 positions
          *     drawn, rebuilt from at most 256 entries before the window once the instance has seen the
          *     game. While a game is played (its teacher's replay) the picture is written as it is drawn,
          *     holding one step at a time; a window of a game that is over is the same for everyone, so
@@ -602,6 +608,68 @@ export interface paths {
          *     304 before anything is drawn, and does not count.
          */
         get: operations["getGameReplay"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/games/{id}/picture.png": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The game, or one replay step, as a PNG picture.
+         * @description The same picture as `GET /v1/games/{id}/picture.svg`, with the same parameters, viewer
+         *     rules (drawn from the caller's view: no hidden card), `access_token`, `ETag` (a name of
+         *     this PNG's content, unlike the SVG's), `If-None-Match` (answered 304 before anything is
+         *     drawn in pixels), `Cache-Control` and limit on expensive requests (503 `renders_busy`).
+         *
+         *     **PNG.** Drawn in the server's process from the same scene description as the SVG (no
+         *     browser), at 1.5 pixels per SVG unit: the PNG is the SVG's `width` × 1.5 by its `height`
+         *     × 1.5, rounded up. Prime Climb: 1470 × 990 (desktop), 975 × 2250 to 2628 (phone, 2 to 4
+         *     players); Primed: 1350 × 582 to 768 (desktop), 900 × 1632 to 2082 (phone); the board
+         *     alone: 1470 × 990 (desktop), 975 × 2097 (phone). Never more than 4,194,304 pixels. The
+         *     texts are set in the Go fonts, so their width differs a little from the SVG's.
+         */
+        get: operations["getGamePicturePng"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/games/{id}/replay.png": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A window of the game's history as a PNG of its last step.
+         * @description A PNG does not animate: this is the last step of the window `replay.svg` would animate
+         *     (same `from`, `count`, `layout`), with its step counter and the replay's title. Who may
+         *     see it, `access_token`, `Link` (to the `.png` windows before and after), `ETag`,
+         *     `If-None-Match`, `Cache-Control` and the limit on expensive requests are as for
+         *     `replay.svg`; its cost is the same fold, and one step drawn in pixels. Each step of a game
+         *     is also `picture.png?seq=`.
+         *
+         *     **PNG.** Drawn in the server's process from the same scene description as the SVG (no
+         *     browser), at 1.5 pixels per SVG unit: the PNG is the SVG's `width` × 1.5 by its `height`
+         *     × 1.5, rounded up. Prime Climb: 1470 × 990 (desktop), 975 × 2250 to 2628 (phone, 2 to 4
+         *     players); Primed: 1350 × 582 to 768 (desktop), 900 × 1632 to 2082 (phone); the board
+         *     alone: 1470 × 990 (desktop), 975 × 2097 (phone). Never more than 4,194,304 pixels. The
+         *     texts are set in the Go fonts, so their width differs a little from the SVG's.
+         */
+        get: operations["getGameReplayPng"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1100,6 +1168,33 @@ export interface paths {
          *     `/v1/boards/{game}` with a game called `prime-climb.svg`.
          */
         get: operations["getPrimeClimbBoardPicture"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/boards/prime-climb.png": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The Prime Climb board as a PNG picture.
+         * @description The same board and legend as `GET /v1/boards/prime-climb.svg`, in pixels.
+         *
+         *     **PNG.** Drawn in the server's process from the same scene description as the SVG (no
+         *     browser), at 1.5 pixels per SVG unit: the PNG is the SVG's `width` × 1.5 by its `height`
+         *     × 1.5, rounded up. Prime Climb: 1470 × 990 (desktop), 975 × 2250 to 2628 (phone, 2 to 4
+         *     players); Primed: 1350 × 582 to 768 (desktop), 900 × 1632 to 2082 (phone); the board
+         *     alone: 1470 × 990 (desktop), 975 × 2097 (phone). Never more than 4,194,304 pixels. The
+         *     texts are set in the Go fonts, so their width differs a little from the SVG's.
+         */
+        get: operations["getPrimeClimbBoardPicturePng"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3770,6 +3865,12 @@ export interface components {
     };
     parameters: {
         /**
+         * @description `desktop` (the default): landscape, the board with a panel beside it. `phone`: portrait
+         *     with large type, the panel under the board, to be shown at a phone's width (360 px and up).
+         *     The same in SVG and PNG.
+         */
+        Layout: "desktop" | "phone";
+        /**
          * @description The token, for an `<img src>` that cannot send `Authorization: Bearer`. The header wins
          *     when both are sent. A token in an address can end up in histories and logs of whoever
          *     sees it: prefer the header where a client can send it.
@@ -4631,6 +4732,12 @@ export interface operations {
                 /** @description The history entry after which to draw the game (0 is the start); the game now when absent. */
                 seq?: number;
                 /**
+                 * @description `desktop` (the default): landscape, the board with a panel beside it. `phone`: portrait
+                 *     with large type, the panel under the board, to be shown at a phone's width (360 px and up).
+                 *     The same in SVG and PNG.
+                 */
+                layout?: components["parameters"]["Layout"];
+                /**
                  * @description The token, for an `<img src>` that cannot send `Authorization: Bearer`. The header wins
                  *     when both are sent. A token in an address can end up in histories and logs of whoever
                  *     sees it: prefer the header where a client can send it.
@@ -4689,6 +4796,12 @@ export interface operations {
                 /** @description How many history entries the window covers, at most 100. */
                 count?: number;
                 /**
+                 * @description `desktop` (the default): landscape, the board with a panel beside it. `phone`: portrait
+                 *     with large type, the panel under the board, to be shown at a phone's width (360 px and up).
+                 *     The same in SVG and PNG.
+                 */
+                layout?: components["parameters"]["Layout"];
+                /**
                  * @description The token, for an `<img src>` that cannot send `Authorization: Bearer`. The header wins
                  *     when both are sent. A token in an address can end up in histories and logs of whoever
                  *     sees it: prefer the header where a client can send it.
@@ -4716,6 +4829,135 @@ export interface operations {
                 };
                 content: {
                     "image/svg+xml": string;
+                };
+            };
+            /** @description The picture has not changed since the `ETag` in If-None-Match. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description `game_not_found`; `step_not_found` for a game in its lobby; `not_found` for a kind of game that has no pictures. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Busy"];
+        };
+    };
+    getGamePicturePng: {
+        parameters: {
+            query?: {
+                /** @description The history entry after which to draw the game (0 is the start); the game now when absent. */
+                seq?: number;
+                /**
+                 * @description `desktop` (the default): landscape, the board with a panel beside it. `phone`: portrait
+                 *     with large type, the panel under the board, to be shown at a phone's width (360 px and up).
+                 *     The same in SVG and PNG.
+                 */
+                layout?: components["parameters"]["Layout"];
+                /**
+                 * @description The token, for an `<img src>` that cannot send `Authorization: Bearer`. The header wins
+                 *     when both are sent. A token in an address can end up in histories and logs of whoever
+                 *     sees it: prefer the header where a client can send it.
+                 */
+                access_token?: components["parameters"]["AccessToken"];
+            };
+            header?: {
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: components["parameters"]["GameID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The picture. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["PictureETag"];
+                    "Cache-Control": components["headers"]["PictureCacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            /** @description The picture has not changed since the `ETag` in If-None-Match. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description `game_not_found`; `step_not_found` for a game in its lobby or a `seq` beyond its history; `not_found` for a kind of game that has no pictures. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Busy"];
+        };
+    };
+    getGameReplayPng: {
+        parameters: {
+            query?: {
+                /** @description The `seq` of the first history entry of the window (0, the start, by default). */
+                from?: number;
+                /** @description How many history entries the window covers, at most 100. */
+                count?: number;
+                /**
+                 * @description `desktop` (the default): landscape, the board with a panel beside it. `phone`: portrait
+                 *     with large type, the panel under the board, to be shown at a phone's width (360 px and up).
+                 *     The same in SVG and PNG.
+                 */
+                layout?: components["parameters"]["Layout"];
+                /**
+                 * @description The token, for an `<img src>` that cannot send `Authorization: Bearer`. The header wins
+                 *     when both are sent. A token in an address can end up in histories and logs of whoever
+                 *     sees it: prefer the header where a client can send it.
+                 */
+                access_token?: components["parameters"]["AccessToken"];
+            };
+            header?: {
+                "If-None-Match"?: string;
+            };
+            path: {
+                id: components["parameters"]["GameID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The last step of the window. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["PictureETag"];
+                    "Cache-Control": components["headers"]["PictureCacheControl"];
+                    /** @description The windows before and after this one: `</v1/games/{id}/replay.png?count=100&from=100>; rel="next"`. */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
                 };
             };
             /** @description The picture has not changed since the `ETag` in If-None-Match. */
@@ -5442,7 +5684,14 @@ export interface operations {
     };
     getPrimeClimbBoardPicture: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description `desktop` (the default): landscape, the board with a panel beside it. `phone`: portrait
+                 *     with large type, the panel under the board, to be shown at a phone's width (360 px and up).
+                 *     The same in SVG and PNG.
+                 */
+                layout?: components["parameters"]["Layout"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -5468,6 +5717,47 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    getPrimeClimbBoardPicturePng: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `desktop` (the default): landscape, the board with a panel beside it. `phone`: portrait
+                 *     with large type, the panel under the board, to be shown at a phone's width (360 px and up).
+                 *     The same in SVG and PNG.
+                 */
+                layout?: components["parameters"]["Layout"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The board. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["PictureETag"];
+                    /** @description `public, max-age=86400`: it never changes while the server runs. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            /** @description The picture has not changed since the `ETag` in If-None-Match. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
             413: components["responses"]["BodyNotAllowed"];
             429: components["responses"]["TooManyRequests"];
         };

@@ -1,0 +1,288 @@
+package primeclimb
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"primegames/domain"
+	"primegames/domain/scene"
+)
+
+// The panel's rows, in desktop units (a layout's look scales them by k).
+const (
+	seatsTop     = 100.0
+	seatRow      = 74.0
+	diceRow      = 70.0
+	lastLine     = 17.0
+	maxLastLines = 6
+)
+
+// panelHeight is the height of the panel for a number of seats, in desktop units.
+func panelHeight(seats int) float64 {
+	return seatsTop + seatRow*float64(seats) + 10 + diceRow + 30 + lastLine*maxLastLines + 40
+}
+
+// panel places the panel's texts: x and y in desktop units from the panel's corner.
+type panel struct {
+	lk    look
+	nodes []scene.Node
+}
+
+func (p *panel) at(x, y float64) (float64, float64) {
+	return p.lk.panelX + x*p.lk.k, p.lk.panelY + y*p.lk.k
+}
+
+func (p *panel) text(x, y, size float64, bold bool, text string, meta ...scene.Meta) {
+	px, py := p.at(x, y)
+	t := scene.Text{X: px, Y: py, Size: size * p.lk.k, Bold: bold, Text: text}
+	if len(meta) > 0 {
+		t.Meta = meta[0]
+	}
+	p.nodes = append(p.nodes, t)
+}
+
+func (p *panel) rect(x, y, w, h float64, paint scene.Paint, meta ...scene.Meta) {
+	px, py := p.at(x, y)
+	r := scene.Rect{X: px, Y: py, W: w * p.lk.k, H: h * p.lk.k, RX: 6 * p.lk.k, Paint: paint}
+	if len(meta) > 0 {
+		r.Meta = meta[0]
+	}
+	p.nodes = append(p.nodes, r)
+}
+
+// width is the panel's width in desktop units.
+func (p *panel) width() float64 { return p.lk.panelW / p.lk.k }
+
+// fit cuts text to about what a line of the panel holds at a type size.
+func (p *panel) fit(text string, size float64) string {
+	most := int(p.width() / (size * 0.56))
+	if r := []rune(text); len(r) > most {
+		return string(r[:most-1]) + "…"
+	}
+	return text
+}
+
+func drawPanel(lk look, v View, last *Outcome, names []string, you *int) scene.Node {
+	p := &panel{lk: lk}
+	p.text(0, 40, 20, true, "Prime Climb")
+	p.text(0, 68, 15, v.Winner != nil, p.fit(turnLine(v, names), 15), scene.Meta{Class: "turn"})
+	y := seatsTop
+	for _, pl := range v.Players {
+		drawSeat(p, pl, names[pl.Seat], v, y, you != nil && *you == pl.Seat)
+		y += seatRow
+	}
+	drawDice(p, v, y+10)
+	y += 10 + diceRow
+	if last != nil {
+		p.text(0, y+10, 14, true, "Last action:")
+		for i, line := range lastLines(last, names) {
+			if i == maxLastLines {
+				break
+			}
+			p.text(0, y+30+float64(i)*lastLine, 12, false, p.fit(line, 12), scene.Meta{Class: "last"})
+		}
+	}
+	p.text(0, y+30+lastLine*maxLastLines+14, 12, false, fmt.Sprintf("Deck: %d cards · discard pile: %d", v.DeckSize, len(v.Discard)))
+	return scene.Group{Meta: scene.Meta{ID: "panel"}, Children: p.nodes}
+}
+
+func turnLine(v View, names []string) string {
+	if v.Winner != nil {
+		return names[*v.Winner] + " won the game!"
+	}
+	what := map[Phase]string{PhaseRoll: "to roll", PhaseMove: "to move", PhaseResolve: "to choose for the card"}[v.Phase]
+	return fmt.Sprintf("Turn %d: %s %s", v.TurnNumber, names[v.Seat], what)
+}
+
+func drawSeat(p *panel, pl PlayerView, name string, v View, y float64, you bool) {
+	start := len(p.nodes)
+	switch {
+	case v.Winner != nil && *v.Winner == pl.Seat:
+		p.rect(-8, y-18, p.width()+4, seatRow-6, scene.Paint{Fill: "#fde68a", Stroke: "#d97706", StrokeWidth: 2})
+	case v.Winner == nil && v.Seat == pl.Seat:
+		p.rect(-8, y-18, p.width()+4, seatRow-6, scene.Paint{Fill: "#fff3c4", Stroke: "#e0b000", StrokeWidth: 1})
+	}
+	for i := range pl.Pawns {
+		x, py := p.at(10+float64(i)*20, y-2)
+		p.nodes = append(p.nodes, pawnMark(x, py, p.lk.k, pl.Seat, i, -1))
+	}
+	title := name
+	if you {
+		title += " (you)"
+	}
+	p.text(46, y+3, 15, true, p.fit(title, 15+2), scene.Meta{Class: "name"})
+	status := "pawn 0 on " + squareName(pl.Pawns[0]) + " · pawn 1 on " + squareName(pl.Pawns[1])
+	if pl.CursedNext {
+		status += " · cursed next turn"
+	}
+	p.text(0, y+24, 12, false, p.fit(status, 12))
+	x := 0.0
+	for _, k := range pl.Keepers {
+		label := CardLabel(k.Card)
+		width := 12 + 7.5*float64(len([]rune(label)))
+		p.rect(x, y+31, width, 18, scene.Paint{Fill: "#ffffff", Stroke: "#8e5bb5", StrokeWidth: 1}, scene.Meta{Class: "keeper", Data: []scene.Attr{scene.D("card", string(k.Card))}})
+		p.text(x+6, y+44, 12, false, label)
+		x += width + 6
+	}
+	seat := scene.Group{Meta: scene.Meta{Class: "seat", Data: []scene.Attr{scene.D("seat", strconv.Itoa(pl.Seat))}}, Children: append([]scene.Node{}, p.nodes[start:]...)}
+	if you {
+		seat.Meta.Class += " you"
+	}
+	p.nodes = append(p.nodes[:start], seat)
+}
+
+func drawDice(p *panel, v View, y float64) {
+	start := len(p.nodes)
+	if len(v.Dice) == 0 {
+		p.text(0, y+22, 14, false, "Dice: not rolled yet")
+	} else {
+		p.text(0, y+22, 14, false, "Dice:")
+		for i, d := range v.Dice {
+			x := 50 + float64(i)*44
+			p.rect(x, y, 34, 34, scene.Paint{Fill: "#ffffff", Stroke: "#222222", StrokeWidth: 2}, scene.Meta{Class: "die", Data: []scene.Attr{scene.D("value", strconv.Itoa(d))}})
+			px, py := p.at(x+17, y+17)
+			p.nodes = append(p.nodes, scene.Text{X: px, Y: py, Size: 18 * p.lk.k, Bold: true, Anchor: scene.Middle, Centred: true, Text: strconv.Itoa(d)})
+		}
+		left := "uses left: none"
+		if len(v.Uses) > 0 {
+			left = "uses left: " + joinInts(v.Uses)
+		}
+		if v.Cursed {
+			left += " (cursed: − or ÷)"
+		}
+		p.text(150, y+22, 12, false, left)
+	}
+	p.nodes = append(p.nodes[:start], scene.Group{Meta: scene.Meta{ID: "dice"}, Children: append([]scene.Node{}, p.nodes[start:]...)})
+}
+
+// seatWords finds "seat 2" (and "seat 2's") in the domain's own texts, to say the name instead.
+var seatWords = regexp.MustCompile(`seat (\d+)`)
+
+func named(text string, names []string) string {
+	return seatWords.ReplaceAllStringFunc(text, func(m string) string {
+		n, _ := strconv.Atoi(m[len("seat "):])
+		if n < len(names) {
+			return names[n]
+		}
+		return m
+	})
+}
+
+func lastLines(o *Outcome, names []string) []string {
+	var lines []string
+	who := ""
+	if o.Seat != nil && *o.Seat < len(names) {
+		who = names[*o.Seat] + " "
+	}
+	if len(o.Dice) > 0 {
+		lines = append(lines, who+"rolled "+joinInts(o.Dice))
+	}
+	for _, st := range o.Steps {
+		if st.Equation == "" {
+			continue
+		}
+		line := named(st.Equation, names)
+		if st.Pawn != nil && st.TargetSeat == nil {
+			line = "pawn " + strconv.Itoa(*st.Pawn) + ": " + line
+		}
+		lines = append(lines, line)
+	}
+	bumped := func(b Bump) string {
+		return fmt.Sprintf("bumped %s's pawn %d from %d to Start", domain.SeatName(names, b.Seat), b.Pawn, b.From)
+	}
+	for _, b := range o.Bumps {
+		lines = append(lines, bumped(b))
+	}
+	if d := o.Draw; d != nil {
+		if d.Effect != "" {
+			lines = append(lines, named(d.Effect, names))
+		}
+		for _, b := range d.Bumps {
+			lines = append(lines, bumped(b))
+		}
+	}
+	if o.Action == "start" {
+		lines = append(lines, "the game began")
+	}
+	return lines
+}
+
+func squareName(n int) string {
+	switch n {
+	case Start:
+		return "Start"
+	case Home:
+		return "Home (101)"
+	}
+	return strconv.Itoa(n)
+}
+
+// CardLabel is a Prime Card as a picture names it: "±5", "Send to Start".
+func CardLabel(c Card) string {
+	if n, ok := plusMinusValue(c); ok {
+		return "±" + strconv.Itoa(n)
+	}
+	s := strings.ReplaceAll(string(c), "_", " ")
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// describe says the position in words.
+func describe(v View, last *Outcome, names []string) domain.Words {
+	turn := turnLine(v, names)
+	title := "Prime Climb, " + strings.ToLower(turn[:1]) + turn[1:]
+	var b strings.Builder
+	for _, p := range v.Players {
+		fmt.Fprintf(&b, "%s: pawn 0 on %s, pawn 1 on %s", names[p.Seat], squareName(p.Pawns[0]), squareName(p.Pawns[1]))
+		if len(p.Keepers) > 0 {
+			labels := make([]string, len(p.Keepers))
+			for i, k := range p.Keepers {
+				labels[i] = CardLabel(k.Card)
+			}
+			b.WriteString(", holding " + strings.Join(labels, ", "))
+		}
+		b.WriteString(". ")
+	}
+	if len(v.Dice) > 0 {
+		b.WriteString("Dice: " + joinInts(v.Dice) + ". ")
+	}
+	if last != nil {
+		if lines := lastLines(last, names); len(lines) > 0 {
+			b.WriteString("Last action: " + strings.Join(lines, "; ") + ".")
+		}
+	}
+	return domain.Words{Title: title, Desc: strings.TrimSpace(b.String())}
+}
+
+// legendFrame is the board alone with the legend of its colours, in the panel's place.
+func legendFrame(l domain.Layout) domain.Frame {
+	lk := lookOf(l)
+	f := domain.Frame{Width: 980, Height: 660, Background: background}
+	if lk.panelY > 0 {
+		f.Width, f.Height = boardSize, lk.panelY+lk.k*440
+	}
+	p := &panel{lk: lk}
+	p.text(0, 40, 20, true, "Prime Climb")
+	p.text(0, 72, 14, false, "Each circle shows its number's prime factors:")
+	rows := []struct{ color, text string }{
+		{"orange", "2"}, {"green", "3"}, {"blue", "5"}, {"purple", "7"},
+		{"red", "a prime above 10: red all over"},
+		{"white", "1"}, {"start", "Start (0)"}, {"home", "Home (101), the goal"},
+	}
+	for i, row := range rows {
+		y := 102 + float64(i)*30
+		cx, cy := p.at(12, y)
+		p.nodes = append(p.nodes, scene.Circle{Paint: scene.Paint{Fill: Palette[row.color], Stroke: "#444444", StrokeWidth: 1}, CX: cx, CY: cy, R: 11 * lk.k})
+		p.text(32, y+4, 12, false, row.text)
+	}
+	y := 102 + float64(len(rows))*30 + 10
+	for i, line := range []string{"A number with several factors has one wedge", "per factor: 12 = 2 × 2 × 3 shows orange,", "orange and green. Landing on a red prime", "earns a Prime Card."} {
+		p.text(0, y+float64(i)*18, 12, false, line)
+	}
+	f.Nodes = []scene.Node{scene.Group{Meta: scene.Meta{ID: "legend"}, Children: p.nodes}}
+	return f
+}
