@@ -1916,7 +1916,7 @@ type Health struct {
 
 // Hint defines model for Hint.
 type Hint struct {
-	// Action The suggested action, one of the seat's legal actions, ready to post as it is.
+	// Action The suggested action, ready to post as it is. It is one of the seat's legal actions, or in Prime Climb possibly a move with ± keeper steps that the legal actions leave out.
 	//
 	// Example: {"draw_pawn":0,"steps":[{"die":4,"op":"add","pawn":0},{"die":7,"op":"add","pawn":1}],"type":"move"}
 	Action json.RawMessage `json:"action"`
@@ -3380,7 +3380,7 @@ type Review struct {
 
 // ReviewEntry defines model for ReviewEntry.
 type ReviewEntry struct {
-	// Best The expert's choice at that point, one of the seat's legal actions then.
+	// Best The expert's choice at that point, one of the seat's legal actions then, or in Prime Climb possibly a move with ± keeper steps that the legal actions leave out.
 	Best json.RawMessage `json:"best"`
 
 	// Explanation Why the expert's choice is best.

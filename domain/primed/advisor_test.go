@@ -3,6 +3,7 @@ package primed
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -200,7 +201,7 @@ func TestChoose_DependsOnlyOnTheViewPR8(t *testing.T) {
 			t.Fatal(err)
 		}
 		choiceB, _ := Advisor.Choose(viewB, legalB, domain.LevelExpert, firstRand{})
-		if choiceA != choiceB {
+		if !reflect.DeepEqual(choiceA, choiceB) {
 			t.Fatalf("%s: %+v and %+v", variantName(o), choiceA, choiceB)
 		}
 	}
