@@ -3394,7 +3394,7 @@ type ReviewEntry struct {
 	// Loss How much worse the action played was than the best, in the expert's evaluation (the kind's units); 0 for the best.
 	Loss float64 `json:"loss"`
 
-	// Missed The concrete opportunities the action left, found by exact search.
+	// Missed The concrete opportunities the action left, found by exact search. One counts only when the expert values the action that takes it above the action played, so the expert's own choice misses nothing (in Primed, `lower_total` is a play the expert rates better that would also have left a lower hand total now; a play that sheds more but that the expert expects to cost more by the end of the round is not named).
 	Missed []MissedOpportunity `json:"missed"`
 
 	// Played The action the seat posted.

@@ -135,8 +135,8 @@ func (g *moveGen) eachLast(u, k uint8, f func(st moveStep, pu, pk uint8)) {
 			f(moveStep{n: n, keeper: true}, u, k&^(1<<i))
 		}
 	}
-	for i, n := range g.uses {
-		if u&(1<<i) != 0 && (i == 0 || g.uses[i-1] != n || u&(1<<(i-1)) == 0) {
+	for i := len(g.uses) - 1; i >= 0; i-- { // the highest last, so the small dice come first
+		if n := g.uses[i]; u&(1<<i) != 0 && (i == 0 || g.uses[i-1] != n || u&(1<<(i-1)) == 0) {
 			f(moveStep{n: n}, u&^(1<<i), k)
 		}
 	}

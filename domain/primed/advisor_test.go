@@ -98,7 +98,8 @@ func TestReview_PassAfterDrawMissesLowerTotalPR5(t *testing.T) {
 	}
 }
 
-// PR-5 (multi-card): on 9 with 3, 5, 8 and 14, playing 14 alone (23) leaves a three-card play unmade.
+// PR-5 (multi-card): on 9 with 3, 5, 8 and 14, playing 14 alone (23) leaves a longer play unmade that
+// the expert values above it.
 func TestReview_LongerPlayMissedMultiCardPR5(t *testing.T) {
 	o := opts(DeckPrimed, TargetPrimes, true, 4)
 	s := crafted(t, o, 1, [][]int{{1, 2, 4, 6, 7, 10, 12}, {3, 5, 8, 14}}, []int{9}, nil, fillDraw)
@@ -108,7 +109,7 @@ func TestReview_LongerPlayMissedMultiCardPR5(t *testing.T) {
 		t.Fatalf("missed %+v: no longer_play", j.Missed)
 	}
 	var a Action
-	if err := json.Unmarshal(m.Action, &a); err != nil || len(a.Cards) < 3 {
+	if err := json.Unmarshal(m.Action, &a); err != nil || len(a.Cards) < 2 {
 		t.Fatalf("longer_play action %s", m.Action)
 	}
 	if !strings.Contains(m.Detail, "would have shed more cards than your 1") {
@@ -262,5 +263,44 @@ func TestReview_UnlistedMultiCardPlayPR5(t *testing.T) {
 	}
 	if _, ok := missedOf(j, MissedLongerPlay); ok != (len(LongestPlay(hand, 9, TargetPrimes, 0)) > len(unlisted)) {
 		t.Fatalf("played %v, longest %v, missed %+v", unlisted, LongestPlay(hand, 9, TargetPrimes, 0), j.Missed)
+	}
+}
+
+// The expert's own choice misses nothing, and a lower_total (or go_out, longer_play) is named only for
+// a play the expert values above the action played: over the decisions of expert-against-greedy
+// games, single and multi-card, every entry judged names only plays that lose less than it did.
+func TestReview_ExpertChoiceMissesNothing(t *testing.T) {
+	for _, multi := range []bool{false, true} {
+		o := opts(DeckPrimed, TargetPrimes, multi, 1)
+		s, _, err := Start(o.Canonical(), 2, domain.SeededRand(7, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for step := int64(1); !s.Status().Finished && step < 40; step++ {
+			seat := s.Turn()
+			view, legal := seatInputs(t, s)
+			advice, err := Advisor.Choose(view, legal, domain.LevelExpert, domain.SeededRand(7, step))
+			if err != nil {
+				t.Fatal(err)
+			}
+			entries := s.Legal(seat)
+			for i, e := range entries {
+				j := judge(t, s, e.Action.JSON())
+				if i == advice.Index && len(j.Missed) != 0 {
+					t.Fatalf("multi %v step %d: the expert's own %s misses %+v", multi, step, e.Action.JSON(), j.Missed)
+				}
+				for _, m := range j.Missed {
+					if other := judge(t, s, m.Action); other.Loss >= j.Loss {
+						t.Fatalf("multi %v step %d: %s names %s %s, which loses %.2f, not less than its %.2f",
+							multi, step, e.Action.JSON(), m.Kind, m.Action, other.Loss, j.Loss)
+					}
+				}
+			}
+			next, _, err := s.Apply(seat, entries[advice.Index].Action.JSON(), domain.SeededRand(7, step))
+			if err != nil {
+				t.Fatal(err)
+			}
+			s = next.(*State)
+		}
 	}
 }
