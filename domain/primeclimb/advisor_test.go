@@ -257,7 +257,7 @@ func TestReviewIsConsistentOverPlayedGames(t *testing.T) {
 					t.Fatalf("seed %d step %d: %v", seed, step, err)
 				}
 				if j.Loss < 0 || (i == advice.Index && (j.Loss != 0 || len(j.Missed) != 0)) || j.Best.Index != advice.Index || string(j.Best.Action) != string(advice.Action) {
-					t.Fatalf("seed %d step %d entry %d: loss %.3f, best %d, expert %d", seed, step, i, j.Loss, j.Best.Index, advice.Index)
+					t.Fatalf("seed %d step %d entry %d: loss %.3f, best %d, expert %d, missed %+v, best action %s, advised %s", seed, step, i, j.Loss, j.Best.Index, advice.Index, j.Missed, j.Best.Action, advice.Action)
 				}
 				for _, m := range j.Missed {
 					if !kinds[m.Kind] || m.Detail == "" || len(m.Action) == 0 {

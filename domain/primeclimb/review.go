@@ -13,8 +13,9 @@ const (
 	// MissedWin: a move bringing the second pawn home was legal and not played (PC-14), with the dice
 	// alone or with ± keepers anywhere in it (PC-5, PC-12).
 	MissedWin = "win"
-	// MissedWinningCard: before the roll, a held keeper would have won at once (PC-12, PC-14). In the
-	// move phase a win with a keeper is a move, and missing it is a MissedWin.
+	// MissedWinningCard: a keeper played on its own would have won at once (before the roll), or
+	// opened a win to the move after it (a Send to Start on the seat's own pawn) (PC-12, PC-14). A win
+	// within one move, ± keepers in it or not, is a MissedWin.
 	MissedWinningCard = "winning_card"
 	// MissedBump: a move sending an opponent's pawn back to Start was legal; the move played bumped
 	// nobody (PC-9).

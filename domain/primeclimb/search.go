@@ -211,8 +211,8 @@ func (e *expert) valueOf(res result) float64 {
 	return v
 }
 
-// bestFollowing is the best value among the actions open after a keeper: the roll, or the moves and,
-// within keeperDepth, further keepers.
+// bestFollowing is the best value among the actions open after a keeper: the roll, or the moves (with
+// keepers too) and, within keeperDepth, further keepers.
 func (e *expert) bestFollowing(s *State, depth int) float64 {
 	key := positionKey(s, depth)
 	if v, ok := e.follow[key]; ok {
@@ -220,8 +220,8 @@ func (e *expert) bestFollowing(s *State, depth int) float64 {
 	}
 	var options []LegalAction
 	best := -2 * winValue
-	if s.Phase == PhaseMove {
-		options = s.MoveOptions()
+	if s.Phase == PhaseMove { // the moves, with keepers too: a Send to Start may open a win with them
+		options = append(s.MoveOptions(), keeperMoves(s)...)
 	} else {
 		best = score(s, e.me) // the roll
 	}
@@ -243,19 +243,12 @@ func (e *expert) bestFollowing(s *State, depth int) float64 {
 			}
 			continue
 		}
-		res := simulateListed(s, la)
-		switch {
-		case res.wins:
+		if la.Wins {
 			e.follow[key] = winValue
 			return winValue
-		default:
-			rough := score(&res.after, e.me)
-			if res.drawer >= 0 {
-				rough += e.roughDraw()
-			}
-			moves = append(moves, candidate{len(listed), rough})
-			listed = append(listed, la)
 		}
+		moves = append(moves, candidate{len(listed), e.rough(s, la)})
+		listed = append(listed, la)
 	}
 	slices.SortStableFunc(moves, func(a, b candidate) int { return cmp.Compare(b.rough, a.rough) })
 	for _, m := range moves[:min(len(moves), exactAfterKeeper)] {
@@ -335,9 +328,14 @@ const unjudged = -3 * winValue
 // quick estimate; a position with keepers and doubles can have thousands (moves.go).
 const exactKeeperMoves = 8
 
+// keepUntilRolled: before the roll the expert plays a keeper only to win at once. Any keeper does the
+// same after the roll (PC-4, PC-12: before the dice, inside the move), when the dice are known.
+const keepUntilRolled = true
+
 // expertPick is the index of the entry with the highest value, the first of equals, and the values.
 // In the move phase a ± keeper played on its own is not judged: every keeper followed by the dice is a
 // complete move of entries, worth at least as much (a result reached with fewer keepers is worth more).
+// Before the roll only a keeper that wins is judged (keepUntilRolled).
 // Entries from listed on are moves with keepers: a win is judged at once, the others by a quick
 // estimate (rough), and the exactKeeperMoves best of those exactly; exact[i] says which were.
 func expertPick(s *State, entries []LegalAction, listed int) (pick int, values []float64, exact []bool) {
@@ -349,6 +347,7 @@ func expertPick(s *State, entries []LegalAction, listed int) (pick int, values [
 		_, plusMinus := plusMinusValue(la.Action.Card)
 		switch {
 		case la.Action.Type == ActKeeper && plusMinus && s.Phase == PhaseMove:
+		case la.Action.Type == ActKeeper && s.Phase == PhaseRoll && !la.Wins && keepUntilRolled:
 		case i >= listed && !la.Wins:
 			v = e.rough(s, la)
 			screened = append(screened, i)

@@ -28,7 +28,10 @@ func recordDecisions(tb testing.TB, o Options, seed uint64) []decision {
 		if err != nil {
 			tb.Fatal(err)
 		}
-		played := s.Legal(s.Turn())[advice.Index].Action.JSON()
+		played, err := advice.ActionIn(legal)
+		if err != nil {
+			tb.Fatal(err)
+		}
 		out = append(out, decision{view: view, legal: legal, played: played})
 		next, _, err := s.Apply(s.Turn(), played, domain.SeededRand(seed, step))
 		if err != nil {

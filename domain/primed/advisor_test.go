@@ -148,8 +148,12 @@ func TestReview_BestActionLosesNothing(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		j := judge(t, s, s.Legal(s.Turn())[advice.Index].Action.JSON())
-		if j.Loss != 0 || j.Best.Index != advice.Index {
+		chosen, err := advice.ActionIn(legal)
+		if err != nil {
+			t.Fatal(err)
+		}
+		j := judge(t, s, chosen)
+		if j.Loss != 0 || j.Best.Index != advice.Index || !bytes.Equal(j.Best.Action, advice.Action) {
 			t.Fatalf("%s: the expert's own choice judged %+v", variantName(o), j)
 		}
 		if Advisor.Label(j.Loss) != "best" {
@@ -283,12 +287,15 @@ func TestReview_ExpertChoiceMissesNothing(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			entries := s.Legal(seat)
-			for i, e := range entries {
+			chosen, err := advice.ActionIn(legal)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if j := judge(t, s, chosen); len(j.Missed) != 0 || j.Loss != 0 {
+				t.Fatalf("multi %v step %d: the expert's own %s loses %.2f and misses %+v", multi, step, chosen, j.Loss, j.Missed)
+			}
+			for _, e := range s.Legal(seat) {
 				j := judge(t, s, e.Action.JSON())
-				if i == advice.Index && len(j.Missed) != 0 {
-					t.Fatalf("multi %v step %d: the expert's own %s misses %+v", multi, step, e.Action.JSON(), j.Missed)
-				}
 				for _, m := range j.Missed {
 					if other := judge(t, s, m.Action); other.Loss >= j.Loss {
 						t.Fatalf("multi %v step %d: %s names %s %s, which loses %.2f, not less than its %.2f",
@@ -296,7 +303,7 @@ func TestReview_ExpertChoiceMissesNothing(t *testing.T) {
 					}
 				}
 			}
-			next, _, err := s.Apply(seat, entries[advice.Index].Action.JSON(), domain.SeededRand(7, step))
+			next, _, err := s.Apply(seat, chosen, domain.SeededRand(7, step))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -41,16 +41,14 @@ func review(view json.RawMessage, legal []json.RawMessage, played json.RawMessag
 	if a.Type == ActionPlay && !holds(p.hand, a.Cards) {
 		return domain.Judgement{}, fmt.Errorf("primed review: the play %v is not in the hand %v", a.Cards, p.hand)
 	}
-	actions := make([]Action, len(entries), len(entries)+1)
-	for i, e := range entries {
-		actions[i] = e.Action
-	}
-	values := p.values(append(actions, a), len(entries))
-	i, bestValue := lowestOf(values[:len(entries)])
+	actions := p.candidates(entries)
+	n := len(actions)
+	values := p.valuesOf(append(actions, a), len(entries), n)
+	i, bestValue := lowestOf(values[:n])
 	return domain.Judgement{
-		Best:   domain.Advice{Index: i, Explanation: p.explain(entries[i].Action)},
-		Loss:   max(0, values[len(entries)]-bestValue),
-		Missed: p.missed(entries, a, values),
+		Best:   p.advice(actions, len(entries), i),
+		Loss:   max(0, values[n]-bestValue),
+		Missed: p.missed(entries, a, values[:len(entries)], values[n]),
 	}, nil
 }
 
@@ -58,14 +56,13 @@ func review(view json.RawMessage, legal []json.RawMessage, played json.RawMessag
 const valueEpsilon = 1e-9
 
 // missed lists the opportunities the action a left among entries. values are the expert's expected
-// totals of the entries and, last, of a: only entries valued below a count.
-func (p *position) missed(entries []LegalAction, a Action, values []float64) []domain.Missed {
+// totals of the entries and playedValue that of a: only entries valued below a count.
+func (p *position) missed(entries []LegalAction, a Action, values []float64, playedValue float64) []domain.Missed {
 	missed := []domain.Missed{}
 	left := sum(p.hand)
 	if a.Type == ActionPlay {
 		left -= sum(a.Cards)
 	}
-	playedValue := values[len(entries)]
 	lowest, longest := -1, -1
 	for i, e := range entries {
 		if e.Action.Type != ActionPlay || values[i] >= playedValue-valueEpsilon {
