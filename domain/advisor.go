@@ -1,6 +1,9 @@
 package domain
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"fmt"
+)
 
 // Level is how strongly a computer player plays.
 type Level string
@@ -36,8 +39,28 @@ type Advisor struct {
 // Advice is one suggested action with a sentence a child or a teacher can read, such as
 // "pawn 0: 37 + 4 = 41 lands on a prime and draws a card".
 type Advice struct {
-	Index       int    `json:"-"` // the entry of legal
+	Index       int    `json:"-"` // the entry of legal, or -1 when Action is a move legal does not list
 	Explanation string `json:"explanation"`
+	// Action is the chosen action when it is none of legal's entries: a kind may list only part of
+	// its actions (Prime Climb lists moves without keeper steps) and judge them all.
+	Action json.RawMessage `json:"-"`
+}
+
+// ActionIn is the chosen action, ready to post: Action, or the action of entry Index of legal.
+func (a Advice) ActionIn(legal []json.RawMessage) (json.RawMessage, error) {
+	if a.Action != nil {
+		return a.Action, nil
+	}
+	if a.Index < 0 || a.Index >= len(legal) {
+		return nil, fmt.Errorf("the advisor chose entry %d of %d legal actions", a.Index, len(legal))
+	}
+	var entry struct {
+		Action json.RawMessage `json:"action"`
+	}
+	if err := json.Unmarshal(legal[a.Index], &entry); err != nil || len(entry.Action) == 0 {
+		return nil, fmt.Errorf("legal action %s holds no action: %v", legal[a.Index], err)
+	}
+	return entry.Action, nil
 }
 
 // Judgement is what the expert thinks of one action played.

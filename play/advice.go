@@ -55,16 +55,7 @@ func entriesOf(list any) ([]json.RawMessage, error) {
 	return entries, nil
 }
 
-// chosenAction is the action, ready to post, of the entry of legal an Advisor or a computer player chose.
+// chosenAction is the action, ready to post, of the entry of legal a computer player chose.
 func chosenAction(legal []json.RawMessage, index int) (json.RawMessage, error) {
-	if index < 0 || index >= len(legal) {
-		return nil, fmt.Errorf("the advisor chose entry %d of %d legal actions", index, len(legal))
-	}
-	var entry struct {
-		Action json.RawMessage `json:"action"`
-	}
-	if err := json.Unmarshal(legal[index], &entry); err != nil || len(entry.Action) == 0 {
-		return nil, fmt.Errorf("legal action %s holds no action: %v", legal[index], err)
-	}
-	return entry.Action, nil
+	return domain.Advice{Index: index}.ActionIn(legal)
 }

@@ -322,11 +322,7 @@ func botAction(kind domain.GameKind, state domain.State, seat int, level domain.
 	if err != nil {
 		return nil, err
 	}
-	i, err := players.Decide(kind, level, view, legal, r)
-	if err != nil {
-		return nil, err
-	}
-	return chosenAction(legal, i)
+	return players.Decide(kind, level, view, legal, r)
 }
 
 func ptrTo[T any](v T) *T { return &v }

@@ -68,7 +68,7 @@ func (s *Service) Hint(ctx context.Context, gameID string, p Principal) (*Hint, 
 	if err != nil {
 		return nil, err
 	}
-	action, err := chosenAction(legal, advice.Index)
+	action, err := advice.ActionIn(legal)
 	if err != nil {
 		return nil, err
 	}

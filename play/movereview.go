@@ -153,7 +153,7 @@ func judgeAction(advisor *domain.Advisor, before domain.State, e Entry) (ReviewE
 	if err != nil {
 		return ReviewEntry{}, false, fmt.Errorf("judging entry %d: %w", e.Seq, err)
 	}
-	best, err := chosenAction(legal, j.Best.Index)
+	best, err := j.Best.ActionIn(legal)
 	if err != nil {
 		return ReviewEntry{}, false, err
 	}

@@ -2042,7 +2042,7 @@ type Health struct {
 
 // Hint defines model for Hint.
 type Hint struct {
-	// Action The suggested action, one of the seat's legal actions, ready to post as it is.
+	// Action The suggested action, ready to post as it is. It is one of the seat's legal actions, or in Prime Climb possibly a move with ± keeper steps that the legal actions leave out.
 	//
 	// Example: {"draw_pawn":0,"steps":[{"die":4,"op":"add","pawn":0},{"die":7,"op":"add","pawn":1}],"type":"move"}
 	Action json.RawMessage `json:"action"`
@@ -3506,7 +3506,7 @@ type Review struct {
 
 // ReviewEntry defines model for ReviewEntry.
 type ReviewEntry struct {
-	// Best The expert's choice at that point, one of the seat's legal actions then.
+	// Best The expert's choice at that point, one of the seat's legal actions then, or in Prime Climb possibly a move with ± keeper steps that the legal actions leave out.
 	Best json.RawMessage `json:"best"`
 
 	// Explanation Why the expert's choice is best.
@@ -3520,7 +3520,7 @@ type ReviewEntry struct {
 	// Loss How much worse the action played was than the best, in the expert's evaluation (the kind's units); 0 for the best.
 	Loss float64 `json:"loss"`
 
-	// Missed The concrete opportunities the action left, found by exact search.
+	// Missed The concrete opportunities the action left, found by exact search. One counts only when the expert values the action that takes it above the action played, so the expert's own choice misses nothing (in Primed, `lower_total` is a play the expert rates better that would also have left a lower hand total now; a play that sheds more but that the expert expects to cost more by the end of the round is not named).
 	Missed []MissedOpportunity `json:"missed"`
 
 	// Played The action the seat posted.

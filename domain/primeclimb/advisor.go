@@ -30,10 +30,11 @@ func choose(view json.RawMessage, legal []json.RawMessage, level domain.Level, r
 	case domain.LevelRandom:
 		pick = r.IntN(len(p.entries))
 	case domain.LevelGreedy:
-		pick = greedyPick(&p.s, p.entries, func(scores []int) int { return best(scores, r) })
+		pick = greedyPick(&p.s, p.entries[:p.listed], func(scores []int) int { return best(scores, r) })
 	case domain.LevelExpert:
+		p.addKeeperMoves()
 		if len(p.entries) > 1 {
-			pick, _ = expertPick(&p.s, p.entries)
+			pick, _, _ = expertPick(&p.s, p.entries, p.listed)
 		}
 	default:
 		return domain.Advice{}, fmt.Errorf("prime climb advice: unknown level %q", level)
@@ -41,13 +42,25 @@ func choose(view json.RawMessage, legal []json.RawMessage, level domain.Level, r
 	return p.advice(pick), nil
 }
 
-// advice explains entry i of p.
+// advice explains entry i of p; a move with keepers, which legal does not list, comes as its action.
 func (p position) advice(i int) domain.Advice {
-	res, err := simulate(&p.s, p.entries[i].Action)
-	if err != nil {
-		return domain.Advice{Index: i, Explanation: p.entries[i].Description}
+	la := p.entry(i)
+	out := domain.Advice{Index: i, Explanation: la.Description}
+	if i >= p.listed {
+		out.Index = -1
+		out.Action, _ = json.Marshal(la.Action)
 	}
-	return domain.Advice{Index: i, Explanation: explain(&p.s, p.entries[i], res)}
+	if res, err := simulate(&p.s, la.Action); err == nil {
+		out.Explanation = explain(&p.s, la, res)
+	}
+	return out
+}
+
+// entry is entry i with its steps written.
+func (p position) entry(i int) LegalAction {
+	la := p.entries[i]
+	la.spell()
+	return la
 }
 
 func review(view json.RawMessage, legal []json.RawMessage, played json.RawMessage) (domain.Judgement, error) {
@@ -59,25 +72,26 @@ func review(view json.RawMessage, legal []json.RawMessage, played json.RawMessag
 	if err != nil {
 		return domain.Judgement{}, err
 	}
-	pick, values := expertPick(&p.s, p.entries)
+	p.addKeeperMoves()
+	pick, values, exact := expertPick(&p.s, p.entries, p.listed)
 	playedValue, res, err := newExpert(&p.s).value(&p.s, a, 0)
 	if err != nil {
 		return domain.Judgement{}, fmt.Errorf("prime climb review: the action played is not legal here: %w", err)
 	}
-	if i := p.find(a); i >= 0 {
+	if i := p.find(a); i >= 0 && exact[i] {
 		playedValue = values[i]
 	}
 	loss := values[pick] - playedValue
 	if loss < lossEpsilon {
 		loss = 0
 	}
-	return domain.Judgement{Best: p.advice(pick), Loss: loss, Missed: missed(&p.s, p.entries, values, a, res, playedValue)}, nil
+	return domain.Judgement{Best: p.advice(pick), Loss: loss, Missed: missed(p, values, exact, a, res, playedValue)}, nil
 }
 
 // find is the index of the entry whose action is a, or -1.
 func (p position) find(a Action) int {
 	want, _ := json.Marshal(a)
-	for i, la := range p.entries {
+	for i, la := range p.entries[:p.listed] {
 		if got, _ := json.Marshal(la.Action); string(got) == string(want) {
 			return i
 		}

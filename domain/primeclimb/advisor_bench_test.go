@@ -52,7 +52,7 @@ func decisionsOf(tb testing.TB, games int) []decision {
 			if err != nil {
 				tb.Fatal(err)
 			}
-			action, _ := actionOf(legal[advice.Index])
+			action, _ := advice.ActionIn(legal)
 			if st, _, err = s.Apply(s.Turn.Seat, action, domain.SeededRand(seed, step)); err != nil {
 				tb.Fatal(err)
 			}
@@ -116,7 +116,7 @@ func BenchmarkReviewGame(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		action, _ := actionOf(legal[advice.Index])
+		action, _ := advice.ActionIn(legal)
 		actions = append(actions, reviewed{decision{view, legal}, action})
 		if st, _, err = s.Apply(s.Turn.Seat, action, domain.SeededRand(5, step)); err != nil {
 			b.Fatal(err)
@@ -137,4 +137,58 @@ func BenchmarkReviewGame(b *testing.B) {
 	reportPercentiles(b, "cpu-", cpu)
 	reportPercentiles(b, "wall-", wall)
 	b.ReportMetric(float64(len(actions)), "actions")
+}
+
+// worstMovePositions are positions with four ± keepers and doubles, the generator's bound
+// (moves.go): small keepers and small doubles reach the most squares.
+func worstMovePositions() []State {
+	var out []State
+	for _, cards := range [][]int{{1, 3, 5, 7}, {1, 2, 3, 4}, {6, 7, 8, 9}} {
+		for _, die := range []int{1, 2, 3} {
+			s := game([2]int{12, 18}, [2]int{40, 44})
+			for _, c := range cards {
+				s = s.holding(0, PlusMinus(c))
+			}
+			out = append(out, s.rolled(die, die, die, die))
+		}
+	}
+	return out
+}
+
+// BenchmarkCompleteMovesWorst generates every complete move with keepers of the worst positions.
+func BenchmarkCompleteMovesWorst(b *testing.B) {
+	positions := worstMovePositions()
+	i, most := 0, 0
+	for b.Loop() {
+		s := positions[i%len(positions)]
+		i++
+		most = max(most, len(keeperMoves(&s)))
+	}
+	b.ReportMetric(float64(most), "most-moves")
+}
+
+// BenchmarkExpertDecisionWorst is one expert decision at the worst positions of the generator.
+func BenchmarkExpertDecisionWorst(b *testing.B) {
+	var positions []decision
+	for _, s := range worstMovePositions() {
+		view, legal, err := AdvisorInputs(s, 0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		positions = append(positions, decision{view, legal})
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	var cpu []time.Duration
+	i := 0
+	for b.Loop() {
+		d := positions[i%len(positions)]
+		i++
+		start := threadCPU()
+		if _, err := Advisor.Choose(d.view, d.legal, domain.LevelExpert, domain.SeededRand(1, 1)); err != nil {
+			b.Fatal(err)
+		}
+		cpu = append(cpu, threadCPU()-start)
+	}
+	reportPercentiles(b, "cpu-", cpu)
 }

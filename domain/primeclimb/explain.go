@@ -6,7 +6,7 @@ import (
 )
 
 // explain says in one sentence what entry la does and why it is good, e.g. "pawn 0: 37 + 4 = 41 lands
-// on a prime and draws a Prime Card" or "pawn 1: 95 + 6 = 101 brings both pawns home and wins".
+// on a prime and draws a Prime Card" or "pawn 1: 24 × 4 = 96, + 2 = 98, then your +3 card: 101 — you win!".
 func explain(s *State, la LegalAction, res result) string {
 	switch la.Action.Type {
 	case ActRoll:
@@ -25,10 +25,13 @@ func explain(s *State, la LegalAction, res result) string {
 		return text
 	}
 	text := stepsText(s, la.Action.Steps)
-	var why []string
 	if res.wins {
-		why = append(why, "brings both pawns home and wins")
+		return text + " — you win!"
 	}
+	if len(la.Action.Steps) == 0 {
+		text += ", which"
+	}
+	var why []string
 	for _, b := range res.bumped {
 		why = append(why, fmt.Sprintf("sends seat %d's pawn on %d back to Start", b.Seat, b.From))
 	}
@@ -42,30 +45,67 @@ func explain(s *State, la LegalAction, res result) string {
 	return text + " " + strings.Join(why, " and ")
 }
 
-// stepsText writes a move's steps as equations: "pawn 0: 37 + 4 = 41, then pawn 1: 20 × 2 = 40".
+// stepsText writes a move's steps in words a child reads, one pawn at a time: "pawn 1: 24 × 4 = 96,
+// + 2 = 98, then your +3 card: 101", or "pawn 0: 37 + 4 = 41, then pawn 1: 20 × 2 = 40".
 func stepsText(s *State, steps []Step) string {
 	if len(steps) == 0 {
-		return "no die can be used: end the move, which"
+		return "no die can be used: end the move"
 	}
 	walk := s.mover().Pawns
-	parts := make([]string, len(steps))
+	var b strings.Builder
+	prev := -1
 	for i, st := range steps {
 		pawn := 0
 		if st.Pawn != nil {
 			pawn = *st.Pawn
 		}
-		op, n := st.Op, st.Die
-		if st.isCard() {
-			v, ok := plusMinusValue(st.Card)
-			if !ok {
-				parts[i] = st.Card.Title()
-				continue
+		n, plusMinus := plusMinusValue(st.Card)
+		if st.isCard() && !plusMinus {
+			if i > 0 {
+				b.WriteString(", then ")
 			}
-			op, n = signOp(st.Sign), v
+			b.WriteString("your " + st.Card.Title() + " card")
+			prev = -1
+			continue
 		}
-		to, _ := applyOp(walk[pawn], op, n)
-		parts[i] = "pawn " + itoa(pawn) + ": " + equation(walk[pawn], op, n, to)
+		op := st.Op
+		if plusMinus {
+			op = signOp(st.Sign)
+		} else {
+			n = st.Die
+		}
+		from := walk[pawn]
+		to, _ := applyOp(from, op, n)
 		walk[pawn] = to
+		switch {
+		case pawn != prev && i > 0:
+			b.WriteString(", then pawn " + itoa(pawn) + ": ")
+		case pawn != prev:
+			b.WriteString("pawn " + itoa(pawn) + ": ")
+		case plusMinus:
+			b.WriteString(", then ")
+		default:
+			b.WriteString(", ")
+		}
+		switch {
+		case plusMinus && pawn == prev:
+			b.WriteString("your " + signWord(st.Sign) + itoa(n) + " card: " + itoa(to))
+		case plusMinus:
+			b.WriteString(equation(from, op, n, to) + " with your " + signWord(st.Sign) + itoa(n) + " card")
+		case pawn == prev:
+			b.WriteString(opSymbol[op] + " " + itoa(n) + " = " + itoa(to))
+		default:
+			b.WriteString(equation(from, op, n, to))
+		}
+		prev = pawn
 	}
-	return strings.Join(parts, ", then ")
+	return b.String()
+}
+
+// signWord is a keeper's sign as printed: "+" or "−".
+func signWord(sign string) string {
+	if sign == "-" {
+		return opSymbol[OpSubtract]
+	}
+	return "+"
 }

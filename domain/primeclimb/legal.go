@@ -3,16 +3,15 @@ package primeclimb
 import (
 	"fmt"
 	"slices"
-	"strings"
 )
 
 // LegalAction is one thing a seat may do now. Action is accepted by Apply as it is.
 //
-// In the move phase the list holds every distinct way to spend the dice (distinct by where the mover's
-// pawns end before and after the bump and by which uses stay unspent), each with one step list that
-// reaches it, and, as separate "keeper" entries, every keeper the mover may play now. Keepers are not
-// mixed into the dice enumeration: a keeper entry is a standalone keeper action, after which the
-// remaining dice are listed again.
+// In the move phase the list holds every distinct way to spend the dice (moves.go: distinct by where
+// the mover's pawns end after the bump and which uses stay unspent), each with one step list that
+// reaches it, and, as separate "keeper" entries, every keeper the mover may play now. Moves that also
+// play ± keepers are legal but not listed, since there can be thousands; the advisor adds them
+// (keeperMoves).
 type LegalAction struct {
 	Type        string  `json:"type"`
 	Action      Action  `json:"action"`
@@ -21,6 +20,8 @@ type LegalAction struct {
 	Unused      []int   `json:"unused"` // move: die uses left unspent (unusable under a Curse, or dropped by a win)
 	Draws       bool    `json:"draws"`  // move: the move earns a Prime Card (PC-10)
 	Wins        bool    `json:"wins"`   // the action brings the second pawn home (PC-14)
+
+	gen *generated // a generated move, until spell writes its steps
 }
 
 // LegalActions lists what seat may do now; empty when seat cannot act.
@@ -126,164 +127,4 @@ func (s *State) keeperTargets(card Card) []LegalAction {
 		}
 	}
 	return out
-}
-
-// MoveOptions enumerates every distinct way to spend the die uses left (PC-5, PC-6).
-func (s State) MoveOptions() []LegalAction {
-	if s.Phase != PhaseMove {
-		return nil
-	}
-	uses := slices.Clone(s.Turn.Uses)
-	slices.Sort(uses)
-	e := enumerator{
-		s: &s, ops: diceOps(s.Turn.Cursed), seen: map[uint64]struct{}{}, ends: map[uint64]struct{}{},
-		canDraw: s.Options.PrimeCards && len(s.Deck)+len(s.Discard) > 0,
-	}
-	var u dieUses
-	for _, n := range uses {
-		u = u.with(n)
-	}
-	e.visit(s.mover().Pawns, u, s.Turn.Moved, s.Turn.LastMoved)
-	return e.out
-}
-
-// dieUses is a small sorted multiset of die values (at most four uses).
-type dieUses struct {
-	v [4]int8
-	n int8
-}
-
-func (u dieUses) with(n int) dieUses { u.v[u.n] = int8(n); u.n++; return u }
-
-func (u dieUses) without(i int) dieUses {
-	copy(u.v[i:], u.v[i+1:u.n])
-	u.n--
-	u.v[u.n] = 0
-	return u
-}
-
-func (u dieUses) key() uint64 {
-	k := uint64(u.n)
-	for i := range u.n {
-		k = k<<4 | uint64(u.v[i])
-	}
-	return k
-}
-
-func (u dieUses) slice() []int {
-	out := make([]int, u.n)
-	for i := range u.n {
-		out[i] = int(u.v[i])
-	}
-	return out
-}
-
-type enumerator struct {
-	s       *State
-	ops     []string
-	seen    map[uint64]struct{} // positions already explored
-	ends    map[uint64]struct{} // distinct outcomes already listed
-	path    []pathStep
-	canDraw bool
-	out     []LegalAction
-}
-
-type pathStep struct {
-	die, pawn int
-	op        string
-}
-
-func (e *enumerator) visit(pos [2]int, uses dieUses, moved [2]bool, last int) {
-	k := uint64(pos[0]) | uint64(pos[1])<<7 | uint64(last+1)<<14 | uses.key()<<16
-	if moved[0] {
-		k |= 1 << 40
-	}
-	if moved[1] {
-		k |= 1 << 41
-	}
-	if _, ok := e.seen[k]; ok {
-		return
-	}
-	e.seen[k] = struct{}{}
-	if pos[0] == Home && pos[1] == Home { // PC-6: a win drops the remaining uses
-		e.leaf(pos, uses, last)
-		return
-	}
-	applied := false
-	for i := range uses.n {
-		n := int(uses.v[i])
-		if i > 0 && uses.v[i-1] == uses.v[i] {
-			continue
-		}
-		rest := uses.without(int(i))
-		for pawn, from := range pos {
-			if from == Home {
-				continue
-			}
-			for _, op := range e.ops {
-				to, ok := applyOp(from, op, n)
-				if !ok {
-					continue
-				}
-				applied = true
-				next, nextMoved := pos, moved
-				next[pawn], nextMoved[pawn] = to, true
-				e.path = append(e.path, pathStep{die: n, pawn: pawn, op: op})
-				e.visit(next, rest, nextMoved, pawn)
-				e.path = e.path[:len(e.path)-1]
-			}
-		}
-	}
-	if !applied { // PC-6: nothing left can be applied (all used, or unusable under a Curse)
-		e.leaf(pos, uses, last)
-	}
-}
-
-func (e *enumerator) leaf(pos [2]int, uses dieUses, last int) {
-	end := pos
-	win := pos[0] == Home && pos[1] == Home
-	if !win && end[0] == end[1] && end[0] != Start && end[0] != Home && last >= 0 { // PC-9
-		end[1-last] = Start
-	}
-	k := uint64(pos[0]) | uint64(pos[1])<<7 | uint64(end[0])<<14 | uint64(end[1])<<21 | uses.key()<<28
-	if _, ok := e.ends[k]; ok {
-		return
-	}
-	e.ends[k] = struct{}{}
-	var earners []int
-	if !win && e.s.Options.PrimeCards {
-		earners = drawEarners(end, e.s.Turn.StartPawns)
-	}
-	steps := make([]Step, len(e.path))
-	texts := make([]string, len(e.path))
-	walk := e.s.mover().Pawns
-	for i, p := range e.path {
-		steps[i] = Step{Die: p.die, Pawn: ptr(p.pawn), Op: p.op}
-		to, _ := applyOp(walk[p.pawn], p.op, p.die)
-		texts[i] = "pawn " + itoa(p.pawn) + ": " + equation(walk[p.pawn], p.op, p.die, to)
-		walk[p.pawn] = to
-	}
-	text := strings.Join(texts, "; ")
-	if text == "" {
-		text = "no die can be used: end the move"
-	}
-	if win {
-		text += "; both pawns home: you win"
-	}
-	la := LegalAction{Type: ActMove, Action: Action{Type: ActMove, Steps: steps}, Ends: &end,
-		Unused: uses.slice(), Draws: len(earners) > 0, Wins: win}
-	if len(earners) == 2 && e.canDraw {
-		for _, pawn := range earners {
-			v := la
-			v.Action.DrawPawn = ptr(pawn)
-			v.Description = fmt.Sprintf("%s; pawn %d (on %d) takes the Prime Card", text, pawn, end[pawn])
-			e.out = append(e.out, v)
-		}
-		return
-	}
-	la.Description = text
-	if len(earners) == 1 {
-		la.Description += "; pawn " + itoa(earners[0]) + " (on " + itoa(end[earners[0]]) + ") draws a Prime Card"
-	}
-	e.out = append(e.out, la)
 }

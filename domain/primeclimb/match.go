@@ -33,7 +33,7 @@ func Match(levels []domain.Level, options json.RawMessage, seed uint64) (int, er
 		if err != nil {
 			return 0, fmt.Errorf("seat %d at step %d: %w", seat, step, err)
 		}
-		action, err := actionOf(legal[advice.Index])
+		action, err := advice.ActionIn(legal)
 		if err != nil {
 			return 0, err
 		}

@@ -11,6 +11,7 @@ type position struct {
 	s       State
 	me      int
 	entries []LegalAction
+	listed  int // entries[:listed] are the seat's legal entries; the rest are moves with keepers
 }
 
 // readPosition decodes a seat's view and legal entries (domain.Advisor's inputs).
@@ -31,7 +32,13 @@ func readPosition(view json.RawMessage, legal []json.RawMessage) (position, erro
 			return position{}, fmt.Errorf("prime climb legal action %d: %w", i, err)
 		}
 	}
+	p.listed = len(p.entries)
 	return p, nil
+}
+
+// addKeeperMoves adds the complete moves with keepers, which the legal entries leave out.
+func (p *position) addKeeperMoves() {
+	p.entries = append(p.entries[:p.listed], keeperMoves(&p.s)...)
 }
 
 // stateFromView rebuilds the state a view shows. The deck holds DeckSize blank cards: the advisor

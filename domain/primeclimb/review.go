@@ -3,15 +3,19 @@ package primeclimb
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"primegames/domain"
 )
 
 // Kinds of missed opportunity a review reports, each found by trying every legal entry:
 const (
-	// MissedWin: a move bringing the second pawn home was legal and not played (PC-14).
+	// MissedWin: a move bringing the second pawn home was legal and not played (PC-14), with the dice
+	// alone or with ± keepers anywhere in it (PC-5, PC-12).
 	MissedWin = "win"
-	// MissedWinningCard: a held keeper would have won, alone or with the dice after it (PC-12, PC-14).
+	// MissedWinningCard: a keeper played on its own would have won at once (before the roll), or
+	// opened a win to the move after it (a Send to Start on the seat's own pawn) (PC-12, PC-14). A win
+	// within one move, ± keepers in it or not, is a MissedWin.
 	MissedWinningCard = "winning_card"
 	// MissedBump: a move sending an opponent's pawn back to Start was legal; the move played bumped
 	// nobody (PC-9).
@@ -24,7 +28,10 @@ const (
 // missed lists the opportunities action a, whose result is played and value playedValue, left.
 // values are the expert's values of the entries: an opportunity counts only when the best entry that
 // takes it is worth more than what was played, so the expert's own choice misses nothing.
-func missed(s *State, entries []LegalAction, values []float64, a Action, played result, playedValue float64) []domain.Missed {
+// A move with keepers the expert only estimated is judged exactly here when it takes the opportunity.
+func missed(p position, values []float64, exact []bool, a Action, played result, playedValue float64) []domain.Missed {
+	s, entries := &p.s, p.entries
+	e := newExpert(s)
 	out := []domain.Missed{}
 	canWin := played.wins || (a.Type == ActKeeper && winReachable(&played.after))
 	add := func(kind, detail string, action Action) {
@@ -37,20 +44,27 @@ func missed(s *State, entries []LegalAction, values []float64, a Action, played 
 			if la.Action.Type != ActMove {
 				continue
 			}
+			res := simulateListed(s, la)
+			if !want(res) {
+				continue
+			}
+			if !exact[i] {
+				values[i], exact[i] = e.valueOf(res), true
+			}
 			if values[i] <= playedValue+lossEpsilon || (pick >= 0 && values[i] <= values[pick]) {
 				continue
 			}
-			if res, err := simulate(s, la.Action); err == nil && want(res) {
-				pick, picked = i, res
-			}
+			pick, picked = i, res
+		}
+		if pick >= 0 {
+			entries[pick] = p.entry(pick)
 		}
 		return pick, picked
 	}
 	if !canWin {
 		if i, _ := bestOf(func(res result) bool { return res.wins }); i >= 0 {
 			add(MissedWin, stepsText(s, entries[i].Action.Steps)+" would have brought both pawns home and won", entries[i].Action)
-		}
-		if i, detail := winningKeeper(s, entries); i >= 0 {
+		} else if i, detail := winningKeeper(s, entries); i >= 0 {
 			add(MissedWinningCard, detail, entries[i].Action)
 		}
 	}
@@ -90,15 +104,14 @@ func winningKeeper(s *State, entries []LegalAction) (int, string) {
 	return -1, ""
 }
 
-// winReachable reports whether a move open in s wins.
+// winReachable reports whether a move open in s wins, with or without keepers.
 func winReachable(s *State) bool {
 	if s.Winner != nil {
 		return *s.Winner == s.Turn.Seat
 	}
-	for _, la := range s.MoveOptions() {
-		if la.Wins {
-			return true
-		}
+	if s.Phase != PhaseMove {
+		return false
 	}
-	return false
+	_, plans := completeMoves(s, true)
+	return slices.ContainsFunc(plans, func(p movePlan) bool { return p.win })
 }

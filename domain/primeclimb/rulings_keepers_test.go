@@ -58,12 +58,18 @@ func TestPC12_CurseLimitsTheNextTurnsDice(t *testing.T) {
 	s = s.holding(1, PlusMinus(2)).rolled(3, 5)
 	refuse(t, s, 1, `{"type":"move","steps":[{"die":3,"pawn":0,"op":"add"},{"die":5,"pawn":0,"op":"subtract"}]}`, "cursed")
 	refuse(t, s, 1, `{"type":"move","steps":[{"die":3,"pawn":0,"op":"multiply"},{"die":5,"pawn":0,"op":"subtract"}]}`, "cursed")
-	for _, la := range s.MoveOptions() {
+	keeperInMove := false
+	for _, la := range append(s.MoveOptions(), keeperMoves(&s)...) {
+		la.spell()
 		for _, st := range la.Action.Steps {
-			if st.Op != OpSubtract && st.Op != OpDivide {
+			keeperInMove = keeperInMove || st.isCard()
+			if !st.isCard() && st.Op != OpSubtract && st.Op != OpDivide {
 				t.Fatalf("cursed legal move %+v", la)
 			}
 		}
+	}
+	if !keeperInMove {
+		t.Fatal("no cursed move plays the ±2 keeper: keepers are not limited")
 	}
 	s, _ = apply(t, s, 1, `{"type":"keeper","card":"plus_minus_2","pawn":0,"sign":"+"}`) // keepers are not limited
 	s, _ = apply(t, s, 1, `{"type":"move","steps":[{"die":3,"pawn":0,"op":"subtract"},{"die":5,"pawn":0,"op":"subtract"}]}`)

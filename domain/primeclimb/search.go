@@ -72,9 +72,15 @@ func simulateListed(s *State, la LegalAction) result {
 	n := *s // the bump changes pawns only, so the players are all that must be copied
 	n.Players = slices.Clone(s.Players)
 	res := result{drawer: -1}
+	if la.gen != nil && la.Action.Steps == nil {
+		la.gen.played(&n)
+	}
 	for _, st := range la.Action.Steps {
 		n.Turn.Moved[*st.Pawn] = true
 		n.Turn.LastMoved = *st.Pawn
+		if st.isCard() {
+			n.discardKeeper(st.Card)
+		}
 	}
 	n.mover().Pawns = *la.Ends
 	if la.Wins {
@@ -85,6 +91,16 @@ func simulateListed(s *State, la LegalAction) result {
 	res.bumpAndDraw(&n, la.Action.DrawPawn)
 	res.after = n
 	return res
+}
+
+// discardKeeper moves a ± keeper the mover played in a move from the hand to the discard pile (PC-11),
+// as playKeeper does, on a copy of the hand and pile.
+func (s *State) discardKeeper(card Card) {
+	p := &s.Players[s.Turn.Seat]
+	if i := s.playableCopy(s.Turn.Seat, card); i >= 0 {
+		p.Keepers = slices.Delete(slices.Clone(p.Keepers), i, i+1)
+		s.Discard = append(slices.Clone(s.Discard), card)
+	}
 }
 
 // bumpAndDraw ends a move on n as the engine does up to the draw: the bump (PC-9), then which pawn, if
@@ -195,8 +211,8 @@ func (e *expert) valueOf(res result) float64 {
 	return v
 }
 
-// bestFollowing is the best value among the actions open after a keeper: the roll, or the moves and,
-// within keeperDepth, further keepers.
+// bestFollowing is the best value among the actions open after a keeper: the roll, or the moves (with
+// keepers too) and, within keeperDepth, further keepers.
 func (e *expert) bestFollowing(s *State, depth int) float64 {
 	key := positionKey(s, depth)
 	if v, ok := e.follow[key]; ok {
@@ -204,8 +220,8 @@ func (e *expert) bestFollowing(s *State, depth int) float64 {
 	}
 	var options []LegalAction
 	best := -2 * winValue
-	if s.Phase == PhaseMove {
-		options = s.MoveOptions()
+	if s.Phase == PhaseMove { // the moves, with keepers too: a Send to Start may open a win with them
+		options = append(s.MoveOptions(), keeperMoves(s)...)
 	} else {
 		best = score(s, e.me) // the roll
 	}
@@ -227,19 +243,12 @@ func (e *expert) bestFollowing(s *State, depth int) float64 {
 			}
 			continue
 		}
-		res := simulateListed(s, la)
-		switch {
-		case res.wins:
+		if la.Wins {
 			e.follow[key] = winValue
 			return winValue
-		default:
-			rough := score(&res.after, e.me)
-			if res.drawer >= 0 {
-				rough += e.roughDraw()
-			}
-			moves = append(moves, candidate{len(listed), rough})
-			listed = append(listed, la)
 		}
+		moves = append(moves, candidate{len(listed), e.rough(s, la)})
+		listed = append(listed, la)
 	}
 	slices.SortStableFunc(moves, func(a, b candidate) int { return cmp.Compare(b.rough, a.rough) })
 	for _, m := range moves[:min(len(moves), exactAfterKeeper)] {
@@ -312,24 +321,106 @@ func cardOutcome(s *State, me, drawer int, card Card) float64 {
 	return best
 }
 
+// unjudged is the value of an entry expertPick does not judge: below any other.
+const unjudged = -3 * winValue
+
+// exactKeeperMoves is how many of the moves with keepers the expert judges exactly, the best by a
+// quick estimate; a position with keepers and doubles can have thousands (moves.go).
+const exactKeeperMoves = 8
+
+// keepUntilRolled: before the roll the expert plays a keeper only to win at once. Any keeper does the
+// same after the roll (PC-4, PC-12: before the dice, inside the move), when the dice are known.
+const keepUntilRolled = true
+
 // expertPick is the index of the entry with the highest value, the first of equals, and the values.
-func expertPick(s *State, entries []LegalAction) (int, []float64) {
+// In the move phase a ± keeper played on its own is not judged: every keeper followed by the dice is a
+// complete move of entries, worth at least as much (a result reached with fewer keepers is worth more).
+// Before the roll only a keeper that wins is judged (keepUntilRolled).
+// Entries from listed on are moves with keepers: a win is judged at once, the others by a quick
+// estimate (rough), and the exactKeeperMoves best of those exactly; exact[i] says which were.
+func expertPick(s *State, entries []LegalAction, listed int) (pick int, values []float64, exact []bool) {
 	e := newExpert(s)
-	values := make([]float64, len(entries))
-	pick := 0
+	values, exact = make([]float64, len(entries)), make([]bool, len(entries))
+	var screened []int
 	for i, la := range entries {
-		v := -3 * winValue // an entry that does not apply here is never chosen
-		if la.Action.Type == ActMove && la.Ends != nil {
-			v = e.valueOf(simulateListed(s, la))
-		} else if value, _, err := e.value(s, la.Action, 0); err == nil {
-			v = value
+		v := unjudged // also an entry that does not apply here: never chosen
+		_, plusMinus := plusMinusValue(la.Action.Card)
+		switch {
+		case la.Action.Type == ActKeeper && plusMinus && s.Phase == PhaseMove:
+		case la.Action.Type == ActKeeper && s.Phase == PhaseRoll && !la.Wins && keepUntilRolled:
+		case i >= listed && !la.Wins:
+			v = e.rough(s, la)
+			screened = append(screened, i)
+		case la.Action.Type == ActMove && la.Ends != nil:
+			v, exact[i] = e.valueOf(simulateListed(s, la)), true
+		default:
+			if value, _, err := e.value(s, la.Action, 0); err == nil {
+				v, exact[i] = value, true
+			}
 		}
 		values[i] = v
-		if v > values[pick] {
+	}
+	for _, i := range bestOf(screened, values, exactKeeperMoves) {
+		values[i], exact[i] = e.valueOf(simulateListed(s, entries[i])), true
+	}
+	pick = -1
+	for i := range entries {
+		if exact[i] && (pick < 0 || values[i] > values[pick]) {
 			pick = i
 		}
 	}
-	return pick, values
+	return max(pick, 0), values, exact
+}
+
+// bestOf are the n indexes with the highest values, the first of equals first.
+func bestOf(indexes []int, values []float64, n int) []int {
+	top := make([]int, 0, n+1)
+	for _, i := range indexes {
+		at := len(top)
+		for at > 0 && values[top[at-1]] < values[i] {
+			at--
+		}
+		if at < n {
+			top = slices.Insert(top, at, i)[:min(len(top)+1, n)]
+		}
+	}
+	return top
+}
+
+// rough is a quick estimate of a generated move: the position's score with the mover's pawns where
+// the move leaves them, less the keepers it plays, and a draw at its mean worth in hand. A move that
+// bumps an opponent is scored on the position after the bump.
+func (e *expert) rough(s *State, la LegalAction) float64 {
+	ends := *la.Ends
+	mover := &s.Players[s.Turn.Seat]
+	bumps := false
+	for seat, p := range s.Players {
+		for _, at := range ends {
+			if seat != s.Turn.Seat && at != Start && at != Home && (p.Pawns[0] == at || p.Pawns[1] == at) {
+				bumps = true
+			}
+		}
+	}
+	var v float64
+	if bumps {
+		res := simulateListed(s, la)
+		v = score(&res.after, e.me)
+	} else {
+		// score reads the pawns only, so they are put there for the moment instead of copying s
+		before := mover.Pawns
+		mover.Pawns = ends
+		v = score(s, e.me)
+		mover.Pawns = before
+		for i, n := range la.gen.g.keepers {
+			if (la.gen.plan.keepers[0]|la.gen.plan.keepers[1])&(1<<i) != 0 {
+				v -= keeperValue(PlusMinus(n))
+			}
+		}
+	}
+	if la.Draws {
+		v += e.roughDraw()
+	}
+	return v
 }
 
 // greedyPick takes a win, else the entry that leaves the mover's own pawns furthest along (the sum of

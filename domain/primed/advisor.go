@@ -3,6 +3,7 @@ package primed
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -10,13 +11,15 @@ import (
 	"primegames/domain/numbers"
 )
 
-// Thresholds of a review's loss, in points of expected hand total at the end of the round: up to 1
+// Thresholds of a review's loss, in points of the expert's measure (the expected hand total at the end
+// of the round less the others' mean, rollout.go): up to 1
 // point is good, up to 3 an inaccuracy, up to 7 a mistake, more a blunder. One point is a card of
 // 1 kept instead of shed; 7 is about keeping a middle card of the Primed deck for nothing.
 var Thresholds = [3]float64{1, 3, 7}
 
-// Advisor is Primed's judgement of play (domain.Advisor): the expert values each legal action by the
-// hand total it expects the seat to end the round with (see position.value) and takes the lowest.
+// Advisor is Primed's judgement of play (domain.Advisor): the expert values each action it weighs by
+// the hand total it expects the seat to end the round with, less the others' (rollouts), and takes
+// the lowest.
 var Advisor = domain.Advisor{Choose: choose, Review: review, Thresholds: Thresholds}
 
 // decodeLegal reads the seat's legal entries, as LegalActions lists them.
@@ -52,20 +55,60 @@ func choose(view json.RawMessage, legal []json.RawMessage, level domain.Level, r
 	case domain.LevelGreedy:
 		i = LowestHand(entries, r)
 	case domain.LevelExpert:
-		i, _ = p.best(entries)
+		actions := p.candidates(entries)
+		i, _ = lowestOf(p.valuesOf(actions, len(entries), -1))
+		return p.advice(actions, len(entries), i), nil
 	default:
 		return domain.Advice{}, fmt.Errorf("primed: unknown level %q", level)
 	}
 	return domain.Advice{Index: i, Explanation: p.explain(entries[i].Action)}, nil
 }
 
-// best is the entry the expert values lowest, the first of equals, and its value.
-func (p *position) best(entries []LegalAction) (int, float64) {
+// advice is candidate i of actions, of which the first listed are the legal entries; a play legal
+// does not list comes as its action.
+func (p *position) advice(actions []Action, listed, i int) domain.Advice {
+	out := domain.Advice{Index: i, Explanation: p.explain(actions[i])}
+	if i >= listed {
+		out.Index, out.Action = -1, actions[i].JSON()
+	}
+	return out
+}
+
+// maxExpertHand bounds the hands whose every play the expert tries (2^12 subsets at most); a larger
+// hand is judged on its legal entries.
+const maxExpertHand = 12
+
+// candidates are the actions the expert weighs: the legal entries, then, in multi-card games, every
+// other play of the hand (legal-actions lists plays of up to MaxListedCards cards and the longest)
+// and every play with another of its cards last, since the last card becomes the top (PR-5).
+func (p *position) candidates(entries []LegalAction) []Action {
 	actions := make([]Action, len(entries))
+	seen := map[string]bool{}
 	for i, e := range entries {
 		actions[i] = e.Action
+		seen[string(e.Action.JSON())] = true
 	}
-	return lowestOf(p.values(actions, -1))
+	if !p.opts.MultiCard || len(p.hand) > maxExpertHand {
+		return actions
+	}
+	must := 0
+	if p.phase == PhaseDrawn {
+		must = p.drawn // PR-5: after a draw, a play includes the card drawn (the hand holds it)
+	}
+	for _, play := range Plays(p.hand, p.top, p.opts.Target, must, len(p.hand)) {
+		for at, c := range play {
+			if at > 0 && play[at-1] == c {
+				continue
+			}
+			order := append(slices.Delete(slices.Clone(play), at, at+1), c)
+			a := Action{Type: ActionPlay, Cards: order}
+			if key := string(a.JSON()); !seen[key] {
+				seen[key] = true
+				actions = append(actions, a)
+			}
+		}
+	}
+	return actions
 }
 
 // lowestOf is the index of the lowest of values, the first of equals, and that value.

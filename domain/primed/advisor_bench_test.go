@@ -28,7 +28,10 @@ func recordDecisions(tb testing.TB, o Options, seed uint64) []decision {
 		if err != nil {
 			tb.Fatal(err)
 		}
-		played := s.Legal(s.Turn())[advice.Index].Action.JSON()
+		played, err := advice.ActionIn(legal)
+		if err != nil {
+			tb.Fatal(err)
+		}
 		out = append(out, decision{view: view, legal: legal, played: played})
 		next, _, err := s.Apply(s.Turn(), played, domain.SeededRand(seed, step))
 		if err != nil {
@@ -44,7 +47,24 @@ func fullMultiCardHand(tb testing.TB) decision {
 	tb.Helper()
 	s := start(tb, opts(DeckPrimed, TargetPrimes, true, 4), 2, 3)
 	s.t.Hands[s.t.Turn] = slices.Clone(thirtyCards)
-	s.t.DrawPile = nil
+	// The other cards are where the view can account for them: the other hands keep what is left of
+	// theirs, and the rest of the deck is the draw pile.
+	left := countCards(s.t.Options.NewDeck())
+	for _, c := range append(slices.Clone(thirtyCards), s.t.PrimedPile...) {
+		left[c]--
+	}
+	for seat, hand := range s.t.Hands {
+		if seat != s.t.Turn {
+			s.t.Hands[seat] = slices.DeleteFunc(hand, func(c int) bool {
+				if left[c] > 0 {
+					left[c]--
+					return false
+				}
+				return true
+			})
+		}
+	}
+	s.t.DrawPile = left.cards()
 	view, legal := seatInputs(tb, s)
 	return decision{view: view, legal: legal}
 }

@@ -3,6 +3,7 @@ package primed
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -97,7 +98,8 @@ func TestReview_PassAfterDrawMissesLowerTotalPR5(t *testing.T) {
 	}
 }
 
-// PR-5 (multi-card): on 9 with 3, 5, 8 and 14, playing 14 alone (23) leaves a three-card play unmade.
+// PR-5 (multi-card): on 9 with 3, 5, 8 and 14, playing 14 alone (23) leaves a longer play unmade that
+// the expert values above it.
 func TestReview_LongerPlayMissedMultiCardPR5(t *testing.T) {
 	o := opts(DeckPrimed, TargetPrimes, true, 4)
 	s := crafted(t, o, 1, [][]int{{1, 2, 4, 6, 7, 10, 12}, {3, 5, 8, 14}}, []int{9}, nil, fillDraw)
@@ -107,7 +109,7 @@ func TestReview_LongerPlayMissedMultiCardPR5(t *testing.T) {
 		t.Fatalf("missed %+v: no longer_play", j.Missed)
 	}
 	var a Action
-	if err := json.Unmarshal(m.Action, &a); err != nil || len(a.Cards) < 3 {
+	if err := json.Unmarshal(m.Action, &a); err != nil || len(a.Cards) < 2 {
 		t.Fatalf("longer_play action %s", m.Action)
 	}
 	if !strings.Contains(m.Detail, "would have shed more cards than your 1") {
@@ -146,8 +148,12 @@ func TestReview_BestActionLosesNothing(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		j := judge(t, s, s.Legal(s.Turn())[advice.Index].Action.JSON())
-		if j.Loss != 0 || j.Best.Index != advice.Index {
+		chosen, err := advice.ActionIn(legal)
+		if err != nil {
+			t.Fatal(err)
+		}
+		j := judge(t, s, chosen)
+		if j.Loss != 0 || j.Best.Index != advice.Index || !bytes.Equal(j.Best.Action, advice.Action) {
 			t.Fatalf("%s: the expert's own choice judged %+v", variantName(o), j)
 		}
 		if Advisor.Label(j.Loss) != "best" {
@@ -200,7 +206,7 @@ func TestChoose_DependsOnlyOnTheViewPR8(t *testing.T) {
 			t.Fatal(err)
 		}
 		choiceB, _ := Advisor.Choose(viewB, legalB, domain.LevelExpert, firstRand{})
-		if choiceA != choiceB {
+		if !reflect.DeepEqual(choiceA, choiceB) {
 			t.Fatalf("%s: %+v and %+v", variantName(o), choiceA, choiceB)
 		}
 	}
@@ -261,5 +267,47 @@ func TestReview_UnlistedMultiCardPlayPR5(t *testing.T) {
 	}
 	if _, ok := missedOf(j, MissedLongerPlay); ok != (len(LongestPlay(hand, 9, TargetPrimes, 0)) > len(unlisted)) {
 		t.Fatalf("played %v, longest %v, missed %+v", unlisted, LongestPlay(hand, 9, TargetPrimes, 0), j.Missed)
+	}
+}
+
+// The expert's own choice misses nothing, and a lower_total (or go_out, longer_play) is named only for
+// a play the expert values above the action played: over the decisions of expert-against-greedy
+// games, single and multi-card, every entry judged names only plays that lose less than it did.
+func TestReview_ExpertChoiceMissesNothing(t *testing.T) {
+	for _, multi := range []bool{false, true} {
+		o := opts(DeckPrimed, TargetPrimes, multi, 1)
+		s, _, err := Start(o.Canonical(), 2, domain.SeededRand(7, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for step := int64(1); !s.Status().Finished && step < 40; step++ {
+			seat := s.Turn()
+			view, legal := seatInputs(t, s)
+			advice, err := Advisor.Choose(view, legal, domain.LevelExpert, domain.SeededRand(7, step))
+			if err != nil {
+				t.Fatal(err)
+			}
+			chosen, err := advice.ActionIn(legal)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if j := judge(t, s, chosen); len(j.Missed) != 0 || j.Loss != 0 {
+				t.Fatalf("multi %v step %d: the expert's own %s loses %.2f and misses %+v", multi, step, chosen, j.Loss, j.Missed)
+			}
+			for _, e := range s.Legal(seat) {
+				j := judge(t, s, e.Action.JSON())
+				for _, m := range j.Missed {
+					if other := judge(t, s, m.Action); other.Loss >= j.Loss {
+						t.Fatalf("multi %v step %d: %s names %s %s, which loses %.2f, not less than its %.2f",
+							multi, step, e.Action.JSON(), m.Kind, m.Action, other.Loss, j.Loss)
+					}
+				}
+			}
+			next, _, err := s.Apply(seat, chosen, domain.SeededRand(7, step))
+			if err != nil {
+				t.Fatal(err)
+			}
+			s = next.(*State)
+		}
 	}
 }

@@ -262,18 +262,19 @@ func (p *position) valueOf(a Action) float64 {
 	}
 }
 
-// values is the expected hand total at the end of the round after each of actions, measured by
-// rollouts. With multi_card a hand may have hundreds of plays: only the shortlisted ones, those that
+// valuesOf is the expected outcome of the round (rollout.go) after each of actions, measured by
+// rollouts; actions[:listed] are the legal entries and the rest other plays and orders the expert
+// weighs. With multi_card a hand may have hundreds of plays: only the shortlisted ones, those that
 // position.value ranks best, and the action at index always (-1 for none) are rolled out; the others
 // get +Inf, so they are never chosen.
-func (p *position) values(actions []Action, always int) []float64 {
+func (p *position) valuesOf(actions []Action, listed, always int) []float64 {
 	if len(actions) == 1 {
 		return []float64{p.valueOf(actions[0])}
 	}
 	if !p.opts.MultiCard {
 		return p.rolloutValues(actions)
 	}
-	short := p.shortlist(actions)
+	short := p.shortlist(actions, listed)
 	if always >= 0 && !slices.Contains(short, always) {
 		short = append(short, always)
 	}
@@ -297,17 +298,17 @@ const shortlisted = 4
 
 // shortlist is the indexes of the actions worth rolling out: the best by position.value, those
 // that shed the most points, and the one that sheds the most cards.
-func (p *position) shortlist(actions []Action) []int {
+func (p *position) shortlist(actions []Action, listed int) []int {
 	byValue := make([]int, len(actions))
 	quick := make([]float64, len(actions))
 	for i, a := range actions {
 		byValue[i], quick[i] = i, p.valueOf(a)
 	}
-	byPoints := slices.Clone(byValue)
+	byPoints := slices.Clone(byValue[:listed])
 	slices.SortStableFunc(byValue, func(a, b int) int { return cmp.Compare(quick[a], quick[b]) })
 	slices.SortStableFunc(byPoints, func(a, b int) int { return cmp.Compare(sum(actions[b].Cards), sum(actions[a].Cards)) })
 	short := slices.Clone(byValue[:min(shortlisted, len(byValue))])
-	longest := slices.MaxFunc(byValue, func(a, b int) int { return cmp.Compare(len(actions[a].Cards), len(actions[b].Cards)) })
+	longest := slices.MaxFunc(byPoints, func(a, b int) int { return cmp.Compare(len(actions[a].Cards), len(actions[b].Cards)) })
 	for _, i := range append(byPoints[:min(shortlisted, len(byPoints))], longest) {
 		if !slices.Contains(short, i) {
 			short = append(short, i)

@@ -36,7 +36,11 @@ func PlayMatch(o Options, levels []domain.Level, seed uint64) ([]int, error) {
 		if err != nil {
 			return nil, err
 		}
-		next, _, err := s.Apply(seat, entries[advice.Index].Action.JSON(), domain.SeededRand(seed, step))
+		action, err := advice.ActionIn(legal)
+		if err != nil {
+			return nil, err
+		}
+		next, _, err := s.Apply(seat, action, domain.SeededRand(seed, step))
 		if err != nil {
 			return nil, fmt.Errorf("primed match seed %d step %d: %w", seed, step, err)
 		}

@@ -8,16 +8,20 @@ import (
 )
 
 // Kinds of missed opportunity a Primed review names (domain.Missed.Kind), each found by exact search
-// over the seat's legal entries:
+// over the seat's legal entries. One counts only when the play that takes it is one the expert values
+// above the action played (a lower expected total at the end of the round), as in Prime Climb: the
+// expert's own choice misses nothing, and a play that sheds more now but the expert expects to cost
+// more later (a top card the next player answers easily, a card kept to go out with) is no miss.
 const (
 	// MissedGoOut: a legal play would have emptied the hand, ending the round with 0 for the seat
 	// (PR-7), and the action played did not. It takes the place of lower_total for that play.
 	MissedGoOut = "go_out"
-	// MissedLowerTotal: a legal play would have left a lower hand total than the action played
-	// (a pass keeps the drawn card, so any play is lower). The lowest such play is named.
+	// MissedLowerTotal: a legal play valued above the action played would have left a lower hand
+	// total now (a pass keeps the drawn card, so any play is lower). Of those, the one leaving the
+	// lowest total is named.
 	MissedLowerTotal = "lower_total"
-	// MissedLongerPlay: with multi_card, a legal play of at least two cards used more cards than the
-	// action played (PR-5). The longest is named.
+	// MissedLongerPlay: with multi_card, a legal play of at least two cards, valued above the action
+	// played, used more cards than it (PR-5). The longest is named.
 	MissedLongerPlay = "longer_play"
 )
 
@@ -37,21 +41,23 @@ func review(view json.RawMessage, legal []json.RawMessage, played json.RawMessag
 	if a.Type == ActionPlay && !holds(p.hand, a.Cards) {
 		return domain.Judgement{}, fmt.Errorf("primed review: the play %v is not in the hand %v", a.Cards, p.hand)
 	}
-	actions := make([]Action, len(entries), len(entries)+1)
-	for i, e := range entries {
-		actions[i] = e.Action
-	}
-	values := p.values(append(actions, a), len(entries))
-	i, bestValue := lowestOf(values[:len(entries)])
+	actions := p.candidates(entries)
+	n := len(actions)
+	values := p.valuesOf(append(actions, a), len(entries), n)
+	i, bestValue := lowestOf(values[:n])
 	return domain.Judgement{
-		Best:   domain.Advice{Index: i, Explanation: p.explain(entries[i].Action)},
-		Loss:   max(0, values[len(entries)]-bestValue),
-		Missed: p.missed(entries, a),
+		Best:   p.advice(actions, len(entries), i),
+		Loss:   max(0, values[n]-bestValue),
+		Missed: p.missed(entries, a, values[:len(entries)], values[n]),
 	}, nil
 }
 
-// missed lists the opportunities the action a left among entries.
-func (p *position) missed(entries []LegalAction, a Action) []domain.Missed {
+// valueEpsilon is the rounding below which two expected totals are equal.
+const valueEpsilon = 1e-9
+
+// missed lists the opportunities the action a left among entries. values are the expert's expected
+// totals of the entries and playedValue that of a: only entries valued below a count.
+func (p *position) missed(entries []LegalAction, a Action, values []float64, playedValue float64) []domain.Missed {
 	missed := []domain.Missed{}
 	left := sum(p.hand)
 	if a.Type == ActionPlay {
@@ -59,7 +65,7 @@ func (p *position) missed(entries []LegalAction, a Action) []domain.Missed {
 	}
 	lowest, longest := -1, -1
 	for i, e := range entries {
-		if e.Action.Type != ActionPlay {
+		if e.Action.Type != ActionPlay || values[i] >= playedValue-valueEpsilon {
 			continue
 		}
 		if lowest < 0 || sum(e.Action.Cards) > sum(entries[lowest].Action.Cards) {

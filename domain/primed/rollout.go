@@ -15,6 +15,9 @@ const (
 	rollouts = 64
 	// rolloutTurns bounds one playout; a round of two greedy players takes a few dozen turns.
 	rolloutTurns = 400
+	// rivalWeight is how much the others' points at the end of the round count against the seat's own
+	// (outcome).
+	rivalWeight = 1.0
 )
 
 // world is one deal of the hidden cards consistent with a position.
@@ -245,7 +248,7 @@ func (w *world) drawCard(rng *rand.Rand) int {
 
 // playOut plays the round on from seat's turn, every seat making its greedy play (bestPlay), also
 // with a playable drawn card, and returns the hand total of me at the end (PR-5, PR-6, PR-7).
-func (w *world) playOut(seat, me int, rng *rand.Rand) int {
+func (w *world) playOut(seat, me int, rng *rand.Rand) float64 {
 	seats := len(w.hands)
 	passes := 0
 	for range rolloutTurns {
@@ -253,11 +256,11 @@ func (w *world) playOut(seat, me int, rng *rand.Rand) int {
 			w.shedAll(seat, play)
 			passes = 0
 			if w.sizes[seat] == 0 {
-				return w.totals[me]
+				return w.outcome(me)
 			}
 		} else if c := w.drawCard(rng); c == 0 {
 			if passes++; passes >= seats {
-				return w.totals[me]
+				return w.outcome(me)
 			}
 		} else {
 			passes = 0
@@ -265,13 +268,25 @@ func (w *world) playOut(seat, me int, rng *rand.Rand) int {
 			if play := w.bestPlay(seat, c); play != nil {
 				w.shedAll(seat, play)
 				if w.sizes[seat] == 0 {
-					return w.totals[me]
+					return w.outcome(me)
 				}
 			}
 		}
 		seat = (seat + 1) % seats
 	}
-	return w.totals[me]
+	return w.outcome(me)
+}
+
+// outcome is what the round's end is worth to me: its own hand total less rivalWeight times the
+// others' mean (PR-7: the lowest total wins, so the points others keep count too).
+func (w *world) outcome(me int) float64 {
+	others := 0
+	for seat, t := range w.totals {
+		if seat != me {
+			others += t
+		}
+	}
+	return float64(w.totals[me]) - rivalWeight*float64(others)/float64(len(w.totals)-1)
 }
 
 // rolloutValues is the mean hand total the seat ends the round with after each of actions.
@@ -291,7 +306,7 @@ func (p *position) rolloutValues(actions []Action) []float64 {
 		for i, a := range actions {
 			w.copyFrom(&base)
 			src.Seed(seed, 1) // the same draws after every action
-			values[i] += float64(w.after(p, a, rng))
+			values[i] += w.after(p, a, rng)
 		}
 	}
 	for i := range values {
@@ -301,13 +316,13 @@ func (p *position) rolloutValues(actions []Action) []float64 {
 }
 
 // after applies a, the seat's action, to the world and plays the round out.
-func (w *world) after(p *position, a Action, rng *rand.Rand) int {
+func (w *world) after(p *position, a Action, rng *rand.Rand) float64 {
 	me, next := p.seat, (p.seat+1)%p.seats
 	switch a.Type {
 	case ActionPlay:
 		w.shedAll(me, a.Cards)
 		if w.sizes[me] == 0 {
-			return 0
+			return w.outcome(me)
 		}
 	case ActionDraw:
 		if c := w.drawCard(rng); c != 0 {
@@ -315,7 +330,7 @@ func (w *world) after(p *position, a Action, rng *rand.Rand) int {
 			if play := w.bestPlay(me, c); play != nil {
 				w.shedAll(me, play)
 				if w.sizes[me] == 0 {
-					return 0
+					return w.outcome(me)
 				}
 			}
 		}

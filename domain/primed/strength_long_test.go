@@ -34,17 +34,19 @@ func meanDifference(t *testing.T, o Options, a, b domain.Level, deals int) float
 func TestLongStrength_ExpertBeatsGreedyBeatsRandomPR7(t *testing.T) {
 	cases := []struct {
 		deck                 string
+		multi                bool
 		expertDeals, deals   int     // deals of expert against greedy, and of greedy against random
 		expertMargin, margin float64 // points of final total per game asserted for each step
 	}{
-		{DeckPrimed, 20, 80, 4, 5},
-		{DeckStandard, 30, 80, 2, 5},
+		{DeckPrimed, false, 40, 80, 4, 5},
+		{DeckStandard, false, 30, 80, 2, 5},
+		{DeckPrimed, true, 40, 20, 5, 5}, // the multi-card expert weighs every play and its top
 	}
 	for _, c := range cases {
-		o := opts(c.deck, TargetPrimes, false, 4)
+		o := opts(c.deck, TargetPrimes, c.multi, 4)
 		expertVsGreedy := meanDifference(t, o, domain.LevelExpert, domain.LevelGreedy, c.expertDeals)
 		greedyVsRandom := meanDifference(t, o, domain.LevelGreedy, domain.LevelRandom, c.deals)
-		t.Logf("%s: expert − greedy %.1f, greedy − random %.1f points per game", c.deck, expertVsGreedy, greedyVsRandom)
+		t.Logf("%s multi %v: expert − greedy %.1f, greedy − random %.1f points per game", c.deck, c.multi, expertVsGreedy, greedyVsRandom)
 		if expertVsGreedy > -c.expertMargin || greedyVsRandom > -c.margin {
 			t.Errorf("%s deck: expert − greedy %.1f should be below −%v and greedy − random %.1f below −%v",
 				c.deck, expertVsGreedy, c.expertMargin, greedyVsRandom, c.margin)

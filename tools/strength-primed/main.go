@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"time"
 
 	"primegames/domain"
@@ -23,15 +24,25 @@ func main() {
 	games := flag.Int("games", 1000, "games per pairing and deck")
 	multi := flag.Bool("multi", false, "play with the multi_card option")
 	target := flag.String("target", primed.TargetPrimes, "target: primes or composites")
+	seed := flag.Uint64("seed", 1, "seed of the first deal; deal i uses seed+i")
+	only := flag.String("only", "", "play only this pairing, e.g. expert-greedy")
+	deckOnly := flag.String("deck", "", "play only this deck: primed or standard")
 	flag.Parse()
 	pairings := [][2]domain.Level{
 		{domain.LevelExpert, domain.LevelGreedy},
 		{domain.LevelExpert, domain.LevelRandom},
 		{domain.LevelGreedy, domain.LevelRandom},
 	}
+	if *only != "" {
+		pairings = slices.DeleteFunc(pairings, func(p [2]domain.Level) bool { return string(p[0])+"-"+string(p[1]) != *only })
+	}
+	decks := []string{primed.DeckPrimed, primed.DeckStandard}
+	if *deckOnly != "" {
+		decks = []string{*deckOnly}
+	}
 	fmt.Printf("| deck | target | multi_card | pairing (A vs B) | games | A mean total | B mean total | A − B (95%% CI) |\n")
 	fmt.Printf("|---|---|---|---|---|---|---|---|\n")
-	for _, deck := range []string{primed.DeckPrimed, primed.DeckStandard} {
+	for _, deck := range decks {
 		o := primed.Options{Deck: deck, Target: *target, MultiCard: *multi, Rounds: 4}
 		for _, pair := range pairings {
 			var a, b, diff sample
@@ -44,7 +55,7 @@ func main() {
 				if seatA == 1 {
 					levels[0], levels[1] = levels[1], levels[0]
 				}
-				totals, err := primed.PlayMatch(o, levels, uint64(g/2)+1)
+				totals, err := primed.PlayMatch(o, levels, uint64(g/2)+*seed)
 				if err != nil {
 					fmt.Fprintln(os.Stderr, err)
 					os.Exit(1)

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"sort"
 	"time"
 
@@ -19,11 +20,15 @@ import (
 func main() {
 	games := flag.Int("games", 1000, "games per pairing; seats alternate, the roll-off decides who starts (PC-2)")
 	seed := flag.Uint64("seed", 1, "seed of the first game; game i uses seed+i")
+	only := flag.String("only", "", "play only this pairing, e.g. expert-greedy")
 	flag.Parse()
 	pairings := [][2]domain.Level{
 		{domain.LevelExpert, domain.LevelRandom},
 		{domain.LevelExpert, domain.LevelGreedy},
 		{domain.LevelGreedy, domain.LevelRandom},
+	}
+	if *only != "" {
+		pairings = slices.DeleteFunc(pairings, func(p [2]domain.Level) bool { return string(p[0])+"-"+string(p[1]) != *only })
 	}
 	fmt.Println("| player | opponent | games | wins | win rate | 95% interval | time per game |")
 	fmt.Println("|---|---|---:|---:|---:|---|---:|")

@@ -1504,7 +1504,7 @@ export interface components {
              */
             version: number;
             /**
-             * @description The suggested action, one of the seat's legal actions, ready to post as it is.
+             * @description The suggested action, ready to post as it is. It is one of the seat's legal actions, or in Prime Climb possibly a move with ± keeper steps that the legal actions leave out.
              * @example {
              *       "type": "move",
              *       "steps": [
@@ -1547,7 +1547,7 @@ export interface components {
             seat: number;
             /** @description The action the seat posted. */
             played: Record<string, never>;
-            /** @description The expert's choice at that point, one of the seat's legal actions then. */
+            /** @description The expert's choice at that point, one of the seat's legal actions then, or in Prime Climb possibly a move with ± keeper steps that the legal actions leave out. */
             best: Record<string, never>;
             /**
              * @description Why the expert's choice is best.
@@ -1560,7 +1560,7 @@ export interface components {
              */
             loss: number;
             label: components["schemas"]["ReviewLabel"];
-            /** @description The concrete opportunities the action left, found by exact search. */
+            /** @description The concrete opportunities the action left, found by exact search. One counts only when the expert values the action that takes it above the action played, so the expert's own choice misses nothing (in Primed, `lower_total` is a play the expert rates better that would also have left a lower hand total now; a play that sheds more but that the expert expects to cost more by the end of the round is not named). */
             missed: components["schemas"]["MissedOpportunity"][];
         };
         /**
