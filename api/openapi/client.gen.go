@@ -225,6 +225,14 @@ type ClientInterface interface {
 	//
 	// `curl -N -H 'Authorization: Bearer <teacher token>' localhost:8080/v1/classrooms/<id>/events`
 	//
+	// **NDJSON.** With `Accept: application/x-ndjson` the same stream comes as one JSON object per
+	// line (`GameStreamLine`): `{"event":"action","id":"12","data":{…}}`, the same events with the same
+	// ids, and `{"event":"heartbeat"}` instead of the heartbeat comment (no `retry:` line). It
+	// resumes the same way: send the last `id` received as `Last-Event-ID` or as the
+	// `last_event_id` query parameter.
+	//
+	// `curl -N -H 'Accept: application/x-ndjson' -H 'Authorization: Bearer <token>' … | jq -c 'select(.event != "heartbeat")'`
+	//
 	// Corresponds with GET /v1/classrooms/{classroom_id}/events (the `StreamClassroomEvents` operationId).
 	StreamClassroomEvents(ctx context.Context, classroomId ClassroomID, params *StreamClassroomEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
@@ -560,6 +568,14 @@ type ClientInterface interface {
 	// `EventSource` cannot send an `Authorization` header, so a browser passes the token as the
 	// `access_token` query parameter instead.
 	//
+	// **NDJSON.** With `Accept: application/x-ndjson` the same stream comes as one JSON object per
+	// line (`GameStreamLine`): `{"event":"action","id":"12","data":{…}}`, the same events with the same
+	// ids, and `{"event":"heartbeat"}` instead of the heartbeat comment (no `retry:` line). It
+	// resumes the same way: send the last `id` received as `Last-Event-ID` or as the
+	// `last_event_id` query parameter.
+	//
+	// `curl -N -H 'Accept: application/x-ndjson' -H 'Authorization: Bearer <token>' … | jq -c 'select(.event != "heartbeat")'`
+	//
 	// Corresponds with GET /v1/games/{id}/events (the `StreamGameEvents` operationId).
 	StreamGameEvents(ctx context.Context, id GameID, params *StreamGameEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
@@ -812,6 +828,14 @@ type ClientInterface interface {
 	// `GET /v1/games/{id}/events`).
 	//
 	// `curl -N -H 'Authorization: Bearer <student token>' localhost:8080/v1/me/events`
+	//
+	// **NDJSON.** With `Accept: application/x-ndjson` the same stream comes as one JSON object per
+	// line (`PlayerStreamLine`): `{"event":"action","id":"12","data":{…}}`, the same events with the same
+	// ids, and `{"event":"heartbeat"}` instead of the heartbeat comment (no `retry:` line). It
+	// resumes the same way: send the last `id` received as `Last-Event-ID` or as the
+	// `last_event_id` query parameter.
+	//
+	// `curl -N -H 'Accept: application/x-ndjson' -H 'Authorization: Bearer <token>' … | jq -c 'select(.event != "heartbeat")'`
 	//
 	// Corresponds with GET /v1/me/events (the `StreamMyEvents` operationId).
 	StreamMyEvents(ctx context.Context, params *StreamMyEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -1093,6 +1117,14 @@ func (c *Client) GetClassroom(ctx context.Context, classroomId ClassroomID, reqE
 // `game_id` and `entry.seq`. For exactly-once delivery of one game, use its own stream.
 //
 // `curl -N -H 'Authorization: Bearer <teacher token>' localhost:8080/v1/classrooms/<id>/events`
+//
+// **NDJSON.** With `Accept: application/x-ndjson` the same stream comes as one JSON object per
+// line (`GameStreamLine`): `{"event":"action","id":"12","data":{…}}`, the same events with the same
+// ids, and `{"event":"heartbeat"}` instead of the heartbeat comment (no `retry:` line). It
+// resumes the same way: send the last `id` received as `Last-Event-ID` or as the
+// `last_event_id` query parameter.
+//
+// `curl -N -H 'Accept: application/x-ndjson' -H 'Authorization: Bearer <token>' … | jq -c 'select(.event != "heartbeat")'`
 //
 // Corresponds with GET /v1/classrooms/{classroom_id}/events (the `StreamClassroomEvents` operationId).
 func (c *Client) StreamClassroomEvents(ctx context.Context, classroomId ClassroomID, params *StreamClassroomEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -1649,6 +1681,14 @@ func (c *Client) ListAttempts(ctx context.Context, id GameID, reqEditors ...Requ
 // `EventSource` cannot send an `Authorization` header, so a browser passes the token as the
 // `access_token` query parameter instead.
 //
+// **NDJSON.** With `Accept: application/x-ndjson` the same stream comes as one JSON object per
+// line (`GameStreamLine`): `{"event":"action","id":"12","data":{…}}`, the same events with the same
+// ids, and `{"event":"heartbeat"}` instead of the heartbeat comment (no `retry:` line). It
+// resumes the same way: send the last `id` received as `Last-Event-ID` or as the
+// `last_event_id` query parameter.
+//
+// `curl -N -H 'Accept: application/x-ndjson' -H 'Authorization: Bearer <token>' … | jq -c 'select(.event != "heartbeat")'`
+//
 // Corresponds with GET /v1/games/{id}/events (the `StreamGameEvents` operationId).
 func (c *Client) StreamGameEvents(ctx context.Context, id GameID, params *StreamGameEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewStreamGameEventsRequest(c.Server, id, params)
@@ -2041,6 +2081,14 @@ func (c *Client) GetStateAt(ctx context.Context, id GameID, seq int64, reqEditor
 // `GET /v1/games/{id}/events`).
 //
 // `curl -N -H 'Authorization: Bearer <student token>' localhost:8080/v1/me/events`
+//
+// **NDJSON.** With `Accept: application/x-ndjson` the same stream comes as one JSON object per
+// line (`PlayerStreamLine`): `{"event":"action","id":"12","data":{…}}`, the same events with the same
+// ids, and `{"event":"heartbeat"}` instead of the heartbeat comment (no `retry:` line). It
+// resumes the same way: send the last `id` received as `Last-Event-ID` or as the
+// `last_event_id` query parameter.
+//
+// `curl -N -H 'Accept: application/x-ndjson' -H 'Authorization: Bearer <token>' … | jq -c 'select(.event != "heartbeat")'`
 //
 // Corresponds with GET /v1/me/events (the `StreamMyEvents` operationId).
 func (c *Client) StreamMyEvents(ctx context.Context, params *StreamMyEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -2461,6 +2509,18 @@ func NewStreamClassroomEventsRequest(server string, classroomId ClassroomID, par
 		if params.Since != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "since", *params.Since, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date-time"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.LastEventId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "last_event_id", *params.LastEventId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -3558,6 +3618,18 @@ func NewStreamGameEventsRequest(server string, id GameID, params *StreamGameEven
 
 		}
 
+		if params.LastEventId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "last_event_id", *params.LastEventId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if params.AccessToken != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "access_token", *params.AccessToken, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
@@ -4235,6 +4307,18 @@ func NewStreamMyEventsRequest(server string, params *StreamMyEventsParams) (*htt
 		// per the OpenAPI spec (e.g. "color=blue,black,brown").
 		var rawQueryFragments []string
 
+		if params.LastEventId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "last_event_id", *params.LastEventId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if params.AccessToken != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "access_token", *params.AccessToken, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
@@ -4560,6 +4644,14 @@ type ClientWithResponsesInterface interface {
 	// `game_id` and `entry.seq`. For exactly-once delivery of one game, use its own stream.
 	//
 	// `curl -N -H 'Authorization: Bearer <teacher token>' localhost:8080/v1/classrooms/<id>/events`
+	//
+	// **NDJSON.** With `Accept: application/x-ndjson` the same stream comes as one JSON object per
+	// line (`GameStreamLine`): `{"event":"action","id":"12","data":{…}}`, the same events with the same
+	// ids, and `{"event":"heartbeat"}` instead of the heartbeat comment (no `retry:` line). It
+	// resumes the same way: send the last `id` received as `Last-Event-ID` or as the
+	// `last_event_id` query parameter.
+	//
+	// `curl -N -H 'Accept: application/x-ndjson' -H 'Authorization: Bearer <token>' … | jq -c 'select(.event != "heartbeat")'`
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -4924,6 +5016,14 @@ type ClientWithResponsesInterface interface {
 	// `EventSource` cannot send an `Authorization` header, so a browser passes the token as the
 	// `access_token` query parameter instead.
 	//
+	// **NDJSON.** With `Accept: application/x-ndjson` the same stream comes as one JSON object per
+	// line (`GameStreamLine`): `{"event":"action","id":"12","data":{…}}`, the same events with the same
+	// ids, and `{"event":"heartbeat"}` instead of the heartbeat comment (no `retry:` line). It
+	// resumes the same way: send the last `id` received as `Last-Event-ID` or as the
+	// `last_event_id` query parameter.
+	//
+	// `curl -N -H 'Accept: application/x-ndjson' -H 'Authorization: Bearer <token>' … | jq -c 'select(.event != "heartbeat")'`
+	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/games/{id}/events (the `StreamGameEvents` operationId).
@@ -5200,6 +5300,14 @@ type ClientWithResponsesInterface interface {
 	// `GET /v1/games/{id}/events`).
 	//
 	// `curl -N -H 'Authorization: Bearer <student token>' localhost:8080/v1/me/events`
+	//
+	// **NDJSON.** With `Accept: application/x-ndjson` the same stream comes as one JSON object per
+	// line (`PlayerStreamLine`): `{"event":"action","id":"12","data":{…}}`, the same events with the same
+	// ids, and `{"event":"heartbeat"}` instead of the heartbeat comment (no `retry:` line). It
+	// resumes the same way: send the last `id` received as `Last-Event-ID` or as the
+	// `last_event_id` query parameter.
+	//
+	// `curl -N -H 'Accept: application/x-ndjson' -H 'Authorization: Bearer <token>' … | jq -c 'select(.event != "heartbeat")'`
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -9971,6 +10079,14 @@ func (c *ClientWithResponses) GetClassroomWithResponse(ctx context.Context, clas
 //
 // `curl -N -H 'Authorization: Bearer <teacher token>' localhost:8080/v1/classrooms/<id>/events`
 //
+// **NDJSON.** With `Accept: application/x-ndjson` the same stream comes as one JSON object per
+// line (`GameStreamLine`): `{"event":"action","id":"12","data":{…}}`, the same events with the same
+// ids, and `{"event":"heartbeat"}` instead of the heartbeat comment (no `retry:` line). It
+// resumes the same way: send the last `id` received as `Last-Event-ID` or as the
+// `last_event_id` query parameter.
+//
+// `curl -N -H 'Accept: application/x-ndjson' -H 'Authorization: Bearer <token>' … | jq -c 'select(.event != "heartbeat")'`
+//
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/classrooms/{classroom_id}/events (the `StreamClassroomEvents` operationId).
@@ -10466,6 +10582,14 @@ func (c *ClientWithResponses) ListAttemptsWithResponse(ctx context.Context, id G
 // `EventSource` cannot send an `Authorization` header, so a browser passes the token as the
 // `access_token` query parameter instead.
 //
+// **NDJSON.** With `Accept: application/x-ndjson` the same stream comes as one JSON object per
+// line (`GameStreamLine`): `{"event":"action","id":"12","data":{…}}`, the same events with the same
+// ids, and `{"event":"heartbeat"}` instead of the heartbeat comment (no `retry:` line). It
+// resumes the same way: send the last `id` received as `Last-Event-ID` or as the
+// `last_event_id` query parameter.
+//
+// `curl -N -H 'Accept: application/x-ndjson' -H 'Authorization: Bearer <token>' … | jq -c 'select(.event != "heartbeat")'`
+//
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/games/{id}/events (the `StreamGameEvents` operationId).
@@ -10826,6 +10950,14 @@ func (c *ClientWithResponses) GetStateAtWithResponse(ctx context.Context, id Gam
 // `GET /v1/games/{id}/events`).
 //
 // `curl -N -H 'Authorization: Bearer <student token>' localhost:8080/v1/me/events`
+//
+// **NDJSON.** With `Accept: application/x-ndjson` the same stream comes as one JSON object per
+// line (`PlayerStreamLine`): `{"event":"action","id":"12","data":{…}}`, the same events with the same
+// ids, and `{"event":"heartbeat"}` instead of the heartbeat comment (no `retry:` line). It
+// resumes the same way: send the last `id` received as `Last-Event-ID` or as the
+// `last_event_id` query parameter.
+//
+// `curl -N -H 'Accept: application/x-ndjson' -H 'Authorization: Bearer <token>' … | jq -c 'select(.event != "heartbeat")'`
 //
 // Returns a wrapper object for the known response body format(s).
 //

@@ -1422,6 +1422,21 @@ func (e StreamErrorMessageEvent) Valid() bool {
 	}
 }
 
+// Defines values for StreamHeartbeatMessageEvent.
+const (
+	Heartbeat StreamHeartbeatMessageEvent = "heartbeat"
+)
+
+// Valid indicates whether the value is a known member of the StreamHeartbeatMessageEvent enum.
+func (e StreamHeartbeatMessageEvent) Valid() bool {
+	switch e {
+	case Heartbeat:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for Include.
 const (
 	IncludeLegalActions Include = "legal_actions"
@@ -1883,6 +1898,12 @@ type GameStreamEvent struct {
 	union json.RawMessage
 }
 
+// GameStreamLine One line of a game's or a classroom's event stream read as NDJSON: a `GameStreamEvent`
+// message as one JSON object (`data` is the JSON itself, not a string), or a heartbeat.
+type GameStreamLine struct {
+	union json.RawMessage
+}
+
 // GameSummary defines model for GameSummary.
 type GameSummary struct {
 	// BotSeats The seats a computer plays, in seat order; empty when people play every seat.
@@ -2254,6 +2275,12 @@ type PlayerRequest struct {
 // PlayerStreamEvent One message of `GET /v1/me/events`, as a client reads it: the message's `event` field says
 // what its `data` (parsed from JSON) holds.
 type PlayerStreamEvent struct {
+	union json.RawMessage
+}
+
+// PlayerStreamLine One line of `GET /v1/me/events` read as NDJSON: a `PlayerStreamEvent` message as one JSON
+// object (`data` is the JSON itself, not a string), or a heartbeat.
+type PlayerStreamLine struct {
 	union json.RawMessage
 }
 
@@ -3555,6 +3582,14 @@ type StreamErrorMessage struct {
 // StreamErrorMessageEvent defines model for StreamErrorMessage.Event.
 type StreamErrorMessageEvent string
 
+// StreamHeartbeatMessage A heartbeat line of a stream read as NDJSON (`Accept: application/x-ndjson`): skip it. It has no `id` and does not move the resume point.
+type StreamHeartbeatMessage struct {
+	Event StreamHeartbeatMessageEvent `json:"event"`
+}
+
+// StreamHeartbeatMessageEvent defines model for StreamHeartbeatMessage.Event.
+type StreamHeartbeatMessageEvent string
+
 // Student defines model for Student.
 type Student struct {
 	ClassroomId openapi_types.UUID `json:"classroom_id"`
@@ -3714,6 +3749,9 @@ type UnsupportedMediaType = Problem
 type StreamClassroomEventsParams struct {
 	// Since Replay the entries recorded at or after this time.
 	Since *time.Time `form:"since,omitempty" json:"since,omitempty"`
+
+	// LastEventId The same as `Last-Event-ID`, for clients that cannot send headers; the header wins when both are sent.
+	LastEventId *string `form:"last_event_id,omitempty" json:"last_event_id,omitempty"`
 
 	// AccessToken The teacher token, for clients that cannot send `Authorization: Bearer` (browsers'
 	// `EventSource`). The header wins when both are sent.
@@ -3893,6 +3931,9 @@ type StreamGameEventsParams struct {
 	// Since Send only entries with a greater `seq`.
 	Since *int64 `form:"since,omitempty" json:"since,omitempty"`
 
+	// LastEventId The same as `Last-Event-ID`, for clients that cannot send headers; the header wins when both are sent.
+	LastEventId *string `form:"last_event_id,omitempty" json:"last_event_id,omitempty"`
+
 	// AccessToken The seat or creator token, for clients that cannot send `Authorization: Bearer`
 	// (browsers' `EventSource`). The header wins when both are sent.
 	AccessToken *string `form:"access_token,omitempty" json:"access_token,omitempty"`
@@ -4010,6 +4051,9 @@ type StartGameParams struct {
 
 // StreamMyEventsParams defines parameters for StreamMyEvents.
 type StreamMyEventsParams struct {
+	// LastEventId The same as `Last-Event-ID`, for clients that cannot send headers; the header wins when both are sent.
+	LastEventId *string `form:"last_event_id,omitempty" json:"last_event_id,omitempty"`
+
 	// AccessToken The student or seat token, for clients that cannot send `Authorization: Bearer`
 	// (browsers' `EventSource`). The header wins when both are sent.
 	AccessToken *string `form:"access_token,omitempty" json:"access_token,omitempty"`
@@ -4561,6 +4605,179 @@ func (t GameStreamEvent) MarshalJSON() ([]byte, error) {
 }
 
 func (t *GameStreamEvent) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsGameActionMessage returns the union data inside the GameStreamLine as a GameActionMessage
+func (t GameStreamLine) AsGameActionMessage() (GameActionMessage, error) {
+	var body GameActionMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromGameActionMessage overwrites any union data inside the GameStreamLine as the provided GameActionMessage
+func (t *GameStreamLine) FromGameActionMessage(v GameActionMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"action"}`))
+	t.union = b
+	return err
+}
+
+// MergeGameActionMessage performs a merge with any union data inside the GameStreamLine, using the provided GameActionMessage
+func (t *GameStreamLine) MergeGameActionMessage(v GameActionMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"action"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsGameEndMessage returns the union data inside the GameStreamLine as a GameEndMessage
+func (t GameStreamLine) AsGameEndMessage() (GameEndMessage, error) {
+	var body GameEndMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromGameEndMessage overwrites any union data inside the GameStreamLine as the provided GameEndMessage
+func (t *GameStreamLine) FromGameEndMessage(v GameEndMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"end"}`))
+	t.union = b
+	return err
+}
+
+// MergeGameEndMessage performs a merge with any union data inside the GameStreamLine, using the provided GameEndMessage
+func (t *GameStreamLine) MergeGameEndMessage(v GameEndMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"end"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsStreamErrorMessage returns the union data inside the GameStreamLine as a StreamErrorMessage
+func (t GameStreamLine) AsStreamErrorMessage() (StreamErrorMessage, error) {
+	var body StreamErrorMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromStreamErrorMessage overwrites any union data inside the GameStreamLine as the provided StreamErrorMessage
+func (t *GameStreamLine) FromStreamErrorMessage(v StreamErrorMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"error"}`))
+	t.union = b
+	return err
+}
+
+// MergeStreamErrorMessage performs a merge with any union data inside the GameStreamLine, using the provided StreamErrorMessage
+func (t *GameStreamLine) MergeStreamErrorMessage(v StreamErrorMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"error"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsStreamHeartbeatMessage returns the union data inside the GameStreamLine as a StreamHeartbeatMessage
+func (t GameStreamLine) AsStreamHeartbeatMessage() (StreamHeartbeatMessage, error) {
+	var body StreamHeartbeatMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromStreamHeartbeatMessage overwrites any union data inside the GameStreamLine as the provided StreamHeartbeatMessage
+func (t *GameStreamLine) FromStreamHeartbeatMessage(v StreamHeartbeatMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"heartbeat"}`))
+	t.union = b
+	return err
+}
+
+// MergeStreamHeartbeatMessage performs a merge with any union data inside the GameStreamLine, using the provided StreamHeartbeatMessage
+func (t *GameStreamLine) MergeStreamHeartbeatMessage(v StreamHeartbeatMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"heartbeat"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t GameStreamLine) Discriminator() (string, error) {
+	var discriminator struct {
+		Discriminator string `json:"event"`
+	}
+	err := json.Unmarshal(t.union, &discriminator)
+	return discriminator.Discriminator, err
+}
+
+func (t GameStreamLine) ValueByDiscriminator() (interface{}, error) {
+	discriminator, err := t.Discriminator()
+	if err != nil {
+		return nil, err
+	}
+	switch discriminator {
+	case "action":
+		return t.AsGameActionMessage()
+	case "end":
+		return t.AsGameEndMessage()
+	case "error":
+		return t.AsStreamErrorMessage()
+	case "heartbeat":
+		return t.AsStreamHeartbeatMessage()
+	default:
+		return nil, errors.New("unknown discriminator value: " + discriminator)
+	}
+}
+
+func (t GameStreamLine) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *GameStreamLine) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }
@@ -5390,6 +5607,94 @@ func (t PlayerStreamEvent) MarshalJSON() ([]byte, error) {
 }
 
 func (t *PlayerStreamEvent) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPlayerEventMessage returns the union data inside the PlayerStreamLine as a PlayerEventMessage
+func (t PlayerStreamLine) AsPlayerEventMessage() (PlayerEventMessage, error) {
+	var body PlayerEventMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPlayerEventMessage overwrites any union data inside the PlayerStreamLine as the provided PlayerEventMessage
+func (t *PlayerStreamLine) FromPlayerEventMessage(v PlayerEventMessage) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePlayerEventMessage performs a merge with any union data inside the PlayerStreamLine, using the provided PlayerEventMessage
+func (t *PlayerStreamLine) MergePlayerEventMessage(v PlayerEventMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsStreamErrorMessage returns the union data inside the PlayerStreamLine as a StreamErrorMessage
+func (t PlayerStreamLine) AsStreamErrorMessage() (StreamErrorMessage, error) {
+	var body StreamErrorMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromStreamErrorMessage overwrites any union data inside the PlayerStreamLine as the provided StreamErrorMessage
+func (t *PlayerStreamLine) FromStreamErrorMessage(v StreamErrorMessage) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeStreamErrorMessage performs a merge with any union data inside the PlayerStreamLine, using the provided StreamErrorMessage
+func (t *PlayerStreamLine) MergeStreamErrorMessage(v StreamErrorMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsStreamHeartbeatMessage returns the union data inside the PlayerStreamLine as a StreamHeartbeatMessage
+func (t PlayerStreamLine) AsStreamHeartbeatMessage() (StreamHeartbeatMessage, error) {
+	var body StreamHeartbeatMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromStreamHeartbeatMessage overwrites any union data inside the PlayerStreamLine as the provided StreamHeartbeatMessage
+func (t *PlayerStreamLine) FromStreamHeartbeatMessage(v StreamHeartbeatMessage) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeStreamHeartbeatMessage performs a merge with any union data inside the PlayerStreamLine, using the provided StreamHeartbeatMessage
+func (t *PlayerStreamLine) MergeStreamHeartbeatMessage(v StreamHeartbeatMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PlayerStreamLine) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PlayerStreamLine) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }
@@ -6521,6 +6826,13 @@ func (w *ServerInterfaceWrapper) StreamClassroomEvents(ctx echo.Context) error {
 		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter since: %s", err))
 	}
 
+	// ------------- Optional query parameter "last_event_id" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "last_event_id", ctx.QueryParams(), &params.LastEventId, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter last_event_id: %s", err))
+	}
+
 	// ------------- Optional query parameter "access_token" -------------
 
 	err = runtime.BindQueryParameterWithOptions("form", true, false, "access_token", ctx.QueryParams(), &params.AccessToken, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
@@ -7104,6 +7416,13 @@ func (w *ServerInterfaceWrapper) StreamGameEvents(ctx echo.Context) error {
 		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter since: %s", err))
 	}
 
+	// ------------- Optional query parameter "last_event_id" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "last_event_id", ctx.QueryParams(), &params.LastEventId, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter last_event_id: %s", err))
+	}
+
 	// ------------- Optional query parameter "access_token" -------------
 
 	err = runtime.BindQueryParameterWithOptions("form", true, false, "access_token", ctx.QueryParams(), &params.AccessToken, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
@@ -7492,6 +7811,13 @@ func (w *ServerInterfaceWrapper) StreamMyEvents(ctx echo.Context) error {
 
 	// Parameter object where we will unmarshal all parameters from the context
 	var params StreamMyEventsParams
+	// ------------- Optional query parameter "last_event_id" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "last_event_id", ctx.QueryParams(), &params.LastEventId, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter last_event_id: %s", err))
+	}
+
 	// ------------- Optional query parameter "access_token" -------------
 
 	err = runtime.BindQueryParameterWithOptions("form", true, false, "access_token", ctx.QueryParams(), &params.AccessToken, runtime.BindQueryParameterOptions{Type: "string", Format: ""})

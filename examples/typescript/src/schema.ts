@@ -448,6 +448,14 @@ export interface paths {
          *
          *     `EventSource` cannot send an `Authorization` header, so a browser passes the token as the
          *     `access_token` query parameter instead.
+         *
+         *     **NDJSON.** With `Accept: application/x-ndjson` the same stream comes as one JSON object per
+         *     line (`GameStreamLine`): `{"event":"action","id":"12","data":{…}}`, the same events with the same
+         *     ids, and `{"event":"heartbeat"}` instead of the heartbeat comment (no `retry:` line). It
+         *     resumes the same way: send the last `id` received as `Last-Event-ID` or as the
+         *     `last_event_id` query parameter.
+         *
+         *     `curl -N -H 'Accept: application/x-ndjson' -H 'Authorization: Bearer <token>' … | jq -c 'select(.event != "heartbeat")'`
          */
         get: operations["streamGameEvents"];
         put?: never;
@@ -485,6 +493,14 @@ export interface paths {
          *     `game_id` and `entry.seq`. For exactly-once delivery of one game, use its own stream.
          *
          *     `curl -N -H 'Authorization: Bearer <teacher token>' localhost:8080/v1/classrooms/<id>/events`
+         *
+         *     **NDJSON.** With `Accept: application/x-ndjson` the same stream comes as one JSON object per
+         *     line (`GameStreamLine`): `{"event":"action","id":"12","data":{…}}`, the same events with the same
+         *     ids, and `{"event":"heartbeat"}` instead of the heartbeat comment (no `retry:` line). It
+         *     resumes the same way: send the last `id` received as `Last-Event-ID` or as the
+         *     `last_event_id` query parameter.
+         *
+         *     `curl -N -H 'Accept: application/x-ndjson' -H 'Authorization: Bearer <token>' … | jq -c 'select(.event != "heartbeat")'`
          */
         get: operations["streamClassroomEvents"];
         put?: never;
@@ -952,6 +968,14 @@ export interface paths {
          *     `GET /v1/games/{id}/events`).
          *
          *     `curl -N -H 'Authorization: Bearer <student token>' localhost:8080/v1/me/events`
+         *
+         *     **NDJSON.** With `Accept: application/x-ndjson` the same stream comes as one JSON object per
+         *     line (`PlayerStreamLine`): `{"event":"action","id":"12","data":{…}}`, the same events with the same
+         *     ids, and `{"event":"heartbeat"}` instead of the heartbeat comment (no `retry:` line). It
+         *     resumes the same way: send the last `id` received as `Last-Event-ID` or as the
+         *     `last_event_id` query parameter.
+         *
+         *     `curl -N -H 'Accept: application/x-ndjson' -H 'Authorization: Bearer <token>' … | jq -c 'select(.event != "heartbeat")'`
          */
         get: operations["streamMyEvents"];
         put?: never;
@@ -1896,6 +1920,24 @@ export interface components {
             id: string;
             data: components["schemas"]["PlayerEvent"];
         };
+        /** @description A heartbeat line of a stream read as NDJSON (`Accept: application/x-ndjson`): skip it. It has no `id` and does not move the resume point. */
+        StreamHeartbeatMessage: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "heartbeat";
+        };
+        /**
+         * @description One line of a game's or a classroom's event stream read as NDJSON: a `GameStreamEvent`
+         *     message as one JSON object (`data` is the JSON itself, not a string), or a heartbeat.
+         */
+        GameStreamLine: components["schemas"]["GameActionMessage"] | components["schemas"]["GameEndMessage"] | components["schemas"]["StreamErrorMessage"] | components["schemas"]["StreamHeartbeatMessage"];
+        /**
+         * @description One line of `GET /v1/me/events` read as NDJSON: a `PlayerStreamEvent` message as one JSON
+         *     object (`data` is the JSON itself, not a string), or a heartbeat.
+         */
+        PlayerStreamLine: components["schemas"]["PlayerEventMessage"] | components["schemas"]["StreamErrorMessage"] | components["schemas"]["StreamHeartbeatMessage"];
         ActionResult: {
             entry: components["schemas"]["HistoryEntry"];
             game: components["schemas"]["Game"];
@@ -4518,6 +4560,8 @@ export interface operations {
             query?: {
                 /** @description Send only entries with a greater `seq`. */
                 since?: number;
+                /** @description The same as `Last-Event-ID`, for clients that cannot send headers; the header wins when both are sent. */
+                last_event_id?: string;
                 /**
                  * @description The seat or creator token, for clients that cannot send `Authorization: Bearer`
                  *     (browsers' `EventSource`). The header wins when both are sent.
@@ -4542,6 +4586,7 @@ export interface operations {
                 };
                 content: {
                     "text/event-stream": string;
+                    "application/x-ndjson": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4557,6 +4602,8 @@ export interface operations {
             query?: {
                 /** @description Replay the entries recorded at or after this time. */
                 since?: string;
+                /** @description The same as `Last-Event-ID`, for clients that cannot send headers; the header wins when both are sent. */
+                last_event_id?: string;
                 /**
                  * @description The teacher token, for clients that cannot send `Authorization: Bearer` (browsers'
                  *     `EventSource`). The header wins when both are sent.
@@ -4581,6 +4628,7 @@ export interface operations {
                 };
                 content: {
                     "text/event-stream": string;
+                    "application/x-ndjson": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5221,6 +5269,8 @@ export interface operations {
     streamMyEvents: {
         parameters: {
             query?: {
+                /** @description The same as `Last-Event-ID`, for clients that cannot send headers; the header wins when both are sent. */
+                last_event_id?: string;
                 /**
                  * @description The student or seat token, for clients that cannot send `Authorization: Bearer`
                  *     (browsers' `EventSource`). The header wins when both are sent.
@@ -5254,6 +5304,12 @@ export interface operations {
                      *     data: {"event":"your_turn","game_id":"5f0c5c8e-8d7e-4a52-9a43-0d2b1f6c7e11","game":"primed","seat":1,"seq":4,"version":7,"status":"active"}
                      */
                     "text/event-stream": string;
+                    /**
+                     * @example {"event":"game_started","id":"1:1764613000000;5f0c5c8e-8d7e-4a52-9a43-0d2b1f6c7e11:0:0","data":{"event":"game_started","game_id":"5f0c5c8e-8d7e-4a52-9a43-0d2b1f6c7e11","game":"primed","seat":1,"seq":0,"version":3,"status":"active"}}
+                     *     {"event":"heartbeat"}
+                     *     {"event":"your_turn","id":"1:1764613000000;5f0c5c8e-8d7e-4a52-9a43-0d2b1f6c7e11:4:2","data":{"event":"your_turn","game_id":"5f0c5c8e-8d7e-4a52-9a43-0d2b1f6c7e11","game":"primed","seat":1,"seq":4,"version":7,"status":"active"}}
+                     */
+                    "application/x-ndjson": string;
                 };
             };
             400: components["responses"]["BadRequest"];
