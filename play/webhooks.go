@@ -124,7 +124,7 @@ func (s *Service) checkWebhookURL(raw string) error {
 		return domain.Invalid("invalid_webhook_url", "The url must be an absolute http or https URL without credentials, of at most %d characters; got %q.", maxWebhookURL, raw)
 	}
 	if err := s.webhookSender.CheckURL(raw); err != nil {
-		return domain.Invalid("webhook_url_not_allowed", "This server does not send webhooks to %q: %v.", raw, err)
+		return domain.Errorf(domain.KindIllegal, "webhook_url_not_allowed", "This server does not send webhooks to %q: %v.", raw, err)
 	}
 	return nil
 }

@@ -22,6 +22,7 @@ import (
 
 	"primegames/api"
 	"primegames/domain/games"
+	"primegames/outbound"
 	"primegames/play"
 	"primegames/repo"
 )
@@ -110,6 +111,14 @@ func serve(ctx context.Context, cfg config, listening func(addr string)) error {
 	service.SetClock(play.SystemClock())
 	service.SetAbandonTTLs(play.AbandonTTLs{Lobby: cfg.LobbyTTL, Idle: cfg.IdleGameTTL})
 	service.SetQuotas(cfg.Quotas)
+	sender, err := outbound.New(outbound.Config{AllowedHosts: cfg.WebhookAllowedHosts, Timeout: cfg.WebhookTimeout})
+	if err != nil {
+		return fmt.Errorf("configuration: WEBHOOK_ALLOWED_HOSTS: %w", err)
+	}
+	webhooks := play.DefaultWebhookConfig
+	webhooks.Quota, webhooks.Concurrency = cfg.WebhookQuota, cfg.WebhookConcurrency
+	webhooks.Lease = max(webhooks.Lease, 3*cfg.WebhookTimeout) // a send ends well before its lease
+	service.SetWebhooks(webhooks, sender)
 	srv, err := api.New(api.Config{
 		BodyLimitBytes: cfg.BodyLimitBytes,
 		ReadTimeout:    cfg.ReadTimeout,
@@ -156,6 +165,18 @@ func serve(ctx context.Context, cfg config, listening func(addr string)) error {
 	defer func() {
 		stopBots()
 		<-botsDone
+	}()
+	// The webhooks' worker too: a delivery it was sending when stopped goes out again, with the
+	// same webhook-id, once its lease runs out.
+	hooksCtx, stopHooks := context.WithCancel(ctx)
+	hooksDone := make(chan struct{})
+	go func() {
+		defer close(hooksDone)
+		service.RunWebhooks(hooksCtx, logger)
+	}()
+	defer func() {
+		stopHooks()
+		<-hooksDone
 	}()
 	if listening != nil {
 		go listening(ln.Addr().String())
