@@ -63,8 +63,8 @@ type WebhookConfig struct {
 }
 
 // DefaultWebhookConfig: 10 subscriptions per owner; 16 attempts, 10 s after the first failure,
-// doubling up to 2 h, so a receiver is tried for about 17 hours before its subscription is
-// disabled; 64 deliveries claimed at a time, 8 sent at once.
+// doubling up to 2 h, so a receiver is tried for 6 to 13 hours (12.8 without the jitter) before its
+// subscription is disabled; 64 deliveries claimed at a time, 8 sent at once.
 var DefaultWebhookConfig = WebhookConfig{Quota: 10, Attempts: 16, FirstRetry: 10 * time.Second, MaxRetry: 2 * time.Hour,
 	Lease: time.Minute, Batch: 64, Concurrency: 8, Poll: time.Second}
 

@@ -335,3 +335,67 @@ func TestWebhookSubscribersAndQuota(t *testing.T) {
 		t.Fatalf("after the delete: %d", len(list))
 	}
 }
+
+// A classroom's teacher gets the events of the classroom's games created after subscribing, the
+// admin those of every game; neither gets another classroom's.
+func TestWebhookClassroomAndServiceScopes(t *testing.T) {
+	t.Parallel()
+	r := newHookRig(t)
+	ctx := context.Background()
+	rc := newReceiver(t, nil)
+	room, teacherToken, err := r.master.CreateClassroom(ctx, "Room 5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	teacher, err := r.master.Resolve(ctx, play.IdentifyToken(teacherToken, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var students []string
+	for _, name := range []string{"Ada", "Bo"} {
+		st, _, _, err := r.master.JoinClassroom(ctx, room.JoinCode, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		students = append(students, st.ID)
+	}
+	r.subscribe(teacher, play.NewWebhookRequest{Scope: play.ScopeClassroom, ClassroomID: room.ID, URL: rc.URL + "/teacher", Events: []string{"game_started"}})
+	r.subscribe(play.Principal{Kind: play.Admin}, play.NewWebhookRequest{Scope: play.ScopeService, URL: rc.URL + "/admin", Events: []string{"game_started"}})
+	groups, err := r.master.CreateGroups(ctx, play.GroupGames{ClassroomID: room.ID, Kind: "primed", GroupSize: 2, Students: students})
+	if err != nil || len(groups) != 1 {
+		t.Fatalf("groups: %v", err)
+	}
+	outside, creator := r.lobby()
+	r.fill(outside, creator)
+	r.drain()
+	byPath := map[string][]string{} // the game of each game_started, by receiver path
+	for _, g := range rc.requests() {
+		p := decodePayload(t, g)
+		byPath[p.Type] = append(byPath[p.Type], p.Data.GameID)
+	}
+	// Two seats each: game_started twice per game per subscription.
+	want := map[string]int{groups[0].ID: 4, outside.Game.ID: 2}
+	got := map[string]int{}
+	for _, id := range byPath["game_started"] {
+		got[id]++
+	}
+	if got[groups[0].ID] != want[groups[0].ID] || got[outside.Game.ID] != want[outside.Game.ID] {
+		t.Fatalf("game_started per game %v, want %v (the classroom's to the teacher and the admin, the other to the admin)", got, want)
+	}
+}
+
+// Retries back off: from half to all of FirstRetry, doubling, never beyond MaxRetry.
+func TestWebhookRetryDelayDoublesWithJitterUpToTheCap(t *testing.T) {
+	t.Parallel()
+	master := play.New(nil, nil)
+	master.SetWebhooks(testWebhookConfig, nil)
+	full := testWebhookConfig.FirstRetry
+	for attempts := 1; attempts <= 8; attempts++ {
+		for range 50 {
+			if d := master.WebhookRetryDelay(attempts); d < full/2 || d > full {
+				t.Fatalf("after %d attempts: %s, want %s to %s", attempts, d, full/2, full)
+			}
+		}
+		full = min(2*full, testWebhookConfig.MaxRetry)
+	}
+}
