@@ -2,9 +2,7 @@ package api_test
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
-	"net/http"
 	"net/url"
 	"strings"
 	"testing"
@@ -16,58 +14,41 @@ import (
 // last_event_id, heartbeats as {"event":"heartbeat"} lines.
 
 // openNDJSONStream opens GET base+path as NDJSON and reads it line by line into evEvents: a
-// heartbeat line becomes the comment "heartbeat". A line that is not one JSON object of the
-// documented form fails the test.
+// heartbeat line becomes the comment "heartbeat".
 func openNDJSONStream(t testing.TB, base, path string, headers ...string) *evStream {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Accept", "application/x-ndjson")
-	for i := 0; i+1 < len(headers); i += 2 {
-		req.Header.Set(headers[i], headers[i+1])
-	}
-	resp, err := http.DefaultClient.Do(req) // asks for gzip: a flushed gzip stream must read line by line too
-	if err != nil {
-		cancel()
-		t.Fatalf("GET %s: %v", path, err)
-	}
-	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "application/x-ndjson" {
-		resp.Body.Close()
-		cancel()
-		t.Fatalf("GET %s = %d %s", path, resp.StatusCode, resp.Header.Get("Content-Type"))
-	}
-	s := &evStream{resp: resp, events: make(chan evEvent, 100_000), closed: make(chan struct{}), cancel: cancel}
-	go func() {
-		defer close(s.closed)
-		lines := bufio.NewScanner(resp.Body)
-		lines.Buffer(nil, 1<<20)
-		for lines.Scan() {
-			var msg struct {
-				Event string          `json:"event"`
-				ID    string          `json:"id"`
-				Data  json.RawMessage `json:"data"`
-			}
-			dec := json.NewDecoder(strings.NewReader(lines.Text()))
-			dec.DisallowUnknownFields()
-			if err := dec.Decode(&msg); err != nil || dec.More() || msg.Event == "" {
-				t.Errorf("NDJSON line %q: %v", lines.Text(), err)
-				return
-			}
-			if msg.Event == "heartbeat" {
-				if msg.ID != "" || msg.Data != nil {
-					t.Errorf("heartbeat line %q carries more than its event", lines.Text())
-				}
-				s.events <- evEvent{Comment: "heartbeat", At: time.Now()}
-				continue
-			}
-			s.events <- evEvent{ID: msg.ID, Event: msg.Event, Data: string(msg.Data), At: time.Now()}
-		}
-	}()
-	t.Cleanup(s.close)
+	// Go's client asks for gzip: a flushed gzip stream must read line by line too.
+	s := startStream(t, base, path, "application/x-ndjson", append([]string{"Accept", "application/x-ndjson"}, headers...)...)
+	go s.readLines(t)
 	return s
+}
+
+// readLines reads an NDJSON stream into evEvents, failing the test on a line of another form.
+func (s *evStream) readLines(t testing.TB) {
+	defer close(s.closed)
+	lines := bufio.NewScanner(s.resp.Body)
+	lines.Buffer(nil, 1<<20)
+	for lines.Scan() {
+		var msg struct {
+			Event string          `json:"event"`
+			ID    string          `json:"id"`
+			Data  json.RawMessage `json:"data"`
+		}
+		dec := json.NewDecoder(strings.NewReader(lines.Text()))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&msg); err != nil || dec.More() || msg.Event == "" {
+			t.Errorf("NDJSON line %q: %v", lines.Text(), err)
+			return
+		}
+		if msg.Event == "heartbeat" {
+			if msg.ID != "" || msg.Data != nil {
+				t.Errorf("heartbeat line %q carries more than its event", lines.Text())
+			}
+			s.events <- evEvent{Comment: "heartbeat", At: time.Now()}
+			continue
+		}
+		s.events <- evEvent{ID: msg.ID, Event: msg.Event, Data: string(msg.Data), At: time.Now()}
+	}
 }
 
 // sameEvents reads n events from each stream and fails unless they are the same, id, name and

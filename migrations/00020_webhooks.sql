@@ -1,5 +1,10 @@
 -- Webhooks (issue 26): subscriptions, the transactional outbox and the deliveries.
 --
+-- For a schema distributed by game (docs/scaling.md), the outbox and the deliveries are kept per
+-- game (their keys include game_id); the subscriptions are a reference table (small, rarely
+-- written), which is why a game's subscription names its game as subject_game_id, without a
+-- foreign key into games.
+--
 -- webhook_subscriptions: who asked (owner_hash: the hash of the token that created it, or
 -- 'admin'), for what (scope game/classroom/service and its id; seat when a seat's token subscribed
 -- to its game: that seat's player events only), where to (url) and how to sign (secret, the raw
@@ -21,7 +26,7 @@ CREATE TABLE webhook_subscriptions (
     id              uuid        PRIMARY KEY DEFAULT gen_random_uuid(),
     owner_hash      bytea       NOT NULL,
     scope           text        NOT NULL CHECK (scope IN ('game', 'classroom', 'service')),
-    game_id         uuid        REFERENCES games ON DELETE CASCADE,
+    subject_game_id uuid,
     classroom_id    uuid        REFERENCES classrooms ON DELETE CASCADE,
     seat            int,
     url             text        NOT NULL,
@@ -34,25 +39,26 @@ CREATE TABLE webhook_subscriptions (
     last_error      text,
     disabled_at     timestamptz,
     disabled_reason text,
-    CHECK ((scope = 'game') = (game_id IS NOT NULL)),
+    CHECK ((scope = 'game') = (subject_game_id IS NOT NULL)),
     CHECK ((scope = 'classroom') = (classroom_id IS NOT NULL))
 );
 CREATE INDEX webhook_subscriptions_owner ON webhook_subscriptions (owner_hash, created_at);
-CREATE INDEX webhook_subscriptions_game ON webhook_subscriptions (game_id) WHERE disabled_at IS NULL;
+CREATE INDEX webhook_subscriptions_game ON webhook_subscriptions (subject_game_id) WHERE disabled_at IS NULL;
 CREATE INDEX webhook_subscriptions_classroom ON webhook_subscriptions (classroom_id) WHERE disabled_at IS NULL;
 CREATE INDEX webhook_subscriptions_service ON webhook_subscriptions (scope) WHERE disabled_at IS NULL AND scope = 'service';
 
 CREATE TABLE webhook_outbox (
-    id         bigserial   PRIMARY KEY,
+    id         bigserial,
     game_id    uuid        NOT NULL,
     seq        bigint      NOT NULL,
-    created_at timestamptz NOT NULL
+    created_at timestamptz NOT NULL,
+    PRIMARY KEY (game_id, id)
 );
-CREATE INDEX webhook_outbox_game ON webhook_outbox (game_id, id);
+CREATE INDEX webhook_outbox_order ON webhook_outbox (id);
 
 CREATE TABLE webhook_deliveries (
-    id              bigserial   PRIMARY KEY,
-    webhook_id      text        NOT NULL UNIQUE,
+    id              bigserial,
+    webhook_id      text        NOT NULL,
     subscription_id uuid        NOT NULL REFERENCES webhook_subscriptions ON DELETE CASCADE,
     game_id         uuid        NOT NULL,
     type            text        NOT NULL,
@@ -60,7 +66,8 @@ CREATE TABLE webhook_deliveries (
     attempts        int         NOT NULL DEFAULT 0,
     next_attempt_at timestamptz NOT NULL,
     leased_until    timestamptz,
-    created_at      timestamptz NOT NULL
+    created_at      timestamptz NOT NULL,
+    PRIMARY KEY (game_id, id)
 );
 CREATE INDEX webhook_deliveries_queue ON webhook_deliveries (subscription_id, game_id, id);
 CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at);

@@ -19,7 +19,7 @@ import (
 // partial indexes.
 const outboxSQL = `INSERT INTO webhook_outbox (game_id, seq, created_at)
 	SELECT $1, $2, $3 WHERE EXISTS (SELECT FROM webhook_subscriptions s WHERE s.disabled_at IS NULL
-		AND (s.game_id = $1 OR s.scope = 'service'
+		AND (s.subject_game_id = $1 OR s.scope = 'service'
 			OR s.classroom_id = (SELECT classroom_id FROM games WHERE id = $1)))`
 
 // queueOutbox queues the outbox row of a change of the game.
@@ -30,7 +30,7 @@ func (t *gameTx) queueOutbox(ctx context.Context, gameID string, seq int64) erro
 // fanOutRows bounds the outbox rows of one game taken at a time.
 const fanOutRows = 500
 
-const webhookColumns = `id::text, owner_hash, scope, game_id::text, classroom_id::text, seat, url, secret, events, created_at,
+const webhookColumns = `id::text, owner_hash, scope, subject_game_id::text, classroom_id::text, seat, url, secret, events, created_at,
 	failures, last_attempt_at, last_success_at, last_error, disabled_at, disabled_reason`
 
 func scanWebhook(row pgx.Row) (play.Webhook, error) {
@@ -58,7 +58,7 @@ func (s *Games) InsertWebhook(ctx context.Context, w *play.Webhook, quota int) e
 		if held >= quota {
 			return play.ErrWebhookQuota
 		}
-		return tx.QueryRow(ctx, `INSERT INTO webhook_subscriptions (owner_hash, scope, game_id, classroom_id, seat, url, secret, events, created_at)
+		return tx.QueryRow(ctx, `INSERT INTO webhook_subscriptions (owner_hash, scope, subject_game_id, classroom_id, seat, url, secret, events, created_at)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id::text`,
 			w.Owner, w.Scope, w.GameID, w.ClassroomID, w.Seat, w.URL, w.Secret, w.Events, w.CreatedAt).Scan(&w.ID)
 	})
@@ -114,7 +114,7 @@ func (s *Games) FanOut(ctx context.Context, now time.Time, fn func(play.OutboxBa
 			return err
 		}
 		rows, err = tx.Query(ctx, `SELECT `+webhookColumns+` FROM webhook_subscriptions s WHERE s.disabled_at IS NULL
-			AND (s.game_id = $1 OR s.scope = 'service' OR s.classroom_id = (SELECT classroom_id FROM games WHERE id = $1))
+			AND (s.subject_game_id = $1 OR s.scope = 'service' OR s.classroom_id = (SELECT classroom_id FROM games WHERE id = $1))
 			ORDER BY s.created_at, s.id`, b.GameID)
 		if err != nil {
 			return err
@@ -131,7 +131,7 @@ func (s *Games) FanOut(ctx context.Context, now time.Time, fn func(play.OutboxBa
 			batch.Queue(`INSERT INTO webhook_deliveries (webhook_id, subscription_id, game_id, type, payload, next_attempt_at, created_at)
 				VALUES ($1, $2, $3, $4, $5, $6, $6)`, d.WebhookID, d.SubscriptionID, d.GameID, d.Type, d.Payload, now)
 		}
-		batch.Queue(`DELETE FROM webhook_outbox WHERE id = ANY($1)`, ids)
+		batch.Queue(`DELETE FROM webhook_outbox WHERE game_id = $1 AND id = ANY($2)`, b.GameID, ids)
 		return tx.SendBatch(ctx, batch).Close()
 	})
 	return found, err
@@ -142,17 +142,17 @@ func (s *Games) FanOut(ctx context.Context, now time.Time, fn func(play.OutboxBa
 // conditions are on the locked row itself, so that Postgres checks them again on the row as
 // another worker's lease, committed meanwhile, left it.
 const claimSQL = `WITH heads AS (
-		SELECT DISTINCT ON (subscription_id, game_id) id
+		SELECT DISTINCT ON (subscription_id, game_id) game_id, id
 		FROM webhook_deliveries ORDER BY subscription_id, game_id, id
 	), picked AS (
-		SELECT d.id FROM webhook_deliveries d JOIN heads h ON h.id = d.id
+		SELECT d.game_id, d.id FROM webhook_deliveries d JOIN heads h ON h.game_id = d.game_id AND h.id = d.id
 		WHERE d.next_attempt_at <= $1 AND (d.leased_until IS NULL OR d.leased_until <= $1)
 		ORDER BY d.next_attempt_at, d.id LIMIT $3
 		FOR UPDATE OF d SKIP LOCKED
 	)
 	UPDATE webhook_deliveries d SET leased_until = $2, attempts = d.attempts + 1
 	FROM picked, webhook_subscriptions s
-	WHERE d.id = picked.id AND s.id = d.subscription_id AND s.disabled_at IS NULL
+	WHERE d.game_id = picked.game_id AND d.id = picked.id AND s.id = d.subscription_id AND s.disabled_at IS NULL
 	RETURNING d.id, d.webhook_id, d.subscription_id::text, d.game_id::text, d.type, d.payload, d.attempts, d.created_at, s.url, s.secret`
 
 func (s *Games) ClaimDeliveries(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]play.Delivery, error) {
@@ -171,7 +171,7 @@ func (s *Games) DeliveryDone(ctx context.Context, d *play.Delivery, now time.Tim
 	b := &pgx.Batch{}
 	switch {
 	case o.Delivered:
-		b.Queue(`DELETE FROM webhook_deliveries WHERE id = $1`, d.ID)
+		b.Queue(`DELETE FROM webhook_deliveries WHERE game_id = $1 AND id = $2`, d.GameID, d.ID)
 		b.Queue(`UPDATE webhook_subscriptions SET failures = 0, last_attempt_at = $2, last_success_at = $2 WHERE id = $1`, d.SubscriptionID, now)
 	case o.DisableReason != "":
 		b.Queue(`DELETE FROM webhook_deliveries WHERE subscription_id = $1`, d.SubscriptionID)
@@ -179,7 +179,7 @@ func (s *Games) DeliveryDone(ctx context.Context, d *play.Delivery, now time.Tim
 			disabled_at = coalesce(disabled_at, $2), disabled_reason = coalesce(disabled_reason, $4) WHERE id = $1`,
 			d.SubscriptionID, now, o.Error, o.DisableReason)
 	default:
-		b.Queue(`UPDATE webhook_deliveries SET leased_until = NULL, next_attempt_at = $2 WHERE id = $1`, d.ID, o.RetryAt)
+		b.Queue(`UPDATE webhook_deliveries SET leased_until = NULL, next_attempt_at = $3 WHERE game_id = $1 AND id = $2`, d.GameID, d.ID, o.RetryAt)
 		b.Queue(`UPDATE webhook_subscriptions SET failures = failures + 1, last_attempt_at = $2, last_error = $3 WHERE id = $1`,
 			d.SubscriptionID, now, o.Error)
 	}

@@ -155,33 +155,30 @@ func serve(ctx context.Context, cfg config, listening func(addr string)) error {
 	logger.Info("serving", "addr", ln.Addr().String())
 	go purgeIdempotencyKeys(ctx, db, service.Clock(), logger, time.Hour)
 	go fillToAct(ctx, service, logger)
-	// The computer players' worker stops before the database closes (deferred calls run last first).
-	botsCtx, stopBots := context.WithCancel(ctx)
-	botsDone := make(chan struct{})
-	go func() {
-		defer close(botsDone)
-		service.RunBots(botsCtx, logger)
-	}()
-	defer func() {
-		stopBots()
-		<-botsDone
-	}()
-	// The webhooks' worker too: a delivery it was sending when stopped goes out again, with the
+	// The workers (the computer players', the webhooks') stop before the database closes (deferred
+	// calls run last first). A webhook being sent when its worker stops goes out again, with the
 	// same webhook-id, once its lease runs out.
-	hooksCtx, stopHooks := context.WithCancel(ctx)
-	hooksDone := make(chan struct{})
-	go func() {
-		defer close(hooksDone)
-		service.RunWebhooks(hooksCtx, logger)
-	}()
-	defer func() {
-		stopHooks()
-		<-hooksDone
-	}()
+	defer runWorker(ctx, func(ctx context.Context) { service.RunBots(ctx, logger) })()
+	defer runWorker(ctx, func(ctx context.Context) { service.RunWebhooks(ctx, logger) })()
 	if listening != nil {
 		go listening(ln.Addr().String())
 	}
 	return srv.Serve(ctx, ln)
+}
+
+// runWorker runs work in the background until ctx ends or the returned stop is called; stop
+// returns once work has.
+func runWorker(ctx context.Context, work func(context.Context)) (stop func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		work(ctx)
+	}()
+	return func() {
+		cancel()
+		<-done
+	}
 }
 
 // fillToAct records whose turn it is in the games saved before games kept it, once, in the
