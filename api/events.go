@@ -3,12 +3,7 @@ package api
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
-	"net/http"
 	"strconv"
-	"strings"
-	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -58,7 +53,7 @@ func (s *Server) StreamGameEvents(c echo.Context, id openapi.GameID, params open
 			after, over, err = s.sendNewEvents(ctx, out, gameID, caller, after)
 			return over, err
 		},
-	}, &sseConn{s: s, c: c, out: out, topic: sub.Topic()})
+	}, &streamConn{s: s, c: c, out: out, topic: sub.Topic()})
 }
 
 // openStream takes the stream slots of the client and of the instance, or refuses the stream.
@@ -93,52 +88,13 @@ func (s *Server) streamPrincipal(ctx context.Context, c echo.Context) (play.Prin
 	return id.principal, id.err
 }
 
-// sseConn is a stream's HTTP response, as live.Serve drives it.
-type sseConn struct {
-	s     *Server
-	c     echo.Context
-	out   *eventWriter
-	topic live.Topic
-}
-
-func (sc *sseConn) Begin() error {
-	w := sc.c.Response()
-	w.Header().Set(echo.HeaderContentType, "text/event-stream")
-	w.Header().Set(echo.HeaderCacheControl, "no-store")
-	w.Header().Set("X-Accel-Buffering", "no") // nginx and friends: do not hold events back
-	w.WriteHeader(http.StatusOK)
-	return sc.out.send(fmt.Sprintf("retry: %d\n\n", live.RetryMillis))
-}
-
-func (sc *sseConn) Heartbeat() error { return sc.out.send(": heartbeat\n\n") }
-
-// Refuse sends err as the stream's `error` event, a problem document.
-func (sc *sseConn) Refuse(err error) error {
-	p := sc.s.problemFor(err)
-	p.Instance, p.RequestId = ptr(sc.c.Request().URL.Path), ptr(requestIDOf(sc.c))
-	data, err := json.Marshal(p)
-	if err != nil {
-		return err
-	}
-	return sc.out.send(fmt.Sprintf("event: error\ndata: %s\n\n", data))
-}
-
-// ReadFailed logs the failure unless it is the database being out of reach (the listener reports
-// that once for all streams).
-func (sc *sseConn) ReadFailed(err error) {
-	if !sc.s.database.IsUnavailable(err) {
-		sc.s.logger.Warn("live updates: reading for a stream failed; it will try again",
-			"request_id", requestIDOf(sc.c), "stream", string(sc.topic), "error", err.Error())
-	}
-}
-
 // resumeAfter is the seq after which the stream starts: Last-Event-ID, else since, else -1 (the
 // whole history).
 func resumeAfter(params openapi.StreamGameEventsParams) (int64, error) {
-	if params.LastEventID != nil && strings.TrimSpace(*params.LastEventID) != "" {
-		n, err := strconv.ParseInt(strings.TrimSpace(*params.LastEventID), 10, 64)
+	if last := lastEventID(params.LastEventID, params.LastEventId); last != "" {
+		n, err := strconv.ParseInt(last, 10, 64)
 		if err != nil || n < -1 {
-			return 0, domain.Invalid("invalid_last_event_id", "Last-Event-ID must be the id of an event of this stream (a seq); got %q.", *params.LastEventID)
+			return 0, domain.Invalid("invalid_last_event_id", "Last-Event-ID must be the id of an event of this stream (a seq); got %q.", last)
 		}
 		return n, nil
 	}
@@ -179,7 +135,7 @@ func (s *Server) sendEntries(ctx context.Context, out *eventWriter, gameID strin
 			if err != nil {
 				return after, nil, err
 			}
-			if err := out.send(fmt.Sprintf("id: %s\nevent: action\ndata: %s\n\n", idOf(e.Seq), data)); err != nil {
+			if err := out.event(idOf(e.Seq), "action", data); err != nil {
 				return after, nil, err
 			}
 			after = e.Seq
@@ -199,34 +155,7 @@ func sendEnd(out *eventWriter, g *play.Game) error {
 	if err != nil {
 		return err
 	}
-	return out.send(fmt.Sprintf("event: end\ndata: %s\n\n", data))
-}
-
-// eventWriter writes and flushes each event under its own deadline, so a client that does not read
-// is disconnected rather than buffered for: it resumes with Last-Event-ID. The deadline also
-// replaces the server's WRITE_TIMEOUT, which would otherwise cut every stream short.
-type eventWriter struct {
-	w       http.ResponseWriter
-	rc      *http.ResponseController
-	timeout time.Duration
-}
-
-func (s *Server) newEventWriter(c echo.Context) *eventWriter {
-	w := c.Response()
-	return &eventWriter{w: w, rc: http.NewResponseController(w), timeout: s.hub.WriteTimeout()}
-}
-
-func (ew *eventWriter) send(event string) error {
-	if err := ew.rc.SetWriteDeadline(time.Now().Add(ew.timeout)); err != nil && !errors.Is(err, http.ErrNotSupported) {
-		return fmt.Errorf("%w: %v", live.ErrClientGone, err)
-	}
-	if _, err := ew.w.Write([]byte(event)); err != nil {
-		return fmt.Errorf("%w: %v", live.ErrClientGone, err)
-	}
-	if err := ew.rc.Flush(); err != nil {
-		return fmt.Errorf("%w: %v", live.ErrClientGone, err)
-	}
-	return nil
+	return out.event("", "end", data)
 }
 
 // Close ends every live stream and stops the listener. Serve calls it on shutdown; a server used

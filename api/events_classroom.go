@@ -30,9 +30,9 @@ func (s *Server) StreamClassroomEvents(c echo.Context, id openapi.ClassroomID, p
 	}
 	defer release()
 	var resume *classroomEventID
-	if params.LastEventID != nil && strings.TrimSpace(*params.LastEventID) != "" {
-		if resume = parseClassroomEventID(*params.LastEventID); resume == nil {
-			return domain.Invalid("invalid_last_event_id", "Last-Event-ID must be the id of an event of this stream (<game id>:<seq>); got %q.", *params.LastEventID)
+	if last := lastEventID(params.LastEventID, params.LastEventId); last != "" {
+		if resume = parseClassroomEventID(last); resume == nil {
+			return domain.Invalid("invalid_last_event_id", "Last-Event-ID must be the id of an event of this stream (<game id>:<seq>); got %q.", last)
 		}
 	}
 	cs := &classroomStream{s: s, classroomID: id.String(), ended: map[string]bool{}}
@@ -53,7 +53,7 @@ func (s *Server) StreamClassroomEvents(c echo.Context, id openapi.ClassroomID, p
 		Step: func(ctx context.Context) (bool, error) {
 			return false, cs.catchUp(ctx, out, sub)
 		},
-	}, &sseConn{s: s, c: c, out: out, topic: sub.Topic()})
+	}, &streamConn{s: s, c: c, out: out, topic: sub.Topic()})
 }
 
 // classroomEventID is the id of an event of a classroom stream.

@@ -188,6 +188,15 @@ type evStream struct {
 // openEvStream opens GET base+path with header pairs and fails unless it answers 200 text/event-stream.
 func openEvStream(t testing.TB, base, path string, headers ...string) *evStream {
 	t.Helper()
+	s := startStream(t, base, path, "text/event-stream", headers...)
+	go s.read()
+	return s
+}
+
+// startStream opens GET base+path with header pairs and fails unless it answers 200 with the
+// media type; reading it is the caller's.
+func startStream(t testing.TB, base, path, mediaType string, headers ...string) *evStream {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+path, nil)
 	if err != nil {
@@ -201,14 +210,13 @@ func openEvStream(t testing.TB, base, path string, headers ...string) *evStream 
 		cancel()
 		t.Fatalf("GET %s: %v", path, err)
 	}
-	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), mediaType) {
 		b, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
 		cancel()
 		t.Fatalf("GET %s = %d %s: %s", path, resp.StatusCode, resp.Header.Get("Content-Type"), b)
 	}
 	s := &evStream{resp: resp, events: make(chan evEvent, 100_000), closed: make(chan struct{}), cancel: cancel}
-	go s.read()
 	t.Cleanup(s.close)
 	return s
 }

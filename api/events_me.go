@@ -3,9 +3,7 @@ package api
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -25,9 +23,9 @@ func (s *Server) StreamMyEvents(c echo.Context, params openapi.StreamMyEventsPar
 	}
 	defer release()
 	ps := &playerStream{s: s}
-	if params.LastEventID != nil && strings.TrimSpace(*params.LastEventID) != "" {
-		if ps.resume = parsePlayerEventID(*params.LastEventID); ps.resume == nil {
-			return domain.Invalid("invalid_last_event_id", "Last-Event-ID must be the id of an event of this stream, as the server sent it; got %q.", *params.LastEventID)
+	if last := lastEventID(params.LastEventID, params.LastEventId); last != "" {
+		if ps.resume = parsePlayerEventID(last); ps.resume == nil {
+			return domain.Invalid("invalid_last_event_id", "Last-Event-ID must be the id of an event of this stream, as the server sent it; got %q.", last)
 		}
 	}
 	// The stream learns whose it is, and so which topics to follow, once it may read the database.
@@ -47,7 +45,7 @@ func (s *Server) StreamMyEvents(c echo.Context, params openapi.StreamMyEventsPar
 		Step: func(ctx context.Context) (bool, error) {
 			return false, ps.catchUp(ctx, out)
 		},
-	}, &sseConn{s: s, c: c, out: out, topic: ps.sub.Topic()})
+	}, &streamConn{s: s, c: c, out: out, topic: ps.sub.Topic()})
 }
 
 // playerStream is what one player's stream knows of the player's games and has sent of them.
@@ -321,5 +319,5 @@ func (ps *playerStream) send(out *eventWriter, gameID string, pos gamePosition, 
 	}
 	ps.pos[gameID] = pos
 	id := formatPlayerEventID(ps.floor, ps.pos, ps.joinedAt)
-	return out.send(fmt.Sprintf("id: %s\nevent: %s\ndata: %s\n\n", id, data.Event, body))
+	return out.event(id, string(data.Event), body)
 }

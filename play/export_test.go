@@ -3,6 +3,7 @@ package play
 import (
 	"context"
 	"encoding/json"
+	"time"
 )
 
 // KeepActionKeyInItsOwnRow keeps an action's Idempotency-Key as releases before migration 00015
@@ -39,3 +40,6 @@ func (s *Service) HoldsDecodedState(gameID string) bool {
 	_, ok := s.states.byID[gameID]
 	return ok
 }
+
+// WebhookRetryDelay is how long after its attempts-th failure a delivery is tried again.
+func (s *Service) WebhookRetryDelay(attempts int) time.Duration { return s.webhookRetryDelay(attempts) }

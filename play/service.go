@@ -28,13 +28,16 @@ type Service struct {
 	quotas Quotas
 	// fair is the worker's round robin between owners and its figures.
 	fair *fairness
+	// webhookCfg and webhookSender are the webhooks' bounds and their HTTP client (SetWebhooks).
+	webhookCfg    WebhookConfig
+	webhookSender WebhookSender
 }
 
 // New is the game master over store, for the kinds of game in the catalogue.
 func New(store Store, kinds *domain.Catalogue) *Service {
 	return &Service{store: store, kinds: kinds, botsDue: make(chan struct{}, 1),
 		ttls: AbandonTTLs{Lobby: DefaultLobbyTTL, Idle: DefaultIdleGameTTL}, states: newDecodedStates(), clock: SystemClock(),
-		checkpoints: newCheckpoints(), quotas: DefaultQuotas, fair: newFairness()}
+		checkpoints: newCheckpoints(), quotas: DefaultQuotas, fair: newFairness(), webhookCfg: DefaultWebhookConfig}
 }
 
 // update runs fn in one transaction whose time, the time its writes record and its expiry checks

@@ -22,6 +22,7 @@ type Store interface {
 	ClassroomStore
 	StatsStore
 	ReviewStore
+	WebhookStore
 	// Game reads a game and its seats.
 	Game(ctx context.Context, id string) (*GameRecord, error)
 	// GamesWithoutToAct lists, by id, up to limit active games after the id `after` that do not
@@ -131,8 +132,9 @@ type Tx interface {
 	InsertStudentSeat(ctx context.Context, gameID, classroomID string, seat int, studentID string) error
 	// NextSeq is the seq the game's next history entry takes.
 	NextSeq(ctx context.Context, gameID string) (int64, error)
-	// AppendEntry appends e, with the version it produced, to the history (setting its time) and
-	// announces it on commit.
+	// AppendEntry appends e, with the version it produced, to the history (setting its time),
+	// announces it on commit and, when a live webhook subscription may want it, writes it to the
+	// webhook outbox (WebhookStore) in this transaction.
 	AppendEntry(ctx context.Context, gameID string, e *Entry) error
 	// SaveState stores a new snapshot and status and moves the version on; it updates g.
 	SaveState(ctx context.Context, g *GameRecord, change StateChange) error
@@ -151,7 +153,7 @@ type Tx interface {
 	// after is nil.
 	ScheduleBot(ctx context.Context, gameID string, after *time.Duration) error
 	// AbortGame marks the game aborted for reason, moves its version on and announces its end on
-	// commit; it updates g.
+	// commit, writing the end to the webhook outbox as AppendEntry does; it updates g.
 	AbortGame(ctx context.Context, g *GameRecord, reason EndReason) error
 	// SetStudentToken replaces a current student's token hash and returns the student;
 	// ErrNotFound when the classroom has no such current student.

@@ -294,6 +294,9 @@ func (t *gameTx) AppendEntry(ctx context.Context, gameID string, e *play.Entry) 
 	if _, ok := t.nextSeq[gameID]; ok {
 		t.nextSeq[gameID] = e.Seq + 1
 	}
+	if err := t.queueOutbox(ctx, gameID, e.Seq); err != nil {
+		return err
+	}
 	return t.queue(ctx, notifySQL, GameEventsChannel, gameID, strconv.FormatInt(e.Seq, 10))
 }
 
@@ -407,6 +410,9 @@ func (t *gameTx) AbortGame(ctx context.Context, g *play.GameRecord, reason play.
 	g.Status, g.EndReason, g.FinishedAt, g.UpdatedAt = play.StatusAborted, reason, &now, now
 	g.BotDueAt, g.TurnDeadline = nil, nil
 	g.Version++
+	if err := t.queueOutbox(ctx, g.ID, -1); err != nil {
+		return err
+	}
 	return t.queue(ctx, notifySQL, GameEventsChannel, g.ID, "end")
 }
 

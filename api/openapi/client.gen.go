@@ -16,6 +16,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/oapi-codegen/runtime"
+	openapi_types "github.com/oapi-codegen/runtime/types"
 )
 
 // RequestEditorFn is the function signature for the RequestEditor callback function
@@ -240,6 +241,14 @@ type ClientInterface interface {
 	// `game_id` and `entry.seq`. For exactly-once delivery of one game, use its own stream.
 	//
 	// `curl -N -H 'Authorization: Bearer <teacher token>' localhost:8080/v1/classrooms/<id>/events`
+	//
+	// **NDJSON.** With `Accept: application/x-ndjson` the same stream comes as one JSON object per
+	// line (`GameStreamLine`): `{"event":"action","id":"12","data":{…}}`, the same events with the same
+	// ids, and `{"event":"heartbeat"}` instead of the heartbeat comment (no `retry:` line). It
+	// resumes the same way: send the last `id` received as `Last-Event-ID` or as the
+	// `last_event_id` query parameter.
+	//
+	// `curl -N -H 'Accept: application/x-ndjson' -H 'Authorization: Bearer <token>' … | jq -c 'select(.event != "heartbeat")'`
 	//
 	// Corresponds with GET /v1/classrooms/{classroom_id}/events (the `StreamClassroomEvents` operationId).
 	StreamClassroomEvents(ctx context.Context, classroomId ClassroomID, params *StreamClassroomEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -576,6 +585,14 @@ type ClientInterface interface {
 	// `EventSource` cannot send an `Authorization` header, so a browser passes the token as the
 	// `access_token` query parameter instead.
 	//
+	// **NDJSON.** With `Accept: application/x-ndjson` the same stream comes as one JSON object per
+	// line (`GameStreamLine`): `{"event":"action","id":"12","data":{…}}`, the same events with the same
+	// ids, and `{"event":"heartbeat"}` instead of the heartbeat comment (no `retry:` line). It
+	// resumes the same way: send the last `id` received as `Last-Event-ID` or as the
+	// `last_event_id` query parameter.
+	//
+	// `curl -N -H 'Accept: application/x-ndjson' -H 'Authorization: Bearer <token>' … | jq -c 'select(.event != "heartbeat")'`
+	//
 	// Corresponds with GET /v1/games/{id}/events (the `StreamGameEvents` operationId).
 	StreamGameEvents(ctx context.Context, id GameID, params *StreamGameEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
@@ -874,6 +891,14 @@ type ClientInterface interface {
 	//
 	// `curl -N -H 'Authorization: Bearer <student token>' localhost:8080/v1/me/events`
 	//
+	// **NDJSON.** With `Accept: application/x-ndjson` the same stream comes as one JSON object per
+	// line (`PlayerStreamLine`): `{"event":"action","id":"12","data":{…}}`, the same events with the same
+	// ids, and `{"event":"heartbeat"}` instead of the heartbeat comment (no `retry:` line). It
+	// resumes the same way: send the last `id` received as `Last-Event-ID` or as the
+	// `last_event_id` query parameter.
+	//
+	// `curl -N -H 'Accept: application/x-ndjson' -H 'Authorization: Bearer <token>' … | jq -c 'select(.event != "heartbeat")'`
+	//
 	// Corresponds with GET /v1/me/events (the `StreamMyEvents` operationId).
 	StreamMyEvents(ctx context.Context, params *StreamMyEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
@@ -890,6 +915,100 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /v1/me/games (the `ListMyGames` operationId).
 	ListMyGames(ctx context.Context, params *ListMyGamesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListWebhooks Your webhook subscriptions, with how their deliveries go.
+	//
+	// The subscriptions the token made (the admin's, for the admin token), oldest first, with
+	// `failures` (attempts failed in a row), `last_error`, `last_success_at`, and, for a disabled
+	// subscription, `disabled_at` and `disabled_reason`. Secrets are not shown again.
+	//
+	// Corresponds with GET /v1/webhooks (the `ListWebhooks` operationId).
+	ListWebhooks(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateWebhookWithBody Subscribe your backend to a game's, a classroom's or every game's events (signed webhooks).
+	//
+	// The server calls `url` (`POST`, JSON) for each event the subscription asks for, so that a
+	// backend can push "your turn" to a phone without holding a stream open. Who may subscribe:
+	//
+	// - `scope: game` (`game_id`): a seat's token (that seat's player events, and the game's
+	//   entries), the creator's token or the classroom's teacher (every seat's player events, and
+	//   the entries);
+	// - `scope: classroom` (`classroom_id`): its teacher, for every game of the classroom, those
+	//   created later included;
+	// - `scope: service`: the operator's admin token, for every game.
+	//
+	// Events (`events`, all of them when left out): the player events of `GET /v1/me/events`
+	// (`game_started`, `your_turn`, `timed_out`, `game_ended`; `data` is a `PlayerEvent`) and
+	// `entry` (one per history entry; `data` is a `WebhookEntryEvent`, which says which entry, not
+	// what it holds: read it with `GET /v1/games/{id}/actions`, redacted for your token). No card
+	// is in any webhook, so none reaches a subscriber who could not read it over the API.
+	//
+	// **Signature** ([Standard Webhooks](https://www.standardwebhooks.com)): every call carries
+	// `webhook-id` (the delivery's id, the same on every retry: use it to drop repeats),
+	// `webhook-timestamp` (Unix seconds of this attempt: refuse one more than a few minutes old)
+	// and `webhook-signature`: `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`
+	// keyed with the base64-decoded part of `secret` after `whsec_`. The `secret` is in this answer
+	// only.
+	//
+	// **Delivery**: at least once, a game's events in order (the next waits until the one before
+	// is delivered); a 2xx answer within 10 s delivers; anything else (3xx included: redirects
+	// are not followed) is tried again after 10 s, then twice as long each time up to 2 hours,
+	// with jitter, 16 attempts in all (over 6 to 13 hours); then the subscription is disabled, as it
+	// is at once by `410 Gone`, with `disabled_reason` saying why (see `GET /v1/webhooks`).
+	// Webhooks go only to hosts the operator allows (never, by default, to a private, loopback or
+	// link-local address): 422 `webhook_url_not_allowed` otherwise. A token holds at most 10
+	// subscriptions (409 `webhook_quota_exceeded`).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/webhooks (the `CreateWebhook` operationId).
+	CreateWebhookWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateWebhook Subscribe your backend to a game's, a classroom's or every game's events (signed webhooks).
+	//
+	// The server calls `url` (`POST`, JSON) for each event the subscription asks for, so that a
+	// backend can push "your turn" to a phone without holding a stream open. Who may subscribe:
+	//
+	// - `scope: game` (`game_id`): a seat's token (that seat's player events, and the game's
+	//   entries), the creator's token or the classroom's teacher (every seat's player events, and
+	//   the entries);
+	// - `scope: classroom` (`classroom_id`): its teacher, for every game of the classroom, those
+	//   created later included;
+	// - `scope: service`: the operator's admin token, for every game.
+	//
+	// Events (`events`, all of them when left out): the player events of `GET /v1/me/events`
+	// (`game_started`, `your_turn`, `timed_out`, `game_ended`; `data` is a `PlayerEvent`) and
+	// `entry` (one per history entry; `data` is a `WebhookEntryEvent`, which says which entry, not
+	// what it holds: read it with `GET /v1/games/{id}/actions`, redacted for your token). No card
+	// is in any webhook, so none reaches a subscriber who could not read it over the API.
+	//
+	// **Signature** ([Standard Webhooks](https://www.standardwebhooks.com)): every call carries
+	// `webhook-id` (the delivery's id, the same on every retry: use it to drop repeats),
+	// `webhook-timestamp` (Unix seconds of this attempt: refuse one more than a few minutes old)
+	// and `webhook-signature`: `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`
+	// keyed with the base64-decoded part of `secret` after `whsec_`. The `secret` is in this answer
+	// only.
+	//
+	// **Delivery**: at least once, a game's events in order (the next waits until the one before
+	// is delivered); a 2xx answer within 10 s delivers; anything else (3xx included: redirects
+	// are not followed) is tried again after 10 s, then twice as long each time up to 2 hours,
+	// with jitter, 16 attempts in all (over 6 to 13 hours); then the subscription is disabled, as it
+	// is at once by `410 Gone`, with `disabled_reason` saying why (see `GET /v1/webhooks`).
+	// Webhooks go only to hosts the operator allows (never, by default, to a private, loopback or
+	// link-local address): 422 `webhook_url_not_allowed` otherwise. A token holds at most 10
+	// subscriptions (409 `webhook_quota_exceeded`).
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/webhooks (the `CreateWebhook` operationId).
+	CreateWebhook(ctx context.Context, body CreateWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteWebhook Delete one of your webhook subscriptions; what it had pending is dropped.
+	//
+	// Only the token that made the subscription (the admin token for the admin's) deletes it; for any other token it is 404 `webhook_not_found`. A delivery already being sent may still arrive.
+	//
+	// Corresponds with DELETE /v1/webhooks/{webhook_id} (the `DeleteWebhook` operationId).
+	DeleteWebhook(ctx context.Context, webhookId openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error)
 }
 
 // GetDocs Interactive API reference (works offline).
@@ -1180,6 +1299,14 @@ func (c *Client) GetClassroom(ctx context.Context, classroomId ClassroomID, reqE
 // `game_id` and `entry.seq`. For exactly-once delivery of one game, use its own stream.
 //
 // `curl -N -H 'Authorization: Bearer <teacher token>' localhost:8080/v1/classrooms/<id>/events`
+//
+// **NDJSON.** With `Accept: application/x-ndjson` the same stream comes as one JSON object per
+// line (`GameStreamLine`): `{"event":"action","id":"12","data":{…}}`, the same events with the same
+// ids, and `{"event":"heartbeat"}` instead of the heartbeat comment (no `retry:` line). It
+// resumes the same way: send the last `id` received as `Last-Event-ID` or as the
+// `last_event_id` query parameter.
+//
+// `curl -N -H 'Accept: application/x-ndjson' -H 'Authorization: Bearer <token>' … | jq -c 'select(.event != "heartbeat")'`
 //
 // Corresponds with GET /v1/classrooms/{classroom_id}/events (the `StreamClassroomEvents` operationId).
 func (c *Client) StreamClassroomEvents(ctx context.Context, classroomId ClassroomID, params *StreamClassroomEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -1736,6 +1863,14 @@ func (c *Client) ListAttempts(ctx context.Context, id GameID, reqEditors ...Requ
 // `EventSource` cannot send an `Authorization` header, so a browser passes the token as the
 // `access_token` query parameter instead.
 //
+// **NDJSON.** With `Accept: application/x-ndjson` the same stream comes as one JSON object per
+// line (`GameStreamLine`): `{"event":"action","id":"12","data":{…}}`, the same events with the same
+// ids, and `{"event":"heartbeat"}` instead of the heartbeat comment (no `retry:` line). It
+// resumes the same way: send the last `id` received as `Last-Event-ID` or as the
+// `last_event_id` query parameter.
+//
+// `curl -N -H 'Accept: application/x-ndjson' -H 'Authorization: Bearer <token>' … | jq -c 'select(.event != "heartbeat")'`
+//
 // Corresponds with GET /v1/games/{id}/events (the `StreamGameEvents` operationId).
 func (c *Client) StreamGameEvents(ctx context.Context, id GameID, params *StreamGameEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewStreamGameEventsRequest(c.Server, id, params)
@@ -2194,6 +2329,14 @@ func (c *Client) GetStateAt(ctx context.Context, id GameID, seq int64, reqEditor
 //
 // `curl -N -H 'Authorization: Bearer <student token>' localhost:8080/v1/me/events`
 //
+// **NDJSON.** With `Accept: application/x-ndjson` the same stream comes as one JSON object per
+// line (`PlayerStreamLine`): `{"event":"action","id":"12","data":{…}}`, the same events with the same
+// ids, and `{"event":"heartbeat"}` instead of the heartbeat comment (no `retry:` line). It
+// resumes the same way: send the last `id` received as `Last-Event-ID` or as the
+// `last_event_id` query parameter.
+//
+// `curl -N -H 'Accept: application/x-ndjson' -H 'Authorization: Bearer <token>' … | jq -c 'select(.event != "heartbeat")'`
+//
 // Corresponds with GET /v1/me/events (the `StreamMyEvents` operationId).
 func (c *Client) StreamMyEvents(ctx context.Context, params *StreamMyEventsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewStreamMyEventsRequest(c.Server, params)
@@ -2221,6 +2364,140 @@ func (c *Client) StreamMyEvents(ctx context.Context, params *StreamMyEventsParam
 // Corresponds with GET /v1/me/games (the `ListMyGames` operationId).
 func (c *Client) ListMyGames(ctx context.Context, params *ListMyGamesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListMyGamesRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListWebhooks Your webhook subscriptions, with how their deliveries go.
+//
+// The subscriptions the token made (the admin's, for the admin token), oldest first, with
+// `failures` (attempts failed in a row), `last_error`, `last_success_at`, and, for a disabled
+// subscription, `disabled_at` and `disabled_reason`. Secrets are not shown again.
+//
+// Corresponds with GET /v1/webhooks (the `ListWebhooks` operationId).
+func (c *Client) ListWebhooks(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListWebhooksRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateWebhookWithBody Subscribe your backend to a game's, a classroom's or every game's events (signed webhooks).
+//
+// The server calls `url` (`POST`, JSON) for each event the subscription asks for, so that a
+// backend can push "your turn" to a phone without holding a stream open. Who may subscribe:
+//
+//   - `scope: game` (`game_id`): a seat's token (that seat's player events, and the game's
+//     entries), the creator's token or the classroom's teacher (every seat's player events, and
+//     the entries);
+//   - `scope: classroom` (`classroom_id`): its teacher, for every game of the classroom, those
+//     created later included;
+//   - `scope: service`: the operator's admin token, for every game.
+//
+// Events (`events`, all of them when left out): the player events of `GET /v1/me/events`
+// (`game_started`, `your_turn`, `timed_out`, `game_ended`; `data` is a `PlayerEvent`) and
+// `entry` (one per history entry; `data` is a `WebhookEntryEvent`, which says which entry, not
+// what it holds: read it with `GET /v1/games/{id}/actions`, redacted for your token). No card
+// is in any webhook, so none reaches a subscriber who could not read it over the API.
+//
+// **Signature** ([Standard Webhooks](https://www.standardwebhooks.com)): every call carries
+// `webhook-id` (the delivery's id, the same on every retry: use it to drop repeats),
+// `webhook-timestamp` (Unix seconds of this attempt: refuse one more than a few minutes old)
+// and `webhook-signature`: `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`
+// keyed with the base64-decoded part of `secret` after `whsec_`. The `secret` is in this answer
+// only.
+//
+// **Delivery**: at least once, a game's events in order (the next waits until the one before
+// is delivered); a 2xx answer within 10 s delivers; anything else (3xx included: redirects
+// are not followed) is tried again after 10 s, then twice as long each time up to 2 hours,
+// with jitter, 16 attempts in all (over 6 to 13 hours); then the subscription is disabled, as it
+// is at once by `410 Gone`, with `disabled_reason` saying why (see `GET /v1/webhooks`).
+// Webhooks go only to hosts the operator allows (never, by default, to a private, loopback or
+// link-local address): 422 `webhook_url_not_allowed` otherwise. A token holds at most 10
+// subscriptions (409 `webhook_quota_exceeded`).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/webhooks (the `CreateWebhook` operationId).
+func (c *Client) CreateWebhookWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateWebhookRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateWebhook Subscribe your backend to a game's, a classroom's or every game's events (signed webhooks).
+//
+// The server calls `url` (`POST`, JSON) for each event the subscription asks for, so that a
+// backend can push "your turn" to a phone without holding a stream open. Who may subscribe:
+//
+//   - `scope: game` (`game_id`): a seat's token (that seat's player events, and the game's
+//     entries), the creator's token or the classroom's teacher (every seat's player events, and
+//     the entries);
+//   - `scope: classroom` (`classroom_id`): its teacher, for every game of the classroom, those
+//     created later included;
+//   - `scope: service`: the operator's admin token, for every game.
+//
+// Events (`events`, all of them when left out): the player events of `GET /v1/me/events`
+// (`game_started`, `your_turn`, `timed_out`, `game_ended`; `data` is a `PlayerEvent`) and
+// `entry` (one per history entry; `data` is a `WebhookEntryEvent`, which says which entry, not
+// what it holds: read it with `GET /v1/games/{id}/actions`, redacted for your token). No card
+// is in any webhook, so none reaches a subscriber who could not read it over the API.
+//
+// **Signature** ([Standard Webhooks](https://www.standardwebhooks.com)): every call carries
+// `webhook-id` (the delivery's id, the same on every retry: use it to drop repeats),
+// `webhook-timestamp` (Unix seconds of this attempt: refuse one more than a few minutes old)
+// and `webhook-signature`: `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`
+// keyed with the base64-decoded part of `secret` after `whsec_`. The `secret` is in this answer
+// only.
+//
+// **Delivery**: at least once, a game's events in order (the next waits until the one before
+// is delivered); a 2xx answer within 10 s delivers; anything else (3xx included: redirects
+// are not followed) is tried again after 10 s, then twice as long each time up to 2 hours,
+// with jitter, 16 attempts in all (over 6 to 13 hours); then the subscription is disabled, as it
+// is at once by `410 Gone`, with `disabled_reason` saying why (see `GET /v1/webhooks`).
+// Webhooks go only to hosts the operator allows (never, by default, to a private, loopback or
+// link-local address): 422 `webhook_url_not_allowed` otherwise. A token holds at most 10
+// subscriptions (409 `webhook_quota_exceeded`).
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/webhooks (the `CreateWebhook` operationId).
+func (c *Client) CreateWebhook(ctx context.Context, body CreateWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateWebhookRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteWebhook Delete one of your webhook subscriptions; what it had pending is dropped.
+//
+// Only the token that made the subscription (the admin token for the admin's) deletes it; for any other token it is 404 `webhook_not_found`. A delivery already being sent may still arrive.
+//
+// Corresponds with DELETE /v1/webhooks/{webhook_id} (the `DeleteWebhook` operationId).
+func (c *Client) DeleteWebhook(ctx context.Context, webhookId openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteWebhookRequest(c.Server, webhookId)
 	if err != nil {
 		return nil, err
 	}
@@ -2694,6 +2971,18 @@ func NewStreamClassroomEventsRequest(server string, classroomId ClassroomID, par
 		if params.Since != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "since", *params.Since, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date-time"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.LastEventId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "last_event_id", *params.LastEventId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -3791,6 +4080,18 @@ func NewStreamGameEventsRequest(server string, id GameID, params *StreamGameEven
 
 		}
 
+		if params.LastEventId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "last_event_id", *params.LastEventId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if params.AccessToken != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "access_token", *params.AccessToken, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
@@ -4704,6 +5005,18 @@ func NewStreamMyEventsRequest(server string, params *StreamMyEventsParams) (*htt
 		// per the OpenAPI spec (e.g. "color=blue,black,brown").
 		var rawQueryFragments []string
 
+		if params.LastEventId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "last_event_id", *params.LastEventId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if params.AccessToken != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "access_token", *params.AccessToken, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
@@ -4828,6 +5141,107 @@ func NewListMyGamesRequest(server string, params *ListMyGamesParams) (*http.Requ
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewListWebhooksRequest constructs an http.Request for the ListWebhooks method
+func NewListWebhooksRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/webhooks")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCreateWebhookRequest calls the generic CreateWebhook builder with application/json body
+func NewCreateWebhookRequest(server string, body CreateWebhookJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateWebhookRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewCreateWebhookRequestWithBody constructs an http.Request for the CreateWebhook method, with any body, and a specified content type
+func NewCreateWebhookRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/webhooks")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewDeleteWebhookRequest constructs an http.Request for the DeleteWebhook method
+func NewDeleteWebhookRequest(server string, webhookId openapi_types.UUID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "webhook_id", webhookId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/webhooks/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -5047,6 +5461,14 @@ type ClientWithResponsesInterface interface {
 	// `game_id` and `entry.seq`. For exactly-once delivery of one game, use its own stream.
 	//
 	// `curl -N -H 'Authorization: Bearer <teacher token>' localhost:8080/v1/classrooms/<id>/events`
+	//
+	// **NDJSON.** With `Accept: application/x-ndjson` the same stream comes as one JSON object per
+	// line (`GameStreamLine`): `{"event":"action","id":"12","data":{…}}`, the same events with the same
+	// ids, and `{"event":"heartbeat"}` instead of the heartbeat comment (no `retry:` line). It
+	// resumes the same way: send the last `id` received as `Last-Event-ID` or as the
+	// `last_event_id` query parameter.
+	//
+	// `curl -N -H 'Accept: application/x-ndjson' -H 'Authorization: Bearer <token>' … | jq -c 'select(.event != "heartbeat")'`
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -5411,6 +5833,14 @@ type ClientWithResponsesInterface interface {
 	// `EventSource` cannot send an `Authorization` header, so a browser passes the token as the
 	// `access_token` query parameter instead.
 	//
+	// **NDJSON.** With `Accept: application/x-ndjson` the same stream comes as one JSON object per
+	// line (`GameStreamLine`): `{"event":"action","id":"12","data":{…}}`, the same events with the same
+	// ids, and `{"event":"heartbeat"}` instead of the heartbeat comment (no `retry:` line). It
+	// resumes the same way: send the last `id` received as `Last-Event-ID` or as the
+	// `last_event_id` query parameter.
+	//
+	// `curl -N -H 'Accept: application/x-ndjson' -H 'Authorization: Bearer <token>' … | jq -c 'select(.event != "heartbeat")'`
+	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/games/{id}/events (the `StreamGameEvents` operationId).
@@ -5737,6 +6167,14 @@ type ClientWithResponsesInterface interface {
 	//
 	// `curl -N -H 'Authorization: Bearer <student token>' localhost:8080/v1/me/events`
 	//
+	// **NDJSON.** With `Accept: application/x-ndjson` the same stream comes as one JSON object per
+	// line (`PlayerStreamLine`): `{"event":"action","id":"12","data":{…}}`, the same events with the same
+	// ids, and `{"event":"heartbeat"}` instead of the heartbeat comment (no `retry:` line). It
+	// resumes the same way: send the last `id` received as `Last-Event-ID` or as the
+	// `last_event_id` query parameter.
+	//
+	// `curl -N -H 'Accept: application/x-ndjson' -H 'Authorization: Bearer <token>' … | jq -c 'select(.event != "heartbeat")'`
+	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/me/events (the `StreamMyEvents` operationId).
@@ -5757,6 +6195,104 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /v1/me/games (the `ListMyGames` operationId).
 	ListMyGamesWithResponse(ctx context.Context, params *ListMyGamesParams, reqEditors ...RequestEditorFn) (*ListMyGamesResponse, error)
+
+	// ListWebhooksWithResponse Your webhook subscriptions, with how their deliveries go.
+	//
+	// The subscriptions the token made (the admin's, for the admin token), oldest first, with
+	// `failures` (attempts failed in a row), `last_error`, `last_success_at`, and, for a disabled
+	// subscription, `disabled_at` and `disabled_reason`. Secrets are not shown again.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/webhooks (the `ListWebhooks` operationId).
+	ListWebhooksWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListWebhooksResponse, error)
+
+	// CreateWebhookWithBodyWithResponse Subscribe your backend to a game's, a classroom's or every game's events (signed webhooks).
+	//
+	// The server calls `url` (`POST`, JSON) for each event the subscription asks for, so that a
+	// backend can push "your turn" to a phone without holding a stream open. Who may subscribe:
+	//
+	// - `scope: game` (`game_id`): a seat's token (that seat's player events, and the game's
+	//   entries), the creator's token or the classroom's teacher (every seat's player events, and
+	//   the entries);
+	// - `scope: classroom` (`classroom_id`): its teacher, for every game of the classroom, those
+	//   created later included;
+	// - `scope: service`: the operator's admin token, for every game.
+	//
+	// Events (`events`, all of them when left out): the player events of `GET /v1/me/events`
+	// (`game_started`, `your_turn`, `timed_out`, `game_ended`; `data` is a `PlayerEvent`) and
+	// `entry` (one per history entry; `data` is a `WebhookEntryEvent`, which says which entry, not
+	// what it holds: read it with `GET /v1/games/{id}/actions`, redacted for your token). No card
+	// is in any webhook, so none reaches a subscriber who could not read it over the API.
+	//
+	// **Signature** ([Standard Webhooks](https://www.standardwebhooks.com)): every call carries
+	// `webhook-id` (the delivery's id, the same on every retry: use it to drop repeats),
+	// `webhook-timestamp` (Unix seconds of this attempt: refuse one more than a few minutes old)
+	// and `webhook-signature`: `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`
+	// keyed with the base64-decoded part of `secret` after `whsec_`. The `secret` is in this answer
+	// only.
+	//
+	// **Delivery**: at least once, a game's events in order (the next waits until the one before
+	// is delivered); a 2xx answer within 10 s delivers; anything else (3xx included: redirects
+	// are not followed) is tried again after 10 s, then twice as long each time up to 2 hours,
+	// with jitter, 16 attempts in all (over 6 to 13 hours); then the subscription is disabled, as it
+	// is at once by `410 Gone`, with `disabled_reason` saying why (see `GET /v1/webhooks`).
+	// Webhooks go only to hosts the operator allows (never, by default, to a private, loopback or
+	// link-local address): 422 `webhook_url_not_allowed` otherwise. A token holds at most 10
+	// subscriptions (409 `webhook_quota_exceeded`).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/webhooks (the `CreateWebhook` operationId).
+	CreateWebhookWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateWebhookResponse, error)
+
+	// CreateWebhookWithResponse Subscribe your backend to a game's, a classroom's or every game's events (signed webhooks).
+	//
+	// The server calls `url` (`POST`, JSON) for each event the subscription asks for, so that a
+	// backend can push "your turn" to a phone without holding a stream open. Who may subscribe:
+	//
+	// - `scope: game` (`game_id`): a seat's token (that seat's player events, and the game's
+	//   entries), the creator's token or the classroom's teacher (every seat's player events, and
+	//   the entries);
+	// - `scope: classroom` (`classroom_id`): its teacher, for every game of the classroom, those
+	//   created later included;
+	// - `scope: service`: the operator's admin token, for every game.
+	//
+	// Events (`events`, all of them when left out): the player events of `GET /v1/me/events`
+	// (`game_started`, `your_turn`, `timed_out`, `game_ended`; `data` is a `PlayerEvent`) and
+	// `entry` (one per history entry; `data` is a `WebhookEntryEvent`, which says which entry, not
+	// what it holds: read it with `GET /v1/games/{id}/actions`, redacted for your token). No card
+	// is in any webhook, so none reaches a subscriber who could not read it over the API.
+	//
+	// **Signature** ([Standard Webhooks](https://www.standardwebhooks.com)): every call carries
+	// `webhook-id` (the delivery's id, the same on every retry: use it to drop repeats),
+	// `webhook-timestamp` (Unix seconds of this attempt: refuse one more than a few minutes old)
+	// and `webhook-signature`: `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`
+	// keyed with the base64-decoded part of `secret` after `whsec_`. The `secret` is in this answer
+	// only.
+	//
+	// **Delivery**: at least once, a game's events in order (the next waits until the one before
+	// is delivered); a 2xx answer within 10 s delivers; anything else (3xx included: redirects
+	// are not followed) is tried again after 10 s, then twice as long each time up to 2 hours,
+	// with jitter, 16 attempts in all (over 6 to 13 hours); then the subscription is disabled, as it
+	// is at once by `410 Gone`, with `disabled_reason` saying why (see `GET /v1/webhooks`).
+	// Webhooks go only to hosts the operator allows (never, by default, to a private, loopback or
+	// link-local address): 422 `webhook_url_not_allowed` otherwise. A token holds at most 10
+	// subscriptions (409 `webhook_quota_exceeded`).
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/webhooks (the `CreateWebhook` operationId).
+	CreateWebhookWithResponse(ctx context.Context, body CreateWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateWebhookResponse, error)
+
+	// DeleteWebhookWithResponse Delete one of your webhook subscriptions; what it had pending is dropped.
+	//
+	// Only the token that made the subscription (the admin token for the admin's) deletes it; for any other token it is 404 `webhook_not_found`. A delivery already being sent may still arrive.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /v1/webhooks/{webhook_id} (the `DeleteWebhook` operationId).
+	DeleteWebhookWithResponse(ctx context.Context, webhookId openapi_types.UUID, reqEditors ...RequestEditorFn) (*DeleteWebhookResponse, error)
 }
 
 // GetDocsResponse429Headers the declared response headers of an HTTP 429 response for GetDocs
@@ -10573,6 +11109,332 @@ func (r ListMyGamesResponse) ContentType() string {
 	return ""
 }
 
+// ListWebhooksResponse401Headers the declared response headers of an HTTP 401 response for ListWebhooks
+type ListWebhooksResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// ListWebhooksResponse429Headers the declared response headers of an HTTP 429 response for ListWebhooks
+type ListWebhooksResponse429Headers struct {
+	RetryAfter *int
+}
+
+// ListWebhooksResponse503Headers the declared response headers of an HTTP 503 response for ListWebhooks
+type ListWebhooksResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ListWebhooksResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *WebhookList
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListWebhooksResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListWebhooksResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListWebhooksResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListWebhooksResponse) GetJSON200() *WebhookList {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListWebhooksResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ListWebhooksResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ListWebhooksResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListWebhooksResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListWebhooksResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListWebhooksResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListWebhooksResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListWebhooksResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreateWebhookResponse401Headers the declared response headers of an HTTP 401 response for CreateWebhook
+type CreateWebhookResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// CreateWebhookResponse429Headers the declared response headers of an HTTP 429 response for CreateWebhook
+type CreateWebhookResponse429Headers struct {
+	RetryAfter *int
+}
+
+// CreateWebhookResponse503Headers the declared response headers of an HTTP 503 response for CreateWebhook
+type CreateWebhookResponse503Headers struct {
+	RetryAfter *int
+}
+
+type CreateWebhookResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *CreatedWebhook
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *RequestTimeout
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *UnsupportedMediaType
+	// ApplicationproblemJSON422 the response for an HTTP 422 `application/problem+json` response
+	ApplicationproblemJSON422 *Unprocessable
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *CreateWebhookResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *CreateWebhookResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateWebhookResponse503Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateWebhookResponse) GetJSON201() *CreatedWebhook {
+	return r.JSON201
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r CreateWebhookResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CreateWebhookResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r CreateWebhookResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r CreateWebhookResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r CreateWebhookResponse) GetApplicationproblemJSON408() *RequestTimeout {
+	return r.ApplicationproblemJSON408
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CreateWebhookResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r CreateWebhookResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r CreateWebhookResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON422 returns the response for an HTTP 422 `application/problem+json` response
+func (r CreateWebhookResponse) GetApplicationproblemJSON422() *Unprocessable {
+	return r.ApplicationproblemJSON422
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r CreateWebhookResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r CreateWebhookResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateWebhookResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateWebhookResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateWebhookResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateWebhookResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// DeleteWebhookResponse401Headers the declared response headers of an HTTP 401 response for DeleteWebhook
+type DeleteWebhookResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// DeleteWebhookResponse429Headers the declared response headers of an HTTP 429 response for DeleteWebhook
+type DeleteWebhookResponse429Headers struct {
+	RetryAfter *int
+}
+
+// DeleteWebhookResponse503Headers the declared response headers of an HTTP 503 response for DeleteWebhook
+type DeleteWebhookResponse503Headers struct {
+	RetryAfter *int
+}
+
+type DeleteWebhookResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *DeleteWebhookResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *DeleteWebhookResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteWebhookResponse503Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r DeleteWebhookResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r DeleteWebhookResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r DeleteWebhookResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r DeleteWebhookResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r DeleteWebhookResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r DeleteWebhookResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteWebhookResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteWebhookResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteWebhookResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteWebhookResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetDocsWithResponse Interactive API reference (works offline).
 //
 // An HTML page that renders this document with Swagger UI; its assets are served by the server itself, so it needs no internet access.
@@ -10825,6 +11687,14 @@ func (c *ClientWithResponses) GetClassroomWithResponse(ctx context.Context, clas
 // `game_id` and `entry.seq`. For exactly-once delivery of one game, use its own stream.
 //
 // `curl -N -H 'Authorization: Bearer <teacher token>' localhost:8080/v1/classrooms/<id>/events`
+//
+// **NDJSON.** With `Accept: application/x-ndjson` the same stream comes as one JSON object per
+// line (`GameStreamLine`): `{"event":"action","id":"12","data":{…}}`, the same events with the same
+// ids, and `{"event":"heartbeat"}` instead of the heartbeat comment (no `retry:` line). It
+// resumes the same way: send the last `id` received as `Last-Event-ID` or as the
+// `last_event_id` query parameter.
+//
+// `curl -N -H 'Accept: application/x-ndjson' -H 'Authorization: Bearer <token>' … | jq -c 'select(.event != "heartbeat")'`
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -11321,6 +12191,14 @@ func (c *ClientWithResponses) ListAttemptsWithResponse(ctx context.Context, id G
 // `EventSource` cannot send an `Authorization` header, so a browser passes the token as the
 // `access_token` query parameter instead.
 //
+// **NDJSON.** With `Accept: application/x-ndjson` the same stream comes as one JSON object per
+// line (`GameStreamLine`): `{"event":"action","id":"12","data":{…}}`, the same events with the same
+// ids, and `{"event":"heartbeat"}` instead of the heartbeat comment (no `retry:` line). It
+// resumes the same way: send the last `id` received as `Last-Event-ID` or as the
+// `last_event_id` query parameter.
+//
+// `curl -N -H 'Accept: application/x-ndjson' -H 'Authorization: Bearer <token>' … | jq -c 'select(.event != "heartbeat")'`
+//
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/games/{id}/events (the `StreamGameEvents` operationId).
@@ -11743,6 +12621,14 @@ func (c *ClientWithResponses) GetStateAtWithResponse(ctx context.Context, id Gam
 //
 // `curl -N -H 'Authorization: Bearer <student token>' localhost:8080/v1/me/events`
 //
+// **NDJSON.** With `Accept: application/x-ndjson` the same stream comes as one JSON object per
+// line (`PlayerStreamLine`): `{"event":"action","id":"12","data":{…}}`, the same events with the same
+// ids, and `{"event":"heartbeat"}` instead of the heartbeat comment (no `retry:` line). It
+// resumes the same way: send the last `id` received as `Last-Event-ID` or as the
+// `last_event_id` query parameter.
+//
+// `curl -N -H 'Accept: application/x-ndjson' -H 'Authorization: Bearer <token>' … | jq -c 'select(.event != "heartbeat")'`
+//
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/me/events (the `StreamMyEvents` operationId).
@@ -11774,6 +12660,128 @@ func (c *ClientWithResponses) ListMyGamesWithResponse(ctx context.Context, param
 		return nil, err
 	}
 	return ParseListMyGamesResponse(rsp)
+}
+
+// ListWebhooksWithResponse Your webhook subscriptions, with how their deliveries go.
+//
+// The subscriptions the token made (the admin's, for the admin token), oldest first, with
+// `failures` (attempts failed in a row), `last_error`, `last_success_at`, and, for a disabled
+// subscription, `disabled_at` and `disabled_reason`. Secrets are not shown again.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/webhooks (the `ListWebhooks` operationId).
+func (c *ClientWithResponses) ListWebhooksWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListWebhooksResponse, error) {
+	rsp, err := c.ListWebhooks(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListWebhooksResponse(rsp)
+}
+
+// CreateWebhookWithBodyWithResponse Subscribe your backend to a game's, a classroom's or every game's events (signed webhooks).
+//
+// The server calls `url` (`POST`, JSON) for each event the subscription asks for, so that a
+// backend can push "your turn" to a phone without holding a stream open. Who may subscribe:
+//
+//   - `scope: game` (`game_id`): a seat's token (that seat's player events, and the game's
+//     entries), the creator's token or the classroom's teacher (every seat's player events, and
+//     the entries);
+//   - `scope: classroom` (`classroom_id`): its teacher, for every game of the classroom, those
+//     created later included;
+//   - `scope: service`: the operator's admin token, for every game.
+//
+// Events (`events`, all of them when left out): the player events of `GET /v1/me/events`
+// (`game_started`, `your_turn`, `timed_out`, `game_ended`; `data` is a `PlayerEvent`) and
+// `entry` (one per history entry; `data` is a `WebhookEntryEvent`, which says which entry, not
+// what it holds: read it with `GET /v1/games/{id}/actions`, redacted for your token). No card
+// is in any webhook, so none reaches a subscriber who could not read it over the API.
+//
+// **Signature** ([Standard Webhooks](https://www.standardwebhooks.com)): every call carries
+// `webhook-id` (the delivery's id, the same on every retry: use it to drop repeats),
+// `webhook-timestamp` (Unix seconds of this attempt: refuse one more than a few minutes old)
+// and `webhook-signature`: `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`
+// keyed with the base64-decoded part of `secret` after `whsec_`. The `secret` is in this answer
+// only.
+//
+// **Delivery**: at least once, a game's events in order (the next waits until the one before
+// is delivered); a 2xx answer within 10 s delivers; anything else (3xx included: redirects
+// are not followed) is tried again after 10 s, then twice as long each time up to 2 hours,
+// with jitter, 16 attempts in all (over 6 to 13 hours); then the subscription is disabled, as it
+// is at once by `410 Gone`, with `disabled_reason` saying why (see `GET /v1/webhooks`).
+// Webhooks go only to hosts the operator allows (never, by default, to a private, loopback or
+// link-local address): 422 `webhook_url_not_allowed` otherwise. A token holds at most 10
+// subscriptions (409 `webhook_quota_exceeded`).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/webhooks (the `CreateWebhook` operationId).
+func (c *ClientWithResponses) CreateWebhookWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateWebhookResponse, error) {
+	rsp, err := c.CreateWebhookWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateWebhookResponse(rsp)
+}
+
+// CreateWebhookWithResponse Subscribe your backend to a game's, a classroom's or every game's events (signed webhooks).
+//
+// The server calls `url` (`POST`, JSON) for each event the subscription asks for, so that a
+// backend can push "your turn" to a phone without holding a stream open. Who may subscribe:
+//
+//   - `scope: game` (`game_id`): a seat's token (that seat's player events, and the game's
+//     entries), the creator's token or the classroom's teacher (every seat's player events, and
+//     the entries);
+//   - `scope: classroom` (`classroom_id`): its teacher, for every game of the classroom, those
+//     created later included;
+//   - `scope: service`: the operator's admin token, for every game.
+//
+// Events (`events`, all of them when left out): the player events of `GET /v1/me/events`
+// (`game_started`, `your_turn`, `timed_out`, `game_ended`; `data` is a `PlayerEvent`) and
+// `entry` (one per history entry; `data` is a `WebhookEntryEvent`, which says which entry, not
+// what it holds: read it with `GET /v1/games/{id}/actions`, redacted for your token). No card
+// is in any webhook, so none reaches a subscriber who could not read it over the API.
+//
+// **Signature** ([Standard Webhooks](https://www.standardwebhooks.com)): every call carries
+// `webhook-id` (the delivery's id, the same on every retry: use it to drop repeats),
+// `webhook-timestamp` (Unix seconds of this attempt: refuse one more than a few minutes old)
+// and `webhook-signature`: `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`
+// keyed with the base64-decoded part of `secret` after `whsec_`. The `secret` is in this answer
+// only.
+//
+// **Delivery**: at least once, a game's events in order (the next waits until the one before
+// is delivered); a 2xx answer within 10 s delivers; anything else (3xx included: redirects
+// are not followed) is tried again after 10 s, then twice as long each time up to 2 hours,
+// with jitter, 16 attempts in all (over 6 to 13 hours); then the subscription is disabled, as it
+// is at once by `410 Gone`, with `disabled_reason` saying why (see `GET /v1/webhooks`).
+// Webhooks go only to hosts the operator allows (never, by default, to a private, loopback or
+// link-local address): 422 `webhook_url_not_allowed` otherwise. A token holds at most 10
+// subscriptions (409 `webhook_quota_exceeded`).
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/webhooks (the `CreateWebhook` operationId).
+func (c *ClientWithResponses) CreateWebhookWithResponse(ctx context.Context, body CreateWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateWebhookResponse, error) {
+	rsp, err := c.CreateWebhook(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateWebhookResponse(rsp)
+}
+
+// DeleteWebhookWithResponse Delete one of your webhook subscriptions; what it had pending is dropped.
+//
+// Only the token that made the subscription (the admin token for the admin's) deletes it; for any other token it is 404 `webhook_not_found`. A delivery already being sent may still arrive.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /v1/webhooks/{webhook_id} (the `DeleteWebhook` operationId).
+func (c *ClientWithResponses) DeleteWebhookWithResponse(ctx context.Context, webhookId openapi_types.UUID, reqEditors ...RequestEditorFn) (*DeleteWebhookResponse, error) {
+	rsp, err := c.DeleteWebhook(ctx, webhookId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteWebhookResponse(rsp)
 }
 
 // ParseGetDocsResponse parses an HTTP response from a GetDocsWithResponse call
@@ -16516,4 +17524,482 @@ func ParseListMyGamesResponse(rsp *http.Response) (*ListMyGamesResponse, error) 
 	}
 
 	return response, nil
+}
+
+// ParseListWebhooksResponse parses an HTTP response from a ListWebhooksWithResponse call
+func ParseListWebhooksResponse(rsp *http.Response) (*ListWebhooksResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListWebhooksResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest WebhookList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers ListWebhooksResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers ListWebhooksResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListWebhooksResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreateWebhookResponse parses an HTTP response from a CreateWebhookWithResponse call
+func ParseCreateWebhookResponse(rsp *http.Response) (*CreateWebhookResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateWebhookResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest CreatedWebhook
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest RequestTimeout
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Unprocessable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers CreateWebhookResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers CreateWebhookResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers CreateWebhookResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDeleteWebhookResponse parses an HTTP response from a DeleteWebhookWithResponse call
+func ParseDeleteWebhookResponse(rsp *http.Response) (*DeleteWebhookResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteWebhookResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers DeleteWebhookResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers DeleteWebhookResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers DeleteWebhookResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// CallbackInitiator sends OpenAPI callback requests to target URLs.
+// Modeled on the generated Client, but with no stored Server -- the full
+// target URL is provided per-call by the caller (typically discovered
+// from a callback expression on the parent operation's request body,
+// e.g. `{$request.body#/callbackUrl}`).
+type CallbackInitiator struct {
+	// Doer for performing requests, typically a *http.Client with any
+	// customized settings, such as certificate chains.
+	Client HttpRequestDoer
+
+	// A list of callbacks for modifying requests which are generated before sending over
+	// the network.
+	RequestEditors []RequestEditorFn
+}
+
+// CallbackInitiatorOption allows setting custom parameters during construction.
+type CallbackInitiatorOption func(*CallbackInitiator) error
+
+// NewCallbackInitiator creates a new CallbackInitiator with reasonable defaults.
+func NewCallbackInitiator(opts ...CallbackInitiatorOption) (*CallbackInitiator, error) {
+	initiator := CallbackInitiator{}
+	for _, o := range opts {
+		if err := o(&initiator); err != nil {
+			return nil, err
+		}
+	}
+	if initiator.Client == nil {
+		initiator.Client = &http.Client{}
+	}
+	return &initiator, nil
+}
+
+// WithCallbackHTTPClient allows overriding the default Doer, which is
+// automatically created using http.Client. This is useful for tests.
+func WithCallbackHTTPClient(doer HttpRequestDoer) CallbackInitiatorOption {
+	return func(p *CallbackInitiator) error {
+		p.Client = doer
+		return nil
+	}
+}
+
+// WithCallbackRequestEditorFn allows setting up a callback function, which
+// will be called right before sending the callback request. This can be
+// used to mutate the request, e.g. to add signature headers.
+func WithCallbackRequestEditorFn(fn RequestEditorFn) CallbackInitiatorOption {
+	return func(p *CallbackInitiator) error {
+		p.RequestEditors = append(p.RequestEditors, fn)
+		return nil
+	}
+}
+
+func (p *CallbackInitiator) applyCallbackEditors(ctx context.Context, req *http.Request, additionalEditors []RequestEditorFn) error {
+	for _, r := range p.RequestEditors {
+		if err := r(ctx, req); err != nil {
+			return err
+		}
+	}
+	for _, r := range additionalEditors {
+		if err := r(ctx, req); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// CallbackInitiatorInterface is the interface specification for the callback initiator.
+type CallbackInitiatorInterface interface {
+	// EventWithBody fires the event callback with any body
+	EventWithBody(ctx context.Context, targetURL string, params *EventParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	Event(ctx context.Context, targetURL string, params *EventParams, body EventJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+}
+
+func (p *CallbackInitiator) EventWithBody(ctx context.Context, targetURL string, params *EventParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEventCallbackRequestWithBody(targetURL, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyCallbackEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+func (p *CallbackInitiator) Event(ctx context.Context, targetURL string, params *EventParams, body EventJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEventCallbackRequest(targetURL, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := p.applyCallbackEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return p.Client.Do(req)
+}
+
+// NewEventCallbackRequest builds a application/json POST request for the event callback
+func NewEventCallbackRequest(targetURL string, params *EventParams, body EventJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewEventCallbackRequestWithBody(targetURL, params, "application/json", bodyReader)
+}
+
+// NewEventCallbackRequestWithBody builds a POST request for the event callback with any body
+func NewEventCallbackRequestWithBody(targetURL string, params *EventParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+	_ = err
+
+	reqURL, err := url.Parse(targetURL)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, reqURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		var headerParam0 string
+
+		headerParam0, err = runtime.StyleParamWithOptions("simple", false, "webhook-id", params.WebhookId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("webhook-id", headerParam0)
+
+		var headerParam1 string
+
+		headerParam1, err = runtime.StyleParamWithOptions("simple", false, "webhook-timestamp", params.WebhookTimestamp, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("webhook-timestamp", headerParam1)
+
+		var headerParam2 string
+
+		headerParam2, err = runtime.StyleParamWithOptions("simple", false, "webhook-signature", params.WebhookSignature, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("webhook-signature", headerParam2)
+
+	}
+	return req, nil
 }

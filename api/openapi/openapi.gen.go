@@ -1422,6 +1422,69 @@ func (e StreamErrorMessageEvent) Valid() bool {
 	}
 }
 
+// Defines values for StreamHeartbeatMessageEvent.
+const (
+	Heartbeat StreamHeartbeatMessageEvent = "heartbeat"
+)
+
+// Valid indicates whether the value is a known member of the StreamHeartbeatMessageEvent enum.
+func (e StreamHeartbeatMessageEvent) Valid() bool {
+	switch e {
+	case Heartbeat:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for WebhookEventType.
+const (
+	WebhookEntry       WebhookEventType = "entry"
+	WebhookGameEnded   WebhookEventType = "game_ended"
+	WebhookGameStarted WebhookEventType = "game_started"
+	WebhookTimedOut    WebhookEventType = "timed_out"
+	WebhookYourTurn    WebhookEventType = "your_turn"
+)
+
+// Valid indicates whether the value is a known member of the WebhookEventType enum.
+func (e WebhookEventType) Valid() bool {
+	switch e {
+	case WebhookEntry:
+		return true
+	case WebhookGameEnded:
+		return true
+	case WebhookGameStarted:
+		return true
+	case WebhookTimedOut:
+		return true
+	case WebhookYourTurn:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for WebhookScope.
+const (
+	WebhookScopeClassroom WebhookScope = "classroom"
+	WebhookScopeGame      WebhookScope = "game"
+	WebhookScopeService   WebhookScope = "service"
+)
+
+// Valid indicates whether the value is a known member of the WebhookScope enum.
+func (e WebhookScope) Valid() bool {
+	switch e {
+	case WebhookScopeClassroom:
+		return true
+	case WebhookScopeGame:
+		return true
+	case WebhookScopeService:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for Include.
 const (
 	IncludeLegalActions Include = "legal_actions"
@@ -1811,6 +1874,24 @@ type CreateGameRequest struct {
 	Seats *int `json:"seats,omitempty"`
 }
 
+// CreateWebhookRequest defines model for CreateWebhookRequest.
+type CreateWebhookRequest struct {
+	// ClassroomId The classroom (`scope: classroom`).
+	ClassroomId *openapi_types.UUID `json:"classroom_id,omitempty"`
+
+	// Events The events wanted; all of them when left out.
+	Events *[]WebhookEventType `json:"events,omitempty"`
+
+	// GameId The game (`scope: game`).
+	GameId *openapi_types.UUID `json:"game_id,omitempty"`
+
+	// Scope `game`: one game (a seat's, the creator's or the teacher's token); `classroom`: every game of a classroom (its teacher); `service`: every game (the admin).
+	Scope WebhookScope `json:"scope"`
+
+	// Url An absolute http or https URL, without credentials, on a host the operator allows.
+	Url string `json:"url"`
+}
+
 // CreatedClassroom defines model for CreatedClassroom.
 type CreatedClassroom struct {
 	Classroom Classroom `json:"classroom"`
@@ -1831,6 +1912,39 @@ type CreatedGame struct {
 
 	// Seats A token per named player (empty for a lobby).
 	Seats []SeatToken `json:"seats"`
+}
+
+// CreatedWebhook defines model for CreatedWebhook.
+type CreatedWebhook struct {
+	ClassroomId *openapi_types.UUID `json:"classroom_id,omitempty"`
+	CreatedAt   time.Time           `json:"created_at"`
+
+	// DisabledAt Set once the subscription is disabled; it then gets nothing more (delete it and subscribe again).
+	DisabledAt     *time.Time         `json:"disabled_at,omitempty"`
+	DisabledReason *string            `json:"disabled_reason,omitempty"`
+	Events         []WebhookEventType `json:"events"`
+
+	// Failures Attempts that failed in a row (0 after a delivery).
+	Failures      int                 `json:"failures"`
+	GameId        *openapi_types.UUID `json:"game_id,omitempty"`
+	Id            openapi_types.UUID  `json:"id"`
+	LastAttemptAt *time.Time          `json:"last_attempt_at,omitempty"`
+
+	// LastError What the last failed attempt came to (`the receiver answered 500`, `no answer within the timeout`).
+	LastError     *string    `json:"last_error,omitempty"`
+	LastSuccessAt *time.Time `json:"last_success_at,omitempty"`
+
+	// Scope `game`: one game (a seat's, the creator's or the teacher's token); `classroom`: every game of a classroom (its teacher); `service`: every game (the admin).
+	Scope WebhookScope `json:"scope"`
+
+	// Seat A seat's subscription: the seat whose player events it gets (the entries of the game too).
+	Seat *int `json:"seat,omitempty"`
+
+	// Secret The signing secret, `whsec_` and base64 (Standard Webhooks); shown only here.
+	//
+	// Example: whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw+1TCHlG4VYc=
+	Secret string `json:"secret"`
+	Url    string `json:"url"`
 }
 
 // EndReason Why a game was aborted: `creator`, its creator aborted it (`POST /v1/games/{id}/abort`); `lobby_expired`, its lobby waited longer than the server's `LOBBY_TTL` without starting; `idle`, nobody acted in it for the server's `IDLE_GAME_TTL`.
@@ -2006,6 +2120,12 @@ type GameStatusFactsStatus string
 // `event` field says what its `data` (parsed from JSON) holds. A client that parses `data:` lines
 // can type each message as this union and narrow it by `event`.
 type GameStreamEvent struct {
+	union json.RawMessage
+}
+
+// GameStreamLine One line of a game's or a classroom's event stream read as NDJSON: a `GameStreamEvent`
+// message as one JSON object (`data` is the JSON itself, not a string), or a heartbeat.
+type GameStreamLine struct {
 	union json.RawMessage
 }
 
@@ -2380,6 +2500,12 @@ type PlayerRequest struct {
 // PlayerStreamEvent One message of `GET /v1/me/events`, as a client reads it: the message's `event` field says
 // what its `data` (parsed from JSON) holds.
 type PlayerStreamEvent struct {
+	union json.RawMessage
+}
+
+// PlayerStreamLine One line of `GET /v1/me/events` read as NDJSON: a `PlayerStreamEvent` message as one JSON
+// object (`data` is the JSON itself, not a string), or a heartbeat.
+type PlayerStreamLine struct {
 	union json.RawMessage
 }
 
@@ -3681,6 +3807,14 @@ type StreamErrorMessage struct {
 // StreamErrorMessageEvent defines model for StreamErrorMessage.Event.
 type StreamErrorMessageEvent string
 
+// StreamHeartbeatMessage A heartbeat line of a stream read as NDJSON (`Accept: application/x-ndjson`): skip it. It has no `id` and does not move the resume point.
+type StreamHeartbeatMessage struct {
+	Event StreamHeartbeatMessageEvent `json:"event"`
+}
+
+// StreamHeartbeatMessageEvent defines model for StreamHeartbeatMessage.Event.
+type StreamHeartbeatMessageEvent string
+
 // Student defines model for Student.
 type Student struct {
 	ClassroomId openapi_types.UUID `json:"classroom_id"`
@@ -3763,6 +3897,83 @@ type VersionMismatchFacts struct {
 	Current int64 `json:"current"`
 	Sent    int64 `json:"sent"`
 }
+
+// Webhook defines model for Webhook.
+type Webhook struct {
+	ClassroomId *openapi_types.UUID `json:"classroom_id,omitempty"`
+	CreatedAt   time.Time           `json:"created_at"`
+
+	// DisabledAt Set once the subscription is disabled; it then gets nothing more (delete it and subscribe again).
+	DisabledAt     *time.Time         `json:"disabled_at,omitempty"`
+	DisabledReason *string            `json:"disabled_reason,omitempty"`
+	Events         []WebhookEventType `json:"events"`
+
+	// Failures Attempts that failed in a row (0 after a delivery).
+	Failures      int                 `json:"failures"`
+	GameId        *openapi_types.UUID `json:"game_id,omitempty"`
+	Id            openapi_types.UUID  `json:"id"`
+	LastAttemptAt *time.Time          `json:"last_attempt_at,omitempty"`
+
+	// LastError What the last failed attempt came to (`the receiver answered 500`, `no answer within the timeout`).
+	LastError     *string    `json:"last_error,omitempty"`
+	LastSuccessAt *time.Time `json:"last_success_at,omitempty"`
+
+	// Scope `game`: one game (a seat's, the creator's or the teacher's token); `classroom`: every game of a classroom (its teacher); `service`: every game (the admin).
+	Scope WebhookScope `json:"scope"`
+
+	// Seat A seat's subscription: the seat whose player events it gets (the entries of the game too).
+	Seat *int   `json:"seat,omitempty"`
+	Url  string `json:"url"`
+}
+
+// WebhookEntryEvent The `data` of an `entry` webhook: which history entry was recorded (its action and outcome are read with `GET /v1/games/{id}/actions`).
+type WebhookEntryEvent struct {
+	// Game A kind of game.
+	Game   GameKind           `json:"game"`
+	GameId openapi_types.UUID `json:"game_id"`
+
+	// Seat The seat that acted; null for the start.
+	Seat *int  `json:"seat"`
+	Seq  int64 `json:"seq"`
+
+	// Service The service recorded it (a resignation, an abort), not a player's action.
+	Service bool       `json:"service"`
+	Status  GameStatus `json:"status"`
+
+	// Timeout The server acted for the seat because its turn clock ran out.
+	Timeout bool `json:"timeout"`
+
+	// Version The game's version after the entry.
+	Version int64 `json:"version"`
+}
+
+// WebhookEventType A player event of `GET /v1/me/events`, or `entry` (one per history entry).
+type WebhookEventType string
+
+// WebhookList defines model for WebhookList.
+type WebhookList struct {
+	Webhooks []Webhook `json:"webhooks"`
+}
+
+// WebhookPayload The body of a webhook (Standard Webhooks' shape): `type` says what `data` is, `timestamp`
+// when the event happened (an entry's time; a game's end, when it was sent out).
+//
+// Example: {"data":{"event":"your_turn","game":"primed","game_id":"5f0c5c8e-8d7e-4a52-9a43-0d2b1f6c7e11","seat":1,"seq":4,"status":"active","version":7},"timestamp":"2026-12-01T10:00:04Z","type":"your_turn"}
+type WebhookPayload struct {
+	Data      WebhookPayload_Data `json:"data"`
+	Timestamp time.Time           `json:"timestamp"`
+
+	// Type A player event of `GET /v1/me/events`, or `entry` (one per history entry).
+	Type WebhookEventType `json:"type"`
+}
+
+// WebhookPayload_Data defines model for WebhookPayload.Data.
+type WebhookPayload_Data struct {
+	union json.RawMessage
+}
+
+// WebhookScope `game`: one game (a seat's, the creator's or the teacher's token); `classroom`: every game of a classroom (its teacher); `service`: every game (the admin).
+type WebhookScope string
 
 // AccessToken defines model for AccessToken.
 type AccessToken = string
@@ -3865,6 +4076,9 @@ type GetPrimeClimbBoardPictureParamsLayout string
 type StreamClassroomEventsParams struct {
 	// Since Replay the entries recorded at or after this time.
 	Since *time.Time `form:"since,omitempty" json:"since,omitempty"`
+
+	// LastEventId The same as `Last-Event-ID`, for clients that cannot send headers; the header wins when both are sent.
+	LastEventId *string `form:"last_event_id,omitempty" json:"last_event_id,omitempty"`
 
 	// AccessToken The teacher token, for clients that cannot send `Authorization: Bearer` (browsers'
 	// `EventSource`). The header wins when both are sent.
@@ -4044,6 +4258,9 @@ type StreamGameEventsParams struct {
 	// Since Send only entries with a greater `seq`.
 	Since *int64 `form:"since,omitempty" json:"since,omitempty"`
 
+	// LastEventId The same as `Last-Event-ID`, for clients that cannot send headers; the header wins when both are sent.
+	LastEventId *string `form:"last_event_id,omitempty" json:"last_event_id,omitempty"`
+
 	// AccessToken The seat or creator token, for clients that cannot send `Authorization: Bearer`
 	// (browsers' `EventSource`). The header wins when both are sent.
 	AccessToken *string `form:"access_token,omitempty" json:"access_token,omitempty"`
@@ -4220,6 +4437,9 @@ type StartGameParams struct {
 
 // StreamMyEventsParams defines parameters for StreamMyEvents.
 type StreamMyEventsParams struct {
+	// LastEventId The same as `Last-Event-ID`, for clients that cannot send headers; the header wins when both are sent.
+	LastEventId *string `form:"last_event_id,omitempty" json:"last_event_id,omitempty"`
+
 	// AccessToken The student or seat token, for clients that cannot send `Authorization: Bearer`
 	// (browsers' `EventSource`). The header wins when both are sent.
 	AccessToken *string `form:"access_token,omitempty" json:"access_token,omitempty"`
@@ -4245,6 +4465,18 @@ type ListMyGamesParams struct {
 // ListMyGamesParamsTurn defines parameters for ListMyGames.
 type ListMyGamesParamsTurn string
 
+// EventParams defines parameters for Event.
+type EventParams struct {
+	// WebhookId The delivery's id (`msg_…`), the same on every attempt.
+	WebhookId string `json:"webhook-id"`
+
+	// WebhookTimestamp When this attempt was signed, in Unix seconds.
+	WebhookTimestamp string `json:"webhook-timestamp"`
+
+	// WebhookSignature `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` under the secret.
+	WebhookSignature string `json:"webhook-signature"`
+}
+
 // CreateClassroomJSONRequestBody defines body for CreateClassroom for application/json ContentType.
 type CreateClassroomJSONRequestBody = CreateClassroomRequest
 
@@ -4265,6 +4497,12 @@ type PostActionJSONRequestBody = Action
 
 // JoinGameJSONRequestBody defines body for JoinGame for application/json ContentType.
 type JoinGameJSONRequestBody = JoinRequest
+
+// CreateWebhookJSONRequestBody defines body for CreateWebhook for application/json ContentType.
+type CreateWebhookJSONRequestBody = CreateWebhookRequest
+
+// EventJSONRequestBody defines body for Event for application/json ContentType.
+type EventJSONRequestBody = WebhookPayload
 
 // AsGameOfKind returns the union data inside the Game as a GameOfKind
 func (t Game) AsGameOfKind() (GameOfKind, error) {
@@ -4771,6 +5009,179 @@ func (t GameStreamEvent) MarshalJSON() ([]byte, error) {
 }
 
 func (t *GameStreamEvent) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsGameActionMessage returns the union data inside the GameStreamLine as a GameActionMessage
+func (t GameStreamLine) AsGameActionMessage() (GameActionMessage, error) {
+	var body GameActionMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromGameActionMessage overwrites any union data inside the GameStreamLine as the provided GameActionMessage
+func (t *GameStreamLine) FromGameActionMessage(v GameActionMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"action"}`))
+	t.union = b
+	return err
+}
+
+// MergeGameActionMessage performs a merge with any union data inside the GameStreamLine, using the provided GameActionMessage
+func (t *GameStreamLine) MergeGameActionMessage(v GameActionMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"action"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsGameEndMessage returns the union data inside the GameStreamLine as a GameEndMessage
+func (t GameStreamLine) AsGameEndMessage() (GameEndMessage, error) {
+	var body GameEndMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromGameEndMessage overwrites any union data inside the GameStreamLine as the provided GameEndMessage
+func (t *GameStreamLine) FromGameEndMessage(v GameEndMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"end"}`))
+	t.union = b
+	return err
+}
+
+// MergeGameEndMessage performs a merge with any union data inside the GameStreamLine, using the provided GameEndMessage
+func (t *GameStreamLine) MergeGameEndMessage(v GameEndMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"end"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsStreamErrorMessage returns the union data inside the GameStreamLine as a StreamErrorMessage
+func (t GameStreamLine) AsStreamErrorMessage() (StreamErrorMessage, error) {
+	var body StreamErrorMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromStreamErrorMessage overwrites any union data inside the GameStreamLine as the provided StreamErrorMessage
+func (t *GameStreamLine) FromStreamErrorMessage(v StreamErrorMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"error"}`))
+	t.union = b
+	return err
+}
+
+// MergeStreamErrorMessage performs a merge with any union data inside the GameStreamLine, using the provided StreamErrorMessage
+func (t *GameStreamLine) MergeStreamErrorMessage(v StreamErrorMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"error"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsStreamHeartbeatMessage returns the union data inside the GameStreamLine as a StreamHeartbeatMessage
+func (t GameStreamLine) AsStreamHeartbeatMessage() (StreamHeartbeatMessage, error) {
+	var body StreamHeartbeatMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromStreamHeartbeatMessage overwrites any union data inside the GameStreamLine as the provided StreamHeartbeatMessage
+func (t *GameStreamLine) FromStreamHeartbeatMessage(v StreamHeartbeatMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"heartbeat"}`))
+	t.union = b
+	return err
+}
+
+// MergeStreamHeartbeatMessage performs a merge with any union data inside the GameStreamLine, using the provided StreamHeartbeatMessage
+func (t *GameStreamLine) MergeStreamHeartbeatMessage(v StreamHeartbeatMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"heartbeat"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t GameStreamLine) Discriminator() (string, error) {
+	var discriminator struct {
+		Discriminator string `json:"event"`
+	}
+	err := json.Unmarshal(t.union, &discriminator)
+	return discriminator.Discriminator, err
+}
+
+func (t GameStreamLine) ValueByDiscriminator() (interface{}, error) {
+	discriminator, err := t.Discriminator()
+	if err != nil {
+		return nil, err
+	}
+	switch discriminator {
+	case "action":
+		return t.AsGameActionMessage()
+	case "end":
+		return t.AsGameEndMessage()
+	case "error":
+		return t.AsStreamErrorMessage()
+	case "heartbeat":
+		return t.AsStreamHeartbeatMessage()
+	default:
+		return nil, errors.New("unknown discriminator value: " + discriminator)
+	}
+}
+
+func (t GameStreamLine) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *GameStreamLine) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }
@@ -5600,6 +6011,94 @@ func (t PlayerStreamEvent) MarshalJSON() ([]byte, error) {
 }
 
 func (t *PlayerStreamEvent) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsPlayerEventMessage returns the union data inside the PlayerStreamLine as a PlayerEventMessage
+func (t PlayerStreamLine) AsPlayerEventMessage() (PlayerEventMessage, error) {
+	var body PlayerEventMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPlayerEventMessage overwrites any union data inside the PlayerStreamLine as the provided PlayerEventMessage
+func (t *PlayerStreamLine) FromPlayerEventMessage(v PlayerEventMessage) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePlayerEventMessage performs a merge with any union data inside the PlayerStreamLine, using the provided PlayerEventMessage
+func (t *PlayerStreamLine) MergePlayerEventMessage(v PlayerEventMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsStreamErrorMessage returns the union data inside the PlayerStreamLine as a StreamErrorMessage
+func (t PlayerStreamLine) AsStreamErrorMessage() (StreamErrorMessage, error) {
+	var body StreamErrorMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromStreamErrorMessage overwrites any union data inside the PlayerStreamLine as the provided StreamErrorMessage
+func (t *PlayerStreamLine) FromStreamErrorMessage(v StreamErrorMessage) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeStreamErrorMessage performs a merge with any union data inside the PlayerStreamLine, using the provided StreamErrorMessage
+func (t *PlayerStreamLine) MergeStreamErrorMessage(v StreamErrorMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsStreamHeartbeatMessage returns the union data inside the PlayerStreamLine as a StreamHeartbeatMessage
+func (t PlayerStreamLine) AsStreamHeartbeatMessage() (StreamHeartbeatMessage, error) {
+	var body StreamHeartbeatMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromStreamHeartbeatMessage overwrites any union data inside the PlayerStreamLine as the provided StreamHeartbeatMessage
+func (t *PlayerStreamLine) FromStreamHeartbeatMessage(v StreamHeartbeatMessage) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeStreamHeartbeatMessage performs a merge with any union data inside the PlayerStreamLine, using the provided StreamHeartbeatMessage
+func (t *PlayerStreamLine) MergeStreamHeartbeatMessage(v StreamHeartbeatMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t PlayerStreamLine) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *PlayerStreamLine) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }
@@ -6450,6 +6949,68 @@ func (t *ServiceOutcome) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// AsPlayerEvent returns the union data inside the WebhookPayload_Data as a PlayerEvent
+func (t WebhookPayload_Data) AsPlayerEvent() (PlayerEvent, error) {
+	var body PlayerEvent
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromPlayerEvent overwrites any union data inside the WebhookPayload_Data as the provided PlayerEvent
+func (t *WebhookPayload_Data) FromPlayerEvent(v PlayerEvent) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergePlayerEvent performs a merge with any union data inside the WebhookPayload_Data, using the provided PlayerEvent
+func (t *WebhookPayload_Data) MergePlayerEvent(v PlayerEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsWebhookEntryEvent returns the union data inside the WebhookPayload_Data as a WebhookEntryEvent
+func (t WebhookPayload_Data) AsWebhookEntryEvent() (WebhookEntryEvent, error) {
+	var body WebhookEntryEvent
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromWebhookEntryEvent overwrites any union data inside the WebhookPayload_Data as the provided WebhookEntryEvent
+func (t *WebhookPayload_Data) FromWebhookEntryEvent(v WebhookEntryEvent) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeWebhookEntryEvent performs a merge with any union data inside the WebhookPayload_Data, using the provided WebhookEntryEvent
+func (t *WebhookPayload_Data) MergeWebhookEntryEvent(v WebhookEntryEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t WebhookPayload_Data) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *WebhookPayload_Data) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
 // ServerInterface represents all server handlers.
 type ServerInterface interface {
 	// GetDocs Interactive API reference (works offline).
@@ -6593,6 +7154,15 @@ type ServerInterface interface {
 	// ListMyGames Your games, newest first (student, seat or creator token).
 	// (GET /v1/me/games)
 	ListMyGames(ctx echo.Context, params ListMyGamesParams) error
+	// ListWebhooks Your webhook subscriptions, with how their deliveries go.
+	// (GET /v1/webhooks)
+	ListWebhooks(ctx echo.Context) error
+	// CreateWebhook Subscribe your backend to a game's, a classroom's or every game's events (signed webhooks).
+	// (POST /v1/webhooks)
+	CreateWebhook(ctx echo.Context) error
+	// DeleteWebhook Delete one of your webhook subscriptions; what it had pending is dropped.
+	// (DELETE /v1/webhooks/{webhook_id})
+	DeleteWebhook(ctx echo.Context, webhookId openapi_types.UUID) error
 }
 
 // ServerInterfaceWrapper converts echo contexts to parameters.
@@ -6765,6 +7335,13 @@ func (w *ServerInterfaceWrapper) StreamClassroomEvents(ctx echo.Context) error {
 	err = runtime.BindQueryParameterWithOptions("form", true, false, "since", ctx.QueryParams(), &params.Since, runtime.BindQueryParameterOptions{Type: "string", Format: "date-time"})
 	if err != nil {
 		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter since: %s", err))
+	}
+
+	// ------------- Optional query parameter "last_event_id" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "last_event_id", ctx.QueryParams(), &params.LastEventId, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter last_event_id: %s", err))
 	}
 
 	// ------------- Optional query parameter "access_token" -------------
@@ -7350,6 +7927,13 @@ func (w *ServerInterfaceWrapper) StreamGameEvents(ctx echo.Context) error {
 		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter since: %s", err))
 	}
 
+	// ------------- Optional query parameter "last_event_id" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "last_event_id", ctx.QueryParams(), &params.LastEventId, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter last_event_id: %s", err))
+	}
+
 	// ------------- Optional query parameter "access_token" -------------
 
 	err = runtime.BindQueryParameterWithOptions("form", true, false, "access_token", ctx.QueryParams(), &params.AccessToken, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
@@ -7871,6 +8455,13 @@ func (w *ServerInterfaceWrapper) StreamMyEvents(ctx echo.Context) error {
 
 	// Parameter object where we will unmarshal all parameters from the context
 	var params StreamMyEventsParams
+	// ------------- Optional query parameter "last_event_id" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "last_event_id", ctx.QueryParams(), &params.LastEventId, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter last_event_id: %s", err))
+	}
+
 	// ------------- Optional query parameter "access_token" -------------
 
 	err = runtime.BindQueryParameterWithOptions("form", true, false, "access_token", ctx.QueryParams(), &params.AccessToken, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
@@ -7936,6 +8527,40 @@ func (w *ServerInterfaceWrapper) ListMyGames(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.ListMyGames(ctx, params)
+	return err
+}
+
+// ListWebhooks converts echo context to params.
+func (w *ServerInterfaceWrapper) ListWebhooks(ctx echo.Context) error {
+	var err error
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListWebhooks(ctx)
+	return err
+}
+
+// CreateWebhook converts echo context to params.
+func (w *ServerInterfaceWrapper) CreateWebhook(ctx echo.Context) error {
+	var err error
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.CreateWebhook(ctx)
+	return err
+}
+
+// DeleteWebhook converts echo context to params.
+func (w *ServerInterfaceWrapper) DeleteWebhook(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "webhook_id" -------------
+	var webhookId openapi_types.UUID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "webhook_id", ctx.Param("webhook_id"), &webhookId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter webhook_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.DeleteWebhook(ctx, webhookId)
 	return err
 }
 
@@ -8023,6 +8648,9 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/teacher-token", wrapper.RotateTeacherToken, options.OperationMiddlewares["rotateTeacherToken"]...)
 	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/students/:student_id/token", wrapper.ReissueStudentToken, options.OperationMiddlewares["reissueStudentToken"]...)
 	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/students/:student_id/erase", wrapper.EraseStudent, options.OperationMiddlewares["eraseStudent"]...)
+	router.GET(options.BaseURL+"/v1/webhooks", wrapper.ListWebhooks, options.OperationMiddlewares["listWebhooks"]...)
+	router.POST(options.BaseURL+"/v1/webhooks", wrapper.CreateWebhook, options.OperationMiddlewares["createWebhook"]...)
+	router.DELETE(options.BaseURL+"/v1/webhooks/:webhook_id", wrapper.DeleteWebhook, options.OperationMiddlewares["deleteWebhook"]...)
 	router.GET(options.BaseURL+"/v1/me/games", wrapper.ListMyGames, options.OperationMiddlewares["listMyGames"]...)
 	router.GET(options.BaseURL+"/v1/me/events", wrapper.StreamMyEvents, options.OperationMiddlewares["streamMyEvents"]...)
 	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/games", wrapper.ListClassroomGames, options.OperationMiddlewares["listClassroomGames"]...)
@@ -8034,4 +8662,90 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/v1/boards/prime-climb.png", wrapper.GetPrimeClimbBoardPicturePng, options.OperationMiddlewares["getPrimeClimbBoardPicturePng"]...)
 	router.GET(options.BaseURL+"/v1/boards/:game", wrapper.GetBoard, options.OperationMiddlewares["getBoard"]...)
 
+}
+
+// CallbackReceiverInterface represents handlers for receiving inbound
+// callback requests. Each callback becomes a Handle*Callback
+// method that the implementation fills in. The caller mounts the per-
+// callback echo.HandlerFunc returned by {Op}CallbackHandler at
+// whatever URL path they advertise to senders.
+type CallbackReceiverInterface interface {
+	// An event, signed.
+	// HandleEventCallback handles the POST callback for event.
+	HandleEventCallback(ctx echo.Context, params EventParams) error
+}
+
+// EventCallbackHandler returns the echo.HandlerFunc for the event callback.
+// Mount this at the URL path advertised to callback senders. Errors
+// during parameter binding are returned via echo.NewHTTPError so echo's
+// error-handling chain reports them as 400. Middlewares are applied in
+// the order provided -- the last argument becomes the outermost wrapper.
+func EventCallbackHandler(si CallbackReceiverInterface, middlewares ...echo.MiddlewareFunc) echo.HandlerFunc {
+	h := echo.HandlerFunc(func(ctx echo.Context) error {
+		var err error
+		_ = err
+
+		// Parameter object where we will unmarshal all parameters from the context.
+		var params EventParams
+
+		// ------------- Required header parameter "webhook-id" -------------
+		if valueList, found := ctx.Request().Header[http.CanonicalHeaderKey("webhook-id")]; found {
+			var WebhookId string
+			n := len(valueList)
+			if n != 1 {
+				return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for webhook-id, got %d", n))
+			}
+
+			err = runtime.BindStyledParameterWithOptions("simple", "webhook-id", valueList[0], &WebhookId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+			if err != nil {
+				return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter webhook-id: %s", err))
+			}
+			params.WebhookId = WebhookId
+
+		} else {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter webhook-id is required, but not found"))
+		}
+
+		// ------------- Required header parameter "webhook-timestamp" -------------
+		if valueList, found := ctx.Request().Header[http.CanonicalHeaderKey("webhook-timestamp")]; found {
+			var WebhookTimestamp string
+			n := len(valueList)
+			if n != 1 {
+				return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for webhook-timestamp, got %d", n))
+			}
+
+			err = runtime.BindStyledParameterWithOptions("simple", "webhook-timestamp", valueList[0], &WebhookTimestamp, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+			if err != nil {
+				return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter webhook-timestamp: %s", err))
+			}
+			params.WebhookTimestamp = WebhookTimestamp
+
+		} else {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter webhook-timestamp is required, but not found"))
+		}
+
+		// ------------- Required header parameter "webhook-signature" -------------
+		if valueList, found := ctx.Request().Header[http.CanonicalHeaderKey("webhook-signature")]; found {
+			var WebhookSignature string
+			n := len(valueList)
+			if n != 1 {
+				return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for webhook-signature, got %d", n))
+			}
+
+			err = runtime.BindStyledParameterWithOptions("simple", "webhook-signature", valueList[0], &WebhookSignature, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+			if err != nil {
+				return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter webhook-signature: %s", err))
+			}
+			params.WebhookSignature = WebhookSignature
+
+		} else {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter webhook-signature is required, but not found"))
+		}
+
+		return si.HandleEventCallback(ctx, params)
+	})
+	for _, mw := range middlewares {
+		h = mw(h)
+	}
+	return h
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"primegames/outbound"
 	"primegames/play"
 )
 
@@ -60,6 +61,13 @@ type config struct {
 	IdleGameTTL time.Duration
 	// Quotas bound the games one client and one address may hold (0: no bound).
 	Quotas play.Quotas
+	// Webhooks: where they may go (outbound.Config.AllowedHosts: empty is any public host), the
+	// time one request may take, the subscriptions one token may hold, and how many a worker sends
+	// at once.
+	WebhookAllowedHosts []string
+	WebhookTimeout      time.Duration
+	WebhookQuota        int
+	WebhookConcurrency  int
 }
 
 // loadConfig reads the configuration through getenv and reports the first bad value in one line.
@@ -102,6 +110,10 @@ func loadConfig(getenv func(string) string) (config, error) {
 			AddressOpenGames:     r.count("QUOTA_ADDRESS_OPEN_GAMES", play.DefaultQuotas.AddressOpenGames),
 			AddressComputerGames: r.count("QUOTA_ADDRESS_COMPUTER_GAMES", play.DefaultQuotas.AddressComputerGames),
 		},
+		WebhookAllowedHosts: r.list("WEBHOOK_ALLOWED_HOSTS"),
+		WebhookTimeout:      r.duration("WEBHOOK_TIMEOUT", outbound.DefaultTimeout),
+		WebhookQuota:        r.positiveInt("WEBHOOK_QUOTA", play.DefaultWebhookConfig.Quota),
+		WebhookConcurrency:  r.positiveInt("WEBHOOK_CONCURRENCY", play.DefaultWebhookConfig.Concurrency),
 	}
 	if r.err == nil && cfg.TransactionPooler && cfg.DatabaseDirectURL == "" {
 		r.err = fmt.Errorf("configuration: DB_POOLER=transaction needs DATABASE_DIRECT_URL, the address of Postgres itself " +
@@ -215,6 +227,17 @@ func (r *envReader) networks(name string) []*net.IPNet {
 
 // origins is a comma-separated list of browser origins (scheme://host[:port], as a browser sends them
 // in the Origin header), or * alone for any origin.
+// list reads a comma-separated list, leaving out empty items.
+func (r *envReader) list(name string) []string {
+	var items []string
+	for _, item := range strings.Split(r.getenv(name), ",") {
+		if item = strings.TrimSpace(item); item != "" {
+			items = append(items, item)
+		}
+	}
+	return items
+}
+
 func (r *envReader) origins(name string) []string {
 	v := r.getenv(name)
 	var origins []string

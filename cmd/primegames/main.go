@@ -22,6 +22,7 @@ import (
 
 	"primegames/api"
 	"primegames/domain/games"
+	"primegames/outbound"
 	"primegames/play"
 	"primegames/repo"
 )
@@ -110,6 +111,14 @@ func serve(ctx context.Context, cfg config, listening func(addr string)) error {
 	service.SetClock(play.SystemClock())
 	service.SetAbandonTTLs(play.AbandonTTLs{Lobby: cfg.LobbyTTL, Idle: cfg.IdleGameTTL})
 	service.SetQuotas(cfg.Quotas)
+	sender, err := outbound.New(outbound.Config{AllowedHosts: cfg.WebhookAllowedHosts, Timeout: cfg.WebhookTimeout})
+	if err != nil {
+		return fmt.Errorf("configuration: WEBHOOK_ALLOWED_HOSTS: %w", err)
+	}
+	webhooks := play.DefaultWebhookConfig
+	webhooks.Quota, webhooks.Concurrency = cfg.WebhookQuota, cfg.WebhookConcurrency
+	webhooks.Lease = max(webhooks.Lease, 3*cfg.WebhookTimeout) // a send ends well before its lease
+	service.SetWebhooks(webhooks, sender)
 	srv, err := api.New(api.Config{
 		BodyLimitBytes: cfg.BodyLimitBytes,
 		ReadTimeout:    cfg.ReadTimeout,
@@ -146,21 +155,30 @@ func serve(ctx context.Context, cfg config, listening func(addr string)) error {
 	logger.Info("serving", "addr", ln.Addr().String())
 	go purgeIdempotencyKeys(ctx, db, service.Clock(), logger, time.Hour)
 	go fillToAct(ctx, service, logger)
-	// The computer players' worker stops before the database closes (deferred calls run last first).
-	botsCtx, stopBots := context.WithCancel(ctx)
-	botsDone := make(chan struct{})
-	go func() {
-		defer close(botsDone)
-		service.RunBots(botsCtx, logger)
-	}()
-	defer func() {
-		stopBots()
-		<-botsDone
-	}()
+	// The workers (the computer players', the webhooks') stop before the database closes (deferred
+	// calls run last first). A webhook being sent when its worker stops goes out again, with the
+	// same webhook-id, once its lease runs out.
+	defer runWorker(ctx, func(ctx context.Context) { service.RunBots(ctx, logger) })()
+	defer runWorker(ctx, func(ctx context.Context) { service.RunWebhooks(ctx, logger) })()
 	if listening != nil {
 		go listening(ln.Addr().String())
 	}
 	return srv.Serve(ctx, ln)
+}
+
+// runWorker runs work in the background until ctx ends or the returned stop is called; stop
+// returns once work has.
+func runWorker(ctx context.Context, work func(context.Context)) (stop func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		work(ctx)
+	}()
+	return func() {
+		cancel()
+		<-done
+	}
 }
 
 // fillToAct records whose turn it is in the games saved before games kept it, once, in the

@@ -450,6 +450,14 @@ export interface paths {
          *
          *     `EventSource` cannot send an `Authorization` header, so a browser passes the token as the
          *     `access_token` query parameter instead.
+         *
+         *     **NDJSON.** With `Accept: application/x-ndjson` the same stream comes as one JSON object per
+         *     line (`GameStreamLine`): `{"event":"action","id":"12","data":{…}}`, the same events with the same
+         *     ids, and `{"event":"heartbeat"}` instead of the heartbeat comment (no `retry:` line). It
+         *     resumes the same way: send the last `id` received as `Last-Event-ID` or as the
+         *     `last_event_id` query parameter.
+         *
+         *     `curl -N -H 'Accept: application/x-ndjson' -H 'Authorization: Bearer <token>' … | jq -c 'select(.event != "heartbeat")'`
          */
         get: operations["streamGameEvents"];
         put?: never;
@@ -487,6 +495,14 @@ export interface paths {
          *     `game_id` and `entry.seq`. For exactly-once delivery of one game, use its own stream.
          *
          *     `curl -N -H 'Authorization: Bearer <teacher token>' localhost:8080/v1/classrooms/<id>/events`
+         *
+         *     **NDJSON.** With `Accept: application/x-ndjson` the same stream comes as one JSON object per
+         *     line (`GameStreamLine`): `{"event":"action","id":"12","data":{…}}`, the same events with the same
+         *     ids, and `{"event":"heartbeat"}` instead of the heartbeat comment (no `retry:` line). It
+         *     resumes the same way: send the last `id` received as `Last-Event-ID` or as the
+         *     `last_event_id` query parameter.
+         *
+         *     `curl -N -H 'Accept: application/x-ndjson' -H 'Authorization: Bearer <token>' … | jq -c 'select(.event != "heartbeat")'`
          */
         get: operations["streamClassroomEvents"];
         put?: never;
@@ -955,6 +971,82 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your webhook subscriptions, with how their deliveries go.
+         * @description The subscriptions the token made (the admin's, for the admin token), oldest first, with
+         *     `failures` (attempts failed in a row), `last_error`, `last_success_at`, and, for a disabled
+         *     subscription, `disabled_at` and `disabled_reason`. Secrets are not shown again.
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Subscribe your backend to a game's, a classroom's or every game's events (signed webhooks).
+         * @description The server calls `url` (`POST`, JSON) for each event the subscription asks for, so that a
+         *     backend can push "your turn" to a phone without holding a stream open. Who may subscribe:
+         *
+         *     - `scope: game` (`game_id`): a seat's token (that seat's player events, and the game's
+         *       entries), the creator's token or the classroom's teacher (every seat's player events, and
+         *       the entries);
+         *     - `scope: classroom` (`classroom_id`): its teacher, for every game of the classroom, those
+         *       created later included;
+         *     - `scope: service`: the operator's admin token, for every game.
+         *
+         *     Events (`events`, all of them when left out): the player events of `GET /v1/me/events`
+         *     (`game_started`, `your_turn`, `timed_out`, `game_ended`; `data` is a `PlayerEvent`) and
+         *     `entry` (one per history entry; `data` is a `WebhookEntryEvent`, which says which entry, not
+         *     what it holds: read it with `GET /v1/games/{id}/actions`, redacted for your token). No card
+         *     is in any webhook, so none reaches a subscriber who could not read it over the API.
+         *
+         *     **Signature** ([Standard Webhooks](https://www.standardwebhooks.com)): every call carries
+         *     `webhook-id` (the delivery's id, the same on every retry: use it to drop repeats),
+         *     `webhook-timestamp` (Unix seconds of this attempt: refuse one more than a few minutes old)
+         *     and `webhook-signature`: `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>`
+         *     keyed with the base64-decoded part of `secret` after `whsec_`. The `secret` is in this answer
+         *     only.
+         *
+         *     **Delivery**: at least once, a game's events in order (the next waits until the one before
+         *     is delivered); a 2xx answer within 10 s delivers; anything else (3xx included: redirects
+         *     are not followed) is tried again after 10 s, then twice as long each time up to 2 hours,
+         *     with jitter, 16 attempts in all (over 6 to 13 hours); then the subscription is disabled, as it
+         *     is at once by `410 Gone`, with `disabled_reason` saying why (see `GET /v1/webhooks`).
+         *     Webhooks go only to hosts the operator allows (never, by default, to a private, loopback or
+         *     link-local address): 422 `webhook_url_not_allowed` otherwise. A token holds at most 10
+         *     subscriptions (409 `webhook_quota_exceeded`).
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{webhook_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete one of your webhook subscriptions; what it had pending is dropped.
+         * @description Only the token that made the subscription (the admin token for the admin's) deletes it; for any other token it is 404 `webhook_not_found`. A delivery already being sent may still arrive.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/me/games": {
         parameters: {
             query?: never;
@@ -1025,6 +1117,14 @@ export interface paths {
          *     `GET /v1/games/{id}/events`).
          *
          *     `curl -N -H 'Authorization: Bearer <student token>' localhost:8080/v1/me/events`
+         *
+         *     **NDJSON.** With `Accept: application/x-ndjson` the same stream comes as one JSON object per
+         *     line (`PlayerStreamLine`): `{"event":"action","id":"12","data":{…}}`, the same events with the same
+         *     ids, and `{"event":"heartbeat"}` instead of the heartbeat comment (no `retry:` line). It
+         *     resumes the same way: send the last `id` received as `Last-Event-ID` or as the
+         *     `last_event_id` query parameter.
+         *
+         *     `curl -N -H 'Accept: application/x-ndjson' -H 'Authorization: Bearer <token>' … | jq -c 'select(.event != "heartbeat")'`
          */
         get: operations["streamMyEvents"];
         put?: never;
@@ -1996,6 +2096,133 @@ export interface components {
             id: string;
             data: components["schemas"]["PlayerEvent"];
         };
+        CreateWebhookRequest: {
+            scope: components["schemas"]["WebhookScope"];
+            /**
+             * Format: uuid
+             * @description The game (`scope: game`).
+             */
+            game_id?: string;
+            /**
+             * Format: uuid
+             * @description The classroom (`scope: classroom`).
+             */
+            classroom_id?: string;
+            /** @description An absolute http or https URL, without credentials, on a host the operator allows. */
+            url: string;
+            /** @description The events wanted; all of them when left out. */
+            events?: components["schemas"]["WebhookEventType"][];
+        };
+        /**
+         * @description `game`: one game (a seat's, the creator's or the teacher's token); `classroom`: every game of a classroom (its teacher); `service`: every game (the admin).
+         * @enum {string}
+         */
+        WebhookScope: "game" | "classroom" | "service";
+        /**
+         * @description A player event of `GET /v1/me/events`, or `entry` (one per history entry).
+         * @enum {string}
+         */
+        WebhookEventType: "game_started" | "your_turn" | "timed_out" | "game_ended" | "entry";
+        Webhook: {
+            /** Format: uuid */
+            id: string;
+            scope: components["schemas"]["WebhookScope"];
+            /** Format: uuid */
+            game_id?: string;
+            /** Format: uuid */
+            classroom_id?: string;
+            /** @description A seat's subscription: the seat whose player events it gets (the entries of the game too). */
+            seat?: number;
+            url: string;
+            events: components["schemas"]["WebhookEventType"][];
+            /** Format: date-time */
+            created_at: string;
+            /** @description Attempts that failed in a row (0 after a delivery). */
+            failures: number;
+            /** Format: date-time */
+            last_attempt_at?: string;
+            /** Format: date-time */
+            last_success_at?: string;
+            /** @description What the last failed attempt came to (`the receiver answered 500`, `no answer within the timeout`). */
+            last_error?: string;
+            /**
+             * Format: date-time
+             * @description Set once the subscription is disabled; it then gets nothing more (delete it and subscribe again).
+             */
+            disabled_at?: string;
+            disabled_reason?: string;
+        };
+        CreatedWebhook: components["schemas"]["Webhook"] & {
+            /**
+             * @description The signing secret, `whsec_` and base64 (Standard Webhooks); shown only here.
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw+1TCHlG4VYc=
+             */
+            secret: string;
+        };
+        WebhookList: {
+            webhooks: components["schemas"]["Webhook"][];
+        };
+        /**
+         * @description The body of a webhook (Standard Webhooks' shape): `type` says what `data` is, `timestamp`
+         *     when the event happened (an entry's time; a game's end, when it was sent out).
+         * @example {
+         *       "type": "your_turn",
+         *       "timestamp": "2026-12-01T10:00:04Z",
+         *       "data": {
+         *         "event": "your_turn",
+         *         "game_id": "5f0c5c8e-8d7e-4a52-9a43-0d2b1f6c7e11",
+         *         "game": "primed",
+         *         "seat": 1,
+         *         "seq": 4,
+         *         "version": 7,
+         *         "status": "active"
+         *       }
+         *     }
+         */
+        WebhookPayload: {
+            type: components["schemas"]["WebhookEventType"];
+            /** Format: date-time */
+            timestamp: string;
+            data: components["schemas"]["PlayerEvent"] | components["schemas"]["WebhookEntryEvent"];
+        };
+        /** @description The `data` of an `entry` webhook: which history entry was recorded (its action and outcome are read with `GET /v1/games/{id}/actions`). */
+        WebhookEntryEvent: {
+            /** Format: uuid */
+            game_id: string;
+            game: components["schemas"]["GameKind"];
+            /** Format: int64 */
+            seq: number;
+            /** @description The seat that acted; null for the start. */
+            seat: number | null;
+            /**
+             * Format: int64
+             * @description The game's version after the entry.
+             */
+            version: number;
+            status: components["schemas"]["GameStatus"];
+            /** @description The server acted for the seat because its turn clock ran out. */
+            timeout: boolean;
+            /** @description The service recorded it (a resignation, an abort), not a player's action. */
+            service: boolean;
+        };
+        /** @description A heartbeat line of a stream read as NDJSON (`Accept: application/x-ndjson`): skip it. It has no `id` and does not move the resume point. */
+        StreamHeartbeatMessage: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "heartbeat";
+        };
+        /**
+         * @description One line of a game's or a classroom's event stream read as NDJSON: a `GameStreamEvent`
+         *     message as one JSON object (`data` is the JSON itself, not a string), or a heartbeat.
+         */
+        GameStreamLine: components["schemas"]["GameActionMessage"] | components["schemas"]["GameEndMessage"] | components["schemas"]["StreamErrorMessage"] | components["schemas"]["StreamHeartbeatMessage"];
+        /**
+         * @description One line of `GET /v1/me/events` read as NDJSON: a `PlayerStreamEvent` message as one JSON
+         *     object (`data` is the JSON itself, not a string), or a heartbeat.
+         */
+        PlayerStreamLine: components["schemas"]["PlayerEventMessage"] | components["schemas"]["StreamErrorMessage"] | components["schemas"]["StreamHeartbeatMessage"];
         ActionResult: {
             entry: components["schemas"]["HistoryEntry"];
             game: components["schemas"]["Game"];
@@ -4624,6 +4851,8 @@ export interface operations {
             query?: {
                 /** @description Send only entries with a greater `seq`. */
                 since?: number;
+                /** @description The same as `Last-Event-ID`, for clients that cannot send headers; the header wins when both are sent. */
+                last_event_id?: string;
                 /**
                  * @description The seat or creator token, for clients that cannot send `Authorization: Bearer`
                  *     (browsers' `EventSource`). The header wins when both are sent.
@@ -4648,6 +4877,7 @@ export interface operations {
                 };
                 content: {
                     "text/event-stream": string;
+                    "application/x-ndjson": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4663,6 +4893,8 @@ export interface operations {
             query?: {
                 /** @description Replay the entries recorded at or after this time. */
                 since?: string;
+                /** @description The same as `Last-Event-ID`, for clients that cannot send headers; the header wins when both are sent. */
+                last_event_id?: string;
                 /**
                  * @description The teacher token, for clients that cannot send `Authorization: Bearer` (browsers'
                  *     `EventSource`). The header wins when both are sent.
@@ -4687,6 +4919,7 @@ export interface operations {
                 };
                 content: {
                     "text/event-stream": string;
+                    "application/x-ndjson": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5431,6 +5664,102 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscriptions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "scope": "game",
+                 *       "game_id": "5f0c5c8e-8d7e-4a52-9a43-0d2b1f6c7e11",
+                 *       "url": "https://push.example.com/primegames",
+                 *       "events": [
+                 *         "your_turn",
+                 *         "game_ended"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description The subscription and its signing secret (shown only here). */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedWebhook"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     listMyGames: {
         parameters: {
             query?: {
@@ -5468,6 +5797,8 @@ export interface operations {
     streamMyEvents: {
         parameters: {
             query?: {
+                /** @description The same as `Last-Event-ID`, for clients that cannot send headers; the header wins when both are sent. */
+                last_event_id?: string;
                 /**
                  * @description The student or seat token, for clients that cannot send `Authorization: Bearer`
                  *     (browsers' `EventSource`). The header wins when both are sent.
@@ -5501,6 +5832,12 @@ export interface operations {
                      *     data: {"event":"your_turn","game_id":"5f0c5c8e-8d7e-4a52-9a43-0d2b1f6c7e11","game":"primed","seat":1,"seq":4,"version":7,"status":"active"}
                      */
                     "text/event-stream": string;
+                    /**
+                     * @example {"event":"game_started","id":"1:1764613000000;5f0c5c8e-8d7e-4a52-9a43-0d2b1f6c7e11:0:0","data":{"event":"game_started","game_id":"5f0c5c8e-8d7e-4a52-9a43-0d2b1f6c7e11","game":"primed","seat":1,"seq":0,"version":3,"status":"active"}}
+                     *     {"event":"heartbeat"}
+                     *     {"event":"your_turn","id":"1:1764613000000;5f0c5c8e-8d7e-4a52-9a43-0d2b1f6c7e11:4:2","data":{"event":"your_turn","game_id":"5f0c5c8e-8d7e-4a52-9a43-0d2b1f6c7e11","game":"primed","seat":1,"seq":4,"version":7,"status":"active"}}
+                     */
+                    "application/x-ndjson": string;
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -1,0 +1,90 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/google/uuid"
+	"github.com/labstack/echo/v4"
+
+	"primegames/api/openapi"
+	"primegames/play"
+)
+
+// CreateWebhook subscribes the caller's backend to signed webhooks; the answer holds the secret.
+func (s *Server) CreateWebhook(c echo.Context) error {
+	principal, err := principalOf(c)
+	if err != nil {
+		return err
+	}
+	var req openapi.CreateWebhookRequest
+	if err := bindJSON(c, &req); err != nil {
+		return err
+	}
+	in := play.NewWebhookRequest{Scope: play.WebhookScope(req.Scope), URL: req.Url}
+	if req.GameId != nil {
+		in.GameID = req.GameId.String()
+	}
+	if req.ClassroomId != nil {
+		in.ClassroomID = req.ClassroomId.String()
+	}
+	for _, e := range deref(req.Events) {
+		in.Events = append(in.Events, string(e))
+	}
+	w, secret, err := s.play.CreateWebhook(c.Request().Context(), principal, in)
+	if err != nil {
+		return err
+	}
+	body := webhookBody(w)
+	c.Response().Header().Set("Location", "/v1/webhooks/"+w.ID)
+	return c.JSON(http.StatusCreated, openapi.CreatedWebhook{
+		Id: body.Id, Scope: body.Scope, GameId: body.GameId, ClassroomId: body.ClassroomId, Seat: body.Seat, Url: body.Url,
+		Events: body.Events, CreatedAt: body.CreatedAt, Failures: body.Failures, Secret: secret,
+	})
+}
+
+// ListWebhooks lists the caller's subscriptions with how their deliveries go.
+func (s *Server) ListWebhooks(c echo.Context) error {
+	principal, err := principalOf(c)
+	if err != nil {
+		return err
+	}
+	list, err := s.play.Webhooks(c.Request().Context(), principal)
+	if err != nil {
+		return err
+	}
+	body := openapi.WebhookList{Webhooks: make([]openapi.Webhook, len(list))}
+	for i := range list {
+		body.Webhooks[i] = webhookBody(&list[i])
+	}
+	return c.JSON(http.StatusOK, body)
+}
+
+// DeleteWebhook deletes one of the caller's subscriptions.
+func (s *Server) DeleteWebhook(c echo.Context, id uuid.UUID) error {
+	principal, err := principalOf(c)
+	if err != nil {
+		return err
+	}
+	if err := s.play.DeleteWebhook(c.Request().Context(), principal, id.String()); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
+}
+
+func webhookBody(w *play.Webhook) openapi.Webhook {
+	body := openapi.Webhook{
+		Id: mustUUID(w.ID), Scope: openapi.WebhookScope(w.Scope), Seat: w.Seat, Url: w.URL, CreatedAt: w.CreatedAt,
+		Failures: w.Failures, LastAttemptAt: w.LastAttemptAt, LastSuccessAt: w.LastSuccessAt, LastError: w.LastError,
+		DisabledAt: w.DisabledAt, DisabledReason: w.DisabledReason, Events: make([]openapi.WebhookEventType, len(w.Events)),
+	}
+	if w.GameID != nil {
+		body.GameId = ptr(mustUUID(*w.GameID))
+	}
+	if w.ClassroomID != nil {
+		body.ClassroomId = ptr(mustUUID(*w.ClassroomID))
+	}
+	for i, e := range w.Events {
+		body.Events[i] = openapi.WebhookEventType(e)
+	}
+	return body
+}

@@ -1,0 +1,205 @@
+// Package outbound is the service's one HTTP client to the outside: it sends webhooks where the
+// operator allows them and nowhere else. Its guard against server-side request forgery is checked
+// when it dials, against the address the name resolved to, so that a name that resolves to the
+// service's own network at sending time (DNS rebinding) is refused as well as a literal address.
+package outbound
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/netip"
+	"net/url"
+	"strings"
+	"syscall"
+	"time"
+
+	"primegames/play"
+)
+
+// Config says where webhooks may go and bounds each request.
+type Config struct {
+	// AllowedHosts, when not empty, are the only hosts a webhook URL may name: a name ("hooks.example.com"),
+	// a domain and its subdomains ("*.example.com"), an address or a network ("10.1.2.0/24").
+	// An address or network listed here may be dialled even if it is private or loopback: that is
+	// how an operator allows a receiver inside their own network.
+	AllowedHosts []string
+	// Timeout bounds one request, from dialling to the end of the answer read.
+	Timeout time.Duration
+	// MaxResponse bounds what is read of an answer; the rest is dropped.
+	MaxResponse int64
+}
+
+// Defaults: 10 s per request (Standard Webhooks suggests 15 to 30 s of waiting at most; the
+// service's worker slots are few), 64 KiB of answer read.
+const (
+	DefaultTimeout     = 10 * time.Second
+	DefaultMaxResponse = 64 << 10
+)
+
+// Sender sends webhooks. It implements play.WebhookSender.
+type Sender struct {
+	cfg      Config
+	names    []string       // allowed names, lower case; "*.x" allows x's subdomains
+	networks []netip.Prefix // allowed addresses and networks (dialled even when private)
+	client   *http.Client
+}
+
+var _ play.WebhookSender = (*Sender)(nil)
+
+// New makes a sender; it refuses an entry of AllowedHosts it cannot read.
+func New(cfg Config) (*Sender, error) {
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = DefaultTimeout
+	}
+	if cfg.MaxResponse <= 0 {
+		cfg.MaxResponse = DefaultMaxResponse
+	}
+	s := &Sender{cfg: cfg}
+	for _, h := range cfg.AllowedHosts {
+		h = strings.ToLower(strings.TrimSpace(h))
+		switch {
+		case h == "":
+		case strings.Contains(h, "/"):
+			p, err := netip.ParsePrefix(h)
+			if err != nil {
+				return nil, fmt.Errorf("allowed webhook host %q: %w", h, err)
+			}
+			s.networks = append(s.networks, p.Masked())
+		default:
+			if a, err := netip.ParseAddr(h); err == nil {
+				s.networks = append(s.networks, netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()))
+				continue
+			}
+			s.names = append(s.names, h)
+		}
+	}
+	dialer := &net.Dialer{Timeout: cfg.Timeout, Control: s.checkDial}
+	transport := &http.Transport{
+		Proxy:                 nil, // a proxy would dial for us, past the guard
+		DialContext:           dialer.DialContext,
+		TLSHandshakeTimeout:   cfg.Timeout,
+		ResponseHeaderTimeout: cfg.Timeout,
+		MaxIdleConnsPerHost:   4,
+		IdleConnTimeout:       time.Minute,
+	}
+	s.client = &http.Client{
+		Transport: transport,
+		Timeout:   cfg.Timeout,
+		// Standard Webhooks: a redirect is a failure (update the URL instead); following one would
+		// also lead past CheckURL.
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
+	return s, nil
+}
+
+// CheckURL refuses a URL whose host the allow list leaves out, or that names a literal address
+// the sender would refuse to dial.
+func (s *Sender) CheckURL(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return err
+	}
+	host := strings.ToLower(u.Hostname())
+	if a, err := netip.ParseAddr(host); err == nil {
+		if s.listed(a.Unmap()) {
+			return nil
+		}
+		if len(s.names) > 0 || len(s.networks) > 0 {
+			return fmt.Errorf("the address %s is not among the allowed webhook hosts", a)
+		}
+		return s.checkAddr(a.Unmap())
+	}
+	if len(s.names) == 0 && len(s.networks) == 0 {
+		return nil // any public host; its addresses are checked when dialled
+	}
+	for _, n := range s.names {
+		if host == n || strings.HasPrefix(n, "*.") && strings.HasSuffix(host, n[1:]) {
+			return nil
+		}
+	}
+	return fmt.Errorf("the host %s is not among the allowed webhook hosts", host)
+}
+
+// listed reports whether a lies in an allowed address or network.
+func (s *Sender) listed(a netip.Addr) bool {
+	for _, p := range s.networks {
+		if p.Contains(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkAddr refuses to dial an address of the service's own network (loopback, private,
+// link-local, …) unless the allow list names it.
+func (s *Sender) checkAddr(a netip.Addr) error {
+	if !s.listed(a) && !public(a) {
+		return fmt.Errorf("the address %s is not public (loopback, private, link-local or reserved) and not allowed", a)
+	}
+	return nil
+}
+
+// errRefused marks a dial the guard refused.
+var errRefused = errors.New("webhook address refused")
+
+// checkDial is the dialer's Control: it sees the address the connection is about to be made to.
+func (s *Sender) checkDial(_, address string, _ syscall.RawConn) error {
+	ap, err := netip.ParseAddrPort(address)
+	if err != nil {
+		return fmt.Errorf("%w: %v", errRefused, err)
+	}
+	if err := s.checkAddr(ap.Addr().Unmap()); err != nil {
+		return fmt.Errorf("%w: %v", errRefused, err)
+	}
+	return nil
+}
+
+// cgnat is the shared address space of carrier-grade NAT (RFC 6598), private in all but name.
+var cgnat = netip.MustParsePrefix("100.64.0.0/10")
+
+// public reports whether a is an address on the public internet.
+func public(a netip.Addr) bool {
+	return a.IsGlobalUnicast() && !a.IsPrivate() && !cgnat.Contains(a) &&
+		!a.IsLoopback() && !a.IsLinkLocalUnicast() && !a.IsUnspecified() && !a.IsMulticast()
+}
+
+// Send posts body with the Standard Webhooks headers and reads at most MaxResponse of the answer.
+func (s *Sender) Send(ctx context.Context, raw string, h play.WebhookHeaders, body []byte) (int, error) {
+	if err := s.CheckURL(raw); err != nil {
+		return 0, err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, raw, bytes.NewReader(body))
+	if err != nil {
+		return 0, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("User-Agent", "primegames-webhooks")
+	req.Header.Set("webhook-id", h.ID)
+	req.Header.Set("webhook-timestamp", h.Timestamp)
+	req.Header.Set("webhook-signature", h.Signature)
+	resp, err := s.client.Do(req)
+	if err != nil {
+		return 0, describe(err)
+	}
+	defer resp.Body.Close()
+	_, _ = io.CopyN(io.Discard, resp.Body, s.cfg.MaxResponse) // an answer cut short changes nothing
+	return resp.StatusCode, nil
+}
+
+// describe turns a failed request into the sentence a subscription shows as its last error.
+func describe(err error) error {
+	var ne net.Error
+	switch {
+	case errors.Is(err, errRefused):
+		return err
+	case errors.As(err, &ne) && ne.Timeout():
+		return errors.New("no answer within the timeout")
+	default:
+		return fmt.Errorf("the request failed: %v", errors.Unwrap(err))
+	}
+}
