@@ -5223,9 +5223,17 @@ type ClientWithResponsesInterface interface {
 	ListMyGamesWithResponse(ctx context.Context, params *ListMyGamesParams, reqEditors ...RequestEditorFn) (*ListMyGamesResponse, error)
 }
 
+// GetDocsResponse200Headers the declared response headers of an HTTP 200 response for GetDocs
+type GetDocsResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // GetDocsResponse429Headers the declared response headers of an HTTP 429 response for GetDocs
 type GetDocsResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 type GetDocsResponse struct {
@@ -5235,6 +5243,8 @@ type GetDocsResponse struct {
 	ApplicationproblemJSON413 *BodyNotAllowed
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationproblemJSON429 *TooManyRequests
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetDocsResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetDocsResponse429Headers
 }
@@ -5278,9 +5288,17 @@ func (r GetDocsResponse) ContentType() string {
 	return ""
 }
 
+// GetDocsAssetResponse200Headers the declared response headers of an HTTP 200 response for GetDocsAsset
+type GetDocsAssetResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // GetDocsAssetResponse429Headers the declared response headers of an HTTP 429 response for GetDocsAsset
 type GetDocsAssetResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 type GetDocsAssetResponse struct {
@@ -5292,6 +5310,8 @@ type GetDocsAssetResponse struct {
 	ApplicationproblemJSON413 *BodyNotAllowed
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationproblemJSON429 *TooManyRequests
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetDocsAssetResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetDocsAssetResponse429Headers
 }
@@ -5429,9 +5449,17 @@ func (r GetMetricsResponse) ContentType() string {
 	return ""
 }
 
+// GetOpenAPIResponse200Headers the declared response headers of an HTTP 200 response for GetOpenAPI
+type GetOpenAPIResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // GetOpenAPIResponse429Headers the declared response headers of an HTTP 429 response for GetOpenAPI
 type GetOpenAPIResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 type GetOpenAPIResponse struct {
@@ -5443,6 +5471,8 @@ type GetOpenAPIResponse struct {
 	ApplicationproblemJSON413 *BodyNotAllowed
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationproblemJSON429 *TooManyRequests
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetOpenAPIResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetOpenAPIResponse429Headers
 }
@@ -5555,13 +5585,17 @@ func (r GetReadyzResponse) ContentType() string {
 
 // GetPrimeClimbBoardPictureResponse200Headers the declared response headers of an HTTP 200 response for GetPrimeClimbBoardPicture
 type GetPrimeClimbBoardPictureResponse200Headers struct {
-	CacheControl *string
-	ETag         *string
+	CacheControl    *string
+	ETag            *string
+	RateLimit       *string
+	RateLimitPolicy *string
 }
 
 // GetPrimeClimbBoardPictureResponse429Headers the declared response headers of an HTTP 429 response for GetPrimeClimbBoardPicture
 type GetPrimeClimbBoardPictureResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 type GetPrimeClimbBoardPictureResponse struct {
@@ -5618,12 +5652,16 @@ func (r GetPrimeClimbBoardPictureResponse) ContentType() string {
 
 // GetBoardResponse200Headers the declared response headers of an HTTP 200 response for GetBoard
 type GetBoardResponse200Headers struct {
-	CacheControl *string
+	CacheControl    *string
+	RateLimit       *string
+	RateLimitPolicy *string
 }
 
 // GetBoardResponse429Headers the declared response headers of an HTTP 429 response for GetBoard
 type GetBoardResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 type GetBoardResponse struct {
@@ -5692,6 +5730,12 @@ func (r GetBoardResponse) ContentType() string {
 	return ""
 }
 
+// CreateClassroomResponse201Headers the declared response headers of an HTTP 201 response for CreateClassroom
+type CreateClassroomResponse201Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // CreateClassroomResponse401Headers the declared response headers of an HTTP 401 response for CreateClassroom
 type CreateClassroomResponse401Headers struct {
 	WWWAuthenticate string
@@ -5699,7 +5743,9 @@ type CreateClassroomResponse401Headers struct {
 
 // CreateClassroomResponse429Headers the declared response headers of an HTTP 429 response for CreateClassroom
 type CreateClassroomResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // CreateClassroomResponse503Headers the declared response headers of an HTTP 503 response for CreateClassroom
@@ -5726,6 +5772,8 @@ type CreateClassroomResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Unavailable
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *CreateClassroomResponse201Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *CreateClassroomResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -5803,9 +5851,17 @@ func (r CreateClassroomResponse) ContentType() string {
 	return ""
 }
 
+// JoinClassroomResponse201Headers the declared response headers of an HTTP 201 response for JoinClassroom
+type JoinClassroomResponse201Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // JoinClassroomResponse429Headers the declared response headers of an HTTP 429 response for JoinClassroom
 type JoinClassroomResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // JoinClassroomResponse503Headers the declared response headers of an HTTP 503 response for JoinClassroom
@@ -5834,6 +5890,8 @@ type JoinClassroomResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Unavailable
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *JoinClassroomResponse201Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *JoinClassroomResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -5914,6 +5972,12 @@ func (r JoinClassroomResponse) ContentType() string {
 	return ""
 }
 
+// GetClassroomResponse200Headers the declared response headers of an HTTP 200 response for GetClassroom
+type GetClassroomResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // GetClassroomResponse401Headers the declared response headers of an HTTP 401 response for GetClassroom
 type GetClassroomResponse401Headers struct {
 	WWWAuthenticate string
@@ -5921,7 +5985,9 @@ type GetClassroomResponse401Headers struct {
 
 // GetClassroomResponse429Headers the declared response headers of an HTTP 429 response for GetClassroom
 type GetClassroomResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // GetClassroomResponse503Headers the declared response headers of an HTTP 503 response for GetClassroom
@@ -5946,6 +6012,8 @@ type GetClassroomResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetClassroomResponse200Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *GetClassroomResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -6018,6 +6086,12 @@ func (r GetClassroomResponse) ContentType() string {
 	return ""
 }
 
+// StreamClassroomEventsResponse200Headers the declared response headers of an HTTP 200 response for StreamClassroomEvents
+type StreamClassroomEventsResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // StreamClassroomEventsResponse401Headers the declared response headers of an HTTP 401 response for StreamClassroomEvents
 type StreamClassroomEventsResponse401Headers struct {
 	WWWAuthenticate string
@@ -6025,7 +6099,9 @@ type StreamClassroomEventsResponse401Headers struct {
 
 // StreamClassroomEventsResponse429Headers the declared response headers of an HTTP 429 response for StreamClassroomEvents
 type StreamClassroomEventsResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // StreamClassroomEventsResponse503Headers the declared response headers of an HTTP 503 response for StreamClassroomEvents
@@ -6048,6 +6124,8 @@ type StreamClassroomEventsResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *StreamsFull
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *StreamClassroomEventsResponse200Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *StreamClassroomEventsResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -6115,6 +6193,12 @@ func (r StreamClassroomEventsResponse) ContentType() string {
 	return ""
 }
 
+// ListClassroomGamesResponse200Headers the declared response headers of an HTTP 200 response for ListClassroomGames
+type ListClassroomGamesResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // ListClassroomGamesResponse401Headers the declared response headers of an HTTP 401 response for ListClassroomGames
 type ListClassroomGamesResponse401Headers struct {
 	WWWAuthenticate string
@@ -6122,7 +6206,9 @@ type ListClassroomGamesResponse401Headers struct {
 
 // ListClassroomGamesResponse429Headers the declared response headers of an HTTP 429 response for ListClassroomGames
 type ListClassroomGamesResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // ListClassroomGamesResponse503Headers the declared response headers of an HTTP 503 response for ListClassroomGames
@@ -6147,6 +6233,8 @@ type ListClassroomGamesResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListClassroomGamesResponse200Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ListClassroomGamesResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -6219,6 +6307,12 @@ func (r ListClassroomGamesResponse) ContentType() string {
 	return ""
 }
 
+// CreateClassroomGamesResponse201Headers the declared response headers of an HTTP 201 response for CreateClassroomGames
+type CreateClassroomGamesResponse201Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // CreateClassroomGamesResponse401Headers the declared response headers of an HTTP 401 response for CreateClassroomGames
 type CreateClassroomGamesResponse401Headers struct {
 	WWWAuthenticate string
@@ -6226,7 +6320,9 @@ type CreateClassroomGamesResponse401Headers struct {
 
 // CreateClassroomGamesResponse429Headers the declared response headers of an HTTP 429 response for CreateClassroomGames
 type CreateClassroomGamesResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // CreateClassroomGamesResponse503Headers the declared response headers of an HTTP 503 response for CreateClassroomGames
@@ -6255,6 +6351,8 @@ type CreateClassroomGamesResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Unavailable
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *CreateClassroomGamesResponse201Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *CreateClassroomGamesResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -6337,6 +6435,12 @@ func (r CreateClassroomGamesResponse) ContentType() string {
 	return ""
 }
 
+// RotateJoinCodeResponse200Headers the declared response headers of an HTTP 200 response for RotateJoinCode
+type RotateJoinCodeResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // RotateJoinCodeResponse401Headers the declared response headers of an HTTP 401 response for RotateJoinCode
 type RotateJoinCodeResponse401Headers struct {
 	WWWAuthenticate string
@@ -6344,7 +6448,9 @@ type RotateJoinCodeResponse401Headers struct {
 
 // RotateJoinCodeResponse429Headers the declared response headers of an HTTP 429 response for RotateJoinCode
 type RotateJoinCodeResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // RotateJoinCodeResponse503Headers the declared response headers of an HTTP 503 response for RotateJoinCode
@@ -6369,6 +6475,8 @@ type RotateJoinCodeResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *RotateJoinCodeResponse200Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *RotateJoinCodeResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -6441,6 +6549,12 @@ func (r RotateJoinCodeResponse) ContentType() string {
 	return ""
 }
 
+// GetClassroomStatsResponse200Headers the declared response headers of an HTTP 200 response for GetClassroomStats
+type GetClassroomStatsResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // GetClassroomStatsResponse401Headers the declared response headers of an HTTP 401 response for GetClassroomStats
 type GetClassroomStatsResponse401Headers struct {
 	WWWAuthenticate string
@@ -6448,7 +6562,9 @@ type GetClassroomStatsResponse401Headers struct {
 
 // GetClassroomStatsResponse429Headers the declared response headers of an HTTP 429 response for GetClassroomStats
 type GetClassroomStatsResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // GetClassroomStatsResponse503Headers the declared response headers of an HTTP 503 response for GetClassroomStats
@@ -6473,6 +6589,8 @@ type GetClassroomStatsResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Busy
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetClassroomStatsResponse200Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *GetClassroomStatsResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -6545,6 +6663,12 @@ func (r GetClassroomStatsResponse) ContentType() string {
 	return ""
 }
 
+// ListStudentsResponse200Headers the declared response headers of an HTTP 200 response for ListStudents
+type ListStudentsResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // ListStudentsResponse401Headers the declared response headers of an HTTP 401 response for ListStudents
 type ListStudentsResponse401Headers struct {
 	WWWAuthenticate string
@@ -6552,7 +6676,9 @@ type ListStudentsResponse401Headers struct {
 
 // ListStudentsResponse429Headers the declared response headers of an HTTP 429 response for ListStudents
 type ListStudentsResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // ListStudentsResponse503Headers the declared response headers of an HTTP 503 response for ListStudents
@@ -6577,6 +6703,8 @@ type ListStudentsResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListStudentsResponse200Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ListStudentsResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -6649,6 +6777,12 @@ func (r ListStudentsResponse) ContentType() string {
 	return ""
 }
 
+// RemoveStudentResponse204Headers the declared response headers of an HTTP 204 response for RemoveStudent
+type RemoveStudentResponse204Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // RemoveStudentResponse401Headers the declared response headers of an HTTP 401 response for RemoveStudent
 type RemoveStudentResponse401Headers struct {
 	WWWAuthenticate string
@@ -6656,7 +6790,9 @@ type RemoveStudentResponse401Headers struct {
 
 // RemoveStudentResponse429Headers the declared response headers of an HTTP 429 response for RemoveStudent
 type RemoveStudentResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // RemoveStudentResponse503Headers the declared response headers of an HTTP 503 response for RemoveStudent
@@ -6679,6 +6815,8 @@ type RemoveStudentResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Unavailable
+	// Headers204 the parsed response headers for an HTTP 204 response
+	Headers204 *RemoveStudentResponse204Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *RemoveStudentResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -6746,6 +6884,12 @@ func (r RemoveStudentResponse) ContentType() string {
 	return ""
 }
 
+// RenameStudentResponse200Headers the declared response headers of an HTTP 200 response for RenameStudent
+type RenameStudentResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // RenameStudentResponse401Headers the declared response headers of an HTTP 401 response for RenameStudent
 type RenameStudentResponse401Headers struct {
 	WWWAuthenticate string
@@ -6753,7 +6897,9 @@ type RenameStudentResponse401Headers struct {
 
 // RenameStudentResponse429Headers the declared response headers of an HTTP 429 response for RenameStudent
 type RenameStudentResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // RenameStudentResponse503Headers the declared response headers of an HTTP 503 response for RenameStudent
@@ -6784,6 +6930,8 @@ type RenameStudentResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *RenameStudentResponse200Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *RenameStudentResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -6871,6 +7019,12 @@ func (r RenameStudentResponse) ContentType() string {
 	return ""
 }
 
+// EraseStudentResponse200Headers the declared response headers of an HTTP 200 response for EraseStudent
+type EraseStudentResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // EraseStudentResponse401Headers the declared response headers of an HTTP 401 response for EraseStudent
 type EraseStudentResponse401Headers struct {
 	WWWAuthenticate string
@@ -6878,7 +7032,9 @@ type EraseStudentResponse401Headers struct {
 
 // EraseStudentResponse429Headers the declared response headers of an HTTP 429 response for EraseStudent
 type EraseStudentResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // EraseStudentResponse503Headers the declared response headers of an HTTP 503 response for EraseStudent
@@ -6905,6 +7061,8 @@ type EraseStudentResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *EraseStudentResponse200Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *EraseStudentResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -6982,6 +7140,12 @@ func (r EraseStudentResponse) ContentType() string {
 	return ""
 }
 
+// ReissueStudentTokenResponse200Headers the declared response headers of an HTTP 200 response for ReissueStudentToken
+type ReissueStudentTokenResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // ReissueStudentTokenResponse401Headers the declared response headers of an HTTP 401 response for ReissueStudentToken
 type ReissueStudentTokenResponse401Headers struct {
 	WWWAuthenticate string
@@ -6989,7 +7153,9 @@ type ReissueStudentTokenResponse401Headers struct {
 
 // ReissueStudentTokenResponse429Headers the declared response headers of an HTTP 429 response for ReissueStudentToken
 type ReissueStudentTokenResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // ReissueStudentTokenResponse503Headers the declared response headers of an HTTP 503 response for ReissueStudentToken
@@ -7014,6 +7180,8 @@ type ReissueStudentTokenResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ReissueStudentTokenResponse200Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ReissueStudentTokenResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -7086,6 +7254,12 @@ func (r ReissueStudentTokenResponse) ContentType() string {
 	return ""
 }
 
+// RotateTeacherTokenResponse200Headers the declared response headers of an HTTP 200 response for RotateTeacherToken
+type RotateTeacherTokenResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // RotateTeacherTokenResponse401Headers the declared response headers of an HTTP 401 response for RotateTeacherToken
 type RotateTeacherTokenResponse401Headers struct {
 	WWWAuthenticate string
@@ -7093,7 +7267,9 @@ type RotateTeacherTokenResponse401Headers struct {
 
 // RotateTeacherTokenResponse429Headers the declared response headers of an HTTP 429 response for RotateTeacherToken
 type RotateTeacherTokenResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // RotateTeacherTokenResponse503Headers the declared response headers of an HTTP 503 response for RotateTeacherToken
@@ -7118,6 +7294,8 @@ type RotateTeacherTokenResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *RotateTeacherTokenResponse200Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *RotateTeacherTokenResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -7190,6 +7368,12 @@ func (r RotateTeacherTokenResponse) ContentType() string {
 	return ""
 }
 
+// ListGamesResponse200Headers the declared response headers of an HTTP 200 response for ListGames
+type ListGamesResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // ListGamesResponse401Headers the declared response headers of an HTTP 401 response for ListGames
 type ListGamesResponse401Headers struct {
 	WWWAuthenticate string
@@ -7197,7 +7381,9 @@ type ListGamesResponse401Headers struct {
 
 // ListGamesResponse429Headers the declared response headers of an HTTP 429 response for ListGames
 type ListGamesResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // ListGamesResponse503Headers the declared response headers of an HTTP 503 response for ListGames
@@ -7220,6 +7406,8 @@ type ListGamesResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListGamesResponse200Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ListGamesResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -7289,8 +7477,10 @@ func (r ListGamesResponse) ContentType() string {
 
 // CreateGameResponse201Headers the declared response headers of an HTTP 201 response for CreateGame
 type CreateGameResponse201Headers struct {
-	ETag     *string
-	Location *string
+	ETag            *string
+	Location        *string
+	RateLimit       *string
+	RateLimitPolicy *string
 }
 
 // CreateGameResponse401Headers the declared response headers of an HTTP 401 response for CreateGame
@@ -7300,7 +7490,9 @@ type CreateGameResponse401Headers struct {
 
 // CreateGameResponse429Headers the declared response headers of an HTTP 429 response for CreateGame
 type CreateGameResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // CreateGameResponse503Headers the declared response headers of an HTTP 503 response for CreateGame
@@ -7415,7 +7607,9 @@ func (r CreateGameResponse) ContentType() string {
 
 // GetGameResponse200Headers the declared response headers of an HTTP 200 response for GetGame
 type GetGameResponse200Headers struct {
-	ETag *string
+	ETag            *string
+	RateLimit       *string
+	RateLimitPolicy *string
 }
 
 // GetGameResponse401Headers the declared response headers of an HTTP 401 response for GetGame
@@ -7425,7 +7619,9 @@ type GetGameResponse401Headers struct {
 
 // GetGameResponse429Headers the declared response headers of an HTTP 429 response for GetGame
 type GetGameResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // GetGameResponse503Headers the declared response headers of an HTTP 503 response for GetGame
@@ -7524,6 +7720,12 @@ func (r GetGameResponse) ContentType() string {
 	return ""
 }
 
+// AbortGameResponse200Headers the declared response headers of an HTTP 200 response for AbortGame
+type AbortGameResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // AbortGameResponse401Headers the declared response headers of an HTTP 401 response for AbortGame
 type AbortGameResponse401Headers struct {
 	WWWAuthenticate string
@@ -7531,7 +7733,9 @@ type AbortGameResponse401Headers struct {
 
 // AbortGameResponse429Headers the declared response headers of an HTTP 429 response for AbortGame
 type AbortGameResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // AbortGameResponse503Headers the declared response headers of an HTTP 503 response for AbortGame
@@ -7560,6 +7764,8 @@ type AbortGameResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *AbortGameResponse200Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *AbortGameResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -7642,6 +7848,12 @@ func (r AbortGameResponse) ContentType() string {
 	return ""
 }
 
+// ListActionsResponse200Headers the declared response headers of an HTTP 200 response for ListActions
+type ListActionsResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // ListActionsResponse401Headers the declared response headers of an HTTP 401 response for ListActions
 type ListActionsResponse401Headers struct {
 	WWWAuthenticate string
@@ -7649,7 +7861,9 @@ type ListActionsResponse401Headers struct {
 
 // ListActionsResponse429Headers the declared response headers of an HTTP 429 response for ListActions
 type ListActionsResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // ListActionsResponse503Headers the declared response headers of an HTTP 503 response for ListActions
@@ -7674,6 +7888,8 @@ type ListActionsResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListActionsResponse200Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ListActionsResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -7748,7 +7964,9 @@ func (r ListActionsResponse) ContentType() string {
 
 // PostActionResponse201Headers the declared response headers of an HTTP 201 response for PostAction
 type PostActionResponse201Headers struct {
-	ETag *string
+	ETag            *string
+	RateLimit       *string
+	RateLimitPolicy *string
 }
 
 // PostActionResponse401Headers the declared response headers of an HTTP 401 response for PostAction
@@ -7758,7 +7976,9 @@ type PostActionResponse401Headers struct {
 
 // PostActionResponse429Headers the declared response headers of an HTTP 429 response for PostAction
 type PostActionResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // PostActionResponse503Headers the declared response headers of an HTTP 503 response for PostAction
@@ -7899,6 +8119,12 @@ func (r PostActionResponse) ContentType() string {
 	return ""
 }
 
+// ListAttemptsResponse200Headers the declared response headers of an HTTP 200 response for ListAttempts
+type ListAttemptsResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // ListAttemptsResponse401Headers the declared response headers of an HTTP 401 response for ListAttempts
 type ListAttemptsResponse401Headers struct {
 	WWWAuthenticate string
@@ -7906,7 +8132,9 @@ type ListAttemptsResponse401Headers struct {
 
 // ListAttemptsResponse429Headers the declared response headers of an HTTP 429 response for ListAttempts
 type ListAttemptsResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // ListAttemptsResponse503Headers the declared response headers of an HTTP 503 response for ListAttempts
@@ -7933,6 +8161,8 @@ type ListAttemptsResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListAttemptsResponse200Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ListAttemptsResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -8010,6 +8240,12 @@ func (r ListAttemptsResponse) ContentType() string {
 	return ""
 }
 
+// StreamGameEventsResponse200Headers the declared response headers of an HTTP 200 response for StreamGameEvents
+type StreamGameEventsResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // StreamGameEventsResponse401Headers the declared response headers of an HTTP 401 response for StreamGameEvents
 type StreamGameEventsResponse401Headers struct {
 	WWWAuthenticate string
@@ -8017,7 +8253,9 @@ type StreamGameEventsResponse401Headers struct {
 
 // StreamGameEventsResponse429Headers the declared response headers of an HTTP 429 response for StreamGameEvents
 type StreamGameEventsResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // StreamGameEventsResponse503Headers the declared response headers of an HTTP 503 response for StreamGameEvents
@@ -8040,6 +8278,8 @@ type StreamGameEventsResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *StreamsFull
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *StreamGameEventsResponse200Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *StreamGameEventsResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -8107,6 +8347,12 @@ func (r StreamGameEventsResponse) ContentType() string {
 	return ""
 }
 
+// GetHintResponse200Headers the declared response headers of an HTTP 200 response for GetHint
+type GetHintResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // GetHintResponse401Headers the declared response headers of an HTTP 401 response for GetHint
 type GetHintResponse401Headers struct {
 	WWWAuthenticate string
@@ -8114,7 +8360,9 @@ type GetHintResponse401Headers struct {
 
 // GetHintResponse429Headers the declared response headers of an HTTP 429 response for GetHint
 type GetHintResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // GetHintResponse503Headers the declared response headers of an HTTP 503 response for GetHint
@@ -8143,6 +8391,8 @@ type GetHintResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetHintResponse200Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *GetHintResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -8227,7 +8477,9 @@ func (r GetHintResponse) ContentType() string {
 
 // LeaveGameResponse200Headers the declared response headers of an HTTP 200 response for LeaveGame
 type LeaveGameResponse200Headers struct {
-	ETag *string
+	ETag            *string
+	RateLimit       *string
+	RateLimitPolicy *string
 }
 
 // LeaveGameResponse401Headers the declared response headers of an HTTP 401 response for LeaveGame
@@ -8237,7 +8489,9 @@ type LeaveGameResponse401Headers struct {
 
 // LeaveGameResponse429Headers the declared response headers of an HTTP 429 response for LeaveGame
 type LeaveGameResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // LeaveGameResponse503Headers the declared response headers of an HTTP 503 response for LeaveGame
@@ -8352,7 +8606,9 @@ func (r LeaveGameResponse) ContentType() string {
 
 // GetLegalActionsResponse200Headers the declared response headers of an HTTP 200 response for GetLegalActions
 type GetLegalActionsResponse200Headers struct {
-	ETag *string
+	ETag            *string
+	RateLimit       *string
+	RateLimitPolicy *string
 }
 
 // GetLegalActionsResponse401Headers the declared response headers of an HTTP 401 response for GetLegalActions
@@ -8362,7 +8618,9 @@ type GetLegalActionsResponse401Headers struct {
 
 // GetLegalActionsResponse429Headers the declared response headers of an HTTP 429 response for GetLegalActions
 type GetLegalActionsResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // GetLegalActionsResponse503Headers the declared response headers of an HTTP 503 response for GetLegalActions
@@ -8470,8 +8728,10 @@ func (r GetLegalActionsResponse) ContentType() string {
 
 // GetGamePictureResponse200Headers the declared response headers of an HTTP 200 response for GetGamePicture
 type GetGamePictureResponse200Headers struct {
-	CacheControl *string
-	ETag         *string
+	CacheControl    *string
+	ETag            *string
+	RateLimit       *string
+	RateLimitPolicy *string
 }
 
 // GetGamePictureResponse401Headers the declared response headers of an HTTP 401 response for GetGamePicture
@@ -8481,7 +8741,9 @@ type GetGamePictureResponse401Headers struct {
 
 // GetGamePictureResponse429Headers the declared response headers of an HTTP 429 response for GetGamePicture
 type GetGamePictureResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // GetGamePictureResponse503Headers the declared response headers of an HTTP 503 response for GetGamePicture
@@ -8573,6 +8835,12 @@ func (r GetGamePictureResponse) ContentType() string {
 	return ""
 }
 
+// JoinGameResponse201Headers the declared response headers of an HTTP 201 response for JoinGame
+type JoinGameResponse201Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // JoinGameResponse401Headers the declared response headers of an HTTP 401 response for JoinGame
 type JoinGameResponse401Headers struct {
 	WWWAuthenticate string
@@ -8580,7 +8848,9 @@ type JoinGameResponse401Headers struct {
 
 // JoinGameResponse429Headers the declared response headers of an HTTP 429 response for JoinGame
 type JoinGameResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // JoinGameResponse503Headers the declared response headers of an HTTP 503 response for JoinGame
@@ -8615,6 +8885,8 @@ type JoinGameResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Unavailable
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *JoinGameResponse201Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *JoinGameResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -8714,13 +8986,17 @@ func (r JoinGameResponse) ContentType() string {
 
 // RematchGameResponse200Headers the declared response headers of an HTTP 200 response for RematchGame
 type RematchGameResponse200Headers struct {
-	ETag *string
+	ETag            *string
+	RateLimit       *string
+	RateLimitPolicy *string
 }
 
 // RematchGameResponse201Headers the declared response headers of an HTTP 201 response for RematchGame
 type RematchGameResponse201Headers struct {
-	ETag     *string
-	Location *string
+	ETag            *string
+	Location        *string
+	RateLimit       *string
+	RateLimitPolicy *string
 }
 
 // RematchGameResponse401Headers the declared response headers of an HTTP 401 response for RematchGame
@@ -8730,7 +9006,9 @@ type RematchGameResponse401Headers struct {
 
 // RematchGameResponse429Headers the declared response headers of an HTTP 429 response for RematchGame
 type RematchGameResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // RematchGameResponse503Headers the declared response headers of an HTTP 503 response for RematchGame
@@ -8861,9 +9139,11 @@ func (r RematchGameResponse) ContentType() string {
 
 // GetGameReplayResponse200Headers the declared response headers of an HTTP 200 response for GetGameReplay
 type GetGameReplayResponse200Headers struct {
-	CacheControl *string
-	ETag         *string
-	Link         *string
+	CacheControl    *string
+	ETag            *string
+	Link            *string
+	RateLimit       *string
+	RateLimitPolicy *string
 }
 
 // GetGameReplayResponse401Headers the declared response headers of an HTTP 401 response for GetGameReplay
@@ -8873,7 +9153,9 @@ type GetGameReplayResponse401Headers struct {
 
 // GetGameReplayResponse429Headers the declared response headers of an HTTP 429 response for GetGameReplay
 type GetGameReplayResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // GetGameReplayResponse503Headers the declared response headers of an HTTP 503 response for GetGameReplay
@@ -8974,7 +9256,9 @@ func (r GetGameReplayResponse) ContentType() string {
 
 // ResignGameResponse200Headers the declared response headers of an HTTP 200 response for ResignGame
 type ResignGameResponse200Headers struct {
-	ETag *string
+	ETag            *string
+	RateLimit       *string
+	RateLimitPolicy *string
 }
 
 // ResignGameResponse401Headers the declared response headers of an HTTP 401 response for ResignGame
@@ -8984,7 +9268,9 @@ type ResignGameResponse401Headers struct {
 
 // ResignGameResponse429Headers the declared response headers of an HTTP 429 response for ResignGame
 type ResignGameResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // ResignGameResponse503Headers the declared response headers of an HTTP 503 response for ResignGame
@@ -9097,6 +9383,12 @@ func (r ResignGameResponse) ContentType() string {
 	return ""
 }
 
+// GetReviewResponse200Headers the declared response headers of an HTTP 200 response for GetReview
+type GetReviewResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // GetReviewResponse401Headers the declared response headers of an HTTP 401 response for GetReview
 type GetReviewResponse401Headers struct {
 	WWWAuthenticate string
@@ -9104,7 +9396,9 @@ type GetReviewResponse401Headers struct {
 
 // GetReviewResponse429Headers the declared response headers of an HTTP 429 response for GetReview
 type GetReviewResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // GetReviewResponse503Headers the declared response headers of an HTTP 503 response for GetReview
@@ -9131,6 +9425,8 @@ type GetReviewResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Busy
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetReviewResponse200Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *GetReviewResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -9208,6 +9504,12 @@ func (r GetReviewResponse) ContentType() string {
 	return ""
 }
 
+// GetScoresResponse200Headers the declared response headers of an HTTP 200 response for GetScores
+type GetScoresResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // GetScoresResponse401Headers the declared response headers of an HTTP 401 response for GetScores
 type GetScoresResponse401Headers struct {
 	WWWAuthenticate string
@@ -9215,7 +9517,9 @@ type GetScoresResponse401Headers struct {
 
 // GetScoresResponse429Headers the declared response headers of an HTTP 429 response for GetScores
 type GetScoresResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // GetScoresResponse503Headers the declared response headers of an HTTP 503 response for GetScores
@@ -9240,6 +9544,8 @@ type GetScoresResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetScoresResponse200Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *GetScoresResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -9314,7 +9620,9 @@ func (r GetScoresResponse) ContentType() string {
 
 // StartGameResponse200Headers the declared response headers of an HTTP 200 response for StartGame
 type StartGameResponse200Headers struct {
-	ETag *string
+	ETag            *string
+	RateLimit       *string
+	RateLimitPolicy *string
 }
 
 // StartGameResponse401Headers the declared response headers of an HTTP 401 response for StartGame
@@ -9324,7 +9632,9 @@ type StartGameResponse401Headers struct {
 
 // StartGameResponse429Headers the declared response headers of an HTTP 429 response for StartGame
 type StartGameResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // StartGameResponse503Headers the declared response headers of an HTTP 503 response for StartGame
@@ -9437,6 +9747,12 @@ func (r StartGameResponse) ContentType() string {
 	return ""
 }
 
+// GetStateAtResponse200Headers the declared response headers of an HTTP 200 response for GetStateAt
+type GetStateAtResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // GetStateAtResponse401Headers the declared response headers of an HTTP 401 response for GetStateAt
 type GetStateAtResponse401Headers struct {
 	WWWAuthenticate string
@@ -9444,7 +9760,9 @@ type GetStateAtResponse401Headers struct {
 
 // GetStateAtResponse429Headers the declared response headers of an HTTP 429 response for GetStateAt
 type GetStateAtResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // GetStateAtResponse503Headers the declared response headers of an HTTP 503 response for GetStateAt
@@ -9469,6 +9787,8 @@ type GetStateAtResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Busy
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetStateAtResponse200Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *GetStateAtResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -9541,6 +9861,12 @@ func (r GetStateAtResponse) ContentType() string {
 	return ""
 }
 
+// StreamMyEventsResponse200Headers the declared response headers of an HTTP 200 response for StreamMyEvents
+type StreamMyEventsResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // StreamMyEventsResponse401Headers the declared response headers of an HTTP 401 response for StreamMyEvents
 type StreamMyEventsResponse401Headers struct {
 	WWWAuthenticate string
@@ -9548,7 +9874,9 @@ type StreamMyEventsResponse401Headers struct {
 
 // StreamMyEventsResponse429Headers the declared response headers of an HTTP 429 response for StreamMyEvents
 type StreamMyEventsResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // StreamMyEventsResponse503Headers the declared response headers of an HTTP 503 response for StreamMyEvents
@@ -9571,6 +9899,8 @@ type StreamMyEventsResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *StreamsFull
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *StreamMyEventsResponse200Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *StreamMyEventsResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -9638,6 +9968,12 @@ func (r StreamMyEventsResponse) ContentType() string {
 	return ""
 }
 
+// ListMyGamesResponse200Headers the declared response headers of an HTTP 200 response for ListMyGames
+type ListMyGamesResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // ListMyGamesResponse401Headers the declared response headers of an HTTP 401 response for ListMyGames
 type ListMyGamesResponse401Headers struct {
 	WWWAuthenticate string
@@ -9645,7 +9981,9 @@ type ListMyGamesResponse401Headers struct {
 
 // ListMyGamesResponse429Headers the declared response headers of an HTTP 429 response for ListMyGames
 type ListMyGamesResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // ListMyGamesResponse503Headers the declared response headers of an HTTP 503 response for ListMyGames
@@ -9670,6 +10008,8 @@ type ListMyGamesResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListMyGamesResponse200Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ListMyGamesResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -10891,8 +11231,39 @@ func ParseGetDocsResponse(rsp *http.Response) (*GetDocsResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers GetDocsResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetDocsResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -10944,8 +11315,39 @@ func ParseGetDocsAssetResponse(rsp *http.Response) (*GetDocsAssetResponse, error
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers GetDocsAssetResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetDocsAssetResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -11056,8 +11458,39 @@ func ParseGetOpenAPIResponse(rsp *http.Response) (*GetOpenAPIResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers GetOpenAPIResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetOpenAPIResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -11174,9 +11607,37 @@ func ParseGetPrimeClimbBoardPictureResponse(rsp *http.Response) (*GetPrimeClimbB
 			}
 			headers.ETag = &value
 		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		response.Headers200 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetPrimeClimbBoardPictureResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -11244,9 +11705,37 @@ func ParseGetBoardResponse(rsp *http.Response) (*GetBoardResponse, error) {
 			}
 			headers.CacheControl = &value
 		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		response.Headers200 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetBoardResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -11333,6 +11822,23 @@ func ParseCreateClassroomResponse(rsp *http.Response) (*CreateClassroomResponse,
 	}
 
 	switch {
+	case rsp.StatusCode == 201:
+		var headers CreateClassroomResponse201Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers201 = &headers
 	case rsp.StatusCode == 401:
 		var headers CreateClassroomResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -11345,6 +11851,20 @@ func ParseCreateClassroomResponse(rsp *http.Response) (*CreateClassroomResponse,
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers CreateClassroomResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -11448,8 +11968,39 @@ func ParseJoinClassroomResponse(rsp *http.Response) (*JoinClassroomResponse, err
 	}
 
 	switch {
+	case rsp.StatusCode == 201:
+		var headers JoinClassroomResponse201Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers201 = &headers
 	case rsp.StatusCode == 429:
 		var headers JoinClassroomResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -11539,6 +12090,23 @@ func ParseGetClassroomResponse(rsp *http.Response) (*GetClassroomResponse, error
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers GetClassroomResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 401:
 		var headers GetClassroomResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -11551,6 +12119,20 @@ func ParseGetClassroomResponse(rsp *http.Response) (*GetClassroomResponse, error
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetClassroomResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -11633,6 +12215,23 @@ func ParseStreamClassroomEventsResponse(rsp *http.Response) (*StreamClassroomEve
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers StreamClassroomEventsResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 401:
 		var headers StreamClassroomEventsResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -11645,6 +12244,20 @@ func ParseStreamClassroomEventsResponse(rsp *http.Response) (*StreamClassroomEve
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers StreamClassroomEventsResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -11734,6 +12347,23 @@ func ParseListClassroomGamesResponse(rsp *http.Response) (*ListClassroomGamesRes
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers ListClassroomGamesResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 401:
 		var headers ListClassroomGamesResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -11746,6 +12376,20 @@ func ParseListClassroomGamesResponse(rsp *http.Response) (*ListClassroomGamesRes
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers ListClassroomGamesResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -11849,6 +12493,23 @@ func ParseCreateClassroomGamesResponse(rsp *http.Response) (*CreateClassroomGame
 	}
 
 	switch {
+	case rsp.StatusCode == 201:
+		var headers CreateClassroomGamesResponse201Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers201 = &headers
 	case rsp.StatusCode == 401:
 		var headers CreateClassroomGamesResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -11861,6 +12522,20 @@ func ParseCreateClassroomGamesResponse(rsp *http.Response) (*CreateClassroomGame
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers CreateClassroomGamesResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -11950,6 +12625,23 @@ func ParseRotateJoinCodeResponse(rsp *http.Response) (*RotateJoinCodeResponse, e
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers RotateJoinCodeResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 401:
 		var headers RotateJoinCodeResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -11962,6 +12654,20 @@ func ParseRotateJoinCodeResponse(rsp *http.Response) (*RotateJoinCodeResponse, e
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers RotateJoinCodeResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -12054,6 +12760,23 @@ func ParseGetClassroomStatsResponse(rsp *http.Response) (*GetClassroomStatsRespo
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers GetClassroomStatsResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 401:
 		var headers GetClassroomStatsResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -12066,6 +12789,20 @@ func ParseGetClassroomStatsResponse(rsp *http.Response) (*GetClassroomStatsRespo
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetClassroomStatsResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -12155,6 +12892,23 @@ func ParseListStudentsResponse(rsp *http.Response) (*ListStudentsResponse, error
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers ListStudentsResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 401:
 		var headers ListStudentsResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -12167,6 +12921,20 @@ func ParseListStudentsResponse(rsp *http.Response) (*ListStudentsResponse, error
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers ListStudentsResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -12252,6 +13020,23 @@ func ParseRemoveStudentResponse(rsp *http.Response) (*RemoveStudentResponse, err
 	}
 
 	switch {
+	case rsp.StatusCode == 204:
+		var headers RemoveStudentResponse204Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers204 = &headers
 	case rsp.StatusCode == 401:
 		var headers RemoveStudentResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -12264,6 +13049,20 @@ func ParseRemoveStudentResponse(rsp *http.Response) (*RemoveStudentResponse, err
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers RemoveStudentResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -12374,6 +13173,23 @@ func ParseRenameStudentResponse(rsp *http.Response) (*RenameStudentResponse, err
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers RenameStudentResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 401:
 		var headers RenameStudentResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -12386,6 +13202,20 @@ func ParseRenameStudentResponse(rsp *http.Response) (*RenameStudentResponse, err
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers RenameStudentResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -12482,6 +13312,23 @@ func ParseEraseStudentResponse(rsp *http.Response) (*EraseStudentResponse, error
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers EraseStudentResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 401:
 		var headers EraseStudentResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -12494,6 +13341,20 @@ func ParseEraseStudentResponse(rsp *http.Response) (*EraseStudentResponse, error
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers EraseStudentResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -12583,6 +13444,23 @@ func ParseReissueStudentTokenResponse(rsp *http.Response) (*ReissueStudentTokenR
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers ReissueStudentTokenResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 401:
 		var headers ReissueStudentTokenResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -12595,6 +13473,20 @@ func ParseReissueStudentTokenResponse(rsp *http.Response) (*ReissueStudentTokenR
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers ReissueStudentTokenResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -12684,6 +13576,23 @@ func ParseRotateTeacherTokenResponse(rsp *http.Response) (*RotateTeacherTokenRes
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers RotateTeacherTokenResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 401:
 		var headers RotateTeacherTokenResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -12696,6 +13605,20 @@ func ParseRotateTeacherTokenResponse(rsp *http.Response) (*RotateTeacherTokenRes
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers RotateTeacherTokenResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -12778,6 +13701,23 @@ func ParseListGamesResponse(rsp *http.Response) (*ListGamesResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers ListGamesResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 401:
 		var headers ListGamesResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -12790,6 +13730,20 @@ func ParseListGamesResponse(rsp *http.Response) (*ListGamesResponse, error) {
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers ListGamesResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -12909,6 +13863,20 @@ func ParseCreateGameResponse(rsp *http.Response) (*CreateGameResponse, error) {
 			}
 			headers.Location = &value
 		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		response.Headers201 = &headers
 	case rsp.StatusCode == 401:
 		var headers CreateGameResponse401Headers
@@ -12922,6 +13890,20 @@ func ParseCreateGameResponse(rsp *http.Response) (*CreateGameResponse, error) {
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers CreateGameResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -13023,6 +14005,20 @@ func ParseGetGameResponse(rsp *http.Response) (*GetGameResponse, error) {
 			}
 			headers.ETag = &value
 		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		response.Headers200 = &headers
 	case rsp.StatusCode == 401:
 		var headers GetGameResponse401Headers
@@ -13036,6 +14032,20 @@ func ParseGetGameResponse(rsp *http.Response) (*GetGameResponse, error) {
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetGameResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -13139,6 +14149,23 @@ func ParseAbortGameResponse(rsp *http.Response) (*AbortGameResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers AbortGameResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 401:
 		var headers AbortGameResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -13151,6 +14178,20 @@ func ParseAbortGameResponse(rsp *http.Response) (*AbortGameResponse, error) {
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers AbortGameResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -13243,6 +14284,23 @@ func ParseListActionsResponse(rsp *http.Response) (*ListActionsResponse, error) 
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers ListActionsResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 401:
 		var headers ListActionsResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -13255,6 +14313,20 @@ func ParseListActionsResponse(rsp *http.Response) (*ListActionsResponse, error) 
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers ListActionsResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -13395,6 +14467,20 @@ func ParsePostActionResponse(rsp *http.Response) (*PostActionResponse, error) {
 			}
 			headers.ETag = &value
 		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		response.Headers201 = &headers
 	case rsp.StatusCode == 401:
 		var headers PostActionResponse401Headers
@@ -13408,6 +14494,20 @@ func ParsePostActionResponse(rsp *http.Response) (*PostActionResponse, error) {
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers PostActionResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -13504,6 +14604,23 @@ func ParseListAttemptsResponse(rsp *http.Response) (*ListAttemptsResponse, error
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers ListAttemptsResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 401:
 		var headers ListAttemptsResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -13516,6 +14633,20 @@ func ParseListAttemptsResponse(rsp *http.Response) (*ListAttemptsResponse, error
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers ListAttemptsResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -13598,6 +14729,23 @@ func ParseStreamGameEventsResponse(rsp *http.Response) (*StreamGameEventsRespons
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers StreamGameEventsResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 401:
 		var headers StreamGameEventsResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -13610,6 +14758,20 @@ func ParseStreamGameEventsResponse(rsp *http.Response) (*StreamGameEventsRespons
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers StreamGameEventsResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -13713,6 +14875,23 @@ func ParseGetHintResponse(rsp *http.Response) (*GetHintResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers GetHintResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 401:
 		var headers GetHintResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -13725,6 +14904,20 @@ func ParseGetHintResponse(rsp *http.Response) (*GetHintResponse, error) {
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetHintResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -13837,6 +15030,20 @@ func ParseLeaveGameResponse(rsp *http.Response) (*LeaveGameResponse, error) {
 			}
 			headers.ETag = &value
 		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		response.Headers200 = &headers
 	case rsp.StatusCode == 401:
 		var headers LeaveGameResponse401Headers
@@ -13850,6 +15057,20 @@ func ParseLeaveGameResponse(rsp *http.Response) (*LeaveGameResponse, error) {
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers LeaveGameResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -13955,6 +15176,20 @@ func ParseGetLegalActionsResponse(rsp *http.Response) (*GetLegalActionsResponse,
 			}
 			headers.ETag = &value
 		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		response.Headers200 = &headers
 	case rsp.StatusCode == 401:
 		var headers GetLegalActionsResponse401Headers
@@ -13968,6 +15203,20 @@ func ParseGetLegalActionsResponse(rsp *http.Response) (*GetLegalActionsResponse,
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetLegalActionsResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -14069,6 +15318,20 @@ func ParseGetGamePictureResponse(rsp *http.Response) (*GetGamePictureResponse, e
 			}
 			headers.ETag = &value
 		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		response.Headers200 = &headers
 	case rsp.StatusCode == 401:
 		var headers GetGamePictureResponse401Headers
@@ -14082,6 +15345,20 @@ func ParseGetGamePictureResponse(rsp *http.Response) (*GetGamePictureResponse, e
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetGamePictureResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -14206,6 +15483,23 @@ func ParseJoinGameResponse(rsp *http.Response) (*JoinGameResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 201:
+		var headers JoinGameResponse201Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers201 = &headers
 	case rsp.StatusCode == 401:
 		var headers JoinGameResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -14218,6 +15512,20 @@ func ParseJoinGameResponse(rsp *http.Response) (*JoinGameResponse, error) {
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers JoinGameResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -14344,6 +15652,20 @@ func ParseRematchGameResponse(rsp *http.Response) (*RematchGameResponse, error) 
 			}
 			headers.ETag = &value
 		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		response.Headers200 = &headers
 	case rsp.StatusCode == 201:
 		var headers RematchGameResponse201Headers
@@ -14361,6 +15683,20 @@ func ParseRematchGameResponse(rsp *http.Response) (*RematchGameResponse, error) 
 			}
 			headers.Location = &value
 		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		response.Headers201 = &headers
 	case rsp.StatusCode == 401:
 		var headers RematchGameResponse401Headers
@@ -14374,6 +15710,20 @@ func ParseRematchGameResponse(rsp *http.Response) (*RematchGameResponse, error) 
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers RematchGameResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -14489,6 +15839,20 @@ func ParseGetGameReplayResponse(rsp *http.Response) (*GetGameReplayResponse, err
 			}
 			headers.Link = &value
 		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		response.Headers200 = &headers
 	case rsp.StatusCode == 401:
 		var headers GetGameReplayResponse401Headers
@@ -14502,6 +15866,20 @@ func ParseGetGameReplayResponse(rsp *http.Response) (*GetGameReplayResponse, err
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetGameReplayResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -14614,6 +15992,20 @@ func ParseResignGameResponse(rsp *http.Response) (*ResignGameResponse, error) {
 			}
 			headers.ETag = &value
 		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		response.Headers200 = &headers
 	case rsp.StatusCode == 401:
 		var headers ResignGameResponse401Headers
@@ -14627,6 +16019,20 @@ func ParseResignGameResponse(rsp *http.Response) (*ResignGameResponse, error) {
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers ResignGameResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -14723,6 +16129,23 @@ func ParseGetReviewResponse(rsp *http.Response) (*GetReviewResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers GetReviewResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 401:
 		var headers GetReviewResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -14735,6 +16158,20 @@ func ParseGetReviewResponse(rsp *http.Response) (*GetReviewResponse, error) {
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetReviewResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -14824,6 +16261,23 @@ func ParseGetScoresResponse(rsp *http.Response) (*GetScoresResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers GetScoresResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 401:
 		var headers GetScoresResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -14836,6 +16290,20 @@ func ParseGetScoresResponse(rsp *http.Response) (*GetScoresResponse, error) {
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetScoresResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -14948,6 +16416,20 @@ func ParseStartGameResponse(rsp *http.Response) (*StartGameResponse, error) {
 			}
 			headers.ETag = &value
 		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		response.Headers200 = &headers
 	case rsp.StatusCode == 401:
 		var headers StartGameResponse401Headers
@@ -14961,6 +16443,20 @@ func ParseStartGameResponse(rsp *http.Response) (*StartGameResponse, error) {
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers StartGameResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -15050,6 +16546,23 @@ func ParseGetStateAtResponse(rsp *http.Response) (*GetStateAtResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers GetStateAtResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 401:
 		var headers GetStateAtResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -15062,6 +16575,20 @@ func ParseGetStateAtResponse(rsp *http.Response) (*GetStateAtResponse, error) {
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetStateAtResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -15144,6 +16671,23 @@ func ParseStreamMyEventsResponse(rsp *http.Response) (*StreamMyEventsResponse, e
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers StreamMyEventsResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 401:
 		var headers StreamMyEventsResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -15156,6 +16700,20 @@ func ParseStreamMyEventsResponse(rsp *http.Response) (*StreamMyEventsResponse, e
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers StreamMyEventsResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -15245,6 +16803,23 @@ func ParseListMyGamesResponse(rsp *http.Response) (*ListMyGamesResponse, error) 
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers ListMyGamesResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 401:
 		var headers ListMyGamesResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -15257,6 +16832,20 @@ func ParseListMyGamesResponse(rsp *http.Response) (*ListMyGamesResponse, error) 
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers ListMyGamesResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
