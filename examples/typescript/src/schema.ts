@@ -3745,6 +3745,8 @@ export interface components {
         TooManyRequests: {
             headers: {
                 "Retry-After"?: number;
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -3817,6 +3819,22 @@ export interface components {
         ETag: string;
         /** @description The address of the created resource. */
         Location: string;
+        /**
+         * @description Where the caller stands, per policy of `RateLimit-Policy` (IETF draft
+         *     `draft-ietf-httpapi-ratelimit-headers`): `r` requests are left of the burst after this one,
+         *     and it is full again in `t` seconds, e.g. `"address";r=998;t=1, "client";r=98;t=1`. `r=0`: the
+         *     next request is refused with 429 until a request's worth has come back (`Retry-After` on the
+         *     429). Sent on every response when the operator limits request rates (`RATE_LIMIT`), except
+         *     the probes and metrics, which are not limited.
+         */
+        RateLimit: string;
+        /**
+         * @description The limits in force (IETF draft `draft-ietf-httpapi-ratelimit-headers`): a burst of `q`
+         *     requests, refilled in full over `w` seconds, per client (`"client"`: its token, else its
+         *     address) and per address (`"address"`: ten clients' worth, whatever tokens its requests
+         *     carry). Sent with `RateLimit`.
+         */
+        RateLimitPolicy: string;
     };
     pathItems: never;
 }
@@ -3908,6 +3926,8 @@ export interface operations {
             /** @description The OpenAPI document the server implements. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3930,6 +3950,8 @@ export interface operations {
             /** @description An HTML page rendering this document with Swagger UI. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3954,6 +3976,8 @@ export interface operations {
             /** @description The asset. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3984,6 +4008,8 @@ export interface operations {
             /** @description A page of games. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4032,6 +4058,8 @@ export interface operations {
             /** @description The game was created. */
             201: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     Location: components["headers"]["Location"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
@@ -4053,6 +4081,8 @@ export interface operations {
              */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -4086,6 +4116,8 @@ export interface operations {
             /** @description The game. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -4150,6 +4182,8 @@ export interface operations {
             /** @description The seat is yours; its token is shown only here. */
             201: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4202,6 +4236,8 @@ export interface operations {
             /** @description The game has started. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -4252,6 +4288,8 @@ export interface operations {
             /** @description The game is aborted; everything about it is now visible. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4301,6 +4339,8 @@ export interface operations {
             /** @description The seat is free again; the game as it is now. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -4351,6 +4391,8 @@ export interface operations {
             /** @description The seat has resigned; the game as it is now. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -4382,6 +4424,8 @@ export interface operations {
             /** @description The rematch someone asked for before, as the caller sees it. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -4392,6 +4436,8 @@ export interface operations {
             /** @description The rematch, started, as the caller sees it. */
             201: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
                     /** @description The rematch's URL. */
                     Location?: string;
@@ -4431,6 +4477,8 @@ export interface operations {
             /** @description A page of the history (or, as NDJSON, all of it). */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4492,6 +4540,8 @@ export interface operations {
             /** @description The action was accepted and recorded. */
             201: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -4538,6 +4588,8 @@ export interface operations {
             /** @description The event stream; each message is a `GameStreamEvent` (`action`, `end` or `error`). */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4577,6 +4629,8 @@ export interface operations {
             /** @description The event stream; each message is a `GameStreamEvent` (`action`, `end` or `error`). */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4606,6 +4660,8 @@ export interface operations {
             /** @description The state after that step. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4645,6 +4701,8 @@ export interface operations {
             /** @description The picture. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["PictureETag"];
                     "Cache-Control": components["headers"]["PictureCacheControl"];
                     [name: string]: unknown;
@@ -4703,6 +4761,8 @@ export interface operations {
             /** @description The animated picture. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["PictureETag"];
                     "Cache-Control": components["headers"]["PictureCacheControl"];
                     /** @description The windows before and after this one: `</v1/games/{id}/replay.svg?count=100&from=100>; rel="next"`. */
@@ -4751,6 +4811,8 @@ export interface operations {
             /** @description The caller's legal actions. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -4781,6 +4843,8 @@ export interface operations {
             /** @description The suggestion. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4811,6 +4875,8 @@ export interface operations {
             /** @description The scores (null while the game waits in its lobby). */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4846,6 +4912,8 @@ export interface operations {
             /** @description The classroom and its teacher token. */
             201: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4883,6 +4951,8 @@ export interface operations {
             /** @description The student and their token. */
             201: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4913,6 +4983,8 @@ export interface operations {
             /** @description The classroom. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4941,6 +5013,8 @@ export interface operations {
             /** @description The classroom with its new join code. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4969,6 +5043,8 @@ export interface operations {
             /** @description The students. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4998,6 +5074,8 @@ export interface operations {
             /** @description Removed. */
             204: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5034,6 +5112,8 @@ export interface operations {
             /** @description The renamed student. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5084,6 +5164,8 @@ export interface operations {
             /** @description The new teacher token, shown only here. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5132,6 +5214,8 @@ export interface operations {
             /** @description The student and their new token, shown only here. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5161,6 +5245,8 @@ export interface operations {
             /** @description The erased student, under their placeholder name. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5204,6 +5290,8 @@ export interface operations {
             /** @description A page of your games. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5239,6 +5327,8 @@ export interface operations {
             /** @description The event stream; each message is a `PlayerStreamEvent`. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5291,6 +5381,8 @@ export interface operations {
             /** @description A page of games. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5332,6 +5424,8 @@ export interface operations {
             /** @description The games, as the teacher sees them. */
             201: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5362,6 +5456,8 @@ export interface operations {
             /** @description The statistics. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5391,6 +5487,8 @@ export interface operations {
             /** @description The refused actions, oldest first. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5420,6 +5518,8 @@ export interface operations {
             /** @description The review. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5447,6 +5547,8 @@ export interface operations {
             /** @description The board. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["PictureETag"];
                     /** @description `public, max-age=86400`: it never changes while the server runs. */
                     "Cache-Control"?: string;
@@ -5482,6 +5584,8 @@ export interface operations {
             /** @description The kind's reference data. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     /** @description `public, max-age=86400`: it never changes while the server runs. */
                     "Cache-Control"?: string;
                     [name: string]: unknown;
