@@ -69,6 +69,9 @@ type Store interface {
 	// PlayerGames lists the games in which the student of f (StudentID in ClassroomID), or the seat
 	// token whose hash is f.SeatTokenHash, holds a seat.
 	PlayerGames(ctx context.Context, f GameFilter) ([]PlayerGame, error)
+	// TokenGames lists the games a seat or creator token belongs to (its seats, and the games it
+	// created with Seat -1), newest first, at most limit.
+	TokenGames(ctx context.Context, hash []byte, limit int) ([]TokenGame, error)
 }
 
 // ClassroomStore keeps classrooms and their students.

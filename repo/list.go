@@ -118,3 +118,24 @@ func (s *Games) PlayerGames(ctx context.Context, f play.GameFilter) ([]play.Play
 	})
 	return games, err
 }
+
+// TokenGames lists the games a seat or creator token belongs to, newest first, at most limit.
+func (s *Games) TokenGames(ctx context.Context, hash []byte, limit int) ([]play.TokenGame, error) {
+	return readRetry(ctx, func() ([]play.TokenGame, error) {
+		rows, err := s.db.Pool.Query(ctx, `SELECT id::text, seat FROM (
+				SELECT g.id, -1 AS seat, g.created_at FROM games g WHERE g.creator_token_hash = $1
+				UNION ALL
+				SELECT g.id, s.seat, g.created_at FROM seats s JOIN games g ON g.id = s.game_id WHERE s.token_hash = $1
+			) t ORDER BY created_at DESC, id, seat LIMIT $2`, hash, limit)
+		if err != nil {
+			return nil, err
+		}
+		var games []play.TokenGame
+		var g play.TokenGame
+		_, err = pgx.ForEachRow(rows, []any{&g.GameID, &g.Seat}, func() error {
+			games = append(games, g)
+			return nil
+		})
+		return games, err
+	})
+}

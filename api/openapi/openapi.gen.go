@@ -32,13 +32,13 @@ func (e AbortActionReason) Valid() bool {
 
 // Defines values for AbortActionType.
 const (
-	Abort AbortActionType = "abort"
+	AbortActionTypeAbort AbortActionType = "abort"
 )
 
 // Valid indicates whether the value is a known member of the AbortActionType enum.
 func (e AbortActionType) Valid() bool {
 	switch e {
-	case Abort:
+	case AbortActionTypeAbort:
 		return true
 	default:
 		return false
@@ -297,6 +297,72 @@ const (
 func (e LegalActionsOfPrimedGame) Valid() bool {
 	switch e {
 	case LegalActionsOfPrimedGamePrimed:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MeKind.
+const (
+	MeKindAdmin   MeKind = "admin"
+	MeKindCreator MeKind = "creator"
+	MeKindSeat    MeKind = "seat"
+	MeKindStudent MeKind = "student"
+	MeKindTeacher MeKind = "teacher"
+)
+
+// Valid indicates whether the value is a known member of the MeKind enum.
+func (e MeKind) Valid() bool {
+	switch e {
+	case MeKindAdmin:
+		return true
+	case MeKindCreator:
+		return true
+	case MeKindSeat:
+		return true
+	case MeKindStudent:
+		return true
+	case MeKindTeacher:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MeMay.
+const (
+	MeMayAbort            MeMay = "abort"
+	MeMayAct              MeMay = "act"
+	MeMayCreateClassrooms MeMay = "create_classrooms"
+	MeMayCreateGames      MeMay = "create_games"
+	MeMayRematch          MeMay = "rematch"
+	MeMayRunClassroom     MeMay = "run_classroom"
+	MeMaySeeEverything    MeMay = "see_everything"
+	MeMayStart            MeMay = "start"
+	MeMayView             MeMay = "view"
+)
+
+// Valid indicates whether the value is a known member of the MeMay enum.
+func (e MeMay) Valid() bool {
+	switch e {
+	case MeMayAbort:
+		return true
+	case MeMayAct:
+		return true
+	case MeMayCreateClassrooms:
+		return true
+	case MeMayCreateGames:
+		return true
+	case MeMayRematch:
+		return true
+	case MeMayRunClassroom:
+		return true
+	case MeMaySeeEverything:
+		return true
+	case MeMayStart:
+		return true
+	case MeMayView:
 		return true
 	default:
 		return false
@@ -2155,6 +2221,44 @@ type LegalActionsOfPrimed struct {
 // LegalActionsOfPrimedGame defines model for LegalActionsOfPrimed.Game.
 type LegalActionsOfPrimedGame string
 
+// Me Who a token is (`GET /v1/me`).
+type Me struct {
+	// ClassroomId The classroom of a teacher or student token.
+	ClassroomId *openapi_types.UUID `json:"classroom_id,omitempty"`
+
+	// ExpiresAt When the token stops working; absent when it does not expire.
+	ExpiresAt *time.Time `json:"expires_at,omitempty"`
+
+	// Games The games of a seat or creator token, newest first, at most 50.
+	Games *[]TokenGame `json:"games,omitempty"`
+
+	// Kind `seat`: plays one seat of a game (and of its rematches); `creator`: created a game
+	// outside a classroom (starts and aborts it); `teacher`: runs a classroom and sees
+	// everything in its games; `student`: plays as one student of a classroom; `admin`: the
+	// operator's token, which creates classrooms.
+	Kind MeKind `json:"kind"`
+
+	// May What the token may do: `view` its games (a player sees its own hand, anyone else what a
+	// spectator sees); `see_everything` in its classroom's games (every hand, PR-8); `act`
+	// in its seats (actions, hints, leave, resign); `start` its lobbies; `abort` the games it
+	// created; ask for a `rematch` of a finished game it played; `create_games` in its
+	// classroom; `run_classroom` (students, join code, tokens, statistics);
+	// `create_classrooms`.
+	May []MeMay `json:"may"`
+
+	// StudentId The student of a student token.
+	StudentId *openapi_types.UUID `json:"student_id,omitempty"`
+}
+
+// MeKind `seat`: plays one seat of a game (and of its rematches); `creator`: created a game
+// outside a classroom (starts and aborts it); `teacher`: runs a classroom and sees
+// everything in its games; `student`: plays as one student of a classroom; `admin`: the
+// operator's token, which creates classrooms.
+type MeKind string
+
+// MeMay defines model for Me.May.
+type MeMay string
+
 // MissedOpportunity defines model for MissedOpportunity.
 type MissedOpportunity struct {
 	// Action An action that would have taken it.
@@ -3611,6 +3715,14 @@ type TeacherToken struct {
 	//
 	// Example: pgt_Zx8Cv6Bn4Mq2We0Rt8Yu6Io4Pa2Sd0Fg8Hj6Kl4Zx2Cv
 	TeacherToken string `json:"teacher_token"`
+}
+
+// TokenGame A game a seat or creator token belongs to.
+type TokenGame struct {
+	GameId openapi_types.UUID `json:"game_id"`
+
+	// Seat The token's seat; absent for the game's creator token.
+	Seat *int `json:"seat,omitempty"`
 }
 
 // Turn defines model for Turn.
@@ -6368,6 +6480,9 @@ type ServerInterface interface {
 	// GetStateAt The game as it was after history entry `seq` (a replay step).
 	// (GET /v1/games/{id}/states/{seq})
 	GetStateAt(ctx echo.Context, id GameID, seq int64) error
+	// GetMe Who this token is and what it may do.
+	// (GET /v1/me)
+	GetMe(ctx echo.Context) error
 	// StreamMyEvents Your turn, game started, game ended, timed out: live, across all your games (server-sent events).
 	// (GET /v1/me/events)
 	StreamMyEvents(ctx echo.Context, params StreamMyEventsParams) error
@@ -7486,6 +7601,15 @@ func (w *ServerInterfaceWrapper) GetStateAt(ctx echo.Context) error {
 	return err
 }
 
+// GetMe converts echo context to params.
+func (w *ServerInterfaceWrapper) GetMe(ctx echo.Context) error {
+	var err error
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetMe(ctx)
+	return err
+}
+
 // StreamMyEvents converts echo context to params.
 func (w *ServerInterfaceWrapper) StreamMyEvents(ctx echo.Context) error {
 	var err error
@@ -7642,6 +7766,7 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/teacher-token", wrapper.RotateTeacherToken, options.OperationMiddlewares["rotateTeacherToken"]...)
 	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/students/:student_id/token", wrapper.ReissueStudentToken, options.OperationMiddlewares["reissueStudentToken"]...)
 	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/students/:student_id/erase", wrapper.EraseStudent, options.OperationMiddlewares["eraseStudent"]...)
+	router.GET(options.BaseURL+"/v1/me", wrapper.GetMe, options.OperationMiddlewares["getMe"]...)
 	router.GET(options.BaseURL+"/v1/me/games", wrapper.ListMyGames, options.OperationMiddlewares["listMyGames"]...)
 	router.GET(options.BaseURL+"/v1/me/events", wrapper.StreamMyEvents, options.OperationMiddlewares["streamMyEvents"]...)
 	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/games", wrapper.ListClassroomGames, options.OperationMiddlewares["listClassroomGames"]...)

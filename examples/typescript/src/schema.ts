@@ -882,6 +882,33 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who this token is and what it may do.
+         * @description Answers, for the token sent, what kind it is (`seat`, `creator`, `teacher`, `student`,
+         *     `admin`), whose it is (the classroom and student, or the games a seat or creator token
+         *     belongs to with the seat it holds in each: newest first, at most 50, since a rematch keeps
+         *     its players' tokens), what it may do (`may`) and when it stops working (`expires_at`,
+         *     absent for a token that does not expire). A token that opens nothing (never issued, a
+         *     removed student's, a replaced teacher token, a seat that left or resigned) gets 401, as
+         *     does a request without a token: a client can ask this to learn whether a token it kept
+         *     still works.
+         */
+        get: operations["getMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/me/games": {
         parameters: {
             query?: never;
@@ -1129,6 +1156,50 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description Who a token is (`GET /v1/me`). */
+        Me: {
+            /**
+             * @description `seat`: plays one seat of a game (and of its rematches); `creator`: created a game
+             *     outside a classroom (starts and aborts it); `teacher`: runs a classroom and sees
+             *     everything in its games; `student`: plays as one student of a classroom; `admin`: the
+             *     operator's token, which creates classrooms.
+             * @enum {string}
+             */
+            kind: "seat" | "creator" | "teacher" | "student" | "admin";
+            /**
+             * Format: uuid
+             * @description The classroom of a teacher or student token.
+             */
+            classroom_id?: string;
+            /**
+             * Format: uuid
+             * @description The student of a student token.
+             */
+            student_id?: string;
+            /** @description The games of a seat or creator token, newest first, at most 50. */
+            games?: components["schemas"]["TokenGame"][];
+            /**
+             * @description What the token may do: `view` its games (a player sees its own hand, anyone else what a
+             *     spectator sees); `see_everything` in its classroom's games (every hand, PR-8); `act`
+             *     in its seats (actions, hints, leave, resign); `start` its lobbies; `abort` the games it
+             *     created; ask for a `rematch` of a finished game it played; `create_games` in its
+             *     classroom; `run_classroom` (students, join code, tokens, statistics);
+             *     `create_classrooms`.
+             */
+            may: ("view" | "see_everything" | "act" | "start" | "abort" | "rematch" | "create_games" | "run_classroom" | "create_classrooms")[];
+            /**
+             * Format: date-time
+             * @description When the token stops working; absent when it does not expire.
+             */
+            expires_at?: string;
+        };
+        /** @description A game a seat or creator token belongs to. */
+        TokenGame: {
+            /** Format: uuid */
+            game_id: string;
+            /** @description The token's seat; absent for the game's creator token. */
+            seat?: number;
+        };
         /**
          * @description A player's or student's name. Normalised by the RFC 8266 nickname rules (spaces trimmed and folded, NFKC) and stored in that form. Refused with 400 `invalid_name`: control, invisible (format) and unassigned characters, direction changes, a leading combining mark, a name showing no letter, digit or symbol, letters of two alphabets (Latin and Cyrillic, say; Chinese, Japanese and Korean scripts count as one). Names equal in the profile's comparison form (ignoring case and width) are the same name: 409 `name_taken` in one classroom or game.
          * @example Ada
@@ -5265,6 +5336,32 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Who the token is. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Me"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
             413: components["responses"]["BodyNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["Unavailable"];
