@@ -1607,6 +1607,7 @@ type Attempt struct {
 	// | `game_not_active` | `GameStatusFacts` | any |
 	// | `game_over` | `GameOverFacts` | any |
 	// | `illegal_step` | `PrimeClimbIllegalStepFacts` | `prime-climb` |
+	// | `invalid` | `BodyMismatchFacts` | any |
 	// | `invalid_seat_count` | `SeatCountFacts` | any |
 	// | `invalid_target` | `PrimeClimbInvalidTargetFacts` | `prime-climb` |
 	// | `must_play_drawn_card_or_pass` | `PrimedDrawnCardFacts` | `primed` |
@@ -1645,6 +1646,40 @@ type AttemptCount struct {
 // AttemptList defines model for AttemptList.
 type AttemptList struct {
 	Items []Attempt `json:"items"`
+}
+
+// BodyMismatchFacts Where a request body departs from this contract: the JSON pointer (RFC 6901) of the offending value (of the missing field, when one is missing), what the contract takes there (its values, or its type and bounds), and what was sent (absent when nothing was; an object or array by its shape; a string of more than 64 characters cut short). In a union of actions, `type` chooses the schema; an unknown `type` is itself the mismatch, at `/type`, with every type allowed.
+//
+// Example: {"expected":["add","subtract","multiply","divide"],"got":"plus","pointer":"/steps/0/op"}
+type BodyMismatchFacts struct {
+	// Expected Example: ["add","subtract","multiply","divide"]
+	Expected []string `json:"expected"`
+
+	// Got The value sent there (an object or array as a string that tells its shape).
+	//
+	// Example: plus
+	Got *BodyMismatchFacts_Got `json:"got,omitempty"`
+
+	// Pointer A JSON pointer into the body; empty for the body itself.
+	//
+	// Example: /steps/0/op
+	Pointer string `json:"pointer"`
+}
+
+// BodyMismatchFactsGot0 defines model for BodyMismatchFacts.Got.0.
+type BodyMismatchFactsGot0 = string
+
+// BodyMismatchFactsGot1 defines model for BodyMismatchFacts.Got.1.
+type BodyMismatchFactsGot1 = float32
+
+// BodyMismatchFactsGot2 defines model for BodyMismatchFacts.Got.2.
+type BodyMismatchFactsGot2 = bool
+
+// BodyMismatchFacts_Got The value sent there (an object or array as a string that tells its shape).
+//
+// Example: plus
+type BodyMismatchFacts_Got struct {
+	union json.RawMessage
 }
 
 // BotDelayOption Milliseconds a computer player waits, once its turn comes, before it acts, so that the players see its moves arrive; 0 plays at once. An option of every kind of game.
@@ -3320,6 +3355,7 @@ type Problem struct {
 	// | `game_not_active` | `GameStatusFacts` | any |
 	// | `game_over` | `GameOverFacts` | any |
 	// | `illegal_step` | `PrimeClimbIllegalStepFacts` | `prime-climb` |
+	// | `invalid` | `BodyMismatchFacts` | any |
 	// | `invalid_seat_count` | `SeatCountFacts` | any |
 	// | `invalid_target` | `PrimeClimbInvalidTargetFacts` | `prime-climb` |
 	// | `must_play_drawn_card_or_pass` | `PrimedDrawnCardFacts` | `primed` |
@@ -3395,6 +3431,7 @@ type QuotaFactsScope string
 // | `game_not_active` | `GameStatusFacts` | any |
 // | `game_over` | `GameOverFacts` | any |
 // | `illegal_step` | `PrimeClimbIllegalStepFacts` | `prime-climb` |
+// | `invalid` | `BodyMismatchFacts` | any |
 // | `invalid_seat_count` | `SeatCountFacts` | any |
 // | `invalid_target` | `PrimeClimbInvalidTargetFacts` | `prime-climb` |
 // | `must_play_drawn_card_or_pass` | `PrimedDrawnCardFacts` | `primed` |
@@ -4167,6 +4204,94 @@ type PostActionJSONRequestBody = Action
 
 // JoinGameJSONRequestBody defines body for JoinGame for application/json ContentType.
 type JoinGameJSONRequestBody = JoinRequest
+
+// AsBodyMismatchFactsGot0 returns the union data inside the BodyMismatchFacts_Got as a BodyMismatchFactsGot0
+func (t BodyMismatchFacts_Got) AsBodyMismatchFactsGot0() (BodyMismatchFactsGot0, error) {
+	var body BodyMismatchFactsGot0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromBodyMismatchFactsGot0 overwrites any union data inside the BodyMismatchFacts_Got as the provided BodyMismatchFactsGot0
+func (t *BodyMismatchFacts_Got) FromBodyMismatchFactsGot0(v BodyMismatchFactsGot0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeBodyMismatchFactsGot0 performs a merge with any union data inside the BodyMismatchFacts_Got, using the provided BodyMismatchFactsGot0
+func (t *BodyMismatchFacts_Got) MergeBodyMismatchFactsGot0(v BodyMismatchFactsGot0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsBodyMismatchFactsGot1 returns the union data inside the BodyMismatchFacts_Got as a BodyMismatchFactsGot1
+func (t BodyMismatchFacts_Got) AsBodyMismatchFactsGot1() (BodyMismatchFactsGot1, error) {
+	var body BodyMismatchFactsGot1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromBodyMismatchFactsGot1 overwrites any union data inside the BodyMismatchFacts_Got as the provided BodyMismatchFactsGot1
+func (t *BodyMismatchFacts_Got) FromBodyMismatchFactsGot1(v BodyMismatchFactsGot1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeBodyMismatchFactsGot1 performs a merge with any union data inside the BodyMismatchFacts_Got, using the provided BodyMismatchFactsGot1
+func (t *BodyMismatchFacts_Got) MergeBodyMismatchFactsGot1(v BodyMismatchFactsGot1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsBodyMismatchFactsGot2 returns the union data inside the BodyMismatchFacts_Got as a BodyMismatchFactsGot2
+func (t BodyMismatchFacts_Got) AsBodyMismatchFactsGot2() (BodyMismatchFactsGot2, error) {
+	var body BodyMismatchFactsGot2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromBodyMismatchFactsGot2 overwrites any union data inside the BodyMismatchFacts_Got as the provided BodyMismatchFactsGot2
+func (t *BodyMismatchFacts_Got) FromBodyMismatchFactsGot2(v BodyMismatchFactsGot2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeBodyMismatchFactsGot2 performs a merge with any union data inside the BodyMismatchFacts_Got, using the provided BodyMismatchFactsGot2
+func (t *BodyMismatchFacts_Got) MergeBodyMismatchFactsGot2(v BodyMismatchFactsGot2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t BodyMismatchFacts_Got) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *BodyMismatchFacts_Got) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
 
 // AsGameOfKind returns the union data inside the Game as a GameOfKind
 func (t Game) AsGameOfKind() (GameOfKind, error) {

@@ -2071,6 +2071,40 @@ export interface components {
             facts?: components["schemas"]["RefusalFacts"];
         };
         /**
+         * @description Where a request body departs from this contract: the JSON pointer (RFC 6901) of the offending value (of the missing field, when one is missing), what the contract takes there (its values, or its type and bounds), and what was sent (absent when nothing was; an object or array by its shape; a string of more than 64 characters cut short). In a union of actions, `type` chooses the schema; an unknown `type` is itself the mismatch, at `/type`, with every type allowed.
+         * @example {
+         *       "pointer": "/steps/0/op",
+         *       "expected": [
+         *         "add",
+         *         "subtract",
+         *         "multiply",
+         *         "divide"
+         *       ],
+         *       "got": "plus"
+         *     }
+         */
+        BodyMismatchFacts: {
+            /**
+             * @description A JSON pointer into the body; empty for the body itself.
+             * @example /steps/0/op
+             */
+            pointer: string;
+            /**
+             * @example [
+             *       "add",
+             *       "subtract",
+             *       "multiply",
+             *       "divide"
+             *     ]
+             */
+            expected: string[];
+            /**
+             * @description The value sent there (an object or array as a string that tells its shape).
+             * @example plus
+             */
+            got?: (string | null) | number | boolean;
+        };
+        /**
          * @description An action from a seat whose turn it is not (G-1), and the seats that may act now.
          * @example {
          *       "seat": 1,
@@ -3665,6 +3699,7 @@ export interface components {
          *     | `game_not_active` | `GameStatusFacts` | any |
          *     | `game_over` | `GameOverFacts` | any |
          *     | `illegal_step` | `PrimeClimbIllegalStepFacts` | `prime-climb` |
+         *     | `invalid` | `BodyMismatchFacts` | any |
          *     | `invalid_seat_count` | `SeatCountFacts` | any |
          *     | `invalid_target` | `PrimeClimbInvalidTargetFacts` | `prime-climb` |
          *     | `must_play_drawn_card_or_pass` | `PrimedDrawnCardFacts` | `primed` |
@@ -3682,7 +3717,7 @@ export interface components {
          *     | `wrong_phase` | `PrimeClimbWrongPhaseFacts` | `prime-climb` |
          *     | `wrong_phase` | `PrimedWrongPhaseFacts` | `primed` |
          */
-        RefusalFacts: components["schemas"]["GameOverFacts"] | components["schemas"]["GameStatusFacts"] | components["schemas"]["NotYourTurnFacts"] | components["schemas"]["QuotaFacts"] | components["schemas"]["RenderBusyFacts"] | components["schemas"]["SeatCountFacts"] | components["schemas"]["VersionMismatchFacts"] | components["schemas"]["PrimeClimbCardFacts"] | components["schemas"]["PrimeClimbCursedFacts"] | components["schemas"]["PrimeClimbDiceUnusedFacts"] | components["schemas"]["PrimeClimbDieFacts"] | components["schemas"]["PrimeClimbIllegalStepFacts"] | components["schemas"]["PrimeClimbInvalidTargetFacts"] | components["schemas"]["PrimeClimbPawnFacts"] | components["schemas"]["PrimeClimbWrongPhaseFacts"] | components["schemas"]["PrimedCardNotInHandFacts"] | components["schemas"]["PrimedCardsFacts"] | components["schemas"]["PrimedDrawnCardFacts"] | components["schemas"]["PrimedPlayAvailableFacts"] | components["schemas"]["PrimedSumFacts"] | components["schemas"]["PrimedWrongPhaseFacts"];
+        RefusalFacts: components["schemas"]["BodyMismatchFacts"] | components["schemas"]["GameOverFacts"] | components["schemas"]["GameStatusFacts"] | components["schemas"]["NotYourTurnFacts"] | components["schemas"]["QuotaFacts"] | components["schemas"]["RenderBusyFacts"] | components["schemas"]["SeatCountFacts"] | components["schemas"]["VersionMismatchFacts"] | components["schemas"]["PrimeClimbCardFacts"] | components["schemas"]["PrimeClimbCursedFacts"] | components["schemas"]["PrimeClimbDiceUnusedFacts"] | components["schemas"]["PrimeClimbDieFacts"] | components["schemas"]["PrimeClimbIllegalStepFacts"] | components["schemas"]["PrimeClimbInvalidTargetFacts"] | components["schemas"]["PrimeClimbPawnFacts"] | components["schemas"]["PrimeClimbWrongPhaseFacts"] | components["schemas"]["PrimedCardNotInHandFacts"] | components["schemas"]["PrimedCardsFacts"] | components["schemas"]["PrimedDrawnCardFacts"] | components["schemas"]["PrimedPlayAvailableFacts"] | components["schemas"]["PrimedSumFacts"] | components["schemas"]["PrimedWrongPhaseFacts"];
     };
     responses: {
         /** @description The request is malformed (`invalid` and more specific codes); for example a body that is not exactly one JSON document in UTF-8, nested at most 32 deep with at most 1,000 values, without `\u0000` and unpaired surrogate (`\uD800`–`\uDFFF`) escapes. */
