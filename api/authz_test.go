@@ -101,7 +101,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 	h := newGamesHarness(t)
 	classA := h.newClassroom(t, "4A", "Ada", "Ben", "Cy")
 	classB := h.newClassroom(t, "4B", "Dee")
-	public := newPrimedGame(t, h)
+	public := h.create(t, map[string]any{"game": "primed", "public": true, "players": []map[string]string{{"name": "Ada"}, {"name": "Ben"}}})
 
 	resp := h.Post("/v1/games", map[string]any{"game": "primed", "players": []map[string]string{
 		{"student_id": classA.students["Ada"].id}, {"student_id": classA.students["Ben"].id},

@@ -102,6 +102,7 @@ func TestEveryBodyRefusalNamesTheField(t *testing.T) {
 		{"POST", "/v1/games", "/v1/games", nil, `{"game":"primd"}`, "/game", []string{"prime-climb", "primed"}, `"primd"`},
 		{"POST", "/v1/games/{id}/players", "/v1/games/" + lobby.Game.Id.String() + "/players", nil, `{"name":7}`, "/name", []string{"string, from 1 to 40 characters"}, "7"},
 		{"POST", "/v1/games/{id}/actions", "/v1/games/" + pr.Game.Id.String() + "/actions", bearer(pr.Seats[0].Token), `{"type":"play","cards":["7"]}`, "/cards/0", []string{"integer, from 1 to 17"}, `"7"`},
+		{"POST", "/v1/games/join", "/v1/games/join", nil, `{"invite_code":"ABC234"}`, "/name", []string{"string, from 1 to 40 characters"}, ""},
 		{"POST", "/v1/classrooms", "/v1/classrooms", nil, `{"name":""}`, "/name", []string{"string, from 1 to 80 characters"}, `""`},
 		{"POST", "/v1/classrooms/join", "/v1/classrooms/join", nil, `{"name":"Ada"}`, "/join_code", []string{"string, from 1 to 20 characters"}, ""},
 		{"PATCH", "/v1/classrooms/{classroom_id}/students/{student_id}", "/v1/classrooms/" + class.id + "/students/" + class.students["Eve"].id, teacher, `{"name":"Eve","nick":"E"}`, "/nick", []string{"no such field (fields: name)"}, `"E"`},

@@ -103,7 +103,7 @@ func TestMeNamesTheAdminToken(t *testing.T) {
 func TestMeRefusesASeatThatLeft(t *testing.T) {
 	t.Parallel()
 	h := newGamesHarness(t)
-	lobby := h.create(t, map[string]any{"game": "primed", "seats": 3})
+	lobby := h.create(t, map[string]any{"game": "primed", "public": true, "seats": 3})
 	resp := h.Post("/v1/games/"+lobby.Game.Id.String()+"/players", map[string]string{"name": "Ada"})
 	var joined openapi.JoinedGame
 	resp.JSON(t, &joined)

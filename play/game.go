@@ -61,6 +61,11 @@ type GameRecord struct {
 	// EndReason says why an aborted game ended; "" for any other game.
 	EndReason EndReason
 
+	// Private keeps a game outside classrooms out of the public list; its lobby is joined with
+	// InviteCode (or by its creator).
+	Private    bool
+	InviteCode string `json:"-"`
+
 	Seed        int64  `json:"-"`
 	CreatorHash []byte `json:"-"`
 }

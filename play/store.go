@@ -72,6 +72,9 @@ type Store interface {
 	// TokenGames lists the games a seat or creator token belongs to (its seats, and the games it
 	// created with Seat -1), newest first, at most limit.
 	TokenGames(ctx context.Context, hash []byte, limit int) ([]TokenGame, error)
+	// OpenLobbyByInviteCode is the id of the lobby whose invite code is code; ErrNotFound when no
+	// open lobby has it.
+	OpenLobbyByInviteCode(ctx context.Context, code string) (string, error)
 }
 
 // ClassroomStore keeps classrooms and their students.
@@ -126,6 +129,8 @@ type Tx interface {
 	HandSeatToBot(ctx context.Context, gameID string, seat int, level string) error
 	// RemoveSeat frees a lobby seat, moving the later seats down by one; its token stops working.
 	RemoveSeat(ctx context.Context, gameID string, seat int) error
+	// OpenSeatAt moves a lobby's seats from seat on up by one, for a new player to take seat.
+	OpenSeatAt(ctx context.Context, gameID string, seat int) error
 	// LinkRematch records a finished game's rematch, moves its version on and announces it on
 	// commit, unless the game links to a rematch already.
 	LinkRematch(ctx context.Context, gameID, rematchID string) error
@@ -239,6 +244,10 @@ type NewGameRecord struct {
 	// game takes instead (a rematch's).
 	Owner   Owner
 	OwnerOf string
+	// Private keeps a game outside classrooms out of the public list; InviteCode, when set, is
+	// what joining its lobby takes.
+	Private    bool
+	InviteCode string
 }
 
 // StateChange is what an accepted step changes in a game.

@@ -30,7 +30,7 @@ func (s *Games) listGames(ctx context.Context, q play.GameQuery) ([]play.GameSum
 	case f.ClassroomID != "":
 		add("classroom_id = $%d", f.ClassroomID)
 	default:
-		where = append(where, "classroom_id IS NULL")
+		where = append(where, "classroom_id IS NULL AND NOT private")
 	}
 	if f.StudentID != "" {
 		add("EXISTS (SELECT 1 FROM seats s WHERE s.game_id = games.id AND s.student_id = $%d::uuid"+myTurn+")", f.StudentID)
@@ -117,6 +117,15 @@ func (s *Games) PlayerGames(ctx context.Context, f play.GameFilter) ([]play.Play
 		return nil
 	})
 	return games, err
+}
+
+// OpenLobbyByInviteCode is the id of the lobby whose invite code is code.
+func (s *Games) OpenLobbyByInviteCode(ctx context.Context, code string) (string, error) {
+	return readRetry(ctx, func() (string, error) {
+		var id string
+		err := s.db.Pool.QueryRow(ctx, `SELECT id::text FROM games WHERE invite_code = $1 AND status = 'lobby'`, code).Scan(&id)
+		return id, notFound(err)
+	})
 }
 
 // TokenGames lists the games a seat or creator token belongs to, newest first, at most limit.

@@ -359,8 +359,10 @@ type ClientInterface interface {
 
 	// ListGames List games, newest first.
 	//
-	// Summaries only; nothing hidden. Without a token: games outside classrooms (use
-	// `status=lobby` to find games to join). With a student token: the student's own games.
+	// Summaries only; nothing hidden. Without a token (or with a seat or creator token): the
+	// public games outside classrooms, those created with `public: true` (use `status=lobby` to
+	// find games to join); a private game is listed to nobody (its players find it in
+	// `GET /v1/me/games`). With a student token: the student's own games.
 	// With a teacher token: the classroom's games (as `GET /v1/classrooms/{id}/games`).
 	//
 	// Corresponds with GET /v1/games (the `ListGames` operationId).
@@ -433,6 +435,28 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /v1/games (the `CreateGame` operationId).
 	CreateGame(ctx context.Context, params *CreateGameParams, body CreateGameJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// JoinGameByInviteCodeWithBody Take a seat in a private lobby with its invite code.
+	//
+	// The way a child joins a friend's game: the code its creator got (`invite_code`, six
+	// letters and digits) and a name. 404 `invite_code_not_found` when no open lobby has the code
+	// (it stops working once the game starts); otherwise as `POST /v1/games/{id}/players`.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/games/join (the `JoinGameByInviteCode` operationId).
+	JoinGameByInviteCodeWithBody(ctx context.Context, params *JoinGameByInviteCodeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// JoinGameByInviteCode Take a seat in a private lobby with its invite code.
+	//
+	// The way a child joins a friend's game: the code its creator got (`invite_code`, six
+	// letters and digits) and a name. 404 `invite_code_not_found` when no open lobby has the code
+	// (it stops working once the game starts); otherwise as `POST /v1/games/{id}/players`.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/games/join (the `JoinGameByInviteCode` operationId).
+	JoinGameByInviteCode(ctx context.Context, params *JoinGameByInviteCodeParams, body JoinGameByInviteCodeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetGame The game as the caller may see it.
 	//
@@ -636,7 +660,11 @@ type ClientInterface interface {
 
 	// JoinGameWithBody Take an open seat in a lobby.
 	//
-	// Outside classrooms, send a `name`; the response carries the seat's token (shown once).
+	// Outside classrooms, send a `name`; the response carries the seat's token (shown once). A
+	// private lobby (the default) also takes its `invite_code`: without it 403
+	// `invite_code_required`, with another 403 `wrong_invite_code`. Its creator seats players
+	// without the code, and alone may choose a new player's `seat` (403 `forbidden` for anyone
+	// else; 400 `invalid_seat` past the seats taken).
 	// In a classroom's game, send your student token and an empty body: the seat is yours under
 	// your classroom name, and your student token acts for it.
 	//
@@ -647,7 +675,11 @@ type ClientInterface interface {
 
 	// JoinGame Take an open seat in a lobby.
 	//
-	// Outside classrooms, send a `name`; the response carries the seat's token (shown once).
+	// Outside classrooms, send a `name`; the response carries the seat's token (shown once). A
+	// private lobby (the default) also takes its `invite_code`: without it 403
+	// `invite_code_required`, with another 403 `wrong_invite_code`. Its creator seats players
+	// without the code, and alone may choose a new player's `seat` (403 `forbidden` for anyone
+	// else; 400 `invalid_seat` past the seats taken).
 	// In a classroom's game, send your student token and an empty body: the seat is yours under
 	// your classroom name, and your student token acts for it.
 	//
@@ -1372,8 +1404,10 @@ func (c *Client) RotateTeacherToken(ctx context.Context, classroomId ClassroomID
 
 // ListGames List games, newest first.
 //
-// Summaries only; nothing hidden. Without a token: games outside classrooms (use
-// `status=lobby` to find games to join). With a student token: the student's own games.
+// Summaries only; nothing hidden. Without a token (or with a seat or creator token): the
+// public games outside classrooms, those created with `public: true` (use `status=lobby` to
+// find games to join); a private game is listed to nobody (its players find it in
+// `GET /v1/me/games`). With a student token: the student's own games.
 // With a teacher token: the classroom's games (as `GET /v1/classrooms/{id}/games`).
 //
 // Corresponds with GET /v1/games (the `ListGames` operationId).
@@ -1467,6 +1501,48 @@ func (c *Client) CreateGameWithBody(ctx context.Context, params *CreateGameParam
 // Corresponds with POST /v1/games (the `CreateGame` operationId).
 func (c *Client) CreateGame(ctx context.Context, params *CreateGameParams, body CreateGameJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewCreateGameRequest(c.Server, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// JoinGameByInviteCodeWithBody Take a seat in a private lobby with its invite code.
+//
+// The way a child joins a friend's game: the code its creator got (`invite_code`, six
+// letters and digits) and a name. 404 `invite_code_not_found` when no open lobby has the code
+// (it stops working once the game starts); otherwise as `POST /v1/games/{id}/players`.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/games/join (the `JoinGameByInviteCode` operationId).
+func (c *Client) JoinGameByInviteCodeWithBody(ctx context.Context, params *JoinGameByInviteCodeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewJoinGameByInviteCodeRequestWithBody(c.Server, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// JoinGameByInviteCode Take a seat in a private lobby with its invite code.
+//
+// The way a child joins a friend's game: the code its creator got (`invite_code`, six
+// letters and digits) and a name. 404 `invite_code_not_found` when no open lobby has the code
+// (it stops working once the game starts); otherwise as `POST /v1/games/{id}/players`.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/games/join (the `JoinGameByInviteCode` operationId).
+func (c *Client) JoinGameByInviteCode(ctx context.Context, params *JoinGameByInviteCodeParams, body JoinGameByInviteCodeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewJoinGameByInviteCodeRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -1789,7 +1865,11 @@ func (c *Client) GetGamePicture(ctx context.Context, id GameID, params *GetGameP
 
 // JoinGameWithBody Take an open seat in a lobby.
 //
-// Outside classrooms, send a `name`; the response carries the seat's token (shown once).
+// Outside classrooms, send a `name`; the response carries the seat's token (shown once). A
+// private lobby (the default) also takes its `invite_code`: without it 403
+// `invite_code_required`, with another 403 `wrong_invite_code`. Its creator seats players
+// without the code, and alone may choose a new player's `seat` (403 `forbidden` for anyone
+// else; 400 `invalid_seat` past the seats taken).
 // In a classroom's game, send your student token and an empty body: the seat is yours under
 // your classroom name, and your student token acts for it.
 //
@@ -1810,7 +1890,11 @@ func (c *Client) JoinGameWithBody(ctx context.Context, id GameID, params *JoinGa
 
 // JoinGame Take an open seat in a lobby.
 //
-// Outside classrooms, send a `name`; the response carries the seat's token (shown once).
+// Outside classrooms, send a `name`; the response carries the seat's token (shown once). A
+// private lobby (the default) also takes its `invite_code`: without it 403
+// `invite_code_required`, with another 403 `wrong_invite_code`. Its creator seats players
+// without the code, and alone may choose a new player's `seat` (403 `forbidden` for anyone
+// else; 400 `invalid_seat` past the seats taken).
 // In a classroom's game, send your student token and an empty body: the seat is yours under
 // your classroom name, and your student token acts for it.
 //
@@ -3183,6 +3267,61 @@ func NewCreateGameRequestWithBody(server string, params *CreateGameParams, conte
 	}
 
 	operationPath := fmt.Sprintf("/v1/games")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewJoinGameByInviteCodeRequest calls the generic JoinGameByInviteCode builder with application/json body
+func NewJoinGameByInviteCodeRequest(server string, params *JoinGameByInviteCodeParams, body JoinGameByInviteCodeJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewJoinGameByInviteCodeRequestWithBody(server, params, "application/json", bodyReader)
+}
+
+// NewJoinGameByInviteCodeRequestWithBody constructs an http.Request for the JoinGameByInviteCode method, with any body, and a specified content type
+func NewJoinGameByInviteCodeRequestWithBody(server string, params *JoinGameByInviteCodeParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/games/join")
 	if operationPath[0] == '/' {
 		operationPath = "." + operationPath
 	}
@@ -4778,8 +4917,10 @@ type ClientWithResponsesInterface interface {
 
 	// ListGamesWithResponse List games, newest first.
 	//
-	// Summaries only; nothing hidden. Without a token: games outside classrooms (use
-	// `status=lobby` to find games to join). With a student token: the student's own games.
+	// Summaries only; nothing hidden. Without a token (or with a seat or creator token): the
+	// public games outside classrooms, those created with `public: true` (use `status=lobby` to
+	// find games to join); a private game is listed to nobody (its players find it in
+	// `GET /v1/me/games`). With a student token: the student's own games.
 	// With a teacher token: the classroom's games (as `GET /v1/classrooms/{id}/games`).
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -4854,6 +4995,28 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /v1/games (the `CreateGame` operationId).
 	CreateGameWithResponse(ctx context.Context, params *CreateGameParams, body CreateGameJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateGameResponse, error)
+
+	// JoinGameByInviteCodeWithBodyWithResponse Take a seat in a private lobby with its invite code.
+	//
+	// The way a child joins a friend's game: the code its creator got (`invite_code`, six
+	// letters and digits) and a name. 404 `invite_code_not_found` when no open lobby has the code
+	// (it stops working once the game starts); otherwise as `POST /v1/games/{id}/players`.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/games/join (the `JoinGameByInviteCode` operationId).
+	JoinGameByInviteCodeWithBodyWithResponse(ctx context.Context, params *JoinGameByInviteCodeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*JoinGameByInviteCodeResponse, error)
+
+	// JoinGameByInviteCodeWithResponse Take a seat in a private lobby with its invite code.
+	//
+	// The way a child joins a friend's game: the code its creator got (`invite_code`, six
+	// letters and digits) and a name. 404 `invite_code_not_found` when no open lobby has the code
+	// (it stops working once the game starts); otherwise as `POST /v1/games/{id}/players`.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/games/join (the `JoinGameByInviteCode` operationId).
+	JoinGameByInviteCodeWithResponse(ctx context.Context, params *JoinGameByInviteCodeParams, body JoinGameByInviteCodeJSONRequestBody, reqEditors ...RequestEditorFn) (*JoinGameByInviteCodeResponse, error)
 
 	// GetGameWithResponse The game as the caller may see it.
 	//
@@ -5075,7 +5238,11 @@ type ClientWithResponsesInterface interface {
 
 	// JoinGameWithBodyWithResponse Take an open seat in a lobby.
 	//
-	// Outside classrooms, send a `name`; the response carries the seat's token (shown once).
+	// Outside classrooms, send a `name`; the response carries the seat's token (shown once). A
+	// private lobby (the default) also takes its `invite_code`: without it 403
+	// `invite_code_required`, with another 403 `wrong_invite_code`. Its creator seats players
+	// without the code, and alone may choose a new player's `seat` (403 `forbidden` for anyone
+	// else; 400 `invalid_seat` past the seats taken).
 	// In a classroom's game, send your student token and an empty body: the seat is yours under
 	// your classroom name, and your student token acts for it.
 	//
@@ -5086,7 +5253,11 @@ type ClientWithResponsesInterface interface {
 
 	// JoinGameWithResponse Take an open seat in a lobby.
 	//
-	// Outside classrooms, send a `name`; the response carries the seat's token (shown once).
+	// Outside classrooms, send a `name`; the response carries the seat's token (shown once). A
+	// private lobby (the default) also takes its `invite_code`: without it 403
+	// `invite_code_required`, with another 403 `wrong_invite_code`. Its creator seats players
+	// without the code, and alone may choose a new player's `seat` (403 `forbidden` for anyone
+	// else; 400 `invalid_seat` past the seats taken).
 	// In a classroom's game, send your student token and an empty body: the seat is yours under
 	// your classroom name, and your student token acts for it.
 	//
@@ -7680,6 +7851,127 @@ func (r CreateGameResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r CreateGameResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// JoinGameByInviteCodeResponse201Headers the declared response headers of an HTTP 201 response for JoinGameByInviteCode
+type JoinGameByInviteCodeResponse201Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// JoinGameByInviteCodeResponse429Headers the declared response headers of an HTTP 429 response for JoinGameByInviteCode
+type JoinGameByInviteCodeResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// JoinGameByInviteCodeResponse503Headers the declared response headers of an HTTP 503 response for JoinGameByInviteCode
+type JoinGameByInviteCodeResponse503Headers struct {
+	RetryAfter *int
+}
+
+type JoinGameByInviteCodeResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *JoinedGame
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *RequestTimeout
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *UnsupportedMediaType
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *JoinGameByInviteCodeResponse201Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *JoinGameByInviteCodeResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *JoinGameByInviteCodeResponse503Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r JoinGameByInviteCodeResponse) GetJSON201() *JoinedGame {
+	return r.JSON201
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r JoinGameByInviteCodeResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r JoinGameByInviteCodeResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r JoinGameByInviteCodeResponse) GetApplicationproblemJSON408() *RequestTimeout {
+	return r.ApplicationproblemJSON408
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r JoinGameByInviteCodeResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r JoinGameByInviteCodeResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r JoinGameByInviteCodeResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r JoinGameByInviteCodeResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r JoinGameByInviteCodeResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r JoinGameByInviteCodeResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r JoinGameByInviteCodeResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r JoinGameByInviteCodeResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r JoinGameByInviteCodeResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -10722,8 +11014,10 @@ func (c *ClientWithResponses) RotateTeacherTokenWithResponse(ctx context.Context
 
 // ListGamesWithResponse List games, newest first.
 //
-// Summaries only; nothing hidden. Without a token: games outside classrooms (use
-// `status=lobby` to find games to join). With a student token: the student's own games.
+// Summaries only; nothing hidden. Without a token (or with a seat or creator token): the
+// public games outside classrooms, those created with `public: true` (use `status=lobby` to
+// find games to join); a private game is listed to nobody (its players find it in
+// `GET /v1/me/games`). With a student token: the student's own games.
 // With a teacher token: the classroom's games (as `GET /v1/classrooms/{id}/games`).
 //
 // Returns a wrapper object for the known response body format(s).
@@ -10815,6 +11109,40 @@ func (c *ClientWithResponses) CreateGameWithResponse(ctx context.Context, params
 		return nil, err
 	}
 	return ParseCreateGameResponse(rsp)
+}
+
+// JoinGameByInviteCodeWithBodyWithResponse Take a seat in a private lobby with its invite code.
+//
+// The way a child joins a friend's game: the code its creator got (`invite_code`, six
+// letters and digits) and a name. 404 `invite_code_not_found` when no open lobby has the code
+// (it stops working once the game starts); otherwise as `POST /v1/games/{id}/players`.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/games/join (the `JoinGameByInviteCode` operationId).
+func (c *ClientWithResponses) JoinGameByInviteCodeWithBodyWithResponse(ctx context.Context, params *JoinGameByInviteCodeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*JoinGameByInviteCodeResponse, error) {
+	rsp, err := c.JoinGameByInviteCodeWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseJoinGameByInviteCodeResponse(rsp)
+}
+
+// JoinGameByInviteCodeWithResponse Take a seat in a private lobby with its invite code.
+//
+// The way a child joins a friend's game: the code its creator got (`invite_code`, six
+// letters and digits) and a name. 404 `invite_code_not_found` when no open lobby has the code
+// (it stops working once the game starts); otherwise as `POST /v1/games/{id}/players`.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/games/join (the `JoinGameByInviteCode` operationId).
+func (c *ClientWithResponses) JoinGameByInviteCodeWithResponse(ctx context.Context, params *JoinGameByInviteCodeParams, body JoinGameByInviteCodeJSONRequestBody, reqEditors ...RequestEditorFn) (*JoinGameByInviteCodeResponse, error) {
+	rsp, err := c.JoinGameByInviteCode(ctx, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseJoinGameByInviteCodeResponse(rsp)
 }
 
 // GetGameWithResponse The game as the caller may see it.
@@ -11103,7 +11431,11 @@ func (c *ClientWithResponses) GetGamePictureWithResponse(ctx context.Context, id
 
 // JoinGameWithBodyWithResponse Take an open seat in a lobby.
 //
-// Outside classrooms, send a `name`; the response carries the seat's token (shown once).
+// Outside classrooms, send a `name`; the response carries the seat's token (shown once). A
+// private lobby (the default) also takes its `invite_code`: without it 403
+// `invite_code_required`, with another 403 `wrong_invite_code`. Its creator seats players
+// without the code, and alone may choose a new player's `seat` (403 `forbidden` for anyone
+// else; 400 `invalid_seat` past the seats taken).
 // In a classroom's game, send your student token and an empty body: the seat is yours under
 // your classroom name, and your student token acts for it.
 //
@@ -11120,7 +11452,11 @@ func (c *ClientWithResponses) JoinGameWithBodyWithResponse(ctx context.Context, 
 
 // JoinGameWithResponse Take an open seat in a lobby.
 //
-// Outside classrooms, send a `name`; the response carries the seat's token (shown once).
+// Outside classrooms, send a `name`; the response carries the seat's token (shown once). A
+// private lobby (the default) also takes its `invite_code`: without it 403
+// `invite_code_required`, with another 403 `wrong_invite_code`. Its creator seats players
+// without the code, and alone may choose a new player's `seat` (403 `forbidden` for anyone
+// else; 400 `invalid_seat` past the seats taken).
 // In a classroom's game, send your student token and an empty body: the seat is yours under
 // your classroom name, and your student token acts for it.
 //
@@ -14117,6 +14453,142 @@ func ParseCreateGameResponse(rsp *http.Response) (*CreateGameResponse, error) {
 		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers CreateGameResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseJoinGameByInviteCodeResponse parses an HTTP response from a JoinGameByInviteCodeWithResponse call
+func ParseJoinGameByInviteCodeResponse(rsp *http.Response) (*JoinGameByInviteCodeResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &JoinGameByInviteCodeResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest JoinedGame
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest RequestTimeout
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 201:
+		var headers JoinGameByInviteCodeResponse201Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers201 = &headers
+	case rsp.StatusCode == 429:
+		var headers JoinGameByInviteCodeResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers JoinGameByInviteCodeResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

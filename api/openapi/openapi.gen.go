@@ -1782,6 +1782,13 @@ type CreateGameRequest struct {
 	// the lobby's first seats.
 	Players *[]PlayerRequest `json:"players,omitempty"`
 
+	// Public Outside classrooms: `true` lists the game to everyone (`GET /v1/games`) and lets anyone
+	// who knows its id join its lobby. Absent or `false`, the game is private: listed to
+	// nobody, and its lobby joined only with its `invite_code` (returned once, to the
+	// creator) or by its creator. A classroom's games are listed to its members only,
+	// whatever this says.
+	Public *bool `json:"public,omitempty"`
+
 	// Seats Or open a lobby with this many seats.
 	Seats *int `json:"seats,omitempty"`
 }
@@ -1803,6 +1810,15 @@ type CreatedGame struct {
 	// Example: pgc_Vb7Qm2Lx9Rk4Tn6Pw1Zs8Hc3Jd5Fg0Ya2Ue7Io4Kq9
 	CreatorToken string `json:"creator_token"`
 	Game         Game   `json:"game"`
+
+	// InviteCode A private lobby's invite code, six letters and digits without look-alikes (no 0/O,
+	// 1/I/L): give it to the players, who join with `POST /v1/games/join`. It works while the
+	// lobby is open. Shown once; absent for a public lobby, a game that starts at once and a
+	// classroom's game.
+	//
+	//
+	// Example: K7PQ2M
+	InviteCode *string `json:"invite_code,omitempty"`
 
 	// Seats A token per named player (empty for a lobby).
 	Seats []SeatToken `json:"seats"`
@@ -2125,6 +2141,17 @@ type HistoryPage struct {
 	NextCursor *string        `json:"next_cursor"`
 }
 
+// JoinByInviteCodeRequest defines model for JoinByInviteCodeRequest.
+type JoinByInviteCodeRequest struct {
+	// InviteCode The lobby's invite code (letters in either case; spaces are ignored).
+	InviteCode string `json:"invite_code"`
+
+	// Name A player's or student's name. Normalised by the RFC 8266 nickname rules (spaces trimmed and folded, NFKC) and stored in that form. Refused with 400 `invalid_name`: control, invisible (format) and unassigned characters, direction changes, a leading combining mark, a name showing no letter, digit or symbol, letters of two alphabets (Latin and Cyrillic, say; Chinese, Japanese and Korean scripts count as one). Names equal in the profile's comparison form (ignoring case and width) are the same name: 409 `name_taken` in one classroom or game.
+	//
+	// Example: Ada
+	Name PersonName `json:"name"`
+}
+
 // JoinClassroomRequest defines model for JoinClassroomRequest.
 type JoinClassroomRequest struct {
 	JoinCode string `json:"join_code"`
@@ -2137,10 +2164,19 @@ type JoinClassroomRequest struct {
 
 // JoinRequest `name` is required outside classrooms; a student joining a classroom's game sends their token and no name.
 type JoinRequest struct {
+	// InviteCode A private lobby's invite code (letters in either case; spaces are ignored). Its creator needs none.
+	InviteCode *string `json:"invite_code,omitempty"`
+
 	// Name A player's or student's name. Normalised by the RFC 8266 nickname rules (spaces trimmed and folded, NFKC) and stored in that form. Refused with 400 `invalid_name`: control, invisible (format) and unassigned characters, direction changes, a leading combining mark, a name showing no letter, digit or symbol, letters of two alphabets (Latin and Cyrillic, say; Chinese, Japanese and Korean scripts count as one). Names equal in the profile's comparison form (ignoring case and width) are the same name: 409 `name_taken` in one classroom or game.
 	//
 	// Example: Ada
 	Name *PersonName `json:"name,omitempty"`
+
+	// Seat With the creator token only: the seat the new player takes, from 0 to the number of
+	// seats taken; the players from that seat on move up by one (as when a player leaves,
+	// they move down). A seat's number is its place at the table, the order turns go round.
+	// Without it, the next seat.
+	Seat *int `json:"seat,omitempty"`
 }
 
 // JoinedClassroom defines model for JoinedClassroom.
@@ -3965,6 +4001,26 @@ type CreateGameParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// JoinGameByInviteCodeParams defines parameters for JoinGameByInviteCode.
+type JoinGameByInviteCodeParams struct {
+	// IdempotencyKey A client-chosen key. A retry with the same key and the same body returns the first response
+	// without acting again; the same key with another body gets 422 `idempotency_key_reused`.
+	// Responses are kept for 24 hours.
+	//
+	// The key is a secret: whoever sends it again gets the first response, tokens included. The
+	// server keeps only a hash of it and the response encrypted with a key derived from it (and
+	// from the caller's token, when one identifies the caller), so the database alone cannot
+	// answer a retry. Without such a token (creating a game without a classroom token, joining a
+	// game outside a classroom) the key must be random enough that nobody else could send it:
+	// 32 hex digits (hyphens aside) or 22 other characters, with at least 8 different
+	// characters, as a random UUID or 16 random bytes in hex, base32 or base64url have;
+	// otherwise 400 `weak_idempotency_key`. With a seat, student or teacher token, a short key
+	// is enough: it is the token holder's alone; except where the request itself can end the
+	// token (leave, resign, rotating a teacher token), whose retry comes with a token that no
+	// longer identifies anyone, so the key must be strong there too.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
 // GetGameParams defines parameters for GetGame.
 type GetGameParams struct {
 	// Include `legal_actions`: add the caller's legal actions to the game (`legal_actions`, the same
@@ -4198,6 +4254,9 @@ type RenameStudentJSONRequestBody = RenameStudentRequest
 
 // CreateGameJSONRequestBody defines body for CreateGame for application/json ContentType.
 type CreateGameJSONRequestBody = CreateGameRequest
+
+// JoinGameByInviteCodeJSONRequestBody defines body for JoinGameByInviteCode for application/json ContentType.
+type JoinGameByInviteCodeJSONRequestBody = JoinByInviteCodeRequest
 
 // PostActionJSONRequestBody defines body for PostAction for application/json ContentType.
 type PostActionJSONRequestBody = Action
@@ -6551,6 +6610,9 @@ type ServerInterface interface {
 	// CreateGame Create a game.
 	// (POST /v1/games)
 	CreateGame(ctx echo.Context, params CreateGameParams) error
+	// JoinGameByInviteCode Take a seat in a private lobby with its invite code.
+	// (POST /v1/games/join)
+	JoinGameByInviteCode(ctx echo.Context, params JoinGameByInviteCodeParams) error
 	// GetGame The game as the caller may see it.
 	// (GET /v1/games/{id})
 	GetGame(ctx echo.Context, id GameID, params GetGameParams) error
@@ -7138,6 +7200,35 @@ func (w *ServerInterfaceWrapper) CreateGame(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.CreateGame(ctx, params)
+	return err
+}
+
+// JoinGameByInviteCode converts echo context to params.
+func (w *ServerInterfaceWrapper) JoinGameByInviteCode(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params JoinGameByInviteCodeParams
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for Idempotency-Key, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter Idempotency-Key: %s", err))
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.JoinGameByInviteCode(ctx, params)
 	return err
 }
 
@@ -7866,6 +7957,7 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.POST(options.BaseURL+"/v1/games", wrapper.CreateGame, options.OperationMiddlewares["createGame"]...)
 	router.GET(options.BaseURL+"/v1/games/:id", wrapper.GetGame, options.OperationMiddlewares["getGame"]...)
 	router.POST(options.BaseURL+"/v1/games/:id/players", wrapper.JoinGame, options.OperationMiddlewares["joinGame"]...)
+	router.POST(options.BaseURL+"/v1/games/join", wrapper.JoinGameByInviteCode, options.OperationMiddlewares["joinGameByInviteCode"]...)
 	router.POST(options.BaseURL+"/v1/games/:id/start", wrapper.StartGame, options.OperationMiddlewares["startGame"]...)
 	router.POST(options.BaseURL+"/v1/games/:id/abort", wrapper.AbortGame, options.OperationMiddlewares["abortGame"]...)
 	router.POST(options.BaseURL+"/v1/games/:id/leave", wrapper.LeaveGame, options.OperationMiddlewares["leaveGame"]...)

@@ -136,8 +136,10 @@ export interface paths {
         };
         /**
          * List games, newest first.
-         * @description Summaries only; nothing hidden. Without a token: games outside classrooms (use
-         *     `status=lobby` to find games to join). With a student token: the student's own games.
+         * @description Summaries only; nothing hidden. Without a token (or with a seat or creator token): the
+         *     public games outside classrooms, those created with `public: true` (use `status=lobby` to
+         *     find games to join); a private game is listed to nobody (its players find it in
+         *     `GET /v1/me/games`). With a student token: the student's own games.
          *     With a teacher token: the classroom's games (as `GET /v1/classrooms/{id}/games`).
          */
         get: operations["listGames"];
@@ -216,11 +218,37 @@ export interface paths {
         put?: never;
         /**
          * Take an open seat in a lobby.
-         * @description Outside classrooms, send a `name`; the response carries the seat's token (shown once).
+         * @description Outside classrooms, send a `name`; the response carries the seat's token (shown once). A
+         *     private lobby (the default) also takes its `invite_code`: without it 403
+         *     `invite_code_required`, with another 403 `wrong_invite_code`. Its creator seats players
+         *     without the code, and alone may choose a new player's `seat` (403 `forbidden` for anyone
+         *     else; 400 `invalid_seat` past the seats taken).
          *     In a classroom's game, send your student token and an empty body: the seat is yours under
          *     your classroom name, and your student token acts for it.
          */
         post: operations["joinGame"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/games/join": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take a seat in a private lobby with its invite code.
+         * @description The way a child joins a friend's game: the code its creator got (`invite_code`, six
+         *     letters and digits) and a name. 404 `invite_code_not_found` when no open lobby has the code
+         *     (it stops working once the game starts); otherwise as `POST /v1/games/{id}/players`.
+         */
+        post: operations["joinGameByInviteCode"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1612,6 +1640,14 @@ export interface components {
             players?: components["schemas"]["PlayerRequest"][];
             /** @description Or open a lobby with this many seats. */
             seats?: number;
+            /**
+             * @description Outside classrooms: `true` lists the game to everyone (`GET /v1/games`) and lets anyone
+             *     who knows its id join its lobby. Absent or `false`, the game is private: listed to
+             *     nobody, and its lobby joined only with its `invite_code` (returned once, to the
+             *     creator) or by its creator. A classroom's games are listed to its members only,
+             *     whatever this says.
+             */
+            public?: boolean;
         };
         /** @description A person (`name` or `student_id`) or a computer player (`bot`, with an optional `name`). */
         PlayerRequest: {
@@ -1656,6 +1692,20 @@ export interface components {
         /** @description `name` is required outside classrooms; a student joining a classroom's game sends their token and no name. */
         JoinRequest: {
             name?: components["schemas"]["PersonName"];
+            /** @description A private lobby's invite code (letters in either case; spaces are ignored). Its creator needs none. */
+            invite_code?: string;
+            /**
+             * @description With the creator token only: the seat the new player takes, from 0 to the number of
+             *     seats taken; the players from that seat on move up by one (as when a player leaves,
+             *     they move down). A seat's number is its place at the table, the order turns go round.
+             *     Without it, the next seat.
+             */
+            seat?: number;
+        };
+        JoinByInviteCodeRequest: {
+            /** @description The lobby's invite code (letters in either case; spaces are ignored). */
+            invite_code: string;
+            name: components["schemas"]["PersonName"];
         };
         SeatToken: {
             /** @example 0 */
@@ -1677,6 +1727,14 @@ export interface components {
             creator_token: string;
             /** @description A token per named player (empty for a lobby). */
             seats: components["schemas"]["SeatToken"][];
+            /**
+             * @description A private lobby's invite code, six letters and digits without look-alikes (no 0/O,
+             *     1/I/L): give it to the players, who join with `POST /v1/games/join`. It works while the
+             *     lobby is open. Shown once; absent for a public lobby, a game that starts at once and a
+             *     classroom's game.
+             * @example K7PQ2M
+             */
+            invite_code?: string;
         };
         JoinedGame: {
             seat: components["schemas"]["SeatToken"];
@@ -4305,6 +4363,65 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    joinGameByInviteCode: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A client-chosen key. A retry with the same key and the same body returns the first response
+                 *     without acting again; the same key with another body gets 422 `idempotency_key_reused`.
+                 *     Responses are kept for 24 hours.
+                 *
+                 *     The key is a secret: whoever sends it again gets the first response, tokens included. The
+                 *     server keeps only a hash of it and the response encrypted with a key derived from it (and
+                 *     from the caller's token, when one identifies the caller), so the database alone cannot
+                 *     answer a retry. Without such a token (creating a game without a classroom token, joining a
+                 *     game outside a classroom) the key must be random enough that nobody else could send it:
+                 *     32 hex digits (hyphens aside) or 22 other characters, with at least 8 different
+                 *     characters, as a random UUID or 16 random bytes in hex, base32 or base64url have;
+                 *     otherwise 400 `weak_idempotency_key`. With a seat, student or teacher token, a short key
+                 *     is enough: it is the token holder's alone; except where the request itself can end the
+                 *     token (leave, resign, rotating a teacher token), whose retry comes with a token that no
+                 *     longer identifies anyone, so the key must be strong there too.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "invite_code": "K7PQ2M",
+                 *       "name": "Cy"
+                 *     }
+                 */
+                "application/json": components["schemas"]["JoinByInviteCodeRequest"];
+            };
+        };
+        responses: {
+            /** @description The seat is yours; its token is shown only here. */
+            201: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JoinedGame"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["Unavailable"];
         };
