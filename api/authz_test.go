@@ -101,7 +101,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 	h := newGamesHarness(t)
 	classA := h.newClassroom(t, "4A", "Ada", "Ben", "Cy")
 	classB := h.newClassroom(t, "4B", "Dee")
-	public := newPrimedGame(t, h)
+	public := h.create(t, map[string]any{"game": "primed", "public": true, "players": []map[string]string{{"name": "Ada"}, {"name": "Ben"}}})
 
 	resp := h.Post("/v1/games", map[string]any{"game": "primed", "players": []map[string]string{
 		{"student_id": classA.students["Ada"].id}, {"student_id": classA.students["Ben"].id},
@@ -161,6 +161,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 		{"PATCH", "/v1/classrooms/" + classA.id + "/students/" + classA.students["Cy"].id, map[string]string{"name": "Cyrus"}, classroom},
 		{"POST", "/v1/games/" + id + "/abort", nil, []int{hidden, hidden, hidden, hidden, hidden, denied, ok}},
 		{"GET", "/v1/me/games", nil, []int{noToken, ok, ok, ok, denied, ok, denied}},
+		{"GET", "/v1/me", nil, []int{noToken, ok, ok, ok, ok, ok, ok}},
 		{"POST", "/v1/classrooms/" + classA.id + "/students/" + classA.students["Cy"].id + "/erase", nil,
 			[]int{noToken, noToken, noToken, noToken, hidden, noToken, http.StatusConflict}},
 	}

@@ -324,7 +324,7 @@ func TestLobbyWithAComputer(t *testing.T) {
 	t.Parallel()
 	db := repotest.NewDB(t)
 	s := startWithBots(t, db)
-	c := createGame(t, s, map[string]any{"game": "primed", "seats": 2, "options": map[string]any{"hints": false},
+	c := createGame(t, s, map[string]any{"game": "primed", "public": true, "seats": 2, "options": map[string]any{"hints": false},
 		"players": []map[string]string{{"bot": "greedy"}}})
 	if c.Game.Status != openapi.GameStatusLobby || len(c.Game.Seats) != 1 || c.Game.Seats[0].Bot == nil || len(c.Seats) != 0 {
 		t.Fatalf("lobby = %+v, seat tokens %+v", c.Game, c.Seats)

@@ -40,7 +40,7 @@ func TestRetriedGameChangesAnswerTheFirstTime(t *testing.T) {
 		return g.Version
 	}
 
-	lobby := createGame(t, s, map[string]any{"game": "primed", "seats": 3})
+	lobby := createGame(t, s, map[string]any{"game": "primed", "public": true, "seats": 3})
 	id := lobby.Game.Id.String()
 	ada, _, cy := join(t, s, id, "Ada"), join(t, s, id, "Ben"), join(t, s, id, "Cy")
 	for _, path := range []string{"/leave", "/resign"} {

@@ -219,8 +219,8 @@ func TestAbandonedGamesAreAbortedAndAnnounced(t *testing.T) {
 	}
 	s := apitest.Start(t, srv)
 	class := newClassroomOn(t, s, "Class 4A", "Ada", "Ben")
-	lobby := createGame(t, s, map[string]any{"game": "primed", "seats": 2})
-	idle := createGame(t, s, map[string]any{"game": "prime-climb", "players": []map[string]string{{"name": "Ada"}, {"name": "Ben"}}})
+	lobby := createGame(t, s, map[string]any{"game": "primed", "public": true, "seats": 2})
+	idle := createGame(t, s, map[string]any{"game": "prime-climb", "public": true, "players": []map[string]string{{"name": "Ada"}, {"name": "Ben"}}})
 	resp := s.Post("/v1/classrooms/"+class.id+"/games", map[string]any{"game": "primed", "group_size": 2}, bearer(class.teacher)...)
 	if resp.StatusCode != http.StatusCreated {
 		t.Fatalf("classroom games = %d: %s", resp.StatusCode, resp.Body)
@@ -228,7 +228,7 @@ func TestAbandonedGamesAreAbortedAndAnnounced(t *testing.T) {
 	var classGames openapi.ClassroomGames
 	resp.JSON(t, &classGames)
 	classGame := classGames.Games[0].Id.String()
-	aborted := createGame(t, s, map[string]any{"game": "primed", "seats": 2})
+	aborted := createGame(t, s, map[string]any{"game": "primed", "public": true, "seats": 2})
 	if resp := s.Post("/v1/games/"+aborted.Game.Id.String()+"/abort", nil, bearer(aborted.CreatorToken)...); resp.StatusCode != http.StatusOK {
 		t.Fatalf("abort = %d: %s", resp.StatusCode, resp.Body)
 	}

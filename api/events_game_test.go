@@ -207,7 +207,7 @@ func TestEventStreamRedactsPerSubscriber(t *testing.T) {
 func TestEventStreamFromLobbyThroughStart(t *testing.T) {
 	t.Parallel()
 	c := newEvCluster(t, testConfig())
-	resp := c.a.Post("/v1/games", map[string]any{"game": "primed", "seats": 2})
+	resp := c.a.Post("/v1/games", map[string]any{"game": "primed", "public": true, "seats": 2})
 	if resp.StatusCode != http.StatusCreated {
 		t.Fatalf("create lobby = %d: %s", resp.StatusCode, resp.Body)
 	}

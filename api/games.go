@@ -25,7 +25,7 @@ func (s *Server) CreateGame(c echo.Context, params openapi.CreateGameParams) err
 	if err := decodeJSON(raw, &req); err != nil {
 		return err
 	}
-	in := play.NewGame{Kind: string(req.Game), Address: c.RealIP()}
+	in := play.NewGame{Kind: string(req.Game), Address: c.RealIP(), Public: req.Public != nil && *req.Public}
 	if req.Options != nil {
 		in.Options = *req.Options
 	}
@@ -59,6 +59,9 @@ func (s *Server) CreateGame(c echo.Context, params openapi.CreateGameParams) err
 		return err
 	}
 	body := openapi.CreatedGame{Game: game, CreatorToken: created.CreatorToken, Seats: []openapi.SeatToken{}}
+	if created.InviteCode != "" {
+		body.InviteCode = &created.InviteCode
+	}
 	for _, t := range created.SeatTokens {
 		body.Seats = append(body.Seats, openapi.SeatToken{Seat: t.Seat, Name: t.Name, Token: t.Token})
 	}
@@ -81,14 +84,34 @@ func (s *Server) JoinGame(c echo.Context, id openapi.GameID, params openapi.Join
 	if err != nil {
 		return err
 	}
-	name := ""
-	if req.Name != nil {
-		name = *req.Name
-	}
-	joined, err := s.play.Join(c.Request().Context(), id.String(), principal, name, play.NewIdempotency(params.IdempotencyKey, raw))
+	ask := play.JoinAsk{Name: deref(req.Name), InviteCode: deref(req.InviteCode), Seat: req.Seat}
+	joined, err := s.play.Join(c.Request().Context(), id.String(), principal, ask, play.NewIdempotency(params.IdempotencyKey, raw))
 	if err != nil {
 		return err
 	}
+	return sendJoined(c, joined)
+}
+
+// JoinGameByInviteCode takes a seat in the private lobby whose invite code the body brings.
+func (s *Server) JoinGameByInviteCode(c echo.Context, params openapi.JoinGameByInviteCodeParams) error {
+	raw, err := readBody(c)
+	if err != nil {
+		return err
+	}
+	var req openapi.JoinByInviteCodeRequest
+	if err := decodeJSON(raw, &req); err != nil {
+		return err
+	}
+	ask := play.JoinAsk{Name: req.Name, InviteCode: req.InviteCode}
+	joined, err := s.play.JoinByInviteCode(c.Request().Context(), play.Nobody, ask, play.NewIdempotency(params.IdempotencyKey, raw))
+	if err != nil {
+		return err
+	}
+	return sendJoined(c, joined)
+}
+
+// sendJoined answers a join with the seat's token and the game as its new player sees it.
+func sendJoined(c echo.Context, joined *play.Joined) error {
 	game, err := gameBody(joined.Game, play.Caller{Seat: joined.Seat.Seat})
 	if err != nil {
 		return err

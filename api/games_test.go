@@ -156,7 +156,7 @@ func names(n int) []map[string]string {
 func TestLobbyJoinStartFlow(t *testing.T) {
 	t.Parallel()
 	h := newGamesHarness(t)
-	c := h.create(t, map[string]any{"game": "primed", "seats": 3, "options": map[string]any{"deck": "standard", "rounds": 2}})
+	c := h.create(t, map[string]any{"game": "primed", "public": true, "seats": 3, "options": map[string]any{"deck": "standard", "rounds": 2}})
 	id := c.Game.Id.String()
 	if c.Game.Status != "lobby" || len(c.Seats) != 0 || string(c.Game.State) != "null" {
 		t.Fatalf("lobby = %+v", c.Game)
@@ -203,7 +203,7 @@ func TestLobbyJoinStartFlow(t *testing.T) {
 		t.Errorf("start twice: %+v", p)
 	}
 
-	full := h.create(t, map[string]any{"game": "prime-climb", "seats": 1})
+	full := h.create(t, map[string]any{"game": "prime-climb", "public": true, "seats": 1})
 	if resp := h.Post("/v1/games/"+full.Game.Id.String()+"/players", map[string]string{"name": "Solo"}); resp.StatusCode != http.StatusCreated {
 		t.Fatal(resp.StatusCode)
 	}

@@ -56,7 +56,7 @@ func getRoutes(t *testing.T, h *gamesHarness) map[string][]string {
 			routes[strings.ReplaceAll(template, "{id}", over.Game.Id.String())] = nil
 		case strings.HasPrefix(template, "/v1/classrooms/"):
 			routes[path] = bearer(class.teacher)
-		case strings.HasPrefix(template, "/v1/games/"), strings.HasPrefix(template, "/v1/me/"), template == "/v1/webhooks":
+		case strings.HasPrefix(template, "/v1/games/"), strings.HasPrefix(template, "/v1/me/"), template == "/v1/webhooks", template == "/v1/me":
 			routes[path] = bearer(c.Seats[0].Token)
 		default:
 			routes[path] = nil

@@ -17,7 +17,7 @@ func TestAnonymousIdempotencyKeyMustBeStrong(t *testing.T) {
 	t.Parallel()
 	h := newGamesHarness(t)
 	create := map[string]any{"game": "primed", "players": names(2)}
-	lobby := h.create(t, map[string]any{"game": "primed", "seats": 2})
+	lobby := h.create(t, map[string]any{"game": "primed", "public": true, "seats": 2})
 	join := "/v1/games/" + lobby.Game.Id.String() + "/players"
 	for _, key := range []string{"k1", "create-1", "my-first-game", "0123456789abcdef0123456789abcde", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "abababababababababababab"} {
 		for path, body := range map[string]any{"/v1/games": create, join: map[string]string{"name": "Cy"}} {
@@ -57,7 +57,7 @@ func TestIdempotencyKeyOfAnIdentifiedCallerIsTheirsAlone(t *testing.T) {
 	h := newGamesHarness(t)
 	class := h.newClassroom(t, "4C", "Ada", "Ben")
 	ada, ben := class.students["Ada"], class.students["Ben"]
-	lobby := map[string]any{"game": "primed", "seats": 2}
+	lobby := map[string]any{"game": "primed", "public": true, "seats": 2}
 	var games [2]openapi.CreatedGame
 	for i, token := range []string{ada.token, ben.token} {
 		resp := h.Post("/v1/games", lobby, append(bearer(token), "Idempotency-Key", "k1")...)

@@ -25,7 +25,7 @@ func join(t *testing.T, s *apitest.Server, id, name string) openapi.JoinedGame {
 func TestLeaveALobbyOpensTheSeat(t *testing.T) {
 	t.Parallel()
 	s := apitest.Start(t, newServer(t, repotest.NewDB(t)))
-	c := createGame(t, s, map[string]any{"game": "primed", "seats": 3})
+	c := createGame(t, s, map[string]any{"game": "primed", "public": true, "seats": 3})
 	id := c.Game.Id.String()
 	ada, ben := join(t, s, id, "Ada"), join(t, s, id, "Ben")
 

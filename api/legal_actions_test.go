@@ -55,7 +55,7 @@ func TestLegalActionsOfASeatWhoseTurnItIsNotSayWhoseTurnItIs(t *testing.T) {
 func TestLegalActionsOutsidePlaySayTheGameIsNotActive(t *testing.T) {
 	t.Parallel()
 	h := newGamesHarness(t)
-	c := h.create(t, map[string]any{"game": "primed", "seats": 2})
+	c := h.create(t, map[string]any{"game": "primed", "public": true, "seats": 2})
 	id := c.Game.Id.String()
 	resp := h.Post("/v1/games/"+id+"/players", map[string]string{"name": "Ada"})
 	if resp.StatusCode != http.StatusCreated {

@@ -31,7 +31,7 @@ func (s *Server) useMiddleware() error {
 		s.echo.Use(s.cors())
 	}
 	if s.cfg.RateLimit > 0 {
-		s.echo.Use(rateLimits(s.cfg.RateLimit, max(1, s.cfg.RateBurst))...)
+		s.echo.Use(rateLimits(s.cfg.RateLimit, max(1, s.cfg.RateBurst)))
 	}
 	s.echo.Use(s.bodyGate)
 	s.echo.Use(validateRequests(s.spec, &oapimw.Options{

@@ -19,7 +19,7 @@ func TestNamesFollowTheNicknameProfile(t *testing.T) {
 	joinClass := func(name string) *apitest.Response {
 		return h.Post("/v1/classrooms/join", map[string]string{"join_code": room.JoinCode, "name": name})
 	}
-	lobby := h.create(t, map[string]any{"game": "primed", "seats": 4})
+	lobby := h.create(t, map[string]any{"game": "primed", "public": true, "seats": 4})
 	if resp := h.Post("/v1/games/"+lobby.Game.Id.String()+"/players", map[string]string{"name": "Ada"}); resp.StatusCode != http.StatusCreated {
 		t.Fatalf("join lobby = %d %s", resp.StatusCode, resp.Body)
 	}

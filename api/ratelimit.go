@@ -3,13 +3,15 @@ package api
 import (
 	"crypto/sha256"
 	"encoding/base64"
+	"fmt"
 	"math"
 	"net"
 	"strconv"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
-	echomw "github.com/labstack/echo/v4/middleware"
 	"golang.org/x/time/rate"
 
 	"primegames/domain"
@@ -59,38 +61,115 @@ func clientKey(c echo.Context) string {
 func addressKey(c echo.Context) string { return "address:" + c.RealIP() }
 
 // rateLimits limits each client to perSecond on average with bursts of burst, and each address to
-// addressShare times that.
-func rateLimits(perSecond float64, burst int) []echo.MiddlewareFunc {
-	return []echo.MiddlewareFunc{
-		rateLimit(perSecond*addressShare, burst*addressShare, addressKey),
-		rateLimit(perSecond, burst, clientKey),
+// addressShare times that. Every response to a limited request says where the caller stands, with
+// the fields of the IETF draft "RateLimit header fields for HTTP" (draft-ietf-httpapi-ratelimit-headers):
+//
+//	RateLimit-Policy: "address";q=30;w=3, "client";q=3;w=3
+//	RateLimit: "address";r=29;t=1, "client";r=2;t=1
+//
+// q is a policy's burst, refilled in full over w seconds; r is what is left of it after this
+// request, t the seconds until it is full again (whole seconds, rounded up).
+func rateLimits(perSecond float64, burst int) echo.MiddlewareFunc {
+	policies := []*ratePolicy{
+		newRatePolicy("address", perSecond*addressShare, burst*addressShare, addressKey),
+		newRatePolicy("client", perSecond, burst, clientKey),
+	}
+	policyField := make([]string, len(policies))
+	for i, p := range policies {
+		policyField[i] = fmt.Sprintf("%q;q=%d;w=%d", p.name, p.burst, p.window)
+	}
+	advertised := strings.Join(policyField, ", ")
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			switch c.Path() {
+			case "/healthz", "/readyz", "/metrics": // probes and scrapers share addresses and must get through
+				return next(c)
+			}
+			now := time.Now()
+			limiters := make([]*rate.Limiter, len(policies))
+			var refused *ratePolicy
+			for i, p := range policies {
+				limiters[i] = p.limiter(p.key(c), now)
+				if refused == nil && !limiters[i].AllowN(now, 1) {
+					refused = p
+				}
+			}
+			h := c.Response().Header()
+			h.Set("RateLimit-Policy", advertised)
+			standing := make([]string, len(policies))
+			for i, p := range policies {
+				standing[i] = p.standing(limiters[i], now)
+			}
+			h.Set("RateLimit", strings.Join(standing, ", "))
+			if refused != nil {
+				h.Set("Retry-After", refused.retryAfter)
+				return domain.Errorf(domain.KindRateLimited, "rate_limited",
+					"Too many requests from this client; slow down and try again in %s seconds.", refused.retryAfter)
+			}
+			return next(c)
+		}
 	}
 }
 
-// rateLimit refuses, with 429 rate_limited, the requests of a client (as key names it) beyond
-// perSecond on average with bursts of burst. Health, readiness and metrics are not limited: probes
-// and scrapers share addresses and must get through.
-func rateLimit(perSecond float64, burst int, key func(echo.Context) string) echo.MiddlewareFunc {
-	retryAfter := strconv.Itoa(int(math.Ceil(1 / perSecond)))
-	return echomw.RateLimiterWithConfig(echomw.RateLimiterConfig{
-		Skipper: func(c echo.Context) bool {
-			switch c.Path() {
-			case "/healthz", "/readyz", "/metrics":
-				return true
+// ratePolicy is one limit: a token bucket per key (a client or an address).
+type ratePolicy struct {
+	name       string
+	perSecond  float64
+	burst      int
+	window     int    // seconds an empty bucket takes to fill
+	retryAfter string // seconds until an empty bucket holds a request
+	key        func(echo.Context) string
+	// A bucket idle for expiresIn is full again, so forgetting it changes nothing; this bounds the
+	// memory to the keys of the last few seconds.
+	expiresIn time.Duration
+
+	mu          sync.Mutex
+	buckets     map[string]*bucket
+	lastCleanup time.Time
+}
+
+type bucket struct {
+	limiter  *rate.Limiter
+	lastSeen time.Time
+}
+
+func newRatePolicy(name string, perSecond float64, burst int, key func(echo.Context) string) *ratePolicy {
+	fill := float64(burst) / perSecond
+	return &ratePolicy{
+		name: name, perSecond: perSecond, burst: burst, key: key,
+		window:     int(math.Ceil(fill)),
+		retryAfter: strconv.Itoa(int(math.Ceil(1 / perSecond))),
+		expiresIn:  max(time.Second, time.Duration(fill*float64(time.Second))),
+		buckets:    map[string]*bucket{},
+	}
+}
+
+// limiter is key's bucket, made full when the key is new or forgotten.
+func (p *ratePolicy) limiter(key string, now time.Time) *rate.Limiter {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if now.Sub(p.lastCleanup) > p.expiresIn {
+		for k, b := range p.buckets {
+			if now.Sub(b.lastSeen) > p.expiresIn {
+				delete(p.buckets, k)
 			}
-			return false
-		},
-		IdentifierExtractor: func(c echo.Context) (string, error) { return key(c), nil },
-		Store: echomw.NewRateLimiterMemoryStoreWithConfig(echomw.RateLimiterMemoryStoreConfig{
-			Rate: rate.Limit(perSecond), Burst: burst,
-			// A client idle this long has its whole burst back, so forgetting it changes nothing;
-			// this bounds the memory to the clients of the last few seconds.
-			ExpiresIn: max(time.Second, time.Duration(float64(burst)/perSecond*float64(time.Second))),
-		}),
-		DenyHandler: func(c echo.Context, _ string, _ error) error {
-			c.Response().Header().Set("Retry-After", retryAfter)
-			return domain.Errorf(domain.KindRateLimited, "rate_limited",
-				"Too many requests from this client; slow down and try again in %s seconds.", retryAfter)
-		},
-	})
+		}
+		p.lastCleanup = now
+	}
+	b, ok := p.buckets[key]
+	if !ok {
+		b = &bucket{limiter: rate.NewLimiter(rate.Limit(p.perSecond), p.burst)}
+		p.buckets[key] = b
+	}
+	b.lastSeen = now
+	return b.limiter
+}
+
+// standing is the policy's member of the RateLimit field: the requests left now and the seconds
+// until the bucket is full.
+func (p *ratePolicy) standing(l *rate.Limiter, now time.Time) string {
+	tokens := max(0, l.TokensAt(now))
+	remaining := int(math.Floor(tokens))
+	reset := int(math.Ceil((float64(p.burst) - tokens) / p.perSecond))
+	return fmt.Sprintf("%q;r=%d;t=%d", p.name, remaining, max(0, reset))
 }

@@ -1,9 +1,11 @@
 package api_test
 
 import (
+	"fmt"
 	"net"
 	"net/http"
 	"strconv"
+	"strings"
 	"testing"
 
 	"primegames/api"
@@ -134,4 +136,63 @@ func TestRateLimitPerAddressCountsEveryToken(t *testing.T) {
 		}
 	}
 	expectLimited(t, "one more request from the address, with yet another token", s.Get("/v1/boards/prime-climb", bearer("pgs_madeup-last")...))
+}
+
+// rateLimitStanding parses a RateLimit field into each policy's remaining requests and seconds to reset.
+func rateLimitStanding(t *testing.T, field string) map[string][2]int {
+	t.Helper()
+	standing := map[string][2]int{}
+	for _, member := range strings.Split(field, ", ") {
+		var name string
+		var r, reset int
+		parts := strings.Split(member, ";")
+		if len(parts) != 3 {
+			t.Fatalf("RateLimit member %q: want \"name\";r=N;t=N", member)
+		}
+		name = strings.Trim(parts[0], `"`)
+		if _, err := fmt.Sscanf(parts[1]+" "+parts[2], "r=%d t=%d", &r, &reset); err != nil {
+			t.Fatalf("RateLimit member %q: %v", member, err)
+		}
+		standing[name] = [2]int{r, reset}
+	}
+	return standing
+}
+
+// Every limited response, the 429 included, says what is left: RateLimit-Policy names the two
+// policies (a burst of 3, refilled over 180 s at one a minute; ten times that for the address) and
+// RateLimit counts down. Probes, which are not limited, carry neither.
+func TestRateLimitHeaders(t *testing.T) {
+	t.Parallel()
+	db := repotest.NewDB(t)
+	s, setup := limitedServer(t, db, oneRequestAMinute())
+	var g openapi.CreatedGame
+	setup.Post("/v1/games", map[string]any{"game": "primed", "players": names(2)}).JSON(t, &g)
+	path := "/v1/games/" + g.Game.Id.String()
+	const policy = `"address";q=30;w=180, "client";q=3;w=180`
+	for i := range 4 {
+		resp := s.Get(path, bearer(g.Seats[0].Token)...)
+		if i == 3 {
+			expectLimited(t, "the fourth request", resp)
+		} else if resp.StatusCode != http.StatusOK {
+			t.Fatalf("request %d = %d: %s", i+1, resp.StatusCode, resp.Body)
+		}
+		if got := resp.Header.Get("RateLimit-Policy"); got != policy {
+			t.Errorf("request %d: RateLimit-Policy %q, want %q", i+1, got, policy)
+		}
+		standing := rateLimitStanding(t, resp.Header.Get("RateLimit"))
+		client, address := standing["client"], standing["address"]
+		wantClient := max(0, 2-i)
+		// One token comes back a minute, so the bucket is full after 60 s for each one missing;
+		// the test may take a few seconds on a busy machine.
+		wantReset := (3 - wantClient) * 60
+		if client[0] != wantClient || client[1] > wantReset || client[1] < wantReset-10 {
+			t.Errorf("request %d: client r=%d t=%d, want r=%d t≈%d", i+1, client[0], client[1], wantClient, wantReset)
+		}
+		if address[0] != 29-i {
+			t.Errorf("request %d: address r=%d, want %d", i+1, address[0], 29-i)
+		}
+	}
+	if resp := s.Get("/healthz"); resp.Header.Get("RateLimit") != "" || resp.Header.Get("RateLimit-Policy") != "" {
+		t.Errorf("/healthz carries RateLimit %q, RateLimit-Policy %q; probes are not limited", resp.Header.Get("RateLimit"), resp.Header.Get("RateLimit-Policy"))
+	}
 }

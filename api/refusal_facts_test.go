@@ -75,7 +75,7 @@ func TestRefusalFactsOfTheApplication(t *testing.T) {
 	}
 	wantFacts(t, "invalid_seat_count", resp.Problem(t).Facts, `{"min":1,"max":4,"seats":5}`)
 
-	lobby := h.create(t, map[string]any{"game": "prime-climb", "seats": 1})
+	lobby := h.create(t, map[string]any{"game": "prime-climb", "public": true, "seats": 1})
 	if resp := h.Post("/v1/games/"+lobby.Game.Id.String()+"/players", map[string]string{"name": "Solo"}); resp.StatusCode != http.StatusCreated {
 		t.Fatal(resp.StatusCode)
 	}

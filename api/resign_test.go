@@ -144,7 +144,7 @@ func TestResignInAGameOfThreeHandsTheSeatToTheComputer(t *testing.T) {
 func TestResignRefusals(t *testing.T) {
 	t.Parallel()
 	s := apitest.Start(t, newServer(t, repotest.NewDB(t)))
-	lobby := createGame(t, s, map[string]any{"game": "primed", "seats": 2})
+	lobby := createGame(t, s, map[string]any{"game": "primed", "public": true, "seats": 2})
 	var joined openapi.JoinedGame
 	s.Post("/v1/games/"+lobby.Game.Id.String()+"/players", map[string]string{"name": "Ben"}).JSON(t, &joined)
 	active := createGame(t, s, map[string]any{"game": "primed", "players": []map[string]string{{"name": "Ada"}, {"name": "Bea"}}})

@@ -154,7 +154,7 @@ func TestNoTokenIsStoredOrLogged(t *testing.T) {
 	}
 	sc.actOnce(started.Game.Id.String(), bySeat(started), "Idempotency-Key", "move-1")
 	sc.actOnce(started.Game.Id.String(), bySeat(started))
-	lobby := sc.createGame(map[string]any{"game": "primed", "seats": 2}, key()...)
+	lobby := sc.createGame(map[string]any{"game": "primed", "public": true, "seats": 2}, key()...)
 	var seats [2]openapi.JoinedGame
 	sc.post("/v1/games/"+lobby.Game.Id.String()+"/players", map[string]string{"name": "Eve"}, http.StatusCreated, &seats[0], key()...)
 	sc.post("/v1/games/"+lobby.Game.Id.String()+"/players", map[string]string{"name": "Fay"}, http.StatusCreated, &seats[1])

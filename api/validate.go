@@ -44,7 +44,7 @@ func validateRequests(spec *openapi3.T, options *oapimw.Options) echo.Middleware
 				opts = &withoutBody
 			}
 			if err := oapimw.ValidateRequestFromContext(c, found, opts); err != nil {
-				return err
+				return explainBody(err, req)
 			}
 			if cacheable && opts == options {
 				passed.add(key)

@@ -64,6 +64,11 @@ type GameRecord struct {
 	// nil when the game keeps none that is.
 	Tally json.RawMessage
 
+	// Private keeps a game outside classrooms out of the public list; its lobby is joined with
+	// InviteCode (or by its creator).
+	Private    bool
+	InviteCode string `json:"-"`
+
 	Seed        int64  `json:"-"`
 	CreatorHash []byte `json:"-"`
 }

@@ -1,6 +1,7 @@
 package play
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -26,6 +27,9 @@ type NewGame struct {
 	// Address is the address the request came from, "" when not known: with the token, if any, it
 	// names the client whose quotas the game counts against.
 	Address string
+	// Public lists a game outside classrooms to everyone and lets anyone join its lobby; without
+	// it the game is private: listed to nobody, its lobby joined with its invite code.
+	Public bool
 }
 
 // BotSeat is a computer player asked for in a new game.
@@ -43,11 +47,13 @@ type SeatToken struct {
 }
 
 // Created is a new game with the tokens that act for it, and its creator as a caller of it.
+// InviteCode is a private lobby's, "" for any other game.
 type Created struct {
 	Game         *Game
 	Creator      Caller
 	CreatorToken string
 	SeatTokens   []SeatToken
+	InviteCode   string
 }
 
 type createdRecord struct {
@@ -55,6 +61,7 @@ type createdRecord struct {
 	Creator      Caller
 	CreatorToken string
 	SeatTokens   []SeatToken
+	InviteCode   string
 }
 
 // Joined is a seat taken in a lobby.
@@ -145,7 +152,7 @@ func (s *Service) Create(ctx context.Context, in NewGame, p Principal, idem *Ide
 	}
 	s.wakeBotsFor(rec.Game)
 	g, err := s.decodeGame(rec.Game)
-	return &Created{Game: g, Creator: rec.Creator, CreatorToken: rec.CreatorToken, SeatTokens: rec.SeatTokens}, err
+	return &Created{Game: g, Creator: rec.Creator, CreatorToken: rec.CreatorToken, SeatTokens: rec.SeatTokens, InviteCode: rec.InviteCode}, err
 }
 
 // MemberOf is the classroom member a principal is, nil for a principal of no classroom; a teacher
@@ -269,11 +276,26 @@ func createGame(ctx context.Context, tx Tx, c creation) (createdRecord, error) {
 	if c.classroomID != "" {
 		rec.ClassroomID = &c.classroomID
 	}
-	id, err := tx.InsertGame(ctx, rec)
+	var id string
+	var err error
+	if c.classroomID == "" && !c.Public {
+		// A private game; its lobby takes an invite code no other open lobby has.
+		rec.Private = true
+		err = withNewJoinCode(func(code string) error {
+			rec.InviteCode = ""
+			if c.OpenSeats > 0 {
+				rec.InviteCode = code
+			}
+			id, err = tx.InsertGame(ctx, rec)
+			return err
+		})
+	} else {
+		id, err = tx.InsertGame(ctx, rec)
+	}
 	if err != nil {
 		return createdRecord{}, err
 	}
-	out := createdRecord{CreatorToken: creatorToken}
+	out := createdRecord{CreatorToken: creatorToken, InviteCode: rec.InviteCode}
 	bots := map[int]BotSeat{}
 	for _, b := range c.Bots {
 		bots[b.Seat] = b
@@ -370,18 +392,18 @@ func saveState(ctx context.Context, tx Tx, g *GameRecord, state domain.State, se
 
 // Join gives a lobby seat to a new player. In a classroom's game the player is the student whose
 // token is presented, under their classroom name; elsewhere the player gives a name.
-func (s *Service) Join(ctx context.Context, gameID string, p Principal, name string, idem *Idempotency) (*Joined, error) {
+func (s *Service) Join(ctx context.Context, gameID string, p Principal, ask JoinAsk, idem *Idempotency) (*Joined, error) {
 	var rec joinedRecord
 	err := s.update(ctx, func(tx Tx) error {
 		g, err := lockGame(ctx, tx, gameID)
 		if err != nil {
 			return err
 		}
-		seat, slot, err := newPlayer(g, p, name, idem)
+		seat, slot, err := newPlayer(g, p, ask, idem)
 		if err != nil {
 			return err
 		}
-		rec, err = idempotent(ctx, tx, slot, func() (joinedRecord, error) { return joinGame(ctx, tx, g, seat) })
+		rec, err = idempotent(ctx, tx, slot, func() (joinedRecord, error) { return joinGame(ctx, tx, g, seat, ask.Seat) })
 		return err
 	})
 	if err != nil {
@@ -393,14 +415,21 @@ func (s *Service) Join(ctx context.Context, gameID string, p Principal, name str
 
 // newPlayer is who asks to join: in a classroom's game the student whose token is presented,
 // elsewhere anyone with a name. The Idempotency-Key is bound to them.
-func newPlayer(g *GameRecord, p Principal, name string, idem *Idempotency) (Seat, *resultSlot, error) {
+func newPlayer(g *GameRecord, p Principal, ask JoinAsk, idem *Idempotency) (Seat, *resultSlot, error) {
 	if g.ClassroomID == nil {
-		name, err := names.Person.Enforce(name)
+		creator := p.Kind == GameToken && bytes.Equal(p.TokenHash, g.CreatorHash)
+		if err := mayJoin(g, creator, ask); err != nil {
+			return Seat{}, nil, err
+		}
+		name, err := names.Person.Enforce(ask.Name)
 		if err != nil {
 			return Seat{}, nil, err
 		}
 		slot, err := idem.byAnyone("join:" + g.ID)
 		return Seat{Name: name}, slot, err
+	}
+	if ask.Seat != nil {
+		return Seat{}, nil, domain.Invalid("invalid", "A classroom's lobby seats its students in the order they join; leave seat out.")
 	}
 	caller, err := RequireCaller(g, p)
 	if err != nil {
@@ -413,7 +442,7 @@ func newPlayer(g *GameRecord, p Principal, name string, idem *Idempotency) (Seat
 	return Seat{StudentID: &caller.StudentID}, slot, err
 }
 
-func joinGame(ctx context.Context, tx Tx, g *GameRecord, player Seat) (joinedRecord, error) {
+func joinGame(ctx context.Context, tx Tx, g *GameRecord, player Seat, chosen *int) (joinedRecord, error) {
 	for _, s := range g.Seats {
 		if player.StudentID != nil && s.StudentID != nil && *s.StudentID == *player.StudentID {
 			return joinedRecord{}, domain.Errorf(domain.KindConflict, "already_seated", "You already have seat %d in this game.", s.Seat)
@@ -432,6 +461,15 @@ func joinGame(ctx context.Context, tx Tx, g *GameRecord, player Seat) (joinedRec
 		}
 	}
 	seat, token := len(g.Seats), ""
+	if chosen != nil {
+		if *chosen < 0 || *chosen > len(g.Seats) {
+			return joinedRecord{}, domain.Invalid("invalid_seat", "Seat %d cannot be given: %d seats are taken, so a new player takes a seat from 0 to %d.", *chosen, len(g.Seats), len(g.Seats))
+		}
+		seat = *chosen
+		if err := tx.OpenSeatAt(ctx, g.ID, seat); err != nil {
+			return joinedRecord{}, err
+		}
+	}
 	var err error
 	if player.StudentID != nil {
 		err = insertStudentSeat(ctx, tx, g.ID, *g.ClassroomID, seat, *player.StudentID)

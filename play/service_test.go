@@ -25,13 +25,13 @@ func TestLobbyToFirstActionWithoutHTTP(t *testing.T) {
 	id := created.Game.ID
 	var seats []string
 	for _, name := range []string{"Ada", "Bo"} {
-		joined, err := master.Join(ctx, id, play.Nobody, name, nil)
+		joined, err := master.Join(ctx, id, play.Nobody, play.JoinAsk{Name: name, InviteCode: created.InviteCode}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		seats = append(seats, joined.Seat.Token)
 	}
-	if _, err := master.Join(ctx, id, play.Nobody, "Cy", nil); domain.ErrorCode(err) != "game_full" {
+	if _, err := master.Join(ctx, id, play.Nobody, play.JoinAsk{Name: "Cy", InviteCode: created.InviteCode}, nil); domain.ErrorCode(err) != "game_full" {
 		t.Fatalf("third join: %v, want game_full", err)
 	}
 	if _, _, err := master.Abort(ctx, id, play.IdentifyToken(seats[0], ""), nil); domain.ErrorCode(err) != "forbidden" {

@@ -71,6 +71,12 @@ type Store interface {
 	// PlayerGames lists the games in which the student of f (StudentID in ClassroomID), or the seat
 	// token whose hash is f.SeatTokenHash, holds a seat.
 	PlayerGames(ctx context.Context, f GameFilter) ([]PlayerGame, error)
+	// TokenGames lists the games a seat or creator token belongs to (its seats, and the games it
+	// created with Seat -1), newest first, at most limit.
+	TokenGames(ctx context.Context, hash []byte, limit int) ([]TokenGame, error)
+	// OpenLobbyByInviteCode is the id of the lobby whose invite code is code; ErrNotFound when no
+	// open lobby has it.
+	OpenLobbyByInviteCode(ctx context.Context, code string) (string, error)
 }
 
 // ClassroomStore keeps classrooms and their students.
@@ -125,6 +131,8 @@ type Tx interface {
 	HandSeatToBot(ctx context.Context, gameID string, seat int, level string) error
 	// RemoveSeat frees a lobby seat, moving the later seats down by one; its token stops working.
 	RemoveSeat(ctx context.Context, gameID string, seat int) error
+	// OpenSeatAt moves a lobby's seats from seat on up by one, for a new player to take seat.
+	OpenSeatAt(ctx context.Context, gameID string, seat int) error
 	// LinkRematch records a finished game's rematch, moves its version on and announces it on
 	// commit, unless the game links to a rematch already.
 	LinkRematch(ctx context.Context, gameID, rematchID string) error
@@ -240,6 +248,10 @@ type NewGameRecord struct {
 	// game takes instead (a rematch's).
 	Owner   Owner
 	OwnerOf string
+	// Private keeps a game outside classrooms out of the public list; InviteCode, when set, is
+	// what joining its lobby takes.
+	Private    bool
+	InviteCode string
 }
 
 // StateChange is what an accepted step changes in a game.

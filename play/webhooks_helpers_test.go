@@ -112,7 +112,7 @@ func (r *hookRig) fill(created *play.Created, creator play.Principal) []play.Pri
 	ctx := context.Background()
 	var seats []play.Principal
 	for _, name := range []string{"Ada", "Bo"} {
-		joined, err := r.master.Join(ctx, created.Game.ID, play.Nobody, name, nil)
+		joined, err := r.master.Join(ctx, created.Game.ID, play.Nobody, play.JoinAsk{Name: name, InviteCode: created.InviteCode}, nil)
 		if err != nil {
 			r.t.Fatal(err)
 		}

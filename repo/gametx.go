@@ -174,18 +174,19 @@ func (t *gameTx) lockGame(ctx context.Context, id string, lookup []byte) (*play.
 }
 
 // InsertGame stores a new game under g.ID, or a random id when it is empty; play.ErrTaken when a
-// game has the id already (once the transaction that inserted it has committed).
+// game has the id already (once the transaction that inserted it has committed), or when an open
+// lobby has its invite code.
 func (t *gameTx) InsertGame(ctx context.Context, g play.NewGameRecord) (string, error) {
 	var id string
 	err := t.one(ctx, `INSERT INTO games (id, kind, options, status, seat_count, seed, creator_token_hash, classroom_id, bot_delay_ms, hints, turn_seconds,
-			created_at, updated_at, active_minute, owner_key, address_key)
+			created_at, updated_at, active_minute, owner_key, address_key, private, invite_code)
 		VALUES (coalesce($10::uuid, gen_random_uuid()), $1, $2, 'lobby', $3, $4, $5, $6, $7, $8, nullif($9, 0),
 			$11, $11, date_trunc('minute', $11::timestamptz),
-			coalesce((SELECT owner_key FROM games WHERE id = $14::uuid), `+keyed("$12")+`, '\x'), `+keyed("$13")+`)
-		ON CONFLICT (id) DO NOTHING RETURNING id::text`,
+			coalesce((SELECT owner_key FROM games WHERE id = $14::uuid), `+keyed("$12")+`, '\x'), `+keyed("$13")+`, $15, $16)
+		ON CONFLICT DO NOTHING RETURNING id::text`,
 		[]any{g.Kind, g.Options, g.SeatCount, g.Seed, g.CreatorHash, g.ClassroomID, g.Settings.BotDelay.Milliseconds(), g.Settings.Hints,
 			int64(g.Settings.TurnTime.Seconds()), nullIfEmpty(g.ID), t.now, nullIfEmpty(g.Owner.Client), nullIfEmpty(g.Owner.Address),
-			nullIfEmpty(g.OwnerOf)},
+			nullIfEmpty(g.OwnerOf), g.Private, nullIfEmpty(g.InviteCode)},
 		func(r pgx.Row) error { return r.Scan(&id) })
 	if errors.Is(err, pgx.ErrNoRows) {
 		return "", play.ErrTaken
@@ -240,6 +241,15 @@ func nullIfEmpty(s string) *string {
 
 func (t *gameTx) InsertSeat(ctx context.Context, gameID string, seat int, name string, hash []byte) error {
 	return t.queue(ctx, `INSERT INTO seats (game_id, seat, name, token_hash, joined_at) VALUES ($1, $2, $3, $4, $5)`, gameID, seat, name, hash, t.now)
+}
+
+// OpenSeatAt moves the seats from seat on up by one, so that a new player can take seat; in two
+// steps, out of the way and back, as RemoveSeat does.
+func (t *gameTx) OpenSeatAt(ctx context.Context, gameID string, seat int) error {
+	if err := t.queue(ctx, `UPDATE seats SET seat = seat + 1000000 WHERE game_id = $1 AND seat >= $2`, gameID, seat); err != nil {
+		return err
+	}
+	return t.queue(ctx, `UPDATE seats SET seat = seat - 999999 WHERE game_id = $1 AND seat >= 1000000`, gameID)
 }
 
 func (t *gameTx) InsertBotSeat(ctx context.Context, gameID string, seat int, name, level string) error {
@@ -431,7 +441,7 @@ func (t *gameTx) SetTeacherToken(ctx context.Context, classroomID string, oldHas
 		[]any{classroomID, oldHash, hash}, func(r pgx.Row) error { return r.Scan(nil) }))
 }
 
-// RecordAttempt counts the seat's attempts at the version through the index of migration 00021.
+// RecordAttempt counts the seat's attempts at the version through the index of migration 00021 (attempts_position).
 func (t *gameTx) RecordAttempt(ctx context.Context, gameID string, a play.Attempt, keep int) error {
 	return t.queue(ctx, `INSERT INTO attempts (game_id, seat, version, action, code, detail, facts, created_at)
 		SELECT $1, $2, $3, $4, $5, $6, $7, $8

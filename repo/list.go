@@ -30,7 +30,7 @@ func (s *Games) listGames(ctx context.Context, q play.GameQuery) ([]play.GameSum
 	case f.ClassroomID != "":
 		add("classroom_id = $%d", f.ClassroomID)
 	default:
-		where = append(where, "classroom_id IS NULL")
+		where = append(where, "classroom_id IS NULL AND NOT private")
 	}
 	if f.StudentID != "" {
 		add("EXISTS (SELECT 1 FROM seats s WHERE s.game_id = games.id AND s.student_id = $%d::uuid"+myTurn+")", f.StudentID)
@@ -117,4 +117,34 @@ func (s *Games) PlayerGames(ctx context.Context, f play.GameFilter) ([]play.Play
 		return nil
 	})
 	return games, err
+}
+
+// OpenLobbyByInviteCode is the id of the lobby whose invite code is code.
+func (s *Games) OpenLobbyByInviteCode(ctx context.Context, code string) (string, error) {
+	return readRetry(ctx, func() (string, error) {
+		var id string
+		err := s.db.Pool.QueryRow(ctx, `SELECT id::text FROM games WHERE invite_code = $1 AND status = 'lobby'`, code).Scan(&id)
+		return id, notFound(err)
+	})
+}
+
+// TokenGames lists the games a seat or creator token belongs to, newest first, at most limit.
+func (s *Games) TokenGames(ctx context.Context, hash []byte, limit int) ([]play.TokenGame, error) {
+	return readRetry(ctx, func() ([]play.TokenGame, error) {
+		rows, err := s.db.Pool.Query(ctx, `SELECT id::text, seat FROM (
+				SELECT g.id, -1 AS seat, g.created_at FROM games g WHERE g.creator_token_hash = $1
+				UNION ALL
+				SELECT g.id, s.seat, g.created_at FROM seats s JOIN games g ON g.id = s.game_id WHERE s.token_hash = $1
+			) t ORDER BY created_at DESC, id, seat LIMIT $2`, hash, limit)
+		if err != nil {
+			return nil, err
+		}
+		var games []play.TokenGame
+		var g play.TokenGame
+		_, err = pgx.ForEachRow(rows, []any{&g.GameID, &g.Seat}, func() error {
+			games = append(games, g)
+			return nil
+		})
+		return games, err
+	})
 }

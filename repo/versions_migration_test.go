@@ -27,7 +27,7 @@ func TestEntryVersionMigrationBackfillsHistories(t *testing.T) {
 	}
 	seats := map[int]play.Principal{}
 	for i, name := range []string{"Ada", "Bo", "Cy"} {
-		joined, err := master.Join(ctx, lobby.Game.ID, play.Nobody, name, nil)
+		joined, err := master.Join(ctx, lobby.Game.ID, play.Nobody, play.JoinAsk{Name: name, InviteCode: lobby.InviteCode}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -384,8 +384,10 @@ type ClientInterface interface {
 
 	// ListGames List games, newest first.
 	//
-	// Summaries only; nothing hidden. Without a token: games outside classrooms (use
-	// `status=lobby` to find games to join). With a student token: the student's own games.
+	// Summaries only; nothing hidden. Without a token (or with a seat or creator token): the
+	// public games outside classrooms, those created with `public: true` (use `status=lobby` to
+	// find games to join); a private game is listed to nobody (its players find it in
+	// `GET /v1/me/games`). With a student token: the student's own games.
 	// With a teacher token: the classroom's games (as `GET /v1/classrooms/{id}/games`).
 	//
 	// Corresponds with GET /v1/games (the `ListGames` operationId).
@@ -458,6 +460,28 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /v1/games (the `CreateGame` operationId).
 	CreateGame(ctx context.Context, params *CreateGameParams, body CreateGameJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// JoinGameByInviteCodeWithBody Take a seat in a private lobby with its invite code.
+	//
+	// The way a child joins a friend's game: the code its creator got (`invite_code`, six
+	// letters and digits) and a name. 404 `invite_code_not_found` when no open lobby has the code
+	// (it stops working once the game starts); otherwise as `POST /v1/games/{id}/players`.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/games/join (the `JoinGameByInviteCode` operationId).
+	JoinGameByInviteCodeWithBody(ctx context.Context, params *JoinGameByInviteCodeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// JoinGameByInviteCode Take a seat in a private lobby with its invite code.
+	//
+	// The way a child joins a friend's game: the code its creator got (`invite_code`, six
+	// letters and digits) and a name. 404 `invite_code_not_found` when no open lobby has the code
+	// (it stops working once the game starts); otherwise as `POST /v1/games/{id}/players`.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/games/join (the `JoinGameByInviteCode` operationId).
+	JoinGameByInviteCode(ctx context.Context, params *JoinGameByInviteCodeParams, body JoinGameByInviteCodeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetGame The game as the caller may see it.
 	//
@@ -691,7 +715,11 @@ type ClientInterface interface {
 
 	// JoinGameWithBody Take an open seat in a lobby.
 	//
-	// Outside classrooms, send a `name`; the response carries the seat's token (shown once).
+	// Outside classrooms, send a `name`; the response carries the seat's token (shown once). A
+	// private lobby (the default) also takes its `invite_code`: without it 403
+	// `invite_code_required`, with another 403 `wrong_invite_code`. Its creator seats players
+	// without the code, and alone may choose a new player's `seat` (403 `forbidden` for anyone
+	// else; 400 `invalid_seat` past the seats taken).
 	// In a classroom's game, send your student token and an empty body: the seat is yours under
 	// your classroom name, and your student token acts for it.
 	//
@@ -702,7 +730,11 @@ type ClientInterface interface {
 
 	// JoinGame Take an open seat in a lobby.
 	//
-	// Outside classrooms, send a `name`; the response carries the seat's token (shown once).
+	// Outside classrooms, send a `name`; the response carries the seat's token (shown once). A
+	// private lobby (the default) also takes its `invite_code`: without it 403
+	// `invite_code_required`, with another 403 `wrong_invite_code`. Its creator seats players
+	// without the code, and alone may choose a new player's `seat` (403 `forbidden` for anyone
+	// else; 400 `invalid_seat` past the seats taken).
 	// In a classroom's game, send your student token and an empty body: the seat is yours under
 	// your classroom name, and your student token acts for it.
 	//
@@ -853,6 +885,20 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /v1/games/{id}/states/{seq} (the `GetStateAt` operationId).
 	GetStateAt(ctx context.Context, id GameID, seq int64, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetMe Who this token is and what it may do.
+	//
+	// Answers, for the token sent, what kind it is (`seat`, `creator`, `teacher`, `student`,
+	// `admin`), whose it is (the classroom and student, or the games a seat or creator token
+	// belongs to with the seat it holds in each: newest first, at most 50, since a rematch keeps
+	// its players' tokens), what it may do (`may`) and when it stops working (`expires_at`,
+	// absent for a token that does not expire). A token that opens nothing (never issued, a
+	// removed student's, a replaced teacher token, a seat that left or resigned) gets 401, as
+	// does a request without a token: a client can ask this to learn whether a token it kept
+	// still works.
+	//
+	// Corresponds with GET /v1/me (the `GetMe` operationId).
+	GetMe(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// StreamMyEvents Your turn, game started, game ended, timed out: live, across all your games (server-sent events).
 	//
@@ -1572,8 +1618,10 @@ func (c *Client) RotateTeacherToken(ctx context.Context, classroomId ClassroomID
 
 // ListGames List games, newest first.
 //
-// Summaries only; nothing hidden. Without a token: games outside classrooms (use
-// `status=lobby` to find games to join). With a student token: the student's own games.
+// Summaries only; nothing hidden. Without a token (or with a seat or creator token): the
+// public games outside classrooms, those created with `public: true` (use `status=lobby` to
+// find games to join); a private game is listed to nobody (its players find it in
+// `GET /v1/me/games`). With a student token: the student's own games.
 // With a teacher token: the classroom's games (as `GET /v1/classrooms/{id}/games`).
 //
 // Corresponds with GET /v1/games (the `ListGames` operationId).
@@ -1667,6 +1715,48 @@ func (c *Client) CreateGameWithBody(ctx context.Context, params *CreateGameParam
 // Corresponds with POST /v1/games (the `CreateGame` operationId).
 func (c *Client) CreateGame(ctx context.Context, params *CreateGameParams, body CreateGameJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewCreateGameRequest(c.Server, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// JoinGameByInviteCodeWithBody Take a seat in a private lobby with its invite code.
+//
+// The way a child joins a friend's game: the code its creator got (`invite_code`, six
+// letters and digits) and a name. 404 `invite_code_not_found` when no open lobby has the code
+// (it stops working once the game starts); otherwise as `POST /v1/games/{id}/players`.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/games/join (the `JoinGameByInviteCode` operationId).
+func (c *Client) JoinGameByInviteCodeWithBody(ctx context.Context, params *JoinGameByInviteCodeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewJoinGameByInviteCodeRequestWithBody(c.Server, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// JoinGameByInviteCode Take a seat in a private lobby with its invite code.
+//
+// The way a child joins a friend's game: the code its creator got (`invite_code`, six
+// letters and digits) and a name. 404 `invite_code_not_found` when no open lobby has the code
+// (it stops working once the game starts); otherwise as `POST /v1/games/{id}/players`.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/games/join (the `JoinGameByInviteCode` operationId).
+func (c *Client) JoinGameByInviteCode(ctx context.Context, params *JoinGameByInviteCodeParams, body JoinGameByInviteCodeJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewJoinGameByInviteCodeRequest(c.Server, params, body)
 	if err != nil {
 		return nil, err
 	}
@@ -2029,7 +2119,11 @@ func (c *Client) GetGamePicture(ctx context.Context, id GameID, params *GetGameP
 
 // JoinGameWithBody Take an open seat in a lobby.
 //
-// Outside classrooms, send a `name`; the response carries the seat's token (shown once).
+// Outside classrooms, send a `name`; the response carries the seat's token (shown once). A
+// private lobby (the default) also takes its `invite_code`: without it 403
+// `invite_code_required`, with another 403 `wrong_invite_code`. Its creator seats players
+// without the code, and alone may choose a new player's `seat` (403 `forbidden` for anyone
+// else; 400 `invalid_seat` past the seats taken).
 // In a classroom's game, send your student token and an empty body: the seat is yours under
 // your classroom name, and your student token acts for it.
 //
@@ -2050,7 +2144,11 @@ func (c *Client) JoinGameWithBody(ctx context.Context, id GameID, params *JoinGa
 
 // JoinGame Take an open seat in a lobby.
 //
-// Outside classrooms, send a `name`; the response carries the seat's token (shown once).
+// Outside classrooms, send a `name`; the response carries the seat's token (shown once). A
+// private lobby (the default) also takes its `invite_code`: without it 403
+// `invite_code_required`, with another 403 `wrong_invite_code`. Its creator seats players
+// without the code, and alone may choose a new player's `seat` (403 `forbidden` for anyone
+// else; 400 `invalid_seat` past the seats taken).
 // In a classroom's game, send your student token and an empty body: the seat is yours under
 // your classroom name, and your student token acts for it.
 //
@@ -2282,6 +2380,30 @@ func (c *Client) StartGame(ctx context.Context, id GameID, params *StartGamePara
 // Corresponds with GET /v1/games/{id}/states/{seq} (the `GetStateAt` operationId).
 func (c *Client) GetStateAt(ctx context.Context, id GameID, seq int64, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetStateAtRequest(c.Server, id, seq)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetMe Who this token is and what it may do.
+//
+// Answers, for the token sent, what kind it is (`seat`, `creator`, `teacher`, `student`,
+// `admin`), whose it is (the classroom and student, or the games a seat or creator token
+// belongs to with the seat it holds in each: newest first, at most 50, since a rematch keeps
+// its players' tokens), what it may do (`may`) and when it stops working (`expires_at`,
+// absent for a token that does not expire). A token that opens nothing (never issued, a
+// removed student's, a replaced teacher token, a seat that left or resigned) gets 401, as
+// does a request without a token: a client can ask this to learn whether a token it kept
+// still works.
+//
+// Corresponds with GET /v1/me (the `GetMe` operationId).
+func (c *Client) GetMe(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetMeRequest(c.Server)
 	if err != nil {
 		return nil, err
 	}
@@ -3701,6 +3823,61 @@ func NewCreateGameRequestWithBody(server string, params *CreateGameParams, conte
 	return req, nil
 }
 
+// NewJoinGameByInviteCodeRequest calls the generic JoinGameByInviteCode builder with application/json body
+func NewJoinGameByInviteCodeRequest(server string, params *JoinGameByInviteCodeParams, body JoinGameByInviteCodeJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewJoinGameByInviteCodeRequestWithBody(server, params, "application/json", bodyReader)
+}
+
+// NewJoinGameByInviteCodeRequestWithBody constructs an http.Request for the JoinGameByInviteCode method, with any body, and a specified content type
+func NewJoinGameByInviteCodeRequestWithBody(server string, params *JoinGameByInviteCodeParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/games/join")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		if params.IdempotencyKey != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Idempotency-Key", *params.IdempotencyKey, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Idempotency-Key", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
 // NewGetGameRequest constructs an http.Request for the GetGame method
 func NewGetGameRequest(server string, id GameID, params *GetGameParams) (*http.Request, error) {
 	var err error
@@ -4977,6 +5154,33 @@ func NewGetStateAtRequest(server string, id GameID, seq int64) (*http.Request, e
 	return req, nil
 }
 
+// NewGetMeRequest constructs an http.Request for the GetMe method
+func NewGetMeRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/me")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewStreamMyEventsRequest constructs an http.Request for the StreamMyEvents method
 func NewStreamMyEventsRequest(server string, params *StreamMyEventsParams) (*http.Request, error) {
 	var err error
@@ -5622,8 +5826,10 @@ type ClientWithResponsesInterface interface {
 
 	// ListGamesWithResponse List games, newest first.
 	//
-	// Summaries only; nothing hidden. Without a token: games outside classrooms (use
-	// `status=lobby` to find games to join). With a student token: the student's own games.
+	// Summaries only; nothing hidden. Without a token (or with a seat or creator token): the
+	// public games outside classrooms, those created with `public: true` (use `status=lobby` to
+	// find games to join); a private game is listed to nobody (its players find it in
+	// `GET /v1/me/games`). With a student token: the student's own games.
 	// With a teacher token: the classroom's games (as `GET /v1/classrooms/{id}/games`).
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -5698,6 +5904,28 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /v1/games (the `CreateGame` operationId).
 	CreateGameWithResponse(ctx context.Context, params *CreateGameParams, body CreateGameJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateGameResponse, error)
+
+	// JoinGameByInviteCodeWithBodyWithResponse Take a seat in a private lobby with its invite code.
+	//
+	// The way a child joins a friend's game: the code its creator got (`invite_code`, six
+	// letters and digits) and a name. 404 `invite_code_not_found` when no open lobby has the code
+	// (it stops working once the game starts); otherwise as `POST /v1/games/{id}/players`.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/games/join (the `JoinGameByInviteCode` operationId).
+	JoinGameByInviteCodeWithBodyWithResponse(ctx context.Context, params *JoinGameByInviteCodeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*JoinGameByInviteCodeResponse, error)
+
+	// JoinGameByInviteCodeWithResponse Take a seat in a private lobby with its invite code.
+	//
+	// The way a child joins a friend's game: the code its creator got (`invite_code`, six
+	// letters and digits) and a name. 404 `invite_code_not_found` when no open lobby has the code
+	// (it stops working once the game starts); otherwise as `POST /v1/games/{id}/players`.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/games/join (the `JoinGameByInviteCode` operationId).
+	JoinGameByInviteCodeWithResponse(ctx context.Context, params *JoinGameByInviteCodeParams, body JoinGameByInviteCodeJSONRequestBody, reqEditors ...RequestEditorFn) (*JoinGameByInviteCodeResponse, error)
 
 	// GetGameWithResponse The game as the caller may see it.
 	//
@@ -5951,7 +6179,11 @@ type ClientWithResponsesInterface interface {
 
 	// JoinGameWithBodyWithResponse Take an open seat in a lobby.
 	//
-	// Outside classrooms, send a `name`; the response carries the seat's token (shown once).
+	// Outside classrooms, send a `name`; the response carries the seat's token (shown once). A
+	// private lobby (the default) also takes its `invite_code`: without it 403
+	// `invite_code_required`, with another 403 `wrong_invite_code`. Its creator seats players
+	// without the code, and alone may choose a new player's `seat` (403 `forbidden` for anyone
+	// else; 400 `invalid_seat` past the seats taken).
 	// In a classroom's game, send your student token and an empty body: the seat is yours under
 	// your classroom name, and your student token acts for it.
 	//
@@ -5962,7 +6194,11 @@ type ClientWithResponsesInterface interface {
 
 	// JoinGameWithResponse Take an open seat in a lobby.
 	//
-	// Outside classrooms, send a `name`; the response carries the seat's token (shown once).
+	// Outside classrooms, send a `name`; the response carries the seat's token (shown once). A
+	// private lobby (the default) also takes its `invite_code`: without it 403
+	// `invite_code_required`, with another 403 `wrong_invite_code`. Its creator seats players
+	// without the code, and alone may choose a new player's `seat` (403 `forbidden` for anyone
+	// else; 400 `invalid_seat` past the seats taken).
 	// In a classroom's game, send your student token and an empty body: the seat is yours under
 	// your classroom name, and your student token acts for it.
 	//
@@ -6130,6 +6366,22 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /v1/games/{id}/states/{seq} (the `GetStateAt` operationId).
 	GetStateAtWithResponse(ctx context.Context, id GameID, seq int64, reqEditors ...RequestEditorFn) (*GetStateAtResponse, error)
 
+	// GetMeWithResponse Who this token is and what it may do.
+	//
+	// Answers, for the token sent, what kind it is (`seat`, `creator`, `teacher`, `student`,
+	// `admin`), whose it is (the classroom and student, or the games a seat or creator token
+	// belongs to with the seat it holds in each: newest first, at most 50, since a rematch keeps
+	// its players' tokens), what it may do (`may`) and when it stops working (`expires_at`,
+	// absent for a token that does not expire). A token that opens nothing (never issued, a
+	// removed student's, a replaced teacher token, a seat that left or resigned) gets 401, as
+	// does a request without a token: a client can ask this to learn whether a token it kept
+	// still works.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/me (the `GetMe` operationId).
+	GetMeWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetMeResponse, error)
+
 	// StreamMyEventsWithResponse Your turn, game started, game ended, timed out: live, across all your games (server-sent events).
 	//
 	// One stream for everything a player needs to be told about, in all their games at once:
@@ -6295,9 +6547,17 @@ type ClientWithResponsesInterface interface {
 	DeleteWebhookWithResponse(ctx context.Context, webhookId openapi_types.UUID, reqEditors ...RequestEditorFn) (*DeleteWebhookResponse, error)
 }
 
+// GetDocsResponse200Headers the declared response headers of an HTTP 200 response for GetDocs
+type GetDocsResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // GetDocsResponse429Headers the declared response headers of an HTTP 429 response for GetDocs
 type GetDocsResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 type GetDocsResponse struct {
@@ -6307,6 +6567,8 @@ type GetDocsResponse struct {
 	ApplicationproblemJSON413 *BodyNotAllowed
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationproblemJSON429 *TooManyRequests
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetDocsResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetDocsResponse429Headers
 }
@@ -6350,9 +6612,17 @@ func (r GetDocsResponse) ContentType() string {
 	return ""
 }
 
+// GetDocsAssetResponse200Headers the declared response headers of an HTTP 200 response for GetDocsAsset
+type GetDocsAssetResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // GetDocsAssetResponse429Headers the declared response headers of an HTTP 429 response for GetDocsAsset
 type GetDocsAssetResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 type GetDocsAssetResponse struct {
@@ -6364,6 +6634,8 @@ type GetDocsAssetResponse struct {
 	ApplicationproblemJSON413 *BodyNotAllowed
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationproblemJSON429 *TooManyRequests
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetDocsAssetResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetDocsAssetResponse429Headers
 }
@@ -6501,9 +6773,17 @@ func (r GetMetricsResponse) ContentType() string {
 	return ""
 }
 
+// GetOpenAPIResponse200Headers the declared response headers of an HTTP 200 response for GetOpenAPI
+type GetOpenAPIResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // GetOpenAPIResponse429Headers the declared response headers of an HTTP 429 response for GetOpenAPI
 type GetOpenAPIResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 type GetOpenAPIResponse struct {
@@ -6515,6 +6795,8 @@ type GetOpenAPIResponse struct {
 	ApplicationproblemJSON413 *BodyNotAllowed
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
 	ApplicationproblemJSON429 *TooManyRequests
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetOpenAPIResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetOpenAPIResponse429Headers
 }
@@ -6633,7 +6915,9 @@ type GetPrimeClimbBoardPicturePngResponse200Headers struct {
 
 // GetPrimeClimbBoardPicturePngResponse429Headers the declared response headers of an HTTP 429 response for GetPrimeClimbBoardPicturePng
 type GetPrimeClimbBoardPicturePngResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 type GetPrimeClimbBoardPicturePngResponse struct {
@@ -6697,13 +6981,17 @@ func (r GetPrimeClimbBoardPicturePngResponse) ContentType() string {
 
 // GetPrimeClimbBoardPictureResponse200Headers the declared response headers of an HTTP 200 response for GetPrimeClimbBoardPicture
 type GetPrimeClimbBoardPictureResponse200Headers struct {
-	CacheControl *string
-	ETag         *string
+	CacheControl    *string
+	ETag            *string
+	RateLimit       *string
+	RateLimitPolicy *string
 }
 
 // GetPrimeClimbBoardPictureResponse429Headers the declared response headers of an HTTP 429 response for GetPrimeClimbBoardPicture
 type GetPrimeClimbBoardPictureResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 type GetPrimeClimbBoardPictureResponse struct {
@@ -6767,12 +7055,16 @@ func (r GetPrimeClimbBoardPictureResponse) ContentType() string {
 
 // GetBoardResponse200Headers the declared response headers of an HTTP 200 response for GetBoard
 type GetBoardResponse200Headers struct {
-	CacheControl *string
+	CacheControl    *string
+	RateLimit       *string
+	RateLimitPolicy *string
 }
 
 // GetBoardResponse429Headers the declared response headers of an HTTP 429 response for GetBoard
 type GetBoardResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 type GetBoardResponse struct {
@@ -6841,6 +7133,12 @@ func (r GetBoardResponse) ContentType() string {
 	return ""
 }
 
+// CreateClassroomResponse201Headers the declared response headers of an HTTP 201 response for CreateClassroom
+type CreateClassroomResponse201Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // CreateClassroomResponse401Headers the declared response headers of an HTTP 401 response for CreateClassroom
 type CreateClassroomResponse401Headers struct {
 	WWWAuthenticate string
@@ -6848,7 +7146,9 @@ type CreateClassroomResponse401Headers struct {
 
 // CreateClassroomResponse429Headers the declared response headers of an HTTP 429 response for CreateClassroom
 type CreateClassroomResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // CreateClassroomResponse503Headers the declared response headers of an HTTP 503 response for CreateClassroom
@@ -6875,6 +7175,8 @@ type CreateClassroomResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Unavailable
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *CreateClassroomResponse201Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *CreateClassroomResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -6952,9 +7254,17 @@ func (r CreateClassroomResponse) ContentType() string {
 	return ""
 }
 
+// JoinClassroomResponse201Headers the declared response headers of an HTTP 201 response for JoinClassroom
+type JoinClassroomResponse201Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // JoinClassroomResponse429Headers the declared response headers of an HTTP 429 response for JoinClassroom
 type JoinClassroomResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // JoinClassroomResponse503Headers the declared response headers of an HTTP 503 response for JoinClassroom
@@ -6983,6 +7293,8 @@ type JoinClassroomResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Unavailable
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *JoinClassroomResponse201Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *JoinClassroomResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -7063,6 +7375,12 @@ func (r JoinClassroomResponse) ContentType() string {
 	return ""
 }
 
+// GetClassroomResponse200Headers the declared response headers of an HTTP 200 response for GetClassroom
+type GetClassroomResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // GetClassroomResponse401Headers the declared response headers of an HTTP 401 response for GetClassroom
 type GetClassroomResponse401Headers struct {
 	WWWAuthenticate string
@@ -7070,7 +7388,9 @@ type GetClassroomResponse401Headers struct {
 
 // GetClassroomResponse429Headers the declared response headers of an HTTP 429 response for GetClassroom
 type GetClassroomResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // GetClassroomResponse503Headers the declared response headers of an HTTP 503 response for GetClassroom
@@ -7095,6 +7415,8 @@ type GetClassroomResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetClassroomResponse200Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *GetClassroomResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -7167,6 +7489,12 @@ func (r GetClassroomResponse) ContentType() string {
 	return ""
 }
 
+// StreamClassroomEventsResponse200Headers the declared response headers of an HTTP 200 response for StreamClassroomEvents
+type StreamClassroomEventsResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // StreamClassroomEventsResponse401Headers the declared response headers of an HTTP 401 response for StreamClassroomEvents
 type StreamClassroomEventsResponse401Headers struct {
 	WWWAuthenticate string
@@ -7174,7 +7502,9 @@ type StreamClassroomEventsResponse401Headers struct {
 
 // StreamClassroomEventsResponse429Headers the declared response headers of an HTTP 429 response for StreamClassroomEvents
 type StreamClassroomEventsResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // StreamClassroomEventsResponse503Headers the declared response headers of an HTTP 503 response for StreamClassroomEvents
@@ -7197,6 +7527,8 @@ type StreamClassroomEventsResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *StreamsFull
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *StreamClassroomEventsResponse200Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *StreamClassroomEventsResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -7264,6 +7596,12 @@ func (r StreamClassroomEventsResponse) ContentType() string {
 	return ""
 }
 
+// ListClassroomGamesResponse200Headers the declared response headers of an HTTP 200 response for ListClassroomGames
+type ListClassroomGamesResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // ListClassroomGamesResponse401Headers the declared response headers of an HTTP 401 response for ListClassroomGames
 type ListClassroomGamesResponse401Headers struct {
 	WWWAuthenticate string
@@ -7271,7 +7609,9 @@ type ListClassroomGamesResponse401Headers struct {
 
 // ListClassroomGamesResponse429Headers the declared response headers of an HTTP 429 response for ListClassroomGames
 type ListClassroomGamesResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // ListClassroomGamesResponse503Headers the declared response headers of an HTTP 503 response for ListClassroomGames
@@ -7296,6 +7636,8 @@ type ListClassroomGamesResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListClassroomGamesResponse200Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ListClassroomGamesResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -7368,6 +7710,12 @@ func (r ListClassroomGamesResponse) ContentType() string {
 	return ""
 }
 
+// CreateClassroomGamesResponse201Headers the declared response headers of an HTTP 201 response for CreateClassroomGames
+type CreateClassroomGamesResponse201Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // CreateClassroomGamesResponse401Headers the declared response headers of an HTTP 401 response for CreateClassroomGames
 type CreateClassroomGamesResponse401Headers struct {
 	WWWAuthenticate string
@@ -7375,7 +7723,9 @@ type CreateClassroomGamesResponse401Headers struct {
 
 // CreateClassroomGamesResponse429Headers the declared response headers of an HTTP 429 response for CreateClassroomGames
 type CreateClassroomGamesResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // CreateClassroomGamesResponse503Headers the declared response headers of an HTTP 503 response for CreateClassroomGames
@@ -7404,6 +7754,8 @@ type CreateClassroomGamesResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Unavailable
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *CreateClassroomGamesResponse201Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *CreateClassroomGamesResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -7486,6 +7838,12 @@ func (r CreateClassroomGamesResponse) ContentType() string {
 	return ""
 }
 
+// RotateJoinCodeResponse200Headers the declared response headers of an HTTP 200 response for RotateJoinCode
+type RotateJoinCodeResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // RotateJoinCodeResponse401Headers the declared response headers of an HTTP 401 response for RotateJoinCode
 type RotateJoinCodeResponse401Headers struct {
 	WWWAuthenticate string
@@ -7493,7 +7851,9 @@ type RotateJoinCodeResponse401Headers struct {
 
 // RotateJoinCodeResponse429Headers the declared response headers of an HTTP 429 response for RotateJoinCode
 type RotateJoinCodeResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // RotateJoinCodeResponse503Headers the declared response headers of an HTTP 503 response for RotateJoinCode
@@ -7518,6 +7878,8 @@ type RotateJoinCodeResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *RotateJoinCodeResponse200Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *RotateJoinCodeResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -7590,6 +7952,12 @@ func (r RotateJoinCodeResponse) ContentType() string {
 	return ""
 }
 
+// GetClassroomStatsResponse200Headers the declared response headers of an HTTP 200 response for GetClassroomStats
+type GetClassroomStatsResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // GetClassroomStatsResponse401Headers the declared response headers of an HTTP 401 response for GetClassroomStats
 type GetClassroomStatsResponse401Headers struct {
 	WWWAuthenticate string
@@ -7597,7 +7965,9 @@ type GetClassroomStatsResponse401Headers struct {
 
 // GetClassroomStatsResponse429Headers the declared response headers of an HTTP 429 response for GetClassroomStats
 type GetClassroomStatsResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // GetClassroomStatsResponse503Headers the declared response headers of an HTTP 503 response for GetClassroomStats
@@ -7622,6 +7992,8 @@ type GetClassroomStatsResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Busy
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetClassroomStatsResponse200Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *GetClassroomStatsResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -7694,6 +8066,12 @@ func (r GetClassroomStatsResponse) ContentType() string {
 	return ""
 }
 
+// ListStudentsResponse200Headers the declared response headers of an HTTP 200 response for ListStudents
+type ListStudentsResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // ListStudentsResponse401Headers the declared response headers of an HTTP 401 response for ListStudents
 type ListStudentsResponse401Headers struct {
 	WWWAuthenticate string
@@ -7701,7 +8079,9 @@ type ListStudentsResponse401Headers struct {
 
 // ListStudentsResponse429Headers the declared response headers of an HTTP 429 response for ListStudents
 type ListStudentsResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // ListStudentsResponse503Headers the declared response headers of an HTTP 503 response for ListStudents
@@ -7726,6 +8106,8 @@ type ListStudentsResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListStudentsResponse200Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ListStudentsResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -7798,6 +8180,12 @@ func (r ListStudentsResponse) ContentType() string {
 	return ""
 }
 
+// RemoveStudentResponse204Headers the declared response headers of an HTTP 204 response for RemoveStudent
+type RemoveStudentResponse204Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // RemoveStudentResponse401Headers the declared response headers of an HTTP 401 response for RemoveStudent
 type RemoveStudentResponse401Headers struct {
 	WWWAuthenticate string
@@ -7805,7 +8193,9 @@ type RemoveStudentResponse401Headers struct {
 
 // RemoveStudentResponse429Headers the declared response headers of an HTTP 429 response for RemoveStudent
 type RemoveStudentResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // RemoveStudentResponse503Headers the declared response headers of an HTTP 503 response for RemoveStudent
@@ -7828,6 +8218,8 @@ type RemoveStudentResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Unavailable
+	// Headers204 the parsed response headers for an HTTP 204 response
+	Headers204 *RemoveStudentResponse204Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *RemoveStudentResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -7895,6 +8287,12 @@ func (r RemoveStudentResponse) ContentType() string {
 	return ""
 }
 
+// RenameStudentResponse200Headers the declared response headers of an HTTP 200 response for RenameStudent
+type RenameStudentResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // RenameStudentResponse401Headers the declared response headers of an HTTP 401 response for RenameStudent
 type RenameStudentResponse401Headers struct {
 	WWWAuthenticate string
@@ -7902,7 +8300,9 @@ type RenameStudentResponse401Headers struct {
 
 // RenameStudentResponse429Headers the declared response headers of an HTTP 429 response for RenameStudent
 type RenameStudentResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // RenameStudentResponse503Headers the declared response headers of an HTTP 503 response for RenameStudent
@@ -7933,6 +8333,8 @@ type RenameStudentResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *RenameStudentResponse200Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *RenameStudentResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -8020,6 +8422,12 @@ func (r RenameStudentResponse) ContentType() string {
 	return ""
 }
 
+// EraseStudentResponse200Headers the declared response headers of an HTTP 200 response for EraseStudent
+type EraseStudentResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // EraseStudentResponse401Headers the declared response headers of an HTTP 401 response for EraseStudent
 type EraseStudentResponse401Headers struct {
 	WWWAuthenticate string
@@ -8027,7 +8435,9 @@ type EraseStudentResponse401Headers struct {
 
 // EraseStudentResponse429Headers the declared response headers of an HTTP 429 response for EraseStudent
 type EraseStudentResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // EraseStudentResponse503Headers the declared response headers of an HTTP 503 response for EraseStudent
@@ -8054,6 +8464,8 @@ type EraseStudentResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *EraseStudentResponse200Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *EraseStudentResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -8131,6 +8543,12 @@ func (r EraseStudentResponse) ContentType() string {
 	return ""
 }
 
+// ReissueStudentTokenResponse200Headers the declared response headers of an HTTP 200 response for ReissueStudentToken
+type ReissueStudentTokenResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // ReissueStudentTokenResponse401Headers the declared response headers of an HTTP 401 response for ReissueStudentToken
 type ReissueStudentTokenResponse401Headers struct {
 	WWWAuthenticate string
@@ -8138,7 +8556,9 @@ type ReissueStudentTokenResponse401Headers struct {
 
 // ReissueStudentTokenResponse429Headers the declared response headers of an HTTP 429 response for ReissueStudentToken
 type ReissueStudentTokenResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // ReissueStudentTokenResponse503Headers the declared response headers of an HTTP 503 response for ReissueStudentToken
@@ -8163,6 +8583,8 @@ type ReissueStudentTokenResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ReissueStudentTokenResponse200Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ReissueStudentTokenResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -8235,6 +8657,12 @@ func (r ReissueStudentTokenResponse) ContentType() string {
 	return ""
 }
 
+// RotateTeacherTokenResponse200Headers the declared response headers of an HTTP 200 response for RotateTeacherToken
+type RotateTeacherTokenResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // RotateTeacherTokenResponse401Headers the declared response headers of an HTTP 401 response for RotateTeacherToken
 type RotateTeacherTokenResponse401Headers struct {
 	WWWAuthenticate string
@@ -8242,7 +8670,9 @@ type RotateTeacherTokenResponse401Headers struct {
 
 // RotateTeacherTokenResponse429Headers the declared response headers of an HTTP 429 response for RotateTeacherToken
 type RotateTeacherTokenResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // RotateTeacherTokenResponse503Headers the declared response headers of an HTTP 503 response for RotateTeacherToken
@@ -8267,6 +8697,8 @@ type RotateTeacherTokenResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *RotateTeacherTokenResponse200Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *RotateTeacherTokenResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -8339,6 +8771,12 @@ func (r RotateTeacherTokenResponse) ContentType() string {
 	return ""
 }
 
+// ListGamesResponse200Headers the declared response headers of an HTTP 200 response for ListGames
+type ListGamesResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // ListGamesResponse401Headers the declared response headers of an HTTP 401 response for ListGames
 type ListGamesResponse401Headers struct {
 	WWWAuthenticate string
@@ -8346,7 +8784,9 @@ type ListGamesResponse401Headers struct {
 
 // ListGamesResponse429Headers the declared response headers of an HTTP 429 response for ListGames
 type ListGamesResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // ListGamesResponse503Headers the declared response headers of an HTTP 503 response for ListGames
@@ -8369,6 +8809,8 @@ type ListGamesResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListGamesResponse200Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ListGamesResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -8438,8 +8880,10 @@ func (r ListGamesResponse) ContentType() string {
 
 // CreateGameResponse201Headers the declared response headers of an HTTP 201 response for CreateGame
 type CreateGameResponse201Headers struct {
-	ETag     *string
-	Location *string
+	ETag            *string
+	Location        *string
+	RateLimit       *string
+	RateLimitPolicy *string
 }
 
 // CreateGameResponse401Headers the declared response headers of an HTTP 401 response for CreateGame
@@ -8449,7 +8893,9 @@ type CreateGameResponse401Headers struct {
 
 // CreateGameResponse429Headers the declared response headers of an HTTP 429 response for CreateGame
 type CreateGameResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // CreateGameResponse503Headers the declared response headers of an HTTP 503 response for CreateGame
@@ -8562,9 +9008,132 @@ func (r CreateGameResponse) ContentType() string {
 	return ""
 }
 
+// JoinGameByInviteCodeResponse201Headers the declared response headers of an HTTP 201 response for JoinGameByInviteCode
+type JoinGameByInviteCodeResponse201Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// JoinGameByInviteCodeResponse429Headers the declared response headers of an HTTP 429 response for JoinGameByInviteCode
+type JoinGameByInviteCodeResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// JoinGameByInviteCodeResponse503Headers the declared response headers of an HTTP 503 response for JoinGameByInviteCode
+type JoinGameByInviteCodeResponse503Headers struct {
+	RetryAfter *int
+}
+
+type JoinGameByInviteCodeResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *JoinedGame
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *RequestTimeout
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *UnsupportedMediaType
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *JoinGameByInviteCodeResponse201Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *JoinGameByInviteCodeResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *JoinGameByInviteCodeResponse503Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r JoinGameByInviteCodeResponse) GetJSON201() *JoinedGame {
+	return r.JSON201
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r JoinGameByInviteCodeResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r JoinGameByInviteCodeResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r JoinGameByInviteCodeResponse) GetApplicationproblemJSON408() *RequestTimeout {
+	return r.ApplicationproblemJSON408
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r JoinGameByInviteCodeResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r JoinGameByInviteCodeResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r JoinGameByInviteCodeResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r JoinGameByInviteCodeResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r JoinGameByInviteCodeResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r JoinGameByInviteCodeResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r JoinGameByInviteCodeResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r JoinGameByInviteCodeResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r JoinGameByInviteCodeResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetGameResponse200Headers the declared response headers of an HTTP 200 response for GetGame
 type GetGameResponse200Headers struct {
-	ETag *string
+	ETag            *string
+	RateLimit       *string
+	RateLimitPolicy *string
 }
 
 // GetGameResponse401Headers the declared response headers of an HTTP 401 response for GetGame
@@ -8574,7 +9143,9 @@ type GetGameResponse401Headers struct {
 
 // GetGameResponse429Headers the declared response headers of an HTTP 429 response for GetGame
 type GetGameResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // GetGameResponse503Headers the declared response headers of an HTTP 503 response for GetGame
@@ -8673,6 +9244,12 @@ func (r GetGameResponse) ContentType() string {
 	return ""
 }
 
+// AbortGameResponse200Headers the declared response headers of an HTTP 200 response for AbortGame
+type AbortGameResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // AbortGameResponse401Headers the declared response headers of an HTTP 401 response for AbortGame
 type AbortGameResponse401Headers struct {
 	WWWAuthenticate string
@@ -8680,7 +9257,9 @@ type AbortGameResponse401Headers struct {
 
 // AbortGameResponse429Headers the declared response headers of an HTTP 429 response for AbortGame
 type AbortGameResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // AbortGameResponse503Headers the declared response headers of an HTTP 503 response for AbortGame
@@ -8709,6 +9288,8 @@ type AbortGameResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *AbortGameResponse200Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *AbortGameResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -8791,6 +9372,12 @@ func (r AbortGameResponse) ContentType() string {
 	return ""
 }
 
+// ListActionsResponse200Headers the declared response headers of an HTTP 200 response for ListActions
+type ListActionsResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // ListActionsResponse401Headers the declared response headers of an HTTP 401 response for ListActions
 type ListActionsResponse401Headers struct {
 	WWWAuthenticate string
@@ -8798,7 +9385,9 @@ type ListActionsResponse401Headers struct {
 
 // ListActionsResponse429Headers the declared response headers of an HTTP 429 response for ListActions
 type ListActionsResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // ListActionsResponse503Headers the declared response headers of an HTTP 503 response for ListActions
@@ -8823,6 +9412,8 @@ type ListActionsResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListActionsResponse200Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ListActionsResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -8897,7 +9488,9 @@ func (r ListActionsResponse) ContentType() string {
 
 // PostActionResponse201Headers the declared response headers of an HTTP 201 response for PostAction
 type PostActionResponse201Headers struct {
-	ETag *string
+	ETag            *string
+	RateLimit       *string
+	RateLimitPolicy *string
 }
 
 // PostActionResponse401Headers the declared response headers of an HTTP 401 response for PostAction
@@ -8907,7 +9500,9 @@ type PostActionResponse401Headers struct {
 
 // PostActionResponse429Headers the declared response headers of an HTTP 429 response for PostAction
 type PostActionResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // PostActionResponse503Headers the declared response headers of an HTTP 503 response for PostAction
@@ -9048,6 +9643,12 @@ func (r PostActionResponse) ContentType() string {
 	return ""
 }
 
+// ListAttemptsResponse200Headers the declared response headers of an HTTP 200 response for ListAttempts
+type ListAttemptsResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // ListAttemptsResponse401Headers the declared response headers of an HTTP 401 response for ListAttempts
 type ListAttemptsResponse401Headers struct {
 	WWWAuthenticate string
@@ -9055,7 +9656,9 @@ type ListAttemptsResponse401Headers struct {
 
 // ListAttemptsResponse429Headers the declared response headers of an HTTP 429 response for ListAttempts
 type ListAttemptsResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // ListAttemptsResponse503Headers the declared response headers of an HTTP 503 response for ListAttempts
@@ -9082,6 +9685,8 @@ type ListAttemptsResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListAttemptsResponse200Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ListAttemptsResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -9159,6 +9764,12 @@ func (r ListAttemptsResponse) ContentType() string {
 	return ""
 }
 
+// StreamGameEventsResponse200Headers the declared response headers of an HTTP 200 response for StreamGameEvents
+type StreamGameEventsResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // StreamGameEventsResponse401Headers the declared response headers of an HTTP 401 response for StreamGameEvents
 type StreamGameEventsResponse401Headers struct {
 	WWWAuthenticate string
@@ -9166,7 +9777,9 @@ type StreamGameEventsResponse401Headers struct {
 
 // StreamGameEventsResponse429Headers the declared response headers of an HTTP 429 response for StreamGameEvents
 type StreamGameEventsResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // StreamGameEventsResponse503Headers the declared response headers of an HTTP 503 response for StreamGameEvents
@@ -9189,6 +9802,8 @@ type StreamGameEventsResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *StreamsFull
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *StreamGameEventsResponse200Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *StreamGameEventsResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -9256,6 +9871,12 @@ func (r StreamGameEventsResponse) ContentType() string {
 	return ""
 }
 
+// GetHintResponse200Headers the declared response headers of an HTTP 200 response for GetHint
+type GetHintResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // GetHintResponse401Headers the declared response headers of an HTTP 401 response for GetHint
 type GetHintResponse401Headers struct {
 	WWWAuthenticate string
@@ -9263,7 +9884,9 @@ type GetHintResponse401Headers struct {
 
 // GetHintResponse429Headers the declared response headers of an HTTP 429 response for GetHint
 type GetHintResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // GetHintResponse503Headers the declared response headers of an HTTP 503 response for GetHint
@@ -9292,6 +9915,8 @@ type GetHintResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetHintResponse200Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *GetHintResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -9376,7 +10001,9 @@ func (r GetHintResponse) ContentType() string {
 
 // LeaveGameResponse200Headers the declared response headers of an HTTP 200 response for LeaveGame
 type LeaveGameResponse200Headers struct {
-	ETag *string
+	ETag            *string
+	RateLimit       *string
+	RateLimitPolicy *string
 }
 
 // LeaveGameResponse401Headers the declared response headers of an HTTP 401 response for LeaveGame
@@ -9386,7 +10013,9 @@ type LeaveGameResponse401Headers struct {
 
 // LeaveGameResponse429Headers the declared response headers of an HTTP 429 response for LeaveGame
 type LeaveGameResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // LeaveGameResponse503Headers the declared response headers of an HTTP 503 response for LeaveGame
@@ -9501,7 +10130,9 @@ func (r LeaveGameResponse) ContentType() string {
 
 // GetLegalActionsResponse200Headers the declared response headers of an HTTP 200 response for GetLegalActions
 type GetLegalActionsResponse200Headers struct {
-	ETag *string
+	ETag            *string
+	RateLimit       *string
+	RateLimitPolicy *string
 }
 
 // GetLegalActionsResponse401Headers the declared response headers of an HTTP 401 response for GetLegalActions
@@ -9511,7 +10142,9 @@ type GetLegalActionsResponse401Headers struct {
 
 // GetLegalActionsResponse429Headers the declared response headers of an HTTP 429 response for GetLegalActions
 type GetLegalActionsResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // GetLegalActionsResponse503Headers the declared response headers of an HTTP 503 response for GetLegalActions
@@ -9630,7 +10263,9 @@ type GetGamePicturePngResponse401Headers struct {
 
 // GetGamePicturePngResponse429Headers the declared response headers of an HTTP 429 response for GetGamePicturePng
 type GetGamePicturePngResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // GetGamePicturePngResponse503Headers the declared response headers of an HTTP 503 response for GetGamePicturePng
@@ -9724,8 +10359,10 @@ func (r GetGamePicturePngResponse) ContentType() string {
 
 // GetGamePictureResponse200Headers the declared response headers of an HTTP 200 response for GetGamePicture
 type GetGamePictureResponse200Headers struct {
-	CacheControl *string
-	ETag         *string
+	CacheControl    *string
+	ETag            *string
+	RateLimit       *string
+	RateLimitPolicy *string
 }
 
 // GetGamePictureResponse401Headers the declared response headers of an HTTP 401 response for GetGamePicture
@@ -9735,7 +10372,9 @@ type GetGamePictureResponse401Headers struct {
 
 // GetGamePictureResponse429Headers the declared response headers of an HTTP 429 response for GetGamePicture
 type GetGamePictureResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // GetGamePictureResponse503Headers the declared response headers of an HTTP 503 response for GetGamePicture
@@ -9827,6 +10466,12 @@ func (r GetGamePictureResponse) ContentType() string {
 	return ""
 }
 
+// JoinGameResponse201Headers the declared response headers of an HTTP 201 response for JoinGame
+type JoinGameResponse201Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // JoinGameResponse401Headers the declared response headers of an HTTP 401 response for JoinGame
 type JoinGameResponse401Headers struct {
 	WWWAuthenticate string
@@ -9834,7 +10479,9 @@ type JoinGameResponse401Headers struct {
 
 // JoinGameResponse429Headers the declared response headers of an HTTP 429 response for JoinGame
 type JoinGameResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // JoinGameResponse503Headers the declared response headers of an HTTP 503 response for JoinGame
@@ -9869,6 +10516,8 @@ type JoinGameResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Unavailable
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *JoinGameResponse201Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *JoinGameResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -9968,13 +10617,17 @@ func (r JoinGameResponse) ContentType() string {
 
 // RematchGameResponse200Headers the declared response headers of an HTTP 200 response for RematchGame
 type RematchGameResponse200Headers struct {
-	ETag *string
+	ETag            *string
+	RateLimit       *string
+	RateLimitPolicy *string
 }
 
 // RematchGameResponse201Headers the declared response headers of an HTTP 201 response for RematchGame
 type RematchGameResponse201Headers struct {
-	ETag     *string
-	Location *string
+	ETag            *string
+	Location        *string
+	RateLimit       *string
+	RateLimitPolicy *string
 }
 
 // RematchGameResponse401Headers the declared response headers of an HTTP 401 response for RematchGame
@@ -9984,7 +10637,9 @@ type RematchGameResponse401Headers struct {
 
 // RematchGameResponse429Headers the declared response headers of an HTTP 429 response for RematchGame
 type RematchGameResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // RematchGameResponse503Headers the declared response headers of an HTTP 503 response for RematchGame
@@ -10127,7 +10782,9 @@ type GetGameReplayPngResponse401Headers struct {
 
 // GetGameReplayPngResponse429Headers the declared response headers of an HTTP 429 response for GetGameReplayPng
 type GetGameReplayPngResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // GetGameReplayPngResponse503Headers the declared response headers of an HTTP 503 response for GetGameReplayPng
@@ -10228,9 +10885,11 @@ func (r GetGameReplayPngResponse) ContentType() string {
 
 // GetGameReplayResponse200Headers the declared response headers of an HTTP 200 response for GetGameReplay
 type GetGameReplayResponse200Headers struct {
-	CacheControl *string
-	ETag         *string
-	Link         *string
+	CacheControl    *string
+	ETag            *string
+	Link            *string
+	RateLimit       *string
+	RateLimitPolicy *string
 }
 
 // GetGameReplayResponse401Headers the declared response headers of an HTTP 401 response for GetGameReplay
@@ -10240,7 +10899,9 @@ type GetGameReplayResponse401Headers struct {
 
 // GetGameReplayResponse429Headers the declared response headers of an HTTP 429 response for GetGameReplay
 type GetGameReplayResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // GetGameReplayResponse503Headers the declared response headers of an HTTP 503 response for GetGameReplay
@@ -10341,7 +11002,9 @@ func (r GetGameReplayResponse) ContentType() string {
 
 // ResignGameResponse200Headers the declared response headers of an HTTP 200 response for ResignGame
 type ResignGameResponse200Headers struct {
-	ETag *string
+	ETag            *string
+	RateLimit       *string
+	RateLimitPolicy *string
 }
 
 // ResignGameResponse401Headers the declared response headers of an HTTP 401 response for ResignGame
@@ -10351,7 +11014,9 @@ type ResignGameResponse401Headers struct {
 
 // ResignGameResponse429Headers the declared response headers of an HTTP 429 response for ResignGame
 type ResignGameResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // ResignGameResponse503Headers the declared response headers of an HTTP 503 response for ResignGame
@@ -10464,6 +11129,12 @@ func (r ResignGameResponse) ContentType() string {
 	return ""
 }
 
+// GetReviewResponse200Headers the declared response headers of an HTTP 200 response for GetReview
+type GetReviewResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // GetReviewResponse401Headers the declared response headers of an HTTP 401 response for GetReview
 type GetReviewResponse401Headers struct {
 	WWWAuthenticate string
@@ -10471,7 +11142,9 @@ type GetReviewResponse401Headers struct {
 
 // GetReviewResponse429Headers the declared response headers of an HTTP 429 response for GetReview
 type GetReviewResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // GetReviewResponse503Headers the declared response headers of an HTTP 503 response for GetReview
@@ -10498,6 +11171,8 @@ type GetReviewResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Busy
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetReviewResponse200Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *GetReviewResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -10575,6 +11250,12 @@ func (r GetReviewResponse) ContentType() string {
 	return ""
 }
 
+// GetScoresResponse200Headers the declared response headers of an HTTP 200 response for GetScores
+type GetScoresResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // GetScoresResponse401Headers the declared response headers of an HTTP 401 response for GetScores
 type GetScoresResponse401Headers struct {
 	WWWAuthenticate string
@@ -10582,7 +11263,9 @@ type GetScoresResponse401Headers struct {
 
 // GetScoresResponse429Headers the declared response headers of an HTTP 429 response for GetScores
 type GetScoresResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // GetScoresResponse503Headers the declared response headers of an HTTP 503 response for GetScores
@@ -10607,6 +11290,8 @@ type GetScoresResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetScoresResponse200Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *GetScoresResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -10681,7 +11366,9 @@ func (r GetScoresResponse) ContentType() string {
 
 // StartGameResponse200Headers the declared response headers of an HTTP 200 response for StartGame
 type StartGameResponse200Headers struct {
-	ETag *string
+	ETag            *string
+	RateLimit       *string
+	RateLimitPolicy *string
 }
 
 // StartGameResponse401Headers the declared response headers of an HTTP 401 response for StartGame
@@ -10691,7 +11378,9 @@ type StartGameResponse401Headers struct {
 
 // StartGameResponse429Headers the declared response headers of an HTTP 429 response for StartGame
 type StartGameResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // StartGameResponse503Headers the declared response headers of an HTTP 503 response for StartGame
@@ -10804,6 +11493,12 @@ func (r StartGameResponse) ContentType() string {
 	return ""
 }
 
+// GetStateAtResponse200Headers the declared response headers of an HTTP 200 response for GetStateAt
+type GetStateAtResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // GetStateAtResponse401Headers the declared response headers of an HTTP 401 response for GetStateAt
 type GetStateAtResponse401Headers struct {
 	WWWAuthenticate string
@@ -10811,7 +11506,9 @@ type GetStateAtResponse401Headers struct {
 
 // GetStateAtResponse429Headers the declared response headers of an HTTP 429 response for GetStateAt
 type GetStateAtResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // GetStateAtResponse503Headers the declared response headers of an HTTP 503 response for GetStateAt
@@ -10836,6 +11533,8 @@ type GetStateAtResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Busy
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetStateAtResponse200Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *GetStateAtResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -10908,6 +11607,112 @@ func (r GetStateAtResponse) ContentType() string {
 	return ""
 }
 
+// GetMeResponse200Headers the declared response headers of an HTTP 200 response for GetMe
+type GetMeResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// GetMeResponse401Headers the declared response headers of an HTTP 401 response for GetMe
+type GetMeResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// GetMeResponse429Headers the declared response headers of an HTTP 429 response for GetMe
+type GetMeResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// GetMeResponse503Headers the declared response headers of an HTTP 503 response for GetMe
+type GetMeResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetMeResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Me
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetMeResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetMeResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetMeResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetMeResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetMeResponse) GetJSON200() *Me {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetMeResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetMeResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetMeResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetMeResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetMeResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetMeResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetMeResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetMeResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// StreamMyEventsResponse200Headers the declared response headers of an HTTP 200 response for StreamMyEvents
+type StreamMyEventsResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // StreamMyEventsResponse401Headers the declared response headers of an HTTP 401 response for StreamMyEvents
 type StreamMyEventsResponse401Headers struct {
 	WWWAuthenticate string
@@ -10915,7 +11720,9 @@ type StreamMyEventsResponse401Headers struct {
 
 // StreamMyEventsResponse429Headers the declared response headers of an HTTP 429 response for StreamMyEvents
 type StreamMyEventsResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // StreamMyEventsResponse503Headers the declared response headers of an HTTP 503 response for StreamMyEvents
@@ -10938,6 +11745,8 @@ type StreamMyEventsResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *StreamsFull
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *StreamMyEventsResponse200Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *StreamMyEventsResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -11005,6 +11814,12 @@ func (r StreamMyEventsResponse) ContentType() string {
 	return ""
 }
 
+// ListMyGamesResponse200Headers the declared response headers of an HTTP 200 response for ListMyGames
+type ListMyGamesResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
 // ListMyGamesResponse401Headers the declared response headers of an HTTP 401 response for ListMyGames
 type ListMyGamesResponse401Headers struct {
 	WWWAuthenticate string
@@ -11012,7 +11827,9 @@ type ListMyGamesResponse401Headers struct {
 
 // ListMyGamesResponse429Headers the declared response headers of an HTTP 429 response for ListMyGames
 type ListMyGamesResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // ListMyGamesResponse503Headers the declared response headers of an HTTP 503 response for ListMyGames
@@ -11037,6 +11854,8 @@ type ListMyGamesResponse struct {
 	ApplicationproblemJSON429 *TooManyRequests
 	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
 	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListMyGamesResponse200Headers
 	// Headers401 the parsed response headers for an HTTP 401 response
 	Headers401 *ListMyGamesResponse401Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
@@ -11116,7 +11935,9 @@ type ListWebhooksResponse401Headers struct {
 
 // ListWebhooksResponse429Headers the declared response headers of an HTTP 429 response for ListWebhooks
 type ListWebhooksResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // ListWebhooksResponse503Headers the declared response headers of an HTTP 503 response for ListWebhooks
@@ -11206,7 +12027,9 @@ type CreateWebhookResponse401Headers struct {
 
 // CreateWebhookResponse429Headers the declared response headers of an HTTP 429 response for CreateWebhook
 type CreateWebhookResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // CreateWebhookResponse503Headers the declared response headers of an HTTP 503 response for CreateWebhook
@@ -11345,7 +12168,9 @@ type DeleteWebhookResponse401Headers struct {
 
 // DeleteWebhookResponse429Headers the declared response headers of an HTTP 429 response for DeleteWebhook
 type DeleteWebhookResponse429Headers struct {
-	RetryAfter *int
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
 }
 
 // DeleteWebhookResponse503Headers the declared response headers of an HTTP 503 response for DeleteWebhook
@@ -11926,8 +12751,10 @@ func (c *ClientWithResponses) RotateTeacherTokenWithResponse(ctx context.Context
 
 // ListGamesWithResponse List games, newest first.
 //
-// Summaries only; nothing hidden. Without a token: games outside classrooms (use
-// `status=lobby` to find games to join). With a student token: the student's own games.
+// Summaries only; nothing hidden. Without a token (or with a seat or creator token): the
+// public games outside classrooms, those created with `public: true` (use `status=lobby` to
+// find games to join); a private game is listed to nobody (its players find it in
+// `GET /v1/me/games`). With a student token: the student's own games.
 // With a teacher token: the classroom's games (as `GET /v1/classrooms/{id}/games`).
 //
 // Returns a wrapper object for the known response body format(s).
@@ -12019,6 +12846,40 @@ func (c *ClientWithResponses) CreateGameWithResponse(ctx context.Context, params
 		return nil, err
 	}
 	return ParseCreateGameResponse(rsp)
+}
+
+// JoinGameByInviteCodeWithBodyWithResponse Take a seat in a private lobby with its invite code.
+//
+// The way a child joins a friend's game: the code its creator got (`invite_code`, six
+// letters and digits) and a name. 404 `invite_code_not_found` when no open lobby has the code
+// (it stops working once the game starts); otherwise as `POST /v1/games/{id}/players`.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/games/join (the `JoinGameByInviteCode` operationId).
+func (c *ClientWithResponses) JoinGameByInviteCodeWithBodyWithResponse(ctx context.Context, params *JoinGameByInviteCodeParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*JoinGameByInviteCodeResponse, error) {
+	rsp, err := c.JoinGameByInviteCodeWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseJoinGameByInviteCodeResponse(rsp)
+}
+
+// JoinGameByInviteCodeWithResponse Take a seat in a private lobby with its invite code.
+//
+// The way a child joins a friend's game: the code its creator got (`invite_code`, six
+// letters and digits) and a name. 404 `invite_code_not_found` when no open lobby has the code
+// (it stops working once the game starts); otherwise as `POST /v1/games/{id}/players`.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/games/join (the `JoinGameByInviteCode` operationId).
+func (c *ClientWithResponses) JoinGameByInviteCodeWithResponse(ctx context.Context, params *JoinGameByInviteCodeParams, body JoinGameByInviteCodeJSONRequestBody, reqEditors ...RequestEditorFn) (*JoinGameByInviteCodeResponse, error) {
+	rsp, err := c.JoinGameByInviteCode(ctx, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseJoinGameByInviteCodeResponse(rsp)
 }
 
 // GetGameWithResponse The game as the caller may see it.
@@ -12345,7 +13206,11 @@ func (c *ClientWithResponses) GetGamePictureWithResponse(ctx context.Context, id
 
 // JoinGameWithBodyWithResponse Take an open seat in a lobby.
 //
-// Outside classrooms, send a `name`; the response carries the seat's token (shown once).
+// Outside classrooms, send a `name`; the response carries the seat's token (shown once). A
+// private lobby (the default) also takes its `invite_code`: without it 403
+// `invite_code_required`, with another 403 `wrong_invite_code`. Its creator seats players
+// without the code, and alone may choose a new player's `seat` (403 `forbidden` for anyone
+// else; 400 `invalid_seat` past the seats taken).
 // In a classroom's game, send your student token and an empty body: the seat is yours under
 // your classroom name, and your student token acts for it.
 //
@@ -12362,7 +13227,11 @@ func (c *ClientWithResponses) JoinGameWithBodyWithResponse(ctx context.Context, 
 
 // JoinGameWithResponse Take an open seat in a lobby.
 //
-// Outside classrooms, send a `name`; the response carries the seat's token (shown once).
+// Outside classrooms, send a `name`; the response carries the seat's token (shown once). A
+// private lobby (the default) also takes its `invite_code`: without it 403
+// `invite_code_required`, with another 403 `wrong_invite_code`. Its creator seats players
+// without the code, and alone may choose a new player's `seat` (403 `forbidden` for anyone
+// else; 400 `invalid_seat` past the seats taken).
 // In a classroom's game, send your student token and an empty body: the seat is yours under
 // your classroom name, and your student token acts for it.
 //
@@ -12582,6 +13451,28 @@ func (c *ClientWithResponses) GetStateAtWithResponse(ctx context.Context, id Gam
 		return nil, err
 	}
 	return ParseGetStateAtResponse(rsp)
+}
+
+// GetMeWithResponse Who this token is and what it may do.
+//
+// Answers, for the token sent, what kind it is (`seat`, `creator`, `teacher`, `student`,
+// `admin`), whose it is (the classroom and student, or the games a seat or creator token
+// belongs to with the seat it holds in each: newest first, at most 50, since a rematch keeps
+// its players' tokens), what it may do (`may`) and when it stops working (`expires_at`,
+// absent for a token that does not expire). A token that opens nothing (never issued, a
+// removed student's, a replaced teacher token, a seat that left or resigned) gets 401, as
+// does a request without a token: a client can ask this to learn whether a token it kept
+// still works.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/me (the `GetMe` operationId).
+func (c *ClientWithResponses) GetMeWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetMeResponse, error) {
+	rsp, err := c.GetMe(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetMeResponse(rsp)
 }
 
 // StreamMyEventsWithResponse Your turn, game started, game ended, timed out: live, across all your games (server-sent events).
@@ -12815,8 +13706,39 @@ func ParseGetDocsResponse(rsp *http.Response) (*GetDocsResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers GetDocsResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetDocsResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -12868,8 +13790,39 @@ func ParseGetDocsAssetResponse(rsp *http.Response) (*GetDocsAssetResponse, error
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers GetDocsAssetResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetDocsAssetResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -12980,8 +13933,39 @@ func ParseGetOpenAPIResponse(rsp *http.Response) (*GetOpenAPIResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers GetOpenAPIResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetOpenAPIResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -13108,6 +14092,20 @@ func ParseGetPrimeClimbBoardPicturePngResponse(rsp *http.Response) (*GetPrimeCli
 		response.Headers200 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetPrimeClimbBoardPicturePngResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -13178,9 +14176,37 @@ func ParseGetPrimeClimbBoardPictureResponse(rsp *http.Response) (*GetPrimeClimbB
 			}
 			headers.ETag = &value
 		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		response.Headers200 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetPrimeClimbBoardPictureResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -13248,9 +14274,37 @@ func ParseGetBoardResponse(rsp *http.Response) (*GetBoardResponse, error) {
 			}
 			headers.CacheControl = &value
 		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		response.Headers200 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetBoardResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -13337,6 +14391,23 @@ func ParseCreateClassroomResponse(rsp *http.Response) (*CreateClassroomResponse,
 	}
 
 	switch {
+	case rsp.StatusCode == 201:
+		var headers CreateClassroomResponse201Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers201 = &headers
 	case rsp.StatusCode == 401:
 		var headers CreateClassroomResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -13349,6 +14420,20 @@ func ParseCreateClassroomResponse(rsp *http.Response) (*CreateClassroomResponse,
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers CreateClassroomResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -13452,8 +14537,39 @@ func ParseJoinClassroomResponse(rsp *http.Response) (*JoinClassroomResponse, err
 	}
 
 	switch {
+	case rsp.StatusCode == 201:
+		var headers JoinClassroomResponse201Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers201 = &headers
 	case rsp.StatusCode == 429:
 		var headers JoinClassroomResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -13543,6 +14659,23 @@ func ParseGetClassroomResponse(rsp *http.Response) (*GetClassroomResponse, error
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers GetClassroomResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 401:
 		var headers GetClassroomResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -13555,6 +14688,20 @@ func ParseGetClassroomResponse(rsp *http.Response) (*GetClassroomResponse, error
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetClassroomResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -13637,6 +14784,23 @@ func ParseStreamClassroomEventsResponse(rsp *http.Response) (*StreamClassroomEve
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers StreamClassroomEventsResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 401:
 		var headers StreamClassroomEventsResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -13649,6 +14813,20 @@ func ParseStreamClassroomEventsResponse(rsp *http.Response) (*StreamClassroomEve
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers StreamClassroomEventsResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -13738,6 +14916,23 @@ func ParseListClassroomGamesResponse(rsp *http.Response) (*ListClassroomGamesRes
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers ListClassroomGamesResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 401:
 		var headers ListClassroomGamesResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -13750,6 +14945,20 @@ func ParseListClassroomGamesResponse(rsp *http.Response) (*ListClassroomGamesRes
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers ListClassroomGamesResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -13853,6 +15062,23 @@ func ParseCreateClassroomGamesResponse(rsp *http.Response) (*CreateClassroomGame
 	}
 
 	switch {
+	case rsp.StatusCode == 201:
+		var headers CreateClassroomGamesResponse201Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers201 = &headers
 	case rsp.StatusCode == 401:
 		var headers CreateClassroomGamesResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -13865,6 +15091,20 @@ func ParseCreateClassroomGamesResponse(rsp *http.Response) (*CreateClassroomGame
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers CreateClassroomGamesResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -13954,6 +15194,23 @@ func ParseRotateJoinCodeResponse(rsp *http.Response) (*RotateJoinCodeResponse, e
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers RotateJoinCodeResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 401:
 		var headers RotateJoinCodeResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -13966,6 +15223,20 @@ func ParseRotateJoinCodeResponse(rsp *http.Response) (*RotateJoinCodeResponse, e
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers RotateJoinCodeResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -14058,6 +15329,23 @@ func ParseGetClassroomStatsResponse(rsp *http.Response) (*GetClassroomStatsRespo
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers GetClassroomStatsResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 401:
 		var headers GetClassroomStatsResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -14070,6 +15358,20 @@ func ParseGetClassroomStatsResponse(rsp *http.Response) (*GetClassroomStatsRespo
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetClassroomStatsResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -14159,6 +15461,23 @@ func ParseListStudentsResponse(rsp *http.Response) (*ListStudentsResponse, error
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers ListStudentsResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 401:
 		var headers ListStudentsResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -14171,6 +15490,20 @@ func ParseListStudentsResponse(rsp *http.Response) (*ListStudentsResponse, error
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers ListStudentsResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -14256,6 +15589,23 @@ func ParseRemoveStudentResponse(rsp *http.Response) (*RemoveStudentResponse, err
 	}
 
 	switch {
+	case rsp.StatusCode == 204:
+		var headers RemoveStudentResponse204Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers204 = &headers
 	case rsp.StatusCode == 401:
 		var headers RemoveStudentResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -14268,6 +15618,20 @@ func ParseRemoveStudentResponse(rsp *http.Response) (*RemoveStudentResponse, err
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers RemoveStudentResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -14378,6 +15742,23 @@ func ParseRenameStudentResponse(rsp *http.Response) (*RenameStudentResponse, err
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers RenameStudentResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 401:
 		var headers RenameStudentResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -14390,6 +15771,20 @@ func ParseRenameStudentResponse(rsp *http.Response) (*RenameStudentResponse, err
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers RenameStudentResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -14486,6 +15881,23 @@ func ParseEraseStudentResponse(rsp *http.Response) (*EraseStudentResponse, error
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers EraseStudentResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 401:
 		var headers EraseStudentResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -14498,6 +15910,20 @@ func ParseEraseStudentResponse(rsp *http.Response) (*EraseStudentResponse, error
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers EraseStudentResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -14587,6 +16013,23 @@ func ParseReissueStudentTokenResponse(rsp *http.Response) (*ReissueStudentTokenR
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers ReissueStudentTokenResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 401:
 		var headers ReissueStudentTokenResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -14599,6 +16042,20 @@ func ParseReissueStudentTokenResponse(rsp *http.Response) (*ReissueStudentTokenR
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers ReissueStudentTokenResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -14688,6 +16145,23 @@ func ParseRotateTeacherTokenResponse(rsp *http.Response) (*RotateTeacherTokenRes
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers RotateTeacherTokenResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 401:
 		var headers RotateTeacherTokenResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -14700,6 +16174,20 @@ func ParseRotateTeacherTokenResponse(rsp *http.Response) (*RotateTeacherTokenRes
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers RotateTeacherTokenResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -14782,6 +16270,23 @@ func ParseListGamesResponse(rsp *http.Response) (*ListGamesResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers ListGamesResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 401:
 		var headers ListGamesResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -14794,6 +16299,20 @@ func ParseListGamesResponse(rsp *http.Response) (*ListGamesResponse, error) {
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers ListGamesResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -14913,6 +16432,20 @@ func ParseCreateGameResponse(rsp *http.Response) (*CreateGameResponse, error) {
 			}
 			headers.Location = &value
 		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		response.Headers201 = &headers
 	case rsp.StatusCode == 401:
 		var headers CreateGameResponse401Headers
@@ -14926,6 +16459,20 @@ func ParseCreateGameResponse(rsp *http.Response) (*CreateGameResponse, error) {
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers CreateGameResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -14936,6 +16483,142 @@ func ParseCreateGameResponse(rsp *http.Response) (*CreateGameResponse, error) {
 		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers CreateGameResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseJoinGameByInviteCodeResponse parses an HTTP response from a JoinGameByInviteCodeWithResponse call
+func ParseJoinGameByInviteCodeResponse(rsp *http.Response) (*JoinGameByInviteCodeResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &JoinGameByInviteCodeResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest JoinedGame
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest RequestTimeout
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 201:
+		var headers JoinGameByInviteCodeResponse201Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers201 = &headers
+	case rsp.StatusCode == 429:
+		var headers JoinGameByInviteCodeResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers JoinGameByInviteCodeResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -15027,6 +16710,20 @@ func ParseGetGameResponse(rsp *http.Response) (*GetGameResponse, error) {
 			}
 			headers.ETag = &value
 		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		response.Headers200 = &headers
 	case rsp.StatusCode == 401:
 		var headers GetGameResponse401Headers
@@ -15040,6 +16737,20 @@ func ParseGetGameResponse(rsp *http.Response) (*GetGameResponse, error) {
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetGameResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -15143,6 +16854,23 @@ func ParseAbortGameResponse(rsp *http.Response) (*AbortGameResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers AbortGameResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 401:
 		var headers AbortGameResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -15155,6 +16883,20 @@ func ParseAbortGameResponse(rsp *http.Response) (*AbortGameResponse, error) {
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers AbortGameResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -15247,6 +16989,23 @@ func ParseListActionsResponse(rsp *http.Response) (*ListActionsResponse, error) 
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers ListActionsResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 401:
 		var headers ListActionsResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -15259,6 +17018,20 @@ func ParseListActionsResponse(rsp *http.Response) (*ListActionsResponse, error) 
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers ListActionsResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -15399,6 +17172,20 @@ func ParsePostActionResponse(rsp *http.Response) (*PostActionResponse, error) {
 			}
 			headers.ETag = &value
 		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		response.Headers201 = &headers
 	case rsp.StatusCode == 401:
 		var headers PostActionResponse401Headers
@@ -15412,6 +17199,20 @@ func ParsePostActionResponse(rsp *http.Response) (*PostActionResponse, error) {
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers PostActionResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -15508,6 +17309,23 @@ func ParseListAttemptsResponse(rsp *http.Response) (*ListAttemptsResponse, error
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers ListAttemptsResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 401:
 		var headers ListAttemptsResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -15520,6 +17338,20 @@ func ParseListAttemptsResponse(rsp *http.Response) (*ListAttemptsResponse, error
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers ListAttemptsResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -15602,6 +17434,23 @@ func ParseStreamGameEventsResponse(rsp *http.Response) (*StreamGameEventsRespons
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers StreamGameEventsResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 401:
 		var headers StreamGameEventsResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -15614,6 +17463,20 @@ func ParseStreamGameEventsResponse(rsp *http.Response) (*StreamGameEventsRespons
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers StreamGameEventsResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -15717,6 +17580,23 @@ func ParseGetHintResponse(rsp *http.Response) (*GetHintResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers GetHintResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 401:
 		var headers GetHintResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -15729,6 +17609,20 @@ func ParseGetHintResponse(rsp *http.Response) (*GetHintResponse, error) {
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetHintResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -15841,6 +17735,20 @@ func ParseLeaveGameResponse(rsp *http.Response) (*LeaveGameResponse, error) {
 			}
 			headers.ETag = &value
 		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		response.Headers200 = &headers
 	case rsp.StatusCode == 401:
 		var headers LeaveGameResponse401Headers
@@ -15854,6 +17762,20 @@ func ParseLeaveGameResponse(rsp *http.Response) (*LeaveGameResponse, error) {
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers LeaveGameResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -15959,6 +17881,20 @@ func ParseGetLegalActionsResponse(rsp *http.Response) (*GetLegalActionsResponse,
 			}
 			headers.ETag = &value
 		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		response.Headers200 = &headers
 	case rsp.StatusCode == 401:
 		var headers GetLegalActionsResponse401Headers
@@ -15972,6 +17908,20 @@ func ParseGetLegalActionsResponse(rsp *http.Response) (*GetLegalActionsResponse,
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetLegalActionsResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -16086,6 +18036,20 @@ func ParseGetGamePicturePngResponse(rsp *http.Response) (*GetGamePicturePngRespo
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetGamePicturePngResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -16187,6 +18151,20 @@ func ParseGetGamePictureResponse(rsp *http.Response) (*GetGamePictureResponse, e
 			}
 			headers.ETag = &value
 		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		response.Headers200 = &headers
 	case rsp.StatusCode == 401:
 		var headers GetGamePictureResponse401Headers
@@ -16200,6 +18178,20 @@ func ParseGetGamePictureResponse(rsp *http.Response) (*GetGamePictureResponse, e
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetGamePictureResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -16324,6 +18316,23 @@ func ParseJoinGameResponse(rsp *http.Response) (*JoinGameResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 201:
+		var headers JoinGameResponse201Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers201 = &headers
 	case rsp.StatusCode == 401:
 		var headers JoinGameResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -16336,6 +18345,20 @@ func ParseJoinGameResponse(rsp *http.Response) (*JoinGameResponse, error) {
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers JoinGameResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -16462,6 +18485,20 @@ func ParseRematchGameResponse(rsp *http.Response) (*RematchGameResponse, error) 
 			}
 			headers.ETag = &value
 		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		response.Headers200 = &headers
 	case rsp.StatusCode == 201:
 		var headers RematchGameResponse201Headers
@@ -16479,6 +18516,20 @@ func ParseRematchGameResponse(rsp *http.Response) (*RematchGameResponse, error) 
 			}
 			headers.Location = &value
 		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		response.Headers201 = &headers
 	case rsp.StatusCode == 401:
 		var headers RematchGameResponse401Headers
@@ -16492,6 +18543,20 @@ func ParseRematchGameResponse(rsp *http.Response) (*RematchGameResponse, error) 
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers RematchGameResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -16620,6 +18685,20 @@ func ParseGetGameReplayPngResponse(rsp *http.Response) (*GetGameReplayPngRespons
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetGameReplayPngResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -16735,6 +18814,20 @@ func ParseGetGameReplayResponse(rsp *http.Response) (*GetGameReplayResponse, err
 			}
 			headers.Link = &value
 		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		response.Headers200 = &headers
 	case rsp.StatusCode == 401:
 		var headers GetGameReplayResponse401Headers
@@ -16748,6 +18841,20 @@ func ParseGetGameReplayResponse(rsp *http.Response) (*GetGameReplayResponse, err
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetGameReplayResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -16860,6 +18967,20 @@ func ParseResignGameResponse(rsp *http.Response) (*ResignGameResponse, error) {
 			}
 			headers.ETag = &value
 		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		response.Headers200 = &headers
 	case rsp.StatusCode == 401:
 		var headers ResignGameResponse401Headers
@@ -16873,6 +18994,20 @@ func ParseResignGameResponse(rsp *http.Response) (*ResignGameResponse, error) {
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers ResignGameResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -16969,6 +19104,23 @@ func ParseGetReviewResponse(rsp *http.Response) (*GetReviewResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers GetReviewResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 401:
 		var headers GetReviewResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -16981,6 +19133,20 @@ func ParseGetReviewResponse(rsp *http.Response) (*GetReviewResponse, error) {
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetReviewResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -17070,6 +19236,23 @@ func ParseGetScoresResponse(rsp *http.Response) (*GetScoresResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers GetScoresResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 401:
 		var headers GetScoresResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -17082,6 +19265,20 @@ func ParseGetScoresResponse(rsp *http.Response) (*GetScoresResponse, error) {
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetScoresResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -17194,6 +19391,20 @@ func ParseStartGameResponse(rsp *http.Response) (*StartGameResponse, error) {
 			}
 			headers.ETag = &value
 		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		response.Headers200 = &headers
 	case rsp.StatusCode == 401:
 		var headers StartGameResponse401Headers
@@ -17207,6 +19418,20 @@ func ParseStartGameResponse(rsp *http.Response) (*StartGameResponse, error) {
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers StartGameResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -17296,6 +19521,23 @@ func ParseGetStateAtResponse(rsp *http.Response) (*GetStateAtResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers GetStateAtResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 401:
 		var headers GetStateAtResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -17308,6 +19550,20 @@ func ParseGetStateAtResponse(rsp *http.Response) (*GetStateAtResponse, error) {
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetStateAtResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -17318,6 +19574,124 @@ func ParseGetStateAtResponse(rsp *http.Response) (*GetStateAtResponse, error) {
 		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetStateAtResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetMeResponse parses an HTTP response from a GetMeWithResponse call
+func ParseGetMeResponse(rsp *http.Response) (*GetMeResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetMeResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Me
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetMeResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetMeResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetMeResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetMeResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -17390,6 +19764,23 @@ func ParseStreamMyEventsResponse(rsp *http.Response) (*StreamMyEventsResponse, e
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers StreamMyEventsResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 401:
 		var headers StreamMyEventsResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -17402,6 +19793,20 @@ func ParseStreamMyEventsResponse(rsp *http.Response) (*StreamMyEventsResponse, e
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers StreamMyEventsResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -17491,6 +19896,23 @@ func ParseListMyGamesResponse(rsp *http.Response) (*ListMyGamesResponse, error) 
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers ListMyGamesResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 401:
 		var headers ListMyGamesResponse401Headers
 		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
@@ -17503,6 +19925,20 @@ func ParseListMyGamesResponse(rsp *http.Response) (*ListMyGamesResponse, error) 
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers ListMyGamesResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -17590,6 +20026,20 @@ func ParseListWebhooksResponse(rsp *http.Response) (*ListWebhooksResponse, error
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers ListWebhooksResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -17726,6 +20176,20 @@ func ParseCreateWebhookResponse(rsp *http.Response) (*CreateWebhookResponse, err
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers CreateWebhookResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -17823,6 +20287,20 @@ func ParseDeleteWebhookResponse(rsp *http.Response) (*DeleteWebhookResponse, err
 		response.Headers401 = &headers
 	case rsp.StatusCode == 429:
 		var headers DeleteWebhookResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

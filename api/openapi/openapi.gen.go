@@ -32,13 +32,13 @@ func (e AbortActionReason) Valid() bool {
 
 // Defines values for AbortActionType.
 const (
-	Abort AbortActionType = "abort"
+	AbortActionTypeAbort AbortActionType = "abort"
 )
 
 // Valid indicates whether the value is a known member of the AbortActionType enum.
 func (e AbortActionType) Valid() bool {
 	switch e {
-	case Abort:
+	case AbortActionTypeAbort:
 		return true
 	default:
 		return false
@@ -297,6 +297,72 @@ const (
 func (e LegalActionsOfPrimedGame) Valid() bool {
 	switch e {
 	case LegalActionsOfPrimedGamePrimed:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MeKind.
+const (
+	MeKindAdmin   MeKind = "admin"
+	MeKindCreator MeKind = "creator"
+	MeKindSeat    MeKind = "seat"
+	MeKindStudent MeKind = "student"
+	MeKindTeacher MeKind = "teacher"
+)
+
+// Valid indicates whether the value is a known member of the MeKind enum.
+func (e MeKind) Valid() bool {
+	switch e {
+	case MeKindAdmin:
+		return true
+	case MeKindCreator:
+		return true
+	case MeKindSeat:
+		return true
+	case MeKindStudent:
+		return true
+	case MeKindTeacher:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MeMay.
+const (
+	MeMayAbort            MeMay = "abort"
+	MeMayAct              MeMay = "act"
+	MeMayCreateClassrooms MeMay = "create_classrooms"
+	MeMayCreateGames      MeMay = "create_games"
+	MeMayRematch          MeMay = "rematch"
+	MeMayRunClassroom     MeMay = "run_classroom"
+	MeMaySeeEverything    MeMay = "see_everything"
+	MeMayStart            MeMay = "start"
+	MeMayView             MeMay = "view"
+)
+
+// Valid indicates whether the value is a known member of the MeMay enum.
+func (e MeMay) Valid() bool {
+	switch e {
+	case MeMayAbort:
+		return true
+	case MeMayAct:
+		return true
+	case MeMayCreateClassrooms:
+		return true
+	case MeMayCreateGames:
+		return true
+	case MeMayRematch:
+		return true
+	case MeMayRunClassroom:
+		return true
+	case MeMaySeeEverything:
+		return true
+	case MeMayStart:
+		return true
+	case MeMayView:
 		return true
 	default:
 		return false
@@ -1730,6 +1796,7 @@ type Attempt struct {
 	// | `game_not_active` | `GameStatusFacts` | any |
 	// | `game_over` | `GameOverFacts` | any |
 	// | `illegal_step` | `PrimeClimbIllegalStepFacts` | `prime-climb` |
+	// | `invalid` | `BodyMismatchFacts` | any |
 	// | `invalid_seat_count` | `SeatCountFacts` | any |
 	// | `invalid_target` | `PrimeClimbInvalidTargetFacts` | `prime-climb` |
 	// | `must_play_drawn_card_or_pass` | `PrimedDrawnCardFacts` | `primed` |
@@ -1768,6 +1835,40 @@ type AttemptCount struct {
 // AttemptList defines model for AttemptList.
 type AttemptList struct {
 	Items []Attempt `json:"items"`
+}
+
+// BodyMismatchFacts Where a request body departs from this contract: the JSON pointer (RFC 6901) of the offending value (of the missing field, when one is missing), what the contract takes there (its values, or its type and bounds), and what was sent (absent when nothing was; an object or array by its shape; a string of more than 64 characters cut short). In a union of actions, `type` chooses the schema; an unknown `type` is itself the mismatch, at `/type`, with every type allowed.
+//
+// Example: {"expected":["add","subtract","multiply","divide"],"got":"plus","pointer":"/steps/0/op"}
+type BodyMismatchFacts struct {
+	// Expected Example: ["add","subtract","multiply","divide"]
+	Expected []string `json:"expected"`
+
+	// Got The value sent there (an object or array as a string that tells its shape).
+	//
+	// Example: plus
+	Got *BodyMismatchFacts_Got `json:"got,omitempty"`
+
+	// Pointer A JSON pointer into the body; empty for the body itself.
+	//
+	// Example: /steps/0/op
+	Pointer string `json:"pointer"`
+}
+
+// BodyMismatchFactsGot0 defines model for BodyMismatchFacts.Got.0.
+type BodyMismatchFactsGot0 = string
+
+// BodyMismatchFactsGot1 defines model for BodyMismatchFacts.Got.1.
+type BodyMismatchFactsGot1 = float32
+
+// BodyMismatchFactsGot2 defines model for BodyMismatchFacts.Got.2.
+type BodyMismatchFactsGot2 = bool
+
+// BodyMismatchFacts_Got The value sent there (an object or array as a string that tells its shape).
+//
+// Example: plus
+type BodyMismatchFacts_Got struct {
+	union json.RawMessage
 }
 
 // BotDelayOption Milliseconds a computer player waits, once its turn comes, before it acts, so that the players see its moves arrive; 0 plays at once. An option of every kind of game.
@@ -1870,6 +1971,13 @@ type CreateGameRequest struct {
 	// the lobby's first seats.
 	Players *[]PlayerRequest `json:"players,omitempty"`
 
+	// Public Outside classrooms: `true` lists the game to everyone (`GET /v1/games`) and lets anyone
+	// who knows its id join its lobby. Absent or `false`, the game is private: listed to
+	// nobody, and its lobby joined only with its `invite_code` (returned once, to the
+	// creator) or by its creator. A classroom's games are listed to its members only,
+	// whatever this says.
+	Public *bool `json:"public,omitempty"`
+
 	// Seats Or open a lobby with this many seats.
 	Seats *int `json:"seats,omitempty"`
 }
@@ -1909,6 +2017,15 @@ type CreatedGame struct {
 	// Example: pgc_Vb7Qm2Lx9Rk4Tn6Pw1Zs8Hc3Jd5Fg0Ya2Ue7Io4Kq9
 	CreatorToken string `json:"creator_token"`
 	Game         Game   `json:"game"`
+
+	// InviteCode A private lobby's invite code, six letters and digits without look-alikes (no 0/O,
+	// 1/I/L): give it to the players, who join with `POST /v1/games/join`. It works while the
+	// lobby is open. Shown once; absent for a public lobby, a game that starts at once and a
+	// classroom's game.
+	//
+	//
+	// Example: K7PQ2M
+	InviteCode *string `json:"invite_code,omitempty"`
 
 	// Seats A token per named player (empty for a lobby).
 	Seats []SeatToken `json:"seats"`
@@ -2270,6 +2387,17 @@ type HistoryPage struct {
 	NextCursor *string        `json:"next_cursor"`
 }
 
+// JoinByInviteCodeRequest defines model for JoinByInviteCodeRequest.
+type JoinByInviteCodeRequest struct {
+	// InviteCode The lobby's invite code (letters in either case; spaces are ignored).
+	InviteCode string `json:"invite_code"`
+
+	// Name A player's or student's name. Normalised by the RFC 8266 nickname rules (spaces trimmed and folded, NFKC) and stored in that form. Refused with 400 `invalid_name`: control, invisible (format) and unassigned characters, direction changes, a leading combining mark, a name showing no letter, digit or symbol, letters of two alphabets (Latin and Cyrillic, say; Chinese, Japanese and Korean scripts count as one). Names equal in the profile's comparison form (ignoring case and width) are the same name: 409 `name_taken` in one classroom or game.
+	//
+	// Example: Ada
+	Name PersonName `json:"name"`
+}
+
 // JoinClassroomRequest defines model for JoinClassroomRequest.
 type JoinClassroomRequest struct {
 	JoinCode string `json:"join_code"`
@@ -2282,10 +2410,19 @@ type JoinClassroomRequest struct {
 
 // JoinRequest `name` is required outside classrooms; a student joining a classroom's game sends their token and no name.
 type JoinRequest struct {
+	// InviteCode A private lobby's invite code (letters in either case; spaces are ignored). Its creator needs none.
+	InviteCode *string `json:"invite_code,omitempty"`
+
 	// Name A player's or student's name. Normalised by the RFC 8266 nickname rules (spaces trimmed and folded, NFKC) and stored in that form. Refused with 400 `invalid_name`: control, invisible (format) and unassigned characters, direction changes, a leading combining mark, a name showing no letter, digit or symbol, letters of two alphabets (Latin and Cyrillic, say; Chinese, Japanese and Korean scripts count as one). Names equal in the profile's comparison form (ignoring case and width) are the same name: 409 `name_taken` in one classroom or game.
 	//
 	// Example: Ada
 	Name *PersonName `json:"name,omitempty"`
+
+	// Seat With the creator token only: the seat the new player takes, from 0 to the number of
+	// seats taken; the players from that seat on move up by one (as when a player leaves,
+	// they move down). A seat's number is its place at the table, the order turns go round.
+	// Without it, the next seat.
+	Seat *int `json:"seat,omitempty"`
 }
 
 // JoinedClassroom defines model for JoinedClassroom.
@@ -2400,6 +2537,44 @@ type LegalActionsOfPrimed struct {
 
 // LegalActionsOfPrimedGame defines model for LegalActionsOfPrimed.Game.
 type LegalActionsOfPrimedGame string
+
+// Me Who a token is (`GET /v1/me`).
+type Me struct {
+	// ClassroomId The classroom of a teacher or student token.
+	ClassroomId *openapi_types.UUID `json:"classroom_id,omitempty"`
+
+	// ExpiresAt When the token stops working; absent when it does not expire.
+	ExpiresAt *time.Time `json:"expires_at,omitempty"`
+
+	// Games The games of a seat or creator token, newest first, at most 50.
+	Games *[]TokenGame `json:"games,omitempty"`
+
+	// Kind `seat`: plays one seat of a game (and of its rematches); `creator`: created a game
+	// outside a classroom (starts and aborts it); `teacher`: runs a classroom and sees
+	// everything in its games; `student`: plays as one student of a classroom; `admin`: the
+	// operator's token, which creates classrooms.
+	Kind MeKind `json:"kind"`
+
+	// May What the token may do: `view` its games (a player sees its own hand, anyone else what a
+	// spectator sees); `see_everything` in its classroom's games (every hand, PR-8); `act`
+	// in its seats (actions, hints, leave, resign); `start` its lobbies; `abort` the games it
+	// created; ask for a `rematch` of a finished game it played; `create_games` in its
+	// classroom; `run_classroom` (students, join code, tokens, statistics);
+	// `create_classrooms`.
+	May []MeMay `json:"may"`
+
+	// StudentId The student of a student token.
+	StudentId *openapi_types.UUID `json:"student_id,omitempty"`
+}
+
+// MeKind `seat`: plays one seat of a game (and of its rematches); `creator`: created a game
+// outside a classroom (starts and aborts it); `teacher`: runs a classroom and sees
+// everything in its games; `student`: plays as one student of a classroom; `admin`: the
+// operator's token, which creates classrooms.
+type MeKind string
+
+// MeMay defines model for Me.May.
+type MeMay string
 
 // MissedOpportunity defines model for MissedOpportunity.
 type MissedOpportunity struct {
@@ -3468,6 +3643,7 @@ type Problem struct {
 	// | `game_not_active` | `GameStatusFacts` | any |
 	// | `game_over` | `GameOverFacts` | any |
 	// | `illegal_step` | `PrimeClimbIllegalStepFacts` | `prime-climb` |
+	// | `invalid` | `BodyMismatchFacts` | any |
 	// | `invalid_seat_count` | `SeatCountFacts` | any |
 	// | `invalid_target` | `PrimeClimbInvalidTargetFacts` | `prime-climb` |
 	// | `must_play_drawn_card_or_pass` | `PrimedDrawnCardFacts` | `primed` |
@@ -3543,6 +3719,7 @@ type QuotaFactsScope string
 // | `game_not_active` | `GameStatusFacts` | any |
 // | `game_over` | `GameOverFacts` | any |
 // | `illegal_step` | `PrimeClimbIllegalStepFacts` | `prime-climb` |
+// | `invalid` | `BodyMismatchFacts` | any |
 // | `invalid_seat_count` | `SeatCountFacts` | any |
 // | `invalid_target` | `PrimeClimbInvalidTargetFacts` | `prime-climb` |
 // | `must_play_drawn_card_or_pass` | `PrimedDrawnCardFacts` | `primed` |
@@ -3873,6 +4050,14 @@ type TeacherToken struct {
 	TeacherToken string `json:"teacher_token"`
 }
 
+// TokenGame A game a seat or creator token belongs to.
+type TokenGame struct {
+	GameId openapi_types.UUID `json:"game_id"`
+
+	// Seat The token's seat; absent for the game's creator token.
+	Seat *int `json:"seat,omitempty"`
+}
+
 // Turn defines model for Turn.
 type Turn struct {
 	// Deadline When the person to act runs out of time and the server acts for them (G-4); present only while a turn clock (`turn_seconds`) runs, which is while a person is to act. Each action of theirs sets it anew.
@@ -4163,6 +4348,26 @@ type ListGamesParams struct {
 
 // CreateGameParams defines parameters for CreateGame.
 type CreateGameParams struct {
+	// IdempotencyKey A client-chosen key. A retry with the same key and the same body returns the first response
+	// without acting again; the same key with another body gets 422 `idempotency_key_reused`.
+	// Responses are kept for 24 hours.
+	//
+	// The key is a secret: whoever sends it again gets the first response, tokens included. The
+	// server keeps only a hash of it and the response encrypted with a key derived from it (and
+	// from the caller's token, when one identifies the caller), so the database alone cannot
+	// answer a retry. Without such a token (creating a game without a classroom token, joining a
+	// game outside a classroom) the key must be random enough that nobody else could send it:
+	// 32 hex digits (hyphens aside) or 22 other characters, with at least 8 different
+	// characters, as a random UUID or 16 random bytes in hex, base32 or base64url have;
+	// otherwise 400 `weak_idempotency_key`. With a seat, student or teacher token, a short key
+	// is enough: it is the token holder's alone; except where the request itself can end the
+	// token (leave, resign, rotating a teacher token), whose retry comes with a token that no
+	// longer identifies anyone, so the key must be strong there too.
+	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// JoinGameByInviteCodeParams defines parameters for JoinGameByInviteCode.
+type JoinGameByInviteCodeParams struct {
 	// IdempotencyKey A client-chosen key. A retry with the same key and the same body returns the first response
 	// without acting again; the same key with another body gets 422 `idempotency_key_reused`.
 	// Responses are kept for 24 hours.
@@ -4492,6 +4697,9 @@ type RenameStudentJSONRequestBody = RenameStudentRequest
 // CreateGameJSONRequestBody defines body for CreateGame for application/json ContentType.
 type CreateGameJSONRequestBody = CreateGameRequest
 
+// JoinGameByInviteCodeJSONRequestBody defines body for JoinGameByInviteCode for application/json ContentType.
+type JoinGameByInviteCodeJSONRequestBody = JoinByInviteCodeRequest
+
 // PostActionJSONRequestBody defines body for PostAction for application/json ContentType.
 type PostActionJSONRequestBody = Action
 
@@ -4503,6 +4711,94 @@ type CreateWebhookJSONRequestBody = CreateWebhookRequest
 
 // EventJSONRequestBody defines body for Event for application/json ContentType.
 type EventJSONRequestBody = WebhookPayload
+
+// AsBodyMismatchFactsGot0 returns the union data inside the BodyMismatchFacts_Got as a BodyMismatchFactsGot0
+func (t BodyMismatchFacts_Got) AsBodyMismatchFactsGot0() (BodyMismatchFactsGot0, error) {
+	var body BodyMismatchFactsGot0
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromBodyMismatchFactsGot0 overwrites any union data inside the BodyMismatchFacts_Got as the provided BodyMismatchFactsGot0
+func (t *BodyMismatchFacts_Got) FromBodyMismatchFactsGot0(v BodyMismatchFactsGot0) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeBodyMismatchFactsGot0 performs a merge with any union data inside the BodyMismatchFacts_Got, using the provided BodyMismatchFactsGot0
+func (t *BodyMismatchFacts_Got) MergeBodyMismatchFactsGot0(v BodyMismatchFactsGot0) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsBodyMismatchFactsGot1 returns the union data inside the BodyMismatchFacts_Got as a BodyMismatchFactsGot1
+func (t BodyMismatchFacts_Got) AsBodyMismatchFactsGot1() (BodyMismatchFactsGot1, error) {
+	var body BodyMismatchFactsGot1
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromBodyMismatchFactsGot1 overwrites any union data inside the BodyMismatchFacts_Got as the provided BodyMismatchFactsGot1
+func (t *BodyMismatchFacts_Got) FromBodyMismatchFactsGot1(v BodyMismatchFactsGot1) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeBodyMismatchFactsGot1 performs a merge with any union data inside the BodyMismatchFacts_Got, using the provided BodyMismatchFactsGot1
+func (t *BodyMismatchFacts_Got) MergeBodyMismatchFactsGot1(v BodyMismatchFactsGot1) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsBodyMismatchFactsGot2 returns the union data inside the BodyMismatchFacts_Got as a BodyMismatchFactsGot2
+func (t BodyMismatchFacts_Got) AsBodyMismatchFactsGot2() (BodyMismatchFactsGot2, error) {
+	var body BodyMismatchFactsGot2
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromBodyMismatchFactsGot2 overwrites any union data inside the BodyMismatchFacts_Got as the provided BodyMismatchFactsGot2
+func (t *BodyMismatchFacts_Got) FromBodyMismatchFactsGot2(v BodyMismatchFactsGot2) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeBodyMismatchFactsGot2 performs a merge with any union data inside the BodyMismatchFacts_Got, using the provided BodyMismatchFactsGot2
+func (t *BodyMismatchFacts_Got) MergeBodyMismatchFactsGot2(v BodyMismatchFactsGot2) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t BodyMismatchFacts_Got) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *BodyMismatchFacts_Got) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
 
 // AsGameOfKind returns the union data inside the Game as a GameOfKind
 func (t Game) AsGameOfKind() (GameOfKind, error) {
@@ -7088,6 +7384,9 @@ type ServerInterface interface {
 	// CreateGame Create a game.
 	// (POST /v1/games)
 	CreateGame(ctx echo.Context, params CreateGameParams) error
+	// JoinGameByInviteCode Take a seat in a private lobby with its invite code.
+	// (POST /v1/games/join)
+	JoinGameByInviteCode(ctx echo.Context, params JoinGameByInviteCodeParams) error
 	// GetGame The game as the caller may see it.
 	// (GET /v1/games/{id})
 	GetGame(ctx echo.Context, id GameID, params GetGameParams) error
@@ -7148,6 +7447,9 @@ type ServerInterface interface {
 	// GetStateAt The game as it was after history entry `seq` (a replay step).
 	// (GET /v1/games/{id}/states/{seq})
 	GetStateAt(ctx echo.Context, id GameID, seq int64) error
+	// GetMe Who this token is and what it may do.
+	// (GET /v1/me)
+	GetMe(ctx echo.Context) error
 	// StreamMyEvents Your turn, game started, game ended, timed out: live, across all your games (server-sent events).
 	// (GET /v1/me/events)
 	StreamMyEvents(ctx echo.Context, params StreamMyEventsParams) error
@@ -7721,6 +8023,35 @@ func (w *ServerInterfaceWrapper) CreateGame(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.CreateGame(ctx, params)
+	return err
+}
+
+// JoinGameByInviteCode converts echo context to params.
+func (w *ServerInterfaceWrapper) JoinGameByInviteCode(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params JoinGameByInviteCodeParams
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "Idempotency-Key" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Idempotency-Key")]; found {
+		var IdempotencyKey IdempotencyKey
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for Idempotency-Key, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Idempotency-Key", valueList[0], &IdempotencyKey, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter Idempotency-Key: %s", err))
+		}
+
+		params.IdempotencyKey = &IdempotencyKey
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.JoinGameByInviteCode(ctx, params)
 	return err
 }
 
@@ -8449,6 +8780,15 @@ func (w *ServerInterfaceWrapper) GetStateAt(ctx echo.Context) error {
 	return err
 }
 
+// GetMe converts echo context to params.
+func (w *ServerInterfaceWrapper) GetMe(ctx echo.Context) error {
+	var err error
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetMe(ctx)
+	return err
+}
+
 // StreamMyEvents converts echo context to params.
 func (w *ServerInterfaceWrapper) StreamMyEvents(ctx echo.Context) error {
 	var err error
@@ -8621,6 +8961,7 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.POST(options.BaseURL+"/v1/games", wrapper.CreateGame, options.OperationMiddlewares["createGame"]...)
 	router.GET(options.BaseURL+"/v1/games/:id", wrapper.GetGame, options.OperationMiddlewares["getGame"]...)
 	router.POST(options.BaseURL+"/v1/games/:id/players", wrapper.JoinGame, options.OperationMiddlewares["joinGame"]...)
+	router.POST(options.BaseURL+"/v1/games/join", wrapper.JoinGameByInviteCode, options.OperationMiddlewares["joinGameByInviteCode"]...)
 	router.POST(options.BaseURL+"/v1/games/:id/start", wrapper.StartGame, options.OperationMiddlewares["startGame"]...)
 	router.POST(options.BaseURL+"/v1/games/:id/abort", wrapper.AbortGame, options.OperationMiddlewares["abortGame"]...)
 	router.POST(options.BaseURL+"/v1/games/:id/leave", wrapper.LeaveGame, options.OperationMiddlewares["leaveGame"]...)
@@ -8651,6 +8992,7 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/v1/webhooks", wrapper.ListWebhooks, options.OperationMiddlewares["listWebhooks"]...)
 	router.POST(options.BaseURL+"/v1/webhooks", wrapper.CreateWebhook, options.OperationMiddlewares["createWebhook"]...)
 	router.DELETE(options.BaseURL+"/v1/webhooks/:webhook_id", wrapper.DeleteWebhook, options.OperationMiddlewares["deleteWebhook"]...)
+	router.GET(options.BaseURL+"/v1/me", wrapper.GetMe, options.OperationMiddlewares["getMe"]...)
 	router.GET(options.BaseURL+"/v1/me/games", wrapper.ListMyGames, options.OperationMiddlewares["listMyGames"]...)
 	router.GET(options.BaseURL+"/v1/me/events", wrapper.StreamMyEvents, options.OperationMiddlewares["streamMyEvents"]...)
 	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/games", wrapper.ListClassroomGames, options.OperationMiddlewares["listClassroomGames"]...)

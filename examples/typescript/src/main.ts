@@ -45,14 +45,16 @@ interface Table {
   tokens: string[]; // by seat
 }
 
-// openLobby creates a game with open seats, seats one player in each and starts it.
+// openLobby creates a private game with open seats, seats one player in each with its invite code
+// and starts it.
 async function openLobby(request: Schemas["CreateGameRequest"], players: string[]): Promise<Table> {
   const created = await api.POST("/v1/games", { body: { ...request, seats: players.length } });
   if (!created.data) throw new Error(`create ${request.game}: ${describe(created.error)}`);
   const id = created.data.game.id;
   const tokens: string[] = [];
   for (const name of players) {
-    const joined = await api.POST("/v1/games/{id}/players", { params: { path: { id } }, body: { name } });
+    const invite_code = created.data.invite_code ?? "";
+    const joined = await api.POST("/v1/games/join", { body: { invite_code, name } });
     if (!joined.data) throw new Error(`join ${name}: ${describe(joined.error)}`);
     tokens[joined.data.seat.seat] = joined.data.seat.token;
   }

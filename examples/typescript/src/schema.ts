@@ -138,8 +138,10 @@ export interface paths {
         };
         /**
          * List games, newest first.
-         * @description Summaries only; nothing hidden. Without a token: games outside classrooms (use
-         *     `status=lobby` to find games to join). With a student token: the student's own games.
+         * @description Summaries only; nothing hidden. Without a token (or with a seat or creator token): the
+         *     public games outside classrooms, those created with `public: true` (use `status=lobby` to
+         *     find games to join); a private game is listed to nobody (its players find it in
+         *     `GET /v1/me/games`). With a student token: the student's own games.
          *     With a teacher token: the classroom's games (as `GET /v1/classrooms/{id}/games`).
          */
         get: operations["listGames"];
@@ -218,11 +220,37 @@ export interface paths {
         put?: never;
         /**
          * Take an open seat in a lobby.
-         * @description Outside classrooms, send a `name`; the response carries the seat's token (shown once).
+         * @description Outside classrooms, send a `name`; the response carries the seat's token (shown once). A
+         *     private lobby (the default) also takes its `invite_code`: without it 403
+         *     `invite_code_required`, with another 403 `wrong_invite_code`. Its creator seats players
+         *     without the code, and alone may choose a new player's `seat` (403 `forbidden` for anyone
+         *     else; 400 `invalid_seat` past the seats taken).
          *     In a classroom's game, send your student token and an empty body: the seat is yours under
          *     your classroom name, and your student token acts for it.
          */
         post: operations["joinGame"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/games/join": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take a seat in a private lobby with its invite code.
+         * @description The way a child joins a friend's game: the code its creator got (`invite_code`, six
+         *     letters and digits) and a name. 404 `invite_code_not_found` when no open lobby has the code
+         *     (it stops working once the game starts); otherwise as `POST /v1/games/{id}/players`.
+         */
+        post: operations["joinGameByInviteCode"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1047,6 +1075,33 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who this token is and what it may do.
+         * @description Answers, for the token sent, what kind it is (`seat`, `creator`, `teacher`, `student`,
+         *     `admin`), whose it is (the classroom and student, or the games a seat or creator token
+         *     belongs to with the seat it holds in each: newest first, at most 50, since a rematch keeps
+         *     its players' tokens), what it may do (`may`) and when it stops working (`expires_at`,
+         *     absent for a token that does not expire). A token that opens nothing (never issued, a
+         *     removed student's, a replaced teacher token, a seat that left or resigned) gets 401, as
+         *     does a request without a token: a client can ask this to learn whether a token it kept
+         *     still works.
+         */
+        get: operations["getMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/me/games": {
         parameters: {
             query?: never;
@@ -1329,6 +1384,50 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description Who a token is (`GET /v1/me`). */
+        Me: {
+            /**
+             * @description `seat`: plays one seat of a game (and of its rematches); `creator`: created a game
+             *     outside a classroom (starts and aborts it); `teacher`: runs a classroom and sees
+             *     everything in its games; `student`: plays as one student of a classroom; `admin`: the
+             *     operator's token, which creates classrooms.
+             * @enum {string}
+             */
+            kind: "seat" | "creator" | "teacher" | "student" | "admin";
+            /**
+             * Format: uuid
+             * @description The classroom of a teacher or student token.
+             */
+            classroom_id?: string;
+            /**
+             * Format: uuid
+             * @description The student of a student token.
+             */
+            student_id?: string;
+            /** @description The games of a seat or creator token, newest first, at most 50. */
+            games?: components["schemas"]["TokenGame"][];
+            /**
+             * @description What the token may do: `view` its games (a player sees its own hand, anyone else what a
+             *     spectator sees); `see_everything` in its classroom's games (every hand, PR-8); `act`
+             *     in its seats (actions, hints, leave, resign); `start` its lobbies; `abort` the games it
+             *     created; ask for a `rematch` of a finished game it played; `create_games` in its
+             *     classroom; `run_classroom` (students, join code, tokens, statistics);
+             *     `create_classrooms`.
+             */
+            may: ("view" | "see_everything" | "act" | "start" | "abort" | "rematch" | "create_games" | "run_classroom" | "create_classrooms")[];
+            /**
+             * Format: date-time
+             * @description When the token stops working; absent when it does not expire.
+             */
+            expires_at?: string;
+        };
+        /** @description A game a seat or creator token belongs to. */
+        TokenGame: {
+            /** Format: uuid */
+            game_id: string;
+            /** @description The token's seat; absent for the game's creator token. */
+            seat?: number;
+        };
         /**
          * @description A player's or student's name. Normalised by the RFC 8266 nickname rules (spaces trimmed and folded, NFKC) and stored in that form. Refused with 400 `invalid_name`: control, invisible (format) and unassigned characters, direction changes, a leading combining mark, a name showing no letter, digit or symbol, letters of two alphabets (Latin and Cyrillic, say; Chinese, Japanese and Korean scripts count as one). Names equal in the profile's comparison form (ignoring case and width) are the same name: 409 `name_taken` in one classroom or game.
          * @example Ada
@@ -1741,6 +1840,14 @@ export interface components {
             players?: components["schemas"]["PlayerRequest"][];
             /** @description Or open a lobby with this many seats. */
             seats?: number;
+            /**
+             * @description Outside classrooms: `true` lists the game to everyone (`GET /v1/games`) and lets anyone
+             *     who knows its id join its lobby. Absent or `false`, the game is private: listed to
+             *     nobody, and its lobby joined only with its `invite_code` (returned once, to the
+             *     creator) or by its creator. A classroom's games are listed to its members only,
+             *     whatever this says.
+             */
+            public?: boolean;
         };
         /** @description A person (`name` or `student_id`) or a computer player (`bot`, with an optional `name`). */
         PlayerRequest: {
@@ -1785,6 +1892,20 @@ export interface components {
         /** @description `name` is required outside classrooms; a student joining a classroom's game sends their token and no name. */
         JoinRequest: {
             name?: components["schemas"]["PersonName"];
+            /** @description A private lobby's invite code (letters in either case; spaces are ignored). Its creator needs none. */
+            invite_code?: string;
+            /**
+             * @description With the creator token only: the seat the new player takes, from 0 to the number of
+             *     seats taken; the players from that seat on move up by one (as when a player leaves,
+             *     they move down). A seat's number is its place at the table, the order turns go round.
+             *     Without it, the next seat.
+             */
+            seat?: number;
+        };
+        JoinByInviteCodeRequest: {
+            /** @description The lobby's invite code (letters in either case; spaces are ignored). */
+            invite_code: string;
+            name: components["schemas"]["PersonName"];
         };
         SeatToken: {
             /** @example 0 */
@@ -1806,6 +1927,14 @@ export interface components {
             creator_token: string;
             /** @description A token per named player (empty for a lobby). */
             seats: components["schemas"]["SeatToken"][];
+            /**
+             * @description A private lobby's invite code, six letters and digits without look-alikes (no 0/O,
+             *     1/I/L): give it to the players, who join with `POST /v1/games/join`. It works while the
+             *     lobby is open. Shown once; absent for a public lobby, a game that starts at once and a
+             *     classroom's game.
+             * @example K7PQ2M
+             */
+            invite_code?: string;
         };
         JoinedGame: {
             seat: components["schemas"]["SeatToken"];
@@ -2325,6 +2454,40 @@ export interface components {
             /** @description The request fields that were wrong, when there are any. */
             errors?: components["schemas"]["FieldError"][];
             facts?: components["schemas"]["RefusalFacts"];
+        };
+        /**
+         * @description Where a request body departs from this contract: the JSON pointer (RFC 6901) of the offending value (of the missing field, when one is missing), what the contract takes there (its values, or its type and bounds), and what was sent (absent when nothing was; an object or array by its shape; a string of more than 64 characters cut short). In a union of actions, `type` chooses the schema; an unknown `type` is itself the mismatch, at `/type`, with every type allowed.
+         * @example {
+         *       "pointer": "/steps/0/op",
+         *       "expected": [
+         *         "add",
+         *         "subtract",
+         *         "multiply",
+         *         "divide"
+         *       ],
+         *       "got": "plus"
+         *     }
+         */
+        BodyMismatchFacts: {
+            /**
+             * @description A JSON pointer into the body; empty for the body itself.
+             * @example /steps/0/op
+             */
+            pointer: string;
+            /**
+             * @example [
+             *       "add",
+             *       "subtract",
+             *       "multiply",
+             *       "divide"
+             *     ]
+             */
+            expected: string[];
+            /**
+             * @description The value sent there (an object or array as a string that tells its shape).
+             * @example plus
+             */
+            got?: (string | null) | number | boolean;
         };
         /**
          * @description An action from a seat whose turn it is not (G-1), and the seats that may act now.
@@ -3921,6 +4084,7 @@ export interface components {
          *     | `game_not_active` | `GameStatusFacts` | any |
          *     | `game_over` | `GameOverFacts` | any |
          *     | `illegal_step` | `PrimeClimbIllegalStepFacts` | `prime-climb` |
+         *     | `invalid` | `BodyMismatchFacts` | any |
          *     | `invalid_seat_count` | `SeatCountFacts` | any |
          *     | `invalid_target` | `PrimeClimbInvalidTargetFacts` | `prime-climb` |
          *     | `must_play_drawn_card_or_pass` | `PrimedDrawnCardFacts` | `primed` |
@@ -3938,7 +4102,7 @@ export interface components {
          *     | `wrong_phase` | `PrimeClimbWrongPhaseFacts` | `prime-climb` |
          *     | `wrong_phase` | `PrimedWrongPhaseFacts` | `primed` |
          */
-        RefusalFacts: components["schemas"]["GameOverFacts"] | components["schemas"]["GameStatusFacts"] | components["schemas"]["NotYourTurnFacts"] | components["schemas"]["QuotaFacts"] | components["schemas"]["RenderBusyFacts"] | components["schemas"]["SeatCountFacts"] | components["schemas"]["VersionMismatchFacts"] | components["schemas"]["PrimeClimbCardFacts"] | components["schemas"]["PrimeClimbCursedFacts"] | components["schemas"]["PrimeClimbDiceUnusedFacts"] | components["schemas"]["PrimeClimbDieFacts"] | components["schemas"]["PrimeClimbIllegalStepFacts"] | components["schemas"]["PrimeClimbInvalidTargetFacts"] | components["schemas"]["PrimeClimbPawnFacts"] | components["schemas"]["PrimeClimbWrongPhaseFacts"] | components["schemas"]["PrimedCardNotInHandFacts"] | components["schemas"]["PrimedCardsFacts"] | components["schemas"]["PrimedDrawnCardFacts"] | components["schemas"]["PrimedPlayAvailableFacts"] | components["schemas"]["PrimedSumFacts"] | components["schemas"]["PrimedWrongPhaseFacts"];
+        RefusalFacts: components["schemas"]["BodyMismatchFacts"] | components["schemas"]["GameOverFacts"] | components["schemas"]["GameStatusFacts"] | components["schemas"]["NotYourTurnFacts"] | components["schemas"]["QuotaFacts"] | components["schemas"]["RenderBusyFacts"] | components["schemas"]["SeatCountFacts"] | components["schemas"]["VersionMismatchFacts"] | components["schemas"]["PrimeClimbCardFacts"] | components["schemas"]["PrimeClimbCursedFacts"] | components["schemas"]["PrimeClimbDiceUnusedFacts"] | components["schemas"]["PrimeClimbDieFacts"] | components["schemas"]["PrimeClimbIllegalStepFacts"] | components["schemas"]["PrimeClimbInvalidTargetFacts"] | components["schemas"]["PrimeClimbPawnFacts"] | components["schemas"]["PrimeClimbWrongPhaseFacts"] | components["schemas"]["PrimedCardNotInHandFacts"] | components["schemas"]["PrimedCardsFacts"] | components["schemas"]["PrimedDrawnCardFacts"] | components["schemas"]["PrimedPlayAvailableFacts"] | components["schemas"]["PrimedSumFacts"] | components["schemas"]["PrimedWrongPhaseFacts"];
     };
     responses: {
         /** @description The request is malformed (`invalid` and more specific codes); for example a body that is not exactly one JSON document in UTF-8, nested at most 32 deep with at most 1,000 values, without `\u0000` and unpaired surrogate (`\uD800`–`\uDFFF`) escapes. */
@@ -4072,6 +4236,8 @@ export interface components {
         TooManyRequests: {
             headers: {
                 "Retry-After"?: number;
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -4150,6 +4316,22 @@ export interface components {
         ETag: string;
         /** @description The address of the created resource. */
         Location: string;
+        /**
+         * @description Where the caller stands, per policy of `RateLimit-Policy` (IETF draft
+         *     `draft-ietf-httpapi-ratelimit-headers`): `r` requests are left of the burst after this one,
+         *     and it is full again in `t` seconds, e.g. `"address";r=998;t=1, "client";r=98;t=1`. `r=0`: the
+         *     next request is refused with 429 until a request's worth has come back (`Retry-After` on the
+         *     429). Sent on every response when the operator limits request rates (`RATE_LIMIT`), except
+         *     the probes and metrics, which are not limited.
+         */
+        RateLimit: string;
+        /**
+         * @description The limits in force (IETF draft `draft-ietf-httpapi-ratelimit-headers`): a burst of `q`
+         *     requests, refilled in full over `w` seconds, per client (`"client"`: its token, else its
+         *     address) and per address (`"address"`: ten clients' worth, whatever tokens its requests
+         *     carry). Sent with `RateLimit`.
+         */
+        RateLimitPolicy: string;
     };
     pathItems: never;
 }
@@ -4241,6 +4423,8 @@ export interface operations {
             /** @description The OpenAPI document the server implements. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4263,6 +4447,8 @@ export interface operations {
             /** @description An HTML page rendering this document with Swagger UI. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4287,6 +4473,8 @@ export interface operations {
             /** @description The asset. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4317,6 +4505,8 @@ export interface operations {
             /** @description A page of games. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4365,6 +4555,8 @@ export interface operations {
             /** @description The game was created. */
             201: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     Location: components["headers"]["Location"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
@@ -4386,6 +4578,8 @@ export interface operations {
              */
             429: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -4419,6 +4613,8 @@ export interface operations {
             /** @description The game. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -4483,6 +4679,8 @@ export interface operations {
             /** @description The seat is yours; its token is shown only here. */
             201: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4498,6 +4696,65 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    joinGameByInviteCode: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A client-chosen key. A retry with the same key and the same body returns the first response
+                 *     without acting again; the same key with another body gets 422 `idempotency_key_reused`.
+                 *     Responses are kept for 24 hours.
+                 *
+                 *     The key is a secret: whoever sends it again gets the first response, tokens included. The
+                 *     server keeps only a hash of it and the response encrypted with a key derived from it (and
+                 *     from the caller's token, when one identifies the caller), so the database alone cannot
+                 *     answer a retry. Without such a token (creating a game without a classroom token, joining a
+                 *     game outside a classroom) the key must be random enough that nobody else could send it:
+                 *     32 hex digits (hyphens aside) or 22 other characters, with at least 8 different
+                 *     characters, as a random UUID or 16 random bytes in hex, base32 or base64url have;
+                 *     otherwise 400 `weak_idempotency_key`. With a seat, student or teacher token, a short key
+                 *     is enough: it is the token holder's alone; except where the request itself can end the
+                 *     token (leave, resign, rotating a teacher token), whose retry comes with a token that no
+                 *     longer identifies anyone, so the key must be strong there too.
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "invite_code": "K7PQ2M",
+                 *       "name": "Cy"
+                 *     }
+                 */
+                "application/json": components["schemas"]["JoinByInviteCodeRequest"];
+            };
+        };
+        responses: {
+            /** @description The seat is yours; its token is shown only here. */
+            201: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JoinedGame"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["Unavailable"];
         };
@@ -4535,6 +4792,8 @@ export interface operations {
             /** @description The game has started. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -4585,6 +4844,8 @@ export interface operations {
             /** @description The game is aborted; everything about it is now visible. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4634,6 +4895,8 @@ export interface operations {
             /** @description The seat is free again; the game as it is now. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -4684,6 +4947,8 @@ export interface operations {
             /** @description The seat has resigned; the game as it is now. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -4715,6 +4980,8 @@ export interface operations {
             /** @description The rematch someone asked for before, as the caller sees it. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -4725,6 +4992,8 @@ export interface operations {
             /** @description The rematch, started, as the caller sees it. */
             201: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
                     /** @description The rematch's URL. */
                     Location?: string;
@@ -4764,6 +5033,8 @@ export interface operations {
             /** @description A page of the history (or, as NDJSON, all of it). */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4825,6 +5096,8 @@ export interface operations {
             /** @description The action was accepted and recorded. */
             201: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -4873,6 +5146,8 @@ export interface operations {
             /** @description The event stream; each message is a `GameStreamEvent` (`action`, `end` or `error`). */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4915,6 +5190,8 @@ export interface operations {
             /** @description The event stream; each message is a `GameStreamEvent` (`action`, `end` or `error`). */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4945,6 +5222,8 @@ export interface operations {
             /** @description The state after that step. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4990,6 +5269,8 @@ export interface operations {
             /** @description The picture. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["PictureETag"];
                     "Cache-Control": components["headers"]["PictureCacheControl"];
                     [name: string]: unknown;
@@ -5054,6 +5335,8 @@ export interface operations {
             /** @description The animated picture. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["PictureETag"];
                     "Cache-Control": components["headers"]["PictureCacheControl"];
                     /** @description The windows before and after this one: `</v1/games/{id}/replay.svg?count=100&from=100>; rel="next"`. */
@@ -5231,6 +5514,8 @@ export interface operations {
             /** @description The caller's legal actions. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
@@ -5261,6 +5546,8 @@ export interface operations {
             /** @description The suggestion. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5291,6 +5578,8 @@ export interface operations {
             /** @description The scores (null while the game waits in its lobby). */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5326,6 +5615,8 @@ export interface operations {
             /** @description The classroom and its teacher token. */
             201: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5363,6 +5654,8 @@ export interface operations {
             /** @description The student and their token. */
             201: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5393,6 +5686,8 @@ export interface operations {
             /** @description The classroom. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5421,6 +5716,8 @@ export interface operations {
             /** @description The classroom with its new join code. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5449,6 +5746,8 @@ export interface operations {
             /** @description The students. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5478,6 +5777,8 @@ export interface operations {
             /** @description Removed. */
             204: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5514,6 +5815,8 @@ export interface operations {
             /** @description The renamed student. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5564,6 +5867,8 @@ export interface operations {
             /** @description The new teacher token, shown only here. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5612,6 +5917,8 @@ export interface operations {
             /** @description The student and their new token, shown only here. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5641,6 +5948,8 @@ export interface operations {
             /** @description The erased student, under their placeholder name. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5760,6 +6069,32 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    getMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Who the token is. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Me"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     listMyGames: {
         parameters: {
             query?: {
@@ -5780,6 +6115,8 @@ export interface operations {
             /** @description A page of your games. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5817,6 +6154,8 @@ export interface operations {
             /** @description The event stream; each message is a `PlayerStreamEvent`. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5875,6 +6214,8 @@ export interface operations {
             /** @description A page of games. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5916,6 +6257,8 @@ export interface operations {
             /** @description The games, as the teacher sees them. */
             201: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5946,6 +6289,8 @@ export interface operations {
             /** @description The statistics. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5975,6 +6320,8 @@ export interface operations {
             /** @description The refused actions, oldest first. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6004,6 +6351,8 @@ export interface operations {
             /** @description The review. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6038,6 +6387,8 @@ export interface operations {
             /** @description The board. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["PictureETag"];
                     /** @description `public, max-age=86400`: it never changes while the server runs. */
                     "Cache-Control"?: string;
@@ -6114,6 +6465,8 @@ export interface operations {
             /** @description The kind's reference data. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     /** @description `public, max-age=86400`: it never changes while the server runs. */
                     "Cache-Control"?: string;
                     [name: string]: unknown;

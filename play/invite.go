@@ -1,0 +1,63 @@
+package play
+
+import (
+	"context"
+	"crypto/subtle"
+	"errors"
+	"strings"
+
+	"primegames/domain"
+)
+
+// A private lobby (NewGame without Public, outside classrooms) is joined with its invite code, a
+// code of six letters and digits that children do not mix up, as a classroom's join code is. Its
+// creator seats players without it, and may choose their seats.
+
+// JoinAsk is what a player joining a lobby sends.
+type JoinAsk struct {
+	Name string
+	// InviteCode opens a private lobby; its creator needs none.
+	InviteCode string
+	// Seat, when set, is the seat the creator gives the new player: the seats from it on move up
+	// by one. Without it the player takes the next seat.
+	Seat *int
+}
+
+// normalInviteCode is a code as it is stored: capitals, without the spaces a child may type.
+func normalInviteCode(code string) string {
+	return strings.ToUpper(strings.Join(strings.Fields(code), ""))
+}
+
+// mayJoin lets a player into a lobby outside classrooms: anyone into a public one, into a private
+// one whoever brings its invite code, and its creator, who alone chooses seats.
+func mayJoin(g *GameRecord, creator bool, ask JoinAsk) error {
+	if ask.Seat != nil && !creator {
+		return domain.Errorf(domain.KindForbidden, "forbidden", "Only the game's creator chooses a new player's seat; send the creator token, or leave seat out.")
+	}
+	if !g.Private || creator {
+		return nil
+	}
+	code := normalInviteCode(ask.InviteCode)
+	if code == "" {
+		return domain.Errorf(domain.KindForbidden, "invite_code_required", "Game %s is private: send its invite_code, which its creator got.", g.ID)
+	}
+	if subtle.ConstantTimeCompare([]byte(code), []byte(g.InviteCode)) != 1 {
+		return domain.Errorf(domain.KindForbidden, "wrong_invite_code", "That is not the invite code of game %s; ask its creator for it.", g.ID)
+	}
+	return nil
+}
+
+// JoinByInviteCode gives a new player a seat in the open lobby whose invite code ask brings.
+func (s *Service) JoinByInviteCode(ctx context.Context, p Principal, ask JoinAsk, idem *Idempotency) (*Joined, error) {
+	code := normalInviteCode(ask.InviteCode)
+	id, err := s.store.OpenLobbyByInviteCode(ctx, code)
+	if errors.Is(err, ErrNotFound) {
+		return nil, domain.Errorf(domain.KindNotFound, "invite_code_not_found",
+			"No open lobby has the invite code %q; check it with whoever gave it to you (a lobby's code stops working once its game starts).", ask.InviteCode)
+	}
+	if err != nil {
+		return nil, err
+	}
+	ask.InviteCode = code
+	return s.Join(ctx, id, p, ask, idem)
+}
