@@ -107,6 +107,7 @@ func TestEveryBodyRefusalNamesTheField(t *testing.T) {
 		{"POST", "/v1/classrooms/join", "/v1/classrooms/join", nil, `{"name":"Ada"}`, "/join_code", []string{"string, from 1 to 20 characters"}, ""},
 		{"PATCH", "/v1/classrooms/{classroom_id}/students/{student_id}", "/v1/classrooms/" + class.id + "/students/" + class.students["Eve"].id, teacher, `{"name":"Eve","nick":"E"}`, "/nick", []string{"no such field (fields: name)"}, `"E"`},
 		{"POST", "/v1/classrooms/{classroom_id}/games", "/v1/classrooms/" + class.id + "/games", teacher, `{"game":"primed","group_size":9}`, "/group_size", []string{"integer, from 1 to 6"}, "9"},
+		{"POST", "/v1/webhooks", "/v1/webhooks", bearer(pr.Seats[0].Token), `{"scope":"gam","url":"https://example.org/hook"}`, "/scope", []string{"game", "classroom", "service"}, `"gam"`},
 	}
 	for _, row := range rows {
 		got := refusedBody(t, h.Server, row.method, row.path, row.body, row.headers...)
