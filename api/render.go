@@ -66,9 +66,6 @@ func entryBody(g *play.Game, e play.Entry, viewer domain.Viewer) (body openapi.H
 	if e.Timeout {
 		body.Timeout = ptr(true)
 	}
-	if e.Timeout {
-		body.Timeout = ptr(true)
-	}
 	if e.Service {
 		body.Outcome = e.Outcome // the service's own outcome (a resignation) hides nothing
 	} else if body.Outcome, err = redactedOutcome(g, e, viewer); err != nil {
