@@ -21,7 +21,7 @@ import (
 
 // getRoutes is one request for every GET operation of the contract, with its path parameters
 // filled from a fixture and the token that may read it: a primed game (seat token), a classroom
-// (teacher token), the Prime Climb board, a docs asset; the replay picture is of an aborted game,
+// (teacher token), the Prime Climb board, a docs asset; the replay pictures are of an aborted game,
 // which anyone may replay.
 func getRoutes(t *testing.T, h *gamesHarness) map[string][]string {
 	t.Helper()
@@ -48,7 +48,7 @@ func getRoutes(t *testing.T, h *gamesHarness) map[string][]string {
 			t.Fatalf("GET %s: the test has no value for a path parameter; add one", template)
 		}
 		switch {
-		case strings.HasSuffix(template, "/replay.svg"):
+		case strings.HasSuffix(template, "/replay.svg"), strings.HasSuffix(template, "/replay.png"):
 			over := newPrimedGame(t, h)
 			if resp := h.Post("/v1/games/"+over.Game.Id.String()+"/abort", nil, bearer(over.CreatorToken)...); resp.StatusCode != http.StatusOK {
 				t.Fatalf("abort = %d", resp.StatusCode)
