@@ -76,7 +76,7 @@ func drawPanel(lk look, v View, last *Outcome, names []string, you *int) scene.N
 	drawDice(p, v, y+10)
 	y += 10 + diceRow
 	if last != nil {
-		p.text(0, y+10, 14, true, "Last action:")
+		p.text(0, y+10, 14, true, p.fit(lastHead(last, names)+":", 14+2))
 		for i, line := range lastLines(last, names) {
 			if i == maxLastLines {
 				break
@@ -86,6 +86,14 @@ func drawPanel(lk look, v View, last *Outcome, names []string, you *int) scene.N
 	}
 	p.text(0, y+30+lastLine*maxLastLines+14, 12, false, fmt.Sprintf("Deck: %d cards · discard pile: %d", v.DeckSize, len(v.Discard)))
 	return scene.Group{Meta: scene.Meta{ID: "panel"}, Children: p.nodes}
+}
+
+// lastHead is "Last action" with who took it: "Last action (Ada)".
+func lastHead(o *Outcome, names []string) string {
+	if o.Seat != nil && *o.Seat >= 0 && *o.Seat < len(names) {
+		return "Last action (" + names[*o.Seat] + ")"
+	}
+	return "Last action"
 }
 
 func turnLine(v View, names []string) string {
@@ -172,12 +180,8 @@ func named(text string, names []string) string {
 
 func lastLines(o *Outcome, names []string) []string {
 	var lines []string
-	who := ""
-	if o.Seat != nil && *o.Seat < len(names) {
-		who = names[*o.Seat] + " "
-	}
 	if len(o.Dice) > 0 {
-		lines = append(lines, who+"rolled "+joinInts(o.Dice))
+		lines = append(lines, "rolled "+joinInts(o.Dice))
 	}
 	for _, st := range o.Steps {
 		if st.Equation == "" {
@@ -252,7 +256,7 @@ func describe(v View, last *Outcome, names []string) domain.Words {
 	}
 	if last != nil {
 		if lines := lastLines(last, names); len(lines) > 0 {
-			b.WriteString("Last action: " + strings.Join(lines, "; ") + ".")
+			b.WriteString(lastHead(last, names) + ": " + strings.Join(lines, "; ") + ".")
 		}
 	}
 	return domain.Words{Title: title, Desc: strings.TrimSpace(b.String())}

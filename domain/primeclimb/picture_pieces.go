@@ -73,7 +73,7 @@ func pawnMark(x, y, size float64, seat, index, square int) scene.Node {
 }
 
 const (
-	trackStep  = 0.15 // squares between two points of a drawn track
+	trackStep  = 0.3 // squares between two points of a drawn track
 	moveOffset = -spiralPitch / 2
 	bumpOffset = spiralPitch / 2
 	bumpColor  = "#555555"

@@ -200,7 +200,7 @@ func TestPictureDrawsMovesAlongTheTrackApartFromTheirBumps(t *testing.T) {
 			t.Fatal("the bump is not drawn unlike the move")
 		}
 		text := strings.Join(root.Texts(), "\n")
-		if !strings.Contains(text, "pawn 0: 30 + 7 = 37") || !strings.Contains(text, "bumped Bob's pawn 0 from 37 to Start") {
+		if !strings.Contains(text, "Last action (Ann):") || !strings.Contains(text, "pawn 0: 30 + 7 = 37") || !strings.Contains(text, "bumped Bob's pawn 0 from 37 to Start") {
 			t.Fatalf("the picture does not say the move with names:\n%s", text)
 		}
 	}

@@ -30,7 +30,7 @@ type spread struct {
 }
 
 var tables = map[domain.Layout]spread{
-	domain.Desktop: {width: 900, k: 1, headX: 110, pilesY: 100, lastX: 300, lastY: 118, roundsX: 610, roundsY: 118, handsY: 252, handRow: 62, cardsX: 260},
+	domain.Desktop: {width: 900, k: 1, headX: 124, pilesY: 100, lastX: 300, lastY: 118, roundsX: 610, roundsY: 118, handsY: 252, handRow: 62, cardsX: 260},
 	domain.Phone:   {width: 600, k: 1.5, headX: 24, pilesY: 180, lastX: 24, lastY: 360, roundsX: 24, roundsY: 530, handsY: 770, handRow: 150, cardsX: 24, cardsDY: 44},
 }
 
@@ -102,11 +102,15 @@ func drawTable(l domain.Layout, pos domain.Position) (domain.Frame, error) {
 	}
 	f.Nodes = append(f.Nodes, piles)
 	if last != nil {
+		room := t.width - t.lastX - 24 // the phone: the whole width
+		if t.roundsX > t.lastX {
+			room = t.roundsX - t.lastX - 12 // the desktop: up to the scores
+		}
 		for i, line := range lastLines(last, names) {
 			if i == maxLines {
 				break
 			}
-			text(t.lastX, t.lastY+float64(i)*22*k, 13, false, line, scene.Meta{Class: "last"})
+			text(t.lastX, t.lastY+float64(i)*22*k, 13, false, fitTo(line, room, 13*k), scene.Meta{Class: "last"})
 		}
 	}
 	f.Nodes = append(f.Nodes, drawRounds(t, v, names)...)
@@ -189,7 +193,7 @@ func drawRounds(t spread, v View, names []string) []scene.Node {
 
 // fitTo cuts s to about what width holds at a type size.
 func fitTo(s string, width, size float64) string {
-	most := max(int(width/(size*0.58)), 2)
+	most := max(int(width/(size*0.52)), 2)
 	if r := []rune(s); len(r) > most {
 		return string(r[:most-1]) + "…"
 	}
