@@ -107,4 +107,9 @@ type DeliveryOutcome struct {
 	RetryAt       time.Time
 	Error         string
 	DisableReason string
+	// Backlog, for a failed attempt to be tried again, disables the subscription (for
+	// BacklogReason) instead when more than Backlog of its deliveries are pending: a receiver
+	// down does not pile up an unbounded queue while its retries run.
+	Backlog       int
+	BacklogReason string
 }

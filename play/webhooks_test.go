@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"primegames/domain"
+	"primegames/outbound"
 	"primegames/play"
 )
 
@@ -397,5 +398,34 @@ func TestWebhookRetryDelayDoublesWithJitterUpToTheCap(t *testing.T) {
 			}
 		}
 		full = min(2*full, testWebhookConfig.MaxRetry)
+	}
+}
+
+// A failing receiver does not pile up deliveries: past the backlog its subscription is disabled
+// and what waited is dropped.
+func TestWebhookBacklogOfAFailingReceiverIsBounded(t *testing.T) {
+	t.Parallel()
+	r := newHookRig(t)
+	sender, err := outbound.New(outbound.Config{AllowedHosts: []string{"127.0.0.1"}, Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := testWebhookConfig
+	cfg.Attempts, cfg.Backlog = 100, 3
+	r.master.SetWebhooks(cfg, sender)
+	failing := newReceiver(t, func(_ int, w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusServiceUnavailable) })
+	created, creator := r.lobby()
+	hook, _ := r.subscribe(creator, play.NewWebhookRequest{Scope: play.ScopeGame, GameID: created.Game.ID, URL: failing.URL, Events: []string{"entry"}})
+	seats := r.fill(created, creator)
+	for range 4 {
+		r.move(created.Game.ID, seats)
+	}
+	r.drain()
+	w := r.subscription(creator, hook.ID)
+	if w.DisabledAt == nil || w.DisabledReason == nil || !strings.Contains(*w.DisabledReason, "More than 3 deliveries") || len(failing.requests()) != 1 {
+		t.Fatalf("after 5 entries to a failing receiver: %+v, %d requests", w, len(failing.requests()))
+	}
+	if n := r.count(`SELECT count(*) FROM webhook_deliveries`); n != 0 {
+		t.Fatalf("%d deliveries left", n)
 	}
 }
