@@ -57,7 +57,7 @@ func TestWebhookYourTurnReachesTheBackendSigned(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := play.DefaultWebhookConfig
-	cfg.Poll = 10 * time.Millisecond
+	cfg.Poll = 100 * time.Millisecond
 	service.SetWebhooks(cfg, sender)
 	srv, err := api.New(testConfig(), api.Deps{Play: service, Database: db, Feed: db}, quietLogger())
 	if err != nil {

@@ -145,12 +145,17 @@ func TestWebhookFailuresAndTimeoutsAreRetriedWithTheSameID(t *testing.T) {
 	defer close(release)
 	created, creator := r.lobby()
 	hook, secret := r.subscribe(creator, play.NewWebhookRequest{Scope: play.ScopeGame, GameID: created.Game.ID, URL: rc.URL, Events: []string{"entry"}})
-	r.fill(created, creator)
+	seats := r.fill(created, creator)
+	r.move(created.Game.ID, seats) // a second delivery, which waits behind the first
 
 	r.drain()
 	first := <-rc.calls
 	if w := r.subscription(creator, hook.ID); w.LastError == nil || !strings.Contains(*w.LastError, "500") || w.Failures != 1 {
 		t.Fatalf("after a 500: last error %v, failures %d", w.LastError, w.Failures)
+	}
+	// The worker waits for the retry: the delivery behind it is not due before it.
+	if at, err := r.db.Games().NextWebhookDue(context.Background()); err != nil || at == nil || !at.After(r.clock.Now()) {
+		t.Fatalf("next due %v (%v), now %s", at, err, r.clock.Now())
 	}
 	r.drain() // not due yet: nothing sent
 	if len(rc.requests()) != 1 {
@@ -173,6 +178,9 @@ func TestWebhookFailuresAndTimeoutsAreRetriedWithTheSameID(t *testing.T) {
 	}
 	if w := r.subscription(creator, hook.ID); w.Failures != 0 || w.LastSuccessAt == nil || w.DisabledAt != nil {
 		t.Fatalf("after the success: %+v", w)
+	}
+	if fourth := <-rc.calls; fourth.ID == first.ID || decodePayload(t, fourth).Data.Seq != 1 {
+		t.Fatalf("the delivery behind: %s %s", fourth.ID, fourth.Body)
 	}
 }
 

@@ -200,6 +200,9 @@ const backlogSQL = `WITH behind AS (
 
 func (s *Games) NextWebhookDue(ctx context.Context) (*time.Time, error) {
 	var at *time.Time
-	err := s.db.Pool.QueryRow(ctx, `SELECT min(greatest(next_attempt_at, coalesce(leased_until, next_attempt_at))) FROM webhook_deliveries`).Scan(&at)
+	// Only the head of each queue can be sent next: a delivery behind one that waits, waits too.
+	err := s.db.Pool.QueryRow(ctx, `SELECT min(greatest(next_attempt_at, coalesce(leased_until, next_attempt_at))) FROM (
+			SELECT DISTINCT ON (subscription_id, game_id) next_attempt_at, leased_until
+			FROM webhook_deliveries ORDER BY subscription_id, game_id, id) heads`).Scan(&at)
 	return at, err
 }
