@@ -13,6 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"primegames"
 	"primegames/api"
 	"primegames/api/apitest"
 	"primegames/api/openapi"
@@ -57,7 +60,7 @@ func TestWebhookYourTurnReachesTheBackendSigned(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := play.DefaultWebhookConfig
-	cfg.Poll = 10 * time.Millisecond
+	cfg.Poll = 100 * time.Millisecond
 	service.SetWebhooks(cfg, sender)
 	srv, err := api.New(testConfig(), api.Deps{Play: service, Database: db, Feed: db}, quietLogger())
 	if err != nil {
@@ -88,7 +91,13 @@ func TestWebhookYourTurnReachesTheBackendSigned(t *testing.T) {
 		t.Fatalf("created %+v", created)
 	}
 
-	// Play until seat 0 has had its turn twice; each your_turn arrives signed, for seat 0 only.
+	// Play until seat 0 has had its turn twice; each your_turn arrives signed, for seat 0 only, as
+	// the contract's WebhookPayload describes it.
+	spec, err := openapi3.NewLoader().LoadFromData(primegames.OpenAPI)
+	if err != nil {
+		t.Fatal(err)
+	}
+	payloadSchema := spec.Components.Schemas["WebhookPayload"].Value
 	turns := 0
 	deadline := time.After(evWait)
 	for turns < 2 {
@@ -102,6 +111,13 @@ func TestWebhookYourTurnReachesTheBackendSigned(t *testing.T) {
 		case call := <-calls:
 			if !verifyHook(created.Secret, call.header, call.body) {
 				t.Fatalf("signature %q does not verify", call.header.Get("webhook-signature"))
+			}
+			var generic any
+			if err := json.Unmarshal(call.body, &generic); err != nil {
+				t.Fatal(err)
+			}
+			if err := payloadSchema.VisitJSON(generic); err != nil {
+				t.Fatalf("webhook %s against the contract: %v", call.body, err)
 			}
 			var p struct {
 				Type string              `json:"type"`

@@ -32,8 +32,8 @@ type WebhookStore interface {
 	// errText and to be tried again at retryAt, or failed for good with the subscription disabled
 	// for disableReason (its pending deliveries go).
 	DeliveryDone(ctx context.Context, d *Delivery, now time.Time, outcome DeliveryOutcome) error
-	// NextWebhookDue is the earliest time a delivery is due (or its lease runs out), nil when none
-	// is pending.
+	// NextWebhookDue is the earliest time a delivery that heads its queue is due (or its lease runs
+	// out), nil when none is pending.
 	NextWebhookDue(ctx context.Context) (*time.Time, error)
 }
 
@@ -107,4 +107,9 @@ type DeliveryOutcome struct {
 	RetryAt       time.Time
 	Error         string
 	DisableReason string
+	// Backlog, for a failed attempt to be tried again, disables the subscription (for
+	// BacklogReason) instead when more than Backlog of its deliveries are pending: a receiver
+	// down does not pile up an unbounded queue while its retries run.
+	Backlog       int
+	BacklogReason string
 }

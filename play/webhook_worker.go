@@ -112,6 +112,8 @@ func (s *Service) deliver(ctx context.Context, d *Delivery) error {
 				d.Attempts, now.Sub(d.CreatedAt).Round(time.Second), outcome.Error)
 		} else {
 			outcome.RetryAt = now.Add(s.webhookRetryDelay(d.Attempts))
+			outcome.Backlog = s.webhookCfg.Backlog
+			outcome.BacklogReason = fmt.Sprintf("More than %d deliveries waited while the receiver failed; the last: %s.", outcome.Backlog, outcome.Error)
 		}
 	}
 	return s.store.DeliveryDone(ctx, d, now, outcome)

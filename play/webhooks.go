@@ -58,15 +58,18 @@ type WebhookConfig struct {
 	Lease time.Duration
 	// Batch is how many deliveries a worker claims at once; Concurrency how many it sends at once.
 	Batch, Concurrency int
+	// Backlog is how many deliveries a failing subscription may have pending; beyond, it is disabled.
+	Backlog int
 	// Poll is how often (in real time) the worker looks for work written by other instances.
 	Poll time.Duration
 }
 
 // DefaultWebhookConfig: 10 subscriptions per owner; 16 attempts, 10 s after the first failure,
 // doubling up to 2 h, so a receiver is tried for 6 to 13 hours (12.8 without the jitter) before its
-// subscription is disabled; 64 deliveries claimed at a time, 8 sent at once.
+// subscription is disabled, or sooner once 10,000 of its deliveries wait; 64 deliveries claimed at
+// a time, 8 sent at once.
 var DefaultWebhookConfig = WebhookConfig{Quota: 10, Attempts: 16, FirstRetry: 10 * time.Second, MaxRetry: 2 * time.Hour,
-	Lease: time.Minute, Batch: 64, Concurrency: 8, Poll: time.Second}
+	Lease: time.Minute, Batch: 64, Concurrency: 8, Poll: time.Second, Backlog: 10_000}
 
 // SetWebhooks makes this instance accept subscriptions with cfg's bounds and lets RunWebhooks send
 // through sender. Without it, subscriptions are refused.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"primegames/domain"
+	"primegames/outbound"
 	"primegames/play"
 )
 
@@ -144,12 +145,17 @@ func TestWebhookFailuresAndTimeoutsAreRetriedWithTheSameID(t *testing.T) {
 	defer close(release)
 	created, creator := r.lobby()
 	hook, secret := r.subscribe(creator, play.NewWebhookRequest{Scope: play.ScopeGame, GameID: created.Game.ID, URL: rc.URL, Events: []string{"entry"}})
-	r.fill(created, creator)
+	seats := r.fill(created, creator)
+	r.move(created.Game.ID, seats) // a second delivery, which waits behind the first
 
 	r.drain()
 	first := <-rc.calls
 	if w := r.subscription(creator, hook.ID); w.LastError == nil || !strings.Contains(*w.LastError, "500") || w.Failures != 1 {
 		t.Fatalf("after a 500: last error %v, failures %d", w.LastError, w.Failures)
+	}
+	// The worker waits for the retry: the delivery behind it is not due before it.
+	if at, err := r.db.Games().NextWebhookDue(context.Background()); err != nil || at == nil || !at.After(r.clock.Now()) {
+		t.Fatalf("next due %v (%v), now %s", at, err, r.clock.Now())
 	}
 	r.drain() // not due yet: nothing sent
 	if len(rc.requests()) != 1 {
@@ -172,6 +178,9 @@ func TestWebhookFailuresAndTimeoutsAreRetriedWithTheSameID(t *testing.T) {
 	}
 	if w := r.subscription(creator, hook.ID); w.Failures != 0 || w.LastSuccessAt == nil || w.DisabledAt != nil {
 		t.Fatalf("after the success: %+v", w)
+	}
+	if fourth := <-rc.calls; fourth.ID == first.ID || decodePayload(t, fourth).Data.Seq != 1 {
+		t.Fatalf("the delivery behind: %s %s", fourth.ID, fourth.Body)
 	}
 }
 
@@ -397,5 +406,34 @@ func TestWebhookRetryDelayDoublesWithJitterUpToTheCap(t *testing.T) {
 			}
 		}
 		full = min(2*full, testWebhookConfig.MaxRetry)
+	}
+}
+
+// A failing receiver does not pile up deliveries: past the backlog its subscription is disabled
+// and what waited is dropped.
+func TestWebhookBacklogOfAFailingReceiverIsBounded(t *testing.T) {
+	t.Parallel()
+	r := newHookRig(t)
+	sender, err := outbound.New(outbound.Config{AllowedHosts: []string{"127.0.0.1"}, Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := testWebhookConfig
+	cfg.Attempts, cfg.Backlog = 100, 3
+	r.master.SetWebhooks(cfg, sender)
+	failing := newReceiver(t, func(_ int, w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusServiceUnavailable) })
+	created, creator := r.lobby()
+	hook, _ := r.subscribe(creator, play.NewWebhookRequest{Scope: play.ScopeGame, GameID: created.Game.ID, URL: failing.URL, Events: []string{"entry"}})
+	seats := r.fill(created, creator)
+	for range 4 {
+		r.move(created.Game.ID, seats)
+	}
+	r.drain()
+	w := r.subscription(creator, hook.ID)
+	if w.DisabledAt == nil || w.DisabledReason == nil || !strings.Contains(*w.DisabledReason, "More than 3 deliveries") || len(failing.requests()) != 1 {
+		t.Fatalf("after 5 entries to a failing receiver: %+v, %d requests", w, len(failing.requests()))
+	}
+	if n := r.count(`SELECT count(*) FROM webhook_deliveries`); n != 0 {
+		t.Fatalf("%d deliveries left", n)
 	}
 }

@@ -182,12 +182,27 @@ func (s *Games) DeliveryDone(ctx context.Context, d *play.Delivery, now time.Tim
 		b.Queue(`UPDATE webhook_deliveries SET leased_until = NULL, next_attempt_at = $3 WHERE game_id = $1 AND id = $2`, d.GameID, d.ID, o.RetryAt)
 		b.Queue(`UPDATE webhook_subscriptions SET failures = failures + 1, last_attempt_at = $2, last_error = $3 WHERE id = $1`,
 			d.SubscriptionID, now, o.Error)
+		if o.Backlog > 0 {
+			b.Queue(backlogSQL, d.SubscriptionID, now, o.Backlog, o.BacklogReason)
+		}
 	}
 	return s.db.inTx(ctx, func(tx pgx.Tx) error { return tx.SendBatch(ctx, b).Close() })
 }
 
+// backlogSQL disables a subscription with more than $3 deliveries pending, and drops them; it
+// counts at most $3+1 of them.
+const backlogSQL = `WITH behind AS (
+		UPDATE webhook_subscriptions SET disabled_at = $2, disabled_reason = $4
+		WHERE id = $1 AND disabled_at IS NULL
+			AND (SELECT count(*) FROM (SELECT FROM webhook_deliveries WHERE subscription_id = $1 LIMIT $3 + 1) pending) > $3
+		RETURNING id)
+	DELETE FROM webhook_deliveries WHERE subscription_id IN (SELECT id FROM behind)`
+
 func (s *Games) NextWebhookDue(ctx context.Context) (*time.Time, error) {
 	var at *time.Time
-	err := s.db.Pool.QueryRow(ctx, `SELECT min(greatest(next_attempt_at, coalesce(leased_until, next_attempt_at))) FROM webhook_deliveries`).Scan(&at)
+	// Only the head of each queue can be sent next: a delivery behind one that waits, waits too.
+	err := s.db.Pool.QueryRow(ctx, `SELECT min(greatest(next_attempt_at, coalesce(leased_until, next_attempt_at))) FROM (
+			SELECT DISTINCT ON (subscription_id, game_id) next_attempt_at, leased_until
+			FROM webhook_deliveries ORDER BY subscription_id, game_id, id) heads`).Scan(&at)
 	return at, err
 }

@@ -999,7 +999,7 @@ type ClientInterface interface {
 	// **Delivery**: at least once, a game's events in order (the next waits until the one before
 	// is delivered); a 2xx answer within 10 s delivers; anything else (3xx included: redirects
 	// are not followed) is tried again after 10 s, then twice as long each time up to 2 hours,
-	// with jitter, 16 attempts in all (over 6 to 13 hours); then the subscription is disabled, as it
+	// with jitter, 16 attempts in all (over 6 to 13 hours), or until 10,000 deliveries wait; then the subscription is disabled, as it
 	// is at once by `410 Gone`, with `disabled_reason` saying why (see `GET /v1/webhooks`).
 	// Webhooks go only to hosts the operator allows (never, by default, to a private, loopback or
 	// link-local address): 422 `webhook_url_not_allowed` otherwise. A token holds at most 10
@@ -1038,7 +1038,7 @@ type ClientInterface interface {
 	// **Delivery**: at least once, a game's events in order (the next waits until the one before
 	// is delivered); a 2xx answer within 10 s delivers; anything else (3xx included: redirects
 	// are not followed) is tried again after 10 s, then twice as long each time up to 2 hours,
-	// with jitter, 16 attempts in all (over 6 to 13 hours); then the subscription is disabled, as it
+	// with jitter, 16 attempts in all (over 6 to 13 hours), or until 10,000 deliveries wait; then the subscription is disabled, as it
 	// is at once by `410 Gone`, with `disabled_reason` saying why (see `GET /v1/webhooks`).
 	// Webhooks go only to hosts the operator allows (never, by default, to a private, loopback or
 	// link-local address): 422 `webhook_url_not_allowed` otherwise. A token holds at most 10
@@ -2543,7 +2543,7 @@ func (c *Client) ListWebhooks(ctx context.Context, reqEditors ...RequestEditorFn
 // **Delivery**: at least once, a game's events in order (the next waits until the one before
 // is delivered); a 2xx answer within 10 s delivers; anything else (3xx included: redirects
 // are not followed) is tried again after 10 s, then twice as long each time up to 2 hours,
-// with jitter, 16 attempts in all (over 6 to 13 hours); then the subscription is disabled, as it
+// with jitter, 16 attempts in all (over 6 to 13 hours), or until 10,000 deliveries wait; then the subscription is disabled, as it
 // is at once by `410 Gone`, with `disabled_reason` saying why (see `GET /v1/webhooks`).
 // Webhooks go only to hosts the operator allows (never, by default, to a private, loopback or
 // link-local address): 422 `webhook_url_not_allowed` otherwise. A token holds at most 10
@@ -2592,7 +2592,7 @@ func (c *Client) CreateWebhookWithBody(ctx context.Context, contentType string, 
 // **Delivery**: at least once, a game's events in order (the next waits until the one before
 // is delivered); a 2xx answer within 10 s delivers; anything else (3xx included: redirects
 // are not followed) is tried again after 10 s, then twice as long each time up to 2 hours,
-// with jitter, 16 attempts in all (over 6 to 13 hours); then the subscription is disabled, as it
+// with jitter, 16 attempts in all (over 6 to 13 hours), or until 10,000 deliveries wait; then the subscription is disabled, as it
 // is at once by `410 Gone`, with `disabled_reason` saying why (see `GET /v1/webhooks`).
 // Webhooks go only to hosts the operator allows (never, by default, to a private, loopback or
 // link-local address): 422 `webhook_url_not_allowed` otherwise. A token holds at most 10
@@ -6487,7 +6487,7 @@ type ClientWithResponsesInterface interface {
 	// **Delivery**: at least once, a game's events in order (the next waits until the one before
 	// is delivered); a 2xx answer within 10 s delivers; anything else (3xx included: redirects
 	// are not followed) is tried again after 10 s, then twice as long each time up to 2 hours,
-	// with jitter, 16 attempts in all (over 6 to 13 hours); then the subscription is disabled, as it
+	// with jitter, 16 attempts in all (over 6 to 13 hours), or until 10,000 deliveries wait; then the subscription is disabled, as it
 	// is at once by `410 Gone`, with `disabled_reason` saying why (see `GET /v1/webhooks`).
 	// Webhooks go only to hosts the operator allows (never, by default, to a private, loopback or
 	// link-local address): 422 `webhook_url_not_allowed` otherwise. A token holds at most 10
@@ -6526,7 +6526,7 @@ type ClientWithResponsesInterface interface {
 	// **Delivery**: at least once, a game's events in order (the next waits until the one before
 	// is delivered); a 2xx answer within 10 s delivers; anything else (3xx included: redirects
 	// are not followed) is tried again after 10 s, then twice as long each time up to 2 hours,
-	// with jitter, 16 attempts in all (over 6 to 13 hours); then the subscription is disabled, as it
+	// with jitter, 16 attempts in all (over 6 to 13 hours), or until 10,000 deliveries wait; then the subscription is disabled, as it
 	// is at once by `410 Gone`, with `disabled_reason` saying why (see `GET /v1/webhooks`).
 	// Webhooks go only to hosts the operator allows (never, by default, to a private, loopback or
 	// link-local address): 422 `webhook_url_not_allowed` otherwise. A token holds at most 10
@@ -13598,7 +13598,7 @@ func (c *ClientWithResponses) ListWebhooksWithResponse(ctx context.Context, reqE
 // **Delivery**: at least once, a game's events in order (the next waits until the one before
 // is delivered); a 2xx answer within 10 s delivers; anything else (3xx included: redirects
 // are not followed) is tried again after 10 s, then twice as long each time up to 2 hours,
-// with jitter, 16 attempts in all (over 6 to 13 hours); then the subscription is disabled, as it
+// with jitter, 16 attempts in all (over 6 to 13 hours), or until 10,000 deliveries wait; then the subscription is disabled, as it
 // is at once by `410 Gone`, with `disabled_reason` saying why (see `GET /v1/webhooks`).
 // Webhooks go only to hosts the operator allows (never, by default, to a private, loopback or
 // link-local address): 422 `webhook_url_not_allowed` otherwise. A token holds at most 10
@@ -13643,7 +13643,7 @@ func (c *ClientWithResponses) CreateWebhookWithBodyWithResponse(ctx context.Cont
 // **Delivery**: at least once, a game's events in order (the next waits until the one before
 // is delivered); a 2xx answer within 10 s delivers; anything else (3xx included: redirects
 // are not followed) is tried again after 10 s, then twice as long each time up to 2 hours,
-// with jitter, 16 attempts in all (over 6 to 13 hours); then the subscription is disabled, as it
+// with jitter, 16 attempts in all (over 6 to 13 hours), or until 10,000 deliveries wait; then the subscription is disabled, as it
 // is at once by `410 Gone`, with `disabled_reason` saying why (see `GET /v1/webhooks`).
 // Webhooks go only to hosts the operator allows (never, by default, to a private, loopback or
 // link-local address): 422 `webhook_url_not_allowed` otherwise. A token holds at most 10
