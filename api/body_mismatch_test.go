@@ -82,6 +82,16 @@ func TestActionRefusalsNameTheField(t *testing.T) {
 		refusedBody(t, h.Server, "POST", path, `{"type":"choose","target_seat":-1}`, seat...), "/target_seat", []string{"integer, at least 0"}, "-1")
 }
 
+// mismatchRow is a request whose body the contract refuses, and the refusal's facts it must get.
+type mismatchRow struct {
+	method, route, path string
+	headers             []string
+	body                string
+	pointer             string
+	expected            []string
+	got                 string
+}
+
 // Every operation that takes a body names the offending field of a body the contract refuses;
 // the table must cover every such operation of the contract.
 func TestEveryBodyRefusalNamesTheField(t *testing.T) {
@@ -91,14 +101,7 @@ func TestEveryBodyRefusalNamesTheField(t *testing.T) {
 	lobby := h.create(t, map[string]any{"game": "primed", "seats": 2})
 	class := h.newClassroom(t, "4E", "Eve")
 	teacher := bearer(class.teacher)
-	rows := []struct {
-		method, route, path string
-		headers             []string
-		body                string
-		pointer             string
-		expected            []string
-		got                 string
-	}{
+	rows := []mismatchRow{
 		{"POST", "/v1/games", "/v1/games", nil, `{"game":"primd"}`, "/game", []string{"prime-climb", "primed"}, `"primd"`},
 		{"POST", "/v1/games/{id}/players", "/v1/games/" + lobby.Game.Id.String() + "/players", nil, `{"name":7}`, "/name", []string{"string, from 1 to 40 characters"}, "7"},
 		{"POST", "/v1/games/{id}/actions", "/v1/games/" + pr.Game.Id.String() + "/actions", bearer(pr.Seats[0].Token), `{"type":"play","cards":["7"]}`, "/cards/0", []string{"integer, from 1 to 17"}, `"7"`},
@@ -123,14 +126,7 @@ func TestEveryBodyRefusalNamesTheField(t *testing.T) {
 			if op.RequestBody == nil {
 				continue
 			}
-			if !slices.ContainsFunc(rows, func(r struct {
-				method, route, path string
-				headers             []string
-				body                string
-				pointer             string
-				expected            []string
-				got                 string
-			}) bool {
+			if !slices.ContainsFunc(rows, func(r mismatchRow) bool {
 				return r.method == method && r.route == path
 			}) {
 				t.Errorf("%s %s takes a body but has no row here", method, path)
