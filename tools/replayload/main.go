@@ -1,5 +1,5 @@
 // Command replayload measures what replays of one long game cost a running server: it creates (or
-// reuses) a Primed game of 6 expert computers and the most rounds, waits for it to finish, then
+// reuses) a Primed game of 6 expert computers and the most rounds (20), waits for it to finish, then
 // sends concurrent GET /v1/games/{id}/replay.svg while a person creates games (POST /v1/games), and
 // prints the server's resident memory before and at its peak, each replay's time and size, and the
 // person's POST latencies, idle and meanwhile. scripts/replay-load.sh runs it against a fresh server.
@@ -136,7 +136,7 @@ func createLongGame(client *http.Client, base string) string {
 	for i := range players {
 		players[i] = map[string]string{"bot": "expert"}
 	}
-	body, _ := json.Marshal(map[string]any{"game": "primed", "options": map[string]any{"rounds": 100, "bot_delay_ms": 0}, "players": players})
+	body, _ := json.Marshal(map[string]any{"game": "primed", "options": map[string]any{"rounds": 20, "bot_delay_ms": 0}, "players": players})
 	resp, err := client.Post(base+"/v1/games", "application/json", bytes.NewReader(body))
 	if err != nil {
 		log.Fatal(err)
