@@ -28,6 +28,10 @@
 // Steal with several candidates waits in the "resolve" phase for a choose action. A keeper that brings
 // the second pawn home wins at once, even before the roll.
 //
+// Legal lists the moves that spend the dice alone; the judge of play (Advisor: computer players,
+// hints, review) also tries every move with ± keepers before, between and after the dice (moves.go),
+// and may choose one that Legal does not list (domain.Advice.Action).
+//
 // Cards are named by kind: plus_minus_1..plus_minus_9, send_to_start, curse (keepers, PC-12) and
 // roll_again, plus_minus_50, double_or_back_10, advance_to_nearest_pawn, reverse_to_nearest_pawn,
 // reverse_digits, swap, go_to_64, steal (actions, PC-13). A Curse targets an opponent with a pawn not

@@ -26,7 +26,8 @@ import (
 // results are at most 102 × 102. BenchmarkCompleteMovesWorst measures it (docs/performance.md).
 
 // maxMoveKeepers is how many of the seat's ± keepers a generated move may play: the highest ones held.
-// A seat holding more (rare: there are nine) can still play any of them, alone or in a move it sends.
+// A seat holding more (rare: there are nine) can still play any of them, alone or in a move it sends;
+// the judge tries each card left out played alone first, with the generated moves after it.
 const maxMoveKeepers = 4
 
 // squares is a set of squares 0..101.
@@ -89,6 +90,18 @@ func completeMoves(s *State, withKeepers bool) (*moveGen, []movePlan) {
 // moveKeepers are the ± keepers the mover may play in a move now (PC-12: not those got this turn),
 // the highest first, at most maxMoveKeepers.
 func moveKeepers(s *State) []int {
+	out := playablePlusMinus(s)
+	return out[:min(len(out), maxMoveKeepers)]
+}
+
+// inMoves reports whether card is a ± keeper the generated moves of s play (moveKeepers): then
+// playing it alone before the dice is one of those moves.
+func inMoves(s *State, card Card) bool {
+	n, ok := plusMinusValue(card)
+	return ok && slices.Contains(moveKeepers(s), n)
+}
+
+func playablePlusMinus(s *State) []int {
 	var out []int
 	for _, h := range s.mover().Keepers {
 		if n, ok := plusMinusValue(h.Card); ok && !h.New && !slices.Contains(out, n) {
@@ -96,7 +109,7 @@ func moveKeepers(s *State) []int {
 		}
 	}
 	slices.SortFunc(out, func(a, b int) int { return b - a })
-	return out[:min(len(out), maxMoveKeepers)]
+	return out
 }
 
 // fillReach builds pawn's reach table from square at, smaller sets first.

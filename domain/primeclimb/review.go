@@ -89,8 +89,8 @@ func missed(p position, values []float64, exact []bool, a Action, played result,
 // winningKeeper finds a keeper entry that wins at once, or lets the dice win after it.
 func winningKeeper(s *State, entries []LegalAction) (int, string) {
 	for i, la := range entries {
-		if la.Action.Type != ActKeeper {
-			continue
+		if la.Action.Type != ActKeeper || (s.Phase == PhaseMove && inMoves(s, la.Action.Card)) {
+			continue // a ± keeper the moves play is part of a move: a MissedWin
 		}
 		res, err := simulate(s, la.Action)
 		switch {

@@ -22,34 +22,13 @@ type bruteMove struct {
 	draws bool // a pawn ends on a new red prime and a card can be drawn (PC-10, PC-11)
 }
 
+// bruteStep is a step with the test's own arithmetic (stepTo) and bounds (PC-5).
 func bruteStep(from int, op string, n int) (int, bool) {
-	var to int
-	switch op {
-	case OpAdd:
-		to = from + n
-	case OpSubtract:
-		to = from - n
-	case OpMultiply:
-		to = from * n
-	case OpDivide:
-		if from%n != 0 {
-			return 0, false
-		}
-		to = from / n
+	if op == OpDivide && from%n != 0 {
+		return 0, false
 	}
+	to := stepTo(from, op, n)
 	return to, to >= 0 && to <= 101
-}
-
-func brutePrime(n int) bool {
-	if n < 11 || n > 97 {
-		return false
-	}
-	for d := 2; d*d <= n; d++ {
-		if n%d == 0 {
-			return false
-		}
-	}
-	return true
 }
 
 // bruteMoves lists the complete moves of seat to act at s (in the move phase), one per distinct path
@@ -136,7 +115,7 @@ func bruteEnd(s State, pawns [2]int, moved [2]bool, last int, steps []Step, canD
 				}
 			}
 		}
-		if canDraw && brutePrime(at) && at != s.Turn.StartPawns[pawn] {
+		if canDraw && redPrime(at) && at != s.Turn.StartPawns[pawn] {
 			m.draws = true
 		}
 	}

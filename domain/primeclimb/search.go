@@ -334,7 +334,8 @@ const keepUntilRolled = true
 
 // expertPick is the index of the entry with the highest value, the first of equals, and the values.
 // In the move phase a ± keeper played on its own is not judged: every keeper followed by the dice is a
-// complete move of entries, worth at least as much (a result reached with fewer keepers is worth more).
+// complete move of entries, worth at least as much (a result reached with fewer keepers is worth more),
+// unless the card is one the generated moves leave out (a seat holding more than maxMoveKeepers).
 // Before the roll only a keeper that wins is judged (keepUntilRolled).
 // Entries from listed on are moves with keepers: a win is judged at once, the others by a quick
 // estimate (rough), and the exactKeeperMoves best of those exactly; exact[i] says which were.
@@ -346,7 +347,7 @@ func expertPick(s *State, entries []LegalAction, listed int) (pick int, values [
 		v := unjudged // also an entry that does not apply here: never chosen
 		_, plusMinus := plusMinusValue(la.Action.Card)
 		switch {
-		case la.Action.Type == ActKeeper && plusMinus && s.Phase == PhaseMove:
+		case la.Action.Type == ActKeeper && plusMinus && s.Phase == PhaseMove && inMoves(s, la.Action.Card):
 		case la.Action.Type == ActKeeper && s.Phase == PhaseRoll && !la.Wins && keepUntilRolled:
 		case i >= listed && !la.Wins:
 			v = e.rough(s, la)

@@ -11,15 +11,13 @@ import (
 	"primegames/domain/numbers"
 )
 
-// Thresholds of a review's loss, in points of the expert's measure (the expected hand total at the end
-// of the round less the others' mean, rollout.go): up to 1
+// Thresholds of a review's loss, in points of expected hand total at the end of the round: up to 1
 // point is good, up to 3 an inaccuracy, up to 7 a mistake, more a blunder. One point is a card of
 // 1 kept instead of shed; 7 is about keeping a middle card of the Primed deck for nothing.
 var Thresholds = [3]float64{1, 3, 7}
 
 // Advisor is Primed's judgement of play (domain.Advisor): the expert values each action it weighs by
-// the hand total it expects the seat to end the round with, less the others' (rollouts), and takes
-// the lowest.
+// the hand total it expects the seat to end the round with (rollouts) and takes the lowest.
 var Advisor = domain.Advisor{Choose: choose, Review: review, Thresholds: Thresholds}
 
 // decodeLegal reads the seat's legal entries, as LegalActions lists them.

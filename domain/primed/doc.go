@@ -49,10 +49,10 @@
 //
 // Advisor is the kind's judgement for computer players, hints and move review. It reads only the
 // acting seat's view and legal actions as JSON (PR-8). The expert values an action by the hand total
-// it expects to end the round with, less the others' mean, measured by playing the round out many
-// times over random deals of the cards it has not seen (rollout.go); in multi-card games it weighs
-// every play of its hand and which card to leave on top (advisor.go). A review names the missed
-// opportunities go_out, lower_total and longer_play (review.go).
+// it expects to end the round with, measured by playing the round out many times over random deals
+// of the cards it has not seen (rollout.go); in multi-card games it weighs every play of its hand and
+// which card to leave on top (advisor.go). A review names the missed opportunities go_out,
+// lower_total and longer_play (review.go).
 //
 // The JSON shapes of options, actions, outcomes, views, legal actions and scores are described in
 // schemas.yaml.

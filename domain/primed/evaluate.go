@@ -262,7 +262,7 @@ func (p *position) valueOf(a Action) float64 {
 	}
 }
 
-// valuesOf is the expected outcome of the round (rollout.go) after each of actions, measured by
+// valuesOf is the expected hand total at the end of the round after each of actions, measured by
 // rollouts; actions[:listed] are the legal entries and the rest other plays and orders the expert
 // weighs. With multi_card a hand may have hundreds of plays: only the shortlisted ones, those that
 // position.value ranks best, and the action at index always (-1 for none) are rolled out; the others
