@@ -58,7 +58,9 @@ func TestPrivateLobbyAccessMatrix(t *testing.T) {
 		{"join without the code", func(openapi.CreatedGame) map[string]any { return map[string]any{"name": "Zoe"} },
 			[]int{forbidden, forbidden, forbidden, forbidden, created},
 			[]string{"invite_code_required", "invite_code_required", "invite_code_required", "invite_code_required", ""}},
-		{"join with another code", func(openapi.CreatedGame) map[string]any { return map[string]any{"name": "Zoe", "invite_code": "AAAAAA"} },
+		{"join with another code", func(openapi.CreatedGame) map[string]any {
+			return map[string]any{"name": "Zoe", "invite_code": "AAAAAA"}
+		},
 			[]int{forbidden, forbidden, forbidden, forbidden, created},
 			[]string{"wrong_invite_code", "wrong_invite_code", "wrong_invite_code", "wrong_invite_code", ""}},
 		{"join with the code, typed in small letters with a space", func(l openapi.CreatedGame) map[string]any {
