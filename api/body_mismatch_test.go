@@ -91,14 +91,15 @@ func TestEveryBodyRefusalNamesTheField(t *testing.T) {
 	lobby := h.create(t, map[string]any{"game": "primed", "seats": 2})
 	class := h.newClassroom(t, "4E", "Eve")
 	teacher := bearer(class.teacher)
-	rows := []struct {
+	type bodyRow struct {
 		method, route, path string
 		headers             []string
 		body                string
 		pointer             string
 		expected            []string
 		got                 string
-	}{
+	}
+	rows := []bodyRow{
 		{"POST", "/v1/games", "/v1/games", nil, `{"game":"primd"}`, "/game", []string{"prime-climb", "primed"}, `"primd"`},
 		{"POST", "/v1/games/{id}/players", "/v1/games/" + lobby.Game.Id.String() + "/players", nil, `{"name":7}`, "/name", []string{"string, from 1 to 40 characters"}, "7"},
 		{"POST", "/v1/games/{id}/actions", "/v1/games/" + pr.Game.Id.String() + "/actions", bearer(pr.Seats[0].Token), `{"type":"play","cards":["7"]}`, "/cards/0", []string{"integer, from 1 to 17"}, `"7"`},
@@ -122,16 +123,7 @@ func TestEveryBodyRefusalNamesTheField(t *testing.T) {
 			if op.RequestBody == nil {
 				continue
 			}
-			if !slices.ContainsFunc(rows, func(r struct {
-				method, route, path string
-				headers             []string
-				body                string
-				pointer             string
-				expected            []string
-				got                 string
-			}) bool {
-				return r.method == method && r.route == path
-			}) {
+			if !slices.ContainsFunc(rows, func(r bodyRow) bool { return r.method == method && r.route == path }) {
 				t.Errorf("%s %s takes a body but has no row here", method, path)
 			}
 		}
