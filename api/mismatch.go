@@ -402,6 +402,9 @@ func jsonTypeIs(t string, v any) bool {
 		if t != openapi3.TypeInteger {
 			return false
 		}
+		if !strings.ContainsAny(x.String(), ".eE") {
+			return true // digits only: whole
+		}
 		r, ok := new(big.Rat).SetString(x.String())
 		return ok && r.IsInt()
 	}
