@@ -11,13 +11,7 @@ import (
 // With ADMIN_TOKEN set, only its holder creates classrooms.
 func TestAdminTokenGuardsClassroomCreation(t *testing.T) {
 	t.Parallel()
-	cfg := testConfig()
-	cfg.AdminToken = "operator-secret"
-	srv, err := newAPI(cfg, repotest.NewDB(t), quietLogger())
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := apitest.Start(t, srv)
+	s := adminServer(t, "operator-secret")
 	body := map[string]string{"name": "4C"}
 	for name, headers := range map[string][]string{
 		"no token":    nil,
@@ -41,4 +35,17 @@ func TestPublicAddressServesNoProfiler(t *testing.T) {
 			t.Errorf("GET %s = %d, want 404", path, resp.StatusCode)
 		}
 	}
+}
+
+// adminServer starts an instance whose ADMIN_TOKEN is token.
+func adminServer(t *testing.T, token string) *apitest.Server {
+	t.Helper()
+	cfg := testConfig()
+	cfg.AdminToken = token
+	srv, err := newAPI(cfg, repotest.NewDB(t), quietLogger())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Close)
+	return apitest.Start(t, srv)
 }

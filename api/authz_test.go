@@ -118,6 +118,13 @@ func TestAuthorizationMatrix(t *testing.T) {
 	toAct := h.game(t, id, classA.teacher).Turn.ToAct[0]
 	player := map[int]string{0: "Ada", 1: "Ben"}[toAct]
 
+	gameObserver := mintObserver(t, h.Server, "/v1/games/"+id+"/observers", classA.teacher)
+	classObserver := mintObserver(t, h.Server, "/v1/classrooms/"+classA.id+"/observers", classA.teacher)
+	revoked := mintObserver(t, h.Server, "/v1/games/"+id+"/observers", classA.teacher)
+	if resp := h.Do(h.Request("DELETE", "/v1/games/"+id+"/observers/"+revoked.Id.String(), nil, bearer(classA.teacher)...)); resp.StatusCode != http.StatusNoContent {
+		t.Fatalf("revoke = %d: %s", resp.StatusCode, resp.Body)
+	}
+
 	callers := []struct {
 		name, token string
 		seat        int // -1: may see no hand
@@ -129,15 +136,21 @@ func TestAuthorizationMatrix(t *testing.T) {
 		{"teacher of another classroom", classB.teacher, -1},
 		{"the player whose turn it is", classA.students[player].token, toAct},
 		{"the classroom's teacher", classA.teacher, 99},
+		{"an observer of the game", gameObserver.Token, -1},
+		{"an observer of the classroom", classObserver.Token, -1},
+		{"a revoked observer", revoked.Token, -1},
 	}
 	const (
 		hidden  = http.StatusNotFound
 		noToken = http.StatusUnauthorized
 		denied  = http.StatusForbidden
 		ok      = http.StatusOK
+		created = http.StatusCreated
 	)
-	gameOnly := []int{hidden, hidden, hidden, hidden, hidden, ok, ok}
-	classroom := []int{noToken, noToken, noToken, noToken, hidden, noToken, ok}
+	// The last three columns: an observer of the game, of its classroom, and a revoked one.
+	gameOnly := []int{hidden, hidden, hidden, hidden, hidden, ok, ok, ok, ok, hidden}
+	classroom := []int{noToken, noToken, noToken, noToken, hidden, noToken, ok, noToken, noToken, noToken}
+	classroomCreated := []int{noToken, noToken, noToken, noToken, hidden, noToken, created, noToken, noToken, noToken}
 	rows := []struct {
 		method, path string
 		body         any
@@ -147,23 +160,25 @@ func TestAuthorizationMatrix(t *testing.T) {
 		{"GET", "/v1/games/" + id + "/actions", nil, gameOnly},
 		{"GET", "/v1/games/" + id + "/states/0", nil, gameOnly},
 		{"GET", "/v1/games/" + id + "/scores", nil, gameOnly},
-		{"GET", "/v1/games/" + id + "/legal-actions", nil, []int{hidden, hidden, hidden, hidden, hidden, ok, denied}},
-		{"GET", "/v1/games/" + id + "/attempts", nil, []int{hidden, hidden, hidden, hidden, hidden, denied, ok}},
-		{"GET", "/v1/games/" + id + "/hint", nil, []int{hidden, hidden, hidden, hidden, hidden, ok, denied}},
-		{"GET", "/v1/games/" + id + "/review", nil, []int{hidden, hidden, hidden, hidden, hidden, denied, ok}},
-		{"POST", "/v1/games/" + id + "/actions", map[string]string{"type": "pass"}, []int{hidden, hidden, hidden, hidden, hidden, http.StatusUnprocessableEntity, denied}},
-		{"POST", "/v1/games/" + id + "/players", map[string]string{}, []int{hidden, hidden, hidden, hidden, hidden, http.StatusConflict, denied}},
+		{"GET", "/v1/games/" + id + "/legal-actions", nil, []int{hidden, hidden, hidden, hidden, hidden, ok, denied, denied, denied, hidden}},
+		{"GET", "/v1/games/" + id + "/attempts", nil, []int{hidden, hidden, hidden, hidden, hidden, denied, ok, denied, denied, hidden}},
+		{"GET", "/v1/games/" + id + "/hint", nil, []int{hidden, hidden, hidden, hidden, hidden, ok, denied, denied, denied, hidden}},
+		{"GET", "/v1/games/" + id + "/review", nil, []int{hidden, hidden, hidden, hidden, hidden, denied, ok, denied, denied, hidden}},
+		{"POST", "/v1/games/" + id + "/actions", map[string]string{"type": "pass"}, []int{hidden, hidden, hidden, hidden, hidden, http.StatusUnprocessableEntity, denied, denied, denied, hidden}},
+		{"POST", "/v1/games/" + id + "/players", map[string]string{}, []int{hidden, hidden, hidden, hidden, hidden, http.StatusConflict, denied, denied, denied, hidden}},
 		{"GET", "/v1/classrooms/" + classA.id, nil, classroom},
 		{"GET", "/v1/classrooms/" + classA.id + "/students", nil, classroom},
 		{"GET", "/v1/classrooms/" + classA.id + "/games", nil, classroom},
 		{"GET", "/v1/classrooms/" + classA.id + "/stats", nil, classroom},
 		{"POST", "/v1/classrooms/" + classA.id + "/join-code", nil, classroom},
 		{"PATCH", "/v1/classrooms/" + classA.id + "/students/" + classA.students["Cy"].id, map[string]string{"name": "Cyrus"}, classroom},
-		{"POST", "/v1/games/" + id + "/abort", nil, []int{hidden, hidden, hidden, hidden, hidden, denied, ok}},
-		{"GET", "/v1/me/games", nil, []int{noToken, ok, ok, ok, denied, ok, denied}},
-		{"GET", "/v1/me", nil, []int{noToken, ok, ok, ok, ok, ok, ok}},
+		{"POST", "/v1/games/" + id + "/abort", nil, []int{hidden, hidden, hidden, hidden, hidden, denied, ok, denied, denied, hidden}},
+		{"GET", "/v1/me/games", nil, []int{noToken, ok, ok, ok, denied, ok, denied, denied, denied, noToken}},
+		{"POST", "/v1/games/" + id + "/observers", nil, []int{hidden, hidden, hidden, hidden, hidden, created, created, denied, denied, hidden}},
+		{"POST", "/v1/classrooms/" + classA.id + "/observers", nil, classroomCreated},
+		{"GET", "/v1/me", nil, []int{noToken, ok, ok, ok, ok, ok, ok, ok, ok, noToken}},
 		{"POST", "/v1/classrooms/" + classA.id + "/students/" + classA.students["Cy"].id + "/erase", nil,
-			[]int{noToken, noToken, noToken, noToken, hidden, noToken, http.StatusConflict}},
+			[]int{noToken, noToken, noToken, noToken, hidden, noToken, http.StatusConflict, noToken, noToken, noToken}},
 	}
 	for _, row := range rows {
 		for i, caller := range callers {
@@ -201,7 +216,8 @@ func TestAuthorizationMatrix(t *testing.T) {
 		name, token string
 		sees        bool
 	}{{"anonymous", "", false}, {"student not in it", classA.students["Cy"].token, false}, {"other classroom", classB.teacher, false},
-		{"player", classA.students["Ben"].token, true}, {"teacher", classA.teacher, true}} {
+		{"player", classA.students["Ben"].token, true}, {"teacher", classA.teacher, true},
+		{"observer of the classroom", classObserver.Token, true}, {"observer of the game", gameObserver.Token, false}} {
 		if got := slices.Contains(listed(c.token), id); got != c.sees {
 			t.Errorf("GET /v1/games as %s lists the classroom game: %v, want %v", c.name, got, c.sees)
 		}
@@ -238,4 +254,16 @@ func TestUnauthorizedNamesTheBearerScheme(t *testing.T) {
 				resp.Request.Method, resp.Request.URL.Path, resp.StatusCode, resp.Header.Get("WWW-Authenticate"))
 		}
 	}
+}
+
+// mintObserver mints an observer token at path (a game's or a classroom's) with token.
+func mintObserver(t *testing.T, s *apitest.Server, path, token string) openapi.ObserverToken {
+	t.Helper()
+	resp := s.Post(path, nil, bearer(token)...)
+	if resp.StatusCode != http.StatusCreated {
+		t.Fatalf("POST %s = %d: %s", path, resp.StatusCode, resp.Body)
+	}
+	var o openapi.ObserverToken
+	resp.JSON(t, &o)
+	return o
 }

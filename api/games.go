@@ -277,6 +277,9 @@ func (s *Server) ListGames(c echo.Context, params openapi.ListGamesParams) error
 	if member != nil {
 		f.ClassroomID, f.StudentID = member.ClassroomID, member.StudentID
 	}
+	if principal.IsObserver() && principal.ClassroomID != "" {
+		f.ClassroomID = principal.ClassroomID // a classroom's observer lists its games
+	}
 	if params.Game != nil {
 		f.Kind = string(*params.Game)
 	}

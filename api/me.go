@@ -31,6 +31,10 @@ func renderIdentity(id *play.Identity) openapi.Me {
 		classroom := mustUUID(id.ClassroomID)
 		me.ClassroomId = &classroom
 	}
+	if id.GameID != "" {
+		game := mustUUID(id.GameID)
+		me.GameId = &game
+	}
 	if id.StudentID != "" {
 		student := mustUUID(id.StudentID)
 		me.StudentId = &student

@@ -7,7 +7,6 @@ import (
 
 	"primegames/api/apitest"
 	"primegames/api/openapi"
-	"primegames/repo/repotest"
 )
 
 func (h *gamesHarness) me(t *testing.T, token string) openapi.Me {
@@ -85,15 +84,7 @@ func TestMeNamesEachKindOfToken(t *testing.T) {
 // The operator's admin token is named as such; it creates classrooms and plays nothing.
 func TestMeNamesTheAdminToken(t *testing.T) {
 	t.Parallel()
-	cfg := testConfig()
-	cfg.AdminToken = "operator-secret"
-	srv, err := newAPI(cfg, repotest.NewDB(t), quietLogger())
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := apitest.Start(t, srv)
-	t.Cleanup(srv.Close)
-	admin := meOn(t, s, "operator-secret")
+	admin := meOn(t, adminServer(t, "operator-secret"), "operator-secret")
 	if admin.Kind != openapi.MeKindAdmin || !slices.Equal(admin.May, []openapi.MeMay{openapi.MeMayCreateClassrooms}) {
 		t.Errorf("admin token: %+v, want kind admin that may create classrooms", admin)
 	}

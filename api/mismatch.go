@@ -402,6 +402,9 @@ func jsonTypeIs(t string, v any) bool {
 		if t != openapi3.TypeInteger {
 			return false
 		}
+		if !strings.ContainsAny(x.String(), ".eE") {
+			return true // digits only: whole
+		}
 		r, ok := new(big.Rat).SetString(x.String())
 		return ok && r.IsInt()
 	}
@@ -464,14 +467,7 @@ func describe(s *openapi3.Schema) []string {
 	case openapi3.TypeInteger, openapi3.TypeNumber:
 		bounds = append(bounds, rangeOf(s.Min, s.Max, ""))
 	case openapi3.TypeString:
-		if s.MinLength > 0 || s.MaxLength != nil {
-			min := float64(s.MinLength)
-			var max *float64
-			if s.MaxLength != nil {
-				max = ptr(float64(*s.MaxLength))
-			}
-			bounds = append(bounds, rangeOf(&min, max, " characters"))
-		}
+		bounds = append(bounds, countRange(s.MinLength, s.MaxLength, " characters"))
 		if s.Pattern != "" {
 			bounds = append(bounds, "matching "+s.Pattern)
 		}
@@ -479,14 +475,7 @@ func describe(s *openapi3.Schema) []string {
 			bounds = append(bounds, "in the format "+s.Format)
 		}
 	case openapi3.TypeArray:
-		if s.MinItems > 0 || s.MaxItems != nil {
-			min := float64(s.MinItems)
-			var max *float64
-			if s.MaxItems != nil {
-				max = ptr(float64(*s.MaxItems))
-			}
-			bounds = append(bounds, rangeOf(&min, max, " items"))
-		}
+		bounds = append(bounds, countRange(s.MinItems, s.MaxItems, " items"))
 	}
 	bounds = slices.DeleteFunc(bounds, func(b string) bool { return b == "" })
 	if len(bounds) == 0 {
@@ -528,6 +517,19 @@ func explainBody(err *echo.HTTPError, req *http.Request) error {
 		Kind: domain.KindInvalid, Code: "invalid", Message: m.sentence(), Facts: m,
 		Fields: []domain.FieldError{{Field: field, Message: m.sentence()}},
 	}
+}
+
+// countRange words bounds on a length (characters, items); "" for none.
+func countRange(min uint64, max *uint64, unit string) string {
+	if min == 0 && max == nil {
+		return ""
+	}
+	low := float64(min)
+	var high *float64
+	if max != nil {
+		high = ptr(float64(*max))
+	}
+	return rangeOf(&low, high, unit)
 }
 
 // rangeOf words bounds: "from 1 to 6", "at least 1", "at most 40 characters"; "" for none.

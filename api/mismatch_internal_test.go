@@ -10,7 +10,8 @@ import (
 	"primegames/domain/games"
 )
 
-func actionSchema(t testing.TB) *openapi3.Schema {
+// mergedContract is openapi.yaml merged with the kinds of game the service hosts.
+func mergedContract(t testing.TB) *openapi3.T {
 	t.Helper()
 	contract, err := primegames.Contract(games.All().Kinds())
 	if err != nil {
@@ -20,7 +21,12 @@ func actionSchema(t testing.TB) *openapi3.Schema {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return spec.Components.Schemas["Action"].Value
+	return spec
+}
+
+func actionSchema(t testing.TB) *openapi3.Schema {
+	t.Helper()
+	return mergedContract(t).Components.Schemas["Action"].Value
 }
 
 // worstMove is the costliest action body bodyGate lets through: as many steps as 1,000 values

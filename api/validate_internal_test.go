@@ -11,9 +11,6 @@ import (
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/labstack/echo/v4"
 	oapimw "github.com/oapi-codegen/echo-middleware"
-
-	"primegames"
-	"primegames/domain/games"
 )
 
 // A body that passed once is not checked again for the same operation and Content-Type, and every
@@ -21,14 +18,7 @@ import (
 // still checked, a refused body is never remembered, a remembered body is not trusted elsewhere.
 func TestRememberedBodiesGetTheSameVerdicts(t *testing.T) {
 	t.Parallel()
-	contract, err := primegames.Contract(games.All().Kinds())
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec, err := openapi3.NewLoader().LoadFromData(contract)
-	if err != nil {
-		t.Fatal(err)
-	}
+	spec := mergedContract(t)
 	options := func() *oapimw.Options {
 		return &oapimw.Options{Options: openapi3filter.Options{
 			AuthenticationFunc: openapi3filter.NoopAuthenticationFunc, SkipSettingDefaults: true,

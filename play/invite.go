@@ -3,7 +3,6 @@ package play
 import (
 	"context"
 	"crypto/subtle"
-	"errors"
 	"strings"
 
 	"primegames/domain"
@@ -50,14 +49,18 @@ func mayJoin(g *GameRecord, creator bool, ask JoinAsk) error {
 // JoinByInviteCode gives a new player a seat in the open lobby whose invite code ask brings.
 func (s *Service) JoinByInviteCode(ctx context.Context, p Principal, ask JoinAsk, idem *Idempotency) (*Joined, error) {
 	code := normalInviteCode(ask.InviteCode)
-	id, err := s.store.OpenLobbyByInviteCode(ctx, code)
-	if errors.Is(err, ErrNotFound) {
+	ids, err := s.store.OpenLobbiesByInviteCode(ctx, code)
+	switch {
+	case err != nil:
+		return nil, err
+	case len(ids) == 0:
 		return nil, domain.Errorf(domain.KindNotFound, "invite_code_not_found",
 			"No open lobby has the invite code %q; check it with whoever gave it to you (a lobby's code stops working once its game starts).", ask.InviteCode)
-	}
-	if err != nil {
-		return nil, err
+	case len(ids) > 1:
+		// Two lobbies drew the code at the same instant: joining either could seat a child with strangers.
+		return nil, domain.Errorf(domain.KindConflict, "invite_code_ambiguous",
+			"Two open lobbies have the invite code %q; join with the game's id and its code instead.", ask.InviteCode)
 	}
 	ask.InviteCode = code
-	return s.Join(ctx, id, p, ask, idem)
+	return s.Join(ctx, ids[0], p, ask, idem)
 }

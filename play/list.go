@@ -104,6 +104,8 @@ func scopeToPlayer(p Principal, f *GameFilter) error {
 			"A teacher plays in no game; list your classroom's games with GET /v1/classrooms/%s/games.", p.ClassroomID)
 	case p.Kind == Admin:
 		return domain.Errorf(domain.KindForbidden, "forbidden", "The admin token plays in no game.")
+	case p.IsObserver():
+		return observerActsOnNothing()
 	default:
 		return domain.Errorf(domain.KindUnauthorized, "unauthorized", "This token is not valid (a removed student's token stops working).")
 	}

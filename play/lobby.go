@@ -2,6 +2,7 @@ package play
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -103,6 +104,9 @@ func (s *Service) rulesFor(name string) (domain.Rules, error) {
 // Create stores a new game and, when its players are named, starts it. A teacher or student token
 // makes it a game of their classroom.
 func (s *Service) Create(ctx context.Context, in NewGame, p Principal, idem *Idempotency) (*Created, error) {
+	if p.Kind == Observer {
+		return nil, observerActsOnNothing()
+	}
 	rules, err := s.rulesFor(in.Kind)
 	if err != nil {
 		return nil, err
@@ -284,6 +288,9 @@ func createGame(ctx context.Context, tx Tx, c creation) (createdRecord, error) {
 		err = withNewJoinCode(func(code string) error {
 			rec.InviteCode = ""
 			if c.OpenSeats > 0 {
+				if inUse, err := tx.InviteCodeInUse(ctx, code); err != nil || inUse {
+					return cmp.Or(err, ErrTaken)
+				}
 				rec.InviteCode = code
 			}
 			id, err = tx.InsertGame(ctx, rec)
@@ -416,6 +423,12 @@ func (s *Service) Join(ctx context.Context, gameID string, p Principal, ask Join
 // newPlayer is who asks to join: in a classroom's game the student whose token is presented,
 // elsewhere anyone with a name. The Idempotency-Key is bound to them.
 func newPlayer(g *GameRecord, p Principal, ask JoinAsk, idem *Idempotency) (Seat, *resultSlot, error) {
+	if p.Kind == Observer {
+		if _, err := CallerOf(g, p); err != nil {
+			return Seat{}, nil, err
+		}
+		return Seat{}, nil, observerActsOnNothing()
+	}
 	if g.ClassroomID == nil {
 		creator := p.Kind == GameToken && bytes.Equal(p.TokenHash, g.CreatorHash)
 		if err := mayJoin(g, creator, ask); err != nil {

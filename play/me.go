@@ -11,11 +11,12 @@ import (
 type IdentityKind string
 
 const (
-	IdentitySeat    IdentityKind = "seat"
-	IdentityCreator IdentityKind = "creator"
-	IdentityTeacher IdentityKind = "teacher"
-	IdentityStudent IdentityKind = "student"
-	IdentityAdmin   IdentityKind = "admin"
+	IdentitySeat     IdentityKind = "seat"
+	IdentityCreator  IdentityKind = "creator"
+	IdentityTeacher  IdentityKind = "teacher"
+	IdentityStudent  IdentityKind = "student"
+	IdentityAdmin    IdentityKind = "admin"
+	IdentityObserver IdentityKind = "observer"
 )
 
 // Capability is one thing a token may do, as GET /v1/me lists them.
@@ -31,6 +32,7 @@ const (
 	CanCreateGames      Capability = "create_games"      // create games of its classroom
 	CanRunClassroom     Capability = "run_classroom"     // students, join code, tokens, statistics
 	CanCreateClassrooms Capability = "create_classrooms" // create classrooms
+	CanMintObservers    Capability = "mint_observers"    // mint and revoke observer tokens of its games (a teacher's: of its classroom)
 )
 
 // MaxIdentityGames bounds the games GET /v1/me lists for a seat or creator token (a token's
@@ -48,17 +50,19 @@ type Identity struct {
 	Kind        IdentityKind
 	ClassroomID string
 	StudentID   string
+	GameID      string      // the game an observer token watches
 	Games       []TokenGame // a seat or creator token's, newest first, at most MaxIdentityGames
 	May         []Capability
 	ExpiresAt   *time.Time // nil: the token does not expire
 }
 
 var capabilities = map[IdentityKind][]Capability{
-	IdentitySeat:    {CanView, CanAct, CanStart, CanRematch},
-	IdentityCreator: {CanView, CanStart, CanAbort},
-	IdentityTeacher: {CanView, CanSeeEverything, CanStart, CanAbort, CanCreateGames, CanRunClassroom},
-	IdentityStudent: {CanView, CanAct, CanStart, CanRematch, CanCreateGames},
-	IdentityAdmin:   {CanCreateClassrooms},
+	IdentitySeat:     {CanView, CanAct, CanStart, CanRematch, CanMintObservers},
+	IdentityCreator:  {CanView, CanStart, CanAbort, CanMintObservers},
+	IdentityTeacher:  {CanView, CanSeeEverything, CanStart, CanAbort, CanCreateGames, CanRunClassroom, CanMintObservers},
+	IdentityStudent:  {CanView, CanAct, CanStart, CanRematch, CanCreateGames, CanMintObservers},
+	IdentityAdmin:    {CanCreateClassrooms},
+	IdentityObserver: {CanView},
 }
 
 // Identify says who the principal's token is. A token that opens nothing (none, a made-up one, a
@@ -70,6 +74,8 @@ func (s *Service) Identify(ctx context.Context, p Principal) (*Identity, error) 
 		id.Kind = IdentityAdmin
 	case p.IsTeacher():
 		id.Kind, id.ClassroomID = IdentityTeacher, p.ClassroomID
+	case p.IsObserver():
+		id.Kind, id.GameID, id.ClassroomID, id.ExpiresAt = IdentityObserver, p.GameID, p.ClassroomID, p.ExpiresAt
 	case p.Kind == Student && p.Resolved:
 		id.Kind, id.ClassroomID, id.StudentID = IdentityStudent, p.ClassroomID, p.StudentID
 	case p.Kind == GameToken:
@@ -97,5 +103,5 @@ func (s *Service) Identify(ctx context.Context, p Principal) (*Identity, error) 
 
 func invalidToken() error {
 	return domain.Errorf(domain.KindUnauthorized, "unauthorized",
-		"This token opens nothing: it was never issued, or it stopped working (a removed student's, a replaced teacher token, a seat left or resigned).")
+		"This token opens nothing: it was never issued, or it stopped working (a removed student's, a replaced teacher token, a seat left or resigned, an observer token revoked or expired).")
 }

@@ -13,6 +13,9 @@ type Caller struct {
 	// Teacher is the teacher of the game's classroom: they see everything (PR-8).
 	Teacher   bool
 	StudentID string
+	// Observer holds an observer token of the game or of its classroom: a spectator who acts on
+	// nothing.
+	Observer bool
 }
 
 // AnonymousCaller is a caller without a token.
@@ -54,6 +57,12 @@ func CallerOf(g *GameRecord, p Principal) (Caller, error) {
 			return AnonymousCaller, refuseToken(g)
 		}
 		return caller, nil
+	case Observer:
+		watches := p.Resolved && (p.GameID == g.ID || (inClassroom && *g.ClassroomID == p.ClassroomID))
+		if !watches {
+			return AnonymousCaller, refuseToken(g)
+		}
+		return Caller{Seat: -1, Observer: true}, nil
 	case GameToken:
 		caller := Caller{Seat: -1, Creator: bytes.Equal(p.TokenHash, g.CreatorHash)}
 		for _, s := range g.Seats {
@@ -118,7 +127,7 @@ func MaySeeLegalActions(g *GameRecord, caller Caller) error {
 	switch {
 	case caller.HasSeat():
 		return nil
-	case caller.Creator:
+	case caller.Creator || caller.Observer:
 		return domain.Errorf(domain.KindForbidden, "forbidden", "Only players have legal actions; this token has no seat in game %s.", g.ID)
 	default:
 		return domain.Errorf(domain.KindUnauthorized, "unauthorized", "Send a seat token as Authorization: Bearer <token> to see your legal actions.")

@@ -3,6 +3,8 @@ package play
 import (
 	"crypto/sha256"
 	"crypto/subtle"
+	"strings"
+	"time"
 )
 
 // PrincipalKind is who a request speaks for.
@@ -14,6 +16,7 @@ const (
 	Teacher                        // a teacher token
 	Student                        // a student token
 	Admin                          // the operator's admin token
+	Observer                       // a read-only token of one game or one classroom
 )
 
 // Principal is the caller of a request, worked out once from its bearer token. Below the HTTP layer
@@ -27,6 +30,11 @@ type Principal struct {
 	Resolved    bool
 	ClassroomID string
 	StudentID   string
+	// An observer token, once resolved, names its row (ObserverID) and what it watches: GameID,
+	// or ClassroomID for a classroom's observer; ExpiresAt when it expires.
+	ObserverID string
+	GameID     string
+	ExpiresAt  *time.Time
 	// credential joins an Idempotency-Key as the secret of a stored result; it is derived from the
 	// token but is not the hash the database keeps.
 	credential []byte
@@ -45,6 +53,10 @@ func IdentifyToken(token, adminToken string) Principal {
 		return Principal{Kind: Admin}
 	}
 	p := Principal{Kind: GameToken, TokenHash: hashToken(token), credential: idempotencyCredential(token)}
+	if strings.HasPrefix(token, tokenPrefixes[TokenObserver]) {
+		p.Kind = Observer
+		return p
+	}
 	if kind, ok := classroomTokenKind(token); ok {
 		p.Kind = Teacher
 		if kind == TokenStudent {
@@ -64,6 +76,9 @@ func idempotencyCredential(token string) []byte {
 // Member reports whether the principal is a current member of a classroom (its teacher or one of
 // its students).
 func (p Principal) Member() bool { return (p.Kind == Teacher || p.Kind == Student) && p.Resolved }
+
+// IsObserver reports whether the principal is a current observer token.
+func (p Principal) IsObserver() bool { return p.Kind == Observer && p.Resolved }
 
 // IsTeacher reports whether the principal is the resolved teacher of a classroom.
 func (p Principal) IsTeacher() bool { return p.Kind == Teacher && p.Resolved }

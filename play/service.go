@@ -57,6 +57,8 @@ func (s *Service) Kinds() *domain.Catalogue { return s.kinds }
 func (s *Service) Resolve(ctx context.Context, p Principal) (Principal, error) {
 	var kind TokenKind
 	switch p.Kind {
+	case Observer:
+		return s.resolveObserver(ctx, p)
 	case Teacher:
 		kind = TokenTeacher
 	case Student:

@@ -74,9 +74,11 @@ type Store interface {
 	// TokenGames lists the games a seat or creator token belongs to (its seats, and the games it
 	// created with Seat -1), newest first, at most limit.
 	TokenGames(ctx context.Context, hash []byte, limit int) ([]TokenGame, error)
-	// OpenLobbyByInviteCode is the id of the lobby whose invite code is code; ErrNotFound when no
-	// open lobby has it.
-	OpenLobbyByInviteCode(ctx context.Context, code string) (string, error)
+	// OpenLobbiesByInviteCode lists the ids of the open lobbies whose invite code is code, two at
+	// most (two lobbies that drew the same code at once).
+	OpenLobbiesByInviteCode(ctx context.Context, code string) ([]string, error)
+	// ObserverToken reads the observer token whose hash is hash; ErrNotFound when there is none.
+	ObserverToken(ctx context.Context, hash []byte) (*ObserverRecord, error)
 }
 
 // ClassroomStore keeps classrooms and their students.
@@ -131,6 +133,14 @@ type Tx interface {
 	HandSeatToBot(ctx context.Context, gameID string, seat int, level string) error
 	// RemoveSeat frees a lobby seat, moving the later seats down by one; its token stops working.
 	RemoveSeat(ctx context.Context, gameID string, seat int) error
+	// LiveObserverTokens deletes the target's expired observer tokens and counts the others.
+	LiveObserverTokens(ctx context.Context, target ObserverTarget) (int, error)
+	// InsertObserverToken stores an observer token whose hash is hash and returns it with its id.
+	InsertObserverToken(ctx context.Context, rec ObserverRecord, hash []byte) (ObserverRecord, error)
+	// DeleteObserverToken deletes the target's observer token of that id; false when it has none.
+	DeleteObserverToken(ctx context.Context, target ObserverTarget, id string) (bool, error)
+	// InviteCodeInUse reports whether an open lobby has the invite code.
+	InviteCodeInUse(ctx context.Context, code string) (bool, error)
 	// OpenSeatAt moves a lobby's seats from seat on up by one, for a new player to take seat.
 	OpenSeatAt(ctx context.Context, gameID string, seat int) error
 	// LinkRematch records a finished game's rematch, moves its version on and announces it on

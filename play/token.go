@@ -12,17 +12,19 @@ import (
 type TokenKind int
 
 const (
-	TokenSeat    TokenKind = iota // acts for one seat of one game
-	TokenCreator                  // starts and aborts the game it created
-	TokenTeacher                  // runs one classroom
-	TokenStudent                  // plays as one student of a classroom
+	TokenSeat     TokenKind = iota // acts for one seat of one game
+	TokenCreator                   // starts and aborts the game it created
+	TokenTeacher                   // runs one classroom
+	TokenStudent                   // plays as one student of a classroom
+	TokenObserver                  // watches one game or one classroom's games, read-only
 )
 
 var tokenPrefixes = map[TokenKind]string{
-	TokenSeat:    "pgs_",
-	TokenCreator: "pgc_",
-	TokenTeacher: "pgt_",
-	TokenStudent: "pgl_",
+	TokenSeat:     "pgs_",
+	TokenCreator:  "pgc_",
+	TokenTeacher:  "pgt_",
+	TokenStudent:  "pgl_",
+	TokenObserver: "pgo_",
 }
 
 // NewToken returns a token of kind with 256 random bits and the hash that is all the database keeps

@@ -173,9 +173,16 @@ func (t *gameTx) lockGame(ctx context.Context, id string, lookup []byte) (*play.
 	return g, kept, nil
 }
 
+// InviteCodeInUse reports whether an open lobby has the invite code.
+func (t *gameTx) InviteCodeInUse(ctx context.Context, code string) (bool, error) {
+	inUse := false
+	err := t.one(ctx, `SELECT EXISTS (SELECT FROM games WHERE invite_code = $1 AND status = 'lobby')`, []any{code},
+		func(r pgx.Row) error { return r.Scan(&inUse) })
+	return inUse, err
+}
+
 // InsertGame stores a new game under g.ID, or a random id when it is empty; play.ErrTaken when a
-// game has the id already (once the transaction that inserted it has committed), or when an open
-// lobby has its invite code.
+// game has the id already (once the transaction that inserted it has committed).
 func (t *gameTx) InsertGame(ctx context.Context, g play.NewGameRecord) (string, error) {
 	var id string
 	err := t.one(ctx, `INSERT INTO games (id, kind, options, status, seat_count, seed, creator_token_hash, classroom_id, bot_delay_ms, hints, turn_seconds,
@@ -183,7 +190,7 @@ func (t *gameTx) InsertGame(ctx context.Context, g play.NewGameRecord) (string, 
 		VALUES (coalesce($10::uuid, gen_random_uuid()), $1, $2, 'lobby', $3, $4, $5, $6, $7, $8, nullif($9, 0),
 			$11, $11, date_trunc('minute', $11::timestamptz),
 			coalesce((SELECT owner_key FROM games WHERE id = $14::uuid), `+keyed("$12")+`, '\x'), `+keyed("$13")+`, $15, $16)
-		ON CONFLICT DO NOTHING RETURNING id::text`,
+		ON CONFLICT (id) DO NOTHING RETURNING id::text`,
 		[]any{g.Kind, g.Options, g.SeatCount, g.Seed, g.CreatorHash, g.ClassroomID, g.Settings.BotDelay.Milliseconds(), g.Settings.Hints,
 			int64(g.Settings.TurnTime.Seconds()), nullIfEmpty(g.ID), t.now, nullIfEmpty(g.Owner.Client), nullIfEmpty(g.Owner.Address),
 			nullIfEmpty(g.OwnerOf), g.Private, nullIfEmpty(g.InviteCode)},

@@ -119,12 +119,14 @@ func (s *Games) PlayerGames(ctx context.Context, f play.GameFilter) ([]play.Play
 	return games, err
 }
 
-// OpenLobbyByInviteCode is the id of the lobby whose invite code is code.
-func (s *Games) OpenLobbyByInviteCode(ctx context.Context, code string) (string, error) {
-	return readRetry(ctx, func() (string, error) {
-		var id string
-		err := s.db.Pool.QueryRow(ctx, `SELECT id::text FROM games WHERE invite_code = $1 AND status = 'lobby'`, code).Scan(&id)
-		return id, notFound(err)
+// OpenLobbiesByInviteCode lists the ids of the open lobbies whose invite code is code, two at most.
+func (s *Games) OpenLobbiesByInviteCode(ctx context.Context, code string) ([]string, error) {
+	return readRetry(ctx, func() ([]string, error) {
+		rows, err := s.db.Pool.Query(ctx, `SELECT id::text FROM games WHERE invite_code = $1 AND status = 'lobby' LIMIT 2`, code)
+		if err != nil {
+			return nil, err
+		}
+		return pgx.CollectRows(rows, pgx.RowTo[string])
 	})
 }
 

@@ -291,6 +291,22 @@ type ClientInterface interface {
 	// Corresponds with POST /v1/classrooms/{classroom_id}/join-code (the `RotateJoinCode` operationId).
 	RotateJoinCode(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// MintClassroomObserver Mint a read-only observer token for every game of this classroom (teacher).
+	//
+	// A token (`pgo_…`, shown once) that sees each game of the classroom as a spectator does
+	// and lists them (`GET /v1/games`); it acts on nothing and runs nothing of the classroom.
+	// At most 20 at once (409 `too_many_observers`).
+	//
+	// Corresponds with POST /v1/classrooms/{classroom_id}/observers (the `MintClassroomObserver` operationId).
+	MintClassroomObserver(ctx context.Context, classroomId ClassroomID, params *MintClassroomObserverParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RevokeClassroomObserver Revoke an observer token of this classroom (teacher).
+	//
+	// The token stops working at once. Only the classroom's teacher revokes it.
+	//
+	// Corresponds with DELETE /v1/classrooms/{classroom_id}/observers/{observer_id} (the `RevokeClassroomObserver` operationId).
+	RevokeClassroomObserver(ctx context.Context, classroomId ClassroomID, observerId ObserverID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetClassroomStats What each student did and where they struggle (teacher token).
 	//
 	// Per student and for the class: games played and won; per kind of game, its counters
@@ -663,6 +679,26 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /v1/games/{id}/legal-actions (the `GetLegalActions` operationId).
 	GetLegalActions(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// MintGameObserver Mint a read-only observer token for this game.
+	//
+	// For a parent following a child's game, an assistant, a projector: a token (`pgo_…`, shown
+	// once) that sees the game as a spectator does (the public view; everything once the game
+	// is over, PR-8) on every read of the game (the game, its history, states, scores, pictures,
+	// its event stream, `access_token` included) and acts on nothing (403 on every change).
+	// A seat, the game's creator or its classroom's teacher mints it; any of them revokes it
+	// with its `id`. A game holds at most 20 observer tokens at once (409 `too_many_observers`);
+	// expired ones do not count.
+	//
+	// Corresponds with POST /v1/games/{id}/observers (the `MintGameObserver` operationId).
+	MintGameObserver(ctx context.Context, id GameID, params *MintGameObserverParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RevokeGameObserver Revoke an observer token of this game.
+	//
+	// The token stops working at once. A seat, the creator or the classroom's teacher revokes it.
+	//
+	// Corresponds with DELETE /v1/games/{id}/observers/{observer_id} (the `RevokeGameObserver` operationId).
+	RevokeGameObserver(ctx context.Context, id GameID, observerId ObserverID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetGamePicturePng The game, or one replay step, as a PNG picture.
 	//
@@ -1445,6 +1481,42 @@ func (c *Client) RotateJoinCode(ctx context.Context, classroomId ClassroomID, re
 	return c.Client.Do(req)
 }
 
+// MintClassroomObserver Mint a read-only observer token for every game of this classroom (teacher).
+//
+// A token (`pgo_…`, shown once) that sees each game of the classroom as a spectator does
+// and lists them (`GET /v1/games`); it acts on nothing and runs nothing of the classroom.
+// At most 20 at once (409 `too_many_observers`).
+//
+// Corresponds with POST /v1/classrooms/{classroom_id}/observers (the `MintClassroomObserver` operationId).
+func (c *Client) MintClassroomObserver(ctx context.Context, classroomId ClassroomID, params *MintClassroomObserverParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewMintClassroomObserverRequest(c.Server, classroomId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RevokeClassroomObserver Revoke an observer token of this classroom (teacher).
+//
+// The token stops working at once. Only the classroom's teacher revokes it.
+//
+// Corresponds with DELETE /v1/classrooms/{classroom_id}/observers/{observer_id} (the `RevokeClassroomObserver` operationId).
+func (c *Client) RevokeClassroomObserver(ctx context.Context, classroomId ClassroomID, observerId ObserverID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRevokeClassroomObserverRequest(c.Server, classroomId, observerId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetClassroomStats What each student did and where they struggle (teacher token).
 //
 // Per student and for the class: games played and won; per kind of game, its counters
@@ -2038,6 +2110,46 @@ func (c *Client) LeaveGame(ctx context.Context, id GameID, params *LeaveGamePara
 // Corresponds with GET /v1/games/{id}/legal-actions (the `GetLegalActions` operationId).
 func (c *Client) GetLegalActions(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetLegalActionsRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// MintGameObserver Mint a read-only observer token for this game.
+//
+// For a parent following a child's game, an assistant, a projector: a token (`pgo_…`, shown
+// once) that sees the game as a spectator does (the public view; everything once the game
+// is over, PR-8) on every read of the game (the game, its history, states, scores, pictures,
+// its event stream, `access_token` included) and acts on nothing (403 on every change).
+// A seat, the game's creator or its classroom's teacher mints it; any of them revokes it
+// with its `id`. A game holds at most 20 observer tokens at once (409 `too_many_observers`);
+// expired ones do not count.
+//
+// Corresponds with POST /v1/games/{id}/observers (the `MintGameObserver` operationId).
+func (c *Client) MintGameObserver(ctx context.Context, id GameID, params *MintGameObserverParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewMintGameObserverRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RevokeGameObserver Revoke an observer token of this game.
+//
+// The token stops working at once. A seat, the creator or the classroom's teacher revokes it.
+//
+// Corresponds with DELETE /v1/games/{id}/observers/{observer_id} (the `RevokeGameObserver` operationId).
+func (c *Client) RevokeGameObserver(ctx context.Context, id GameID, observerId ObserverID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRevokeGameObserverRequest(c.Server, id, observerId)
 	if err != nil {
 		return nil, err
 	}
@@ -3369,6 +3481,108 @@ func NewRotateJoinCodeRequest(server string, classroomId ClassroomID) (*http.Req
 	return req, nil
 }
 
+// NewMintClassroomObserverRequest constructs an http.Request for the MintClassroomObserver method
+func NewMintClassroomObserverRequest(server string, classroomId ClassroomID, params *MintClassroomObserverParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "classroom_id", classroomId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/classrooms/%s/observers", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.ExpiresIn != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "expires_in", *params.ExpiresIn, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewRevokeClassroomObserverRequest constructs an http.Request for the RevokeClassroomObserver method
+func NewRevokeClassroomObserverRequest(server string, classroomId ClassroomID, observerId ObserverID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "classroom_id", classroomId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "observer_id", observerId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/classrooms/%s/observers/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetClassroomStatsRequest constructs an http.Request for the GetClassroomStats method
 func NewGetClassroomStatsRequest(server string, classroomId ClassroomID) (*http.Request, error) {
 	var err error
@@ -4420,6 +4634,108 @@ func NewGetLegalActionsRequest(server string, id GameID) (*http.Request, error) 
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewMintGameObserverRequest constructs an http.Request for the MintGameObserver method
+func NewMintGameObserverRequest(server string, id GameID, params *MintGameObserverParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/games/%s/observers", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.ExpiresIn != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "expires_in", *params.ExpiresIn, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewRevokeGameObserverRequest constructs an http.Request for the RevokeGameObserver method
+func NewRevokeGameObserverRequest(server string, id GameID, observerId ObserverID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "observer_id", observerId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/games/%s/observers/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -5721,6 +6037,26 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /v1/classrooms/{classroom_id}/join-code (the `RotateJoinCode` operationId).
 	RotateJoinCodeWithResponse(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*RotateJoinCodeResponse, error)
 
+	// MintClassroomObserverWithResponse Mint a read-only observer token for every game of this classroom (teacher).
+	//
+	// A token (`pgo_…`, shown once) that sees each game of the classroom as a spectator does
+	// and lists them (`GET /v1/games`); it acts on nothing and runs nothing of the classroom.
+	// At most 20 at once (409 `too_many_observers`).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/classrooms/{classroom_id}/observers (the `MintClassroomObserver` operationId).
+	MintClassroomObserverWithResponse(ctx context.Context, classroomId ClassroomID, params *MintClassroomObserverParams, reqEditors ...RequestEditorFn) (*MintClassroomObserverResponse, error)
+
+	// RevokeClassroomObserverWithResponse Revoke an observer token of this classroom (teacher).
+	//
+	// The token stops working at once. Only the classroom's teacher revokes it.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /v1/classrooms/{classroom_id}/observers/{observer_id} (the `RevokeClassroomObserver` operationId).
+	RevokeClassroomObserverWithResponse(ctx context.Context, classroomId ClassroomID, observerId ObserverID, reqEditors ...RequestEditorFn) (*RevokeClassroomObserverResponse, error)
+
 	// GetClassroomStatsWithResponse What each student did and where they struggle (teacher token).
 	//
 	// Per student and for the class: games played and won; per kind of game, its counters
@@ -6123,6 +6459,30 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /v1/games/{id}/legal-actions (the `GetLegalActions` operationId).
 	GetLegalActionsWithResponse(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*GetLegalActionsResponse, error)
+
+	// MintGameObserverWithResponse Mint a read-only observer token for this game.
+	//
+	// For a parent following a child's game, an assistant, a projector: a token (`pgo_…`, shown
+	// once) that sees the game as a spectator does (the public view; everything once the game
+	// is over, PR-8) on every read of the game (the game, its history, states, scores, pictures,
+	// its event stream, `access_token` included) and acts on nothing (403 on every change).
+	// A seat, the game's creator or its classroom's teacher mints it; any of them revokes it
+	// with its `id`. A game holds at most 20 observer tokens at once (409 `too_many_observers`);
+	// expired ones do not count.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/games/{id}/observers (the `MintGameObserver` operationId).
+	MintGameObserverWithResponse(ctx context.Context, id GameID, params *MintGameObserverParams, reqEditors ...RequestEditorFn) (*MintGameObserverResponse, error)
+
+	// RevokeGameObserverWithResponse Revoke an observer token of this game.
+	//
+	// The token stops working at once. A seat, the creator or the classroom's teacher revokes it.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /v1/games/{id}/observers/{observer_id} (the `RevokeGameObserver` operationId).
+	RevokeGameObserverWithResponse(ctx context.Context, id GameID, observerId ObserverID, reqEditors ...RequestEditorFn) (*RevokeGameObserverResponse, error)
 
 	// GetGamePicturePngWithResponse The game, or one replay step, as a PNG picture.
 	//
@@ -7952,6 +8312,234 @@ func (r RotateJoinCodeResponse) ContentType() string {
 	return ""
 }
 
+// MintClassroomObserverResponse201Headers the declared response headers of an HTTP 201 response for MintClassroomObserver
+type MintClassroomObserverResponse201Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// MintClassroomObserverResponse401Headers the declared response headers of an HTTP 401 response for MintClassroomObserver
+type MintClassroomObserverResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// MintClassroomObserverResponse429Headers the declared response headers of an HTTP 429 response for MintClassroomObserver
+type MintClassroomObserverResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// MintClassroomObserverResponse503Headers the declared response headers of an HTTP 503 response for MintClassroomObserver
+type MintClassroomObserverResponse503Headers struct {
+	RetryAfter *int
+}
+
+type MintClassroomObserverResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *ObserverToken
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *MintClassroomObserverResponse201Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *MintClassroomObserverResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *MintClassroomObserverResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *MintClassroomObserverResponse503Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r MintClassroomObserverResponse) GetJSON201() *ObserverToken {
+	return r.JSON201
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r MintClassroomObserverResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r MintClassroomObserverResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r MintClassroomObserverResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r MintClassroomObserverResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r MintClassroomObserverResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r MintClassroomObserverResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r MintClassroomObserverResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r MintClassroomObserverResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r MintClassroomObserverResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r MintClassroomObserverResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r MintClassroomObserverResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// RevokeClassroomObserverResponse204Headers the declared response headers of an HTTP 204 response for RevokeClassroomObserver
+type RevokeClassroomObserverResponse204Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// RevokeClassroomObserverResponse401Headers the declared response headers of an HTTP 401 response for RevokeClassroomObserver
+type RevokeClassroomObserverResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// RevokeClassroomObserverResponse429Headers the declared response headers of an HTTP 429 response for RevokeClassroomObserver
+type RevokeClassroomObserverResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// RevokeClassroomObserverResponse503Headers the declared response headers of an HTTP 503 response for RevokeClassroomObserver
+type RevokeClassroomObserverResponse503Headers struct {
+	RetryAfter *int
+}
+
+type RevokeClassroomObserverResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers204 the parsed response headers for an HTTP 204 response
+	Headers204 *RevokeClassroomObserverResponse204Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *RevokeClassroomObserverResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *RevokeClassroomObserverResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RevokeClassroomObserverResponse503Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r RevokeClassroomObserverResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r RevokeClassroomObserverResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r RevokeClassroomObserverResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r RevokeClassroomObserverResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r RevokeClassroomObserverResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r RevokeClassroomObserverResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r RevokeClassroomObserverResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RevokeClassroomObserverResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RevokeClassroomObserverResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RevokeClassroomObserverResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetClassroomStatsResponse200Headers the declared response headers of an HTTP 200 response for GetClassroomStats
 type GetClassroomStatsResponse200Headers struct {
 	RateLimit       *string
@@ -8912,6 +9500,8 @@ type CreateGameResponse struct {
 	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
 	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
 	ApplicationproblemJSON408 *RequestTimeout
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
@@ -8947,6 +9537,11 @@ func (r CreateGameResponse) GetApplicationproblemJSON400() *BadRequest {
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r CreateGameResponse) GetApplicationproblemJSON401() *Unauthorized {
 	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r CreateGameResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
 }
 
 // GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
@@ -10244,6 +10839,248 @@ func (r GetLegalActionsResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetLegalActionsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// MintGameObserverResponse201Headers the declared response headers of an HTTP 201 response for MintGameObserver
+type MintGameObserverResponse201Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// MintGameObserverResponse401Headers the declared response headers of an HTTP 401 response for MintGameObserver
+type MintGameObserverResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// MintGameObserverResponse429Headers the declared response headers of an HTTP 429 response for MintGameObserver
+type MintGameObserverResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// MintGameObserverResponse503Headers the declared response headers of an HTTP 503 response for MintGameObserver
+type MintGameObserverResponse503Headers struct {
+	RetryAfter *int
+}
+
+type MintGameObserverResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *ObserverToken
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *MintGameObserverResponse201Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *MintGameObserverResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *MintGameObserverResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *MintGameObserverResponse503Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r MintGameObserverResponse) GetJSON201() *ObserverToken {
+	return r.JSON201
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r MintGameObserverResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r MintGameObserverResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r MintGameObserverResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r MintGameObserverResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r MintGameObserverResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r MintGameObserverResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r MintGameObserverResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r MintGameObserverResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r MintGameObserverResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r MintGameObserverResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r MintGameObserverResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r MintGameObserverResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// RevokeGameObserverResponse204Headers the declared response headers of an HTTP 204 response for RevokeGameObserver
+type RevokeGameObserverResponse204Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// RevokeGameObserverResponse401Headers the declared response headers of an HTTP 401 response for RevokeGameObserver
+type RevokeGameObserverResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// RevokeGameObserverResponse429Headers the declared response headers of an HTTP 429 response for RevokeGameObserver
+type RevokeGameObserverResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// RevokeGameObserverResponse503Headers the declared response headers of an HTTP 503 response for RevokeGameObserver
+type RevokeGameObserverResponse503Headers struct {
+	RetryAfter *int
+}
+
+type RevokeGameObserverResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers204 the parsed response headers for an HTTP 204 response
+	Headers204 *RevokeGameObserverResponse204Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *RevokeGameObserverResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *RevokeGameObserverResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RevokeGameObserverResponse503Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r RevokeGameObserverResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r RevokeGameObserverResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r RevokeGameObserverResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r RevokeGameObserverResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r RevokeGameObserverResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r RevokeGameObserverResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r RevokeGameObserverResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r RevokeGameObserverResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RevokeGameObserverResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RevokeGameObserverResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RevokeGameObserverResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -12598,6 +13435,38 @@ func (c *ClientWithResponses) RotateJoinCodeWithResponse(ctx context.Context, cl
 	return ParseRotateJoinCodeResponse(rsp)
 }
 
+// MintClassroomObserverWithResponse Mint a read-only observer token for every game of this classroom (teacher).
+//
+// A token (`pgo_…`, shown once) that sees each game of the classroom as a spectator does
+// and lists them (`GET /v1/games`); it acts on nothing and runs nothing of the classroom.
+// At most 20 at once (409 `too_many_observers`).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/classrooms/{classroom_id}/observers (the `MintClassroomObserver` operationId).
+func (c *ClientWithResponses) MintClassroomObserverWithResponse(ctx context.Context, classroomId ClassroomID, params *MintClassroomObserverParams, reqEditors ...RequestEditorFn) (*MintClassroomObserverResponse, error) {
+	rsp, err := c.MintClassroomObserver(ctx, classroomId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseMintClassroomObserverResponse(rsp)
+}
+
+// RevokeClassroomObserverWithResponse Revoke an observer token of this classroom (teacher).
+//
+// The token stops working at once. Only the classroom's teacher revokes it.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /v1/classrooms/{classroom_id}/observers/{observer_id} (the `RevokeClassroomObserver` operationId).
+func (c *ClientWithResponses) RevokeClassroomObserverWithResponse(ctx context.Context, classroomId ClassroomID, observerId ObserverID, reqEditors ...RequestEditorFn) (*RevokeClassroomObserverResponse, error) {
+	rsp, err := c.RevokeClassroomObserver(ctx, classroomId, observerId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRevokeClassroomObserverResponse(rsp)
+}
+
 // GetClassroomStatsWithResponse What each student did and where they struggle (teacher token).
 //
 // Per student and for the class: games played and won; per kind of game, its counters
@@ -13137,6 +14006,42 @@ func (c *ClientWithResponses) GetLegalActionsWithResponse(ctx context.Context, i
 		return nil, err
 	}
 	return ParseGetLegalActionsResponse(rsp)
+}
+
+// MintGameObserverWithResponse Mint a read-only observer token for this game.
+//
+// For a parent following a child's game, an assistant, a projector: a token (`pgo_…`, shown
+// once) that sees the game as a spectator does (the public view; everything once the game
+// is over, PR-8) on every read of the game (the game, its history, states, scores, pictures,
+// its event stream, `access_token` included) and acts on nothing (403 on every change).
+// A seat, the game's creator or its classroom's teacher mints it; any of them revokes it
+// with its `id`. A game holds at most 20 observer tokens at once (409 `too_many_observers`);
+// expired ones do not count.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/games/{id}/observers (the `MintGameObserver` operationId).
+func (c *ClientWithResponses) MintGameObserverWithResponse(ctx context.Context, id GameID, params *MintGameObserverParams, reqEditors ...RequestEditorFn) (*MintGameObserverResponse, error) {
+	rsp, err := c.MintGameObserver(ctx, id, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseMintGameObserverResponse(rsp)
+}
+
+// RevokeGameObserverWithResponse Revoke an observer token of this game.
+//
+// The token stops working at once. A seat, the creator or the classroom's teacher revokes it.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /v1/games/{id}/observers/{observer_id} (the `RevokeGameObserver` operationId).
+func (c *ClientWithResponses) RevokeGameObserverWithResponse(ctx context.Context, id GameID, observerId ObserverID, reqEditors ...RequestEditorFn) (*RevokeGameObserverResponse, error) {
+	rsp, err := c.RevokeGameObserver(ctx, id, observerId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRevokeGameObserverResponse(rsp)
 }
 
 // GetGamePicturePngWithResponse The game, or one replay step, as a PNG picture.
@@ -15260,6 +16165,273 @@ func ParseRotateJoinCodeResponse(rsp *http.Response) (*RotateJoinCodeResponse, e
 	return response, nil
 }
 
+// ParseMintClassroomObserverResponse parses an HTTP response from a MintClassroomObserverWithResponse call
+func ParseMintClassroomObserverResponse(rsp *http.Response) (*MintClassroomObserverResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &MintClassroomObserverResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest ObserverToken
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 201:
+		var headers MintClassroomObserverResponse201Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers201 = &headers
+	case rsp.StatusCode == 401:
+		var headers MintClassroomObserverResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers MintClassroomObserverResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers MintClassroomObserverResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseRevokeClassroomObserverResponse parses an HTTP response from a RevokeClassroomObserverWithResponse call
+func ParseRevokeClassroomObserverResponse(rsp *http.Response) (*RevokeClassroomObserverResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RevokeClassroomObserverResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		var headers RevokeClassroomObserverResponse204Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers204 = &headers
+	case rsp.StatusCode == 401:
+		var headers RevokeClassroomObserverResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers RevokeClassroomObserverResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers RevokeClassroomObserverResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseGetClassroomStatsResponse parses an HTTP response from a GetClassroomStatsWithResponse call
 func ParseGetClassroomStatsResponse(rsp *http.Response) (*GetClassroomStatsResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -16370,6 +17542,13 @@ func ParseCreateGameResponse(rsp *http.Response) (*CreateGameResponse, error) {
 			return nil, err
 		}
 		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
 		var dest RequestTimeout
@@ -17932,6 +19111,287 @@ func ParseGetLegalActionsResponse(rsp *http.Response) (*GetLegalActionsResponse,
 		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetLegalActionsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseMintGameObserverResponse parses an HTTP response from a MintGameObserverWithResponse call
+func ParseMintGameObserverResponse(rsp *http.Response) (*MintGameObserverResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &MintGameObserverResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest ObserverToken
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 201:
+		var headers MintGameObserverResponse201Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers201 = &headers
+	case rsp.StatusCode == 401:
+		var headers MintGameObserverResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers MintGameObserverResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers MintGameObserverResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseRevokeGameObserverResponse parses an HTTP response from a RevokeGameObserverWithResponse call
+func ParseRevokeGameObserverResponse(rsp *http.Response) (*RevokeGameObserverResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RevokeGameObserverResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		var headers RevokeGameObserverResponse204Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers204 = &headers
+	case rsp.StatusCode == 401:
+		var headers RevokeGameObserverResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers RevokeGameObserverResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers RevokeGameObserverResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

@@ -305,11 +305,12 @@ func (e LegalActionsOfPrimedGame) Valid() bool {
 
 // Defines values for MeKind.
 const (
-	MeKindAdmin   MeKind = "admin"
-	MeKindCreator MeKind = "creator"
-	MeKindSeat    MeKind = "seat"
-	MeKindStudent MeKind = "student"
-	MeKindTeacher MeKind = "teacher"
+	MeKindAdmin    MeKind = "admin"
+	MeKindCreator  MeKind = "creator"
+	MeKindObserver MeKind = "observer"
+	MeKindSeat     MeKind = "seat"
+	MeKindStudent  MeKind = "student"
+	MeKindTeacher  MeKind = "teacher"
 )
 
 // Valid indicates whether the value is a known member of the MeKind enum.
@@ -318,6 +319,8 @@ func (e MeKind) Valid() bool {
 	case MeKindAdmin:
 		return true
 	case MeKindCreator:
+		return true
+	case MeKindObserver:
 		return true
 	case MeKindSeat:
 		return true
@@ -336,6 +339,7 @@ const (
 	MeMayAct              MeMay = "act"
 	MeMayCreateClassrooms MeMay = "create_classrooms"
 	MeMayCreateGames      MeMay = "create_games"
+	MeMayMintObservers    MeMay = "mint_observers"
 	MeMayRematch          MeMay = "rematch"
 	MeMayRunClassroom     MeMay = "run_classroom"
 	MeMaySeeEverything    MeMay = "see_everything"
@@ -353,6 +357,8 @@ func (e MeMay) Valid() bool {
 	case MeMayCreateClassrooms:
 		return true
 	case MeMayCreateGames:
+		return true
+	case MeMayMintObservers:
 		return true
 	case MeMayRematch:
 		return true
@@ -2540,11 +2546,14 @@ type LegalActionsOfPrimedGame string
 
 // Me Who a token is (`GET /v1/me`).
 type Me struct {
-	// ClassroomId The classroom of a teacher or student token.
+	// ClassroomId The classroom of a teacher, student or classroom observer token.
 	ClassroomId *openapi_types.UUID `json:"classroom_id,omitempty"`
 
 	// ExpiresAt When the token stops working; absent when it does not expire.
 	ExpiresAt *time.Time `json:"expires_at,omitempty"`
+
+	// GameId The game an observer token of one game watches.
+	GameId *openapi_types.UUID `json:"game_id,omitempty"`
 
 	// Games The games of a seat or creator token, newest first, at most 50.
 	Games *[]TokenGame `json:"games,omitempty"`
@@ -2552,7 +2561,8 @@ type Me struct {
 	// Kind `seat`: plays one seat of a game (and of its rematches); `creator`: created a game
 	// outside a classroom (starts and aborts it); `teacher`: runs a classroom and sees
 	// everything in its games; `student`: plays as one student of a classroom; `admin`: the
-	// operator's token, which creates classrooms.
+	// operator's token, which creates classrooms; `observer`: watches one game (`game_id`)
+	// or one classroom's games (`classroom_id`), read-only.
 	Kind MeKind `json:"kind"`
 
 	// May What the token may do: `view` its games (a player sees its own hand, anyone else what a
@@ -2560,7 +2570,7 @@ type Me struct {
 	// in its seats (actions, hints, leave, resign); `start` its lobbies; `abort` the games it
 	// created; ask for a `rematch` of a finished game it played; `create_games` in its
 	// classroom; `run_classroom` (students, join code, tokens, statistics);
-	// `create_classrooms`.
+	// `create_classrooms`; `mint_observers` for its games (a teacher: its classroom).
 	May []MeMay `json:"may"`
 
 	// StudentId The student of a student token.
@@ -2570,7 +2580,8 @@ type Me struct {
 // MeKind `seat`: plays one seat of a game (and of its rematches); `creator`: created a game
 // outside a classroom (starts and aborts it); `teacher`: runs a classroom and sees
 // everything in its games; `student`: plays as one student of a classroom; `admin`: the
-// operator's token, which creates classrooms.
+// operator's token, which creates classrooms; `observer`: watches one game (`game_id`)
+// or one classroom's games (`classroom_id`), read-only.
 type MeKind string
 
 // MeMay defines model for Me.May.
@@ -2608,6 +2619,27 @@ type NotYourTurnFacts struct {
 	// Seat The seat that sent the action.
 	Seat  int   `json:"seat"`
 	ToAct []int `json:"to_act"`
+}
+
+// ObserverToken A new observer token, shown once.
+type ObserverToken struct {
+	// ClassroomId The classroom whose games it watches (a classroom's observer).
+	ClassroomId *openapi_types.UUID `json:"classroom_id,omitempty"`
+	CreatedAt   time.Time           `json:"created_at"`
+
+	// ExpiresAt Absent: it works until revoked.
+	ExpiresAt *time.Time `json:"expires_at,omitempty"`
+
+	// GameId The game it watches (a game's observer).
+	GameId *openapi_types.UUID `json:"game_id,omitempty"`
+
+	// Id Names the token to revoke it.
+	Id openapi_types.UUID `json:"id"`
+
+	// Token The token (`pgo_…`).
+	//
+	// Example: pgo_Qm2Lx9Rk4Tn6Pw1Zs8Hc3Jd5Fg0Ya2Ue7Io4Kq9Vb7
+	Token string `json:"token"`
 }
 
 // PersonName A player's or student's name. Normalised by the RFC 8266 nickname rules (spaces trimmed and folded, NFKC) and stored in that form. Refused with 400 `invalid_name`: control, invisible (format) and unassigned characters, direction changes, a leading combining mark, a name showing no letter, digit or symbol, letters of two alphabets (Latin and Cyrillic, say; Chinese, Japanese and Korean scripts count as one). Names equal in the profile's comparison form (ignoring case and width) are the same name: 409 `name_taken` in one classroom or game.
@@ -4169,6 +4201,9 @@ type ClassroomID = openapi_types.UUID
 // Cursor defines model for Cursor.
 type Cursor = string
 
+// ExpiresIn defines model for ExpiresIn.
+type ExpiresIn = int
+
 // GameID defines model for GameID.
 type GameID = openapi_types.UUID
 
@@ -4186,6 +4221,9 @@ type Layout string
 
 // Limit defines model for Limit.
 type Limit = int
+
+// ObserverID defines model for ObserverID.
+type ObserverID = openapi_types.UUID
 
 // StudentID defines model for StudentID.
 type StudentID = openapi_types.UUID
@@ -4292,6 +4330,12 @@ type ListClassroomGamesParams struct {
 
 	// Limit Page size.
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
+// MintClassroomObserverParams defines parameters for MintClassroomObserver.
+type MintClassroomObserverParams struct {
+	// ExpiresIn Seconds until the token stops working, from a minute to 30 days; without it, it works until revoked.
+	ExpiresIn *ExpiresIn `form:"expires_in,omitempty" json:"expires_in,omitempty"`
 }
 
 // ReissueStudentTokenParams defines parameters for ReissueStudentToken.
@@ -4492,6 +4536,12 @@ type LeaveGameParams struct {
 	// token (leave, resign, rotating a teacher token), whose retry comes with a token that no
 	// longer identifies anyone, so the key must be strong there too.
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
+}
+
+// MintGameObserverParams defines parameters for MintGameObserver.
+type MintGameObserverParams struct {
+	// ExpiresIn Seconds until the token stops working, from a minute to 30 days; without it, it works until revoked.
+	ExpiresIn *ExpiresIn `form:"expires_in,omitempty" json:"expires_in,omitempty"`
 }
 
 // GetGamePicturePngParams defines parameters for GetGamePicturePng.
@@ -7357,6 +7407,12 @@ type ServerInterface interface {
 	// RotateJoinCode Replace the join code (teacher token); the old one stops working.
 	// (POST /v1/classrooms/{classroom_id}/join-code)
 	RotateJoinCode(ctx echo.Context, classroomId ClassroomID) error
+	// MintClassroomObserver Mint a read-only observer token for every game of this classroom (teacher).
+	// (POST /v1/classrooms/{classroom_id}/observers)
+	MintClassroomObserver(ctx echo.Context, classroomId ClassroomID, params MintClassroomObserverParams) error
+	// RevokeClassroomObserver Revoke an observer token of this classroom (teacher).
+	// (DELETE /v1/classrooms/{classroom_id}/observers/{observer_id})
+	RevokeClassroomObserver(ctx echo.Context, classroomId ClassroomID, observerId ObserverID) error
 	// GetClassroomStats What each student did and where they struggle (teacher token).
 	// (GET /v1/classrooms/{classroom_id}/stats)
 	GetClassroomStats(ctx echo.Context, classroomId ClassroomID) error
@@ -7414,6 +7470,12 @@ type ServerInterface interface {
 	// GetLegalActions What the caller may do now.
 	// (GET /v1/games/{id}/legal-actions)
 	GetLegalActions(ctx echo.Context, id GameID) error
+	// MintGameObserver Mint a read-only observer token for this game.
+	// (POST /v1/games/{id}/observers)
+	MintGameObserver(ctx echo.Context, id GameID, params MintGameObserverParams) error
+	// RevokeGameObserver Revoke an observer token of this game.
+	// (DELETE /v1/games/{id}/observers/{observer_id})
+	RevokeGameObserver(ctx echo.Context, id GameID, observerId ObserverID) error
 	// GetGamePicturePng The game, or one replay step, as a PNG picture.
 	// (GET /v1/games/{id}/picture.png)
 	GetGamePicturePng(ctx echo.Context, id GameID, params GetGamePicturePngParams) error
@@ -7771,6 +7833,55 @@ func (w *ServerInterfaceWrapper) RotateJoinCode(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.RotateJoinCode(ctx, classroomId)
+	return err
+}
+
+// MintClassroomObserver converts echo context to params.
+func (w *ServerInterfaceWrapper) MintClassroomObserver(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "classroom_id" -------------
+	var classroomId ClassroomID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "classroom_id", ctx.Param("classroom_id"), &classroomId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter classroom_id: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params MintClassroomObserverParams
+	// ------------- Optional query parameter "expires_in" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "expires_in", ctx.QueryParams(), &params.ExpiresIn, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter expires_in: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.MintClassroomObserver(ctx, classroomId, params)
+	return err
+}
+
+// RevokeClassroomObserver converts echo context to params.
+func (w *ServerInterfaceWrapper) RevokeClassroomObserver(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "classroom_id" -------------
+	var classroomId ClassroomID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "classroom_id", ctx.Param("classroom_id"), &classroomId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter classroom_id: %s", err))
+	}
+
+	// ------------- Path parameter "observer_id" -------------
+	var observerId ObserverID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "observer_id", ctx.Param("observer_id"), &observerId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter observer_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.RevokeClassroomObserver(ctx, classroomId, observerId)
 	return err
 }
 
@@ -8359,6 +8470,55 @@ func (w *ServerInterfaceWrapper) GetLegalActions(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.GetLegalActions(ctx, id)
+	return err
+}
+
+// MintGameObserver converts echo context to params.
+func (w *ServerInterfaceWrapper) MintGameObserver(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "id" -------------
+	var id GameID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params MintGameObserverParams
+	// ------------- Optional query parameter "expires_in" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "expires_in", ctx.QueryParams(), &params.ExpiresIn, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter expires_in: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.MintGameObserver(ctx, id, params)
+	return err
+}
+
+// RevokeGameObserver converts echo context to params.
+func (w *ServerInterfaceWrapper) RevokeGameObserver(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "id" -------------
+	var id GameID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	// ------------- Path parameter "observer_id" -------------
+	var observerId ObserverID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "observer_id", ctx.Param("observer_id"), &observerId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter observer_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.RevokeGameObserver(ctx, id, observerId)
 	return err
 }
 
@@ -8992,6 +9152,10 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/v1/webhooks", wrapper.ListWebhooks, options.OperationMiddlewares["listWebhooks"]...)
 	router.POST(options.BaseURL+"/v1/webhooks", wrapper.CreateWebhook, options.OperationMiddlewares["createWebhook"]...)
 	router.DELETE(options.BaseURL+"/v1/webhooks/:webhook_id", wrapper.DeleteWebhook, options.OperationMiddlewares["deleteWebhook"]...)
+	router.POST(options.BaseURL+"/v1/games/:id/observers", wrapper.MintGameObserver, options.OperationMiddlewares["mintGameObserver"]...)
+	router.DELETE(options.BaseURL+"/v1/games/:id/observers/:observer_id", wrapper.RevokeGameObserver, options.OperationMiddlewares["revokeGameObserver"]...)
+	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/observers", wrapper.MintClassroomObserver, options.OperationMiddlewares["mintClassroomObserver"]...)
+	router.DELETE(options.BaseURL+"/v1/classrooms/:classroom_id/observers/:observer_id", wrapper.RevokeClassroomObserver, options.OperationMiddlewares["revokeClassroomObserver"]...)
 	router.GET(options.BaseURL+"/v1/me", wrapper.GetMe, options.OperationMiddlewares["getMe"]...)
 	router.GET(options.BaseURL+"/v1/me/games", wrapper.ListMyGames, options.OperationMiddlewares["listMyGames"]...)
 	router.GET(options.BaseURL+"/v1/me/events", wrapper.StreamMyEvents, options.OperationMiddlewares["streamMyEvents"]...)

@@ -1075,6 +1075,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/games/{id}/observers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mint a read-only observer token for this game.
+         * @description For a parent following a child's game, an assistant, a projector: a token (`pgo_…`, shown
+         *     once) that sees the game as a spectator does (the public view; everything once the game
+         *     is over, PR-8) on every read of the game (the game, its history, states, scores, pictures,
+         *     its event stream, `access_token` included) and acts on nothing (403 on every change).
+         *     A seat, the game's creator or its classroom's teacher mints it; any of them revokes it
+         *     with its `id`. A game holds at most 20 observer tokens at once (409 `too_many_observers`);
+         *     expired ones do not count.
+         */
+        post: operations["mintGameObserver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/games/{id}/observers/{observer_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an observer token of this game.
+         * @description The token stops working at once. A seat, the creator or the classroom's teacher revokes it.
+         */
+        delete: operations["revokeGameObserver"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/classrooms/{classroom_id}/observers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mint a read-only observer token for every game of this classroom (teacher).
+         * @description A token (`pgo_…`, shown once) that sees each game of the classroom as a spectator does
+         *     and lists them (`GET /v1/games`); it acts on nothing and runs nothing of the classroom.
+         *     At most 20 at once (409 `too_many_observers`).
+         */
+        post: operations["mintClassroomObserver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/classrooms/{classroom_id}/observers/{observer_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an observer token of this classroom (teacher).
+         * @description The token stops working at once. Only the classroom's teacher revokes it.
+         */
+        delete: operations["revokeClassroomObserver"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/me": {
         parameters: {
             query?: never;
@@ -1390,15 +1478,21 @@ export interface components {
              * @description `seat`: plays one seat of a game (and of its rematches); `creator`: created a game
              *     outside a classroom (starts and aborts it); `teacher`: runs a classroom and sees
              *     everything in its games; `student`: plays as one student of a classroom; `admin`: the
-             *     operator's token, which creates classrooms.
+             *     operator's token, which creates classrooms; `observer`: watches one game (`game_id`)
+             *     or one classroom's games (`classroom_id`), read-only.
              * @enum {string}
              */
-            kind: "seat" | "creator" | "teacher" | "student" | "admin";
+            kind: "seat" | "creator" | "teacher" | "student" | "admin" | "observer";
             /**
              * Format: uuid
-             * @description The classroom of a teacher or student token.
+             * @description The classroom of a teacher, student or classroom observer token.
              */
             classroom_id?: string;
+            /**
+             * Format: uuid
+             * @description The game an observer token of one game watches.
+             */
+            game_id?: string;
             /**
              * Format: uuid
              * @description The student of a student token.
@@ -1412,12 +1506,42 @@ export interface components {
              *     in its seats (actions, hints, leave, resign); `start` its lobbies; `abort` the games it
              *     created; ask for a `rematch` of a finished game it played; `create_games` in its
              *     classroom; `run_classroom` (students, join code, tokens, statistics);
-             *     `create_classrooms`.
+             *     `create_classrooms`; `mint_observers` for its games (a teacher: its classroom).
              */
-            may: ("view" | "see_everything" | "act" | "start" | "abort" | "rematch" | "create_games" | "run_classroom" | "create_classrooms")[];
+            may: ("view" | "see_everything" | "act" | "start" | "abort" | "rematch" | "create_games" | "run_classroom" | "create_classrooms" | "mint_observers")[];
             /**
              * Format: date-time
              * @description When the token stops working; absent when it does not expire.
+             */
+            expires_at?: string;
+        };
+        /** @description A new observer token, shown once. */
+        ObserverToken: {
+            /**
+             * Format: uuid
+             * @description Names the token to revoke it.
+             */
+            id: string;
+            /**
+             * @description The token (`pgo_…`).
+             * @example pgo_Qm2Lx9Rk4Tn6Pw1Zs8Hc3Jd5Fg0Ya2Ue7Io4Kq9Vb7
+             */
+            token: string;
+            /**
+             * Format: uuid
+             * @description The game it watches (a game's observer).
+             */
+            game_id?: string;
+            /**
+             * Format: uuid
+             * @description The classroom whose games it watches (a classroom's observer).
+             */
+            classroom_id?: string;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Absent: it works until revoked.
              */
             expires_at?: string;
         };
@@ -4298,6 +4422,9 @@ export interface components {
         IdempotencyKey: string;
         ClassroomID: string;
         StudentID: string;
+        ObserverID: string;
+        /** @description Seconds until the token stops working, from a minute to 30 days; without it, it works until revoked. */
+        ExpiresIn: number;
         /** @description The `next_cursor` of the previous page. */
         Cursor: string;
         /** @description Page size. */
@@ -4567,6 +4694,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -6057,6 +6185,134 @@ export interface operations {
             /** @description Deleted. */
             204: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    mintGameObserver: {
+        parameters: {
+            query?: {
+                /** @description Seconds until the token stops working, from a minute to 30 days; without it, it works until revoked. */
+                expires_in?: components["parameters"]["ExpiresIn"];
+            };
+            header?: never;
+            path: {
+                id: components["parameters"]["GameID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The token; shown only here. */
+            201: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ObserverToken"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    revokeGameObserver: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["GameID"];
+                observer_id: components["parameters"]["ObserverID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            204: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    mintClassroomObserver: {
+        parameters: {
+            query?: {
+                /** @description Seconds until the token stops working, from a minute to 30 days; without it, it works until revoked. */
+                expires_in?: components["parameters"]["ExpiresIn"];
+            };
+            header?: never;
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The token; shown only here. */
+            201: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ObserverToken"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    revokeClassroomObserver: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+                observer_id: components["parameters"]["ObserverID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            204: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content?: never;
