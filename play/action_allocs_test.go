@@ -29,7 +29,7 @@ func TestActionAndGetAllocationsWithinBudget(t *testing.T) {
 	db := repotest.NewDB(t)
 	master := play.New(db.Games(), games.All())
 	for kind, budget := range allocationBudget {
-		p := newAllocPlay(t, master, kind)
+		p := newAllocPlay(t, master, kind, 2)
 		p.actions(t, 10) // prepares the statements on the connections
 		action := meanAllocs(60, func() func() { return p.next(t) })
 		get := meanAllocs(60, func() func() { return p.get(t) })
@@ -51,7 +51,7 @@ func BenchmarkAcceptedAction(b *testing.B) {
 	master := play.New(db.Games(), games.All())
 	for _, kind := range []string{"prime-climb", "primed"} {
 		b.Run(kind, func(b *testing.B) {
-			p := newAllocPlay(b, master, kind)
+			p := newAllocPlay(b, master, kind, 2)
 			p.actions(b, 10)
 			b.ReportAllocs()
 			b.ResetTimer()
@@ -71,7 +71,7 @@ func BenchmarkGetGame(b *testing.B) {
 	master := play.New(db.Games(), games.All())
 	for _, kind := range []string{"prime-climb", "primed"} {
 		b.Run(kind, func(b *testing.B) {
-			p := newAllocPlay(b, master, kind)
+			p := newAllocPlay(b, master, kind, 2)
 			p.actions(b, 3)
 			get := p.get(b)
 			b.ReportAllocs()
@@ -83,27 +83,29 @@ func BenchmarkGetGame(b *testing.B) {
 	}
 }
 
-// allocPlay plays two-player games of a kind with the first legal action, a new game when one ends.
+// allocPlay plays games of a kind with the first legal action that does not win, a new game when
+// one ends.
 type allocPlay struct {
-	ctx    context.Context
-	master *play.Service
-	kind   string
-	game   *play.Game
-	seats  []play.Principal
+	ctx     context.Context
+	master  *play.Service
+	kind    string
+	players int
+	game    *play.Game
+	seats   []play.Principal
 }
 
-func newAllocPlay(tb testing.TB, master *play.Service, kind string) *allocPlay {
-	p := &allocPlay{ctx: context.Background(), master: master, kind: kind}
+func newAllocPlay(tb testing.TB, master *play.Service, kind string, players int) *allocPlay {
+	p := &allocPlay{ctx: context.Background(), master: master, kind: kind, players: players}
 	p.newGame(tb)
 	return p
 }
 
 func (p *allocPlay) newGame(tb testing.TB) {
-	created, err := p.master.Create(p.ctx, play.NewGame{Kind: p.kind, Players: []string{"Ada", "Bo"}}, play.Nobody, nil)
+	created, err := p.master.Create(p.ctx, play.NewGame{Kind: p.kind, Players: []string{"Ada", "Bo", "Cy", "Di"}[:p.players]}, play.Nobody, nil)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	p.game, p.seats = created.Game, make([]play.Principal, 2)
+	p.game, p.seats = created.Game, make([]play.Principal, p.players)
 	for _, st := range created.SeatTokens {
 		p.seats[st.Seat] = play.IdentifyToken(st.Token, "")
 	}
@@ -164,16 +166,25 @@ func meanAllocs(n int, prepare func() func()) float64 {
 	return float64(total) / float64(n)
 }
 
-// legalAction is the action of seat's first legal action in state.
+// legalAction is the action of seat's first legal action in state that does not win the game (a
+// Prime Climb legal action says whether it does), or else of its first.
 func legalAction(tb testing.TB, state domain.State, seat int) json.RawMessage {
 	tb.Helper()
 	encoded, err := json.Marshal(state.LegalActions(seat))
 	if err != nil {
 		tb.Fatal(err)
 	}
-	var legal []struct{ Action json.RawMessage }
+	var legal []struct {
+		Action json.RawMessage
+		Wins   bool
+	}
 	if err := json.Unmarshal(encoded, &legal); err != nil || len(legal) == 0 {
 		tb.Fatalf("seat %d has no legal action: %s %v", seat, encoded, err)
+	}
+	for _, la := range legal {
+		if !la.Wins {
+			return la.Action
+		}
 	}
 	return legal[0].Action
 }
