@@ -47,38 +47,38 @@ func TestActionAndGetAllocationsWithinBudget(t *testing.T) {
 // BenchmarkAcceptedAction is one accepted action through the game master and the real store; the
 // choice of the action (its legal actions) is not counted.
 func BenchmarkAcceptedAction(b *testing.B) {
-	db := repotest.NewDB(b)
-	master := play.New(db.Games(), games.All())
-	for _, kind := range []string{"prime-climb", "primed"} {
-		b.Run(kind, func(b *testing.B) {
-			p := newAllocPlay(b, master, kind, 2)
-			p.actions(b, 10)
-			b.ReportAllocs()
-			b.ResetTimer()
-			for range b.N {
-				b.StopTimer()
-				act := p.next(b)
-				b.StartTimer()
-				act()
-			}
-		})
-	}
+	benchmarkEachKind(b, func(b *testing.B, p *allocPlay) {
+		p.actions(b, 10)
+		b.ResetTimer()
+		for range b.N {
+			b.StopTimer()
+			act := p.next(b)
+			b.StartTimer()
+			act()
+		}
+	})
 }
 
 // BenchmarkGetGame is a GET of an active game by one of its players through the game master.
 func BenchmarkGetGame(b *testing.B) {
+	benchmarkEachKind(b, func(b *testing.B, p *allocPlay) {
+		p.actions(b, 3)
+		get := p.get(b)
+		b.ResetTimer()
+		for range b.N {
+			get()
+		}
+	})
+}
+
+// benchmarkEachKind runs bench for two-player games of each kind, reporting allocations.
+func benchmarkEachKind(b *testing.B, bench func(b *testing.B, p *allocPlay)) {
 	db := repotest.NewDB(b)
 	master := play.New(db.Games(), games.All())
 	for _, kind := range []string{"prime-climb", "primed"} {
 		b.Run(kind, func(b *testing.B) {
-			p := newAllocPlay(b, master, kind, 2)
-			p.actions(b, 3)
-			get := p.get(b)
 			b.ReportAllocs()
-			b.ResetTimer()
-			for range b.N {
-				get()
-			}
+			bench(b, newAllocPlay(b, master, kind, 2))
 		})
 	}
 }
