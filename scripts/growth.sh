@@ -4,7 +4,7 @@
 # games and classrooms in proportion, the measured class of 30 with 3,000 games, the regular
 # player's 200 games and the long game as they are) unless the database is there already, starts this checkout's server
 # on it, and sends each request path REQUESTS times, one after another on one connection, reading
-# the server's CPU time (user + system, /proc) before and after, less what the idle server used
+# the server's CPU time (its threads' schedstat, /proc) before and after, less what the idle server used
 # over the same time. Then it prints a table of microseconds per request by path and size.
 # See docs/performance.md ("Growth").
 #
@@ -13,8 +13,9 @@
 # Settings (environment):
 #   PGHOST, PGPORT, PGUSER, PGPASSWORD   the Postgres to use (127.0.0.1, 5432, postgres)
 #   SIZES="1000 1000000"   finished games of each database, growth_<size>
-#   REQUESTS=300           requests per path (an action, its legal actions and the class's
-#                          statistics take REQUESTS/10)
+#   REQUESTS=300           requests per path (REQUESTS/10 of the statistics, the NDJSON export, the
+#                          events resumed and the actions: in a new game of Prime Climb and in the
+#                          long game, each with a GET of the game and its legal actions before it)
 #   KEEP=0                 1: keep the databases it filled (and their reports, growth_<size>.json in
 #                          REPORTS, default the current folder), to measure again without filling
 #   FILL_FLAGS=""          more flags for scalefill (e.g. "-pool 300")
@@ -28,23 +29,27 @@ FILL_FLAGS=${FILL_FLAGS:-}
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/fresh-server.sh
 source scripts/fresh-server.sh
-hz=$(getconf CLK_TCK)
 results=$work/results
 
-server_ticks() { awk '{ print $14 + $15 }' "/proc/$server_pid/stat"; }
+# server_ns is the CPU time the server's threads have run, in nanoseconds (schedstat counts it
+# exactly, where /proc/<pid>/stat counts clock ticks).
+server_ns() { cat /proc/"$server_pid"/task/*/schedstat | awk '{ ns += $1 } END { printf "%.0f\n", ns }'; }
 now_ms() { date +%s%3N; }
 
-# measure NAME N CMD...: runs CMD (which sends N requests) and records the server's CPU time per
-# request, in microseconds, less the idle server's rate over the same time.
+# measure NAME N CMD...: runs CMD (which sends N requests, or writes how many it sent to $work/sent)
+# and records the server's CPU time per request, in microseconds, less the idle server's CPU over
+# the same time.
 measure() {
 	local name=$1 n=$2
 	shift 2
 	local t0 c0 t1 c1
-	t0=$(now_ms) c0=$(server_ticks)
+	rm -f "$work/sent"
+	t0=$(now_ms) c0=$(server_ns)
 	"$@"
-	t1=$(now_ms) c1=$(server_ticks)
-	awk -v name="$name" -v size="$size" -v n="$n" -v hz="$hz" -v dc=$((c1 - c0)) -v ms=$((t1 - t0)) -v idle="$idle_per_ms" \
-		'BEGIN { us = (dc / hz * 1e6 - idle * ms * 1e6) / n; printf "%s\t%s\t%.0f\n", name, size, us }' >>"$results"
+	t1=$(now_ms) c1=$(server_ns)
+	[ ! -s "$work/sent" ] || n=$(cat "$work/sent")
+	awk -v name="$name" -v size="$size" -v n="$n" -v dc=$((c1 - c0)) -v ms=$((t1 - t0)) -v idle="$idle_ns_per_ms" \
+		'BEGIN { us = (dc - idle * ms) / 1e3 / n; printf "%s\t%s\t%.0f\n", name, size, us }' >>"$results"
 	tail -n 1 "$results" >&2
 }
 
@@ -59,13 +64,24 @@ gets() {
 	curl -sf --compressed -K "$cfg" "${headers[@]}"
 }
 
-# actions N GAME TOKEN: N actions in GAME, each its legal actions read first.
-actions() {
-	local n=$1 game=$2 token=$3 move
+# act GAME TOKEN: one action of the token's seat in GAME, its legal actions read first (the first
+# that does not win, so that the game goes on); fails when the seat has none.
+act() {
+	local move
+	move=$(curl -sf "$API/v1/games/$1/legal-actions" -H "Authorization: Bearer $2" |
+		jq -ce '[.actions[] | select(.wins != true)][0].action // .actions[0].action') || return 1
+	curl -sf -o /dev/null -X POST "$API/v1/games/$1/actions" -H "Authorization: Bearer $2" -H 'Content-Type: application/json' -d "$move"
+}
+
+# all_actions N GAME TOKEN...: N actions in GAME, whose seats' tokens are given in seat order, each
+# by the seat to act (its legal actions read first).
+all_actions() {
+	local n=$1 game=$2 seat
+	shift 2
+	local tokens=("$@")
 	for _ in $(seq "$n"); do
-		move=$(curl -sf "$API/v1/games/$game/legal-actions" -H "Authorization: Bearer $token" | jq -c '.actions[0].action')
-		curl -sf -o /dev/null -X POST "$API/v1/games/$game/actions" -H "Authorization: Bearer $token" \
-			-H 'Content-Type: application/json' -d "$move"
+		seat=$(curl -sf "$API/v1/games/$game" | jq -r '.turn.to_act[0]')
+		act "$game" "${tokens[$seat]}"
 	done
 }
 
@@ -89,9 +105,9 @@ for size in $SIZES; do
 	fi
 	DB=$db fresh_server growth RATE_LIMIT=0
 	sleep 2
-	c0=$(server_ticks)
+	c0=$(server_ns)
 	sleep 5
-	idle_per_ms=$(awk -v dc=$(($(server_ticks) - c0)) -v hz="$hz" 'BEGIN { print dc / hz / 5000 }')
+	idle_ns_per_ms=$((($(server_ns) - c0) / 5000))
 
 	regular=$(jq -r .RegularToken "$report")
 	teacher=$(jq -r .BigClass.TeacherToken "$report")
@@ -104,7 +120,16 @@ for size in $SIZES; do
 
 	measure "GET /v1/games/{id}" "$REQUESTS" gets "$REQUESTS" "$API/v1/games/$game" "Authorization: Bearer $regular"
 	measure "GET …/legal-actions" "$REQUESTS" gets "$REQUESTS" "$API/v1/games/$game/legal-actions" "Authorization: Bearer $regular"
-	measure "POST …/actions (+ its legal-actions)" $((REQUESTS / 10)) actions $((REQUESTS / 10)) "$game" "$regular"
+	climb=$(curl -sf -X POST "$API/v1/games" -H 'Content-Type: application/json' \
+		-d '{"game":"prime-climb","players":[{"name":"Ada"},{"name":"Ben"}]}')
+	mapfile -t climb_tokens < <(jq -r '.seats[].token' <<<"$climb")
+	measure "POST …/actions, new game (+ GET, legal)" $((REQUESTS / 10)) all_actions $((REQUESTS / 10)) \
+		"$(jq -r .game.id <<<"$climb")" "${climb_tokens[@]}"
+	if [ "$(jq -r '.LongActiveGame // ""' "$report")" != "" ]; then
+		mapfile -t long_tokens < <(jq -r '.LongActiveTokens[]' "$report")
+		measure "POST …/actions, 5,000 entries (+ GET, legal)" $((REQUESTS / 10)) all_actions $((REQUESTS / 10)) \
+			"$(jq -r .LongActiveGame "$report")" "${long_tokens[@]}"
+	fi
 	measure "GET /v1/me/games?turn=mine" "$REQUESTS" gets "$REQUESTS" "$API/v1/me/games?turn=mine" "Authorization: Bearer $regular"
 	measure "GET /v1/classrooms/{id}/games" "$REQUESTS" gets "$REQUESTS" "$API/v1/classrooms/$class/games" "Authorization: Bearer $teacher"
 	measure "GET /v1/classrooms/{id}/stats" $((REQUESTS / 10)) gets $((REQUESTS / 10)) "$API/v1/classrooms/$class/stats" \
