@@ -162,7 +162,7 @@ awk -F'\t' -v sizes="$SIZES" '
 		for (j = 1; j <= n; j++) {
 			printf "%-40s", order[j]
 			for (i = 1; i <= k; i++) printf "%14s", us[order[j], s[i]]
-			if (k > 1 && us[order[j], s[1]] > 0) printf "%10.2f", us[order[j], s[k]] / us[order[j], s[1]]
+			if (k > 1 && us[order[j], s[1]] > 0 && us[order[j], s[k]] != "") printf "%10.2f", us[order[j], s[k]] / us[order[j], s[1]]
 			printf "\n"
 		}
 	}' "$results"
