@@ -3,6 +3,7 @@ package repo
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 
 	"github.com/jackc/pgx/v5"
 
@@ -27,8 +28,7 @@ func (s *Games) HintCounts(ctx context.Context, classroomID string) (map[string]
 	return countsBy[string](ctx, s.db.reads(ctx), `SELECT st.id::text, count(*)
 		FROM hints h
 		JOIN games g ON g.id = h.game_id
-		JOIN seats s ON s.game_id = h.game_id AND s.seat = h.seat
-		JOIN students st ON st.id = s.student_id AND st.removed_at IS NULL
+		`+fmt.Sprintf(classStudentSeats, "h")+`
 		WHERE g.classroom_id = $1
 		GROUP BY 1`, classroomID)
 }
