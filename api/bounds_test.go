@@ -211,4 +211,10 @@ func TestConcurrentReplaysOfAFinishedGameShareOneDrawing(t *testing.T) {
 	if len(waits) != 0 {
 		t.Errorf("%d more requests waited for a render slot, want none: one drawing for all", len(waits))
 	}
+	// Those went gzipped (Go's client asks for it); a client that does not take gzip gets the same
+	// picture plain.
+	plain := s.Get("/v1/games/"+id+"/replay.svg", "Accept-Encoding", "identity")
+	if plain.StatusCode != http.StatusOK || plain.Header.Get("Content-Encoding") != "" || string(plain.Body) != string(first) {
+		t.Errorf("a plain replay = %d (Content-Encoding %q), same picture: %v", plain.StatusCode, plain.Header.Get("Content-Encoding"), string(plain.Body) == string(first))
+	}
 }

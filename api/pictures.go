@@ -195,7 +195,7 @@ func (s *Server) gameReplay(c echo.Context, id openapi.GameID, fromParam *int64,
 		if link := replayLinks(c, r, count); link != "" {
 			h.Set("Link", link)
 		}
-		return c.Blob(http.StatusOK, svgType, d.svg)
+		return d.send(c)
 	}
 	release, err := s.renders.enter(ctx)
 	if err != nil {

@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"net/http"
 	"sync"
+
+	"github.com/labstack/echo/v4"
 
 	"primegames/play"
 )
@@ -20,13 +23,23 @@ type sharedReplays struct {
 	joined func()
 }
 
-// replayDrawing is one window drawn: its SVG and the window after it (play.Replay's Next), or why
-// it failed. Each request names the neighbours in its own Link, with its own access token.
+// replayDrawing is one window drawn: its SVG, plain and gzipped (compressed once for all who share
+// it, rather than by each request), and the window after it (play.Replay's Next), or why it
+// failed. Each request names the neighbours in its own Link, with its own access token.
 type replayDrawing struct {
-	done chan struct{}
-	svg  []byte
-	next *int64
-	err  error
+	done      chan struct{}
+	svg, gzip []byte
+	next      *int64
+	err       error
+}
+
+// send writes the drawing to c: gzipped for a client that takes it, as compress would.
+func (d *replayDrawing) send(c echo.Context) error {
+	if acceptsGzip(c.Request()) {
+		markGzipped(c.Response().Header())
+		return c.Blob(http.StatusOK, svgType, d.gzip)
+	}
+	return c.Blob(http.StatusOK, svgType, d.svg)
 }
 
 func newSharedReplays() *sharedReplays { return &sharedReplays{drawings: map[string]*replayDrawing{}} }
@@ -79,7 +92,7 @@ func (s *Server) drawInMemory(ctx context.Context, r *play.Replay) func(*replayD
 		}
 		var out bytes.Buffer
 		if d.err = r.Draw(&out); d.err == nil {
-			d.svg, d.next = out.Bytes(), r.Next
+			d.svg, d.gzip, d.next = out.Bytes(), gzipped(out.Bytes()), r.Next
 		}
 	}
 }

@@ -16,7 +16,7 @@ QUERY=${QUERY:-}
 cd "$(dirname "$0")/.."
 . scripts/fresh-server.sh
 
-fresh_server replayload RATE_LIMIT=0 LOG_LEVEL=warn WRITE_TIMEOUT="${WRITE_TIMEOUT:-40s}"
+fresh_server replayload RATE_LIMIT=0 QUOTA_OPEN_GAMES=0 QUOTA_ADDRESS_OPEN_GAMES=0 LOG_LEVEL=warn WRITE_TIMEOUT="${WRITE_TIMEOUT:-40s}"
 go build -o "$work/replayload" ./tools/replayload
 "$work/replayload" -url "$API" -pid "$server_pid" -n "$N" -query "$QUERY" -rounds "${ROUNDS:-1}" ${SPREAD:+-spread} ${GAME:+-game "$GAME"}
 grep -c '"request cut short"' "$work/server.log" | sed 's/^/responses logged as cut short: /' || true
