@@ -45,6 +45,15 @@ func compress(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
+// leaveUncompressed has compress send this response as it is: a live stream, whose events must
+// reach the client as they are sent, and whose deflate state (some 350 KB at gzip's fastest level)
+// would be held for the stream's whole life, by each of thousands of streams.
+func leaveUncompressed(c echo.Context) {
+	if w, ok := c.Response().Writer.(*gzipWriter); ok {
+		w.accepted = false
+	}
+}
+
 // acceptsGzip reads Accept-Encoding: gzip is acceptable unless it is absent or given q=0.
 func acceptsGzip(r *http.Request) bool {
 	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {

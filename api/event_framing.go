@@ -53,6 +53,7 @@ type eventWriter struct {
 }
 
 func (s *Server) newEventWriter(c echo.Context) *eventWriter {
+	leaveUncompressed(c)
 	w := c.Response()
 	return &eventWriter{w: w, rc: http.NewResponseController(w), timeout: s.hub.WriteTimeout(), ndjson: wantsNDJSON(c)}
 }

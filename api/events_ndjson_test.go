@@ -17,8 +17,12 @@ import (
 // heartbeat line becomes the comment "heartbeat".
 func openNDJSONStream(t testing.TB, base, path string, headers ...string) *evStream {
 	t.Helper()
-	// Go's client asks for gzip: a flushed gzip stream must read line by line too.
+	// Go's client asks for gzip; a live stream is never compressed (each event goes out as it is
+	// sent, and a stream holds no deflate state).
 	s := startStream(t, base, path, "application/x-ndjson", append([]string{"Accept", "application/x-ndjson"}, headers...)...)
+	if s.resp.Uncompressed || s.resp.Header.Get("Content-Encoding") != "" {
+		t.Errorf("GET %s as NDJSON came compressed", path)
+	}
 	go s.readLines(t)
 	return s
 }

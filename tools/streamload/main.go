@@ -1,0 +1,254 @@
+// Command streamload measures what idle live-update streams cost a running server (issue 28): it
+// opens -n streams, a third each of game, classroom and player streams, waits for them to settle,
+// and reads the server's resident memory (from /proc, by -pid) before and after, and its database
+// reads while they sit idle (the pool's acquires in /metrics, against as long a time with no stream). Then one move in the game
+// every game stream watches is timed to each stream: the fan-out's p50/p99. The server must allow
+// the streams: STREAM_LIMIT at least -n and STREAM_LIMIT_PER_CLIENT=0, RATE_LIMIT=0.
+// scripts/streams.sh runs it against a fresh server.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"primegames/tools/internal/latency"
+)
+
+func main() {
+	base := flag.String("url", "http://127.0.0.1:8080", "the server")
+	pid := flag.Int("pid", 0, "the server's process id, to read its memory")
+	n := flag.Int("n", 10000, "streams to open")
+	idle := flag.Duration("idle", 30*time.Second, "how long the streams sit idle while database reads are counted")
+	flag.Parse()
+	c := &client{base: *base, http: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}}
+
+	game := c.create(`{"game":"primed","public":true,"players":[{"name":"Ada"},{"name":"Bo"}]}`)
+	teacher, classroom, student := c.classroom()
+	paths := []struct{ path, token string }{
+		{"/v1/games/" + game.ID + "/events", ""},
+		{"/v1/classrooms/" + classroom + "/events", teacher},
+		{"/v1/me/events", student},
+	}
+
+	time.Sleep(2 * time.Second) // the server settles after the set-up
+	// The worker and the scrapes read the database whatever the streams do: count them without
+	// streams first, for as long, and set the streams' count against it.
+	baseline := c.acquires()
+	time.Sleep(*idle)
+	baseline = c.acquires() - baseline
+	before := rss(*pid)
+	var opened, failed atomic.Int64
+	arrivals := make(chan time.Time, *n)
+	var wg sync.WaitGroup
+	ready := make(chan struct{})
+	for i := range *n {
+		p := paths[i%len(paths)]
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := c.follow(p.path, p.token, &opened, ready, func(event string) {
+				if i%len(paths) == 0 && event == "action" {
+					arrivals <- time.Now()
+				}
+			}); err != nil {
+				failed.Add(1)
+			}
+		}()
+		if i%500 == 499 {
+			time.Sleep(100 * time.Millisecond) // not a connection storm: the kernel's backlog is finite
+		}
+	}
+	for opened.Load()+failed.Load() < int64(*n) {
+		time.Sleep(100 * time.Millisecond)
+	}
+	close(ready)
+	time.Sleep(5 * time.Second)
+	after := rss(*pid)
+	fmt.Printf("streams: %d open, %d refused or failed\n", opened.Load(), failed.Load())
+	fmt.Printf("RSS: %.1f MB idle, %.1f MB with the streams: %.1f KB per stream\n",
+		float64(before)/1024, float64(after)/1024, float64(after-before)/float64(max(1, opened.Load())))
+
+	reads := c.acquires()
+	time.Sleep(*idle)
+	fmt.Printf("database connections acquired in %s: %d with no stream, %d while %d streams sat idle\n", *idle, baseline, c.acquires()-reads, opened.Load())
+
+	gameStreams := (opened.Load() + 2) / 3
+	sent := time.Now()
+	c.moveOnce(game)
+	var took []time.Duration
+	timeout := time.After(30 * time.Second)
+	for int64(len(took)) < gameStreams {
+		select {
+		case at := <-arrivals:
+			took = append(took, at.Sub(sent))
+		case <-timeout:
+			gameStreams = int64(len(took))
+		}
+	}
+	s := latency.Summarise(took)
+	fmt.Printf("one move fanned out to %d game streams: p50 %s, p99 %s, max %s\n", s.N, s.P50.Round(time.Millisecond), s.P99.Round(time.Millisecond), s.Max.Round(time.Millisecond))
+	os.Exit(0) // the streams stay open until the process ends
+}
+
+type client struct {
+	base string
+	http *http.Client
+}
+
+type created struct {
+	ID     string
+	Tokens []string
+}
+
+func (c *client) post(path, token, body string) []byte {
+	req, _ := http.NewRequest(http.MethodPost, c.base+path, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer resp.Body.Close()
+	out, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode >= 300 {
+		log.Fatalf("POST %s = %d: %s", path, resp.StatusCode, out)
+	}
+	return out
+}
+
+func (c *client) create(body string) created {
+	var g struct {
+		Game  struct{ ID string }
+		Seats []struct{ Token string }
+	}
+	if err := json.Unmarshal(c.post("/v1/games", "", body), &g); err != nil {
+		log.Fatal(err)
+	}
+	out := created{ID: g.Game.ID}
+	for _, s := range g.Seats {
+		out.Tokens = append(out.Tokens, s.Token)
+	}
+	return out
+}
+
+// classroom makes a classroom with one student: the teacher's token, its id and the student's token.
+func (c *client) classroom() (teacher, id, student string) {
+	var class struct {
+		Classroom struct {
+			ID       string
+			JoinCode string `json:"join_code"`
+		}
+		TeacherToken string `json:"teacher_token"`
+	}
+	if err := json.Unmarshal(c.post("/v1/classrooms", "", `{"name":"Streams"}`), &class); err != nil {
+		log.Fatal(err)
+	}
+	var joined struct {
+		Token string `json:"token"`
+	}
+	if err := json.Unmarshal(c.post("/v1/classrooms/join", "", `{"join_code":"`+class.Classroom.JoinCode+`","name":"Ada"}`), &joined); err != nil {
+		log.Fatal(err)
+	}
+	return class.TeacherToken, class.Classroom.ID, joined.Token
+}
+
+// follow opens a stream as NDJSON and calls seen with each event's name until it ends.
+func (c *client) follow(path, token string, opened *atomic.Int64, ready <-chan struct{}, seen func(string)) error {
+	req, _ := http.NewRequest(http.MethodGet, c.base+path, nil)
+	req.Header.Set("Accept", "application/x-ndjson")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("%s: %d", path, resp.StatusCode)
+	}
+	opened.Add(1)
+	lines := bufio.NewScanner(resp.Body)
+	for lines.Scan() {
+		var msg struct{ Event string }
+		if json.Unmarshal(lines.Bytes(), &msg) == nil {
+			select {
+			case <-ready:
+				seen(msg.Event)
+			default: // the history replayed on opening
+			}
+		}
+	}
+	return lines.Err()
+}
+
+// moveOnce makes the first legal move of the seat to act.
+func (c *client) moveOnce(g created) {
+	for _, token := range g.Tokens {
+		req, _ := http.NewRequest(http.MethodGet, c.base+"/v1/games/"+g.ID+"/legal-actions", nil)
+		req.Header.Set("Authorization", "Bearer "+token)
+		resp, err := c.http.Do(req)
+		if err != nil {
+			log.Fatal(err)
+		}
+		var legal struct {
+			Actions []struct{ Action json.RawMessage }
+		}
+		err = json.NewDecoder(resp.Body).Decode(&legal)
+		resp.Body.Close()
+		if err == nil && len(legal.Actions) > 0 {
+			c.post("/v1/games/"+g.ID+"/actions", token, string(legal.Actions[0].Action))
+			return
+		}
+	}
+	log.Fatal("nobody may move")
+}
+
+// acquires is the pool's count of connections acquired so far, from /metrics.
+func (c *client) acquires() int64 {
+	resp, err := c.http.Get(c.base + "/metrics")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	for _, line := range bytes.Split(body, []byte("\n")) {
+		if name, value, ok := strings.Cut(string(line), " "); ok && name == "db_pool_acquires_total" {
+			n, _ := strconv.ParseFloat(value, 64)
+			return int64(n)
+		}
+	}
+	return 0
+}
+
+// rss is the process's resident set in KB, 0 without a pid.
+func rss(pid int) int64 {
+	if pid == 0 {
+		return 0
+	}
+	status, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(status), "\n") {
+		if strings.HasPrefix(line, "VmRSS:") {
+			n, _ := strconv.ParseInt(strings.Fields(line)[1], 10, 64)
+			return n
+		}
+	}
+	return 0
+}
