@@ -22,11 +22,20 @@ type UnknownKind struct {
 	Err  error // why the fields did not decode; nil for a kind the client does not know
 }
 
-// ofKind decodes the kind's fields through the generated union's ValueByDiscriminator.
-func ofKind(kind GameKind, union func() (interface{}, error)) any {
+// byKind is a generated union of the kinds' fields (GameOfKind, LegalActionsOfKind, …).
+type byKind interface {
+	ValueByDiscriminator() (interface{}, error)
+}
+
+// ofKind decodes the kind's fields: the union that asUnion reads, then its member of that kind.
+func ofKind[U byKind](kind GameKind, asUnion func() (U, error)) any {
 	switch kind {
 	case GameKindPrimeClimb, GameKindPrimed:
-		v, err := union()
+		union, err := asUnion()
+		if err != nil {
+			return UnknownKind{Kind: kind, Err: err}
+		}
+		v, err := union.ValueByDiscriminator()
 		if err != nil {
 			return UnknownKind{Kind: kind, Err: err}
 		}
@@ -42,15 +51,7 @@ func as[T any](v any) (T, bool) {
 }
 
 // Kind is g's kind-dependent fields: GameOfPrimeClimb, GameOfPrimed or UnknownKind.
-func (g Game) Kind() any {
-	return ofKind(g.Game, func() (interface{}, error) {
-		k, err := g.AsGameOfKind()
-		if err != nil {
-			return nil, err
-		}
-		return k.ValueByDiscriminator()
-	})
-}
+func (g Game) Kind() any { return ofKind(g.Game, g.AsGameOfKind) }
 
 // PrimeClimb is g's options and state when g is a game of Prime Climb.
 func (g Game) PrimeClimb() (GameOfPrimeClimb, bool) { return as[GameOfPrimeClimb](g.Kind()) }
@@ -59,15 +60,7 @@ func (g Game) PrimeClimb() (GameOfPrimeClimb, bool) { return as[GameOfPrimeClimb
 func (g Game) Primed() (GameOfPrimed, bool) { return as[GameOfPrimed](g.Kind()) }
 
 // Kind is l's kind-dependent fields: LegalActionsOfPrimeClimb, LegalActionsOfPrimed or UnknownKind.
-func (l LegalActions) Kind() any {
-	return ofKind(l.Game, func() (interface{}, error) {
-		k, err := l.AsLegalActionsOfKind()
-		if err != nil {
-			return nil, err
-		}
-		return k.ValueByDiscriminator()
-	})
-}
+func (l LegalActions) Kind() any { return ofKind(l.Game, l.AsLegalActionsOfKind) }
 
 // PrimeClimb is l's actions when l lists a seat's actions in a game of Prime Climb.
 func (l LegalActions) PrimeClimb() (LegalActionsOfPrimeClimb, bool) {
@@ -81,15 +74,7 @@ func (l LegalActions) Primed() (LegalActionsOfPrimed, bool) {
 
 // Kind is e's kind-dependent fields (action and outcome): HistoryEntryOfPrimeClimb,
 // HistoryEntryOfPrimed or UnknownKind.
-func (e HistoryEntry) Kind() any {
-	return ofKind(e.Game, func() (interface{}, error) {
-		k, err := e.AsHistoryEntryOfKind()
-		if err != nil {
-			return nil, err
-		}
-		return k.ValueByDiscriminator()
-	})
-}
+func (e HistoryEntry) Kind() any { return ofKind(e.Game, e.AsHistoryEntryOfKind) }
 
 // PrimeClimb is e's action and outcome when e is an entry of a game of Prime Climb.
 func (e HistoryEntry) PrimeClimb() (HistoryEntryOfPrimeClimb, bool) {
@@ -102,15 +87,7 @@ func (e HistoryEntry) Primed() (HistoryEntryOfPrimed, bool) {
 }
 
 // Kind is s's kind-dependent fields: ScoresOfPrimeClimb, ScoresOfPrimed or UnknownKind.
-func (s Scores) Kind() any {
-	return ofKind(s.Game, func() (interface{}, error) {
-		k, err := s.AsScoresOfKind()
-		if err != nil {
-			return nil, err
-		}
-		return k.ValueByDiscriminator()
-	})
-}
+func (s Scores) Kind() any { return ofKind(s.Game, s.AsScoresOfKind) }
 
 // PrimeClimb is s's scores when s scores a game of Prime Climb.
 func (s Scores) PrimeClimb() (ScoresOfPrimeClimb, bool) { return as[ScoresOfPrimeClimb](s.Kind()) }
