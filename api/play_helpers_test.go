@@ -35,7 +35,7 @@ type wirePage struct {
 	NextCursor *string           `json:"next_cursor"`
 }
 
-// table is one game being played by the scripted openapi.
+// table is one game being played by the scripted client.
 type table struct {
 	t      *testing.T
 	s      *apitest.Server
