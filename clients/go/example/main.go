@@ -1,7 +1,7 @@
 // Command example plays a game of each kind against a Prime games server with the Go client: it
 // creates the game with two named players, follows the game's live stream while it plays, acts
 // for whichever seat is to act by choosing from its legal actions until the game is over, and
-// checks that the stream saw every entry and the end.
+// checks that the stream saw every entry and the end, and that it resumes from an entry's id.
 //
 //	PRIMEGAMES_URL=http://localhost:8080 go run ./example
 package main
@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"time"
 
 	"primegames.dev/client"
@@ -118,7 +119,30 @@ func playOne(ctx context.Context, api *client.ClientWithResponses, kind client.G
 	}
 	fmt.Printf("%s %s: %s after %d actions, winners %v; the stream showed %d entries, then its end\n",
 		kind, game.Id, game.Status, actions, got.end.Winners, got.actions)
+	if err := resume(ctx, api, game.Id, tokens[0], got.actions); err != nil {
+		return err
+	}
 	return printEnd(game)
+}
+
+// resume follows the finished game's stream again from the middle of its history, as a client
+// does after a disconnect: it gets the entries after the id it sends, then the end.
+func resume(ctx context.Context, api *client.ClientWithResponses, id client.GameID, token string, entries int) error {
+	last := strconv.Itoa(entries/2 - 1) // an entry's id is its seq, from 0
+	stream, err := api.FollowGame(ctx, id, &client.StreamGameEventsParams{LastEventID: &last}, client.Bearer(token))
+	if err != nil {
+		return err
+	}
+	defer func() { _ = stream.Close() }()
+	got := follow(stream)
+	if got.err != nil {
+		return got.err
+	}
+	if want := entries - entries/2; got.actions != want || got.end == nil {
+		return fmt.Errorf("resumed after %s: %d entries (end: %v), want %d and the end", last, got.actions, got.end != nil, want)
+	}
+	fmt.Printf("  resumed after entry %s: the %d entries after it, then the end\n", last, got.actions)
+	return nil
 }
 
 // follow reads the stream to its end.
