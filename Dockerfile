@@ -2,6 +2,8 @@
 FROM golang:1.26 AS build
 WORKDIR /src
 COPY go.mod go.sum ./
+# The api tests' client module, which go.mod replaces with this directory: its go.mod is read too.
+COPY clients/go/go.mod clients/go/go.sum ./clients/go/
 RUN go mod download
 COPY . .
 # `primegames version` prints VERSION: docker compose build --build-arg VERSION=$(git describe --always --dirty)

@@ -7,8 +7,8 @@ import (
 	"slices"
 	"testing"
 
+	"primegames.dev/client"
 	"primegames/api/apitest"
-	"primegames/api/openapi"
 )
 
 type classroomFixture struct {
@@ -30,7 +30,7 @@ func newClassroomOn(t *testing.T, s *apitest.Server, name string, students ...st
 	if resp.StatusCode != http.StatusCreated {
 		t.Fatalf("create classroom = %d %s", resp.StatusCode, resp.Body)
 	}
-	var created openapi.CreatedClassroom
+	var created client.CreatedClassroom
 	resp.JSON(t, &created)
 	c := classroomFixture{id: created.Classroom.Id.String(), teacher: created.TeacherToken, students: map[string]studentFixture{}}
 	for _, student := range students {
@@ -38,7 +38,7 @@ func newClassroomOn(t *testing.T, s *apitest.Server, name string, students ...st
 		if resp.StatusCode != http.StatusCreated {
 			t.Fatalf("join classroom = %d %s", resp.StatusCode, resp.Body)
 		}
-		var joined openapi.JoinedClassroom
+		var joined client.JoinedClassroom
 		resp.JSON(t, &joined)
 		c.students[student] = studentFixture{id: joined.Student.Id.String(), token: joined.Token}
 	}
@@ -109,7 +109,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 	if resp.StatusCode != http.StatusCreated {
 		t.Fatalf("teacher creates a classroom game = %d %s", resp.StatusCode, resp.Body)
 	}
-	var game openapi.CreatedGame
+	var game client.CreatedGame
 	resp.JSON(t, &game)
 	id := game.Game.Id.String()
 	if len(game.Seats) != 0 || game.Game.Seats[0].Name != "Ada" {
@@ -200,7 +200,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 
 	// Lists show each caller only what is theirs.
 	listed := func(token string) []string {
-		var list openapi.GameList
+		var list client.GameList
 		var headers []string
 		if token != "" {
 			headers = bearer(token)
@@ -257,13 +257,13 @@ func TestUnauthorizedNamesTheBearerScheme(t *testing.T) {
 }
 
 // mintObserver mints an observer token at path (a game's or a classroom's) with token.
-func mintObserver(t *testing.T, s *apitest.Server, path, token string) openapi.ObserverToken {
+func mintObserver(t *testing.T, s *apitest.Server, path, token string) client.ObserverToken {
 	t.Helper()
 	resp := s.Post(path, nil, bearer(token)...)
 	if resp.StatusCode != http.StatusCreated {
 		t.Fatalf("POST %s = %d: %s", path, resp.StatusCode, resp.Body)
 	}
-	var o openapi.ObserverToken
+	var o client.ObserverToken
 	resp.JSON(t, &o)
 	return o
 }

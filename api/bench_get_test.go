@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"primegames/api/openapi"
+	"primegames.dev/client"
 	"primegames/repo/repotest"
 )
 
@@ -32,15 +32,15 @@ func BenchmarkGetGame(b *testing.B) {
 			}
 			ts := httptest.NewServer(srv)
 			b.Cleanup(ts.Close)
-			client := &http.Client{Transport: &http.Transport{DisableCompression: true, MaxIdleConnsPerHost: 4}}
-			id, token := benchGame(b, client, ts.URL)
+			httpClient := &http.Client{Transport: &http.Transport{DisableCompression: true, MaxIdleConnsPerHost: 4}}
+			id, token := benchGame(b, httpClient, ts.URL)
 			req, _ := http.NewRequest(http.MethodGet, ts.URL+"/v1/games/"+id+variant.query, nil)
 			req.Header.Set("Authorization", "Bearer "+token)
 			if variant.gzip {
 				req.Header.Set("Accept-Encoding", "gzip")
 			}
 			get := func() {
-				resp, err := client.Do(req)
+				resp, err := httpClient.Do(req)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -64,14 +64,14 @@ func BenchmarkGetGame(b *testing.B) {
 }
 
 // benchGame creates a two-player Prime Climb game and returns its id and the first seat's token.
-func benchGame(b *testing.B, client *http.Client, url string) (id, token string) {
+func benchGame(b *testing.B, httpClient *http.Client, url string) (id, token string) {
 	body, _ := json.Marshal(map[string]any{"game": "prime-climb", "players": names(2)})
-	resp, err := client.Post(url+"/v1/games", "application/json", bytes.NewReader(body))
+	resp, err := httpClient.Post(url+"/v1/games", "application/json", bytes.NewReader(body))
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer resp.Body.Close()
-	var created openapi.CreatedGame
+	var created client.CreatedGame
 	if err := json.NewDecoder(resp.Body).Decode(&created); err != nil || resp.StatusCode != http.StatusCreated {
 		b.Fatalf("create = %d: %v", resp.StatusCode, err)
 	}

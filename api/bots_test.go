@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"primegames.dev/client"
 	"primegames/api"
 	"primegames/api/apitest"
-	"primegames/api/openapi"
 	"primegames/domain/games"
 	"primegames/play"
 	"primegames/play/playclock"
@@ -41,13 +41,13 @@ func startWithBotsOn(t *testing.T, db *repo.DB, clock play.Clock) *apitest.Serve
 	return apitest.Start(t, srv)
 }
 
-func createGame(t *testing.T, s *apitest.Server, body any) openapi.CreatedGame {
+func createGame(t *testing.T, s *apitest.Server, body any) client.CreatedGame {
 	t.Helper()
 	resp := s.Post("/v1/games", body)
 	if resp.StatusCode != http.StatusCreated {
 		t.Fatalf("create = %d: %s", resp.StatusCode, resp.Body)
 	}
-	var c openapi.CreatedGame
+	var c client.CreatedGame
 	resp.JSON(t, &c)
 	return c
 }
@@ -55,9 +55,9 @@ func createGame(t *testing.T, s *apitest.Server, body any) openapi.CreatedGame {
 // waitFor reads the game (with header pairs) until done says it is what the test waits for, failing
 // after timeout. It reads the game again after each event of the game's stream, not on a timer:
 // every change of a game is an event.
-func waitFor(t *testing.T, s *apitest.Server, id string, timeout time.Duration, done func(openapi.Game) bool, headers ...string) openapi.Game {
+func waitFor(t *testing.T, s *apitest.Server, id string, timeout time.Duration, done func(client.Game) bool, headers ...string) client.Game {
 	t.Helper()
-	read := func() (g openapi.Game) {
+	read := func() (g client.Game) {
 		s.Get("/v1/games/"+id, headers...).JSON(t, &g)
 		return g
 	}
@@ -92,15 +92,15 @@ func waitFor(t *testing.T, s *apitest.Server, id string, timeout time.Duration, 
 	}
 }
 
-func finished(g openapi.Game) bool { return g.Status == openapi.GameStatusFinished }
+func finished(g client.Game) bool { return g.Status == client.GameStatusFinished }
 
 // history is a game's whole public history.
-func history(t *testing.T, s *apitest.Server, id string) []openapi.HistoryEntry {
+func history(t *testing.T, s *apitest.Server, id string) []client.HistoryEntry {
 	t.Helper()
-	var all []openapi.HistoryEntry
+	var all []client.HistoryEntry
 	path := "/v1/games/" + id + "/actions?limit=200"
 	for {
-		var page openapi.HistoryPage
+		var page client.HistoryPage
 		s.Get(path).JSON(t, &page)
 		all = append(all, page.Items...)
 		if page.NextCursor == nil {
@@ -168,14 +168,14 @@ func TestComputerAnswersAPersonOnTheEventStream(t *testing.T) {
 	id, token := c.Game.Id.String(), c.Seats[0].Token
 	stream := openEvStream(t, s.URL, "/v1/games/"+id+"/events", bearer(token)...)
 	// Whoever starts, Ada's turn comes (the computer moves at once when it starts).
-	g := waitFor(t, s, id, botGameTimeout, func(g openapi.Game) bool { return g.Turn != nil && g.Turn.ToAct[0] == 0 })
+	g := waitFor(t, s, id, botGameTimeout, func(g client.Game) bool { return g.Turn != nil && g.Turn.ToAct[0] == 0 })
 	// Ada plays her whole turn: a draw of a card she can play leaves her to play it or pass (PR-5).
-	var mine openapi.ActionResult
+	var mine client.ActionResult
 	for actions := 0; actions == 0 || adaToAct(mine.Game); actions++ {
 		if actions == 10 {
 			t.Fatal("Ada's turn did not end within 10 of her actions")
 		}
-		var legal openapi.LegalActions
+		var legal client.LegalActions
 		s.Get("/v1/games/"+id+"/legal-actions", bearer(token)...).JSON(t, &legal)
 		var entries []struct {
 			Action json.RawMessage `json:"action"`
@@ -200,14 +200,14 @@ func TestComputerAnswersAPersonOnTheEventStream(t *testing.T) {
 		if e.Seq <= mine.Entry.Seq || e.Seat == nil || *e.Seat == 0 {
 			continue
 		}
-		if *e.Seat != 1 || e.Bot == nil || *e.Bot != openapi.Expert {
+		if *e.Seat != 1 || e.Bot == nil || *e.Bot != client.Expert {
 			t.Fatalf("entry %d on the stream: seat %v bot %v, want seat 1 marked expert", e.Seq, e.Seat, e.Bot)
 		}
 		h := history(t, s, id)
 		if int64(len(h)) <= e.Seq || h[e.Seq].Bot == nil || *h[e.Seq].Seat != 1 {
 			t.Fatalf("the computer's entry %d is not in the history as on the stream", e.Seq)
 		}
-		if after := waitFor(t, s, id, time.Second, func(openapi.Game) bool { return true }); after.Version < g.Version+2 {
+		if after := waitFor(t, s, id, time.Second, func(client.Game) bool { return true }); after.Version < g.Version+2 {
 			t.Errorf("version %d before Ada's move, %d after the computer's", g.Version, after.Version)
 		}
 		return
@@ -216,8 +216,8 @@ func TestComputerAnswersAPersonOnTheEventStream(t *testing.T) {
 }
 
 // adaToAct reports whether seat 0 is to act in g.
-func adaToAct(g openapi.Game) bool {
-	return g.Status == openapi.GameStatusActive && g.Turn != nil && slices.Contains(g.Turn.ToAct, 0)
+func adaToAct(g client.Game) bool {
+	return g.Status == client.GameStatusActive && g.Turn != nil && slices.Contains(g.Turn.ToAct, 0)
 }
 
 // A computer's seat has no token, and no token acts for it: Ada's is refused out of turn, the
@@ -230,7 +230,7 @@ func TestNoTokenActsForAComputer(t *testing.T) {
 	// A minute's delay, on a clock that stands still, keeps the computer from moving while the test
 	// tries to move for it. The roll-off decides who starts (PC-2): games are made until the
 	// computer is to roll.
-	var c openapi.CreatedGame
+	var c client.CreatedGame
 	for range 30 {
 		c = createGame(t, s, map[string]any{"game": "prime-climb", "options": map[string]any{"bot_delay_ms": 60000},
 			"players": []map[string]string{{"bot": "random"}, {"name": "Ada"}}})
@@ -251,7 +251,7 @@ func TestNoTokenActsForAComputer(t *testing.T) {
 			t.Errorf("%s rolling for the computer = %d, want a refusal: %s", name, resp.StatusCode, resp.Body)
 		}
 	}
-	if g := waitFor(t, s, id, time.Second, func(openapi.Game) bool { return true }); g.Version != c.Game.Version {
+	if g := waitFor(t, s, id, time.Second, func(client.Game) bool { return true }); g.Version != c.Game.Version {
 		t.Errorf("version %d after refused actions, was %d", g.Version, c.Game.Version)
 	}
 	stream := openEvStream(t, s.URL, "/v1/games/"+id+"/events?since=0")
@@ -326,7 +326,7 @@ func TestLobbyWithAComputer(t *testing.T) {
 	s := startWithBots(t, db)
 	c := createGame(t, s, map[string]any{"game": "primed", "public": true, "seats": 2, "options": map[string]any{"hints": false},
 		"players": []map[string]string{{"bot": "greedy"}}})
-	if c.Game.Status != openapi.GameStatusLobby || len(c.Game.Seats) != 1 || c.Game.Seats[0].Bot == nil || len(c.Seats) != 0 {
+	if c.Game.Status != client.GameStatusLobby || len(c.Game.Seats) != 1 || c.Game.Seats[0].Bot == nil || len(c.Seats) != 0 {
 		t.Fatalf("lobby = %+v, seat tokens %+v", c.Game, c.Seats)
 	}
 	id := c.Game.Id.String()
@@ -336,12 +336,12 @@ func TestLobbyWithAComputer(t *testing.T) {
 	if resp := s.Post("/v1/games/"+id+"/start", nil, bearer(c.CreatorToken)...); resp.StatusCode != http.StatusOK {
 		t.Fatalf("start = %d: %s", resp.StatusCode, resp.Body)
 	}
-	g := waitFor(t, s, id, time.Second, func(openapi.Game) bool { return true })
+	g := waitFor(t, s, id, time.Second, func(client.Game) bool { return true })
 	var options map[string]any
 	if err := json.Unmarshal(g.Options, &options); err != nil || options["hints"] != false || options["bot_delay_ms"] != 800.0 {
 		t.Errorf("options = %s, want hints false and the default delay", g.Options)
 	}
-	if g.Seats[0].Bot == nil || *g.Seats[0].Bot != openapi.Greedy || g.Seats[1].Bot != nil || g.Seats[1].Name != "Ben" {
+	if g.Seats[0].Bot == nil || *g.Seats[0].Bot != client.Greedy || g.Seats[1].Bot != nil || g.Seats[1].Name != "Ben" {
 		t.Errorf("seats = %+v", g.Seats)
 	}
 }
@@ -390,13 +390,13 @@ func TestClassroomPractiseAgainstTheComputer(t *testing.T) {
 	if resp.StatusCode != http.StatusCreated {
 		t.Fatalf("classroom games = %d: %s", resp.StatusCode, resp.Body)
 	}
-	var created openapi.ClassroomGames
+	var created client.ClassroomGames
 	resp.JSON(t, &created)
 	if len(created.Games) != 2 {
 		t.Fatalf("%d games for two students, want 2", len(created.Games))
 	}
 	for _, g := range created.Games {
-		if len(g.Seats) != 2 || g.Seats[0].StudentId == nil || g.Seats[1].Bot == nil || *g.Seats[1].Bot != openapi.Expert || g.Seats[1].Name != "Computer (expert)" {
+		if len(g.Seats) != 2 || g.Seats[0].StudentId == nil || g.Seats[1].Bot == nil || *g.Seats[1].Bot != client.Expert || g.Seats[1].Name != "Computer (expert)" {
 			t.Fatalf("seats = %+v, want a student then the expert", g.Seats)
 		}
 		var options map[string]any
@@ -404,19 +404,19 @@ func TestClassroomPractiseAgainstTheComputer(t *testing.T) {
 			t.Errorf("options = %s, want hints off", g.Options)
 		}
 		// Whoever won the roll-off (PC-2), the student is to act once the computer has had its turn.
-		after := waitFor(t, s, g.Id.String(), botGameTimeout, func(g openapi.Game) bool { return g.Turn != nil && g.Turn.ToAct[0] == 0 }, bearer(class.teacher)...)
-		if after.Status != openapi.GameStatusActive {
+		after := waitFor(t, s, g.Id.String(), botGameTimeout, func(g client.Game) bool { return g.Turn != nil && g.Turn.ToAct[0] == 0 }, bearer(class.teacher)...)
+		if after.Status != client.GameStatusActive {
 			t.Errorf("game %s is %s", g.Id, after.Status)
 		}
 	}
 	// The class's list of games marks the computer's seat too.
-	var list openapi.GameList
+	var list client.GameList
 	s.Get("/v1/classrooms/"+class.id+"/games", bearer(class.teacher)...).JSON(t, &list)
 	if len(list.Items) != 2 {
 		t.Fatalf("%d games listed, want 2", len(list.Items))
 	}
 	for _, g := range list.Items {
-		if len(g.BotSeats) != 1 || g.BotSeats[0].Seat != 1 || g.BotSeats[0].Bot != openapi.Expert || len(g.Players) != 2 {
+		if len(g.BotSeats) != 1 || g.BotSeats[0].Seat != 1 || g.BotSeats[0].Bot != client.Expert || len(g.Players) != 2 {
 			t.Errorf("listed game %s: players %v, bot seats %+v; want seat 1 the expert's", g.Id, g.Players, g.BotSeats)
 		}
 	}

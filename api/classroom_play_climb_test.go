@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"net/http"
 
-	"primegames/api/openapi"
+	"primegames.dev/client"
 )
 
 // The classroom review's Prime Climb game: played to the end with a few refused steps, counted here
@@ -13,7 +13,7 @@ import (
 
 // illegalClimbStep finds a die step that breaks the board for the mover's view: past 101, below 0,
 // or a division that is not whole.
-func illegalClimbStep(v openapi.PrimeClimbView, seat int) (action, kind string, ok bool) {
+func illegalClimbStep(v client.PrimeClimbView, seat int) (action, kind string, ok bool) {
 	for _, d := range v.Uses {
 		for pawn, at := range v.Players[seat].Pawns {
 			if at == 101 {
@@ -54,7 +54,7 @@ func (r *review) playClimb(tb *table) []crSnapshot {
 			r.refuse(tb, (seat+1)%len(tb.tokens), `{"type":"roll"}`, http.StatusConflict, "not_your_turn")
 			outOfTurn = true
 		case phase == "move" && badSteps < 2 && n >= 5+6*badSteps:
-			var v openapi.PrimeClimbView
+			var v client.PrimeClimbView
 			if err := json.Unmarshal(stateOf(tb.get(tb.tokens[seat])), &v); err != nil {
 				t.Fatal(err)
 			}
@@ -74,7 +74,7 @@ func (r *review) playClimb(tb *table) []crSnapshot {
 		r.countClimb(tb, seat, pick.Action, e.Outcome)
 		// The first step, every 40th and the last: a short game (dice decide) still keeps some.
 		if e.Seq == 1 || e.Seq%40 == 0 || g.Status != "active" {
-			var fg openapi.Game
+			var fg client.Game
 			r.get(tb.path(""), &fg)
 			if fg.State == nil {
 				t.Fatalf("seq %d: the teacher's Prime Climb view is null", e.Seq)
@@ -97,15 +97,15 @@ func (r *review) countClimb(tb *table, seat int, action json.RawMessage, raw jso
 	t := r.t
 	t.Helper()
 	var a struct {
-		Type       string                   `json:"type"`
-		Steps      []openapi.PrimeClimbStep `json:"steps"`
-		Card       *openapi.PrimeClimbCard  `json:"card"`
-		TargetSeat *int                     `json:"target_seat"`
+		Type       string                  `json:"type"`
+		Steps      []client.PrimeClimbStep `json:"steps"`
+		Card       *client.PrimeClimbCard  `json:"card"`
+		TargetSeat *int                    `json:"target_seat"`
 	}
 	if err := json.Unmarshal(action, &a); err != nil {
 		t.Fatal(err)
 	}
-	var out openapi.PrimeClimbOutcome
+	var out client.PrimeClimbOutcome
 	if err := json.Unmarshal(raw, &out); err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +118,7 @@ func (r *review) countClimb(tb *table, seat int, action json.RawMessage, raw jso
 		me.climb["bumps_given"]++
 		r.studentAt(tb, victim).climb["bumps_taken"]++
 	}
-	keeper := func(card *openapi.PrimeClimbCard, target *int) {
+	keeper := func(card *client.PrimeClimbCard, target *int) {
 		me.climb["keepers_played"]++
 		if card == nil {
 			return
@@ -138,8 +138,8 @@ func (r *review) countClimb(tb *table, seat int, action json.RawMessage, raw jso
 				me.climb["op_"+string(die.Op)]++
 			} else {
 				var k struct {
-					Card       openapi.PrimeClimbCard `json:"card"`
-					TargetSeat *int                   `json:"target_seat"`
+					Card       client.PrimeClimbCard `json:"card"`
+					TargetSeat *int                  `json:"target_seat"`
 				}
 				raw, err := st.MarshalJSON()
 				if err == nil {

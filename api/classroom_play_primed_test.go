@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strconv"
 
-	"primegames/api/openapi"
+	"primegames.dev/client"
 )
 
 // The classroom review's Primed games: students play them with a few deliberate mistakes, and every
@@ -53,7 +53,7 @@ func (r *review) playPrimed(tb *table, many bool, snaps *[]crSnapshot) {
 		phase := tb.game.Turn.Phase
 		switch {
 		case phase == "play" && notPrime < wantNotPrime && n >= 2+5*notPrime:
-			var v openapi.PrimedView
+			var v client.PrimedView
 			if err := json.Unmarshal(stateOf(tb.get(tb.tokens[seat])), &v); err != nil {
 				t.Fatal(err)
 			}
@@ -84,14 +84,14 @@ func (r *review) playPrimed(tb *table, many bool, snaps *[]crSnapshot) {
 		}
 		if snaps != nil {
 			resp := r.get(tb.path(""), nil)
-			var fg openapi.Game
+			var fg client.Game
 			resp.JSON(t, &fg)
 			if fg.State == nil {
 				t.Fatalf("seq %d: the teacher's Primed view is null", e.Seq)
 			}
 			*snaps = append(*snaps, crSnapshot{seq: e.Seq, state: fg.State})
 			if g.Status == "active" {
-				var v openapi.PrimedView
+				var v client.PrimedView
 				if err := json.Unmarshal(fg.State, &v); err != nil {
 					t.Fatal(err)
 				}
@@ -127,11 +127,11 @@ func (r *review) checkTeacherHistory(tb *table) {
 	}
 	deals, dealt, drawn := 0, 0, 0
 	for _, raw := range items {
-		var e openapi.HistoryEntry
+		var e client.HistoryEntry
 		if err := json.Unmarshal(raw, &e); err != nil {
 			t.Fatal(err)
 		}
-		var out openapi.PrimedOutcome
+		var out client.PrimedOutcome
 		if err := json.Unmarshal(e.Outcome, &out); err != nil {
 			t.Fatal(err)
 		}
@@ -170,7 +170,7 @@ func (r *review) countPrimed(tb *table, seat int, action json.RawMessage, raw js
 	if err := json.Unmarshal(action, &a); err != nil {
 		t.Fatal(err)
 	}
-	var out openapi.PrimedOutcome
+	var out client.PrimedOutcome
 	if err := json.Unmarshal(raw, &out); err != nil {
 		t.Fatal(err)
 	}

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"primegames.dev/client"
 	"primegames/api/apitest"
-	"primegames/api/openapi"
 )
 
 // The classroom end to end: a teacher sets up a class of six, batch-creates Primed games in pairs
@@ -107,7 +107,7 @@ func TestClassroomReviewEndToEnd(t *testing.T) {
 	}
 
 	// The teacher's list of students: all six, by name.
-	var list openapi.StudentList
+	var list client.StudentList
 	r.get("/v1/classrooms/"+r.class.id+"/students", &list)
 	if len(list.Items) != len(names) {
 		t.Fatalf("students list has %d students, want %d", len(list.Items), len(names))
@@ -124,14 +124,14 @@ func TestClassroomReviewEndToEnd(t *testing.T) {
 	if resp.StatusCode != http.StatusCreated {
 		t.Fatalf("POST classroom games = %d: %s", resp.StatusCode, resp.Body)
 	}
-	var batch openapi.ClassroomGames
+	var batch client.ClassroomGames
 	resp.JSON(t, &batch)
 	if len(batch.Games) != 3 {
 		t.Fatalf("six students in pairs made %d games, want 3", len(batch.Games))
 	}
 	seen := map[string]int{}
 	for _, g := range batch.Games {
-		var options openapi.PrimedOptions
+		var options client.PrimedOptions
 		if err := json.Unmarshal(g.Options, &options); err != nil || options.Rounds == nil {
 			t.Fatalf("batch game %s: options %s", g.Id.String(), g.Options)
 		}
@@ -163,7 +163,7 @@ func TestClassroomReviewEndToEnd(t *testing.T) {
 	if resp.StatusCode != http.StatusCreated {
 		t.Fatalf("teacher creates a Prime Climb game = %d: %s", resp.StatusCode, resp.Body)
 	}
-	var pc openapi.CreatedGame
+	var pc client.CreatedGame
 	resp.JSON(t, &pc)
 	if len(pc.Seats) != 0 || len(pc.Game.Seats) != 3 || pc.Game.Status != "active" {
 		t.Fatalf("Prime Climb classroom game: %d seat tokens, %d seats, status %s", len(pc.Seats), len(pc.Game.Seats), pc.Game.Status)
@@ -196,9 +196,9 @@ func TestClassroomReviewEndToEnd(t *testing.T) {
 	t.Logf("games played in %v", time.Since(began).Round(time.Millisecond))
 
 	// Review as the teacher.
-	final := map[string]openapi.Game{}
+	final := map[string]client.Game{}
 	for _, g := range all {
-		var fg openapi.Game
+		var fg client.Game
 		r.get("/v1/games/"+g.Id.String(), &fg)
 		if fg.Status != "finished" || !fg.You.Teacher || fg.You.Seat != nil {
 			t.Errorf("game %s as the teacher: status %s, you %+v", g.Id.String(), fg.Status, fg.You)
@@ -221,7 +221,7 @@ func TestClassroomReviewEndToEnd(t *testing.T) {
 
 // table makes a scripted-client table (play_helpers_test.go) of a classroom game: seat tokens are
 // the students' tokens.
-func (r *review) table(g openapi.Game, seed uint64) *table {
+func (r *review) table(g client.Game, seed uint64) *table {
 	r.t.Helper()
 	tb := &table{t: r.t, s: r.h.Server, api: r.h.Client(), db: r.h.db, kind: string(g.Game), id: g.Id.String(), rng: rand.New(rand.NewPCG(seed, 0x5eed)),
 		version: g.Version, posted: []json.RawMessage{nil}}
@@ -279,7 +279,7 @@ func (r *review) finish(tb *table) {
 			st.won++
 		}
 	}
-	var sc openapi.Scores
+	var sc client.Scores
 	r.get(tb.path("/scores"), &sc)
 	if sc.Status != "finished" || !slices.Equal(sc.Winners, tb.game.Winners) {
 		t.Errorf("game %s scores: status %s winners %v, the last action's response said %v", tb.id, sc.Status, sc.Winners, tb.game.Winners)
@@ -290,7 +290,7 @@ func (r *review) finish(tb *table) {
 		t.Fatalf("game %s: the teacher's history has %d entries, want %d", tb.id, len(items), tb.seq+1)
 	}
 	for i, raw := range items {
-		var e openapi.HistoryEntry
+		var e client.HistoryEntry
 		if err := json.Unmarshal(raw, &e); err != nil {
 			t.Fatal(err)
 		}

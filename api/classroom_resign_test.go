@@ -4,7 +4,7 @@ import (
 	"net/http"
 	"testing"
 
-	"primegames/api/openapi"
+	"primegames.dev/client"
 	"primegames/repo/repotest"
 )
 
@@ -27,7 +27,7 @@ func TestStudentsResignAndRematchInAClassroom(t *testing.T) {
 		if resp.StatusCode != http.StatusCreated {
 			t.Fatalf("create = %d: %s", resp.StatusCode, resp.Body)
 		}
-		var c openapi.CreatedGame
+		var c client.CreatedGame
 		resp.JSON(t, &c)
 		return c.Game.Id.String()
 	}
@@ -46,7 +46,7 @@ func TestStudentsResignAndRematchInAClassroom(t *testing.T) {
 	if g := postResign(t, h.Server, two, class.students["Ben"].token); len(g.Winners) != 1 || g.Winners[0] != 0 {
 		t.Fatalf("Ben resigned: winners %v, want Ada's seat 0", g.Winners)
 	}
-	var stats openapi.ClassroomStats
+	var stats client.ClassroomStats
 	h.Get("/v1/classrooms/"+class.id+"/stats", bearer(class.teacher)...).JSON(t, &stats)
 	for _, st := range stats.Students {
 		want := map[string]int{"Ada": 1, "Ben": 0, "Cy": 0}[st.Name]
@@ -62,7 +62,7 @@ func TestStudentsResignAndRematchInAClassroom(t *testing.T) {
 	if resp.StatusCode != http.StatusCreated {
 		t.Fatalf("Ben's rematch = %d: %s", resp.StatusCode, resp.Body)
 	}
-	var rematch openapi.Game
+	var rematch client.Game
 	resp.JSON(t, &rematch)
 	if rematch.You.Seat == nil || *rematch.You.Seat != 0 || rematch.Seats[1].StudentId == nil || rematch.Seats[1].StudentId.String() != class.students["Ada"].id {
 		t.Errorf("rematch: you %+v, seats %+v; want Ben in seat 0 and Ada in seat 1", rematch.You, rematch.Seats)
@@ -89,7 +89,7 @@ func TestResignedStudentsAreNotCreditedWithTheComputersPlay(t *testing.T) {
 	if resp.StatusCode != http.StatusCreated {
 		t.Fatalf("create = %d: %s", resp.StatusCode, resp.Body)
 	}
-	var c openapi.CreatedGame
+	var c client.CreatedGame
 	resp.JSON(t, &c)
 	id := c.Game.Id.String()
 	for _, name := range []string{"Ada", "Ben", "Cy"} {
@@ -99,7 +99,7 @@ func TestResignedStudentsAreNotCreditedWithTheComputersPlay(t *testing.T) {
 		t.Fatalf("the game ended at version %d: the computers hardly played, the test shows nothing", g.Version)
 	}
 
-	var stats openapi.ClassroomStats
+	var stats client.ClassroomStats
 	s.Get("/v1/classrooms/"+class.id+"/stats", bearer(class.teacher)...).JSON(t, &stats)
 	for _, st := range stats.Students {
 		for name, n := range st.Games["primed"].Counts {

@@ -11,16 +11,16 @@ import (
 	"strings"
 	"time"
 
-	"primegames/api/openapi"
+	"primegames.dev/client"
 )
 
 // What the teacher reviews once the classroom's games are over: the games lists with their filters
 // and pagination, replay steps, refused attempts, and each student's own lists.
 
 // listed reads the classroom's games with query, walking every page.
-func (r *review) listed(query string) []openapi.GameSummary {
+func (r *review) listed(query string) []client.GameSummary {
 	r.t.Helper()
-	var out []openapi.GameSummary
+	var out []client.GameSummary
 	cursor := ""
 	for pages := 0; ; pages++ {
 		if pages > 20 {
@@ -33,7 +33,7 @@ func (r *review) listed(query string) []openapi.GameSummary {
 		if cursor != "" {
 			q.Set("cursor", cursor)
 		}
-		var page openapi.GameList
+		var page client.GameList
 		r.get("/v1/classrooms/"+r.class.id+"/games?"+q.Encode(), &page)
 		if limit, err := strconv.Atoi(q.Get("limit")); err == nil && len(page.Items) > limit {
 			r.t.Errorf("list %q: a page of %d, more than the limit", query, len(page.Items))
@@ -51,7 +51,7 @@ func (r *review) listed(query string) []openapi.GameSummary {
 
 // checkListed wants the list for query to hold exactly the games want (any order), and order to be
 // its order when order is not nil.
-func (r *review) checkListed(query string, want []openapi.Game, order []string) []openapi.GameSummary {
+func (r *review) checkListed(query string, want []client.Game, order []string) []client.GameSummary {
 	r.t.Helper()
 	got := r.listed(query)
 	var gotIDs, wantIDs []string
@@ -72,13 +72,13 @@ func (r *review) checkListed(query string, want []openapi.Game, order []string) 
 	return got
 }
 
-func (r *review) checkLists(primed []openapi.Game, climb openapi.Game, final map[string]openapi.Game) {
+func (r *review) checkLists(primed []client.Game, climb client.Game, final map[string]client.Game) {
 	t := r.t
 	t.Helper()
 	all := append(slices.Clone(primed), climb)
 	// Newest first: (created_at, id) descending.
 	order := slices.Clone(all)
-	slices.SortFunc(order, func(a, b openapi.Game) int {
+	slices.SortFunc(order, func(a, b client.Game) int {
 		if c := b.CreatedAt.Compare(a.CreatedAt); c != 0 {
 			return c
 		}
@@ -107,13 +107,13 @@ func (r *review) checkLists(primed []openapi.Game, climb openapi.Game, final map
 	r.checkListed("limit=3", all, newest)
 	// Filters.
 	r.checkListed("game=primed", primed, nil)
-	r.checkListed("game=prime-climb", []openapi.Game{climb}, nil)
+	r.checkListed("game=prime-climb", []client.Game{climb}, nil)
 	r.checkListed("status=finished", all, newest)
 	r.checkListed("status=active", nil, nil)
 	r.checkListed("game=primed&status=finished&limit=2", primed, nil)
 	for _, n := range r.names {
 		id := r.class.students[n].id
-		var theirs []openapi.Game
+		var theirs []client.Game
 		for _, g := range all {
 			if slices.Contains(r.seatIDs[g.Id.String()], id) {
 				theirs = append(theirs, g)
@@ -129,16 +129,16 @@ func (r *review) checkLists(primed []openapi.Game, climb openapi.Game, final map
 			batchAt = g.CreatedAt
 		}
 	}
-	r.checkListed(url.Values{"from": {at(climb.CreatedAt)}}.Encode(), []openapi.Game{climb}, nil)
+	r.checkListed(url.Values{"from": {at(climb.CreatedAt)}}.Encode(), []client.Game{climb}, nil)
 	india := time.FixedZone("+05:30", 5*3600+1800) // the same instants written with an offset
-	r.checkListed(url.Values{"from": {climb.CreatedAt.In(india).Format(time.RFC3339Nano)}}.Encode(), []openapi.Game{climb}, nil)
+	r.checkListed(url.Values{"from": {climb.CreatedAt.In(india).Format(time.RFC3339Nano)}}.Encode(), []client.Game{climb}, nil)
 	r.checkListed(url.Values{"to": {climb.CreatedAt.In(india).Format(time.RFC3339Nano)}}.Encode(), primed, nil)
 	r.checkListed(url.Values{"to": {at(climb.CreatedAt)}}.Encode(), primed, nil)
 	r.checkListed(url.Values{"from": {at(batchAt)}, "to": {at(climb.CreatedAt)}}.Encode(), primed, nil)
 	r.checkListed(url.Values{"from": {at(batchAt.Add(-time.Hour))}, "to": {at(batchAt)}}.Encode(), nil, nil)
 	r.checkListed(url.Values{"from": {at(climb.CreatedAt.Add(time.Hour))}}.Encode(), nil, nil)
 	// The teacher's token on GET /v1/games lists the same games.
-	var page openapi.GameList
+	var page client.GameList
 	r.get("/v1/games", &page)
 	var ids []string
 	for _, s := range page.Items {
@@ -172,7 +172,7 @@ func (r *review) checkReplay(id string, snaps []crSnapshot, hands bool) {
 		count = step.SeqCount
 	}
 	if hands {
-		var v openapi.PrimedView
+		var v client.PrimedView
 		if err := json.Unmarshal(mid.state, &v); err != nil {
 			t.Fatal(err)
 		}
@@ -192,7 +192,7 @@ func (r *review) checkReplay(id string, snaps []crSnapshot, hands bool) {
 func (r *review) checkAttempts(id, token string) {
 	t := r.t
 	t.Helper()
-	var list openapi.AttemptList
+	var list client.AttemptList
 	resp := r.h.Get("/v1/games/"+id+"/attempts", bearer(token)...)
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("GET attempts of game %s = %d: %s", id, resp.StatusCode, resp.Body)
@@ -217,12 +217,12 @@ func (r *review) checkAttempts(id, token string) {
 }
 
 // checkStudentLists: each student's token lists exactly their own games.
-func (r *review) checkStudentLists(all []openapi.Game) {
+func (r *review) checkStudentLists(all []client.Game) {
 	t := r.t
 	t.Helper()
 	for _, n := range r.names {
 		st := r.class.students[n]
-		var page openapi.GameList
+		var page client.GameList
 		resp := r.h.Get("/v1/games", bearer(st.token)...)
 		if resp.StatusCode != http.StatusOK {
 			t.Fatalf("GET /v1/games as %s = %d", n, resp.StatusCode)

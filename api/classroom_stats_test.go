@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"primegames/api/openapi"
+	"primegames.dev/client"
 )
 
 // The classroom statistics, as JSON and CSV, against the counts the review worked out itself.
@@ -28,7 +28,7 @@ func nonZero(m map[string]int) map[string]int {
 
 // checkTotals compares one student's (or the class's) statistics with the counts. Examples are
 // refusal sentences of the code; with strictExamples, the most recent, newest first, up to three.
-func (r *review) checkTotals(who string, got openapi.StatsTotals, want *crCounts, strictExamples bool) {
+func (r *review) checkTotals(who string, got client.StatsTotals, want *crCounts, strictExamples bool) {
 	t := r.t
 	t.Helper()
 	if got.GamesPlayed != want.played || got.GamesFinished != want.finished || got.GamesWon != want.won {
@@ -96,7 +96,7 @@ func (r *review) checkTotals(who string, got openapi.StatsTotals, want *crCounts
 
 // checkMistakes compares the mistakes the statistics read from the refusals' facts with those the
 // test made on purpose: the same values and counts, most frequent first.
-func (r *review) checkMistakes(who, kind string, got map[string][]openapi.MistakeCount, want map[string]map[string]int) {
+func (r *review) checkMistakes(who, kind string, got map[string][]client.MistakeCount, want map[string]map[string]int) {
 	t := r.t
 	t.Helper()
 	flat := map[string]map[string]int{}
@@ -117,10 +117,10 @@ func (r *review) checkMistakes(who, kind string, got map[string][]openapi.Mistak
 	}
 }
 
-func (r *review) checkStats() openapi.ClassroomStats {
+func (r *review) checkStats() client.ClassroomStats {
 	t := r.t
 	t.Helper()
-	var stats openapi.ClassroomStats
+	var stats client.ClassroomStats
 	r.get("/v1/classrooms/"+r.class.id+"/stats", &stats)
 	if stats.ClassroomId.String() != r.class.id || len(stats.Students) != len(r.names) {
 		t.Fatalf("stats: classroom %s, %d students", stats.ClassroomId, len(stats.Students))
@@ -153,7 +153,7 @@ func (r *review) checkStats() openapi.ClassroomStats {
 		current[st.StudentId.String()] = true
 	}
 	for _, id := range r.played {
-		var g openapi.Game
+		var g client.Game
 		r.get("/v1/games/"+id, &g)
 		inClass, wonInClass := false, false
 		for seat, student := range r.seatIDs[id] {
@@ -185,7 +185,7 @@ func (r *review) checkStats() openapi.ClassroomStats {
 }
 
 // checkCSV reads the statistics as CSV and compares every row with the JSON numbers, both ways.
-func (r *review) checkCSV(stats openapi.ClassroomStats) {
+func (r *review) checkCSV(stats client.ClassroomStats) {
 	t := r.t
 	t.Helper()
 	resp := r.get("/v1/classrooms/"+r.class.id+"/stats", nil, "Accept", "text/csv")
@@ -200,7 +200,7 @@ func (r *review) checkCSV(stats openapi.ClassroomStats) {
 		t.Fatalf("stats CSV header = %v", rows[:min(1, len(rows))])
 	}
 	want := map[[3]string]string{}
-	add := func(id, name string, tot openapi.StatsTotals) {
+	add := func(id, name string, tot client.StatsTotals) {
 		put := func(measure, value string) { want[[3]string{id, name, measure}] = value }
 		put("games_played", strconv.Itoa(tot.GamesPlayed))
 		put("games_finished", strconv.Itoa(tot.GamesFinished))
@@ -290,11 +290,11 @@ func TestClassroomStatsClassExamples(t *testing.T) {
 		if resp.StatusCode != http.StatusCreated {
 			t.Fatalf("create = %d: %s", resp.StatusCode, resp.Body)
 		}
-		var c openapi.CreatedGame
+		var c client.CreatedGame
 		resp.JSON(t, &c)
 		seat := h.game(t, c.Game.Id.String(), class.teacher).Turn.ToAct[0]
 		actor := class.students[pair[seat]]
-		var v openapi.PrimedView
+		var v client.PrimedView
 		if err := json.Unmarshal(h.game(t, c.Game.Id.String(), actor.token).State, &v); err != nil {
 			t.Fatal(err)
 		}
@@ -321,7 +321,7 @@ func TestClassroomStatsClassExamples(t *testing.T) {
 	missingCards([]string{"Ada", "Ben"}, down)
 	missingCards([]string{"Cy", "Dee"}, up)
 
-	var stats openapi.ClassroomStats
+	var stats client.ClassroomStats
 	resp := h.Get("/v1/classrooms/"+class.id+"/stats", bearer(class.teacher)...)
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("stats = %d: %s", resp.StatusCode, resp.Body)
@@ -350,7 +350,7 @@ func TestClassroomStatsClassExamples(t *testing.T) {
 }
 
 // totalsOf is a student's statistics without the student: the shape of the class's line.
-func totalsOf(st openapi.StudentStats) openapi.StatsTotals {
-	return openapi.StatsTotals{Attempts: st.Attempts, Games: st.Games, GamesFinished: st.GamesFinished, GamesPlayed: st.GamesPlayed, GamesWon: st.GamesWon,
+func totalsOf(st client.StudentStats) client.StatsTotals {
+	return client.StatsTotals{Attempts: st.Attempts, Games: st.Games, GamesFinished: st.GamesFinished, GamesPlayed: st.GamesPlayed, GamesWon: st.GamesWon,
 		HintsUsed: st.HintsUsed, JudgedActions: st.JudgedActions, Accuracy: st.Accuracy}
 }

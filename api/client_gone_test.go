@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"primegames.dev/client"
 	"primegames/api/apitest"
-	"primegames/api/openapi"
 	"primegames/repo/repotest"
 )
 
@@ -31,7 +31,7 @@ func TestClientThatGivesUpIs499NotAnError(t *testing.T) {
 	if resp.StatusCode != http.StatusCreated {
 		t.Fatalf("create = %d: %s", resp.StatusCode, resp.Body)
 	}
-	var g openapi.CreatedGame
+	var g client.CreatedGame
 	resp.JSON(t, &g)
 
 	holder, err := db.Pool.Begin(ctx)

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"primegames.dev/client"
 	"primegames/api/apitest"
-	"primegames/api/openapi"
 	"primegames/domain/games"
 	"primegames/play"
 	"primegames/play/playclock"
@@ -48,7 +48,7 @@ func TestTurnClocksOnTwoInstances(t *testing.T) {
 	// The person to act plays their turn a second into it (a draw may keep them to act: they act
 	// until the turn passes): their entries are no timeouts, and the other's clock starts.
 	clock.Advance(time.Second)
-	var acted openapi.ActionResult
+	var acted client.ActionResult
 	for range 5 {
 		acted = actAsPerson(t, c.a, id, created.Seats[first].Token)
 		if acted.Entry.Timeout != nil {
@@ -76,7 +76,7 @@ func TestTurnClocksOnTwoInstances(t *testing.T) {
 			t.Fatalf("a moment before deadline %d: a turn was due (%v), want none", timedOut, err)
 		}
 		clock.Set(*deadline)
-		var entry openapi.HistoryEntry // the turn's first, skipping the rest of the turn before
+		var entry client.HistoryEntry // the turn's first, skipping the rest of the turn before
 		for entry.Timeout == nil || entry.CreatedAt.Before(*deadline) {
 			_, entry = stream.next(t, evWait).action(t)
 		}
@@ -91,9 +91,9 @@ func TestTurnClocksOnTwoInstances(t *testing.T) {
 			stopA = runBotsOn(c.dbA, clock)
 		}
 		// The turn's entries commit together: the game read now is past the whole turn.
-		var g openapi.Game
+		var g client.Game
 		c.b.Get("/v1/games/"+id).JSON(t, &g)
-		if g.Status == openapi.GameStatusFinished {
+		if g.Status == client.GameStatusFinished {
 			break
 		}
 		if timedOut == 4 {
@@ -160,7 +160,7 @@ func TestTurnClocksOnTwoInstances(t *testing.T) {
 }
 
 // actAsPerson posts the first legal action of the token's seat.
-func actAsPerson(t *testing.T, s *apitest.Server, id, token string) openapi.ActionResult {
+func actAsPerson(t *testing.T, s *apitest.Server, id, token string) client.ActionResult {
 	t.Helper()
 	var legal struct {
 		Actions []struct {
@@ -175,7 +175,7 @@ func actAsPerson(t *testing.T, s *apitest.Server, id, token string) openapi.Acti
 	if resp.StatusCode != http.StatusCreated {
 		t.Fatalf("action = %d: %s", resp.StatusCode, resp.Body)
 	}
-	var res openapi.ActionResult
+	var res client.ActionResult
 	resp.JSON(t, &res)
 	return res
 }
@@ -225,7 +225,7 @@ func TestAbandonedGamesAreAbortedAndAnnounced(t *testing.T) {
 	if resp.StatusCode != http.StatusCreated {
 		t.Fatalf("classroom games = %d: %s", resp.StatusCode, resp.Body)
 	}
-	var classGames openapi.ClassroomGames
+	var classGames client.ClassroomGames
 	resp.JSON(t, &classGames)
 	classGame := classGames.Games[0].Id.String()
 	aborted := createGame(t, s, map[string]any{"game": "primed", "public": true, "seats": 2})
@@ -242,7 +242,7 @@ func TestAbandonedGamesAreAbortedAndAnnounced(t *testing.T) {
 		t.Cleanup(runBotsOf(service))
 	}
 	for _, stream := range []*evStream{gameStream, roomStream} {
-		var entry openapi.HistoryEntry
+		var entry client.HistoryEntry
 		for entry.Seat != nil || entry.Seq == 0 {
 			_, entry = stream.next(t, evWait).action(t)
 		}
@@ -253,13 +253,13 @@ func TestAbandonedGamesAreAbortedAndAnnounced(t *testing.T) {
 	gameStream.next(t, evWait) // the end
 	gameStream.ended(t, evWait)
 
-	for id, want := range map[string]openapi.EndReason{lobby.Game.Id.String(): openapi.EndReasonLobbyExpired, idle.Game.Id.String(): openapi.EndReasonIdle,
-		classGame: openapi.EndReasonIdle, aborted.Game.Id.String(): openapi.EndReasonCreator} {
+	for id, want := range map[string]client.EndReason{lobby.Game.Id.String(): client.EndReasonLobbyExpired, idle.Game.Id.String(): client.EndReasonIdle,
+		classGame: client.EndReasonIdle, aborted.Game.Id.String(): client.EndReasonCreator} {
 		var headers []string
 		if id == classGame {
 			headers = bearer(class.teacher) // the teacher sees it as such
 		}
-		g := waitFor(t, s, id, evWait, func(g openapi.Game) bool { return g.Status == openapi.GameStatusAborted }, headers...)
+		g := waitFor(t, s, id, evWait, func(g client.Game) bool { return g.Status == client.GameStatusAborted }, headers...)
 		if g.EndReason == nil || *g.EndReason != want || g.FinishedAt == nil {
 			t.Errorf("game %s ended as %v, want %s", id, g.EndReason, want)
 		}
@@ -267,9 +267,9 @@ func TestAbandonedGamesAreAbortedAndAnnounced(t *testing.T) {
 	if entries := history(t, s, idle.Game.Id.String()); len(entries) != 2 {
 		t.Errorf("the idle game's history has %d entries, want the start and one abort", len(entries))
 	}
-	var list openapi.GameList
+	var list client.GameList
 	s.Get("/v1/classrooms/"+class.id+"/games?status=aborted", bearer(class.teacher)...).JSON(t, &list)
-	if len(list.Items) != 1 || list.Items[0].EndReason == nil || *list.Items[0].EndReason != openapi.EndReasonIdle {
+	if len(list.Items) != 1 || list.Items[0].EndReason == nil || *list.Items[0].EndReason != client.EndReasonIdle {
 		t.Errorf("the teacher's list of aborted games = %+v, want the idle game", list.Items)
 	}
 	s.Get("/v1/games?status=aborted").JSON(t, &list)

@@ -6,14 +6,14 @@ import (
 	"net/http"
 	"testing"
 
-	"primegames/api/openapi"
+	"primegames.dev/client"
 )
 
 // clusterGame is a game as one client of the cluster knows it.
 type clusterGame struct {
 	id, kind string
 	tokens   []string
-	status   openapi.GameStatus
+	status   client.GameStatus
 	version  int64
 	toAct    []int
 	// accepted[seq] is the entry of each action the client saw accepted.
@@ -22,7 +22,7 @@ type clusterGame struct {
 
 func (g *clusterGame) path(suffix string) string { return "/v1/games/" + g.id + suffix }
 
-func (g *clusterGame) update(game openapi.Game) {
+func (g *clusterGame) update(game client.Game) {
 	g.status, g.version, g.toAct = game.Status, game.Version, nil
 	if game.Turn != nil {
 		g.toAct = game.Turn.ToAct
@@ -39,7 +39,7 @@ func (c *cluster) createGame(targets []string, first int, kind string, stats *fa
 	if a.status != http.StatusCreated {
 		return nil, fmt.Errorf("create %s = %d: %s", kind, a.status, a.body)
 	}
-	var created openapi.CreatedGame
+	var created client.CreatedGame
 	if err := decode(a.body, &created); err != nil {
 		return nil, err
 	}
@@ -60,7 +60,7 @@ func (c *cluster) legalActions(targets []string, first int, g *clusterGame, stat
 	if a.status != http.StatusOK {
 		return nil, fmt.Errorf("legal actions of game %s = %d: %s", g.id, a.status, a.body)
 	}
-	var legal openapi.LegalActions
+	var legal client.LegalActions
 	if err := decode(a.body, &legal); err != nil {
 		return nil, err
 	}
@@ -77,7 +77,7 @@ func (c *cluster) legalActions(targets []string, first int, g *clusterGame, stat
 // accept records an accepted action's response; an entry answered twice is an error, and the
 // second is not recorded.
 func (g *clusterGame) accept(body []byte) error {
-	var res openapi.ActionResult
+	var res client.ActionResult
 	if err := decode(body, &res); err != nil {
 		return err
 	}
@@ -124,7 +124,7 @@ func (c *cluster) checkGame(t *testing.T, g *clusterGame) {
 	if err != nil || a.status != http.StatusOK {
 		t.Fatalf("GET game %s = %d %v: %s", g.id, a.status, err, a.body)
 	}
-	var game openapi.Game
+	var game client.Game
 	decodeJSON(t, a.body, &game)
 	if game.Version != g.version {
 		t.Errorf("game %s reads at version %d, its last accepted action left version %d", g.id, game.Version, g.version)

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"primegames.dev/client"
 	"primegames/api/apitest"
-	"primegames/api/openapi"
 	"primegames/repo/repotest"
 )
 
@@ -111,7 +111,7 @@ func TestCORSOnResponsesAndStreamsFromAllowedOrigin(t *testing.T) {
 	if created.StatusCode != http.StatusCreated {
 		t.Fatalf("create = %d: %s", created.StatusCode, created.Body)
 	}
-	var c openapi.CreatedGame
+	var c client.CreatedGame
 	created.JSON(t, &c)
 	path := "/v1/games/" + c.Game.Id.String()
 

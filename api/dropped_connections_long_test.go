@@ -13,8 +13,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"primegames.dev/client"
 	"primegames/api/apitest"
-	"primegames/api/openapi"
 	"primegames/repo/repotest"
 )
 
@@ -71,7 +71,7 @@ func TestLongTerminatedBackendsGive503NotInternalErrors(t *testing.T) {
 				resp := s.Post("/v1/games", map[string]any{"game": "prime-climb", "players": []map[string]string{{"name": "A"}, {"name": "B"}}})
 				record(resp)
 				if resp.StatusCode == http.StatusCreated {
-					var cr openapi.CreatedGame
+					var cr client.CreatedGame
 					resp.JSON(t, &cr)
 					g.id, g.tokens = cr.Game.Id.String(), []string{cr.Seats[0].Token, cr.Seats[1].Token}
 				} else if resp.StatusCode != http.StatusServiceUnavailable {
@@ -117,7 +117,7 @@ func (g *churnGame) step(s *apitest.Server, record func(*apitest.Response)) {
 	if resp.StatusCode != http.StatusOK {
 		return
 	}
-	var body openapi.Game
+	var body client.Game
 	if err := json.Unmarshal(resp.Body, &body); err != nil || body.Status != "active" || body.Turn == nil || len(body.Turn.ToAct) != 1 {
 		return
 	}

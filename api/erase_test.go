@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"primegames/api/openapi"
+	"primegames.dev/client"
 )
 
 // A removed student's name becomes a placeholder everywhere it showed, the cached game view included;
@@ -40,12 +40,12 @@ func TestEraseRemovedStudent(t *testing.T) {
 			t.Fatalf("remove %s = %d", name, resp.StatusCode)
 		}
 	}
-	var statsRemoved openapi.ClassroomStats
+	var statsRemoved client.ClassroomStats
 	h.Get("/v1/classrooms/"+class.id+"/stats", teacher...).JSON(t, &statsRemoved)
 
 	for i, name := range []string{"Ada", "Ben", "Ada"} {
 		resp := h.Post("/v1/classrooms/"+class.id+"/students/"+class.students[name].id+"/erase", nil, teacher...)
-		var erased openapi.Student
+		var erased client.Student
 		resp.JSON(t, &erased)
 		want := map[int]string{0: "Erased student 1", 1: "Erased student 2", 2: "Erased student 1"}[i]
 		if resp.StatusCode != http.StatusOK || erased.Name != want {
@@ -75,7 +75,7 @@ func TestEraseRemovedStudent(t *testing.T) {
 	if string(everywhere["history"]) != string(historyBefore) {
 		t.Errorf("the history changed:\n%s\n%s", historyBefore, everywhere["history"])
 	}
-	var statsErased openapi.ClassroomStats
+	var statsErased client.ClassroomStats
 	h.Get("/v1/classrooms/"+class.id+"/stats", teacher...).JSON(t, &statsErased)
 	if a, b := mustJSON(t, statsRemoved), mustJSON(t, statsErased); a != b {
 		t.Errorf("erasing changed the statistics:\n%s\n%s", a, b)
@@ -85,7 +85,7 @@ func TestEraseRemovedStudent(t *testing.T) {
 // actFirstLegal has the token's seat take the first of its legal actions.
 func (h *gamesHarness) actFirstLegal(t *testing.T, game, token string) {
 	t.Helper()
-	var legal openapi.LegalActions
+	var legal client.LegalActions
 	h.Get("/v1/games/"+game+"/legal-actions", bearer(token)...).JSON(t, &legal)
 	var entries []struct {
 		Action json.RawMessage `json:"action"`

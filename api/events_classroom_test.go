@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"testing"
 
+	"primegames.dev/client"
 	"primegames/api/apitest"
-	"primegames/api/openapi"
 )
 
 // The teacher's classroom stream: every game of the class on one stream, games created after it
@@ -45,7 +45,7 @@ func TestClassroomEventStream(t *testing.T) {
 		for !want() {
 			e := s.next(t, evWait)
 			if e.Event == "end" {
-				var end openapi.GameEndEvent
+				var end client.GameEndEvent
 				if err := json.Unmarshal([]byte(e.Data), &end); err != nil {
 					t.Fatal(err)
 				}
@@ -75,7 +75,7 @@ func TestClassroomEventStream(t *testing.T) {
 			if en.Random == nil {
 				t.Errorf("entry %v: the teacher sees everything, random values included", k)
 			}
-			var out openapi.PrimedOutcome
+			var out client.PrimedOutcome
 			if err := json.Unmarshal(en.Outcome, &out); err != nil {
 				t.Fatal(err)
 			}
@@ -168,7 +168,7 @@ func (r *evClassroom) newGame(ids ...string) *evGame {
 	if resp.StatusCode != http.StatusCreated {
 		t.Fatalf("classroom games = %d: %s", resp.StatusCode, resp.Body)
 	}
-	var out openapi.ClassroomGames
+	var out client.ClassroomGames
 	resp.JSON(t, &out)
 	if len(out.Games) != 1 {
 		t.Fatalf("%d games", len(out.Games))

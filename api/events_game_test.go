@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"primegames/api/openapi"
+	"primegames.dev/client"
 )
 
 // A game's event stream as its players and watchers see it: every entry once and in order across
@@ -76,7 +76,7 @@ func TestEventStreamAcrossInstancesInOrderExactlyOnce(t *testing.T) {
 	if e.Event != "end" || e.ID != "" {
 		t.Fatalf("after the last entry: %+v, want an end event without id", e)
 	}
-	var end openapi.GameEndEvent
+	var end client.GameEndEvent
 	if err := json.Unmarshal([]byte(e.Data), &end); err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +125,7 @@ func TestEventStreamRedactsPerSubscriber(t *testing.T) {
 			if en.Seq != seq {
 				t.Fatalf("viewer %d: seq %d, want %d", viewer, en.Seq, seq)
 			}
-			var out openapi.PrimedOutcome
+			var out client.PrimedOutcome
 			if err := json.Unmarshal(en.Outcome, &out); err != nil {
 				t.Fatal(err)
 			}
@@ -159,7 +159,7 @@ func TestEventStreamRedactsPerSubscriber(t *testing.T) {
 	}
 	for viewer, s := range streams {
 		e := s.next(t, evWait)
-		var end openapi.GameEndEvent
+		var end client.GameEndEvent
 		if err := json.Unmarshal([]byte(e.Data), &end); err != nil || e.Event != "end" {
 			t.Fatalf("viewer %d after abort: %+v (%v)", viewer, e, err)
 		}
@@ -181,8 +181,8 @@ func TestEventStreamRedactsPerSubscriber(t *testing.T) {
 		if !ok {
 			continue
 		}
-		var a openapi.GameEvent
-		var out openapi.PrimedOutcome
+		var a client.GameEvent
+		var out client.PrimedOutcome
 		if json.Unmarshal([]byte(data), &a) != nil || json.Unmarshal(a.Entry.Outcome, &out) != nil {
 			t.Fatalf("bad event %q", b)
 		}
@@ -211,7 +211,7 @@ func TestEventStreamFromLobbyThroughStart(t *testing.T) {
 	if resp.StatusCode != http.StatusCreated {
 		t.Fatalf("create lobby = %d: %s", resp.StatusCode, resp.Body)
 	}
-	var lobby openapi.CreatedGame
+	var lobby client.CreatedGame
 	resp.JSON(t, &lobby)
 	path := "/v1/games/" + lobby.Game.Id.String()
 	stream := openEvStream(t, c.b.URL, path+"/events?access_token="+url.QueryEscape(lobby.CreatorToken))
@@ -222,7 +222,7 @@ func TestEventStreamFromLobbyThroughStart(t *testing.T) {
 			t.Fatalf("join = %d: %s", resp.StatusCode, resp.Body)
 		}
 		if i == 0 {
-			var j openapi.JoinedGame
+			var j client.JoinedGame
 			resp.JSON(t, &j)
 			seat0 = j.Seat.Token
 		}
@@ -238,7 +238,7 @@ func TestEventStreamFromLobbyThroughStart(t *testing.T) {
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("start = %d: %s", resp.StatusCode, resp.Body)
 	}
-	var started openapi.Game
+	var started client.Game
 	resp.JSON(t, &started)
 	a, en := stream.next(t, evWait).action(t)
 	if en.Seq != 0 || a.Version != started.Version || a.Status != "active" {

@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"primegames.dev/client"
 	"primegames/api"
 	"primegames/api/apitest"
-	"primegames/api/openapi"
 	"primegames/play"
 	"primegames/repo"
 	"primegames/repo/repotest"
@@ -82,7 +82,7 @@ type evGame struct {
 	tokens  []string
 	kind    string
 	toAct   int
-	status  openapi.GameStatus
+	status  client.GameStatus
 	seq     int64
 	version int64
 	rng     *rand.Rand
@@ -101,7 +101,7 @@ func newEvGame(t testing.TB, s *apitest.Server, kind string, options any, player
 	if resp.StatusCode != http.StatusCreated {
 		t.Fatalf("create = %d: %s", resp.StatusCode, resp.Body)
 	}
-	var c openapi.CreatedGame
+	var c client.CreatedGame
 	resp.JSON(t, &c)
 	g := &evGame{t: t, s: s, id: c.Game.Id.String(), creator: c.CreatorToken, kind: kind, rng: rand.New(rand.NewPCG(seed, 7)),
 		posted: map[int64]json.RawMessage{}, versions: map[int64]int64{0: c.Game.Version}}
@@ -112,7 +112,7 @@ func newEvGame(t testing.TB, s *apitest.Server, kind string, options any, player
 	return g
 }
 
-func (g *evGame) update(body openapi.Game) {
+func (g *evGame) update(body client.Game) {
 	g.status, g.version = body.Status, body.Version
 	if body.Turn != nil && len(body.Turn.ToAct) == 1 {
 		g.toAct = body.Turn.ToAct[0]
@@ -128,7 +128,7 @@ func (g *evGame) play() (seq int64, sent, returned time.Time) {
 	if g.status != "active" {
 		g.t.Fatalf("game %s is %s", g.id, g.status)
 	}
-	var legal openapi.LegalActions
+	var legal client.LegalActions
 	var actions []json.RawMessage
 	g.s.Get(g.path("/legal-actions"), bearer(g.tokens[g.toAct])...).JSON(g.t, &legal)
 	if err := json.Unmarshal(legal.Actions, &actions); err != nil {
@@ -145,7 +145,7 @@ func (g *evGame) play() (seq int64, sent, returned time.Time) {
 	if resp.StatusCode != http.StatusCreated {
 		g.t.Fatalf("POST action %s = %d: %s", pick.Action, resp.StatusCode, resp.Body)
 	}
-	var res openapi.ActionResult
+	var res client.ActionResult
 	resp.JSON(g.t, &res)
 	g.update(res.Game)
 	g.seq = res.Entry.Seq
@@ -161,12 +161,12 @@ type evEvent struct {
 }
 
 // action decodes an `action` event, returning it and its entry.
-func (e evEvent) action(t testing.TB) (openapi.GameEvent, openapi.HistoryEntry) {
+func (e evEvent) action(t testing.TB) (client.GameEvent, client.HistoryEntry) {
 	t.Helper()
 	if e.Event != "action" {
 		t.Fatalf("event %q (%s), want action", e.Event, e.Data)
 	}
-	var a openapi.GameEvent
+	var a client.GameEvent
 	if err := json.Unmarshal([]byte(e.Data), &a); err != nil {
 		t.Fatalf("action data: %v: %s", err, e.Data)
 	}

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"primegames.dev/client"
 	"primegames/api/apitest"
-	"primegames/api/openapi"
 	"primegames/play/playclock"
 )
 
@@ -77,12 +77,12 @@ func (pe *playerEvents) acted(g *evGame) {
 
 // read takes events from s until every expected one has come, failing on any other and on any
 // that comes twice; it returns the events read.
-func (pe *playerEvents) read(s *evStream) []openapi.PlayerEvent {
+func (pe *playerEvents) read(s *evStream) []client.PlayerEvent {
 	pe.t.Helper()
-	var read []openapi.PlayerEvent
+	var read []client.PlayerEvent
 	for !pe.caught() {
 		e := s.next(pe.t, evWait)
-		var data openapi.PlayerEvent
+		var data client.PlayerEvent
 		if err := json.Unmarshal([]byte(e.Data), &data); err != nil {
 			pe.t.Fatalf("event %s: %v: %s", e.Event, err, e.Data)
 		}
@@ -195,7 +195,7 @@ func TestMyEventStreamOfAStudent(t *testing.T) {
 	events.expect(g2.id, g2.seq, "game_ended")
 	for _, data := range events.read(stream) {
 		switch {
-		case data.Event != openapi.GameEnded:
+		case data.Event != client.GameEnded:
 		case data.GameId.String() == g1.id:
 			if data.Status != "finished" || data.Winners == nil || !slices.Equal(*data.Winners, []int{events.seatOf[g1.id]}) {
 				t.Errorf("g1 ended %s with winners %v, want Ada's seat %d", data.Status, data.Winners, events.seatOf[g1.id])
@@ -258,7 +258,7 @@ func classroomLobby(t *testing.T, s *apitest.Server, room *evClassroom, tokens .
 	if resp.StatusCode != http.StatusCreated {
 		t.Fatalf("lobby = %d: %s", resp.StatusCode, resp.Body)
 	}
-	var created openapi.CreatedGame
+	var created client.CreatedGame
 	resp.JSON(t, &created)
 	g := &evGame{t: t, s: s, id: created.Game.Id.String(), creator: room.teacher, kind: "primed", rng: rand.New(rand.NewPCG(uint64(len(tokens)), 5)),
 		posted: map[int64]json.RawMessage{}, versions: map[int64]int64{}}
@@ -272,7 +272,7 @@ func classroomLobby(t *testing.T, s *apitest.Server, room *evClassroom, tokens .
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("start = %d: %s", resp.StatusCode, resp.Body)
 	}
-	var body openapi.Game
+	var body client.Game
 	resp.JSON(t, &body)
 	g.update(body)
 	return g
@@ -313,7 +313,7 @@ func TestMyEventStreamOfASeatToken(t *testing.T) {
 	if resp.StatusCode != http.StatusCreated {
 		t.Fatalf("rematch = %d: %s", resp.StatusCode, resp.Body)
 	}
-	var body openapi.Game
+	var body client.Game
 	resp.JSON(t, &body)
 	rematch := &evGame{t: t, s: c.a, id: body.Id.String(), kind: "prime-climb", rng: rand.New(rand.NewPCG(23, 5)),
 		tokens: []string{g.tokens[1], g.tokens[0]}, posted: map[int64]json.RawMessage{}, versions: map[int64]int64{}}
@@ -367,14 +367,14 @@ func TestMyEventStreamTimedOut(t *testing.T) {
 	stream := openEvStream(t, c.b.URL, "/v1/me/events", bearer(g.tokens[late])...)
 	clock.Advance(3 * time.Second)
 	e := stream.next(t, evWait)
-	var data openapi.PlayerEvent
+	var data client.PlayerEvent
 	if err := json.Unmarshal([]byte(e.Data), &data); err != nil {
 		t.Fatal(err)
 	}
 	if e.Event != "timed_out" || data.GameId.String() != g.id || data.Seat != late || data.Seq != 1 {
 		t.Fatalf("first event %s %s, want timed_out of seat %d at entry 1", e.Event, e.Data, late)
 	}
-	var entries openapi.HistoryPage
+	var entries client.HistoryPage
 	c.a.Get(g.path("/actions"), bearer(g.tokens[late])...).JSON(t, &entries)
 	if len(entries.Items) < 2 || entries.Items[1].Timeout == nil || !*entries.Items[1].Timeout {
 		t.Errorf("entry 1 is not marked as a timeout: %+v", entries.Items)

@@ -8,8 +8,8 @@ import (
 	"slices"
 	"testing"
 
+	"primegames.dev/client"
 	"primegames/api/apitest"
-	"primegames/api/openapi"
 )
 
 // A body served from the game cache is the body rendered afresh: the same headers and bytes, read a
@@ -67,11 +67,11 @@ func TestCachedGameFollowsChangesMadeElsewhere(t *testing.T) {
 	h := newGamesHarness(t)
 	other := apitest.Start(t, newServer(t, h.db))
 	class := h.newClassroom(t, "4C", "Ada", "Ben")
-	var cg openapi.CreatedGame
+	var cg client.CreatedGame
 	h.Post("/v1/games", map[string]any{"game": "prime-climb", "players": []map[string]string{
 		{"student_id": class.students["Ada"].id}, {"student_id": class.students["Ben"].id}}}, bearer(class.teacher)...).JSON(t, &cg)
 	id := cg.Game.Id.String()
-	read := func() openapi.Game { return h.game(t, id, class.teacher) }
+	read := func() client.Game { return h.game(t, id, class.teacher) }
 	before := read()
 	toAct := class.students[[]string{"Ada", "Ben"}[before.Turn.ToAct[0]]].token
 	if resp := other.Post("/v1/games/"+id+"/actions", map[string]string{"type": "roll"}, bearer(toAct)...); resp.StatusCode != http.StatusCreated {

@@ -9,8 +9,8 @@ import (
 	"sync"
 	"testing"
 
+	"primegames.dev/client"
 	"primegames/api/apitest"
-	"primegames/api/openapi"
 	"primegames/play"
 	"primegames/repo"
 	"primegames/repo/repotest"
@@ -29,18 +29,18 @@ func newGamesHarness(t *testing.T) *gamesHarness {
 
 func bearer(token string) []string { return []string{"Authorization", "Bearer " + token} }
 
-func (h *gamesHarness) create(t *testing.T, body any) openapi.CreatedGame {
+func (h *gamesHarness) create(t *testing.T, body any) client.CreatedGame {
 	t.Helper()
 	resp := h.Post("/v1/games", body)
 	if resp.StatusCode != http.StatusCreated {
 		t.Fatalf("create = %d: %s", resp.StatusCode, resp.Body)
 	}
-	var c openapi.CreatedGame
+	var c client.CreatedGame
 	resp.JSON(t, &c)
 	return c
 }
 
-func (h *gamesHarness) game(t *testing.T, id, token string) openapi.Game {
+func (h *gamesHarness) game(t *testing.T, id, token string) client.Game {
 	t.Helper()
 	var headers []string
 	if token != "" {
@@ -50,7 +50,7 @@ func (h *gamesHarness) game(t *testing.T, id, token string) openapi.Game {
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("GET game = %d: %s", resp.StatusCode, resp.Body)
 	}
-	var g openapi.Game
+	var g client.Game
 	resp.JSON(t, &g)
 	return g
 }
@@ -60,13 +60,13 @@ func (h *gamesHarness) act(t *testing.T, id, token string, action any, headers .
 	return h.Post("/v1/games/"+id+"/actions", action, append(bearer(token), headers...)...)
 }
 
-func newPrimedGame(t *testing.T, h *gamesHarness) openapi.CreatedGame {
+func newPrimedGame(t *testing.T, h *gamesHarness) client.CreatedGame {
 	t.Helper()
 	return h.create(t, map[string]any{"game": "primed", "players": []map[string]string{{"name": "Ada"}, {"name": "Ben"}}})
 }
 
 // tokenToAct returns the token of the seat whose turn it is.
-func tokenToAct(t *testing.T, h *gamesHarness, c openapi.CreatedGame) (string, int) {
+func tokenToAct(t *testing.T, h *gamesHarness, c client.CreatedGame) (string, int) {
 	t.Helper()
 	g := h.game(t, c.Game.Id.String(), "")
 	if g.Turn == nil || len(g.Turn.ToAct) != 1 {
@@ -103,7 +103,7 @@ func TestCreateGameStartsAtOnceWithTokens(t *testing.T) {
 		t.Error("a token is stored in plain text")
 	}
 	// The start (PC-2 roll-off) is history entry 0.
-	var page openapi.HistoryPage
+	var page client.HistoryPage
 	h.Get("/v1/games/"+c.Game.Id.String()+"/actions").JSON(t, &page)
 	if len(page.Items) != 1 || page.Items[0].Seq != 0 || page.Items[0].Seat != nil || string(page.Items[0].Action) != `{"type":"start"}` {
 		t.Fatalf("history after start = %+v", page.Items)
@@ -165,7 +165,7 @@ func TestLobbyJoinStartFlow(t *testing.T) {
 		return h.Post("/v1/games/"+id+"/players", map[string]string{"name": name})
 	}
 
-	var ada openapi.JoinedGame
+	var ada client.JoinedGame
 	resp := join("Ada")
 	if resp.StatusCode != http.StatusCreated {
 		t.Fatalf("join = %d: %s", resp.StatusCode, resp.Body)
@@ -191,7 +191,7 @@ func TestLobbyJoinStartFlow(t *testing.T) {
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("start = %d: %s", resp.StatusCode, resp.Body)
 	}
-	var started openapi.Game
+	var started client.Game
 	resp.JSON(t, &started)
 	if started.Status != "active" || started.SeatCount != 2 || started.Turn == nil {
 		t.Fatalf("started = %+v", started)
@@ -211,7 +211,7 @@ func TestLobbyJoinStartFlow(t *testing.T) {
 		t.Errorf("join a full lobby: %+v", p)
 	}
 
-	var list openapi.GameList
+	var list client.GameList
 	h.Get("/v1/games?status=lobby").JSON(t, &list)
 	if len(list.Items) != 1 || list.Items[0].Id != full.Game.Id || list.Items[0].Players[0] != "Solo" {
 		t.Errorf("lobby list = %+v", list.Items)
@@ -446,7 +446,7 @@ func TestAbortByCreatorOnly(t *testing.T) {
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("abort = %d %s", resp.StatusCode, resp.Body)
 	}
-	var g openapi.Game
+	var g client.Game
 	resp.JSON(t, &g)
 	if g.Status != "aborted" {
 		t.Errorf("status = %s", g.Status)
@@ -459,7 +459,7 @@ func TestAbortByCreatorOnly(t *testing.T) {
 		t.Errorf("act in an aborted game = %d %s", resp.StatusCode, resp.Body)
 	}
 	// Once over, everything is visible (PR-8): every hand and the recorded random values.
-	var page openapi.HistoryPage
+	var page client.HistoryPage
 	h.Get("/v1/games/"+c.Game.Id.String()+"/actions").JSON(t, &page)
 	if len(page.Items) == 0 || page.Items[0].Random == nil || len(*page.Items[0].Random) == 0 {
 		t.Errorf("the start's random values should be shown once the game is over: %+v", page.Items)
@@ -469,7 +469,7 @@ func TestAbortByCreatorOnly(t *testing.T) {
 func TestBoardAndScores(t *testing.T) {
 	t.Parallel()
 	h := newGamesHarness(t)
-	var board openapi.PrimeClimbBoard
+	var board client.PrimeClimbBoard
 	h.Get("/v1/boards/prime-climb").JSON(t, &board)
 	if len(board.Squares) != 102 || board.Squares[12].Number != 12 || fmt.Sprint(board.Squares[12].Factors) != "[2 2 3]" {
 		t.Fatalf("board = %d squares, 12 = %+v", len(board.Squares), board.Squares[12])
@@ -481,7 +481,7 @@ func TestBoardAndScores(t *testing.T) {
 		}
 	}
 	c := newPrimedGame(t, h)
-	var scores openapi.Scores
+	var scores client.Scores
 	h.Get("/v1/games/"+c.Game.Id.String()+"/scores").JSON(t, &scores)
 	if scores.Game != "primed" || scores.Status != "active" || len(scores.Scores) < 10 {
 		t.Errorf("scores = %+v", scores)

@@ -11,13 +11,13 @@ import (
 	"sync"
 	"testing"
 
+	"primegames.dev/client"
 	"primegames/api/apitest"
-	"primegames/api/openapi"
 	"primegames/domain/games"
 	"primegames/domain/games/gametest/tinygame"
 )
 
-var reviewLabels = []openapi.ReviewLabel{"best", "good", "inaccuracy", "mistake", "blunder"}
+var reviewLabels = []client.ReviewLabel{"best", "good", "inaccuracy", "mistake", "blunder"}
 
 // takeOne is the tiny game's best first action from a pile of 7: it leaves 6, a multiple of 3.
 const takeOne, takeTwo = `{"type":"take","count":1}`, `{"type":"take","count":2}`
@@ -32,7 +32,7 @@ func TestHintsAndReviewOfAClassroomGame(t *testing.T) {
 	tg := &tinyTable{t: t, s: s}
 	class := newClassroomOn(t, s, "Hinted class", "Ada", "Ben")
 	teacher := bearer(class.teacher)
-	var created openapi.ClassroomGames
+	var created client.ClassroomGames
 	tg.expect(s.Post("/v1/classrooms/"+class.id+"/games", map[string]any{"game": "tiny", "group_size": 2, "options": map[string]any{"pile": 7}}, teacher...),
 		http.StatusCreated, &created)
 	game := created.Games[0]
@@ -58,7 +58,7 @@ func TestHintsAndReviewOfAClassroomGame(t *testing.T) {
 	refused(s.Get(path+"/hint", teacher...), http.StatusForbidden, "forbidden")
 	refused(s.Get(path+"/hint"), http.StatusNotFound, "game_not_found")
 
-	var hint, again openapi.Hint
+	var hint, again client.Hint
 	tg.expect(s.Get(path+"/hint", bearer(tokenOf[first])...), http.StatusOK, &hint)
 	tg.expect(s.Get(path+"/hint", bearer(tokenOf[first])...), http.StatusOK, &again)
 	if !jsonEqual(hint.Action, []byte(takeOne)) || hint.Seat != first || hint.Seq != 1 || hint.Version != game.Version || hint.Explanation == "" {
@@ -69,10 +69,10 @@ func TestHintsAndReviewOfAClassroomGame(t *testing.T) {
 	}
 
 	// The first player blunders: taking 2 leaves 5, from which the other wins.
-	var result openapi.ActionResult
+	var result client.ActionResult
 	tg.expect(s.Post(path+"/actions", json.RawMessage(takeTwo), bearer(tokenOf[first])...), http.StatusCreated, &result)
 	refused(s.Get(path+"/review", bearer(tokenOf[first])...), http.StatusForbidden, "forbidden")
-	var during openapi.Review
+	var during client.Review
 	tg.expect(s.Get(path+"/review", teacher...), http.StatusOK, &during)
 	if during.Final || len(during.Entries) != 1 {
 		t.Fatalf("review during play = %+v, want one entry, not final", during)
@@ -94,7 +94,7 @@ func TestHintsAndReviewOfAClassroomGame(t *testing.T) {
 	}
 	refused(s.Get(path+"/hint", bearer(tokenOf[first])...), http.StatusConflict, "game_over")
 
-	var final openapi.Review
+	var final client.Review
 	tg.expect(s.Get(path+"/review", bearer(tokenOf[first])...), http.StatusOK, &final)
 	actions := int(result.Entry.Seq)
 	if !final.Final || len(final.Entries) != actions || len(final.Seats) != 2 {
@@ -110,10 +110,10 @@ func TestHintsAndReviewOfAClassroomGame(t *testing.T) {
 		}
 	}
 
-	var stats openapi.ClassroomStats
+	var stats client.ClassroomStats
 	tg.expect(s.Get("/v1/classrooms/"+class.id+"/stats", teacher...), http.StatusOK, &stats)
 	for _, st := range stats.Students {
-		seat := slices.IndexFunc(final.Seats, func(r openapi.ReviewSummary) bool { return studentOf[r.Seat] == st.StudentId.String() })
+		seat := slices.IndexFunc(final.Seats, func(r client.ReviewSummary) bool { return studentOf[r.Seat] == st.StudentId.String() })
 		summary := final.Seats[seat]
 		tiny := st.Games["tiny"].Review
 		if st.HintsUsed != summary.HintsUsed || st.JudgedActions != summary.Judged || *st.Accuracy != *summary.Accuracy ||
@@ -147,7 +147,7 @@ func TestAFinishedGamesReviewIsPublicAndKept(t *testing.T) {
 	t.Parallel()
 	s := startHosting(t, tinygame.Kind)
 	tg := &tinyTable{t: t, s: s}
-	var created openapi.CreatedGame
+	var created client.CreatedGame
 	tg.expect(s.Post("/v1/games", map[string]any{"game": "tiny", "options": map[string]any{"pile": 4},
 		"players": []map[string]string{{"name": "Ada"}, {"name": "Ben"}}}), http.StatusCreated, &created)
 	path := "/v1/games/" + created.Game.Id.String()
@@ -159,7 +159,7 @@ func TestAFinishedGamesReviewIsPublicAndKept(t *testing.T) {
 	game := created.Game
 	for game.Status == "active" {
 		seat := game.Turn.ToAct[0]
-		var result openapi.ActionResult
+		var result client.ActionResult
 		tg.expect(s.Post(path+"/actions", json.RawMessage(takeOne), bearer(created.Seats[seat].Token)...), http.StatusCreated, &result)
 		game = result.Game
 	}
@@ -180,7 +180,7 @@ func TestAFinishedGamesReviewIsPublicAndKept(t *testing.T) {
 	if bodies[0] == nil || !bytes.Equal(bodies[0], bodies[1]) || !bytes.Equal(bodies[0], later.Body) {
 		t.Fatalf("the kept review changed:\n%s\n%s\n%s", bodies[0], bodies[1], later.Body)
 	}
-	var review openapi.Review
+	var review client.Review
 	later.JSON(t, &review)
 	if !review.Final || len(review.Entries) != 4 {
 		t.Errorf("review of four takes of one: %s", later.Body)
@@ -200,7 +200,7 @@ func TestAKindWithoutAnAdvisorOffersNoHintsNorReview(t *testing.T) {
 	unadvised.Advisor = nil
 	s := startHosting(t, unadvised)
 	tg := &tinyTable{t: t, s: s}
-	var created openapi.CreatedGame
+	var created client.CreatedGame
 	tg.expect(s.Post("/v1/games", map[string]any{"game": "tiny", "players": []map[string]string{{"name": "Ada"}, {"name": "Ben"}}}),
 		http.StatusCreated, &created)
 	path := "/v1/games/" + created.Game.Id.String()
@@ -232,7 +232,7 @@ func TestEveryAdvisedKindReviewsARandomGame(t *testing.T) {
 		}
 		t.Run(kind.Name(), func(t *testing.T) {
 			tg := &tinyTable{t: t, s: s}
-			var created openapi.CreatedGame
+			var created client.CreatedGame
 			tg.expect(s.Post("/v1/games", map[string]any{"game": kind.Name(), "players": []map[string]string{{"name": "Ada"}, {"name": "Ben"}}}),
 				http.StatusCreated, &created)
 			path := "/v1/games/" + created.Game.Id.String()
@@ -243,7 +243,7 @@ func TestEveryAdvisedKindReviewsARandomGame(t *testing.T) {
 			for n := 0; n < 40 && game.Status == "active"; n++ {
 				seat := game.Turn.ToAct[0]
 				token := bearer(created.Seats[seat].Token)
-				var legal openapi.LegalActions
+				var legal client.LegalActions
 				tg.expect(s.Get(path+"/legal-actions", token...), http.StatusOK, &legal)
 				var entries []struct{ Action json.RawMessage }
 				if err := json.Unmarshal(legal.Actions, &entries); err != nil || len(entries) == 0 {
@@ -254,14 +254,14 @@ func TestEveryAdvisedKindReviewsARandomGame(t *testing.T) {
 					actions[i] = e.Action
 				}
 				if n < 2 {
-					var hint, again openapi.Hint
+					var hint, again client.Hint
 					tg.expect(s.Get(path+"/hint", token...), http.StatusOK, &hint)
 					tg.expect(s.Get(path+"/hint", token...), http.StatusOK, &again)
 					if !containsJSON(actions, hint.Action) || !jsonEqual(hint.Action, again.Action) {
 						t.Errorf("hint %s, then %s, among %s", hint.Action, again.Action, legal.Actions)
 					}
 				}
-				var result openapi.ActionResult
+				var result client.ActionResult
 				tg.expect(s.Post(path+"/actions", actions[rng.IntN(len(actions))], token...), http.StatusCreated, &result)
 				legalAt[result.Entry.Seq], played[result.Entry.Seq] = actions, result.Entry.Action
 				game = result.Game
@@ -269,7 +269,7 @@ func TestEveryAdvisedKindReviewsARandomGame(t *testing.T) {
 			if game.Status == "active" {
 				tg.expect(s.Post(path+"/abort", nil, bearer(created.CreatorToken)...), http.StatusOK, nil)
 			}
-			var review openapi.Review
+			var review client.Review
 			tg.expect(s.Get(path+"/review"), http.StatusOK, &review)
 			judged := 0
 			for _, e := range review.Entries {
@@ -338,7 +338,7 @@ func TestClassStatisticsMakeAtMostTenReviewsARequest(t *testing.T) {
 	}
 	const finished = 12
 	for range finished {
-		var created openapi.ClassroomGames
+		var created client.ClassroomGames
 		tg.expect(s.Post("/v1/classrooms/"+class.id+"/games", map[string]any{"game": "tiny", "group_size": 2, "options": map[string]any{"pile": 1}}, teacher...),
 			http.StatusCreated, &created)
 		game := created.Games[0]
@@ -346,7 +346,7 @@ func TestClassStatisticsMakeAtMostTenReviewsARequest(t *testing.T) {
 		tg.expect(s.Post("/v1/games/"+game.Id.String()+"/actions", json.RawMessage(takeOne), bearer(mover)...), http.StatusCreated, nil)
 	}
 	for _, want := range []struct{ pending, judged int }{{finished - 10, 10}, {0, finished}} {
-		var stats openapi.ClassroomStats
+		var stats client.ClassroomStats
 		tg.expect(s.Get("/v1/classrooms/"+class.id+"/stats", teacher...), http.StatusOK, &stats)
 		if stats.ReviewsPending != want.pending || stats.Class.JudgedActions != want.judged {
 			t.Errorf("%d pending, %d judged; want %d and %d", stats.ReviewsPending, stats.Class.JudgedActions, want.pending, want.judged)

@@ -15,8 +15,8 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"primegames"
+	"primegames.dev/client"
 	"primegames/api/apitest"
-	"primegames/api/openapi"
 )
 
 // getRoutes is one request for every GET operation of the contract, with its path parameters
@@ -163,7 +163,7 @@ func TestGzipForJSONNDJSONAndCSV(t *testing.T) {
 	seat := bearer(c.Seats[0].Token)
 	game := "/v1/games/" + c.Game.Id.String()
 	for range 6 { // a history of a few entries
-		var legal openapi.LegalActions
+		var legal client.LegalActions
 		turn := h.game(t, c.Game.Id.String(), "").Turn.ToAct[0]
 		h.Get(game+"/legal-actions", bearer(c.Seats[turn].Token)...).JSON(t, &legal)
 		var actions []struct{ Action json.RawMessage }

@@ -5,7 +5,7 @@ import (
 	"net/http"
 	"testing"
 
-	"primegames/api/openapi"
+	"primegames.dev/client"
 )
 
 // randomKey is an Idempotency-Key as a client should make one: 128 random bits.
@@ -58,7 +58,7 @@ func TestIdempotencyKeyOfAnIdentifiedCallerIsTheirsAlone(t *testing.T) {
 	class := h.newClassroom(t, "4C", "Ada", "Ben")
 	ada, ben := class.students["Ada"], class.students["Ben"]
 	lobby := map[string]any{"game": "primed", "public": true, "seats": 2}
-	var games [2]openapi.CreatedGame
+	var games [2]client.CreatedGame
 	for i, token := range []string{ada.token, ben.token} {
 		resp := h.Post("/v1/games", lobby, append(bearer(token), "Idempotency-Key", "k1")...)
 		retry := h.Post("/v1/games", lobby, append(bearer(token), "Idempotency-Key", "k1")...)

@@ -4,18 +4,18 @@ import (
 	"net/http"
 	"testing"
 
+	"primegames.dev/client"
 	"primegames/api/apitest"
-	"primegames/api/openapi"
 	"primegames/repo/repotest"
 )
 
-func join(t *testing.T, s *apitest.Server, id, name string) openapi.JoinedGame {
+func join(t *testing.T, s *apitest.Server, id, name string) client.JoinedGame {
 	t.Helper()
 	resp := s.Post("/v1/games/"+id+"/players", map[string]string{"name": name})
 	if resp.StatusCode != http.StatusCreated {
 		t.Fatalf("%s joins = %d: %s", name, resp.StatusCode, resp.Body)
 	}
-	var j openapi.JoinedGame
+	var j client.JoinedGame
 	resp.JSON(t, &j)
 	return j
 }
@@ -33,7 +33,7 @@ func TestLeaveALobbyOpensTheSeat(t *testing.T) {
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("Ada leaves = %d: %s", resp.StatusCode, resp.Body)
 	}
-	var g openapi.Game
+	var g client.Game
 	resp.JSON(t, &g)
 	if len(g.Seats) != 1 || g.Seats[0].Name != "Ben" || g.Seats[0].Seat != 0 || g.You.Seat != nil || g.Version != ben.Game.Version+1 {
 		t.Fatalf("after Ada left: seats %+v, you %+v, version %d; want Ben alone in seat 0 at version %d", g.Seats, g.You, g.Version, ben.Game.Version+1)
@@ -41,7 +41,7 @@ func TestLeaveALobbyOpensTheSeat(t *testing.T) {
 	if resp := s.Get("/v1/games/"+id, bearer(ada.Seat.Token)...); resp.StatusCode != http.StatusUnauthorized {
 		t.Errorf("Ada's token after she left = %d, want 401", resp.StatusCode)
 	}
-	var seen openapi.Game
+	var seen client.Game
 	s.Get("/v1/games/"+id, bearer(ben.Seat.Token)...).JSON(t, &seen)
 	if seen.You.Seat == nil || *seen.You.Seat != 0 {
 		t.Errorf("Ben's token after Ada left: you %+v, want seat 0", seen.You)

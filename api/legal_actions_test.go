@@ -6,17 +6,17 @@ import (
 	"strings"
 	"testing"
 
-	"primegames/api/openapi"
+	"primegames.dev/client"
 )
 
 // legalActions reads the legal actions of token's seat.
-func (h *gamesHarness) legalActions(t *testing.T, id, token string) openapi.LegalActions {
+func (h *gamesHarness) legalActions(t *testing.T, id, token string) client.LegalActions {
 	t.Helper()
 	resp := h.Get("/v1/games/"+id+"/legal-actions", bearer(token)...)
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("GET legal-actions = %d: %s", resp.StatusCode, resp.Body)
 	}
-	var l openapi.LegalActions
+	var l client.LegalActions
 	resp.JSON(t, &l)
 	return l
 }
@@ -40,7 +40,7 @@ func TestLegalActionsOfASeatWhoseTurnItIsNotSayWhoseTurnItIs(t *testing.T) {
 		if !slices.Equal(l.ToAct, toAct) || string(l.Actions) != "[]" {
 			t.Errorf("%s, waiting seat: to_act %v actions %s, want %v and []", kind, l.ToAct, l.Actions, toAct)
 		}
-		if l.Reason == nil || *l.Reason != openapi.NotYourTurn || l.Detail == nil || !strings.Contains(*l.Detail, names[mover]) {
+		if l.Reason == nil || *l.Reason != client.NotYourTurn || l.Detail == nil || !strings.Contains(*l.Detail, names[mover]) {
 			t.Errorf("%s, waiting seat: reason %v detail %v, want not_your_turn naming %s", kind, l.Reason, l.Detail, names[mover])
 		}
 
@@ -61,13 +61,13 @@ func TestLegalActionsOutsidePlaySayTheGameIsNotActive(t *testing.T) {
 	if resp.StatusCode != http.StatusCreated {
 		t.Fatalf("join = %d: %s", resp.StatusCode, resp.Body)
 	}
-	var joined openapi.JoinedGame
+	var joined client.JoinedGame
 	resp.JSON(t, &joined)
 
 	check := func(when string) {
 		t.Helper()
 		l := h.legalActions(t, id, joined.Seat.Token)
-		if len(l.ToAct) != 0 || string(l.Actions) != "[]" || l.Reason == nil || *l.Reason != openapi.GameNotActive || l.Detail == nil || *l.Detail == "" {
+		if len(l.ToAct) != 0 || string(l.Actions) != "[]" || l.Reason == nil || *l.Reason != client.GameNotActive || l.Detail == nil || *l.Detail == "" {
 			t.Errorf("%s: to_act %v actions %s reason %v detail %v, want nobody, none and game_not_active", when, l.ToAct, l.Actions, l.Reason, l.Detail)
 		}
 	}

@@ -5,27 +5,27 @@ import (
 	"slices"
 	"testing"
 
+	"primegames.dev/client"
 	"primegames/api/apitest"
-	"primegames/api/openapi"
 )
 
-func (h *gamesHarness) me(t *testing.T, token string) openapi.Me {
+func (h *gamesHarness) me(t *testing.T, token string) client.Me {
 	t.Helper()
 	return meOn(t, h.Server, token)
 }
 
-func meOn(t *testing.T, s *apitest.Server, token string) openapi.Me {
+func meOn(t *testing.T, s *apitest.Server, token string) client.Me {
 	t.Helper()
 	resp := s.Get("/v1/me", bearer(token)...)
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("GET /v1/me = %d: %s", resp.StatusCode, resp.Body)
 	}
-	var me openapi.Me
+	var me client.Me
 	resp.JSON(t, &me)
 	return me
 }
 
-func mayDo(me openapi.Me, what openapi.MeMay) bool { return slices.Contains(me.May, what) }
+func mayDo(me client.Me, what client.MeMay) bool { return slices.Contains(me.May, what) }
 
 // GET /v1/me names each kind of token with whose it is and what it may do.
 func TestMeNamesEachKindOfToken(t *testing.T) {
@@ -35,33 +35,33 @@ func TestMeNamesEachKindOfToken(t *testing.T) {
 	gameID := game.Game.Id
 
 	seat := h.me(t, game.Seats[1].Token)
-	if seat.Kind != openapi.MeKindSeat || seat.Games == nil || len(*seat.Games) != 1 ||
+	if seat.Kind != client.MeKindSeat || seat.Games == nil || len(*seat.Games) != 1 ||
 		(*seat.Games)[0].GameId != gameID || (*seat.Games)[0].Seat == nil || *(*seat.Games)[0].Seat != 1 {
 		t.Errorf("seat 1's token: %+v, want kind seat with game %s seat 1", seat, gameID)
 	}
-	if !mayDo(seat, openapi.MeMayAct) || mayDo(seat, openapi.MeMayAbort) || seat.ExpiresAt != nil {
+	if !mayDo(seat, client.MeMayAct) || mayDo(seat, client.MeMayAbort) || seat.ExpiresAt != nil {
 		t.Errorf("seat token may %v (expires %v), want act and not abort, no expiry", seat.May, seat.ExpiresAt)
 	}
 
 	creator := h.me(t, game.CreatorToken)
-	if creator.Kind != openapi.MeKindCreator || creator.Games == nil || len(*creator.Games) != 1 ||
+	if creator.Kind != client.MeKindCreator || creator.Games == nil || len(*creator.Games) != 1 ||
 		(*creator.Games)[0].GameId != gameID || (*creator.Games)[0].Seat != nil {
 		t.Errorf("creator token: %+v, want kind creator of game %s without a seat", creator, gameID)
 	}
-	if !mayDo(creator, openapi.MeMayAbort) || mayDo(creator, openapi.MeMayAct) {
+	if !mayDo(creator, client.MeMayAbort) || mayDo(creator, client.MeMayAct) {
 		t.Errorf("creator token may %v, want abort and not act", creator.May)
 	}
 
 	class := h.newClassroom(t, "4A", "Ada")
 	teacher := h.me(t, class.teacher)
-	if teacher.Kind != openapi.MeKindTeacher || teacher.ClassroomId == nil || teacher.ClassroomId.String() != class.id ||
-		teacher.StudentId != nil || teacher.Games != nil || !mayDo(teacher, openapi.MeMayRunClassroom) || !mayDo(teacher, openapi.MeMaySeeEverything) {
+	if teacher.Kind != client.MeKindTeacher || teacher.ClassroomId == nil || teacher.ClassroomId.String() != class.id ||
+		teacher.StudentId != nil || teacher.Games != nil || !mayDo(teacher, client.MeMayRunClassroom) || !mayDo(teacher, client.MeMaySeeEverything) {
 		t.Errorf("teacher token: %+v, want kind teacher of classroom %s who runs it", teacher, class.id)
 	}
 	ada := class.students["Ada"]
 	student := h.me(t, ada.token)
-	if student.Kind != openapi.MeKindStudent || student.ClassroomId == nil || student.ClassroomId.String() != class.id ||
-		student.StudentId == nil || student.StudentId.String() != ada.id || !mayDo(student, openapi.MeMayAct) || mayDo(student, openapi.MeMayRunClassroom) {
+	if student.Kind != client.MeKindStudent || student.ClassroomId == nil || student.ClassroomId.String() != class.id ||
+		student.StudentId == nil || student.StudentId.String() != ada.id || !mayDo(student, client.MeMayAct) || mayDo(student, client.MeMayRunClassroom) {
 		t.Errorf("student token: %+v, want kind student %s of classroom %s", student, ada.id, class.id)
 	}
 
@@ -85,7 +85,7 @@ func TestMeNamesEachKindOfToken(t *testing.T) {
 func TestMeNamesTheAdminToken(t *testing.T) {
 	t.Parallel()
 	admin := meOn(t, adminServer(t, "operator-secret"), "operator-secret")
-	if admin.Kind != openapi.MeKindAdmin || !slices.Equal(admin.May, []openapi.MeMay{openapi.MeMayCreateClassrooms}) {
+	if admin.Kind != client.MeKindAdmin || !slices.Equal(admin.May, []client.MeMay{client.MeMayCreateClassrooms}) {
 		t.Errorf("admin token: %+v, want kind admin that may create classrooms", admin)
 	}
 }
@@ -96,9 +96,9 @@ func TestMeRefusesASeatThatLeft(t *testing.T) {
 	h := newGamesHarness(t)
 	lobby := h.create(t, map[string]any{"game": "primed", "public": true, "seats": 3})
 	resp := h.Post("/v1/games/"+lobby.Game.Id.String()+"/players", map[string]string{"name": "Ada"})
-	var joined openapi.JoinedGame
+	var joined client.JoinedGame
 	resp.JSON(t, &joined)
-	if me := h.me(t, joined.Seat.Token); me.Kind != openapi.MeKindSeat {
+	if me := h.me(t, joined.Seat.Token); me.Kind != client.MeKindSeat {
 		t.Fatalf("a joined seat: %+v", me)
 	}
 	if resp := h.Post("/v1/games/"+lobby.Game.Id.String()+"/leave", nil, bearer(joined.Seat.Token)...); resp.StatusCode/100 != 2 {

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"testing"
 
-	"primegames/api/openapi"
+	"primegames.dev/client"
 	"primegames/domain/games"
 	"primegames/play"
 )
@@ -26,7 +26,7 @@ func (h *gamesHarness) myGames(t *testing.T, token, query string, limit int) []s
 		if resp.StatusCode != http.StatusOK {
 			t.Fatalf("GET %s = %d %s", path, resp.StatusCode, resp.Body)
 		}
-		var list openapi.GameList
+		var list client.GameList
 		resp.JSON(t, &list)
 		if len(list.Items) > limit || pages > 10 {
 			t.Fatalf("GET %s: %d items on page %d", path, len(list.Items), pages)

@@ -4,8 +4,8 @@ import (
 	"net/http"
 	"testing"
 
+	"primegames.dev/client"
 	"primegames/api/apitest"
-	"primegames/api/openapi"
 )
 
 // Names that look alike, or show nothing, are refused wherever a name is given; names that are the
@@ -14,7 +14,7 @@ func TestNamesFollowTheNicknameProfile(t *testing.T) {
 	t.Parallel()
 	h := newGamesHarness(t)
 	class := h.newClassroom(t, "4C", "Ada", "Ben")
-	var room openapi.Classroom
+	var room client.Classroom
 	h.Get("/v1/classrooms/"+class.id, bearer(class.teacher)...).JSON(t, &room)
 	joinClass := func(name string) *apitest.Response {
 		return h.Post("/v1/classrooms/join", map[string]string{"join_code": room.JoinCode, "name": name})
@@ -64,7 +64,7 @@ func TestNamesFollowTheNicknameProfile(t *testing.T) {
 	}
 
 	// The name kept is the profile's form: spaces trimmed and folded, characters composed.
-	var student openapi.Student
+	var student client.Student
 	resp := h.Do(h.Request(http.MethodPatch, "/v1/classrooms/"+class.id+"/students/"+class.students["Ben"].id,
 		map[string]string{"name": "  Zoe\u0308   Li "}, bearer(class.teacher)...))
 	if resp.StatusCode != http.StatusOK {

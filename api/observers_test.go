@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"primegames.dev/client"
 	"primegames/api/apitest"
-	"primegames/api/openapi"
 	"primegames/play/playclock"
 	"primegames/repo/repotest"
 )
@@ -45,8 +45,8 @@ func TestObserverTokenWatchesAndActsOnNothing(t *testing.T) {
 	stream.close()
 
 	me := h.me(t, o.Token)
-	if me.Kind != openapi.MeKindObserver || me.GameId == nil || *me.GameId != g.Game.Id || me.ExpiresAt == nil ||
-		!slices.Equal(me.May, []openapi.MeMay{openapi.MeMayView}) {
+	if me.Kind != client.MeKindObserver || me.GameId == nil || *me.GameId != g.Game.Id || me.ExpiresAt == nil ||
+		!slices.Equal(me.May, []client.MeMay{client.MeMayView}) {
 		t.Errorf("GET /v1/me as the observer: %+v", me)
 	}
 
@@ -121,7 +121,7 @@ func TestObserverTokensAreBounded(t *testing.T) {
 	h := newGamesHarness(t)
 	g := newPrimedGame(t, h)
 	path := "/v1/games/" + g.Game.Id.String() + "/observers"
-	var first openapi.ObserverToken
+	var first client.ObserverToken
 	for i := range 20 {
 		o := mintObserver(t, h.Server, path, g.CreatorToken)
 		if i == 0 {

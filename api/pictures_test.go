@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"primegames.dev/client"
 	"primegames/api/apitest"
-	"primegames/api/openapi"
 	"primegames/domain/svg/svgtest"
 )
 
@@ -87,7 +87,7 @@ func TestBoardPictureColoursTheSquaresAsTheBoardReference(t *testing.T) {
 }
 
 // playSome plays n actions of a game, each the first legal action of the seat to act.
-func playSome(t *testing.T, h *gamesHarness, c openapi.CreatedGame, n int) {
+func playSome(t *testing.T, h *gamesHarness, c client.CreatedGame, n int) {
 	t.Helper()
 	id := c.Game.Id.String()
 	for range n {
@@ -202,7 +202,7 @@ func TestPrimeClimbPicturePutsThePawnsWhereTheViewHasThem(t *testing.T) {
 	c := h.create(t, map[string]any{"game": "prime-climb", "players": []map[string]string{{"name": "Ada"}, {"name": "Ben"}}})
 	id := c.Game.Id.String()
 	playSome(t, h, c, 6)
-	var view openapi.PrimeClimbView
+	var view client.PrimeClimbView
 	if err := json.Unmarshal(stateOf(h.game(t, id, "")), &view); err != nil {
 		t.Fatal(err)
 	}
@@ -233,7 +233,7 @@ func TestClassroomGamePictureIsForItsTeacherAndPlayers(t *testing.T) {
 	resp := h.Post("/v1/games", map[string]any{"game": "primed", "players": []map[string]string{
 		{"student_id": class.students["Ada"].id}, {"student_id": class.students["Ben"].id},
 	}}, bearer(class.teacher)...)
-	var game openapi.CreatedGame
+	var game client.CreatedGame
 	resp.JSON(t, &game)
 	id := game.Game.Id.String()
 

@@ -15,8 +15,8 @@ import (
 	"strings"
 	"testing"
 
+	"primegames.dev/client"
 	"primegames/api/apitest"
-	"primegames/api/openapi"
 	"primegames/domain/games"
 	"primegames/play"
 	"primegames/repo"
@@ -35,11 +35,11 @@ type wirePage struct {
 	NextCursor *string           `json:"next_cursor"`
 }
 
-// table is one game being played by the scripted openapi.
+// table is one game being played by the scripted client.
 type table struct {
 	t      *testing.T
 	s      *apitest.Server
-	api    *openapi.ClientWithResponses
+	api    *client.ClientWithResponses
 	db     *repo.DB
 	kind   string
 	id     string
@@ -48,7 +48,7 @@ type table struct {
 
 	version int64 // the game's version as last seen
 	seq     int64 // the last history entry's seq
-	game    openapi.Game
+	game    client.Game
 	posted  []json.RawMessage // posted[seq] is the action accepted as entry seq (nil for the start)
 }
 
@@ -110,10 +110,10 @@ func newTable(t *testing.T, s *apitest.Server, db *repo.DB, kind string, options
 func (tb *table) path(suffix string) string { return "/v1/games/" + tb.id + suffix }
 
 // gameID is the game's id as the typed client takes it.
-func (tb *table) gameID() openapi.GameID { return uuid.MustParse(tb.id) }
+func (tb *table) gameID() client.GameID { return uuid.MustParse(tb.id) }
 
 // get reads the game as token sees it.
-func (tb *table) get(token string) openapi.Game {
+func (tb *table) get(token string) client.Game {
 	tb.t.Helper()
 	resp, err := tb.api.GetGameWithResponse(context.Background(), tb.gameID(), nil, apitest.Bearer(token))
 	if err != nil || resp.JSON200 == nil {
@@ -154,7 +154,7 @@ func (tb *table) legal(seat int) []json.RawMessage {
 // checkWhyNoActions checks that a legal-actions answer says whose turn it is, and why a seat that may
 // do nothing has nothing listed: the seats to act are those of the game's turn; a seat among them
 // has actions and no reason; any other gets not_your_turn, or game_over once the game is finished.
-func (tb *table) checkWhyNoActions(seat int, l *openapi.LegalActions, actions []json.RawMessage) {
+func (tb *table) checkWhyNoActions(seat int, l *client.LegalActions, actions []json.RawMessage) {
 	tb.t.Helper()
 	var turn []int
 	if tb.game.Turn != nil {
@@ -163,12 +163,12 @@ func (tb *table) checkWhyNoActions(seat int, l *openapi.LegalActions, actions []
 	if !slices.Equal(l.ToAct, turn) && len(l.ToAct)+len(turn) > 0 {
 		tb.t.Errorf("GET legal-actions (seat %d): to_act %v, the game's turn says %v", seat, l.ToAct, turn)
 	}
-	var want openapi.LegalActionsReason
+	var want client.LegalActionsReason
 	switch {
 	case tb.game.Status == "finished":
-		want = openapi.GameOver
+		want = client.GameOver
 	case !slices.Contains(turn, seat):
-		want = openapi.NotYourTurn
+		want = client.NotYourTurn
 	}
 	switch {
 	case want == "" && (len(actions) == 0 || l.Reason != nil || l.Detail != nil):
@@ -190,7 +190,7 @@ func (tb *table) toAct() int {
 
 // act posts one action of seat and checks the 201 response: the next seq, the version grown by one,
 // the action recorded as sent, no random values while the game runs.
-func (tb *table) act(seat int, action json.RawMessage) (openapi.HistoryEntry, openapi.Game) {
+func (tb *table) act(seat int, action json.RawMessage) (client.HistoryEntry, client.Game) {
 	tb.t.Helper()
 	resp, err := tb.api.PostActionWithBodyWithResponse(context.Background(), tb.gameID(), nil, "application/json", bytes.NewReader(action), apitest.Bearer(tb.tokens[seat]))
 	if err != nil || resp.JSON201 == nil {
@@ -246,7 +246,7 @@ func (tb *table) stateAt(token string, seq int64) json.RawMessage {
 }
 
 // replayStep is GET /states/{seq} as token sees it.
-func (tb *table) replayStep(token string, seq int64) openapi.ReplayStep {
+func (tb *table) replayStep(token string, seq int64) client.ReplayStep {
 	tb.t.Helper()
 	resp, err := tb.api.GetStateAtWithResponse(context.Background(), tb.gameID(), seq, apitest.Bearer(token))
 	if err != nil || resp.JSON200 == nil {
@@ -380,7 +380,7 @@ func (tb *table) historyPage(token string, cursor *string, limit int) wirePage {
 
 func seqOf(t *testing.T, raw json.RawMessage) int64 {
 	t.Helper()
-	var e openapi.HistoryEntry
+	var e client.HistoryEntry
 	if err := json.Unmarshal(raw, &e); err != nil {
 		t.Fatal(err)
 	}
@@ -444,7 +444,7 @@ func (tb *table) ndjson(token string) []json.RawMessage {
 // checkFinalHistory checks, once the game is over, that the public history (paged with a small
 // limit) holds every entry once and in order with its random values, that it matches the stored
 // history, and that NDJSON gives the same entries line by line.
-func (tb *table) checkFinalHistory() []openapi.HistoryEntry {
+func (tb *table) checkFinalHistory() []client.HistoryEntry {
 	tb.t.Helper()
 	stored, err := tb.db.Games().Entries(context.Background(), tb.id, -1, 1_000_000)
 	if err != nil {
@@ -454,9 +454,9 @@ func (tb *table) checkFinalHistory() []openapi.HistoryEntry {
 	if int64(len(paged)) != tb.seq+1 || len(paged) != len(stored) {
 		tb.t.Fatalf("public history has %d entries, want %d (stored %d)", len(paged), tb.seq+1, len(stored))
 	}
-	entries := make([]openapi.HistoryEntry, len(paged))
+	entries := make([]client.HistoryEntry, len(paged))
 	for i, raw := range paged {
-		var e openapi.HistoryEntry
+		var e client.HistoryEntry
 		if err := json.Unmarshal(raw, &e); err != nil {
 			tb.t.Fatal(err)
 		}
@@ -495,7 +495,7 @@ func (tb *table) checkFinalHistory() []openapi.HistoryEntry {
 }
 
 // checkFinished checks the final game body and returns the scores body.
-func (tb *table) checkFinished() (openapi.Game, json.RawMessage) {
+func (tb *table) checkFinished() (client.Game, json.RawMessage) {
 	tb.t.Helper()
 	g := tb.get("")
 	if g.Status != "finished" || g.Turn != nil || g.FinishedAt == nil || len(g.Winners) == 0 {
@@ -540,13 +540,13 @@ func (tb *table) checkFinished() (openapi.Game, json.RawMessage) {
 }
 
 // checkFinalHistoryKinds returns the game field of every entry of the history.
-func (tb *table) checkFinalHistoryKinds() []openapi.GameKind {
+func (tb *table) checkFinalHistoryKinds() []client.GameKind {
 	tb.t.Helper()
-	resp, err := tb.api.ListActionsWithResponse(context.Background(), tb.gameID(), &openapi.ListActionsParams{})
+	resp, err := tb.api.ListActionsWithResponse(context.Background(), tb.gameID(), &client.ListActionsParams{})
 	if err != nil || resp.JSON200 == nil {
 		tb.t.Fatalf("GET actions = %d: %v", resp.StatusCode(), err)
 	}
-	kinds := make([]openapi.GameKind, len(resp.JSON200.Items))
+	kinds := make([]client.GameKind, len(resp.JSON200.Items))
 	for i, e := range resp.JSON200.Items {
 		kinds[i] = e.Game
 	}
@@ -582,7 +582,7 @@ func field(t *testing.T, obj json.RawMessage, name string, v any) (present bool)
 }
 
 // stateOf is the game's view as a client sees it; nil while it has none (a lobby).
-func stateOf(g openapi.Game) json.RawMessage {
+func stateOf(g client.Game) json.RawMessage {
 	if g.State == nil {
 		return nil
 	}

@@ -7,8 +7,8 @@ import (
 	"slices"
 	"testing"
 
+	"primegames.dev/client"
 	"primegames/api/apitest"
-	"primegames/api/openapi"
 	"primegames/domain/players"
 	"primegames/repo/repotest"
 )
@@ -17,7 +17,7 @@ import (
 // view or history shows another seat's hidden cards.
 
 // primedLegal is one entry of PrimedLegalActions with its action left raw, to be posted back byte for
-// byte (openapi.PrimedLegalAction holds it as a union that re-encodes it).
+// byte (client.PrimedLegalAction holds it as a union that re-encodes it).
 type primedLegal struct {
 	Action json.RawMessage `json:"action"`
 }
@@ -25,9 +25,9 @@ type primedLegal struct {
 // checkPrimedView checks what viewer (a seat, or -1 for the public) sees of the table while the
 // game runs (PR-8): only their own hand, never the draw pile, the drawn card only when they drew it;
 // and every card of the deck is somewhere.
-func checkPrimedView(t *testing.T, seq int64, viewer int, raw json.RawMessage) openapi.PrimedView {
+func checkPrimedView(t *testing.T, seq int64, viewer int, raw json.RawMessage) client.PrimedView {
 	t.Helper()
-	var v openapi.PrimedView
+	var v client.PrimedView
 	if err := json.Unmarshal(raw, &v); err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +45,7 @@ func checkPrimedView(t *testing.T, seq int64, viewer int, raw json.RawMessage) o
 	if field(t, raw, "draw_pile", nil) {
 		t.Errorf("PR-8: seq %d: the view for viewer %d shows the draw pile", seq, viewer)
 	}
-	drawer := v.Phase == "drawn" && slices.Equal(v.ToAct, []openapi.PrimedSeat{viewer})
+	drawer := v.Phase == "drawn" && slices.Equal(v.ToAct, []client.PrimedSeat{viewer})
 	if has := field(t, raw, "drawn_card", nil); has != drawer {
 		t.Errorf("PR-8: seq %d: viewer %d, phase %s, to_act %v: drawn_card shown = %v", seq, viewer, v.Phase, v.ToAct, has)
 	}
@@ -53,11 +53,11 @@ func checkPrimedView(t *testing.T, seq int64, viewer int, raw json.RawMessage) o
 	for _, h := range v.Hands {
 		total += h.Size
 	}
-	var deck openapi.PrimedOptionsDeck // the canonical options a view shows have every field
+	var deck client.PrimedOptionsDeck // the canonical options a view shows have every field
 	if v.Options.Deck != nil {
 		deck = *v.Options.Deck
 	}
-	want := map[openapi.PrimedOptionsDeck]int{"primed": 68, "standard": 40}[deck] // PR-2
+	want := map[client.PrimedOptionsDeck]int{"primed": 68, "standard": 40}[deck] // PR-2
 	if total != want {
 		t.Errorf("seq %d: hands, Primed pile and draw pile hold %d cards, want the %s deck's %d", seq, total, deck, want)
 	}
@@ -69,14 +69,14 @@ func checkPrimedView(t *testing.T, seq int64, viewer int, raw json.RawMessage) o
 func checkPrimedHistory(t *testing.T, viewer int, items []json.RawMessage) {
 	t.Helper()
 	for _, raw := range items {
-		var e openapi.HistoryEntry
+		var e client.HistoryEntry
 		if err := json.Unmarshal(raw, &e); err != nil {
 			t.Fatal(err)
 		}
 		if e.Random != nil {
 			t.Errorf("G-1: viewer %d sees the random values %v of entry %d while the game runs", viewer, *e.Random, e.Seq)
 		}
-		var out openapi.PrimedOutcome
+		var out client.PrimedOutcome
 		if err := json.Unmarshal(e.Outcome, &out); err != nil {
 			t.Fatal(err)
 		}
@@ -121,7 +121,7 @@ func playPrimed(t *testing.T, tb *table, multi bool) {
 		player = players.Random // multi-card games are short
 	}
 	draws, rounds, reshuffles := 0, 0, 0
-	passes := map[openapi.PrimedPassedReason]int{}
+	passes := map[client.PrimedPassedReason]int{}
 	tails := make([]*tail, seats+1) // by viewer + 1: the public, then every seat
 	for i := range tails {
 		tails[i] = &tail{seen: -1}
@@ -145,7 +145,7 @@ func playPrimed(t *testing.T, tb *table, multi bool) {
 		choose(t, player, legal, tb.rng, &pick)
 		e, g := tb.act(seat, pick.Action)
 
-		var out openapi.PrimedOutcome
+		var out client.PrimedOutcome
 		if err := json.Unmarshal(e.Outcome, &out); err != nil {
 			t.Fatal(err)
 		}
@@ -200,7 +200,7 @@ func playPrimed(t *testing.T, tb *table, multi bool) {
 	t.Logf("finished after %d actions, %d draws, passes %v, %d PR-6 refills, %d rounds, winners %v", tb.seq, draws, passes, reshuffles, rounds, tb.game.Winners)
 
 	g, scoresRaw := tb.checkFinished()
-	var sc openapi.PrimedScores
+	var sc client.PrimedScores
 	if err := json.Unmarshal(scoresRaw, &sc); err != nil {
 		t.Fatalf("scores: %v: %s", err, scoresRaw)
 	}
@@ -256,7 +256,7 @@ func playPrimed(t *testing.T, tb *table, multi bool) {
 		t.Errorf("PR-7: totals %v: game winners %v, scores winners %v, want %v (lowest, ties share)", totals, g.Winners, sc.Winners, winners)
 	}
 	// PR-8: once the game is over, the last hands are shown to all.
-	var v openapi.PrimedView
+	var v client.PrimedView
 	if err := json.Unmarshal(stateOf(g), &v); err != nil {
 		t.Fatal(err)
 	}
@@ -270,7 +270,7 @@ func playPrimed(t *testing.T, tb *table, multi bool) {
 	}
 
 	entries := tb.checkFinalHistory()
-	var last openapi.PrimedOutcome
+	var last client.PrimedOutcome
 	if err := json.Unmarshal(entries[len(entries)-1].Outcome, &last); err != nil {
 		t.Fatal(err)
 	}
@@ -279,7 +279,7 @@ func playPrimed(t *testing.T, tb *table, multi bool) {
 	}
 	// Once over, the history hides nothing: every drawn card and every dealt hand (PR-8).
 	for _, e := range entries {
-		var out openapi.PrimedOutcome
+		var out client.PrimedOutcome
 		if err := json.Unmarshal(e.Outcome, &out); err != nil {
 			t.Fatal(err)
 		}

@@ -6,8 +6,8 @@ import (
 	"slices"
 	"testing"
 
+	"primegames.dev/client"
 	"primegames/api/apitest"
-	"primegames/api/openapi"
 	"primegames/repo/repotest"
 )
 
@@ -20,7 +20,7 @@ import (
 // random values (G-1).
 
 // climbLegal is one entry of PrimeClimbLegalActions with its action left raw, to be posted back byte
-// for byte (openapi.PrimeClimbLegalAction holds it as a union that re-encodes it).
+// for byte (client.PrimeClimbLegalAction holds it as a union that re-encodes it).
 type climbLegal struct {
 	Type   string          `json:"type"`
 	Action json.RawMessage `json:"action"`
@@ -78,7 +78,7 @@ func playPrimeClimb(t *testing.T, players int, options map[string]any, seed uint
 		kinds[pick.Type]++
 		e, g := tb.act(seat, pick.Action)
 
-		var out openapi.PrimeClimbOutcome
+		var out client.PrimeClimbOutcome
 		if err := json.Unmarshal(e.Outcome, &out); err != nil {
 			t.Fatal(err)
 		}
@@ -108,7 +108,7 @@ func playPrimeClimb(t *testing.T, players int, options map[string]any, seed uint
 		} else {
 			view = stateOf(tb.get(tb.tokens[seat]))
 		}
-		var v openapi.PrimeClimbView
+		var v client.PrimeClimbView
 		if err := json.Unmarshal(view, &v); err != nil {
 			t.Fatal(err)
 		}
@@ -167,7 +167,7 @@ func playPrimeClimb(t *testing.T, players int, options map[string]any, seed uint
 			t.Errorf("PC-14: seat %d also has both pawns home, but seat %d won", i, w)
 		}
 	}
-	var v openapi.PrimeClimbView
+	var v client.PrimeClimbView
 	if err := json.Unmarshal(stateOf(g), &v); err != nil {
 		t.Fatal(err)
 	}
@@ -209,7 +209,7 @@ func playPrimeClimb(t *testing.T, players int, options map[string]any, seed uint
 			t.Errorf("PC-2: roll-off %s; seat %d went first", entries[0].Outcome, first)
 		}
 	}
-	var last openapi.PrimeClimbOutcome
+	var last client.PrimeClimbOutcome
 	if err := json.Unmarshal(entries[len(entries)-1].Outcome, &last); err != nil {
 		t.Fatal(err)
 	}
@@ -217,7 +217,7 @@ func playPrimeClimb(t *testing.T, players int, options map[string]any, seed uint
 		t.Errorf("the last entry's outcome names winner %v, want %d", last.Winner, w)
 	}
 	for _, e := range entries {
-		var out openapi.PrimeClimbOutcome
+		var out client.PrimeClimbOutcome
 		if err := json.Unmarshal(e.Outcome, &out); err != nil {
 			t.Fatal(err)
 		}

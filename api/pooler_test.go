@@ -12,8 +12,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"primegames.dev/client"
 	"primegames/api/apitest"
-	"primegames/api/openapi"
 	"primegames/repo"
 	"primegames/repo/repotest"
 )
@@ -135,11 +135,11 @@ func TestServiceWorksBehindTransactionPooler(t *testing.T) {
 		if winner < 0 {
 			t.Fatal("no roll was accepted")
 		}
-		var accepted openapi.ActionResult
+		var accepted client.ActionResult
 		first[winner].JSON(t, &accepted)
 		retry := instances[(winner+1)%2].Post(g.path("/actions"), map[string]string{"type": "roll"},
 			append(bearer(g.tokens[g.toAct]), "Idempotency-Key", keys[winner])...)
-		var again openapi.ActionResult
+		var again client.ActionResult
 		if retry.StatusCode != http.StatusCreated {
 			t.Fatalf("retry of the accepted roll = %d: %s", retry.StatusCode, retry.Body)
 		}
@@ -171,7 +171,7 @@ func TestServiceWorksBehindTransactionPooler(t *testing.T) {
 			}
 		}
 		for _, s := range instances {
-			var game openapi.Game
+			var game client.Game
 			s.Get(g.path(""), bearer(g.tokens[0])...).JSON(t, &game)
 			if game.Version != g.version {
 				t.Errorf("the game reads at version %d, the last action left it at %d", game.Version, g.version)

@@ -6,11 +6,11 @@ import (
 	"strings"
 	"testing"
 
-	"primegames/api/openapi"
+	"primegames.dev/client"
 )
 
 // privateLobby opens a private lobby of six seats (the default outside classrooms).
-func privateLobby(t *testing.T, h *gamesHarness) openapi.CreatedGame {
+func privateLobby(t *testing.T, h *gamesHarness) client.CreatedGame {
 	t.Helper()
 	lobby := h.create(t, map[string]any{"game": "primed", "seats": 6})
 	if lobby.InviteCode == nil || len(*lobby.InviteCode) != 6 {
@@ -35,7 +35,7 @@ func TestPrivateLobbyAccessMatrix(t *testing.T) {
 		{"the lobby's creator", ""}, // filled in per lobby
 	}
 	const creator = 4
-	headersOf := func(i int, lobby openapi.CreatedGame) []string {
+	headersOf := func(i int, lobby client.CreatedGame) []string {
 		token := callers[i].token
 		if i == creator {
 			token = lobby.CreatorToken
@@ -51,23 +51,23 @@ func TestPrivateLobbyAccessMatrix(t *testing.T) {
 	)
 	rows := []struct {
 		name string
-		body func(lobby openapi.CreatedGame) map[string]any
+		body func(lobby client.CreatedGame) map[string]any
 		want []int
 		code []string // the refusal's code per caller, "" for none
 	}{
-		{"join without the code", func(openapi.CreatedGame) map[string]any { return map[string]any{"name": "Zoe"} },
+		{"join without the code", func(client.CreatedGame) map[string]any { return map[string]any{"name": "Zoe"} },
 			[]int{forbidden, forbidden, forbidden, forbidden, created},
 			[]string{"invite_code_required", "invite_code_required", "invite_code_required", "invite_code_required", ""}},
-		{"join with another code", func(openapi.CreatedGame) map[string]any {
+		{"join with another code", func(client.CreatedGame) map[string]any {
 			return map[string]any{"name": "Zoe", "invite_code": "AAAAAA"}
 		},
 			[]int{forbidden, forbidden, forbidden, forbidden, created},
 			[]string{"wrong_invite_code", "wrong_invite_code", "wrong_invite_code", "wrong_invite_code", ""}},
-		{"join with the code, typed in small letters with a space", func(l openapi.CreatedGame) map[string]any {
+		{"join with the code, typed in small letters with a space", func(l client.CreatedGame) map[string]any {
 			code := strings.ToLower(*l.InviteCode)
 			return map[string]any{"name": "Zoe", "invite_code": code[:3] + " " + code[3:]}
 		}, []int{created, created, created, created, created}, nil},
-		{"choose a seat with the code", func(l openapi.CreatedGame) map[string]any {
+		{"choose a seat with the code", func(l client.CreatedGame) map[string]any {
 			return map[string]any{"name": "Zoe", "invite_code": *l.InviteCode, "seat": 0}
 		}, []int{forbidden, forbidden, forbidden, forbidden, created}, []string{"forbidden", "forbidden", "forbidden", "forbidden", ""}},
 	}
@@ -92,7 +92,7 @@ func TestPrivateLobbyAccessMatrix(t *testing.T) {
 		t.Errorf("a public lobby has an invite code: %q", *public.InviteCode)
 	}
 	for i, caller := range callers {
-		var list openapi.GameList
+		var list client.GameList
 		h.Get("/v1/games?status=lobby", headersOf(i, lobby)...).JSON(t, &list)
 		ids := []string{}
 		for _, g := range list.Items {
@@ -122,7 +122,7 @@ func TestJoinByInviteCode(t *testing.T) {
 	t.Parallel()
 	h := newGamesHarness(t)
 	lobby := h.create(t, map[string]any{"game": "primed", "seats": 2})
-	var joined openapi.JoinedGame
+	var joined client.JoinedGame
 	for _, name := range []string{"Ada", "Ben"} {
 		resp := h.Post("/v1/games/join", map[string]any{"invite_code": *lobby.InviteCode, "name": name})
 		if resp.StatusCode != http.StatusCreated {
@@ -155,7 +155,7 @@ func TestCreatorChoosesSeats(t *testing.T) {
 	if resp := h.Post(path, map[string]any{"name": "Ada", "invite_code": *lobby.InviteCode}); resp.StatusCode != http.StatusCreated {
 		t.Fatalf("Ada joins = %d: %s", resp.StatusCode, resp.Body)
 	}
-	var ben openapi.JoinedGame
+	var ben client.JoinedGame
 	resp := h.Post(path, map[string]any{"name": "Ben", "seat": 0}, creator...)
 	if resp.StatusCode != http.StatusCreated {
 		t.Fatalf("the creator seats Ben at 0 = %d: %s", resp.StatusCode, resp.Body)

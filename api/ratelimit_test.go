@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"primegames.dev/client"
 	"primegames/api"
 	"primegames/api/apitest"
-	"primegames/api/openapi"
 	"primegames/repo"
 	"primegames/repo/repotest"
 )
@@ -54,7 +54,7 @@ func TestRateLimitPerClient(t *testing.T) {
 	db := repotest.NewDB(t)
 	s, setup := limitedServer(t, db, oneRequestAMinute())
 	resp := setup.Post("/v1/games", map[string]any{"game": "primed", "players": names(2)})
-	var g openapi.CreatedGame
+	var g client.CreatedGame
 	resp.JSON(t, &g)
 	path := "/v1/games/" + g.Game.Id.String()
 	for i := range 3 {
@@ -110,7 +110,7 @@ func TestStreamLimitPerClient(t *testing.T) {
 	cfg.StreamsPerClient = 2
 	s, setup := limitedServer(t, db, cfg)
 	resp := setup.Post("/v1/games", map[string]any{"game": "primed", "players": names(2)})
-	var g openapi.CreatedGame
+	var g client.CreatedGame
 	resp.JSON(t, &g)
 	path := "/v1/games/" + g.Game.Id.String() + "/events"
 	first := openEvStream(t, s.URL, path)
@@ -165,7 +165,7 @@ func TestRateLimitHeaders(t *testing.T) {
 	t.Parallel()
 	db := repotest.NewDB(t)
 	s, setup := limitedServer(t, db, oneRequestAMinute())
-	var g openapi.CreatedGame
+	var g client.CreatedGame
 	setup.Post("/v1/games", map[string]any{"game": "primed", "players": names(2)}).JSON(t, &g)
 	path := "/v1/games/" + g.Game.Id.String()
 	const policy = `"address";q=30;w=180, "client";q=3;w=180`

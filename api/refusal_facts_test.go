@@ -8,7 +8,7 @@ import (
 	"slices"
 	"testing"
 
-	"primegames/api/openapi"
+	"primegames.dev/client"
 )
 
 // Refusals a program can read: each problem document carries the numbers behind its detail as
@@ -98,7 +98,7 @@ func TestRefusalFactsOfAPrimedMissAreKeptForReview(t *testing.T) {
 	var id string
 	var seat int
 	var actor studentFixture
-	var v openapi.PrimedView
+	var v client.PrimedView
 	for deal := 0; ; deal++ {
 		if deal == 20 {
 			t.Fatal("20 deals without a card that misses a prime")
@@ -109,7 +109,7 @@ func TestRefusalFactsOfAPrimedMissAreKeptForReview(t *testing.T) {
 		if resp.StatusCode != http.StatusCreated {
 			t.Fatalf("create = %d: %s", resp.StatusCode, resp.Body)
 		}
-		var c openapi.CreatedGame
+		var c client.CreatedGame
 		resp.JSON(t, &c)
 		id = c.Game.Id.String()
 		seat = h.game(t, id, class.teacher).Turn.ToAct[0]
@@ -146,7 +146,7 @@ func TestRefusalFactsOfAPrimedMissAreKeptForReview(t *testing.T) {
 		}
 		sent = append(sent, p.Facts)
 	}
-	var list openapi.AttemptList
+	var list client.AttemptList
 	if resp := h.Get("/v1/games/"+id+"/attempts", bearer(class.teacher)...); resp.StatusCode != http.StatusOK {
 		t.Fatalf("attempts = %d %s", resp.StatusCode, resp.Body)
 	} else {

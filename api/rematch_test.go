@@ -6,14 +6,14 @@ import (
 	"sync"
 	"testing"
 
+	"primegames.dev/client"
 	"primegames/api/apitest"
-	"primegames/api/openapi"
 	"primegames/repo/repotest"
 )
 
 // finishedByResigning creates a game of Ada (seat 0) and Bea (seat 1) with options and ends it:
 // Ada resigns (G-3).
-func finishedByResigning(t *testing.T, s *apitest.Server, options map[string]any) openapi.CreatedGame {
+func finishedByResigning(t *testing.T, s *apitest.Server, options map[string]any) client.CreatedGame {
 	t.Helper()
 	req := map[string]any{"game": "primed", "players": []map[string]string{{"name": "Ada"}, {"name": "Bea"}}}
 	if options != nil {
@@ -39,13 +39,13 @@ func TestRematchRotatesTheSeatsAndKeepsTheTokens(t *testing.T) {
 	if resp.StatusCode != http.StatusCreated {
 		t.Fatalf("rematch = %d: %s", resp.StatusCode, resp.Body)
 	}
-	var g openapi.Game
+	var g client.Game
 	resp.JSON(t, &g)
 	newID := g.Id.String()
 	if resp.Header.Get("Location") != "/v1/games/"+newID || newID == oldID {
 		t.Errorf("rematch Location %q for game %s", resp.Header.Get("Location"), newID)
 	}
-	if g.Status != openapi.GameStatusActive || len(g.Seats) != 2 || g.Seats[0].Name != "Bea" || g.Seats[1].Name != "Ada" {
+	if g.Status != client.GameStatusActive || len(g.Seats) != 2 || g.Seats[0].Name != "Bea" || g.Seats[1].Name != "Ada" {
 		t.Fatalf("rematch: status %s seats %+v, want active with Bea in seat 0 and Ada in seat 1", g.Status, g.Seats)
 	}
 	if g.You.Seat == nil || *g.You.Seat != 0 {
@@ -59,7 +59,7 @@ func TestRematchRotatesTheSeatsAndKeepsTheTokens(t *testing.T) {
 		t.Errorf("rematch options %s, want the old game's %s", g.Options, c.Game.Options)
 	}
 
-	var adaSees openapi.Game
+	var adaSees client.Game
 	s.Get("/v1/games/"+newID, bearer(ada)...).JSON(t, &adaSees)
 	if adaSees.You.Seat == nil || *adaSees.You.Seat != 1 {
 		t.Errorf("Ada's old token in the rematch: you %+v, want seat 1", adaSees.You)
@@ -68,14 +68,14 @@ func TestRematchRotatesTheSeatsAndKeepsTheTokens(t *testing.T) {
 	if resp := s.Get("/v1/games/"+newID+"/legal-actions", bearer(toAct)...); resp.StatusCode != http.StatusOK {
 		t.Errorf("the old token of the seat to act reads its legal actions in the rematch: %d %s", resp.StatusCode, resp.Body)
 	}
-	var old openapi.Game
+	var old client.Game
 	s.Get("/v1/games/"+oldID, bearer(ada)...).JSON(t, &old)
 	if old.Rematch == nil || old.Rematch.String() != newID {
 		t.Errorf("the finished game links to rematch %v, want %s", old.Rematch, newID)
 	}
 
 	resp = s.Post("/v1/games/"+oldID+"/rematch", nil, bearer(ada)...)
-	var again openapi.Game
+	var again client.Game
 	resp.JSON(t, &again)
 	if resp.StatusCode != http.StatusOK || again.Id.String() != newID || again.You.Seat == nil || *again.You.Seat != 1 {
 		t.Errorf("Ada asks again = %d, game %s you %+v; want 200, game %s, seat 1", resp.StatusCode, again.Id, again.You, newID)
@@ -97,7 +97,7 @@ func TestConcurrentRematchesMakeOneGame(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			resp := s.Post("/v1/games/"+c.Game.Id.String()+"/rematch", nil, bearer(c.Seats[i%2].Token)...)
-			var g openapi.Game
+			var g client.Game
 			if json.Unmarshal(resp.Body, &g) == nil {
 				ids[i] = g.Id.String()
 			}

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"primegames.dev/client"
 	"primegames/api/apitest"
-	"primegames/api/openapi"
 	"primegames/repo/repotest"
 )
 
@@ -20,19 +20,19 @@ type resignOutcome struct {
 }
 
 // postResign resigns with token and fails unless the answer is 200 with a game.
-func postResign(t *testing.T, s *apitest.Server, id, token string) openapi.Game {
+func postResign(t *testing.T, s *apitest.Server, id, token string) client.Game {
 	t.Helper()
 	resp := s.Post("/v1/games/"+id+"/resign", nil, bearer(token)...)
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("resign = %d: %s", resp.StatusCode, resp.Body)
 	}
-	var g openapi.Game
+	var g client.Game
 	resp.JSON(t, &g)
 	return g
 }
 
 // checkResignEntry checks that e records seat's resignation (G-3) and returns its outcome.
-func checkResignEntry(t *testing.T, e openapi.HistoryEntry, seat int) resignOutcome {
+func checkResignEntry(t *testing.T, e client.HistoryEntry, seat int) resignOutcome {
 	t.Helper()
 	var out resignOutcome
 	if err := json.Unmarshal(e.Outcome, &out); err != nil {
@@ -63,7 +63,7 @@ func TestResignInAGameOfTwoMakesTheOtherWin(t *testing.T) {
 	before := tb.version
 
 	g := postResign(t, s, tb.id, tb.tokens[resigner])
-	if g.Status != openapi.GameStatusFinished || len(g.Winners) != 1 || g.Winners[0] != 1-resigner || g.Version != before+1 {
+	if g.Status != client.GameStatusFinished || len(g.Winners) != 1 || g.Winners[0] != 1-resigner || g.Version != before+1 {
 		t.Fatalf("after seat %d resigned: status %s winners %v version %d (was %d)", resigner, g.Status, g.Winners, g.Version, before)
 	}
 	h := history(t, s, tb.id)
@@ -83,7 +83,7 @@ func TestResignInAGameOfTwoMakesTheOtherWin(t *testing.T) {
 			continue
 		}
 		checkResignEntry(t, e, resigner)
-		if a.Status != openapi.GameStatusFinished || a.Version != g.Version {
+		if a.Status != client.GameStatusFinished || a.Version != g.Version {
 			t.Errorf("the resignation's event: status %s version %d, want finished at %d", a.Status, a.Version, g.Version)
 		}
 		break
@@ -110,7 +110,7 @@ func TestResignInAGameOfThreeHandsTheSeatToTheComputer(t *testing.T) {
 		"players": []map[string]string{{"name": "Ada"}, {"name": "Bea"}, {"name": "Cy"}}})
 	id := c.Game.Id.String()
 	g := postResign(t, s, id, c.Seats[1].Token)
-	if g.Status != openapi.GameStatusActive || g.Seats[1].Bot == nil || *g.Seats[1].Bot != openapi.Greedy || g.Seats[0].Bot != nil {
+	if g.Status != client.GameStatusActive || g.Seats[1].Bot == nil || *g.Seats[1].Bot != client.Greedy || g.Seats[0].Bot != nil {
 		t.Fatalf("after seat 1 resigned: status %s seats %+v, want active with a greedy computer in seat 1", g.Status, g.Seats)
 	}
 	resp := s.Post("/v1/games/"+id+"/actions", json.RawMessage(`{"type":"draw"}`), bearer(c.Seats[1].Token)...)
@@ -129,7 +129,7 @@ func TestResignInAGameOfThreeHandsTheSeatToTheComputer(t *testing.T) {
 				t.Errorf("resignation %s, want the seat handed to greedy", e.Outcome)
 			}
 			resigned++
-		} else if e.Bot != nil && *e.Bot == openapi.Greedy {
+		} else if e.Bot != nil && *e.Bot == client.Greedy {
 			computerActed[*e.Seat] = true
 		}
 	}
@@ -145,7 +145,7 @@ func TestResignRefusals(t *testing.T) {
 	t.Parallel()
 	s := apitest.Start(t, newServer(t, repotest.NewDB(t)))
 	lobby := createGame(t, s, map[string]any{"game": "primed", "public": true, "seats": 2})
-	var joined openapi.JoinedGame
+	var joined client.JoinedGame
 	s.Post("/v1/games/"+lobby.Game.Id.String()+"/players", map[string]string{"name": "Ben"}).JSON(t, &joined)
 	active := createGame(t, s, map[string]any{"game": "primed", "players": []map[string]string{{"name": "Ada"}, {"name": "Bea"}}})
 	for _, tc := range []struct {

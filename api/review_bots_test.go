@@ -5,7 +5,7 @@ import (
 	"net/http"
 	"testing"
 
-	"primegames/api/openapi"
+	"primegames.dev/client"
 	"primegames/repo/repotest"
 )
 
@@ -17,14 +17,14 @@ func TestReviewJudgesOnlyThePeople(t *testing.T) {
 	c := createGame(t, s, map[string]any{"game": "primed", "options": map[string]any{"bot_delay_ms": 0},
 		"players": []map[string]string{{"name": "Ada"}, {"bot": "expert"}}})
 	id, ada := c.Game.Id.String(), bearer(c.Seats[0].Token)
-	adasTurn := func(g openapi.Game) bool {
-		return g.Status != openapi.GameStatusActive || g.Turn != nil && g.Turn.ToAct[0] == 0
+	adasTurn := func(g client.Game) bool {
+		return g.Status != client.GameStatusActive || g.Turn != nil && g.Turn.ToAct[0] == 0
 	}
 	for range 4 {
-		if g := waitFor(t, s, id, botGameTimeout, adasTurn); g.Status != openapi.GameStatusActive {
+		if g := waitFor(t, s, id, botGameTimeout, adasTurn); g.Status != client.GameStatusActive {
 			break
 		}
-		var legal openapi.LegalActions
+		var legal client.LegalActions
 		s.Get("/v1/games/"+id+"/legal-actions", ada...).JSON(t, &legal)
 		var entries []struct {
 			Action json.RawMessage `json:"action"`
@@ -49,7 +49,7 @@ func TestReviewJudgesOnlyThePeople(t *testing.T) {
 	if computerMoves == 0 {
 		t.Fatal("the computer never moved; the test shows nothing")
 	}
-	var review openapi.Review
+	var review client.Review
 	s.Get("/v1/games/"+id+"/review").JSON(t, &review)
 	if len(review.Seats) != 1 || review.Seats[0].Seat != 0 || review.Seats[0].Judged+review.Seats[0].Forced == 0 {
 		t.Errorf("summaries %+v, want Ada's alone, with her actions", review.Seats)

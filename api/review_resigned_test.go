@@ -5,7 +5,7 @@ import (
 	"net/http"
 	"testing"
 
-	"primegames/api/openapi"
+	"primegames.dev/client"
 	"primegames/repo/repotest"
 )
 
@@ -20,14 +20,14 @@ func TestResignedSeatKeepsThePersonsMoves(t *testing.T) {
 	id := c.Game.Id.String()
 	adasMoves := 0
 	for adasMoves < 3 {
-		var g openapi.Game
+		var g client.Game
 		s.Get("/v1/games/"+id).JSON(t, &g)
-		if g.Status != openapi.GameStatusActive {
+		if g.Status != client.GameStatusActive {
 			t.Fatalf("the game ended (%s) before Ada played three times", g.Status)
 		}
 		seat := g.Turn.ToAct[0]
 		token := bearer(c.Seats[seat].Token)
-		var legal openapi.LegalActions
+		var legal client.LegalActions
 		s.Get("/v1/games/"+id+"/legal-actions", token...).JSON(t, &legal)
 		var entries []struct {
 			Action json.RawMessage `json:"action"`
@@ -70,7 +70,7 @@ func TestResignedSeatKeepsThePersonsMoves(t *testing.T) {
 		t.Fatalf("history: Ada's own entries %d (want %d), the computers' %d (want some)", personal[0], adasMoves, computers)
 	}
 
-	var review openapi.Review
+	var review client.Review
 	s.Get("/v1/games/"+id+"/review").JSON(t, &review)
 	judged := map[int]int{}
 	for _, summary := range review.Seats {

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"primegames.dev/client"
 	"primegames/api/apitest"
-	"primegames/api/openapi"
 	"primegames/repo"
 	"primegames/repo/repotest"
 )
@@ -78,7 +78,7 @@ func TestRoundTripsPerRequest(t *testing.T) {
 
 	class := h.newClassroom(t, "4C", "Ada", "Ben")
 	students := []string{class.students["Ada"].id, class.students["Ben"].id}
-	var cg openapi.CreatedGame
+	var cg client.CreatedGame
 	h.Post("/v1/games", map[string]any{"game": "prime-climb", "players": []map[string]string{{"student_id": students[0]}, {"student_id": students[1]}}},
 		bearer(class.teacher)...).JSON(t, &cg)
 	cid := cg.Game.Id.String()

@@ -16,8 +16,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"primegames.dev/client"
 	"primegames/api/apitest"
-	"primegames/api/openapi"
 	"primegames/repo/repotest"
 )
 
@@ -76,9 +76,9 @@ func (sc *secretsScenario) get(path string, want int, headers ...string) {
 }
 
 // createGame creates a game and keeps its creator and seat tokens.
-func (sc *secretsScenario) createGame(body any, headers ...string) openapi.CreatedGame {
+func (sc *secretsScenario) createGame(body any, headers ...string) client.CreatedGame {
 	sc.t.Helper()
-	var c openapi.CreatedGame
+	var c client.CreatedGame
 	sc.post("/v1/games", body, http.StatusCreated, &c, headers...)
 	sc.keep("creator token", c.CreatorToken)
 	for _, seat := range c.Seats {
@@ -90,7 +90,7 @@ func (sc *secretsScenario) createGame(body any, headers ...string) openapi.Creat
 // actOnce makes the first legal move of whoever is to act, with the given headers.
 func (sc *secretsScenario) actOnce(gameID string, tokenBySeat func(int) string, headers ...string) {
 	sc.t.Helper()
-	var g openapi.Game
+	var g client.Game
 	resp := sc.s.Get("/v1/games/"+gameID, bearer(tokenBySeat(0))...)
 	resp.JSON(sc.t, &g)
 	if g.Turn == nil || len(g.Turn.ToAct) == 0 {
@@ -128,14 +128,14 @@ func TestNoTokenIsStoredOrLogged(t *testing.T) {
 	key := func() []string { return []string{"Idempotency-Key", randomKey()} }
 
 	// A classroom: the admin creates it, students join, the teacher manages it.
-	var room openapi.CreatedClassroom
+	var room client.CreatedClassroom
 	sc.post("/v1/classrooms", map[string]string{"name": "4C"}, http.StatusCreated, &room, bearer(cfg.AdminToken)...)
 	teacher := sc.keep("teacher token", room.TeacherToken)
 	roomPath := "/v1/classrooms/" + room.Classroom.Id.String()
 	students := map[string]string{} // name -> token
 	ids := map[string]string{}      // name -> id
 	for _, name := range []string{"Ada", "Ben", "Cy", "Di"} {
-		var joined openapi.JoinedClassroom
+		var joined client.JoinedClassroom
 		sc.post("/v1/classrooms/join", map[string]string{"join_code": room.Classroom.JoinCode, "name": name}, http.StatusCreated, &joined)
 		students[name], ids[name] = sc.keep("student token", joined.Token), joined.Student.Id.String()
 	}
@@ -149,13 +149,13 @@ func TestNoTokenIsStoredOrLogged(t *testing.T) {
 	// Games outside classrooms: started at once and in a lobby, with and without keys.
 	started := sc.createGame(map[string]any{"game": "primed", "players": names(2)}, key()...)
 	sc.createGame(map[string]any{"game": "prime-climb", "players": names(2)})
-	bySeat := func(c openapi.CreatedGame) func(int) string {
+	bySeat := func(c client.CreatedGame) func(int) string {
 		return func(seat int) string { return c.Seats[seat].Token }
 	}
 	sc.actOnce(started.Game.Id.String(), bySeat(started), "Idempotency-Key", "move-1")
 	sc.actOnce(started.Game.Id.String(), bySeat(started))
 	lobby := sc.createGame(map[string]any{"game": "primed", "public": true, "seats": 2}, key()...)
-	var seats [2]openapi.JoinedGame
+	var seats [2]client.JoinedGame
 	sc.post("/v1/games/"+lobby.Game.Id.String()+"/players", map[string]string{"name": "Eve"}, http.StatusCreated, &seats[0], key()...)
 	sc.post("/v1/games/"+lobby.Game.Id.String()+"/players", map[string]string{"name": "Fay"}, http.StatusCreated, &seats[1])
 	for _, seat := range seats {

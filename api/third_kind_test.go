@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"primegames"
+	"primegames.dev/client"
 	"primegames/api/apitest"
-	"primegames/api/openapi"
 	"primegames/domain"
 	"primegames/domain/games"
 	"primegames/domain/games/gametest/tinygame"
@@ -27,16 +27,16 @@ func TestAThirdKindOfGameNeedsOnlyItsPackageAndARegistryEntry(t *testing.T) {
 	tg := &tinyTable{t: t, s: s}
 
 	// A class of two, and the teacher starts a tiny game for them.
-	var class openapi.CreatedClassroom
+	var class client.CreatedClassroom
 	tg.expect(s.Post("/v1/classrooms", map[string]any{"name": "Tiny class"}), http.StatusCreated, &class)
 	teacher := bearer(class.TeacherToken)
 	tokens := map[string]string{} // student id → token
 	for _, name := range []string{"Ada", "Ben"} {
-		var joined openapi.JoinedClassroom
+		var joined client.JoinedClassroom
 		tg.expect(s.Post("/v1/classrooms/join", map[string]any{"join_code": class.Classroom.JoinCode, "name": name}), http.StatusCreated, &joined)
 		tokens[joined.Student.Id.String()] = joined.Token
 	}
-	var created openapi.ClassroomGames
+	var created client.ClassroomGames
 	tg.expect(s.Post("/v1/classrooms/"+class.Classroom.Id.String()+"/games",
 		map[string]any{"game": "tiny", "group_size": 2, "options": map[string]any{"pile": 6}}, teacher...), http.StatusCreated, &created)
 	// The options every kind shares (bot_delay_ms, hints) come with it, in the contract and in views.
@@ -58,13 +58,13 @@ func TestAThirdKindOfGameNeedsOnlyItsPackageAndARegistryEntry(t *testing.T) {
 				t.Fatalf("acting out of turn: %d %s", resp.StatusCode, p.Code)
 			}
 		}
-		var legal openapi.LegalActions
+		var legal client.LegalActions
 		tg.expect(s.Get(path+"/legal-actions", bearer(seatToken(seat))...), http.StatusOK, &legal)
 		var choices []struct{ Action json.RawMessage }
 		if err := json.Unmarshal(legal.Actions, &choices); err != nil || len(choices) == 0 {
 			t.Fatalf("legal actions %s: %v", legal.Actions, err)
 		}
-		var result openapi.ActionResult
+		var result client.ActionResult
 		tg.expect(s.Post(path+"/actions", choices[(n%2)*(len(choices)-1)].Action, bearer(seatToken(seat))...), http.StatusCreated, &result)
 		game = result.Game
 		views = append(views, game.State)
@@ -74,13 +74,13 @@ func TestAThirdKindOfGameNeedsOnlyItsPackageAndARegistryEntry(t *testing.T) {
 	}
 
 	// The history holds the start and every action; each step replays to the view the game had then.
-	var history openapi.HistoryPage
+	var history client.HistoryPage
 	tg.expect(s.Get(path+"/actions", teacher...), http.StatusOK, &history)
 	if len(history.Items) != len(views) || !strings.Contains(string(history.Items[0].Outcome), `"type":"start"`) {
 		t.Fatalf("history has %d entries for %d views, the first %s", len(history.Items), len(views), history.Items[0].Outcome)
 	}
 	for seq, want := range views {
-		var step openapi.ReplayStep
+		var step client.ReplayStep
 		tg.expect(s.Get(fmt.Sprintf("%s/states/%d", path, seq), teacher...), http.StatusOK, &step)
 		if !bytes.Equal(step.State, want) {
 			t.Errorf("state %d replays to %s, the game showed %s", seq, step.State, want)
@@ -93,7 +93,7 @@ func TestAThirdKindOfGameNeedsOnlyItsPackageAndARegistryEntry(t *testing.T) {
 
 	// The class's statistics count the tiny game's takes with its tally and average them with its
 	// measures, beside the service's own kinds.
-	var stats openapi.ClassroomStats
+	var stats client.ClassroomStats
 	tg.expect(s.Get("/v1/classrooms/"+class.Classroom.Id.String()+"/stats", teacher...), http.StatusOK, &stats)
 	tiny, takes := stats.Class.Games["tiny"], len(views)-1
 	if tiny.Counts["takes"] != takes || tiny.Counts["taken"] != 6 || tiny.Measures["average_take"] != 6/float64(takes) {

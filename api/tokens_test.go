@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"primegames/api/openapi"
+	"primegames.dev/client"
 )
 
 const strongKey = "6f1d3c2a-9b8e-4d7f-a5c4-3e2b1a0f9d8c"
@@ -25,7 +25,7 @@ func (h *gamesHarness) createIn(t *testing.T, class classroomFixture, kind strin
 	if resp.StatusCode != http.StatusCreated {
 		t.Fatalf("teacher creates a %s game = %d %s", kind, resp.StatusCode, resp.Body)
 	}
-	var created openapi.CreatedGame
+	var created client.CreatedGame
 	resp.JSON(t, &created)
 	return created.Game.Id.String()
 }
@@ -54,12 +54,12 @@ func TestReissueStudentToken(t *testing.T) {
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("reissue = %d %s", resp.StatusCode, resp.Body)
 	}
-	var issued openapi.StudentToken
+	var issued client.StudentToken
 	resp.JSON(t, &issued)
 	if !strings.HasPrefix(issued.Token, "pgl_") || issued.Token == ada.token || issued.Student.Name != "Ada" || issued.Student.Id.String() != ada.id {
 		t.Fatalf("reissued = %+v", issued)
 	}
-	var again openapi.StudentToken
+	var again client.StudentToken
 	h.Post(path, nil, withKey(class.teacher, "lost-1")...).JSON(t, &again)
 	if again.Token != issued.Token {
 		t.Errorf("a retry with the same key issued another token")
@@ -101,7 +101,7 @@ func TestRotateTeacherToken(t *testing.T) {
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("rotate = %d %s", resp.StatusCode, resp.Body)
 	}
-	var rotated openapi.TeacherToken
+	var rotated client.TeacherToken
 	resp.JSON(t, &rotated)
 	if !strings.HasPrefix(rotated.TeacherToken, "pgt_") || rotated.TeacherToken == class.teacher || rotated.ClassroomId.String() != class.id {
 		t.Fatalf("rotated = %+v", rotated)
@@ -114,7 +114,7 @@ func TestRotateTeacherToken(t *testing.T) {
 		t.Errorf("GET classroom with the new teacher token = %d, want 200", resp.StatusCode)
 	}
 
-	var retried openapi.TeacherToken
+	var retried client.TeacherToken
 	resp = h.Post(path, nil, withKey(class.teacher, strongKey)...)
 	resp.JSON(t, &retried)
 	if resp.StatusCode != http.StatusOK || retried.TeacherToken != rotated.TeacherToken {
@@ -142,7 +142,7 @@ func TestRotateTeacherTokenRace(t *testing.T) {
 			resp := h.Post("/v1/classrooms/"+class.id+"/teacher-token", nil, bearer(class.teacher)...)
 			statuses <- resp.StatusCode
 			if resp.StatusCode == http.StatusOK {
-				var rotated openapi.TeacherToken
+				var rotated client.TeacherToken
 				_ = json.Unmarshal(resp.Body, &rotated) // checked by using the token below
 				tokens <- rotated.TeacherToken
 			}

@@ -16,9 +16,9 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"primegames"
+	"primegames.dev/client"
 	"primegames/api"
 	"primegames/api/apitest"
-	"primegames/api/openapi"
 	"primegames/domain/games"
 	"primegames/outbound"
 	"primegames/play"
@@ -85,7 +85,7 @@ func TestWebhookYourTurnReachesTheBackendSigned(t *testing.T) {
 	if resp.StatusCode != http.StatusCreated {
 		t.Fatalf("subscribe = %d: %s", resp.StatusCode, resp.Body)
 	}
-	var created openapi.CreatedWebhook
+	var created client.CreatedWebhook
 	resp.JSON(t, &created)
 	if created.Seat == nil || *created.Seat != 0 || !strings.HasPrefix(created.Secret, "whsec_") {
 		t.Fatalf("created %+v", created)
@@ -120,8 +120,8 @@ func TestWebhookYourTurnReachesTheBackendSigned(t *testing.T) {
 				t.Fatalf("webhook %s against the contract: %v", call.body, err)
 			}
 			var p struct {
-				Type string              `json:"type"`
-				Data openapi.PlayerEvent `json:"data"`
+				Type string             `json:"type"`
+				Data client.PlayerEvent `json:"data"`
 			}
 			if err := json.Unmarshal(call.body, &p); err != nil || p.Type != "your_turn" || p.Data.Seat != 0 || p.Data.GameId.String() != g.id {
 				t.Fatalf("webhook %s (%v)", call.body, err)
@@ -133,7 +133,7 @@ func TestWebhookYourTurnReachesTheBackendSigned(t *testing.T) {
 		}
 	}
 
-	var list openapi.WebhookList
+	var list client.WebhookList
 	s.Get("/v1/webhooks", bearer(g.tokens[0])...).JSON(t, &list)
 	if len(list.Webhooks) != 1 || list.Webhooks[0].LastSuccessAt == nil || list.Webhooks[0].Failures != 0 || list.Webhooks[0].DisabledAt != nil {
 		t.Fatalf("list %+v", list)

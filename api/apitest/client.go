@@ -2,18 +2,17 @@ package apitest
 
 import (
 	"bytes"
-	"context"
 	"io"
 	"net/http"
 
-	"primegames/api/openapi"
+	"primegames.dev/client"
 )
 
-// Client is the typed client generated from openapi.yaml, sending its requests through s: every
-// response it decodes has been checked against the contract first.
-func (s *Server) Client() *openapi.ClientWithResponses {
+// Client is the Go client module's typed client (primegames.dev/client, in clients/go), sending
+// its requests through s: every response it decodes has been checked against the contract first.
+func (s *Server) Client() *client.ClientWithResponses {
 	s.t.Helper()
-	c, err := openapi.NewClientWithResponses(s.URL, openapi.WithHTTPClient(checked{s}))
+	c, err := client.NewClientWithResponses(s.URL, client.WithHTTPClient(checked{s}))
 	if err != nil {
 		s.t.Fatalf("typed client: %v", err)
 	}
@@ -31,11 +30,4 @@ func (c checked) Do(req *http.Request) (*http.Response, error) {
 }
 
 // Bearer sends token as the request's bearer token; no token sends none.
-func Bearer(token string) openapi.RequestEditorFn {
-	return func(_ context.Context, req *http.Request) error {
-		if token != "" {
-			req.Header.Set("Authorization", "Bearer "+token)
-		}
-		return nil
-	}
-}
+func Bearer(token string) client.RequestEditorFn { return client.Bearer(token) }

@@ -1,10 +1,10 @@
 // Package openapi is generated from the service's contract, openapi.yaml: the echo server interface
-// and the request and response types (openapi.gen.go), and a typed client over the same types that
-// the api tests drive the server with (client.gen.go). Do not edit either; change openapi.yaml (or a
+// and the request and response types (openapi.gen.go). Do not edit it; change openapi.yaml (or a
 // game kind's schemas.yaml) and run `go generate ./api/openapi`, which first merges the kinds'
-// schemas into openapi.yaml.
+// schemas into openapi.yaml, then generates this package and the Go client module's types and
+// client (clients/go/client.gen.go, the module primegames.dev/client that the api tests use).
 package openapi
 
 //go:generate go run ../../tools/mergekinds ../../openapi.yaml
 //go:generate go tool oapi-codegen -config config.yaml ../../openapi.yaml
-//go:generate go tool oapi-codegen -config client.config.yaml ../../openapi.yaml
+//go:generate go tool oapi-codegen -config ../../clients/go/oapi-codegen.yaml ../../openapi.yaml
