@@ -17,6 +17,8 @@ export interface FollowOptions {
   lastEventId?: string | undefined;
   /** Aborting it ends the iteration (the loop throws the signal's reason). */
   signal?: AbortSignal | undefined;
+  /** Called each time a connection is answered and the stream is open (a player's stream starts with what happens after that). */
+  onConnect?: (() => void) | undefined;
   /** Connections in a row that may fail (refused, dropped, 429 or 503) before the iterator throws; 5 unless set. */
   reconnects?: number | undefined;
 }
@@ -80,6 +82,7 @@ async function* follow<M extends { event: string }>(
       }
       throw new ProblemError(response.status, problem, `GET ${path}`);
     }
+    options.onConnect?.();
     try {
       for await (const line of lines(response.body)) {
         const message = parse(JSON.parse(line));
