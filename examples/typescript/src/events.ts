@@ -2,7 +2,7 @@
 // stream as NDJSON and yield its messages (heartbeats skipped), each a GameStreamEvent or
 // PlayerStreamEvent narrowed by its `event` field. This file checks what the example relies on:
 // every entry once, in order, with its `seq` as the message's id; seat 0's turns, each once.
-import type { PrimeGamesClient, Schemas } from "@primegames/client";
+import { createClient, type PrimeGamesClient, type Schemas } from "@primegames/client";
 
 export interface StreamSummary {
   actions: number; // action events received
@@ -67,4 +67,32 @@ export async function followPlayer(client: PrimeGamesClient, gameId: string): Pr
   const summary = summarize();
   await Promise.race([open, summary]); // a stream that fails to open rejects here
   return { summary };
+}
+
+// checkResume reads a finished game's stream from after entry 0 through a connection that breaks
+// after three lines: the client must reconnect by itself with last_event_id set to the last id it
+// got, and deliver entries 1 to the last, each once, then `end`. It returns the URLs it asked.
+export async function checkResume(client: PrimeGamesClient, gameId: string, entries: number): Promise<string[]> {
+  const asked: string[] = [];
+  const breaking = async (request: Request): Promise<Response> => {
+    asked.push(request.url);
+    const response = await fetch(request);
+    if (asked.length > 1) return response;
+    const firstLines = (await response.text()).split("\n").slice(0, 3).join("\n") + "\n";
+    return new Response(firstLines, { status: response.status, headers: response.headers });
+  };
+  const resuming = createClient({ baseUrl: client.baseUrl, token: client.token, fetch: breaking });
+  let seq = 0;
+  let ended = false;
+  for await (const message of resuming.followGame(gameId, { lastEventId: "0" })) {
+    if (message.event === "error") throw new Error(`the stream failed: ${message.data.code}`);
+    if (message.event === "end") {
+      ended = true;
+      continue;
+    }
+    if (message.data.entry.seq !== seq + 1) throw new Error(`resumed stream: entry ${message.data.entry.seq} after ${seq}`);
+    seq = message.data.entry.seq;
+  }
+  if (seq !== entries - 1 || !ended) throw new Error(`resumed stream: up to entry ${seq} (want ${entries - 1}), end ${ended}`);
+  return asked;
 }

@@ -7,7 +7,7 @@
 //	PRIMEGAMES_URL=http://localhost:8080 npm start
 import { createClient, isPrimeClimb, type PrimeGamesClient, type Schemas } from "@primegames/client";
 
-import { followGame, followPlayer, type PlayerSummary, type StreamSummary } from "./events.js";
+import { checkResume, followGame, followPlayer, type PlayerSummary, type StreamSummary } from "./events.js";
 
 type Game = Schemas["Game"];
 type GameKind = Schemas["GameKind"];
@@ -220,6 +220,7 @@ async function main(): Promise<void> {
     stream: StreamSummary;
     player: PlayerSummary;
     entries: number;
+    resumedFrom: string[];
     final: string;
   }[] = [];
   for (const { request, players } of kinds) {
@@ -231,8 +232,9 @@ async function main(): Promise<void> {
     const { actions, seat0Turns } = await play(table);
     const summary = await stream;
     const entries = await history(table);
+    const resumedFrom = await checkResume(api, table.id, entries);
     results.push({
-      kind: table.game.game, actions, seat0Turns, stream: summary, player: await player.summary, entries,
+      kind: table.game.game, actions, seat0Turns, stream: summary, player: await player.summary, entries, resumedFrom,
       final: describeFinal(table.game),
     });
   }
@@ -243,6 +245,13 @@ async function main(): Promise<void> {
     // The start and every action, each delivered once, then the end.
     if (r.stream.actions !== r.actions + 1 || r.entries !== r.actions + 1 || r.stream.end?.status !== "finished") {
       console.error(`  the stream delivered ${r.stream.actions} entries and the history holds ${r.entries}; want ${r.actions + 1} each, then the end`);
+      failed = true;
+    }
+    // A broken connection is resumed after the last id read (the third line: entry 3).
+    const resumes = r.resumedFrom.map((u) => new URL(u).searchParams.get("last_event_id"));
+    console.log(`  resumed after a broken connection: last_event_id ${resumes.join(", then ")}`);
+    if (resumes.join(" ") !== "0 3") {
+      console.error(`  the stream was asked for with last_event_id ${resumes.join(", ")}; want 0, then 3`);
       failed = true;
     }
     // Seat 0's player stream: your_turn once per turn that came to it, then the result.
