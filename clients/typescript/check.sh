@@ -45,8 +45,11 @@ for how in link copy; do
   cat >tsconfig.json <<'JSON'
 { "compilerOptions": { "target": "ES2022", "module": "NodeNext", "moduleResolution": "NodeNext", "lib": ["ES2022"],
   "types": ["node"], "strict": true, "exactOptionalPropertyTypes": true, "skipLibCheck": false, "outDir": "build" },
-  "include": ["main.ts"] }
+  "include": ["main.ts", "usage.ts"] }
 JSON
+  # usage.ts: the example of docs/app.md ("The TypeScript client"), type-checked, not run.
+  sed -n '/^import { createClient, isPrimeClimb, unwrap }/,/^```$/p' "$package/../../docs/app.md" | sed '$d' >usage.ts
+  test -s usage.ts
   cat >main.ts <<'TS'
 import { createClient, isPrimed, type Game, type Schemas } from "@primegames/client";
 
