@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # @primegames/client as CI checks it: install the pinned packages, check that src/schema.ts is what
-# openapi-typescript makes of ../../openapi.yaml today, build dist/ with tsc, then install the
-# package by its path into a fresh project, both as a link (`npm install <path>`) and as a copy
-# (`npm install --install-links <path>`), and type-check and run a small program against it there.
+# openapi-typescript makes of ../../openapi.yaml today, build dist/ with tsc, run its tests (against
+# a fake fetch; examples/typescript plays against a real server), then install the package by its
+# path into a fresh project, both as a link (`npm install <path>`) and as a copy (`npm install
+# --install-links <path>`), and type-check and run a small program against it there.
 set -euo pipefail
 cd "$(dirname "$0")"
 package=$(pwd)
@@ -25,6 +26,12 @@ if ! diff -q "$generated" src/schema.ts >/dev/null; then
 fi
 
 npm run build
+if ! npm test --silent >"$fresh/test.log" 2>&1; then
+  cat "$fresh/test.log" >&2
+  echo "clients/typescript: the tests above failed" >&2
+  exit 1
+fi
+grep -E '^# (tests|pass) ' "$fresh/test.log"
 # The wrapper narrows and checks; a cast or an `any` would hide a contract that does not hold.
 if grep -nE '(^|[^/])\b(as [A-Za-z{(\[]|any\b)' $(ls src/*.ts | grep -v schema.ts) | grep -vE '^[^:]+:[0-9]+:\s*(//|\*|/\*)'; then
   echo "clients/typescript: the lines above cast or use any" >&2

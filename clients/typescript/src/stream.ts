@@ -101,7 +101,7 @@ async function* follow<M extends { event: string }>(
   }
 }
 
-/** lines splits a body into its non-empty lines; leaving the loop cancels the body. */
+/** lines splits a body into its non-empty, newline-ended lines; leaving the loop cancels the body. */
 async function* lines(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
@@ -118,8 +118,8 @@ async function* lines(body: ReadableStream<Uint8Array>): AsyncGenerator<string> 
         if (line !== "") yield line;
       }
     }
-    const rest = (buffer + decoder.decode()).trim();
-    if (rest !== "") yield rest;
+    // What follows the last newline is a line cut short by a broken connection: the server ends
+    // every line with one. It is dropped; the reconnection sends it again.
   } finally {
     await reader.cancel().catch(() => undefined);
   }
