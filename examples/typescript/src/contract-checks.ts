@@ -1,6 +1,6 @@
 // What the generated types allow and refuse, checked by `tsc --noEmit`: each @ts-expect-error line
 // must be an error, or the compiler fails. Nothing here runs.
-import type { components } from "./schema.js";
+import type { components } from "@primegames/client";
 
 type Schemas = components["schemas"];
 

@@ -1,16 +1,14 @@
 // A client of the Prime games API written from openapi.yaml alone: it opens a Prime Climb and a
 // Primed lobby, seats two players in each, plays both games to the end by choosing from the legal
 // actions, and follows each game's event stream and the player stream of its seat 0. Every value
-// is typed from the contract (src/schema.ts, made by openapi-typescript) and narrowed by its `game`
+// is typed from the contract by @primegames/client (clients/typescript) and narrowed by its `game`
 // or `type` field.
 //
 //	PRIMEGAMES_URL=http://localhost:8080 npm start
-import createClient from "openapi-fetch";
+import { createClient, isPrimeClimb, type PrimeGamesClient, type Schemas } from "@primegames/client";
 
-import type { components, paths } from "./schema.js";
-import { followGame, followPlayer, type PlayerSummary, type StreamSummary } from "./events.js";
+import { checkResume, followGame, followPlayer, type PlayerSummary, type StreamSummary } from "./events.js";
 
-type Schemas = components["schemas"];
 type Game = Schemas["Game"];
 type GameKind = Schemas["GameKind"];
 type Action = Schemas["Action"];
@@ -33,8 +31,8 @@ async function patientFetch(request: Request): Promise<Response> {
     await new Promise((resolve) => setTimeout(resolve, 1000 * (Number.isFinite(seconds) ? seconds : 1)));
   }
 }
-const api = createClient<paths>({ baseUrl, fetch: patientFetch });
-const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+// A client without a token; each seat's and the creator's are made from it with withToken.
+const api = createClient({ baseUrl, fetch: patientFetch });
 
 // Enough for any game these choices play: a game that runs longer is a bug worth stopping for.
 const maxActions = 5000;
@@ -42,7 +40,7 @@ const maxActions = 5000;
 interface Table {
   id: string;
   game: Game;
-  tokens: string[]; // by seat
+  seats: PrimeGamesClient[]; // by seat
 }
 
 // openLobby creates a private game with open seats, seats one player in each with its invite code
@@ -51,19 +49,17 @@ async function openLobby(request: Schemas["CreateGameRequest"], players: string[
   const created = await api.POST("/v1/games", { body: { ...request, seats: players.length } });
   if (!created.data) throw new Error(`create ${request.game}: ${describe(created.error)}`);
   const id = created.data.game.id;
-  const tokens: string[] = [];
+  const seats: PrimeGamesClient[] = [];
   for (const name of players) {
     const invite_code = created.data.invite_code ?? "";
     const joined = await api.POST("/v1/games/join", { body: { invite_code, name } });
     if (!joined.data) throw new Error(`join ${name}: ${describe(joined.error)}`);
-    tokens[joined.data.seat.seat] = joined.data.seat.token;
+    seats[joined.data.seat.seat] = api.withToken(joined.data.seat.token);
   }
-  const started = await api.POST("/v1/games/{id}/start", {
-    params: { path: { id } },
-    headers: bearer(created.data.creator_token),
-  });
+  const creator = api.withToken(created.data.creator_token);
+  const started = await creator.POST("/v1/games/{id}/start", { params: { path: { id } } });
   if (!started.data) throw new Error(`start: ${describe(started.error)}`);
-  return { id, game: started.data, tokens };
+  return { id, game: started.data, seats };
 }
 
 // play acts for whichever seat is to act until the game is over; it returns the number of actions
@@ -75,19 +71,12 @@ async function play(table: Table): Promise<{ actions: number; seat0Turns: number
   while (table.game.status === "active") {
     if (++actions > maxActions) throw new Error(`${table.game.game} ${table.id}: not over after ${maxActions} actions`);
     const seat = table.game.turn?.to_act[0];
-    const token = seat === undefined ? undefined : table.tokens[seat];
-    if (seat === undefined || token === undefined) throw new Error(`no seat to act in ${JSON.stringify(table.game.turn)}`);
-    const legal = await api.GET("/v1/games/{id}/legal-actions", {
-      params: { path: { id: table.id } },
-      headers: bearer(token),
-    });
+    const client = seat === undefined ? undefined : table.seats[seat];
+    if (seat === undefined || client === undefined) throw new Error(`no seat to act in ${JSON.stringify(table.game.turn)}`);
+    const legal = await client.GET("/v1/games/{id}/legal-actions", { params: { path: { id: table.id } } });
     if (!legal.data) throw new Error(`legal actions: ${describe(legal.error)}`);
     const action = choose(legal.data);
-    const acted = await api.POST("/v1/games/{id}/actions", {
-      params: { path: { id: table.id } },
-      headers: bearer(token),
-      body: action,
-    });
+    const acted = await client.POST("/v1/games/{id}/actions", { params: { path: { id: table.id } }, body: action });
     if (!acted.data) throw new Error(`seat ${seat} sent ${JSON.stringify(action)}: ${describe(acted.error)}`);
     report(acted.data.entry);
     if (seat0ToAct(acted.data.game) && !seat0ToAct(table.game)) seat0Turns++;
@@ -185,18 +174,15 @@ function log(entry: HistoryEntry, text: string): void {
   if (process.env.VERBOSE) console.log(`  ${entry.game} #${entry.seq} seat ${entry.seat}${timeout}: ${text}`);
 }
 
-// describeFinal says how a game ended, from its state narrowed by the game's kind.
+// describeFinal says how a game ended, from its state narrowed by the game's kind (isPrimeClimb
+// narrows as a switch on `game.game` does).
 function describeFinal(game: Game): string {
-  switch (game.game) {
-    case "prime-climb": {
-      const pawns = game.state?.players.map((p) => `seat ${p.seat} [${p.pawns.join(", ")}]`) ?? [];
-      return `winner seat ${game.state?.winner}, pawns ${pawns.join("; ")}`;
-    }
-    case "primed": {
-      const scores = game.state?.scores;
-      return `winners seats ${scores?.winners.join(", ")}, totals ${scores?.totals.join(", ")} after ${scores?.rounds.length} rounds`;
-    }
+  if (isPrimeClimb(game)) {
+    const pawns = game.state?.players.map((p) => `seat ${p.seat} [${p.pawns.join(", ")}]`) ?? [];
+    return `winner seat ${game.state?.winner}, pawns ${pawns.join("; ")}`;
   }
+  const scores = game.state?.scores;
+  return `winners seats ${scores?.winners.join(", ")}, totals ${scores?.totals.join(", ")} after ${scores?.rounds.length} rounds`;
 }
 
 function describe(problem: Schemas["Problem"] | undefined): string {
@@ -234,19 +220,21 @@ async function main(): Promise<void> {
     stream: StreamSummary;
     player: PlayerSummary;
     entries: number;
+    resumedFrom: string[];
     final: string;
   }[] = [];
   for (const { request, players } of kinds) {
     const table = await openLobby(request, players);
-    const stream = followGame(baseUrl ?? "", table.id);
-    const seat0 = table.tokens[0];
-    if (seat0 === undefined) throw new Error("no token for seat 0");
-    const player = await followPlayer(baseUrl ?? "", seat0, table.id); // open before the first action
+    const stream = followGame(api, table.id);
+    const seat0 = table.seats[0];
+    if (seat0 === undefined) throw new Error("no client for seat 0");
+    const player = await followPlayer(seat0, table.id); // open before the first action
     const { actions, seat0Turns } = await play(table);
     const summary = await stream;
     const entries = await history(table);
+    const resumedFrom = await checkResume(api, table.id, entries);
     results.push({
-      kind: table.game.game, actions, seat0Turns, stream: summary, player: await player.summary, entries,
+      kind: table.game.game, actions, seat0Turns, stream: summary, player: await player.summary, entries, resumedFrom,
       final: describeFinal(table.game),
     });
   }
@@ -257,6 +245,13 @@ async function main(): Promise<void> {
     // The start and every action, each delivered once, then the end.
     if (r.stream.actions !== r.actions + 1 || r.entries !== r.actions + 1 || r.stream.end?.status !== "finished") {
       console.error(`  the stream delivered ${r.stream.actions} entries and the history holds ${r.entries}; want ${r.actions + 1} each, then the end`);
+      failed = true;
+    }
+    // A broken connection is resumed after the last id read (the third line: entry 3).
+    const resumes = r.resumedFrom.map((u) => new URL(u).searchParams.get("last_event_id"));
+    console.log(`  resumed after a broken connection: last_event_id ${resumes.join(", then ")}`);
+    if (resumes.join(" ") !== "0 3") {
+      console.error(`  the stream was asked for with last_event_id ${resumes.join(", ")}; want 0, then 3`);
       failed = true;
     }
     // Seat 0's player stream: your_turn once per turn that came to it, then the result.
