@@ -21,8 +21,9 @@ import (
 // commit in any order, so the window must exceed the longest action transaction.
 const classroomResumeWindow = 10 * time.Second
 
-// StreamClassroomEvents sends, to the classroom's teacher, the entries of every game of the
-// classroom as they are recorded, games created after the stream opened included.
+// StreamClassroomEvents sends, to the classroom's teacher (or, as a spectator sees them, to an
+// observer of the classroom), the entries of every game of the classroom as they are recorded,
+// games created after the stream opened included.
 func (s *Server) StreamClassroomEvents(c echo.Context, id openapi.ClassroomID, params openapi.StreamClassroomEventsParams) error {
 	release, err := s.openStream(c)
 	if err != nil {
@@ -82,7 +83,7 @@ func parseClassroomEventID(v string) *classroomEventID {
 type classroomStream struct {
 	s           *Server
 	classroomID string
-	teacher     play.Principal
+	watcher     play.Principal // the teacher, or an observer of the classroom
 	cursor      map[string]int64
 	wasOver     map[string]bool
 	ended       map[string]bool
@@ -94,7 +95,7 @@ type classroomStream struct {
 // open reads, for the classroom's teacher, where its games stand: now, or as of since, or shortly
 // before the entry to resume after.
 func (cs *classroomStream) open(ctx context.Context, principal play.Principal, since *time.Time, resume *classroomEventID) error {
-	cs.teacher = principal
+	cs.watcher = principal
 	if resume != nil {
 		at, err := cs.s.play.EntryTime(ctx, principal, cs.classroomID, resume.gameID, resume.seq)
 		if err != nil {
@@ -125,7 +126,7 @@ func (cs *classroomStream) catchUp(ctx context.Context, out *eventWriter, sub *l
 // sendNews sends the news of the named games or, with all, of every game of the classroom.
 func (cs *classroomStream) sendNews(ctx context.Context, out *eventWriter, games []string, all bool) error {
 	if all {
-		pos, err := cs.s.play.ClassroomPosition(ctx, cs.teacher, cs.classroomID, nil)
+		pos, err := cs.s.play.ClassroomPosition(ctx, cs.watcher, cs.classroomID, nil)
 		if err != nil {
 			return err
 		}
@@ -146,7 +147,7 @@ func (cs *classroomStream) sendNews(ctx context.Context, out *eventWriter, games
 		if !known {
 			after = -1 // a game created after the stream opened: all of it
 		}
-		after, game, err := cs.s.sendEntries(ctx, out, g, play.ClassroomTeacher, after, func(seq int64) string { return g + ":" + strconv.FormatInt(seq, 10) })
+		after, game, err := cs.s.sendEntries(ctx, out, g, play.ClassroomWatcher(cs.watcher), after, func(seq int64) string { return g + ":" + strconv.FormatInt(seq, 10) })
 		cs.cursor[g] = after
 		if err != nil {
 			return err

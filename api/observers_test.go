@@ -137,3 +137,32 @@ func TestObserverTokensAreBounded(t *testing.T) {
 	}
 	mintObserver(t, h.Server, path, g.CreatorToken)
 }
+
+// A classroom's observer follows the classroom's games on its stream, as a spectator: the same
+// entries as the teacher, without the hands or the random values the teacher sees.
+func TestClassroomObserverFollowsTheClassroomStreamAsASpectator(t *testing.T) {
+	t.Parallel()
+	h := newGamesHarness(t)
+	class := h.newClassroom(t, "5B", "Ada", "Bo")
+	o := mintObserver(t, h.Server, "/v1/classrooms/"+class.id+"/observers", class.teacher)
+	events := "/v1/classrooms/" + class.id + "/events"
+	observed := openEvStream(t, h.URL, events+"?access_token="+o.Token)
+	taught := openEvStream(t, h.URL, events+"?access_token="+class.teacher)
+	resp := h.Post("/v1/games", map[string]any{"game": "primed", "players": []map[string]string{
+		{"student_id": class.students["Ada"].id}, {"student_id": class.students["Bo"].id}}}, bearer(class.teacher)...)
+	if resp.StatusCode != http.StatusCreated {
+		t.Fatalf("a classroom game = %d: %s", resp.StatusCode, resp.Body)
+	}
+	seen, full := observed.next(t, evWait), taught.next(t, evWait)
+	if seen.ID != full.ID || seen.Event != "action" {
+		t.Fatalf("the observer's first event %q %q, the teacher's %q", seen.ID, seen.Event, full.ID)
+	}
+	if leaks := hiddenLeaks(-1, []byte(seen.Data)); len(leaks) > 0 {
+		t.Errorf("the observer sees what is hidden: %v", leaks)
+	}
+	if leaks := hiddenLeaks(-1, []byte(full.Data)); len(leaks) == 0 {
+		t.Error("the teacher's event shows nothing hidden: the check cannot tell")
+	}
+	observed.close()
+	taught.close()
+}

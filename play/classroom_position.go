@@ -18,7 +18,7 @@ type ClassroomPosition struct {
 // ClassroomPosition reads where the games of the classroom stood before a time (nil: now), for its
 // teacher. The teacher's token names the classroom, so there is no other check that it exists.
 func (s *Service) ClassroomPosition(ctx context.Context, p Principal, classroomID string, before *time.Time) (*ClassroomPosition, error) {
-	if err := MayRunClassroom(p, classroomID); err != nil {
+	if err := MayWatchClassroom(p, classroomID); err != nil {
 		return nil, err
 	}
 	return s.store.ClassroomPosition(ctx, classroomID, before)
@@ -26,7 +26,7 @@ func (s *Service) ClassroomPosition(ctx context.Context, p Principal, classroomI
 
 // EntryTime is when entry seq of a game of the classroom was recorded, for its teacher.
 func (s *Service) EntryTime(ctx context.Context, p Principal, classroomID, gameID string, seq int64) (time.Time, error) {
-	if err := MayRunClassroom(p, classroomID); err != nil {
+	if err := MayWatchClassroom(p, classroomID); err != nil {
 		return time.Time{}, err
 	}
 	at, err := s.store.EntryTime(ctx, classroomID, gameID, seq)

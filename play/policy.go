@@ -169,6 +169,23 @@ func MaySeeMoveReview(status Status, caller Caller) error {
 }
 
 // MayRunClassroom lets only the classroom's teacher manage it.
+// MayWatchClassroom lets the classroom's teacher, or an observer token of the classroom, follow its
+// games; ClassroomWatcher is then the caller each game sees: the teacher, or a spectator.
+func MayWatchClassroom(p Principal, classroomID string) error {
+	if p.IsObserver() && p.GameID == "" && p.ClassroomID == classroomID {
+		return nil
+	}
+	return MayRunClassroom(p, classroomID)
+}
+
+// ClassroomWatcher is the caller of a classroom's games that a principal MayWatchClassroom is.
+func ClassroomWatcher(p Principal) Caller {
+	if p.IsObserver() {
+		return Caller{Seat: -1, Observer: true}
+	}
+	return ClassroomTeacher
+}
+
 func MayRunClassroom(p Principal, classroomID string) error {
 	switch {
 	case p.Kind == Anonymous:

@@ -7395,7 +7395,7 @@ type ServerInterface interface {
 	// GetClassroom The classroom (teacher token).
 	// (GET /v1/classrooms/{classroom_id})
 	GetClassroom(ctx echo.Context, classroomId ClassroomID) error
-	// StreamClassroomEvents Live updates of every game of a classroom (server-sent events, teacher token).
+	// StreamClassroomEvents Live updates of every game of a classroom (server-sent events, teacher or classroom observer token).
 	// (GET /v1/classrooms/{classroom_id}/events)
 	StreamClassroomEvents(ctx echo.Context, classroomId ClassroomID, params StreamClassroomEventsParams) error
 	// ListClassroomGames The classroom's games, newest first (teacher token).

@@ -7556,11 +7556,12 @@ type ClientInterface interface {
 	// Corresponds with GET /v1/classrooms/{classroom_id} (the `GetClassroom` operationId).
 	GetClassroom(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// StreamClassroomEvents Live updates of every game of a classroom (server-sent events, teacher token).
+	// StreamClassroomEvents Live updates of every game of a classroom (server-sent events, teacher or classroom observer token).
 	//
 	// For a teacher's dashboard: one `action` event per entry recorded in any game of the
 	// classroom, games created after the stream opened included. Its `data` is a `GameEvent`
-	// (with the game's id), in full as the teacher sees it; its `id` is `<game id>:<seq>`. Entries
+	// (with the game's id), in full as the teacher sees it, or as a spectator sees it for an
+	// observer token of the classroom; its `id` is `<game id>:<seq>`. Entries
 	// of one game come in order; games interleave. When a game ends, an `end` event for it
 	// (`GameEndEvent`, no `id`) follows; the stream stays open. A comment line (`: heartbeat`)
 	// is sent at a fixed interval. Through a database outage the stream behaves as a game's
@@ -8679,11 +8680,12 @@ func (c *Client) GetClassroom(ctx context.Context, classroomId ClassroomID, reqE
 	return c.Client.Do(req)
 }
 
-// StreamClassroomEvents Live updates of every game of a classroom (server-sent events, teacher token).
+// StreamClassroomEvents Live updates of every game of a classroom (server-sent events, teacher or classroom observer token).
 //
 // For a teacher's dashboard: one `action` event per entry recorded in any game of the
 // classroom, games created after the stream opened included. Its `data` is a `GameEvent`
-// (with the game's id), in full as the teacher sees it; its `id` is `<game id>:<seq>`. Entries
+// (with the game's id), in full as the teacher sees it, or as a spectator sees it for an
+// observer token of the classroom; its `id` is `<game id>:<seq>`. Entries
 // of one game come in order; games interleave. When a game ends, an `end` event for it
 // (`GameEndEvent`, no `id`) follows; the stream stays open. A comment line (`: heartbeat`)
 // is sent at a fixed interval. Through a database outage the stream behaves as a game's
@@ -13243,11 +13245,12 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /v1/classrooms/{classroom_id} (the `GetClassroom` operationId).
 	GetClassroomWithResponse(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*GetClassroomResponse, error)
 
-	// StreamClassroomEventsWithResponse Live updates of every game of a classroom (server-sent events, teacher token).
+	// StreamClassroomEventsWithResponse Live updates of every game of a classroom (server-sent events, teacher or classroom observer token).
 	//
 	// For a teacher's dashboard: one `action` event per entry recorded in any game of the
 	// classroom, games created after the stream opened included. Its `data` is a `GameEvent`
-	// (with the game's id), in full as the teacher sees it; its `id` is `<game id>:<seq>`. Entries
+	// (with the game's id), in full as the teacher sees it, or as a spectator sees it for an
+	// observer token of the classroom; its `id` is `<game id>:<seq>`. Entries
 	// of one game come in order; games interleave. When a game ends, an `end` event for it
 	// (`GameEndEvent`, no `id`) follows; the stream stays open. A comment line (`: heartbeat`)
 	// is sent at a fixed interval. Through a database outage the stream behaves as a game's
@@ -20524,11 +20527,12 @@ func (c *ClientWithResponses) GetClassroomWithResponse(ctx context.Context, clas
 	return ParseGetClassroomResponse(rsp)
 }
 
-// StreamClassroomEventsWithResponse Live updates of every game of a classroom (server-sent events, teacher token).
+// StreamClassroomEventsWithResponse Live updates of every game of a classroom (server-sent events, teacher or classroom observer token).
 //
 // For a teacher's dashboard: one `action` event per entry recorded in any game of the
 // classroom, games created after the stream opened included. Its `data` is a `GameEvent`
-// (with the game's id), in full as the teacher sees it; its `id` is `<game id>:<seq>`. Entries
+// (with the game's id), in full as the teacher sees it, or as a spectator sees it for an
+// observer token of the classroom; its `id` is `<game id>:<seq>`. Entries
 // of one game come in order; games interleave. When a game ends, an `end` event for it
 // (`GameEndEvent`, no `id`) follows; the stream stays open. A comment line (`: heartbeat`)
 // is sent at a fixed interval. Through a database outage the stream behaves as a game's

@@ -504,10 +504,11 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Live updates of every game of a classroom (server-sent events, teacher token).
+         * Live updates of every game of a classroom (server-sent events, teacher or classroom observer token).
          * @description For a teacher's dashboard: one `action` event per entry recorded in any game of the
          *     classroom, games created after the stream opened included. Its `data` is a `GameEvent`
-         *     (with the game's id), in full as the teacher sees it; its `id` is `<game id>:<seq>`. Entries
+         *     (with the game's id), in full as the teacher sees it, or as a spectator sees it for an
+         *     observer token of the classroom; its `id` is `<game id>:<seq>`. Entries
          *     of one game come in order; games interleave. When a game ends, an `end` event for it
          *     (`GameEndEvent`, no `id`) follows; the stream stays open. A comment line (`: heartbeat`)
          *     is sent at a fixed interval. Through a database outage the stream behaves as a game's
