@@ -13,14 +13,12 @@ import (
 	"io"
 	"log"
 	"net/http"
-	"os"
-	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"primegames/tools/internal/latency"
+	"primegames/tools/internal/procstat"
 )
 
 func main() {
@@ -45,7 +43,7 @@ func main() {
 	idle := postLatencies(client, *base, *posts, nil)
 	fmt.Printf("POST /v1/games idle: %s\n", summary(idle))
 
-	rssBefore := rss(*pid)
+	rssBefore := procstat.RSS(*pid)
 	var peak atomic.Int64
 	peak.Store(rssBefore)
 	stopSampling := make(chan struct{})
@@ -53,7 +51,7 @@ func main() {
 	go func() {
 		defer close(sampled)
 		for {
-			if r := rss(*pid); r > peak.Load() {
+			if r := procstat.RSS(*pid); r > peak.Load() {
 				peak.Store(r)
 			}
 			select {
@@ -120,24 +118,6 @@ func main() {
 }
 
 func mb(kb int64) float64 { return float64(kb) / 1024 }
-
-// rss is the process's resident set in KB, 0 without a pid.
-func rss(pid int) int64 {
-	if pid == 0 {
-		return 0
-	}
-	status, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(status), "\n") {
-		if strings.HasPrefix(line, "VmRSS:") {
-			n, _ := strconv.ParseInt(strings.Fields(line)[1], 10, 64)
-			return n
-		}
-	}
-	return 0
-}
 
 func createLongGame(client *http.Client, base string) string {
 	players := make([]map[string]string, 6)

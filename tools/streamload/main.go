@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"primegames/tools/internal/latency"
+	"primegames/tools/internal/procstat"
 )
 
 func main() {
@@ -48,7 +49,7 @@ func main() {
 	baseline := c.acquires()
 	time.Sleep(*idle)
 	baseline = c.acquires() - baseline
-	before := rss(*pid)
+	before := procstat.RSS(*pid)
 	var opened, failed atomic.Int64
 	arrivals := make(chan time.Time, *n)
 	var wg sync.WaitGroup
@@ -75,7 +76,7 @@ func main() {
 	}
 	close(ready)
 	time.Sleep(5 * time.Second)
-	after := rss(*pid)
+	after := procstat.RSS(*pid)
 	fmt.Printf("streams: %d open, %d refused or failed\n", opened.Load(), failed.Load())
 	fmt.Printf("RSS: %.1f MB idle, %.1f MB with the streams: %.1f KB per stream\n",
 		float64(before)/1024, float64(after)/1024, float64(after-before)/float64(max(1, opened.Load())))
@@ -230,24 +231,6 @@ func (c *client) acquires() int64 {
 		if name, value, ok := strings.Cut(string(line), " "); ok && name == "db_pool_acquires_total" {
 			n, _ := strconv.ParseFloat(value, 64)
 			return int64(n)
-		}
-	}
-	return 0
-}
-
-// rss is the process's resident set in KB, 0 without a pid.
-func rss(pid int) int64 {
-	if pid == 0 {
-		return 0
-	}
-	status, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(status), "\n") {
-		if strings.HasPrefix(line, "VmRSS:") {
-			n, _ := strconv.ParseInt(strings.Fields(line)[1], 10, 64)
-			return n
 		}
 	}
 	return 0
