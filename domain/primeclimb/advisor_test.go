@@ -231,6 +231,7 @@ func TestAdviceIgnoresTheDeckOrder(t *testing.T) {
 // only documented kinds,
 // over the entries (every one, or a spread of eight in a long list) of the first decisions of games.
 func TestReviewIsConsistentOverPlayedGames(t *testing.T) {
+	t.Parallel()
 	kinds := map[string]bool{MissedWin: true, MissedWinningCard: true, MissedBump: true, MissedPrimeCard: true}
 	for seed := uint64(1); seed <= 2; seed++ {
 		st, _, err := Rules.Start(nil, 2, domain.SeededRand(seed, 0))

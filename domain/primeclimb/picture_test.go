@@ -88,6 +88,7 @@ func num(n svgtest.Node, attr string) float64 {
 // written in), carries its number as the hints say it ("pawn 0", "pawn 1"), and covers no other
 // pawn.
 func TestPicturePutsEveryPawnBesideItsSquareWithItsNumber(t *testing.T) {
+	t.Parallel()
 	steps := playedOut(t, 3)
 	for _, l := range domain.Layouts {
 		hole := lookOf(l).numHole
