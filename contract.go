@@ -3,6 +3,8 @@ package primegames
 import (
 	"bytes"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 
 	"primegames/domain"
@@ -38,33 +40,43 @@ var roleUnions = []struct {
 	{"GameBoard", "Board", "Reference data about one kind of game.", true, false},
 }
 
-// kindParts are the objects of the contract whose fields depend on the game's kind: each is oneOf
-// <Base>OfKind, which is oneOf <Base>Of<Prefix> per kind, told apart by the object's "game" field, so
-// that a typed client narrows the kind-dependent fields by checking `game`.
+// kindParts are the objects of the contract whose fields depend on the game's kind: each, <Base>, is
+// oneOf <Base>Of<Prefix> per kind, told apart by its "game" field, and each of those is allOf the
+// fields every kind has (<Base>Base, in the contract's own part) and the kind's own, so that a
+// generator that reads discriminators makes one type per kind, with every field.
 var kindParts = []struct {
-	base  string
-	props []kindProp
+	base, description string
+	props             []kindProp
 }{
-	{"Game", []kindProp{{name: "options", role: "Options"}, {name: "state", role: "View", nullable: true}}},
-	{"HistoryEntry", []kindProp{{name: "action", role: "Action", orRef: "ServiceAction"}, {name: "outcome", role: "Outcome", orRef: "ServiceOutcome"}}},
-	{"LegalActions", []kindProp{{name: "actions", role: "LegalActions"}}},
-	{"Scores", []kindProp{{name: "scores", role: "Scores", nullable: true}}},
+	{"Game", "A game as the caller may see it: the fields of `GameBase`, and the options and state of its kind, which `game` names.", []kindProp{
+		{name: "options", role: "Settings", description: "The game's options, every default filled in."},
+		{name: "state", role: "View", nullable: true, description: "The game's view for the caller, as its kind defines it; null in a lobby."}}},
+	{"HistoryEntry", "One entry of a game's history: the fields of `HistoryEntryBase`, and an action and an outcome of the kind that `game` names.", []kindProp{
+		{name: "action", role: "Action", orRef: "ServiceAction", description: "The action as sent, one of the game's kind; for the entries the service records itself, a `ServiceAction` (the start, a resignation, an abort of an idle game)."},
+		{name: "outcome", role: "Outcome", orRef: "ServiceOutcome", description: "What happened, redacted for the caller while the game runs: its kind's outcome, or a `ServiceOutcome` for a resignation or an abort."}}},
+	{"LegalActions", "What the caller's seat may do now: the fields of `LegalActionsBase`, and the actions of the kind that `game` names.", []kindProp{
+		{name: "actions", role: "LegalActions", description: "The seat's legal actions, as its kind lists them; empty when it may not act now."}}},
+	{"Scores", "The standing of every seat: the fields of `ScoresBase`, and the scores of the kind that `game` names.", []kindProp{
+		{name: "scores", role: "Scores", nullable: true, description: "The standing, as the game's kind tells it; null in a lobby."}}},
 }
 
 // sharedOptions are the options every kind of game takes, which the service handles itself (a
 // computer player's delay, hints): each kind's <Prefix>Options gets them as properties that refer
 // to the one definition in the contract's own part, so a kind's schemas.yaml never repeats them.
-var sharedOptions = []struct{ property, schema string }{
-	{"bot_delay_ms", "BotDelayOption"},
-	{"hints", "HintsOption"},
-	{"turn_seconds", "TurnSecondsOption"},
+var sharedOptions = []struct {
+	property, schema string
+	always           bool // in every game's options as the server returns them
+}{
+	{"bot_delay_ms", "BotDelayOption", true},
+	{"hints", "HintsOption", true},
+	{"turn_seconds", "TurnSecondsOption", false},
 }
 
 // kindProp is one kind-dependent field: the kind's <Prefix><role>, null where nullable, or else the
 // contract's own orRef schema.
 type kindProp struct {
-	name, role, orRef string
-	nullable          bool
+	name, role, orRef, description string
+	nullable                       bool
 }
 
 // Contract is openapi.yaml as a server hosting kinds serves it: for the service's own kinds
@@ -101,7 +113,8 @@ func kindsPart(kinds []domain.GameKind, facts []factsSchema) (string, error) {
 	}
 	var b strings.Builder
 	b.WriteString(kindsBegin + " (made by `go generate ./api/openapi` from the kinds in domain/games: edit their schemas.yaml)\n")
-	types := map[string]string{} // the type of each kind's role schema, "" when it has none
+	types := map[string]string{}         // the type of each kind's role schema, "" when it has none
+	optionNames := map[string][]string{} // each kind's own options
 	names := make([]string, len(kinds))
 	for i, k := range kinds {
 		names[i] = k.Name()
@@ -109,7 +122,8 @@ func kindsPart(kinds []domain.GameKind, facts []factsSchema) (string, error) {
 		if !ok {
 			return "", fmt.Errorf("the schemas of %q have no components/schemas", k.Name())
 		}
-		schemas, err := withSharedOptions(schemas, k.SchemaPrefix()+"Options")
+		schemas, own, err := withSharedOptions(schemas, k.SchemaPrefix()+"Options")
+		optionNames[k.Name()] = own
 		if err != nil {
 			return "", fmt.Errorf("the schemas of %q: %w", k.Name(), err)
 		}
@@ -153,6 +167,9 @@ func kindsPart(kinds []domain.GameKind, facts []factsSchema) (string, error) {
 			b.WriteString("      anyOf:\n" + strings.Join(refs, ""))
 		}
 	}
+	for _, k := range kinds {
+		writeSettings(&b, k, optionNames[k.Name()])
+	}
 	for _, part := range kindParts {
 		var refs, mapping []string
 		for _, k := range kinds {
@@ -160,10 +177,10 @@ func kindsPart(kinds []domain.GameKind, facts []factsSchema) (string, error) {
 			refs = append(refs, "        - $ref: "+schemaRef(variant)+"\n")
 			mapping = append(mapping, "          "+k.Name()+": "+schemaRef(variant)+"\n")
 		}
-		fmt.Fprintf(&b, "    %sOfKind:\n      description: The fields of a %s that depend on its kind of game, told apart by `game`.\n", part.base, part.base)
+		fmt.Fprintf(&b, "    %s:\n      description: %s\n", part.base, yamlQuoted(part.description))
 		b.WriteString("      oneOf:\n" + strings.Join(refs, "") + "      discriminator:\n        propertyName: game\n        mapping:\n" + strings.Join(mapping, ""))
 		for _, k := range kinds {
-			writeKindPart(&b, part.base, part.props, k, types)
+			writeKindPart(&b, part.base, part.props, k)
 		}
 	}
 	refusals, err := refusalFactsPart(facts)
@@ -175,39 +192,59 @@ func kindsPart(kinds []domain.GameKind, facts []factsSchema) (string, error) {
 	return b.String(), nil
 }
 
-// writeKindPart writes <base>Of<Prefix>: the fields of base that depend on the kind, for kind k.
-func writeKindPart(b *strings.Builder, base string, props []kindProp, k domain.GameKind, types map[string]string) {
+// writeKindPart writes <base>Of<Prefix>: the fields of <base>Base and those that depend on the kind,
+// for kind k.
+func writeKindPart(b *strings.Builder, base string, props []kindProp, k domain.GameKind) {
 	required := []string{"game"}
 	for _, p := range props {
 		required = append(required, p.name)
 	}
-	fmt.Fprintf(b, "    %sOf%s:\n      type: object\n      description: The fields of a %s of %s.\n", base, k.SchemaPrefix(), base, k.Name())
-	fmt.Fprintf(b, "      required: [%s]\n      properties:\n", strings.Join(required, ", "))
-	fmt.Fprintf(b, "        game: {type: string, enum: [%s]}\n", k.Name())
+	fmt.Fprintf(b, "    %sOf%s:\n      description: A %s of %s.\n", base, k.SchemaPrefix(), base, k.Name())
+	fmt.Fprintf(b, "      allOf:\n        - $ref: %s\n        - type: object\n", schemaRef(base+"Base"))
+	fmt.Fprintf(b, "          required: [%s]\n          properties:\n", strings.Join(required, ", "))
+	fmt.Fprintf(b, "            game: {type: string, enum: [%s], description: The kind of game.}\n", k.Name())
 	for _, p := range props {
-		name := k.SchemaPrefix() + p.role
+		name := schemaRef(k.SchemaPrefix() + p.role)
+		fmt.Fprintf(b, "            %s:\n              description: %s\n", p.name, yamlQuoted(p.description))
 		switch {
 		case p.orRef != "":
-			fmt.Fprintf(b, "        %s:\n          oneOf:\n            - $ref: %s\n            - $ref: %s\n", p.name, schemaRef(p.orRef), schemaRef(name))
-		case p.nullable && types[name] == "array": // kin-openapi wants an array's items beside its type
-			fmt.Fprintf(b, "        %s:\n          type: array\n          items: {}\n          nullable: true\n          allOf: [{$ref: %s}]\n", p.name, schemaRef(name))
-		case p.nullable && types[name] != "": // linters want nullable beside a type
-			fmt.Fprintf(b, "        %s:\n          type: %s\n          nullable: true\n          allOf: [{$ref: %s}]\n", p.name, types[name], schemaRef(name))
+			fmt.Fprintf(b, "              oneOf: [{$ref: %s}, {$ref: %s}]\n", schemaRef(p.orRef), name)
 		case p.nullable:
-			fmt.Fprintf(b, "        %s:\n          nullable: true\n          allOf: [{$ref: %s}]\n", p.name, schemaRef(name))
+			fmt.Fprintf(b, "              oneOf: [{$ref: %s}, {type: \"null\"}]\n", name)
 		default:
-			fmt.Fprintf(b, "        %s: {$ref: %s}\n", p.name, schemaRef(name))
+			fmt.Fprintf(b, "              allOf: [{$ref: %s}]\n", name)
 		}
 	}
 }
 
+// writeSettings writes <Prefix>Settings: kind k's options as the server returns them, every option
+// present (those a request left out with their defaults) save the shared ones a game may not have.
+// Its own options are told apart from the request's (<Prefix>Options, where every option is
+// optional), which is why no option schema may carry a `default`: generators make such a field
+// required, in requests too.
+func writeSettings(b *strings.Builder, k domain.GameKind, own []string) {
+	required := slices.Clone(own)
+	for _, o := range sharedOptions {
+		if o.always {
+			required = append(required, o.property)
+		}
+	}
+	fmt.Fprintf(b, "    %sSettings:\n      type: object\n", k.SchemaPrefix())
+	fmt.Fprintf(b, "      description: The options of a game of %s as the server returns them, each option a request left out with its default.\n", k.Name())
+	fmt.Fprintf(b, "      allOf: [{$ref: %s}]\n      required: [%s]\n", schemaRef(k.SchemaPrefix()+"Options"), strings.Join(required, ", "))
+}
+
+// yamlQuoted is s as a double-quoted YAML scalar.
+func yamlQuoted(s string) string { return strconv.Quote(s) }
+
 // withSharedOptions adds the shared options to the properties of the schema called name among a
-// kind's schemas (a components/schemas body, indented by four).
-func withSharedOptions(schemas, name string) (string, error) {
+// kind's schemas (a components/schemas body, indented by four), and returns the names of the kind's
+// own options.
+func withSharedOptions(schemas, name string) (_ string, own []string, _ error) {
 	header := "\n    " + name + ":\n"
 	start := strings.Index("\n"+schemas, header)
 	if start < 0 {
-		return "", fmt.Errorf("no %s", name)
+		return "", nil, fmt.Errorf("no %s", name)
 	}
 	bodyStart := start + len(header) - 1 // in schemas, which lacks the leading newline
 	bodyEnd := len(schemas)
@@ -220,18 +257,31 @@ func withSharedOptions(schemas, name string) (string, error) {
 		offset += len(line) + 1
 	}
 	body := schemas[bodyStart:bodyEnd]
+	if strings.Contains(body, "default:") {
+		return "", nil, fmt.Errorf("%s: an option has a `default`, which generators read as always present, in requests too: say the default in its description", name)
+	}
 	var props strings.Builder
 	for _, o := range sharedOptions {
 		fmt.Fprintf(&props, "        %s: {$ref: %s}\n", o.property, schemaRef(o.schema))
 	}
-	if before, after, ok := strings.Cut(body, "      properties:\n"); ok {
+	before, after, ok := strings.Cut(body, "      properties:\n")
+	switch {
+	case ok:
+		for _, line := range strings.Split(after, "\n") {
+			if !strings.HasPrefix(line, "        ") && strings.TrimSpace(line) != "" {
+				break // the properties end
+			}
+			if option, _, found := strings.Cut(line, ":"); found && strings.HasPrefix(option, "        ") && !strings.HasPrefix(option, "         ") {
+				own = append(own, strings.TrimSpace(option))
+			}
+		}
 		body = before + "      properties:\n" + props.String() + after
-	} else if strings.Contains(body, "      properties:") {
-		return "", fmt.Errorf("%s: write its properties as a block, one per line", name)
-	} else {
+	case strings.Contains(body, "      properties:"):
+		return "", nil, fmt.Errorf("%s: write its properties as a block, one per line", name)
+	default:
 		body = strings.TrimRight(body, "\n") + "\n      properties:\n" + props.String()
 	}
-	return schemas[:bodyStart] + body + schemas[bodyEnd:], nil
+	return schemas[:bodyStart] + body + schemas[bodyEnd:], own, nil
 }
 
 func schemaRef(name string) string { return `"#/components/schemas/` + name + `"` }

@@ -55,15 +55,20 @@ func TestMergeNamesEveryKindInTheUnions(t *testing.T) {
 	if got := spec.Components.Schemas["GameView"].Value.Discriminator.Mapping["dice-race"].Ref; got != "#/components/schemas/DiceRaceView" {
 		t.Errorf("GameView maps dice-race to %q, want its view", got)
 	}
-	// Every object with kind-dependent fields is told apart by its game, the third kind's included.
+	// Every object with kind-dependent fields is oneOf a schema per kind told apart by its game, the
+	// third kind's included, each the fields every kind has and the kind's own.
 	for _, base := range []string{"Game", "HistoryEntry", "LegalActions", "Scores"} {
-		if got := refs(base + "OfKind"); len(got) != 3 || got[2] != base+"OfDiceRace" {
-			t.Errorf("%sOfKind = oneOf %v, want a part per kind", base, got)
+		if got := refs(base); len(got) != 3 || got[2] != base+"OfDiceRace" {
+			t.Errorf("%s = oneOf %v, want a schema per kind", base, got)
 		}
-		if got := spec.Components.Schemas[base+"OfKind"].Value.Discriminator.Mapping["dice-race"].Ref; got != "#/components/schemas/"+base+"OfDiceRace" {
-			t.Errorf("%sOfKind maps dice-race to %q", base, got)
+		if got := spec.Components.Schemas[base].Value.Discriminator.Mapping["dice-race"].Ref; got != "#/components/schemas/"+base+"OfDiceRace" {
+			t.Errorf("%s maps dice-race to %q", base, got)
 		}
-		if game := spec.Components.Schemas[base+"OfDiceRace"].Value.Properties["game"].Value; len(game.Enum) != 1 || game.Enum[0] != "dice-race" {
+		variant := spec.Components.Schemas[base+"OfDiceRace"].Value
+		if len(variant.AllOf) != 2 || variant.AllOf[0].Ref != "#/components/schemas/"+base+"Base" {
+			t.Fatalf("%sOfDiceRace = allOf %v, want %sBase and the kind's fields", base, variant.AllOf, base)
+		}
+		if game := variant.AllOf[1].Value.Properties["game"].Value; len(game.Enum) != 1 || game.Enum[0] != "dice-race" {
 			t.Errorf("%sOfDiceRace.game = %v, want the kind's name alone", base, game.Enum)
 		}
 	}
@@ -104,10 +109,30 @@ func TestMergeGivesEveryKindTheSharedOptions(t *testing.T) {
 			if name == "own options" && spec.Components.Schemas["DiceRaceOptions"].Value.Properties["laps"] == nil {
 				t.Error("the kind's own option is lost")
 			}
+			// The options a game has, as the server returns them: its kind's own and the shared ones
+			// every game has; a turn clock only some games have.
+			want := []string{"bot_delay_ms", "hints"}
+			if name == "own options" {
+				want = []string{"laps", "bot_delay_ms", "hints"}
+			}
+			if got := spec.Components.Schemas["DiceRaceSettings"].Value.Required; !slices.Equal(got, want) {
+				t.Errorf("DiceRaceSettings requires %v, want %v", got, want)
+			}
 			if delay := spec.Components.Schemas["BotDelayOption"].Value; *delay.Max != 60000 || *delay.Min != 0 {
 				t.Errorf("bot_delay_ms ranges over %v..%v, want 0..60000", *delay.Min, *delay.Max)
 			}
 		})
+	}
+}
+
+// An option with a `default` would be required in requests by generators that read a default as
+// "always present" (openapi-typescript does by default), so a kind says its defaults in words.
+func TestMergeRefusesAnOptionWithADefault(t *testing.T) {
+	schemas := strings.Replace(rolesOf("DiceRace", "Options", "Action", "View", "Outcome", "LegalActions", "Scores"),
+		"    DiceRaceOptions:\n      type: object\n",
+		"    DiceRaceOptions:\n      type: object\n      properties:\n        laps: {type: integer, default: 3}\n", 1)
+	if _, err := primegames.Contract([]domain.GameKind{fakeKind("dice-race", schemas)}); err == nil || !strings.Contains(err.Error(), "default") {
+		t.Errorf("merged an option with a default: %v", err)
 	}
 }
 

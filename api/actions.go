@@ -99,7 +99,7 @@ func (s *Server) streamActions(c echo.Context, g *play.Game, viewer domain.Viewe
 		if err != nil {
 			return err
 		}
-		line, err := encodeJSON(item)
+		line, err := json.Marshal(item)
 		if err != nil {
 			return err
 		}
@@ -155,9 +155,10 @@ func (s *Server) GetLegalActions(c echo.Context, id openapi.GameID) error {
 // caller has nothing to do.
 func legalActionsBody(g *play.Game, caller play.Caller) (openapi.LegalActions, error) {
 	choices := g.ChoicesOf(caller.Seat)
-	body := openapi.LegalActions{Game: openapi.GameKind(g.Kind), Seat: caller.Seat, Version: g.Version, ToAct: choices.ToAct, Actions: json.RawMessage(`[]`)}
+	body := openapi.LegalActions{Game: openapi.GameKind(g.Kind), Actions: json.RawMessage(`[]`),
+		LegalActionsBase: openapi.LegalActionsBase{Seat: caller.Seat, Version: g.Version, ToAct: choices.ToAct}}
 	if choices.Reason != "" {
-		body.Reason, body.Detail = ptr(openapi.LegalActionsReason(choices.Reason)), ptr(choices.Detail)
+		body.Reason, body.Detail = ptr(openapi.LegalActionsBaseReason(choices.Reason)), ptr(choices.Detail)
 		return body, nil
 	}
 	var err error
@@ -185,7 +186,7 @@ func (s *Server) GetScores(c echo.Context, id openapi.GameID) error {
 	if err != nil {
 		return err
 	}
-	body := openapi.Scores{Game: openapi.GameKind(g.Kind), Status: openapi.GameStatus(g.Status), Winners: orEmpty(g.Winners)}
+	body := openapi.Scores{Game: openapi.GameKind(g.Kind), ScoresBase: openapi.ScoresBase{Status: openapi.GameStatus(g.Status), Winners: orEmpty(g.Winners)}}
 	if g.State != nil {
 		scores, err := json.Marshal(g.State.Scores())
 		if err != nil {

@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/getkin/kin-openapi/openapi3"
-
 	"primegames"
 	"primegames/api/apitest"
 )
@@ -117,7 +115,7 @@ func TestEveryBodyRefusalNamesTheField(t *testing.T) {
 		expectMismatch(t, row.method+" "+row.route+" "+row.body, got, row.pointer, row.expected, row.got)
 	}
 
-	spec, err := openapi3.NewLoader().LoadFromData(primegames.OpenAPI)
+	spec, err := primegames.LoadContract(primegames.OpenAPI)
 	if err != nil {
 		t.Fatal(err)
 	}

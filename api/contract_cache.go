@@ -5,6 +5,8 @@ import (
 	"sync"
 
 	"github.com/getkin/kin-openapi/openapi3"
+
+	"primegames"
 )
 
 // parsedContracts keeps each contract parsed once per process, by the hash of its text: parsing
@@ -21,6 +23,6 @@ type parsedContract struct {
 func parseContract(contract []byte) (*openapi3.T, error) {
 	v, _ := parsedContracts.LoadOrStore(sha256.Sum256(contract), &parsedContract{})
 	p := v.(*parsedContract)
-	p.once.Do(func() { p.spec, p.err = openapi3.NewLoader().LoadFromData(contract) })
+	p.once.Do(func() { p.spec, p.err = primegames.LoadContract(contract) })
 	return p.spec, p.err
 }

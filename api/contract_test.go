@@ -38,7 +38,7 @@ func TestContractRefusesUndeclaredStatuses(t *testing.T) {
 
 func contractSpec(t *testing.T) *openapi3.T {
 	t.Helper()
-	spec, err := openapi3.NewLoader().LoadFromData(primegames.OpenAPI)
+	spec, err := primegames.LoadContract(primegames.OpenAPI)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -128,7 +128,7 @@ func (s *Server) sendEntries(ctx context.Context, out *eventWriter, gameID strin
 			if err != nil {
 				return after, nil, err
 			}
-			data, err := encodeJSON(openapi.GameEvent{
+			data, err := json.Marshal(openapi.GameEvent{
 				GameId: mustUUID(gameID), Entry: entry,
 				Version: e.Version, Status: openapi.GameStatus(p.Game.StatusAfter(e)),
 			})

@@ -251,7 +251,7 @@ func (s *Server) renderGame(rec *play.GameRecord, caller play.Caller, key bodyKe
 	if err := includeLegalActions(&body, key.legalActions, g, caller); err != nil {
 		return cachedBody{}, err
 	}
-	encoded, err := encodeJSON(body)
+	encoded, err := json.Marshal(body)
 	if err != nil {
 		return cachedBody{}, err
 	}

@@ -12,8 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/getkin/kin-openapi/openapi3"
-
 	"primegames"
 	"primegames.dev/client"
 	"primegames/api/apitest"
@@ -31,7 +29,7 @@ func getRoutes(t *testing.T, h *gamesHarness) map[string][]string {
 		"{id}": c.Game.Id.String(), "{seq}": "0", "{classroom_id}": class.id,
 		"{student_id}": class.students["Ada"].id, "{file}": "swagger-ui.css", "{game}": "prime-climb",
 	}
-	spec, err := openapi3.NewLoader().LoadFromData(primegames.OpenAPI)
+	spec, err := primegames.LoadContract(primegames.OpenAPI)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -40,7 +40,7 @@ func TestLegalActionsOfASeatWhoseTurnItIsNotSayWhoseTurnItIs(t *testing.T) {
 		if !slices.Equal(l.ToAct, toAct) || string(l.Actions) != "[]" {
 			t.Errorf("%s, waiting seat: to_act %v actions %s, want %v and []", kind, l.ToAct, l.Actions, toAct)
 		}
-		if l.Reason == nil || *l.Reason != client.NotYourTurn || l.Detail == nil || !strings.Contains(*l.Detail, names[mover]) {
+		if l.Reason == nil || *l.Reason != client.LegalActionsBaseReasonNotYourTurn || l.Detail == nil || !strings.Contains(*l.Detail, names[mover]) {
 			t.Errorf("%s, waiting seat: reason %v detail %v, want not_your_turn naming %s", kind, l.Reason, l.Detail, names[mover])
 		}
 
@@ -67,7 +67,7 @@ func TestLegalActionsOutsidePlaySayTheGameIsNotActive(t *testing.T) {
 	check := func(when string) {
 		t.Helper()
 		l := h.legalActions(t, id, joined.Seat.Token)
-		if len(l.ToAct) != 0 || string(l.Actions) != "[]" || l.Reason == nil || *l.Reason != client.GameNotActive || l.Detail == nil || *l.Detail == "" {
+		if len(l.ToAct) != 0 || string(l.Actions) != "[]" || l.Reason == nil || *l.Reason != client.LegalActionsBaseReasonGameNotActive || l.Detail == nil || *l.Detail == "" {
 			t.Errorf("%s: to_act %v actions %s reason %v detail %v, want nobody, none and game_not_active", when, l.ToAct, l.Actions, l.Reason, l.Detail)
 		}
 	}

@@ -17,7 +17,7 @@ func mergedContract(t testing.TB) *openapi3.T {
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec, err := openapi3.NewLoader().LoadFromData(contract)
+	spec, err := primegames.LoadContract(contract)
 	if err != nil {
 		t.Fatal(err)
 	}

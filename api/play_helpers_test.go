@@ -163,12 +163,12 @@ func (tb *table) checkWhyNoActions(seat int, l *client.LegalActions, actions []j
 	if !slices.Equal(l.ToAct, turn) && len(l.ToAct)+len(turn) > 0 {
 		tb.t.Errorf("GET legal-actions (seat %d): to_act %v, the game's turn says %v", seat, l.ToAct, turn)
 	}
-	var want client.LegalActionsReason
+	var want client.LegalActionsBaseReason
 	switch {
 	case tb.game.Status == "finished":
-		want = client.GameOver
+		want = client.LegalActionsBaseReasonGameOver
 	case !slices.Contains(turn, seat):
-		want = client.NotYourTurn
+		want = client.LegalActionsBaseReasonNotYourTurn
 	}
 	switch {
 	case want == "" && (len(actions) == 0 || l.Reason != nil || l.Detail != nil):

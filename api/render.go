@@ -18,11 +18,10 @@ func gameBody(g *play.Game, caller play.Caller) (openapi.Game, error) {
 	if err != nil {
 		return openapi.Game{}, err
 	}
-	body := openapi.Game{
+	body := openapi.Game{Game: openapi.GameKind(g.Kind), Options: options}
+	body.GameBase = openapi.GameBase{
 		Id:         mustUUID(g.ID),
-		Game:       openapi.GameKind(g.Kind),
 		Status:     openapi.GameStatus(g.Status),
-		Options:    options,
 		SeatCount:  g.SeatCount,
 		Seats:      make([]openapi.Seat, len(g.Seats)),
 		Version:    g.Version,
@@ -61,7 +60,8 @@ func gameBody(g *play.Game, caller play.Caller) (openapi.Game, error) {
 
 // entryBody is one history entry, redacted for viewer.
 func entryBody(g *play.Game, e play.Entry, viewer domain.Viewer) (body openapi.HistoryEntry, err error) {
-	body = openapi.HistoryEntry{Game: openapi.GameKind(g.Kind), Seq: e.Seq, Seat: e.Seat, Action: e.Action, CreatedAt: e.CreatedAt}
+	body = openapi.HistoryEntry{Game: openapi.GameKind(g.Kind), Action: e.Action}
+	body.HistoryEntryBase = openapi.HistoryEntryBase{Seq: e.Seq, Seat: e.Seat, CreatedAt: e.CreatedAt}
 	body.Bot = botLevel(e.Bot)
 	if e.Timeout {
 		body.Timeout = ptr(true)

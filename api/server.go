@@ -111,7 +111,6 @@ func New(cfg Config, deps Deps, logger *slog.Logger) (*Server, error) {
 		games: newGameCache(gameCacheBytes), renders: newRenderGate(cfg.RenderLimit, cfg.RenderQueue),
 		replays: newSharedReplays(),
 	}
-	s.echo.JSONSerializer = jsonSerializer{}
 	s.echo.HideBanner = true
 	s.echo.HidePort = true
 	s.echo.HTTPErrorHandler = s.handleError

@@ -234,7 +234,7 @@ func TestDocsWorkOffline(t *testing.T) {
 		t.Errorf("missing asset = %d, want 404", resp.StatusCode)
 	}
 	spec := s.Get("/openapi.yaml")
-	if spec.StatusCode != http.StatusOK || !strings.HasPrefix(string(spec.Body), "openapi: 3.0.3") {
+	if spec.StatusCode != http.StatusOK || !strings.HasPrefix(string(spec.Body), "openapi: 3.1.0") {
 		t.Errorf("GET /openapi.yaml = %d", spec.StatusCode)
 	}
 }

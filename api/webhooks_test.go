@@ -13,8 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/getkin/kin-openapi/openapi3"
-
 	"primegames"
 	"primegames.dev/client"
 	"primegames/api"
@@ -93,7 +91,7 @@ func TestWebhookYourTurnReachesTheBackendSigned(t *testing.T) {
 
 	// Play until seat 0 has had its turn twice; each your_turn arrives signed, for seat 0 only, as
 	// the contract's WebhookPayload describes it.
-	spec, err := openapi3.NewLoader().LoadFromData(primegames.OpenAPI)
+	spec, err := primegames.LoadContract(primegames.OpenAPI)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 // one; the registry (domain/games) lists them, and nothing else outside the engine names it.
 type GameKind struct {
 	Rules Rules
-	// Schemas is the engine's schemas.yaml: an OpenAPI 3.0 fragment whose components/schemas describe
+	// Schemas is the engine's schemas.yaml: an OpenAPI 3.1 fragment whose components/schemas describe
 	// its JSON. Named after SchemaPrefix P, it defines POptions, PAction, PView, POutcome,
 	// PLegalActions and PScores, and PBoard when Board is set; the contract's unions refer to them.
 	// PView is an object with a required "game" field holding the kind's name: the contract tells

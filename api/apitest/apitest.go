@@ -58,11 +58,8 @@ func NewContract(data []byte) (*Contract, error) {
 			openapi3filter.RegisterBodyDecoder(ct, openapi3filter.PlainBodyDecoder)
 		}
 	})
-	spec, err := openapi3.NewLoader().LoadFromData(data)
+	spec, err := primegames.LoadContract(data)
 	if err != nil {
-		return nil, err
-	}
-	if err = spec.Validate(context.Background()); err != nil {
 		return nil, err
 	}
 	router, err := gorillamux.NewRouter(spec)

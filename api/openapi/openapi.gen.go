@@ -252,21 +252,21 @@ func (e HistoryEntryOfPrimedGame) Valid() bool {
 	}
 }
 
-// Defines values for LegalActionsReason.
+// Defines values for LegalActionsBaseReason.
 const (
-	GameNotActive LegalActionsReason = "game_not_active"
-	GameOver      LegalActionsReason = "game_over"
-	NotYourTurn   LegalActionsReason = "not_your_turn"
+	LegalActionsBaseReasonGameNotActive LegalActionsBaseReason = "game_not_active"
+	LegalActionsBaseReasonGameOver      LegalActionsBaseReason = "game_over"
+	LegalActionsBaseReasonNotYourTurn   LegalActionsBaseReason = "not_your_turn"
 )
 
-// Valid indicates whether the value is a known member of the LegalActionsReason enum.
-func (e LegalActionsReason) Valid() bool {
+// Valid indicates whether the value is a known member of the LegalActionsBaseReason enum.
+func (e LegalActionsBaseReason) Valid() bool {
 	switch e {
-	case GameNotActive:
+	case LegalActionsBaseReasonGameNotActive:
 		return true
-	case GameOver:
+	case LegalActionsBaseReasonGameOver:
 		return true
-	case NotYourTurn:
+	case LegalActionsBaseReasonNotYourTurn:
 		return true
 	default:
 		return false
@@ -288,6 +288,27 @@ func (e LegalActionsOfPrimeClimbGame) Valid() bool {
 	}
 }
 
+// Defines values for LegalActionsOfPrimeClimbReason.
+const (
+	LegalActionsOfPrimeClimbReasonGameNotActive LegalActionsOfPrimeClimbReason = "game_not_active"
+	LegalActionsOfPrimeClimbReasonGameOver      LegalActionsOfPrimeClimbReason = "game_over"
+	LegalActionsOfPrimeClimbReasonNotYourTurn   LegalActionsOfPrimeClimbReason = "not_your_turn"
+)
+
+// Valid indicates whether the value is a known member of the LegalActionsOfPrimeClimbReason enum.
+func (e LegalActionsOfPrimeClimbReason) Valid() bool {
+	switch e {
+	case LegalActionsOfPrimeClimbReasonGameNotActive:
+		return true
+	case LegalActionsOfPrimeClimbReasonGameOver:
+		return true
+	case LegalActionsOfPrimeClimbReasonNotYourTurn:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for LegalActionsOfPrimedGame.
 const (
 	LegalActionsOfPrimedGamePrimed LegalActionsOfPrimedGame = "primed"
@@ -297,6 +318,27 @@ const (
 func (e LegalActionsOfPrimedGame) Valid() bool {
 	switch e {
 	case LegalActionsOfPrimedGamePrimed:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for LegalActionsOfPrimedReason.
+const (
+	LegalActionsOfPrimedReasonGameNotActive LegalActionsOfPrimedReason = "game_not_active"
+	LegalActionsOfPrimedReasonGameOver      LegalActionsOfPrimedReason = "game_over"
+	LegalActionsOfPrimedReasonNotYourTurn   LegalActionsOfPrimedReason = "not_your_turn"
+)
+
+// Valid indicates whether the value is a known member of the LegalActionsOfPrimedReason enum.
+func (e LegalActionsOfPrimedReason) Valid() bool {
+	switch e {
+	case LegalActionsOfPrimedReasonGameNotActive:
+		return true
+	case LegalActionsOfPrimedReasonGameOver:
+		return true
+	case LegalActionsOfPrimedReasonNotYourTurn:
 		return true
 	default:
 		return false
@@ -1269,6 +1311,42 @@ func (e PrimedRoundResultEnding) Valid() bool {
 	}
 }
 
+// Defines values for PrimedSettingsDeck.
+const (
+	PrimedSettingsDeckPrimed   PrimedSettingsDeck = "primed"
+	PrimedSettingsDeckStandard PrimedSettingsDeck = "standard"
+)
+
+// Valid indicates whether the value is a known member of the PrimedSettingsDeck enum.
+func (e PrimedSettingsDeck) Valid() bool {
+	switch e {
+	case PrimedSettingsDeckPrimed:
+		return true
+	case PrimedSettingsDeckStandard:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PrimedSettingsTarget.
+const (
+	PrimedSettingsTargetComposites PrimedSettingsTarget = "composites"
+	PrimedSettingsTargetPrimes     PrimedSettingsTarget = "primes"
+)
+
+// Valid indicates whether the value is a known member of the PrimedSettingsTarget enum.
+func (e PrimedSettingsTarget) Valid() bool {
+	switch e {
+	case PrimedSettingsTargetComposites:
+		return true
+	case PrimedSettingsTargetPrimes:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for PrimedViewGame.
 const (
 	PrimedViewGamePrimed PrimedViewGame = "primed"
@@ -1744,8 +1822,6 @@ func (e ListMyGamesParamsTurn) Valid() bool {
 }
 
 // AbortAction The action of the last entry of an active game the server aborted because nobody acted in it for `IDLE_GAME_TTL`; its `seat` is null.
-//
-// Example: {"reason":"idle","type":"abort"}
 type AbortAction struct {
 	Reason AbortActionReason `json:"reason"`
 	Type   AbortActionType   `json:"type"`
@@ -1770,21 +1846,19 @@ type Action = json.RawMessage
 
 // ActionResult defines model for ActionResult.
 type ActionResult struct {
-	// Entry One entry of a game's history; `game` tells which kind's action and outcome it holds (`HistoryEntryOfKind`).
+	// Entry One entry of a game's history: the fields of `HistoryEntryBase`, and an action and an outcome of the kind that `game` names.
 	Entry HistoryEntry `json:"entry"`
-	Game  Game         `json:"game"`
+
+	// Game A game as the caller may see it: the fields of `GameBase`, and the options and state of its kind, which `game` names.
+	Game Game `json:"game"`
 }
 
 // Attempt defines model for Attempt.
 type Attempt struct {
-	Action json.RawMessage `json:"action"`
-
-	// Code Example: not_prime
-	Code      string    `json:"code"`
-	CreatedAt time.Time `json:"created_at"`
-
-	// Detail Example: 13 + 8 = 21 is not prime: 21 = 3 × 7
-	Detail string `json:"detail"`
+	Action    json.RawMessage `json:"action"`
+	Code      string          `json:"code"`
+	CreatedAt time.Time       `json:"created_at"`
+	Detail    string          `json:"detail"`
 
 	// Facts The numbers behind a refusal, for programs (a dashboard, a translation): the `facts` of a
 	// problem document and of a stored attempt. Their shape is set by the problem's `code` and, for
@@ -1830,7 +1904,6 @@ type Attempt struct {
 
 // AttemptCount defines model for AttemptCount.
 type AttemptCount struct {
-	// Code Example: illegal_step
 	Code  string `json:"code"`
 	Count int    `json:"count"`
 
@@ -1844,20 +1917,13 @@ type AttemptList struct {
 }
 
 // BodyMismatchFacts Where a request body departs from this contract: the JSON pointer (RFC 6901) of the offending value (of the missing field, when one is missing), what the contract takes there (its values, or its type and bounds), and what was sent (absent when nothing was; an object or array by its shape; a string of more than 64 characters cut short). In a union of actions, `type` chooses the schema; an unknown `type` is itself the mismatch, at `/type`, with every type allowed.
-//
-// Example: {"expected":["add","subtract","multiply","divide"],"got":"plus","pointer":"/steps/0/op"}
 type BodyMismatchFacts struct {
-	// Expected Example: ["add","subtract","multiply","divide"]
 	Expected []string `json:"expected"`
 
 	// Got The value sent there (an object or array as a string that tells its shape).
-	//
-	// Example: plus
 	Got *BodyMismatchFacts_Got `json:"got,omitempty"`
 
 	// Pointer A JSON pointer into the body; empty for the body itself.
-	//
-	// Example: /steps/0/op
 	Pointer string `json:"pointer"`
 }
 
@@ -1871,13 +1937,11 @@ type BodyMismatchFactsGot1 = float32
 type BodyMismatchFactsGot2 = bool
 
 // BodyMismatchFacts_Got The value sent there (an object or array as a string that tells its shape).
-//
-// Example: plus
 type BodyMismatchFacts_Got struct {
 	union json.RawMessage
 }
 
-// BotDelayOption Milliseconds a computer player waits, once its turn comes, before it acts, so that the players see its moves arrive; 0 plays at once. An option of every kind of game.
+// BotDelayOption Milliseconds a computer player waits, once its turn comes, before it acts, so that the players see its moves arrive; 0 plays at once. Default: 800. An option of every kind of game.
 type BotDelayOption = int
 
 // BotLevel How a computer player plays: `random` picks uniformly among the legal actions, `greedy`
@@ -1913,11 +1977,7 @@ type Classroom struct {
 	Id        openapi_types.UUID `json:"id"`
 
 	// JoinCode Students join with it; six letters and digits without look-alikes.
-	//
-	// Example: K7QX2M
-	JoinCode string `json:"join_code"`
-
-	// Name Example: Class 4B
+	JoinCode     string `json:"join_code"`
 	Name         string `json:"name"`
 	StudentCount int    `json:"student_count"`
 }
@@ -2011,26 +2071,21 @@ type CreatedClassroom struct {
 	Classroom Classroom `json:"classroom"`
 
 	// TeacherToken The teacher's token for this classroom. Shown once.
-	//
-	// Example: pgt_q0Zx7Wm3Lk9Vb2Nc5Rt8Yp1Hs4Jd6Fg0Ua3Ei5Ko7Qw
 	TeacherToken string `json:"teacher_token"`
 }
 
 // CreatedGame defines model for CreatedGame.
 type CreatedGame struct {
 	// CreatorToken May start and abort the game. Shown once.
-	//
-	// Example: pgc_Vb7Qm2Lx9Rk4Tn6Pw1Zs8Hc3Jd5Fg0Ya2Ue7Io4Kq9
 	CreatorToken string `json:"creator_token"`
-	Game         Game   `json:"game"`
+
+	// Game A game as the caller may see it: the fields of `GameBase`, and the options and state of its kind, which `game` names.
+	Game Game `json:"game"`
 
 	// InviteCode A private lobby's invite code, six letters and digits without look-alikes (no 0/O,
 	// 1/I/L): give it to the players, who join with `POST /v1/games/join`. It works while the
 	// lobby is open. Shown once; absent for a public lobby, a game that starts at once and a
 	// classroom's game.
-	//
-	//
-	// Example: K7PQ2M
 	InviteCode *string `json:"invite_code,omitempty"`
 
 	// Seats A token per named player (empty for a lobby).
@@ -2064,8 +2119,6 @@ type CreatedWebhook struct {
 	Seat *int `json:"seat,omitempty"`
 
 	// Secret The signing secret, `whsec_` and base64 (Standard Webhooks); shown only here.
-	//
-	// Example: whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw+1TCHlG4VYc=
 	Secret string `json:"secret"`
 	Url    string `json:"url"`
 }
@@ -2075,55 +2128,12 @@ type EndReason string
 
 // FieldError defines model for FieldError.
 type FieldError struct {
-	// Field Example: body.players
-	Field string `json:"field"`
-
-	// Message Example: must have at least 1 item
+	Field   string `json:"field"`
 	Message string `json:"message"`
 }
 
-// Game defines model for Game.
-type Game struct {
-	CreatedAt time.Time `json:"created_at"`
-
-	// EndReason Why the game was aborted; present only when `status` is `aborted`.
-	EndReason  *EndReason `json:"end_reason,omitempty"`
-	FinishedAt *time.Time `json:"finished_at"`
-
-	// Game A kind of game.
-	Game GameKind           `json:"game"`
-	Id   openapi_types.UUID `json:"id"`
-
-	// LegalActions Only when asked with `include=legal_actions` (`GET /v1/games/{id}`,
-	// `POST /v1/games/{id}/actions`) by a caller with a seat: what that seat may do now, as
-	// `GET /v1/games/{id}/legal-actions` answers (`actions` is empty when it is not the
-	// seat's turn or the game is not active).
-	LegalActions *LegalActions `json:"legal_actions,omitempty"`
-
-	// Options The game's options with every default filled in, as its kind defines them (`GameOfKind`).
-	Options json.RawMessage `json:"options"`
-
-	// Rematch The id of this finished game's rematch (`POST /v1/games/{id}/rematch`); absent until someone asks for one.
-	Rematch *openapi_types.UUID `json:"rematch,omitempty"`
-
-	// SeatCount In a lobby, the seats open in all; afterwards, the number of players.
-	SeatCount int    `json:"seat_count"`
-	Seats     []Seat `json:"seats"`
-
-	// State The game's view for the caller, as its kind defines it (`GameOfKind`); null in a lobby.
-	State     json.RawMessage `json:"state"`
-	Status    GameStatus      `json:"status"`
-	Turn      *Turn           `json:"turn"`
-	UpdatedAt time.Time       `json:"updated_at"`
-
-	// Version Grows by one with every change (join, leave, start, action, resignation, abort, a rematch linked); the ETag.
-	Version int64 `json:"version"`
-	Winners []int `json:"winners"`
-
-	// You Who the presented token is, in this game.
-	You   Caller `json:"you"`
-	union json.RawMessage
-}
+// Game A game as the caller may see it: the fields of `GameBase`, and the options and state of its kind, which `game` names.
+type Game = GameBody
 
 // GameActionMessage An `action` message: one recorded history entry.
 type GameActionMessage struct {
@@ -2137,6 +2147,39 @@ type GameActionMessage struct {
 
 // GameActionMessageEvent defines model for GameActionMessage.Event.
 type GameActionMessageEvent string
+
+// GameBase The fields every `Game` has, whatever its kind; `Game` is one of `GameOfPrimeClimb`, `GameOfPrimed`, …, each these fields and its kind's `game`, `options` and `state`.
+type GameBase struct {
+	CreatedAt time.Time `json:"created_at"`
+
+	// EndReason Why the game was aborted; present only when `status` is `aborted`.
+	EndReason  *EndReason         `json:"end_reason,omitempty"`
+	FinishedAt *time.Time         `json:"finished_at"`
+	Id         openapi_types.UUID `json:"id"`
+
+	// LegalActions Only when asked with `include=legal_actions` (`GET /v1/games/{id}`,
+	// `POST /v1/games/{id}/actions`) by a caller with a seat: what that seat may do now, as
+	// `GET /v1/games/{id}/legal-actions` answers (`actions` is empty when it is not the
+	// seat's turn or the game is not active).
+	LegalActions *LegalActions `json:"legal_actions,omitempty"`
+
+	// Rematch The id of this finished game's rematch (`POST /v1/games/{id}/rematch`); absent until someone asks for one.
+	Rematch *openapi_types.UUID `json:"rematch,omitempty"`
+
+	// SeatCount In a lobby, the seats open in all; afterwards, the number of players.
+	SeatCount int        `json:"seat_count"`
+	Seats     []Seat     `json:"seats"`
+	Status    GameStatus `json:"status"`
+	Turn      *Turn      `json:"turn"`
+	UpdatedAt time.Time  `json:"updated_at"`
+
+	// Version Grows by one with every change (join, leave, start, action, resignation, abort, a rematch linked); the ETag.
+	Version int64 `json:"version"`
+	Winners []int `json:"winners"`
+
+	// You Who the presented token is, in this game.
+	You Caller `json:"you"`
+}
 
 // GameBoard Reference data about one kind of game.
 type GameBoard = json.RawMessage
@@ -2163,7 +2206,7 @@ type GameEndMessageEvent string
 
 // GameEvent The `data` of an `action` event.
 type GameEvent struct {
-	// Entry One entry of a game's history; `game` tells which kind's action and outcome it holds (`HistoryEntryOfKind`).
+	// Entry One entry of a game's history: the fields of `HistoryEntryBase`, and an action and an outcome of the kind that `game` names.
 	Entry  HistoryEntry       `json:"entry"`
 	GameId openapi_types.UUID `json:"game_id"`
 	Status GameStatus         `json:"status"`
@@ -2183,45 +2226,100 @@ type GameList struct {
 	NextCursor *string `json:"next_cursor"`
 }
 
-// GameOfKind The fields of a Game that depend on its kind of game, told apart by `game`.
-type GameOfKind struct {
-	union json.RawMessage
-}
-
-// GameOfPrimeClimb The fields of a Game of prime-climb.
+// GameOfPrimeClimb A Game of prime-climb.
 type GameOfPrimeClimb struct {
-	Game GameOfPrimeClimbGame `json:"game"`
+	CreatedAt time.Time `json:"created_at"`
 
-	// Options Game options. Unknown fields are refused.
-	//
-	// Example: {"prime_cards":true}
-	Options PrimeClimbOptions `json:"options"`
-	State   *PrimeClimbView   `json:"state"`
+	// EndReason Why the game was aborted; present only when `status` is `aborted`.
+	EndReason  *EndReason `json:"end_reason,omitempty"`
+	FinishedAt *time.Time `json:"finished_at"`
+
+	// Game The kind of game.
+	Game GameOfPrimeClimbGame `json:"game"`
+	Id   openapi_types.UUID   `json:"id"`
+
+	// LegalActions Only when asked with `include=legal_actions` (`GET /v1/games/{id}`,
+	// `POST /v1/games/{id}/actions`) by a caller with a seat: what that seat may do now, as
+	// `GET /v1/games/{id}/legal-actions` answers (`actions` is empty when it is not the
+	// seat's turn or the game is not active).
+	LegalActions *LegalActions `json:"legal_actions,omitempty"`
+
+	// Options The game's options, every default filled in.
+	Options PrimeClimbSettings `json:"options"`
+
+	// Rematch The id of this finished game's rematch (`POST /v1/games/{id}/rematch`); absent until someone asks for one.
+	Rematch *openapi_types.UUID `json:"rematch,omitempty"`
+
+	// SeatCount In a lobby, the seats open in all; afterwards, the number of players.
+	SeatCount int    `json:"seat_count"`
+	Seats     []Seat `json:"seats"`
+
+	// State The game's view for the caller, as its kind defines it; null in a lobby.
+	State     *PrimeClimbView `json:"state"`
+	Status    GameStatus      `json:"status"`
+	Turn      *Turn           `json:"turn"`
+	UpdatedAt time.Time       `json:"updated_at"`
+
+	// Version Grows by one with every change (join, leave, start, action, resignation, abort, a rematch linked); the ETag.
+	Version int64 `json:"version"`
+	Winners []int `json:"winners"`
+
+	// You Who the presented token is, in this game.
+	You Caller `json:"you"`
 }
 
-// GameOfPrimeClimbGame defines model for GameOfPrimeClimb.Game.
+// GameOfPrimeClimbGame The kind of game.
 type GameOfPrimeClimbGame string
 
-// GameOfPrimed The fields of a Game of primed.
+// GameOfPrimed A Game of primed.
 type GameOfPrimed struct {
-	Game GameOfPrimedGame `json:"game"`
+	CreatedAt time.Time `json:"created_at"`
 
-	// Options Game options. Every field is optional in a request (the defaults are shown); the canonical form the server returns has every field.
-	//
-	// Example: {"deck":"primed","multi_card":false,"rounds":4,"target":"primes"}
-	Options PrimedOptions `json:"options"`
-	State   *PrimedView   `json:"state"`
+	// EndReason Why the game was aborted; present only when `status` is `aborted`.
+	EndReason  *EndReason `json:"end_reason,omitempty"`
+	FinishedAt *time.Time `json:"finished_at"`
+
+	// Game The kind of game.
+	Game GameOfPrimedGame   `json:"game"`
+	Id   openapi_types.UUID `json:"id"`
+
+	// LegalActions Only when asked with `include=legal_actions` (`GET /v1/games/{id}`,
+	// `POST /v1/games/{id}/actions`) by a caller with a seat: what that seat may do now, as
+	// `GET /v1/games/{id}/legal-actions` answers (`actions` is empty when it is not the
+	// seat's turn or the game is not active).
+	LegalActions *LegalActions `json:"legal_actions,omitempty"`
+
+	// Options The game's options, every default filled in.
+	Options PrimedSettings `json:"options"`
+
+	// Rematch The id of this finished game's rematch (`POST /v1/games/{id}/rematch`); absent until someone asks for one.
+	Rematch *openapi_types.UUID `json:"rematch,omitempty"`
+
+	// SeatCount In a lobby, the seats open in all; afterwards, the number of players.
+	SeatCount int    `json:"seat_count"`
+	Seats     []Seat `json:"seats"`
+
+	// State The game's view for the caller, as its kind defines it; null in a lobby.
+	State     *PrimedView `json:"state"`
+	Status    GameStatus  `json:"status"`
+	Turn      *Turn       `json:"turn"`
+	UpdatedAt time.Time   `json:"updated_at"`
+
+	// Version Grows by one with every change (join, leave, start, action, resignation, abort, a rematch linked); the ETag.
+	Version int64 `json:"version"`
+	Winners []int `json:"winners"`
+
+	// You Who the presented token is, in this game.
+	You Caller `json:"you"`
 }
 
-// GameOfPrimedGame defines model for GameOfPrimed.Game.
+// GameOfPrimedGame The kind of game.
 type GameOfPrimedGame string
 
 // GameOptions The options of one kind of game.
 type GameOptions = json.RawMessage
 
 // GameOverFacts An action after the game was won, and the seats that won it.
-//
-// Example: {"winners":[2]}
 type GameOverFacts struct {
 	Winners []int `json:"winners"`
 }
@@ -2230,8 +2328,6 @@ type GameOverFacts struct {
 type GameStatus string
 
 // GameStatusFacts An action sent to a game that takes none, and the game's status.
-//
-// Example: {"status":"lobby"}
 type GameStatusFacts struct {
 	Status GameStatusFactsStatus `json:"status"`
 }
@@ -2279,20 +2375,15 @@ type GameView = json.RawMessage
 
 // Health defines model for Health.
 type Health struct {
-	// Status Example: ok
 	Status string `json:"status"`
 }
 
 // Hint defines model for Hint.
 type Hint struct {
 	// Action The suggested action, ready to post as it is. It is one of the seat's legal actions, or in Prime Climb possibly a move with ± keeper steps that the legal actions leave out.
-	//
-	// Example: {"draw_pawn":0,"steps":[{"die":4,"op":"add","pawn":0},{"die":7,"op":"add","pawn":1}],"type":"move"}
 	Action json.RawMessage `json:"action"`
 
 	// Explanation Why, in one sentence for a child or a teacher.
-	//
-	// Example: pawn 0: 37 + 4 = 41 lands on a prime and draws a card; pawn 1: 12 + 7 = 19
 	Explanation string `json:"explanation"`
 
 	// Game A kind of game.
@@ -2308,23 +2399,17 @@ type Hint struct {
 	Version int64 `json:"version"`
 }
 
-// HintsOption Whether the players may ask for a hint; a classroom's teacher decides for its games. An option of every kind of game.
+// HintsOption Whether the players may ask for a hint; a classroom's teacher decides for its games. Default: true. An option of every kind of game.
 type HintsOption = bool
 
-// HistoryEntry One entry of a game's history; `game` tells which kind's action and outcome it holds (`HistoryEntryOfKind`).
-type HistoryEntry struct {
-	// Action The action as sent, one of the game's kind; for the entries the service records itself, a `ServiceAction` (the start, a resignation, an abort of an idle game).
-	Action json.RawMessage `json:"action"`
+// HistoryEntry One entry of a game's history: the fields of `HistoryEntryBase`, and an action and an outcome of the kind that `game` names.
+type HistoryEntry = HistoryEntryBody
 
+// HistoryEntryBase The fields every `HistoryEntry` has, whatever its kind; a `HistoryEntry` is one of `HistoryEntryOfPrimeClimb`, `HistoryEntryOfPrimed`, …, each these fields and its kind's `game`, `action` and `outcome`.
+type HistoryEntryBase struct {
 	// Bot The level of the computer player who made this entry, recorded when it was made; absent when a person acted (and for the service's own entries). A seat a computer took over when its player resigned (G-3) keeps the person's entries unmarked.
 	Bot       *BotLevel `json:"bot,omitempty"`
 	CreatedAt time.Time `json:"created_at"`
-
-	// Game A kind of game.
-	Game GameKind `json:"game"`
-
-	// Outcome What happened, redacted for the caller while the game runs; its kind's outcome, or a `ServiceOutcome` for a resignation or an abort.
-	Outcome json.RawMessage `json:"outcome"`
 
 	// Random The random values this step drew (dice, shuffles): they reveal the order of shuffled decks, so they are shown only to the game's teacher and, once the game is over, to everyone.
 	Random *[]int `json:"random,omitempty"`
@@ -2336,53 +2421,87 @@ type HistoryEntry struct {
 	Seq int64 `json:"seq"`
 
 	// Timeout Present, and true, when the server took this action for the seat's person because their time ran out (G-4); absent otherwise.
-	//
-	// Example: true
 	Timeout *bool `json:"timeout,omitempty"`
-	union   json.RawMessage
 }
 
-// HistoryEntryOfKind The fields of a HistoryEntry that depend on its kind of game, told apart by `game`.
-type HistoryEntryOfKind struct {
-	union json.RawMessage
-}
-
-// HistoryEntryOfPrimeClimb The fields of a HistoryEntry of prime-climb.
+// HistoryEntryOfPrimeClimb A HistoryEntry of prime-climb.
 type HistoryEntryOfPrimeClimb struct {
-	Action  HistoryEntryOfPrimeClimb_Action  `json:"action"`
-	Game    HistoryEntryOfPrimeClimbGame     `json:"game"`
+	// Action The action as sent, one of the game's kind; for the entries the service records itself, a `ServiceAction` (the start, a resignation, an abort of an idle game).
+	Action HistoryEntryOfPrimeClimb_Action `json:"action"`
+
+	// Bot The level of the computer player who made this entry, recorded when it was made; absent when a person acted (and for the service's own entries). A seat a computer took over when its player resigned (G-3) keeps the person's entries unmarked.
+	Bot       *BotLevel `json:"bot,omitempty"`
+	CreatedAt time.Time `json:"created_at"`
+
+	// Game The kind of game.
+	Game HistoryEntryOfPrimeClimbGame `json:"game"`
+
+	// Outcome What happened, redacted for the caller while the game runs: its kind's outcome, or a `ServiceOutcome` for a resignation or an abort.
 	Outcome HistoryEntryOfPrimeClimb_Outcome `json:"outcome"`
+
+	// Random The random values this step drew (dice, shuffles): they reveal the order of shuffled decks, so they are shown only to the game's teacher and, once the game is over, to everyone.
+	Random *[]int `json:"random,omitempty"`
+
+	// Seat Who acted; null for the start and for an abort.
+	Seat *int `json:"seat"`
+
+	// Seq 0 is the start; then 1, 2, … per accepted action.
+	Seq int64 `json:"seq"`
+
+	// Timeout Present, and true, when the server took this action for the seat's person because their time ran out (G-4); absent otherwise.
+	Timeout *bool `json:"timeout,omitempty"`
 }
 
-// HistoryEntryOfPrimeClimb_Action defines model for HistoryEntryOfPrimeClimb.Action.
+// HistoryEntryOfPrimeClimb_Action The action as sent, one of the game's kind; for the entries the service records itself, a `ServiceAction` (the start, a resignation, an abort of an idle game).
 type HistoryEntryOfPrimeClimb_Action struct {
 	union json.RawMessage
 }
 
-// HistoryEntryOfPrimeClimbGame defines model for HistoryEntryOfPrimeClimb.Game.
+// HistoryEntryOfPrimeClimbGame The kind of game.
 type HistoryEntryOfPrimeClimbGame string
 
-// HistoryEntryOfPrimeClimb_Outcome defines model for HistoryEntryOfPrimeClimb.Outcome.
+// HistoryEntryOfPrimeClimb_Outcome What happened, redacted for the caller while the game runs: its kind's outcome, or a `ServiceOutcome` for a resignation or an abort.
 type HistoryEntryOfPrimeClimb_Outcome struct {
 	union json.RawMessage
 }
 
-// HistoryEntryOfPrimed The fields of a HistoryEntry of primed.
+// HistoryEntryOfPrimed A HistoryEntry of primed.
 type HistoryEntryOfPrimed struct {
-	Action  HistoryEntryOfPrimed_Action  `json:"action"`
-	Game    HistoryEntryOfPrimedGame     `json:"game"`
+	// Action The action as sent, one of the game's kind; for the entries the service records itself, a `ServiceAction` (the start, a resignation, an abort of an idle game).
+	Action HistoryEntryOfPrimed_Action `json:"action"`
+
+	// Bot The level of the computer player who made this entry, recorded when it was made; absent when a person acted (and for the service's own entries). A seat a computer took over when its player resigned (G-3) keeps the person's entries unmarked.
+	Bot       *BotLevel `json:"bot,omitempty"`
+	CreatedAt time.Time `json:"created_at"`
+
+	// Game The kind of game.
+	Game HistoryEntryOfPrimedGame `json:"game"`
+
+	// Outcome What happened, redacted for the caller while the game runs: its kind's outcome, or a `ServiceOutcome` for a resignation or an abort.
 	Outcome HistoryEntryOfPrimed_Outcome `json:"outcome"`
+
+	// Random The random values this step drew (dice, shuffles): they reveal the order of shuffled decks, so they are shown only to the game's teacher and, once the game is over, to everyone.
+	Random *[]int `json:"random,omitempty"`
+
+	// Seat Who acted; null for the start and for an abort.
+	Seat *int `json:"seat"`
+
+	// Seq 0 is the start; then 1, 2, … per accepted action.
+	Seq int64 `json:"seq"`
+
+	// Timeout Present, and true, when the server took this action for the seat's person because their time ran out (G-4); absent otherwise.
+	Timeout *bool `json:"timeout,omitempty"`
 }
 
-// HistoryEntryOfPrimed_Action defines model for HistoryEntryOfPrimed.Action.
+// HistoryEntryOfPrimed_Action The action as sent, one of the game's kind; for the entries the service records itself, a `ServiceAction` (the start, a resignation, an abort of an idle game).
 type HistoryEntryOfPrimed_Action struct {
 	union json.RawMessage
 }
 
-// HistoryEntryOfPrimedGame defines model for HistoryEntryOfPrimed.Game.
+// HistoryEntryOfPrimedGame The kind of game.
 type HistoryEntryOfPrimedGame string
 
-// HistoryEntryOfPrimed_Outcome defines model for HistoryEntryOfPrimed.Outcome.
+// HistoryEntryOfPrimed_Outcome What happened, redacted for the caller while the game runs: its kind's outcome, or a `ServiceOutcome` for a resignation or an abort.
 type HistoryEntryOfPrimed_Outcome struct {
 	union json.RawMessage
 }
@@ -2399,8 +2518,6 @@ type JoinByInviteCodeRequest struct {
 	InviteCode string `json:"invite_code"`
 
 	// Name A player's or student's name. Normalised by the RFC 8266 nickname rules (spaces trimmed and folded, NFKC) and stored in that form. Refused with 400 `invalid_name`: control, invisible (format) and unassigned characters, direction changes, a leading combining mark, a name showing no letter, digit or symbol, letters of two alphabets (Latin and Cyrillic, say; Chinese, Japanese and Korean scripts count as one). Names equal in the profile's comparison form (ignoring case and width) are the same name: 409 `name_taken` in one classroom or game.
-	//
-	// Example: Ada
 	Name PersonName `json:"name"`
 }
 
@@ -2409,8 +2526,6 @@ type JoinClassroomRequest struct {
 	JoinCode string `json:"join_code"`
 
 	// Name A player's or student's name. Normalised by the RFC 8266 nickname rules (spaces trimmed and folded, NFKC) and stored in that form. Refused with 400 `invalid_name`: control, invisible (format) and unassigned characters, direction changes, a leading combining mark, a name showing no letter, digit or symbol, letters of two alphabets (Latin and Cyrillic, say; Chinese, Japanese and Korean scripts count as one). Names equal in the profile's comparison form (ignoring case and width) are the same name: 409 `name_taken` in one classroom or game.
-	//
-	// Example: Ada
 	Name PersonName `json:"name"`
 }
 
@@ -2420,8 +2535,6 @@ type JoinRequest struct {
 	InviteCode *string `json:"invite_code,omitempty"`
 
 	// Name A player's or student's name. Normalised by the RFC 8266 nickname rules (spaces trimmed and folded, NFKC) and stored in that form. Refused with 400 `invalid_name`: control, invisible (format) and unassigned characters, direction changes, a leading combining mark, a name showing no letter, digit or symbol, letters of two alphabets (Latin and Cyrillic, say; Chinese, Japanese and Korean scripts count as one). Names equal in the profile's comparison form (ignoring case and width) are the same name: 409 `name_taken` in one classroom or game.
-	//
-	// Example: Ada
 	Name *PersonName `json:"name,omitempty"`
 
 	// Seat With the creator token only: the seat the new player takes, from 0 to the number of
@@ -2437,27 +2550,22 @@ type JoinedClassroom struct {
 	Student       Student `json:"student"`
 
 	// Token The student's token (shown once); it acts for the student's seat in each of their games.
-	//
-	// Example: pgl_Hn4Jd6Fg0Ua3Ei5Ko7Qwq0Zx7Wm3Lk9Vb2Nc5Rt8Yp1
 	Token string `json:"token"`
 }
 
 // JoinedGame defines model for JoinedGame.
 type JoinedGame struct {
+	// Game A game as the caller may see it: the fields of `GameBase`, and the options and state of its kind, which `game` names.
 	Game Game      `json:"game"`
 	Seat SeatToken `json:"seat"`
 }
 
 // KindReviewStats What the move reviews of the finished games of this kind tell (see `Review`): the actions judged, their share labelled `best` or `good`, how many got each label, and the missed opportunities by the kind's names for them. Empty counts for a kind without an expert.
 type KindReviewStats struct {
-	Accuracy *float64 `json:"accuracy"`
-	Judged   int      `json:"judged"`
-
-	// Labels Example: {"best":20,"blunder":1,"good":6,"inaccuracy":3}
-	Labels map[string]int `json:"labels"`
-
-	// Missed Example: {"bump":4,"win":1}
-	Missed map[string]int `json:"missed"`
+	Accuracy *float64       `json:"accuracy"`
+	Judged   int            `json:"judged"`
+	Labels   map[string]int `json:"labels"`
+	Missed   map[string]int `json:"missed"`
 }
 
 // KindStats defines model for KindStats.
@@ -2469,35 +2577,29 @@ type KindStats struct {
 	Measures map[string]float64 `json:"measures"`
 
 	// Mistakes What the refused actions' facts tell, by figure, each a list of values with how often they occurred, most frequent first: Primed's `not_prime_totals` (the totals played as primes that were not, PR-4) and `not_composite_totals`; Prime Climb's `illegal_steps` (the kinds of step that left the board, as operation and reason: `multiply_past_101`, `add_past_101`, `subtract_below_0`, `divide_not_whole`; PC-5). Counted over the refusals of current students only, like `attempts`.
-	//
-	// Example: {"not_prime_totals":[{"count":3,"value":"21"},{"count":1,"value":"15"}]}
 	Mistakes map[string][]MistakeCount `json:"mistakes"`
 
 	// Review What the move reviews of the finished games of this kind tell (see `Review`): the actions judged, their share labelled `best` or `good`, how many got each label, and the missed opportunities by the kind's names for them. Empty counts for a kind without an expert.
 	Review KindReviewStats `json:"review"`
 }
 
-// LegalActions What the caller's seat may do now; `game` tells which kind's list `actions` is
-// (`LegalActionsOfKind`). When the seat may do nothing, `actions` is empty and `reason` says
+// LegalActions What the caller's seat may do now: the fields of `LegalActionsBase`, and the actions of the kind that `game` names.
+type LegalActions = LegalActionsBody
+
+// LegalActionsBase The fields every `LegalActions` has, whatever its kind; a `LegalActions` is one of
+// `LegalActionsOfPrimeClimb`, `LegalActionsOfPrimed`, …, each these fields and its kind's `game`
+// and `actions`. What the caller's seat may do now; when the seat may do nothing, `actions` is empty and `reason` says
 // why (with `detail`, the same as a sentence); `to_act` says whose turn it is.
-type LegalActions struct {
-	// Actions The seat's legal actions, as its kind lists them; empty when it may not act now.
-	Actions json.RawMessage `json:"actions"`
-
+type LegalActionsBase struct {
 	// Detail The `reason` as a sentence for people; present exactly when `reason` is.
-	//
-	// Example: It is not your turn: it is Ben (seat 1) to act.
 	Detail *string `json:"detail,omitempty"`
-
-	// Game A kind of game.
-	Game GameKind `json:"game"`
 
 	// Reason Present exactly when the caller may not act now (`actions` is then empty; a seat in
 	// `to_act` always has at least one action), with the code an action sent now would be
 	// refused with: `not_your_turn` (the game is being played and `to_act` does not hold the caller's
 	// seat), `game_not_active` (the game waits in its lobby or was aborted), `game_over` (it is
 	// finished).
-	Reason *LegalActionsReason `json:"reason,omitempty"`
+	Reason *LegalActionsBaseReason `json:"reason,omitempty"`
 
 	// Seat The caller's seat.
 	Seat int `json:"seat"`
@@ -2507,42 +2609,90 @@ type LegalActions struct {
 
 	// Version The game's version these actions are legal at (the ETag).
 	Version int64 `json:"version"`
-	union   json.RawMessage
 }
 
-// LegalActionsReason Present exactly when the caller may not act now (`actions` is then empty; a seat in
+// LegalActionsBaseReason Present exactly when the caller may not act now (`actions` is then empty; a seat in
 // `to_act` always has at least one action), with the code an action sent now would be
 // refused with: `not_your_turn` (the game is being played and `to_act` does not hold the caller's
 // seat), `game_not_active` (the game waits in its lobby or was aborted), `game_over` (it is
 // finished).
-type LegalActionsReason string
+type LegalActionsBaseReason string
 
-// LegalActionsOfKind The fields of a LegalActions that depend on its kind of game, told apart by `game`.
-type LegalActionsOfKind struct {
-	union json.RawMessage
-}
-
-// LegalActionsOfPrimeClimb The fields of a LegalActions of prime-climb.
+// LegalActionsOfPrimeClimb A LegalActions of prime-climb.
 type LegalActionsOfPrimeClimb struct {
-	// Actions What a seat may do now; empty when it cannot act. Phase "roll": a roll, then the keepers. Phase "move": the moves, then the keepers. Phase "resolve": one choose per candidate of the pending Swap or Steal. Moves use dice only (no keeper steps) and are complete: every distinct result of spending the die uses left is listed once, distinct by where the mover's pawns stand before the bump, where they stand after it and which uses stay unspent, each with one step list that reaches it (a move reaching the same result by other steps is accepted too); when no die can be used, one move with no steps ends the move. When both pawns would earn a Prime Card the move is listed twice, once per `draw_pawn`. Keepers are listed as separate keeper actions, each playable card once per distinct target (plus_minus_N per pawn and sign that stays on the board, send_to_start per pawn on 1 to 100 of any seat, curse per other seat with a pawn on the board); after one is played the moves left are listed anew. Entries are not ordered by merit.
-	Actions PrimeClimbLegalActions       `json:"actions"`
-	Game    LegalActionsOfPrimeClimbGame `json:"game"`
+	// Actions The seat's legal actions, as its kind lists them; empty when it may not act now.
+	Actions PrimeClimbLegalActions `json:"actions"`
+
+	// Detail The `reason` as a sentence for people; present exactly when `reason` is.
+	Detail *string `json:"detail,omitempty"`
+
+	// Game The kind of game.
+	Game LegalActionsOfPrimeClimbGame `json:"game"`
+
+	// Reason Present exactly when the caller may not act now (`actions` is then empty; a seat in
+	// `to_act` always has at least one action), with the code an action sent now would be
+	// refused with: `not_your_turn` (the game is being played and `to_act` does not hold the caller's
+	// seat), `game_not_active` (the game waits in its lobby or was aborted), `game_over` (it is
+	// finished).
+	Reason *LegalActionsOfPrimeClimbReason `json:"reason,omitempty"`
+
+	// Seat The caller's seat.
+	Seat int `json:"seat"`
+
+	// ToAct The seats that may act now, as `Game.turn.to_act`; empty when the game is not being played.
+	ToAct []int `json:"to_act"`
+
+	// Version The game's version these actions are legal at (the ETag).
+	Version int64 `json:"version"`
 }
 
-// LegalActionsOfPrimeClimbGame defines model for LegalActionsOfPrimeClimb.Game.
+// LegalActionsOfPrimeClimbGame The kind of game.
 type LegalActionsOfPrimeClimbGame string
 
-// LegalActionsOfPrimed The fields of a LegalActions of primed.
+// LegalActionsOfPrimeClimbReason Present exactly when the caller may not act now (`actions` is then empty; a seat in
+// `to_act` always has at least one action), with the code an action sent now would be
+// refused with: `not_your_turn` (the game is being played and `to_act` does not hold the caller's
+// seat), `game_not_active` (the game waits in its lobby or was aborted), `game_over` (it is
+// finished).
+type LegalActionsOfPrimeClimbReason string
+
+// LegalActionsOfPrimed A LegalActions of primed.
 type LegalActionsOfPrimed struct {
-	// Actions What a seat may do now; empty when it cannot act. Phase "play": every legal play, or a single draw when there is none. Phase "drawn": the plays that include the drawn card, and a pass. In multi-card mode the list holds every play of up to 3 cards (each set of cards once, ascending; any order is accepted) plus one play using as many cards as possible, marked longest; so a play is listed exactly when one exists.
-	//
-	// Example: [{"action":{"cards":[1],"type":"play"},"total":7},{"action":{"cards":[1,4],"type":"play"},"total":11},{"action":{"cards":[1,4,6,6,10,10],"type":"play"},"longest":true,"total":43}]
-	Actions PrimedLegalActions       `json:"actions"`
-	Game    LegalActionsOfPrimedGame `json:"game"`
+	// Actions The seat's legal actions, as its kind lists them; empty when it may not act now.
+	Actions PrimedLegalActions `json:"actions"`
+
+	// Detail The `reason` as a sentence for people; present exactly when `reason` is.
+	Detail *string `json:"detail,omitempty"`
+
+	// Game The kind of game.
+	Game LegalActionsOfPrimedGame `json:"game"`
+
+	// Reason Present exactly when the caller may not act now (`actions` is then empty; a seat in
+	// `to_act` always has at least one action), with the code an action sent now would be
+	// refused with: `not_your_turn` (the game is being played and `to_act` does not hold the caller's
+	// seat), `game_not_active` (the game waits in its lobby or was aborted), `game_over` (it is
+	// finished).
+	Reason *LegalActionsOfPrimedReason `json:"reason,omitempty"`
+
+	// Seat The caller's seat.
+	Seat int `json:"seat"`
+
+	// ToAct The seats that may act now, as `Game.turn.to_act`; empty when the game is not being played.
+	ToAct []int `json:"to_act"`
+
+	// Version The game's version these actions are legal at (the ETag).
+	Version int64 `json:"version"`
 }
 
-// LegalActionsOfPrimedGame defines model for LegalActionsOfPrimed.Game.
+// LegalActionsOfPrimedGame The kind of game.
 type LegalActionsOfPrimedGame string
+
+// LegalActionsOfPrimedReason Present exactly when the caller may not act now (`actions` is then empty; a seat in
+// `to_act` always has at least one action), with the code an action sent now would be
+// refused with: `not_your_turn` (the game is being played and `to_act` does not hold the caller's
+// seat), `game_not_active` (the game waits in its lobby or was aborted), `game_over` (it is
+// finished).
+type LegalActionsOfPrimedReason string
 
 // Me Who a token is (`GET /v1/me`).
 type Me struct {
@@ -2593,28 +2743,19 @@ type MissedOpportunity struct {
 	Action json.RawMessage `json:"action"`
 
 	// Detail The opportunity in words.
-	//
-	// Example: 37 + 4 = 41 and 41 + 60 = 101: pawn 0 could have reached 101
 	Detail string `json:"detail"`
 
 	// Kind What was missed, named by the game's kind (docs/dashboards.md, "Move review", lists them), such as a `win` available but not taken.
-	//
-	// Example: win
 	Kind string `json:"kind"`
 }
 
 // MistakeCount defines model for MistakeCount.
 type MistakeCount struct {
-	// Count Example: 3
-	Count int `json:"count"`
-
-	// Value Example: 21
+	Count int    `json:"count"`
 	Value string `json:"value"`
 }
 
 // NotYourTurnFacts An action from a seat whose turn it is not (G-1), and the seats that may act now.
-//
-// Example: {"seat":1,"to_act":[0]}
 type NotYourTurnFacts struct {
 	// Seat The seat that sent the action.
 	Seat  int   `json:"seat"`
@@ -2637,19 +2778,13 @@ type ObserverToken struct {
 	Id openapi_types.UUID `json:"id"`
 
 	// Token The token (`pgo_…`).
-	//
-	// Example: pgo_Qm2Lx9Rk4Tn6Pw1Zs8Hc3Jd5Fg0Ya2Ue7Io4Kq9Vb7
 	Token string `json:"token"`
 }
 
 // PersonName A player's or student's name. Normalised by the RFC 8266 nickname rules (spaces trimmed and folded, NFKC) and stored in that form. Refused with 400 `invalid_name`: control, invisible (format) and unassigned characters, direction changes, a leading combining mark, a name showing no letter, digit or symbol, letters of two alphabets (Latin and Cyrillic, say; Chinese, Japanese and Korean scripts count as one). Names equal in the profile's comparison form (ignoring case and width) are the same name: 409 `name_taken` in one classroom or game.
-//
-// Example: Ada
 type PersonName = string
 
 // PlayerEvent The `data` of an event of `GET /v1/me/events`.
-//
-// Example: {"event":"your_turn","game":"prime-climb","game_id":"5f0c5c8e-8d7e-4a52-9a43-0d2b1f6c7e11","seat":0,"seq":12,"status":"active","version":15}
 type PlayerEvent struct {
 	// Event What a `PlayerEvent` tells; also the SSE `event` name of its message.
 	Event PlayerEventKind `json:"event"`
@@ -2678,8 +2813,6 @@ type PlayerEventKind string
 // PlayerEventMessage A `game_started`, `your_turn`, `timed_out` or `game_ended` message.
 type PlayerEventMessage struct {
 	// Data The `data` of an event of `GET /v1/me/events`.
-	//
-	// Example: {"event":"your_turn","game":"prime-climb","game_id":"5f0c5c8e-8d7e-4a52-9a43-0d2b1f6c7e11","seat":0,"seq":12,"status":"active","version":15}
 	Data PlayerEvent `json:"data"`
 
 	// Event What a `PlayerEvent` tells; also the SSE `event` name of its message.
@@ -2698,8 +2831,6 @@ type PlayerRequest struct {
 	Bot *BotLevel `json:"bot,omitempty"`
 
 	// Name A player's or student's name. Normalised by the RFC 8266 nickname rules (spaces trimmed and folded, NFKC) and stored in that form. Refused with 400 `invalid_name`: control, invisible (format) and unassigned characters, direction changes, a leading combining mark, a name showing no letter, digit or symbol, letters of two alphabets (Latin and Cyrillic, say; Chinese, Japanese and Korean scripts count as one). Names equal in the profile's comparison form (ignoring case and width) are the same name: 409 `name_taken` in one classroom or game.
-	//
-	// Example: Ada
 	Name      *PersonName         `json:"name,omitempty"`
 	StudentId *openapi_types.UUID `json:"student_id,omitempty"`
 }
@@ -2716,9 +2847,7 @@ type PlayerStreamLine struct {
 	union json.RawMessage
 }
 
-// PrimeClimbAction One Prime Climb action, told apart by its required `type` (roll, keeper, move, choose); the three keepers by their `card` besides. (No discriminator object: three schemas share "keeper".)
-//
-// Example: {"type":"roll"}
+// PrimeClimbAction One Prime Climb action, told apart by its `type` (roll, keeper, move, choose); a keeper, by its `card` besides (`PrimeClimbKeeperAction`).
 type PrimeClimbAction struct {
 	union json.RawMessage
 }
@@ -2728,7 +2857,7 @@ type PrimeClimbBoard struct {
 	Squares []PrimeClimbBoardSquare `json:"squares"`
 }
 
-// PrimeClimbBoardSquare Example: {"colors":["orange","orange","green"],"factors":[2,2,3],"number":12,"prime":false,"red":false}
+// PrimeClimbBoardSquare defines model for PrimeClimbBoardSquare.
 type PrimeClimbBoardSquare struct {
 	Colors  []PrimeClimbBoardSquareColors `json:"colors"`
 	Factors []int                         `json:"factors"`
@@ -2742,7 +2871,7 @@ type PrimeClimbBoardSquare struct {
 // PrimeClimbBoardSquareColors defines model for PrimeClimbBoardSquare.Colors.
 type PrimeClimbBoardSquareColors string
 
-// PrimeClimbBump Example: {"from":37,"pawn":0,"seat":1}
+// PrimeClimbBump defines model for PrimeClimbBump.
 type PrimeClimbBump struct {
 	From int `json:"from"`
 	Pawn int `json:"pawn"`
@@ -2750,38 +2879,26 @@ type PrimeClimbBump struct {
 }
 
 // PrimeClimbCard A Prime Card kind. Keepers (PC-12) are plus_minus_1..plus_minus_9, send_to_start and curse; the others are action cards (PC-13).
-//
-// Example: plus_minus_5
 type PrimeClimbCard string
 
 // PrimeClimbCardFacts A card that cannot be played (PC-12): an action card (`not_a_keeper`), a keeper the mover does not hold (`card_not_held`) or got on this turn (`card_drawn_this_turn`).
-//
-// Example: {"card":"send_to_start"}
 type PrimeClimbCardFacts struct {
 	// Card A Prime Card kind. Keepers (PC-12) are plus_minus_1..plus_minus_9, send_to_start and curse; the others are action cards (PC-13).
-	//
-	// Example: plus_minus_5
 	Card PrimeClimbCard `json:"card"`
 	Step *int           `json:"step,omitempty"`
 }
 
-// PrimeClimbChoice Example: {"pawn":0,"target_seat":1}
+// PrimeClimbChoice defines model for PrimeClimbChoice.
 type PrimeClimbChoice struct {
 	// Card A Prime Card kind. Keepers (PC-12) are plus_minus_1..plus_minus_9, send_to_start and curse; the others are action cards (PC-13).
-	//
-	// Example: plus_minus_5
 	Card       *PrimeClimbCard `json:"card,omitempty"`
 	Pawn       *int            `json:"pawn,omitempty"`
 	TargetSeat int             `json:"target_seat"`
 }
 
 // PrimeClimbChooseAction Answer a pending Swap (target_seat and pawn) or Steal (target_seat and card).
-//
-// Example: {"pawn":0,"target_seat":1,"type":"choose"}
 type PrimeClimbChooseAction struct {
 	// Card A Prime Card kind. Keepers (PC-12) are plus_minus_1..plus_minus_9, send_to_start and curse; the others are action cards (PC-13).
-	//
-	// Example: plus_minus_5
 	Card       *PrimeClimbCard            `json:"card,omitempty"`
 	Pawn       *int                       `json:"pawn,omitempty"`
 	TargetSeat int                        `json:"target_seat"`
@@ -2792,8 +2909,6 @@ type PrimeClimbChooseAction struct {
 type PrimeClimbChooseActionType string
 
 // PrimeClimbCurseAction A curse keeper on its own (PrimeClimbCurseStep).
-//
-// Example: {"card":"curse","target_seat":1,"type":"keeper"}
 type PrimeClimbCurseAction struct {
 	Card       PrimeClimbCurseActionCard `json:"card"`
 	TargetSeat int                       `json:"target_seat"`
@@ -2807,8 +2922,6 @@ type PrimeClimbCurseActionCard string
 type PrimeClimbCurseActionType string
 
 // PrimeClimbCurseStep Curse seat `target_seat` (another seat with a pawn on the board) for its next turn.
-//
-// Example: {"card":"curse","target_seat":1}
 type PrimeClimbCurseStep struct {
 	Card PrimeClimbCurseStepCard `json:"card"`
 
@@ -2820,8 +2933,6 @@ type PrimeClimbCurseStep struct {
 type PrimeClimbCurseStepCard string
 
 // PrimeClimbCursedFacts A die step that adds or multiplies under a Curse (PC-12).
-//
-// Example: {"die":5,"op":"multiply","step":1}
 type PrimeClimbCursedFacts struct {
 	Die  int                     `json:"die"`
 	Op   PrimeClimbCursedFactsOp `json:"op"`
@@ -2832,8 +2943,6 @@ type PrimeClimbCursedFacts struct {
 type PrimeClimbCursedFactsOp string
 
 // PrimeClimbDiceUnusedFacts A move that leaves a die unused although it has a legal application (PC-6), with one such application.
-//
-// Example: {"die":4,"from":12,"op":"add","pawn":0,"result":16,"unused":[4]}
 type PrimeClimbDiceUnusedFacts struct {
 	Die    int                         `json:"die"`
 	From   int                         `json:"from"`
@@ -2847,8 +2956,6 @@ type PrimeClimbDiceUnusedFacts struct {
 type PrimeClimbDiceUnusedFactsOp string
 
 // PrimeClimbDieFacts A die the mover does not have (left) to use (PC-3).
-//
-// Example: {"dice_left":[3],"die":6,"step":2}
 type PrimeClimbDieFacts struct {
 	DiceLeft []int `json:"dice_left"`
 	Die      int   `json:"die"`
@@ -2856,8 +2963,6 @@ type PrimeClimbDieFacts struct {
 }
 
 // PrimeClimbDieStep Use one die on one of the mover's own pawns.
-//
-// Example: {"die":7,"op":"add","pawn":0}
 type PrimeClimbDieStep struct {
 	// Die A value of the roll not used yet (a double gives four uses, PC-4).
 	Die int                 `json:"die"`
@@ -2870,7 +2975,7 @@ type PrimeClimbDieStep struct {
 // PrimeClimbDieStepOp defines model for PrimeClimbDieStep.Op.
 type PrimeClimbDieStepOp string
 
-// PrimeClimbDraw Example: {"bumps":[],"card":"go_to_64","effect":"pawn 0: from 37 to 64","kind":"action","moves":[{"from":37,"pawn":0,"seat":0,"to":64}],"pawn":0,"pending":false,"reshuffled":false,"square":37,"stolen":null}
+// PrimeClimbDraw defines model for PrimeClimbDraw.
 type PrimeClimbDraw struct {
 	Bumps  []PrimeClimbBump   `json:"bumps"`
 	Card   *PrimeClimbCard    `json:"card"`
@@ -2888,8 +2993,6 @@ type PrimeClimbDraw struct {
 	Square     int  `json:"square"`
 	Stolen     *struct {
 		// Card A Prime Card kind. Keepers (PC-12) are plus_minus_1..plus_minus_9, send_to_start and curse; the others are action cards (PC-13).
-		//
-		// Example: plus_minus_5
 		Card     PrimeClimbCard `json:"card"`
 		FromSeat int            `json:"from_seat"`
 	} `json:"stolen"`
@@ -2898,11 +3001,9 @@ type PrimeClimbDraw struct {
 // PrimeClimbDrawKind defines model for PrimeClimbDraw.Kind.
 type PrimeClimbDrawKind string
 
-// PrimeClimbHeldCard Example: {"card":"curse","new":false}
+// PrimeClimbHeldCard defines model for PrimeClimbHeldCard.
 type PrimeClimbHeldCard struct {
 	// Card A Prime Card kind. Keepers (PC-12) are plus_minus_1..plus_minus_9, send_to_start and curse; the others are action cards (PC-13).
-	//
-	// Example: plus_minus_5
 	Card PrimeClimbCard `json:"card"`
 
 	// New Got on the owner's current or last turn; playable from the owner's next turn (PC-12).
@@ -2910,15 +3011,11 @@ type PrimeClimbHeldCard struct {
 }
 
 // PrimeClimbIllegalStepFacts A step whose arithmetic leaves the board (PC-5): `past_101` (add or multiply gives more than 101), `below_0` (subtract gives less than 0), `not_whole` (divide leaves a remainder; no result), or `after_win` (a step after the move already brought both pawns home, PC-14).
-//
-// Example: {"amount":3,"die":3,"from":37,"op":"multiply","pawn":1,"reason":"past_101","result":111,"step":1}
 type PrimeClimbIllegalStepFacts struct {
 	// Amount The number applied: the die, or the keeper's number.
 	Amount *int `json:"amount,omitempty"`
 
 	// Card A Prime Card kind. Keepers (PC-12) are plus_minus_1..plus_minus_9, send_to_start and curse; the others are action cards (PC-13).
-	//
-	// Example: plus_minus_5
 	Card *PrimeClimbCard `json:"card,omitempty"`
 
 	// Die The die of a die step.
@@ -2943,12 +3040,8 @@ type PrimeClimbIllegalStepFactsOp string
 type PrimeClimbIllegalStepFactsReason string
 
 // PrimeClimbInvalidTargetFacts A target a card cannot take (PC-12, PC-13): `no_such_seat`, `on_start` and `home` (Send to Start), `self` and `no_pawns` (Curse), `not_a_choice` (the answer to a pending Swap or Steal, with the choices it takes).
-//
-// Example: {"card":"send_to_start","pawn":0,"reason":"on_start","target_seat":1}
 type PrimeClimbInvalidTargetFacts struct {
 	// Card A Prime Card kind. Keepers (PC-12) are plus_minus_1..plus_minus_9, send_to_start and curse; the others are action cards (PC-13).
-	//
-	// Example: plus_minus_5
 	Card       PrimeClimbCard                     `json:"card"`
 	Choices    *[]PrimeClimbChoice                `json:"choices,omitempty"`
 	Pawn       *int                               `json:"pawn,omitempty"`
@@ -2960,25 +3053,19 @@ type PrimeClimbInvalidTargetFacts struct {
 // PrimeClimbInvalidTargetFactsReason defines model for PrimeClimbInvalidTargetFacts.Reason.
 type PrimeClimbInvalidTargetFactsReason string
 
-// PrimeClimbKeeperAction Play one keeper before the roll or during the move phase (PC-12): `type` "keeper" and the fields of the card's keeper step (PrimeClimbKeeperStep).
-//
-// Example: {"card":"plus_minus_5","pawn":1,"sign":"-","type":"keeper"}
+// PrimeClimbKeeperAction Play one keeper before the roll or during the move phase (PC-12): `type` "keeper" and the fields of the card's keeper step (PrimeClimbKeeperStep), told apart by `card`.
 type PrimeClimbKeeperAction struct {
 	union json.RawMessage
 }
 
 // PrimeClimbKeeperStep Play a held keeper in the middle of the move (PC-12), with the fields of a keeper action: plus_minus_N takes `pawn` (one of the mover's own) and `sign`; send_to_start takes `target_seat` (the seat whose pawn goes back to 0, any seat, the mover's own included) and `pawn` (that seat's pawn, 0 or 1); curse takes `target_seat` only (another seat, cursed on its next turn). A step never names the seat acting: that is the token's seat.
-//
-// Example: {"card":"plus_minus_5","pawn":1,"sign":"-"}
 type PrimeClimbKeeperStep struct {
 	union json.RawMessage
 }
 
-// PrimeClimbLegalAction Example: {"action":{"steps":[{"die":3,"op":"add","pawn":0},{"die":4,"op":"add","pawn":0}],"type":"move"},"description":"pawn 0: 6 + 3 = 9; pawn 0: 9 + 4 = 13; pawn 0 (on 13) draws a Prime Card","draws":true,"ends":[13,0],"type":"move","unused":[],"wins":false}
+// PrimeClimbLegalAction defines model for PrimeClimbLegalAction.
 type PrimeClimbLegalAction struct {
-	// Action One Prime Climb action, told apart by its required `type` (roll, keeper, move, choose); the three keepers by their `card` besides. (No discriminator object: three schemas share "keeper".)
-	//
-	// Example: {"type":"roll"}
+	// Action One Prime Climb action, told apart by its `type` (roll, keeper, move, choose); a keeper, by its `card` besides (`PrimeClimbKeeperAction`).
 	Action      PrimeClimbAction `json:"action"`
 	Description string           `json:"description"`
 
@@ -3001,8 +3088,6 @@ type PrimeClimbLegalActionType string
 type PrimeClimbLegalActions = []PrimeClimbLegalAction
 
 // PrimeClimbMoveAction The whole move as one action; bump, draw and the end of the turn follow (PC-6, PC-9, PC-10).
-//
-// Example: {"draw_pawn":0,"steps":[{"die":7,"op":"add","pawn":0},{"card":"plus_minus_5","pawn":1,"sign":"-"},{"die":3,"op":"multiply","pawn":1}],"type":"move"}
 type PrimeClimbMoveAction struct {
 	// DrawPawn Which pawn the drawn card acts on when both pawns earned it (PC-13); ignored otherwise.
 	DrawPawn *int                     `json:"draw_pawn,omitempty"`
@@ -3013,37 +3098,29 @@ type PrimeClimbMoveAction struct {
 // PrimeClimbMoveActionType defines model for PrimeClimbMoveAction.Type.
 type PrimeClimbMoveActionType string
 
-// PrimeClimbOptions Game options. Unknown fields are refused.
-//
-// Example: {"prime_cards":true}
+// PrimeClimbOptions Game options; every one is optional, with the default its description names. Unknown fields are refused.
 type PrimeClimbOptions struct {
-	// BotDelayMs Milliseconds a computer player waits, once its turn comes, before it acts, so that the players see its moves arrive; 0 plays at once. An option of every kind of game.
+	// BotDelayMs Milliseconds a computer player waits, once its turn comes, before it acts, so that the players see its moves arrive; 0 plays at once. Default: 800. An option of every kind of game.
 	BotDelayMs *BotDelayOption `json:"bot_delay_ms,omitempty"`
 
-	// Hints Whether the players may ask for a hint; a classroom's teacher decides for its games. An option of every kind of game.
+	// Hints Whether the players may ask for a hint; a classroom's teacher decides for its games. Default: true. An option of every kind of game.
 	Hints *HintsOption `json:"hints,omitempty"`
 
-	// PrimeCards false plays without Prime Cards (PC-11).
+	// PrimeCards false plays without Prime Cards (PC-11). Default: true.
 	PrimeCards *bool `json:"prime_cards,omitempty"`
 
 	// TurnSeconds The turn clock (G-4): seconds a person to act has before the server acts for them (draw, or else pass, where the rules allow it; otherwise the `greedy` computer player's choice, for the rest of that seat's turn), recorded as history entries marked `timeout`. A seat whose turn times out 3 times in a row is resigned (G-3). Absent (the default): no clock. The view shows the running deadline as `turn.deadline`. An option of every kind of game.
-	//
-	// Example: 86400
 	TurnSeconds *TurnSecondsOption `json:"turn_seconds,omitempty"`
 }
 
 // PrimeClimbOutcome What the start or one action did. Public to every viewer; never holds the deck order.
-//
-// Example: {"action":"move","bumps":[{"from":37,"pawn":0,"seat":1}],"dice":[],"draw":null,"next_cursed":false,"next_seat":1,"roll_off":[],"seat":0,"steps":[{"die":7,"equation":"30 + 7 = 37","from":30,"home":false,"op":"add","pawn":0,"seat":0,"target_seat":null,"to":37}],"unused":[],"uses":[],"winner":null}
 type PrimeClimbOutcome struct {
-	Action PrimeClimbOutcomeAction `json:"action"`
-	Bumps  []PrimeClimbBump        `json:"bumps"`
-	Dice   []int                   `json:"dice"`
-
-	// Draw Example: {"bumps":[],"card":"go_to_64","effect":"pawn 0: from 37 to 64","kind":"action","moves":[{"from":37,"pawn":0,"seat":0,"to":64}],"pawn":0,"pending":false,"reshuffled":false,"square":37,"stolen":null}
-	Draw       *PrimeClimbDraw `json:"draw"`
-	NextCursed bool            `json:"next_cursed"`
-	NextSeat   *int            `json:"next_seat"`
+	Action     PrimeClimbOutcomeAction `json:"action"`
+	Bumps      []PrimeClimbBump        `json:"bumps"`
+	Dice       []int                   `json:"dice"`
+	Draw       *PrimeClimbDraw         `json:"draw"`
+	NextCursed bool                    `json:"next_cursed"`
+	NextSeat   *int                    `json:"next_seat"`
 
 	// PrimesLanded Move: the mover's pawns that, after the bump, stand on a red prime they did not stand on when the turn began (PC-10). Absent when none.
 	PrimesLanded *[]PrimeClimbOutcomePrimesLanded `json:"primes_landed,omitempty"`
@@ -3064,25 +3141,21 @@ type PrimeClimbOutcomeAction string
 type PrimeClimbOutcomePrimesLanded int
 
 // PrimeClimbPawnFacts A pawn that is home on 101 and never moves again (PC-7).
-//
-// Example: {"pawn":0,"step":1}
 type PrimeClimbPawnFacts struct {
 	Pawn int  `json:"pawn"`
 	Step *int `json:"step,omitempty"`
 }
 
-// PrimeClimbPending Example: {"candidates":[{"pawn":0,"target_seat":1},{"pawn":1,"target_seat":1}],"card":"swap","pawn":0}
+// PrimeClimbPending defines model for PrimeClimbPending.
 type PrimeClimbPending struct {
 	Candidates []PrimeClimbChoice `json:"candidates"`
 
 	// Card A Prime Card kind. Keepers (PC-12) are plus_minus_1..plus_minus_9, send_to_start and curse; the others are action cards (PC-13).
-	//
-	// Example: plus_minus_5
 	Card PrimeClimbCard `json:"card"`
 	Pawn int            `json:"pawn"`
 }
 
-// PrimeClimbPlayerView Example: {"cursed_next":false,"keepers":[],"pawns":[13,0],"seat":0}
+// PrimeClimbPlayerView defines model for PrimeClimbPlayerView.
 type PrimeClimbPlayerView struct {
 	CursedNext bool                 `json:"cursed_next"`
 	Keepers    []PrimeClimbHeldCard `json:"keepers"`
@@ -3091,8 +3164,6 @@ type PrimeClimbPlayerView struct {
 }
 
 // PrimeClimbPlusMinusAction A plus_minus_N keeper on its own (PrimeClimbPlusMinusStep).
-//
-// Example: {"card":"plus_minus_5","pawn":1,"sign":"-","type":"keeper"}
 type PrimeClimbPlusMinusAction struct {
 	Card PrimeClimbPlusMinusActionCard `json:"card"`
 	Pawn int                           `json:"pawn"`
@@ -3110,8 +3181,6 @@ type PrimeClimbPlusMinusActionSign string
 type PrimeClimbPlusMinusActionType string
 
 // PrimeClimbPlusMinusStep Move one of the mover's own pawns N forward (`+`) or back (`-`).
-//
-// Example: {"card":"plus_minus_5","pawn":1,"sign":"-"}
 type PrimeClimbPlusMinusStep struct {
 	Card PrimeClimbPlusMinusStepCard `json:"card"`
 
@@ -3126,7 +3195,7 @@ type PrimeClimbPlusMinusStepCard string
 // PrimeClimbPlusMinusStepSign defines model for PrimeClimbPlusMinusStep.Sign.
 type PrimeClimbPlusMinusStepSign string
 
-// PrimeClimbRollAction Example: {"type":"roll"}
+// PrimeClimbRollAction defines model for PrimeClimbRollAction.
 type PrimeClimbRollAction struct {
 	Type PrimeClimbRollActionType `json:"type"`
 }
@@ -3134,7 +3203,7 @@ type PrimeClimbRollAction struct {
 // PrimeClimbRollActionType defines model for PrimeClimbRollAction.Type.
 type PrimeClimbRollActionType string
 
-// PrimeClimbScores Example: [{"cards":2,"home":1,"pawns":[101,37],"progress":138,"seat":0,"winner":false}]
+// PrimeClimbScores defines model for PrimeClimbScores.
 type PrimeClimbScores = []struct {
 	// Cards Keepers held.
 	Cards int   `json:"cards"`
@@ -3147,7 +3216,7 @@ type PrimeClimbScores = []struct {
 	Winner   bool `json:"winner"`
 }
 
-// PrimeClimbSeatRoll Example: {"dice":[7,3],"seat":0,"total":10}
+// PrimeClimbSeatRoll defines model for PrimeClimbSeatRoll.
 type PrimeClimbSeatRoll struct {
 	Dice  []int `json:"dice"`
 	Seat  int   `json:"seat"`
@@ -3155,8 +3224,6 @@ type PrimeClimbSeatRoll struct {
 }
 
 // PrimeClimbSendToStartAction A send_to_start keeper on its own (PrimeClimbSendToStartStep).
-//
-// Example: {"card":"send_to_start","pawn":0,"target_seat":1,"type":"keeper"}
 type PrimeClimbSendToStartAction struct {
 	Card       PrimeClimbSendToStartActionCard `json:"card"`
 	Pawn       int                             `json:"pawn"`
@@ -3171,8 +3238,6 @@ type PrimeClimbSendToStartActionCard string
 type PrimeClimbSendToStartActionType string
 
 // PrimeClimbSendToStartStep Send pawn `pawn` of seat `target_seat` (any seat, the mover's own included) from 1..100 back to 0.
-//
-// Example: {"card":"send_to_start","pawn":0,"target_seat":1}
 type PrimeClimbSendToStartStep struct {
 	Card PrimeClimbSendToStartStepCard `json:"card"`
 
@@ -3186,20 +3251,29 @@ type PrimeClimbSendToStartStep struct {
 // PrimeClimbSendToStartStepCard defines model for PrimeClimbSendToStartStep.Card.
 type PrimeClimbSendToStartStepCard string
 
+// PrimeClimbSettings The options of a game of prime-climb as the server returns them, each option a request left out with its default.
+type PrimeClimbSettings struct {
+	// BotDelayMs Milliseconds a computer player waits, once its turn comes, before it acts, so that the players see its moves arrive; 0 plays at once. Default: 800. An option of every kind of game.
+	BotDelayMs BotDelayOption `json:"bot_delay_ms"`
+
+	// Hints Whether the players may ask for a hint; a classroom's teacher decides for its games. Default: true. An option of every kind of game.
+	Hints HintsOption `json:"hints"`
+
+	// PrimeCards false plays without Prime Cards (PC-11). Default: true.
+	PrimeCards bool `json:"prime_cards"`
+
+	// TurnSeconds The turn clock (G-4): seconds a person to act has before the server acts for them (draw, or else pass, where the rules allow it; otherwise the `greedy` computer player's choice, for the rest of that seat's turn), recorded as history entries marked `timeout`. A seat whose turn times out 3 times in a row is resigned (G-3). Absent (the default): no clock. The view shows the running deadline as `turn.deadline`. An option of every kind of game.
+	TurnSeconds *TurnSecondsOption `json:"turn_seconds,omitempty"`
+}
+
 // PrimeClimbStep One step of a move (PC-5): a die step (it has `die`) or a keeper step (it has `card`).
-//
-// Example: {"die":7,"op":"add","pawn":0}
 type PrimeClimbStep struct {
 	union json.RawMessage
 }
 
 // PrimeClimbStepDone One step as it was done. `seat` is always the seat whose pawn the step moved (or, for a Curse, the cursed seat): the mover's own for a die step or plus_minus_N, the target's for send_to_start and curse. `target_seat` is set only for the keepers aimed at a seat (send_to_start, curse), where it equals `seat`; it is null for a die step and plus_minus_N. The seat that acted is the outcome's `seat`.
-//
-// Example: {"die":7,"equation":"30 + 7 = 37","from":30,"home":false,"op":"add","pawn":0,"seat":0,"target_seat":null,"to":37}
 type PrimeClimbStepDone struct {
 	// Card A Prime Card kind. Keepers (PC-12) are plus_minus_1..plus_minus_9, send_to_start and curse; the others are action cards (PC-13).
-	//
-	// Example: plus_minus_5
 	Card     *PrimeClimbCard       `json:"card,omitempty"`
 	Die      *int                  `json:"die,omitempty"`
 	Equation string                `json:"equation"`
@@ -3225,7 +3299,7 @@ type PrimeClimbStepDoneOp string
 // PrimeClimbStepDoneSign defines model for PrimeClimbStepDone.Sign.
 type PrimeClimbStepDoneSign string
 
-// PrimeClimbView Example: {"cursed":false,"deck_size":23,"dice":[3,4],"discard":[],"game":"prime-climb","moved":[false,false],"options":{"prime_cards":true},"pending":null,"phase":"move","players":[{"cursed_next":false,"keepers":[],"pawns":[6,0],"seat":0},{"cursed_next":false,"keepers":[{"card":"curse","new":false}],"pawns":[10,4],"seat":1}],"roll_again":false,"seat":0,"start_pawns":[6,0],"to_act":[0],"turn_number":3,"uses":[3,4],"winner":null}
+// PrimeClimbView defines model for PrimeClimbView.
 type PrimeClimbView struct {
 	Cursed bool `json:"cursed"`
 
@@ -3237,12 +3311,8 @@ type PrimeClimbView struct {
 	Game     PrimeClimbViewGame `json:"game"`
 	Moved    []bool             `json:"moved"`
 
-	// Options Game options. Unknown fields are refused.
-	//
-	// Example: {"prime_cards":true}
-	Options PrimeClimbOptions `json:"options"`
-
-	// Pending Example: {"candidates":[{"pawn":0,"target_seat":1},{"pawn":1,"target_seat":1}],"card":"swap","pawn":0}
+	// Options Game options; every one is optional, with the default its description names. Unknown fields are refused.
+	Options   PrimeClimbOptions      `json:"options"`
 	Pending   *PrimeClimbPending     `json:"pending"`
 	Phase     PrimeClimbViewPhase    `json:"phase"`
 	Players   []PrimeClimbPlayerView `json:"players"`
@@ -3268,14 +3338,10 @@ type PrimeClimbViewGame string
 type PrimeClimbViewPhase string
 
 // PrimeClimbWrongPhaseFacts An action the turn does not wait for (PC-4): the action type tried and the phase, with the dice rolled (move phase) or the card waiting for a choice (resolve phase).
-//
-// Example: {"action":"roll","dice":[3,5],"phase":"move"}
 type PrimeClimbWrongPhaseFacts struct {
 	Action PrimeClimbWrongPhaseFactsAction `json:"action"`
 
 	// Card A Prime Card kind. Keepers (PC-12) are plus_minus_1..plus_minus_9, send_to_start and curse; the others are action cards (PC-13).
-	//
-	// Example: plus_minus_5
 	Card  *PrimeClimbCard                `json:"card,omitempty"`
 	Dice  *[]int                         `json:"dice,omitempty"`
 	Phase PrimeClimbWrongPhaseFactsPhase `json:"phase"`
@@ -3288,8 +3354,6 @@ type PrimeClimbWrongPhaseFactsAction string
 type PrimeClimbWrongPhaseFactsPhase string
 
 // PrimedAction One action of the seat whose turn it is (PR-5).
-//
-// Example: {"cards":[13],"type":"play"}
 type PrimedAction struct {
 	union json.RawMessage
 }
@@ -3298,8 +3362,6 @@ type PrimedAction struct {
 type PrimedCard = int
 
 // PrimedCardNotInHandFacts A card played more often than the hand holds it (`held` is 0 for a card not held at all).
-//
-// Example: {"card":9,"held":0,"played":1}
 type PrimedCardNotInHandFacts struct {
 	Card   int `json:"card"`
 	Held   int `json:"held"`
@@ -3307,15 +3369,11 @@ type PrimedCardNotInHandFacts struct {
 }
 
 // PrimedCardsFacts Several cards sent together without the multi_card option (PR-5).
-//
-// Example: {"cards":[4,6]}
 type PrimedCardsFacts struct {
 	Cards []int `json:"cards"`
 }
 
 // PrimedDealt A round was dealt (PR-3). A hand the viewer may not see is null.
-//
-// Example: {"dealer":0,"draw_pile_size":46,"hand_sizes":[7,7,7],"hands":[null,[1,4,6,6,10,10,14],null],"round":1,"starter":1,"top":6}
 type PrimedDealt struct {
 	Dealer       PrimedSeat      `json:"dealer"`
 	DrawPileSize int             `json:"draw_pile_size"`
@@ -3327,8 +3385,6 @@ type PrimedDealt struct {
 }
 
 // PrimedDrawAction Draw one card; allowed only when no legal play exists. When the draw pile and the Primed pile under its top are both empty this is the PR-6 pass: nothing is drawn and the turn ends.
-//
-// Example: {"type":"draw"}
 type PrimedDrawAction struct {
 	Type PrimedDrawActionType `json:"type"`
 }
@@ -3337,14 +3393,12 @@ type PrimedDrawAction struct {
 type PrimedDrawActionType string
 
 // PrimedDrawnCardFacts After drawing a playable card, a play without it (PR-5).
-//
-// Example: {"cards":[6],"drawn":4}
 type PrimedDrawnCardFacts struct {
 	Cards []PrimedCard `json:"cards"`
 	Drawn PrimedCard   `json:"drawn"`
 }
 
-// PrimedDrew Example: {"can_play":true,"card":4,"seat":1}
+// PrimedDrew defines model for PrimedDrew.
 type PrimedDrew struct {
 	// CanPlay Whether the drawn card can hit the target; when false the turn ended at once.
 	CanPlay bool `json:"can_play"`
@@ -3355,14 +3409,12 @@ type PrimedDrew struct {
 }
 
 // PrimedGameEnded The last round is over; the lowest total wins and ties share the win (PR-7).
-//
-// Example: {"totals":[5,19,5],"winners":[0,2]}
 type PrimedGameEnded struct {
 	Totals  []int        `json:"totals"`
 	Winners []PrimedSeat `json:"winners"`
 }
 
-// PrimedHandView Example: {"cards":[1,4,6,6,10,10,14],"seat":1,"size":7}
+// PrimedHandView defines model for PrimedHandView.
 type PrimedHandView struct {
 	// Cards Ascending; null unless the viewer may see this hand.
 	Cards *[]PrimedCard `json:"cards"`
@@ -3370,11 +3422,9 @@ type PrimedHandView struct {
 	Size  int           `json:"size"`
 }
 
-// PrimedLegalAction Example: {"action":{"cards":[1,6],"type":"play"},"total":13}
+// PrimedLegalAction defines model for PrimedLegalAction.
 type PrimedLegalAction struct {
 	// Action One action of the seat whose turn it is (PR-5).
-	//
-	// Example: {"cards":[13],"type":"play"}
 	Action PrimedAction `json:"action"`
 
 	// Longest In multi-card mode, marks a play that uses as many cards as any legal play.
@@ -3385,81 +3435,57 @@ type PrimedLegalAction struct {
 }
 
 // PrimedLegalActions What a seat may do now; empty when it cannot act. Phase "play": every legal play, or a single draw when there is none. Phase "drawn": the plays that include the drawn card, and a pass. In multi-card mode the list holds every play of up to 3 cards (each set of cards once, ascending; any order is accepted) plus one play using as many cards as possible, marked longest; so a play is listed exactly when one exists.
-//
-// Example: [{"action":{"cards":[1],"type":"play"},"total":7},{"action":{"cards":[1,4],"type":"play"},"total":11},{"action":{"cards":[1,4,6,6,10,10],"type":"play"},"longest":true,"total":43}]
 type PrimedLegalActions = []PrimedLegalAction
 
-// PrimedOptions Game options. Every field is optional in a request (the defaults are shown); the canonical form the server returns has every field.
-//
-// Example: {"deck":"primed","multi_card":false,"rounds":4,"target":"primes"}
+// PrimedOptions Game options. Every field is optional in a request, with the default its description names; the options the server returns (`PrimedSettings`) have every field.
 type PrimedOptions struct {
-	// BotDelayMs Milliseconds a computer player waits, once its turn comes, before it acts, so that the players see its moves arrive; 0 plays at once. An option of every kind of game.
+	// BotDelayMs Milliseconds a computer player waits, once its turn comes, before it acts, so that the players see its moves arrive; 0 plays at once. Default: 800. An option of every kind of game.
 	BotDelayMs *BotDelayOption `json:"bot_delay_ms,omitempty"`
 
-	// Deck "primed": four each of 1..17, 2 to 6 players; "standard": four each of 1..10, 2 to 5 players (PR-1, PR-2).
+	// Deck "primed": four each of 1..17, 2 to 6 players; "standard": four each of 1..10, 2 to 5 players (PR-1, PR-2). Default: "primed".
 	Deck *PrimedOptionsDeck `json:"deck,omitempty"`
 
-	// Hints Whether the players may ask for a hint; a classroom's teacher decides for its games. An option of every kind of game.
+	// Hints Whether the players may ask for a hint; a classroom's teacher decides for its games. Default: true. An option of every kind of game.
 	Hints *HintsOption `json:"hints,omitempty"`
 
-	// MultiCard Whether a play may use several cards from the hand (PR-5).
+	// MultiCard Whether a play may use several cards from the hand (PR-5). Default: false.
 	MultiCard *bool `json:"multi_card,omitempty"`
 
-	// Rounds Number of rounds; the lowest total after the last wins (PR-3, PR-7). At most 20, which bounds how long a game runs (a game of 20 rounds is five of the default length).
+	// Rounds Number of rounds; the lowest total after the last wins (PR-3, PR-7). Default: 4. At most 20, which bounds how long a game runs (a game of 20 rounds is five of the default length).
 	Rounds *int `json:"rounds,omitempty"`
 
-	// Target What the top card plus the played cards must make (PR-4).
+	// Target What the top card plus the played cards must make (PR-4). Default: "primes".
 	Target *PrimedOptionsTarget `json:"target,omitempty"`
 
 	// TurnSeconds The turn clock (G-4): seconds a person to act has before the server acts for them (draw, or else pass, where the rules allow it; otherwise the `greedy` computer player's choice, for the rest of that seat's turn), recorded as history entries marked `timeout`. A seat whose turn times out 3 times in a row is resigned (G-3). Absent (the default): no clock. The view shows the running deadline as `turn.deadline`. An option of every kind of game.
-	//
-	// Example: 86400
 	TurnSeconds *TurnSecondsOption `json:"turn_seconds,omitempty"`
 }
 
-// PrimedOptionsDeck "primed": four each of 1..17, 2 to 6 players; "standard": four each of 1..10, 2 to 5 players (PR-1, PR-2).
+// PrimedOptionsDeck "primed": four each of 1..17, 2 to 6 players; "standard": four each of 1..10, 2 to 5 players (PR-1, PR-2). Default: "primed".
 type PrimedOptionsDeck string
 
-// PrimedOptionsTarget What the top card plus the played cards must make (PR-4).
+// PrimedOptionsTarget What the top card plus the played cards must make (PR-4). Default: "primes".
 type PrimedOptionsTarget string
 
 // PrimedOutcome What the start or one action did. Each part is present only when it happened, in this order: played, reshuffled, drew, passed, round_ended, then dealt (the next round) or game_ended.
-//
-// Example: {"dealt":{"dealer":1,"draw_pile_size":46,"hand_sizes":[7,7,7],"hands":[null,null,null],"round":2,"starter":2,"top":7},"played":{"cards":[4,6],"equation":"13 + 4 + 6 = 23 is prime","on":13,"seat":1,"total":23},"round_ended":{"dealer":0,"ending":"went_out","hands":[[1,2,3],[],[5,17]],"round":1,"scores":[6,0,22],"starter":1,"totals":[6,0,22],"went_out":1}}
 type PrimedOutcome struct {
 	// Dealt A round was dealt (PR-3). A hand the viewer may not see is null.
-	//
-	// Example: {"dealer":0,"draw_pile_size":46,"hand_sizes":[7,7,7],"hands":[null,[1,4,6,6,10,10,14],null],"round":1,"starter":1,"top":6}
 	Dealt *PrimedDealt `json:"dealt,omitempty"`
-
-	// Drew Example: {"can_play":true,"card":4,"seat":1}
-	Drew *PrimedDrew `json:"drew,omitempty"`
+	Drew  *PrimedDrew  `json:"drew,omitempty"`
 
 	// GameEnded The last round is over; the lowest total wins and ties share the win (PR-7).
-	//
-	// Example: {"totals":[5,19,5],"winners":[0,2]}
 	GameEnded *PrimedGameEnded `json:"game_ended,omitempty"`
-
-	// Passed Example: {"in_a_row":0,"reason":"drawn_card_cannot_play","seat":1}
-	Passed *PrimedPassed `json:"passed,omitempty"`
-
-	// Played Example: {"cards":[4],"equation":"13 + 4 = 17 is prime","on":13,"seat":1,"total":17}
-	Played *PrimedPlayed `json:"played,omitempty"`
+	Passed    *PrimedPassed    `json:"passed,omitempty"`
+	Played    *PrimedPlayed    `json:"played,omitempty"`
 
 	// Reshuffled The empty draw pile was refilled from the Primed pile under its top (PR-6); the order is never told.
-	//
-	// Example: {"cards":24,"seat":1}
 	Reshuffled *PrimedReshuffled `json:"reshuffled,omitempty"`
 
 	// RoundEnded A completed round, its scores and the hands left, shown to everyone (PR-7, PR-8).
-	//
-	// Example: {"dealer":0,"ending":"went_out","hands":[[9,9],[]],"round":1,"scores":[18,0],"starter":1,"totals":[18,0],"went_out":1}
 	RoundEnded *PrimedRoundResult `json:"round_ended,omitempty"`
 }
 
 // PrimedPassAction Keep a drawn card that could be played, ending the turn (phase "drawn" only).
-//
-// Example: {"type":"pass"}
 type PrimedPassAction struct {
 	Type PrimedPassActionType `json:"type"`
 }
@@ -3467,7 +3493,7 @@ type PrimedPassAction struct {
 // PrimedPassActionType defines model for PrimedPassAction.Type.
 type PrimedPassActionType string
 
-// PrimedPassed Example: {"in_a_row":0,"reason":"drawn_card_cannot_play","seat":1}
+// PrimedPassed defines model for PrimedPassed.
 type PrimedPassed struct {
 	// InARow For nothing_to_draw, the seats in a row that passed so (PR-6); otherwise 0.
 	InARow int                `json:"in_a_row"`
@@ -3479,8 +3505,6 @@ type PrimedPassed struct {
 type PrimedPassedReason string
 
 // PrimedPlayAction Play cards from the hand so that the top card plus their sum hits the target. Without multi_card exactly one card. The cards go onto the Primed pile in the order given; the last is the new top. After a draw the play must include the drawn card.
-//
-// Example: {"cards":[4,6],"type":"play"}
 type PrimedPlayAction struct {
 	Cards []PrimedCard         `json:"cards"`
 	Type  PrimedPlayActionType `json:"type"`
@@ -3490,8 +3514,6 @@ type PrimedPlayAction struct {
 type PrimedPlayActionType string
 
 // PrimedPlayAvailableFacts A draw while the hand can hit the target on the top card (PR-5).
-//
-// Example: {"target":"primes","top":13}
 type PrimedPlayAvailableFacts struct {
 	Target PrimedPlayAvailableFactsTarget `json:"target"`
 	Top    PrimedCard                     `json:"top"`
@@ -3500,13 +3522,11 @@ type PrimedPlayAvailableFacts struct {
 // PrimedPlayAvailableFactsTarget defines model for PrimedPlayAvailableFacts.Target.
 type PrimedPlayAvailableFactsTarget string
 
-// PrimedPlayed Example: {"cards":[4],"equation":"13 + 4 = 17 is prime","on":13,"seat":1,"total":17}
+// PrimedPlayed defines model for PrimedPlayed.
 type PrimedPlayed struct {
 	// Cards In the order played; the last is the new top.
-	Cards []PrimedCard `json:"cards"`
-
-	// Equation Example: 13 + 8 = 21 = 3 × 7
-	Equation string `json:"equation"`
+	Cards    []PrimedCard `json:"cards"`
+	Equation string       `json:"equation"`
 
 	// On The top card they were played on.
 	On    PrimedCard `json:"on"`
@@ -3515,8 +3535,6 @@ type PrimedPlayed struct {
 }
 
 // PrimedReshuffled The empty draw pile was refilled from the Primed pile under its top (PR-6); the order is never told.
-//
-// Example: {"cards":24,"seat":1}
 type PrimedReshuffled struct {
 	// Cards Number of cards shuffled into the new draw pile.
 	Cards int        `json:"cards"`
@@ -3524,8 +3542,6 @@ type PrimedReshuffled struct {
 }
 
 // PrimedRoundResult A completed round, its scores and the hands left, shown to everyone (PR-7, PR-8).
-//
-// Example: {"dealer":0,"ending":"went_out","hands":[[9,9],[]],"round":1,"scores":[18,0],"starter":1,"totals":[18,0],"went_out":1}
 type PrimedRoundResult struct {
 	Dealer PrimedSeat              `json:"dealer"`
 	Ending PrimedRoundResultEnding `json:"ending"`
@@ -3549,8 +3565,6 @@ type PrimedRoundResult struct {
 type PrimedRoundResultEnding string
 
 // PrimedScores The public standing (PR-7).
-//
-// Example: {"finished":false,"rounds":[{"dealer":0,"ending":"went_out","hands":[[9,9],[]],"round":1,"scores":[18,0],"starter":1,"totals":[18,0],"went_out":1}],"totals":[18,0],"winners":[]}
 type PrimedScores struct {
 	Finished bool                `json:"finished"`
 	Rounds   []PrimedRoundResult `json:"rounds"`
@@ -3565,9 +3579,37 @@ type PrimedScores struct {
 // PrimedSeat defines model for PrimedSeat.
 type PrimedSeat = int
 
+// PrimedSettings The options of a game of primed as the server returns them, each option a request left out with its default.
+type PrimedSettings struct {
+	// BotDelayMs Milliseconds a computer player waits, once its turn comes, before it acts, so that the players see its moves arrive; 0 plays at once. Default: 800. An option of every kind of game.
+	BotDelayMs BotDelayOption `json:"bot_delay_ms"`
+
+	// Deck "primed": four each of 1..17, 2 to 6 players; "standard": four each of 1..10, 2 to 5 players (PR-1, PR-2). Default: "primed".
+	Deck PrimedSettingsDeck `json:"deck"`
+
+	// Hints Whether the players may ask for a hint; a classroom's teacher decides for its games. Default: true. An option of every kind of game.
+	Hints HintsOption `json:"hints"`
+
+	// MultiCard Whether a play may use several cards from the hand (PR-5). Default: false.
+	MultiCard bool `json:"multi_card"`
+
+	// Rounds Number of rounds; the lowest total after the last wins (PR-3, PR-7). Default: 4. At most 20, which bounds how long a game runs (a game of 20 rounds is five of the default length).
+	Rounds int `json:"rounds"`
+
+	// Target What the top card plus the played cards must make (PR-4). Default: "primes".
+	Target PrimedSettingsTarget `json:"target"`
+
+	// TurnSeconds The turn clock (G-4): seconds a person to act has before the server acts for them (draw, or else pass, where the rules allow it; otherwise the `greedy` computer player's choice, for the rest of that seat's turn), recorded as history entries marked `timeout`. A seat whose turn times out 3 times in a row is resigned (G-3). Absent (the default): no clock. The view shows the running deadline as `turn.deadline`. An option of every kind of game.
+	TurnSeconds *TurnSecondsOption `json:"turn_seconds,omitempty"`
+}
+
+// PrimedSettingsDeck "primed": four each of 1..17, 2 to 6 players; "standard": four each of 1..10, 2 to 5 players (PR-1, PR-2). Default: "primed".
+type PrimedSettingsDeck string
+
+// PrimedSettingsTarget What the top card plus the played cards must make (PR-4). Default: "primes".
+type PrimedSettingsTarget string
+
 // PrimedSumFacts A play whose total misses the target (PR-4): the top card, the cards played on it, the total they make and its prime factors in ascending order (`[21]` would be a prime; `[3, 7]` is 21).
-//
-// Example: {"cards":[8],"factors":[3,7],"top":13,"total":21}
 type PrimedSumFacts struct {
 	Cards   []PrimedCard `json:"cards"`
 	Factors []int        `json:"factors"`
@@ -3576,8 +3618,6 @@ type PrimedSumFacts struct {
 }
 
 // PrimedView The table as one viewer may see it (PR-8). A player sees their own hand; public viewers no hand; full viewers every hand and the draw pile. Once finished, the last hands are shown to all.
-//
-// Example: {"dealer":0,"draw_pile_size":46,"game":"primed","hands":[{"cards":null,"seat":0,"size":7},{"cards":[1,4,6,6,10,10,14],"seat":1,"size":7},{"cards":null,"seat":2,"size":7}],"options":{"deck":"primed","multi_card":true,"rounds":4,"target":"primes"},"passes_in_a_row":0,"phase":"play","primed_pile":[6],"round":1,"scores":{"finished":false,"rounds":[],"totals":[0,0,0],"winners":[]},"seats":3,"starter":1,"to_act":[1],"top":6}
 type PrimedView struct {
 	Dealer PrimedSeat `json:"dealer"`
 
@@ -3590,9 +3630,7 @@ type PrimedView struct {
 	Game      PrimedViewGame   `json:"game"`
 	Hands     []PrimedHandView `json:"hands"`
 
-	// Options Game options. Every field is optional in a request (the defaults are shown); the canonical form the server returns has every field.
-	//
-	// Example: {"deck":"primed","multi_card":false,"rounds":4,"target":"primes"}
+	// Options Game options. Every field is optional in a request, with the default its description names; the options the server returns (`PrimedSettings`) have every field.
 	Options PrimedOptions `json:"options"`
 
 	// PassesInARow Seats in a row that passed with nothing to play or draw (PR-6).
@@ -3606,8 +3644,6 @@ type PrimedView struct {
 	Round      int          `json:"round"`
 
 	// Scores The public standing (PR-7).
-	//
-	// Example: {"finished":false,"rounds":[{"dealer":0,"ending":"went_out","hands":[[9,9],[]],"round":1,"scores":[18,0],"starter":1,"totals":[18,0],"went_out":1}],"totals":[18,0],"winners":[]}
 	Scores  PrimedScores `json:"scores"`
 	Seats   int          `json:"seats"`
 	Starter PrimedSeat   `json:"starter"`
@@ -3624,8 +3660,6 @@ type PrimedViewGame string
 type PrimedViewPhase string
 
 // PrimedWrongPhaseFacts An action the turn does not wait for (PR-5): a second draw (phase `drawn`, with the card drawn) or a pass without a drawn playable card (phase `play`).
-//
-// Example: {"action":"draw","drawn":11,"phase":"drawn"}
 type PrimedWrongPhaseFacts struct {
 	Action PrimedWrongPhaseFactsAction `json:"action"`
 	Drawn  *PrimedCard                 `json:"drawn,omitempty"`
@@ -3646,14 +3680,9 @@ type Problem struct {
 	// `illegal_step`, `not_your_turn`, `version_mismatch`; `hints_disabled`,
 	// `hints_unavailable` and `review_unavailable` for hints and move review. Most refusals also carry `facts`,
 	// shaped by the code as `RefusalFacts` lists.
-	//
-	//
-	// Example: illegal_step
 	Code string `json:"code"`
 
 	// Detail What went wrong in this case, written for people.
-	//
-	// Example: pawn 2 is on 37: 37 × 3 = 111 is past 101
 	Detail *string `json:"detail,omitempty"`
 
 	// Errors The request fields that were wrong, when there are any.
@@ -3695,32 +3724,22 @@ type Problem struct {
 	Facts *RefusalFacts `json:"facts,omitempty"`
 
 	// Instance The request path and request ID this problem occurred at.
-	//
-	// Example: /v1/games/0b7e.../actions#req-5f2c...
 	Instance *string `json:"instance,omitempty"`
 
 	// RequestId The `X-Request-ID` of the request, to quote when reporting a problem.
 	RequestId *string `json:"request_id,omitempty"`
 
 	// Status The HTTP status code.
-	//
-	// Example: 422
 	Status int `json:"status"`
 
 	// Title A short summary of the problem type.
-	//
-	// Example: Illegal move
 	Title string `json:"title"`
 
 	// Type A URI naming the problem type; `about:blank` when the HTTP status says it all.
-	//
-	// Example: https://primegames.example/problems/illegal_step
 	Type string `json:"type"`
 }
 
 // QuotaFacts A game refused because its creator holds as many as a quota allows: which quota (`open_games`, games in a lobby or under way; `computer_games`, those under way with no person in a seat), for whom (`client`, the token; `address`, every game created from the address), the limit and the count held; `retry_after_seconds` (also the `Retry-After` header) when waiting may help.
-//
-// Example: {"count":30,"limit":30,"quota":"computer_games","retry_after_seconds":60,"scope":"address"}
 type QuotaFacts struct {
 	Count             int             `json:"count"`
 	Limit             int             `json:"limit"`
@@ -3773,14 +3792,10 @@ type RefusalFacts = json.RawMessage
 // RenameStudentRequest defines model for RenameStudentRequest.
 type RenameStudentRequest struct {
 	// Name A player's or student's name. Normalised by the RFC 8266 nickname rules (spaces trimmed and folded, NFKC) and stored in that form. Refused with 400 `invalid_name`: control, invisible (format) and unassigned characters, direction changes, a leading combining mark, a name showing no letter, digit or symbol, letters of two alphabets (Latin and Cyrillic, say; Chinese, Japanese and Korean scripts count as one). Names equal in the profile's comparison form (ignoring case and width) are the same name: 409 `name_taken` in one classroom or game.
-	//
-	// Example: Ada
 	Name PersonName `json:"name"`
 }
 
 // RenderBusyFacts The instance's limits on expensive requests, all taken.
-//
-// Example: {"limit":1,"queue":32}
 type RenderBusyFacts struct {
 	// Limit Expensive requests the instance works on at once (`RENDER_LIMIT`).
 	Limit int `json:"limit"`
@@ -3845,8 +3860,6 @@ type ReviewEntry struct {
 	Best json.RawMessage `json:"best"`
 
 	// Explanation Why the expert's choice is best.
-	//
-	// Example: pawn 0: 37 + 4 = 41 lands on a prime and draws a card
 	Explanation string `json:"explanation"`
 
 	// Label The loss named by the kind's thresholds: `best` (no loss), then `good`, `inaccuracy`, `mistake` and `blunder` as it grows.
@@ -3884,50 +3897,48 @@ type ReviewSummary struct {
 	Judged int `json:"judged"`
 
 	// Labels Judged actions by label; a label never given is absent.
-	//
-	// Example: {"best":9,"good":2,"mistake":1}
 	Labels map[string]int `json:"labels"`
 
 	// Missed Missed opportunities by kind; a kind never missed is absent.
-	//
-	// Example: {"bump":2,"prime_card":1}
 	Missed map[string]int `json:"missed"`
 	Seat   int            `json:"seat"`
 }
 
-// Scores defines model for Scores.
-type Scores struct {
-	// Game A kind of game.
-	Game GameKind `json:"game"`
+// Scores The standing of every seat: the fields of `ScoresBase`, and the scores of the kind that `game` names.
+type Scores = ScoresBody
 
-	// Scores The standing, as the game's kind tells it (`ScoresOfKind`); null in a lobby.
-	Scores  json.RawMessage `json:"scores"`
-	Status  GameStatus      `json:"status"`
-	Winners []int           `json:"winners"`
-	union   json.RawMessage
+// ScoresBase The fields every `Scores` has, whatever its kind; a `Scores` is one of `ScoresOfPrimeClimb`, `ScoresOfPrimed`, …, each these fields and its kind's `game` and `scores`.
+type ScoresBase struct {
+	Status  GameStatus `json:"status"`
+	Winners []int      `json:"winners"`
 }
 
-// ScoresOfKind The fields of a Scores that depend on its kind of game, told apart by `game`.
-type ScoresOfKind struct {
-	union json.RawMessage
-}
-
-// ScoresOfPrimeClimb The fields of a Scores of prime-climb.
+// ScoresOfPrimeClimb A Scores of prime-climb.
 type ScoresOfPrimeClimb struct {
-	Game   ScoresOfPrimeClimbGame `json:"game"`
-	Scores *PrimeClimbScores      `json:"scores"`
+	// Game The kind of game.
+	Game ScoresOfPrimeClimbGame `json:"game"`
+
+	// Scores The standing, as the game's kind tells it; null in a lobby.
+	Scores  *PrimeClimbScores `json:"scores"`
+	Status  GameStatus        `json:"status"`
+	Winners []int             `json:"winners"`
 }
 
-// ScoresOfPrimeClimbGame defines model for ScoresOfPrimeClimb.Game.
+// ScoresOfPrimeClimbGame The kind of game.
 type ScoresOfPrimeClimbGame string
 
-// ScoresOfPrimed The fields of a Scores of primed.
+// ScoresOfPrimed A Scores of primed.
 type ScoresOfPrimed struct {
-	Game   ScoresOfPrimedGame `json:"game"`
-	Scores *PrimedScores      `json:"scores"`
+	// Game The kind of game.
+	Game ScoresOfPrimedGame `json:"game"`
+
+	// Scores The standing, as the game's kind tells it; null in a lobby.
+	Scores  *PrimedScores `json:"scores"`
+	Status  GameStatus    `json:"status"`
+	Winners []int         `json:"winners"`
 }
 
-// ScoresOfPrimedGame defines model for ScoresOfPrimed.Game.
+// ScoresOfPrimedGame The kind of game.
 type ScoresOfPrimedGame string
 
 // Seat defines model for Seat.
@@ -3943,8 +3954,6 @@ type Seat struct {
 }
 
 // SeatCountFacts Too few or too many players: the numbers of players the game takes (`min` is absent from `game_full`, whose `max` is the lobby's seats) and how many were named, asked for or have joined.
-//
-// Example: {"max":6,"min":2,"seats":7}
 type SeatCountFacts struct {
 	Max   int  `json:"max"`
 	Min   *int `json:"min,omitempty"`
@@ -3953,15 +3962,10 @@ type SeatCountFacts struct {
 
 // SeatToken defines model for SeatToken.
 type SeatToken struct {
-	// Name Example: Ada
 	Name string `json:"name"`
-
-	// Seat Example: 0
-	Seat int `json:"seat"`
+	Seat int    `json:"seat"`
 
 	// Token Acts for this seat. Shown once; send it as `Authorization: Bearer <token>`.
-	//
-	// Example: pgs_3q2v8Xn0bQ1yJm5cW7rK9tZ4hL6fA2sD8gE0pU1iO3w
 	Token string `json:"token"`
 }
 
@@ -3990,8 +3994,6 @@ type StatsTotals struct {
 	Attempts []AttemptCount `json:"attempts"`
 
 	// Games Every kind of game the server hosts, by its `GameKind`, played or not.
-	//
-	// Example: {"prime-climb":{"counts":{"op_multiply":3,"turns":12},"measures":{},"mistakes":{"illegal_steps":[{"count":2,"value":"multiply_past_101"}]},"review":{"accuracy":0.8,"judged":10,"labels":{"best":6,"good":2,"mistake":2},"missed":{"bump":2}}},"primed":{"counts":{"round_score_total":10,"rounds":4},"measures":{"average_round_score":2.5},"mistakes":{"not_prime_totals":[{"count":3,"value":"21"}]},"review":{"accuracy":null,"judged":0,"labels":{},"missed":{}}}}
 	Games         map[string]KindStats `json:"games"`
 	GamesFinished int                  `json:"games_finished"`
 
@@ -4044,8 +4046,6 @@ type StudentStats struct {
 	Attempts []AttemptCount `json:"attempts"`
 
 	// Games Every kind of game the server hosts, by its `GameKind`, played or not.
-	//
-	// Example: {"prime-climb":{"counts":{"op_multiply":3,"turns":12},"measures":{},"mistakes":{"illegal_steps":[{"count":2,"value":"multiply_past_101"}]},"review":{"accuracy":0.8,"judged":10,"labels":{"best":6,"good":2,"mistake":2},"missed":{"bump":2}}},"primed":{"counts":{"round_score_total":10,"rounds":4},"measures":{"average_round_score":2.5},"mistakes":{"not_prime_totals":[{"count":3,"value":"21"}]},"review":{"accuracy":null,"judged":0,"labels":{},"missed":{}}}}
 	Games         map[string]KindStats `json:"games"`
 	GamesFinished int                  `json:"games_finished"`
 
@@ -4067,8 +4067,6 @@ type StudentToken struct {
 	Student Student `json:"student"`
 
 	// Token The student's new token (shown once); their old one no longer works.
-	//
-	// Example: pgl_Qw3Er5Ty7Ui9Op1As3Df5Gh7Jk9Lz2Xc4Vb6Nm8Qa0Ws
 	Token string `json:"token"`
 }
 
@@ -4077,8 +4075,6 @@ type TeacherToken struct {
 	ClassroomId openapi_types.UUID `json:"classroom_id"`
 
 	// TeacherToken The classroom's new teacher token (shown once); the old one no longer works.
-	//
-	// Example: pgt_Zx8Cv6Bn4Mq2We0Rt8Yu6Io4Pa2Sd0Fg8Hj6Kl4Zx2Cv
 	TeacherToken string `json:"teacher_token"`
 }
 
@@ -4094,22 +4090,16 @@ type TokenGame struct {
 type Turn struct {
 	// Deadline When the person to act runs out of time and the server acts for them (G-4); present only while a turn clock (`turn_seconds`) runs, which is while a person is to act. Each action of theirs sets it anew.
 	Deadline *time.Time `json:"deadline,omitempty"`
-
-	// Phase Example: move
-	Phase string `json:"phase"`
+	Phase    string     `json:"phase"`
 
 	// ToAct Seats that may act now.
 	ToAct []int `json:"to_act"`
 }
 
 // TurnSecondsOption The turn clock (G-4): seconds a person to act has before the server acts for them (draw, or else pass, where the rules allow it; otherwise the `greedy` computer player's choice, for the rest of that seat's turn), recorded as history entries marked `timeout`. A seat whose turn times out 3 times in a row is resigned (G-3). Absent (the default): no clock. The view shows the running deadline as `turn.deadline`. An option of every kind of game.
-//
-// Example: 86400
 type TurnSecondsOption = int
 
 // VersionMismatchFacts An `If-Match` that is not the game's version: the game's version and the one sent.
-//
-// Example: {"current":9,"sent":7}
 type VersionMismatchFacts struct {
 	Current int64 `json:"current"`
 	Sent    int64 `json:"sent"`
@@ -4174,8 +4164,6 @@ type WebhookList struct {
 
 // WebhookPayload The body of a webhook (Standard Webhooks' shape): `type` says what `data` is, `timestamp`
 // when the event happened (an entry's time; a game's end, when it was sent out).
-//
-// Example: {"data":{"event":"your_turn","game":"primed","game_id":"5f0c5c8e-8d7e-4a52-9a43-0d2b1f6c7e11","seat":1,"seq":4,"status":"active","version":7},"timestamp":"2026-12-01T10:00:04Z","type":"your_turn"}
 type WebhookPayload struct {
 	Data      WebhookPayload_Data `json:"data"`
 	Timestamp time.Time           `json:"timestamp"`
@@ -4210,7 +4198,7 @@ type GameID = openapi_types.UUID
 // IdempotencyKey defines model for IdempotencyKey.
 type IdempotencyKey = string
 
-// IfMatch Example: "7"
+// IfMatch defines model for IfMatch.
 type IfMatch = string
 
 // Include defines model for Include.
@@ -4850,378 +4838,6 @@ func (t *BodyMismatchFacts_Got) UnmarshalJSON(b []byte) error {
 	return err
 }
 
-// AsGameOfKind returns the union data inside the Game as a GameOfKind
-func (t Game) AsGameOfKind() (GameOfKind, error) {
-	var body GameOfKind
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromGameOfKind overwrites any union data inside the Game as the provided GameOfKind
-func (t *Game) FromGameOfKind(v GameOfKind) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeGameOfKind performs a merge with any union data inside the Game, using the provided GameOfKind
-func (t *Game) MergeGameOfKind(v GameOfKind) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-func (t Game) MarshalJSON() ([]byte, error) {
-	b, err := t.union.MarshalJSON()
-	if err != nil {
-		return nil, err
-	}
-	object := make(map[string]json.RawMessage)
-	if t.union != nil {
-		err = json.Unmarshal(b, &object)
-		if err != nil {
-			return nil, err
-		}
-	}
-
-	object["created_at"], err = json.Marshal(t.CreatedAt)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'created_at': %w", err)
-	}
-
-	if t.EndReason != nil {
-		object["end_reason"], err = json.Marshal(t.EndReason)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'end_reason': %w", err)
-		}
-	}
-
-	object["finished_at"], err = json.Marshal(t.FinishedAt)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'finished_at': %w", err)
-	}
-
-	object["game"], err = json.Marshal(t.Game)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'game': %w", err)
-	}
-
-	object["id"], err = json.Marshal(t.Id)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'id': %w", err)
-	}
-
-	if t.LegalActions != nil {
-		object["legal_actions"], err = json.Marshal(t.LegalActions)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'legal_actions': %w", err)
-		}
-	}
-
-	object["options"], err = json.Marshal(t.Options)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'options': %w", err)
-	}
-
-	if t.Rematch != nil {
-		object["rematch"], err = json.Marshal(t.Rematch)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'rematch': %w", err)
-		}
-	}
-
-	object["seat_count"], err = json.Marshal(t.SeatCount)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'seat_count': %w", err)
-	}
-
-	if t.Seats != nil {
-		object["seats"], err = json.Marshal(t.Seats)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'seats': %w", err)
-		}
-	}
-
-	object["state"], err = json.Marshal(t.State)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'state': %w", err)
-	}
-
-	object["status"], err = json.Marshal(t.Status)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'status': %w", err)
-	}
-
-	object["turn"], err = json.Marshal(t.Turn)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'turn': %w", err)
-	}
-
-	object["updated_at"], err = json.Marshal(t.UpdatedAt)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'updated_at': %w", err)
-	}
-
-	object["version"], err = json.Marshal(t.Version)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'version': %w", err)
-	}
-
-	if t.Winners != nil {
-		object["winners"], err = json.Marshal(t.Winners)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'winners': %w", err)
-		}
-	}
-
-	object["you"], err = json.Marshal(t.You)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'you': %w", err)
-	}
-
-	b, err = json.Marshal(object)
-	return b, err
-}
-
-func (t *Game) UnmarshalJSON(b []byte) error {
-	err := t.union.UnmarshalJSON(b)
-	if err != nil {
-		return err
-	}
-	object := make(map[string]json.RawMessage)
-	err = json.Unmarshal(b, &object)
-	if err != nil {
-		return err
-	}
-
-	if raw, found := object["created_at"]; found {
-		err = json.Unmarshal(raw, &t.CreatedAt)
-		if err != nil {
-			return fmt.Errorf("error reading 'created_at': %w", err)
-		}
-	}
-
-	if raw, found := object["end_reason"]; found {
-		err = json.Unmarshal(raw, &t.EndReason)
-		if err != nil {
-			return fmt.Errorf("error reading 'end_reason': %w", err)
-		}
-	}
-
-	if raw, found := object["finished_at"]; found {
-		err = json.Unmarshal(raw, &t.FinishedAt)
-		if err != nil {
-			return fmt.Errorf("error reading 'finished_at': %w", err)
-		}
-	}
-
-	if raw, found := object["game"]; found {
-		err = json.Unmarshal(raw, &t.Game)
-		if err != nil {
-			return fmt.Errorf("error reading 'game': %w", err)
-		}
-	}
-
-	if raw, found := object["id"]; found {
-		err = json.Unmarshal(raw, &t.Id)
-		if err != nil {
-			return fmt.Errorf("error reading 'id': %w", err)
-		}
-	}
-
-	if raw, found := object["legal_actions"]; found {
-		err = json.Unmarshal(raw, &t.LegalActions)
-		if err != nil {
-			return fmt.Errorf("error reading 'legal_actions': %w", err)
-		}
-	}
-
-	if raw, found := object["options"]; found {
-		err = json.Unmarshal(raw, &t.Options)
-		if err != nil {
-			return fmt.Errorf("error reading 'options': %w", err)
-		}
-	}
-
-	if raw, found := object["rematch"]; found {
-		err = json.Unmarshal(raw, &t.Rematch)
-		if err != nil {
-			return fmt.Errorf("error reading 'rematch': %w", err)
-		}
-	}
-
-	if raw, found := object["seat_count"]; found {
-		err = json.Unmarshal(raw, &t.SeatCount)
-		if err != nil {
-			return fmt.Errorf("error reading 'seat_count': %w", err)
-		}
-	}
-
-	if raw, found := object["seats"]; found {
-		err = json.Unmarshal(raw, &t.Seats)
-		if err != nil {
-			return fmt.Errorf("error reading 'seats': %w", err)
-		}
-	}
-
-	if raw, found := object["state"]; found {
-		err = json.Unmarshal(raw, &t.State)
-		if err != nil {
-			return fmt.Errorf("error reading 'state': %w", err)
-		}
-	}
-
-	if raw, found := object["status"]; found {
-		err = json.Unmarshal(raw, &t.Status)
-		if err != nil {
-			return fmt.Errorf("error reading 'status': %w", err)
-		}
-	}
-
-	if raw, found := object["turn"]; found {
-		err = json.Unmarshal(raw, &t.Turn)
-		if err != nil {
-			return fmt.Errorf("error reading 'turn': %w", err)
-		}
-	}
-
-	if raw, found := object["updated_at"]; found {
-		err = json.Unmarshal(raw, &t.UpdatedAt)
-		if err != nil {
-			return fmt.Errorf("error reading 'updated_at': %w", err)
-		}
-	}
-
-	if raw, found := object["version"]; found {
-		err = json.Unmarshal(raw, &t.Version)
-		if err != nil {
-			return fmt.Errorf("error reading 'version': %w", err)
-		}
-	}
-
-	if raw, found := object["winners"]; found {
-		err = json.Unmarshal(raw, &t.Winners)
-		if err != nil {
-			return fmt.Errorf("error reading 'winners': %w", err)
-		}
-	}
-
-	if raw, found := object["you"]; found {
-		err = json.Unmarshal(raw, &t.You)
-		if err != nil {
-			return fmt.Errorf("error reading 'you': %w", err)
-		}
-	}
-
-	return err
-}
-
-// AsGameOfPrimeClimb returns the union data inside the GameOfKind as a GameOfPrimeClimb
-func (t GameOfKind) AsGameOfPrimeClimb() (GameOfPrimeClimb, error) {
-	var body GameOfPrimeClimb
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromGameOfPrimeClimb overwrites any union data inside the GameOfKind as the provided GameOfPrimeClimb
-func (t *GameOfKind) FromGameOfPrimeClimb(v GameOfPrimeClimb) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	b, err = runtime.JSONMerge(b, []byte(`{"game":"prime-climb"}`))
-	t.union = b
-	return err
-}
-
-// MergeGameOfPrimeClimb performs a merge with any union data inside the GameOfKind, using the provided GameOfPrimeClimb
-func (t *GameOfKind) MergeGameOfPrimeClimb(v GameOfPrimeClimb) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	b, err = runtime.JSONMerge(b, []byte(`{"game":"prime-climb"}`))
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-// AsGameOfPrimed returns the union data inside the GameOfKind as a GameOfPrimed
-func (t GameOfKind) AsGameOfPrimed() (GameOfPrimed, error) {
-	var body GameOfPrimed
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromGameOfPrimed overwrites any union data inside the GameOfKind as the provided GameOfPrimed
-func (t *GameOfKind) FromGameOfPrimed(v GameOfPrimed) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	b, err = runtime.JSONMerge(b, []byte(`{"game":"primed"}`))
-	t.union = b
-	return err
-}
-
-// MergeGameOfPrimed performs a merge with any union data inside the GameOfKind, using the provided GameOfPrimed
-func (t *GameOfKind) MergeGameOfPrimed(v GameOfPrimed) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	b, err = runtime.JSONMerge(b, []byte(`{"game":"primed"}`))
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-func (t GameOfKind) Discriminator() (string, error) {
-	var discriminator struct {
-		Discriminator string `json:"game"`
-	}
-	err := json.Unmarshal(t.union, &discriminator)
-	return discriminator.Discriminator, err
-}
-
-func (t GameOfKind) ValueByDiscriminator() (interface{}, error) {
-	discriminator, err := t.Discriminator()
-	if err != nil {
-		return nil, err
-	}
-	switch discriminator {
-	case "prime-climb":
-		return t.AsGameOfPrimeClimb()
-	case "primed":
-		return t.AsGameOfPrimed()
-	default:
-		return nil, errors.New("unknown discriminator value: " + discriminator)
-	}
-}
-
-func (t GameOfKind) MarshalJSON() ([]byte, error) {
-	b, err := t.union.MarshalJSON()
-	return b, err
-}
-
-func (t *GameOfKind) UnmarshalJSON(b []byte) error {
-	err := t.union.UnmarshalJSON(b)
-	return err
-}
-
 // AsGameActionMessage returns the union data inside the GameStreamEvent as a GameActionMessage
 func (t GameStreamEvent) AsGameActionMessage() (GameActionMessage, error) {
 	var body GameActionMessage
@@ -5532,277 +5148,6 @@ func (t *GameStreamLine) UnmarshalJSON(b []byte) error {
 	return err
 }
 
-// AsHistoryEntryOfKind returns the union data inside the HistoryEntry as a HistoryEntryOfKind
-func (t HistoryEntry) AsHistoryEntryOfKind() (HistoryEntryOfKind, error) {
-	var body HistoryEntryOfKind
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromHistoryEntryOfKind overwrites any union data inside the HistoryEntry as the provided HistoryEntryOfKind
-func (t *HistoryEntry) FromHistoryEntryOfKind(v HistoryEntryOfKind) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeHistoryEntryOfKind performs a merge with any union data inside the HistoryEntry, using the provided HistoryEntryOfKind
-func (t *HistoryEntry) MergeHistoryEntryOfKind(v HistoryEntryOfKind) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-func (t HistoryEntry) MarshalJSON() ([]byte, error) {
-	b, err := t.union.MarshalJSON()
-	if err != nil {
-		return nil, err
-	}
-	object := make(map[string]json.RawMessage)
-	if t.union != nil {
-		err = json.Unmarshal(b, &object)
-		if err != nil {
-			return nil, err
-		}
-	}
-
-	object["action"], err = json.Marshal(t.Action)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'action': %w", err)
-	}
-
-	if t.Bot != nil {
-		object["bot"], err = json.Marshal(t.Bot)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'bot': %w", err)
-		}
-	}
-
-	object["created_at"], err = json.Marshal(t.CreatedAt)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'created_at': %w", err)
-	}
-
-	object["game"], err = json.Marshal(t.Game)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'game': %w", err)
-	}
-
-	object["outcome"], err = json.Marshal(t.Outcome)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'outcome': %w", err)
-	}
-
-	if t.Random != nil {
-		object["random"], err = json.Marshal(t.Random)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'random': %w", err)
-		}
-	}
-
-	object["seat"], err = json.Marshal(t.Seat)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'seat': %w", err)
-	}
-
-	object["seq"], err = json.Marshal(t.Seq)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'seq': %w", err)
-	}
-
-	if t.Timeout != nil {
-		object["timeout"], err = json.Marshal(t.Timeout)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'timeout': %w", err)
-		}
-	}
-	b, err = json.Marshal(object)
-	return b, err
-}
-
-func (t *HistoryEntry) UnmarshalJSON(b []byte) error {
-	err := t.union.UnmarshalJSON(b)
-	if err != nil {
-		return err
-	}
-	object := make(map[string]json.RawMessage)
-	err = json.Unmarshal(b, &object)
-	if err != nil {
-		return err
-	}
-
-	if raw, found := object["action"]; found {
-		err = json.Unmarshal(raw, &t.Action)
-		if err != nil {
-			return fmt.Errorf("error reading 'action': %w", err)
-		}
-	}
-
-	if raw, found := object["bot"]; found {
-		err = json.Unmarshal(raw, &t.Bot)
-		if err != nil {
-			return fmt.Errorf("error reading 'bot': %w", err)
-		}
-	}
-
-	if raw, found := object["created_at"]; found {
-		err = json.Unmarshal(raw, &t.CreatedAt)
-		if err != nil {
-			return fmt.Errorf("error reading 'created_at': %w", err)
-		}
-	}
-
-	if raw, found := object["game"]; found {
-		err = json.Unmarshal(raw, &t.Game)
-		if err != nil {
-			return fmt.Errorf("error reading 'game': %w", err)
-		}
-	}
-
-	if raw, found := object["outcome"]; found {
-		err = json.Unmarshal(raw, &t.Outcome)
-		if err != nil {
-			return fmt.Errorf("error reading 'outcome': %w", err)
-		}
-	}
-
-	if raw, found := object["random"]; found {
-		err = json.Unmarshal(raw, &t.Random)
-		if err != nil {
-			return fmt.Errorf("error reading 'random': %w", err)
-		}
-	}
-
-	if raw, found := object["seat"]; found {
-		err = json.Unmarshal(raw, &t.Seat)
-		if err != nil {
-			return fmt.Errorf("error reading 'seat': %w", err)
-		}
-	}
-
-	if raw, found := object["seq"]; found {
-		err = json.Unmarshal(raw, &t.Seq)
-		if err != nil {
-			return fmt.Errorf("error reading 'seq': %w", err)
-		}
-	}
-
-	if raw, found := object["timeout"]; found {
-		err = json.Unmarshal(raw, &t.Timeout)
-		if err != nil {
-			return fmt.Errorf("error reading 'timeout': %w", err)
-		}
-	}
-
-	return err
-}
-
-// AsHistoryEntryOfPrimeClimb returns the union data inside the HistoryEntryOfKind as a HistoryEntryOfPrimeClimb
-func (t HistoryEntryOfKind) AsHistoryEntryOfPrimeClimb() (HistoryEntryOfPrimeClimb, error) {
-	var body HistoryEntryOfPrimeClimb
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromHistoryEntryOfPrimeClimb overwrites any union data inside the HistoryEntryOfKind as the provided HistoryEntryOfPrimeClimb
-func (t *HistoryEntryOfKind) FromHistoryEntryOfPrimeClimb(v HistoryEntryOfPrimeClimb) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	b, err = runtime.JSONMerge(b, []byte(`{"game":"prime-climb"}`))
-	t.union = b
-	return err
-}
-
-// MergeHistoryEntryOfPrimeClimb performs a merge with any union data inside the HistoryEntryOfKind, using the provided HistoryEntryOfPrimeClimb
-func (t *HistoryEntryOfKind) MergeHistoryEntryOfPrimeClimb(v HistoryEntryOfPrimeClimb) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	b, err = runtime.JSONMerge(b, []byte(`{"game":"prime-climb"}`))
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-// AsHistoryEntryOfPrimed returns the union data inside the HistoryEntryOfKind as a HistoryEntryOfPrimed
-func (t HistoryEntryOfKind) AsHistoryEntryOfPrimed() (HistoryEntryOfPrimed, error) {
-	var body HistoryEntryOfPrimed
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromHistoryEntryOfPrimed overwrites any union data inside the HistoryEntryOfKind as the provided HistoryEntryOfPrimed
-func (t *HistoryEntryOfKind) FromHistoryEntryOfPrimed(v HistoryEntryOfPrimed) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	b, err = runtime.JSONMerge(b, []byte(`{"game":"primed"}`))
-	t.union = b
-	return err
-}
-
-// MergeHistoryEntryOfPrimed performs a merge with any union data inside the HistoryEntryOfKind, using the provided HistoryEntryOfPrimed
-func (t *HistoryEntryOfKind) MergeHistoryEntryOfPrimed(v HistoryEntryOfPrimed) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	b, err = runtime.JSONMerge(b, []byte(`{"game":"primed"}`))
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-func (t HistoryEntryOfKind) Discriminator() (string, error) {
-	var discriminator struct {
-		Discriminator string `json:"game"`
-	}
-	err := json.Unmarshal(t.union, &discriminator)
-	return discriminator.Discriminator, err
-}
-
-func (t HistoryEntryOfKind) ValueByDiscriminator() (interface{}, error) {
-	discriminator, err := t.Discriminator()
-	if err != nil {
-		return nil, err
-	}
-	switch discriminator {
-	case "prime-climb":
-		return t.AsHistoryEntryOfPrimeClimb()
-	case "primed":
-		return t.AsHistoryEntryOfPrimed()
-	default:
-		return nil, errors.New("unknown discriminator value: " + discriminator)
-	}
-}
-
-func (t HistoryEntryOfKind) MarshalJSON() ([]byte, error) {
-	b, err := t.union.MarshalJSON()
-	return b, err
-}
-
-func (t *HistoryEntryOfKind) UnmarshalJSON(b []byte) error {
-	err := t.union.UnmarshalJSON(b)
-	return err
-}
-
 // AsServiceAction returns the union data inside the HistoryEntryOfPrimeClimb_Action as a ServiceAction
 func (t HistoryEntryOfPrimeClimb_Action) AsServiceAction() (ServiceAction, error) {
 	var body ServiceAction
@@ -6051,254 +5396,6 @@ func (t *HistoryEntryOfPrimed_Outcome) UnmarshalJSON(b []byte) error {
 	return err
 }
 
-// AsLegalActionsOfKind returns the union data inside the LegalActions as a LegalActionsOfKind
-func (t LegalActions) AsLegalActionsOfKind() (LegalActionsOfKind, error) {
-	var body LegalActionsOfKind
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromLegalActionsOfKind overwrites any union data inside the LegalActions as the provided LegalActionsOfKind
-func (t *LegalActions) FromLegalActionsOfKind(v LegalActionsOfKind) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeLegalActionsOfKind performs a merge with any union data inside the LegalActions, using the provided LegalActionsOfKind
-func (t *LegalActions) MergeLegalActionsOfKind(v LegalActionsOfKind) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-func (t LegalActions) MarshalJSON() ([]byte, error) {
-	b, err := t.union.MarshalJSON()
-	if err != nil {
-		return nil, err
-	}
-	object := make(map[string]json.RawMessage)
-	if t.union != nil {
-		err = json.Unmarshal(b, &object)
-		if err != nil {
-			return nil, err
-		}
-	}
-
-	object["actions"], err = json.Marshal(t.Actions)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'actions': %w", err)
-	}
-
-	if t.Detail != nil {
-		object["detail"], err = json.Marshal(t.Detail)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'detail': %w", err)
-		}
-	}
-
-	object["game"], err = json.Marshal(t.Game)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'game': %w", err)
-	}
-
-	if t.Reason != nil {
-		object["reason"], err = json.Marshal(t.Reason)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'reason': %w", err)
-		}
-	}
-
-	object["seat"], err = json.Marshal(t.Seat)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'seat': %w", err)
-	}
-
-	if t.ToAct != nil {
-		object["to_act"], err = json.Marshal(t.ToAct)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'to_act': %w", err)
-		}
-	}
-
-	object["version"], err = json.Marshal(t.Version)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'version': %w", err)
-	}
-
-	b, err = json.Marshal(object)
-	return b, err
-}
-
-func (t *LegalActions) UnmarshalJSON(b []byte) error {
-	err := t.union.UnmarshalJSON(b)
-	if err != nil {
-		return err
-	}
-	object := make(map[string]json.RawMessage)
-	err = json.Unmarshal(b, &object)
-	if err != nil {
-		return err
-	}
-
-	if raw, found := object["actions"]; found {
-		err = json.Unmarshal(raw, &t.Actions)
-		if err != nil {
-			return fmt.Errorf("error reading 'actions': %w", err)
-		}
-	}
-
-	if raw, found := object["detail"]; found {
-		err = json.Unmarshal(raw, &t.Detail)
-		if err != nil {
-			return fmt.Errorf("error reading 'detail': %w", err)
-		}
-	}
-
-	if raw, found := object["game"]; found {
-		err = json.Unmarshal(raw, &t.Game)
-		if err != nil {
-			return fmt.Errorf("error reading 'game': %w", err)
-		}
-	}
-
-	if raw, found := object["reason"]; found {
-		err = json.Unmarshal(raw, &t.Reason)
-		if err != nil {
-			return fmt.Errorf("error reading 'reason': %w", err)
-		}
-	}
-
-	if raw, found := object["seat"]; found {
-		err = json.Unmarshal(raw, &t.Seat)
-		if err != nil {
-			return fmt.Errorf("error reading 'seat': %w", err)
-		}
-	}
-
-	if raw, found := object["to_act"]; found {
-		err = json.Unmarshal(raw, &t.ToAct)
-		if err != nil {
-			return fmt.Errorf("error reading 'to_act': %w", err)
-		}
-	}
-
-	if raw, found := object["version"]; found {
-		err = json.Unmarshal(raw, &t.Version)
-		if err != nil {
-			return fmt.Errorf("error reading 'version': %w", err)
-		}
-	}
-
-	return err
-}
-
-// AsLegalActionsOfPrimeClimb returns the union data inside the LegalActionsOfKind as a LegalActionsOfPrimeClimb
-func (t LegalActionsOfKind) AsLegalActionsOfPrimeClimb() (LegalActionsOfPrimeClimb, error) {
-	var body LegalActionsOfPrimeClimb
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromLegalActionsOfPrimeClimb overwrites any union data inside the LegalActionsOfKind as the provided LegalActionsOfPrimeClimb
-func (t *LegalActionsOfKind) FromLegalActionsOfPrimeClimb(v LegalActionsOfPrimeClimb) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	b, err = runtime.JSONMerge(b, []byte(`{"game":"prime-climb"}`))
-	t.union = b
-	return err
-}
-
-// MergeLegalActionsOfPrimeClimb performs a merge with any union data inside the LegalActionsOfKind, using the provided LegalActionsOfPrimeClimb
-func (t *LegalActionsOfKind) MergeLegalActionsOfPrimeClimb(v LegalActionsOfPrimeClimb) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	b, err = runtime.JSONMerge(b, []byte(`{"game":"prime-climb"}`))
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-// AsLegalActionsOfPrimed returns the union data inside the LegalActionsOfKind as a LegalActionsOfPrimed
-func (t LegalActionsOfKind) AsLegalActionsOfPrimed() (LegalActionsOfPrimed, error) {
-	var body LegalActionsOfPrimed
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromLegalActionsOfPrimed overwrites any union data inside the LegalActionsOfKind as the provided LegalActionsOfPrimed
-func (t *LegalActionsOfKind) FromLegalActionsOfPrimed(v LegalActionsOfPrimed) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	b, err = runtime.JSONMerge(b, []byte(`{"game":"primed"}`))
-	t.union = b
-	return err
-}
-
-// MergeLegalActionsOfPrimed performs a merge with any union data inside the LegalActionsOfKind, using the provided LegalActionsOfPrimed
-func (t *LegalActionsOfKind) MergeLegalActionsOfPrimed(v LegalActionsOfPrimed) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	b, err = runtime.JSONMerge(b, []byte(`{"game":"primed"}`))
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-func (t LegalActionsOfKind) Discriminator() (string, error) {
-	var discriminator struct {
-		Discriminator string `json:"game"`
-	}
-	err := json.Unmarshal(t.union, &discriminator)
-	return discriminator.Discriminator, err
-}
-
-func (t LegalActionsOfKind) ValueByDiscriminator() (interface{}, error) {
-	discriminator, err := t.Discriminator()
-	if err != nil {
-		return nil, err
-	}
-	switch discriminator {
-	case "prime-climb":
-		return t.AsLegalActionsOfPrimeClimb()
-	case "primed":
-		return t.AsLegalActionsOfPrimed()
-	default:
-		return nil, errors.New("unknown discriminator value: " + discriminator)
-	}
-}
-
-func (t LegalActionsOfKind) MarshalJSON() ([]byte, error) {
-	b, err := t.union.MarshalJSON()
-	return b, err
-}
-
-func (t *LegalActionsOfKind) UnmarshalJSON(b []byte) error {
-	err := t.union.UnmarshalJSON(b)
-	return err
-}
-
 // AsPlayerEventMessage returns the union data inside the PlayerStreamEvent as a PlayerEventMessage
 func (t PlayerStreamEvent) AsPlayerEventMessage() (PlayerEventMessage, error) {
 	var body PlayerEventMessage
@@ -6459,6 +5556,10 @@ func (t PrimeClimbAction) AsPrimeClimbRollAction() (PrimeClimbRollAction, error)
 // FromPrimeClimbRollAction overwrites any union data inside the PrimeClimbAction as the provided PrimeClimbRollAction
 func (t *PrimeClimbAction) FromPrimeClimbRollAction(v PrimeClimbRollAction) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"type":"roll"}`))
 	t.union = b
 	return err
 }
@@ -6466,6 +5567,10 @@ func (t *PrimeClimbAction) FromPrimeClimbRollAction(v PrimeClimbRollAction) erro
 // MergePrimeClimbRollAction performs a merge with any union data inside the PrimeClimbAction, using the provided PrimeClimbRollAction
 func (t *PrimeClimbAction) MergePrimeClimbRollAction(v PrimeClimbRollAction) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"type":"roll"}`))
 	if err != nil {
 		return err
 	}
@@ -6485,6 +5590,10 @@ func (t PrimeClimbAction) AsPrimeClimbKeeperAction() (PrimeClimbKeeperAction, er
 // FromPrimeClimbKeeperAction overwrites any union data inside the PrimeClimbAction as the provided PrimeClimbKeeperAction
 func (t *PrimeClimbAction) FromPrimeClimbKeeperAction(v PrimeClimbKeeperAction) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"type":"keeper"}`))
 	t.union = b
 	return err
 }
@@ -6492,6 +5601,10 @@ func (t *PrimeClimbAction) FromPrimeClimbKeeperAction(v PrimeClimbKeeperAction) 
 // MergePrimeClimbKeeperAction performs a merge with any union data inside the PrimeClimbAction, using the provided PrimeClimbKeeperAction
 func (t *PrimeClimbAction) MergePrimeClimbKeeperAction(v PrimeClimbKeeperAction) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"type":"keeper"}`))
 	if err != nil {
 		return err
 	}
@@ -6511,6 +5624,10 @@ func (t PrimeClimbAction) AsPrimeClimbMoveAction() (PrimeClimbMoveAction, error)
 // FromPrimeClimbMoveAction overwrites any union data inside the PrimeClimbAction as the provided PrimeClimbMoveAction
 func (t *PrimeClimbAction) FromPrimeClimbMoveAction(v PrimeClimbMoveAction) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"type":"move"}`))
 	t.union = b
 	return err
 }
@@ -6518,6 +5635,10 @@ func (t *PrimeClimbAction) FromPrimeClimbMoveAction(v PrimeClimbMoveAction) erro
 // MergePrimeClimbMoveAction performs a merge with any union data inside the PrimeClimbAction, using the provided PrimeClimbMoveAction
 func (t *PrimeClimbAction) MergePrimeClimbMoveAction(v PrimeClimbMoveAction) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"type":"move"}`))
 	if err != nil {
 		return err
 	}
@@ -6537,6 +5658,10 @@ func (t PrimeClimbAction) AsPrimeClimbChooseAction() (PrimeClimbChooseAction, er
 // FromPrimeClimbChooseAction overwrites any union data inside the PrimeClimbAction as the provided PrimeClimbChooseAction
 func (t *PrimeClimbAction) FromPrimeClimbChooseAction(v PrimeClimbChooseAction) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"type":"choose"}`))
 	t.union = b
 	return err
 }
@@ -6547,10 +5672,41 @@ func (t *PrimeClimbAction) MergePrimeClimbChooseAction(v PrimeClimbChooseAction)
 	if err != nil {
 		return err
 	}
+	b, err = runtime.JSONMerge(b, []byte(`{"type":"choose"}`))
+	if err != nil {
+		return err
+	}
 
 	merged, err := runtime.JSONMerge(t.union, b)
 	t.union = merged
 	return err
+}
+
+func (t PrimeClimbAction) Discriminator() (string, error) {
+	var discriminator struct {
+		Discriminator string `json:"type"`
+	}
+	err := json.Unmarshal(t.union, &discriminator)
+	return discriminator.Discriminator, err
+}
+
+func (t PrimeClimbAction) ValueByDiscriminator() (interface{}, error) {
+	discriminator, err := t.Discriminator()
+	if err != nil {
+		return nil, err
+	}
+	switch discriminator {
+	case "choose":
+		return t.AsPrimeClimbChooseAction()
+	case "keeper":
+		return t.AsPrimeClimbKeeperAction()
+	case "move":
+		return t.AsPrimeClimbMoveAction()
+	case "roll":
+		return t.AsPrimeClimbRollAction()
+	default:
+		return nil, errors.New("unknown discriminator value: " + discriminator)
+	}
 }
 
 func (t PrimeClimbAction) MarshalJSON() ([]byte, error) {
@@ -6641,6 +5797,47 @@ func (t *PrimeClimbKeeperAction) MergePrimeClimbCurseAction(v PrimeClimbCurseAct
 	return err
 }
 
+func (t PrimeClimbKeeperAction) Discriminator() (string, error) {
+	var discriminator struct {
+		Discriminator string `json:"card"`
+	}
+	err := json.Unmarshal(t.union, &discriminator)
+	return discriminator.Discriminator, err
+}
+
+func (t PrimeClimbKeeperAction) ValueByDiscriminator() (interface{}, error) {
+	discriminator, err := t.Discriminator()
+	if err != nil {
+		return nil, err
+	}
+	switch discriminator {
+	case "curse":
+		return t.AsPrimeClimbCurseAction()
+	case "plus_minus_1":
+		return t.AsPrimeClimbPlusMinusAction()
+	case "plus_minus_2":
+		return t.AsPrimeClimbPlusMinusAction()
+	case "plus_minus_3":
+		return t.AsPrimeClimbPlusMinusAction()
+	case "plus_minus_4":
+		return t.AsPrimeClimbPlusMinusAction()
+	case "plus_minus_5":
+		return t.AsPrimeClimbPlusMinusAction()
+	case "plus_minus_6":
+		return t.AsPrimeClimbPlusMinusAction()
+	case "plus_minus_7":
+		return t.AsPrimeClimbPlusMinusAction()
+	case "plus_minus_8":
+		return t.AsPrimeClimbPlusMinusAction()
+	case "plus_minus_9":
+		return t.AsPrimeClimbPlusMinusAction()
+	case "send_to_start":
+		return t.AsPrimeClimbSendToStartAction()
+	default:
+		return nil, errors.New("unknown discriminator value: " + discriminator)
+	}
+}
+
 func (t PrimeClimbKeeperAction) MarshalJSON() ([]byte, error) {
 	b, err := t.union.MarshalJSON()
 	return b, err
@@ -6727,6 +5924,47 @@ func (t *PrimeClimbKeeperStep) MergePrimeClimbCurseStep(v PrimeClimbCurseStep) e
 	merged, err := runtime.JSONMerge(t.union, b)
 	t.union = merged
 	return err
+}
+
+func (t PrimeClimbKeeperStep) Discriminator() (string, error) {
+	var discriminator struct {
+		Discriminator string `json:"card"`
+	}
+	err := json.Unmarshal(t.union, &discriminator)
+	return discriminator.Discriminator, err
+}
+
+func (t PrimeClimbKeeperStep) ValueByDiscriminator() (interface{}, error) {
+	discriminator, err := t.Discriminator()
+	if err != nil {
+		return nil, err
+	}
+	switch discriminator {
+	case "curse":
+		return t.AsPrimeClimbCurseStep()
+	case "plus_minus_1":
+		return t.AsPrimeClimbPlusMinusStep()
+	case "plus_minus_2":
+		return t.AsPrimeClimbPlusMinusStep()
+	case "plus_minus_3":
+		return t.AsPrimeClimbPlusMinusStep()
+	case "plus_minus_4":
+		return t.AsPrimeClimbPlusMinusStep()
+	case "plus_minus_5":
+		return t.AsPrimeClimbPlusMinusStep()
+	case "plus_minus_6":
+		return t.AsPrimeClimbPlusMinusStep()
+	case "plus_minus_7":
+		return t.AsPrimeClimbPlusMinusStep()
+	case "plus_minus_8":
+		return t.AsPrimeClimbPlusMinusStep()
+	case "plus_minus_9":
+		return t.AsPrimeClimbPlusMinusStep()
+	case "send_to_start":
+		return t.AsPrimeClimbSendToStartStep()
+	default:
+		return nil, errors.New("unknown discriminator value: " + discriminator)
+	}
 }
 
 func (t PrimeClimbKeeperStep) MarshalJSON() ([]byte, error) {
@@ -6934,213 +6172,6 @@ func (t PrimedAction) MarshalJSON() ([]byte, error) {
 }
 
 func (t *PrimedAction) UnmarshalJSON(b []byte) error {
-	err := t.union.UnmarshalJSON(b)
-	return err
-}
-
-// AsScoresOfKind returns the union data inside the Scores as a ScoresOfKind
-func (t Scores) AsScoresOfKind() (ScoresOfKind, error) {
-	var body ScoresOfKind
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromScoresOfKind overwrites any union data inside the Scores as the provided ScoresOfKind
-func (t *Scores) FromScoresOfKind(v ScoresOfKind) error {
-	b, err := json.Marshal(v)
-	t.union = b
-	return err
-}
-
-// MergeScoresOfKind performs a merge with any union data inside the Scores, using the provided ScoresOfKind
-func (t *Scores) MergeScoresOfKind(v ScoresOfKind) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-func (t Scores) MarshalJSON() ([]byte, error) {
-	b, err := t.union.MarshalJSON()
-	if err != nil {
-		return nil, err
-	}
-	object := make(map[string]json.RawMessage)
-	if t.union != nil {
-		err = json.Unmarshal(b, &object)
-		if err != nil {
-			return nil, err
-		}
-	}
-
-	object["game"], err = json.Marshal(t.Game)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'game': %w", err)
-	}
-
-	object["scores"], err = json.Marshal(t.Scores)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'scores': %w", err)
-	}
-
-	object["status"], err = json.Marshal(t.Status)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling 'status': %w", err)
-	}
-
-	if t.Winners != nil {
-		object["winners"], err = json.Marshal(t.Winners)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling 'winners': %w", err)
-		}
-	}
-	b, err = json.Marshal(object)
-	return b, err
-}
-
-func (t *Scores) UnmarshalJSON(b []byte) error {
-	err := t.union.UnmarshalJSON(b)
-	if err != nil {
-		return err
-	}
-	object := make(map[string]json.RawMessage)
-	err = json.Unmarshal(b, &object)
-	if err != nil {
-		return err
-	}
-
-	if raw, found := object["game"]; found {
-		err = json.Unmarshal(raw, &t.Game)
-		if err != nil {
-			return fmt.Errorf("error reading 'game': %w", err)
-		}
-	}
-
-	if raw, found := object["scores"]; found {
-		err = json.Unmarshal(raw, &t.Scores)
-		if err != nil {
-			return fmt.Errorf("error reading 'scores': %w", err)
-		}
-	}
-
-	if raw, found := object["status"]; found {
-		err = json.Unmarshal(raw, &t.Status)
-		if err != nil {
-			return fmt.Errorf("error reading 'status': %w", err)
-		}
-	}
-
-	if raw, found := object["winners"]; found {
-		err = json.Unmarshal(raw, &t.Winners)
-		if err != nil {
-			return fmt.Errorf("error reading 'winners': %w", err)
-		}
-	}
-
-	return err
-}
-
-// AsScoresOfPrimeClimb returns the union data inside the ScoresOfKind as a ScoresOfPrimeClimb
-func (t ScoresOfKind) AsScoresOfPrimeClimb() (ScoresOfPrimeClimb, error) {
-	var body ScoresOfPrimeClimb
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromScoresOfPrimeClimb overwrites any union data inside the ScoresOfKind as the provided ScoresOfPrimeClimb
-func (t *ScoresOfKind) FromScoresOfPrimeClimb(v ScoresOfPrimeClimb) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	b, err = runtime.JSONMerge(b, []byte(`{"game":"prime-climb"}`))
-	t.union = b
-	return err
-}
-
-// MergeScoresOfPrimeClimb performs a merge with any union data inside the ScoresOfKind, using the provided ScoresOfPrimeClimb
-func (t *ScoresOfKind) MergeScoresOfPrimeClimb(v ScoresOfPrimeClimb) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	b, err = runtime.JSONMerge(b, []byte(`{"game":"prime-climb"}`))
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-// AsScoresOfPrimed returns the union data inside the ScoresOfKind as a ScoresOfPrimed
-func (t ScoresOfKind) AsScoresOfPrimed() (ScoresOfPrimed, error) {
-	var body ScoresOfPrimed
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromScoresOfPrimed overwrites any union data inside the ScoresOfKind as the provided ScoresOfPrimed
-func (t *ScoresOfKind) FromScoresOfPrimed(v ScoresOfPrimed) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	b, err = runtime.JSONMerge(b, []byte(`{"game":"primed"}`))
-	t.union = b
-	return err
-}
-
-// MergeScoresOfPrimed performs a merge with any union data inside the ScoresOfKind, using the provided ScoresOfPrimed
-func (t *ScoresOfKind) MergeScoresOfPrimed(v ScoresOfPrimed) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	b, err = runtime.JSONMerge(b, []byte(`{"game":"primed"}`))
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-func (t ScoresOfKind) Discriminator() (string, error) {
-	var discriminator struct {
-		Discriminator string `json:"game"`
-	}
-	err := json.Unmarshal(t.union, &discriminator)
-	return discriminator.Discriminator, err
-}
-
-func (t ScoresOfKind) ValueByDiscriminator() (interface{}, error) {
-	discriminator, err := t.Discriminator()
-	if err != nil {
-		return nil, err
-	}
-	switch discriminator {
-	case "prime-climb":
-		return t.AsScoresOfPrimeClimb()
-	case "primed":
-		return t.AsScoresOfPrimed()
-	default:
-		return nil, errors.New("unknown discriminator value: " + discriminator)
-	}
-}
-
-func (t ScoresOfKind) MarshalJSON() ([]byte, error) {
-	b, err := t.union.MarshalJSON()
-	return b, err
-}
-
-func (t *ScoresOfKind) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }
@@ -9111,62 +8142,62 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 		Handler: si,
 	}
 
-	router.GET(options.BaseURL+"/healthz", wrapper.GetHealthz, options.OperationMiddlewares["getHealthz"]...)
-	router.GET(options.BaseURL+"/readyz", wrapper.GetReadyz, options.OperationMiddlewares["getReadyz"]...)
-	router.GET(options.BaseURL+"/metrics", wrapper.GetMetrics, options.OperationMiddlewares["getMetrics"]...)
-	router.GET(options.BaseURL+"/openapi.yaml", wrapper.GetOpenAPI, options.OperationMiddlewares["getOpenAPI"]...)
 	router.GET(options.BaseURL+"/docs", wrapper.GetDocs, options.OperationMiddlewares["getDocs"]...)
 	router.GET(options.BaseURL+"/docs/assets/:file", wrapper.GetDocsAsset, options.OperationMiddlewares["getDocsAsset"]...)
-	router.GET(options.BaseURL+"/v1/games", wrapper.ListGames, options.OperationMiddlewares["listGames"]...)
-	router.POST(options.BaseURL+"/v1/games", wrapper.CreateGame, options.OperationMiddlewares["createGame"]...)
-	router.GET(options.BaseURL+"/v1/games/:id", wrapper.GetGame, options.OperationMiddlewares["getGame"]...)
-	router.POST(options.BaseURL+"/v1/games/:id/players", wrapper.JoinGame, options.OperationMiddlewares["joinGame"]...)
-	router.POST(options.BaseURL+"/v1/games/join", wrapper.JoinGameByInviteCode, options.OperationMiddlewares["joinGameByInviteCode"]...)
-	router.POST(options.BaseURL+"/v1/games/:id/start", wrapper.StartGame, options.OperationMiddlewares["startGame"]...)
-	router.POST(options.BaseURL+"/v1/games/:id/abort", wrapper.AbortGame, options.OperationMiddlewares["abortGame"]...)
-	router.POST(options.BaseURL+"/v1/games/:id/leave", wrapper.LeaveGame, options.OperationMiddlewares["leaveGame"]...)
-	router.POST(options.BaseURL+"/v1/games/:id/resign", wrapper.ResignGame, options.OperationMiddlewares["resignGame"]...)
-	router.POST(options.BaseURL+"/v1/games/:id/rematch", wrapper.RematchGame, options.OperationMiddlewares["rematchGame"]...)
-	router.GET(options.BaseURL+"/v1/games/:id/actions", wrapper.ListActions, options.OperationMiddlewares["listActions"]...)
-	router.POST(options.BaseURL+"/v1/games/:id/actions", wrapper.PostAction, options.OperationMiddlewares["postAction"]...)
-	router.GET(options.BaseURL+"/v1/games/:id/events", wrapper.StreamGameEvents, options.OperationMiddlewares["streamGameEvents"]...)
-	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/events", wrapper.StreamClassroomEvents, options.OperationMiddlewares["streamClassroomEvents"]...)
-	router.GET(options.BaseURL+"/v1/games/:id/states/:seq", wrapper.GetStateAt, options.OperationMiddlewares["getStateAt"]...)
-	router.GET(options.BaseURL+"/v1/games/:id/picture.svg", wrapper.GetGamePicture, options.OperationMiddlewares["getGamePicture"]...)
-	router.GET(options.BaseURL+"/v1/games/:id/replay.svg", wrapper.GetGameReplay, options.OperationMiddlewares["getGameReplay"]...)
-	router.GET(options.BaseURL+"/v1/games/:id/picture.png", wrapper.GetGamePicturePng, options.OperationMiddlewares["getGamePicturePng"]...)
-	router.GET(options.BaseURL+"/v1/games/:id/replay.png", wrapper.GetGameReplayPng, options.OperationMiddlewares["getGameReplayPng"]...)
-	router.GET(options.BaseURL+"/v1/games/:id/legal-actions", wrapper.GetLegalActions, options.OperationMiddlewares["getLegalActions"]...)
-	router.GET(options.BaseURL+"/v1/games/:id/hint", wrapper.GetHint, options.OperationMiddlewares["getHint"]...)
-	router.GET(options.BaseURL+"/v1/games/:id/scores", wrapper.GetScores, options.OperationMiddlewares["getScores"]...)
+	router.GET(options.BaseURL+"/healthz", wrapper.GetHealthz, options.OperationMiddlewares["getHealthz"]...)
+	router.GET(options.BaseURL+"/metrics", wrapper.GetMetrics, options.OperationMiddlewares["getMetrics"]...)
+	router.GET(options.BaseURL+"/openapi.yaml", wrapper.GetOpenAPI, options.OperationMiddlewares["getOpenAPI"]...)
+	router.GET(options.BaseURL+"/readyz", wrapper.GetReadyz, options.OperationMiddlewares["getReadyz"]...)
+	router.GET(options.BaseURL+"/v1/boards/:game", wrapper.GetBoard, options.OperationMiddlewares["getBoard"]...)
+	router.GET(options.BaseURL+"/v1/boards/prime-climb.png", wrapper.GetPrimeClimbBoardPicturePng, options.OperationMiddlewares["getPrimeClimbBoardPicturePng"]...)
+	router.GET(options.BaseURL+"/v1/boards/prime-climb.svg", wrapper.GetPrimeClimbBoardPicture, options.OperationMiddlewares["getPrimeClimbBoardPicture"]...)
 	router.POST(options.BaseURL+"/v1/classrooms", wrapper.CreateClassroom, options.OperationMiddlewares["createClassroom"]...)
-	router.POST(options.BaseURL+"/v1/classrooms/join", wrapper.JoinClassroom, options.OperationMiddlewares["joinClassroom"]...)
 	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id", wrapper.GetClassroom, options.OperationMiddlewares["getClassroom"]...)
+	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/events", wrapper.StreamClassroomEvents, options.OperationMiddlewares["streamClassroomEvents"]...)
+	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/games", wrapper.ListClassroomGames, options.OperationMiddlewares["listClassroomGames"]...)
+	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/games", wrapper.CreateClassroomGames, options.OperationMiddlewares["createClassroomGames"]...)
 	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/join-code", wrapper.RotateJoinCode, options.OperationMiddlewares["rotateJoinCode"]...)
+	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/observers", wrapper.MintClassroomObserver, options.OperationMiddlewares["mintClassroomObserver"]...)
+	router.DELETE(options.BaseURL+"/v1/classrooms/:classroom_id/observers/:observer_id", wrapper.RevokeClassroomObserver, options.OperationMiddlewares["revokeClassroomObserver"]...)
+	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/stats", wrapper.GetClassroomStats, options.OperationMiddlewares["getClassroomStats"]...)
 	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/students", wrapper.ListStudents, options.OperationMiddlewares["listStudents"]...)
 	router.DELETE(options.BaseURL+"/v1/classrooms/:classroom_id/students/:student_id", wrapper.RemoveStudent, options.OperationMiddlewares["removeStudent"]...)
 	router.PATCH(options.BaseURL+"/v1/classrooms/:classroom_id/students/:student_id", wrapper.RenameStudent, options.OperationMiddlewares["renameStudent"]...)
-	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/teacher-token", wrapper.RotateTeacherToken, options.OperationMiddlewares["rotateTeacherToken"]...)
-	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/students/:student_id/token", wrapper.ReissueStudentToken, options.OperationMiddlewares["reissueStudentToken"]...)
 	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/students/:student_id/erase", wrapper.EraseStudent, options.OperationMiddlewares["eraseStudent"]...)
+	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/students/:student_id/token", wrapper.ReissueStudentToken, options.OperationMiddlewares["reissueStudentToken"]...)
+	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/teacher-token", wrapper.RotateTeacherToken, options.OperationMiddlewares["rotateTeacherToken"]...)
+	router.POST(options.BaseURL+"/v1/classrooms/join", wrapper.JoinClassroom, options.OperationMiddlewares["joinClassroom"]...)
+	router.GET(options.BaseURL+"/v1/games", wrapper.ListGames, options.OperationMiddlewares["listGames"]...)
+	router.POST(options.BaseURL+"/v1/games", wrapper.CreateGame, options.OperationMiddlewares["createGame"]...)
+	router.GET(options.BaseURL+"/v1/games/:id", wrapper.GetGame, options.OperationMiddlewares["getGame"]...)
+	router.POST(options.BaseURL+"/v1/games/:id/abort", wrapper.AbortGame, options.OperationMiddlewares["abortGame"]...)
+	router.GET(options.BaseURL+"/v1/games/:id/actions", wrapper.ListActions, options.OperationMiddlewares["listActions"]...)
+	router.POST(options.BaseURL+"/v1/games/:id/actions", wrapper.PostAction, options.OperationMiddlewares["postAction"]...)
+	router.GET(options.BaseURL+"/v1/games/:id/attempts", wrapper.ListAttempts, options.OperationMiddlewares["listAttempts"]...)
+	router.GET(options.BaseURL+"/v1/games/:id/events", wrapper.StreamGameEvents, options.OperationMiddlewares["streamGameEvents"]...)
+	router.GET(options.BaseURL+"/v1/games/:id/hint", wrapper.GetHint, options.OperationMiddlewares["getHint"]...)
+	router.POST(options.BaseURL+"/v1/games/:id/leave", wrapper.LeaveGame, options.OperationMiddlewares["leaveGame"]...)
+	router.GET(options.BaseURL+"/v1/games/:id/legal-actions", wrapper.GetLegalActions, options.OperationMiddlewares["getLegalActions"]...)
+	router.POST(options.BaseURL+"/v1/games/:id/observers", wrapper.MintGameObserver, options.OperationMiddlewares["mintGameObserver"]...)
+	router.DELETE(options.BaseURL+"/v1/games/:id/observers/:observer_id", wrapper.RevokeGameObserver, options.OperationMiddlewares["revokeGameObserver"]...)
+	router.GET(options.BaseURL+"/v1/games/:id/picture.png", wrapper.GetGamePicturePng, options.OperationMiddlewares["getGamePicturePng"]...)
+	router.GET(options.BaseURL+"/v1/games/:id/picture.svg", wrapper.GetGamePicture, options.OperationMiddlewares["getGamePicture"]...)
+	router.POST(options.BaseURL+"/v1/games/:id/players", wrapper.JoinGame, options.OperationMiddlewares["joinGame"]...)
+	router.POST(options.BaseURL+"/v1/games/:id/rematch", wrapper.RematchGame, options.OperationMiddlewares["rematchGame"]...)
+	router.GET(options.BaseURL+"/v1/games/:id/replay.png", wrapper.GetGameReplayPng, options.OperationMiddlewares["getGameReplayPng"]...)
+	router.GET(options.BaseURL+"/v1/games/:id/replay.svg", wrapper.GetGameReplay, options.OperationMiddlewares["getGameReplay"]...)
+	router.POST(options.BaseURL+"/v1/games/:id/resign", wrapper.ResignGame, options.OperationMiddlewares["resignGame"]...)
+	router.GET(options.BaseURL+"/v1/games/:id/review", wrapper.GetReview, options.OperationMiddlewares["getReview"]...)
+	router.GET(options.BaseURL+"/v1/games/:id/scores", wrapper.GetScores, options.OperationMiddlewares["getScores"]...)
+	router.POST(options.BaseURL+"/v1/games/:id/start", wrapper.StartGame, options.OperationMiddlewares["startGame"]...)
+	router.GET(options.BaseURL+"/v1/games/:id/states/:seq", wrapper.GetStateAt, options.OperationMiddlewares["getStateAt"]...)
+	router.POST(options.BaseURL+"/v1/games/join", wrapper.JoinGameByInviteCode, options.OperationMiddlewares["joinGameByInviteCode"]...)
+	router.GET(options.BaseURL+"/v1/me", wrapper.GetMe, options.OperationMiddlewares["getMe"]...)
+	router.GET(options.BaseURL+"/v1/me/events", wrapper.StreamMyEvents, options.OperationMiddlewares["streamMyEvents"]...)
+	router.GET(options.BaseURL+"/v1/me/games", wrapper.ListMyGames, options.OperationMiddlewares["listMyGames"]...)
 	router.GET(options.BaseURL+"/v1/webhooks", wrapper.ListWebhooks, options.OperationMiddlewares["listWebhooks"]...)
 	router.POST(options.BaseURL+"/v1/webhooks", wrapper.CreateWebhook, options.OperationMiddlewares["createWebhook"]...)
 	router.DELETE(options.BaseURL+"/v1/webhooks/:webhook_id", wrapper.DeleteWebhook, options.OperationMiddlewares["deleteWebhook"]...)
-	router.POST(options.BaseURL+"/v1/games/:id/observers", wrapper.MintGameObserver, options.OperationMiddlewares["mintGameObserver"]...)
-	router.DELETE(options.BaseURL+"/v1/games/:id/observers/:observer_id", wrapper.RevokeGameObserver, options.OperationMiddlewares["revokeGameObserver"]...)
-	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/observers", wrapper.MintClassroomObserver, options.OperationMiddlewares["mintClassroomObserver"]...)
-	router.DELETE(options.BaseURL+"/v1/classrooms/:classroom_id/observers/:observer_id", wrapper.RevokeClassroomObserver, options.OperationMiddlewares["revokeClassroomObserver"]...)
-	router.GET(options.BaseURL+"/v1/me", wrapper.GetMe, options.OperationMiddlewares["getMe"]...)
-	router.GET(options.BaseURL+"/v1/me/games", wrapper.ListMyGames, options.OperationMiddlewares["listMyGames"]...)
-	router.GET(options.BaseURL+"/v1/me/events", wrapper.StreamMyEvents, options.OperationMiddlewares["streamMyEvents"]...)
-	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/games", wrapper.ListClassroomGames, options.OperationMiddlewares["listClassroomGames"]...)
-	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/games", wrapper.CreateClassroomGames, options.OperationMiddlewares["createClassroomGames"]...)
-	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/stats", wrapper.GetClassroomStats, options.OperationMiddlewares["getClassroomStats"]...)
-	router.GET(options.BaseURL+"/v1/games/:id/attempts", wrapper.ListAttempts, options.OperationMiddlewares["listAttempts"]...)
-	router.GET(options.BaseURL+"/v1/games/:id/review", wrapper.GetReview, options.OperationMiddlewares["getReview"]...)
-	router.GET(options.BaseURL+"/v1/boards/prime-climb.svg", wrapper.GetPrimeClimbBoardPicture, options.OperationMiddlewares["getPrimeClimbBoardPicture"]...)
-	router.GET(options.BaseURL+"/v1/boards/prime-climb.png", wrapper.GetPrimeClimbBoardPicturePng, options.OperationMiddlewares["getPrimeClimbBoardPicturePng"]...)
-	router.GET(options.BaseURL+"/v1/boards/:game", wrapper.GetBoard, options.OperationMiddlewares["getBoard"]...)
 
 }
 

@@ -1,8 +1,14 @@
 package client
 
-// The fields of a Game, LegalActions, HistoryEntry or Scores that depend on the kind of game are a
-// union told apart by `game`. Kind decodes that union once and returns the kind's own type, so that
-// a type switch reaches the kind's state directly:
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// The fields of a Game, LegalActions, HistoryEntry or Scores that depend on the kind of game are
+// told apart by `game`. Kind decodes the object as its kind's own type (GameOfPrimeClimb, with
+// every field of the game and its kind's options and state, and so on), so that a type switch
+// reaches the kind's state directly:
 //
 //	switch g := game.Kind().(type) {
 //	case GameOfPrimeClimb:
@@ -13,84 +19,96 @@ package client
 //		// a kind this client was generated before
 //	}
 //
-// Where one kind is expected, the accessors named after it (PrimeClimb, Primed) are shorter.
+// Where one kind is expected, the accessors named after it (PrimeClimb, Primed) are shorter. Each
+// call decodes the kind's fields again: keep what it returns.
 
 // UnknownKind is what Kind returns for a kind of game this client does not know (the server added
-// it after the client was generated), or for fields that do not decode as their kind's.
+// it after the client was generated), or for an object that does not decode as its kind's type.
 type UnknownKind struct {
 	Kind GameKind
-	Err  error // why the fields did not decode; nil for a kind the client does not know
+	Err  error // why the object did not decode; nil for a kind the client does not know
 }
 
-// byKind is a generated union of the kinds' fields (GameOfKind, LegalActionsOfKind, …).
-type byKind interface {
-	ValueByDiscriminator() (interface{}, error)
-}
+// decoders decode the JSON of an object of some kind as that kind's type.
+type decoders map[GameKind]func(raw []byte) (any, error)
 
-// ofKind decodes the kind's fields: the union that asUnion reads, then its member of that kind.
-func ofKind[U byKind](kind GameKind, asUnion func() (U, error)) any {
-	switch kind {
-	case GameKindPrimeClimb, GameKindPrimed:
-		union, err := asUnion()
-		if err != nil {
-			return UnknownKind{Kind: kind, Err: err}
-		}
-		v, err := union.ValueByDiscriminator()
-		if err != nil {
-			return UnknownKind{Kind: kind, Err: err}
-		}
-		return v
+// ofKind decodes body as its kind's type among kinds, or returns UnknownKind.
+func ofKind(kind GameKind, body any, kinds decoders) any {
+	decode, known := kinds[kind]
+	if !known {
+		return UnknownKind{Kind: kind}
 	}
-	return UnknownKind{Kind: kind}
+	raw, err := json.Marshal(body)
+	if err != nil {
+		return UnknownKind{Kind: kind, Err: err}
+	}
+	v, err := decode(raw)
+	if err != nil {
+		return UnknownKind{Kind: kind, Err: fmt.Errorf("not a %T of %s: %w", v, kind, err)}
+	}
+	return v
 }
 
-// as returns the kind's fields as T when they are of that type.
+func decode[T any](raw []byte) (any, error) {
+	var v T
+	err := json.Unmarshal(raw, &v)
+	return v, err
+}
+
+// as returns the kind's type as T when it is that type.
 func as[T any](v any) (T, bool) {
 	t, ok := v.(T)
 	return t, ok
 }
 
-// Kind is g's kind-dependent fields: GameOfPrimeClimb, GameOfPrimed or UnknownKind.
-func (g Game) Kind() any { return ofKind(g.Game, g.AsGameOfKind) }
+var gameKinds = decoders{GameKindPrimeClimb: decode[GameOfPrimeClimb], GameKindPrimed: decode[GameOfPrimed]}
 
-// PrimeClimb is g's options and state when g is a game of Prime Climb.
-func (g Game) PrimeClimb() (GameOfPrimeClimb, bool) { return as[GameOfPrimeClimb](g.Kind()) }
+// Kind is g as its kind's type: GameOfPrimeClimb, GameOfPrimed or UnknownKind.
+func (g GameBody) Kind() any { return ofKind(g.Game, g, gameKinds) }
 
-// Primed is g's options and state when g is a game of Primed.
-func (g Game) Primed() (GameOfPrimed, bool) { return as[GameOfPrimed](g.Kind()) }
+// PrimeClimb is g when g is a game of Prime Climb.
+func (g GameBody) PrimeClimb() (GameOfPrimeClimb, bool) { return as[GameOfPrimeClimb](g.Kind()) }
 
-// Kind is l's kind-dependent fields: LegalActionsOfPrimeClimb, LegalActionsOfPrimed or UnknownKind.
-func (l LegalActions) Kind() any { return ofKind(l.Game, l.AsLegalActionsOfKind) }
+// Primed is g when g is a game of Primed.
+func (g GameBody) Primed() (GameOfPrimed, bool) { return as[GameOfPrimed](g.Kind()) }
 
-// PrimeClimb is l's actions when l lists a seat's actions in a game of Prime Climb.
-func (l LegalActions) PrimeClimb() (LegalActionsOfPrimeClimb, bool) {
+var legalActionsKinds = decoders{GameKindPrimeClimb: decode[LegalActionsOfPrimeClimb], GameKindPrimed: decode[LegalActionsOfPrimed]}
+
+// Kind is l as its kind's type: LegalActionsOfPrimeClimb, LegalActionsOfPrimed or UnknownKind.
+func (l LegalActionsBody) Kind() any { return ofKind(l.Game, l, legalActionsKinds) }
+
+// PrimeClimb is l when l lists a seat's actions in a game of Prime Climb.
+func (l LegalActionsBody) PrimeClimb() (LegalActionsOfPrimeClimb, bool) {
 	return as[LegalActionsOfPrimeClimb](l.Kind())
 }
 
-// Primed is l's actions when l lists a seat's actions in a game of Primed.
-func (l LegalActions) Primed() (LegalActionsOfPrimed, bool) {
+// Primed is l when l lists a seat's actions in a game of Primed.
+func (l LegalActionsBody) Primed() (LegalActionsOfPrimed, bool) {
 	return as[LegalActionsOfPrimed](l.Kind())
 }
 
-// Kind is e's kind-dependent fields (action and outcome): HistoryEntryOfPrimeClimb,
-// HistoryEntryOfPrimed or UnknownKind.
-func (e HistoryEntry) Kind() any { return ofKind(e.Game, e.AsHistoryEntryOfKind) }
+var historyEntryKinds = decoders{GameKindPrimeClimb: decode[HistoryEntryOfPrimeClimb], GameKindPrimed: decode[HistoryEntryOfPrimed]}
 
-// PrimeClimb is e's action and outcome when e is an entry of a game of Prime Climb.
-func (e HistoryEntry) PrimeClimb() (HistoryEntryOfPrimeClimb, bool) {
+// Kind is e as its kind's type: HistoryEntryOfPrimeClimb, HistoryEntryOfPrimed or UnknownKind.
+func (e HistoryEntryBody) Kind() any { return ofKind(e.Game, e, historyEntryKinds) }
+
+// PrimeClimb is e when e is an entry of a game of Prime Climb.
+func (e HistoryEntryBody) PrimeClimb() (HistoryEntryOfPrimeClimb, bool) {
 	return as[HistoryEntryOfPrimeClimb](e.Kind())
 }
 
-// Primed is e's action and outcome when e is an entry of a game of Primed.
-func (e HistoryEntry) Primed() (HistoryEntryOfPrimed, bool) {
+// Primed is e when e is an entry of a game of Primed.
+func (e HistoryEntryBody) Primed() (HistoryEntryOfPrimed, bool) {
 	return as[HistoryEntryOfPrimed](e.Kind())
 }
 
-// Kind is s's kind-dependent fields: ScoresOfPrimeClimb, ScoresOfPrimed or UnknownKind.
-func (s Scores) Kind() any { return ofKind(s.Game, s.AsScoresOfKind) }
+var scoresKinds = decoders{GameKindPrimeClimb: decode[ScoresOfPrimeClimb], GameKindPrimed: decode[ScoresOfPrimed]}
 
-// PrimeClimb is s's scores when s scores a game of Prime Climb.
-func (s Scores) PrimeClimb() (ScoresOfPrimeClimb, bool) { return as[ScoresOfPrimeClimb](s.Kind()) }
+// Kind is s as its kind's type: ScoresOfPrimeClimb, ScoresOfPrimed or UnknownKind.
+func (s ScoresBody) Kind() any { return ofKind(s.Game, s, scoresKinds) }
 
-// Primed is s's scores when s scores a game of Primed.
-func (s Scores) Primed() (ScoresOfPrimed, bool) { return as[ScoresOfPrimed](s.Kind()) }
+// PrimeClimb is s when s scores a game of Prime Climb.
+func (s ScoresBody) PrimeClimb() (ScoresOfPrimeClimb, bool) { return as[ScoresOfPrimeClimb](s.Kind()) }
+
+// Primed is s when s scores a game of Primed.
+func (s ScoresBody) Primed() (ScoresOfPrimed, bool) { return as[ScoresOfPrimed](s.Kind()) }

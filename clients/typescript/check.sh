@@ -18,7 +18,7 @@ npm ci --no-audit --no-fund
 generated=$(mktemp --suffix=.ts)
 fresh=$(mktemp -d)
 trap 'rm -rf "$generated" "$fresh"' EXIT
-npx --no-install openapi-typescript ../../openapi.yaml --default-non-nullable false --output "$generated" >/dev/null
+npx --no-install openapi-typescript ../../openapi.yaml --output "$generated" >/dev/null
 if ! diff -q "$generated" src/schema.ts >/dev/null; then
   echo "clients/typescript: src/schema.ts differs from openapi.yaml; run npm run generate there and commit it" >&2
   diff -u src/schema.ts "$generated" | head -40 >&2

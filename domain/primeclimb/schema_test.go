@@ -11,14 +11,14 @@ import (
 	"primegames/domain"
 )
 
-// loadSchemas reads schemas.yaml as the components of a minimal OpenAPI 3.0.3 document.
+// loadSchemas reads schemas.yaml as the components of a minimal OpenAPI 3.1 document.
 func loadSchemas(t *testing.T) openapi3.Schemas {
 	t.Helper()
 	fragment, err := os.ReadFile("schemas.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc, err := openapi3.NewLoader().LoadFromData(append([]byte("openapi: 3.0.3\ninfo: {title: prime-climb, version: '1'}\npaths: {}\n"), fragment...))
+	doc, err := openapi3.NewLoader().LoadFromData(append([]byte("openapi: 3.1.0\ninfo: {title: prime-climb, version: '1'}\npaths: {}\n"), fragment...))
 	if err != nil {
 		t.Fatal(err)
 	}

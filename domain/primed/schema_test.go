@@ -18,13 +18,13 @@ var schemasYAML []byte
 // loadSchemas wraps the fragment into a minimal OpenAPI document, as the service merges it.
 func loadSchemas(t *testing.T) openapi3.Schemas {
 	t.Helper()
-	doc := append([]byte("openapi: 3.0.3\ninfo: {title: primed, version: \"1\"}\npaths: {}\n"), schemasYAML...)
+	doc := append([]byte("openapi: 3.1.0\ninfo: {title: primed, version: \"1\"}\npaths: {}\n"), schemasYAML...)
 	spec, err := openapi3.NewLoader().LoadFromData(doc)
 	if err != nil {
 		t.Fatalf("schemas.yaml does not load: %v", err)
 	}
 	if err := spec.Validate(context.Background()); err != nil {
-		t.Fatalf("schemas.yaml is not valid OpenAPI 3.0.3 (examples included): %v", err)
+		t.Fatalf("schemas.yaml is not valid OpenAPI 3.1 (examples included): %v", err)
 	}
 	return spec.Components.Schemas
 }

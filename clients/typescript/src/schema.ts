@@ -1994,15 +1994,9 @@ export interface components {
             seat: number;
             bot: components["schemas"]["BotLevel"];
         };
-        /**
-         * @description Milliseconds a computer player waits, once its turn comes, before it acts, so that the players see its moves arrive; 0 plays at once. An option of every kind of game.
-         * @default 800
-         */
+        /** @description Milliseconds a computer player waits, once its turn comes, before it acts, so that the players see its moves arrive; 0 plays at once. Default: 800. An option of every kind of game. */
         BotDelayOption: number;
-        /**
-         * @description Whether the players may ask for a hint; a classroom's teacher decides for its games. An option of every kind of game.
-         * @default true
-         */
+        /** @description Whether the players may ask for a hint; a classroom's teacher decides for its games. Default: true. An option of every kind of game. */
         HintsOption: boolean;
         /**
          * @description The turn clock (G-4): seconds a person to act has before the server acts for them (draw, or else pass, where the rules allow it; otherwise the `greedy` computer player's choice, for the rest of that seat's turn), recorded as history entries marked `timeout`. A seat whose turn times out 3 times in a row is resigned (G-3). Absent (the default): no clock. The view shows the running deadline as `turn.deadline`. An option of every kind of game.
@@ -2097,13 +2091,11 @@ export interface components {
              */
             deadline?: string;
         };
-        Game: {
+        /** @description The fields every `Game` has, whatever its kind; `Game` is one of `GameOfPrimeClimb`, `GameOfPrimed`, …, each these fields and its kind's `game`, `options` and `state`. */
+        GameBase: {
             /** Format: uuid */
             id: string;
-            game: components["schemas"]["GameKind"];
             status: components["schemas"]["GameStatus"];
-            /** @description The game's options with every default filled in, as its kind defines them (`GameOfKind`). */
-            options: unknown;
             /** @description In a lobby, the seats open in all; afterwards, the number of players. */
             seat_count: number;
             seats: components["schemas"]["Seat"][];
@@ -2120,10 +2112,6 @@ export interface components {
              * @description The id of this finished game's rematch (`POST /v1/games/{id}/rematch`); absent until someone asks for one.
              */
             rematch?: string;
-            /** @description The game's view for the caller, as its kind defines it (`GameOfKind`); null in a lobby. */
-            state: {
-                [key: string]: unknown;
-            } | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -2138,8 +2126,8 @@ export interface components {
              *     `GET /v1/games/{id}/legal-actions` answers (`actions` is empty when it is not the
              *     seat's turn or the game is not active).
              */
-            legal_actions?: components["schemas"]["LegalActions"];
-        } & components["schemas"]["GameOfKind"];
+            legal_actions?: Omit<components["schemas"]["LegalActions"], "game">;
+        };
         GameSummary: {
             /** Format: uuid */
             id: string;
@@ -2165,9 +2153,8 @@ export interface components {
             /** @description Pass as `cursor` for the next page; null on the last. */
             next_cursor: string | null;
         };
-        /** @description One entry of a game's history; `game` tells which kind's action and outcome it holds (`HistoryEntryOfKind`). */
-        HistoryEntry: {
-            game: components["schemas"]["GameKind"];
+        /** @description The fields every `HistoryEntry` has, whatever its kind; a `HistoryEntry` is one of `HistoryEntryOfPrimeClimb`, `HistoryEntryOfPrimed`, …, each these fields and its kind's `game`, `action` and `outcome`. */
+        HistoryEntryBase: {
             /**
              * Format: int64
              * @description 0 is the start; then 1, 2, … per accepted action.
@@ -2182,15 +2169,11 @@ export interface components {
              * @example true
              */
             timeout?: boolean;
-            /** @description The action as sent, one of the game's kind; for the entries the service records itself, a `ServiceAction` (the start, a resignation, an abort of an idle game). */
-            action: unknown;
-            /** @description What happened, redacted for the caller while the game runs; its kind's outcome, or a `ServiceOutcome` for a resignation or an abort. */
-            outcome: unknown;
             /** @description The random values this step drew (dice, shuffles): they reveal the order of shuffled decks, so they are shown only to the game's teacher and, once the game is over, to everyone. */
             random?: number[];
             /** Format: date-time */
             created_at: string;
-        } & components["schemas"]["HistoryEntryOfKind"];
+        };
         /** @description The action of history entry 0, the start (roll-off, shuffle, deal); no client sends it. */
         StartAction: {
             /** @enum {string} */
@@ -2492,12 +2475,12 @@ export interface components {
             state: Omit<components["schemas"]["GameView"], "game">;
         };
         /**
-         * @description What the caller's seat may do now; `game` tells which kind's list `actions` is
-         *     (`LegalActionsOfKind`). When the seat may do nothing, `actions` is empty and `reason` says
+         * @description The fields every `LegalActions` has, whatever its kind; a `LegalActions` is one of
+         *     `LegalActionsOfPrimeClimb`, `LegalActionsOfPrimed`, …, each these fields and its kind's `game`
+         *     and `actions`. What the caller's seat may do now; when the seat may do nothing, `actions` is empty and `reason` says
          *     why (with `detail`, the same as a sentence); `to_act` says whose turn it is.
          */
-        LegalActions: {
-            game: components["schemas"]["GameKind"];
+        LegalActionsBase: {
             /** @description The caller's seat. */
             seat: number;
             /**
@@ -2507,8 +2490,6 @@ export interface components {
             version: number;
             /** @description The seats that may act now, as `Game.turn.to_act`; empty when the game is not being played. */
             to_act: number[];
-            /** @description The seat's legal actions, as its kind lists them; empty when it may not act now. */
-            actions: unknown;
             /**
              * @description Present exactly when the caller may not act now (`actions` is then empty; a seat in
              *     `to_act` always has at least one action), with the code an action sent now would be
@@ -2523,16 +2504,12 @@ export interface components {
              * @example It is not your turn: it is Ben (seat 1) to act.
              */
             detail?: string;
-        } & components["schemas"]["LegalActionsOfKind"];
-        Scores: {
-            game: components["schemas"]["GameKind"];
+        };
+        /** @description The fields every `Scores` has, whatever its kind; a `Scores` is one of `ScoresOfPrimeClimb`, `ScoresOfPrimed`, …, each these fields and its kind's `game` and `scores`. */
+        ScoresBase: {
             status: components["schemas"]["GameStatus"];
             winners: number[];
-            /** @description The standing, as the game's kind tells it (`ScoresOfKind`); null in a lobby. */
-            scores: (unknown[] | null) | ({
-                [key: string]: unknown;
-            } | null);
-        } & components["schemas"]["ScoresOfKind"];
+        };
         Health: {
             /** @example ok */
             status: string;
@@ -2720,7 +2697,7 @@ export interface components {
          */
         PrimeClimbCard: "plus_minus_1" | "plus_minus_2" | "plus_minus_3" | "plus_minus_4" | "plus_minus_5" | "plus_minus_6" | "plus_minus_7" | "plus_minus_8" | "plus_minus_9" | "send_to_start" | "curse" | "roll_again" | "plus_minus_50" | "double_or_back_10" | "advance_to_nearest_pawn" | "reverse_to_nearest_pawn" | "reverse_digits" | "swap" | "go_to_64" | "steal";
         /**
-         * @description Game options. Unknown fields are refused.
+         * @description Game options; every one is optional, with the default its description names. Unknown fields are refused.
          * @example {
          *       "prime_cards": true
          *     }
@@ -2729,10 +2706,7 @@ export interface components {
             bot_delay_ms?: components["schemas"]["BotDelayOption"];
             hints?: components["schemas"]["HintsOption"];
             turn_seconds?: components["schemas"]["TurnSecondsOption"];
-            /**
-             * @description false plays without Prime Cards (PC-11).
-             * @default true
-             */
+            /** @description false plays without Prime Cards (PC-11). Default: true. */
             prime_cards?: boolean;
         };
         /**
@@ -2778,7 +2752,10 @@ export interface components {
          *     }
          */
         PrimeClimbPlusMinusStep: {
-            /** @enum {string} */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             card: "plus_minus_1" | "plus_minus_2" | "plus_minus_3" | "plus_minus_4" | "plus_minus_5" | "plus_minus_6" | "plus_minus_7" | "plus_minus_8" | "plus_minus_9";
             /** @description One of the mover's own pawns. */
             pawn: number;
@@ -2794,7 +2771,10 @@ export interface components {
          *     }
          */
         PrimeClimbSendToStartStep: {
-            /** @enum {string} */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             card: "send_to_start";
             /** @description The seat whose pawn goes back to 0. */
             target_seat: number;
@@ -2809,7 +2789,10 @@ export interface components {
          *     }
          */
         PrimeClimbCurseStep: {
-            /** @enum {string} */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             card: "curse";
             /** @description The cursed seat. */
             target_seat: number;
@@ -2820,11 +2803,14 @@ export interface components {
          *     }
          */
         PrimeClimbRollAction: {
-            /** @enum {string} */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "roll";
         };
         /**
-         * @description Play one keeper before the roll or during the move phase (PC-12): `type` "keeper" and the fields of the card's keeper step (PrimeClimbKeeperStep).
+         * @description Play one keeper before the roll or during the move phase (PC-12): `type` "keeper" and the fields of the card's keeper step (PrimeClimbKeeperStep), told apart by `card`.
          * @example {
          *       "type": "keeper",
          *       "card": "plus_minus_5",
@@ -2832,7 +2818,13 @@ export interface components {
          *       "sign": "-"
          *     }
          */
-        PrimeClimbKeeperAction: components["schemas"]["PrimeClimbPlusMinusAction"] | components["schemas"]["PrimeClimbSendToStartAction"] | components["schemas"]["PrimeClimbCurseAction"];
+        PrimeClimbKeeperAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "keeper";
+        } & (components["schemas"]["PrimeClimbPlusMinusAction"] | components["schemas"]["PrimeClimbSendToStartAction"] | components["schemas"]["PrimeClimbCurseAction"]);
         /**
          * @description A plus_minus_N keeper on its own (PrimeClimbPlusMinusStep).
          * @example {
@@ -2845,7 +2837,10 @@ export interface components {
         PrimeClimbPlusMinusAction: {
             /** @enum {string} */
             type: "keeper";
-            /** @enum {string} */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             card: "plus_minus_1" | "plus_minus_2" | "plus_minus_3" | "plus_minus_4" | "plus_minus_5" | "plus_minus_6" | "plus_minus_7" | "plus_minus_8" | "plus_minus_9";
             pawn: number;
             /** @enum {string} */
@@ -2863,7 +2858,10 @@ export interface components {
         PrimeClimbSendToStartAction: {
             /** @enum {string} */
             type: "keeper";
-            /** @enum {string} */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             card: "send_to_start";
             target_seat: number;
             pawn: number;
@@ -2879,7 +2877,10 @@ export interface components {
         PrimeClimbCurseAction: {
             /** @enum {string} */
             type: "keeper";
-            /** @enum {string} */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             card: "curse";
             target_seat: number;
         };
@@ -2908,7 +2909,10 @@ export interface components {
          *     }
          */
         PrimeClimbMoveAction: {
-            /** @enum {string} */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "move";
             steps?: components["schemas"]["PrimeClimbStep"][];
             /** @description Which pawn the drawn card acts on when both pawns earned it (PC-13); ignored otherwise. */
@@ -2923,14 +2927,17 @@ export interface components {
          *     }
          */
         PrimeClimbChooseAction: {
-            /** @enum {string} */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             type: "choose";
             target_seat: number;
             pawn?: number;
             card?: components["schemas"]["PrimeClimbCard"];
         };
         /**
-         * @description One Prime Climb action, told apart by its required `type` (roll, keeper, move, choose); the three keepers by their `card` besides. (No discriminator object: three schemas share "keeper".)
+         * @description One Prime Climb action, told apart by its `type` (roll, keeper, move, choose); a keeper, by its `card` besides (`PrimeClimbKeeperAction`).
          * @example {
          *       "type": "roll"
          *     }
@@ -3212,7 +3219,7 @@ export interface components {
         PrimeClimbDraw: {
             pawn: number;
             square: number;
-            card: (string & components["schemas"]["PrimeClimbCard"]) | null;
+            card: components["schemas"]["PrimeClimbCard"] | null;
             /** @enum {string} */
             kind: "keeper" | "action" | "none";
             reshuffled: boolean;
@@ -3478,7 +3485,7 @@ export interface components {
             card?: components["schemas"]["PrimeClimbCard"];
         };
         /**
-         * @description Game options. Every field is optional in a request (the defaults are shown); the canonical form the server returns has every field.
+         * @description Game options. Every field is optional in a request, with the default its description names; the options the server returns (`PrimedSettings`) have every field.
          * @example {
          *       "deck": "primed",
          *       "target": "primes",
@@ -3491,26 +3498,18 @@ export interface components {
             hints?: components["schemas"]["HintsOption"];
             turn_seconds?: components["schemas"]["TurnSecondsOption"];
             /**
-             * @description "primed": four each of 1..17, 2 to 6 players; "standard": four each of 1..10, 2 to 5 players (PR-1, PR-2).
-             * @default primed
+             * @description "primed": four each of 1..17, 2 to 6 players; "standard": four each of 1..10, 2 to 5 players (PR-1, PR-2). Default: "primed".
              * @enum {string}
              */
             deck?: "primed" | "standard";
             /**
-             * @description What the top card plus the played cards must make (PR-4).
-             * @default primes
+             * @description What the top card plus the played cards must make (PR-4). Default: "primes".
              * @enum {string}
              */
             target?: "primes" | "composites";
-            /**
-             * @description Whether a play may use several cards from the hand (PR-5).
-             * @default false
-             */
+            /** @description Whether a play may use several cards from the hand (PR-5). Default: false. */
             multi_card?: boolean;
-            /**
-             * @description Number of rounds; the lowest total after the last wins (PR-3, PR-7). At most 20, which bounds how long a game runs (a game of 20 rounds is five of the default length).
-             * @default 4
-             */
+            /** @description Number of rounds; the lowest total after the last wins (PR-3, PR-7). Default: 4. At most 20, which bounds how long a game runs (a game of 20 rounds is five of the default length). */
             rounds?: number;
         };
         PrimedCard: number;
@@ -4108,89 +4107,153 @@ export interface components {
         GameView: components["schemas"]["PrimeClimbView"] | components["schemas"]["PrimedView"];
         /** @description Reference data about one kind of game. */
         GameBoard: components["schemas"]["PrimeClimbBoard"];
-        /** @description The fields of a Game that depend on its kind of game, told apart by `game`. */
-        GameOfKind: components["schemas"]["GameOfPrimeClimb"] | components["schemas"]["GameOfPrimed"];
-        /** @description The fields of a Game of prime-climb. */
-        GameOfPrimeClimb: {
+        /** @description The options of a game of prime-climb as the server returns them, each option a request left out with its default. */
+        PrimeClimbSettings: WithRequired<components["schemas"]["PrimeClimbOptions"], "prime_cards" | "bot_delay_ms" | "hints">;
+        /** @description The options of a game of primed as the server returns them, each option a request left out with its default. */
+        PrimedSettings: WithRequired<components["schemas"]["PrimedOptions"], "deck" | "target" | "multi_card" | "rounds" | "bot_delay_ms" | "hints">;
+        /** @description A game as the caller may see it: the fields of `GameBase`, and the options and state of its kind, which `game` names. */
+        Game: components["schemas"]["GameOfPrimeClimb"] | components["schemas"]["GameOfPrimed"];
+        /** @description A Game of prime-climb. */
+        GameOfPrimeClimb: components["schemas"]["GameBase"] & {
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description The kind of game.
              * @enum {string}
              */
             game: "prime-climb";
-            options: components["schemas"]["PrimeClimbOptions"];
+            /** @description The game's options, every default filled in. */
+            options: components["schemas"]["PrimeClimbSettings"];
+            /** @description The game's view for the caller, as its kind defines it; null in a lobby. */
             state: components["schemas"]["PrimeClimbView"] | null;
-        };
-        /** @description The fields of a Game of primed. */
-        GameOfPrimed: {
+        } & {
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
+            game: "prime-climb";
+        };
+        /** @description A Game of primed. */
+        GameOfPrimed: components["schemas"]["GameBase"] & {
+            /**
+             * @description The kind of game.
+             * @enum {string}
+             */
             game: "primed";
-            options: components["schemas"]["PrimedOptions"];
+            /** @description The game's options, every default filled in. */
+            options: components["schemas"]["PrimedSettings"];
+            /** @description The game's view for the caller, as its kind defines it; null in a lobby. */
             state: components["schemas"]["PrimedView"] | null;
-        };
-        /** @description The fields of a HistoryEntry that depend on its kind of game, told apart by `game`. */
-        HistoryEntryOfKind: components["schemas"]["HistoryEntryOfPrimeClimb"] | components["schemas"]["HistoryEntryOfPrimed"];
-        /** @description The fields of a HistoryEntry of prime-climb. */
-        HistoryEntryOfPrimeClimb: {
+        } & {
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
+            game: "primed";
+        };
+        /** @description One entry of a game's history: the fields of `HistoryEntryBase`, and an action and an outcome of the kind that `game` names. */
+        HistoryEntry: components["schemas"]["HistoryEntryOfPrimeClimb"] | components["schemas"]["HistoryEntryOfPrimed"];
+        /** @description A HistoryEntry of prime-climb. */
+        HistoryEntryOfPrimeClimb: components["schemas"]["HistoryEntryBase"] & {
+            /**
+             * @description The kind of game.
+             * @enum {string}
+             */
             game: "prime-climb";
+            /** @description The action as sent, one of the game's kind; for the entries the service records itself, a `ServiceAction` (the start, a resignation, an abort of an idle game). */
             action: components["schemas"]["ServiceAction"] | components["schemas"]["PrimeClimbAction"];
+            /** @description What happened, redacted for the caller while the game runs: its kind's outcome, or a `ServiceOutcome` for a resignation or an abort. */
             outcome: components["schemas"]["ServiceOutcome"] | components["schemas"]["PrimeClimbOutcome"];
-        };
-        /** @description The fields of a HistoryEntry of primed. */
-        HistoryEntryOfPrimed: {
+        } & {
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
+            game: "prime-climb";
+        };
+        /** @description A HistoryEntry of primed. */
+        HistoryEntryOfPrimed: components["schemas"]["HistoryEntryBase"] & {
+            /**
+             * @description The kind of game.
+             * @enum {string}
+             */
             game: "primed";
+            /** @description The action as sent, one of the game's kind; for the entries the service records itself, a `ServiceAction` (the start, a resignation, an abort of an idle game). */
             action: components["schemas"]["ServiceAction"] | components["schemas"]["PrimedAction"];
+            /** @description What happened, redacted for the caller while the game runs: its kind's outcome, or a `ServiceOutcome` for a resignation or an abort. */
             outcome: components["schemas"]["ServiceOutcome"] | components["schemas"]["PrimedOutcome"];
-        };
-        /** @description The fields of a LegalActions that depend on its kind of game, told apart by `game`. */
-        LegalActionsOfKind: components["schemas"]["LegalActionsOfPrimeClimb"] | components["schemas"]["LegalActionsOfPrimed"];
-        /** @description The fields of a LegalActions of prime-climb. */
-        LegalActionsOfPrimeClimb: {
+        } & {
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
+            game: "primed";
+        };
+        /** @description What the caller's seat may do now: the fields of `LegalActionsBase`, and the actions of the kind that `game` names. */
+        LegalActions: components["schemas"]["LegalActionsOfPrimeClimb"] | components["schemas"]["LegalActionsOfPrimed"];
+        /** @description A LegalActions of prime-climb. */
+        LegalActionsOfPrimeClimb: components["schemas"]["LegalActionsBase"] & {
+            /**
+             * @description The kind of game.
+             * @enum {string}
+             */
             game: "prime-climb";
+            /** @description The seat's legal actions, as its kind lists them; empty when it may not act now. */
             actions: components["schemas"]["PrimeClimbLegalActions"];
-        };
-        /** @description The fields of a LegalActions of primed. */
-        LegalActionsOfPrimed: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            game: "primed";
-            actions: components["schemas"]["PrimedLegalActions"];
-        };
-        /** @description The fields of a Scores that depend on its kind of game, told apart by `game`. */
-        ScoresOfKind: components["schemas"]["ScoresOfPrimeClimb"] | components["schemas"]["ScoresOfPrimed"];
-        /** @description The fields of a Scores of prime-climb. */
-        ScoresOfPrimeClimb: {
+        } & {
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             game: "prime-climb";
-            scores: (unknown[] & components["schemas"]["PrimeClimbScores"]) | null;
         };
-        /** @description The fields of a Scores of primed. */
-        ScoresOfPrimed: {
+        /** @description A LegalActions of primed. */
+        LegalActionsOfPrimed: components["schemas"]["LegalActionsBase"] & {
+            /**
+             * @description The kind of game.
+             * @enum {string}
+             */
+            game: "primed";
+            /** @description The seat's legal actions, as its kind lists them; empty when it may not act now. */
+            actions: components["schemas"]["PrimedLegalActions"];
+        } & {
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             game: "primed";
+        };
+        /** @description The standing of every seat: the fields of `ScoresBase`, and the scores of the kind that `game` names. */
+        Scores: components["schemas"]["ScoresOfPrimeClimb"] | components["schemas"]["ScoresOfPrimed"];
+        /** @description A Scores of prime-climb. */
+        ScoresOfPrimeClimb: components["schemas"]["ScoresBase"] & {
+            /**
+             * @description The kind of game.
+             * @enum {string}
+             */
+            game: "prime-climb";
+            /** @description The standing, as the game's kind tells it; null in a lobby. */
+            scores: components["schemas"]["PrimeClimbScores"] | null;
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            game: "prime-climb";
+        };
+        /** @description A Scores of primed. */
+        ScoresOfPrimed: components["schemas"]["ScoresBase"] & {
+            /**
+             * @description The kind of game.
+             * @enum {string}
+             */
+            game: "primed";
+            /** @description The standing, as the game's kind tells it; null in a lobby. */
             scores: components["schemas"]["PrimedScores"] | null;
+        } & {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            game: "primed";
         };
         /**
          * @description The numbers behind a refusal, for programs (a dashboard, a translation): the `facts` of a
@@ -6738,3 +6801,6 @@ export interface operations {
         };
     };
 }
+type WithRequired<T, K extends keyof T> = T & {
+    [P in K]-?: T[P];
+};
