@@ -214,3 +214,63 @@ func TestMergeRefusesTwoFactsSchemasForOneCodeOfOneKind(t *testing.T) {
 		t.Error("merged a kind that declares two schemas for the facts of one code, want an error")
 	}
 }
+
+// What generators read plainly (issue 27): no 3.0 `nullable` (a 3.1 field says null among its
+// types, or oneOf its schema and null), and every union of actions or of a kind's objects has a
+// discriminator whose mapping names each of its branches.
+func TestContractIsShapedForGenerators(t *testing.T) {
+	t.Parallel()
+	spec, err := primegames.LoadContract(primegames.OpenAPI)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, ref := range spec.Components.Schemas {
+		_ = ref.WalkSubtree(func(path string, s *openapi3.SchemaRef) error {
+			if s.Value != nil && s.Value.Nullable {
+				t.Errorf("%s%s says nullable, which 3.1 replaced with a null type", name, path)
+			}
+			return nil
+		})
+	}
+	for _, union := range []string{"Game", "HistoryEntry", "LegalActions", "Scores", "PrimeClimbAction", "PrimeClimbKeeperAction", "PrimeClimbKeeperStep", "PrimedAction"} {
+		s := spec.Components.Schemas[union].Value
+		if s.Discriminator == nil {
+			t.Errorf("%s has no discriminator", union)
+			continue
+		}
+		mapped := map[string]bool{}
+		for _, ref := range s.Discriminator.Mapping {
+			mapped[ref.Ref] = true
+		}
+		for _, branch := range s.OneOf {
+			if !mapped[branch.Ref] {
+				t.Errorf("%s's discriminator maps nothing to %s", union, branch.Ref)
+			}
+		}
+	}
+	// Answers carry every option; requests may leave any out, so no option schema has a default.
+	for _, name := range []string{"PrimeClimbOptions", "PrimedOptions", "BotDelayOption", "HintsOption"} {
+		_ = spec.Components.Schemas[name].WalkSubtree(func(path string, s *openapi3.SchemaRef) error {
+			if s.Value != nil && s.Value.Default != nil {
+				t.Errorf("%s%s has a default", name, path)
+			}
+			return nil
+		})
+	}
+	if got := spec.Components.Schemas["PrimedSettings"].Value.Required; !slices.Contains(got, "rounds") || !slices.Contains(got, "hints") {
+		t.Errorf("PrimedSettings requires %v, want every option a game always has", got)
+	}
+}
+
+func TestLoadContractRefusesKeywordsItsValidatorIgnores(t *testing.T) {
+	t.Parallel()
+	for keyword, schema := range map[string]string{
+		"const": "{type: string, const: x}",
+		"if":    "{type: object, if: {required: [a]}, then: {required: [b]}}",
+	} {
+		doc := "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\ncomponents:\n  schemas:\n    X: " + schema + "\n"
+		if _, err := primegames.LoadContract([]byte(doc)); err == nil || !strings.Contains(err.Error(), "keyword") {
+			t.Errorf("%s: loaded, want a refusal: %v", keyword, err)
+		}
+	}
+}
