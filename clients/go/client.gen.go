@@ -2591,9 +2591,10 @@ type KindStats struct {
 type LegalActions = LegalActionsBody
 
 // LegalActionsBase The fields every `LegalActions` has, whatever its kind; a `LegalActions` is one of
-// `LegalActionsOfPrimeClimb`, `LegalActionsOfPrimed`, …, each these fields and its kind's `game`
-// and `actions`. What the caller's seat may do now; when the seat may do nothing, `actions` is empty and `reason` says
-// why (with `detail`, the same as a sentence); `to_act` says whose turn it is.
+// `LegalActionsOfPrimeClimb`, `LegalActionsOfPrimed`, …, each these fields and its kind's
+// `game` and `actions`: what the caller's seat may do now. When the seat may do nothing,
+// `actions` is empty and `reason` says why (with `detail`, the same as a sentence); `to_act`
+// says whose turn it is.
 type LegalActionsBase struct {
 	// Detail The `reason` as a sentence for people; present exactly when `reason` is.
 	Detail *string `json:"detail,omitempty"`
