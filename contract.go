@@ -113,8 +113,8 @@ func kindsPart(kinds []domain.GameKind, facts []factsSchema) (string, error) {
 	}
 	var b strings.Builder
 	b.WriteString(kindsBegin + " (made by `go generate ./api/openapi` from the kinds in domain/games: edit their schemas.yaml)\n")
-	types := map[string]string{}         // the type of each kind's role schema, "" when it has none
-	optionNames := map[string][]string{} // each kind's own options
+	types := map[string]string{} // the type of each kind's role schema, "" when it has none
+	options := map[string]kindOptions{}
 	names := make([]string, len(kinds))
 	for i, k := range kinds {
 		names[i] = k.Name()
@@ -123,7 +123,7 @@ func kindsPart(kinds []domain.GameKind, facts []factsSchema) (string, error) {
 			return "", fmt.Errorf("the schemas of %q have no components/schemas", k.Name())
 		}
 		schemas, own, err := withSharedOptions(schemas, k.SchemaPrefix()+"Options")
-		optionNames[k.Name()] = own
+		options[k.Name()] = own
 		if err != nil {
 			return "", fmt.Errorf("the schemas of %q: %w", k.Name(), err)
 		}
@@ -168,7 +168,7 @@ func kindsPart(kinds []domain.GameKind, facts []factsSchema) (string, error) {
 		}
 	}
 	for _, k := range kinds {
-		writeSettings(&b, k, optionNames[k.Name()])
+		writeSettings(&b, k, options[k.Name()])
 	}
 	for _, part := range kindParts {
 		var refs, mapping []string
@@ -217,21 +217,29 @@ func writeKindPart(b *strings.Builder, base string, props []kindProp, k domain.G
 	}
 }
 
+// kindOptions are the options of a kind: the names of its own, and the properties block of its
+// <Prefix>Options (indented by eight), the shared ones included.
+type kindOptions struct {
+	own        []string
+	properties string
+}
+
 // writeSettings writes <Prefix>Settings: kind k's options as the server returns them, every option
 // present (those a request left out with their defaults) save the shared ones a game may not have.
-// Its own options are told apart from the request's (<Prefix>Options, where every option is
-// optional), which is why no option schema may carry a `default`: generators make such a field
-// required, in requests too.
-func writeSettings(b *strings.Builder, k domain.GameKind, own []string) {
-	required := slices.Clone(own)
+// They are told apart from the request's options (<Prefix>Options, where every option is optional),
+// which is why no option schema may carry a `default`: generators make such a field required, in
+// requests too. The properties are written out again rather than as allOf the options with a
+// `required` beside it, which some generators (hey-api) ignore.
+func writeSettings(b *strings.Builder, k domain.GameKind, options kindOptions) {
+	required := slices.Clone(options.own)
 	for _, o := range sharedOptions {
 		if o.always {
 			required = append(required, o.property)
 		}
 	}
 	fmt.Fprintf(b, "    %sSettings:\n      type: object\n", k.SchemaPrefix())
-	fmt.Fprintf(b, "      description: The options of a game of %s as the server returns them, each option a request left out with its default.\n", k.Name())
-	fmt.Fprintf(b, "      allOf: [{$ref: %s}]\n      required: [%s]\n", schemaRef(k.SchemaPrefix()+"Options"), strings.Join(required, ", "))
+	fmt.Fprintf(b, "      description: The options of a game of %s as the server returns them (`%sOptions`), each option a request left out with its default.\n", k.Name(), k.SchemaPrefix())
+	fmt.Fprintf(b, "      required: [%s]\n      properties:\n%s", strings.Join(required, ", "), options.properties)
 }
 
 // yamlQuoted is s as a double-quoted YAML scalar.
@@ -240,11 +248,11 @@ func yamlQuoted(s string) string { return strconv.Quote(s) }
 // withSharedOptions adds the shared options to the properties of the schema called name among a
 // kind's schemas (a components/schemas body, indented by four), and returns the names of the kind's
 // own options.
-func withSharedOptions(schemas, name string) (_ string, own []string, _ error) {
+func withSharedOptions(schemas, name string) (_ string, _ kindOptions, _ error) {
 	header := "\n    " + name + ":\n"
 	start := strings.Index("\n"+schemas, header)
 	if start < 0 {
-		return "", nil, fmt.Errorf("no %s", name)
+		return "", kindOptions{}, fmt.Errorf("no %s", name)
 	}
 	bodyStart := start + len(header) - 1 // in schemas, which lacks the leading newline
 	bodyEnd := len(schemas)
@@ -258,30 +266,37 @@ func withSharedOptions(schemas, name string) (_ string, own []string, _ error) {
 	}
 	body := schemas[bodyStart:bodyEnd]
 	if strings.Contains(body, "default:") {
-		return "", nil, fmt.Errorf("%s: an option has a `default`, which generators read as always present, in requests too: say the default in its description", name)
+		return "", kindOptions{}, fmt.Errorf("%s: an option has a `default`, which generators read as always present, in requests too: say the default in its description", name)
 	}
 	var props strings.Builder
 	for _, o := range sharedOptions {
 		fmt.Fprintf(&props, "        %s: {$ref: %s}\n", o.property, schemaRef(o.schema))
 	}
+	var options kindOptions
 	before, after, ok := strings.Cut(body, "      properties:\n")
 	switch {
 	case ok:
+		var block strings.Builder
 		for _, line := range strings.Split(after, "\n") {
 			if !strings.HasPrefix(line, "        ") && strings.TrimSpace(line) != "" {
 				break // the properties end
 			}
+			if strings.TrimSpace(line) != "" {
+				block.WriteString(line + "\n")
+			}
 			if option, _, found := strings.Cut(line, ":"); found && strings.HasPrefix(option, "        ") && !strings.HasPrefix(option, "         ") {
-				own = append(own, strings.TrimSpace(option))
+				options.own = append(options.own, strings.TrimSpace(option))
 			}
 		}
+		options.properties = props.String() + block.String()
 		body = before + "      properties:\n" + props.String() + after
 	case strings.Contains(body, "      properties:"):
-		return "", nil, fmt.Errorf("%s: write its properties as a block, one per line", name)
+		return "", kindOptions{}, fmt.Errorf("%s: write its properties as a block, one per line", name)
 	default:
+		options.properties = props.String()
 		body = strings.TrimRight(body, "\n") + "\n      properties:\n" + props.String()
 	}
-	return schemas[:bodyStart] + body + schemas[bodyEnd:], own, nil
+	return schemas[:bodyStart] + body + schemas[bodyEnd:], options, nil
 }
 
 func schemaRef(name string) string { return `"#/components/schemas/` + name + `"` }

@@ -3256,7 +3256,7 @@ type PrimeClimbSendToStartStep struct {
 // PrimeClimbSendToStartStepCard defines model for PrimeClimbSendToStartStep.Card.
 type PrimeClimbSendToStartStepCard string
 
-// PrimeClimbSettings The options of a game of prime-climb as the server returns them, each option a request left out with its default.
+// PrimeClimbSettings The options of a game of prime-climb as the server returns them (`PrimeClimbOptions`), each option a request left out with its default.
 type PrimeClimbSettings struct {
 	// BotDelayMs Milliseconds a computer player waits, once its turn comes, before it acts, so that the players see its moves arrive; 0 plays at once. Default: 800. An option of every kind of game.
 	BotDelayMs BotDelayOption `json:"bot_delay_ms"`
@@ -3584,7 +3584,7 @@ type PrimedScores struct {
 // PrimedSeat defines model for PrimedSeat.
 type PrimedSeat = int
 
-// PrimedSettings The options of a game of primed as the server returns them, each option a request left out with its default.
+// PrimedSettings The options of a game of primed as the server returns them (`PrimedOptions`), each option a request left out with its default.
 type PrimedSettings struct {
 	// BotDelayMs Milliseconds a computer player waits, once its turn comes, before it acts, so that the players see its moves arrive; 0 plays at once. Default: 800. An option of every kind of game.
 	BotDelayMs BotDelayOption `json:"bot_delay_ms"`

@@ -4108,10 +4108,34 @@ export interface components {
         GameView: components["schemas"]["PrimeClimbView"] | components["schemas"]["PrimedView"];
         /** @description Reference data about one kind of game. */
         GameBoard: components["schemas"]["PrimeClimbBoard"];
-        /** @description The options of a game of prime-climb as the server returns them, each option a request left out with its default. */
-        PrimeClimbSettings: WithRequired<components["schemas"]["PrimeClimbOptions"], "prime_cards" | "bot_delay_ms" | "hints">;
-        /** @description The options of a game of primed as the server returns them, each option a request left out with its default. */
-        PrimedSettings: WithRequired<components["schemas"]["PrimedOptions"], "deck" | "target" | "multi_card" | "rounds" | "bot_delay_ms" | "hints">;
+        /** @description The options of a game of prime-climb as the server returns them (`PrimeClimbOptions`), each option a request left out with its default. */
+        PrimeClimbSettings: {
+            bot_delay_ms: components["schemas"]["BotDelayOption"];
+            hints: components["schemas"]["HintsOption"];
+            turn_seconds?: components["schemas"]["TurnSecondsOption"];
+            /** @description false plays without Prime Cards (PC-11). Default: true. */
+            prime_cards: boolean;
+        };
+        /** @description The options of a game of primed as the server returns them (`PrimedOptions`), each option a request left out with its default. */
+        PrimedSettings: {
+            bot_delay_ms: components["schemas"]["BotDelayOption"];
+            hints: components["schemas"]["HintsOption"];
+            turn_seconds?: components["schemas"]["TurnSecondsOption"];
+            /**
+             * @description "primed": four each of 1..17, 2 to 6 players; "standard": four each of 1..10, 2 to 5 players (PR-1, PR-2). Default: "primed".
+             * @enum {string}
+             */
+            deck: "primed" | "standard";
+            /**
+             * @description What the top card plus the played cards must make (PR-4). Default: "primes".
+             * @enum {string}
+             */
+            target: "primes" | "composites";
+            /** @description Whether a play may use several cards from the hand (PR-5). Default: false. */
+            multi_card: boolean;
+            /** @description Number of rounds; the lowest total after the last wins (PR-3, PR-7). Default: 4. At most 20, which bounds how long a game runs (a game of 20 rounds is five of the default length). */
+            rounds: number;
+        };
         /** @description A game as the caller may see it: the fields of `GameBase`, and the options and state of its kind, which `game` names. */
         Game: components["schemas"]["GameOfPrimeClimb"] | components["schemas"]["GameOfPrimed"];
         /** @description A Game of prime-climb. */
@@ -6802,6 +6826,3 @@ export interface operations {
         };
     };
 }
-type WithRequired<T, K extends keyof T> = T & {
-    [P in K]-?: T[P];
-};
