@@ -11,12 +11,14 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log"
 	"net/http"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -32,6 +34,8 @@ func main() {
 	pid := flag.Int("pid", 0, "the server's process id, to read its memory")
 	n := flag.Int("n", 10000, "streams to open")
 	idle := flag.Duration("idle", 30*time.Second, "how long the streams sit idle while database reads are counted")
+	admin := flag.String("admin", "", "the server's ADMIN_ADDR URL: with -profile, where to read its profiles")
+	profiles := flag.String("profile", "", "a folder to save the server's heap and goroutine profiles in, taken with the streams open")
 	flag.Parse()
 	c := &client{base: *base, http: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}}
 
@@ -49,7 +53,7 @@ func main() {
 	baseline := c.acquires()
 	time.Sleep(*idle)
 	baseline = c.acquires() - baseline
-	before := procstat.RSS(*pid)
+	before, goBefore := procstat.RSS(*pid), c.goMemory()
 	var opened, failed atomic.Int64
 	arrivals := make(chan time.Time, *n)
 	var wg sync.WaitGroup
@@ -76,10 +80,18 @@ func main() {
 	}
 	close(ready)
 	time.Sleep(5 * time.Second)
-	after := procstat.RSS(*pid)
+	after, goAfter := procstat.RSS(*pid), c.goMemory()
 	fmt.Printf("streams: %d open, %d refused or failed\n", opened.Load(), failed.Load())
 	fmt.Printf("RSS: %.1f MB idle, %.1f MB with the streams: %.1f KB per stream\n",
 		float64(before)/1024, float64(after)/1024, float64(after-before)/float64(max(1, opened.Load())))
+	perStream := func(name string) float64 {
+		return (goAfter[name] - goBefore[name]) / 1024 / float64(max(1, opened.Load()))
+	}
+	fmt.Printf("of which, per stream: heap in use %.1f KB, goroutine stacks %.1f KB, goroutines %.2f\n",
+		perStream("go_memstats_heap_inuse_bytes"), perStream("go_memstats_stack_inuse_bytes"), perStream("go_goroutines")*1024)
+	if *profiles != "" {
+		saveProfiles(*admin, *profiles)
+	}
 
 	reads := c.acquires()
 	time.Sleep(*idle)
@@ -219,19 +231,49 @@ func (c *client) moveOnce(g created) {
 	log.Fatal("nobody may move")
 }
 
-// acquires is the pool's count of connections acquired so far, from /metrics.
-func (c *client) acquires() int64 {
+// goMemory is the server's Go memory gauges from /metrics, by name.
+func (c *client) goMemory() map[string]float64 {
+	return c.metrics("go_memstats_heap_inuse_bytes", "go_memstats_stack_inuse_bytes", "go_goroutines")
+}
+
+// metrics reads the named samples (without labels) from /metrics.
+func (c *client) metrics(names ...string) map[string]float64 {
 	resp, err := c.http.Get(c.base + "/metrics")
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(resp.Body)
+	out := map[string]float64{}
 	for _, line := range bytes.Split(body, []byte("\n")) {
-		if name, value, ok := strings.Cut(string(line), " "); ok && name == "db_pool_acquires_total" {
-			n, _ := strconv.ParseFloat(value, 64)
-			return int64(n)
+		if name, value, ok := strings.Cut(string(line), " "); ok && slices.Contains(names, name) {
+			out[name], _ = strconv.ParseFloat(value, 64)
 		}
 	}
-	return 0
+	return out
+}
+
+// acquires is the pool's count of connections acquired so far, from /metrics.
+func (c *client) acquires() int64 {
+	return int64(c.metrics("db_pool_acquires_total")["db_pool_acquires_total"])
+}
+
+// saveProfiles saves the server's heap and goroutine profiles from its admin address into folder.
+func saveProfiles(admin, folder string) {
+	for _, name := range []string{"heap", "goroutine"} {
+		resp, err := http.Get(admin + "/debug/pprof/" + name)
+		if err != nil {
+			log.Fatal(err)
+		}
+		out, err := os.Create(folder + "/" + name + ".pb.gz")
+		if err != nil {
+			log.Fatal(err)
+		}
+		_, err = io.Copy(out, resp.Body)
+		resp.Body.Close()
+		if err := errors.Join(err, out.Close()); err != nil {
+			log.Fatal(err)
+		}
+	}
+	fmt.Printf("profiles: %s/heap.pb.gz, %s/goroutine.pb.gz\n", folder, folder)
 }
