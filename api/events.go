@@ -117,7 +117,7 @@ func (s *Server) serveStream(c echo.Context, hold *streamHold, out *eventWriter,
 		stream.Run(ctx)
 		return nil
 	}
-	hold.detached = s.hub.Detach(ctx, raw, stream.Run, func() {
+	hold.detached = s.hub.Detach(ctx, stream, raw, func() {
 		out.end()
 		hold.end()
 	})

@@ -172,6 +172,8 @@ func withReadTimeout(ctx context.Context, read func(context.Context) error) erro
 type backoff struct {
 	delay time.Duration
 	timer *time.Timer
+	// fire, when set, is called when the retry is due, instead of due firing.
+	fire func()
 }
 
 func (b *backoff) schedule() {
@@ -179,7 +181,24 @@ func (b *backoff) schedule() {
 		b.timer.Stop()
 	}
 	b.delay = min(max(2*b.delay, retryMin), retryMax)
-	b.timer = time.NewTimer(b.delay/2 + rand.N(b.delay/2+1))
+	b.start(b.delay/2 + rand.N(b.delay/2+1))
+}
+
+func (b *backoff) start(d time.Duration) {
+	if b.fire != nil {
+		b.timer = time.AfterFunc(d, b.fire)
+	} else {
+		b.timer = time.NewTimer(d)
+	}
+}
+
+// callback makes the retries call fire when due, the pending one included (timed afresh).
+func (b *backoff) callback(fire func()) {
+	b.fire = fire
+	if b.timer != nil {
+		b.timer.Stop()
+		b.start(b.delay / 2)
+	}
 }
 
 // stop cancels the pending retry, if any, and starts the backoff over.
@@ -193,7 +212,7 @@ func (b *backoff) stop() {
 
 // due fires when the pending retry is due; without one, never.
 func (b *backoff) due() <-chan time.Time {
-	if b.timer == nil {
+	if b.timer == nil || b.fire != nil {
 		return nil
 	}
 	return b.timer.C

@@ -96,6 +96,12 @@ func main() {
 	reads := c.acquires()
 	time.Sleep(*idle)
 	fmt.Printf("database connections acquired in %s: %d with no stream, %d while %d streams sat idle\n", *idle, baseline, c.acquires()-reads, opened.Load())
+	settled, goSettled := procstat.RSS(*pid), c.goMemory()
+	fmt.Printf("RSS after %s more%s: %.1f MB: %.1f KB per stream (heap in use %.1f KB, stacks %.1f KB)\n",
+		*idle, map[bool]string{true: " (and two collections)", false: ""}[*profiles != ""], float64(settled)/1024,
+		float64(settled-before)/float64(max(1, opened.Load())),
+		(goSettled["go_memstats_heap_inuse_bytes"]-goBefore["go_memstats_heap_inuse_bytes"])/1024/float64(max(1, opened.Load())),
+		(goSettled["go_memstats_stack_inuse_bytes"]-goBefore["go_memstats_stack_inuse_bytes"])/1024/float64(max(1, opened.Load())))
 
 	gameStreams := (opened.Load() + 2) / 3
 	sent := time.Now()
@@ -260,8 +266,17 @@ func (c *client) acquires() int64 {
 
 // saveProfiles saves the server's heap and goroutine profiles from its admin address into folder.
 func saveProfiles(admin, folder string) {
+	// Two collections first: what the first finds unreachable, and what sync.Pools let go of at it,
+	// is freed by the second; the profile is the heap as of the last.
+	for range 2 {
+		resp, err := http.Get(admin + "/debug/pprof/heap?gc=1")
+		if err != nil {
+			log.Fatal(err)
+		}
+		resp.Body.Close()
+	}
 	for _, name := range []string{"heap", "goroutine"} {
-		resp, err := http.Get(admin + "/debug/pprof/" + name)
+		resp, err := http.Get(admin + "/debug/pprof/" + name + "?gc=1")
 		if err != nil {
 			log.Fatal(err)
 		}
