@@ -3,7 +3,9 @@ package api
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
 	"strconv"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -102,8 +104,10 @@ func (s *Server) subscribe(c echo.Context, hold *streamHold, topic live.Topic) e
 
 // serveStream runs a stream whose slots and subscription hold has: it opens it and sends what
 // there is on the request's goroutine, then, over HTTP/1.1, takes the connection from the HTTP
-// server and carries the stream on on a goroutine of its own (live.Hub.Detach), so that an idle
-// stream costs as little as it can; over other protocols, here until it ends. src and the stream's
+// server and hands the stream to the hub, which carries it on without a goroutine while it idles
+// (live.Hub.Detach), so that an idle stream costs as little as it can; over other protocols, here
+// until it ends. A detached stream's end is logged as "stream ended" (the request's access log
+// line is written as it is detached). src and the stream's
 // writer must not use c after it returns: echo reuses it.
 func (s *Server) serveStream(c echo.Context, hold *streamHold, out *eventWriter, src live.Source) error {
 	conn := &streamConn{s: s, out: out, topic: hold.sub.Topic(), path: c.Request().URL.Path, requestID: requestIDOf(c)}
@@ -117,9 +121,13 @@ func (s *Server) serveStream(c echo.Context, hold *streamHold, out *eventWriter,
 		stream.Run(ctx)
 		return nil
 	}
+	opened := time.Now()
 	hold.detached = s.hub.Detach(ctx, stream, raw, func() {
 		out.end()
 		hold.end()
+		// The request's access log line went out when the stream was detached.
+		s.logger.LogAttrs(ctx, slog.LevelInfo, "stream ended", slog.String("request_id", conn.requestID),
+			slog.String("path", conn.path), slog.Float64("duration_ms", float64(time.Since(opened).Microseconds())/1000))
 	})
 	if !hold.detached {
 		out.end()

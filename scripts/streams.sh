@@ -20,4 +20,4 @@ fi
 fresh_server streams STREAM_LIMIT="$N" STREAM_LIMIT_PER_CLIENT=0 RATE_LIMIT=0 \
 	${PROFILE:+ADMIN_ADDR=127.0.0.1:$admin_port}
 go build -o "$work/streamload" ./tools/streamload
-"$work/streamload" -url "$API" -pid "$server_pid" -n "$N" -idle "${IDLE:-20s}" "${profile[@]}"
+"$work/streamload" -url "$API" -pid "$server_pid" -n "$N" -idle "${IDLE:-20s}" -batch "${BATCH:-500}" "${profile[@]}"

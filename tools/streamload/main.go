@@ -34,6 +34,7 @@ func main() {
 	pid := flag.Int("pid", 0, "the server's process id, to read its memory")
 	n := flag.Int("n", 10000, "streams to open")
 	idle := flag.Duration("idle", 30*time.Second, "how long the streams sit idle while database reads are counted")
+	batch := flag.Int("batch", 500, "streams opened at once: each batch is open before the next starts")
 	admin := flag.String("admin", "", "the server's ADMIN_ADDR URL: with -profile, where to read its profiles")
 	profiles := flag.String("profile", "", "a folder to save the server's heap and goroutine profiles in, taken with the streams open")
 	flag.Parse()
@@ -71,8 +72,12 @@ func main() {
 				failed.Add(1)
 			}
 		}()
-		if i%500 == 499 {
-			time.Sleep(100 * time.Millisecond) // not a connection storm: the kernel's backlog is finite
+		if i%*batch == *batch-1 {
+			// Not a connection storm: each batch is open before the next starts, so that what is
+			// measured is the streams, not thousands of requests in flight at once.
+			for opened.Load()+failed.Load() < int64(i+1) {
+				time.Sleep(10 * time.Millisecond)
+			}
 		}
 	}
 	for opened.Load()+failed.Load() < int64(*n) {
