@@ -9,7 +9,12 @@
 // listening connection (the hub's, not one per stream) and on a notice wakes the streams of that
 // game and of its classroom. A woken stream reads what it has not sent yet from the history, so a
 // lost or coalesced notice delays an event but never loses or repeats one; after the listener
-// reconnects, every stream is woken to catch up.
+// reconnects, every stream is woken to catch up. The streams of a game woken by one notice share one
+// read (ReadShared).
+//
+// A stream runs on its request's goroutine (Serve), or, once its handler has taken the connection
+// from the HTTP server, on none while it idles (Detach): an idle stream then costs its subscription,
+// its timer and what its source keeps.
 package live
 
 import (
