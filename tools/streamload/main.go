@@ -1,5 +1,6 @@
 // Command streamload measures what idle live-update streams cost a running server (issue 28): it
-// opens -n streams, a third each of game, classroom and player streams, waits for them to settle,
+// opens -n streams, a third each of game, classroom and player streams, of each half as server-sent
+// events and half as NDJSON, waits for them to settle,
 // and reads the server's resident memory (from /proc, by -pid) before and after, and its database
 // reads while they sit idle (the pool's acquires in /metrics, against as long a time with no stream). Then one move in the game
 // every game stream watches is timed to each stream: the fan-out's p50/p99. The server must allow
@@ -64,7 +65,8 @@ func main() {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if err := c.follow(p.path, p.token, &opened, ready, func(event string) {
+			sse := (i/len(paths))%2 == 1
+			if err := c.follow(p.path, p.token, sse, &opened, ready, func(event string) {
 				if i%len(paths) == 0 && event == "action" {
 					arrivals <- time.Now()
 				}
@@ -190,10 +192,14 @@ func (c *client) classroom() (teacher, id, student string) {
 	return class.TeacherToken, class.Classroom.ID, joined.Token
 }
 
-// follow opens a stream as NDJSON and calls seen with each event's name until it ends.
-func (c *client) follow(path, token string, opened *atomic.Int64, ready <-chan struct{}, seen func(string)) error {
+// follow opens a stream as NDJSON, or with sse as server-sent events, and calls seen with each
+// event's name until it ends.
+func (c *client) follow(path, token string, sse bool, opened *atomic.Int64, ready <-chan struct{}, seen func(string)) error {
 	req, _ := http.NewRequest(http.MethodGet, c.base+path, nil)
 	req.Header.Set("Accept", "application/x-ndjson")
+	if sse {
+		req.Header.Set("Accept", "text/event-stream")
+	}
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
@@ -209,7 +215,13 @@ func (c *client) follow(path, token string, opened *atomic.Int64, ready <-chan s
 	lines := bufio.NewScanner(resp.Body)
 	for lines.Scan() {
 		var msg struct{ Event string }
-		if json.Unmarshal(lines.Bytes(), &msg) == nil {
+		if sse {
+			var ok bool
+			if msg.Event, ok = strings.CutPrefix(lines.Text(), "event: "); !ok {
+				continue
+			}
+		}
+		if sse || json.Unmarshal(lines.Bytes(), &msg) == nil {
 			select {
 			case <-ready:
 				seen(msg.Event)
