@@ -31,10 +31,12 @@ func (h *Hub) Detach(ctx context.Context, st *Stream, conn net.Conn, end func())
 	d.ctx, d.cancel = context.WithCancel(context.WithoutCancel(ctx))
 	d.unstop = context.AfterFunc(h.stopped, d.cancel) // a read under way ends at once too
 	d.unwatch = h.peers.watch(conn, d.cancel)
-	d.unended = context.AfterFunc(d.ctx, func() { d.kick(dueEnd) })
-	d.heartbeat = time.AfterFunc(h.cfg.Heartbeat, func() { d.kick(dueHeartbeat) })
-	st.retry.callback(func() { d.kick(dueRetry) })
-	st.sub.onWake(func() { d.kick(dueWake) })
+	// Timers and context.AfterFunc call these on goroutines of their own, which may do the work;
+	// the hub wakes streams holding its lock, so a wake-up starts a goroutine.
+	d.unended = context.AfterFunc(d.ctx, func() { d.kick(dueEnd, true) })
+	d.heartbeat = time.AfterFunc(h.cfg.Heartbeat, func() { d.kick(dueHeartbeat, true) })
+	st.retry.callback(func() { d.kick(dueRetry, true) })
+	st.sub.onWake(func() { d.kick(dueWake, false) })
 	// A wake-up since Begin waits in the subscription's channel: look, on this goroutine (the
 	// handler's, about to return), then idle.
 	d.mu.Lock()
@@ -68,14 +70,18 @@ type detachedStream struct {
 	running bool // a goroutine is doing what is due, or the stream has ended
 }
 
-// kick records what is due and starts a goroutine to do it unless one is at it.
-func (d *detachedStream) kick(due int) {
+// kick records what is due and, unless a goroutine is at it, does it: here with inline, else on
+// a new goroutine.
+func (d *detachedStream) kick(due int, inline bool) {
 	d.mu.Lock()
 	d.due |= due
 	start := !d.running
 	d.running = true
 	d.mu.Unlock()
-	if start {
+	switch {
+	case start && inline:
+		d.work()
+	case start:
 		go d.work()
 	}
 }
