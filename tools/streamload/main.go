@@ -52,9 +52,9 @@ func main() {
 	time.Sleep(2 * time.Second) // the server settles after the set-up
 	// The worker and the scrapes read the database whatever the streams do: count them without
 	// streams first, for as long, and set the streams' count against it.
-	baseline := c.acquires()
+	baseline, baselineCPU := c.acquires(), procstat.CPU(*pid)
 	time.Sleep(*idle)
-	baseline = c.acquires() - baseline
+	baseline, baselineCPU = c.acquires()-baseline, procstat.CPU(*pid)-baselineCPU
 	before, goBefore := procstat.RSS(*pid), c.goMemory()
 	var opened, failed atomic.Int64
 	arrivals := make(chan time.Time, *n)
@@ -100,9 +100,10 @@ func main() {
 		saveProfiles(*admin, *profiles)
 	}
 
-	reads := c.acquires()
+	reads, cpu := c.acquires(), procstat.CPU(*pid)
 	time.Sleep(*idle)
 	fmt.Printf("database connections acquired in %s: %d with no stream, %d while %d streams sat idle\n", *idle, baseline, c.acquires()-reads, opened.Load())
+	fmt.Printf("server CPU in %s: %s with no stream, %s while they sat idle\n", *idle, baselineCPU, procstat.CPU(*pid)-cpu)
 	settled, goSettled := procstat.RSS(*pid), c.goMemory()
 	fmt.Printf("RSS after %s more%s: %.1f MB: %.1f KB per stream (heap in use %.1f KB, stacks %.1f KB)\n",
 		*idle, map[bool]string{true: " (and two collections)", false: ""}[*profiles != ""], float64(settled)/1024,
