@@ -2,7 +2,9 @@ package live
 
 import (
 	"context"
+	"fmt"
 	"net"
+	"runtime/debug"
 	"sync"
 	"time"
 )
@@ -65,9 +67,10 @@ type detachedStream struct {
 
 	heartbeat *time.Timer
 
-	mu      sync.Mutex
-	due     int
-	running bool // a goroutine is doing what is due, or the stream has ended
+	mu       sync.Mutex
+	due      int
+	running  bool // a goroutine is doing what is due, or the stream has ended
+	finished bool // only the goroutine at work reads or sets it
 }
 
 // kick records what is due and, unless a goroutine is at it, does it: here with inline, else on
@@ -86,8 +89,15 @@ func (d *detachedStream) kick(due int, inline bool) {
 	}
 }
 
-// work does what is due until nothing is, then lets the stream idle; or ends it.
+// work does what is due until nothing is, then lets the stream idle; or ends it. A panic ends the
+// stream, not the server (no HTTP handler recovers it any more).
 func (d *detachedStream) work() {
+	defer func() {
+		if r := recover(); r != nil {
+			d.st.hub.logger.Error("live updates: a stream panicked; it ends", "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+			d.finish()
+		}
+	}()
 	for {
 		d.mu.Lock()
 		due := d.due
@@ -124,6 +134,11 @@ func (d *detachedStream) work() {
 
 // finish ends the stream, once: running stays true, so nothing starts again.
 func (d *detachedStream) finish() {
+	if d.finished {
+		return
+	}
+	d.finished = true
+	defer d.st.hub.detached.Done()
 	d.st.sub.onWake(nil)
 	d.heartbeat.Stop()
 	d.st.retry.stop()
@@ -132,5 +147,4 @@ func (d *detachedStream) finish() {
 	d.cancel()
 	d.unwatch()
 	d.end()
-	d.st.hub.detached.Done()
 }

@@ -138,3 +138,34 @@ func TestCloseEndsDetachedStreams(t *testing.T) {
 		t.Error("a closed hub took a stream")
 	}
 }
+
+// A detached stream whose step panics ends, its end called, and the server goes on.
+func TestAPanickingDetachedStreamEndsAlone(t *testing.T) {
+	h, l := listeningHub(t, live.Config{Heartbeat: time.Hour})
+	server, _ := tcpPair(t)
+	sub, err := h.Subscribe(live.GameTopic("g1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := 0
+	st, err := h.Begin(context.Background(), sub, live.Source{
+		Open: func(context.Context) error { return nil },
+		Step: func(context.Context) (bool, error) {
+			if steps++; steps > 1 {
+				panic("a bug")
+			}
+			return false, nil
+		},
+	}, &fakeConn{})
+	if err != nil || st == nil {
+		t.Fatalf("Begin = %v, %v", st, err)
+	}
+	ended := make(chan struct{})
+	h.Detach(context.Background(), st, server, func() { close(ended) })
+	l.Notice(live.Notice{GameID: "g1"})
+	select {
+	case <-ended:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the stream whose step panicked did not end")
+	}
+}

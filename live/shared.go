@@ -2,6 +2,7 @@ package live
 
 import (
 	"context"
+	"errors"
 	"sync"
 )
 
@@ -50,24 +51,28 @@ func (h *Hub) ReadShared(ctx context.Context, gameID string, after int64, read f
 			return nil, ctx.Err()
 		}
 	}
-	r := &sharedRead{done: make(chan struct{})}
+	r := &sharedRead{done: make(chan struct{}), err: errSharedReadPanicked}
 	sr.add(gameID, after, r)
 	sr.mu.Unlock()
+	defer func() { // also when read panics: those waiting for it must not wait forever
+		close(r.done)
+		if r.err != nil {
+			sr.mu.Lock()
+			if sr.byGame[gameID][after] == r {
+				delete(sr.byGame[gameID], after)
+				sr.count--
+			}
+			sr.mu.Unlock()
+		}
+	}()
 	r.err = withReadTimeout(context.WithoutCancel(ctx), func(ctx context.Context) (err error) {
 		r.value, err = read(ctx)
 		return err
 	})
-	close(r.done)
-	if r.err != nil {
-		sr.mu.Lock()
-		if sr.byGame[gameID][after] == r {
-			delete(sr.byGame[gameID], after)
-			sr.count--
-		}
-		sr.mu.Unlock()
-	}
 	return r.value, r.err
 }
+
+var errSharedReadPanicked = errors.New("the read shared with this stream panicked")
 
 func (sr *sharedReads) add(gameID string, after int64, r *sharedRead) {
 	if sr.count >= sharedReadsMax {
