@@ -56,7 +56,8 @@ type eventWriter struct {
 	rc      *http.ResponseController
 	timeout time.Duration
 	ndjson  bool
-	// detachable: the request is HTTP/1.1, so the body is chunked and the connection may be taken.
+	// detachable: the request is an HTTP/1.1 GET, so the body is chunked and the connection may be
+	// taken.
 	detachable bool
 	conn       net.Conn // the connection, once taken
 	broken     bool     // a write to conn failed: the body is cut mid-chunk
@@ -67,7 +68,8 @@ func (s *Server) newEventWriter(c echo.Context) *eventWriter {
 	w, r := c.Response(), c.Request()
 	return &eventWriter{
 		w: w, rc: http.NewResponseController(w), timeout: s.hub.WriteTimeout(), ndjson: wantsNDJSON(c),
-		detachable: r.ProtoMajor == 1 && r.ProtoMinor >= 1,
+		// A HEAD (served as GET) has no body to write chunks to.
+		detachable: r.ProtoMajor == 1 && r.ProtoMinor >= 1 && methodOf(c) != http.MethodHead,
 	}
 }
 

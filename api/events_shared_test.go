@@ -1,7 +1,9 @@
 package api_test
 
 import (
+	"bufio"
 	"encoding/json"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -161,5 +163,51 @@ func waitForStreamsOpen(t *testing.T, s *apitest.Server, n string) {
 		if time.Now().After(deadline) {
 			t.Fatalf("event_streams_open = %s %s after the client left, want %s", streamsOpen(t, s), evWait, n)
 		}
+	}
+}
+
+// A HEAD of a live stream, server-sent events or NDJSON, answers the stream's headers and ends
+// there: nothing follows on the connection but the answer to the next request (a stream that went
+// on, or one taken from net/http to write its events, would leave bytes the next answer's reader
+// cannot parse, or no next answer).
+func TestHeadOfAStreamEndsWithItsHeaders(t *testing.T) {
+	t.Parallel()
+	cfg := testConfig()
+	cfg.StreamHeartbeat = 20 * time.Millisecond
+	srv, err := newAPI(cfg, repotest.NewDB(t), quietLogger())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := apitest.Start(t, srv)
+	t.Cleanup(srv.Close)
+	g := newEvGame(t, s, "prime-climb", nil, 2, 3)
+	conn, err := net.Dial("tcp", strings.TrimPrefix(s.URL, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if err := conn.SetDeadline(time.Now().Add(evWait)); err != nil {
+		t.Fatal(err)
+	}
+	answers := bufio.NewReader(conn)
+	for _, mediaType := range []string{"text/event-stream", "application/x-ndjson"} {
+		req, _ := http.NewRequest(http.MethodHead, s.URL+g.path("/events"), nil)
+		req.Header.Set("Accept", mediaType)
+		if err := req.Write(conn); err != nil {
+			t.Fatal(err)
+		}
+		resp, err := http.ReadResponse(answers, req)
+		if err != nil || resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != mediaType {
+			t.Fatalf("HEAD as %s: %v, %v", mediaType, resp, err)
+		}
+		resp.Body.Close()
+		next, _ := http.NewRequest(http.MethodGet, s.URL+"/healthz", nil)
+		if err := next.Write(conn); err != nil {
+			t.Fatal(err)
+		}
+		if resp, err = http.ReadResponse(answers, next); err != nil || resp.StatusCode != http.StatusOK {
+			t.Fatalf("GET /healthz after a HEAD of the stream as %s on the same connection: %v, %v", mediaType, resp, err)
+		}
+		resp.Body.Close()
 	}
 }
