@@ -112,6 +112,16 @@ func main() {
 		(goSettled["go_memstats_stack_inuse_bytes"]-goBefore["go_memstats_stack_inuse_bytes"])/1024/float64(max(1, opened.Load())))
 
 	gameStreams := (opened.Load() + 2) / 3
+	profiled := make(chan struct{})
+	if *profiles != "" { // the server's CPU profile of the fan-out (the second after the move)
+		go func() {
+			defer close(profiled)
+			save(*admin+"/debug/pprof/profile?seconds=2", *profiles+"/fanout-cpu.pb.gz")
+		}()
+		time.Sleep(100 * time.Millisecond)
+	} else {
+		close(profiled)
+	}
 	sent := time.Now()
 	c.moveOnce(game)
 	var took []time.Duration
@@ -126,6 +136,7 @@ func main() {
 	}
 	s := latency.Summarise(took)
 	fmt.Printf("one move fanned out to %d game streams: p50 %s, p99 %s, max %s\n", s.N, s.P50.Round(time.Millisecond), s.P99.Round(time.Millisecond), s.Max.Round(time.Millisecond))
+	<-profiled
 	os.Exit(0) // the streams stay open until the process ends
 }
 
@@ -294,19 +305,24 @@ func saveProfiles(admin, folder string) {
 		resp.Body.Close()
 	}
 	for _, name := range []string{"heap", "goroutine"} {
-		resp, err := http.Get(admin + "/debug/pprof/" + name + "?gc=1")
-		if err != nil {
-			log.Fatal(err)
-		}
-		out, err := os.Create(folder + "/" + name + ".pb.gz")
-		if err != nil {
-			log.Fatal(err)
-		}
-		_, err = io.Copy(out, resp.Body)
-		resp.Body.Close()
-		if err := errors.Join(err, out.Close()); err != nil {
-			log.Fatal(err)
-		}
+		save(admin+"/debug/pprof/"+name+"?gc=1", folder+"/"+name+".pb.gz")
 	}
-	fmt.Printf("profiles: %s/heap.pb.gz, %s/goroutine.pb.gz\n", folder, folder)
+	fmt.Printf("profiles: %s/heap.pb.gz, %s/goroutine.pb.gz (and, of the move, fanout-cpu.pb.gz)\n", folder, folder)
+}
+
+// save writes what GET url answers to the file path.
+func save(url, path string) {
+	resp, err := http.Get(url)
+	if err != nil {
+		log.Fatal(err)
+	}
+	out, err := os.Create(path)
+	if err != nil {
+		log.Fatal(err)
+	}
+	_, err = io.Copy(out, resp.Body)
+	resp.Body.Close()
+	if err := errors.Join(err, out.Close()); err != nil {
+		log.Fatal(err)
+	}
 }
