@@ -5,7 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -45,17 +48,55 @@ func lastEventID(header, query *string) string {
 // eventWriter writes and flushes each event under its own deadline, so a client that does not read
 // is disconnected rather than buffered for: it resumes with Last-Event-ID. The deadline also
 // replaces the server's WRITE_TIMEOUT, which would otherwise cut every stream short.
+//
+// Over HTTP/1.1 it writes through net/http until the stream is detached (detach), then to the
+// connection itself, framing each event as a chunk of the chunked body the headers announced.
 type eventWriter struct {
 	w       http.ResponseWriter
 	rc      *http.ResponseController
 	timeout time.Duration
 	ndjson  bool
+	// detachable: the request is an HTTP/1.1 GET, so the body is chunked and the connection may be
+	// taken.
+	detachable bool
+	conn       net.Conn // the connection, once taken
+	broken     bool     // a write to conn failed: the body is cut mid-chunk
 }
 
 func (s *Server) newEventWriter(c echo.Context) *eventWriter {
 	leaveUncompressed(c)
-	w := c.Response()
-	return &eventWriter{w: w, rc: http.NewResponseController(w), timeout: s.hub.WriteTimeout(), ndjson: wantsNDJSON(c)}
+	w, r := c.Response(), c.Request()
+	return &eventWriter{
+		w: w, rc: http.NewResponseController(w), timeout: s.hub.WriteTimeout(), ndjson: wantsNDJSON(c),
+		// A HEAD (served as GET) has no body to write chunks to.
+		detachable: r.ProtoMajor == 1 && r.ProtoMinor >= 1 && methodOf(c) != http.MethodHead,
+	}
+}
+
+// detach takes the connection from net/http once the headers and the first events are out; it
+// returns nil when it cannot (another protocol than HTTP/1.1, or a writer that cannot be hijacked,
+// as in tests that record responses).
+func (ew *eventWriter) detach() net.Conn {
+	if !ew.detachable {
+		return nil
+	}
+	conn, buffered, err := ew.rc.Hijack()
+	if err != nil {
+		return nil
+	}
+	_ = buffered // what the client sent after its request is not read: a stream takes no requests
+	ew.conn, ew.w, ew.rc = conn, nil, nil
+	return conn
+}
+
+// end finishes the body of a detached stream (its last chunk, unless a write failed midway) and
+// closes the connection.
+func (ew *eventWriter) end() {
+	if !ew.broken {
+		_ = ew.conn.SetWriteDeadline(time.Now().Add(min(ew.timeout, time.Second)))
+		_, _ = io.WriteString(ew.conn, "0\r\n\r\n")
+	}
+	_ = ew.conn.Close()
 }
 
 // event sends one message: its id ("" for none), its name and its JSON data.
@@ -82,6 +123,10 @@ func (ew *eventWriter) begin() error {
 	h := ew.w.Header()
 	h.Set(echo.HeaderCacheControl, "no-store")
 	h.Set("X-Accel-Buffering", "no") // nginx and friends: do not hold events back
+	if ew.detachable {
+		// The connection carries nothing after the stream: a client must not put it back in its pool.
+		h.Set(echo.HeaderConnection, "close")
+	}
 	if ew.ndjson {
 		h.Set(echo.HeaderContentType, ndjson)
 		ew.w.WriteHeader(http.StatusOK)
@@ -100,6 +145,9 @@ func (ew *eventWriter) heartbeat() error {
 }
 
 func (ew *eventWriter) send(event string) error {
+	if ew.conn != nil {
+		return ew.sendChunk(event)
+	}
 	if err := ew.rc.SetWriteDeadline(time.Now().Add(ew.timeout)); err != nil && !errors.Is(err, http.ErrNotSupported) {
 		return fmt.Errorf("%w: %v", live.ErrClientGone, err)
 	}
@@ -107,6 +155,22 @@ func (ew *eventWriter) send(event string) error {
 		return fmt.Errorf("%w: %v", live.ErrClientGone, err)
 	}
 	return ew.flush()
+}
+
+// sendChunk writes one event to a detached stream's connection, as a chunk, in one write.
+func (ew *eventWriter) sendChunk(event string) error {
+	chunk := make([]byte, 0, len(event)+12)
+	chunk = strconv.AppendInt(chunk, int64(len(event)), 16)
+	chunk = append(append(append(chunk, "\r\n"...), event...), "\r\n"...)
+	if err := ew.conn.SetWriteDeadline(time.Now().Add(ew.timeout)); err != nil {
+		ew.broken = true
+		return fmt.Errorf("%w: %v", live.ErrClientGone, err)
+	}
+	if _, err := ew.conn.Write(chunk); err != nil {
+		ew.broken = true
+		return fmt.Errorf("%w: %v", live.ErrClientGone, err)
+	}
+	return nil
 }
 
 func (ew *eventWriter) flush() error {
@@ -118,10 +182,11 @@ func (ew *eventWriter) flush() error {
 
 // streamConn is a stream's HTTP response, as live.Serve drives it.
 type streamConn struct {
-	s     *Server
-	c     echo.Context
-	out   *eventWriter
-	topic live.Topic
+	s         *Server
+	out       *eventWriter
+	topic     live.Topic
+	path      string
+	requestID string
 }
 
 func (sc *streamConn) Begin() error { return sc.out.begin() }
@@ -131,7 +196,7 @@ func (sc *streamConn) Heartbeat() error { return sc.out.heartbeat() }
 // Refuse sends err as the stream's `error` event, a problem document.
 func (sc *streamConn) Refuse(err error) error {
 	p := sc.s.problemFor(err)
-	p.Instance, p.RequestId = ptr(sc.c.Request().URL.Path), ptr(requestIDOf(sc.c))
+	p.Instance, p.RequestId = ptr(sc.path), ptr(sc.requestID)
 	data, err := json.Marshal(p)
 	if err != nil {
 		return err
@@ -144,6 +209,6 @@ func (sc *streamConn) Refuse(err error) error {
 func (sc *streamConn) ReadFailed(err error) {
 	if !sc.s.database.IsUnavailable(err) {
 		sc.s.logger.Warn("live updates: reading for a stream failed; it will try again",
-			"request_id", requestIDOf(sc.c), "stream", string(sc.topic), "error", err.Error())
+			"request_id", sc.requestID, "stream", string(sc.topic), "error", err.Error())
 	}
 }

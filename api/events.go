@@ -3,7 +3,9 @@ package api
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
 	"strconv"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -23,26 +25,24 @@ const streamBatch = 200
 // StreamGameEvents sends the game's history, then its new entries as they are recorded, as
 // server-sent events, until the game ends, the client leaves or the server shuts down.
 func (s *Server) StreamGameEvents(c echo.Context, id openapi.GameID, params openapi.StreamGameEventsParams) error {
-	release, err := s.openStream(c)
+	hold, err := s.openStream(c)
 	if err != nil {
 		return err
 	}
-	defer release()
+	defer hold.close()
 	after, err := resumeAfter(params)
 	if err != nil {
 		return err
 	}
 	gameID := id.String()
-	sub, err := s.subscribe(c, live.GameTopic(gameID))
-	if err != nil {
+	if err := s.subscribe(c, hold, live.GameTopic(gameID)); err != nil {
 		return err
 	}
-	defer s.hub.Unsubscribe(sub)
-	out := s.newEventWriter(c)
+	out, who := s.newEventWriter(c), identityOf(c)
 	var caller play.Caller
-	return s.hub.Serve(c.Request().Context(), sub, live.Source{
+	return s.serveStream(c, hold, out, live.Source{
 		Open: func(ctx context.Context) error {
-			principal, err := s.streamPrincipal(ctx, c)
+			principal, err := s.streamPrincipal(ctx, who)
 			if err != nil {
 				return err
 			}
@@ -53,35 +53,106 @@ func (s *Server) StreamGameEvents(c echo.Context, id openapi.GameID, params open
 			after, over, err = s.sendNewEvents(ctx, out, gameID, caller, after)
 			return over, err
 		},
-	}, &streamConn{s: s, c: c, out: out, topic: sub.Topic()})
+	})
+}
+
+// streamHold is what an open stream holds of the instance: its slots and its subscription, given
+// back when the stream ends (when its handler returns, or, for a detached stream, when its goroutine
+// does).
+type streamHold struct {
+	s        *Server
+	release  func()
+	sub      *live.Subscription
+	detached bool // the detached stream's goroutine gives them back
+}
+
+// close gives back what the stream holds, unless its detached goroutine will.
+func (hold *streamHold) close() {
+	if !hold.detached {
+		hold.end()
+	}
+}
+
+func (hold *streamHold) end() {
+	if hold.sub != nil {
+		hold.s.hub.Unsubscribe(hold.sub)
+	}
+	hold.release()
 }
 
 // openStream takes the stream slots of the client and of the instance, or refuses the stream.
-func (s *Server) openStream(c echo.Context) (release func(), err error) {
-	release, err = s.hub.Open(clientKey(c), addressKey(c))
+func (s *Server) openStream(c echo.Context) (*streamHold, error) {
+	release, err := s.hub.Open(clientKey(c), addressKey(c))
 	if err != nil {
 		c.Response().Header().Set("Retry-After", strconv.Itoa(live.RetryAfter))
+		return nil, err
 	}
-	return release, err
+	return &streamHold{s: s, release: release}, nil
 }
 
 // subscribe registers the stream with the hub before its first read of the history, so that
 // nothing recorded after that read goes unnoticed.
-func (s *Server) subscribe(c echo.Context, topic live.Topic) (*live.Subscription, error) {
+func (s *Server) subscribe(c echo.Context, hold *streamHold, topic live.Topic) error {
 	sub, err := s.hub.Subscribe(topic)
 	if err != nil {
 		c.Response().Header().Set("Retry-After", strconv.Itoa(live.RetryAfter))
+		return err
 	}
-	return sub, err
+	hold.sub = sub
+	return nil
 }
 
-// streamPrincipal is the request's principal for a stream. When the database could not be asked as
-// the request came in, it asks again: a stream waits an outage out rather than refuse.
-func (s *Server) streamPrincipal(ctx context.Context, c echo.Context) (play.Principal, error) {
+// serveStream runs a stream whose slots and subscription hold has: it opens it and sends what
+// there is on the request's goroutine, then, over HTTP/1.1, takes the connection from the HTTP
+// server and hands the stream to the hub, which carries it on without a goroutine while it idles
+// (live.Hub.Detach), so that an idle stream costs as little as it can; over other protocols, here
+// until it ends. A detached stream's end is logged as "stream ended" (the request's access log
+// line is written as it is detached). src and the stream's
+// writer must not use c after it returns: echo reuses it.
+func (s *Server) serveStream(c echo.Context, hold *streamHold, out *eventWriter, src live.Source) error {
+	conn := &streamConn{s: s, out: out, topic: hold.sub.Topic(), path: c.Request().URL.Path, requestID: requestIDOf(c)}
+	ctx := c.Request().Context()
+	stream, err := s.hub.Begin(ctx, hold.sub, src, conn)
+	if stream == nil {
+		return err
+	}
+	raw := out.detach()
+	if raw == nil {
+		stream.Run(ctx)
+		return nil
+	}
+	opened := time.Now()
+	hold.detached = s.hub.Detach(ctx, stream, raw, func() {
+		out.end()
+		hold.end()
+		// The request's access log line went out when the stream was detached.
+		s.logger.LogAttrs(ctx, slog.LevelInfo, "stream ended", slog.String("request_id", conn.requestID),
+			slog.String("path", conn.path), slog.Float64("duration_ms", float64(time.Since(opened).Microseconds())/1000))
+	})
+	if !hold.detached {
+		out.end()
+	}
+	return nil
+}
+
+// identityOf is the request's identification, for a stream to find its principal later (c is
+// reused once the handler returns).
+func identityOf(c echo.Context) *identified {
 	id, ok := c.Get(principalKey).(identified)
 	if !ok {
+		return nil
+	}
+	return &id
+}
+
+// streamPrincipal is the request's principal for a stream (who, from identityOf). When the database
+// could not be asked as the request came in, it asks again: a stream waits an outage out rather
+// than refuse.
+func (s *Server) streamPrincipal(ctx context.Context, who *identified) (play.Principal, error) {
+	if who == nil {
 		return play.Nobody, nil
 	}
+	id := *who
 	if id.err != nil && !live.IsRefusal(id.err) {
 		return s.play.Resolve(ctx, id.unresolved)
 	}
@@ -118,24 +189,16 @@ func (s *Server) sendNewEvents(ctx context.Context, out *eventWriter, gameID str
 // gives. It returns the last seq sent and the game as it was when the last entry had been sent.
 func (s *Server) sendEntries(ctx context.Context, out *eventWriter, gameID string, caller play.Caller, after int64, idOf func(int64) string) (int64, *play.Game, error) {
 	for {
-		p, err := s.play.Progress(ctx, gameID, after, streamBatch)
+		p, err := s.readProgress(ctx, gameID, after)
 		if err != nil {
 			return after, nil, err
 		}
-		viewer := play.ViewerFor(p.Game.Status, caller)
-		for _, e := range p.Entries {
-			entry, err := entryBody(p.Game, e, viewer)
-			if err != nil {
-				return after, nil, err
-			}
-			data, err := json.Marshal(openapi.GameEvent{
-				GameId: mustUUID(gameID), Entry: entry,
-				Version: e.Version, Status: openapi.GameStatus(p.Game.StatusAfter(e)),
-			})
-			if err != nil {
-				return after, nil, err
-			}
-			if err := out.event(idOf(e.Seq), "action", data); err != nil {
+		events, err := p.events(play.ViewerFor(p.Game.Status, caller))
+		if err != nil {
+			return after, nil, err
+		}
+		for i, e := range p.Entries {
+			if err := out.event(idOf(e.Seq), "action", events[i]); err != nil {
 				return after, nil, err
 			}
 			after = e.Seq

@@ -25,11 +25,11 @@ const classroomResumeWindow = 10 * time.Second
 // observer of the classroom), the entries of every game of the classroom as they are recorded,
 // games created after the stream opened included.
 func (s *Server) StreamClassroomEvents(c echo.Context, id openapi.ClassroomID, params openapi.StreamClassroomEventsParams) error {
-	release, err := s.openStream(c)
+	hold, err := s.openStream(c)
 	if err != nil {
 		return err
 	}
-	defer release()
+	defer hold.close()
 	var resume *classroomEventID
 	if last := lastEventID(params.LastEventID, params.LastEventId); last != "" {
 		if resume = parseClassroomEventID(last); resume == nil {
@@ -37,15 +37,13 @@ func (s *Server) StreamClassroomEvents(c echo.Context, id openapi.ClassroomID, p
 		}
 	}
 	cs := &classroomStream{s: s, classroomID: id.String(), ended: map[string]bool{}}
-	sub, err := s.subscribe(c, live.ClassroomTopic(cs.classroomID))
-	if err != nil {
+	if err := s.subscribe(c, hold, live.ClassroomTopic(cs.classroomID)); err != nil {
 		return err
 	}
-	defer s.hub.Unsubscribe(sub)
-	out := s.newEventWriter(c)
-	return s.hub.Serve(c.Request().Context(), sub, live.Source{
+	sub, out, who := hold.sub, s.newEventWriter(c), identityOf(c)
+	return s.serveStream(c, hold, out, live.Source{
 		Open: func(ctx context.Context) error {
-			principal, err := s.streamPrincipal(ctx, c)
+			principal, err := s.streamPrincipal(ctx, who)
 			if err != nil {
 				return err
 			}
@@ -54,7 +52,7 @@ func (s *Server) StreamClassroomEvents(c echo.Context, id openapi.ClassroomID, p
 		Step: func(ctx context.Context) (bool, error) {
 			return false, cs.catchUp(ctx, out, sub)
 		},
-	}, &streamConn{s: s, c: c, out: out, topic: sub.Topic()})
+	})
 }
 
 // classroomEventID is the id of an event of a classroom stream.

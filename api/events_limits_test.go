@@ -70,7 +70,8 @@ func waitForStreamSlot(t *testing.T, url string, status int) {
 // timeout, instead of being buffered for. The client reaches the server through an in-memory pipe,
 // which buffers nothing: the first write after the client stops reading blocks, whatever the
 // kernel's socket buffers or the machine's load, and the test waits for the server to close the
-// connection.
+// connection. The request is HTTP/1.1: the stream is detached from net/http, and the deadline is
+// the detached writer's.
 func TestEventStreamSlowSubscriberIsDropped(t *testing.T) {
 	t.Parallel()
 	cfg := testConfig()

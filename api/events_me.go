@@ -17,11 +17,11 @@ import (
 // StreamMyEvents sends the caller the events of all their games (game started, your turn, timed
 // out, game ended) as they happen, games they come to sit in later included.
 func (s *Server) StreamMyEvents(c echo.Context, params openapi.StreamMyEventsParams) error {
-	release, err := s.openStream(c)
+	hold, err := s.openStream(c)
 	if err != nil {
 		return err
 	}
-	defer release()
+	defer hold.close()
 	ps := &playerStream{s: s}
 	if last := lastEventID(params.LastEventID, params.LastEventId); last != "" {
 		if ps.resume = parsePlayerEventID(last); ps.resume == nil {
@@ -29,14 +29,14 @@ func (s *Server) StreamMyEvents(c echo.Context, params openapi.StreamMyEventsPar
 		}
 	}
 	// The stream learns whose it is, and so which topics to follow, once it may read the database.
-	if ps.sub, err = s.subscribe(c, live.PlayerTopic(requestIDOf(c))); err != nil {
+	if err := s.subscribe(c, hold, live.PlayerTopic(requestIDOf(c))); err != nil {
 		return err
 	}
-	defer s.hub.Unsubscribe(ps.sub)
-	out := s.newEventWriter(c)
-	return s.hub.Serve(c.Request().Context(), ps.sub, live.Source{
+	ps.sub = hold.sub
+	out, who := s.newEventWriter(c), identityOf(c)
+	return s.serveStream(c, hold, out, live.Source{
 		Open: func(ctx context.Context) error {
-			principal, err := s.streamPrincipal(ctx, c)
+			principal, err := s.streamPrincipal(ctx, who)
 			if err != nil {
 				return err
 			}
@@ -45,7 +45,7 @@ func (s *Server) StreamMyEvents(c echo.Context, params openapi.StreamMyEventsPar
 		Step: func(ctx context.Context) (bool, error) {
 			return false, ps.catchUp(ctx, out)
 		},
-	}, &streamConn{s: s, c: c, out: out, topic: ps.sub.Topic()})
+	})
 }
 
 // playerStream is what one player's stream knows of the player's games and has sent of them.

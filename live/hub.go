@@ -9,7 +9,12 @@
 // listening connection (the hub's, not one per stream) and on a notice wakes the streams of that
 // game and of its classroom. A woken stream reads what it has not sent yet from the history, so a
 // lost or coalesced notice delays an event but never loses or repeats one; after the listener
-// reconnects, every stream is woken to catch up.
+// reconnects, every stream is woken to catch up. The streams of a game woken by one notice share one
+// read (ReadShared).
+//
+// A stream runs on its request's goroutine (Serve), or, once its handler has taken the connection
+// from the HTTP server, on none while it idles (Detach): an idle stream then costs its subscription,
+// its timer and what its source keeps.
 package live
 
 import (
@@ -78,7 +83,13 @@ type Hub struct {
 
 	// stopping is closed when the server shuts down: every stream then ends at once.
 	stopping chan struct{}
+	stopped  context.Context // done when stopping is closed
+	stop     context.CancelFunc
 	stopOnce sync.Once
+	// detached counts the streams running on goroutines of their own (Detach); Close waits for them.
+	detached sync.WaitGroup
+	peers    peerWatch
+	shared   sharedReads
 
 	mu      sync.Mutex
 	subs    map[string]map[*Subscription]struct{} // by topic
@@ -111,6 +122,7 @@ func NewHub(cfg Config, feed Feed, logger *slog.Logger, registry prometheus.Regi
 		subs:     map[string]map[*Subscription]struct{}{},
 		done:     make(chan struct{}),
 	}
+	h.stopped, h.stop = context.WithCancel(context.Background())
 	registry.MustRegister(h.gauge)
 	return h
 }
@@ -155,10 +167,14 @@ func shuttingDown() error {
 
 // Stop ends every stream; new ones are refused.
 func (h *Hub) Stop() {
-	h.stopOnce.Do(func() { close(h.stopping) })
+	h.stopOnce.Do(func() {
+		close(h.stopping)
+		h.stop()
+	})
 }
 
-// Close ends every stream and stops the listener, waiting for it to let go of its connection.
+// Close ends every stream and stops the listener, waiting for it to let go of its connection and
+// for the detached streams to end.
 func (h *Hub) Close() {
 	h.Stop()
 	h.mu.Lock()
@@ -171,6 +187,8 @@ func (h *Hub) Close() {
 	if running {
 		<-h.done
 	}
+	h.detached.Wait()
+	h.peers.close()
 }
 
 // Subscribe registers a stream of topic, starting the listener with the first stream. Subscribe
@@ -222,6 +240,7 @@ func (h *Hub) Unsubscribe(sub *Subscription) {
 }
 
 func (h *Hub) notice(n Notice) {
+	h.shared.forget(n.GameID) // before any stream wakes to read
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for sub := range h.subs[string(GameTopic(n.GameID))] {
@@ -255,10 +274,12 @@ func (h *Hub) listen(ctx context.Context) {
 				h.logger.Info("live updates: listener reconnected", "connects", connects)
 			}
 			// Whatever was committed while nobody listened is in the history: every stream catches up.
+			h.shared.listen(true)
 			h.wakeAll()
 		},
 		Notice: h.notice,
 		Failed: func(err error, retryIn time.Duration) {
+			h.shared.listen(false)
 			h.logger.Warn("live updates: listener connection lost", "error", err.Error(), "retry_in", retryIn.String())
 		},
 	})

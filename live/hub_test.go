@@ -66,12 +66,17 @@ func TestStreamSlotsOfTheInstance(t *testing.T) {
 	}
 }
 
-// fakeFeed hands the hub's listener to the test, which sends notices through it.
+// fakeFeed hands the hub's listener to the test, which sends notices through it. With connect, it
+// connects once connect is closed.
 type fakeFeed struct {
 	listening chan live.Listener
+	connect   chan struct{}
 }
 
 func (f *fakeFeed) Listen(ctx context.Context, l live.Listener) {
+	if f.connect != nil {
+		<-f.connect
+	}
 	l.Connected()
 	if f.listening != nil {
 		f.listening <- l
@@ -82,7 +87,7 @@ func (f *fakeFeed) Listen(ctx context.Context, l live.Listener) {
 // A notice wakes the streams of its game and of its classroom; wake-ups coalesce, and a classroom's
 // stream learns which games have news; a reconnect marks every game.
 func TestNoticesWakeTheirStreams(t *testing.T) {
-	feed := &fakeFeed{listening: make(chan live.Listener, 1)}
+	feed := &fakeFeed{listening: make(chan live.Listener, 1), connect: make(chan struct{})}
 	h := live.NewHub(live.Config{}, feed, slog.New(slog.DiscardHandler), prometheus.NewRegistry())
 	t.Cleanup(h.Close)
 	game, err := h.Subscribe(live.GameTopic("g1"))
@@ -91,6 +96,7 @@ func TestNoticesWakeTheirStreams(t *testing.T) {
 	}
 	other, _ := h.Subscribe(live.GameTopic("g2"))
 	class, _ := h.Subscribe(live.ClassroomTopic("c1"))
+	close(feed.connect) // the listener connects with the three streams subscribed
 	l := <-feed.listening
 	// Connected woke every stream once and marked every game of the classroom.
 	for _, sub := range []*live.Subscription{game, other, class} {

@@ -51,55 +51,90 @@ type Conn interface {
 // repeated. A refusal found out once the stream is open is sent with Refuse, and the stream ends:
 // the client's reconnection then gets its status.
 func (h *Hub) Serve(ctx context.Context, sub *Subscription, src Source, conn Conn) error {
+	st, err := h.Begin(ctx, sub, src, conn)
+	if st != nil {
+		st.Run(ctx)
+	}
+	return err
+}
+
+// Stream is a stream that Begin opened, for Run to carry on.
+type Stream struct {
+	hub    *Hub
+	sub    *Subscription
+	src    Source
+	conn   Conn
+	opened bool
+	retry  backoff
+}
+
+// Begin does the first part of Serve: it opens src, answers and sends what there is to send. It
+// returns the stream to Run, or nil when the stream is over already (or the client gone); a refusal
+// found before the stream is open is returned as Serve returns it. Begin and Run may run on
+// different goroutines, one after the other.
+func (h *Hub) Begin(ctx context.Context, sub *Subscription, src Source, conn Conn) (*Stream, error) {
 	err := withReadTimeout(ctx, src.Open)
 	if IsRefusal(err) {
-		return err
+		return nil, err
 	}
-	opened := err == nil
+	st := &Stream{hub: h, sub: sub, src: src, conn: conn, opened: err == nil}
 	if err := conn.Begin(); err != nil {
-		return nil
+		return nil, nil
 	}
-	heartbeat := time.NewTicker(h.cfg.Heartbeat)
-	defer heartbeat.Stop()
-	var retry backoff
-	defer retry.stop()
-	read := opened
-	if !opened {
+	if !st.opened {
 		conn.ReadFailed(err)
-		retry.schedule()
+		st.retry.schedule()
+		return st, nil
 	}
+	if st.step(ctx) {
+		return nil, nil
+	}
+	return st, nil
+}
+
+// Run carries the stream on until a step reports it over, ctx is done or the server shuts down.
+func (st *Stream) Run(ctx context.Context) {
+	defer st.retry.stop()
+	heartbeat := time.NewTicker(st.hub.cfg.Heartbeat)
+	defer heartbeat.Stop()
 	for {
-		if read {
-			over, err := advance(ctx, src, &opened)
-			switch {
-			case over || ctx.Err() != nil || errors.Is(err, ErrClientGone):
-				return nil
-			case err == nil:
-				retry.stop()
-			case IsRefusal(err):
-				_ = conn.Refuse(err)
-				return nil
-			default:
-				conn.ReadFailed(err)
-				retry.schedule()
-			}
-		}
 		select {
 		case <-ctx.Done():
-			return nil
-		case <-h.stopping:
-			return nil
-		case <-sub.wake:
-			read = true
-		case <-retry.due():
-			read = true
+			return
+		case <-st.hub.stopping:
+			return
+		case <-st.sub.wake:
+		case <-st.retry.due():
 		case <-heartbeat.C:
-			read = false
-			if err := conn.Heartbeat(); err != nil {
-				return nil
+			if err := st.conn.Heartbeat(); err != nil {
+				return
 			}
+			continue
+		}
+		if st.step(ctx) {
+			return
 		}
 	}
+}
+
+// step reads and sends what is new; it reports whether the stream is over.
+func (st *Stream) step(ctx context.Context) (over bool) {
+	over, err := advance(ctx, st.src, &st.opened)
+	switch {
+	case over || ctx.Err() != nil || errors.Is(err, ErrClientGone):
+		st.retry.stop()
+		return true
+	case err == nil:
+		st.retry.stop()
+	case IsRefusal(err):
+		st.retry.stop()
+		_ = st.conn.Refuse(err)
+		return true
+	default:
+		st.conn.ReadFailed(err)
+		st.retry.schedule()
+	}
+	return false
 }
 
 // IsRefusal reports whether err is an answer about the request (a domain error), as opposed to a
@@ -137,6 +172,8 @@ func withReadTimeout(ctx context.Context, read func(context.Context) error) erro
 type backoff struct {
 	delay time.Duration
 	timer *time.Timer
+	// fire, when set, is called when the retry is due, instead of due firing.
+	fire func()
 }
 
 func (b *backoff) schedule() {
@@ -144,7 +181,24 @@ func (b *backoff) schedule() {
 		b.timer.Stop()
 	}
 	b.delay = min(max(2*b.delay, retryMin), retryMax)
-	b.timer = time.NewTimer(b.delay/2 + rand.N(b.delay/2+1))
+	b.start(b.delay/2 + rand.N(b.delay/2+1))
+}
+
+func (b *backoff) start(d time.Duration) {
+	if b.fire != nil {
+		b.timer = time.AfterFunc(d, b.fire)
+	} else {
+		b.timer = time.NewTimer(d)
+	}
+}
+
+// callback makes the retries call fire when due, the pending one included (timed afresh).
+func (b *backoff) callback(fire func()) {
+	b.fire = fire
+	if b.timer != nil {
+		b.timer.Stop()
+		b.start(b.delay / 2)
+	}
 }
 
 // stop cancels the pending retry, if any, and starts the backoff over.
@@ -158,7 +212,7 @@ func (b *backoff) stop() {
 
 // due fires when the pending retry is due; without one, never.
 func (b *backoff) due() <-chan time.Time {
-	if b.timer == nil {
+	if b.timer == nil || b.fire != nil {
 		return nil
 	}
 	return b.timer.C

@@ -30,6 +30,9 @@ type Subscription struct {
 	mu    sync.Mutex
 	games map[string]struct{} // the games named by notices since the last look
 	all   bool                // every game may have news (the listener reconnected)
+	// notify, when set, is called after each wake-up, for a stream that waits on no channel
+	// (Detach). It must not block: the hub calls it holding its lock.
+	notify func()
 }
 
 // Topic is what the stream follows (the first topic, for a stream that follows several).
@@ -53,6 +56,19 @@ func (sub *Subscription) poke(gameID string) {
 	case sub.wake <- struct{}{}:
 	default: // a wake-up is pending already
 	}
+	sub.mu.Lock()
+	notify := sub.notify
+	sub.mu.Unlock()
+	if notify != nil {
+		notify()
+	}
+}
+
+// onWake sets what poke calls after each wake-up.
+func (sub *Subscription) onWake(notify func()) {
+	sub.mu.Lock()
+	defer sub.mu.Unlock()
+	sub.notify = notify
 }
 
 // News takes the games with news since the last call; all reports that every game may have some.

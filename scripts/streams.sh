@@ -4,12 +4,20 @@
 # per stream, the database reads while they sit idle against as long a time with none, and one
 # move's fan-out to every game stream. A measurement, not a test; docs/performance.md has results.
 # See fresh-server.sh for what it needs; it raises this shell's open-file limit to N + 1000.
+# PROFILE=folder saves the server's heap and goroutine profiles there, taken with the streams open.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/fresh-server.sh
 
 N=${N:-10000}
 ulimit -n "$((N + 1000))"
-fresh_server streams STREAM_LIMIT="$N" STREAM_LIMIT_PER_CLIENT=0 RATE_LIMIT=0
+profile=()
+if [ -n "${PROFILE:-}" ]; then
+	mkdir -p "$PROFILE"
+	admin_port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+	profile=(-admin "http://127.0.0.1:$admin_port" -profile "$PROFILE")
+fi
+fresh_server streams STREAM_LIMIT="$N" STREAM_LIMIT_PER_CLIENT=0 RATE_LIMIT=0 \
+	${PROFILE:+ADMIN_ADDR=127.0.0.1:$admin_port}
 go build -o "$work/streamload" ./tools/streamload
-"$work/streamload" -url "$API" -pid "$server_pid" -n "$N" -idle "${IDLE:-20s}"
+"$work/streamload" -url "$API" -pid "$server_pid" -n "$N" -idle "${IDLE:-20s}" -batch "${BATCH:-500}" "${profile[@]}"

@@ -1,5 +1,6 @@
 // Command streamload measures what idle live-update streams cost a running server (issue 28): it
-// opens -n streams, a third each of game, classroom and player streams, waits for them to settle,
+// opens -n streams, a third each of game, classroom and player streams, of each half as server-sent
+// events and half as NDJSON, waits for them to settle,
 // and reads the server's resident memory (from /proc, by -pid) before and after, and its database
 // reads while they sit idle (the pool's acquires in /metrics, against as long a time with no stream). Then one move in the game
 // every game stream watches is timed to each stream: the fan-out's p50/p99. The server must allow
@@ -11,12 +12,14 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log"
 	"net/http"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -32,6 +35,9 @@ func main() {
 	pid := flag.Int("pid", 0, "the server's process id, to read its memory")
 	n := flag.Int("n", 10000, "streams to open")
 	idle := flag.Duration("idle", 30*time.Second, "how long the streams sit idle while database reads are counted")
+	batch := flag.Int("batch", 500, "streams opened at once: each batch is open before the next starts")
+	admin := flag.String("admin", "", "the server's ADMIN_ADDR URL: with -profile, where to read its profiles")
+	profiles := flag.String("profile", "", "a folder to save the server's heap and goroutine profiles in, taken with the streams open")
 	flag.Parse()
 	c := &client{base: *base, http: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}}
 
@@ -46,10 +52,10 @@ func main() {
 	time.Sleep(2 * time.Second) // the server settles after the set-up
 	// The worker and the scrapes read the database whatever the streams do: count them without
 	// streams first, for as long, and set the streams' count against it.
-	baseline := c.acquires()
+	baseline, baselineCPU := c.acquires(), procstat.CPU(*pid)
 	time.Sleep(*idle)
-	baseline = c.acquires() - baseline
-	before := procstat.RSS(*pid)
+	baseline, baselineCPU = c.acquires()-baseline, procstat.CPU(*pid)-baselineCPU
+	before, goBefore := procstat.RSS(*pid), c.goMemory()
 	var opened, failed atomic.Int64
 	arrivals := make(chan time.Time, *n)
 	var wg sync.WaitGroup
@@ -59,7 +65,8 @@ func main() {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if err := c.follow(p.path, p.token, &opened, ready, func(event string) {
+			sse := (i/len(paths))%2 == 1
+			if err := c.follow(p.path, p.token, sse, &opened, ready, func(event string) {
 				if i%len(paths) == 0 && event == "action" {
 					arrivals <- time.Now()
 				}
@@ -67,8 +74,12 @@ func main() {
 				failed.Add(1)
 			}
 		}()
-		if i%500 == 499 {
-			time.Sleep(100 * time.Millisecond) // not a connection storm: the kernel's backlog is finite
+		if i%*batch == *batch-1 {
+			// Not a connection storm: each batch is open before the next starts, so that what is
+			// measured is the streams, not thousands of requests in flight at once.
+			for opened.Load()+failed.Load() < int64(i+1) {
+				time.Sleep(10 * time.Millisecond)
+			}
 		}
 	}
 	for opened.Load()+failed.Load() < int64(*n) {
@@ -76,16 +87,41 @@ func main() {
 	}
 	close(ready)
 	time.Sleep(5 * time.Second)
-	after := procstat.RSS(*pid)
+	after, goAfter := procstat.RSS(*pid), c.goMemory()
 	fmt.Printf("streams: %d open, %d refused or failed\n", opened.Load(), failed.Load())
 	fmt.Printf("RSS: %.1f MB idle, %.1f MB with the streams: %.1f KB per stream\n",
 		float64(before)/1024, float64(after)/1024, float64(after-before)/float64(max(1, opened.Load())))
+	perStream := func(name string) float64 {
+		return (goAfter[name] - goBefore[name]) / 1024 / float64(max(1, opened.Load()))
+	}
+	fmt.Printf("of which, per stream: heap in use %.1f KB, goroutine stacks %.1f KB, goroutines %.2f\n",
+		perStream("go_memstats_heap_inuse_bytes"), perStream("go_memstats_stack_inuse_bytes"), perStream("go_goroutines")*1024)
+	if *profiles != "" {
+		saveProfiles(*admin, *profiles)
+	}
 
-	reads := c.acquires()
+	reads, cpu := c.acquires(), procstat.CPU(*pid)
 	time.Sleep(*idle)
 	fmt.Printf("database connections acquired in %s: %d with no stream, %d while %d streams sat idle\n", *idle, baseline, c.acquires()-reads, opened.Load())
+	fmt.Printf("server CPU in %s: %s with no stream, %s while they sat idle\n", *idle, baselineCPU, procstat.CPU(*pid)-cpu)
+	settled, goSettled := procstat.RSS(*pid), c.goMemory()
+	fmt.Printf("RSS after %s more%s: %.1f MB: %.1f KB per stream (heap in use %.1f KB, stacks %.1f KB)\n",
+		*idle, map[bool]string{true: " (and two collections)", false: ""}[*profiles != ""], float64(settled)/1024,
+		float64(settled-before)/float64(max(1, opened.Load())),
+		(goSettled["go_memstats_heap_inuse_bytes"]-goBefore["go_memstats_heap_inuse_bytes"])/1024/float64(max(1, opened.Load())),
+		(goSettled["go_memstats_stack_inuse_bytes"]-goBefore["go_memstats_stack_inuse_bytes"])/1024/float64(max(1, opened.Load())))
 
 	gameStreams := (opened.Load() + 2) / 3
+	profiled := make(chan struct{})
+	if *profiles != "" { // the server's CPU profile of the fan-out (the second after the move)
+		go func() {
+			defer close(profiled)
+			save(*admin+"/debug/pprof/profile?seconds=2", *profiles+"/fanout-cpu.pb.gz")
+		}()
+		time.Sleep(100 * time.Millisecond)
+	} else {
+		close(profiled)
+	}
 	sent := time.Now()
 	c.moveOnce(game)
 	var took []time.Duration
@@ -100,6 +136,7 @@ func main() {
 	}
 	s := latency.Summarise(took)
 	fmt.Printf("one move fanned out to %d game streams: p50 %s, p99 %s, max %s\n", s.N, s.P50.Round(time.Millisecond), s.P99.Round(time.Millisecond), s.Max.Round(time.Millisecond))
+	<-profiled
 	os.Exit(0) // the streams stay open until the process ends
 }
 
@@ -167,10 +204,14 @@ func (c *client) classroom() (teacher, id, student string) {
 	return class.TeacherToken, class.Classroom.ID, joined.Token
 }
 
-// follow opens a stream as NDJSON and calls seen with each event's name until it ends.
-func (c *client) follow(path, token string, opened *atomic.Int64, ready <-chan struct{}, seen func(string)) error {
+// follow opens a stream as NDJSON, or with sse as server-sent events, and calls seen with each
+// event's name until it ends.
+func (c *client) follow(path, token string, sse bool, opened *atomic.Int64, ready <-chan struct{}, seen func(string)) error {
 	req, _ := http.NewRequest(http.MethodGet, c.base+path, nil)
 	req.Header.Set("Accept", "application/x-ndjson")
+	if sse {
+		req.Header.Set("Accept", "text/event-stream")
+	}
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
@@ -186,7 +227,13 @@ func (c *client) follow(path, token string, opened *atomic.Int64, ready <-chan s
 	lines := bufio.NewScanner(resp.Body)
 	for lines.Scan() {
 		var msg struct{ Event string }
-		if json.Unmarshal(lines.Bytes(), &msg) == nil {
+		if sse {
+			var ok bool
+			if msg.Event, ok = strings.CutPrefix(lines.Text(), "event: "); !ok {
+				continue
+			}
+		}
+		if sse || json.Unmarshal(lines.Bytes(), &msg) == nil {
 			select {
 			case <-ready:
 				seen(msg.Event)
@@ -219,19 +266,63 @@ func (c *client) moveOnce(g created) {
 	log.Fatal("nobody may move")
 }
 
-// acquires is the pool's count of connections acquired so far, from /metrics.
-func (c *client) acquires() int64 {
+// goMemory is the server's Go memory gauges from /metrics, by name.
+func (c *client) goMemory() map[string]float64 {
+	return c.metrics("go_memstats_heap_inuse_bytes", "go_memstats_stack_inuse_bytes", "go_goroutines")
+}
+
+// metrics reads the named samples (without labels) from /metrics.
+func (c *client) metrics(names ...string) map[string]float64 {
 	resp, err := c.http.Get(c.base + "/metrics")
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(resp.Body)
+	out := map[string]float64{}
 	for _, line := range bytes.Split(body, []byte("\n")) {
-		if name, value, ok := strings.Cut(string(line), " "); ok && name == "db_pool_acquires_total" {
-			n, _ := strconv.ParseFloat(value, 64)
-			return int64(n)
+		if name, value, ok := strings.Cut(string(line), " "); ok && slices.Contains(names, name) {
+			out[name], _ = strconv.ParseFloat(value, 64)
 		}
 	}
-	return 0
+	return out
+}
+
+// acquires is the pool's count of connections acquired so far, from /metrics.
+func (c *client) acquires() int64 {
+	return int64(c.metrics("db_pool_acquires_total")["db_pool_acquires_total"])
+}
+
+// saveProfiles saves the server's heap and goroutine profiles from its admin address into folder.
+func saveProfiles(admin, folder string) {
+	// Two collections first: what the first finds unreachable, and what sync.Pools let go of at it,
+	// is freed by the second; the profile is the heap as of the last.
+	for range 2 {
+		resp, err := http.Get(admin + "/debug/pprof/heap?gc=1")
+		if err != nil {
+			log.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+	for _, name := range []string{"heap", "goroutine"} {
+		save(admin+"/debug/pprof/"+name+"?gc=1", folder+"/"+name+".pb.gz")
+	}
+	fmt.Printf("profiles: %s/heap.pb.gz, %s/goroutine.pb.gz (and, of the move, fanout-cpu.pb.gz)\n", folder, folder)
+}
+
+// save writes what GET url answers to the file path.
+func save(url, path string) {
+	resp, err := http.Get(url)
+	if err != nil {
+		log.Fatal(err)
+	}
+	out, err := os.Create(path)
+	if err != nil {
+		log.Fatal(err)
+	}
+	_, err = io.Copy(out, resp.Body)
+	resp.Body.Close()
+	if err := errors.Join(err, out.Close()); err != nil {
+		log.Fatal(err)
+	}
 }
