@@ -271,7 +271,7 @@ func (ps *playerStream) sendNews(ctx context.Context, out *eventWriter, gameID s
 			return nil
 		}
 		f := ps.followers[gameID]
-		if f == nil {
+		if f == nil && len(p.Entries) > 0 { // the end of a game with nothing new needs none
 			if f, err = ps.s.play.FollowSeat(ctx, p.Game, seat.Seat, after); err != nil {
 				return err
 			}
