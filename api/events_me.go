@@ -255,10 +255,11 @@ func (ps *playerStream) sendNews(ctx context.Context, out *eventWriter, gameID s
 		after = pos.seq - 1
 	}
 	for {
-		p, err := ps.s.play.Progress(ctx, gameID, after, streamBatch)
+		shared, err := ps.s.readProgress(ctx, gameID, after)
 		if err != nil {
 			return err
 		}
+		p := shared.Progress // shared with the game's other streams: read, never changed
 		if err := ps.learnRematch(ctx, p.Game.RematchID); err != nil {
 			return err
 		}
@@ -270,7 +271,7 @@ func (ps *playerStream) sendNews(ctx context.Context, out *eventWriter, gameID s
 			return nil
 		}
 		f := ps.followers[gameID]
-		if f == nil {
+		if f == nil && len(p.Entries) > 0 { // the end of a game with nothing new needs none
 			if f, err = ps.s.play.FollowSeat(ctx, p.Game, seat.Seat, after); err != nil {
 				return err
 			}

@@ -17,7 +17,8 @@ import (
 
 // The streams of one game on an instance read each new entry once between them, and each sees it
 // redacted for its own view: a seat never sees what another seat drew, a spectator sees no hand,
-// whichever stream read the entry and whichever framing it asked for.
+// whichever stream read the entry and whichever framing it asked for. The players' own streams
+// (/v1/me/events) share the reads too, and tell each seat its turns.
 func TestStreamsOfAGameShareReadsButNotViews(t *testing.T) {
 	t.Parallel()
 	c := newEvCluster(t, testConfig())
@@ -43,13 +44,30 @@ func TestStreamsOfAGameShareReadsButNotViews(t *testing.T) {
 			}
 		}
 	}
+	players := map[int][]*evStream{} // each seat's own streams, from now on
+	for seat := range 2 {
+		players[seat] = []*evStream{
+			openEvStream(t, c.b.URL, "/v1/me/events", bearer(g.tokens[seat])...),
+			openNDJSONStream(t, c.b.URL, "/v1/me/events", bearer(g.tokens[seat])...),
+		}
+	}
 	scrape := acquiresOf(t, c.b) // a scrape reads the database itself: its cost is set aside
 	start := acquiresOf(t, c.b)
 	scrape = start - scrape
 	const moves = 12
 	draws := 0
 	for range moves {
+		before := g.toAct
 		seq, _, _ := g.play()
+		if g.toAct != before { // the turn passed: the seat to act is told, on each of its streams
+			for i, s := range players[g.toAct] {
+				e := s.next(t, evWait)
+				var ev client.PlayerEvent
+				if err := json.Unmarshal([]byte(e.Data), &ev); err != nil || e.Event != "your_turn" || ev.Seat != g.toAct || ev.Seq != seq {
+					t.Fatalf("seat %d's stream %d after entry %d: %s %s (%v), want your_turn", g.toAct, i, seq, e.Event, e.Data, err)
+				}
+			}
+		}
 		// Every stream has the entry before the next move: without sharing, each would read it.
 		for seat, streams := range viewers {
 			var first string
@@ -76,9 +94,11 @@ func TestStreamsOfAGameShareReadsButNotViews(t *testing.T) {
 		t.Fatal("nobody drew a card: the test saw nothing hidden")
 	}
 	reads := acquiresOf(t, c.b) - start - scrape
-	streams := 3 * len(viewers)
+	streams := 3*len(viewers) + 2*len(players)
 	t.Logf("%d moves, %d streams: %d database connections acquired by instance B", moves, streams, reads)
-	if reads > 2*moves {
+	// A player's stream also reads the history up to its position once, for its first news, and
+	// may list the player's games once more after opening.
+	if reads > 2*moves+2*len(players)*2 {
 		t.Errorf("%d streams read %d times for %d moves: the read of each new entry is not shared", streams, reads, moves)
 	}
 }

@@ -10,10 +10,11 @@ import (
 	"primegames/play"
 )
 
-// sharedProgress is one read of a game's history after an entry, shared by the game and classroom
-// streams that ask for it between two notices of the game (live.Hub.ReadShared), with each entry's
-// event encoded once per view: a seat's view hides what the other seats' does, so the encodings of
-// one view are never handed to a stream of another.
+// sharedProgress is one read of a game's history after an entry, shared by the game's, classroom
+// and player streams that ask for it between two notices of the game (live.Hub.ReadShared), with
+// each entry's `action` event encoded once per view: a seat's view hides what the other seats'
+// does, so the encodings of one view are never handed to a stream of another. (A player's stream
+// sends events of its own, made from the entries.)
 type sharedProgress struct {
 	*play.Progress
 	gameID string

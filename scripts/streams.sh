@@ -4,6 +4,7 @@
 # per stream, the database reads while they sit idle against as long a time with none, and one
 # move's fan-out to every game stream. A measurement, not a test; docs/performance.md has results.
 # See fresh-server.sh for what it needs; it raises this shell's open-file limit to N + 1000.
+# FANOUT=all times an abort every stream hears instead of one move to the game streams.
 # PROFILE=folder saves the server's heap and goroutine profiles there, taken with the streams open.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,4 +21,4 @@ fi
 fresh_server streams STREAM_LIMIT="$N" STREAM_LIMIT_PER_CLIENT=0 RATE_LIMIT=0 \
 	${PROFILE:+ADMIN_ADDR=127.0.0.1:$admin_port}
 go build -o "$work/streamload" ./tools/streamload
-"$work/streamload" -url "$API" -pid "$server_pid" -n "$N" -idle "${IDLE:-20s}" -batch "${BATCH:-500}" "${profile[@]}"
+"$work/streamload" -url "$API" -pid "$server_pid" -n "$N" -idle "${IDLE:-20s}" -batch "${BATCH:-500}" -fanout "${FANOUT:-game}" "${profile[@]}"

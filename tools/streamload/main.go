@@ -38,15 +38,27 @@ func main() {
 	batch := flag.Int("batch", 500, "streams opened at once: each batch is open before the next starts")
 	admin := flag.String("admin", "", "the server's ADMIN_ADDR URL: with -profile, where to read its profiles")
 	profiles := flag.String("profile", "", "a folder to save the server's heap and goroutine profiles in, taken with the streams open")
+	fanout := flag.String("fanout", "game", "game: one move in a public game every game stream follows, timed to the game streams; all: the student's classroom game, which every stream follows, aborted by the teacher, timed to every stream (end, game_ended)")
 	flag.Parse()
 	c := &client{base: *base, http: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}}
 
 	game := c.create(`{"game":"primed","public":true,"players":[{"name":"Ada"},{"name":"Bo"}]}`)
-	teacher, classroom, student := c.classroom()
+	teacher, classroom, student, other := c.classroom()
+	gameToken := ""
+	if *fanout == "all" {
+		game = c.classroomGame(classroom, teacher)
+		gameToken = other // a seat of it: a classroom's game is not public
+	}
 	paths := []struct{ path, token string }{
-		{"/v1/games/" + game.ID + "/events", ""},
+		{"/v1/games/" + game.ID + "/events", gameToken},
 		{"/v1/classrooms/" + classroom + "/events", teacher},
 		{"/v1/me/events", student},
+	}
+	timed := func(kind int, event string) bool { // the events the fan-out is timed by
+		if *fanout == "all" {
+			return event == "end" || event == "game_ended"
+		}
+		return kind == 0 && event == "action"
 	}
 
 	time.Sleep(2 * time.Second) // the server settles after the set-up
@@ -67,7 +79,7 @@ func main() {
 			defer wg.Done()
 			sse := (i/len(paths))%2 == 1
 			if err := c.follow(p.path, p.token, sse, &opened, ready, func(event string) {
-				if i%len(paths) == 0 && event == "action" {
+				if timed(i%len(paths), event) {
 					arrivals <- time.Now()
 				}
 			}); err != nil {
@@ -112,6 +124,9 @@ func main() {
 		(goSettled["go_memstats_stack_inuse_bytes"]-goBefore["go_memstats_stack_inuse_bytes"])/1024/float64(max(1, opened.Load())))
 
 	gameStreams := (opened.Load() + 2) / 3
+	if *fanout == "all" {
+		gameStreams = opened.Load()
+	}
 	profiled := make(chan struct{})
 	if *profiles != "" { // the server's CPU profile of the fan-out (the second after the move)
 		go func() {
@@ -123,7 +138,11 @@ func main() {
 		close(profiled)
 	}
 	sent := time.Now()
-	c.moveOnce(game)
+	if *fanout == "all" {
+		c.post("/v1/games/"+game.ID+"/abort", teacher, "")
+	} else {
+		c.moveOnce(game)
+	}
 	var took []time.Duration
 	timeout := time.After(30 * time.Second)
 	for int64(len(took)) < gameStreams {
@@ -135,7 +154,11 @@ func main() {
 		}
 	}
 	s := latency.Summarise(took)
-	fmt.Printf("one move fanned out to %d game streams: p50 %s, p99 %s, max %s\n", s.N, s.P50.Round(time.Millisecond), s.P99.Round(time.Millisecond), s.Max.Round(time.Millisecond))
+	what := "one move fanned out to %d game streams"
+	if *fanout == "all" {
+		what = "one abort fanned out to %d streams of all kinds"
+	}
+	fmt.Printf(what+": p50 %s, p99 %s, max %s\n", s.N, s.P50.Round(time.Millisecond), s.P99.Round(time.Millisecond), s.Max.Round(time.Millisecond))
 	<-profiled
 	os.Exit(0) // the streams stay open until the process ends
 }
@@ -183,8 +206,9 @@ func (c *client) create(body string) created {
 	return out
 }
 
-// classroom makes a classroom with one student: the teacher's token, its id and the student's token.
-func (c *client) classroom() (teacher, id, student string) {
+// classroom makes a classroom with two students: the teacher's token, its id and the students'
+// tokens.
+func (c *client) classroom() (teacher, id, student, other string) {
 	var class struct {
 		Classroom struct {
 			ID       string
@@ -195,13 +219,27 @@ func (c *client) classroom() (teacher, id, student string) {
 	if err := json.Unmarshal(c.post("/v1/classrooms", "", `{"name":"Streams"}`), &class); err != nil {
 		log.Fatal(err)
 	}
-	var joined struct {
-		Token string `json:"token"`
+	join := func(name string) string {
+		var joined struct {
+			Token string `json:"token"`
+		}
+		if err := json.Unmarshal(c.post("/v1/classrooms/join", "", `{"join_code":"`+class.Classroom.JoinCode+`","name":"`+name+`"}`), &joined); err != nil {
+			log.Fatal(err)
+		}
+		return joined.Token
 	}
-	if err := json.Unmarshal(c.post("/v1/classrooms/join", "", `{"join_code":"`+class.Classroom.JoinCode+`","name":"Ada"}`), &joined); err != nil {
-		log.Fatal(err)
+	return class.TeacherToken, class.Classroom.ID, join("Ada"), join("Bo")
+}
+
+// classroomGame starts a game of Primed for the classroom's two students.
+func (c *client) classroomGame(classroom, teacher string) created {
+	var batch struct {
+		Games []struct{ ID string }
 	}
-	return class.TeacherToken, class.Classroom.ID, joined.Token
+	if err := json.Unmarshal(c.post("/v1/classrooms/"+classroom+"/games", teacher, `{"game":"primed","group_size":2}`), &batch); err != nil || len(batch.Games) != 1 {
+		log.Fatalf("classroom games: %v, %d games", err, len(batch.Games))
+	}
+	return created{ID: batch.Games[0].ID}
 }
 
 // follow opens a stream as NDJSON, or with sse as server-sent events, and calls seen with each
