@@ -7,15 +7,16 @@ import (
 
 // diskGuard keeps the fill from taking the disk of the database's server below a floor: it
 // refuses to start when the fill's estimate would leave less than minFree, and stops the fill
-// (before its next batch) when the space left falls below it, or when the space used so far,
-// spread over the games still to copy, would take it there.
+// (before its next batch) when the space left falls below it, or when what the database has grown
+// by so far, spread over the games still to copy, would take it there.
 type diskGuard struct {
 	dir     string // the server's data directory, on this machine
 	minFree uint64
-	perGame uint64 // the estimate of a game's bytes before any was copied
+	perGame uint64                 // the estimate of a game's bytes before any was copied
+	size    func() (uint64, error) // the database's size
 
 	mu        sync.Mutex
-	startFree uint64
+	startSize uint64
 }
 
 // estimatedBytesPerGame is a game's bytes with its indexes, rounded up from 69 KB measured at 2×10⁴
@@ -28,7 +29,9 @@ func (g *diskGuard) start(games int) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	g.startFree = free
+	if g.startSize, err = g.size(); err != nil {
+		return "", err
+	}
 	need := uint64(games) * g.perGame
 	msg := fmt.Sprintf("disk: %.1f GB free at %s, %d games need about %.1f GB, the floor is %.1f GB", gb(free), g.dir, games, gb(need), gb(g.minFree))
 	if free < g.minFree || free-g.minFree < need {
@@ -48,10 +51,17 @@ func (g *diskGuard) check(done, total int) error {
 	if free < g.minFree {
 		return fmt.Errorf("stopped after %d of %d games: %.1f GB free, below the floor of %.1f GB", done, total, gb(free), gb(g.minFree))
 	}
-	// After a tenth of the games (the first also fill the WAL's files), what they took says what
-	// the rest will.
-	if done >= total/10 && done > 0 && free < g.startFree {
-		rest := (g.startFree - free) / uint64(done) * uint64(total-done)
+	// After a twentieth of the games, what the database grew by says what the rest will take
+	// (the disk's own free space also falls with the WAL's files and other databases).
+	if done < total/20 || done == 0 {
+		return nil
+	}
+	size, err := g.size()
+	if err != nil {
+		return err
+	}
+	if size > g.startSize {
+		rest := (size - g.startSize) / uint64(done) * uint64(total-done)
 		if free-g.minFree < rest {
 			return fmt.Errorf("stopped after %d of %d games: %.1f GB free, and the rest would take about %.1f GB more, below the floor of %.1f GB",
 				done, total, gb(free), gb(rest), gb(g.minFree))

@@ -74,7 +74,11 @@ func run() error {
 		return err
 	}
 	if *minFree > 0 {
-		guard := &diskGuard{minFree: uint64(*minFree * 1e9), perGame: estimatedBytesPerGame}
+		guard := &diskGuard{minFree: uint64(*minFree * 1e9), perGame: estimatedBytesPerGame, size: func() (uint64, error) {
+			var size int64
+			err := db.Pool.QueryRow(ctx, `SELECT pg_database_size(current_database())`).Scan(&size)
+			return uint64(size), err
+		}}
 		if err := db.Pool.QueryRow(ctx, `SHOW data_directory`).Scan(&guard.dir); err != nil {
 			return fmt.Errorf("finding the server's data directory for the disk guard (-min-free-gb 0 turns it off): %w", err)
 		}
