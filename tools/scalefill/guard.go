@@ -15,8 +15,11 @@ type diskGuard struct {
 	perGame uint64                 // the estimate of a game's bytes before any was copied
 	size    func() (uint64, error) // the database's size
 
-	mu        sync.Mutex
+	mu sync.Mutex
+	// startSize is the database's size before the first batch, once the templates' own tables
+	// are there (they go when the fill ends).
 	startSize uint64
+	started   bool
 }
 
 // estimatedBytesPerGame is a game's bytes with its indexes, rounded up from 69 KB measured at 2×10⁴
@@ -27,9 +30,6 @@ const estimatedBytesPerGame = 70_000
 func (g *diskGuard) start(games int) (string, error) {
 	free, err := freeBytes(g.dir)
 	if err != nil {
-		return "", err
-	}
-	if g.startSize, err = g.size(); err != nil {
 		return "", err
 	}
 	need := uint64(games) * g.perGame
@@ -51,16 +51,19 @@ func (g *diskGuard) check(done, total int) error {
 	if free < g.minFree {
 		return fmt.Errorf("stopped after %d of %d games: %.1f GB free, below the floor of %.1f GB", done, total, gb(free), gb(g.minFree))
 	}
-	// After a twentieth of the games, what the database grew by says what the rest will take
-	// (the disk's own free space also falls with the WAL's files and other databases).
-	if done < total/20 || done == 0 {
-		return nil
-	}
 	size, err := g.size()
 	if err != nil {
 		return err
 	}
-	if size > g.startSize {
+	if !g.started {
+		g.startSize, g.started = size, true
+	}
+	if done == 0 {
+		return nil
+	}
+	// After a twentieth of the games, what the database grew by says what the rest will take
+	// (the disk's own free space also falls with the WAL's files and other databases).
+	if done >= total/20 && size > g.startSize {
 		rest := (size - g.startSize) / uint64(done) * uint64(total-done)
 		if free-g.minFree < rest {
 			return fmt.Errorf("stopped after %d of %d games: %.1f GB free, and the rest would take about %.1f GB more, below the floor of %.1f GB",
