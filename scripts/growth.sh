@@ -18,7 +18,13 @@
 #                          long game, each with a GET of the game and its legal actions before it)
 #   KEEP=0                 1: keep the databases it filled (and their reports, growth_<size>.json in
 #                          REPORTS, default the current folder), to measure again without filling
-#   FILL_FLAGS=""          more flags for scalefill (e.g. "-pool 300")
+#   FILL_FLAGS=""          more flags for scalefill (e.g. "-pool 300"; scalefill refuses, or stops, a
+#                          fill that would leave less than 10 GB free on the server's disk: -min-free-gb)
+#
+# With one -seed (scalefill's default), the fills of every size hold the same long game and the same
+# regular player's games, so the paths that read them compare one content. A class's statistics
+# make and keep 10 reviews per request, and later requests read them: compare each database's first
+# run only.
 set -euo pipefail
 
 SIZES=${SIZES:-1000 1000000}

@@ -6,7 +6,8 @@
 //	go run ./tools/scalefill -database postgres://postgres@127.0.0.1:5432/scale_1m?sslmode=disable
 //
 // It prints what it filled, how fast, and the tokens of the measured class and the regular player
-// (also written as JSON with -report).
+// (also written as JSON with -report). It refuses to start, or stops, when the disk of the server's
+// data directory would have less than -min-free-gb left.
 package main
 
 import (
@@ -50,6 +51,7 @@ func run() error {
 	flag.IntVar(&cfg.Workers, "workers", cfg.Workers, "connections copying at once (and goroutines playing templates)")
 	flag.BoolVar(&cfg.CheckKeys, "check-keys", cfg.CheckKeys, "have Postgres check the foreign keys of every row copied (slower; needed unless a superuser)")
 	flag.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "seed of the templates' play and the copies' ids")
+	minFree := flag.Float64("min-free-gb", 10, "refuse to start, or stop, when the disk of the server's data directory (on this machine) would have less than this many GB free (0: no guard)")
 	flag.Parse()
 	cfg.Progress = func(format string, args ...any) {
 		fmt.Fprintf(os.Stderr, "%s "+format+"\n", append([]any{time.Now().Format("15:04:05")}, args...)...)
@@ -70,6 +72,22 @@ func run() error {
 	_ = m.Close()
 	if err != nil {
 		return err
+	}
+	if *minFree > 0 {
+		guard := &diskGuard{minFree: uint64(*minFree * 1e9), perGame: estimatedBytesPerGame, size: func() (uint64, error) {
+			var size int64
+			err := db.Pool.QueryRow(ctx, `SELECT pg_database_size(current_database())`).Scan(&size)
+			return uint64(size), err
+		}}
+		if err := db.Pool.QueryRow(ctx, `SHOW data_directory`).Scan(&guard.dir); err != nil {
+			return fmt.Errorf("finding the server's data directory for the disk guard (-min-free-gb 0 turns it off): %w", err)
+		}
+		msg, err := guard.start(cfg.Games())
+		if err != nil {
+			return err
+		}
+		cfg.Progress("%s", msg)
+		cfg.Guard = guard.check
 	}
 	began := time.Now()
 	rep, err := fixture.Fill(ctx, db.Pool, cfg)
