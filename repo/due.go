@@ -28,11 +28,21 @@ func dueCondition(due play.Due) (where, column string, args []any) {
 		return `turn_deadline IS NOT NULL AND turn_deadline <= $1`, `turn_deadline`, []any{due.Now}
 	default: // play.DueAbandoned: any order, so that the two partial indexes serve it unsorted
 		// active_minute, never later than updated_at, is what the index holds (migration 00018).
+		// DueGames and DueCount read them through abandonedSQL; a claim by id takes this.
 		return `(status = 'lobby' AND created_at <= $1)
 			OR (status = 'active' AND active_minute <= $2 AND updated_at <= $2)`, ``,
 			[]any{due.Now.Add(-due.LobbyTTL), due.Now.Add(-due.IdleTTL)}
 	}
 }
+
+// abandonedSQL reads up to $3 abandoned games: lobbies older than $1, active games idle since $2.
+// Each condition is its own query with its own LIMIT, so that each keeps to its partial index
+// (games_lobby_created, games_active_minute): written as one OR, Postgres took games_open_owner at
+// 9×10⁵ games and filtered every open game on each pass (docs/performance.md, plans at 9×10⁵).
+const abandonedSQL = `(SELECT id::text, owner_key FROM games WHERE status = 'lobby' AND created_at <= $1 LIMIT $3)
+	UNION ALL
+	(SELECT id::text, owner_key FROM games WHERE status = 'active' AND active_minute <= $2 AND updated_at <= $2 LIMIT $3)
+	LIMIT $3`
 
 // roundRobinSQL reads, for a timed job, the soonest due game of each owner with one due, owners in
 // key order from the first after $n (or from the first of all without `after`), up to $n+1 of them.
@@ -75,8 +85,7 @@ func (s *Games) DueGames(ctx context.Context, dues []play.Due, limit int) ([][]p
 		switch {
 		case column == "":
 			reads[i].anyOrder = true
-			b.Queue(`SELECT id::text, owner_key FROM games WHERE `+where+` LIMIT $`+strconv.Itoa(len(args)+1),
-				append(args, limit)...).Query(collect(&reads[i].wrapped))
+			b.Queue(abandonedSQL, append(args, limit)...).Query(collect(&reads[i].wrapped))
 			continue
 		case due.After != nil: // the owners after due.After, then from the first, which wraps around
 			b.Queue(roundRobinSQL(where, column, len(args), true), append(args, limit, due.After)...).Query(collect(&reads[i].after))
@@ -112,10 +121,13 @@ func (s *Games) DueGames(ctx context.Context, dues []play.Due, limit int) ([][]p
 
 // DueCount is how many games have the work due, counting no further than atMost.
 func (s *Games) DueCount(ctx context.Context, due play.Due, atMost int) (int, error) {
-	where, _, args := dueCondition(due)
+	where, column, args := dueCondition(due)
+	query := `SELECT FROM games WHERE ` + where + ` LIMIT $` + strconv.Itoa(len(args)+1)
+	if column == "" {
+		query = abandonedSQL
+	}
 	var n int
-	err := s.db.Pool.QueryRow(ctx, `SELECT count(*) FROM (SELECT FROM games WHERE `+where+` LIMIT $`+strconv.Itoa(len(args)+1)+`) due`,
-		append(args, atMost)...).Scan(&n)
+	err := s.db.Pool.QueryRow(ctx, `SELECT count(*) FROM (`+query+`) due`, append(args, atMost)...).Scan(&n)
 	return n, err
 }
 
