@@ -2,7 +2,9 @@ package api_test
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
+	"log/slog"
 	"net"
 	"net/http"
 	"strconv"
@@ -154,7 +156,8 @@ func TestACutStreamIsReleasedAtOnce(t *testing.T) {
 	cfg := testConfig()
 	cfg.StreamHeartbeat = time.Hour // nothing is written to the stream after its history
 	cfg.StreamsPerClient = 1
-	srv, err := newAPI(cfg, repotest.NewDB(t), quietLogger())
+	ends := make(streamEnds, 3)
+	srv, err := newAPI(cfg, repotest.NewDB(t), slog.New(ends))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,18 +175,29 @@ func TestACutStreamIsReleasedAtOnce(t *testing.T) {
 			t.Fatalf("round %d: a second stream of the client = %d, want 429", round, resp.StatusCode)
 		}
 		stream.close()
-		waitForStreamsOpen(t, s, "0")
+		select {
+		case <-ends:
+		case <-time.After(evWait):
+			t.Fatalf("round %d: the stream did not end within %s of its client leaving", round, evWait)
+		}
+		if n := streamsOpen(t, s); n != "0" {
+			t.Fatalf("round %d: event_streams_open = %s after the stream ended, want 0", round, n)
+		}
 	}
 }
 
-// waitForStreamsOpen waits until the instance's event_streams_open gauge reads n.
-func waitForStreamsOpen(t *testing.T, s *apitest.Server, n string) {
-	t.Helper()
-	for deadline := time.Now().Add(evWait); streamsOpen(t, s) != n; time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("event_streams_open = %s %s after the client left, want %s", streamsOpen(t, s), evWait, n)
-		}
+// streamEnds is a log handler that tells each "stream ended" record, which the server writes once
+// a detached stream has given back its slots, and drops every other record.
+type streamEnds chan struct{}
+
+func (e streamEnds) Enabled(context.Context, slog.Level) bool { return true }
+func (e streamEnds) WithAttrs([]slog.Attr) slog.Handler       { return e }
+func (e streamEnds) WithGroup(string) slog.Handler            { return e }
+func (e streamEnds) Handle(_ context.Context, r slog.Record) error {
+	if r.Message == "stream ended" {
+		e <- struct{}{}
 	}
+	return nil
 }
 
 // A HEAD of a live stream, server-sent events or NDJSON, answers the stream's headers and ends
