@@ -191,6 +191,25 @@ func (h *Hub) Close() {
 	h.peers.close()
 }
 
+// Listen starts the listener now rather than with the first stream: the feed may have other uses
+// for what it hears (the store's cache of game records, which is trusted only while it listens).
+func (h *Hub) Listen() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if !h.closed {
+		h.startListening()
+	}
+}
+
+// startListening starts the listener unless it runs; h.mu is held.
+func (h *Hub) startListening() {
+	if !h.running {
+		ctx, cancel := context.WithCancel(context.Background())
+		h.running, h.cancel = true, cancel
+		go h.listen(ctx)
+	}
+}
+
 // Subscribe registers a stream of topic, starting the listener with the first stream. Subscribe
 // before the first read, so that nothing recorded after it goes unnoticed.
 func (h *Hub) Subscribe(topic Topic) (*Subscription, error) {
@@ -199,11 +218,7 @@ func (h *Hub) Subscribe(topic Topic) (*Subscription, error) {
 	if h.closed {
 		return nil, shuttingDown()
 	}
-	if !h.running {
-		ctx, cancel := context.WithCancel(context.Background())
-		h.running, h.cancel = true, cancel
-		go h.listen(ctx)
-	}
+	h.startListening()
 	sub := &Subscription{topic: string(topic), wake: make(chan struct{}, 1), games: map[string]struct{}{}}
 	h.follow(sub, topic)
 	return sub, nil

@@ -24,6 +24,9 @@ type DB struct {
 	direct *pgx.ConnConfig
 	// replica, when set, takes the reads that may go to a hot standby (see reads).
 	replica *replica
+	// records keeps games' records between requests while the listener runs (records.go); nil
+	// when turned off.
+	records *records
 	// closed ends with Close, and with it the sessions the DB runs of its own (the listener).
 	closed    context.Context
 	closeDone context.CancelFunc
@@ -48,6 +51,9 @@ type PoolOptions struct {
 	// ReplicaURL, when set, is a hot standby of the database: reads of histories, statistics and
 	// reviews go there while it has caught up with the primary.
 	ReplicaURL string
+	// RecordCacheBytes bounds the game records kept between requests (records.go):
+	// DefaultRecordCacheBytes when zero, none kept when negative.
+	RecordCacheBytes int
 	// StatementTimeout is Postgres's statement_timeout and idle_in_transaction_session_timeout for
 	// the sessions (DefaultStatementTimeout when zero, none when negative; see deadconn.go).
 	StatementTimeout time.Duration
@@ -92,6 +98,16 @@ func Open(ctx context.Context, url string, opts PoolOptions) (*DB, error) {
 		return nil, fmt.Errorf("database pool: %w", err)
 	}
 	db := &DB{Pool: pool, direct: direct}
+	if opts.RecordCacheBytes >= 0 {
+		limit := opts.RecordCacheBytes
+		if limit == 0 {
+			limit = DefaultRecordCacheBytes
+		}
+		db.records = newRecords(limit, newBarrier(func(ctx context.Context, channel, payload string) error {
+			_, err := pool.Exec(ctx, pingSQL, channel, payload)
+			return err
+		}))
+	}
 	db.closed, db.closeDone = context.WithCancel(context.Background())
 	if replicaCfg != nil {
 		replicaPool, err := pgxpool.NewWithConfig(ctx, replicaCfg)
@@ -116,6 +132,23 @@ func (db *DB) directConfig() *pgx.ConnConfig {
 		delete(cfg.RuntimeParams, param)
 	}
 	return cfg
+}
+
+// RecordCacheStats are the figures of the game record cache (zero when it is off).
+func (db *DB) RecordCacheStats() RecordCacheStats {
+	if db.records == nil {
+		return RecordCacheStats{}
+	}
+	return db.records.stats()
+}
+
+// CatchUp returns once this instance has heard of every change of a game committed before it was
+// called (the record cache's barrier), or with an error when it cannot know (no listener).
+func (db *DB) CatchUp(ctx context.Context) error {
+	if db.records == nil {
+		return errNotListening
+	}
+	return db.records.sync.wait(ctx)
 }
 
 // Ping checks that the database answers.

@@ -29,6 +29,11 @@ type GameListener struct {
 	// Failed is called when the connection could not be made or broke, with the time until the next
 	// attempt.
 	Failed func(err error, retryIn time.Duration)
+	// Changed, when set, is called with the id of each game whose record changed (GameChangesChannel).
+	Changed func(gameID string)
+	// SyncChannel, when set, is listened on too, and Synced called with each payload heard on it.
+	SyncChannel string
+	Synced      func(payload string)
 
 	// MinBackoff and MaxBackoff bound the wait between attempts (defaults 100ms and 5s).
 	MinBackoff, MaxBackoff time.Duration
@@ -90,8 +95,17 @@ func (db *DB) listenOnce(ctx context.Context, l GameListener) (connected bool, e
 		defer cancel()
 		_ = conn.Close(closeCtx)
 	}()
-	if _, err := conn.Exec(ctx, "LISTEN "+pgx.Identifier{GameEventsChannel}.Sanitize()); err != nil {
-		return false, fmt.Errorf("LISTEN: %w", err)
+	channels := []string{GameEventsChannel}
+	if l.Changed != nil {
+		channels = append(channels, GameChangesChannel)
+	}
+	if l.SyncChannel != "" {
+		channels = append(channels, l.SyncChannel)
+	}
+	for _, channel := range channels {
+		if _, err := conn.Exec(ctx, "LISTEN "+pgx.Identifier{channel}.Sanitize()); err != nil {
+			return false, fmt.Errorf("LISTEN %s: %w", channel, err)
+		}
 	}
 	if l.Connected != nil {
 		l.Connected()
@@ -102,9 +116,7 @@ func (db *DB) listenOnce(ctx context.Context, l GameListener) (connected bool, e
 		cancel()
 		switch {
 		case err == nil:
-			if notice, ok := ParseGameNotice(n.Payload); ok && l.Notice != nil {
-				l.Notice(notice)
-			}
+			l.deliver(n.Channel, n.Payload)
 		case ctx.Err() != nil:
 			return true, ctx.Err()
 		case errors.Is(err, context.DeadlineExceeded) && !conn.IsClosed():
@@ -120,11 +132,44 @@ func (db *DB) listenOnce(ctx context.Context, l GameListener) (connected bool, e
 	}
 }
 
-// Listen runs the listening connection for a live.Hub until ctx is done.
+// deliver hands one notification to the callback of its channel.
+func (l *GameListener) deliver(channel, payload string) {
+	switch {
+	case channel == GameEventsChannel:
+		if notice, ok := ParseGameNotice(payload); ok && l.Notice != nil {
+			l.Notice(notice)
+		}
+	case channel == GameChangesChannel && l.Changed != nil:
+		l.Changed(payload)
+	case channel == l.SyncChannel && l.Synced != nil:
+		l.Synced(payload)
+	}
+}
+
+// Listen runs the listening connection for a live.Hub until ctx is done. The same connection hears
+// the changes of games' records and the barrier's pings for the record cache, which is trusted
+// only while it is up.
 func (db *DB) Listen(ctx context.Context, l live.Listener) {
-	db.ListenGameEvents(ctx, GameListener{
+	gl := GameListener{
 		Connected: l.Connected,
 		Notice:    func(n GameNotice) { l.Notice(live.Notice{GameID: n.GameID, ClassroomID: n.ClassroomID}) },
 		Failed:    l.Failed,
-	})
+	}
+	if r := db.records; r != nil {
+		gl.Connected = func() {
+			r.listening(true)
+			if l.Connected != nil {
+				l.Connected()
+			}
+		}
+		gl.Failed = func(err error, retryIn time.Duration) {
+			r.listening(false)
+			if l.Failed != nil {
+				l.Failed(err, retryIn)
+			}
+		}
+		gl.Changed, gl.SyncChannel, gl.Synced = r.changed, r.sync.channel, r.sync.arrived
+		defer r.listening(false)
+	}
+	db.ListenGameEvents(ctx, gl)
 }

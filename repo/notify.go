@@ -25,6 +25,10 @@ import (
 // lost (the listener was reconnecting) or coalesced costs latency, never an entry.
 const GameEventsChannel = "game_events"
 
+// GameChangesChannel is where every change of a game's row or seats is announced, with the game's id
+// as the payload, by a trigger (migration 00026), for the instances' record caches (records.go).
+const GameChangesChannel = "game_changes"
+
 // GameNotice is one notification on GameEventsChannel.
 type GameNotice struct {
 	GameID      string

@@ -5,11 +5,14 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 )
 
-// PoolMetrics reports the connection pool's figures to Prometheus.
-func (db *DB) PoolMetrics() prometheus.Collector { return poolCollector{pool: db.Pool} }
+// PoolMetrics reports the connection pool's figures, and the game record cache's, to Prometheus.
+func (db *DB) PoolMetrics() prometheus.Collector { return poolCollector{pool: db.Pool, db: db} }
 
 // poolCollector reads the connection pool's statistics at each scrape.
-type poolCollector struct{ pool *pgxpool.Pool }
+type poolCollector struct {
+	pool *pgxpool.Pool
+	db   *DB
+}
 
 var (
 	poolTotal    = prometheus.NewDesc("db_pool_connections", "Connections in the pool.", nil, nil)
@@ -19,10 +22,17 @@ var (
 	poolAcquires = prometheus.NewDesc("db_pool_acquires_total", "Connections acquired from the pool.", nil, nil)
 	poolWaits    = prometheus.NewDesc("db_pool_empty_acquires_total", "Acquires that had to wait for a connection.", nil, nil)
 	poolWaited   = prometheus.NewDesc("db_pool_acquire_wait_seconds_total", "Time spent acquiring connections.", nil, nil)
+
+	recordHits    = prometheus.NewDesc("db_record_cache_hits_total", "Reads of a game answered from the records kept (after the barrier).", nil, nil)
+	recordMisses  = prometheus.NewDesc("db_record_cache_misses_total", "Reads of a game that read Postgres.", nil, nil)
+	recordGames   = prometheus.NewDesc("db_record_cache_games", "Games whose records are kept.", nil, nil)
+	recordBytes   = prometheus.NewDesc("db_record_cache_bytes", "About the bytes the kept records hold.", nil, nil)
+	recordTrusted = prometheus.NewDesc("db_record_cache_listening", "1 while the listener is connected, so that kept records are used.", nil, nil)
 )
 
 func (p poolCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{poolTotal, poolAcquired, poolIdle, poolMax, poolAcquires, poolWaits, poolWaited} {
+	for _, d := range []*prometheus.Desc{poolTotal, poolAcquired, poolIdle, poolMax, poolAcquires, poolWaits, poolWaited,
+		recordHits, recordMisses, recordGames, recordBytes, recordTrusted} {
 		ch <- d
 	}
 }
@@ -36,4 +46,14 @@ func (p poolCollector) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(poolAcquires, prometheus.CounterValue, float64(st.AcquireCount()))
 	ch <- prometheus.MustNewConstMetric(poolWaits, prometheus.CounterValue, float64(st.EmptyAcquireCount()))
 	ch <- prometheus.MustNewConstMetric(poolWaited, prometheus.CounterValue, st.AcquireDuration().Seconds())
+	rs := p.db.RecordCacheStats()
+	listening := 0.0
+	if rs.Trusted {
+		listening = 1
+	}
+	ch <- prometheus.MustNewConstMetric(recordHits, prometheus.CounterValue, float64(rs.Hits))
+	ch <- prometheus.MustNewConstMetric(recordMisses, prometheus.CounterValue, float64(rs.Misses))
+	ch <- prometheus.MustNewConstMetric(recordGames, prometheus.GaugeValue, float64(rs.Games))
+	ch <- prometheus.MustNewConstMetric(recordBytes, prometheus.GaugeValue, float64(rs.Bytes))
+	ch <- prometheus.MustNewConstMetric(recordTrusted, prometheus.GaugeValue, listening)
 }

@@ -59,21 +59,30 @@ func tryTx(ctx context.Context, on interface {
 // the connection is lost before the batch carrying COMMIT was sent (with the same now, the time of
 // the change); once it was sent, a lost connection leaves the outcome in doubt.
 func (db *DB) inGameTx(ctx context.Context, now time.Time, fn func(*gameTx) error) error {
-	retry, err := tryGameTx(ctx, db.Pool.Acquire, now, fn)
+	retry, err := db.tryGameTx(ctx, db.Pool.Acquire, now, fn)
 	if !retry || ctx.Err() != nil {
 		return err
 	}
-	_, err = tryGameTx(ctx, db.acquireLive, now, fn)
+	_, err = db.tryGameTx(ctx, db.acquireLive, now, fn)
 	return err
 }
 
-func tryGameTx(ctx context.Context, acquire func(context.Context) (*pgxpool.Conn, error), now time.Time, fn func(*gameTx) error) (retry bool, err error) {
+func (db *DB) tryGameTx(ctx context.Context, acquire func(context.Context) (*pgxpool.Conn, error), now time.Time, fn func(*gameTx) error) (retry bool, err error) {
 	conn, err := acquire(ctx)
 	if err != nil {
 		return connectionLost(err), err
 	}
 	defer conn.Release() // a connection left in a transaction is closed, not reused
 	tx := newGameTx(conn.Conn(), now)
+	// The games the transaction locked may have changed: this instance's records of them go at
+	// once, so that its next read of them need not wait for the change to be heard first.
+	defer func() {
+		if db.records != nil {
+			for id := range tx.nextSeq {
+				db.records.changed(id)
+			}
+		}
+	}()
 	if err := fn(tx); err != nil {
 		tx.rollback(ctx)
 		return connectionLost(err), err

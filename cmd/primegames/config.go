@@ -36,7 +36,9 @@ type config struct {
 	DBMaxConns        int32
 	// DBStatementTimeout bounds a statement and an idle transaction of the pool's sessions.
 	DBStatementTimeout time.Duration
-	MigrateOnStart     bool
+	// RecordCacheBytes bounds the game records kept between requests (repo.PoolOptions); -1 keeps none.
+	RecordCacheBytes int
+	MigrateOnStart   bool
 	// Live updates.
 	StreamLimit        int
 	StreamHeartbeat    time.Duration
@@ -87,6 +89,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 		ShutdownGrace:      r.duration("SHUTDOWN_GRACE", 15*time.Second),
 		DBMaxConns:         int32(r.positiveInt("DB_MAX_CONNS", 10)),
 		DBStatementTimeout: r.duration("DB_STATEMENT_TIMEOUT", repo.DefaultStatementTimeout),
+		RecordCacheBytes:   r.recordCache("RECORD_CACHE"),
 		MigrateOnStart:     r.boolean("MIGRATE_ON_START", true),
 
 		StreamLimit:        r.positiveInt("STREAM_LIMIT", 1000),
@@ -325,6 +328,14 @@ func (r *envReader) bytes(name string, def int64) int64 {
 		return def
 	}
 	return n * unit
+}
+
+// recordCache is RECORD_CACHE: a size as bytes reads it, or 0 to keep no records (-1).
+func (r *envReader) recordCache(name string) int {
+	if strings.TrimSpace(r.getenv(name)) == "0" {
+		return -1
+	}
+	return int(r.bytes(name, repo.DefaultRecordCacheBytes))
 }
 
 func newLogger(level slog.Level) *slog.Logger {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"primegames/play"
+	"primegames/repo"
 
 	"context"
 	"io"
@@ -23,7 +24,7 @@ func TestConfigDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	if cfg.ListenAddr != ":8080" || cfg.BodyLimitBytes != 64<<10 || cfg.ShutdownGrace != 15*time.Second ||
-		cfg.LogLevel != slog.LevelInfo || !cfg.MigrateOnStart || cfg.DBMaxConns != 10 || cfg.DatabaseURL != "" ||
+		cfg.LogLevel != slog.LevelInfo || !cfg.MigrateOnStart || cfg.DBMaxConns != 10 || cfg.RecordCacheBytes != repo.DefaultRecordCacheBytes || cfg.DatabaseURL != "" ||
 		cfg.StreamLimit != 1000 || cfg.StreamHeartbeat != 15*time.Second || cfg.StreamWriteTimeout != 10*time.Second ||
 		cfg.RateLimit != 50 || cfg.RateBurst != 100 || cfg.StreamsPerClient != 20 || cfg.TrustedProxies != nil || cfg.CORSOrigins != nil || cfg.AdminAddr != "" ||
 		cfg.LobbyTTL != 24*time.Hour || cfg.IdleGameTTL != 720*time.Hour || cfg.Quotas != play.DefaultQuotas ||
@@ -37,7 +38,7 @@ func TestConfigParsesEveryVariable(t *testing.T) {
 		"LISTEN_ADDR": "127.0.0.1:9000", "DATABASE_URL": "postgres://x", "LOG_LEVEL": "debug",
 		"BODY_LIMIT": "1M", "READ_TIMEOUT": "3s", "WRITE_TIMEOUT": "4s", "IDLE_TIMEOUT": "5s",
 		"SHUTDOWN_GRACE": "6s", "DB_MAX_CONNS": "7", "DB_STATEMENT_TIMEOUT": "45s", "MIGRATE_ON_START": "false",
-		"STREAM_LIMIT": "8", "STREAM_HEARTBEAT": "9s", "STREAM_WRITE_TIMEOUT": "10s", "ADMIN_TOKEN": "secret",
+		"RECORD_CACHE": "2M", "STREAM_LIMIT": "8", "STREAM_HEARTBEAT": "9s", "STREAM_WRITE_TIMEOUT": "10s", "ADMIN_TOKEN": "secret",
 		"RENDER_LIMIT": "3", "RENDER_QUEUE": "0",
 		"RATE_LIMIT": "2.5", "RATE_BURST": "11", "STREAM_LIMIT_PER_CLIENT": "12", "TRUSTED_PROXIES": "10.0.0.0/8, 192.0.2.7,2001:db8::/32",
 		"CORS_ORIGINS": "https://Dash.Example.org, http://localhost:5173", "ADMIN_ADDR": "127.0.0.1:6060",
@@ -52,7 +53,7 @@ func TestConfigParsesEveryVariable(t *testing.T) {
 	want := config{ListenAddr: "127.0.0.1:9000", DatabaseURL: "postgres://x", LogLevel: slog.LevelDebug,
 		BodyLimitBytes: 1 << 20, ReadTimeout: 3 * time.Second, WriteTimeout: 4 * time.Second,
 		IdleTimeout: 5 * time.Second, ShutdownGrace: 6 * time.Second, DBMaxConns: 7, DBStatementTimeout: 45 * time.Second, MigrateOnStart: false,
-		StreamLimit: 8, StreamHeartbeat: 9 * time.Second, StreamWriteTimeout: 10 * time.Second, AdminToken: "secret",
+		RecordCacheBytes: 2 << 20, StreamLimit: 8, StreamHeartbeat: 9 * time.Second, StreamWriteTimeout: 10 * time.Second, AdminToken: "secret",
 		RenderLimit: 3, RenderQueue: -1,
 		RateLimit: 2.5, RateBurst: 11, StreamsPerClient: 12, TrustedProxies: []*net.IPNet{
 			{IP: net.IPv4(10, 0, 0, 0).To4(), Mask: net.CIDRMask(8, 32)},
@@ -70,12 +71,15 @@ func TestConfigParsesEveryVariable(t *testing.T) {
 }
 
 func TestZeroDisablesPerClientLimits(t *testing.T) {
-	cfg, err := loadConfig(envOf(map[string]string{"RATE_LIMIT": "0", "STREAM_LIMIT_PER_CLIENT": "0"}))
+	cfg, err := loadConfig(envOf(map[string]string{"RATE_LIMIT": "0", "STREAM_LIMIT_PER_CLIENT": "0", "RECORD_CACHE": "0"}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if cfg.RateLimit != 0 || cfg.StreamsPerClient != 0 {
 		t.Errorf("RATE_LIMIT=0, STREAM_LIMIT_PER_CLIENT=0 gave %v and %d", cfg.RateLimit, cfg.StreamsPerClient)
+	}
+	if cfg.RecordCacheBytes != -1 {
+		t.Errorf("RECORD_CACHE=0 gave %d, want -1 (none kept)", cfg.RecordCacheBytes)
 	}
 }
 
@@ -84,7 +88,7 @@ func TestBadConfigFailsInOneClearLine(t *testing.T) {
 		"SHUTDOWN_GRACE": "soon", "BODY_LIMIT": "huge", "LOG_LEVEL": "loud",
 		"DB_MAX_CONNS": "-1", "MIGRATE_ON_START": "maybe", "READ_TIMEOUT": "-3s",
 		"RATE_LIMIT": "-1", "RATE_BURST": "0", "STREAM_LIMIT_PER_CLIENT": "lots", "TRUSTED_PROXIES": "10.0.0.0/8,proxy.local",
-		"DB_POOLER": "session",
+		"DB_POOLER": "session", "RECORD_CACHE": "lots",
 	} {
 		err := run(context.Background(), []string{"serve"}, envOf(map[string]string{name: value}), io.Discard)
 		if err == nil {

@@ -261,7 +261,7 @@ func migrate(ctx context.Context, cfg config, command string, out io.Writer) err
 func openDB(ctx context.Context, cfg config) (*repo.DB, error) {
 	db, err := repo.Open(ctx, cfg.DatabaseURL, repo.PoolOptions{
 		MaxConns: cfg.DBMaxConns, TransactionPooler: cfg.TransactionPooler, DirectURL: cfg.DatabaseDirectURL,
-		ReplicaURL: cfg.DatabaseReplicaURL, StatementTimeout: cfg.DBStatementTimeout,
+		ReplicaURL: cfg.DatabaseReplicaURL, StatementTimeout: cfg.DBStatementTimeout, RecordCacheBytes: cfg.RecordCacheBytes,
 	})
 	if err != nil {
 		return nil, err

@@ -1,0 +1,212 @@
+package repo
+
+import (
+	"container/list"
+	"context"
+	"errors"
+	"hash/maphash"
+	"slices"
+	"sync"
+	"time"
+
+	"primegames/play"
+)
+
+// DefaultRecordCacheBytes bounds the game records an instance keeps between requests (about the
+// snapshots' and seats' bytes): a record is 1 to 6 KB, so this keeps the last several thousand
+// games read.
+const DefaultRecordCacheBytes = 16 << 20
+
+// recordStripes is how many generation counters the cache keeps (one per stripe of game ids).
+const recordStripes = 4096
+
+// records keeps game records between requests, coherent with Postgres: a read answers from it only
+// after the barrier (barrier.go) has shown that every change committed before the read began has
+// been heard, and every change of a game or its seats is heard (migration 00026's trigger
+// announces it on game_changes, in commit order) and drops the game. So a read never answers older
+// than what Postgres held when the read arrived, whichever instance made the change, and a client
+// that has just written reads its write on any instance.
+//
+// The records are trusted only while the listening connection is up: it is what hears the changes.
+// While it is down, and from each (re)connection on, nothing kept before is used.
+type records struct {
+	limit int
+	seed  maphash.Seed
+	sync  *barrier
+
+	mu      sync.Mutex
+	trusted bool
+	// epoch counts the times the listener connected or was lost; a read that began in another epoch
+	// keeps nothing.
+	epoch uint64
+	// stripes count the changes heard of the games in each stripe; a read keeps what it read only
+	// when no change of its stripe was heard while it read.
+	stripes [recordStripes]uint64
+	size    int
+	byID    map[string]*list.Element // of *keptRecord
+	recency *list.List               // most recently used first
+
+	hits, misses uint64
+}
+
+type keptRecord struct {
+	id   string
+	rec  *play.GameRecord
+	size int
+}
+
+func newRecords(limit int, sync *barrier) *records {
+	return &records{limit: limit, seed: maphash.MakeSeed(), sync: sync, byID: map[string]*list.Element{}, recency: list.New()}
+}
+
+// errNotListening is the barrier's answer while the listener is down.
+var errNotListening = errors.New("the listener is not connected")
+
+// read answers id from the records when it can, else with load, whose record it keeps.
+func (r *records) read(ctx context.Context, id string, load func() (*play.GameRecord, error)) (*play.GameRecord, error) {
+	r.mu.Lock()
+	_, kept := r.byID[id]
+	kept = kept && r.trusted
+	r.mu.Unlock()
+	if kept {
+		err := r.sync.wait(ctx)
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if err == nil {
+			r.mu.Lock()
+			e, ok := r.byID[id]
+			if ok && r.trusted {
+				r.recency.MoveToFront(e)
+				r.hits++
+				rec := copyRecord(e.Value.(*keptRecord).rec)
+				r.mu.Unlock()
+				return rec, nil
+			}
+			r.mu.Unlock()
+		}
+	}
+	r.mu.Lock()
+	epoch, stripe := r.epoch, r.stripeOf(id)
+	gen := r.stripes[stripe]
+	r.misses++
+	r.mu.Unlock()
+	rec, err := load()
+	if err != nil {
+		return nil, err
+	}
+	r.keep(id, rec, epoch, stripe, gen)
+	return rec, nil
+}
+
+// keep keeps rec, read when the epoch and its stripe's generation were those given, unless a
+// change of its stripe was heard since, or the listener connected or was lost.
+func (r *records) keep(id string, rec *play.GameRecord, epoch uint64, stripe int, gen uint64) {
+	size := recordSize(rec)
+	if size > r.limit/4 {
+		return
+	}
+	kept := copyRecord(rec)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.trusted || r.epoch != epoch || r.stripes[stripe] != gen {
+		return
+	}
+	if e, ok := r.byID[id]; ok {
+		old := e.Value.(*keptRecord)
+		r.size += size - old.size
+		old.rec, old.size = kept, size
+		r.recency.MoveToFront(e)
+	} else {
+		r.byID[id] = r.recency.PushFront(&keptRecord{id: id, rec: kept, size: size})
+		r.size += size
+	}
+	for r.size > r.limit {
+		last := r.recency.Back()
+		old := last.Value.(*keptRecord)
+		r.recency.Remove(last)
+		delete(r.byID, old.id)
+		r.size -= old.size
+	}
+}
+
+// changed drops a game whose record changed (the listener heard it announced).
+func (r *records) changed(id string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.stripes[r.stripeOf(id)]++
+	if e, ok := r.byID[id]; ok {
+		r.size -= e.Value.(*keptRecord).size
+		r.recency.Remove(e)
+		delete(r.byID, id)
+	}
+}
+
+// listening is told when the listener connects (true) and when it is lost (false): either way
+// what was kept may have missed changes, so all of it goes.
+func (r *records) listening(up bool) {
+	r.mu.Lock()
+	r.trusted = up
+	r.epoch++
+	r.byID = map[string]*list.Element{}
+	r.recency.Init()
+	r.size = 0
+	r.mu.Unlock()
+	r.sync.listening(up)
+}
+
+func (r *records) stripeOf(id string) int {
+	return int(maphash.String(r.seed, id) % recordStripes)
+}
+
+// RecordCacheStats are the game record cache's figures.
+type RecordCacheStats struct {
+	Hits, Misses, Games, Bytes int64
+	// Trusted is whether the listener is connected, so that the records are used.
+	Trusted bool
+}
+
+func (r *records) stats() RecordCacheStats {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return RecordCacheStats{Hits: int64(r.hits), Misses: int64(r.misses), Games: int64(len(r.byID)), Bytes: int64(r.size), Trusted: r.trusted}
+}
+
+// recordSize is about what a kept record holds.
+func recordSize(g *play.GameRecord) int {
+	n := 512 + len(g.Snapshot) + len(g.Options) + len(g.Tally) + len(g.CreatorHash)
+	for _, s := range g.Seats {
+		n += 128 + len(s.Name) + len(s.TokenHash)
+	}
+	return n
+}
+
+// copyRecord is a copy of g whose seats, winners and times a caller may change without changing
+// the kept record, which many requests read at once. The JSON and hash bytes are shared: nothing
+// writes into a record's bytes.
+func copyRecord(g *play.GameRecord) *play.GameRecord {
+	c := *g
+	c.Winners = slices.Clone(g.Winners)
+	c.Seats = slices.Clone(g.Seats)
+	for i := range c.Seats {
+		c.Seats[i].StudentID = clonePtr(g.Seats[i].StudentID)
+	}
+	c.FinishedAt = clonePtr(g.FinishedAt)
+	c.ClassroomID = clonePtr(g.ClassroomID)
+	c.RematchID = clonePtr(g.RematchID)
+	c.BotDueAt = clonePtr(g.BotDueAt)
+	c.TurnDeadline = clonePtr(g.TurnDeadline)
+	return &c
+}
+
+func clonePtr[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
+}
+
+// pingTimeout is how long the barrier waits for its ping to come back before it gives up on the
+// round (the readers then read Postgres).
+const pingTimeout = time.Second

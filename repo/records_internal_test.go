@@ -1,0 +1,173 @@
+package repo
+
+import (
+	"context"
+	"errors"
+	"runtime"
+	"testing"
+
+	"primegames/play"
+)
+
+// pings is a barrier's Postgres as a test plays it: it keeps the pings sent, to be let back with
+// arrive, and fails them while fail is set.
+type pings struct {
+	sent chan string
+	fail error
+}
+
+func newTestBarrier() (*barrier, *pings) {
+	p := &pings{sent: make(chan string, 16)}
+	b := newBarrier(func(_ context.Context, _, payload string) error {
+		if p.fail != nil {
+			return p.fail
+		}
+		p.sent <- payload
+		return nil
+	})
+	b.listening(true)
+	return b, p
+}
+
+func waitIn(b *barrier) <-chan error {
+	done := make(chan error, 1)
+	go func() { done <- b.wait(context.Background()) }()
+	return done
+}
+
+// A reader is let go by a ping sent after it asked, never by one already out.
+func TestBarrierLetsAReaderGoOnlyWithAPingSentAfterItAsked(t *testing.T) {
+	b, p := newTestBarrier()
+	first := waitIn(b)
+	ping1 := <-p.sent
+	second := waitIn(b) // asks while ping 1 is out
+	// The second reader joins the next round before ping 1 comes back: wait until it has.
+	for {
+		b.mu.Lock()
+		joined := b.pending != nil
+		b.mu.Unlock()
+		if joined {
+			break
+		}
+		runtime.Gosched()
+	}
+	b.arrived(ping1)
+	if err := <-first; err != nil {
+		t.Fatalf("first reader: %v", err)
+	}
+	ping2 := <-p.sent // sent as soon as ping 1 came back, for the second reader
+	if ping2 == ping1 {
+		t.Fatalf("the second reader's ping is the first's (%s)", ping1)
+	}
+	select {
+	case err := <-second:
+		t.Fatalf("the second reader was let go (%v) before its own ping came back", err)
+	default:
+	}
+	b.arrived(ping1) // late again: ignored
+	b.arrived(ping2)
+	if err := <-second; err != nil {
+		t.Fatalf("second reader: %v", err)
+	}
+}
+
+// While the listener is down, or when a ping cannot be sent, the reader hears it at once and reads
+// Postgres instead.
+func TestBarrierFailsWhenItCannotKnow(t *testing.T) {
+	b, p := newTestBarrier()
+	waiting := waitIn(b)
+	<-p.sent
+	b.listening(false)
+	if err := <-waiting; !errors.Is(err, errNotListening) {
+		t.Fatalf("a reader waiting when the listener was lost got %v", err)
+	}
+	if err := b.wait(context.Background()); !errors.Is(err, errNotListening) {
+		t.Fatalf("with the listener down: %v", err)
+	}
+	b.listening(true)
+	p.fail = errors.New("connection refused")
+	if err := b.wait(context.Background()); err == nil || err.Error() != "connection refused" {
+		t.Fatalf("a ping that could not be sent: %v", err)
+	}
+}
+
+// A record read while a change of its game was heard, or across a reconnection of the listener,
+// is not kept: it may be older than the change.
+func TestARecordReadAcrossAChangeIsNotKept(t *testing.T) {
+	b, p := newTestBarrier()
+	go func() {
+		for ping := range p.sent {
+			b.arrived(ping)
+		}
+	}()
+	defer close(p.sent)
+	r := newRecords(1<<20, b)
+	r.listening(true)
+	ctx := context.Background()
+	loads := 0
+	read := func(during func()) *play.GameRecord {
+		t.Helper()
+		rec, err := r.read(ctx, "g1", func() (*play.GameRecord, error) {
+			loads++
+			if during != nil {
+				during()
+			}
+			return &play.GameRecord{ID: "g1", Version: int64(loads)}, nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rec
+	}
+	read(func() { r.changed("g1") })
+	read(nil)
+	if loads != 2 {
+		t.Fatalf("a record read while its game changed was kept: %d loads", loads)
+	}
+	read(nil) // kept by the read before
+	if loads != 2 {
+		t.Fatalf("a record read with no change heard was not kept: %d loads", loads)
+	}
+	r.changed("g1")
+	read(func() { r.listening(false); r.listening(true) })
+	read(nil)
+	if loads != 4 {
+		t.Fatalf("a record read across a reconnection was kept: %d loads", loads)
+	}
+	if got := read(nil); got.Version != 4 {
+		t.Fatalf("kept version %d, want the last read, 4", got.Version)
+	}
+	got := read(nil)
+	got.Seats = append(got.Seats, play.Seat{Name: "Eve"})
+	if again := read(nil); len(again.Seats) != 0 {
+		t.Fatal("a change to a record given out changed the kept one")
+	}
+}
+
+// The records stay within their bytes, the least recently used going first.
+func TestRecordsStayWithinTheirBytes(t *testing.T) {
+	b, p := newTestBarrier()
+	go func() {
+		for ping := range p.sent {
+			b.arrived(ping)
+		}
+	}()
+	defer close(p.sent)
+	r := newRecords(4*recordSize(&play.GameRecord{}), b)
+	r.listening(true)
+	for _, id := range []string{"a", "b", "c", "d", "a", "e"} {
+		if _, err := r.read(context.Background(), id, func() (*play.GameRecord, error) { return &play.GameRecord{ID: id}, nil }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st := r.stats()
+	if st.Games != 4 || st.Bytes > int64(r.limit) {
+		t.Fatalf("%+v within %d bytes", st, r.limit)
+	}
+	if _, kept := r.byID["b"]; kept {
+		t.Fatal("b, the least recently used, is still kept")
+	}
+	if _, kept := r.byID["a"]; !kept {
+		t.Fatal("a, read again, was dropped")
+	}
+}
