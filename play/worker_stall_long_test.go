@@ -54,12 +54,15 @@ func TestLongWorkerGivesUpOnASilentConnectionAndLogsTheStallOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	moves := make(chan struct{}, 1000)
+	lastVersion := created.Game.Version // read and written on the listener's goroutine only
 	listenCtx, stopListening := context.WithCancel(ctx)
 	connected := make(chan struct{}, 1)
 	go direct.ListenGameEvents(listenCtx, repo.GameListener{
 		Connected: func() { connected <- struct{}{} },
 		Notice: func(n repo.GameNotice) {
-			if n.GameID == created.Game.ID {
+			// Every change of the game is announced; a move is a change to a new version.
+			if n.GameID == created.Game.ID && n.Version > lastVersion {
+				lastVersion = n.Version
 				moves <- struct{}{}
 			}
 		},

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
-	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -311,10 +310,7 @@ func (t *gameTx) AppendEntry(ctx context.Context, gameID string, e *play.Entry) 
 	if _, ok := t.nextSeq[gameID]; ok {
 		t.nextSeq[gameID] = e.Seq + 1
 	}
-	if err := t.queueOutbox(ctx, gameID, e.Seq); err != nil {
-		return err
-	}
-	return t.queue(ctx, notifySQL, GameEventsChannel, gameID, strconv.FormatInt(e.Seq, 10))
+	return t.queueOutbox(ctx, gameID, e.Seq)
 }
 
 func (t *gameTx) SaveState(ctx context.Context, g *play.GameRecord, c play.StateChange) error {
@@ -369,10 +365,7 @@ func (t *gameTx) LinkRematch(ctx context.Context, gameID, rematchID string) erro
 	err := t.one(ctx, `WITH linked AS (UPDATE games SET rematch_id = $2, version = version + 1, `+keepTally+`, `+touched("$3")+`
 			WHERE id = $1 AND rematch_id IS NULL RETURNING 1)
 		SELECT EXISTS (SELECT FROM linked)`, []any{gameID, rematchID, t.now}, func(r pgx.Row) error { return r.Scan(&linked) })
-	if err != nil || !linked {
-		return err
-	}
-	return t.queue(ctx, notifySQL, GameEventsChannel, gameID, "rematch")
+	return err
 }
 
 func (t *gameTx) BumpVersion(ctx context.Context, g *play.GameRecord) error {
@@ -427,10 +420,7 @@ func (t *gameTx) AbortGame(ctx context.Context, g *play.GameRecord, reason play.
 	g.Status, g.EndReason, g.FinishedAt, g.UpdatedAt = play.StatusAborted, reason, &now, now
 	g.BotDueAt, g.TurnDeadline = nil, nil
 	g.Version++
-	if err := t.queueOutbox(ctx, g.ID, -1); err != nil {
-		return err
-	}
-	return t.queue(ctx, notifySQL, GameEventsChannel, g.ID, "end")
+	return t.queueOutbox(ctx, g.ID, -1)
 }
 
 func (t *gameTx) SetStudentToken(ctx context.Context, classroomID, studentID string, hash []byte) (*play.StudentRecord, error) {

@@ -29,8 +29,6 @@ type GameListener struct {
 	// Failed is called when the connection could not be made or broke, with the time until the next
 	// attempt.
 	Failed func(err error, retryIn time.Duration)
-	// Changed, when set, is called with the id of each game whose record changed (GameChangesChannel).
-	Changed func(gameID string)
 	// SyncChannel, when set, is listened on too, and Synced called with each payload heard on it.
 	SyncChannel string
 	Synced      func(payload string)
@@ -96,9 +94,6 @@ func (db *DB) listenOnce(ctx context.Context, l GameListener) (connected bool, e
 		_ = conn.Close(closeCtx)
 	}()
 	channels := []string{GameEventsChannel}
-	if l.Changed != nil {
-		channels = append(channels, GameChangesChannel)
-	}
 	if l.SyncChannel != "" {
 		channels = append(channels, l.SyncChannel)
 	}
@@ -139,8 +134,6 @@ func (l *GameListener) deliver(channel, payload string) {
 		if notice, ok := ParseGameNotice(payload); ok && l.Notice != nil {
 			l.Notice(notice)
 		}
-	case channel == GameChangesChannel && l.Changed != nil:
-		l.Changed(payload)
 	case channel == l.SyncChannel && l.Synced != nil:
 		l.Synced(payload)
 	}
@@ -168,7 +161,11 @@ func (db *DB) Listen(ctx context.Context, l live.Listener) {
 				l.Failed(err, retryIn)
 			}
 		}
-		gl.Changed, gl.SyncChannel, gl.Synced = r.changed, r.sync.channel, r.sync.arrived
+		gl.Notice = func(n GameNotice) {
+			r.changed(n.GameID)
+			l.Notice(live.Notice{GameID: n.GameID, ClassroomID: n.ClassroomID})
+		}
+		gl.SyncChannel, gl.Synced = r.sync.channel, r.sync.arrived
 		defer r.listening(false)
 	}
 	db.ListenGameEvents(ctx, gl)

@@ -12,29 +12,22 @@ import (
 	"primegames/play"
 )
 
-// GameEventsChannel is the Postgres notification channel that announces changes to games' histories,
-// so that every server instance can wake the live streams of the game.
+// GameEventsChannel is the Postgres notification channel that announces every change of a game or
+// its seats, so that every server instance can wake the live streams of the game and drop its kept
+// record of it (records.go).
 //
-// The payload is "<game id>:<seq>" once history entry seq has been appended (the start, seq 0,
-// included), "<game id>:end" when a game ends without a new entry (it is aborted), and
-// "<game id>:rematch" when a finished game is linked to its rematch (so that a seat token's stream
-// of the finished game learns of the new one); for a game of a classroom, ":<classroom id>"
-// follows, so that the classroom's streams wake too. Notifications
-// are sent inside the transaction that makes the change, so Postgres delivers them on commit only,
-// in commit order. They are hints: a listener reads the history itself, so a notification that is
-// lost (the listener was reconnecting) or coalesced costs latency, never an entry.
+// The payload is "<game id>:<version>", followed by ":<classroom id>" for a game of a classroom, so
+// that the classroom's streams wake too. A trigger sends it (migration 00026) inside the transaction
+// that makes the change, so Postgres delivers it on commit only, in commit order. For the streams
+// they are hints: a stream reads the history itself, so a notification that is lost (the listener
+// was reconnecting) or coalesced costs latency, never an entry; the kept records are used only while
+// the listener is connected.
 const GameEventsChannel = "game_events"
-
-// GameChangesChannel is where every change of a game's row or seats is announced, with the game's id
-// as the payload, by a trigger (migration 00026), for the instances' record caches (records.go).
-const GameChangesChannel = "game_changes"
 
 // GameNotice is one notification on GameEventsChannel.
 type GameNotice struct {
 	GameID      string
-	Seq         int64  // the appended entry; -1 for End and Rematch
-	End         bool   // the game ended without a new entry
-	Rematch     bool   // the finished game was linked to its rematch
+	Version     int64  // the game's version after the change
 	ClassroomID string // "" for a game outside classrooms
 }
 
@@ -44,23 +37,13 @@ func ParseGameNotice(payload string) (GameNotice, bool) {
 	if !ok || id == "" {
 		return GameNotice{}, false
 	}
-	what, classroom, _ := strings.Cut(rest, ":")
-	switch what {
-	case "end":
-		return GameNotice{GameID: id, Seq: -1, End: true, ClassroomID: classroom}, true
-	case "rematch":
-		return GameNotice{GameID: id, Seq: -1, Rematch: true, ClassroomID: classroom}, true
-	}
-	seq, err := strconv.ParseInt(what, 10, 64)
-	if err != nil || seq < 0 {
+	version, classroom, _ := strings.Cut(rest, ":")
+	v, err := strconv.ParseInt(version, 10, 64)
+	if err != nil || v < 0 {
 		return GameNotice{}, false
 	}
-	return GameNotice{GameID: id, Seq: seq, ClassroomID: classroom}, true
+	return GameNotice{GameID: id, Version: v, ClassroomID: classroom}, true
 }
-
-// notifySQL sends "<game id>:<what>", followed by ":<classroom id>" for a classroom's game.
-const notifySQL = `SELECT pg_notify($1, $2::text || ':' || $3::text ||
-	coalesce(':' || (SELECT classroom_id::text FROM games WHERE id = $2::text::uuid), ''))`
 
 // Progress reads the game and up to limit history entries with seq > after, in one read-only
 // repeatable-read transaction, so the game's status and version match the entries.

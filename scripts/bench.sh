@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Measures the server against pgbench on the same machine and Postgres, in one run: interleaved
-# rounds of pgbench tpcb-like, loadgen's lean loop, pgbench select-only and loadgen's GET mode, all
-# with the same number of clients for the same duration; then prints each round, the medians and the
+# rounds of pgbench tpcb-like, loadgen's lean loop, pgbench select-only, loadgen's GET mode and its
+# legal-actions mode, all with the same number of clients for the same duration; then prints each
+# round, the medians and the
 # ratios (accepted actions/s ÷ tpcb-like TPS, GET requests/s ÷ select-only TPS), the POST p99 beside
-# pgbench's own tpcb-like p99, the server's CPU time per action and per GET, its peak RSS, and the
+# pgbench's own tpcb-like p99, the server's CPU time per action and per GET, its CPU per unit (per
+# POST of an action, per GET of a game, per GET of legal actions), its peak RSS, and the
 # CPU time of Postgres's backends per tpcb-like transaction, action, select-only transaction and GET
 # (read from /proc, so only for a Postgres on this machine).
 # See docs/performance.md.
@@ -23,9 +25,12 @@
 #   INCLUDE=1       0: the lean loop always sends GET …/legal-actions (loadgen -include=false)
 #   GZIP=0          1: loadgen asks for gzip-compressed responses, as Go's HTTP client does by
 #                   default (loadgen -gzip); pgbench compresses nothing
+#   SERVER=""       a server binary to measure instead of this checkout's (such as an earlier build,
+#                   to compare before and after in the same conditions)
 #   PROFILE=0       1: after the rounds, one more lean loop with a CPU profile of the server taken
 #                   through ADMIN_ADDR, then `go tool pprof -top` of it (the profile is kept in
 #                   PROFILE_OUT, default ./bench-cpu.pprof)
+#   PROFILE_MODE=lean  the loadgen run profiled: lean, get or legal
 set -euo pipefail
 
 ROUNDS=${ROUNDS:-3}
@@ -37,6 +42,7 @@ PROFILE=${PROFILE:-0}
 INCLUDE=${INCLUDE:-1}
 GZIP=${GZIP:-0}
 PROFILE_OUT=${PROFILE_OUT:-$PWD/bench-cpu.pprof}
+PROFILE_MODE=${PROFILE_MODE:-lean}
 [ "$DURATION" -ge 4 ] || { echo "bench: DURATION must be at least 4 seconds" >&2; exit 2; }
 export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres}
 
@@ -64,7 +70,11 @@ log() { echo "bench: $*" >&2; }
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
 log "building the server and loadgen"
-go build -o "$work/primegames" ./cmd/primegames
+if [ -n "${SERVER:-}" ]; then
+	cp "$SERVER" "$work/primegames"
+else
+	go build -o "$work/primegames" ./cmd/primegames
+fi
 go build -o "$work/loadgen" ./tools/loadgen
 
 log "creating databases $app_db and $pgbench_db"
@@ -157,6 +167,7 @@ loadgen_result() {
 field() { tr ' ' '\n' <<<"$1" | awk -F= -v k="$2" '$1 == k { print $2 }'; }
 
 rows=()
+unit_rows=()
 loadgen_rows=()
 backend_rows=()
 for round in $(seq "$ROUNDS"); do
@@ -168,11 +179,21 @@ for round in $(seq "$ROUNDS"); do
 	read -r select_only _ select_backends select_window < <(pgbench_tps -S)
 	log "round $round of $ROUNDS: loadgen GET mode"
 	gets=$(loadgen_result get)
-	errors=$(($(field "$lean" errors) + $(field "$gets" errors)))
+	log "round $round of $ROUNDS: loadgen legal-actions mode"
+	legal=$(loadgen_result legal)
+	errors=$(($(field "$lean" errors) + $(field "$gets" errors) + $(field "$legal" errors)))
 	if [ "$errors" -ne 0 ]; then
 		log "round $round: loadgen saw $errors failed requests:"
-		cat "$work/loadgen-lean.log" "$work/loadgen-get.log" >&2
+		cat "$work/loadgen-lean.log" "$work/loadgen-get.log" "$work/loadgen-legal.log" >&2
 	fi
+	# The server's CPU per unit, in µs: per GET of legal actions (the legal-actions run), and per POST
+	# of an action (the lean loop's CPU less its GETs of legal actions and of games, at the costs the
+	# legal-actions and GET runs measured, per accepted action).
+	cpu_per_legal=$(awk -v s="$(field "$legal" server_cpu_s)" -v n="$(field "$legal" requests)" 'BEGIN { print n ? s * 1e6 / n : 0 }')
+	unit_rows+=("$(awk -v s="$(field "$lean" server_cpu_s)" -v n="$(field "$lean" actions)" -v legal="$(field "$lean" legal_gets)" \
+		-v games="$(field "$lean" game_gets)" -v lc="$cpu_per_legal" \
+		-v gc="$(awk -v s="$(field "$gets" server_cpu_s)" -v n="$(field "$gets" requests)" 'BEGIN { print n ? s * 1e6 / n : 0 }')" \
+		'BEGIN { post = n ? (s * 1e6 - legal * lc - games * gc) / n : 0; print post, gc, lc, n ? legal / n : 0 }')")
 	# The server's CPU per accepted action (its GETs of legal actions included) and per GET, in µs.
 	cpu_per_action=$(awk -v s="$(field "$lean" server_cpu_s)" -v n="$(field "$lean" actions)" 'BEGIN { print n ? s * 1e6 / n : 0 }')
 	cpu_per_get=$(awk -v s="$(field "$gets" server_cpu_s)" -v n="$(field "$gets" requests)" 'BEGIN { print n ? s * 1e6 / n : 0 }')
@@ -226,6 +247,13 @@ function row(name, i) {
 printf '%s\n' "${loadgen_rows[@]}" | sort -n -k1,1 | awk '{ a[NR] = $1 } END { printf "loadgen CPU (user + system), medians: %.0f µs per action, ", a[int((NR + 1) / 2)] }'
 printf '%s\n' "${loadgen_rows[@]}" | sort -n -k2,2 | awk '{ g[NR] = $2 } END { printf "%.0f µs per GET\n", g[int((NR + 1) / 2)] }'
 
+printf '%s\n' "${unit_rows[@]}" | awk "$median_awk"'
+{ for (c = 1; c <= 4; c++) cell[NR, c] = $c }
+END {
+	printf "server CPU per unit, medians: %.0f µs per POST of an action (the lean loop less its %.2f GETs of legal actions per action), %.0f µs per GET of a game, %.0f µs per GET of legal actions\n",
+		median(1), median(4), median(2), median(3)
+}'
+
 # Postgres's share: the CPU of the client backends (the database's own work, without pgbench's or
 # the server's), per unit of each run, medians.
 printf '%s\n' "${backend_rows[@]}" | awk "$median_awk"'
@@ -237,13 +265,13 @@ END {
 
 if [ "$PROFILE" = 1 ]; then
 	seconds=$((DURATION > 4 ? DURATION - 2 : DURATION))
-	log "profiling the server for ${seconds}s during one more lean loop (not in the table)"
+	log "profiling the server for ${seconds}s during one more $PROFILE_MODE run (not in the table)"
 	curl -fs -o "$PROFILE_OUT" "http://127.0.0.1:$admin_port/debug/pprof/profile?seconds=$seconds" &
 	profile_pid=$!
-	loadgen_result lean >/dev/null
+	loadgen_result "$PROFILE_MODE" >/dev/null
 	wait "$profile_pid"
 	echo
-	echo "CPU profile of the server during the lean loop ($PROFILE_OUT), by own time:"
+	echo "CPU profile of the server during the $PROFILE_MODE run ($PROFILE_OUT), by own time:"
 	go tool pprof -top -nodecount=25 "$work/primegames" "$PROFILE_OUT" 2>/dev/null | sed -n '1,35p'
 	echo
 	echo "by cumulative time:"

@@ -44,9 +44,9 @@ func runLean(ctx context.Context, httpClient *http.Client, base, kind string, cl
 	fmt.Println()
 	total.report(os.Stdout, wall)
 	post := total.latencies[kindAction]
-	fmt.Printf("\nRESULT mode=lean clients=%d seconds=%.1f actions=%d actions_per_s=%.1f post_p50_ms=%.2f post_p99_ms=%.2f errors=%d\n",
+	fmt.Printf("\nRESULT mode=lean clients=%d seconds=%.1f actions=%d actions_per_s=%.1f post_p50_ms=%.2f post_p99_ms=%.2f legal_gets=%d game_gets=%d errors=%d\n",
 		clients, wall.Seconds(), total.actionsPosted, float64(total.actionsPosted)/wall.Seconds(),
-		ms(percentileOf(post, 50)), ms(percentileOf(post, 99)), total.errorCount())
+		ms(percentileOf(post, 50)), ms(percentileOf(post, 99)), len(total.latencies[kindLegal]), len(total.latencies[kindGame]), total.errorCount())
 }
 
 // leanGame creates a game and plays it with the lean loop until it ends, ctx ends, or it fails too
@@ -123,10 +123,15 @@ func (c *client) leanGame(ctx context.Context, game string, rng *rand.Rand, incl
 	}
 }
 
-// runGets creates one game per client, then has every client read its game with a seat's token
-// (GET /v1/games/{id}, that player's view) as fast as it can until d is over.
-func runGets(ctx context.Context, httpClient *http.Client, base, kind string, clients int, d time.Duration, seed uint64) {
-	fmt.Printf("loadgen: GET /v1/games/{id} (%s) against %s, %d clients, %s\n", kind, base, clients, d)
+// runGets creates one game per client, then has every client read its game with the token of the
+// seat to act (GET /v1/games/{id}, that player's view; with legal, GET …/legal-actions, what that
+// seat may do) as fast as it can until d is over.
+func runGets(ctx context.Context, httpClient *http.Client, base, kind string, clients int, d time.Duration, seed uint64, legal bool) {
+	what, mode, kindRead := "/v1/games/{id}", "get", kindGame
+	if legal {
+		what, mode, kindRead = "/v1/games/{id}/legal-actions", "legal", kindLegal
+	}
+	fmt.Printf("loadgen: GET %s (%s) against %s, %d clients, %s\n", what, kind, base, clients, d)
 	setup := &client{http: httpClient, base: base, st: newStats()}
 	type target struct{ id, token string }
 	targets := make([]target, clients)
@@ -136,19 +141,26 @@ func runGets(ctx context.Context, httpClient *http.Client, base, kind string, cl
 			setup.st.report(os.Stdout, time.Second)
 			os.Exit(1)
 		}
-		targets[n] = target{created.Game.ID, created.tokens()[0]}
+		seat := 0
+		if created.Game.Turn != nil && len(created.Game.Turn.ToAct) > 0 {
+			seat = created.Game.Turn.ToAct[0]
+		}
+		targets[n] = target{created.Game.ID, created.tokens()[seat]}
 	}
 	total, wall := runClients(ctx, httpClient, base, clients, d, func(ctx context.Context, c *client, n int) {
 		path := "/v1/games/" + targets[n].id
+		if legal {
+			path += "/legal-actions"
+		}
 		for ctx.Err() == nil {
-			c.call(ctx, kindGame, "GET", path, targets[n].token, nil, "", nil)
+			c.call(ctx, kindRead, "GET", path, targets[n].token, nil, "", nil)
 		}
 	})
 	fmt.Println()
 	total.report(os.Stdout, wall)
-	gets := total.latencies[kindGame]
-	fmt.Printf("\nRESULT mode=get clients=%d seconds=%.1f requests=%d requests_per_s=%.1f get_p50_ms=%.2f get_p99_ms=%.2f errors=%d\n",
-		clients, wall.Seconds(), len(gets), float64(len(gets))/wall.Seconds(),
+	gets := total.latencies[kindRead]
+	fmt.Printf("\nRESULT mode=%s clients=%d seconds=%.1f requests=%d requests_per_s=%.1f get_p50_ms=%.2f get_p99_ms=%.2f errors=%d\n",
+		mode, clients, wall.Seconds(), len(gets), float64(len(gets))/wall.Seconds(),
 		ms(percentileOf(gets, 50)), ms(percentileOf(gets, 99)), total.errorCount())
 }
 

@@ -13,9 +13,9 @@
 //
 //	go run ./tools/loadgen -url http://127.0.0.1:8080 -games 200 -concurrency 16 -game both -seed 1
 //
-// Two other modes run for a fixed -duration and end with one RESULT line that scripts/bench.sh reads:
-// -mode lean plays games the way a lean client does (lean.go), -mode get reads games (GET
-// /v1/games/{id}) as fast as it can.
+// Three other modes run for a fixed -duration and end with one RESULT line that scripts/bench.sh
+// reads: -mode lean plays games the way a lean client does (lean.go), -mode get reads games (GET
+// /v1/games/{id}) and -mode legal their legal actions (GET …/legal-actions) as fast as it can.
 //
 // Ctrl-C stops the load early and still prints the report.
 package main
@@ -55,14 +55,14 @@ func main() {
 	concurrency := flag.Int("concurrency", 16, "games played in parallel")
 	kind := flag.String("game", "both", "prime-climb, primed or both (alternating)")
 	seed := flag.Uint64("seed", 1, "seed of the PRNG that picks players and actions")
-	mode := flag.String("mode", "games", "games (play -games whole games), lean (the lean loop for -duration) or get (GET /v1/games/{id} for -duration)")
+	mode := flag.String("mode", "games", "games (play -games whole games), lean (the lean loop for -duration), get (GET /v1/games/{id} for -duration) or legal (GET …/legal-actions for -duration)")
 	duration := flag.Duration("duration", 20*time.Second, "how long -mode lean and -mode get run")
 	gzip := flag.Bool("gzip", false, "ask for gzip-compressed responses (Accept-Encoding: gzip), as Go's client does by default; off, the client spends no CPU decompressing, as pgbench, and the server none compressing")
 	include := flag.Bool("include", true, "-mode lean: ask POST …/actions for the next legal actions (include=legal_actions) and skip the GET when the same seat acts next")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of loadgen itself to this file")
 	flag.Parse()
-	if *mode != "games" && *mode != "lean" && *mode != "get" {
-		fmt.Fprintf(os.Stderr, "loadgen: -mode must be games, lean or get, not %q\n", *mode)
+	if *mode != "games" && *mode != "lean" && *mode != "get" && *mode != "legal" {
+		fmt.Fprintf(os.Stderr, "loadgen: -mode must be games, lean, get or legal, not %q\n", *mode)
 		os.Exit(2)
 	}
 	if *mode != "games" && *duration <= 0 {
@@ -103,8 +103,8 @@ func main() {
 	case "lean":
 		runLean(ctx, httpClient, base, *kind, *concurrency, *duration, *include, *seed)
 		return
-	case "get":
-		runGets(ctx, httpClient, base, *kind, *concurrency, *duration, *seed)
+	case "get", "legal":
+		runGets(ctx, httpClient, base, *kind, *concurrency, *duration, *seed, *mode == "legal")
 		return
 	}
 
