@@ -25,6 +25,8 @@
 #   INCLUDE=1       0: the lean loop always sends GET …/legal-actions (loadgen -include=false)
 #   GZIP=0          1: loadgen asks for gzip-compressed responses, as Go's HTTP client does by
 #                   default (loadgen -gzip); pgbench compresses nothing
+#   RAW=1           0: the GET and legal-actions runs go through Go's HTTP client rather than loadgen's
+#                   raw keep-alive reader (loadgen -raw), whose CPU per request is a fifth of it
 #   SERVER=""       a server binary to measure instead of this checkout's (such as an earlier build,
 #                   to compare before and after in the same conditions)
 #   PROFILE=0       1: after the rounds, one more lean loop with a CPU profile of the server taken
@@ -41,6 +43,7 @@ DB_MAX_CONNS=${DB_MAX_CONNS:-10}
 PROFILE=${PROFILE:-0}
 INCLUDE=${INCLUDE:-1}
 GZIP=${GZIP:-0}
+RAW=${RAW:-1}
 PROFILE_OUT=${PROFILE_OUT:-$PWD/bench-cpu.pprof}
 PROFILE_MODE=${PROFILE_MODE:-lean}
 [ "$DURATION" -ge 4 ] || { echo "bench: DURATION must be at least 4 seconds" >&2; exit 2; }
@@ -149,11 +152,13 @@ loadgen_result() {
 	[ "$INCLUDE" = 0 ] && include=false
 	local gzip=false
 	[ "$GZIP" = 1 ] && gzip=true
+	local raw=true
+	[ "$RAW" = 0 ] && raw=false
 	local cpu_before loadgen_cpu TIMEFORMAT='%U %S'
 	cpu_before=$(server_cpu)
 	backends_cpu "$app_db" >"$work/app-backends" &
 	local backends=$!
-	loadgen_cpu=$({ time "$work/loadgen" -mode "$1" -include="$include" -gzip="$gzip" -url "$url" -concurrency "$CLIENTS" \
+	loadgen_cpu=$({ time "$work/loadgen" -mode "$1" -include="$include" -gzip="$gzip" -raw="$raw" -url "$url" -concurrency "$CLIENTS" \
 		-duration "${DURATION}s" -seed "$RANDOM" >"$work/loadgen-$1.log" 2>&1; } 2>&1) || { cat "$work/loadgen-$1.log" >&2; exit 1; }
 	local result
 	result=$(grep '^RESULT ' "$work/loadgen-$1.log" | cut -d' ' -f2-) ||

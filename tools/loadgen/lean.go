@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"os"
+	"strconv"
 	"sync"
 	"time"
 )
@@ -126,7 +127,7 @@ func (c *client) leanGame(ctx context.Context, game string, rng *rand.Rand, incl
 // runGets creates one game per client, then has every client read its game with the token of the
 // seat to act (GET /v1/games/{id}, that player's view; with legal, GET …/legal-actions, what that
 // seat may do) as fast as it can until d is over.
-func runGets(ctx context.Context, httpClient *http.Client, base, kind string, clients int, d time.Duration, seed uint64, legal bool) {
+func runGets(ctx context.Context, httpClient *http.Client, base, kind string, clients int, d time.Duration, seed uint64, legal, raw bool) {
 	what, mode, kindRead := "/v1/games/{id}", "get", kindGame
 	if legal {
 		what, mode, kindRead = "/v1/games/{id}/legal-actions", "legal", kindLegal
@@ -151,6 +152,10 @@ func runGets(ctx context.Context, httpClient *http.Client, base, kind string, cl
 		path := "/v1/games/" + targets[n].id
 		if legal {
 			path += "/legal-actions"
+		}
+		if raw {
+			rawGets(ctx, c, kindRead, base, path, targets[n].token)
+			return
 		}
 		for ctx.Err() == nil {
 			c.call(ctx, kindRead, "GET", path, targets[n].token, nil, "", nil)
@@ -191,4 +196,29 @@ func kindOf(kind string, n int) string {
 		return []string{"prime-climb", "primed"}[n%2]
 	}
 	return kind
+}
+
+// rawGets sends GET path with the raw reader until ctx ends, recording each answer under kind.
+func rawGets(ctx context.Context, c *client, kind, base, path, token string) {
+	r, err := newRawReader(base, path, token)
+	if err != nil {
+		c.st.fail(kind, "setup", err.Error())
+		return
+	}
+	defer r.close()
+	for ctx.Err() == nil {
+		began := time.Now()
+		status, err := r.get(ctx)
+		switch {
+		case err != nil && ctx.Err() != nil:
+			return
+		case err != nil:
+			c.st.fail(kind, "transport error", fmt.Sprintf("GET %s\n-> %v", path, err))
+		case status != http.StatusOK:
+			c.st.observe(kind, time.Since(began))
+			c.st.fail(kind, strconv.Itoa(status), fmt.Sprintf("GET %s\n-> %d", path, status))
+		default:
+			c.st.observe(kind, time.Since(began))
+		}
+	}
 }

@@ -58,6 +58,7 @@ func main() {
 	mode := flag.String("mode", "games", "games (play -games whole games), lean (the lean loop for -duration), get (GET /v1/games/{id} for -duration) or legal (GET …/legal-actions for -duration)")
 	duration := flag.Duration("duration", 20*time.Second, "how long -mode lean and -mode get run")
 	gzip := flag.Bool("gzip", false, "ask for gzip-compressed responses (Accept-Encoding: gzip), as Go's client does by default; off, the client spends no CPU decompressing, as pgbench, and the server none compressing")
+	raw := flag.Bool("raw", false, "-mode get and legal: send the GETs on connections written and read by hand (raw.go) instead of through Go's HTTP client, whose own CPU per request is about the server's")
 	include := flag.Bool("include", true, "-mode lean: ask POST …/actions for the next legal actions (include=legal_actions) and skip the GET when the same seat acts next")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of loadgen itself to this file")
 	flag.Parse()
@@ -104,7 +105,7 @@ func main() {
 		runLean(ctx, httpClient, base, *kind, *concurrency, *duration, *include, *seed)
 		return
 	case "get", "legal":
-		runGets(ctx, httpClient, base, *kind, *concurrency, *duration, *seed, *mode == "legal")
+		runGets(ctx, httpClient, base, *kind, *concurrency, *duration, *seed, *mode == "legal", *raw)
 		return
 	}
 
