@@ -134,21 +134,51 @@ func (s *Server) GetStateAt(c echo.Context, id openapi.GameID, seq int64) error 
 	return c.JSON(http.StatusOK, openapi.ReplayStep{Seq: seq, SeqCount: count, State: view})
 }
 
-// GetLegalActions lists what the caller may do now.
+// GetLegalActions lists what the caller may do now. As GetGame's, the body of a version of a game
+// for a seat is rendered once and then served from the game cache (gamecache.go) as long as the
+// game read now is that version.
 func (s *Server) GetLegalActions(c echo.Context, id openapi.GameID) error {
-	g, caller, err := s.loadGame(c, id)
+	principal, err := principalOf(c)
 	if err != nil {
 		return err
 	}
-	if err := play.MaySeeLegalActions(&g.GameRecord, caller); err != nil {
-		return err
-	}
-	body, err := legalActionsBody(g, caller)
+	rec, caller, err := s.play.GetRecord(c.Request().Context(), id.String(), principal)
 	if err != nil {
 		return err
 	}
-	c.Response().Header().Set("ETag", etag(g.Version))
-	return c.JSON(http.StatusOK, body)
+	if err := play.MaySeeLegalActions(rec, caller); err != nil {
+		return err
+	}
+	c.Response().Header().Set("ETag", etag(rec.Version))
+	if _, pretty := c.QueryParams()["pretty"]; pretty { // echo indents the JSON: not the body kept
+		g, err := s.play.Decode(rec)
+		if err != nil {
+			return err
+		}
+		body, err := legalActionsBody(g, caller)
+		if err != nil {
+			return err
+		}
+		return c.JSON(http.StatusOK, body)
+	}
+	key := bodyKey{seat: caller.Seat, creator: caller.Creator, teacher: caller.Teacher, legalActionsOnly: true, gzip: acceptsGzip(c.Request())}
+	stamp := stampOf(rec)
+	body, ok := s.games.get(rec.ID, stamp, key)
+	if !ok {
+		g, err := s.play.Decode(rec)
+		if err != nil {
+			return err
+		}
+		legal, err := legalActionsBody(g, caller)
+		if err != nil {
+			return err
+		}
+		if body, err = encodeBody(legal, key.gzip); err != nil {
+			return err
+		}
+		s.games.put(rec.ID, stamp, key, body)
+	}
+	return sendBody(c, body)
 }
 
 // legalActionsBody lists what a seated caller may do now, or says whose turn it is and why the

@@ -13,10 +13,10 @@ import (
 // few hundred bytes gzipped, so this keeps the last thousands of games read.
 const gameCacheBytes = 8 << 20
 
-// gameCache keeps the bodies of GET /v1/games/{id} already rendered, JSON-encoded and gzipped, for
-// the version of each game read last, so that reading a game that has not changed costs the
-// database read (which says what the current version is) and no decoding, rendering or
-// compressing. It never decides what is current: a body is found only for the stamp of the
+// gameCache keeps the bodies of GET /v1/games/{id} and GET …/legal-actions already rendered,
+// JSON-encoded and gzipped, for the version of each game read last, so that reading a game that has
+// not changed costs the read of its record (which says what the current version is) and no
+// decoding, rendering or compressing. It never decides what is current: a body is found only for the stamp of the
 // record the request has just read, so a change made by any instance shows at once. Bodies of older
 // versions are dropped when a newer one is kept; the least recently read games go first when the
 // bodies pass gameCacheBytes.
@@ -73,7 +73,8 @@ func (a gameStamp) equal(b gameStamp) bool {
 type bodyKey struct {
 	seat             int
 	creator, teacher bool
-	legalActions     bool
+	legalActions     bool // the game's body with the caller's legal actions (include=legal_actions)
+	legalActionsOnly bool // the body of GET …/legal-actions
 	gzip             bool
 }
 

@@ -22,7 +22,11 @@ func TestCachedGameBodyIsTheFreshBody(t *testing.T) {
 	id := c.Game.Id.String()
 	fresh := func() *apitest.Server { return apitest.Start(t, newServer(t, h.db)) }
 	for _, token := range []string{c.Seats[0].Token, c.Seats[2].Token, c.CreatorToken, ""} {
-		for _, query := range []string{"", "?include=legal_actions"} {
+		queries := []string{"", "?include=legal_actions"}
+		if token == c.Seats[0].Token || token == c.Seats[2].Token {
+			queries = append(queries, "/legal-actions") // only seats have legal actions
+		}
+		for _, query := range queries {
 			for _, encoding := range []string{"gzip", "identity"} {
 				headers := []string{"Accept-Encoding", encoding}
 				if token != "" {
@@ -45,10 +49,10 @@ func TestCachedGameBodyIsTheFreshBody(t *testing.T) {
 						t.Errorf("%s %s %s:\n%s\nfirst read:\n%s", path, encoding, name, resp.Body, first.Body)
 					}
 				}
-				if encoding == "gzip" && first.Header.Get("Content-Encoding") != "gzip" {
+				if encoding == "gzip" && len(first.Body) >= 512 && first.Header.Get("Content-Encoding") != "gzip" {
 					t.Errorf("%s: a %d-byte body was not compressed", path, len(first.Body))
 				}
-				if encoding == "gzip" {
+				if encoding == "gzip" && first.Header.Get("Content-Encoding") == "gzip" {
 					plain := h.Get(path, append(headers, "Accept-Encoding", "identity")...)
 					if got := gunzip(t, first.Body); !bytes.Equal(got, plain.Body) {
 						t.Errorf("%s: gzipped body reads\n%s\nnot\n%s", path, got, plain.Body)

@@ -231,14 +231,18 @@ func (s *Server) GetGame(c echo.Context, id openapi.GameID, params openapi.GetGa
 		s.games.put(rec.ID, stamp, key, body)
 	}
 	c.Response().Header().Set("ETag", etag(rec.Version))
+	return sendBody(c, body)
+}
+
+// sendBody answers 200 with a body the game cache keeps.
+func sendBody(c echo.Context, body cachedBody) error {
 	if body.gzipped {
 		markGzipped(c.Response().Header())
 	}
 	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, body.bytes)
 }
 
-// renderGame is the body GetGame sends for a game seen as key says: what c.JSON would write, then
-// compressed as compress would.
+// renderGame is the body GetGame sends for a game seen as key says.
 func (s *Server) renderGame(rec *play.GameRecord, caller play.Caller, key bodyKey) (cachedBody, error) {
 	g, err := s.play.Decode(rec)
 	if err != nil {
@@ -251,12 +255,17 @@ func (s *Server) renderGame(rec *play.GameRecord, caller play.Caller, key bodyKe
 	if err := includeLegalActions(&body, key.legalActions, g, caller); err != nil {
 		return cachedBody{}, err
 	}
-	encoded, err := json.Marshal(body)
+	return encodeBody(body, key.gzip)
+}
+
+// encodeBody is what c.JSON would write of v, then compressed as compress would when gzip is asked.
+func encodeBody(v any, gzip bool) (cachedBody, error) {
+	encoded, err := json.Marshal(v)
 	if err != nil {
 		return cachedBody{}, err
 	}
 	encoded = append(encoded, '\n') // as json.Encoder, which c.JSON uses, ends it
-	if key.gzip && len(encoded) >= compressMin {
+	if gzip && len(encoded) >= compressMin {
 		return cachedBody{bytes: gzipped(encoded), gzipped: true}, nil
 	}
 	return cachedBody{bytes: encoded}, nil
