@@ -28,6 +28,7 @@ type barrier struct {
 
 	mu      sync.Mutex
 	up      bool
+	behind  bool       // the last ping failed or came back late
 	pending *pingRound // the readers the next ping will answer
 	flying  *pingRound // the ping sent, not come back yet
 	sent    uint64     // pings sent
@@ -59,6 +60,16 @@ func (b *barrier) wait(ctx context.Context) error {
 	if !b.up {
 		b.mu.Unlock()
 		return errNotListening
+	}
+	if b.behind {
+		// The last ping did not come back in time: until one does, readers go to Postgres at
+		// once rather than each wait for a ping; one ping at a time still goes, to find out.
+		if b.flying == nil {
+			b.pending = &pingRound{done: make(chan struct{})}
+			b.launch()
+		}
+		b.mu.Unlock()
+		return errPingLate
 	}
 	r := b.pending
 	if r == nil {
@@ -112,6 +123,7 @@ func (b *barrier) end(r *pingRound, err error) {
 	r.late.Stop()
 	close(r.done)
 	b.flying = nil
+	b.behind = err != nil
 	if b.pending != nil {
 		if b.up {
 			b.launch()
@@ -141,7 +153,7 @@ func (b *barrier) arrived(payload string) {
 func (b *barrier) listening(up bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.up = up
+	b.up, b.behind = up, false
 	if up {
 		return
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"runtime"
+	"time"
 	"testing"
 
 	"primegames/play"
@@ -88,6 +89,29 @@ func TestBarrierFailsWhenItCannotKnow(t *testing.T) {
 	p.fail = errors.New("connection refused")
 	if err := b.wait(context.Background()); err == nil || err.Error() != "connection refused" {
 		t.Fatalf("a ping that could not be sent: %v", err)
+	}
+}
+
+// A ping that does not come back in time fails its readers; until one does, readers are told at
+// once (they read Postgres) while one ping at a time goes to find out.
+func TestBarrierStopsWaitingForALatePing(t *testing.T) {
+	b, p := newTestBarrier()
+	b.timeout = time.Millisecond
+	if err := b.wait(context.Background()); !errors.Is(err, errPingLate) {
+		t.Fatalf("a ping never let back: %v", err)
+	}
+	<-p.sent
+	b.mu.Lock()
+	b.timeout = time.Minute // the pings from here on are let back by the test
+	b.mu.Unlock()
+	if err := b.wait(context.Background()); !errors.Is(err, errPingLate) {
+		t.Fatalf("right after a late ping: %v, want errPingLate at once", err)
+	}
+	b.arrived(<-p.sent) // the ping sent to find out comes back
+	done := waitIn(b)
+	b.arrived(<-p.sent)
+	if err := <-done; err != nil {
+		t.Fatalf("once a ping came back in time: %v", err)
 	}
 }
 
