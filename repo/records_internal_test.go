@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 	"runtime"
-	"time"
 	"testing"
+	"time"
 
 	"primegames/play"
 )
