@@ -5,7 +5,9 @@
 # player's 200 games and the long game as they are) unless the database is there already, starts this checkout's server
 # on it, and sends each request path REQUESTS times, one after another on one connection, reading
 # the server's CPU time (its threads' schedstat, /proc) before and after, less what the idle server used
-# over the same time. Then it prints a table of microseconds per request by path and size.
+# over the same time. Then it prints a table of microseconds per request by path and size. Each
+# measurement is also written to stderr as it is taken, with the time it took and the load average
+# (1, 5, 15 min) after it.
 # See docs/performance.md ("Growth").
 #
 # Needs Go, psql, curl, jq and a Postgres on this machine where PGUSER may create databases.
@@ -56,7 +58,7 @@ measure() {
 	[ ! -s "$work/sent" ] || n=$(cat "$work/sent")
 	awk -v name="$name" -v size="$size" -v n="$n" -v dc=$((c1 - c0)) -v ms=$((t1 - t0)) -v idle="$idle_ns_per_ms" \
 		'BEGIN { us = (dc - idle * ms) / 1e3 / n; printf "%s\t%s\t%.0f\n", name, size, us }' >>"$results"
-	tail -n 1 "$results" >&2
+	printf '%s\t%d ms\tload %s\n' "$(tail -n 1 "$results")" $((t1 - t0)) "$(cut -d' ' -f1-3 /proc/loadavg)" >&2
 }
 
 # gets N URL [HEADER...]: N GETs of URL on one connection, bodies thrown away.
