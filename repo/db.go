@@ -54,6 +54,9 @@ type PoolOptions struct {
 	// RecordCacheBytes bounds the game records kept between requests (records.go):
 	// DefaultRecordCacheBytes when zero, none kept when negative.
 	RecordCacheBytes int
+	// VerifyKeptWrites has each record kept from a write compared with a fresh read of the game,
+	// and panics when they differ (tests: a write's record must be what a read would give).
+	VerifyKeptWrites bool
 	// StatementTimeout is Postgres's statement_timeout and idle_in_transaction_session_timeout for
 	// the sessions (DefaultStatementTimeout when zero, none when negative; see deadconn.go).
 	StatementTimeout time.Duration
@@ -107,6 +110,9 @@ func Open(ctx context.Context, url string, opts PoolOptions) (*DB, error) {
 			_, err := pool.Exec(ctx, pingSQL, channel, payload)
 			return err
 		}))
+		if opts.VerifyKeptWrites {
+			db.records.mismatch = db.verifyKeptWrite
+		}
 	}
 	db.closed, db.closeDone = context.WithCancel(context.Background())
 	if replicaCfg != nil {

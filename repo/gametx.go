@@ -30,12 +30,14 @@ type gameTx struct {
 	now     time.Time
 	queued  pgx.Batch
 	nextSeq map[string]int64 // by game, for the games this transaction has locked
+	// saved are the games whose new state the transaction saved (SaveState), as it left them.
+	saved map[string]*play.GameRecord
 }
 
 // newGameTx is a transaction on conn whose time is now, cut to whole microseconds as Postgres keeps
 // times (and pgx sends them), so that the times it reports are those a later read returns.
 func newGameTx(conn *pgx.Conn, now time.Time) *gameTx {
-	return &gameTx{conn: conn, now: now.Truncate(time.Microsecond), nextSeq: map[string]int64{}}
+	return &gameTx{conn: conn, now: now.Truncate(time.Microsecond), nextSeq: map[string]int64{}, saved: map[string]*play.GameRecord{}}
 }
 
 // send sends, in one round trip, BEGIN if the transaction has not begun, the queued writes, and
@@ -342,6 +344,7 @@ func (t *gameTx) SaveState(ctx context.Context, g *play.GameRecord, c play.State
 	if len(g.Winners) == 0 {
 		g.Winners = nil
 	}
+	t.saved[g.ID] = g
 	return nil
 }
 

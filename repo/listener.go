@@ -162,7 +162,7 @@ func (db *DB) Listen(ctx context.Context, l live.Listener) {
 			}
 		}
 		gl.Notice = func(n GameNotice) {
-			r.changed(n.GameID)
+			r.changed(n.GameID, n.Version)
 			l.Notice(live.Notice{GameID: n.GameID, ClassroomID: n.ClassroomID})
 		}
 		gl.SyncChannel, gl.Synced = r.sync.channel, r.sync.arrived

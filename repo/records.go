@@ -3,7 +3,10 @@ package repo
 import (
 	"container/list"
 	"context"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"hash/maphash"
 	"slices"
 	"sync"
@@ -45,6 +48,13 @@ type records struct {
 	size    int
 	byID    map[string]*list.Element // of *keptRecord
 	recency *list.List               // most recently used first
+	// written are the records this instance's transactions are committing: each is kept when the
+	// announcement of its game at its version is heard, which comes after every change committed
+	// before it and before any committed after it.
+	written map[string]*play.GameRecord
+	// mismatch, when set, is told of every record kept from a write, to compare with a fresh read
+	// (tests).
+	mismatch func(kept *play.GameRecord)
 
 	hits, misses uint64
 }
@@ -56,8 +66,12 @@ type keptRecord struct {
 }
 
 func newRecords(limit int, sync *barrier) *records {
-	return &records{limit: limit, seed: maphash.MakeSeed(), sync: sync, byID: map[string]*list.Element{}, recency: list.New()}
+	return &records{limit: limit, seed: maphash.MakeSeed(), sync: sync, byID: map[string]*list.Element{}, recency: list.New(),
+		written: map[string]*play.GameRecord{}}
 }
+
+// writtenLimit bounds the records awaiting their announcement: one per game being written at once.
+const writtenLimit = 4096
 
 // errNotListening is the barrier's answer while the listener is down.
 var errNotListening = errors.New("the listener is not connected")
@@ -112,6 +126,11 @@ func (r *records) keep(id string, rec *play.GameRecord, epoch uint64, stripe int
 	if !r.trusted || r.epoch != epoch || r.stripes[stripe] != gen {
 		return
 	}
+	r.put(id, kept, size)
+}
+
+// put keeps rec for id; r.mu is held.
+func (r *records) put(id string, kept *play.GameRecord, size int) {
 	if e, ok := r.byID[id]; ok {
 		old := e.Value.(*keptRecord)
 		r.size += size - old.size
@@ -130,8 +149,10 @@ func (r *records) keep(id string, rec *play.GameRecord, epoch uint64, stripe int
 	}
 }
 
-// changed drops a game whose record changed (the listener heard it announced).
-func (r *records) changed(id string) {
+// changed drops a game whose record changed: the listener heard it announced at version (or, with
+// version -1, this instance has just committed a change of it). When the announcement is of the
+// record this instance wrote, that record is kept.
+func (r *records) changed(id string, version int64) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.stripes[r.stripeOf(id)]++
@@ -140,6 +161,40 @@ func (r *records) changed(id string) {
 		r.recency.Remove(e)
 		delete(r.byID, id)
 	}
+	w, ok := r.written[id]
+	if !ok || version < 0 {
+		return
+	}
+	if version >= w.Version {
+		delete(r.written, id)
+	}
+	if version == w.Version && r.trusted {
+		if size := recordSize(w); size <= r.limit/4 {
+			r.put(id, w, size)
+			if r.mismatch != nil {
+				go r.mismatch(w)
+			}
+		}
+	}
+}
+
+// writing is told of the record a transaction of this instance is about to commit, before the
+// COMMIT is sent, so that it is kept when its announcement is heard; committed(false) when the
+// transaction did not commit or may not have.
+func (r *records) writing(rec *play.GameRecord) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.trusted && len(r.written) < writtenLimit {
+		r.written[rec.ID] = copyRecord(rec)
+	}
+}
+
+// notWritten forgets the record a transaction of this instance was to commit: it did not, or may
+// not have.
+func (r *records) notWritten(id string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	delete(r.written, id)
 }
 
 // listening is told when the listener connects (true) and when it is lost (false): either way
@@ -149,6 +204,7 @@ func (r *records) listening(up bool) {
 	r.trusted = up
 	r.epoch++
 	r.byID = map[string]*list.Element{}
+	r.written = map[string]*play.GameRecord{}
 	r.recency.Init()
 	r.size = 0
 	r.mu.Unlock()
@@ -210,3 +266,36 @@ func clonePtr[T any](p *T) *T {
 // pingTimeout is how long the barrier waits for its ping to come back before it gives up on the
 // round (the readers then read Postgres).
 const pingTimeout = time.Second
+
+// verifyKeptWrite reads the game a record kept from a write is of, and panics when the read differs
+// from it though no change of the game was committed before the read (after the read, the barrier
+// has shown that the record is still the one kept: no later change was announced).
+func (db *DB) verifyKeptWrite(kept *play.GameRecord) {
+	ctx, cancel := context.WithTimeout(db.closed, 10*time.Second)
+	defer cancel()
+	read, err := db.Games().game(ctx, kept.ID)
+	if err != nil || db.CatchUp(ctx) != nil {
+		return // gone, the listener down, or the test over: nothing to compare
+	}
+	r := db.records
+	r.mu.Lock()
+	e, ok := r.byID[kept.ID]
+	still := ok && e.Value.(*keptRecord).rec == kept
+	r.mu.Unlock()
+	if !still {
+		return // changed since: a later change, not the write, made the difference
+	}
+	if a, b := recordFingerprint(kept), recordFingerprint(read); a != b {
+		panic(fmt.Sprintf("the record kept from a write of game %s differs from a read of it:\nkept %s\nread %s", kept.ID, a, b))
+	}
+}
+
+// recordFingerprint is a record as text, every field included.
+func recordFingerprint(g *play.GameRecord) string {
+	fields, _ := json.Marshal(g)
+	hashes := make([]string, len(g.Seats))
+	for i, s := range g.Seats {
+		hashes[i] = hex.EncodeToString(s.TokenHash)
+	}
+	return fmt.Sprintf("%s seed=%d creator=%x invite=%q seats=%v", fields, g.Seed, g.CreatorHash, g.InviteCode, hashes)
+}

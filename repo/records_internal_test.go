@@ -143,7 +143,7 @@ func TestARecordReadAcrossAChangeIsNotKept(t *testing.T) {
 		}
 		return rec
 	}
-	read(func() { r.changed("g1") })
+	read(func() { r.changed("g1", 1) })
 	read(nil)
 	if loads != 2 {
 		t.Fatalf("a record read while its game changed was kept: %d loads", loads)
@@ -152,7 +152,7 @@ func TestARecordReadAcrossAChangeIsNotKept(t *testing.T) {
 	if loads != 2 {
 		t.Fatalf("a record read with no change heard was not kept: %d loads", loads)
 	}
-	r.changed("g1")
+	r.changed("g1", 1)
 	read(func() { r.listening(false); r.listening(true) })
 	read(nil)
 	if loads != 4 {
@@ -193,5 +193,52 @@ func TestRecordsStayWithinTheirBytes(t *testing.T) {
 	}
 	if _, kept := r.byID["a"]; !kept {
 		t.Fatal("a, read again, was dropped")
+	}
+}
+
+// A record this instance writes is kept when, and only when, the announcement of its game at its
+// version is heard: older announcements (changes committed before it) do not keep it, and a write
+// that did not commit is not kept.
+func TestAWrittenRecordIsKeptWhenItsAnnouncementIsHeard(t *testing.T) {
+	b, p := newTestBarrier()
+	go func() {
+		for ping := range p.sent {
+			b.arrived(ping)
+		}
+	}()
+	defer close(p.sent)
+	r := newRecords(1<<20, b)
+	r.listening(true)
+	ctx := context.Background()
+	loads := 0
+	read := func() *play.GameRecord {
+		t.Helper()
+		rec, err := r.read(ctx, "g1", func() (*play.GameRecord, error) {
+			loads++
+			return &play.GameRecord{ID: "g1", Version: 100}, nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rec
+	}
+	r.writing(&play.GameRecord{ID: "g1", Version: 7})
+	r.changed("g1", 6) // committed before the write
+	if got := read(); loads != 1 || got.Version != 100 {
+		t.Fatalf("kept before its announcement: version %d, %d loads", got.Version, loads)
+	}
+	r.changed("g1", 7)
+	if got := read(); loads != 1 || got.Version != 7 {
+		t.Fatalf("after its announcement: version %d, %d loads; want the written 7 without a load", got.Version, loads)
+	}
+	r.changed("g1", 7) // a later change at the same version (a renamed seat): dropped, read again
+	if got := read(); loads != 2 || got.Version != 100 {
+		t.Fatalf("after a later change: version %d, %d loads", got.Version, loads)
+	}
+	r.writing(&play.GameRecord{ID: "g1", Version: 8})
+	r.notWritten("g1") // its transaction failed
+	r.changed("g1", 8)
+	if read(); loads != 3 {
+		t.Fatalf("a write that did not commit was kept: %d loads", loads)
 	}
 }

@@ -74,20 +74,23 @@ func (db *DB) tryGameTx(ctx context.Context, acquire func(context.Context) (*pgx
 	}
 	defer conn.Release() // a connection left in a transaction is closed, not reused
 	tx := newGameTx(conn.Conn(), now)
-	// The games the transaction locked may have changed: this instance's records of them go at
-	// once, so that its next read of them need not wait for the change to be heard first.
-	defer func() {
-		if db.records != nil {
-			for id := range tx.nextSeq {
-				db.records.changed(id)
-			}
-		}
-	}()
 	if err := fn(tx); err != nil {
 		tx.rollback(ctx)
 		return connectionLost(err), err
 	}
-	return tx.commit(ctx)
+	// The records the transaction saved are kept once their announcements are heard (records.go).
+	if db.records != nil {
+		for _, g := range tx.saved {
+			db.records.writing(g)
+		}
+	}
+	retry, err = tx.commit(ctx)
+	if err != nil && db.records != nil {
+		for id := range tx.saved {
+			db.records.notWritten(id)
+		}
+	}
+	return retry, err
 }
 
 // acquireLive takes a connection from the pool that answers a ping. Once one connection is lost,
