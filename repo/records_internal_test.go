@@ -30,6 +30,18 @@ func newTestBarrier() (*barrier, *pings) {
 	return b, p
 }
 
+// echoingBarrier is a barrier whose pings come back at once, until the test ends.
+func echoingBarrier(t *testing.T) *barrier {
+	b, p := newTestBarrier()
+	go func() {
+		for ping := range p.sent {
+			b.arrived(ping)
+		}
+	}()
+	t.Cleanup(func() { close(p.sent) })
+	return b
+}
+
 func waitIn(b *barrier) <-chan error {
 	done := make(chan error, 1)
 	go func() { done <- b.wait(context.Background()) }()
@@ -118,13 +130,7 @@ func TestBarrierStopsWaitingForALatePing(t *testing.T) {
 // A record read while a change of its game was heard, or across a reconnection of the listener,
 // is not kept: it may be older than the change.
 func TestARecordReadAcrossAChangeIsNotKept(t *testing.T) {
-	b, p := newTestBarrier()
-	go func() {
-		for ping := range p.sent {
-			b.arrived(ping)
-		}
-	}()
-	defer close(p.sent)
+	b := echoingBarrier(t)
 	r := newRecords(1<<20, b)
 	r.listening(true)
 	ctx := context.Background()
@@ -170,13 +176,7 @@ func TestARecordReadAcrossAChangeIsNotKept(t *testing.T) {
 
 // The records stay within their bytes, the least recently used going first.
 func TestRecordsStayWithinTheirBytes(t *testing.T) {
-	b, p := newTestBarrier()
-	go func() {
-		for ping := range p.sent {
-			b.arrived(ping)
-		}
-	}()
-	defer close(p.sent)
+	b := echoingBarrier(t)
 	r := newRecords(4*recordSize(&play.GameRecord{}), b)
 	r.listening(true)
 	for _, id := range []string{"a", "b", "c", "d", "a", "e"} {
@@ -200,13 +200,7 @@ func TestRecordsStayWithinTheirBytes(t *testing.T) {
 // version is heard: older announcements (changes committed before it) do not keep it, and a write
 // that did not commit is not kept.
 func TestAWrittenRecordIsKeptWhenItsAnnouncementIsHeard(t *testing.T) {
-	b, p := newTestBarrier()
-	go func() {
-		for ping := range p.sent {
-			b.arrived(ping)
-		}
-	}()
-	defer close(p.sent)
+	b := echoingBarrier(t)
 	r := newRecords(1<<20, b)
 	r.listening(true)
 	ctx := context.Background()
