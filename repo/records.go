@@ -83,7 +83,9 @@ func (r *records) read(ctx context.Context, id string, load func() (*play.GameRe
 	kept = kept && r.trusted
 	r.mu.Unlock()
 	if kept {
-		err := r.sync.wait(ctx)
+		waitCtx, cancel := context.WithTimeout(ctx, barrierWait)
+		err := r.sync.wait(waitCtx)
+		cancel()
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
@@ -266,6 +268,11 @@ func clonePtr[T any](p *T) *T {
 // pingTimeout is how long the barrier waits for its ping to come back before it gives up on the
 // round (the readers then read Postgres).
 const pingTimeout = time.Second
+
+// barrierWait is the longest a read waits for the barrier before it reads Postgres instead (which
+// is never stale): a ping stuck on a connection gone silent must not hold the reads behind it for
+// the whole pingTimeout.
+const barrierWait = 100 * time.Millisecond
 
 // verifyKeptWrite reads the game a record kept from a write is of, and panics when the read differs
 // from it though no change of the game was committed before the read (after the read, the barrier
