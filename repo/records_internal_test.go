@@ -236,3 +236,23 @@ func TestAWrittenRecordIsKeptWhenItsAnnouncementIsHeard(t *testing.T) {
 		t.Fatalf("a write that did not commit was kept: %d loads", loads)
 	}
 }
+
+// A read whose barrier does not answer (its ping stuck on a connection gone silent) reads Postgres
+// after barrierWait instead of failing or waiting for the whole ping.
+func TestAReadDoesNotWaitLongForAStuckBarrier(t *testing.T) {
+	b, p := newTestBarrier() // its pings are never let back
+	b.timeout = time.Minute
+	r := newRecords(1<<20, b)
+	r.listening(true)
+	r.writing(&play.GameRecord{ID: "g1", Version: 3})
+	r.changed("g1", 3) // kept
+	loads := 0
+	rec, err := r.read(context.Background(), "g1", func() (*play.GameRecord, error) {
+		loads++
+		return &play.GameRecord{ID: "g1", Version: 4}, nil
+	})
+	<-p.sent
+	if err != nil || loads != 1 || rec.Version != 4 {
+		t.Fatalf("read with the barrier stuck: %v, %d loads, %+v; want Postgres's record", err, loads, rec)
+	}
+}
