@@ -94,14 +94,14 @@ func (b *barrier) launch() {
 	b.pending, b.flying = nil, r
 	b.sent++
 	r.n = b.sent
-	payload := strconv.FormatUint(r.n, 10)
-	r.late = time.AfterFunc(b.timeout, func() {
+	payload, timeout := strconv.FormatUint(r.n, 10), b.timeout
+	r.late = time.AfterFunc(timeout, func() {
 		b.mu.Lock()
 		b.end(r, errPingLate)
 		b.mu.Unlock()
 	})
 	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), b.timeout)
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
 		defer cancel()
 		if err := b.send(ctx, b.channel, payload); err != nil {
 			b.mu.Lock()
