@@ -42,6 +42,7 @@ configuration comes from the environment; see docs/operations.md`
 var errUsage = errors.New(usage)
 
 func main() {
+	setGCDefault(os.Getenv)
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	err := run(ctx, os.Args[1:], os.Getenv, os.Stdout)
 	stop()
