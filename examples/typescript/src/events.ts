@@ -70,7 +70,7 @@ export async function followPlayer(client: PrimeGamesClient, gameId: string): Pr
 }
 
 // checkResume reads a finished game's stream from after entry 0 through a connection that breaks
-// after three lines: the client must reconnect by itself with last_event_id set to the last id it
+// after its first line: the client must reconnect by itself with last_event_id set to the last id it
 // got, and deliver entries 1 to the last, each once, then `end`. It returns the URLs it asked.
 export async function checkResume(client: PrimeGamesClient, gameId: string, entries: number): Promise<string[]> {
   const asked: string[] = [];
@@ -78,8 +78,9 @@ export async function checkResume(client: PrimeGamesClient, gameId: string, entr
     asked.push(request.url);
     const response = await fetch(request);
     if (asked.length > 1) return response;
-    const firstLines = (await response.text()).split("\n").slice(0, 3).join("\n") + "\n";
-    return new Response(firstLines, { status: response.status, headers: response.headers });
+    // Only the first line (entry 1) gets through: a short game's first lines may hold its end.
+    const firstLine = (await response.text()).split("\n")[0] + "\n";
+    return new Response(firstLine, { status: response.status, headers: response.headers });
   };
   const resuming = createClient({ baseUrl: client.baseUrl, token: client.token, fetch: breaking });
   let seq = 0;
