@@ -150,26 +150,25 @@ func (s *Server) GetLegalActions(c echo.Context, id openapi.GameID) error {
 		return err
 	}
 	c.Response().Header().Set("ETag", etag(rec.Version))
-	if _, pretty := c.QueryParams()["pretty"]; pretty { // echo indents the JSON: not the body kept
+	render := func() (openapi.LegalActions, error) {
 		g, err := s.play.Decode(rec)
 		if err != nil {
-			return err
+			return openapi.LegalActions{}, err
 		}
-		body, err := legalActionsBody(g, caller)
+		return legalActionsBody(g, caller)
+	}
+	if _, pretty := c.QueryParams()["pretty"]; pretty { // echo indents the JSON: not the body kept
+		legal, err := render()
 		if err != nil {
 			return err
 		}
-		return c.JSON(http.StatusOK, body)
+		return c.JSON(http.StatusOK, legal)
 	}
 	key := bodyKey{seat: caller.Seat, creator: caller.Creator, teacher: caller.Teacher, legalActionsOnly: true, gzip: acceptsGzip(c.Request())}
 	stamp := stampOf(rec)
 	body, ok := s.games.get(rec.ID, stamp, key)
 	if !ok {
-		g, err := s.play.Decode(rec)
-		if err != nil {
-			return err
-		}
-		legal, err := legalActionsBody(g, caller)
+		legal, err := render()
 		if err != nil {
 			return err
 		}

@@ -143,12 +143,18 @@ func (l *GameListener) deliver(channel, payload string) {
 // the changes of games' records and the barrier's pings for the record cache, which is trusted
 // only while it is up.
 func (db *DB) Listen(ctx context.Context, l live.Listener) {
+	r := db.records
 	gl := GameListener{
 		Connected: l.Connected,
-		Notice:    func(n GameNotice) { l.Notice(live.Notice{GameID: n.GameID, ClassroomID: n.ClassroomID}) },
-		Failed:    l.Failed,
+		Notice: func(n GameNotice) {
+			if r != nil {
+				r.changed(n.GameID, n.Version)
+			}
+			l.Notice(live.Notice{GameID: n.GameID, ClassroomID: n.ClassroomID})
+		},
+		Failed: l.Failed,
 	}
-	if r := db.records; r != nil {
+	if r != nil {
 		gl.Connected = func() {
 			r.listening(true)
 			if l.Connected != nil {
@@ -160,10 +166,6 @@ func (db *DB) Listen(ctx context.Context, l live.Listener) {
 			if l.Failed != nil {
 				l.Failed(err, retryIn)
 			}
-		}
-		gl.Notice = func(n GameNotice) {
-			r.changed(n.GameID, n.Version)
-			l.Notice(live.Notice{GameID: n.GameID, ClassroomID: n.ClassroomID})
 		}
 		gl.SyncChannel, gl.Synced = r.sync.channel, r.sync.arrived
 		defer r.listening(false)

@@ -36,6 +36,8 @@ type records struct {
 	limit int
 	seed  maphash.Seed
 	sync  *barrier
+	// wait is the longest a read waits for the barrier (barrierWait).
+	wait time.Duration
 
 	mu      sync.Mutex
 	trusted bool
@@ -66,8 +68,8 @@ type keptRecord struct {
 }
 
 func newRecords(limit int, sync *barrier) *records {
-	return &records{limit: limit, seed: maphash.MakeSeed(), sync: sync, byID: map[string]*list.Element{}, recency: list.New(),
-		written: map[string]*play.GameRecord{}}
+	return &records{limit: limit, seed: maphash.MakeSeed(), sync: sync, wait: barrierWait, byID: map[string]*list.Element{},
+		recency: list.New(), written: map[string]*play.GameRecord{}}
 }
 
 // writtenLimit bounds the records awaiting their announcement: one per game being written at once.
@@ -83,7 +85,7 @@ func (r *records) read(ctx context.Context, id string, load func() (*play.GameRe
 	kept = kept && r.trusted
 	r.mu.Unlock()
 	if kept {
-		waitCtx, cancel := context.WithTimeout(ctx, barrierWait)
+		waitCtx, cancel := context.WithTimeout(ctx, r.wait)
 		err := r.sync.wait(waitCtx)
 		cancel()
 		if ctx.Err() != nil {
@@ -151,9 +153,8 @@ func (r *records) put(id string, kept *play.GameRecord, size int) {
 	}
 }
 
-// changed drops a game whose record changed: the listener heard it announced at version (or, with
-// version -1, this instance has just committed a change of it). When the announcement is of the
-// record this instance wrote, that record is kept.
+// changed drops a game whose record changed: the listener heard it announced at version. When the
+// announcement is of the record this instance wrote, that record is kept.
 func (r *records) changed(id string, version int64) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -164,7 +165,7 @@ func (r *records) changed(id string, version int64) {
 		delete(r.byID, id)
 	}
 	w, ok := r.written[id]
-	if !ok || version < 0 {
+	if !ok {
 		return
 	}
 	if version >= w.Version {
@@ -181,8 +182,8 @@ func (r *records) changed(id string, version int64) {
 }
 
 // writing is told of the record a transaction of this instance is about to commit, before the
-// COMMIT is sent, so that it is kept when its announcement is heard; committed(false) when the
-// transaction did not commit or may not have.
+// COMMIT is sent, so that it is kept when its announcement is heard (notWritten when the
+// transaction did not commit or may not have).
 func (r *records) writing(rec *play.GameRecord) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
