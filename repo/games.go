@@ -2,7 +2,6 @@ package repo
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -60,93 +59,61 @@ func (r *gameRow) record() *play.GameRecord {
 	return &g
 }
 
-// gameLoad is a game and its seats asked for in a batch, filled in when the batch's results are read.
-type gameLoad struct {
-	game *play.GameRecord
-}
-
-// queueGame queues the reads of a game and its seats on b; with forUpdate it locks the game row
-// until the transaction ends, and the seats are read after the lock is held.
-func queueGame(b *pgx.Batch, id string, forUpdate bool) *gameLoad {
-	load := &gameLoad{}
-	sql := `SELECT ` + gameColumns + ` FROM games WHERE id = $1`
-	if forUpdate {
-		sql += ` FOR UPDATE`
-	}
-	b.Queue(sql, id).QueryRow(func(row pgx.Row) error {
-		g, err := scanGame(row)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return nil
-		}
-		load.game = g
-		return err
-	})
-	b.Queue(`SELECT seat, name, student_id::text, joined_at, token_hash, coalesce(bot, ''), timeouts FROM seats WHERE game_id = $1 ORDER BY seat`, id).
-		Query(func(rows pgx.Rows) error {
-			seats, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (play.Seat, error) {
-				var s play.Seat
-				err := r.Scan(&s.Seat, &s.Name, &s.StudentID, &s.JoinedAt, &s.TokenHash, &s.Bot, &s.Timeouts)
-				return s, err
-			})
-			if load.game != nil {
-				load.game.Seats = seats
-			}
-			return err
-		})
-	return load
-}
-
-// result is the game read, or play.ErrNotFound.
-func (l *gameLoad) result() (*play.GameRecord, error) {
-	if l.game == nil {
-		return nil, play.ErrNotFound
-	}
-	return l.game, nil
-}
-
-// loadGame reads a game and its seats in one round trip.
-func loadGame(ctx context.Context, q interface {
-	SendBatch(context.Context, *pgx.Batch) pgx.BatchResults
-}, id string) (*play.GameRecord, error) {
-	b := &pgx.Batch{}
-	load := queueGame(b, id, false)
-	if err := q.SendBatch(ctx, b).Close(); err != nil {
-		return nil, err
-	}
-	return load.result()
-}
-
-// gameWithSeatsSQL reads a game and its seats in one statement, the seats' columns as arrays in
-// seat order: one statement instead of two is less work for Postgres and for pgx on the hottest
-// read. A game without seats (a lobby nobody joined) has NULL arrays.
-var gameWithSeatsSQL = `SELECT ` + gameColumns + `, s.seat_numbers, s.seat_names, s.seat_students, s.seat_joined, s.seat_hashes, s.seat_bots, s.seat_timeouts
-	FROM games LEFT JOIN LATERAL (
-		SELECT array_agg(seat ORDER BY seat) AS seat_numbers, array_agg(name ORDER BY seat) AS seat_names,
+// seatArraysSQL aggregates a game's seats (the game's id is the SQL expression of gameID) into
+// one row, the seats' columns as arrays in seat order (NULL arrays for a game without seats), as
+// seatArrays receives them.
+func seatArraysSQL(gameID string) string {
+	return `SELECT array_agg(seat ORDER BY seat) AS seat_numbers, array_agg(name ORDER BY seat) AS seat_names,
 			array_agg(student_id::text ORDER BY seat) AS seat_students, array_agg(joined_at ORDER BY seat) AS seat_joined,
 			array_agg(token_hash ORDER BY seat) AS seat_hashes, array_agg(coalesce(bot, '') ORDER BY seat) AS seat_bots,
 			array_agg(timeouts ORDER BY seat) AS seat_timeouts
-		FROM seats WHERE game_id = games.id) s ON true
+		FROM seats WHERE game_id = ` + gameID
+}
+
+// seatArrays receives the columns of seatArraysSQL, in their order.
+type seatArrays struct {
+	numbers, timeouts []int32
+	names, bots       []string
+	students          []*string
+	joined            []time.Time
+	hashes            [][]byte
+}
+
+func (a *seatArrays) destinations() []any {
+	return []any{&a.numbers, &a.names, &a.students, &a.joined, &a.hashes, &a.bots, &a.timeouts}
+}
+
+func (a *seatArrays) seats() []play.Seat {
+	seats := make([]play.Seat, len(a.numbers))
+	for i, n := range a.numbers {
+		seats[i] = play.Seat{Seat: int(n), Name: a.names[i], StudentID: a.students[i], JoinedAt: a.joined[i], TokenHash: a.hashes[i], Timeouts: int(a.timeouts[i])}
+		setText(&seats[i].Bot, a.bots[i])
+	}
+	return seats
+}
+
+// gameWithSeatsSQL reads a game and its seats in one statement: one statement instead of two is
+// less work for Postgres and for pgx on the hottest read.
+var gameWithSeatsSQL = `SELECT ` + gameColumns + `, s.seat_numbers, s.seat_names, s.seat_students, s.seat_joined, s.seat_hashes, s.seat_bots, s.seat_timeouts
+	FROM games LEFT JOIN LATERAL (` + seatArraysSQL("games.id") + `) s ON true
 	WHERE id = $1`
 
 // game reads a game and its seats in one statement.
 func (s *Games) game(ctx context.Context, id string) (*play.GameRecord, error) {
+	return readGame(ctx, s.db.Pool, id)
+}
+
+// readGame reads a game and its seats in one statement, through the pool or in a transaction.
+func readGame(ctx context.Context, q interface {
+	QueryRow(context.Context, string, ...any) pgx.Row
+}, id string) (*play.GameRecord, error) {
 	var row gameRow
-	var seatNumbers, timeouts []int32
-	var names, bots []string
-	var students []*string
-	var joined []time.Time
-	var hashes [][]byte
-	err := s.db.Pool.QueryRow(ctx, gameWithSeatsSQL, id).Scan(append(row.destinations(),
-		&seatNumbers, &names, &students, &joined, &hashes, &bots, &timeouts)...)
-	if err != nil {
+	var seats seatArrays
+	if err := q.QueryRow(ctx, gameWithSeatsSQL, id).Scan(append(row.destinations(), seats.destinations()...)...); err != nil {
 		return nil, notFound(err)
 	}
 	g := row.record()
-	g.Seats = make([]play.Seat, len(seatNumbers))
-	for i, n := range seatNumbers {
-		g.Seats[i] = play.Seat{Seat: int(n), Name: names[i], StudentID: students[i], JoinedAt: joined[i], TokenHash: hashes[i], Timeouts: int(timeouts[i])}
-		setText(&g.Seats[i].Bot, bots[i])
-	}
+	g.Seats = seats.seats()
 	return g, nil
 }
 

@@ -131,47 +131,53 @@ func (t *gameTx) keyAlive() time.Time { return t.now.Add(-IdempotencyKeyLifetime
 // nextSeqSQL is the seq a game's next history entry takes.
 const nextSeqSQL = `SELECT coalesce(max(seq), -1) + 1 FROM actions WHERE game_id = $1`
 
+// afterLockSQL reads in one statement what an action needs besides its game's row, once that row
+// is locked by the statement before it, so that it sees whatever the transaction that held the lock
+// before committed: the game's seats, the seq its next entry takes and, for an Idempotency-Key's
+// lookup ($2; NULL for none), the entry kept under it (keptEntrySQL) and a result an instance of an
+// earlier release kept in its own row (until migration 00015, or during a rolling upgrade), for as
+// long as it lives (storedResultSQL).
+var afterLockSQL = `SELECT s.seat_numbers, s.seat_names, s.seat_students, s.seat_joined, s.seat_hashes, s.seat_bots, s.seat_timeouts,
+		(` + nextSeqSQL + `),
+		k.seq, k.key_request_hash, r.request_hash, r.response
+	FROM (` + seatArraysSQL("$1") + `) s
+	LEFT JOIN LATERAL (` + keptEntrySQL + `) k ON true
+	LEFT JOIN LATERAL (SELECT request_hash, response FROM idempotency_keys WHERE lookup = $2 AND created_at > $3) r ON true`
+
 // lockGame locks the game row, then reads its seats, the seq its next entry takes and, for a
-// lookup, the result kept under it. Each read is a statement of its own after the lock, so it sees
-// whatever the transaction that held the lock before committed.
+// lookup, the result kept under it: two statements in one round trip.
 func (t *gameTx) lockGame(ctx context.Context, id string, lookup []byte) (*play.GameRecord, *play.KeptResult, error) {
 	b := &pgx.Batch{}
-	load := queueGame(b, id, true)
+	var g *play.GameRecord
+	b.Queue(`SELECT `+gameColumns+` FROM games WHERE id = $1 FOR UPDATE`, id).QueryRow(func(row pgx.Row) error {
+		var err error
+		if g, err = scanGame(row); errors.Is(err, pgx.ErrNoRows) {
+			return nil
+		}
+		return err
+	})
+	var seats seatArrays
 	var next int64
-	b.Queue(nextSeqSQL, id).
-		QueryRow(func(r pgx.Row) error { return r.Scan(&next) })
-	var kept *play.KeptResult
-	if lookup != nil {
-		b.Queue(keptEntrySQL, id, lookup, t.keyAlive()).QueryRow(func(r pgx.Row) error {
-			var k play.KeptResult
-			err := r.Scan(&k.EntrySeq, &k.RequestHash)
-			if errors.Is(err, pgx.ErrNoRows) {
-				return nil
-			}
-			kept = &k
-			return err
-		})
-		// A key an instance of an earlier release kept in its own row (until migration 00015, or
-		// during a rolling upgrade), for as long as it lives.
-		b.Queue(storedResultSQL, lookup, t.keyAlive()).QueryRow(func(r pgx.Row) error {
-			var k play.KeptResult
-			err := r.Scan(&k.RequestHash, &k.Sealed)
-			if errors.Is(err, pgx.ErrNoRows) || kept != nil {
-				return nil
-			}
-			kept = &k
-			return err
-		})
-	}
+	var keptSeq *int64
+	var keptHash, storedHash, storedResult []byte
+	b.Queue(afterLockSQL, id, lookup, t.keyAlive()).QueryRow(func(r pgx.Row) error {
+		return r.Scan(append(seats.destinations(), &next, &keptSeq, &keptHash, &storedHash, &storedResult)...)
+	})
 	if err := t.send(ctx, b); err != nil {
 		return nil, nil, err
 	}
-	g, err := load.result()
-	if err != nil {
-		return nil, nil, err
+	if g == nil {
+		return nil, nil, play.ErrNotFound
 	}
+	g.Seats = seats.seats()
 	t.nextSeq[id] = next
-	return g, kept, nil
+	switch {
+	case keptSeq != nil:
+		return g, &play.KeptResult{EntrySeq: keptSeq, RequestHash: keptHash}, nil
+	case storedHash != nil:
+		return g, &play.KeptResult{RequestHash: storedHash, Sealed: storedResult}, nil
+	}
+	return g, nil, nil
 }
 
 // InviteCodeInUse reports whether an open lobby has the invite code.
@@ -301,9 +307,11 @@ func (t *gameTx) AppendEntry(ctx context.Context, gameID string, e *play.Entry) 
 	if e.Key != nil {
 		keyLookup, keyRequestHash = e.Key.Lookup, e.Key.RequestHash
 	}
-	if err := t.queue(ctx, `INSERT INTO actions (game_id, seq, version, seat, action, outcome, random, service, bot, timeout, key_lookup, key_request_hash,
-			created_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, NULLIF($9, ''), $10, $11, $12, $13)`,
+	// The entry and its outbox row in one statement.
+	if err := t.queue(ctx, `WITH entry AS (INSERT INTO actions (game_id, seq, version, seat, action, outcome, random, service, bot, timeout,
+			key_lookup, key_request_hash, created_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, NULLIF($9, ''), $10, $11, $12, $13))
+		`+outboxSQL("$13"),
 		gameID, e.Seq, e.Version, e.Seat, e.Action, e.Outcome, e.Random, e.Service, string(e.Bot), e.Timeout, keyLookup, keyRequestHash,
 		t.now); err != nil {
 		return err
@@ -312,7 +320,7 @@ func (t *gameTx) AppendEntry(ctx context.Context, gameID string, e *play.Entry) 
 	if _, ok := t.nextSeq[gameID]; ok {
 		t.nextSeq[gameID] = e.Seq + 1
 	}
-	return t.queueOutbox(ctx, gameID, e.Seq)
+	return nil
 }
 
 func (t *gameTx) SaveState(ctx context.Context, g *play.GameRecord, c play.StateChange) error {

@@ -54,7 +54,7 @@ func (s *Games) Progress(ctx context.Context, gameID string, after int64, limit 
 	}
 	defer tx.Rollback(ctx) //nolint:errcheck // read-only
 	p := &play.ProgressRecord{}
-	if p.Game, err = loadGame(ctx, tx, gameID); err != nil {
+	if p.Game, err = readGame(ctx, tx, gameID); err != nil {
 		return nil, err
 	}
 	if err := tx.QueryRow(ctx, `SELECT coalesce(max(seq), -1) FROM actions WHERE game_id = $1`, gameID).Scan(&p.LastSeq); err != nil {

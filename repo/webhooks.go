@@ -13,18 +13,20 @@ import (
 // Webhooks: subscriptions, the outbox the game transactions write (queueOutbox) and the deliveries
 // (see migrations/00022_webhooks.sql).
 
-// outboxSQL writes a game change ($2: an entry's seq, -1 for the end of an aborted game) to the
-// outbox, in the change's transaction, when a live subscription may want it: the game's own, its
-// classroom's or a service-wide one. Without one the statement writes nothing, through three
-// partial indexes.
-const outboxSQL = `INSERT INTO webhook_outbox (game_id, seq, created_at)
-	SELECT $1, $2, $3 WHERE EXISTS (SELECT FROM webhook_subscriptions s WHERE s.disabled_at IS NULL
+// outboxSQL writes a game change ($2: an entry's seq, -1 for the end of an aborted game; now: the
+// parameter of its time, such as "$3") to the outbox, in the change's transaction, when a live
+// subscription may want it: the game's own, its classroom's or a service-wide one. Without one the
+// statement writes nothing, through three partial indexes.
+func outboxSQL(now string) string {
+	return `INSERT INTO webhook_outbox (game_id, seq, created_at)
+	SELECT $1, $2, ` + now + ` WHERE EXISTS (SELECT FROM webhook_subscriptions s WHERE s.disabled_at IS NULL
 		AND (s.subject_game_id = $1 OR s.scope = 'service'
 			OR s.classroom_id = (SELECT classroom_id FROM games WHERE id = $1)))`
+}
 
 // queueOutbox queues the outbox row of a change of the game.
 func (t *gameTx) queueOutbox(ctx context.Context, gameID string, seq int64) error {
-	return t.queue(ctx, outboxSQL, gameID, seq, t.now)
+	return t.queue(ctx, outboxSQL("$3"), gameID, seq, t.now)
 }
 
 // fanOutRows bounds the outbox rows of one game taken at a time.
