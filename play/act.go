@@ -33,8 +33,9 @@ type actedRecord struct {
 	Caller Caller
 	Entry  Entry
 	// next is the state the action led to, so that the answer need not decode the snapshot just
-	// written.
-	next domain.State
+	// written; tally is the tally it keeps, decoded.
+	next  domain.State
+	tally *GameTally
 }
 
 // keptAction is what an Idempotency-Key keeps of an accepted action: the seq of the history entry it
@@ -109,6 +110,7 @@ func (s *Service) Act(ctx context.Context, in Action, p Principal, idem *Idempot
 	}
 	s.wakeBotsFor(rec.Game)
 	s.states.keep(rec.Game.ID, rec.Game.Status == StatusActive, rec.Game.Snapshot, rec.next)
+	s.tallies.keep(rec.Game.ID, rec.Game.Status == StatusActive, rec.Game.Tally, rec.tally)
 	g, err := s.gameWith(rec.Game, rec.next)
 	return &Acted{Game: g, Caller: rec.Caller, Entry: rec.Entry}, err
 }
@@ -192,7 +194,8 @@ func (s *Service) act(ctx context.Context, tx Tx, rec *GameRecord, caller Caller
 	if entry.Outcome, err = json.Marshal(outcome); err != nil {
 		return actedRecord{}, fmt.Errorf("encoding outcome: %w", err)
 	}
-	if err := recordStep(ctx, tx, rec, &entry, next, rec.SeatCount, s.kindTally(rec.Kind)); err != nil {
+	counting := &tallying{count: s.kindTally(rec.Kind), known: s.tallies.find(rec.ID, rec.Tally)}
+	if err := recordStep(ctx, tx, rec, &entry, next, rec.SeatCount, counting); err != nil {
 		return actedRecord{}, err
 	}
 	if !in.Timeout && seat < len(rec.Seats) && rec.Seats[seat].Timeouts > 0 { // the player is back (G-4)
@@ -201,7 +204,7 @@ func (s *Service) act(ctx context.Context, tx Tx, rec *GameRecord, caller Caller
 		}
 		rec.Seats[seat].Timeouts = 0
 	}
-	return actedRecord{Game: rec, Caller: caller, Entry: entry, next: next}, nil
+	return actedRecord{Game: rec, Caller: caller, Entry: entry, next: next, tally: counting.after}, nil
 }
 
 // takesActions refuses a game that takes no action in its state: a lobby, an aborted game, and a

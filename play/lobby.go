@@ -361,9 +361,9 @@ func startGame(ctx context.Context, tx Tx, g *GameRecord, rules domain.Rules, se
 }
 
 // recordStep stores the state an entry leads to, which moves the game to its new status and
-// version, then appends the entry with that version. tally is the kind's, to count the entry in
-// the game's kept tally (none is needed for the start).
-func recordStep(ctx context.Context, tx Tx, g *GameRecord, e *Entry, state domain.State, seats int, tally tallyFunc) error {
+// version, then appends the entry with that version. tally counts the entry in the game's kept
+// tally (nil for the start, which needs none).
+func recordStep(ctx context.Context, tx Tx, g *GameRecord, e *Entry, state domain.State, seats int, tally *tallying) error {
 	kept, err := tallyAfter(g, e, tally)
 	if err != nil {
 		return err

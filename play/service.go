@@ -18,6 +18,8 @@ type Service struct {
 	ttls AbandonTTLs
 	// states are the games' snapshots last read or written, decoded.
 	states *decodedStates
+	// tallies are the active games' kept tallies last written, decoded.
+	tallies *countedTallies
 	// clock is the time the service reasons about (see Clock).
 	clock Clock
 	// passTimeout bounds one pass of the worker (worker_stall.go).
@@ -36,7 +38,7 @@ type Service struct {
 // New is the game master over store, for the kinds of game in the catalogue.
 func New(store Store, kinds *domain.Catalogue) *Service {
 	return &Service{store: store, kinds: kinds, botsDue: make(chan struct{}, 1),
-		ttls: AbandonTTLs{Lobby: DefaultLobbyTTL, Idle: DefaultIdleGameTTL}, states: newDecodedStates(), clock: SystemClock(),
+		ttls: AbandonTTLs{Lobby: DefaultLobbyTTL, Idle: DefaultIdleGameTTL}, states: newDecodedStates(), tallies: newCountedTallies(), clock: SystemClock(),
 		checkpoints: newCheckpoints(), quotas: DefaultQuotas, fair: newFairness(), webhookCfg: DefaultWebhookConfig}
 }
 

@@ -62,22 +62,36 @@ func decodeTally(gameID string, kept json.RawMessage) (*GameTally, error) {
 	return t, nil
 }
 
+// tallying is how an entry is counted into its game's tally: the kind's count of a player's
+// outcome (service entries need none), and the game's kept tally already decoded when the caller
+// has it (countedTallies); tallyAfter leaves in after the tally the game keeps then.
+type tallying struct {
+	count tallyFunc
+	known *GameTally
+	after *GameTally
+}
+
 // tallyAfter is the tally g keeps once e is appended: a fresh one at the start, and none (nil) when
 // g keeps none that is current, which a statistics request then counts from the history once.
-// tally reads the outcome of a player's entry; service entries need none.
-func tallyAfter(g *GameRecord, e *Entry, tally tallyFunc) (json.RawMessage, error) {
-	t := &GameTally{Counts: domain.Counts{}}
+func tallyAfter(g *GameRecord, e *Entry, t *tallying) (json.RawMessage, error) {
+	if t == nil {
+		t = &tallying{}
+	}
+	t.after = &GameTally{Counts: domain.Counts{}}
 	if e.Seq > 0 {
 		if g.Tally == nil {
+			t.after = nil
 			return nil, nil
 		}
-		var err error
-		if t, err = decodeTally(g.ID, g.Tally); err != nil {
-			return nil, err
+		if t.after = t.known; t.after == nil {
+			var err error
+			if t.after, err = decodeTally(g.ID, g.Tally); err != nil {
+				return nil, err
+			}
 		}
-		if err := t.add(tally, OutcomeEntry{GameID: g.ID, Kind: g.Kind, Seat: e.Seat, Service: e.Service, Action: e.Action, Outcome: e.Outcome}); err != nil {
+		if err := t.after.add(t.count, OutcomeEntry{GameID: g.ID, Kind: g.Kind, Seat: e.Seat, Service: e.Service, Action: e.Action, Outcome: e.Outcome}); err != nil {
 			return nil, err
 		}
 	}
-	return json.Marshal(t)
+	return json.Marshal(t.after)
 }
