@@ -65,7 +65,7 @@ func TestCachedGameBodyIsTheFreshBody(t *testing.T) {
 
 // The cache never answers for an older game than the database holds: a move made through another
 // instance shows on the next read here, and so does a student's new name, which renames their seats
-// without a new version of the game.
+// and moves the game's version on (its ETag shows the names).
 func TestCachedGameFollowsChangesMadeElsewhere(t *testing.T) {
 	t.Parallel()
 	h := newGamesHarness(t)
@@ -88,8 +88,12 @@ func TestCachedGameFollowsChangesMadeElsewhere(t *testing.T) {
 	if resp := other.Do(other.Request(http.MethodPatch, path, map[string]string{"name": "Adele"}, bearer(class.teacher)...)); resp.StatusCode != http.StatusOK {
 		t.Fatalf("rename = %d %s", resp.StatusCode, resp.Body)
 	}
-	if seats := read().Seats; seats[0].Name != "Adele" {
-		t.Errorf("after the rename, seat 0 is named %q", seats[0].Name)
+	renamed := read()
+	if renamed.Seats[0].Name != "Adele" {
+		t.Errorf("after the rename, seat 0 is named %q", renamed.Seats[0].Name)
+	}
+	if renamed.Version != before.Version+2 {
+		t.Errorf("after the rename, version %d, want %d", renamed.Version, before.Version+2)
 	}
 }
 

@@ -73,7 +73,7 @@ func (s *Service) Act(ctx context.Context, in Action, p Principal, idem *Idempot
 	var rec actedRecord
 	var refusal error
 	var replay *keptAction
-	err = s.update(ctx, func(tx Tx) error {
+	act := func(tx Tx) error {
 		refusal, replay = nil, nil // a transaction run again after a lost connection starts afresh
 		g, kept, err := lockGameWithResult(ctx, tx, in.GameID, slot.lookupOf())
 		if err != nil {
@@ -98,7 +98,19 @@ func (s *Service) Act(ctx context.Context, in Action, p Principal, idem *Idempot
 			return nil
 		}
 		return err
+	}
+	err = s.actOnKeptRecord(ctx, in.GameID, slot.lookupOf(), func(tx Tx) error {
+		if err := act(tx); err != nil {
+			return err
+		}
+		if refusal != nil || replay != nil {
+			return errNotOnKeptRecord
+		}
+		return nil
 	})
+	if errors.Is(err, errNotOnKeptRecord) {
+		err = s.update(ctx, act)
+	}
 	if err != nil {
 		return nil, err
 	}

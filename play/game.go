@@ -71,6 +71,9 @@ type GameRecord struct {
 
 	Seed        int64  `json:"-"`
 	CreatorHash []byte `json:"-"`
+	// NextSeq is the seq the game's next history entry takes, as the store read or wrote it last:
+	// a hint, which a change relying on it checks first (Store.UpdateUnchanged).
+	NextSeq int64 `json:"-"`
 }
 
 // Seat is one player of a game.

@@ -10,6 +10,10 @@ import (
 // ErrNotFound is what the store answers when the row asked for does not exist.
 var ErrNotFound = errors.New("not found")
 
+// ErrStale is what a store answers when a change worked out on a record it kept was not applied,
+// because the game is not as the record has it any more (or the change could not be sent at all).
+var ErrStale = errors.New("the game changed since its record was kept")
+
 // ErrTaken is what the store answers when a value that must be unique (a join code, a student's
 // name in a classroom) is already in use.
 var ErrTaken = errors.New("already taken")

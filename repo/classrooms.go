@@ -75,6 +75,15 @@ func (s *Games) Students(ctx context.Context, classroomID string) ([]play.Studen
 	})
 }
 
+// renameSeats renames a student on the seats of their games, and moves those games' versions on:
+// every change of a game or its seats does, so that a record of a game at a version is the game
+// (migration 00027 relies on it), and an ETag changes with the names it showed.
+func renameSeats(ctx context.Context, tx pgx.Tx, studentID, name string) error {
+	_, err := tx.Exec(ctx, `WITH renamed AS (UPDATE seats SET name = $2 WHERE student_id = $1::uuid RETURNING game_id)
+		UPDATE games SET version = version + 1, `+keepTally+` WHERE id IN (SELECT game_id FROM renamed)`, studentID, name)
+	return err
+}
+
 // RenameStudent renames a current student, in the classroom and on the seats of their games.
 func (s *Games) RenameStudent(ctx context.Context, classroomID, studentID, name, nameKey string) (*play.StudentRecord, error) {
 	st := play.StudentRecord{ID: studentID, ClassroomID: classroomID, Name: name}
@@ -84,8 +93,7 @@ func (s *Games) RenameStudent(ctx context.Context, classroomID, studentID, name,
 		if err != nil {
 			return taken(notFound(err))
 		}
-		_, err = tx.Exec(ctx, `UPDATE seats SET name = $2 WHERE student_id = $1::uuid`, studentID, name)
-		return err
+		return renameSeats(ctx, tx, studentID, name)
 	})
 	if err != nil {
 		return nil, err
@@ -156,7 +164,7 @@ func (s *Games) EraseStudent(ctx context.Context, classroomID, studentID string)
 		if _, err := tx.Exec(ctx, `UPDATE students SET name_key = lower(name) WHERE id = $1::uuid`, studentID); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, `UPDATE seats SET name = $2 WHERE student_id = $1::uuid`, studentID, st.Name); err != nil {
+		if err := renameSeats(ctx, tx, studentID, st.Name); err != nil {
 			return err
 		}
 		// A refused action's detail may name whose turn it was, as "<name> (seat <n>)".

@@ -6,6 +6,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"primegames/play"
 )
 
 // ReadPool is where a read that may go to the replica goes now.
@@ -34,4 +36,20 @@ func (m *Migrator) Setting(ctx context.Context, name string) (string, error) {
 	var v string
 	err := m.sqlDB.QueryRowContext(ctx, "SELECT current_setting($1)", name).Scan(&v)
 	return v, err
+}
+
+// UpdateUnchangedThen is UpdateUnchanged with raw statements sent after fn's writes, in the same
+// round trip, for tests that break one.
+func (s *Games) UpdateUnchangedThen(ctx context.Context, now time.Time, expect *play.GameRecord, fn func(play.Tx) error, then ...string) error {
+	return s.UpdateUnchanged(ctx, now, expect, nil, func(tx play.Tx) error {
+		if err := fn(tx); err != nil {
+			return err
+		}
+		for _, sql := range then {
+			if err := tx.(*gameTx).queue(ctx, sql); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }

@@ -92,9 +92,10 @@ func (a *seatArrays) seats() []play.Seat {
 	return seats
 }
 
-// gameWithSeatsSQL reads a game and its seats in one statement: one statement instead of two is
-// less work for Postgres and for pgx on the hottest read.
-var gameWithSeatsSQL = `SELECT ` + gameColumns + `, s.seat_numbers, s.seat_names, s.seat_students, s.seat_joined, s.seat_hashes, s.seat_bots, s.seat_timeouts
+// gameWithSeatsSQL reads a game, its seats and the seq its next entry takes in one statement: one
+// statement instead of two is less work for Postgres and for pgx on the hottest read.
+var gameWithSeatsSQL = `SELECT ` + gameColumns + `, s.seat_numbers, s.seat_names, s.seat_students, s.seat_joined, s.seat_hashes, s.seat_bots, s.seat_timeouts,
+		(SELECT coalesce(max(seq), -1) + 1 FROM actions WHERE game_id = games.id)
 	FROM games LEFT JOIN LATERAL (` + seatArraysSQL("games.id") + `) s ON true
 	WHERE id = $1`
 
@@ -109,11 +110,12 @@ func readGame(ctx context.Context, q interface {
 }, id string) (*play.GameRecord, error) {
 	var row gameRow
 	var seats seatArrays
-	if err := q.QueryRow(ctx, gameWithSeatsSQL, id).Scan(append(row.destinations(), seats.destinations()...)...); err != nil {
+	var next int64
+	if err := q.QueryRow(ctx, gameWithSeatsSQL, id).Scan(append(append(row.destinations(), seats.destinations()...), &next)...); err != nil {
 		return nil, notFound(err)
 	}
 	g := row.record()
-	g.Seats = seats.seats()
+	g.Seats, g.NextSeq = seats.seats(), next
 	return g, nil
 }
 

@@ -32,6 +32,19 @@ type gameTx struct {
 	nextSeq map[string]int64 // by game, for the games this transaction has locked
 	// saved are the games whose new state the transaction saved (SaveState), as it left them.
 	saved map[string]*play.GameRecord
+	// expect, when set, is the record of the game a change in one round trip is worked out on
+	// (UpdateUnchanged): the game it locks, without reading; nothing else may be read.
+	expect *play.GameRecord
+	// appended is the last history entry the transaction appended, if any.
+	appended *appendedEntry
+}
+
+// appendedEntry is what tells a history entry a transaction appended from any other's.
+type appendedEntry struct {
+	gameID string
+	seq    int64
+	seat   *int
+	action []byte
 }
 
 // newGameTx is a transaction on conn whose time is now, cut to whole microseconds as Postgres keeps
@@ -43,6 +56,9 @@ func newGameTx(conn *pgx.Conn, now time.Time) *gameTx {
 // send sends, in one round trip, BEGIN if the transaction has not begun, the queued writes, and
 // then the queries of b, whose callbacks run in order.
 func (t *gameTx) send(ctx context.Context, b *pgx.Batch) error {
+	if t.expect != nil {
+		return errNeedsReads
+	}
 	out := &pgx.Batch{}
 	if !t.begun {
 		out.Queue("begin")
@@ -147,6 +163,15 @@ var afterLockSQL = `SELECT s.seat_numbers, s.seat_names, s.seat_students, s.seat
 // lockGame locks the game row, then reads its seats, the seq its next entry takes and, for a
 // lookup, the result kept under it: two statements in one round trip.
 func (t *gameTx) lockGame(ctx context.Context, id string, lookup []byte) (*play.GameRecord, *play.KeptResult, error) {
+	if t.expect != nil {
+		if t.expect.ID != id {
+			return nil, nil, errNeedsReads
+		}
+		// The check sent first locks the row, and fails unless the game is as expected and no
+		// entry is kept under the lookup.
+		t.nextSeq[id] = t.expect.NextSeq
+		return copyRecord(t.expect), nil, nil
+	}
 	b := &pgx.Batch{}
 	var g *play.GameRecord
 	b.Queue(`SELECT `+gameColumns+` FROM games WHERE id = $1 FOR UPDATE`, id).QueryRow(func(row pgx.Row) error {
@@ -169,7 +194,7 @@ func (t *gameTx) lockGame(ctx context.Context, id string, lookup []byte) (*play.
 	if g == nil {
 		return nil, nil, play.ErrNotFound
 	}
-	g.Seats = seats.seats()
+	g.Seats, g.NextSeq = seats.seats(), next
 	t.nextSeq[id] = next
 	switch {
 	case keptSeq != nil:
@@ -320,6 +345,10 @@ func (t *gameTx) AppendEntry(ctx context.Context, gameID string, e *play.Entry) 
 	if _, ok := t.nextSeq[gameID]; ok {
 		t.nextSeq[gameID] = e.Seq + 1
 	}
+	if g, ok := t.saved[gameID]; ok {
+		g.NextSeq = e.Seq + 1
+	}
+	t.appended = &appendedEntry{gameID: gameID, seq: e.Seq, seat: e.Seat, action: e.Action}
 	return nil
 }
 

@@ -117,6 +117,24 @@ func (r *records) read(ctx context.Context, id string, load func() (*play.GameRe
 	return rec, nil
 }
 
+// peek is a copy of the record kept of id (or being written by this instance), nil when there is
+// none: without the barrier, so it may be older than the game; for a change that checks the game
+// is as the record has it before anything relies on it (UpdateUnchanged).
+func (r *records) peek(id string) *play.GameRecord {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.trusted {
+		return nil
+	}
+	if g, ok := r.written[id]; ok {
+		return copyRecord(g)
+	}
+	if e, ok := r.byID[id]; ok {
+		return copyRecord(e.Value.(*keptRecord).rec)
+	}
+	return nil
+}
+
 // keep keeps rec, read when the epoch and its stripe's generation were those given, unless a
 // change of its stripe was heard since, or the listener connected or was lost.
 func (r *records) keep(id string, rec *play.GameRecord, epoch uint64, stripe int, gen uint64) {
@@ -305,5 +323,5 @@ func recordFingerprint(g *play.GameRecord) string {
 	for i, s := range g.Seats {
 		hashes[i] = hex.EncodeToString(s.TokenHash)
 	}
-	return fmt.Sprintf("%s seed=%d creator=%x invite=%q seats=%v", fields, g.Seed, g.CreatorHash, g.InviteCode, hashes)
+	return fmt.Sprintf("%s seed=%d creator=%x invite=%q seats=%v next=%d", fields, g.Seed, g.CreatorHash, g.InviteCode, hashes, g.NextSeq)
 }
