@@ -7,8 +7,8 @@ import (
 	"testing"
 )
 
-// /metrics says how many reads of games were answered from the records an instance keeps, and
-// whether it may use them (its listener is up).
+// /metrics says how many reads of games were answered from the records an instance keeps, how many
+// actions were sent in one round trip on one, and whether it may use them (its listener is up).
 func TestMetricsCountReadsAnsweredFromKeptRecords(t *testing.T) {
 	t.Parallel()
 	h := newGamesHarness(t)
@@ -36,6 +36,16 @@ func TestMetricsCountReadsAnsweredFromKeptRecords(t *testing.T) {
 	}
 	if hits := metric("db_record_cache_hits_total") - before; hits < 2 {
 		t.Errorf("3 reads of an unchanged game: %v answered from the kept record, want at least 2", hits)
+	}
+	id := c.Game.Id.String()
+	token, _ := tokenToAct(t, h, c)
+	const oneTrip = `db_record_cache_one_trip_actions_total{outcome="applied"}`
+	applied := metric(oneTrip)
+	if resp := h.act(t, id, token, legalActions(t, h, id, token)[0]); resp.StatusCode != 201 {
+		t.Fatalf("action = %d %s", resp.StatusCode, resp.Body)
+	}
+	if n := metric(oneTrip) - applied; n != 1 {
+		t.Errorf("an action on a game just read: %v applied in one round trip, want 1", n)
 	}
 	if metric("db_record_cache_listening") != 1 || metric("db_record_cache_games") < 1 || metric("db_record_cache_bytes") <= 0 {
 		t.Error("the records are not said to be in use")

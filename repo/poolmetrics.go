@@ -28,11 +28,14 @@ var (
 	recordGames   = prometheus.NewDesc("db_record_cache_games", "Games whose records are kept.", nil, nil)
 	recordBytes   = prometheus.NewDesc("db_record_cache_bytes", "About the bytes the kept records hold.", nil, nil)
 	recordTrusted = prometheus.NewDesc("db_record_cache_listening", "1 while the listener is connected, so that kept records are used.", nil, nil)
+	recordOneTrip = prometheus.NewDesc("db_record_cache_one_trip_actions_total",
+		"Actions sent in one round trip on a kept record, by outcome: applied, or stale (the game had changed; done again as before).",
+		[]string{"outcome"}, nil)
 )
 
 func (p poolCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{poolTotal, poolAcquired, poolIdle, poolMax, poolAcquires, poolWaits, poolWaited,
-		recordHits, recordMisses, recordGames, recordBytes, recordTrusted} {
+		recordHits, recordMisses, recordGames, recordBytes, recordTrusted, recordOneTrip} {
 		ch <- d
 	}
 }
@@ -56,4 +59,6 @@ func (p poolCollector) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(recordGames, prometheus.GaugeValue, float64(rs.Games))
 	ch <- prometheus.MustNewConstMetric(recordBytes, prometheus.GaugeValue, float64(rs.Bytes))
 	ch <- prometheus.MustNewConstMetric(recordTrusted, prometheus.GaugeValue, listening)
+	ch <- prometheus.MustNewConstMetric(recordOneTrip, prometheus.CounterValue, float64(rs.OneTrip), "applied")
+	ch <- prometheus.MustNewConstMetric(recordOneTrip, prometheus.CounterValue, float64(rs.OneTripStale), "stale")
 }

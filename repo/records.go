@@ -59,6 +59,9 @@ type records struct {
 	mismatch func(kept *play.GameRecord)
 
 	hits, misses uint64
+	// applied and stale count the changes sent in one round trip on a kept record
+	// (UpdateUnchanged): applied, or not because the game was not as the record had it.
+	applied, stale uint64
 }
 
 type keptRecord struct {
@@ -239,6 +242,9 @@ func (r *records) stripeOf(id string) int {
 // RecordCacheStats are the game record cache's figures.
 type RecordCacheStats struct {
 	Hits, Misses, Games, Bytes int64
+	// OneTrip and OneTripStale count the changes sent in one round trip on a kept record: applied,
+	// and not applied because the game was not as the record had it (then done as before).
+	OneTrip, OneTripStale int64
 	// Trusted is whether the listener is connected, so that the records are used.
 	Trusted bool
 }
@@ -246,7 +252,20 @@ type RecordCacheStats struct {
 func (r *records) stats() RecordCacheStats {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return RecordCacheStats{Hits: int64(r.hits), Misses: int64(r.misses), Games: int64(len(r.byID)), Bytes: int64(r.size), Trusted: r.trusted}
+	return RecordCacheStats{Hits: int64(r.hits), Misses: int64(r.misses), Games: int64(len(r.byID)), Bytes: int64(r.size), Trusted: r.trusted,
+		OneTrip: int64(r.applied), OneTripStale: int64(r.stale)}
+}
+
+// sentInOneTrip counts a change sent in one round trip, by its outcome.
+func (r *records) sentInOneTrip(err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	switch {
+	case err == nil:
+		r.applied++
+	case errors.Is(err, play.ErrStale):
+		r.stale++
+	}
 }
 
 // recordSize is about what a kept record holds.

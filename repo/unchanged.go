@@ -58,9 +58,12 @@ func (s *Games) UpdateUnchanged(ctx context.Context, now time.Time, expect *play
 	if errors.As(err, &doubt) && tx.appended != nil {
 		err = s.settle(ctx, tx, doubt)
 	}
-	if err != nil && s.db.records != nil {
-		for id := range tx.saved {
-			s.db.records.notWritten(id)
+	if s.db.records != nil {
+		s.db.records.sentInOneTrip(err)
+		if err != nil {
+			for id := range tx.saved {
+				s.db.records.notWritten(id)
+			}
 		}
 	}
 	return err
