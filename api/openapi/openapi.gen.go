@@ -2173,7 +2173,7 @@ type GameBase struct {
 	Turn      *Turn      `json:"turn"`
 	UpdatedAt time.Time  `json:"updated_at"`
 
-	// Version Grows by one with every change (join, leave, start, action, resignation, abort, a rematch linked); the ETag.
+	// Version Grows by one with every change (join, leave, start, action, resignation, abort, a rematch linked, a player renamed); the ETag.
 	Version int64 `json:"version"`
 	Winners []int `json:"winners"`
 
@@ -2260,7 +2260,7 @@ type GameOfPrimeClimb struct {
 	Turn      *Turn           `json:"turn"`
 	UpdatedAt time.Time       `json:"updated_at"`
 
-	// Version Grows by one with every change (join, leave, start, action, resignation, abort, a rematch linked); the ETag.
+	// Version Grows by one with every change (join, leave, start, action, resignation, abort, a rematch linked, a player renamed); the ETag.
 	Version int64 `json:"version"`
 	Winners []int `json:"winners"`
 
@@ -2305,7 +2305,7 @@ type GameOfPrimed struct {
 	Turn      *Turn       `json:"turn"`
 	UpdatedAt time.Time   `json:"updated_at"`
 
-	// Version Grows by one with every change (join, leave, start, action, resignation, abort, a rematch linked); the ETag.
+	// Version Grows by one with every change (join, leave, start, action, resignation, abort, a rematch linked, a player renamed); the ETag.
 	Version int64 `json:"version"`
 	Winners []int `json:"winners"`
 

@@ -2177,7 +2177,7 @@ type GameBase struct {
 	Turn      *Turn      `json:"turn"`
 	UpdatedAt time.Time  `json:"updated_at"`
 
-	// Version Grows by one with every change (join, leave, start, action, resignation, abort, a rematch linked); the ETag.
+	// Version Grows by one with every change (join, leave, start, action, resignation, abort, a rematch linked, a player renamed); the ETag.
 	Version int64 `json:"version"`
 	Winners []int `json:"winners"`
 
@@ -2264,7 +2264,7 @@ type GameOfPrimeClimb struct {
 	Turn      *Turn           `json:"turn"`
 	UpdatedAt time.Time       `json:"updated_at"`
 
-	// Version Grows by one with every change (join, leave, start, action, resignation, abort, a rematch linked); the ETag.
+	// Version Grows by one with every change (join, leave, start, action, resignation, abort, a rematch linked, a player renamed); the ETag.
 	Version int64 `json:"version"`
 	Winners []int `json:"winners"`
 
@@ -2309,7 +2309,7 @@ type GameOfPrimed struct {
 	Turn      *Turn       `json:"turn"`
 	UpdatedAt time.Time   `json:"updated_at"`
 
-	// Version Grows by one with every change (join, leave, start, action, resignation, abort, a rematch linked); the ETag.
+	// Version Grows by one with every change (join, leave, start, action, resignation, abort, a rematch linked, a player renamed); the ETag.
 	Version int64 `json:"version"`
 	Winners []int `json:"winners"`
 

@@ -2101,7 +2101,7 @@ export interface components {
             seats: components["schemas"]["Seat"][];
             /**
              * Format: int64
-             * @description Grows by one with every change (join, leave, start, action, resignation, abort, a rematch linked); the ETag.
+             * @description Grows by one with every change (join, leave, start, action, resignation, abort, a rematch linked, a player renamed); the ETag.
              */
             version: number;
             you: components["schemas"]["Caller"];
