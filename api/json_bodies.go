@@ -2,9 +2,11 @@ package api
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/bits"
 	"sync"
 
 	"github.com/labstack/echo/v4"
@@ -245,24 +247,74 @@ func appendRaw(dst, raw json.RawMessage) ([]byte, error) {
 
 // isCompactAndEscaped reports whether JSON has no space outside its strings and none of the
 // characters that encoding/json escapes for HTML: whether compacting it would leave it as it is.
-// Its loop is free of branches but for the rare backslash and U+2028 or U+2029.
+// It looks at eight bytes at a time, and byte by byte only at a backslash, a first byte of U+2028
+// or U+2029, and the end.
 func isCompactAndEscaped(raw []byte) bool {
-	var inString, dirty byte
-	for i := 0; i < len(raw); i++ {
-		class := rawClasses[raw[i]]
-		if class&rawRare != 0 {
-			switch {
-			case raw[i] == '\\':
-				i++ // only in a string: the escaped character is not its end
-			case i+2 < len(raw) && raw[i+1] == 0x80 && raw[i+2]&^1 == 0xA8: // U+2028, U+2029
-				return false
+	var inString uint64 // 1 within a string
+	for i := 0; i < len(raw); {
+		stop := len(raw) // where to look at eight bytes at a time again
+		if i+8 <= len(raw) {
+			word := binary.LittleEndian.Uint64(raw[i:])
+			rare := bytesEqual(word, '\\') | bytesEqual(word, 0xE2) | bytesEqual(word, '<') | bytesEqual(word, '>') | bytesEqual(word, '&')
+			if rare == 0 {
+				quotes := bitsOf(bytesEqual(word, '"'))
+				if bitsOf(bytesAtMost(word, ' '))&^(prefixXOR(quotes)^-inString) != 0 {
+					return false // a space outside a string
+				}
+				inString ^= uint64(bits.OnesCount64(quotes) & 1)
+				i += 8
+				continue
 			}
-			continue
+			stop = i + bits.TrailingZeros64(rare)/8 + 1
 		}
-		inString ^= class & rawQuote
-		dirty |= class&rawHTML | (class>>1)&^inString&1 // a space outside a string
+		for ; i < stop; i++ {
+			switch c := raw[i]; rawClasses[c] {
+			case rawQuote:
+				inString ^= 1
+			case rawSpace:
+				if inString == 0 {
+					return false
+				}
+			case rawHTML:
+				return false
+			case rawRare:
+				if c == '\\' {
+					i++ // only in a string: the escaped character is not its end
+				} else if i+2 < len(raw) && raw[i+1] == 0x80 && raw[i+2]&^1 == 0xA8 { // U+2028, U+2029
+					return false
+				}
+			}
+		}
 	}
-	return dirty == 0 && inString == 0
+	return inString == 0
+}
+
+// Bytes of a word, eight at a time: bytesEqual and bytesAtMost mark each byte of x that is c, that
+// is at most c (below 0x80), with its high bit; bitsOf gathers those high bits, the first byte's
+// into the lowest bit.
+const (
+	lowBits  = 0x0101010101010101
+	highBits = 0x8080808080808080
+)
+
+func bytesEqual(x uint64, c byte) uint64 {
+	y := x ^ lowBits*uint64(c)
+	return ^((y&^highBits + ^uint64(highBits)) | y) & highBits
+}
+
+func bytesAtMost(x uint64, c byte) uint64 {
+	return ^((x&^highBits + lowBits*uint64(0x7F-c)) | x) & highBits
+}
+
+func bitsOf(marks uint64) uint64 { return marks * 0x0002040810204081 >> 56 }
+
+// prefixXOR sets each of eight bits to the parity of the bits up to it: for the quotes' bits, the
+// bytes within a string that began in the word.
+func prefixXOR(b uint64) uint64 {
+	b ^= b << 1
+	b ^= b << 2
+	b ^= b << 4
+	return b & 0xFF
 }
 
 // The bytes that isCompactAndEscaped looks at, as bits.

@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 
@@ -132,4 +135,59 @@ func serialize(serializer echo.JSONSerializer, body any) ([]byte, error) {
 	c := e.NewContext(httptest.NewRequest(http.MethodGet, "/", nil), rec)
 	err := c.JSON(http.StatusOK, body)
 	return rec.Body.Bytes(), err
+}
+
+// isCompactAndEscaped tells exactly whether encoding/json would leave raw JSON as it is, over random
+// documents of strings that hold what it escapes, spaces and escapes, spaced and not.
+func TestIsCompactAndEscaped(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(1, 2))
+	pieces := []string{"a", "bc", " ", "  ", `\"`, `\\`, `\n`, `\u2028`, "<", ">", "&", "\u2028", "\u2029", "\u2027", "−", "÷", "é", "\xe2", `"`}
+	var value func(depth int) string
+	value = func(depth int) string {
+		space := func() string { return []string{"", "", "", "", " ", "\n", "\t"}[rng.IntN(7)] }
+		switch n := rng.IntN(6); {
+		case n == 0 && depth < 4:
+			items := make([]string, rng.IntN(4))
+			for i := range items {
+				items[i] = space() + value(depth+1) + space()
+			}
+			return "[" + strings.Join(items, ",") + "]"
+		case n == 1 && depth < 4:
+			members := make([]string, rng.IntN(4))
+			for i := range members {
+				members[i] = value(5) + space() + ":" + space() + value(depth+1)
+			}
+			return "{" + strings.Join(members, ","+space()) + "}"
+		case n == 2:
+			return []string{"1", "-2.5e3", "true", "null"}[rng.IntN(4)]
+		default:
+			var s strings.Builder
+			for range rng.IntN(12) {
+				if p := pieces[rng.IntN(len(pieces))]; p != `"` {
+					s.WriteString(p)
+				}
+			}
+			return `"` + s.String() + `"`
+		}
+	}
+	clean := 0
+	for range 20000 {
+		raw := value(0)
+		want := false
+		if compacted, err := json.Marshal(json.RawMessage(raw)); err == nil {
+			want = string(compacted) == raw
+		} else if !utf8.ValidString(raw) || !json.Valid([]byte(raw)) {
+			continue
+		}
+		if got := isCompactAndEscaped([]byte(raw)); got != want {
+			t.Fatalf("isCompactAndEscaped(%q) = %v, want %v", raw, got, want)
+		}
+		if want {
+			clean++
+		}
+	}
+	if clean < 2000 {
+		t.Errorf("only %d clean documents", clean)
+	}
 }
