@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"math/rand/v2"
-	"slices"
 	"testing"
 
 	"primegames/api/openapi"
@@ -13,8 +12,8 @@ import (
 	"primegames/repo/repotest"
 )
 
-// playedGame is a game of kind played over a real Postgres for moves actions, as the service plays
-// it, with the answer of its last action: what PostAction renders.
+// playedGame is a game played over a real Postgres as the service plays it, with the answer of its
+// last action: what PostAction renders.
 type playedGame struct {
 	service *play.Service
 	acted   *play.Acted
@@ -22,11 +21,10 @@ type playedGame struct {
 	tokens []string
 }
 
-// playGame creates a two-player game of kind with the given names and plays at least moves actions,
-// each the legal action a fixed seed picks, until the seat that acted last is to act again (as after
-// a roll in Prime Climb), so that its legal actions are not empty; it stops early if the game ends.
-// each, when not nil, sees the game after every action.
-func playGame(tb testing.TB, kind string, names []string, moves int, seed uint64, each func(playedGame)) playedGame {
+// playGame creates a game of kind with a player of each name and plays it, each action the legal
+// action of the first seat to act that a fixed seed picks, while the game goes on and more, told of
+// the game after each action and of the actions so far, says to play on.
+func playGame(tb testing.TB, kind string, names []string, seed uint64, more func(p playedGame, moves int) bool) playedGame {
 	tb.Helper()
 	ctx := context.Background()
 	service := play.New(repotest.NewDB(tb).Games(), games.All())
@@ -39,34 +37,36 @@ func playGame(tb testing.TB, kind string, names []string, moves int, seed uint64
 		played.tokens = append(played.tokens, t.Token)
 	}
 	rng := rand.New(rand.NewPCG(seed, 7))
-	g := created.Game
-	for n := 0; g.Status == play.StatusActive; n++ {
-		if n >= moves && played.acted != nil && slices.Contains(g.State.Status().ToAct, played.acted.Caller.Seat) {
-			break
-		}
+	for g, moves := created.Game, 1; g.Status == play.StatusActive; moves++ {
 		seat := g.State.Status().ToAct[0]
-		listed, err := json.Marshal(g.ChoicesOf(seat).Actions)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		var choices []struct{ Action json.RawMessage }
-		if err := json.Unmarshal(listed, &choices); err != nil || len(choices) == 0 {
-			tb.Fatalf("legal actions of seat %d: %s (%v)", seat, listed, err)
-		}
+		choices := legalChoices(tb, g, seat)
 		action := choices[rng.IntN(len(choices))].Action
 		played.acted, err = service.Act(ctx, play.Action{GameID: g.ID, Action: action}, played.principal(tb, seat), nil)
 		if err != nil {
 			tb.Fatalf("act %s: %v", action, err)
 		}
-		g = played.acted.Game
-		if each != nil {
-			each(played)
+		if g = played.acted.Game; !more(played, moves) {
+			break
 		}
 	}
 	if played.acted == nil {
 		tb.Fatal("no action was played")
 	}
 	return played
+}
+
+// legalChoices is what seat may do in g now; each entry carries an action the engine takes.
+func legalChoices(tb testing.TB, g *play.Game, seat int) []struct{ Action json.RawMessage } {
+	tb.Helper()
+	listed, err := json.Marshal(g.ChoicesOf(seat).Actions)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var choices []struct{ Action json.RawMessage }
+	if err := json.Unmarshal(listed, &choices); err != nil {
+		tb.Fatalf("legal actions of seat %d: %s (%v)", seat, listed, err)
+	}
+	return choices
 }
 
 // principal is the resolved principal of a seat's token.
