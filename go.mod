@@ -17,6 +17,8 @@ require (
 	golang.org/x/time v0.15.0
 )
 
+require github.com/goccy/go-json v0.10.5
+
 require (
 	dario.cat/mergo v1.0.2 // indirect
 	github.com/Azure/go-ansiterm v0.0.0-20261006220739-8c912ac31dd4 // indirect

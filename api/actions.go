@@ -191,7 +191,7 @@ func legalActionsBody(g *play.Game, caller play.Caller) (openapi.LegalActions, e
 		return body, nil
 	}
 	var err error
-	body.Actions, err = json.Marshal(choices.Actions)
+	body.Actions, err = marshalEngine(choices.Actions)
 	return body, err
 }
 

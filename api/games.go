@@ -260,7 +260,7 @@ func (s *Server) renderGame(rec *play.GameRecord, caller play.Caller, key bodyKe
 
 // encodeBody is what c.JSON would write of v, then compressed as compress would when gzip is asked.
 func encodeBody(v any, gzip bool) (cachedBody, error) {
-	encoded, err := json.Marshal(v)
+	encoded, err := marshalBody(v)
 	if err != nil {
 		return cachedBody{}, err
 	}

@@ -45,7 +45,7 @@ func gameBody(g *play.Game, caller play.Caller) (openapi.Game, error) {
 		}
 	}
 	if g.State != nil {
-		view, err := json.Marshal(g.State.View(play.ViewerFor(g.Status, caller)))
+		view, err := marshalEngine(g.State.View(play.ViewerFor(g.Status, caller)))
 		if err != nil {
 			return body, err
 		}
@@ -83,7 +83,7 @@ func redactedOutcome(g *play.Game, e play.Entry, viewer domain.Viewer) (json.Raw
 	if err != nil {
 		return nil, err
 	}
-	return json.Marshal(outcome.Redact(viewer))
+	return marshalEngine(outcome.Redact(viewer))
 }
 
 // endReason is why a game was aborted as the contract says it, nil for a game not aborted.

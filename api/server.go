@@ -114,6 +114,7 @@ func New(cfg Config, deps Deps, logger *slog.Logger) (*Server, error) {
 	s.echo.HideBanner = true
 	s.echo.HidePort = true
 	s.echo.HTTPErrorHandler = s.handleError
+	s.echo.JSONSerializer = bodySerializer{}
 	s.echo.IPExtractor = clientIPExtractor(cfg.TrustedProxies)
 	s.hub = live.NewHub(live.Config{
 		Limit: cfg.StreamLimit, PerClient: cfg.StreamsPerClient, PerAddress: cfg.StreamsPerClient * addressShare,
