@@ -44,7 +44,7 @@ func (s *Server) PostAction(c echo.Context, id openapi.GameID, params openapi.Po
 	if err := includeLegalActions(&game, params.Include != nil, acted.Game, acted.Caller); err != nil {
 		return err
 	}
-	entry, err := entryBody(acted.Game, acted.Entry, play.ViewerFor(acted.Game.Status, acted.Caller))
+	entry, err := entryBodyOf(acted.Game, acted.Entry, acted.Outcome, play.ViewerFor(acted.Game.Status, acted.Caller))
 	if err != nil {
 		return err
 	}

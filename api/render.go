@@ -60,6 +60,12 @@ func gameBody(g *play.Game, caller play.Caller) (openapi.Game, error) {
 
 // entryBody is one history entry, redacted for viewer.
 func entryBody(g *play.Game, e play.Entry, viewer domain.Viewer) (body openapi.HistoryEntry, err error) {
+	return entryBodyOf(g, e, nil, viewer)
+}
+
+// entryBodyOf is entryBody given the entry's outcome as the rules gave it, when it is at hand (nil
+// when not), which spares decoding its JSON.
+func entryBodyOf(g *play.Game, e play.Entry, outcome domain.Outcome, viewer domain.Viewer) (body openapi.HistoryEntry, err error) {
 	body = openapi.HistoryEntry{Game: openapi.GameKind(g.Kind), Action: e.Action}
 	body.HistoryEntryBase = openapi.HistoryEntryBase{Seq: e.Seq, Seat: e.Seat, CreatedAt: e.CreatedAt}
 	body.Bot = botLevel(e.Bot)
@@ -68,6 +74,10 @@ func entryBody(g *play.Game, e play.Entry, viewer domain.Viewer) (body openapi.H
 	}
 	if e.Service {
 		body.Outcome = e.Outcome // the service's own outcome (a resignation) hides nothing
+	} else if outcome != nil {
+		if body.Outcome, err = marshalEngine(outcome.Redact(viewer)); err != nil {
+			return body, err
+		}
 	} else if body.Outcome, err = redactedOutcome(g, e, viewer); err != nil {
 		return body, err
 	}

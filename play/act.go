@@ -26,12 +26,16 @@ type Acted struct {
 	Game   *Game
 	Caller Caller
 	Entry  Entry
+	// Outcome is the entry's outcome as the rules gave it, nil when only its JSON is at hand (an
+	// answer rebuilt for a retry), so that the answer need not decode what the action encoded.
+	Outcome domain.Outcome
 }
 
 type actedRecord struct {
-	Game   *GameRecord
-	Caller Caller
-	Entry  Entry
+	Game    *GameRecord
+	Caller  Caller
+	Entry   Entry
+	outcome domain.Outcome
 	// next is the state the action led to, so that the answer need not decode the snapshot just
 	// written; tally is the tally it keeps, decoded.
 	next  domain.State
@@ -124,7 +128,7 @@ func (s *Service) Act(ctx context.Context, in Action, p Principal, idem *Idempot
 	s.states.keep(rec.Game.ID, rec.Game.Status == StatusActive, rec.Game.Snapshot, rec.next)
 	s.tallies.keep(rec.Game.ID, rec.Game.Status == StatusActive, rec.Game.Tally, rec.tally)
 	g, err := s.gameWith(rec.Game, rec.next)
-	return &Acted{Game: g, Caller: rec.Caller, Entry: rec.Entry}, err
+	return &Acted{Game: g, Caller: rec.Caller, Entry: rec.Entry, Outcome: rec.outcome}, err
 }
 
 // replayAction rebuilds the answer to the action that appended entry seq: the game as that entry
@@ -216,7 +220,7 @@ func (s *Service) act(ctx context.Context, tx Tx, rec *GameRecord, caller Caller
 		}
 		rec.Seats[seat].Timeouts = 0
 	}
-	return actedRecord{Game: rec, Caller: caller, Entry: entry, next: next, tally: counting.after}, nil
+	return actedRecord{Game: rec, Caller: caller, Entry: entry, outcome: outcome, next: next, tally: counting.after}, nil
 }
 
 // takesActions refuses a game that takes no action in its state: a lobby, an aborted game, and a
