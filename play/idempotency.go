@@ -140,10 +140,13 @@ func (s *resultSlot) entryKey() *EntryKey {
 
 // resultSlot is where a result kept for an Idempotency-Key lives: a row found by a hash of the
 // secret, holding the result encrypted with a key derived from the same secret. The secret is the
-// Idempotency-Key, joined by the caller's credential when a token identifies the caller.
+// Idempotency-Key, joined by the caller's credential when a token identifies the caller. The
+// encryption key is derived only when a result is sealed or opened: an action's key is kept on its
+// history entry as two hashes, and most actions seal nothing.
 type resultSlot struct {
+	scope       string
+	secret      []byte
 	lookup      []byte
-	aead        cipher.AEAD
 	requestHash []byte
 }
 
@@ -154,7 +157,12 @@ func newResultSlot(scope, credential, key string, requestHash []byte) (*resultSl
 	if err != nil {
 		return nil, err
 	}
-	sealKey, err := hkdf.Key(sha256.New, secret, nil, "primegames idempotency response\n"+scope, 32)
+	return &resultSlot{scope: scope, secret: secret, lookup: lookup, requestHash: requestHash}, nil
+}
+
+// aead is the cipher that seals and opens the slot's result.
+func (s *resultSlot) aead() (cipher.AEAD, error) {
+	sealKey, err := hkdf.Key(sha256.New, s.secret, nil, "primegames idempotency response\n"+s.scope, 32)
 	if err != nil {
 		return nil, err
 	}
@@ -162,11 +170,7 @@ func newResultSlot(scope, credential, key string, requestHash []byte) (*resultSl
 	if err != nil {
 		return nil, err
 	}
-	aead, err := cipher.NewGCMWithRandomNonce(block)
-	if err != nil {
-		return nil, err
-	}
-	return &resultSlot{lookup: lookup, aead: aead, requestHash: requestHash}, nil
+	return cipher.NewGCMWithRandomNonce(block)
 }
 
 // seal encrypts a result, bound to its row and its request.
@@ -175,11 +179,19 @@ func (s *resultSlot) seal(result any) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.aead.Seal(nil, nil, plain, s.additionalData()), nil
+	aead, err := s.aead()
+	if err != nil {
+		return nil, err
+	}
+	return aead.Seal(nil, nil, plain, s.additionalData()), nil
 }
 
 func (s *resultSlot) open(sealed []byte, result any) error {
-	plain, err := s.aead.Open(nil, nil, sealed, s.additionalData())
+	aead, err := s.aead()
+	if err != nil {
+		return err
+	}
+	plain, err := aead.Open(nil, nil, sealed, s.additionalData())
 	if err != nil {
 		return errors.New("idempotency: a stored result does not open with its own key")
 	}
