@@ -33,6 +33,10 @@
 #                   through ADMIN_ADDR, then `go tool pprof -top` of it (the profile is kept in
 #                   PROFILE_OUT, default ./bench-cpu.pprof)
 #   PROFILE_MODE=lean  the loadgen run profiled: lean, get or legal
+#   FLOOR=1         0: leave out tools/floor, which each round also runs (its GET and POST, for
+#                   DURATION each, on the server's database): the least CPU per request that any
+#                   server on net/http, echo and pgx spends, measured in the same conditions, so that
+#                   the server's CPU per unit can be read as a multiple of it
 set -euo pipefail
 
 ROUNDS=${ROUNDS:-3}
@@ -46,6 +50,7 @@ GZIP=${GZIP:-0}
 RAW=${RAW:-1}
 PROFILE_OUT=${PROFILE_OUT:-$PWD/bench-cpu.pprof}
 PROFILE_MODE=${PROFILE_MODE:-lean}
+FLOOR=${FLOOR:-1}
 [ "$DURATION" -ge 4 ] || { echo "bench: DURATION must be at least 4 seconds" >&2; exit 2; }
 export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres}
 
@@ -79,6 +84,7 @@ else
 	go build -o "$work/primegames" ./cmd/primegames
 fi
 go build -o "$work/loadgen" ./tools/loadgen
+[ "$FLOOR" = 0 ] || go build -o "$work/floor" ./tools/floor
 
 log "creating databases $app_db and $pgbench_db"
 psql -qX -d postgres -c "CREATE DATABASE $app_db" >/dev/null
@@ -171,10 +177,19 @@ loadgen_result() {
 
 field() { tr ' ' '\n' <<<"$1" | awk -F= -v k="$2" '$1 == k { print $2 }'; }
 
+# floor_result prints tools/floor's server CPU per GET and per POST, in µs.
+floor_result() {
+	"$work/floor" -db "postgres://$PGUSER${PGPASSWORD:+:$PGPASSWORD}@$PGHOST:$PGPORT/$app_db?sslmode=disable" \
+		-clients "$CLIENTS" -duration "${DURATION}s" >"$work/floor.log" 2>&1 || { cat "$work/floor.log" >&2; exit 1; }
+	printf '%s %s\n' "$(awk '/^RESULT floor mode=get / { for (i = 1; i <= NF; i++) if ($i ~ /^server_cpu_per_request_us=/) { sub(/.*=/, "", $i); print $i } }' "$work/floor.log")" \
+		"$(awk '/^RESULT floor mode=post / { for (i = 1; i <= NF; i++) if ($i ~ /^server_cpu_per_request_us=/) { sub(/.*=/, "", $i); print $i } }' "$work/floor.log")"
+}
+
 rows=()
 unit_rows=()
 loadgen_rows=()
 backend_rows=()
+floor_rows=()
 for round in $(seq "$ROUNDS"); do
 	log "round $round of $ROUNDS: pgbench tpcb-like"
 	read -r tpcb tpcb_p99 tpcb_backends tpcb_window < <(pgbench_tps)
@@ -186,6 +201,10 @@ for round in $(seq "$ROUNDS"); do
 	gets=$(loadgen_result get)
 	log "round $round of $ROUNDS: loadgen legal-actions mode"
 	legal=$(loadgen_result legal)
+	if [ "$FLOOR" != 0 ]; then
+		log "round $round of $ROUNDS: tools/floor"
+		floor_rows+=("$(floor_result)")
+	fi
 	errors=$(($(field "$lean" errors) + $(field "$gets" errors) + $(field "$legal" errors)))
 	if [ "$errors" -ne 0 ]; then
 		log "round $round: loadgen saw $errors failed requests:"
@@ -258,6 +277,16 @@ END {
 	printf "server CPU per unit, medians: %.0f µs per POST of an action (the lean loop less its %.2f GETs of legal actions per action), %.0f µs per GET of a game, %.0f µs per GET of legal actions\n",
 		median(1), median(4), median(2), median(3)
 }'
+
+# The floor of the stack, and the server's CPU per unit as a multiple of it (the round's own floor).
+if [ "${#floor_rows[@]}" -gt 0 ]; then
+	paste -d' ' <(printf '%s\n' "${floor_rows[@]}") <(printf '%s\n' "${unit_rows[@]}") | awk "$median_awk"'
+	{ cell[NR, 1] = $1; cell[NR, 2] = $2; cell[NR, 3] = $3 / $2; cell[NR, 4] = $4 / $1; cell[NR, 5] = $5 / $1 }
+	END {
+		printf "the floor (tools/floor: net/http, echo and pgx doing the least), medians: %.0f µs per GET, %.0f µs per POST; the server per unit as a multiple of its round'"'"'s floor: POST %.1f×, GET %.1f×, legal-actions GET %.1f×\n",
+			median(1), median(2), median(3), median(4), median(5)
+	}'
+fi
 
 # Postgres's share: the CPU of the client backends (the database's own work, without pgbench's or
 # the server's), per unit of each run, medians.
