@@ -35,9 +35,9 @@ func (s *Service) ActForDueGame(ctx context.Context) (bool, error) { return s.ac
 
 // HoldsDecodedState reports whether the service keeps a decoded state for the game.
 func (s *Service) HoldsDecodedState(gameID string) bool {
-	s.states.mu.Lock()
-	defer s.states.mu.Unlock()
-	_, ok := s.states.byID[gameID]
+	s.states.kept.mu.Lock()
+	defer s.states.kept.mu.Unlock()
+	_, ok := s.states.kept.byID[gameID]
 	return ok
 }
 

@@ -8,8 +8,23 @@ import (
 
 	"primegames/domain/games"
 	"primegames/play"
+	"primegames/repo"
 	"primegames/repo/repotest"
 )
+
+// listeningGame is a Primed game for two on a fresh database whose records are kept (its listener
+// runs), with the service that created it.
+func listeningGame(t *testing.T) (*repo.DB, *play.Service, *play.Created) {
+	t.Helper()
+	db := repotest.NewDB(t)
+	listenOn(t, db)
+	svc := play.New(db.Games(), games.All())
+	created, err := svc.Create(context.Background(), play.NewGame{Kind: "primed", Players: []string{"Ada", "Ben"}}, play.Nobody, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db, svc, created
+}
 
 // A change worked out on a kept record (UpdateUnchanged) is applied only when the game is still as
 // the record has it: at its version, with its next seq, and no entry kept under the action's key.
@@ -17,14 +32,8 @@ import (
 func TestAChangeOnAKeptRecordIsAppliedOnlyToTheGameAsItWas(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	db := repotest.NewDB(t)
-	listenOn(t, db)
+	db, svc, created := listeningGame(t)
 	store := db.Games()
-	svc := play.New(store, games.All())
-	created, err := svc.Create(ctx, play.NewGame{Kind: "primed", Players: []string{"Ada", "Ben"}}, play.Nobody, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
 	id, seats := created.Game.ID, seatPrincipals(created)
 	kept := func() *play.GameRecord {
 		t.Helper()
@@ -102,14 +111,8 @@ func TestAChangeOnAKeptRecordIsAppliedOnlyToTheGameAsItWas(t *testing.T) {
 func TestAChangeOnAKeptRecordWhoseConnectionIsLostIsSettled(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	db := repotest.NewDB(t)
-	listenOn(t, db)
+	db, svc, created := listeningGame(t)
 	store := db.Games()
-	svc := play.New(store, games.All())
-	created, err := svc.Create(ctx, play.NewGame{Kind: "primed", Players: []string{"Ada", "Ben"}}, play.Nobody, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
 	id := created.Game.ID
 	appendNote := func(tx play.Tx) error {
 		g, err := tx.LockGame(ctx, id)

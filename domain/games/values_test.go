@@ -19,6 +19,21 @@ func TestNothingChangesAState(t *testing.T) {
 	if raceDetector {
 		gamesPerKind = 1
 	}
+	startRandomGames(t, gamesPerKind, func(t *testing.T, _ domain.Rules, game, players int, state domain.State) {
+		for step := int64(1); !state.Status().Finished && step < 2000; step++ {
+			before := encode(t, state)
+			touch(t, state, players, actionsTried, step)
+			if after := encode(t, state); !bytes.Equal(before, after) {
+				t.Fatalf("game %d, step %d: the state changed from\n%s\nto\n%s", game, step, before, after)
+			}
+			state, _ = applyRandomLegal(t, state, game, step)
+		}
+	})
+}
+
+// startRandomGames starts gamesPerKind games of every kind, with every number of players in turn,
+// and hands each to play, in a subtest per kind.
+func startRandomGames(t *testing.T, gamesPerKind int, play func(t *testing.T, rules domain.Rules, game, players int, state domain.State)) {
 	for _, kind := range games.All().Kinds() {
 		rules := kind.Rules
 		t.Run(rules.Name(), func(t *testing.T) {
@@ -32,21 +47,23 @@ func TestNothingChangesAState(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				for step := int64(1); !state.Status().Finished && step < 2000; step++ {
-					before := encode(t, state)
-					touch(t, state, players, actionsTried, step)
-					if after := encode(t, state); !bytes.Equal(before, after) {
-						t.Fatalf("game %d, step %d: the state changed from\n%s\nto\n%s", game, step, before, after)
-					}
-					legal := legalOf(t, state, state.Status().ToAct[0])
-					pick := domain.SeededRand(uint64(game), step).IntN(len(legal))
-					if state, _, err = state.Apply(state.Status().ToAct[0], legal[pick], domain.SeededRand(uint64(game), -step)); err != nil {
-						t.Fatalf("game %d, step %d: a legal action was refused: %v", game, step, err)
-					}
-				}
+				play(t, rules, game, players, state)
 			}
 		})
 	}
+}
+
+// applyRandomLegal applies one of the legal actions of the seat to act, picked by the game and step.
+func applyRandomLegal(t *testing.T, state domain.State, game int, step int64) (domain.State, domain.Outcome) {
+	t.Helper()
+	seat := state.Status().ToAct[0]
+	legal := legalOf(t, state, seat)
+	pick := domain.SeededRand(uint64(game), step).IntN(len(legal))
+	next, outcome, err := state.Apply(seat, legal[pick], domain.SeededRand(uint64(game), -step))
+	if err != nil {
+		t.Fatalf("game %d, step %d: a legal action was refused: %v", game, step, err)
+	}
+	return next, outcome
 }
 
 // touch asks the state for everything the service asks of it, and applies up to tries of the seat
