@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // /metrics says how many reads of games were answered from the records an instance keeps, how many
@@ -13,7 +14,9 @@ func TestMetricsCountReadsAnsweredFromKeptRecords(t *testing.T) {
 	t.Parallel()
 	h := newGamesHarness(t)
 	c := h.create(t, map[string]any{"game": "primed", "players": names(2)})
-	if err := h.db.CatchUp(context.Background()); err != nil { // the listener is up and has heard the creation
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := h.db.CatchUp(ctx); err != nil { // the listener is up and has heard the creation
 		t.Fatal(err)
 	}
 	metric := func(name string) float64 {

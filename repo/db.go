@@ -148,11 +148,15 @@ func (db *DB) RecordCacheStats() RecordCacheStats {
 	return db.records.stats()
 }
 
-// CatchUp returns once this instance has heard of every change of a game committed before it was
-// called (the record cache's barrier), or with an error when it cannot know (no listener).
+// CatchUp returns once this instance listens and has heard of every change of a game committed
+// before it was called (the record cache's barrier), or with an error when it cannot know (no
+// record cache, or ctx ended before the listener connected).
 func (db *DB) CatchUp(ctx context.Context) error {
 	if db.records == nil {
 		return errNotListening
+	}
+	if err := db.records.waitListening(ctx); err != nil {
+		return err
 	}
 	return db.records.sync.wait(ctx)
 }

@@ -41,6 +41,8 @@ type records struct {
 
 	mu      sync.Mutex
 	trusted bool
+	// up is closed while the listener is connected (trusted), and open while it is not.
+	up chan struct{}
 	// epoch counts the times the listener connected or was lost; a read that began in another epoch
 	// keeps nothing.
 	epoch uint64
@@ -72,7 +74,23 @@ type keptRecord struct {
 
 func newRecords(limit int, sync *barrier) *records {
 	return &records{limit: limit, seed: maphash.MakeSeed(), sync: sync, wait: barrierWait, byID: map[string]*list.Element{},
-		recency: list.New(), written: map[string]*play.GameRecord{}}
+		recency: list.New(), written: map[string]*play.GameRecord{}, up: make(chan struct{})}
+}
+
+// waitListening returns once the listener is connected, or with ctx's error.
+func (r *records) waitListening(ctx context.Context) error {
+	r.mu.Lock()
+	up, trusted := r.up, r.trusted
+	r.mu.Unlock()
+	if trusted {
+		return nil
+	}
+	select {
+	case <-up:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // writtenLimit bounds the records awaiting their announcement: one per game being written at once.
@@ -225,6 +243,12 @@ func (r *records) notWritten(id string) {
 // what was kept may have missed changes, so all of it goes.
 func (r *records) listening(up bool) {
 	r.mu.Lock()
+	switch {
+	case up && !r.trusted:
+		close(r.up)
+	case !up && r.trusted:
+		r.up = make(chan struct{})
+	}
 	r.trusted = up
 	r.epoch++
 	r.byID = map[string]*list.Element{}

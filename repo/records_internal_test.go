@@ -257,3 +257,27 @@ func TestAReadDoesNotWaitLongForAStuckBarrier(t *testing.T) {
 		t.Fatalf("read with the barrier stuck: %v, %d loads, %+v; want Postgres's record", err, loads, rec)
 	}
 }
+
+// Waiting for the listener returns once it connects, and waits again while it is lost.
+func TestWaitingForTheListenerEndsWhenItConnects(t *testing.T) {
+	t.Parallel()
+	r := newRecords(1<<20, newBarrier(func(context.Context, string, string) error { return nil }))
+	expired, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := r.waitListening(expired); err == nil {
+		t.Fatal("waiting before the listener connected returned at once")
+	}
+	r.listening(true)
+	if err := r.waitListening(expired); err != nil {
+		t.Fatalf("waiting once the listener connected: %v", err)
+	}
+	r.listening(true) // a second connection in a row changes nothing
+	r.listening(false)
+	if err := r.waitListening(expired); err == nil {
+		t.Fatal("waiting once the listener was lost returned at once")
+	}
+	r.listening(true)
+	if err := r.waitListening(expired); err != nil {
+		t.Fatalf("waiting once the listener connected again: %v", err)
+	}
+}
