@@ -55,7 +55,7 @@ type records struct {
 	// written are the records this instance's transactions are committing: each is kept when the
 	// announcement of its game at its version is heard, which comes after every change committed
 	// before it and before any committed after it.
-	written map[string]*play.GameRecord
+	written map[string]*writtenRecord
 	// mismatch, when set, is told of every record kept from a write, to compare with a fresh read
 	// (tests).
 	mismatch func(kept *play.GameRecord)
@@ -74,7 +74,7 @@ type keptRecord struct {
 
 func newRecords(limit int, sync *barrier) *records {
 	return &records{limit: limit, seed: maphash.MakeSeed(), sync: sync, wait: barrierWait, byID: map[string]*list.Element{},
-		recency: list.New(), written: map[string]*play.GameRecord{}, up: make(chan struct{})}
+		recency: list.New(), written: map[string]*writtenRecord{}, up: make(chan struct{})}
 }
 
 // waitListening returns once the listener is connected, or with ctx's error.
@@ -147,8 +147,8 @@ func (r *records) peek(id string) *play.GameRecord {
 	if !r.trusted {
 		return nil
 	}
-	if g, ok := r.written[id]; ok {
-		return copyRecord(g)
+	if w, ok := r.written[id]; ok {
+		return copyRecord(w.rec)
 	}
 	if e, ok := r.byID[id]; ok {
 		return copyRecord(e.Value.(*keptRecord).rec)
@@ -192,6 +192,16 @@ func (r *records) put(id string, kept *play.GameRecord, size int) {
 	}
 }
 
+// writtenRecord is a record a transaction of this instance is committing.
+type writtenRecord struct {
+	rec *play.GameRecord
+	// sure is whether the announcement of the game at rec's version can only be this transaction's:
+	// it holds the game's lock (so no other transaction can commit that version), or it committed.
+	sure bool
+	// heard is whether that announcement was heard before the transaction was sure.
+	heard bool
+}
+
 // changed drops a game whose record changed: the listener heard it announced at version. When the
 // announcement is of the record this instance wrote, that record is kept.
 func (r *records) changed(id string, version int64) {
@@ -204,30 +214,59 @@ func (r *records) changed(id string, version int64) {
 		delete(r.byID, id)
 	}
 	w, ok := r.written[id]
-	if !ok {
+	switch {
+	case !ok:
+	case version > w.rec.Version:
+		delete(r.written, id)
+	case version == w.rec.Version && !w.sure:
+		w.heard = true // kept if the transaction turns out to be the one that committed it
+	case version == w.rec.Version:
+		delete(r.written, id)
+		r.keepWritten(w.rec)
+	}
+}
+
+// keepWritten keeps a record this instance committed, once its announcement was heard.
+func (r *records) keepWritten(rec *play.GameRecord) {
+	if !r.trusted {
 		return
 	}
-	if version >= w.Version {
-		delete(r.written, id)
-	}
-	if version == w.Version && r.trusted {
-		if size := recordSize(w); size <= r.limit/4 {
-			r.put(id, w, size)
-			if r.mismatch != nil {
-				go r.mismatch(w)
-			}
+	if size := recordSize(rec); size <= r.limit/4 {
+		r.put(rec.ID, rec, size)
+		if r.mismatch != nil {
+			go r.mismatch(rec)
 		}
 	}
 }
 
 // writing is told of the record a transaction of this instance is about to commit, before the
 // COMMIT is sent, so that it is kept when its announcement is heard (notWritten when the
-// transaction did not commit or may not have).
-func (r *records) writing(rec *play.GameRecord) {
+// transaction did not commit or may not have). locked says whether the transaction holds the
+// game's lock; one that does not (a change in one round trip, whose lock comes with its writes)
+// may fail to a change committed at the same version by another, whose announcement must not keep
+// this record: it is kept only once committed (writingCommitted).
+func (r *records) writing(rec *play.GameRecord, locked bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.trusted && len(r.written) < writtenLimit {
-		r.written[rec.ID] = copyRecord(rec)
+		r.written[rec.ID] = &writtenRecord{rec: copyRecord(rec), sure: locked}
+	}
+}
+
+// writingCommitted is told that a transaction that did not hold the game's lock when it told
+// writing has committed: the announcement at its version is its own, and its record is kept once
+// that is heard, at once when it was heard already.
+func (r *records) writingCommitted(id string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	w, ok := r.written[id]
+	switch {
+	case !ok:
+	case w.heard:
+		delete(r.written, id)
+		r.keepWritten(w.rec)
+	default:
+		w.sure = true
 	}
 }
 
@@ -252,7 +291,7 @@ func (r *records) listening(up bool) {
 	r.trusted = up
 	r.epoch++
 	r.byID = map[string]*list.Element{}
-	r.written = map[string]*play.GameRecord{}
+	r.written = map[string]*writtenRecord{}
 	r.recency.Init()
 	r.size = 0
 	r.mu.Unlock()

@@ -216,7 +216,7 @@ func TestAWrittenRecordIsKeptWhenItsAnnouncementIsHeard(t *testing.T) {
 		}
 		return rec
 	}
-	r.writing(&play.GameRecord{ID: "g1", Version: 7})
+	r.writing(&play.GameRecord{ID: "g1", Version: 7}, true)
 	r.changed("g1", 6) // committed before the write
 	if got := read(); loads != 1 || got.Version != 100 {
 		t.Fatalf("kept before its announcement: version %d, %d loads", got.Version, loads)
@@ -229,11 +229,52 @@ func TestAWrittenRecordIsKeptWhenItsAnnouncementIsHeard(t *testing.T) {
 	if got := read(); loads != 2 || got.Version != 100 {
 		t.Fatalf("after a later change: version %d, %d loads", got.Version, loads)
 	}
-	r.writing(&play.GameRecord{ID: "g1", Version: 8})
+	r.writing(&play.GameRecord{ID: "g1", Version: 8}, true)
 	r.notWritten("g1") // its transaction failed
 	r.changed("g1", 8)
 	if read(); loads != 3 {
 		t.Fatalf("a write that did not commit was kept: %d loads", loads)
+	}
+}
+
+// A record written without the game's lock (a change in one round trip) is kept only once its
+// transaction has committed and its version's announcement is heard, in either order: an
+// announcement at its version heard before then may be another transaction's, which committed
+// that version first and made this one fail.
+func TestARecordWrittenWithoutTheLockIsKeptOnlyOnceCommitted(t *testing.T) {
+	b := echoingBarrier(t)
+	r := newRecords(1<<20, b)
+	r.listening(true)
+	ctx := context.Background()
+	loads := 0
+	read := func() int64 {
+		t.Helper()
+		rec, err := r.read(ctx, "g1", func() (*play.GameRecord, error) {
+			loads++
+			return &play.GameRecord{ID: "g1", Version: 100}, nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rec.Version
+	}
+	r.writing(&play.GameRecord{ID: "g1", Version: 3}, false)
+	r.changed("g1", 3) // another transaction's, for all that is known yet
+	r.notWritten("g1") // this one failed
+	if v := read(); loads != 1 || v != 100 {
+		t.Fatalf("a write that failed to another at its version was kept: version %d, %d loads", v, loads)
+	}
+	r.writing(&play.GameRecord{ID: "g1", Version: 4}, false)
+	r.changed("g1", 4)
+	r.writingCommitted("g1") // so the announcement was its own
+	if v := read(); loads != 1 || v != 4 {
+		t.Fatalf("announced, then committed: version %d, %d loads; want the written 4", v, loads)
+	}
+	r.writing(&play.GameRecord{ID: "g1", Version: 5}, false)
+	r.writingCommitted("g1")
+	r.changed("g1", 5)
+	if v := read(); loads != 1 || v != 5 {
+		t.Fatalf("committed, then announced: version %d, %d loads; want the written 5", v, loads)
 	}
 }
 
@@ -245,7 +286,7 @@ func TestAReadDoesNotWaitLongForAStuckBarrier(t *testing.T) {
 	r := newRecords(1<<20, b)
 	r.wait = time.Millisecond // the behaviour under test is this bound's; its length is not
 	r.listening(true)
-	r.writing(&play.GameRecord{ID: "g1", Version: 3})
+	r.writing(&play.GameRecord{ID: "g1", Version: 3}, true)
 	r.changed("g1", 3) // kept
 	loads := 0
 	rec, err := r.read(context.Background(), "g1", func() (*play.GameRecord, error) {

@@ -81,7 +81,7 @@ func (db *DB) tryGameTx(ctx context.Context, acquire func(context.Context) (*pgx
 	// The records the transaction saved are kept once their announcements are heard (records.go).
 	if db.records != nil {
 		for _, g := range tx.saved {
-			db.records.writing(g)
+			db.records.writing(g, true)
 		}
 	}
 	retry, err = tx.commit(ctx)

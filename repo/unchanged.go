@@ -50,7 +50,7 @@ func (s *Games) UpdateUnchanged(ctx context.Context, now time.Time, expect *play
 	}
 	if s.db.records != nil {
 		for _, g := range tx.saved {
-			s.db.records.writing(g)
+			s.db.records.writing(g, false)
 		}
 	}
 	err = tx.commitUnchanged(ctx, lookup)
@@ -60,8 +60,10 @@ func (s *Games) UpdateUnchanged(ctx context.Context, now time.Time, expect *play
 	}
 	if s.db.records != nil {
 		s.db.records.sentInOneTrip(err)
-		if err != nil {
-			for id := range tx.saved {
+		for id := range tx.saved {
+			if err == nil {
+				s.db.records.writingCommitted(id)
+			} else {
 				s.db.records.notWritten(id)
 			}
 		}
