@@ -56,9 +56,11 @@ func TestStreamsOfAGameShareReadsButNotViews(t *testing.T) {
 	scrape := acquiresOf(t, c.b) // a scrape reads the database itself: its cost is set aside
 	start := acquiresOf(t, c.b)
 	scrape = start - scrape
-	const moves = 12
-	draws := 0
-	for range moves {
+	// At least 12 moves, and on until somebody has drawn a card (the service deals at random),
+	// within the game.
+	const atLeast, atMost = 12, 120
+	moves, draws := 0, 0
+	for ; moves < atLeast || (draws == 0 && moves < atMost && g.status == "active"); moves++ {
 		before := g.toAct
 		seq, _, _ := g.play()
 		if g.toAct != before { // the turn passed: the seat to act is told, on each of its streams
