@@ -20,6 +20,9 @@ type GameKind struct {
 	// Tally adds what one stored outcome tells about each seat to counts. It reads the full, stored
 	// outcomes (never redacted ones) in history order, the start's included.
 	Tally func(outcome json.RawMessage, counts Counts) error
+	// TallyOutcome is Tally of an outcome as the rules' Apply gave it, which spares decoding the
+	// JSON just made of it; nil when the kind has none (Tally is used then).
+	TallyOutcome func(outcome Outcome, counts Counts) error
 	// Measures derives figures from counters summed over games (one student's, or a class's), such as
 	// an average; a figure that has no value yet is left out. Nil when the kind has none.
 	Measures func(counts map[string]int) map[string]float64

@@ -210,7 +210,8 @@ func (s *Service) act(ctx context.Context, tx Tx, rec *GameRecord, caller Caller
 	if entry.Outcome, err = json.Marshal(outcome); err != nil {
 		return actedRecord{}, fmt.Errorf("encoding outcome: %w", err)
 	}
-	counting := &tallying{count: s.kindTally(rec.Kind), known: s.tallies.find(rec.ID, rec.Tally)}
+	kind, _ := s.kinds.Lookup(rec.Kind)
+	counting := &tallying{count: kind.Tally, countOutcome: kind.TallyOutcome, outcome: outcome, known: s.tallies.find(rec.ID, rec.Tally)}
 	if err := recordStep(ctx, tx, rec, &entry, next, rec.SeatCount, counting); err != nil {
 		return actedRecord{}, err
 	}

@@ -63,12 +63,15 @@ func decodeTally(gameID string, kept json.RawMessage) (*GameTally, error) {
 }
 
 // tallying is how an entry is counted into its game's tally: the kind's count of a player's
-// outcome (service entries need none), and the game's kept tally already decoded when the caller
+// outcome (service entries need none), or of the outcome as the rules gave it when the caller has
+// it and the kind can (countOutcome), and the game's kept tally already decoded when the caller
 // has it (countedTallies); tallyAfter leaves in after the tally the game keeps then.
 type tallying struct {
-	count tallyFunc
-	known *GameTally
-	after *GameTally
+	count        tallyFunc
+	countOutcome func(domain.Outcome, domain.Counts) error
+	outcome      domain.Outcome
+	known        *GameTally
+	after        *GameTally
 }
 
 // tallyAfter is the tally g keeps once e is appended: a fresh one at the start, and none (nil) when
@@ -89,7 +92,11 @@ func tallyAfter(g *GameRecord, e *Entry, t *tallying) (json.RawMessage, error) {
 				return nil, err
 			}
 		}
-		if err := t.after.add(t.count, OutcomeEntry{GameID: g.ID, Kind: g.Kind, Seat: e.Seat, Service: e.Service, Action: e.Action, Outcome: e.Outcome}); err != nil {
+		count := t.count
+		if t.outcome != nil && t.countOutcome != nil {
+			count = func(_ json.RawMessage, counts domain.Counts) error { return t.countOutcome(t.outcome, counts) }
+		}
+		if err := t.after.add(count, OutcomeEntry{GameID: g.ID, Kind: g.Kind, Seat: e.Seat, Service: e.Service, Action: e.Action, Outcome: e.Outcome}); err != nil {
 			return nil, err
 		}
 	}

@@ -55,6 +55,19 @@ func Tally(raw json.RawMessage, counts domain.Counts) error {
 	if err := domain.DecodeStrict(raw, &o); err != nil {
 		return domain.Invalid("invalid_outcome", "not a prime-climb outcome: %v", err)
 	}
+	return tally(&o, counts)
+}
+
+// TallyOutcome is Tally of an outcome as Apply gave it, without its JSON.
+func TallyOutcome(outcome domain.Outcome, counts domain.Counts) error {
+	o, ok := outcome.(*Outcome)
+	if !ok {
+		return domain.Invalid("invalid_outcome", "not a prime-climb outcome: %T", outcome)
+	}
+	return tally(o, counts)
+}
+
+func tally(o *Outcome, counts domain.Counts) error {
 	if err := o.checkTallied(); err != nil {
 		return err
 	}

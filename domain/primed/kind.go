@@ -10,5 +10,5 @@ import (
 var schemas []byte
 
 // Kind is Primed as the service hosts it.
-var Kind = domain.GameKind{Rules: Rules, Schemas: schemas, Tally: Tally, Measures: Measures, Mistake: mistake, Greedy: greedy,
+var Kind = domain.GameKind{Rules: Rules, Schemas: schemas, Tally: Tally, TallyOutcome: TallyOutcome, Measures: Measures, Mistake: mistake, Greedy: greedy,
 	Advisor: &Advisor, Picture: picture}
