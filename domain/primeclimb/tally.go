@@ -1,7 +1,6 @@
 package primeclimb
 
 import (
-	"encoding/json"
 	"slices"
 
 	"primegames/domain"
@@ -49,23 +48,9 @@ var opCounter = map[string]string{OpAdd: CountOpAdd, OpSubtract: CountOpSubtract
 
 // Tally adds what one stored outcome (json.Marshal of *Outcome) tells about each seat to counts; see
 // the Count constants. Outcomes are read one at a time, in history order; the start and roll outcomes
-// count nothing. JSON that is not a Prime Climb outcome is refused with an error and adds nothing.
-func Tally(raw json.RawMessage, counts domain.Counts) error {
-	var o Outcome
-	if err := domain.DecodeStrict(raw, &o); err != nil {
-		return domain.Invalid("invalid_outcome", "not a prime-climb outcome: %v", err)
-	}
-	return tally(&o, counts)
-}
-
-// TallyOutcome is Tally of an outcome as Apply gave it, without its JSON.
-func TallyOutcome(outcome domain.Outcome, counts domain.Counts) error {
-	o, ok := outcome.(*Outcome)
-	if !ok {
-		return domain.Invalid("invalid_outcome", "not a prime-climb outcome: %T", outcome)
-	}
-	return tally(o, counts)
-}
+// count nothing. JSON that is not a Prime Climb outcome is refused with an error and adds nothing;
+// TallyOutcome counts an outcome as Apply gave it.
+var Tally, TallyOutcome = domain.Tallies("prime-climb", tally)
 
 func tally(o *Outcome, counts domain.Counts) error {
 	if err := o.checkTallied(); err != nil {

@@ -1,8 +1,6 @@
 package primed
 
 import (
-	"encoding/json"
-
 	"primegames/domain"
 )
 
@@ -34,23 +32,8 @@ const (
 // Tally adds what one stored outcome (json.Marshal of *Outcome, with every card) tells about each seat
 // to counts; see the Count constants. Outcomes are read one at a time, in history order; the start,
 // which only deals, counts nothing. JSON that is not a Primed outcome is refused with an error and adds
-// nothing.
-func Tally(raw json.RawMessage, counts domain.Counts) error {
-	var o Outcome
-	if err := domain.DecodeStrict(raw, &o); err != nil {
-		return domain.Invalid("invalid_outcome", "not a Primed outcome: %v", err)
-	}
-	return tally(&o, counts)
-}
-
-// TallyOutcome is Tally of an outcome as Apply gave it, without its JSON.
-func TallyOutcome(outcome domain.Outcome, counts domain.Counts) error {
-	o, ok := outcome.(*Outcome)
-	if !ok {
-		return domain.Invalid("invalid_outcome", "not a Primed outcome: %T", outcome)
-	}
-	return tally(o, counts)
-}
+// nothing; TallyOutcome counts an outcome as Apply gave it.
+var Tally, TallyOutcome = domain.Tallies("Primed", tally)
 
 func tally(o *Outcome, counts domain.Counts) error {
 	if err := o.checkTallied(); err != nil {
