@@ -200,57 +200,38 @@ func TestRecordsStayWithinTheirBytes(t *testing.T) {
 // version is heard: older announcements (changes committed before it) do not keep it, and a write
 // that did not commit is not kept.
 func TestAWrittenRecordIsKeptWhenItsAnnouncementIsHeard(t *testing.T) {
-	b := echoingBarrier(t)
-	r := newRecords(1<<20, b)
-	r.listening(true)
-	ctx := context.Background()
-	loads := 0
-	read := func() *play.GameRecord {
-		t.Helper()
-		rec, err := r.read(ctx, "g1", func() (*play.GameRecord, error) {
-			loads++
-			return &play.GameRecord{ID: "g1", Version: 100}, nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return rec
-	}
+	r, read, loads := listeningRecordsOfG1(t)
 	r.writing(&play.GameRecord{ID: "g1", Version: 7}, true)
 	r.changed("g1", 6) // committed before the write
-	if got := read(); loads != 1 || got.Version != 100 {
-		t.Fatalf("kept before its announcement: version %d, %d loads", got.Version, loads)
+	if v := read(); *loads != 1 || v != 100 {
+		t.Fatalf("kept before its announcement: version %d, %d loads", v, *loads)
 	}
 	r.changed("g1", 7)
-	if got := read(); loads != 1 || got.Version != 7 {
-		t.Fatalf("after its announcement: version %d, %d loads; want the written 7 without a load", got.Version, loads)
+	if v := read(); *loads != 1 || v != 7 {
+		t.Fatalf("after its announcement: version %d, %d loads; want the written 7 without a load", v, *loads)
 	}
-	r.changed("g1", 7) // a later change at the same version (a renamed seat): dropped, read again
-	if got := read(); loads != 2 || got.Version != 100 {
-		t.Fatalf("after a later change: version %d, %d loads", got.Version, loads)
+	r.changed("g1", 7) // a later change at the same version (a turn clock put off): dropped, read again
+	if v := read(); *loads != 2 || v != 100 {
+		t.Fatalf("after a later change: version %d, %d loads", v, *loads)
 	}
 	r.writing(&play.GameRecord{ID: "g1", Version: 8}, true)
 	r.notWritten("g1") // its transaction failed
 	r.changed("g1", 8)
-	if read(); loads != 3 {
-		t.Fatalf("a write that did not commit was kept: %d loads", loads)
+	if read(); *loads != 3 {
+		t.Fatalf("a write that did not commit was kept: %d loads", *loads)
 	}
 }
 
-// A record written without the game's lock (a change in one round trip) is kept only once its
-// transaction has committed and its version's announcement is heard, in either order: an
-// announcement at its version heard before then may be another transaction's, which committed
-// that version first and made this one fail.
-func TestARecordWrittenWithoutTheLockIsKeptOnlyOnceCommitted(t *testing.T) {
-	b := echoingBarrier(t)
-	r := newRecords(1<<20, b)
+// listeningRecordsOfG1 is records whose listener is connected, with a read of game g1 that loads
+// version 100 when nothing is kept, and the count of its loads.
+func listeningRecordsOfG1(t *testing.T) (r *records, read func() int64, loads *int) {
+	r = newRecords(1<<20, echoingBarrier(t))
 	r.listening(true)
-	ctx := context.Background()
-	loads := 0
-	read := func() int64 {
+	loads = new(int)
+	read = func() int64 {
 		t.Helper()
-		rec, err := r.read(ctx, "g1", func() (*play.GameRecord, error) {
-			loads++
+		rec, err := r.read(context.Background(), "g1", func() (*play.GameRecord, error) {
+			*loads++
 			return &play.GameRecord{ID: "g1", Version: 100}, nil
 		})
 		if err != nil {
@@ -258,23 +239,32 @@ func TestARecordWrittenWithoutTheLockIsKeptOnlyOnceCommitted(t *testing.T) {
 		}
 		return rec.Version
 	}
+	return r, read, loads
+}
+
+// A record written without the game's lock (a change in one round trip) is kept only once its
+// transaction has committed and its version's announcement is heard, in either order: an
+// announcement at its version heard before then may be another transaction's, which committed
+// that version first and made this one fail.
+func TestARecordWrittenWithoutTheLockIsKeptOnlyOnceCommitted(t *testing.T) {
+	r, read, loads := listeningRecordsOfG1(t)
 	r.writing(&play.GameRecord{ID: "g1", Version: 3}, false)
 	r.changed("g1", 3) // another transaction's, for all that is known yet
 	r.notWritten("g1") // this one failed
-	if v := read(); loads != 1 || v != 100 {
-		t.Fatalf("a write that failed to another at its version was kept: version %d, %d loads", v, loads)
+	if v := read(); *loads != 1 || v != 100 {
+		t.Fatalf("a write that failed to another at its version was kept: version %d, %d loads", v, *loads)
 	}
 	r.writing(&play.GameRecord{ID: "g1", Version: 4}, false)
 	r.changed("g1", 4)
 	r.writingCommitted("g1") // so the announcement was its own
-	if v := read(); loads != 1 || v != 4 {
-		t.Fatalf("announced, then committed: version %d, %d loads; want the written 4", v, loads)
+	if v := read(); *loads != 1 || v != 4 {
+		t.Fatalf("announced, then committed: version %d, %d loads; want the written 4", v, *loads)
 	}
 	r.writing(&play.GameRecord{ID: "g1", Version: 5}, false)
 	r.writingCommitted("g1")
 	r.changed("g1", 5)
-	if v := read(); loads != 1 || v != 5 {
-		t.Fatalf("committed, then announced: version %d, %d loads; want the written 5", v, loads)
+	if v := read(); *loads != 1 || v != 5 {
+		t.Fatalf("committed, then announced: version %d, %d loads; want the written 5", v, *loads)
 	}
 }
 

@@ -29,11 +29,11 @@ func (s *Games) KeptGame(id string) *play.GameRecord {
 	return s.db.records.peek(id)
 }
 
-// UpdateUnchanged runs fn as Update does, on expect (a record KeptGame gave) without reading: the
-// game locked by fn is expect, and the writes fn queues are sent in one round trip after the check
-// that the game is still at expect's version and next seq, and that no entry is kept under lookup
-// (an Idempotency-Key's, or nil). play.ErrStale when fn read anything, the check failed, or the
-// database refused the writes: nothing was applied.
+// UpdateUnchanged runs fn as Update does, on expect (a record KeptGame gave, which the caller
+// changes no more) without reading: the game locked by fn is a copy of expect, and the writes fn
+// queues are sent in one round trip after the check that the game is still at expect's version and
+// next seq, and that no entry is kept under lookup (an Idempotency-Key's, or nil). play.ErrStale
+// when fn read anything, the check failed, or the database refused the writes: nothing was applied.
 func (s *Games) UpdateUnchanged(ctx context.Context, now time.Time, expect *play.GameRecord, lookup []byte, fn func(play.Tx) error) error {
 	conn, err := s.db.Pool.Acquire(ctx)
 	if err != nil {
@@ -41,7 +41,7 @@ func (s *Games) UpdateUnchanged(ctx context.Context, now time.Time, expect *play
 	}
 	defer conn.Release() // a connection left in doubt is closed, not reused
 	tx := newGameTx(conn.Conn(), now)
-	tx.expect = copyRecord(expect)
+	tx.expect = expect
 	if err := fn(tx); err != nil {
 		if errors.Is(err, errNeedsReads) {
 			return play.ErrStale

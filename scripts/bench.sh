@@ -181,8 +181,9 @@ field() { tr ' ' '\n' <<<"$1" | awk -F= -v k="$2" '$1 == k { print $2 }'; }
 floor_result() {
 	"$work/floor" -db "postgres://$PGUSER${PGPASSWORD:+:$PGPASSWORD}@$PGHOST:$PGPORT/$app_db?sslmode=disable" \
 		-clients "$CLIENTS" -duration "${DURATION}s" >"$work/floor.log" 2>&1 || { cat "$work/floor.log" >&2; exit 1; }
-	printf '%s %s\n' "$(awk '/^RESULT floor mode=get / { for (i = 1; i <= NF; i++) if ($i ~ /^server_cpu_per_request_us=/) { sub(/.*=/, "", $i); print $i } }' "$work/floor.log")" \
-		"$(awk '/^RESULT floor mode=post / { for (i = 1; i <= NF; i++) if ($i ~ /^server_cpu_per_request_us=/) { sub(/.*=/, "", $i); print $i } }' "$work/floor.log")"
+	awk '/^RESULT floor / { for (i = 1; i <= NF; i++) if ($i ~ /^(mode|server_cpu_per_request_us)=/) { split($i, kv, "="); f[kv[1]] = kv[2] }
+		us[f["mode"]] = f["server_cpu_per_request_us"] }
+		END { print us["get"], us["post"] }' "$work/floor.log"
 }
 
 rows=()
