@@ -111,6 +111,13 @@ func (b *barrier) launch() {
 	}()
 }
 
+// pings is how many pings have been sent.
+func (b *barrier) pings() uint64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.sent
+}
+
 var errPingLate = errors.New("the barrier's ping did not come back in time")
 
 // end ends round r with err (nil: the ping came back), if it is the one in flight, and sends the

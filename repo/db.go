@@ -27,6 +27,8 @@ type DB struct {
 	// records keeps games' records between requests while the listener runs (records.go); nil
 	// when turned off.
 	records *records
+	// pings carries the records' barrier's pings to the listener, which sends them (pingline.go).
+	pings *pingLine
 	// closed ends with Close, and with it the sessions the DB runs of its own (the listener).
 	closed    context.Context
 	closeDone context.CancelFunc
@@ -106,10 +108,8 @@ func Open(ctx context.Context, url string, opts PoolOptions) (*DB, error) {
 		if limit == 0 {
 			limit = DefaultRecordCacheBytes
 		}
-		db.records = newRecords(limit, newBarrier(func(ctx context.Context, channel, payload string) error {
-			_, err := pool.Exec(ctx, pingSQL, channel, payload)
-			return err
-		}))
+		db.pings = &pingLine{}
+		db.records = newRecords(limit, newBarrier(db.pings.send))
 		if opts.VerifyKeptWrites {
 			db.records.mismatch = db.verifyKeptWrite
 		}

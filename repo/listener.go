@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"net"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"primegames/live"
 )
@@ -32,6 +34,8 @@ type GameListener struct {
 	// SyncChannel, when set, is listened on too, and Synced called with each payload heard on it.
 	SyncChannel string
 	Synced      func(payload string)
+	// pings, when set, are the barrier's pings for this connection to send (pingline.go).
+	pings *pingLine
 
 	// MinBackoff and MaxBackoff bound the wait between attempts (defaults 100ms and 5s).
 	MinBackoff, MaxBackoff time.Duration
@@ -105,16 +109,28 @@ func (db *DB) listenOnce(ctx context.Context, l GameListener) (connected bool, e
 	if l.Connected != nil {
 		l.Connected()
 	}
+	line := l.pings
+	if line == nil {
+		line = &pingLine{}
+	}
+	defer context.AfterFunc(ctx, line.wake)()
+	netConn := conn.PgConn().Conn()
 	for {
-		waitCtx, cancel := context.WithTimeout(ctx, l.CheckEvery)
-		n, err := conn.WaitForNotification(waitCtx)
-		cancel()
+		if channel, payload, ok := line.take(); ok {
+			if err := sendPing(ctx, conn, channel, payload); err != nil {
+				return true, err
+			}
+			continue
+		}
+		n, err := waitForNotification(ctx, conn, line, l.CheckEvery)
 		switch {
-		case err == nil:
+		case err == nil && n != nil:
 			l.deliver(n.Channel, n.Payload)
+		case err == nil: // woken for a ping
 		case ctx.Err() != nil:
 			return true, ctx.Err()
-		case errors.Is(err, context.DeadlineExceeded) && !conn.IsClosed():
+		case isTimeout(err) && !conn.IsClosed():
+			_ = netConn.SetDeadline(time.Time{})
 			pingCtx, cancel := context.WithTimeout(ctx, 5*time.Second)
 			err = conn.Ping(pingCtx)
 			cancel()
@@ -125,6 +141,50 @@ func (db *DB) listenOnce(ctx context.Context, l GameListener) (connected bool, e
 			return true, err
 		}
 	}
+}
+
+// waitForNotification returns the next notification conn hears within silence, or nil and no
+// error when a ping came to be sent (line woke it), or the read's error: a timeout when the
+// connection stayed silent, or ctx ended.
+func waitForNotification(ctx context.Context, conn *pgx.Conn, line *pingLine, silence time.Duration) (*pgconn.Notification, error) {
+	netConn := conn.PgConn().Conn()
+	// The deadline is set before the read is marked blocking, so a wake (which moves it to the
+	// past once marked) is never overwritten; ctx is checked after, so its end is never missed.
+	if err := netConn.SetReadDeadline(time.Now().Add(silence)); err != nil {
+		return nil, err
+	}
+	if !line.block(netConn) {
+		return nil, nil
+	}
+	if err := ctx.Err(); err != nil {
+		line.unblock()
+		return nil, err
+	}
+	n, err := conn.WaitForNotification(context.Background())
+	line.unblock()
+	if err != nil && isTimeout(err) && ctx.Err() == nil {
+		if line.pending() {
+			return nil, nil
+		}
+	}
+	return n, err
+}
+
+// sendPing sends one of the barrier's pings on the listening connection; notifications heard
+// meanwhile (the ping itself among them, usually) are kept by conn for the next wait.
+func sendPing(ctx context.Context, conn *pgx.Conn, channel, payload string) error {
+	if err := conn.PgConn().Conn().SetDeadline(time.Now().Add(pingTimeout)); err != nil {
+		return err
+	}
+	if _, err := conn.Exec(ctx, pingSQL, channel, payload); err != nil {
+		return fmt.Errorf("sending the barrier's ping: %w", err)
+	}
+	return nil
+}
+
+func isTimeout(err error) bool {
+	var netErr net.Error
+	return errors.As(err, &netErr) && netErr.Timeout()
 }
 
 // deliver hands one notification to the callback of its channel.
@@ -167,7 +227,7 @@ func (db *DB) Listen(ctx context.Context, l live.Listener) {
 				l.Failed(err, retryIn)
 			}
 		}
-		gl.SyncChannel, gl.Synced = r.sync.channel, r.sync.arrived
+		gl.SyncChannel, gl.Synced, gl.pings = r.sync.channel, r.sync.arrived, db.pings
 		defer r.listening(false)
 	}
 	db.ListenGameEvents(ctx, gl)

@@ -28,6 +28,8 @@ var (
 	recordGames   = prometheus.NewDesc("db_record_cache_games", "Games whose records are kept.", nil, nil)
 	recordBytes   = prometheus.NewDesc("db_record_cache_bytes", "About the bytes the kept records hold.", nil, nil)
 	recordTrusted = prometheus.NewDesc("db_record_cache_listening", "1 while the listener is connected, so that kept records are used.", nil, nil)
+	recordPings   = prometheus.NewDesc("db_record_cache_barrier_pings_total",
+		"Pings sent by the barrier that makes a read of a kept record wait until every change committed before it was heard; one ping answers every read waiting.", nil, nil)
 	recordOneTrip = prometheus.NewDesc("db_record_cache_one_trip_actions_total",
 		"Actions sent in one round trip on a kept record, by outcome: applied, or stale (the game had changed; done again as before).",
 		[]string{"outcome"}, nil)
@@ -35,7 +37,7 @@ var (
 
 func (p poolCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{poolTotal, poolAcquired, poolIdle, poolMax, poolAcquires, poolWaits, poolWaited,
-		recordHits, recordMisses, recordGames, recordBytes, recordTrusted, recordOneTrip} {
+		recordHits, recordMisses, recordGames, recordBytes, recordTrusted, recordPings, recordOneTrip} {
 		ch <- d
 	}
 }
@@ -59,6 +61,7 @@ func (p poolCollector) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(recordGames, prometheus.GaugeValue, float64(rs.Games))
 	ch <- prometheus.MustNewConstMetric(recordBytes, prometheus.GaugeValue, float64(rs.Bytes))
 	ch <- prometheus.MustNewConstMetric(recordTrusted, prometheus.GaugeValue, listening)
+	ch <- prometheus.MustNewConstMetric(recordPings, prometheus.CounterValue, float64(rs.Pings))
 	ch <- prometheus.MustNewConstMetric(recordOneTrip, prometheus.CounterValue, float64(rs.OneTrip), "applied")
 	ch <- prometheus.MustNewConstMetric(recordOneTrip, prometheus.CounterValue, float64(rs.OneTripStale), "stale")
 }

@@ -308,6 +308,8 @@ type RecordCacheStats struct {
 	// OneTrip and OneTripStale count the changes sent in one round trip on a kept record: applied,
 	// and not applied because the game was not as the record had it (then done as before).
 	OneTrip, OneTripStale int64
+	// Pings counts the barrier's pings: each answers every read that waited for it.
+	Pings int64
 	// Trusted is whether the listener is connected, so that the records are used.
 	Trusted bool
 }
@@ -316,7 +318,7 @@ func (r *records) stats() RecordCacheStats {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return RecordCacheStats{Hits: int64(r.hits), Misses: int64(r.misses), Games: int64(len(r.byID)), Bytes: int64(r.size), Trusted: r.trusted,
-		OneTrip: int64(r.applied), OneTripStale: int64(r.stale)}
+		OneTrip: int64(r.applied), OneTripStale: int64(r.stale), Pings: int64(r.sync.pings())}
 }
 
 // sentInOneTrip counts a change sent in one round trip, by its outcome.

@@ -2,6 +2,9 @@ package repo_test
 
 import (
 	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -164,5 +167,65 @@ func TestRecordsCanBeTurnedOff(t *testing.T) {
 	}
 	if st := db.RecordCacheStats(); st != (repo.RecordCacheStats{}) {
 		t.Fatalf("records kept though turned off: %+v", st)
+	}
+}
+
+// Readers asking at once share the barrier's pings, which the listening connection sends between
+// its waits: each still sees every change committed before it asked, whichever instance made it.
+func TestReadersSharingPingsEachSeeEveryChangeCommittedBeforeThey(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dbA, url := repotest.NewDBWithURL(t)
+	dbB := secondInstance(t, url)
+	listenOn(t, dbA)
+	reader, writer := play.New(dbA.Games(), games.All()), play.New(dbB.Games(), games.All())
+	created, err := writer.Create(ctx, play.NewGame{Kind: "primed", Players: []string{"Ada", "Ben"}}, play.Nobody, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, seats := created.Game.ID, seatPrincipals(created)
+	var committed atomic.Int64
+	committed.Store(created.Game.Version)
+	done := make(chan struct{})
+	var readers sync.WaitGroup
+	failures := make(chan string, 8)
+	for range 8 {
+		readers.Add(1)
+		go func() {
+			defer readers.Done()
+			for {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				before := committed.Load()
+				g, _, err := reader.Get(ctx, id, play.Nobody)
+				if err != nil {
+					failures <- err.Error()
+					return
+				}
+				if g.Version < before {
+					failures <- fmt.Sprintf("read version %d after version %d was committed", g.Version, before)
+					return
+				}
+			}
+		}()
+	}
+	for range 30 {
+		acted := actOnce(t, writer, id, seats)
+		committed.Store(acted.Game.Version)
+		if acted.Game.Status != play.StatusActive {
+			break
+		}
+	}
+	close(done)
+	readers.Wait()
+	close(failures)
+	for f := range failures {
+		t.Error(f)
+	}
+	if st := dbA.RecordCacheStats(); st.Hits == 0 || st.Pings == 0 {
+		t.Fatalf("no read was answered from a kept record after a ping: %+v", st)
 	}
 }
