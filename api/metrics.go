@@ -2,7 +2,9 @@ package api
 
 import (
 	"context"
+	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -17,6 +19,20 @@ type metrics struct {
 	registry *prometheus.Registry
 	requests *prometheus.CounterVec
 	latency  *prometheus.HistogramVec
+	// series are the request figures' children by label values, found once: a lookup by labels
+	// hashes and checks them on every request. Bounded as the labels are: methods outside HTTP's
+	// own are counted as OTHER, routes are the contract's and "unmatched", statuses the server's.
+	series sync.Map // seriesKey → *requestSeries
+}
+
+type seriesKey struct {
+	method, route string
+	status        int
+}
+
+type requestSeries struct {
+	count   prometheus.Counter
+	latency prometheus.Observer
 }
 
 // newMetrics registers the HTTP figures, the Go runtime's, the process's, the pool's when given and
@@ -46,9 +62,29 @@ func newMetrics(pool prometheus.Collector, service *play.Service) *metrics {
 }
 
 func (m *metrics) observe(method, route string, status int, elapsed time.Duration) {
-	code := strconv.Itoa(status)
-	m.requests.WithLabelValues(method, route, code).Inc()
-	m.latency.WithLabelValues(method, route, code).Observe(elapsed.Seconds())
+	key := seriesKey{method: metricMethod(method), route: route, status: status}
+	found, ok := m.series.Load(key)
+	if !ok {
+		code := strconv.Itoa(status)
+		found, _ = m.series.LoadOrStore(key, &requestSeries{
+			count:   m.requests.WithLabelValues(key.method, route, code),
+			latency: m.latency.WithLabelValues(key.method, route, code),
+		})
+	}
+	s := found.(*requestSeries)
+	s.count.Inc()
+	s.latency.Observe(elapsed.Seconds())
+}
+
+// metricMethod is method as a label: a client may send any token as a method, and each would be
+// a series of its own.
+func metricMethod(method string) string {
+	switch method {
+	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete,
+		http.MethodOptions, http.MethodConnect, http.MethodTrace:
+		return method
+	}
+	return "OTHER"
 }
 
 // workerMetrics are the worker's figures: per job (turn, bot, computer_game, abandoned), the games

@@ -2,9 +2,11 @@ package api
 
 import (
 	"crypto/rand"
+	"encoding/binary"
 	"encoding/hex"
 	"log/slog"
 	"regexp"
+	"sync/atomic"
 	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -55,7 +57,7 @@ var acceptableRequestID = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,128}$`)
 func requestID(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		id := c.Request().Header.Get(requestIDHeader)
-		if !acceptableRequestID.MatchString(id) {
+		if id == "" || !acceptableRequestID.MatchString(id) {
 			id = newRequestID()
 		}
 		c.Request().Header.Set(requestIDHeader, id)
@@ -68,11 +70,19 @@ func requestID(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
+// newRequestID is unique to the request: this process's random prefix and a count. It names a
+// request in logs and answers; it is no secret, so it need not be unpredictable.
 func newRequestID() string {
 	var b [12]byte
-	_, _ = rand.Read(b[:])
+	binary.BigEndian.PutUint64(b[4:], requestCount.Add(1))
+	copy(b[:6], requestIDPrefix[:]) // over the count's top 2 bytes: 6 bytes of prefix, 6 of count
 	return hex.EncodeToString(b[:])
 }
+
+var (
+	requestIDPrefix = func() (p [6]byte) { _, _ = rand.Read(p[:]); return p }()
+	requestCount    atomic.Uint64
+)
 
 func requestIDOf(c echo.Context) string { return c.Response().Header().Get(requestIDHeader) }
 
@@ -115,7 +125,11 @@ func (s *Server) observe(next echo.HandlerFunc) echo.HandlerFunc {
 			level, msg = slog.LevelWarn, "request cut short"
 			extra = []slog.Attr{slog.Bool("aborted", true), slog.String("error", cutShort)}
 		}
-		s.logger.LogAttrs(c.Request().Context(), level, msg, append([]slog.Attr{
+		ctx := c.Request().Context()
+		if !s.logger.Enabled(ctx, level) { // the line's fields cost more than the check
+			return nil
+		}
+		s.logger.LogAttrs(ctx, level, msg, append([]slog.Attr{
 			slog.String("request_id", requestIDOf(c)),
 			slog.String("method", methodOf(c)),
 			slog.String("route", route),

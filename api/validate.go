@@ -3,6 +3,8 @@ package api
 import (
 	"io"
 	"net/http"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -18,40 +20,94 @@ import (
 // contract's regular expressions again cost a tenth of a GET's CPU. Requests that match no route
 // of the contract are not checked (they get echo's own 404 or 405).
 //
-// A body that passed once for an operation with a Content-Type passes again: the validator's
-// verdict on a body depends on nothing else (it sets no defaults in it). So a request whose body,
-// operation and Content-Type are those of a request that passed has everything but its body checked
-// (validBodies); a POST of an action is most often a body sent before (a roll, a draw, a move of
-// the same dice), and checking it against the contract's anyOf of every kind's actions cost a
-// tenth of an action's CPU.
+// The validator's verdict depends only on what it reads (it sets no defaults, and authentication
+// is identify's, not its): the operation, the path, the query, the header parameters the contract
+// declares for the operation and, for an operation that takes a body, the Content-Type and the
+// body. So a request whose parts are all those of a request that passed passes without being
+// checked again (passedRequests): a client polling its game's legal actions sends the same GET
+// again and again. And a request whose body, operation and Content-Type are those of a request
+// that passed has everything but its body checked (passedBodies); a POST of an action is most
+// often a body sent before (a roll, a draw, a move of the same dice), and checking it against the
+// contract's anyOf of every kind's actions cost a tenth of an action's CPU.
 func validateRequests(spec *openapi3.T, options *oapimw.Options) echo.MiddlewareFunc {
-	routes := contractOperations(spec)
+	operations := contractOperations(spec)
 	withoutBody := *options
 	withoutBody.Options.ExcludeRequestBody = true
-	passed := newValidBodies(validBodiesMax)
+	passedBodies, passedRequests := newValidBodies(validBodiesMax), newValidBodies(validBodiesMax)
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			req := c.Request()
 			opKey := req.Method + " " + c.Path()
-			route, ok := routes[opKey]
+			op, ok := operations[opKey]
 			if !ok {
 				return next(c)
 			}
-			found := foundRoute{route: route, params: pathParams(route.Path, req.URL.EscapedPath())}
-			key, cacheable := bodyKeyOf(opKey, req)
+			bodyKey, bodyKnown := "", !op.takesBody
+			if op.takesBody {
+				bodyKey, bodyKnown = bodyKeyOf(opKey, req)
+			}
+			requestKey, requestKnown := "", false
+			if bodyKnown {
+				requestKey, requestKnown = op.requestKey(opKey, bodyKey, req)
+			}
+			if requestKnown && passedRequests.has(requestKey) {
+				return next(c)
+			}
 			opts := options
-			if cacheable && passed.has(key) {
+			if op.takesBody && bodyKnown && passedBodies.has(bodyKey) {
 				opts = &withoutBody
 			}
+			found := foundRoute{route: op.route, params: pathParams(op.route.Path, req.URL.EscapedPath())}
 			if err := oapimw.ValidateRequestFromContext(c, found, opts); err != nil {
 				return explainBody(err, req)
 			}
-			if cacheable && opts == options {
-				passed.add(key)
+			if op.takesBody && bodyKnown && opts == options {
+				passedBodies.add(bodyKey)
+			}
+			if requestKnown {
+				passedRequests.add(requestKey)
 			}
 			return next(c)
 		}
 	}
+}
+
+// contractOperation is an operation of the contract, with what the validator's verdict on a
+// request for it depends on besides the path and the query.
+type contractOperation struct {
+	route     *routers.Route
+	headers   []string // the header parameters declared (of the path and of the operation)
+	cookies   bool     // some parameter is a cookie
+	takesBody bool
+}
+
+// requestKeyMaxBytes bounds a remembered request's key: longer ones are always checked.
+const requestKeyMaxBytes = 512
+
+// requestKey is everything of req the validator's verdict depends on, given bodyKey (the
+// operation's, Content-Type's and body's, or "" for an operation without a body); false when the
+// request is not one to remember.
+func (op *contractOperation) requestKey(opKey, bodyKey string, req *http.Request) (string, bool) {
+	var key strings.Builder
+	if bodyKey != "" {
+		key.WriteString(bodyKey)
+	} else {
+		key.WriteString(opKey)
+	}
+	key.WriteByte(0)
+	key.WriteString(req.URL.EscapedPath())
+	key.WriteByte(0)
+	key.WriteString(req.URL.RawQuery)
+	for _, name := range op.headers {
+		writeValues(&key, req.Header.Values(name))
+	}
+	if op.cookies {
+		writeValues(&key, req.Header.Values("Cookie"))
+	}
+	if key.Len() > requestKeyMaxBytes {
+		return "", false
+	}
+	return key.String(), true
 }
 
 const (
@@ -108,21 +164,46 @@ func (v *validBodies) add(key string) {
 	v.keys[key] = struct{}{}
 }
 
+// writeValues writes a header's values to a key, their count first: an empty header is not an
+// absent one.
+func writeValues(key *strings.Builder, values []string) {
+	key.WriteByte(0)
+	key.WriteString(strconv.Itoa(len(values)))
+	for _, v := range values {
+		key.WriteByte(1)
+		key.WriteString(v)
+	}
+}
+
 // contractOperations are the operations of spec by "METHOD /echo/:path".
-func contractOperations(spec *openapi3.T) map[string]*routers.Route {
+func contractOperations(spec *openapi3.T) map[string]*contractOperation {
 	var server *openapi3.Server
 	if len(spec.Servers) > 0 {
 		server = spec.Servers[0]
 	}
-	routes := map[string]*routers.Route{}
+	operations := map[string]*contractOperation{}
 	for path, item := range spec.Paths.Map() {
 		for method, op := range item.Operations() {
-			routes[method+" "+pathParameter.ReplaceAllString(path, ":$1")] = &routers.Route{
-				Spec: spec, Server: server, Path: path, PathItem: item, Method: method, Operation: op,
+			o := &contractOperation{
+				route:     &routers.Route{Spec: spec, Server: server, Path: path, PathItem: item, Method: method, Operation: op},
+				takesBody: op.RequestBody != nil,
 			}
+			for _, params := range []openapi3.Parameters{item.Parameters, op.Parameters} {
+				for _, p := range params {
+					switch p.Value.In {
+					case openapi3.ParameterInHeader:
+						if !slices.Contains(o.headers, p.Value.Name) {
+							o.headers = append(o.headers, p.Value.Name)
+						}
+					case openapi3.ParameterInCookie:
+						o.cookies = true
+					}
+				}
+			}
+			operations[method+" "+pathParameter.ReplaceAllString(path, ":$1")] = o
 		}
 	}
-	return routes
+	return operations
 }
 
 // pathParams reads the parameters of template ("/v1/games/{id}") from the escaped path of a request

@@ -69,3 +69,57 @@ func TestRememberedBodiesGetTheSameVerdicts(t *testing.T) {
 		}
 	}
 }
+
+// A request that passed once passes again unchecked only when everything the validator reads is
+// the same: the operation, path, query and declared headers. Any other request gets the verdict a
+// validator that remembers nothing gives, and a refused request is never remembered.
+func TestRememberedRequestsGetTheSameVerdicts(t *testing.T) {
+	t.Parallel()
+	spec := mergedContract(t)
+	options := &oapimw.Options{Options: openapi3filter.Options{
+		AuthenticationFunc: openapi3filter.NoopAuthenticationFunc, SkipSettingDefaults: true,
+		SchemaValidationOptions: []openapi3.SchemaValidationOption{openapi3.DisableSchemaErrorDetails()},
+	}}
+	remembering, fresh := validateRequests(spec, options), validateRequests(spec, options)
+	e := echo.New()
+	verdict := func(mw echo.MiddlewareFunc, path string, header ...string) string {
+		req := httptest.NewRequest(http.MethodGet, path, nil)
+		for i := 0; i+1 < len(header); i += 2 {
+			req.Header.Add(header[i], header[i+1])
+		}
+		c := e.NewContext(req, httptest.NewRecorder())
+		c.SetPath("/v1/games/:id")
+		return verdictOf(mw, c)
+	}
+	const game = "/v1/games/6f1c1b52-3c5e-4d5e-9a59-3f0a4b1e0c11"
+	cases := []struct {
+		name, path string
+		header     []string
+		pass       bool
+	}{
+		{"a game", game, nil, true},
+		{"the game again", game, nil, true},
+		{"the game with its legal actions", game + "?include=legal_actions", nil, true},
+		{"the game with what cannot be included", game + "?include=everything", nil, false},
+		{"the same again", game + "?include=everything", nil, false},
+		{"the game if changed", game, []string{"If-None-Match", `"7"`}, true},
+		{"the game if changed, twice over", game, []string{"If-None-Match", `"7"`, "If-None-Match", `"8"`}, true},
+		{"the game with a header no one declared", game, []string{"X-Whatever", "1"}, true},
+	}
+	for _, tc := range cases {
+		got, want := verdict(remembering, tc.path, tc.header...), verdict(fresh, tc.path, tc.header...)
+		if got != want {
+			t.Errorf("%s: %q, a validator remembering nothing says %q", tc.name, got, want)
+		}
+		if (got == "passed") != tc.pass {
+			t.Errorf("%s: %q", tc.name, got)
+		}
+	}
+}
+
+func verdictOf(mw echo.MiddlewareFunc, c echo.Context) string {
+	if err := mw(func(echo.Context) error { return nil })(c); err != nil {
+		return err.Error()
+	}
+	return "passed"
+}

@@ -25,6 +25,8 @@ type barrier struct {
 	send    func(ctx context.Context, channel, payload string) error
 	channel string // this instance's own: pings of the other instances are not delivered here
 	timeout time.Duration
+	// patience is the longest waitBriefly waits: from when its round began (barrierWait).
+	patience time.Duration
 
 	mu      sync.Mutex
 	up      bool
@@ -39,13 +41,32 @@ type pingRound struct {
 	done chan struct{}
 	err  error
 	late *time.Timer // ends the round if the ping does not come back
+	// slow is closed patience after the round began: its brief waits end then. One timer per
+	// round, not one per reader.
+	slow      chan struct{}
+	slowTimer *time.Timer
+}
+
+// newRound is a round for readers to join; b.mu is held.
+func (b *barrier) newRound() *pingRound {
+	r := &pingRound{done: make(chan struct{}), slow: make(chan struct{})}
+	r.slowTimer = time.AfterFunc(b.patience, func() { close(r.slow) })
+	return r
+}
+
+// over marks r ended (its done closed by the caller); b.mu is held.
+func (r *pingRound) over() {
+	r.slowTimer.Stop()
+	if r.late != nil {
+		r.late.Stop()
+	}
 }
 
 // newBarrier is a barrier whose pings go through send.
 func newBarrier(send func(ctx context.Context, channel, payload string) error) *barrier {
 	var id [8]byte
 	_, _ = rand.Read(id[:])
-	return &barrier{send: send, channel: "game_sync_" + hex.EncodeToString(id[:]), timeout: pingTimeout}
+	return &barrier{send: send, channel: "game_sync_" + hex.EncodeToString(id[:]), timeout: pingTimeout, patience: barrierWait}
 }
 
 // pingSQL sends a ping. It commits without waiting for the WAL to reach the disk (the ping is not
@@ -55,7 +76,14 @@ const pingSQL = `SELECT set_config('synchronous_commit', 'off', true), pg_notify
 
 // wait returns once every change committed before it was called has been heard, or with an error
 // when that cannot be known now (the listener is down, or the ping did not come back in time).
-func (b *barrier) wait(ctx context.Context) error {
+func (b *barrier) wait(ctx context.Context) error { return b.await(ctx, false) }
+
+// waitBriefly is wait, but gives up with errPingSlow once its round has waited patience.
+func (b *barrier) waitBriefly(ctx context.Context) error { return b.await(ctx, true) }
+
+var errPingSlow = errors.New("the barrier's ping is slow to come back")
+
+func (b *barrier) await(ctx context.Context, brief bool) error {
 	b.mu.Lock()
 	if !b.up {
 		b.mu.Unlock()
@@ -65,7 +93,7 @@ func (b *barrier) wait(ctx context.Context) error {
 		// The last ping did not come back in time: until one does, readers go to Postgres at
 		// once rather than each wait for a ping; one ping at a time still goes, to find out.
 		if b.flying == nil {
-			b.pending = &pingRound{done: make(chan struct{})}
+			b.pending = b.newRound()
 			b.launch()
 		}
 		b.mu.Unlock()
@@ -73,16 +101,22 @@ func (b *barrier) wait(ctx context.Context) error {
 	}
 	r := b.pending
 	if r == nil {
-		r = &pingRound{done: make(chan struct{})}
+		r = b.newRound()
 		b.pending = r
 	}
 	if b.flying == nil {
 		b.launch()
 	}
 	b.mu.Unlock()
+	var slow <-chan struct{} // nil: never
+	if brief {
+		slow = r.slow
+	}
 	select {
 	case <-r.done:
 		return r.err
+	case <-slow:
+		return errPingSlow
 	case <-ctx.Done():
 		return ctx.Err()
 	}
@@ -127,7 +161,7 @@ func (b *barrier) end(r *pingRound, err error) {
 		return
 	}
 	r.err = err
-	r.late.Stop()
+	r.over()
 	close(r.done)
 	b.flying = nil
 	b.behind = err != nil
@@ -136,6 +170,7 @@ func (b *barrier) end(r *pingRound, err error) {
 			b.launch()
 		} else {
 			b.pending.err = errNotListening
+			b.pending.over()
 			close(b.pending.done)
 			b.pending = nil
 		}
@@ -167,9 +202,7 @@ func (b *barrier) listening(up bool) {
 	for _, r := range []*pingRound{b.flying, b.pending} {
 		if r != nil {
 			r.err = errNotListening
-			if r.late != nil {
-				r.late.Stop()
-			}
+			r.over()
 			close(r.done)
 		}
 	}

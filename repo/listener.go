@@ -126,7 +126,7 @@ func (db *DB) listenOnce(ctx context.Context, l GameListener) (connected bool, e
 		switch {
 		case err == nil && n != nil:
 			l.deliver(n.Channel, n.Payload)
-		case err == nil: // woken for a ping
+		case err == nil: // woken early: a ping to send, perhaps
 		case ctx.Err() != nil:
 			return true, ctx.Err()
 		case isTimeout(err) && !conn.IsClosed():
@@ -143,29 +143,28 @@ func (db *DB) listenOnce(ctx context.Context, l GameListener) (connected bool, e
 	}
 }
 
-// waitForNotification returns the next notification conn hears within silence, or nil and no
-// error when a ping came to be sent (line woke it), or the read's error: a timeout when the
-// connection stayed silent, or ctx ended.
+// waitForNotification returns the next notification conn hears within silence; or nil and no
+// error when the read was woken early (line's ping to send, or another listener's wake); or the
+// read's error: a timeout when the connection stayed silent, or ctx ended.
 func waitForNotification(ctx context.Context, conn *pgx.Conn, line *pingLine, silence time.Duration) (*pgconn.Notification, error) {
 	netConn := conn.PgConn().Conn()
 	// The deadline is set before the read is marked blocking, so a wake (which moves it to the
 	// past once marked) is never overwritten; ctx is checked after, so its end is never missed.
-	if err := netConn.SetReadDeadline(time.Now().Add(silence)); err != nil {
+	deadline := time.Now().Add(silence)
+	if err := netConn.SetReadDeadline(deadline); err != nil {
 		return nil, err
 	}
 	if !line.block(netConn) {
 		return nil, nil
 	}
 	if err := ctx.Err(); err != nil {
-		line.unblock()
+		line.unblock(netConn)
 		return nil, err
 	}
 	n, err := conn.WaitForNotification(context.Background())
-	line.unblock()
-	if err != nil && isTimeout(err) && ctx.Err() == nil {
-		if line.pending() {
-			return nil, nil
-		}
+	line.unblock(netConn)
+	if err != nil && isTimeout(err) && ctx.Err() == nil && time.Now().Before(deadline) {
+		return nil, nil
 	}
 	return n, err
 }

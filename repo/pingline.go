@@ -18,8 +18,10 @@ import (
 type pingLine struct {
 	mu      sync.Mutex
 	channel string
-	payload string   // the ping to send next, "" when none
-	waiting net.Conn // the listening connection while it blocks on a read, else nil
+	payload string // the ping to send next, "" when none
+	// waiting are the listening connections blocked on a read: one per listener of the DB, which
+	// is one in a server (tests run two hubs on one DB).
+	waiting map[net.Conn]struct{}
 }
 
 // send hands a ping to the listener; it never blocks. A later ping replaces one not yet sent: the
@@ -41,13 +43,6 @@ func (p *pingLine) take() (channel, payload string, ok bool) {
 	return channel, payload, payload != ""
 }
 
-// pending tells whether a ping waits to be sent.
-func (p *pingLine) pending() bool {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.payload != ""
-}
-
 // block marks conn as about to block on a read, whose deadline the caller has already set; it
 // returns false, leaving conn unmarked, when a ping is waiting.
 func (p *pingLine) block(conn net.Conn) bool {
@@ -56,18 +51,21 @@ func (p *pingLine) block(conn net.Conn) bool {
 	if p.payload != "" {
 		return false
 	}
-	p.waiting = conn
+	if p.waiting == nil {
+		p.waiting = map[net.Conn]struct{}{}
+	}
+	p.waiting[conn] = struct{}{}
 	return true
 }
 
-// unblock marks the read as over.
-func (p *pingLine) unblock() {
+// unblock marks conn's read as over.
+func (p *pingLine) unblock(conn net.Conn) {
 	p.mu.Lock()
-	p.waiting = nil
+	delete(p.waiting, conn)
 	p.mu.Unlock()
 }
 
-// wake ends the listener's blocked read, if any (so that it sees its context end).
+// wake ends the blocked reads, if any (so that their listeners see their contexts end).
 func (p *pingLine) wake() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -75,8 +73,8 @@ func (p *pingLine) wake() {
 }
 
 func (p *pingLine) wakeLocked() {
-	if p.waiting != nil {
-		_ = p.waiting.SetReadDeadline(aLongTimeAgo)
+	for conn := range p.waiting {
+		_ = conn.SetReadDeadline(aLongTimeAgo)
 	}
 }
 

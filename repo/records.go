@@ -36,8 +36,6 @@ type records struct {
 	limit int
 	seed  maphash.Seed
 	sync  *barrier
-	// wait is the longest a read waits for the barrier (barrierWait).
-	wait time.Duration
 
 	mu      sync.Mutex
 	trusted bool
@@ -73,7 +71,7 @@ type keptRecord struct {
 }
 
 func newRecords(limit int, sync *barrier) *records {
-	return &records{limit: limit, seed: maphash.MakeSeed(), sync: sync, wait: barrierWait, byID: map[string]*list.Element{},
+	return &records{limit: limit, seed: maphash.MakeSeed(), sync: sync, byID: map[string]*list.Element{},
 		recency: list.New(), written: map[string]*writtenRecord{}, up: make(chan struct{})}
 }
 
@@ -106,9 +104,7 @@ func (r *records) read(ctx context.Context, id string, load func() (*play.GameRe
 	kept = kept && r.trusted
 	r.mu.Unlock()
 	if kept {
-		waitCtx, cancel := context.WithTimeout(ctx, r.wait)
-		err := r.sync.wait(waitCtx)
-		cancel()
+		err := r.sync.waitBriefly(ctx)
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}

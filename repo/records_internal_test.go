@@ -273,8 +273,8 @@ func TestARecordWrittenWithoutTheLockIsKeptOnlyOnceCommitted(t *testing.T) {
 func TestAReadDoesNotWaitLongForAStuckBarrier(t *testing.T) {
 	b, p := newTestBarrier() // its pings are never let back
 	b.timeout = time.Minute
+	b.patience = time.Millisecond // the behaviour under test is this bound's; its length is not
 	r := newRecords(1<<20, b)
-	r.wait = time.Millisecond // the behaviour under test is this bound's; its length is not
 	r.listening(true)
 	r.writing(&play.GameRecord{ID: "g1", Version: 3}, true)
 	r.changed("g1", 3) // kept

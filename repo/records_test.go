@@ -229,3 +229,24 @@ func TestReadersSharingPingsEachSeeEveryChangeCommittedBeforeThey(t *testing.T) 
 		t.Fatalf("no read was answered from a kept record after a ping: %+v", st)
 	}
 }
+
+// Listeners stop as soon as they are told, though they wait on reads of their connections (the
+// connection's own silence check comes only after 10 s), with two on one DB as in tests with two
+// hubs.
+func TestListenersStopWhenTold(t *testing.T) {
+	t.Parallel()
+	db := repotest.NewDB(t)
+	stops := []func(){listenOn(t, db), listenOn(t, db)}
+	stopped := make(chan struct{})
+	go func() {
+		for _, stop := range stops {
+			stop()
+		}
+		close(stopped)
+	}()
+	select {
+	case <-stopped:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the listeners did not stop within 5 s of being told")
+	}
+}
