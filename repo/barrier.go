@@ -69,11 +69,6 @@ func newBarrier(send func(ctx context.Context, channel, payload string) error) *
 	return &barrier{send: send, channel: "game_sync_" + hex.EncodeToString(id[:]), timeout: pingTimeout, patience: barrierWait}
 }
 
-// pingSQL sends a ping. It commits without waiting for the WAL to reach the disk (the ping is not
-// worth a flush, and holding Postgres's notification lock through one would delay every notifying
-// commit); its place in the commit order is the same.
-const pingSQL = `SELECT set_config('synchronous_commit', 'off', true), pg_notify($1, $2)`
-
 // wait returns once every change committed before it was called has been heard, or with an error
 // when that cannot be known now (the listener is down, or the ping did not come back in time).
 func (b *barrier) wait(ctx context.Context) error { return b.await(ctx, false) }

@@ -59,6 +59,10 @@ type PoolOptions struct {
 	// VerifyKeptWrites has each record kept from a write compared with a fresh read of the game,
 	// and panics when they differ (tests: a write's record must be what a read would give).
 	VerifyKeptWrites bool
+	// BarrierWait is the longest a read of a kept record waits for the barrier before it reads
+	// Postgres instead (barrierWait when zero). Tests that count round trips set a long one: on a
+	// busy machine a ping may take longer than the default, and the read then counts one more.
+	BarrierWait time.Duration
 	// StatementTimeout is Postgres's statement_timeout and idle_in_transaction_session_timeout for
 	// the sessions (DefaultStatementTimeout when zero, none when negative; see deadconn.go).
 	StatementTimeout time.Duration
@@ -109,7 +113,11 @@ func Open(ctx context.Context, url string, opts PoolOptions) (*DB, error) {
 			limit = DefaultRecordCacheBytes
 		}
 		db.pings = &pingLine{}
-		db.records = newRecords(limit, newBarrier(db.pings.send))
+		sync := newBarrier(db.pings.send)
+		if opts.BarrierWait > 0 {
+			sync.patience = opts.BarrierWait
+		}
+		db.records = newRecords(limit, sync)
 		if opts.VerifyKeptWrites {
 			db.records.mismatch = db.verifyKeptWrite
 		}

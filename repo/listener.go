@@ -2,14 +2,16 @@ package repo
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"net"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgproto3"
 
 	"primegames/live"
 )
@@ -83,6 +85,11 @@ func (db *DB) ListenGameEvents(ctx context.Context, l GameListener) {
 
 // listenOnce connects, listens and delivers notifications until the connection fails; connected
 // reports whether LISTEN was in place at some point.
+//
+// Once LISTEN is in place the connection is taken over from pgx (Hijack): one goroutine reads
+// every message Postgres sends, and the barrier's pings are written to it by whoever sends them
+// (pingLine), each a NOTIFY in the simple protocol, without waiting for the answer. A ping thus
+// costs a write and its share of the reads, with nothing to wake.
 func (db *DB) listenOnce(ctx context.Context, l GameListener) (connected bool, err error) {
 	cfg := db.directConfig()
 	cfg.RuntimeParams["application_name"] = ListenerApplicationName
@@ -92,98 +99,142 @@ func (db *DB) listenOnce(ctx context.Context, l GameListener) (connected bool, e
 	if err != nil {
 		return false, fmt.Errorf("connecting: %w", err)
 	}
-	defer func() {
-		closeCtx, cancel := context.WithTimeout(context.Background(), time.Second)
-		defer cancel()
-		_ = conn.Close(closeCtx)
-	}()
-	channels := []string{GameEventsChannel}
+	// The session writes nothing but pings: not worth a flush of the WAL each, and a flush held
+	// under Postgres's notification lock would delay every notifying commit. Their place in the
+	// commit order is the same.
+	statements := []string{"SET synchronous_commit = off", "LISTEN " + pgx.Identifier{GameEventsChannel}.Sanitize()}
 	if l.SyncChannel != "" {
-		channels = append(channels, l.SyncChannel)
+		statements = append(statements, "LISTEN "+pgx.Identifier{l.SyncChannel}.Sanitize())
 	}
-	for _, channel := range channels {
-		if _, err := conn.Exec(ctx, "LISTEN "+pgx.Identifier{channel}.Sanitize()); err != nil {
-			return false, fmt.Errorf("LISTEN %s: %w", channel, err)
+	for _, statement := range statements {
+		if _, err := conn.Exec(ctx, statement); err != nil {
+			closeConn(conn)
+			return false, fmt.Errorf("%s: %w", statement, err)
 		}
+	}
+	// Notifications pgx read with the answers to LISTEN are kept by it: delivered first.
+	var early []*pgconn.Notification
+	for {
+		expired, cancel := context.WithCancel(ctx)
+		cancel()
+		n, err := conn.WaitForNotification(expired)
+		if err != nil || n == nil {
+			break
+		}
+		early = append(early, n)
+	}
+	hijacked, err := conn.PgConn().Hijack()
+	if err != nil {
+		closeConn(conn)
+		return false, fmt.Errorf("taking over the listening connection: %w", err)
+	}
+	netConn := hijacked.Conn
+	defer netConn.Close()
+	// Ending ctx closes the connection, which ends the reads below.
+	defer context.AfterFunc(ctx, func() { _ = netConn.Close() })()
+
+	// Pings may go as soon as Connected lets readers use the records: the connection takes them
+	// from now on, and they are read with the rest below.
+	w := &listenWriter{conn: netConn}
+	if l.pings != nil {
+		l.pings.attach(w)
+		defer l.pings.detach(w)
 	}
 	if l.Connected != nil {
 		l.Connected()
 	}
-	line := l.pings
-	if line == nil {
-		line = &pingLine{}
+	for _, n := range early {
+		l.deliver(n.Channel, n.Payload)
 	}
-	defer context.AfterFunc(ctx, line.wake)()
-	netConn := conn.PgConn().Conn()
+	var heard atomic.Int64 // when a message last arrived, in Unix nanoseconds
+	heard.Store(time.Now().UnixNano())
+	watching := make(chan struct{})
+	defer close(watching)
+	go watchSilence(w, &heard, l.CheckEvery, watching)
+
 	for {
-		if channel, payload, ok := line.take(); ok {
-			if err := sendPing(ctx, conn, channel, payload); err != nil {
-				return true, err
+		msg, err := hijacked.Frontend.Receive()
+		if err != nil {
+			if ctx.Err() != nil {
+				return true, ctx.Err()
 			}
-			continue
+			return true, fmt.Errorf("reading: %w", err)
 		}
-		n, err := waitForNotification(ctx, conn, line, l.CheckEvery)
+		heard.Store(time.Now().UnixNano())
+		switch m := msg.(type) {
+		case *pgproto3.NotificationResponse:
+			l.deliver(m.Channel, m.Payload)
+		case *pgproto3.ErrorResponse:
+			// A ping refused (such as by a full notification queue) does not come back: the
+			// barrier's round fails on its own, and the session goes on. A fatal error ends it.
+			if m.Severity == "FATAL" || m.Severity == "PANIC" {
+				return true, fmt.Errorf("the listening session ended: %s", m.Message)
+			}
+		}
+	}
+}
+
+// watchSilence checks the listening connection when it has heard nothing for checkEvery: it sends
+// an empty query, and closes the connection (so that the listener reconnects) when nothing has
+// come back 5 s later. A connection that died without a word, or went silent, is so noticed.
+func watchSilence(w *listenWriter, heard *atomic.Int64, checkEvery time.Duration, done <-chan struct{}) {
+	timer := time.NewTimer(checkEvery)
+	defer timer.Stop()
+	var probed time.Time // when the outstanding check was sent; zero when none
+	for {
+		select {
+		case <-done:
+			return
+		case <-timer.C:
+		}
+		last := time.Unix(0, heard.Load())
 		switch {
-		case err == nil && n != nil:
-			l.deliver(n.Channel, n.Payload)
-		case err == nil: // woken early: a ping to send, perhaps
-		case ctx.Err() != nil:
-			return true, ctx.Err()
-		case isTimeout(err) && !conn.IsClosed():
-			_ = netConn.SetDeadline(time.Time{})
-			pingCtx, cancel := context.WithTimeout(ctx, 5*time.Second)
-			err = conn.Ping(pingCtx)
-			cancel()
-			if err != nil {
-				return true, fmt.Errorf("ping: %w", err)
+		case !probed.IsZero() && !last.After(probed):
+			_ = w.conn.Close()
+			return
+		case time.Since(last) >= checkEvery:
+			probed = time.Now()
+			if err := w.write(emptyQuery); err != nil {
+				_ = w.conn.Close()
+				return
 			}
+			timer.Reset(5 * time.Second)
 		default:
-			return true, err
+			probed = time.Time{}
+			timer.Reset(checkEvery - time.Since(last))
 		}
 	}
 }
 
-// waitForNotification returns the next notification conn hears within silence; or nil and no
-// error when the read was woken early (line's ping to send, or another listener's wake); or the
-// read's error: a timeout when the connection stayed silent, or ctx ended.
-func waitForNotification(ctx context.Context, conn *pgx.Conn, line *pingLine, silence time.Duration) (*pgconn.Notification, error) {
-	netConn := conn.PgConn().Conn()
-	// The deadline is set before the read is marked blocking, so a wake (which moves it to the
-	// past once marked) is never overwritten; ctx is checked after, so its end is never missed.
-	deadline := time.Now().Add(silence)
-	if err := netConn.SetReadDeadline(deadline); err != nil {
-		return nil, err
+// emptyQuery is the simple protocol's Query message of an empty string: Postgres answers it
+// (EmptyQueryResponse, ReadyForQuery) and does nothing.
+var emptyQuery = mustEncode(&pgproto3.Query{String: ""})
+
+func mustEncode(m pgproto3.FrontendMessage) []byte {
+	b, err := m.Encode(nil)
+	if err != nil {
+		panic(err)
 	}
-	if !line.block(netConn) {
-		return nil, nil
-	}
-	if err := ctx.Err(); err != nil {
-		line.unblock(netConn)
-		return nil, err
-	}
-	n, err := conn.WaitForNotification(context.Background())
-	line.unblock(netConn)
-	if err != nil && isTimeout(err) && ctx.Err() == nil && time.Now().Before(deadline) {
-		return nil, nil
-	}
-	return n, err
+	return b
 }
 
-// sendPing sends one of the barrier's pings on the listening connection; notifications heard
-// meanwhile (the ping itself among them, usually) are kept by conn for the next wait.
-func sendPing(ctx context.Context, conn *pgx.Conn, channel, payload string) error {
-	if err := conn.PgConn().Conn().SetDeadline(time.Now().Add(pingTimeout)); err != nil {
-		return err
-	}
-	if _, err := conn.Exec(ctx, pingSQL, channel, payload); err != nil {
-		return fmt.Errorf("sending the barrier's ping: %w", err)
-	}
-	return nil
+// listenWriter writes whole messages to the listening connection, one at a time.
+type listenWriter struct {
+	mu   sync.Mutex
+	conn net.Conn
 }
 
-func isTimeout(err error) bool {
-	var netErr net.Error
-	return errors.As(err, &netErr) && netErr.Timeout()
+func (w *listenWriter) write(msg []byte) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	_, err := w.conn.Write(msg)
+	return err
+}
+
+func closeConn(conn *pgx.Conn) {
+	closeCtx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	_ = conn.Close(closeCtx)
 }
 
 // deliver hands one notification to the callback of its channel.
