@@ -3,12 +3,12 @@ package api
 import (
 	"io"
 	"net/http"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/labstack/echo/v4"
 	oapimw "github.com/oapi-codegen/echo-middleware"
@@ -23,9 +23,10 @@ import (
 // The validator's verdict depends only on what it reads (it sets no defaults, and authentication
 // is identify's, not its): the operation, the path, the query, the header parameters the contract
 // declares for the operation and, for an operation that takes a body, the Content-Type and the
-// body. So a request whose parts are all those of a request that passed passes without being
-// checked again (passedRequests): a client polling its game's legal actions sends the same GET
-// again and again. And a request whose body, operation and Content-Type are those of a request
+// body; and it is the verdict on each of them. So a request whose operation, path, query and body
+// are those of a request that passed has only its header parameters checked (passedRequests): a
+// client polling its game's legal actions sends the same GET again and again, and its actions
+// differ from one another by their Idempotency-Key most often. And a request whose body, operation and Content-Type are those of a request
 // that passed has everything but its body checked (passedBodies); a POST of an action is most
 // often a body sent before (a roll, a draw, a move of the same dice), and checking it against the
 // contract's anyOf of every kind's actions cost a tenth of an action's CPU.
@@ -50,7 +51,7 @@ func validateRequests(spec *openapi3.T, options *oapimw.Options) echo.Middleware
 			if bodyKnown {
 				requestKey, requestKnown = op.requestKey(opKey, bodyKey, req)
 			}
-			if requestKnown && passedRequests.has(requestKey) {
+			if requestKnown && passedRequests.has(requestKey) && op.headersPass(req, &options.Options) {
 				return next(c)
 			}
 			opts := options
@@ -75,18 +76,34 @@ func validateRequests(spec *openapi3.T, options *oapimw.Options) echo.Middleware
 // contractOperation is an operation of the contract, with what the validator's verdict on a
 // request for it depends on besides the path and the query.
 type contractOperation struct {
-	route     *routers.Route
-	headers   []string // the header parameters declared (of the path and of the operation)
-	cookies   bool     // some parameter is a cookie
+	route *routers.Route
+	// headers are the header parameters declared, in the validator's order: the path's (but those
+	// the operation declares again), then the operation's.
+	headers   []*openapi3.Parameter
+	cookies   bool // some parameter is a cookie
 	takesBody bool
+}
+
+// headersPass checks req's header parameters alone, as the validator does.
+func (op *contractOperation) headersPass(req *http.Request, options *openapi3filter.Options) bool {
+	if len(op.headers) == 0 {
+		return true
+	}
+	input := &openapi3filter.RequestValidationInput{Request: req, Route: op.route, Options: options}
+	for _, p := range op.headers {
+		if openapi3filter.ValidateParameter(req.Context(), input, p) != nil {
+			return false
+		}
+	}
+	return true
 }
 
 // requestKeyMaxBytes bounds a remembered request's key: longer ones are always checked.
 const requestKeyMaxBytes = 512
 
-// requestKey is everything of req the validator's verdict depends on, given bodyKey (the
-// operation's, Content-Type's and body's, or "" for an operation without a body); false when the
-// request is not one to remember.
+// requestKey is everything of req but its header parameters that the validator's verdict depends
+// on, given bodyKey (the operation's, Content-Type's and body's, or "" for an operation without a
+// body); false when the request is not one to remember.
 func (op *contractOperation) requestKey(opKey, bodyKey string, req *http.Request) (string, bool) {
 	var key strings.Builder
 	if bodyKey != "" {
@@ -98,9 +115,6 @@ func (op *contractOperation) requestKey(opKey, bodyKey string, req *http.Request
 	key.WriteString(req.URL.EscapedPath())
 	key.WriteByte(0)
 	key.WriteString(req.URL.RawQuery)
-	for _, name := range op.headers {
-		writeValues(&key, req.Header.Values(name))
-	}
 	if op.cookies {
 		writeValues(&key, req.Header.Values("Cookie"))
 	}
@@ -164,6 +178,15 @@ func (v *validBodies) add(key string) {
 	v.keys[key] = struct{}{}
 }
 
+func (o *contractOperation) add(p *openapi3.Parameter) {
+	switch p.In {
+	case openapi3.ParameterInHeader:
+		o.headers = append(o.headers, p)
+	case openapi3.ParameterInCookie:
+		o.cookies = true
+	}
+}
+
 // writeValues writes a header's values to a key, their count first: an empty header is not an
 // absent one.
 func writeValues(key *strings.Builder, values []string) {
@@ -188,17 +211,13 @@ func contractOperations(spec *openapi3.T) map[string]*contractOperation {
 				route:     &routers.Route{Spec: spec, Server: server, Path: path, PathItem: item, Method: method, Operation: op},
 				takesBody: op.RequestBody != nil,
 			}
-			for _, params := range []openapi3.Parameters{item.Parameters, op.Parameters} {
-				for _, p := range params {
-					switch p.Value.In {
-					case openapi3.ParameterInHeader:
-						if !slices.Contains(o.headers, p.Value.Name) {
-							o.headers = append(o.headers, p.Value.Name)
-						}
-					case openapi3.ParameterInCookie:
-						o.cookies = true
-					}
+			for _, p := range item.Parameters {
+				if op.Parameters.GetByInAndName(p.Value.In, p.Value.Name) == nil {
+					o.add(p.Value)
 				}
+			}
+			for _, p := range op.Parameters {
+				o.add(p.Value)
 			}
 			operations[method+" "+pathParameter.ReplaceAllString(path, ":$1")] = o
 		}

@@ -13,9 +13,10 @@ import (
 	oapimw "github.com/oapi-codegen/echo-middleware"
 )
 
-// A body that passed once is not checked again for the same operation and Content-Type, and every
-// request gets the verdict a validator that remembers nothing gives: the rest of the request is
-// still checked, a refused body is never remembered, a remembered body is not trusted elsewhere.
+// A body that passed once is not checked again for the same operation and Content-Type, nor a
+// request's path and query, and every request gets the verdict a validator that remembers nothing
+// gives: its header parameters are still checked, a refused body is never remembered, a remembered
+// body is not trusted elsewhere.
 func TestRememberedBodiesGetTheSameVerdicts(t *testing.T) {
 	t.Parallel()
 	spec := mergedContract(t)
@@ -52,6 +53,9 @@ func TestRememberedBodiesGetTheSameVerdicts(t *testing.T) {
 		{"a roll", actions, game, "application/json", `{"type":"roll"}`, nil},
 		{"the roll again", actions, game, "application/json", `{"type":"roll"}`, nil},
 		{"the roll with an empty Idempotency-Key", actions, game, "application/json", `{"type":"roll"}`, []string{"Idempotency-Key", ""}},
+		{"the roll with a key", actions, game, "application/json", `{"type":"roll"}`, []string{"Idempotency-Key", "k1"}},
+		{"the roll with another key", actions, game, "application/json", `{"type":"roll"}`, []string{"Idempotency-Key", "k2"}},
+		{"the roll with an empty key again", actions, game, "application/json", `{"type":"roll"}`, []string{"Idempotency-Key", ""}},
 		{"the roll asking to include what cannot be", actions, game + "?include=everything", "application/json", `{"type":"roll"}`, nil},
 		{"the roll as another media type", actions, game, "text/plain", `{"type":"roll"}`, nil},
 		{"an action of no kind", actions, game, "application/json", `{"type":"fly"}`, nil},
@@ -64,7 +68,8 @@ func TestRememberedBodiesGetTheSameVerdicts(t *testing.T) {
 		if got != want {
 			t.Errorf("%s: %q, a validator remembering nothing says %q", tc.name, got, want)
 		}
-		if wantPass := tc.body == `{"type":"roll"}` && tc.route == actions && tc.path == game && tc.contentType == "application/json" && tc.header == nil; (got == "passed") != wantPass {
+		keyed := len(tc.header) == 2 && tc.header[0] == "Idempotency-Key" && tc.header[1] != ""
+		if wantPass := tc.body == `{"type":"roll"}` && tc.route == actions && tc.path == game && tc.contentType == "application/json" && (tc.header == nil || keyed); (got == "passed") != wantPass {
 			t.Errorf("%s: %q", tc.name, got)
 		}
 	}
