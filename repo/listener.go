@@ -129,13 +129,13 @@ func (db *DB) listenOnce(ctx context.Context, l GameListener) (connected bool, e
 		return false, fmt.Errorf("taking over the listening connection: %w", err)
 	}
 	netConn := hijacked.Conn
-	defer netConn.Close()
+	w := &listenWriter{conn: netConn}
+	defer w.close()
 	// Ending ctx closes the connection, which ends the reads below.
-	defer context.AfterFunc(ctx, func() { _ = netConn.Close() })()
+	defer context.AfterFunc(ctx, w.close)()
 
 	// Pings may go as soon as Connected lets readers use the records: the connection takes them
 	// from now on, and they are read with the rest below.
-	w := &listenWriter{conn: netConn}
 	if l.pings != nil {
 		l.pings.attach(w)
 		defer l.pings.detach(w)
@@ -190,7 +190,7 @@ func watchSilence(w *listenWriter, heard *atomic.Int64, checkEvery time.Duration
 		last := time.Unix(0, heard.Load())
 		switch {
 		case !probed.IsZero() && !last.After(probed):
-			_ = w.conn.Close()
+			_ = w.conn.Close() // no goodbye: the connection is silent
 			return
 		case time.Since(last) >= checkEvery:
 			probed = time.Now()
@@ -220,8 +220,9 @@ func mustEncode(m pgproto3.FrontendMessage) []byte {
 
 // listenWriter writes whole messages to the listening connection, one at a time.
 type listenWriter struct {
-	mu   sync.Mutex
-	conn net.Conn
+	mu     sync.Mutex
+	conn   net.Conn
+	closed bool
 }
 
 func (w *listenWriter) write(msg []byte) error {
@@ -230,6 +231,23 @@ func (w *listenWriter) write(msg []byte) error {
 	_, err := w.conn.Write(msg)
 	return err
 }
+
+// close says goodbye to Postgres (as pgx would) and closes the connection; a second call does
+// nothing but close it again. A write under way (a ping stuck on a dead connection) is not waited
+// for: the connection is closed without a goodbye, which ends the write.
+func (w *listenWriter) close() {
+	if w.mu.TryLock() {
+		if !w.closed {
+			w.closed = true
+			_ = w.conn.SetWriteDeadline(time.Now().Add(time.Second))
+			_, _ = w.conn.Write(terminate)
+		}
+		w.mu.Unlock()
+	}
+	_ = w.conn.Close()
+}
+
+var terminate = mustEncode(&pgproto3.Terminate{})
 
 func closeConn(conn *pgx.Conn) {
 	closeCtx, cancel := context.WithTimeout(context.Background(), time.Second)
