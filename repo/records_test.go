@@ -55,21 +55,29 @@ func secondInstance(t *testing.T, url string) *repo.DB {
 	return db
 }
 
+// twoInstancesAndAGame is two instances on one database, the first listening (it reads) and the
+// second not (it writes), and a game of Primed the second created.
+func twoInstancesAndAGame(t *testing.T) (dbA, dbB *repo.DB, reader, writer *play.Service, created *play.Created) {
+	t.Helper()
+	dbA, url := repotest.NewDBWithURL(t)
+	dbB = secondInstance(t, url)
+	listenOn(t, dbA)
+	reader, writer = play.New(dbA.Games(), games.All()), play.New(dbB.Games(), games.All())
+	created, err := writer.Create(context.Background(), play.NewGame{Kind: "primed", Players: []string{"Ada", "Ben"}}, play.Nobody, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dbA, dbB, reader, writer, created
+}
+
 // Every change, made through another instance or straight in SQL, is seen by the very next read
 // of an instance that had the game kept, with no wait in between: a client that has just written
 // reads its write on any instance.
 func TestKeptRecordsShowEveryChangeAtOnceWhicheverInstanceMadeIt(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	dbA, url := repotest.NewDBWithURL(t)
-	dbB := secondInstance(t, url)
-	listenOn(t, dbA)
+	dbA, dbB, reader, writer, created := twoInstancesAndAGame(t)
 	listenOn(t, dbB)
-	reader, writer := play.New(dbA.Games(), games.All()), play.New(dbB.Games(), games.All())
-	created, err := writer.Create(ctx, play.NewGame{Kind: "primed", Players: []string{"Ada", "Ben"}}, play.Nobody, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
 	id, seats := created.Game.ID, seatPrincipals(created)
 	read := func() *play.Game {
 		t.Helper()
@@ -170,19 +178,12 @@ func TestRecordsCanBeTurnedOff(t *testing.T) {
 	}
 }
 
-// Readers asking at once share the barrier's pings, which the listening connection sends between
-// its waits: each still sees every change committed before it asked, whichever instance made it.
+// Readers asking at once share the barrier's pings, which are written to the listening
+// connection: each still sees every change committed before it asked, whichever instance made it.
 func TestReadersSharingPingsEachSeeEveryChangeCommittedBeforeThey(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	dbA, url := repotest.NewDBWithURL(t)
-	dbB := secondInstance(t, url)
-	listenOn(t, dbA)
-	reader, writer := play.New(dbA.Games(), games.All()), play.New(dbB.Games(), games.All())
-	created, err := writer.Create(ctx, play.NewGame{Kind: "primed", Players: []string{"Ada", "Ben"}}, play.Nobody, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dbA, _, reader, writer, created := twoInstancesAndAGame(t)
 	id, seats := created.Game.ID, seatPrincipals(created)
 	var committed atomic.Int64
 	committed.Store(created.Game.Version)
