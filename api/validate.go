@@ -26,10 +26,11 @@ import (
 // body; and it is the verdict on each of them. So a request whose operation, path, query and body
 // are those of a request that passed has only its header parameters checked (passedRequests): a
 // client polling its game's legal actions sends the same GET again and again, and its actions
-// differ from one another by their Idempotency-Key most often. And a request whose body, operation and Content-Type are those of a request
-// that passed has everything but its body checked (passedBodies); a POST of an action is most
-// often a body sent before (a roll, a draw, a move of the same dice), and checking it against the
-// contract's anyOf of every kind's actions cost a tenth of an action's CPU.
+// differ from one another by their Idempotency-Key most often. And a request whose body,
+// operation and Content-Type are those of a request that passed has everything but its body
+// checked (passedBodies); a POST of an action is most often a body sent before (a roll, a draw, a
+// move of the same dice), and checking it against the contract's anyOf of every kind's actions
+// cost a tenth of an action's CPU.
 func validateRequests(spec *openapi3.T, options *oapimw.Options) echo.MiddlewareFunc {
 	operations := contractOperations(spec)
 	withoutBody := *options
@@ -125,7 +126,7 @@ func (op *contractOperation) requestKey(opKey, bodyKey string, req *http.Request
 }
 
 const (
-	validBodiesMax    = 4096 // bodies remembered; about 1 MB at most
+	validBodiesMax    = 4096 // bodies, and requests, remembered: about 1 MB and 2 MB at most
 	validBodyMaxBytes = 200  // larger bodies are always checked
 )
 

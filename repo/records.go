@@ -369,8 +369,8 @@ func clonePtr[T any](p *T) *T {
 const pingTimeout = time.Second
 
 // barrierWait is the longest a read waits for the barrier before it reads Postgres instead (which
-// is never stale): a ping stuck on a connection gone silent must not hold the reads behind it for
-// the whole pingTimeout.
+// is never stale), counted from when the read's round of the barrier began: a ping stuck on a
+// connection gone silent must not hold the reads behind it for the whole pingTimeout.
 const barrierWait = 100 * time.Millisecond
 
 // verifyKeptWrite reads the game a record kept from a write is of, and panics when the read differs
