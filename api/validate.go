@@ -35,7 +35,7 @@ func validateRequests(spec *openapi3.T, options *oapimw.Options) echo.Middleware
 	operations := contractOperations(spec)
 	withoutBody := *options
 	withoutBody.Options.ExcludeRequestBody = true
-	passedBodies, passedRequests := newValidBodies(validBodiesMax), newValidBodies(validBodiesMax)
+	passedBodies, passedRequests := newPassedKeys(passedKeysMax), newPassedKeys(passedKeysMax)
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			req := c.Request()
@@ -126,7 +126,7 @@ func (op *contractOperation) requestKey(opKey, bodyKey string, req *http.Request
 }
 
 const (
-	validBodiesMax    = 4096 // bodies, and requests, remembered: about 1 MB and 2 MB at most
+	passedKeysMax     = 4096 // bodies, and requests, remembered: about 1 MB and 2 MB at most
 	validBodyMaxBytes = 200  // larger bodies are always checked
 )
 
@@ -152,25 +152,26 @@ func bodyKeyOf(opKey string, req *http.Request) (string, bool) {
 	return key.String(), true
 }
 
-// validBodies is a set of body keys that passed validation, forgotten all at once when full.
-type validBodies struct {
+// passedKeys is a set of keys (of bodies or of requests) that passed validation, forgotten all at
+// once when full.
+type passedKeys struct {
 	mu   sync.RWMutex
 	max  int
 	keys map[string]struct{}
 }
 
-func newValidBodies(max int) *validBodies {
-	return &validBodies{max: max, keys: map[string]struct{}{}}
+func newPassedKeys(max int) *passedKeys {
+	return &passedKeys{max: max, keys: map[string]struct{}{}}
 }
 
-func (v *validBodies) has(key string) bool {
+func (v *passedKeys) has(key string) bool {
 	v.mu.RLock()
 	defer v.mu.RUnlock()
 	_, ok := v.keys[key]
 	return ok
 }
 
-func (v *validBodies) add(key string) {
+func (v *passedKeys) add(key string) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if len(v.keys) >= v.max {

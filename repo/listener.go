@@ -114,9 +114,9 @@ func (db *DB) listenOnce(ctx context.Context, l GameListener) (connected bool, e
 	}
 	// Notifications pgx read with the answers to LISTEN are kept by it: delivered first.
 	var early []*pgconn.Notification
+	expired, cancel := context.WithCancel(ctx)
+	cancel() // pgx hands over what it keeps, then reads nothing more
 	for {
-		expired, cancel := context.WithCancel(ctx)
-		cancel()
 		n, err := conn.WaitForNotification(expired)
 		if err != nil || n == nil {
 			break
