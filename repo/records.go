@@ -240,26 +240,31 @@ func (r *records) keepWritten(rec *play.GameRecord) {
 // transaction did not commit or may not have). locked says whether the transaction holds the
 // game's lock; one that does not (a change in one round trip, whose lock comes with its writes)
 // may fail to a change committed at the same version by another, whose announcement must not keep
-// this record: it is kept only once committed (writingCommitted).
-func (r *records) writing(rec *play.GameRecord, locked bool) {
+// this record: it is kept only once committed (writingCommitted). The handle returned names this
+// write to those two: another transaction of this instance may write the same game meanwhile (two
+// changes in one round trip racing, an action and its retry), and what one is told must not keep
+// or forget the other's record. Nil when nothing is kept of it.
+func (r *records) writing(rec *play.GameRecord, locked bool) *writtenRecord {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.trusted && len(r.written) < writtenLimit {
-		r.written[rec.ID] = &writtenRecord{rec: copyRecord(rec), sure: locked}
+	if !r.trusted || len(r.written) >= writtenLimit {
+		return nil
 	}
+	w := &writtenRecord{rec: copyRecord(rec), sure: locked}
+	r.written[rec.ID] = w
+	return w
 }
 
 // writingCommitted is told that a transaction that did not hold the game's lock when it told
 // writing has committed: the announcement at its version is its own, and its record is kept once
 // that is heard, at once when it was heard already.
-func (r *records) writingCommitted(id string) {
+func (r *records) writingCommitted(w *writtenRecord) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	w, ok := r.written[id]
 	switch {
-	case !ok:
+	case w == nil || r.written[w.rec.ID] != w: // forgotten, or another write's since
 	case w.heard:
-		delete(r.written, id)
+		delete(r.written, w.rec.ID)
 		r.keepWritten(w.rec)
 	default:
 		w.sure = true
@@ -268,10 +273,12 @@ func (r *records) writingCommitted(id string) {
 
 // notWritten forgets the record a transaction of this instance was to commit: it did not, or may
 // not have.
-func (r *records) notWritten(id string) {
+func (r *records) notWritten(w *writtenRecord) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	delete(r.written, id)
+	if w != nil && r.written[w.rec.ID] == w {
+		delete(r.written, w.rec.ID)
+	}
 }
 
 // listening is told when the listener connects (true) and when it is lost (false): either way

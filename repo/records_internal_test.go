@@ -214,11 +214,39 @@ func TestAWrittenRecordIsKeptWhenItsAnnouncementIsHeard(t *testing.T) {
 	if v := read(); *loads != 2 || v != 100 {
 		t.Fatalf("after a later change: version %d, %d loads", v, *loads)
 	}
-	r.writing(&play.GameRecord{ID: "g1", Version: 8}, true)
-	r.notWritten("g1") // its transaction failed
+	r.notWritten(r.writing(&play.GameRecord{ID: "g1", Version: 8}, true)) // its transaction failed
 	r.changed("g1", 8)
 	if read(); *loads != 3 {
 		t.Fatalf("a write that did not commit was kept: %d loads", *loads)
+	}
+}
+
+// Two writes of this instance racing for the same version of a game, without its lock (two
+// changes in one round trip on one kept record, or an action and its retry): the one that
+// committed is told so, and the announcement is heard; the record kept is never the other's,
+// which failed, whichever told writing last.
+func TestOfTwoRacingWritesOnlyTheCommittedOnesRecordIsKept(t *testing.T) {
+	r, read, loads := listeningRecordsOfG1(t)
+	committed := r.writing(&play.GameRecord{ID: "g1", Version: 3, Status: "committed"}, false)
+	failed := r.writing(&play.GameRecord{ID: "g1", Version: 3, Status: "failed"}, false)
+	r.writingCommitted(committed)
+	r.changed("g1", 3)
+	r.notWritten(failed)
+	if v := read(); *loads != 1 || v != 100 {
+		t.Fatalf("the failed write's record was kept: version %d, %d loads", v, *loads)
+	}
+	// And in the other order of telling: the failed write told last, then the announcement.
+	failed = r.writing(&play.GameRecord{ID: "g1", Version: 4, Status: "failed"}, false)
+	committed = r.writing(&play.GameRecord{ID: "g1", Version: 4, Status: "committed"}, false)
+	r.changed("g1", 4)
+	r.notWritten(failed)
+	r.writingCommitted(committed)
+	rec, err := r.read(context.Background(), "g1", func() (*play.GameRecord, error) {
+		*loads++
+		return &play.GameRecord{ID: "g1", Version: 100}, nil
+	})
+	if err != nil || rec.Status == "failed" {
+		t.Fatalf("read %+v (%v): the failed write's record was kept", rec, err)
 	}
 }
 
@@ -248,20 +276,19 @@ func listeningRecordsOfG1(t *testing.T) (r *records, read func() int64, loads *i
 // that version first and made this one fail.
 func TestARecordWrittenWithoutTheLockIsKeptOnlyOnceCommitted(t *testing.T) {
 	r, read, loads := listeningRecordsOfG1(t)
-	r.writing(&play.GameRecord{ID: "g1", Version: 3}, false)
+	w := r.writing(&play.GameRecord{ID: "g1", Version: 3}, false)
 	r.changed("g1", 3) // another transaction's, for all that is known yet
-	r.notWritten("g1") // this one failed
+	r.notWritten(w)    // this one failed
 	if v := read(); *loads != 1 || v != 100 {
 		t.Fatalf("a write that failed to another at its version was kept: version %d, %d loads", v, *loads)
 	}
-	r.writing(&play.GameRecord{ID: "g1", Version: 4}, false)
+	w = r.writing(&play.GameRecord{ID: "g1", Version: 4}, false)
 	r.changed("g1", 4)
-	r.writingCommitted("g1") // so the announcement was its own
+	r.writingCommitted(w) // so the announcement was its own
 	if v := read(); *loads != 1 || v != 4 {
 		t.Fatalf("announced, then committed: version %d, %d loads; want the written 4", v, *loads)
 	}
-	r.writing(&play.GameRecord{ID: "g1", Version: 5}, false)
-	r.writingCommitted("g1")
+	r.writingCommitted(r.writing(&play.GameRecord{ID: "g1", Version: 5}, false))
 	r.changed("g1", 5)
 	if v := read(); *loads != 1 || v != 5 {
 		t.Fatalf("committed, then announced: version %d, %d loads; want the written 5", v, *loads)

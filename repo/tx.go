@@ -79,15 +79,16 @@ func (db *DB) tryGameTx(ctx context.Context, acquire func(context.Context) (*pgx
 		return connectionLost(err), err
 	}
 	// The records the transaction saved are kept once their announcements are heard (records.go).
+	var written []*writtenRecord
 	if db.records != nil {
 		for _, g := range tx.saved {
-			db.records.writing(g, true)
+			written = append(written, db.records.writing(g, true))
 		}
 	}
 	retry, err = tx.commit(ctx)
-	if err != nil && db.records != nil {
-		for id := range tx.saved {
-			db.records.notWritten(id)
+	if err != nil {
+		for _, w := range written {
+			db.records.notWritten(w)
 		}
 	}
 	return retry, err

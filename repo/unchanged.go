@@ -48,9 +48,10 @@ func (s *Games) UpdateUnchanged(ctx context.Context, now time.Time, expect *play
 		}
 		return err
 	}
+	var written []*writtenRecord
 	if s.db.records != nil {
 		for _, g := range tx.saved {
-			s.db.records.writing(g, false)
+			written = append(written, s.db.records.writing(g, false))
 		}
 	}
 	err = tx.commitUnchanged(ctx, lookup)
@@ -60,11 +61,11 @@ func (s *Games) UpdateUnchanged(ctx context.Context, now time.Time, expect *play
 	}
 	if s.db.records != nil {
 		s.db.records.sentInOneTrip(err)
-		for id := range tx.saved {
+		for _, w := range written {
 			if err == nil {
-				s.db.records.writingCommitted(id)
+				s.db.records.writingCommitted(w)
 			} else {
-				s.db.records.notWritten(id)
+				s.db.records.notWritten(w)
 			}
 		}
 	}
