@@ -34,9 +34,18 @@ type leanLegal struct {
 	Actions []json.RawMessage
 }
 
-func runLean(ctx context.Context, httpClient *http.Client, base, kind string, clients int, d time.Duration, include bool, seed uint64) {
-	fmt.Printf("loadgen: lean loop (%s) against %s, %d clients, %s, include=legal_actions %v\n", kind, base, clients, d, include)
+func runLean(ctx context.Context, httpClient *http.Client, base, kind string, clients int, d time.Duration, include bool, seed uint64, raw bool) {
+	fmt.Printf("loadgen: lean loop (%s) against %s, %d clients, %s, include=legal_actions %v, raw %v\n", kind, base, clients, d, include, raw)
 	total, wall := runClients(ctx, httpClient, base, clients, d, func(ctx context.Context, c *client, n int) {
+		if raw {
+			conn, err := newRawConn(base)
+			if err != nil {
+				c.st.fail(kindAction, "setup", err.Error())
+				return
+			}
+			defer conn.close()
+			c.raw = conn
+		}
 		rng := rand.New(rand.NewPCG(seed, uint64(n)))
 		for i := 0; ctx.Err() == nil; i++ {
 			c.leanGame(ctx, kindOf(kind, n+i), rng, include)
@@ -198,17 +207,18 @@ func kindOf(kind string, n int) string {
 	return kind
 }
 
-// rawGets sends GET path with the raw reader until ctx ends, recording each answer under kind.
+// rawGets sends GET path with a raw connection until ctx ends, recording each answer under kind.
 func rawGets(ctx context.Context, c *client, kind, base, path, token string) {
-	r, err := newRawReader(base, path, token)
+	r, err := newRawConn(base)
 	if err != nil {
 		c.st.fail(kind, "setup", err.Error())
 		return
 	}
 	defer r.close()
+	request := r.appendRequest(nil, "GET", path, token, nil, "")
 	for ctx.Err() == nil {
 		began := time.Now()
-		status, err := r.get(ctx)
+		status, err := r.roundTrip(ctx, request)
 		switch {
 		case err != nil && ctx.Err() != nil:
 			return

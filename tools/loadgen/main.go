@@ -58,7 +58,7 @@ func main() {
 	mode := flag.String("mode", "games", "games (play -games whole games), lean (the lean loop for -duration), get (GET /v1/games/{id} for -duration) or legal (GET …/legal-actions for -duration)")
 	duration := flag.Duration("duration", 20*time.Second, "how long -mode lean and -mode get run")
 	gzip := flag.Bool("gzip", false, "ask for gzip-compressed responses (Accept-Encoding: gzip), as Go's client does by default; off, the client spends no CPU decompressing, as pgbench, and the server none compressing")
-	raw := flag.Bool("raw", false, "-mode get and legal: send the GETs on connections written and read by hand (raw.go) instead of through Go's HTTP client, whose own CPU per request is about the server's")
+	raw := flag.Bool("raw", false, "-mode lean, get and legal: send the requests on connections written and read by hand (raw.go) instead of through Go's HTTP client, whose own CPU per request is about the server's")
 	include := flag.Bool("include", true, "-mode lean: ask POST …/actions for the next legal actions (include=legal_actions) and skip the GET when the same seat acts next")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of loadgen itself to this file")
 	flag.Parse()
@@ -102,7 +102,7 @@ func main() {
 	base := strings.TrimRight(*url, "/")
 	switch *mode {
 	case "lean":
-		runLean(ctx, httpClient, base, *kind, *concurrency, *duration, *include, *seed)
+		runLean(ctx, httpClient, base, *kind, *concurrency, *duration, *include, *seed, *raw)
 		return
 	case "get", "legal":
 		runGets(ctx, httpClient, base, *kind, *concurrency, *duration, *seed, *mode == "legal", *raw)
@@ -151,6 +151,9 @@ type client struct {
 	http *http.Client
 	base string
 	st   *stats
+	// raw, when not nil, carries the requests instead of http (-raw), each written into request.
+	raw     *rawConn
+	request []byte
 }
 
 // play creates one game and plays it to the end (or until it has to give up).
@@ -256,6 +259,56 @@ func (c *client) call(ctx context.Context, kind, method, path, token string, bod
 // (when not nil). Anything else is counted as an error and the first few are kept verbatim. It
 // returns the status (0 when no response came) and whether it was a 2xx.
 func (c *client) do(ctx context.Context, kind, method, path, token string, body []byte, key string, out any) (int, bool) {
+	began := time.Now()
+	a, err := c.send(ctx, method, path, token, body, key)
+	if err != nil {
+		switch {
+		case ctx.Err() != nil:
+			// The run ended while the request or its answer was on its way: not the server's failure.
+		case a.status == 0:
+			c.st.fail(kind, "transport error", fmt.Sprintf("%s %s\n%s\n-> %v", method, path, body, err))
+		default:
+			c.st.observe(kind, time.Since(began))
+			c.st.fail(kind, "read error", fmt.Sprintf("%s %s\n%s\n-> %d, reading the body: %v", method, path, body, a.status, err))
+		}
+		return a.status, false
+	}
+	c.st.observe(kind, time.Since(began))
+	if a.status == http.StatusTooManyRequests && c.waitRetryAfter(ctx, a.retryAfter) {
+		return c.do(ctx, kind, method, path, token, body, key, out)
+	}
+	if a.status/100 != 2 {
+		var problem struct{ Code string }
+		_ = json.Unmarshal(a.body, &problem)
+		c.st.fail(kind, fmt.Sprintf("%d %s", a.status, problem.Code), fmt.Sprintf(
+			"%s %s\n%s%s\n-> %d %s (X-Request-ID %s)\n%s",
+			method, path, headerLines(token, key), body, a.status, http.StatusText(a.status), a.requestID, a.body))
+		return a.status, false
+	}
+	if out != nil {
+		if err := json.Unmarshal(a.body, out); err != nil {
+			c.st.fail(kind, "undecodable 2xx", fmt.Sprintf("%s %s\n-> %d\n%s\n(%v)", method, path, a.status, a.body, err))
+			return a.status, false
+		}
+	}
+	return a.status, true
+}
+
+// answer is what do reads of a response.
+type answer struct {
+	status                int // 0 when no response came
+	body                  []byte
+	retryAfter, requestID string
+}
+
+// send sends one request through the client's raw connection when it has one, else through Go's
+// HTTP client. An answer's body is good until the next request.
+func (c *client) send(ctx context.Context, method, path, token string, body []byte, key string) (answer, error) {
+	if c.raw != nil {
+		c.request = c.raw.appendRequest(c.request[:0], method, path, token, body, key)
+		status, err := c.raw.roundTrip(ctx, c.request)
+		return answer{status: status, body: c.raw.body, retryAfter: c.raw.retryAfter, requestID: c.raw.requestID}, err
+	}
 	req, err := http.NewRequestWithContext(ctx, method, c.base+path, bytes.NewReader(body))
 	if err != nil {
 		panic(err) // only a malformed -url gets here
@@ -269,42 +322,14 @@ func (c *client) do(ctx context.Context, kind, method, path, token string, body 
 	if key != "" {
 		req.Header.Set("Idempotency-Key", key)
 	}
-	began := time.Now()
 	resp, err := c.http.Do(req)
 	if err != nil {
-		if ctx.Err() == nil {
-			c.st.fail(kind, "transport error", fmt.Sprintf("%s %s\n%s\n-> %v", method, path, body, err))
-		}
-		return 0, false
+		return answer{}, err
 	}
 	respBody, err := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if err != nil && ctx.Err() != nil {
-		return resp.StatusCode, false // the run ended while the body was on its way: not the server's failure
-	}
-	c.st.observe(kind, time.Since(began))
-	if err != nil {
-		c.st.fail(kind, "read error", fmt.Sprintf("%s %s\n%s\n-> %d, reading the body: %v", method, path, body, resp.StatusCode, err))
-		return resp.StatusCode, false
-	}
-	if resp.StatusCode == http.StatusTooManyRequests && c.waitRetryAfter(ctx, resp.Header.Get("Retry-After")) {
-		return c.do(ctx, kind, method, path, token, body, key, out)
-	}
-	if resp.StatusCode/100 != 2 {
-		var problem struct{ Code string }
-		_ = json.Unmarshal(respBody, &problem)
-		c.st.fail(kind, fmt.Sprintf("%d %s", resp.StatusCode, problem.Code), fmt.Sprintf(
-			"%s %s\n%s%s\n-> %s (X-Request-ID %s)\n%s",
-			method, path, headerLines(token, key), body, resp.Status, resp.Header.Get("X-Request-ID"), respBody))
-		return resp.StatusCode, false
-	}
-	if out != nil {
-		if err := json.Unmarshal(respBody, out); err != nil {
-			c.st.fail(kind, "undecodable 2xx", fmt.Sprintf("%s %s\n-> %s\n%s\n(%v)", method, path, resp.Status, respBody, err))
-			return resp.StatusCode, false
-		}
-	}
-	return resp.StatusCode, true
+	return answer{status: resp.StatusCode, body: respBody, retryAfter: resp.Header.Get("Retry-After"),
+		requestID: resp.Header.Get("X-Request-ID")}, err
 }
 
 // waitRetryAfter counts a request refused by the server's rate limit and waits the seconds its

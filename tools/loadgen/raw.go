@@ -13,35 +13,60 @@ import (
 	"time"
 )
 
-// rawReader sends one GET again and again on its own keep-alive connection, written and read by
-// hand: the request's bytes are made once, and of each response only the status, Content-Length and
-// the body's bytes are read (the body is not decoded). It is the lean client of the GET modes, as
-// pgbench is of Postgres: Go's HTTP client costs about as much CPU per request as the server's
-// whole answer to a kept game, on the same cores.
-type rawReader struct {
-	addr    string
-	request []byte
-	conn    net.Conn
-	in      *bufio.Reader
-	body    []byte
+// rawConn is one keep-alive connection whose requests are written and read by hand: of each
+// response only the status, the headers the client needs (Content-Length, Connection, Retry-After,
+// X-Request-ID) and the body's bytes are read. It is the lean client of -raw, as pgbench is of
+// Postgres: Go's HTTP client costs about as much CPU per request as the server's whole answer to a
+// kept game, on the same cores.
+type rawConn struct {
+	addr string
+	conn net.Conn
+	in   *bufio.Reader
+	// Of the last response, good until the next request.
+	body       []byte
+	retryAfter string
+	requestID  string
 }
 
-func newRawReader(base, path, token string) (*rawReader, error) {
+func newRawConn(base string) (*rawConn, error) {
 	u, err := url.Parse(base)
 	if err != nil || u.Scheme != "http" {
 		return nil, fmt.Errorf("-raw needs an http:// -url, not %q", base)
 	}
-	var req bytes.Buffer
-	fmt.Fprintf(&req, "GET %s HTTP/1.1\r\nHost: %s\r\nUser-Agent: loadgen-raw\r\n", path, u.Host)
-	if token != "" {
-		fmt.Fprintf(&req, "Authorization: Bearer %s\r\n", token)
-	}
-	req.WriteString("\r\n")
-	return &rawReader{addr: u.Host, request: req.Bytes()}, nil
+	return &rawConn{addr: u.Host}, nil
 }
 
-// get sends the request and reads the answer; it returns the status.
-func (r *rawReader) get(ctx context.Context) (int, error) {
+// appendRequest appends a request of method for path to dst: with the token as a bearer token, key
+// as its Idempotency-Key and body as a JSON body, each when given.
+func (r *rawConn) appendRequest(dst []byte, method, path, token string, body []byte, key string) []byte {
+	dst = append(dst, method...)
+	dst = append(dst, ' ')
+	dst = append(dst, path...)
+	dst = append(dst, " HTTP/1.1\r\nHost: "...)
+	dst = append(dst, r.addr...)
+	dst = append(dst, "\r\nUser-Agent: loadgen-raw\r\n"...)
+	if token != "" {
+		dst = append(dst, "Authorization: Bearer "...)
+		dst = append(dst, token...)
+		dst = append(dst, "\r\n"...)
+	}
+	if key != "" {
+		dst = append(dst, "Idempotency-Key: "...)
+		dst = append(dst, key...)
+		dst = append(dst, "\r\n"...)
+	}
+	if body != nil {
+		dst = append(dst, "Content-Type: application/json\r\nContent-Length: "...)
+		dst = strconv.AppendInt(dst, int64(len(body)), 10)
+		dst = append(dst, "\r\n"...)
+	}
+	dst = append(dst, "\r\n"...)
+	return append(dst, body...)
+}
+
+// roundTrip sends request (as appendRequest makes it) and reads the answer, connecting first when
+// it has no connection; it returns the status. After an error the connection is closed.
+func (r *rawConn) roundTrip(ctx context.Context, request []byte) (int, error) {
 	if r.conn == nil {
 		var d net.Dialer
 		conn, err := d.DialContext(ctx, "tcp", r.addr)
@@ -53,7 +78,7 @@ func (r *rawReader) get(ctx context.Context) (int, error) {
 	if deadline, ok := ctx.Deadline(); ok {
 		_ = r.conn.SetDeadline(deadline.Add(5 * time.Second))
 	}
-	if _, err := r.conn.Write(r.request); err != nil {
+	if _, err := r.conn.Write(request); err != nil {
 		r.close()
 		return 0, err
 	}
@@ -64,7 +89,8 @@ func (r *rawReader) get(ctx context.Context) (int, error) {
 	return status, err
 }
 
-func (r *rawReader) readResponse() (int, error) {
+func (r *rawConn) readResponse() (int, error) {
+	r.retryAfter, r.requestID = "", ""
 	line, err := r.in.ReadSlice('\n')
 	if err != nil {
 		return 0, err
@@ -76,7 +102,7 @@ func (r *rawReader) readResponse() (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("status line %q", line)
 	}
-	length, closing := -1, false
+	length, closing, chunked := -1, false, false
 	for {
 		line, err := r.in.ReadSlice('\n')
 		if err != nil {
@@ -96,17 +122,28 @@ func (r *rawReader) readResponse() (int, error) {
 		case bytes.EqualFold(name, []byte("Connection")) && bytes.EqualFold(value, []byte("close")):
 			closing = true
 		case bytes.EqualFold(name, []byte("Transfer-Encoding")):
-			return status, errors.New("a chunked answer: the raw reader reads Content-Length bodies only")
+			if !bytes.EqualFold(value, []byte("chunked")) {
+				return status, fmt.Errorf("Transfer-Encoding %q", value)
+			}
+			chunked = true
+		case bytes.EqualFold(name, []byte("Retry-After")):
+			r.retryAfter = string(value)
+		case bytes.EqualFold(name, []byte("X-Request-ID")):
+			r.requestID = string(value)
 		}
 	}
-	if length < 0 {
-		return status, errors.New("an answer without Content-Length")
-	}
-	if cap(r.body) < length {
-		r.body = make([]byte, length)
-	}
-	if _, err := io.ReadFull(r.in, r.body[:length]); err != nil {
-		return status, err
+	r.body = r.body[:0]
+	switch {
+	case chunked:
+		if err := r.readChunks(); err != nil {
+			return status, err
+		}
+	case length < 0:
+		return status, errors.New("an answer with neither Content-Length nor chunks")
+	default:
+		if err := r.readBody(length); err != nil {
+			return status, err
+		}
 	}
 	if closing {
 		r.close()
@@ -114,7 +151,49 @@ func (r *rawReader) readResponse() (int, error) {
 	return status, nil
 }
 
-func (r *rawReader) close() {
+// readBody appends the next n bytes to r.body.
+func (r *rawConn) readBody(n int) error {
+	start := len(r.body)
+	r.body = append(r.body, make([]byte, n)...)
+	_, err := io.ReadFull(r.in, r.body[start:])
+	return err
+}
+
+// readChunks appends a chunked body to r.body (net/http chunks a body of over 2 KB whose length
+// the handler did not set).
+func (r *rawConn) readChunks() error {
+	for {
+		line, err := r.in.ReadSlice('\n')
+		if err != nil {
+			return err
+		}
+		sizeField, _, _ := bytes.Cut(bytes.TrimRight(line, "\r\n"), []byte(";"))
+		size, err := strconv.ParseInt(string(bytes.TrimSpace(sizeField)), 16, 32)
+		if err != nil || size < 0 {
+			return fmt.Errorf("chunk size %q", line)
+		}
+		if size > 0 {
+			if err := r.readBody(int(size)); err != nil {
+				return err
+			}
+		}
+		// A chunk ends with CRLF; the last, empty one, after any trailers, with an empty line.
+		for {
+			line, err := r.in.ReadSlice('\n')
+			if err != nil {
+				return err
+			}
+			if size > 0 || len(bytes.TrimRight(line, "\r\n")) == 0 {
+				break
+			}
+		}
+		if size == 0 {
+			return nil
+		}
+	}
+}
+
+func (r *rawConn) close() {
 	if r.conn != nil {
 		r.conn.Close()
 		r.conn, r.in = nil, nil
