@@ -71,7 +71,7 @@ func (s *Server) GetDocsAsset(c echo.Context, file string) error {
 	if etagMatches(c.Request().Header.Get("If-None-Match"), asset.etag) {
 		return c.NoContent(http.StatusNotModified)
 	}
-	return c.Blob(http.StatusOK, contentType, body)
+	return sendWhole(c, http.StatusOK, contentType, body)
 }
 
 // docsFile is one asset of the reference page in both its forms.
@@ -119,5 +119,5 @@ func etagMatches(ifNoneMatch, etag string) bool {
 
 // GetOpenAPI serves the contract itself.
 func (s *Server) GetOpenAPI(c echo.Context) error {
-	return c.Blob(http.StatusOK, "application/yaml", s.contract)
+	return sendWhole(c, http.StatusOK, "application/yaml", s.contract)
 }

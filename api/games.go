@@ -239,7 +239,7 @@ func sendBody(c echo.Context, body cachedBody) error {
 	if body.gzipped {
 		markGzipped(c.Response().Header())
 	}
-	return c.Blob(http.StatusOK, echo.MIMEApplicationJSON, body.bytes)
+	return sendWhole(c, http.StatusOK, echo.MIMEApplicationJSON, body.bytes)
 }
 
 // renderGame is the body GetGame sends for a game seen as key says.

@@ -35,7 +35,9 @@ func (s bodySerializer) Serialize(c echo.Context, v any, indent string) error {
 	if err := w.body(v); err != nil {
 		return err
 	}
-	_, err := c.Response().Write(append(w.out, '\n')) // json.Encoder ends a value with a newline
+	body := append(w.out, '\n') // json.Encoder ends a value with a newline
+	sayLength(c, len(body))
+	_, err := c.Response().Write(body)
 	return err
 }
 

@@ -278,7 +278,7 @@ func sendPicture(c echo.Context, doc []byte, contentType, cacheControl string) e
 	if notModified(c, contentTag(doc), cacheControl) {
 		return c.NoContent(http.StatusNotModified)
 	}
-	return c.Blob(http.StatusOK, contentType, doc)
+	return sendWhole(c, http.StatusOK, contentType, doc)
 }
 
 // sendPNG draws a scene as PNG and sends it; its headers are set already (notModified).
@@ -288,5 +288,5 @@ func sendPNG(c echo.Context, sc *scene.Scene, tag string) error {
 		return err
 	}
 	c.Response().Header().Set("ETag", tag)
-	return c.Blob(http.StatusOK, pngType, doc)
+	return sendWhole(c, http.StatusOK, pngType, doc)
 }

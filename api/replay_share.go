@@ -37,9 +37,9 @@ type replayDrawing struct {
 func (d *replayDrawing) send(c echo.Context) error {
 	if acceptsGzip(c.Request()) {
 		markGzipped(c.Response().Header())
-		return c.Blob(http.StatusOK, svgType, d.gzip)
+		return sendWhole(c, http.StatusOK, svgType, d.gzip)
 	}
-	return c.Blob(http.StatusOK, svgType, d.svg)
+	return sendWhole(c, http.StatusOK, svgType, d.svg)
 }
 
 func newSharedReplays() *sharedReplays { return &sharedReplays{drawings: map[string]*replayDrawing{}} }

@@ -25,8 +25,9 @@
 #   INCLUDE=1       0: the lean loop always sends GET …/legal-actions (loadgen -include=false)
 #   GZIP=0          1: loadgen asks for gzip-compressed responses, as Go's HTTP client does by
 #                   default (loadgen -gzip); pgbench compresses nothing
-#   RAW=1           0: the GET and legal-actions runs go through Go's HTTP client rather than loadgen's
-#                   raw keep-alive reader (loadgen -raw), whose CPU per request is a fifth of it
+#   RAW=1           0: the lean loop, GET and legal-actions runs go through Go's HTTP client rather
+#                   than loadgen's raw keep-alive client (loadgen -raw), whose CPU per GET is a fifth
+#                   of it
 #   SERVER=""       a server binary to measure instead of this checkout's (such as an earlier build,
 #                   to compare before and after in the same conditions)
 #   PROFILE=0       1: after the rounds, one more lean loop with a CPU profile of the server taken
