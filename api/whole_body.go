@@ -1,18 +1,26 @@
 package api
 
 import (
+	"net/http"
 	"strconv"
 
 	"github.com/labstack/echo/v4"
 )
 
-// A body written whole says its length. Without Content-Length net/http sends a body of over 2 KB
-// in chunks, which both ends spend framing on, a phone cannot show a download's progress, and a
-// HEAD says no length at all. compress drops the header when it compresses the body.
+// A body written whole says its length. net/http holds back the first heldBodyMax bytes of a body
+// and, when the handler ends within them, says their length itself; a longer body without
+// Content-Length goes out in chunks, which both ends spend framing on and which leaves a phone
+// without a download's size. And a HEAD, whose body is dropped before net/http sees it, says no
+// length unless told. compress drops the header when it compresses the body.
 
-// sayLength sets the response's Content-Length to n.
+// heldBodyMax is net/http's bufferBeforeChunkingSize.
+const heldBodyMax = 2048
+
+// sayLength sets the response's Content-Length to n where net/http would not say it.
 func sayLength(c echo.Context, n int) {
-	c.Response().Header()[echo.HeaderContentLength] = []string{strconv.Itoa(n)}
+	if n > heldBodyMax || methodOf(c) == http.MethodHead {
+		c.Response().Header()[echo.HeaderContentLength] = []string{strconv.Itoa(n)}
+	}
 }
 
 // sendWhole answers code with body, of contentType, as c.Blob does, saying its length.
