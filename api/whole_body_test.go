@@ -11,7 +11,7 @@ import (
 
 // Answers of over 2 KB, which net/http would send in chunks, say their length: an action's answer
 // with the legal actions that follow it, and the legal actions, uncompressed.
-func TestLongAnswersSayTheirLength(t *testing.T) {
+func TestAnswersOverTwoKilobytesSayTheirLength(t *testing.T) {
 	t.Parallel()
 	db := repotest.NewDB(t)
 	s := apitest.Start(t, newServer(t, db))
