@@ -83,7 +83,10 @@ func (w *gzipWriter) WriteHeader(code int) {
 		return
 	}
 	h := w.Header()
-	mediaType, _, _ := mime.ParseMediaType(h.Get("Content-Type"))
+	mediaType := h.Get("Content-Type")
+	if mediaType != echo.MIMEApplicationJSON { // the common case, with nothing to parse
+		mediaType, _, _ = mime.ParseMediaType(mediaType)
+	}
 	if !compressedTypes[mediaType] && h.Get("Content-Encoding") == "" || code < 200 || code == http.StatusNoContent || code == http.StatusNotModified {
 		w.ResponseWriter.WriteHeader(code)
 		w.status = code

@@ -16,7 +16,9 @@ import (
 	oapimw "github.com/oapi-codegen/echo-middleware"
 )
 
-const requestIDHeader = "X-Request-ID"
+// requestIDHeader is X-Request-ID in the form net/http canonicalizes it to, which Header.Get and
+// Header.Set then take as it is instead of making it anew on each call.
+const requestIDHeader = "X-Request-Id"
 
 // The order matters: the request ID first so every later step can log it; compression outside everything that writes a body, error responses included; logging and metrics
 // outside recovery so a panic is counted as the 500 it becomes; CORS before any refusal, so that a

@@ -60,6 +60,13 @@ func clientKey(c echo.Context) string {
 // addressKey names everything that comes from one address, with a token or without.
 func addressKey(c echo.Context) string { return "address:" + c.RealIP() }
 
+// The draft's RateLimit and RateLimit-Policy, in the form net/http sends them in (as for
+// requestIDHeader): Header.Set then takes them as they are.
+const (
+	rateLimitHeader       = "Ratelimit"
+	rateLimitPolicyHeader = "Ratelimit-Policy"
+)
+
 // rateLimits limits each client to perSecond on average with bursts of burst, and each address to
 // addressShare times that. Every response to a limited request says where the caller stands, with
 // the fields of the IETF draft "RateLimit header fields for HTTP" (draft-ietf-httpapi-ratelimit-headers):
@@ -95,12 +102,12 @@ func rateLimits(perSecond float64, burst int) echo.MiddlewareFunc {
 				}
 			}
 			h := c.Response().Header()
-			h.Set("RateLimit-Policy", advertised)
+			h.Set(rateLimitPolicyHeader, advertised)
 			standing := make([]string, len(policies))
 			for i, p := range policies {
 				standing[i] = p.standing(limiters[i], now)
 			}
-			h.Set("RateLimit", strings.Join(standing, ", "))
+			h.Set(rateLimitHeader, strings.Join(standing, ", "))
 			if refused != nil {
 				h.Set("Retry-After", refused.retryAfter)
 				return domain.Errorf(domain.KindRateLimited, "rate_limited",
