@@ -17,8 +17,8 @@ import (
 // measured (docs/performance.md, "Allocation budget"). An action's allocations grow with nothing but
 // its own state; a budget exceeded means work was added to every request.
 var allocationBudget = map[string]struct{ action, get float64 }{
-	"prime-climb": {action: 440, get: 135}, // measured 357–369 and 107–110
-	"primed":      {action: 410, get: 135}, // measured 328–341 and 108–111
+	"prime-climb": {action: 360, get: 135}, // measured 298–299 and 104–110
+	"primed":      {action: 340, get: 135}, // measured 280–283 and 108–111
 }
 
 // The allocations of an accepted action and of a GET of a game stay within their budget. The mean

@@ -100,5 +100,5 @@ func tallyAfter(g *GameRecord, e *Entry, t *tallying) (json.RawMessage, error) {
 			return nil, err
 		}
 	}
-	return json.Marshal(t.after)
+	return t.after.appendJSON(nil), nil
 }
