@@ -23,14 +23,14 @@ import (
 // The validator's verdict depends only on what it reads (it sets no defaults, and authentication
 // is identify's, not its): the operation, the path, the query, the header parameters the contract
 // declares for the operation and, for an operation that takes a body, the Content-Type and the
-// body; and it is the verdict on each of them. So a request whose operation, path, query and body
-// are those of a request that passed has only its header parameters checked (passedRequests): a
-// client polling its game's legal actions sends the same GET again and again, and its actions
-// differ from one another by their Idempotency-Key most often. And a request whose body,
-// operation and Content-Type are those of a request that passed has everything but its body
-// checked (passedBodies); a POST of an action is most often a body sent before (a roll, a draw, a
-// move of the same dice), and checking it against the contract's anyOf of every kind's actions
-// cost a tenth of an action's CPU.
+// body; and it is the verdict on each of them. So a request whose operation, path and query are
+// those of a request that passed (passedRequests) and whose body, operation and Content-Type are
+// those of a request that passed (passedBodies), not necessarily the same one, has only its header
+// parameters checked: a client polling its game's legal actions sends the same GET again and
+// again, and an action is most often a body sent before (a roll, a draw, a move of the same dice)
+// on the path of the game's earlier actions, with another Idempotency-Key. A request with a body
+// that passed before and a path or query not seen has everything but its body checked; checking
+// an action against the contract's anyOf of every kind's actions cost a tenth of its CPU.
 func validateRequests(spec *openapi3.T, options *oapimw.Options) echo.MiddlewareFunc {
 	operations := contractOperations(spec)
 	withoutBody := *options
@@ -44,19 +44,21 @@ func validateRequests(spec *openapi3.T, options *oapimw.Options) echo.Middleware
 			if !ok {
 				return next(c)
 			}
+			// The verdict is the verdict on each part: the body (with its Content-Type), and the
+			// path, query and header parameters, each checked on its own. So a body that passed once
+			// and a path and query that passed once, perhaps with another body, pass together, with
+			// the header parameters checked each time.
 			bodyKey, bodyKnown := "", !op.takesBody
 			if op.takesBody {
 				bodyKey, bodyKnown = bodyKeyOf(opKey, req)
 			}
-			requestKey, requestKnown := "", false
-			if bodyKnown {
-				requestKey, requestKnown = op.requestKey(opKey, bodyKey, req)
-			}
-			if requestKnown && passedRequests.has(requestKey) && op.headersPass(req, &options.Options) {
+			bodyPassed := !op.takesBody || bodyKnown && passedBodies.has(bodyKey)
+			requestKey, requestKnown := op.requestKey(opKey, req)
+			if bodyPassed && requestKnown && passedRequests.has(requestKey) && op.headersPass(req, &options.Options) {
 				return next(c)
 			}
 			opts := options
-			if op.takesBody && bodyKnown && passedBodies.has(bodyKey) {
+			if op.takesBody && bodyPassed {
 				opts = &withoutBody
 			}
 			found := foundRoute{route: op.route, params: pathParams(op.route.Path, req.URL.EscapedPath())}
@@ -102,16 +104,12 @@ func (op *contractOperation) headersPass(req *http.Request, options *openapi3fil
 // requestKeyMaxBytes bounds a remembered request's key: longer ones are always checked.
 const requestKeyMaxBytes = 512
 
-// requestKey is everything of req but its header parameters that the validator's verdict depends
-// on, given bodyKey (the operation's, Content-Type's and body's, or "" for an operation without a
-// body); false when the request is not one to remember.
-func (op *contractOperation) requestKey(opKey, bodyKey string, req *http.Request) (string, bool) {
+// requestKey is everything of req but its body and header parameters that the validator's verdict
+// depends on: the operation, the path, the query and any cookies; false when the request is not
+// one to remember.
+func (op *contractOperation) requestKey(opKey string, req *http.Request) (string, bool) {
 	var key strings.Builder
-	if bodyKey != "" {
-		key.WriteString(bodyKey)
-	} else {
-		key.WriteString(opKey)
-	}
+	key.WriteString(opKey)
 	key.WriteByte(0)
 	key.WriteString(req.URL.EscapedPath())
 	key.WriteByte(0)

@@ -46,6 +46,7 @@ func TestRememberedBodiesGetTheSameVerdicts(t *testing.T) {
 	}
 	const actions, create = "/v1/games/:id/actions", "/v1/games"
 	const game = "/v1/games/6f1c1b52-3c5e-4d5e-9a59-3f0a4b1e0c11/actions"
+	const other = "/v1/games/0b8e5a43-9d2c-4f6a-8e1b-7c3d2a1f0e99/actions"
 	cases := []struct {
 		name, route, path, contentType, body string
 		header                               []string
@@ -61,6 +62,10 @@ func TestRememberedBodiesGetTheSameVerdicts(t *testing.T) {
 		{"an action of no kind", actions, game, "application/json", `{"type":"fly"}`, nil},
 		{"the action of no kind again", actions, game, "application/json", `{"type":"fly"}`, nil},
 		{"the roll as a new game", create, create, "application/json", `{"type":"roll"}`, nil},
+		{"a draw, never sent, on the game's remembered path", actions, game, "application/json", `{"type":"draw"}`, nil},
+		{"the draw again", actions, game, "application/json", `{"type":"draw"}`, nil},
+		{"a draw with a field no action has, on the remembered path", actions, game, "application/json", `{"type":"draw","x":1}`, nil},
+		{"the roll on another game's path", actions, other, "application/json", `{"type":"roll"}`, nil},
 	}
 	for _, tc := range cases {
 		got := verdict(remembering, tc.route, tc.path, tc.contentType, tc.body, tc.header...)
@@ -69,7 +74,8 @@ func TestRememberedBodiesGetTheSameVerdicts(t *testing.T) {
 			t.Errorf("%s: %q, a validator remembering nothing says %q", tc.name, got, want)
 		}
 		keyed := len(tc.header) == 2 && tc.header[0] == "Idempotency-Key" && tc.header[1] != ""
-		if wantPass := tc.body == `{"type":"roll"}` && tc.route == actions && tc.path == game && tc.contentType == "application/json" && (tc.header == nil || keyed); (got == "passed") != wantPass {
+		validAction := tc.body == `{"type":"roll"}` || tc.body == `{"type":"draw"}`
+		if wantPass := validAction && tc.route == actions && (tc.path == game || tc.path == other) && tc.contentType == "application/json" && (tc.header == nil || keyed); (got == "passed") != wantPass {
 			t.Errorf("%s: %q", tc.name, got)
 		}
 	}
