@@ -12,6 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"primegames/api/openapi"
+	"primegames/domain"
 )
 
 // The bodies of games, history entries and legal actions carry JSON that is encoded already (a
@@ -206,11 +207,8 @@ type rawField struct {
 // kindFields writes the members that every body with raw fields ends with, its kind and then those
 // fields, and closes the object.
 func (w *bodyWriter) kindFields(kind openapi.GameKind, fields ...rawField) error {
-	w.out = append(w.out, `"game":`...)
+	w.out = domain.AppendJSONString(append(w.out, `"game":`...), string(kind))
 	var err error
-	if w.out, err = appendString(w.out, string(kind)); err != nil {
-		return err
-	}
 	for _, f := range fields {
 		w.out = append(append(w.out, ','), f.key...)
 		if w.out, err = appendRaw(w.out, f.value); err != nil {
@@ -219,17 +217,6 @@ func (w *bodyWriter) kindFields(kind openapi.GameKind, fields ...rawField) error
 	}
 	w.out = append(w.out, '}')
 	return nil
-}
-
-// appendString appends s as encoding/json writes a string: as it is when it holds nothing to escape.
-func appendString(dst []byte, s string) ([]byte, error) {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < ' ' || c > '~' || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			encoded, err := json.Marshal(s)
-			return append(dst, encoded...), err
-		}
-	}
-	return append(append(append(dst, '"'), s...), '"'), nil
 }
 
 // appendRaw appends raw as encoding/json writes a json.RawMessage: nil as null; otherwise compacted

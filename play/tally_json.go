@@ -1,10 +1,11 @@
 package play
 
 import (
-	"encoding/json"
 	"slices"
 	"strconv"
 	"strings"
+
+	"primegames/domain"
 )
 
 // appendJSON appends t as json.Marshal encodes it, without reflection: a game's tally is encoded
@@ -60,23 +61,9 @@ func appendCounters(dst []byte, named map[string]int) []byte {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = appendJSONString(dst, name)
+		dst = domain.AppendJSONString(dst, name)
 		dst = append(dst, ':')
 		dst = strconv.AppendInt(dst, int64(named[name]), 10)
 	}
 	return append(dst, '}')
-}
-
-// appendJSONString appends s as encoding/json quotes it: as it is when it is printable ASCII that
-// needs no escape (a counter's name always is), else by encoding/json itself.
-func appendJSONString(dst []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			quoted, _ := json.Marshal(s) // a string always encodes
-			return append(dst, quoted...)
-		}
-	}
-	dst = append(dst, '"')
-	dst = append(dst, s...)
-	return append(dst, '"')
 }
