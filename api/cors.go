@@ -21,7 +21,7 @@ func (s *Server) cors() echo.MiddlewareFunc {
 		AllowHeaders: []string{
 			"Authorization", "Content-Type", "If-Match", "If-None-Match", "Idempotency-Key", "Last-Event-ID", requestIDHeader,
 		},
-		ExposeHeaders: []string{"ETag", "Retry-After", "RateLimit", "RateLimit-Policy", requestIDHeader, "Location"},
+		ExposeHeaders: []string{"ETag", "Retry-After", rateLimitHeader, rateLimitPolicyHeader, requestIDHeader, "Location"},
 		MaxAge:        corsMaxAge,
 	})
 }
