@@ -1,6 +1,9 @@
 package primeclimb
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+)
 
 var opSymbol = map[string]string{OpAdd: "+", OpSubtract: "−", OpMultiply: "×", OpDivide: "÷"}
 
@@ -25,7 +28,18 @@ func applyOp(from int, op string, n int) (int, bool) {
 
 // equation writes a step for people: "30 + 7 = 37", "37 ÷ 4".
 func equation(from int, op string, n, to int) string {
-	return itoa(from) + " " + opSymbol[op] + " " + itoa(n) + " = " + itoa(to)
+	return string(appendEquation(make([]byte, 0, 16), from, op, n, to))
+}
+
+// appendEquation appends equation(from, op, n, to) to b, without its "from " when from is negative
+// (a step that goes on from the one before it: "× 4 = 96").
+func appendEquation(b []byte, from int, op string, n, to int) []byte {
+	if from >= 0 {
+		b = append(strconv.AppendInt(b, int64(from), 10), ' ')
+	}
+	b = append(append(b, opSymbol[op]...), ' ')
+	b = append(strconv.AppendInt(b, int64(n), 10), " = "...)
+	return strconv.AppendInt(b, int64(to), 10)
 }
 
 // whyNot explains in words why from op n is not allowed: "37 × 3 = 111 is past 101",

@@ -35,3 +35,15 @@ func BenchmarkRandomGame(b *testing.B) {
 		playRandomGame(b, seed, 2, `{"prime_cards":true}`, true)
 	}
 }
+
+// BenchmarkLegalActionsTwoDice is the common case legal-actions lists after a roll: two different
+// dice, no keepers.
+func BenchmarkLegalActionsTwoDice(b *testing.B) {
+	s := game([2]int{12, 30}, [2]int{45, 0}).rolled(4, 7)
+	b.ReportAllocs()
+	for b.Loop() {
+		if len(s.Legal(0)) == 0 {
+			b.Fatal("no actions")
+		}
+	}
+}

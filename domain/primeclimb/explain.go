@@ -2,6 +2,7 @@ package primeclimb
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -48,11 +49,15 @@ func explain(s *State, la LegalAction, res result) string {
 // stepsText writes a move's steps in words a child reads, one pawn at a time: "pawn 1: 24 × 4 = 96,
 // + 2 = 98, then your +3 card: 101", or "pawn 0: 37 + 4 = 41, then pawn 1: 20 × 2 = 40".
 func stepsText(s *State, steps []Step) string {
+	return string(appendStepsText(make([]byte, 0, 32*len(steps)), s, steps))
+}
+
+// appendStepsText appends stepsText(s, steps) to b.
+func appendStepsText(b []byte, s *State, steps []Step) []byte {
 	if len(steps) == 0 {
-		return "no die can be used: end the move"
+		return append(b, "no die can be used: end the move"...)
 	}
 	walk := s.mover().Pawns
-	var b strings.Builder
 	prev := -1
 	for i, st := range steps {
 		pawn := 0
@@ -62,9 +67,9 @@ func stepsText(s *State, steps []Step) string {
 		n, plusMinus := plusMinusValue(st.Card)
 		if st.isCard() && !plusMinus {
 			if i > 0 {
-				b.WriteString(", then ")
+				b = append(b, ", then "...)
 			}
-			b.WriteString("your " + st.Card.Title() + " card")
+			b = append(append(append(b, "your "...), st.Card.Title()...), " card"...)
 			prev = -1
 			continue
 		}
@@ -79,27 +84,34 @@ func stepsText(s *State, steps []Step) string {
 		walk[pawn] = to
 		switch {
 		case pawn != prev && i > 0:
-			b.WriteString(", then pawn " + itoa(pawn) + ": ")
+			b = append(strconv.AppendInt(append(b, ", then pawn "...), int64(pawn), 10), ": "...)
 		case pawn != prev:
-			b.WriteString("pawn " + itoa(pawn) + ": ")
+			b = append(strconv.AppendInt(append(b, "pawn "...), int64(pawn), 10), ": "...)
 		case plusMinus:
-			b.WriteString(", then ")
+			b = append(b, ", then "...)
 		default:
-			b.WriteString(", ")
+			b = append(b, ", "...)
 		}
 		switch {
 		case plusMinus && pawn == prev:
-			b.WriteString("your " + signWord(st.Sign) + itoa(n) + " card: " + itoa(to))
+			b = appendKeeperName(append(b, "your "...), st.Sign, n)
+			b = strconv.AppendInt(append(b, " card: "...), int64(to), 10)
 		case plusMinus:
-			b.WriteString(equation(from, op, n, to) + " with your " + signWord(st.Sign) + itoa(n) + " card")
+			b = appendKeeperName(append(appendEquation(b, from, op, n, to), " with your "...), st.Sign, n)
+			b = append(b, " card"...)
 		case pawn == prev:
-			b.WriteString(opSymbol[op] + " " + itoa(n) + " = " + itoa(to))
+			b = appendEquation(b, -1, op, n, to)
 		default:
-			b.WriteString(equation(from, op, n, to))
+			b = appendEquation(b, from, op, n, to)
 		}
 		prev = pawn
 	}
-	return b.String()
+	return b
+}
+
+// appendKeeperName appends a ± keeper as played: "+3", "−7".
+func appendKeeperName(b []byte, sign string, n int) []byte {
+	return strconv.AppendInt(append(b, signWord(sign)...), int64(n), 10)
 }
 
 // signWord is a keeper's sign as printed: "+" or "−".

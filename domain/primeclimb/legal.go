@@ -38,8 +38,7 @@ func (s State) Legal(seat int) []LegalAction {
 		out = append(out, LegalAction{Type: ActRoll, Action: Action{Type: ActRoll}, Description: "roll both dice", Unused: []int{}})
 		out = append(out, s.KeeperOptions()...)
 	case PhaseMove:
-		out = append(out, s.MoveOptions()...)
-		out = append(out, s.KeeperOptions()...)
+		out = append(s.MoveOptions(), s.KeeperOptions()...) // MoveOptions's list is long: not copied
 	case PhaseResolve:
 		out = append(out, s.ChoiceOptions()...)
 	}

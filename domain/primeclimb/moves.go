@@ -3,6 +3,7 @@ package primeclimb
 import (
 	"math/bits"
 	"slices"
+	"strconv"
 )
 
 // The complete move generator. A move spends every die use left (PC-5, PC-6) and may play the mover's
@@ -71,16 +72,26 @@ type moveGen struct {
 	uses    []int // sorted
 	keepers []int // the ± keepers' numbers, highest first
 	ops     []string
-	reach   [2][16][16]squares
+	reach   [2][]squares // per pawn, indexed by reachAt: only the sets of the uses and keepers held
+	pawns   [2]int       // what the written steps' Pawn fields point to, shared: steps are never written to
+	text    []byte       // scratch for the descriptions spell writes
+}
+
+// reachAt is pawn's set of squares for the uses u and keepers k.
+func (g *moveGen) reachAt(pawn int, u, k uint8) *squares {
+	return &g.reach[pawn][int(u)<<len(g.keepers)|int(k)]
 }
 
 // completeMoves generates every distinct complete move of s (see above); withKeepers false leaves the
 // keepers out (the dice-only moves legal-actions lists).
 func completeMoves(s *State, withKeepers bool) (*moveGen, []movePlan) {
-	g := &moveGen{s: s, uses: slices.Sorted(slices.Values(s.Turn.Uses)), ops: diceOps(s.Turn.Cursed)}
+	g := &moveGen{s: s, uses: slices.Sorted(slices.Values(s.Turn.Uses)), ops: diceOps(s.Turn.Cursed), pawns: [2]int{0, 1}}
 	if withKeepers {
 		g.keepers = moveKeepers(s)
 	}
+	sets := 1 << (len(g.uses) + len(g.keepers))
+	table := make([]squares, 2*sets)
+	g.reach = [2][]squares{table[:sets:sets], table[sets:]}
 	for pawn, at := range s.mover().Pawns {
 		g.fillReach(pawn, at)
 	}
@@ -115,7 +126,7 @@ func playablePlusMinus(s *State) []int {
 // fillReach builds pawn's reach table from square at, smaller sets first.
 func (g *moveGen) fillReach(pawn, at int) {
 	nu, nk := 1<<len(g.uses), 1<<len(g.keepers)
-	g.reach[pawn][0][0].add(at)
+	g.reachAt(pawn, 0, 0).add(at)
 	for u := range nu {
 		for k := range nk {
 			if u == 0 && k == 0 {
@@ -123,7 +134,7 @@ func (g *moveGen) fillReach(pawn, at int) {
 			}
 			var q squares
 			g.eachLast(uint8(u), uint8(k), func(st moveStep, pu, pk uint8) {
-				g.reach[pawn][pu][pk].each(func(from int) {
+				g.reachAt(pawn, pu, pk).each(func(from int) {
 					if from == Home { // PC-7: a home pawn never moves again
 						return
 					}
@@ -134,7 +145,7 @@ func (g *moveGen) fillReach(pawn, at int) {
 					}
 				})
 			})
-			g.reach[pawn][u][k] = q
+			*g.reachAt(pawn, uint8(u), uint8(k)) = q
 		}
 	}
 }
@@ -185,7 +196,7 @@ func (g *moveGen) plans() []movePlan {
 						}
 						spent := [2]uint8{u0, u1}
 						keepers := [2]uint8{k0, k1}
-						q0, q1 := g.reach[0][u0][k0], g.reach[1][u1][k1]
+						q0, q1 := *g.reachAt(0, u0, k0), *g.reachAt(1, u1, k1)
 						if q0.empty() || q1.empty() {
 							continue
 						}
@@ -303,45 +314,56 @@ func (g *moveGen) mayLeave(unused []int, at [2]int) bool {
 // stepsOf writes plan p as steps Apply accepts: the pawn that is not last first, each pawn's steps in
 // an order that reaches its square.
 func (g *moveGen) stepsOf(p movePlan) []Step {
-	order := []int{0, 1}
+	order := [2]int{0, 1}
 	if p.last == 0 {
-		order = []int{1, 0}
+		order = [2]int{1, 0}
 	}
-	var out []Step
-	for _, pawn := range order {
-		out = append(out, g.pawnSteps(pawn, p.uses[pawn], p.keepers[pawn], p.reach[pawn])...)
-	}
+	first, second := order[0], order[1]
+	n0 := bits.OnesCount8(p.uses[first]) + bits.OnesCount8(p.keepers[first])
+	out := make([]Step, n0+bits.OnesCount8(p.uses[second])+bits.OnesCount8(p.keepers[second]))
+	g.pawnSteps(first, p.uses[first], p.keepers[first], p.reach[first], out[:n0])
+	g.pawnSteps(second, p.uses[second], p.keepers[second], p.reach[second], out[n0:])
 	return out
 }
 
-// pawnSteps finds steps taking pawn to square to with exactly the uses u and keepers k, going back
-// from the last step through the reach table.
-func (g *moveGen) pawnSteps(pawn int, u, k uint8, to int) []Step {
+// pawnSteps writes into out, one step per use and keeper, steps taking pawn to square to with exactly
+// the uses u and keepers k, going back from the last step through the reach table; it reports whether
+// it found them.
+func (g *moveGen) pawnSteps(pawn int, u, k uint8, to int, out []Step) bool {
 	if u == 0 && k == 0 {
-		return nil
+		return true
 	}
-	var out []Step
+	found := false
 	g.eachLast(u, k, func(st moveStep, pu, pk uint8) {
-		if out != nil {
+		if found {
 			return
 		}
-		g.reach[pawn][pu][pk].each(func(from int) {
-			if out != nil || from == Home {
+		g.reachAt(pawn, pu, pk).each(func(from int) {
+			if found || from == Home {
 				return
 			}
 			for _, op := range g.stepOps(st) {
-				if at, ok := applyOp(from, op, st.n); ok && at == to {
-					step := Step{Die: st.n, Pawn: ptr(pawn), Op: op}
-					if st.keeper {
-						step = Step{Card: PlusMinus(st.n), Pawn: ptr(pawn), Sign: map[string]string{OpAdd: "+", OpSubtract: "-"}[op]}
-					}
-					out = append(g.pawnSteps(pawn, pu, pk, from), step)
+				if at, ok := applyOp(from, op, st.n); ok && at == to && g.pawnSteps(pawn, pu, pk, from, out[:len(out)-1]) {
+					out[len(out)-1] = g.step(pawn, st, op)
+					found = true
 					return
 				}
 			}
 		})
 	})
-	return out
+	return found
+}
+
+// step is a move's step of pawn: a die use, or a ± keeper whose op gives its sign.
+func (g *moveGen) step(pawn int, st moveStep, op string) Step {
+	if !st.keeper {
+		return Step{Die: st.n, Pawn: &g.pawns[pawn], Op: op}
+	}
+	sign := "+"
+	if op == OpSubtract {
+		sign = "-"
+	}
+	return Step{Card: PlusMinus(st.n), Pawn: &g.pawns[pawn], Sign: sign}
 }
 
 // MoveOptions lists every distinct complete move that spends the dice, without keepers (legal-actions
@@ -414,18 +436,26 @@ func (la *LegalAction) spell() {
 	if la.Action.Steps == nil {
 		la.Action.Steps = []Step{}
 	}
-	text := stepsText(g.s, la.Action.Steps)
+	text := appendStepsText(g.text[:0], g.s, la.Action.Steps)
 	end := *la.Ends
 	switch {
 	case la.Wins:
-		text += " — you win!"
+		text = append(text, " — you win!"...)
 	case la.Action.DrawPawn != nil:
-		text += "; pawn " + itoa(*la.Action.DrawPawn) + " (on " + itoa(end[*la.Action.DrawPawn]) + ") takes the Prime Card"
+		text = appendPawnOn(append(text, "; pawn "...), *la.Action.DrawPawn, end)
+		text = append(text, ") takes the Prime Card"...)
 	case la.Draws:
-		pawn := drawEarners(end, g.s.Turn.StartPawns)[0]
-		text += "; pawn " + itoa(pawn) + " (on " + itoa(end[pawn]) + ") draws a Prime Card"
+		text = appendPawnOn(append(text, "; pawn "...), drawEarners(end, g.s.Turn.StartPawns)[0], end)
+		text = append(text, ") draws a Prime Card"...)
 	}
-	la.Description = text
+	la.Description = string(text)
+	g.text = text
+}
+
+// appendPawnOn appends "1 (on 37" for pawn 1 ending on 37.
+func appendPawnOn(b []byte, pawn int, end [2]int) []byte {
+	b = append(strconv.AppendInt(b, int64(pawn), 10), " (on "...)
+	return strconv.AppendInt(b, int64(end[pawn]), 10)
 }
 
 // played marks on n, the position after the move, the pawns that moved and the keepers played.
