@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/aes"
 	"crypto/cipher"
-	"crypto/hkdf"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -38,7 +37,7 @@ func (i *Idempotency) byPrincipal(p Principal, scope string) (*resultSlot, error
 	if i == nil {
 		return nil, nil
 	}
-	return newResultSlot(scope, hex.EncodeToString(p.credential), i.key, i.requestHash)
+	return newResultSlot(scope, hex.EncodeToString(p.credential), i.key, i.requestHash), nil
 }
 
 // byRetiringToken binds the key to a caller whose token the request itself retires, so that a retry
@@ -63,7 +62,7 @@ func (i *Idempotency) byAnyone(scope string) (*resultSlot, error) {
 	if !strongIdempotencyKey(i.key) {
 		return nil, weakKey("This request carries no token, so its Idempotency-Key is its only secret")
 	}
-	return newResultSlot(scope, "", i.key, i.requestHash)
+	return newResultSlot(scope, "", i.key, i.requestHash), nil
 }
 
 // idempotent runs do unless the same request was already answered, in which case it returns the
@@ -150,23 +149,16 @@ type resultSlot struct {
 	requestHash []byte
 }
 
-func newResultSlot(scope, credential, key string, requestHash []byte) (*resultSlot, error) {
+func newResultSlot(scope, credential, key string, requestHash []byte) *resultSlot {
 	// Neither a credential (hex) nor a header value holds a newline, so the joined secret is unambiguous.
 	secret := []byte(credential + "\n" + key)
-	lookup, err := hkdf.Key(sha256.New, secret, nil, "primegames idempotency lookup\n"+scope, 32)
-	if err != nil {
-		return nil, err
-	}
-	return &resultSlot{scope: scope, secret: secret, lookup: lookup, requestHash: requestHash}, nil
+	lookup := deriveKey32(secret, "primegames idempotency lookup\n"+scope)
+	return &resultSlot{scope: scope, secret: secret, lookup: lookup, requestHash: requestHash}
 }
 
 // aead is the cipher that seals and opens the slot's result.
 func (s *resultSlot) aead() (cipher.AEAD, error) {
-	sealKey, err := hkdf.Key(sha256.New, s.secret, nil, "primegames idempotency response\n"+s.scope, 32)
-	if err != nil {
-		return nil, err
-	}
-	block, err := aes.NewCipher(sealKey)
+	block, err := aes.NewCipher(deriveKey32(s.secret, "primegames idempotency response\n"+s.scope))
 	if err != nil {
 		return nil, err
 	}
