@@ -9,6 +9,7 @@ import (
 	"math/bits"
 	"sync"
 
+	gojson "github.com/goccy/go-json"
 	"github.com/labstack/echo/v4"
 
 	"primegames/api/openapi"
@@ -19,7 +20,7 @@ import (
 // state's view, the legal actions, an outcome, an action) in json.RawMessage fields. encoding/json
 // checks and compacts every such field again, byte by byte, when it encodes the body around it:
 // most of the time spent encoding an action's answer. The functions here write those bodies with
-// their fixed fields encoded by encoding/json and their raw fields copied as they are whenever
+// their fixed fields encoded as encoding/json encodes them and their raw fields copied as they are whenever
 // they already are what encoding/json would make of them, so that the bytes are the same as
 // encoding/json's (TestBodiesEncodeAsEncodingJSON) at a fraction of the cost.
 
@@ -71,13 +72,13 @@ type bodyWriter struct {
 	// fixed holds the encoding of a body's fixed fields (its base), by enc; tail, the part of a
 	// game's base after its legal actions.
 	fixed bytes.Buffer
-	enc   *json.Encoder
+	enc   *gojson.Encoder
 	tail  []byte
 }
 
 var bodyWriters = sync.Pool{New: func() any {
 	w := &bodyWriter{}
-	w.enc = json.NewEncoder(&w.fixed)
+	w.enc = gojson.NewEncoder(&w.fixed)
 	return w
 }}
 
@@ -105,8 +106,9 @@ func (w *bodyWriter) body(v any) error {
 	return fmt.Errorf("api: bodyWriter cannot write a %T", v)
 }
 
-// encodeFixed encodes the fixed fields of a body, an object, as encoding/json does; the result is
-// good until the next call.
+// encodeFixed encodes the fixed fields of a body, an object, as encoding/json does (with
+// github.com/goccy/go-json, as marshalEngine; TestBodiesEncodeAsEncodingJSON); the result is good
+// until the next call.
 func (w *bodyWriter) encodeFixed(v any) ([]byte, error) {
 	w.fixed.Reset()
 	if err := w.enc.Encode(v); err != nil {

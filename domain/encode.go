@@ -1,6 +1,9 @@
 package domain
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"strconv"
+)
 
 // AppendJSONString appends s as encoding/json writes a string: as it is when it is printable ASCII
 // with nothing to escape (a name, a kind, a counter's name), else as encoding/json escapes it.
@@ -12,4 +15,41 @@ func AppendJSONString(dst []byte, s string) []byte {
 		}
 	}
 	return append(append(append(dst, '"'), s...), '"')
+}
+
+// AppendJSONInts appends ns as encoding/json writes a []int: null when nil.
+func AppendJSONInts(dst []byte, ns []int) []byte {
+	if ns == nil {
+		return append(dst, "null"...)
+	}
+	dst = append(dst, '[')
+	for i, n := range ns {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = strconv.AppendInt(dst, int64(n), 10)
+	}
+	return append(dst, ']')
+}
+
+// AppendJSONIntPtr appends p as encoding/json writes an *int: null when nil.
+func AppendJSONIntPtr(dst []byte, p *int) []byte {
+	if p == nil {
+		return append(dst, "null"...)
+	}
+	return strconv.AppendInt(dst, int64(*p), 10)
+}
+
+// SnapshotAppender is a State that appends its snapshot itself, without reflection: the bytes
+// json.Marshal gives for it (each kind tests that they are the same).
+type SnapshotAppender interface {
+	AppendSnapshot(dst []byte) []byte
+}
+
+// EncodeSnapshot is the snapshot of s that its kind's Decode restores, as json.Marshal encodes it.
+func EncodeSnapshot(s State) ([]byte, error) {
+	if a, ok := s.(SnapshotAppender); ok {
+		return a.AppendSnapshot(make([]byte, 0, 512)), nil
+	}
+	return json.Marshal(s)
 }

@@ -377,7 +377,7 @@ func recordStep(ctx context.Context, tx Tx, g *GameRecord, e *Entry, state domai
 
 // saveState stores the new state and moves the game to its new status and version.
 func saveState(ctx context.Context, tx Tx, g *GameRecord, state domain.State, seats int, tally json.RawMessage) error {
-	snapshot, err := json.Marshal(state)
+	snapshot, err := domain.EncodeSnapshot(state)
 	if err != nil {
 		return fmt.Errorf("encoding snapshot: %w", err)
 	}

@@ -63,6 +63,9 @@ func playRandomGame(t testing.TB, seed uint64, seats int, opts string, greedy bo
 // 24 cards accounted for (PC-11), one seat to act until the game ends.
 func checkInvariants(t testing.TB, s State, prev *State) {
 	t.Helper()
+	if want, _ := json.Marshal(s); !bytes.Equal(s.AppendSnapshot(nil), want) {
+		t.Fatalf("AppendSnapshot wrote\n%s\nwhere json.Marshal writes\n%s", s.AppendSnapshot(nil), want)
+	}
 	cards := len(s.Deck) + len(s.Discard)
 	for seat, p := range s.Players {
 		cards += len(p.Keepers)

@@ -1,6 +1,7 @@
 package primed
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -88,6 +89,9 @@ func checkState(t *testing.T, s *State, deep bool, seed uint64, step int, fail f
 	t.Helper()
 	if err := s.t.validate(); err != nil {
 		fail("step %d: %v", step, err)
+	}
+	if want, _ := json.Marshal(&s.t); !bytes.Equal(s.AppendSnapshot(nil), want) {
+		fail("step %d: AppendSnapshot wrote\n%s\nwhere json.Marshal writes\n%s", step, s.AppendSnapshot(nil), want)
 	}
 	st := s.Status()
 	for seat := range s.Seats() {

@@ -1,10 +1,6 @@
 package primed
 
-import (
-	"encoding/json"
-
-	"primegames/domain"
-)
+import "primegames/domain"
 
 // Phases of a game.
 const (
@@ -68,7 +64,7 @@ func (t *table) top() int { return t.PrimedPile[len(t.PrimedPile)-1] }
 func (t *table) next(seat int) int { return (seat + 1) % t.Seats }
 
 // MarshalJSON encodes the full snapshot, hidden cards included; Rules.Decode restores it.
-func (s *State) MarshalJSON() ([]byte, error) { return json.Marshal(&s.t) }
+func (s *State) MarshalJSON() ([]byte, error) { return s.AppendSnapshot(nil), nil }
 
 // Status says whose turn it is and whether the game is over.
 func (s *State) Status() domain.Status {
