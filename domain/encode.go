@@ -49,7 +49,7 @@ type SnapshotAppender interface {
 // EncodeSnapshot is the snapshot of s that its kind's Decode restores, as json.Marshal encodes it.
 func EncodeSnapshot(s State) ([]byte, error) {
 	if a, ok := s.(SnapshotAppender); ok {
-		return a.AppendSnapshot(make([]byte, 0, 512)), nil
+		return a.AppendSnapshot(make([]byte, 0, 1024)), nil // most snapshots are under 1 KB
 	}
 	return json.Marshal(s)
 }

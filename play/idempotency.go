@@ -37,7 +37,7 @@ func (i *Idempotency) byPrincipal(p Principal, scope string) (*resultSlot, error
 	if i == nil {
 		return nil, nil
 	}
-	return newResultSlot(scope, hex.EncodeToString(p.credential), i.key, i.requestHash), nil
+	return newResultSlot(scope, p.credential, i.key, i.requestHash), nil
 }
 
 // byRetiringToken binds the key to a caller whose token the request itself retires, so that a retry
@@ -62,7 +62,7 @@ func (i *Idempotency) byAnyone(scope string) (*resultSlot, error) {
 	if !strongIdempotencyKey(i.key) {
 		return nil, weakKey("This request carries no token, so its Idempotency-Key is its only secret")
 	}
-	return newResultSlot(scope, "", i.key, i.requestHash), nil
+	return newResultSlot(scope, nil, i.key, i.requestHash), nil
 }
 
 // idempotent runs do unless the same request was already answered, in which case it returns the
@@ -149,9 +149,11 @@ type resultSlot struct {
 	requestHash []byte
 }
 
-func newResultSlot(scope, credential, key string, requestHash []byte) *resultSlot {
-	// Neither a credential (hex) nor a header value holds a newline, so the joined secret is unambiguous.
-	secret := []byte(credential + "\n" + key)
+func newResultSlot(scope string, credential []byte, key string, requestHash []byte) *resultSlot {
+	// Neither a credential (in hex) nor a header value holds a newline, so the joined secret is
+	// unambiguous.
+	secret := make([]byte, 0, 2*len(credential)+1+len(key))
+	secret = append(append(hex.AppendEncode(secret, credential), '\n'), key...)
 	lookup := deriveKey32(secret, "primegames idempotency lookup\n"+scope)
 	return &resultSlot{scope: scope, secret: secret, lookup: lookup, requestHash: requestHash}
 }

@@ -100,5 +100,5 @@ func tallyAfter(g *GameRecord, e *Entry, t *tallying) (json.RawMessage, error) {
 			return nil, err
 		}
 	}
-	return t.after.appendJSON(nil), nil
+	return t.after.appendJSON(make([]byte, 0, 64+256*len(t.after.Counts))), nil // about a seat's counters each
 }
