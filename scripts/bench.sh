@@ -38,6 +38,9 @@
 #                   DURATION each, on the server's database): the least CPU per request that any
 #                   server on net/http, echo and pgx spends, measured in the same conditions, so that
 #                   the server's CPU per unit can be read as a multiple of it
+#   SEED=""         loadgen's seed (the kinds of its games and its players' choices); empty: a new
+#                   one per run. The same SEED for a before and an after run makes their players
+#                   choose alike; the server still rolls its own dice and shuffles its own decks
 set -euo pipefail
 
 ROUNDS=${ROUNDS:-3}
@@ -52,6 +55,7 @@ RAW=${RAW:-1}
 PROFILE_OUT=${PROFILE_OUT:-$PWD/bench-cpu.pprof}
 PROFILE_MODE=${PROFILE_MODE:-lean}
 FLOOR=${FLOOR:-1}
+SEED=${SEED:-}
 [ "$DURATION" -ge 4 ] || { echo "bench: DURATION must be at least 4 seconds" >&2; exit 2; }
 export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres}
 
@@ -166,7 +170,7 @@ loadgen_result() {
 	backends_cpu "$app_db" >"$work/app-backends" &
 	local backends=$!
 	loadgen_cpu=$({ time "$work/loadgen" -mode "$1" -include="$include" -gzip="$gzip" -raw="$raw" -url "$url" -concurrency "$CLIENTS" \
-		-duration "${DURATION}s" -seed "$RANDOM" >"$work/loadgen-$1.log" 2>&1; } 2>&1) || { cat "$work/loadgen-$1.log" >&2; exit 1; }
+		-duration "${DURATION}s" -seed "${SEED:-$RANDOM}" >"$work/loadgen-$1.log" 2>&1; } 2>&1) || { cat "$work/loadgen-$1.log" >&2; exit 1; }
 	local result
 	result=$(grep '^RESULT ' "$work/loadgen-$1.log" | cut -d' ' -f2-) ||
 		{ log "loadgen -mode $1 gave no RESULT line:"; cat "$work/loadgen-$1.log" >&2; exit 1; }
