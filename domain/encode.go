@@ -17,20 +17,26 @@ func AppendJSONString(dst []byte, s string) []byte {
 	return append(append(append(dst, '"'), s...), '"')
 }
 
-// AppendJSONInts appends ns as encoding/json writes a []int: null when nil.
-func AppendJSONInts(dst []byte, ns []int) []byte {
-	if ns == nil {
+// AppendJSONArray appends items as encoding/json writes a slice, each item by appendItem: null when
+// items is nil.
+func AppendJSONArray[T any](dst []byte, items []T, appendItem func(item *T, dst []byte) []byte) []byte {
+	if items == nil {
 		return append(dst, "null"...)
 	}
 	dst = append(dst, '[')
-	for i, n := range ns {
+	for i := range items {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = strconv.AppendInt(dst, int64(n), 10)
+		dst = appendItem(&items[i], dst)
 	}
 	return append(dst, ']')
 }
+
+// AppendJSONInts appends ns as encoding/json writes a []int: null when nil.
+func AppendJSONInts(dst []byte, ns []int) []byte { return AppendJSONArray(dst, ns, appendJSONInt) }
+
+func appendJSONInt(n *int, dst []byte) []byte { return strconv.AppendInt(dst, int64(*n), 10) }
 
 // AppendJSONIntPtr appends p as encoding/json writes an *int: null when nil.
 func AppendJSONIntPtr(dst []byte, p *int) []byte {

@@ -34,14 +34,7 @@ func (t *GameTally) appendJSON(dst []byte) []byte {
 		dst = append(dst, '}')
 	}
 	if len(t.Resigned) > 0 {
-		dst = append(dst, `,"resigned":[`...)
-		for i, seat := range t.Resigned {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = strconv.AppendInt(dst, int64(seat), 10)
-		}
-		dst = append(dst, ']')
+		dst = domain.AppendJSONInts(append(dst, `,"resigned":`...), t.Resigned)
 	}
 	return append(dst, '}')
 }

@@ -13,19 +13,7 @@ func (s State) AppendSnapshot(dst []byte) []byte {
 	dst = strconv.AppendBool(dst, s.Options.PrimeCards)
 	dst = append(dst, `},"phase":`...)
 	dst = domain.AppendJSONString(dst, string(s.Phase))
-	dst = append(dst, `,"players":`...)
-	if s.Players == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = append(dst, '[')
-		for i := range s.Players {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = s.Players[i].appendJSON(dst)
-		}
-		dst = append(dst, ']')
-	}
+	dst = domain.AppendJSONArray(append(dst, `,"players":`...), s.Players, (*Player).appendJSON)
 	dst = s.Turn.appendJSON(append(dst, `,"turn":`...))
 	dst = strconv.AppendInt(append(dst, `,"turn_number":`...), int64(s.TurnNumber), 10)
 	dst = appendCards(append(dst, `,"deck":`...), s.Deck)
@@ -36,20 +24,7 @@ func (s State) AppendSnapshot(dst []byte) []byte {
 
 func (p *Player) appendJSON(dst []byte) []byte {
 	dst = appendPair(append(dst, `{"pawns":`...), p.Pawns)
-	dst = append(dst, `,"keepers":`...)
-	if p.Keepers == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = append(dst, '[')
-		for i, h := range p.Keepers {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = domain.AppendJSONString(append(dst, `{"card":`...), string(h.Card))
-			dst = append(strconv.AppendBool(append(dst, `,"new":`...), h.New), '}')
-		}
-		dst = append(dst, ']')
-	}
+	dst = domain.AppendJSONArray(append(dst, `,"keepers":`...), p.Keepers, (*HeldCard).appendJSON)
 	dst = strconv.AppendBool(append(dst, `,"cursed_next":`...), p.CursedNext)
 	return append(dst, '}')
 }
@@ -76,25 +51,22 @@ func (t *Turn) appendJSON(dst []byte) []byte {
 func (p *Pending) appendJSON(dst []byte) []byte {
 	dst = domain.AppendJSONString(append(dst, `{"card":`...), string(p.Card))
 	dst = strconv.AppendInt(append(dst, `,"pawn":`...), int64(p.Pawn), 10)
-	dst = append(dst, `,"candidates":`...)
-	if p.Candidates == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = append(dst, '[')
-		for i, c := range p.Candidates {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = strconv.AppendInt(append(dst, `{"target_seat":`...), int64(c.TargetSeat), 10)
-			if c.Pawn != nil {
-				dst = strconv.AppendInt(append(dst, `,"pawn":`...), int64(*c.Pawn), 10)
-			}
-			if c.Card != "" {
-				dst = domain.AppendJSONString(append(dst, `,"card":`...), string(c.Card))
-			}
-			dst = append(dst, '}')
-		}
-		dst = append(dst, ']')
+	dst = domain.AppendJSONArray(append(dst, `,"candidates":`...), p.Candidates, (*Choice).appendJSON)
+	return append(dst, '}')
+}
+
+func (h *HeldCard) appendJSON(dst []byte) []byte {
+	dst = domain.AppendJSONString(append(dst, `{"card":`...), string(h.Card))
+	return append(strconv.AppendBool(append(dst, `,"new":`...), h.New), '}')
+}
+
+func (c *Choice) appendJSON(dst []byte) []byte {
+	dst = strconv.AppendInt(append(dst, `{"target_seat":`...), int64(c.TargetSeat), 10)
+	if c.Pawn != nil {
+		dst = strconv.AppendInt(append(dst, `,"pawn":`...), int64(*c.Pawn), 10)
+	}
+	if c.Card != "" {
+		dst = domain.AppendJSONString(append(dst, `,"card":`...), string(c.Card))
 	}
 	return append(dst, '}')
 }
@@ -105,15 +77,5 @@ func appendPair(dst []byte, p [2]int) []byte {
 }
 
 func appendCards(dst []byte, cards []Card) []byte {
-	if cards == nil {
-		return append(dst, "null"...)
-	}
-	dst = append(dst, '[')
-	for i, c := range cards {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = domain.AppendJSONString(dst, string(c))
-	}
-	return append(dst, ']')
+	return domain.AppendJSONArray(dst, cards, func(c *Card, dst []byte) []byte { return domain.AppendJSONString(dst, string(*c)) })
 }

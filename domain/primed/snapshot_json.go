@@ -29,19 +29,7 @@ func (s *State) AppendSnapshot(dst []byte) []byte {
 	dst = appendHands(append(dst, `,"hands":`...), t.Hands)
 	dst = domain.AppendJSONInts(append(dst, `,"draw_pile":`...), t.DrawPile)
 	dst = domain.AppendJSONInts(append(dst, `,"primed_pile":`...), t.PrimedPile)
-	dst = append(dst, `,"results":`...)
-	if t.Results == nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = append(dst, '[')
-		for i := range t.Results {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = t.Results[i].appendJSON(dst)
-		}
-		dst = append(dst, ']')
-	}
+	dst = domain.AppendJSONArray(append(dst, `,"results":`...), t.Results, (*RoundResult).appendJSON)
 	dst = domain.AppendJSONInts(append(dst, `,"totals":`...), t.Totals)
 	dst = domain.AppendJSONInts(append(dst, `,"winners":`...), t.Winners)
 	return append(dst, '}')
@@ -67,15 +55,5 @@ func appendIntField(dst []byte, name string, n int) []byte {
 }
 
 func appendHands(dst []byte, hands [][]int) []byte {
-	if hands == nil {
-		return append(dst, "null"...)
-	}
-	dst = append(dst, '[')
-	for i, h := range hands {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = domain.AppendJSONInts(dst, h)
-	}
-	return append(dst, ']')
+	return domain.AppendJSONArray(dst, hands, func(hand *[]int, dst []byte) []byte { return domain.AppendJSONInts(dst, *hand) })
 }
