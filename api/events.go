@@ -63,13 +63,18 @@ type streamHold struct {
 	s        *Server
 	release  func()
 	sub      *live.Subscription
-	detached bool // the detached stream's goroutine gives them back
+	detached bool   // the detached stream's goroutine gives them back
+	ended    func() // logs the end of a stream that began, once what it held is given back
 }
 
 // close gives back what the stream holds, unless its detached goroutine will.
 func (hold *streamHold) close() {
-	if !hold.detached {
-		hold.end()
+	if hold.detached {
+		return
+	}
+	hold.end()
+	if hold.ended != nil {
+		hold.ended()
 	}
 }
 
@@ -106,28 +111,36 @@ func (s *Server) subscribe(c echo.Context, hold *streamHold, topic live.Topic) e
 // there is on the request's goroutine, then, over HTTP/1.1, takes the connection from the HTTP
 // server and hands the stream to the hub, which carries it on without a goroutine while it idles
 // (live.Hub.Detach), so that an idle stream costs as little as it can; over other protocols, here
-// until it ends. A detached stream's end is logged as "stream ended" (the request's access log
-// line is written as it is detached). src and the stream's
-// writer must not use c after it returns: echo reuses it.
+// until it ends. Every stream that began is logged as "stream ended" once it has given back what it
+// held: a detached one by its goroutine (the request's access log line is written as it is
+// detached), any other as its handler returns (a stream whose client left, or whose game ended,
+// before it could be detached). src and the stream's writer must not use c after it returns: echo
+// reuses it.
 func (s *Server) serveStream(c echo.Context, hold *streamHold, out *eventWriter, src live.Source) error {
 	conn := &streamConn{s: s, out: out, topic: hold.sub.Topic(), path: c.Request().URL.Path, requestID: requestIDOf(c)}
 	ctx := c.Request().Context()
+	opened := time.Now()
+	ended := func() {
+		s.logger.LogAttrs(ctx, slog.LevelInfo, "stream ended", slog.String("request_id", conn.requestID),
+			slog.String("path", conn.path), slog.Float64("duration_ms", float64(time.Since(opened).Microseconds())/1000))
+	}
 	stream, err := s.hub.Begin(ctx, hold.sub, src, conn)
 	if stream == nil {
+		if err == nil { // it began, and ended at once
+			hold.ended = ended
+		}
 		return err
 	}
+	hold.ended = ended
 	raw := out.detach()
 	if raw == nil {
 		stream.Run(ctx)
 		return nil
 	}
-	opened := time.Now()
 	hold.detached = s.hub.Detach(ctx, stream, raw, func() {
 		out.end()
 		hold.end()
-		// The request's access log line went out when the stream was detached.
-		s.logger.LogAttrs(ctx, slog.LevelInfo, "stream ended", slog.String("request_id", conn.requestID),
-			slog.String("path", conn.path), slog.Float64("duration_ms", float64(time.Since(opened).Microseconds())/1000))
+		ended()
 	})
 	if !hold.detached {
 		out.end()

@@ -188,8 +188,40 @@ func TestACutStreamIsReleasedAtOnce(t *testing.T) {
 	}
 }
 
+// A stream that ends before it could be handed to the hub (its game is over: it sends the history
+// and the end, and stops) is logged as ended too, once its slot is given back, as a detached one
+// is: a client that leaves while its history is still being sent is such a stream.
+func TestAStreamThatEndsAtOnceIsLoggedAsEnded(t *testing.T) {
+	t.Parallel()
+	cfg := testConfig()
+	cfg.StreamsPerClient = 1
+	ends := make(streamEnds, 3)
+	srv, err := newAPI(cfg, repotest.NewDB(t), slog.New(ends))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := apitest.Start(t, srv)
+	t.Cleanup(srv.Close)
+	g := newEvGame(t, s, "prime-climb", nil, 2, 3)
+	if resp := s.Post(g.path("/abort"), nil, bearer(g.creator)...); resp.StatusCode != http.StatusOK {
+		t.Fatalf("abort = %d: %s", resp.StatusCode, resp.Body)
+	}
+	stream := openEvStream(t, s.URL, g.path("/events"), bearer(g.tokens[0])...)
+	defer stream.close()
+	for e := stream.next(t, evWait); e.Event != "end"; e = stream.next(t, evWait) {
+	}
+	select {
+	case <-ends:
+	case <-time.After(evWait):
+		t.Fatalf("no \"stream ended\" within %s of a stream that ended with its game's end", evWait)
+	}
+	if n := streamsOpen(t, s); n != "0" {
+		t.Fatalf("event_streams_open = %s after the stream ended, want 0", n)
+	}
+}
+
 // streamEnds is a log handler that tells each "stream ended" record, which the server writes once
-// a detached stream has given back its slots, and drops every other record.
+// a stream has given back its slots, and drops every other record.
 type streamEnds chan struct{}
 
 func (e streamEnds) Enabled(context.Context, slog.Level) bool { return true }
