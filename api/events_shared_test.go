@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
@@ -155,16 +156,7 @@ func acquiresOf(t *testing.T, s *apitest.Server) int {
 // client, the client's next stream opens.
 func TestACutStreamIsReleasedAtOnce(t *testing.T) {
 	t.Parallel()
-	cfg := testConfig()
-	cfg.StreamHeartbeat = time.Hour // nothing is written to the stream after its history
-	cfg.StreamsPerClient = 1
-	ends := make(streamEnds, 3)
-	srv, err := newAPI(cfg, repotest.NewDB(t), slog.New(ends))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := apitest.Start(t, srv)
-	t.Cleanup(srv.Close)
+	s, ends := streamEndsServer(t)
 	g := newEvGame(t, s, "prime-climb", nil, 2, 3)
 	path := g.path("/events")
 	for round := range 3 {
@@ -177,14 +169,7 @@ func TestACutStreamIsReleasedAtOnce(t *testing.T) {
 			t.Fatalf("round %d: a second stream of the client = %d, want 429", round, resp.StatusCode)
 		}
 		stream.close()
-		select {
-		case <-ends:
-		case <-time.After(evWait):
-			t.Fatalf("round %d: the stream did not end within %s of its client leaving", round, evWait)
-		}
-		if n := streamsOpen(t, s); n != "0" {
-			t.Fatalf("round %d: event_streams_open = %s after the stream ended, want 0", round, n)
-		}
+		awaitStreamsReleased(t, s, ends, fmt.Sprintf("round %d: the stream's end after its client left", round))
 	}
 }
 
@@ -193,15 +178,7 @@ func TestACutStreamIsReleasedAtOnce(t *testing.T) {
 // is: a client that leaves while its history is still being sent is such a stream.
 func TestAStreamThatEndsAtOnceIsLoggedAsEnded(t *testing.T) {
 	t.Parallel()
-	cfg := testConfig()
-	cfg.StreamsPerClient = 1
-	ends := make(streamEnds, 3)
-	srv, err := newAPI(cfg, repotest.NewDB(t), slog.New(ends))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := apitest.Start(t, srv)
-	t.Cleanup(srv.Close)
+	s, ends := streamEndsServer(t)
 	g := newEvGame(t, s, "prime-climb", nil, 2, 3)
 	if resp := s.Post(g.path("/abort"), nil, bearer(g.creator)...); resp.StatusCode != http.StatusOK {
 		t.Fatalf("abort = %d: %s", resp.StatusCode, resp.Body)
@@ -210,13 +187,37 @@ func TestAStreamThatEndsAtOnceIsLoggedAsEnded(t *testing.T) {
 	defer stream.close()
 	for e := stream.next(t, evWait); e.Event != "end"; e = stream.next(t, evWait) {
 	}
+	awaitStreamsReleased(t, s, ends, "the \"stream ended\" of a stream that ended with its game's end")
+}
+
+// streamEndsServer is a server allowing one stream per client, writing nothing to a stream after
+// its history, whose log tells each stream's end (streamEnds).
+func streamEndsServer(t *testing.T) (*apitest.Server, streamEnds) {
+	t.Helper()
+	cfg := testConfig()
+	cfg.StreamHeartbeat = time.Hour
+	cfg.StreamsPerClient = 1
+	ends := make(streamEnds, 3)
+	srv, err := newAPI(cfg, repotest.NewDB(t), slog.New(ends))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := apitest.Start(t, srv)
+	t.Cleanup(srv.Close)
+	return s, ends
+}
+
+// awaitStreamsReleased waits for ended, a stream's end, then checks that the server holds no stream
+// any more; what names the wait.
+func awaitStreamsReleased(t *testing.T, s *apitest.Server, ended <-chan struct{}, what string) {
+	t.Helper()
 	select {
-	case <-ends:
+	case <-ended:
 	case <-time.After(evWait):
-		t.Fatalf("no \"stream ended\" within %s of a stream that ended with its game's end", evWait)
+		t.Fatalf("%s: not within %s", what, evWait)
 	}
 	if n := streamsOpen(t, s); n != "0" {
-		t.Fatalf("event_streams_open = %s after the stream ended, want 0", n)
+		t.Fatalf("%s: event_streams_open = %s after it, want 0", what, n)
 	}
 }
 
