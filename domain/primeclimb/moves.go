@@ -1,6 +1,7 @@
 package primeclimb
 
 import (
+	"cmp"
 	"math/bits"
 	"slices"
 	"strconv"
@@ -200,13 +201,14 @@ func (g *moveGen) plans() []movePlan {
 						if q0.empty() || q1.empty() {
 							continue
 						}
-						if !won && q0.has(Home) && q1.has(Home) && g.steps(spent, keepers) > 0 {
-							won = true // every win is one result: the first, with the fewest keepers
-							out = append(out, movePlan{uses: spent, keepers: keepers, reach: [2]int{Home, Home}, end: [2]int{Home, Home},
-								unused: []int{}, last: -1, win: true, keepersPlayed: played})
-						}
 						um := all &^ (u0 | u1)
 						unused := g.usesOf(um)
+						if !won && q0.has(Home) && q1.has(Home) && g.steps(spent, keepers) > 0 {
+							won = true // every win is one result: the first, with the fewest keepers
+							// the uses it leaves are dropped by the win (PC-6), and listed as unused
+							out = append(out, movePlan{uses: spent, keepers: keepers, reach: [2]int{Home, Home}, end: [2]int{Home, Home},
+								unused: unused, last: -1, win: true, keepersPlayed: played})
+						}
 						lasts := g.lasts(spent, keepers)
 						q0.each(func(a int) {
 							fresh := q1.minus(done[um][a])
@@ -377,6 +379,16 @@ func (s State) MoveOptions() []LegalAction {
 	for i := range out {
 		out[i].spell()
 	}
+	// A move that leaves the pawns where they are (0 × 3 = 0 at the start) is listed last, so that a
+	// client that takes the first move listed gets somewhere; the order is otherwise the search's.
+	at := s.mover().Pawns
+	stays := func(la LegalAction) int {
+		if *la.Ends == at {
+			return 1
+		}
+		return 0
+	}
+	slices.SortStableFunc(out, func(a, b LegalAction) int { return cmp.Compare(stays(a), stays(b)) })
 	return out
 }
 

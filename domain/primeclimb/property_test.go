@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"testing"
 
 	"primegames/domain"
@@ -147,4 +148,61 @@ func ExampleBoard() {
 	sq := Board()[12]
 	fmt.Println(sq.Number, sq.Factors, sq.Colors)
 	// Output: 12 [2 2 3] [orange orange green]
+}
+
+// Every listed move's promises hold when it is played: the uses it says stay unspent are the
+// outcome's (dropped by a win included, PC-6), and moves that leave the pawns where they are come
+// after every move that does not.
+func TestPropertyListedMovesKeepTheirWord(t *testing.T) {
+	games := 100
+	if raceDetector {
+		games = 10
+	}
+	for i := range games {
+		seed := uint64(7000 + i)
+		seats := 2 + i%3
+		picker := domain.SeededRand(seed, -1)
+		st, _, _, err := domain.StartRecorded(Rules, json.RawMessage(`{"prime_cards":true}`), seats, domain.SeededRand(seed, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for seq := int64(1); !st.Status().Finished && seq < 3000; seq++ {
+			s := st.(State)
+			seat := s.Turn.Seat
+			legal := s.Legal(seat)
+			checkListedMoves(t, seed, s, seat, legal)
+			pick := legal[picker.IntN(len(legal))]
+			if picker.IntN(4) != 0 {
+				pick = legal[Furthest(legal, picker)]
+			}
+			raw, _ := json.Marshal(pick.Action)
+			if st, _, _, err = domain.ApplyRecorded(st, seat, raw, domain.SeededRand(seed, seq)); err != nil {
+				t.Fatalf("seed %d: %s refused: %v", seed, raw, err)
+			}
+		}
+	}
+}
+
+func checkListedMoves(t *testing.T, seed uint64, s State, seat int, legal []LegalAction) {
+	t.Helper()
+	stayed := false
+	for _, la := range legal {
+		if la.Type != ActMove {
+			continue
+		}
+		if *la.Ends == s.mover().Pawns {
+			stayed = true
+		} else if stayed {
+			t.Fatalf("seed %d: %q is listed after a move that leaves the pawns on %v", seed, la.Description, s.mover().Pawns)
+		}
+		raw, _ := json.Marshal(la.Action)
+		_, out, err := s.Apply(seat, raw, domain.SeededRand(seed, 1<<40))
+		if err != nil {
+			t.Fatalf("seed %d: listed %s refused: %v", seed, raw, err)
+		}
+		unused := out.(*Outcome).Unused
+		if !slices.Equal(unused, la.Unused) {
+			t.Fatalf("seed %d: %q lists unused %v; played, it leaves %v", seed, la.Description, la.Unused, unused)
+		}
+	}
 }
