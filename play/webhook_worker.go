@@ -20,6 +20,11 @@ func (s *Service) RunWebhooks(ctx context.Context, logger *slog.Logger) {
 	if s.webhookSender == nil {
 		return
 	}
+	if n, err := s.SealRawWebhookSecrets(ctx); err != nil && ctx.Err() == nil {
+		logger.Warn("webhooks: sealing the signing keys stored raw failed; they still sign", "sealed", n, "error", err.Error())
+	} else if n > 0 {
+		logger.Info("webhooks: sealed the signing keys stored raw", "sealed", n)
+	}
 	poll := time.NewTicker(s.webhookCfg.Poll)
 	defer poll.Stop()
 	for ctx.Err() == nil {
@@ -87,9 +92,15 @@ func (s *Service) WebhookPass(ctx context.Context) (bool, error) {
 }
 
 // deliver sends one attempt of d and records its outcome. An attempt cut short by ctx (the
-// instance stops) is not recorded: its lease runs out and it is sent again.
+// instance stops) is not recorded: its lease runs out and it is sent again. Right before it sends,
+// it asks whether the subscription's holder still has the authority (mayDeliver): a delivery
+// queued before a token was replaced or a seat left does not go out after.
 func (s *Service) deliver(ctx context.Context, d *Delivery) error {
-	h := SignWebhook(d.Secret, d.WebhookID, s.now(), d.Payload)
+	keys, send, err := s.mayDeliver(ctx, d)
+	if !send || err != nil {
+		return err
+	}
+	h := SignWebhook(keys, d.WebhookID, s.now(), d.Payload)
 	status, err := s.webhookSender.Send(ctx, d.URL, h, d.Payload)
 	if ctx.Err() != nil {
 		return nil
@@ -117,6 +128,20 @@ func (s *Service) deliver(ctx context.Context, d *Delivery) error {
 		}
 	}
 	return s.store.DeliveryDone(ctx, d, now, outcome)
+}
+
+// mayDeliver reports whether d may be sent now, with the keys that sign it: not when its
+// subscription is no longer active (the store has then dropped its pending deliveries, d with them).
+func (s *Service) mayDeliver(ctx context.Context, d *Delivery) ([][]byte, bool, error) {
+	standing, err := s.store.WebhookStanding(ctx, d.SubscriptionID)
+	if err != nil || standing != WebhookActive {
+		return nil, false, err
+	}
+	keys, err := s.openWebhookKeys(d.SubscriptionID, d.Secret)
+	if err != nil {
+		return nil, false, err
+	}
+	return keys.signing(s.now()), true, nil
 }
 
 // webhookRetryDelay is how long after its attempts-th failed attempt a delivery is tried again:

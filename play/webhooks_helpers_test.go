@@ -28,7 +28,7 @@ import (
 
 // testWebhookConfig retries soon (the clock is moved past each retry anyway), gives up after 4
 // attempts, and holds a lease for 30 s of the clock.
-var testWebhookConfig = play.WebhookConfig{Quota: 3, Attempts: 4, FirstRetry: time.Second, MaxRetry: 8 * time.Second,
+var testWebhookConfig = play.WebhookConfig{Quota: 3, SealingKey: []byte("test sealing key"), SecretOverlap: time.Hour, Attempts: 4, FirstRetry: time.Second, MaxRetry: 8 * time.Second,
 	Lease: 30 * time.Second, Batch: 16, Concurrency: 4, Poll: 20 * time.Millisecond}
 
 // received is one request the receiver got.
