@@ -86,14 +86,23 @@ func newHookRig(t *testing.T) *hookRig {
 // rigOn is another instance's game master over the same database and clock.
 func rigOn(t *testing.T, db *repo.DB, clock *playclock.Clock) *hookRig {
 	t.Helper()
-	sender, err := outbound.New(outbound.Config{AllowedHosts: []string{"127.0.0.1"}, Timeout: 300 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := &hookRig{t: t, db: db, clock: clock}
+	sender := r.sender()
 	master := play.New(db.Games(), games.All())
 	master.SetClock(clock)
 	master.SetWebhooks(testWebhookConfig, sender)
-	return &hookRig{t: t, db: db, master: master, clock: clock}
+	r.master = master
+	return r
+}
+
+// sender is the real outbound client, allowed to reach 127.0.0.1.
+func (r *hookRig) sender() play.WebhookSender {
+	r.t.Helper()
+	sender, err := outbound.New(outbound.Config{AllowedHosts: []string{"127.0.0.1"}, Timeout: 300 * time.Millisecond})
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	return sender
 }
 
 // lobby is a Primed lobby of two seats with its creator's principal.
