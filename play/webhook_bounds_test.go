@@ -28,7 +28,7 @@ func TestWebhookWithoutItsSubjectIsRefusedNamingTheField(t *testing.T) {
 	} {
 		_, _, err := r.master.CreateWebhook(context.Background(), creator, req)
 		var refusal *domain.Error
-		if !errors.As(err, &refusal) || refusal.Kind != domain.KindInvalid || len(refusal.Fields) != 1 || refusal.Fields[0].Field != field {
+		if !errors.As(err, &refusal) || refusal.Kind != domain.KindIllegal || refusal.Code != "missing_field" || len(refusal.Fields) != 1 || refusal.Fields[0].Field != field {
 			t.Errorf("without %s: %v", field, err)
 		}
 	}

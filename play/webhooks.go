@@ -185,9 +185,10 @@ func webhookEvents(asked []string) ([]string, error) {
 	return events, nil
 }
 
-// missingField is a request refused for lacking a field its other fields call for.
+// missingField is a request refused for lacking a field its other fields call for: well-formed
+// JSON the contract takes, but not a request that can be carried out (422).
 func missingField(field, why string) error {
-	e := domain.Invalid("invalid", "%s is required: %s.", field, why)
+	e := domain.Errorf(domain.KindIllegal, "missing_field", "%s is required: %s.", field, why)
 	e.Fields = []domain.FieldError{{Field: field, Message: "required: " + why}}
 	return e
 }
