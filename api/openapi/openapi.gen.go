@@ -2124,7 +2124,7 @@ type CreatedWebhook struct {
 	ClassroomId *openapi_types.UUID `json:"classroom_id,omitempty"`
 	CreatedAt   time.Time           `json:"created_at"`
 
-	// DisabledAt Set once the subscription is disabled; it then gets nothing more (delete it and subscribe again).
+	// DisabledAt Set once the subscription is disabled; it then gets nothing more until `POST /v1/webhooks/{webhook_id}/retry` enables it.
 	DisabledAt     *time.Time `json:"disabled_at,omitempty"`
 	DisabledReason *string    `json:"disabled_reason,omitempty"`
 
@@ -3944,7 +3944,7 @@ type RotatedWebhookSecret struct {
 	ClassroomId *openapi_types.UUID `json:"classroom_id,omitempty"`
 	CreatedAt   time.Time           `json:"created_at"`
 
-	// DisabledAt Set once the subscription is disabled; it then gets nothing more (delete it and subscribe again).
+	// DisabledAt Set once the subscription is disabled; it then gets nothing more until `POST /v1/webhooks/{webhook_id}/retry` enables it.
 	DisabledAt     *time.Time `json:"disabled_at,omitempty"`
 	DisabledReason *string    `json:"disabled_reason,omitempty"`
 
@@ -4186,7 +4186,7 @@ type Webhook struct {
 	ClassroomId *openapi_types.UUID `json:"classroom_id,omitempty"`
 	CreatedAt   time.Time           `json:"created_at"`
 
-	// DisabledAt Set once the subscription is disabled; it then gets nothing more (delete it and subscribe again).
+	// DisabledAt Set once the subscription is disabled; it then gets nothing more until `POST /v1/webhooks/{webhook_id}/retry` enables it.
 	DisabledAt     *time.Time `json:"disabled_at,omitempty"`
 	DisabledReason *string    `json:"disabled_reason,omitempty"`
 

@@ -2128,7 +2128,7 @@ type CreatedWebhook struct {
 	ClassroomId *openapi_types.UUID `json:"classroom_id,omitempty"`
 	CreatedAt   time.Time           `json:"created_at"`
 
-	// DisabledAt Set once the subscription is disabled; it then gets nothing more (delete it and subscribe again).
+	// DisabledAt Set once the subscription is disabled; it then gets nothing more until `POST /v1/webhooks/{webhook_id}/retry` enables it.
 	DisabledAt     *time.Time `json:"disabled_at,omitempty"`
 	DisabledReason *string    `json:"disabled_reason,omitempty"`
 
@@ -3948,7 +3948,7 @@ type RotatedWebhookSecret struct {
 	ClassroomId *openapi_types.UUID `json:"classroom_id,omitempty"`
 	CreatedAt   time.Time           `json:"created_at"`
 
-	// DisabledAt Set once the subscription is disabled; it then gets nothing more (delete it and subscribe again).
+	// DisabledAt Set once the subscription is disabled; it then gets nothing more until `POST /v1/webhooks/{webhook_id}/retry` enables it.
 	DisabledAt     *time.Time `json:"disabled_at,omitempty"`
 	DisabledReason *string    `json:"disabled_reason,omitempty"`
 
@@ -4190,7 +4190,7 @@ type Webhook struct {
 	ClassroomId *openapi_types.UUID `json:"classroom_id,omitempty"`
 	CreatedAt   time.Time           `json:"created_at"`
 
-	// DisabledAt Set once the subscription is disabled; it then gets nothing more (delete it and subscribe again).
+	// DisabledAt Set once the subscription is disabled; it then gets nothing more until `POST /v1/webhooks/{webhook_id}/retry` enables it.
 	DisabledAt     *time.Time `json:"disabled_at,omitempty"`
 	DisabledReason *string    `json:"disabled_reason,omitempty"`
 
@@ -7499,7 +7499,7 @@ type ClientInterface interface {
 	// is at once by `410 Gone`, with `disabled_reason` saying why (see `GET /v1/webhooks`).
 	// Webhooks go only to hosts the operator allows (never, by default, to a private, loopback or
 	// link-local address): 422 `webhook_url_not_allowed` otherwise. `scope: game` without
-	// `game_id` (or `classroom` without `classroom_id`) is 422 `invalid` naming the field.
+	// `game_id` (or `classroom` without `classroom_id`) is 422 `missing_field`, naming the field in `errors`.
 	//
 	// **Whose**: a subscription belongs to the principal whose token made it — the classroom
 	// (its teacher), the student, the game token (a seat's or the creator's), or the admin — and
@@ -7516,6 +7516,9 @@ type ClientInterface interface {
 	// `scope` `owner` or `address`, the `limit` and the `count` held). At most 1,000 deliveries
 	// wait for one subscription and 2,000 for one owner's: the events beyond are not queued for
 	// it but counted in its `dropped` (with `last_dropped_at`). An operator may change each bound.
+	//
+	// A game subscription covers that game only: it does not follow the game to its rematch.
+	// Without `WEBHOOK_SEALING_KEY` the server sends no webhooks (503 `webhooks_disabled`).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -7554,7 +7557,7 @@ type ClientInterface interface {
 	// is at once by `410 Gone`, with `disabled_reason` saying why (see `GET /v1/webhooks`).
 	// Webhooks go only to hosts the operator allows (never, by default, to a private, loopback or
 	// link-local address): 422 `webhook_url_not_allowed` otherwise. `scope: game` without
-	// `game_id` (or `classroom` without `classroom_id`) is 422 `invalid` naming the field.
+	// `game_id` (or `classroom` without `classroom_id`) is 422 `missing_field`, naming the field in `errors`.
 	//
 	// **Whose**: a subscription belongs to the principal whose token made it — the classroom
 	// (its teacher), the student, the game token (a seat's or the creator's), or the admin — and
@@ -7571,6 +7574,9 @@ type ClientInterface interface {
 	// `scope` `owner` or `address`, the `limit` and the `count` held). At most 1,000 deliveries
 	// wait for one subscription and 2,000 for one owner's: the events beyond are not queued for
 	// it but counted in its `dropped` (with `last_dropped_at`). An operator may change each bound.
+	//
+	// A game subscription covers that game only: it does not follow the game to its rematch.
+	// Without `WEBHOOK_SEALING_KEY` the server sends no webhooks (503 `webhooks_disabled`).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -9170,7 +9176,7 @@ func (c *Client) ListWebhooks(ctx context.Context, reqEditors ...RequestEditorFn
 // is at once by `410 Gone`, with `disabled_reason` saying why (see `GET /v1/webhooks`).
 // Webhooks go only to hosts the operator allows (never, by default, to a private, loopback or
 // link-local address): 422 `webhook_url_not_allowed` otherwise. `scope: game` without
-// `game_id` (or `classroom` without `classroom_id`) is 422 `invalid` naming the field.
+// `game_id` (or `classroom` without `classroom_id`) is 422 `missing_field`, naming the field in `errors`.
 //
 // **Whose**: a subscription belongs to the principal whose token made it — the classroom
 // (its teacher), the student, the game token (a seat's or the creator's), or the admin — and
@@ -9187,6 +9193,9 @@ func (c *Client) ListWebhooks(ctx context.Context, reqEditors ...RequestEditorFn
 // `scope` `owner` or `address`, the `limit` and the `count` held). At most 1,000 deliveries
 // wait for one subscription and 2,000 for one owner's: the events beyond are not queued for
 // it but counted in its `dropped` (with `last_dropped_at`). An operator may change each bound.
+//
+// A game subscription covers that game only: it does not follow the game to its rematch.
+// Without `WEBHOOK_SEALING_KEY` the server sends no webhooks (503 `webhooks_disabled`).
 //
 // Takes any type of body and a specified content type.
 //
@@ -9235,7 +9244,7 @@ func (c *Client) CreateWebhookWithBody(ctx context.Context, contentType string, 
 // is at once by `410 Gone`, with `disabled_reason` saying why (see `GET /v1/webhooks`).
 // Webhooks go only to hosts the operator allows (never, by default, to a private, loopback or
 // link-local address): 422 `webhook_url_not_allowed` otherwise. `scope: game` without
-// `game_id` (or `classroom` without `classroom_id`) is 422 `invalid` naming the field.
+// `game_id` (or `classroom` without `classroom_id`) is 422 `missing_field`, naming the field in `errors`.
 //
 // **Whose**: a subscription belongs to the principal whose token made it — the classroom
 // (its teacher), the student, the game token (a seat's or the creator's), or the admin — and
@@ -9252,6 +9261,9 @@ func (c *Client) CreateWebhookWithBody(ctx context.Context, contentType string, 
 // `scope` `owner` or `address`, the `limit` and the `count` held). At most 1,000 deliveries
 // wait for one subscription and 2,000 for one owner's: the events beyond are not queued for
 // it but counted in its `dropped` (with `last_dropped_at`). An operator may change each bound.
+//
+// A game subscription covers that game only: it does not follow the game to its rematch.
+// Without `WEBHOOK_SEALING_KEY` the server sends no webhooks (503 `webhooks_disabled`).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -13526,7 +13538,7 @@ type ClientWithResponsesInterface interface {
 	// is at once by `410 Gone`, with `disabled_reason` saying why (see `GET /v1/webhooks`).
 	// Webhooks go only to hosts the operator allows (never, by default, to a private, loopback or
 	// link-local address): 422 `webhook_url_not_allowed` otherwise. `scope: game` without
-	// `game_id` (or `classroom` without `classroom_id`) is 422 `invalid` naming the field.
+	// `game_id` (or `classroom` without `classroom_id`) is 422 `missing_field`, naming the field in `errors`.
 	//
 	// **Whose**: a subscription belongs to the principal whose token made it — the classroom
 	// (its teacher), the student, the game token (a seat's or the creator's), or the admin — and
@@ -13543,6 +13555,9 @@ type ClientWithResponsesInterface interface {
 	// `scope` `owner` or `address`, the `limit` and the `count` held). At most 1,000 deliveries
 	// wait for one subscription and 2,000 for one owner's: the events beyond are not queued for
 	// it but counted in its `dropped` (with `last_dropped_at`). An operator may change each bound.
+	//
+	// A game subscription covers that game only: it does not follow the game to its rematch.
+	// Without `WEBHOOK_SEALING_KEY` the server sends no webhooks (503 `webhooks_disabled`).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -13581,7 +13596,7 @@ type ClientWithResponsesInterface interface {
 	// is at once by `410 Gone`, with `disabled_reason` saying why (see `GET /v1/webhooks`).
 	// Webhooks go only to hosts the operator allows (never, by default, to a private, loopback or
 	// link-local address): 422 `webhook_url_not_allowed` otherwise. `scope: game` without
-	// `game_id` (or `classroom` without `classroom_id`) is 422 `invalid` naming the field.
+	// `game_id` (or `classroom` without `classroom_id`) is 422 `missing_field`, naming the field in `errors`.
 	//
 	// **Whose**: a subscription belongs to the principal whose token made it — the classroom
 	// (its teacher), the student, the game token (a seat's or the creator's), or the admin — and
@@ -13598,6 +13613,9 @@ type ClientWithResponsesInterface interface {
 	// `scope` `owner` or `address`, the `limit` and the `count` held). At most 1,000 deliveries
 	// wait for one subscription and 2,000 for one owner's: the events beyond are not queued for
 	// it but counted in its `dropped` (with `last_dropped_at`). An operator may change each bound.
+	//
+	// A game subscription covers that game only: it does not follow the game to its rematch.
+	// Without `WEBHOOK_SEALING_KEY` the server sends no webhooks (503 `webhooks_disabled`).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -21487,7 +21505,7 @@ func (c *ClientWithResponses) ListWebhooksWithResponse(ctx context.Context, reqE
 // is at once by `410 Gone`, with `disabled_reason` saying why (see `GET /v1/webhooks`).
 // Webhooks go only to hosts the operator allows (never, by default, to a private, loopback or
 // link-local address): 422 `webhook_url_not_allowed` otherwise. `scope: game` without
-// `game_id` (or `classroom` without `classroom_id`) is 422 `invalid` naming the field.
+// `game_id` (or `classroom` without `classroom_id`) is 422 `missing_field`, naming the field in `errors`.
 //
 // **Whose**: a subscription belongs to the principal whose token made it — the classroom
 // (its teacher), the student, the game token (a seat's or the creator's), or the admin — and
@@ -21504,6 +21522,9 @@ func (c *ClientWithResponses) ListWebhooksWithResponse(ctx context.Context, reqE
 // `scope` `owner` or `address`, the `limit` and the `count` held). At most 1,000 deliveries
 // wait for one subscription and 2,000 for one owner's: the events beyond are not queued for
 // it but counted in its `dropped` (with `last_dropped_at`). An operator may change each bound.
+//
+// A game subscription covers that game only: it does not follow the game to its rematch.
+// Without `WEBHOOK_SEALING_KEY` the server sends no webhooks (503 `webhooks_disabled`).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -21548,7 +21569,7 @@ func (c *ClientWithResponses) CreateWebhookWithBodyWithResponse(ctx context.Cont
 // is at once by `410 Gone`, with `disabled_reason` saying why (see `GET /v1/webhooks`).
 // Webhooks go only to hosts the operator allows (never, by default, to a private, loopback or
 // link-local address): 422 `webhook_url_not_allowed` otherwise. `scope: game` without
-// `game_id` (or `classroom` without `classroom_id`) is 422 `invalid` naming the field.
+// `game_id` (or `classroom` without `classroom_id`) is 422 `missing_field`, naming the field in `errors`.
 //
 // **Whose**: a subscription belongs to the principal whose token made it — the classroom
 // (its teacher), the student, the game token (a seat's or the creator's), or the admin — and
@@ -21565,6 +21586,9 @@ func (c *ClientWithResponses) CreateWebhookWithBodyWithResponse(ctx context.Cont
 // `scope` `owner` or `address`, the `limit` and the `count` held). At most 1,000 deliveries
 // wait for one subscription and 2,000 for one owner's: the events beyond are not queued for
 // it but counted in its `dropped` (with `last_dropped_at`). An operator may change each bound.
+//
+// A game subscription covers that game only: it does not follow the game to its rematch.
+// Without `WEBHOOK_SEALING_KEY` the server sends no webhooks (503 `webhooks_disabled`).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
