@@ -252,3 +252,20 @@ func TestWebhookQueuedBeforeTheSeatLeftIsNotSent(t *testing.T) {
 		t.Fatalf("%d of %d deliveries queued before the seat changed hands went out", len(got), queued)
 	}
 }
+
+// An observer token cannot subscribe, so no subscription outlives an observer's revocation.
+func TestWebhookObserversCannotSubscribe(t *testing.T) {
+	t.Parallel()
+	r := newHookRig(t)
+	ctx := context.Background()
+	created, creator := r.lobby()
+	issued, err := r.master.MintObserver(ctx, creator, play.ObserverTarget{GameID: created.Game.ID}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	observer := r.resolve(issued.Token)
+	_, _, err = r.master.CreateWebhook(ctx, observer, play.NewWebhookRequest{Scope: play.ScopeGame, GameID: created.Game.ID, URL: "http://127.0.0.1:9/hook"})
+	if domain.ErrorCode(err) != "forbidden" {
+		t.Fatalf("an observer subscribes: %v", err)
+	}
+}
