@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"encoding/json"
+	"log/slog"
 	"net/http"
 	"strings"
 	"testing"
@@ -106,5 +107,49 @@ func TestWebhookOwnedByTheClassroomOverHTTP(t *testing.T) {
 	}
 	if resp := s.Do(s.Request(http.MethodDelete, "/v1/webhooks/"+list.Webhooks[1].Id.String(), nil, bearer(teacher.TeacherToken)...)); resp.StatusCode != http.StatusNoContent {
 		t.Fatalf("the new token deletes the suspended one = %d", resp.StatusCode)
+	}
+}
+
+// The webhook refusals (a missing field, the quota, a server without a sealing key) are answered
+// without an ERROR line in the log: refusals are not faults.
+func TestWebhookRefusalsLogNoError(t *testing.T) {
+	t.Parallel()
+	db := repotest.NewDB(t)
+	logs := &lockedBuffer{}
+	logger := slog.New(slog.NewJSONHandler(logs, nil))
+	sender, err := outbound.New(outbound.Config{AllowedHosts: []string{"127.0.0.1"}, Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sealing := range []string{"", "test sealing key"} {
+		service := play.New(db.Games(), games.All())
+		cfg := play.DefaultWebhookConfig
+		cfg.Quota, cfg.SealingKey = 1, []byte(sealing)
+		service.SetWebhooks(cfg, sender)
+		srv, err := api.New(testConfig(), api.Deps{Play: service, Database: db, Feed: db}, logger)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(srv.Close)
+		s := apitest.Start(t, srv)
+		g := newEvGame(t, s, "primed", nil, 2, 3)
+		want := []int{http.StatusUnprocessableEntity, http.StatusCreated, http.StatusTooManyRequests}
+		if sealing == "" {
+			want = []int{http.StatusServiceUnavailable, http.StatusServiceUnavailable, http.StatusServiceUnavailable}
+		}
+		for i, body := range []map[string]any{
+			{"scope": "game", "url": "http://127.0.0.1:9/hook"},
+			{"scope": "game", "game_id": g.id, "url": "http://127.0.0.1:9/hook"},
+			{"scope": "game", "game_id": g.id, "url": "http://127.0.0.1:9/hook"},
+		} {
+			if resp := s.Post("/v1/webhooks", body, bearer(g.tokens[0])...); resp.StatusCode != want[i] {
+				t.Fatalf("sealing key %q, request %d = %d, want %d: %s", sealing, i, resp.StatusCode, want[i], resp.Body)
+			}
+		}
+	}
+	for _, line := range strings.Split(strings.TrimSpace(logs.String()), "\n") {
+		if strings.Contains(line, `"level":"ERROR"`) {
+			t.Errorf("logged as an error: %s", line)
+		}
 	}
 }

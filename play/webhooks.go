@@ -25,6 +25,13 @@ import (
 // as GET /v1/me/events does; an entry event names the entry (seq, seat, whether the server made it)
 // and leaves its action and outcome to GET /v1/games/{id}/actions, which redacts them for the token
 // that asks. No card, hidden or not, is in any webhook.
+//
+// A subscription belongs to the principal whose token made it (issue 39), not to the token: the
+// classroom for its teacher, the student, the game token itself, or the admin (webhookOwner). It
+// delivers only while that principal's authority holds, which the store works out from the
+// owner's rows as they are when the events are fanned out and again right before each delivery
+// is sent: suspended once the teacher's or student's token was replaced (the new token may resume
+// it), ended once the seat was left or the student removed.
 
 // Webhook event types, as a subscription lists them and a payload's `type` says.
 const (
