@@ -6,6 +6,7 @@ import (
 	"crypto/cipher"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"time"
 )
 
@@ -75,6 +76,18 @@ func (s *Service) openWebhookKeys(id string, stored []byte) (webhookKeys, error)
 	var keys webhookKeys
 	err = json.Unmarshal(plain, &keys)
 	return keys, err
+}
+
+// sealRawWebhookSecretsAtStart runs SealRawWebhookSecrets for the worker as it starts; a failure
+// is a warning (the raw keys still sign) and the worker goes on.
+func (s *Service) sealRawWebhookSecretsAtStart(ctx context.Context, logger *slog.Logger) {
+	n, err := s.SealRawWebhookSecrets(ctx)
+	switch {
+	case err != nil && ctx.Err() == nil:
+		logger.Warn("webhooks: sealing the signing keys stored raw failed; they still sign", "sealed", n, "error", err.Error())
+	case n > 0:
+		logger.Info("webhooks: sealed the signing keys stored raw", "sealed", n)
+	}
 }
 
 // SealRawWebhookSecrets seals the signing keys stored raw before keys were sealed, and reports how

@@ -20,11 +20,7 @@ func (s *Service) RunWebhooks(ctx context.Context, logger *slog.Logger) {
 	if s.webhookSender == nil {
 		return
 	}
-	if n, err := s.SealRawWebhookSecrets(ctx); err != nil && ctx.Err() == nil {
-		logger.Warn("webhooks: sealing the signing keys stored raw failed; they still sign", "sealed", n, "error", err.Error())
-	} else if n > 0 {
-		logger.Info("webhooks: sealed the signing keys stored raw", "sealed", n)
-	}
+	s.sealRawWebhookSecretsAtStart(ctx, logger)
 	poll := time.NewTicker(s.webhookCfg.Poll)
 	defer poll.Stop()
 	for ctx.Err() == nil {
@@ -128,20 +124,6 @@ func (s *Service) deliver(ctx context.Context, d *Delivery) error {
 		}
 	}
 	return s.store.DeliveryDone(ctx, d, now, outcome)
-}
-
-// mayDeliver reports whether d may be sent now, with the keys that sign it: not when its
-// subscription is no longer active (the store has then dropped its pending deliveries, d with them).
-func (s *Service) mayDeliver(ctx context.Context, d *Delivery) ([][]byte, bool, error) {
-	standing, err := s.store.WebhookStanding(ctx, d.SubscriptionID)
-	if err != nil || standing != WebhookActive {
-		return nil, false, err
-	}
-	keys, err := s.openWebhookKeys(d.SubscriptionID, d.Secret)
-	if err != nil {
-		return nil, false, err
-	}
-	return keys.signing(s.now()), true, nil
 }
 
 // webhookRetryDelay is how long after its attempts-th failed attempt a delivery is tried again:
