@@ -155,8 +155,8 @@ func (s *Service) gameWebhookEvents(ctx context.Context, gameID string, seqs []i
 				events = append(events, playerWebhookEvent(g, seat.Seat, ev, e.Seq, e.Version, status, nil, e.CreatedAt))
 			}
 		}
-		if g.Status == StatusFinished && e.Version == g.Version {
-			ended = true
+		if g.Status == StatusFinished && e.Seq == p.LastSeq {
+			ended = true // the last entry of a finished game (its version may have moved on since: a rematch linked)
 		}
 	}
 	if ended && g.Status.Over() {

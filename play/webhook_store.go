@@ -57,6 +57,8 @@ type WebhookStore interface {
 	// RawWebhookSecrets lists up to limit subscriptions whose signing key is stored raw (from
 	// before keys were sealed); SealWebhookSecret replaces one by its sealed form, unless it has
 	// changed since.
+	// FollowableWebhooks lists the active subscriptions of a game not yet followed to a rematch.
+	FollowableWebhooks(ctx context.Context, gameID string) ([]Webhook, error)
 	RawWebhookSecrets(ctx context.Context, limit int) (map[string][]byte, error)
 	SealWebhookSecret(ctx context.Context, id string, raw, sealed []byte) error
 	// FanOut takes the outbox rows of one game that no other worker holds and calls fn with them
@@ -107,6 +109,8 @@ type Webhook struct {
 	// pending as allowed; LastDroppedAt is when the last was.
 	Dropped       int64
 	LastDroppedAt *time.Time
+	// FollowedFrom, for a copy made for a rematch (Tx.FollowWebhooks), is the subscription copied.
+	FollowedFrom string
 	// Pending and OwnerPending, in a fan-out's batch, are the deliveries waiting for it and for
 	// its owner's subscriptions (counted up to a bound above the quotas).
 	Pending, OwnerPending int

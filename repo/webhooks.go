@@ -35,9 +35,12 @@ const fanOutRows = 500
 // standingSQL is a subscription's standing (active, suspended, disabled or ended) and, for a seat's,
 // the seat its holder holds now, as a lateral subquery of the row s: the authority is read from
 // the owner's rows as they are now (the classroom's teacher token, the student's token and whether
-// they were removed, the seat's token or student, the game's creator token).
+// they were removed, the seat's token or student, the game's creator token). A subscription followed
+// to its game's rematch has ended once nothing of its game waits for it.
 const standingSQL = `SELECT CASE
 		WHEN NOT (a.present AND (s.seat IS NULL OR a.seat IS NOT NULL)) THEN 'ended'
+		WHEN s.followed_at IS NOT NULL AND NOT EXISTS (SELECT FROM webhook_deliveries d WHERE d.subscription_id = s.id)
+			AND NOT EXISTS (SELECT FROM webhook_outbox o WHERE o.game_id = s.subject_game_id) THEN 'ended'
 		WHEN s.disabled_at IS NOT NULL THEN 'disabled'
 		WHEN NOT a.current THEN 'suspended'
 		ELSE 'active' END AS standing, a.seat
@@ -199,6 +202,28 @@ func (s *Games) RotateWebhookSecret(ctx context.Context, ownerKey string, id str
 		return nil, err
 	}
 	return &w, nil
+}
+
+func (s *Games) FollowableWebhooks(ctx context.Context, gameID string) ([]play.Webhook, error) {
+	return collectWebhooks(s.db.Pool.Query(ctx, `SELECT `+webhookColumns+fromWebhooks+`
+		WHERE s.subject_game_id = $1 AND s.followed_at IS NULL AND st.standing = 'active' ORDER BY s.created_at, s.id`, gameID))
+}
+
+// FollowWebhooks stores the copies of a game's subscriptions for its rematch and marks the ones
+// copied (FollowedFrom) followed, in the rematch's transaction.
+func (t *gameTx) FollowWebhooks(ctx context.Context, copies []play.Webhook) error {
+	for _, w := range copies {
+		if err := t.queue(ctx, `INSERT INTO webhook_subscriptions (id, owner_key, owner_kind, owner_classroom_id, owner_student_id, token_hash,
+				address_key, scope, subject_game_id, seat, url, secret, events, created_at)
+			SELECT $1, owner_key, owner_kind, owner_classroom_id, owner_student_id, token_hash, address_key, scope, $3, seat, url, $4, events, $5
+			FROM webhook_subscriptions WHERE id = $2`, w.ID, w.FollowedFrom, w.GameID, w.Secret, w.CreatedAt); err != nil {
+			return err
+		}
+		if err := t.queue(ctx, `UPDATE webhook_subscriptions SET followed_at = $2 WHERE id = $1`, w.FollowedFrom, w.CreatedAt); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (s *Games) WebhookStanding(ctx context.Context, id string) (play.WebhookStatus, error) {

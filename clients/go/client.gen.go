@@ -7517,7 +7517,9 @@ type ClientInterface interface {
 	// wait for one subscription and 2,000 for one owner's: the events beyond are not queued for
 	// it but counted in its `dropped` (with `last_dropped_at`). An operator may change each bound.
 	//
-	// A game subscription covers that game only: it does not follow the game to its rematch.
+	// A game subscription follows the game to its rematch (a copy with a new `id`, the same
+	// `url`, `events` and secret, for the seat its player plays there); the finished game's is
+	// gone once its last events are delivered.
 	// Without `WEBHOOK_SEALING_KEY` the server sends no webhooks (503 `webhooks_disabled`).
 	//
 	// Takes any type of body and a specified content type.
@@ -7575,7 +7577,9 @@ type ClientInterface interface {
 	// wait for one subscription and 2,000 for one owner's: the events beyond are not queued for
 	// it but counted in its `dropped` (with `last_dropped_at`). An operator may change each bound.
 	//
-	// A game subscription covers that game only: it does not follow the game to its rematch.
+	// A game subscription follows the game to its rematch (a copy with a new `id`, the same
+	// `url`, `events` and secret, for the seat its player plays there); the finished game's is
+	// gone once its last events are delivered.
 	// Without `WEBHOOK_SEALING_KEY` the server sends no webhooks (503 `webhooks_disabled`).
 	//
 	// Takes a body of the `application/json` content type.
@@ -9194,7 +9198,9 @@ func (c *Client) ListWebhooks(ctx context.Context, reqEditors ...RequestEditorFn
 // wait for one subscription and 2,000 for one owner's: the events beyond are not queued for
 // it but counted in its `dropped` (with `last_dropped_at`). An operator may change each bound.
 //
-// A game subscription covers that game only: it does not follow the game to its rematch.
+// A game subscription follows the game to its rematch (a copy with a new `id`, the same
+// `url`, `events` and secret, for the seat its player plays there); the finished game's is
+// gone once its last events are delivered.
 // Without `WEBHOOK_SEALING_KEY` the server sends no webhooks (503 `webhooks_disabled`).
 //
 // Takes any type of body and a specified content type.
@@ -9262,7 +9268,9 @@ func (c *Client) CreateWebhookWithBody(ctx context.Context, contentType string, 
 // wait for one subscription and 2,000 for one owner's: the events beyond are not queued for
 // it but counted in its `dropped` (with `last_dropped_at`). An operator may change each bound.
 //
-// A game subscription covers that game only: it does not follow the game to its rematch.
+// A game subscription follows the game to its rematch (a copy with a new `id`, the same
+// `url`, `events` and secret, for the seat its player plays there); the finished game's is
+// gone once its last events are delivered.
 // Without `WEBHOOK_SEALING_KEY` the server sends no webhooks (503 `webhooks_disabled`).
 //
 // Takes a body of the `application/json` content type.
@@ -13556,7 +13564,9 @@ type ClientWithResponsesInterface interface {
 	// wait for one subscription and 2,000 for one owner's: the events beyond are not queued for
 	// it but counted in its `dropped` (with `last_dropped_at`). An operator may change each bound.
 	//
-	// A game subscription covers that game only: it does not follow the game to its rematch.
+	// A game subscription follows the game to its rematch (a copy with a new `id`, the same
+	// `url`, `events` and secret, for the seat its player plays there); the finished game's is
+	// gone once its last events are delivered.
 	// Without `WEBHOOK_SEALING_KEY` the server sends no webhooks (503 `webhooks_disabled`).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -13614,7 +13624,9 @@ type ClientWithResponsesInterface interface {
 	// wait for one subscription and 2,000 for one owner's: the events beyond are not queued for
 	// it but counted in its `dropped` (with `last_dropped_at`). An operator may change each bound.
 	//
-	// A game subscription covers that game only: it does not follow the game to its rematch.
+	// A game subscription follows the game to its rematch (a copy with a new `id`, the same
+	// `url`, `events` and secret, for the seat its player plays there); the finished game's is
+	// gone once its last events are delivered.
 	// Without `WEBHOOK_SEALING_KEY` the server sends no webhooks (503 `webhooks_disabled`).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
@@ -21523,7 +21535,9 @@ func (c *ClientWithResponses) ListWebhooksWithResponse(ctx context.Context, reqE
 // wait for one subscription and 2,000 for one owner's: the events beyond are not queued for
 // it but counted in its `dropped` (with `last_dropped_at`). An operator may change each bound.
 //
-// A game subscription covers that game only: it does not follow the game to its rematch.
+// A game subscription follows the game to its rematch (a copy with a new `id`, the same
+// `url`, `events` and secret, for the seat its player plays there); the finished game's is
+// gone once its last events are delivered.
 // Without `WEBHOOK_SEALING_KEY` the server sends no webhooks (503 `webhooks_disabled`).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -21587,7 +21601,9 @@ func (c *ClientWithResponses) CreateWebhookWithBodyWithResponse(ctx context.Cont
 // wait for one subscription and 2,000 for one owner's: the events beyond are not queued for
 // it but counted in its `dropped` (with `last_dropped_at`). An operator may change each bound.
 //
-// A game subscription covers that game only: it does not follow the game to its rematch.
+// A game subscription follows the game to its rematch (a copy with a new `id`, the same
+// `url`, `events` and secret, for the seat its player plays there); the finished game's is
+// gone once its last events are delivered.
 // Without `WEBHOOK_SEALING_KEY` the server sends no webhooks (503 `webhooks_disabled`).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).

@@ -1069,7 +1069,9 @@ export interface paths {
          *     wait for one subscription and 2,000 for one owner's: the events beyond are not queued for
          *     it but counted in its `dropped` (with `last_dropped_at`). An operator may change each bound.
          *
-         *     A game subscription covers that game only: it does not follow the game to its rematch.
+         *     A game subscription follows the game to its rematch (a copy with a new `id`, the same
+         *     `url`, `events` and secret, for the seat its player plays there); the finished game's is
+         *     gone once its last events are delivered.
          *     Without `WEBHOOK_SEALING_KEY` the server sends no webhooks (503 `webhooks_disabled`).
          */
         post: operations["createWebhook"];
