@@ -139,8 +139,8 @@ func TestWebhooksOfAReissuedOrRemovedStudentStop(t *testing.T) {
 	ctx := context.Background()
 	rc := newReceiver(t, nil)
 	ada, bo := r.students[0], r.students[1]
-	adaHook, _ := r.subscribe(ada, play.NewWebhookRequest{Scope: play.ScopeGame, GameID: r.gameID, URL: rc.URL + "/ada", Events: []string{"entry"}})
-	r.subscribe(bo, play.NewWebhookRequest{Scope: play.ScopeGame, GameID: r.gameID, URL: rc.URL + "/bo", Events: []string{"entry"}})
+	adaHook, _ := r.subscribe(ada, play.NewWebhookRequest{Scope: play.ScopeGame, GameID: r.gameID, URL: rc.URL + "/ada", Events: []string{"entry", "game_ended"}})
+	r.subscribe(bo, play.NewWebhookRequest{Scope: play.ScopeGame, GameID: r.gameID, URL: rc.URL + "/bo", Events: []string{"entry", "game_ended"}})
 	r.move(r.gameID, r.seats)
 	r.queue()
 	issued, err := r.master.ReissueStudentToken(ctx, r.teacher, r.roomID, r.studentIDs[0], nil)
@@ -150,7 +150,10 @@ func TestWebhooksOfAReissuedOrRemovedStudentStop(t *testing.T) {
 	if err := r.master.RemoveStudent(ctx, r.roomID, r.studentIDs[1]); err != nil {
 		t.Fatal(err)
 	}
-	r.move(r.gameID, []play.Principal{r.resolve(issued.Token), r.resolve(issued.Token)}) // the seat to act; a removed student acts no more
+	// Something new after both: the teacher aborts the game, which ends it for every seat.
+	if _, _, err := r.master.Abort(ctx, r.gameID, r.teacher, nil); err != nil {
+		t.Fatal(err)
+	}
 	r.drain()
 	if got := rc.requests(); len(got) != 0 {
 		t.Fatalf("%d deliveries after the reissue and the removal", len(got))
