@@ -272,3 +272,23 @@ func TestWebhookObserversCannotSubscribe(t *testing.T) {
 		t.Fatalf("an observer subscribes: %v", err)
 	}
 }
+
+// Across instances: a student token reissued on one instance stops what another instance's worker
+// had queued, with no message between them (the standing is read from the database).
+func TestWebhookAuthorityEndedOnOneInstanceHoldsOnAnother(t *testing.T) {
+	t.Parallel()
+	a := newClassroomRig(t)
+	b := rigOn(t, a.db, a.clock)
+	ctx := context.Background()
+	rc := newReceiver(t, nil)
+	a.subscribe(a.students[0], play.NewWebhookRequest{Scope: play.ScopeGame, GameID: a.gameID, URL: rc.URL, Events: []string{"entry"}})
+	a.move(a.gameID, a.seats)
+	a.queue()
+	if _, err := b.master.ReissueStudentToken(ctx, a.teacher, a.roomID, a.studentIDs[0], nil); err != nil {
+		t.Fatal(err)
+	}
+	a.drain()
+	if got := rc.requests(); len(got) != 0 {
+		t.Fatalf("instance A sent %d deliveries after instance B reissued the token", len(got))
+	}
+}
