@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"net/http"
 
 	"github.com/google/uuid"
@@ -20,7 +21,7 @@ func (s *Server) CreateWebhook(c echo.Context) error {
 	if err := bindJSON(c, &req); err != nil {
 		return err
 	}
-	in := play.NewWebhookRequest{Scope: play.WebhookScope(req.Scope), URL: req.Url}
+	in := play.NewWebhookRequest{Scope: play.WebhookScope(req.Scope), URL: req.Url, Address: c.RealIP()}
 	if req.GameId != nil {
 		in.GameID = req.GameId.String()
 	}
@@ -38,7 +39,7 @@ func (s *Server) CreateWebhook(c echo.Context) error {
 	c.Response().Header().Set("Location", "/v1/webhooks/"+w.ID)
 	return c.JSON(http.StatusCreated, openapi.CreatedWebhook{
 		Id: body.Id, Scope: body.Scope, GameId: body.GameId, ClassroomId: body.ClassroomId, Seat: body.Seat, Url: body.Url,
-		Events: body.Events, CreatedAt: body.CreatedAt, Failures: body.Failures, Secret: secret,
+		Events: body.Events, CreatedAt: body.CreatedAt, Failures: body.Failures, Status: body.Status, Dropped: body.Dropped, Secret: secret,
 	})
 }
 
@@ -71,9 +72,53 @@ func (s *Server) DeleteWebhook(c echo.Context, id uuid.UUID) error {
 	return c.NoContent(http.StatusNoContent)
 }
 
+// ResumeWebhook resumes one of the caller's suspended subscriptions under the caller's token.
+func (s *Server) ResumeWebhook(c echo.Context, id openapi.WebhookID) error {
+	return s.reviveWebhook(c, id, s.play.ResumeWebhook)
+}
+
+// RetryWebhook makes one of the caller's subscriptions try its waiting deliveries now.
+func (s *Server) RetryWebhook(c echo.Context, id openapi.WebhookID) error {
+	return s.reviveWebhook(c, id, s.play.RetryWebhook)
+}
+
+func (s *Server) reviveWebhook(c echo.Context, id uuid.UUID, revive func(context.Context, play.Principal, string) (*play.Webhook, error)) error {
+	principal, err := principalOf(c)
+	if err != nil {
+		return err
+	}
+	w, err := revive(c.Request().Context(), principal, id.String())
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, webhookBody(w))
+}
+
+// RotateWebhookSecret gives one of the caller's subscriptions a new secret; the old one signs too
+// for a while.
+func (s *Server) RotateWebhookSecret(c echo.Context, id openapi.WebhookID) error {
+	principal, err := principalOf(c)
+	if err != nil {
+		return err
+	}
+	rotated, err := s.play.RotateWebhookSecret(c.Request().Context(), principal, id.String())
+	if err != nil {
+		return err
+	}
+	body := webhookBody(rotated.Webhook)
+	return c.JSON(http.StatusOK, openapi.RotatedWebhookSecret{
+		Id: body.Id, Scope: body.Scope, GameId: body.GameId, ClassroomId: body.ClassroomId, Seat: body.Seat, Url: body.Url,
+		Events: body.Events, CreatedAt: body.CreatedAt, Failures: body.Failures, Status: body.Status, Dropped: body.Dropped,
+		LastAttemptAt: body.LastAttemptAt, LastSuccessAt: body.LastSuccessAt, LastError: body.LastError, LastDroppedAt: body.LastDroppedAt,
+		DisabledAt: body.DisabledAt, DisabledReason: body.DisabledReason,
+		Secret: rotated.Secret, PreviousSecretExpiresAt: rotated.PreviousSecretExpires,
+	})
+}
+
 func webhookBody(w *play.Webhook) openapi.Webhook {
 	body := openapi.Webhook{
 		Id: mustUUID(w.ID), Scope: openapi.WebhookScope(w.Scope), Seat: w.Seat, Url: w.URL, CreatedAt: w.CreatedAt,
+		Status: openapi.WebhookStatus(w.Status), Dropped: int(w.Dropped), LastDroppedAt: w.LastDroppedAt,
 		Failures: w.Failures, LastAttemptAt: w.LastAttemptAt, LastSuccessAt: w.LastSuccessAt, LastError: w.LastError,
 		DisabledAt: w.DisabledAt, DisabledReason: w.DisabledReason, Events: make([]openapi.WebhookEventType, len(w.Events)),
 	}

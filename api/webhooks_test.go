@@ -59,6 +59,7 @@ func TestWebhookYourTurnReachesTheBackendSigned(t *testing.T) {
 	}
 	cfg := play.DefaultWebhookConfig
 	cfg.Poll = 100 * time.Millisecond
+	cfg.SealingKey = []byte("test sealing key")
 	service.SetWebhooks(cfg, sender)
 	srv, err := api.New(testConfig(), api.Deps{Play: service, Database: db, Feed: db}, quietLogger())
 	if err != nil {

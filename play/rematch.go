@@ -64,8 +64,12 @@ func (s *Service) Rematch(ctx context.Context, gameID string, p Principal) (*Rem
 // when another request had stored it, which is then read as it is now.
 func (s *Service) storeRematch(ctx context.Context, old *GameRecord) (rec *GameRecord, created bool, err error) {
 	id := rematchID(old)
+	follow, err := s.rematchWebhooks(ctx, old.ID, id)
+	if err != nil {
+		return nil, false, err
+	}
 	err = s.update(ctx, func(tx Tx) error {
-		rec, err = s.createRematch(ctx, tx, old, id)
+		rec, err = s.createRematch(ctx, tx, old, id, follow)
 		return err
 	})
 	if errors.Is(err, ErrTaken) {
@@ -78,8 +82,8 @@ func (s *Service) storeRematch(ctx context.Context, old *GameRecord) (rec *GameR
 // createRematch stores, under id, and starts the rematch of old: the same kind, options, settings,
 // classroom and creator; old seat i's player in seat i+1 mod n, with their name and token, or
 // as the same student or computer player. A student who resigned old (whose seat a computer
-// took) plays the rematch again.
-func (s *Service) createRematch(ctx context.Context, tx Tx, old *GameRecord, id string) (*GameRecord, error) {
+// took) plays the rematch again. The game subscriptions follow (the copies rematchWebhooks made).
+func (s *Service) createRematch(ctx context.Context, tx Tx, old *GameRecord, id string, follow []Webhook) (*GameRecord, error) {
 	rules, err := s.rulesFor(old.Kind)
 	if err != nil {
 		return nil, err
@@ -101,6 +105,11 @@ func (s *Service) createRematch(ctx context.Context, tx Tx, old *GameRecord, id 
 			err = tx.InsertSeat(ctx, id, seat, from.Name, from.TokenHash)
 		}
 		if err != nil {
+			return nil, err
+		}
+	}
+	if len(follow) > 0 { // before the start, so that its game_started is queued for them
+		if err := tx.FollowWebhooks(ctx, follow); err != nil {
 			return nil, err
 		}
 	}

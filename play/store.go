@@ -150,6 +150,9 @@ type Tx interface {
 	// LinkRematch records a finished game's rematch, moves its version on and announces it on
 	// commit, unless the game links to a rematch already.
 	LinkRematch(ctx context.Context, gameID, rematchID string) error
+	// FollowWebhooks stores subscriptions copied to a rematch (Webhook.FollowedFrom the one
+	// copied, which it marks followed), in the rematch's transaction.
+	FollowWebhooks(ctx context.Context, copies []Webhook) error
 	// InsertStudentSeat seats a current student of the classroom; ErrNotFound when there is none.
 	InsertStudentSeat(ctx context.Context, gameID, classroomID string, seat int, studentID string) error
 	// NextSeq is the seq the game's next history entry takes.

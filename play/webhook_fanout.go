@@ -52,31 +52,56 @@ type webhookEvent struct {
 }
 
 // FanOutWebhooks turns the outbox rows of one game into deliveries; it reports whether there was
-// a game to fan out.
+// a game to fan out. Only active subscriptions get deliveries (the store leaves out the suspended
+// and disabled, and deletes the ended), and none beyond its bounds of pending deliveries: the
+// events beyond are dropped and counted on the subscription.
 func (s *Service) FanOutWebhooks(ctx context.Context) (bool, error) {
 	now := s.now()
-	return s.store.FanOut(ctx, now, func(b OutboxBatch) ([]NewDelivery, error) {
+	return s.store.FanOut(ctx, now, func(b OutboxBatch) (FanOutResult, error) {
+		var out FanOutResult
 		if len(b.Subscriptions) == 0 {
-			return nil, nil
+			return out, nil
 		}
 		events, err := s.gameWebhookEvents(ctx, b.GameID, b.Seqs, now)
 		if err != nil {
-			return nil, err
+			return out, err
 		}
-		var out []NewDelivery
+		owners := map[string]int{} // pending per owner, as this batch adds to them
+		for _, sub := range b.Subscriptions {
+			owners[sub.Owner.Key] = max(owners[sub.Owner.Key], sub.OwnerPending)
+		}
 		for _, ev := range events {
 			body, err := json.Marshal(webhookPayload{Type: ev.Type, Timestamp: ev.At.UTC(), Data: ev.Data})
 			if err != nil {
-				return nil, err
+				return out, err
 			}
-			for _, sub := range b.Subscriptions {
-				if wantsWebhookEvent(&sub, ev) {
-					out = append(out, NewDelivery{SubscriptionID: sub.ID, WebhookID: newWebhookID(), GameID: b.GameID, Type: ev.Type, Payload: body})
+			for i := range b.Subscriptions {
+				sub := &b.Subscriptions[i]
+				if !wantsWebhookEvent(sub, ev) {
+					continue
 				}
+				if s.pendingFull(sub.Pending, owners[sub.Owner.Key]) {
+					if out.Dropped == nil {
+						out.Dropped = map[string]int{}
+					}
+					out.Dropped[sub.ID]++
+					continue
+				}
+				sub.Pending++
+				owners[sub.Owner.Key]++
+				out.Deliveries = append(out.Deliveries, NewDelivery{SubscriptionID: sub.ID, WebhookID: newWebhookID(), GameID: b.GameID, Type: ev.Type, Payload: body})
 			}
 		}
 		return out, nil
 	})
+}
+
+// pendingFull reports whether a subscription with pending deliveries waiting, of an owner with
+// ownerPending, may take no more.
+func (s *Service) pendingFull(pending, ownerPending int) bool {
+	c := s.webhookCfg
+	return (c.PendingPerSubscription > 0 && pending >= c.PendingPerSubscription) ||
+		(c.PendingPerOwner > 0 && ownerPending >= c.PendingPerOwner)
 }
 
 // wantsWebhookEvent reports whether sub asked for ev: its type, and for a seat's subscription only
@@ -130,8 +155,8 @@ func (s *Service) gameWebhookEvents(ctx context.Context, gameID string, seqs []i
 				events = append(events, playerWebhookEvent(g, seat.Seat, ev, e.Seq, e.Version, status, nil, e.CreatedAt))
 			}
 		}
-		if g.Status == StatusFinished && e.Version == g.Version {
-			ended = true
+		if g.Status == StatusFinished && e.Seq == p.LastSeq {
+			ended = true // the last entry of a finished game (its version may have moved on since: a rematch linked)
 		}
 	}
 	if ended && g.Status.Over() {

@@ -20,6 +20,7 @@ func (s *Service) RunWebhooks(ctx context.Context, logger *slog.Logger) {
 	if s.webhookSender == nil {
 		return
 	}
+	s.sealRawWebhookSecretsAtStart(ctx, logger)
 	poll := time.NewTicker(s.webhookCfg.Poll)
 	defer poll.Stop()
 	for ctx.Err() == nil {
@@ -87,9 +88,15 @@ func (s *Service) WebhookPass(ctx context.Context) (bool, error) {
 }
 
 // deliver sends one attempt of d and records its outcome. An attempt cut short by ctx (the
-// instance stops) is not recorded: its lease runs out and it is sent again.
+// instance stops) is not recorded: its lease runs out and it is sent again. Right before it sends,
+// it asks whether the subscription's holder still has the authority (mayDeliver): a delivery
+// queued before a token was replaced or a seat left does not go out after.
 func (s *Service) deliver(ctx context.Context, d *Delivery) error {
-	h := SignWebhook(d.Secret, d.WebhookID, s.now(), d.Payload)
+	keys, send, err := s.mayDeliver(ctx, d)
+	if !send || err != nil {
+		return err
+	}
+	h := SignWebhook(keys, d.WebhookID, s.now(), d.Payload)
 	status, err := s.webhookSender.Send(ctx, d.URL, h, d.Payload)
 	if ctx.Err() != nil {
 		return nil

@@ -25,6 +25,13 @@ import (
 // as GET /v1/me/events does; an entry event names the entry (seq, seat, whether the server made it)
 // and leaves its action and outcome to GET /v1/games/{id}/actions, which redacts them for the token
 // that asks. No card, hidden or not, is in any webhook.
+//
+// A subscription belongs to the principal whose token made it (issue 39), not to the token: the
+// classroom for its teacher, the student, the game token itself, or the admin (webhookOwner). It
+// delivers only while that principal's authority holds, which the store works out from the
+// owner's rows as they are when the events are fanned out and again right before each delivery
+// is sent: suspended once the teacher's or student's token was replaced (the new token may resume
+// it), ended once the seat was left or the student removed.
 
 // Webhook event types, as a subscription lists them and a payload's `type` says.
 const (
@@ -46,8 +53,18 @@ type WebhookSender interface {
 
 // WebhookConfig bounds the webhooks and paces their deliveries.
 type WebhookConfig struct {
-	// Quota is how many subscriptions one owner (a token, or the admin) may hold.
-	Quota int
+	// Quota is how many subscriptions one owner (a principal: a classroom's teacher, a student, a
+	// game token, the admin) may hold; AddressQuota how many may be made from one address (0: no
+	// bound).
+	Quota, AddressQuota int
+	// PendingPerSubscription and PendingPerOwner bound the deliveries waiting for one subscription
+	// and for all of one owner's: the events beyond are not queued for it but counted (dropped).
+	PendingPerSubscription, PendingPerOwner int
+	// SealingKey seals the subscriptions' signing keys at rest (WEBHOOK_SEALING_KEY): without it the
+	// database holds nothing that signs. SecretOverlap is how long a rotated secret still signs
+	// beside the new one.
+	SealingKey    []byte
+	SecretOverlap time.Duration
 	// Attempts is how many times a delivery is tried before its subscription is disabled.
 	Attempts int
 	// FirstRetry and MaxRetry bound the backoff between attempts: FirstRetry after the first
@@ -64,16 +81,21 @@ type WebhookConfig struct {
 	Poll time.Duration
 }
 
-// DefaultWebhookConfig: 10 subscriptions per owner; 16 attempts, 10 s after the first failure,
-// doubling up to 2 h, so a receiver is tried for 6 to 13 hours (12.8 without the jitter) before its
-// subscription is disabled, or sooner once 10,000 of its deliveries wait; 64 deliveries claimed at
-// a time, 8 sent at once.
-var DefaultWebhookConfig = WebhookConfig{Quota: 10, Attempts: 16, FirstRetry: 10 * time.Second, MaxRetry: 2 * time.Hour,
+// DefaultWebhookConfig: 10 subscriptions per owner, 20 per address; 1,000 deliveries pending per
+// subscription, 2,000 per owner; a rotated secret signs for 24 hours more; 16 attempts, 10 s after
+// the first failure, doubling up to 2 h, so a receiver is tried for 6 to 13 hours (12.8 without the
+// jitter) before its subscription is disabled, or sooner once 10,000 of its deliveries wait; 64
+// deliveries claimed at a time, 8 sent at once. It has no sealing key: SetWebhooks needs one.
+var DefaultWebhookConfig = WebhookConfig{Quota: 10, AddressQuota: 20, PendingPerSubscription: 1_000, PendingPerOwner: 2_000,
+	SecretOverlap: 24 * time.Hour, Attempts: 16, FirstRetry: 10 * time.Second, MaxRetry: 2 * time.Hour,
 	Lease: time.Minute, Batch: 64, Concurrency: 8, Poll: time.Second, Backlog: 10_000}
 
 // SetWebhooks makes this instance accept subscriptions with cfg's bounds and lets RunWebhooks send
-// through sender. Without it, subscriptions are refused.
+// through sender. Without it, or without cfg.SealingKey, subscriptions are refused.
 func (s *Service) SetWebhooks(cfg WebhookConfig, sender WebhookSender) {
+	if len(cfg.SealingKey) == 0 {
+		sender = nil
+	}
 	s.webhookCfg, s.webhookSender = cfg, sender
 }
 
@@ -85,6 +107,8 @@ type NewWebhookRequest struct {
 	URL         string
 	// Events are the event types wanted; none means all of them.
 	Events []string
+	// Address is the address the request came from ("" when not known), for the quota per address.
+	Address string
 }
 
 // maxWebhookURL bounds a subscription's URL.
@@ -96,7 +120,11 @@ func (s *Service) CreateWebhook(ctx context.Context, p Principal, req NewWebhook
 	if s.webhookSender == nil {
 		return nil, "", domain.Errorf(domain.KindUnavailable, "webhooks_disabled", "This server sends no webhooks.")
 	}
-	w := &Webhook{Scope: req.Scope, URL: strings.TrimSpace(req.URL), CreatedAt: s.now()}
+	owner, err := webhookOwner(p)
+	if err != nil {
+		return nil, "", err
+	}
+	w := &Webhook{ID: newUUID(), Owner: owner, Scope: req.Scope, URL: strings.TrimSpace(req.URL), CreatedAt: s.now(), Address: req.Address}
 	if err := s.checkWebhookURL(w.URL); err != nil {
 		return nil, "", err
 	}
@@ -105,20 +133,35 @@ func (s *Service) CreateWebhook(ctx context.Context, p Principal, req NewWebhook
 		return nil, "", err
 	}
 	w.Events = events
-	if w.Owner, err = s.authorizeWebhook(ctx, p, req, w); err != nil {
+	if err := s.authorizeWebhook(ctx, p, req, w); err != nil {
 		return nil, "", err
 	}
 	key, shown := newWebhookSecret()
-	w.Secret = key
-	err = s.store.InsertWebhook(ctx, w, s.webhookCfg.Quota)
-	if errors.Is(err, ErrWebhookQuota) {
-		return nil, "", domain.Errorf(domain.KindConflict, "webhook_quota_exceeded",
-			"This token holds %d webhook subscriptions, the most allowed; delete one before creating another.", s.webhookCfg.Quota)
+	if w.Secret, err = s.sealWebhookKeys(w.ID, webhookKeys{Current: key}); err != nil {
+		return nil, "", err
+	}
+	var quota *WebhookQuotaError
+	err = s.store.InsertWebhook(ctx, w, WebhookQuotas{Owner: s.webhookCfg.Quota, Address: s.webhookCfg.AddressQuota})
+	if errors.As(err, &quota) {
+		return nil, "", webhookQuotaRefusal(quota)
 	}
 	if err != nil {
 		return nil, "", err
 	}
+	w.Status = WebhookActive
 	return w, shown, nil
+}
+
+// webhookQuotaRefusal is a subscription refused at a quota: 429 with which bound, its limit and
+// the count held.
+func webhookQuotaRefusal(q *WebhookQuotaError) error {
+	who := "Whoever holds this token holds"
+	if q.Scope == "address" {
+		who = "The clients at this address hold"
+	}
+	return domain.Errorf(domain.KindRateLimited, "quota_exceeded",
+		"%s %d webhook subscriptions, the most allowed; delete one before creating another.", who, q.Count).
+		WithFacts(QuotaFacts{Quota: "webhook_subscriptions", Scope: q.Scope, Limit: q.Limit, Count: q.Count})
 }
 
 func (s *Service) checkWebhookURL(raw string) error {
@@ -149,70 +192,180 @@ func webhookEvents(asked []string) ([]string, error) {
 	return events, nil
 }
 
-// authorizeWebhook checks that p may subscribe to what req asks, fills in w's scope and returns the
-// subscription's owner.
-func (s *Service) authorizeWebhook(ctx context.Context, p Principal, req NewWebhookRequest, w *Webhook) ([]byte, error) {
+// missingField is a request refused for lacking a field its other fields call for: well-formed
+// JSON the contract takes, but not a request that can be carried out (422).
+func missingField(field, why string) error {
+	e := domain.Errorf(domain.KindIllegal, "missing_field", "%s is required: %s.", field, why)
+	e.Fields = []domain.FieldError{{Field: field, Message: "required: " + why}}
+	return e
+}
+
+// authorizeWebhook checks that p may subscribe to what req asks and fills in w's scope.
+func (s *Service) authorizeWebhook(ctx context.Context, p Principal, req NewWebhookRequest, w *Webhook) error {
 	switch req.Scope {
 	case ScopeService:
 		if p.Kind != Admin {
-			return nil, domain.Errorf(domain.KindForbidden, "forbidden", "Only the admin token subscribes to every game.")
+			return domain.Errorf(domain.KindForbidden, "forbidden", "Only the admin token subscribes to every game.")
 		}
 	case ScopeClassroom:
+		if req.ClassroomID == "" {
+			return missingField("classroom_id", "a subscription of scope classroom names its classroom")
+		}
 		if !p.IsTeacher() || p.ClassroomID != req.ClassroomID {
-			return nil, domain.Errorf(domain.KindForbidden, "forbidden", "Only the classroom's teacher subscribes to its games.")
+			return domain.Errorf(domain.KindForbidden, "forbidden", "Only the classroom's teacher subscribes to its games.")
 		}
 		w.ClassroomID = &req.ClassroomID
 	case ScopeGame:
+		if req.GameID == "" {
+			return missingField("game_id", "a subscription of scope game names its game")
+		}
 		rec, err := s.store.Game(ctx, req.GameID)
 		if errors.Is(err, ErrNotFound) {
-			return nil, gameNotFound(req.GameID)
+			return gameNotFound(req.GameID)
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
 		caller, err := RequireCaller(rec, p)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		switch {
 		case caller.HasSeat():
 			w.Seat = &caller.Seat
 		case !caller.Creator:
-			return nil, domain.Errorf(domain.KindForbidden, "forbidden", "Only a seat's token, the creator's or the classroom's teacher subscribes to a game.")
+			return domain.Errorf(domain.KindForbidden, "forbidden", "Only a seat's token, the creator's or the classroom's teacher subscribes to a game.")
 		}
 		w.GameID = &rec.ID
 	default:
-		return nil, domain.Invalid("invalid_webhook_scope", "The scope must be game, classroom or service; got %q.", req.Scope)
+		return domain.Invalid("invalid_webhook_scope", "The scope must be game, classroom or service; got %q.", req.Scope)
 	}
-	return webhookOwner(p), nil
+	return nil
 }
 
-// webhookOwner is whose subscriptions a principal lists and deletes: its token's hash, or the admin.
-func webhookOwner(p Principal) []byte {
-	if p.Kind == Admin {
-		return []byte("admin")
+// webhookOwner is the principal whose subscriptions p lists, deletes and makes: the admin, a
+// classroom's teacher, a student, or a game token (its own principal), with the token that now
+// holds its authority. A teacher's or student's token that no longer works is refused, as
+// everywhere.
+func webhookOwner(p Principal) (WebhookOwner, error) {
+	switch {
+	case p.Kind == Admin:
+		return WebhookOwner{Key: "admin", Kind: "admin"}, nil
+	case p.Kind == Anonymous:
+		return WebhookOwner{}, domain.Errorf(domain.KindUnauthorized, "unauthorized", "This request needs a token: send it as Authorization: Bearer <token>.")
+	case p.Kind == Teacher || p.Kind == Student:
+		if !p.Resolved {
+			return WebhookOwner{}, domain.Errorf(domain.KindUnauthorized, "unauthorized",
+				"This token is not valid (a replaced teacher or student token, or a removed student's, stops working).")
+		}
+		if p.Kind == Teacher {
+			return WebhookOwner{Key: "classroom:" + p.ClassroomID, Kind: "teacher", ClassroomID: p.ClassroomID, TokenHash: p.TokenHash}, nil
+		}
+		return WebhookOwner{Key: "student:" + p.StudentID, Kind: "student", ClassroomID: p.ClassroomID, StudentID: p.StudentID, TokenHash: p.TokenHash}, nil
 	}
-	return p.TokenHash
+	return WebhookOwner{Key: "token:" + hex.EncodeToString(p.TokenHash), Kind: "token", TokenHash: p.TokenHash}, nil
 }
 
-// Webhooks lists the principal's subscriptions.
+// Webhooks lists the principal's subscriptions: those made with an earlier token of the same
+// teacher or student too, suspended.
 func (s *Service) Webhooks(ctx context.Context, p Principal) ([]Webhook, error) {
-	if p.Kind == Anonymous {
-		return nil, domain.Errorf(domain.KindUnauthorized, "unauthorized", "This request needs a token: send it as Authorization: Bearer <token>.")
+	owner, err := webhookOwner(p)
+	if err != nil {
+		return nil, err
 	}
-	return s.store.Webhooks(ctx, webhookOwner(p))
+	return s.store.Webhooks(ctx, owner.Key)
 }
 
 // DeleteWebhook deletes one of the principal's subscriptions; its pending deliveries are dropped.
 func (s *Service) DeleteWebhook(ctx context.Context, p Principal, id string) error {
-	if p.Kind == Anonymous {
-		return domain.Errorf(domain.KindUnauthorized, "unauthorized", "This request needs a token: send it as Authorization: Bearer <token>.")
+	owner, err := webhookOwner(p)
+	if err != nil {
+		return err
 	}
-	err := s.store.DeleteWebhook(ctx, webhookOwner(p), id)
+	err = s.store.DeleteWebhook(ctx, owner.Key, id)
 	if errors.Is(err, ErrNotFound) {
-		return domain.Errorf(domain.KindNotFound, "webhook_not_found", "No webhook subscription %s of this token.", id)
+		return webhookNotFound(id)
 	}
 	return err
+}
+
+func webhookNotFound(id string) error {
+	return domain.Errorf(domain.KindNotFound, "webhook_not_found", "No webhook subscription %s of this token's holder.", id)
+}
+
+// ResumeWebhook makes a suspended subscription (one made with the holder's earlier token) deliver
+// again, under the token presented; the events of its suspension are not sent. Resuming an active
+// or disabled one changes nothing.
+func (s *Service) ResumeWebhook(ctx context.Context, p Principal, id string) (*Webhook, error) {
+	return s.reviveWebhook(ctx, p, id, WebhookRevival{Resume: true})
+}
+
+// RetryWebhook is "retry now": the subscription's waiting deliveries are due at once, a disabled
+// one is enabled again (its failures count from 0) and a suspended one resumed, since the holder
+// asking has fixed what failed.
+func (s *Service) RetryWebhook(ctx context.Context, p Principal, id string) (*Webhook, error) {
+	return s.reviveWebhook(ctx, p, id, WebhookRevival{Resume: true, Enable: true, DueNow: true})
+}
+
+func (s *Service) reviveWebhook(ctx context.Context, p Principal, id string, how WebhookRevival) (*Webhook, error) {
+	owner, err := webhookOwner(p)
+	if err != nil {
+		return nil, err
+	}
+	how.TokenHash, how.Now = owner.TokenHash, s.now()
+	w, err := s.store.ReviveWebhook(ctx, owner.Key, id, how)
+	if errors.Is(err, ErrNotFound) {
+		return nil, webhookNotFound(id)
+	}
+	return w, err
+}
+
+// RotatedSecret is a subscription's new secret, shown once, and until when the one it replaces
+// still signs (beside it).
+type RotatedSecret struct {
+	Webhook               *Webhook
+	Secret                string
+	PreviousSecretExpires time.Time
+}
+
+// RotateWebhookSecret gives a subscription a new signing secret. For SecretOverlap the
+// deliveries are signed with both, so that a receiver can switch to the new one at its pace.
+func (s *Service) RotateWebhookSecret(ctx context.Context, p Principal, id string) (*RotatedSecret, error) {
+	if s.webhookSender == nil {
+		return nil, domain.Errorf(domain.KindUnavailable, "webhooks_disabled", "This server sends no webhooks.")
+	}
+	owner, err := webhookOwner(p)
+	if err != nil {
+		return nil, err
+	}
+	var rotated RotatedSecret
+	w, err := s.store.RotateWebhookSecret(ctx, owner.Key, id, func(sealed []byte) ([]byte, error) {
+		keys, err := s.openWebhookKeys(id, sealed)
+		if err != nil {
+			return nil, err
+		}
+		now := s.now()
+		key, shown := newWebhookSecret()
+		rotated.Secret, rotated.PreviousSecretExpires = shown, now.Add(s.webhookCfg.SecretOverlap)
+		return s.sealWebhookKeys(id, webhookKeys{Current: key, Previous: keys.Current, PreviousUntil: rotated.PreviousSecretExpires})
+	})
+	if errors.Is(err, ErrNotFound) {
+		return nil, webhookNotFound(id)
+	}
+	if err != nil {
+		return nil, err
+	}
+	rotated.Webhook = w
+	return &rotated, nil
+}
+
+// newUUID is a random (version 4) UUID.
+func newUUID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read does not fail
+	b[6], b[8] = b[6]&0x0f|0x40, b[8]&0x3f|0x80
+	h := hex.EncodeToString(b[:])
+	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
 }
 
 // newWebhookID is a delivery's webhook-id: "msg_" and 16 random bytes in hex. It stays the same

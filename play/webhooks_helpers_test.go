@@ -28,7 +28,7 @@ import (
 
 // testWebhookConfig retries soon (the clock is moved past each retry anyway), gives up after 4
 // attempts, and holds a lease for 30 s of the clock.
-var testWebhookConfig = play.WebhookConfig{Quota: 3, Attempts: 4, FirstRetry: time.Second, MaxRetry: 8 * time.Second,
+var testWebhookConfig = play.WebhookConfig{Quota: 3, SealingKey: []byte("test sealing key"), SecretOverlap: time.Hour, Attempts: 4, FirstRetry: time.Second, MaxRetry: 8 * time.Second,
 	Lease: 30 * time.Second, Batch: 16, Concurrency: 4, Poll: 20 * time.Millisecond}
 
 // received is one request the receiver got.
@@ -86,14 +86,23 @@ func newHookRig(t *testing.T) *hookRig {
 // rigOn is another instance's game master over the same database and clock.
 func rigOn(t *testing.T, db *repo.DB, clock *playclock.Clock) *hookRig {
 	t.Helper()
-	sender, err := outbound.New(outbound.Config{AllowedHosts: []string{"127.0.0.1"}, Timeout: 300 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := &hookRig{t: t, db: db, clock: clock}
+	sender := r.sender()
 	master := play.New(db.Games(), games.All())
 	master.SetClock(clock)
 	master.SetWebhooks(testWebhookConfig, sender)
-	return &hookRig{t: t, db: db, master: master, clock: clock}
+	r.master = master
+	return r
+}
+
+// sender is the real outbound client, allowed to reach 127.0.0.1.
+func (r *hookRig) sender() play.WebhookSender {
+	r.t.Helper()
+	sender, err := outbound.New(outbound.Config{AllowedHosts: []string{"127.0.0.1"}, Timeout: 300 * time.Millisecond})
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	return sender
 }
 
 // lobby is a Primed lobby of two seats with its creator's principal.

@@ -326,7 +326,10 @@ func TestWebhookSubscribersAndQuota(t *testing.T) {
 	for range testWebhookConfig.Quota {
 		r.subscribe(creator, play.NewWebhookRequest{Scope: play.ScopeGame, GameID: id, URL: url})
 	}
-	if _, _, err := r.master.CreateWebhook(ctx, creator, play.NewWebhookRequest{Scope: play.ScopeGame, GameID: id, URL: url}); domain.ErrorCode(err) != "webhook_quota_exceeded" {
+	_, _, err := r.master.CreateWebhook(ctx, creator, play.NewWebhookRequest{Scope: play.ScopeGame, GameID: id, URL: url})
+	var refusal *domain.Error
+	if !errors.As(err, &refusal) || refusal.Code != "quota_exceeded" || refusal.Kind != domain.KindRateLimited ||
+		refusal.Facts != (play.QuotaFacts{Quota: "webhook_subscriptions", Scope: "owner", Limit: testWebhookConfig.Quota, Count: testWebhookConfig.Quota}) {
 		t.Fatalf("beyond the quota: %v", err)
 	}
 	list, err := r.master.Webhooks(ctx, creator)

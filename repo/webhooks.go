@@ -32,14 +32,48 @@ func (t *gameTx) queueOutbox(ctx context.Context, gameID string, seq int64) erro
 // fanOutRows bounds the outbox rows of one game taken at a time.
 const fanOutRows = 500
 
-const webhookColumns = `id::text, owner_hash, scope, subject_game_id::text, classroom_id::text, seat, url, secret, events, created_at,
-	failures, last_attempt_at, last_success_at, last_error, disabled_at, disabled_reason`
+// standingSQL is a subscription's standing (active, suspended, disabled or ended) and, for a seat's,
+// the seat its holder holds now, as a lateral subquery of the row s: the authority is read from
+// the owner's rows as they are now (the classroom's teacher token, the student's token and whether
+// they were removed, the seat's token or student, the game's creator token). A subscription followed
+// to its game's rematch has ended once nothing of its game waits for it.
+const standingSQL = `SELECT CASE
+		WHEN NOT (a.present AND (s.seat IS NULL OR a.seat IS NOT NULL)) THEN 'ended'
+		WHEN s.followed_at IS NOT NULL AND NOT EXISTS (SELECT FROM webhook_deliveries d WHERE d.subscription_id = s.id)
+			AND NOT EXISTS (SELECT FROM webhook_outbox o WHERE o.game_id = s.subject_game_id) THEN 'ended'
+		WHEN s.disabled_at IS NOT NULL THEN 'disabled'
+		WHEN NOT a.current THEN 'suspended'
+		ELSE 'active' END AS standing, a.seat
+	FROM (SELECT
+		(SELECT x.seat FROM seats x WHERE s.seat IS NOT NULL AND x.game_id = s.subject_game_id
+			AND (x.token_hash = s.token_hash OR x.student_id = s.owner_student_id) LIMIT 1) AS seat,
+		CASE s.owner_kind
+			WHEN 'admin' THEN true
+			WHEN 'teacher' THEN EXISTS (SELECT FROM classrooms c WHERE c.id = s.owner_classroom_id)
+			WHEN 'student' THEN EXISTS (SELECT FROM students u WHERE u.id = s.owner_student_id AND u.removed_at IS NULL)
+			ELSE s.seat IS NOT NULL OR EXISTS (SELECT FROM games g WHERE g.id = s.subject_game_id AND g.creator_token_hash = s.token_hash)
+		END AS present,
+		CASE s.owner_kind
+			WHEN 'teacher' THEN EXISTS (SELECT FROM classrooms c WHERE c.id = s.owner_classroom_id AND c.teacher_token_hash = s.token_hash)
+			WHEN 'student' THEN EXISTS (SELECT FROM students u WHERE u.id = s.owner_student_id AND u.token_hash = s.token_hash)
+			ELSE true
+		END AS current) a`
 
-func scanWebhook(row pgx.Row) (play.Webhook, error) {
+// webhookColumns are a subscription's columns as scanWebhook reads them, from webhook_subscriptions
+// s joined laterally with standingSQL as st.
+const webhookColumns = `s.id::text, s.owner_key, s.owner_kind, coalesce(s.owner_classroom_id::text, ''), coalesce(s.owner_student_id::text, ''),
+	s.token_hash, s.scope, s.subject_game_id::text, s.classroom_id::text, coalesce(st.seat, s.seat), s.url, s.secret, s.events, s.created_at,
+	s.failures, s.last_attempt_at, s.last_success_at, s.last_error, s.disabled_at, s.disabled_reason, s.dropped, s.last_dropped_at, st.standing`
+
+// fromWebhooks is the FROM clause webhookColumns read.
+const fromWebhooks = ` FROM webhook_subscriptions s CROSS JOIN LATERAL (` + standingSQL + `) st`
+
+func scanWebhook(row pgx.Row, extra ...any) (play.Webhook, error) {
 	var w play.Webhook
 	var seat *int32
-	err := row.Scan(&w.ID, &w.Owner, &w.Scope, &w.GameID, &w.ClassroomID, &seat, &w.URL, &w.Secret, &w.Events, &w.CreatedAt,
-		&w.Failures, &w.LastAttemptAt, &w.LastSuccessAt, &w.LastError, &w.DisabledAt, &w.DisabledReason)
+	err := row.Scan(append([]any{&w.ID, &w.Owner.Key, &w.Owner.Kind, &w.Owner.ClassroomID, &w.Owner.StudentID, &w.Owner.TokenHash,
+		&w.Scope, &w.GameID, &w.ClassroomID, &seat, &w.URL, &w.Secret, &w.Events, &w.CreatedAt,
+		&w.Failures, &w.LastAttemptAt, &w.LastSuccessAt, &w.LastError, &w.DisabledAt, &w.DisabledReason, &w.Dropped, &w.LastDroppedAt, &w.Status}, extra...)...)
 	if seat != nil {
 		n := int(*seat)
 		w.Seat = &n
@@ -47,42 +81,192 @@ func scanWebhook(row pgx.Row) (play.Webhook, error) {
 	return w, err
 }
 
-func (s *Games) InsertWebhook(ctx context.Context, w *play.Webhook, quota int) error {
-	return s.db.inTx(ctx, func(tx pgx.Tx) error {
-		// One owner's creations wait for each other, so that the count holds.
-		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended('webhooks:' || encode($1::bytea, 'hex'), 0))`, w.Owner); err != nil {
-			return err
-		}
-		var held int
-		if err := tx.QueryRow(ctx, `SELECT count(*) FROM webhook_subscriptions WHERE owner_hash = $1`, w.Owner).Scan(&held); err != nil {
-			return err
-		}
-		if held >= quota {
-			return play.ErrWebhookQuota
-		}
-		return tx.QueryRow(ctx, `INSERT INTO webhook_subscriptions (owner_hash, scope, subject_game_id, classroom_id, seat, url, secret, events, created_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id::text`,
-			w.Owner, w.Scope, w.GameID, w.ClassroomID, w.Seat, w.URL, w.Secret, w.Events, w.CreatedAt).Scan(&w.ID)
-	})
-}
-
-func (s *Games) Webhooks(ctx context.Context, owner []byte) ([]play.Webhook, error) {
-	rows, err := s.db.Pool.Query(ctx, `SELECT `+webhookColumns+` FROM webhook_subscriptions WHERE owner_hash = $1 ORDER BY created_at, id`, owner)
+func collectWebhooks(rows pgx.Rows, err error) ([]play.Webhook, error) {
 	if err != nil {
 		return nil, err
 	}
 	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (play.Webhook, error) { return scanWebhook(r) })
 }
 
-func (s *Games) DeleteWebhook(ctx context.Context, owner []byte, id string) error {
-	tag, err := s.db.Pool.Exec(ctx, `DELETE FROM webhook_subscriptions WHERE id::text = $2 AND owner_hash = $1`, owner, id)
+// webhookLock takes a transaction's lock on a quota's name, so that the creations it counts wait
+// for each other.
+const webhookLock = `SELECT pg_advisory_xact_lock(hashtextextended('webhooks:' || $1::text, 0))`
+
+func (s *Games) InsertWebhook(ctx context.Context, w *play.Webhook, quotas play.WebhookQuotas) error {
+	return s.db.inTx(ctx, func(tx pgx.Tx) error {
+		// The owner's lock first, then the address's: two creations cannot wait on each other.
+		if _, err := tx.Exec(ctx, webhookLock, "owner:"+w.Owner.Key); err != nil {
+			return err
+		}
+		var held int
+		if err := tx.QueryRow(ctx, `SELECT count(*)`+fromWebhooks+` WHERE s.owner_key = $1 AND st.standing <> 'ended'`, w.Owner.Key).Scan(&held); err != nil {
+			return err
+		}
+		if quotas.Owner > 0 && held >= quotas.Owner {
+			return &play.WebhookQuotaError{Scope: "owner", Limit: quotas.Owner, Count: held}
+		}
+		if w.Address != "" && quotas.Address > 0 {
+			if _, err := tx.Exec(ctx, webhookLock, "address:"+w.Address); err != nil {
+				return err
+			}
+			if err := tx.QueryRow(ctx, `SELECT count(*)`+fromWebhooks+` WHERE s.address_key = `+keyed("$1")+` AND st.standing <> 'ended'`,
+				w.Address).Scan(&held); err != nil {
+				return err
+			}
+			if held >= quotas.Address {
+				return &play.WebhookQuotaError{Scope: "address", Limit: quotas.Address, Count: held}
+			}
+		}
+		o := w.Owner
+		_, err := tx.Exec(ctx, `INSERT INTO webhook_subscriptions (id, owner_key, owner_kind, owner_classroom_id, owner_student_id, token_hash,
+				address_key, scope, subject_game_id, classroom_id, seat, url, secret, events, created_at)
+			VALUES ($1, $2, $3, $4, $5, $6, CASE WHEN $7::text <> '' THEN `+keyed("$7")+` END, $8, $9, $10, $11, $12, $13, $14, $15)`,
+			w.ID, o.Key, o.Kind, nullIfEmpty(o.ClassroomID), nullIfEmpty(o.StudentID), o.TokenHash,
+			w.Address, w.Scope, w.GameID, w.ClassroomID, w.Seat, w.URL, w.Secret, w.Events, w.CreatedAt)
+		return err
+	})
+}
+
+// deleteEndedSQL deletes the owner's ended subscriptions (their holder's authority is gone for
+// good), with their deliveries.
+const deleteEndedSQL = `DELETE FROM webhook_subscriptions d USING webhook_subscriptions s CROSS JOIN LATERAL (` + standingSQL + `) st
+	WHERE d.id = s.id AND s.owner_key = $1 AND st.standing = 'ended'`
+
+func (s *Games) Webhooks(ctx context.Context, ownerKey string) ([]play.Webhook, error) {
+	if _, err := s.db.Pool.Exec(ctx, deleteEndedSQL, ownerKey); err != nil {
+		return nil, err
+	}
+	return collectWebhooks(s.db.Pool.Query(ctx, `SELECT `+webhookColumns+fromWebhooks+` WHERE s.owner_key = $1 AND st.standing <> 'ended'
+		ORDER BY s.created_at, s.id`, ownerKey))
+}
+
+func (s *Games) DeleteWebhook(ctx context.Context, ownerKey string, id string) error {
+	tag, err := s.db.Pool.Exec(ctx, `DELETE FROM webhook_subscriptions WHERE id::text = $2 AND owner_key = $1`, ownerKey, id)
 	if err == nil && tag.RowsAffected() == 0 {
 		return play.ErrNotFound
 	}
 	return err
 }
 
-func (s *Games) FanOut(ctx context.Context, now time.Time, fn func(play.OutboxBatch) ([]play.NewDelivery, error)) (bool, error) {
+// ownedWebhookSQL reads one of the owner's subscriptions that has not ended ($1 owner, $2 id),
+// locking it.
+const ownedWebhookSQL = `SELECT ` + webhookColumns + fromWebhooks + ` WHERE s.id::text = $2 AND s.owner_key = $1 AND st.standing <> 'ended' FOR UPDATE OF s`
+
+func (s *Games) ReviveWebhook(ctx context.Context, ownerKey string, id string, how play.WebhookRevival) (*play.Webhook, error) {
+	var w play.Webhook
+	err := s.db.inTx(ctx, func(tx pgx.Tx) error {
+		var err error
+		if w, err = scanWebhook(tx.QueryRow(ctx, ownedWebhookSQL, ownerKey, id)); err != nil {
+			return notFound(err)
+		}
+		b := &pgx.Batch{}
+		if how.Resume && w.Status == play.WebhookSuspended {
+			b.Queue(`UPDATE webhook_subscriptions SET token_hash = $2 WHERE id = $1`, w.ID, how.TokenHash)
+		}
+		if how.Enable && w.DisabledAt != nil {
+			b.Queue(`UPDATE webhook_subscriptions SET disabled_at = NULL, disabled_reason = NULL, failures = 0 WHERE id = $1`, w.ID)
+		}
+		if how.DueNow {
+			b.Queue(`UPDATE webhook_deliveries SET next_attempt_at = $2
+				WHERE subscription_id = $1 AND next_attempt_at > $2 AND (leased_until IS NULL OR leased_until <= $2)`, w.ID, how.Now)
+		}
+		if b.Len() == 0 {
+			return nil
+		}
+		if err := tx.SendBatch(ctx, b).Close(); err != nil {
+			return err
+		}
+		w, err = scanWebhook(tx.QueryRow(ctx, ownedWebhookSQL, ownerKey, id))
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &w, nil
+}
+
+func (s *Games) RotateWebhookSecret(ctx context.Context, ownerKey string, id string, reseal func(sealed []byte) ([]byte, error)) (*play.Webhook, error) {
+	var w play.Webhook
+	err := s.db.inTx(ctx, func(tx pgx.Tx) error {
+		var err error
+		if w, err = scanWebhook(tx.QueryRow(ctx, ownedWebhookSQL, ownerKey, id)); err != nil {
+			return notFound(err)
+		}
+		if w.Secret, err = reseal(w.Secret); err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, `UPDATE webhook_subscriptions SET secret = $2 WHERE id = $1`, w.ID, w.Secret)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &w, nil
+}
+
+func (s *Games) FollowableWebhooks(ctx context.Context, gameID string) ([]play.Webhook, error) {
+	return collectWebhooks(s.db.Pool.Query(ctx, `SELECT `+webhookColumns+fromWebhooks+`
+		WHERE s.subject_game_id = $1 AND s.followed_at IS NULL AND st.standing = 'active' ORDER BY s.created_at, s.id`, gameID))
+}
+
+// FollowWebhooks stores the copies of a game's subscriptions for its rematch and marks the ones
+// copied (FollowedFrom) followed, in the rematch's transaction.
+func (t *gameTx) FollowWebhooks(ctx context.Context, copies []play.Webhook) error {
+	for _, w := range copies {
+		if err := t.queue(ctx, `INSERT INTO webhook_subscriptions (id, owner_key, owner_kind, owner_classroom_id, owner_student_id, token_hash,
+				address_key, scope, subject_game_id, seat, url, secret, events, created_at)
+			SELECT $1, owner_key, owner_kind, owner_classroom_id, owner_student_id, token_hash, address_key, scope, $3, seat, url, $4, events, $5
+			FROM webhook_subscriptions WHERE id = $2`, w.ID, w.FollowedFrom, w.GameID, w.Secret, w.CreatedAt); err != nil {
+			return err
+		}
+		if err := t.queue(ctx, `UPDATE webhook_subscriptions SET followed_at = $2 WHERE id = $1`, w.FollowedFrom, w.CreatedAt); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *Games) WebhookStanding(ctx context.Context, id string) (play.WebhookStatus, error) {
+	var standing play.WebhookStatus
+	err := s.db.Pool.QueryRow(ctx, `WITH st AS (
+			SELECT s.id, st.standing`+fromWebhooks+` WHERE s.id = $1::uuid
+		), dropped AS (
+			DELETE FROM webhook_deliveries d USING st WHERE d.subscription_id = st.id AND st.standing IN ('suspended', 'disabled')
+		), ended AS (
+			DELETE FROM webhook_subscriptions s USING st WHERE s.id = st.id AND st.standing = 'ended'
+		)
+		SELECT standing FROM st`, id).Scan(&standing)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return play.WebhookEnded, nil
+	}
+	return standing, err
+}
+
+func (s *Games) RawWebhookSecrets(ctx context.Context, limit int) (map[string][]byte, error) {
+	rows, err := s.db.Pool.Query(ctx, `SELECT id::text, secret FROM webhook_subscriptions WHERE octet_length(secret) = 32 LIMIT $1`, limit)
+	if err != nil {
+		return nil, err
+	}
+	raw := map[string][]byte{}
+	var id string
+	var secret []byte
+	_, err = pgx.ForEachRow(rows, []any{&id, &secret}, func() error {
+		raw[id] = append([]byte(nil), secret...)
+		return nil
+	})
+	return raw, err
+}
+
+func (s *Games) SealWebhookSecret(ctx context.Context, id string, raw, sealed []byte) error {
+	_, err := s.db.Pool.Exec(ctx, `UPDATE webhook_subscriptions SET secret = $3 WHERE id = $1::uuid AND secret = $2`, id, raw, sealed)
+	return err
+}
+
+// pendingCountBound bounds the pending deliveries a fan-out counts for a subscription or an owner:
+// more than any quota of them may be (10,000).
+const pendingCountBound = 10_001
+
+func (s *Games) FanOut(ctx context.Context, now time.Time, fn func(play.OutboxBatch) (play.FanOutResult, error)) (bool, error) {
 	found := false
 	err := s.db.inTx(ctx, func(tx pgx.Tx) error {
 		found = false
@@ -115,23 +299,51 @@ func (s *Games) FanOut(ctx context.Context, now time.Time, fn func(play.OutboxBa
 		if err := rows.Err(); err != nil {
 			return err
 		}
-		rows, err = tx.Query(ctx, `SELECT `+webhookColumns+` FROM webhook_subscriptions s WHERE s.disabled_at IS NULL
-			AND (s.subject_game_id = $1 OR s.scope = 'service' OR s.classroom_id = (SELECT classroom_id FROM games WHERE id = $1))
-			ORDER BY s.created_at, s.id`, b.GameID)
+		// The subscriptions that may want the game's events, with their standing now and their
+		// pending deliveries counted: only the active ones are handed to fn; the ended ones go.
+		rows, err = tx.Query(ctx, `SELECT `+webhookColumns+`,
+				(SELECT count(*) FROM (SELECT FROM webhook_deliveries d WHERE d.subscription_id = s.id LIMIT $2) p),
+				(SELECT count(*) FROM (SELECT FROM webhook_deliveries d JOIN webhook_subscriptions o ON o.id = d.subscription_id
+					WHERE o.owner_key = s.owner_key LIMIT $2) p)`+fromWebhooks+`
+			WHERE s.disabled_at IS NULL
+				AND (s.subject_game_id = $1 OR s.scope = 'service' OR s.classroom_id = (SELECT classroom_id FROM games WHERE id = $1))
+			ORDER BY s.created_at, s.id`, b.GameID, pendingCountBound)
 		if err != nil {
 			return err
 		}
-		if b.Subscriptions, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (play.Webhook, error) { return scanWebhook(r) }); err != nil {
+		var ended []string
+		for rows.Next() {
+			var pending, ownerPending int
+			w, err := scanWebhook(rows, &pending, &ownerPending)
+			if err != nil {
+				rows.Close()
+				return err
+			}
+			w.Pending, w.OwnerPending = pending, ownerPending
+			switch w.Status {
+			case play.WebhookActive:
+				b.Subscriptions = append(b.Subscriptions, w)
+			case play.WebhookEnded:
+				ended = append(ended, w.ID)
+			}
+		}
+		if err := rows.Err(); err != nil {
 			return err
 		}
-		deliveries, err := fn(b)
+		result, err := fn(b)
 		if err != nil {
 			return err
 		}
 		batch := &pgx.Batch{}
-		for _, d := range deliveries {
+		for _, d := range result.Deliveries {
 			batch.Queue(`INSERT INTO webhook_deliveries (webhook_id, subscription_id, game_id, type, payload, next_attempt_at, created_at)
 				VALUES ($1, $2, $3, $4, $5, $6, $6)`, d.WebhookID, d.SubscriptionID, d.GameID, d.Type, d.Payload, now)
+		}
+		for id, n := range result.Dropped {
+			batch.Queue(`UPDATE webhook_subscriptions SET dropped = dropped + $2, last_dropped_at = $3 WHERE id = $1`, id, n, now)
+		}
+		if len(ended) > 0 {
+			batch.Queue(`DELETE FROM webhook_subscriptions WHERE id::text = ANY($1)`, ended)
 		}
 		batch.Queue(`DELETE FROM webhook_outbox WHERE game_id = $1 AND id = ANY($2)`, b.GameID, ids)
 		return tx.SendBatch(ctx, batch).Close()

@@ -1421,8 +1421,9 @@ func (e PrimedWrongPhaseFactsPhase) Valid() bool {
 
 // Defines values for QuotaFactsQuota.
 const (
-	QuotaComputerGames QuotaFactsQuota = "computer_games"
-	QuotaOpenGames     QuotaFactsQuota = "open_games"
+	QuotaComputerGames        QuotaFactsQuota = "computer_games"
+	QuotaOpenGames            QuotaFactsQuota = "open_games"
+	QuotaWebhookSubscriptions QuotaFactsQuota = "webhook_subscriptions"
 )
 
 // Valid indicates whether the value is a known member of the QuotaFactsQuota enum.
@@ -1431,6 +1432,8 @@ func (e QuotaFactsQuota) Valid() bool {
 	case QuotaComputerGames:
 		return true
 	case QuotaOpenGames:
+		return true
+	case QuotaWebhookSubscriptions:
 		return true
 	default:
 		return false
@@ -1441,6 +1444,7 @@ func (e QuotaFactsQuota) Valid() bool {
 const (
 	QuotaScopeAddress QuotaFactsScope = "address"
 	QuotaScopeClient  QuotaFactsScope = "client"
+	QuotaScopeOwner   QuotaFactsScope = "owner"
 )
 
 // Valid indicates whether the value is a known member of the QuotaFactsScope enum.
@@ -1449,6 +1453,8 @@ func (e QuotaFactsScope) Valid() bool {
 	case QuotaScopeAddress:
 		return true
 	case QuotaScopeClient:
+		return true
+	case QuotaScopeOwner:
 		return true
 	default:
 		return false
@@ -1629,6 +1635,27 @@ func (e WebhookScope) Valid() bool {
 	case WebhookScopeGame:
 		return true
 	case WebhookScopeService:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for WebhookStatus.
+const (
+	WebhookActive    WebhookStatus = "active"
+	WebhookDisabled  WebhookStatus = "disabled"
+	WebhookSuspended WebhookStatus = "suspended"
+)
+
+// Valid indicates whether the value is a known member of the WebhookStatus enum.
+func (e WebhookStatus) Valid() bool {
+	switch e {
+	case WebhookActive:
+		return true
+	case WebhookDisabled:
+		return true
+	case WebhookSuspended:
 		return true
 	default:
 		return false
@@ -2097,16 +2124,20 @@ type CreatedWebhook struct {
 	ClassroomId *openapi_types.UUID `json:"classroom_id,omitempty"`
 	CreatedAt   time.Time           `json:"created_at"`
 
-	// DisabledAt Set once the subscription is disabled; it then gets nothing more (delete it and subscribe again).
-	DisabledAt     *time.Time         `json:"disabled_at,omitempty"`
-	DisabledReason *string            `json:"disabled_reason,omitempty"`
-	Events         []WebhookEventType `json:"events"`
+	// DisabledAt Set once the subscription is disabled; it then gets nothing more until `POST /v1/webhooks/{webhook_id}/retry` enables it.
+	DisabledAt     *time.Time `json:"disabled_at,omitempty"`
+	DisabledReason *string    `json:"disabled_reason,omitempty"`
+
+	// Dropped Events not queued for it because it (or its owner) had as many deliveries waiting as allowed.
+	Dropped int                `json:"dropped"`
+	Events  []WebhookEventType `json:"events"`
 
 	// Failures Attempts that failed in a row (0 after a delivery).
 	Failures      int                 `json:"failures"`
 	GameId        *openapi_types.UUID `json:"game_id,omitempty"`
 	Id            openapi_types.UUID  `json:"id"`
 	LastAttemptAt *time.Time          `json:"last_attempt_at,omitempty"`
+	LastDroppedAt *time.Time          `json:"last_dropped_at,omitempty"`
 
 	// LastError What the last failed attempt came to (`the receiver answered 500`, `no answer within the timeout`).
 	LastError     *string    `json:"last_error,omitempty"`
@@ -2120,7 +2151,10 @@ type CreatedWebhook struct {
 
 	// Secret The signing secret, `whsec_` and base64 (Standard Webhooks); shown only here.
 	Secret string `json:"secret"`
-	Url    string `json:"url"`
+
+	// Status `active`: it delivers. `suspended`: made with a teacher or student token since replaced; it delivers nothing until the current token resumes it. `disabled`: its receiver failed for good or answered 410; `retry` enables it again.
+	Status WebhookStatus `json:"status"`
+	Url    string        `json:"url"`
 }
 
 // EndReason Why a game was aborted: `creator`, its creator aborted it (`POST /v1/games/{id}/abort`); `lobby_expired`, its lobby waited longer than the server's `LOBBY_TTL` without starting; `idle`, nobody acted in it for the server's `IDLE_GAME_TTL`.
@@ -3740,7 +3774,7 @@ type Problem struct {
 	Type string `json:"type"`
 }
 
-// QuotaFacts A game refused because its creator holds as many as a quota allows: which quota (`open_games`, games in a lobby or under way; `computer_games`, those under way with no person in a seat), for whom (`client`, the token; `address`, every game created from the address), the limit and the count held; `retry_after_seconds` (also the `Retry-After` header) when waiting may help.
+// QuotaFacts A game (or webhook subscription) refused because its creator holds as many as a quota allows: which quota (`open_games`, games in a lobby or under way; `computer_games`, those under way with no person in a seat; `webhook_subscriptions`), for whom (`client`, the token; `owner`, the token's holder: a classroom, a student, a game token, the admin; `address`, everything created from the address), the limit and the count held; `retry_after_seconds` (also the `Retry-After` header) when waiting may help.
 type QuotaFacts struct {
 	Count             int             `json:"count"`
 	Limit             int             `json:"limit"`
@@ -3903,6 +3937,47 @@ type ReviewSummary struct {
 	// Missed Missed opportunities by kind; a kind never missed is absent.
 	Missed map[string]int `json:"missed"`
 	Seat   int            `json:"seat"`
+}
+
+// RotatedWebhookSecret defines model for RotatedWebhookSecret.
+type RotatedWebhookSecret struct {
+	ClassroomId *openapi_types.UUID `json:"classroom_id,omitempty"`
+	CreatedAt   time.Time           `json:"created_at"`
+
+	// DisabledAt Set once the subscription is disabled; it then gets nothing more until `POST /v1/webhooks/{webhook_id}/retry` enables it.
+	DisabledAt     *time.Time `json:"disabled_at,omitempty"`
+	DisabledReason *string    `json:"disabled_reason,omitempty"`
+
+	// Dropped Events not queued for it because it (or its owner) had as many deliveries waiting as allowed.
+	Dropped int                `json:"dropped"`
+	Events  []WebhookEventType `json:"events"`
+
+	// Failures Attempts that failed in a row (0 after a delivery).
+	Failures      int                 `json:"failures"`
+	GameId        *openapi_types.UUID `json:"game_id,omitempty"`
+	Id            openapi_types.UUID  `json:"id"`
+	LastAttemptAt *time.Time          `json:"last_attempt_at,omitempty"`
+	LastDroppedAt *time.Time          `json:"last_dropped_at,omitempty"`
+
+	// LastError What the last failed attempt came to (`the receiver answered 500`, `no answer within the timeout`).
+	LastError     *string    `json:"last_error,omitempty"`
+	LastSuccessAt *time.Time `json:"last_success_at,omitempty"`
+
+	// PreviousSecretExpiresAt Until when the secret it replaces still signs, beside the new one.
+	PreviousSecretExpiresAt time.Time `json:"previous_secret_expires_at"`
+
+	// Scope `game`: one game (a seat's, the creator's or the teacher's token); `classroom`: every game of a classroom (its teacher); `service`: every game (the admin).
+	Scope WebhookScope `json:"scope"`
+
+	// Seat A seat's subscription: the seat whose player events it gets (the entries of the game too).
+	Seat *int `json:"seat,omitempty"`
+
+	// Secret The signing secret, `whsec_` and base64 (Standard Webhooks); shown only here.
+	Secret string `json:"secret"`
+
+	// Status `active`: it delivers. `suspended`: made with a teacher or student token since replaced; it delivers nothing until the current token resumes it. `disabled`: its receiver failed for good or answered 410; `retry` enables it again.
+	Status WebhookStatus `json:"status"`
+	Url    string        `json:"url"`
 }
 
 // Scores The standing of every seat: the fields of `ScoresBase`, and the scores of the kind that `game` names.
@@ -4111,16 +4186,20 @@ type Webhook struct {
 	ClassroomId *openapi_types.UUID `json:"classroom_id,omitempty"`
 	CreatedAt   time.Time           `json:"created_at"`
 
-	// DisabledAt Set once the subscription is disabled; it then gets nothing more (delete it and subscribe again).
-	DisabledAt     *time.Time         `json:"disabled_at,omitempty"`
-	DisabledReason *string            `json:"disabled_reason,omitempty"`
-	Events         []WebhookEventType `json:"events"`
+	// DisabledAt Set once the subscription is disabled; it then gets nothing more until `POST /v1/webhooks/{webhook_id}/retry` enables it.
+	DisabledAt     *time.Time `json:"disabled_at,omitempty"`
+	DisabledReason *string    `json:"disabled_reason,omitempty"`
+
+	// Dropped Events not queued for it because it (or its owner) had as many deliveries waiting as allowed.
+	Dropped int                `json:"dropped"`
+	Events  []WebhookEventType `json:"events"`
 
 	// Failures Attempts that failed in a row (0 after a delivery).
 	Failures      int                 `json:"failures"`
 	GameId        *openapi_types.UUID `json:"game_id,omitempty"`
 	Id            openapi_types.UUID  `json:"id"`
 	LastAttemptAt *time.Time          `json:"last_attempt_at,omitempty"`
+	LastDroppedAt *time.Time          `json:"last_dropped_at,omitempty"`
 
 	// LastError What the last failed attempt came to (`the receiver answered 500`, `no answer within the timeout`).
 	LastError     *string    `json:"last_error,omitempty"`
@@ -4130,8 +4209,11 @@ type Webhook struct {
 	Scope WebhookScope `json:"scope"`
 
 	// Seat A seat's subscription: the seat whose player events it gets (the entries of the game too).
-	Seat *int   `json:"seat,omitempty"`
-	Url  string `json:"url"`
+	Seat *int `json:"seat,omitempty"`
+
+	// Status `active`: it delivers. `suspended`: made with a teacher or student token since replaced; it delivers nothing until the current token resumes it. `disabled`: its receiver failed for good or answered 410; `retry` enables it again.
+	Status WebhookStatus `json:"status"`
+	Url    string        `json:"url"`
 }
 
 // WebhookEntryEvent The `data` of an `entry` webhook: which history entry was recorded (its action and outcome are read with `GET /v1/games/{id}/actions`).
@@ -4181,6 +4263,9 @@ type WebhookPayload_Data struct {
 // WebhookScope `game`: one game (a seat's, the creator's or the teacher's token); `classroom`: every game of a classroom (its teacher); `service`: every game (the admin).
 type WebhookScope string
 
+// WebhookStatus `active`: it delivers. `suspended`: made with a teacher or student token since replaced; it delivers nothing until the current token resumes it. `disabled`: its receiver failed for good or answered 410; `retry` enables it again.
+type WebhookStatus string
+
 // AccessToken defines model for AccessToken.
 type AccessToken = string
 
@@ -4216,6 +4301,9 @@ type ObserverID = openapi_types.UUID
 
 // StudentID defines model for StudentID.
 type StudentID = openapi_types.UUID
+
+// WebhookID defines model for WebhookID.
+type WebhookID = openapi_types.UUID
 
 // BadRequest An RFC 9457 problem document.
 type BadRequest = Problem
@@ -4717,7 +4805,7 @@ type EventParams struct {
 	// WebhookTimestamp When this attempt was signed, in Unix seconds.
 	WebhookTimestamp string `json:"webhook-timestamp"`
 
-	// WebhookSignature `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` under the secret.
+	// WebhookSignature `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` under the secret; after a secret's rotation, for its overlap, one such signature per secret, space-separated (accept the request if any verifies).
 	WebhookSignature string `json:"webhook-signature"`
 }
 
@@ -6559,6 +6647,15 @@ type ServerInterface interface {
 	// DeleteWebhook Delete one of your webhook subscriptions; what it had pending is dropped.
 	// (DELETE /v1/webhooks/{webhook_id})
 	DeleteWebhook(ctx echo.Context, webhookId openapi_types.UUID) error
+	// ResumeWebhook Resume a suspended subscription under your current token.
+	// (POST /v1/webhooks/{webhook_id}/resume)
+	ResumeWebhook(ctx echo.Context, webhookId WebhookID) error
+	// RetryWebhook Retry now, after fixing the receiver.
+	// (POST /v1/webhooks/{webhook_id}/retry)
+	RetryWebhook(ctx echo.Context, webhookId WebhookID) error
+	// RotateWebhookSecret Give a subscription a new signing secret; the old one still signs for a while.
+	// (POST /v1/webhooks/{webhook_id}/rotate-secret)
+	RotateWebhookSecret(ctx echo.Context, webhookId WebhookID) error
 }
 
 // ServerInterfaceWrapper converts echo contexts to parameters.
@@ -8096,6 +8193,54 @@ func (w *ServerInterfaceWrapper) DeleteWebhook(ctx echo.Context) error {
 	return err
 }
 
+// ResumeWebhook converts echo context to params.
+func (w *ServerInterfaceWrapper) ResumeWebhook(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "webhook_id" -------------
+	var webhookId WebhookID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "webhook_id", ctx.Param("webhook_id"), &webhookId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter webhook_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ResumeWebhook(ctx, webhookId)
+	return err
+}
+
+// RetryWebhook converts echo context to params.
+func (w *ServerInterfaceWrapper) RetryWebhook(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "webhook_id" -------------
+	var webhookId WebhookID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "webhook_id", ctx.Param("webhook_id"), &webhookId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter webhook_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.RetryWebhook(ctx, webhookId)
+	return err
+}
+
+// RotateWebhookSecret converts echo context to params.
+func (w *ServerInterfaceWrapper) RotateWebhookSecret(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "webhook_id" -------------
+	var webhookId WebhookID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "webhook_id", ctx.Param("webhook_id"), &webhookId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter webhook_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.RotateWebhookSecret(ctx, webhookId)
+	return err
+}
+
 // This is a simple interface which specifies echo.Route addition functions which
 // are present on both echo.Echo and echo.Group, since we want to allow using
 // either of them for path registration
@@ -8199,6 +8344,9 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/v1/webhooks", wrapper.ListWebhooks, options.OperationMiddlewares["listWebhooks"]...)
 	router.POST(options.BaseURL+"/v1/webhooks", wrapper.CreateWebhook, options.OperationMiddlewares["createWebhook"]...)
 	router.DELETE(options.BaseURL+"/v1/webhooks/:webhook_id", wrapper.DeleteWebhook, options.OperationMiddlewares["deleteWebhook"]...)
+	router.POST(options.BaseURL+"/v1/webhooks/:webhook_id/resume", wrapper.ResumeWebhook, options.OperationMiddlewares["resumeWebhook"]...)
+	router.POST(options.BaseURL+"/v1/webhooks/:webhook_id/retry", wrapper.RetryWebhook, options.OperationMiddlewares["retryWebhook"]...)
+	router.POST(options.BaseURL+"/v1/webhooks/:webhook_id/rotate-secret", wrapper.RotateWebhookSecret, options.OperationMiddlewares["rotateWebhookSecret"]...)
 
 }
 

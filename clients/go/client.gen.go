@@ -1425,8 +1425,9 @@ func (e PrimedWrongPhaseFactsPhase) Valid() bool {
 
 // Defines values for QuotaFactsQuota.
 const (
-	QuotaComputerGames QuotaFactsQuota = "computer_games"
-	QuotaOpenGames     QuotaFactsQuota = "open_games"
+	QuotaComputerGames        QuotaFactsQuota = "computer_games"
+	QuotaOpenGames            QuotaFactsQuota = "open_games"
+	QuotaWebhookSubscriptions QuotaFactsQuota = "webhook_subscriptions"
 )
 
 // Valid indicates whether the value is a known member of the QuotaFactsQuota enum.
@@ -1435,6 +1436,8 @@ func (e QuotaFactsQuota) Valid() bool {
 	case QuotaComputerGames:
 		return true
 	case QuotaOpenGames:
+		return true
+	case QuotaWebhookSubscriptions:
 		return true
 	default:
 		return false
@@ -1445,6 +1448,7 @@ func (e QuotaFactsQuota) Valid() bool {
 const (
 	QuotaScopeAddress QuotaFactsScope = "address"
 	QuotaScopeClient  QuotaFactsScope = "client"
+	QuotaScopeOwner   QuotaFactsScope = "owner"
 )
 
 // Valid indicates whether the value is a known member of the QuotaFactsScope enum.
@@ -1453,6 +1457,8 @@ func (e QuotaFactsScope) Valid() bool {
 	case QuotaScopeAddress:
 		return true
 	case QuotaScopeClient:
+		return true
+	case QuotaScopeOwner:
 		return true
 	default:
 		return false
@@ -1633,6 +1639,27 @@ func (e WebhookScope) Valid() bool {
 	case WebhookScopeGame:
 		return true
 	case WebhookScopeService:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for WebhookStatus.
+const (
+	WebhookActive    WebhookStatus = "active"
+	WebhookDisabled  WebhookStatus = "disabled"
+	WebhookSuspended WebhookStatus = "suspended"
+)
+
+// Valid indicates whether the value is a known member of the WebhookStatus enum.
+func (e WebhookStatus) Valid() bool {
+	switch e {
+	case WebhookActive:
+		return true
+	case WebhookDisabled:
+		return true
+	case WebhookSuspended:
 		return true
 	default:
 		return false
@@ -2101,16 +2128,20 @@ type CreatedWebhook struct {
 	ClassroomId *openapi_types.UUID `json:"classroom_id,omitempty"`
 	CreatedAt   time.Time           `json:"created_at"`
 
-	// DisabledAt Set once the subscription is disabled; it then gets nothing more (delete it and subscribe again).
-	DisabledAt     *time.Time         `json:"disabled_at,omitempty"`
-	DisabledReason *string            `json:"disabled_reason,omitempty"`
-	Events         []WebhookEventType `json:"events"`
+	// DisabledAt Set once the subscription is disabled; it then gets nothing more until `POST /v1/webhooks/{webhook_id}/retry` enables it.
+	DisabledAt     *time.Time `json:"disabled_at,omitempty"`
+	DisabledReason *string    `json:"disabled_reason,omitempty"`
+
+	// Dropped Events not queued for it because it (or its owner) had as many deliveries waiting as allowed.
+	Dropped int                `json:"dropped"`
+	Events  []WebhookEventType `json:"events"`
 
 	// Failures Attempts that failed in a row (0 after a delivery).
 	Failures      int                 `json:"failures"`
 	GameId        *openapi_types.UUID `json:"game_id,omitempty"`
 	Id            openapi_types.UUID  `json:"id"`
 	LastAttemptAt *time.Time          `json:"last_attempt_at,omitempty"`
+	LastDroppedAt *time.Time          `json:"last_dropped_at,omitempty"`
 
 	// LastError What the last failed attempt came to (`the receiver answered 500`, `no answer within the timeout`).
 	LastError     *string    `json:"last_error,omitempty"`
@@ -2124,7 +2155,10 @@ type CreatedWebhook struct {
 
 	// Secret The signing secret, `whsec_` and base64 (Standard Webhooks); shown only here.
 	Secret string `json:"secret"`
-	Url    string `json:"url"`
+
+	// Status `active`: it delivers. `suspended`: made with a teacher or student token since replaced; it delivers nothing until the current token resumes it. `disabled`: its receiver failed for good or answered 410; `retry` enables it again.
+	Status WebhookStatus `json:"status"`
+	Url    string        `json:"url"`
 }
 
 // EndReason Why a game was aborted: `creator`, its creator aborted it (`POST /v1/games/{id}/abort`); `lobby_expired`, its lobby waited longer than the server's `LOBBY_TTL` without starting; `idle`, nobody acted in it for the server's `IDLE_GAME_TTL`.
@@ -3744,7 +3778,7 @@ type Problem struct {
 	Type string `json:"type"`
 }
 
-// QuotaFacts A game refused because its creator holds as many as a quota allows: which quota (`open_games`, games in a lobby or under way; `computer_games`, those under way with no person in a seat), for whom (`client`, the token; `address`, every game created from the address), the limit and the count held; `retry_after_seconds` (also the `Retry-After` header) when waiting may help.
+// QuotaFacts A game (or webhook subscription) refused because its creator holds as many as a quota allows: which quota (`open_games`, games in a lobby or under way; `computer_games`, those under way with no person in a seat; `webhook_subscriptions`), for whom (`client`, the token; `owner`, the token's holder: a classroom, a student, a game token, the admin; `address`, everything created from the address), the limit and the count held; `retry_after_seconds` (also the `Retry-After` header) when waiting may help.
 type QuotaFacts struct {
 	Count             int             `json:"count"`
 	Limit             int             `json:"limit"`
@@ -3907,6 +3941,47 @@ type ReviewSummary struct {
 	// Missed Missed opportunities by kind; a kind never missed is absent.
 	Missed map[string]int `json:"missed"`
 	Seat   int            `json:"seat"`
+}
+
+// RotatedWebhookSecret defines model for RotatedWebhookSecret.
+type RotatedWebhookSecret struct {
+	ClassroomId *openapi_types.UUID `json:"classroom_id,omitempty"`
+	CreatedAt   time.Time           `json:"created_at"`
+
+	// DisabledAt Set once the subscription is disabled; it then gets nothing more until `POST /v1/webhooks/{webhook_id}/retry` enables it.
+	DisabledAt     *time.Time `json:"disabled_at,omitempty"`
+	DisabledReason *string    `json:"disabled_reason,omitempty"`
+
+	// Dropped Events not queued for it because it (or its owner) had as many deliveries waiting as allowed.
+	Dropped int                `json:"dropped"`
+	Events  []WebhookEventType `json:"events"`
+
+	// Failures Attempts that failed in a row (0 after a delivery).
+	Failures      int                 `json:"failures"`
+	GameId        *openapi_types.UUID `json:"game_id,omitempty"`
+	Id            openapi_types.UUID  `json:"id"`
+	LastAttemptAt *time.Time          `json:"last_attempt_at,omitempty"`
+	LastDroppedAt *time.Time          `json:"last_dropped_at,omitempty"`
+
+	// LastError What the last failed attempt came to (`the receiver answered 500`, `no answer within the timeout`).
+	LastError     *string    `json:"last_error,omitempty"`
+	LastSuccessAt *time.Time `json:"last_success_at,omitempty"`
+
+	// PreviousSecretExpiresAt Until when the secret it replaces still signs, beside the new one.
+	PreviousSecretExpiresAt time.Time `json:"previous_secret_expires_at"`
+
+	// Scope `game`: one game (a seat's, the creator's or the teacher's token); `classroom`: every game of a classroom (its teacher); `service`: every game (the admin).
+	Scope WebhookScope `json:"scope"`
+
+	// Seat A seat's subscription: the seat whose player events it gets (the entries of the game too).
+	Seat *int `json:"seat,omitempty"`
+
+	// Secret The signing secret, `whsec_` and base64 (Standard Webhooks); shown only here.
+	Secret string `json:"secret"`
+
+	// Status `active`: it delivers. `suspended`: made with a teacher or student token since replaced; it delivers nothing until the current token resumes it. `disabled`: its receiver failed for good or answered 410; `retry` enables it again.
+	Status WebhookStatus `json:"status"`
+	Url    string        `json:"url"`
 }
 
 // Scores The standing of every seat: the fields of `ScoresBase`, and the scores of the kind that `game` names.
@@ -4115,16 +4190,20 @@ type Webhook struct {
 	ClassroomId *openapi_types.UUID `json:"classroom_id,omitempty"`
 	CreatedAt   time.Time           `json:"created_at"`
 
-	// DisabledAt Set once the subscription is disabled; it then gets nothing more (delete it and subscribe again).
-	DisabledAt     *time.Time         `json:"disabled_at,omitempty"`
-	DisabledReason *string            `json:"disabled_reason,omitempty"`
-	Events         []WebhookEventType `json:"events"`
+	// DisabledAt Set once the subscription is disabled; it then gets nothing more until `POST /v1/webhooks/{webhook_id}/retry` enables it.
+	DisabledAt     *time.Time `json:"disabled_at,omitempty"`
+	DisabledReason *string    `json:"disabled_reason,omitempty"`
+
+	// Dropped Events not queued for it because it (or its owner) had as many deliveries waiting as allowed.
+	Dropped int                `json:"dropped"`
+	Events  []WebhookEventType `json:"events"`
 
 	// Failures Attempts that failed in a row (0 after a delivery).
 	Failures      int                 `json:"failures"`
 	GameId        *openapi_types.UUID `json:"game_id,omitempty"`
 	Id            openapi_types.UUID  `json:"id"`
 	LastAttemptAt *time.Time          `json:"last_attempt_at,omitempty"`
+	LastDroppedAt *time.Time          `json:"last_dropped_at,omitempty"`
 
 	// LastError What the last failed attempt came to (`the receiver answered 500`, `no answer within the timeout`).
 	LastError     *string    `json:"last_error,omitempty"`
@@ -4134,8 +4213,11 @@ type Webhook struct {
 	Scope WebhookScope `json:"scope"`
 
 	// Seat A seat's subscription: the seat whose player events it gets (the entries of the game too).
-	Seat *int   `json:"seat,omitempty"`
-	Url  string `json:"url"`
+	Seat *int `json:"seat,omitempty"`
+
+	// Status `active`: it delivers. `suspended`: made with a teacher or student token since replaced; it delivers nothing until the current token resumes it. `disabled`: its receiver failed for good or answered 410; `retry` enables it again.
+	Status WebhookStatus `json:"status"`
+	Url    string        `json:"url"`
 }
 
 // WebhookEntryEvent The `data` of an `entry` webhook: which history entry was recorded (its action and outcome are read with `GET /v1/games/{id}/actions`).
@@ -4185,6 +4267,9 @@ type WebhookPayload_Data struct {
 // WebhookScope `game`: one game (a seat's, the creator's or the teacher's token); `classroom`: every game of a classroom (its teacher); `service`: every game (the admin).
 type WebhookScope string
 
+// WebhookStatus `active`: it delivers. `suspended`: made with a teacher or student token since replaced; it delivers nothing until the current token resumes it. `disabled`: its receiver failed for good or answered 410; `retry` enables it again.
+type WebhookStatus string
+
 // AccessToken defines model for AccessToken.
 type AccessToken = string
 
@@ -4220,6 +4305,9 @@ type ObserverID = openapi_types.UUID
 
 // StudentID defines model for StudentID.
 type StudentID = openapi_types.UUID
+
+// WebhookID defines model for WebhookID.
+type WebhookID = openapi_types.UUID
 
 // BadRequest An RFC 9457 problem document.
 type BadRequest = Problem
@@ -4721,7 +4809,7 @@ type EventParams struct {
 	// WebhookTimestamp When this attempt was signed, in Unix seconds.
 	WebhookTimestamp string `json:"webhook-timestamp"`
 
-	// WebhookSignature `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` under the secret.
+	// WebhookSignature `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` under the secret; after a secret's rotation, for its overlap, one such signature per secret, space-separated (accept the request if any verifies).
 	WebhookSignature string `json:"webhook-signature"`
 }
 
@@ -7368,9 +7456,13 @@ type ClientInterface interface {
 
 	// ListWebhooks Your webhook subscriptions, with how their deliveries go.
 	//
-	// The subscriptions the token made (the admin's, for the admin token), oldest first, with
-	// `failures` (attempts failed in a row), `last_error`, `last_success_at`, and, for a disabled
-	// subscription, `disabled_at` and `disabled_reason`. Secrets are not shown again.
+	// The subscriptions of the token's holder (the classroom for a teacher token, the student
+	// for a student token, the game token itself, the admin), oldest first — those made with an
+	// earlier token of the same teacher or student too, `suspended` — with their `status`,
+	// `failures` (attempts failed in a row), `last_error`, `last_success_at`, `dropped`, and, for
+	// a disabled subscription, `disabled_at` and `disabled_reason`. Secrets are not shown again.
+	// A replaced teacher or student token gets 401, as everywhere. A subscription whose holder's
+	// authority ended (a seat left, a student removed) is gone.
 	//
 	// Corresponds with GET /v1/webhooks (the `ListWebhooks` operationId).
 	ListWebhooks(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -7406,8 +7498,29 @@ type ClientInterface interface {
 	// with jitter, 16 attempts in all (over 6 to 13 hours), or until 10,000 deliveries wait; then the subscription is disabled, as it
 	// is at once by `410 Gone`, with `disabled_reason` saying why (see `GET /v1/webhooks`).
 	// Webhooks go only to hosts the operator allows (never, by default, to a private, loopback or
-	// link-local address): 422 `webhook_url_not_allowed` otherwise. A token holds at most 10
-	// subscriptions (409 `webhook_quota_exceeded`).
+	// link-local address): 422 `webhook_url_not_allowed` otherwise. `scope: game` without
+	// `game_id` (or `classroom` without `classroom_id`) is 422 `missing_field`, naming the field in `errors`.
+	//
+	// **Whose**: a subscription belongs to the principal whose token made it — the classroom
+	// (its teacher), the student, the game token (a seat's or the creator's), or the admin — and
+	// delivers only while that principal's authority holds, checked when each event is queued
+	// and again right before each delivery is sent. Once a teacher token is rotated or a student
+	// token reissued, the subscriptions made with the old token deliver nothing more; the new
+	// token lists them with `status: suspended` and may resume (`POST
+	// /v1/webhooks/{webhook_id}/resume`) or delete them. A seat's subscription follows the seat's
+	// holder: once they leave the seat (or their student is removed), it ends, and none of its
+	// player events ever reaches the seat's next holder.
+	//
+	// **Bounds**: an owner holds at most 10 subscriptions, and at most 20 are made from one
+	// address (429 `quota_exceeded`, whose `facts` say `quota: webhook_subscriptions`, the
+	// `scope` `owner` or `address`, the `limit` and the `count` held). At most 1,000 deliveries
+	// wait for one subscription and 2,000 for one owner's: the events beyond are not queued for
+	// it but counted in its `dropped` (with `last_dropped_at`). An operator may change each bound.
+	//
+	// A game subscription follows the game to its rematch (a copy with a new `id`, the same
+	// `url`, `events` and secret, for the seat its player plays there); the finished game's is
+	// gone once its last events are delivered.
+	// Without `WEBHOOK_SEALING_KEY` the server sends no webhooks (503 `webhooks_disabled`).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -7445,8 +7558,29 @@ type ClientInterface interface {
 	// with jitter, 16 attempts in all (over 6 to 13 hours), or until 10,000 deliveries wait; then the subscription is disabled, as it
 	// is at once by `410 Gone`, with `disabled_reason` saying why (see `GET /v1/webhooks`).
 	// Webhooks go only to hosts the operator allows (never, by default, to a private, loopback or
-	// link-local address): 422 `webhook_url_not_allowed` otherwise. A token holds at most 10
-	// subscriptions (409 `webhook_quota_exceeded`).
+	// link-local address): 422 `webhook_url_not_allowed` otherwise. `scope: game` without
+	// `game_id` (or `classroom` without `classroom_id`) is 422 `missing_field`, naming the field in `errors`.
+	//
+	// **Whose**: a subscription belongs to the principal whose token made it — the classroom
+	// (its teacher), the student, the game token (a seat's or the creator's), or the admin — and
+	// delivers only while that principal's authority holds, checked when each event is queued
+	// and again right before each delivery is sent. Once a teacher token is rotated or a student
+	// token reissued, the subscriptions made with the old token deliver nothing more; the new
+	// token lists them with `status: suspended` and may resume (`POST
+	// /v1/webhooks/{webhook_id}/resume`) or delete them. A seat's subscription follows the seat's
+	// holder: once they leave the seat (or their student is removed), it ends, and none of its
+	// player events ever reaches the seat's next holder.
+	//
+	// **Bounds**: an owner holds at most 10 subscriptions, and at most 20 are made from one
+	// address (429 `quota_exceeded`, whose `facts` say `quota: webhook_subscriptions`, the
+	// `scope` `owner` or `address`, the `limit` and the `count` held). At most 1,000 deliveries
+	// wait for one subscription and 2,000 for one owner's: the events beyond are not queued for
+	// it but counted in its `dropped` (with `last_dropped_at`). An operator may change each bound.
+	//
+	// A game subscription follows the game to its rematch (a copy with a new `id`, the same
+	// `url`, `events` and secret, for the seat its player plays there); the finished game's is
+	// gone once its last events are delivered.
+	// Without `WEBHOOK_SEALING_KEY` the server sends no webhooks (503 `webhooks_disabled`).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -7455,10 +7589,41 @@ type ClientInterface interface {
 
 	// DeleteWebhook Delete one of your webhook subscriptions; what it had pending is dropped.
 	//
-	// Only the token that made the subscription (the admin token for the admin's) deletes it; for any other token it is 404 `webhook_not_found`. A delivery already being sent may still arrive.
+	// Only the subscription's holder deletes it (the classroom's current teacher token, the student's current token, the game token that made it, the admin token); for any other token it is 404 `webhook_not_found`. A delivery already being sent may still arrive.
 	//
 	// Corresponds with DELETE /v1/webhooks/{webhook_id} (the `DeleteWebhook` operationId).
 	DeleteWebhook(ctx context.Context, webhookId openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ResumeWebhook Resume a suspended subscription under your current token.
+	//
+	// A subscription made with a teacher or student token since replaced is `suspended`: it
+	// delivers nothing. Resuming it with the current token makes it `active` again, holding that
+	// token's authority; the events of its suspension are not sent (read them over the API).
+	// Resuming an active or disabled subscription changes nothing (a disabled one is enabled by
+	// `retry`).
+	//
+	// Corresponds with POST /v1/webhooks/{webhook_id}/resume (the `ResumeWebhook` operationId).
+	ResumeWebhook(ctx context.Context, webhookId WebhookID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RetryWebhook Retry now, after fixing the receiver.
+	//
+	// The subscription's waiting deliveries are due at once (instead of at their next backoff);
+	// a `disabled` subscription is enabled again with `failures` back at 0 (what it had pending
+	// was dropped when it was disabled, so it gets the events from now on); a `suspended` one is
+	// resumed under your token, as `resume` does.
+	//
+	// Corresponds with POST /v1/webhooks/{webhook_id}/retry (the `RetryWebhook` operationId).
+	RetryWebhook(ctx context.Context, webhookId WebhookID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RotateWebhookSecret Give a subscription a new signing secret; the old one still signs for a while.
+	//
+	// Returns the new secret, shown only here. Until `previous_secret_expires_at` (24 hours by
+	// default) each delivery's `webhook-signature` holds two signatures, space-separated, the new
+	// secret's first: a receiver with either secret verifies it, so it may switch at its pace.
+	// Rotating again within the overlap drops the oldest secret at once.
+	//
+	// Corresponds with POST /v1/webhooks/{webhook_id}/rotate-secret (the `RotateWebhookSecret` operationId).
+	RotateWebhookSecret(ctx context.Context, webhookId WebhookID, reqEditors ...RequestEditorFn) (*http.Response, error)
 }
 
 // GetDocs Interactive API reference (works offline).
@@ -8962,9 +9127,13 @@ func (c *Client) ListMyGames(ctx context.Context, params *ListMyGamesParams, req
 
 // ListWebhooks Your webhook subscriptions, with how their deliveries go.
 //
-// The subscriptions the token made (the admin's, for the admin token), oldest first, with
-// `failures` (attempts failed in a row), `last_error`, `last_success_at`, and, for a disabled
-// subscription, `disabled_at` and `disabled_reason`. Secrets are not shown again.
+// The subscriptions of the token's holder (the classroom for a teacher token, the student
+// for a student token, the game token itself, the admin), oldest first — those made with an
+// earlier token of the same teacher or student too, `suspended` — with their `status`,
+// `failures` (attempts failed in a row), `last_error`, `last_success_at`, `dropped`, and, for
+// a disabled subscription, `disabled_at` and `disabled_reason`. Secrets are not shown again.
+// A replaced teacher or student token gets 401, as everywhere. A subscription whose holder's
+// authority ended (a seat left, a student removed) is gone.
 //
 // Corresponds with GET /v1/webhooks (the `ListWebhooks` operationId).
 func (c *Client) ListWebhooks(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -9010,8 +9179,29 @@ func (c *Client) ListWebhooks(ctx context.Context, reqEditors ...RequestEditorFn
 // with jitter, 16 attempts in all (over 6 to 13 hours), or until 10,000 deliveries wait; then the subscription is disabled, as it
 // is at once by `410 Gone`, with `disabled_reason` saying why (see `GET /v1/webhooks`).
 // Webhooks go only to hosts the operator allows (never, by default, to a private, loopback or
-// link-local address): 422 `webhook_url_not_allowed` otherwise. A token holds at most 10
-// subscriptions (409 `webhook_quota_exceeded`).
+// link-local address): 422 `webhook_url_not_allowed` otherwise. `scope: game` without
+// `game_id` (or `classroom` without `classroom_id`) is 422 `missing_field`, naming the field in `errors`.
+//
+// **Whose**: a subscription belongs to the principal whose token made it — the classroom
+// (its teacher), the student, the game token (a seat's or the creator's), or the admin — and
+// delivers only while that principal's authority holds, checked when each event is queued
+// and again right before each delivery is sent. Once a teacher token is rotated or a student
+// token reissued, the subscriptions made with the old token deliver nothing more; the new
+// token lists them with `status: suspended` and may resume (`POST
+// /v1/webhooks/{webhook_id}/resume`) or delete them. A seat's subscription follows the seat's
+// holder: once they leave the seat (or their student is removed), it ends, and none of its
+// player events ever reaches the seat's next holder.
+//
+// **Bounds**: an owner holds at most 10 subscriptions, and at most 20 are made from one
+// address (429 `quota_exceeded`, whose `facts` say `quota: webhook_subscriptions`, the
+// `scope` `owner` or `address`, the `limit` and the `count` held). At most 1,000 deliveries
+// wait for one subscription and 2,000 for one owner's: the events beyond are not queued for
+// it but counted in its `dropped` (with `last_dropped_at`). An operator may change each bound.
+//
+// A game subscription follows the game to its rematch (a copy with a new `id`, the same
+// `url`, `events` and secret, for the seat its player plays there); the finished game's is
+// gone once its last events are delivered.
+// Without `WEBHOOK_SEALING_KEY` the server sends no webhooks (503 `webhooks_disabled`).
 //
 // Takes any type of body and a specified content type.
 //
@@ -9059,8 +9249,29 @@ func (c *Client) CreateWebhookWithBody(ctx context.Context, contentType string, 
 // with jitter, 16 attempts in all (over 6 to 13 hours), or until 10,000 deliveries wait; then the subscription is disabled, as it
 // is at once by `410 Gone`, with `disabled_reason` saying why (see `GET /v1/webhooks`).
 // Webhooks go only to hosts the operator allows (never, by default, to a private, loopback or
-// link-local address): 422 `webhook_url_not_allowed` otherwise. A token holds at most 10
-// subscriptions (409 `webhook_quota_exceeded`).
+// link-local address): 422 `webhook_url_not_allowed` otherwise. `scope: game` without
+// `game_id` (or `classroom` without `classroom_id`) is 422 `missing_field`, naming the field in `errors`.
+//
+// **Whose**: a subscription belongs to the principal whose token made it — the classroom
+// (its teacher), the student, the game token (a seat's or the creator's), or the admin — and
+// delivers only while that principal's authority holds, checked when each event is queued
+// and again right before each delivery is sent. Once a teacher token is rotated or a student
+// token reissued, the subscriptions made with the old token deliver nothing more; the new
+// token lists them with `status: suspended` and may resume (`POST
+// /v1/webhooks/{webhook_id}/resume`) or delete them. A seat's subscription follows the seat's
+// holder: once they leave the seat (or their student is removed), it ends, and none of its
+// player events ever reaches the seat's next holder.
+//
+// **Bounds**: an owner holds at most 10 subscriptions, and at most 20 are made from one
+// address (429 `quota_exceeded`, whose `facts` say `quota: webhook_subscriptions`, the
+// `scope` `owner` or `address`, the `limit` and the `count` held). At most 1,000 deliveries
+// wait for one subscription and 2,000 for one owner's: the events beyond are not queued for
+// it but counted in its `dropped` (with `last_dropped_at`). An operator may change each bound.
+//
+// A game subscription follows the game to its rematch (a copy with a new `id`, the same
+// `url`, `events` and secret, for the seat its player plays there); the finished game's is
+// gone once its last events are delivered.
+// Without `WEBHOOK_SEALING_KEY` the server sends no webhooks (503 `webhooks_disabled`).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -9079,11 +9290,72 @@ func (c *Client) CreateWebhook(ctx context.Context, body CreateWebhookJSONReques
 
 // DeleteWebhook Delete one of your webhook subscriptions; what it had pending is dropped.
 //
-// Only the token that made the subscription (the admin token for the admin's) deletes it; for any other token it is 404 `webhook_not_found`. A delivery already being sent may still arrive.
+// Only the subscription's holder deletes it (the classroom's current teacher token, the student's current token, the game token that made it, the admin token); for any other token it is 404 `webhook_not_found`. A delivery already being sent may still arrive.
 //
 // Corresponds with DELETE /v1/webhooks/{webhook_id} (the `DeleteWebhook` operationId).
 func (c *Client) DeleteWebhook(ctx context.Context, webhookId openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewDeleteWebhookRequest(c.Server, webhookId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ResumeWebhook Resume a suspended subscription under your current token.
+//
+// A subscription made with a teacher or student token since replaced is `suspended`: it
+// delivers nothing. Resuming it with the current token makes it `active` again, holding that
+// token's authority; the events of its suspension are not sent (read them over the API).
+// Resuming an active or disabled subscription changes nothing (a disabled one is enabled by
+// `retry`).
+//
+// Corresponds with POST /v1/webhooks/{webhook_id}/resume (the `ResumeWebhook` operationId).
+func (c *Client) ResumeWebhook(ctx context.Context, webhookId WebhookID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewResumeWebhookRequest(c.Server, webhookId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RetryWebhook Retry now, after fixing the receiver.
+//
+// The subscription's waiting deliveries are due at once (instead of at their next backoff);
+// a `disabled` subscription is enabled again with `failures` back at 0 (what it had pending
+// was dropped when it was disabled, so it gets the events from now on); a `suspended` one is
+// resumed under your token, as `resume` does.
+//
+// Corresponds with POST /v1/webhooks/{webhook_id}/retry (the `RetryWebhook` operationId).
+func (c *Client) RetryWebhook(ctx context.Context, webhookId WebhookID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRetryWebhookRequest(c.Server, webhookId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RotateWebhookSecret Give a subscription a new signing secret; the old one still signs for a while.
+//
+// Returns the new secret, shown only here. Until `previous_secret_expires_at` (24 hours by
+// default) each delivery's `webhook-signature` holds two signatures, space-separated, the new
+// secret's first: a receiver with either secret verifies it, so it may switch at its pace.
+// Rotating again within the overlap drops the oldest secret at once.
+//
+// Corresponds with POST /v1/webhooks/{webhook_id}/rotate-secret (the `RotateWebhookSecret` operationId).
+func (c *Client) RotateWebhookSecret(ctx context.Context, webhookId WebhookID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRotateWebhookSecretRequest(c.Server, webhookId)
 	if err != nil {
 		return nil, err
 	}
@@ -12094,6 +12366,108 @@ func NewDeleteWebhookRequest(server string, webhookId openapi_types.UUID) (*http
 	return req, nil
 }
 
+// NewResumeWebhookRequest constructs an http.Request for the ResumeWebhook method
+func NewResumeWebhookRequest(server string, webhookId WebhookID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "webhook_id", webhookId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/webhooks/%s/resume", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewRetryWebhookRequest constructs an http.Request for the RetryWebhook method
+func NewRetryWebhookRequest(server string, webhookId WebhookID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "webhook_id", webhookId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/webhooks/%s/retry", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewRotateWebhookSecretRequest constructs an http.Request for the RotateWebhookSecret method
+func NewRotateWebhookSecretRequest(server string, webhookId WebhookID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "webhook_id", webhookId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/webhooks/%s/rotate-secret", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 func (c *Client) applyEditors(ctx context.Context, req *http.Request, additionalEditors []RequestEditorFn) error {
 	for _, r := range c.RequestEditors {
 		if err := r(ctx, req); err != nil {
@@ -13127,9 +13501,13 @@ type ClientWithResponsesInterface interface {
 
 	// ListWebhooksWithResponse Your webhook subscriptions, with how their deliveries go.
 	//
-	// The subscriptions the token made (the admin's, for the admin token), oldest first, with
-	// `failures` (attempts failed in a row), `last_error`, `last_success_at`, and, for a disabled
-	// subscription, `disabled_at` and `disabled_reason`. Secrets are not shown again.
+	// The subscriptions of the token's holder (the classroom for a teacher token, the student
+	// for a student token, the game token itself, the admin), oldest first — those made with an
+	// earlier token of the same teacher or student too, `suspended` — with their `status`,
+	// `failures` (attempts failed in a row), `last_error`, `last_success_at`, `dropped`, and, for
+	// a disabled subscription, `disabled_at` and `disabled_reason`. Secrets are not shown again.
+	// A replaced teacher or student token gets 401, as everywhere. A subscription whose holder's
+	// authority ended (a seat left, a student removed) is gone.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -13167,8 +13545,29 @@ type ClientWithResponsesInterface interface {
 	// with jitter, 16 attempts in all (over 6 to 13 hours), or until 10,000 deliveries wait; then the subscription is disabled, as it
 	// is at once by `410 Gone`, with `disabled_reason` saying why (see `GET /v1/webhooks`).
 	// Webhooks go only to hosts the operator allows (never, by default, to a private, loopback or
-	// link-local address): 422 `webhook_url_not_allowed` otherwise. A token holds at most 10
-	// subscriptions (409 `webhook_quota_exceeded`).
+	// link-local address): 422 `webhook_url_not_allowed` otherwise. `scope: game` without
+	// `game_id` (or `classroom` without `classroom_id`) is 422 `missing_field`, naming the field in `errors`.
+	//
+	// **Whose**: a subscription belongs to the principal whose token made it — the classroom
+	// (its teacher), the student, the game token (a seat's or the creator's), or the admin — and
+	// delivers only while that principal's authority holds, checked when each event is queued
+	// and again right before each delivery is sent. Once a teacher token is rotated or a student
+	// token reissued, the subscriptions made with the old token deliver nothing more; the new
+	// token lists them with `status: suspended` and may resume (`POST
+	// /v1/webhooks/{webhook_id}/resume`) or delete them. A seat's subscription follows the seat's
+	// holder: once they leave the seat (or their student is removed), it ends, and none of its
+	// player events ever reaches the seat's next holder.
+	//
+	// **Bounds**: an owner holds at most 10 subscriptions, and at most 20 are made from one
+	// address (429 `quota_exceeded`, whose `facts` say `quota: webhook_subscriptions`, the
+	// `scope` `owner` or `address`, the `limit` and the `count` held). At most 1,000 deliveries
+	// wait for one subscription and 2,000 for one owner's: the events beyond are not queued for
+	// it but counted in its `dropped` (with `last_dropped_at`). An operator may change each bound.
+	//
+	// A game subscription follows the game to its rematch (a copy with a new `id`, the same
+	// `url`, `events` and secret, for the seat its player plays there); the finished game's is
+	// gone once its last events are delivered.
+	// Without `WEBHOOK_SEALING_KEY` the server sends no webhooks (503 `webhooks_disabled`).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -13206,8 +13605,29 @@ type ClientWithResponsesInterface interface {
 	// with jitter, 16 attempts in all (over 6 to 13 hours), or until 10,000 deliveries wait; then the subscription is disabled, as it
 	// is at once by `410 Gone`, with `disabled_reason` saying why (see `GET /v1/webhooks`).
 	// Webhooks go only to hosts the operator allows (never, by default, to a private, loopback or
-	// link-local address): 422 `webhook_url_not_allowed` otherwise. A token holds at most 10
-	// subscriptions (409 `webhook_quota_exceeded`).
+	// link-local address): 422 `webhook_url_not_allowed` otherwise. `scope: game` without
+	// `game_id` (or `classroom` without `classroom_id`) is 422 `missing_field`, naming the field in `errors`.
+	//
+	// **Whose**: a subscription belongs to the principal whose token made it — the classroom
+	// (its teacher), the student, the game token (a seat's or the creator's), or the admin — and
+	// delivers only while that principal's authority holds, checked when each event is queued
+	// and again right before each delivery is sent. Once a teacher token is rotated or a student
+	// token reissued, the subscriptions made with the old token deliver nothing more; the new
+	// token lists them with `status: suspended` and may resume (`POST
+	// /v1/webhooks/{webhook_id}/resume`) or delete them. A seat's subscription follows the seat's
+	// holder: once they leave the seat (or their student is removed), it ends, and none of its
+	// player events ever reaches the seat's next holder.
+	//
+	// **Bounds**: an owner holds at most 10 subscriptions, and at most 20 are made from one
+	// address (429 `quota_exceeded`, whose `facts` say `quota: webhook_subscriptions`, the
+	// `scope` `owner` or `address`, the `limit` and the `count` held). At most 1,000 deliveries
+	// wait for one subscription and 2,000 for one owner's: the events beyond are not queued for
+	// it but counted in its `dropped` (with `last_dropped_at`). An operator may change each bound.
+	//
+	// A game subscription follows the game to its rematch (a copy with a new `id`, the same
+	// `url`, `events` and secret, for the seat its player plays there); the finished game's is
+	// gone once its last events are delivered.
+	// Without `WEBHOOK_SEALING_KEY` the server sends no webhooks (503 `webhooks_disabled`).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -13216,12 +13636,49 @@ type ClientWithResponsesInterface interface {
 
 	// DeleteWebhookWithResponse Delete one of your webhook subscriptions; what it had pending is dropped.
 	//
-	// Only the token that made the subscription (the admin token for the admin's) deletes it; for any other token it is 404 `webhook_not_found`. A delivery already being sent may still arrive.
+	// Only the subscription's holder deletes it (the classroom's current teacher token, the student's current token, the game token that made it, the admin token); for any other token it is 404 `webhook_not_found`. A delivery already being sent may still arrive.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with DELETE /v1/webhooks/{webhook_id} (the `DeleteWebhook` operationId).
 	DeleteWebhookWithResponse(ctx context.Context, webhookId openapi_types.UUID, reqEditors ...RequestEditorFn) (*DeleteWebhookResponse, error)
+
+	// ResumeWebhookWithResponse Resume a suspended subscription under your current token.
+	//
+	// A subscription made with a teacher or student token since replaced is `suspended`: it
+	// delivers nothing. Resuming it with the current token makes it `active` again, holding that
+	// token's authority; the events of its suspension are not sent (read them over the API).
+	// Resuming an active or disabled subscription changes nothing (a disabled one is enabled by
+	// `retry`).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/webhooks/{webhook_id}/resume (the `ResumeWebhook` operationId).
+	ResumeWebhookWithResponse(ctx context.Context, webhookId WebhookID, reqEditors ...RequestEditorFn) (*ResumeWebhookResponse, error)
+
+	// RetryWebhookWithResponse Retry now, after fixing the receiver.
+	//
+	// The subscription's waiting deliveries are due at once (instead of at their next backoff);
+	// a `disabled` subscription is enabled again with `failures` back at 0 (what it had pending
+	// was dropped when it was disabled, so it gets the events from now on); a `suspended` one is
+	// resumed under your token, as `resume` does.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/webhooks/{webhook_id}/retry (the `RetryWebhook` operationId).
+	RetryWebhookWithResponse(ctx context.Context, webhookId WebhookID, reqEditors ...RequestEditorFn) (*RetryWebhookResponse, error)
+
+	// RotateWebhookSecretWithResponse Give a subscription a new signing secret; the old one still signs for a while.
+	//
+	// Returns the new secret, shown only here. Until `previous_secret_expires_at` (24 hours by
+	// default) each delivery's `webhook-signature` holds two signatures, space-separated, the new
+	// secret's first: a receiver with either secret verifies it, so it may switch at its pace.
+	// Rotating again within the overlap drops the oldest secret at once.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/webhooks/{webhook_id}/rotate-secret (the `RotateWebhookSecret` operationId).
+	RotateWebhookSecretWithResponse(ctx context.Context, webhookId WebhookID, reqEditors ...RequestEditorFn) (*RotateWebhookSecretResponse, error)
 }
 
 // GetDocsResponse200Headers the declared response headers of an HTTP 200 response for GetDocs
@@ -19134,8 +19591,6 @@ type CreateWebhookResponse struct {
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
 	ApplicationproblemJSON408 *RequestTimeout
-	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
-	ApplicationproblemJSON409 *Conflict
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationproblemJSON413 *PayloadTooLarge
 	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
@@ -19182,11 +19637,6 @@ func (r CreateWebhookResponse) GetApplicationproblemJSON404() *NotFound {
 // GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
 func (r CreateWebhookResponse) GetApplicationproblemJSON408() *RequestTimeout {
 	return r.ApplicationproblemJSON408
-}
-
-// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
-func (r CreateWebhookResponse) GetApplicationproblemJSON409() *Conflict {
-	return r.ApplicationproblemJSON409
 }
 
 // GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -19336,6 +19786,324 @@ func (r DeleteWebhookResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r DeleteWebhookResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ResumeWebhookResponse401Headers the declared response headers of an HTTP 401 response for ResumeWebhook
+type ResumeWebhookResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// ResumeWebhookResponse429Headers the declared response headers of an HTTP 429 response for ResumeWebhook
+type ResumeWebhookResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// ResumeWebhookResponse503Headers the declared response headers of an HTTP 503 response for ResumeWebhook
+type ResumeWebhookResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ResumeWebhookResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Webhook
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ResumeWebhookResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ResumeWebhookResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ResumeWebhookResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ResumeWebhookResponse) GetJSON200() *Webhook {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ResumeWebhookResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ResumeWebhookResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ResumeWebhookResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ResumeWebhookResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ResumeWebhookResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ResumeWebhookResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ResumeWebhookResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ResumeWebhookResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ResumeWebhookResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ResumeWebhookResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// RetryWebhookResponse401Headers the declared response headers of an HTTP 401 response for RetryWebhook
+type RetryWebhookResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// RetryWebhookResponse429Headers the declared response headers of an HTTP 429 response for RetryWebhook
+type RetryWebhookResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// RetryWebhookResponse503Headers the declared response headers of an HTTP 503 response for RetryWebhook
+type RetryWebhookResponse503Headers struct {
+	RetryAfter *int
+}
+
+type RetryWebhookResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Webhook
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *RetryWebhookResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *RetryWebhookResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RetryWebhookResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r RetryWebhookResponse) GetJSON200() *Webhook {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r RetryWebhookResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r RetryWebhookResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r RetryWebhookResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r RetryWebhookResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r RetryWebhookResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r RetryWebhookResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r RetryWebhookResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RetryWebhookResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RetryWebhookResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RetryWebhookResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// RotateWebhookSecretResponse401Headers the declared response headers of an HTTP 401 response for RotateWebhookSecret
+type RotateWebhookSecretResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// RotateWebhookSecretResponse429Headers the declared response headers of an HTTP 429 response for RotateWebhookSecret
+type RotateWebhookSecretResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// RotateWebhookSecretResponse503Headers the declared response headers of an HTTP 503 response for RotateWebhookSecret
+type RotateWebhookSecretResponse503Headers struct {
+	RetryAfter *int
+}
+
+type RotateWebhookSecretResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *RotatedWebhookSecret
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *RotateWebhookSecretResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *RotateWebhookSecretResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RotateWebhookSecretResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r RotateWebhookSecretResponse) GetJSON200() *RotatedWebhookSecret {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r RotateWebhookSecretResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r RotateWebhookSecretResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r RotateWebhookSecretResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r RotateWebhookSecretResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r RotateWebhookSecretResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r RotateWebhookSecretResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r RotateWebhookSecretResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RotateWebhookSecretResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RotateWebhookSecretResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RotateWebhookSecretResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -20691,9 +21459,13 @@ func (c *ClientWithResponses) ListMyGamesWithResponse(ctx context.Context, param
 
 // ListWebhooksWithResponse Your webhook subscriptions, with how their deliveries go.
 //
-// The subscriptions the token made (the admin's, for the admin token), oldest first, with
-// `failures` (attempts failed in a row), `last_error`, `last_success_at`, and, for a disabled
-// subscription, `disabled_at` and `disabled_reason`. Secrets are not shown again.
+// The subscriptions of the token's holder (the classroom for a teacher token, the student
+// for a student token, the game token itself, the admin), oldest first — those made with an
+// earlier token of the same teacher or student too, `suspended` — with their `status`,
+// `failures` (attempts failed in a row), `last_error`, `last_success_at`, `dropped`, and, for
+// a disabled subscription, `disabled_at` and `disabled_reason`. Secrets are not shown again.
+// A replaced teacher or student token gets 401, as everywhere. A subscription whose holder's
+// authority ended (a seat left, a student removed) is gone.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -20737,8 +21509,29 @@ func (c *ClientWithResponses) ListWebhooksWithResponse(ctx context.Context, reqE
 // with jitter, 16 attempts in all (over 6 to 13 hours), or until 10,000 deliveries wait; then the subscription is disabled, as it
 // is at once by `410 Gone`, with `disabled_reason` saying why (see `GET /v1/webhooks`).
 // Webhooks go only to hosts the operator allows (never, by default, to a private, loopback or
-// link-local address): 422 `webhook_url_not_allowed` otherwise. A token holds at most 10
-// subscriptions (409 `webhook_quota_exceeded`).
+// link-local address): 422 `webhook_url_not_allowed` otherwise. `scope: game` without
+// `game_id` (or `classroom` without `classroom_id`) is 422 `missing_field`, naming the field in `errors`.
+//
+// **Whose**: a subscription belongs to the principal whose token made it — the classroom
+// (its teacher), the student, the game token (a seat's or the creator's), or the admin — and
+// delivers only while that principal's authority holds, checked when each event is queued
+// and again right before each delivery is sent. Once a teacher token is rotated or a student
+// token reissued, the subscriptions made with the old token deliver nothing more; the new
+// token lists them with `status: suspended` and may resume (`POST
+// /v1/webhooks/{webhook_id}/resume`) or delete them. A seat's subscription follows the seat's
+// holder: once they leave the seat (or their student is removed), it ends, and none of its
+// player events ever reaches the seat's next holder.
+//
+// **Bounds**: an owner holds at most 10 subscriptions, and at most 20 are made from one
+// address (429 `quota_exceeded`, whose `facts` say `quota: webhook_subscriptions`, the
+// `scope` `owner` or `address`, the `limit` and the `count` held). At most 1,000 deliveries
+// wait for one subscription and 2,000 for one owner's: the events beyond are not queued for
+// it but counted in its `dropped` (with `last_dropped_at`). An operator may change each bound.
+//
+// A game subscription follows the game to its rematch (a copy with a new `id`, the same
+// `url`, `events` and secret, for the seat its player plays there); the finished game's is
+// gone once its last events are delivered.
+// Without `WEBHOOK_SEALING_KEY` the server sends no webhooks (503 `webhooks_disabled`).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -20782,8 +21575,29 @@ func (c *ClientWithResponses) CreateWebhookWithBodyWithResponse(ctx context.Cont
 // with jitter, 16 attempts in all (over 6 to 13 hours), or until 10,000 deliveries wait; then the subscription is disabled, as it
 // is at once by `410 Gone`, with `disabled_reason` saying why (see `GET /v1/webhooks`).
 // Webhooks go only to hosts the operator allows (never, by default, to a private, loopback or
-// link-local address): 422 `webhook_url_not_allowed` otherwise. A token holds at most 10
-// subscriptions (409 `webhook_quota_exceeded`).
+// link-local address): 422 `webhook_url_not_allowed` otherwise. `scope: game` without
+// `game_id` (or `classroom` without `classroom_id`) is 422 `missing_field`, naming the field in `errors`.
+//
+// **Whose**: a subscription belongs to the principal whose token made it — the classroom
+// (its teacher), the student, the game token (a seat's or the creator's), or the admin — and
+// delivers only while that principal's authority holds, checked when each event is queued
+// and again right before each delivery is sent. Once a teacher token is rotated or a student
+// token reissued, the subscriptions made with the old token deliver nothing more; the new
+// token lists them with `status: suspended` and may resume (`POST
+// /v1/webhooks/{webhook_id}/resume`) or delete them. A seat's subscription follows the seat's
+// holder: once they leave the seat (or their student is removed), it ends, and none of its
+// player events ever reaches the seat's next holder.
+//
+// **Bounds**: an owner holds at most 10 subscriptions, and at most 20 are made from one
+// address (429 `quota_exceeded`, whose `facts` say `quota: webhook_subscriptions`, the
+// `scope` `owner` or `address`, the `limit` and the `count` held). At most 1,000 deliveries
+// wait for one subscription and 2,000 for one owner's: the events beyond are not queued for
+// it but counted in its `dropped` (with `last_dropped_at`). An operator may change each bound.
+//
+// A game subscription follows the game to its rematch (a copy with a new `id`, the same
+// `url`, `events` and secret, for the seat its player plays there); the finished game's is
+// gone once its last events are delivered.
+// Without `WEBHOOK_SEALING_KEY` the server sends no webhooks (503 `webhooks_disabled`).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -20798,7 +21612,7 @@ func (c *ClientWithResponses) CreateWebhookWithResponse(ctx context.Context, bod
 
 // DeleteWebhookWithResponse Delete one of your webhook subscriptions; what it had pending is dropped.
 //
-// Only the token that made the subscription (the admin token for the admin's) deletes it; for any other token it is 404 `webhook_not_found`. A delivery already being sent may still arrive.
+// Only the subscription's holder deletes it (the classroom's current teacher token, the student's current token, the game token that made it, the admin token); for any other token it is 404 `webhook_not_found`. A delivery already being sent may still arrive.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -20809,6 +21623,61 @@ func (c *ClientWithResponses) DeleteWebhookWithResponse(ctx context.Context, web
 		return nil, err
 	}
 	return ParseDeleteWebhookResponse(rsp)
+}
+
+// ResumeWebhookWithResponse Resume a suspended subscription under your current token.
+//
+// A subscription made with a teacher or student token since replaced is `suspended`: it
+// delivers nothing. Resuming it with the current token makes it `active` again, holding that
+// token's authority; the events of its suspension are not sent (read them over the API).
+// Resuming an active or disabled subscription changes nothing (a disabled one is enabled by
+// `retry`).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/webhooks/{webhook_id}/resume (the `ResumeWebhook` operationId).
+func (c *ClientWithResponses) ResumeWebhookWithResponse(ctx context.Context, webhookId WebhookID, reqEditors ...RequestEditorFn) (*ResumeWebhookResponse, error) {
+	rsp, err := c.ResumeWebhook(ctx, webhookId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseResumeWebhookResponse(rsp)
+}
+
+// RetryWebhookWithResponse Retry now, after fixing the receiver.
+//
+// The subscription's waiting deliveries are due at once (instead of at their next backoff);
+// a `disabled` subscription is enabled again with `failures` back at 0 (what it had pending
+// was dropped when it was disabled, so it gets the events from now on); a `suspended` one is
+// resumed under your token, as `resume` does.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/webhooks/{webhook_id}/retry (the `RetryWebhook` operationId).
+func (c *ClientWithResponses) RetryWebhookWithResponse(ctx context.Context, webhookId WebhookID, reqEditors ...RequestEditorFn) (*RetryWebhookResponse, error) {
+	rsp, err := c.RetryWebhook(ctx, webhookId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRetryWebhookResponse(rsp)
+}
+
+// RotateWebhookSecretWithResponse Give a subscription a new signing secret; the old one still signs for a while.
+//
+// Returns the new secret, shown only here. Until `previous_secret_expires_at` (24 hours by
+// default) each delivery's `webhook-signature` holds two signatures, space-separated, the new
+// secret's first: a receiver with either secret verifies it, so it may switch at its pace.
+// Rotating again within the overlap drops the oldest secret at once.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/webhooks/{webhook_id}/rotate-secret (the `RotateWebhookSecret` operationId).
+func (c *ClientWithResponses) RotateWebhookSecretWithResponse(ctx context.Context, webhookId WebhookID, reqEditors ...RequestEditorFn) (*RotateWebhookSecretResponse, error) {
+	rsp, err := c.RotateWebhookSecret(ctx, webhookId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRotateWebhookSecretResponse(rsp)
 }
 
 // ParseGetDocsResponse parses an HTTP response from a GetDocsWithResponse call
@@ -27726,13 +28595,6 @@ func ParseCreateWebhookResponse(rsp *http.Response) (*CreateWebhookResponse, err
 		}
 		response.ApplicationproblemJSON408 = &dest
 
-	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
-		var dest Conflict
-		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
-			return nil, err
-		}
-		response.ApplicationproblemJSON409 = &dest
-
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -27918,6 +28780,351 @@ func ParseDeleteWebhookResponse(rsp *http.Response) (*DeleteWebhookResponse, err
 		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers DeleteWebhookResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseResumeWebhookResponse parses an HTTP response from a ResumeWebhookWithResponse call
+func ParseResumeWebhookResponse(rsp *http.Response) (*ResumeWebhookResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ResumeWebhookResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Webhook
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers ResumeWebhookResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers ResumeWebhookResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ResumeWebhookResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseRetryWebhookResponse parses an HTTP response from a RetryWebhookWithResponse call
+func ParseRetryWebhookResponse(rsp *http.Response) (*RetryWebhookResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RetryWebhookResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Webhook
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers RetryWebhookResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers RetryWebhookResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers RetryWebhookResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseRotateWebhookSecretResponse parses an HTTP response from a RotateWebhookSecretWithResponse call
+func ParseRotateWebhookSecretResponse(rsp *http.Response) (*RotateWebhookSecretResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RotateWebhookSecretResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest RotatedWebhookSecret
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 401:
+		var headers RotateWebhookSecretResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers RotateWebhookSecretResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers RotateWebhookSecretResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

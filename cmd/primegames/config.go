@@ -70,6 +70,15 @@ type config struct {
 	WebhookTimeout      time.Duration
 	WebhookQuota        int
 	WebhookConcurrency  int
+	// WebhookAddressQuota bounds the subscriptions made from one address (0: none);
+	// WebhookPendingPerSubscription and WebhookPendingPerOwner the deliveries waiting (0: none).
+	WebhookAddressQuota           int
+	WebhookPendingPerSubscription int
+	WebhookPendingPerOwner        int
+	// WebhookSealingKey seals the subscriptions' signing keys at rest; without it no webhooks are
+	// sent or accepted. WebhookSecretOverlap is how long a rotated secret still signs.
+	WebhookSealingKey    string
+	WebhookSecretOverlap time.Duration
 }
 
 // loadConfig reads the configuration through getenv and reports the first bad value in one line.
@@ -117,6 +126,12 @@ func loadConfig(getenv func(string) string) (config, error) {
 		WebhookTimeout:      r.duration("WEBHOOK_TIMEOUT", outbound.DefaultTimeout),
 		WebhookQuota:        r.positiveInt("WEBHOOK_QUOTA", play.DefaultWebhookConfig.Quota),
 		WebhookConcurrency:  r.positiveInt("WEBHOOK_CONCURRENCY", play.DefaultWebhookConfig.Concurrency),
+
+		WebhookAddressQuota:           r.count("WEBHOOK_ADDRESS_QUOTA", play.DefaultWebhookConfig.AddressQuota),
+		WebhookPendingPerSubscription: r.count("WEBHOOK_PENDING_PER_SUBSCRIPTION", play.DefaultWebhookConfig.PendingPerSubscription),
+		WebhookPendingPerOwner:        r.count("WEBHOOK_PENDING_PER_OWNER", play.DefaultWebhookConfig.PendingPerOwner),
+		WebhookSealingKey:             r.sealingKey("WEBHOOK_SEALING_KEY"),
+		WebhookSecretOverlap:          r.duration("WEBHOOK_SECRET_OVERLAP", play.DefaultWebhookConfig.SecretOverlap),
 	}
 	if r.err == nil && cfg.TransactionPooler && cfg.DatabaseDirectURL == "" {
 		r.err = fmt.Errorf("configuration: DB_POOLER=transaction needs DATABASE_DIRECT_URL, the address of Postgres itself " +
@@ -281,6 +296,20 @@ func (r *envReader) pooler(name string) bool {
 		r.fail(name, v, "none or transaction")
 		return false
 	}
+}
+
+// minSealingKey is the least a sealing key must hold: 32 characters, such as the output of
+// `openssl rand -base64 32` (44).
+const minSealingKey = 32
+
+// sealingKey is a secret of at least minSealingKey characters, or none.
+func (r *envReader) sealingKey(name string) string {
+	v := r.getenv(name)
+	if v != "" && len(v) < minSealingKey {
+		r.fail(name, "(hidden)", fmt.Sprintf("a secret of at least %d characters, such as the output of `openssl rand -base64 32`", minSealingKey))
+		return ""
+	}
+	return v
 }
 
 func (r *envReader) boolean(name string, def bool) bool {

@@ -119,6 +119,12 @@ func serve(ctx context.Context, cfg config, listening func(addr string)) error {
 	webhooks := play.DefaultWebhookConfig
 	webhooks.Quota, webhooks.Concurrency = cfg.WebhookQuota, cfg.WebhookConcurrency
 	webhooks.Lease = max(webhooks.Lease, 3*cfg.WebhookTimeout) // a send ends well before its lease
+	webhooks.AddressQuota, webhooks.PendingPerSubscription, webhooks.PendingPerOwner =
+		cfg.WebhookAddressQuota, cfg.WebhookPendingPerSubscription, cfg.WebhookPendingPerOwner
+	webhooks.SealingKey, webhooks.SecretOverlap = []byte(cfg.WebhookSealingKey), cfg.WebhookSecretOverlap
+	if cfg.WebhookSealingKey == "" {
+		logger.Warn("webhooks are off: set WEBHOOK_SEALING_KEY (a secret of 32 characters or more) to send and accept them")
+	}
 	service.SetWebhooks(webhooks, sender)
 	srv, err := api.New(api.Config{
 		BodyLimitBytes: cfg.BodyLimitBytes,

@@ -1009,9 +1009,13 @@ export interface paths {
         };
         /**
          * Your webhook subscriptions, with how their deliveries go.
-         * @description The subscriptions the token made (the admin's, for the admin token), oldest first, with
-         *     `failures` (attempts failed in a row), `last_error`, `last_success_at`, and, for a disabled
-         *     subscription, `disabled_at` and `disabled_reason`. Secrets are not shown again.
+         * @description The subscriptions of the token's holder (the classroom for a teacher token, the student
+         *     for a student token, the game token itself, the admin), oldest first — those made with an
+         *     earlier token of the same teacher or student too, `suspended` — with their `status`,
+         *     `failures` (attempts failed in a row), `last_error`, `last_success_at`, `dropped`, and, for
+         *     a disabled subscription, `disabled_at` and `disabled_reason`. Secrets are not shown again.
+         *     A replaced teacher or student token gets 401, as everywhere. A subscription whose holder's
+         *     authority ended (a seat left, a student removed) is gone.
          */
         get: operations["listWebhooks"];
         put?: never;
@@ -1046,8 +1050,29 @@ export interface paths {
          *     with jitter, 16 attempts in all (over 6 to 13 hours), or until 10,000 deliveries wait; then the subscription is disabled, as it
          *     is at once by `410 Gone`, with `disabled_reason` saying why (see `GET /v1/webhooks`).
          *     Webhooks go only to hosts the operator allows (never, by default, to a private, loopback or
-         *     link-local address): 422 `webhook_url_not_allowed` otherwise. A token holds at most 10
-         *     subscriptions (409 `webhook_quota_exceeded`).
+         *     link-local address): 422 `webhook_url_not_allowed` otherwise. `scope: game` without
+         *     `game_id` (or `classroom` without `classroom_id`) is 422 `missing_field`, naming the field in `errors`.
+         *
+         *     **Whose**: a subscription belongs to the principal whose token made it — the classroom
+         *     (its teacher), the student, the game token (a seat's or the creator's), or the admin — and
+         *     delivers only while that principal's authority holds, checked when each event is queued
+         *     and again right before each delivery is sent. Once a teacher token is rotated or a student
+         *     token reissued, the subscriptions made with the old token deliver nothing more; the new
+         *     token lists them with `status: suspended` and may resume (`POST
+         *     /v1/webhooks/{webhook_id}/resume`) or delete them. A seat's subscription follows the seat's
+         *     holder: once they leave the seat (or their student is removed), it ends, and none of its
+         *     player events ever reaches the seat's next holder.
+         *
+         *     **Bounds**: an owner holds at most 10 subscriptions, and at most 20 are made from one
+         *     address (429 `quota_exceeded`, whose `facts` say `quota: webhook_subscriptions`, the
+         *     `scope` `owner` or `address`, the `limit` and the `count` held). At most 1,000 deliveries
+         *     wait for one subscription and 2,000 for one owner's: the events beyond are not queued for
+         *     it but counted in its `dropped` (with `last_dropped_at`). An operator may change each bound.
+         *
+         *     A game subscription follows the game to its rematch (a copy with a new `id`, the same
+         *     `url`, `events` and secret, for the seat its player plays there); the finished game's is
+         *     gone once its last events are delivered.
+         *     Without `WEBHOOK_SEALING_KEY` the server sends no webhooks (503 `webhooks_disabled`).
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -1068,9 +1093,79 @@ export interface paths {
         post?: never;
         /**
          * Delete one of your webhook subscriptions; what it had pending is dropped.
-         * @description Only the token that made the subscription (the admin token for the admin's) deletes it; for any other token it is 404 `webhook_not_found`. A delivery already being sent may still arrive.
+         * @description Only the subscription's holder deletes it (the classroom's current teacher token, the student's current token, the game token that made it, the admin token); for any other token it is 404 `webhook_not_found`. A delivery already being sent may still arrive.
          */
         delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{webhook_id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume a suspended subscription under your current token.
+         * @description A subscription made with a teacher or student token since replaced is `suspended`: it
+         *     delivers nothing. Resuming it with the current token makes it `active` again, holding that
+         *     token's authority; the events of its suspension are not sent (read them over the API).
+         *     Resuming an active or disabled subscription changes nothing (a disabled one is enabled by
+         *     `retry`).
+         */
+        post: operations["resumeWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{webhook_id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retry now, after fixing the receiver.
+         * @description The subscription's waiting deliveries are due at once (instead of at their next backoff);
+         *     a `disabled` subscription is enabled again with `failures` back at 0 (what it had pending
+         *     was dropped when it was disabled, so it gets the events from now on); a `suspended` one is
+         *     resumed under your token, as `resume` does.
+         */
+        post: operations["retryWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{webhook_id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give a subscription a new signing secret; the old one still signs for a while.
+         * @description Returns the new secret, shown only here. Until `previous_secret_expires_at` (24 hours by
+         *     default) each delivery's `webhook-signature` holds two signatures, space-separated, the new
+         *     secret's first: a receiver with either secret verifies it, so it may switch at its pace.
+         *     Rotating again within the overlap drops the oldest secret at once.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2374,6 +2469,11 @@ export interface components {
             events: components["schemas"]["WebhookEventType"][];
             /** Format: date-time */
             created_at: string;
+            status: components["schemas"]["WebhookStatus"];
+            /** @description Events not queued for it because it (or its owner) had as many deliveries waiting as allowed. */
+            dropped: number;
+            /** Format: date-time */
+            last_dropped_at?: string;
             /** @description Attempts that failed in a row (0 after a delivery). */
             failures: number;
             /** Format: date-time */
@@ -2384,7 +2484,7 @@ export interface components {
             last_error?: string;
             /**
              * Format: date-time
-             * @description Set once the subscription is disabled; it then gets nothing more (delete it and subscribe again).
+             * @description Set once the subscription is disabled; it then gets nothing more until `POST /v1/webhooks/{webhook_id}/retry` enables it.
              */
             disabled_at?: string;
             disabled_reason?: string;
@@ -2395,6 +2495,18 @@ export interface components {
              * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw+1TCHlG4VYc=
              */
             secret: string;
+        };
+        /**
+         * @description `active`: it delivers. `suspended`: made with a teacher or student token since replaced; it delivers nothing until the current token resumes it. `disabled`: its receiver failed for good or answered 410; `retry` enables it again.
+         * @enum {string}
+         */
+        WebhookStatus: "active" | "suspended" | "disabled";
+        RotatedWebhookSecret: components["schemas"]["CreatedWebhook"] & {
+            /**
+             * Format: date-time
+             * @description Until when the secret it replaces still signs, beside the new one.
+             */
+            previous_secret_expires_at: string;
         };
         WebhookList: {
             webhooks: components["schemas"]["Webhook"][];
@@ -2667,7 +2779,7 @@ export interface components {
             seats: number;
         };
         /**
-         * @description A game refused because its creator holds as many as a quota allows: which quota (`open_games`, games in a lobby or under way; `computer_games`, those under way with no person in a seat), for whom (`client`, the token; `address`, every game created from the address), the limit and the count held; `retry_after_seconds` (also the `Retry-After` header) when waiting may help.
+         * @description A game (or webhook subscription) refused because its creator holds as many as a quota allows: which quota (`open_games`, games in a lobby or under way; `computer_games`, those under way with no person in a seat; `webhook_subscriptions`), for whom (`client`, the token; `owner`, the token's holder: a classroom, a student, a game token, the admin; `address`, everything created from the address), the limit and the count held; `retry_after_seconds` (also the `Retry-After` header) when waiting may help.
          * @example {
          *       "quota": "computer_games",
          *       "scope": "address",
@@ -2678,9 +2790,9 @@ export interface components {
          */
         QuotaFacts: {
             /** @enum {string} */
-            quota: "open_games" | "computer_games";
+            quota: "open_games" | "computer_games" | "webhook_subscriptions";
             /** @enum {string} */
-            scope: "client" | "address";
+            scope: "client" | "address" | "owner";
             limit: number;
             count: number;
             retry_after_seconds?: number;
@@ -4470,6 +4582,8 @@ export interface components {
         };
     };
     parameters: {
+        /** @description The subscription's id. */
+        WebhookID: string;
         /**
          * @description `desktop` (the default): landscape, the board with a panel beside it. `phone`: portrait
          *     with large type, the panel under the board, to be shown at a phone's width (360 px and up).
@@ -6252,7 +6366,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
@@ -6277,6 +6390,93 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    resumeWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The subscription's id. */
+                webhook_id: components["parameters"]["WebhookID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscription as it is now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    retryWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The subscription's id. */
+                webhook_id: components["parameters"]["WebhookID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscription as it is now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The subscription's id. */
+                webhook_id: components["parameters"]["WebhookID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscription and its new secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RotatedWebhookSecret"];
+                };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
