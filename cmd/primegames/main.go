@@ -120,6 +120,7 @@ func serve(ctx context.Context, cfg config, listening func(addr string)) error {
 	webhooks.Quota, webhooks.Concurrency = cfg.WebhookQuota, cfg.WebhookConcurrency
 	webhooks.Lease = max(webhooks.Lease, 3*cfg.WebhookTimeout) // a send ends well before its lease
 	service.SetWebhooks(webhooks, sender)
+	db.OnWebhookQueued(service.WakeWebhooks) // the listener wakes the sender when a change queued webhooks
 	srv, err := api.New(api.Config{
 		BodyLimitBytes: cfg.BodyLimitBytes,
 		ReadTimeout:    cfg.ReadTimeout,

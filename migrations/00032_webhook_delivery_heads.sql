@@ -1,0 +1,25 @@
+-- Webhook deliveries claimed and found through indexes, whatever the backlog (issue 39).
+--
+-- Only the oldest pending delivery of a (subscription, game) — the head of its queue — may be
+-- sent: a game's events reach a subscriber in order. Until now every claim and every search for
+-- the next due time found the heads by reading the whole table (DISTINCT ON), which, at a backlog
+-- of 50,000 deliveries for receivers that failed, cost Postgres most of a core with no new work.
+--
+-- From now on a delivery waiting behind its queue's head is due at 'infinity': the index on
+-- next_attempt_at then holds, in its due range, only heads. The head is made due (next_attempt_at
+-- = now) when the one before it is delivered, in the same transaction. A claimed delivery is due
+-- again when its lease runs out (next_attempt_at = leased_until), so that the same index finds the
+-- deliveries a dead worker left. leased_until, set while a delivery is being sent, counts what each
+-- subscription has in flight, through its own small index.
+
+-- +goose Up
+UPDATE webhook_deliveries d SET next_attempt_at = 'infinity'
+WHERE EXISTS (SELECT FROM webhook_deliveries o
+    WHERE o.subscription_id = d.subscription_id AND o.game_id = d.game_id AND o.id < d.id);
+UPDATE webhook_deliveries SET next_attempt_at = greatest(next_attempt_at, leased_until)
+WHERE leased_until IS NOT NULL AND next_attempt_at < 'infinity';
+CREATE INDEX webhook_deliveries_leased ON webhook_deliveries (subscription_id, leased_until) WHERE leased_until IS NOT NULL;
+
+-- +goose Down
+DROP INDEX webhook_deliveries_leased;
+UPDATE webhook_deliveries SET next_attempt_at = created_at WHERE next_attempt_at = 'infinity';
