@@ -67,9 +67,9 @@ type WebhookConfig struct {
 // DefaultWebhookConfig: 10 subscriptions per owner; 16 attempts, 10 s after the first failure,
 // doubling up to 2 h, so a receiver is tried for 6 to 13 hours (12.8 without the jitter) before its
 // subscription is disabled, or sooner once 10,000 of its deliveries wait; 64 deliveries claimed at
-// a time, 128 in flight at once (DeliveriesPerSubscription of them per subscription).
+// a time, 256 in flight at once (DeliveriesPerSubscription of them per subscription).
 var DefaultWebhookConfig = WebhookConfig{Quota: 10, Attempts: 16, FirstRetry: 10 * time.Second, MaxRetry: 2 * time.Hour,
-	Lease: time.Minute, Batch: 64, Concurrency: 128, Poll: time.Second, Backlog: 10_000}
+	Lease: time.Minute, Batch: 64, Concurrency: 256, Poll: time.Second, Backlog: 10_000}
 
 // SetWebhooks makes this instance accept subscriptions with cfg's bounds and lets RunWebhooks send
 // through sender. Without it, subscriptions are refused.

@@ -28,7 +28,7 @@ func TestConfigDefaults(t *testing.T) {
 		cfg.StreamLimit != 1000 || cfg.StreamHeartbeat != 15*time.Second || cfg.StreamWriteTimeout != 10*time.Second ||
 		cfg.RateLimit != 50 || cfg.RateBurst != 100 || cfg.StreamsPerClient != 20 || cfg.TrustedProxies != nil || cfg.CORSOrigins != nil || cfg.AdminAddr != "" ||
 		cfg.LobbyTTL != 24*time.Hour || cfg.IdleGameTTL != 720*time.Hour || cfg.Quotas != play.DefaultQuotas ||
-		cfg.WebhookAllowedHosts != nil || cfg.WebhookTimeout != 10*time.Second || cfg.WebhookQuota != 10 || cfg.WebhookConcurrency != 128 {
+		cfg.WebhookAllowedHosts != nil || cfg.WebhookTimeout != 10*time.Second || cfg.WebhookQuota != 10 || cfg.WebhookConcurrency != 256 {
 		t.Errorf("defaults = %+v", cfg)
 	}
 }
