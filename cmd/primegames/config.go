@@ -70,6 +70,9 @@ type config struct {
 	WebhookTimeout      time.Duration
 	WebhookQuota        int
 	WebhookConcurrency  int
+	// WebhookSend says whether this instance sends webhooks (WEBHOOK_SEND, true); when false it
+	// still accepts subscriptions and queues deliveries, which the instances that send take.
+	WebhookSend bool
 }
 
 // loadConfig reads the configuration through getenv and reports the first bad value in one line.
@@ -117,6 +120,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 		WebhookTimeout:      r.duration("WEBHOOK_TIMEOUT", outbound.DefaultTimeout),
 		WebhookQuota:        r.positiveInt("WEBHOOK_QUOTA", play.DefaultWebhookConfig.Quota),
 		WebhookConcurrency:  r.positiveInt("WEBHOOK_CONCURRENCY", play.DefaultWebhookConfig.Concurrency),
+		WebhookSend:         r.boolean("WEBHOOK_SEND", true),
 	}
 	if r.err == nil && cfg.TransactionPooler && cfg.DatabaseDirectURL == "" {
 		r.err = fmt.Errorf("configuration: DB_POOLER=transaction needs DATABASE_DIRECT_URL, the address of Postgres itself " +

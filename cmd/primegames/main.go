@@ -161,7 +161,9 @@ func serve(ctx context.Context, cfg config, listening func(addr string)) error {
 	// calls run last first). A webhook being sent when its worker stops goes out again, with the
 	// same webhook-id, once its lease runs out.
 	defer runWorker(ctx, func(ctx context.Context) { service.RunBots(ctx, logger) })()
-	defer runWorker(ctx, func(ctx context.Context) { service.RunWebhooks(ctx, logger) })()
+	if cfg.WebhookSend {
+		defer runWorker(ctx, func(ctx context.Context) { service.RunWebhooks(ctx, logger) })()
+	}
 	if listening != nil {
 		go listening(ln.Addr().String())
 	}
