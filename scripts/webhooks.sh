@@ -10,7 +10,8 @@
 #                                 search's times, then the CPU the server's Postgres backends and the
 #                                 server use over IDLE (20 s) with no new work, in % of a core.
 #
-# N moves (200); SERVER=another build to measure it (for one before migration 00032, HEADS=false
+# N moves (200); HANGING=64 has as many receivers that never answer hold a request each while the
+# moves on one instance are timed (TIMEOUT, 10s, bounds the wait for one webhook); SERVER=another build to measure it (for one before migration 00032, HEADS=false
 # fills the backlog as it kept it, and TIME=false skips the timings, which call this checkout's
 # code). See fresh-server.sh for what it needs.
 set -euo pipefail
@@ -36,7 +37,7 @@ case $mode in
 latency)
 	go build -o "$work/hooklatency" ./tools/hooklatency
 	echo "one instance:"
-	"$work/hooklatency" -url "$API" -n "${N:-200}"
+	"$work/hooklatency" -url "$API" -n "${N:-200}" -hanging "${HANGING:-0}" -timeout "${TIMEOUT:-10s}"
 	# A second instance on the same database that sends nothing: the moves and subscriptions go
 	# there; the first instance's sender is woken by their commits.
 	port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')

@@ -33,6 +33,7 @@ func main() {
 	subscribeAt := flag.String("subscribe", "", "the server the subscriptions are made on (default: -url)")
 	n := flag.Int("n", 200, "moves to time")
 	wait := flag.Duration("timeout", 10*time.Second, "how long to wait for one webhook before giving up")
+	hanging := flag.Int("hanging", 0, "receivers that never answer, subscribed to other games that move first, so that their requests hang while the moves are timed")
 	pause := flag.Duration("pause", 300*time.Millisecond, "the most time between a webhook's arrival and the next move (at random: players think; a sender idle meanwhile is timed from idle)")
 	flag.Parse()
 	if *subscribeAt == "" {
@@ -41,6 +42,10 @@ func main() {
 	rc := newReceiver()
 	c := &client{http: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 8}}}
 
+	if *hanging > 0 {
+		held := hang(c, *base, *subscribeAt, *hanging)
+		fmt.Printf("%d receivers hold a request each without answering\n", held)
+	}
 	var times []time.Duration
 	for len(times) < *n {
 		g := c.game(*base)
@@ -67,6 +72,42 @@ func main() {
 	s := latency.Summarise(times)
 	fmt.Printf("move -> webhook at a local receiver: n=%d p50=%s p99=%s max=%s\n", s.N,
 		s.P50.Round(100*time.Microsecond), s.P99.Round(100*time.Microsecond), s.Max.Round(100*time.Microsecond))
+}
+
+// hang starts n receivers that never answer, subscribes them to games of their own (10 to a seat's
+// token, its quota), makes a move in each game, and returns once every receiver holds a request.
+func hang(c *client, base, subscribeAt string, n int) int {
+	var held sync.WaitGroup
+	held.Add(n)
+	var games []game
+	for i := 0; i < n; {
+		g := c.game(base)
+		games = append(games, g)
+		for _, token := range g.tokens {
+			for k := 0; k < 10 && i < n; k, i = k+1, i+1 {
+				ln, err := net.Listen("tcp", "127.0.0.1:0")
+				if err != nil {
+					log.Fatal(err)
+				}
+				var once sync.Once
+				go func() {
+					log.Fatal(http.Serve(ln, http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) {
+						once.Do(held.Done)
+						<-r.Context().Done() // never answers
+					})))
+				}()
+				body, _ := json.Marshal(map[string]any{"scope": "game", "game_id": g.id, "url": "http://" + ln.Addr().String() + "/hook"})
+				c.post(subscribeAt+"/v1/webhooks", token, string(body))
+			}
+		}
+	}
+	for _, g := range games {
+		if _, ok := c.move(base, g); !ok {
+			log.Fatal("a new game has no move")
+		}
+	}
+	held.Wait()
+	return n
 }
 
 // receiver records when each game's entry webhooks arrive.
