@@ -158,3 +158,38 @@ func listen(t *testing.T, db *repo.DB) {
 		t.Fatal("the listener did not connect")
 	}
 }
+
+// Only a queue's head is due; the deliveries behind it wait (at 'infinity', found by no search)
+// until it goes, however it goes: delivered, or deleted by another path, after which the next
+// goes out, in order.
+func TestADeliveryBehindItsHeadWaitsUntilTheHeadGoes(t *testing.T) {
+	t.Parallel()
+	r := newHookRig(t)
+	rc := newReceiver(t, nil)
+	created, creator := r.lobby()
+	r.subscribe(creator, play.NewWebhookRequest{Scope: play.ScopeGame, GameID: created.Game.ID, URL: rc.URL, Events: []string{"entry"}})
+	seats := r.fill(created, creator)
+	r.move(created.Game.ID, seats)
+	r.move(created.Game.ID, seats)
+	if _, err := r.master.FanOutWebhooks(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	pending := r.count(`SELECT count(*) FROM webhook_deliveries`)
+	if due := r.count(`SELECT count(*) FROM webhook_deliveries WHERE next_attempt_at < 'infinity'`); pending < 3 || due != 1 {
+		t.Fatalf("%d pending, %d of them due; want one head due", pending, due)
+	}
+	r.count(`WITH gone AS (DELETE FROM webhook_deliveries WHERE id = (SELECT min(id) FROM webhook_deliveries) RETURNING 1) SELECT count(*) FROM gone`)
+	if due := r.count(`SELECT count(*) FROM webhook_deliveries WHERE next_attempt_at < 'infinity'`); due != 1 {
+		t.Fatalf("%d due after the head was deleted; want the next one", due)
+	}
+	r.drain()
+	got := rc.requests()
+	if len(got) != pending-1 {
+		t.Fatalf("%d delivered, want %d", len(got), pending-1)
+	}
+	for i := 1; i < len(got); i++ {
+		if a, b := decodePayload(t, got[i-1]).Data.Seq, decodePayload(t, got[i]).Data.Seq; b <= a {
+			t.Fatalf("entry %d after %d", b, a)
+		}
+	}
+}

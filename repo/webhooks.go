@@ -139,7 +139,8 @@ func (s *Games) FanOut(ctx context.Context, now time.Time, fn func(play.OutboxBa
 }
 
 // insertDeliverySQL queues a delivery: due at once ($6) when it heads its queue, else behind the
-// head ('infinity') until the one before it is delivered (promoteSQL).
+// head ('infinity') until the one before it goes (the trigger of migration 00032). The game's
+// fan-out lock, which the caller holds, keeps the head from going unseen meanwhile.
 const insertDeliverySQL = `INSERT INTO webhook_deliveries (webhook_id, subscription_id, game_id, type, payload, next_attempt_at, created_at)
 	VALUES ($1, $2, $3, $4, $5, CASE WHEN EXISTS (SELECT FROM webhook_deliveries q WHERE q.subscription_id = $2 AND q.game_id = $3)
 		THEN 'infinity'::timestamptz ELSE $6 END, $6)`
@@ -206,11 +207,8 @@ func (s *Games) DeliveryDone(ctx context.Context, d *play.Delivery, now time.Tim
 	b := &pgx.Batch{}
 	switch {
 	case o.Delivered:
-		// The next delivery of the queue becomes its head, due now. The game's fan-out lock keeps
-		// a fan-out of the game from adding to the queue meanwhile, unseen by either.
-		b.Queue(`SELECT pg_advisory_xact_lock(hashtextextended('webhook_outbox:' || $1::uuid::text, 0))`, d.GameID)
+		// The next delivery of the queue becomes its head (a trigger, migration 00032).
 		b.Queue(`DELETE FROM webhook_deliveries WHERE game_id = $1 AND id = $2`, d.GameID, d.ID)
-		b.Queue(promoteSQL, d.GameID, d.SubscriptionID, now)
 		b.Queue(`UPDATE webhook_subscriptions SET failures = 0, last_attempt_at = $2, last_success_at = $2 WHERE id = $1`, d.SubscriptionID, now)
 	case o.DisableReason != "":
 		b.Queue(`DELETE FROM webhook_deliveries WHERE subscription_id = $1`, d.SubscriptionID)
@@ -236,12 +234,6 @@ const backlogSQL = `WITH behind AS (
 			AND (SELECT count(*) FROM (SELECT FROM webhook_deliveries WHERE subscription_id = $1 LIMIT $3 + 1) pending) > $3
 		RETURNING id)
 	DELETE FROM webhook_deliveries WHERE subscription_id IN (SELECT id FROM behind)`
-
-// promoteSQL makes the oldest pending delivery of a subscription ($2) for a game ($1) due at $3,
-// if it waited behind the one delivered.
-const promoteSQL = `UPDATE webhook_deliveries SET next_attempt_at = $3
-	WHERE game_id = $1 AND next_attempt_at = 'infinity' AND id = (
-		SELECT id FROM webhook_deliveries WHERE subscription_id = $2 AND game_id = $1 ORDER BY id LIMIT 1)`
 
 // nextDueSQL is the earliest time a head of a queue is due or its lease runs out: only heads have
 // a due time before 'infinity'.
