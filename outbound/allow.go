@@ -91,6 +91,19 @@ func (s *Sender) listed(a netip.Addr, port uint16) bool {
 	return false
 }
 
+// numericName reports whether host, which is not an address in the standard spelling, ends in a
+// label of digits or 0x and hexadecimal digits: no host name does (top-level domains are not
+// numeric), and resolvers and browsers read such names ("2130706433", "0x7f.1", "127.1",
+// "0177.0.0.1") as IPv4 addresses.
+func numericName(host string) bool {
+	host = strings.TrimSuffix(host, ".")
+	last := host[strings.LastIndex(host, ".")+1:]
+	if hex, ok := strings.CutPrefix(last, "0x"); ok {
+		return strings.Trim(hex, "0123456789abcdef") == ""
+	}
+	return last != "" && strings.Trim(last, "0123456789") == ""
+}
+
 // urlPort is the port a URL reaches: its own, or its scheme's.
 func urlPort(u *url.URL) (uint16, error) {
 	if p := u.Port(); p != "" {

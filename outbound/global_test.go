@@ -55,6 +55,16 @@ func TestEveryNonGlobalAddressIsRefusedInEverySpelling(t *testing.T) {
 			t.Errorf("CheckURL allows https://%s/hook", host)
 		}
 	}
+	for _, host := range []string{"2130706433", "0x7f000001", "0x7f.1", "127.1", "0177.0.0.1", "10.0.0.01", "127.0.0.1.", "0x"} {
+		if err := sender.CheckURL("http://" + host + "/hook"); err == nil {
+			t.Errorf("CheckURL allows http://%s/hook, an IPv4 address in another spelling", host)
+		}
+	}
+	for _, host := range []string{"hooks.example.com", "1.example.com", "example.co.uk.", "123abc.example"} {
+		if err := sender.CheckURL("http://" + host + "/hook"); err != nil {
+			t.Errorf("CheckURL refuses http://%s/hook: %v", host, err)
+		}
+	}
 	if err := sender.CheckURL("https://[2606:4700::1111]/hook"); err != nil {
 		t.Errorf("a public IPv6 address refused: %v", err)
 	}

@@ -111,6 +111,9 @@ func (s *Sender) CheckURL(raw string) error {
 		}
 		return nil
 	}
+	if numericName(host) {
+		return fmt.Errorf("the host %s spells an IPv4 address the way some resolvers read it (decimal, octal or hexadecimal parts); write the address itself", host)
+	}
 	if !restricted {
 		return nil // any public host; its addresses are checked when dialled
 	}
