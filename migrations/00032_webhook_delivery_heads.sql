@@ -22,6 +22,9 @@ WHERE EXISTS (SELECT FROM webhook_deliveries o
 UPDATE webhook_deliveries SET next_attempt_at = greatest(next_attempt_at, leased_until)
 WHERE leased_until IS NOT NULL AND next_attempt_at < 'infinity';
 CREATE INDEX webhook_deliveries_leased ON webhook_deliveries (subscription_id, leased_until) WHERE leased_until IS NOT NULL;
+-- The due deliveries in the order they are claimed, so that a claim reads the first of them only.
+CREATE INDEX webhook_deliveries_next ON webhook_deliveries (next_attempt_at, id);
+DROP INDEX webhook_deliveries_due;
 
 -- +goose StatementBegin
 CREATE FUNCTION promote_webhook_delivery() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -41,4 +44,6 @@ CREATE TRIGGER webhook_deliveries_promote AFTER DELETE ON webhook_deliveries
 DROP TRIGGER webhook_deliveries_promote ON webhook_deliveries;
 DROP FUNCTION promote_webhook_delivery();
 DROP INDEX webhook_deliveries_leased;
+CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at);
+DROP INDEX webhook_deliveries_next;
 UPDATE webhook_deliveries SET next_attempt_at = created_at WHERE next_attempt_at = 'infinity';

@@ -150,27 +150,37 @@ const insertDeliverySQL = `INSERT INTO webhook_deliveries (webhook_id, subscript
 // none of a subscription that already has $6 in flight ($6 the cap per subscription), at most $6
 // of any, each subscription's first before any's second, those of healthy subscriptions before
 // those of subscriptions whose last attempts failed, and of those at most $4. A claimed delivery is
-// due again when its lease runs out. Every search goes through an index: the due deliveries
-// (next_attempt_at, where a delivery behind its head waits at 'infinity'), the leased ones
-// (webhook_deliveries_leased) and each queue's head (webhook_deliveries_queue). The due condition
-// is checked again on the locked row, so that another worker's claim, committed meanwhile, wins.
+// due again when its lease runs out.
+//
+// It reads the first $5 due deliveries in the order of an index (next_attempt_at, id), where only
+// heads are due (those behind wait at 'infinity'), leaving out the subscriptions at their cap, and
+// counts each subscription's requests in flight from the partial index of leased rows. A delivery
+// found due that is not its queue's head (made due by hand) is put back behind it. The rows are
+// locked as they are read (SKIP LOCKED), so that two workers take different ones, and the due
+// condition is checked again on the row updated.
 const claimSQL = `WITH busy AS (
 		SELECT subscription_id, count(*) AS n FROM webhook_deliveries
 		WHERE leased_until > $1 GROUP BY subscription_id
 	), candidates AS (
 		SELECT d.game_id, d.id, d.subscription_id, d.next_attempt_at FROM webhook_deliveries d
 		WHERE d.next_attempt_at <= $1
-			AND NOT EXISTS (SELECT FROM busy b WHERE b.subscription_id = d.subscription_id AND b.n >= $6)
-			AND NOT EXISTS (SELECT FROM webhook_deliveries o
-				WHERE o.subscription_id = d.subscription_id AND o.game_id = d.game_id AND o.id < d.id)
+			AND d.subscription_id <> ALL (ARRAY(SELECT subscription_id FROM busy WHERE n >= $6))
 		ORDER BY d.next_attempt_at, d.id
 		LIMIT $5
 		FOR UPDATE OF d SKIP LOCKED
+	), heads AS (
+		SELECT c.*, c.id = (SELECT min(o.id) FROM webhook_deliveries o
+				WHERE o.subscription_id = c.subscription_id AND o.game_id = c.game_id) AS head,
+			(SELECT count(*) FROM webhook_deliveries l WHERE l.subscription_id = c.subscription_id AND l.leased_until > $1) AS in_flight
+		FROM candidates c
+	), behind AS (
+		UPDATE webhook_deliveries d SET next_attempt_at = 'infinity'
+		FROM heads h WHERE NOT h.head AND d.game_id = h.game_id AND d.id = h.id
 	), ranked AS (
-		SELECT c.game_id, c.id, c.next_attempt_at, s.failures > 0 AS failing,
-			row_number() OVER (PARTITION BY c.subscription_id ORDER BY c.next_attempt_at, c.id) + coalesce(b.n, 0) AS place
-		FROM candidates c JOIN webhook_subscriptions s ON s.id = c.subscription_id AND s.disabled_at IS NULL
-		LEFT JOIN busy b ON b.subscription_id = c.subscription_id
+		SELECT h.game_id, h.id, h.next_attempt_at, s.failures > 0 AS failing,
+			row_number() OVER (PARTITION BY h.subscription_id ORDER BY h.next_attempt_at, h.id) + h.in_flight AS place
+		FROM heads h JOIN webhook_subscriptions s ON s.id = h.subscription_id AND s.disabled_at IS NULL
+		WHERE h.head
 	), allowed AS (
 		SELECT game_id, id, next_attempt_at, failing, place,
 			row_number() OVER (PARTITION BY failing ORDER BY place, next_attempt_at, id) AS nth
@@ -185,7 +195,7 @@ const claimSQL = `WITH busy AS (
 	RETURNING d.id, d.webhook_id, d.subscription_id::text, d.game_id::text, d.type, d.payload, d.attempts, d.created_at, s.url, s.secret, picked.failing`
 
 // claimWindow is how many due deliveries a claim of limit looks at, to choose among them fairly.
-func claimWindow(c play.DeliveryClaim) int { return max(4*c.Limit, c.Limit*c.PerSubscription) + 16 }
+func claimWindow(c play.DeliveryClaim) int { return 2*c.Limit + 16 }
 
 func (s *Games) ClaimDeliveries(ctx context.Context, now time.Time, lease time.Duration, c play.DeliveryClaim) ([]play.Delivery, error) {
 	if c.Limit <= 0 {
