@@ -24,9 +24,11 @@ import (
 // Config says where webhooks may go and bounds each request.
 type Config struct {
 	// AllowedHosts, when not empty, are the only hosts a webhook URL may name: a name ("hooks.example.com"),
-	// a domain and its subdomains ("*.example.com"), an address or a network ("10.1.2.0/24").
-	// An address or network listed here may be dialled even if it is private or loopback: that is
-	// how an operator allows a receiver inside their own network.
+	// a domain and its subdomains ("*.example.com"), an address or a network ("10.1.2.0/24"); a
+	// name or an address may carry a port ("hooks.example.com:8443", "10.1.2.3:8080",
+	// "[fd00::1]:8080"), which then is the only port it opens.
+	// An address or network listed here may be dialled even if it is not public (private, loopback,
+	// …): that is how an operator allows a receiver inside their own network.
 	AllowedHosts []string
 	// Timeout bounds one request, from dialling to the end of the answer read.
 	Timeout time.Duration
@@ -44,8 +46,8 @@ const (
 // Sender sends webhooks. It implements play.WebhookSender.
 type Sender struct {
 	cfg      Config
-	names    []string       // allowed names, lower case; "*.x" allows x's subdomains
-	networks []netip.Prefix // allowed addresses and networks (dialled even when private)
+	names    []allowedName    // allowed names, lower case; "*.x" allows x's subdomains
+	networks []allowedNetwork // allowed addresses and networks (dialled even when private)
 	client   *http.Client
 }
 
@@ -61,21 +63,8 @@ func New(cfg Config) (*Sender, error) {
 	}
 	s := &Sender{cfg: cfg}
 	for _, h := range cfg.AllowedHosts {
-		h = strings.ToLower(strings.TrimSpace(h))
-		switch {
-		case h == "":
-		case strings.Contains(h, "/"):
-			p, err := netip.ParsePrefix(h)
-			if err != nil {
-				return nil, fmt.Errorf("allowed webhook host %q: %w", h, err)
-			}
-			s.networks = append(s.networks, p.Masked())
-		default:
-			if a, err := netip.ParseAddr(h); err == nil {
-				s.networks = append(s.networks, netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()))
-				continue
-			}
-			s.names = append(s.names, h)
+		if err := s.allow(strings.ToLower(strings.TrimSpace(h))); err != nil {
+			return nil, fmt.Errorf("allowed webhook host %q: %w", h, err)
 		}
 	}
 	dialer := &net.Dialer{Timeout: cfg.Timeout, Control: s.checkDial}
@@ -97,55 +86,59 @@ func New(cfg Config) (*Sender, error) {
 	return s, nil
 }
 
-// CheckURL refuses a URL whose host the allow list leaves out, or that names a literal address
-// the sender would refuse to dial.
+// CheckURL refuses a URL whose host (and port) the allow list leaves out, or that names a literal
+// address the sender would refuse to dial. It looks nothing up: a name is checked against the
+// allow list only, its addresses when they are dialled.
 func (s *Sender) CheckURL(raw string) error {
 	u, err := url.Parse(raw)
 	if err != nil {
 		return err
 	}
 	host := strings.ToLower(u.Hostname())
-	if a, err := netip.ParseAddr(host); err == nil {
-		if s.listed(a.Unmap()) {
-			return nil
-		}
-		if len(s.names) > 0 || len(s.networks) > 0 {
-			return fmt.Errorf("the address %s is not among the allowed webhook hosts", a)
-		}
-		return s.checkAddr(a.Unmap())
+	port, err := urlPort(u)
+	if err != nil {
+		return err
 	}
-	if len(s.names) == 0 && len(s.networks) == 0 {
+	restricted := len(s.names) > 0 || len(s.networks) > 0
+	if a, err := netip.ParseAddr(host); err == nil {
+		switch {
+		case s.listed(a, port):
+			return nil
+		case restricted:
+			return fmt.Errorf("the address %s port %d is not among the allowed webhook hosts", host, port)
+		case !Global(a):
+			return fmt.Errorf("the address %s is not public (loopback, private, link-local, reserved, or one of these spelled in IPv6)", host)
+		}
+		return nil
+	}
+	if numericName(host) {
+		return fmt.Errorf("the host %s spells an IPv4 address the way some resolvers read it (decimal, octal or hexadecimal parts); write the address itself", host)
+	}
+	if !restricted {
 		return nil // any public host; its addresses are checked when dialled
 	}
 	for _, n := range s.names {
-		if host == n || strings.HasPrefix(n, "*.") && strings.HasSuffix(host, n[1:]) {
+		if n.matches(host, port) {
 			return nil
 		}
 	}
-	return fmt.Errorf("the host %s is not among the allowed webhook hosts", host)
+	return fmt.Errorf("the host %s port %d is not among the allowed webhook hosts", host, port)
 }
 
-// listed reports whether a lies in an allowed address or network.
-func (s *Sender) listed(a netip.Addr) bool {
-	for _, p := range s.networks {
-		if p.Contains(a) {
-			return true
-		}
-	}
-	return false
-}
-
-// checkAddr refuses to dial an address of the service's own network (loopback, private,
-// link-local, …) unless the allow list names it.
-func (s *Sender) checkAddr(a netip.Addr) error {
-	if !s.listed(a) && !public(a) {
-		return fmt.Errorf("the address %s is not public (loopback, private, link-local or reserved) and not allowed", a)
+// checkAddr refuses to dial an address that is not public unless the allow list names it (with
+// the port, when its entry has one).
+func (s *Sender) checkAddr(a netip.Addr, port uint16) error {
+	if !s.listed(a, port) && !Global(a) {
+		return errNotAllowed
 	}
 	return nil
 }
 
-// errRefused marks a dial the guard refused.
-var errRefused = errors.New("webhook address refused")
+// errRefused marks a dial the guard refused; errNotAllowed is what a subscription is told.
+var (
+	errRefused    = errors.New("webhook address refused")
+	errNotAllowed = errors.New("the receiver's address is not allowed")
+)
 
 // checkDial is the dialer's Control: it sees the address the connection is about to be made to.
 func (s *Sender) checkDial(_, address string, _ syscall.RawConn) error {
@@ -153,19 +146,10 @@ func (s *Sender) checkDial(_, address string, _ syscall.RawConn) error {
 	if err != nil {
 		return fmt.Errorf("%w: %v", errRefused, err)
 	}
-	if err := s.checkAddr(ap.Addr().Unmap()); err != nil {
+	if err := s.checkAddr(ap.Addr(), ap.Port()); err != nil {
 		return fmt.Errorf("%w: %v", errRefused, err)
 	}
 	return nil
-}
-
-// cgnat is the shared address space of carrier-grade NAT (RFC 6598), private in all but name.
-var cgnat = netip.MustParsePrefix("100.64.0.0/10")
-
-// public reports whether a is an address on the public internet.
-func public(a netip.Addr) bool {
-	return a.IsGlobalUnicast() && !a.IsPrivate() && !cgnat.Contains(a) &&
-		!a.IsLoopback() && !a.IsLinkLocalUnicast() && !a.IsUnspecified() && !a.IsMulticast()
 }
 
 // Send posts body with the Standard Webhooks headers and reads at most MaxResponse of the answer.
@@ -191,15 +175,26 @@ func (s *Sender) Send(ctx context.Context, raw string, h play.WebhookHeaders, bo
 	return resp.StatusCode, nil
 }
 
-// describe turns a failed request into the sentence a subscription shows as its last error.
+// describe turns a failed request into the sentence a subscription shows as its last error: what
+// the receiver did, never what the resolver or the network said (a resolver's address, the
+// service's own).
 func describe(err error) error {
 	var ne net.Error
+	var dns *net.DNSError
 	switch {
 	case errors.Is(err, errRefused):
-		return err
+		return errNotAllowed
+	case errors.As(err, &dns) && !dns.IsTimeout:
+		return errors.New("the receiver's host name did not resolve")
 	case errors.As(err, &ne) && ne.Timeout():
 		return errors.New("no answer within the timeout")
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return errors.New("the receiver refused the connection")
+	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return errors.New("the receiver closed the connection without an answer")
+	case isTLS(err):
+		return errors.New("the TLS handshake with the receiver failed")
 	default:
-		return fmt.Errorf("the request failed: %v", errors.Unwrap(err))
+		return errors.New("the request to the receiver failed")
 	}
 }

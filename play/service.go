@@ -33,13 +33,16 @@ type Service struct {
 	// webhookCfg and webhookSender are the webhooks' bounds and their HTTP client (SetWebhooks).
 	webhookCfg    WebhookConfig
 	webhookSender WebhookSender
+	// webhookWake wakes the webhook worker (WakeWebhooks).
+	webhookWake chan struct{}
 }
 
 // New is the game master over store, for the kinds of game in the catalogue.
 func New(store Store, kinds *domain.Catalogue) *Service {
 	return &Service{store: store, kinds: kinds, botsDue: make(chan struct{}, 1),
 		ttls: AbandonTTLs{Lobby: DefaultLobbyTTL, Idle: DefaultIdleGameTTL}, states: newDecodedStates(), tallies: newCountedTallies(), clock: SystemClock(),
-		checkpoints: newCheckpoints(), quotas: DefaultQuotas, fair: newFairness(), webhookCfg: DefaultWebhookConfig}
+		checkpoints: newCheckpoints(), quotas: DefaultQuotas, fair: newFairness(), webhookCfg: DefaultWebhookConfig,
+		webhookWake: make(chan struct{}, 1)}
 }
 
 // update runs fn in one transaction whose time, the time its writes record and its expiry checks

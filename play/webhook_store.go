@@ -66,10 +66,10 @@ type WebhookStore interface {
 	// the same transaction it stores the deliveries fn returns, counts those it dropped, deletes
 	// the ended subscriptions it found and deletes the rows. It reports whether there was a game to take.
 	FanOut(ctx context.Context, now time.Time, fn func(OutboxBatch) (FanOutResult, error)) (bool, error)
-	// ClaimDeliveries leases up to limit deliveries due at now, each the oldest pending one of its
-	// subscription and game (so that a game's events go out in order), until now+lease, counting
-	// the attempt.
-	ClaimDeliveries(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]Delivery, error)
+	// ClaimDeliveries leases deliveries due at now, within c's bounds, each the oldest pending one
+	// of its subscription and game (so that a game's events go out in order), until now+lease,
+	// counting the attempt.
+	ClaimDeliveries(ctx context.Context, now time.Time, lease time.Duration, c DeliveryClaim) ([]Delivery, error)
 	// DeliveryDone records the outcome of an attempt: delivered (the row goes), or failed with
 	// errText and to be tried again at retryAt, or failed for good with the subscription disabled
 	// for disableReason (its pending deliveries go).
@@ -180,6 +180,8 @@ type Delivery struct {
 	CreatedAt      time.Time
 	URL            string
 	Secret         []byte
+	// Failing says that the subscription's last attempts failed (DeliveryClaim.Failing).
+	Failing bool
 }
 
 // DeliveryOutcome is what an attempt came to.

@@ -276,7 +276,7 @@ func TestWebhooksAcrossWorkersOnceAndAfterAWorkerDies(t *testing.T) {
 	if _, err := a.master.FanOutWebhooks(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	claimed, err := a.db.Games().ClaimDeliveries(context.Background(), a.clock.Now(), testWebhookConfig.Lease, 1)
+	claimed, err := a.db.Games().ClaimDeliveries(context.Background(), a.clock.Now(), testWebhookConfig.Lease, play.DeliveryClaim{Limit: 1, Failing: 1, PerSubscription: 1})
 	if err != nil || len(claimed) != 1 {
 		t.Fatalf("claim: %v, %d", err, len(claimed))
 	}

@@ -32,6 +32,8 @@ type DB struct {
 	// closed ends with Close, and with it the sessions the DB runs of its own (the listener).
 	closed    context.Context
 	closeDone context.CancelFunc
+	// webhookQueued, when set, is called when a change that queued webhooks commits (OnWebhookQueued).
+	webhookQueued func()
 }
 
 // PoolOptions tune the connection pool.

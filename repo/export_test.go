@@ -53,3 +53,6 @@ func (s *Games) UpdateUnchangedThen(ctx context.Context, now time.Time, expect *
 		return nil
 	})
 }
+
+// WebhookQueueSQL are the sender's searches of the deliveries, for the plan test.
+var WebhookQueueSQL = map[string]string{"claim": claimSQL, "next due": nextDueSQL}

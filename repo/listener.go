@@ -36,6 +36,8 @@ type GameListener struct {
 	// SyncChannel, when set, is listened on too, and Synced called with each payload heard on it.
 	SyncChannel string
 	Synced      func(payload string)
+	// WebhookQueued, when set, is called for each notification on WebhookChannel, and on connecting.
+	WebhookQueued func()
 	// pings, when set, are the barrier's pings for this connection to send (pingline.go).
 	pings *pingLine
 
@@ -106,6 +108,9 @@ func (db *DB) listenOnce(ctx context.Context, l GameListener) (connected bool, e
 	if l.SyncChannel != "" {
 		statements = append(statements, "LISTEN "+pgx.Identifier{l.SyncChannel}.Sanitize())
 	}
+	if l.WebhookQueued != nil {
+		statements = append(statements, "LISTEN "+pgx.Identifier{WebhookChannel}.Sanitize())
+	}
 	for _, statement := range statements {
 		if _, err := conn.Exec(ctx, statement); err != nil {
 			closeConn(conn)
@@ -142,6 +147,9 @@ func (db *DB) listenOnce(ctx context.Context, l GameListener) (connected bool, e
 	}
 	if l.Connected != nil {
 		l.Connected()
+	}
+	if l.WebhookQueued != nil {
+		l.WebhookQueued() // what was queued while not listening
 	}
 	for _, n := range early {
 		l.deliver(n.Channel, n.Payload)
@@ -264,6 +272,8 @@ func (l *GameListener) deliver(channel, payload string) {
 		}
 	case channel == l.SyncChannel && l.Synced != nil:
 		l.Synced(payload)
+	case channel == WebhookChannel && l.WebhookQueued != nil:
+		l.WebhookQueued()
 	}
 }
 
@@ -280,7 +290,8 @@ func (db *DB) Listen(ctx context.Context, l live.Listener) {
 			}
 			l.Notice(live.Notice{GameID: n.GameID, ClassroomID: n.ClassroomID})
 		},
-		Failed: l.Failed,
+		Failed:        l.Failed,
+		WebhookQueued: db.webhookQueued,
 	}
 	if r != nil {
 		gl.Connected = func() {

@@ -167,8 +167,12 @@ func (s *Games) ReviveWebhook(ctx context.Context, ownerKey string, id string, h
 			b.Queue(`UPDATE webhook_subscriptions SET disabled_at = NULL, disabled_reason = NULL, failures = 0 WHERE id = $1`, w.ID)
 		}
 		if how.DueNow {
+			// Only the heads of the subscription's queues: those behind them wait at 'infinity'
+			// until their head goes (migration 00032). The senders of every instance are woken.
 			b.Queue(`UPDATE webhook_deliveries SET next_attempt_at = $2
-				WHERE subscription_id = $1 AND next_attempt_at > $2 AND (leased_until IS NULL OR leased_until <= $2)`, w.ID, how.Now)
+				WHERE subscription_id = $1 AND next_attempt_at > $2 AND next_attempt_at < 'infinity'
+					AND (leased_until IS NULL OR leased_until <= $2)`, w.ID, how.Now)
+			b.Queue(`SELECT pg_notify('webhook_outbox', '')`)
 		}
 		if b.Len() == 0 {
 			return nil
@@ -336,8 +340,7 @@ func (s *Games) FanOut(ctx context.Context, now time.Time, fn func(play.OutboxBa
 		}
 		batch := &pgx.Batch{}
 		for _, d := range result.Deliveries {
-			batch.Queue(`INSERT INTO webhook_deliveries (webhook_id, subscription_id, game_id, type, payload, next_attempt_at, created_at)
-				VALUES ($1, $2, $3, $4, $5, $6, $6)`, d.WebhookID, d.SubscriptionID, d.GameID, d.Type, d.Payload, now)
+			batch.Queue(insertDeliverySQL, d.WebhookID, d.SubscriptionID, d.GameID, d.Type, d.Payload, now)
 		}
 		for id, n := range result.Dropped {
 			batch.Queue(`UPDATE webhook_subscriptions SET dropped = dropped + $2, last_dropped_at = $3 WHERE id = $1`, id, n, now)
@@ -351,32 +354,77 @@ func (s *Games) FanOut(ctx context.Context, now time.Time, fn func(play.OutboxBa
 	return found, err
 }
 
-// claimSQL leases the due deliveries that head their subscription's queue for their game: the
-// oldest pending delivery of each (subscription, game), if it is due and no lease on it runs. The
-// conditions are on the locked row itself, so that Postgres checks them again on the row as
-// another worker's lease, committed meanwhile, left it.
-const claimSQL = `WITH heads AS (
-		SELECT DISTINCT ON (subscription_id, game_id) game_id, id
-		FROM webhook_deliveries ORDER BY subscription_id, game_id, id
-	), picked AS (
-		SELECT d.game_id, d.id FROM webhook_deliveries d JOIN heads h ON h.game_id = d.game_id AND h.id = d.id
-		WHERE d.next_attempt_at <= $1 AND (d.leased_until IS NULL OR d.leased_until <= $1)
-		ORDER BY d.next_attempt_at, d.id LIMIT $3
-		FOR UPDATE OF d SKIP LOCKED
-	)
-	UPDATE webhook_deliveries d SET leased_until = $2, attempts = d.attempts + 1
-	FROM picked, webhook_subscriptions s
-	WHERE d.game_id = picked.game_id AND d.id = picked.id AND s.id = d.subscription_id AND s.disabled_at IS NULL
-	RETURNING d.id, d.webhook_id, d.subscription_id::text, d.game_id::text, d.type, d.payload, d.attempts, d.created_at, s.url, s.secret`
+// insertDeliverySQL queues a delivery: due at once ($6) when it heads its queue, else behind the
+// head ('infinity') until the one before it goes (the trigger of migration 00032). The game's
+// fan-out lock, which the caller holds, keeps the head from going unseen meanwhile.
+const insertDeliverySQL = `INSERT INTO webhook_deliveries (webhook_id, subscription_id, game_id, type, payload, next_attempt_at, created_at)
+	VALUES ($1, $2, $3, $4, $5, CASE WHEN EXISTS (SELECT FROM webhook_deliveries q WHERE q.subscription_id = $2 AND q.game_id = $3)
+		THEN 'infinity'::timestamptz ELSE $6 END, $6)`
 
-func (s *Games) ClaimDeliveries(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]play.Delivery, error) {
-	rows, err := s.db.Pool.Query(ctx, claimSQL, now, now.Add(lease), limit)
+// claimSQL leases due deliveries that head their queue (the oldest pending delivery of a
+// subscription and game, so that a game's events go out in order), fairly across subscriptions:
+// none of a subscription that already has $6 in flight ($6 the cap per subscription), at most $6
+// of any, each subscription's first before any's second, those of healthy subscriptions before
+// those of subscriptions whose last attempts failed, and of those at most $4. A claimed delivery is
+// due again when its lease runs out.
+//
+// It reads the first $5 due deliveries in the order of an index (next_attempt_at, id), where only
+// heads are due (those behind wait at 'infinity'), leaving out the subscriptions at their cap, and
+// counts each subscription's requests in flight from the partial index of leased rows. A delivery
+// found due that is not its queue's head (made due by hand) is put back behind it. The rows are
+// locked as they are read (SKIP LOCKED), so that two workers take different ones, and the due
+// condition is checked again on the row updated.
+const claimSQL = `WITH busy AS (
+		SELECT subscription_id, count(*) AS n FROM webhook_deliveries
+		WHERE leased_until > $1 GROUP BY subscription_id
+	), candidates AS (
+		SELECT d.game_id, d.id, d.subscription_id, d.next_attempt_at FROM webhook_deliveries d
+		WHERE d.next_attempt_at <= $1
+			AND d.subscription_id <> ALL (ARRAY(SELECT subscription_id FROM busy WHERE n >= $6))
+		ORDER BY d.next_attempt_at, d.id
+		LIMIT $5
+		FOR UPDATE OF d SKIP LOCKED
+	), heads AS (
+		SELECT c.*, c.id = (SELECT min(o.id) FROM webhook_deliveries o
+				WHERE o.subscription_id = c.subscription_id AND o.game_id = c.game_id) AS head,
+			(SELECT count(*) FROM webhook_deliveries l WHERE l.subscription_id = c.subscription_id AND l.leased_until > $1) AS in_flight
+		FROM candidates c
+	), behind AS (
+		UPDATE webhook_deliveries d SET next_attempt_at = 'infinity'
+		FROM heads h WHERE NOT h.head AND d.game_id = h.game_id AND d.id = h.id
+	), ranked AS (
+		SELECT h.game_id, h.id, h.next_attempt_at, s.failures > 0 AS failing,
+			row_number() OVER (PARTITION BY h.subscription_id ORDER BY h.next_attempt_at, h.id) + h.in_flight AS place
+		FROM heads h JOIN webhook_subscriptions s ON s.id = h.subscription_id AND s.disabled_at IS NULL
+		WHERE h.head
+	), allowed AS (
+		SELECT game_id, id, next_attempt_at, failing, place,
+			row_number() OVER (PARTITION BY failing ORDER BY place, next_attempt_at, id) AS nth
+		FROM ranked WHERE place <= $6
+	), picked AS (
+		SELECT game_id, id, failing FROM allowed WHERE NOT failing OR nth <= $4
+		ORDER BY failing, place, next_attempt_at, id LIMIT $3
+	)
+	UPDATE webhook_deliveries d SET leased_until = $2, next_attempt_at = $2, attempts = d.attempts + 1
+	FROM picked, webhook_subscriptions s
+	WHERE d.game_id = picked.game_id AND d.id = picked.id AND d.next_attempt_at <= $1 AND s.id = d.subscription_id
+	RETURNING d.id, d.webhook_id, d.subscription_id::text, d.game_id::text, d.type, d.payload, d.attempts, d.created_at, s.url, s.secret, picked.failing`
+
+// claimWindow is how many due deliveries a claim of limit looks at, to choose among them fairly.
+func claimWindow(c play.DeliveryClaim) int { return 2*c.Limit + 16 }
+
+func (s *Games) ClaimDeliveries(ctx context.Context, now time.Time, lease time.Duration, c play.DeliveryClaim) ([]play.Delivery, error) {
+	if c.Limit <= 0 {
+		return nil, nil
+	}
+	c.PerSubscription = max(c.PerSubscription, 1)
+	rows, err := s.db.Pool.Query(ctx, claimSQL, now, now.Add(lease), c.Limit, max(c.Failing, 0), claimWindow(c), c.PerSubscription)
 	if err != nil {
 		return nil, err
 	}
 	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (play.Delivery, error) {
 		var d play.Delivery
-		err := r.Scan(&d.ID, &d.WebhookID, &d.SubscriptionID, &d.GameID, &d.Type, &d.Payload, &d.Attempts, &d.CreatedAt, &d.URL, &d.Secret)
+		err := r.Scan(&d.ID, &d.WebhookID, &d.SubscriptionID, &d.GameID, &d.Type, &d.Payload, &d.Attempts, &d.CreatedAt, &d.URL, &d.Secret, &d.Failing)
 		return d, err
 	})
 }
@@ -385,6 +433,7 @@ func (s *Games) DeliveryDone(ctx context.Context, d *play.Delivery, now time.Tim
 	b := &pgx.Batch{}
 	switch {
 	case o.Delivered:
+		// The next delivery of the queue becomes its head (a trigger, migration 00032).
 		b.Queue(`DELETE FROM webhook_deliveries WHERE game_id = $1 AND id = $2`, d.GameID, d.ID)
 		b.Queue(`UPDATE webhook_subscriptions SET failures = 0, last_attempt_at = $2, last_success_at = $2 WHERE id = $1`, d.SubscriptionID, now)
 	case o.DisableReason != "":
@@ -412,11 +461,12 @@ const backlogSQL = `WITH behind AS (
 		RETURNING id)
 	DELETE FROM webhook_deliveries WHERE subscription_id IN (SELECT id FROM behind)`
 
+// nextDueSQL is the earliest time a head of a queue is due or its lease runs out: only heads have
+// a due time before 'infinity'.
+const nextDueSQL = `SELECT min(next_attempt_at) FROM webhook_deliveries WHERE next_attempt_at < 'infinity'`
+
 func (s *Games) NextWebhookDue(ctx context.Context) (*time.Time, error) {
 	var at *time.Time
-	// Only the head of each queue can be sent next: a delivery behind one that waits, waits too.
-	err := s.db.Pool.QueryRow(ctx, `SELECT min(greatest(next_attempt_at, coalesce(leased_until, next_attempt_at))) FROM (
-			SELECT DISTINCT ON (subscription_id, game_id) next_attempt_at, leased_until
-			FROM webhook_deliveries ORDER BY subscription_id, game_id, id) heads`).Scan(&at)
+	err := s.db.Pool.QueryRow(ctx, nextDueSQL).Scan(&at)
 	return at, err
 }

@@ -79,6 +79,9 @@ type config struct {
 	// sent or accepted. WebhookSecretOverlap is how long a rotated secret still signs.
 	WebhookSealingKey    string
 	WebhookSecretOverlap time.Duration
+	// WebhookSend says whether this instance sends webhooks (WEBHOOK_SEND, true); when false it
+	// still accepts subscriptions and queues deliveries, which the instances that send take.
+	WebhookSend bool
 }
 
 // loadConfig reads the configuration through getenv and reports the first bad value in one line.
@@ -132,6 +135,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 		WebhookPendingPerOwner:        r.count("WEBHOOK_PENDING_PER_OWNER", play.DefaultWebhookConfig.PendingPerOwner),
 		WebhookSealingKey:             r.sealingKey("WEBHOOK_SEALING_KEY"),
 		WebhookSecretOverlap:          r.duration("WEBHOOK_SECRET_OVERLAP", play.DefaultWebhookConfig.SecretOverlap),
+		WebhookSend:                   r.boolean("WEBHOOK_SEND", true),
 	}
 	if r.err == nil && cfg.TransactionPooler && cfg.DatabaseDirectURL == "" {
 		r.err = fmt.Errorf("configuration: DB_POOLER=transaction needs DATABASE_DIRECT_URL, the address of Postgres itself " +

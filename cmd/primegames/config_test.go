@@ -28,9 +28,9 @@ func TestConfigDefaults(t *testing.T) {
 		cfg.StreamLimit != 1000 || cfg.StreamHeartbeat != 15*time.Second || cfg.StreamWriteTimeout != 10*time.Second ||
 		cfg.RateLimit != 50 || cfg.RateBurst != 100 || cfg.StreamsPerClient != 20 || cfg.TrustedProxies != nil || cfg.CORSOrigins != nil || cfg.AdminAddr != "" ||
 		cfg.LobbyTTL != 24*time.Hour || cfg.IdleGameTTL != 720*time.Hour || cfg.Quotas != play.DefaultQuotas ||
-		cfg.WebhookAllowedHosts != nil || cfg.WebhookTimeout != 10*time.Second || cfg.WebhookQuota != 10 || cfg.WebhookConcurrency != 8 ||
+		cfg.WebhookAllowedHosts != nil || cfg.WebhookTimeout != 10*time.Second || cfg.WebhookQuota != 10 || cfg.WebhookConcurrency != 256 ||
 		cfg.WebhookAddressQuota != 20 || cfg.WebhookPendingPerSubscription != 1000 || cfg.WebhookPendingPerOwner != 2000 ||
-		cfg.WebhookSealingKey != "" || cfg.WebhookSecretOverlap != 24*time.Hour {
+		cfg.WebhookSealingKey != "" || cfg.WebhookSecretOverlap != 24*time.Hour || !cfg.WebhookSend {
 		t.Errorf("defaults = %+v", cfg)
 	}
 }
@@ -50,6 +50,7 @@ func TestConfigParsesEveryVariable(t *testing.T) {
 		"WEBHOOK_ALLOWED_HOSTS": "hooks.example.com, 10.1.0.0/16", "WEBHOOK_TIMEOUT": "3s", "WEBHOOK_QUOTA": "4", "WEBHOOK_CONCURRENCY": "2",
 		"WEBHOOK_ADDRESS_QUOTA": "5", "WEBHOOK_PENDING_PER_SUBSCRIPTION": "6", "WEBHOOK_PENDING_PER_OWNER": "0",
 		"WEBHOOK_SEALING_KEY": "0123456789abcdef0123456789abcdef", "WEBHOOK_SECRET_OVERLAP": "1h",
+		"WEBHOOK_SEND": "false",
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -70,7 +71,8 @@ func TestConfigParsesEveryVariable(t *testing.T) {
 		TransactionPooler: true, DatabaseDirectURL: "postgres://y", DatabaseReplicaURL: "postgres://z",
 		WebhookAllowedHosts: []string{"hooks.example.com", "10.1.0.0/16"}, WebhookTimeout: 3 * time.Second, WebhookQuota: 4, WebhookConcurrency: 2,
 		WebhookAddressQuota: 5, WebhookPendingPerSubscription: 6, WebhookPendingPerOwner: 0,
-		WebhookSealingKey: "0123456789abcdef0123456789abcdef", WebhookSecretOverlap: time.Hour}
+		WebhookSealingKey: "0123456789abcdef0123456789abcdef", WebhookSecretOverlap: time.Hour,
+		WebhookSend: false}
 	if !reflect.DeepEqual(cfg, want) {
 		t.Errorf("config = %+v\nwant     %+v", cfg, want)
 	}

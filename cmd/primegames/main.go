@@ -126,6 +126,7 @@ func serve(ctx context.Context, cfg config, listening func(addr string)) error {
 		logger.Warn("webhooks are off: set WEBHOOK_SEALING_KEY (a secret of 32 characters or more) to send and accept them")
 	}
 	service.SetWebhooks(webhooks, sender)
+	db.OnWebhookQueued(service.WakeWebhooks) // the listener wakes the sender when a change queued webhooks
 	srv, err := api.New(api.Config{
 		BodyLimitBytes: cfg.BodyLimitBytes,
 		ReadTimeout:    cfg.ReadTimeout,
@@ -166,7 +167,9 @@ func serve(ctx context.Context, cfg config, listening func(addr string)) error {
 	// calls run last first). A webhook being sent when its worker stops goes out again, with the
 	// same webhook-id, once its lease runs out.
 	defer runWorker(ctx, func(ctx context.Context) { service.RunBots(ctx, logger) })()
-	defer runWorker(ctx, func(ctx context.Context) { service.RunWebhooks(ctx, logger) })()
+	if cfg.WebhookSend {
+		defer runWorker(ctx, func(ctx context.Context) { service.RunWebhooks(ctx, logger) })()
+	}
 	if listening != nil {
 		go listening(ln.Addr().String())
 	}

@@ -1,0 +1,179 @@
+package play
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// fakeQueue is an in-memory DeliveryQueue with the store's claiming rules: every subscription's
+// first delivery before any's second, healthy subscriptions before failing ones, at most
+// PerSubscription in flight each and Failing of the claim for failing subscriptions.
+type fakeQueue struct {
+	mu       sync.Mutex
+	pending  []Delivery
+	leased   map[int64]bool
+	inFlight map[string]int
+	next     int64
+}
+
+func newFakeQueue() *fakeQueue {
+	return &fakeQueue{leased: map[int64]bool{}, inFlight: map[string]int{}}
+}
+
+func (q *fakeQueue) add(subscription, url string, failing bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.next++
+	q.pending = append(q.pending, Delivery{ID: q.next, WebhookID: fmt.Sprint("msg_", q.next), SubscriptionID: subscription,
+		URL: url, Failing: failing, Payload: []byte("{}"), CreatedAt: time.Now()})
+}
+
+func (q *fakeQueue) ClaimDeliveries(_ context.Context, _ time.Time, _ time.Duration, c DeliveryClaim) ([]Delivery, error) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	var claimed []Delivery
+	failing := 0
+	for _, wantFailing := range []bool{false, true} {
+		for round := 0; round < c.PerSubscription; round++ {
+			took := map[string]bool{}
+			for _, d := range q.pending {
+				if len(claimed) == c.Limit || q.leased[d.ID] || d.Failing != wantFailing || took[d.SubscriptionID] ||
+					q.inFlight[d.SubscriptionID] >= c.PerSubscription || (d.Failing && failing == c.Failing) {
+					continue
+				}
+				took[d.SubscriptionID], q.leased[d.ID] = true, true
+				q.inFlight[d.SubscriptionID]++
+				if d.Failing {
+					failing++
+				}
+				d.Attempts++
+				claimed = append(claimed, d)
+			}
+		}
+	}
+	return claimed, nil
+}
+
+func (q *fakeQueue) DeliveryDone(_ context.Context, d *Delivery, _ time.Time, _ DeliveryOutcome) error {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.inFlight[d.SubscriptionID]--
+	delete(q.leased, d.ID)
+	for i := range q.pending {
+		if q.pending[i].ID == d.ID {
+			q.pending = append(q.pending[:i], q.pending[i+1:]...)
+			break
+		}
+	}
+	return nil
+}
+
+func (q *fakeQueue) NextWebhookDue(context.Context) (*time.Time, error) { return nil, nil }
+
+// fakeSender hangs on "hang" URLs until released, and answers 204 at once to the others, telling
+// delivered.
+type fakeSender struct {
+	hanging   atomic.Int32
+	release   chan struct{}
+	delivered chan string
+}
+
+func (s *fakeSender) CheckURL(string) error { return nil }
+
+func (s *fakeSender) Send(ctx context.Context, url string, h WebhookHeaders, _ []byte) (int, error) {
+	if url == "hang" {
+		s.hanging.Add(1)
+		select {
+		case <-s.release:
+		case <-ctx.Done():
+		}
+		return 0, fmt.Errorf("no answer within the timeout")
+	}
+	s.delivered <- h.ID
+	return 204, nil
+}
+
+// runLoop runs a sender's loop on q until the test ends (the hanging sends released first).
+func runLoop(t *testing.T, q *fakeQueue, cfg WebhookConfig) (*fakeSender, chan<- struct{}) {
+	t.Helper()
+	sender := &fakeSender{release: make(chan struct{}), delivered: make(chan string, 100)}
+	wake := make(chan struct{}, 1)
+	l := &webhookLoop{queue: q, sender: sender, cfg: cfg, clock: SystemClock(), logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		fanOut: func(context.Context) (bool, error) { return false, nil }, wake: wake,
+		mayDeliver: func(_ context.Context, d *Delivery) ([][]byte, bool, error) { return [][]byte{d.Secret}, true, nil }}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); l.run(ctx) }()
+	t.Cleanup(func() { close(sender.release); cancel(); <-done })
+	return sender, wake
+}
+
+func waitFor(t *testing.T, what string, ok func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !ok() {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited in vain for %s", what)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// Receivers that failed before and hang again hold half of the slots at most: with 8 slots and 64
+// of them, 4 hang and a healthy subscriber's delivery goes out while they do.
+func TestFailingReceiversHoldHalfOfTheSendersSlotsAtMost(t *testing.T) {
+	t.Parallel()
+	q := newFakeQueue()
+	for i := range 64 {
+		q.add(fmt.Sprint("hanging", i), "hang", true)
+	}
+	q.add("honest", "https://honest.example/", false)
+	cfg := DefaultWebhookConfig
+	cfg.Concurrency, cfg.Poll = 8, time.Hour
+	sender, _ := runLoop(t, q, cfg)
+	select {
+	case <-sender.delivered:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the healthy delivery did not go out")
+	}
+	waitFor(t, "4 hanging sends", func() bool { return sender.hanging.Load() == 4 })
+	if n := sender.hanging.Load(); n != 4 {
+		t.Fatalf("%d hanging sends, want 4 (half of 8 slots)", n)
+	}
+}
+
+// The sender does not wait for a batch: while the sends it started first hang, a delivery queued
+// later (the wake says so) goes out; and one subscription never has more than
+// DeliveriesPerSubscription in flight.
+func TestTheSenderStartsEachDeliveryWithoutWaitingForOthers(t *testing.T) {
+	t.Parallel()
+	q := newFakeQueue()
+	for range 10 {
+		q.add("hanging", "hang", false)
+	}
+	for i := range 5 {
+		q.add(fmt.Sprint("hanging", i), "hang", false)
+	}
+	cfg := DefaultWebhookConfig
+	cfg.Concurrency, cfg.Poll = 16, time.Hour
+	sender, wake := runLoop(t, q, cfg)
+	waitFor(t, "7 hanging sends", func() bool { return sender.hanging.Load() == DeliveriesPerSubscription+5 })
+	for i := range 3 {
+		q.add("honest", "https://honest.example/", false)
+		wake <- struct{}{}
+		select {
+		case <-sender.delivered:
+		case <-time.After(30 * time.Second):
+			t.Fatalf("delivery %d did not go out while others hang", i)
+		}
+	}
+	if n := sender.hanging.Load(); n != DeliveriesPerSubscription+5 {
+		t.Fatalf("%d hanging sends, want %d", n, DeliveriesPerSubscription+5)
+	}
+}
