@@ -66,19 +66,19 @@ func (e AbortOutcomeEndReason) Valid() bool {
 
 // Defines values for BotLevel.
 const (
-	Expert BotLevel = "expert"
-	Greedy BotLevel = "greedy"
-	Random BotLevel = "random"
+	BotLevelExpert BotLevel = "expert"
+	BotLevelGreedy BotLevel = "greedy"
+	BotLevelRandom BotLevel = "random"
 )
 
 // Valid indicates whether the value is a known member of the BotLevel enum.
 func (e BotLevel) Valid() bool {
 	switch e {
-	case Expert:
+	case BotLevelExpert:
 		return true
-	case Greedy:
+	case BotLevelGreedy:
 		return true
-	case Random:
+	case BotLevelRandom:
 		return true
 	default:
 		return false
@@ -123,13 +123,13 @@ func (e GameActionMessageEvent) Valid() bool {
 
 // Defines values for GameEndMessageEvent.
 const (
-	End GameEndMessageEvent = "end"
+	GameEndMessageEventEnd GameEndMessageEvent = "end"
 )
 
 // Valid indicates whether the value is a known member of the GameEndMessageEvent enum.
 func (e GameEndMessageEvent) Valid() bool {
 	switch e {
-	case End:
+	case GameEndMessageEventEnd:
 		return true
 	default:
 		return false
@@ -423,22 +423,22 @@ func (e MeMay) Valid() bool {
 
 // Defines values for PlayerEventKind.
 const (
-	GameEnded   PlayerEventKind = "game_ended"
-	GameStarted PlayerEventKind = "game_started"
-	TimedOut    PlayerEventKind = "timed_out"
-	YourTurn    PlayerEventKind = "your_turn"
+	PlayerEventKindGameEnded   PlayerEventKind = "game_ended"
+	PlayerEventKindGameStarted PlayerEventKind = "game_started"
+	PlayerEventKindTimedOut    PlayerEventKind = "timed_out"
+	PlayerEventKindYourTurn    PlayerEventKind = "your_turn"
 )
 
 // Valid indicates whether the value is a known member of the PlayerEventKind enum.
 func (e PlayerEventKind) Valid() bool {
 	switch e {
-	case GameEnded:
+	case PlayerEventKindGameEnded:
 		return true
-	case GameStarted:
+	case PlayerEventKindGameStarted:
 		return true
-	case TimedOut:
+	case PlayerEventKindTimedOut:
 		return true
-	case YourTurn:
+	case PlayerEventKindYourTurn:
 		return true
 	default:
 		return false
@@ -726,22 +726,22 @@ func (e PrimeClimbIllegalStepFactsOp) Valid() bool {
 
 // Defines values for PrimeClimbIllegalStepFactsReason.
 const (
-	AfterWin PrimeClimbIllegalStepFactsReason = "after_win"
-	Below0   PrimeClimbIllegalStepFactsReason = "below_0"
-	NotWhole PrimeClimbIllegalStepFactsReason = "not_whole"
-	Past101  PrimeClimbIllegalStepFactsReason = "past_101"
+	PrimeClimbIllegalStepFactsReasonAfterWin PrimeClimbIllegalStepFactsReason = "after_win"
+	PrimeClimbIllegalStepFactsReasonBelow0   PrimeClimbIllegalStepFactsReason = "below_0"
+	PrimeClimbIllegalStepFactsReasonNotWhole PrimeClimbIllegalStepFactsReason = "not_whole"
+	PrimeClimbIllegalStepFactsReasonPast101  PrimeClimbIllegalStepFactsReason = "past_101"
 )
 
 // Valid indicates whether the value is a known member of the PrimeClimbIllegalStepFactsReason enum.
 func (e PrimeClimbIllegalStepFactsReason) Valid() bool {
 	switch e {
-	case AfterWin:
+	case PrimeClimbIllegalStepFactsReasonAfterWin:
 		return true
-	case Below0:
+	case PrimeClimbIllegalStepFactsReasonBelow0:
 		return true
-	case NotWhole:
+	case PrimeClimbIllegalStepFactsReasonNotWhole:
 		return true
-	case Past101:
+	case PrimeClimbIllegalStepFactsReasonPast101:
 		return true
 	default:
 		return false
@@ -846,16 +846,16 @@ func (e PrimeClimbOutcomeAction) Valid() bool {
 
 // Defines values for PrimeClimbOutcomePrimesLanded.
 const (
-	N0 PrimeClimbOutcomePrimesLanded = 0
-	N1 PrimeClimbOutcomePrimesLanded = 1
+	PrimeClimbOutcomePrimesLandedN0 PrimeClimbOutcomePrimesLanded = 0
+	PrimeClimbOutcomePrimesLandedN1 PrimeClimbOutcomePrimesLanded = 1
 )
 
 // Valid indicates whether the value is a known member of the PrimeClimbOutcomePrimesLanded enum.
 func (e PrimeClimbOutcomePrimesLanded) Valid() bool {
 	switch e {
-	case N0:
+	case PrimeClimbOutcomePrimesLandedN0:
 		return true
-	case N1:
+	case PrimeClimbOutcomePrimesLandedN1:
 		return true
 	default:
 		return false
@@ -1245,19 +1245,19 @@ func (e PrimedPassActionType) Valid() bool {
 
 // Defines values for PrimedPassedReason.
 const (
-	DrawnCardCannotPlay PrimedPassedReason = "drawn_card_cannot_play"
-	KeptDrawnCard       PrimedPassedReason = "kept_drawn_card"
-	NothingToDraw       PrimedPassedReason = "nothing_to_draw"
+	PrimedPassedReasonDrawnCardCannotPlay PrimedPassedReason = "drawn_card_cannot_play"
+	PrimedPassedReasonKeptDrawnCard       PrimedPassedReason = "kept_drawn_card"
+	PrimedPassedReasonNothingToDraw       PrimedPassedReason = "nothing_to_draw"
 )
 
 // Valid indicates whether the value is a known member of the PrimedPassedReason enum.
 func (e PrimedPassedReason) Valid() bool {
 	switch e {
-	case DrawnCardCannotPlay:
+	case PrimedPassedReasonDrawnCardCannotPlay:
 		return true
-	case KeptDrawnCard:
+	case PrimedPassedReasonKeptDrawnCard:
 		return true
-	case NothingToDraw:
+	case PrimedPassedReasonNothingToDraw:
 		return true
 	default:
 		return false
@@ -1299,16 +1299,16 @@ func (e PrimedPlayAvailableFactsTarget) Valid() bool {
 
 // Defines values for PrimedRoundResultEnding.
 const (
-	Blocked PrimedRoundResultEnding = "blocked"
-	WentOut PrimedRoundResultEnding = "went_out"
+	PrimedRoundResultEndingBlocked PrimedRoundResultEnding = "blocked"
+	PrimedRoundResultEndingWentOut PrimedRoundResultEnding = "went_out"
 )
 
 // Valid indicates whether the value is a known member of the PrimedRoundResultEnding enum.
 func (e PrimedRoundResultEnding) Valid() bool {
 	switch e {
-	case Blocked:
+	case PrimedRoundResultEndingBlocked:
 		return true
-	case WentOut:
+	case PrimedRoundResultEndingWentOut:
 		return true
 	default:
 		return false
@@ -1425,16 +1425,16 @@ func (e PrimedWrongPhaseFactsPhase) Valid() bool {
 
 // Defines values for QuotaFactsQuota.
 const (
-	QuotaComputerGames QuotaFactsQuota = "computer_games"
-	QuotaOpenGames     QuotaFactsQuota = "open_games"
+	QuotaFactsQuotaComputerGames QuotaFactsQuota = "computer_games"
+	QuotaFactsQuotaOpenGames     QuotaFactsQuota = "open_games"
 )
 
 // Valid indicates whether the value is a known member of the QuotaFactsQuota enum.
 func (e QuotaFactsQuota) Valid() bool {
 	switch e {
-	case QuotaComputerGames:
+	case QuotaFactsQuotaComputerGames:
 		return true
-	case QuotaOpenGames:
+	case QuotaFactsQuotaOpenGames:
 		return true
 	default:
 		return false
@@ -1443,16 +1443,16 @@ func (e QuotaFactsQuota) Valid() bool {
 
 // Defines values for QuotaFactsScope.
 const (
-	QuotaScopeAddress QuotaFactsScope = "address"
-	QuotaScopeClient  QuotaFactsScope = "client"
+	QuotaFactsScopeAddress QuotaFactsScope = "address"
+	QuotaFactsScopeClient  QuotaFactsScope = "client"
 )
 
 // Valid indicates whether the value is a known member of the QuotaFactsScope enum.
 func (e QuotaFactsScope) Valid() bool {
 	switch e {
-	case QuotaScopeAddress:
+	case QuotaFactsScopeAddress:
 		return true
-	case QuotaScopeClient:
+	case QuotaFactsScopeClient:
 		return true
 	default:
 		return false
@@ -1461,13 +1461,13 @@ func (e QuotaFactsScope) Valid() bool {
 
 // Defines values for ResignActionType.
 const (
-	Resign ResignActionType = "resign"
+	ResignActionTypeResign ResignActionType = "resign"
 )
 
 // Valid indicates whether the value is a known member of the ResignActionType enum.
 func (e ResignActionType) Valid() bool {
 	switch e {
-	case Resign:
+	case ResignActionTypeResign:
 		return true
 	default:
 		return false
@@ -1476,13 +1476,13 @@ func (e ResignActionType) Valid() bool {
 
 // Defines values for ResignOutcomeReason.
 const (
-	Timeouts ResignOutcomeReason = "timeouts"
+	ResignOutcomeReasonTimeouts ResignOutcomeReason = "timeouts"
 )
 
 // Valid indicates whether the value is a known member of the ResignOutcomeReason enum.
 func (e ResignOutcomeReason) Valid() bool {
 	switch e {
-	case Timeouts:
+	case ResignOutcomeReasonTimeouts:
 		return true
 	default:
 		return false
@@ -1491,25 +1491,25 @@ func (e ResignOutcomeReason) Valid() bool {
 
 // Defines values for ReviewLabel.
 const (
-	Best       ReviewLabel = "best"
-	Blunder    ReviewLabel = "blunder"
-	Good       ReviewLabel = "good"
-	Inaccuracy ReviewLabel = "inaccuracy"
-	Mistake    ReviewLabel = "mistake"
+	ReviewLabelBest       ReviewLabel = "best"
+	ReviewLabelBlunder    ReviewLabel = "blunder"
+	ReviewLabelGood       ReviewLabel = "good"
+	ReviewLabelInaccuracy ReviewLabel = "inaccuracy"
+	ReviewLabelMistake    ReviewLabel = "mistake"
 )
 
 // Valid indicates whether the value is a known member of the ReviewLabel enum.
 func (e ReviewLabel) Valid() bool {
 	switch e {
-	case Best:
+	case ReviewLabelBest:
 		return true
-	case Blunder:
+	case ReviewLabelBlunder:
 		return true
-	case Good:
+	case ReviewLabelGood:
 		return true
-	case Inaccuracy:
+	case ReviewLabelInaccuracy:
 		return true
-	case Mistake:
+	case ReviewLabelMistake:
 		return true
 	default:
 		return false
@@ -1563,13 +1563,13 @@ func (e StartActionType) Valid() bool {
 
 // Defines values for StreamErrorMessageEvent.
 const (
-	Error StreamErrorMessageEvent = "error"
+	StreamErrorMessageEventError StreamErrorMessageEvent = "error"
 )
 
 // Valid indicates whether the value is a known member of the StreamErrorMessageEvent enum.
 func (e StreamErrorMessageEvent) Valid() bool {
 	switch e {
-	case Error:
+	case StreamErrorMessageEventError:
 		return true
 	default:
 		return false
@@ -1578,13 +1578,13 @@ func (e StreamErrorMessageEvent) Valid() bool {
 
 // Defines values for StreamHeartbeatMessageEvent.
 const (
-	Heartbeat StreamHeartbeatMessageEvent = "heartbeat"
+	StreamHeartbeatMessageEventHeartbeat StreamHeartbeatMessageEvent = "heartbeat"
 )
 
 // Valid indicates whether the value is a known member of the StreamHeartbeatMessageEvent enum.
 func (e StreamHeartbeatMessageEvent) Valid() bool {
 	switch e {
-	case Heartbeat:
+	case StreamHeartbeatMessageEventHeartbeat:
 		return true
 	default:
 		return false
@@ -1593,25 +1593,25 @@ func (e StreamHeartbeatMessageEvent) Valid() bool {
 
 // Defines values for WebhookEventType.
 const (
-	WebhookEntry       WebhookEventType = "entry"
-	WebhookGameEnded   WebhookEventType = "game_ended"
-	WebhookGameStarted WebhookEventType = "game_started"
-	WebhookTimedOut    WebhookEventType = "timed_out"
-	WebhookYourTurn    WebhookEventType = "your_turn"
+	WebhookEventTypeEntry       WebhookEventType = "entry"
+	WebhookEventTypeGameEnded   WebhookEventType = "game_ended"
+	WebhookEventTypeGameStarted WebhookEventType = "game_started"
+	WebhookEventTypeTimedOut    WebhookEventType = "timed_out"
+	WebhookEventTypeYourTurn    WebhookEventType = "your_turn"
 )
 
 // Valid indicates whether the value is a known member of the WebhookEventType enum.
 func (e WebhookEventType) Valid() bool {
 	switch e {
-	case WebhookEntry:
+	case WebhookEventTypeEntry:
 		return true
-	case WebhookGameEnded:
+	case WebhookEventTypeGameEnded:
 		return true
-	case WebhookGameStarted:
+	case WebhookEventTypeGameStarted:
 		return true
-	case WebhookTimedOut:
+	case WebhookEventTypeTimedOut:
 		return true
-	case WebhookYourTurn:
+	case WebhookEventTypeYourTurn:
 		return true
 	default:
 		return false
@@ -1812,13 +1812,13 @@ func (e GetGameReplayParamsLayout) Valid() bool {
 
 // Defines values for ListMyGamesParamsTurn.
 const (
-	Mine ListMyGamesParamsTurn = "mine"
+	ListMyGamesParamsTurnMine ListMyGamesParamsTurn = "mine"
 )
 
 // Valid indicates whether the value is a known member of the ListMyGamesParamsTurn enum.
 func (e ListMyGamesParamsTurn) Valid() bool {
 	switch e {
-	case Mine:
+	case ListMyGamesParamsTurnMine:
 		return true
 	default:
 		return false
