@@ -7402,8 +7402,8 @@ type ClientInterface interface {
 	//
 	// **Delivery**: at least once, a game's events in order (the next waits until the one before
 	// is delivered); a 2xx answer within 10 s delivers; anything else (3xx included: redirects
-	// are not followed) is tried again after 10 s, then twice as long each time up to 2 hours,
-	// with jitter, 16 attempts in all (over 6 to 13 hours), or until 10,000 deliveries wait; then the subscription is disabled, as it
+	// are not followed) is tried again after 5 to 10 s (at random), then after twice as long each
+	// time up to 1 to 2 hours, 16 attempts in all (over 6.4 to 12.8 hours), or until 10,000 deliveries wait; then the subscription is disabled, as it
 	// is at once by `410 Gone`, with `disabled_reason` saying why (see `GET /v1/webhooks`).
 	// Webhooks go only to hosts the operator allows (never, by default, to a private, loopback or
 	// link-local address): 422 `webhook_url_not_allowed` otherwise. A token holds at most 10
@@ -7441,8 +7441,8 @@ type ClientInterface interface {
 	//
 	// **Delivery**: at least once, a game's events in order (the next waits until the one before
 	// is delivered); a 2xx answer within 10 s delivers; anything else (3xx included: redirects
-	// are not followed) is tried again after 10 s, then twice as long each time up to 2 hours,
-	// with jitter, 16 attempts in all (over 6 to 13 hours), or until 10,000 deliveries wait; then the subscription is disabled, as it
+	// are not followed) is tried again after 5 to 10 s (at random), then after twice as long each
+	// time up to 1 to 2 hours, 16 attempts in all (over 6.4 to 12.8 hours), or until 10,000 deliveries wait; then the subscription is disabled, as it
 	// is at once by `410 Gone`, with `disabled_reason` saying why (see `GET /v1/webhooks`).
 	// Webhooks go only to hosts the operator allows (never, by default, to a private, loopback or
 	// link-local address): 422 `webhook_url_not_allowed` otherwise. A token holds at most 10
@@ -9006,8 +9006,8 @@ func (c *Client) ListWebhooks(ctx context.Context, reqEditors ...RequestEditorFn
 //
 // **Delivery**: at least once, a game's events in order (the next waits until the one before
 // is delivered); a 2xx answer within 10 s delivers; anything else (3xx included: redirects
-// are not followed) is tried again after 10 s, then twice as long each time up to 2 hours,
-// with jitter, 16 attempts in all (over 6 to 13 hours), or until 10,000 deliveries wait; then the subscription is disabled, as it
+// are not followed) is tried again after 5 to 10 s (at random), then after twice as long each
+// time up to 1 to 2 hours, 16 attempts in all (over 6.4 to 12.8 hours), or until 10,000 deliveries wait; then the subscription is disabled, as it
 // is at once by `410 Gone`, with `disabled_reason` saying why (see `GET /v1/webhooks`).
 // Webhooks go only to hosts the operator allows (never, by default, to a private, loopback or
 // link-local address): 422 `webhook_url_not_allowed` otherwise. A token holds at most 10
@@ -9055,8 +9055,8 @@ func (c *Client) CreateWebhookWithBody(ctx context.Context, contentType string, 
 //
 // **Delivery**: at least once, a game's events in order (the next waits until the one before
 // is delivered); a 2xx answer within 10 s delivers; anything else (3xx included: redirects
-// are not followed) is tried again after 10 s, then twice as long each time up to 2 hours,
-// with jitter, 16 attempts in all (over 6 to 13 hours), or until 10,000 deliveries wait; then the subscription is disabled, as it
+// are not followed) is tried again after 5 to 10 s (at random), then after twice as long each
+// time up to 1 to 2 hours, 16 attempts in all (over 6.4 to 12.8 hours), or until 10,000 deliveries wait; then the subscription is disabled, as it
 // is at once by `410 Gone`, with `disabled_reason` saying why (see `GET /v1/webhooks`).
 // Webhooks go only to hosts the operator allows (never, by default, to a private, loopback or
 // link-local address): 422 `webhook_url_not_allowed` otherwise. A token holds at most 10
@@ -13163,8 +13163,8 @@ type ClientWithResponsesInterface interface {
 	//
 	// **Delivery**: at least once, a game's events in order (the next waits until the one before
 	// is delivered); a 2xx answer within 10 s delivers; anything else (3xx included: redirects
-	// are not followed) is tried again after 10 s, then twice as long each time up to 2 hours,
-	// with jitter, 16 attempts in all (over 6 to 13 hours), or until 10,000 deliveries wait; then the subscription is disabled, as it
+	// are not followed) is tried again after 5 to 10 s (at random), then after twice as long each
+	// time up to 1 to 2 hours, 16 attempts in all (over 6.4 to 12.8 hours), or until 10,000 deliveries wait; then the subscription is disabled, as it
 	// is at once by `410 Gone`, with `disabled_reason` saying why (see `GET /v1/webhooks`).
 	// Webhooks go only to hosts the operator allows (never, by default, to a private, loopback or
 	// link-local address): 422 `webhook_url_not_allowed` otherwise. A token holds at most 10
@@ -13202,8 +13202,8 @@ type ClientWithResponsesInterface interface {
 	//
 	// **Delivery**: at least once, a game's events in order (the next waits until the one before
 	// is delivered); a 2xx answer within 10 s delivers; anything else (3xx included: redirects
-	// are not followed) is tried again after 10 s, then twice as long each time up to 2 hours,
-	// with jitter, 16 attempts in all (over 6 to 13 hours), or until 10,000 deliveries wait; then the subscription is disabled, as it
+	// are not followed) is tried again after 5 to 10 s (at random), then after twice as long each
+	// time up to 1 to 2 hours, 16 attempts in all (over 6.4 to 12.8 hours), or until 10,000 deliveries wait; then the subscription is disabled, as it
 	// is at once by `410 Gone`, with `disabled_reason` saying why (see `GET /v1/webhooks`).
 	// Webhooks go only to hosts the operator allows (never, by default, to a private, loopback or
 	// link-local address): 422 `webhook_url_not_allowed` otherwise. A token holds at most 10
@@ -20733,8 +20733,8 @@ func (c *ClientWithResponses) ListWebhooksWithResponse(ctx context.Context, reqE
 //
 // **Delivery**: at least once, a game's events in order (the next waits until the one before
 // is delivered); a 2xx answer within 10 s delivers; anything else (3xx included: redirects
-// are not followed) is tried again after 10 s, then twice as long each time up to 2 hours,
-// with jitter, 16 attempts in all (over 6 to 13 hours), or until 10,000 deliveries wait; then the subscription is disabled, as it
+// are not followed) is tried again after 5 to 10 s (at random), then after twice as long each
+// time up to 1 to 2 hours, 16 attempts in all (over 6.4 to 12.8 hours), or until 10,000 deliveries wait; then the subscription is disabled, as it
 // is at once by `410 Gone`, with `disabled_reason` saying why (see `GET /v1/webhooks`).
 // Webhooks go only to hosts the operator allows (never, by default, to a private, loopback or
 // link-local address): 422 `webhook_url_not_allowed` otherwise. A token holds at most 10
@@ -20778,8 +20778,8 @@ func (c *ClientWithResponses) CreateWebhookWithBodyWithResponse(ctx context.Cont
 //
 // **Delivery**: at least once, a game's events in order (the next waits until the one before
 // is delivered); a 2xx answer within 10 s delivers; anything else (3xx included: redirects
-// are not followed) is tried again after 10 s, then twice as long each time up to 2 hours,
-// with jitter, 16 attempts in all (over 6 to 13 hours), or until 10,000 deliveries wait; then the subscription is disabled, as it
+// are not followed) is tried again after 5 to 10 s (at random), then after twice as long each
+// time up to 1 to 2 hours, 16 attempts in all (over 6.4 to 12.8 hours), or until 10,000 deliveries wait; then the subscription is disabled, as it
 // is at once by `410 Gone`, with `disabled_reason` saying why (see `GET /v1/webhooks`).
 // Webhooks go only to hosts the operator allows (never, by default, to a private, loopback or
 // link-local address): 422 `webhook_url_not_allowed` otherwise. A token holds at most 10
