@@ -200,7 +200,7 @@ func TestComputerAnswersAPersonOnTheEventStream(t *testing.T) {
 		if e.Seq <= mine.Entry.Seq || e.Seat == nil || *e.Seat == 0 {
 			continue
 		}
-		if *e.Seat != 1 || e.Bot == nil || *e.Bot != client.Expert {
+		if *e.Seat != 1 || e.Bot == nil || *e.Bot != client.BotLevelExpert {
 			t.Fatalf("entry %d on the stream: seat %v bot %v, want seat 1 marked expert", e.Seq, e.Seat, e.Bot)
 		}
 		h := history(t, s, id)
@@ -341,7 +341,7 @@ func TestLobbyWithAComputer(t *testing.T) {
 	if err := json.Unmarshal(g.Options, &options); err != nil || options["hints"] != false || options["bot_delay_ms"] != 800.0 {
 		t.Errorf("options = %s, want hints false and the default delay", g.Options)
 	}
-	if g.Seats[0].Bot == nil || *g.Seats[0].Bot != client.Greedy || g.Seats[1].Bot != nil || g.Seats[1].Name != "Ben" {
+	if g.Seats[0].Bot == nil || *g.Seats[0].Bot != client.BotLevelGreedy || g.Seats[1].Bot != nil || g.Seats[1].Name != "Ben" {
 		t.Errorf("seats = %+v", g.Seats)
 	}
 }
@@ -396,7 +396,7 @@ func TestClassroomPractiseAgainstTheComputer(t *testing.T) {
 		t.Fatalf("%d games for two students, want 2", len(created.Games))
 	}
 	for _, g := range created.Games {
-		if len(g.Seats) != 2 || g.Seats[0].StudentId == nil || g.Seats[1].Bot == nil || *g.Seats[1].Bot != client.Expert || g.Seats[1].Name != "Computer (expert)" {
+		if len(g.Seats) != 2 || g.Seats[0].StudentId == nil || g.Seats[1].Bot == nil || *g.Seats[1].Bot != client.BotLevelExpert || g.Seats[1].Name != "Computer (expert)" {
 			t.Fatalf("seats = %+v, want a student then the expert", g.Seats)
 		}
 		var options map[string]any
@@ -416,7 +416,7 @@ func TestClassroomPractiseAgainstTheComputer(t *testing.T) {
 		t.Fatalf("%d games listed, want 2", len(list.Items))
 	}
 	for _, g := range list.Items {
-		if len(g.BotSeats) != 1 || g.BotSeats[0].Seat != 1 || g.BotSeats[0].Bot != client.Expert || len(g.Players) != 2 {
+		if len(g.BotSeats) != 1 || g.BotSeats[0].Seat != 1 || g.BotSeats[0].Bot != client.BotLevelExpert || len(g.Players) != 2 {
 			t.Errorf("listed game %s: players %v, bot seats %+v; want seat 1 the expert's", g.Id, g.Players, g.BotSeats)
 		}
 	}

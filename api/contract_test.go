@@ -102,7 +102,7 @@ func TestEveryOperationDeclaresItsRefusals(t *testing.T) {
 					t.Errorf("%s %s, %s: %d %s", method, path, c.name, resp.StatusCode, resp.Body)
 				case c.status != 0 && resp.StatusCode != c.status:
 					t.Errorf("%s %s, %s: %d, want %d: %s", method, path, c.name, resp.StatusCode, c.status, resp.Body)
-				case c.code != "" && resp.Problem(t).Code != c.code:
+				case c.code != "" && method != http.MethodHead && resp.Problem(t).Code != c.code: // a HEAD's problem has no body
 					t.Errorf("%s %s, %s: code %q, want %q", method, path, c.name, resp.Problem(t).Code, c.code)
 				}
 			}

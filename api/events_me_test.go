@@ -195,7 +195,7 @@ func TestMyEventStreamOfAStudent(t *testing.T) {
 	events.expect(g2.id, g2.seq, "game_ended")
 	for _, data := range events.read(stream) {
 		switch {
-		case data.Event != client.GameEnded:
+		case data.Event != client.PlayerEventKindGameEnded:
 		case data.GameId.String() == g1.id:
 			if data.Status != "finished" || data.Winners == nil || !slices.Equal(*data.Winners, []int{events.seatOf[g1.id]}) {
 				t.Errorf("g1 ended %s with winners %v, want Ada's seat %d", data.Status, data.Winners, events.seatOf[g1.id])

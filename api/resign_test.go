@@ -110,7 +110,7 @@ func TestResignInAGameOfThreeHandsTheSeatToTheComputer(t *testing.T) {
 		"players": []map[string]string{{"name": "Ada"}, {"name": "Bea"}, {"name": "Cy"}}})
 	id := c.Game.Id.String()
 	g := postResign(t, s, id, c.Seats[1].Token)
-	if g.Status != client.GameStatusActive || g.Seats[1].Bot == nil || *g.Seats[1].Bot != client.Greedy || g.Seats[0].Bot != nil {
+	if g.Status != client.GameStatusActive || g.Seats[1].Bot == nil || *g.Seats[1].Bot != client.BotLevelGreedy || g.Seats[0].Bot != nil {
 		t.Fatalf("after seat 1 resigned: status %s seats %+v, want active with a greedy computer in seat 1", g.Status, g.Seats)
 	}
 	resp := s.Post("/v1/games/"+id+"/actions", json.RawMessage(`{"type":"draw"}`), bearer(c.Seats[1].Token)...)
@@ -129,7 +129,7 @@ func TestResignInAGameOfThreeHandsTheSeatToTheComputer(t *testing.T) {
 				t.Errorf("resignation %s, want the seat handed to greedy", e.Outcome)
 			}
 			resigned++
-		} else if e.Bot != nil && *e.Bot == client.Greedy {
+		} else if e.Bot != nil && *e.Bot == client.BotLevelGreedy {
 			computerActed[*e.Seat] = true
 		}
 	}

@@ -57,7 +57,7 @@ func TestWebhookOwnedByTheClassroomOverHTTP(t *testing.T) {
 	}
 	var created client.CreatedWebhook
 	resp.JSON(t, &created)
-	if created.Status != client.WebhookActive {
+	if created.Status != client.WebhookStatusActive {
 		t.Fatalf("created %+v", created)
 	}
 	if resp := s.Post("/v1/webhooks", map[string]any{"scope": "classroom", "classroom_id": class.id, "url": hookURL}, bearer(class.teacher)...); resp.StatusCode != http.StatusCreated {
@@ -81,7 +81,7 @@ func TestWebhookOwnedByTheClassroomOverHTTP(t *testing.T) {
 	}
 	var list client.WebhookList
 	s.Get("/v1/webhooks", bearer(teacher.TeacherToken)...).JSON(t, &list)
-	if len(list.Webhooks) != 2 || list.Webhooks[0].Id != created.Id || list.Webhooks[0].Status != client.WebhookSuspended {
+	if len(list.Webhooks) != 2 || list.Webhooks[0].Id != created.Id || list.Webhooks[0].Status != client.WebhookStatusSuspended {
 		t.Fatalf("the new token lists %+v", list)
 	}
 	path := "/v1/webhooks/" + created.Id.String()
@@ -90,11 +90,11 @@ func TestWebhookOwnedByTheClassroomOverHTTP(t *testing.T) {
 	}
 	var w client.Webhook
 	s.Post(path+"/resume", nil, bearer(teacher.TeacherToken)...).JSON(t, &w)
-	if w.Status != client.WebhookActive {
+	if w.Status != client.WebhookStatusActive {
 		t.Fatalf("resumed %+v", w)
 	}
 	s.Post(path+"/retry", nil, bearer(teacher.TeacherToken)...).JSON(t, &w)
-	if w.Status != client.WebhookActive || w.Failures != 0 {
+	if w.Status != client.WebhookStatusActive || w.Failures != 0 {
 		t.Fatalf("retried %+v", w)
 	}
 	var secret client.RotatedWebhookSecret

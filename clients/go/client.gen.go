@@ -66,19 +66,19 @@ func (e AbortOutcomeEndReason) Valid() bool {
 
 // Defines values for BotLevel.
 const (
-	Expert BotLevel = "expert"
-	Greedy BotLevel = "greedy"
-	Random BotLevel = "random"
+	BotLevelExpert BotLevel = "expert"
+	BotLevelGreedy BotLevel = "greedy"
+	BotLevelRandom BotLevel = "random"
 )
 
 // Valid indicates whether the value is a known member of the BotLevel enum.
 func (e BotLevel) Valid() bool {
 	switch e {
-	case Expert:
+	case BotLevelExpert:
 		return true
-	case Greedy:
+	case BotLevelGreedy:
 		return true
-	case Random:
+	case BotLevelRandom:
 		return true
 	default:
 		return false
@@ -123,13 +123,13 @@ func (e GameActionMessageEvent) Valid() bool {
 
 // Defines values for GameEndMessageEvent.
 const (
-	End GameEndMessageEvent = "end"
+	GameEndMessageEventEnd GameEndMessageEvent = "end"
 )
 
 // Valid indicates whether the value is a known member of the GameEndMessageEvent enum.
 func (e GameEndMessageEvent) Valid() bool {
 	switch e {
-	case End:
+	case GameEndMessageEventEnd:
 		return true
 	default:
 		return false
@@ -423,22 +423,22 @@ func (e MeMay) Valid() bool {
 
 // Defines values for PlayerEventKind.
 const (
-	GameEnded   PlayerEventKind = "game_ended"
-	GameStarted PlayerEventKind = "game_started"
-	TimedOut    PlayerEventKind = "timed_out"
-	YourTurn    PlayerEventKind = "your_turn"
+	PlayerEventKindGameEnded   PlayerEventKind = "game_ended"
+	PlayerEventKindGameStarted PlayerEventKind = "game_started"
+	PlayerEventKindTimedOut    PlayerEventKind = "timed_out"
+	PlayerEventKindYourTurn    PlayerEventKind = "your_turn"
 )
 
 // Valid indicates whether the value is a known member of the PlayerEventKind enum.
 func (e PlayerEventKind) Valid() bool {
 	switch e {
-	case GameEnded:
+	case PlayerEventKindGameEnded:
 		return true
-	case GameStarted:
+	case PlayerEventKindGameStarted:
 		return true
-	case TimedOut:
+	case PlayerEventKindTimedOut:
 		return true
-	case YourTurn:
+	case PlayerEventKindYourTurn:
 		return true
 	default:
 		return false
@@ -726,22 +726,22 @@ func (e PrimeClimbIllegalStepFactsOp) Valid() bool {
 
 // Defines values for PrimeClimbIllegalStepFactsReason.
 const (
-	AfterWin PrimeClimbIllegalStepFactsReason = "after_win"
-	Below0   PrimeClimbIllegalStepFactsReason = "below_0"
-	NotWhole PrimeClimbIllegalStepFactsReason = "not_whole"
-	Past101  PrimeClimbIllegalStepFactsReason = "past_101"
+	PrimeClimbIllegalStepFactsReasonAfterWin PrimeClimbIllegalStepFactsReason = "after_win"
+	PrimeClimbIllegalStepFactsReasonBelow0   PrimeClimbIllegalStepFactsReason = "below_0"
+	PrimeClimbIllegalStepFactsReasonNotWhole PrimeClimbIllegalStepFactsReason = "not_whole"
+	PrimeClimbIllegalStepFactsReasonPast101  PrimeClimbIllegalStepFactsReason = "past_101"
 )
 
 // Valid indicates whether the value is a known member of the PrimeClimbIllegalStepFactsReason enum.
 func (e PrimeClimbIllegalStepFactsReason) Valid() bool {
 	switch e {
-	case AfterWin:
+	case PrimeClimbIllegalStepFactsReasonAfterWin:
 		return true
-	case Below0:
+	case PrimeClimbIllegalStepFactsReasonBelow0:
 		return true
-	case NotWhole:
+	case PrimeClimbIllegalStepFactsReasonNotWhole:
 		return true
-	case Past101:
+	case PrimeClimbIllegalStepFactsReasonPast101:
 		return true
 	default:
 		return false
@@ -846,16 +846,16 @@ func (e PrimeClimbOutcomeAction) Valid() bool {
 
 // Defines values for PrimeClimbOutcomePrimesLanded.
 const (
-	N0 PrimeClimbOutcomePrimesLanded = 0
-	N1 PrimeClimbOutcomePrimesLanded = 1
+	PrimeClimbOutcomePrimesLandedN0 PrimeClimbOutcomePrimesLanded = 0
+	PrimeClimbOutcomePrimesLandedN1 PrimeClimbOutcomePrimesLanded = 1
 )
 
 // Valid indicates whether the value is a known member of the PrimeClimbOutcomePrimesLanded enum.
 func (e PrimeClimbOutcomePrimesLanded) Valid() bool {
 	switch e {
-	case N0:
+	case PrimeClimbOutcomePrimesLandedN0:
 		return true
-	case N1:
+	case PrimeClimbOutcomePrimesLandedN1:
 		return true
 	default:
 		return false
@@ -1245,19 +1245,19 @@ func (e PrimedPassActionType) Valid() bool {
 
 // Defines values for PrimedPassedReason.
 const (
-	DrawnCardCannotPlay PrimedPassedReason = "drawn_card_cannot_play"
-	KeptDrawnCard       PrimedPassedReason = "kept_drawn_card"
-	NothingToDraw       PrimedPassedReason = "nothing_to_draw"
+	PrimedPassedReasonDrawnCardCannotPlay PrimedPassedReason = "drawn_card_cannot_play"
+	PrimedPassedReasonKeptDrawnCard       PrimedPassedReason = "kept_drawn_card"
+	PrimedPassedReasonNothingToDraw       PrimedPassedReason = "nothing_to_draw"
 )
 
 // Valid indicates whether the value is a known member of the PrimedPassedReason enum.
 func (e PrimedPassedReason) Valid() bool {
 	switch e {
-	case DrawnCardCannotPlay:
+	case PrimedPassedReasonDrawnCardCannotPlay:
 		return true
-	case KeptDrawnCard:
+	case PrimedPassedReasonKeptDrawnCard:
 		return true
-	case NothingToDraw:
+	case PrimedPassedReasonNothingToDraw:
 		return true
 	default:
 		return false
@@ -1299,16 +1299,16 @@ func (e PrimedPlayAvailableFactsTarget) Valid() bool {
 
 // Defines values for PrimedRoundResultEnding.
 const (
-	Blocked PrimedRoundResultEnding = "blocked"
-	WentOut PrimedRoundResultEnding = "went_out"
+	PrimedRoundResultEndingBlocked PrimedRoundResultEnding = "blocked"
+	PrimedRoundResultEndingWentOut PrimedRoundResultEnding = "went_out"
 )
 
 // Valid indicates whether the value is a known member of the PrimedRoundResultEnding enum.
 func (e PrimedRoundResultEnding) Valid() bool {
 	switch e {
-	case Blocked:
+	case PrimedRoundResultEndingBlocked:
 		return true
-	case WentOut:
+	case PrimedRoundResultEndingWentOut:
 		return true
 	default:
 		return false
@@ -1425,19 +1425,19 @@ func (e PrimedWrongPhaseFactsPhase) Valid() bool {
 
 // Defines values for QuotaFactsQuota.
 const (
-	QuotaComputerGames        QuotaFactsQuota = "computer_games"
-	QuotaOpenGames            QuotaFactsQuota = "open_games"
-	QuotaWebhookSubscriptions QuotaFactsQuota = "webhook_subscriptions"
+	QuotaFactsQuotaComputerGames        QuotaFactsQuota = "computer_games"
+	QuotaFactsQuotaOpenGames            QuotaFactsQuota = "open_games"
+	QuotaFactsQuotaWebhookSubscriptions QuotaFactsQuota = "webhook_subscriptions"
 )
 
 // Valid indicates whether the value is a known member of the QuotaFactsQuota enum.
 func (e QuotaFactsQuota) Valid() bool {
 	switch e {
-	case QuotaComputerGames:
+	case QuotaFactsQuotaComputerGames:
 		return true
-	case QuotaOpenGames:
+	case QuotaFactsQuotaOpenGames:
 		return true
-	case QuotaWebhookSubscriptions:
+	case QuotaFactsQuotaWebhookSubscriptions:
 		return true
 	default:
 		return false
@@ -1446,19 +1446,19 @@ func (e QuotaFactsQuota) Valid() bool {
 
 // Defines values for QuotaFactsScope.
 const (
-	QuotaScopeAddress QuotaFactsScope = "address"
-	QuotaScopeClient  QuotaFactsScope = "client"
-	QuotaScopeOwner   QuotaFactsScope = "owner"
+	QuotaFactsScopeAddress QuotaFactsScope = "address"
+	QuotaFactsScopeClient  QuotaFactsScope = "client"
+	QuotaFactsScopeOwner   QuotaFactsScope = "owner"
 )
 
 // Valid indicates whether the value is a known member of the QuotaFactsScope enum.
 func (e QuotaFactsScope) Valid() bool {
 	switch e {
-	case QuotaScopeAddress:
+	case QuotaFactsScopeAddress:
 		return true
-	case QuotaScopeClient:
+	case QuotaFactsScopeClient:
 		return true
-	case QuotaScopeOwner:
+	case QuotaFactsScopeOwner:
 		return true
 	default:
 		return false
@@ -1467,13 +1467,13 @@ func (e QuotaFactsScope) Valid() bool {
 
 // Defines values for ResignActionType.
 const (
-	Resign ResignActionType = "resign"
+	ResignActionTypeResign ResignActionType = "resign"
 )
 
 // Valid indicates whether the value is a known member of the ResignActionType enum.
 func (e ResignActionType) Valid() bool {
 	switch e {
-	case Resign:
+	case ResignActionTypeResign:
 		return true
 	default:
 		return false
@@ -1482,13 +1482,13 @@ func (e ResignActionType) Valid() bool {
 
 // Defines values for ResignOutcomeReason.
 const (
-	Timeouts ResignOutcomeReason = "timeouts"
+	ResignOutcomeReasonTimeouts ResignOutcomeReason = "timeouts"
 )
 
 // Valid indicates whether the value is a known member of the ResignOutcomeReason enum.
 func (e ResignOutcomeReason) Valid() bool {
 	switch e {
-	case Timeouts:
+	case ResignOutcomeReasonTimeouts:
 		return true
 	default:
 		return false
@@ -1497,25 +1497,25 @@ func (e ResignOutcomeReason) Valid() bool {
 
 // Defines values for ReviewLabel.
 const (
-	Best       ReviewLabel = "best"
-	Blunder    ReviewLabel = "blunder"
-	Good       ReviewLabel = "good"
-	Inaccuracy ReviewLabel = "inaccuracy"
-	Mistake    ReviewLabel = "mistake"
+	ReviewLabelBest       ReviewLabel = "best"
+	ReviewLabelBlunder    ReviewLabel = "blunder"
+	ReviewLabelGood       ReviewLabel = "good"
+	ReviewLabelInaccuracy ReviewLabel = "inaccuracy"
+	ReviewLabelMistake    ReviewLabel = "mistake"
 )
 
 // Valid indicates whether the value is a known member of the ReviewLabel enum.
 func (e ReviewLabel) Valid() bool {
 	switch e {
-	case Best:
+	case ReviewLabelBest:
 		return true
-	case Blunder:
+	case ReviewLabelBlunder:
 		return true
-	case Good:
+	case ReviewLabelGood:
 		return true
-	case Inaccuracy:
+	case ReviewLabelInaccuracy:
 		return true
-	case Mistake:
+	case ReviewLabelMistake:
 		return true
 	default:
 		return false
@@ -1569,13 +1569,13 @@ func (e StartActionType) Valid() bool {
 
 // Defines values for StreamErrorMessageEvent.
 const (
-	Error StreamErrorMessageEvent = "error"
+	StreamErrorMessageEventError StreamErrorMessageEvent = "error"
 )
 
 // Valid indicates whether the value is a known member of the StreamErrorMessageEvent enum.
 func (e StreamErrorMessageEvent) Valid() bool {
 	switch e {
-	case Error:
+	case StreamErrorMessageEventError:
 		return true
 	default:
 		return false
@@ -1584,13 +1584,13 @@ func (e StreamErrorMessageEvent) Valid() bool {
 
 // Defines values for StreamHeartbeatMessageEvent.
 const (
-	Heartbeat StreamHeartbeatMessageEvent = "heartbeat"
+	StreamHeartbeatMessageEventHeartbeat StreamHeartbeatMessageEvent = "heartbeat"
 )
 
 // Valid indicates whether the value is a known member of the StreamHeartbeatMessageEvent enum.
 func (e StreamHeartbeatMessageEvent) Valid() bool {
 	switch e {
-	case Heartbeat:
+	case StreamHeartbeatMessageEventHeartbeat:
 		return true
 	default:
 		return false
@@ -1599,25 +1599,25 @@ func (e StreamHeartbeatMessageEvent) Valid() bool {
 
 // Defines values for WebhookEventType.
 const (
-	WebhookEntry       WebhookEventType = "entry"
-	WebhookGameEnded   WebhookEventType = "game_ended"
-	WebhookGameStarted WebhookEventType = "game_started"
-	WebhookTimedOut    WebhookEventType = "timed_out"
-	WebhookYourTurn    WebhookEventType = "your_turn"
+	WebhookEventTypeEntry       WebhookEventType = "entry"
+	WebhookEventTypeGameEnded   WebhookEventType = "game_ended"
+	WebhookEventTypeGameStarted WebhookEventType = "game_started"
+	WebhookEventTypeTimedOut    WebhookEventType = "timed_out"
+	WebhookEventTypeYourTurn    WebhookEventType = "your_turn"
 )
 
 // Valid indicates whether the value is a known member of the WebhookEventType enum.
 func (e WebhookEventType) Valid() bool {
 	switch e {
-	case WebhookEntry:
+	case WebhookEventTypeEntry:
 		return true
-	case WebhookGameEnded:
+	case WebhookEventTypeGameEnded:
 		return true
-	case WebhookGameStarted:
+	case WebhookEventTypeGameStarted:
 		return true
-	case WebhookTimedOut:
+	case WebhookEventTypeTimedOut:
 		return true
-	case WebhookYourTurn:
+	case WebhookEventTypeYourTurn:
 		return true
 	default:
 		return false
@@ -1647,19 +1647,19 @@ func (e WebhookScope) Valid() bool {
 
 // Defines values for WebhookStatus.
 const (
-	WebhookActive    WebhookStatus = "active"
-	WebhookDisabled  WebhookStatus = "disabled"
-	WebhookSuspended WebhookStatus = "suspended"
+	WebhookStatusActive    WebhookStatus = "active"
+	WebhookStatusDisabled  WebhookStatus = "disabled"
+	WebhookStatusSuspended WebhookStatus = "suspended"
 )
 
 // Valid indicates whether the value is a known member of the WebhookStatus enum.
 func (e WebhookStatus) Valid() bool {
 	switch e {
-	case WebhookActive:
+	case WebhookStatusActive:
 		return true
-	case WebhookDisabled:
+	case WebhookStatusDisabled:
 		return true
-	case WebhookSuspended:
+	case WebhookStatusSuspended:
 		return true
 	default:
 		return false
@@ -1839,13 +1839,13 @@ func (e GetGameReplayParamsLayout) Valid() bool {
 
 // Defines values for ListMyGamesParamsTurn.
 const (
-	Mine ListMyGamesParamsTurn = "mine"
+	ListMyGamesParamsTurnMine ListMyGamesParamsTurn = "mine"
 )
 
 // Valid indicates whether the value is a known member of the ListMyGamesParamsTurn enum.
 func (e ListMyGamesParamsTurn) Valid() bool {
 	switch e {
-	case Mine:
+	case ListMyGamesParamsTurnMine:
 		return true
 	default:
 		return false
@@ -7494,8 +7494,8 @@ type ClientInterface interface {
 	//
 	// **Delivery**: at least once, a game's events in order (the next waits until the one before
 	// is delivered); a 2xx answer within 10 s delivers; anything else (3xx included: redirects
-	// are not followed) is tried again after 10 s, then twice as long each time up to 2 hours,
-	// with jitter, 16 attempts in all (over 6 to 13 hours), or until 10,000 deliveries wait; then the subscription is disabled, as it
+	// are not followed) is tried again after 5 to 10 s (at random), then after twice as long each
+	// time up to 1 to 2 hours, 16 attempts in all (over 6.4 to 12.8 hours), or until 10,000 deliveries wait; then the subscription is disabled, as it
 	// is at once by `410 Gone`, with `disabled_reason` saying why (see `GET /v1/webhooks`).
 	// Webhooks go only to hosts the operator allows (never, by default, to a private, loopback or
 	// link-local address): 422 `webhook_url_not_allowed` otherwise. `scope: game` without
@@ -7554,8 +7554,8 @@ type ClientInterface interface {
 	//
 	// **Delivery**: at least once, a game's events in order (the next waits until the one before
 	// is delivered); a 2xx answer within 10 s delivers; anything else (3xx included: redirects
-	// are not followed) is tried again after 10 s, then twice as long each time up to 2 hours,
-	// with jitter, 16 attempts in all (over 6 to 13 hours), or until 10,000 deliveries wait; then the subscription is disabled, as it
+	// are not followed) is tried again after 5 to 10 s (at random), then after twice as long each
+	// time up to 1 to 2 hours, 16 attempts in all (over 6.4 to 12.8 hours), or until 10,000 deliveries wait; then the subscription is disabled, as it
 	// is at once by `410 Gone`, with `disabled_reason` saying why (see `GET /v1/webhooks`).
 	// Webhooks go only to hosts the operator allows (never, by default, to a private, loopback or
 	// link-local address): 422 `webhook_url_not_allowed` otherwise. `scope: game` without
@@ -9175,8 +9175,8 @@ func (c *Client) ListWebhooks(ctx context.Context, reqEditors ...RequestEditorFn
 //
 // **Delivery**: at least once, a game's events in order (the next waits until the one before
 // is delivered); a 2xx answer within 10 s delivers; anything else (3xx included: redirects
-// are not followed) is tried again after 10 s, then twice as long each time up to 2 hours,
-// with jitter, 16 attempts in all (over 6 to 13 hours), or until 10,000 deliveries wait; then the subscription is disabled, as it
+// are not followed) is tried again after 5 to 10 s (at random), then after twice as long each
+// time up to 1 to 2 hours, 16 attempts in all (over 6.4 to 12.8 hours), or until 10,000 deliveries wait; then the subscription is disabled, as it
 // is at once by `410 Gone`, with `disabled_reason` saying why (see `GET /v1/webhooks`).
 // Webhooks go only to hosts the operator allows (never, by default, to a private, loopback or
 // link-local address): 422 `webhook_url_not_allowed` otherwise. `scope: game` without
@@ -9245,8 +9245,8 @@ func (c *Client) CreateWebhookWithBody(ctx context.Context, contentType string, 
 //
 // **Delivery**: at least once, a game's events in order (the next waits until the one before
 // is delivered); a 2xx answer within 10 s delivers; anything else (3xx included: redirects
-// are not followed) is tried again after 10 s, then twice as long each time up to 2 hours,
-// with jitter, 16 attempts in all (over 6 to 13 hours), or until 10,000 deliveries wait; then the subscription is disabled, as it
+// are not followed) is tried again after 5 to 10 s (at random), then after twice as long each
+// time up to 1 to 2 hours, 16 attempts in all (over 6.4 to 12.8 hours), or until 10,000 deliveries wait; then the subscription is disabled, as it
 // is at once by `410 Gone`, with `disabled_reason` saying why (see `GET /v1/webhooks`).
 // Webhooks go only to hosts the operator allows (never, by default, to a private, loopback or
 // link-local address): 422 `webhook_url_not_allowed` otherwise. `scope: game` without
@@ -13541,8 +13541,8 @@ type ClientWithResponsesInterface interface {
 	//
 	// **Delivery**: at least once, a game's events in order (the next waits until the one before
 	// is delivered); a 2xx answer within 10 s delivers; anything else (3xx included: redirects
-	// are not followed) is tried again after 10 s, then twice as long each time up to 2 hours,
-	// with jitter, 16 attempts in all (over 6 to 13 hours), or until 10,000 deliveries wait; then the subscription is disabled, as it
+	// are not followed) is tried again after 5 to 10 s (at random), then after twice as long each
+	// time up to 1 to 2 hours, 16 attempts in all (over 6.4 to 12.8 hours), or until 10,000 deliveries wait; then the subscription is disabled, as it
 	// is at once by `410 Gone`, with `disabled_reason` saying why (see `GET /v1/webhooks`).
 	// Webhooks go only to hosts the operator allows (never, by default, to a private, loopback or
 	// link-local address): 422 `webhook_url_not_allowed` otherwise. `scope: game` without
@@ -13601,8 +13601,8 @@ type ClientWithResponsesInterface interface {
 	//
 	// **Delivery**: at least once, a game's events in order (the next waits until the one before
 	// is delivered); a 2xx answer within 10 s delivers; anything else (3xx included: redirects
-	// are not followed) is tried again after 10 s, then twice as long each time up to 2 hours,
-	// with jitter, 16 attempts in all (over 6 to 13 hours), or until 10,000 deliveries wait; then the subscription is disabled, as it
+	// are not followed) is tried again after 5 to 10 s (at random), then after twice as long each
+	// time up to 1 to 2 hours, 16 attempts in all (over 6.4 to 12.8 hours), or until 10,000 deliveries wait; then the subscription is disabled, as it
 	// is at once by `410 Gone`, with `disabled_reason` saying why (see `GET /v1/webhooks`).
 	// Webhooks go only to hosts the operator allows (never, by default, to a private, loopback or
 	// link-local address): 422 `webhook_url_not_allowed` otherwise. `scope: game` without
@@ -21505,8 +21505,8 @@ func (c *ClientWithResponses) ListWebhooksWithResponse(ctx context.Context, reqE
 //
 // **Delivery**: at least once, a game's events in order (the next waits until the one before
 // is delivered); a 2xx answer within 10 s delivers; anything else (3xx included: redirects
-// are not followed) is tried again after 10 s, then twice as long each time up to 2 hours,
-// with jitter, 16 attempts in all (over 6 to 13 hours), or until 10,000 deliveries wait; then the subscription is disabled, as it
+// are not followed) is tried again after 5 to 10 s (at random), then after twice as long each
+// time up to 1 to 2 hours, 16 attempts in all (over 6.4 to 12.8 hours), or until 10,000 deliveries wait; then the subscription is disabled, as it
 // is at once by `410 Gone`, with `disabled_reason` saying why (see `GET /v1/webhooks`).
 // Webhooks go only to hosts the operator allows (never, by default, to a private, loopback or
 // link-local address): 422 `webhook_url_not_allowed` otherwise. `scope: game` without
@@ -21571,8 +21571,8 @@ func (c *ClientWithResponses) CreateWebhookWithBodyWithResponse(ctx context.Cont
 //
 // **Delivery**: at least once, a game's events in order (the next waits until the one before
 // is delivered); a 2xx answer within 10 s delivers; anything else (3xx included: redirects
-// are not followed) is tried again after 10 s, then twice as long each time up to 2 hours,
-// with jitter, 16 attempts in all (over 6 to 13 hours), or until 10,000 deliveries wait; then the subscription is disabled, as it
+// are not followed) is tried again after 5 to 10 s (at random), then after twice as long each
+// time up to 1 to 2 hours, 16 attempts in all (over 6.4 to 12.8 hours), or until 10,000 deliveries wait; then the subscription is disabled, as it
 // is at once by `410 Gone`, with `disabled_reason` saying why (see `GET /v1/webhooks`).
 // Webhooks go only to hosts the operator allows (never, by default, to a private, loopback or
 // link-local address): 422 `webhook_url_not_allowed` otherwise. `scope: game` without

@@ -7,7 +7,10 @@
 //     gives that kind's state directly;
 //   - stream.go: FollowGame and FollowMe, which read a live stream as NDJSON, skip heartbeats and
 //     remember the last id to resume from;
-//   - auth.go: Bearer, a request editor that sends a token.
+//   - auth.go: Bearer, a request editor that sends a token;
+//   - requests.go: a game's options and an action from the kind's own types (PrimeClimbGame,
+//     PrimedGame, Player, Computer, OptionsOf, ActionOf, PostActionOf), where the generated
+//     requests take JSON.
 //
 // The module has no dependency on the server. Do not edit client.gen.go: it is regenerated from
 // the repository root with `go generate ./api/openapi` (config: oapi-codegen.yaml).

@@ -3,7 +3,8 @@
 # openapi-typescript makes of ../../openapi.yaml today, build dist/ with tsc, run its tests (against
 # a fake fetch; examples/typescript plays against a real server), then install the package by its
 # path into a fresh project, both as a link (`npm install <path>`) and as a copy (`npm install
-# --install-links <path>`), and type-check and run a small program against it there.
+# --install-links <path>`), and type-check and run a small program against it there; last, set up a
+# new app exactly as docs/app.md says and type-check and start its program.
 set -euo pipefail
 cd "$(dirname "$0")"
 package=$(pwd)
@@ -74,3 +75,21 @@ TS
   test "$(node build/main.js)" = ok
   echo "clients/typescript: installed as a $how by path; a strict program type-checks and runs against it"
 done
+
+# The guide's set-up of a new app (docs/app.md, "A new app, from nothing"), run as written but for
+# the package's path; its main.ts type-checks and runs up to its first request (to a port nothing
+# listens on), which only an ES module with top-level await reaches.
+guide="$package/../../docs/app.md"
+rm -rf "$fresh/guide" && mkdir "$fresh/guide" && cd "$fresh/guide"
+sed -n '/^npm init -y$/,/^JSON$/p' "$guide" | sed "s#/path/to/primegames/clients/typescript#$package#" >setup.sh
+grep -q '^npm pkg set type=module' setup.sh
+bash -euo pipefail setup.sh >/dev/null
+sed -n '/^import { createClient, unwrap } from "@primegames\/client";$/,/^```$/p' "$guide" | sed '$d' >main.ts
+test -s main.ts
+npx --no-install tsc
+if PRIMEGAMES_URL=http://127.0.0.1:1 node build/main.js 2>run.log || ! grep -q 'fetch failed' run.log; then
+  cat run.log >&2
+  echo "clients/typescript: the guide's new app did not run up to its request" >&2
+  exit 1
+fi
+echo "clients/typescript: the guide's set-up of a new app type-checks and runs"

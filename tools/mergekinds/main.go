@@ -1,5 +1,6 @@
 // Command mergekinds writes the schemas of the service's game kinds (domain/games) into the
-// contract's generated part; `go generate ./api/openapi` runs it before oapi-codegen.
+// contract's generated part, and a `head` operation beside every `get` (heads.go);
+// `go generate ./api/openapi` runs it before oapi-codegen.
 //
 //	go run ./tools/mergekinds openapi.yaml
 package main
@@ -30,6 +31,9 @@ func merge(path string) error {
 	}
 	merged, err := primegames.MergeKinds(base, games.All().Kinds())
 	if err != nil {
+		return err
+	}
+	if merged, err = declareHeads(merged); err != nil {
 		return err
 	}
 	return os.WriteFile(path, merged, 0o644)

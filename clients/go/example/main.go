@@ -1,14 +1,14 @@
 // Command example plays a game of each kind against a Prime games server with the Go client: it
-// creates the game with two named players, follows the game's live stream while it plays, acts
-// for whichever seat is to act by choosing from its legal actions until the game is over, and
-// checks that the stream saw every entry and the end, and that it resumes from an entry's id.
+// creates the game with two named players and options of the kind's own type (requests.go),
+// follows the game's live stream while it plays, acts for whichever seat is to act by choosing
+// from its legal actions until the game is over, and checks that the stream saw every entry and
+// the end, and that it resumes from an entry's id.
 //
 //	PRIMEGAMES_URL=http://localhost:8080 go run ./example
 package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -34,9 +34,14 @@ func main() {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	for _, kind := range []client.GameKind{client.GameKindPrimeClimb, client.GameKindPrimed} {
-		if err := playOne(ctx, api, kind); err != nil {
-			fail(fmt.Errorf("%s: %w", kind, err))
+	// The options are the kind's own type; the defaults for those left out.
+	rounds := 2
+	for _, req := range []client.CreateGameRequest{
+		client.PrimeClimbGame(client.PrimeClimbOptions{}, client.Player("Ada"), client.Player("Ben")),
+		client.PrimedGame(client.PrimedOptions{Rounds: &rounds}, client.Player("Ada"), client.Player("Ben")),
+	} {
+		if err := playOne(ctx, api, req); err != nil {
+			fail(fmt.Errorf("%s: %w", req.Game, err))
 		}
 	}
 }
@@ -53,12 +58,9 @@ type followed struct {
 	err     error
 }
 
-func playOne(ctx context.Context, api *client.ClientWithResponses, kind client.GameKind) error {
-	ada, ben := "Ada", "Ben"
-	created, err := api.CreateGameWithResponse(ctx, &client.CreateGameParams{}, client.CreateGameRequest{
-		Game:    kind,
-		Players: &[]client.PlayerRequest{{Name: &ada}, {Name: &ben}},
-	})
+func playOne(ctx context.Context, api *client.ClientWithResponses, req client.CreateGameRequest) error {
+	kind := req.Game
+	created, err := api.CreateGameWithResponse(ctx, &client.CreateGameParams{}, req)
 	if err != nil {
 		return err
 	}
@@ -209,7 +211,7 @@ func bestClimb(actions client.PrimeClimbLegalActions) (client.Action, error) {
 	if best < 0 {
 		return nil, fmt.Errorf("no legal action but keepers")
 	}
-	return json.Marshal(actions[best].Action)
+	return client.ActionOf(actions[best].Action)
 }
 
 // bestPrimed plays as many cards as it can, and draws or passes otherwise.
@@ -227,7 +229,7 @@ func bestPrimed(actions client.PrimedLegalActions) (client.Action, error) {
 	if best < 0 {
 		return nil, fmt.Errorf("no legal action")
 	}
-	return json.Marshal(actions[best].Action)
+	return client.ActionOf(actions[best].Action)
 }
 
 // printEnd prints the finished game's state, read through its kind.
