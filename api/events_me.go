@@ -40,11 +40,16 @@ func (s *Server) StreamMyEvents(c echo.Context, params openapi.StreamMyEventsPar
 			if err != nil {
 				return err
 			}
-			return ps.open(ctx, principal)
+			if err := ps.open(ctx, principal); err != nil {
+				return err
+			}
+			s.holdAuthority(ps.sub, principal, "")
+			return nil
 		},
 		Step: func(ctx context.Context) (bool, error) {
 			return false, ps.catchUp(ctx, out)
 		},
+		Check: func(ctx context.Context) error { return s.stillHolds(ctx, ps.principal, "") },
 	})
 }
 
@@ -268,6 +273,9 @@ func (ps *playerStream) sendNews(ctx context.Context, out *eventWriter, gameID s
 			delete(ps.pos, gameID)
 			delete(ps.joinedAt, gameID)
 			delete(ps.followers, gameID)
+			if ps.principal.Kind == play.GameToken && len(ps.pos) == 0 {
+				return live.Revoked(live.SeatLeft) // a seat token that holds no seat any more
+			}
 			return nil
 		}
 		f := ps.followers[gameID]

@@ -113,7 +113,7 @@ func (d *detachedStream) work() {
 			return
 		}
 		if due&dueHeartbeat != 0 {
-			if err := d.st.conn.Heartbeat(); err != nil {
+			if err := d.st.conn.Heartbeat(); err != nil || d.st.checkAgain(d.ctx) {
 				d.finish()
 				return
 			}

@@ -64,6 +64,9 @@ type Listener struct {
 	// Failed is called when the connection could not be made or broke, with the time until the next
 	// attempt.
 	Failed func(err error, retryIn time.Duration)
+	// Revoked is called for each committed change that ends an authority, in commit order with the
+	// notices.
+	Revoked func(Revocation)
 }
 
 // Notice says that a game's history grew or the game ended.
@@ -91,12 +94,18 @@ type Hub struct {
 	peers    peerWatch
 	shared   sharedReads
 
-	mu      sync.Mutex
-	subs    map[string]map[*Subscription]struct{} // by topic
-	running bool                                  // the listener goroutine has been started
-	closed  bool
-	cancel  context.CancelFunc
-	done    chan struct{} // closed when the listener goroutine has returned
+	// deaf is set while the listener is not listening: notices may be lost, so a stream finds out
+	// again whose it is before each step.
+	deaf atomic.Bool
+
+	mu          sync.Mutex
+	subs        map[string]map[*Subscription]struct{} // by topic
+	authorities map[AuthorityKey]map[*Subscription]struct{}
+	revocations revocationLog
+	running     bool // the listener goroutine has been started
+	closed      bool
+	cancel      context.CancelFunc
+	done        chan struct{} // closed when the listener goroutine has returned
 }
 
 // NewHub makes the hub of an instance, counting its open streams in registry. The listener starts
@@ -118,10 +127,12 @@ func NewHub(cfg Config, feed Feed, logger *slog.Logger, registry prometheus.Regi
 			Name: "event_streams_open",
 			Help: "Live-update (server-sent events) streams open on this instance.",
 		}),
-		stopping: make(chan struct{}),
-		subs:     map[string]map[*Subscription]struct{}{},
-		done:     make(chan struct{}),
+		stopping:    make(chan struct{}),
+		subs:        map[string]map[*Subscription]struct{}{},
+		authorities: map[AuthorityKey]map[*Subscription]struct{}{},
+		done:        make(chan struct{}),
 	}
+	h.deaf.Store(true)
 	h.stopped, h.stop = context.WithCancel(context.Background())
 	registry.MustRegister(h.gauge)
 	return h
@@ -219,7 +230,8 @@ func (h *Hub) Subscribe(topic Topic) (*Subscription, error) {
 		return nil, shuttingDown()
 	}
 	h.startListening()
-	sub := &Subscription{topic: string(topic), wake: make(chan struct{}, 1), games: map[string]struct{}{}}
+	sub := &Subscription{topic: string(topic), wake: make(chan struct{}, 1), games: map[string]struct{}{},
+		heard: h.revocations.heard, ended: make(chan struct{})}
 	h.follow(sub, topic)
 	return sub, nil
 }
@@ -252,6 +264,14 @@ func (h *Hub) Unsubscribe(sub *Subscription) {
 			delete(h.subs, topic)
 		}
 	}
+	sub.topics = nil
+	h.unhold(sub)
+	sub.keys = nil
+	select {
+	case <-sub.ended:
+	default:
+		close(sub.ended)
+	}
 }
 
 func (h *Hub) notice(n Notice) {
@@ -268,11 +288,14 @@ func (h *Hub) notice(n Notice) {
 	}
 }
 
+// wakeAll wakes every stream to catch up, each first finding out again whose it is: notices of
+// revocations may have been lost too.
 func (h *Hub) wakeAll() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for _, subs := range h.subs {
 		for sub := range subs {
+			sub.askAgain()
 			sub.poke(everyGame)
 		}
 	}
@@ -290,10 +313,13 @@ func (h *Hub) listen(ctx context.Context) {
 			}
 			// Whatever was committed while nobody listened is in the history: every stream catches up.
 			h.shared.listen(true)
+			h.deaf.Store(false)
 			h.wakeAll()
 		},
-		Notice: h.notice,
+		Notice:  h.notice,
+		Revoked: h.revoked,
 		Failed: func(err error, retryIn time.Duration) {
+			h.deaf.Store(true)
 			h.shared.listen(false)
 			h.logger.Warn("live updates: listener connection lost", "error", err.Error(), "retry_in", retryIn.String())
 		},

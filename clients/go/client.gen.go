@@ -1516,6 +1516,39 @@ func (e ReviewLabel) Valid() bool {
 	}
 }
 
+// Defines values for RevokedEventReason.
+const (
+	ObserverExpired RevokedEventReason = "observer_expired"
+	ObserverRevoked RevokedEventReason = "observer_revoked"
+	SeatLeft        RevokedEventReason = "seat_left"
+	StudentErased   RevokedEventReason = "student_erased"
+	StudentRemoved  RevokedEventReason = "student_removed"
+	TokenRevoked    RevokedEventReason = "token_revoked"
+	TokenRotated    RevokedEventReason = "token_rotated"
+)
+
+// Valid indicates whether the value is a known member of the RevokedEventReason enum.
+func (e RevokedEventReason) Valid() bool {
+	switch e {
+	case ObserverExpired:
+		return true
+	case ObserverRevoked:
+		return true
+	case SeatLeft:
+		return true
+	case StudentErased:
+		return true
+	case StudentRemoved:
+		return true
+	case TokenRevoked:
+		return true
+	case TokenRotated:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ScoresOfPrimeClimbGame.
 const (
 	ScoresOfPrimeClimbGamePrimeClimb ScoresOfPrimeClimbGame = "prime-climb"
@@ -1585,6 +1618,21 @@ const (
 func (e StreamHeartbeatMessageEvent) Valid() bool {
 	switch e {
 	case Heartbeat:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for StreamRevokedMessageEvent.
+const (
+	Revoked StreamRevokedMessageEvent = "revoked"
+)
+
+// Valid indicates whether the value is a known member of the StreamRevokedMessageEvent enum.
+func (e StreamRevokedMessageEvent) Valid() bool {
+	switch e {
+	case Revoked:
 		return true
 	default:
 		return false
@@ -3909,6 +3957,25 @@ type ReviewSummary struct {
 	Seat   int            `json:"seat"`
 }
 
+// RevokedEvent The `data` of a `revoked` message; it says why the stream ended and nothing of any game.
+type RevokedEvent struct {
+	// Reason `token_rotated`: the token was replaced (a teacher token rotated, a student token
+	// reissued); `student_removed`, `student_erased`: the student was taken out of the
+	// classroom; `seat_left`: the token's seat was left (a lobby left, a seat handed to the
+	// computer on resigning) and the token opens the game no more; `observer_revoked`,
+	// `observer_expired`: the observer token was revoked or expired; `token_revoked`: the
+	// token no longer works (found out by the stream asking again, the cause unknown to it).
+	Reason RevokedEventReason `json:"reason"`
+}
+
+// RevokedEventReason `token_rotated`: the token was replaced (a teacher token rotated, a student token
+// reissued); `student_removed`, `student_erased`: the student was taken out of the
+// classroom; `seat_left`: the token's seat was left (a lobby left, a seat handed to the
+// computer on resigning) and the token opens the game no more; `observer_revoked`,
+// `observer_expired`: the observer token was revoked or expired; `token_revoked`: the
+// token no longer works (found out by the stream asking again, the cause unknown to it).
+type RevokedEventReason string
+
 // Scores The standing of every seat: the fields of `ScoresBase`, and the scores of the kind that `game` names.
 type Scores = ScoresBody
 
@@ -4030,6 +4097,19 @@ type StreamHeartbeatMessage struct {
 
 // StreamHeartbeatMessageEvent defines model for StreamHeartbeatMessage.Event.
 type StreamHeartbeatMessageEvent string
+
+// StreamRevokedMessage A `revoked` message, a stream's last: the authority of the token it was opened with ended
+// (the token rotated, reissued or revoked, its student removed, its seat left, its observer
+// token revoked or expired). Nothing more comes on it and it closes; it has no `id`. Do not
+// reconnect with the same token: it is refused.
+type StreamRevokedMessage struct {
+	// Data The `data` of a `revoked` message; it says why the stream ended and nothing of any game.
+	Data  RevokedEvent              `json:"data"`
+	Event StreamRevokedMessageEvent `json:"event"`
+}
+
+// StreamRevokedMessageEvent defines model for StreamRevokedMessage.Event.
+type StreamRevokedMessageEvent string
 
 // Student defines model for Student.
 type Student struct {
@@ -4945,6 +5025,40 @@ func (t *GameStreamEvent) MergeStreamErrorMessage(v StreamErrorMessage) error {
 	return err
 }
 
+// AsStreamRevokedMessage returns the union data inside the GameStreamEvent as a StreamRevokedMessage
+func (t GameStreamEvent) AsStreamRevokedMessage() (StreamRevokedMessage, error) {
+	var body StreamRevokedMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromStreamRevokedMessage overwrites any union data inside the GameStreamEvent as the provided StreamRevokedMessage
+func (t *GameStreamEvent) FromStreamRevokedMessage(v StreamRevokedMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"revoked"}`))
+	t.union = b
+	return err
+}
+
+// MergeStreamRevokedMessage performs a merge with any union data inside the GameStreamEvent, using the provided StreamRevokedMessage
+func (t *GameStreamEvent) MergeStreamRevokedMessage(v StreamRevokedMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"revoked"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
 func (t GameStreamEvent) Discriminator() (string, error) {
 	var discriminator struct {
 		Discriminator string `json:"event"`
@@ -4965,6 +5079,8 @@ func (t GameStreamEvent) ValueByDiscriminator() (interface{}, error) {
 		return t.AsGameEndMessage()
 	case "error":
 		return t.AsStreamErrorMessage()
+	case "revoked":
+		return t.AsStreamRevokedMessage()
 	default:
 		return nil, errors.New("unknown discriminator value: " + discriminator)
 	}
@@ -5082,6 +5198,40 @@ func (t *GameStreamLine) MergeStreamErrorMessage(v StreamErrorMessage) error {
 	return err
 }
 
+// AsStreamRevokedMessage returns the union data inside the GameStreamLine as a StreamRevokedMessage
+func (t GameStreamLine) AsStreamRevokedMessage() (StreamRevokedMessage, error) {
+	var body StreamRevokedMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromStreamRevokedMessage overwrites any union data inside the GameStreamLine as the provided StreamRevokedMessage
+func (t *GameStreamLine) FromStreamRevokedMessage(v StreamRevokedMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"revoked"}`))
+	t.union = b
+	return err
+}
+
+// MergeStreamRevokedMessage performs a merge with any union data inside the GameStreamLine, using the provided StreamRevokedMessage
+func (t *GameStreamLine) MergeStreamRevokedMessage(v StreamRevokedMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"revoked"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
 // AsStreamHeartbeatMessage returns the union data inside the GameStreamLine as a StreamHeartbeatMessage
 func (t GameStreamLine) AsStreamHeartbeatMessage() (StreamHeartbeatMessage, error) {
 	var body StreamHeartbeatMessage
@@ -5138,6 +5288,8 @@ func (t GameStreamLine) ValueByDiscriminator() (interface{}, error) {
 		return t.AsStreamErrorMessage()
 	case "heartbeat":
 		return t.AsStreamHeartbeatMessage()
+	case "revoked":
+		return t.AsStreamRevokedMessage()
 	default:
 		return nil, errors.New("unknown discriminator value: " + discriminator)
 	}
@@ -5453,6 +5605,32 @@ func (t *PlayerStreamEvent) MergeStreamErrorMessage(v StreamErrorMessage) error 
 	return err
 }
 
+// AsStreamRevokedMessage returns the union data inside the PlayerStreamEvent as a StreamRevokedMessage
+func (t PlayerStreamEvent) AsStreamRevokedMessage() (StreamRevokedMessage, error) {
+	var body StreamRevokedMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromStreamRevokedMessage overwrites any union data inside the PlayerStreamEvent as the provided StreamRevokedMessage
+func (t *PlayerStreamEvent) FromStreamRevokedMessage(v StreamRevokedMessage) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeStreamRevokedMessage performs a merge with any union data inside the PlayerStreamEvent, using the provided StreamRevokedMessage
+func (t *PlayerStreamEvent) MergeStreamRevokedMessage(v StreamRevokedMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
 func (t PlayerStreamEvent) MarshalJSON() ([]byte, error) {
 	b, err := t.union.MarshalJSON()
 	return b, err
@@ -5505,6 +5683,32 @@ func (t *PlayerStreamLine) FromStreamErrorMessage(v StreamErrorMessage) error {
 
 // MergeStreamErrorMessage performs a merge with any union data inside the PlayerStreamLine, using the provided StreamErrorMessage
 func (t *PlayerStreamLine) MergeStreamErrorMessage(v StreamErrorMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsStreamRevokedMessage returns the union data inside the PlayerStreamLine as a StreamRevokedMessage
+func (t PlayerStreamLine) AsStreamRevokedMessage() (StreamRevokedMessage, error) {
+	var body StreamRevokedMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromStreamRevokedMessage overwrites any union data inside the PlayerStreamLine as the provided StreamRevokedMessage
+func (t *PlayerStreamLine) FromStreamRevokedMessage(v StreamRevokedMessage) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeStreamRevokedMessage performs a merge with any union data inside the PlayerStreamLine, using the provided StreamRevokedMessage
+func (t *PlayerStreamLine) MergeStreamRevokedMessage(v StreamRevokedMessage) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
@@ -6608,6 +6812,10 @@ type ClientInterface interface {
 	// entry is missed, but entries of those 10 seconds may come a second time; tell them apart by
 	// `game_id` and `entry.seq`. For exactly-once delivery of one game, use its own stream.
 	//
+	// When the teacher token is rotated, or the classroom observer token revoked or expired, the
+	// stream sends a last `revoked` event (a `RevokedEvent`, no `id`) within a second and nothing
+	// more, and closes: open it again with the new token.
+	//
 	// `curl -N -H 'Authorization: Bearer <teacher token>' localhost:8080/v1/classrooms/<id>/events`
 	//
 	// **NDJSON.** With `Accept: application/x-ndjson` the same stream comes as one JSON object per
@@ -6988,6 +7196,12 @@ type ClientInterface interface {
 	// be allowed, the stream sends one `error` event (its `data` is a `Problem`, with the status
 	// the request would have had) and closes, and the reconnection gets that status.
 	//
+	// The stream follows its token's authority: once the token is rotated, reissued or revoked,
+	// its student removed, its seat left (a lobby left) or its observer token revoked or expired,
+	// not one more event goes out but a last `revoked` event (its `data` is a `RevokedEvent`
+	// saying why, no `id`), within a second, on whichever instance holds the stream; then it
+	// closes. Do not reconnect with the same token.
+	//
 	// `curl -N -H 'Authorization: Bearer <seat token>' localhost:8080/v1/games/<id>/events`
 	//
 	// `EventSource` cannot send an `Authorization` header, so a browser passes the token as the
@@ -7337,7 +7551,9 @@ type ClientInterface interface {
 	// a seat token that holds no seat 401, a removed student's token 401, all before the stream
 	// starts (`application/problem+json`); 429 `rate_limited` and 503 `streams_full` with
 	// `Retry-After`. Through a database outage the stream behaves as a game's stream does (see
-	// `GET /v1/games/{id}/events`).
+	// `GET /v1/games/{id}/events`). When the token stops working (a student token reissued, the
+	// student removed, the last seat of a seat token left), the stream sends a last `revoked`
+	// event (a `RevokedEvent`, no `id`) within a second and nothing more, and closes.
 	//
 	// `curl -N -H 'Authorization: Bearer <student token>' localhost:8080/v1/me/events`
 	//
@@ -7731,6 +7947,10 @@ func (c *Client) GetClassroom(ctx context.Context, classroomId ClassroomID, reqE
 // sends it) replays from 10 seconds before the entry it names: nothing recorded after that
 // entry is missed, but entries of those 10 seconds may come a second time; tell them apart by
 // `game_id` and `entry.seq`. For exactly-once delivery of one game, use its own stream.
+//
+// When the teacher token is rotated, or the classroom observer token revoked or expired, the
+// stream sends a last `revoked` event (a `RevokedEvent`, no `id`) within a second and nothing
+// more, and closes: open it again with the new token.
 //
 // `curl -N -H 'Authorization: Bearer <teacher token>' localhost:8080/v1/classrooms/<id>/events`
 //
@@ -8372,6 +8592,12 @@ func (c *Client) ListAttempts(ctx context.Context, id GameID, reqEditors ...Requ
 // be allowed, the stream sends one `error` event (its `data` is a `Problem`, with the status
 // the request would have had) and closes, and the reconnection gets that status.
 //
+// The stream follows its token's authority: once the token is rotated, reissued or revoked,
+// its student removed, its seat left (a lobby left) or its observer token revoked or expired,
+// not one more event goes out but a last `revoked` event (its `data` is a `RevokedEvent`
+// saying why, no `id`), within a second, on whichever instance holds the stream; then it
+// closes. Do not reconnect with the same token.
+//
 // `curl -N -H 'Authorization: Bearer <seat token>' localhost:8080/v1/games/<id>/events`
 //
 // `EventSource` cannot send an `Authorization` header, so a browser passes the token as the
@@ -8911,7 +9137,9 @@ func (c *Client) GetMe(ctx context.Context, reqEditors ...RequestEditorFn) (*htt
 // a seat token that holds no seat 401, a removed student's token 401, all before the stream
 // starts (`application/problem+json`); 429 `rate_limited` and 503 `streams_full` with
 // `Retry-After`. Through a database outage the stream behaves as a game's stream does (see
-// `GET /v1/games/{id}/events`).
+// `GET /v1/games/{id}/events`). When the token stops working (a student token reissued, the
+// student removed, the last seat of a seat token left), the stream sends a last `revoked`
+// event (a `RevokedEvent`, no `id`) within a second and nothing more, and closes.
 //
 // `curl -N -H 'Authorization: Bearer <student token>' localhost:8080/v1/me/events`
 //
@@ -12297,6 +12525,10 @@ type ClientWithResponsesInterface interface {
 	// entry is missed, but entries of those 10 seconds may come a second time; tell them apart by
 	// `game_id` and `entry.seq`. For exactly-once delivery of one game, use its own stream.
 	//
+	// When the teacher token is rotated, or the classroom observer token revoked or expired, the
+	// stream sends a last `revoked` event (a `RevokedEvent`, no `id`) within a second and nothing
+	// more, and closes: open it again with the new token.
+	//
 	// `curl -N -H 'Authorization: Bearer <teacher token>' localhost:8080/v1/classrooms/<id>/events`
 	//
 	// **NDJSON.** With `Accept: application/x-ndjson` the same stream comes as one JSON object per
@@ -12709,6 +12941,12 @@ type ClientWithResponsesInterface interface {
 	// be allowed, the stream sends one `error` event (its `data` is a `Problem`, with the status
 	// the request would have had) and closes, and the reconnection gets that status.
 	//
+	// The stream follows its token's authority: once the token is rotated, reissued or revoked,
+	// its student removed, its seat left (a lobby left) or its observer token revoked or expired,
+	// not one more event goes out but a last `revoked` event (its `data` is a `RevokedEvent`
+	// saying why, no `id`), within a second, on whichever instance holds the stream; then it
+	// closes. Do not reconnect with the same token.
+	//
 	// `curl -N -H 'Authorization: Bearer <seat token>' localhost:8080/v1/games/<id>/events`
 	//
 	// `EventSource` cannot send an `Authorization` header, so a browser passes the token as the
@@ -13092,7 +13330,9 @@ type ClientWithResponsesInterface interface {
 	// a seat token that holds no seat 401, a removed student's token 401, all before the stream
 	// starts (`application/problem+json`); 429 `rate_limited` and 503 `streams_full` with
 	// `Retry-After`. Through a database outage the stream behaves as a game's stream does (see
-	// `GET /v1/games/{id}/events`).
+	// `GET /v1/games/{id}/events`). When the token stops working (a student token reissued, the
+	// student removed, the last seat of a seat token left), the stream sends a last `revoked`
+	// event (a `RevokedEvent`, no `id`) within a second and nothing more, and closes.
 	//
 	// `curl -N -H 'Authorization: Bearer <student token>' localhost:8080/v1/me/events`
 	//
@@ -19579,6 +19819,10 @@ func (c *ClientWithResponses) GetClassroomWithResponse(ctx context.Context, clas
 // entry is missed, but entries of those 10 seconds may come a second time; tell them apart by
 // `game_id` and `entry.seq`. For exactly-once delivery of one game, use its own stream.
 //
+// When the teacher token is rotated, or the classroom observer token revoked or expired, the
+// stream sends a last `revoked` event (a `RevokedEvent`, no `id`) within a second and nothing
+// more, and closes: open it again with the new token.
+//
 // `curl -N -H 'Authorization: Bearer <teacher token>' localhost:8080/v1/classrooms/<id>/events`
 //
 // **NDJSON.** With `Accept: application/x-ndjson` the same stream comes as one JSON object per
@@ -20147,6 +20391,12 @@ func (c *ClientWithResponses) ListAttemptsWithResponse(ctx context.Context, id G
 // be allowed, the stream sends one `error` event (its `data` is a `Problem`, with the status
 // the request would have had) and closes, and the reconnection gets that status.
 //
+// The stream follows its token's authority: once the token is rotated, reissued or revoked,
+// its student removed, its seat left (a lobby left) or its observer token revoked or expired,
+// not one more event goes out but a last `revoked` event (its `data` is a `RevokedEvent`
+// saying why, no `id`), within a second, on whichever instance holds the stream; then it
+// closes. Do not reconnect with the same token.
+//
 // `curl -N -H 'Authorization: Bearer <seat token>' localhost:8080/v1/games/<id>/events`
 //
 // `EventSource` cannot send an `Authorization` header, so a browser passes the token as the
@@ -20644,7 +20894,9 @@ func (c *ClientWithResponses) GetMeWithResponse(ctx context.Context, reqEditors 
 // a seat token that holds no seat 401, a removed student's token 401, all before the stream
 // starts (`application/problem+json`); 429 `rate_limited` and 503 `streams_full` with
 // `Retry-After`. Through a database outage the stream behaves as a game's stream does (see
-// `GET /v1/games/{id}/events`).
+// `GET /v1/games/{id}/events`). When the token stops working (a student token reissued, the
+// student removed, the last seat of a seat token left), the stream sends a last `revoked`
+// event (a `RevokedEvent`, no `id`) within a second and nothing more, and closes.
 //
 // `curl -N -H 'Authorization: Bearer <student token>' localhost:8080/v1/me/events`
 //

@@ -1,0 +1,102 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+
+	"primegames/api/openapi"
+	"primegames/live"
+	"primegames/play"
+)
+
+// A stream follows its holder's authority (live/authority.go): once the stream knows whose it is,
+// it holds the authorities whose end ends it (holdAuthority); on the heartbeat, and whenever
+// revocations may have been missed, it asks again (stillHolds); a game stream also works out its
+// caller afresh from each read of the game, so a seat left or handed over is seen in the very read
+// that would show what follows. Its last event, `revoked`, says why and carries nothing of a game.
+
+// authorityKeys are the authorities of p that its streams of game gameID ("" for a stream of no
+// one game) hold.
+func authorityKeys(p play.Principal, gameID string) []live.AuthorityKey {
+	switch p.Kind {
+	case play.Teacher, play.Observer:
+		return []live.AuthorityKey{live.TokenAuthority(p.TokenHash)}
+	case play.Student:
+		return []live.AuthorityKey{live.TokenAuthority(p.TokenHash), live.StudentAuthority(p.StudentID)}
+	case play.GameToken:
+		if gameID != "" {
+			return []live.AuthorityKey{live.SeatAuthority(gameID, p.TokenHash)}
+		}
+	}
+	return nil
+}
+
+// holdAuthority makes sub end when p's authority does: its revocation, or an observer token's
+// expiry (on the service's clock).
+func (s *Server) holdAuthority(sub *live.Subscription, p play.Principal, gameID string) {
+	s.hub.Hold(sub, authorityKeys(p, gameID)...)
+	if p.IsObserver() && p.ExpiresAt != nil {
+		at, stop := s.play.Clock().Timer(*p.ExpiresAt)
+		s.hub.RevokeAt(sub, live.ObserverExpired, at, stop)
+	}
+}
+
+// stillHolds asks again whether p, as a stream of game gameID ("" for none) found it, still holds:
+// it returns a live.RevokedError when not. An anonymous stream, and a seat token's stream of its
+// games, need not ask.
+func (s *Server) stillHolds(ctx context.Context, p play.Principal, gameID string) error {
+	switch p.Kind {
+	case play.Teacher, play.Student, play.Observer:
+		fresh, err := s.play.Resolve(ctx, play.Principal{Kind: p.Kind, TokenHash: p.TokenHash})
+		if err != nil {
+			return err
+		}
+		if !fresh.Resolved || fresh.StudentID != p.StudentID {
+			return live.Revoked(s.lostAuthority(p))
+		}
+	case play.GameToken:
+		if gameID == "" {
+			return nil
+		}
+		_, _, err := s.play.GetRecord(ctx, gameID, p)
+		if live.IsRefusal(err) {
+			return live.Revoked(live.SeatLeft)
+		}
+		return err
+	}
+	return nil
+}
+
+// lostAuthority is why p, found to hold no more, lost its authority, as far as a stream can tell.
+func (s *Server) lostAuthority(p play.Principal) string {
+	switch {
+	case p.Kind == play.Observer && p.ExpiresAt != nil && !s.play.Clock().Now().Before(*p.ExpiresAt):
+		return live.ObserverExpired
+	case p.Kind == play.Observer:
+		return live.ObserverRevoked
+	case p.Kind == play.GameToken || p.Kind == play.Student:
+		return live.SeatLeft
+	}
+	return live.TokenRevoked
+}
+
+// callerIn works out p's caller in each read of a game: a game token whose seat was left or handed
+// to the computer, or a student whose lobby started without them, no longer opens it.
+func (s *Server) callerIn(p play.Principal) func(*play.Game) (play.Caller, error) {
+	return func(g *play.Game) (play.Caller, error) {
+		caller, err := play.CallerOf(&g.GameRecord, p)
+		if err != nil {
+			return caller, live.Revoked(live.SeatLeft)
+		}
+		return caller, nil
+	}
+}
+
+// Revoked sends the stream's last event, `revoked`, which says why and nothing of any game.
+func (sc *streamConn) Revoked(reason string) error {
+	data, err := json.Marshal(openapi.RevokedEvent{Reason: openapi.RevokedEventReason(reason)})
+	if err != nil {
+		return err
+	}
+	return sc.out.write("", "revoked", data)
+}
