@@ -52,22 +52,15 @@ type Revocation struct {
 // authority only after they subscribed (Hold).
 const recentRevocationsMax = 256
 
-// revocationLog is the hub's last revocations, numbered, so that a stream that subscribed before it
-// knew its authority finds those heard meanwhile.
+// revocationLog is the hub's last revocations, so that a stream that subscribed before it knew its
+// authority finds those heard meanwhile.
 type revocationLog struct {
 	heard  uint64 // revocations heard so far
 	recent []Revocation
 }
 
-// since returns the revocations heard after the first `after`, and false when some are no longer
-// kept.
-func (l *revocationLog) since(after uint64) ([]Revocation, bool) {
-	n := l.heard - after
-	if n > uint64(len(l.recent)) {
-		return nil, false
-	}
-	return l.recent[uint64(len(l.recent))-n:], true
-}
+// kept reports whether every revocation heard after the first `after` is still kept.
+func (l *revocationLog) kept(after uint64) bool { return l.heard-after <= uint64(len(l.recent)) }
 
 func (l *revocationLog) add(r Revocation) {
 	l.heard++
@@ -78,13 +71,14 @@ func (l *revocationLog) add(r Revocation) {
 }
 
 // Hold records that sub's holder has the authorities keys, so that their revocation ends it. A
-// revocation heard since sub subscribed ends it at once; call Hold once the stream knows whose it is
-// and before it sends anything.
+// revocation the hub still keeps ends it at once (an authority once ended never comes back), so
+// one heard between the stream's finding out whose it is and its Hold is not missed; when more
+// were heard since it subscribed than are kept, it asks again. Call Hold once the stream knows
+// whose it is and before it sends anything.
 func (h *Hub) Hold(sub *Subscription, keys ...AuthorityKey) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	missed, kept := h.revocations.since(sub.heard)
-	if !kept {
+	if !h.revocations.kept(sub.heard) {
 		sub.askAgain()
 	}
 	for _, key := range keys {
@@ -93,7 +87,7 @@ func (h *Hub) Hold(sub *Subscription, keys ...AuthorityKey) {
 		}
 		h.authorities[key][sub] = struct{}{}
 		sub.keys = append(sub.keys, key)
-		for _, r := range missed {
+		for _, r := range h.revocations.recent {
 			if r.Key == key {
 				sub.revoke(r.Reason)
 			}

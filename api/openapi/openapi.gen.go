@@ -1514,31 +1514,31 @@ func (e ReviewLabel) Valid() bool {
 
 // Defines values for RevokedEventReason.
 const (
-	ObserverExpired RevokedEventReason = "observer_expired"
-	ObserverRevoked RevokedEventReason = "observer_revoked"
-	SeatLeft        RevokedEventReason = "seat_left"
-	StudentErased   RevokedEventReason = "student_erased"
-	StudentRemoved  RevokedEventReason = "student_removed"
-	TokenRevoked    RevokedEventReason = "token_revoked"
-	TokenRotated    RevokedEventReason = "token_rotated"
+	RevokedObserverExpired RevokedEventReason = "observer_expired"
+	RevokedObserverRevoked RevokedEventReason = "observer_revoked"
+	RevokedSeatLeft        RevokedEventReason = "seat_left"
+	RevokedStudentErased   RevokedEventReason = "student_erased"
+	RevokedStudentRemoved  RevokedEventReason = "student_removed"
+	RevokedTokenRevoked    RevokedEventReason = "token_revoked"
+	RevokedTokenRotated    RevokedEventReason = "token_rotated"
 )
 
 // Valid indicates whether the value is a known member of the RevokedEventReason enum.
 func (e RevokedEventReason) Valid() bool {
 	switch e {
-	case ObserverExpired:
+	case RevokedObserverExpired:
 		return true
-	case ObserverRevoked:
+	case RevokedObserverRevoked:
 		return true
-	case SeatLeft:
+	case RevokedSeatLeft:
 		return true
-	case StudentErased:
+	case RevokedStudentErased:
 		return true
-	case StudentRemoved:
+	case RevokedStudentRemoved:
 		return true
-	case TokenRevoked:
+	case RevokedTokenRevoked:
 		return true
-	case TokenRotated:
+	case RevokedTokenRotated:
 		return true
 	default:
 		return false
