@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -307,4 +308,27 @@ func (l *authorityLogs) awaitEnded(t *testing.T) {
 	case <-time.After(evWait):
 		t.Fatal("no \"stream ended\" line for the revoked stream")
 	}
+}
+
+// A revocation made while an instance's listener was down, its notice lost, ends the stream all
+// the same once the listener is back: every stream then asks again whose it is before it sends
+// anything more (the heartbeat, the other backstop, is an hour away here).
+func TestRevocationMissedByTheListenerEndsTheStreamOnReconnect(t *testing.T) {
+	t.Parallel()
+	cfgB := testConfig()
+	cfgB.StreamHeartbeat = time.Hour
+	c := startEvCluster(t, cfgB, true, nil)
+	room := newEvClassroom(t, c.a, "Ada", "Ben")
+	g := room.newGame(room.students...)
+	stream := openEvStream(t, c.b.URL, room.path("/events?since="+url.QueryEscape(time.Now().Add(-time.Minute).UTC().Format(time.RFC3339))), bearer(room.teacher)...)
+	followEvents(stream).upTo(t, g)
+
+	c.proxyB.Cut() // B's listener, among its connections, is cut: it hears nothing until Restore
+	if resp := c.a.Post(room.path("/teacher-token"), nil, withKey(room.teacher, strongKey)...); resp.StatusCode != http.StatusOK {
+		t.Fatalf("rotate = %d: %s", resp.StatusCode, resp.Body)
+	}
+	g.play()
+	c.proxyB.Restore()
+	g.play()
+	expectRevoked(t, stream, client.RevokedTokenRevoked)
 }

@@ -76,3 +76,41 @@ func TestARevocationEndsTheStreamsThatHoldIt(t *testing.T) {
 		t.Errorf("a revocation heard before Hold: Revoked = %q", got)
 	}
 }
+
+// On the heartbeat a stream asks again whose it is (Check), as a backstop to the revocations the
+// listener hears; one that finds its authority ended sends its `revoked` event and ends. A stream
+// without Check asks nothing.
+func TestAStreamAsksAgainOnTheHeartbeat(t *testing.T) {
+	h, _ := listeningHub(t, live.Config{Heartbeat: 5 * time.Millisecond})
+	sub, err := h.Subscribe(live.GameTopic("g1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checks := make(chan struct{}, 100)
+	conn := &fakeConn{heartbeats: make(chan struct{}, 100), revoked: make(chan string, 1)}
+	st, err := h.Begin(context.Background(), sub, live.Source{
+		Open: func(context.Context) error { return nil },
+		Step: func(context.Context) (bool, error) { return false, nil },
+		Check: func(context.Context) error {
+			checks <- struct{}{}
+			if len(checks) < 3 {
+				return nil
+			}
+			return live.Revoked(live.TokenRevoked)
+		},
+	}, conn)
+	if err != nil || st == nil {
+		t.Fatalf("Begin = %v, %v", st, err)
+	}
+	done := make(chan struct{})
+	go func() { st.Run(context.Background()); close(done) }()
+	select {
+	case reason := <-conn.revoked:
+		if reason != live.TokenRevoked {
+			t.Errorf("revoked for %q", reason)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the stream did not end on a heartbeat's check")
+	}
+	<-done
+}
