@@ -80,16 +80,43 @@ func (s *Server) lostAuthority(p play.Principal) string {
 	return live.TokenRevoked
 }
 
-// callerIn works out p's caller in each read of a game: a game token whose seat was left or handed
-// to the computer, or a student whose lobby started without them, no longer opens it.
-func (s *Server) callerIn(p play.Principal) func(*play.Game) (play.Caller, error) {
-	return func(g *play.Game) (play.Caller, error) {
-		caller, err := play.CallerOf(&g.GameRecord, p)
-		if err != nil {
-			return caller, live.Revoked(live.SeatLeft)
-		}
-		return caller, nil
+// streamView is how a stream sees each read of a game: as whom (callerOf), and whether its holder
+// may still have what the read shows (confirm, before anything of it is written).
+type streamView struct {
+	callerOf func(*play.Game) (play.Caller, error)
+	confirm  func(context.Context, *play.Game) error
+}
+
+// gameStreamView is the view of p's stream of game gameID: its caller worked out from each read (a
+// game token whose seat was left or handed to the computer, or a student whose lobby started
+// without them, no longer opens the game), its authority confirmed for each.
+func (s *Server) gameStreamView(p play.Principal, gameID string) streamView {
+	return streamView{
+		callerOf: func(g *play.Game) (play.Caller, error) {
+			caller, err := play.CallerOf(&g.GameRecord, p)
+			if err != nil {
+				return caller, live.Revoked(live.SeatLeft)
+			}
+			return caller, nil
+		},
+		confirm: func(ctx context.Context, g *play.Game) error { return s.confirmAuthority(ctx, g, p, gameID) },
 	}
+}
+
+// confirmAuthority makes sure that p, as a stream of game gameID ("" for none) holds it, still held
+// its authority when g was read, before anything that read shows is written. A revocation committed
+// before the read has been heard, and the stream's flag set, once the hub has passed on g's
+// notices up to g's version (live.Hub.Heard); when it has not (the read ran ahead of the listener),
+// the stream asks the database. A seat token's authority is in the read itself (g's seats), and an
+// anonymous stream has none to lose.
+func (s *Server) confirmAuthority(ctx context.Context, g *play.Game, p play.Principal, gameID string) error {
+	switch {
+	case p.Kind != play.Teacher && p.Kind != play.Student && p.Kind != play.Observer:
+		return nil
+	case s.hub.Heard(g.ID, g.Version):
+		return nil
+	}
+	return s.stillHolds(ctx, p, gameID)
 }
 
 // Revoked sends the stream's last event, `revoked`, which says why and nothing of any game.

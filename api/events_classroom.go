@@ -126,9 +126,14 @@ func (cs *classroomStream) catchUp(ctx context.Context, out *eventWriter, sub *l
 	return nil
 }
 
-// watching is the watcher's caller in every game of the classroom.
-func (cs *classroomStream) watching(*play.Game) (play.Caller, error) {
-	return play.ClassroomWatcher(cs.watcher), nil
+// view is how the watcher sees every game of the classroom, its authority confirmed for each read.
+func (cs *classroomStream) view() streamView {
+	return streamView{
+		callerOf: func(*play.Game) (play.Caller, error) { return play.ClassroomWatcher(cs.watcher), nil },
+		confirm: func(ctx context.Context, g *play.Game) error {
+			return cs.s.confirmAuthority(ctx, g, cs.watcher, "")
+		},
+	}
 }
 
 // sendNews sends the news of the named games or, with all, of every game of the classroom.
@@ -155,7 +160,7 @@ func (cs *classroomStream) sendNews(ctx context.Context, out *eventWriter, games
 		if !known {
 			after = -1 // a game created after the stream opened: all of it
 		}
-		after, game, err := cs.s.sendEntries(ctx, out, g, cs.watching, after, func(seq int64) string { return g + ":" + strconv.FormatInt(seq, 10) })
+		after, game, err := cs.s.sendEntries(ctx, out, g, cs.view(), after, func(seq int64) string { return g + ":" + strconv.FormatInt(seq, 10) })
 		cs.cursor[g] = after
 		if err != nil {
 			return err

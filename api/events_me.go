@@ -278,6 +278,11 @@ func (ps *playerStream) sendNews(ctx context.Context, out *eventWriter, gameID s
 			}
 			return nil
 		}
+		if len(p.Entries) > 0 || p.Game.Status.Over() {
+			if err := ps.s.confirmAuthority(ctx, p.Game, ps.principal, ""); err != nil {
+				return err
+			}
+		}
 		f := ps.followers[gameID]
 		if f == nil && len(p.Entries) > 0 { // the end of a game with nothing new needs none
 			if f, err = ps.s.play.FollowSeat(ctx, p.Game, seat.Seat, after); err != nil {

@@ -3,6 +3,7 @@ package live
 import (
 	"encoding/hex"
 	"errors"
+	"sync"
 )
 
 // A stream follows its holder's authority: once the token is revoked or rotated, its student
@@ -134,4 +135,46 @@ func revokedReason(err error) (string, bool) {
 		return re.Reason, true
 	}
 	return "", false
+}
+
+// heardVersionsMax bounds the games whose last heard version the hub keeps; beyond it they are all
+// forgotten, which costs the streams of those games one check each.
+const heardVersionsMax = 10_000
+
+// heardVersions keeps, per game, the last version whose notice the hub has passed on, while the
+// listener listens.
+type heardVersions struct {
+	mu     sync.Mutex
+	byGame map[string]int64
+}
+
+func (hv *heardVersions) record(gameID string, version int64) {
+	hv.mu.Lock()
+	defer hv.mu.Unlock()
+	if hv.byGame == nil || len(hv.byGame) >= heardVersionsMax {
+		hv.byGame = map[string]int64{}
+	}
+	if version > hv.byGame[gameID] {
+		hv.byGame[gameID] = version
+	}
+}
+
+// reset forgets every game: the listener connected or broke, and notices may have been lost.
+func (hv *heardVersions) reset() {
+	hv.mu.Lock()
+	defer hv.mu.Unlock()
+	hv.byGame = nil
+}
+
+// Heard reports whether the hub has passed on the notices of game gameID up to its version
+// `version`, and so every revocation committed before it: a stream that writes what a read of
+// that version shows may then trust its revoked flag, and must otherwise check (Source.Check).
+func (h *Hub) Heard(gameID string, version int64) bool {
+	if h.deaf.Load() {
+		return false
+	}
+	h.heard.mu.Lock()
+	defer h.heard.mu.Unlock()
+	heard, ok := h.heard.byGame[gameID]
+	return ok && heard >= version
 }

@@ -2,6 +2,7 @@ package live_test
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -113,4 +114,30 @@ func TestAStreamAsksAgainOnTheHeartbeat(t *testing.T) {
 		t.Fatal("the stream did not end on a heartbeat's check")
 	}
 	<-done
+}
+
+// Heard tells whether the hub has passed on a game's notices up to a version (and so every
+// revocation committed before it); not while the listener is down, nor for what it may have missed.
+func TestHeardFollowsTheNoticesPassedOn(t *testing.T) {
+	h, l := listeningHub(t, live.Config{})
+	if h.Heard("g1", 1) {
+		t.Error("heard a game before any notice of it")
+	}
+	l.Notice(live.Notice{GameID: "g1", Version: 3})
+	l.Notice(live.Notice{GameID: "g1", Version: 2}) // an older change's notice, coalesced
+	if !h.Heard("g1", 3) || !h.Heard("g1", 2) || h.Heard("g1", 4) || h.Heard("g2", 1) {
+		t.Error("Heard does not follow the notices passed on")
+	}
+	l.Failed(errors.New("connection lost"), time.Second)
+	if h.Heard("g1", 3) {
+		t.Error("heard while the listener is down")
+	}
+	l.Connected()
+	if h.Heard("g1", 3) {
+		t.Error("heard what was noticed before the listener reconnected")
+	}
+	l.Notice(live.Notice{GameID: "g1", Version: 5})
+	if !h.Heard("g1", 5) {
+		t.Error("not heard after the reconnect's first notice")
+	}
 }

@@ -73,6 +73,7 @@ type Listener struct {
 type Notice struct {
 	GameID      string
 	ClassroomID string // "" for a game outside classrooms
+	Version     int64  // the game's version after the change (0: unknown)
 }
 
 // Hub is the live-update machinery of one server instance.
@@ -93,6 +94,7 @@ type Hub struct {
 	detached sync.WaitGroup
 	peers    peerWatch
 	shared   sharedReads
+	heard    heardVersions
 
 	// deaf is set while the listener is not listening: notices may be lost, so a stream finds out
 	// again whose it is before each step.
@@ -275,6 +277,7 @@ func (h *Hub) Unsubscribe(sub *Subscription) {
 }
 
 func (h *Hub) notice(n Notice) {
+	h.heard.record(n.GameID, n.Version)
 	h.shared.forget(n.GameID) // before any stream wakes to read
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -313,6 +316,7 @@ func (h *Hub) listen(ctx context.Context) {
 			}
 			// Whatever was committed while nobody listened is in the history: every stream catches up.
 			h.shared.listen(true)
+			h.heard.reset()
 			h.deaf.Store(false)
 			h.wakeAll()
 		},
@@ -320,6 +324,7 @@ func (h *Hub) listen(ctx context.Context) {
 		Revoked: h.revoked,
 		Failed: func(err error, retryIn time.Duration) {
 			h.deaf.Store(true)
+			h.heard.reset()
 			h.shared.listen(false)
 			h.logger.Warn("live updates: listener connection lost", "error", err.Error(), "retry_in", retryIn.String())
 		},

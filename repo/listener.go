@@ -288,7 +288,7 @@ func (db *DB) Listen(ctx context.Context, l live.Listener) {
 			if r != nil {
 				r.changed(n.GameID, n.Version)
 			}
-			l.Notice(live.Notice{GameID: n.GameID, ClassroomID: n.ClassroomID})
+			l.Notice(live.Notice{GameID: n.GameID, ClassroomID: n.ClassroomID, Version: n.Version})
 		},
 		Failed:  l.Failed,
 		Revoked: l.Revoked,
