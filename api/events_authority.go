@@ -107,12 +107,14 @@ func (s *Server) gameStreamView(p play.Principal, gameID string) streamView {
 // its authority when g was read, before anything that read shows is written. A revocation committed
 // before the read has been heard, and the stream's flag set, once the hub has passed on g's
 // notices up to g's version (live.Hub.Heard); when it has not (the read ran ahead of the listener),
-// the stream asks the database. A seat token's authority is in the read itself (g's seats), and an
-// anonymous stream has none to lose.
+// the stream asks the database. An observer token past its expiry holds no more. A seat token's
+// authority is in the read itself (g's seats), and an anonymous stream has none to lose.
 func (s *Server) confirmAuthority(ctx context.Context, g *play.Game, p play.Principal, gameID string) error {
 	switch {
 	case p.Kind != play.Teacher && p.Kind != play.Student && p.Kind != play.Observer:
 		return nil
+	case p.ExpiresAt != nil && !s.play.Clock().Now().Before(*p.ExpiresAt):
+		return live.Revoked(live.ObserverExpired) // whether or not its timer has fired yet
 	case s.hub.Heard(g.ID, g.Version):
 		return nil
 	}
