@@ -10,10 +10,12 @@ import (
 )
 
 // A stream follows its holder's authority (live/authority.go): once the stream knows whose it is,
-// it holds the authorities whose end ends it (holdAuthority); on the heartbeat, and whenever
-// revocations may have been missed, it asks again (stillHolds); a game stream also works out its
-// caller afresh from each read of the game, so a seat left or handed over is seen in the very read
-// that would show what follows. Its last event, `revoked`, says why and carries nothing of a game.
+// it holds the authorities whose end ends it (holdAuthority); the hub checks all of them at once on
+// the heartbeat and after the listener reconnects (endedAuthorities); until then, or when a read
+// ran ahead of the listener, a stream asks for itself before it writes (confirmAuthority,
+// stillHolds); a game stream also works out its caller afresh from each read of the game, so a
+// seat left or handed over is seen in the very read that would show what follows. Its last event,
+// `revoked`, says why and carries nothing of a game.
 
 // authorityKeys are the authorities of p that its streams of game gameID ("" for a stream of no
 // one game) hold.
@@ -128,4 +130,33 @@ func (sc *streamConn) Revoked(reason string) error {
 		return err
 	}
 	return sc.out.write("", "revoked", data)
+}
+
+// endedAuthorities finds, of the token and student authorities the hub's streams hold, those that
+// have ended (live.Hub.Verify); a seat's authority is in each read of its game.
+func (s *Server) endedAuthorities(ctx context.Context, keys []live.AuthorityKey) ([]live.Revocation, error) {
+	var hashes [][]byte
+	var students []string
+	for _, key := range keys {
+		if hash, ok := key.Token(); ok {
+			hashes = append(hashes, hash)
+		} else if student, ok := key.Student(); ok {
+			students = append(students, student)
+		}
+	}
+	if len(hashes) == 0 && len(students) == 0 {
+		return nil, nil
+	}
+	tokens, removed, err := s.play.EndedAuthorities(ctx, hashes, students)
+	if err != nil {
+		return nil, err
+	}
+	ended := make([]live.Revocation, 0, len(tokens)+len(removed))
+	for _, hash := range tokens {
+		ended = append(ended, live.Revocation{Key: live.TokenAuthority(hash), Reason: live.TokenRevoked})
+	}
+	for _, student := range removed {
+		ended = append(ended, live.Revocation{Key: live.StudentAuthority(student), Reason: live.StudentRemoved})
+	}
+	return ended, nil
 }

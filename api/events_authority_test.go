@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -331,4 +332,62 @@ func TestRevocationMissedByTheListenerEndsTheStreamOnReconnect(t *testing.T) {
 	c.proxyB.Restore()
 	g.play()
 	expectRevoked(t, stream, client.RevokedTokenRevoked)
+}
+
+// So does it for a stream with nothing more to send, which no read of the history would stop: the
+// instance checks, in one batch, every token its streams hold once its listener is back.
+func TestRevocationMissedByTheListenerEndsAnIdleStream(t *testing.T) {
+	t.Parallel()
+	cfgB := testConfig()
+	cfgB.StreamHeartbeat = time.Hour
+	c := startEvCluster(t, cfgB, true, nil)
+	room := newEvClassroom(t, c.a, "Ada", "Ben")
+	g := room.newGame(room.students...)
+	o := mintObserver(t, c.a, g.path("/observers"), room.teacher)
+	stream := openEvStream(t, c.b.URL, g.path("/events"), bearer(o.Token)...)
+	followEvents(stream).upTo(t, g)
+
+	c.proxyB.Cut()
+	if resp := c.a.Do(c.a.Request("DELETE", g.path("/observers/"+o.Id.String()), nil, bearer(room.teacher)...)); resp.StatusCode != http.StatusNoContent {
+		t.Fatalf("revoke = %d: %s", resp.StatusCode, resp.Body)
+	}
+	c.proxyB.Restore()
+	expectRevoked(t, stream, client.RevokedTokenRevoked)
+}
+
+// BenchmarkRevocationEndsStream measures how long after a revocation through instance A returns
+// (an observer token revoked) the stream instance B holds with it gets its `revoked` event: the
+// notice's way through Postgres and B's listener. Its p50-ms and p99-ms are from the DELETE's
+// response to the event's arrival.
+func BenchmarkRevocationEndsStream(b *testing.B) {
+	c := newEvCluster(b, testConfig())
+	g := newEvGame(b, c.a, "primed", nil, 2, 41)
+	var took []time.Duration
+	for range b.N {
+		resp := c.a.Post(g.path("/observers"), nil, bearer(g.tokens[0])...)
+		if resp.StatusCode != http.StatusCreated {
+			b.Fatalf("mint = %d: %s", resp.StatusCode, resp.Body)
+		}
+		var o client.ObserverToken
+		resp.JSON(b, &o)
+		stream := openEvStream(b, c.b.URL, g.path("/events?access_token="+o.Token))
+		stream.next(b, evWait) // the start: the stream is open and held
+		if resp := c.a.Do(c.a.Request("DELETE", g.path("/observers/"+o.Id.String()), nil, bearer(g.tokens[0])...)); resp.StatusCode != http.StatusNoContent {
+			b.Fatalf("revoke = %d: %s", resp.StatusCode, resp.Body)
+		}
+		returned := time.Now()
+		if e := stream.next(b, evWait); e.Event != "revoked" {
+			b.Fatalf("%q after the revocation", e.Event)
+		} else {
+			took = append(took, max(0, e.At.Sub(returned)))
+		}
+		stream.close()
+	}
+	b.StopTimer()
+	slices.Sort(took)
+	pct := func(p float64) float64 {
+		return float64(took[min(len(took)-1, int(p*float64(len(took))))]) / float64(time.Millisecond)
+	}
+	b.ReportMetric(pct(0.5), "p50-ms")
+	b.ReportMetric(pct(0.99), "p99-ms")
 }

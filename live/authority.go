@@ -1,9 +1,13 @@
 package live
 
 import (
+	"context"
 	"encoding/hex"
 	"errors"
+	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
 )
 
 // A stream follows its holder's authority: once the token is revoked or rotated, its student
@@ -12,8 +16,9 @@ import (
 // in commit order with the games' changes, to every instance's listener (Revocation); the hub finds
 // the streams concerned through an index from the authority's key to its streams (Hold), marks them
 // revoked and wakes them. A stream checks the mark after each read, right before it writes, so an
-// entry committed after the revocation never reaches it. When notices may have been lost (the
-// listener reconnected) or on the heartbeat, a stream asks again whose it is (Source.Check).
+// entry committed after the revocation never reaches it. As a backstop, every heartbeat and after
+// each reconnect of the listener (notices may have been lost), the hub asks in one batch which of
+// the authorities its streams hold have ended (Verify).
 
 // AuthorityKey names one authority a stream's holder has: a token, a student, a seat's token in one
 // game.
@@ -31,6 +36,19 @@ func StudentAuthority(studentID string) AuthorityKey { return AuthorityKey("stud
 func SeatAuthority(gameID string, hash []byte) AuthorityKey {
 	return AuthorityKey("seat:" + gameID + ":" + hex.EncodeToString(hash))
 }
+
+// Token is the hash a TokenAuthority names.
+func (k AuthorityKey) Token() ([]byte, bool) {
+	text, ok := strings.CutPrefix(string(k), "token:")
+	if !ok {
+		return nil, false
+	}
+	hash, err := hex.DecodeString(text)
+	return hash, err == nil
+}
+
+// Student is the student a StudentAuthority names.
+func (k AuthorityKey) Student() (string, bool) { return strings.CutPrefix(string(k), "student:") }
 
 // Why a stream's authority ended, as its `revoked` event says.
 const (
@@ -169,12 +187,121 @@ func (hv *heardVersions) reset() {
 // Heard reports whether the hub has passed on the notices of game gameID up to its version
 // `version`, and so every revocation committed before it: a stream that writes what a read of
 // that version shows may then trust its revoked flag, and must otherwise check (Source.Check).
+// Nothing is heard while the listener is down, nor after it reconnects until the authorities held
+// have been checked again.
 func (h *Hub) Heard(gameID string, version int64) bool {
-	if h.deaf.Load() {
+	if h.deaf.Load() || !h.verifier.verified.Load() {
 		return false
 	}
 	h.heard.mu.Lock()
 	defer h.heard.mu.Unlock()
 	heard, ok := h.heard.byGame[gameID]
 	return ok && heard >= version
+}
+
+// verifyBatch bounds the authorities one question of Verify names.
+const verifyBatch = 1000
+
+// EndedAuthorities finds, among authorities, those that have ended, with why.
+type EndedAuthorities func(ctx context.Context, authorities []AuthorityKey) ([]Revocation, error)
+
+// verifier asks, every heartbeat and after each reconnect of the listener, which of the
+// authorities the hub's streams hold have ended: one question per batch of authorities for the
+// whole instance, not one per stream.
+type verifier struct {
+	ended EndedAuthorities
+	// verified is set once the authorities have been checked since the listener last connected:
+	// revocations it may have missed are then found.
+	verified atomic.Bool
+	// connects counts the listener's connections, so that a check that began before the last one
+	// does not count for it.
+	connects atomic.Uint64
+	now      chan struct{} // a check is wanted at once
+	loops    sync.WaitGroup
+	failing  bool // only the loop's goroutine reads or sets it
+}
+
+// Verify makes the hub check the authorities its streams hold with ended, every heartbeat and
+// after each reconnect of the listener. Call it before the listener starts. Without it, a hub
+// trusts its notices alone.
+func (h *Hub) Verify(ended EndedAuthorities) {
+	h.verifier.ended = ended
+	h.verifier.now = make(chan struct{}, 1)
+}
+
+func (v *verifier) reconnected() {
+	v.connects.Add(1)
+	if v.ended == nil {
+		v.verified.Store(true)
+		return
+	}
+	v.verified.Store(false)
+	select {
+	case v.now <- struct{}{}:
+	default:
+	}
+}
+
+// startVerifying starts the checks' loop, with the listener; h.mu is held.
+func (h *Hub) startVerifying(ctx context.Context) {
+	if h.verifier.ended == nil {
+		return
+	}
+	h.verifier.loops.Add(1)
+	go func() {
+		defer h.verifier.loops.Done()
+		tick := time.NewTicker(h.cfg.Heartbeat)
+		defer tick.Stop()
+		var retry <-chan time.Time // a failed check is tried again sooner than the next heartbeat
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			case <-retry:
+			case <-h.verifier.now:
+			}
+			retry = nil
+			if !h.verifyAll(ctx) {
+				retry = time.After(min(retryMin, h.cfg.Heartbeat))
+			}
+		}
+	}()
+}
+
+// verifyAll checks every authority the hub's streams hold, revoking those that have ended; it
+// reports whether it could.
+func (h *Hub) verifyAll(ctx context.Context) bool {
+	v := &h.verifier
+	connects := v.connects.Load()
+	h.mu.Lock()
+	keys := make([]AuthorityKey, 0, len(h.authorities))
+	for key := range h.authorities {
+		keys = append(keys, key)
+	}
+	h.mu.Unlock()
+	for len(keys) > 0 {
+		batch := keys[:min(len(keys), verifyBatch)]
+		keys = keys[len(batch):]
+		var ended []Revocation
+		err := withReadTimeout(ctx, func(ctx context.Context) (err error) {
+			ended, err = v.ended(ctx, batch)
+			return err
+		})
+		if err != nil {
+			if !v.failing && ctx.Err() == nil {
+				h.logger.Warn("live updates: checking the streams' tokens failed; each stream checks its own before it writes", "error", err.Error())
+			}
+			v.failing = true
+			return false
+		}
+		for _, r := range ended {
+			h.revoked(r)
+		}
+	}
+	v.failing = false
+	if v.connects.Load() == connects && !h.deaf.Load() {
+		v.verified.Store(true)
+	}
+	return true
 }

@@ -3,8 +3,11 @@ package live_test
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"testing"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
 
 	"primegames/live"
 )
@@ -78,42 +81,49 @@ func TestARevocationEndsTheStreamsThatHoldIt(t *testing.T) {
 	}
 }
 
-// On the heartbeat a stream asks again whose it is (Check), as a backstop to the revocations the
-// listener hears; one that finds its authority ended sends its `revoked` event and ends. A stream
-// without Check asks nothing.
-func TestAStreamAsksAgainOnTheHeartbeat(t *testing.T) {
-	h, _ := listeningHub(t, live.Config{Heartbeat: 5 * time.Millisecond})
-	sub, err := h.Subscribe(live.GameTopic("g1"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	checks := make(chan struct{}, 100)
-	conn := &fakeConn{heartbeats: make(chan struct{}, 100), revoked: make(chan string, 1)}
-	st, err := h.Begin(context.Background(), sub, live.Source{
-		Open: func(context.Context) error { return nil },
-		Step: func(context.Context) (bool, error) { return false, nil },
-		Check: func(context.Context) error {
-			checks <- struct{}{}
-			if len(checks) < 3 {
-				return nil
+// Every heartbeat, and after each reconnect of the listener, the hub asks in one batch which of
+// the authorities its streams hold have ended, and ends their streams: a backstop to the notices.
+// Until it has asked after a reconnect, Heard says nothing is heard.
+func TestTheHubChecksTheAuthoritiesHeldOnTheHeartbeat(t *testing.T) {
+	feed := &fakeFeed{listening: make(chan live.Listener, 1), connect: make(chan struct{})}
+	h := live.NewHub(live.Config{Heartbeat: 5 * time.Millisecond}, feed, slog.New(slog.DiscardHandler), prometheus.NewRegistry())
+	t.Cleanup(h.Close)
+	gone := live.StudentAuthority("s1")
+	asked := make(chan []live.AuthorityKey, 100)
+	release := make(chan struct{})
+	h.Verify(func(ctx context.Context, keys []live.AuthorityKey) ([]live.Revocation, error) {
+		asked <- keys
+		<-release
+		var ended []live.Revocation
+		for _, k := range keys {
+			if k == gone {
+				ended = append(ended, live.Revocation{Key: k, Reason: live.StudentRemoved})
 			}
-			return live.Revoked(live.TokenRevoked)
-		},
-	}, conn)
-	if err != nil || st == nil {
-		t.Fatalf("Begin = %v, %v", st, err)
+		}
+		return ended, nil
+	})
+	conn := &fakeConn{revoked: make(chan string, 1)}
+	_, ended := heldStream(t, h, conn, func(sub *live.Subscription) { h.Hold(sub, gone) })
+	close(feed.connect) // the listener connects once the stream holds its authority
+	l := <-feed.listening
+	keys := <-asked // the check after the listener connected
+	if len(keys) != 1 || keys[0] != gone {
+		t.Errorf("asked about %v", keys)
 	}
-	done := make(chan struct{})
-	go func() { st.Run(context.Background()); close(done) }()
+	l.Notice(live.Notice{GameID: "g1", Version: 1})
+	if h.Heard("g1", 1) {
+		t.Error("heard before the authorities were checked after the listener connected")
+	}
+	close(release)
 	select {
 	case reason := <-conn.revoked:
-		if reason != live.TokenRevoked {
+		if reason != live.StudentRemoved {
 			t.Errorf("revoked for %q", reason)
 		}
 	case <-time.After(10 * time.Second):
-		t.Fatal("the stream did not end on a heartbeat's check")
+		t.Fatal("the check did not end the stream")
 	}
-	<-done
+	<-ended
 }
 
 // Heard tells whether the hub has passed on a game's notices up to a version (and so every

@@ -113,7 +113,7 @@ func (d *detachedStream) work() {
 			return
 		}
 		if due&dueHeartbeat != 0 {
-			if err := d.st.conn.Heartbeat(); err != nil || d.st.checkAgain(d.ctx) {
+			if err := d.st.conn.Heartbeat(); err != nil {
 				d.finish()
 				return
 			}

@@ -95,6 +95,7 @@ type Hub struct {
 	peers    peerWatch
 	shared   sharedReads
 	heard    heardVersions
+	verifier verifier
 
 	// deaf is set while the listener is not listening: notices may be lost, so a stream finds out
 	// again whose it is before each step.
@@ -200,6 +201,7 @@ func (h *Hub) Close() {
 	if running {
 		<-h.done
 	}
+	h.verifier.loops.Wait()
 	h.detached.Wait()
 	h.peers.close()
 }
@@ -220,6 +222,7 @@ func (h *Hub) startListening() {
 		ctx, cancel := context.WithCancel(context.Background())
 		h.running, h.cancel = true, cancel
 		go h.listen(ctx)
+		h.startVerifying(ctx)
 	}
 }
 
@@ -291,14 +294,11 @@ func (h *Hub) notice(n Notice) {
 	}
 }
 
-// wakeAll wakes every stream to catch up, each first finding out again whose it is: notices of
-// revocations may have been lost too.
 func (h *Hub) wakeAll() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for _, subs := range h.subs {
 		for sub := range subs {
-			sub.askAgain()
 			sub.poke(everyGame)
 		}
 	}
@@ -315,8 +315,11 @@ func (h *Hub) listen(ctx context.Context) {
 				h.logger.Info("live updates: listener reconnected", "connects", connects)
 			}
 			// Whatever was committed while nobody listened is in the history: every stream catches up.
+			// Revocations may have been lost too: until the streams' authorities have been checked
+			// again (verifyAll), a stream checks its own before it writes (Heard).
 			h.shared.listen(true)
 			h.heard.reset()
+			h.verifier.reconnected()
 			h.deaf.Store(false)
 			h.wakeAll()
 		},

@@ -111,7 +111,7 @@ func (st *Stream) Run(ctx context.Context) {
 		case <-st.sub.wake:
 		case <-st.retry.due():
 		case <-heartbeat.C:
-			if err := st.conn.Heartbeat(); err != nil || st.checkAgain(ctx) {
+			if err := st.conn.Heartbeat(); err != nil {
 				return
 			}
 			continue
@@ -123,10 +123,9 @@ func (st *Stream) Run(ctx context.Context) {
 }
 
 // step reads and sends what is new; it reports whether the stream is over. A stream whose
-// authority has ended, or may have (the listener was not listening, or reconnected), sends nothing
-// before it has found out.
+// authority has ended, or may have (Hold could not tell), sends nothing before it has found out.
 func (st *Stream) step(ctx context.Context) (over bool) {
-	if st.opened && (st.sub.takeRecheck() || st.hub.deaf.Load()) {
+	if st.opened && st.sub.takeRecheck() {
 		if over, checked := st.check(ctx); over || !checked {
 			return over
 		}
@@ -156,17 +155,6 @@ func (st *Stream) step(ctx context.Context) (over bool) {
 		st.retry.schedule()
 	}
 	return false
-}
-
-// checkAgain finds out again, on the heartbeat, whether the stream's holder still has its
-// authority, as a backstop to the revocations the listener hears; it reports whether the stream is
-// over. A stream without Check (an anonymous one) does not touch the database for it.
-func (st *Stream) checkAgain(ctx context.Context) (over bool) {
-	if !st.opened || st.src.Check == nil {
-		return false
-	}
-	over, _ = st.check(ctx)
-	return over
 }
 
 // check runs the source's Check: it reports whether the stream is over (its authority ended, or
