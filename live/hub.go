@@ -97,8 +97,8 @@ type Hub struct {
 	heard    heardVersions
 	verifier verifier
 
-	// deaf is set while the listener is not listening: notices may be lost, so a stream finds out
-	// again whose it is before each step.
+	// deaf is set while the listener is not listening: notices may be lost, so nothing counts as
+	// heard (Heard).
 	deaf atomic.Bool
 
 	mu          sync.Mutex

@@ -111,9 +111,6 @@ func (sub *Subscription) takeRecheck() bool {
 	return recheck
 }
 
-// Ended is closed once the stream has unsubscribed.
-func (sub *Subscription) Ended() <-chan struct{} { return sub.ended }
-
 // onWake sets what poke calls after each wake-up.
 func (sub *Subscription) onWake(notify func()) {
 	sub.mu.Lock()
