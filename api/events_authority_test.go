@@ -243,6 +243,21 @@ func TestLeftSeatsGameStreamEnds(t *testing.T) {
 	expectRevoked(t, stream, client.RevokedSeatLeft)
 }
 
+// A seat handed to the computer when its player resigns a game of three: the resigned token's stream
+// ends, while the game goes on without it.
+func TestResignedSeatsGameStreamEnds(t *testing.T) {
+	t.Parallel()
+	c := newEvCluster(t, testConfig())
+	g := newEvGame(t, c.a, "primed", nil, 3, 35)
+	seat := (g.toAct + 1) % 3 // not the seat to act: the game goes on at once
+	stream := openEvStream(t, c.a.URL, g.path("/events"), bearer(g.tokens[seat])...)
+	followEvents(stream).upTo(t, g)
+
+	postResign(t, c.a, g.id, g.tokens[seat])
+	expectRevoked(t, stream, client.RevokedSeatLeft)
+	refusedStream(t, c.a, g.path("/events"), g.tokens[seat], http.StatusUnauthorized)
+}
+
 // A revocation made through one instance ends the stream held by another: the teacher token
 // rotated through A ends the classroom stream B holds, and a student removed through A ends the
 // student's stream on B.
