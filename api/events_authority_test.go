@@ -243,6 +243,21 @@ func TestLeftSeatsGameStreamEnds(t *testing.T) {
 	expectRevoked(t, stream, client.RevokedSeatLeft)
 }
 
+// A seat token whose only seat was left: its /v1/me/events ends too.
+func TestLeftSeatsPlayerStreamEnds(t *testing.T) {
+	t.Parallel()
+	c := newEvCluster(t, testConfig())
+	created := createGame(t, c.a, map[string]any{"game": "primed", "public": true, "seats": 2})
+	id := created.Game.Id.String()
+	ada := join(t, c.a, id, "Ada")
+	mine := openEvStream(t, c.a.URL, "/v1/me/events", bearer(ada.Seat.Token)...)
+	if resp := c.a.Post("/v1/games/"+id+"/leave", nil, bearer(ada.Seat.Token)...); resp.StatusCode != http.StatusOK {
+		t.Fatalf("leave = %d: %s", resp.StatusCode, resp.Body)
+	}
+	expectRevoked(t, mine, client.RevokedSeatLeft)
+	refusedStream(t, c.a, "/v1/me/events", ada.Seat.Token, http.StatusUnauthorized)
+}
+
 // A seat handed to the computer when its player resigns a game of three: the resigned token's stream
 // ends, while the game goes on without it.
 func TestResignedSeatsGameStreamEnds(t *testing.T) {
