@@ -61,6 +61,9 @@ type eventWriter struct {
 	detachable bool
 	conn       net.Conn // the connection, once taken
 	broken     bool     // a write to conn failed: the body is cut mid-chunk
+	// sub is the stream's subscription: once its authority has ended, no event goes out but the
+	// last, `revoked`. Checked right before each write, after the read that it writes.
+	sub *live.Subscription
 }
 
 func (s *Server) newEventWriter(c echo.Context) *eventWriter {
@@ -99,8 +102,19 @@ func (ew *eventWriter) end() {
 	_ = ew.conn.Close()
 }
 
-// event sends one message: its id ("" for none), its name and its JSON data.
+// event sends one message: its id ("" for none), its name and its JSON data; none once the
+// stream's authority has ended.
 func (ew *eventWriter) event(id, name string, data []byte) error {
+	if ew.sub != nil {
+		if reason := ew.sub.Revoked(); reason != "" {
+			return live.Revoked(reason)
+		}
+	}
+	return ew.write(id, name, data)
+}
+
+// write sends one message, whatever the stream's authority.
+func (ew *eventWriter) write(id, name string, data []byte) error {
 	if !ew.ndjson {
 		if id != "" {
 			return ew.send(fmt.Sprintf("id: %s\nevent: %s\ndata: %s\n\n", id, name, data))

@@ -39,20 +39,24 @@ func (s *Server) StreamGameEvents(c echo.Context, id openapi.GameID, params open
 		return err
 	}
 	out, who := s.newEventWriter(c), identityOf(c)
-	var caller play.Caller
+	var principal play.Principal
+	sub := hold.sub
 	return s.serveStream(c, hold, out, live.Source{
-		Open: func(ctx context.Context) error {
-			principal, err := s.streamPrincipal(ctx, who)
-			if err != nil {
+		Open: func(ctx context.Context) (err error) {
+			if principal, err = s.streamPrincipal(ctx, who); err != nil {
 				return err
 			}
-			_, caller, err = s.play.Get(ctx, gameID, principal)
-			return err
+			if _, _, err = s.play.Get(ctx, gameID, principal); err != nil {
+				return err
+			}
+			s.holdAuthority(sub, principal, gameID)
+			return nil
 		},
 		Step: func(ctx context.Context) (over bool, err error) {
-			after, over, err = s.sendNewEvents(ctx, out, gameID, caller, after)
+			after, over, err = s.sendNewEvents(ctx, out, gameID, s.gameStreamView(principal, gameID), after)
 			return over, err
 		},
+		Check: func(ctx context.Context) error { return s.stillHolds(ctx, principal, gameID) },
 	})
 }
 
@@ -117,6 +121,7 @@ func (s *Server) subscribe(c echo.Context, hold *streamHold, topic live.Topic) e
 // before it could be detached). src and the stream's writer must not use c after it returns: echo
 // reuses it.
 func (s *Server) serveStream(c echo.Context, hold *streamHold, out *eventWriter, src live.Source) error {
+	out.sub = hold.sub
 	conn := &streamConn{s: s, out: out, topic: hold.sub.Topic(), path: c.Request().URL.Path, requestID: requestIDOf(c)}
 	ctx := c.Request().Context()
 	opened := time.Now()
@@ -190,8 +195,8 @@ func resumeAfter(params openapi.StreamGameEventsParams) (int64, error) {
 
 // sendNewEvents sends every entry after seq `after`, then `end` when the game is over. It returns
 // the last seq sent and whether the stream is over.
-func (s *Server) sendNewEvents(ctx context.Context, out *eventWriter, gameID string, caller play.Caller, after int64) (int64, bool, error) {
-	after, g, err := s.sendEntries(ctx, out, gameID, caller, after, func(seq int64) string { return strconv.FormatInt(seq, 10) })
+func (s *Server) sendNewEvents(ctx context.Context, out *eventWriter, gameID string, view streamView, after int64) (int64, bool, error) {
+	after, g, err := s.sendEntries(ctx, out, gameID, view, after, func(seq int64) string { return strconv.FormatInt(seq, 10) })
 	if err != nil || !g.Status.Over() {
 		return after, false, err
 	}
@@ -199,12 +204,23 @@ func (s *Server) sendNewEvents(ctx context.Context, out *eventWriter, gameID str
 }
 
 // sendEntries sends every entry of the game after seq `after` as `action` events with the ids idOf
-// gives. It returns the last seq sent and the game as it was when the last entry had been sent.
-func (s *Server) sendEntries(ctx context.Context, out *eventWriter, gameID string, caller play.Caller, after int64, idOf func(int64) string) (int64, *play.Game, error) {
+// gives, each read as the stream's view of it says, once the view has confirmed that the stream may
+// still have what the read shows. It returns the last seq sent and the game as it was when the last
+// entry had been sent.
+func (s *Server) sendEntries(ctx context.Context, out *eventWriter, gameID string, view streamView, after int64, idOf func(int64) string) (int64, *play.Game, error) {
 	for {
 		p, err := s.readProgress(ctx, gameID, after)
 		if err != nil {
 			return after, nil, err
+		}
+		caller, err := view.callerOf(p.Game)
+		if err != nil {
+			return after, nil, err
+		}
+		if len(p.Entries) > 0 || p.Game.Status.Over() { // something to write: the entries, or the end
+			if err := view.confirm(ctx, p.Game); err != nil {
+				return after, nil, err
+			}
 		}
 		events, err := p.events(play.ViewerFor(p.Game.Status, caller))
 		if err != nil {

@@ -47,11 +47,16 @@ func (s *Server) StreamClassroomEvents(c echo.Context, id openapi.ClassroomID, p
 			if err != nil {
 				return err
 			}
-			return cs.open(ctx, principal, params.Since, resume)
+			if err := cs.open(ctx, principal, params.Since, resume); err != nil {
+				return err
+			}
+			s.holdAuthority(sub, principal, "")
+			return nil
 		},
 		Step: func(ctx context.Context) (bool, error) {
 			return false, cs.catchUp(ctx, out, sub)
 		},
+		Check: func(ctx context.Context) error { return s.stillHolds(ctx, cs.watcher, "") },
 	})
 }
 
@@ -121,6 +126,16 @@ func (cs *classroomStream) catchUp(ctx context.Context, out *eventWriter, sub *l
 	return nil
 }
 
+// view is how the watcher sees every game of the classroom, its authority confirmed for each read.
+func (cs *classroomStream) view() streamView {
+	return streamView{
+		callerOf: func(*play.Game) (play.Caller, error) { return play.ClassroomWatcher(cs.watcher), nil },
+		confirm: func(ctx context.Context, g *play.Game) error {
+			return cs.s.confirmAuthority(ctx, g, cs.watcher, "")
+		},
+	}
+}
+
 // sendNews sends the news of the named games or, with all, of every game of the classroom.
 func (cs *classroomStream) sendNews(ctx context.Context, out *eventWriter, games []string, all bool) error {
 	if all {
@@ -145,7 +160,7 @@ func (cs *classroomStream) sendNews(ctx context.Context, out *eventWriter, games
 		if !known {
 			after = -1 // a game created after the stream opened: all of it
 		}
-		after, game, err := cs.s.sendEntries(ctx, out, g, play.ClassroomWatcher(cs.watcher), after, func(seq int64) string { return g + ":" + strconv.FormatInt(seq, 10) })
+		after, game, err := cs.s.sendEntries(ctx, out, g, cs.view(), after, func(seq int64) string { return g + ":" + strconv.FormatInt(seq, 10) })
 		cs.cursor[g] = after
 		if err != nil {
 			return err

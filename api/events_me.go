@@ -40,11 +40,16 @@ func (s *Server) StreamMyEvents(c echo.Context, params openapi.StreamMyEventsPar
 			if err != nil {
 				return err
 			}
-			return ps.open(ctx, principal)
+			if err := ps.open(ctx, principal); err != nil {
+				return err
+			}
+			s.holdAuthority(ps.sub, principal, "")
+			return nil
 		},
 		Step: func(ctx context.Context) (bool, error) {
 			return false, ps.catchUp(ctx, out)
 		},
+		Check: func(ctx context.Context) error { return s.stillHolds(ctx, ps.principal, "") },
 	})
 }
 
@@ -268,7 +273,15 @@ func (ps *playerStream) sendNews(ctx context.Context, out *eventWriter, gameID s
 			delete(ps.pos, gameID)
 			delete(ps.joinedAt, gameID)
 			delete(ps.followers, gameID)
+			if ps.principal.Kind == play.GameToken && len(ps.pos) == 0 {
+				return live.Revoked(live.SeatLeft) // a seat token that holds no seat any more
+			}
 			return nil
+		}
+		if len(p.Entries) > 0 || p.Game.Status.Over() {
+			if err := ps.s.confirmAuthority(ctx, p.Game, ps.principal, ""); err != nil {
+				return err
+			}
 		}
 		f := ps.followers[gameID]
 		if f == nil && len(p.Entries) > 0 { // the end of a game with nothing new needs none

@@ -120,6 +120,8 @@ func New(cfg Config, deps Deps, logger *slog.Logger) (*Server, error) {
 		Limit: cfg.StreamLimit, PerClient: cfg.StreamsPerClient, PerAddress: cfg.StreamsPerClient * addressShare,
 		Heartbeat: cfg.StreamHeartbeat, WriteTimeout: cfg.StreamWriteTimeout,
 	}, deps.Feed, logger, s.metrics.registry)
+	// The streams' tokens, checked all at once every heartbeat as a backstop to the notices.
+	s.hub.Verify(s.endedAuthorities)
 	s.hub.Listen() // the game records the store keeps are used only while it listens (repo/records.go)
 	openapi.RegisterHandlers(s.echo, s)
 	s.contractRoutes = map[string]bool{}

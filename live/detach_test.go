@@ -14,6 +14,7 @@ import (
 type fakeConn struct {
 	heartbeats chan struct{}
 	failing    bool
+	revoked    chan string // the reason of the `revoked` event, when set
 }
 
 func (c *fakeConn) Begin() error { return nil }
@@ -29,6 +30,12 @@ func (c *fakeConn) Heartbeat() error {
 }
 func (c *fakeConn) Refuse(error) error { return nil }
 func (c *fakeConn) ReadFailed(error)   {}
+func (c *fakeConn) Revoked(reason string) error {
+	if c.revoked != nil {
+		c.revoked <- reason
+	}
+	return nil
+}
 
 // tcpPair is both ends of a loopback TCP connection.
 func tcpPair(t *testing.T) (server, client net.Conn) {

@@ -64,12 +64,16 @@ type Listener struct {
 	// Failed is called when the connection could not be made or broke, with the time until the next
 	// attempt.
 	Failed func(err error, retryIn time.Duration)
+	// Revoked is called for each committed change that ends an authority, in commit order with the
+	// notices.
+	Revoked func(Revocation)
 }
 
 // Notice says that a game's history grew or the game ended.
 type Notice struct {
 	GameID      string
 	ClassroomID string // "" for a game outside classrooms
+	Version     int64  // the game's version after the change (0: unknown)
 }
 
 // Hub is the live-update machinery of one server instance.
@@ -90,13 +94,21 @@ type Hub struct {
 	detached sync.WaitGroup
 	peers    peerWatch
 	shared   sharedReads
+	heard    heardVersions
+	verifier verifier
 
-	mu      sync.Mutex
-	subs    map[string]map[*Subscription]struct{} // by topic
-	running bool                                  // the listener goroutine has been started
-	closed  bool
-	cancel  context.CancelFunc
-	done    chan struct{} // closed when the listener goroutine has returned
+	// deaf is set while the listener is not listening: notices may be lost, so nothing counts as
+	// heard (Heard).
+	deaf atomic.Bool
+
+	mu          sync.Mutex
+	subs        map[string]map[*Subscription]struct{} // by topic
+	authorities map[AuthorityKey]map[*Subscription]struct{}
+	revocations revocationLog
+	running     bool // the listener goroutine has been started
+	closed      bool
+	cancel      context.CancelFunc
+	done        chan struct{} // closed when the listener goroutine has returned
 }
 
 // NewHub makes the hub of an instance, counting its open streams in registry. The listener starts
@@ -118,10 +130,12 @@ func NewHub(cfg Config, feed Feed, logger *slog.Logger, registry prometheus.Regi
 			Name: "event_streams_open",
 			Help: "Live-update (server-sent events) streams open on this instance.",
 		}),
-		stopping: make(chan struct{}),
-		subs:     map[string]map[*Subscription]struct{}{},
-		done:     make(chan struct{}),
+		stopping:    make(chan struct{}),
+		subs:        map[string]map[*Subscription]struct{}{},
+		authorities: map[AuthorityKey]map[*Subscription]struct{}{},
+		done:        make(chan struct{}),
 	}
+	h.deaf.Store(true)
 	h.stopped, h.stop = context.WithCancel(context.Background())
 	registry.MustRegister(h.gauge)
 	return h
@@ -187,6 +201,7 @@ func (h *Hub) Close() {
 	if running {
 		<-h.done
 	}
+	h.verifier.loops.Wait()
 	h.detached.Wait()
 	h.peers.close()
 }
@@ -207,6 +222,7 @@ func (h *Hub) startListening() {
 		ctx, cancel := context.WithCancel(context.Background())
 		h.running, h.cancel = true, cancel
 		go h.listen(ctx)
+		h.startVerifying(ctx)
 	}
 }
 
@@ -219,7 +235,8 @@ func (h *Hub) Subscribe(topic Topic) (*Subscription, error) {
 		return nil, shuttingDown()
 	}
 	h.startListening()
-	sub := &Subscription{topic: string(topic), wake: make(chan struct{}, 1), games: map[string]struct{}{}}
+	sub := &Subscription{topic: string(topic), wake: make(chan struct{}, 1), games: map[string]struct{}{},
+		heard: h.revocations.heard, ended: make(chan struct{})}
 	h.follow(sub, topic)
 	return sub, nil
 }
@@ -252,9 +269,18 @@ func (h *Hub) Unsubscribe(sub *Subscription) {
 			delete(h.subs, topic)
 		}
 	}
+	sub.topics = nil
+	h.unhold(sub)
+	sub.keys = nil
+	select {
+	case <-sub.ended:
+	default:
+		close(sub.ended)
+	}
 }
 
 func (h *Hub) notice(n Notice) {
+	h.heard.record(n.GameID, n.Version)
 	h.shared.forget(n.GameID) // before any stream wakes to read
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -289,11 +315,19 @@ func (h *Hub) listen(ctx context.Context) {
 				h.logger.Info("live updates: listener reconnected", "connects", connects)
 			}
 			// Whatever was committed while nobody listened is in the history: every stream catches up.
+			// Revocations may have been lost too: until the streams' authorities have been checked
+			// again (verifyAll), a stream checks its own before it writes (Heard).
 			h.shared.listen(true)
+			h.heard.reset()
+			h.verifier.reconnected()
+			h.deaf.Store(false)
 			h.wakeAll()
 		},
-		Notice: h.notice,
+		Notice:  h.notice,
+		Revoked: h.revoked,
 		Failed: func(err error, retryIn time.Duration) {
+			h.deaf.Store(true)
+			h.heard.reset()
 			h.shared.listen(false)
 			h.logger.Warn("live updates: listener connection lost", "error", err.Error(), "retry_in", retryIn.String())
 		},

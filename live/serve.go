@@ -21,10 +21,13 @@ const (
 var ErrClientGone = errors.New("writing to the client failed")
 
 // Source is what one stream reads: Open finds what the stream is of and whether the caller may have
-// it; Step sends what is new since the last step, and reports when the stream is over.
+// it (and Holds the caller's authorities); Step sends what is new since the last step, and reports
+// when the stream is over; Check, when set, finds out again whether the caller still may have it,
+// returning a RevokedError when not.
 type Source struct {
-	Open func(ctx context.Context) error
-	Step func(ctx context.Context) (over bool, err error)
+	Open  func(ctx context.Context) error
+	Step  func(ctx context.Context) (over bool, err error)
+	Check func(ctx context.Context) error
 }
 
 // Conn is the stream's connection to its client.
@@ -37,6 +40,8 @@ type Conn interface {
 	Refuse(err error) error
 	// ReadFailed reports a read that failed for another reason than a refusal; it will be retried.
 	ReadFailed(err error)
+	// Revoked sends the stream's last event, which says why its holder's authority ended.
+	Revoked(reason string) error
 }
 
 // Serve runs a stream: it opens src and answers, then steps src at once and each time sub is woken,
@@ -117,9 +122,24 @@ func (st *Stream) Run(ctx context.Context) {
 	}
 }
 
-// step reads and sends what is new; it reports whether the stream is over.
+// step reads and sends what is new; it reports whether the stream is over. A stream whose
+// authority has ended, or may have (Hold could not tell), sends nothing before it has found out.
 func (st *Stream) step(ctx context.Context) (over bool) {
+	if st.opened && st.sub.takeRecheck() {
+		if over, checked := st.check(ctx); over || !checked {
+			return over
+		}
+	}
+	if st.endIfRevoked() {
+		return true
+	}
 	over, err := advance(ctx, st.src, &st.opened)
+	if reason, ok := revokedReason(err); ok {
+		st.sub.revoke(reason)
+	}
+	if st.endIfRevoked() {
+		return true
+	}
 	switch {
 	case over || ctx.Err() != nil || errors.Is(err, ErrClientGone):
 		st.retry.stop()
@@ -135,6 +155,62 @@ func (st *Stream) step(ctx context.Context) (over bool) {
 		st.retry.schedule()
 	}
 	return false
+}
+
+// check runs the source's Check: it reports whether the stream is over (its authority ended, or
+// it was refused) and whether the check could be made. One that could not is made again before the
+// next step.
+func (st *Stream) check(ctx context.Context) (over, checked bool) {
+	if st.src.Check == nil {
+		return st.endIfRevoked(), true
+	}
+	err := withReadTimeout(ctx, st.src.Check)
+	if reason, ok := revokedReason(err); ok {
+		st.sub.revoke(reason)
+	}
+	switch {
+	case st.endIfRevoked():
+		return true, true
+	case err == nil:
+		return false, true
+	case ctx.Err() != nil:
+		return true, false
+	case IsRefusal(err):
+		st.retry.stop()
+		_ = st.conn.Refuse(err)
+		return true, true
+	default:
+		st.sub.askAgain()
+		st.conn.ReadFailed(err)
+		st.retry.schedule()
+		return false, false
+	}
+}
+
+// endIfRevoked sends the last event of a stream whose authority has ended; it reports whether it
+// has.
+func (st *Stream) endIfRevoked() bool {
+	reason := st.sub.Revoked()
+	if reason == "" {
+		return false
+	}
+	st.retry.stop()
+	_ = st.conn.Revoked(reason)
+	return true
+}
+
+// RevokeAt ends sub's authority for reason once at fires (an observer token that expires), unless
+// the stream ends first; stop releases the timer.
+func (h *Hub) RevokeAt(sub *Subscription, reason string, at <-chan time.Time, stop func()) {
+	go func() {
+		defer stop()
+		select {
+		case <-at:
+			sub.revoke(reason)
+		case <-sub.ended:
+		case <-h.stopping:
+		}
+	}()
 }
 
 // IsRefusal reports whether err is an answer about the request (a domain error), as opposed to a

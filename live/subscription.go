@@ -33,6 +33,17 @@ type Subscription struct {
 	// notify, when set, is called after each wake-up, for a stream that waits on no channel
 	// (Detach). It must not block: the hub calls it holding its lock.
 	notify func()
+
+	// keys are the authorities the stream's holder has (Hub.Hold); heard is how many revocations
+	// the hub had heard when the stream subscribed. Both are the hub's, under its lock.
+	keys  []AuthorityKey
+	heard uint64
+	// revokedFor, once set, is why the stream's authority ended: it sends nothing more but that.
+	revokedFor string
+	// recheck asks the stream to find out again whose it is before it sends anything more.
+	recheck bool
+	// ended is closed when the stream unsubscribes.
+	ended chan struct{}
 }
 
 // Topic is what the stream follows (the first topic, for a stream that follows several).
@@ -62,6 +73,42 @@ func (sub *Subscription) poke(gameID string) {
 	if notify != nil {
 		notify()
 	}
+}
+
+// revoke marks the stream's authority ended for reason (the first reason stands) and wakes it.
+func (sub *Subscription) revoke(reason string) {
+	sub.mu.Lock()
+	first := sub.revokedFor == ""
+	if first {
+		sub.revokedFor = reason
+	}
+	sub.mu.Unlock()
+	if first {
+		sub.poke("")
+	}
+}
+
+// Revoked is why the stream's authority ended, or "" while it holds.
+func (sub *Subscription) Revoked() string {
+	sub.mu.Lock()
+	defer sub.mu.Unlock()
+	return sub.revokedFor
+}
+
+// askAgain makes the stream find out again whose it is before it sends anything more.
+func (sub *Subscription) askAgain() {
+	sub.mu.Lock()
+	defer sub.mu.Unlock()
+	sub.recheck = true
+}
+
+// takeRecheck reports, once, whether the stream was asked to find out again whose it is.
+func (sub *Subscription) takeRecheck() bool {
+	sub.mu.Lock()
+	defer sub.mu.Unlock()
+	recheck := sub.recheck
+	sub.recheck = false
+	return recheck
 }
 
 // onWake sets what poke calls after each wake-up.

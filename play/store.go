@@ -83,6 +83,10 @@ type Store interface {
 	OpenLobbiesByInviteCode(ctx context.Context, code string) ([]string, error)
 	// ObserverToken reads the observer token whose hash is hash; ErrNotFound when there is none.
 	ObserverToken(ctx context.Context, hash []byte) (*ObserverRecord, error)
+	// EndedAuthorities returns, of the token hashes, those that open nothing any more (no
+	// classroom's teacher token, no current student's, no observer token unexpired at now), and
+	// of the students, those removed.
+	EndedAuthorities(ctx context.Context, hashes [][]byte, studentIDs []string, now time.Time) (tokens [][]byte, students []string, err error)
 }
 
 // ClassroomStore keeps classrooms and their students.

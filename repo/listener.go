@@ -33,6 +33,9 @@ type GameListener struct {
 	// Failed is called when the connection could not be made or broke, with the time until the next
 	// attempt.
 	Failed func(err error, retryIn time.Duration)
+	// Revoked, when set, is called for each AuthorityChannel notification, in commit order with
+	// the others.
+	Revoked func(live.Revocation)
 	// SyncChannel, when set, is listened on too, and Synced called with each payload heard on it.
 	SyncChannel string
 	Synced      func(payload string)
@@ -105,6 +108,9 @@ func (db *DB) listenOnce(ctx context.Context, l GameListener) (connected bool, e
 	// under Postgres's notification lock would delay every notifying commit. Their place in the
 	// commit order is the same.
 	statements := []string{"SET synchronous_commit = off", "LISTEN " + pgx.Identifier{GameEventsChannel}.Sanitize()}
+	if l.Revoked != nil {
+		statements = append(statements, "LISTEN "+pgx.Identifier{AuthorityChannel}.Sanitize())
+	}
 	if l.SyncChannel != "" {
 		statements = append(statements, "LISTEN "+pgx.Identifier{l.SyncChannel}.Sanitize())
 	}
@@ -270,6 +276,10 @@ func (l *GameListener) deliver(channel, payload string) {
 		if notice, ok := ParseGameNotice(payload); ok && l.Notice != nil {
 			l.Notice(notice)
 		}
+	case channel == AuthorityChannel:
+		if r, ok := ParseRevocation(payload); ok && l.Revoked != nil {
+			l.Revoked(r)
+		}
 	case channel == l.SyncChannel && l.Synced != nil:
 		l.Synced(payload)
 	case channel == WebhookChannel && l.WebhookQueued != nil:
@@ -288,9 +298,10 @@ func (db *DB) Listen(ctx context.Context, l live.Listener) {
 			if r != nil {
 				r.changed(n.GameID, n.Version)
 			}
-			l.Notice(live.Notice{GameID: n.GameID, ClassroomID: n.ClassroomID})
+			l.Notice(live.Notice{GameID: n.GameID, ClassroomID: n.ClassroomID, Version: n.Version})
 		},
 		Failed:        l.Failed,
+		Revoked:       l.Revoked,
 		WebhookQueued: db.webhookQueued,
 	}
 	if r != nil {

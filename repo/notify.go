@@ -9,6 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"primegames/live"
 	"primegames/play"
 )
 
@@ -105,4 +106,21 @@ func (s *Games) EntryTime(ctx context.Context, classroomID, gameID string, seq i
 		return at, play.ErrNotFound
 	}
 	return at, err
+}
+
+// AuthorityChannel is the Postgres notification channel that announces every change ending what a
+// token may do (a token rotated or revoked, a student removed or erased, a seat left), so that
+// every instance ends the live streams that hold it. A trigger sends it (migration 00028) inside
+// the transaction that makes the change, so Postgres delivers it on commit only, in commit order
+// with the GameEventsChannel notices, to the same listening connection. The payload is
+// "<reason> <key>", the key as live.AuthorityKey names it.
+const AuthorityChannel = "authority_changes"
+
+// ParseRevocation reads an AuthorityChannel payload.
+func ParseRevocation(payload string) (live.Revocation, bool) {
+	reason, key, ok := strings.Cut(payload, " ")
+	if !ok || reason == "" || key == "" {
+		return live.Revocation{}, false
+	}
+	return live.Revocation{Key: live.AuthorityKey(key), Reason: reason}, true
 }

@@ -2,6 +2,7 @@ package repo
 
 import (
 	"context"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -58,4 +59,45 @@ func (t *gameTx) DeleteObserverToken(ctx context.Context, target play.ObserverTa
 	err := t.one(ctx, `WITH gone AS (DELETE FROM observer_tokens WHERE id = $1::uuid AND `+column+` = $2::uuid RETURNING 1)
 		SELECT EXISTS (SELECT FROM gone)`, []any{id, targetID}, func(r pgx.Row) error { return r.Scan(&deleted) })
 	return deleted, err
+}
+
+// EndedAuthorities returns, of the token hashes, those that open nothing any more, and of the
+// students, those removed; each lookup is by a unique index (teacher_token_hash, students'
+// token_hash, observer_tokens' key, students' key).
+// A read lost with its connection is retried once on another (readRetry).
+func (s *Games) EndedAuthorities(ctx context.Context, hashes [][]byte, studentIDs []string, now time.Time) (tokens [][]byte, students []string, err error) {
+	type ended struct {
+		tokens   [][]byte
+		students []string
+	}
+	e, err := readRetry(ctx, func() (ended, error) {
+		tokens, students, err := s.endedAuthorities(ctx, hashes, studentIDs, now)
+		return ended{tokens, students}, err
+	})
+	return e.tokens, e.students, err
+}
+
+func (s *Games) endedAuthorities(ctx context.Context, hashes [][]byte, studentIDs []string, now time.Time) (tokens [][]byte, students []string, err error) {
+	if len(hashes) > 0 {
+		rows, err := s.db.Pool.Query(ctx, `SELECT h FROM unnest($1::bytea[]) AS h
+			WHERE NOT EXISTS (SELECT FROM classrooms WHERE teacher_token_hash = h)
+			AND NOT EXISTS (SELECT FROM students WHERE token_hash = h AND removed_at IS NULL)
+			AND NOT EXISTS (SELECT FROM observer_tokens WHERE token_hash = h AND (expires_at IS NULL OR expires_at > $2))`, hashes, now)
+		if err != nil {
+			return nil, nil, err
+		}
+		if tokens, err = pgx.CollectRows(rows, pgx.RowTo[[]byte]); err != nil {
+			return nil, nil, err
+		}
+	}
+	if len(studentIDs) > 0 {
+		rows, err := s.db.Pool.Query(ctx, `SELECT id::text FROM students WHERE id = ANY($1::uuid[]) AND removed_at IS NOT NULL`, studentIDs)
+		if err != nil {
+			return nil, nil, err
+		}
+		if students, err = pgx.CollectRows(rows, pgx.RowTo[string]); err != nil {
+			return nil, nil, err
+		}
+	}
+	return tokens, students, nil
 }

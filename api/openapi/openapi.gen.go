@@ -1518,6 +1518,39 @@ func (e ReviewLabel) Valid() bool {
 	}
 }
 
+// Defines values for RevokedEventReason.
+const (
+	RevokedObserverExpired RevokedEventReason = "observer_expired"
+	RevokedObserverRevoked RevokedEventReason = "observer_revoked"
+	RevokedSeatLeft        RevokedEventReason = "seat_left"
+	RevokedStudentErased   RevokedEventReason = "student_erased"
+	RevokedStudentRemoved  RevokedEventReason = "student_removed"
+	RevokedTokenRevoked    RevokedEventReason = "token_revoked"
+	RevokedTokenRotated    RevokedEventReason = "token_rotated"
+)
+
+// Valid indicates whether the value is a known member of the RevokedEventReason enum.
+func (e RevokedEventReason) Valid() bool {
+	switch e {
+	case RevokedObserverExpired:
+		return true
+	case RevokedObserverRevoked:
+		return true
+	case RevokedSeatLeft:
+		return true
+	case RevokedStudentErased:
+		return true
+	case RevokedStudentRemoved:
+		return true
+	case RevokedTokenRevoked:
+		return true
+	case RevokedTokenRotated:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ScoresOfPrimeClimbGame.
 const (
 	ScoresOfPrimeClimbGamePrimeClimb ScoresOfPrimeClimbGame = "prime-climb"
@@ -1587,6 +1620,21 @@ const (
 func (e StreamHeartbeatMessageEvent) Valid() bool {
 	switch e {
 	case Heartbeat:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for StreamRevokedMessageEvent.
+const (
+	Revoked StreamRevokedMessageEvent = "revoked"
+)
+
+// Valid indicates whether the value is a known member of the StreamRevokedMessageEvent enum.
+func (e StreamRevokedMessageEvent) Valid() bool {
+	switch e {
+	case Revoked:
 		return true
 	default:
 		return false
@@ -3939,6 +3987,25 @@ type ReviewSummary struct {
 	Seat   int            `json:"seat"`
 }
 
+// RevokedEvent The `data` of a `revoked` message; it says why the stream ended and nothing of any game.
+type RevokedEvent struct {
+	// Reason `token_rotated`: the token was replaced (a teacher token rotated, a student token
+	// reissued); `student_removed`, `student_erased`: the student was taken out of the
+	// classroom; `seat_left`: the token's seat was left (a lobby left, a seat handed to the
+	// computer on resigning) and the token opens the game no more; `observer_revoked`,
+	// `observer_expired`: the observer token was revoked or expired; `token_revoked`: the
+	// token no longer works (found out by the stream asking again, the cause unknown to it).
+	Reason RevokedEventReason `json:"reason"`
+}
+
+// RevokedEventReason `token_rotated`: the token was replaced (a teacher token rotated, a student token
+// reissued); `student_removed`, `student_erased`: the student was taken out of the
+// classroom; `seat_left`: the token's seat was left (a lobby left, a seat handed to the
+// computer on resigning) and the token opens the game no more; `observer_revoked`,
+// `observer_expired`: the observer token was revoked or expired; `token_revoked`: the
+// token no longer works (found out by the stream asking again, the cause unknown to it).
+type RevokedEventReason string
+
 // RotatedWebhookSecret defines model for RotatedWebhookSecret.
 type RotatedWebhookSecret struct {
 	ClassroomId *openapi_types.UUID `json:"classroom_id,omitempty"`
@@ -4101,6 +4168,19 @@ type StreamHeartbeatMessage struct {
 
 // StreamHeartbeatMessageEvent defines model for StreamHeartbeatMessage.Event.
 type StreamHeartbeatMessageEvent string
+
+// StreamRevokedMessage A `revoked` message, a stream's last: the authority of the token it was opened with ended
+// (the token rotated, reissued or revoked, its student removed, its seat left, its observer
+// token revoked or expired). Nothing more comes on it and it closes; it has no `id`. Do not
+// reconnect with the same token: it is refused.
+type StreamRevokedMessage struct {
+	// Data The `data` of a `revoked` message; it says why the stream ended and nothing of any game.
+	Data  RevokedEvent              `json:"data"`
+	Event StreamRevokedMessageEvent `json:"event"`
+}
+
+// StreamRevokedMessageEvent defines model for StreamRevokedMessage.Event.
+type StreamRevokedMessageEvent string
 
 // Student defines model for Student.
 type Student struct {
@@ -5029,6 +5109,40 @@ func (t *GameStreamEvent) MergeStreamErrorMessage(v StreamErrorMessage) error {
 	return err
 }
 
+// AsStreamRevokedMessage returns the union data inside the GameStreamEvent as a StreamRevokedMessage
+func (t GameStreamEvent) AsStreamRevokedMessage() (StreamRevokedMessage, error) {
+	var body StreamRevokedMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromStreamRevokedMessage overwrites any union data inside the GameStreamEvent as the provided StreamRevokedMessage
+func (t *GameStreamEvent) FromStreamRevokedMessage(v StreamRevokedMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"revoked"}`))
+	t.union = b
+	return err
+}
+
+// MergeStreamRevokedMessage performs a merge with any union data inside the GameStreamEvent, using the provided StreamRevokedMessage
+func (t *GameStreamEvent) MergeStreamRevokedMessage(v StreamRevokedMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"revoked"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
 func (t GameStreamEvent) Discriminator() (string, error) {
 	var discriminator struct {
 		Discriminator string `json:"event"`
@@ -5049,6 +5163,8 @@ func (t GameStreamEvent) ValueByDiscriminator() (interface{}, error) {
 		return t.AsGameEndMessage()
 	case "error":
 		return t.AsStreamErrorMessage()
+	case "revoked":
+		return t.AsStreamRevokedMessage()
 	default:
 		return nil, errors.New("unknown discriminator value: " + discriminator)
 	}
@@ -5166,6 +5282,40 @@ func (t *GameStreamLine) MergeStreamErrorMessage(v StreamErrorMessage) error {
 	return err
 }
 
+// AsStreamRevokedMessage returns the union data inside the GameStreamLine as a StreamRevokedMessage
+func (t GameStreamLine) AsStreamRevokedMessage() (StreamRevokedMessage, error) {
+	var body StreamRevokedMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromStreamRevokedMessage overwrites any union data inside the GameStreamLine as the provided StreamRevokedMessage
+func (t *GameStreamLine) FromStreamRevokedMessage(v StreamRevokedMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"revoked"}`))
+	t.union = b
+	return err
+}
+
+// MergeStreamRevokedMessage performs a merge with any union data inside the GameStreamLine, using the provided StreamRevokedMessage
+func (t *GameStreamLine) MergeStreamRevokedMessage(v StreamRevokedMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"revoked"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
 // AsStreamHeartbeatMessage returns the union data inside the GameStreamLine as a StreamHeartbeatMessage
 func (t GameStreamLine) AsStreamHeartbeatMessage() (StreamHeartbeatMessage, error) {
 	var body StreamHeartbeatMessage
@@ -5222,6 +5372,8 @@ func (t GameStreamLine) ValueByDiscriminator() (interface{}, error) {
 		return t.AsStreamErrorMessage()
 	case "heartbeat":
 		return t.AsStreamHeartbeatMessage()
+	case "revoked":
+		return t.AsStreamRevokedMessage()
 	default:
 		return nil, errors.New("unknown discriminator value: " + discriminator)
 	}
@@ -5537,6 +5689,32 @@ func (t *PlayerStreamEvent) MergeStreamErrorMessage(v StreamErrorMessage) error 
 	return err
 }
 
+// AsStreamRevokedMessage returns the union data inside the PlayerStreamEvent as a StreamRevokedMessage
+func (t PlayerStreamEvent) AsStreamRevokedMessage() (StreamRevokedMessage, error) {
+	var body StreamRevokedMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromStreamRevokedMessage overwrites any union data inside the PlayerStreamEvent as the provided StreamRevokedMessage
+func (t *PlayerStreamEvent) FromStreamRevokedMessage(v StreamRevokedMessage) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeStreamRevokedMessage performs a merge with any union data inside the PlayerStreamEvent, using the provided StreamRevokedMessage
+func (t *PlayerStreamEvent) MergeStreamRevokedMessage(v StreamRevokedMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
 func (t PlayerStreamEvent) MarshalJSON() ([]byte, error) {
 	b, err := t.union.MarshalJSON()
 	return b, err
@@ -5589,6 +5767,32 @@ func (t *PlayerStreamLine) FromStreamErrorMessage(v StreamErrorMessage) error {
 
 // MergeStreamErrorMessage performs a merge with any union data inside the PlayerStreamLine, using the provided StreamErrorMessage
 func (t *PlayerStreamLine) MergeStreamErrorMessage(v StreamErrorMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsStreamRevokedMessage returns the union data inside the PlayerStreamLine as a StreamRevokedMessage
+func (t PlayerStreamLine) AsStreamRevokedMessage() (StreamRevokedMessage, error) {
+	var body StreamRevokedMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromStreamRevokedMessage overwrites any union data inside the PlayerStreamLine as the provided StreamRevokedMessage
+func (t *PlayerStreamLine) FromStreamRevokedMessage(v StreamRevokedMessage) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeStreamRevokedMessage performs a merge with any union data inside the PlayerStreamLine, using the provided StreamRevokedMessage
+func (t *PlayerStreamLine) MergeStreamRevokedMessage(v StreamRevokedMessage) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err

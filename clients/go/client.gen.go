@@ -1522,6 +1522,39 @@ func (e ReviewLabel) Valid() bool {
 	}
 }
 
+// Defines values for RevokedEventReason.
+const (
+	RevokedEventReasonObserverExpired RevokedEventReason = "observer_expired"
+	RevokedEventReasonObserverRevoked RevokedEventReason = "observer_revoked"
+	RevokedEventReasonSeatLeft        RevokedEventReason = "seat_left"
+	RevokedEventReasonStudentErased   RevokedEventReason = "student_erased"
+	RevokedEventReasonStudentRemoved  RevokedEventReason = "student_removed"
+	RevokedEventReasonTokenRevoked    RevokedEventReason = "token_revoked"
+	RevokedEventReasonTokenRotated    RevokedEventReason = "token_rotated"
+)
+
+// Valid indicates whether the value is a known member of the RevokedEventReason enum.
+func (e RevokedEventReason) Valid() bool {
+	switch e {
+	case RevokedEventReasonObserverExpired:
+		return true
+	case RevokedEventReasonObserverRevoked:
+		return true
+	case RevokedEventReasonSeatLeft:
+		return true
+	case RevokedEventReasonStudentErased:
+		return true
+	case RevokedEventReasonStudentRemoved:
+		return true
+	case RevokedEventReasonTokenRevoked:
+		return true
+	case RevokedEventReasonTokenRotated:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ScoresOfPrimeClimbGame.
 const (
 	ScoresOfPrimeClimbGamePrimeClimb ScoresOfPrimeClimbGame = "prime-climb"
@@ -1591,6 +1624,21 @@ const (
 func (e StreamHeartbeatMessageEvent) Valid() bool {
 	switch e {
 	case StreamHeartbeatMessageEventHeartbeat:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for StreamRevokedMessageEvent.
+const (
+	StreamRevokedMessageEventRevoked StreamRevokedMessageEvent = "revoked"
+)
+
+// Valid indicates whether the value is a known member of the StreamRevokedMessageEvent enum.
+func (e StreamRevokedMessageEvent) Valid() bool {
+	switch e {
+	case StreamRevokedMessageEventRevoked:
 		return true
 	default:
 		return false
@@ -3943,6 +3991,25 @@ type ReviewSummary struct {
 	Seat   int            `json:"seat"`
 }
 
+// RevokedEvent The `data` of a `revoked` message; it says why the stream ended and nothing of any game.
+type RevokedEvent struct {
+	// Reason `token_rotated`: the token was replaced (a teacher token rotated, a student token
+	// reissued); `student_removed`, `student_erased`: the student was taken out of the
+	// classroom; `seat_left`: the token's seat was left (a lobby left, a seat handed to the
+	// computer on resigning) and the token opens the game no more; `observer_revoked`,
+	// `observer_expired`: the observer token was revoked or expired; `token_revoked`: the
+	// token no longer works (found out by the stream asking again, the cause unknown to it).
+	Reason RevokedEventReason `json:"reason"`
+}
+
+// RevokedEventReason `token_rotated`: the token was replaced (a teacher token rotated, a student token
+// reissued); `student_removed`, `student_erased`: the student was taken out of the
+// classroom; `seat_left`: the token's seat was left (a lobby left, a seat handed to the
+// computer on resigning) and the token opens the game no more; `observer_revoked`,
+// `observer_expired`: the observer token was revoked or expired; `token_revoked`: the
+// token no longer works (found out by the stream asking again, the cause unknown to it).
+type RevokedEventReason string
+
 // RotatedWebhookSecret defines model for RotatedWebhookSecret.
 type RotatedWebhookSecret struct {
 	ClassroomId *openapi_types.UUID `json:"classroom_id,omitempty"`
@@ -4105,6 +4172,19 @@ type StreamHeartbeatMessage struct {
 
 // StreamHeartbeatMessageEvent defines model for StreamHeartbeatMessage.Event.
 type StreamHeartbeatMessageEvent string
+
+// StreamRevokedMessage A `revoked` message, a stream's last: the authority of the token it was opened with ended
+// (the token rotated, reissued or revoked, its student removed, its seat left, its observer
+// token revoked or expired). Nothing more comes on it and it closes; it has no `id`. Do not
+// reconnect with the same token: it is refused.
+type StreamRevokedMessage struct {
+	// Data The `data` of a `revoked` message; it says why the stream ended and nothing of any game.
+	Data  RevokedEvent              `json:"data"`
+	Event StreamRevokedMessageEvent `json:"event"`
+}
+
+// StreamRevokedMessageEvent defines model for StreamRevokedMessage.Event.
+type StreamRevokedMessageEvent string
 
 // Student defines model for Student.
 type Student struct {
@@ -5033,6 +5113,40 @@ func (t *GameStreamEvent) MergeStreamErrorMessage(v StreamErrorMessage) error {
 	return err
 }
 
+// AsStreamRevokedMessage returns the union data inside the GameStreamEvent as a StreamRevokedMessage
+func (t GameStreamEvent) AsStreamRevokedMessage() (StreamRevokedMessage, error) {
+	var body StreamRevokedMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromStreamRevokedMessage overwrites any union data inside the GameStreamEvent as the provided StreamRevokedMessage
+func (t *GameStreamEvent) FromStreamRevokedMessage(v StreamRevokedMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"revoked"}`))
+	t.union = b
+	return err
+}
+
+// MergeStreamRevokedMessage performs a merge with any union data inside the GameStreamEvent, using the provided StreamRevokedMessage
+func (t *GameStreamEvent) MergeStreamRevokedMessage(v StreamRevokedMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"revoked"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
 func (t GameStreamEvent) Discriminator() (string, error) {
 	var discriminator struct {
 		Discriminator string `json:"event"`
@@ -5053,6 +5167,8 @@ func (t GameStreamEvent) ValueByDiscriminator() (interface{}, error) {
 		return t.AsGameEndMessage()
 	case "error":
 		return t.AsStreamErrorMessage()
+	case "revoked":
+		return t.AsStreamRevokedMessage()
 	default:
 		return nil, errors.New("unknown discriminator value: " + discriminator)
 	}
@@ -5170,6 +5286,40 @@ func (t *GameStreamLine) MergeStreamErrorMessage(v StreamErrorMessage) error {
 	return err
 }
 
+// AsStreamRevokedMessage returns the union data inside the GameStreamLine as a StreamRevokedMessage
+func (t GameStreamLine) AsStreamRevokedMessage() (StreamRevokedMessage, error) {
+	var body StreamRevokedMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromStreamRevokedMessage overwrites any union data inside the GameStreamLine as the provided StreamRevokedMessage
+func (t *GameStreamLine) FromStreamRevokedMessage(v StreamRevokedMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"revoked"}`))
+	t.union = b
+	return err
+}
+
+// MergeStreamRevokedMessage performs a merge with any union data inside the GameStreamLine, using the provided StreamRevokedMessage
+func (t *GameStreamLine) MergeStreamRevokedMessage(v StreamRevokedMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"revoked"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
 // AsStreamHeartbeatMessage returns the union data inside the GameStreamLine as a StreamHeartbeatMessage
 func (t GameStreamLine) AsStreamHeartbeatMessage() (StreamHeartbeatMessage, error) {
 	var body StreamHeartbeatMessage
@@ -5226,6 +5376,8 @@ func (t GameStreamLine) ValueByDiscriminator() (interface{}, error) {
 		return t.AsStreamErrorMessage()
 	case "heartbeat":
 		return t.AsStreamHeartbeatMessage()
+	case "revoked":
+		return t.AsStreamRevokedMessage()
 	default:
 		return nil, errors.New("unknown discriminator value: " + discriminator)
 	}
@@ -5541,6 +5693,32 @@ func (t *PlayerStreamEvent) MergeStreamErrorMessage(v StreamErrorMessage) error 
 	return err
 }
 
+// AsStreamRevokedMessage returns the union data inside the PlayerStreamEvent as a StreamRevokedMessage
+func (t PlayerStreamEvent) AsStreamRevokedMessage() (StreamRevokedMessage, error) {
+	var body StreamRevokedMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromStreamRevokedMessage overwrites any union data inside the PlayerStreamEvent as the provided StreamRevokedMessage
+func (t *PlayerStreamEvent) FromStreamRevokedMessage(v StreamRevokedMessage) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeStreamRevokedMessage performs a merge with any union data inside the PlayerStreamEvent, using the provided StreamRevokedMessage
+func (t *PlayerStreamEvent) MergeStreamRevokedMessage(v StreamRevokedMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
 func (t PlayerStreamEvent) MarshalJSON() ([]byte, error) {
 	b, err := t.union.MarshalJSON()
 	return b, err
@@ -5593,6 +5771,32 @@ func (t *PlayerStreamLine) FromStreamErrorMessage(v StreamErrorMessage) error {
 
 // MergeStreamErrorMessage performs a merge with any union data inside the PlayerStreamLine, using the provided StreamErrorMessage
 func (t *PlayerStreamLine) MergeStreamErrorMessage(v StreamErrorMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsStreamRevokedMessage returns the union data inside the PlayerStreamLine as a StreamRevokedMessage
+func (t PlayerStreamLine) AsStreamRevokedMessage() (StreamRevokedMessage, error) {
+	var body StreamRevokedMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromStreamRevokedMessage overwrites any union data inside the PlayerStreamLine as the provided StreamRevokedMessage
+func (t *PlayerStreamLine) FromStreamRevokedMessage(v StreamRevokedMessage) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeStreamRevokedMessage performs a merge with any union data inside the PlayerStreamLine, using the provided StreamRevokedMessage
+func (t *PlayerStreamLine) MergeStreamRevokedMessage(v StreamRevokedMessage) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
@@ -6696,6 +6900,10 @@ type ClientInterface interface {
 	// entry is missed, but entries of those 10 seconds may come a second time; tell them apart by
 	// `game_id` and `entry.seq`. For exactly-once delivery of one game, use its own stream.
 	//
+	// When the teacher token is rotated, or the classroom observer token revoked or expired, the
+	// stream sends a last `revoked` event (a `RevokedEvent`, no `id`) within a second and nothing
+	// more, and closes: open it again with the new token.
+	//
 	// `curl -N -H 'Authorization: Bearer <teacher token>' localhost:8080/v1/classrooms/<id>/events`
 	//
 	// **NDJSON.** With `Accept: application/x-ndjson` the same stream comes as one JSON object per
@@ -7076,6 +7284,12 @@ type ClientInterface interface {
 	// be allowed, the stream sends one `error` event (its `data` is a `Problem`, with the status
 	// the request would have had) and closes, and the reconnection gets that status.
 	//
+	// The stream follows its token's authority: once the token is rotated, reissued or revoked,
+	// its student removed, its seat left (a lobby left) or its observer token revoked or expired,
+	// not one more event goes out but a last `revoked` event (its `data` is a `RevokedEvent`
+	// saying why, no `id`), within a second, on whichever instance holds the stream; then it
+	// closes. Do not reconnect with the same token.
+	//
 	// `curl -N -H 'Authorization: Bearer <seat token>' localhost:8080/v1/games/<id>/events`
 	//
 	// `EventSource` cannot send an `Authorization` header, so a browser passes the token as the
@@ -7425,7 +7639,9 @@ type ClientInterface interface {
 	// a seat token that holds no seat 401, a removed student's token 401, all before the stream
 	// starts (`application/problem+json`); 429 `rate_limited` and 503 `streams_full` with
 	// `Retry-After`. Through a database outage the stream behaves as a game's stream does (see
-	// `GET /v1/games/{id}/events`).
+	// `GET /v1/games/{id}/events`). When the token stops working (a student token reissued, the
+	// student removed, the last seat of a seat token left), the stream sends a last `revoked`
+	// event (a `RevokedEvent`, no `id`) within a second and nothing more, and closes.
 	//
 	// `curl -N -H 'Authorization: Bearer <student token>' localhost:8080/v1/me/events`
 	//
@@ -7896,6 +8112,10 @@ func (c *Client) GetClassroom(ctx context.Context, classroomId ClassroomID, reqE
 // sends it) replays from 10 seconds before the entry it names: nothing recorded after that
 // entry is missed, but entries of those 10 seconds may come a second time; tell them apart by
 // `game_id` and `entry.seq`. For exactly-once delivery of one game, use its own stream.
+//
+// When the teacher token is rotated, or the classroom observer token revoked or expired, the
+// stream sends a last `revoked` event (a `RevokedEvent`, no `id`) within a second and nothing
+// more, and closes: open it again with the new token.
 //
 // `curl -N -H 'Authorization: Bearer <teacher token>' localhost:8080/v1/classrooms/<id>/events`
 //
@@ -8537,6 +8757,12 @@ func (c *Client) ListAttempts(ctx context.Context, id GameID, reqEditors ...Requ
 // be allowed, the stream sends one `error` event (its `data` is a `Problem`, with the status
 // the request would have had) and closes, and the reconnection gets that status.
 //
+// The stream follows its token's authority: once the token is rotated, reissued or revoked,
+// its student removed, its seat left (a lobby left) or its observer token revoked or expired,
+// not one more event goes out but a last `revoked` event (its `data` is a `RevokedEvent`
+// saying why, no `id`), within a second, on whichever instance holds the stream; then it
+// closes. Do not reconnect with the same token.
+//
 // `curl -N -H 'Authorization: Bearer <seat token>' localhost:8080/v1/games/<id>/events`
 //
 // `EventSource` cannot send an `Authorization` header, so a browser passes the token as the
@@ -9076,7 +9302,9 @@ func (c *Client) GetMe(ctx context.Context, reqEditors ...RequestEditorFn) (*htt
 // a seat token that holds no seat 401, a removed student's token 401, all before the stream
 // starts (`application/problem+json`); 429 `rate_limited` and 503 `streams_full` with
 // `Retry-After`. Through a database outage the stream behaves as a game's stream does (see
-// `GET /v1/games/{id}/events`).
+// `GET /v1/games/{id}/events`). When the token stops working (a student token reissued, the
+// student removed, the last seat of a seat token left), the stream sends a last `revoked`
+// event (a `RevokedEvent`, no `id`) within a second and nothing more, and closes.
 //
 // `curl -N -H 'Authorization: Bearer <student token>' localhost:8080/v1/me/events`
 //
@@ -12671,6 +12899,10 @@ type ClientWithResponsesInterface interface {
 	// entry is missed, but entries of those 10 seconds may come a second time; tell them apart by
 	// `game_id` and `entry.seq`. For exactly-once delivery of one game, use its own stream.
 	//
+	// When the teacher token is rotated, or the classroom observer token revoked or expired, the
+	// stream sends a last `revoked` event (a `RevokedEvent`, no `id`) within a second and nothing
+	// more, and closes: open it again with the new token.
+	//
 	// `curl -N -H 'Authorization: Bearer <teacher token>' localhost:8080/v1/classrooms/<id>/events`
 	//
 	// **NDJSON.** With `Accept: application/x-ndjson` the same stream comes as one JSON object per
@@ -13083,6 +13315,12 @@ type ClientWithResponsesInterface interface {
 	// be allowed, the stream sends one `error` event (its `data` is a `Problem`, with the status
 	// the request would have had) and closes, and the reconnection gets that status.
 	//
+	// The stream follows its token's authority: once the token is rotated, reissued or revoked,
+	// its student removed, its seat left (a lobby left) or its observer token revoked or expired,
+	// not one more event goes out but a last `revoked` event (its `data` is a `RevokedEvent`
+	// saying why, no `id`), within a second, on whichever instance holds the stream; then it
+	// closes. Do not reconnect with the same token.
+	//
 	// `curl -N -H 'Authorization: Bearer <seat token>' localhost:8080/v1/games/<id>/events`
 	//
 	// `EventSource` cannot send an `Authorization` header, so a browser passes the token as the
@@ -13466,7 +13704,9 @@ type ClientWithResponsesInterface interface {
 	// a seat token that holds no seat 401, a removed student's token 401, all before the stream
 	// starts (`application/problem+json`); 429 `rate_limited` and 503 `streams_full` with
 	// `Retry-After`. Through a database outage the stream behaves as a game's stream does (see
-	// `GET /v1/games/{id}/events`).
+	// `GET /v1/games/{id}/events`). When the token stops working (a student token reissued, the
+	// student removed, the last seat of a seat token left), the stream sends a last `revoked`
+	// event (a `RevokedEvent`, no `id`) within a second and nothing more, and closes.
 	//
 	// `curl -N -H 'Authorization: Bearer <student token>' localhost:8080/v1/me/events`
 	//
@@ -20347,6 +20587,10 @@ func (c *ClientWithResponses) GetClassroomWithResponse(ctx context.Context, clas
 // entry is missed, but entries of those 10 seconds may come a second time; tell them apart by
 // `game_id` and `entry.seq`. For exactly-once delivery of one game, use its own stream.
 //
+// When the teacher token is rotated, or the classroom observer token revoked or expired, the
+// stream sends a last `revoked` event (a `RevokedEvent`, no `id`) within a second and nothing
+// more, and closes: open it again with the new token.
+//
 // `curl -N -H 'Authorization: Bearer <teacher token>' localhost:8080/v1/classrooms/<id>/events`
 //
 // **NDJSON.** With `Accept: application/x-ndjson` the same stream comes as one JSON object per
@@ -20915,6 +21159,12 @@ func (c *ClientWithResponses) ListAttemptsWithResponse(ctx context.Context, id G
 // be allowed, the stream sends one `error` event (its `data` is a `Problem`, with the status
 // the request would have had) and closes, and the reconnection gets that status.
 //
+// The stream follows its token's authority: once the token is rotated, reissued or revoked,
+// its student removed, its seat left (a lobby left) or its observer token revoked or expired,
+// not one more event goes out but a last `revoked` event (its `data` is a `RevokedEvent`
+// saying why, no `id`), within a second, on whichever instance holds the stream; then it
+// closes. Do not reconnect with the same token.
+//
 // `curl -N -H 'Authorization: Bearer <seat token>' localhost:8080/v1/games/<id>/events`
 //
 // `EventSource` cannot send an `Authorization` header, so a browser passes the token as the
@@ -21412,7 +21662,9 @@ func (c *ClientWithResponses) GetMeWithResponse(ctx context.Context, reqEditors 
 // a seat token that holds no seat 401, a removed student's token 401, all before the stream
 // starts (`application/problem+json`); 429 `rate_limited` and 503 `streams_full` with
 // `Retry-After`. Through a database outage the stream behaves as a game's stream does (see
-// `GET /v1/games/{id}/events`).
+// `GET /v1/games/{id}/events`). When the token stops working (a student token reissued, the
+// student removed, the last seat of a seat token left), the stream sends a last `revoked`
+// event (a `RevokedEvent`, no `id`) within a second and nothing more, and closes.
 //
 // `curl -N -H 'Authorization: Bearer <student token>' localhost:8080/v1/me/events`
 //

@@ -44,7 +44,8 @@ func (e *StreamRefused) Error() string {
 }
 
 // FollowGame opens game id's stream: GameStreamLine messages, whose Discriminator is "action",
-// "end" (then the stream ends) or "error". params may be nil.
+// "end" (then the stream ends), "error" or "revoked" (the token stopped working; the stream ends,
+// and reopening it with that token is refused). params may be nil.
 func (c *ClientWithResponses) FollowGame(ctx context.Context, id GameID, params *StreamGameEventsParams, reqEditors ...RequestEditorFn) (*Stream[GameStreamLine], error) {
 	if params == nil {
 		params = &StreamGameEventsParams{}
@@ -98,8 +99,8 @@ func follow[Line any](resp *http.Response, err error) (*Stream[Line], error) {
 }
 
 // Next waits for the stream's next message, skipping heartbeats. It returns io.EOF once the server
-// has closed the stream (after an `end` or `error` message, or when it shuts down: resume then from
-// LastID), and an error once the Follow call's context is done.
+// has closed the stream (after an `end`, `error` or `revoked` message, or when it shuts down: resume
+// then from LastID), and an error once the Follow call's context is done.
 func (s *Stream[Line]) Next() (Line, error) {
 	var line Line
 	for s.lines.Scan() {

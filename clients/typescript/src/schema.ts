@@ -510,6 +510,12 @@ export interface paths {
          *     be allowed, the stream sends one `error` event (its `data` is a `Problem`, with the status
          *     the request would have had) and closes, and the reconnection gets that status.
          *
+         *     The stream follows its token's authority: once the token is rotated, reissued or revoked,
+         *     its student removed, its seat left (a lobby left) or its observer token revoked or expired,
+         *     not one more event goes out but a last `revoked` event (its `data` is a `RevokedEvent`
+         *     saying why, no `id`), within a second, on whichever instance holds the stream; then it
+         *     closes. Do not reconnect with the same token.
+         *
          *     `curl -N -H 'Authorization: Bearer <seat token>' localhost:8080/v1/games/<id>/events`
          *
          *     `EventSource` cannot send an `Authorization` header, so a browser passes the token as the
@@ -562,6 +568,10 @@ export interface paths {
          *     sends it) replays from 10 seconds before the entry it names: nothing recorded after that
          *     entry is missed, but entries of those 10 seconds may come a second time; tell them apart by
          *     `game_id` and `entry.seq`. For exactly-once delivery of one game, use its own stream.
+         *
+         *     When the teacher token is rotated, or the classroom observer token revoked or expired, the
+         *     stream sends a last `revoked` event (a `RevokedEvent`, no `id`) within a second and nothing
+         *     more, and closes: open it again with the new token.
          *
          *     `curl -N -H 'Authorization: Bearer <teacher token>' localhost:8080/v1/classrooms/<id>/events`
          *
@@ -1449,7 +1459,9 @@ export interface paths {
          *     a seat token that holds no seat 401, a removed student's token 401, all before the stream
          *     starts (`application/problem+json`); 429 `rate_limited` and 503 `streams_full` with
          *     `Retry-After`. Through a database outage the stream behaves as a game's stream does (see
-         *     `GET /v1/games/{id}/events`).
+         *     `GET /v1/games/{id}/events`). When the token stops working (a student token reissued, the
+         *     student removed, the last seat of a seat token left), the stream sends a last `revoked`
+         *     event (a `RevokedEvent`, no `id`) within a second and nothing more, and closes.
          *
          *     `curl -N -H 'Authorization: Bearer <student token>' localhost:8080/v1/me/events`
          *
@@ -2476,7 +2488,7 @@ export interface components {
          *     `event` field says what its `data` (parsed from JSON) holds. A client that parses `data:` lines
          *     can type each message as this union and narrow it by `event`.
          */
-        GameStreamEvent: components["schemas"]["GameActionMessage"] | components["schemas"]["GameEndMessage"] | components["schemas"]["StreamErrorMessage"];
+        GameStreamEvent: components["schemas"]["GameActionMessage"] | components["schemas"]["GameEndMessage"] | components["schemas"]["StreamErrorMessage"] | components["schemas"]["StreamRevokedMessage"];
         /** @description An `action` message: one recorded history entry. */
         GameActionMessage: {
             /**
@@ -2505,6 +2517,38 @@ export interface components {
              */
             event: "error";
             data: components["schemas"]["Problem"];
+        };
+        /**
+         * @description A `revoked` message, a stream's last: the authority of the token it was opened with ended
+         *     (the token rotated, reissued or revoked, its student removed, its seat left, its observer
+         *     token revoked or expired). Nothing more comes on it and it closes; it has no `id`. Do not
+         *     reconnect with the same token: it is refused.
+         */
+        StreamRevokedMessage: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "revoked";
+            data: components["schemas"]["RevokedEvent"];
+        };
+        /**
+         * @description The `data` of a `revoked` message; it says why the stream ended and nothing of any game.
+         * @example {
+         *       "reason": "token_rotated"
+         *     }
+         */
+        RevokedEvent: {
+            /**
+             * @description `token_rotated`: the token was replaced (a teacher token rotated, a student token
+             *     reissued); `student_removed`, `student_erased`: the student was taken out of the
+             *     classroom; `seat_left`: the token's seat was left (a lobby left, a seat handed to the
+             *     computer on resigning) and the token opens the game no more; `observer_revoked`,
+             *     `observer_expired`: the observer token was revoked or expired; `token_revoked`: the
+             *     token no longer works (found out by the stream asking again, the cause unknown to it).
+             * @enum {string}
+             */
+            reason: "token_revoked" | "token_rotated" | "student_removed" | "student_erased" | "seat_left" | "observer_revoked" | "observer_expired";
         };
         /**
          * @description The `data` of an event of `GET /v1/me/events`.
@@ -2548,7 +2592,7 @@ export interface components {
          * @description One message of `GET /v1/me/events`, as a client reads it: the message's `event` field says
          *     what its `data` (parsed from JSON) holds.
          */
-        PlayerStreamEvent: components["schemas"]["PlayerEventMessage"] | components["schemas"]["StreamErrorMessage"];
+        PlayerStreamEvent: components["schemas"]["PlayerEventMessage"] | components["schemas"]["StreamErrorMessage"] | components["schemas"]["StreamRevokedMessage"];
         /** @description A `game_started`, `your_turn`, `timed_out` or `game_ended` message. */
         PlayerEventMessage: {
             event: components["schemas"]["PlayerEventKind"];
@@ -2694,12 +2738,12 @@ export interface components {
          * @description One line of a game's or a classroom's event stream read as NDJSON: a `GameStreamEvent`
          *     message as one JSON object (`data` is the JSON itself, not a string), or a heartbeat.
          */
-        GameStreamLine: components["schemas"]["GameActionMessage"] | components["schemas"]["GameEndMessage"] | components["schemas"]["StreamErrorMessage"] | components["schemas"]["StreamHeartbeatMessage"];
+        GameStreamLine: components["schemas"]["GameActionMessage"] | components["schemas"]["GameEndMessage"] | components["schemas"]["StreamErrorMessage"] | components["schemas"]["StreamRevokedMessage"] | components["schemas"]["StreamHeartbeatMessage"];
         /**
          * @description One line of `GET /v1/me/events` read as NDJSON: a `PlayerStreamEvent` message as one JSON
          *     object (`data` is the JSON itself, not a string), or a heartbeat.
          */
-        PlayerStreamLine: components["schemas"]["PlayerEventMessage"] | components["schemas"]["StreamErrorMessage"] | components["schemas"]["StreamHeartbeatMessage"];
+        PlayerStreamLine: components["schemas"]["PlayerEventMessage"] | components["schemas"]["StreamErrorMessage"] | components["schemas"]["StreamRevokedMessage"] | components["schemas"]["StreamHeartbeatMessage"];
         ActionResult: {
             entry: components["schemas"]["HistoryEntry"];
             game: components["schemas"]["Game"];
@@ -6069,7 +6113,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The event stream; each message is a `GameStreamEvent` (`action`, `end` or `error`). */
+            /** @description The event stream; each message is a `GameStreamEvent` (`action`, `end`, `error` or `revoked`). */
             200: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -6113,7 +6157,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The event stream; each message is a `GameStreamEvent` (`action`, `end` or `error`). */
+            /** @description The event stream; each message is a `GameStreamEvent` (`action`, `end`, `error` or `revoked`). */
             200: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -6201,7 +6245,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The event stream; each message is a `GameStreamEvent` (`action`, `end` or `error`). */
+            /** @description The event stream; each message is a `GameStreamEvent` (`action`, `end`, `error` or `revoked`). */
             200: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -6245,7 +6289,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The event stream; each message is a `GameStreamEvent` (`action`, `end` or `error`). */
+            /** @description The event stream; each message is a `GameStreamEvent` (`action`, `end`, `error` or `revoked`). */
             200: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];

@@ -7,9 +7,9 @@ import { ProblemError, type Problem } from "./problems.js";
 import type { components } from "./schema.js";
 
 type Schemas = components["schemas"];
-/** A message of a game's or a classroom's stream: `action`, `end` or `error`, narrowed by `event`. */
+/** A message of a game's or a classroom's stream: `action`, `end`, `error` or `revoked`, narrowed by `event`. */
 export type GameStreamEvent = Schemas["GameStreamEvent"];
-/** A message of a player's stream (`GET /v1/me/events`): a player event or `error`, narrowed by `event`. */
+/** A message of a player's stream (`GET /v1/me/events`): a player event, `error` or `revoked`, narrowed by `event`. */
 export type PlayerStreamEvent = Schemas["PlayerStreamEvent"];
 
 export interface FollowOptions {
@@ -34,19 +34,27 @@ export interface StreamTarget {
 
 const playerEvents = new Set<string>(["game_started", "your_turn", "timed_out", "game_ended"]);
 
-/** followGame reads a game's stream: every history entry as an `action`, then `end` (or `error`), then stops. */
+/** followGame reads a game's stream: every history entry as an `action`, then `end` (or `error`, or `revoked` once the token stops working), then stops. */
 export function followGame(target: StreamTarget, gameId: string, options: FollowOptions = {}): AsyncGenerator<GameStreamEvent> {
   return follow(target, `/v1/games/${encodeURIComponent(gameId)}/events`, parseGameLine, (m) => m.event !== "action", options);
 }
 
-/** followClassroom reads a classroom's stream (a teacher token): every game's entries and ends; it stops only on `error`. */
+/**
+ * followClassroom reads a classroom's stream (a teacher token): every game's entries and ends; it stops only on `error`, or
+ * on `revoked` (the token stopped working: follow again with the new one).
+ */
 export function followClassroom(target: StreamTarget, classroomId: string, options: FollowOptions = {}): AsyncGenerator<GameStreamEvent> {
-  return follow(target, `/v1/classrooms/${encodeURIComponent(classroomId)}/events`, parseGameLine, (m) => m.event === "error", options);
+  return follow(target, `/v1/classrooms/${encodeURIComponent(classroomId)}/events`, parseGameLine, isLast, options);
 }
 
-/** followPlayer reads the token's player stream (`GET /v1/me/events`); it stops only on `error`. */
+/** followPlayer reads the token's player stream (`GET /v1/me/events`); it stops only on `error` or `revoked`. */
 export function followPlayer(target: StreamTarget, options: FollowOptions = {}): AsyncGenerator<PlayerStreamEvent> {
-  return follow(target, "/v1/me/events", parsePlayerLine, (m) => m.event === "error", options);
+  return follow(target, "/v1/me/events", parsePlayerLine, isLast, options);
+}
+
+/** isLast tells the messages after which a stream that stays open across games sends nothing more. */
+function isLast(message: { event: string }): boolean {
+  return message.event === "error" || message.event === "revoked";
 }
 
 async function* follow<M extends { event: string }>(
@@ -154,14 +162,21 @@ function isGameStreamEvent(line: unknown): line is GameStreamEvent {
       return typeof line.data.status === "string";
     case "error":
       return isProblem(line.data);
+    case "revoked":
+      return isRevoked(line.data);
     default:
       return false;
   }
 }
 
+function isRevoked(data: Record<string, unknown>): boolean {
+  return typeof data.reason === "string";
+}
+
 function isPlayerStreamEvent(line: unknown): line is PlayerStreamEvent {
   if (!isRecord(line) || !isRecord(line.data)) return false;
   if (line.event === "error") return isProblem(line.data);
+  if (line.event === "revoked") return isRevoked(line.data);
   return typeof line.event === "string" && playerEvents.has(line.event) && typeof line.id === "string" &&
     line.data.event === line.event && typeof line.data.game_id === "string";
 }

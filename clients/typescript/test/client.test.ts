@@ -47,6 +47,23 @@ test("a game's stream: lines split across chunks, heartbeats skipped, ends at en
   assert.equal(request?.headers.get("Authorization"), "Bearer tok");
 });
 
+test("a stream whose token stopped working ends at revoked, without reconnecting", async () => {
+  const revoked = JSON.stringify({ event: "revoked", data: { reason: "token_rotated" } });
+  for (const follow of [
+    (c: ReturnType<typeof createClient>) => c.followGame("g"),
+    (c: ReturnType<typeof createClient>) => c.followClassroom("c"),
+    (c: ReturnType<typeof createClient>) => c.followPlayer(),
+  ]) {
+    const server = fakeServer(() => chunked(`${heartbeat}\n${revoked}\n`));
+    const events: string[] = [];
+    for await (const message of follow(createClient({ baseUrl: "http://server", token: "old", fetch: server.fetch }))) {
+      events.push(message.event === "revoked" ? `revoked ${message.data.reason}` : message.event);
+    }
+    assert.deepEqual(events, ["revoked token_rotated"]);
+    assert.equal(server.asked.length, 1);
+  }
+});
+
 test("a broken connection is resumed after the last id; a line cut short is dropped", async () => {
   const server = fakeServer(
     () => chunked(`${action(1)}\n${action(2)}\n${action(3).slice(0, 20)}`),

@@ -30,6 +30,8 @@ export async function followGame(client: PrimeGamesClient, gameId: string): Prom
         break;
       case "error":
         throw new Error(`the stream failed: ${message.data.code}: ${message.data.detail ?? ""}`);
+      case "revoked": // the token stopped working (rotated, revoked, its seat left)
+        throw new Error(`the stream ended: ${message.data.reason}`);
     }
   }
   return summary;
@@ -51,6 +53,7 @@ export async function followPlayer(client: PrimeGamesClient, gameId: string): Pr
     const seen = new Set<string>();
     for await (const message of client.followPlayer({ onConnect: () => opened() })) {
       if (message.event === "error") throw new Error(`the stream failed: ${message.data.code}: ${message.data.detail ?? ""}`);
+      if (message.event === "revoked") throw new Error(`the stream ended: ${message.data.reason}`);
       const { data } = message;
       if (data.game_id !== gameId) continue;
       const key = `${data.event} ${data.seq}`;
@@ -87,6 +90,7 @@ export async function checkResume(client: PrimeGamesClient, gameId: string, entr
   let ended = false;
   for await (const message of resuming.followGame(gameId, { lastEventId: "0" })) {
     if (message.event === "error") throw new Error(`the stream failed: ${message.data.code}`);
+    if (message.event === "revoked") throw new Error(`the stream ended: ${message.data.reason}`);
     if (message.event === "end") {
       ended = true;
       continue;

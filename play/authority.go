@@ -1,0 +1,11 @@
+package play
+
+import "context"
+
+// EndedAuthorities returns, of the token hashes, those that open nothing any more (a teacher token
+// rotated, a student token reissued or its student removed, an observer token revoked or expired
+// by the service's clock), and of the students, those removed: what the live streams holding them
+// check, all at once, as a backstop to the notices of each such change.
+func (s *Service) EndedAuthorities(ctx context.Context, hashes [][]byte, studentIDs []string) (tokens [][]byte, students []string, err error) {
+	return s.store.EndedAuthorities(ctx, hashes, studentIDs, s.now())
+}
