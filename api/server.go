@@ -40,6 +40,8 @@ type Config struct {
 	RateBurst        int          // requests a client may send at once
 	StreamsPerClient int          // live-update streams one client may hold open on this instance
 	TrustedProxies   []*net.IPNet // peers whose X-Forwarded-For header names the client
+	// Guesses bound the wrong guesses of codes a person types (guesses.go); zero values disable it.
+	Guesses GuessLimits
 	// RenderLimit bounds the expensive requests (pictures, replays, states, reviews, class
 	// statistics) this instance works on at once (0: half the cores, at least one); RenderQueue
 	// more may wait for a slot (0: 32; negative: none). Beyond them: 503 renders_busy (renders.go).
@@ -89,6 +91,8 @@ type Server struct {
 	// renders bounds the expensive requests in flight (renders.go).
 	renders *renderGate
 	replays *sharedReplays
+	// guesses counts wrong invite and join codes (guesses.go).
+	guesses *guessGuard
 	// contractRoutes holds "METHOD /path/:param" for every operation of openapi.yaml.
 	contractRoutes map[string]bool
 	// bodyRoutes holds those of them that take a request body.
@@ -109,7 +113,7 @@ func New(cfg Config, deps Deps, logger *slog.Logger) (*Server, error) {
 		cfg: cfg, play: deps.Play, database: deps.Database, logger: logger,
 		echo: echo.New(), metrics: newMetrics(deps.Database.PoolMetrics(), deps.Play), spec: spec, contract: contract,
 		games: newGameCache(gameCacheBytes), renders: newRenderGate(cfg.RenderLimit, cfg.RenderQueue),
-		replays: newSharedReplays(),
+		replays: newSharedReplays(), guesses: newGuessGuard(cfg.Guesses, time.Now),
 	}
 	s.echo.HideBanner = true
 	s.echo.HidePort = true

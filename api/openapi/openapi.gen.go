@@ -222,6 +222,24 @@ func (e GameStatusFactsStatus) Valid() bool {
 	}
 }
 
+// Defines values for GuessFactsScope.
+const (
+	GuessScopeAddress  GuessFactsScope = "address"
+	GuessScopeInstance GuessFactsScope = "instance"
+)
+
+// Valid indicates whether the value is a known member of the GuessFactsScope enum.
+func (e GuessFactsScope) Valid() bool {
+	switch e {
+	case GuessScopeAddress:
+		return true
+	case GuessScopeInstance:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for HistoryEntryOfPrimeClimbGame.
 const (
 	HistoryEntryOfPrimeClimbGamePrimeClimb HistoryEntryOfPrimeClimbGame = "prime-climb"
@@ -1890,6 +1908,7 @@ type Attempt struct {
 	// | `play_available` | `PrimedPlayAvailableFacts` | `primed` |
 	// | `quota_exceeded` | `QuotaFacts` | any |
 	// | `renders_busy` | `RenderBusyFacts` | any |
+	// | `too_many_guesses` | `GuessFacts` | any |
 	// | `version_mismatch` | `VersionMismatchFacts` | any |
 	// | `wrong_phase` | `PrimeClimbWrongPhaseFacts` | `prime-climb` |
 	// | `wrong_phase` | `PrimedWrongPhaseFacts` | `primed` |
@@ -1976,7 +1995,7 @@ type Classroom struct {
 	CreatedAt time.Time          `json:"created_at"`
 	Id        openapi_types.UUID `json:"id"`
 
-	// JoinCode Students join with it; six letters and digits without look-alikes.
+	// JoinCode Students join with it (dash and case optional); eight letters and digits without look-alikes, grouped ABCD-EFGH. A six-character code drawn before codes grew longer stops working 30 days after the upgrade: rotate it (`POST /v1/classrooms/{classroom_id}/join-code`) for a long one.
 	JoinCode     string `json:"join_code"`
 	Name         string `json:"name"`
 	StudentCount int    `json:"student_count"`
@@ -2082,10 +2101,11 @@ type CreatedGame struct {
 	// Game A game as the caller may see it: the fields of `GameBase`, and the options and state of its kind, which `game` names.
 	Game Game `json:"game"`
 
-	// InviteCode A private lobby's invite code, six letters and digits without look-alikes (no 0/O,
-	// 1/I/L): give it to the players, who join with `POST /v1/games/join`. It works while the
-	// lobby is open. Shown once; absent for a public lobby, a game that starts at once and a
-	// classroom's game.
+	// InviteCode A private lobby's invite code, eight letters and digits without look-alikes (no 0/O,
+	// 1/I/L) grouped `ABCD-EFGH`: give it to the players (say it, or put it in a link or QR
+	// code), who join with `POST /v1/games/join`, typing it with or without the dash. It works
+	// while the lobby is open (until its game starts or the lobby expires). Shown once; absent
+	// for a public lobby, a game that starts at once and a classroom's game.
 	InviteCode *string `json:"invite_code,omitempty"`
 
 	// Seats A token per named player (empty for a lobby).
@@ -2373,6 +2393,17 @@ type GameSummary struct {
 // GameView A game as one caller may see it; `game` names its kind.
 type GameView = json.RawMessage
 
+// GuessFacts A code a person types (an invite code, a join code) refused before it was looked up, because too many wrong ones were tried: from this address (`address`: an IPv4 address or an IPv6 /64, whatever tokens its requests carry) or on this instance from every address (`instance`). `limit` wrong codes are allowed at once, and again over `window_seconds`; `retry_after_seconds` (also the `Retry-After` header) is when one more is allowed. A right code gives its guess back, so a child who mistypes twice still gets in on the third try.
+type GuessFacts struct {
+	Limit             int             `json:"limit"`
+	RetryAfterSeconds int             `json:"retry_after_seconds"`
+	Scope             GuessFactsScope `json:"scope"`
+	WindowSeconds     int             `json:"window_seconds"`
+}
+
+// GuessFactsScope defines model for GuessFacts.Scope.
+type GuessFactsScope string
+
 // Health defines model for Health.
 type Health struct {
 	Status string `json:"status"`
@@ -2514,7 +2545,7 @@ type HistoryPage struct {
 
 // JoinByInviteCodeRequest defines model for JoinByInviteCodeRequest.
 type JoinByInviteCodeRequest struct {
-	// InviteCode The lobby's invite code (letters in either case; spaces are ignored).
+	// InviteCode The lobby's invite code (letters in either case; spaces and dashes are ignored).
 	InviteCode string `json:"invite_code"`
 
 	// Name A player's or student's name. Normalised by the RFC 8266 nickname rules (spaces trimmed and folded, NFKC) and stored in that form. Refused with 400 `invalid_name`: control, invisible (format) and unassigned characters, direction changes, a leading combining mark, a name showing no letter, digit or symbol, letters of two alphabets (Latin and Cyrillic, say; Chinese, Japanese and Korean scripts count as one). Names equal in the profile's comparison form (ignoring case and width) are the same name: 409 `name_taken` in one classroom or game.
@@ -2531,7 +2562,7 @@ type JoinClassroomRequest struct {
 
 // JoinRequest `name` is required outside classrooms; a student joining a classroom's game sends their token and no name.
 type JoinRequest struct {
-	// InviteCode A private lobby's invite code (letters in either case; spaces are ignored). Its creator needs none.
+	// InviteCode A private lobby's invite code (letters in either case; spaces and dashes are ignored). Its creator needs none.
 	InviteCode *string `json:"invite_code,omitempty"`
 
 	// Name A player's or student's name. Normalised by the RFC 8266 nickname rules (spaces trimmed and folded, NFKC) and stored in that form. Refused with 400 `invalid_name`: control, invisible (format) and unassigned characters, direction changes, a leading combining mark, a name showing no letter, digit or symbol, letters of two alphabets (Latin and Cyrillic, say; Chinese, Japanese and Korean scripts count as one). Names equal in the profile's comparison form (ignoring case and width) are the same name: 409 `name_taken` in one classroom or game.
@@ -3719,6 +3750,7 @@ type Problem struct {
 	// | `play_available` | `PrimedPlayAvailableFacts` | `primed` |
 	// | `quota_exceeded` | `QuotaFacts` | any |
 	// | `renders_busy` | `RenderBusyFacts` | any |
+	// | `too_many_guesses` | `GuessFacts` | any |
 	// | `version_mismatch` | `VersionMismatchFacts` | any |
 	// | `wrong_phase` | `PrimeClimbWrongPhaseFacts` | `prime-climb` |
 	// | `wrong_phase` | `PrimedWrongPhaseFacts` | `primed` |
@@ -3785,6 +3817,7 @@ type QuotaFactsScope string
 // | `play_available` | `PrimedPlayAvailableFacts` | `primed` |
 // | `quota_exceeded` | `QuotaFacts` | any |
 // | `renders_busy` | `RenderBusyFacts` | any |
+// | `too_many_guesses` | `GuessFacts` | any |
 // | `version_mismatch` | `VersionMismatchFacts` | any |
 // | `wrong_phase` | `PrimeClimbWrongPhaseFacts` | `prime-climb` |
 // | `wrong_phase` | `PrimedWrongPhaseFacts` | `primed` |

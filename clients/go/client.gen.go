@@ -226,6 +226,24 @@ func (e GameStatusFactsStatus) Valid() bool {
 	}
 }
 
+// Defines values for GuessFactsScope.
+const (
+	GuessScopeAddress  GuessFactsScope = "address"
+	GuessScopeInstance GuessFactsScope = "instance"
+)
+
+// Valid indicates whether the value is a known member of the GuessFactsScope enum.
+func (e GuessFactsScope) Valid() bool {
+	switch e {
+	case GuessScopeAddress:
+		return true
+	case GuessScopeInstance:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for HistoryEntryOfPrimeClimbGame.
 const (
 	HistoryEntryOfPrimeClimbGamePrimeClimb HistoryEntryOfPrimeClimbGame = "prime-climb"
@@ -1894,6 +1912,7 @@ type Attempt struct {
 	// | `play_available` | `PrimedPlayAvailableFacts` | `primed` |
 	// | `quota_exceeded` | `QuotaFacts` | any |
 	// | `renders_busy` | `RenderBusyFacts` | any |
+	// | `too_many_guesses` | `GuessFacts` | any |
 	// | `version_mismatch` | `VersionMismatchFacts` | any |
 	// | `wrong_phase` | `PrimeClimbWrongPhaseFacts` | `prime-climb` |
 	// | `wrong_phase` | `PrimedWrongPhaseFacts` | `primed` |
@@ -1980,7 +1999,7 @@ type Classroom struct {
 	CreatedAt time.Time          `json:"created_at"`
 	Id        openapi_types.UUID `json:"id"`
 
-	// JoinCode Students join with it; six letters and digits without look-alikes.
+	// JoinCode Students join with it (dash and case optional); eight letters and digits without look-alikes, grouped ABCD-EFGH. A six-character code drawn before codes grew longer stops working 30 days after the upgrade: rotate it (`POST /v1/classrooms/{classroom_id}/join-code`) for a long one.
 	JoinCode     string `json:"join_code"`
 	Name         string `json:"name"`
 	StudentCount int    `json:"student_count"`
@@ -2086,10 +2105,11 @@ type CreatedGame struct {
 	// Game A game as the caller may see it: the fields of `GameBase`, and the options and state of its kind, which `game` names.
 	Game Game `json:"game"`
 
-	// InviteCode A private lobby's invite code, six letters and digits without look-alikes (no 0/O,
-	// 1/I/L): give it to the players, who join with `POST /v1/games/join`. It works while the
-	// lobby is open. Shown once; absent for a public lobby, a game that starts at once and a
-	// classroom's game.
+	// InviteCode A private lobby's invite code, eight letters and digits without look-alikes (no 0/O,
+	// 1/I/L) grouped `ABCD-EFGH`: give it to the players (say it, or put it in a link or QR
+	// code), who join with `POST /v1/games/join`, typing it with or without the dash. It works
+	// while the lobby is open (until its game starts or the lobby expires). Shown once; absent
+	// for a public lobby, a game that starts at once and a classroom's game.
 	InviteCode *string `json:"invite_code,omitempty"`
 
 	// Seats A token per named player (empty for a lobby).
@@ -2377,6 +2397,17 @@ type GameSummary struct {
 // GameView A game as one caller may see it; `game` names its kind.
 type GameView = json.RawMessage
 
+// GuessFacts A code a person types (an invite code, a join code) refused before it was looked up, because too many wrong ones were tried: from this address (`address`: an IPv4 address or an IPv6 /64, whatever tokens its requests carry) or on this instance from every address (`instance`). `limit` wrong codes are allowed at once, and again over `window_seconds`; `retry_after_seconds` (also the `Retry-After` header) is when one more is allowed. A right code gives its guess back, so a child who mistypes twice still gets in on the third try.
+type GuessFacts struct {
+	Limit             int             `json:"limit"`
+	RetryAfterSeconds int             `json:"retry_after_seconds"`
+	Scope             GuessFactsScope `json:"scope"`
+	WindowSeconds     int             `json:"window_seconds"`
+}
+
+// GuessFactsScope defines model for GuessFacts.Scope.
+type GuessFactsScope string
+
 // Health defines model for Health.
 type Health struct {
 	Status string `json:"status"`
@@ -2518,7 +2549,7 @@ type HistoryPage struct {
 
 // JoinByInviteCodeRequest defines model for JoinByInviteCodeRequest.
 type JoinByInviteCodeRequest struct {
-	// InviteCode The lobby's invite code (letters in either case; spaces are ignored).
+	// InviteCode The lobby's invite code (letters in either case; spaces and dashes are ignored).
 	InviteCode string `json:"invite_code"`
 
 	// Name A player's or student's name. Normalised by the RFC 8266 nickname rules (spaces trimmed and folded, NFKC) and stored in that form. Refused with 400 `invalid_name`: control, invisible (format) and unassigned characters, direction changes, a leading combining mark, a name showing no letter, digit or symbol, letters of two alphabets (Latin and Cyrillic, say; Chinese, Japanese and Korean scripts count as one). Names equal in the profile's comparison form (ignoring case and width) are the same name: 409 `name_taken` in one classroom or game.
@@ -2535,7 +2566,7 @@ type JoinClassroomRequest struct {
 
 // JoinRequest `name` is required outside classrooms; a student joining a classroom's game sends their token and no name.
 type JoinRequest struct {
-	// InviteCode A private lobby's invite code (letters in either case; spaces are ignored). Its creator needs none.
+	// InviteCode A private lobby's invite code (letters in either case; spaces and dashes are ignored). Its creator needs none.
 	InviteCode *string `json:"invite_code,omitempty"`
 
 	// Name A player's or student's name. Normalised by the RFC 8266 nickname rules (spaces trimmed and folded, NFKC) and stored in that form. Refused with 400 `invalid_name`: control, invisible (format) and unassigned characters, direction changes, a leading combining mark, a name showing no letter, digit or symbol, letters of two alphabets (Latin and Cyrillic, say; Chinese, Japanese and Korean scripts count as one). Names equal in the profile's comparison form (ignoring case and width) are the same name: 409 `name_taken` in one classroom or game.
@@ -3723,6 +3754,7 @@ type Problem struct {
 	// | `play_available` | `PrimedPlayAvailableFacts` | `primed` |
 	// | `quota_exceeded` | `QuotaFacts` | any |
 	// | `renders_busy` | `RenderBusyFacts` | any |
+	// | `too_many_guesses` | `GuessFacts` | any |
 	// | `version_mismatch` | `VersionMismatchFacts` | any |
 	// | `wrong_phase` | `PrimeClimbWrongPhaseFacts` | `prime-climb` |
 	// | `wrong_phase` | `PrimedWrongPhaseFacts` | `primed` |
@@ -3789,6 +3821,7 @@ type QuotaFactsScope string
 // | `play_available` | `PrimedPlayAvailableFacts` | `primed` |
 // | `quota_exceeded` | `QuotaFacts` | any |
 // | `renders_busy` | `RenderBusyFacts` | any |
+// | `too_many_guesses` | `GuessFacts` | any |
 // | `version_mismatch` | `VersionMismatchFacts` | any |
 // | `wrong_phase` | `PrimeClimbWrongPhaseFacts` | `prime-climb` |
 // | `wrong_phase` | `PrimedWrongPhaseFacts` | `primed` |
@@ -6847,8 +6880,9 @@ type ClientInterface interface {
 
 	// JoinGameByInviteCodeWithBody Take a seat in a private lobby with its invite code.
 	//
-	// The way a child joins a friend's game: the code its creator got (`invite_code`, six
-	// letters and digits) and a name. 404 `invite_code_not_found` when no open lobby has the code
+	// The way a child joins a friend's game: the code its creator got (`invite_code`, eight
+	// letters and digits grouped `ABCD-EFGH`; typed with or without the dash, in either case)
+	// and a name. Wrong codes are counted (429 `too_many_guesses`, see `GuessFacts`). 404 `invite_code_not_found` when no open lobby has the code
 	// (it stops working once the game starts); otherwise as `POST /v1/games/{id}/players`.
 	//
 	// Takes any type of body and a specified content type.
@@ -6858,8 +6892,9 @@ type ClientInterface interface {
 
 	// JoinGameByInviteCode Take a seat in a private lobby with its invite code.
 	//
-	// The way a child joins a friend's game: the code its creator got (`invite_code`, six
-	// letters and digits) and a name. 404 `invite_code_not_found` when no open lobby has the code
+	// The way a child joins a friend's game: the code its creator got (`invite_code`, eight
+	// letters and digits grouped `ABCD-EFGH`; typed with or without the dash, in either case)
+	// and a name. Wrong codes are counted (429 `too_many_guesses`, see `GuessFacts`). 404 `invite_code_not_found` when no open lobby has the code
 	// (it stops working once the game starts); otherwise as `POST /v1/games/{id}/players`.
 	//
 	// Takes a body of the `application/json` content type.
@@ -8151,8 +8186,9 @@ func (c *Client) CreateGame(ctx context.Context, params *CreateGameParams, body 
 
 // JoinGameByInviteCodeWithBody Take a seat in a private lobby with its invite code.
 //
-// The way a child joins a friend's game: the code its creator got (`invite_code`, six
-// letters and digits) and a name. 404 `invite_code_not_found` when no open lobby has the code
+// The way a child joins a friend's game: the code its creator got (`invite_code`, eight
+// letters and digits grouped `ABCD-EFGH`; typed with or without the dash, in either case)
+// and a name. Wrong codes are counted (429 `too_many_guesses`, see `GuessFacts`). 404 `invite_code_not_found` when no open lobby has the code
 // (it stops working once the game starts); otherwise as `POST /v1/games/{id}/players`.
 //
 // Takes any type of body and a specified content type.
@@ -8172,8 +8208,9 @@ func (c *Client) JoinGameByInviteCodeWithBody(ctx context.Context, params *JoinG
 
 // JoinGameByInviteCode Take a seat in a private lobby with its invite code.
 //
-// The way a child joins a friend's game: the code its creator got (`invite_code`, six
-// letters and digits) and a name. 404 `invite_code_not_found` when no open lobby has the code
+// The way a child joins a friend's game: the code its creator got (`invite_code`, eight
+// letters and digits grouped `ABCD-EFGH`; typed with or without the dash, in either case)
+// and a name. Wrong codes are counted (429 `too_many_guesses`, see `GuessFacts`). 404 `invite_code_not_found` when no open lobby has the code
 // (it stops working once the game starts); otherwise as `POST /v1/games/{id}/players`.
 //
 // Takes a body of the `application/json` content type.
@@ -12560,8 +12597,9 @@ type ClientWithResponsesInterface interface {
 
 	// JoinGameByInviteCodeWithBodyWithResponse Take a seat in a private lobby with its invite code.
 	//
-	// The way a child joins a friend's game: the code its creator got (`invite_code`, six
-	// letters and digits) and a name. 404 `invite_code_not_found` when no open lobby has the code
+	// The way a child joins a friend's game: the code its creator got (`invite_code`, eight
+	// letters and digits grouped `ABCD-EFGH`; typed with or without the dash, in either case)
+	// and a name. Wrong codes are counted (429 `too_many_guesses`, see `GuessFacts`). 404 `invite_code_not_found` when no open lobby has the code
 	// (it stops working once the game starts); otherwise as `POST /v1/games/{id}/players`.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -12571,8 +12609,9 @@ type ClientWithResponsesInterface interface {
 
 	// JoinGameByInviteCodeWithResponse Take a seat in a private lobby with its invite code.
 	//
-	// The way a child joins a friend's game: the code its creator got (`invite_code`, six
-	// letters and digits) and a name. 404 `invite_code_not_found` when no open lobby has the code
+	// The way a child joins a friend's game: the code its creator got (`invite_code`, eight
+	// letters and digits grouped `ABCD-EFGH`; typed with or without the dash, in either case)
+	// and a name. Wrong codes are counted (429 `too_many_guesses`, see `GuessFacts`). 404 `invite_code_not_found` when no open lobby has the code
 	// (it stops working once the game starts); otherwise as `POST /v1/games/{id}/players`.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
@@ -19950,8 +19989,9 @@ func (c *ClientWithResponses) CreateGameWithResponse(ctx context.Context, params
 
 // JoinGameByInviteCodeWithBodyWithResponse Take a seat in a private lobby with its invite code.
 //
-// The way a child joins a friend's game: the code its creator got (`invite_code`, six
-// letters and digits) and a name. 404 `invite_code_not_found` when no open lobby has the code
+// The way a child joins a friend's game: the code its creator got (`invite_code`, eight
+// letters and digits grouped `ABCD-EFGH`; typed with or without the dash, in either case)
+// and a name. Wrong codes are counted (429 `too_many_guesses`, see `GuessFacts`). 404 `invite_code_not_found` when no open lobby has the code
 // (it stops working once the game starts); otherwise as `POST /v1/games/{id}/players`.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -19967,8 +20007,9 @@ func (c *ClientWithResponses) JoinGameByInviteCodeWithBodyWithResponse(ctx conte
 
 // JoinGameByInviteCodeWithResponse Take a seat in a private lobby with its invite code.
 //
-// The way a child joins a friend's game: the code its creator got (`invite_code`, six
-// letters and digits) and a name. 404 `invite_code_not_found` when no open lobby has the code
+// The way a child joins a friend's game: the code its creator got (`invite_code`, eight
+// letters and digits grouped `ABCD-EFGH`; typed with or without the dash, in either case)
+// and a name. Wrong codes are counted (429 `too_many_guesses`, see `GuessFacts`). 404 `invite_code_not_found` when no open lobby has the code
 // (it stops working once the game starts); otherwise as `POST /v1/games/{id}/players`.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).

@@ -28,7 +28,8 @@ func TestConfigDefaults(t *testing.T) {
 		cfg.StreamLimit != 1000 || cfg.StreamHeartbeat != 15*time.Second || cfg.StreamWriteTimeout != 10*time.Second ||
 		cfg.RateLimit != 50 || cfg.RateBurst != 100 || cfg.StreamsPerClient != 20 || cfg.TrustedProxies != nil || cfg.CORSOrigins != nil || cfg.AdminAddr != "" ||
 		cfg.LobbyTTL != 24*time.Hour || cfg.IdleGameTTL != 720*time.Hour || cfg.Quotas != play.DefaultQuotas ||
-		cfg.WebhookAllowedHosts != nil || cfg.WebhookTimeout != 10*time.Second || cfg.WebhookQuota != 10 || cfg.WebhookConcurrency != 8 {
+		cfg.WebhookAllowedHosts != nil || cfg.WebhookTimeout != 10*time.Second || cfg.WebhookQuota != 10 || cfg.WebhookConcurrency != 8 ||
+		cfg.CodeGuessesPerAddress != 30 || cfg.CodeGuessesPerInstance != 300 {
 		t.Errorf("defaults = %+v", cfg)
 	}
 }
@@ -46,6 +47,7 @@ func TestConfigParsesEveryVariable(t *testing.T) {
 		"QUOTA_OPEN_GAMES": "13", "QUOTA_COMPUTER_GAMES": "0", "QUOTA_ADDRESS_OPEN_GAMES": "14", "QUOTA_ADDRESS_COMPUTER_GAMES": "15",
 		"DB_POOLER": "transaction", "DATABASE_DIRECT_URL": "postgres://y", "DATABASE_REPLICA_URL": "postgres://z",
 		"WEBHOOK_ALLOWED_HOSTS": "hooks.example.com, 10.1.0.0/16", "WEBHOOK_TIMEOUT": "3s", "WEBHOOK_QUOTA": "4", "WEBHOOK_CONCURRENCY": "2",
+		"CODE_GUESSES_PER_ADDRESS": "5", "CODE_GUESSES_PER_INSTANCE": "60",
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -64,7 +66,8 @@ func TestConfigParsesEveryVariable(t *testing.T) {
 		LobbyTTL: 2 * time.Hour, IdleGameTTL: 168 * time.Hour,
 		Quotas:            play.Quotas{OpenGames: 13, ComputerGames: 0, AddressOpenGames: 14, AddressComputerGames: 15},
 		TransactionPooler: true, DatabaseDirectURL: "postgres://y", DatabaseReplicaURL: "postgres://z",
-		WebhookAllowedHosts: []string{"hooks.example.com", "10.1.0.0/16"}, WebhookTimeout: 3 * time.Second, WebhookQuota: 4, WebhookConcurrency: 2}
+		WebhookAllowedHosts: []string{"hooks.example.com", "10.1.0.0/16"}, WebhookTimeout: 3 * time.Second, WebhookQuota: 4, WebhookConcurrency: 2,
+		CodeGuessesPerAddress: 5, CodeGuessesPerInstance: 60}
 	if !reflect.DeepEqual(cfg, want) {
 		t.Errorf("config = %+v\nwant     %+v", cfg, want)
 	}

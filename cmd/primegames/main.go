@@ -139,6 +139,10 @@ func serve(ctx context.Context, cfg config, listening func(addr string)) error {
 		StreamsPerClient: cfg.StreamsPerClient,
 		TrustedProxies:   cfg.TrustedProxies,
 		CORSOrigins:      cfg.CORSOrigins,
+		Guesses: api.GuessLimits{
+			PerAddress: cfg.CodeGuessesPerAddress, PerAddressWindow: time.Hour,
+			PerInstance: cfg.CodeGuessesPerInstance, PerInstanceWindow: time.Minute,
+		},
 	}, api.Deps{Play: service, Database: db, Feed: db}, logger)
 	if err != nil {
 		return err
