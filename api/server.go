@@ -178,7 +178,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	}
 	defer s.Close()
 	served := make(chan error, 1)
-	go func() { served <- hs.Serve(ln) }()
+	go func() { served <- hs.Serve(problemListener{ln}) }() // net/http's own refusals as problems (unreadable_requests.go)
 	select {
 	case err := <-served:
 		return err
