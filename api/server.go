@@ -165,6 +165,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // drainLimit is how much of a refused body ServeHTTP reads: 16 times BODY_LIMIT, at least 1 MiB.
 func (s *Server) drainLimit() int64 { return max(drainMin, 16*s.cfg.BodyLimitBytes) }
 
+// maxHeaderBytes bounds what one request's headers may hold in memory (net/http's default is 1 MiB;
+// a bearer token, an Idempotency-Key and a browser's headers take a few KB); beyond, 431.
+const maxHeaderBytes = 64 << 10
+
 // Serve answers requests on ln until ctx is done, then stops taking new requests, lets the ones in
 // flight finish within the shutdown grace period, and returns.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
@@ -174,6 +178,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		ReadHeaderTimeout: s.cfg.ReadTimeout,
 		WriteTimeout:      s.cfg.WriteTimeout,
 		IdleTimeout:       s.cfg.IdleTimeout,
+		MaxHeaderBytes:    maxHeaderBytes,
 		ErrorLog:          slog.NewLogLogger(s.logger.Handler(), slog.LevelWarn),
 	}
 	defer s.Close()

@@ -43,6 +43,7 @@ var errUsage = errors.New(usage)
 
 func main() {
 	setGCDefault(os.Getenv)
+	setMemoryLimitDefault(os.Getenv)
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	err := run(ctx, os.Args[1:], os.Getenv, os.Stdout)
 	stop()
