@@ -3,6 +3,7 @@ package play
 import (
 	"context"
 	"errors"
+	"sync"
 	"time"
 
 	"primegames/domain"
@@ -33,6 +34,9 @@ type Service struct {
 	// webhookCfg and webhookSender are the webhooks' bounds and their HTTP client (SetWebhooks).
 	webhookCfg    WebhookConfig
 	webhookSender WebhookSender
+	// links seal picture links (picture_links.go): SetLinkSecret's, else a random one made once.
+	links     *linkSealer
+	linksOnce sync.Once
 }
 
 // New is the game master over store, for the kinds of game in the catalogue.

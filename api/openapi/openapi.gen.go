@@ -2816,6 +2816,19 @@ type ObserverToken struct {
 // PersonName A player's or student's name. Normalised by the RFC 8266 nickname rules (spaces trimmed and folded, NFKC) and stored in that form. Refused with 400 `invalid_name`: control, invisible (format) and unassigned characters, direction changes, a leading combining mark, a name showing no letter, digit or symbol, letters of two alphabets (Latin and Cyrillic, say; Chinese, Japanese and Korean scripts count as one). Names equal in the profile's comparison form (ignoring case and width) are the same name: 409 `name_taken` in one classroom or game.
 type PersonName = string
 
+// PictureLinks defines model for PictureLinks.
+type PictureLinks struct {
+	// ExpiresAt When the links stop working.
+	ExpiresAt  time.Time `json:"expires_at"`
+	PicturePng string    `json:"picture_png"`
+	PictureSvg string    `json:"picture_svg"`
+
+	// Query The query that opens the game's pictures: `exp=…&sig=…`.
+	Query     string `json:"query"`
+	ReplayPng string `json:"replay_png"`
+	ReplaySvg string `json:"replay_svg"`
+}
+
 // PlayerEvent The `data` of an event of `GET /v1/me/events`.
 type PlayerEvent struct {
 	// Event What a `PlayerEvent` tells; also the SSE `event` name of its message.
@@ -4247,6 +4260,12 @@ type Limit = int
 // ObserverID defines model for ObserverID.
 type ObserverID = openapi_types.UUID
 
+// PictureLinkExp defines model for PictureLinkExp.
+type PictureLinkExp = int64
+
+// PictureLinkSig defines model for PictureLinkSig.
+type PictureLinkSig = string
+
 // StudentID defines model for StudentID.
 type StudentID = openapi_types.UUID
 
@@ -4580,7 +4599,15 @@ type GetGamePicturePngParams struct {
 	// when both are sent. A token in an address can end up in histories and logs of whoever
 	// sees it: prefer the header where a client can send it.
 	AccessToken *AccessToken `form:"access_token,omitempty" json:"access_token,omitempty"`
-	IfNoneMatch *string      `json:"If-None-Match,omitempty"`
+
+	// Exp A picture link's end, in Unix seconds (with `sig`; see `GET /v1/games/{id}/picture-links`).
+	Exp *PictureLinkExp `form:"exp,omitempty" json:"exp,omitempty"`
+
+	// Sig A picture link's seal (with `exp`): it shows this game's pictures as the token that asked
+	// for it sees them until `exp`; 401 `picture_link_expired` after, 401 `picture_link_invalid`
+	// for another game's or a forged one. A header or `access_token` wins when also sent.
+	Sig         *PictureLinkSig `form:"sig,omitempty" json:"sig,omitempty"`
+	IfNoneMatch *string         `json:"If-None-Match,omitempty"`
 }
 
 // GetGamePicturePngParamsLayout defines parameters for GetGamePicturePng.
@@ -4600,7 +4627,15 @@ type GetGamePictureParams struct {
 	// when both are sent. A token in an address can end up in histories and logs of whoever
 	// sees it: prefer the header where a client can send it.
 	AccessToken *AccessToken `form:"access_token,omitempty" json:"access_token,omitempty"`
-	IfNoneMatch *string      `json:"If-None-Match,omitempty"`
+
+	// Exp A picture link's end, in Unix seconds (with `sig`; see `GET /v1/games/{id}/picture-links`).
+	Exp *PictureLinkExp `form:"exp,omitempty" json:"exp,omitempty"`
+
+	// Sig A picture link's seal (with `exp`): it shows this game's pictures as the token that asked
+	// for it sees them until `exp`; 401 `picture_link_expired` after, 401 `picture_link_invalid`
+	// for another game's or a forged one. A header or `access_token` wins when also sent.
+	Sig         *PictureLinkSig `form:"sig,omitempty" json:"sig,omitempty"`
+	IfNoneMatch *string         `json:"If-None-Match,omitempty"`
 }
 
 // GetGamePictureParamsLayout defines parameters for GetGamePicture.
@@ -4643,7 +4678,15 @@ type GetGameReplayPngParams struct {
 	// when both are sent. A token in an address can end up in histories and logs of whoever
 	// sees it: prefer the header where a client can send it.
 	AccessToken *AccessToken `form:"access_token,omitempty" json:"access_token,omitempty"`
-	IfNoneMatch *string      `json:"If-None-Match,omitempty"`
+
+	// Exp A picture link's end, in Unix seconds (with `sig`; see `GET /v1/games/{id}/picture-links`).
+	Exp *PictureLinkExp `form:"exp,omitempty" json:"exp,omitempty"`
+
+	// Sig A picture link's seal (with `exp`): it shows this game's pictures as the token that asked
+	// for it sees them until `exp`; 401 `picture_link_expired` after, 401 `picture_link_invalid`
+	// for another game's or a forged one. A header or `access_token` wins when also sent.
+	Sig         *PictureLinkSig `form:"sig,omitempty" json:"sig,omitempty"`
+	IfNoneMatch *string         `json:"If-None-Match,omitempty"`
 }
 
 // GetGameReplayPngParamsLayout defines parameters for GetGameReplayPng.
@@ -4666,7 +4709,15 @@ type GetGameReplayParams struct {
 	// when both are sent. A token in an address can end up in histories and logs of whoever
 	// sees it: prefer the header where a client can send it.
 	AccessToken *AccessToken `form:"access_token,omitempty" json:"access_token,omitempty"`
-	IfNoneMatch *string      `json:"If-None-Match,omitempty"`
+
+	// Exp A picture link's end, in Unix seconds (with `sig`; see `GET /v1/games/{id}/picture-links`).
+	Exp *PictureLinkExp `form:"exp,omitempty" json:"exp,omitempty"`
+
+	// Sig A picture link's seal (with `exp`): it shows this game's pictures as the token that asked
+	// for it sees them until `exp`; 401 `picture_link_expired` after, 401 `picture_link_invalid`
+	// for another game's or a forged one. A header or `access_token` wins when also sent.
+	Sig         *PictureLinkSig `form:"sig,omitempty" json:"sig,omitempty"`
+	IfNoneMatch *string         `json:"If-None-Match,omitempty"`
 }
 
 // GetGameReplayParamsLayout defines parameters for GetGameReplay.
@@ -6541,6 +6592,9 @@ type ServerInterface interface {
 	// RevokeGameObserver Revoke an observer token of this game.
 	// (DELETE /v1/games/{id}/observers/{observer_id})
 	RevokeGameObserver(ctx echo.Context, id GameID, observerId ObserverID) error
+	// GetPictureLinks Short-lived links to the game's pictures, for an `<img src>`.
+	// (GET /v1/games/{id}/picture-links)
+	GetPictureLinks(ctx echo.Context, id GameID) error
 	// GetGamePicturePng The game, or one replay step, as a PNG picture.
 	// (GET /v1/games/{id}/picture.png)
 	GetGamePicturePng(ctx echo.Context, id GameID, params GetGamePicturePngParams) error
@@ -7587,6 +7641,22 @@ func (w *ServerInterfaceWrapper) RevokeGameObserver(ctx echo.Context) error {
 	return err
 }
 
+// GetPictureLinks converts echo context to params.
+func (w *ServerInterfaceWrapper) GetPictureLinks(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "id" -------------
+	var id GameID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetPictureLinks(ctx, id)
+	return err
+}
+
 // GetGamePicturePng converts echo context to params.
 func (w *ServerInterfaceWrapper) GetGamePicturePng(ctx echo.Context) error {
 	var err error
@@ -7619,6 +7689,20 @@ func (w *ServerInterfaceWrapper) GetGamePicturePng(ctx echo.Context) error {
 	err = runtime.BindQueryParameterWithOptions("form", true, false, "access_token", ctx.QueryParams(), &params.AccessToken, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
 	if err != nil {
 		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter access_token: %s", err))
+	}
+
+	// ------------- Optional query parameter "exp" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "exp", ctx.QueryParams(), &params.Exp, runtime.BindQueryParameterOptions{Type: "integer", Format: "int64"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter exp: %s", err))
+	}
+
+	// ------------- Optional query parameter "sig" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "sig", ctx.QueryParams(), &params.Sig, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter sig: %s", err))
 	}
 
 	headers := ctx.Request().Header
@@ -7675,6 +7759,20 @@ func (w *ServerInterfaceWrapper) GetGamePicture(ctx echo.Context) error {
 	err = runtime.BindQueryParameterWithOptions("form", true, false, "access_token", ctx.QueryParams(), &params.AccessToken, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
 	if err != nil {
 		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter access_token: %s", err))
+	}
+
+	// ------------- Optional query parameter "exp" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "exp", ctx.QueryParams(), &params.Exp, runtime.BindQueryParameterOptions{Type: "integer", Format: "int64"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter exp: %s", err))
+	}
+
+	// ------------- Optional query parameter "sig" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "sig", ctx.QueryParams(), &params.Sig, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter sig: %s", err))
 	}
 
 	headers := ctx.Request().Header
@@ -7792,6 +7890,20 @@ func (w *ServerInterfaceWrapper) GetGameReplayPng(ctx echo.Context) error {
 		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter access_token: %s", err))
 	}
 
+	// ------------- Optional query parameter "exp" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "exp", ctx.QueryParams(), &params.Exp, runtime.BindQueryParameterOptions{Type: "integer", Format: "int64"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter exp: %s", err))
+	}
+
+	// ------------- Optional query parameter "sig" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "sig", ctx.QueryParams(), &params.Sig, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter sig: %s", err))
+	}
+
 	headers := ctx.Request().Header
 	// ------------- Optional header parameter "If-None-Match" -------------
 	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
@@ -7853,6 +7965,20 @@ func (w *ServerInterfaceWrapper) GetGameReplay(ctx echo.Context) error {
 	err = runtime.BindQueryParameterWithOptions("form", true, false, "access_token", ctx.QueryParams(), &params.AccessToken, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
 	if err != nil {
 		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter access_token: %s", err))
+	}
+
+	// ------------- Optional query parameter "exp" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "exp", ctx.QueryParams(), &params.Exp, runtime.BindQueryParameterOptions{Type: "integer", Format: "int64"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter exp: %s", err))
+	}
+
+	// ------------- Optional query parameter "sig" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "sig", ctx.QueryParams(), &params.Sig, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter sig: %s", err))
 	}
 
 	headers := ctx.Request().Header
@@ -8214,6 +8340,7 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/v1/games/:id/legal-actions", wrapper.GetLegalActions, options.OperationMiddlewares["getLegalActions"]...)
 	router.POST(options.BaseURL+"/v1/games/:id/observers", wrapper.MintGameObserver, options.OperationMiddlewares["mintGameObserver"]...)
 	router.DELETE(options.BaseURL+"/v1/games/:id/observers/:observer_id", wrapper.RevokeGameObserver, options.OperationMiddlewares["revokeGameObserver"]...)
+	router.GET(options.BaseURL+"/v1/games/:id/picture-links", wrapper.GetPictureLinks, options.OperationMiddlewares["getPictureLinks"]...)
 	router.GET(options.BaseURL+"/v1/games/:id/picture.png", wrapper.GetGamePicturePng, options.OperationMiddlewares["getGamePicturePng"]...)
 	router.GET(options.BaseURL+"/v1/games/:id/picture.svg", wrapper.GetGamePicture, options.OperationMiddlewares["getGamePicture"]...)
 	router.POST(options.BaseURL+"/v1/games/:id/players", wrapper.JoinGame, options.OperationMiddlewares["joinGame"]...)

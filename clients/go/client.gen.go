@@ -2820,6 +2820,19 @@ type ObserverToken struct {
 // PersonName A player's or student's name. Normalised by the RFC 8266 nickname rules (spaces trimmed and folded, NFKC) and stored in that form. Refused with 400 `invalid_name`: control, invisible (format) and unassigned characters, direction changes, a leading combining mark, a name showing no letter, digit or symbol, letters of two alphabets (Latin and Cyrillic, say; Chinese, Japanese and Korean scripts count as one). Names equal in the profile's comparison form (ignoring case and width) are the same name: 409 `name_taken` in one classroom or game.
 type PersonName = string
 
+// PictureLinks defines model for PictureLinks.
+type PictureLinks struct {
+	// ExpiresAt When the links stop working.
+	ExpiresAt  time.Time `json:"expires_at"`
+	PicturePng string    `json:"picture_png"`
+	PictureSvg string    `json:"picture_svg"`
+
+	// Query The query that opens the game's pictures: `exp=…&sig=…`.
+	Query     string `json:"query"`
+	ReplayPng string `json:"replay_png"`
+	ReplaySvg string `json:"replay_svg"`
+}
+
 // PlayerEvent The `data` of an event of `GET /v1/me/events`.
 type PlayerEvent struct {
 	// Event What a `PlayerEvent` tells; also the SSE `event` name of its message.
@@ -4251,6 +4264,12 @@ type Limit = int
 // ObserverID defines model for ObserverID.
 type ObserverID = openapi_types.UUID
 
+// PictureLinkExp defines model for PictureLinkExp.
+type PictureLinkExp = int64
+
+// PictureLinkSig defines model for PictureLinkSig.
+type PictureLinkSig = string
+
 // StudentID defines model for StudentID.
 type StudentID = openapi_types.UUID
 
@@ -4584,7 +4603,15 @@ type GetGamePicturePngParams struct {
 	// when both are sent. A token in an address can end up in histories and logs of whoever
 	// sees it: prefer the header where a client can send it.
 	AccessToken *AccessToken `form:"access_token,omitempty" json:"access_token,omitempty"`
-	IfNoneMatch *string      `json:"If-None-Match,omitempty"`
+
+	// Exp A picture link's end, in Unix seconds (with `sig`; see `GET /v1/games/{id}/picture-links`).
+	Exp *PictureLinkExp `form:"exp,omitempty" json:"exp,omitempty"`
+
+	// Sig A picture link's seal (with `exp`): it shows this game's pictures as the token that asked
+	// for it sees them until `exp`; 401 `picture_link_expired` after, 401 `picture_link_invalid`
+	// for another game's or a forged one. A header or `access_token` wins when also sent.
+	Sig         *PictureLinkSig `form:"sig,omitempty" json:"sig,omitempty"`
+	IfNoneMatch *string         `json:"If-None-Match,omitempty"`
 }
 
 // GetGamePicturePngParamsLayout defines parameters for GetGamePicturePng.
@@ -4604,7 +4631,15 @@ type GetGamePictureParams struct {
 	// when both are sent. A token in an address can end up in histories and logs of whoever
 	// sees it: prefer the header where a client can send it.
 	AccessToken *AccessToken `form:"access_token,omitempty" json:"access_token,omitempty"`
-	IfNoneMatch *string      `json:"If-None-Match,omitempty"`
+
+	// Exp A picture link's end, in Unix seconds (with `sig`; see `GET /v1/games/{id}/picture-links`).
+	Exp *PictureLinkExp `form:"exp,omitempty" json:"exp,omitempty"`
+
+	// Sig A picture link's seal (with `exp`): it shows this game's pictures as the token that asked
+	// for it sees them until `exp`; 401 `picture_link_expired` after, 401 `picture_link_invalid`
+	// for another game's or a forged one. A header or `access_token` wins when also sent.
+	Sig         *PictureLinkSig `form:"sig,omitempty" json:"sig,omitempty"`
+	IfNoneMatch *string         `json:"If-None-Match,omitempty"`
 }
 
 // GetGamePictureParamsLayout defines parameters for GetGamePicture.
@@ -4647,7 +4682,15 @@ type GetGameReplayPngParams struct {
 	// when both are sent. A token in an address can end up in histories and logs of whoever
 	// sees it: prefer the header where a client can send it.
 	AccessToken *AccessToken `form:"access_token,omitempty" json:"access_token,omitempty"`
-	IfNoneMatch *string      `json:"If-None-Match,omitempty"`
+
+	// Exp A picture link's end, in Unix seconds (with `sig`; see `GET /v1/games/{id}/picture-links`).
+	Exp *PictureLinkExp `form:"exp,omitempty" json:"exp,omitempty"`
+
+	// Sig A picture link's seal (with `exp`): it shows this game's pictures as the token that asked
+	// for it sees them until `exp`; 401 `picture_link_expired` after, 401 `picture_link_invalid`
+	// for another game's or a forged one. A header or `access_token` wins when also sent.
+	Sig         *PictureLinkSig `form:"sig,omitempty" json:"sig,omitempty"`
+	IfNoneMatch *string         `json:"If-None-Match,omitempty"`
 }
 
 // GetGameReplayPngParamsLayout defines parameters for GetGameReplayPng.
@@ -4670,7 +4713,15 @@ type GetGameReplayParams struct {
 	// when both are sent. A token in an address can end up in histories and logs of whoever
 	// sees it: prefer the header where a client can send it.
 	AccessToken *AccessToken `form:"access_token,omitempty" json:"access_token,omitempty"`
-	IfNoneMatch *string      `json:"If-None-Match,omitempty"`
+
+	// Exp A picture link's end, in Unix seconds (with `sig`; see `GET /v1/games/{id}/picture-links`).
+	Exp *PictureLinkExp `form:"exp,omitempty" json:"exp,omitempty"`
+
+	// Sig A picture link's seal (with `exp`): it shows this game's pictures as the token that asked
+	// for it sees them until `exp`; 401 `picture_link_expired` after, 401 `picture_link_invalid`
+	// for another game's or a forged one. A header or `access_token` wins when also sent.
+	Sig         *PictureLinkSig `form:"sig,omitempty" json:"sig,omitempty"`
+	IfNoneMatch *string         `json:"If-None-Match,omitempty"`
 }
 
 // GetGameReplayParamsLayout defines parameters for GetGameReplay.
@@ -7103,10 +7154,22 @@ type ClientInterface interface {
 	// Corresponds with DELETE /v1/games/{id}/observers/{observer_id} (the `RevokeGameObserver` operationId).
 	RevokeGameObserver(ctx context.Context, id GameID, observerId ObserverID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetPictureLinks Short-lived links to the game's pictures, for an `<img src>`.
+	//
+	// Links to `picture.svg`, `picture.png`, `replay.svg` and `replay.png` that show the game as
+	// the token sent sees it, for at least 10 minutes (`expires_at`; up to 15, so that links asked
+	// for within the same five minutes are the same and a browser's cache keeps the pictures),
+	// without the token in the address. Add `layout`, `seq`, `from` or `count` to them as to the
+	// pictures themselves. The token is checked again each time a link is used: a token revoked
+	// or rotated ends its links. A replay's `Link` header names its neighbours with such links.
+	//
+	// Corresponds with GET /v1/games/{id}/picture-links (the `GetPictureLinks` operationId).
+	GetPictureLinks(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetGamePicturePng The game, or one replay step, as a PNG picture.
 	//
 	// The same picture as `GET /v1/games/{id}/picture.svg`, with the same parameters, viewer
-	// rules (drawn from the caller's view: no hidden card), `access_token`, `ETag` (a name of
+	// rules (drawn from the caller's view: no hidden card), picture links, `access_token`, `ETag` (a name of
 	// this PNG's content, unlike the SVG's), `If-None-Match` (answered 304 before anything is
 	// drawn in pixels), `Cache-Control` and limit on expensive requests (503 `renders_busy`).
 	//
@@ -7135,9 +7198,11 @@ type ClientInterface interface {
 	// Seats are named by their players' names throughout. `<title>` and `<desc>` say the
 	// position in words. The same picture as PNG: `picture.png`.
 	//
-	// For an `<img src>`, which cannot send a header, the token may be passed as
-	// `access_token` (as for the event streams). A public game needs no token, and neither does
-	// a finished one.
+	// For an `<img src>`, which cannot send a header, use a picture link: `exp` and `sig` from
+	// `GET /v1/games/{id}/picture-links`, which show the game's pictures as the token that asked
+	// for them sees them, for some minutes, without the token in the address. (The token as
+	// `access_token` still works, but ends up in logs, histories and `Referer`.) A public game
+	// needs no token, and neither does a finished one.
 	//
 	// The `ETag` names the picture's content; `If-None-Match` gets 304. A step (`seq`) of a game
 	// that is over never changes: it is sent with
@@ -7204,7 +7269,7 @@ type ClientInterface interface {
 	//
 	// A PNG does not animate: this is the last step of the window `replay.svg` would animate
 	// (same `from`, `count`, `layout`), with its step counter and the replay's title. Who may
-	// see it, `access_token`, `Link` (to the `.png` windows before and after), `ETag`,
+	// see it, picture links, `access_token`, `Link` (to the `.png` windows before and after), `ETag`,
 	// `If-None-Match`, `Cache-Control` and the limit on expensive requests are as for
 	// `replay.svg`; its cost is the same fold, and one step drawn in pixels. Each step of a game
 	// is also `picture.png?seq=`.
@@ -7229,15 +7294,16 @@ type ClientInterface interface {
 	// image that receives no hover.
 	//
 	// For a game that is over (everyone sees it in full then, PR-8), and for its teacher before;
-	// anyone else gets 403 `forbidden`. `access_token`, `ETag`, `If-None-Match` and
+	// anyone else gets 403 `forbidden`. Picture links (`exp`, `sig`), `access_token`, `ETag`, `If-None-Match` and
 	// `Cache-Control` as for `picture.svg`: a game that is over has an immutable replay.
 	//
 	// **Windows.** One picture covers at most 100 entries of the history: those with `seq` from
 	// `from` (0 by default) to `from + count - 1` (`count` is 100 by default and at most), one step
 	// per entry (a resignation, which changes nothing on the board, has none). A game with more
 	// entries is replayed window by window: the `Link` header names the window before
-	// (`rel="prev"`) and after (`rel="next"`, absent on the last), with the same `count` (and
-	// `access_token`, if the request had one). Each step's `<g class="step">` carries its
+	// (`rel="prev"`) and after (`rel="next"`, absent on the last), with the same `count` and `layout` (and, when the
+	// request had a token or a picture link, a fresh picture link for the same viewer: never the
+	// token itself). Each step's `<g class="step">` carries its
 	// `data-seq` and shows a step counter ("Step 3 of 40 (entry 12)"); the picture's title names
 	// the kind and the players. So a replay's cost is bounded whatever the game's length: at most 100 positions
 	// drawn, rebuilt from at most 256 entries before the window once the instance has seen the
@@ -8549,10 +8615,32 @@ func (c *Client) RevokeGameObserver(ctx context.Context, id GameID, observerId O
 	return c.Client.Do(req)
 }
 
+// GetPictureLinks Short-lived links to the game's pictures, for an `<img src>`.
+//
+// Links to `picture.svg`, `picture.png`, `replay.svg` and `replay.png` that show the game as
+// the token sent sees it, for at least 10 minutes (`expires_at`; up to 15, so that links asked
+// for within the same five minutes are the same and a browser's cache keeps the pictures),
+// without the token in the address. Add `layout`, `seq`, `from` or `count` to them as to the
+// pictures themselves. The token is checked again each time a link is used: a token revoked
+// or rotated ends its links. A replay's `Link` header names its neighbours with such links.
+//
+// Corresponds with GET /v1/games/{id}/picture-links (the `GetPictureLinks` operationId).
+func (c *Client) GetPictureLinks(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetPictureLinksRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetGamePicturePng The game, or one replay step, as a PNG picture.
 //
 // The same picture as `GET /v1/games/{id}/picture.svg`, with the same parameters, viewer
-// rules (drawn from the caller's view: no hidden card), `access_token`, `ETag` (a name of
+// rules (drawn from the caller's view: no hidden card), picture links, `access_token`, `ETag` (a name of
 // this PNG's content, unlike the SVG's), `If-None-Match` (answered 304 before anything is
 // drawn in pixels), `Cache-Control` and limit on expensive requests (503 `renders_busy`).
 //
@@ -8591,9 +8679,11 @@ func (c *Client) GetGamePicturePng(ctx context.Context, id GameID, params *GetGa
 // Seats are named by their players' names throughout. `<title>` and `<desc>` say the
 // position in words. The same picture as PNG: `picture.png`.
 //
-// For an `<img src>`, which cannot send a header, the token may be passed as
-// `access_token` (as for the event streams). A public game needs no token, and neither does
-// a finished one.
+// For an `<img src>`, which cannot send a header, use a picture link: `exp` and `sig` from
+// `GET /v1/games/{id}/picture-links`, which show the game's pictures as the token that asked
+// for them sees them, for some minutes, without the token in the address. (The token as
+// `access_token` still works, but ends up in logs, histories and `Referer`.) A public game
+// needs no token, and neither does a finished one.
 //
 // The `ETag` names the picture's content; `If-None-Match` gets 304. A step (`seq`) of a game
 // that is over never changes: it is sent with
@@ -8700,7 +8790,7 @@ func (c *Client) RematchGame(ctx context.Context, id GameID, reqEditors ...Reque
 //
 // A PNG does not animate: this is the last step of the window `replay.svg` would animate
 // (same `from`, `count`, `layout`), with its step counter and the replay's title. Who may
-// see it, `access_token`, `Link` (to the `.png` windows before and after), `ETag`,
+// see it, picture links, `access_token`, `Link` (to the `.png` windows before and after), `ETag`,
 // `If-None-Match`, `Cache-Control` and the limit on expensive requests are as for
 // `replay.svg`; its cost is the same fold, and one step drawn in pixels. Each step of a game
 // is also `picture.png?seq=`.
@@ -8735,15 +8825,16 @@ func (c *Client) GetGameReplayPng(ctx context.Context, id GameID, params *GetGam
 // image that receives no hover.
 //
 // For a game that is over (everyone sees it in full then, PR-8), and for its teacher before;
-// anyone else gets 403 `forbidden`. `access_token`, `ETag`, `If-None-Match` and
+// anyone else gets 403 `forbidden`. Picture links (`exp`, `sig`), `access_token`, `ETag`, `If-None-Match` and
 // `Cache-Control` as for `picture.svg`: a game that is over has an immutable replay.
 //
 // **Windows.** One picture covers at most 100 entries of the history: those with `seq` from
 // `from` (0 by default) to `from + count - 1` (`count` is 100 by default and at most), one step
 // per entry (a resignation, which changes nothing on the board, has none). A game with more
 // entries is replayed window by window: the `Link` header names the window before
-// (`rel="prev"`) and after (`rel="next"`, absent on the last), with the same `count` (and
-// `access_token`, if the request had one). Each step's `<g class="step">` carries its
+// (`rel="prev"`) and after (`rel="next"`, absent on the last), with the same `count` and `layout` (and, when the
+// request had a token or a picture link, a fresh picture link for the same viewer: never the
+// token itself). Each step's `<g class="step">` carries its
 // `data-seq` and shows a step counter ("Step 3 of 40 (entry 12)"); the picture's title names
 // the kind and the players. So a replay's cost is bounded whatever the game's length: at most 100 positions
 // drawn, rebuilt from at most 256 entries before the window once the instance has seen the
@@ -11105,6 +11196,40 @@ func NewRevokeGameObserverRequest(server string, id GameID, observerId ObserverI
 	return req, nil
 }
 
+// NewGetPictureLinksRequest constructs an http.Request for the GetPictureLinks method
+func NewGetPictureLinksRequest(server string, id GameID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/games/%s/picture-links", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetGamePicturePngRequest constructs an http.Request for the GetGamePicturePng method
 func NewGetGamePicturePngRequest(server string, id GameID, params *GetGamePicturePngParams) (*http.Request, error) {
 	var err error
@@ -11167,6 +11292,30 @@ func NewGetGamePicturePngRequest(server string, id GameID, params *GetGamePictur
 		if params.AccessToken != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "access_token", *params.AccessToken, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Exp != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "exp", *params.Exp, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Sig != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "sig", *params.Sig, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -11267,6 +11416,30 @@ func NewGetGamePictureRequest(server string, id GameID, params *GetGamePicturePa
 		if params.AccessToken != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "access_token", *params.AccessToken, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Exp != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "exp", *params.Exp, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Sig != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "sig", *params.Sig, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -11484,6 +11657,30 @@ func NewGetGameReplayPngRequest(server string, id GameID, params *GetGameReplayP
 
 		}
 
+		if params.Exp != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "exp", *params.Exp, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Sig != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "sig", *params.Sig, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
@@ -11587,6 +11784,30 @@ func NewGetGameReplayRequest(server string, id GameID, params *GetGameReplayPara
 		if params.AccessToken != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "access_token", *params.AccessToken, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Exp != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "exp", *params.Exp, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Sig != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "sig", *params.Sig, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -12840,10 +13061,24 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with DELETE /v1/games/{id}/observers/{observer_id} (the `RevokeGameObserver` operationId).
 	RevokeGameObserverWithResponse(ctx context.Context, id GameID, observerId ObserverID, reqEditors ...RequestEditorFn) (*RevokeGameObserverResponse, error)
 
+	// GetPictureLinksWithResponse Short-lived links to the game's pictures, for an `<img src>`.
+	//
+	// Links to `picture.svg`, `picture.png`, `replay.svg` and `replay.png` that show the game as
+	// the token sent sees it, for at least 10 minutes (`expires_at`; up to 15, so that links asked
+	// for within the same five minutes are the same and a browser's cache keeps the pictures),
+	// without the token in the address. Add `layout`, `seq`, `from` or `count` to them as to the
+	// pictures themselves. The token is checked again each time a link is used: a token revoked
+	// or rotated ends its links. A replay's `Link` header names its neighbours with such links.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/games/{id}/picture-links (the `GetPictureLinks` operationId).
+	GetPictureLinksWithResponse(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*GetPictureLinksResponse, error)
+
 	// GetGamePicturePngWithResponse The game, or one replay step, as a PNG picture.
 	//
 	// The same picture as `GET /v1/games/{id}/picture.svg`, with the same parameters, viewer
-	// rules (drawn from the caller's view: no hidden card), `access_token`, `ETag` (a name of
+	// rules (drawn from the caller's view: no hidden card), picture links, `access_token`, `ETag` (a name of
 	// this PNG's content, unlike the SVG's), `If-None-Match` (answered 304 before anything is
 	// drawn in pixels), `Cache-Control` and limit on expensive requests (503 `renders_busy`).
 	//
@@ -12874,9 +13109,11 @@ type ClientWithResponsesInterface interface {
 	// Seats are named by their players' names throughout. `<title>` and `<desc>` say the
 	// position in words. The same picture as PNG: `picture.png`.
 	//
-	// For an `<img src>`, which cannot send a header, the token may be passed as
-	// `access_token` (as for the event streams). A public game needs no token, and neither does
-	// a finished one.
+	// For an `<img src>`, which cannot send a header, use a picture link: `exp` and `sig` from
+	// `GET /v1/games/{id}/picture-links`, which show the game's pictures as the token that asked
+	// for them sees them, for some minutes, without the token in the address. (The token as
+	// `access_token` still works, but ends up in logs, histories and `Referer`.) A public game
+	// needs no token, and neither does a finished one.
 	//
 	// The `ETag` names the picture's content; `If-None-Match` gets 304. A step (`seq`) of a game
 	// that is over never changes: it is sent with
@@ -12947,7 +13184,7 @@ type ClientWithResponsesInterface interface {
 	//
 	// A PNG does not animate: this is the last step of the window `replay.svg` would animate
 	// (same `from`, `count`, `layout`), with its step counter and the replay's title. Who may
-	// see it, `access_token`, `Link` (to the `.png` windows before and after), `ETag`,
+	// see it, picture links, `access_token`, `Link` (to the `.png` windows before and after), `ETag`,
 	// `If-None-Match`, `Cache-Control` and the limit on expensive requests are as for
 	// `replay.svg`; its cost is the same fold, and one step drawn in pixels. Each step of a game
 	// is also `picture.png?seq=`.
@@ -12974,15 +13211,16 @@ type ClientWithResponsesInterface interface {
 	// image that receives no hover.
 	//
 	// For a game that is over (everyone sees it in full then, PR-8), and for its teacher before;
-	// anyone else gets 403 `forbidden`. `access_token`, `ETag`, `If-None-Match` and
+	// anyone else gets 403 `forbidden`. Picture links (`exp`, `sig`), `access_token`, `ETag`, `If-None-Match` and
 	// `Cache-Control` as for `picture.svg`: a game that is over has an immutable replay.
 	//
 	// **Windows.** One picture covers at most 100 entries of the history: those with `seq` from
 	// `from` (0 by default) to `from + count - 1` (`count` is 100 by default and at most), one step
 	// per entry (a resignation, which changes nothing on the board, has none). A game with more
 	// entries is replayed window by window: the `Link` header names the window before
-	// (`rel="prev"`) and after (`rel="next"`, absent on the last), with the same `count` (and
-	// `access_token`, if the request had one). Each step's `<g class="step">` carries its
+	// (`rel="prev"`) and after (`rel="next"`, absent on the last), with the same `count` and `layout` (and, when the
+	// request had a token or a picture link, a fresh picture link for the same viewer: never the
+	// token itself). Each step's `<g class="step">` carries its
 	// `data-seq` and shows a step counter ("Step 3 of 40 (entry 12)"); the picture's title names
 	// the kind and the players. So a replay's cost is bounded whatever the game's length: at most 100 positions
 	// drawn, rebuilt from at most 256 entries before the window once the instance has seen the
@@ -17371,6 +17609,106 @@ func (r RevokeGameObserverResponse) ContentType() string {
 	return ""
 }
 
+// GetPictureLinksResponse200Headers the declared response headers of an HTTP 200 response for GetPictureLinks
+type GetPictureLinksResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// GetPictureLinksResponse401Headers the declared response headers of an HTTP 401 response for GetPictureLinks
+type GetPictureLinksResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// GetPictureLinksResponse429Headers the declared response headers of an HTTP 429 response for GetPictureLinks
+type GetPictureLinksResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// GetPictureLinksResponse503Headers the declared response headers of an HTTP 503 response for GetPictureLinks
+type GetPictureLinksResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetPictureLinksResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *PictureLinks
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetPictureLinksResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetPictureLinksResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetPictureLinksResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetPictureLinksResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetPictureLinksResponse) GetJSON200() *PictureLinks {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetPictureLinksResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetPictureLinksResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetPictureLinksResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetPictureLinksResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetPictureLinksResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetPictureLinksResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetPictureLinksResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetPictureLinksResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetGamePicturePngResponse200Headers the declared response headers of an HTTP 200 response for GetGamePicturePng
 type GetGamePicturePngResponse200Headers struct {
 	CacheControl *string
@@ -20316,10 +20654,30 @@ func (c *ClientWithResponses) RevokeGameObserverWithResponse(ctx context.Context
 	return ParseRevokeGameObserverResponse(rsp)
 }
 
+// GetPictureLinksWithResponse Short-lived links to the game's pictures, for an `<img src>`.
+//
+// Links to `picture.svg`, `picture.png`, `replay.svg` and `replay.png` that show the game as
+// the token sent sees it, for at least 10 minutes (`expires_at`; up to 15, so that links asked
+// for within the same five minutes are the same and a browser's cache keeps the pictures),
+// without the token in the address. Add `layout`, `seq`, `from` or `count` to them as to the
+// pictures themselves. The token is checked again each time a link is used: a token revoked
+// or rotated ends its links. A replay's `Link` header names its neighbours with such links.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/games/{id}/picture-links (the `GetPictureLinks` operationId).
+func (c *ClientWithResponses) GetPictureLinksWithResponse(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*GetPictureLinksResponse, error) {
+	rsp, err := c.GetPictureLinks(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetPictureLinksResponse(rsp)
+}
+
 // GetGamePicturePngWithResponse The game, or one replay step, as a PNG picture.
 //
 // The same picture as `GET /v1/games/{id}/picture.svg`, with the same parameters, viewer
-// rules (drawn from the caller's view: no hidden card), `access_token`, `ETag` (a name of
+// rules (drawn from the caller's view: no hidden card), picture links, `access_token`, `ETag` (a name of
 // this PNG's content, unlike the SVG's), `If-None-Match` (answered 304 before anything is
 // drawn in pixels), `Cache-Control` and limit on expensive requests (503 `renders_busy`).
 //
@@ -20356,9 +20714,11 @@ func (c *ClientWithResponses) GetGamePicturePngWithResponse(ctx context.Context,
 // Seats are named by their players' names throughout. `<title>` and `<desc>` say the
 // position in words. The same picture as PNG: `picture.png`.
 //
-// For an `<img src>`, which cannot send a header, the token may be passed as
-// `access_token` (as for the event streams). A public game needs no token, and neither does
-// a finished one.
+// For an `<img src>`, which cannot send a header, use a picture link: `exp` and `sig` from
+// `GET /v1/games/{id}/picture-links`, which show the game's pictures as the token that asked
+// for them sees them, for some minutes, without the token in the address. (The token as
+// `access_token` still works, but ends up in logs, histories and `Referer`.) A public game
+// needs no token, and neither does a finished one.
 //
 // The `ETag` names the picture's content; `If-None-Match` gets 304. A step (`seq`) of a game
 // that is over never changes: it is sent with
@@ -20453,7 +20813,7 @@ func (c *ClientWithResponses) RematchGameWithResponse(ctx context.Context, id Ga
 //
 // A PNG does not animate: this is the last step of the window `replay.svg` would animate
 // (same `from`, `count`, `layout`), with its step counter and the replay's title. Who may
-// see it, `access_token`, `Link` (to the `.png` windows before and after), `ETag`,
+// see it, picture links, `access_token`, `Link` (to the `.png` windows before and after), `ETag`,
 // `If-None-Match`, `Cache-Control` and the limit on expensive requests are as for
 // `replay.svg`; its cost is the same fold, and one step drawn in pixels. Each step of a game
 // is also `picture.png?seq=`.
@@ -20486,15 +20846,16 @@ func (c *ClientWithResponses) GetGameReplayPngWithResponse(ctx context.Context, 
 // image that receives no hover.
 //
 // For a game that is over (everyone sees it in full then, PR-8), and for its teacher before;
-// anyone else gets 403 `forbidden`. `access_token`, `ETag`, `If-None-Match` and
+// anyone else gets 403 `forbidden`. Picture links (`exp`, `sig`), `access_token`, `ETag`, `If-None-Match` and
 // `Cache-Control` as for `picture.svg`: a game that is over has an immutable replay.
 //
 // **Windows.** One picture covers at most 100 entries of the history: those with `seq` from
 // `from` (0 by default) to `from + count - 1` (`count` is 100 by default and at most), one step
 // per entry (a resignation, which changes nothing on the board, has none). A game with more
 // entries is replayed window by window: the `Link` header names the window before
-// (`rel="prev"`) and after (`rel="next"`, absent on the last), with the same `count` (and
-// `access_token`, if the request had one). Each step's `<g class="step">` carries its
+// (`rel="prev"`) and after (`rel="next"`, absent on the last), with the same `count` and `layout` (and, when the
+// request had a token or a picture link, a fresh picture link for the same viewer: never the
+// token itself). Each step's `<g class="step">` carries its
 // `data-seq` and shows a step counter ("Step 3 of 40 (entry 12)"); the picture's title names
 // the kind and the players. So a replay's cost is bounded whatever the game's length: at most 100 positions
 // drawn, rebuilt from at most 256 entries before the window once the instance has seen the
@@ -25580,6 +25941,124 @@ func ParseRevokeGameObserverResponse(rsp *http.Response) (*RevokeGameObserverRes
 		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers RevokeGameObserverResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetPictureLinksResponse parses an HTTP response from a GetPictureLinksWithResponse call
+func ParseGetPictureLinksResponse(rsp *http.Response) (*GetPictureLinksResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetPictureLinksResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest PictureLinks
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetPictureLinksResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetPictureLinksResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetPictureLinksResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetPictureLinksResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

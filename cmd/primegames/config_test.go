@@ -47,7 +47,7 @@ func TestConfigParsesEveryVariable(t *testing.T) {
 		"QUOTA_OPEN_GAMES": "13", "QUOTA_COMPUTER_GAMES": "0", "QUOTA_ADDRESS_OPEN_GAMES": "14", "QUOTA_ADDRESS_COMPUTER_GAMES": "15",
 		"DB_POOLER": "transaction", "DATABASE_DIRECT_URL": "postgres://y", "DATABASE_REPLICA_URL": "postgres://z",
 		"WEBHOOK_ALLOWED_HOSTS": "hooks.example.com, 10.1.0.0/16", "WEBHOOK_TIMEOUT": "3s", "WEBHOOK_QUOTA": "4", "WEBHOOK_CONCURRENCY": "2",
-		"CODE_GUESSES_PER_ADDRESS": "5", "CODE_GUESSES_PER_INSTANCE": "60",
+		"CODE_GUESSES_PER_ADDRESS": "5", "CODE_GUESSES_PER_INSTANCE": "60", "LINK_SECRET": strings.Repeat("k", 32),
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -67,7 +67,7 @@ func TestConfigParsesEveryVariable(t *testing.T) {
 		Quotas:            play.Quotas{OpenGames: 13, ComputerGames: 0, AddressOpenGames: 14, AddressComputerGames: 15},
 		TransactionPooler: true, DatabaseDirectURL: "postgres://y", DatabaseReplicaURL: "postgres://z",
 		WebhookAllowedHosts: []string{"hooks.example.com", "10.1.0.0/16"}, WebhookTimeout: 3 * time.Second, WebhookQuota: 4, WebhookConcurrency: 2,
-		CodeGuessesPerAddress: 5, CodeGuessesPerInstance: 60}
+		CodeGuessesPerAddress: 5, CodeGuessesPerInstance: 60, LinkSecret: strings.Repeat("k", 32)}
 	if !reflect.DeepEqual(cfg, want) {
 		t.Errorf("config = %+v\nwant     %+v", cfg, want)
 	}

@@ -113,6 +113,11 @@ func serve(ctx context.Context, cfg config, listening func(addr string)) error {
 	service.SetClock(play.SystemClock())
 	service.SetAbandonTTLs(play.AbandonTTLs{Lobby: cfg.LobbyTTL, Idle: cfg.IdleGameTTL})
 	service.SetQuotas(cfg.Quotas)
+	if cfg.LinkSecret != "" {
+		service.SetLinkSecret([]byte(cfg.LinkSecret))
+	} else {
+		logger.Info("LINK_SECRET is not set: picture links made by this instance open only on it")
+	}
 	sender, err := outbound.New(outbound.Config{AllowedHosts: cfg.WebhookAllowedHosts, Timeout: cfg.WebhookTimeout})
 	if err != nil {
 		return fmt.Errorf("configuration: WEBHOOK_ALLOWED_HOSTS: %w", err)
