@@ -19,6 +19,9 @@ import (
 // bucket that holds its limit and fills again over its window; an empty one refuses with 429
 // too_many_guesses before the code is looked up.
 //
+// A new route that takes a typed code (the sign-in codes of issue 41) runs its lookup through
+// s.guesses.attempt and adds the code of its "no such code" refusal to wrongCodes; nothing else.
+//
 // With 8-character codes (31^8 ≈ 8.5·10^11) and the defaults (30 an hour per address, 300 a minute
 // per instance), 50 addresses guess 25 codes a minute, and 10,000 open lobbies take them
 // 8.5·10^11 / 10^4 / 25 minutes ≈ 6.5 years; any number of addresses, 300 a minute per instance:
