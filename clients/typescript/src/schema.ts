@@ -5624,8 +5624,10 @@ export interface operations {
                     "application/json": components["schemas"]["PictureLinks"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["BodyNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["Unavailable"];
         };
