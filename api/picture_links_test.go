@@ -119,3 +119,22 @@ func TestReplayLinksCarryPictureLinksNotTokens(t *testing.T) {
 		}
 	}
 }
+
+// A picture link is as good as its viewer's token, checked at each use: revoking the observer
+// token a link was made for ends the link at once.
+func TestAPictureLinkEndsWithItsToken(t *testing.T) {
+	t.Parallel()
+	h := newGamesHarness(t)
+	g := newPrimedGame(t, h)
+	path := "/v1/games/" + g.Game.Id.String()
+	o := mintObserver(t, h.Server, path+"/observers", g.Seats[0].Token)
+	var links client.PictureLinks
+	h.Get(path+"/picture-links", bearer(o.Token)...).JSON(t, &links)
+	picture(t, h, links.PictureSvg)
+	if resp := h.Do(h.Request("DELETE", path+"/observers/"+o.Id.String(), nil, bearer(g.Seats[1].Token)...)); resp.StatusCode != http.StatusNoContent {
+		t.Fatalf("revoke = %d: %s", resp.StatusCode, resp.Body)
+	}
+	if resp := h.Get(links.PictureSvg); resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("the revoked observer's picture link = %d %s, want 401", resp.StatusCode, resp.Body)
+	}
+}
