@@ -1,7 +1,7 @@
 // Command guessload measures how fast invite codes can be guessed (issue 39, "Invite codes can be
 // guessed"). Against a running server that trusts this client's X-Forwarded-For (TRUSTED_PROXIES),
 // it sends POST /v1/games/join with random codes of the server's length from -addresses addresses
-// (IPv4, or each its own IPv6 /64 with -ipv6), -workers at once per address, each request with a
+// (IPv4, each its own IPv6 /64 with -ipv6, or all in one /64 with -same64), -workers at once per address, each request with a
 // fresh made-up bearer token (-tokens=false: none). A warm-up phase first spends what budgets
 // start with (until every address has been refused for its own budget, not the instance's, or
 // -warmup has passed); then for
@@ -36,6 +36,7 @@ func main() {
 	workers := flag.Int("workers", 4, "requests in flight per address")
 	tokens := flag.Bool("tokens", true, "send a fresh made-up bearer token with every guess")
 	ipv6 := flag.Bool("ipv6", false, "guess from IPv6 addresses, each in its own /64")
+	same64 := flag.Bool("same64", false, "guess from IPv6 addresses all in one /64 (as one home or phone may)")
 	warmup := flag.Duration("warmup", 30*time.Second, "the longest warm-up: until every address has been refused once")
 	duration := flag.Duration("duration", 120*time.Second, "the measured phase")
 	lobbies := flag.Float64("lobbies", 10000, "open lobbies to get into")
@@ -43,8 +44,8 @@ func main() {
 
 	length := codeLength(*base)
 	space := math.Pow(float64(len(alphabet)), float64(length))
-	fmt.Printf("codes of %d characters: %.4g codes; %d addresses × %d workers, made-up tokens %v, IPv6 %v\n",
-		length, space, *addresses, *workers, *tokens, *ipv6)
+	fmt.Printf("codes of %d characters: %.4g codes; %d addresses × %d workers, made-up tokens %v, IPv6 %v, one /64 %v\n",
+		length, space, *addresses, *workers, *tokens, *ipv6, *same64)
 
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: *addresses * *workers}, Timeout: 10 * time.Second}
 	var evaluated, refused, other, hits atomic.Int64
@@ -54,7 +55,10 @@ func main() {
 	var wg sync.WaitGroup
 	for a := range *addresses {
 		addr := fmt.Sprintf("198.51.%d.%d", 100+a/250, 1+a%250)
-		if *ipv6 {
+		switch {
+		case *same64:
+			addr = fmt.Sprintf("2001:db8:1:2::%x", a+1)
+		case *ipv6:
 			addr = fmt.Sprintf("2001:db8:%x:%x::1", a/65536, a%65536)
 		}
 		for range *workers {
