@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"syscall"
 )
 
 // net/http refuses a request it cannot read (a control byte such as NUL in a header, a header
@@ -46,14 +47,17 @@ func (c problemConn) Write(p []byte) (int, error) {
 	return c.Conn.Write(p)
 }
 
-// problemTCPConn keeps the TCP connection's half-close, which net/http uses to end a connection
-// after a refusal without losing the answer.
+// problemTCPConn keeps what the TCP connection offers beyond net.Conn: the half-close, which
+// net/http uses to end a connection after a refusal without losing the answer, and the descriptor,
+// which live's streams watch for the client hanging up (live/peers_linux.go).
 type problemTCPConn struct {
 	problemConn
 	tcp *net.TCPConn
 }
 
 func (c problemTCPConn) CloseWrite() error { return c.tcp.CloseWrite() }
+
+func (c problemTCPConn) SyscallConn() (syscall.RawConn, error) { return c.tcp.SyscallConn() }
 
 // netHTTPRefusal recognizes an answer of net/http's own: "HTTP/1.1 400 Bad Request[: reason]",
 // its headers, and a body that repeats the status line.
