@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"log/slog"
 	"net"
 	"net/http"
 	"strings"
@@ -78,4 +79,35 @@ func TestUnreadableRequestsGetProblemDocuments(t *testing.T) {
 	if resp := send(t, "GET /healthz HTTP/1.1\r\nHost: t\r\n\r\n"); resp.StatusCode != http.StatusOK {
 		t.Errorf("a readable request = %d, want 200", resp.StatusCode)
 	}
+}
+
+// Under the real server, whose connections are wrapped to rewrite net/http's own refusals, a
+// stream whose client hangs up is still heard at once, long before a heartbeat would fail (live
+// watches the wrapped connection's descriptor in its epoll set, which needs what
+// TestProblemConnsKeepWhatTCPOffers checks; without it, a goroutine reading each stream's connection).
+func TestACutStreamIsReleasedAtOnceUnderTheRealServer(t *testing.T) {
+	t.Parallel()
+	cfg := testConfig()
+	cfg.StreamHeartbeat = time.Hour
+	cfg.StreamsPerClient = 1
+	ends := make(streamEnds, 3)
+	srv, err := newAPI(cfg, repotest.NewDB(t), slog.New(ends))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := apitest.Start(t, srv) // for setting up and reading the metrics
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ctx, ln) }()
+	t.Cleanup(func() { stop(); <-served })
+
+	g := newEvGame(t, s, "prime-climb", nil, 2, 3)
+	stream := openEvStream(t, "http://"+ln.Addr().String(), g.path("/events"), bearer(g.tokens[0])...)
+	stream.next(t, evWait)
+	stream.close()
+	awaitStreamsReleased(t, s, ends, "the stream's end after its client left the real server")
 }
