@@ -76,9 +76,10 @@ func (s *Service) NewPictureLink(p Principal, gameID string) (PictureLink, error
 	exp := strconv.FormatInt(end.Unix(), 10)
 	l := s.linkSealerOf()
 	plain := append([]byte{byte(p.Kind)}, p.TokenHash...)
-	context := pictureLinkContext(gameID, exp)
-	mac := hmacSHA256(l.nonceKey, append(append([]byte{}, plain...), context...))
-	sealed := l.aead.Seal(mac[:l.aead.NonceSize()], mac[:l.aead.NonceSize()], plain, context)
+	aad := pictureLinkContext(gameID, exp)
+	mac := hmacSHA256(l.nonceKey, append(append([]byte{}, plain...), aad...))
+	nonce := mac[:l.aead.NonceSize()]
+	sealed := l.aead.Seal(append([]byte(nil), nonce...), nonce, plain, aad) // the nonce, then the sealed viewer
 	return PictureLink{Query: "exp=" + exp + "&sig=" + base64.RawURLEncoding.EncodeToString(sealed), ExpiresAt: end}, nil
 }
 
