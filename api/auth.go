@@ -45,6 +45,13 @@ func (s *Server) identify(next echo.HandlerFunc) echo.HandlerFunc {
 			token = c.QueryParam("access_token")
 		}
 		id := identified{err: err}
+		if err == nil && token == "" {
+			if p, linked, err := s.pictureLinkPrincipal(c); linked { // a picture link (picture_links.go)
+				id.principal, id.unresolved, id.err = p, p, err
+				c.Set(principalKey, id)
+				return next(c)
+			}
+		}
 		if err == nil {
 			id.unresolved = play.IdentifyToken(token, s.cfg.AdminToken)
 			id.principal, id.err = s.play.Resolve(c.Request().Context(), id.unresolved)

@@ -39,7 +39,13 @@ func (s *Server) JoinClassroom(c echo.Context) error {
 	if err := bindJSON(c, &req); err != nil {
 		return err
 	}
-	student, classroom, token, err := s.play.JoinClassroom(c.Request().Context(), req.JoinCode, req.Name)
+	var student *play.StudentRecord
+	var classroom *play.Classroom
+	var token string
+	err := s.guesses.attempt(c, func() (err error) {
+		student, classroom, token, err = s.play.JoinClassroom(c.Request().Context(), req.JoinCode, req.Name)
+		return err
+	})
 	if err != nil {
 		return err
 	}

@@ -85,7 +85,16 @@ func (s *Server) JoinGame(c echo.Context, id openapi.GameID, params openapi.Join
 		return err
 	}
 	ask := play.JoinAsk{Name: deref(req.Name), InviteCode: deref(req.InviteCode), Seat: req.Seat}
-	joined, err := s.play.Join(c.Request().Context(), id.String(), principal, ask, play.NewIdempotency(params.IdempotencyKey, raw))
+	var joined *play.Joined
+	join := func() (err error) {
+		joined, err = s.play.Join(c.Request().Context(), id.String(), principal, ask, play.NewIdempotency(params.IdempotencyKey, raw))
+		return err
+	}
+	if ask.InviteCode != "" {
+		err = s.guesses.attempt(c, join)
+	} else {
+		err = join()
+	}
 	if err != nil {
 		return err
 	}
@@ -103,7 +112,11 @@ func (s *Server) JoinGameByInviteCode(c echo.Context, params openapi.JoinGameByI
 		return err
 	}
 	ask := play.JoinAsk{Name: req.Name, InviteCode: req.InviteCode}
-	joined, err := s.play.JoinByInviteCode(c.Request().Context(), play.Nobody, ask, play.NewIdempotency(params.IdempotencyKey, raw))
+	var joined *play.Joined
+	err = s.guesses.attempt(c, func() (err error) {
+		joined, err = s.play.JoinByInviteCode(c.Request().Context(), play.Nobody, ask, play.NewIdempotency(params.IdempotencyKey, raw))
+		return err
+	})
 	if err != nil {
 		return err
 	}

@@ -192,7 +192,7 @@ func (s *Server) gameReplay(c echo.Context, id openapi.GameID, fromParam *int64,
 			return d.err
 		}
 		r.Next = d.next
-		if link := replayLinks(c, r, count); link != "" {
+		if link := replayLinks(c, r, count, s.linkQueryFor(c, id.String())); link != "" {
 			h.Set("Link", link)
 		}
 		return d.send(c)
@@ -205,7 +205,7 @@ func (s *Server) gameReplay(c echo.Context, id openapi.GameID, fromParam *int64,
 	if err := r.Fold(ctx); err != nil {
 		return err
 	}
-	if link := replayLinks(c, r, count); link != "" {
+	if link := replayLinks(c, r, count, s.linkQueryFor(c, id.String())); link != "" {
 		h.Set("Link", link)
 	}
 	if png {
@@ -220,8 +220,10 @@ func (s *Server) gameReplay(c echo.Context, id openapi.GameID, fromParam *int64,
 	return r.Draw(c.Response())
 }
 
-// replayLinks names the windows before and after a replay's, of the same size, for Link.
-func replayLinks(c echo.Context, r *play.Replay, count int) string {
+// replayLinks names the windows before and after a replay's, of the same size, for Link, each
+// with linkQuery, a picture link for the same viewer (never the token: a token in an address ends
+// up in logs, histories and Referer).
+func replayLinks(c echo.Context, r *play.Replay, count int, linkQuery string) string {
 	var links []string
 	for _, l := range []struct {
 		from *int64
@@ -231,12 +233,14 @@ func replayLinks(c echo.Context, r *play.Replay, count int) string {
 			continue
 		}
 		q := url.Values{"from": {strconv.FormatInt(*l.from, 10)}, "count": {strconv.Itoa(count)}}
-		for _, name := range []string{"layout", "access_token"} {
-			if v := c.QueryParam(name); v != "" {
-				q.Set(name, v)
-			}
+		if v := c.QueryParam("layout"); v != "" {
+			q.Set("layout", v)
 		}
-		links = append(links, "<"+c.Request().URL.Path+"?"+q.Encode()+`>; rel="`+l.rel+`"`)
+		target := c.Request().URL.Path + "?" + q.Encode()
+		if linkQuery != "" {
+			target += "&" + linkQuery
+		}
+		links = append(links, "<"+target+`>; rel="`+l.rel+`"`)
 	}
 	return strings.Join(links, ", ")
 }

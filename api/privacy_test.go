@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"net/http"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -13,8 +14,8 @@ import (
 func privateLobby(t *testing.T, h *gamesHarness) client.CreatedGame {
 	t.Helper()
 	lobby := h.create(t, map[string]any{"game": "primed", "seats": 6})
-	if lobby.InviteCode == nil || len(*lobby.InviteCode) != 6 {
-		t.Fatalf("a private lobby's invite code = %v, want six characters", lobby.InviteCode)
+	if lobby.InviteCode == nil || !regexp.MustCompile(`^[A-HJKMNP-Z2-9]{4}-[A-HJKMNP-Z2-9]{4}$`).MatchString(*lobby.InviteCode) {
+		t.Fatalf("a private lobby's invite code = %v, want eight characters grouped ABCD-EFGH", lobby.InviteCode)
 	}
 	return lobby
 }
@@ -66,6 +67,9 @@ func TestPrivateLobbyAccessMatrix(t *testing.T) {
 		{"join with the code, typed in small letters with a space", func(l client.CreatedGame) map[string]any {
 			code := strings.ToLower(*l.InviteCode)
 			return map[string]any{"name": "Zoe", "invite_code": code[:3] + " " + code[3:]}
+		}, []int{created, created, created, created, created}, nil},
+		{"join with the code, typed without its dash", func(l client.CreatedGame) map[string]any {
+			return map[string]any{"name": "Zoe", "invite_code": strings.ReplaceAll(*l.InviteCode, "-", "")}
 		}, []int{created, created, created, created, created}, nil},
 		{"choose a seat with the code", func(l client.CreatedGame) map[string]any {
 			return map[string]any{"name": "Zoe", "invite_code": *l.InviteCode, "seat": 0}

@@ -40,9 +40,16 @@ func clientIPExtractor(trusted []*net.IPNet) echo.IPExtractor {
 	return echo.ExtractIPFromXFFHeader(opts...)
 }
 
+// codeRoutes take a code a person types and no token: whatever token a request to them carries,
+// made up or not, its client is its address.
+var codeRoutes = map[string]bool{"/v1/games/join": true, "/v1/classrooms/join": true}
+
 // clientKey names the client of a request: its bearer token, or the access_token of a route that
 // takes one, when it sends one, else its address.
 func clientKey(c echo.Context) string {
+	if codeRoutes[c.Path()] {
+		return "ip:" + addressOf(c)
+	}
 	token, err := bearerToken(c)
 	if err != nil || token == "" {
 		token = ""
@@ -51,14 +58,24 @@ func clientKey(c echo.Context) string {
 		}
 	}
 	if token == "" {
-		return "ip:" + c.RealIP()
+		return "ip:" + addressOf(c)
 	}
 	sum := sha256.Sum256([]byte(token))
 	return "token:" + base64.RawStdEncoding.EncodeToString(sum[:16])
 }
 
 // addressKey names everything that comes from one address, with a token or without.
-func addressKey(c echo.Context) string { return "address:" + c.RealIP() }
+func addressKey(c echo.Context) string { return "address:" + addressOf(c) }
+
+// addressOf is the request's address as limits count it: an IPv4 address, or the /64 of an IPv6
+// one, which a single home or phone is given whole.
+func addressOf(c echo.Context) string {
+	ip := c.RealIP()
+	if strings.IndexByte(ip, ':') < 0 {
+		return ip // IPv4: the common case costs no parsing
+	}
+	return guessAddress(ip).String()
+}
 
 // The draft's RateLimit and RateLimit-Policy, in the form net/http sends them in (as for
 // requestIDHeader): Header.Set then takes them as they are.

@@ -40,6 +40,8 @@ type Config struct {
 	RateBurst        int          // requests a client may send at once
 	StreamsPerClient int          // live-update streams one client may hold open on this instance
 	TrustedProxies   []*net.IPNet // peers whose X-Forwarded-For header names the client
+	// Guesses bound the wrong guesses of codes a person types (guesses.go); zero values disable it.
+	Guesses GuessLimits
 	// RenderLimit bounds the expensive requests (pictures, replays, states, reviews, class
 	// statistics) this instance works on at once (0: half the cores, at least one); RenderQueue
 	// more may wait for a slot (0: 32; negative: none). Beyond them: 503 renders_busy (renders.go).
@@ -89,6 +91,8 @@ type Server struct {
 	// renders bounds the expensive requests in flight (renders.go).
 	renders *renderGate
 	replays *sharedReplays
+	// guesses counts wrong invite and join codes (guesses.go).
+	guesses *guessGuard
 	// contractRoutes holds "METHOD /path/:param" for every operation of openapi.yaml.
 	contractRoutes map[string]bool
 	// bodyRoutes holds those of them that take a request body.
@@ -109,7 +113,7 @@ func New(cfg Config, deps Deps, logger *slog.Logger) (*Server, error) {
 		cfg: cfg, play: deps.Play, database: deps.Database, logger: logger,
 		echo: echo.New(), metrics: newMetrics(deps.Database.PoolMetrics(), deps.Play), spec: spec, contract: contract,
 		games: newGameCache(gameCacheBytes), renders: newRenderGate(cfg.RenderLimit, cfg.RenderQueue),
-		replays: newSharedReplays(),
+		replays: newSharedReplays(), guesses: newGuessGuard(cfg.Guesses, time.Now),
 	}
 	s.echo.HideBanner = true
 	s.echo.HidePort = true
@@ -163,6 +167,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // drainLimit is how much of a refused body ServeHTTP reads: 16 times BODY_LIMIT, at least 1 MiB.
 func (s *Server) drainLimit() int64 { return max(drainMin, 16*s.cfg.BodyLimitBytes) }
 
+// maxHeaderBytes bounds what one request's headers may hold in memory (net/http's default is 1 MiB;
+// a bearer token, an Idempotency-Key and a browser's headers take a few KB); beyond, 431.
+const maxHeaderBytes = 64 << 10
+
 // Serve answers requests on ln until ctx is done, then stops taking new requests, lets the ones in
 // flight finish within the shutdown grace period, and returns.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
@@ -172,11 +180,12 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		ReadHeaderTimeout: s.cfg.ReadTimeout,
 		WriteTimeout:      s.cfg.WriteTimeout,
 		IdleTimeout:       s.cfg.IdleTimeout,
+		MaxHeaderBytes:    maxHeaderBytes,
 		ErrorLog:          slog.NewLogLogger(s.logger.Handler(), slog.LevelWarn),
 	}
 	defer s.Close()
 	served := make(chan error, 1)
-	go func() { served <- hs.Serve(ln) }()
+	go func() { served <- hs.Serve(problemListener{ln}) }() // net/http's own refusals as problems (unreadable_requests.go)
 	select {
 	case err := <-served:
 		return err

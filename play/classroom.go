@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"errors"
-	"strings"
 	"time"
 
 	"primegames/domain"
@@ -34,14 +33,31 @@ const joinCodeAlphabet = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 // joinCodeDraws is how many join codes are drawn before a clash with existing ones is an error.
 const joinCodeDraws = 6
 
+// newJoinCode draws a code a person types: codeLength characters of joinCodeAlphabet, uniformly
+// (bytes that would favour the first letters are drawn again), grouped as ABCD-EFGH.
 func newJoinCode() string {
-	var b [6]byte
-	_, _ = rand.Read(b[:])
-	code := make([]byte, len(b))
-	for i, x := range b {
-		code[i] = joinCodeAlphabet[int(x)%len(joinCodeAlphabet)]
+	var code [codeLength + 1]byte
+	var buf [32]byte
+	n := 0
+	for n < codeLength {
+		_, _ = rand.Read(buf[:])
+		for _, x := range buf {
+			if n == codeLength {
+				break
+			}
+			if int(x) >= 256/len(joinCodeAlphabet)*len(joinCodeAlphabet) {
+				continue
+			}
+			at := n
+			if n >= codeLength/2 {
+				at++ // after the dash
+			}
+			code[at] = joinCodeAlphabet[int(x)%len(joinCodeAlphabet)]
+			n++
+		}
 	}
-	return string(code)
+	code[codeLength/2] = '-'
+	return string(code[:])
 }
 
 // withNewJoinCode calls store with fresh join codes until one is not taken.
@@ -89,7 +105,7 @@ func (s *Service) JoinClassroom(ctx context.Context, joinCode, name string) (*St
 	if err != nil {
 		return nil, nil, "", err
 	}
-	c, err := s.store.ClassroomByJoinCode(ctx, strings.ToUpper(strings.TrimSpace(joinCode)))
+	c, err := s.store.ClassroomByJoinCode(ctx, NormalCode(joinCode))
 	if errors.Is(err, ErrNotFound) {
 		return nil, nil, "", domain.Errorf(domain.KindNotFound, "join_code_not_found", "No classroom has the join code %q; ask your teacher for the current one.", joinCode)
 	}

@@ -4,13 +4,19 @@ import (
 	"context"
 	"crypto/subtle"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"primegames/domain"
 )
 
 // A private lobby (NewGame without Public, outside classrooms) is joined with its invite code, a
-// code of six letters and digits that children do not mix up, as a classroom's join code is. Its
-// creator seats players without it, and may choose their seats.
+// code of eight letters and digits that children do not mix up, grouped ABCD-EFGH, as a
+// classroom's join code is. Its creator seats players without it, and may choose their seats. A
+// lobby's code ends with the lobby: when its game starts or it expires (LOBBY_TTL).
+//
+// How many guesses a code withstands is the api's guard's (api/guesses.go): 31^8 codes, failed
+// guesses counted per address and per instance.
 
 // JoinAsk is what a player joining a lobby sends.
 type JoinAsk struct {
@@ -22,9 +28,26 @@ type JoinAsk struct {
 	Seat *int
 }
 
-// normalInviteCode is a code as it is stored: capitals, without the spaces a child may type.
-func normalInviteCode(code string) string {
-	return strings.ToUpper(strings.Join(strings.Fields(code), ""))
+// codeLength is the number of characters of a code a person types (invite and join codes), the
+// dash left out: 31^8 = 852,891,037,441 codes.
+const codeLength = 8
+
+// NormalCode is a typed code as it is stored: capitals, without the spaces and dashes a child may
+// type, and grouped ABCD-EFGH when it has a new code's length. Codes of six characters, drawn
+// before codes grew longer, are stored as they were and still match until they end.
+func NormalCode(code string) string {
+	var b [64]byte
+	out := b[:0]
+	for _, r := range strings.ToUpper(code) {
+		if r == '-' || unicode.IsSpace(r) {
+			continue
+		}
+		out = utf8.AppendRune(out, r)
+	}
+	if len(out) == codeLength {
+		out = append(out[:codeLength/2], append([]byte{'-'}, out[codeLength/2:]...)...)
+	}
+	return string(out)
 }
 
 // mayJoin lets a player into a lobby outside classrooms: anyone into a public one, into a private
@@ -36,7 +59,7 @@ func mayJoin(g *GameRecord, creator bool, ask JoinAsk) error {
 	if !g.Private || creator {
 		return nil
 	}
-	code := normalInviteCode(ask.InviteCode)
+	code := NormalCode(ask.InviteCode)
 	if code == "" {
 		return domain.Errorf(domain.KindForbidden, "invite_code_required", "Game %s is private: send its invite_code, which its creator got.", g.ID)
 	}
@@ -48,7 +71,7 @@ func mayJoin(g *GameRecord, creator bool, ask JoinAsk) error {
 
 // JoinByInviteCode gives a new player a seat in the open lobby whose invite code ask brings.
 func (s *Service) JoinByInviteCode(ctx context.Context, p Principal, ask JoinAsk, idem *Idempotency) (*Joined, error) {
-	code := normalInviteCode(ask.InviteCode)
+	code := NormalCode(ask.InviteCode)
 	ids, err := s.store.OpenLobbiesByInviteCode(ctx, code)
 	switch {
 	case err != nil:

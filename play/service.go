@@ -3,6 +3,7 @@ package play
 import (
 	"context"
 	"errors"
+	"sync"
 	"time"
 
 	"primegames/domain"
@@ -35,6 +36,9 @@ type Service struct {
 	webhookSender WebhookSender
 	// webhookWake wakes the webhook worker (WakeWebhooks).
 	webhookWake chan struct{}
+	// links seal picture links (picture_links.go): SetLinkSecret's, else a random one made once.
+	links     *linkSealer
+	linksOnce sync.Once
 }
 
 // New is the game master over store, for the kinds of game in the catalogue.

@@ -33,10 +33,12 @@ func (s *Games) Classroom(ctx context.Context, classroomID string) (*play.Classr
 	return &c, nil
 }
 
-// ClassroomByJoinCode reads the classroom with the join code, without its student count.
+// ClassroomByJoinCode reads the classroom with the join code, without its student count; a short
+// code past its end (migration 00034) is no classroom's.
 func (s *Games) ClassroomByJoinCode(ctx context.Context, joinCode string) (*play.Classroom, error) {
 	var c play.Classroom
-	err := s.db.Pool.QueryRow(ctx, `SELECT id::text, name, join_code, created_at FROM classrooms WHERE join_code = $1`,
+	err := s.db.Pool.QueryRow(ctx, `SELECT id::text, name, join_code, created_at FROM classrooms
+		WHERE join_code = $1 AND (join_code_expires_at IS NULL OR join_code_expires_at > now())`,
 		joinCode).Scan(&c.ID, &c.Name, &c.JoinCode, &c.CreatedAt)
 	if err != nil {
 		return nil, notFound(err)
@@ -46,7 +48,7 @@ func (s *Games) ClassroomByJoinCode(ctx context.Context, joinCode string) (*play
 
 // SetJoinCode replaces a classroom's join code; play.ErrTaken when another has it.
 func (s *Games) SetJoinCode(ctx context.Context, classroomID, joinCode string) error {
-	_, err := s.db.Pool.Exec(ctx, `UPDATE classrooms SET join_code = $2 WHERE id = $1`, classroomID, joinCode)
+	_, err := s.db.Pool.Exec(ctx, `UPDATE classrooms SET join_code = $2, join_code_expires_at = NULL WHERE id = $1`, classroomID, joinCode)
 	return taken(err)
 }
 

@@ -222,6 +222,24 @@ func (e GameStatusFactsStatus) Valid() bool {
 	}
 }
 
+// Defines values for GuessFactsScope.
+const (
+	GuessScopeAddress  GuessFactsScope = "address"
+	GuessScopeInstance GuessFactsScope = "instance"
+)
+
+// Valid indicates whether the value is a known member of the GuessFactsScope enum.
+func (e GuessFactsScope) Valid() bool {
+	switch e {
+	case GuessScopeAddress:
+		return true
+	case GuessScopeInstance:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for HistoryEntryOfPrimeClimbGame.
 const (
 	HistoryEntryOfPrimeClimbGamePrimeClimb HistoryEntryOfPrimeClimbGame = "prime-climb"
@@ -1965,6 +1983,7 @@ type Attempt struct {
 	// | `play_available` | `PrimedPlayAvailableFacts` | `primed` |
 	// | `quota_exceeded` | `QuotaFacts` | any |
 	// | `renders_busy` | `RenderBusyFacts` | any |
+	// | `too_many_guesses` | `GuessFacts` | any |
 	// | `version_mismatch` | `VersionMismatchFacts` | any |
 	// | `wrong_phase` | `PrimeClimbWrongPhaseFacts` | `prime-climb` |
 	// | `wrong_phase` | `PrimedWrongPhaseFacts` | `primed` |
@@ -2051,7 +2070,7 @@ type Classroom struct {
 	CreatedAt time.Time          `json:"created_at"`
 	Id        openapi_types.UUID `json:"id"`
 
-	// JoinCode Students join with it; six letters and digits without look-alikes.
+	// JoinCode Students join with it (dash and case optional); eight letters and digits without look-alikes, grouped ABCD-EFGH. A six-character code drawn before codes grew longer stops working 30 days after the upgrade: rotate it (`POST /v1/classrooms/{classroom_id}/join-code`) for a long one.
 	JoinCode     string `json:"join_code"`
 	Name         string `json:"name"`
 	StudentCount int    `json:"student_count"`
@@ -2157,10 +2176,11 @@ type CreatedGame struct {
 	// Game A game as the caller may see it: the fields of `GameBase`, and the options and state of its kind, which `game` names.
 	Game Game `json:"game"`
 
-	// InviteCode A private lobby's invite code, six letters and digits without look-alikes (no 0/O,
-	// 1/I/L): give it to the players, who join with `POST /v1/games/join`. It works while the
-	// lobby is open. Shown once; absent for a public lobby, a game that starts at once and a
-	// classroom's game.
+	// InviteCode A private lobby's invite code, eight letters and digits without look-alikes (no 0/O,
+	// 1/I/L) grouped `ABCD-EFGH`: give it to the players (say it, or put it in a link or QR
+	// code), who join with `POST /v1/games/join`, typing it with or without the dash. It works
+	// while the lobby is open (until its game starts or the lobby expires). Shown once; absent
+	// for a public lobby, a game that starts at once and a classroom's game.
 	InviteCode *string `json:"invite_code,omitempty"`
 
 	// Seats A token per named player (empty for a lobby).
@@ -2455,6 +2475,17 @@ type GameSummary struct {
 // GameView A game as one caller may see it; `game` names its kind.
 type GameView = json.RawMessage
 
+// GuessFacts A code a person types (an invite code, a join code) refused before it was looked up, because too many wrong ones were tried: from this address (`address`: an IPv4 address or an IPv6 /64, whatever tokens its requests carry) or on this instance from every address (`instance`). `limit` wrong codes are allowed at once, and again over `window_seconds`; `retry_after_seconds` (also the `Retry-After` header) is when one more is allowed. A right code gives its guess back, so a child who mistypes twice still gets in on the third try.
+type GuessFacts struct {
+	Limit             int             `json:"limit"`
+	RetryAfterSeconds int             `json:"retry_after_seconds"`
+	Scope             GuessFactsScope `json:"scope"`
+	WindowSeconds     int             `json:"window_seconds"`
+}
+
+// GuessFactsScope defines model for GuessFacts.Scope.
+type GuessFactsScope string
+
 // Health defines model for Health.
 type Health struct {
 	Status string `json:"status"`
@@ -2596,7 +2627,7 @@ type HistoryPage struct {
 
 // JoinByInviteCodeRequest defines model for JoinByInviteCodeRequest.
 type JoinByInviteCodeRequest struct {
-	// InviteCode The lobby's invite code (letters in either case; spaces are ignored).
+	// InviteCode The lobby's invite code (letters in either case; spaces and dashes are ignored).
 	InviteCode string `json:"invite_code"`
 
 	// Name A player's or student's name. Normalised by the RFC 8266 nickname rules (spaces trimmed and folded, NFKC) and stored in that form. Refused with 400 `invalid_name`: control, invisible (format) and unassigned characters, direction changes, a leading combining mark, a name showing no letter, digit or symbol, letters of two alphabets (Latin and Cyrillic, say; Chinese, Japanese and Korean scripts count as one). Names equal in the profile's comparison form (ignoring case and width) are the same name: 409 `name_taken` in one classroom or game.
@@ -2613,7 +2644,7 @@ type JoinClassroomRequest struct {
 
 // JoinRequest `name` is required outside classrooms; a student joining a classroom's game sends their token and no name.
 type JoinRequest struct {
-	// InviteCode A private lobby's invite code (letters in either case; spaces are ignored). Its creator needs none.
+	// InviteCode A private lobby's invite code (letters in either case; spaces and dashes are ignored). Its creator needs none.
 	InviteCode *string `json:"invite_code,omitempty"`
 
 	// Name A player's or student's name. Normalised by the RFC 8266 nickname rules (spaces trimmed and folded, NFKC) and stored in that form. Refused with 400 `invalid_name`: control, invisible (format) and unassigned characters, direction changes, a leading combining mark, a name showing no letter, digit or symbol, letters of two alphabets (Latin and Cyrillic, say; Chinese, Japanese and Korean scripts count as one). Names equal in the profile's comparison form (ignoring case and width) are the same name: 409 `name_taken` in one classroom or game.
@@ -2866,6 +2897,19 @@ type ObserverToken struct {
 
 // PersonName A player's or student's name. Normalised by the RFC 8266 nickname rules (spaces trimmed and folded, NFKC) and stored in that form. Refused with 400 `invalid_name`: control, invisible (format) and unassigned characters, direction changes, a leading combining mark, a name showing no letter, digit or symbol, letters of two alphabets (Latin and Cyrillic, say; Chinese, Japanese and Korean scripts count as one). Names equal in the profile's comparison form (ignoring case and width) are the same name: 409 `name_taken` in one classroom or game.
 type PersonName = string
+
+// PictureLinks defines model for PictureLinks.
+type PictureLinks struct {
+	// ExpiresAt When the links stop working.
+	ExpiresAt  time.Time `json:"expires_at"`
+	PicturePng string    `json:"picture_png"`
+	PictureSvg string    `json:"picture_svg"`
+
+	// Query The query that opens the game's pictures: `exp=…&sig=…`.
+	Query     string `json:"query"`
+	ReplayPng string `json:"replay_png"`
+	ReplaySvg string `json:"replay_svg"`
+}
 
 // PlayerEvent The `data` of an event of `GET /v1/me/events`.
 type PlayerEvent struct {
@@ -3801,6 +3845,7 @@ type Problem struct {
 	// | `play_available` | `PrimedPlayAvailableFacts` | `primed` |
 	// | `quota_exceeded` | `QuotaFacts` | any |
 	// | `renders_busy` | `RenderBusyFacts` | any |
+	// | `too_many_guesses` | `GuessFacts` | any |
 	// | `version_mismatch` | `VersionMismatchFacts` | any |
 	// | `wrong_phase` | `PrimeClimbWrongPhaseFacts` | `prime-climb` |
 	// | `wrong_phase` | `PrimedWrongPhaseFacts` | `primed` |
@@ -3867,6 +3912,7 @@ type QuotaFactsScope string
 // | `play_available` | `PrimedPlayAvailableFacts` | `primed` |
 // | `quota_exceeded` | `QuotaFacts` | any |
 // | `renders_busy` | `RenderBusyFacts` | any |
+// | `too_many_guesses` | `GuessFacts` | any |
 // | `version_mismatch` | `VersionMismatchFacts` | any |
 // | `wrong_phase` | `PrimeClimbWrongPhaseFacts` | `prime-climb` |
 // | `wrong_phase` | `PrimedWrongPhaseFacts` | `primed` |
@@ -4379,6 +4425,12 @@ type Limit = int
 // ObserverID defines model for ObserverID.
 type ObserverID = openapi_types.UUID
 
+// PictureLinkExp defines model for PictureLinkExp.
+type PictureLinkExp = int64
+
+// PictureLinkSig defines model for PictureLinkSig.
+type PictureLinkSig = string
+
 // StudentID defines model for StudentID.
 type StudentID = openapi_types.UUID
 
@@ -4715,7 +4767,15 @@ type GetGamePicturePngParams struct {
 	// when both are sent. A token in an address can end up in histories and logs of whoever
 	// sees it: prefer the header where a client can send it.
 	AccessToken *AccessToken `form:"access_token,omitempty" json:"access_token,omitempty"`
-	IfNoneMatch *string      `json:"If-None-Match,omitempty"`
+
+	// Exp A picture link's end, in Unix seconds (with `sig`; see `GET /v1/games/{id}/picture-links`).
+	Exp *PictureLinkExp `form:"exp,omitempty" json:"exp,omitempty"`
+
+	// Sig A picture link's seal (with `exp`): it shows this game's pictures as the token that asked
+	// for it sees them until `exp`; 401 `picture_link_expired` after, 401 `picture_link_invalid`
+	// for another game's or a forged one. A header or `access_token` wins when also sent.
+	Sig         *PictureLinkSig `form:"sig,omitempty" json:"sig,omitempty"`
+	IfNoneMatch *string         `json:"If-None-Match,omitempty"`
 }
 
 // GetGamePicturePngParamsLayout defines parameters for GetGamePicturePng.
@@ -4735,7 +4795,15 @@ type GetGamePictureParams struct {
 	// when both are sent. A token in an address can end up in histories and logs of whoever
 	// sees it: prefer the header where a client can send it.
 	AccessToken *AccessToken `form:"access_token,omitempty" json:"access_token,omitempty"`
-	IfNoneMatch *string      `json:"If-None-Match,omitempty"`
+
+	// Exp A picture link's end, in Unix seconds (with `sig`; see `GET /v1/games/{id}/picture-links`).
+	Exp *PictureLinkExp `form:"exp,omitempty" json:"exp,omitempty"`
+
+	// Sig A picture link's seal (with `exp`): it shows this game's pictures as the token that asked
+	// for it sees them until `exp`; 401 `picture_link_expired` after, 401 `picture_link_invalid`
+	// for another game's or a forged one. A header or `access_token` wins when also sent.
+	Sig         *PictureLinkSig `form:"sig,omitempty" json:"sig,omitempty"`
+	IfNoneMatch *string         `json:"If-None-Match,omitempty"`
 }
 
 // GetGamePictureParamsLayout defines parameters for GetGamePicture.
@@ -4778,7 +4846,15 @@ type GetGameReplayPngParams struct {
 	// when both are sent. A token in an address can end up in histories and logs of whoever
 	// sees it: prefer the header where a client can send it.
 	AccessToken *AccessToken `form:"access_token,omitempty" json:"access_token,omitempty"`
-	IfNoneMatch *string      `json:"If-None-Match,omitempty"`
+
+	// Exp A picture link's end, in Unix seconds (with `sig`; see `GET /v1/games/{id}/picture-links`).
+	Exp *PictureLinkExp `form:"exp,omitempty" json:"exp,omitempty"`
+
+	// Sig A picture link's seal (with `exp`): it shows this game's pictures as the token that asked
+	// for it sees them until `exp`; 401 `picture_link_expired` after, 401 `picture_link_invalid`
+	// for another game's or a forged one. A header or `access_token` wins when also sent.
+	Sig         *PictureLinkSig `form:"sig,omitempty" json:"sig,omitempty"`
+	IfNoneMatch *string         `json:"If-None-Match,omitempty"`
 }
 
 // GetGameReplayPngParamsLayout defines parameters for GetGameReplayPng.
@@ -4801,7 +4877,15 @@ type GetGameReplayParams struct {
 	// when both are sent. A token in an address can end up in histories and logs of whoever
 	// sees it: prefer the header where a client can send it.
 	AccessToken *AccessToken `form:"access_token,omitempty" json:"access_token,omitempty"`
-	IfNoneMatch *string      `json:"If-None-Match,omitempty"`
+
+	// Exp A picture link's end, in Unix seconds (with `sig`; see `GET /v1/games/{id}/picture-links`).
+	Exp *PictureLinkExp `form:"exp,omitempty" json:"exp,omitempty"`
+
+	// Sig A picture link's seal (with `exp`): it shows this game's pictures as the token that asked
+	// for it sees them until `exp`; 401 `picture_link_expired` after, 401 `picture_link_invalid`
+	// for another game's or a forged one. A header or `access_token` wins when also sent.
+	Sig         *PictureLinkSig `form:"sig,omitempty" json:"sig,omitempty"`
+	IfNoneMatch *string         `json:"If-None-Match,omitempty"`
 }
 
 // GetGameReplayParamsLayout defines parameters for GetGameReplay.
@@ -6800,6 +6884,9 @@ type ServerInterface interface {
 	// RevokeGameObserver Revoke an observer token of this game.
 	// (DELETE /v1/games/{id}/observers/{observer_id})
 	RevokeGameObserver(ctx echo.Context, id GameID, observerId ObserverID) error
+	// GetPictureLinks Short-lived links to the game's pictures, for an `<img src>`.
+	// (GET /v1/games/{id}/picture-links)
+	GetPictureLinks(ctx echo.Context, id GameID) error
 	// GetGamePicturePng The game, or one replay step, as a PNG picture.
 	// (GET /v1/games/{id}/picture.png)
 	GetGamePicturePng(ctx echo.Context, id GameID, params GetGamePicturePngParams) error
@@ -7855,6 +7942,22 @@ func (w *ServerInterfaceWrapper) RevokeGameObserver(ctx echo.Context) error {
 	return err
 }
 
+// GetPictureLinks converts echo context to params.
+func (w *ServerInterfaceWrapper) GetPictureLinks(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "id" -------------
+	var id GameID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "id", ctx.Param("id"), &id, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetPictureLinks(ctx, id)
+	return err
+}
+
 // GetGamePicturePng converts echo context to params.
 func (w *ServerInterfaceWrapper) GetGamePicturePng(ctx echo.Context) error {
 	var err error
@@ -7887,6 +7990,20 @@ func (w *ServerInterfaceWrapper) GetGamePicturePng(ctx echo.Context) error {
 	err = runtime.BindQueryParameterWithOptions("form", true, false, "access_token", ctx.QueryParams(), &params.AccessToken, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
 	if err != nil {
 		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter access_token: %s", err))
+	}
+
+	// ------------- Optional query parameter "exp" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "exp", ctx.QueryParams(), &params.Exp, runtime.BindQueryParameterOptions{Type: "integer", Format: "int64"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter exp: %s", err))
+	}
+
+	// ------------- Optional query parameter "sig" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "sig", ctx.QueryParams(), &params.Sig, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter sig: %s", err))
 	}
 
 	headers := ctx.Request().Header
@@ -7943,6 +8060,20 @@ func (w *ServerInterfaceWrapper) GetGamePicture(ctx echo.Context) error {
 	err = runtime.BindQueryParameterWithOptions("form", true, false, "access_token", ctx.QueryParams(), &params.AccessToken, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
 	if err != nil {
 		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter access_token: %s", err))
+	}
+
+	// ------------- Optional query parameter "exp" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "exp", ctx.QueryParams(), &params.Exp, runtime.BindQueryParameterOptions{Type: "integer", Format: "int64"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter exp: %s", err))
+	}
+
+	// ------------- Optional query parameter "sig" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "sig", ctx.QueryParams(), &params.Sig, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter sig: %s", err))
 	}
 
 	headers := ctx.Request().Header
@@ -8060,6 +8191,20 @@ func (w *ServerInterfaceWrapper) GetGameReplayPng(ctx echo.Context) error {
 		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter access_token: %s", err))
 	}
 
+	// ------------- Optional query parameter "exp" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "exp", ctx.QueryParams(), &params.Exp, runtime.BindQueryParameterOptions{Type: "integer", Format: "int64"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter exp: %s", err))
+	}
+
+	// ------------- Optional query parameter "sig" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "sig", ctx.QueryParams(), &params.Sig, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter sig: %s", err))
+	}
+
 	headers := ctx.Request().Header
 	// ------------- Optional header parameter "If-None-Match" -------------
 	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
@@ -8121,6 +8266,20 @@ func (w *ServerInterfaceWrapper) GetGameReplay(ctx echo.Context) error {
 	err = runtime.BindQueryParameterWithOptions("form", true, false, "access_token", ctx.QueryParams(), &params.AccessToken, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
 	if err != nil {
 		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter access_token: %s", err))
+	}
+
+	// ------------- Optional query parameter "exp" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "exp", ctx.QueryParams(), &params.Exp, runtime.BindQueryParameterOptions{Type: "integer", Format: "int64"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter exp: %s", err))
+	}
+
+	// ------------- Optional query parameter "sig" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "sig", ctx.QueryParams(), &params.Sig, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter sig: %s", err))
 	}
 
 	headers := ctx.Request().Header
@@ -8530,6 +8689,7 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/v1/games/:id/legal-actions", wrapper.GetLegalActions, options.OperationMiddlewares["getLegalActions"]...)
 	router.POST(options.BaseURL+"/v1/games/:id/observers", wrapper.MintGameObserver, options.OperationMiddlewares["mintGameObserver"]...)
 	router.DELETE(options.BaseURL+"/v1/games/:id/observers/:observer_id", wrapper.RevokeGameObserver, options.OperationMiddlewares["revokeGameObserver"]...)
+	router.GET(options.BaseURL+"/v1/games/:id/picture-links", wrapper.GetPictureLinks, options.OperationMiddlewares["getPictureLinks"]...)
 	router.GET(options.BaseURL+"/v1/games/:id/picture.png", wrapper.GetGamePicturePng, options.OperationMiddlewares["getGamePicturePng"]...)
 	router.GET(options.BaseURL+"/v1/games/:id/picture.svg", wrapper.GetGamePicture, options.OperationMiddlewares["getGamePicture"]...)
 	router.POST(options.BaseURL+"/v1/games/:id/players", wrapper.JoinGame, options.OperationMiddlewares["joinGame"]...)

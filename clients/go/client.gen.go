@@ -226,6 +226,24 @@ func (e GameStatusFactsStatus) Valid() bool {
 	}
 }
 
+// Defines values for GuessFactsScope.
+const (
+	GuessFactsScopeGuessScopeAddress  GuessFactsScope = "address"
+	GuessFactsScopeGuessScopeInstance GuessFactsScope = "instance"
+)
+
+// Valid indicates whether the value is a known member of the GuessFactsScope enum.
+func (e GuessFactsScope) Valid() bool {
+	switch e {
+	case GuessFactsScopeGuessScopeAddress:
+		return true
+	case GuessFactsScopeGuessScopeInstance:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for HistoryEntryOfPrimeClimbGame.
 const (
 	HistoryEntryOfPrimeClimbGamePrimeClimb HistoryEntryOfPrimeClimbGame = "prime-climb"
@@ -1969,6 +1987,7 @@ type Attempt struct {
 	// | `play_available` | `PrimedPlayAvailableFacts` | `primed` |
 	// | `quota_exceeded` | `QuotaFacts` | any |
 	// | `renders_busy` | `RenderBusyFacts` | any |
+	// | `too_many_guesses` | `GuessFacts` | any |
 	// | `version_mismatch` | `VersionMismatchFacts` | any |
 	// | `wrong_phase` | `PrimeClimbWrongPhaseFacts` | `prime-climb` |
 	// | `wrong_phase` | `PrimedWrongPhaseFacts` | `primed` |
@@ -2055,7 +2074,7 @@ type Classroom struct {
 	CreatedAt time.Time          `json:"created_at"`
 	Id        openapi_types.UUID `json:"id"`
 
-	// JoinCode Students join with it; six letters and digits without look-alikes.
+	// JoinCode Students join with it (dash and case optional); eight letters and digits without look-alikes, grouped ABCD-EFGH. A six-character code drawn before codes grew longer stops working 30 days after the upgrade: rotate it (`POST /v1/classrooms/{classroom_id}/join-code`) for a long one.
 	JoinCode     string `json:"join_code"`
 	Name         string `json:"name"`
 	StudentCount int    `json:"student_count"`
@@ -2161,10 +2180,11 @@ type CreatedGame struct {
 	// Game A game as the caller may see it: the fields of `GameBase`, and the options and state of its kind, which `game` names.
 	Game Game `json:"game"`
 
-	// InviteCode A private lobby's invite code, six letters and digits without look-alikes (no 0/O,
-	// 1/I/L): give it to the players, who join with `POST /v1/games/join`. It works while the
-	// lobby is open. Shown once; absent for a public lobby, a game that starts at once and a
-	// classroom's game.
+	// InviteCode A private lobby's invite code, eight letters and digits without look-alikes (no 0/O,
+	// 1/I/L) grouped `ABCD-EFGH`: give it to the players (say it, or put it in a link or QR
+	// code), who join with `POST /v1/games/join`, typing it with or without the dash. It works
+	// while the lobby is open (until its game starts or the lobby expires). Shown once; absent
+	// for a public lobby, a game that starts at once and a classroom's game.
 	InviteCode *string `json:"invite_code,omitempty"`
 
 	// Seats A token per named player (empty for a lobby).
@@ -2459,6 +2479,17 @@ type GameSummary struct {
 // GameView A game as one caller may see it; `game` names its kind.
 type GameView = json.RawMessage
 
+// GuessFacts A code a person types (an invite code, a join code) refused before it was looked up, because too many wrong ones were tried: from this address (`address`: an IPv4 address or an IPv6 /64, whatever tokens its requests carry) or on this instance from every address (`instance`). `limit` wrong codes are allowed at once, and again over `window_seconds`; `retry_after_seconds` (also the `Retry-After` header) is when one more is allowed. A right code gives its guess back, so a child who mistypes twice still gets in on the third try.
+type GuessFacts struct {
+	Limit             int             `json:"limit"`
+	RetryAfterSeconds int             `json:"retry_after_seconds"`
+	Scope             GuessFactsScope `json:"scope"`
+	WindowSeconds     int             `json:"window_seconds"`
+}
+
+// GuessFactsScope defines model for GuessFacts.Scope.
+type GuessFactsScope string
+
 // Health defines model for Health.
 type Health struct {
 	Status string `json:"status"`
@@ -2600,7 +2631,7 @@ type HistoryPage struct {
 
 // JoinByInviteCodeRequest defines model for JoinByInviteCodeRequest.
 type JoinByInviteCodeRequest struct {
-	// InviteCode The lobby's invite code (letters in either case; spaces are ignored).
+	// InviteCode The lobby's invite code (letters in either case; spaces and dashes are ignored).
 	InviteCode string `json:"invite_code"`
 
 	// Name A player's or student's name. Normalised by the RFC 8266 nickname rules (spaces trimmed and folded, NFKC) and stored in that form. Refused with 400 `invalid_name`: control, invisible (format) and unassigned characters, direction changes, a leading combining mark, a name showing no letter, digit or symbol, letters of two alphabets (Latin and Cyrillic, say; Chinese, Japanese and Korean scripts count as one). Names equal in the profile's comparison form (ignoring case and width) are the same name: 409 `name_taken` in one classroom or game.
@@ -2617,7 +2648,7 @@ type JoinClassroomRequest struct {
 
 // JoinRequest `name` is required outside classrooms; a student joining a classroom's game sends their token and no name.
 type JoinRequest struct {
-	// InviteCode A private lobby's invite code (letters in either case; spaces are ignored). Its creator needs none.
+	// InviteCode A private lobby's invite code (letters in either case; spaces and dashes are ignored). Its creator needs none.
 	InviteCode *string `json:"invite_code,omitempty"`
 
 	// Name A player's or student's name. Normalised by the RFC 8266 nickname rules (spaces trimmed and folded, NFKC) and stored in that form. Refused with 400 `invalid_name`: control, invisible (format) and unassigned characters, direction changes, a leading combining mark, a name showing no letter, digit or symbol, letters of two alphabets (Latin and Cyrillic, say; Chinese, Japanese and Korean scripts count as one). Names equal in the profile's comparison form (ignoring case and width) are the same name: 409 `name_taken` in one classroom or game.
@@ -2870,6 +2901,19 @@ type ObserverToken struct {
 
 // PersonName A player's or student's name. Normalised by the RFC 8266 nickname rules (spaces trimmed and folded, NFKC) and stored in that form. Refused with 400 `invalid_name`: control, invisible (format) and unassigned characters, direction changes, a leading combining mark, a name showing no letter, digit or symbol, letters of two alphabets (Latin and Cyrillic, say; Chinese, Japanese and Korean scripts count as one). Names equal in the profile's comparison form (ignoring case and width) are the same name: 409 `name_taken` in one classroom or game.
 type PersonName = string
+
+// PictureLinks defines model for PictureLinks.
+type PictureLinks struct {
+	// ExpiresAt When the links stop working.
+	ExpiresAt  time.Time `json:"expires_at"`
+	PicturePng string    `json:"picture_png"`
+	PictureSvg string    `json:"picture_svg"`
+
+	// Query The query that opens the game's pictures: `exp=…&sig=…`.
+	Query     string `json:"query"`
+	ReplayPng string `json:"replay_png"`
+	ReplaySvg string `json:"replay_svg"`
+}
 
 // PlayerEvent The `data` of an event of `GET /v1/me/events`.
 type PlayerEvent struct {
@@ -3805,6 +3849,7 @@ type Problem struct {
 	// | `play_available` | `PrimedPlayAvailableFacts` | `primed` |
 	// | `quota_exceeded` | `QuotaFacts` | any |
 	// | `renders_busy` | `RenderBusyFacts` | any |
+	// | `too_many_guesses` | `GuessFacts` | any |
 	// | `version_mismatch` | `VersionMismatchFacts` | any |
 	// | `wrong_phase` | `PrimeClimbWrongPhaseFacts` | `prime-climb` |
 	// | `wrong_phase` | `PrimedWrongPhaseFacts` | `primed` |
@@ -3871,6 +3916,7 @@ type QuotaFactsScope string
 // | `play_available` | `PrimedPlayAvailableFacts` | `primed` |
 // | `quota_exceeded` | `QuotaFacts` | any |
 // | `renders_busy` | `RenderBusyFacts` | any |
+// | `too_many_guesses` | `GuessFacts` | any |
 // | `version_mismatch` | `VersionMismatchFacts` | any |
 // | `wrong_phase` | `PrimeClimbWrongPhaseFacts` | `prime-climb` |
 // | `wrong_phase` | `PrimedWrongPhaseFacts` | `primed` |
@@ -4383,6 +4429,12 @@ type Limit = int
 // ObserverID defines model for ObserverID.
 type ObserverID = openapi_types.UUID
 
+// PictureLinkExp defines model for PictureLinkExp.
+type PictureLinkExp = int64
+
+// PictureLinkSig defines model for PictureLinkSig.
+type PictureLinkSig = string
+
 // StudentID defines model for StudentID.
 type StudentID = openapi_types.UUID
 
@@ -4719,7 +4771,15 @@ type GetGamePicturePngParams struct {
 	// when both are sent. A token in an address can end up in histories and logs of whoever
 	// sees it: prefer the header where a client can send it.
 	AccessToken *AccessToken `form:"access_token,omitempty" json:"access_token,omitempty"`
-	IfNoneMatch *string      `json:"If-None-Match,omitempty"`
+
+	// Exp A picture link's end, in Unix seconds (with `sig`; see `GET /v1/games/{id}/picture-links`).
+	Exp *PictureLinkExp `form:"exp,omitempty" json:"exp,omitempty"`
+
+	// Sig A picture link's seal (with `exp`): it shows this game's pictures as the token that asked
+	// for it sees them until `exp`; 401 `picture_link_expired` after, 401 `picture_link_invalid`
+	// for another game's or a forged one. A header or `access_token` wins when also sent.
+	Sig         *PictureLinkSig `form:"sig,omitempty" json:"sig,omitempty"`
+	IfNoneMatch *string         `json:"If-None-Match,omitempty"`
 }
 
 // GetGamePicturePngParamsLayout defines parameters for GetGamePicturePng.
@@ -4739,7 +4799,15 @@ type GetGamePictureParams struct {
 	// when both are sent. A token in an address can end up in histories and logs of whoever
 	// sees it: prefer the header where a client can send it.
 	AccessToken *AccessToken `form:"access_token,omitempty" json:"access_token,omitempty"`
-	IfNoneMatch *string      `json:"If-None-Match,omitempty"`
+
+	// Exp A picture link's end, in Unix seconds (with `sig`; see `GET /v1/games/{id}/picture-links`).
+	Exp *PictureLinkExp `form:"exp,omitempty" json:"exp,omitempty"`
+
+	// Sig A picture link's seal (with `exp`): it shows this game's pictures as the token that asked
+	// for it sees them until `exp`; 401 `picture_link_expired` after, 401 `picture_link_invalid`
+	// for another game's or a forged one. A header or `access_token` wins when also sent.
+	Sig         *PictureLinkSig `form:"sig,omitempty" json:"sig,omitempty"`
+	IfNoneMatch *string         `json:"If-None-Match,omitempty"`
 }
 
 // GetGamePictureParamsLayout defines parameters for GetGamePicture.
@@ -4782,7 +4850,15 @@ type GetGameReplayPngParams struct {
 	// when both are sent. A token in an address can end up in histories and logs of whoever
 	// sees it: prefer the header where a client can send it.
 	AccessToken *AccessToken `form:"access_token,omitempty" json:"access_token,omitempty"`
-	IfNoneMatch *string      `json:"If-None-Match,omitempty"`
+
+	// Exp A picture link's end, in Unix seconds (with `sig`; see `GET /v1/games/{id}/picture-links`).
+	Exp *PictureLinkExp `form:"exp,omitempty" json:"exp,omitempty"`
+
+	// Sig A picture link's seal (with `exp`): it shows this game's pictures as the token that asked
+	// for it sees them until `exp`; 401 `picture_link_expired` after, 401 `picture_link_invalid`
+	// for another game's or a forged one. A header or `access_token` wins when also sent.
+	Sig         *PictureLinkSig `form:"sig,omitempty" json:"sig,omitempty"`
+	IfNoneMatch *string         `json:"If-None-Match,omitempty"`
 }
 
 // GetGameReplayPngParamsLayout defines parameters for GetGameReplayPng.
@@ -4805,7 +4881,15 @@ type GetGameReplayParams struct {
 	// when both are sent. A token in an address can end up in histories and logs of whoever
 	// sees it: prefer the header where a client can send it.
 	AccessToken *AccessToken `form:"access_token,omitempty" json:"access_token,omitempty"`
-	IfNoneMatch *string      `json:"If-None-Match,omitempty"`
+
+	// Exp A picture link's end, in Unix seconds (with `sig`; see `GET /v1/games/{id}/picture-links`).
+	Exp *PictureLinkExp `form:"exp,omitempty" json:"exp,omitempty"`
+
+	// Sig A picture link's seal (with `exp`): it shows this game's pictures as the token that asked
+	// for it sees them until `exp`; 401 `picture_link_expired` after, 401 `picture_link_invalid`
+	// for another game's or a forged one. A header or `access_token` wins when also sent.
+	Sig         *PictureLinkSig `form:"sig,omitempty" json:"sig,omitempty"`
+	IfNoneMatch *string         `json:"If-None-Match,omitempty"`
 }
 
 // GetGameReplayParamsLayout defines parameters for GetGameReplay.
@@ -7143,8 +7227,9 @@ type ClientInterface interface {
 
 	// JoinGameByInviteCodeWithBody Take a seat in a private lobby with its invite code.
 	//
-	// The way a child joins a friend's game: the code its creator got (`invite_code`, six
-	// letters and digits) and a name. 404 `invite_code_not_found` when no open lobby has the code
+	// The way a child joins a friend's game: the code its creator got (`invite_code`, eight
+	// letters and digits grouped `ABCD-EFGH`; typed with or without the dash, in either case)
+	// and a name. Wrong codes are counted (429 `too_many_guesses`, see `GuessFacts`). 404 `invite_code_not_found` when no open lobby has the code
 	// (it stops working once the game starts); otherwise as `POST /v1/games/{id}/players`.
 	//
 	// Takes any type of body and a specified content type.
@@ -7154,8 +7239,9 @@ type ClientInterface interface {
 
 	// JoinGameByInviteCode Take a seat in a private lobby with its invite code.
 	//
-	// The way a child joins a friend's game: the code its creator got (`invite_code`, six
-	// letters and digits) and a name. 404 `invite_code_not_found` when no open lobby has the code
+	// The way a child joins a friend's game: the code its creator got (`invite_code`, eight
+	// letters and digits grouped `ABCD-EFGH`; typed with or without the dash, in either case)
+	// and a name. Wrong codes are counted (429 `too_many_guesses`, see `GuessFacts`). 404 `invite_code_not_found` when no open lobby has the code
 	// (it stops working once the game starts); otherwise as `POST /v1/games/{id}/players`.
 	//
 	// Takes a body of the `application/json` content type.
@@ -7370,10 +7456,22 @@ type ClientInterface interface {
 	// Corresponds with DELETE /v1/games/{id}/observers/{observer_id} (the `RevokeGameObserver` operationId).
 	RevokeGameObserver(ctx context.Context, id GameID, observerId ObserverID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetPictureLinks Short-lived links to the game's pictures, for an `<img src>`.
+	//
+	// Links to `picture.svg`, `picture.png`, `replay.svg` and `replay.png` that show the game as
+	// the token sent sees it, for at least 10 minutes (`expires_at`; up to 15, so that links asked
+	// for within the same five minutes are the same and a browser's cache keeps the pictures),
+	// without the token in the address. Add `layout`, `seq`, `from` or `count` to them as to the
+	// pictures themselves. The token is checked again each time a link is used: a token revoked
+	// or rotated ends its links. A replay's `Link` header names its neighbours with such links.
+	//
+	// Corresponds with GET /v1/games/{id}/picture-links (the `GetPictureLinks` operationId).
+	GetPictureLinks(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetGamePicturePng The game, or one replay step, as a PNG picture.
 	//
 	// The same picture as `GET /v1/games/{id}/picture.svg`, with the same parameters, viewer
-	// rules (drawn from the caller's view: no hidden card), `access_token`, `ETag` (a name of
+	// rules (drawn from the caller's view: no hidden card), picture links, `access_token`, `ETag` (a name of
 	// this PNG's content, unlike the SVG's), `If-None-Match` (answered 304 before anything is
 	// drawn in pixels), `Cache-Control` and limit on expensive requests (503 `renders_busy`).
 	//
@@ -7402,9 +7500,11 @@ type ClientInterface interface {
 	// Seats are named by their players' names throughout. `<title>` and `<desc>` say the
 	// position in words. The same picture as PNG: `picture.png`.
 	//
-	// For an `<img src>`, which cannot send a header, the token may be passed as
-	// `access_token` (as for the event streams). A public game needs no token, and neither does
-	// a finished one.
+	// For an `<img src>`, which cannot send a header, use a picture link: `exp` and `sig` from
+	// `GET /v1/games/{id}/picture-links`, which show the game's pictures as the token that asked
+	// for them sees them, for some minutes, without the token in the address. (The token as
+	// `access_token` still works, but ends up in logs, histories and `Referer`.) A public game
+	// needs no token, and neither does a finished one.
 	//
 	// The `ETag` names the picture's content; `If-None-Match` gets 304. A step (`seq`) of a game
 	// that is over never changes: it is sent with
@@ -7471,7 +7571,7 @@ type ClientInterface interface {
 	//
 	// A PNG does not animate: this is the last step of the window `replay.svg` would animate
 	// (same `from`, `count`, `layout`), with its step counter and the replay's title. Who may
-	// see it, `access_token`, `Link` (to the `.png` windows before and after), `ETag`,
+	// see it, picture links, `access_token`, `Link` (to the `.png` windows before and after), `ETag`,
 	// `If-None-Match`, `Cache-Control` and the limit on expensive requests are as for
 	// `replay.svg`; its cost is the same fold, and one step drawn in pixels. Each step of a game
 	// is also `picture.png?seq=`.
@@ -7496,15 +7596,16 @@ type ClientInterface interface {
 	// image that receives no hover.
 	//
 	// For a game that is over (everyone sees it in full then, PR-8), and for its teacher before;
-	// anyone else gets 403 `forbidden`. `access_token`, `ETag`, `If-None-Match` and
+	// anyone else gets 403 `forbidden`. Picture links (`exp`, `sig`), `access_token`, `ETag`, `If-None-Match` and
 	// `Cache-Control` as for `picture.svg`: a game that is over has an immutable replay.
 	//
 	// **Windows.** One picture covers at most 100 entries of the history: those with `seq` from
 	// `from` (0 by default) to `from + count - 1` (`count` is 100 by default and at most), one step
 	// per entry (a resignation, which changes nothing on the board, has none). A game with more
 	// entries is replayed window by window: the `Link` header names the window before
-	// (`rel="prev"`) and after (`rel="next"`, absent on the last), with the same `count` (and
-	// `access_token`, if the request had one). Each step's `<g class="step">` carries its
+	// (`rel="prev"`) and after (`rel="next"`, absent on the last), with the same `count` and `layout` (and, when the
+	// request had a token or a picture link, a fresh picture link for the same viewer: never the
+	// token itself). Each step's `<g class="step">` carries its
 	// `data-seq` and shows a step counter ("Step 3 of 40 (entry 12)"); the picture's title names
 	// the kind and the players. So a replay's cost is bounded whatever the game's length: at most 100 positions
 	// drawn, rebuilt from at most 256 entries before the window once the instance has seen the
@@ -8536,8 +8637,9 @@ func (c *Client) CreateGame(ctx context.Context, params *CreateGameParams, body 
 
 // JoinGameByInviteCodeWithBody Take a seat in a private lobby with its invite code.
 //
-// The way a child joins a friend's game: the code its creator got (`invite_code`, six
-// letters and digits) and a name. 404 `invite_code_not_found` when no open lobby has the code
+// The way a child joins a friend's game: the code its creator got (`invite_code`, eight
+// letters and digits grouped `ABCD-EFGH`; typed with or without the dash, in either case)
+// and a name. Wrong codes are counted (429 `too_many_guesses`, see `GuessFacts`). 404 `invite_code_not_found` when no open lobby has the code
 // (it stops working once the game starts); otherwise as `POST /v1/games/{id}/players`.
 //
 // Takes any type of body and a specified content type.
@@ -8557,8 +8659,9 @@ func (c *Client) JoinGameByInviteCodeWithBody(ctx context.Context, params *JoinG
 
 // JoinGameByInviteCode Take a seat in a private lobby with its invite code.
 //
-// The way a child joins a friend's game: the code its creator got (`invite_code`, six
-// letters and digits) and a name. 404 `invite_code_not_found` when no open lobby has the code
+// The way a child joins a friend's game: the code its creator got (`invite_code`, eight
+// letters and digits grouped `ABCD-EFGH`; typed with or without the dash, in either case)
+// and a name. Wrong codes are counted (429 `too_many_guesses`, see `GuessFacts`). 404 `invite_code_not_found` when no open lobby has the code
 // (it stops working once the game starts); otherwise as `POST /v1/games/{id}/players`.
 //
 // Takes a body of the `application/json` content type.
@@ -8903,10 +9006,32 @@ func (c *Client) RevokeGameObserver(ctx context.Context, id GameID, observerId O
 	return c.Client.Do(req)
 }
 
+// GetPictureLinks Short-lived links to the game's pictures, for an `<img src>`.
+//
+// Links to `picture.svg`, `picture.png`, `replay.svg` and `replay.png` that show the game as
+// the token sent sees it, for at least 10 minutes (`expires_at`; up to 15, so that links asked
+// for within the same five minutes are the same and a browser's cache keeps the pictures),
+// without the token in the address. Add `layout`, `seq`, `from` or `count` to them as to the
+// pictures themselves. The token is checked again each time a link is used: a token revoked
+// or rotated ends its links. A replay's `Link` header names its neighbours with such links.
+//
+// Corresponds with GET /v1/games/{id}/picture-links (the `GetPictureLinks` operationId).
+func (c *Client) GetPictureLinks(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetPictureLinksRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetGamePicturePng The game, or one replay step, as a PNG picture.
 //
 // The same picture as `GET /v1/games/{id}/picture.svg`, with the same parameters, viewer
-// rules (drawn from the caller's view: no hidden card), `access_token`, `ETag` (a name of
+// rules (drawn from the caller's view: no hidden card), picture links, `access_token`, `ETag` (a name of
 // this PNG's content, unlike the SVG's), `If-None-Match` (answered 304 before anything is
 // drawn in pixels), `Cache-Control` and limit on expensive requests (503 `renders_busy`).
 //
@@ -8945,9 +9070,11 @@ func (c *Client) GetGamePicturePng(ctx context.Context, id GameID, params *GetGa
 // Seats are named by their players' names throughout. `<title>` and `<desc>` say the
 // position in words. The same picture as PNG: `picture.png`.
 //
-// For an `<img src>`, which cannot send a header, the token may be passed as
-// `access_token` (as for the event streams). A public game needs no token, and neither does
-// a finished one.
+// For an `<img src>`, which cannot send a header, use a picture link: `exp` and `sig` from
+// `GET /v1/games/{id}/picture-links`, which show the game's pictures as the token that asked
+// for them sees them, for some minutes, without the token in the address. (The token as
+// `access_token` still works, but ends up in logs, histories and `Referer`.) A public game
+// needs no token, and neither does a finished one.
 //
 // The `ETag` names the picture's content; `If-None-Match` gets 304. A step (`seq`) of a game
 // that is over never changes: it is sent with
@@ -9054,7 +9181,7 @@ func (c *Client) RematchGame(ctx context.Context, id GameID, reqEditors ...Reque
 //
 // A PNG does not animate: this is the last step of the window `replay.svg` would animate
 // (same `from`, `count`, `layout`), with its step counter and the replay's title. Who may
-// see it, `access_token`, `Link` (to the `.png` windows before and after), `ETag`,
+// see it, picture links, `access_token`, `Link` (to the `.png` windows before and after), `ETag`,
 // `If-None-Match`, `Cache-Control` and the limit on expensive requests are as for
 // `replay.svg`; its cost is the same fold, and one step drawn in pixels. Each step of a game
 // is also `picture.png?seq=`.
@@ -9089,15 +9216,16 @@ func (c *Client) GetGameReplayPng(ctx context.Context, id GameID, params *GetGam
 // image that receives no hover.
 //
 // For a game that is over (everyone sees it in full then, PR-8), and for its teacher before;
-// anyone else gets 403 `forbidden`. `access_token`, `ETag`, `If-None-Match` and
+// anyone else gets 403 `forbidden`. Picture links (`exp`, `sig`), `access_token`, `ETag`, `If-None-Match` and
 // `Cache-Control` as for `picture.svg`: a game that is over has an immutable replay.
 //
 // **Windows.** One picture covers at most 100 entries of the history: those with `seq` from
 // `from` (0 by default) to `from + count - 1` (`count` is 100 by default and at most), one step
 // per entry (a resignation, which changes nothing on the board, has none). A game with more
 // entries is replayed window by window: the `Link` header names the window before
-// (`rel="prev"`) and after (`rel="next"`, absent on the last), with the same `count` (and
-// `access_token`, if the request had one). Each step's `<g class="step">` carries its
+// (`rel="prev"`) and after (`rel="next"`, absent on the last), with the same `count` and `layout` (and, when the
+// request had a token or a picture link, a fresh picture link for the same viewer: never the
+// token itself). Each step's `<g class="step">` carries its
 // `data-seq` and shows a step counter ("Step 3 of 40 (entry 12)"); the picture's title names
 // the kind and the players. So a replay's cost is bounded whatever the game's length: at most 100 positions
 // drawn, rebuilt from at most 256 entries before the window once the instance has seen the
@@ -11568,6 +11696,40 @@ func NewRevokeGameObserverRequest(server string, id GameID, observerId ObserverI
 	return req, nil
 }
 
+// NewGetPictureLinksRequest constructs an http.Request for the GetPictureLinks method
+func NewGetPictureLinksRequest(server string, id GameID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/games/%s/picture-links", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetGamePicturePngRequest constructs an http.Request for the GetGamePicturePng method
 func NewGetGamePicturePngRequest(server string, id GameID, params *GetGamePicturePngParams) (*http.Request, error) {
 	var err error
@@ -11630,6 +11792,30 @@ func NewGetGamePicturePngRequest(server string, id GameID, params *GetGamePictur
 		if params.AccessToken != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "access_token", *params.AccessToken, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Exp != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "exp", *params.Exp, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Sig != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "sig", *params.Sig, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -11730,6 +11916,30 @@ func NewGetGamePictureRequest(server string, id GameID, params *GetGamePicturePa
 		if params.AccessToken != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "access_token", *params.AccessToken, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Exp != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "exp", *params.Exp, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Sig != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "sig", *params.Sig, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -11947,6 +12157,30 @@ func NewGetGameReplayPngRequest(server string, id GameID, params *GetGameReplayP
 
 		}
 
+		if params.Exp != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "exp", *params.Exp, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Sig != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "sig", *params.Sig, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
@@ -12050,6 +12284,30 @@ func NewGetGameReplayRequest(server string, id GameID, params *GetGameReplayPara
 		if params.AccessToken != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "access_token", *params.AccessToken, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Exp != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "exp", *params.Exp, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Sig != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "sig", *params.Sig, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -13166,8 +13424,9 @@ type ClientWithResponsesInterface interface {
 
 	// JoinGameByInviteCodeWithBodyWithResponse Take a seat in a private lobby with its invite code.
 	//
-	// The way a child joins a friend's game: the code its creator got (`invite_code`, six
-	// letters and digits) and a name. 404 `invite_code_not_found` when no open lobby has the code
+	// The way a child joins a friend's game: the code its creator got (`invite_code`, eight
+	// letters and digits grouped `ABCD-EFGH`; typed with or without the dash, in either case)
+	// and a name. Wrong codes are counted (429 `too_many_guesses`, see `GuessFacts`). 404 `invite_code_not_found` when no open lobby has the code
 	// (it stops working once the game starts); otherwise as `POST /v1/games/{id}/players`.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -13177,8 +13436,9 @@ type ClientWithResponsesInterface interface {
 
 	// JoinGameByInviteCodeWithResponse Take a seat in a private lobby with its invite code.
 	//
-	// The way a child joins a friend's game: the code its creator got (`invite_code`, six
-	// letters and digits) and a name. 404 `invite_code_not_found` when no open lobby has the code
+	// The way a child joins a friend's game: the code its creator got (`invite_code`, eight
+	// letters and digits grouped `ABCD-EFGH`; typed with or without the dash, in either case)
+	// and a name. Wrong codes are counted (429 `too_many_guesses`, see `GuessFacts`). 404 `invite_code_not_found` when no open lobby has the code
 	// (it stops working once the game starts); otherwise as `POST /v1/games/{id}/players`.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
@@ -13413,10 +13673,24 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with DELETE /v1/games/{id}/observers/{observer_id} (the `RevokeGameObserver` operationId).
 	RevokeGameObserverWithResponse(ctx context.Context, id GameID, observerId ObserverID, reqEditors ...RequestEditorFn) (*RevokeGameObserverResponse, error)
 
+	// GetPictureLinksWithResponse Short-lived links to the game's pictures, for an `<img src>`.
+	//
+	// Links to `picture.svg`, `picture.png`, `replay.svg` and `replay.png` that show the game as
+	// the token sent sees it, for at least 10 minutes (`expires_at`; up to 15, so that links asked
+	// for within the same five minutes are the same and a browser's cache keeps the pictures),
+	// without the token in the address. Add `layout`, `seq`, `from` or `count` to them as to the
+	// pictures themselves. The token is checked again each time a link is used: a token revoked
+	// or rotated ends its links. A replay's `Link` header names its neighbours with such links.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/games/{id}/picture-links (the `GetPictureLinks` operationId).
+	GetPictureLinksWithResponse(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*GetPictureLinksResponse, error)
+
 	// GetGamePicturePngWithResponse The game, or one replay step, as a PNG picture.
 	//
 	// The same picture as `GET /v1/games/{id}/picture.svg`, with the same parameters, viewer
-	// rules (drawn from the caller's view: no hidden card), `access_token`, `ETag` (a name of
+	// rules (drawn from the caller's view: no hidden card), picture links, `access_token`, `ETag` (a name of
 	// this PNG's content, unlike the SVG's), `If-None-Match` (answered 304 before anything is
 	// drawn in pixels), `Cache-Control` and limit on expensive requests (503 `renders_busy`).
 	//
@@ -13447,9 +13721,11 @@ type ClientWithResponsesInterface interface {
 	// Seats are named by their players' names throughout. `<title>` and `<desc>` say the
 	// position in words. The same picture as PNG: `picture.png`.
 	//
-	// For an `<img src>`, which cannot send a header, the token may be passed as
-	// `access_token` (as for the event streams). A public game needs no token, and neither does
-	// a finished one.
+	// For an `<img src>`, which cannot send a header, use a picture link: `exp` and `sig` from
+	// `GET /v1/games/{id}/picture-links`, which show the game's pictures as the token that asked
+	// for them sees them, for some minutes, without the token in the address. (The token as
+	// `access_token` still works, but ends up in logs, histories and `Referer`.) A public game
+	// needs no token, and neither does a finished one.
 	//
 	// The `ETag` names the picture's content; `If-None-Match` gets 304. A step (`seq`) of a game
 	// that is over never changes: it is sent with
@@ -13520,7 +13796,7 @@ type ClientWithResponsesInterface interface {
 	//
 	// A PNG does not animate: this is the last step of the window `replay.svg` would animate
 	// (same `from`, `count`, `layout`), with its step counter and the replay's title. Who may
-	// see it, `access_token`, `Link` (to the `.png` windows before and after), `ETag`,
+	// see it, picture links, `access_token`, `Link` (to the `.png` windows before and after), `ETag`,
 	// `If-None-Match`, `Cache-Control` and the limit on expensive requests are as for
 	// `replay.svg`; its cost is the same fold, and one step drawn in pixels. Each step of a game
 	// is also `picture.png?seq=`.
@@ -13547,15 +13823,16 @@ type ClientWithResponsesInterface interface {
 	// image that receives no hover.
 	//
 	// For a game that is over (everyone sees it in full then, PR-8), and for its teacher before;
-	// anyone else gets 403 `forbidden`. `access_token`, `ETag`, `If-None-Match` and
+	// anyone else gets 403 `forbidden`. Picture links (`exp`, `sig`), `access_token`, `ETag`, `If-None-Match` and
 	// `Cache-Control` as for `picture.svg`: a game that is over has an immutable replay.
 	//
 	// **Windows.** One picture covers at most 100 entries of the history: those with `seq` from
 	// `from` (0 by default) to `from + count - 1` (`count` is 100 by default and at most), one step
 	// per entry (a resignation, which changes nothing on the board, has none). A game with more
 	// entries is replayed window by window: the `Link` header names the window before
-	// (`rel="prev"`) and after (`rel="next"`, absent on the last), with the same `count` (and
-	// `access_token`, if the request had one). Each step's `<g class="step">` carries its
+	// (`rel="prev"`) and after (`rel="next"`, absent on the last), with the same `count` and `layout` (and, when the
+	// request had a token or a picture link, a fresh picture link for the same viewer: never the
+	// token itself). Each step's `<g class="step">` carries its
 	// `data-seq` and shows a step counter ("Step 3 of 40 (entry 12)"); the picture's title names
 	// the kind and the players. So a replay's cost is bounded whatever the game's length: at most 100 positions
 	// drawn, rebuilt from at most 256 entries before the window once the instance has seen the
@@ -18029,6 +18306,120 @@ func (r RevokeGameObserverResponse) ContentType() string {
 	return ""
 }
 
+// GetPictureLinksResponse200Headers the declared response headers of an HTTP 200 response for GetPictureLinks
+type GetPictureLinksResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// GetPictureLinksResponse401Headers the declared response headers of an HTTP 401 response for GetPictureLinks
+type GetPictureLinksResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// GetPictureLinksResponse429Headers the declared response headers of an HTTP 429 response for GetPictureLinks
+type GetPictureLinksResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// GetPictureLinksResponse503Headers the declared response headers of an HTTP 503 response for GetPictureLinks
+type GetPictureLinksResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetPictureLinksResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *PictureLinks
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetPictureLinksResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetPictureLinksResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetPictureLinksResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetPictureLinksResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetPictureLinksResponse) GetJSON200() *PictureLinks {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetPictureLinksResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetPictureLinksResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetPictureLinksResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetPictureLinksResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetPictureLinksResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetPictureLinksResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetPictureLinksResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetPictureLinksResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetPictureLinksResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetPictureLinksResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetGamePicturePngResponse200Headers the declared response headers of an HTTP 200 response for GetGamePicturePng
 type GetGamePicturePngResponse200Headers struct {
 	CacheControl *string
@@ -20962,8 +21353,9 @@ func (c *ClientWithResponses) CreateGameWithResponse(ctx context.Context, params
 
 // JoinGameByInviteCodeWithBodyWithResponse Take a seat in a private lobby with its invite code.
 //
-// The way a child joins a friend's game: the code its creator got (`invite_code`, six
-// letters and digits) and a name. 404 `invite_code_not_found` when no open lobby has the code
+// The way a child joins a friend's game: the code its creator got (`invite_code`, eight
+// letters and digits grouped `ABCD-EFGH`; typed with or without the dash, in either case)
+// and a name. Wrong codes are counted (429 `too_many_guesses`, see `GuessFacts`). 404 `invite_code_not_found` when no open lobby has the code
 // (it stops working once the game starts); otherwise as `POST /v1/games/{id}/players`.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
@@ -20979,8 +21371,9 @@ func (c *ClientWithResponses) JoinGameByInviteCodeWithBodyWithResponse(ctx conte
 
 // JoinGameByInviteCodeWithResponse Take a seat in a private lobby with its invite code.
 //
-// The way a child joins a friend's game: the code its creator got (`invite_code`, six
-// letters and digits) and a name. 404 `invite_code_not_found` when no open lobby has the code
+// The way a child joins a friend's game: the code its creator got (`invite_code`, eight
+// letters and digits grouped `ABCD-EFGH`; typed with or without the dash, in either case)
+// and a name. Wrong codes are counted (429 `too_many_guesses`, see `GuessFacts`). 404 `invite_code_not_found` when no open lobby has the code
 // (it stops working once the game starts); otherwise as `POST /v1/games/{id}/players`.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
@@ -21293,10 +21686,30 @@ func (c *ClientWithResponses) RevokeGameObserverWithResponse(ctx context.Context
 	return ParseRevokeGameObserverResponse(rsp)
 }
 
+// GetPictureLinksWithResponse Short-lived links to the game's pictures, for an `<img src>`.
+//
+// Links to `picture.svg`, `picture.png`, `replay.svg` and `replay.png` that show the game as
+// the token sent sees it, for at least 10 minutes (`expires_at`; up to 15, so that links asked
+// for within the same five minutes are the same and a browser's cache keeps the pictures),
+// without the token in the address. Add `layout`, `seq`, `from` or `count` to them as to the
+// pictures themselves. The token is checked again each time a link is used: a token revoked
+// or rotated ends its links. A replay's `Link` header names its neighbours with such links.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/games/{id}/picture-links (the `GetPictureLinks` operationId).
+func (c *ClientWithResponses) GetPictureLinksWithResponse(ctx context.Context, id GameID, reqEditors ...RequestEditorFn) (*GetPictureLinksResponse, error) {
+	rsp, err := c.GetPictureLinks(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetPictureLinksResponse(rsp)
+}
+
 // GetGamePicturePngWithResponse The game, or one replay step, as a PNG picture.
 //
 // The same picture as `GET /v1/games/{id}/picture.svg`, with the same parameters, viewer
-// rules (drawn from the caller's view: no hidden card), `access_token`, `ETag` (a name of
+// rules (drawn from the caller's view: no hidden card), picture links, `access_token`, `ETag` (a name of
 // this PNG's content, unlike the SVG's), `If-None-Match` (answered 304 before anything is
 // drawn in pixels), `Cache-Control` and limit on expensive requests (503 `renders_busy`).
 //
@@ -21333,9 +21746,11 @@ func (c *ClientWithResponses) GetGamePicturePngWithResponse(ctx context.Context,
 // Seats are named by their players' names throughout. `<title>` and `<desc>` say the
 // position in words. The same picture as PNG: `picture.png`.
 //
-// For an `<img src>`, which cannot send a header, the token may be passed as
-// `access_token` (as for the event streams). A public game needs no token, and neither does
-// a finished one.
+// For an `<img src>`, which cannot send a header, use a picture link: `exp` and `sig` from
+// `GET /v1/games/{id}/picture-links`, which show the game's pictures as the token that asked
+// for them sees them, for some minutes, without the token in the address. (The token as
+// `access_token` still works, but ends up in logs, histories and `Referer`.) A public game
+// needs no token, and neither does a finished one.
 //
 // The `ETag` names the picture's content; `If-None-Match` gets 304. A step (`seq`) of a game
 // that is over never changes: it is sent with
@@ -21430,7 +21845,7 @@ func (c *ClientWithResponses) RematchGameWithResponse(ctx context.Context, id Ga
 //
 // A PNG does not animate: this is the last step of the window `replay.svg` would animate
 // (same `from`, `count`, `layout`), with its step counter and the replay's title. Who may
-// see it, `access_token`, `Link` (to the `.png` windows before and after), `ETag`,
+// see it, picture links, `access_token`, `Link` (to the `.png` windows before and after), `ETag`,
 // `If-None-Match`, `Cache-Control` and the limit on expensive requests are as for
 // `replay.svg`; its cost is the same fold, and one step drawn in pixels. Each step of a game
 // is also `picture.png?seq=`.
@@ -21463,15 +21878,16 @@ func (c *ClientWithResponses) GetGameReplayPngWithResponse(ctx context.Context, 
 // image that receives no hover.
 //
 // For a game that is over (everyone sees it in full then, PR-8), and for its teacher before;
-// anyone else gets 403 `forbidden`. `access_token`, `ETag`, `If-None-Match` and
+// anyone else gets 403 `forbidden`. Picture links (`exp`, `sig`), `access_token`, `ETag`, `If-None-Match` and
 // `Cache-Control` as for `picture.svg`: a game that is over has an immutable replay.
 //
 // **Windows.** One picture covers at most 100 entries of the history: those with `seq` from
 // `from` (0 by default) to `from + count - 1` (`count` is 100 by default and at most), one step
 // per entry (a resignation, which changes nothing on the board, has none). A game with more
 // entries is replayed window by window: the `Link` header names the window before
-// (`rel="prev"`) and after (`rel="next"`, absent on the last), with the same `count` (and
-// `access_token`, if the request had one). Each step's `<g class="step">` carries its
+// (`rel="prev"`) and after (`rel="next"`, absent on the last), with the same `count` and `layout` (and, when the
+// request had a token or a picture link, a fresh picture link for the same viewer: never the
+// token itself). Each step's `<g class="step">` carries its
 // `data-seq` and shows a step counter ("Step 3 of 40 (entry 12)"); the picture's title names
 // the kind and the players. So a replay's cost is bounded whatever the game's length: at most 100 positions
 // drawn, rebuilt from at most 256 entries before the window once the instance has seen the
@@ -26660,6 +27076,138 @@ func ParseRevokeGameObserverResponse(rsp *http.Response) (*RevokeGameObserverRes
 		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers RevokeGameObserverResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetPictureLinksResponse parses an HTTP response from a GetPictureLinksWithResponse call
+func ParseGetPictureLinksResponse(rsp *http.Response) (*GetPictureLinksResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetPictureLinksResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest PictureLinks
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetPictureLinksResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetPictureLinksResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetPictureLinksResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetPictureLinksResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

@@ -53,6 +53,10 @@ type config struct {
 	RateBurst        int
 	StreamsPerClient int
 	TrustedProxies   []*net.IPNet
+	// Wrong guesses of typed codes: per address an hour, per instance a minute (0 disables).
+	CodeGuessesPerAddress, CodeGuessesPerInstance int
+	// LinkSecret seals picture links; every instance needs the same (none: one of its own).
+	LinkSecret string
 	// CORSOrigins are the browser origins allowed to call the API; none turns CORS off.
 	CORSOrigins []string
 	// AdminAddr, when set, is where the profiler (net/http/pprof) listens; empty turns it off.
@@ -111,14 +115,17 @@ func loadConfig(getenv func(string) string) (config, error) {
 		RenderLimit:        r.count("RENDER_LIMIT", 0),
 		RenderQueue:        r.renderQueue("RENDER_QUEUE"),
 
-		RateLimit:        r.rate("RATE_LIMIT", 50),
-		RateBurst:        r.positiveInt("RATE_BURST", 100),
-		StreamsPerClient: r.count("STREAM_LIMIT_PER_CLIENT", 20),
-		TrustedProxies:   r.networks("TRUSTED_PROXIES"),
-		CORSOrigins:      r.origins("CORS_ORIGINS"),
-		AdminAddr:        r.str("ADMIN_ADDR", ""),
-		LobbyTTL:         r.duration("LOBBY_TTL", play.DefaultLobbyTTL),
-		IdleGameTTL:      r.duration("IDLE_GAME_TTL", play.DefaultIdleGameTTL),
+		RateLimit:              r.rate("RATE_LIMIT", 50),
+		RateBurst:              r.positiveInt("RATE_BURST", 100),
+		StreamsPerClient:       r.count("STREAM_LIMIT_PER_CLIENT", 20),
+		TrustedProxies:         r.networks("TRUSTED_PROXIES"),
+		CodeGuessesPerAddress:  r.count("CODE_GUESSES_PER_ADDRESS", 30),
+		CodeGuessesPerInstance: r.count("CODE_GUESSES_PER_INSTANCE", 300),
+		LinkSecret:             r.secret("LINK_SECRET"),
+		CORSOrigins:            r.origins("CORS_ORIGINS"),
+		AdminAddr:              r.str("ADMIN_ADDR", ""),
+		LobbyTTL:               r.duration("LOBBY_TTL", play.DefaultLobbyTTL),
+		IdleGameTTL:            r.duration("IDLE_GAME_TTL", play.DefaultIdleGameTTL),
 		Quotas: play.Quotas{
 			OpenGames:            r.count("QUOTA_OPEN_GAMES", play.DefaultQuotas.OpenGames),
 			ComputerGames:        r.count("QUOTA_COMPUTER_GAMES", play.DefaultQuotas.ComputerGames),
@@ -186,6 +193,16 @@ func (r *envReader) positiveInt(name string, def int) int {
 		return def
 	}
 	return n
+}
+
+// secret reads a secret of at least 32 characters, or none.
+func (r *envReader) secret(name string) string {
+	v := r.getenv(name)
+	if v != "" && len(v) < 32 {
+		r.fail(name, "(hidden)", "at least 32 characters (such as the output of openssl rand -hex 32)")
+		return ""
+	}
+	return v
 }
 
 // count is positiveInt that also takes 0.

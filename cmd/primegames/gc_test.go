@@ -16,3 +16,16 @@ func TestGCDefaultAppliesOnlyWithoutGOGC(t *testing.T) {
 		t.Errorf("without GOGC: set %d, want %d", set, defaultGCPercent)
 	}
 }
+
+// Without GOMEMLIMIT the server aims to stay within defaultMemoryLimit; with it, the runtime's
+// reading stands.
+func TestMemoryLimitDefaultAppliesOnlyWithoutGOMEMLIMIT(t *testing.T) {
+	previous := debug.SetMemoryLimit(-1)
+	defer debug.SetMemoryLimit(previous)
+	if set := setMemoryLimitDefault(envOf(map[string]string{"GOMEMLIMIT": "off"})); set != 0 || debug.SetMemoryLimit(-1) != previous {
+		t.Errorf("with GOMEMLIMIT=off the default was applied (%d)", set)
+	}
+	if set := setMemoryLimitDefault(envOf(nil)); set != defaultMemoryLimit || debug.SetMemoryLimit(-1) != defaultMemoryLimit {
+		t.Errorf("without GOMEMLIMIT: set %d, want %d", set, defaultMemoryLimit)
+	}
+}

@@ -43,6 +43,7 @@ var errUsage = errors.New(usage)
 
 func main() {
 	setGCDefault(os.Getenv)
+	setMemoryLimitDefault(os.Getenv)
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	err := run(ctx, os.Args[1:], os.Getenv, os.Stdout)
 	stop()
@@ -112,6 +113,11 @@ func serve(ctx context.Context, cfg config, listening func(addr string)) error {
 	service.SetClock(play.SystemClock())
 	service.SetAbandonTTLs(play.AbandonTTLs{Lobby: cfg.LobbyTTL, Idle: cfg.IdleGameTTL})
 	service.SetQuotas(cfg.Quotas)
+	if cfg.LinkSecret != "" {
+		service.SetLinkSecret([]byte(cfg.LinkSecret))
+	} else {
+		logger.Info("LINK_SECRET is not set: picture links made by this instance open only on it")
+	}
 	sender, err := outbound.New(outbound.Config{AllowedHosts: cfg.WebhookAllowedHosts, Timeout: cfg.WebhookTimeout})
 	if err != nil {
 		return fmt.Errorf("configuration: WEBHOOK_ALLOWED_HOSTS: %w", err)
@@ -146,6 +152,10 @@ func serve(ctx context.Context, cfg config, listening func(addr string)) error {
 		StreamsPerClient: cfg.StreamsPerClient,
 		TrustedProxies:   cfg.TrustedProxies,
 		CORSOrigins:      cfg.CORSOrigins,
+		Guesses: api.GuessLimits{
+			PerAddress: cfg.CodeGuessesPerAddress, PerAddressWindow: time.Hour,
+			PerInstance: cfg.CodeGuessesPerInstance, PerInstanceWindow: time.Minute,
+		},
 	}, api.Deps{Play: service, Database: db, Feed: db}, logger)
 	if err != nil {
 		return err

@@ -278,8 +278,9 @@ export interface paths {
         put?: never;
         /**
          * Take a seat in a private lobby with its invite code.
-         * @description The way a child joins a friend's game: the code its creator got (`invite_code`, six
-         *     letters and digits) and a name. 404 `invite_code_not_found` when no open lobby has the code
+         * @description The way a child joins a friend's game: the code its creator got (`invite_code`, eight
+         *     letters and digits grouped `ABCD-EFGH`; typed with or without the dash, in either case)
+         *     and a name. Wrong codes are counted (429 `too_many_guesses`, see `GuessFacts`). 404 `invite_code_not_found` when no open lobby has the code
          *     (it stops working once the game starts); otherwise as `POST /v1/games/{id}/players`.
          */
         post: operations["joinGameByInviteCode"];
@@ -648,9 +649,11 @@ export interface paths {
          *     Seats are named by their players' names throughout. `<title>` and `<desc>` say the
          *     position in words. The same picture as PNG: `picture.png`.
          *
-         *     For an `<img src>`, which cannot send a header, the token may be passed as
-         *     `access_token` (as for the event streams). A public game needs no token, and neither does
-         *     a finished one.
+         *     For an `<img src>`, which cannot send a header, use a picture link: `exp` and `sig` from
+         *     `GET /v1/games/{id}/picture-links`, which show the game's pictures as the token that asked
+         *     for them sees them, for some minutes, without the token in the address. (The token as
+         *     `access_token` still works, but ends up in logs, histories and `Referer`.) A public game
+         *     needs no token, and neither does a finished one.
          *
          *     The `ETag` names the picture's content; `If-None-Match` gets 304. A step (`seq`) of a game
          *     that is over never changes: it is sent with
@@ -675,6 +678,35 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/games/{id}/picture-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Short-lived links to the game's pictures, for an `<img src>`.
+         * @description Links to `picture.svg`, `picture.png`, `replay.svg` and `replay.png` that show the game as
+         *     the token sent sees it, for at least 10 minutes (`expires_at`; up to 15, so that links asked
+         *     for within the same five minutes are the same and a browser's cache keeps the pictures),
+         *     without the token in the address. Add `layout`, `seq`, `from` or `count` to them as to the
+         *     pictures themselves. The token is checked again each time a link is used: a token revoked
+         *     or rotated ends its links. A replay's `Link` header names its neighbours with such links.
+         */
+        get: operations["getPictureLinks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * The status and headers of `getPictureLinks`, without its body.
+         * @description Answered as `GET /v1/games/{id}/picture-links` (`getPictureLinks`): the same parameters, statuses and headers, and no body.
+         */
+        head: operations["headPictureLinks"];
+        patch?: never;
+        trace?: never;
+    };
     "/v1/games/{id}/replay.svg": {
         parameters: {
             query?: never;
@@ -692,15 +724,16 @@ export interface paths {
          *     image that receives no hover.
          *
          *     For a game that is over (everyone sees it in full then, PR-8), and for its teacher before;
-         *     anyone else gets 403 `forbidden`. `access_token`, `ETag`, `If-None-Match` and
+         *     anyone else gets 403 `forbidden`. Picture links (`exp`, `sig`), `access_token`, `ETag`, `If-None-Match` and
          *     `Cache-Control` as for `picture.svg`: a game that is over has an immutable replay.
          *
          *     **Windows.** One picture covers at most 100 entries of the history: those with `seq` from
          *     `from` (0 by default) to `from + count - 1` (`count` is 100 by default and at most), one step
          *     per entry (a resignation, which changes nothing on the board, has none). A game with more
          *     entries is replayed window by window: the `Link` header names the window before
-         *     (`rel="prev"`) and after (`rel="next"`, absent on the last), with the same `count` (and
-         *     `access_token`, if the request had one). Each step's `<g class="step">` carries its
+         *     (`rel="prev"`) and after (`rel="next"`, absent on the last), with the same `count` and `layout` (and, when the
+         *     request had a token or a picture link, a fresh picture link for the same viewer: never the
+         *     token itself). Each step's `<g class="step">` carries its
          *     `data-seq` and shows a step counter ("Step 3 of 40 (entry 12)"); the picture's title names
          *     the kind and the players. So a replay's cost is bounded whatever the game's length: at most 100 positions
          *     drawn, rebuilt from at most 256 entries before the window once the instance has seen the
@@ -737,7 +770,7 @@ export interface paths {
         /**
          * The game, or one replay step, as a PNG picture.
          * @description The same picture as `GET /v1/games/{id}/picture.svg`, with the same parameters, viewer
-         *     rules (drawn from the caller's view: no hidden card), `access_token`, `ETag` (a name of
+         *     rules (drawn from the caller's view: no hidden card), picture links, `access_token`, `ETag` (a name of
          *     this PNG's content, unlike the SVG's), `If-None-Match` (answered 304 before anything is
          *     drawn in pixels), `Cache-Control` and limit on expensive requests (503 `renders_busy`).
          *
@@ -772,7 +805,7 @@ export interface paths {
          * A window of the game's history as a PNG of its last step.
          * @description A PNG does not animate: this is the last step of the window `replay.svg` would animate
          *     (same `from`, `count`, `layout`), with its step counter and the replay's title. Who may
-         *     see it, `access_token`, `Link` (to the `.png` windows before and after), `ETag`,
+         *     see it, picture links, `access_token`, `Link` (to the `.png` windows before and after), `ETag`,
          *     `If-None-Match`, `Cache-Control` and the limit on expensive requests are as for
          *     `replay.svg`; its cost is the same fold, and one step drawn in pixels. Each step of a game
          *     is also `picture.png?seq=`.
@@ -1803,8 +1836,8 @@ export interface components {
             /** @example Class 4B */
             name: string;
             /**
-             * @description Students join with it; six letters and digits without look-alikes.
-             * @example K7QX2M
+             * @description Students join with it (dash and case optional); eight letters and digits without look-alikes, grouped ABCD-EFGH. A six-character code drawn before codes grew longer stops working 30 days after the upgrade: rotate it (`POST /v1/classrooms/{classroom_id}/join-code`) for a long one.
+             * @example K7QX-2MHB
              */
             join_code: string;
             student_count: number;
@@ -2246,7 +2279,7 @@ export interface components {
         /** @description `name` is required outside classrooms; a student joining a classroom's game sends their token and no name. */
         JoinRequest: {
             name?: components["schemas"]["PersonName"];
-            /** @description A private lobby's invite code (letters in either case; spaces are ignored). Its creator needs none. */
+            /** @description A private lobby's invite code (letters in either case; spaces and dashes are ignored). Its creator needs none. */
             invite_code?: string;
             /**
              * @description With the creator token only: the seat the new player takes, from 0 to the number of
@@ -2257,7 +2290,7 @@ export interface components {
             seat?: number;
         };
         JoinByInviteCodeRequest: {
-            /** @description The lobby's invite code (letters in either case; spaces are ignored). */
+            /** @description The lobby's invite code (letters in either case; spaces and dashes are ignored). */
             invite_code: string;
             name: components["schemas"]["PersonName"];
         };
@@ -2282,11 +2315,12 @@ export interface components {
             /** @description A token per named player (empty for a lobby). */
             seats: components["schemas"]["SeatToken"][];
             /**
-             * @description A private lobby's invite code, six letters and digits without look-alikes (no 0/O,
-             *     1/I/L): give it to the players, who join with `POST /v1/games/join`. It works while the
-             *     lobby is open. Shown once; absent for a public lobby, a game that starts at once and a
-             *     classroom's game.
-             * @example K7PQ2M
+             * @description A private lobby's invite code, eight letters and digits without look-alikes (no 0/O,
+             *     1/I/L) grouped `ABCD-EFGH`: give it to the players (say it, or put it in a link or QR
+             *     code), who join with `POST /v1/games/join`, typing it with or without the dash. It works
+             *     while the lobby is open (until its game starts or the lobby expires). Shown once; absent
+             *     for a public lobby, a game that starts at once and a classroom's game.
+             * @example K7PQ-2MXA
              */
             invite_code?: string;
         };
@@ -2968,6 +3002,39 @@ export interface components {
             limit: number;
             count: number;
             retry_after_seconds?: number;
+        };
+        PictureLinks: {
+            /**
+             * Format: date-time
+             * @description When the links stop working.
+             */
+            expires_at: string;
+            /**
+             * @description The query that opens the game's pictures: `exp=…&sig=…`.
+             * @example exp=1765107000&sig=q5xv…
+             */
+            query: string;
+            /** @example /v1/games/6f1c…/picture.svg?exp=1765107000&sig=q5xv… */
+            picture_svg: string;
+            picture_png: string;
+            replay_svg: string;
+            replay_png: string;
+        };
+        /**
+         * @description A code a person types (an invite code, a join code) refused before it was looked up, because too many wrong ones were tried: from this address (`address`: an IPv4 address or an IPv6 /64, whatever tokens its requests carry) or on this instance from every address (`instance`). `limit` wrong codes are allowed at once, and again over `window_seconds`; `retry_after_seconds` (also the `Retry-After` header) is when one more is allowed. A right code gives its guess back, so a child who mistypes twice still gets in on the third try.
+         * @example {
+         *       "scope": "address",
+         *       "limit": 30,
+         *       "window_seconds": 3600,
+         *       "retry_after_seconds": 120
+         *     }
+         */
+        GuessFacts: {
+            /** @enum {string} */
+            scope: "address" | "instance";
+            limit: number;
+            window_seconds: number;
+            retry_after_seconds: number;
         };
         FieldError: {
             /** @example body.players */
@@ -4595,11 +4662,12 @@ export interface components {
          *     | `play_available` | `PrimedPlayAvailableFacts` | `primed` |
          *     | `quota_exceeded` | `QuotaFacts` | any |
          *     | `renders_busy` | `RenderBusyFacts` | any |
+         *     | `too_many_guesses` | `GuessFacts` | any |
          *     | `version_mismatch` | `VersionMismatchFacts` | any |
          *     | `wrong_phase` | `PrimeClimbWrongPhaseFacts` | `prime-climb` |
          *     | `wrong_phase` | `PrimedWrongPhaseFacts` | `primed` |
          */
-        RefusalFacts: components["schemas"]["BodyMismatchFacts"] | components["schemas"]["GameOverFacts"] | components["schemas"]["GameStatusFacts"] | components["schemas"]["NotYourTurnFacts"] | components["schemas"]["QuotaFacts"] | components["schemas"]["RenderBusyFacts"] | components["schemas"]["SeatCountFacts"] | components["schemas"]["VersionMismatchFacts"] | components["schemas"]["PrimeClimbCardFacts"] | components["schemas"]["PrimeClimbCursedFacts"] | components["schemas"]["PrimeClimbDiceUnusedFacts"] | components["schemas"]["PrimeClimbDieFacts"] | components["schemas"]["PrimeClimbIllegalStepFacts"] | components["schemas"]["PrimeClimbInvalidTargetFacts"] | components["schemas"]["PrimeClimbPawnFacts"] | components["schemas"]["PrimeClimbWrongPhaseFacts"] | components["schemas"]["PrimedCardNotInHandFacts"] | components["schemas"]["PrimedCardsFacts"] | components["schemas"]["PrimedDrawnCardFacts"] | components["schemas"]["PrimedPlayAvailableFacts"] | components["schemas"]["PrimedSumFacts"] | components["schemas"]["PrimedWrongPhaseFacts"];
+        RefusalFacts: components["schemas"]["BodyMismatchFacts"] | components["schemas"]["GameOverFacts"] | components["schemas"]["GameStatusFacts"] | components["schemas"]["GuessFacts"] | components["schemas"]["NotYourTurnFacts"] | components["schemas"]["QuotaFacts"] | components["schemas"]["RenderBusyFacts"] | components["schemas"]["SeatCountFacts"] | components["schemas"]["VersionMismatchFacts"] | components["schemas"]["PrimeClimbCardFacts"] | components["schemas"]["PrimeClimbCursedFacts"] | components["schemas"]["PrimeClimbDiceUnusedFacts"] | components["schemas"]["PrimeClimbDieFacts"] | components["schemas"]["PrimeClimbIllegalStepFacts"] | components["schemas"]["PrimeClimbInvalidTargetFacts"] | components["schemas"]["PrimeClimbPawnFacts"] | components["schemas"]["PrimeClimbWrongPhaseFacts"] | components["schemas"]["PrimedCardNotInHandFacts"] | components["schemas"]["PrimedCardsFacts"] | components["schemas"]["PrimedDrawnCardFacts"] | components["schemas"]["PrimedPlayAvailableFacts"] | components["schemas"]["PrimedSumFacts"] | components["schemas"]["PrimedWrongPhaseFacts"];
     };
     responses: {
         /** @description The request is malformed (`invalid` and more specific codes); for example a body that is not exactly one JSON document in UTF-8, nested at most 32 deep with at most 1,000 values, without `\u0000` and unpaired surrogate (`\uD800`–`\uDFFF`) escapes. */
@@ -4726,9 +4794,12 @@ export interface components {
         };
         /**
          * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
-         *     as many streams open as it may. A client is its token when it sends one, else its address;
-         *     one address gets ten clients' worth in all, whatever tokens its requests carry.
-         *     Try again after the `Retry-After` seconds.
+         *     as many streams open as it may. A client is its token when it sends one, else its address
+         *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+         *     tokens its requests carry; on the routes that take a typed code and no token
+         *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+         *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+         *     instance. Try again after the `Retry-After` seconds.
          */
         TooManyRequests: {
             headers: {
@@ -4762,6 +4833,14 @@ export interface components {
          *     The same in SVG and PNG.
          */
         Layout: "desktop" | "phone";
+        /** @description A picture link's end, in Unix seconds (with `sig`; see `GET /v1/games/{id}/picture-links`). */
+        PictureLinkExp: number;
+        /**
+         * @description A picture link's seal (with `exp`): it shows this game's pictures as the token that asked
+         *     for it sees them until `exp`; 401 `picture_link_expired` after, 401 `picture_link_invalid`
+         *     for another game's or a forged one. A header or `access_token` wins when also sent.
+         */
+        PictureLinkSig: string;
         /**
          * @description The token, for an `<img src>` that cannot send `Authorization: Bearer`. The header wins
          *     when both are sent. A token in an address can end up in histories and logs of whoever
@@ -5048,9 +5127,12 @@ export interface operations {
             };
             /**
              * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
-             *     as many streams open as it may. A client is its token when it sends one, else its address;
-             *     one address gets ten clients' worth in all, whatever tokens its requests carry.
-             *     Try again after the `Retry-After` seconds.
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
              */
             429: {
                 headers: {
@@ -5114,9 +5196,12 @@ export interface operations {
             };
             /**
              * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
-             *     as many streams open as it may. A client is its token when it sends one, else its address;
-             *     one address gets ten clients' worth in all, whatever tokens its requests carry.
-             *     Try again after the `Retry-After` seconds.
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
              */
             429: {
                 headers: {
@@ -5192,9 +5277,12 @@ export interface operations {
             };
             /**
              * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
-             *     as many streams open as it may. A client is its token when it sends one, else its address;
-             *     one address gets ten clients' worth in all, whatever tokens its requests carry.
-             *     Try again after the `Retry-After` seconds.
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
              */
             429: {
                 headers: {
@@ -5362,9 +5450,12 @@ export interface operations {
             };
             /**
              * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
-             *     as many streams open as it may. A client is its token when it sends one, else its address;
-             *     one address gets ten clients' worth in all, whatever tokens its requests carry.
-             *     Try again after the `Retry-After` seconds.
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
              */
             429: {
                 headers: {
@@ -5502,9 +5593,12 @@ export interface operations {
             };
             /**
              * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
-             *     as many streams open as it may. A client is its token when it sends one, else its address;
-             *     one address gets ten clients' worth in all, whatever tokens its requests carry.
-             *     Try again after the `Retry-After` seconds.
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
              */
             429: {
                 headers: {
@@ -5619,7 +5713,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "invite_code": "K7PQ2M",
+                 *       "invite_code": "K7PQ-2MXA",
                  *       "name": "Cy"
                  *     }
                  */
@@ -6065,9 +6159,12 @@ export interface operations {
             };
             /**
              * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
-             *     as many streams open as it may. A client is its token when it sends one, else its address;
-             *     one address gets ten clients' worth in all, whatever tokens its requests carry.
-             *     Try again after the `Retry-After` seconds.
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
              */
             429: {
                 headers: {
@@ -6198,9 +6295,12 @@ export interface operations {
             };
             /**
              * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
-             *     as many streams open as it may. A client is its token when it sends one, else its address;
-             *     one address gets ten clients' worth in all, whatever tokens its requests carry.
-             *     Try again after the `Retry-After` seconds.
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
              */
             429: {
                 headers: {
@@ -6330,9 +6430,12 @@ export interface operations {
             };
             /**
              * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
-             *     as many streams open as it may. A client is its token when it sends one, else its address;
-             *     one address gets ten clients' worth in all, whatever tokens its requests carry.
-             *     Try again after the `Retry-After` seconds.
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
              */
             429: {
                 headers: {
@@ -6437,9 +6540,12 @@ export interface operations {
             };
             /**
              * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
-             *     as many streams open as it may. A client is its token when it sends one, else its address;
-             *     one address gets ten clients' worth in all, whatever tokens its requests carry.
-             *     Try again after the `Retry-After` seconds.
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
              */
             429: {
                 headers: {
@@ -6478,6 +6584,14 @@ export interface operations {
                  *     sees it: prefer the header where a client can send it.
                  */
                 access_token?: components["parameters"]["AccessToken"];
+                /** @description A picture link's end, in Unix seconds (with `sig`; see `GET /v1/games/{id}/picture-links`). */
+                exp?: components["parameters"]["PictureLinkExp"];
+                /**
+                 * @description A picture link's seal (with `exp`): it shows this game's pictures as the token that asked
+                 *     for it sees them until `exp`; 401 `picture_link_expired` after, 401 `picture_link_invalid`
+                 *     for another game's or a forged one. A header or `access_token` wins when also sent.
+                 */
+                sig?: components["parameters"]["PictureLinkSig"];
             };
             header?: {
                 "If-None-Match"?: string;
@@ -6542,6 +6656,14 @@ export interface operations {
                  *     sees it: prefer the header where a client can send it.
                  */
                 access_token?: components["parameters"]["AccessToken"];
+                /** @description A picture link's end, in Unix seconds (with `sig`; see `GET /v1/games/{id}/picture-links`). */
+                exp?: components["parameters"]["PictureLinkExp"];
+                /**
+                 * @description A picture link's seal (with `exp`): it shows this game's pictures as the token that asked
+                 *     for it sees them until `exp`; 401 `picture_link_expired` after, 401 `picture_link_invalid`
+                 *     for another game's or a forged one. A header or `access_token` wins when also sent.
+                 */
+                sig?: components["parameters"]["PictureLinkSig"];
             };
             header?: {
                 "If-None-Match"?: string;
@@ -6603,9 +6725,12 @@ export interface operations {
             };
             /**
              * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
-             *     as many streams open as it may. A client is its token when it sends one, else its address;
-             *     one address gets ten clients' worth in all, whatever tokens its requests carry.
-             *     Try again after the `Retry-After` seconds.
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
              */
             429: {
                 headers: {
@@ -6617,6 +6742,115 @@ export interface operations {
                 content?: never;
             };
             /** @description The instance is working on as many expensive requests (pictures, replays, states rebuilt from the history, reviews, class statistics) as it may at once, with as many more waiting (`renders_busy`, with `RenderBusyFacts`: `RENDER_LIMIT` and `RENDER_QUEUE`); or the database is not reachable (`unavailable`). Nothing was changed; try again after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getPictureLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["GameID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The links. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PictureLinks"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    headPictureLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["GameID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The links. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed (`invalid` and more specific codes); for example a body that is not exactly one JSON document in UTF-8, nested at most 32 deep with at most 1,000 values, without `\u0000` and unpaired surrogate (`\uD800`–`\uDFFF`) escapes. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A token is missing or not valid for this resource. */
+            401: {
+                headers: {
+                    /** @description `Bearer` (RFC 6750): send a token in the `Authorization` header. */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such resource (or the caller may not know it exists). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description This operation takes no request body, and the request carried one (`body_not_allowed`). An empty body or an empty object `{}` is accepted. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database is not reachable, or the connection to it was lost (`unavailable`); try again after the `Retry-After` seconds. Nothing was changed, unless the detail says the connection was lost while saving: then the change may have been made, so reload (or retry with the same `Idempotency-Key`) before sending it again. */
             503: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -6646,6 +6880,14 @@ export interface operations {
                  *     sees it: prefer the header where a client can send it.
                  */
                 access_token?: components["parameters"]["AccessToken"];
+                /** @description A picture link's end, in Unix seconds (with `sig`; see `GET /v1/games/{id}/picture-links`). */
+                exp?: components["parameters"]["PictureLinkExp"];
+                /**
+                 * @description A picture link's seal (with `exp`): it shows this game's pictures as the token that asked
+                 *     for it sees them until `exp`; 401 `picture_link_expired` after, 401 `picture_link_invalid`
+                 *     for another game's or a forged one. A header or `access_token` wins when also sent.
+                 */
+                sig?: components["parameters"]["PictureLinkSig"];
             };
             header?: {
                 "If-None-Match"?: string;
@@ -6715,6 +6957,14 @@ export interface operations {
                  *     sees it: prefer the header where a client can send it.
                  */
                 access_token?: components["parameters"]["AccessToken"];
+                /** @description A picture link's end, in Unix seconds (with `sig`; see `GET /v1/games/{id}/picture-links`). */
+                exp?: components["parameters"]["PictureLinkExp"];
+                /**
+                 * @description A picture link's seal (with `exp`): it shows this game's pictures as the token that asked
+                 *     for it sees them until `exp`; 401 `picture_link_expired` after, 401 `picture_link_invalid`
+                 *     for another game's or a forged one. A header or `access_token` wins when also sent.
+                 */
+                sig?: components["parameters"]["PictureLinkSig"];
             };
             header?: {
                 "If-None-Match"?: string;
@@ -6785,9 +7035,12 @@ export interface operations {
             };
             /**
              * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
-             *     as many streams open as it may. A client is its token when it sends one, else its address;
-             *     one address gets ten clients' worth in all, whatever tokens its requests carry.
-             *     Try again after the `Retry-After` seconds.
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
              */
             429: {
                 headers: {
@@ -6826,6 +7079,14 @@ export interface operations {
                  *     sees it: prefer the header where a client can send it.
                  */
                 access_token?: components["parameters"]["AccessToken"];
+                /** @description A picture link's end, in Unix seconds (with `sig`; see `GET /v1/games/{id}/picture-links`). */
+                exp?: components["parameters"]["PictureLinkExp"];
+                /**
+                 * @description A picture link's seal (with `exp`): it shows this game's pictures as the token that asked
+                 *     for it sees them until `exp`; 401 `picture_link_expired` after, 401 `picture_link_invalid`
+                 *     for another game's or a forged one. A header or `access_token` wins when also sent.
+                 */
+                sig?: components["parameters"]["PictureLinkSig"];
             };
             header?: {
                 "If-None-Match"?: string;
@@ -6888,6 +7149,14 @@ export interface operations {
                  *     sees it: prefer the header where a client can send it.
                  */
                 access_token?: components["parameters"]["AccessToken"];
+                /** @description A picture link's end, in Unix seconds (with `sig`; see `GET /v1/games/{id}/picture-links`). */
+                exp?: components["parameters"]["PictureLinkExp"];
+                /**
+                 * @description A picture link's seal (with `exp`): it shows this game's pictures as the token that asked
+                 *     for it sees them until `exp`; 401 `picture_link_expired` after, 401 `picture_link_invalid`
+                 *     for another game's or a forged one. A header or `access_token` wins when also sent.
+                 */
+                sig?: components["parameters"]["PictureLinkSig"];
             };
             header?: {
                 "If-None-Match"?: string;
@@ -6947,9 +7216,12 @@ export interface operations {
             };
             /**
              * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
-             *     as many streams open as it may. A client is its token when it sends one, else its address;
-             *     one address gets ten clients' worth in all, whatever tokens its requests carry.
-             *     Try again after the `Retry-After` seconds.
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
              */
             429: {
                 headers: {
@@ -6990,6 +7262,14 @@ export interface operations {
                  *     sees it: prefer the header where a client can send it.
                  */
                 access_token?: components["parameters"]["AccessToken"];
+                /** @description A picture link's end, in Unix seconds (with `sig`; see `GET /v1/games/{id}/picture-links`). */
+                exp?: components["parameters"]["PictureLinkExp"];
+                /**
+                 * @description A picture link's seal (with `exp`): it shows this game's pictures as the token that asked
+                 *     for it sees them until `exp`; 401 `picture_link_expired` after, 401 `picture_link_invalid`
+                 *     for another game's or a forged one. A header or `access_token` wins when also sent.
+                 */
+                sig?: components["parameters"]["PictureLinkSig"];
             };
             header?: {
                 "If-None-Match"?: string;
@@ -7057,6 +7337,14 @@ export interface operations {
                  *     sees it: prefer the header where a client can send it.
                  */
                 access_token?: components["parameters"]["AccessToken"];
+                /** @description A picture link's end, in Unix seconds (with `sig`; see `GET /v1/games/{id}/picture-links`). */
+                exp?: components["parameters"]["PictureLinkExp"];
+                /**
+                 * @description A picture link's seal (with `exp`): it shows this game's pictures as the token that asked
+                 *     for it sees them until `exp`; 401 `picture_link_expired` after, 401 `picture_link_invalid`
+                 *     for another game's or a forged one. A header or `access_token` wins when also sent.
+                 */
+                sig?: components["parameters"]["PictureLinkSig"];
             };
             header?: {
                 "If-None-Match"?: string;
@@ -7125,9 +7413,12 @@ export interface operations {
             };
             /**
              * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
-             *     as many streams open as it may. A client is its token when it sends one, else its address;
-             *     one address gets ten clients' worth in all, whatever tokens its requests carry.
-             *     Try again after the `Retry-After` seconds.
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
              */
             429: {
                 headers: {
@@ -7241,9 +7532,12 @@ export interface operations {
             };
             /**
              * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
-             *     as many streams open as it may. A client is its token when it sends one, else its address;
-             *     one address gets ten clients' worth in all, whatever tokens its requests carry.
-             *     Try again after the `Retry-After` seconds.
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
              */
             429: {
                 headers: {
@@ -7363,9 +7657,12 @@ export interface operations {
             };
             /**
              * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
-             *     as many streams open as it may. A client is its token when it sends one, else its address;
-             *     one address gets ten clients' worth in all, whatever tokens its requests carry.
-             *     Try again after the `Retry-After` seconds.
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
              */
             429: {
                 headers: {
@@ -7469,9 +7766,12 @@ export interface operations {
             };
             /**
              * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
-             *     as many streams open as it may. A client is its token when it sends one, else its address;
-             *     one address gets ten clients' worth in all, whatever tokens its requests carry.
-             *     Try again after the `Retry-After` seconds.
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
              */
             429: {
                 headers: {
@@ -7542,7 +7842,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "join_code": "K7QX2M",
+                 *       "join_code": "K7QX-2MHB",
                  *       "name": "Ada"
                  *     }
                  */
@@ -7653,9 +7953,12 @@ export interface operations {
             };
             /**
              * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
-             *     as many streams open as it may. A client is its token when it sends one, else its address;
-             *     one address gets ten clients' worth in all, whatever tokens its requests carry.
-             *     Try again after the `Retry-After` seconds.
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
              */
             429: {
                 headers: {
@@ -7789,9 +8092,12 @@ export interface operations {
             };
             /**
              * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
-             *     as many streams open as it may. A client is its token when it sends one, else its address;
-             *     one address gets ten clients' worth in all, whatever tokens its requests carry.
-             *     Try again after the `Retry-After` seconds.
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
              */
             429: {
                 headers: {
@@ -8127,9 +8433,12 @@ export interface operations {
             };
             /**
              * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
-             *     as many streams open as it may. A client is its token when it sends one, else its address;
-             *     one address gets ten clients' worth in all, whatever tokens its requests carry.
-             *     Try again after the `Retry-After` seconds.
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
              */
             429: {
                 headers: {
@@ -8454,9 +8763,12 @@ export interface operations {
             };
             /**
              * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
-             *     as many streams open as it may. A client is its token when it sends one, else its address;
-             *     one address gets ten clients' worth in all, whatever tokens its requests carry.
-             *     Try again after the `Retry-After` seconds.
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
              */
             429: {
                 headers: {
@@ -8572,9 +8884,12 @@ export interface operations {
             };
             /**
              * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
-             *     as many streams open as it may. A client is its token when it sends one, else its address;
-             *     one address gets ten clients' worth in all, whatever tokens its requests carry.
-             *     Try again after the `Retry-After` seconds.
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
              */
             429: {
                 headers: {
@@ -8713,9 +9028,12 @@ export interface operations {
             };
             /**
              * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
-             *     as many streams open as it may. A client is its token when it sends one, else its address;
-             *     one address gets ten clients' worth in all, whatever tokens its requests carry.
-             *     Try again after the `Retry-After` seconds.
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
              */
             429: {
                 headers: {
@@ -8889,9 +9207,12 @@ export interface operations {
             };
             /**
              * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
-             *     as many streams open as it may. A client is its token when it sends one, else its address;
-             *     one address gets ten clients' worth in all, whatever tokens its requests carry.
-             *     Try again after the `Retry-After` seconds.
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
              */
             429: {
                 headers: {
@@ -8996,9 +9317,12 @@ export interface operations {
             };
             /**
              * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
-             *     as many streams open as it may. A client is its token when it sends one, else its address;
-             *     one address gets ten clients' worth in all, whatever tokens its requests carry.
-             *     Try again after the `Retry-After` seconds.
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
              */
             429: {
                 headers: {
@@ -9110,9 +9434,12 @@ export interface operations {
             };
             /**
              * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
-             *     as many streams open as it may. A client is its token when it sends one, else its address;
-             *     one address gets ten clients' worth in all, whatever tokens its requests carry.
-             *     Try again after the `Retry-After` seconds.
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
              */
             429: {
                 headers: {
@@ -9224,9 +9551,12 @@ export interface operations {
             };
             /**
              * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
-             *     as many streams open as it may. A client is its token when it sends one, else its address;
-             *     one address gets ten clients' worth in all, whatever tokens its requests carry.
-             *     Try again after the `Retry-After` seconds.
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
              */
             429: {
                 headers: {
@@ -9341,9 +9671,12 @@ export interface operations {
             };
             /**
              * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
-             *     as many streams open as it may. A client is its token when it sends one, else its address;
-             *     one address gets ten clients' worth in all, whatever tokens its requests carry.
-             *     Try again after the `Retry-After` seconds.
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
              */
             429: {
                 headers: {
@@ -9445,9 +9778,12 @@ export interface operations {
             };
             /**
              * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
-             *     as many streams open as it may. A client is its token when it sends one, else its address;
-             *     one address gets ten clients' worth in all, whatever tokens its requests carry.
-             *     Try again after the `Retry-After` seconds.
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
              */
             429: {
                 headers: {
@@ -9529,9 +9865,12 @@ export interface operations {
             };
             /**
              * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
-             *     as many streams open as it may. A client is its token when it sends one, else its address;
-             *     one address gets ten clients' worth in all, whatever tokens its requests carry.
-             *     Try again after the `Retry-After` seconds.
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
              */
             429: {
                 headers: {
