@@ -59,7 +59,7 @@ var codeOfStatus = map[int]string{
 
 // shedCodes are the refusals of a server that is working as meant and sheds load: a request beyond
 // the render gate's queue or the streams an instance holds, or for webhooks on a server whose
-// operator set no WEBHOOK_SEALING_KEY. Each is logged once, as a warning, by the access log; an
+// operator set no SECRET_KEY. Each is logged once, as a warning, by the access log; an
 // error in the log is a fault to look into.
 var shedCodes = map[string]bool{"renders_busy": true, "streams_full": true, "webhooks_disabled": true}
 

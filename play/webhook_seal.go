@@ -11,7 +11,7 @@ import (
 )
 
 // A subscription's signing keys are kept sealed: AES-256-GCM under a key derived from the
-// operator's WEBHOOK_SEALING_KEY (WebhookConfig.SealingKey), bound to the subscription's id, so
+// operator's SECRET_KEY (WebhookConfig.SealingKey), bound to the subscription's id, so
 // that the database alone (a dump, a replica, a backup) holds nothing that signs, and a sealed
 // value copied onto another subscription does not open. The sealed value holds the current key
 // and, for a while after a rotation, the previous one, which still signs until PreviousUntil.
@@ -38,7 +38,7 @@ func rawWebhookKey(stored []byte) bool { return len(stored) == webhookSecretByte
 
 func (s *Service) webhookAEAD() (cipher.AEAD, error) {
 	if len(s.webhookCfg.SealingKey) == 0 {
-		return nil, errors.New("webhooks: no sealing key (WEBHOOK_SEALING_KEY)")
+		return nil, errors.New("webhooks: no sealing key (SECRET_KEY)")
 	}
 	block, err := aes.NewCipher(deriveKey32(s.webhookCfg.SealingKey, "primegames webhook signing keys"))
 	if err != nil {
@@ -71,7 +71,7 @@ func (s *Service) openWebhookKeys(id string, stored []byte) (webhookKeys, error)
 	}
 	plain, err := aead.Open(nil, nil, stored, []byte(id))
 	if err != nil {
-		return webhookKeys{}, errors.New("webhooks: a subscription's keys do not open with this WEBHOOK_SEALING_KEY")
+		return webhookKeys{}, errors.New("webhooks: a subscription's keys do not open with this SECRET_KEY")
 	}
 	var keys webhookKeys
 	err = json.Unmarshal(plain, &keys)

@@ -60,7 +60,7 @@ type WebhookConfig struct {
 	// PendingPerSubscription and PendingPerOwner bound the deliveries waiting for one subscription
 	// and for all of one owner's: the events beyond are not queued for it but counted (dropped).
 	PendingPerSubscription, PendingPerOwner int
-	// SealingKey seals the subscriptions' signing keys at rest (WEBHOOK_SEALING_KEY): without it the
+	// SealingKey seals the subscriptions' signing keys at rest (SECRET_KEY): without it the
 	// database holds nothing that signs. SecretOverlap is how long a rotated secret still signs
 	// beside the new one.
 	SealingKey    []byte

@@ -165,7 +165,7 @@ start_instance() {
     DATABASE_DIRECT_URL="postgres://postgres@127.0.0.1:$(port primary)/primegames?sslmode=disable" \
     DATABASE_REPLICA_URL="postgres://postgres@127.0.0.1:$(port replica)/primegames?sslmode=disable" \
     LISTEN_ADDR="127.0.0.1:$port" TRUSTED_PROXIES=127.0.0.1 \
-    LINK_SECRET=local-cluster-picture-links-0123456789 \
+    SECRET_KEY=local-cluster-secret-key-0123456789abcdef \
     setsid "$dir/primegames" serve >>"$dir/api$1.log" 2>&1 </dev/null &
   echo $! >"$dir/api$1.pid"
 }

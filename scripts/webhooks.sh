@@ -20,7 +20,7 @@ cd "$(dirname "$0")/.."
 
 mode=${1:-latency}
 sealing_key=scripts-webhooks-sealing-key-0123456789
-fresh_server webhooks WEBHOOK_ALLOWED_HOSTS=127.0.0.1 RATE_LIMIT=0 WEBHOOK_SEALING_KEY=$sealing_key WEBHOOK_ADDRESS_QUOTA=0
+fresh_server webhooks WEBHOOK_ALLOWED_HOSTS=127.0.0.1 RATE_LIMIT=0 SECRET_KEY=$sealing_key WEBHOOK_ADDRESS_QUOTA=0
 db_url="postgres://$PGUSER${PGPASSWORD:+:$PGPASSWORD}@$PGHOST:$PGPORT/$fresh_db?sslmode=disable"
 
 # cpu_ticks PID... sums the user and system clock ticks the processes have used.
@@ -42,7 +42,7 @@ latency)
 	# A second instance on the same database that sends nothing: the moves and subscriptions go
 	# there; the first instance's sender is woken by their commits.
 	port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-	env LOG_LEVEL=error WEBHOOK_ALLOWED_HOSTS=127.0.0.1 RATE_LIMIT=0 WEBHOOK_SEALING_KEY=$sealing_key WEBHOOK_ADDRESS_QUOTA=0 WEBHOOK_SEND=false DATABASE_URL="$db_url" \
+	env LOG_LEVEL=error WEBHOOK_ALLOWED_HOSTS=127.0.0.1 RATE_LIMIT=0 SECRET_KEY=$sealing_key WEBHOOK_ADDRESS_QUOTA=0 WEBHOOK_SEND=false DATABASE_URL="$db_url" \
 		LISTEN_ADDR="127.0.0.1:$port" "${SERVER:-$work/primegames}" serve >"$work/server-a.log" 2>&1 &
 	extra_pids+=($!)
 	for _ in $(seq 100); do curl -fs "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break; sleep 0.1; done

@@ -7837,7 +7837,7 @@ type ClientInterface interface {
 	// A game subscription follows the game to its rematch (a copy with a new `id`, the same
 	// `url`, `events` and secret, for the seat its player plays there); the finished game's is
 	// gone once its last events are delivered.
-	// Without `WEBHOOK_SEALING_KEY` the server sends no webhooks (503 `webhooks_disabled`).
+	// Without `SECRET_KEY` the server sends no webhooks (503 `webhooks_disabled`).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -7897,7 +7897,7 @@ type ClientInterface interface {
 	// A game subscription follows the game to its rematch (a copy with a new `id`, the same
 	// `url`, `events` and secret, for the seat its player plays there); the finished game's is
 	// gone once its last events are delivered.
-	// Without `WEBHOOK_SEALING_KEY` the server sends no webhooks (503 `webhooks_disabled`).
+	// Without `SECRET_KEY` the server sends no webhooks (503 `webhooks_disabled`).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -9557,7 +9557,7 @@ func (c *Client) ListWebhooks(ctx context.Context, reqEditors ...RequestEditorFn
 // A game subscription follows the game to its rematch (a copy with a new `id`, the same
 // `url`, `events` and secret, for the seat its player plays there); the finished game's is
 // gone once its last events are delivered.
-// Without `WEBHOOK_SEALING_KEY` the server sends no webhooks (503 `webhooks_disabled`).
+// Without `SECRET_KEY` the server sends no webhooks (503 `webhooks_disabled`).
 //
 // Takes any type of body and a specified content type.
 //
@@ -9627,7 +9627,7 @@ func (c *Client) CreateWebhookWithBody(ctx context.Context, contentType string, 
 // A game subscription follows the game to its rematch (a copy with a new `id`, the same
 // `url`, `events` and secret, for the seat its player plays there); the finished game's is
 // gone once its last events are delivered.
-// Without `WEBHOOK_SEALING_KEY` the server sends no webhooks (503 `webhooks_disabled`).
+// Without `SECRET_KEY` the server sends no webhooks (503 `webhooks_disabled`).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -14084,7 +14084,7 @@ type ClientWithResponsesInterface interface {
 	// A game subscription follows the game to its rematch (a copy with a new `id`, the same
 	// `url`, `events` and secret, for the seat its player plays there); the finished game's is
 	// gone once its last events are delivered.
-	// Without `WEBHOOK_SEALING_KEY` the server sends no webhooks (503 `webhooks_disabled`).
+	// Without `SECRET_KEY` the server sends no webhooks (503 `webhooks_disabled`).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -14144,7 +14144,7 @@ type ClientWithResponsesInterface interface {
 	// A game subscription follows the game to its rematch (a copy with a new `id`, the same
 	// `url`, `events` and secret, for the seat its player plays there); the finished game's is
 	// gone once its last events are delivered.
-	// Without `WEBHOOK_SEALING_KEY` the server sends no webhooks (503 `webhooks_disabled`).
+	// Without `SECRET_KEY` the server sends no webhooks (503 `webhooks_disabled`).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -22199,7 +22199,7 @@ func (c *ClientWithResponses) ListWebhooksWithResponse(ctx context.Context, reqE
 // A game subscription follows the game to its rematch (a copy with a new `id`, the same
 // `url`, `events` and secret, for the seat its player plays there); the finished game's is
 // gone once its last events are delivered.
-// Without `WEBHOOK_SEALING_KEY` the server sends no webhooks (503 `webhooks_disabled`).
+// Without `SECRET_KEY` the server sends no webhooks (503 `webhooks_disabled`).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -22265,7 +22265,7 @@ func (c *ClientWithResponses) CreateWebhookWithBodyWithResponse(ctx context.Cont
 // A game subscription follows the game to its rematch (a copy with a new `id`, the same
 // `url`, `events` and secret, for the seat its player plays there); the finished game's is
 // gone once its last events are delivered.
-// Without `WEBHOOK_SEALING_KEY` the server sends no webhooks (503 `webhooks_disabled`).
+// Without `SECRET_KEY` the server sends no webhooks (503 `webhooks_disabled`).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //

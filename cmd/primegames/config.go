@@ -55,8 +55,6 @@ type config struct {
 	TrustedProxies   []*net.IPNet
 	// Wrong guesses of typed codes: per address an hour, per instance a minute (0 disables).
 	CodeGuessesPerAddress, CodeGuessesPerInstance int
-	// LinkSecret seals picture links; every instance needs the same (none: one of its own).
-	LinkSecret string
 	// CORSOrigins are the browser origins allowed to call the API; none turns CORS off.
 	CORSOrigins []string
 	// AdminAddr, when set, is where the profiler (net/http/pprof) listens; empty turns it off.
@@ -79,9 +77,11 @@ type config struct {
 	WebhookAddressQuota           int
 	WebhookPendingPerSubscription int
 	WebhookPendingPerOwner        int
-	// WebhookSealingKey seals the subscriptions' signing keys at rest; without it no webhooks are
-	// sent or accepted. WebhookSecretOverlap is how long a rotated secret still signs.
-	WebhookSealingKey    string
+	// SecretKey is the deployment's secret (SECRET_KEY), from which the keys that seal webhooks'
+	// signing keys at rest and picture links are derived; without it no webhooks are sent or
+	// accepted, and each instance seals picture links with a key of its own.
+	SecretKey string
+	// WebhookSecretOverlap is how long a rotated webhook secret still signs.
 	WebhookSecretOverlap time.Duration
 	// WebhookSend says whether this instance sends webhooks (WEBHOOK_SEND, true); when false it
 	// still accepts subscriptions and queues deliveries, which the instances that send take.
@@ -121,7 +121,6 @@ func loadConfig(getenv func(string) string) (config, error) {
 		TrustedProxies:         r.networks("TRUSTED_PROXIES"),
 		CodeGuessesPerAddress:  r.count("CODE_GUESSES_PER_ADDRESS", 30),
 		CodeGuessesPerInstance: r.count("CODE_GUESSES_PER_INSTANCE", 300),
-		LinkSecret:             r.secret("LINK_SECRET"),
 		CORSOrigins:            r.origins("CORS_ORIGINS"),
 		AdminAddr:              r.str("ADMIN_ADDR", ""),
 		LobbyTTL:               r.duration("LOBBY_TTL", play.DefaultLobbyTTL),
@@ -140,8 +139,8 @@ func loadConfig(getenv func(string) string) (config, error) {
 		WebhookAddressQuota:           r.count("WEBHOOK_ADDRESS_QUOTA", play.DefaultWebhookConfig.AddressQuota),
 		WebhookPendingPerSubscription: r.count("WEBHOOK_PENDING_PER_SUBSCRIPTION", play.DefaultWebhookConfig.PendingPerSubscription),
 		WebhookPendingPerOwner:        r.count("WEBHOOK_PENDING_PER_OWNER", play.DefaultWebhookConfig.PendingPerOwner),
-		WebhookSealingKey:             r.sealingKey("WEBHOOK_SEALING_KEY"),
 		WebhookSecretOverlap:          r.duration("WEBHOOK_SECRET_OVERLAP", play.DefaultWebhookConfig.SecretOverlap),
+		SecretKey:                     r.sealingKey("SECRET_KEY"),
 		WebhookSend:                   r.boolean("WEBHOOK_SEND", true),
 	}
 	if r.err == nil && cfg.TransactionPooler && cfg.DatabaseDirectURL == "" {
@@ -193,16 +192,6 @@ func (r *envReader) positiveInt(name string, def int) int {
 		return def
 	}
 	return n
-}
-
-// secret reads a secret of at least 32 characters, or none.
-func (r *envReader) secret(name string) string {
-	v := r.getenv(name)
-	if v != "" && len(v) < 32 {
-		r.fail(name, "(hidden)", "at least 32 characters (such as the output of openssl rand -hex 32)")
-		return ""
-	}
-	return v
 }
 
 // count is positiveInt that also takes 0.

@@ -30,7 +30,7 @@ func TestConfigDefaults(t *testing.T) {
 		cfg.LobbyTTL != 24*time.Hour || cfg.IdleGameTTL != 720*time.Hour || cfg.Quotas != play.DefaultQuotas ||
 		cfg.WebhookAllowedHosts != nil || cfg.WebhookTimeout != 10*time.Second || cfg.WebhookQuota != 10 || cfg.WebhookConcurrency != 256 ||
 		cfg.WebhookAddressQuota != 20 || cfg.WebhookPendingPerSubscription != 1000 || cfg.WebhookPendingPerOwner != 2000 ||
-		cfg.WebhookSealingKey != "" || cfg.WebhookSecretOverlap != 24*time.Hour || !cfg.WebhookSend ||
+		cfg.SecretKey != "" || cfg.WebhookSecretOverlap != 24*time.Hour || !cfg.WebhookSend ||
 		cfg.CodeGuessesPerAddress != 30 || cfg.CodeGuessesPerInstance != 300 {
 		t.Errorf("defaults = %+v", cfg)
 	}
@@ -50,9 +50,9 @@ func TestConfigParsesEveryVariable(t *testing.T) {
 		"DB_POOLER": "transaction", "DATABASE_DIRECT_URL": "postgres://y", "DATABASE_REPLICA_URL": "postgres://z",
 		"WEBHOOK_ALLOWED_HOSTS": "hooks.example.com, 10.1.0.0/16", "WEBHOOK_TIMEOUT": "3s", "WEBHOOK_QUOTA": "4", "WEBHOOK_CONCURRENCY": "2",
 		"WEBHOOK_ADDRESS_QUOTA": "5", "WEBHOOK_PENDING_PER_SUBSCRIPTION": "6", "WEBHOOK_PENDING_PER_OWNER": "0",
-		"WEBHOOK_SEALING_KEY": "0123456789abcdef0123456789abcdef", "WEBHOOK_SECRET_OVERLAP": "1h",
+		"SECRET_KEY": "0123456789abcdef0123456789abcdef", "WEBHOOK_SECRET_OVERLAP": "1h",
 		"WEBHOOK_SEND":             "false",
-		"CODE_GUESSES_PER_ADDRESS": "5", "CODE_GUESSES_PER_INSTANCE": "60", "LINK_SECRET": strings.Repeat("k", 32),
+		"CODE_GUESSES_PER_ADDRESS": "5", "CODE_GUESSES_PER_INSTANCE": "60",
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -73,9 +73,9 @@ func TestConfigParsesEveryVariable(t *testing.T) {
 		TransactionPooler: true, DatabaseDirectURL: "postgres://y", DatabaseReplicaURL: "postgres://z",
 		WebhookAllowedHosts: []string{"hooks.example.com", "10.1.0.0/16"}, WebhookTimeout: 3 * time.Second, WebhookQuota: 4, WebhookConcurrency: 2,
 		WebhookAddressQuota: 5, WebhookPendingPerSubscription: 6, WebhookPendingPerOwner: 0,
-		WebhookSealingKey: "0123456789abcdef0123456789abcdef", WebhookSecretOverlap: time.Hour,
+		SecretKey: "0123456789abcdef0123456789abcdef", WebhookSecretOverlap: time.Hour,
 		WebhookSend:           false,
-		CodeGuessesPerAddress: 5, CodeGuessesPerInstance: 60, LinkSecret: strings.Repeat("k", 32)}
+		CodeGuessesPerAddress: 5, CodeGuessesPerInstance: 60}
 	if !reflect.DeepEqual(cfg, want) {
 		t.Errorf("config = %+v\nwant     %+v", cfg, want)
 	}

@@ -22,8 +22,8 @@ const devDatabase = "primegames"
 // the machine and kept in a directory, so a developer without Docker or a database needs one
 // command. The first start seeds a demo classroom with games and saves what it printed (tokens
 // included) in the directory, which later starts print again.
-// devWebhookSealingKey seals the webhook keys of `primegames dev`'s local database only.
-const devWebhookSealingKey = "primegames dev: a local database's key, no secret"
+// devSecretKey is `primegames dev`'s SECRET_KEY: it seals what its local database keeps only.
+const devSecretKey = "primegames dev: a local database's key, no secret"
 
 func dev(ctx context.Context, cfg config, args []string, getenv func(string) string, out io.Writer) error {
 	flags := flag.NewFlagSet("dev", flag.ContinueOnError)
@@ -45,10 +45,10 @@ func dev(ctx context.Context, cfg config, args []string, getenv func(string) str
 	}
 	cfg.DatabaseURL = cluster.URL(devDatabase)
 	cfg.MigrateOnStart = true
-	if cfg.WebhookSealingKey == "" {
-		// A development cluster's data is no secret: a fixed key keeps its webhooks working across
-		// restarts. A real deployment sets its own (docs/operations.md).
-		cfg.WebhookSealingKey = devWebhookSealingKey
+	if cfg.SecretKey == "" {
+		// A development cluster's data is no secret: a fixed key keeps its webhooks and picture
+		// links working across restarts. A real deployment sets its own (docs/operations.md).
+		cfg.SecretKey = devSecretKey
 	}
 	out = &lockedWriter{w: out}
 	fmt.Fprintf(out, "Postgres: %s (data in %s, log %s)\n", cfg.DatabaseURL, *dir, cluster.LogFile())

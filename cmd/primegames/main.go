@@ -113,10 +113,10 @@ func serve(ctx context.Context, cfg config, listening func(addr string)) error {
 	service.SetClock(play.SystemClock())
 	service.SetAbandonTTLs(play.AbandonTTLs{Lobby: cfg.LobbyTTL, Idle: cfg.IdleGameTTL})
 	service.SetQuotas(cfg.Quotas)
-	if cfg.LinkSecret != "" {
-		service.SetLinkSecret([]byte(cfg.LinkSecret))
+	if cfg.SecretKey != "" {
+		service.SetLinkSecret([]byte(cfg.SecretKey))
 	} else {
-		logger.Info("LINK_SECRET is not set: picture links made by this instance open only on it")
+		logger.Warn("SECRET_KEY is not set: webhooks are off, and picture links made by this instance open only on it")
 	}
 	sender, err := outbound.New(outbound.Config{AllowedHosts: cfg.WebhookAllowedHosts, Timeout: cfg.WebhookTimeout})
 	if err != nil {
@@ -127,10 +127,7 @@ func serve(ctx context.Context, cfg config, listening func(addr string)) error {
 	webhooks.Lease = max(webhooks.Lease, 3*cfg.WebhookTimeout) // a send ends well before its lease
 	webhooks.AddressQuota, webhooks.PendingPerSubscription, webhooks.PendingPerOwner =
 		cfg.WebhookAddressQuota, cfg.WebhookPendingPerSubscription, cfg.WebhookPendingPerOwner
-	webhooks.SealingKey, webhooks.SecretOverlap = []byte(cfg.WebhookSealingKey), cfg.WebhookSecretOverlap
-	if cfg.WebhookSealingKey == "" {
-		logger.Warn("webhooks are off: set WEBHOOK_SEALING_KEY (a secret of 32 characters or more) to send and accept them")
-	}
+	webhooks.SealingKey, webhooks.SecretOverlap = []byte(cfg.SecretKey), cfg.WebhookSecretOverlap
 	service.SetWebhooks(webhooks, sender)
 	db.OnWebhookQueued(service.WakeWebhooks) // the listener wakes the sender when a change queued webhooks
 	srv, err := api.New(api.Config{

@@ -1199,7 +1199,7 @@ export interface paths {
          *     A game subscription follows the game to its rematch (a copy with a new `id`, the same
          *     `url`, `events` and secret, for the seat its player plays there); the finished game's is
          *     gone once its last events are delivered.
-         *     Without `WEBHOOK_SEALING_KEY` the server sends no webhooks (503 `webhooks_disabled`).
+         *     Without `SECRET_KEY` the server sends no webhooks (503 `webhooks_disabled`).
          */
         post: operations["createWebhook"];
         delete?: never;
