@@ -271,7 +271,13 @@ func reviewAgainstBruteForce(t *testing.T, seed uint64, n int) {
 		if a == Home && b == Home {
 			continue
 		}
-		s := game([2]int{a, b}, [2]int{square() % Home, square() % Home})
+		// the opponent's pawns stand where a real game could have them: not on a square of the
+		// mover's on the board, since landing there bumps (PC-9)
+		c, d := square()%Home, square()%Home
+		if (c != Start && (c == a || c == b)) || (d != Start && (d == a || d == b)) {
+			continue
+		}
+		s := game([2]int{a, b}, [2]int{c, d})
 		for _, n := range r.Perm(9)[:r.IntN(4)] {
 			s = s.holding(0, PlusMinus(n+1))
 		}
