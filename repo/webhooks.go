@@ -178,7 +178,10 @@ const deleteEndedSQL = `DELETE FROM webhook_subscriptions WHERE id IN (
 	SELECT s.id` + fromWebhooks + ` WHERE s.owner_key = $1 AND st.standing = 'ended' ORDER BY s.id FOR UPDATE OF s)`
 
 func (s *Games) Webhooks(ctx context.Context, ownerKey string) ([]play.Webhook, error) {
-	if _, err := s.db.Pool.Exec(ctx, deleteEndedSQL, ownerKey); err != nil {
+	if err := s.db.inTx(ctx, func(tx pgx.Tx) error {
+		_, err := tx.Exec(ctx, deleteEndedSQL, ownerKey)
+		return err
+	}); err != nil {
 		return nil, err
 	}
 	return collectWebhooks(s.db.Pool.Query(ctx, `SELECT `+webhookColumns+fromWebhooks+` WHERE s.owner_key = $1 AND st.standing <> 'ended'
@@ -524,20 +527,14 @@ func (s *Games) DeliveryDone(ctx context.Context, d *play.Delivery, now time.Tim
 				d.SubscriptionID, now, o.Error, o.DisableReason)
 			b.Queue(`DELETE FROM webhook_deliveries WHERE subscription_id = $1`, d.SubscriptionID)
 		default:
-			// Over the backlog bound, the subscription's deliveries go: its games' locks first.
-			trim := false
 			if o.Backlog > 0 {
-				if err := tx.QueryRow(ctx, backlogOverSQL, d.SubscriptionID, o.Backlog).Scan(&trim); err != nil {
-					return err
-				}
-			}
-			if trim {
-				b.Queue(subscriptionGamesLockSQL, d.SubscriptionID)
+				// Over the backlog bound, the subscription's deliveries go: its games' locks first.
+				b.Queue(subscriptionGamesLockSQL+` WHERE `+backlogOverSQL, d.SubscriptionID, o.Backlog)
 			}
 			b.Queue(`UPDATE webhook_subscriptions SET failures = failures + 1, last_attempt_at = $2, last_error = $3 WHERE id = $1`,
 				d.SubscriptionID, now, o.Error)
 			b.Queue(`UPDATE webhook_deliveries SET leased_until = NULL, next_attempt_at = $3 WHERE game_id = $1 AND id = $2`, d.GameID, d.ID, o.RetryAt)
-			if trim {
+			if o.Backlog > 0 {
 				b.Queue(backlogSQL, d.SubscriptionID, now, o.Backlog, o.BacklogReason)
 			}
 		}
@@ -545,9 +542,9 @@ func (s *Games) DeliveryDone(ctx context.Context, d *play.Delivery, now time.Tim
 	})
 }
 
-// backlogOverSQL says whether a live subscription ($1) has more than $2 deliveries pending; it
+// backlogOverSQL holds when a live subscription ($1) has more than $2 deliveries pending; it
 // counts at most $2+1 of them.
-const backlogOverSQL = `SELECT EXISTS (SELECT FROM webhook_subscriptions WHERE id = $1 AND disabled_at IS NULL)
+const backlogOverSQL = `EXISTS (SELECT FROM webhook_subscriptions WHERE id = $1 AND disabled_at IS NULL)
 	AND (SELECT count(*) FROM (SELECT FROM webhook_deliveries WHERE subscription_id = $1 LIMIT $2 + 1) pending) > $2`
 
 // backlogSQL disables a subscription with more than $3 deliveries pending, and drops them; it
