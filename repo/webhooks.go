@@ -22,8 +22,8 @@ import (
 //     queue's head is deleted), several of them in ascending game id (subscriptionGamesLockSQL);
 //  2. subscription rows: a fan-out's inserts hold KEY SHARE on theirs, updates of a subscription
 //     NO KEY UPDATE (ownedWebhookSQL reads with it too), deletions FOR UPDATE; several of them in
-//     ascending id (a fan-out's counts of dropped events, a rematch's follows, deletions of ended
-//     ones);
+//     ascending id (a fan-out's inserts and its counts of dropped events, a rematch's follows,
+//     deletions of ended ones);
 //  3. delivery rows.
 //
 // Who takes what:
@@ -42,11 +42,14 @@ import (
 //   - the rematch's follow (gameTx.FollowWebhooks): the game rows its transaction holds, then the
 //     subscriptions followed, in ascending id; it takes no game's fan-out lock nor any delivery.
 //
-// Two cases are left to the retry of inTx (a deadlock fails one transaction, which runs again):
-// a game whose first delivery of a subscription commits between the locking of the subscription's
-// games and the deletion of its deliveries (the trigger then takes that game's lock out of order),
-// and a subscription that two fan-outs read in different standings (one inserts for it, the other
-// deletes it as ended).
+// What is left to the retry of inTx and inGameTx (a deadlock fails one transaction, which runs
+// again, nothing of it committed): a game whose first delivery of a subscription commits between
+// the locking of the subscription's games and the deletion of its deliveries, or a backlog that
+// passes its bound between the two (the trigger then takes a game's lock out of order); a
+// subscription that two fan-outs read in different standings (one inserts for it, the other
+// deletes it as ended); a fan-out's inserts and its dropped counts, each in ascending id but one
+// after the other; and a classroom deleted by hand (the service deletes none), whose cascade
+// deletes its subscriptions in no particular order.
 
 // outboxSQL writes a game change ($2: an entry's seq, -1 for the end of an aborted game; now: the
 // parameter of its time, such as "$3") to the outbox, in the change's transaction, when a live
@@ -410,7 +413,10 @@ func (s *Games) FanOut(ctx context.Context, now time.Time, fn func(play.OutboxBa
 			return err
 		}
 		batch := &pgx.Batch{}
-		for _, d := range result.Deliveries {
+		// Each subscription's deliveries in the order fn gave them, the subscriptions in ascending id.
+		deliveries := slices.Clone(result.Deliveries)
+		slices.SortStableFunc(deliveries, func(a, b play.NewDelivery) int { return compareUUIDs(a.SubscriptionID, b.SubscriptionID) })
+		for _, d := range deliveries {
 			batch.Queue(insertDeliverySQL, d.WebhookID, d.SubscriptionID, d.GameID, d.Type, d.Payload, now)
 		}
 		dropped := make([]string, 0, len(result.Dropped))
