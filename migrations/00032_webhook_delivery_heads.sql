@@ -10,7 +10,13 @@
 -- by anyone), a trigger makes the next delivery of its queue the head, due since it was queued, in
 -- the same transaction; it first takes the game's fan-out lock (the one the sender's fan-out holds
 -- while it adds to the game's queues), so that a delivery added meanwhile is either seen behind
--- the head or sees the head gone, never stranded at 'infinity'. A claimed delivery is due
+-- the head or sees the head gone, never stranded at 'infinity'. A delivery deleted with its
+-- subscription (the foreign key's cascade, after which the subscription is no longer visible to the
+-- trigger) leaves no queue worth promoting: the trigger then does nothing, and takes no lock, so
+-- that deleting a subscription never waits for a game's fan-out (which may itself wait for the
+-- subscription's row: a deadlock). Whoever deletes the deliveries of several games while their
+-- subscription remains takes those games' locks first, in the order of their ids (repo/webhooks.go
+-- says why). A claimed delivery is due
 -- again when its lease runs out (next_attempt_at = leased_until), so that the same index finds the
 -- deliveries a dead worker left. leased_until, set while a delivery is being sent, counts what each
 -- subscription has in flight, through its own small index.
@@ -29,6 +35,9 @@ DROP INDEX webhook_deliveries_due;
 -- +goose StatementBegin
 CREATE FUNCTION promote_webhook_delivery() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+    IF NOT EXISTS (SELECT FROM webhook_subscriptions WHERE id = OLD.subscription_id) THEN
+        RETURN NULL;
+    END IF;
     PERFORM pg_advisory_xact_lock(hashtextextended('webhook_outbox:' || OLD.game_id::text, 0));
     UPDATE webhook_deliveries SET next_attempt_at = created_at
     WHERE game_id = OLD.game_id AND next_attempt_at = 'infinity' AND id = (

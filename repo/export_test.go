@@ -56,3 +56,6 @@ func (s *Games) UpdateUnchangedThen(ctx context.Context, now time.Time, expect *
 
 // WebhookQueueSQL are the sender's searches of the deliveries, for the plan test.
 var WebhookQueueSQL = map[string]string{"claim": claimSQL, "next due": nextDueSQL}
+
+// RunTx runs fn as inTx runs the store's transactions (ended by a deadlock, run again).
+func (db *DB) RunTx(ctx context.Context, fn func(pgx.Tx) error) error { return db.inTx(ctx, fn) }

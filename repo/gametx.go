@@ -105,7 +105,8 @@ func (t *gameTx) commit(ctx context.Context) (retry bool, err error) {
 		return false, &inDoubt{err: err}
 	}
 	t.rollback(ctx)
-	return false, err
+	// A deadlock or serialization conflict rolled the whole batch back.
+	return conflicted(err), err
 }
 
 // rollback ends a transaction that failed, if the connection is still in one.

@@ -16,9 +16,15 @@ import (
 // fn runs once more, from the start, on another connection. fn must therefore derive everything it
 // writes from what it reads inside the transaction. A connection lost during COMMIT is not retried:
 // the transaction may have committed, and the error says so (InDoubt).
+//
+// When Postgres ended the transaction to break a deadlock or a serialization conflict (conflicted),
+// nothing was committed either: fn runs again, up to conflictRetries more times, on the pool.
 func (db *DB) inTx(ctx context.Context, fn func(pgx.Tx) error) error {
 	retry, err := tryTx(ctx, db.Pool, fn)
-	if !retry || ctx.Err() != nil {
+	for tries := 0; retry && conflicted(err) && tries < conflictRetries && ctx.Err() == nil; tries++ {
+		retry, err = tryTx(ctx, db.Pool, fn)
+	}
+	if !retry || conflicted(err) || ctx.Err() != nil {
 		return err
 	}
 	conn, err := db.acquireLive(ctx)
@@ -41,10 +47,10 @@ func tryTx(ctx context.Context, on interface {
 	}
 	defer tx.Rollback(ctx) //nolint:errcheck // a no-op after Commit
 	if err := fn(tx); err != nil {
-		return connectionLost(err), err
+		return connectionLost(err) || conflicted(err), err
 	}
 	if cerr := tx.Commit(ctx); cerr != nil {
-		if pgconn.SafeToRetry(cerr) {
+		if pgconn.SafeToRetry(cerr) || conflicted(cerr) {
 			return true, cerr
 		}
 		if connectionLost(cerr) {
@@ -58,9 +64,15 @@ func tryTx(ctx context.Context, on interface {
 // inGameTx is inTx for a gameTx whose time is now: fn runs once more, on another connection, when
 // the connection is lost before the batch carrying COMMIT was sent (with the same now, the time of
 // the change); once it was sent, a lost connection leaves the outcome in doubt.
+//
+// Like inTx, it runs fn again when Postgres ended the transaction to break a deadlock or a
+// serialization conflict.
 func (db *DB) inGameTx(ctx context.Context, now time.Time, fn func(*gameTx) error) error {
 	retry, err := db.tryGameTx(ctx, db.Pool.Acquire, now, fn)
-	if !retry || ctx.Err() != nil {
+	for tries := 0; retry && conflicted(err) && tries < conflictRetries && ctx.Err() == nil; tries++ {
+		retry, err = db.tryGameTx(ctx, db.Pool.Acquire, now, fn)
+	}
+	if !retry || conflicted(err) || ctx.Err() != nil {
 		return err
 	}
 	_, err = db.tryGameTx(ctx, db.acquireLive, now, fn)
@@ -76,7 +88,7 @@ func (db *DB) tryGameTx(ctx context.Context, acquire func(context.Context) (*pgx
 	tx := newGameTx(conn.Conn(), now)
 	if err := fn(tx); err != nil {
 		tx.rollback(ctx)
-		return connectionLost(err), err
+		return connectionLost(err) || conflicted(err), err
 	}
 	// The records the transaction saved are kept once their announcements are heard (records.go).
 	var written []*writtenRecord
@@ -92,6 +104,17 @@ func (db *DB) tryGameTx(ctx context.Context, acquire func(context.Context) (*pgx
 		}
 	}
 	return retry, err
+}
+
+// conflictRetries bounds how many more times a transaction ended by a conflict runs.
+const conflictRetries = 2
+
+// conflicted reports whether Postgres ended the transaction to break a deadlock (40P01) or a
+// serialization conflict (40001): it rolled back, committing nothing, and the same work may succeed
+// when run again.
+func conflicted(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && (pgErr.Code == "40P01" || pgErr.Code == "40001")
 }
 
 // acquireLive takes a connection from the pool that answers a ping. Once one connection is lost,

@@ -3,6 +3,8 @@ package repo
 import (
 	"context"
 	"errors"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -12,6 +14,42 @@ import (
 
 // Webhooks: subscriptions, the outbox the game transactions write (queueOutbox) and the deliveries
 // (see migrations/00022_webhooks.sql).
+//
+// Lock order. A transaction that waits for a lock while it holds another takes them in this order,
+// so that no two can wait on each other in a cycle:
+//
+//  1. the fan-out locks of games (gameLockSQL, which the trigger of migration 00032 takes too when a
+//     queue's head is deleted), several of them in ascending game id (subscriptionGamesLockSQL);
+//  2. subscription rows: a fan-out's inserts hold KEY SHARE on theirs, updates of a subscription
+//     NO KEY UPDATE (ownedWebhookSQL reads with it too), deletions FOR UPDATE; several of them in
+//     ascending id (a fan-out's inserts and its counts of dropped events, a rematch's follows,
+//     deletions of ended ones);
+//  3. delivery rows.
+//
+// Who takes what:
+//   - FanOut: its game's lock, without waiting (pg_try_advisory_xact_lock), then subscriptions
+//     (inserts, dropped counts, ended ones deleted), then, through the cascade, those deliveries.
+//   - ClaimDeliveries: deliveries only, skipping the locked ones: it never waits.
+//   - DeliveryDone: delivered, the game's lock, the subscription, the delivery; disabled, or trimmed
+//     to the backlog bound, the locks of all the subscription's games in order, the subscription,
+//     its deliveries; retried, the subscription, then the delivery.
+//   - WebhookStanding: ended, the subscription deleted, its deliveries through the cascade; dropped
+//     (suspended or disabled), the locks of its games in order, then its deliveries.
+//   - DeleteWebhook and the listing's deletion of ended ones: the subscriptions, their deliveries
+//     through the cascade, and no game's lock (the trigger does nothing for a delivery whose
+//     subscription is being deleted).
+//   - ReviveWebhook, RotateWebhookSecret: the subscription, then (retry now) its deliveries.
+//   - the rematch's follow (gameTx.FollowWebhooks): the game rows its transaction holds, then the
+//     subscriptions followed, in ascending id; it takes no game's fan-out lock nor any delivery.
+//
+// What is left to the retry of inTx and inGameTx (a deadlock fails one transaction, which runs
+// again, nothing of it committed): a game whose first delivery of a subscription commits between
+// the locking of the subscription's games and the deletion of its deliveries, or a backlog that
+// passes its bound between the two (the trigger then takes a game's lock out of order); a
+// subscription that two fan-outs read in different standings (one inserts for it, the other
+// deletes it as ended); a fan-out's inserts and its dropped counts, each in ascending id but one
+// after the other; and a classroom deleted by hand (the service deletes none), whose cascade
+// deletes its subscriptions in no particular order.
 
 // outboxSQL writes a game change ($2: an entry's seq, -1 for the end of an aborted game; now: the
 // parameter of its time, such as "$3") to the outbox, in the change's transaction, when a live
@@ -88,6 +126,16 @@ func collectWebhooks(rows pgx.Rows, err error) ([]play.Webhook, error) {
 	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (play.Webhook, error) { return scanWebhook(r) })
 }
 
+// gameLockSQL takes the fan-out lock of a game ($1): a game is fanned out by one worker at a time,
+// and a queue's head deleted (migration 00032) waits for the fan-out that may add to its queue.
+const gameLockSQL = `SELECT pg_advisory_xact_lock(hashtextextended('webhook_outbox:' || $1::text, 0))`
+
+// subscriptionGamesLockSQL takes the fan-out locks of the games where a subscription ($1) has
+// deliveries, in ascending game id, before its deliveries in several games are deleted: two such
+// deletions, or one and a fan-out, cannot then wait on each other.
+const subscriptionGamesLockSQL = `SELECT count(pg_advisory_xact_lock(hashtextextended('webhook_outbox:' || g.game_id::text, 0)))
+	FROM (SELECT DISTINCT game_id FROM webhook_deliveries WHERE subscription_id = $1 ORDER BY game_id) g`
+
 // webhookLock takes a transaction's lock on a quota's name, so that the creations it counts wait
 // for each other.
 const webhookLock = `SELECT pg_advisory_xact_lock(hashtextextended('webhooks:' || $1::text, 0))`
@@ -128,29 +176,36 @@ func (s *Games) InsertWebhook(ctx context.Context, w *play.Webhook, quotas play.
 }
 
 // deleteEndedSQL deletes the owner's ended subscriptions (their holder's authority is gone for
-// good), with their deliveries.
-const deleteEndedSQL = `DELETE FROM webhook_subscriptions d USING webhook_subscriptions s CROSS JOIN LATERAL (` + standingSQL + `) st
-	WHERE d.id = s.id AND s.owner_key = $1 AND st.standing = 'ended'`
+// good), with their deliveries, locking them in ascending id.
+const deleteEndedSQL = `DELETE FROM webhook_subscriptions WHERE id IN (
+	SELECT s.id` + fromWebhooks + ` WHERE s.owner_key = $1 AND st.standing = 'ended' ORDER BY s.id FOR UPDATE OF s)`
 
 func (s *Games) Webhooks(ctx context.Context, ownerKey string) ([]play.Webhook, error) {
-	if _, err := s.db.Pool.Exec(ctx, deleteEndedSQL, ownerKey); err != nil {
+	if err := s.db.inTx(ctx, func(tx pgx.Tx) error {
+		_, err := tx.Exec(ctx, deleteEndedSQL, ownerKey)
+		return err
+	}); err != nil {
 		return nil, err
 	}
 	return collectWebhooks(s.db.Pool.Query(ctx, `SELECT `+webhookColumns+fromWebhooks+` WHERE s.owner_key = $1 AND st.standing <> 'ended'
 		ORDER BY s.created_at, s.id`, ownerKey))
 }
 
+// DeleteWebhook deletes the subscription with its deliveries (the foreign key's cascade), in a
+// transaction of its own so that inTx runs it again should Postgres end it to break a deadlock.
 func (s *Games) DeleteWebhook(ctx context.Context, ownerKey string, id string) error {
-	tag, err := s.db.Pool.Exec(ctx, `DELETE FROM webhook_subscriptions WHERE id::text = $2 AND owner_key = $1`, ownerKey, id)
-	if err == nil && tag.RowsAffected() == 0 {
-		return play.ErrNotFound
-	}
-	return err
+	return s.db.inTx(ctx, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `DELETE FROM webhook_subscriptions WHERE id::text = $2 AND owner_key = $1`, ownerKey, id)
+		if err == nil && tag.RowsAffected() == 0 {
+			return play.ErrNotFound
+		}
+		return err
+	})
 }
 
 // ownedWebhookSQL reads one of the owner's subscriptions that has not ended ($1 owner, $2 id),
-// locking it.
-const ownedWebhookSQL = `SELECT ` + webhookColumns + fromWebhooks + ` WHERE s.id::text = $2 AND s.owner_key = $1 AND st.standing <> 'ended' FOR UPDATE OF s`
+// locking it for an update of its columns (which leaves a fan-out free to queue for it).
+const ownedWebhookSQL = `SELECT ` + webhookColumns + fromWebhooks + ` WHERE s.id::text = $2 AND s.owner_key = $1 AND st.standing <> 'ended' FOR NO KEY UPDATE OF s`
 
 func (s *Games) ReviveWebhook(ctx context.Context, ownerKey string, id string, how play.WebhookRevival) (*play.Webhook, error) {
 	var w play.Webhook
@@ -214,7 +269,8 @@ func (s *Games) FollowableWebhooks(ctx context.Context, gameID string) ([]play.W
 }
 
 // FollowWebhooks stores the copies of a game's subscriptions for its rematch and marks the ones
-// copied (FollowedFrom) followed, in the rematch's transaction.
+// copied (FollowedFrom) followed, in the rematch's transaction: those in ascending id (the lock
+// order at the top of this file).
 func (t *gameTx) FollowWebhooks(ctx context.Context, copies []play.Webhook) error {
 	for _, w := range copies {
 		if err := t.queue(ctx, `INSERT INTO webhook_subscriptions (id, owner_key, owner_kind, owner_classroom_id, owner_student_id, token_hash,
@@ -223,6 +279,10 @@ func (t *gameTx) FollowWebhooks(ctx context.Context, copies []play.Webhook) erro
 			FROM webhook_subscriptions WHERE id = $2`, w.ID, w.FollowedFrom, w.GameID, w.Secret, w.CreatedAt); err != nil {
 			return err
 		}
+	}
+	followed := slices.Clone(copies)
+	slices.SortFunc(followed, func(a, b play.Webhook) int { return compareUUIDs(a.FollowedFrom, b.FollowedFrom) })
+	for _, w := range followed {
 		if err := t.queue(ctx, `UPDATE webhook_subscriptions SET followed_at = $2 WHERE id = $1`, w.FollowedFrom, w.CreatedAt); err != nil {
 			return err
 		}
@@ -230,18 +290,32 @@ func (t *gameTx) FollowWebhooks(ctx context.Context, copies []play.Webhook) erro
 	return nil
 }
 
+// WebhookStanding reads the subscription's standing; an ended one goes, with its deliveries, and
+// a suspended or disabled one's deliveries go, each again in the standing read in its transaction.
 func (s *Games) WebhookStanding(ctx context.Context, id string) (play.WebhookStatus, error) {
 	var standing play.WebhookStatus
-	err := s.db.Pool.QueryRow(ctx, `WITH st AS (
-			SELECT s.id, st.standing`+fromWebhooks+` WHERE s.id = $1::uuid
-		), dropped AS (
-			DELETE FROM webhook_deliveries d USING st WHERE d.subscription_id = st.id AND st.standing IN ('suspended', 'disabled')
-		), ended AS (
-			DELETE FROM webhook_subscriptions s USING st WHERE s.id = st.id AND st.standing = 'ended'
-		)
-		SELECT standing FROM st`, id).Scan(&standing)
+	err := s.db.Pool.QueryRow(ctx, `SELECT st.standing`+fromWebhooks+` WHERE s.id = $1::uuid`, id).Scan(&standing)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return play.WebhookEnded, nil
+	}
+	if err != nil {
+		return "", err
+	}
+	switch standing {
+	case play.WebhookEnded:
+		err = s.db.inTx(ctx, func(tx pgx.Tx) error {
+			_, err := tx.Exec(ctx, `DELETE FROM webhook_subscriptions WHERE id IN (
+				SELECT s.id`+fromWebhooks+` WHERE s.id = $1::uuid AND st.standing = 'ended' FOR UPDATE OF s)`, id)
+			return err
+		})
+	case play.WebhookSuspended, play.WebhookDisabled:
+		err = s.db.inTx(ctx, func(tx pgx.Tx) error {
+			b := &pgx.Batch{}
+			b.Queue(subscriptionGamesLockSQL, id)
+			b.Queue(`DELETE FROM webhook_deliveries WHERE subscription_id = $1::uuid AND EXISTS (
+				SELECT`+fromWebhooks+` WHERE s.id = $1::uuid AND st.standing IN ('suspended', 'disabled'))`, id)
+			return tx.SendBatch(ctx, b).Close()
+		})
 	}
 	return standing, err
 }
@@ -339,14 +413,23 @@ func (s *Games) FanOut(ctx context.Context, now time.Time, fn func(play.OutboxBa
 			return err
 		}
 		batch := &pgx.Batch{}
-		for _, d := range result.Deliveries {
+		// Each subscription's deliveries in the order fn gave them, the subscriptions in ascending id.
+		deliveries := slices.Clone(result.Deliveries)
+		slices.SortStableFunc(deliveries, func(a, b play.NewDelivery) int { return compareUUIDs(a.SubscriptionID, b.SubscriptionID) })
+		for _, d := range deliveries {
 			batch.Queue(insertDeliverySQL, d.WebhookID, d.SubscriptionID, d.GameID, d.Type, d.Payload, now)
 		}
-		for id, n := range result.Dropped {
-			batch.Queue(`UPDATE webhook_subscriptions SET dropped = dropped + $2, last_dropped_at = $3 WHERE id = $1`, id, n, now)
+		dropped := make([]string, 0, len(result.Dropped))
+		for id := range result.Dropped {
+			dropped = append(dropped, id)
+		}
+		slices.SortFunc(dropped, compareUUIDs)
+		for _, id := range dropped {
+			batch.Queue(`UPDATE webhook_subscriptions SET dropped = dropped + $2, last_dropped_at = $3 WHERE id = $1`, id, result.Dropped[id], now)
 		}
 		if len(ended) > 0 {
-			batch.Queue(`DELETE FROM webhook_subscriptions WHERE id::text = ANY($1)`, ended)
+			batch.Queue(`DELETE FROM webhook_subscriptions WHERE id IN (
+				SELECT id FROM webhook_subscriptions WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE)`, ended)
 		}
 		batch.Queue(`DELETE FROM webhook_outbox WHERE game_id = $1 AND id = ANY($2)`, b.GameID, ids)
 		return tx.SendBatch(ctx, batch).Close()
@@ -356,10 +439,13 @@ func (s *Games) FanOut(ctx context.Context, now time.Time, fn func(play.OutboxBa
 
 // insertDeliverySQL queues a delivery: due at once ($6) when it heads its queue, else behind the
 // head ('infinity') until the one before it goes (the trigger of migration 00032). The game's
-// fan-out lock, which the caller holds, keeps the head from going unseen meanwhile.
+// fan-out lock, which the caller holds, keeps the head from going unseen meanwhile. The
+// subscription's row is locked first (KEY SHARE, as the foreign key's check would): one deleted
+// meanwhile gets nothing, rather than failing the fan-out.
 const insertDeliverySQL = `INSERT INTO webhook_deliveries (webhook_id, subscription_id, game_id, type, payload, next_attempt_at, created_at)
-	VALUES ($1, $2, $3, $4, $5, CASE WHEN EXISTS (SELECT FROM webhook_deliveries q WHERE q.subscription_id = $2 AND q.game_id = $3)
-		THEN 'infinity'::timestamptz ELSE $6 END, $6)`
+	SELECT $1, s.id, $3, $4, $5, CASE WHEN EXISTS (SELECT FROM webhook_deliveries q WHERE q.subscription_id = $2 AND q.game_id = $3)
+		THEN 'infinity'::timestamptz ELSE $6 END, $6
+	FROM webhook_subscriptions s WHERE s.id = $2 FOR KEY SHARE OF s`
 
 // claimSQL leases due deliveries that head their queue (the oldest pending delivery of a
 // subscription and game, so that a game's events go out in order), fairly across subscriptions:
@@ -429,28 +515,43 @@ func (s *Games) ClaimDeliveries(ctx context.Context, now time.Time, lease time.D
 	})
 }
 
+// DeliveryDone records the outcome, taking its locks in the order at the top of this file.
 func (s *Games) DeliveryDone(ctx context.Context, d *play.Delivery, now time.Time, o play.DeliveryOutcome) error {
-	b := &pgx.Batch{}
-	switch {
-	case o.Delivered:
-		// The next delivery of the queue becomes its head (a trigger, migration 00032).
-		b.Queue(`DELETE FROM webhook_deliveries WHERE game_id = $1 AND id = $2`, d.GameID, d.ID)
-		b.Queue(`UPDATE webhook_subscriptions SET failures = 0, last_attempt_at = $2, last_success_at = $2 WHERE id = $1`, d.SubscriptionID, now)
-	case o.DisableReason != "":
-		b.Queue(`DELETE FROM webhook_deliveries WHERE subscription_id = $1`, d.SubscriptionID)
-		b.Queue(`UPDATE webhook_subscriptions SET failures = failures + 1, last_attempt_at = $2, last_error = $3,
-			disabled_at = coalesce(disabled_at, $2), disabled_reason = coalesce(disabled_reason, $4) WHERE id = $1`,
-			d.SubscriptionID, now, o.Error, o.DisableReason)
-	default:
-		b.Queue(`UPDATE webhook_deliveries SET leased_until = NULL, next_attempt_at = $3 WHERE game_id = $1 AND id = $2`, d.GameID, d.ID, o.RetryAt)
-		b.Queue(`UPDATE webhook_subscriptions SET failures = failures + 1, last_attempt_at = $2, last_error = $3 WHERE id = $1`,
-			d.SubscriptionID, now, o.Error)
-		if o.Backlog > 0 {
-			b.Queue(backlogSQL, d.SubscriptionID, now, o.Backlog, o.BacklogReason)
+	return s.db.inTx(ctx, func(tx pgx.Tx) error {
+		b := &pgx.Batch{}
+		switch {
+		case o.Delivered:
+			// The next delivery of the queue becomes its head (a trigger, migration 00032), under
+			// the game's lock taken first.
+			b.Queue(gameLockSQL, d.GameID)
+			b.Queue(`UPDATE webhook_subscriptions SET failures = 0, last_attempt_at = $2, last_success_at = $2 WHERE id = $1`, d.SubscriptionID, now)
+			b.Queue(`DELETE FROM webhook_deliveries WHERE game_id = $1 AND id = $2`, d.GameID, d.ID)
+		case o.DisableReason != "":
+			b.Queue(subscriptionGamesLockSQL, d.SubscriptionID)
+			b.Queue(`UPDATE webhook_subscriptions SET failures = failures + 1, last_attempt_at = $2, last_error = $3,
+				disabled_at = coalesce(disabled_at, $2), disabled_reason = coalesce(disabled_reason, $4) WHERE id = $1`,
+				d.SubscriptionID, now, o.Error, o.DisableReason)
+			b.Queue(`DELETE FROM webhook_deliveries WHERE subscription_id = $1`, d.SubscriptionID)
+		default:
+			if o.Backlog > 0 {
+				// Over the backlog bound, the subscription's deliveries go: its games' locks first.
+				b.Queue(subscriptionGamesLockSQL+` WHERE `+backlogOverSQL, d.SubscriptionID, o.Backlog)
+			}
+			b.Queue(`UPDATE webhook_subscriptions SET failures = failures + 1, last_attempt_at = $2, last_error = $3 WHERE id = $1`,
+				d.SubscriptionID, now, o.Error)
+			b.Queue(`UPDATE webhook_deliveries SET leased_until = NULL, next_attempt_at = $3 WHERE game_id = $1 AND id = $2`, d.GameID, d.ID, o.RetryAt)
+			if o.Backlog > 0 {
+				b.Queue(backlogSQL, d.SubscriptionID, now, o.Backlog, o.BacklogReason)
+			}
 		}
-	}
-	return s.db.inTx(ctx, func(tx pgx.Tx) error { return tx.SendBatch(ctx, b).Close() })
+		return tx.SendBatch(ctx, b).Close()
+	})
 }
+
+// backlogOverSQL holds when a live subscription ($1) has more than $2 deliveries pending; it
+// counts at most $2+1 of them.
+const backlogOverSQL = `EXISTS (SELECT FROM webhook_subscriptions WHERE id = $1 AND disabled_at IS NULL)
+	AND (SELECT count(*) FROM (SELECT FROM webhook_deliveries WHERE subscription_id = $1 LIMIT $2 + 1) pending) > $2`
 
 // backlogSQL disables a subscription with more than $3 deliveries pending, and drops them; it
 // counts at most $3+1 of them.
@@ -469,4 +570,10 @@ func (s *Games) NextWebhookDue(ctx context.Context) (*time.Time, error) {
 	var at *time.Time
 	err := s.db.Pool.QueryRow(ctx, nextDueSQL).Scan(&at)
 	return at, err
+}
+
+// compareUUIDs orders subscription ids as Postgres orders them as uuids: their canonical
+// lower-case spellings, compared as text, sort alike.
+func compareUUIDs(a, b string) int {
+	return strings.Compare(strings.ToLower(a), strings.ToLower(b))
 }
