@@ -39,7 +39,7 @@ type kindKit struct {
 	acted func(p *playthrough, seat int, picked json.RawMessage, e client.HistoryEntry)
 	// viewed checks a view read while the game runs; viewer -1 is the public. actorView is called
 	// with the actor's view after every action, running or not.
-	viewed    func(p *playthrough, seq int64, viewer int, view json.RawMessage)
+	viewed func(p *playthrough, seq int64, viewer int, view json.RawMessage)
 	// (viewer -1 reads with table.public: no token for an open game.)
 	actorView func(p *playthrough, seat int, picked json.RawMessage, e client.HistoryEntry, g client.Game, view json.RawMessage)
 	// followed checks the history entries a viewer reads while the game runs.
