@@ -1,0 +1,35 @@
+package games_test
+
+import (
+	"testing"
+
+	"primegames/domain/games"
+	"primegames/domain/games/gametest"
+	"primegames/domain/games/gametest/tinygame"
+)
+
+// Every kind of the catalogue, and the test-only tiny game, meets what every kind must (gametest),
+// with its default options and the variants its options offer.
+func TestEveryKindMeetsTheKit(t *testing.T) {
+	gamesPerKind := 36
+	if raceDetector {
+		gamesPerKind = 9
+	}
+	variants := map[string][]string{
+		"prime-climb": {`{"prime_cards":false}`},
+		"primed": {
+			`{"deck":"primed","target":"primes","multi_card":true,"rounds":2}`,
+			`{"deck":"primed","target":"composites","multi_card":false,"rounds":2}`,
+			`{"deck":"standard","target":"primes","multi_card":false,"rounds":2}`,
+			`{"deck":"standard","target":"composites","multi_card":true,"rounds":2}`,
+		},
+		"tiny": {`{"pile":1}`, `{"pile":30}`},
+	}
+	kinds := append(games.All().Kinds(), tinygame.Kind)
+	for _, kind := range kinds {
+		t.Run(kind.Name(), func(t *testing.T) {
+			t.Parallel()
+			gametest.Check(t, kind, gamesPerKind, kinds, variants[kind.Name()]...)
+		})
+	}
+}
