@@ -214,8 +214,8 @@ func TestClassroomReviewEndToEnd(t *testing.T) {
 		// Once the game is over, its players may read its refused actions too.
 		r.checkAttempts(g.Id.String(), r.class.students[r.nameOf[g.Seats[0].StudentId.String()]].token)
 	}
-	stats := r.checkStats()
-	r.checkCSV(stats)
+	stats, class := r.checkStats()
+	r.checkCSV(stats, class)
 	r.checkStudentLists(all)
 	t.Logf("whole test in %v", time.Since(began).Round(time.Millisecond))
 }
