@@ -1,6 +1,8 @@
 package games_test
 
 import (
+	"encoding/json"
+	"fmt"
 	"testing"
 
 	"primegames/domain/games"
@@ -32,4 +34,28 @@ func TestEveryKindMeetsTheKit(t *testing.T) {
 			gametest.Check(t, kind, gamesPerKind, kinds, variants[kind.Name()]...)
 		})
 	}
+}
+
+// BenchmarkReviewGame reviews a whole advised game (seat 0 the expert, seat 1 greedy) of every kind
+// with an advisor, with its default options and, for Primed, a multi-card game of four rounds.
+func BenchmarkReviewGame(b *testing.B) {
+	more := map[string][]string{"primed": {`{"deck":"primed","target":"primes","multi_card":true,"rounds":4}`}}
+	for _, kind := range append(games.All().Kinds(), tinygame.Kind) {
+		if kind.Advisor == nil {
+			continue
+		}
+		for i, options := range append([]json.RawMessage{nil}, raws(more[kind.Name()])...) {
+			b.Run(fmt.Sprintf("%s/%d", kind.Name(), i), func(b *testing.B) {
+				gametest.BenchmarkReview(b, kind, options, 2, 12)
+			})
+		}
+	}
+}
+
+func raws(options []string) []json.RawMessage {
+	out := make([]json.RawMessage, len(options))
+	for i, o := range options {
+		out[i] = json.RawMessage(o)
+	}
+	return out
 }

@@ -303,3 +303,80 @@ func encode(t *testing.T, v any) []byte {
 	}
 	return out
 }
+
+// Decision is one position an advisor was asked about, as a seat sees it, and the action played.
+type Decision struct {
+	View   json.RawMessage
+	Legal  []json.RawMessage
+	Played json.RawMessage
+}
+
+// AdvisedGame plays a whole game of kind with options (nil: its defaults) over seats seats, seat 0
+// choosing as the expert and the others greedily, each with the kind's advisor from what the seat
+// sees, and returns every decision of a seat with a choice (an only legal action is not one).
+func AdvisedGame(tb testing.TB, kind domain.GameKind, options json.RawMessage, seats int, seed uint64) []Decision {
+	tb.Helper()
+	if kind.Advisor == nil {
+		tb.Fatalf("%s has no advisor", kind.Name())
+	}
+	canonical, _, err := kind.Rules.Options(options)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	state, _, err := kind.Rules.Start(canonical, seats, domain.SeededRand(seed, 0))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var decisions []Decision
+	for step := int64(1); !state.Status().Finished; step++ {
+		if step > 20000 {
+			tb.Fatalf("%s: not finished after %d actions", kind.Name(), step-1)
+		}
+		seat := state.Status().ToAct[0]
+		view, err := json.Marshal(state.View(domain.Player(seat)))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		raw, err := json.Marshal(state.LegalActions(seat))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		var legal []json.RawMessage
+		if err := json.Unmarshal(raw, &legal); err != nil {
+			tb.Fatal(err)
+		}
+		level := domain.LevelGreedy
+		if seat == 0 {
+			level = domain.LevelExpert
+		}
+		advice, err := kind.Advisor.Choose(view, legal, level, domain.SeededRand(seed, -step))
+		if err != nil {
+			tb.Fatalf("%s step %d: %v", kind.Name(), step, err)
+		}
+		action, err := advice.ActionIn(legal)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if len(legal) > 1 {
+			decisions = append(decisions, Decision{View: view, Legal: legal, Played: action})
+		}
+		if state, _, err = state.Apply(seat, action, domain.SeededRand(seed, step)); err != nil {
+			tb.Fatalf("%s step %d: the advisor's %s refused: %v", kind.Name(), step, action, err)
+		}
+	}
+	return decisions
+}
+
+// BenchmarkReview reviews every decision of an advised game of kind, as the move review of a
+// finished game does (target: ≤ 200 ms a game).
+func BenchmarkReview(b *testing.B, kind domain.GameKind, options json.RawMessage, seats int, seed uint64) {
+	game := AdvisedGame(b, kind, options, seats, seed)
+	for b.Loop() {
+		for _, d := range game {
+			if _, err := kind.Advisor.Review(d.View, d.Legal, d.Played); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(len(game)), "actions")
+}
