@@ -118,6 +118,7 @@ func TestGamesOfComputersPlayToTheEnd(t *testing.T) {
 	s := startWithBots(t, db)
 	for _, kind := range games.All().Kinds() {
 		t.Run(kind.Name(), func(t *testing.T) {
+			t.Parallel()
 			c := createGame(t, s, map[string]any{"game": kind.Name(), "options": map[string]any{"bot_delay_ms": 0},
 				"players": []map[string]string{{"bot": "greedy"}, {"bot": "expert", "name": "Professor"}}})
 			if len(c.Seats) != 0 {

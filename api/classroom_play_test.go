@@ -10,6 +10,7 @@ import (
 
 	"primegames.dev/client"
 	"primegames/api/apitest"
+	"primegames/domain/games"
 )
 
 // The classroom end to end: a teacher sets up a class of six, batch-creates Primed games in pairs
@@ -213,8 +214,8 @@ func TestClassroomReviewEndToEnd(t *testing.T) {
 		// Once the game is over, its players may read its refused actions too.
 		r.checkAttempts(g.Id.String(), r.class.students[r.nameOf[g.Seats[0].StudentId.String()]].token)
 	}
-	stats := r.checkStats()
-	r.checkCSV(stats)
+	stats, class := r.checkStats()
+	r.checkCSV(stats, class)
 	r.checkStudentLists(all)
 	t.Logf("whole test in %v", time.Since(began).Round(time.Millisecond))
 }
@@ -223,7 +224,7 @@ func TestClassroomReviewEndToEnd(t *testing.T) {
 // the students' tokens.
 func (r *review) table(g client.Game, seed uint64) *table {
 	r.t.Helper()
-	tb := &table{t: r.t, s: r.h.Server, api: r.h.Client(), db: r.h.db, kind: string(g.Game), id: g.Id.String(), rng: rand.New(rand.NewPCG(seed, 0x5eed)),
+	tb := &table{t: r.t, s: r.h.Server, api: r.h.Client(), db: r.h.db, kinds: games.All(), kind: string(g.Game), id: g.Id.String(), rng: rand.New(rand.NewPCG(seed, 0x5eed)),
 		version: g.Version, posted: []json.RawMessage{nil}}
 	for _, s := range g.Seats {
 		tb.tokens = append(tb.tokens, r.class.students[r.nameOf[s.StudentId.String()]].token)

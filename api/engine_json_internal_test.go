@@ -3,6 +3,7 @@ package api
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"testing"
 
@@ -28,10 +29,21 @@ func TestEngineJSONAsEncodingJSON(t *testing.T) {
 	// finished games are compared; Prime Climb's for 400 moves, where many end.
 	movesOf := map[string]int{"prime-climb": 400, "primed": 100_000}
 	viewers := []domain.Viewer{domain.Full, domain.Public, domain.Player(0), domain.Player(1), domain.Player(2)}
+	// The games are played side by side first: each waits on Postgres at every action.
+	t.Run("play", func(t *testing.T) {
+		for _, kind := range []string{"prime-climb", "primed"} {
+			for seed := range uint64(2) {
+				t.Run(fmt.Sprintf("%s-%d", kind, seed), func(t *testing.T) {
+					t.Parallel()
+					playRecorded(t, kind, []string{"Zoë <&>", `Ben "B" \ 1`, "Cy"}[:2+int(seed)], seed, movesOf[kind])
+				})
+			}
+		}
+	})
 	for _, kind := range []string{"prime-climb", "primed"} {
 		for seed := range uint64(2) {
 			names := []string{"Zoë <&>", `Ben "B" \ 1`, "Cy"}[:2+int(seed)]
-			playGame(t, kind, names, seed, func(p playedGame, moves int) bool {
+			for _, p := range playRecorded(t, kind, names, seed, movesOf[kind]) {
 				g := p.acted.Game
 				outcome, err := g.Rules.DecodeOutcome(p.acted.Entry.Outcome)
 				if err != nil {
@@ -48,8 +60,7 @@ func TestEngineJSONAsEncodingJSON(t *testing.T) {
 				if g.Status.Over() {
 					finished++
 				}
-				return moves < movesOf[kind]
-			})
+			}
 		}
 	}
 	check("text", []string{"<&>", "\u2028\u2029", "\xff\xfe", "\x00\x1f", "é−÷", `"\`})

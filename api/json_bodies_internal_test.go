@@ -27,8 +27,9 @@ func TestBodiesEncodeAsEncodingJSON(t *testing.T) {
 	callers := []play.Caller{{Seat: 0}, {Seat: 1, Creator: true}, play.AnonymousCaller, {Seat: -1, Teacher: true}}
 	bodies, finished := 0, 0
 	for _, kind := range []string{"prime-climb", "primed"} {
-		names := []string{"Zoë <&>", `Ben "B" \ 1`}
-		playGame(t, kind, names, 3, func(p playedGame, moves int) bool {
+		// The games of TestEngineJSONAsEncodingJSON's first seed, played once for both.
+		moves := map[string]int{"prime-climb": 400, "primed": 100_000}[kind] // Primed's game to its end, so that a finished game is compared
+		for _, p := range playRecorded(t, kind, []string{"Zoë <&>", `Ben "B" \ 1`}, 0, moves) {
 			for _, legal := range []bool{false, true} {
 				checkSameEncoding(t, p.actionResult(t, legal))
 				bodies++
@@ -50,8 +51,7 @@ func TestBodiesEncodeAsEncodingJSON(t *testing.T) {
 			if p.acted.Game.Status.Over() {
 				finished++
 			}
-			return kind == "primed" || moves < 400 // Primed's game to its end, so that a finished game is compared
-		})
+		}
 	}
 	service := play.New(repotest.NewDB(t).Games(), games.All())
 	lobby, err := service.Create(context.Background(), play.NewGame{Kind: "primed", OpenSeats: 3}, play.Nobody, nil)

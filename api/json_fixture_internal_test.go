@@ -3,7 +3,9 @@ package api
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
+	"sync"
 	"testing"
 
 	"primegames/api/openapi"
@@ -53,6 +55,48 @@ func playGame(tb testing.TB, kind string, names []string, seed uint64, more func
 		tb.Fatal("no action was played")
 	}
 	return played
+}
+
+// recordings are the games playRecorded played, by kind, names and seed, each played once per test
+// binary however many tests read it.
+var recordings struct {
+	sync.Mutex
+	games map[string]*recording
+}
+
+type recording struct {
+	once  sync.Once
+	steps []playedGame
+}
+
+// playRecorded is playGame for tests that only read what each action answered: the game is played
+// once, up to moves actions, and its steps (each with the answer of its action) are shared by every
+// test that asks for the same game.
+func playRecorded(tb testing.TB, kind string, names []string, seed uint64, moves int) []playedGame {
+	tb.Helper()
+	key := fmt.Sprintf("%s %q %d %d", kind, names, seed, moves)
+	recordings.Lock()
+	if recordings.games == nil {
+		recordings.games = map[string]*recording{}
+	}
+	r := recordings.games[key]
+	if r == nil {
+		r = &recording{}
+		recordings.games[key] = r
+	}
+	recordings.Unlock()
+	r.once.Do(func() {
+		var steps []playedGame
+		playGame(tb, kind, names, seed, func(p playedGame, n int) bool {
+			steps = append(steps, p)
+			return n < moves
+		})
+		r.steps = steps
+	})
+	if len(r.steps) == 0 {
+		tb.Fatalf("the game %s was not recorded (see the test that played it)", key)
+	}
+	return r.steps
 }
 
 // legalChoices is what seat may do in g now; each entry carries an action the engine takes.

@@ -17,6 +17,7 @@ import (
 
 	"primegames.dev/client"
 	"primegames/api/apitest"
+	"primegames/domain"
 	"primegames/domain/games"
 	"primegames/play"
 	"primegames/repo"
@@ -41,9 +42,11 @@ type table struct {
 	s      *apitest.Server
 	api    *client.ClientWithResponses
 	db     *repo.DB
+	kinds  *domain.Catalogue // the kinds the server hosts
 	kind   string
 	id     string
 	tokens []string // by seat
+	public string   // the token of a reader holding no seat: none for an open game, a classroom's teacher's
 	rng    *rand.Rand
 
 	version int64 // the game's version as last seen
@@ -85,23 +88,30 @@ func newTable(t *testing.T, s *apitest.Server, db *repo.DB, kind string, options
 		t.Fatalf("POST /v1/games = %d, want 201: %v %s", resp.StatusCode(), err, resp.Body)
 	}
 	created := resp.JSON201
-	tb := &table{t: t, s: s, api: api, db: db, kind: kind, id: created.Game.Id.String(), rng: rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15)),
-		version: created.Game.Version, game: created.Game, posted: []json.RawMessage{nil}}
-	if got := resp.HTTPResponse.Header.Get("Location"); got != "/v1/games/"+tb.id {
-		t.Errorf("Location = %q, want /v1/games/%s", got, tb.id)
-	}
-	if created.Game.Status != "active" || created.Game.Turn == nil || len(created.Game.Turn.ToAct) != 1 {
-		t.Fatalf("created game should be active with one seat to act: %s", resp.Body)
+	if got := resp.HTTPResponse.Header.Get("Location"); got != "/v1/games/"+created.Game.Id.String() {
+		t.Errorf("Location = %q, want /v1/games/%s", got, created.Game.Id)
 	}
 	if len(created.Seats) != players {
 		t.Fatalf("created game has %d seat tokens, want %d", len(created.Seats), players)
 	}
-	tb.tokens = make([]string, players)
+	tokens := make([]string, players)
 	for i, st := range created.Seats {
 		if st.Seat != i || st.Token == "" {
 			t.Fatalf("seat token %d = %+v", i, st)
 		}
-		tb.tokens[i] = st.Token
+		tokens[i] = st.Token
+	}
+	return tableOf(t, s, db, games.All(), created.Game, tokens, seed)
+}
+
+// tableOf takes over a game that has just started however it was made (POST /v1/games, a classroom,
+// a rematch), played by tokens (by seat) on a server hosting kinds over db.
+func tableOf(t *testing.T, s *apitest.Server, db *repo.DB, kinds *domain.Catalogue, g client.Game, tokens []string, seed uint64) *table {
+	t.Helper()
+	tb := &table{t: t, s: s, api: s.Client(), db: db, kinds: kinds, kind: string(g.Game), id: g.Id.String(), tokens: tokens,
+		rng: rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15)), version: g.Version, game: g, posted: []json.RawMessage{nil}}
+	if g.Status != "active" || g.Turn == nil || len(g.Turn.ToAct) != 1 {
+		t.Fatalf("the game should be active with one seat to act: %+v", g)
 	}
 	tb.checkFold()
 	return tb
@@ -259,7 +269,7 @@ func (tb *table) replayStep(token string, seq int64) client.ReplayStep {
 // exactly the stored snapshot (G-2), and that the history holds every accepted action in order.
 func (tb *table) checkFold() {
 	tb.t.Helper()
-	g, entries := checkStoredFold(tb.t, tb.db, tb.id)
+	g, entries := checkStoredFoldOf(tb.t, tb.db, tb.kinds, tb.id)
 	if g.Version != tb.version {
 		tb.t.Fatalf("stored version %d, want %d", g.Version, tb.version)
 	}
@@ -285,8 +295,14 @@ func (tb *table) checkFoldNowAndThen() {
 // each in order and that folding them gives exactly the stored snapshot (G-2), and returns both.
 func checkStoredFold(t *testing.T, db *repo.DB, id string) (*play.Game, []play.Entry) {
 	t.Helper()
+	return checkStoredFoldOf(t, db, games.All(), id)
+}
+
+// checkStoredFoldOf is checkStoredFold for a server hosting kinds.
+func checkStoredFoldOf(t *testing.T, db *repo.DB, kinds *domain.Catalogue, id string) (*play.Game, []play.Entry) {
+	t.Helper()
 	ctx := context.Background()
-	g, err := play.New(db.Games(), games.All()).Load(ctx, id)
+	g, err := play.New(db.Games(), kinds).Load(ctx, id)
 	if err != nil {
 		t.Fatalf("Load: %v", err)
 	}
@@ -450,7 +466,7 @@ func (tb *table) checkFinalHistory() []client.HistoryEntry {
 	if err != nil {
 		tb.t.Fatal(err)
 	}
-	paged := tb.history("", 7)
+	paged := tb.history(tb.public, 7)
 	if int64(len(paged)) != tb.seq+1 || len(paged) != len(stored) {
 		tb.t.Fatalf("public history has %d entries, want %d (stored %d)", len(paged), tb.seq+1, len(stored))
 	}
@@ -482,7 +498,7 @@ func (tb *table) checkFinalHistory() []client.HistoryEntry {
 	if entries[0].Random == nil || len(*entries[0].Random) == 0 {
 		tb.t.Errorf("the start entry should carry the random values of its setup (G-1)")
 	}
-	lines := tb.ndjson("")
+	lines := tb.ndjson(tb.public)
 	if len(lines) != len(paged) {
 		tb.t.Fatalf("NDJSON history has %d lines, paged history %d entries", len(lines), len(paged))
 	}
@@ -494,14 +510,15 @@ func (tb *table) checkFinalHistory() []client.HistoryEntry {
 	return entries
 }
 
-// checkFinished checks the final game body and returns the scores body.
-func (tb *table) checkFinished() (client.Game, json.RawMessage) {
+// checkFinished checks the final game body and returns the scores body; closed is an action of the
+// kind, refused with game_over.
+func (tb *table) checkFinished(closed string) (client.Game, json.RawMessage) {
 	tb.t.Helper()
-	g := tb.get("")
+	g := tb.get(tb.public)
 	if g.Status != "finished" || g.Turn != nil || g.FinishedAt == nil || len(g.Winners) == 0 {
 		tb.t.Fatalf("finished game: status %q turn %+v finished_at %v winners %v", g.Status, g.Turn, g.FinishedAt, g.Winners)
 	}
-	scores, err := tb.api.GetScoresWithResponse(context.Background(), tb.gameID())
+	scores, err := tb.api.GetScoresWithResponse(context.Background(), tb.gameID(), apitest.Bearer(tb.public))
 	if err != nil || scores.JSON200 == nil || len(scores.JSON200.Scores) == 0 || string(scores.JSON200.Scores) == "null" {
 		tb.t.Fatalf("GET scores = %d: %v %s", scores.StatusCode(), err, scores.Body)
 	}
@@ -515,11 +532,8 @@ func (tb *table) checkFinished() (client.Game, json.RawMessage) {
 		}
 	}
 	// A finished game takes no more actions.
-	seat, action := g.Winners[0], `{"type":"draw"}`
-	if tb.kind == "prime-climb" {
-		action = `{"type":"roll"}`
-	}
-	resp := tb.s.Post(tb.path("/actions"), []byte(action), auth(tb.tokens[seat])...)
+	seat := g.Winners[0]
+	resp := tb.s.Post(tb.path("/actions"), []byte(closed), auth(tb.tokens[seat])...)
 	if resp.StatusCode != http.StatusConflict || resp.Problem(tb.t).Code != "game_over" {
 		tb.t.Errorf("POST actions on a finished game = %d, want 409 game_over (PC-14, PR-7): %s", resp.StatusCode, resp.Body)
 	}
@@ -533,7 +547,7 @@ func (tb *table) checkFinished() (client.Game, json.RawMessage) {
 			tb.t.Errorf("a history entry of a %s game says game %q", tb.kind, e)
 		}
 	}
-	if ag := tb.get(""); ag.Version != tb.version {
+	if ag := tb.get(tb.public); ag.Version != tb.version {
 		tb.t.Errorf("a refused action on a finished game changed the version to %d", ag.Version)
 	}
 	return g, sc.Scores
@@ -542,7 +556,7 @@ func (tb *table) checkFinished() (client.Game, json.RawMessage) {
 // checkFinalHistoryKinds returns the game field of every entry of the history.
 func (tb *table) checkFinalHistoryKinds() []client.GameKind {
 	tb.t.Helper()
-	resp, err := tb.api.ListActionsWithResponse(context.Background(), tb.gameID(), &client.ListActionsParams{})
+	resp, err := tb.api.ListActionsWithResponse(context.Background(), tb.gameID(), &client.ListActionsParams{}, apitest.Bearer(tb.public))
 	if err != nil || resp.JSON200 == nil {
 		tb.t.Fatalf("GET actions = %d: %v", resp.StatusCode(), err)
 	}

@@ -115,91 +115,61 @@ func TestPlayFullPrimedGame(t *testing.T) {
 }
 
 func playPrimed(t *testing.T, tb *table, multi bool) {
-	seats := len(tb.tokens)
+	playToEnd(t, tb, primedKit(t, len(tb.tokens), multi))
+}
+
+// primedKit is what the driver checks of Primed beyond what every kind meets: no viewer sees a
+// hidden card of another seat, in views, earlier replay steps and the history (PR-8); the drawer
+// sees its card; and at the end the rounds, totals and winners read from the scores (PR-3, PR-7) and
+// the last hands and history shown to all.
+func primedKit(t *testing.T, seats int, multi bool) kindKit {
 	player := greedyPlayer(t, "primed")
 	if multi {
 		player = players.Random // multi-card games are short
 	}
 	draws, rounds, reshuffles := 0, 0, 0
 	passes := map[client.PrimedPassedReason]int{}
-	tails := make([]*tail, seats+1) // by viewer + 1: the public, then every seat
-	for i := range tails {
-		tails[i] = &tail{seen: -1}
-		if i > 0 {
-			tails[i].token = tb.tokens[i-1]
-		}
-	}
-	for n := 0; tb.game.Status == "active"; n++ {
-		if n >= 5000 {
-			t.Fatalf("Primed game not over after %d actions", n)
-		}
-		seat := tb.toAct()
-		legal := tb.legal(seat)
-		if len(legal) == 0 {
-			t.Fatalf("seq %d: seat %d is to act in phase %s but has no legal action", tb.seq, seat, tb.game.Turn.Phase)
-		}
-		if other := (seat + 1) % seats; len(tb.legal(other)) != 0 {
-			t.Errorf("seq %d: seat %d is not to act but has legal actions", tb.seq, other)
-		}
-		var pick primedLegal
-		choose(t, player, legal, tb.rng, &pick)
-		e, g := tb.act(seat, pick.Action)
-
-		var out client.PrimedOutcome
-		if err := json.Unmarshal(e.Outcome, &out); err != nil {
-			t.Fatal(err)
-		}
-		if out.Drew != nil {
-			draws++
-			if out.Drew.Card == nil {
-				t.Errorf("seq %d: seat %d drew but its own response does not show the card", e.Seq, seat)
+	return kindKit{
+		player: player,
+		hidden: true,
+		closed: `{"type":"draw"}`,
+		acted: func(p *playthrough, seat int, _ json.RawMessage, e client.HistoryEntry) {
+			var out client.PrimedOutcome
+			if err := json.Unmarshal(e.Outcome, &out); err != nil {
+				t.Fatal(err)
 			}
-		}
-		if out.RoundEnded != nil {
-			rounds++
-		}
-		if out.Reshuffled != nil {
-			reshuffles++
-		}
-		if out.Passed != nil {
-			passes[out.Passed.Reason]++
-		}
-
-		// Every seat and the public (viewer -1) see no hidden card of another seat, in the game view
-		// and in the history (PR-8). The replay step is checked for the actor and, in turn, for one
-		// other viewer: a full fold per request, so every viewer every time would be quadratic twice.
-		replayed := -1 + int(e.Seq)%(seats+1)
-		if replayed == seat {
-			replayed = -1 + (replayed+2)%(seats+1)
-		}
-		for viewer := -1; viewer < seats; viewer++ {
-			token := ""
-			if viewer >= 0 {
-				token = tb.tokens[viewer]
-			}
-			var view json.RawMessage
-			if viewer == seat || viewer == replayed {
-				view = tb.checkReplay(token)
-			} else {
-				view = stateOf(tb.get(token))
-			}
-			if g.Status == "active" {
-				checkPrimedView(t, e.Seq, viewer, view)
-				if viewer == replayed {
-					// An earlier replay step hides as much as the present (PR-8).
-					k := tb.rng.Int64N(e.Seq + 1)
-					checkPrimedView(t, k, viewer, tb.stateAt(token, k))
-				}
-				if viewer != seat {
-					checkPrimedHistory(t, viewer, tails[viewer+1].next(tb))
+			if out.Drew != nil {
+				draws++
+				if out.Drew.Card == nil {
+					t.Errorf("seq %d: seat %d drew but its own response does not show the card", e.Seq, seat)
 				}
 			}
-		}
-		tb.checkFoldNowAndThen()
+			if out.RoundEnded != nil {
+				rounds++
+			}
+			if out.Reshuffled != nil {
+				reshuffles++
+			}
+			if out.Passed != nil {
+				passes[out.Passed.Reason]++
+			}
+		},
+		viewed: func(p *playthrough, seq int64, viewer int, view json.RawMessage) {
+			checkPrimedView(t, seq, viewer, view)
+		},
+		followed: func(p *playthrough, viewer int, items []json.RawMessage) {
+			checkPrimedHistory(t, viewer, items)
+		},
+		finished: func(p *playthrough, g client.Game, scoresRaw json.RawMessage, entries []client.HistoryEntry) {
+			t.Logf("finished after %d actions, %d draws, passes %v, %d PR-6 refills, %d rounds, winners %v", p.seq, draws, passes, reshuffles, rounds, g.Winners)
+			checkPrimedEnd(t, seats, rounds, g, scoresRaw, entries)
+		},
 	}
-	t.Logf("finished after %d actions, %d draws, passes %v, %d PR-6 refills, %d rounds, winners %v", tb.seq, draws, passes, reshuffles, rounds, tb.game.Winners)
+}
 
-	g, scoresRaw := tb.checkFinished()
+// checkPrimedEnd reads the finished game's scores, view and history on their own; rounds is the
+// number of round_ended outcomes seen along the way.
+func checkPrimedEnd(t *testing.T, seats, rounds int, g client.Game, scoresRaw json.RawMessage, entries []client.HistoryEntry) {
 	var sc client.PrimedScores
 	if err := json.Unmarshal(scoresRaw, &sc); err != nil {
 		t.Fatalf("scores: %v: %s", err, scoresRaw)
@@ -269,7 +239,6 @@ func playPrimed(t *testing.T, tb *table, multi bool) {
 		}
 	}
 
-	entries := tb.checkFinalHistory()
 	var last client.PrimedOutcome
 	if err := json.Unmarshal(entries[len(entries)-1].Outcome, &last); err != nil {
 		t.Fatal(err)

@@ -11,13 +11,10 @@ import (
 	"primegames/repo/repotest"
 )
 
-// End-to-end games over real HTTP: a scripted client creates a game, and until it is over asks the
-// seat to act for its legal actions, posts one of them as it is, and checks after every accepted
-// action the response (201, next seq, version + 1), the replay step against the game view with the
-// same token (G-2), the fold of the stored history against the stored snapshot (G-2) and, for Primed,
-// that no seat's view or history shows another seat's hidden cards (PR-8). At the end it checks the
-// winners against the scores (PC-14, PR-7) and the public history, paged and as NDJSON, with its
-// random values (G-1).
+// End-to-end games of Prime Climb over real HTTP, played to their end by the driver of
+// playkit_test.go with Prime Climb's kit: the dice (PC-3), the cards (PC-11), the pawns a legal entry
+// promises, a hidden deck, and at the end one winner with both pawns home (PC-14) after the roll-off
+// that chose who went first (PC-2).
 
 // climbLegal is one entry of PrimeClimbLegalActions with its action left raw, to be posted back byte
 // for byte (client.PrimeClimbLegalAction holds it as a union that re-encodes it).
@@ -48,93 +45,75 @@ func playPrimeClimb(t *testing.T, players int, options map[string]any, seed uint
 	db := repotest.NewDB(t)
 	s := apitest.Start(t, newServer(t, db))
 	tb := newTable(t, s, db, "prime-climb", options, players, seed)
-	player := greedyPlayer(t, "prime-climb")
-	cards := options["prime_cards"] == true
+	kit := primeClimbKit(t, players, options["prime_cards"] == true)
+	playToEnd(t, tb, kit)
+}
+
+// primeClimbKit is what the driver checks of Prime Climb beyond what every kind meets: the dice
+// (PC-3), the cards (PC-11), the pawns a legal entry promises, a hidden deck, and at the end one
+// winner with both pawns home (PC-14) after the roll-off that chose who went first (PC-2).
+func primeClimbKit(t *testing.T, players int, cards bool) kindKit {
 	draws := 0
 	kinds := map[string]int{}
-	first := tb.toAct()
-	// The public and every seat follow the history while the game runs: no random values (G-1).
-	tails := []*tail{{seen: -1}}
-	for _, tok := range tb.tokens {
-		tails = append(tails, &tail{token: tok, seen: -1})
-	}
-
-	for n := 0; tb.game.Status == "active"; n++ {
-		if n >= 3000 {
-			t.Fatalf("Prime Climb game not over after %d actions", n)
-		}
-		seat := tb.toAct()
-		legal := tb.legal(seat)
-		if len(legal) == 0 {
-			t.Fatalf("seq %d: seat %d is to act in phase %s but has no legal action", tb.seq, seat, tb.game.Turn.Phase)
-		}
-		if other := (seat + 1) % players; other != seat {
-			if l := tb.legal(other); len(l) != 0 {
-				t.Errorf("seq %d: seat %d is not to act but has %d legal actions", tb.seq, other, len(l))
+	hasDraw := false
+	return kindKit{
+		maxActions: 3000,
+		closed:     `{"type":"roll"}`,
+		acted: func(p *playthrough, seat int, picked json.RawMessage, e client.HistoryEntry) {
+			var pick climbLegal
+			if err := json.Unmarshal(picked, &pick); err != nil {
+				t.Fatal(err)
 			}
-		}
-		var pick climbLegal
-		choose(t, player, legal, tb.rng, &pick)
-		kinds[pick.Type]++
-		e, g := tb.act(seat, pick.Action)
-
-		var out client.PrimeClimbOutcome
-		if err := json.Unmarshal(e.Outcome, &out); err != nil {
-			t.Fatal(err)
-		}
-		for _, d := range out.Dice {
-			if d < 1 || d > 10 {
-				t.Errorf("seq %d: die %d outside 1..10 (PC-3)", e.Seq, d)
+			kinds[pick.Type]++
+			var out client.PrimeClimbOutcome
+			if err := json.Unmarshal(e.Outcome, &out); err != nil {
+				t.Fatal(err)
 			}
-		}
-		if out.Action == "roll" && len(out.Dice) != 2 {
-			t.Errorf("seq %d: a roll gave dice %v, want two (PC-3)", e.Seq, out.Dice)
-		}
-		hasDraw := out.Draw != nil
-		if hasDraw {
-			draws++
-			if !cards {
-				t.Errorf("seq %d: a card was drawn in a game without Prime Cards (PC-11): %+v", e.Seq, *out.Draw)
-			}
-		}
-
-		// The replay step is checked at every action early on and at every fifth later, the fold of
-		// the whole history after entries 1, 2, 4, 8, …: each reads the whole history, and a game of
-		// four runs to hundreds of actions. The final history is checked whole below.
-		thorough := n < 40 || n%5 == 0 || g.Status != "active"
-		var view json.RawMessage
-		if thorough {
-			view = tb.checkReplay(tb.tokens[seat])
-		} else {
-			view = stateOf(tb.get(tb.tokens[seat]))
-		}
-		var v client.PrimeClimbView
-		if err := json.Unmarshal(view, &v); err != nil {
-			t.Fatal(err)
-		}
-		if g.Status == "active" && field(t, view, "deck", nil) {
-			t.Errorf("seq %d: seat %d's view shows the deck order", e.Seq, seat)
-		}
-		// The legal entry promised where the mover's pawns end, unless a card moved them.
-		if pick.Ends != nil && !hasDraw && g.Status == "active" && !slices.Equal(v.Players[seat].Pawns, pick.Ends[:]) {
-			t.Errorf("seq %d: %s promised pawns %v, got %v", e.Seq, pick.Action, *pick.Ends, v.Players[seat].Pawns)
-		}
-		if !cards && (v.DeckSize != 0 || v.Players[seat].Keepers == nil || len(v.Players[seat].Keepers) != 0) {
-			t.Errorf("seq %d: game without cards has deck_size %d, keepers %v", e.Seq, v.DeckSize, v.Players[seat].Keepers)
-		}
-		if g.Status == "active" {
-			tl := tails[int(e.Seq)%len(tails)]
-			for _, raw := range tl.next(tb) {
-				if field(t, raw, "random", nil) {
-					t.Errorf("G-1: entry %s shows its random values while the game runs", raw)
+			for _, d := range out.Dice {
+				if d < 1 || d > 10 {
+					t.Errorf("seq %d: die %d outside 1..10 (PC-3)", e.Seq, d)
 				}
 			}
-		}
-		tb.checkFoldNowAndThen()
+			if out.Action == "roll" && len(out.Dice) != 2 {
+				t.Errorf("seq %d: a roll gave dice %v, want two (PC-3)", e.Seq, out.Dice)
+			}
+			hasDraw = out.Draw != nil
+			if hasDraw {
+				draws++
+				if !cards {
+					t.Errorf("seq %d: a card was drawn in a game without Prime Cards (PC-11): %+v", e.Seq, *out.Draw)
+				}
+			}
+		},
+		actorView: func(p *playthrough, seat int, picked json.RawMessage, e client.HistoryEntry, g client.Game, view json.RawMessage) {
+			var pick climbLegal
+			if err := json.Unmarshal(picked, &pick); err != nil {
+				t.Fatal(err)
+			}
+			var v client.PrimeClimbView
+			if err := json.Unmarshal(view, &v); err != nil {
+				t.Fatal(err)
+			}
+			if g.Status == "active" && field(t, view, "deck", nil) {
+				t.Errorf("seq %d: seat %d's view shows the deck order", e.Seq, seat)
+			}
+			// The legal entry promised where the mover's pawns end, unless a card moved them.
+			if pick.Ends != nil && !hasDraw && g.Status == "active" && !slices.Equal(v.Players[seat].Pawns, pick.Ends[:]) {
+				t.Errorf("seq %d: %s promised pawns %v, got %v", e.Seq, pick.Action, *pick.Ends, v.Players[seat].Pawns)
+			}
+			if !cards && (v.DeckSize != 0 || v.Players[seat].Keepers == nil || len(v.Players[seat].Keepers) != 0) {
+				t.Errorf("seq %d: game without cards has deck_size %d, keepers %v", e.Seq, v.DeckSize, v.Players[seat].Keepers)
+			}
+		},
+		finished: func(p *playthrough, g client.Game, scoresRaw json.RawMessage, entries []client.HistoryEntry) {
+			t.Logf("Prime Climb, %d players, prime_cards %v: finished after %d actions %v, %d cards drawn, winners %v", players, cards, p.seq, kinds, draws, g.Winners)
+			checkPrimeClimbEnd(t, players, p.first, g, scoresRaw, entries)
+		},
 	}
-	t.Logf("Prime Climb, %d players, prime_cards %v: finished after %d actions %v, %d cards drawn, winners %v", players, cards, tb.seq, kinds, draws, tb.game.Winners)
+}
 
-	g, scoresRaw := tb.checkFinished()
+// checkPrimeClimbEnd reads the finished game's scores, view and history on their own.
+func checkPrimeClimbEnd(t *testing.T, players, first int, g client.Game, scoresRaw json.RawMessage, entries []client.HistoryEntry) {
 	// PC-14: one winner, the first with both pawns home; the game is finished.
 	if len(g.Winners) != 1 {
 		t.Fatalf("winners = %v, want exactly one (PC-14)", g.Winners)
@@ -175,7 +154,6 @@ func playPrimeClimb(t *testing.T, players int, options map[string]any, seed uint
 		t.Errorf("final view: phase %q winner %v pawns of seat %d %v", v.Phase, v.Winner, w, v.Players[w].Pawns)
 	}
 
-	entries := tb.checkFinalHistory()
 	// PC-2: the start records the roll-off; the highest total of its last round goes first.
 	var start struct {
 		RollOff []struct {

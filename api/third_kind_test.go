@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -15,6 +16,8 @@ import (
 	"primegames/domain"
 	"primegames/domain/games"
 	"primegames/domain/games/gametest/tinygame"
+	"primegames/domain/players"
+	"primegames/repo"
 	"primegames/repo/repotest"
 )
 
@@ -23,7 +26,7 @@ import (
 // against openapi.yaml merged with the tiny game's own schemas.
 func TestAThirdKindOfGameNeedsOnlyItsPackageAndARegistryEntry(t *testing.T) {
 	t.Parallel()
-	s := startHosting(t, tinygame.Kind)
+	s, db, kinds := startHostingOver(t, tinygame.Kind)
 	tg := &tinyTable{t: t, s: s}
 
 	// A class of two, and the teacher starts a tiny game for them.
@@ -47,28 +50,21 @@ func TestAThirdKindOfGameNeedsOnlyItsPackageAndARegistryEntry(t *testing.T) {
 	path := "/v1/games/" + game.Id.String()
 	seatToken := func(seat int) string { return tokens[game.Seats[seat].StudentId.String()] }
 
-	// Play it out with the legal actions: take, roll, take, … The views after each step are kept for
-	// the replay.
-	views := []json.RawMessage{game.State}
-	for n := 0; game.Status == "active"; n++ {
-		seat := game.Turn.ToAct[0]
-		if n == 0 {
-			resp := s.Post(path+"/actions", map[string]any{"type": "take", "count": 1}, bearer(seatToken(1-seat))...)
-			if p := resp.Problem(t); resp.StatusCode != http.StatusConflict || p.Code != "not_your_turn" {
-				t.Fatalf("acting out of turn: %d %s", resp.StatusCode, p.Code)
-			}
-		}
-		var legal client.LegalActions
-		tg.expect(s.Get(path+"/legal-actions", bearer(seatToken(seat))...), http.StatusOK, &legal)
-		var choices []struct{ Action json.RawMessage }
-		if err := json.Unmarshal(legal.Actions, &choices); err != nil || len(choices) == 0 {
-			t.Fatalf("legal actions %s: %v", legal.Actions, err)
-		}
-		var result client.ActionResult
-		tg.expect(s.Post(path+"/actions", choices[(n%2)*(len(choices)-1)].Action, bearer(seatToken(seat))...), http.StatusCreated, &result)
-		game = result.Game
-		views = append(views, game.State)
+	// Acting out of turn is refused; then the driver every kind shares plays it out with the legal
+	// actions. The views after each step are kept for the replay.
+	first := game.Turn.ToAct[0]
+	resp := s.Post(path+"/actions", map[string]any{"type": "take", "count": 1}, bearer(seatToken(1-first))...)
+	if p := resp.Problem(t); resp.StatusCode != http.StatusConflict || p.Code != "not_your_turn" {
+		t.Fatalf("acting out of turn: %d %s", resp.StatusCode, p.Code)
 	}
+	views := []json.RawMessage{game.State}
+	kit := tinyKit(t, 6)
+	kit.actorView = func(_ *playthrough, _ int, _ json.RawMessage, _ client.HistoryEntry, g client.Game, _ json.RawMessage) {
+		views = append(views, g.State)
+	}
+	tb := tableOf(t, s, db, kinds, game, []string{seatToken(0), seatToken(1)}, 40)
+	tb.public = class.TeacherToken
+	game = playToEnd(t, tb, kit)
 	if game.Status != "finished" || len(game.Winners) != 1 {
 		t.Fatalf("game ended %s, winners %v", game.Status, game.Winners)
 	}
@@ -102,7 +98,7 @@ func TestAThirdKindOfGameNeedsOnlyItsPackageAndARegistryEntry(t *testing.T) {
 	if _, ok := stats.Class.Games["primed"]; !ok || len(stats.Class.Games) != 3 {
 		t.Errorf("class stats name %d kinds, want all three", len(stats.Class.Games))
 	}
-	resp := s.Get("/v1/classrooms/"+class.Classroom.Id.String()+"/stats", append(teacher, "Accept", "text/csv")...)
+	resp = s.Get("/v1/classrooms/"+class.Classroom.Id.String()+"/stats", append(teacher, "Accept", "text/csv")...)
 	rows, err := csv.NewReader(bytes.NewReader(resp.Body)).ReadAll()
 	if err != nil {
 		t.Fatal(err)
@@ -113,15 +109,60 @@ func TestAThirdKindOfGameNeedsOnlyItsPackageAndARegistryEntry(t *testing.T) {
 	}
 }
 
+// tinyKit plays the tiny game with uniform picks and reads its scores on their own: the counters
+// taken add up to the pile, and the one winner took the last of them.
+func tinyKit(t *testing.T, pile int) kindKit {
+	return kindKit{
+		maxActions: 2 * pile,
+		player:     players.Random,
+		closed:     `{"type":"take","count":1}`,
+		finished: func(p *playthrough, g client.Game, scoresRaw json.RawMessage, entries []client.HistoryEntry) {
+			var scores []struct {
+				Seat   int  `json:"seat"`
+				Taken  int  `json:"taken"`
+				Winner bool `json:"winner"`
+			}
+			if err := json.Unmarshal(scoresRaw, &scores); err != nil {
+				t.Fatalf("scores: %v: %s", err, scoresRaw)
+			}
+			taken := 0
+			for i, sc := range scores {
+				taken += sc.Taken
+				if sc.Seat != i || sc.Winner != slices.Contains(g.Winners, i) {
+					t.Errorf("scores[%d] = %+v, winners %v", i, sc, g.Winners)
+				}
+			}
+			var last struct {
+				Seat int `json:"seat"`
+				Pile int `json:"pile"`
+			}
+			if err := json.Unmarshal(entries[len(entries)-1].Outcome, &last); err != nil {
+				t.Fatal(err)
+			}
+			if taken != pile || len(g.Winners) != 1 || last.Pile != 0 || last.Seat != g.Winners[0] {
+				t.Errorf("%d of %d counters taken, winners %v; the last take %s", taken, pile, g.Winners, entries[len(entries)-1].Outcome)
+			}
+		},
+	}
+}
+
 // startHosting starts a server over a fresh database that hosts the service's kinds and more, and
 // checks every answer against openapi.yaml merged with their schemas.
 func startHosting(t *testing.T, more ...domain.GameKind) *apitest.Server {
+	t.Helper()
+	s, _, _ := startHostingOver(t, more...)
+	return s
+}
+
+// startHostingOver is startHosting that also returns its database and the kinds it hosts.
+func startHostingOver(t *testing.T, more ...domain.GameKind) (*apitest.Server, *repo.DB, *domain.Catalogue) {
 	t.Helper()
 	kinds, err := games.All().With(more...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := newAPIHosting(kinds, testConfig(), repotest.NewDB(t), quietLogger())
+	db := repotest.NewDB(t)
+	srv, err := newAPIHosting(kinds, testConfig(), db, quietLogger())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +174,7 @@ func startHosting(t *testing.T, more ...domain.GameKind) *apitest.Server {
 	if err != nil {
 		t.Fatalf("openapi.yaml with the added kinds: %v", err)
 	}
-	return apitest.StartWith(t, srv, contract)
+	return apitest.StartWith(t, srv, contract), db, kinds
 }
 
 type tinyTable struct {

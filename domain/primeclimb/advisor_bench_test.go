@@ -94,51 +94,6 @@ func reportPercentiles(b *testing.B, prefix string, took []time.Duration) {
 	b.ReportMetric(at(1), prefix+"max-ms")
 }
 
-// reviewed is one action of a finished game with what its seat saw.
-type reviewed struct {
-	decision
-	played json.RawMessage
-}
-
-// BenchmarkReviewGame reviews every action of a whole expert-against-greedy game, both seats, the
-// rolls included (target: ≤ 200 ms a game).
-func BenchmarkReviewGame(b *testing.B) {
-	st, _, err := Rules.Start(nil, 2, domain.SeededRand(5, 0))
-	if err != nil {
-		b.Fatal(err)
-	}
-	var actions []reviewed
-	levels := []domain.Level{domain.LevelExpert, domain.LevelGreedy}
-	for step := int64(1); st.(State).Winner == nil; step++ {
-		s := st.(State)
-		view, legal, _ := AdvisorInputs(s, s.Turn.Seat)
-		advice, err := Advisor.Choose(view, legal, levels[s.Turn.Seat], domain.SeededRand(5, step))
-		if err != nil {
-			b.Fatal(err)
-		}
-		action, _ := advice.ActionIn(legal)
-		actions = append(actions, reviewed{decision{view, legal}, action})
-		if st, _, err = s.Apply(s.Turn.Seat, action, domain.SeededRand(5, step)); err != nil {
-			b.Fatal(err)
-		}
-	}
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	var cpu, wall []time.Duration
-	for b.Loop() {
-		start, startCPU := time.Now(), threadCPU()
-		for _, a := range actions {
-			if _, err := Advisor.Review(a.view, a.legal, a.played); err != nil {
-				b.Fatal(err)
-			}
-		}
-		cpu, wall = append(cpu, threadCPU()-startCPU), append(wall, time.Since(start))
-	}
-	reportPercentiles(b, "cpu-", cpu)
-	reportPercentiles(b, "wall-", wall)
-	b.ReportMetric(float64(len(actions)), "actions")
-}
-
 // worstMovePositions are positions with four ± keepers and doubles, the generator's bound
 // (moves.go): small keepers and small doubles reach the most squares; and with six, when the expert
 // also tries each ± keeper alone before the dice.

@@ -245,20 +245,6 @@ func TestPictureDrawsTheDiceAndTheCards(t *testing.T) {
 	}
 }
 
-func TestPictureEscapesPlayerNames(t *testing.T) {
-	steps := playedOut(t, 2)
-	pos := positionOf(t, steps[0], domain.Public, 0)
-	pos.Players = []string{`<script>alert("x")</script>`, `Bob & "Al" <b>`}
-	s, _ := still(t, domain.Desktop, pos)
-	doc := s.SVG()
-	if strings.Contains(string(doc), "<script") || strings.Contains(string(doc), "<b>") {
-		t.Fatalf("a player's name came out as markup:\n%s", doc)
-	}
-	if !strings.Contains(string(doc), "&lt;script&gt;") {
-		t.Fatal("the escaped name is missing")
-	}
-}
-
 func BenchmarkPicture(b *testing.B) {
 	steps := playedOut(b, 4)
 	pos := positionOf(b, steps[len(steps)/2], domain.Public, 1)

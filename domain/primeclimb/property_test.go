@@ -1,7 +1,6 @@
 package primeclimb
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -64,9 +63,6 @@ func playRandomGame(t testing.TB, seed uint64, seats int, opts string, greedy bo
 // 24 cards accounted for (PC-11), one seat to act until the game ends.
 func checkInvariants(t testing.TB, s State, prev *State) {
 	t.Helper()
-	if want, _ := json.Marshal(s); !bytes.Equal(s.AppendSnapshot(nil), want) {
-		t.Fatalf("AppendSnapshot wrote\n%s\nwhere json.Marshal writes\n%s", s.AppendSnapshot(nil), want)
-	}
 	cards := len(s.Deck) + len(s.Discard)
 	for seat, p := range s.Players {
 		cards += len(p.Keepers)
@@ -99,8 +95,9 @@ func checkInvariants(t testing.TB, s State, prev *State) {
 }
 
 // Random games, split by number of seats to run in parallel: exactly one winner, invariants on every
-// state, every listed action accepted, and the fold of the history equals the final state (G-2). The
-// long tier plays 2,000 (TestLongPropertyRandomGames).
+// state, every picked action accepted. What every kind must meet (every listed action accepted,
+// snapshots, the fold of the history (G-2), a finished game refusing actions) is checked for every
+// kind by domain/games/gametest. The long tier plays 2,000 (TestLongPropertyRandomGames).
 func TestPropertyRandomGames(t *testing.T) {
 	if raceDetector {
 		propertyRandomGames(t, 20)
@@ -126,21 +123,9 @@ func propertyRandomGames(t *testing.T, games int) {
 }
 
 func checkRandomGame(t *testing.T, seed uint64, seats int, opts string, greedy bool) {
-	final, setup, records := playRandomGame(t, seed, seats, opts, greedy)
-	folded, err := domain.Fold(Rules, setup, records)
-	if err != nil {
-		t.Fatalf("seed %d: fold: %v", seed, err)
-	}
-	a, _ := json.Marshal(final)
-	b, _ := json.Marshal(folded)
-	if !bytes.Equal(a, b) {
-		t.Fatalf("seed %d: fold differs:\n%s\n%s", seed, a, b)
-	}
+	final, _, _ := playRandomGame(t, seed, seats, opts, greedy)
 	if len(final.Status().Winners) != 1 {
-		t.Fatalf("seed %d: winners %v", seed, final.Status().Winners)
-	}
-	if _, _, err := final.Apply(final.Turn.Seat, json.RawMessage(`{"type":"roll"}`), domain.NewTape(nil)); domain.ErrorCode(err) != "game_over" {
-		t.Fatalf("seed %d: finished game accepted an action: %v", seed, err)
+		t.Fatalf("seed %d: winners %v (PC-14)", seed, final.Status().Winners)
 	}
 }
 

@@ -32,19 +32,6 @@ func TestStateJSONRoundTrip(t *testing.T) {
 	}
 }
 
-func TestOutcomeRoundTripAndRedact(t *testing.T) {
-	_, out := apply(t, drawAt(37, GoTo64, [2]int{64, 0}), 0, moveTo)
-	raw, _ := json.Marshal(out)
-	back, err := Rules.DecodeOutcome(raw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	again, _ := json.Marshal(back.Redact(domain.Public))
-	if string(again) != string(raw) {
-		t.Fatalf("outcome differs:\n%s\n%s", raw, again)
-	}
-}
-
 func TestViewHidesOnlyTheDeckOrder(t *testing.T) {
 	s := game([2]int{3, 0}, [2]int{0, 0}).holding(1, Curse)
 	for _, v := range []domain.Viewer{domain.Public, domain.Player(0), domain.Player(1)} {

@@ -97,20 +97,3 @@ func BenchmarkExpertDecision(b *testing.B) {
 	b.ReportMetric(float64(times[len(times)-1].Microseconds())/1000, "max-ms")
 	b.ReportMetric(float64(len(positions)), "positions")
 }
-
-// BenchmarkReviewGame reviews every action of a whole game of four rounds (target: 200 ms).
-func BenchmarkReviewGame(b *testing.B) {
-	for _, o := range []Options{DefaultOptions(), opts(DeckPrimed, TargetPrimes, true, 4)} {
-		game := recordDecisions(b, o, 12)
-		b.Run(variantName(o), func(b *testing.B) {
-			for b.Loop() {
-				for _, d := range game {
-					if _, err := Advisor.Review(d.view, d.legal, d.played); err != nil {
-						b.Fatal(err)
-					}
-				}
-			}
-			b.ReportMetric(float64(len(game)), "actions")
-		})
-	}
-}

@@ -1,7 +1,6 @@
 package primed
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -13,10 +12,10 @@ import (
 )
 
 // TestPropertyRandomGames plays random games in every variant and seat count and checks after each
-// action: the deck is conserved, the state survives JSON, every listed legal action is accepted,
-// views and redacted outcomes hide other seats' cards, scores add up; and at the end that Fold
-// rebuilds the game exactly from the recorded history (G-1, G-2). The long tier plays ten times as
-// many (TestLongPropertyRandomGames).
+// action: the deck is conserved, the longest plays are accepted, views and redacted outcomes hide
+// other seats' cards, scores add up. What every kind must meet (snapshots, every listed action
+// accepted, the fold of the history (G-2)) is checked for every kind and variant by
+// domain/games/gametest. The long tier plays ten times as many (TestLongPropertyRandomGames).
 func TestPropertyRandomGames(t *testing.T) {
 	if raceDetector {
 		propertyRandomGames(t, 2)
@@ -48,12 +47,10 @@ func checkRandomGame(t *testing.T, o Options, seats int, seed uint64, deep bool)
 		t.Helper()
 		t.Fatalf("%s %d seats seed %d: %s", variantName(o), seats, seed, fmt.Sprintf(format, args...))
 	}
-	ds, dout, values, err := domain.StartRecorded(Rules, o.Canonical(), seats, domain.SeededRand(seed, 0))
+	ds, dout, _, err := domain.StartRecorded(Rules, o.Canonical(), seats, domain.SeededRand(seed, 0))
 	if err != nil {
 		fail("start: %v", err)
 	}
-	setup := domain.Setup{Options: o.Canonical(), Seats: seats, Random: values}
-	var records []domain.Record
 	s := ds.(*State)
 	checkOutcome(t, s, dout.(*Outcome), nil, deep, fail)
 	pick := rand.New(rand.NewPCG(seed, 7))
@@ -64,24 +61,16 @@ func checkRandomGame(t *testing.T, o Options, seats int, seed uint64, deep bool)
 		checkState(t, s, deep, seed, i, fail)
 		seat := s.Turn()
 		action := bot(s, pick)
-		next, out, values, err := domain.ApplyRecorded(s, seat, action, domain.SeededRand(seed, int64(i)))
+		next, out, _, err := domain.ApplyRecorded(s, seat, action, domain.SeededRand(seed, int64(i)))
 		if err != nil {
 			fail("action %d %s by seat %d: %v", i, action, seat, err)
 		}
-		records = append(records, domain.Record{Seat: seat, Action: action, Random: values})
 		checkOutcome(t, next.(*State), out.(*Outcome), s, deep, fail)
 		s = next.(*State)
 	}
 	checkState(t, s, true, seed, 0, fail)
 	if len(s.Results()) != o.Rounds {
 		fail("finished after %d rounds", len(s.Results()))
-	}
-	rebuilt, err := domain.Fold(Rules, setup, records)
-	if err != nil {
-		fail("fold: %v", err)
-	}
-	if !reflect.DeepEqual(rebuilt, s) {
-		fail("fold rebuilt a different state")
 	}
 }
 
@@ -90,46 +79,18 @@ func checkState(t *testing.T, s *State, deep bool, seed uint64, step int, fail f
 	if err := s.t.validate(); err != nil {
 		fail("step %d: %v", step, err)
 	}
-	if want, _ := json.Marshal(&s.t); !bytes.Equal(s.AppendSnapshot(nil), want) {
-		fail("step %d: AppendSnapshot wrote\n%s\nwhere json.Marshal writes\n%s", step, s.AppendSnapshot(nil), want)
-	}
 	st := s.Status()
-	for seat := range s.Seats() {
-		legal := s.Legal(seat)
-		if acting := slices.Contains(st.ToAct, seat); acting != (len(legal) > 0) {
-			fail("step %d: seat %d acting %v with %d legal actions", step, seat, acting, len(legal))
-		}
-	}
 	if !deep {
 		return
 	}
 	for seat := range s.Seats() {
 		checkView(s, seat, fail)
 	}
-	b, err := json.Marshal(s)
-	if err != nil {
-		fail("marshal: %v", err)
-	}
-	back, err := Rules.Decode(b)
-	if err != nil || !reflect.DeepEqual(back, s) {
-		fail("step %d: JSON round trip: %v", step, err)
-	}
 	if st.Finished {
 		return
 	}
-	// Every listed action is accepted as it is; a sample when there are many.
+	// The longest plays are accepted as listed (every listed action is, for every kind: gametest).
 	legal := s.Legal(s.Turn())
-	pick := rand.New(rand.NewPCG(seed, uint64(step)))
-	for k := range min(len(legal), 6) {
-		e := legal[k]
-		if len(legal) > 6 {
-			e = legal[pick.IntN(len(legal))]
-		}
-		raw, _ := json.Marshal(e.Action)
-		if _, _, err := s.Apply(s.Turn(), raw, domain.SeededRand(seed, 1<<40+int64(step))); err != nil {
-			fail("step %d: listed action %s refused: %v", step, raw, err)
-		}
-	}
 	for _, e := range legal {
 		if e.Longest {
 			if _, _, err := s.Apply(s.Turn(), e.Action.JSON(), domain.SeededRand(seed, 1<<41)); err != nil {

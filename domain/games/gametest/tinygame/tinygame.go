@@ -172,6 +172,9 @@ func tally(raw json.RawMessage, counts domain.Counts) error {
 	if err := domain.DecodeStrict(raw, &o); err != nil {
 		return domain.Invalid("invalid_outcome", "not a tiny outcome: %v", err)
 	}
+	if o.Type != "start" && o.Type != "take" {
+		return domain.Invalid("invalid_outcome", "not a tiny outcome: type %q", o.Type)
+	}
 	if o.Type == "take" {
 		counts.Add(o.Seat, "takes", 1)
 		counts.Add(o.Seat, "taken", o.Count)
