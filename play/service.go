@@ -31,22 +31,26 @@ type Service struct {
 	quotas Quotas
 	// fair is the worker's round robin between owners and its figures.
 	fair *fairness
-	// webhookCfg and webhookSender are the webhooks' bounds and their HTTP client (SetWebhooks).
+	// webhookCfg and webhookSender are the webhooks' bounds and their HTTP client (WithWebhooks).
 	webhookCfg    WebhookConfig
 	webhookSender WebhookSender
 	// webhookWake wakes the webhook worker (WakeWebhooks).
 	webhookWake chan struct{}
-	// links seal picture links (picture_links.go): SetLinkSecret's, else a random one made once.
+	// links seal picture links (picture_links.go): WithLinkSecret's, else a random one made once.
 	links     *linkSealer
 	linksOnce sync.Once
 }
 
-// New is the game master over store, for the kinds of game in the catalogue.
-func New(store Store, kinds *domain.Catalogue) *Service {
-	return &Service{store: store, kinds: kinds, botsDue: make(chan struct{}, 1),
+// New is the game master over store, for the kinds of game in the catalogue, configured by opts.
+func New(store Store, kinds *domain.Catalogue, opts ...Option) *Service {
+	s := &Service{store: store, kinds: kinds, botsDue: make(chan struct{}, 1),
 		ttls: AbandonTTLs{Lobby: DefaultLobbyTTL, Idle: DefaultIdleGameTTL}, states: newDecodedStates(), tallies: newCountedTallies(), clock: SystemClock(),
 		checkpoints: newCheckpoints(), quotas: DefaultQuotas, fair: newFairness(), webhookCfg: DefaultWebhookConfig,
 		webhookWake: make(chan struct{}, 1)}
+	for _, opt := range opts {
+		opt(s)
+	}
+	return s
 }
 
 // update runs fn in one transaction whose time, the time its writes record and its expiry checks

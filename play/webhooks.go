@@ -86,19 +86,10 @@ type WebhookConfig struct {
 // the first failure, doubling up to 2 h, so a receiver is tried for 6 to 13 hours (12.8 without the
 // jitter) before its subscription is disabled, or sooner once 10,000 of its deliveries wait; 64
 // deliveries claimed at a time, 256 in flight at once (DeliveriesPerSubscription of them per
-// subscription). It has no sealing key: SetWebhooks needs one.
+// subscription). It has no sealing key: WithWebhooks needs one.
 var DefaultWebhookConfig = WebhookConfig{Quota: 10, AddressQuota: 20, PendingPerSubscription: 1_000, PendingPerOwner: 2_000,
 	SecretOverlap: 24 * time.Hour, Attempts: 16, FirstRetry: 10 * time.Second, MaxRetry: 2 * time.Hour,
 	Lease: time.Minute, Batch: 64, Concurrency: 256, Poll: time.Second, Backlog: 10_000}
-
-// SetWebhooks makes this instance accept subscriptions with cfg's bounds and lets RunWebhooks send
-// through sender. Without it, or without cfg.SealingKey, subscriptions are refused.
-func (s *Service) SetWebhooks(cfg WebhookConfig, sender WebhookSender) {
-	if len(cfg.SealingKey) == 0 {
-		sender = nil
-	}
-	s.webhookCfg, s.webhookSender = cfg, sender
-}
 
 // NewWebhookRequest is a subscription asked for.
 type NewWebhookRequest struct {

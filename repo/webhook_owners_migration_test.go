@@ -82,7 +82,7 @@ func TestWebhookOwnersMigrationClassifiesExistingSubscriptions(t *testing.T) {
 
 	cfg := play.DefaultWebhookConfig
 	cfg.SealingKey = []byte("test sealing key")
-	master.SetWebhooks(cfg, nil)
+	master = play.New(db.Games(), games.All(), play.WithWebhooks(cfg, nil))
 	if n, err := master.SealRawWebhookSecrets(ctx); err != nil || n != len(ids)-1 {
 		t.Fatalf("sealed %d raw keys (%v), want %d", n, err, len(ids)-1)
 	}
