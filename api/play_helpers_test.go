@@ -286,7 +286,7 @@ func (tb *table) checkFoldNowAndThen() {
 func checkStoredFold(t *testing.T, db *repo.DB, id string) (*play.Game, []play.Entry) {
 	t.Helper()
 	ctx := context.Background()
-	g, err := play.New(db.Games(), games.All()).Load(ctx, id)
+	g, err := play.New(db.Games().Stores(), games.All()).Load(ctx, id)
 	if err != nil {
 		t.Fatalf("Load: %v", err)
 	}

@@ -64,7 +64,7 @@ func newServiceOn(db *repo.DB, kinds *domain.Catalogue, clock play.Clock, opts .
 	if clock != nil {
 		opts = append(opts, play.WithClock(clock))
 	}
-	return play.New(db.Games(), kinds, opts...)
+	return play.New(db.Games().Stores(), kinds, opts...)
 }
 
 func newServer(t *testing.T, db *repo.DB) *api.Server {

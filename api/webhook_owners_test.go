@@ -30,7 +30,7 @@ func newWebhookServer(t *testing.T, quota int) *apitest.Server {
 	}
 	cfg := play.DefaultWebhookConfig
 	cfg.Quota, cfg.SealingKey = quota, []byte("test sealing key")
-	service := play.New(db.Games(), games.All(), play.WithWebhooks(cfg, sender))
+	service := play.New(db.Games().Stores(), games.All(), play.WithWebhooks(cfg, sender))
 	srv, err := api.New(testConfig(), api.Deps{Play: service, Database: db, Feed: db}, quietLogger())
 	if err != nil {
 		t.Fatal(err)
@@ -123,7 +123,7 @@ func TestWebhookRefusalsLogNoError(t *testing.T) {
 	for _, sealing := range []string{"", "test sealing key"} {
 		cfg := play.DefaultWebhookConfig
 		cfg.Quota, cfg.SealingKey = 1, []byte(sealing)
-		service := play.New(db.Games(), games.All(), play.WithWebhooks(cfg, sender))
+		service := play.New(db.Games().Stores(), games.All(), play.WithWebhooks(cfg, sender))
 		srv, err := api.New(testConfig(), api.Deps{Play: service, Database: db, Feed: db}, logger)
 		if err != nil {
 			t.Fatal(err)

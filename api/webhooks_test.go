@@ -59,7 +59,7 @@ func TestWebhookYourTurnReachesTheBackendSigned(t *testing.T) {
 	cfg := play.DefaultWebhookConfig
 	cfg.Poll = 100 * time.Millisecond
 	cfg.SealingKey = []byte("test sealing key")
-	service := play.New(db.Games(), games.All(), play.WithWebhooks(cfg, sender))
+	service := play.New(db.Games().Stores(), games.All(), play.WithWebhooks(cfg, sender))
 	srv, err := api.New(testConfig(), api.Deps{Play: service, Database: db, Feed: db}, quietLogger())
 	if err != nil {
 		t.Fatal(err)

@@ -31,7 +31,7 @@ func TestABotThatCannotMoveIsPutOffWithoutHoldingUpOthers(t *testing.T) {
 		t.Fatal(err)
 	}
 	clock := playclock.New(time.Now())
-	master := play.New(db.Games(), kinds, play.WithClock(clock))
+	master := play.New(db.Games().Stores(), kinds, play.WithClock(clock))
 	newBotGame := func(kind string) *play.Game {
 		t.Helper()
 		created, err := master.Create(ctx, play.NewGame{Kind: kind, Options: json.RawMessage(`{"bot_delay_ms":0}`),

@@ -32,7 +32,7 @@ func newClockTable(t *testing.T, kind string) *clockTable {
 	ctx := context.Background()
 	db := repotest.NewDB(t)
 	clock := playclock.New(time.Now())
-	master := play.New(db.Games(), games.All(), play.WithClock(clock))
+	master := play.New(db.Games().Stores(), games.All(), play.WithClock(clock))
 	created, err := master.Create(ctx, play.NewGame{Kind: kind, Options: json.RawMessage(`{"turn_seconds":60}`),
 		Players: []string{"Ada", "Ben"}}, play.Nobody, nil)
 	if err != nil {
@@ -175,7 +175,7 @@ func TestAbandonedGamesAreAborted(t *testing.T) {
 	ctx := context.Background()
 	db := repotest.NewDB(t)
 	clock := playclock.New(time.Now())
-	master := play.New(db.Games(), games.All(), play.WithClock(clock),
+	master := play.New(db.Games().Stores(), games.All(), play.WithClock(clock),
 		play.WithAbandonTTLs(play.AbandonTTLs{Lobby: time.Second, Idle: 2 * time.Second}))
 	lobby, err := master.Create(ctx, play.NewGame{Kind: "primed", OpenSeats: 2}, play.Nobody, nil)
 	if err != nil {

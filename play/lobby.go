@@ -357,44 +357,7 @@ func startGame(ctx context.Context, tx Tx, g *GameRecord, rules domain.Rules, se
 	if start.Outcome, err = json.Marshal(outcome); err != nil {
 		return fmt.Errorf("encoding outcome: %w", err)
 	}
-	return recordStep(ctx, tx, g, &start, state, seats, nil)
-}
-
-// recordStep stores the state an entry leads to, which moves the game to its new status and
-// version, then appends the entry with that version. tally counts the entry in the game's kept
-// tally (nil for the start, which needs none).
-func recordStep(ctx context.Context, tx Tx, g *GameRecord, e *Entry, state domain.State, seats int, tally *tallying) error {
-	kept, err := tallyAfter(g, e, tally)
-	if err != nil {
-		return err
-	}
-	if err := saveState(ctx, tx, g, state, seats, kept); err != nil {
-		return err
-	}
-	e.Version = g.Version
-	return tx.AppendEntry(ctx, g.ID, e)
-}
-
-// saveState stores the new state and moves the game to its new status and version.
-func saveState(ctx context.Context, tx Tx, g *GameRecord, state domain.State, seats int, tally json.RawMessage) error {
-	snapshot, err := domain.EncodeSnapshot(state)
-	if err != nil {
-		return fmt.Errorf("encoding snapshot: %w", err)
-	}
-	st := state.Status()
-	change := StateChange{Status: StatusActive, SeatCount: seats, Snapshot: snapshot, Winners: []int{}, ToAct: append([]int{}, st.ToAct...),
-		Tally: tally}
-	if botToAct(g, st) >= 0 {
-		change.BotDue = &g.Settings.BotDelay
-	} else if firstToAct(g, st, false) >= 0 && g.Settings.TurnTime > 0 {
-		change.TurnDue = &g.Settings.TurnTime
-	}
-	if st.Finished {
-		change.Status = StatusFinished
-		change.Winners = append(change.Winners, st.Winners...)
-		change.ToAct = []int{}
-	}
-	return tx.SaveState(ctx, g, change)
+	return recordStep(ctx, tx.GameTx, g, &start, state, seats, nil)
 }
 
 // Join gives a lobby seat to a new player. In a classroom's game the player is the student whose

@@ -18,7 +18,7 @@ func TestQuotasHoldUnderConcurrentCreates(t *testing.T) {
 	t.Parallel()
 	db := repotest.NewDB(t)
 	const limit, racers = 3, 16
-	master := play.New(db.Games(), games.All(), play.WithQuotas(play.Quotas{AddressOpenGames: limit}))
+	master := play.New(db.Games().Stores(), games.All(), play.WithQuotas(play.Quotas{AddressOpenGames: limit}))
 
 	var wg sync.WaitGroup
 	start := make(chan struct{})

@@ -37,6 +37,7 @@ type WebhookRevival struct {
 // replaced), disabled, or ended (its seat left, its student removed, its classroom gone), which
 // the store deletes when it finds it and never lists.
 type WebhookStore interface {
+	DeliveryQueue
 	// InsertWebhook stores a subscription (under w.ID) unless its owner or its address holds as
 	// many as quotas allow (*WebhookQuotaError).
 	InsertWebhook(ctx context.Context, w *Webhook, quotas WebhookQuotas) error
@@ -66,17 +67,6 @@ type WebhookStore interface {
 	// the same transaction it stores the deliveries fn returns, counts those it dropped, deletes
 	// the ended subscriptions it found and deletes the rows. It reports whether there was a game to take.
 	FanOut(ctx context.Context, now time.Time, fn func(OutboxBatch) (FanOutResult, error)) (bool, error)
-	// ClaimDeliveries leases deliveries due at now, within c's bounds, each the oldest pending one
-	// of its subscription and game (so that a game's events go out in order), until now+lease,
-	// counting the attempt.
-	ClaimDeliveries(ctx context.Context, now time.Time, lease time.Duration, c DeliveryClaim) ([]Delivery, error)
-	// DeliveryDone records the outcome of an attempt: delivered (the row goes), or failed with
-	// errText and to be tried again at retryAt, or failed for good with the subscription disabled
-	// for disableReason (its pending deliveries go).
-	DeliveryDone(ctx context.Context, d *Delivery, now time.Time, outcome DeliveryOutcome) error
-	// NextWebhookDue is the earliest time a delivery that heads its queue is due (or its lease runs
-	// out), nil when none is pending.
-	NextWebhookDue(ctx context.Context) (*time.Time, error)
 }
 
 // Webhook is one subscription.

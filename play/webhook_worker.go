@@ -45,10 +45,18 @@ func (s *Service) WakeWebhooks() {
 	}
 }
 
-// DeliveryQueue is what the sender needs of the store: WebhookStore's deliveries.
+// DeliveryQueue is what the sender needs of the store: the deliveries.
 type DeliveryQueue interface {
+	// ClaimDeliveries leases deliveries due at now, within c's bounds, each the oldest pending one
+	// of its subscription and game (so that a game's events go out in order), until now+lease,
+	// counting the attempt.
 	ClaimDeliveries(ctx context.Context, now time.Time, lease time.Duration, c DeliveryClaim) ([]Delivery, error)
+	// DeliveryDone records the outcome of an attempt: delivered (the row goes), or failed with
+	// errText and to be tried again at retryAt, or failed for good with the subscription disabled
+	// for disableReason (its pending deliveries go).
 	DeliveryDone(ctx context.Context, d *Delivery, now time.Time, outcome DeliveryOutcome) error
+	// NextWebhookDue is the earliest time a delivery that heads its queue is due (or its lease runs
+	// out), nil when none is pending.
 	NextWebhookDue(ctx context.Context) (*time.Time, error)
 }
 

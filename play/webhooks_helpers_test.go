@@ -93,7 +93,7 @@ func rigOn(t *testing.T, db *repo.DB, clock *playclock.Clock) *hookRig {
 
 // configure makes the rig's game master anew, with cfg and sender.
 func (r *hookRig) configure(cfg play.WebhookConfig, sender play.WebhookSender) {
-	r.master = play.New(r.db.Games(), games.All(), play.WithClock(r.clock), play.WithWebhooks(cfg, sender))
+	r.master = play.New(r.db.Games().Stores(), games.All(), play.WithClock(r.clock), play.WithWebhooks(cfg, sender))
 }
 
 // sender is the real outbound client, allowed to reach 127.0.0.1.

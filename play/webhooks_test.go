@@ -399,7 +399,7 @@ func TestWebhookClassroomAndServiceScopes(t *testing.T) {
 // Retries back off: from half to all of FirstRetry, doubling, never beyond MaxRetry.
 func TestWebhookRetryDelayDoublesWithJitterUpToTheCap(t *testing.T) {
 	t.Parallel()
-	master := play.New(nil, nil, play.WithWebhooks(testWebhookConfig, nil))
+	master := play.New(play.Stores{}, nil, play.WithWebhooks(testWebhookConfig, nil))
 	full := testWebhookConfig.FirstRetry
 	for attempts := 1; attempts <= 8; attempts++ {
 		for range 50 {

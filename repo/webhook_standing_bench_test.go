@@ -25,7 +25,7 @@ func BenchmarkWebhookStanding(b *testing.B) {
 	}
 	cfg := play.DefaultWebhookConfig
 	cfg.SealingKey = []byte("bench sealing key")
-	master := play.New(db.Games(), games.All(), play.WithWebhooks(cfg, sender))
+	master := play.New(db.Games().Stores(), games.All(), play.WithWebhooks(cfg, sender))
 	room, _, err := master.CreateClassroom(ctx, "Room 1")
 	if err != nil {
 		b.Fatal(err)

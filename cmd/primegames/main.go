@@ -131,7 +131,7 @@ func serve(ctx context.Context, cfg config, listening func(addr string)) error {
 	if cfg.SecretKey != "" {
 		options = append(options, play.WithLinkSecret([]byte(cfg.SecretKey)))
 	}
-	service := play.New(db.Games(), games.All(), options...)
+	service := play.New(db.Games().Stores(), games.All(), options...)
 	db.OnWebhookQueued(service.WakeWebhooks) // the listener wakes the sender when a change queued webhooks
 	srv, err := api.New(api.Config{
 		BodyLimitBytes: cfg.BodyLimitBytes,
