@@ -157,34 +157,3 @@ type NewDelivery struct {
 	Type           string
 	Payload        []byte
 }
-
-// Delivery is a claimed delivery, with where and how to send it.
-type Delivery struct {
-	ID             int64
-	WebhookID      string
-	SubscriptionID string
-	GameID         string
-	Type           string
-	Payload        []byte
-	Attempts       int // this one included
-	CreatedAt      time.Time
-	URL            string
-	Secret         []byte
-	// Failing says that the subscription's last attempts failed (DeliveryClaim.Failing).
-	Failing bool
-}
-
-// DeliveryOutcome is what an attempt came to.
-type DeliveryOutcome struct {
-	Delivered bool
-	// RetryAt, for a failed attempt, is when to try again; DisableReason, when set, disables the
-	// subscription instead.
-	RetryAt       time.Time
-	Error         string
-	DisableReason string
-	// Backlog, for a failed attempt to be tried again, disables the subscription (for
-	// BacklogReason) instead when more than Backlog of its deliveries are pending: a receiver
-	// down does not pile up an unbounded queue while its retries run.
-	Backlog       int
-	BacklogReason string
-}
