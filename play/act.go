@@ -79,7 +79,7 @@ func (s *Service) Act(ctx context.Context, in Action, p Principal, idem *Idempot
 	var replay *keptAction
 	act := func(tx Tx) error {
 		refusal, replay = nil, nil // a transaction run again after a lost connection starts afresh
-		g, kept, err := lockGameWithResult(ctx, tx, in.GameID, slot.lookupOf())
+		g, kept, err := lockGameWithResult(ctx, tx.GameTx, in.GameID, slot.lookupOf())
 		if err != nil {
 			return err
 		}

@@ -126,7 +126,7 @@ func (s *Service) loadGame(ctx context.Context, id string) (*GameRecord, error) 
 }
 
 // lockGame reads and locks a game inside a transaction.
-func lockGame(ctx context.Context, tx Tx, id string) (*GameRecord, error) {
+func lockGame(ctx context.Context, tx GameTx, id string) (*GameRecord, error) {
 	rec, err := tx.LockGame(ctx, id)
 	if errors.Is(err, ErrNotFound) {
 		return nil, gameNotFound(id)
@@ -135,7 +135,7 @@ func lockGame(ctx context.Context, tx Tx, id string) (*GameRecord, error) {
 }
 
 // lockGameWithResult is lockGame that also reads the result kept under lookup, if any.
-func lockGameWithResult(ctx context.Context, tx Tx, id string, lookup []byte) (*GameRecord, *KeptResult, error) {
+func lockGameWithResult(ctx context.Context, tx GameTx, id string, lookup []byte) (*GameRecord, *KeptResult, error) {
 	rec, kept, err := tx.LockGameWithResult(ctx, id, lookup)
 	if errors.Is(err, ErrNotFound) {
 		return nil, nil, gameNotFound(id)
