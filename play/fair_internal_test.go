@@ -110,10 +110,10 @@ func TestFairShareTakesJobsByUrgencyAndOwnersInTurn(t *testing.T) {
 		fakeDueGame{id: "turn", owner: "e", work: DueTurn, dueAt: now},
 		fakeDueGame{id: "later", owner: "a", work: DueBot, dueAt: now.Add(time.Minute)}, // not due yet
 	)
-	s := New(Stores{Dues: fake, Updater: fake}, nil, WithClock(fixedClock{now}))
+	fair := newFairness(fake, fake) // the worker's claim holds these two ports and no other
 	var served []string
 	for {
-		claimed, _, err := s.inDueGame(ctx, []DueWork{DueTurn, DueBot, DueComputerGame}, func(DueWork, Tx, *GameRecord) error { return nil })
+		claimed, _, err := fair.claim(ctx, now, AbandonTTLs{}, []DueWork{DueTurn, DueBot, DueComputerGame}, func(DueWork, Tx, *GameRecord) error { return nil })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -131,8 +131,9 @@ func TestFairShareTakesJobsByUrgencyAndOwnersInTurn(t *testing.T) {
 	if got, want := fake.afters[DueComputerGame], []string{"", "", "", "a", "b", "c", "b", "b", "b"}; !slices.Equal(got, want) {
 		t.Errorf("computer games asked for after the owners %q, want %q", got, want)
 	}
-	if n, err := s.store.DueCount(ctx, Due{Work: DueBot, Now: now.Add(time.Hour)}, 10); err != nil || n != 1 {
-		t.Errorf("bots due in an hour: %d (%v), want the one not due yet", n, err)
+	later := New(Stores{Dues: fake}, nil, WithClock(fixedClock{now.Add(time.Hour)}))
+	if depth, err := later.QueueDepth(ctx); err != nil || depth[DueBot] != 1 || depth[DueTurn] != 0 || depth[DueComputerGame] != 0 {
+		t.Errorf("queue depth in an hour: %v (%v), want the one bot not due before", depth, err)
 	}
 }
 

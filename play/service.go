@@ -45,7 +45,7 @@ type Service struct {
 func New(store Stores, kinds *domain.Catalogue, opts ...Option) *Service {
 	s := &Service{store: store, kinds: kinds, botsDue: make(chan struct{}, 1),
 		ttls: AbandonTTLs{Lobby: DefaultLobbyTTL, Idle: DefaultIdleGameTTL}, states: newDecodedStates(), tallies: newCountedTallies(), clock: SystemClock(),
-		checkpoints: newCheckpoints(), quotas: DefaultQuotas, fair: newFairness(), webhookCfg: DefaultWebhookConfig,
+		checkpoints: newCheckpoints(), quotas: DefaultQuotas, fair: newFairness(store.Dues, store.Updater), webhookCfg: DefaultWebhookConfig,
 		webhookWake: make(chan struct{}, 1)}
 	for _, opt := range opts {
 		opt(s)
