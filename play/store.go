@@ -34,7 +34,8 @@ type Stores struct {
 	ClassroomStore
 	StatsStore
 	ReviewStore
-	WebhookStore
+	WebhookSubscriptions
+	WebhookOutbox
 	// Kept, when the store keeps games' records between requests, lets an action be applied in one
 	// round trip (act_kept.go); nil when it keeps none.
 	Kept KeptRecords
@@ -182,7 +183,7 @@ type GameTx interface {
 	NextSeq(ctx context.Context, gameID string) (int64, error)
 	// AppendEntry appends e, with the version it produced, to the history (setting its time),
 	// announces it on commit and, when a live webhook subscription may want it, writes it to the
-	// webhook outbox (WebhookStore) in this transaction.
+	// webhook outbox (WebhookOutbox) in this transaction.
 	AppendEntry(ctx context.Context, gameID string, e *Entry) error
 	// SaveState stores a new snapshot and status and moves the version on; it updates g.
 	SaveState(ctx context.Context, g *GameRecord, change StateChange) error

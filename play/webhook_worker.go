@@ -62,7 +62,7 @@ func (s *Service) WakeWebhooks() {
 }
 
 func (s *Service) webhookLoop(logger *slog.Logger) *webhooks.Loop {
-	return &webhooks.Loop{Queue: s.store.WebhookStore, Sender: s.webhookSender, Config: s.webhookCfg, Clock: s.clock, Logger: logger,
+	return &webhooks.Loop{Queue: s.store.WebhookOutbox, Sender: s.webhookSender, Config: s.webhookCfg, Clock: s.clock, Logger: logger,
 		FanOut: s.FanOutWebhooks, MayDeliver: s.mayDeliver, Wake: s.webhookWake}
 }
 
