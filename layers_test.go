@@ -21,6 +21,8 @@ var forbiddenImports = map[string][]string{
 	"repo":   append([]string{"primegames/api", "primegames/domain"}, noHTTP...),
 	"api":    append([]string{"primegames/repo"}, gameKinds...),
 	"live":   append([]string{"primegames/api", "primegames/repo"}, gameKinds...),
+	// play/webhooks sends the webhooks play hands it: play imports it, never the other way.
+	"play/webhooks": append([]string{"primegames/play", "primegames/api", "primegames/repo", "primegames/domain"}, noHTTP...),
 	// outbound is the webhooks' HTTP client: it sends what play hands it and knows nothing else.
 	"outbound": append([]string{"primegames/api", "primegames/repo", "primegames/live"}, gameKinds...),
 }

@@ -237,8 +237,7 @@ func TestAbandonedGamesAreAbortedAndAnnounced(t *testing.T) {
 
 	clock.Advance(time.Second) // both TTLs pass
 	for range 2 {              // two instances' workers
-		service := newServiceOn(db, games.All(), clock)
-		service.SetAbandonTTLs(play.AbandonTTLs{Lobby: time.Second, Idle: time.Second})
+		service := newServiceOn(db, games.All(), clock, play.WithAbandonTTLs(play.AbandonTTLs{Lobby: time.Second, Idle: time.Second}))
 		t.Cleanup(runBotsOf(service))
 	}
 	for _, stream := range []*evStream{gameStream, roomStream} {

@@ -53,7 +53,7 @@ func TestBodiesEncodeAsEncodingJSON(t *testing.T) {
 			}
 		}
 	}
-	service := play.New(repotest.NewDB(t).Games(), games.All())
+	service := play.New(repotest.NewDB(t).Games().Stores(), games.All())
 	lobby, err := service.Create(context.Background(), play.NewGame{Kind: "primed", OpenSeats: 3}, play.Nobody, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -29,7 +29,7 @@ type playedGame struct {
 func playGame(tb testing.TB, kind string, names []string, seed uint64, more func(p playedGame, moves int) bool) playedGame {
 	tb.Helper()
 	ctx := context.Background()
-	service := play.New(repotest.NewDB(tb).Games(), games.All())
+	service := play.New(repotest.NewDB(tb).Games().Stores(), games.All())
 	created, err := service.Create(ctx, play.NewGame{Kind: kind, Players: names}, play.Nobody, nil)
 	if err != nil {
 		tb.Fatalf("create %s: %v", kind, err)

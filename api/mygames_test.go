@@ -95,7 +95,7 @@ func TestMyGames(t *testing.T) {
 	if n := everyonesTurns(); n != 0 {
 		t.Errorf("turn=mine lists %d games that do not know whose turn it is", n)
 	}
-	filled, err := play.New(h.db.Games(), games.All()).FillToAct(context.Background())
+	filled, err := play.New(h.db.Games().Stores(), games.All()).FillToAct(context.Background())
 	if err != nil || filled != 3 {
 		t.Fatalf("FillToAct = %d, %v; want the 3 active games", filled, err)
 	}

@@ -302,7 +302,7 @@ func checkStoredFold(t *testing.T, db *repo.DB, id string) (*play.Game, []play.E
 func checkStoredFoldOf(t *testing.T, db *repo.DB, kinds *domain.Catalogue, id string) (*play.Game, []play.Entry) {
 	t.Helper()
 	ctx := context.Background()
-	g, err := play.New(db.Games(), kinds).Load(ctx, id)
+	g, err := play.New(db.Games().Stores(), kinds).Load(ctx, id)
 	if err != nil {
 		t.Fatalf("Load: %v", err)
 	}

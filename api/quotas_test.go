@@ -20,8 +20,7 @@ import (
 func TestQuotasRefuseGamesBeyondThem(t *testing.T) {
 	t.Parallel()
 	db := repotest.NewDB(t)
-	service := newServiceOn(db, games.All(), nil)
-	service.SetQuotas(play.Quotas{OpenGames: 2, ComputerGames: 1, AddressOpenGames: 3, AddressComputerGames: 2})
+	service := newServiceOn(db, games.All(), nil, play.WithQuotas(play.Quotas{OpenGames: 2, ComputerGames: 1, AddressOpenGames: 3, AddressComputerGames: 2}))
 	srv, err := newServerOf(service, db)
 	if err != nil {
 		t.Fatal(err)

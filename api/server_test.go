@@ -57,14 +57,14 @@ func newAPIOn(cfg api.Config, db *repo.DB, clock play.Clock, logger *slog.Logger
 	return api.New(cfg, api.Deps{Play: newServiceOn(db, games.All(), clock), Database: db, Feed: db}, logger)
 }
 
-// newServiceOn is the game master over db hosting kinds, on clock (nil: the system clock). Every
+// newServiceOn is the game master over db hosting kinds, on clock (nil: the system clock), configured
+// by opts. Every
 // service of a test (each instance's API and worker) must read the same clock.
-func newServiceOn(db *repo.DB, kinds *domain.Catalogue, clock play.Clock) *play.Service {
-	service := play.New(db.Games(), kinds)
+func newServiceOn(db *repo.DB, kinds *domain.Catalogue, clock play.Clock, opts ...play.Option) *play.Service {
 	if clock != nil {
-		service.SetClock(clock)
+		opts = append(opts, play.WithClock(clock))
 	}
-	return service
+	return play.New(db.Games().Stores(), kinds, opts...)
 }
 
 func newServer(t *testing.T, db *repo.DB) *api.Server {

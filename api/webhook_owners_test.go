@@ -24,14 +24,13 @@ import (
 func newWebhookServer(t *testing.T, quota int) *apitest.Server {
 	t.Helper()
 	db := repotest.NewDB(t)
-	service := play.New(db.Games(), games.All())
 	sender, err := outbound.New(outbound.Config{AllowedHosts: []string{"127.0.0.1"}, Timeout: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg := play.DefaultWebhookConfig
 	cfg.Quota, cfg.SealingKey = quota, []byte("test sealing key")
-	service.SetWebhooks(cfg, sender)
+	service := play.New(db.Games().Stores(), games.All(), play.WithWebhooks(cfg, sender))
 	srv, err := api.New(testConfig(), api.Deps{Play: service, Database: db, Feed: db}, quietLogger())
 	if err != nil {
 		t.Fatal(err)
@@ -122,10 +121,9 @@ func TestWebhookRefusalsLogNoError(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, sealing := range []string{"", "test sealing key"} {
-		service := play.New(db.Games(), games.All())
 		cfg := play.DefaultWebhookConfig
 		cfg.Quota, cfg.SealingKey = 1, []byte(sealing)
-		service.SetWebhooks(cfg, sender)
+		service := play.New(db.Games().Stores(), games.All(), play.WithWebhooks(cfg, sender))
 		srv, err := api.New(testConfig(), api.Deps{Play: service, Database: db, Feed: db}, logger)
 		if err != nil {
 			t.Fatal(err)

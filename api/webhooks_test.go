@@ -52,7 +52,6 @@ func TestWebhookYourTurnReachesTheBackendSigned(t *testing.T) {
 	defer receiver.Close()
 
 	db := repotest.NewDB(t)
-	service := play.New(db.Games(), games.All())
 	sender, err := outbound.New(outbound.Config{AllowedHosts: []string{"127.0.0.1"}, Timeout: 2 * time.Second})
 	if err != nil {
 		t.Fatal(err)
@@ -60,7 +59,7 @@ func TestWebhookYourTurnReachesTheBackendSigned(t *testing.T) {
 	cfg := play.DefaultWebhookConfig
 	cfg.Poll = 100 * time.Millisecond
 	cfg.SealingKey = []byte("test sealing key")
-	service.SetWebhooks(cfg, sender)
+	service := play.New(db.Games().Stores(), games.All(), play.WithWebhooks(cfg, sender))
 	srv, err := api.New(testConfig(), api.Deps{Play: service, Database: db, Feed: db}, quietLogger())
 	if err != nil {
 		t.Fatal(err)

@@ -19,9 +19,6 @@ type AbandonTTLs struct {
 	Lobby, Idle time.Duration
 }
 
-// SetAbandonTTLs changes when this instance's worker aborts abandoned games; call it before RunBots.
-func (s *Service) SetAbandonTTLs(ttls AbandonTTLs) { s.ttls = ttls }
-
 // abortAction is the action of the service entry that ends an active game nobody plays.
 type abortAction struct {
 	Type   string    `json:"type"`

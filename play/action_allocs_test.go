@@ -27,7 +27,7 @@ var allocationBudget = map[string]struct{ action, get float64 }{
 // wait while this one runs.
 func TestActionAndGetAllocationsWithinBudget(t *testing.T) {
 	db := repotest.NewDB(t)
-	master := play.New(db.Games(), games.All())
+	master := play.New(db.Games().Stores(), games.All())
 	for kind, budget := range allocationBudget {
 		p := newAllocPlay(t, master, kind, 2)
 		p.actions(t, 10) // prepares the statements on the connections
@@ -74,7 +74,7 @@ func BenchmarkGetGame(b *testing.B) {
 // benchmarkEachKind runs bench for two-player games of each kind, reporting allocations.
 func benchmarkEachKind(b *testing.B, bench func(b *testing.B, p *allocPlay)) {
 	db := repotest.NewDB(b)
-	master := play.New(db.Games(), games.All())
+	master := play.New(db.Games().Stores(), games.All())
 	for _, kind := range []string{"prime-climb", "primed"} {
 		b.Run(kind, func(b *testing.B) {
 			b.ReportAllocs()

@@ -19,7 +19,7 @@ import (
 func BenchmarkActionAtHistoryLength(b *testing.B) {
 	ctx := context.Background()
 	db := repotest.NewDB(b)
-	master := play.New(db.Games(), games.All())
+	master := play.New(db.Games().Stores(), games.All())
 	rep, err := fixture.Fill(ctx, db.Pool, fixture.Config{LongEntries: 5_000, Pool: 2, Batch: 10, Workers: 1, Seed: 3})
 	if err != nil {
 		b.Fatal(err)

@@ -221,53 +221,10 @@ func (s *Service) actForDue(ctx context.Context, works ...DueWork) (acted bool, 
 	return true, failure
 }
 
-// inDueGame reads a few games due for each of works at the clock's now, without locks, one per
-// owner from the owner after the one served last, in one round trip; then, in one transaction of
-// that time, claims the first still due that no other worker holds, the first work's games before
-// the next's, and does work on it. It returns the game claimed and its work, nil when there was
-// none (then work did not run), with work's error or the transaction's.
+// inDueGame claims, at the clock's now, a game due for one of works and does work on it
+// (fairness.claim).
 func (s *Service) inDueGame(ctx context.Context, works []DueWork, work func(work DueWork, tx Tx, g *GameRecord) error) (claimed *GameRecord, claimedFor DueWork, err error) {
-	now := s.now()
-	dues := make([]Due, len(works))
-	for i, w := range works {
-		dues[i] = Due{Work: w, Now: now, After: s.fair.nextAfter(w), LobbyTTL: s.ttls.Lobby, IdleTTL: s.ttls.Idle}
-	}
-	found, err := s.store.DueGames(ctx, dues, dueCandidates)
-	if err != nil || !slices.ContainsFunc(found, func(c []DueGame) bool { return len(c) > 0 }) {
-		return nil, 0, err
-	}
-	var dueAt *time.Time
-	var owner []byte
-	err = s.store.Update(ctx, now, func(tx Tx) error {
-		claimed = nil // a transaction run again after a lost connection starts afresh
-		for i, candidates := range found {
-			if len(candidates) == 0 {
-				continue
-			}
-			ids := make([]string, len(candidates))
-			for j, c := range candidates {
-				ids[j] = c.ID
-			}
-			g, err := tx.ClaimDueGame(ctx, dues[i], ids)
-			if errors.Is(err, ErrNotFound) {
-				continue
-			}
-			if err != nil {
-				return err
-			}
-			claimed, claimedFor, dueAt = g, works[i], dueTime(works[i], g) // before work moves the due time on
-			owner = candidates[slices.IndexFunc(candidates, func(c DueGame) bool { return c.ID == g.ID })].Owner
-			return work(works[i], tx, g)
-		}
-		return nil
-	})
-	if claimed != nil {
-		s.fair.served(claimedFor, owner, dueAt, now)
-		if err != nil {
-			err = fmt.Errorf("game %s: %w", claimed.ID, err)
-		}
-	}
-	return claimed, claimedFor, err
+	return s.fair.claim(ctx, s.now(), s.ttls, works, work)
 }
 
 // dueTime is when the work became due in g as claimed (a copy); nil for an abandoned game.

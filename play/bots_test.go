@@ -30,9 +30,8 @@ func TestABotThatCannotMoveIsPutOffWithoutHoldingUpOthers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	master := play.New(db.Games(), kinds)
 	clock := playclock.New(time.Now())
-	master.SetClock(clock)
+	master := play.New(db.Games().Stores(), kinds, play.WithClock(clock))
 	newBotGame := func(kind string) *play.Game {
 		t.Helper()
 		created, err := master.Create(ctx, play.NewGame{Kind: kind, Options: json.RawMessage(`{"bot_delay_ms":0}`),

@@ -38,7 +38,7 @@ func (s *Service) changeAsCaller(ctx context.Context, gameID string, p Principal
 	}
 	var done changedGame
 	err = s.update(ctx, func(tx Tx) error {
-		rec, err := lockGame(ctx, tx, gameID)
+		rec, err := lockGame(ctx, tx.GameTx, gameID)
 		if err != nil {
 			return err
 		}
@@ -50,7 +50,7 @@ func (s *Service) changeAsCaller(ctx context.Context, gameID string, p Principal
 			if err := change(tx, rec, &caller); err != nil {
 				return changedGame{}, err
 			}
-			rec, err = lockGame(ctx, tx, gameID)
+			rec, err = lockGame(ctx, tx.GameTx, gameID)
 			return changedGame{Game: rec, Caller: caller}, err
 		})
 		return err

@@ -16,7 +16,7 @@ import (
 func TestClassroomRulesWithoutHTTP(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	master := play.New(repotest.NewDB(t).Games(), games.All())
+	master := play.New(repotest.NewDB(t).Games().Stores(), games.All())
 	if _, _, err := master.CreateClassroom(ctx, "   "); domain.ErrorCode(err) != "invalid_name" {
 		t.Fatalf("a blank classroom name: %v, want invalid_name", err)
 	}

@@ -17,7 +17,7 @@ import (
 func climbForTwo(t *testing.T) (*repo.DB, *play.Service, *play.Created, play.Principal) {
 	t.Helper()
 	db := repotest.NewDB(t)
-	master := play.New(db.Games(), games.All())
+	master := play.New(db.Games().Stores(), games.All())
 	created, err := master.Create(context.Background(), play.NewGame{Kind: "prime-climb", Players: []string{"Ada", "Ben"}}, play.Nobody, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -32,9 +32,5 @@ func (systemClock) Timer(at time.Time) (<-chan time.Time, func()) {
 	return t.C, func() { t.Stop() }
 }
 
-// SetClock replaces the clock the service reads (SystemClock by default); call it before the service
-// is used.
-func (s *Service) SetClock(c Clock) { s.clock = c }
-
 // Clock is the clock the service reads.
 func (s *Service) Clock() Clock { return s.clock }

@@ -31,9 +31,8 @@ func newClockTable(t *testing.T, kind string) *clockTable {
 	t.Helper()
 	ctx := context.Background()
 	db := repotest.NewDB(t)
-	master := play.New(db.Games(), games.All())
 	clock := playclock.New(time.Now())
-	master.SetClock(clock)
+	master := play.New(db.Games().Stores(), games.All(), play.WithClock(clock))
 	created, err := master.Create(ctx, play.NewGame{Kind: kind, Options: json.RawMessage(`{"turn_seconds":60}`),
 		Players: []string{"Ada", "Ben"}}, play.Nobody, nil)
 	if err != nil {
@@ -175,10 +174,9 @@ func TestAbandonedGamesAreAborted(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	db := repotest.NewDB(t)
-	master := play.New(db.Games(), games.All())
 	clock := playclock.New(time.Now())
-	master.SetClock(clock)
-	master.SetAbandonTTLs(play.AbandonTTLs{Lobby: time.Second, Idle: 2 * time.Second})
+	master := play.New(db.Games().Stores(), games.All(), play.WithClock(clock),
+		play.WithAbandonTTLs(play.AbandonTTLs{Lobby: time.Second, Idle: 2 * time.Second}))
 	lobby, err := master.Create(ctx, play.NewGame{Kind: "primed", OpenSeats: 2}, play.Nobody, nil)
 	if err != nil {
 		t.Fatal(err)

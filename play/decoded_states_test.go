@@ -19,7 +19,7 @@ func TestKeptStatesFollowTheStoredSnapshot(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	db, first, created, _ := climbForTwo(t)
-	second := play.New(db.Games(), games.All())
+	second := play.New(db.Games().Stores(), games.All())
 	instances := []*play.Service{first, second}
 	id := created.Game.ID
 	stateOf := func(s *play.Service) []byte {
@@ -34,7 +34,7 @@ func TestKeptStatesFollowTheStoredSnapshot(t *testing.T) {
 		}
 		return encoded
 	}
-	stored := func() []byte { return stateOf(play.New(db.Games(), games.All())) } // decoded afresh
+	stored := func() []byte { return stateOf(play.New(db.Games().Stores(), games.All())) } // decoded afresh
 
 	before := stored()
 	for _, s := range instances {
@@ -71,7 +71,7 @@ func TestKeptStatesFollowTheStoredSnapshot(t *testing.T) {
 // long finished do not fill the instance's memory up to the limit.
 func TestAFinishedGameKeepsNoDecodedState(t *testing.T) {
 	t.Parallel()
-	master := play.New(repotest.NewDB(t).Games(), games.All())
+	master := play.New(repotest.NewDB(t).Games().Stores(), games.All())
 	ctx := context.Background()
 	created, err := master.Create(ctx, play.NewGame{Kind: "primed", Players: []string{"Ada", "Bo"}}, play.Nobody, nil)
 	if err != nil {

@@ -29,8 +29,7 @@ type fairWorld struct {
 func newFairWorld(t *testing.T) *fairWorld {
 	w := &fairWorld{t: t, ctx: context.Background(), clock: playclock.New(time.Now())}
 	db := repotest.NewDB(t)
-	w.master = play.New(db.Games(), games.All())
-	w.master.SetClock(w.clock)
+	w.master = play.New(db.Games().Stores(), games.All(), play.WithClock(w.clock))
 	w.master.ObserveWorker(func(work play.DueWork, _ time.Duration) {
 		w.mu.Lock()
 		defer w.mu.Unlock()

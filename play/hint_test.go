@@ -22,7 +22,7 @@ func TestAGameWithoutHintsRefusesThem(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	master := play.New(db.Games(), kinds)
+	master := play.New(db.Games().Stores(), kinds)
 	create := func(options string) *play.Created {
 		created, err := master.Create(ctx, play.NewGame{Kind: "tiny", Options: json.RawMessage(options), Players: []string{"Ada", "Ben"}}, play.Nobody, nil)
 		if err != nil {

@@ -20,9 +20,8 @@ func TestIdempotencyKeysExpire(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	db := repotest.NewDB(t)
-	master := play.New(db.Games(), games.All())
 	clock := playclock.New(time.Now())
-	master.SetClock(clock)
+	master := play.New(db.Games().Stores(), games.All(), play.WithClock(clock))
 	key := "3f1c9a52-7d4e-4b8a-9c61-0e2f5b7a8d13"
 	create := func() string {
 		t.Helper()

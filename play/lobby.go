@@ -319,19 +319,19 @@ func createGame(ctx context.Context, tx Tx, c creation) (createdRecord, error) {
 			out.SeatTokens = append(out.SeatTokens, SeatToken{Seat: seat, Name: players[0], Token: token})
 			players = players[1:]
 		default:
-			err = insertStudentSeat(ctx, tx, id, c.classroomID, seat, students[0])
+			err = insertStudentSeat(ctx, tx.SeatTx, id, c.classroomID, seat, students[0])
 			students = students[1:]
 		}
 		if err != nil {
 			return out, err
 		}
 	}
-	g, err := lockGame(ctx, tx, id)
+	g, err := lockGame(ctx, tx.GameTx, id)
 	if err != nil {
 		return out, err
 	}
 	if c.OpenSeats == 0 {
-		if err := startGame(ctx, tx, g, c.rules, c.playerCount()); err != nil {
+		if err := startGame(ctx, tx.GameTx, g, c.rules, c.playerCount()); err != nil {
 			return out, err
 		}
 	}
@@ -339,7 +339,7 @@ func createGame(ctx context.Context, tx Tx, c creation) (createdRecord, error) {
 	return out, nil
 }
 
-func insertStudentSeat(ctx context.Context, tx Tx, gameID, classroomID string, seat int, studentID string) error {
+func insertStudentSeat(ctx context.Context, tx SeatTx, gameID, classroomID string, seat int, studentID string) error {
 	err := tx.InsertStudentSeat(ctx, gameID, classroomID, seat, studentID)
 	if errors.Is(err, ErrNotFound) {
 		return domain.Invalid("unknown_student", "Student %s is not in this classroom.", studentID)
@@ -348,7 +348,7 @@ func insertStudentSeat(ctx context.Context, tx Tx, gameID, classroomID string, s
 }
 
 // startGame deals, shuffles or rolls off (recorded as action 0) and makes the game active.
-func startGame(ctx context.Context, tx Tx, g *GameRecord, rules domain.Rules, seats int) error {
+func startGame(ctx context.Context, tx GameTx, g *GameRecord, rules domain.Rules, seats int) error {
 	state, outcome, random, err := domain.StartRecorded(rules, g.Options, seats, domain.SeededRand(uint64(g.Seed), 0))
 	if err != nil {
 		return err
@@ -360,49 +360,12 @@ func startGame(ctx context.Context, tx Tx, g *GameRecord, rules domain.Rules, se
 	return recordStep(ctx, tx, g, &start, state, seats, nil)
 }
 
-// recordStep stores the state an entry leads to, which moves the game to its new status and
-// version, then appends the entry with that version. tally counts the entry in the game's kept
-// tally (nil for the start, which needs none).
-func recordStep(ctx context.Context, tx Tx, g *GameRecord, e *Entry, state domain.State, seats int, tally *tallying) error {
-	kept, err := tallyAfter(g, e, tally)
-	if err != nil {
-		return err
-	}
-	if err := saveState(ctx, tx, g, state, seats, kept); err != nil {
-		return err
-	}
-	e.Version = g.Version
-	return tx.AppendEntry(ctx, g.ID, e)
-}
-
-// saveState stores the new state and moves the game to its new status and version.
-func saveState(ctx context.Context, tx Tx, g *GameRecord, state domain.State, seats int, tally json.RawMessage) error {
-	snapshot, err := domain.EncodeSnapshot(state)
-	if err != nil {
-		return fmt.Errorf("encoding snapshot: %w", err)
-	}
-	st := state.Status()
-	change := StateChange{Status: StatusActive, SeatCount: seats, Snapshot: snapshot, Winners: []int{}, ToAct: append([]int{}, st.ToAct...),
-		Tally: tally}
-	if botToAct(g, st) >= 0 {
-		change.BotDue = &g.Settings.BotDelay
-	} else if firstToAct(g, st, false) >= 0 && g.Settings.TurnTime > 0 {
-		change.TurnDue = &g.Settings.TurnTime
-	}
-	if st.Finished {
-		change.Status = StatusFinished
-		change.Winners = append(change.Winners, st.Winners...)
-		change.ToAct = []int{}
-	}
-	return tx.SaveState(ctx, g, change)
-}
-
 // Join gives a lobby seat to a new player. In a classroom's game the player is the student whose
 // token is presented, under their classroom name; elsewhere the player gives a name.
 func (s *Service) Join(ctx context.Context, gameID string, p Principal, ask JoinAsk, idem *Idempotency) (*Joined, error) {
 	var rec joinedRecord
 	err := s.update(ctx, func(tx Tx) error {
-		g, err := lockGame(ctx, tx, gameID)
+		g, err := lockGame(ctx, tx.GameTx, gameID)
 		if err != nil {
 			return err
 		}
@@ -485,7 +448,7 @@ func joinGame(ctx context.Context, tx Tx, g *GameRecord, player Seat, chosen *in
 	}
 	var err error
 	if player.StudentID != nil {
-		err = insertStudentSeat(ctx, tx, g.ID, *g.ClassroomID, seat, *player.StudentID)
+		err = insertStudentSeat(ctx, tx.SeatTx, g.ID, *g.ClassroomID, seat, *player.StudentID)
 	} else {
 		var hash []byte
 		token, hash = NewToken(TokenSeat)
@@ -497,7 +460,7 @@ func joinGame(ctx context.Context, tx Tx, g *GameRecord, player Seat, chosen *in
 	if err := tx.BumpVersion(ctx, g); err != nil {
 		return joinedRecord{}, err
 	}
-	if g, err = lockGame(ctx, tx, g.ID); err != nil {
+	if g, err = lockGame(ctx, tx.GameTx, g.ID); err != nil {
 		return joinedRecord{}, err
 	}
 	return joinedRecord{Game: g, Seat: SeatToken{Seat: seat, Name: g.Seats[seat].Name, Token: token}}, nil
@@ -525,7 +488,7 @@ func (s *Service) Start(ctx context.Context, gameID string, p Principal, idem *I
 				"%s needs at least %d players; %d have joined.", g.Kind, seats.Min, len(g.Seats)).
 				WithFacts(SeatCountFacts{Min: seats.Min, Max: seats.Max, Seats: len(g.Seats)})
 		}
-		return startGame(ctx, tx, g, rules, len(g.Seats))
+		return startGame(ctx, tx.GameTx, g, rules, len(g.Seats))
 	})
 }
 

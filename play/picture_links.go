@@ -36,9 +36,8 @@ type PictureLink struct {
 	ExpiresAt time.Time
 }
 
-// SetLinkSecret sets the secret picture links are sealed with; every instance of a deployment needs
-// the same, for a link made by one to open on another.
-func (s *Service) SetLinkSecret(secret []byte) {
+// newLinkSealer seals picture links under keys derived from secret.
+func newLinkSealer(secret []byte) *linkSealer {
 	block, err := aes.NewCipher(deriveKey32(secret, "primegames picture link seal"))
 	if err != nil {
 		panic(err) // a 32-byte key is always an AES key
@@ -47,7 +46,7 @@ func (s *Service) SetLinkSecret(secret []byte) {
 	if err != nil {
 		panic(err)
 	}
-	s.links = &linkSealer{aead: aead, nonceKey: deriveKey32(secret, "primegames picture link nonce")}
+	return &linkSealer{aead: aead, nonceKey: deriveKey32(secret, "primegames picture link nonce")}
 }
 
 type linkSealer struct {
@@ -61,7 +60,7 @@ func (s *Service) linkSealerOf() *linkSealer {
 		if s.links == nil {
 			secret := make([]byte, 32)
 			_, _ = rand.Read(secret)
-			s.SetLinkSecret(secret)
+			s.links = newLinkSealer(secret)
 		}
 	})
 	return s.links

@@ -32,9 +32,6 @@ var DefaultQuotas = Quotas{OpenGames: 50, ComputerGames: 5, AddressOpenGames: 50
 // games of the default length end within minutes, so a client that waits a minute may find a slot.
 const computerGameRetry = time.Minute
 
-// SetQuotas changes the bounds this instance's Create enforces; call it before serving.
-func (s *Service) SetQuotas(q Quotas) { s.quotas = q }
-
 // Owner is whom a new game counts against: Client names the creating client ("token:<hash>" or
 // "address:<address>"), Address the address it came from ("" when not known). The store keeps
 // only keyed hashes of them.

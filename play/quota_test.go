@@ -17,9 +17,8 @@ import (
 func TestQuotasHoldUnderConcurrentCreates(t *testing.T) {
 	t.Parallel()
 	db := repotest.NewDB(t)
-	master := play.New(db.Games(), games.All())
 	const limit, racers = 3, 16
-	master.SetQuotas(play.Quotas{AddressOpenGames: limit})
+	master := play.New(db.Games().Stores(), games.All(), play.WithQuotas(play.Quotas{AddressOpenGames: limit}))
 
 	var wg sync.WaitGroup
 	start := make(chan struct{})

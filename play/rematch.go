@@ -98,7 +98,7 @@ func (s *Service) createRematch(ctx context.Context, tx Tx, old *GameRecord, id 
 		from := old.Seats[(seat+n-1)%n]
 		switch {
 		case from.StudentID != nil:
-			err = insertStudentSeat(ctx, tx, id, *old.ClassroomID, seat, *from.StudentID)
+			err = insertStudentSeat(ctx, tx.SeatTx, id, *old.ClassroomID, seat, *from.StudentID)
 		case from.Bot != "":
 			err = tx.InsertBotSeat(ctx, id, seat, from.Name, string(from.Bot))
 		default:
@@ -113,9 +113,9 @@ func (s *Service) createRematch(ctx context.Context, tx Tx, old *GameRecord, id 
 			return nil, err
 		}
 	}
-	rec, err := lockGame(ctx, tx, id)
+	rec, err := lockGame(ctx, tx.GameTx, id)
 	if err != nil {
 		return nil, err
 	}
-	return rec, startGame(ctx, tx, rec, rules, n)
+	return rec, startGame(ctx, tx.GameTx, rec, rules, n)
 }

@@ -53,7 +53,7 @@ func TestConcurrentRematchesStoreOneGameLinkedOnce(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	db := repotest.NewDB(t)
-	master := play.New(db.Games(), games.All())
+	master := play.New(db.Games().Stores(), games.All())
 	oldID, players := finishedGame(t, master)
 	before, err := master.Load(ctx, oldID)
 	if err != nil {
@@ -105,7 +105,7 @@ func TestRematchStoredButNotLinkedIsLinkedByTheNextRequest(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	db := repotest.NewDB(t)
-	master := play.New(db.Games(), games.All())
+	master := play.New(db.Games().Stores(), games.All())
 	oldID, players := finishedGame(t, master)
 	storedID, err := master.StoreRematchOnly(ctx, oldID)
 	if err != nil {

@@ -43,7 +43,7 @@ func TestLongRequestPathsUseIndexes(t *testing.T) {
 	}
 	t.Logf("filled %d games, %d entries, in %v", rep.Games, rep.Entries, rep.LoadTime.Round(time.Second))
 
-	master := play.New(db.Games(), games.All())
+	master := play.New(db.Games().Stores(), games.All())
 	regular := play.IdentifyToken(rep.RegularToken, "")
 	student, err := master.Resolve(ctx, play.IdentifyToken(rep.BigClass.StudentTokens[0], ""))
 	if err != nil {

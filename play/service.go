@@ -11,7 +11,7 @@ import (
 
 // Service is the game master: every request about games passes through it.
 type Service struct {
-	store Store
+	store Stores
 	kinds *domain.Catalogue
 	// botsDue wakes this instance's bot worker when a write of its own makes a bot due.
 	botsDue chan struct{}
@@ -31,22 +31,26 @@ type Service struct {
 	quotas Quotas
 	// fair is the worker's round robin between owners and its figures.
 	fair *fairness
-	// webhookCfg and webhookSender are the webhooks' bounds and their HTTP client (SetWebhooks).
+	// webhookCfg and webhookSender are the webhooks' bounds and their HTTP client (WithWebhooks).
 	webhookCfg    WebhookConfig
 	webhookSender WebhookSender
 	// webhookWake wakes the webhook worker (WakeWebhooks).
 	webhookWake chan struct{}
-	// links seal picture links (picture_links.go): SetLinkSecret's, else a random one made once.
+	// links seal picture links (picture_links.go): WithLinkSecret's, else a random one made once.
 	links     *linkSealer
 	linksOnce sync.Once
 }
 
-// New is the game master over store, for the kinds of game in the catalogue.
-func New(store Store, kinds *domain.Catalogue) *Service {
-	return &Service{store: store, kinds: kinds, botsDue: make(chan struct{}, 1),
+// New is the game master over store, for the kinds of game in the catalogue, configured by opts.
+func New(store Stores, kinds *domain.Catalogue, opts ...Option) *Service {
+	s := &Service{store: store, kinds: kinds, botsDue: make(chan struct{}, 1),
 		ttls: AbandonTTLs{Lobby: DefaultLobbyTTL, Idle: DefaultIdleGameTTL}, states: newDecodedStates(), tallies: newCountedTallies(), clock: SystemClock(),
-		checkpoints: newCheckpoints(), quotas: DefaultQuotas, fair: newFairness(), webhookCfg: DefaultWebhookConfig,
+		checkpoints: newCheckpoints(), quotas: DefaultQuotas, fair: newFairness(store.Dues, store.Updater), webhookCfg: DefaultWebhookConfig,
 		webhookWake: make(chan struct{}, 1)}
+	for _, opt := range opts {
+		opt(s)
+	}
+	return s
 }
 
 // update runs fn in one transaction whose time, the time its writes record and its expiry checks
@@ -122,7 +126,7 @@ func (s *Service) loadGame(ctx context.Context, id string) (*GameRecord, error) 
 }
 
 // lockGame reads and locks a game inside a transaction.
-func lockGame(ctx context.Context, tx Tx, id string) (*GameRecord, error) {
+func lockGame(ctx context.Context, tx GameTx, id string) (*GameRecord, error) {
 	rec, err := tx.LockGame(ctx, id)
 	if errors.Is(err, ErrNotFound) {
 		return nil, gameNotFound(id)
@@ -131,7 +135,7 @@ func lockGame(ctx context.Context, tx Tx, id string) (*GameRecord, error) {
 }
 
 // lockGameWithResult is lockGame that also reads the result kept under lookup, if any.
-func lockGameWithResult(ctx context.Context, tx Tx, id string, lookup []byte) (*GameRecord, *KeptResult, error) {
+func lockGameWithResult(ctx context.Context, tx GameTx, id string, lookup []byte) (*GameRecord, *KeptResult, error) {
 	rec, kept, err := tx.LockGameWithResult(ctx, id, lookup)
 	if errors.Is(err, ErrNotFound) {
 		return nil, nil, gameNotFound(id)

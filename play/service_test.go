@@ -16,7 +16,7 @@ func TestLobbyToFirstActionWithoutHTTP(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	db := repotest.NewDB(t)
-	master := play.New(db.Games(), games.All())
+	master := play.New(db.Games().Stores(), games.All())
 	lobbyKey := "5b0c2e8a-41f7-4d0e-9a3c-7e1f6d2b8c90"
 	created, err := master.Create(ctx, play.NewGame{Kind: "primed", OpenSeats: 2}, play.Nobody, play.NewIdempotency(&lobbyKey, []byte("{}")))
 	if err != nil {

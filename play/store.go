@@ -21,19 +21,70 @@ var ErrTaken = errors.New("already taken")
 // ErrNotRemoved is what the store answers when a student to erase is still in the classroom.
 var ErrNotRemoved = errors.New("student not removed")
 
-// Store is the storage the game master needs. Package repo implements it with SQL.
-type Store interface {
+// Stores are the ports of the storage the game master needs, one per use: each part of the service
+// reads through the narrowest it uses, and a test may fill in only those its part calls. Package
+// repo implements them all with SQL ((*repo.Games).Stores).
+type Stores struct {
+	GameReader
+	History
+	Updater
+	Dues
+	ToActBackfill
+	Authorities
 	ClassroomStore
 	StatsStore
 	ReviewStore
-	WebhookStore
+	WebhookSubscriptions
+	WebhookOutbox
+	// Kept, when the store keeps games' records between requests, lets an action be applied in one
+	// round trip (act_kept.go); nil when it keeps none.
+	Kept KeptRecords
+}
+
+// GameReader reads games and lists them.
+type GameReader interface {
 	// Game reads a game and its seats.
 	Game(ctx context.Context, id string) (*GameRecord, error)
-	// GamesWithoutToAct lists, by id, up to limit active games after the id `after` that do not
-	// know whose turn it is (saved before games kept it).
-	GamesWithoutToAct(ctx context.Context, after string, limit int) ([]string, error)
-	// SetToAct records the seats to act in a game that has none recorded, if it is still at version.
-	SetToAct(ctx context.Context, gameID string, version int64, toAct []int) error
+	// Progress reads a game and up to limit entries after seq `after` from one snapshot.
+	Progress(ctx context.Context, gameID string, after int64, limit int) (*ProgressRecord, error)
+	// ListGames returns up to q.Limit games matching q, newest first.
+	ListGames(ctx context.Context, q GameQuery) ([]GameSummary, error)
+	// PlayerGames lists the games in which the student of f (StudentID in ClassroomID), or the seat
+	// token whose hash is f.SeatTokenHash, holds a seat.
+	PlayerGames(ctx context.Context, f GameFilter) ([]PlayerGame, error)
+	// TokenGames lists the games a seat or creator token belongs to (its seats, and the games it
+	// created with Seat -1), newest first, at most limit.
+	TokenGames(ctx context.Context, hash []byte, limit int) ([]TokenGame, error)
+	// OpenLobbiesByInviteCode lists the ids of the open lobbies whose invite code is code, two at
+	// most (two lobbies that drew the same code at once).
+	OpenLobbiesByInviteCode(ctx context.Context, code string) ([]string, error)
+}
+
+// History reads games' histories and refused actions.
+type History interface {
+	// Entries returns up to limit history entries with seq > after, in order.
+	Entries(ctx context.Context, gameID string, after int64, limit int) ([]Entry, error)
+	// EntriesThrough returns the entries with seq <= through, in order.
+	EntriesThrough(ctx context.Context, gameID string, through int64) ([]Entry, error)
+	// EachEntry calls fn for every history entry in order, reading them as it goes.
+	EachEntry(ctx context.Context, gameID string, fn func(Entry) error) error
+	// EntryCount is the number of entries in a game's history, the start included.
+	EntryCount(ctx context.Context, gameID string) (int64, error)
+	// Attempts lists a game's refused actions, oldest first.
+	Attempts(ctx context.Context, gameID string) ([]Attempt, error)
+}
+
+// Updater runs the game master's transactions.
+type Updater interface {
+	// Update runs fn in one transaction, committing when fn returns nil. now is the transaction's
+	// time, from the service's clock: the time every change in it records (a game's updated_at, an
+	// entry's time, a due time or deadline counted from now) and the time its expiry checks
+	// (Idempotency-Keys) compare with; the database's own clock is not read.
+	Update(ctx context.Context, now time.Time, fn func(Tx) error) error
+}
+
+// Dues finds the games in which the worker has something to do.
+type Dues interface {
 	// NextDue is the earliest time a bot of any game is due to act or a turn's time runs out; nil
 	// when neither is pending.
 	NextDue(ctx context.Context) (*time.Time, error)
@@ -45,42 +96,21 @@ type Store interface {
 	// DueCount is how many games have the work due (for a bot or a turn's deadline), counting no
 	// further than atMost.
 	DueCount(ctx context.Context, due Due, atMost int) (int, error)
-	// Update runs fn in one transaction, committing when fn returns nil. now is the transaction's
-	// time, from the service's clock: the time every change in it records (a game's updated_at, an
-	// entry's time, a due time or deadline counted from now) and the time its expiry checks
-	// (Idempotency-Keys) compare with; the database's own clock is not read.
-	Update(ctx context.Context, now time.Time, fn func(Tx) error) error
+}
+
+// ToActBackfill fills in whose turn it is in games saved before games kept it (FillToAct).
+type ToActBackfill interface {
+	// GamesWithoutToAct lists, by id, up to limit active games after the id `after` that do not
+	// know whose turn it is.
+	GamesWithoutToAct(ctx context.Context, after string, limit int) ([]string, error)
+	// SetToAct records the seats to act in a game that has none recorded, if it is still at version.
+	SetToAct(ctx context.Context, gameID string, version int64, toAct []int) error
+}
+
+// Authorities resolves tokens to what they open, and tells which authorities have ended.
+type Authorities interface {
 	// ClassroomMember resolves a teacher or student token hash to its classroom (and student).
 	ClassroomMember(ctx context.Context, kind TokenKind, hash []byte) (classroomID, studentID string, err error)
-	// Entries returns up to limit history entries with seq > after, in order.
-	Entries(ctx context.Context, gameID string, after int64, limit int) ([]Entry, error)
-	// EntriesThrough returns the entries with seq <= through, in order.
-	EntriesThrough(ctx context.Context, gameID string, through int64) ([]Entry, error)
-	// EachEntry calls fn for every history entry in order, reading them as it goes.
-	EachEntry(ctx context.Context, gameID string, fn func(Entry) error) error
-	// EntryCount is the number of entries in a game's history, the start included.
-	EntryCount(ctx context.Context, gameID string) (int64, error)
-	// Attempts lists a game's refused actions, oldest first.
-	Attempts(ctx context.Context, gameID string) ([]Attempt, error)
-	// ListGames returns up to q.Limit games matching q, newest first.
-	ListGames(ctx context.Context, q GameQuery) ([]GameSummary, error)
-	// Progress reads a game and up to limit entries after seq `after` from one snapshot.
-	Progress(ctx context.Context, gameID string, after int64, limit int) (*ProgressRecord, error)
-	// ClassroomPosition reads, for every game of the classroom, its last entry recorded before
-	// `before` and whether it had ended by then; with before nil, as of now.
-	ClassroomPosition(ctx context.Context, classroomID string, before *time.Time) (*ClassroomPosition, error)
-	// EntryTime is when entry seq of a game of the classroom was recorded; ErrNotFound when there
-	// is no such entry in the classroom.
-	EntryTime(ctx context.Context, classroomID, gameID string, seq int64) (time.Time, error)
-	// PlayerGames lists the games in which the student of f (StudentID in ClassroomID), or the seat
-	// token whose hash is f.SeatTokenHash, holds a seat.
-	PlayerGames(ctx context.Context, f GameFilter) ([]PlayerGame, error)
-	// TokenGames lists the games a seat or creator token belongs to (its seats, and the games it
-	// created with Seat -1), newest first, at most limit.
-	TokenGames(ctx context.Context, hash []byte, limit int) ([]TokenGame, error)
-	// OpenLobbiesByInviteCode lists the ids of the open lobbies whose invite code is code, two at
-	// most (two lobbies that drew the same code at once).
-	OpenLobbiesByInviteCode(ctx context.Context, code string) ([]string, error)
 	// ObserverToken reads the observer token whose hash is hash; ErrNotFound when there is none.
 	ObserverToken(ctx context.Context, hash []byte) (*ObserverRecord, error)
 	// EndedAuthorities returns, of the token hashes, those that open nothing any more (no
@@ -114,12 +144,30 @@ type ClassroomStore interface {
 	// a student erased already stays as they are. ErrNotFound when there is no such student,
 	// ErrNotRemoved when the student is current.
 	EraseStudent(ctx context.Context, classroomID, studentID string) (*StudentRecord, error)
+	// ClassroomPosition reads, for every game of the classroom, its last entry recorded before
+	// `before` and whether it had ended by then; with before nil, as of now.
+	ClassroomPosition(ctx context.Context, classroomID string, before *time.Time) (*ClassroomPosition, error)
+	// EntryTime is when entry seq of a game of the classroom was recorded; ErrNotFound when there
+	// is no such entry in the classroom.
+	EntryTime(ctx context.Context, classroomID, gameID string, seq int64) (time.Time, error)
 }
 
-// Tx is what the game master does inside one transaction. A write that returns nothing but an
-// error may be sent later, with the next read or the commit: its failure then fails that read or
-// the commit, and the transaction is rolled back all the same.
-type Tx interface {
+// Tx is what the game master does inside one transaction, one port per use. A write that returns
+// nothing but an error may be sent later, with the next read or the commit: its failure then fails
+// that read or the commit, and the transaction is rolled back all the same. A store's transaction
+// fills in every port; a part of the service that takes one of them asks for no more.
+type Tx struct {
+	GameTx
+	SeatTx
+	ObserverTx
+	ScheduleTx
+	ClassroomTx
+	ResultTx
+	WebhookTx
+}
+
+// GameTx reads, locks and changes one game: its steps, its history and its state.
+type GameTx interface {
 	// LockGame reads a game and its seats and locks it until the transaction ends.
 	LockGame(ctx context.Context, id string) (*GameRecord, error)
 	// LockGameWithResult is LockGame that also reads, once the game is locked, what is kept under
@@ -131,6 +179,29 @@ type Tx interface {
 	// InsertGame stores a new game in its lobby and returns its id: g.ID, or a new random one when
 	// g.ID is empty. ErrTaken when a game has that id already.
 	InsertGame(ctx context.Context, g NewGameRecord) (string, error)
+	// NextSeq is the seq the game's next history entry takes.
+	NextSeq(ctx context.Context, gameID string) (int64, error)
+	// AppendEntry appends e, with the version it produced, to the history (setting its time),
+	// announces it on commit and, when a live webhook subscription may want it, writes it to the
+	// webhook outbox (WebhookOutbox) in this transaction.
+	AppendEntry(ctx context.Context, gameID string, e *Entry) error
+	// SaveState stores a new snapshot and status and moves the version on; it updates g.
+	SaveState(ctx context.Context, g *GameRecord, change StateChange) error
+	// BumpVersion moves the version on after a change of seats; it updates g.
+	BumpVersion(ctx context.Context, g *GameRecord) error
+	// AbortGame marks the game aborted for reason, moves its version on and announces its end on
+	// commit, writing the end to the webhook outbox as AppendEntry does; it updates g.
+	AbortGame(ctx context.Context, g *GameRecord, reason EndReason) error
+	// RecordAttempt keeps a refused action for review, unless the seat has had keep refusals kept
+	// at the same version of the game already.
+	RecordAttempt(ctx context.Context, gameID string, a Attempt, keep int) error
+	// LinkRematch records a finished game's rematch, moves its version on and announces it on
+	// commit, unless the game links to a rematch already.
+	LinkRematch(ctx context.Context, gameID, rematchID string) error
+}
+
+// SeatTx seats and unseats players in a game, within what a client may hold.
+type SeatTx interface {
 	// InsertSeat seats a named player whose token has hash (a rematch's seat keeps its player's
 	// hash from the game before).
 	InsertSeat(ctx context.Context, gameID string, seat int, name string, hash []byte) error
@@ -141,34 +212,28 @@ type Tx interface {
 	HandSeatToBot(ctx context.Context, gameID string, seat int, level string) error
 	// RemoveSeat frees a lobby seat, moving the later seats down by one; its token stops working.
 	RemoveSeat(ctx context.Context, gameID string, seat int) error
+	// OpenSeatAt moves a lobby's seats from seat on up by one, for a new player to take seat.
+	OpenSeatAt(ctx context.Context, gameID string, seat int) error
+	// InsertStudentSeat seats a current student of the classroom; ErrNotFound when there is none.
+	InsertStudentSeat(ctx context.Context, gameID, classroomID string, seat int, studentID string) error
+	// InviteCodeInUse reports whether an open lobby has the invite code.
+	InviteCodeInUse(ctx context.Context, code string) (bool, error)
+	// Holdings counts the games not over that the owner's client and address hold.
+	Holdings(ctx context.Context, o Owner) (Holdings, error)
+}
+
+// ObserverTx keeps the observer tokens of a game or classroom.
+type ObserverTx interface {
 	// LiveObserverTokens deletes the target's expired observer tokens and counts the others.
 	LiveObserverTokens(ctx context.Context, target ObserverTarget) (int, error)
 	// InsertObserverToken stores an observer token whose hash is hash and returns it with its id.
 	InsertObserverToken(ctx context.Context, rec ObserverRecord, hash []byte) (ObserverRecord, error)
 	// DeleteObserverToken deletes the target's observer token of that id; false when it has none.
 	DeleteObserverToken(ctx context.Context, target ObserverTarget, id string) (bool, error)
-	// InviteCodeInUse reports whether an open lobby has the invite code.
-	InviteCodeInUse(ctx context.Context, code string) (bool, error)
-	// OpenSeatAt moves a lobby's seats from seat on up by one, for a new player to take seat.
-	OpenSeatAt(ctx context.Context, gameID string, seat int) error
-	// LinkRematch records a finished game's rematch, moves its version on and announces it on
-	// commit, unless the game links to a rematch already.
-	LinkRematch(ctx context.Context, gameID, rematchID string) error
-	// FollowWebhooks stores subscriptions copied to a rematch (Webhook.FollowedFrom the one
-	// copied, which it marks followed), in the rematch's transaction.
-	FollowWebhooks(ctx context.Context, copies []Webhook) error
-	// InsertStudentSeat seats a current student of the classroom; ErrNotFound when there is none.
-	InsertStudentSeat(ctx context.Context, gameID, classroomID string, seat int, studentID string) error
-	// NextSeq is the seq the game's next history entry takes.
-	NextSeq(ctx context.Context, gameID string) (int64, error)
-	// AppendEntry appends e, with the version it produced, to the history (setting its time),
-	// announces it on commit and, when a live webhook subscription may want it, writes it to the
-	// webhook outbox (WebhookStore) in this transaction.
-	AppendEntry(ctx context.Context, gameID string, e *Entry) error
-	// SaveState stores a new snapshot and status and moves the version on; it updates g.
-	SaveState(ctx context.Context, g *GameRecord, change StateChange) error
-	// BumpVersion moves the version on after a change of seats; it updates g.
-	BumpVersion(ctx context.Context, g *GameRecord) error
+}
+
+// ScheduleTx is the worker's: it claims a due game and sets when it is next due.
+type ScheduleTx interface {
 	// ClaimDueGame locks the first of the candidates (from DueGames) that is still due for the
 	// work, skipping games other transactions hold, and reads it as LockGame does; ErrNotFound when
 	// there is none.
@@ -181,26 +246,33 @@ type Tx interface {
 	// ScheduleBot sets a game's bot due time to after from the transaction's now, or clears it when
 	// after is nil.
 	ScheduleBot(ctx context.Context, gameID string, after *time.Duration) error
-	// AbortGame marks the game aborted for reason, moves its version on and announces its end on
-	// commit, writing the end to the webhook outbox as AppendEntry does; it updates g.
-	AbortGame(ctx context.Context, g *GameRecord, reason EndReason) error
+}
+
+// ClassroomTx replaces a classroom's tokens.
+type ClassroomTx interface {
 	// SetStudentToken replaces a current student's token hash and returns the student;
 	// ErrNotFound when the classroom has no such current student.
 	SetStudentToken(ctx context.Context, classroomID, studentID string, hash []byte) (*StudentRecord, error)
 	// SetTeacherToken replaces the classroom's teacher token hash, if it is still oldHash;
 	// ErrNotFound when it is not.
 	SetTeacherToken(ctx context.Context, classroomID string, oldHash, hash []byte) error
-	// RecordAttempt keeps a refused action for review, unless the seat has had keep refusals kept
-	// at the same version of the game already.
-	RecordAttempt(ctx context.Context, gameID string, a Attempt, keep int) error
+}
+
+// ResultTx keeps the results of Idempotency-Keys.
+type ResultTx interface {
 	// LockResult waits for any other request holding the same idempotency lookup.
 	LockResult(ctx context.Context, lookup []byte) error
 	// StoredResult reads a result kept for lookup and not yet expired; ErrNotFound when none.
 	StoredResult(ctx context.Context, lookup []byte) (requestHash, sealed []byte, err error)
 	// StoreResult keeps a sealed result under lookup, replacing an expired one.
 	StoreResult(ctx context.Context, lookup, requestHash, sealed []byte) error
-	// Holdings counts the games not over that the owner's client and address hold.
-	Holdings(ctx context.Context, o Owner) (Holdings, error)
+}
+
+// WebhookTx copies subscriptions within a change's transaction.
+type WebhookTx interface {
+	// FollowWebhooks stores subscriptions copied to a rematch (Webhook.FollowedFrom the one
+	// copied, which it marks followed), in the rematch's transaction.
+	FollowWebhooks(ctx context.Context, copies []Webhook) error
 }
 
 // Due names one of the worker's jobs, and so the games in which it is due at Now.

@@ -34,7 +34,7 @@ func TestShortJoinCodesEndAndRotatedOnesAreLong(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	db := repotest.NewDB(t)
-	master := play.New(db.Games(), games.All())
+	master := play.New(db.Games().Stores(), games.All())
 	class, _, err := master.CreateClassroom(ctx, "Room 6")
 	if err != nil {
 		t.Fatal(err)

@@ -40,7 +40,7 @@ func TestWebhookQuotaPerAddressHoldsAcrossTokens(t *testing.T) {
 	r := newHookRig(t)
 	cfg := testWebhookConfig
 	cfg.AddressQuota = 2
-	r.master.SetWebhooks(cfg, r.sender())
+	r.configure(cfg, r.sender())
 	ctx := context.Background()
 	for i := range 3 {
 		created, creator := r.lobby()
@@ -69,7 +69,7 @@ func TestWebhookPendingDeliveriesAreBoundedAndTheRestCounted(t *testing.T) {
 	r := newHookRig(t)
 	cfg := testWebhookConfig
 	cfg.PendingPerSubscription, cfg.PendingPerOwner = 2, 3
-	r.master.SetWebhooks(cfg, r.sender())
+	r.configure(cfg, r.sender())
 	created, creator := r.lobby()
 	id := created.Game.ID
 	a, _ := r.subscribe(creator, play.NewWebhookRequest{Scope: play.ScopeGame, GameID: id, URL: "http://127.0.0.1:9/a", Events: []string{"entry"}})
@@ -175,7 +175,7 @@ func TestWebhookSigningKeysAreSealedAtRest(t *testing.T) {
 	other := rigOn(t, r.db, r.clock)
 	cfg := testWebhookConfig
 	cfg.SealingKey = []byte("another sealing key")
-	other.master.SetWebhooks(cfg, r.sender())
+	other.configure(cfg, r.sender())
 	seats := r.fill(created, creator)
 	if _, err := other.master.WebhookPass(ctx); err == nil || len(rc.requests()) != 0 {
 		t.Fatalf("an instance with another sealing key sent %d (%v)", len(rc.requests()), err)

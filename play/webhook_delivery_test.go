@@ -30,9 +30,7 @@ func runSender(t *testing.T, db *repo.DB, clock *playclock.Clock, cfg play.Webho
 	if err != nil {
 		t.Fatal(err)
 	}
-	master := play.New(db.Games(), games.All())
-	master.SetClock(clock)
-	master.SetWebhooks(cfg, sender)
+	master := play.New(db.Games().Stores(), games.All(), play.WithClock(clock), play.WithWebhooks(cfg, sender))
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {

@@ -8,6 +8,8 @@ import (
 	"errors"
 	"log/slog"
 	"time"
+
+	"primegames/play/webhooks"
 )
 
 // A subscription's signing keys are kept sealed: AES-256-GCM under a key derived from the
@@ -34,7 +36,7 @@ func (k webhookKeys) signing(now time.Time) [][]byte {
 
 // rawWebhookKey is a signing key stored as it is, from before keys were sealed (a sealed value is
 // longer: a nonce, the keys and a tag).
-func rawWebhookKey(stored []byte) bool { return len(stored) == webhookSecretBytes }
+func rawWebhookKey(stored []byte) bool { return len(stored) == webhooks.SecretBytes }
 
 func (s *Service) webhookAEAD() (cipher.AEAD, error) {
 	if len(s.webhookCfg.SealingKey) == 0 {

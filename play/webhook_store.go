@@ -29,14 +29,13 @@ type WebhookRevival struct {
 	Now                    time.Time
 }
 
-// WebhookStore keeps webhook subscriptions, the outbox of game changes and the deliveries. The
-// outbox is written by Tx.AppendEntry and Tx.AbortGame, in the change's own transaction.
+// WebhookSubscriptions keeps webhook subscriptions, each under its owner's key.
 //
 // A subscription's standing (Webhook.Status) is worked out by the store from its owner's
 // authority as it is now: active, suspended (made with a teacher's or student's token since
 // replaced), disabled, or ended (its seat left, its student removed, its classroom gone), which
 // the store deletes when it finds it and never lists.
-type WebhookStore interface {
+type WebhookSubscriptions interface {
 	// InsertWebhook stores a subscription (under w.ID) unless its owner or its address holds as
 	// many as quotas allow (*WebhookQuotaError).
 	InsertWebhook(ctx context.Context, w *Webhook, quotas WebhookQuotas) error
@@ -50,33 +49,28 @@ type WebhookStore interface {
 	// RotateWebhookSecret replaces the sealed keys of one of the owner's subscriptions by
 	// reseal's answer, in one transaction that holds the row.
 	RotateWebhookSecret(ctx context.Context, ownerKey string, id string, reseal func(sealed []byte) ([]byte, error)) (*Webhook, error)
-	// WebhookStanding is a subscription's standing as it is now, for a delivery about to be sent:
-	// a suspended or disabled one's pending deliveries are dropped, an ended one is deleted (its
-	// deliveries with it), a deleted one is WebhookEnded.
-	WebhookStanding(ctx context.Context, id string) (WebhookStatus, error)
+	// FollowableWebhooks lists the active subscriptions of a game not yet followed to a rematch.
+	FollowableWebhooks(ctx context.Context, gameID string) ([]Webhook, error)
 	// RawWebhookSecrets lists up to limit subscriptions whose signing key is stored raw (from
 	// before keys were sealed); SealWebhookSecret replaces one by its sealed form, unless it has
 	// changed since.
-	// FollowableWebhooks lists the active subscriptions of a game not yet followed to a rematch.
-	FollowableWebhooks(ctx context.Context, gameID string) ([]Webhook, error)
 	RawWebhookSecrets(ctx context.Context, limit int) (map[string][]byte, error)
 	SealWebhookSecret(ctx context.Context, id string, raw, sealed []byte) error
+}
+
+// WebhookOutbox turns the outbox of game changes into deliveries and hands them to the sender.
+// The outbox is written by Tx.AppendEntry and Tx.AbortGame, in the change's own transaction.
+type WebhookOutbox interface {
+	DeliveryQueue
 	// FanOut takes the outbox rows of one game that no other worker holds and calls fn with them
 	// and the active subscriptions that may want them, with their pending deliveries counted; in
 	// the same transaction it stores the deliveries fn returns, counts those it dropped, deletes
 	// the ended subscriptions it found and deletes the rows. It reports whether there was a game to take.
 	FanOut(ctx context.Context, now time.Time, fn func(OutboxBatch) (FanOutResult, error)) (bool, error)
-	// ClaimDeliveries leases deliveries due at now, within c's bounds, each the oldest pending one
-	// of its subscription and game (so that a game's events go out in order), until now+lease,
-	// counting the attempt.
-	ClaimDeliveries(ctx context.Context, now time.Time, lease time.Duration, c DeliveryClaim) ([]Delivery, error)
-	// DeliveryDone records the outcome of an attempt: delivered (the row goes), or failed with
-	// errText and to be tried again at retryAt, or failed for good with the subscription disabled
-	// for disableReason (its pending deliveries go).
-	DeliveryDone(ctx context.Context, d *Delivery, now time.Time, outcome DeliveryOutcome) error
-	// NextWebhookDue is the earliest time a delivery that heads its queue is due (or its lease runs
-	// out), nil when none is pending.
-	NextWebhookDue(ctx context.Context) (*time.Time, error)
+	// WebhookStanding is a subscription's standing as it is now, for a delivery about to be sent:
+	// a suspended or disabled one's pending deliveries are dropped, an ended one is deleted (its
+	// deliveries with it), a deleted one is WebhookEnded.
+	WebhookStanding(ctx context.Context, id string) (WebhookStatus, error)
 }
 
 // Webhook is one subscription.
@@ -166,35 +160,4 @@ type NewDelivery struct {
 	GameID         string
 	Type           string
 	Payload        []byte
-}
-
-// Delivery is a claimed delivery, with where and how to send it.
-type Delivery struct {
-	ID             int64
-	WebhookID      string
-	SubscriptionID string
-	GameID         string
-	Type           string
-	Payload        []byte
-	Attempts       int // this one included
-	CreatedAt      time.Time
-	URL            string
-	Secret         []byte
-	// Failing says that the subscription's last attempts failed (DeliveryClaim.Failing).
-	Failing bool
-}
-
-// DeliveryOutcome is what an attempt came to.
-type DeliveryOutcome struct {
-	Delivered bool
-	// RetryAt, for a failed attempt, is when to try again; DisableReason, when set, disables the
-	// subscription instead.
-	RetryAt       time.Time
-	Error         string
-	DisableReason string
-	// Backlog, for a failed attempt to be tried again, disables the subscription (for
-	// BacklogReason) instead when more than Backlog of its deliveries are pending: a receiver
-	// down does not pile up an unbounded queue while its retries run.
-	Backlog       int
-	BacklogReason string
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"primegames/domain"
+	"primegames/play/webhooks"
 )
 
 // Webhooks push a game's news to a backend (issue 26). Who may subscribe to what:
@@ -40,65 +41,6 @@ const (
 
 // WebhookEventTypes are the event types a subscription may ask for: the player events and entries.
 var WebhookEventTypes = []string{GameStarted.String(), YourTurn.String(), TimedOut.String(), GameEnded.String(), WebhookEntry}
-
-// WebhookSender sends webhooks over HTTP; cmd/primegames injects one (package outbound), so that
-// the operator's rules of which addresses may be called hold at the one place that dials.
-type WebhookSender interface {
-	// CheckURL refuses a URL webhooks may not be sent to, with a sentence saying why.
-	CheckURL(rawURL string) error
-	// Send posts body to rawURL, signed with h, and returns the response's status; err describes a
-	// request that got no status (refused address, timeout, connection failure).
-	Send(ctx context.Context, rawURL string, h WebhookHeaders, body []byte) (status int, err error)
-}
-
-// WebhookConfig bounds the webhooks and paces their deliveries.
-type WebhookConfig struct {
-	// Quota is how many subscriptions one owner (a principal: a classroom's teacher, a student, a
-	// game token, the admin) may hold; AddressQuota how many may be made from one address (0: no
-	// bound).
-	Quota, AddressQuota int
-	// PendingPerSubscription and PendingPerOwner bound the deliveries waiting for one subscription
-	// and for all of one owner's: the events beyond are not queued for it but counted (dropped).
-	PendingPerSubscription, PendingPerOwner int
-	// SealingKey seals the subscriptions' signing keys at rest (SECRET_KEY): without it the
-	// database holds nothing that signs. SecretOverlap is how long a rotated secret still signs
-	// beside the new one.
-	SealingKey    []byte
-	SecretOverlap time.Duration
-	// Attempts is how many times a delivery is tried before its subscription is disabled.
-	Attempts int
-	// FirstRetry and MaxRetry bound the backoff between attempts: FirstRetry after the first
-	// failure, twice as long after each next, at most MaxRetry, each with jitter (from half to all of it).
-	FirstRetry, MaxRetry time.Duration
-	// Lease is how long a worker holds a delivery it is sending: longer than a send can take; once
-	// it has run out (the worker died) another worker sends it again, with the same webhook-id.
-	Lease time.Duration
-	// Batch is how many deliveries a worker claims at once; Concurrency how many it sends at once.
-	Batch, Concurrency int
-	// Backlog is how many deliveries a failing subscription may have pending; beyond, it is disabled.
-	Backlog int
-	// Poll is how often (in real time) the worker looks for work written by other instances.
-	Poll time.Duration
-}
-
-// DefaultWebhookConfig: 10 subscriptions per owner, 20 per address; 1,000 deliveries pending per
-// subscription, 2,000 per owner; a rotated secret signs for 24 hours more; 16 attempts, 10 s after
-// the first failure, doubling up to 2 h, so a receiver is tried for 6 to 13 hours (12.8 without the
-// jitter) before its subscription is disabled, or sooner once 10,000 of its deliveries wait; 64
-// deliveries claimed at a time, 256 in flight at once (DeliveriesPerSubscription of them per
-// subscription). It has no sealing key: SetWebhooks needs one.
-var DefaultWebhookConfig = WebhookConfig{Quota: 10, AddressQuota: 20, PendingPerSubscription: 1_000, PendingPerOwner: 2_000,
-	SecretOverlap: 24 * time.Hour, Attempts: 16, FirstRetry: 10 * time.Second, MaxRetry: 2 * time.Hour,
-	Lease: time.Minute, Batch: 64, Concurrency: 256, Poll: time.Second, Backlog: 10_000}
-
-// SetWebhooks makes this instance accept subscriptions with cfg's bounds and lets RunWebhooks send
-// through sender. Without it, or without cfg.SealingKey, subscriptions are refused.
-func (s *Service) SetWebhooks(cfg WebhookConfig, sender WebhookSender) {
-	if len(cfg.SealingKey) == 0 {
-		sender = nil
-	}
-	s.webhookCfg, s.webhookSender = cfg, sender
-}
 
 // NewWebhookRequest is a subscription asked for.
 type NewWebhookRequest struct {
@@ -137,7 +79,7 @@ func (s *Service) CreateWebhook(ctx context.Context, p Principal, req NewWebhook
 	if err := s.authorizeWebhook(ctx, p, req, w); err != nil {
 		return nil, "", err
 	}
-	key, shown := newWebhookSecret()
+	key, shown := webhooks.NewSecret()
 	if w.Secret, err = s.sealWebhookKeys(w.ID, webhookKeys{Current: key}); err != nil {
 		return nil, "", err
 	}
@@ -346,7 +288,7 @@ func (s *Service) RotateWebhookSecret(ctx context.Context, p Principal, id strin
 			return nil, err
 		}
 		now := s.now()
-		key, shown := newWebhookSecret()
+		key, shown := webhooks.NewSecret()
 		rotated.Secret, rotated.PreviousSecretExpires = shown, now.Add(s.webhookCfg.SecretOverlap)
 		return s.sealWebhookKeys(id, webhookKeys{Current: key, Previous: keys.Current, PreviousUntil: rotated.PreviousSecretExpires})
 	})

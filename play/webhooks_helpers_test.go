@@ -87,12 +87,13 @@ func newHookRig(t *testing.T) *hookRig {
 func rigOn(t *testing.T, db *repo.DB, clock *playclock.Clock) *hookRig {
 	t.Helper()
 	r := &hookRig{t: t, db: db, clock: clock}
-	sender := r.sender()
-	master := play.New(db.Games(), games.All())
-	master.SetClock(clock)
-	master.SetWebhooks(testWebhookConfig, sender)
-	r.master = master
+	r.configure(testWebhookConfig, r.sender())
 	return r
+}
+
+// configure makes the rig's game master anew, with cfg and sender.
+func (r *hookRig) configure(cfg play.WebhookConfig, sender play.WebhookSender) {
+	r.master = play.New(r.db.Games().Stores(), games.All(), play.WithClock(r.clock), play.WithWebhooks(cfg, sender))
 }
 
 // sender is the real outbound client, allowed to reach 127.0.0.1.

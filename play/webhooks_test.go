@@ -399,8 +399,7 @@ func TestWebhookClassroomAndServiceScopes(t *testing.T) {
 // Retries back off: from half to all of FirstRetry, doubling, never beyond MaxRetry.
 func TestWebhookRetryDelayDoublesWithJitterUpToTheCap(t *testing.T) {
 	t.Parallel()
-	master := play.New(nil, nil)
-	master.SetWebhooks(testWebhookConfig, nil)
+	master := play.New(play.Stores{}, nil, play.WithWebhooks(testWebhookConfig, nil))
 	full := testWebhookConfig.FirstRetry
 	for attempts := 1; attempts <= 8; attempts++ {
 		for range 50 {
@@ -423,7 +422,7 @@ func TestWebhookBacklogOfAFailingReceiverIsBounded(t *testing.T) {
 	}
 	cfg := testWebhookConfig
 	cfg.Attempts, cfg.Backlog = 100, 3
-	r.master.SetWebhooks(cfg, sender)
+	r.configure(cfg, sender)
 	failing := newReceiver(t, func(_ int, w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusServiceUnavailable) })
 	created, creator := r.lobby()
 	hook, _ := r.subscribe(creator, play.NewWebhookRequest{Scope: play.ScopeGame, GameID: created.Game.ID, URL: failing.URL, Events: []string{"entry"}})

@@ -25,7 +25,7 @@ func TestWorkerRoundTrips(t *testing.T) {
 	ctx := context.Background()
 	trips := &repotest.RoundTrips{}
 	db, _ := repotest.NewDBWithOptions(t, repo.PoolOptions{Tracer: trips})
-	master := play.New(db.Games(), games.All())
+	master := play.New(db.Games().Stores(), games.All())
 	count := func(what string, want int, job func(context.Context) (bool, error), wantActed bool) {
 		t.Helper()
 		var acted bool

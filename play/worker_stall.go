@@ -12,9 +12,6 @@ import (
 // up, its transaction rolled back, and the next pass starts on a fresh connection.
 const DefaultWorkerPassTimeout = 10 * time.Second
 
-// SetWorkerPassTimeout sets how long one pass of the worker may take (DefaultWorkerPassTimeout).
-func (s *Service) SetWorkerPassTimeout(d time.Duration) { s.passTimeout = d }
-
 // workerPassTimeout is how long one pass of the worker may take.
 func (s *Service) workerPassTimeout() time.Duration {
 	if s.passTimeout <= 0 {

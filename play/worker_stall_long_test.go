@@ -45,8 +45,7 @@ func TestLongWorkerGivesUpOnASilentConnectionAndLogsTheStallOnce(t *testing.T) {
 	// Before the pool closes: a connection whose bytes the silence swallowed waits up to 15 s to
 	// close cleanly, unless its peer is gone.
 	t.Cleanup(proxy.Cut)
-	master := play.New(db.Games(), games.All())
-	master.SetWorkerPassTimeout(200 * time.Millisecond)
+	master := play.New(db.Games().Stores(), games.All(), play.WithWorkerPassTimeout(200*time.Millisecond))
 	// Long enough not to end during the test: many rounds, a move every 50 ms.
 	created, err := master.Create(ctx, play.NewGame{Kind: "primed", Options: json.RawMessage(`{"bot_delay_ms":50,"rounds":20}`),
 		Bots: []play.BotSeat{{Seat: 0, Level: domain.LevelGreedy}, {Seat: 1, Level: domain.LevelGreedy}}}, play.Nobody, nil)

@@ -41,7 +41,7 @@ func TestEveryChangeOfAGameIsAnnouncedAtCommit(t *testing.T) {
 	ctx := context.Background()
 	db := repotest.NewDB(t)
 	heard := notices(t, db)
-	master := play.New(db.Games(), games.All())
+	master := play.New(db.Games().Stores(), games.All())
 	created, err := master.Create(ctx, play.NewGame{Kind: "primed", Players: []string{"Ada", "Ben"}}, play.Nobody, nil)
 	if err != nil {
 		t.Fatal(err)

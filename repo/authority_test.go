@@ -44,7 +44,7 @@ func TestEveryEndOfAnAuthorityIsAnnouncedAtCommit(t *testing.T) {
 	ctx := context.Background()
 	db := repotest.NewDB(t)
 	heard := revocations(t, db)
-	master := play.New(db.Games(), games.All())
+	master := play.New(db.Games().Stores(), games.All())
 	expect := func(what string, key live.AuthorityKey, reason string) {
 		t.Helper()
 		select {

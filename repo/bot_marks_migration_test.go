@@ -21,7 +21,7 @@ func TestEntryBotMigrationBackfillsHistories(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	db, m := migratedWithMigrator(t)
-	master := play.New(db.Games(), games.All())
+	master := play.New(db.Games().Stores(), games.All())
 	created, err := master.Create(ctx, play.NewGame{Kind: "primed", Options: json.RawMessage(`{"bot_delay_ms":0}`),
 		Players: []string{"Ada", "Bo"}, Bots: []play.BotSeat{{Seat: 2, Level: domain.LevelRandom}}}, play.Nobody, nil)
 	if err != nil {

@@ -21,7 +21,7 @@ func TestClaimDueGameSkipsHeldAndServedGames(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second) // a claim that waited on a lock would hang
 	defer cancel()
 	db := repotest.NewDB(t)
-	master := play.New(db.Games(), games.All())
+	master := play.New(db.Games().Stores(), games.All())
 	now := time.Now()
 	var ids []string
 	for age := 3; age > 0; age-- {
@@ -90,7 +90,7 @@ func TestDueGamesTakeOwnersInTurn(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	db := repotest.NewDB(t)
-	master := play.New(db.Games(), games.All())
+	master := play.New(db.Games().Stores(), games.All())
 	now := time.Now()
 	create := func(address string, age time.Duration, players ...string) string {
 		t.Helper()

@@ -46,7 +46,7 @@ func (s *Games) UpdateUnchangedThen(ctx context.Context, now time.Time, expect *
 			return err
 		}
 		for _, sql := range then {
-			if err := tx.(*gameTx).queue(ctx, sql); err != nil {
+			if err := tx.GameTx.(*gameTx).queue(ctx, sql); err != nil {
 				return err
 			}
 		}

@@ -9,13 +9,18 @@ import (
 	"primegames/play"
 )
 
-// Games is play.Store over Postgres: games, their seats and histories, classrooms and their students.
+// Games is every port of play.Stores over Postgres: games, their seats and histories, classrooms
+// and their students, statistics, reviews, webhooks.
 type Games struct{ db *DB }
 
 // Games returns the game store.
 func (db *DB) Games() *Games { return &Games{db: db} }
 
-var _ play.Store = (*Games)(nil)
+// Stores are the game store's ports, for play.New.
+func (s *Games) Stores() play.Stores {
+	return play.Stores{GameReader: s, History: s, Updater: s, Dues: s, ToActBackfill: s, Authorities: s,
+		ClassroomStore: s, StatsStore: s, ReviewStore: s, WebhookSubscriptions: s, WebhookOutbox: s, Kept: s}
+}
 
 const gameColumns = `id::text, kind, options, status, seat_count, seed, version, snapshot, winners,
 	creator_token_hash, created_at, updated_at, finished_at, classroom_id::text, bot_delay_ms, hints, bot_due_at, rematch_id::text,
@@ -144,5 +149,5 @@ func (s *Games) NextDue(ctx context.Context) (*time.Time, error) {
 
 // Update runs fn in a transaction whose time is now, committing when fn succeeds.
 func (s *Games) Update(ctx context.Context, now time.Time, fn func(play.Tx) error) error {
-	return s.db.inGameTx(ctx, now, func(tx *gameTx) error { return fn(tx) })
+	return s.db.inGameTx(ctx, now, func(tx *gameTx) error { return fn(tx.ports()) })
 }

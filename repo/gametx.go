@@ -32,8 +32,10 @@ type gameTx struct {
 	nextSeq map[string]int64 // by game, for the games this transaction has locked
 	// saved are the games whose new state the transaction saved (SaveState), as it left them.
 	saved map[string]*play.GameRecord
-	// expect, when set, is the record of the game a change in one round trip is worked out on
-	// (UpdateUnchanged): the game it locks, without reading; nothing else may be read.
+	// mode is play.ReadingTx (Update's) or play.WriteOnlyTx (UpdateUnchanged's); in the latter,
+	// expect is the record of the game the change in one round trip is worked out on: the game it
+	// locks, without reading, and every other read answers errNeedsReads.
+	mode   play.TxMode
 	expect *play.GameRecord
 	// appended is the last history entry the transaction appended, if any.
 	appended *appendedEntry
@@ -47,6 +49,11 @@ type appendedEntry struct {
 	action []byte
 }
 
+// ports is the transaction as play's ports.
+func (t *gameTx) ports() play.Tx {
+	return play.Tx{GameTx: t, SeatTx: t, ObserverTx: t, ScheduleTx: t, ClassroomTx: t, ResultTx: t, WebhookTx: t}
+}
+
 // newGameTx is a transaction on conn whose time is now, cut to whole microseconds as Postgres keeps
 // times (and pgx sends them), so that the times it reports are those a later read returns.
 func newGameTx(conn *pgx.Conn, now time.Time) *gameTx {
@@ -56,7 +63,7 @@ func newGameTx(conn *pgx.Conn, now time.Time) *gameTx {
 // send sends, in one round trip, BEGIN if the transaction has not begun, the queued writes, and
 // then the queries of b, whose callbacks run in order.
 func (t *gameTx) send(ctx context.Context, b *pgx.Batch) error {
-	if t.expect != nil {
+	if t.mode == play.WriteOnlyTx {
 		return errNeedsReads
 	}
 	out := &pgx.Batch{}
@@ -164,7 +171,7 @@ var afterLockSQL = `SELECT s.seat_numbers, s.seat_names, s.seat_students, s.seat
 // lockGame locks the game row, then reads its seats, the seq its next entry takes and, for a
 // lookup, the result kept under it: two statements in one round trip.
 func (t *gameTx) lockGame(ctx context.Context, id string, lookup []byte) (*play.GameRecord, *play.KeptResult, error) {
-	if t.expect != nil {
+	if t.mode == play.WriteOnlyTx {
 		if t.expect.ID != id {
 			return nil, nil, errNeedsReads
 		}

@@ -63,7 +63,7 @@ func TestActionsUpdateTheirGameHeapOnly(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	db, url := repotest.NewDBWithURL(t)
-	master := play.New(db.Games(), games.All())
+	master := play.New(db.Games().Stores(), games.All())
 	created, err := master.Create(ctx, play.NewGame{Kind: "primed", Players: []string{"Ada", "Ben"}}, play.Nobody, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -110,7 +110,7 @@ func TestIdleGamesFromBeforeActiveMinuteAreStillFound(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	db, m := migratedWithMigrator(t)
-	master := play.New(db.Games(), games.All())
+	master := play.New(db.Games().Stores(), games.All())
 	var ids []string
 	for range 2 {
 		created, err := master.Create(ctx, play.NewGame{Kind: "primed", Players: []string{"Ada", "Ben"}}, play.Nobody, nil)

@@ -62,7 +62,7 @@ func twoInstancesAndAGame(t *testing.T) (dbA, dbB *repo.DB, reader, writer *play
 	dbA, url := repotest.NewDBWithURL(t)
 	dbB = secondInstance(t, url)
 	listenOn(t, dbA)
-	reader, writer = play.New(dbA.Games(), games.All()), play.New(dbB.Games(), games.All())
+	reader, writer = play.New(dbA.Games().Stores(), games.All()), play.New(dbB.Games().Stores(), games.All())
 	created, err := writer.Create(context.Background(), play.NewGame{Kind: "primed", Players: []string{"Ada", "Ben"}}, play.Nobody, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -124,7 +124,7 @@ func TestRecordsAreNotUsedWhileNothingListens(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	db := repotest.NewDB(t)
-	master := play.New(db.Games(), games.All())
+	master := play.New(db.Games().Stores(), games.All())
 	created, err := master.Create(ctx, play.NewGame{Kind: "primed", Players: []string{"Ada", "Ben"}}, play.Nobody, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -163,7 +163,7 @@ func TestRecordsCanBeTurnedOff(t *testing.T) {
 	ctx := context.Background()
 	db, _ := repotest.NewDBWithOptions(t, repo.PoolOptions{RecordCacheBytes: -1})
 	listenOn(t, db)
-	master := play.New(db.Games(), games.All())
+	master := play.New(db.Games().Stores(), games.All())
 	created, err := master.Create(ctx, play.NewGame{Kind: "primed", Players: []string{"Ada", "Ben"}}, play.Nobody, nil)
 	if err != nil {
 		t.Fatal(err)

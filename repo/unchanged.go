@@ -17,8 +17,8 @@ import (
 // record kept may be older than the game (its change not heard yet); the check then fails, nothing
 // is applied, and the action is done again as before.
 
-// errNeedsReads is what a read answers in a transaction that may not read (UpdateUnchanged).
-var errNeedsReads = errors.New("a change in one round trip reads nothing")
+// errNeedsReads is what a read answers in a play.WriteOnlyTx (UpdateUnchanged).
+var errNeedsReads = play.ErrNeedsReads
 
 // KeptGame is a copy of the record this instance keeps of the game, nil when it keeps none; it may
 // be older than the game.
@@ -29,9 +29,9 @@ func (s *Games) KeptGame(id string) *play.GameRecord {
 	return s.db.records.peek(id)
 }
 
-// UpdateUnchanged runs fn as Update does, on expect (a record KeptGame gave, which the caller
-// changes no more) without reading: the game locked by fn is a copy of expect, and the writes fn
-// queues are sent in one round trip after the check that the game is still at expect's version and
+// UpdateUnchanged runs fn as Update does, in a play.WriteOnlyTx on expect (a record KeptGame gave,
+// which the caller changes no more) without reading: the game locked by fn is a copy of expect, and
+// the writes fn queues are sent in one round trip after the check that the game is still at expect's version and
 // next seq, and that no entry is kept under lookup (an Idempotency-Key's, or nil). play.ErrStale
 // when fn read anything, the check failed, or the database refused the writes: nothing was applied.
 func (s *Games) UpdateUnchanged(ctx context.Context, now time.Time, expect *play.GameRecord, lookup []byte, fn func(play.Tx) error) error {
@@ -41,8 +41,8 @@ func (s *Games) UpdateUnchanged(ctx context.Context, now time.Time, expect *play
 	}
 	defer conn.Release() // a connection left in doubt is closed, not reused
 	tx := newGameTx(conn.Conn(), now)
-	tx.expect = expect
-	if err := fn(tx); err != nil {
+	tx.mode, tx.expect = play.WriteOnlyTx, expect
+	if err := fn(tx.ports()); err != nil {
 		if errors.Is(err, errNeedsReads) {
 			return play.ErrStale
 		}

@@ -18,7 +18,7 @@ func listeningGame(t *testing.T) (*repo.DB, *play.Service, *play.Created) {
 	t.Helper()
 	db := repotest.NewDB(t)
 	listenOn(t, db)
-	svc := play.New(db.Games(), games.All())
+	svc := play.New(db.Games().Stores(), games.All())
 	created, err := svc.Create(context.Background(), play.NewGame{Kind: "primed", Players: []string{"Ada", "Ben"}}, play.Nobody, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -19,7 +19,7 @@ func TestEntryVersionMigrationBackfillsHistories(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	db, m := migratedWithMigrator(t)
-	master := play.New(db.Games(), games.All())
+	master := play.New(db.Games().Stores(), games.All())
 
 	lobby, err := master.Create(ctx, play.NewGame{Kind: "primed", OpenSeats: 3}, play.Nobody, nil)
 	if err != nil {

@@ -19,7 +19,7 @@ func TestWebhookOwnersMigrationClassifiesExistingSubscriptions(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	db, m := migratedWithMigrator(t)
-	master := play.New(db.Games(), games.All())
+	master := play.New(db.Games().Stores(), games.All())
 	room, teacherToken, err := master.CreateClassroom(ctx, "Room 3")
 	if err != nil {
 		t.Fatal(err)
@@ -82,7 +82,7 @@ func TestWebhookOwnersMigrationClassifiesExistingSubscriptions(t *testing.T) {
 
 	cfg := play.DefaultWebhookConfig
 	cfg.SealingKey = []byte("test sealing key")
-	master.SetWebhooks(cfg, nil)
+	master = play.New(db.Games().Stores(), games.All(), play.WithWebhooks(cfg, nil))
 	if n, err := master.SealRawWebhookSecrets(ctx); err != nil || n != len(ids)-1 {
 		t.Fatalf("sealed %d raw keys (%v), want %d", n, err, len(ids)-1)
 	}

@@ -19,14 +19,13 @@ import (
 func BenchmarkWebhookStanding(b *testing.B) {
 	ctx := context.Background()
 	db := repotest.NewDB(b)
-	master := play.New(db.Games(), games.All())
 	sender, err := outbound.New(outbound.Config{AllowedHosts: []string{"127.0.0.1"}, Timeout: time.Second})
 	if err != nil {
 		b.Fatal(err)
 	}
 	cfg := play.DefaultWebhookConfig
 	cfg.SealingKey = []byte("bench sealing key")
-	master.SetWebhooks(cfg, sender)
+	master := play.New(db.Games().Stores(), games.All(), play.WithWebhooks(cfg, sender))
 	room, _, err := master.CreateClassroom(ctx, "Room 1")
 	if err != nil {
 		b.Fatal(err)

@@ -107,15 +107,7 @@ func serve(ctx context.Context, cfg config, listening func(addr string)) error {
 			return err
 		}
 	}
-	service := play.New(db.Games(), games.All())
-	// The system clock: deadlines and due times are written from each instance's clock (keep the
-	// instances' clocks in sync).
-	service.SetClock(play.SystemClock())
-	service.SetAbandonTTLs(play.AbandonTTLs{Lobby: cfg.LobbyTTL, Idle: cfg.IdleGameTTL})
-	service.SetQuotas(cfg.Quotas)
-	if cfg.SecretKey != "" {
-		service.SetLinkSecret([]byte(cfg.SecretKey))
-	} else {
+	if cfg.SecretKey == "" {
 		logger.Warn("SECRET_KEY is not set: webhooks are off, and picture links made by this instance open only on it")
 	}
 	sender, err := outbound.New(outbound.Config{AllowedHosts: cfg.WebhookAllowedHosts, Timeout: cfg.WebhookTimeout})
@@ -128,7 +120,18 @@ func serve(ctx context.Context, cfg config, listening func(addr string)) error {
 	webhooks.AddressQuota, webhooks.PendingPerSubscription, webhooks.PendingPerOwner =
 		cfg.WebhookAddressQuota, cfg.WebhookPendingPerSubscription, cfg.WebhookPendingPerOwner
 	webhooks.SealingKey, webhooks.SecretOverlap = []byte(cfg.SecretKey), cfg.WebhookSecretOverlap
-	service.SetWebhooks(webhooks, sender)
+	options := []play.Option{
+		// The system clock: deadlines and due times are written from each instance's clock (keep the
+		// instances' clocks in sync).
+		play.WithClock(play.SystemClock()),
+		play.WithAbandonTTLs(play.AbandonTTLs{Lobby: cfg.LobbyTTL, Idle: cfg.IdleGameTTL}),
+		play.WithQuotas(cfg.Quotas),
+		play.WithWebhooks(webhooks, sender),
+	}
+	if cfg.SecretKey != "" {
+		options = append(options, play.WithLinkSecret([]byte(cfg.SecretKey)))
+	}
+	service := play.New(db.Games().Stores(), games.All(), options...)
 	db.OnWebhookQueued(service.WakeWebhooks) // the listener wakes the sender when a change queued webhooks
 	srv, err := api.New(api.Config{
 		BodyLimitBytes: cfg.BodyLimitBytes,

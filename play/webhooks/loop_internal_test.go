@@ -1,4 +1,4 @@
-package play
+package webhooks
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 	"time"
 )
 
-// fakeQueue is an in-memory DeliveryQueue with the store's claiming rules: every subscription's
+// fakeQueue is an in-memory Queue with the store's claiming rules: every subscription's
 // first delivery before any's second, healthy subscriptions before failing ones, at most
 // PerSubscription in flight each and Failing of the claim for failing subscriptions.
 type fakeQueue struct {
@@ -34,7 +34,7 @@ func (q *fakeQueue) add(subscription, url string, failing bool) {
 		URL: url, Failing: failing, Payload: []byte("{}"), CreatedAt: time.Now()})
 }
 
-func (q *fakeQueue) ClaimDeliveries(_ context.Context, _ time.Time, _ time.Duration, c DeliveryClaim) ([]Delivery, error) {
+func (q *fakeQueue) ClaimDeliveries(_ context.Context, _ time.Time, _ time.Duration, c Claim) ([]Delivery, error) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	var claimed []Delivery
@@ -60,7 +60,7 @@ func (q *fakeQueue) ClaimDeliveries(_ context.Context, _ time.Time, _ time.Durat
 	return claimed, nil
 }
 
-func (q *fakeQueue) DeliveryDone(_ context.Context, d *Delivery, _ time.Time, _ DeliveryOutcome) error {
+func (q *fakeQueue) DeliveryDone(_ context.Context, d *Delivery, _ time.Time, _ Outcome) error {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	q.inFlight[d.SubscriptionID]--
@@ -86,7 +86,7 @@ type fakeSender struct {
 
 func (s *fakeSender) CheckURL(string) error { return nil }
 
-func (s *fakeSender) Send(ctx context.Context, url string, h WebhookHeaders, _ []byte) (int, error) {
+func (s *fakeSender) Send(ctx context.Context, url string, h Headers, _ []byte) (int, error) {
 	if url == "hang" {
 		s.hanging.Add(1)
 		select {
@@ -100,16 +100,16 @@ func (s *fakeSender) Send(ctx context.Context, url string, h WebhookHeaders, _ [
 }
 
 // runLoop runs a sender's loop on q until the test ends (the hanging sends released first).
-func runLoop(t *testing.T, q *fakeQueue, cfg WebhookConfig) (*fakeSender, chan<- struct{}) {
+func runLoop(t *testing.T, q *fakeQueue, cfg Config) (*fakeSender, chan<- struct{}) {
 	t.Helper()
 	sender := &fakeSender{release: make(chan struct{}), delivered: make(chan string, 100)}
 	wake := make(chan struct{}, 1)
-	l := &webhookLoop{queue: q, sender: sender, cfg: cfg, clock: SystemClock(), logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		fanOut: func(context.Context) (bool, error) { return false, nil }, wake: wake,
-		mayDeliver: func(_ context.Context, d *Delivery) ([][]byte, bool, error) { return [][]byte{d.Secret}, true, nil }}
+	l := &Loop{Queue: q, Sender: sender, Config: cfg, Clock: systemClock{}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		FanOut: func(context.Context) (bool, error) { return false, nil }, Wake: wake,
+		MayDeliver: func(_ context.Context, d *Delivery) ([][]byte, bool, error) { return [][]byte{d.Secret}, true, nil }}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	go func() { defer close(done); l.run(ctx) }()
+	go func() { defer close(done); l.Run(ctx) }()
 	t.Cleanup(func() { close(sender.release); cancel(); <-done })
 	return sender, wake
 }
@@ -134,7 +134,7 @@ func TestFailingReceiversHoldHalfOfTheSendersSlotsAtMost(t *testing.T) {
 		q.add(fmt.Sprint("hanging", i), "hang", true)
 	}
 	q.add("honest", "https://honest.example/", false)
-	cfg := DefaultWebhookConfig
+	cfg := DefaultConfig
 	cfg.Concurrency, cfg.Poll = 8, time.Hour
 	sender, _ := runLoop(t, q, cfg)
 	select {
@@ -150,7 +150,7 @@ func TestFailingReceiversHoldHalfOfTheSendersSlotsAtMost(t *testing.T) {
 
 // The sender does not wait for a batch: while the sends it started first hang, a delivery queued
 // later (the wake says so) goes out; and one subscription never has more than
-// DeliveriesPerSubscription in flight.
+// PerSubscription in flight.
 func TestTheSenderStartsEachDeliveryWithoutWaitingForOthers(t *testing.T) {
 	t.Parallel()
 	q := newFakeQueue()
@@ -160,10 +160,10 @@ func TestTheSenderStartsEachDeliveryWithoutWaitingForOthers(t *testing.T) {
 	for i := range 5 {
 		q.add(fmt.Sprint("hanging", i), "hang", false)
 	}
-	cfg := DefaultWebhookConfig
+	cfg := DefaultConfig
 	cfg.Concurrency, cfg.Poll = 16, time.Hour
 	sender, wake := runLoop(t, q, cfg)
-	waitFor(t, "7 hanging sends", func() bool { return sender.hanging.Load() == DeliveriesPerSubscription+5 })
+	waitFor(t, "7 hanging sends", func() bool { return sender.hanging.Load() == PerSubscription+5 })
 	for i := range 3 {
 		q.add("honest", "https://honest.example/", false)
 		wake <- struct{}{}
@@ -173,7 +173,17 @@ func TestTheSenderStartsEachDeliveryWithoutWaitingForOthers(t *testing.T) {
 			t.Fatalf("delivery %d did not go out while others hang", i)
 		}
 	}
-	if n := sender.hanging.Load(); n != DeliveriesPerSubscription+5 {
-		t.Fatalf("%d hanging sends, want %d", n, DeliveriesPerSubscription+5)
+	if n := sender.hanging.Load(); n != PerSubscription+5 {
+		t.Fatalf("%d hanging sends, want %d", n, PerSubscription+5)
 	}
+}
+
+// systemClock is the real clock.
+type systemClock struct{}
+
+func (systemClock) Now() time.Time { return time.Now() }
+
+func (systemClock) Timer(at time.Time) (<-chan time.Time, func()) {
+	t := time.NewTimer(time.Until(at))
+	return t.C, func() { t.Stop() }
 }
