@@ -12,11 +12,10 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/getkin/kin-openapi/openapi3"
-	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/labstack/echo/v4"
 	echomw "github.com/labstack/echo/v4/middleware"
-	oapimw "github.com/oapi-codegen/echo-middleware"
+
+	"primegames/contract"
 )
 
 // requestIDHeader is X-Request-ID in the form net/http canonicalizes it to, which Header.Get and
@@ -41,17 +40,7 @@ func (s *Server) useMiddleware() error {
 		s.echo.Use(rateLimits(s.cfg.RateLimit, max(1, s.cfg.RateBurst)))
 	}
 	s.echo.Use(s.bodyGate)
-	s.echo.Use(validateRequests(s.spec, &oapimw.Options{
-		// Defaults stay out of the body: each engine fills in its own options, and the schemas of both
-		// games' options would otherwise both write theirs.
-		// Messages leave out the schema and the value: writing a 60 KB body into each message of an
-		// anyOf costs far more than validating it, and describeRequestError uses only the reason.
-		Options: openapi3filter.Options{
-			AuthenticationFunc:      openapi3filter.NoopAuthenticationFunc,
-			SkipSettingDefaults:     true,
-			SchemaValidationOptions: []openapi3.SchemaValidationOption{openapi3.DisableSchemaErrorDetails()},
-		},
-	}))
+	s.echo.Use(contract.Validator(s.spec, explainOptions))
 	s.echo.Use(s.identify)
 	return nil
 }

@@ -16,8 +16,8 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/prometheus/client_golang/prometheus"
 
-	"primegames"
 	"primegames/api/openapi"
+	"primegames/contract"
 	"primegames/live"
 	"primegames/play"
 )
@@ -101,17 +101,17 @@ type Server struct {
 
 // New builds the server and its routes.
 func New(cfg Config, deps Deps, logger *slog.Logger) (*Server, error) {
-	contract, err := primegames.Contract(deps.Play.Kinds().Kinds())
+	text, err := contract.ForKinds(deps.Play.Kinds().Kinds())
 	if err != nil {
 		return nil, fmt.Errorf("openapi.yaml: %w", err)
 	}
-	spec, err := parseContract(contract)
+	spec, err := contract.Parse(text)
 	if err != nil {
 		return nil, fmt.Errorf("openapi.yaml: %w", err)
 	}
 	s := &Server{
 		cfg: cfg, play: deps.Play, database: deps.Database, logger: logger,
-		echo: echo.New(), metrics: newMetrics(deps.Database.PoolMetrics(), deps.Play), spec: spec, contract: contract,
+		echo: echo.New(), metrics: newMetrics(deps.Database.PoolMetrics(), deps.Play), spec: spec, contract: text,
 		games: newGameCache(gameCacheBytes), renders: newRenderGate(cfg.RenderLimit, cfg.RenderQueue),
 		replays: newSharedReplays(), guesses: newGuessGuard(cfg.Guesses, time.Now),
 	}
@@ -132,7 +132,7 @@ func New(cfg Config, deps Deps, logger *slog.Logger) (*Server, error) {
 	for _, r := range s.echo.Routes() {
 		s.contractRoutes[r.Method+" "+r.Path] = true
 	}
-	s.bodyRoutes = bodyRoutes(spec)
+	s.bodyRoutes = contract.BodyRoutes(spec)
 	if err := s.useMiddleware(); err != nil {
 		return nil, err
 	}

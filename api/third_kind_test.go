@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"primegames"
 	"primegames.dev/client"
 	"primegames/api/apitest"
+	"primegames/contract"
 	"primegames/domain"
 	"primegames/domain/games"
 	"primegames/domain/games/gametest/tinygame"
@@ -125,7 +125,7 @@ func startHosting(t *testing.T, more ...domain.GameKind) *apitest.Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	merged, err := primegames.Contract(kinds.Kinds())
+	merged, err := contract.ForKinds(kinds.Kinds())
 	if err != nil {
 		t.Fatal(err)
 	}

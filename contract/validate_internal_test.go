@@ -1,4 +1,4 @@
-package api
+package contract
 
 import (
 	"bytes"
@@ -26,7 +26,7 @@ func TestRememberedBodiesGetTheSameVerdicts(t *testing.T) {
 			SchemaValidationOptions: []openapi3.SchemaValidationOption{openapi3.DisableSchemaErrorDetails()},
 		}}
 	}
-	remembering := validateRequests(spec, options())
+	remembering := validateRequests(spec, options(), nil)
 	e := echo.New()
 	verdict := func(mw echo.MiddlewareFunc, route, path, contentType, body string, header ...string) string {
 		req := httptest.NewRequest(http.MethodPost, path, nil)
@@ -69,7 +69,7 @@ func TestRememberedBodiesGetTheSameVerdicts(t *testing.T) {
 	}
 	for _, tc := range cases {
 		got := verdict(remembering, tc.route, tc.path, tc.contentType, tc.body, tc.header...)
-		want := verdict(validateRequests(spec, options()), tc.route, tc.path, tc.contentType, tc.body, tc.header...)
+		want := verdict(validateRequests(spec, options(), nil), tc.route, tc.path, tc.contentType, tc.body, tc.header...)
 		if got != want {
 			t.Errorf("%s: %q, a validator remembering nothing says %q", tc.name, got, want)
 		}
@@ -91,7 +91,7 @@ func TestRememberedRequestsGetTheSameVerdicts(t *testing.T) {
 		AuthenticationFunc: openapi3filter.NoopAuthenticationFunc, SkipSettingDefaults: true,
 		SchemaValidationOptions: []openapi3.SchemaValidationOption{openapi3.DisableSchemaErrorDetails()},
 	}}
-	remembering, fresh := validateRequests(spec, options), validateRequests(spec, options)
+	remembering, fresh := validateRequests(spec, options, nil), validateRequests(spec, options, nil)
 	e := echo.New()
 	verdict := func(mw echo.MiddlewareFunc, path string, header ...string) string {
 		req := httptest.NewRequest(http.MethodGet, path, nil)

@@ -1,8 +1,9 @@
-package api
+package contract
 
 import (
 	"io"
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -31,7 +32,10 @@ import (
 // on the path of the game's earlier actions, with another Idempotency-Key. A request with a body
 // that passed before and a path or query not seen has everything but its body checked; checking
 // an action against the contract's anyOf of every kind's actions cost a tenth of its CPU.
-func validateRequests(spec *openapi3.T, options *oapimw.Options) echo.MiddlewareFunc {
+//
+// A body refused is explained (explainBody): by explain when it says what is wrong (the service's
+// own words for a bad option), else by the field where the body departs from its schema.
+func validateRequests(spec *openapi3.T, options *oapimw.Options, explain func(error) error) echo.MiddlewareFunc {
 	operations := contractOperations(spec)
 	withoutBody := *options
 	withoutBody.Options.ExcludeRequestBody = true
@@ -63,7 +67,7 @@ func validateRequests(spec *openapi3.T, options *oapimw.Options) echo.Middleware
 			}
 			found := foundRoute{route: op.route, params: pathParams(op.route.Path, req.URL.EscapedPath())}
 			if err := oapimw.ValidateRequestFromContext(c, found, opts); err != nil {
-				return explainBody(err, req)
+				return explainBody(err, req, explain)
 			}
 			if op.takesBody && bodyKnown && opts == options {
 				passedBodies.add(bodyKey)
@@ -74,6 +78,22 @@ func validateRequests(spec *openapi3.T, options *oapimw.Options) echo.Middleware
 			return next(c)
 		}
 	}
+}
+
+// Validator checks each request of a route of the contract against spec (validateRequests), and
+// explains a refused body with explain first when it is not nil.
+func Validator(spec *openapi3.T, explain func(error) error) echo.MiddlewareFunc {
+	return validateRequests(spec, &oapimw.Options{
+		// Defaults stay out of the body: each engine fills in its own options, and the schemas of both
+		// games' options would otherwise both write theirs.
+		// Messages leave out the schema and the value: writing a 60 KB body into each message of an
+		// anyOf costs far more than validating it, and the service's problems use only the reason.
+		Options: openapi3filter.Options{
+			AuthenticationFunc:      openapi3filter.NoopAuthenticationFunc,
+			SkipSettingDefaults:     true,
+			SchemaValidationOptions: []openapi3.SchemaValidationOption{openapi3.DisableSchemaErrorDetails()},
+		},
+	}, explain)
 }
 
 // contractOperation is an operation of the contract, with what the validator's verdict on a
@@ -250,3 +270,19 @@ type foundRoute struct {
 func (f foundRoute) FindRoute(*http.Request) (*routers.Route, map[string]string, error) {
 	return f.route, f.params, nil
 }
+
+// BodyRoutes lists the operations of the contract that take a request body (all of them JSON), as
+// "METHOD /path/:param" like echo names its routes.
+func BodyRoutes(spec *openapi3.T) map[string]bool {
+	routes := map[string]bool{}
+	for path, item := range spec.Paths.Map() {
+		for method, op := range item.Operations() {
+			if op.RequestBody != nil {
+				routes[method+" "+pathParameter.ReplaceAllString(path, ":$1")] = true
+			}
+		}
+	}
+	return routes
+}
+
+var pathParameter = regexp.MustCompile(`\{([^}]+)\}`)
