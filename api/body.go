@@ -12,14 +12,14 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"primegames/contract"
 	"primegames/domain"
 )
 
 // bodyGate reads a request's body once, before the validator or a handler does, and lets the request
 // on only when the body is what the operation takes: none for an operation without a request body;
-// otherwise at most BodyLimitBytes of one JSON document (CheckJSONDocument). Whatever reads the body
-// after it reads these checked bytes.
+// otherwise at most BodyLimitBytes of one JSON document (contract.CheckJSONDocument, which a body
+// that passed it and the contract before skips: Validator.CheckBody). Whatever reads the body after
+// it reads these checked bytes.
 func (s *Server) bodyGate(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		if !s.isContractRoute(c) {
@@ -44,7 +44,7 @@ func (s *Server) bodyGate(next echo.HandlerFunc) echo.HandlerFunc {
 			return err
 		}
 		if len(body) > 0 {
-			if err := contract.CheckJSONDocument(body); err != nil {
+			if err := s.validator.CheckBody(c, body); err != nil {
 				return err
 			}
 		}

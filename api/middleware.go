@@ -14,8 +14,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 	echomw "github.com/labstack/echo/v4/middleware"
-
-	"primegames/contract"
 )
 
 // requestIDHeader is X-Request-ID in the form net/http canonicalizes it to, which Header.Get and
@@ -40,7 +38,7 @@ func (s *Server) useMiddleware() error {
 		s.echo.Use(rateLimits(s.cfg.RateLimit, max(1, s.cfg.RateBurst)))
 	}
 	s.echo.Use(s.bodyGate)
-	s.echo.Use(contract.Validator(s.spec, explainOptions))
+	s.echo.Use(s.validator.Middleware)
 	s.echo.Use(s.identify)
 	return nil
 }

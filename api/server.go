@@ -97,6 +97,8 @@ type Server struct {
 	contractRoutes map[string]bool
 	// bodyRoutes holds those of them that take a request body.
 	bodyRoutes map[string]bool
+	// validator checks request bodies (bodyGate) and requests (a middleware) against spec.
+	validator *contract.Validator
 }
 
 // New builds the server and its routes.
@@ -133,6 +135,7 @@ func New(cfg Config, deps Deps, logger *slog.Logger) (*Server, error) {
 		s.contractRoutes[r.Method+" "+r.Path] = true
 	}
 	s.bodyRoutes = contract.BodyRoutes(spec)
+	s.validator = contract.NewValidator(spec, explainOptions)
 	if err := s.useMiddleware(); err != nil {
 		return nil, err
 	}
