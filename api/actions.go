@@ -114,11 +114,6 @@ func (s *Server) GetStateAt(c echo.Context, id openapi.GameID, seq int64) error 
 	if err != nil {
 		return err
 	}
-	release, err := s.renders.enter(c.Request().Context())
-	if err != nil {
-		return err
-	}
-	defer release()
 	state, err := s.play.StateAt(c.Request().Context(), g, seq)
 	if err != nil {
 		return err

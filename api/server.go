@@ -129,7 +129,7 @@ func New(cfg Config, deps Deps, logger *slog.Logger) (*Server, error) {
 	// The streams' tokens, checked all at once every heartbeat as a backstop to the notices.
 	s.hub.Verify(s.endedAuthorities)
 	s.hub.Listen() // the game records the store keeps are used only while it listens (repo/records.go)
-	openapi.RegisterHandlers(s.echo, s)
+	openapi.RegisterHandlersWithOptions(s.echo, s, openapi.RegisterHandlersOptions{OperationMiddlewares: s.routeMiddleware()})
 	s.contractRoutes = map[string]bool{}
 	for _, r := range s.echo.Routes() {
 		s.contractRoutes[r.Method+" "+r.Path] = true
