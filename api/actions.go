@@ -3,6 +3,7 @@ package api
 import (
 	"encoding/json"
 	"net/http"
+	"primegames/api/middleware"
 	"strconv"
 	"strings"
 
@@ -153,7 +154,7 @@ func (s *Server) GetLegalActions(c echo.Context, id openapi.GameID) error {
 		}
 		return c.JSON(http.StatusOK, legal)
 	}
-	key := bodyKey{seat: caller.Seat, creator: caller.Creator, teacher: caller.Teacher, legalActionsOnly: true, gzip: acceptsGzip(c.Request())}
+	key := bodyKey{seat: caller.Seat, creator: caller.Creator, teacher: caller.Teacher, legalActionsOnly: true, gzip: middleware.AcceptsGzip(c.Request())}
 	body, err := read.cached(key, func(g *play.Game) (any, error) { return legalActionsBody(g, caller) })
 	if err != nil {
 		return err

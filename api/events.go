@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"primegames/api/middleware"
 	"strconv"
 	"time"
 
@@ -122,7 +123,7 @@ func (s *Server) subscribe(c echo.Context, hold *streamHold, topic live.Topic) e
 // reuses it.
 func (s *Server) serveStream(c echo.Context, hold *streamHold, out *eventWriter, src live.Source) error {
 	out.sub = hold.sub
-	conn := &streamConn{s: s, out: out, topic: hold.sub.Topic(), path: c.Request().URL.Path, requestID: requestIDOf(c)}
+	conn := &streamConn{s: s, out: out, topic: hold.sub.Topic(), path: c.Request().URL.Path, requestID: middleware.RequestIDOf(c)}
 	ctx := c.Request().Context()
 	opened := time.Now()
 	ended := func() {

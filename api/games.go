@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"primegames/api/middleware"
 
 	"github.com/labstack/echo/v4"
 
@@ -232,7 +233,7 @@ func (s *Server) GetGame(c echo.Context, id openapi.GameID, params openapi.GetGa
 	}
 	caller := read.caller
 	key := bodyKey{seat: caller.Seat, creator: caller.Creator, teacher: caller.Teacher, legalActions: params.Include != nil,
-		gzip: acceptsGzip(c.Request())}
+		gzip: middleware.AcceptsGzip(c.Request())}
 	body, err := read.cached(key, func(g *play.Game) (any, error) { return renderGame(g, caller, key.legalActions) })
 	if err != nil {
 		return err
@@ -244,7 +245,7 @@ func (s *Server) GetGame(c echo.Context, id openapi.GameID, params openapi.GetGa
 // sendBody answers 200 with a body the game cache keeps.
 func sendBody(c echo.Context, body cachedBody) error {
 	if body.gzipped {
-		markGzipped(c.Response().Header())
+		middleware.MarkGzipped(c.Response().Header())
 	}
 	return sendWhole(c, http.StatusOK, echo.MIMEApplicationJSON, body.bytes)
 }
@@ -268,8 +269,8 @@ func encodeBody(v any, gzip bool) (cachedBody, error) {
 		return cachedBody{}, err
 	}
 	encoded = append(encoded, '\n') // as json.Encoder, which c.JSON uses, ends it
-	if gzip && len(encoded) >= compressMin {
-		return cachedBody{bytes: gzipped(encoded), gzipped: true}, nil
+	if gzip && len(encoded) >= middleware.CompressMin {
+		return cachedBody{bytes: middleware.Gzipped(encoded), gzipped: true}, nil
 	}
 	return cachedBody{bytes: encoded}, nil
 }

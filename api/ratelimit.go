@@ -78,7 +78,7 @@ func addressOf(c echo.Context) string {
 }
 
 // The draft's RateLimit and RateLimit-Policy, in the form net/http sends them in (as for
-// requestIDHeader): Header.Set then takes them as they are.
+// middleware.RequestIDHeader): Header.Set then takes them as they are.
 const (
 	rateLimitHeader       = "Ratelimit"
 	rateLimitPolicyHeader = "Ratelimit-Policy"

@@ -16,6 +16,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"primegames/api/middleware"
 	"primegames/api/openapi"
 	"primegames/contract"
 	"primegames/live"
@@ -188,7 +189,9 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	}
 	defer s.Close()
 	served := make(chan error, 1)
-	go func() { served <- hs.Serve(problemListener{ln}) }() // net/http's own refusals as problems (unreadable_requests.go)
+	go func() {
+		served <- hs.Serve(middleware.ProblemListener{Listener: ln, Problem: unreadableRequestProblem})
+	}() // net/http's own refusals as problems (unreadable_requests.go)
 	select {
 	case err := <-served:
 		return err
