@@ -25,10 +25,10 @@ func (s *Server) useMiddleware() error {
 	s.echo.Use(echomw.RecoverWithConfig(echomw.RecoverConfig{DisablePrintStack: true, DisableErrorHandler: true}))
 	s.echo.Use(middleware.Deadline(s.cfg.WriteTimeout))
 	if len(s.cfg.CORSOrigins) > 0 {
-		s.echo.Use(middleware.CORS(s.cfg.CORSOrigins, s.contractMethods(), []string{rateLimitHeader, rateLimitPolicyHeader}))
+		s.echo.Use(middleware.CORS(s.cfg.CORSOrigins, s.contractMethods(), []string{middleware.RateLimitHeader, middleware.RateLimitPolicyHeader}))
 	}
 	if s.cfg.RateLimit > 0 {
-		s.echo.Use(rateLimits(s.cfg.RateLimit, max(1, s.cfg.RateBurst)))
+		s.echo.Use(middleware.RateLimits(s.cfg.RateLimit, max(1, s.cfg.RateBurst), clientKey, addressKey))
 	}
 	s.echo.Use(s.bodyGate)
 	s.echo.Use(s.validator.Middleware)

@@ -122,9 +122,9 @@ func New(cfg Config, deps Deps, logger *slog.Logger) (*Server, error) {
 	s.echo.HidePort = true
 	s.echo.HTTPErrorHandler = s.handleError
 	s.echo.JSONSerializer = bodySerializer{}
-	s.echo.IPExtractor = clientIPExtractor(cfg.TrustedProxies)
+	s.echo.IPExtractor = middleware.ClientIPExtractor(cfg.TrustedProxies)
 	s.hub = live.NewHub(live.Config{
-		Limit: cfg.StreamLimit, PerClient: cfg.StreamsPerClient, PerAddress: cfg.StreamsPerClient * addressShare,
+		Limit: cfg.StreamLimit, PerClient: cfg.StreamsPerClient, PerAddress: cfg.StreamsPerClient * middleware.AddressShare,
 		Heartbeat: cfg.StreamHeartbeat, WriteTimeout: cfg.StreamWriteTimeout,
 	}, deps.Feed, logger, s.metrics.registry)
 	// The streams' tokens, checked all at once every heartbeat as a backstop to the notices.
