@@ -3,12 +3,12 @@ package api
 import (
 	"encoding/json"
 	"net/http"
-	"primegames/api/middleware"
 	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
 
+	"primegames/api/middleware"
 	"primegames/api/openapi"
 	"primegames/domain"
 	"primegames/play"

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/labstack/echo/v4"
+
+	"primegames/api/middleware"
 )
 
 // A client, for the rate limits (middleware.RateLimits) and the caps on event streams, is its token
@@ -47,5 +49,5 @@ func addressOf(c echo.Context) string {
 	if strings.IndexByte(ip, ':') < 0 {
 		return ip // IPv4: the common case costs no parsing
 	}
-	return guessAddress(ip).String()
+	return middleware.GuessAddress(ip).String()
 }

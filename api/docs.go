@@ -9,12 +9,12 @@ import (
 	"mime"
 	"net/http"
 	"path"
-	"primegames/api/middleware"
 	"strings"
 	"sync"
 
 	"github.com/labstack/echo/v4"
 
+	"primegames/api/middleware"
 	"primegames/domain"
 )
 

@@ -8,13 +8,13 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"primegames/api/middleware"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"primegames/api/middleware"
 	"primegames/live"
 )
 

@@ -3,12 +3,12 @@ package api
 import (
 	"context"
 	"encoding/json"
-	"primegames/api/middleware"
 	"slices"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"primegames/api/middleware"
 	"primegames/api/openapi"
 	"primegames/domain"
 	"primegames/live"

@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"primegames/api/middleware"
 
 	"github.com/labstack/echo/v4"
 
+	"primegames/api/middleware"
 	"primegames/api/openapi"
 	"primegames/domain"
 	"primegames/play"
@@ -92,7 +92,7 @@ func (s *Server) JoinGame(c echo.Context, id openapi.GameID, params openapi.Join
 		return err
 	}
 	if ask.InviteCode != "" {
-		err = s.guesses.attempt(c, join)
+		err = s.guesses.Attempt(c, join)
 	} else {
 		err = join()
 	}
@@ -114,7 +114,7 @@ func (s *Server) JoinGameByInviteCode(c echo.Context, params openapi.JoinGameByI
 	}
 	ask := play.JoinAsk{Name: req.Name, InviteCode: req.InviteCode}
 	var joined *play.Joined
-	err = s.guesses.attempt(c, func() (err error) {
+	err = s.guesses.Attempt(c, func() (err error) {
 		joined, err = s.play.JoinByInviteCode(c.Request().Context(), play.Nobody, ask, play.NewIdempotency(params.IdempotencyKey, raw))
 		return err
 	})

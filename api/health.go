@@ -3,11 +3,11 @@ package api
 import (
 	"context"
 	"net/http"
-	"primegames/api/middleware"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"primegames/api/middleware"
 	"primegames/api/openapi"
 	"primegames/domain"
 )

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
-	"primegames/api/middleware"
 	"strconv"
 	"strings"
 
@@ -14,6 +13,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/labstack/echo/v4"
 
+	"primegames/api/middleware"
 	"primegames/api/openapi"
 	"primegames/domain"
 	"primegames/play"

@@ -5,11 +5,11 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"primegames/api/middleware"
 	"sync"
 
 	"github.com/labstack/echo/v4"
 
+	"primegames/api/middleware"
 	"primegames/play"
 )
 

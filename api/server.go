@@ -36,12 +36,12 @@ type Config struct {
 	StreamWriteTimeout time.Duration // time allowed to write one event before the client is dropped (10s)
 	// AdminToken, when set, is required to create classrooms.
 	AdminToken string
-	// Per-client limits (ratelimit.go); zero values disable them.
+	// Per-client limits (api/middleware/ratelimit.go); zero values disable them.
 	RateLimit        float64      // requests per second a client may send on average
 	RateBurst        int          // requests a client may send at once
 	StreamsPerClient int          // live-update streams one client may hold open on this instance
 	TrustedProxies   []*net.IPNet // peers whose X-Forwarded-For header names the client
-	// Guesses bound the wrong guesses of codes a person types (guesses.go); zero values disable it.
+	// Guesses bound the wrong guesses of codes a person types (api/middleware/guesses.go); zero values disable it.
 	Guesses GuessLimits
 	// RenderLimit bounds the expensive requests (pictures, replays, states, reviews, class
 	// statistics) this instance works on at once (0: half the cores, at least one); RenderQueue
@@ -92,8 +92,8 @@ type Server struct {
 	// renders bounds the expensive requests in flight (renders.go).
 	renders *renderGate
 	replays *sharedReplays
-	// guesses counts wrong invite and join codes (guesses.go).
-	guesses *guessGuard
+	// guesses counts wrong invite and join codes (api/middleware/guesses.go).
+	guesses *middleware.GuessGuard
 	// contractRoutes holds "METHOD /path/:param" for every operation of openapi.yaml.
 	contractRoutes map[string]bool
 	// bodyRoutes holds those of them that take a request body.
@@ -116,7 +116,7 @@ func New(cfg Config, deps Deps, logger *slog.Logger) (*Server, error) {
 		cfg: cfg, play: deps.Play, database: deps.Database, logger: logger,
 		echo: echo.New(), metrics: newMetrics(deps.Database.PoolMetrics(), deps.Play), spec: spec, contract: text,
 		games: newGameCache(gameCacheBytes), renders: newRenderGate(cfg.RenderLimit, cfg.RenderQueue),
-		replays: newSharedReplays(), guesses: newGuessGuard(cfg.Guesses, time.Now),
+		replays: newSharedReplays(), guesses: middleware.NewGuessGuard(cfg.Guesses, time.Now),
 	}
 	s.echo.HideBanner = true
 	s.echo.HidePort = true

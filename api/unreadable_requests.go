@@ -4,8 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
-	"primegames/api/middleware"
 	"strconv"
+
+	"primegames/api/middleware"
 )
 
 // unreadableRequestProblem is the whole answer to a request net/http could not read, which
