@@ -22,6 +22,9 @@ var forbiddenImports = map[string][]string{
 	"repo":   append([]string{"primegames/api", "primegames/domain"}, noHTTP...),
 	"api":    append([]string{"primegames/repo"}, gameKinds...),
 	"live":   append([]string{"primegames/api", "primegames/repo"}, gameKinds...),
+	// api/middleware is the HTTP middleware that needs nothing of the handlers: it answers with
+	// domain's refusals and knows no service, store, stream or contract.
+	"api/middleware": append([]string{"primegames/api/openapi", "primegames/play", "primegames/repo", "primegames/live", "primegames/contract", "primegames/outbound"}, gameKinds...),
 	// contract is the engine of openapi.yaml (merging, loading, validating, explaining): api uses it,
 	// and it is given the kinds it merges rather than naming them.
 	"contract": append([]string{"primegames/api", "primegames/play", "primegames/repo", "primegames/live", "primegames/outbound"}, gameKinds...),
