@@ -32,8 +32,8 @@ import (
 // one (a move's steps) follows every branch and keeps the mismatch its body went furthest into,
 // and of those the one from the branch that takes most of the object's fields as they are.
 //
-// Cost: it runs only on a body the validator refused, which CheckJSONDocument (run by api's body gate) bounded to 1,000 values 32
-// deep; each value meets each schema of a union that applies to it, and mismatchBudget bounds the
+// Cost: it runs only on a body the validator refused, which CheckJSONDocument (run by api's body
+// gate) bounded to 1,000 values 32 deep; each value meets each schema of a union that applies to it, and mismatchBudget bounds the
 // visits in all, whatever the nesting of unions. Past the budget it reports the deepest mismatch
 // found so far.
 
