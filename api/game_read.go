@@ -47,7 +47,7 @@ func (r *gameRead) decoded() (*play.Game, error) {
 // cached is the body of this version of the game seen as key: from the game cache, by the
 // record's stamp, or else rendered from the decoded game, encoded and kept.
 func (r *gameRead) cached(key bodyKey, render func(*play.Game) (any, error)) (cachedBody, error) {
-	stamp := stampOf(r.rec)
+	stamp := r.rec.Stamp()
 	if body, ok := r.s.games.get(r.rec.ID, stamp, key); ok {
 		return body, nil
 	}
