@@ -4,6 +4,7 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -23,6 +24,12 @@ var forbiddenImports = map[string][]string{
 	"live":   append([]string{"primegames/api", "primegames/repo"}, gameKinds...),
 	// play/webhooks sends the webhooks play hands it: play imports it, never the other way.
 	"play/webhooks": append([]string{"primegames/play", "primegames/api", "primegames/repo", "primegames/domain"}, noHTTP...),
+	// api/middleware is the HTTP middleware that needs nothing of the handlers: it answers with
+	// domain's refusals and knows no service, store, stream or contract.
+	"api/middleware": append([]string{"primegames/api/openapi", "primegames/play", "primegames/repo", "primegames/live", "primegames/contract", "primegames/outbound"}, gameKinds...),
+	// contract is the engine of openapi.yaml (merging, loading, validating, explaining): api uses it,
+	// and it is given the kinds it merges rather than naming them.
+	"contract": append([]string{"primegames/api", "primegames/play", "primegames/repo", "primegames/live", "primegames/outbound"}, gameKinds...),
 	// outbound is the webhooks' HTTP client: it sends what play hands it and knows nothing else.
 	"outbound": append([]string{"primegames/api", "primegames/repo", "primegames/live"}, gameKinds...),
 }
@@ -60,5 +67,30 @@ func TestImportsPointOneWay(t *testing.T) {
 	}
 	if files < 20 {
 		t.Fatalf("read only %d files; is the walk reading the repository?", files)
+	}
+}
+
+// rootMaxLines bounds the non-test Go of the module's root package, which holds only what must be
+// there: the embed of openapi.yaml (go:embed reads no file above its package's directory).
+const rootMaxLines = 60
+
+func TestRootHoldsOnlyWhatMustBeThere(t *testing.T) {
+	entries, err := os.ReadDir(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := 0
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".go") || strings.HasSuffix(e.Name(), "_test.go") {
+			continue
+		}
+		data, err := os.ReadFile(e.Name())
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines += strings.Count(string(data), "\n")
+	}
+	if lines == 0 || lines > rootMaxLines {
+		t.Errorf("the root package has %d lines of Go besides its tests, want 1 to %d: put code in the package it belongs to (contract/, api/, …)", lines, rootMaxLines)
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"primegames/api/middleware"
 	"primegames/api/openapi"
 	"primegames/domain"
 	"primegames/play"
@@ -114,11 +115,6 @@ func (s *Server) GetStateAt(c echo.Context, id openapi.GameID, seq int64) error 
 	if err != nil {
 		return err
 	}
-	release, err := s.renders.enter(c.Request().Context())
-	if err != nil {
-		return err
-	}
-	defer release()
 	state, err := s.play.StateAt(c.Request().Context(), g, seq)
 	if err != nil {
 		return err
@@ -138,44 +134,30 @@ func (s *Server) GetStateAt(c echo.Context, id openapi.GameID, seq int64) error 
 // for a seat is rendered once and then served from the game cache (gamecache.go) as long as the
 // game read now is that version.
 func (s *Server) GetLegalActions(c echo.Context, id openapi.GameID) error {
-	principal, err := principalOf(c)
+	read, err := s.readGame(c, id)
 	if err != nil {
 		return err
 	}
-	rec, caller, err := s.play.GetRecord(c.Request().Context(), id.String(), principal)
-	if err != nil {
-		return err
-	}
+	rec, caller := read.rec, read.caller
 	if err := play.MaySeeLegalActions(rec, caller); err != nil {
 		return err
 	}
 	c.Response().Header().Set("ETag", etag(rec.Version))
-	render := func() (openapi.LegalActions, error) {
-		g, err := s.play.Decode(rec)
-		if err != nil {
-			return openapi.LegalActions{}, err
-		}
-		return legalActionsBody(g, caller)
-	}
 	if _, pretty := c.QueryParams()["pretty"]; pretty { // echo indents the JSON: not the body kept
-		legal, err := render()
+		g, err := read.decoded()
+		if err != nil {
+			return err
+		}
+		legal, err := legalActionsBody(g, caller)
 		if err != nil {
 			return err
 		}
 		return c.JSON(http.StatusOK, legal)
 	}
-	key := bodyKey{seat: caller.Seat, creator: caller.Creator, teacher: caller.Teacher, legalActionsOnly: true, gzip: acceptsGzip(c.Request())}
-	stamp := stampOf(rec)
-	body, ok := s.games.get(rec.ID, stamp, key)
-	if !ok {
-		legal, err := render()
-		if err != nil {
-			return err
-		}
-		if body, err = encodeBody(legal, key.gzip); err != nil {
-			return err
-		}
-		s.games.put(rec.ID, stamp, key, body)
+	key := bodyKey{seat: caller.Seat, creator: caller.Creator, teacher: caller.Teacher, legalActionsOnly: true, gzip: middleware.AcceptsGzip(c.Request())}
+	body, err := read.cached(key, func(g *play.Game) (any, error) { return legalActionsBody(g, caller) })
+	if err != nil {
+		return err
 	}
 	return sendBody(c, body)
 }

@@ -9,6 +9,7 @@ import (
 
 	"primegames"
 	"primegames/api/apitest"
+	"primegames/contract"
 )
 
 // bodyMismatch is the facts of a 400 invalid that names the field.
@@ -115,7 +116,7 @@ func TestEveryBodyRefusalNamesTheField(t *testing.T) {
 		expectMismatch(t, row.method+" "+row.route+" "+row.body, got, row.pointer, row.expected, row.got)
 	}
 
-	spec, err := primegames.LoadContract(primegames.OpenAPI)
+	spec, err := contract.Load(primegames.OpenAPI)
 	if err != nil {
 		t.Fatal(err)
 	}

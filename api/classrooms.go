@@ -42,7 +42,7 @@ func (s *Server) JoinClassroom(c echo.Context) error {
 	var student *play.StudentRecord
 	var classroom *play.Classroom
 	var token string
-	err := s.guesses.attempt(c, func() (err error) {
+	err := s.guesses.Attempt(c, func() (err error) {
 		student, classroom, token, err = s.play.JoinClassroom(c.Request().Context(), req.JoinCode, req.Name)
 		return err
 	})

@@ -11,6 +11,7 @@ import (
 
 	"primegames"
 	"primegames/api/apitest"
+	"primegames/contract"
 )
 
 // The contract check of apitest fails a response whose status the operation does not declare, and
@@ -38,7 +39,7 @@ func TestContractRefusesUndeclaredStatuses(t *testing.T) {
 
 func contractSpec(t *testing.T) *openapi3.T {
 	t.Helper()
-	spec, err := primegames.LoadContract(primegames.OpenAPI)
+	spec, err := contract.Load(primegames.OpenAPI)
 	if err != nil {
 		t.Fatal(err)
 	}

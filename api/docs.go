@@ -14,6 +14,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"primegames/api/middleware"
 	"primegames/domain"
 )
 
@@ -63,7 +64,7 @@ func (s *Server) GetDocsAsset(c echo.Context, file string) error {
 	h.Set("Cache-Control", "public, max-age=86400")
 	h.Add("Vary", "Accept-Encoding")
 	body, tag := asset.plain, asset.etag
-	if acceptsGzip(c.Request()) {
+	if middleware.AcceptsGzip(c.Request()) {
 		h.Set("Content-Encoding", "gzip")
 		body, tag = asset.gzipped, "W/"+asset.etag
 	}

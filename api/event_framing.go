@@ -14,6 +14,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"primegames/api/middleware"
 	"primegames/live"
 )
 
@@ -67,7 +68,7 @@ type eventWriter struct {
 }
 
 func (s *Server) newEventWriter(c echo.Context) *eventWriter {
-	leaveUncompressed(c)
+	middleware.LeaveUncompressed(c)
 	w, r := c.Response(), c.Request()
 	return &eventWriter{
 		w: w, rc: http.NewResponseController(w), timeout: s.hub.WriteTimeout(), ndjson: wantsNDJSON(c),

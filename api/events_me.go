@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"primegames/api/middleware"
 	"primegames/api/openapi"
 	"primegames/domain"
 	"primegames/live"
@@ -29,7 +30,7 @@ func (s *Server) StreamMyEvents(c echo.Context, params openapi.StreamMyEventsPar
 		}
 	}
 	// The stream learns whose it is, and so which topics to follow, once it may read the database.
-	if err := s.subscribe(c, hold, live.PlayerTopic(requestIDOf(c))); err != nil {
+	if err := s.subscribe(c, hold, live.PlayerTopic(middleware.RequestIDOf(c))); err != nil {
 		return err
 	}
 	ps.sub = hold.sub

@@ -2,9 +2,7 @@ package api
 
 import (
 	"container/list"
-	"slices"
 	"sync"
-	"time"
 
 	"primegames/play"
 )
@@ -43,30 +41,9 @@ type cachedBody struct {
 	gzipped bool
 }
 
-// gameStamp is what identifies the content of a game record: its version, and the two things that
-// change without a new version: the seat names (renaming a student renames their seats) and the
-// turn deadline (the worker puts off a turn it could not play, or clears a stale deadline).
-type gameStamp struct {
-	version  int64
-	names    []string
-	deadline time.Time // zero when no clock runs
-}
-
-func stampOf(rec *play.GameRecord) gameStamp {
-	names := make([]string, len(rec.Seats))
-	for i, s := range rec.Seats {
-		names[i] = s.Name
-	}
-	stamp := gameStamp{version: rec.Version, names: names}
-	if rec.TurnDeadline != nil {
-		stamp.deadline = *rec.TurnDeadline
-	}
-	return stamp
-}
-
-func (a gameStamp) equal(b gameStamp) bool {
-	return a.version == b.version && slices.Equal(a.names, b.names) && a.deadline.Equal(b.deadline)
-}
+// gameStamp is the stamp of a game record (play.RecordStamp): its version, seat names and turn
+// deadline.
+type gameStamp = play.RecordStamp
 
 // bodyKey is one way of seeing a game: what the caller may see (play.ViewerFor reads only these), whether
 // their legal actions are included, and whether the body is gzipped.
@@ -91,7 +68,7 @@ func (c *gameCache) get(id string, stamp gameStamp, key bodyKey) (cachedBody, bo
 		return cachedBody{}, false
 	}
 	g := e.Value.(*cachedGame)
-	if !g.stamp.equal(stamp) {
+	if !g.stamp.Equal(stamp) {
 		return cachedBody{}, false
 	}
 	body, ok := g.bodies[key]
@@ -114,9 +91,9 @@ func (c *gameCache) put(id string, stamp gameStamp, key bodyKey, body cachedBody
 	case !ok:
 		e = c.recency.PushFront(&cachedGame{id: id, stamp: stamp, bodies: map[bodyKey]cachedBody{}})
 		c.byID[id] = e
-	case e.Value.(*cachedGame).stamp.version > stamp.version:
+	case e.Value.(*cachedGame).stamp.Version > stamp.Version:
 		return
-	case !e.Value.(*cachedGame).stamp.equal(stamp):
+	case !e.Value.(*cachedGame).stamp.Equal(stamp):
 		g := e.Value.(*cachedGame)
 		c.size -= g.size
 		*g = cachedGame{id: id, stamp: stamp, bodies: map[bodyKey]cachedBody{}}

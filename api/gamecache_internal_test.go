@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"testing"
+
+	"primegames/play"
 )
 
 // The game cache holds no more than its limit, drops the games read least recently first, keeps one
@@ -13,7 +15,9 @@ func TestGameCacheBoundsAndVersions(t *testing.T) {
 	c := newGameCache(1000)
 	body := func(s string) cachedBody { return cachedBody{bytes: bytes.Repeat([]byte(s), 100)} }
 	key := bodyKey{seat: 0}
-	stamp := func(v int64) gameStamp { return gameStamp{version: v, names: []string{"Ada", "Ben"}} }
+	stamp := func(v int64) gameStamp {
+		return (&play.GameRecord{Version: v, Seats: []play.Seat{{Name: "Ada"}, {Name: "Ben"}}}).Stamp()
+	}
 	for i := range 10 {
 		c.put(fmt.Sprint(i), stamp(1), key, body("x"))
 	}
@@ -37,7 +41,7 @@ func TestGameCacheBoundsAndVersions(t *testing.T) {
 	if got, ok := c.get("0", stamp(2), key); !ok || got.bytes[0] != 'z' {
 		t.Error("a late body of version 1 replaced version 2")
 	}
-	renamed := gameStamp{version: 2, names: []string{"Adele", "Ben"}}
+	renamed := (&play.GameRecord{Version: 2, Seats: []play.Seat{{Name: "Adele"}, {Name: "Ben"}}}).Stamp()
 	if _, ok := c.get("0", renamed, key); ok {
 		t.Error("a body is served for the seats' old names")
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"primegames/api/middleware"
 	"primegames/api/openapi"
 	"primegames/domain"
 	"primegames/play"
@@ -91,7 +92,7 @@ func (s *Server) JoinGame(c echo.Context, id openapi.GameID, params openapi.Join
 		return err
 	}
 	if ask.InviteCode != "" {
-		err = s.guesses.attempt(c, join)
+		err = s.guesses.Attempt(c, join)
 	} else {
 		err = join()
 	}
@@ -113,7 +114,7 @@ func (s *Server) JoinGameByInviteCode(c echo.Context, params openapi.JoinGameByI
 	}
 	ask := play.JoinAsk{Name: req.Name, InviteCode: req.InviteCode}
 	var joined *play.Joined
-	err = s.guesses.attempt(c, func() (err error) {
+	err = s.guesses.Attempt(c, func() (err error) {
 		joined, err = s.play.JoinByInviteCode(c.Request().Context(), play.Nobody, ask, play.NewIdempotency(params.IdempotencyKey, raw))
 		return err
 	})
@@ -212,14 +213,11 @@ func (s *Server) RematchGame(c echo.Context, id openapi.GameID) error {
 // seeing it, is rendered once and then served from the game cache (gamecache.go) as long as the
 // game read now is that version.
 func (s *Server) GetGame(c echo.Context, id openapi.GameID, params openapi.GetGameParams) error {
-	principal, err := principalOf(c)
+	read, err := s.readGame(c, id)
 	if err != nil {
 		return err
 	}
-	rec, caller, err := s.play.GetRecord(c.Request().Context(), id.String(), principal)
-	if err != nil {
-		return err
-	}
+	rec := read.rec
 	if params.IfNoneMatch != nil {
 		if v, ok := parseETag(*params.IfNoneMatch); ok && v == rec.Version {
 			c.Response().Header().Set("ETag", etag(rec.Version))
@@ -227,21 +225,18 @@ func (s *Server) GetGame(c echo.Context, id openapi.GameID, params openapi.GetGa
 		}
 	}
 	if _, pretty := c.QueryParams()["pretty"]; pretty { // echo indents the JSON: not the body kept
-		g, err := s.play.Decode(rec)
+		g, err := read.decoded()
 		if err != nil {
 			return err
 		}
-		return s.sendGameWith(c, g, caller, params.Include != nil)
+		return s.sendGameWith(c, g, read.caller, params.Include != nil)
 	}
+	caller := read.caller
 	key := bodyKey{seat: caller.Seat, creator: caller.Creator, teacher: caller.Teacher, legalActions: params.Include != nil,
-		gzip: acceptsGzip(c.Request())}
-	stamp := stampOf(rec)
-	body, ok := s.games.get(rec.ID, stamp, key)
-	if !ok {
-		if body, err = s.renderGame(rec, caller, key); err != nil {
-			return err
-		}
-		s.games.put(rec.ID, stamp, key, body)
+		gzip: middleware.AcceptsGzip(c.Request())}
+	body, err := read.cached(key, func(g *play.Game) (any, error) { return renderGame(g, caller, key.legalActions) })
+	if err != nil {
+		return err
 	}
 	c.Response().Header().Set("ETag", etag(rec.Version))
 	return sendBody(c, body)
@@ -250,25 +245,21 @@ func (s *Server) GetGame(c echo.Context, id openapi.GameID, params openapi.GetGa
 // sendBody answers 200 with a body the game cache keeps.
 func sendBody(c echo.Context, body cachedBody) error {
 	if body.gzipped {
-		markGzipped(c.Response().Header())
+		middleware.MarkGzipped(c.Response().Header())
 	}
 	return sendWhole(c, http.StatusOK, echo.MIMEApplicationJSON, body.bytes)
 }
 
-// renderGame is the body GetGame sends for a game seen as key says.
-func (s *Server) renderGame(rec *play.GameRecord, caller play.Caller, key bodyKey) (cachedBody, error) {
-	g, err := s.play.Decode(rec)
-	if err != nil {
-		return cachedBody{}, err
-	}
+// renderGame is the body GetGame sends of g for caller, with their legal actions when asked.
+func renderGame(g *play.Game, caller play.Caller, legalActions bool) (any, error) {
 	body, err := gameBody(g, caller)
 	if err != nil {
-		return cachedBody{}, err
+		return nil, err
 	}
-	if err := includeLegalActions(&body, key.legalActions, g, caller); err != nil {
-		return cachedBody{}, err
+	if err := includeLegalActions(&body, legalActions, g, caller); err != nil {
+		return nil, err
 	}
-	return encodeBody(body, key.gzip)
+	return body, nil
 }
 
 // encodeBody is what c.JSON would write of v, then compressed as compress would when gzip is asked.
@@ -278,8 +269,8 @@ func encodeBody(v any, gzip bool) (cachedBody, error) {
 		return cachedBody{}, err
 	}
 	encoded = append(encoded, '\n') // as json.Encoder, which c.JSON uses, ends it
-	if gzip && len(encoded) >= compressMin {
-		return cachedBody{bytes: gzipped(encoded), gzipped: true}, nil
+	if gzip && len(encoded) >= middleware.CompressMin {
+		return cachedBody{bytes: middleware.Gzipped(encoded), gzipped: true}, nil
 	}
 	return cachedBody{bytes: encoded}, nil
 }
@@ -340,11 +331,15 @@ func sendGames(c echo.Context, list []play.GameSummary, next string) error {
 
 // loadGame reads a game and identifies the caller in it.
 func (s *Server) loadGame(c echo.Context, id openapi.GameID) (*play.Game, play.Caller, error) {
-	principal, err := principalOf(c)
+	read, err := s.readGame(c, id)
+	if err != nil {
+		return nil, read.caller, err
+	}
+	g, err := read.decoded()
 	if err != nil {
 		return nil, play.AnonymousCaller, err
 	}
-	return s.play.Get(c.Request().Context(), id.String(), principal)
+	return g, read.caller, nil
 }
 
 func (s *Server) sendGame(c echo.Context, g *play.Game, caller play.Caller) error {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"primegames/api/middleware"
 	"primegames/api/openapi"
 	"primegames/domain"
 )
@@ -23,7 +24,7 @@ func (s *Server) GetReadyz(c echo.Context) error {
 	ctx, cancel := context.WithTimeout(c.Request().Context(), readinessTimeout)
 	defer cancel()
 	if err := s.database.Ping(ctx); err != nil {
-		s.logger.Warn("not ready", "request_id", requestIDOf(c), "error", err)
+		s.logger.Warn("not ready", "request_id", middleware.RequestIDOf(c), "error", err)
 		return domain.Errorf(domain.KindUnavailable, "unavailable", "The database is not reachable.")
 	}
 	return c.JSON(http.StatusOK, openapi.Health{Status: "ready"})

@@ -15,6 +15,7 @@ import (
 	"primegames"
 	"primegames.dev/client"
 	"primegames/api/apitest"
+	"primegames/contract"
 )
 
 // getRoutes is one request for every GET operation of the contract, with its path parameters
@@ -29,7 +30,7 @@ func getRoutes(t *testing.T, h *gamesHarness) map[string][]string {
 		"{id}": c.Game.Id.String(), "{seq}": "0", "{classroom_id}": class.id,
 		"{student_id}": class.students["Ada"].id, "{file}": "swagger-ui.css", "{game}": "prime-climb",
 	}
-	spec, err := primegames.LoadContract(primegames.OpenAPI)
+	spec, err := contract.Load(primegames.OpenAPI)
 	if err != nil {
 		t.Fatal(err)
 	}

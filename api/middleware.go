@@ -1,27 +1,17 @@
 package api
 
 import (
-	"crypto/aes"
-	"crypto/cipher"
-	"crypto/rand"
-	"encoding/binary"
-	"encoding/hex"
 	"log/slog"
-	"regexp"
-	"sync"
-	"sync/atomic"
+	"net/http"
+	"slices"
+	"strings"
 	"time"
 
-	"github.com/getkin/kin-openapi/openapi3"
-	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/labstack/echo/v4"
 	echomw "github.com/labstack/echo/v4/middleware"
-	oapimw "github.com/oapi-codegen/echo-middleware"
-)
 
-// requestIDHeader is X-Request-ID in the form net/http canonicalizes it to, which Header.Get and
-// Header.Set then take as it is instead of making it anew on each call.
-const requestIDHeader = "X-Request-Id"
+	"primegames/api/middleware"
+)
 
 // The order matters: the request ID first so every later step can log it; compression outside everything that writes a body, error responses included; logging and metrics
 // outside recovery so a panic is counted as the 500 it becomes; CORS before any refusal, so that a
@@ -29,81 +19,22 @@ const requestIDHeader = "X-Request-Id"
 // limit before any work; the body gate before validation, so that nothing decodes a body it has not
 // checked; identity last, so that a request the contract refuses costs no lookup.
 func (s *Server) useMiddleware() error {
-	s.echo.Pre(requestID)
-	s.echo.Use(compress)
+	s.echo.Pre(middleware.RequestID)
+	s.echo.Use(middleware.Compress)
 	s.echo.Use(s.observe)
 	s.echo.Use(echomw.RecoverWithConfig(echomw.RecoverConfig{DisablePrintStack: true, DisableErrorHandler: true}))
-	s.echo.Use(s.requestDeadline)
+	s.echo.Use(middleware.Deadline(s.cfg.WriteTimeout))
 	if len(s.cfg.CORSOrigins) > 0 {
-		s.echo.Use(s.cors())
+		s.echo.Use(middleware.CORS(s.cfg.CORSOrigins, s.contractMethods(), []string{middleware.RateLimitHeader, middleware.RateLimitPolicyHeader}))
 	}
 	if s.cfg.RateLimit > 0 {
-		s.echo.Use(rateLimits(s.cfg.RateLimit, max(1, s.cfg.RateBurst)))
+		s.echo.Use(middleware.RateLimits(s.cfg.RateLimit, max(1, s.cfg.RateBurst), clientKey, addressKey))
 	}
 	s.echo.Use(s.bodyGate)
-	s.echo.Use(validateRequests(s.spec, &oapimw.Options{
-		// Defaults stay out of the body: each engine fills in its own options, and the schemas of both
-		// games' options would otherwise both write theirs.
-		// Messages leave out the schema and the value: writing a 60 KB body into each message of an
-		// anyOf costs far more than validating it, and describeRequestError uses only the reason.
-		Options: openapi3filter.Options{
-			AuthenticationFunc:      openapi3filter.NoopAuthenticationFunc,
-			SkipSettingDefaults:     true,
-			SchemaValidationOptions: []openapi3.SchemaValidationOption{openapi3.DisableSchemaErrorDetails()},
-		},
-	}))
+	s.echo.Use(s.validator.Middleware)
 	s.echo.Use(s.identify)
 	return nil
 }
-
-var acceptableRequestID = regexp.MustCompile(`^[A-Za-z0-9._:-]{1,128}$`)
-
-// requestID keeps the caller's X-Request-ID when it is reasonable, or makes one, and echoes it back.
-func requestID(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		id := c.Request().Header.Get(requestIDHeader)
-		if id == "" || !acceptableRequestID.MatchString(id) {
-			id = newRequestID()
-		}
-		c.Request().Header.Set(requestIDHeader, id)
-		h := c.Response().Header()
-		h.Set(requestIDHeader, id)
-		// No response is to be read as another type than the one it declares: an SVG or a problem
-		// shown in a browser stays what it is.
-		h.Set("X-Content-Type-Options", "nosniff")
-		return next(c)
-	}
-}
-
-// newRequestID is unique to the request, and tells nothing: this process's count of requests,
-// encrypted with a key drawn when it started (AES is a permutation, so two counts never give the
-// same ID, and without the key no count can be read from it). One AES block costs a few
-// nanoseconds, less than drawing random bytes.
-func newRequestID() string {
-	buf := requestIDBuffers.Get().(*[2 * aes.BlockSize]byte) // the cipher's interface would move arrays of the stack to the heap
-	count, id := buf[:aes.BlockSize], buf[aes.BlockSize:]
-	binary.BigEndian.PutUint64(count[8:], requestCount.Add(1))
-	requestIDCipher.Encrypt(id, count)
-	s := hex.EncodeToString(id)
-	requestIDBuffers.Put(buf)
-	return s
-}
-
-var (
-	requestIDCipher = func() cipher.Block {
-		var key [16]byte
-		_, _ = rand.Read(key[:])
-		block, err := aes.NewCipher(key[:])
-		if err != nil {
-			panic(err) // a 16-byte key is always an AES-128 key
-		}
-		return block
-	}()
-	requestIDBuffers = sync.Pool{New: func() any { return new([2 * aes.BlockSize]byte) }}
-	requestCount     atomic.Uint64
-)
-
-func requestIDOf(c echo.Context) string { return c.Response().Header().Get(requestIDHeader) }
 
 // observe writes the access log line and the request metrics. It renders a handler's error itself,
 // so that the status it records is the status the client got. A response that was cut short (its
@@ -149,7 +80,7 @@ func (s *Server) observe(next echo.HandlerFunc) echo.HandlerFunc {
 			return nil
 		}
 		s.logger.LogAttrs(ctx, level, msg, append([]slog.Attr{
-			slog.String("request_id", requestIDOf(c)),
+			slog.String("request_id", middleware.RequestIDOf(c)),
 			slog.String("method", methodOf(c)),
 			slog.String("route", route),
 			slog.String("path", c.Request().URL.Path),
@@ -165,4 +96,20 @@ func (s *Server) observe(next echo.HandlerFunc) echo.HandlerFunc {
 // isContractRoute reports whether the request matched one of the routes of openapi.yaml.
 func (s *Server) isContractRoute(c echo.Context) bool {
 	return s.contractRoutes[c.Request().Method+" "+c.Path()]
+}
+
+// contractMethods lists the methods of the operations of openapi.yaml.
+func (s *Server) contractMethods() []string {
+	var methods []string
+	for route := range s.contractRoutes {
+		method, _, _ := strings.Cut(route, " ")
+		if !slices.Contains(methods, method) {
+			methods = append(methods, method)
+		}
+	}
+	if slices.Contains(methods, http.MethodGet) {
+		methods = append(methods, http.MethodHead) // served as GET (head.go)
+	}
+	slices.Sort(methods)
+	return methods
 }

@@ -19,11 +19,11 @@ var pictureRoutes = map[string]bool{
 
 // GetPictureLinks makes the caller's links to the game's pictures.
 func (s *Server) GetPictureLinks(c echo.Context, id openapi.GameID) error {
-	principal, err := principalOf(c)
-	if err != nil {
+	if _, err := s.readGame(c, id); err != nil {
 		return err
 	}
-	if _, _, err := s.play.GetRecord(c.Request().Context(), id.String(), principal); err != nil {
+	principal, err := principalOf(c)
+	if err != nil {
 		return err
 	}
 	link, err := s.play.NewPictureLink(principal, id.String())

@@ -117,11 +117,6 @@ func (s *Server) gamePicture(c echo.Context, id openapi.GameID, seq *int64, l do
 	if err != nil {
 		return err
 	}
-	release, err := s.renders.enter(c.Request().Context())
-	if err != nil {
-		return err
-	}
-	defer release()
 	pic, err := s.play.GamePicture(c.Request().Context(), id.String(), principal, seq, l)
 	if err != nil {
 		return err

@@ -13,6 +13,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/labstack/echo/v4"
 
+	"primegames/api/middleware"
 	"primegames/api/openapi"
 	"primegames/domain"
 	"primegames/play"
@@ -77,7 +78,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 		// The failure followed from the client leaving (its context ended the work), and nobody
 		// reads the answer; the status only tells the log and the metrics what happened.
 		s.logger.LogAttrs(c.Request().Context(), slog.LevelInfo, "client closed the request",
-			slog.String("request_id", requestIDOf(c)), slog.String("error", err.Error()))
+			slog.String("request_id", middleware.RequestIDOf(c)), slog.String("error", err.Error()))
 		_ = c.NoContent(statusClientClosedRequest)
 		return
 	}
@@ -94,13 +95,13 @@ func (s *Server) handleError(err error, c echo.Context) {
 		c.Response().Header().Set(echo.HeaderWWWAuthenticate, "Bearer")
 	}
 	p.Instance = ptr(c.Request().URL.Path)
-	p.RequestId = ptr(requestIDOf(c))
+	p.RequestId = ptr(middleware.RequestIDOf(c))
 	switch {
 	case shedCodes[p.Code]:
 		c.Set(shedKey, true)
 	case p.Status >= 500:
 		s.logger.LogAttrs(c.Request().Context(), slog.LevelError, "request failed",
-			slog.String("request_id", requestIDOf(c)), slog.String("error", err.Error()))
+			slog.String("request_id", middleware.RequestIDOf(c)), slog.String("error", err.Error()))
 	}
 	if p.Status == http.StatusMethodNotAllowed {
 		// echo has already set the Allow header.
@@ -108,7 +109,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 	}
 	c.Response().Header().Set(echo.HeaderContentType, problemContentType)
 	if werr := c.JSON(p.Status, p); werr != nil {
-		s.logger.Warn("writing a problem response failed", "request_id", requestIDOf(c), "error", werr)
+		s.logger.Warn("writing a problem response failed", "request_id", middleware.RequestIDOf(c), "error", werr)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"primegames/api/middleware"
 	"primegames/play"
 )
 
@@ -35,8 +36,8 @@ type replayDrawing struct {
 
 // send writes the drawing to c: gzipped for a client that takes it, as compress would.
 func (d *replayDrawing) send(c echo.Context) error {
-	if acceptsGzip(c.Request()) {
-		markGzipped(c.Response().Header())
+	if middleware.AcceptsGzip(c.Request()) {
+		middleware.MarkGzipped(c.Response().Header())
 		return sendWhole(c, http.StatusOK, svgType, d.gzip)
 	}
 	return sendWhole(c, http.StatusOK, svgType, d.svg)
@@ -92,7 +93,7 @@ func (s *Server) drawInMemory(ctx context.Context, r *play.Replay) func(*replayD
 		}
 		var out bytes.Buffer
 		if d.err = r.Draw(&out); d.err == nil {
-			d.svg, d.gzip, d.next = out.Bytes(), gzipped(out.Bytes()), r.Next
+			d.svg, d.gzip, d.next = out.Bytes(), middleware.Gzipped(out.Bytes()), r.Next
 		}
 	}
 }

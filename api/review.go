@@ -14,11 +14,6 @@ func (s *Server) GetReview(c echo.Context, id openapi.GameID) error {
 	if err != nil {
 		return err
 	}
-	release, err := s.renders.enter(c.Request().Context())
-	if err != nil {
-		return err
-	}
-	defer release()
 	review, err := s.play.Review(c.Request().Context(), id.String(), principal)
 	if err != nil {
 		return err

@@ -16,8 +16,9 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/prometheus/client_golang/prometheus"
 
-	"primegames"
+	"primegames/api/middleware"
 	"primegames/api/openapi"
+	"primegames/contract"
 	"primegames/live"
 	"primegames/play"
 )
@@ -35,12 +36,12 @@ type Config struct {
 	StreamWriteTimeout time.Duration // time allowed to write one event before the client is dropped (10s)
 	// AdminToken, when set, is required to create classrooms.
 	AdminToken string
-	// Per-client limits (ratelimit.go); zero values disable them.
+	// Per-client limits (api/middleware/ratelimit.go); zero values disable them.
 	RateLimit        float64      // requests per second a client may send on average
 	RateBurst        int          // requests a client may send at once
 	StreamsPerClient int          // live-update streams one client may hold open on this instance
 	TrustedProxies   []*net.IPNet // peers whose X-Forwarded-For header names the client
-	// Guesses bound the wrong guesses of codes a person types (guesses.go); zero values disable it.
+	// Guesses bound the wrong guesses of codes a person types (api/middleware/guesses.go); zero values disable it.
 	Guesses GuessLimits
 	// RenderLimit bounds the expensive requests (pictures, replays, states, reviews, class
 	// statistics) this instance works on at once (0: half the cores, at least one); RenderQueue
@@ -91,48 +92,51 @@ type Server struct {
 	// renders bounds the expensive requests in flight (renders.go).
 	renders *renderGate
 	replays *sharedReplays
-	// guesses counts wrong invite and join codes (guesses.go).
-	guesses *guessGuard
+	// guesses counts wrong invite and join codes (api/middleware/guesses.go).
+	guesses *middleware.GuessGuard
 	// contractRoutes holds "METHOD /path/:param" for every operation of openapi.yaml.
 	contractRoutes map[string]bool
 	// bodyRoutes holds those of them that take a request body.
 	bodyRoutes map[string]bool
+	// validator checks request bodies (bodyGate) and requests (a middleware) against spec.
+	validator *contract.Validator
 }
 
 // New builds the server and its routes.
 func New(cfg Config, deps Deps, logger *slog.Logger) (*Server, error) {
-	contract, err := primegames.Contract(deps.Play.Kinds().Kinds())
+	text, err := contract.ForKinds(deps.Play.Kinds().Kinds())
 	if err != nil {
 		return nil, fmt.Errorf("openapi.yaml: %w", err)
 	}
-	spec, err := parseContract(contract)
+	spec, err := contract.Parse(text)
 	if err != nil {
 		return nil, fmt.Errorf("openapi.yaml: %w", err)
 	}
 	s := &Server{
 		cfg: cfg, play: deps.Play, database: deps.Database, logger: logger,
-		echo: echo.New(), metrics: newMetrics(deps.Database.PoolMetrics(), deps.Play), spec: spec, contract: contract,
+		echo: echo.New(), metrics: newMetrics(deps.Database.PoolMetrics(), deps.Play), spec: spec, contract: text,
 		games: newGameCache(gameCacheBytes), renders: newRenderGate(cfg.RenderLimit, cfg.RenderQueue),
-		replays: newSharedReplays(), guesses: newGuessGuard(cfg.Guesses, time.Now),
+		replays: newSharedReplays(), guesses: middleware.NewGuessGuard(cfg.Guesses, time.Now),
 	}
 	s.echo.HideBanner = true
 	s.echo.HidePort = true
 	s.echo.HTTPErrorHandler = s.handleError
 	s.echo.JSONSerializer = bodySerializer{}
-	s.echo.IPExtractor = clientIPExtractor(cfg.TrustedProxies)
+	s.echo.IPExtractor = middleware.ClientIPExtractor(cfg.TrustedProxies)
 	s.hub = live.NewHub(live.Config{
-		Limit: cfg.StreamLimit, PerClient: cfg.StreamsPerClient, PerAddress: cfg.StreamsPerClient * addressShare,
+		Limit: cfg.StreamLimit, PerClient: cfg.StreamsPerClient, PerAddress: cfg.StreamsPerClient * middleware.AddressShare,
 		Heartbeat: cfg.StreamHeartbeat, WriteTimeout: cfg.StreamWriteTimeout,
 	}, deps.Feed, logger, s.metrics.registry)
 	// The streams' tokens, checked all at once every heartbeat as a backstop to the notices.
 	s.hub.Verify(s.endedAuthorities)
 	s.hub.Listen() // the game records the store keeps are used only while it listens (repo/records.go)
-	openapi.RegisterHandlers(s.echo, s)
+	openapi.RegisterHandlersWithOptions(s.echo, s, openapi.RegisterHandlersOptions{OperationMiddlewares: s.routeMiddleware()})
 	s.contractRoutes = map[string]bool{}
 	for _, r := range s.echo.Routes() {
 		s.contractRoutes[r.Method+" "+r.Path] = true
 	}
-	s.bodyRoutes = bodyRoutes(spec)
+	s.bodyRoutes = contract.BodyRoutes(spec)
+	s.validator = contract.NewValidator(spec, explainOptions)
 	if err := s.useMiddleware(); err != nil {
 		return nil, err
 	}
@@ -185,7 +189,9 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	}
 	defer s.Close()
 	served := make(chan error, 1)
-	go func() { served <- hs.Serve(problemListener{ln}) }() // net/http's own refusals as problems (unreadable_requests.go)
+	go func() {
+		served <- hs.Serve(middleware.ProblemListener{Listener: ln, Problem: unreadableRequestProblem})
+	}() // net/http's own refusals as problems (unreadable_requests.go)
 	select {
 	case err := <-served:
 		return err

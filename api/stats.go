@@ -19,11 +19,6 @@ func (s *Server) GetClassroomStats(c echo.Context, classroomID openapi.Classroom
 	if err != nil {
 		return err
 	}
-	release, err := s.renders.enter(c.Request().Context())
-	if err != nil {
-		return err
-	}
-	defer release()
 	stats, err := s.play.ClassroomStats(c.Request().Context(), classroom.ID)
 	if err != nil {
 		return err

@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	"primegames"
 	"primegames.dev/client"
 	"primegames/api/apitest"
+	"primegames/contract"
 	"primegames/domain"
 	"primegames/domain/games"
 	"primegames/domain/games/gametest/tinygame"
@@ -166,7 +166,7 @@ func startHostingOver(t *testing.T, more ...domain.GameKind) (*apitest.Server, *
 	if err != nil {
 		t.Fatal(err)
 	}
-	merged, err := primegames.Contract(kinds.Kinds())
+	merged, err := contract.ForKinds(kinds.Kinds())
 	if err != nil {
 		t.Fatal(err)
 	}

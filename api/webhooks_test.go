@@ -17,6 +17,7 @@ import (
 	"primegames.dev/client"
 	"primegames/api"
 	"primegames/api/apitest"
+	"primegames/contract"
 	"primegames/domain/games"
 	"primegames/outbound"
 	"primegames/play"
@@ -91,7 +92,7 @@ func TestWebhookYourTurnReachesTheBackendSigned(t *testing.T) {
 
 	// Play until seat 0 has had its turn twice; each your_turn arrives signed, for seat 0 only, as
 	// the contract's WebhookPayload describes it.
-	spec, err := primegames.LoadContract(primegames.OpenAPI)
+	spec, err := contract.Load(primegames.OpenAPI)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/getkin/kin-openapi/routers/gorillamux"
 
 	"primegames"
+	"primegames/contract"
 )
 
 // Contract is openapi.yaml loaded for validation.
@@ -33,24 +34,24 @@ type Contract struct {
 
 var (
 	contractOnce sync.Once
-	contract     *Contract
+	loaded       *Contract
 	contractErr  error
 )
 
 // LoadContract parses openapi.yaml once per test binary.
 func LoadContract(t testing.TB) *Contract {
 	t.Helper()
-	contractOnce.Do(func() { contract, contractErr = NewContract(primegames.OpenAPI) })
+	contractOnce.Do(func() { loaded, contractErr = NewContract(primegames.OpenAPI) })
 	if contractErr != nil {
 		t.Fatalf("openapi.yaml: %v", contractErr)
 	}
-	return contract
+	return loaded
 }
 
 var registerDecoders sync.Once
 
 // NewContract parses a contract other than openapi.yaml itself, such as one merged with a test's
-// own kind of game (primegames.Contract).
+// own kind of game (contract.ForKinds).
 func NewContract(data []byte) (*Contract, error) {
 	registerDecoders.Do(func() {
 		// Bodies that are not JSON are checked only for being present; their schema is a string.
@@ -58,7 +59,7 @@ func NewContract(data []byte) (*Contract, error) {
 			openapi3filter.RegisterBodyDecoder(ct, openapi3filter.PlainBodyDecoder)
 		}
 	})
-	spec, err := primegames.LoadContract(data)
+	spec, err := contract.Load(data)
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"primegames"
+	"primegames/contract"
 )
 
 // openapi.yaml has the head operations declareHeads makes, each with its GET's parameters and
@@ -20,7 +21,7 @@ func TestContractDeclaresAHeadBesideEveryGet(t *testing.T) {
 	if !bytes.Equal(again, primegames.OpenAPI) {
 		t.Fatal("openapi.yaml's head operations are not the ones its get operations make: run go generate ./api/openapi")
 	}
-	spec, err := primegames.LoadContract(primegames.OpenAPI)
+	spec, err := contract.Load(primegames.OpenAPI)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 	"fmt"
 	"os"
 
-	"primegames"
+	"primegames/contract"
 	"primegames/domain/games"
 )
 
@@ -29,7 +29,7 @@ func merge(path string) error {
 	if err != nil {
 		return err
 	}
-	merged, err := primegames.MergeKinds(base, games.All().Kinds())
+	merged, err := contract.MergeKinds(base, games.All().Kinds())
 	if err != nil {
 		return err
 	}

@@ -1,8 +1,6 @@
-package api
+package middleware
 
 import (
-	"crypto/sha256"
-	"encoding/base64"
 	"fmt"
 	"math"
 	"net"
@@ -17,19 +15,18 @@ import (
 	"primegames/domain"
 )
 
-// Per-client limits: a request rate with a burst, and a cap on the event streams a client holds
-// open on an instance. A client is its token when the request carries one (hashed: tokens are not
-// kept), else its address. The address is the peer's, or, when the peer is one of the trusted
-// proxies, the one X-Forwarded-For names.
+// Per-client limits: a request rate with a burst (RateLimits), and the share of an address in the
+// limits of the clients behind it (AddressShare), which the caps on event streams use too. Who a
+// client is the caller says (api/clients.go: its token, hashed, or its address).
 
-// addressShare is how many clients' limits one address has in all, whatever tokens its requests
+// AddressShare is how many clients' limits one address has in all, whatever tokens its requests
 // carry: a classroom behind one router holds many real tokens, while tokens a client makes up must
 // not multiply what it may send or hold open.
-const addressShare = 10
+const AddressShare = 10
 
-// clientIPExtractor finds a request's address: X-Forwarded-For counts only when the peer is one of
+// ClientIPExtractor finds a request's address: X-Forwarded-For counts only when the peer is one of
 // trusted (and then the nearest address it names that is not itself a trusted proxy).
-func clientIPExtractor(trusted []*net.IPNet) echo.IPExtractor {
+func ClientIPExtractor(trusted []*net.IPNet) echo.IPExtractor {
 	if len(trusted) == 0 {
 		return echo.ExtractIPDirect()
 	}
@@ -40,52 +37,15 @@ func clientIPExtractor(trusted []*net.IPNet) echo.IPExtractor {
 	return echo.ExtractIPFromXFFHeader(opts...)
 }
 
-// codeRoutes take a code a person types and no token: whatever token a request to them carries,
-// made up or not, its client is its address.
-var codeRoutes = map[string]bool{"/v1/games/join": true, "/v1/classrooms/join": true}
-
-// clientKey names the client of a request: its bearer token, or the access_token of a route that
-// takes one, when it sends one, else its address.
-func clientKey(c echo.Context) string {
-	if codeRoutes[c.Path()] {
-		return "ip:" + addressOf(c)
-	}
-	token, err := bearerToken(c)
-	if err != nil || token == "" {
-		token = ""
-		if queryTokenRoutes[c.Path()] {
-			token = c.QueryParam("access_token")
-		}
-	}
-	if token == "" {
-		return "ip:" + addressOf(c)
-	}
-	sum := sha256.Sum256([]byte(token))
-	return "token:" + base64.RawStdEncoding.EncodeToString(sum[:16])
-}
-
-// addressKey names everything that comes from one address, with a token or without.
-func addressKey(c echo.Context) string { return "address:" + addressOf(c) }
-
-// addressOf is the request's address as limits count it: an IPv4 address, or the /64 of an IPv6
-// one, which a single home or phone is given whole.
-func addressOf(c echo.Context) string {
-	ip := c.RealIP()
-	if strings.IndexByte(ip, ':') < 0 {
-		return ip // IPv4: the common case costs no parsing
-	}
-	return guessAddress(ip).String()
-}
-
 // The draft's RateLimit and RateLimit-Policy, in the form net/http sends them in (as for
-// requestIDHeader): Header.Set then takes them as they are.
+// RequestIDHeader): Header.Set then takes them as they are.
 const (
-	rateLimitHeader       = "Ratelimit"
-	rateLimitPolicyHeader = "Ratelimit-Policy"
+	RateLimitHeader       = "Ratelimit"
+	RateLimitPolicyHeader = "Ratelimit-Policy"
 )
 
-// rateLimits limits each client to perSecond on average with bursts of burst, and each address to
-// addressShare times that. Every response to a limited request says where the caller stands, with
+// RateLimits limits each client (as client names it) to perSecond on average with bursts of burst,
+// and each address (as address names it) to AddressShare times that. Every response to a limited request says where the caller stands, with
 // the fields of the IETF draft "RateLimit header fields for HTTP" (draft-ietf-httpapi-ratelimit-headers):
 //
 //	RateLimit-Policy: "address";q=30;w=3, "client";q=3;w=3
@@ -93,10 +53,10 @@ const (
 //
 // q is a policy's burst, refilled in full over w seconds; r is what is left of it after this
 // request, t the seconds until it is full again (whole seconds, rounded up).
-func rateLimits(perSecond float64, burst int) echo.MiddlewareFunc {
+func RateLimits(perSecond float64, burst int, client, address func(echo.Context) string) echo.MiddlewareFunc {
 	policies := []*ratePolicy{
-		newRatePolicy("address", perSecond*addressShare, burst*addressShare, addressKey),
-		newRatePolicy("client", perSecond, burst, clientKey),
+		newRatePolicy("address", perSecond*AddressShare, burst*AddressShare, address),
+		newRatePolicy("client", perSecond, burst, client),
 	}
 	policyField := make([]string, len(policies))
 	for i, p := range policies {
@@ -119,12 +79,12 @@ func rateLimits(perSecond float64, burst int) echo.MiddlewareFunc {
 				}
 			}
 			h := c.Response().Header()
-			h.Set(rateLimitPolicyHeader, advertised)
+			h.Set(RateLimitPolicyHeader, advertised)
 			standing := make([]string, len(policies))
 			for i, p := range policies {
 				standing[i] = p.standing(limiters[i], now)
 			}
-			h.Set(rateLimitHeader, strings.Join(standing, ", "))
+			h.Set(RateLimitHeader, strings.Join(standing, ", "))
 			if refused != nil {
 				h.Set("Retry-After", refused.retryAfter)
 				return domain.Errorf(domain.KindRateLimited, "rate_limited",

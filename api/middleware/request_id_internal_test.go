@@ -1,4 +1,4 @@
-package api
+package middleware
 
 import (
 	"regexp"
@@ -13,7 +13,7 @@ func TestRequestIDsTellNoCount(t *testing.T) {
 	seen := map[string]bool{}
 	prefixes := map[string]bool{}
 	for range 1000 {
-		id := newRequestID()
+		id := NewRequestID()
 		if !hexID.MatchString(id) || seen[id] {
 			t.Fatalf("request ID %q: want 32 hex digits, never seen before", id)
 		}
@@ -23,7 +23,7 @@ func TestRequestIDsTellNoCount(t *testing.T) {
 	if len(prefixes) < 500 { // 1000 draws of 65,536 prefixes: about 993 distinct
 		t.Errorf("1000 consecutive IDs have %d distinct 4-digit prefixes: a prefix and a count show through", len(prefixes))
 	}
-	if allocs := testing.AllocsPerRun(100, func() { _ = newRequestID() }); allocs > 1 {
+	if allocs := testing.AllocsPerRun(100, func() { _ = NewRequestID() }); allocs > 1 {
 		t.Errorf("a request ID costs %v allocations, want 1", allocs)
 	}
 }
@@ -31,6 +31,6 @@ func TestRequestIDsTellNoCount(t *testing.T) {
 func BenchmarkNewRequestID(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
-		_ = newRequestID()
+		_ = NewRequestID()
 	}
 }

@@ -1,4 +1,4 @@
-package primegames
+package contract
 
 import (
 	"fmt"

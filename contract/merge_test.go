@@ -1,4 +1,4 @@
-package primegames_test
+package contract_test
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"primegames"
+	"primegames/contract"
 	"primegames/domain"
 	"primegames/domain/games"
 )
@@ -16,7 +17,7 @@ import (
 // openapi.yaml carries exactly the schemas of the service's game kinds and the unions over them, as
 // `go generate ./api/openapi` merges them.
 func TestOpenAPICarriesTheKindsSchemas(t *testing.T) {
-	merged, err := primegames.Contract(games.All().Kinds())
+	merged, err := contract.ForKinds(games.All().Kinds())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +28,7 @@ func TestOpenAPICarriesTheKindsSchemas(t *testing.T) {
 
 func TestMergeNamesEveryKindInTheUnions(t *testing.T) {
 	extra := fakeKind("dice-race", rolesOf("DiceRace", "Options", "Action", "View", "Outcome", "LegalActions", "Scores"))
-	merged, err := primegames.Contract(append(games.All().Kinds(), extra))
+	merged, err := contract.ForKinds(append(games.All().Kinds(), extra))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +88,7 @@ func TestMergeGivesEveryKindTheSharedOptions(t *testing.T) {
 	bare := rolesOf("DiceRace", "Options", "Action", "View", "Outcome", "LegalActions", "Scores")
 	for name, schemas := range map[string]string{"own options": withOwn, "no options": bare} {
 		t.Run(name, func(t *testing.T) {
-			merged, err := primegames.Contract(append(games.All().Kinds(), fakeKind("dice-race", schemas)))
+			merged, err := contract.ForKinds(append(games.All().Kinds(), fakeKind("dice-race", schemas)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -131,7 +132,7 @@ func TestMergeRefusesAnOptionWithADefault(t *testing.T) {
 	schemas := strings.Replace(rolesOf("DiceRace", "Options", "Action", "View", "Outcome", "LegalActions", "Scores"),
 		"    DiceRaceOptions:\n      type: object\n",
 		"    DiceRaceOptions:\n      type: object\n      properties:\n        laps: {type: integer, default: 3}\n", 1)
-	if _, err := primegames.Contract([]domain.GameKind{fakeKind("dice-race", schemas)}); err == nil || !strings.Contains(err.Error(), "default") {
+	if _, err := contract.ForKinds([]domain.GameKind{fakeKind("dice-race", schemas)}); err == nil || !strings.Contains(err.Error(), "default") {
 		t.Errorf("merged an option with a default: %v", err)
 	}
 }
@@ -142,7 +143,7 @@ func TestMergeRefusesAKindWithoutOneOfItsSchemas(t *testing.T) {
 		"no board":           withBoard(fakeKind("dice-race", rolesOf("DiceRace", "Options", "Action", "View", "Outcome", "LegalActions", "Scores"))),
 		"no schemas section": fakeKind("dice-race", "components: {}\n"),
 	} {
-		if _, err := primegames.Contract([]domain.GameKind{kind}); err == nil {
+		if _, err := contract.ForKinds([]domain.GameKind{kind}); err == nil {
 			t.Errorf("%s: merged, want an error", name)
 		}
 	}
@@ -177,7 +178,7 @@ func withBoard(k domain.GameKind) domain.GameKind {
 func TestMergeAddsAKindsRefusalFacts(t *testing.T) {
 	schemas := rolesOf("DiceRace", "Options", "Action", "View", "Outcome", "LegalActions", "Scores") +
 		"    DiceRaceOvershootFacts:\n      type: object\n      x-refusal-codes: [overshoot, wrong_phase]\n"
-	merged, err := primegames.Contract(append(games.All().Kinds(), fakeKind("dice-race", schemas)))
+	merged, err := contract.ForKinds(append(games.All().Kinds(), fakeKind("dice-race", schemas)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,7 +211,7 @@ func TestMergeRefusesTwoFactsSchemasForOneCodeOfOneKind(t *testing.T) {
 	schemas := rolesOf("DiceRace", "Options", "Action", "View", "Outcome", "LegalActions", "Scores") +
 		"    DiceRaceAFacts:\n      type: object\n      x-refusal-codes: [overshoot]\n" +
 		"    DiceRaceBFacts:\n      type: object\n      x-refusal-codes: [overshoot]\n"
-	if _, err := primegames.Contract([]domain.GameKind{fakeKind("dice-race", schemas)}); err == nil {
+	if _, err := contract.ForKinds([]domain.GameKind{fakeKind("dice-race", schemas)}); err == nil {
 		t.Error("merged a kind that declares two schemas for the facts of one code, want an error")
 	}
 }
@@ -220,7 +221,7 @@ func TestMergeRefusesTwoFactsSchemasForOneCodeOfOneKind(t *testing.T) {
 // discriminator whose mapping names each of its branches.
 func TestContractIsShapedForGenerators(t *testing.T) {
 	t.Parallel()
-	spec, err := primegames.LoadContract(primegames.OpenAPI)
+	spec, err := contract.Load(primegames.OpenAPI)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,7 +270,7 @@ func TestLoadContractRefusesKeywordsItsValidatorIgnores(t *testing.T) {
 		"if":    "{type: object, if: {required: [a]}, then: {required: [b]}}",
 	} {
 		doc := "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\ncomponents:\n  schemas:\n    X: " + schema + "\n"
-		if _, err := primegames.LoadContract([]byte(doc)); err == nil || !strings.Contains(err.Error(), "keyword") {
+		if _, err := contract.Load([]byte(doc)); err == nil || !strings.Contains(err.Error(), "keyword") {
 			t.Errorf("%s: loaded, want a refusal: %v", keyword, err)
 		}
 	}

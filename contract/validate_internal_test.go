@@ -1,4 +1,4 @@
-package api
+package contract
 
 import (
 	"bytes"
@@ -26,7 +26,7 @@ func TestRememberedBodiesGetTheSameVerdicts(t *testing.T) {
 			SchemaValidationOptions: []openapi3.SchemaValidationOption{openapi3.DisableSchemaErrorDetails()},
 		}}
 	}
-	remembering := validateRequests(spec, options())
+	remembering := validateRequests(spec, options(), nil)
 	e := echo.New()
 	verdict := func(mw echo.MiddlewareFunc, route, path, contentType, body string, header ...string) string {
 		req := httptest.NewRequest(http.MethodPost, path, nil)
@@ -69,7 +69,7 @@ func TestRememberedBodiesGetTheSameVerdicts(t *testing.T) {
 	}
 	for _, tc := range cases {
 		got := verdict(remembering, tc.route, tc.path, tc.contentType, tc.body, tc.header...)
-		want := verdict(validateRequests(spec, options()), tc.route, tc.path, tc.contentType, tc.body, tc.header...)
+		want := verdict(validateRequests(spec, options(), nil), tc.route, tc.path, tc.contentType, tc.body, tc.header...)
 		if got != want {
 			t.Errorf("%s: %q, a validator remembering nothing says %q", tc.name, got, want)
 		}
@@ -91,7 +91,7 @@ func TestRememberedRequestsGetTheSameVerdicts(t *testing.T) {
 		AuthenticationFunc: openapi3filter.NoopAuthenticationFunc, SkipSettingDefaults: true,
 		SchemaValidationOptions: []openapi3.SchemaValidationOption{openapi3.DisableSchemaErrorDetails()},
 	}}
-	remembering, fresh := validateRequests(spec, options), validateRequests(spec, options)
+	remembering, fresh := validateRequests(spec, options, nil), validateRequests(spec, options, nil)
 	e := echo.New()
 	verdict := func(mw echo.MiddlewareFunc, path string, header ...string) string {
 		req := httptest.NewRequest(http.MethodGet, path, nil)
@@ -134,3 +134,52 @@ func verdictOf(mw echo.MiddlewareFunc, c echo.Context) string {
 	}
 	return "passed"
 }
+
+// A body is checked as JSON and against the contract once: the same bytes, for the same operation
+// and Content-Type, pass again unchecked and unread; a body refused at either step is never
+// remembered and is refused again.
+func TestCheckBodyRemembersOnlyBodiesThatPassedBoth(t *testing.T) {
+	t.Parallel()
+	v := NewValidator(mergedContract(t), nil)
+	e := echo.New()
+	const route, game = "/v1/games/:id/actions", "/v1/games/6f1c1b52-3c5e-4d5e-9a59-3f0a4b1e0c11/actions"
+	request := func(body string, readable bool) echo.Context {
+		req := httptest.NewRequest(http.MethodPost, game, nil)
+		req.Header.Set(echo.HeaderContentType, "application/json")
+		req.ContentLength = int64(len(body))
+		if readable {
+			req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader([]byte(body))), nil }
+			req.Body, _ = req.GetBody()
+		} else {
+			req.Body = io.NopCloser(failingReader{})
+		}
+		c := e.NewContext(req, httptest.NewRecorder())
+		c.SetPath(route)
+		return c
+	}
+	check := func(body string, readable bool) (gate, contract string) {
+		c := request(body, readable)
+		if err := v.CheckBody(c, []byte(body)); err != nil {
+			return err.Error(), ""
+		}
+		return "passed", verdictOf(v.Middleware, c)
+	}
+	if gate, contract := check(`{"type":"roll"}`, true); gate != "passed" || contract != "passed" {
+		t.Fatalf("a roll: %q, %q", gate, contract)
+	}
+	if gate, contract := check(`{"type":"roll"}`, false); gate != "passed" || contract != "passed" {
+		t.Errorf("the roll again, its body unreadable: %q, %q; want it remembered, not read", gate, contract)
+	}
+	for range 2 {
+		if gate, _ := check(`{"type":"roll"`, true); gate == "passed" {
+			t.Error("a roll cut short passed the JSON check")
+		}
+		if gate, contract := check(`{"type":"fly"}`, true); gate != "passed" || contract == "passed" {
+			t.Errorf("an action of no kind: %q, %q; want it refused by the contract", gate, contract)
+		}
+	}
+}
+
+type failingReader struct{}
+
+func (failingReader) Read([]byte) (int, error) { return 0, io.ErrUnexpectedEOF }

@@ -1,8 +1,9 @@
-package api
+package contract
 
 import (
 	"io"
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -31,48 +32,106 @@ import (
 // on the path of the game's earlier actions, with another Idempotency-Key. A request with a body
 // that passed before and a path or query not seen has everything but its body checked; checking
 // an action against the contract's anyOf of every kind's actions cost a tenth of its CPU.
-func validateRequests(spec *openapi3.T, options *oapimw.Options) echo.MiddlewareFunc {
-	operations := contractOperations(spec)
+//
+// A body refused is explained (explainBody): by explain when it says what is wrong (the service's
+// own words for a bad option), else by the field where the body departs from its schema.
+func validateRequests(spec *openapi3.T, options *oapimw.Options, explain func(error) error) echo.MiddlewareFunc {
+	return newValidator(spec, options, explain).Middleware
+}
+
+// Validator checks requests against the contract: CheckBody a request's body as one JSON document,
+// Middleware the whole request (validateRequests).
+type Validator struct {
+	operations           map[string]*contractOperation
+	options, withoutBody *oapimw.Options
+	explain              func(error) error
+	// passedBodies are the bodies (with their operation and Content-Type) that passed CheckBody and
+	// the contract, passedRequests the requests (but their bodies and header parameters) that
+	// passed the contract.
+	passedBodies, passedRequests *passedKeys
+}
+
+// NewValidator is the service's validator of requests against spec; a body the contract refuses is
+// explained by explain first, when it is not nil and says what is wrong.
+func NewValidator(spec *openapi3.T, explain func(error) error) *Validator {
+	return newValidator(spec, &oapimw.Options{
+		// Defaults stay out of the body: each engine fills in its own options, and the schemas of both
+		// games' options would otherwise both write theirs.
+		// Messages leave out the schema and the value: writing a 60 KB body into each message of an
+		// anyOf costs far more than validating it, and the service's problems use only the reason.
+		Options: openapi3filter.Options{
+			AuthenticationFunc:      openapi3filter.NoopAuthenticationFunc,
+			SkipSettingDefaults:     true,
+			SchemaValidationOptions: []openapi3.SchemaValidationOption{openapi3.DisableSchemaErrorDetails()},
+		},
+	}, explain)
+}
+
+func newValidator(spec *openapi3.T, options *oapimw.Options, explain func(error) error) *Validator {
 	withoutBody := *options
 	withoutBody.Options.ExcludeRequestBody = true
-	passedBodies, passedRequests := newPassedKeys(passedKeysMax), newPassedKeys(passedKeysMax)
-	return func(next echo.HandlerFunc) echo.HandlerFunc {
-		return func(c echo.Context) error {
-			req := c.Request()
-			opKey := req.Method + " " + c.Path()
-			op, ok := operations[opKey]
-			if !ok {
-				return next(c)
-			}
-			// The verdict is the verdict on each part: the body (with its Content-Type), and the
-			// path, query and header parameters, each checked on its own. So a body that passed once
-			// and a path and query that passed once, perhaps with another body, pass together, with
-			// the header parameters checked each time.
-			bodyKey, bodyKnown := "", !op.takesBody
-			if op.takesBody {
-				bodyKey, bodyKnown = bodyKeyOf(opKey, req)
-			}
-			bodyPassed := !op.takesBody || bodyKnown && passedBodies.has(bodyKey)
-			requestKey, requestKnown := op.requestKey(opKey, req)
-			if bodyPassed && requestKnown && passedRequests.has(requestKey) && op.headersPass(req, &options.Options) {
-				return next(c)
-			}
-			opts := options
-			if op.takesBody && bodyPassed {
-				opts = &withoutBody
-			}
-			found := foundRoute{route: op.route, params: pathParams(op.route.Path, req.URL.EscapedPath())}
-			if err := oapimw.ValidateRequestFromContext(c, found, opts); err != nil {
-				return explainBody(err, req)
-			}
-			if op.takesBody && bodyKnown && opts == options {
-				passedBodies.add(bodyKey)
-			}
-			if requestKnown {
-				passedRequests.add(requestKey)
-			}
+	return &Validator{
+		operations: contractOperations(spec), options: options, withoutBody: &withoutBody, explain: explain,
+		passedBodies: newPassedKeys(passedKeysMax), passedRequests: newPassedKeys(passedKeysMax),
+	}
+}
+
+// bodyKeyName is where CheckBody leaves a body's key for Middleware, in the request's echo.Context.
+const bodyKeyName = "contract.bodyKey"
+
+// CheckBody says why body, the whole body of c's request, is not one JSON document as
+// CheckJSONDocument takes it; nil when it is. A body that passed it and the contract before, for
+// the same operation and Content-Type, passed this check too and is not checked again: the same
+// bytes get the same verdict. It leaves the body's key for Middleware, which then reads the body
+// no second time to know whether it passed.
+func (v *Validator) CheckBody(c echo.Context, body []byte) error {
+	opKey := c.Request().Method + " " + c.Path()
+	if key, ok := bodyKey(opKey, c.Request().Header.Get(echo.HeaderContentType), body); ok {
+		c.Set(bodyKeyName, key)
+		if v.passedBodies.has(key) {
+			return nil
+		}
+	}
+	return CheckJSONDocument(body)
+}
+
+// Middleware checks each request of a route of the contract against it (validateRequests).
+func (v *Validator) Middleware(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		req := c.Request()
+		opKey := req.Method + " " + c.Path()
+		op, ok := v.operations[opKey]
+		if !ok {
 			return next(c)
 		}
+		// The verdict is the verdict on each part: the body (with its Content-Type), and the
+		// path, query and header parameters, each checked on its own. So a body that passed once
+		// and a path and query that passed once, perhaps with another body, pass together, with
+		// the header parameters checked each time.
+		bodyKey, bodyKnown := "", !op.takesBody
+		if op.takesBody {
+			bodyKey, bodyKnown = bodyKeyOf(c, opKey)
+		}
+		bodyPassed := !op.takesBody || bodyKnown && v.passedBodies.has(bodyKey)
+		requestKey, requestKnown := op.requestKey(opKey, req)
+		if bodyPassed && requestKnown && v.passedRequests.has(requestKey) && op.headersPass(req, &v.options.Options) {
+			return next(c)
+		}
+		opts := v.options
+		if op.takesBody && bodyPassed {
+			opts = v.withoutBody
+		}
+		found := foundRoute{route: op.route, params: pathParams(op.route.Path, req.URL.EscapedPath())}
+		if err := oapimw.ValidateRequestFromContext(c, found, opts); err != nil {
+			return explainBody(err, req, v.explain)
+		}
+		if op.takesBody && bodyKnown && opts == v.options {
+			v.passedBodies.add(bodyKey)
+		}
+		if requestKnown {
+			v.passedRequests.add(requestKey)
+		}
+		return next(c)
 	}
 }
 
@@ -128,9 +187,14 @@ const (
 	validBodyMaxBytes = 200  // larger bodies are always checked
 )
 
-// bodyKeyOf is what the validator's verdict on req's body depends on: the operation, the
-// Content-Type and the body (as bodyGate read it); false when the body is not one to remember.
-func bodyKeyOf(opKey string, req *http.Request) (string, bool) {
+// bodyKeyOf is what the validator's verdict on the body of c's request depends on: the operation,
+// the Content-Type and the body (as CheckBody left it, or else read anew); false when the body is
+// not one to remember.
+func bodyKeyOf(c echo.Context, opKey string) (string, bool) {
+	if key, ok := c.Get(bodyKeyName).(string); ok {
+		return key, true
+	}
+	req := c.Request()
 	if req.GetBody == nil || req.ContentLength <= 0 || req.ContentLength > validBodyMaxBytes {
 		return "", false
 	}
@@ -138,15 +202,26 @@ func bodyKeyOf(opKey string, req *http.Request) (string, bool) {
 	if err != nil {
 		return "", false
 	}
-	var key strings.Builder
-	key.Grow(len(opKey) + 64 + int(req.ContentLength))
-	key.WriteString(opKey)
-	key.WriteByte(0)
-	key.WriteString(req.Header.Get(echo.HeaderContentType))
-	key.WriteByte(0)
-	if _, err := io.Copy(&key, r); err != nil {
+	body, err := io.ReadAll(io.LimitReader(r, validBodyMaxBytes+1))
+	if err != nil {
 		return "", false
 	}
+	return bodyKey(opKey, req.Header.Get(echo.HeaderContentType), body)
+}
+
+// bodyKey is the key of a body for an operation and Content-Type; false when it is too large to
+// remember.
+func bodyKey(opKey, contentType string, body []byte) (string, bool) {
+	if len(body) == 0 || len(body) > validBodyMaxBytes {
+		return "", false
+	}
+	var key strings.Builder
+	key.Grow(len(opKey) + len(contentType) + 2 + len(body))
+	key.WriteString(opKey)
+	key.WriteByte(0)
+	key.WriteString(contentType)
+	key.WriteByte(0)
+	key.Write(body)
 	return key.String(), true
 }
 
@@ -250,3 +325,19 @@ type foundRoute struct {
 func (f foundRoute) FindRoute(*http.Request) (*routers.Route, map[string]string, error) {
 	return f.route, f.params, nil
 }
+
+// BodyRoutes lists the operations of the contract that take a request body (all of them JSON), as
+// "METHOD /path/:param" like echo names its routes.
+func BodyRoutes(spec *openapi3.T) map[string]bool {
+	routes := map[string]bool{}
+	for path, item := range spec.Paths.Map() {
+		for method, op := range item.Operations() {
+			if op.RequestBody != nil {
+				routes[method+" "+pathParameter.ReplaceAllString(path, ":$1")] = true
+			}
+		}
+	}
+	return routes
+}
+
+var pathParameter = regexp.MustCompile(`\{([^}]+)\}`)

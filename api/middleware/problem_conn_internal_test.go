@@ -1,4 +1,4 @@
-package api
+package middleware
 
 import (
 	"net"
@@ -21,7 +21,7 @@ func TestProblemConnsKeepWhatTCPOffers(t *testing.T) {
 		c, _ := net.Dial("tcp", ln.Addr().String())
 		dialed <- c
 	}()
-	conn, err := problemListener{ln}.Accept()
+	conn, err := ProblemListener{Listener: ln}.Accept()
 	if err != nil {
 		t.Fatal(err)
 	}

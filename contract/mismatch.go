@@ -1,4 +1,4 @@
-package api
+package contract
 
 import (
 	"bytes"
@@ -32,8 +32,8 @@ import (
 // one (a move's steps) follows every branch and keeps the mismatch its body went furthest into,
 // and of those the one from the branch that takes most of the object's fields as they are.
 //
-// Cost: it runs only on a body the validator refused, which bodyGate bounded to 1,000 values 32
-// deep; each value meets each schema of a union that applies to it, and mismatchBudget bounds the
+// Cost: it runs only on a body the validator refused, which CheckJSONDocument (run by api's body
+// gate) bounded to 1,000 values 32 deep; each value meets each schema of a union that applies to it, and mismatchBudget bounds the
 // visits in all, whatever the nesting of unions. Past the budget it reports the deepest mismatch
 // found so far.
 
@@ -486,14 +486,16 @@ func describe(s *openapi3.Schema) []string {
 
 // explainBody turns the validator's refusal of a request's body into one that names the field:
 // 400 invalid with facts {pointer, expected, got}. Other refusals pass as they are.
-func explainBody(err *echo.HTTPError, req *http.Request) error {
+func explainBody(err *echo.HTTPError, req *http.Request, explain func(error) error) error {
 	var reqErr *openapi3filter.RequestError
 	var se *openapi3.SchemaError
 	if !errors.As(err.Internal, &reqErr) || reqErr.RequestBody == nil || !errors.As(reqErr.Err, &se) || req.GetBody == nil {
 		return err
 	}
-	if explained := explainOptions(se); explained != nil {
-		return explained
+	if explain != nil {
+		if explained := explain(se); explained != nil {
+			return explained
+		}
 	}
 	media := reqErr.RequestBody.Content.Get(echo.MIMEApplicationJSON)
 	if media == nil || media.Schema == nil {
@@ -545,3 +547,5 @@ func rangeOf(min, max *float64, unit string) string {
 	}
 	return ""
 }
+
+func ptr[T any](v T) *T { return &v }

@@ -1,12 +1,10 @@
-package api
+package contract
 
 import (
 	"crypto/sha256"
 	"sync"
 
 	"github.com/getkin/kin-openapi/openapi3"
-
-	"primegames"
 )
 
 // parsedContracts keeps each contract parsed once per process, by the hash of its text: parsing
@@ -20,9 +18,10 @@ type parsedContract struct {
 	err  error
 }
 
-func parseContract(contract []byte) (*openapi3.T, error) {
+// Parse is Load, once per process for each contract text.
+func Parse(contract []byte) (*openapi3.T, error) {
 	v, _ := parsedContracts.LoadOrStore(sha256.Sum256(contract), &parsedContract{})
 	p := v.(*parsedContract)
-	p.once.Do(func() { p.spec, p.err = primegames.LoadContract(contract) })
+	p.once.Do(func() { p.spec, p.err = Load(contract) })
 	return p.spec, p.err
 }

@@ -1,4 +1,4 @@
-package primegames
+package contract
 
 import (
 	"context"
@@ -7,7 +7,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 )
 
-// LoadContract parses and validates a contract (openapi.yaml, or one merged with other kinds) for
+// Load parses and validates a contract (openapi.yaml, or one merged with other kinds) for
 // validating requests and responses with kin-openapi.
 //
 // The contract is OpenAPI 3.1. For a 3.1 document kin-openapi's request and response filters use a
@@ -15,9 +15,9 @@ import (
 // compile per request body) and whose errors name no JSON pointer, which the service's refusals
 // (`facts.pointer`) need. Its own validator reads every 3.1 keyword the contract uses (a list of
 // types such as [integer, "null"], {type: "null"} in a oneOf) and gives structured errors, so the
-// parsed document is marked 3.0 for the filters; CheckContractKeywords keeps the contract to those
+// parsed document is marked 3.0 for the filters; CheckKeywords keeps the contract to those
 // keywords.
-func LoadContract(data []byte) (*openapi3.T, error) {
+func Load(data []byte) (*openapi3.T, error) {
 	spec, err := openapi3.NewLoader().LoadFromData(data)
 	if err != nil {
 		return nil, err
@@ -28,16 +28,16 @@ func LoadContract(data []byte) (*openapi3.T, error) {
 	if err := spec.Validate(context.Background(), openapi3.DisableExamplesValidation()); err != nil {
 		return nil, err
 	}
-	if err := CheckContractKeywords(spec); err != nil {
+	if err := CheckKeywords(spec); err != nil {
 		return nil, err
 	}
 	spec.OpenAPI = "3.0.3" // after Validate, which checks 3.1's forms as 3.1's
 	return spec, nil
 }
 
-// CheckContractKeywords refuses a contract that uses a JSON Schema keyword kin-openapi's own
-// validator ignores (const, if/then/else, prefixItems, …): LoadContract validates with that one.
-func CheckContractKeywords(spec *openapi3.T) error {
+// CheckKeywords refuses a contract that uses a JSON Schema keyword kin-openapi's own
+// validator ignores (const, if/then/else, prefixItems, …): Load validates with that one.
+func CheckKeywords(spec *openapi3.T) error {
 	for name, ref := range spec.Components.Schemas {
 		var bad error
 		_ = ref.WalkSubtree(func(path string, s *openapi3.SchemaRef) error {

@@ -1,4 +1,4 @@
-package api
+package contract
 
 import (
 	"strings"
@@ -6,18 +6,17 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
-	"primegames"
 	"primegames/domain/games"
 )
 
 // mergedContract is openapi.yaml merged with the kinds of game the service hosts.
 func mergedContract(t testing.TB) *openapi3.T {
 	t.Helper()
-	contract, err := primegames.Contract(games.All().Kinds())
+	text, err := ForKinds(games.All().Kinds())
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec, err := primegames.LoadContract(contract)
+	spec, err := Load(text)
 	if err != nil {
 		t.Fatal(err)
 	}

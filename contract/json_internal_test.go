@@ -1,4 +1,4 @@
-package api
+package contract
 
 import (
 	"strings"
@@ -42,7 +42,7 @@ func TestCheckJSONDocument(t *testing.T) {
 		``:                            false,
 		`   `:                         false,
 	} {
-		err := checkJSONDocument([]byte(body))
+		err := CheckJSONDocument([]byte(body))
 		if ok && err != nil {
 			t.Errorf("%.60q refused: %v", body, err)
 		}
@@ -59,7 +59,7 @@ func TestCheckJSONDocumentAllocatesLittleForALargeBody(t *testing.T) {
 		"wide": []byte(`[` + strings.Repeat(`{"q":1},`, 7000) + `1]`),
 	} {
 		var err error
-		allocs := testing.AllocsPerRun(20, func() { err = checkJSONDocument(body) })
+		allocs := testing.AllocsPerRun(20, func() { err = CheckJSONDocument(body) })
 		if err == nil {
 			t.Fatalf("the %s body was accepted", name)
 		}
@@ -81,7 +81,7 @@ func BenchmarkCheckJSONDocument(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(body)))
 			for b.Loop() {
-				_ = checkJSONDocument(data)
+				_ = CheckJSONDocument(data)
 			}
 		})
 	}

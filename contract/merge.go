@@ -1,4 +1,8 @@
-package primegames
+// Package contract is the service's engine for openapi.yaml: it merges the game kinds' schemas and
+// the refusal rows into the contract (merge.go, refusals.go), loads and parses it (load.go,
+// cache.go), checks request bodies and requests against it (json.go, validate.go) and explains a
+// body it refuses (mismatch.go). api uses it; it knows no handler.
+package contract
 
 import (
 	"bytes"
@@ -7,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"primegames"
 	"primegames/domain"
 )
 
@@ -79,9 +84,9 @@ type kindProp struct {
 	nullable                       bool
 }
 
-// Contract is openapi.yaml as a server hosting kinds serves it: for the service's own kinds
+// ForKinds is openapi.yaml as a server hosting kinds serves it: for the service's own kinds
 // (domain/games.All), openapi.yaml itself.
-func Contract(kinds []domain.GameKind) ([]byte, error) { return MergeKinds(OpenAPI, kinds) }
+func ForKinds(kinds []domain.GameKind) ([]byte, error) { return MergeKinds(primegames.OpenAPI, kinds) }
 
 // MergeKinds returns the contract base with its generated part made anew from kinds.
 func MergeKinds(base []byte, kinds []domain.GameKind) ([]byte, error) {

@@ -1,4 +1,4 @@
-package api
+package middleware
 
 import (
 	"bytes"
@@ -19,9 +19,9 @@ var compressedTypes = map[string]bool{
 	"text/csv": true, "application/yaml": true, "text/html": true, "image/svg+xml": true,
 }
 
-// compressMin is the size below which a body goes out as it is: gzip would not save enough to pay
+// CompressMin is the size below which a body goes out as it is: gzip would not save enough to pay
 // for itself.
-const compressMin = 512
+const CompressMin = 512
 
 // gzipWriters compress at the fastest level: the bodies are small JSON, where a higher level saves
 // a few bytes for several times the CPU of the whole request.
@@ -30,32 +30,32 @@ var gzipWriters = sync.Pool{New: func() any {
 	return w
 }}
 
-// compress gzips the bodies of compressedTypes for clients that send Accept-Encoding: gzip, and
+// Compress gzips the bodies of compressedTypes for clients that send Accept-Encoding: gzip, and
 // tells caches that those bodies vary with it. A compressed body is another representation, so its
 // strong ETag becomes weak (W/"7"): If-None-Match still matches it, and If-Match takes either form.
 // A handler that compressed its body itself (a docs asset) has set Content-Encoding and is left
 // alone.
-func compress(next echo.HandlerFunc) echo.HandlerFunc {
+func Compress(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		res := c.Response()
-		w := &gzipWriter{ResponseWriter: res.Writer, accepted: acceptsGzip(c.Request())}
+		w := &gzipWriter{ResponseWriter: res.Writer, accepted: AcceptsGzip(c.Request())}
 		res.Writer = w
 		defer w.finish()
 		return next(c)
 	}
 }
 
-// leaveUncompressed has compress send this response as it is: a live stream, whose events must
+// LeaveUncompressed has compress send this response as it is: a live stream, whose events must
 // reach the client as they are sent, and whose deflate state (some 350 KB at gzip's fastest level)
 // would be held for the stream's whole life, by each of thousands of streams.
-func leaveUncompressed(c echo.Context) {
+func LeaveUncompressed(c echo.Context) {
 	if w, ok := c.Response().Writer.(*gzipWriter); ok {
 		w.accepted = false
 	}
 }
 
-// acceptsGzip reads Accept-Encoding: gzip is acceptable unless it is absent or given q=0.
-func acceptsGzip(r *http.Request) bool {
+// AcceptsGzip reads Accept-Encoding: gzip is acceptable unless it is absent or given q=0.
+func AcceptsGzip(r *http.Request) bool {
 	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
 		coding, params, _ := strings.Cut(strings.TrimSpace(part), ";")
 		if coding = strings.ToLower(strings.TrimSpace(coding)); coding != "gzip" && coding != "*" {
@@ -67,7 +67,7 @@ func acceptsGzip(r *http.Request) bool {
 	return false
 }
 
-// gzipWriter holds back the first compressMin bytes of a compressible body to decide whether to
+// gzipWriter holds back the first CompressMin bytes of a compressible body to decide whether to
 // compress it; a flush decides at once (a stream is worth compressing).
 type gzipWriter struct {
 	http.ResponseWriter
@@ -114,7 +114,7 @@ func (w *gzipWriter) Write(p []byte) (int, error) {
 		return w.ResponseWriter.Write(p)
 	}
 	w.held.Write(p)
-	if w.held.Len() >= compressMin {
+	if w.held.Len() >= CompressMin {
 		if err := w.startGzip(); err != nil {
 			return 0, err
 		}
@@ -122,8 +122,8 @@ func (w *gzipWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// markGzipped turns the headers of a body into those of its compressed form.
-func markGzipped(h http.Header) {
+// MarkGzipped turns the headers of a body into those of its compressed form.
+func MarkGzipped(h http.Header) {
 	h.Set("Content-Encoding", "gzip")
 	h.Del("Content-Length")
 	if etag := h.Get("ETag"); strings.HasPrefix(etag, `"`) {
@@ -131,9 +131,9 @@ func markGzipped(h http.Header) {
 	}
 }
 
-// gzipped is body compressed as compress would send it, for a handler that keeps the compressed
+// Gzipped is body compressed as compress would send it, for a handler that keeps the compressed
 // form to send it again.
-func gzipped(body []byte) []byte {
+func Gzipped(body []byte) []byte {
 	var out bytes.Buffer
 	gz := gzipWriters.Get().(*gzip.Writer)
 	gz.Reset(&out)
@@ -146,7 +146,7 @@ func gzipped(body []byte) []byte {
 
 // startGzip sends the headers of a compressed body and what was held back.
 func (w *gzipWriter) startGzip() error {
-	markGzipped(w.Header())
+	MarkGzipped(w.Header())
 	w.ResponseWriter.WriteHeader(w.status)
 	w.deciding = false
 	w.gz = gzipWriters.Get().(*gzip.Writer)
