@@ -125,7 +125,7 @@ func (s *Service) Act(ctx context.Context, in Action, p Principal, idem *Idempot
 		return s.replayAction(ctx, rec.Game, rec.Caller, replay.Seq, in.Action)
 	}
 	s.wakeBotsFor(rec.Game)
-	s.states.keep(rec.Game.ID, rec.Game.Status == StatusActive, rec.Game.Snapshot, rec.next)
+	s.states.keep(rec.Game, rec.next)
 	s.tallies.keep(rec.Game.ID, rec.Game.Status == StatusActive, rec.Game.Tally, rec.tally)
 	g, err := s.gameWith(rec.Game, rec.next)
 	return &Acted{Game: g, Caller: rec.Caller, Entry: rec.Entry, Outcome: rec.outcome}, err

@@ -1,6 +1,7 @@
 package play
 
 import (
+	"bytes"
 	"maps"
 	"slices"
 )
@@ -9,10 +10,14 @@ import (
 // state: an action adds its entry to the game's tally, and decoding the tally it has just encoded
 // cost an accepted action more than the rest of its counting. A tally is handed out as a copy,
 // which the caller may change.
-type countedTallies struct{ kept *keptDecoded[*GameTally] }
+type countedTallies struct {
+	kept *keptDecoded[[]byte, *GameTally]
+}
 
 func newCountedTallies() *countedTallies {
-	return &countedTallies{kept: newKeptDecoded[*GameTally]()}
+	return &countedTallies{kept: newKeptDecoded[[]byte, *GameTally](func(kept, read []byte) bool {
+		return read != nil && bytes.Equal(kept, read)
+	})}
 }
 
 // find is a copy of the tally kept for the game's kept bytes, nil when it is not the one kept.
@@ -26,7 +31,7 @@ func (c *countedTallies) find(id string, kept []byte) *GameTally {
 // keep remembers tally as the game's kept bytes decoded while the game is active. The tally is the
 // caller's no more.
 func (c *countedTallies) keep(id string, active bool, kept []byte, tally *GameTally) {
-	c.kept.keep(id, kept, tally, !active || tally == nil)
+	c.kept.keep(id, kept, tally, !active || tally == nil || kept == nil)
 }
 
 func (t *GameTally) clone() *GameTally {

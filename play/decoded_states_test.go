@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"primegames/domain/games"
@@ -83,5 +84,77 @@ func TestAFinishedGameKeepsNoDecodedState(t *testing.T) {
 	id, _ := finishedGame(t, master)
 	if _, err := master.Load(ctx, id); err != nil || master.HoldsDecodedState(id) {
 		t.Errorf("a finished game read (%v): decoded state kept %v, want none", err, master.HoldsDecodedState(id))
+	}
+}
+
+// The kept states are keyed by a game's version alone, which holds only if no two snapshots of a
+// game share a version. A trigger refuses any update of a game that changes its snapshot without
+// moving its version on (or moves it back), and a game goes through every change a snapshot has:
+// a lobby joined and started, actions by two instances (each in one round trip on its kept record
+// or read afresh), a resignation, a rematch and an aborted lobby. The services of play's tests
+// also check, on every state they find, that it was decoded from the snapshot read.
+func TestEveryChangeOfASnapshotMovesTheVersionOn(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := repotest.NewDB(t)
+	if _, err := db.Pool.Exec(ctx, `
+		CREATE FUNCTION one_snapshot_per_version() RETURNS trigger LANGUAGE plpgsql AS $$
+		BEGIN
+			IF NEW.version < OLD.version OR (NEW.version = OLD.version AND NEW.snapshot::text IS DISTINCT FROM OLD.snapshot::text) THEN
+				RAISE EXCEPTION 'game % has another snapshot at version % (was %)', NEW.id, NEW.version, OLD.version;
+			END IF;
+			RETURN NEW;
+		END $$;
+		CREATE TRIGGER one_snapshot_per_version BEFORE UPDATE ON games FOR EACH ROW EXECUTE FUNCTION one_snapshot_per_version();`); err != nil {
+		t.Fatal(err)
+	}
+	first := play.New(db.Games().Stores(), games.All())
+	second := play.New(db.Games().Stores(), games.All())
+	created, err := first.Create(ctx, play.NewGame{Kind: "prime-climb", OpenSeats: 2}, play.Nobody, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := created.Game.ID
+	var seats []string
+	for i, name := range []string{"Ada", "Bo"} {
+		joined, err := []*play.Service{first, second}[i].Join(ctx, id, play.Nobody, play.JoinAsk{Name: name, InviteCode: created.InviteCode}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seats = append(seats, joined.Seat.Token)
+	}
+	if _, _, err := second.Start(ctx, id, play.IdentifyToken(created.CreatorToken, ""), nil); err != nil {
+		t.Fatal(err)
+	}
+	for step := range 8 {
+		actor := []*play.Service{first, second}[step%2]
+		g, err := actor.Load(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seat := g.State.Status().ToAct[0]
+		action := firstLegalAction(t, g.State, seat)
+		if _, err := actor.Act(ctx, play.Action{GameID: id, Action: action}, play.IdentifyToken(seats[seat], ""), nil); err != nil {
+			t.Fatalf("step %d: %v", step, err)
+		}
+	}
+	if _, _, err := first.Resign(ctx, id, play.IdentifyToken(seats[0], ""), nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := second.Rematch(ctx, id, play.IdentifyToken(seats[1], "")); err != nil {
+		t.Fatal(err)
+	}
+	lobby, err := second.Create(ctx, play.NewGame{Kind: "primed", OpenSeats: 2}, play.Nobody, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := first.Abort(ctx, lobby.Game.ID, play.IdentifyToken(lobby.CreatorToken, ""), nil); err != nil {
+		t.Fatal(err)
+	}
+
+	// The trigger does refuse what it is there to refuse.
+	_, err = db.Pool.Exec(ctx, `UPDATE games SET snapshot = '{"changed": true}' WHERE id = $1`, id)
+	if err == nil || !strings.Contains(err.Error(), "another snapshot at version") {
+		t.Fatalf("a snapshot changed at its version: %v, want refused", err)
 	}
 }

@@ -43,3 +43,6 @@ func (s *Service) HoldsDecodedState(gameID string) bool {
 
 // WebhookRetryDelay is how long after its attempts-th failure a delivery is tried again.
 func (s *Service) WebhookRetryDelay(attempts int) time.Duration { return s.webhookRetryDelay(attempts) }
+
+// The services of play's tests check that a version of a game is one snapshot (decodedStates).
+func init() { checkDecodedStates = true }

@@ -74,6 +74,9 @@ type GameRecord struct {
 	// NextSeq is the seq the game's next history entry takes, as the store read or wrote it last:
 	// a hint, which a change relying on it checks first (Store.UpdateUnchanged).
 	NextSeq int64 `json:"-"`
+
+	// stamp is the record's stamp as the store gave it (Stamped), shared by the record's copies.
+	stamp *RecordStamp
 }
 
 // Seat is one player of a game.
@@ -123,14 +126,14 @@ func (s *Service) gameWith(rec *GameRecord, state domain.State) (*Game, error) {
 	rules := kind.Rules
 	g := &Game{GameRecord: *rec, Rules: rules, State: state}
 	if state == nil && len(rec.Snapshot) > 0 && string(rec.Snapshot) != "null" {
-		if g.State = s.states.find(rec.ID, rec.Snapshot); g.State != nil && rec.Status == StatusActive {
+		if g.State = s.states.find(rec); g.State != nil && rec.Status == StatusActive {
 			return g, nil
 		}
 		var err error
 		if g.State, err = rules.Decode(rec.Snapshot); err != nil {
 			return nil, fmt.Errorf("game %s snapshot: %w", rec.ID, err)
 		}
-		s.states.keep(rec.ID, rec.Status == StatusActive, rec.Snapshot, g.State)
+		s.states.keep(rec, g.State)
 	}
 	return g, nil
 }

@@ -15,8 +15,25 @@ type RecordStamp struct {
 	deadline time.Time // zero when no clock runs
 }
 
-// Stamp is the record's stamp.
+// Stamp is the record's stamp: the one the store gave with the record (Stamped) while the record
+// still has that content, else worked out afresh.
 func (r *GameRecord) Stamp() RecordStamp {
+	if r.stamp != nil && r.stamp.of(r) {
+		return *r.stamp
+	}
+	return r.freshStamp()
+}
+
+// Stamped gives the record its stamp, which the copies made of it from now on carry, so that
+// those who read them need not work it out again (the store's record cache stamps what it keeps).
+// The record must not be shared with another goroutine yet.
+func (r *GameRecord) Stamped() *GameRecord {
+	stamp := r.freshStamp()
+	r.stamp = &stamp
+	return r
+}
+
+func (r *GameRecord) freshStamp() RecordStamp {
 	names := make([]string, len(r.Seats))
 	for i, s := range r.Seats {
 		names[i] = s.Name
@@ -26,6 +43,27 @@ func (r *GameRecord) Stamp() RecordStamp {
 		stamp.deadline = *r.TurnDeadline
 	}
 	return stamp
+}
+
+// of reports whether the stamp is the record's as it is now: a record changed since it was
+// stamped (a transaction's SaveState moves its version on, a put-off turn its deadline) is not.
+func (a *RecordStamp) of(r *GameRecord) bool {
+	if a.Version != r.Version || len(a.names) != len(r.Seats) {
+		return false
+	}
+	if r.TurnDeadline == nil {
+		if !a.deadline.IsZero() {
+			return false
+		}
+	} else if !a.deadline.Equal(*r.TurnDeadline) {
+		return false
+	}
+	for i, s := range r.Seats {
+		if a.names[i] != s.Name {
+			return false
+		}
+	}
+	return true
 }
 
 // Equal reports whether two stamps of a game's records stand for the same content.

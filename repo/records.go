@@ -23,7 +23,8 @@ const DefaultRecordCacheBytes = 16 << 20
 // recordStripes is how many generation counters the cache keeps (one per stripe of game ids).
 const recordStripes = 4096
 
-// records keeps game records between requests, coherent with Postgres: a read answers from it only
+// records keeps game records between requests, each with its stamp (play.RecordStamp, worked out
+// once when it is kept and carried by every copy handed out), coherent with Postgres: a read answers from it only
 // after the barrier (barrier.go) has shown that every change committed before the read began has
 // been heard, and every change of a game or its seats is heard (migration 00026's trigger
 // announces it on game_changes, in commit order) and drops the game. So a read never answers older
@@ -130,6 +131,7 @@ func (r *records) read(ctx context.Context, id string, load func() (*play.GameRe
 	if err != nil {
 		return nil, err
 	}
+	rec.Stamped()
 	r.keep(id, rec, epoch, stripe, gen)
 	return rec, nil
 }
@@ -228,7 +230,7 @@ func (r *records) keepWritten(rec *play.GameRecord) {
 		return
 	}
 	if size := recordSize(rec); size <= r.limit/4 {
-		r.put(rec.ID, rec, size)
+		r.put(rec.ID, rec.Stamped(), size)
 		if r.mismatch != nil {
 			go r.mismatch(rec)
 		}
