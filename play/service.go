@@ -12,6 +12,8 @@ import (
 // Service is the game master: every request about games passes through it.
 type Service struct {
 	store Stores
+	// parts are the parts of the service that ask for fewer ports than the whole (parts.go).
+	parts
 	kinds *domain.Catalogue
 	// botsDue wakes this instance's bot worker when a write of its own makes a bot due.
 	botsDue chan struct{}
@@ -43,7 +45,7 @@ type Service struct {
 
 // New is the game master over store, for the kinds of game in the catalogue, configured by opts.
 func New(store Stores, kinds *domain.Catalogue, opts ...Option) *Service {
-	s := &Service{store: store, kinds: kinds, botsDue: make(chan struct{}, 1),
+	s := &Service{store: store, parts: newParts(store), kinds: kinds, botsDue: make(chan struct{}, 1),
 		ttls: AbandonTTLs{Lobby: DefaultLobbyTTL, Idle: DefaultIdleGameTTL}, states: newDecodedStates(), tallies: newCountedTallies(), clock: SystemClock(),
 		checkpoints: newCheckpoints(), quotas: DefaultQuotas, fair: newFairness(store.Dues, store.Updater), webhookCfg: DefaultWebhookConfig,
 		webhookWake: make(chan struct{}, 1)}

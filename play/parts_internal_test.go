@@ -1,0 +1,47 @@
+package play
+
+import (
+	"reflect"
+	"testing"
+)
+
+// TestPartsHoldNarrowPorts checks that each part of the service holds ports, not the whole
+// Stores: every field of a part is an interface of at most maxPartPortMethods methods.
+func TestPartsHoldNarrowPorts(t *testing.T) {
+	t.Parallel()
+	const maxPartPortMethods = 15
+	all := reflect.TypeFor[parts]()
+	if all.NumField() < 2 {
+		t.Fatalf("parts has %d fields; is the check reading it?", all.NumField())
+	}
+	for i := range all.NumField() {
+		part := all.Field(i)
+		if part.Type.Kind() != reflect.Struct {
+			t.Errorf("parts.%s is a %s, not a part", part.Name, part.Type.Kind())
+			continue
+		}
+		for j := range part.Type.NumField() {
+			f := part.Type.Field(j)
+			switch {
+			case f.Type == reflect.TypeFor[Stores]():
+				t.Errorf("%s.%s holds the whole Stores; give it the ports it uses", part.Type.Name(), f.Name)
+			case f.Type.Kind() != reflect.Interface:
+				t.Errorf("%s.%s is a %s, not a port", part.Type.Name(), f.Name, f.Type)
+			case f.Type.NumMethod() > maxPartPortMethods:
+				t.Errorf("%s.%s (%s) has %d methods, more than %d", part.Type.Name(), f.Name, f.Type, f.Type.NumMethod(), maxPartPortMethods)
+			}
+		}
+	}
+}
+
+// TestPartsTakeTheirPortsFromTheStores checks that New gives each part's ports from the Stores.
+func TestPartsTakeTheirPortsFromTheStores(t *testing.T) {
+	t.Parallel()
+	p := newParts(Stores{ClassroomStore: fakeClassrooms{}, History: fakeHistory{}})
+	if p.classrooms.store == nil || p.histories.history == nil {
+		t.Fatalf("parts built without their ports: %+v", p)
+	}
+}
+
+type fakeClassrooms struct{ ClassroomStore }
+type fakeHistory struct{ History }
