@@ -16,15 +16,30 @@ type histories struct {
 	history History
 }
 
-// parts are the Service's parts, built from the stores.
-type parts struct {
-	classrooms classrooms
-	histories  histories
+// subscriptions keeps webhook subscriptions and seals their signing keys (webhooks.go,
+// webhook_seal.go); the games it reads are those a subscription of scope game names. Sending
+// them is play/webhooks' (webhook_worker.go).
+type subscriptions struct {
+	store  WebhookSubscriptions
+	games  GameReader
+	clock  Clock
+	sender WebhookSender
+	cfg    WebhookConfig
 }
 
-func newParts(store Stores) parts {
+// parts are the Service's parts, built from the stores.
+type parts struct {
+	classrooms    classrooms
+	histories     histories
+	subscriptions subscriptions
+}
+
+// newParts builds the parts from the stores and the service's configuration (s's fields once its
+// options have run).
+func newParts(store Stores, s *Service) parts {
 	return parts{
-		classrooms: classrooms{store: store.ClassroomStore},
-		histories:  histories{history: store.History},
+		classrooms:    classrooms{store: store.ClassroomStore},
+		histories:     histories{history: store.History},
+		subscriptions: subscriptions{store: store.WebhookSubscriptions, games: store.GameReader, clock: s.clock, sender: s.webhookSender, cfg: s.webhookCfg},
 	}
 }

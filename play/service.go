@@ -45,13 +45,14 @@ type Service struct {
 
 // New is the game master over store, for the kinds of game in the catalogue, configured by opts.
 func New(store Stores, kinds *domain.Catalogue, opts ...Option) *Service {
-	s := &Service{store: store, parts: newParts(store), kinds: kinds, botsDue: make(chan struct{}, 1),
+	s := &Service{store: store, kinds: kinds, botsDue: make(chan struct{}, 1),
 		ttls: AbandonTTLs{Lobby: DefaultLobbyTTL, Idle: DefaultIdleGameTTL}, states: newDecodedStates(), tallies: newCountedTallies(), clock: SystemClock(),
 		checkpoints: newCheckpoints(), quotas: DefaultQuotas, fair: newFairness(store.Dues, store.Updater), webhookCfg: DefaultWebhookConfig,
 		webhookWake: make(chan struct{}, 1)}
 	for _, opt := range opts {
 		opt(s)
 	}
+	s.parts = newParts(store, s)
 	return s
 }
 
