@@ -1,5 +1,11 @@
 package play
 
+import (
+	"context"
+
+	"primegames/domain"
+)
+
 // The service's parts: each holds only the ports its methods use, taken from the Stores once at
 // New, so that what a part may touch is read off its fields and a test fakes only those. The
 // Service's exported methods of a part delegate to it. The game's lifecycle (creating, seating,
@@ -27,19 +33,47 @@ type subscriptions struct {
 	cfg    WebhookConfig
 }
 
+// reviews makes and keeps games' move reviews (movereview.go).
+type reviews struct {
+	store   ReviewStore
+	history History
+}
+
+// statistics gathers a classroom's statistics (stats.go, stats_review.go): the tallies, refusals
+// and hints the stores keep, and the move reviews of finished games, made through review for the
+// games it loads through games (the Service's Load) when none is kept yet.
+type statistics struct {
+	stats    StatsStore
+	reviews  ReviewStore
+	students ClassroomStore
+	games    gameLoader
+	kinds    *domain.Catalogue
+	review   reviews
+}
+
+// gameLoader loads a game for a part that reads games whole (Service.Load).
+type gameLoader interface {
+	Load(ctx context.Context, id string) (*Game, error)
+}
+
 // parts are the Service's parts, built from the stores.
 type parts struct {
 	classrooms    classrooms
 	histories     histories
 	subscriptions subscriptions
+	reviews       reviews
+	statistics    statistics
 }
 
 // newParts builds the parts from the stores and the service's configuration (s's fields once its
 // options have run).
 func newParts(store Stores, s *Service) parts {
+	review := reviews{store: store.ReviewStore, history: store.History}
 	return parts{
 		classrooms:    classrooms{store: store.ClassroomStore},
 		histories:     histories{history: store.History},
+		reviews:       review,
+		statistics:    statistics{stats: store.StatsStore, reviews: store.ReviewStore, students: store.ClassroomStore, games: s, kinds: s.kinds, review: review},
 		subscriptions: subscriptions{store: store.WebhookSubscriptions, games: store.GameReader, clock: s.clock, sender: s.webhookSender, cfg: s.webhookCfg},
 	}
 }
