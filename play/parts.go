@@ -51,6 +51,12 @@ type statistics struct {
 	review   reviews
 }
 
+// listings lists games and says who a token is (list.go, me.go, player_events.go's PlayerGames).
+type listings struct {
+	games GameReader
+	clock Clock
+}
+
 // gameLoader loads a game for a part that reads games whole (Service.Load).
 type gameLoader interface {
 	Load(ctx context.Context, id string) (*Game, error)
@@ -63,6 +69,7 @@ type parts struct {
 	subscriptions subscriptions
 	reviews       reviews
 	statistics    statistics
+	listings      listings
 }
 
 // newParts builds the parts from the stores and the service's configuration (s's fields once its
@@ -74,6 +81,7 @@ func newParts(store Stores, s *Service) parts {
 		histories:     histories{history: store.History},
 		reviews:       review,
 		statistics:    statistics{stats: store.StatsStore, reviews: store.ReviewStore, students: store.ClassroomStore, games: s, kinds: s.kinds, review: review},
+		listings:      listings{games: store.GameReader, clock: s.clock},
 		subscriptions: subscriptions{store: store.WebhookSubscriptions, games: store.GameReader, clock: s.clock, sender: s.webhookSender, cfg: s.webhookCfg},
 	}
 }

@@ -49,7 +49,8 @@ func TestPartsTakeTheirPortsFromTheStores(t *testing.T) {
 	p := newParts(Stores{ClassroomStore: fakeClassrooms{}, History: fakeHistory{}, WebhookSubscriptions: fakeSubscriptions{}, GameReader: fakeGames{}, ReviewStore: fakeReviews{}, StatsStore: fakeStats{}}, &Service{clock: SystemClock()})
 	if p.classrooms.store == nil || p.histories.history == nil || p.subscriptions.store == nil || p.subscriptions.games == nil || p.subscriptions.clock == nil ||
 		p.reviews.store == nil || p.reviews.history == nil ||
-		p.statistics.stats == nil || p.statistics.reviews == nil || p.statistics.students == nil || p.statistics.games == nil || p.statistics.review.store == nil {
+		p.statistics.stats == nil || p.statistics.reviews == nil || p.statistics.students == nil || p.statistics.games == nil || p.statistics.review.store == nil ||
+		p.listings.games == nil || p.listings.clock == nil {
 		t.Fatalf("parts built without their ports: %+v", p)
 	}
 }
