@@ -57,6 +57,21 @@ type listings struct {
 	clock Clock
 }
 
+// authorities resolve tokens to what they open, and tell which have ended (service.go's Resolve,
+// observers.go's resolveObserver, authority.go).
+type authorities struct {
+	store Authorities
+	clock Clock
+}
+
+// observers mint and revoke observer tokens, for those who may (observers.go): they read the game
+// a token is for, and write the tokens in a transaction of their own (its ObserverTx).
+type observers struct {
+	games   GameReader
+	updater Updater
+	clock   Clock
+}
+
 // gameLoader loads a game for a part that reads games whole (Service.Load).
 type gameLoader interface {
 	Load(ctx context.Context, id string) (*Game, error)
@@ -70,6 +85,8 @@ type parts struct {
 	reviews       reviews
 	statistics    statistics
 	listings      listings
+	authorities   authorities
+	observers     observers
 }
 
 // newParts builds the parts from the stores and the service's configuration (s's fields once its
@@ -82,6 +99,8 @@ func newParts(store Stores, s *Service) parts {
 		reviews:       review,
 		statistics:    statistics{stats: store.StatsStore, reviews: store.ReviewStore, students: store.ClassroomStore, games: s, kinds: s.kinds, review: review},
 		listings:      listings{games: store.GameReader, clock: s.clock},
+		authorities:   authorities{store: store.Authorities, clock: s.clock},
+		observers:     observers{games: store.GameReader, updater: store.Updater, clock: s.clock},
 		subscriptions: subscriptions{store: store.WebhookSubscriptions, games: store.GameReader, clock: s.clock, sender: s.webhookSender, cfg: s.webhookCfg},
 	}
 }

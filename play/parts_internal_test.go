@@ -46,11 +46,12 @@ func TestPartsHoldNarrowPorts(t *testing.T) {
 // TestPartsTakeTheirPortsFromTheStores checks that New gives each part's ports from the Stores.
 func TestPartsTakeTheirPortsFromTheStores(t *testing.T) {
 	t.Parallel()
-	p := newParts(Stores{ClassroomStore: fakeClassrooms{}, History: fakeHistory{}, WebhookSubscriptions: fakeSubscriptions{}, GameReader: fakeGames{}, ReviewStore: fakeReviews{}, StatsStore: fakeStats{}}, &Service{clock: SystemClock()})
+	p := newParts(Stores{ClassroomStore: fakeClassrooms{}, History: fakeHistory{}, WebhookSubscriptions: fakeSubscriptions{}, GameReader: fakeGames{}, ReviewStore: fakeReviews{}, StatsStore: fakeStats{}, Authorities: fakeAuthorities{}, Updater: fakeUpdater{}}, &Service{clock: SystemClock()})
 	if p.classrooms.store == nil || p.histories.history == nil || p.subscriptions.store == nil || p.subscriptions.games == nil || p.subscriptions.clock == nil ||
 		p.reviews.store == nil || p.reviews.history == nil ||
 		p.statistics.stats == nil || p.statistics.reviews == nil || p.statistics.students == nil || p.statistics.games == nil || p.statistics.review.store == nil ||
-		p.listings.games == nil || p.listings.clock == nil {
+		p.listings.games == nil || p.listings.clock == nil ||
+		p.authorities.store == nil || p.authorities.clock == nil || p.observers.games == nil || p.observers.updater == nil || p.observers.clock == nil {
 		t.Fatalf("parts built without their ports: %+v", p)
 	}
 }
@@ -61,3 +62,5 @@ type fakeSubscriptions struct{ WebhookSubscriptions }
 type fakeGames struct{ GameReader }
 type fakeReviews struct{ ReviewStore }
 type fakeStats struct{ StatsStore }
+type fakeAuthorities struct{ Authorities }
+type fakeUpdater struct{ Updater }
