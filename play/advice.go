@@ -11,7 +11,12 @@ import (
 // advisorOf is the kind's judgement of play; a kind without one offers no hints and no review,
 // refused with code.
 func (s *Service) advisorOf(g *Game, code, offer string) (*domain.Advisor, error) {
-	kind, ok := s.kinds.Lookup(g.Kind)
+	return advisorIn(s.kinds, g, code, offer)
+}
+
+// advisorIn is advisorOf in the catalogue kinds.
+func advisorIn(kinds *domain.Catalogue, g *Game, code, offer string) (*domain.Advisor, error) {
+	kind, ok := kinds.Lookup(g.Kind)
 	if !ok || kind.Advisor == nil {
 		return nil, domain.Errorf(domain.KindNotFound, code, "The game %s offers no %s: its kind (%s) has no judge of play.", g.ID, offer, g.Kind)
 	}

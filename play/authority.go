@@ -7,5 +7,5 @@ import "context"
 // by the service's clock), and of the students, those removed: what the live streams holding them
 // check, all at once, as a backstop to the notices of each such change.
 func (s *Service) EndedAuthorities(ctx context.Context, hashes [][]byte, studentIDs []string) (tokens [][]byte, students []string, err error) {
-	return s.store.EndedAuthorities(ctx, hashes, studentIDs, s.now())
+	return s.authorities.store.EndedAuthorities(ctx, hashes, studentIDs, s.authorities.clock.Now())
 }

@@ -85,6 +85,47 @@ func studentNameTaken(name string) error {
 
 // CreateClassroom makes a classroom and returns it with its teacher token, shown only now.
 func (s *Service) CreateClassroom(ctx context.Context, name string) (*Classroom, string, error) {
+	return s.classrooms.CreateClassroom(ctx, name)
+}
+
+// JoinClassroom adds a student to the classroom with the join code and returns the student, the
+// classroom and the student's token.
+func (s *Service) JoinClassroom(ctx context.Context, joinCode, name string) (*StudentRecord, *Classroom, string, error) {
+	return s.classrooms.JoinClassroom(ctx, joinCode, name)
+}
+
+// TeacherClassroom reads the classroom that p runs as its teacher.
+func (s *Service) TeacherClassroom(ctx context.Context, p Principal, classroomID string) (*Classroom, error) {
+	return s.classrooms.TeacherClassroom(ctx, p, classroomID)
+}
+
+// RotateJoinCode gives the classroom a new join code; the old one stops working.
+func (s *Service) RotateJoinCode(ctx context.Context, c *Classroom) error {
+	return s.classrooms.RotateJoinCode(ctx, c)
+}
+
+// Students lists the classroom's current students by name.
+func (s *Service) Students(ctx context.Context, classroomID string) ([]StudentRecord, error) {
+	return s.classrooms.Students(ctx, classroomID)
+}
+
+// RenameStudent changes a current student's name, in the classroom and on the seats of their games.
+func (s *Service) RenameStudent(ctx context.Context, classroomID, studentID, name string) (*StudentRecord, error) {
+	return s.classrooms.RenameStudent(ctx, classroomID, studentID, name)
+}
+
+// RemoveStudent takes a student out of the classroom. Their token stops working; their games stay.
+func (s *Service) RemoveStudent(ctx context.Context, classroomID, studentID string) error {
+	return s.classrooms.RemoveStudent(ctx, classroomID, studentID)
+}
+
+// EraseStudent replaces a removed student's name everywhere by a placeholder; their games, history
+// and statistics stay otherwise as they were. Erasing a student twice changes nothing more.
+func (s *Service) EraseStudent(ctx context.Context, classroomID, studentID string) (*StudentRecord, error) {
+	return s.classrooms.EraseStudent(ctx, classroomID, studentID)
+}
+
+func (cr *classrooms) CreateClassroom(ctx context.Context, name string) (*Classroom, string, error) {
 	name, err := names.Classroom.Enforce(name)
 	if err != nil {
 		return nil, "", err
@@ -92,20 +133,18 @@ func (s *Service) CreateClassroom(ctx context.Context, name string) (*Classroom,
 	token, hash := NewToken(TokenTeacher)
 	var c *Classroom
 	err = withNewJoinCode(func(code string) (err error) {
-		c, err = s.store.InsertClassroom(ctx, name, code, hash)
+		c, err = cr.store.InsertClassroom(ctx, name, code, hash)
 		return err
 	})
 	return c, token, err
 }
 
-// JoinClassroom adds a student to the classroom with the join code and returns the student, the
-// classroom and the student's token.
-func (s *Service) JoinClassroom(ctx context.Context, joinCode, name string) (*StudentRecord, *Classroom, string, error) {
+func (cr *classrooms) JoinClassroom(ctx context.Context, joinCode, name string) (*StudentRecord, *Classroom, string, error) {
 	name, err := names.Person.Enforce(name)
 	if err != nil {
 		return nil, nil, "", err
 	}
-	c, err := s.store.ClassroomByJoinCode(ctx, NormalCode(joinCode))
+	c, err := cr.store.ClassroomByJoinCode(ctx, NormalCode(joinCode))
 	if errors.Is(err, ErrNotFound) {
 		return nil, nil, "", domain.Errorf(domain.KindNotFound, "join_code_not_found", "No classroom has the join code %q; ask your teacher for the current one.", joinCode)
 	}
@@ -113,7 +152,7 @@ func (s *Service) JoinClassroom(ctx context.Context, joinCode, name string) (*St
 		return nil, nil, "", err
 	}
 	token, hash := NewToken(TokenStudent)
-	st, err := s.store.InsertStudent(ctx, c.ID, name, names.Key(name), hash)
+	st, err := cr.store.InsertStudent(ctx, c.ID, name, names.Key(name), hash)
 	if errors.Is(err, ErrTaken) {
 		return nil, nil, "", studentNameTaken(name)
 	}
@@ -123,22 +162,20 @@ func (s *Service) JoinClassroom(ctx context.Context, joinCode, name string) (*St
 	return st, c, token, nil
 }
 
-// TeacherClassroom reads the classroom that p runs as its teacher.
-func (s *Service) TeacherClassroom(ctx context.Context, p Principal, classroomID string) (*Classroom, error) {
+func (cr *classrooms) TeacherClassroom(ctx context.Context, p Principal, classroomID string) (*Classroom, error) {
 	if err := MayRunClassroom(p, classroomID); err != nil {
 		return nil, err
 	}
-	c, err := s.store.Classroom(ctx, classroomID)
+	c, err := cr.store.Classroom(ctx, classroomID)
 	if errors.Is(err, ErrNotFound) {
 		return nil, classroomNotFound()
 	}
 	return c, err
 }
 
-// RotateJoinCode gives the classroom a new join code; the old one stops working.
-func (s *Service) RotateJoinCode(ctx context.Context, c *Classroom) error {
+func (cr *classrooms) RotateJoinCode(ctx context.Context, c *Classroom) error {
 	return withNewJoinCode(func(code string) error {
-		err := s.store.SetJoinCode(ctx, c.ID, code)
+		err := cr.store.SetJoinCode(ctx, c.ID, code)
 		if err == nil {
 			c.JoinCode = code
 		}
@@ -146,18 +183,16 @@ func (s *Service) RotateJoinCode(ctx context.Context, c *Classroom) error {
 	})
 }
 
-// Students lists the classroom's current students by name.
-func (s *Service) Students(ctx context.Context, classroomID string) ([]StudentRecord, error) {
-	return s.store.Students(ctx, classroomID)
+func (cr *classrooms) Students(ctx context.Context, classroomID string) ([]StudentRecord, error) {
+	return cr.store.Students(ctx, classroomID)
 }
 
-// RenameStudent changes a current student's name, in the classroom and on the seats of their games.
-func (s *Service) RenameStudent(ctx context.Context, classroomID, studentID, name string) (*StudentRecord, error) {
+func (cr *classrooms) RenameStudent(ctx context.Context, classroomID, studentID, name string) (*StudentRecord, error) {
 	name, err := names.Person.Enforce(name)
 	if err != nil {
 		return nil, err
 	}
-	st, err := s.store.RenameStudent(ctx, classroomID, studentID, name, names.Key(name))
+	st, err := cr.store.RenameStudent(ctx, classroomID, studentID, name, names.Key(name))
 	switch {
 	case errors.Is(err, ErrNotFound):
 		return nil, studentNotFound()
@@ -167,19 +202,16 @@ func (s *Service) RenameStudent(ctx context.Context, classroomID, studentID, nam
 	return st, err
 }
 
-// RemoveStudent takes a student out of the classroom. Their token stops working; their games stay.
-func (s *Service) RemoveStudent(ctx context.Context, classroomID, studentID string) error {
-	err := s.store.RemoveStudent(ctx, classroomID, studentID)
+func (cr *classrooms) RemoveStudent(ctx context.Context, classroomID, studentID string) error {
+	err := cr.store.RemoveStudent(ctx, classroomID, studentID)
 	if errors.Is(err, ErrNotFound) {
 		return studentNotFound()
 	}
 	return err
 }
 
-// EraseStudent replaces a removed student's name everywhere by a placeholder; their games, history
-// and statistics stay otherwise as they were. Erasing a student twice changes nothing more.
-func (s *Service) EraseStudent(ctx context.Context, classroomID, studentID string) (*StudentRecord, error) {
-	st, err := s.store.EraseStudent(ctx, classroomID, studentID)
+func (cr *classrooms) EraseStudent(ctx context.Context, classroomID, studentID string) (*StudentRecord, error) {
+	st, err := cr.store.EraseStudent(ctx, classroomID, studentID)
 	switch {
 	case errors.Is(err, ErrNotFound):
 		return nil, studentNotFound()

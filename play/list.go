@@ -58,35 +58,14 @@ type GameSummary struct {
 
 // ListGames returns a page of games, newest first, and the cursor of the next page ("" on the last).
 func (s *Service) ListGames(ctx context.Context, f GameFilter) ([]GameSummary, string, error) {
-	q := GameQuery{Filter: f, Limit: f.Limit + 1}
-	if f.Cursor != "" {
-		after, err := decodeCursor(f.Cursor)
-		if err != nil {
-			return nil, "", err
-		}
-		q.After = &after
-	}
-	list, err := s.store.ListGames(ctx, q)
-	if err != nil {
-		return nil, "", err
-	}
-	next := ""
-	if len(list) > f.Limit {
-		list = list[:f.Limit]
-		last := list[len(list)-1]
-		next = encodeCursor(GamePosition{CreatedAt: last.CreatedAt, ID: last.ID})
-	}
-	return list, next, nil
+	return s.listings.ListGames(ctx, f)
 }
 
 // MyGames returns a page of the games the principal plays in, as ListGames does: a student's games
 // in their classroom, or the one game of a seat or creator token. A teacher plays in no game (their
 // classroom's games have a list of their own), nor does the operator.
 func (s *Service) MyGames(ctx context.Context, p Principal, f GameFilter) ([]GameSummary, string, error) {
-	if err := scopeToPlayer(p, &f); err != nil {
-		return nil, "", err
-	}
-	return s.ListGames(ctx, f)
+	return s.listings.MyGames(ctx, p, f)
 }
 
 // scopeToPlayer narrows f to the games the principal plays in, or refuses a principal who plays in
@@ -137,4 +116,33 @@ func decodeCursor(c string) (GamePosition, error) {
 		return GamePosition{}, InvalidCursor(c)
 	}
 	return GamePosition{CreatedAt: t, ID: id}, nil
+}
+
+func (ls *listings) ListGames(ctx context.Context, f GameFilter) ([]GameSummary, string, error) {
+	q := GameQuery{Filter: f, Limit: f.Limit + 1}
+	if f.Cursor != "" {
+		after, err := decodeCursor(f.Cursor)
+		if err != nil {
+			return nil, "", err
+		}
+		q.After = &after
+	}
+	list, err := ls.games.ListGames(ctx, q)
+	if err != nil {
+		return nil, "", err
+	}
+	next := ""
+	if len(list) > f.Limit {
+		list = list[:f.Limit]
+		last := list[len(list)-1]
+		next = encodeCursor(GamePosition{CreatedAt: last.CreatedAt, ID: last.ID})
+	}
+	return list, next, nil
+}
+
+func (ls *listings) MyGames(ctx context.Context, p Principal, f GameFilter) ([]GameSummary, string, error) {
+	if err := scopeToPlayer(p, &f); err != nil {
+		return nil, "", err
+	}
+	return ls.ListGames(ctx, f)
 }

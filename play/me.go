@@ -68,6 +68,15 @@ var capabilities = map[IdentityKind][]Capability{
 // Identify says who the principal's token is. A token that opens nothing (none, a made-up one, a
 // removed student's, one whose every seat was left) is refused with 401.
 func (s *Service) Identify(ctx context.Context, p Principal) (*Identity, error) {
+	return s.listings.Identify(ctx, p)
+}
+
+func invalidToken() error {
+	return domain.Errorf(domain.KindUnauthorized, "unauthorized",
+		"This token opens nothing: it was never issued, or it stopped working (a removed student's, a replaced teacher token, a seat left or resigned, an observer token revoked or expired).")
+}
+
+func (ls *listings) Identify(ctx context.Context, p Principal) (*Identity, error) {
 	id := &Identity{}
 	switch {
 	case p.Kind == Admin:
@@ -79,7 +88,7 @@ func (s *Service) Identify(ctx context.Context, p Principal) (*Identity, error) 
 	case p.Kind == Student && p.Resolved:
 		id.Kind, id.ClassroomID, id.StudentID = IdentityStudent, p.ClassroomID, p.StudentID
 	case p.Kind == GameToken:
-		games, err := s.store.TokenGames(ctx, p.TokenHash, MaxIdentityGames)
+		games, err := ls.games.TokenGames(ctx, p.TokenHash, MaxIdentityGames)
 		if err != nil {
 			return nil, err
 		}
@@ -99,9 +108,4 @@ func (s *Service) Identify(ctx context.Context, p Principal) (*Identity, error) 
 	}
 	id.May = capabilities[id.Kind]
 	return id, nil
-}
-
-func invalidToken() error {
-	return domain.Errorf(domain.KindUnauthorized, "unauthorized",
-		"This token opens nothing: it was never issued, or it stopped working (a removed student's, a replaced teacher token, a seat left or resigned, an observer token revoked or expired).")
 }

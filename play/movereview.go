@@ -60,23 +60,23 @@ func (s *Service) Review(ctx context.Context, gameID string, p Principal) (*Move
 		return nil, err
 	}
 	if g.Status.Over() {
-		return s.finalReview(ctx, g, advisor)
+		return s.reviews.finalReview(ctx, g, advisor)
 	}
-	return s.reviewNow(ctx, g, advisor)
+	return s.reviews.reviewNow(ctx, g, advisor)
 }
 
 // finalReview is the kept review of a game that is over, made and kept first if it has none.
-func (s *Service) finalReview(ctx context.Context, g *Game, advisor *domain.Advisor) (*MoveReview, error) {
-	raw, err := s.store.Review(ctx, g.ID)
+func (r *reviews) finalReview(ctx context.Context, g *Game, advisor *domain.Advisor) (*MoveReview, error) {
+	raw, err := r.store.Review(ctx, g.ID)
 	if errors.Is(err, ErrNotFound) {
 		var review *MoveReview
-		if review, err = s.reviewNow(ctx, g, advisor); err != nil {
+		if review, err = r.reviewNow(ctx, g, advisor); err != nil {
 			return nil, err
 		}
 		if raw, err = json.Marshal(review); err != nil {
 			return nil, err
 		}
-		raw, err = s.store.KeepReview(ctx, g.ID, raw)
+		raw, err = r.store.KeepReview(ctx, g.ID, raw)
 	}
 	if err != nil {
 		return nil, err
@@ -89,15 +89,15 @@ func (s *Service) finalReview(ctx context.Context, g *Game, advisor *domain.Advi
 }
 
 // reviewNow replays the game's history and judges each person's action where it was played.
-func (s *Service) reviewNow(ctx context.Context, g *Game, advisor *domain.Advisor) (*MoveReview, error) {
+func (r *reviews) reviewNow(ctx context.Context, g *Game, advisor *domain.Advisor) (*MoveReview, error) {
 	review := &MoveReview{Game: g.Kind, Final: g.Status.Over(), Entries: []ReviewEntry{}, Seats: []ReviewSummary{}}
-	hints, err := s.store.HintsUsed(ctx, g.ID)
+	hints, err := r.store.HintsUsed(ctx, g.ID)
 	if err != nil {
 		return nil, err
 	}
 	var entries []Entry
 	if g.State != nil {
-		if entries, err = s.store.EntriesThrough(ctx, g.ID, math.MaxInt64); err != nil {
+		if entries, err = r.history.EntriesThrough(ctx, g.ID, math.MaxInt64); err != nil {
 			return nil, err
 		}
 		entries = engineEntries(entries)

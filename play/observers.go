@@ -43,15 +43,15 @@ func observerActsOnNothing() error {
 }
 
 // resolveObserver finds what an observer token watches; a revoked or expired one stays unresolved.
-func (s *Service) resolveObserver(ctx context.Context, p Principal) (Principal, error) {
-	rec, err := s.store.ObserverToken(ctx, p.TokenHash)
+func (a *authorities) resolveObserver(ctx context.Context, p Principal) (Principal, error) {
+	rec, err := a.store.ObserverToken(ctx, p.TokenHash)
 	if errors.Is(err, ErrNotFound) {
 		return p, nil
 	}
 	if err != nil {
 		return p, err
 	}
-	if rec.ExpiresAt != nil && !s.now().Before(*rec.ExpiresAt) {
+	if rec.ExpiresAt != nil && !a.clock.Now().Before(*rec.ExpiresAt) {
 		return p, nil
 	}
 	p.Resolved, p.ObserverID, p.GameID, p.ClassroomID, p.ExpiresAt = true, rec.ID, rec.GameID, rec.ClassroomID, rec.ExpiresAt
@@ -60,11 +60,11 @@ func (s *Service) resolveObserver(ctx context.Context, p Principal) (Principal, 
 
 // mayMintObservers lets a game's seats, its creator and its classroom's teacher mint (and revoke)
 // its observer tokens, and a classroom's teacher the classroom's.
-func (s *Service) mayMintObservers(ctx context.Context, p Principal, target ObserverTarget) error {
+func (o *observers) mayMintObservers(ctx context.Context, p Principal, target ObserverTarget) error {
 	if target.ClassroomID != "" {
 		return MayRunClassroom(p, target.ClassroomID)
 	}
-	g, err := s.loadGame(ctx, target.GameID)
+	g, err := readGame(ctx, o.games, target.GameID)
 	if err != nil {
 		return err
 	}
@@ -83,12 +83,16 @@ func (s *Service) mayMintObservers(ctx context.Context, p Principal, target Obse
 
 // MintObserver issues an observer token for the target, expiring after expiresIn (0: never).
 func (s *Service) MintObserver(ctx context.Context, p Principal, target ObserverTarget, expiresIn time.Duration) (*IssuedObserver, error) {
-	if err := s.mayMintObservers(ctx, p, target); err != nil {
+	return s.observers.MintObserver(ctx, p, target, expiresIn)
+}
+
+func (o *observers) MintObserver(ctx context.Context, p Principal, target ObserverTarget, expiresIn time.Duration) (*IssuedObserver, error) {
+	if err := o.mayMintObservers(ctx, p, target); err != nil {
 		return nil, err
 	}
 	token, hash := NewToken(TokenObserver)
 	issued := &IssuedObserver{Token: token}
-	err := s.update(ctx, func(tx Tx) error {
+	err := o.updater.Update(ctx, o.clock.Now(), func(tx Tx) error {
 		held, err := tx.LiveObserverTokens(ctx, target)
 		if err != nil {
 			return err
@@ -99,7 +103,7 @@ func (s *Service) MintObserver(ctx context.Context, p Principal, target Observer
 		}
 		rec := ObserverRecord{GameID: target.GameID, ClassroomID: target.ClassroomID}
 		if expiresIn > 0 {
-			at := s.now().Add(expiresIn)
+			at := o.clock.Now().Add(expiresIn)
 			rec.ExpiresAt = &at
 		}
 		issued.ObserverRecord, err = tx.InsertObserverToken(ctx, rec, hash)
@@ -114,10 +118,14 @@ func (s *Service) MintObserver(ctx context.Context, p Principal, target Observer
 // RevokeObserver ends an observer token of the target; ErrNotFound-like 404 when it has none of
 // that id.
 func (s *Service) RevokeObserver(ctx context.Context, p Principal, target ObserverTarget, observerID string) error {
-	if err := s.mayMintObservers(ctx, p, target); err != nil {
+	return s.observers.RevokeObserver(ctx, p, target, observerID)
+}
+
+func (o *observers) RevokeObserver(ctx context.Context, p Principal, target ObserverTarget, observerID string) error {
+	if err := o.mayMintObservers(ctx, p, target); err != nil {
 		return err
 	}
-	return s.update(ctx, func(tx Tx) error {
+	return o.updater.Update(ctx, o.clock.Now(), func(tx Tx) error {
 		deleted, err := tx.DeleteObserverToken(ctx, target, observerID)
 		if err == nil && !deleted {
 			return domain.Errorf(domain.KindNotFound, "observer_not_found", "There is no observer token %s here.", observerID)

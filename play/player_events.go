@@ -36,12 +36,16 @@ type PlayerGame struct {
 // PlayerGames lists the games the principal plays in (a student's in their classroom, a seat
 // token's), with the clock's time before the read; it refuses a principal who plays in none.
 func (s *Service) PlayerGames(ctx context.Context, p Principal) (time.Time, []PlayerGame, error) {
+	return s.listings.PlayerGames(ctx, p)
+}
+
+func (ls *listings) PlayerGames(ctx context.Context, p Principal) (time.Time, []PlayerGame, error) {
 	var f GameFilter
 	if err := scopeToPlayer(p, &f); err != nil {
 		return time.Time{}, nil, err
 	}
-	at := s.now()
-	games, err := s.store.PlayerGames(ctx, f)
+	at := ls.clock.Now()
+	games, err := ls.games.PlayerGames(ctx, f)
 	if err == nil && len(games) == 0 && p.Kind == GameToken {
 		return at, nil, domain.Errorf(domain.KindUnauthorized, "unauthorized", "This token holds no seat in any game.")
 	}

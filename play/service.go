@@ -12,6 +12,8 @@ import (
 // Service is the game master: every request about games passes through it.
 type Service struct {
 	store Stores
+	// parts are the parts of the service that ask for fewer ports than the whole (parts.go).
+	parts
 	kinds *domain.Catalogue
 	// botsDue wakes this instance's bot worker when a write of its own makes a bot due.
 	botsDue chan struct{}
@@ -50,6 +52,7 @@ func New(store Stores, kinds *domain.Catalogue, opts ...Option) *Service {
 	for _, opt := range opts {
 		opt(s)
 	}
+	s.parts = newParts(store, s)
 	return s
 }
 
@@ -68,10 +71,14 @@ func (s *Service) Kinds() *domain.Catalogue { return s.kinds }
 // Resolve finds whose a teacher or student token is. A token that is no current member's stays
 // unresolved: what that means depends on what it is presented for.
 func (s *Service) Resolve(ctx context.Context, p Principal) (Principal, error) {
+	return s.authorities.Resolve(ctx, p)
+}
+
+func (a *authorities) Resolve(ctx context.Context, p Principal) (Principal, error) {
 	var kind TokenKind
 	switch p.Kind {
 	case Observer:
-		return s.resolveObserver(ctx, p)
+		return a.resolveObserver(ctx, p)
 	case Teacher:
 		kind = TokenTeacher
 	case Student:
@@ -79,7 +86,7 @@ func (s *Service) Resolve(ctx context.Context, p Principal) (Principal, error) {
 	default:
 		return p, nil
 	}
-	classroomID, studentID, err := s.store.ClassroomMember(ctx, kind, p.TokenHash)
+	classroomID, studentID, err := a.store.ClassroomMember(ctx, kind, p.TokenHash)
 	if errors.Is(err, ErrNotFound) {
 		return p, nil
 	}
@@ -118,7 +125,12 @@ func (s *Service) GetRecord(ctx context.Context, id string, p Principal) (*GameR
 func (s *Service) Decode(rec *GameRecord) (*Game, error) { return s.decodeGame(rec) }
 
 func (s *Service) loadGame(ctx context.Context, id string) (*GameRecord, error) {
-	rec, err := s.store.Game(ctx, id)
+	return readGame(ctx, s.store.GameReader, id)
+}
+
+// readGame reads a game through games, refusing one that does not exist.
+func readGame(ctx context.Context, games GameReader, id string) (*GameRecord, error) {
+	rec, err := games.Game(ctx, id)
 	if errors.Is(err, ErrNotFound) {
 		return nil, gameNotFound(id)
 	}

@@ -100,7 +100,11 @@ const attemptExamples = 3
 // ClassroomStats gathers the statistics of the classroom's games: each stored outcome through its
 // kind's tally, credited to the student in each seat.
 func (s *Service) ClassroomStats(ctx context.Context, classroomID string) (*ClassroomStats, error) {
-	students, err := s.store.Students(ctx, classroomID)
+	return s.statistics.ClassroomStats(ctx, classroomID)
+}
+
+func (sp *statistics) ClassroomStats(ctx context.Context, classroomID string) (*ClassroomStats, error) {
+	students, err := sp.students.Students(ctx, classroomID)
 	if err != nil {
 		return nil, err
 	}
@@ -110,22 +114,22 @@ func (s *Service) ClassroomStats(ctx context.Context, classroomID string) (*Clas
 		stats.Students[i] = newStudentStats(st.ID, st.Name)
 		byID[st.ID] = &stats.Students[i]
 	}
-	seats, err := s.store.StudentSeats(ctx, classroomID)
+	seats, err := sp.stats.StudentSeats(ctx, classroomID)
 	if err != nil {
 		return nil, err
 	}
 	countGames(seats, byID)
 	countClassGames(seats, byID, &stats.Class)
-	if err := s.tallyGames(ctx, classroomID, seats, byID); err != nil {
+	if err := sp.tallyGames(ctx, classroomID, seats, byID); err != nil {
 		return nil, err
 	}
-	if err := s.countMistakes(ctx, classroomID, byID); err != nil {
+	if err := sp.countMistakes(ctx, classroomID, byID); err != nil {
 		return nil, err
 	}
-	if stats.ReviewsPending, err = s.countReviews(ctx, seats, byID); err != nil {
+	if stats.ReviewsPending, err = sp.countReviews(ctx, seats, byID); err != nil {
 		return nil, err
 	}
-	hints, err := s.store.HintCounts(ctx, classroomID)
+	hints, err := sp.reviews.HintCounts(ctx, classroomID)
 	if err != nil {
 		return nil, err
 	}
@@ -134,11 +138,11 @@ func (s *Service) ClassroomStats(ctx context.Context, classroomID string) (*Clas
 			st.HintsUsed = n
 		}
 	}
-	perStudent, err := s.store.AttemptCounts(ctx, classroomID, true, attemptExamples)
+	perStudent, err := sp.stats.AttemptCounts(ctx, classroomID, true, attemptExamples)
 	if err != nil {
 		return nil, err
 	}
-	class, err := s.store.AttemptCounts(ctx, classroomID, false, attemptExamples)
+	class, err := sp.stats.AttemptCounts(ctx, classroomID, false, attemptExamples)
 	if err != nil {
 		return nil, err
 	}
@@ -201,12 +205,12 @@ func countClassGames(seats []StudentSeat, byID map[string]*StudentStats, class *
 // A game that keeps no current tally (one from before kept tallies, or moved on by an instance
 // that did not keep them) is counted from its history, and its tally kept, so the cost of a class's
 // statistics grows with its number of games, not with their lengths.
-func (s *Service) tallyGames(ctx context.Context, classroomID string, seats []StudentSeat, byID map[string]*StudentStats) error {
-	games, err := s.store.GameTallies(ctx, classroomID)
+func (sp *statistics) tallyGames(ctx context.Context, classroomID string, seats []StudentSeat, byID map[string]*StudentStats) error {
+	games, err := sp.stats.GameTallies(ctx, classroomID)
 	if err != nil {
 		return err
 	}
-	tallies, err := s.countStaleTallies(ctx, games)
+	tallies, err := sp.countStaleTallies(ctx, games)
 	if err != nil {
 		return err
 	}
@@ -235,11 +239,11 @@ func (s *Service) tallyGames(ctx context.Context, classroomID string, seats []St
 
 // countStaleTallies counts, from their histories, the tallies of the games that keep none that is
 // current, and keeps them.
-func (s *Service) countStaleTallies(ctx context.Context, games []KeptTally) (map[string]*GameTally, error) {
+func (sp *statistics) countStaleTallies(ctx context.Context, games []KeptTally) (map[string]*GameTally, error) {
 	var stale []KeptTally
 	for _, g := range games {
 		if g.Tally == nil {
-			if _, ok := s.kinds.Lookup(g.Kind); !ok {
+			if _, ok := sp.kinds.Lookup(g.Kind); !ok {
 				return nil, fmt.Errorf("game %s has unknown kind %q", g.GameID, g.Kind)
 			}
 			stale = append(stale, g)
@@ -252,8 +256,8 @@ func (s *Service) countStaleTallies(ctx context.Context, games []KeptTally) (map
 	for _, g := range stale {
 		tallies[g.GameID] = &GameTally{Counts: domain.Counts{}}
 	}
-	err := s.store.EachOutcome(ctx, stale, func(e OutcomeEntry) error {
-		return tallies[e.GameID].add(s.kindTally(e.Kind), e)
+	err := sp.stats.EachOutcome(ctx, stale, func(e OutcomeEntry) error {
+		return tallies[e.GameID].add(sp.kindTally(e.Kind), e)
 	})
 	if err != nil {
 		return nil, err
@@ -263,7 +267,7 @@ func (s *Service) countStaleTallies(ctx context.Context, games []KeptTally) (map
 			return nil, err
 		}
 	}
-	return tallies, s.store.KeepTallies(ctx, stale)
+	return tallies, sp.stats.KeepTallies(ctx, stale)
 }
 
 func (st *StudentStats) addCounts(kind string, named map[string]int) {
@@ -296,10 +300,10 @@ func (st *StudentStats) add(other StudentStats) {
 
 // countMistakes credits each refused action's mistake, as its kind reads it from the facts, to the
 // student who made it.
-func (s *Service) countMistakes(ctx context.Context, classroomID string, byID map[string]*StudentStats) error {
-	return s.store.EachRefusalFacts(ctx, classroomID, func(studentID, kindName, code string, facts json.RawMessage) error {
+func (sp *statistics) countMistakes(ctx context.Context, classroomID string, byID map[string]*StudentStats) error {
+	return sp.stats.EachRefusalFacts(ctx, classroomID, func(studentID, kindName, code string, facts json.RawMessage) error {
 		st := byID[studentID]
-		kind, ok := s.kinds.Lookup(kindName)
+		kind, ok := sp.kinds.Lookup(kindName)
 		if st == nil || !ok {
 			return nil
 		}

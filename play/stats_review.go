@@ -57,11 +57,11 @@ func (st *StudentStats) addReview(kind string, judged int, labels, missed map[st
 // countReviews credits each student with their seat's summary in the kept reviews of the finished
 // games they played, making (within reviewsPerStats) the reviews not kept yet. It returns how many
 // finished games still wait for their review.
-func (s *Service) countReviews(ctx context.Context, seats []StudentSeat, byID map[string]*StudentStats) (pending int, err error) {
+func (sp *statistics) countReviews(ctx context.Context, seats []StudentSeat, byID map[string]*StudentStats) (pending int, err error) {
 	var ids []string
 	reviewed := map[string]bool{}
 	for _, ss := range seats {
-		kind, ok := s.kinds.Lookup(ss.Kind)
+		kind, ok := sp.kinds.Lookup(ss.Kind)
 		if ss.Status != StatusFinished || byID[ss.StudentID] == nil || !ok || kind.Advisor == nil || reviewed[ss.GameID] {
 			continue
 		}
@@ -71,7 +71,7 @@ func (s *Service) countReviews(ctx context.Context, seats []StudentSeat, byID ma
 	if len(ids) == 0 {
 		return 0, nil
 	}
-	kept, err := s.store.Reviews(ctx, ids)
+	kept, err := sp.reviews.Reviews(ctx, ids)
 	if err != nil {
 		return 0, err
 	}
@@ -83,7 +83,7 @@ func (s *Service) countReviews(ctx context.Context, seats []StudentSeat, byID ma
 			pending++
 			continue
 		}
-		review, err := s.reviewOf(ctx, id, raw)
+		review, err := sp.reviewOf(ctx, id, raw)
 		if err != nil {
 			return 0, err
 		}
@@ -107,7 +107,7 @@ func (s *Service) countReviews(ctx context.Context, seats []StudentSeat, byID ma
 }
 
 // reviewOf decodes a kept review, or makes and keeps the review of a finished game without one.
-func (s *Service) reviewOf(ctx context.Context, gameID string, kept json.RawMessage) (*MoveReview, error) {
+func (sp *statistics) reviewOf(ctx context.Context, gameID string, kept json.RawMessage) (*MoveReview, error) {
 	if kept != nil {
 		var review MoveReview
 		if err := json.Unmarshal(kept, &review); err != nil {
@@ -115,13 +115,13 @@ func (s *Service) reviewOf(ctx context.Context, gameID string, kept json.RawMess
 		}
 		return &review, nil
 	}
-	g, err := s.Load(ctx, gameID)
+	g, err := sp.games.Load(ctx, gameID)
 	if err != nil {
 		return nil, err
 	}
-	advisor, err := s.advisorOf(g, "review_unavailable", "move review")
+	advisor, err := advisorIn(sp.kinds, g, "review_unavailable", "move review")
 	if err != nil {
 		return nil, err
 	}
-	return s.finalReview(ctx, g, advisor)
+	return sp.review.finalReview(ctx, g, advisor)
 }

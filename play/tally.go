@@ -45,8 +45,8 @@ func (t *GameTally) add(tally tallyFunc, e OutcomeEntry) error {
 }
 
 // kindTally is the Tally of a kind the catalogue holds (one a decoded game has).
-func (s *Service) kindTally(kind string) tallyFunc {
-	k, _ := s.kinds.Lookup(kind)
+func (sp *statistics) kindTally(kind string) tallyFunc {
+	k, _ := sp.kinds.Lookup(kind)
 	return k.Tally
 }
 

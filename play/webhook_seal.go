@@ -38,20 +38,36 @@ func (k webhookKeys) signing(now time.Time) [][]byte {
 // longer: a nonce, the keys and a tag).
 func rawWebhookKey(stored []byte) bool { return len(stored) == webhooks.SecretBytes }
 
-func (s *Service) webhookAEAD() (cipher.AEAD, error) {
-	if len(s.webhookCfg.SealingKey) == 0 {
+// sealWebhookKeys seals the keys of subscription id.
+func (s *Service) sealWebhookKeys(id string, keys webhookKeys) ([]byte, error) {
+	return s.subscriptions.sealWebhookKeys(id, keys)
+}
+
+// openWebhookKeys opens the keys of subscription id as stored: sealed, or a raw key from before.
+func (s *Service) openWebhookKeys(id string, stored []byte) (webhookKeys, error) {
+	return s.subscriptions.openWebhookKeys(id, stored)
+}
+
+// SealRawWebhookSecrets seals the signing keys stored raw before keys were sealed, and reports how
+// many it sealed. The worker runs it as it starts, before it sends anything; it may run on every
+// instance at once (a key sealed by another meanwhile is left as that one sealed it).
+func (s *Service) SealRawWebhookSecrets(ctx context.Context) (int, error) {
+	return s.subscriptions.SealRawWebhookSecrets(ctx)
+}
+
+func (sb *subscriptions) webhookAEAD() (cipher.AEAD, error) {
+	if len(sb.cfg.SealingKey) == 0 {
 		return nil, errors.New("webhooks: no sealing key (SECRET_KEY)")
 	}
-	block, err := aes.NewCipher(deriveKey32(s.webhookCfg.SealingKey, "primegames webhook signing keys"))
+	block, err := aes.NewCipher(deriveKey32(sb.cfg.SealingKey, "primegames webhook signing keys"))
 	if err != nil {
 		return nil, err
 	}
 	return cipher.NewGCMWithRandomNonce(block)
 }
 
-// sealWebhookKeys seals the keys of subscription id.
-func (s *Service) sealWebhookKeys(id string, keys webhookKeys) ([]byte, error) {
-	aead, err := s.webhookAEAD()
+func (sb *subscriptions) sealWebhookKeys(id string, keys webhookKeys) ([]byte, error) {
+	aead, err := sb.webhookAEAD()
 	if err != nil {
 		return nil, err
 	}
@@ -62,12 +78,11 @@ func (s *Service) sealWebhookKeys(id string, keys webhookKeys) ([]byte, error) {
 	return aead.Seal(nil, nil, plain, []byte(id)), nil
 }
 
-// openWebhookKeys opens the keys of subscription id as stored: sealed, or a raw key from before.
-func (s *Service) openWebhookKeys(id string, stored []byte) (webhookKeys, error) {
+func (sb *subscriptions) openWebhookKeys(id string, stored []byte) (webhookKeys, error) {
 	if rawWebhookKey(stored) {
 		return webhookKeys{Current: stored}, nil
 	}
-	aead, err := s.webhookAEAD()
+	aead, err := sb.webhookAEAD()
 	if err != nil {
 		return webhookKeys{}, err
 	}
@@ -92,22 +107,19 @@ func (s *Service) sealRawWebhookSecretsAtStart(ctx context.Context, logger *slog
 	}
 }
 
-// SealRawWebhookSecrets seals the signing keys stored raw before keys were sealed, and reports how
-// many it sealed. The worker runs it as it starts, before it sends anything; it may run on every
-// instance at once (a key sealed by another meanwhile is left as that one sealed it).
-func (s *Service) SealRawWebhookSecrets(ctx context.Context) (int, error) {
+func (sb *subscriptions) SealRawWebhookSecrets(ctx context.Context) (int, error) {
 	sealed := 0
 	for {
-		raw, err := s.store.RawWebhookSecrets(ctx, 100)
+		raw, err := sb.store.RawWebhookSecrets(ctx, 100)
 		if err != nil || len(raw) == 0 {
 			return sealed, err
 		}
 		for id, key := range raw {
-			value, err := s.sealWebhookKeys(id, webhookKeys{Current: key})
+			value, err := sb.sealWebhookKeys(id, webhookKeys{Current: key})
 			if err != nil {
 				return sealed, err
 			}
-			if err := s.store.SealWebhookSecret(ctx, id, key, value); err != nil {
+			if err := sb.store.SealWebhookSecret(ctx, id, key, value); err != nil {
 				return sealed, err
 			}
 			sealed++

@@ -60,39 +60,7 @@ const maxWebhookURL = 2048
 // CreateWebhook subscribes the principal's backend, if the principal may see what it asks for.
 // It returns the subscription and its secret, shown this once.
 func (s *Service) CreateWebhook(ctx context.Context, p Principal, req NewWebhookRequest) (*Webhook, string, error) {
-	if s.webhookSender == nil {
-		return nil, "", domain.Errorf(domain.KindUnavailable, "webhooks_disabled", "This server sends no webhooks.")
-	}
-	owner, err := webhookOwner(p)
-	if err != nil {
-		return nil, "", err
-	}
-	w := &Webhook{ID: newUUID(), Owner: owner, Scope: req.Scope, URL: strings.TrimSpace(req.URL), CreatedAt: s.now(), Address: req.Address}
-	if err := s.checkWebhookURL(w.URL); err != nil {
-		return nil, "", err
-	}
-	events, err := webhookEvents(req.Events)
-	if err != nil {
-		return nil, "", err
-	}
-	w.Events = events
-	if err := s.authorizeWebhook(ctx, p, req, w); err != nil {
-		return nil, "", err
-	}
-	key, shown := webhooks.NewSecret()
-	if w.Secret, err = s.sealWebhookKeys(w.ID, webhookKeys{Current: key}); err != nil {
-		return nil, "", err
-	}
-	var quota *WebhookQuotaError
-	err = s.store.InsertWebhook(ctx, w, WebhookQuotas{Owner: s.webhookCfg.Quota, Address: s.webhookCfg.AddressQuota})
-	if errors.As(err, &quota) {
-		return nil, "", webhookQuotaRefusal(quota)
-	}
-	if err != nil {
-		return nil, "", err
-	}
-	w.Status = WebhookActive
-	return w, shown, nil
+	return s.subscriptions.CreateWebhook(ctx, p, req)
 }
 
 // webhookQuotaRefusal is a subscription refused at a quota: 429 with which bound, its limit and
@@ -105,17 +73,6 @@ func webhookQuotaRefusal(q *WebhookQuotaError) error {
 	return domain.Errorf(domain.KindRateLimited, "quota_exceeded",
 		"%s %d webhook subscriptions, the most allowed; delete one before creating another.", who, q.Count).
 		WithFacts(QuotaFacts{Quota: "webhook_subscriptions", Scope: q.Scope, Limit: q.Limit, Count: q.Count})
-}
-
-func (s *Service) checkWebhookURL(raw string) error {
-	u, err := url.Parse(raw)
-	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.User != nil || len(raw) > maxWebhookURL {
-		return domain.Invalid("invalid_webhook_url", "The url must be an absolute http or https URL without credentials, of at most %d characters; got %q.", maxWebhookURL, raw)
-	}
-	if err := s.webhookSender.CheckURL(raw); err != nil {
-		return domain.Errorf(domain.KindIllegal, "webhook_url_not_allowed", "This server does not send webhooks to %q: %v.", raw, err)
-	}
-	return nil
 }
 
 // webhookEvents checks the event types asked for; none means all.
@@ -141,49 +98,6 @@ func missingField(field, why string) error {
 	e := domain.Errorf(domain.KindIllegal, "missing_field", "%s is required: %s.", field, why)
 	e.Fields = []domain.FieldError{{Field: field, Message: "required: " + why}}
 	return e
-}
-
-// authorizeWebhook checks that p may subscribe to what req asks and fills in w's scope.
-func (s *Service) authorizeWebhook(ctx context.Context, p Principal, req NewWebhookRequest, w *Webhook) error {
-	switch req.Scope {
-	case ScopeService:
-		if p.Kind != Admin {
-			return domain.Errorf(domain.KindForbidden, "forbidden", "Only the admin token subscribes to every game.")
-		}
-	case ScopeClassroom:
-		if req.ClassroomID == "" {
-			return missingField("classroom_id", "a subscription of scope classroom names its classroom")
-		}
-		if !p.IsTeacher() || p.ClassroomID != req.ClassroomID {
-			return domain.Errorf(domain.KindForbidden, "forbidden", "Only the classroom's teacher subscribes to its games.")
-		}
-		w.ClassroomID = &req.ClassroomID
-	case ScopeGame:
-		if req.GameID == "" {
-			return missingField("game_id", "a subscription of scope game names its game")
-		}
-		rec, err := s.store.Game(ctx, req.GameID)
-		if errors.Is(err, ErrNotFound) {
-			return gameNotFound(req.GameID)
-		}
-		if err != nil {
-			return err
-		}
-		caller, err := RequireCaller(rec, p)
-		if err != nil {
-			return err
-		}
-		switch {
-		case caller.HasSeat():
-			w.Seat = &caller.Seat
-		case !caller.Creator:
-			return domain.Errorf(domain.KindForbidden, "forbidden", "Only a seat's token, the creator's or the classroom's teacher subscribes to a game.")
-		}
-		w.GameID = &rec.ID
-	default:
-		return domain.Invalid("invalid_webhook_scope", "The scope must be game, classroom or service; got %q.", req.Scope)
-	}
-	return nil
 }
 
 // webhookOwner is the principal whose subscriptions p lists, deletes and makes: the admin, a
@@ -212,24 +126,12 @@ func webhookOwner(p Principal) (WebhookOwner, error) {
 // Webhooks lists the principal's subscriptions: those made with an earlier token of the same
 // teacher or student too, suspended.
 func (s *Service) Webhooks(ctx context.Context, p Principal) ([]Webhook, error) {
-	owner, err := webhookOwner(p)
-	if err != nil {
-		return nil, err
-	}
-	return s.store.Webhooks(ctx, owner.Key)
+	return s.subscriptions.Webhooks(ctx, p)
 }
 
 // DeleteWebhook deletes one of the principal's subscriptions; its pending deliveries are dropped.
 func (s *Service) DeleteWebhook(ctx context.Context, p Principal, id string) error {
-	owner, err := webhookOwner(p)
-	if err != nil {
-		return err
-	}
-	err = s.store.DeleteWebhook(ctx, owner.Key, id)
-	if errors.Is(err, ErrNotFound) {
-		return webhookNotFound(id)
-	}
-	return err
+	return s.subscriptions.DeleteWebhook(ctx, p, id)
 }
 
 func webhookNotFound(id string) error {
@@ -240,27 +142,14 @@ func webhookNotFound(id string) error {
 // again, under the token presented; the events of its suspension are not sent. Resuming an active
 // or disabled one changes nothing.
 func (s *Service) ResumeWebhook(ctx context.Context, p Principal, id string) (*Webhook, error) {
-	return s.reviveWebhook(ctx, p, id, WebhookRevival{Resume: true})
+	return s.subscriptions.ResumeWebhook(ctx, p, id)
 }
 
 // RetryWebhook is "retry now": the subscription's waiting deliveries are due at once, a disabled
 // one is enabled again (its failures count from 0) and a suspended one resumed, since the holder
 // asking has fixed what failed.
 func (s *Service) RetryWebhook(ctx context.Context, p Principal, id string) (*Webhook, error) {
-	return s.reviveWebhook(ctx, p, id, WebhookRevival{Resume: true, Enable: true, DueNow: true})
-}
-
-func (s *Service) reviveWebhook(ctx context.Context, p Principal, id string, how WebhookRevival) (*Webhook, error) {
-	owner, err := webhookOwner(p)
-	if err != nil {
-		return nil, err
-	}
-	how.TokenHash, how.Now = owner.TokenHash, s.now()
-	w, err := s.store.ReviveWebhook(ctx, owner.Key, id, how)
-	if errors.Is(err, ErrNotFound) {
-		return nil, webhookNotFound(id)
-	}
-	return w, err
+	return s.subscriptions.RetryWebhook(ctx, p, id)
 }
 
 // RotatedSecret is a subscription's new secret, shown once, and until when the one it replaces
@@ -274,32 +163,7 @@ type RotatedSecret struct {
 // RotateWebhookSecret gives a subscription a new signing secret. For SecretOverlap the
 // deliveries are signed with both, so that a receiver can switch to the new one at its pace.
 func (s *Service) RotateWebhookSecret(ctx context.Context, p Principal, id string) (*RotatedSecret, error) {
-	if s.webhookSender == nil {
-		return nil, domain.Errorf(domain.KindUnavailable, "webhooks_disabled", "This server sends no webhooks.")
-	}
-	owner, err := webhookOwner(p)
-	if err != nil {
-		return nil, err
-	}
-	var rotated RotatedSecret
-	w, err := s.store.RotateWebhookSecret(ctx, owner.Key, id, func(sealed []byte) ([]byte, error) {
-		keys, err := s.openWebhookKeys(id, sealed)
-		if err != nil {
-			return nil, err
-		}
-		now := s.now()
-		key, shown := webhooks.NewSecret()
-		rotated.Secret, rotated.PreviousSecretExpires = shown, now.Add(s.webhookCfg.SecretOverlap)
-		return s.sealWebhookKeys(id, webhookKeys{Current: key, Previous: keys.Current, PreviousUntil: rotated.PreviousSecretExpires})
-	})
-	if errors.Is(err, ErrNotFound) {
-		return nil, webhookNotFound(id)
-	}
-	if err != nil {
-		return nil, err
-	}
-	rotated.Webhook = w
-	return &rotated, nil
+	return s.subscriptions.RotateWebhookSecret(ctx, p, id)
 }
 
 // newUUID is a random (version 4) UUID.
@@ -317,4 +181,164 @@ func newWebhookID() string {
 	b := make([]byte, 16)
 	_, _ = rand.Read(b) // crypto/rand.Read does not fail
 	return "msg_" + hex.EncodeToString(b)
+}
+
+func (sb *subscriptions) CreateWebhook(ctx context.Context, p Principal, req NewWebhookRequest) (*Webhook, string, error) {
+	if sb.sender == nil {
+		return nil, "", domain.Errorf(domain.KindUnavailable, "webhooks_disabled", "This server sends no webhooks.")
+	}
+	owner, err := webhookOwner(p)
+	if err != nil {
+		return nil, "", err
+	}
+	w := &Webhook{ID: newUUID(), Owner: owner, Scope: req.Scope, URL: strings.TrimSpace(req.URL), CreatedAt: sb.clock.Now(), Address: req.Address}
+	if err := sb.checkWebhookURL(w.URL); err != nil {
+		return nil, "", err
+	}
+	events, err := webhookEvents(req.Events)
+	if err != nil {
+		return nil, "", err
+	}
+	w.Events = events
+	if err := sb.authorizeWebhook(ctx, p, req, w); err != nil {
+		return nil, "", err
+	}
+	key, shown := webhooks.NewSecret()
+	if w.Secret, err = sb.sealWebhookKeys(w.ID, webhookKeys{Current: key}); err != nil {
+		return nil, "", err
+	}
+	var quota *WebhookQuotaError
+	err = sb.store.InsertWebhook(ctx, w, WebhookQuotas{Owner: sb.cfg.Quota, Address: sb.cfg.AddressQuota})
+	if errors.As(err, &quota) {
+		return nil, "", webhookQuotaRefusal(quota)
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	w.Status = WebhookActive
+	return w, shown, nil
+}
+
+func (sb *subscriptions) checkWebhookURL(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.User != nil || len(raw) > maxWebhookURL {
+		return domain.Invalid("invalid_webhook_url", "The url must be an absolute http or https URL without credentials, of at most %d characters; got %q.", maxWebhookURL, raw)
+	}
+	if err := sb.sender.CheckURL(raw); err != nil {
+		return domain.Errorf(domain.KindIllegal, "webhook_url_not_allowed", "This server does not send webhooks to %q: %v.", raw, err)
+	}
+	return nil
+}
+
+// authorizeWebhook checks that p may subscribe to what req asks and fills in w's scope.
+func (sb *subscriptions) authorizeWebhook(ctx context.Context, p Principal, req NewWebhookRequest, w *Webhook) error {
+	switch req.Scope {
+	case ScopeService:
+		if p.Kind != Admin {
+			return domain.Errorf(domain.KindForbidden, "forbidden", "Only the admin token subscribes to every game.")
+		}
+	case ScopeClassroom:
+		if req.ClassroomID == "" {
+			return missingField("classroom_id", "a subscription of scope classroom names its classroom")
+		}
+		if !p.IsTeacher() || p.ClassroomID != req.ClassroomID {
+			return domain.Errorf(domain.KindForbidden, "forbidden", "Only the classroom's teacher subscribes to its games.")
+		}
+		w.ClassroomID = &req.ClassroomID
+	case ScopeGame:
+		if req.GameID == "" {
+			return missingField("game_id", "a subscription of scope game names its game")
+		}
+		rec, err := sb.games.Game(ctx, req.GameID)
+		if errors.Is(err, ErrNotFound) {
+			return gameNotFound(req.GameID)
+		}
+		if err != nil {
+			return err
+		}
+		caller, err := RequireCaller(rec, p)
+		if err != nil {
+			return err
+		}
+		switch {
+		case caller.HasSeat():
+			w.Seat = &caller.Seat
+		case !caller.Creator:
+			return domain.Errorf(domain.KindForbidden, "forbidden", "Only a seat's token, the creator's or the classroom's teacher subscribes to a game.")
+		}
+		w.GameID = &rec.ID
+	default:
+		return domain.Invalid("invalid_webhook_scope", "The scope must be game, classroom or service; got %q.", req.Scope)
+	}
+	return nil
+}
+
+func (sb *subscriptions) Webhooks(ctx context.Context, p Principal) ([]Webhook, error) {
+	owner, err := webhookOwner(p)
+	if err != nil {
+		return nil, err
+	}
+	return sb.store.Webhooks(ctx, owner.Key)
+}
+
+func (sb *subscriptions) DeleteWebhook(ctx context.Context, p Principal, id string) error {
+	owner, err := webhookOwner(p)
+	if err != nil {
+		return err
+	}
+	err = sb.store.DeleteWebhook(ctx, owner.Key, id)
+	if errors.Is(err, ErrNotFound) {
+		return webhookNotFound(id)
+	}
+	return err
+}
+
+func (sb *subscriptions) ResumeWebhook(ctx context.Context, p Principal, id string) (*Webhook, error) {
+	return sb.reviveWebhook(ctx, p, id, WebhookRevival{Resume: true})
+}
+
+func (sb *subscriptions) RetryWebhook(ctx context.Context, p Principal, id string) (*Webhook, error) {
+	return sb.reviveWebhook(ctx, p, id, WebhookRevival{Resume: true, Enable: true, DueNow: true})
+}
+
+func (sb *subscriptions) reviveWebhook(ctx context.Context, p Principal, id string, how WebhookRevival) (*Webhook, error) {
+	owner, err := webhookOwner(p)
+	if err != nil {
+		return nil, err
+	}
+	how.TokenHash, how.Now = owner.TokenHash, sb.clock.Now()
+	w, err := sb.store.ReviveWebhook(ctx, owner.Key, id, how)
+	if errors.Is(err, ErrNotFound) {
+		return nil, webhookNotFound(id)
+	}
+	return w, err
+}
+
+func (sb *subscriptions) RotateWebhookSecret(ctx context.Context, p Principal, id string) (*RotatedSecret, error) {
+	if sb.sender == nil {
+		return nil, domain.Errorf(domain.KindUnavailable, "webhooks_disabled", "This server sends no webhooks.")
+	}
+	owner, err := webhookOwner(p)
+	if err != nil {
+		return nil, err
+	}
+	var rotated RotatedSecret
+	w, err := sb.store.RotateWebhookSecret(ctx, owner.Key, id, func(sealed []byte) ([]byte, error) {
+		keys, err := sb.openWebhookKeys(id, sealed)
+		if err != nil {
+			return nil, err
+		}
+		now := sb.clock.Now()
+		key, shown := webhooks.NewSecret()
+		rotated.Secret, rotated.PreviousSecretExpires = shown, now.Add(sb.cfg.SecretOverlap)
+		return sb.sealWebhookKeys(id, webhookKeys{Current: key, Previous: keys.Current, PreviousUntil: rotated.PreviousSecretExpires})
+	})
+	if errors.Is(err, ErrNotFound) {
+		return nil, webhookNotFound(id)
+	}
+	if err != nil {
+		return nil, err
+	}
+	rotated.Webhook = w
+	return &rotated, nil
 }
