@@ -17,6 +17,7 @@ const (
 	IdentityStudent  IdentityKind = "student"
 	IdentityAdmin    IdentityKind = "admin"
 	IdentityObserver IdentityKind = "observer"
+	IdentityAccount  IdentityKind = "account" // a signed-in teacher's account token (accounts.go)
 )
 
 // Capability is one thing a token may do, as GET /v1/me lists them.
@@ -54,6 +55,7 @@ type Identity struct {
 	Games       []TokenGame // a seat or creator token's, newest first, at most MaxIdentityGames
 	May         []Capability
 	ExpiresAt   *time.Time // nil: the token does not expire
+	Account     *Account   // an account token's account
 }
 
 var capabilities = map[IdentityKind][]Capability{
@@ -63,6 +65,7 @@ var capabilities = map[IdentityKind][]Capability{
 	IdentityStudent:  {CanView, CanAct, CanStart, CanRematch, CanCreateGames, CanMintObservers},
 	IdentityAdmin:    {CanCreateClassrooms},
 	IdentityObserver: {CanView},
+	IdentityAccount:  {CanCreateClassrooms},
 }
 
 // Identify says who the principal's token is. A token that opens nothing (none, a made-up one, a
@@ -72,6 +75,12 @@ func (s *Service) Identify(ctx context.Context, p Principal) (*Identity, error) 
 	switch {
 	case p.Kind == Admin:
 		id.Kind = IdentityAdmin
+	case p.IsAccount() && p.Kind == AccountHolder:
+		acc, err := s.MyAccount(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		id.Kind, id.Account = IdentityAccount, acc
 	case p.IsTeacher():
 		id.Kind, id.ClassroomID = IdentityTeacher, p.ClassroomID
 	case p.IsObserver():

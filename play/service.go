@@ -72,6 +72,8 @@ func (s *Service) Resolve(ctx context.Context, p Principal) (Principal, error) {
 	switch p.Kind {
 	case Observer:
 		return s.resolveObserver(ctx, p)
+	case AccountHolder:
+		return s.resolveAccount(ctx, p)
 	case Teacher:
 		kind = TokenTeacher
 	case Student:
