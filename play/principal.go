@@ -11,13 +11,13 @@ import (
 type PrincipalKind int
 
 const (
-	Anonymous PrincipalKind = iota // no token
-	GameToken                      // a seat or creator token: the game it is presented to says which
-	Teacher                        // a teacher token
-	Student                        // a student token
-	Admin                          // the operator's admin token
-	Observer                       // a read-only token of one game or one classroom
-	AccountHolder                  // a signed-in teacher's account token (accounts.go)
+	Anonymous     PrincipalKind = iota // no token
+	GameToken                          // a seat or creator token: the game it is presented to says which
+	Teacher                            // a teacher token
+	Student                            // a student token
+	Admin                              // the operator's admin token
+	Observer                           // a read-only token of one game or one classroom
+	AccountHolder                      // a signed-in teacher's account token (accounts.go)
 )
 
 // Principal is the caller of a request, worked out once from its bearer token. Below the HTTP layer
