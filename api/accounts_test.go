@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -55,6 +56,9 @@ func TestAccountTokensListedAndRevoked(t *testing.T) {
 	for {
 		e := stream.next(t, evWait)
 		if e.Event == "revoked" {
+			if !strings.Contains(e.Data, "token_revoked") {
+				t.Errorf("revoked for %s, want token_revoked", e.Data)
+			}
 			break
 		}
 	}
