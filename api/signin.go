@@ -73,11 +73,11 @@ func (si *signIn) discover(ctx context.Context) (*oidc.Provider, error) {
 	return p, nil
 }
 
-// providerContext makes the provider's HTTP calls go through the bounded client. The keys of
-// the provider are fetched with a context of their own (go-oidc's remote key set), so it is
-// detached from the request's cancellation but keeps its client.
-func (si *signIn) providerContext(ctx context.Context) context.Context {
-	return oidc.ClientContext(context.WithoutCancel(ctx), si.client)
+// providerContext makes the provider's HTTP calls go through the bounded client. go-oidc keeps
+// the context it discovers with for fetching the provider's keys later (its remote key set), so it
+// is none of a request's, which would be cancelled when that request ends.
+func (si *signIn) providerContext(context.Context) context.Context {
+	return oidc.ClientContext(context.Background(), si.client)
 }
 
 func (si *signIn) oauth2Config(p *oidc.Provider) *oauth2.Config {
