@@ -7856,6 +7856,8 @@ type ClientInterface interface {
 
 	// ListMyClassrooms The classrooms the account owns (account token).
 	//
+	// Every classroom the account made or attached, oldest first; its account tokens run each of them as its teacher token does. Another kind of token is 403 `account_token_required`.
+	//
 	// Corresponds with GET /v1/me/classrooms (the `ListMyClassrooms` operationId).
 	ListMyClassrooms(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
@@ -7924,6 +7926,8 @@ type ClientInterface interface {
 	ListMyGames(ctx context.Context, params *ListMyGamesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListMyTokens The account's tokens that still work (account token).
+	//
+	// Their names, ids and dates, never the tokens themselves (kept hashed); expired ones are not listed.
 	//
 	// Corresponds with GET /v1/me/tokens (the `ListMyTokens` operationId).
 	ListMyTokens(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -9673,6 +9677,8 @@ func (c *Client) GetMe(ctx context.Context, reqEditors ...RequestEditorFn) (*htt
 
 // ListMyClassrooms The classrooms the account owns (account token).
 //
+// Every classroom the account made or attached, oldest first; its account tokens run each of them as its teacher token does. Another kind of token is 403 `account_token_required`.
+//
 // Corresponds with GET /v1/me/classrooms (the `ListMyClassrooms` operationId).
 func (c *Client) ListMyClassrooms(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListMyClassroomsRequest(c.Server)
@@ -9771,6 +9777,8 @@ func (c *Client) ListMyGames(ctx context.Context, params *ListMyGamesParams, req
 }
 
 // ListMyTokens The account's tokens that still work (account token).
+//
+// Their names, ids and dates, never the tokens themselves (kept hashed); expired ones are not listed.
 //
 // Corresponds with GET /v1/me/tokens (the `ListMyTokens` operationId).
 func (c *Client) ListMyTokens(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -14684,6 +14692,8 @@ type ClientWithResponsesInterface interface {
 
 	// ListMyClassroomsWithResponse The classrooms the account owns (account token).
 	//
+	// Every classroom the account made or attached, oldest first; its account tokens run each of them as its teacher token does. Another kind of token is 403 `account_token_required`.
+	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /v1/me/classrooms (the `ListMyClassrooms` operationId).
@@ -14758,6 +14768,8 @@ type ClientWithResponsesInterface interface {
 	ListMyGamesWithResponse(ctx context.Context, params *ListMyGamesParams, reqEditors ...RequestEditorFn) (*ListMyGamesResponse, error)
 
 	// ListMyTokensWithResponse The account's tokens that still work (account token).
+	//
+	// Their names, ids and dates, never the tokens themselves (kept hashed); expired ones are not listed.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -23708,6 +23720,8 @@ func (c *ClientWithResponses) GetMeWithResponse(ctx context.Context, reqEditors 
 
 // ListMyClassroomsWithResponse The classrooms the account owns (account token).
 //
+// Every classroom the account made or attached, oldest first; its account tokens run each of them as its teacher token does. Another kind of token is 403 `account_token_required`.
+//
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /v1/me/classrooms (the `ListMyClassrooms` operationId).
@@ -23800,6 +23814,8 @@ func (c *ClientWithResponses) ListMyGamesWithResponse(ctx context.Context, param
 }
 
 // ListMyTokensWithResponse The account's tokens that still work (account token).
+//
+// Their names, ids and dates, never the tokens themselves (kept hashed); expired ones are not listed.
 //
 // Returns a wrapper object for the known response body format(s).
 //

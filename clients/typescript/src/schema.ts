@@ -1454,7 +1454,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The classrooms the account owns (account token). */
+        /**
+         * The classrooms the account owns (account token).
+         * @description Every classroom the account made or attached, oldest first; its account tokens run each of them as its teacher token does. Another kind of token is 403 `account_token_required`.
+         */
         get: operations["listMyClassrooms"];
         put?: never;
         post?: never;
@@ -1475,7 +1478,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The account's tokens that still work (account token). */
+        /**
+         * The account's tokens that still work (account token).
+         * @description Their names, ids and dates, never the tokens themselves (kept hashed); expired ones are not listed.
+         */
         get: operations["listMyTokens"];
         put?: never;
         /**
