@@ -4,7 +4,9 @@
 -- classrooms; a classroom's teacher token keeps working besides.
 -- oidc_logins are the sign-ins under way: the hash of the state sent to the provider, with the
 -- nonce and PKCE verifier it must come back with; a callback takes its row (used once) within ten
--- minutes, on any instance.
+-- minutes, on any instance. The verifier and nonce are kept as they are: each is worth something
+-- only with the provider's one-time code of the same sign-in, which never reaches the database, and
+-- the row is gone once the callback takes it or ten minutes pass.
 
 -- +goose Up
 CREATE TABLE accounts (
