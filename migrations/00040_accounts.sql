@@ -6,7 +6,8 @@
 -- nonce and PKCE verifier it must come back with; a callback takes its row (used once) within ten
 -- minutes, on any instance. The verifier and nonce are kept as they are: each is worth something
 -- only with the provider's one-time code of the same sign-in, which never reaches the database, and
--- the row is gone once the callback takes it or ten minutes pass.
+-- the row is deleted when the callback takes it, or refused after ten minutes and deleted by a
+-- later sign-in.
 
 -- +goose Up
 CREATE TABLE accounts (
