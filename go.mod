@@ -17,7 +17,15 @@ require (
 	golang.org/x/time v0.15.0
 )
 
-require github.com/goccy/go-json v0.10.5
+require (
+	github.com/coreos/go-oidc/v3 v3.21.0
+	github.com/goccy/go-json v0.10.5
+	github.com/golang-jwt/jwt/v5 v5.3.1
+	github.com/oauth2-proxy/mockoidc v0.0.0-20261103160011-e06ed0b7cb7f
+	golang.org/x/oauth2 v0.38.0
+)
+
+require github.com/go-jose/go-jose/v4 v4.1.8 // indirect
 
 require (
 	dario.cat/mergo v1.0.2 // indirect

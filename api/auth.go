@@ -54,6 +54,9 @@ func (s *Server) identify(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		if err == nil {
 			id.unresolved = play.IdentifyToken(token, s.cfg.AdminToken)
+			if id.unresolved.Kind == play.AccountHolder { // the classroom an account token is presented for (play/accounts.go)
+				id.unresolved.ClassroomID = c.Param("classroom_id")
+			}
 			id.principal, id.err = s.play.Resolve(c.Request().Context(), id.unresolved)
 		}
 		c.Set(principalKey, id)

@@ -110,6 +110,8 @@ func TestEveryBodyRefusalNamesTheField(t *testing.T) {
 		{"PATCH", "/v1/classrooms/{classroom_id}/students/{student_id}", "/v1/classrooms/" + class.id + "/students/" + class.students["Eve"].id, teacher, `{"name":"Eve","nick":"E"}`, "/nick", []string{"no such field (fields: name)"}, `"E"`},
 		{"POST", "/v1/classrooms/{classroom_id}/games", "/v1/classrooms/" + class.id + "/games", teacher, `{"game":"primed","group_size":9}`, "/group_size", []string{"integer, from 1 to 6"}, "9"},
 		{"POST", "/v1/webhooks", "/v1/webhooks", bearer(pr.Seats[0].Token), `{"scope":"gam","url":"https://example.org/hook"}`, "/scope", []string{"game", "classroom", "service"}, `"gam"`},
+		{"POST", "/v1/me/tokens", "/v1/me/tokens", nil, `{"name":""}`, "/name", []string{"string, from 1 to 64 characters"}, `""`},
+		{"POST", "/v1/classrooms/{classroom_id}/owner", "/v1/classrooms/" + class.id + "/owner", nil, `{"teacher_token":5}`, "/teacher_token", []string{"string, from 1 to 200 characters"}, "5"},
 	}
 	for _, row := range rows {
 		got := refusedBody(t, h.Server, row.method, row.path, row.body, row.headers...)

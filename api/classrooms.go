@@ -12,6 +12,9 @@ import (
 
 // CreateClassroom creates a classroom and returns its teacher token.
 func (s *Server) CreateClassroom(c echo.Context) error {
+	if p, _ := principalOf(c); p.Kind == play.AccountHolder {
+		return s.createOwnedClassroom(c, p) // accounts.go
+	}
 	if s.cfg.AdminToken != "" {
 		principal, err := principalOf(c)
 		if err != nil {

@@ -49,7 +49,7 @@ func (s *Server) holdAuthority(sub *live.Subscription, p play.Principal, gameID 
 func (s *Server) stillHolds(ctx context.Context, p play.Principal, gameID string) error {
 	switch p.Kind {
 	case play.Teacher, play.Student, play.Observer:
-		fresh, err := s.play.Resolve(ctx, play.Principal{Kind: p.Kind, TokenHash: p.TokenHash})
+		fresh, err := s.play.Resolve(ctx, p.Unresolved())
 		if err != nil {
 			return err
 		}

@@ -78,6 +78,9 @@ func TestHeadMirrorsGetOnEveryGetRoute(t *testing.T) {
 	}
 	answered, streams := 0, 0 // routes whose GET answered 200; event streams
 	for path, headers := range routes {
+		if signInRoutes[path] { // they answer 200 to a signed-in account only (signin_test.go):
+			streams++ // counted out of those that must answer 200, as the streams are
+		}
 		// Go's client asks for gzip by itself on GET but not on HEAD: ask for it on both.
 		headers = append([]string{"Accept-Encoding", "gzip"}, headers...)
 		head := h.Do(h.Request(http.MethodHead, path, nil, headers...))
@@ -283,3 +286,7 @@ func TestDocsAssetsAreCompressedAndCacheable(t *testing.T) {
 		t.Errorf("the plain and gzipped bundle share the ETag %s", plain.Header.Get("ETag"))
 	}
 }
+
+// signInRoutes need a provider or an account token, which this fixture has not: their HEAD still
+// mirrors their GET's refusal.
+var signInRoutes = map[string]bool{"/v1/auth/oidc/login": true, "/v1/auth/oidc/callback": true, "/v1/me/classrooms": true, "/v1/me/tokens": true}

@@ -31,6 +31,10 @@ func renderIdentity(id *play.Identity) openapi.Me {
 		classroom := mustUUID(id.ClassroomID)
 		me.ClassroomId = &classroom
 	}
+	if id.Account != nil {
+		account := accountBody(*id.Account)
+		me.Account = &account
+	}
 	if id.GameID != "" {
 		game := mustUUID(id.GameID)
 		me.GameId = &game

@@ -49,6 +49,8 @@ type Config struct {
 	RenderLimit, RenderQueue int
 	// CORSOrigins are the browser origins allowed to call the API ("*": any); none turns CORS off.
 	CORSOrigins []string
+	// OIDC is the OpenID provider teachers sign in with (signin.go); no issuer: sign-in is off.
+	OIDC OIDCConfig
 }
 
 // Deps are what the server stands on; cmd/primegames wires them.
@@ -100,6 +102,8 @@ type Server struct {
 	bodyRoutes map[string]bool
 	// validator checks request bodies (bodyGate) and requests (a middleware) against spec.
 	validator *contract.Validator
+	// signIn is the OpenID client of teachers' sign-in (signin.go); nil when not configured.
+	signIn *signIn
 }
 
 // New builds the server and its routes.
@@ -117,6 +121,7 @@ func New(cfg Config, deps Deps, logger *slog.Logger) (*Server, error) {
 		echo: echo.New(), metrics: newMetrics(deps.Database.PoolMetrics(), deps.Play), spec: spec, contract: text,
 		games: newGameCache(gameCacheBytes), renders: newRenderGate(cfg.RenderLimit, cfg.RenderQueue),
 		replays: newSharedReplays(), guesses: middleware.NewGuessGuard(cfg.Guesses, time.Now),
+		signIn: newSignIn(cfg.OIDC),
 	}
 	s.echo.HideBanner = true
 	s.echo.HidePort = true

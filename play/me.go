@@ -17,6 +17,7 @@ const (
 	IdentityStudent  IdentityKind = "student"
 	IdentityAdmin    IdentityKind = "admin"
 	IdentityObserver IdentityKind = "observer"
+	IdentityAccount  IdentityKind = "account" // a signed-in teacher's account token (accounts.go)
 )
 
 // Capability is one thing a token may do, as GET /v1/me lists them.
@@ -54,6 +55,7 @@ type Identity struct {
 	Games       []TokenGame // a seat or creator token's, newest first, at most MaxIdentityGames
 	May         []Capability
 	ExpiresAt   *time.Time // nil: the token does not expire
+	Account     *Account   // an account token's account
 }
 
 var capabilities = map[IdentityKind][]Capability{
@@ -63,11 +65,19 @@ var capabilities = map[IdentityKind][]Capability{
 	IdentityStudent:  {CanView, CanAct, CanStart, CanRematch, CanCreateGames, CanMintObservers},
 	IdentityAdmin:    {CanCreateClassrooms},
 	IdentityObserver: {CanView},
+	IdentityAccount:  {CanCreateClassrooms},
 }
 
 // Identify says who the principal's token is. A token that opens nothing (none, a made-up one, a
 // removed student's, one whose every seat was left) is refused with 401.
 func (s *Service) Identify(ctx context.Context, p Principal) (*Identity, error) {
+	if p.IsAccount() && p.Kind == AccountHolder {
+		acc, err := s.MyAccount(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return &Identity{Kind: IdentityAccount, Account: acc}, nil
+	}
 	return s.listings.Identify(ctx, p)
 }
 

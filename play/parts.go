@@ -60,8 +60,9 @@ type listings struct {
 // authorities resolve tokens to what they open, and tell which have ended (service.go's Resolve,
 // observers.go's resolveObserver, authority.go).
 type authorities struct {
-	store Authorities
-	clock Clock
+	store    Authorities
+	accounts AccountStore
+	clock    Clock
 }
 
 // observers mint and revoke observer tokens, for those who may (observers.go): they read the game
@@ -99,7 +100,7 @@ func newParts(store Stores, s *Service) parts {
 		reviews:       review,
 		statistics:    statistics{stats: store.StatsStore, reviews: store.ReviewStore, students: store.ClassroomStore, games: s, kinds: s.kinds, review: review},
 		listings:      listings{games: store.GameReader, clock: s.clock},
-		authorities:   authorities{store: store.Authorities, clock: s.clock},
+		authorities:   authorities{store: store.Authorities, accounts: store.AccountStore, clock: s.clock},
 		observers:     observers{games: store.GameReader, updater: store.Updater, clock: s.clock},
 		subscriptions: subscriptions{store: store.WebhookSubscriptions, games: store.GameReader, clock: s.clock, sender: s.webhookSender, cfg: s.webhookCfg},
 	}

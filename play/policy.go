@@ -190,6 +190,8 @@ func MayRunClassroom(p Principal, classroomID string) error {
 	switch {
 	case p.Kind == Anonymous:
 		return domain.Errorf(domain.KindUnauthorized, "unauthorized", "This request needs the classroom's teacher token: send it as Authorization: Bearer <token>.")
+	case p.Kind == AccountHolder && p.Resolved:
+		return domain.Errorf(domain.KindNotFound, "classroom_not_found", "There is no such classroom.")
 	case !p.IsTeacher():
 		return domain.Errorf(domain.KindUnauthorized, "unauthorized", "This is not a teacher token of any classroom.")
 	case p.ClassroomID != classroomID:

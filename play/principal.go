@@ -11,12 +11,13 @@ import (
 type PrincipalKind int
 
 const (
-	Anonymous PrincipalKind = iota // no token
-	GameToken                      // a seat or creator token: the game it is presented to says which
-	Teacher                        // a teacher token
-	Student                        // a student token
-	Admin                          // the operator's admin token
-	Observer                       // a read-only token of one game or one classroom
+	Anonymous     PrincipalKind = iota // no token
+	GameToken                          // a seat or creator token: the game it is presented to says which
+	Teacher                            // a teacher token
+	Student                            // a student token
+	Admin                              // the operator's admin token
+	Observer                           // a read-only token of one game or one classroom
+	AccountHolder                      // a signed-in teacher's account token (accounts.go)
 )
 
 // Principal is the caller of a request, worked out once from its bearer token. Below the HTTP layer
@@ -35,6 +36,9 @@ type Principal struct {
 	ObserverID string
 	GameID     string
 	ExpiresAt  *time.Time
+	// AccountID is set for an account token once resolved; an account token presented for a
+	// classroom its account owns resolves to that classroom's Teacher (accounts.go).
+	AccountID string
 	// credential joins an Idempotency-Key as the secret of a stored result; it is derived from the
 	// token but is not the hash the database keeps.
 	credential []byte
@@ -53,6 +57,10 @@ func IdentifyToken(token, adminToken string) Principal {
 		return Principal{Kind: Admin}
 	}
 	p := Principal{Kind: GameToken, TokenHash: hashToken(token), credential: idempotencyCredential(token)}
+	if strings.HasPrefix(token, tokenPrefixes[TokenAccount]) {
+		p.Kind = AccountHolder
+		return p
+	}
 	if strings.HasPrefix(token, tokenPrefixes[TokenObserver]) {
 		p.Kind = Observer
 		return p

@@ -79,6 +79,8 @@ func (a *authorities) Resolve(ctx context.Context, p Principal) (Principal, erro
 	switch p.Kind {
 	case Observer:
 		return a.resolveObserver(ctx, p)
+	case AccountHolder:
+		return a.resolveAccount(ctx, p)
 	case Teacher:
 		kind = TokenTeacher
 	case Student:

@@ -36,6 +36,7 @@ type Stores struct {
 	ReviewStore
 	WebhookSubscriptions
 	WebhookOutbox
+	AccountStore
 	// Kept, when the store keeps games' records between requests, lets an action be applied in one
 	// round trip (act_kept.go); nil when it keeps none.
 	Kept KeptRecords

@@ -17,6 +17,7 @@ const (
 	TokenTeacher                   // runs one classroom
 	TokenStudent                   // plays as one student of a classroom
 	TokenObserver                  // watches one game or one classroom's games, read-only
+	TokenAccount                   // a signed-in teacher's account: its classrooms (accounts.go)
 )
 
 var tokenPrefixes = map[TokenKind]string{
@@ -25,6 +26,7 @@ var tokenPrefixes = map[TokenKind]string{
 	TokenTeacher:  "pgt_",
 	TokenStudent:  "pgl_",
 	TokenObserver: "pgo_",
+	TokenAccount:  "pga_",
 }
 
 // NewToken returns a token of kind with 256 random bits and the hash that is all the database keeps

@@ -55,6 +55,9 @@ func (s *Service) RotateTeacherToken(ctx context.Context, p Principal, classroom
 	if p.Kind != Teacher {
 		return "", MayRunClassroom(p, classroomID)
 	}
+	if p.AccountID != "" { // the rotation replaces the very token presented (accounts.go)
+		return "", domain.Errorf(domain.KindForbidden, "teacher_token_required", "An account token does not rotate the classroom's teacher token; send that token (pgt_…) itself.")
+	}
 	slot, err := idem.byRetiringToken(p, "teacher-token:"+classroomID)
 	if err != nil {
 		return "", err

@@ -365,6 +365,7 @@ func (e LegalActionsOfPrimedReason) Valid() bool {
 
 // Defines values for MeKind.
 const (
+	MeKindAccount  MeKind = "account"
 	MeKindAdmin    MeKind = "admin"
 	MeKindCreator  MeKind = "creator"
 	MeKindObserver MeKind = "observer"
@@ -376,6 +377,8 @@ const (
 // Valid indicates whether the value is a known member of the MeKind enum.
 func (e MeKind) Valid() bool {
 	switch e {
+	case MeKindAccount:
+		return true
 	case MeKindAdmin:
 		return true
 	case MeKindCreator:
@@ -1934,6 +1937,31 @@ type AbortOutcome struct {
 // AbortOutcomeEndReason defines model for AbortOutcome.EndReason.
 type AbortOutcomeEndReason string
 
+// Account A signed-in teacher's account. Only the provider's display name is kept, no email.
+type Account struct {
+	CreatedAt time.Time          `json:"created_at"`
+	Id        openapi_types.UUID `json:"id"`
+
+	// Issuer The OpenID provider the account signs in with.
+	Issuer string `json:"issuer"`
+
+	// Name The `name` the provider gave (else its `preferred_username`).
+	Name string `json:"name"`
+}
+
+// AccountToken One of an account's tokens, without the token itself.
+type AccountToken struct {
+	CreatedAt time.Time          `json:"created_at"`
+	ExpiresAt time.Time          `json:"expires_at"`
+	Id        openapi_types.UUID `json:"id"`
+	Name      string             `json:"name"`
+}
+
+// AccountTokenList defines model for AccountTokenList.
+type AccountTokenList struct {
+	Tokens []AccountToken `json:"tokens"`
+}
+
 // Action One action of the game's kind.
 type Action = json.RawMessage
 
@@ -1944,6 +1972,12 @@ type ActionResult struct {
 
 	// Game A game as the caller may see it: the fields of `GameBase`, and the options and state of its kind, which `game` names.
 	Game Game `json:"game"`
+}
+
+// AttachClassroomRequest defines model for AttachClassroomRequest.
+type AttachClassroomRequest struct {
+	// TeacherToken The classroom's current teacher token (`pgt_…`).
+	TeacherToken string `json:"teacher_token"`
 }
 
 // Attempt defines model for Attempt.
@@ -2097,6 +2131,11 @@ type ClassroomGamesRequest struct {
 	StudentIds *[]openapi_types.UUID `json:"student_ids,omitempty"`
 }
 
+// ClassroomList defines model for ClassroomList.
+type ClassroomList struct {
+	Classrooms []Classroom `json:"classrooms"`
+}
+
 // ClassroomStats defines model for ClassroomStats.
 type ClassroomStats struct {
 	// Class The class as a whole. `games_played`, `games_finished` and `games_won` count games, each once: the started games in which a current student holds a seat (two students' game is one game), won when a current student won it. The `games` counters are every current student's added up; `attempts` counts all their refusals, with the class's most recent examples.
@@ -2110,6 +2149,15 @@ type ClassroomStats struct {
 
 // Counters Named counters summed over games (docs/dashboards.md, "Statistics", says what each means).
 type Counters map[string]int
+
+// CreateAccountTokenRequest defines model for CreateAccountTokenRequest.
+type CreateAccountTokenRequest struct {
+	// ExpiresIn Seconds the token works (default 90 days).
+	ExpiresIn *int `json:"expires_in,omitempty"`
+
+	// Name What the token is for, as the list shows it.
+	Name string `json:"name"`
+}
 
 // CreateClassroomRequest defines model for CreateClassroomRequest.
 type CreateClassroomRequest struct {
@@ -2158,6 +2206,15 @@ type CreateWebhookRequest struct {
 
 	// Url An absolute http or https URL, without credentials, on a host the operator allows.
 	Url string `json:"url"`
+}
+
+// CreatedAccountToken A new account token, shown once.
+type CreatedAccountToken struct {
+	// Info One of an account's tokens, without the token itself.
+	Info AccountToken `json:"info"`
+
+	// Token The account token (`pga_…`), shown only here.
+	Token string `json:"token"`
 }
 
 // CreatedClassroom defines model for CreatedClassroom.
@@ -2810,6 +2867,9 @@ type LegalActionsOfPrimedReason string
 
 // Me Who a token is (`GET /v1/me`).
 type Me struct {
+	// Account A signed-in teacher's account. Only the provider's display name is kept, no email.
+	Account *Account `json:"account,omitempty"`
+
 	// ClassroomId The classroom of a teacher, student or classroom observer token.
 	ClassroomId *openapi_types.UUID `json:"classroom_id,omitempty"`
 
@@ -2826,7 +2886,8 @@ type Me struct {
 	// outside a classroom (starts and aborts it); `teacher`: runs a classroom and sees
 	// everything in its games; `student`: plays as one student of a classroom; `admin`: the
 	// operator's token, which creates classrooms; `observer`: watches one game (`game_id`)
-	// or one classroom's games (`classroom_id`), read-only.
+	// or one classroom's games (`classroom_id`), read-only; `account`: a signed-in
+	// teacher's account token (`account` names it), which runs the account's classrooms.
 	Kind MeKind `json:"kind"`
 
 	// May What the token may do: `view` its games (a player sees its own hand, anyone else what a
@@ -2845,7 +2906,8 @@ type Me struct {
 // outside a classroom (starts and aborts it); `teacher`: runs a classroom and sees
 // everything in its games; `student`: plays as one student of a classroom; `admin`: the
 // operator's token, which creates classrooms; `observer`: watches one game (`game_id`)
-// or one classroom's games (`classroom_id`), read-only.
+// or one classroom's games (`classroom_id`), read-only; `account`: a signed-in
+// teacher's account token (`account` names it), which runs the account's classrooms.
 type MeKind string
 
 // MeMay defines model for Me.May.
@@ -4168,6 +4230,18 @@ type ServiceOutcome struct {
 	union json.RawMessage
 }
 
+// SignedIn The account signed in and its new account token, shown once.
+type SignedIn struct {
+	// Account A signed-in teacher's account. Only the provider's display name is kept, no email.
+	Account Account `json:"account"`
+
+	// Token The account token (`pga_…`), 90 days, shown only here.
+	Token string `json:"token"`
+
+	// TokenInfo One of an account's tokens, without the token itself.
+	TokenInfo AccountToken `json:"token_info"`
+}
+
 // StartAction The action of history entry 0, the start (roll-off, shuffle, deal); no client sends it.
 type StartAction struct {
 	Type StartActionType `json:"type"`
@@ -4481,6 +4555,25 @@ type Unprocessable = Problem
 
 // UnsupportedMediaType An RFC 9457 problem document.
 type UnsupportedMediaType = Problem
+
+// FinishSignInParams defines parameters for FinishSignIn.
+type FinishSignInParams struct {
+	State *string `form:"state,omitempty" json:"state,omitempty"`
+	Code  *string `form:"code,omitempty" json:"code,omitempty"`
+
+	// Error The provider's refusal (e.g. access_denied): 400 sign_in_denied.
+	Error            *string `form:"error,omitempty" json:"error,omitempty"`
+	ErrorDescription *string `form:"error_description,omitempty" json:"error_description,omitempty"`
+}
+
+// BeginSignInParams defines parameters for BeginSignIn.
+type BeginSignInParams struct {
+	// ReturnTo A path of this service (starting with one `/`, no scheme or host) the sign-in returns
+	// to. Reserved for the browser sessions of a later version: today a sign-in with
+	// `return_to` is refused with 400 `return_to_unsupported`; any other value with 400
+	// `invalid_return_to`.
+	ReturnTo *string `form:"return_to,omitempty" json:"return_to,omitempty"`
+}
 
 // GetPrimeClimbBoardPicturePngParams defines parameters for GetPrimeClimbBoardPicturePng.
 type GetPrimeClimbBoardPicturePngParams struct {
@@ -4982,6 +5075,9 @@ type JoinClassroomJSONRequestBody = JoinClassroomRequest
 // CreateClassroomGamesJSONRequestBody defines body for CreateClassroomGames for application/json ContentType.
 type CreateClassroomGamesJSONRequestBody = ClassroomGamesRequest
 
+// AttachClassroomJSONRequestBody defines body for AttachClassroom for application/json ContentType.
+type AttachClassroomJSONRequestBody = AttachClassroomRequest
+
 // RenameStudentJSONRequestBody defines body for RenameStudent for application/json ContentType.
 type RenameStudentJSONRequestBody = RenameStudentRequest
 
@@ -4996,6 +5092,9 @@ type PostActionJSONRequestBody = Action
 
 // JoinGameJSONRequestBody defines body for JoinGame for application/json ContentType.
 type JoinGameJSONRequestBody = JoinRequest
+
+// CreateMyTokenJSONRequestBody defines body for CreateMyToken for application/json ContentType.
+type CreateMyTokenJSONRequestBody = CreateAccountTokenRequest
 
 // CreateWebhookJSONRequestBody defines body for CreateWebhook for application/json ContentType.
 type CreateWebhookJSONRequestBody = CreateWebhookRequest
@@ -6785,6 +6884,12 @@ type ServerInterface interface {
 	// GetReadyz Readiness: the database is reachable.
 	// (GET /readyz)
 	GetReadyz(ctx echo.Context) error
+	// FinishSignIn Where the provider sends the teacher back; answers the account and an account token.
+	// (GET /v1/auth/oidc/callback)
+	FinishSignIn(ctx echo.Context, params FinishSignInParams) error
+	// BeginSignIn Sign a teacher in with the OpenID provider (redirects there).
+	// (GET /v1/auth/oidc/login)
+	BeginSignIn(ctx echo.Context, params BeginSignInParams) error
 	// GetPrimeClimbBoardPicturePng The Prime Climb board as a PNG picture.
 	// (GET /v1/boards/prime-climb.png)
 	GetPrimeClimbBoardPicturePng(ctx echo.Context, params GetPrimeClimbBoardPicturePngParams) error
@@ -6821,6 +6926,9 @@ type ServerInterface interface {
 	// RevokeClassroomObserver Revoke an observer token of this classroom (teacher).
 	// (DELETE /v1/classrooms/{classroom_id}/observers/{observer_id})
 	RevokeClassroomObserver(ctx echo.Context, classroomId ClassroomID, observerId ObserverID) error
+	// AttachClassroom Attach a classroom to the account (account token and the classroom's teacher token).
+	// (POST /v1/classrooms/{classroom_id}/owner)
+	AttachClassroom(ctx echo.Context, classroomId ClassroomID) error
 	// GetClassroomStats What each student did and where they struggle (teacher token).
 	// (GET /v1/classrooms/{classroom_id}/stats)
 	GetClassroomStats(ctx echo.Context, classroomId ClassroomID) error
@@ -6923,12 +7031,24 @@ type ServerInterface interface {
 	// GetMe Who this token is and what it may do.
 	// (GET /v1/me)
 	GetMe(ctx echo.Context) error
+	// ListMyClassrooms The classrooms the account owns (account token).
+	// (GET /v1/me/classrooms)
+	ListMyClassrooms(ctx echo.Context) error
 	// StreamMyEvents Your turn, game started, game ended, timed out: live, across all your games (server-sent events).
 	// (GET /v1/me/events)
 	StreamMyEvents(ctx echo.Context, params StreamMyEventsParams) error
 	// ListMyGames Your games, newest first (student, seat or creator token).
 	// (GET /v1/me/games)
 	ListMyGames(ctx echo.Context, params ListMyGamesParams) error
+	// ListMyTokens The account's tokens that still work (account token).
+	// (GET /v1/me/tokens)
+	ListMyTokens(ctx echo.Context) error
+	// CreateMyToken Give the account another named token (account token).
+	// (POST /v1/me/tokens)
+	CreateMyToken(ctx echo.Context) error
+	// RevokeMyToken Revoke one of the account's tokens (account token).
+	// (DELETE /v1/me/tokens/{token_id})
+	RevokeMyToken(ctx echo.Context, tokenId openapi_types.UUID) error
 	// ListWebhooks Your webhook subscriptions, with how their deliveries go.
 	// (GET /v1/webhooks)
 	ListWebhooks(ctx echo.Context) error
@@ -7012,6 +7132,63 @@ func (w *ServerInterfaceWrapper) GetReadyz(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.GetReadyz(ctx)
+	return err
+}
+
+// FinishSignIn converts echo context to params.
+func (w *ServerInterfaceWrapper) FinishSignIn(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params FinishSignInParams
+	// ------------- Optional query parameter "state" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "state", ctx.QueryParams(), &params.State, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter state: %s", err))
+	}
+
+	// ------------- Optional query parameter "code" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "code", ctx.QueryParams(), &params.Code, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter code: %s", err))
+	}
+
+	// ------------- Optional query parameter "error" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "error", ctx.QueryParams(), &params.Error, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter error: %s", err))
+	}
+
+	// ------------- Optional query parameter "error_description" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "error_description", ctx.QueryParams(), &params.ErrorDescription, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter error_description: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.FinishSignIn(ctx, params)
+	return err
+}
+
+// BeginSignIn converts echo context to params.
+func (w *ServerInterfaceWrapper) BeginSignIn(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params BeginSignInParams
+	// ------------- Optional query parameter "return_to" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "return_to", ctx.QueryParams(), &params.ReturnTo, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter return_to: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.BeginSignIn(ctx, params)
 	return err
 }
 
@@ -7302,6 +7479,22 @@ func (w *ServerInterfaceWrapper) RevokeClassroomObserver(ctx echo.Context) error
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.RevokeClassroomObserver(ctx, classroomId, observerId)
+	return err
+}
+
+// AttachClassroom converts echo context to params.
+func (w *ServerInterfaceWrapper) AttachClassroom(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "classroom_id" -------------
+	var classroomId ClassroomID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "classroom_id", ctx.Param("classroom_id"), &classroomId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter classroom_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.AttachClassroom(ctx, classroomId)
 	return err
 }
 
@@ -8441,6 +8634,15 @@ func (w *ServerInterfaceWrapper) GetMe(ctx echo.Context) error {
 	return err
 }
 
+// ListMyClassrooms converts echo context to params.
+func (w *ServerInterfaceWrapper) ListMyClassrooms(ctx echo.Context) error {
+	var err error
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListMyClassrooms(ctx)
+	return err
+}
+
 // StreamMyEvents converts echo context to params.
 func (w *ServerInterfaceWrapper) StreamMyEvents(ctx echo.Context) error {
 	var err error
@@ -8519,6 +8721,40 @@ func (w *ServerInterfaceWrapper) ListMyGames(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.ListMyGames(ctx, params)
+	return err
+}
+
+// ListMyTokens converts echo context to params.
+func (w *ServerInterfaceWrapper) ListMyTokens(ctx echo.Context) error {
+	var err error
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListMyTokens(ctx)
+	return err
+}
+
+// CreateMyToken converts echo context to params.
+func (w *ServerInterfaceWrapper) CreateMyToken(ctx echo.Context) error {
+	var err error
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.CreateMyToken(ctx)
+	return err
+}
+
+// RevokeMyToken converts echo context to params.
+func (w *ServerInterfaceWrapper) RevokeMyToken(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "token_id" -------------
+	var tokenId openapi_types.UUID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "token_id", ctx.Param("token_id"), &tokenId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter token_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.RevokeMyToken(ctx, tokenId)
 	return err
 }
 
@@ -8657,6 +8893,8 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/metrics", wrapper.GetMetrics, options.OperationMiddlewares["getMetrics"]...)
 	router.GET(options.BaseURL+"/openapi.yaml", wrapper.GetOpenAPI, options.OperationMiddlewares["getOpenAPI"]...)
 	router.GET(options.BaseURL+"/readyz", wrapper.GetReadyz, options.OperationMiddlewares["getReadyz"]...)
+	router.GET(options.BaseURL+"/v1/auth/oidc/callback", wrapper.FinishSignIn, options.OperationMiddlewares["finishSignIn"]...)
+	router.GET(options.BaseURL+"/v1/auth/oidc/login", wrapper.BeginSignIn, options.OperationMiddlewares["beginSignIn"]...)
 	router.GET(options.BaseURL+"/v1/boards/:game", wrapper.GetBoard, options.OperationMiddlewares["getBoard"]...)
 	router.GET(options.BaseURL+"/v1/boards/prime-climb.png", wrapper.GetPrimeClimbBoardPicturePng, options.OperationMiddlewares["getPrimeClimbBoardPicturePng"]...)
 	router.GET(options.BaseURL+"/v1/boards/prime-climb.svg", wrapper.GetPrimeClimbBoardPicture, options.OperationMiddlewares["getPrimeClimbBoardPicture"]...)
@@ -8668,6 +8906,7 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/join-code", wrapper.RotateJoinCode, options.OperationMiddlewares["rotateJoinCode"]...)
 	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/observers", wrapper.MintClassroomObserver, options.OperationMiddlewares["mintClassroomObserver"]...)
 	router.DELETE(options.BaseURL+"/v1/classrooms/:classroom_id/observers/:observer_id", wrapper.RevokeClassroomObserver, options.OperationMiddlewares["revokeClassroomObserver"]...)
+	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/owner", wrapper.AttachClassroom, options.OperationMiddlewares["attachClassroom"]...)
 	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/stats", wrapper.GetClassroomStats, options.OperationMiddlewares["getClassroomStats"]...)
 	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/students", wrapper.ListStudents, options.OperationMiddlewares["listStudents"]...)
 	router.DELETE(options.BaseURL+"/v1/classrooms/:classroom_id/students/:student_id", wrapper.RemoveStudent, options.OperationMiddlewares["removeStudent"]...)
@@ -8703,8 +8942,12 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/v1/games/:id/states/:seq", wrapper.GetStateAt, options.OperationMiddlewares["getStateAt"]...)
 	router.POST(options.BaseURL+"/v1/games/join", wrapper.JoinGameByInviteCode, options.OperationMiddlewares["joinGameByInviteCode"]...)
 	router.GET(options.BaseURL+"/v1/me", wrapper.GetMe, options.OperationMiddlewares["getMe"]...)
+	router.GET(options.BaseURL+"/v1/me/classrooms", wrapper.ListMyClassrooms, options.OperationMiddlewares["listMyClassrooms"]...)
 	router.GET(options.BaseURL+"/v1/me/events", wrapper.StreamMyEvents, options.OperationMiddlewares["streamMyEvents"]...)
 	router.GET(options.BaseURL+"/v1/me/games", wrapper.ListMyGames, options.OperationMiddlewares["listMyGames"]...)
+	router.GET(options.BaseURL+"/v1/me/tokens", wrapper.ListMyTokens, options.OperationMiddlewares["listMyTokens"]...)
+	router.POST(options.BaseURL+"/v1/me/tokens", wrapper.CreateMyToken, options.OperationMiddlewares["createMyToken"]...)
+	router.DELETE(options.BaseURL+"/v1/me/tokens/:token_id", wrapper.RevokeMyToken, options.OperationMiddlewares["revokeMyToken"]...)
 	router.GET(options.BaseURL+"/v1/webhooks", wrapper.ListWebhooks, options.OperationMiddlewares["listWebhooks"]...)
 	router.POST(options.BaseURL+"/v1/webhooks", wrapper.CreateWebhook, options.OperationMiddlewares["createWebhook"]...)
 	router.DELETE(options.BaseURL+"/v1/webhooks/:webhook_id", wrapper.DeleteWebhook, options.OperationMiddlewares["deleteWebhook"]...)

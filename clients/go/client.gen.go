@@ -369,6 +369,7 @@ func (e LegalActionsOfPrimedReason) Valid() bool {
 
 // Defines values for MeKind.
 const (
+	MeKindAccount  MeKind = "account"
 	MeKindAdmin    MeKind = "admin"
 	MeKindCreator  MeKind = "creator"
 	MeKindObserver MeKind = "observer"
@@ -380,6 +381,8 @@ const (
 // Valid indicates whether the value is a known member of the MeKind enum.
 func (e MeKind) Valid() bool {
 	switch e {
+	case MeKindAccount:
+		return true
 	case MeKindAdmin:
 		return true
 	case MeKindCreator:
@@ -1938,6 +1941,31 @@ type AbortOutcome struct {
 // AbortOutcomeEndReason defines model for AbortOutcome.EndReason.
 type AbortOutcomeEndReason string
 
+// Account A signed-in teacher's account. Only the provider's display name is kept, no email.
+type Account struct {
+	CreatedAt time.Time          `json:"created_at"`
+	Id        openapi_types.UUID `json:"id"`
+
+	// Issuer The OpenID provider the account signs in with.
+	Issuer string `json:"issuer"`
+
+	// Name The `name` the provider gave (else its `preferred_username`).
+	Name string `json:"name"`
+}
+
+// AccountToken One of an account's tokens, without the token itself.
+type AccountToken struct {
+	CreatedAt time.Time          `json:"created_at"`
+	ExpiresAt time.Time          `json:"expires_at"`
+	Id        openapi_types.UUID `json:"id"`
+	Name      string             `json:"name"`
+}
+
+// AccountTokenList defines model for AccountTokenList.
+type AccountTokenList struct {
+	Tokens []AccountToken `json:"tokens"`
+}
+
 // Action One action of the game's kind.
 type Action = json.RawMessage
 
@@ -1948,6 +1976,12 @@ type ActionResult struct {
 
 	// Game A game as the caller may see it: the fields of `GameBase`, and the options and state of its kind, which `game` names.
 	Game Game `json:"game"`
+}
+
+// AttachClassroomRequest defines model for AttachClassroomRequest.
+type AttachClassroomRequest struct {
+	// TeacherToken The classroom's current teacher token (`pgt_…`).
+	TeacherToken string `json:"teacher_token"`
 }
 
 // Attempt defines model for Attempt.
@@ -2101,6 +2135,11 @@ type ClassroomGamesRequest struct {
 	StudentIds *[]openapi_types.UUID `json:"student_ids,omitempty"`
 }
 
+// ClassroomList defines model for ClassroomList.
+type ClassroomList struct {
+	Classrooms []Classroom `json:"classrooms"`
+}
+
 // ClassroomStats defines model for ClassroomStats.
 type ClassroomStats struct {
 	// Class The class as a whole. `games_played`, `games_finished` and `games_won` count games, each once: the started games in which a current student holds a seat (two students' game is one game), won when a current student won it. The `games` counters are every current student's added up; `attempts` counts all their refusals, with the class's most recent examples.
@@ -2114,6 +2153,15 @@ type ClassroomStats struct {
 
 // Counters Named counters summed over games (docs/dashboards.md, "Statistics", says what each means).
 type Counters map[string]int
+
+// CreateAccountTokenRequest defines model for CreateAccountTokenRequest.
+type CreateAccountTokenRequest struct {
+	// ExpiresIn Seconds the token works (default 90 days).
+	ExpiresIn *int `json:"expires_in,omitempty"`
+
+	// Name What the token is for, as the list shows it.
+	Name string `json:"name"`
+}
 
 // CreateClassroomRequest defines model for CreateClassroomRequest.
 type CreateClassroomRequest struct {
@@ -2162,6 +2210,15 @@ type CreateWebhookRequest struct {
 
 	// Url An absolute http or https URL, without credentials, on a host the operator allows.
 	Url string `json:"url"`
+}
+
+// CreatedAccountToken A new account token, shown once.
+type CreatedAccountToken struct {
+	// Info One of an account's tokens, without the token itself.
+	Info AccountToken `json:"info"`
+
+	// Token The account token (`pga_…`), shown only here.
+	Token string `json:"token"`
 }
 
 // CreatedClassroom defines model for CreatedClassroom.
@@ -2814,6 +2871,9 @@ type LegalActionsOfPrimedReason string
 
 // Me Who a token is (`GET /v1/me`).
 type Me struct {
+	// Account A signed-in teacher's account. Only the provider's display name is kept, no email.
+	Account *Account `json:"account,omitempty"`
+
 	// ClassroomId The classroom of a teacher, student or classroom observer token.
 	ClassroomId *openapi_types.UUID `json:"classroom_id,omitempty"`
 
@@ -2830,7 +2890,8 @@ type Me struct {
 	// outside a classroom (starts and aborts it); `teacher`: runs a classroom and sees
 	// everything in its games; `student`: plays as one student of a classroom; `admin`: the
 	// operator's token, which creates classrooms; `observer`: watches one game (`game_id`)
-	// or one classroom's games (`classroom_id`), read-only.
+	// or one classroom's games (`classroom_id`), read-only; `account`: a signed-in
+	// teacher's account token (`account` names it), which runs the account's classrooms.
 	Kind MeKind `json:"kind"`
 
 	// May What the token may do: `view` its games (a player sees its own hand, anyone else what a
@@ -2849,7 +2910,8 @@ type Me struct {
 // outside a classroom (starts and aborts it); `teacher`: runs a classroom and sees
 // everything in its games; `student`: plays as one student of a classroom; `admin`: the
 // operator's token, which creates classrooms; `observer`: watches one game (`game_id`)
-// or one classroom's games (`classroom_id`), read-only.
+// or one classroom's games (`classroom_id`), read-only; `account`: a signed-in
+// teacher's account token (`account` names it), which runs the account's classrooms.
 type MeKind string
 
 // MeMay defines model for Me.May.
@@ -4172,6 +4234,18 @@ type ServiceOutcome struct {
 	union json.RawMessage
 }
 
+// SignedIn The account signed in and its new account token, shown once.
+type SignedIn struct {
+	// Account A signed-in teacher's account. Only the provider's display name is kept, no email.
+	Account Account `json:"account"`
+
+	// Token The account token (`pga_…`), 90 days, shown only here.
+	Token string `json:"token"`
+
+	// TokenInfo One of an account's tokens, without the token itself.
+	TokenInfo AccountToken `json:"token_info"`
+}
+
 // StartAction The action of history entry 0, the start (roll-off, shuffle, deal); no client sends it.
 type StartAction struct {
 	Type StartActionType `json:"type"`
@@ -4485,6 +4559,25 @@ type Unprocessable = Problem
 
 // UnsupportedMediaType An RFC 9457 problem document.
 type UnsupportedMediaType = Problem
+
+// FinishSignInParams defines parameters for FinishSignIn.
+type FinishSignInParams struct {
+	State *string `form:"state,omitempty" json:"state,omitempty"`
+	Code  *string `form:"code,omitempty" json:"code,omitempty"`
+
+	// Error The provider's refusal (e.g. access_denied): 400 sign_in_denied.
+	Error            *string `form:"error,omitempty" json:"error,omitempty"`
+	ErrorDescription *string `form:"error_description,omitempty" json:"error_description,omitempty"`
+}
+
+// BeginSignInParams defines parameters for BeginSignIn.
+type BeginSignInParams struct {
+	// ReturnTo A path of this service (starting with one `/`, no scheme or host) the sign-in returns
+	// to. Reserved for the browser sessions of a later version: today a sign-in with
+	// `return_to` is refused with 400 `return_to_unsupported`; any other value with 400
+	// `invalid_return_to`.
+	ReturnTo *string `form:"return_to,omitempty" json:"return_to,omitempty"`
+}
 
 // GetPrimeClimbBoardPicturePngParams defines parameters for GetPrimeClimbBoardPicturePng.
 type GetPrimeClimbBoardPicturePngParams struct {
@@ -4986,6 +5079,9 @@ type JoinClassroomJSONRequestBody = JoinClassroomRequest
 // CreateClassroomGamesJSONRequestBody defines body for CreateClassroomGames for application/json ContentType.
 type CreateClassroomGamesJSONRequestBody = ClassroomGamesRequest
 
+// AttachClassroomJSONRequestBody defines body for AttachClassroom for application/json ContentType.
+type AttachClassroomJSONRequestBody = AttachClassroomRequest
+
 // RenameStudentJSONRequestBody defines body for RenameStudent for application/json ContentType.
 type RenameStudentJSONRequestBody = RenameStudentRequest
 
@@ -5000,6 +5096,9 @@ type PostActionJSONRequestBody = Action
 
 // JoinGameJSONRequestBody defines body for JoinGame for application/json ContentType.
 type JoinGameJSONRequestBody = JoinRequest
+
+// CreateMyTokenJSONRequestBody defines body for CreateMyToken for application/json ContentType.
+type CreateMyTokenJSONRequestBody = CreateAccountTokenRequest
 
 // CreateWebhookJSONRequestBody defines body for CreateWebhook for application/json ContentType.
 type CreateWebhookJSONRequestBody = CreateWebhookRequest
@@ -6883,6 +6982,28 @@ type ClientInterface interface {
 	// Corresponds with GET /readyz (the `GetReadyz` operationId).
 	GetReadyz(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// FinishSignIn Where the provider sends the teacher back; answers the account and an account token.
+	//
+	// Takes the sign-in its `state` names (once: a replayed callback, a forged or expired
+	// `state` is refused with 400 `sign_in_state_invalid`), exchanges the code with the PKCE
+	// verifier, and verifies the ID token (the provider's signature through its discovery keys,
+	// `iss`, `aud`, `exp`, `nonce`; else 400 `id_token_invalid`). Makes the account on the first
+	// sign-in (keyed by issuer and subject; only the `name` is kept, no email) and answers it
+	// with a new account token (`pga_…`, 90 days, shown only here).
+	//
+	// Corresponds with GET /v1/auth/oidc/callback (the `FinishSignIn` operationId).
+	FinishSignIn(ctx context.Context, params *FinishSignInParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// BeginSignIn Sign a teacher in with the OpenID provider (redirects there).
+	//
+	// Answers 302 to the provider that `OIDC_ISSUER` names (authorization code flow with PKCE
+	// S256, `state` and `nonce`; scopes `openid profile email`). The provider sends the teacher
+	// back to `GET /v1/auth/oidc/callback` within 10 minutes, on any instance. When the operator
+	// configured no provider: 404 `sign_in_not_configured`.
+	//
+	// Corresponds with GET /v1/auth/oidc/login (the `BeginSignIn` operationId).
+	BeginSignIn(ctx context.Context, params *BeginSignInParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetPrimeClimbBoardPicturePng The Prime Climb board as a PNG picture.
 	//
 	// The same board and legend as `GET /v1/boards/prime-climb.svg`, in pixels.
@@ -6921,7 +7042,8 @@ type ClientInterface interface {
 	//
 	// Returns the teacher token (`pgt_…`, shown only here) and a short join code that students
 	// use to join. When the operator sets `ADMIN_TOKEN`, this request needs
-	// `Authorization: Bearer <admin token>`.
+	// `Authorization: Bearer <admin token>`, or a signed-in teacher's account token (`pga_…`):
+	// with an account token the account owns the new classroom, with or without `ADMIN_TOKEN`.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -6932,7 +7054,8 @@ type ClientInterface interface {
 	//
 	// Returns the teacher token (`pgt_…`, shown only here) and a short join code that students
 	// use to join. When the operator sets `ADMIN_TOKEN`, this request needs
-	// `Authorization: Bearer <admin token>`.
+	// `Authorization: Bearer <admin token>`, or a signed-in teacher's account token (`pga_…`):
+	// with an account token the account owns the new classroom, with or without `ADMIN_TOKEN`.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -7054,6 +7177,30 @@ type ClientInterface interface {
 	//
 	// Corresponds with DELETE /v1/classrooms/{classroom_id}/observers/{observer_id} (the `RevokeClassroomObserver` operationId).
 	RevokeClassroomObserver(ctx context.Context, classroomId ClassroomID, observerId ObserverID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// AttachClassroomWithBody Attach a classroom to the account (account token and the classroom's teacher token).
+	//
+	// With the account token as `Authorization: Bearer pga_…` and the classroom's current
+	// teacher token in the body, the account owns the classroom from now on: its account tokens
+	// run it. The teacher token keeps working. A classroom another account owns: 409
+	// `classroom_owned`; a teacher token not this classroom's: 403 `teacher_token_mismatch`.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/classrooms/{classroom_id}/owner (the `AttachClassroom` operationId).
+	AttachClassroomWithBody(ctx context.Context, classroomId ClassroomID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// AttachClassroom Attach a classroom to the account (account token and the classroom's teacher token).
+	//
+	// With the account token as `Authorization: Bearer pga_…` and the classroom's current
+	// teacher token in the body, the account owns the classroom from now on: its account tokens
+	// run it. The teacher token keeps working. A classroom another account owns: 409
+	// `classroom_owned`; a teacher token not this classroom's: 403 `teacher_token_mismatch`.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/classrooms/{classroom_id}/owner (the `AttachClassroom` operationId).
+	AttachClassroom(ctx context.Context, classroomId ClassroomID, body AttachClassroomJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetClassroomStats What each student did and where they struggle (teacher token).
 	//
@@ -7707,6 +7854,13 @@ type ClientInterface interface {
 	// Corresponds with GET /v1/me (the `GetMe` operationId).
 	GetMe(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListMyClassrooms The classrooms the account owns (account token).
+	//
+	// Every classroom the account made or attached, oldest first; its account tokens run each of them as its teacher token does. Another kind of token is 403 `account_token_required`.
+	//
+	// Corresponds with GET /v1/me/classrooms (the `ListMyClassrooms` operationId).
+	ListMyClassrooms(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// StreamMyEvents Your turn, game started, game ended, timed out: live, across all your games (server-sent events).
 	//
 	// One stream for everything a player needs to be told about, in all their games at once:
@@ -7770,6 +7924,42 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /v1/me/games (the `ListMyGames` operationId).
 	ListMyGames(ctx context.Context, params *ListMyGamesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListMyTokens The account's tokens that still work (account token).
+	//
+	// Their names, ids and dates, never the tokens themselves (kept hashed); expired ones are not listed.
+	//
+	// Corresponds with GET /v1/me/tokens (the `ListMyTokens` operationId).
+	ListMyTokens(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateMyTokenWithBody Give the account another named token (account token).
+	//
+	// A token (`pga_…`, shown only here) for one dashboard or script, working for `expires_in`
+	// seconds (default 90 days, from 1 hour to 365 days). An account holds at most 50 at once
+	// (409 `too_many_account_tokens`).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/me/tokens (the `CreateMyToken` operationId).
+	CreateMyTokenWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateMyToken Give the account another named token (account token).
+	//
+	// A token (`pga_…`, shown only here) for one dashboard or script, working for `expires_in`
+	// seconds (default 90 days, from 1 hour to 365 days). An account holds at most 50 at once
+	// (409 `too_many_account_tokens`).
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/me/tokens (the `CreateMyToken` operationId).
+	CreateMyToken(ctx context.Context, body CreateMyTokenJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RevokeMyToken Revoke one of the account's tokens (account token).
+	//
+	// The token stops working at once, and the live streams that hold it end with a `revoked` event.
+	//
+	// Corresponds with DELETE /v1/me/tokens/{token_id} (the `RevokeMyToken` operationId).
+	RevokeMyToken(ctx context.Context, tokenId openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListWebhooks Your webhook subscriptions, with how their deliveries go.
 	//
@@ -8033,6 +8223,48 @@ func (c *Client) GetReadyz(ctx context.Context, reqEditors ...RequestEditorFn) (
 	return c.Client.Do(req)
 }
 
+// FinishSignIn Where the provider sends the teacher back; answers the account and an account token.
+//
+// Takes the sign-in its `state` names (once: a replayed callback, a forged or expired
+// `state` is refused with 400 `sign_in_state_invalid`), exchanges the code with the PKCE
+// verifier, and verifies the ID token (the provider's signature through its discovery keys,
+// `iss`, `aud`, `exp`, `nonce`; else 400 `id_token_invalid`). Makes the account on the first
+// sign-in (keyed by issuer and subject; only the `name` is kept, no email) and answers it
+// with a new account token (`pga_…`, 90 days, shown only here).
+//
+// Corresponds with GET /v1/auth/oidc/callback (the `FinishSignIn` operationId).
+func (c *Client) FinishSignIn(ctx context.Context, params *FinishSignInParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewFinishSignInRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// BeginSignIn Sign a teacher in with the OpenID provider (redirects there).
+//
+// Answers 302 to the provider that `OIDC_ISSUER` names (authorization code flow with PKCE
+// S256, `state` and `nonce`; scopes `openid profile email`). The provider sends the teacher
+// back to `GET /v1/auth/oidc/callback` within 10 minutes, on any instance. When the operator
+// configured no provider: 404 `sign_in_not_configured`.
+//
+// Corresponds with GET /v1/auth/oidc/login (the `BeginSignIn` operationId).
+func (c *Client) BeginSignIn(ctx context.Context, params *BeginSignInParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewBeginSignInRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetPrimeClimbBoardPicturePng The Prime Climb board as a PNG picture.
 //
 // The same board and legend as `GET /v1/boards/prime-climb.svg`, in pixels.
@@ -8101,7 +8333,8 @@ func (c *Client) GetBoard(ctx context.Context, game string, reqEditors ...Reques
 //
 // Returns the teacher token (`pgt_…`, shown only here) and a short join code that students
 // use to join. When the operator sets `ADMIN_TOKEN`, this request needs
-// `Authorization: Bearer <admin token>`.
+// `Authorization: Bearer <admin token>`, or a signed-in teacher's account token (`pga_…`):
+// with an account token the account owns the new classroom, with or without `ADMIN_TOKEN`.
 //
 // Takes any type of body and a specified content type.
 //
@@ -8122,7 +8355,8 @@ func (c *Client) CreateClassroomWithBody(ctx context.Context, contentType string
 //
 // Returns the teacher token (`pgt_…`, shown only here) and a short join code that students
 // use to join. When the operator sets `ADMIN_TOKEN`, this request needs
-// `Authorization: Bearer <admin token>`.
+// `Authorization: Bearer <admin token>`, or a signed-in teacher's account token (`pga_…`):
+// with an account token the account owns the new classroom, with or without `ADMIN_TOKEN`.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -8345,6 +8579,50 @@ func (c *Client) MintClassroomObserver(ctx context.Context, classroomId Classroo
 // Corresponds with DELETE /v1/classrooms/{classroom_id}/observers/{observer_id} (the `RevokeClassroomObserver` operationId).
 func (c *Client) RevokeClassroomObserver(ctx context.Context, classroomId ClassroomID, observerId ObserverID, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewRevokeClassroomObserverRequest(c.Server, classroomId, observerId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// AttachClassroomWithBody Attach a classroom to the account (account token and the classroom's teacher token).
+//
+// With the account token as `Authorization: Bearer pga_…` and the classroom's current
+// teacher token in the body, the account owns the classroom from now on: its account tokens
+// run it. The teacher token keeps working. A classroom another account owns: 409
+// `classroom_owned`; a teacher token not this classroom's: 403 `teacher_token_mismatch`.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/classrooms/{classroom_id}/owner (the `AttachClassroom` operationId).
+func (c *Client) AttachClassroomWithBody(ctx context.Context, classroomId ClassroomID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAttachClassroomRequestWithBody(c.Server, classroomId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// AttachClassroom Attach a classroom to the account (account token and the classroom's teacher token).
+//
+// With the account token as `Authorization: Bearer pga_…` and the classroom's current
+// teacher token in the body, the account owns the classroom from now on: its account tokens
+// run it. The teacher token keeps working. A classroom another account owns: 409
+// `classroom_owned`; a teacher token not this classroom's: 403 `teacher_token_mismatch`.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/classrooms/{classroom_id}/owner (the `AttachClassroom` operationId).
+func (c *Client) AttachClassroom(ctx context.Context, classroomId ClassroomID, body AttachClassroomJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAttachClassroomRequest(c.Server, classroomId, body)
 	if err != nil {
 		return nil, err
 	}
@@ -9397,6 +9675,23 @@ func (c *Client) GetMe(ctx context.Context, reqEditors ...RequestEditorFn) (*htt
 	return c.Client.Do(req)
 }
 
+// ListMyClassrooms The classrooms the account owns (account token).
+//
+// Every classroom the account made or attached, oldest first; its account tokens run each of them as its teacher token does. Another kind of token is 403 `account_token_required`.
+//
+// Corresponds with GET /v1/me/classrooms (the `ListMyClassrooms` operationId).
+func (c *Client) ListMyClassrooms(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListMyClassroomsRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // StreamMyEvents Your turn, game started, game ended, timed out: live, across all your games (server-sent events).
 //
 // One stream for everything a player needs to be told about, in all their games at once:
@@ -9471,6 +9766,82 @@ func (c *Client) StreamMyEvents(ctx context.Context, params *StreamMyEventsParam
 // Corresponds with GET /v1/me/games (the `ListMyGames` operationId).
 func (c *Client) ListMyGames(ctx context.Context, params *ListMyGamesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewListMyGamesRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListMyTokens The account's tokens that still work (account token).
+//
+// Their names, ids and dates, never the tokens themselves (kept hashed); expired ones are not listed.
+//
+// Corresponds with GET /v1/me/tokens (the `ListMyTokens` operationId).
+func (c *Client) ListMyTokens(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListMyTokensRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateMyTokenWithBody Give the account another named token (account token).
+//
+// A token (`pga_…`, shown only here) for one dashboard or script, working for `expires_in`
+// seconds (default 90 days, from 1 hour to 365 days). An account holds at most 50 at once
+// (409 `too_many_account_tokens`).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/me/tokens (the `CreateMyToken` operationId).
+func (c *Client) CreateMyTokenWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateMyTokenRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateMyToken Give the account another named token (account token).
+//
+// A token (`pga_…`, shown only here) for one dashboard or script, working for `expires_in`
+// seconds (default 90 days, from 1 hour to 365 days). An account holds at most 50 at once
+// (409 `too_many_account_tokens`).
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/me/tokens (the `CreateMyToken` operationId).
+func (c *Client) CreateMyToken(ctx context.Context, body CreateMyTokenJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateMyTokenRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RevokeMyToken Revoke one of the account's tokens (account token).
+//
+// The token stops working at once, and the live streams that hold it end with a `revoked` event.
+//
+// Corresponds with DELETE /v1/me/tokens/{token_id} (the `RevokeMyToken` operationId).
+func (c *Client) RevokeMyToken(ctx context.Context, tokenId openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRevokeMyTokenRequest(c.Server, tokenId)
 	if err != nil {
 		return nil, err
 	}
@@ -9854,6 +10225,150 @@ func NewGetReadyzRequest(server string) (*http.Request, error) {
 	queryURL, err := serverURL.Parse(operationPath)
 	if err != nil {
 		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewFinishSignInRequest constructs an http.Request for the FinishSignIn method
+func NewFinishSignInRequest(server string, params *FinishSignInParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/auth/oidc/callback")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.State != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "state", *params.State, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Code != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "code", *params.Code, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Error != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "error", *params.Error, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.ErrorDescription != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "error_description", *params.ErrorDescription, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewBeginSignInRequest constructs an http.Request for the BeginSignIn method
+func NewBeginSignInRequest(server string, params *BeginSignInParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/auth/oidc/login")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.ReturnTo != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "return_to", *params.ReturnTo, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
@@ -10532,6 +11047,53 @@ func NewRevokeClassroomObserverRequest(server string, classroomId ClassroomID, o
 	if err != nil {
 		return nil, err
 	}
+
+	return req, nil
+}
+
+// NewAttachClassroomRequest calls the generic AttachClassroom builder with application/json body
+func NewAttachClassroomRequest(server string, classroomId ClassroomID, body AttachClassroomJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewAttachClassroomRequestWithBody(server, classroomId, "application/json", bodyReader)
+}
+
+// NewAttachClassroomRequestWithBody constructs an http.Request for the AttachClassroom method, with any body, and a specified content type
+func NewAttachClassroomRequestWithBody(server string, classroomId ClassroomID, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "classroom_id", classroomId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/classrooms/%s/owner", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
 
 	return req, nil
 }
@@ -12580,6 +13142,33 @@ func NewGetMeRequest(server string) (*http.Request, error) {
 	return req, nil
 }
 
+// NewListMyClassroomsRequest constructs an http.Request for the ListMyClassrooms method
+func NewListMyClassroomsRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/me/classrooms")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewStreamMyEventsRequest constructs an http.Request for the StreamMyEvents method
 func NewStreamMyEventsRequest(server string, params *StreamMyEventsParams) (*http.Request, error) {
 	var err error
@@ -12744,6 +13333,107 @@ func NewListMyGamesRequest(server string, params *ListMyGamesParams) (*http.Requ
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewListMyTokensRequest constructs an http.Request for the ListMyTokens method
+func NewListMyTokensRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/me/tokens")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCreateMyTokenRequest calls the generic CreateMyToken builder with application/json body
+func NewCreateMyTokenRequest(server string, body CreateMyTokenJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateMyTokenRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewCreateMyTokenRequestWithBody constructs an http.Request for the CreateMyToken method, with any body, and a specified content type
+func NewCreateMyTokenRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/me/tokens")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewRevokeMyTokenRequest constructs an http.Request for the RevokeMyToken method
+func NewRevokeMyTokenRequest(server string, tokenId openapi_types.UUID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "token_id", tokenId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/me/tokens/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -13048,6 +13738,32 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /readyz (the `GetReadyz` operationId).
 	GetReadyzWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetReadyzResponse, error)
 
+	// FinishSignInWithResponse Where the provider sends the teacher back; answers the account and an account token.
+	//
+	// Takes the sign-in its `state` names (once: a replayed callback, a forged or expired
+	// `state` is refused with 400 `sign_in_state_invalid`), exchanges the code with the PKCE
+	// verifier, and verifies the ID token (the provider's signature through its discovery keys,
+	// `iss`, `aud`, `exp`, `nonce`; else 400 `id_token_invalid`). Makes the account on the first
+	// sign-in (keyed by issuer and subject; only the `name` is kept, no email) and answers it
+	// with a new account token (`pga_…`, 90 days, shown only here).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/auth/oidc/callback (the `FinishSignIn` operationId).
+	FinishSignInWithResponse(ctx context.Context, params *FinishSignInParams, reqEditors ...RequestEditorFn) (*FinishSignInResponse, error)
+
+	// BeginSignInWithResponse Sign a teacher in with the OpenID provider (redirects there).
+	//
+	// Answers 302 to the provider that `OIDC_ISSUER` names (authorization code flow with PKCE
+	// S256, `state` and `nonce`; scopes `openid profile email`). The provider sends the teacher
+	// back to `GET /v1/auth/oidc/callback` within 10 minutes, on any instance. When the operator
+	// configured no provider: 404 `sign_in_not_configured`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/auth/oidc/login (the `BeginSignIn` operationId).
+	BeginSignInWithResponse(ctx context.Context, params *BeginSignInParams, reqEditors ...RequestEditorFn) (*BeginSignInResponse, error)
+
 	// GetPrimeClimbBoardPicturePngWithResponse The Prime Climb board as a PNG picture.
 	//
 	// The same board and legend as `GET /v1/boards/prime-climb.svg`, in pixels.
@@ -13092,7 +13808,8 @@ type ClientWithResponsesInterface interface {
 	//
 	// Returns the teacher token (`pgt_…`, shown only here) and a short join code that students
 	// use to join. When the operator sets `ADMIN_TOKEN`, this request needs
-	// `Authorization: Bearer <admin token>`.
+	// `Authorization: Bearer <admin token>`, or a signed-in teacher's account token (`pga_…`):
+	// with an account token the account owns the new classroom, with or without `ADMIN_TOKEN`.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -13103,7 +13820,8 @@ type ClientWithResponsesInterface interface {
 	//
 	// Returns the teacher token (`pgt_…`, shown only here) and a short join code that students
 	// use to join. When the operator sets `ADMIN_TOKEN`, this request needs
-	// `Authorization: Bearer <admin token>`.
+	// `Authorization: Bearer <admin token>`, or a signed-in teacher's account token (`pga_…`):
+	// with an account token the account owns the new classroom, with or without `ADMIN_TOKEN`.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -13237,6 +13955,30 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with DELETE /v1/classrooms/{classroom_id}/observers/{observer_id} (the `RevokeClassroomObserver` operationId).
 	RevokeClassroomObserverWithResponse(ctx context.Context, classroomId ClassroomID, observerId ObserverID, reqEditors ...RequestEditorFn) (*RevokeClassroomObserverResponse, error)
+
+	// AttachClassroomWithBodyWithResponse Attach a classroom to the account (account token and the classroom's teacher token).
+	//
+	// With the account token as `Authorization: Bearer pga_…` and the classroom's current
+	// teacher token in the body, the account owns the classroom from now on: its account tokens
+	// run it. The teacher token keeps working. A classroom another account owns: 409
+	// `classroom_owned`; a teacher token not this classroom's: 403 `teacher_token_mismatch`.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/classrooms/{classroom_id}/owner (the `AttachClassroom` operationId).
+	AttachClassroomWithBodyWithResponse(ctx context.Context, classroomId ClassroomID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*AttachClassroomResponse, error)
+
+	// AttachClassroomWithResponse Attach a classroom to the account (account token and the classroom's teacher token).
+	//
+	// With the account token as `Authorization: Bearer pga_…` and the classroom's current
+	// teacher token in the body, the account owns the classroom from now on: its account tokens
+	// run it. The teacher token keeps working. A classroom another account owns: 409
+	// `classroom_owned`; a teacher token not this classroom's: 403 `teacher_token_mismatch`.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/classrooms/{classroom_id}/owner (the `AttachClassroom` operationId).
+	AttachClassroomWithResponse(ctx context.Context, classroomId ClassroomID, body AttachClassroomJSONRequestBody, reqEditors ...RequestEditorFn) (*AttachClassroomResponse, error)
 
 	// GetClassroomStatsWithResponse What each student did and where they struggle (teacher token).
 	//
@@ -13948,6 +14690,15 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /v1/me (the `GetMe` operationId).
 	GetMeWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetMeResponse, error)
 
+	// ListMyClassroomsWithResponse The classrooms the account owns (account token).
+	//
+	// Every classroom the account made or attached, oldest first; its account tokens run each of them as its teacher token does. Another kind of token is 403 `account_token_required`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/me/classrooms (the `ListMyClassrooms` operationId).
+	ListMyClassroomsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListMyClassroomsResponse, error)
+
 	// StreamMyEventsWithResponse Your turn, game started, game ended, timed out: live, across all your games (server-sent events).
 	//
 	// One stream for everything a player needs to be told about, in all their games at once:
@@ -14015,6 +14766,46 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /v1/me/games (the `ListMyGames` operationId).
 	ListMyGamesWithResponse(ctx context.Context, params *ListMyGamesParams, reqEditors ...RequestEditorFn) (*ListMyGamesResponse, error)
+
+	// ListMyTokensWithResponse The account's tokens that still work (account token).
+	//
+	// Their names, ids and dates, never the tokens themselves (kept hashed); expired ones are not listed.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/me/tokens (the `ListMyTokens` operationId).
+	ListMyTokensWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListMyTokensResponse, error)
+
+	// CreateMyTokenWithBodyWithResponse Give the account another named token (account token).
+	//
+	// A token (`pga_…`, shown only here) for one dashboard or script, working for `expires_in`
+	// seconds (default 90 days, from 1 hour to 365 days). An account holds at most 50 at once
+	// (409 `too_many_account_tokens`).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/me/tokens (the `CreateMyToken` operationId).
+	CreateMyTokenWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateMyTokenResponse, error)
+
+	// CreateMyTokenWithResponse Give the account another named token (account token).
+	//
+	// A token (`pga_…`, shown only here) for one dashboard or script, working for `expires_in`
+	// seconds (default 90 days, from 1 hour to 365 days). An account holds at most 50 at once
+	// (409 `too_many_account_tokens`).
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/me/tokens (the `CreateMyToken` operationId).
+	CreateMyTokenWithResponse(ctx context.Context, body CreateMyTokenJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateMyTokenResponse, error)
+
+	// RevokeMyTokenWithResponse Revoke one of the account's tokens (account token).
+	//
+	// The token stops working at once, and the live streams that hold it end with a `revoked` event.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /v1/me/tokens/{token_id} (the `RevokeMyToken` operationId).
+	RevokeMyTokenWithResponse(ctx context.Context, tokenId openapi_types.UUID, reqEditors ...RequestEditorFn) (*RevokeMyTokenResponse, error)
 
 	// ListWebhooksWithResponse Your webhook subscriptions, with how their deliveries go.
 	//
@@ -14480,6 +15271,200 @@ func (r GetReadyzResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetReadyzResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// FinishSignInResponse200Headers the declared response headers of an HTTP 200 response for FinishSignIn
+type FinishSignInResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// FinishSignInResponse429Headers the declared response headers of an HTTP 429 response for FinishSignIn
+type FinishSignInResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// FinishSignInResponse503Headers the declared response headers of an HTTP 503 response for FinishSignIn
+type FinishSignInResponse503Headers struct {
+	RetryAfter *int
+}
+
+type FinishSignInResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SignedIn
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *FinishSignInResponse200Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *FinishSignInResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *FinishSignInResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r FinishSignInResponse) GetJSON200() *SignedIn {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r FinishSignInResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r FinishSignInResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r FinishSignInResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r FinishSignInResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r FinishSignInResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r FinishSignInResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r FinishSignInResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r FinishSignInResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r FinishSignInResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// BeginSignInResponse302Headers the declared response headers of an HTTP 302 response for BeginSignIn
+type BeginSignInResponse302Headers struct {
+	Location        *string
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// BeginSignInResponse429Headers the declared response headers of an HTTP 429 response for BeginSignIn
+type BeginSignInResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// BeginSignInResponse503Headers the declared response headers of an HTTP 503 response for BeginSignIn
+type BeginSignInResponse503Headers struct {
+	RetryAfter *int
+}
+
+type BeginSignInResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers302 the parsed response headers for an HTTP 302 response
+	Headers302 *BeginSignInResponse302Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *BeginSignInResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *BeginSignInResponse503Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r BeginSignInResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r BeginSignInResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r BeginSignInResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r BeginSignInResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r BeginSignInResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r BeginSignInResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r BeginSignInResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r BeginSignInResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r BeginSignInResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -15759,6 +16744,148 @@ func (r RevokeClassroomObserverResponse) ContentType() string {
 	return ""
 }
 
+// AttachClassroomResponse200Headers the declared response headers of an HTTP 200 response for AttachClassroom
+type AttachClassroomResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// AttachClassroomResponse401Headers the declared response headers of an HTTP 401 response for AttachClassroom
+type AttachClassroomResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// AttachClassroomResponse429Headers the declared response headers of an HTTP 429 response for AttachClassroom
+type AttachClassroomResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// AttachClassroomResponse503Headers the declared response headers of an HTTP 503 response for AttachClassroom
+type AttachClassroomResponse503Headers struct {
+	RetryAfter *int
+}
+
+type AttachClassroomResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Classroom
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *RequestTimeout
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *UnsupportedMediaType
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *AttachClassroomResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *AttachClassroomResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *AttachClassroomResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *AttachClassroomResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r AttachClassroomResponse) GetJSON200() *Classroom {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r AttachClassroomResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r AttachClassroomResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r AttachClassroomResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r AttachClassroomResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r AttachClassroomResponse) GetApplicationproblemJSON408() *RequestTimeout {
+	return r.ApplicationproblemJSON408
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r AttachClassroomResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r AttachClassroomResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r AttachClassroomResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r AttachClassroomResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r AttachClassroomResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r AttachClassroomResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r AttachClassroomResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r AttachClassroomResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r AttachClassroomResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetClassroomStatsResponse200Headers the declared response headers of an HTTP 200 response for GetClassroomStats
 type GetClassroomStatsResponse200Headers struct {
 	RateLimit       *string
@@ -16496,6 +17623,8 @@ type RotateTeacherTokenResponse struct {
 	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
@@ -16527,6 +17656,11 @@ func (r RotateTeacherTokenResponse) GetApplicationproblemJSON400() *BadRequest {
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r RotateTeacherTokenResponse) GetApplicationproblemJSON401() *Unauthorized {
 	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r RotateTeacherTokenResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
 }
 
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -19877,6 +21011,113 @@ func (r GetMeResponse) ContentType() string {
 	return ""
 }
 
+// ListMyClassroomsResponse200Headers the declared response headers of an HTTP 200 response for ListMyClassrooms
+type ListMyClassroomsResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// ListMyClassroomsResponse401Headers the declared response headers of an HTTP 401 response for ListMyClassrooms
+type ListMyClassroomsResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// ListMyClassroomsResponse429Headers the declared response headers of an HTTP 429 response for ListMyClassrooms
+type ListMyClassroomsResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// ListMyClassroomsResponse503Headers the declared response headers of an HTTP 503 response for ListMyClassrooms
+type ListMyClassroomsResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ListMyClassroomsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ClassroomList
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListMyClassroomsResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListMyClassroomsResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListMyClassroomsResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListMyClassroomsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListMyClassroomsResponse) GetJSON200() *ClassroomList {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListMyClassroomsResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ListMyClassroomsResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ListMyClassroomsResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ListMyClassroomsResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListMyClassroomsResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListMyClassroomsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListMyClassroomsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListMyClassroomsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListMyClassroomsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // StreamMyEventsResponse200Headers the declared response headers of an HTTP 200 response for StreamMyEvents
 type StreamMyEventsResponse200Headers struct {
 	RateLimit       *string
@@ -20092,6 +21333,362 @@ func (r ListMyGamesResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r ListMyGamesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListMyTokensResponse200Headers the declared response headers of an HTTP 200 response for ListMyTokens
+type ListMyTokensResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// ListMyTokensResponse401Headers the declared response headers of an HTTP 401 response for ListMyTokens
+type ListMyTokensResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// ListMyTokensResponse429Headers the declared response headers of an HTTP 429 response for ListMyTokens
+type ListMyTokensResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// ListMyTokensResponse503Headers the declared response headers of an HTTP 503 response for ListMyTokens
+type ListMyTokensResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ListMyTokensResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *AccountTokenList
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListMyTokensResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListMyTokensResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListMyTokensResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListMyTokensResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListMyTokensResponse) GetJSON200() *AccountTokenList {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListMyTokensResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ListMyTokensResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ListMyTokensResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ListMyTokensResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListMyTokensResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListMyTokensResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListMyTokensResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListMyTokensResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListMyTokensResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreateMyTokenResponse201Headers the declared response headers of an HTTP 201 response for CreateMyToken
+type CreateMyTokenResponse201Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// CreateMyTokenResponse401Headers the declared response headers of an HTTP 401 response for CreateMyToken
+type CreateMyTokenResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// CreateMyTokenResponse429Headers the declared response headers of an HTTP 429 response for CreateMyToken
+type CreateMyTokenResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// CreateMyTokenResponse503Headers the declared response headers of an HTTP 503 response for CreateMyToken
+type CreateMyTokenResponse503Headers struct {
+	RetryAfter *int
+}
+
+type CreateMyTokenResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *CreatedAccountToken
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *RequestTimeout
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *UnsupportedMediaType
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *CreateMyTokenResponse201Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *CreateMyTokenResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *CreateMyTokenResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateMyTokenResponse503Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateMyTokenResponse) GetJSON201() *CreatedAccountToken {
+	return r.JSON201
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r CreateMyTokenResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CreateMyTokenResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r CreateMyTokenResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r CreateMyTokenResponse) GetApplicationproblemJSON408() *RequestTimeout {
+	return r.ApplicationproblemJSON408
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CreateMyTokenResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r CreateMyTokenResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r CreateMyTokenResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r CreateMyTokenResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r CreateMyTokenResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateMyTokenResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateMyTokenResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateMyTokenResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateMyTokenResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// RevokeMyTokenResponse204Headers the declared response headers of an HTTP 204 response for RevokeMyToken
+type RevokeMyTokenResponse204Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// RevokeMyTokenResponse401Headers the declared response headers of an HTTP 401 response for RevokeMyToken
+type RevokeMyTokenResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// RevokeMyTokenResponse429Headers the declared response headers of an HTTP 429 response for RevokeMyToken
+type RevokeMyTokenResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// RevokeMyTokenResponse503Headers the declared response headers of an HTTP 503 response for RevokeMyToken
+type RevokeMyTokenResponse503Headers struct {
+	RetryAfter *int
+}
+
+type RevokeMyTokenResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers204 the parsed response headers for an HTTP 204 response
+	Headers204 *RevokeMyTokenResponse204Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *RevokeMyTokenResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *RevokeMyTokenResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RevokeMyTokenResponse503Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r RevokeMyTokenResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r RevokeMyTokenResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r RevokeMyTokenResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r RevokeMyTokenResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r RevokeMyTokenResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r RevokeMyTokenResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r RevokeMyTokenResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r RevokeMyTokenResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RevokeMyTokenResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RevokeMyTokenResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RevokeMyTokenResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -20821,6 +22418,44 @@ func (c *ClientWithResponses) GetReadyzWithResponse(ctx context.Context, reqEdit
 	return ParseGetReadyzResponse(rsp)
 }
 
+// FinishSignInWithResponse Where the provider sends the teacher back; answers the account and an account token.
+//
+// Takes the sign-in its `state` names (once: a replayed callback, a forged or expired
+// `state` is refused with 400 `sign_in_state_invalid`), exchanges the code with the PKCE
+// verifier, and verifies the ID token (the provider's signature through its discovery keys,
+// `iss`, `aud`, `exp`, `nonce`; else 400 `id_token_invalid`). Makes the account on the first
+// sign-in (keyed by issuer and subject; only the `name` is kept, no email) and answers it
+// with a new account token (`pga_…`, 90 days, shown only here).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/auth/oidc/callback (the `FinishSignIn` operationId).
+func (c *ClientWithResponses) FinishSignInWithResponse(ctx context.Context, params *FinishSignInParams, reqEditors ...RequestEditorFn) (*FinishSignInResponse, error) {
+	rsp, err := c.FinishSignIn(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseFinishSignInResponse(rsp)
+}
+
+// BeginSignInWithResponse Sign a teacher in with the OpenID provider (redirects there).
+//
+// Answers 302 to the provider that `OIDC_ISSUER` names (authorization code flow with PKCE
+// S256, `state` and `nonce`; scopes `openid profile email`). The provider sends the teacher
+// back to `GET /v1/auth/oidc/callback` within 10 minutes, on any instance. When the operator
+// configured no provider: 404 `sign_in_not_configured`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/auth/oidc/login (the `BeginSignIn` operationId).
+func (c *ClientWithResponses) BeginSignInWithResponse(ctx context.Context, params *BeginSignInParams, reqEditors ...RequestEditorFn) (*BeginSignInResponse, error) {
+	rsp, err := c.BeginSignIn(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseBeginSignInResponse(rsp)
+}
+
 // GetPrimeClimbBoardPicturePngWithResponse The Prime Climb board as a PNG picture.
 //
 // The same board and legend as `GET /v1/boards/prime-climb.svg`, in pixels.
@@ -20883,7 +22518,8 @@ func (c *ClientWithResponses) GetBoardWithResponse(ctx context.Context, game str
 //
 // Returns the teacher token (`pgt_…`, shown only here) and a short join code that students
 // use to join. When the operator sets `ADMIN_TOKEN`, this request needs
-// `Authorization: Bearer <admin token>`.
+// `Authorization: Bearer <admin token>`, or a signed-in teacher's account token (`pga_…`):
+// with an account token the account owns the new classroom, with or without `ADMIN_TOKEN`.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -20900,7 +22536,8 @@ func (c *ClientWithResponses) CreateClassroomWithBodyWithResponse(ctx context.Co
 //
 // Returns the teacher token (`pgt_…`, shown only here) and a short join code that students
 // use to join. When the operator sets `ADMIN_TOKEN`, this request needs
-// `Authorization: Bearer <admin token>`.
+// `Authorization: Bearer <admin token>`, or a signed-in teacher's account token (`pga_…`):
+// with an account token the account owns the new classroom, with or without `ADMIN_TOKEN`.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -21099,6 +22736,42 @@ func (c *ClientWithResponses) RevokeClassroomObserverWithResponse(ctx context.Co
 		return nil, err
 	}
 	return ParseRevokeClassroomObserverResponse(rsp)
+}
+
+// AttachClassroomWithBodyWithResponse Attach a classroom to the account (account token and the classroom's teacher token).
+//
+// With the account token as `Authorization: Bearer pga_…` and the classroom's current
+// teacher token in the body, the account owns the classroom from now on: its account tokens
+// run it. The teacher token keeps working. A classroom another account owns: 409
+// `classroom_owned`; a teacher token not this classroom's: 403 `teacher_token_mismatch`.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/classrooms/{classroom_id}/owner (the `AttachClassroom` operationId).
+func (c *ClientWithResponses) AttachClassroomWithBodyWithResponse(ctx context.Context, classroomId ClassroomID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*AttachClassroomResponse, error) {
+	rsp, err := c.AttachClassroomWithBody(ctx, classroomId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAttachClassroomResponse(rsp)
+}
+
+// AttachClassroomWithResponse Attach a classroom to the account (account token and the classroom's teacher token).
+//
+// With the account token as `Authorization: Bearer pga_…` and the classroom's current
+// teacher token in the body, the account owns the classroom from now on: its account tokens
+// run it. The teacher token keeps working. A classroom another account owns: 409
+// `classroom_owned`; a teacher token not this classroom's: 403 `teacher_token_mismatch`.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/classrooms/{classroom_id}/owner (the `AttachClassroom` operationId).
+func (c *ClientWithResponses) AttachClassroomWithResponse(ctx context.Context, classroomId ClassroomID, body AttachClassroomJSONRequestBody, reqEditors ...RequestEditorFn) (*AttachClassroomResponse, error) {
+	rsp, err := c.AttachClassroom(ctx, classroomId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAttachClassroomResponse(rsp)
 }
 
 // GetClassroomStatsWithResponse What each student did and where they struggle (teacher token).
@@ -22045,6 +23718,21 @@ func (c *ClientWithResponses) GetMeWithResponse(ctx context.Context, reqEditors 
 	return ParseGetMeResponse(rsp)
 }
 
+// ListMyClassroomsWithResponse The classrooms the account owns (account token).
+//
+// Every classroom the account made or attached, oldest first; its account tokens run each of them as its teacher token does. Another kind of token is 403 `account_token_required`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/me/classrooms (the `ListMyClassrooms` operationId).
+func (c *ClientWithResponses) ListMyClassroomsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListMyClassroomsResponse, error) {
+	rsp, err := c.ListMyClassrooms(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListMyClassroomsResponse(rsp)
+}
+
 // StreamMyEventsWithResponse Your turn, game started, game ended, timed out: live, across all your games (server-sent events).
 //
 // One stream for everything a player needs to be told about, in all their games at once:
@@ -22123,6 +23811,70 @@ func (c *ClientWithResponses) ListMyGamesWithResponse(ctx context.Context, param
 		return nil, err
 	}
 	return ParseListMyGamesResponse(rsp)
+}
+
+// ListMyTokensWithResponse The account's tokens that still work (account token).
+//
+// Their names, ids and dates, never the tokens themselves (kept hashed); expired ones are not listed.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/me/tokens (the `ListMyTokens` operationId).
+func (c *ClientWithResponses) ListMyTokensWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListMyTokensResponse, error) {
+	rsp, err := c.ListMyTokens(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListMyTokensResponse(rsp)
+}
+
+// CreateMyTokenWithBodyWithResponse Give the account another named token (account token).
+//
+// A token (`pga_…`, shown only here) for one dashboard or script, working for `expires_in`
+// seconds (default 90 days, from 1 hour to 365 days). An account holds at most 50 at once
+// (409 `too_many_account_tokens`).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/me/tokens (the `CreateMyToken` operationId).
+func (c *ClientWithResponses) CreateMyTokenWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateMyTokenResponse, error) {
+	rsp, err := c.CreateMyTokenWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateMyTokenResponse(rsp)
+}
+
+// CreateMyTokenWithResponse Give the account another named token (account token).
+//
+// A token (`pga_…`, shown only here) for one dashboard or script, working for `expires_in`
+// seconds (default 90 days, from 1 hour to 365 days). An account holds at most 50 at once
+// (409 `too_many_account_tokens`).
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/me/tokens (the `CreateMyToken` operationId).
+func (c *ClientWithResponses) CreateMyTokenWithResponse(ctx context.Context, body CreateMyTokenJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateMyTokenResponse, error) {
+	rsp, err := c.CreateMyToken(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateMyTokenResponse(rsp)
+}
+
+// RevokeMyTokenWithResponse Revoke one of the account's tokens (account token).
+//
+// The token stops working at once, and the live streams that hold it end with a `revoked` event.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /v1/me/tokens/{token_id} (the `RevokeMyToken` operationId).
+func (c *ClientWithResponses) RevokeMyTokenWithResponse(ctx context.Context, tokenId openapi_types.UUID, reqEditors ...RequestEditorFn) (*RevokeMyTokenResponse, error) {
+	rsp, err := c.RevokeMyToken(ctx, tokenId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRevokeMyTokenResponse(rsp)
 }
 
 // ListWebhooksWithResponse Your webhook subscriptions, with how their deliveries go.
@@ -22608,6 +24360,239 @@ func ParseGetReadyzResponse(rsp *http.Response) (*GetReadyzResponse, error) {
 	switch {
 	case rsp.StatusCode == 503:
 		var headers GetReadyzResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseFinishSignInResponse parses an HTTP response from a FinishSignInWithResponse call
+func ParseFinishSignInResponse(rsp *http.Response) (*FinishSignInResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &FinishSignInResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SignedIn
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers FinishSignInResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 429:
+		var headers FinishSignInResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers FinishSignInResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseBeginSignInResponse parses an HTTP response from a BeginSignInWithResponse call
+func ParseBeginSignInResponse(rsp *http.Response) (*BeginSignInResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &BeginSignInResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 302:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 302:
+		var headers BeginSignInResponse302Headers
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers302 = &headers
+	case rsp.StatusCode == 429:
+		var headers BeginSignInResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers BeginSignInResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -24116,6 +26101,166 @@ func ParseRevokeClassroomObserverResponse(rsp *http.Response) (*RevokeClassroomO
 	return response, nil
 }
 
+// ParseAttachClassroomResponse parses an HTTP response from a AttachClassroomWithResponse call
+func ParseAttachClassroomResponse(rsp *http.Response) (*AttachClassroomResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &AttachClassroomResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Classroom
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest RequestTimeout
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers AttachClassroomResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers AttachClassroomResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers AttachClassroomResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers AttachClassroomResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseGetClassroomStatsResponse parses an HTTP response from a GetClassroomStatsWithResponse call
 func ParseGetClassroomStatsResponse(rsp *http.Response) (*GetClassroomStatsResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -24969,6 +27114,13 @@ func ParseRotateTeacherTokenResponse(rsp *http.Response) (*RotateTeacherTokenRes
 			return nil, err
 		}
 		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
@@ -28981,6 +31133,131 @@ func ParseGetMeResponse(rsp *http.Response) (*GetMeResponse, error) {
 	return response, nil
 }
 
+// ParseListMyClassroomsResponse parses an HTTP response from a ListMyClassroomsWithResponse call
+func ParseListMyClassroomsResponse(rsp *http.Response) (*ListMyClassroomsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListMyClassroomsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ClassroomList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListMyClassroomsResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers ListMyClassroomsResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers ListMyClassroomsResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListMyClassroomsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseStreamMyEventsResponse parses an HTTP response from a StreamMyEventsWithResponse call
 func ParseStreamMyEventsResponse(rsp *http.Response) (*StreamMyEventsResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -29225,6 +31502,419 @@ func ParseListMyGamesResponse(rsp *http.Response) (*ListMyGamesResponse, error) 
 		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers ListMyGamesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListMyTokensResponse parses an HTTP response from a ListMyTokensWithResponse call
+func ParseListMyTokensResponse(rsp *http.Response) (*ListMyTokensResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListMyTokensResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest AccountTokenList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListMyTokensResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers ListMyTokensResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers ListMyTokensResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListMyTokensResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreateMyTokenResponse parses an HTTP response from a CreateMyTokenWithResponse call
+func ParseCreateMyTokenResponse(rsp *http.Response) (*CreateMyTokenResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateMyTokenResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest CreatedAccountToken
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest RequestTimeout
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 201:
+		var headers CreateMyTokenResponse201Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers201 = &headers
+	case rsp.StatusCode == 401:
+		var headers CreateMyTokenResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers CreateMyTokenResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers CreateMyTokenResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseRevokeMyTokenResponse parses an HTTP response from a RevokeMyTokenWithResponse call
+func ParseRevokeMyTokenResponse(rsp *http.Response) (*RevokeMyTokenResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RevokeMyTokenResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		var headers RevokeMyTokenResponse204Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers204 = &headers
+	case rsp.StatusCode == 401:
+		var headers RevokeMyTokenResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers RevokeMyTokenResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers RevokeMyTokenResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"primegames/api"
 	"primegames/outbound"
 	"primegames/play"
 )
@@ -86,6 +87,9 @@ type config struct {
 	// WebhookSend says whether this instance sends webhooks (WEBHOOK_SEND, true); when false it
 	// still accepts subscriptions and queues deliveries, which the instances that send take.
 	WebhookSend bool
+	// OIDC is the OpenID provider teachers sign in with (OIDC_ISSUER, OIDC_CLIENT_ID,
+	// OIDC_CLIENT_SECRET, PUBLIC_URL); no issuer: sign-in is off.
+	OIDC api.OIDCConfig
 }
 
 // loadConfig reads the configuration through getenv and reports the first bad value in one line.
@@ -142,6 +146,11 @@ func loadConfig(getenv func(string) string) (config, error) {
 		WebhookSecretOverlap:          r.duration("WEBHOOK_SECRET_OVERLAP", play.DefaultWebhookConfig.SecretOverlap),
 		SecretKey:                     r.sealingKey("SECRET_KEY"),
 		WebhookSend:                   r.boolean("WEBHOOK_SEND", true),
+		OIDC: api.OIDCConfig{Issuer: r.str("OIDC_ISSUER", ""), ClientID: r.str("OIDC_CLIENT_ID", ""),
+			ClientSecret: r.str("OIDC_CLIENT_SECRET", ""), PublicURL: r.str("PUBLIC_URL", "")},
+	}
+	if r.err == nil && cfg.OIDC.Issuer != "" && (cfg.OIDC.ClientID == "" || cfg.OIDC.PublicURL == "") {
+		r.err = fmt.Errorf("configuration: OIDC_ISSUER needs OIDC_CLIENT_ID and PUBLIC_URL (the redirect URI is PUBLIC_URL + /v1/auth/oidc/callback)")
 	}
 	if r.err == nil && cfg.TransactionPooler && cfg.DatabaseDirectURL == "" {
 		r.err = fmt.Errorf("configuration: DB_POOLER=transaction needs DATABASE_DIRECT_URL, the address of Postgres itself " +

@@ -152,3 +152,15 @@ func TestUnreachableDatabaseFailsInOneLine(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+func TestSignInNeedsItsClientAndPublicURL(t *testing.T) {
+	_, err := loadConfig(envOf(map[string]string{"OIDC_ISSUER": "https://accounts.google.com"}))
+	if err == nil || !strings.Contains(err.Error(), "OIDC_CLIENT_ID") || !strings.Contains(err.Error(), "PUBLIC_URL") {
+		t.Fatalf("err = %v, want it to name OIDC_CLIENT_ID and PUBLIC_URL", err)
+	}
+	cfg, err := loadConfig(envOf(map[string]string{"OIDC_ISSUER": "https://accounts.google.com", "OIDC_CLIENT_ID": "c",
+		"OIDC_CLIENT_SECRET": "s", "PUBLIC_URL": "https://games.example"}))
+	if err != nil || cfg.OIDC.Issuer != "https://accounts.google.com" || cfg.OIDC.ClientID != "c" || cfg.OIDC.ClientSecret != "s" || cfg.OIDC.PublicURL != "https://games.example" {
+		t.Fatalf("cfg.OIDC = %+v, %v", cfg.OIDC, err)
+	}
+}

@@ -152,6 +152,7 @@ func serve(ctx context.Context, cfg config, listening func(addr string)) error {
 		StreamsPerClient: cfg.StreamsPerClient,
 		TrustedProxies:   cfg.TrustedProxies,
 		CORSOrigins:      cfg.CORSOrigins,
+		OIDC:             cfg.OIDC,
 		Guesses: api.GuessLimits{
 			PerAddress: cfg.CodeGuessesPerAddress, PerAddressWindow: time.Hour,
 			PerInstance: cfg.CodeGuessesPerInstance, PerInstanceWindow: time.Minute,

@@ -929,7 +929,8 @@ export interface paths {
          * Create a classroom.
          * @description Returns the teacher token (`pgt_…`, shown only here) and a short join code that students
          *     use to join. When the operator sets `ADMIN_TOKEN`, this request needs
-         *     `Authorization: Bearer <admin token>`.
+         *     `Authorization: Bearer <admin token>`, or a signed-in teacher's account token (`pga_…`):
+         *     with an account token the account owns the new classroom, with or without `ADMIN_TOKEN`.
          */
         post: operations["createClassroom"];
         delete?: never;
@@ -1390,6 +1391,159 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/auth/oidc/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sign a teacher in with the OpenID provider (redirects there).
+         * @description Answers 302 to the provider that `OIDC_ISSUER` names (authorization code flow with PKCE
+         *     S256, `state` and `nonce`; scopes `openid profile email`). The provider sends the teacher
+         *     back to `GET /v1/auth/oidc/callback` within 10 minutes, on any instance. When the operator
+         *     configured no provider: 404 `sign_in_not_configured`.
+         */
+        get: operations["beginSignIn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * The status and headers of `beginSignIn`, without its body.
+         * @description Answered as `GET /v1/auth/oidc/login` (`beginSignIn`): the same parameters, statuses and headers, and no body.
+         */
+        head: operations["headBeginSignIn"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/oidc/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where the provider sends the teacher back; answers the account and an account token.
+         * @description Takes the sign-in its `state` names (once: a replayed callback, a forged or expired
+         *     `state` is refused with 400 `sign_in_state_invalid`), exchanges the code with the PKCE
+         *     verifier, and verifies the ID token (the provider's signature through its discovery keys,
+         *     `iss`, `aud`, `exp`, `nonce`; else 400 `id_token_invalid`). Makes the account on the first
+         *     sign-in (keyed by issuer and subject; only the `name` is kept, no email) and answers it
+         *     with a new account token (`pga_…`, 90 days, shown only here).
+         */
+        get: operations["finishSignIn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * The status and headers of `finishSignIn`, without its body.
+         * @description Answered as `GET /v1/auth/oidc/callback` (`finishSignIn`): the same parameters, statuses and headers, and no body.
+         */
+        head: operations["headFinishSignIn"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/classrooms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The classrooms the account owns (account token).
+         * @description Every classroom the account made or attached, oldest first; its account tokens run each of them as its teacher token does. Another kind of token is 403 `account_token_required`.
+         */
+        get: operations["listMyClassrooms"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * The status and headers of `listMyClassrooms`, without its body.
+         * @description Answered as `GET /v1/me/classrooms` (`listMyClassrooms`): the same parameters, statuses and headers, and no body.
+         */
+        head: operations["headListMyClassrooms"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's tokens that still work (account token).
+         * @description Their names, ids and dates, never the tokens themselves (kept hashed); expired ones are not listed.
+         */
+        get: operations["listMyTokens"];
+        put?: never;
+        /**
+         * Give the account another named token (account token).
+         * @description A token (`pga_…`, shown only here) for one dashboard or script, working for `expires_in`
+         *     seconds (default 90 days, from 1 hour to 365 days). An account holds at most 50 at once
+         *     (409 `too_many_account_tokens`).
+         */
+        post: operations["createMyToken"];
+        delete?: never;
+        options?: never;
+        /**
+         * The status and headers of `listMyTokens`, without its body.
+         * @description Answered as `GET /v1/me/tokens` (`listMyTokens`): the same parameters, statuses and headers, and no body.
+         */
+        head: operations["headListMyTokens"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/tokens/{token_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke one of the account's tokens (account token).
+         * @description The token stops working at once, and the live streams that hold it end with a `revoked` event.
+         */
+        delete: operations["revokeMyToken"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/classrooms/{classroom_id}/owner": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Attach a classroom to the account (account token and the classroom's teacher token).
+         * @description With the account token as `Authorization: Bearer pga_…` and the classroom's current
+         *     teacher token in the body, the account owns the classroom from now on: its account tokens
+         *     run it. The teacher token keeps working. A classroom another account owns: 409
+         *     `classroom_owned`; a teacher token not this classroom's: 403 `teacher_token_mismatch`.
+         */
+        post: operations["attachClassroom"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/me": {
         parameters: {
             query?: never;
@@ -1741,6 +1895,56 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description A signed-in teacher's account. Only the provider's display name is kept, no email. */
+        Account: {
+            /** Format: uuid */
+            id: string;
+            /** @description The `name` the provider gave (else its `preferred_username`). */
+            name: string;
+            /** @description The OpenID provider the account signs in with. */
+            issuer: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** @description One of an account's tokens, without the token itself. */
+        AccountToken: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            expires_at: string;
+        };
+        AccountTokenList: {
+            tokens: components["schemas"]["AccountToken"][];
+        };
+        /** @description A new account token, shown once. */
+        CreatedAccountToken: {
+            /** @description The account token (`pga_…`), shown only here. */
+            token: string;
+            info: components["schemas"]["AccountToken"];
+        };
+        CreateAccountTokenRequest: {
+            /** @description What the token is for, as the list shows it. */
+            name: string;
+            /** @description Seconds the token works (default 90 days). */
+            expires_in?: number;
+        };
+        /** @description The account signed in and its new account token, shown once. */
+        SignedIn: {
+            account: components["schemas"]["Account"];
+            /** @description The account token (`pga_…`), 90 days, shown only here. */
+            token: string;
+            token_info: components["schemas"]["AccountToken"];
+        };
+        ClassroomList: {
+            classrooms: components["schemas"]["Classroom"][];
+        };
+        AttachClassroomRequest: {
+            /** @description The classroom's current teacher token (`pgt_…`). */
+            teacher_token: string;
+        };
         /** @description Who a token is (`GET /v1/me`). */
         Me: {
             /**
@@ -1748,10 +1952,12 @@ export interface components {
              *     outside a classroom (starts and aborts it); `teacher`: runs a classroom and sees
              *     everything in its games; `student`: plays as one student of a classroom; `admin`: the
              *     operator's token, which creates classrooms; `observer`: watches one game (`game_id`)
-             *     or one classroom's games (`classroom_id`), read-only.
+             *     or one classroom's games (`classroom_id`), read-only; `account`: a signed-in
+             *     teacher's account token (`account` names it), which runs the account's classrooms.
              * @enum {string}
              */
-            kind: "seat" | "creator" | "teacher" | "student" | "admin" | "observer";
+            kind: "seat" | "creator" | "teacher" | "student" | "admin" | "observer" | "account";
+            account?: components["schemas"]["Account"];
             /**
              * Format: uuid
              * @description The classroom of a teacher, student or classroom observer token.
@@ -8234,6 +8440,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["BodyNotAllowed"];
             429: components["responses"]["TooManyRequests"];
@@ -8697,6 +8904,527 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    beginSignIn: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A path of this service (starting with one `/`, no scheme or host) the sign-in returns
+                 *     to. Reserved for the browser sessions of a later version: today a sign-in with
+                 *     `return_to` is refused with 400 `return_to_unsupported`; any other value with 400
+                 *     `invalid_return_to`.
+                 */
+                return_to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the provider's authorization endpoint. */
+            302: {
+                headers: {
+                    /** @description The provider's authorization URL. */
+                    Location?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    headBeginSignIn: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A path of this service (starting with one `/`, no scheme or host) the sign-in returns
+                 *     to. Reserved for the browser sessions of a later version: today a sign-in with
+                 *     `return_to` is refused with 400 `return_to_unsupported`; any other value with 400
+                 *     `invalid_return_to`.
+                 */
+                return_to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the provider's authorization endpoint. */
+            302: {
+                headers: {
+                    /** @description The provider's authorization URL. */
+                    Location?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed (`invalid` and more specific codes); for example a body that is not exactly one JSON document in UTF-8, nested at most 32 deep with at most 1,000 values, without `\u0000` and unpaired surrogate (`\uD800`–`\uDFFF`) escapes. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such resource (or the caller may not know it exists). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description This operation takes no request body, and the request carried one (`body_not_allowed`). An empty body or an empty object `{}` is accepted. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database is not reachable, or the connection to it was lost (`unavailable`); try again after the `Retry-After` seconds. Nothing was changed, unless the detail says the connection was lost while saving: then the change may have been made, so reload (or retry with the same `Idempotency-Key`) before sending it again. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    finishSignIn: {
+        parameters: {
+            query?: {
+                state?: string;
+                code?: string;
+                /** @description The provider's refusal (e.g. access_denied): 400 sign_in_denied. */
+                error?: string;
+                error_description?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account and its new token. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignedIn"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    headFinishSignIn: {
+        parameters: {
+            query?: {
+                state?: string;
+                code?: string;
+                /** @description The provider's refusal (e.g. access_denied): 400 sign_in_denied. */
+                error?: string;
+                error_description?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account and its new token. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed (`invalid` and more specific codes); for example a body that is not exactly one JSON document in UTF-8, nested at most 32 deep with at most 1,000 values, without `\u0000` and unpaired surrogate (`\uD800`–`\uDFFF`) escapes. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such resource (or the caller may not know it exists). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description This operation takes no request body, and the request carried one (`body_not_allowed`). An empty body or an empty object `{}` is accepted. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database is not reachable, or the connection to it was lost (`unavailable`); try again after the `Retry-After` seconds. Nothing was changed, unless the detail says the connection was lost while saving: then the change may have been made, so reload (or retry with the same `Idempotency-Key`) before sending it again. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    listMyClassrooms: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account's classrooms, oldest first. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClassroomList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    headListMyClassrooms: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account's classrooms, oldest first. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A token is missing or not valid for this resource. */
+            401: {
+                headers: {
+                    /** @description `Bearer` (RFC 6750): send a token in the `Authorization` header. */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The token is valid but may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description This operation takes no request body, and the request carried one (`body_not_allowed`). An empty body or an empty object `{}` is accepted. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database is not reachable, or the connection to it was lost (`unavailable`); try again after the `Retry-After` seconds. Nothing was changed, unless the detail says the connection was lost while saving: then the change may have been made, so reload (or retry with the same `Idempotency-Key`) before sending it again. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    listMyTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tokens, oldest first, without the tokens themselves. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountTokenList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createMyToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Class dashboard"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateAccountTokenRequest"];
+            };
+        };
+        responses: {
+            /** @description The new token; shown only here. */
+            201: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedAccountToken"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    headListMyTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tokens, oldest first, without the tokens themselves. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A token is missing or not valid for this resource. */
+            401: {
+                headers: {
+                    /** @description `Bearer` (RFC 6750): send a token in the `Authorization` header. */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The token is valid but may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description This operation takes no request body, and the request carried one (`body_not_allowed`). An empty body or an empty object `{}` is accepted. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database is not reachable, or the connection to it was lost (`unavailable`); try again after the `Retry-After` seconds. Nothing was changed, unless the detail says the connection was lost while saving: then the change may have been made, so reload (or retry with the same `Idempotency-Key`) before sending it again. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    revokeMyToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            204: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    attachClassroom: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AttachClassroomRequest"];
+            };
+        };
+        responses: {
+            /** @description The classroom, now the account's. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Classroom"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["Unavailable"];
         };
