@@ -228,16 +228,16 @@ func (e GameStatusFactsStatus) Valid() bool {
 
 // Defines values for GuessFactsScope.
 const (
-	GuessFactsScopeGuessScopeAddress  GuessFactsScope = "address"
-	GuessFactsScopeGuessScopeInstance GuessFactsScope = "instance"
+	GuessFactsScopeAddress  GuessFactsScope = "address"
+	GuessFactsScopeInstance GuessFactsScope = "instance"
 )
 
 // Valid indicates whether the value is a known member of the GuessFactsScope enum.
 func (e GuessFactsScope) Valid() bool {
 	switch e {
-	case GuessFactsScopeGuessScopeAddress:
+	case GuessFactsScopeAddress:
 		return true
-	case GuessFactsScopeGuessScopeInstance:
+	case GuessFactsScopeInstance:
 		return true
 	default:
 		return false
