@@ -130,7 +130,7 @@ func TestLastErrorsNameWhatTheReceiverDid(t *testing.T) {
 	}
 	closedPort := ln.Addr().String()
 	ln.Close()
-	hanging := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { time.Sleep(2 * time.Second) }))
+	hanging := httptest.NewServer(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) { <-r.Context().Done() })) // until the sender gives up
 	defer hanging.Close()
 	sender, err := outbound.New(outbound.Config{AllowedHosts: []string{"127.0.0.1", "nowhere.invalid"}, Timeout: 300 * time.Millisecond})
 	if err != nil {

@@ -42,14 +42,19 @@ func runSender(t *testing.T, db *repo.DB, clock *playclock.Clock, cfg play.Webho
 }
 
 // hangingReceivers starts n receivers that answer nothing until the test ends; inFlight counts
-// the requests they hold.
-func hangingReceivers(t *testing.T, n int, inFlight *atomic.Int32) []string {
+// the requests they hold, and arrived hears of each as it comes (a buffer of 4n: what goes beyond
+// is counted, not heard).
+func hangingReceivers(t *testing.T, n int, inFlight *atomic.Int32, arrived chan<- struct{}) []string {
 	t.Helper()
 	release := make(chan struct{})
 	urls := make([]string, n)
 	for i := range urls {
 		srv := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {
 			inFlight.Add(1)
+			select {
+			case arrived <- struct{}{}:
+			default:
+			}
 			<-release
 		}))
 		t.Cleanup(srv.Close)
@@ -70,7 +75,8 @@ func TestAHangingReceiverDelaysOnlyItsOwnDeliveries(t *testing.T) {
 	master := runSender(t, r.db, r.clock, cfg)
 
 	var hanging atomic.Int32
-	urls := hangingReceivers(t, 64, &hanging)
+	arrived := make(chan struct{}, 4*64)
+	urls := hangingReceivers(t, 64, &hanging, arrived)
 	attacked, attacker := r.lobby()
 	for _, u := range urls {
 		if _, _, err := master.CreateWebhook(context.Background(), attacker, play.NewWebhookRequest{Scope: play.ScopeGame, GameID: attacked.Game.ID, URL: u}); err != nil {
@@ -79,12 +85,13 @@ func TestAHangingReceiverDelaysOnlyItsOwnDeliveries(t *testing.T) {
 	}
 	seats := r.fill(attacked, attacker) // several events for each hanging receiver
 	r.move(attacked.Game.ID, seats)
-	deadline := time.Now().Add(failAfter)
-	for hanging.Load() < 64 {
-		if time.Now().After(deadline) {
+	timeout := time.After(failAfter)
+	for range 64 {
+		select {
+		case <-arrived:
+		case <-timeout:
 			t.Fatalf("%d of the 64 hanging receivers were called", hanging.Load())
 		}
-		time.Sleep(5 * time.Millisecond)
 	}
 
 	honest := newReceiver(t, nil)

@@ -80,6 +80,7 @@ func (q *fakeQueue) NextWebhookDue(context.Context) (*time.Time, error) { return
 // delivered.
 type fakeSender struct {
 	hanging   atomic.Int32
+	hung      chan struct{} // hears of each send that starts to hang
 	release   chan struct{}
 	delivered chan string
 }
@@ -89,6 +90,7 @@ func (s *fakeSender) CheckURL(string) error { return nil }
 func (s *fakeSender) Send(ctx context.Context, url string, h Headers, _ []byte) (int, error) {
 	if url == "hang" {
 		s.hanging.Add(1)
+		s.hung <- struct{}{}
 		select {
 		case <-s.release:
 		case <-ctx.Done():
@@ -102,7 +104,7 @@ func (s *fakeSender) Send(ctx context.Context, url string, h Headers, _ []byte) 
 // runLoop runs a sender's loop on q until the test ends (the hanging sends released first).
 func runLoop(t *testing.T, q *fakeQueue, cfg Config) (*fakeSender, chan<- struct{}) {
 	t.Helper()
-	sender := &fakeSender{release: make(chan struct{}), delivered: make(chan string, 100)}
+	sender := &fakeSender{hung: make(chan struct{}, 100), release: make(chan struct{}), delivered: make(chan string, 100)}
 	wake := make(chan struct{}, 1)
 	l := &Loop{Queue: q, Sender: sender, Config: cfg, Clock: systemClock{}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		FanOut: func(context.Context) (bool, error) { return false, nil }, Wake: wake,
@@ -114,14 +116,16 @@ func runLoop(t *testing.T, q *fakeQueue, cfg Config) (*fakeSender, chan<- struct
 	return sender, wake
 }
 
-func waitFor(t *testing.T, what string, ok func() bool) {
+// awaitHanging waits until n sends have started to hang.
+func awaitHanging(t *testing.T, s *fakeSender, n int) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for !ok() {
-		if time.Now().After(deadline) {
-			t.Fatalf("waited in vain for %s", what)
+	timeout := time.After(30 * time.Second)
+	for i := range n {
+		select {
+		case <-s.hung:
+		case <-timeout:
+			t.Fatalf("waited in vain for %d hanging sends: %d", n, i)
 		}
-		time.Sleep(time.Millisecond)
 	}
 }
 
@@ -142,7 +146,7 @@ func TestFailingReceiversHoldHalfOfTheSendersSlotsAtMost(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("the healthy delivery did not go out")
 	}
-	waitFor(t, "4 hanging sends", func() bool { return sender.hanging.Load() == 4 })
+	awaitHanging(t, sender, 4)
 	if n := sender.hanging.Load(); n != 4 {
 		t.Fatalf("%d hanging sends, want 4 (half of 8 slots)", n)
 	}
@@ -163,7 +167,7 @@ func TestTheSenderStartsEachDeliveryWithoutWaitingForOthers(t *testing.T) {
 	cfg := DefaultConfig
 	cfg.Concurrency, cfg.Poll = 16, time.Hour
 	sender, wake := runLoop(t, q, cfg)
-	waitFor(t, "7 hanging sends", func() bool { return sender.hanging.Load() == PerSubscription+5 })
+	awaitHanging(t, sender, PerSubscription+5)
 	for i := range 3 {
 		q.add("honest", "https://honest.example/", false)
 		wake <- struct{}{}
