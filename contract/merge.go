@@ -6,10 +6,12 @@ package contract
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"primegames"
 	"primegames/domain"
@@ -85,8 +87,28 @@ type kindProp struct {
 }
 
 // ForKinds is openapi.yaml as a server hosting kinds serves it: for the service's own kinds
-// (domain/games.All), openapi.yaml itself.
-func ForKinds(kinds []domain.GameKind) ([]byte, error) { return MergeKinds(primegames.OpenAPI, kinds) }
+// (domain/games.All), openapi.yaml itself. It is merged once per process for each list of kinds (by
+// what the merge reads of each: its name, its schemas, whether it has a board), since a process that
+// builds many servers (the tests) would otherwise merge it at each: a quarter of their CPU.
+func ForKinds(kinds []domain.GameKind) ([]byte, error) {
+	key := sha256.New()
+	for _, k := range kinds {
+		sum := sha256.Sum256(k.Schemas)
+		fmt.Fprintf(key, "%s\x00%x\x00%t\x00", k.Name(), sum, k.Board != nil)
+	}
+	v, _ := mergedForKinds.LoadOrStore(string(key.Sum(nil)), &mergedKinds{})
+	m := v.(*mergedKinds)
+	m.once.Do(func() { m.text, m.err = MergeKinds(primegames.OpenAPI, kinds) })
+	return m.text, m.err
+}
+
+var mergedForKinds sync.Map // the hash of what the merge reads of the kinds → *mergedKinds
+
+type mergedKinds struct {
+	once sync.Once
+	text []byte
+	err  error
+}
 
 // MergeKinds returns the contract base with its generated part made anew from kinds.
 func MergeKinds(base []byte, kinds []domain.GameKind) ([]byte, error) {
