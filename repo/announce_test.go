@@ -16,14 +16,25 @@ import (
 // the listener is connected.
 func notices(t *testing.T, db *repo.DB) <-chan repo.GameNotice {
 	t.Helper()
+	heard := make(chan repo.GameNotice, 100)
+	listen(t, db, repo.GameListener{Notice: func(n repo.GameNotice) { heard <- n }})
+	return heard
+}
+
+// listen runs l on db until the test ends, and returns once it is connected.
+func listen(t *testing.T, db *repo.DB, l repo.GameListener) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	heard, connected, done := make(chan repo.GameNotice, 100), make(chan struct{}, 1), make(chan struct{})
+	connected, done := make(chan struct{}, 1), make(chan struct{})
+	l.Connected = func() {
+		select {
+		case connected <- struct{}{}:
+		default:
+		}
+	}
 	go func() {
 		defer close(done)
-		db.ListenGameEvents(ctx, repo.GameListener{
-			Connected: func() { connected <- struct{}{} },
-			Notice:    func(n repo.GameNotice) { heard <- n },
-		})
+		db.ListenGameEvents(ctx, l)
 	}()
 	t.Cleanup(func() { cancel(); <-done })
 	select {
@@ -31,7 +42,6 @@ func notices(t *testing.T, db *repo.DB) <-chan repo.GameNotice {
 	case <-time.After(30 * time.Second):
 		t.Fatal("the listener did not connect")
 	}
-	return heard
 }
 
 // Every change of a game is announced at its commit (migration 00026's trigger), whoever made it,

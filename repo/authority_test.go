@@ -16,22 +16,8 @@ import (
 // the listener is connected.
 func revocations(t *testing.T, db *repo.DB) <-chan live.Revocation {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	heard, connected, done := make(chan live.Revocation, 100), make(chan struct{}, 1), make(chan struct{})
-	go func() {
-		defer close(done)
-		db.ListenGameEvents(ctx, repo.GameListener{
-			Connected: func() { connected <- struct{}{} },
-			Notice:    func(repo.GameNotice) {},
-			Revoked:   func(r live.Revocation) { heard <- r },
-		})
-	}()
-	t.Cleanup(func() { cancel(); <-done })
-	select {
-	case <-connected:
-	case <-time.After(30 * time.Second):
-		t.Fatal("the listener did not connect")
-	}
+	heard := make(chan live.Revocation, 100)
+	listen(t, db, repo.GameListener{Notice: func(repo.GameNotice) {}, Revoked: func(r live.Revocation) { heard <- r }})
 	return heard
 }
 
