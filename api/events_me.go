@@ -185,6 +185,11 @@ func (ps *playerStream) gamesWithNews(ctx context.Context, named []string, all b
 func (ps *playerStream) listNews(ctx context.Context) ([]string, error) {
 	at, list, err := ps.s.play.PlayerGames(ctx, ps.principal)
 	if err != nil {
+		if ps.principal.Kind == play.GameToken && domain.ErrorCode(err) == "unauthorized" {
+			// the seat token's last seat was left since the stream opened (heard here before the
+			// revocation's notice): it ends as the notice would have ended it
+			return nil, live.Revoked(live.SeatLeft)
+		}
 		return nil, err
 	}
 	var games []string
