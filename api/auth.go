@@ -54,8 +54,11 @@ func (s *Server) identify(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		if err == nil {
 			id.unresolved = play.IdentifyToken(token, s.cfg.AdminToken)
-			if id.unresolved.Kind == play.AccountHolder { // the classroom an account token is presented for (play/accounts.go)
+			if id.unresolved.Kind == play.AccountHolder { // the classroom or game an account token is presented for (play/teaching.go)
 				id.unresolved.ClassroomID = c.Param("classroom_id")
+				if strings.HasPrefix(c.Path(), "/v1/games/:id") {
+					id.unresolved.GameID = c.Param("id")
+				}
 			}
 			id.principal, id.err = s.play.Resolve(c.Request().Context(), id.unresolved)
 		}

@@ -74,9 +74,6 @@ type AccountStore interface {
 	DeleteAccountToken(ctx context.Context, accountID, tokenID string) error
 	// AccountClassrooms lists the classrooms the account owns, oldest first.
 	AccountClassrooms(ctx context.Context, accountID string) ([]Classroom, error)
-	// ClassroomOwner is the account owning the classroom, "" for none; ErrNotFound when there is
-	// no such classroom.
-	ClassroomOwner(ctx context.Context, classroomID string) (string, error)
 	// InsertOwnedClassroom stores a new classroom the account owns; ErrTaken when the join code is.
 	InsertOwnedClassroom(ctx context.Context, accountID, name, joinCode string, teacherHash []byte) (*Classroom, error)
 	// SetClassroomOwner makes the account own the classroom if no other account does; ErrTaken
@@ -91,10 +88,11 @@ type AccountStore interface {
 }
 
 // resolveAccount finds whose account token p is; presented for a classroom (p.ClassroomID set
-// before), it becomes that classroom's teacher when the account owns it.
+// before) or for a game (p.GameID set before), it becomes that classroom's teacher when the account
+// teaches it (teaching.go).
 func (a *authorities) resolveAccount(ctx context.Context, p Principal) (Principal, error) {
-	classroomID := p.ClassroomID
-	p.ClassroomID = ""
+	classroomID, gameID := p.ClassroomID, p.GameID
+	p.ClassroomID, p.GameID = "", ""
 	accountID, err := a.accounts.AccountOfToken(ctx, p.TokenHash, a.clock.Now())
 	if errors.Is(err, ErrNotFound) {
 		return p, nil
@@ -103,20 +101,7 @@ func (a *authorities) resolveAccount(ctx context.Context, p Principal) (Principa
 		return p, err
 	}
 	p.Resolved, p.AccountID = true, accountID
-	if classroomID == "" || !validUUID(classroomID) {
-		return p, nil
-	}
-	owner, err := a.accounts.ClassroomOwner(ctx, classroomID)
-	if errors.Is(err, ErrNotFound) {
-		return p, nil
-	}
-	if err != nil {
-		return p, err
-	}
-	if owner == accountID {
-		p.Kind, p.ClassroomID = Teacher, classroomID
-	}
-	return p, nil
+	return a.taughtClassroom(ctx, p, classroomID, gameID)
 }
 
 // Unresolved is p as it was before Resolve, to resolve again (a stream asking whether its holder

@@ -1,0 +1,29 @@
+package repo
+
+import (
+	"context"
+	"errors"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Which classrooms an account teaches (play/teaching.go).
+
+// TaughtClassroom is the classroom named by classroomID, or else the classroom of the game
+// gameID, when the account owns it; "" otherwise.
+func (s *Games) TaughtClassroom(ctx context.Context, accountID, classroomID, gameID string) (string, error) {
+	var classroom, game *string
+	if classroomID != "" {
+		classroom = &classroomID
+	} else {
+		game = &gameID
+	}
+	var taught string
+	err := s.db.Pool.QueryRow(ctx, `SELECT c.id::text FROM classrooms c
+		WHERE c.id = COALESCE($2::uuid, (SELECT classroom_id FROM games WHERE id = $3::uuid))
+		AND c.account_id = $1`, accountID, classroom, game).Scan(&taught)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", nil
+	}
+	return taught, err
+}
