@@ -104,8 +104,7 @@ func (s *Server) BeginSignIn(c echo.Context, params openapi.BeginSignInParams) e
 		if err := checkReturnTo(*params.ReturnTo); err != nil {
 			return err
 		}
-		// The browser session a return_to lands in comes with the cookie sessions (a later step).
-		return domain.Invalid("return_to_unsupported", "Signing in with return_to needs browser sessions, which this version does not have yet; sign in without it to get an account token.")
+		returnTo = *params.ReturnTo // the callback begins a browser session and sends it there (sessions.go)
 	}
 	ctx := c.Request().Context()
 	provider, err := s.signIn.discover(ctx)
@@ -121,10 +120,10 @@ func (s *Server) BeginSignIn(c echo.Context, params openapi.BeginSignInParams) e
 	return c.Redirect(http.StatusFound, url)
 }
 
-// checkReturnTo accepts a path of this service only: one leading slash, no scheme, host or
-// backslash, so that a sign-in cannot be made to send its holder elsewhere.
+// checkReturnTo accepts a path of this service only: one leading slash, no "//" (so no scheme or
+// host), no backslash or control character, so that a sign-in cannot be made to send its holder elsewhere.
 func checkReturnTo(to string) error {
-	if !strings.HasPrefix(to, "/") || strings.HasPrefix(to, "//") || strings.ContainsAny(to, "\\\r\n\t") || strings.Contains(to, "://") {
+	if !strings.HasPrefix(to, "/") || strings.Contains(to, "//") || strings.ContainsFunc(to, func(r rune) bool { return r == '\\' || r < 0x20 || r == 0x7f }) {
 		return domain.Invalid("invalid_return_to", "return_to must be a path of this service, starting with a single /.")
 	}
 	return nil
@@ -153,6 +152,15 @@ func (s *Server) FinishSignIn(c echo.Context, params openapi.FinishSignInParams)
 	claims, err := s.signIn.verify(ctx, provider, *params.Code, pending, s.play.Clock().Now)
 	if err != nil {
 		return err
+	}
+	if pending.ReturnTo != "" {
+		browser, err := s.play.SignInBrowser(ctx, claims.issuer, claims.subject, claims.name)
+		if err != nil {
+			return err
+		}
+		s.setSessionCookie(c, browser.Token, browser.ExpiresAt)
+		c.Response().Header().Set("Cache-Control", "no-store")
+		return c.Redirect(http.StatusFound, pending.ReturnTo)
 	}
 	signed, err := s.play.SignIn(ctx, claims.issuer, claims.subject, claims.name)
 	if err != nil {

@@ -91,8 +91,18 @@ func newSignInRig(t *testing.T) *signInRig {
 // it returns the query the provider sends back to the callback.
 func (r *signInRig) login(s *apitest.Server, who teacher) url.Values {
 	r.t.Helper()
+	return r.loginTo(s, who, "")
+}
+
+// loginTo is login with the sign-in's return_to ("": none).
+func (r *signInRig) loginTo(s *apitest.Server, who teacher, returnTo string) url.Values {
+	r.t.Helper()
 	r.provider.UserQueue.Push(who)
-	req := s.Request(http.MethodGet, "/v1/auth/oidc/login", nil)
+	path := "/v1/auth/oidc/login"
+	if returnTo != "" {
+		path += "?return_to=" + url.QueryEscape(returnTo)
+	}
+	req := s.Request(http.MethodGet, path, nil)
 	resp, err := r.browser.Do(req)
 	if err != nil {
 		r.t.Fatal(err)

@@ -93,7 +93,7 @@ type AccountStore interface {
 func (a *authorities) resolveAccount(ctx context.Context, p Principal) (Principal, error) {
 	classroomID, gameID := p.ClassroomID, p.GameID
 	p.ClassroomID, p.GameID = "", ""
-	accountID, err := a.accounts.AccountOfToken(ctx, p.TokenHash, a.clock.Now())
+	accountID, err := a.accountOf(ctx, p)
 	if errors.Is(err, ErrNotFound) {
 		return p, nil
 	}
@@ -108,7 +108,7 @@ func (a *authorities) resolveAccount(ctx context.Context, p Principal) (Principa
 // still holds): an account token that resolved to a classroom's teacher asks for that classroom.
 func (p Principal) Unresolved() Principal {
 	if p.AccountID != "" {
-		return Principal{Kind: AccountHolder, TokenHash: p.TokenHash, ClassroomID: p.ClassroomID, credential: p.credential}
+		return Principal{Kind: AccountHolder, TokenHash: p.TokenHash, ClassroomID: p.ClassroomID, credential: p.credential, session: p.session}
 	}
 	return Principal{Kind: p.Kind, TokenHash: p.TokenHash, credential: p.credential}
 }
@@ -140,7 +140,7 @@ type SignedIn struct {
 // account token named tokenName.
 func (s *Service) SignIn(ctx context.Context, issuer, subject, name string) (*SignedIn, error) {
 	if issuer == "" || subject == "" {
-		return nil, domain.Invalid("id_token_invalid", "The provider's ID token names no issuer or subject.")
+		return nil, errNoSubject()
 	}
 	acc, err := s.store.UpsertAccount(ctx, issuer, subject, displayName(name), s.now())
 	if err != nil {
@@ -151,6 +151,10 @@ func (s *Service) SignIn(ctx context.Context, issuer, subject, name string) (*Si
 		return nil, err
 	}
 	return &SignedIn{Account: *acc, Token: token, Info: *info}, nil
+}
+
+func errNoSubject() error {
+	return domain.Invalid("id_token_invalid", "The provider's ID token names no issuer or subject.")
 }
 
 // displayName is the provider's name for the person, cut to a length the service shows.

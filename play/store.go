@@ -42,6 +42,8 @@ type Stores struct {
 	Kept KeptRecords
 	// Teaching tells which classrooms an account teaches (teaching.go).
 	Teaching Teaching
+	// SessionStore keeps accounts' browser sessions (sessions.go).
+	SessionStore SessionStore
 }
 
 // GameReader reads games and lists them.

@@ -18,6 +18,7 @@ const (
 	TokenStudent                   // plays as one student of a classroom
 	TokenObserver                  // watches one game or one classroom's games, read-only
 	TokenAccount                   // a signed-in teacher's account: its classrooms (accounts.go)
+	TokenSession                   // a browser session of an account, kept in a cookie (sessions.go)
 )
 
 var tokenPrefixes = map[TokenKind]string{
@@ -27,6 +28,7 @@ var tokenPrefixes = map[TokenKind]string{
 	TokenStudent:  "pgl_",
 	TokenObserver: "pgo_",
 	TokenAccount:  "pga_",
+	TokenSession:  "pgb_",
 }
 
 // NewToken returns a token of kind with 256 random bits and the hash that is all the database keeps

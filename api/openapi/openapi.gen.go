@@ -4568,10 +4568,10 @@ type FinishSignInParams struct {
 
 // BeginSignInParams defines parameters for BeginSignIn.
 type BeginSignInParams struct {
-	// ReturnTo A path of this service (starting with one `/`, no scheme or host) the sign-in returns
-	// to. Reserved for the browser sessions of a later version: today a sign-in with
-	// `return_to` is refused with 400 `return_to_unsupported`; any other value with 400
-	// `invalid_return_to`.
+	// ReturnTo A path of this service the sign-in returns to, in a browser session: starting with one
+	// `/`, without `//`, backslash or control characters (else 400 `invalid_return_to`). The
+	// callback then sets the session's cookie (cookieAuth) and answers 302 there instead of an
+	// account token.
 	ReturnTo *string `form:"return_to,omitempty" json:"return_to,omitempty"`
 }
 
@@ -6884,6 +6884,9 @@ type ServerInterface interface {
 	// GetReadyz Readiness: the database is reachable.
 	// (GET /readyz)
 	GetReadyz(ctx echo.Context) error
+	// SignOut End the browser session of the request's cookie.
+	// (POST /v1/auth/logout)
+	SignOut(ctx echo.Context) error
 	// FinishSignIn Where the provider sends the teacher back; answers the account and an account token.
 	// (GET /v1/auth/oidc/callback)
 	FinishSignIn(ctx echo.Context, params FinishSignInParams) error
@@ -7132,6 +7135,15 @@ func (w *ServerInterfaceWrapper) GetReadyz(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.GetReadyz(ctx)
+	return err
+}
+
+// SignOut converts echo context to params.
+func (w *ServerInterfaceWrapper) SignOut(ctx echo.Context) error {
+	var err error
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.SignOut(ctx)
 	return err
 }
 
@@ -8893,6 +8905,7 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/metrics", wrapper.GetMetrics, options.OperationMiddlewares["getMetrics"]...)
 	router.GET(options.BaseURL+"/openapi.yaml", wrapper.GetOpenAPI, options.OperationMiddlewares["getOpenAPI"]...)
 	router.GET(options.BaseURL+"/readyz", wrapper.GetReadyz, options.OperationMiddlewares["getReadyz"]...)
+	router.POST(options.BaseURL+"/v1/auth/logout", wrapper.SignOut, options.OperationMiddlewares["signOut"]...)
 	router.GET(options.BaseURL+"/v1/auth/oidc/callback", wrapper.FinishSignIn, options.OperationMiddlewares["finishSignIn"]...)
 	router.GET(options.BaseURL+"/v1/auth/oidc/login", wrapper.BeginSignIn, options.OperationMiddlewares["beginSignIn"]...)
 	router.GET(options.BaseURL+"/v1/boards/:game", wrapper.GetBoard, options.OperationMiddlewares["getBoard"]...)

@@ -1432,7 +1432,8 @@ export interface paths {
          *     verifier, and verifies the ID token (the provider's signature through its discovery keys,
          *     `iss`, `aud`, `exp`, `nonce`; else 400 `id_token_invalid`). Makes the account on the first
          *     sign-in (keyed by issuer and subject; only the `name` is kept, no email) and answers it
-         *     with a new account token (`pga_…`, 90 days, shown only here).
+         *     with a new account token (`pga_…`, 90 days, shown only here); a sign-in begun with
+         *     `return_to` answers 302 there with a browser session's cookie instead (cookieAuth).
          */
         get: operations["finishSignIn"];
         put?: never;
@@ -1444,6 +1445,29 @@ export interface paths {
          * @description Answered as `GET /v1/auth/oidc/callback` (`finishSignIn`): the same parameters, statuses and headers, and no body.
          */
         head: operations["headFinishSignIn"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End the browser session of the request's cookie.
+         * @description Deletes the session of the `pg_session` cookie (its live streams end with a `revoked`
+         *     event, `token_revoked`, on every instance) and clears the cookie. Without a session it
+         *     only clears the cookie. A cross-site request with the cookie is refused (403
+         *     `csrf_refused`), as every change made with the cookie only is.
+         */
+        post: operations["signOut"];
+        delete?: never;
+        options?: never;
+        head?: never;
         patch?: never;
         trace?: never;
     };
@@ -4923,7 +4947,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The token is valid but may not do this. */
+        /** @description The token is valid but may not do this; or (`csrf_refused`) a change asked with a browser session's cookie only, from a page not of this service. */
         Forbidden: {
             headers: {
                 [name: string]: unknown;
@@ -7218,7 +7242,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The token is valid but may not do this. */
+            /** @description The token is valid but may not do this; or (`csrf_refused`) a change asked with a browser session's cookie only, from a page not of this service. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7596,7 +7620,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The token is valid but may not do this. */
+            /** @description The token is valid but may not do this; or (`csrf_refused`) a change asked with a browser session's cookie only, from a page not of this service. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7715,7 +7739,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The token is valid but may not do this. */
+            /** @description The token is valid but may not do this; or (`csrf_refused`) a change asked with a browser session's cookie only, from a page not of this service. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7833,7 +7857,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The token is valid but may not do this. */
+            /** @description The token is valid but may not do this; or (`csrf_refused`) a change asked with a browser session's cookie only, from a page not of this service. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8030,6 +8054,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -8210,6 +8235,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["BodyNotAllowed"];
             429: components["responses"]["TooManyRequests"];
@@ -8348,6 +8374,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["BodyNotAllowed"];
             429: components["responses"]["TooManyRequests"];
@@ -8388,6 +8415,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
@@ -8491,6 +8519,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["BodyNotAllowed"];
             429: components["responses"]["TooManyRequests"];
@@ -8530,6 +8559,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["BodyNotAllowed"];
@@ -8687,6 +8717,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["BodyNotAllowed"];
             429: components["responses"]["TooManyRequests"];
@@ -8716,6 +8747,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["BodyNotAllowed"];
             429: components["responses"]["TooManyRequests"];
@@ -8745,6 +8777,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["BodyNotAllowed"];
             429: components["responses"]["TooManyRequests"];
@@ -8774,6 +8807,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["BodyNotAllowed"];
             429: components["responses"]["TooManyRequests"];
@@ -8872,6 +8906,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["BodyNotAllowed"];
@@ -8902,6 +8937,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["BodyNotAllowed"];
             429: components["responses"]["TooManyRequests"];
@@ -8912,10 +8948,10 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description A path of this service (starting with one `/`, no scheme or host) the sign-in returns
-                 *     to. Reserved for the browser sessions of a later version: today a sign-in with
-                 *     `return_to` is refused with 400 `return_to_unsupported`; any other value with 400
-                 *     `invalid_return_to`.
+                 * @description A path of this service the sign-in returns to, in a browser session: starting with one
+                 *     `/`, without `//`, backslash or control characters (else 400 `invalid_return_to`). The
+                 *     callback then sets the session's cookie (cookieAuth) and answers 302 there instead of an
+                 *     account token.
                  */
                 return_to?: string;
             };
@@ -8947,10 +8983,10 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description A path of this service (starting with one `/`, no scheme or host) the sign-in returns
-                 *     to. Reserved for the browser sessions of a later version: today a sign-in with
-                 *     `return_to` is refused with 400 `return_to_unsupported`; any other value with 400
-                 *     `invalid_return_to`.
+                 * @description A path of this service the sign-in returns to, in a browser session: starting with one
+                 *     `/`, without `//`, backslash or control characters (else 400 `invalid_return_to`). The
+                 *     callback then sets the session's cookie (cookieAuth) and answers 302 there instead of an
+                 *     account token.
                  */
                 return_to?: string;
             };
@@ -9047,6 +9083,19 @@ export interface operations {
                     "application/json": components["schemas"]["SignedIn"];
                 };
             };
+            /** @description A sign-in begun with `return_to`, into a browser session made for it; to `return_to`. */
+            302: {
+                headers: {
+                    /** @description The sign-in's `return_to`. */
+                    Location?: string;
+                    /** @description The session's cookie: `pg_session=pgb_…; Path=/; Max-Age=604800; HttpOnly; SameSite=Lax` (and `Secure` when `PUBLIC_URL` is https). */
+                    "Set-Cookie"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["BodyNotAllowed"];
@@ -9072,6 +9121,19 @@ export interface operations {
             /** @description The account and its new token. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A sign-in begun with `return_to`, into a browser session made for it; to `return_to`. */
+            302: {
+                headers: {
+                    /** @description The sign-in's `return_to`. */
+                    Location?: string;
+                    /** @description The session's cookie: `pg_session=pgb_…; Path=/; Max-Age=604800; HttpOnly; SameSite=Lax` (and `Secure` when `PUBLIC_URL` is https). */
+                    "Set-Cookie"?: string;
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -9128,6 +9190,32 @@ export interface operations {
             };
         };
     };
+    signOut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out. */
+            204: {
+                headers: {
+                    /** @description The cleared cookie: `pg_session=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax`. */
+                    "Set-Cookie"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     listMyClassrooms: {
         parameters: {
             query?: never;
@@ -9182,7 +9270,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The token is valid but may not do this. */
+            /** @description The token is valid but may not do this; or (`csrf_refused`) a change asked with a browser session's cookie only, from a page not of this service. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9319,7 +9407,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The token is valid but may not do this. */
+            /** @description The token is valid but may not do this; or (`csrf_refused`) a change asked with a browser session's cookie only, from a page not of this service. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9596,7 +9684,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The token is valid but may not do this. */
+            /** @description The token is valid but may not do this; or (`csrf_refused`) a change asked with a browser session's cookie only, from a page not of this service. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9740,7 +9828,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The token is valid but may not do this. */
+            /** @description The token is valid but may not do this; or (`csrf_refused`) a change asked with a browser session's cookie only, from a page not of this service. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9862,6 +9950,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
@@ -10139,7 +10228,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The token is valid but may not do this. */
+            /** @description The token is valid but may not do this; or (`csrf_refused`) a change asked with a browser session's cookie only, from a page not of this service. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10256,7 +10345,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The token is valid but may not do this. */
+            /** @description The token is valid but may not do this; or (`csrf_refused`) a change asked with a browser session's cookie only, from a page not of this service. */
             403: {
                 headers: {
                     [name: string]: unknown;
