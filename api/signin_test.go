@@ -60,16 +60,15 @@ type signInRig struct {
 	contract *apitest.Contract
 }
 
-func newSignInRig(t *testing.T) *signInRig {
+func newSignInRig(t *testing.T, configure ...func(*api.Config)) *signInRig {
 	t.Helper()
-	provider, err := mockoidc.Run()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = provider.Shutdown() })
+	provider := runProvider(t)
 	oidc := provider.Config()
 	cfg := testConfig()
 	cfg.OIDC = api.OIDCConfig{Issuer: oidc.Issuer, ClientID: oidc.ClientID, ClientSecret: oidc.ClientSecret, PublicURL: signInPublicURL}
+	for _, f := range configure {
+		f(&cfg)
+	}
 	cfg.AdminToken = "the-operators-admin-token"
 	r := &signInRig{t: t, provider: provider, clock: playclock.New(time.Now()), logs: &lockedBuffer{},
 		browser: &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }, Timeout: 10 * time.Second}}
@@ -87,6 +86,17 @@ func newSignInRig(t *testing.T) *signInRig {
 	return r
 }
 
+// runProvider runs an OpenID provider for the test.
+func runProvider(t *testing.T) *mockoidc.MockOIDC {
+	t.Helper()
+	provider, err := mockoidc.Run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = provider.Shutdown() })
+	return provider
+}
+
 // login asks instance s to sign in and follows its redirect to the provider, which signs in who;
 // it returns the query the provider sends back to the callback.
 func (r *signInRig) login(s *apitest.Server, who teacher) url.Values {
@@ -97,10 +107,20 @@ func (r *signInRig) login(s *apitest.Server, who teacher) url.Values {
 // loginTo is login with the sign-in's return_to ("": none).
 func (r *signInRig) loginTo(s *apitest.Server, who teacher, returnTo string) url.Values {
 	r.t.Helper()
-	r.provider.UserQueue.Push(who)
-	path := "/v1/auth/oidc/login"
+	query := url.Values{}
 	if returnTo != "" {
-		path += "?return_to=" + url.QueryEscape(returnTo)
+		query.Set("return_to", returnTo)
+	}
+	return r.loginWith(s, r.provider, who, query)
+}
+
+// loginWith is login at provider, the login's query saying which (provider=) and more.
+func (r *signInRig) loginWith(s *apitest.Server, provider *mockoidc.MockOIDC, who teacher, query url.Values) url.Values {
+	r.t.Helper()
+	provider.UserQueue.Push(who)
+	path := "/v1/auth/oidc/login"
+	if len(query) > 0 {
+		path += "?" + query.Encode()
 	}
 	req := s.Request(http.MethodGet, path, nil)
 	resp, err := r.browser.Do(req)
@@ -116,8 +136,8 @@ func (r *signInRig) loginTo(s *apitest.Server, who teacher, returnTo string) url
 		r.t.Fatalf("login = %d: %s", resp.StatusCode, body)
 	}
 	to, err := url.Parse(resp.Header.Get("Location"))
-	if err != nil || !strings.HasPrefix(to.String(), r.provider.AuthorizationEndpoint()) {
-		r.t.Fatalf("login redirects to %q, want the provider's %s", to, r.provider.AuthorizationEndpoint())
+	if err != nil || !strings.HasPrefix(to.String(), provider.AuthorizationEndpoint()) {
+		r.t.Fatalf("login redirects to %q, want the provider's %s", to, provider.AuthorizationEndpoint())
 	}
 	q := to.Query()
 	if q.Get("code_challenge_method") != "S256" || q.Get("code_challenge") == "" || q.Get("state") == "" || q.Get("nonce") == "" ||

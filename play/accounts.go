@@ -54,6 +54,7 @@ type PendingSignIn struct {
 	Nonce    string
 	Verifier string // the PKCE code verifier
 	ReturnTo string
+	Provider string // the name of the provider it went to ("default": OIDC_ISSUER's)
 }
 
 // AccountStore keeps accounts, their tokens and classrooms, and the sign-ins under way.

@@ -150,8 +150,8 @@ func (s *Games) SetClassroomOwner(ctx context.Context, classroomID, accountID st
 func (s *Games) SavePendingSignIn(ctx context.Context, stateHash []byte, p play.PendingSignIn, now, expiresAt time.Time) error {
 	_, err := s.db.Pool.Exec(ctx, `WITH gone AS (
 			DELETE FROM oidc_logins WHERE state_hash IN (SELECT state_hash FROM oidc_logins WHERE expires_at <= $6 LIMIT 100))
-		INSERT INTO oidc_logins (state_hash, nonce, verifier, return_to, expires_at) VALUES ($1, $2, $3, $4, $5)`,
-		stateHash, p.Nonce, p.Verifier, p.ReturnTo, expiresAt, now)
+		INSERT INTO oidc_logins (state_hash, nonce, verifier, return_to, expires_at, provider) VALUES ($1, $2, $3, $4, $5, $7)`,
+		stateHash, p.Nonce, p.Verifier, p.ReturnTo, expiresAt, now, p.Provider)
 	return err
 }
 
@@ -159,8 +159,8 @@ func (s *Games) SavePendingSignIn(ctx context.Context, stateHash []byte, p play.
 func (s *Games) TakePendingSignIn(ctx context.Context, stateHash []byte, now time.Time) (*play.PendingSignIn, error) {
 	var p play.PendingSignIn
 	var expiresAt time.Time
-	err := s.db.Pool.QueryRow(ctx, `DELETE FROM oidc_logins WHERE state_hash = $1 RETURNING nonce, verifier, return_to, expires_at`, stateHash).
-		Scan(&p.Nonce, &p.Verifier, &p.ReturnTo, &expiresAt)
+	err := s.db.Pool.QueryRow(ctx, `DELETE FROM oidc_logins WHERE state_hash = $1 RETURNING nonce, verifier, return_to, expires_at, provider`, stateHash).
+		Scan(&p.Nonce, &p.Verifier, &p.ReturnTo, &expiresAt, &p.Provider)
 	if err != nil {
 		return nil, notFound(err)
 	}

@@ -4230,6 +4230,26 @@ type ServiceOutcome struct {
 	union json.RawMessage
 }
 
+// SignInProvider defines model for SignInProvider.
+type SignInProvider struct {
+	// Default Whether a login without `provider` goes to it.
+	Default bool `json:"default"`
+
+	// Issuer The provider's issuer URL.
+	Issuer string `json:"issuer"`
+
+	// Login Where a sign-in page sends the teacher (add `&return_to=` for a browser session).
+	Login string `json:"login"`
+
+	// Name The provider's name (`default` for `OIDC_ISSUER`'s, else as in `OIDC_PROVIDERS`).
+	Name string `json:"name"`
+}
+
+// SignInProviderList The OpenID providers teachers may sign in with, the default first.
+type SignInProviderList struct {
+	Providers []SignInProvider `json:"providers"`
+}
+
 // SignedIn The account signed in and its new account token, shown once.
 type SignedIn struct {
 	// Account A signed-in teacher's account. Only the provider's display name is kept, no email.
@@ -4568,6 +4588,11 @@ type FinishSignInParams struct {
 
 // BeginSignInParams defines parameters for BeginSignIn.
 type BeginSignInParams struct {
+	// Provider The provider to sign in with, by name (`GET /v1/auth/providers`); without it the default
+	// (`OIDC_ISSUER`'s), or the only one configured. An unknown name is 400
+	// `unknown_provider`, naming it; none with several and no default, 400 `provider_required`.
+	Provider *string `form:"provider,omitempty" json:"provider,omitempty"`
+
 	// ReturnTo A path of this service the sign-in returns to, in a browser session: starting with one
 	// `/`, without `//`, backslash or control characters (else 400 `invalid_return_to`). The
 	// callback then sets the session's cookie (cookieAuth) and answers 302 there instead of an
@@ -6893,6 +6918,9 @@ type ServerInterface interface {
 	// BeginSignIn Sign a teacher in with the OpenID provider (redirects there).
 	// (GET /v1/auth/oidc/login)
 	BeginSignIn(ctx echo.Context, params BeginSignInParams) error
+	// ListSignInProviders The OpenID providers teachers may sign in with, for a sign-in page.
+	// (GET /v1/auth/providers)
+	ListSignInProviders(ctx echo.Context) error
 	// GetPrimeClimbBoardPicturePng The Prime Climb board as a PNG picture.
 	// (GET /v1/boards/prime-climb.png)
 	GetPrimeClimbBoardPicturePng(ctx echo.Context, params GetPrimeClimbBoardPicturePngParams) error
@@ -7192,6 +7220,13 @@ func (w *ServerInterfaceWrapper) BeginSignIn(ctx echo.Context) error {
 
 	// Parameter object where we will unmarshal all parameters from the context
 	var params BeginSignInParams
+	// ------------- Optional query parameter "provider" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "provider", ctx.QueryParams(), &params.Provider, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter provider: %s", err))
+	}
+
 	// ------------- Optional query parameter "return_to" -------------
 
 	err = runtime.BindQueryParameterWithOptions("form", true, false, "return_to", ctx.QueryParams(), &params.ReturnTo, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
@@ -7201,6 +7236,15 @@ func (w *ServerInterfaceWrapper) BeginSignIn(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.BeginSignIn(ctx, params)
+	return err
+}
+
+// ListSignInProviders converts echo context to params.
+func (w *ServerInterfaceWrapper) ListSignInProviders(ctx echo.Context) error {
+	var err error
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListSignInProviders(ctx)
 	return err
 }
 
@@ -8908,6 +8952,7 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.POST(options.BaseURL+"/v1/auth/logout", wrapper.SignOut, options.OperationMiddlewares["signOut"]...)
 	router.GET(options.BaseURL+"/v1/auth/oidc/callback", wrapper.FinishSignIn, options.OperationMiddlewares["finishSignIn"]...)
 	router.GET(options.BaseURL+"/v1/auth/oidc/login", wrapper.BeginSignIn, options.OperationMiddlewares["beginSignIn"]...)
+	router.GET(options.BaseURL+"/v1/auth/providers", wrapper.ListSignInProviders, options.OperationMiddlewares["listSignInProviders"]...)
 	router.GET(options.BaseURL+"/v1/boards/:game", wrapper.GetBoard, options.OperationMiddlewares["getBoard"]...)
 	router.GET(options.BaseURL+"/v1/boards/prime-climb.png", wrapper.GetPrimeClimbBoardPicturePng, options.OperationMiddlewares["getPrimeClimbBoardPicturePng"]...)
 	router.GET(options.BaseURL+"/v1/boards/prime-climb.svg", wrapper.GetPrimeClimbBoardPicture, options.OperationMiddlewares["getPrimeClimbBoardPicture"]...)

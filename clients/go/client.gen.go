@@ -4234,6 +4234,26 @@ type ServiceOutcome struct {
 	union json.RawMessage
 }
 
+// SignInProvider defines model for SignInProvider.
+type SignInProvider struct {
+	// Default Whether a login without `provider` goes to it.
+	Default bool `json:"default"`
+
+	// Issuer The provider's issuer URL.
+	Issuer string `json:"issuer"`
+
+	// Login Where a sign-in page sends the teacher (add `&return_to=` for a browser session).
+	Login string `json:"login"`
+
+	// Name The provider's name (`default` for `OIDC_ISSUER`'s, else as in `OIDC_PROVIDERS`).
+	Name string `json:"name"`
+}
+
+// SignInProviderList The OpenID providers teachers may sign in with, the default first.
+type SignInProviderList struct {
+	Providers []SignInProvider `json:"providers"`
+}
+
 // SignedIn The account signed in and its new account token, shown once.
 type SignedIn struct {
 	// Account A signed-in teacher's account. Only the provider's display name is kept, no email.
@@ -4572,6 +4592,11 @@ type FinishSignInParams struct {
 
 // BeginSignInParams defines parameters for BeginSignIn.
 type BeginSignInParams struct {
+	// Provider The provider to sign in with, by name (`GET /v1/auth/providers`); without it the default
+	// (`OIDC_ISSUER`'s), or the only one configured. An unknown name is 400
+	// `unknown_provider`, naming it; none with several and no default, 400 `provider_required`.
+	Provider *string `form:"provider,omitempty" json:"provider,omitempty"`
+
 	// ReturnTo A path of this service the sign-in returns to, in a browser session: starting with one
 	// `/`, without `//`, backslash or control characters (else 400 `invalid_return_to`). The
 	// callback then sets the session's cookie (cookieAuth) and answers 302 there instead of an
@@ -7007,13 +7032,22 @@ type ClientInterface interface {
 
 	// BeginSignIn Sign a teacher in with the OpenID provider (redirects there).
 	//
-	// Answers 302 to the provider that `OIDC_ISSUER` names (authorization code flow with PKCE
-	// S256, `state` and `nonce`; scopes `openid profile email`). The provider sends the teacher
+	// Answers 302 to the provider that `provider` names, by default the one `OIDC_ISSUER` names
+	// (authorization code flow with PKCE S256, `state` and `nonce`; scopes `openid profile
+	// email`). The provider sends the teacher
 	// back to `GET /v1/auth/oidc/callback` within 10 minutes, on any instance. When the operator
 	// configured no provider: 404 `sign_in_not_configured`.
 	//
 	// Corresponds with GET /v1/auth/oidc/login (the `BeginSignIn` operationId).
 	BeginSignIn(ctx context.Context, params *BeginSignInParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListSignInProviders The OpenID providers teachers may sign in with, for a sign-in page.
+	//
+	// Each provider's name, issuer and login link, the default first; an empty list when the
+	// operator configured none (then the login answers 404 `sign_in_not_configured`).
+	//
+	// Corresponds with GET /v1/auth/providers (the `ListSignInProviders` operationId).
+	ListSignInProviders(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetPrimeClimbBoardPicturePng The Prime Climb board as a PNG picture.
 	//
@@ -8279,14 +8313,33 @@ func (c *Client) FinishSignIn(ctx context.Context, params *FinishSignInParams, r
 
 // BeginSignIn Sign a teacher in with the OpenID provider (redirects there).
 //
-// Answers 302 to the provider that `OIDC_ISSUER` names (authorization code flow with PKCE
-// S256, `state` and `nonce`; scopes `openid profile email`). The provider sends the teacher
+// Answers 302 to the provider that `provider` names, by default the one `OIDC_ISSUER` names
+// (authorization code flow with PKCE S256, `state` and `nonce`; scopes `openid profile
+// email`). The provider sends the teacher
 // back to `GET /v1/auth/oidc/callback` within 10 minutes, on any instance. When the operator
 // configured no provider: 404 `sign_in_not_configured`.
 //
 // Corresponds with GET /v1/auth/oidc/login (the `BeginSignIn` operationId).
 func (c *Client) BeginSignIn(ctx context.Context, params *BeginSignInParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewBeginSignInRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListSignInProviders The OpenID providers teachers may sign in with, for a sign-in page.
+//
+// Each provider's name, issuer and login link, the default first; an empty list when the
+// operator configured none (then the login answers 404 `sign_in_not_configured`).
+//
+// Corresponds with GET /v1/auth/providers (the `ListSignInProviders` operationId).
+func (c *Client) ListSignInProviders(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListSignInProvidersRequest(c.Server)
 	if err != nil {
 		return nil, err
 	}
@@ -10412,6 +10465,18 @@ func NewBeginSignInRequest(server string, params *BeginSignInParams) (*http.Requ
 		// per the OpenAPI spec (e.g. "color=blue,black,brown").
 		var rawQueryFragments []string
 
+		if params.Provider != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "provider", *params.Provider, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if params.ReturnTo != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "return_to", *params.ReturnTo, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
@@ -10428,6 +10493,33 @@ func NewBeginSignInRequest(server string, params *BeginSignInParams) (*http.Requ
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
 		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewListSignInProvidersRequest constructs an http.Request for the ListSignInProviders method
+func NewListSignInProvidersRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/auth/providers")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
@@ -13826,8 +13918,9 @@ type ClientWithResponsesInterface interface {
 
 	// BeginSignInWithResponse Sign a teacher in with the OpenID provider (redirects there).
 	//
-	// Answers 302 to the provider that `OIDC_ISSUER` names (authorization code flow with PKCE
-	// S256, `state` and `nonce`; scopes `openid profile email`). The provider sends the teacher
+	// Answers 302 to the provider that `provider` names, by default the one `OIDC_ISSUER` names
+	// (authorization code flow with PKCE S256, `state` and `nonce`; scopes `openid profile
+	// email`). The provider sends the teacher
 	// back to `GET /v1/auth/oidc/callback` within 10 minutes, on any instance. When the operator
 	// configured no provider: 404 `sign_in_not_configured`.
 	//
@@ -13835,6 +13928,16 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /v1/auth/oidc/login (the `BeginSignIn` operationId).
 	BeginSignInWithResponse(ctx context.Context, params *BeginSignInParams, reqEditors ...RequestEditorFn) (*BeginSignInResponse, error)
+
+	// ListSignInProvidersWithResponse The OpenID providers teachers may sign in with, for a sign-in page.
+	//
+	// Each provider's name, issuer and login link, the default first; an empty list when the
+	// operator configured none (then the login answers 404 `sign_in_not_configured`).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/auth/providers (the `ListSignInProviders` operationId).
+	ListSignInProvidersWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListSignInProvidersResponse, error)
 
 	// GetPrimeClimbBoardPicturePngWithResponse The Prime Climb board as a PNG picture.
 	//
@@ -15634,6 +15737,78 @@ func (r BeginSignInResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r BeginSignInResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListSignInProvidersResponse200Headers the declared response headers of an HTTP 200 response for ListSignInProviders
+type ListSignInProvidersResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// ListSignInProvidersResponse429Headers the declared response headers of an HTTP 429 response for ListSignInProviders
+type ListSignInProvidersResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+type ListSignInProvidersResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SignInProviderList
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListSignInProvidersResponse200Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListSignInProvidersResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListSignInProvidersResponse) GetJSON200() *SignInProviderList {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ListSignInProvidersResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ListSignInProvidersResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r ListSignInProvidersResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListSignInProvidersResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListSignInProvidersResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListSignInProvidersResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -22719,8 +22894,9 @@ func (c *ClientWithResponses) FinishSignInWithResponse(ctx context.Context, para
 
 // BeginSignInWithResponse Sign a teacher in with the OpenID provider (redirects there).
 //
-// Answers 302 to the provider that `OIDC_ISSUER` names (authorization code flow with PKCE
-// S256, `state` and `nonce`; scopes `openid profile email`). The provider sends the teacher
+// Answers 302 to the provider that `provider` names, by default the one `OIDC_ISSUER` names
+// (authorization code flow with PKCE S256, `state` and `nonce`; scopes `openid profile
+// email`). The provider sends the teacher
 // back to `GET /v1/auth/oidc/callback` within 10 minutes, on any instance. When the operator
 // configured no provider: 404 `sign_in_not_configured`.
 //
@@ -22733,6 +22909,22 @@ func (c *ClientWithResponses) BeginSignInWithResponse(ctx context.Context, param
 		return nil, err
 	}
 	return ParseBeginSignInResponse(rsp)
+}
+
+// ListSignInProvidersWithResponse The OpenID providers teachers may sign in with, for a sign-in page.
+//
+// Each provider's name, issuer and login link, the default first; an empty list when the
+// operator configured none (then the login answers 404 `sign_in_not_configured`).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/auth/providers (the `ListSignInProviders` operationId).
+func (c *ClientWithResponses) ListSignInProvidersWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListSignInProvidersResponse, error) {
+	rsp, err := c.ListSignInProviders(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListSignInProvidersResponse(rsp)
 }
 
 // GetPrimeClimbBoardPicturePngWithResponse The Prime Climb board as a PNG picture.
@@ -25025,6 +25217,90 @@ func ParseBeginSignInResponse(rsp *http.Response) (*BeginSignInResponse, error) 
 			headers.RetryAfter = &value
 		}
 		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListSignInProvidersResponse parses an HTTP response from a ListSignInProvidersWithResponse call
+func ParseListSignInProvidersResponse(rsp *http.Response) (*ListSignInProvidersResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListSignInProvidersResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SignInProviderList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListSignInProvidersResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 429:
+		var headers ListSignInProvidersResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil

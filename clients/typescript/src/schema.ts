@@ -1400,8 +1400,9 @@ export interface paths {
         };
         /**
          * Sign a teacher in with the OpenID provider (redirects there).
-         * @description Answers 302 to the provider that `OIDC_ISSUER` names (authorization code flow with PKCE
-         *     S256, `state` and `nonce`; scopes `openid profile email`). The provider sends the teacher
+         * @description Answers 302 to the provider that `provider` names, by default the one `OIDC_ISSUER` names
+         *     (authorization code flow with PKCE S256, `state` and `nonce`; scopes `openid profile
+         *     email`). The provider sends the teacher
          *     back to `GET /v1/auth/oidc/callback` within 10 minutes, on any instance. When the operator
          *     configured no provider: 404 `sign_in_not_configured`.
          */
@@ -1445,6 +1446,31 @@ export interface paths {
          * @description Answered as `GET /v1/auth/oidc/callback` (`finishSignIn`): the same parameters, statuses and headers, and no body.
          */
         head: operations["headFinishSignIn"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The OpenID providers teachers may sign in with, for a sign-in page.
+         * @description Each provider's name, issuer and login link, the default first; an empty list when the
+         *     operator configured none (then the login answers 404 `sign_in_not_configured`).
+         */
+        get: operations["listSignInProviders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * The status and headers of `listSignInProviders`, without its body.
+         * @description Answered as `GET /v1/auth/providers` (`listSignInProviders`): the same parameters, statuses and headers, and no body.
+         */
+        head: operations["headListSignInProviders"];
         patch?: never;
         trace?: never;
     };
@@ -1954,6 +1980,29 @@ export interface components {
             name: string;
             /** @description Seconds the token works (default 90 days). */
             expires_in?: number;
+        };
+        /** @description The OpenID providers teachers may sign in with, the default first. */
+        SignInProviderList: {
+            providers: components["schemas"]["SignInProvider"][];
+        };
+        SignInProvider: {
+            /**
+             * @description The provider's name (`default` for `OIDC_ISSUER`'s, else as in `OIDC_PROVIDERS`).
+             * @example google
+             */
+            name: string;
+            /**
+             * @description The provider's issuer URL.
+             * @example https://accounts.google.com
+             */
+            issuer: string;
+            /** @description Whether a login without `provider` goes to it. */
+            default: boolean;
+            /**
+             * @description Where a sign-in page sends the teacher (add `&return_to=` for a browser session).
+             * @example /v1/auth/oidc/login?provider=google
+             */
+            login: string;
         };
         /** @description The account signed in and its new account token, shown once. */
         SignedIn: {
@@ -8948,6 +8997,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
+                 * @description The provider to sign in with, by name (`GET /v1/auth/providers`); without it the default
+                 *     (`OIDC_ISSUER`'s), or the only one configured. An unknown name is 400
+                 *     `unknown_provider`, naming it; none with several and no default, 400 `provider_required`.
+                 */
+                provider?: string;
+                /**
                  * @description A path of this service the sign-in returns to, in a browser session: starting with one
                  *     `/`, without `//`, backslash or control characters (else 400 `invalid_return_to`). The
                  *     callback then sets the session's cookie (cookieAuth) and answers 302 there instead of an
@@ -8982,6 +9037,12 @@ export interface operations {
     headBeginSignIn: {
         parameters: {
             query?: {
+                /**
+                 * @description The provider to sign in with, by name (`GET /v1/auth/providers`); without it the default
+                 *     (`OIDC_ISSUER`'s), or the only one configured. An unknown name is 400
+                 *     `unknown_provider`, naming it; none with several and no default, 400 `provider_required`.
+                 */
+                provider?: string;
                 /**
                  * @description A path of this service the sign-in returns to, in a browser session: starting with one
                  *     `/`, without `//`, backslash or control characters (else 400 `invalid_return_to`). The
@@ -9184,6 +9245,87 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    listSignInProviders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The providers. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "providers": [
+                     *         {
+                     *           "name": "default",
+                     *           "issuer": "https://accounts.google.com",
+                     *           "default": true,
+                     *           "login": "/v1/auth/oidc/login?provider=default"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SignInProviderList"];
+                };
+            };
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    headListSignInProviders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The providers. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description This operation takes no request body, and the request carried one (`body_not_allowed`). An empty body or an empty object `{}` is accepted. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content?: never;
