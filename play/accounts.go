@@ -73,7 +73,7 @@ type AccountStore interface {
 	AccountTokens(ctx context.Context, accountID string, now time.Time) ([]AccountToken, error)
 	// DeleteAccountToken deletes one of the account's tokens; ErrNotFound when it holds no such token.
 	DeleteAccountToken(ctx context.Context, accountID, tokenID string) error
-	// AccountClassrooms lists the classrooms the account owns, oldest first.
+	// AccountClassrooms lists the classrooms the account owns or co-teaches, oldest first.
 	AccountClassrooms(ctx context.Context, accountID string) ([]Classroom, error)
 	// InsertOwnedClassroom stores a new classroom the account owns; ErrTaken when the join code is.
 	InsertOwnedClassroom(ctx context.Context, accountID, name, joinCode string, teacherHash []byte) (*Classroom, error)

@@ -44,6 +44,8 @@ type Stores struct {
 	Teaching Teaching
 	// SessionStore keeps accounts' browser sessions (sessions.go).
 	SessionStore SessionStore
+	// CoTeacherStore keeps classrooms' co-teachers and their invites (coteachers.go).
+	CoTeacherStore CoTeacherStore
 }
 
 // GameReader reads games and lists them.

@@ -96,11 +96,12 @@ func (s *Games) DeleteAccountToken(ctx context.Context, accountID, tokenID strin
 	return nil
 }
 
-// AccountClassrooms lists the classrooms the account owns, oldest first.
+// AccountClassrooms lists the classrooms the account owns or co-teaches, oldest first.
 func (s *Games) AccountClassrooms(ctx context.Context, accountID string) ([]play.Classroom, error) {
 	rows, err := s.db.Pool.Query(ctx, `SELECT id::text, name, join_code, created_at,
 			(SELECT count(*) FROM students WHERE classroom_id = classrooms.id AND removed_at IS NULL)
-		FROM classrooms WHERE account_id = $1 ORDER BY created_at, id`, accountID)
+		FROM classrooms WHERE account_id = $1 OR id IN (SELECT classroom_id FROM classroom_co_teachers WHERE account_id = $1)
+		ORDER BY created_at, id`, accountID)
 	if err != nil {
 		return nil, err
 	}

@@ -10,7 +10,7 @@ import (
 // Which classrooms an account teaches (play/teaching.go).
 
 // TaughtClassroom is the classroom named by classroomID, or else the classroom of the game
-// gameID, when the account owns it; "" otherwise.
+// gameID, when the account owns or co-teaches it; "" otherwise.
 func (s *Games) TaughtClassroom(ctx context.Context, accountID, classroomID, gameID string) (string, error) {
 	var classroom, game *string
 	if classroomID != "" {
@@ -21,7 +21,8 @@ func (s *Games) TaughtClassroom(ctx context.Context, accountID, classroomID, gam
 	var taught string
 	err := s.db.Pool.QueryRow(ctx, `SELECT c.id::text FROM classrooms c
 		WHERE c.id = COALESCE($2::uuid, (SELECT classroom_id FROM games WHERE id = $3::uuid))
-		AND c.account_id = $1`, accountID, classroom, game).Scan(&taught)
+		AND (c.account_id = $1 OR EXISTS (SELECT FROM classroom_co_teachers t WHERE t.classroom_id = c.id AND t.account_id = $1))`,
+		accountID, classroom, game).Scan(&taught)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return "", nil
 	}

@@ -1550,6 +1550,7 @@ const (
 	RevokedEventReasonSeatLeft        RevokedEventReason = "seat_left"
 	RevokedEventReasonStudentErased   RevokedEventReason = "student_erased"
 	RevokedEventReasonStudentRemoved  RevokedEventReason = "student_removed"
+	RevokedEventReasonTeacherRemoved  RevokedEventReason = "teacher_removed"
 	RevokedEventReasonTokenRevoked    RevokedEventReason = "token_revoked"
 	RevokedEventReasonTokenRotated    RevokedEventReason = "token_rotated"
 )
@@ -1566,6 +1567,8 @@ func (e RevokedEventReason) Valid() bool {
 	case RevokedEventReasonStudentErased:
 		return true
 	case RevokedEventReasonStudentRemoved:
+		return true
+	case RevokedEventReasonTeacherRemoved:
 		return true
 	case RevokedEventReasonTokenRevoked:
 		return true
@@ -1941,6 +1944,12 @@ type AbortOutcome struct {
 // AbortOutcomeEndReason defines model for AbortOutcome.EndReason.
 type AbortOutcomeEndReason string
 
+// AcceptCoTeacherInviteRequest defines model for AcceptCoTeacherInviteRequest.
+type AcceptCoTeacherInviteRequest struct {
+	// Code The invite's code (`pgi_…`).
+	Code string `json:"code"`
+}
+
 // Account A signed-in teacher's account. Only the provider's display name is kept, no email.
 type Account struct {
 	CreatedAt time.Time          `json:"created_at"`
@@ -2149,6 +2158,32 @@ type ClassroomStats struct {
 	// ReviewsPending Finished games whose move review is not made yet. One request makes at most 10 of them (and keeps them); the review figures of the rest join the statistics on later requests.
 	ReviewsPending int            `json:"reviews_pending"`
 	Students       []StudentStats `json:"students"`
+}
+
+// ClassroomTeacher defines model for ClassroomTeacher.
+type ClassroomTeacher struct {
+	AccountId openapi_types.UUID `json:"account_id"`
+
+	// AddedAt When the co-teacher joined (the owner: when their account was made).
+	AddedAt time.Time `json:"added_at"`
+
+	// Name The display name the provider gave.
+	Name string `json:"name"`
+
+	// Owner The classroom's owner (first); else a co-teacher.
+	Owner bool `json:"owner"`
+}
+
+// ClassroomTeacherList defines model for ClassroomTeacherList.
+type ClassroomTeacherList struct {
+	Teachers []ClassroomTeacher `json:"teachers"`
+}
+
+// CoTeacherInvite defines model for CoTeacherInvite.
+type CoTeacherInvite struct {
+	// Code The one-time code (`pgi_…`), shown only here.
+	Code      string    `json:"code"`
+	ExpiresAt time.Time `json:"expires_at"`
 }
 
 // Counters Named counters summed over games (docs/dashboards.md, "Statistics", says what each means).
@@ -4106,7 +4141,8 @@ type RevokedEvent struct {
 	// classroom; `seat_left`: the token's seat was left (a lobby left, a seat handed to the
 	// computer on resigning) and the token opens the game no more; `observer_revoked`,
 	// `observer_expired`: the observer token was revoked or expired; `token_revoked`: the
-	// token no longer works (found out by the stream asking again, the cause unknown to it).
+	// token no longer works (found out by the stream asking again, the cause unknown to it);
+	// `teacher_removed`: the account, a co-teacher, was removed from the classroom.
 	Reason RevokedEventReason `json:"reason"`
 }
 
@@ -4115,7 +4151,8 @@ type RevokedEvent struct {
 // classroom; `seat_left`: the token's seat was left (a lobby left, a seat handed to the
 // computer on resigning) and the token opens the game no more; `observer_revoked`,
 // `observer_expired`: the observer token was revoked or expired; `token_revoked`: the
-// token no longer works (found out by the stream asking again, the cause unknown to it).
+// token no longer works (found out by the stream asking again, the cause unknown to it);
+// `teacher_removed`: the account, a co-teacher, was removed from the classroom.
 type RevokedEventReason string
 
 // RotatedWebhookSecret defines model for RotatedWebhookSecret.
@@ -5109,6 +5146,9 @@ type AttachClassroomJSONRequestBody = AttachClassroomRequest
 
 // RenameStudentJSONRequestBody defines body for RenameStudent for application/json ContentType.
 type RenameStudentJSONRequestBody = RenameStudentRequest
+
+// AcceptCoTeacherInviteJSONRequestBody defines body for AcceptCoTeacherInvite for application/json ContentType.
+type AcceptCoTeacherInviteJSONRequestBody = AcceptCoTeacherInviteRequest
 
 // CreateGameJSONRequestBody defines body for CreateGame for application/json ContentType.
 type CreateGameJSONRequestBody = CreateGameRequest
@@ -7132,6 +7172,18 @@ type ClientInterface interface {
 	// Corresponds with GET /v1/classrooms/{classroom_id} (the `GetClassroom` operationId).
 	GetClassroom(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// CreateCoTeacherInvite Invite a co-teacher with a one-time code (the classroom's owner).
+	//
+	// A one-time code (`pgi_…`, 256 random bits, shown only here, kept hashed) that a signed-in
+	// teacher accepts with `POST /v1/co-teacher-invites/accept` to co-teach the classroom: their
+	// account token and browser sessions then run it as its teacher token does. Made by the
+	// classroom's owner, its owning account or its teacher token (a co-teacher's account is 403
+	// `classroom_owner_required`); it works once, for 7 days. At most 20 unused at once (409
+	// `too_many_co_teacher_invites`).
+	//
+	// Corresponds with POST /v1/classrooms/{classroom_id}/co-teacher-invites (the `CreateCoTeacherInvite` operationId).
+	CreateCoTeacherInvite(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// StreamClassroomEvents Live updates of every game of a classroom (server-sent events, teacher or classroom observer token).
 	//
 	// For a teacher's dashboard: one `action` event per entry recorded in any game of the
@@ -7337,6 +7389,49 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /v1/classrooms/{classroom_id}/teacher-token (the `RotateTeacherToken` operationId).
 	RotateTeacherToken(ctx context.Context, classroomId ClassroomID, params *RotateTeacherTokenParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListClassroomTeachers The classroom's teachers, its owner first (teacher).
+	//
+	// Display names only, for any of the classroom's teachers (its teacher token, its owner's or a co-teacher's account).
+	//
+	// Corresponds with GET /v1/classrooms/{classroom_id}/teachers (the `ListClassroomTeachers` operationId).
+	ListClassroomTeachers(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RemoveCoTeacher Remove a co-teacher (the classroom's owner).
+	//
+	// The account co-teaches the classroom no more: its requests there are refused at once, and
+	// its live streams of the classroom and its games end with a `revoked` event
+	// (`teacher_removed`). By the classroom's owner (its owning account or teacher token); an
+	// account that is no co-teacher is 404 `co_teacher_not_found`.
+	//
+	// Corresponds with DELETE /v1/classrooms/{classroom_id}/teachers/{account_id} (the `RemoveCoTeacher` operationId).
+	RemoveCoTeacher(ctx context.Context, classroomId ClassroomID, accountId openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// AcceptCoTeacherInviteWithBody Co-teach a classroom by its invite code (account token or session).
+	//
+	// Takes the invite (once) and makes the account a co-teacher of its classroom, which then
+	// shows in `GET /v1/me/classrooms`; answers the classroom. A code never made, used or
+	// expired is 404 `co_teacher_invite_not_found`, counted as a wrong guess (429
+	// `too_many_guesses` past the guesses' budget); a classroom with 20 co-teachers is 409
+	// `too_many_co_teachers`. The owner accepting their own invite changes nothing.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/co-teacher-invites/accept (the `AcceptCoTeacherInvite` operationId).
+	AcceptCoTeacherInviteWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// AcceptCoTeacherInvite Co-teach a classroom by its invite code (account token or session).
+	//
+	// Takes the invite (once) and makes the account a co-teacher of its classroom, which then
+	// shows in `GET /v1/me/classrooms`; answers the classroom. A code never made, used or
+	// expired is 404 `co_teacher_invite_not_found`, counted as a wrong guess (429
+	// `too_many_guesses` past the guesses' budget); a classroom with 20 co-teachers is 409
+	// `too_many_co_teachers`. The owner accepting their own invite changes nothing.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/co-teacher-invites/accept (the `AcceptCoTeacherInvite` operationId).
+	AcceptCoTeacherInvite(ctx context.Context, body AcceptCoTeacherInviteJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListGames List games, newest first.
 	//
@@ -8513,6 +8608,28 @@ func (c *Client) GetClassroom(ctx context.Context, classroomId ClassroomID, reqE
 	return c.Client.Do(req)
 }
 
+// CreateCoTeacherInvite Invite a co-teacher with a one-time code (the classroom's owner).
+//
+// A one-time code (`pgi_…`, 256 random bits, shown only here, kept hashed) that a signed-in
+// teacher accepts with `POST /v1/co-teacher-invites/accept` to co-teach the classroom: their
+// account token and browser sessions then run it as its teacher token does. Made by the
+// classroom's owner, its owning account or its teacher token (a co-teacher's account is 403
+// `classroom_owner_required`); it works once, for 7 days. At most 20 unused at once (409
+// `too_many_co_teacher_invites`).
+//
+// Corresponds with POST /v1/classrooms/{classroom_id}/co-teacher-invites (the `CreateCoTeacherInvite` operationId).
+func (c *Client) CreateCoTeacherInvite(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateCoTeacherInviteRequest(c.Server, classroomId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // StreamClassroomEvents Live updates of every game of a classroom (server-sent events, teacher or classroom observer token).
 //
 // For a teacher's dashboard: one `action` event per entry recorded in any game of the
@@ -8879,6 +8996,89 @@ func (c *Client) ReissueStudentToken(ctx context.Context, classroomId ClassroomI
 // Corresponds with POST /v1/classrooms/{classroom_id}/teacher-token (the `RotateTeacherToken` operationId).
 func (c *Client) RotateTeacherToken(ctx context.Context, classroomId ClassroomID, params *RotateTeacherTokenParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewRotateTeacherTokenRequest(c.Server, classroomId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListClassroomTeachers The classroom's teachers, its owner first (teacher).
+//
+// Display names only, for any of the classroom's teachers (its teacher token, its owner's or a co-teacher's account).
+//
+// Corresponds with GET /v1/classrooms/{classroom_id}/teachers (the `ListClassroomTeachers` operationId).
+func (c *Client) ListClassroomTeachers(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListClassroomTeachersRequest(c.Server, classroomId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RemoveCoTeacher Remove a co-teacher (the classroom's owner).
+//
+// The account co-teaches the classroom no more: its requests there are refused at once, and
+// its live streams of the classroom and its games end with a `revoked` event
+// (`teacher_removed`). By the classroom's owner (its owning account or teacher token); an
+// account that is no co-teacher is 404 `co_teacher_not_found`.
+//
+// Corresponds with DELETE /v1/classrooms/{classroom_id}/teachers/{account_id} (the `RemoveCoTeacher` operationId).
+func (c *Client) RemoveCoTeacher(ctx context.Context, classroomId ClassroomID, accountId openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRemoveCoTeacherRequest(c.Server, classroomId, accountId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// AcceptCoTeacherInviteWithBody Co-teach a classroom by its invite code (account token or session).
+//
+// Takes the invite (once) and makes the account a co-teacher of its classroom, which then
+// shows in `GET /v1/me/classrooms`; answers the classroom. A code never made, used or
+// expired is 404 `co_teacher_invite_not_found`, counted as a wrong guess (429
+// `too_many_guesses` past the guesses' budget); a classroom with 20 co-teachers is 409
+// `too_many_co_teachers`. The owner accepting their own invite changes nothing.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/co-teacher-invites/accept (the `AcceptCoTeacherInvite` operationId).
+func (c *Client) AcceptCoTeacherInviteWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAcceptCoTeacherInviteRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// AcceptCoTeacherInvite Co-teach a classroom by its invite code (account token or session).
+//
+// Takes the invite (once) and makes the account a co-teacher of its classroom, which then
+// shows in `GET /v1/me/classrooms`; answers the classroom. A code never made, used or
+// expired is 404 `co_teacher_invite_not_found`, counted as a wrong guess (429
+// `too_many_guesses` past the guesses' budget); a classroom with 20 co-teachers is 409
+// `too_many_co_teachers`. The owner accepting their own invite changes nothing.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/co-teacher-invites/accept (the `AcceptCoTeacherInvite` operationId).
+func (c *Client) AcceptCoTeacherInvite(ctx context.Context, body AcceptCoTeacherInviteJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAcceptCoTeacherInviteRequest(c.Server, body)
 	if err != nil {
 		return nil, err
 	}
@@ -10786,6 +10986,40 @@ func NewGetClassroomRequest(server string, classroomId ClassroomID) (*http.Reque
 	return req, nil
 }
 
+// NewCreateCoTeacherInviteRequest constructs an http.Request for the CreateCoTeacherInvite method
+func NewCreateCoTeacherInviteRequest(server string, classroomId ClassroomID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "classroom_id", classroomId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/classrooms/%s/co-teacher-invites", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewStreamClassroomEventsRequest constructs an http.Request for the StreamClassroomEvents method
 func NewStreamClassroomEventsRequest(server string, classroomId ClassroomID, params *StreamClassroomEventsParams) (*http.Request, error) {
 	var err error
@@ -11554,6 +11788,121 @@ func NewRotateTeacherTokenRequest(server string, classroomId ClassroomID, params
 		}
 
 	}
+
+	return req, nil
+}
+
+// NewListClassroomTeachersRequest constructs an http.Request for the ListClassroomTeachers method
+func NewListClassroomTeachersRequest(server string, classroomId ClassroomID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "classroom_id", classroomId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/classrooms/%s/teachers", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewRemoveCoTeacherRequest constructs an http.Request for the RemoveCoTeacher method
+func NewRemoveCoTeacherRequest(server string, classroomId ClassroomID, accountId openapi_types.UUID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "classroom_id", classroomId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "account_id", accountId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/classrooms/%s/teachers/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewAcceptCoTeacherInviteRequest calls the generic AcceptCoTeacherInvite builder with application/json body
+func NewAcceptCoTeacherInviteRequest(server string, body AcceptCoTeacherInviteJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewAcceptCoTeacherInviteRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewAcceptCoTeacherInviteRequestWithBody constructs an http.Request for the AcceptCoTeacherInvite method, with any body, and a specified content type
+func NewAcceptCoTeacherInviteRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/co-teacher-invites/accept")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
 
 	return req, nil
 }
@@ -14030,6 +14379,20 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /v1/classrooms/{classroom_id} (the `GetClassroom` operationId).
 	GetClassroomWithResponse(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*GetClassroomResponse, error)
 
+	// CreateCoTeacherInviteWithResponse Invite a co-teacher with a one-time code (the classroom's owner).
+	//
+	// A one-time code (`pgi_…`, 256 random bits, shown only here, kept hashed) that a signed-in
+	// teacher accepts with `POST /v1/co-teacher-invites/accept` to co-teach the classroom: their
+	// account token and browser sessions then run it as its teacher token does. Made by the
+	// classroom's owner, its owning account or its teacher token (a co-teacher's account is 403
+	// `classroom_owner_required`); it works once, for 7 days. At most 20 unused at once (409
+	// `too_many_co_teacher_invites`).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/classrooms/{classroom_id}/co-teacher-invites (the `CreateCoTeacherInvite` operationId).
+	CreateCoTeacherInviteWithResponse(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*CreateCoTeacherInviteResponse, error)
+
 	// StreamClassroomEventsWithResponse Live updates of every game of a classroom (server-sent events, teacher or classroom observer token).
 	//
 	// For a teacher's dashboard: one `action` event per entry recorded in any game of the
@@ -14257,6 +14620,53 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /v1/classrooms/{classroom_id}/teacher-token (the `RotateTeacherToken` operationId).
 	RotateTeacherTokenWithResponse(ctx context.Context, classroomId ClassroomID, params *RotateTeacherTokenParams, reqEditors ...RequestEditorFn) (*RotateTeacherTokenResponse, error)
+
+	// ListClassroomTeachersWithResponse The classroom's teachers, its owner first (teacher).
+	//
+	// Display names only, for any of the classroom's teachers (its teacher token, its owner's or a co-teacher's account).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/classrooms/{classroom_id}/teachers (the `ListClassroomTeachers` operationId).
+	ListClassroomTeachersWithResponse(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*ListClassroomTeachersResponse, error)
+
+	// RemoveCoTeacherWithResponse Remove a co-teacher (the classroom's owner).
+	//
+	// The account co-teaches the classroom no more: its requests there are refused at once, and
+	// its live streams of the classroom and its games end with a `revoked` event
+	// (`teacher_removed`). By the classroom's owner (its owning account or teacher token); an
+	// account that is no co-teacher is 404 `co_teacher_not_found`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /v1/classrooms/{classroom_id}/teachers/{account_id} (the `RemoveCoTeacher` operationId).
+	RemoveCoTeacherWithResponse(ctx context.Context, classroomId ClassroomID, accountId openapi_types.UUID, reqEditors ...RequestEditorFn) (*RemoveCoTeacherResponse, error)
+
+	// AcceptCoTeacherInviteWithBodyWithResponse Co-teach a classroom by its invite code (account token or session).
+	//
+	// Takes the invite (once) and makes the account a co-teacher of its classroom, which then
+	// shows in `GET /v1/me/classrooms`; answers the classroom. A code never made, used or
+	// expired is 404 `co_teacher_invite_not_found`, counted as a wrong guess (429
+	// `too_many_guesses` past the guesses' budget); a classroom with 20 co-teachers is 409
+	// `too_many_co_teachers`. The owner accepting their own invite changes nothing.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/co-teacher-invites/accept (the `AcceptCoTeacherInvite` operationId).
+	AcceptCoTeacherInviteWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*AcceptCoTeacherInviteResponse, error)
+
+	// AcceptCoTeacherInviteWithResponse Co-teach a classroom by its invite code (account token or session).
+	//
+	// Takes the invite (once) and makes the account a co-teacher of its classroom, which then
+	// shows in `GET /v1/me/classrooms`; answers the classroom. A code never made, used or
+	// expired is 404 `co_teacher_invite_not_found`, counted as a wrong guess (429
+	// `too_many_guesses` past the guesses' budget); a classroom with 20 co-teachers is 409
+	// `too_many_co_teachers`. The owner accepting their own invite changes nothing.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/co-teacher-invites/accept (the `AcceptCoTeacherInvite` operationId).
+	AcceptCoTeacherInviteWithResponse(ctx context.Context, body AcceptCoTeacherInviteJSONRequestBody, reqEditors ...RequestEditorFn) (*AcceptCoTeacherInviteResponse, error)
 
 	// ListGamesWithResponse List games, newest first.
 	//
@@ -16404,6 +16814,134 @@ func (r GetClassroomResponse) ContentType() string {
 	return ""
 }
 
+// CreateCoTeacherInviteResponse201Headers the declared response headers of an HTTP 201 response for CreateCoTeacherInvite
+type CreateCoTeacherInviteResponse201Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// CreateCoTeacherInviteResponse401Headers the declared response headers of an HTTP 401 response for CreateCoTeacherInvite
+type CreateCoTeacherInviteResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// CreateCoTeacherInviteResponse429Headers the declared response headers of an HTTP 429 response for CreateCoTeacherInvite
+type CreateCoTeacherInviteResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// CreateCoTeacherInviteResponse503Headers the declared response headers of an HTTP 503 response for CreateCoTeacherInvite
+type CreateCoTeacherInviteResponse503Headers struct {
+	RetryAfter *int
+}
+
+type CreateCoTeacherInviteResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *CoTeacherInvite
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *CreateCoTeacherInviteResponse201Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *CreateCoTeacherInviteResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *CreateCoTeacherInviteResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateCoTeacherInviteResponse503Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateCoTeacherInviteResponse) GetJSON201() *CoTeacherInvite {
+	return r.JSON201
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r CreateCoTeacherInviteResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CreateCoTeacherInviteResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r CreateCoTeacherInviteResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r CreateCoTeacherInviteResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CreateCoTeacherInviteResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r CreateCoTeacherInviteResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r CreateCoTeacherInviteResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r CreateCoTeacherInviteResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateCoTeacherInviteResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateCoTeacherInviteResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateCoTeacherInviteResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateCoTeacherInviteResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // StreamClassroomEventsResponse200Headers the declared response headers of an HTTP 200 response for StreamClassroomEvents
 type StreamClassroomEventsResponse200Headers struct {
 	RateLimit       *string
@@ -18113,6 +18651,383 @@ func (r RotateTeacherTokenResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r RotateTeacherTokenResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListClassroomTeachersResponse200Headers the declared response headers of an HTTP 200 response for ListClassroomTeachers
+type ListClassroomTeachersResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// ListClassroomTeachersResponse401Headers the declared response headers of an HTTP 401 response for ListClassroomTeachers
+type ListClassroomTeachersResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// ListClassroomTeachersResponse429Headers the declared response headers of an HTTP 429 response for ListClassroomTeachers
+type ListClassroomTeachersResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// ListClassroomTeachersResponse503Headers the declared response headers of an HTTP 503 response for ListClassroomTeachers
+type ListClassroomTeachersResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ListClassroomTeachersResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ClassroomTeacherList
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListClassroomTeachersResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListClassroomTeachersResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListClassroomTeachersResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListClassroomTeachersResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListClassroomTeachersResponse) GetJSON200() *ClassroomTeacherList {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListClassroomTeachersResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListClassroomTeachersResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ListClassroomTeachersResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ListClassroomTeachersResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ListClassroomTeachersResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ListClassroomTeachersResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListClassroomTeachersResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListClassroomTeachersResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListClassroomTeachersResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListClassroomTeachersResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListClassroomTeachersResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// RemoveCoTeacherResponse204Headers the declared response headers of an HTTP 204 response for RemoveCoTeacher
+type RemoveCoTeacherResponse204Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// RemoveCoTeacherResponse401Headers the declared response headers of an HTTP 401 response for RemoveCoTeacher
+type RemoveCoTeacherResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// RemoveCoTeacherResponse429Headers the declared response headers of an HTTP 429 response for RemoveCoTeacher
+type RemoveCoTeacherResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// RemoveCoTeacherResponse503Headers the declared response headers of an HTTP 503 response for RemoveCoTeacher
+type RemoveCoTeacherResponse503Headers struct {
+	RetryAfter *int
+}
+
+type RemoveCoTeacherResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers204 the parsed response headers for an HTTP 204 response
+	Headers204 *RemoveCoTeacherResponse204Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *RemoveCoTeacherResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *RemoveCoTeacherResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RemoveCoTeacherResponse503Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r RemoveCoTeacherResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r RemoveCoTeacherResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r RemoveCoTeacherResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r RemoveCoTeacherResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r RemoveCoTeacherResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r RemoveCoTeacherResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r RemoveCoTeacherResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r RemoveCoTeacherResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RemoveCoTeacherResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RemoveCoTeacherResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RemoveCoTeacherResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// AcceptCoTeacherInviteResponse200Headers the declared response headers of an HTTP 200 response for AcceptCoTeacherInvite
+type AcceptCoTeacherInviteResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// AcceptCoTeacherInviteResponse401Headers the declared response headers of an HTTP 401 response for AcceptCoTeacherInvite
+type AcceptCoTeacherInviteResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// AcceptCoTeacherInviteResponse429Headers the declared response headers of an HTTP 429 response for AcceptCoTeacherInvite
+type AcceptCoTeacherInviteResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// AcceptCoTeacherInviteResponse503Headers the declared response headers of an HTTP 503 response for AcceptCoTeacherInvite
+type AcceptCoTeacherInviteResponse503Headers struct {
+	RetryAfter *int
+}
+
+type AcceptCoTeacherInviteResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Classroom
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *RequestTimeout
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *UnsupportedMediaType
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *AcceptCoTeacherInviteResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *AcceptCoTeacherInviteResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *AcceptCoTeacherInviteResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *AcceptCoTeacherInviteResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r AcceptCoTeacherInviteResponse) GetJSON200() *Classroom {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r AcceptCoTeacherInviteResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r AcceptCoTeacherInviteResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r AcceptCoTeacherInviteResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r AcceptCoTeacherInviteResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r AcceptCoTeacherInviteResponse) GetApplicationproblemJSON408() *RequestTimeout {
+	return r.ApplicationproblemJSON408
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r AcceptCoTeacherInviteResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r AcceptCoTeacherInviteResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r AcceptCoTeacherInviteResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r AcceptCoTeacherInviteResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r AcceptCoTeacherInviteResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r AcceptCoTeacherInviteResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r AcceptCoTeacherInviteResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r AcceptCoTeacherInviteResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r AcceptCoTeacherInviteResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -23066,6 +23981,26 @@ func (c *ClientWithResponses) GetClassroomWithResponse(ctx context.Context, clas
 	return ParseGetClassroomResponse(rsp)
 }
 
+// CreateCoTeacherInviteWithResponse Invite a co-teacher with a one-time code (the classroom's owner).
+//
+// A one-time code (`pgi_…`, 256 random bits, shown only here, kept hashed) that a signed-in
+// teacher accepts with `POST /v1/co-teacher-invites/accept` to co-teach the classroom: their
+// account token and browser sessions then run it as its teacher token does. Made by the
+// classroom's owner, its owning account or its teacher token (a co-teacher's account is 403
+// `classroom_owner_required`); it works once, for 7 days. At most 20 unused at once (409
+// `too_many_co_teacher_invites`).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/classrooms/{classroom_id}/co-teacher-invites (the `CreateCoTeacherInvite` operationId).
+func (c *ClientWithResponses) CreateCoTeacherInviteWithResponse(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*CreateCoTeacherInviteResponse, error) {
+	rsp, err := c.CreateCoTeacherInvite(ctx, classroomId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateCoTeacherInviteResponse(rsp)
+}
+
 // StreamClassroomEventsWithResponse Live updates of every game of a classroom (server-sent events, teacher or classroom observer token).
 //
 // For a teacher's dashboard: one `action` event per entry recorded in any game of the
@@ -23394,6 +24329,77 @@ func (c *ClientWithResponses) RotateTeacherTokenWithResponse(ctx context.Context
 		return nil, err
 	}
 	return ParseRotateTeacherTokenResponse(rsp)
+}
+
+// ListClassroomTeachersWithResponse The classroom's teachers, its owner first (teacher).
+//
+// Display names only, for any of the classroom's teachers (its teacher token, its owner's or a co-teacher's account).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/classrooms/{classroom_id}/teachers (the `ListClassroomTeachers` operationId).
+func (c *ClientWithResponses) ListClassroomTeachersWithResponse(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*ListClassroomTeachersResponse, error) {
+	rsp, err := c.ListClassroomTeachers(ctx, classroomId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListClassroomTeachersResponse(rsp)
+}
+
+// RemoveCoTeacherWithResponse Remove a co-teacher (the classroom's owner).
+//
+// The account co-teaches the classroom no more: its requests there are refused at once, and
+// its live streams of the classroom and its games end with a `revoked` event
+// (`teacher_removed`). By the classroom's owner (its owning account or teacher token); an
+// account that is no co-teacher is 404 `co_teacher_not_found`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /v1/classrooms/{classroom_id}/teachers/{account_id} (the `RemoveCoTeacher` operationId).
+func (c *ClientWithResponses) RemoveCoTeacherWithResponse(ctx context.Context, classroomId ClassroomID, accountId openapi_types.UUID, reqEditors ...RequestEditorFn) (*RemoveCoTeacherResponse, error) {
+	rsp, err := c.RemoveCoTeacher(ctx, classroomId, accountId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRemoveCoTeacherResponse(rsp)
+}
+
+// AcceptCoTeacherInviteWithBodyWithResponse Co-teach a classroom by its invite code (account token or session).
+//
+// Takes the invite (once) and makes the account a co-teacher of its classroom, which then
+// shows in `GET /v1/me/classrooms`; answers the classroom. A code never made, used or
+// expired is 404 `co_teacher_invite_not_found`, counted as a wrong guess (429
+// `too_many_guesses` past the guesses' budget); a classroom with 20 co-teachers is 409
+// `too_many_co_teachers`. The owner accepting their own invite changes nothing.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/co-teacher-invites/accept (the `AcceptCoTeacherInvite` operationId).
+func (c *ClientWithResponses) AcceptCoTeacherInviteWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*AcceptCoTeacherInviteResponse, error) {
+	rsp, err := c.AcceptCoTeacherInviteWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAcceptCoTeacherInviteResponse(rsp)
+}
+
+// AcceptCoTeacherInviteWithResponse Co-teach a classroom by its invite code (account token or session).
+//
+// Takes the invite (once) and makes the account a co-teacher of its classroom, which then
+// shows in `GET /v1/me/classrooms`; answers the classroom. A code never made, used or
+// expired is 404 `co_teacher_invite_not_found`, counted as a wrong guess (429
+// `too_many_guesses` past the guesses' budget); a classroom with 20 co-teachers is 409
+// `too_many_co_teachers`. The owner accepting their own invite changes nothing.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/co-teacher-invites/accept (the `AcceptCoTeacherInvite` operationId).
+func (c *ClientWithResponses) AcceptCoTeacherInviteWithResponse(ctx context.Context, body AcceptCoTeacherInviteJSONRequestBody, reqEditors ...RequestEditorFn) (*AcceptCoTeacherInviteResponse, error) {
+	rsp, err := c.AcceptCoTeacherInvite(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAcceptCoTeacherInviteResponse(rsp)
 }
 
 // ListGamesWithResponse List games, newest first.
@@ -26006,6 +27012,152 @@ func ParseGetClassroomResponse(rsp *http.Response) (*GetClassroomResponse, error
 	return response, nil
 }
 
+// ParseCreateCoTeacherInviteResponse parses an HTTP response from a CreateCoTeacherInviteWithResponse call
+func ParseCreateCoTeacherInviteResponse(rsp *http.Response) (*CreateCoTeacherInviteResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateCoTeacherInviteResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest CoTeacherInvite
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 201:
+		var headers CreateCoTeacherInviteResponse201Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers201 = &headers
+	case rsp.StatusCode == 401:
+		var headers CreateCoTeacherInviteResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers CreateCoTeacherInviteResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers CreateCoTeacherInviteResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseStreamClassroomEventsResponse parses an HTTP response from a StreamClassroomEventsWithResponse call
 func ParseStreamClassroomEventsResponse(rsp *http.Response) (*StreamClassroomEventsResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -27969,6 +29121,440 @@ func ParseRotateTeacherTokenResponse(rsp *http.Response) (*RotateTeacherTokenRes
 		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers RotateTeacherTokenResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListClassroomTeachersResponse parses an HTTP response from a ListClassroomTeachersWithResponse call
+func ParseListClassroomTeachersResponse(rsp *http.Response) (*ListClassroomTeachersResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListClassroomTeachersResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ClassroomTeacherList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListClassroomTeachersResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers ListClassroomTeachersResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers ListClassroomTeachersResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListClassroomTeachersResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseRemoveCoTeacherResponse parses an HTTP response from a RemoveCoTeacherWithResponse call
+func ParseRemoveCoTeacherResponse(rsp *http.Response) (*RemoveCoTeacherResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RemoveCoTeacherResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		var headers RemoveCoTeacherResponse204Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers204 = &headers
+	case rsp.StatusCode == 401:
+		var headers RemoveCoTeacherResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers RemoveCoTeacherResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers RemoveCoTeacherResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseAcceptCoTeacherInviteResponse parses an HTTP response from a AcceptCoTeacherInviteWithResponse call
+func ParseAcceptCoTeacherInviteResponse(rsp *http.Response) (*AcceptCoTeacherInviteResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &AcceptCoTeacherInviteResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Classroom
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest RequestTimeout
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers AcceptCoTeacherInviteResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers AcceptCoTeacherInviteResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers AcceptCoTeacherInviteResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers AcceptCoTeacherInviteResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

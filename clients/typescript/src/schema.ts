@@ -1449,6 +1449,102 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/classrooms/{classroom_id}/co-teacher-invites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invite a co-teacher with a one-time code (the classroom's owner).
+         * @description A one-time code (`pgi_…`, 256 random bits, shown only here, kept hashed) that a signed-in
+         *     teacher accepts with `POST /v1/co-teacher-invites/accept` to co-teach the classroom: their
+         *     account token and browser sessions then run it as its teacher token does. Made by the
+         *     classroom's owner, its owning account or its teacher token (a co-teacher's account is 403
+         *     `classroom_owner_required`); it works once, for 7 days. At most 20 unused at once (409
+         *     `too_many_co_teacher_invites`).
+         */
+        post: operations["createCoTeacherInvite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/co-teacher-invites/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Co-teach a classroom by its invite code (account token or session).
+         * @description Takes the invite (once) and makes the account a co-teacher of its classroom, which then
+         *     shows in `GET /v1/me/classrooms`; answers the classroom. A code never made, used or
+         *     expired is 404 `co_teacher_invite_not_found`, counted as a wrong guess (429
+         *     `too_many_guesses` past the guesses' budget); a classroom with 20 co-teachers is 409
+         *     `too_many_co_teachers`. The owner accepting their own invite changes nothing.
+         */
+        post: operations["acceptCoTeacherInvite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/classrooms/{classroom_id}/teachers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The classroom's teachers, its owner first (teacher).
+         * @description Display names only, for any of the classroom's teachers (its teacher token, its owner's or a co-teacher's account).
+         */
+        get: operations["listClassroomTeachers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * The status and headers of `listClassroomTeachers`, without its body.
+         * @description Answered as `GET /v1/classrooms/{classroom_id}/teachers` (`listClassroomTeachers`): the same parameters, statuses and headers, and no body.
+         */
+        head: operations["headListClassroomTeachers"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/classrooms/{classroom_id}/teachers/{account_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a co-teacher (the classroom's owner).
+         * @description The account co-teaches the classroom no more: its requests there are refused at once, and
+         *     its live streams of the classroom and its games end with a `revoked` event
+         *     (`teacher_removed`). By the classroom's owner (its owning account or teacher token); an
+         *     account that is no co-teacher is 404 `co_teacher_not_found`.
+         */
+        delete: operations["removeCoTeacher"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/auth/providers": {
         parameters: {
             query?: never;
@@ -1980,6 +2076,32 @@ export interface components {
             name: string;
             /** @description Seconds the token works (default 90 days). */
             expires_in?: number;
+        };
+        CoTeacherInvite: {
+            /** @description The one-time code (`pgi_…`), shown only here. */
+            code: string;
+            /** Format: date-time */
+            expires_at: string;
+        };
+        AcceptCoTeacherInviteRequest: {
+            /** @description The invite's code (`pgi_…`). */
+            code: string;
+        };
+        ClassroomTeacherList: {
+            teachers: components["schemas"]["ClassroomTeacher"][];
+        };
+        ClassroomTeacher: {
+            /** Format: uuid */
+            account_id: string;
+            /** @description The display name the provider gave. */
+            name: string;
+            /** @description The classroom's owner (first); else a co-teacher. */
+            owner: boolean;
+            /**
+             * Format: date-time
+             * @description When the co-teacher joined (the owner: when their account was made).
+             */
+            added_at: string;
         };
         /** @description The OpenID providers teachers may sign in with, the default first. */
         SignInProviderList: {
@@ -2858,10 +2980,11 @@ export interface components {
              *     classroom; `seat_left`: the token's seat was left (a lobby left, a seat handed to the
              *     computer on resigning) and the token opens the game no more; `observer_revoked`,
              *     `observer_expired`: the observer token was revoked or expired; `token_revoked`: the
-             *     token no longer works (found out by the stream asking again, the cause unknown to it).
+             *     token no longer works (found out by the stream asking again, the cause unknown to it);
+             *     `teacher_removed`: the account, a co-teacher, was removed from the classroom.
              * @enum {string}
              */
-            reason: "token_revoked" | "token_rotated" | "student_removed" | "student_erased" | "seat_left" | "observer_revoked" | "observer_expired";
+            reason: "token_revoked" | "token_rotated" | "student_removed" | "student_erased" | "seat_left" | "observer_revoked" | "observer_expired" | "teacher_removed";
         };
         /**
          * @description The `data` of an event of `GET /v1/me/events`.
@@ -9249,6 +9372,221 @@ export interface operations {
                 };
                 content?: never;
             };
+        };
+    };
+    createCoTeacherInvite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invite; its code shown only here. */
+            201: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CoTeacherInvite"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    acceptCoTeacherInvite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AcceptCoTeacherInviteRequest"];
+            };
+        };
+        responses: {
+            /** @description The classroom the account now co-teaches. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Classroom"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listClassroomTeachers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The teachers. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClassroomTeacherList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    headListClassroomTeachers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The teachers. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed (`invalid` and more specific codes); for example a body that is not exactly one JSON document in UTF-8, nested at most 32 deep with at most 1,000 values, without `\u0000` and unpaired surrogate (`\uD800`–`\uDFFF`) escapes. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A token is missing or not valid for this resource. */
+            401: {
+                headers: {
+                    /** @description `Bearer` (RFC 6750): send a token in the `Authorization` header. */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The token is valid but may not do this; or (`csrf_refused`) a change asked with a browser session's cookie only, from a page not of this service. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such resource (or the caller may not know it exists). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description This operation takes no request body, and the request carried one (`body_not_allowed`). An empty body or an empty object `{}` is accepted. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database is not reachable, or the connection to it was lost (`unavailable`); try again after the `Retry-After` seconds. Nothing was changed, unless the detail says the connection was lost while saving: then the change may have been made, so reload (or retry with the same `Idempotency-Key`) before sending it again. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    removeCoTeacher: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+                account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
         };
     };
     listSignInProviders: {
