@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 
 	"primegames/api/openapi"
@@ -99,4 +100,19 @@ func TestAccountTokenOnEveryTeacherEndpoint(t *testing.T) {
 		t.Errorf("the game's stream with the account token opened with %q, want its first action", e.Event)
 	}
 	r.noErrorLines()
+}
+
+// untilRevoked reads the stream until its revoked event, which must give reason, and its end.
+func (s *evStream) untilRevoked(t *testing.T, reason string) {
+	t.Helper()
+	for {
+		e := s.next(t, evWait)
+		if e.Event == "revoked" {
+			if !strings.Contains(e.Data, reason) {
+				t.Errorf("revoked for %s, want %s", e.Data, reason)
+			}
+			break
+		}
+	}
+	s.ended(t, evWait)
 }

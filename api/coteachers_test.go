@@ -88,18 +88,8 @@ func TestCoTeachers(t *testing.T) {
 	if resp := r.a.Do(r.a.Request(http.MethodDelete, c+"/teachers/"+benID, nil, bearer(ada)...)); resp.StatusCode != http.StatusNoContent {
 		t.Fatalf("remove = %d: %s", resp.StatusCode, resp.Body)
 	}
-	for _, stream := range []*evStream{classStream, gameStream} {
-		for {
-			e := stream.next(t, evWait)
-			if e.Event == "revoked" {
-				if !strings.Contains(e.Data, "teacher_removed") {
-					t.Errorf("revoked for %s, want teacher_removed", e.Data)
-				}
-				break
-			}
-		}
-		stream.ended(t, evWait)
-	}
+	classStream.untilRevoked(t, "teacher_removed")
+	gameStream.untilRevoked(t, "teacher_removed")
 	if resp := r.b.Get(c, bearer(ben)...); resp.StatusCode != http.StatusNotFound {
 		t.Fatalf("a removed co-teacher reads the classroom = %d, want 404", resp.StatusCode)
 	}

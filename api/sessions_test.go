@@ -1,7 +1,6 @@
 package api_test
 
 import (
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -18,19 +17,7 @@ import (
 func (r *signInRig) browserSignIn(login, back *apitest.Server, who teacher, returnTo string) []string {
 	r.t.Helper()
 	q := r.loginTo(login, who, returnTo)
-	req, err := http.NewRequest(http.MethodGet, back.URL+"/v1/auth/oidc/callback?"+q.Encode(), nil)
-	if err != nil {
-		r.t.Fatal(err)
-	}
-	resp, err := r.browser.Do(req)
-	if err != nil {
-		r.t.Fatal(err)
-	}
-	body, _ := io.ReadAll(resp.Body)
-	_ = resp.Body.Close()
-	if err := r.contract.Check(req, resp.StatusCode, resp.Header, body); err != nil {
-		r.t.Errorf("callback against the contract: %v", err)
-	}
+	resp, body := r.browse(back.Request(http.MethodGet, "/v1/auth/oidc/callback?"+q.Encode(), nil))
 	if resp.StatusCode != http.StatusFound || resp.Header.Get("Location") != returnTo {
 		r.t.Fatalf("callback = %d to %q, want 302 to %q: %s", resp.StatusCode, resp.Header.Get("Location"), returnTo, body)
 	}
@@ -119,16 +106,7 @@ func TestBrowserSessionAcrossInstances(t *testing.T) {
 	if out.StatusCode != http.StatusNoContent || !strings.Contains(out.Header.Get("Set-Cookie"), "pg_session=;") || !strings.Contains(out.Header.Get("Set-Cookie"), "Max-Age=0") {
 		t.Fatalf("logout = %d, Set-Cookie %q", out.StatusCode, out.Header.Get("Set-Cookie"))
 	}
-	for {
-		e := stream.next(t, evWait)
-		if e.Event == "revoked" {
-			if !strings.Contains(e.Data, "token_revoked") {
-				t.Errorf("revoked for %s, want token_revoked", e.Data)
-			}
-			break
-		}
-	}
-	stream.ended(t, evWait)
+	stream.untilRevoked(t, "token_revoked")
 	if resp := r.b.Get("/v1/me", cookie...); resp.StatusCode != http.StatusUnauthorized {
 		t.Fatalf("/v1/me after logout = %d, want 401", resp.StatusCode)
 	}

@@ -86,6 +86,22 @@ func newSignInRig(t *testing.T, configure ...func(*api.Config)) *signInRig {
 	return r
 }
 
+// browse sends req as the browser does (no redirect followed) and checks the answer against the
+// contract.
+func (r *signInRig) browse(req *http.Request) (*http.Response, []byte) {
+	r.t.Helper()
+	resp, err := r.browser.Do(req)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	_ = resp.Body.Close()
+	if err := r.contract.Check(req, resp.StatusCode, resp.Header, body); err != nil {
+		r.t.Errorf("%s %s against the contract: %v", req.Method, req.URL.Path, err)
+	}
+	return resp, body
+}
+
 // runProvider runs an OpenID provider for the test.
 func runProvider(t *testing.T) *mockoidc.MockOIDC {
 	t.Helper()
@@ -122,16 +138,7 @@ func (r *signInRig) loginWith(s *apitest.Server, provider *mockoidc.MockOIDC, wh
 	if len(query) > 0 {
 		path += "?" + query.Encode()
 	}
-	req := s.Request(http.MethodGet, path, nil)
-	resp, err := r.browser.Do(req)
-	if err != nil {
-		r.t.Fatal(err)
-	}
-	body, _ := io.ReadAll(resp.Body)
-	_ = resp.Body.Close()
-	if err := r.contract.Check(req, resp.StatusCode, resp.Header, body); err != nil {
-		r.t.Errorf("login against the contract: %v", err)
-	}
+	resp, body := r.browse(s.Request(http.MethodGet, path, nil))
 	if resp.StatusCode != http.StatusFound {
 		r.t.Fatalf("login = %d: %s", resp.StatusCode, body)
 	}

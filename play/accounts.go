@@ -140,10 +140,7 @@ type SignedIn struct {
 // SignIn finds or makes the account the provider vouched for (issuer, subject) and gives it a new
 // account token named tokenName.
 func (s *Service) SignIn(ctx context.Context, issuer, subject, name string) (*SignedIn, error) {
-	if issuer == "" || subject == "" {
-		return nil, errNoSubject()
-	}
-	acc, err := s.store.UpsertAccount(ctx, issuer, subject, displayName(name), s.now())
+	acc, err := s.upsertAccount(ctx, issuer, subject, name)
 	if err != nil {
 		return nil, err
 	}
@@ -154,8 +151,12 @@ func (s *Service) SignIn(ctx context.Context, issuer, subject, name string) (*Si
 	return &SignedIn{Account: *acc, Token: token, Info: *info}, nil
 }
 
-func errNoSubject() error {
-	return domain.Invalid("id_token_invalid", "The provider's ID token names no issuer or subject.")
+// upsertAccount finds or makes the account the provider vouched for (issuer, subject), named name.
+func (s *Service) upsertAccount(ctx context.Context, issuer, subject, name string) (*Account, error) {
+	if issuer == "" || subject == "" {
+		return nil, domain.Invalid("id_token_invalid", "The provider's ID token names no issuer or subject.")
+	}
+	return s.store.UpsertAccount(ctx, issuer, subject, displayName(name), s.now())
 }
 
 // displayName is the provider's name for the person, cut to a length the service shows.

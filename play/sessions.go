@@ -59,10 +59,7 @@ type BrowserSignIn struct {
 // SignInBrowser finds or makes the account the provider vouched for (issuer, subject) and begins a
 // browser session of it.
 func (s *Service) SignInBrowser(ctx context.Context, issuer, subject, name string) (*BrowserSignIn, error) {
-	if issuer == "" || subject == "" {
-		return nil, errNoSubject()
-	}
-	acc, err := s.store.UpsertAccount(ctx, issuer, subject, displayName(name), s.now())
+	acc, err := s.upsertAccount(ctx, issuer, subject, name)
 	if err != nil {
 		return nil, err
 	}
