@@ -91,6 +91,10 @@ func TestAccountTokenOnEveryTeacherEndpoint(t *testing.T) {
 			t.Errorf("%s %s with the classroom's teacher token = %d, want %d", row.method, row.path, got, row.own)
 		}
 	}
+	// An account plays in no game, as a teacher token does not.
+	if resp := r.a.Get("/v1/me/games", bearer(ada)...); resp.StatusCode != http.StatusForbidden {
+		t.Errorf("/v1/me/games with an account token = %d, want 403 as a teacher token", resp.StatusCode)
+	}
 	// Pictures and streams take the account token as ?access_token= too.
 	if resp := r.b.Get(g + "/picture.svg?access_token=" + ada); resp.StatusCode != http.StatusOK {
 		t.Errorf("picture with ?access_token= = %d", resp.StatusCode)
