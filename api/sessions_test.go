@@ -1,12 +1,15 @@
 package api_test
 
 import (
+	"io"
 	"net/http"
+	"net/http/cookiejar"
 	"net/url"
 	"strings"
 	"testing"
 	"time"
 
+	"primegames/api"
 	"primegames/api/apitest"
 	"primegames/api/openapi"
 )
@@ -143,6 +146,56 @@ func TestBrowserSessionLifetime(t *testing.T) {
 				t.Fatalf("session idle for 22 h = %d, want 401", resp.StatusCode)
 			}
 		}
+	}
+	r.noErrorLines()
+}
+
+// A browser's cookie jar, over plain http (PUBLIC_URL http, so the cookie is not Secure and the jar
+// sends it back): signed in by following the provider's redirects, the jar's cookie names the
+// account on both instances; logout clears it from the jar.
+func TestBrowserSessionInACookieJar(t *testing.T) {
+	t.Parallel()
+	r := newSignInRig(t, func(cfg *api.Config) { cfg.OIDC.PublicURL = "http://games.example" })
+	jar, err := cookiejar.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	browser := &http.Client{Jar: jar, Timeout: 10 * time.Second,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	do := func(method string, s *apitest.Server, path string, headers ...string) *http.Response {
+		t.Helper()
+		req := s.Request(method, path, nil, headers...)
+		resp, err := browser.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		_ = resp.Body.Close()
+		if err := r.contract.Check(req, resp.StatusCode, resp.Header, body); err != nil {
+			t.Errorf("%s %s against the contract: %v", method, path, err)
+		}
+		return resp
+	}
+	q := r.loginTo(r.a, teacher{subject: "t-jar", name: "Mr Jar"}, "/home")
+	if resp := do(http.MethodGet, r.a, "/v1/auth/oidc/callback?"+q.Encode()); resp.StatusCode != http.StatusFound || resp.Header.Get("Location") != "/home" {
+		t.Fatalf("callback = %d to %q", resp.StatusCode, resp.Header.Get("Location"))
+	} else if set := resp.Header.Get("Set-Cookie"); strings.Contains(set, "Secure") || !strings.Contains(set, "HttpOnly") {
+		t.Fatalf("cookie under http: %q, want HttpOnly and not Secure", set)
+	}
+	// The jar keeps the cookie for the instance's host; both instances listen on 127.0.0.1.
+	for _, s := range []*apitest.Server{r.a, r.b} {
+		if resp := do(http.MethodGet, s, "/v1/me"); resp.StatusCode != http.StatusOK {
+			t.Fatalf("/v1/me from the jar = %d", resp.StatusCode)
+		}
+	}
+	if resp := do(http.MethodPost, r.b, "/v1/classrooms", "Origin", "http://games.example"); resp.StatusCode != http.StatusBadRequest {
+		t.Fatalf("a same-origin POST (no body) = %d, want 400: past the CSRF check", resp.StatusCode)
+	}
+	if resp := do(http.MethodPost, r.b, "/v1/auth/logout", "Sec-Fetch-Site", "same-origin"); resp.StatusCode != http.StatusNoContent {
+		t.Fatalf("logout = %d", resp.StatusCode)
+	}
+	if resp := do(http.MethodGet, r.a, "/v1/me"); resp.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("/v1/me after logout = %d, want 401 (no cookie left)", resp.StatusCode)
 	}
 	r.noErrorLines()
 }

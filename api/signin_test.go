@@ -58,6 +58,8 @@ type signInRig struct {
 	logs     *lockedBuffer
 	browser  *http.Client // follows no redirect, as a test must see each
 	contract *apitest.Contract
+	// publicURL is the instances' PUBLIC_URL.
+	publicURL string
 }
 
 func newSignInRig(t *testing.T, configure ...func(*api.Config)) *signInRig {
@@ -70,7 +72,7 @@ func newSignInRig(t *testing.T, configure ...func(*api.Config)) *signInRig {
 		f(&cfg)
 	}
 	cfg.AdminToken = "the-operators-admin-token"
-	r := &signInRig{t: t, provider: provider, clock: playclock.New(time.Now()), logs: &lockedBuffer{},
+	r := &signInRig{t: t, provider: provider, publicURL: cfg.OIDC.PublicURL, clock: playclock.New(time.Now()), logs: &lockedBuffer{},
 		browser: &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }, Timeout: 10 * time.Second}}
 	r.contract = apitest.LoadContract(t)
 	db := repotest.NewDB(t)
@@ -148,7 +150,7 @@ func (r *signInRig) loginWith(s *apitest.Server, provider *mockoidc.MockOIDC, wh
 	}
 	q := to.Query()
 	if q.Get("code_challenge_method") != "S256" || q.Get("code_challenge") == "" || q.Get("state") == "" || q.Get("nonce") == "" ||
-		q.Get("redirect_uri") != signInPublicURL+"/v1/auth/oidc/callback" || q.Get("scope") != "openid profile email" {
+		q.Get("redirect_uri") != r.publicURL+"/v1/auth/oidc/callback" || q.Get("scope") != "openid profile email" {
 		r.t.Fatalf("authorization request lacks PKCE S256, state, nonce, redirect URI or scopes: %s", q)
 	}
 	back, err := r.browser.Get(to.String())
