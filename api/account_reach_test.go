@@ -91,6 +91,25 @@ func TestAccountTokenOnEveryTeacherEndpoint(t *testing.T) {
 			t.Errorf("%s %s with the classroom's teacher token = %d, want %d", row.method, row.path, got, row.own)
 		}
 	}
+	// POST /v1/games names the classroom by its students: the account that teaches it creates the
+	// game there, another account is refused as another classroom's teacher token is.
+	players := map[string]any{"game": "primed", "players": []map[string]string{{"student_id": students[0]}, {"student_id": students[1]}}}
+	other := ask("POST", "/v1/games", players, classB.TeacherToken)
+	if got := ask("POST", "/v1/games", players, ben); got != other || got < 400 {
+		t.Errorf("POST /v1/games with another classroom's students and an account token = %d, want %d as a teacher token", got, other)
+	}
+	var made openapi.CreatedGame
+	if resp := r.b.Post("/v1/games", players, bearer(ada)...); resp.StatusCode != http.StatusCreated {
+		t.Fatalf("POST /v1/games with the account's students = %d: %s", resp.StatusCode, resp.Body)
+	} else {
+		resp.JSON(t, &made)
+	}
+	if got := ask("GET", "/v1/games/"+made.Game.Id.String(), nil, classA.TeacherToken); got != http.StatusOK {
+		t.Errorf("the game the account made, with the classroom's teacher token = %d: not the classroom's", got)
+	}
+	if len(made.Seats) != 0 {
+		t.Errorf("a classroom game made with an account token has seat tokens: %+v", made.Seats)
+	}
 	// An account plays in no game, as a teacher token does not.
 	if resp := r.a.Get("/v1/me/games", bearer(ada)...); resp.StatusCode != http.StatusForbidden {
 		t.Errorf("/v1/me/games with an account token = %d, want 403 as a teacher token", resp.StatusCode)

@@ -15,6 +15,9 @@ type Teaching interface {
 	// classroomID, or when classroomID is "" the classroom of the game gameID; "" when the account
 	// teaches no such classroom (or there is none, or the game is in none).
 	TaughtClassroom(ctx context.Context, accountID, classroomID, gameID string) (string, error)
+	// StudentsClassroom is the classroom of the student, current or not; "" when there is no such
+	// student.
+	StudentsClassroom(ctx context.Context, studentID string) (string, error)
 }
 
 // taughtClassroom resolves an account's principal p for what its request names: the classroom
@@ -36,4 +39,18 @@ func (a *authorities) taughtClassroom(ctx context.Context, p Principal, classroo
 	}
 	p.Kind, p.ClassroomID = Teacher, taught
 	return p, nil
+}
+
+// asTeacherOfStudents is the account principal p as the teacher of the classroom of the first of
+// students, when it teaches that classroom (creating a game of a classroom with POST /v1/games,
+// which names the classroom by its students only); p unchanged otherwise.
+func (a *authorities) asTeacherOfStudents(ctx context.Context, p Principal, students []string) (Principal, error) {
+	if !p.IsAccount() || p.Kind != AccountHolder || len(students) == 0 || !validUUID(students[0]) {
+		return p, nil
+	}
+	classroomID, err := a.teaching.StudentsClassroom(ctx, students[0])
+	if err != nil || classroomID == "" {
+		return p, err
+	}
+	return a.taughtClassroom(ctx, p, classroomID, "")
 }

@@ -28,3 +28,13 @@ func (s *Games) TaughtClassroom(ctx context.Context, accountID, classroomID, gam
 	}
 	return taught, err
 }
+
+// StudentsClassroom is the classroom of the student, "" for no such student.
+func (s *Games) StudentsClassroom(ctx context.Context, studentID string) (string, error) {
+	var classroom string
+	err := s.db.Pool.QueryRow(ctx, `SELECT classroom_id::text FROM students WHERE id = $1`, studentID).Scan(&classroom)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", nil
+	}
+	return classroom, err
+}
