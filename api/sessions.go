@@ -1,7 +1,6 @@
 package api
 
 import (
-	"errors"
 	"net/http"
 	"net/url"
 	"strings"
@@ -87,10 +86,10 @@ func (s *Server) setSessionCookie(c echo.Context, token string, expires time.Tim
 // SignOut ends the browser session of the request's cookie (its streams end) and clears the
 // cookie; without a session it only clears the cookie.
 func (s *Server) SignOut(c echo.Context) error {
-	if _, err := principalOf(c); err != nil && isCSRFRefusal(err) {
-		return err
-	}
 	if token := sessionCookieOf(c); token != "" {
+		if !s.sameOrigin(c.Request()) { // whatever else the request carries
+			return csrfRefused()
+		}
 		if err := s.play.SignOut(c.Request().Context(), token); err != nil {
 			return err
 		}
@@ -98,9 +97,4 @@ func (s *Server) SignOut(c echo.Context) error {
 	s.setSessionCookie(c, "", time.Time{})
 	c.Response().Header().Set("Cache-Control", "no-store")
 	return c.NoContent(http.StatusNoContent)
-}
-
-func isCSRFRefusal(err error) bool {
-	var d *domain.Error
-	return errors.As(err, &d) && d.Code == "csrf_refused"
 }
