@@ -112,6 +112,7 @@ func TestEveryBodyRefusalNamesTheField(t *testing.T) {
 		{"POST", "/v1/webhooks", "/v1/webhooks", bearer(pr.Seats[0].Token), `{"scope":"gam","url":"https://example.org/hook"}`, "/scope", []string{"game", "classroom", "service"}, `"gam"`},
 		{"POST", "/v1/me/tokens", "/v1/me/tokens", nil, `{"name":""}`, "/name", []string{"string, from 1 to 64 characters"}, `""`},
 		{"POST", "/v1/classrooms/{classroom_id}/owner", "/v1/classrooms/" + class.id + "/owner", nil, `{"teacher_token":5}`, "/teacher_token", []string{"string, from 1 to 200 characters"}, "5"},
+		{"POST", "/v1/co-teacher-invites/accept", "/v1/co-teacher-invites/accept", nil, `{"code":""}`, "/code", []string{"string, from 1 to 128 characters"}, `""`},
 	}
 	for _, row := range rows {
 		got := refusedBody(t, h.Server, row.method, row.path, row.body, row.headers...)

@@ -102,8 +102,9 @@ type Server struct {
 	bodyRoutes map[string]bool
 	// validator checks request bodies (bodyGate) and requests (a middleware) against spec.
 	validator *contract.Validator
-	// signIn is the OpenID client of teachers' sign-in (signin.go); nil when not configured.
-	signIn *signIn
+	// signIns are the OpenID clients of teachers' sign-in by provider name (signin.go,
+	// providers.go); empty when none is configured.
+	signIns map[string]*signIn
 }
 
 // New builds the server and its routes.
@@ -121,7 +122,7 @@ func New(cfg Config, deps Deps, logger *slog.Logger) (*Server, error) {
 		echo: echo.New(), metrics: newMetrics(deps.Database.PoolMetrics(), deps.Play), spec: spec, contract: text,
 		games: newGameCache(gameCacheBytes), renders: newRenderGate(cfg.RenderLimit, cfg.RenderQueue),
 		replays: newSharedReplays(), guesses: middleware.NewGuessGuard(cfg.Guesses, time.Now),
-		signIn: newSignIn(cfg.OIDC),
+		signIns: newSignIns(cfg.OIDC),
 	}
 	s.echo.HideBanner = true
 	s.echo.HidePort = true

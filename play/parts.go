@@ -62,6 +62,8 @@ type listings struct {
 type authorities struct {
 	store    Authorities
 	accounts AccountStore
+	teaching Teaching
+	sessions SessionStore
 	clock    Clock
 }
 
@@ -100,7 +102,7 @@ func newParts(store Stores, s *Service) parts {
 		reviews:       review,
 		statistics:    statistics{stats: store.StatsStore, reviews: store.ReviewStore, students: store.ClassroomStore, games: s, kinds: s.kinds, review: review},
 		listings:      listings{games: store.GameReader, clock: s.clock},
-		authorities:   authorities{store: store.Authorities, accounts: store.AccountStore, clock: s.clock},
+		authorities:   authorities{store: store.Authorities, accounts: store.AccountStore, teaching: store.Teaching, sessions: store.SessionStore, clock: s.clock},
 		observers:     observers{games: store.GameReader, updater: store.Updater, clock: s.clock},
 		subscriptions: subscriptions{store: store.WebhookSubscriptions, games: store.GameReader, clock: s.clock, sender: s.webhookSender, cfg: s.webhookCfg},
 	}

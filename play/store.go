@@ -40,6 +40,12 @@ type Stores struct {
 	// Kept, when the store keeps games' records between requests, lets an action be applied in one
 	// round trip (act_kept.go); nil when it keeps none.
 	Kept KeptRecords
+	// Teaching tells which classrooms an account teaches (teaching.go).
+	Teaching Teaching
+	// SessionStore keeps accounts' browser sessions (sessions.go).
+	SessionStore SessionStore
+	// CoTeacherStore keeps classrooms' co-teachers and their invites (coteachers.go).
+	CoTeacherStore CoTeacherStore
 }
 
 // GameReader reads games and lists them.

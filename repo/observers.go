@@ -83,7 +83,8 @@ func (s *Games) endedAuthorities(ctx context.Context, hashes [][]byte, studentID
 			WHERE NOT EXISTS (SELECT FROM classrooms WHERE teacher_token_hash = h)
 			AND NOT EXISTS (SELECT FROM students WHERE token_hash = h AND removed_at IS NULL)
 			AND NOT EXISTS (SELECT FROM observer_tokens WHERE token_hash = h AND (expires_at IS NULL OR expires_at > $2))
-			AND NOT EXISTS (SELECT FROM account_tokens WHERE token_hash = h AND expires_at > $2)`, hashes, now)
+			AND NOT EXISTS (SELECT FROM account_tokens WHERE token_hash = h AND expires_at > $2)
+			AND NOT EXISTS (SELECT FROM account_sessions WHERE token_hash = h AND expires_at > $2)`, hashes, now)
 		if err != nil {
 			return nil, nil, err
 		}

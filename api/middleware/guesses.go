@@ -37,9 +37,10 @@ type GuessLimits struct {
 
 // wrongCodes are the refusals that mean the code was guessed wrong.
 var wrongCodes = map[string]bool{
-	"invite_code_not_found": true,
-	"wrong_invite_code":     true,
-	"join_code_not_found":   true,
+	"invite_code_not_found":       true,
+	"wrong_invite_code":           true,
+	"join_code_not_found":         true,
+	"co_teacher_invite_not_found": true, // api/coteachers.go
 }
 
 // GuessFacts are the facts of too_many_guesses: which budget is spent (address or instance), how

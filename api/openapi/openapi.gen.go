@@ -1546,6 +1546,7 @@ const (
 	RevokedSeatLeft        RevokedEventReason = "seat_left"
 	RevokedStudentErased   RevokedEventReason = "student_erased"
 	RevokedStudentRemoved  RevokedEventReason = "student_removed"
+	RevokedTeacherRemoved  RevokedEventReason = "teacher_removed"
 	RevokedTokenRevoked    RevokedEventReason = "token_revoked"
 	RevokedTokenRotated    RevokedEventReason = "token_rotated"
 )
@@ -1562,6 +1563,8 @@ func (e RevokedEventReason) Valid() bool {
 	case RevokedStudentErased:
 		return true
 	case RevokedStudentRemoved:
+		return true
+	case RevokedTeacherRemoved:
 		return true
 	case RevokedTokenRevoked:
 		return true
@@ -1937,6 +1940,12 @@ type AbortOutcome struct {
 // AbortOutcomeEndReason defines model for AbortOutcome.EndReason.
 type AbortOutcomeEndReason string
 
+// AcceptCoTeacherInviteRequest defines model for AcceptCoTeacherInviteRequest.
+type AcceptCoTeacherInviteRequest struct {
+	// Code The invite's code (`pgi_…`).
+	Code string `json:"code"`
+}
+
 // Account A signed-in teacher's account. Only the provider's display name is kept, no email.
 type Account struct {
 	CreatedAt time.Time          `json:"created_at"`
@@ -2145,6 +2154,32 @@ type ClassroomStats struct {
 	// ReviewsPending Finished games whose move review is not made yet. One request makes at most 10 of them (and keeps them); the review figures of the rest join the statistics on later requests.
 	ReviewsPending int            `json:"reviews_pending"`
 	Students       []StudentStats `json:"students"`
+}
+
+// ClassroomTeacher defines model for ClassroomTeacher.
+type ClassroomTeacher struct {
+	AccountId openapi_types.UUID `json:"account_id"`
+
+	// AddedAt When the co-teacher joined (the owner: when their account was made).
+	AddedAt time.Time `json:"added_at"`
+
+	// Name The display name the provider gave.
+	Name string `json:"name"`
+
+	// Owner The classroom's owner (first); else a co-teacher.
+	Owner bool `json:"owner"`
+}
+
+// ClassroomTeacherList defines model for ClassroomTeacherList.
+type ClassroomTeacherList struct {
+	Teachers []ClassroomTeacher `json:"teachers"`
+}
+
+// CoTeacherInvite defines model for CoTeacherInvite.
+type CoTeacherInvite struct {
+	// Code The one-time code (`pgi_…`), shown only here.
+	Code      string    `json:"code"`
+	ExpiresAt time.Time `json:"expires_at"`
 }
 
 // Counters Named counters summed over games (docs/dashboards.md, "Statistics", says what each means).
@@ -4102,7 +4137,8 @@ type RevokedEvent struct {
 	// classroom; `seat_left`: the token's seat was left (a lobby left, a seat handed to the
 	// computer on resigning) and the token opens the game no more; `observer_revoked`,
 	// `observer_expired`: the observer token was revoked or expired; `token_revoked`: the
-	// token no longer works (found out by the stream asking again, the cause unknown to it).
+	// token no longer works (found out by the stream asking again, the cause unknown to it);
+	// `teacher_removed`: the account, a co-teacher, was removed from the classroom.
 	Reason RevokedEventReason `json:"reason"`
 }
 
@@ -4111,7 +4147,8 @@ type RevokedEvent struct {
 // classroom; `seat_left`: the token's seat was left (a lobby left, a seat handed to the
 // computer on resigning) and the token opens the game no more; `observer_revoked`,
 // `observer_expired`: the observer token was revoked or expired; `token_revoked`: the
-// token no longer works (found out by the stream asking again, the cause unknown to it).
+// token no longer works (found out by the stream asking again, the cause unknown to it);
+// `teacher_removed`: the account, a co-teacher, was removed from the classroom.
 type RevokedEventReason string
 
 // RotatedWebhookSecret defines model for RotatedWebhookSecret.
@@ -4228,6 +4265,26 @@ type ServiceAction struct {
 // ServiceOutcome The outcome of an entry the service records itself, after the start.
 type ServiceOutcome struct {
 	union json.RawMessage
+}
+
+// SignInProvider defines model for SignInProvider.
+type SignInProvider struct {
+	// Default Whether a login without `provider` goes to it.
+	Default bool `json:"default"`
+
+	// Issuer The provider's issuer URL.
+	Issuer string `json:"issuer"`
+
+	// Login Where a sign-in page sends the teacher (add `&return_to=` for a browser session).
+	Login string `json:"login"`
+
+	// Name The provider's name (`default` for `OIDC_ISSUER`'s, else as in `OIDC_PROVIDERS`).
+	Name string `json:"name"`
+}
+
+// SignInProviderList The OpenID providers teachers may sign in with, the default first.
+type SignInProviderList struct {
+	Providers []SignInProvider `json:"providers"`
 }
 
 // SignedIn The account signed in and its new account token, shown once.
@@ -4568,10 +4625,15 @@ type FinishSignInParams struct {
 
 // BeginSignInParams defines parameters for BeginSignIn.
 type BeginSignInParams struct {
-	// ReturnTo A path of this service (starting with one `/`, no scheme or host) the sign-in returns
-	// to. Reserved for the browser sessions of a later version: today a sign-in with
-	// `return_to` is refused with 400 `return_to_unsupported`; any other value with 400
-	// `invalid_return_to`.
+	// Provider The provider to sign in with, by name (`GET /v1/auth/providers`); without it the default
+	// (`OIDC_ISSUER`'s), or the only one configured. An unknown name is 400
+	// `unknown_provider`, naming it; none with several and no default, 400 `provider_required`.
+	Provider *string `form:"provider,omitempty" json:"provider,omitempty"`
+
+	// ReturnTo A path of this service the sign-in returns to, in a browser session: starting with one
+	// `/`, without `//`, backslash or control characters (else 400 `invalid_return_to`). The
+	// callback then sets the session's cookie (cookieAuth) and answers 302 there instead of an
+	// account token.
 	ReturnTo *string `form:"return_to,omitempty" json:"return_to,omitempty"`
 }
 
@@ -5080,6 +5142,9 @@ type AttachClassroomJSONRequestBody = AttachClassroomRequest
 
 // RenameStudentJSONRequestBody defines body for RenameStudent for application/json ContentType.
 type RenameStudentJSONRequestBody = RenameStudentRequest
+
+// AcceptCoTeacherInviteJSONRequestBody defines body for AcceptCoTeacherInvite for application/json ContentType.
+type AcceptCoTeacherInviteJSONRequestBody = AcceptCoTeacherInviteRequest
 
 // CreateGameJSONRequestBody defines body for CreateGame for application/json ContentType.
 type CreateGameJSONRequestBody = CreateGameRequest
@@ -6884,12 +6949,18 @@ type ServerInterface interface {
 	// GetReadyz Readiness: the database is reachable.
 	// (GET /readyz)
 	GetReadyz(ctx echo.Context) error
+	// SignOut End the browser session of the request's cookie.
+	// (POST /v1/auth/logout)
+	SignOut(ctx echo.Context) error
 	// FinishSignIn Where the provider sends the teacher back; answers the account and an account token.
 	// (GET /v1/auth/oidc/callback)
 	FinishSignIn(ctx echo.Context, params FinishSignInParams) error
 	// BeginSignIn Sign a teacher in with the OpenID provider (redirects there).
 	// (GET /v1/auth/oidc/login)
 	BeginSignIn(ctx echo.Context, params BeginSignInParams) error
+	// ListSignInProviders The OpenID providers teachers may sign in with, for a sign-in page.
+	// (GET /v1/auth/providers)
+	ListSignInProviders(ctx echo.Context) error
 	// GetPrimeClimbBoardPicturePng The Prime Climb board as a PNG picture.
 	// (GET /v1/boards/prime-climb.png)
 	GetPrimeClimbBoardPicturePng(ctx echo.Context, params GetPrimeClimbBoardPicturePngParams) error
@@ -6908,6 +6979,9 @@ type ServerInterface interface {
 	// GetClassroom The classroom (teacher token).
 	// (GET /v1/classrooms/{classroom_id})
 	GetClassroom(ctx echo.Context, classroomId ClassroomID) error
+	// CreateCoTeacherInvite Invite a co-teacher with a one-time code (the classroom's owner).
+	// (POST /v1/classrooms/{classroom_id}/co-teacher-invites)
+	CreateCoTeacherInvite(ctx echo.Context, classroomId ClassroomID) error
 	// StreamClassroomEvents Live updates of every game of a classroom (server-sent events, teacher or classroom observer token).
 	// (GET /v1/classrooms/{classroom_id}/events)
 	StreamClassroomEvents(ctx echo.Context, classroomId ClassroomID, params StreamClassroomEventsParams) error
@@ -6950,6 +7024,15 @@ type ServerInterface interface {
 	// RotateTeacherToken Replace your teacher token (teacher token); the old one stops working at once.
 	// (POST /v1/classrooms/{classroom_id}/teacher-token)
 	RotateTeacherToken(ctx echo.Context, classroomId ClassroomID, params RotateTeacherTokenParams) error
+	// ListClassroomTeachers The classroom's teachers, its owner first (teacher).
+	// (GET /v1/classrooms/{classroom_id}/teachers)
+	ListClassroomTeachers(ctx echo.Context, classroomId ClassroomID) error
+	// RemoveCoTeacher Remove a co-teacher (the classroom's owner).
+	// (DELETE /v1/classrooms/{classroom_id}/teachers/{account_id})
+	RemoveCoTeacher(ctx echo.Context, classroomId ClassroomID, accountId openapi_types.UUID) error
+	// AcceptCoTeacherInvite Co-teach a classroom by its invite code (account token or session).
+	// (POST /v1/co-teacher-invites/accept)
+	AcceptCoTeacherInvite(ctx echo.Context) error
 	// ListGames List games, newest first.
 	// (GET /v1/games)
 	ListGames(ctx echo.Context, params ListGamesParams) error
@@ -7135,6 +7218,15 @@ func (w *ServerInterfaceWrapper) GetReadyz(ctx echo.Context) error {
 	return err
 }
 
+// SignOut converts echo context to params.
+func (w *ServerInterfaceWrapper) SignOut(ctx echo.Context) error {
+	var err error
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.SignOut(ctx)
+	return err
+}
+
 // FinishSignIn converts echo context to params.
 func (w *ServerInterfaceWrapper) FinishSignIn(ctx echo.Context) error {
 	var err error
@@ -7180,6 +7272,13 @@ func (w *ServerInterfaceWrapper) BeginSignIn(ctx echo.Context) error {
 
 	// Parameter object where we will unmarshal all parameters from the context
 	var params BeginSignInParams
+	// ------------- Optional query parameter "provider" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "provider", ctx.QueryParams(), &params.Provider, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter provider: %s", err))
+	}
+
 	// ------------- Optional query parameter "return_to" -------------
 
 	err = runtime.BindQueryParameterWithOptions("form", true, false, "return_to", ctx.QueryParams(), &params.ReturnTo, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
@@ -7189,6 +7288,15 @@ func (w *ServerInterfaceWrapper) BeginSignIn(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.BeginSignIn(ctx, params)
+	return err
+}
+
+// ListSignInProviders converts echo context to params.
+func (w *ServerInterfaceWrapper) ListSignInProviders(ctx echo.Context) error {
+	var err error
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListSignInProviders(ctx)
 	return err
 }
 
@@ -7275,6 +7383,22 @@ func (w *ServerInterfaceWrapper) GetClassroom(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.GetClassroom(ctx, classroomId)
+	return err
+}
+
+// CreateCoTeacherInvite converts echo context to params.
+func (w *ServerInterfaceWrapper) CreateCoTeacherInvite(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "classroom_id" -------------
+	var classroomId ClassroomID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "classroom_id", ctx.Param("classroom_id"), &classroomId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter classroom_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.CreateCoTeacherInvite(ctx, classroomId)
 	return err
 }
 
@@ -7679,6 +7803,55 @@ func (w *ServerInterfaceWrapper) RotateTeacherToken(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.RotateTeacherToken(ctx, classroomId, params)
+	return err
+}
+
+// ListClassroomTeachers converts echo context to params.
+func (w *ServerInterfaceWrapper) ListClassroomTeachers(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "classroom_id" -------------
+	var classroomId ClassroomID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "classroom_id", ctx.Param("classroom_id"), &classroomId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter classroom_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListClassroomTeachers(ctx, classroomId)
+	return err
+}
+
+// RemoveCoTeacher converts echo context to params.
+func (w *ServerInterfaceWrapper) RemoveCoTeacher(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "classroom_id" -------------
+	var classroomId ClassroomID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "classroom_id", ctx.Param("classroom_id"), &classroomId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter classroom_id: %s", err))
+	}
+
+	// ------------- Path parameter "account_id" -------------
+	var accountId openapi_types.UUID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "account_id", ctx.Param("account_id"), &accountId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter account_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.RemoveCoTeacher(ctx, classroomId, accountId)
+	return err
+}
+
+// AcceptCoTeacherInvite converts echo context to params.
+func (w *ServerInterfaceWrapper) AcceptCoTeacherInvite(ctx echo.Context) error {
+	var err error
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.AcceptCoTeacherInvite(ctx)
 	return err
 }
 
@@ -8893,13 +9066,16 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/metrics", wrapper.GetMetrics, options.OperationMiddlewares["getMetrics"]...)
 	router.GET(options.BaseURL+"/openapi.yaml", wrapper.GetOpenAPI, options.OperationMiddlewares["getOpenAPI"]...)
 	router.GET(options.BaseURL+"/readyz", wrapper.GetReadyz, options.OperationMiddlewares["getReadyz"]...)
+	router.POST(options.BaseURL+"/v1/auth/logout", wrapper.SignOut, options.OperationMiddlewares["signOut"]...)
 	router.GET(options.BaseURL+"/v1/auth/oidc/callback", wrapper.FinishSignIn, options.OperationMiddlewares["finishSignIn"]...)
 	router.GET(options.BaseURL+"/v1/auth/oidc/login", wrapper.BeginSignIn, options.OperationMiddlewares["beginSignIn"]...)
+	router.GET(options.BaseURL+"/v1/auth/providers", wrapper.ListSignInProviders, options.OperationMiddlewares["listSignInProviders"]...)
 	router.GET(options.BaseURL+"/v1/boards/:game", wrapper.GetBoard, options.OperationMiddlewares["getBoard"]...)
 	router.GET(options.BaseURL+"/v1/boards/prime-climb.png", wrapper.GetPrimeClimbBoardPicturePng, options.OperationMiddlewares["getPrimeClimbBoardPicturePng"]...)
 	router.GET(options.BaseURL+"/v1/boards/prime-climb.svg", wrapper.GetPrimeClimbBoardPicture, options.OperationMiddlewares["getPrimeClimbBoardPicture"]...)
 	router.POST(options.BaseURL+"/v1/classrooms", wrapper.CreateClassroom, options.OperationMiddlewares["createClassroom"]...)
 	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id", wrapper.GetClassroom, options.OperationMiddlewares["getClassroom"]...)
+	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/co-teacher-invites", wrapper.CreateCoTeacherInvite, options.OperationMiddlewares["createCoTeacherInvite"]...)
 	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/events", wrapper.StreamClassroomEvents, options.OperationMiddlewares["streamClassroomEvents"]...)
 	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/games", wrapper.ListClassroomGames, options.OperationMiddlewares["listClassroomGames"]...)
 	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/games", wrapper.CreateClassroomGames, options.OperationMiddlewares["createClassroomGames"]...)
@@ -8914,7 +9090,10 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/students/:student_id/erase", wrapper.EraseStudent, options.OperationMiddlewares["eraseStudent"]...)
 	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/students/:student_id/token", wrapper.ReissueStudentToken, options.OperationMiddlewares["reissueStudentToken"]...)
 	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/teacher-token", wrapper.RotateTeacherToken, options.OperationMiddlewares["rotateTeacherToken"]...)
+	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/teachers", wrapper.ListClassroomTeachers, options.OperationMiddlewares["listClassroomTeachers"]...)
+	router.DELETE(options.BaseURL+"/v1/classrooms/:classroom_id/teachers/:account_id", wrapper.RemoveCoTeacher, options.OperationMiddlewares["removeCoTeacher"]...)
 	router.POST(options.BaseURL+"/v1/classrooms/join", wrapper.JoinClassroom, options.OperationMiddlewares["joinClassroom"]...)
+	router.POST(options.BaseURL+"/v1/co-teacher-invites/accept", wrapper.AcceptCoTeacherInvite, options.OperationMiddlewares["acceptCoTeacherInvite"]...)
 	router.GET(options.BaseURL+"/v1/games", wrapper.ListGames, options.OperationMiddlewares["listGames"]...)
 	router.POST(options.BaseURL+"/v1/games", wrapper.CreateGame, options.OperationMiddlewares["createGame"]...)
 	router.GET(options.BaseURL+"/v1/games/:id", wrapper.GetGame, options.OperationMiddlewares["getGame"]...)

@@ -1550,6 +1550,7 @@ const (
 	RevokedEventReasonSeatLeft        RevokedEventReason = "seat_left"
 	RevokedEventReasonStudentErased   RevokedEventReason = "student_erased"
 	RevokedEventReasonStudentRemoved  RevokedEventReason = "student_removed"
+	RevokedEventReasonTeacherRemoved  RevokedEventReason = "teacher_removed"
 	RevokedEventReasonTokenRevoked    RevokedEventReason = "token_revoked"
 	RevokedEventReasonTokenRotated    RevokedEventReason = "token_rotated"
 )
@@ -1566,6 +1567,8 @@ func (e RevokedEventReason) Valid() bool {
 	case RevokedEventReasonStudentErased:
 		return true
 	case RevokedEventReasonStudentRemoved:
+		return true
+	case RevokedEventReasonTeacherRemoved:
 		return true
 	case RevokedEventReasonTokenRevoked:
 		return true
@@ -1941,6 +1944,12 @@ type AbortOutcome struct {
 // AbortOutcomeEndReason defines model for AbortOutcome.EndReason.
 type AbortOutcomeEndReason string
 
+// AcceptCoTeacherInviteRequest defines model for AcceptCoTeacherInviteRequest.
+type AcceptCoTeacherInviteRequest struct {
+	// Code The invite's code (`pgi_…`).
+	Code string `json:"code"`
+}
+
 // Account A signed-in teacher's account. Only the provider's display name is kept, no email.
 type Account struct {
 	CreatedAt time.Time          `json:"created_at"`
@@ -2149,6 +2158,32 @@ type ClassroomStats struct {
 	// ReviewsPending Finished games whose move review is not made yet. One request makes at most 10 of them (and keeps them); the review figures of the rest join the statistics on later requests.
 	ReviewsPending int            `json:"reviews_pending"`
 	Students       []StudentStats `json:"students"`
+}
+
+// ClassroomTeacher defines model for ClassroomTeacher.
+type ClassroomTeacher struct {
+	AccountId openapi_types.UUID `json:"account_id"`
+
+	// AddedAt When the co-teacher joined (the owner: when their account was made).
+	AddedAt time.Time `json:"added_at"`
+
+	// Name The display name the provider gave.
+	Name string `json:"name"`
+
+	// Owner The classroom's owner (first); else a co-teacher.
+	Owner bool `json:"owner"`
+}
+
+// ClassroomTeacherList defines model for ClassroomTeacherList.
+type ClassroomTeacherList struct {
+	Teachers []ClassroomTeacher `json:"teachers"`
+}
+
+// CoTeacherInvite defines model for CoTeacherInvite.
+type CoTeacherInvite struct {
+	// Code The one-time code (`pgi_…`), shown only here.
+	Code      string    `json:"code"`
+	ExpiresAt time.Time `json:"expires_at"`
 }
 
 // Counters Named counters summed over games (docs/dashboards.md, "Statistics", says what each means).
@@ -4106,7 +4141,8 @@ type RevokedEvent struct {
 	// classroom; `seat_left`: the token's seat was left (a lobby left, a seat handed to the
 	// computer on resigning) and the token opens the game no more; `observer_revoked`,
 	// `observer_expired`: the observer token was revoked or expired; `token_revoked`: the
-	// token no longer works (found out by the stream asking again, the cause unknown to it).
+	// token no longer works (found out by the stream asking again, the cause unknown to it);
+	// `teacher_removed`: the account, a co-teacher, was removed from the classroom.
 	Reason RevokedEventReason `json:"reason"`
 }
 
@@ -4115,7 +4151,8 @@ type RevokedEvent struct {
 // classroom; `seat_left`: the token's seat was left (a lobby left, a seat handed to the
 // computer on resigning) and the token opens the game no more; `observer_revoked`,
 // `observer_expired`: the observer token was revoked or expired; `token_revoked`: the
-// token no longer works (found out by the stream asking again, the cause unknown to it).
+// token no longer works (found out by the stream asking again, the cause unknown to it);
+// `teacher_removed`: the account, a co-teacher, was removed from the classroom.
 type RevokedEventReason string
 
 // RotatedWebhookSecret defines model for RotatedWebhookSecret.
@@ -4232,6 +4269,26 @@ type ServiceAction struct {
 // ServiceOutcome The outcome of an entry the service records itself, after the start.
 type ServiceOutcome struct {
 	union json.RawMessage
+}
+
+// SignInProvider defines model for SignInProvider.
+type SignInProvider struct {
+	// Default Whether a login without `provider` goes to it.
+	Default bool `json:"default"`
+
+	// Issuer The provider's issuer URL.
+	Issuer string `json:"issuer"`
+
+	// Login Where a sign-in page sends the teacher (add `&return_to=` for a browser session).
+	Login string `json:"login"`
+
+	// Name The provider's name (`default` for `OIDC_ISSUER`'s, else as in `OIDC_PROVIDERS`).
+	Name string `json:"name"`
+}
+
+// SignInProviderList The OpenID providers teachers may sign in with, the default first.
+type SignInProviderList struct {
+	Providers []SignInProvider `json:"providers"`
 }
 
 // SignedIn The account signed in and its new account token, shown once.
@@ -4572,10 +4629,15 @@ type FinishSignInParams struct {
 
 // BeginSignInParams defines parameters for BeginSignIn.
 type BeginSignInParams struct {
-	// ReturnTo A path of this service (starting with one `/`, no scheme or host) the sign-in returns
-	// to. Reserved for the browser sessions of a later version: today a sign-in with
-	// `return_to` is refused with 400 `return_to_unsupported`; any other value with 400
-	// `invalid_return_to`.
+	// Provider The provider to sign in with, by name (`GET /v1/auth/providers`); without it the default
+	// (`OIDC_ISSUER`'s), or the only one configured. An unknown name is 400
+	// `unknown_provider`, naming it; none with several and no default, 400 `provider_required`.
+	Provider *string `form:"provider,omitempty" json:"provider,omitempty"`
+
+	// ReturnTo A path of this service the sign-in returns to, in a browser session: starting with one
+	// `/`, without `//`, backslash or control characters (else 400 `invalid_return_to`). The
+	// callback then sets the session's cookie (cookieAuth) and answers 302 there instead of an
+	// account token.
 	ReturnTo *string `form:"return_to,omitempty" json:"return_to,omitempty"`
 }
 
@@ -5084,6 +5146,9 @@ type AttachClassroomJSONRequestBody = AttachClassroomRequest
 
 // RenameStudentJSONRequestBody defines body for RenameStudent for application/json ContentType.
 type RenameStudentJSONRequestBody = RenameStudentRequest
+
+// AcceptCoTeacherInviteJSONRequestBody defines body for AcceptCoTeacherInvite for application/json ContentType.
+type AcceptCoTeacherInviteJSONRequestBody = AcceptCoTeacherInviteRequest
 
 // CreateGameJSONRequestBody defines body for CreateGame for application/json ContentType.
 type CreateGameJSONRequestBody = CreateGameRequest
@@ -6982,6 +7047,16 @@ type ClientInterface interface {
 	// Corresponds with GET /readyz (the `GetReadyz` operationId).
 	GetReadyz(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// SignOut End the browser session of the request's cookie.
+	//
+	// Deletes the session of the `pg_session` cookie (its live streams end with a `revoked`
+	// event, `token_revoked`, on every instance) and clears the cookie. Without a session it
+	// only clears the cookie. A cross-site request with the cookie is refused (403
+	// `csrf_refused`), as every change made with the cookie only is.
+	//
+	// Corresponds with POST /v1/auth/logout (the `SignOut` operationId).
+	SignOut(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// FinishSignIn Where the provider sends the teacher back; answers the account and an account token.
 	//
 	// Takes the sign-in its `state` names (once: a replayed callback, a forged or expired
@@ -6989,20 +7064,30 @@ type ClientInterface interface {
 	// verifier, and verifies the ID token (the provider's signature through its discovery keys,
 	// `iss`, `aud`, `exp`, `nonce`; else 400 `id_token_invalid`). Makes the account on the first
 	// sign-in (keyed by issuer and subject; only the `name` is kept, no email) and answers it
-	// with a new account token (`pga_…`, 90 days, shown only here).
+	// with a new account token (`pga_…`, 90 days, shown only here); a sign-in begun with
+	// `return_to` answers 302 there with a browser session's cookie instead (cookieAuth).
 	//
 	// Corresponds with GET /v1/auth/oidc/callback (the `FinishSignIn` operationId).
 	FinishSignIn(ctx context.Context, params *FinishSignInParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// BeginSignIn Sign a teacher in with the OpenID provider (redirects there).
 	//
-	// Answers 302 to the provider that `OIDC_ISSUER` names (authorization code flow with PKCE
-	// S256, `state` and `nonce`; scopes `openid profile email`). The provider sends the teacher
+	// Answers 302 to the provider that `provider` names, by default the one `OIDC_ISSUER` names
+	// (authorization code flow with PKCE S256, `state` and `nonce`; scopes `openid profile
+	// email`). The provider sends the teacher
 	// back to `GET /v1/auth/oidc/callback` within 10 minutes, on any instance. When the operator
 	// configured no provider: 404 `sign_in_not_configured`.
 	//
 	// Corresponds with GET /v1/auth/oidc/login (the `BeginSignIn` operationId).
 	BeginSignIn(ctx context.Context, params *BeginSignInParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListSignInProviders The OpenID providers teachers may sign in with, for a sign-in page.
+	//
+	// Each provider's name, issuer and login link, the default first; an empty list when the
+	// operator configured none (then the login answers 404 `sign_in_not_configured`).
+	//
+	// Corresponds with GET /v1/auth/providers (the `ListSignInProviders` operationId).
+	ListSignInProviders(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetPrimeClimbBoardPicturePng The Prime Climb board as a PNG picture.
 	//
@@ -7086,6 +7171,18 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /v1/classrooms/{classroom_id} (the `GetClassroom` operationId).
 	GetClassroom(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateCoTeacherInvite Invite a co-teacher with a one-time code (the classroom's owner).
+	//
+	// A one-time code (`pgi_…`, 256 random bits, shown only here, kept hashed) that a signed-in
+	// teacher accepts with `POST /v1/co-teacher-invites/accept` to co-teach the classroom: their
+	// account token and browser sessions then run it as its teacher token does. Made by the
+	// classroom's owner, its owning account or its teacher token (a co-teacher's account is 403
+	// `classroom_owner_required`); it works once, for 7 days. At most 20 unused at once (409
+	// `too_many_co_teacher_invites`).
+	//
+	// Corresponds with POST /v1/classrooms/{classroom_id}/co-teacher-invites (the `CreateCoTeacherInvite` operationId).
+	CreateCoTeacherInvite(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// StreamClassroomEvents Live updates of every game of a classroom (server-sent events, teacher or classroom observer token).
 	//
@@ -7292,6 +7389,49 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /v1/classrooms/{classroom_id}/teacher-token (the `RotateTeacherToken` operationId).
 	RotateTeacherToken(ctx context.Context, classroomId ClassroomID, params *RotateTeacherTokenParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListClassroomTeachers The classroom's teachers, its owner first (teacher).
+	//
+	// Display names only, for any of the classroom's teachers (its teacher token, its owner's or a co-teacher's account).
+	//
+	// Corresponds with GET /v1/classrooms/{classroom_id}/teachers (the `ListClassroomTeachers` operationId).
+	ListClassroomTeachers(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RemoveCoTeacher Remove a co-teacher (the classroom's owner).
+	//
+	// The account co-teaches the classroom no more: its requests there are refused at once, and
+	// its live streams of the classroom and its games end with a `revoked` event
+	// (`teacher_removed`). By the classroom's owner (its owning account or teacher token); an
+	// account that is no co-teacher is 404 `co_teacher_not_found`.
+	//
+	// Corresponds with DELETE /v1/classrooms/{classroom_id}/teachers/{account_id} (the `RemoveCoTeacher` operationId).
+	RemoveCoTeacher(ctx context.Context, classroomId ClassroomID, accountId openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// AcceptCoTeacherInviteWithBody Co-teach a classroom by its invite code (account token or session).
+	//
+	// Takes the invite (once) and makes the account a co-teacher of its classroom, which then
+	// shows in `GET /v1/me/classrooms`; answers the classroom. A code never made, used or
+	// expired is 404 `co_teacher_invite_not_found`, counted as a wrong guess (429
+	// `too_many_guesses` past the guesses' budget); a classroom with 20 co-teachers is 409
+	// `too_many_co_teachers`. The owner accepting their own invite changes nothing.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/co-teacher-invites/accept (the `AcceptCoTeacherInvite` operationId).
+	AcceptCoTeacherInviteWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// AcceptCoTeacherInvite Co-teach a classroom by its invite code (account token or session).
+	//
+	// Takes the invite (once) and makes the account a co-teacher of its classroom, which then
+	// shows in `GET /v1/me/classrooms`; answers the classroom. A code never made, used or
+	// expired is 404 `co_teacher_invite_not_found`, counted as a wrong guess (429
+	// `too_many_guesses` past the guesses' budget); a classroom with 20 co-teachers is 409
+	// `too_many_co_teachers`. The owner accepting their own invite changes nothing.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/co-teacher-invites/accept (the `AcceptCoTeacherInvite` operationId).
+	AcceptCoTeacherInvite(ctx context.Context, body AcceptCoTeacherInviteJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListGames List games, newest first.
 	//
@@ -8223,6 +8363,26 @@ func (c *Client) GetReadyz(ctx context.Context, reqEditors ...RequestEditorFn) (
 	return c.Client.Do(req)
 }
 
+// SignOut End the browser session of the request's cookie.
+//
+// Deletes the session of the `pg_session` cookie (its live streams end with a `revoked`
+// event, `token_revoked`, on every instance) and clears the cookie. Without a session it
+// only clears the cookie. A cross-site request with the cookie is refused (403
+// `csrf_refused`), as every change made with the cookie only is.
+//
+// Corresponds with POST /v1/auth/logout (the `SignOut` operationId).
+func (c *Client) SignOut(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSignOutRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // FinishSignIn Where the provider sends the teacher back; answers the account and an account token.
 //
 // Takes the sign-in its `state` names (once: a replayed callback, a forged or expired
@@ -8230,7 +8390,8 @@ func (c *Client) GetReadyz(ctx context.Context, reqEditors ...RequestEditorFn) (
 // verifier, and verifies the ID token (the provider's signature through its discovery keys,
 // `iss`, `aud`, `exp`, `nonce`; else 400 `id_token_invalid`). Makes the account on the first
 // sign-in (keyed by issuer and subject; only the `name` is kept, no email) and answers it
-// with a new account token (`pga_…`, 90 days, shown only here).
+// with a new account token (`pga_…`, 90 days, shown only here); a sign-in begun with
+// `return_to` answers 302 there with a browser session's cookie instead (cookieAuth).
 //
 // Corresponds with GET /v1/auth/oidc/callback (the `FinishSignIn` operationId).
 func (c *Client) FinishSignIn(ctx context.Context, params *FinishSignInParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8247,14 +8408,33 @@ func (c *Client) FinishSignIn(ctx context.Context, params *FinishSignInParams, r
 
 // BeginSignIn Sign a teacher in with the OpenID provider (redirects there).
 //
-// Answers 302 to the provider that `OIDC_ISSUER` names (authorization code flow with PKCE
-// S256, `state` and `nonce`; scopes `openid profile email`). The provider sends the teacher
+// Answers 302 to the provider that `provider` names, by default the one `OIDC_ISSUER` names
+// (authorization code flow with PKCE S256, `state` and `nonce`; scopes `openid profile
+// email`). The provider sends the teacher
 // back to `GET /v1/auth/oidc/callback` within 10 minutes, on any instance. When the operator
 // configured no provider: 404 `sign_in_not_configured`.
 //
 // Corresponds with GET /v1/auth/oidc/login (the `BeginSignIn` operationId).
 func (c *Client) BeginSignIn(ctx context.Context, params *BeginSignInParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewBeginSignInRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListSignInProviders The OpenID providers teachers may sign in with, for a sign-in page.
+//
+// Each provider's name, issuer and login link, the default first; an empty list when the
+// operator configured none (then the login answers 404 `sign_in_not_configured`).
+//
+// Corresponds with GET /v1/auth/providers (the `ListSignInProviders` operationId).
+func (c *Client) ListSignInProviders(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListSignInProvidersRequest(c.Server)
 	if err != nil {
 		return nil, err
 	}
@@ -8418,6 +8598,28 @@ func (c *Client) JoinClassroom(ctx context.Context, body JoinClassroomJSONReques
 // Corresponds with GET /v1/classrooms/{classroom_id} (the `GetClassroom` operationId).
 func (c *Client) GetClassroom(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetClassroomRequest(c.Server, classroomId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateCoTeacherInvite Invite a co-teacher with a one-time code (the classroom's owner).
+//
+// A one-time code (`pgi_…`, 256 random bits, shown only here, kept hashed) that a signed-in
+// teacher accepts with `POST /v1/co-teacher-invites/accept` to co-teach the classroom: their
+// account token and browser sessions then run it as its teacher token does. Made by the
+// classroom's owner, its owning account or its teacher token (a co-teacher's account is 403
+// `classroom_owner_required`); it works once, for 7 days. At most 20 unused at once (409
+// `too_many_co_teacher_invites`).
+//
+// Corresponds with POST /v1/classrooms/{classroom_id}/co-teacher-invites (the `CreateCoTeacherInvite` operationId).
+func (c *Client) CreateCoTeacherInvite(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateCoTeacherInviteRequest(c.Server, classroomId)
 	if err != nil {
 		return nil, err
 	}
@@ -8794,6 +8996,89 @@ func (c *Client) ReissueStudentToken(ctx context.Context, classroomId ClassroomI
 // Corresponds with POST /v1/classrooms/{classroom_id}/teacher-token (the `RotateTeacherToken` operationId).
 func (c *Client) RotateTeacherToken(ctx context.Context, classroomId ClassroomID, params *RotateTeacherTokenParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewRotateTeacherTokenRequest(c.Server, classroomId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListClassroomTeachers The classroom's teachers, its owner first (teacher).
+//
+// Display names only, for any of the classroom's teachers (its teacher token, its owner's or a co-teacher's account).
+//
+// Corresponds with GET /v1/classrooms/{classroom_id}/teachers (the `ListClassroomTeachers` operationId).
+func (c *Client) ListClassroomTeachers(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListClassroomTeachersRequest(c.Server, classroomId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RemoveCoTeacher Remove a co-teacher (the classroom's owner).
+//
+// The account co-teaches the classroom no more: its requests there are refused at once, and
+// its live streams of the classroom and its games end with a `revoked` event
+// (`teacher_removed`). By the classroom's owner (its owning account or teacher token); an
+// account that is no co-teacher is 404 `co_teacher_not_found`.
+//
+// Corresponds with DELETE /v1/classrooms/{classroom_id}/teachers/{account_id} (the `RemoveCoTeacher` operationId).
+func (c *Client) RemoveCoTeacher(ctx context.Context, classroomId ClassroomID, accountId openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRemoveCoTeacherRequest(c.Server, classroomId, accountId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// AcceptCoTeacherInviteWithBody Co-teach a classroom by its invite code (account token or session).
+//
+// Takes the invite (once) and makes the account a co-teacher of its classroom, which then
+// shows in `GET /v1/me/classrooms`; answers the classroom. A code never made, used or
+// expired is 404 `co_teacher_invite_not_found`, counted as a wrong guess (429
+// `too_many_guesses` past the guesses' budget); a classroom with 20 co-teachers is 409
+// `too_many_co_teachers`. The owner accepting their own invite changes nothing.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/co-teacher-invites/accept (the `AcceptCoTeacherInvite` operationId).
+func (c *Client) AcceptCoTeacherInviteWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAcceptCoTeacherInviteRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// AcceptCoTeacherInvite Co-teach a classroom by its invite code (account token or session).
+//
+// Takes the invite (once) and makes the account a co-teacher of its classroom, which then
+// shows in `GET /v1/me/classrooms`; answers the classroom. A code never made, used or
+// expired is 404 `co_teacher_invite_not_found`, counted as a wrong guess (429
+// `too_many_guesses` past the guesses' budget); a classroom with 20 co-teachers is 409
+// `too_many_co_teachers`. The owner accepting their own invite changes nothing.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/co-teacher-invites/accept (the `AcceptCoTeacherInvite` operationId).
+func (c *Client) AcceptCoTeacherInvite(ctx context.Context, body AcceptCoTeacherInviteJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAcceptCoTeacherInviteRequest(c.Server, body)
 	if err != nil {
 		return nil, err
 	}
@@ -10235,6 +10520,33 @@ func NewGetReadyzRequest(server string) (*http.Request, error) {
 	return req, nil
 }
 
+// NewSignOutRequest constructs an http.Request for the SignOut method
+func NewSignOutRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/auth/logout")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewFinishSignInRequest constructs an http.Request for the FinishSignIn method
 func NewFinishSignInRequest(server string, params *FinishSignInParams) (*http.Request, error) {
 	var err error
@@ -10353,6 +10665,18 @@ func NewBeginSignInRequest(server string, params *BeginSignInParams) (*http.Requ
 		// per the OpenAPI spec (e.g. "color=blue,black,brown").
 		var rawQueryFragments []string
 
+		if params.Provider != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "provider", *params.Provider, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if params.ReturnTo != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "return_to", *params.ReturnTo, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
@@ -10369,6 +10693,33 @@ func NewBeginSignInRequest(server string, params *BeginSignInParams) (*http.Requ
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
 		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewListSignInProvidersRequest constructs an http.Request for the ListSignInProviders method
+func NewListSignInProvidersRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/auth/providers")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
@@ -10628,6 +10979,40 @@ func NewGetClassroomRequest(server string, classroomId ClassroomID) (*http.Reque
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCreateCoTeacherInviteRequest constructs an http.Request for the CreateCoTeacherInvite method
+func NewCreateCoTeacherInviteRequest(server string, classroomId ClassroomID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "classroom_id", classroomId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/classrooms/%s/co-teacher-invites", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -11403,6 +11788,121 @@ func NewRotateTeacherTokenRequest(server string, classroomId ClassroomID, params
 		}
 
 	}
+
+	return req, nil
+}
+
+// NewListClassroomTeachersRequest constructs an http.Request for the ListClassroomTeachers method
+func NewListClassroomTeachersRequest(server string, classroomId ClassroomID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "classroom_id", classroomId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/classrooms/%s/teachers", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewRemoveCoTeacherRequest constructs an http.Request for the RemoveCoTeacher method
+func NewRemoveCoTeacherRequest(server string, classroomId ClassroomID, accountId openapi_types.UUID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "classroom_id", classroomId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "account_id", accountId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/classrooms/%s/teachers/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewAcceptCoTeacherInviteRequest calls the generic AcceptCoTeacherInvite builder with application/json body
+func NewAcceptCoTeacherInviteRequest(server string, body AcceptCoTeacherInviteJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewAcceptCoTeacherInviteRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewAcceptCoTeacherInviteRequestWithBody constructs an http.Request for the AcceptCoTeacherInvite method, with any body, and a specified content type
+func NewAcceptCoTeacherInviteRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/co-teacher-invites/accept")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
 
 	return req, nil
 }
@@ -13738,6 +14238,18 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /readyz (the `GetReadyz` operationId).
 	GetReadyzWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetReadyzResponse, error)
 
+	// SignOutWithResponse End the browser session of the request's cookie.
+	//
+	// Deletes the session of the `pg_session` cookie (its live streams end with a `revoked`
+	// event, `token_revoked`, on every instance) and clears the cookie. Without a session it
+	// only clears the cookie. A cross-site request with the cookie is refused (403
+	// `csrf_refused`), as every change made with the cookie only is.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/auth/logout (the `SignOut` operationId).
+	SignOutWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*SignOutResponse, error)
+
 	// FinishSignInWithResponse Where the provider sends the teacher back; answers the account and an account token.
 	//
 	// Takes the sign-in its `state` names (once: a replayed callback, a forged or expired
@@ -13745,7 +14257,8 @@ type ClientWithResponsesInterface interface {
 	// verifier, and verifies the ID token (the provider's signature through its discovery keys,
 	// `iss`, `aud`, `exp`, `nonce`; else 400 `id_token_invalid`). Makes the account on the first
 	// sign-in (keyed by issuer and subject; only the `name` is kept, no email) and answers it
-	// with a new account token (`pga_…`, 90 days, shown only here).
+	// with a new account token (`pga_…`, 90 days, shown only here); a sign-in begun with
+	// `return_to` answers 302 there with a browser session's cookie instead (cookieAuth).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -13754,8 +14267,9 @@ type ClientWithResponsesInterface interface {
 
 	// BeginSignInWithResponse Sign a teacher in with the OpenID provider (redirects there).
 	//
-	// Answers 302 to the provider that `OIDC_ISSUER` names (authorization code flow with PKCE
-	// S256, `state` and `nonce`; scopes `openid profile email`). The provider sends the teacher
+	// Answers 302 to the provider that `provider` names, by default the one `OIDC_ISSUER` names
+	// (authorization code flow with PKCE S256, `state` and `nonce`; scopes `openid profile
+	// email`). The provider sends the teacher
 	// back to `GET /v1/auth/oidc/callback` within 10 minutes, on any instance. When the operator
 	// configured no provider: 404 `sign_in_not_configured`.
 	//
@@ -13763,6 +14277,16 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /v1/auth/oidc/login (the `BeginSignIn` operationId).
 	BeginSignInWithResponse(ctx context.Context, params *BeginSignInParams, reqEditors ...RequestEditorFn) (*BeginSignInResponse, error)
+
+	// ListSignInProvidersWithResponse The OpenID providers teachers may sign in with, for a sign-in page.
+	//
+	// Each provider's name, issuer and login link, the default first; an empty list when the
+	// operator configured none (then the login answers 404 `sign_in_not_configured`).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/auth/providers (the `ListSignInProviders` operationId).
+	ListSignInProvidersWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListSignInProvidersResponse, error)
 
 	// GetPrimeClimbBoardPicturePngWithResponse The Prime Climb board as a PNG picture.
 	//
@@ -13854,6 +14378,20 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /v1/classrooms/{classroom_id} (the `GetClassroom` operationId).
 	GetClassroomWithResponse(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*GetClassroomResponse, error)
+
+	// CreateCoTeacherInviteWithResponse Invite a co-teacher with a one-time code (the classroom's owner).
+	//
+	// A one-time code (`pgi_…`, 256 random bits, shown only here, kept hashed) that a signed-in
+	// teacher accepts with `POST /v1/co-teacher-invites/accept` to co-teach the classroom: their
+	// account token and browser sessions then run it as its teacher token does. Made by the
+	// classroom's owner, its owning account or its teacher token (a co-teacher's account is 403
+	// `classroom_owner_required`); it works once, for 7 days. At most 20 unused at once (409
+	// `too_many_co_teacher_invites`).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/classrooms/{classroom_id}/co-teacher-invites (the `CreateCoTeacherInvite` operationId).
+	CreateCoTeacherInviteWithResponse(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*CreateCoTeacherInviteResponse, error)
 
 	// StreamClassroomEventsWithResponse Live updates of every game of a classroom (server-sent events, teacher or classroom observer token).
 	//
@@ -14082,6 +14620,53 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /v1/classrooms/{classroom_id}/teacher-token (the `RotateTeacherToken` operationId).
 	RotateTeacherTokenWithResponse(ctx context.Context, classroomId ClassroomID, params *RotateTeacherTokenParams, reqEditors ...RequestEditorFn) (*RotateTeacherTokenResponse, error)
+
+	// ListClassroomTeachersWithResponse The classroom's teachers, its owner first (teacher).
+	//
+	// Display names only, for any of the classroom's teachers (its teacher token, its owner's or a co-teacher's account).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/classrooms/{classroom_id}/teachers (the `ListClassroomTeachers` operationId).
+	ListClassroomTeachersWithResponse(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*ListClassroomTeachersResponse, error)
+
+	// RemoveCoTeacherWithResponse Remove a co-teacher (the classroom's owner).
+	//
+	// The account co-teaches the classroom no more: its requests there are refused at once, and
+	// its live streams of the classroom and its games end with a `revoked` event
+	// (`teacher_removed`). By the classroom's owner (its owning account or teacher token); an
+	// account that is no co-teacher is 404 `co_teacher_not_found`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /v1/classrooms/{classroom_id}/teachers/{account_id} (the `RemoveCoTeacher` operationId).
+	RemoveCoTeacherWithResponse(ctx context.Context, classroomId ClassroomID, accountId openapi_types.UUID, reqEditors ...RequestEditorFn) (*RemoveCoTeacherResponse, error)
+
+	// AcceptCoTeacherInviteWithBodyWithResponse Co-teach a classroom by its invite code (account token or session).
+	//
+	// Takes the invite (once) and makes the account a co-teacher of its classroom, which then
+	// shows in `GET /v1/me/classrooms`; answers the classroom. A code never made, used or
+	// expired is 404 `co_teacher_invite_not_found`, counted as a wrong guess (429
+	// `too_many_guesses` past the guesses' budget); a classroom with 20 co-teachers is 409
+	// `too_many_co_teachers`. The owner accepting their own invite changes nothing.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/co-teacher-invites/accept (the `AcceptCoTeacherInvite` operationId).
+	AcceptCoTeacherInviteWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*AcceptCoTeacherInviteResponse, error)
+
+	// AcceptCoTeacherInviteWithResponse Co-teach a classroom by its invite code (account token or session).
+	//
+	// Takes the invite (once) and makes the account a co-teacher of its classroom, which then
+	// shows in `GET /v1/me/classrooms`; answers the classroom. A code never made, used or
+	// expired is 404 `co_teacher_invite_not_found`, counted as a wrong guess (429
+	// `too_many_guesses` past the guesses' budget); a classroom with 20 co-teachers is 409
+	// `too_many_co_teachers`. The owner accepting their own invite changes nothing.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/co-teacher-invites/accept (the `AcceptCoTeacherInvite` operationId).
+	AcceptCoTeacherInviteWithResponse(ctx context.Context, body AcceptCoTeacherInviteJSONRequestBody, reqEditors ...RequestEditorFn) (*AcceptCoTeacherInviteResponse, error)
 
 	// ListGamesWithResponse List games, newest first.
 	//
@@ -15277,10 +15862,105 @@ func (r GetReadyzResponse) ContentType() string {
 	return ""
 }
 
+// SignOutResponse204Headers the declared response headers of an HTTP 204 response for SignOut
+type SignOutResponse204Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	SetCookie       *string
+}
+
+// SignOutResponse429Headers the declared response headers of an HTTP 429 response for SignOut
+type SignOutResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// SignOutResponse503Headers the declared response headers of an HTTP 503 response for SignOut
+type SignOutResponse503Headers struct {
+	RetryAfter *int
+}
+
+type SignOutResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers204 the parsed response headers for an HTTP 204 response
+	Headers204 *SignOutResponse204Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *SignOutResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *SignOutResponse503Headers
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r SignOutResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r SignOutResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r SignOutResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r SignOutResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r SignOutResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r SignOutResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r SignOutResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r SignOutResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // FinishSignInResponse200Headers the declared response headers of an HTTP 200 response for FinishSignIn
 type FinishSignInResponse200Headers struct {
 	RateLimit       *string
 	RateLimitPolicy *string
+}
+
+// FinishSignInResponse302Headers the declared response headers of an HTTP 302 response for FinishSignIn
+type FinishSignInResponse302Headers struct {
+	Location        *string
+	RateLimit       *string
+	RateLimitPolicy *string
+	SetCookie       *string
 }
 
 // FinishSignInResponse429Headers the declared response headers of an HTTP 429 response for FinishSignIn
@@ -15312,6 +15992,8 @@ type FinishSignInResponse struct {
 	ApplicationproblemJSON503 *Unavailable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *FinishSignInResponse200Headers
+	// Headers302 the parsed response headers for an HTTP 302 response
+	Headers302 *FinishSignInResponse302Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *FinishSignInResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -15465,6 +16147,78 @@ func (r BeginSignInResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r BeginSignInResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListSignInProvidersResponse200Headers the declared response headers of an HTTP 200 response for ListSignInProviders
+type ListSignInProvidersResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// ListSignInProvidersResponse429Headers the declared response headers of an HTTP 429 response for ListSignInProviders
+type ListSignInProvidersResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+type ListSignInProvidersResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SignInProviderList
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListSignInProvidersResponse200Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListSignInProvidersResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListSignInProvidersResponse) GetJSON200() *SignInProviderList {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ListSignInProvidersResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ListSignInProvidersResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r ListSignInProvidersResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListSignInProvidersResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListSignInProvidersResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListSignInProvidersResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -15729,6 +16483,8 @@ type CreateClassroomResponse struct {
 	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
 	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
 	ApplicationproblemJSON408 *RequestTimeout
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
@@ -15762,6 +16518,11 @@ func (r CreateClassroomResponse) GetApplicationproblemJSON400() *BadRequest {
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r CreateClassroomResponse) GetApplicationproblemJSON401() *Unauthorized {
 	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r CreateClassroomResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
 }
 
 // GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
@@ -16053,6 +16814,134 @@ func (r GetClassroomResponse) ContentType() string {
 	return ""
 }
 
+// CreateCoTeacherInviteResponse201Headers the declared response headers of an HTTP 201 response for CreateCoTeacherInvite
+type CreateCoTeacherInviteResponse201Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// CreateCoTeacherInviteResponse401Headers the declared response headers of an HTTP 401 response for CreateCoTeacherInvite
+type CreateCoTeacherInviteResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// CreateCoTeacherInviteResponse429Headers the declared response headers of an HTTP 429 response for CreateCoTeacherInvite
+type CreateCoTeacherInviteResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// CreateCoTeacherInviteResponse503Headers the declared response headers of an HTTP 503 response for CreateCoTeacherInvite
+type CreateCoTeacherInviteResponse503Headers struct {
+	RetryAfter *int
+}
+
+type CreateCoTeacherInviteResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *CoTeacherInvite
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *CreateCoTeacherInviteResponse201Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *CreateCoTeacherInviteResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *CreateCoTeacherInviteResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateCoTeacherInviteResponse503Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateCoTeacherInviteResponse) GetJSON201() *CoTeacherInvite {
+	return r.JSON201
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r CreateCoTeacherInviteResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CreateCoTeacherInviteResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r CreateCoTeacherInviteResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r CreateCoTeacherInviteResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CreateCoTeacherInviteResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r CreateCoTeacherInviteResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r CreateCoTeacherInviteResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r CreateCoTeacherInviteResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateCoTeacherInviteResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateCoTeacherInviteResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateCoTeacherInviteResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateCoTeacherInviteResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // StreamClassroomEventsResponse200Headers the declared response headers of an HTTP 200 response for StreamClassroomEvents
 type StreamClassroomEventsResponse200Headers struct {
 	RateLimit       *string
@@ -16306,6 +17195,8 @@ type CreateClassroomGamesResponse struct {
 	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
@@ -16341,6 +17232,11 @@ func (r CreateClassroomGamesResponse) GetApplicationproblemJSON400() *BadRequest
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r CreateClassroomGamesResponse) GetApplicationproblemJSON401() *Unauthorized {
 	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r CreateClassroomGamesResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
 }
 
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -16434,6 +17330,8 @@ type RotateJoinCodeResponse struct {
 	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
@@ -16465,6 +17363,11 @@ func (r RotateJoinCodeResponse) GetApplicationproblemJSON400() *BadRequest {
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r RotateJoinCodeResponse) GetApplicationproblemJSON401() *Unauthorized {
 	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r RotateJoinCodeResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
 }
 
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -16548,6 +17451,8 @@ type MintClassroomObserverResponse struct {
 	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
@@ -16581,6 +17486,11 @@ func (r MintClassroomObserverResponse) GetApplicationproblemJSON400() *BadReques
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r MintClassroomObserverResponse) GetApplicationproblemJSON401() *Unauthorized {
 	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r MintClassroomObserverResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
 }
 
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -16667,6 +17577,8 @@ type RevokeClassroomObserverResponse struct {
 	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
@@ -16693,6 +17605,11 @@ func (r RevokeClassroomObserverResponse) GetApplicationproblemJSON400() *BadRequ
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r RevokeClassroomObserverResponse) GetApplicationproblemJSON401() *Unauthorized {
 	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r RevokeClassroomObserverResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
 }
 
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -17144,6 +18061,8 @@ type RemoveStudentResponse struct {
 	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
@@ -17170,6 +18089,11 @@ func (r RemoveStudentResponse) GetApplicationproblemJSON400() *BadRequest {
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r RemoveStudentResponse) GetApplicationproblemJSON401() *Unauthorized {
 	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r RemoveStudentResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
 }
 
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -17253,6 +18177,8 @@ type RenameStudentResponse struct {
 	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
@@ -17290,6 +18216,11 @@ func (r RenameStudentResponse) GetApplicationproblemJSON400() *BadRequest {
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r RenameStudentResponse) GetApplicationproblemJSON401() *Unauthorized {
 	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r RenameStudentResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
 }
 
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -17388,6 +18319,8 @@ type EraseStudentResponse struct {
 	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
@@ -17421,6 +18354,11 @@ func (r EraseStudentResponse) GetApplicationproblemJSON400() *BadRequest {
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r EraseStudentResponse) GetApplicationproblemJSON401() *Unauthorized {
 	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r EraseStudentResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
 }
 
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -17509,6 +18447,8 @@ type ReissueStudentTokenResponse struct {
 	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
@@ -17540,6 +18480,11 @@ func (r ReissueStudentTokenResponse) GetApplicationproblemJSON400() *BadRequest 
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r ReissueStudentTokenResponse) GetApplicationproblemJSON401() *Unauthorized {
 	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ReissueStudentTokenResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
 }
 
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -17706,6 +18651,383 @@ func (r RotateTeacherTokenResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r RotateTeacherTokenResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListClassroomTeachersResponse200Headers the declared response headers of an HTTP 200 response for ListClassroomTeachers
+type ListClassroomTeachersResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// ListClassroomTeachersResponse401Headers the declared response headers of an HTTP 401 response for ListClassroomTeachers
+type ListClassroomTeachersResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// ListClassroomTeachersResponse429Headers the declared response headers of an HTTP 429 response for ListClassroomTeachers
+type ListClassroomTeachersResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// ListClassroomTeachersResponse503Headers the declared response headers of an HTTP 503 response for ListClassroomTeachers
+type ListClassroomTeachersResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ListClassroomTeachersResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ClassroomTeacherList
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListClassroomTeachersResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListClassroomTeachersResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListClassroomTeachersResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListClassroomTeachersResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListClassroomTeachersResponse) GetJSON200() *ClassroomTeacherList {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListClassroomTeachersResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListClassroomTeachersResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ListClassroomTeachersResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ListClassroomTeachersResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ListClassroomTeachersResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ListClassroomTeachersResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListClassroomTeachersResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListClassroomTeachersResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListClassroomTeachersResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListClassroomTeachersResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListClassroomTeachersResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// RemoveCoTeacherResponse204Headers the declared response headers of an HTTP 204 response for RemoveCoTeacher
+type RemoveCoTeacherResponse204Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// RemoveCoTeacherResponse401Headers the declared response headers of an HTTP 401 response for RemoveCoTeacher
+type RemoveCoTeacherResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// RemoveCoTeacherResponse429Headers the declared response headers of an HTTP 429 response for RemoveCoTeacher
+type RemoveCoTeacherResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// RemoveCoTeacherResponse503Headers the declared response headers of an HTTP 503 response for RemoveCoTeacher
+type RemoveCoTeacherResponse503Headers struct {
+	RetryAfter *int
+}
+
+type RemoveCoTeacherResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers204 the parsed response headers for an HTTP 204 response
+	Headers204 *RemoveCoTeacherResponse204Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *RemoveCoTeacherResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *RemoveCoTeacherResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RemoveCoTeacherResponse503Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r RemoveCoTeacherResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r RemoveCoTeacherResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r RemoveCoTeacherResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r RemoveCoTeacherResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r RemoveCoTeacherResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r RemoveCoTeacherResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r RemoveCoTeacherResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r RemoveCoTeacherResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RemoveCoTeacherResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RemoveCoTeacherResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RemoveCoTeacherResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// AcceptCoTeacherInviteResponse200Headers the declared response headers of an HTTP 200 response for AcceptCoTeacherInvite
+type AcceptCoTeacherInviteResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// AcceptCoTeacherInviteResponse401Headers the declared response headers of an HTTP 401 response for AcceptCoTeacherInvite
+type AcceptCoTeacherInviteResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// AcceptCoTeacherInviteResponse429Headers the declared response headers of an HTTP 429 response for AcceptCoTeacherInvite
+type AcceptCoTeacherInviteResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// AcceptCoTeacherInviteResponse503Headers the declared response headers of an HTTP 503 response for AcceptCoTeacherInvite
+type AcceptCoTeacherInviteResponse503Headers struct {
+	RetryAfter *int
+}
+
+type AcceptCoTeacherInviteResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Classroom
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *RequestTimeout
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *UnsupportedMediaType
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *AcceptCoTeacherInviteResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *AcceptCoTeacherInviteResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *AcceptCoTeacherInviteResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *AcceptCoTeacherInviteResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r AcceptCoTeacherInviteResponse) GetJSON200() *Classroom {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r AcceptCoTeacherInviteResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r AcceptCoTeacherInviteResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r AcceptCoTeacherInviteResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r AcceptCoTeacherInviteResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r AcceptCoTeacherInviteResponse) GetApplicationproblemJSON408() *RequestTimeout {
+	return r.ApplicationproblemJSON408
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r AcceptCoTeacherInviteResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r AcceptCoTeacherInviteResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r AcceptCoTeacherInviteResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r AcceptCoTeacherInviteResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r AcceptCoTeacherInviteResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r AcceptCoTeacherInviteResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r AcceptCoTeacherInviteResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r AcceptCoTeacherInviteResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r AcceptCoTeacherInviteResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -21945,6 +23267,8 @@ type DeleteWebhookResponse struct {
 	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
@@ -21969,6 +23293,11 @@ func (r DeleteWebhookResponse) GetApplicationproblemJSON400() *BadRequest {
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r DeleteWebhookResponse) GetApplicationproblemJSON401() *Unauthorized {
 	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r DeleteWebhookResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
 }
 
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -22046,6 +23375,8 @@ type ResumeWebhookResponse struct {
 	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
@@ -22075,6 +23406,11 @@ func (r ResumeWebhookResponse) GetApplicationproblemJSON400() *BadRequest {
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r ResumeWebhookResponse) GetApplicationproblemJSON401() *Unauthorized {
 	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ResumeWebhookResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
 }
 
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -22152,6 +23488,8 @@ type RetryWebhookResponse struct {
 	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
@@ -22181,6 +23519,11 @@ func (r RetryWebhookResponse) GetApplicationproblemJSON400() *BadRequest {
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r RetryWebhookResponse) GetApplicationproblemJSON401() *Unauthorized {
 	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r RetryWebhookResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
 }
 
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -22258,6 +23601,8 @@ type RotateWebhookSecretResponse struct {
 	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
@@ -22287,6 +23632,11 @@ func (r RotateWebhookSecretResponse) GetApplicationproblemJSON400() *BadRequest 
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r RotateWebhookSecretResponse) GetApplicationproblemJSON401() *Unauthorized {
 	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r RotateWebhookSecretResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
 }
 
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -22418,6 +23768,24 @@ func (c *ClientWithResponses) GetReadyzWithResponse(ctx context.Context, reqEdit
 	return ParseGetReadyzResponse(rsp)
 }
 
+// SignOutWithResponse End the browser session of the request's cookie.
+//
+// Deletes the session of the `pg_session` cookie (its live streams end with a `revoked`
+// event, `token_revoked`, on every instance) and clears the cookie. Without a session it
+// only clears the cookie. A cross-site request with the cookie is refused (403
+// `csrf_refused`), as every change made with the cookie only is.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/auth/logout (the `SignOut` operationId).
+func (c *ClientWithResponses) SignOutWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*SignOutResponse, error) {
+	rsp, err := c.SignOut(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSignOutResponse(rsp)
+}
+
 // FinishSignInWithResponse Where the provider sends the teacher back; answers the account and an account token.
 //
 // Takes the sign-in its `state` names (once: a replayed callback, a forged or expired
@@ -22425,7 +23793,8 @@ func (c *ClientWithResponses) GetReadyzWithResponse(ctx context.Context, reqEdit
 // verifier, and verifies the ID token (the provider's signature through its discovery keys,
 // `iss`, `aud`, `exp`, `nonce`; else 400 `id_token_invalid`). Makes the account on the first
 // sign-in (keyed by issuer and subject; only the `name` is kept, no email) and answers it
-// with a new account token (`pga_…`, 90 days, shown only here).
+// with a new account token (`pga_…`, 90 days, shown only here); a sign-in begun with
+// `return_to` answers 302 there with a browser session's cookie instead (cookieAuth).
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -22440,8 +23809,9 @@ func (c *ClientWithResponses) FinishSignInWithResponse(ctx context.Context, para
 
 // BeginSignInWithResponse Sign a teacher in with the OpenID provider (redirects there).
 //
-// Answers 302 to the provider that `OIDC_ISSUER` names (authorization code flow with PKCE
-// S256, `state` and `nonce`; scopes `openid profile email`). The provider sends the teacher
+// Answers 302 to the provider that `provider` names, by default the one `OIDC_ISSUER` names
+// (authorization code flow with PKCE S256, `state` and `nonce`; scopes `openid profile
+// email`). The provider sends the teacher
 // back to `GET /v1/auth/oidc/callback` within 10 minutes, on any instance. When the operator
 // configured no provider: 404 `sign_in_not_configured`.
 //
@@ -22454,6 +23824,22 @@ func (c *ClientWithResponses) BeginSignInWithResponse(ctx context.Context, param
 		return nil, err
 	}
 	return ParseBeginSignInResponse(rsp)
+}
+
+// ListSignInProvidersWithResponse The OpenID providers teachers may sign in with, for a sign-in page.
+//
+// Each provider's name, issuer and login link, the default first; an empty list when the
+// operator configured none (then the login answers 404 `sign_in_not_configured`).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/auth/providers (the `ListSignInProviders` operationId).
+func (c *ClientWithResponses) ListSignInProvidersWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListSignInProvidersResponse, error) {
+	rsp, err := c.ListSignInProviders(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListSignInProvidersResponse(rsp)
 }
 
 // GetPrimeClimbBoardPicturePngWithResponse The Prime Climb board as a PNG picture.
@@ -22593,6 +23979,26 @@ func (c *ClientWithResponses) GetClassroomWithResponse(ctx context.Context, clas
 		return nil, err
 	}
 	return ParseGetClassroomResponse(rsp)
+}
+
+// CreateCoTeacherInviteWithResponse Invite a co-teacher with a one-time code (the classroom's owner).
+//
+// A one-time code (`pgi_…`, 256 random bits, shown only here, kept hashed) that a signed-in
+// teacher accepts with `POST /v1/co-teacher-invites/accept` to co-teach the classroom: their
+// account token and browser sessions then run it as its teacher token does. Made by the
+// classroom's owner, its owning account or its teacher token (a co-teacher's account is 403
+// `classroom_owner_required`); it works once, for 7 days. At most 20 unused at once (409
+// `too_many_co_teacher_invites`).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/classrooms/{classroom_id}/co-teacher-invites (the `CreateCoTeacherInvite` operationId).
+func (c *ClientWithResponses) CreateCoTeacherInviteWithResponse(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*CreateCoTeacherInviteResponse, error) {
+	rsp, err := c.CreateCoTeacherInvite(ctx, classroomId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateCoTeacherInviteResponse(rsp)
 }
 
 // StreamClassroomEventsWithResponse Live updates of every game of a classroom (server-sent events, teacher or classroom observer token).
@@ -22923,6 +24329,77 @@ func (c *ClientWithResponses) RotateTeacherTokenWithResponse(ctx context.Context
 		return nil, err
 	}
 	return ParseRotateTeacherTokenResponse(rsp)
+}
+
+// ListClassroomTeachersWithResponse The classroom's teachers, its owner first (teacher).
+//
+// Display names only, for any of the classroom's teachers (its teacher token, its owner's or a co-teacher's account).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/classrooms/{classroom_id}/teachers (the `ListClassroomTeachers` operationId).
+func (c *ClientWithResponses) ListClassroomTeachersWithResponse(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*ListClassroomTeachersResponse, error) {
+	rsp, err := c.ListClassroomTeachers(ctx, classroomId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListClassroomTeachersResponse(rsp)
+}
+
+// RemoveCoTeacherWithResponse Remove a co-teacher (the classroom's owner).
+//
+// The account co-teaches the classroom no more: its requests there are refused at once, and
+// its live streams of the classroom and its games end with a `revoked` event
+// (`teacher_removed`). By the classroom's owner (its owning account or teacher token); an
+// account that is no co-teacher is 404 `co_teacher_not_found`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /v1/classrooms/{classroom_id}/teachers/{account_id} (the `RemoveCoTeacher` operationId).
+func (c *ClientWithResponses) RemoveCoTeacherWithResponse(ctx context.Context, classroomId ClassroomID, accountId openapi_types.UUID, reqEditors ...RequestEditorFn) (*RemoveCoTeacherResponse, error) {
+	rsp, err := c.RemoveCoTeacher(ctx, classroomId, accountId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRemoveCoTeacherResponse(rsp)
+}
+
+// AcceptCoTeacherInviteWithBodyWithResponse Co-teach a classroom by its invite code (account token or session).
+//
+// Takes the invite (once) and makes the account a co-teacher of its classroom, which then
+// shows in `GET /v1/me/classrooms`; answers the classroom. A code never made, used or
+// expired is 404 `co_teacher_invite_not_found`, counted as a wrong guess (429
+// `too_many_guesses` past the guesses' budget); a classroom with 20 co-teachers is 409
+// `too_many_co_teachers`. The owner accepting their own invite changes nothing.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/co-teacher-invites/accept (the `AcceptCoTeacherInvite` operationId).
+func (c *ClientWithResponses) AcceptCoTeacherInviteWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*AcceptCoTeacherInviteResponse, error) {
+	rsp, err := c.AcceptCoTeacherInviteWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAcceptCoTeacherInviteResponse(rsp)
+}
+
+// AcceptCoTeacherInviteWithResponse Co-teach a classroom by its invite code (account token or session).
+//
+// Takes the invite (once) and makes the account a co-teacher of its classroom, which then
+// shows in `GET /v1/me/classrooms`; answers the classroom. A code never made, used or
+// expired is 404 `co_teacher_invite_not_found`, counted as a wrong guess (429
+// `too_many_guesses` past the guesses' budget); a classroom with 20 co-teachers is 409
+// `too_many_co_teachers`. The owner accepting their own invite changes nothing.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/co-teacher-invites/accept (the `AcceptCoTeacherInvite` operationId).
+func (c *ClientWithResponses) AcceptCoTeacherInviteWithResponse(ctx context.Context, body AcceptCoTeacherInviteJSONRequestBody, reqEditors ...RequestEditorFn) (*AcceptCoTeacherInviteResponse, error) {
+	rsp, err := c.AcceptCoTeacherInvite(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAcceptCoTeacherInviteResponse(rsp)
 }
 
 // ListGamesWithResponse List games, newest first.
@@ -24373,6 +25850,117 @@ func ParseGetReadyzResponse(rsp *http.Response) (*GetReadyzResponse, error) {
 	return response, nil
 }
 
+// ParseSignOutResponse parses an HTTP response from a SignOutWithResponse call
+func ParseSignOutResponse(rsp *http.Response) (*SignOutResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &SignOutResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		var headers SignOutResponse204Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Set-Cookie"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Set-Cookie", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.SetCookie = &value
+		}
+		response.Headers204 = &headers
+	case rsp.StatusCode == 429:
+		var headers SignOutResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers SignOutResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseFinishSignInResponse parses an HTTP response from a FinishSignInWithResponse call
 func ParseFinishSignInResponse(rsp *http.Response) (*FinishSignInResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -24393,6 +25981,9 @@ func ParseFinishSignInResponse(rsp *http.Response) (*FinishSignInResponse, error
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case rsp.StatusCode == 302:
+		break // No content-type
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
@@ -24449,6 +26040,37 @@ func ParseFinishSignInResponse(rsp *http.Response) (*FinishSignInResponse, error
 			headers.RateLimitPolicy = &value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 302:
+		var headers FinishSignInResponse302Headers
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Set-Cookie"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Set-Cookie", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.SetCookie = &value
+		}
+		response.Headers302 = &headers
 	case rsp.StatusCode == 429:
 		var headers FinishSignInResponse429Headers
 		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
@@ -24601,6 +26223,90 @@ func ParseBeginSignInResponse(rsp *http.Response) (*BeginSignInResponse, error) 
 			headers.RetryAfter = &value
 		}
 		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListSignInProvidersResponse parses an HTTP response from a ListSignInProvidersWithResponse call
+func ParseListSignInProvidersResponse(rsp *http.Response) (*ListSignInProvidersResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListSignInProvidersResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SignInProviderList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListSignInProvidersResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 429:
+		var headers ListSignInProvidersResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil
@@ -24926,6 +26632,13 @@ func ParseCreateClassroomResponse(rsp *http.Response) (*CreateClassroomResponse,
 			return nil, err
 		}
 		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
 		var dest RequestTimeout
@@ -25299,6 +27012,152 @@ func ParseGetClassroomResponse(rsp *http.Response) (*GetClassroomResponse, error
 	return response, nil
 }
 
+// ParseCreateCoTeacherInviteResponse parses an HTTP response from a CreateCoTeacherInviteWithResponse call
+func ParseCreateCoTeacherInviteResponse(rsp *http.Response) (*CreateCoTeacherInviteResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateCoTeacherInviteResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest CoTeacherInvite
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 201:
+		var headers CreateCoTeacherInviteResponse201Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers201 = &headers
+	case rsp.StatusCode == 401:
+		var headers CreateCoTeacherInviteResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers CreateCoTeacherInviteResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers CreateCoTeacherInviteResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseStreamClassroomEventsResponse parses an HTTP response from a StreamClassroomEventsWithResponse call
 func ParseStreamClassroomEventsResponse(rsp *http.Response) (*StreamClassroomEventsResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -25591,6 +27450,13 @@ func ParseCreateClassroomGamesResponse(rsp *http.Response) (*CreateClassroomGame
 		}
 		response.ApplicationproblemJSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -25737,6 +27603,13 @@ func ParseRotateJoinCodeResponse(rsp *http.Response) (*RotateJoinCodeResponse, e
 		}
 		response.ApplicationproblemJSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -25868,6 +27741,13 @@ func ParseMintClassroomObserverResponse(rsp *http.Response) (*MintClassroomObser
 			return nil, err
 		}
 		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
@@ -26003,6 +27883,13 @@ func ParseRevokeClassroomObserverResponse(rsp *http.Response) (*RevokeClassroomO
 			return nil, err
 		}
 		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
@@ -26559,6 +28446,13 @@ func ParseRemoveStudentResponse(rsp *http.Response) (*RemoveStudentResponse, err
 		}
 		response.ApplicationproblemJSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -26690,6 +28584,13 @@ func ParseRenameStudentResponse(rsp *http.Response) (*RenameStudentResponse, err
 			return nil, err
 		}
 		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
@@ -26844,6 +28745,13 @@ func ParseEraseStudentResponse(rsp *http.Response) (*EraseStudentResponse, error
 		}
 		response.ApplicationproblemJSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -26982,6 +28890,13 @@ func ParseReissueStudentTokenResponse(rsp *http.Response) (*ReissueStudentTokenR
 			return nil, err
 		}
 		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
@@ -27206,6 +29121,440 @@ func ParseRotateTeacherTokenResponse(rsp *http.Response) (*RotateTeacherTokenRes
 		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers RotateTeacherTokenResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListClassroomTeachersResponse parses an HTTP response from a ListClassroomTeachersWithResponse call
+func ParseListClassroomTeachersResponse(rsp *http.Response) (*ListClassroomTeachersResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListClassroomTeachersResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ClassroomTeacherList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListClassroomTeachersResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers ListClassroomTeachersResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers ListClassroomTeachersResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListClassroomTeachersResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseRemoveCoTeacherResponse parses an HTTP response from a RemoveCoTeacherWithResponse call
+func ParseRemoveCoTeacherResponse(rsp *http.Response) (*RemoveCoTeacherResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RemoveCoTeacherResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		var headers RemoveCoTeacherResponse204Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers204 = &headers
+	case rsp.StatusCode == 401:
+		var headers RemoveCoTeacherResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers RemoveCoTeacherResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers RemoveCoTeacherResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseAcceptCoTeacherInviteResponse parses an HTTP response from a AcceptCoTeacherInviteWithResponse call
+func ParseAcceptCoTeacherInviteResponse(rsp *http.Response) (*AcceptCoTeacherInviteResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &AcceptCoTeacherInviteResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Classroom
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest RequestTimeout
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers AcceptCoTeacherInviteResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers AcceptCoTeacherInviteResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers AcceptCoTeacherInviteResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers AcceptCoTeacherInviteResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -32203,6 +34552,13 @@ func ParseDeleteWebhookResponse(rsp *http.Response) (*DeleteWebhookResponse, err
 		}
 		response.ApplicationproblemJSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -32317,6 +34673,13 @@ func ParseResumeWebhookResponse(rsp *http.Response) (*ResumeWebhookResponse, err
 			return nil, err
 		}
 		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
@@ -32433,6 +34796,13 @@ func ParseRetryWebhookResponse(rsp *http.Response) (*RetryWebhookResponse, error
 		}
 		response.ApplicationproblemJSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -32547,6 +34917,13 @@ func ParseRotateWebhookSecretResponse(rsp *http.Response) (*RotateWebhookSecretR
 			return nil, err
 		}
 		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound

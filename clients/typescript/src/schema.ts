@@ -1400,8 +1400,9 @@ export interface paths {
         };
         /**
          * Sign a teacher in with the OpenID provider (redirects there).
-         * @description Answers 302 to the provider that `OIDC_ISSUER` names (authorization code flow with PKCE
-         *     S256, `state` and `nonce`; scopes `openid profile email`). The provider sends the teacher
+         * @description Answers 302 to the provider that `provider` names, by default the one `OIDC_ISSUER` names
+         *     (authorization code flow with PKCE S256, `state` and `nonce`; scopes `openid profile
+         *     email`). The provider sends the teacher
          *     back to `GET /v1/auth/oidc/callback` within 10 minutes, on any instance. When the operator
          *     configured no provider: 404 `sign_in_not_configured`.
          */
@@ -1432,7 +1433,8 @@ export interface paths {
          *     verifier, and verifies the ID token (the provider's signature through its discovery keys,
          *     `iss`, `aud`, `exp`, `nonce`; else 400 `id_token_invalid`). Makes the account on the first
          *     sign-in (keyed by issuer and subject; only the `name` is kept, no email) and answers it
-         *     with a new account token (`pga_…`, 90 days, shown only here).
+         *     with a new account token (`pga_…`, 90 days, shown only here); a sign-in begun with
+         *     `return_to` answers 302 there with a browser session's cookie instead (cookieAuth).
          */
         get: operations["finishSignIn"];
         put?: never;
@@ -1444,6 +1446,150 @@ export interface paths {
          * @description Answered as `GET /v1/auth/oidc/callback` (`finishSignIn`): the same parameters, statuses and headers, and no body.
          */
         head: operations["headFinishSignIn"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/classrooms/{classroom_id}/co-teacher-invites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invite a co-teacher with a one-time code (the classroom's owner).
+         * @description A one-time code (`pgi_…`, 256 random bits, shown only here, kept hashed) that a signed-in
+         *     teacher accepts with `POST /v1/co-teacher-invites/accept` to co-teach the classroom: their
+         *     account token and browser sessions then run it as its teacher token does. Made by the
+         *     classroom's owner, its owning account or its teacher token (a co-teacher's account is 403
+         *     `classroom_owner_required`); it works once, for 7 days. At most 20 unused at once (409
+         *     `too_many_co_teacher_invites`).
+         */
+        post: operations["createCoTeacherInvite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/co-teacher-invites/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Co-teach a classroom by its invite code (account token or session).
+         * @description Takes the invite (once) and makes the account a co-teacher of its classroom, which then
+         *     shows in `GET /v1/me/classrooms`; answers the classroom. A code never made, used or
+         *     expired is 404 `co_teacher_invite_not_found`, counted as a wrong guess (429
+         *     `too_many_guesses` past the guesses' budget); a classroom with 20 co-teachers is 409
+         *     `too_many_co_teachers`. The owner accepting their own invite changes nothing.
+         */
+        post: operations["acceptCoTeacherInvite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/classrooms/{classroom_id}/teachers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The classroom's teachers, its owner first (teacher).
+         * @description Display names only, for any of the classroom's teachers (its teacher token, its owner's or a co-teacher's account).
+         */
+        get: operations["listClassroomTeachers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * The status and headers of `listClassroomTeachers`, without its body.
+         * @description Answered as `GET /v1/classrooms/{classroom_id}/teachers` (`listClassroomTeachers`): the same parameters, statuses and headers, and no body.
+         */
+        head: operations["headListClassroomTeachers"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/classrooms/{classroom_id}/teachers/{account_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a co-teacher (the classroom's owner).
+         * @description The account co-teaches the classroom no more: its requests there are refused at once, and
+         *     its live streams of the classroom and its games end with a `revoked` event
+         *     (`teacher_removed`). By the classroom's owner (its owning account or teacher token); an
+         *     account that is no co-teacher is 404 `co_teacher_not_found`.
+         */
+        delete: operations["removeCoTeacher"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The OpenID providers teachers may sign in with, for a sign-in page.
+         * @description Each provider's name, issuer and login link, the default first; an empty list when the
+         *     operator configured none (then the login answers 404 `sign_in_not_configured`).
+         */
+        get: operations["listSignInProviders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * The status and headers of `listSignInProviders`, without its body.
+         * @description Answered as `GET /v1/auth/providers` (`listSignInProviders`): the same parameters, statuses and headers, and no body.
+         */
+        head: operations["headListSignInProviders"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End the browser session of the request's cookie.
+         * @description Deletes the session of the `pg_session` cookie (its live streams end with a `revoked`
+         *     event, `token_revoked`, on every instance) and clears the cookie. Without a session it
+         *     only clears the cookie. A cross-site request with the cookie is refused (403
+         *     `csrf_refused`), as every change made with the cookie only is.
+         */
+        post: operations["signOut"];
+        delete?: never;
+        options?: never;
+        head?: never;
         patch?: never;
         trace?: never;
     };
@@ -1930,6 +2076,55 @@ export interface components {
             name: string;
             /** @description Seconds the token works (default 90 days). */
             expires_in?: number;
+        };
+        CoTeacherInvite: {
+            /** @description The one-time code (`pgi_…`), shown only here. */
+            code: string;
+            /** Format: date-time */
+            expires_at: string;
+        };
+        AcceptCoTeacherInviteRequest: {
+            /** @description The invite's code (`pgi_…`). */
+            code: string;
+        };
+        ClassroomTeacherList: {
+            teachers: components["schemas"]["ClassroomTeacher"][];
+        };
+        ClassroomTeacher: {
+            /** Format: uuid */
+            account_id: string;
+            /** @description The display name the provider gave. */
+            name: string;
+            /** @description The classroom's owner (first); else a co-teacher. */
+            owner: boolean;
+            /**
+             * Format: date-time
+             * @description When the co-teacher joined (the owner: when their account was made).
+             */
+            added_at: string;
+        };
+        /** @description The OpenID providers teachers may sign in with, the default first. */
+        SignInProviderList: {
+            providers: components["schemas"]["SignInProvider"][];
+        };
+        SignInProvider: {
+            /**
+             * @description The provider's name (`default` for `OIDC_ISSUER`'s, else as in `OIDC_PROVIDERS`).
+             * @example google
+             */
+            name: string;
+            /**
+             * @description The provider's issuer URL.
+             * @example https://accounts.google.com
+             */
+            issuer: string;
+            /** @description Whether a login without `provider` goes to it. */
+            default: boolean;
+            /**
+             * @description Where a sign-in page sends the teacher (add `&return_to=` for a browser session).
+             * @example /v1/auth/oidc/login?provider=google
+             */
+            login: string;
         };
         /** @description The account signed in and its new account token, shown once. */
         SignedIn: {
@@ -2785,10 +2980,11 @@ export interface components {
              *     classroom; `seat_left`: the token's seat was left (a lobby left, a seat handed to the
              *     computer on resigning) and the token opens the game no more; `observer_revoked`,
              *     `observer_expired`: the observer token was revoked or expired; `token_revoked`: the
-             *     token no longer works (found out by the stream asking again, the cause unknown to it).
+             *     token no longer works (found out by the stream asking again, the cause unknown to it);
+             *     `teacher_removed`: the account, a co-teacher, was removed from the classroom.
              * @enum {string}
              */
-            reason: "token_revoked" | "token_rotated" | "student_removed" | "student_erased" | "seat_left" | "observer_revoked" | "observer_expired";
+            reason: "token_revoked" | "token_rotated" | "student_removed" | "student_erased" | "seat_left" | "observer_revoked" | "observer_expired" | "teacher_removed";
         };
         /**
          * @description The `data` of an event of `GET /v1/me/events`.
@@ -4923,7 +5119,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The token is valid but may not do this. */
+        /** @description The token is valid but may not do this; or (`csrf_refused`) a change asked with a browser session's cookie only, from a page not of this service. */
         Forbidden: {
             headers: {
                 [name: string]: unknown;
@@ -7218,7 +7414,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The token is valid but may not do this. */
+            /** @description The token is valid but may not do this; or (`csrf_refused`) a change asked with a browser session's cookie only, from a page not of this service. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7596,7 +7792,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The token is valid but may not do this. */
+            /** @description The token is valid but may not do this; or (`csrf_refused`) a change asked with a browser session's cookie only, from a page not of this service. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7715,7 +7911,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The token is valid but may not do this. */
+            /** @description The token is valid but may not do this; or (`csrf_refused`) a change asked with a browser session's cookie only, from a page not of this service. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7833,7 +8029,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The token is valid but may not do this. */
+            /** @description The token is valid but may not do this; or (`csrf_refused`) a change asked with a browser session's cookie only, from a page not of this service. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8030,6 +8226,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -8210,6 +8407,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["BodyNotAllowed"];
             429: components["responses"]["TooManyRequests"];
@@ -8348,6 +8546,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["BodyNotAllowed"];
             429: components["responses"]["TooManyRequests"];
@@ -8388,6 +8587,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
@@ -8491,6 +8691,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["BodyNotAllowed"];
             429: components["responses"]["TooManyRequests"];
@@ -8530,6 +8731,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["BodyNotAllowed"];
@@ -8687,6 +8889,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["BodyNotAllowed"];
             429: components["responses"]["TooManyRequests"];
@@ -8716,6 +8919,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["BodyNotAllowed"];
             429: components["responses"]["TooManyRequests"];
@@ -8745,6 +8949,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["BodyNotAllowed"];
             429: components["responses"]["TooManyRequests"];
@@ -8774,6 +8979,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["BodyNotAllowed"];
             429: components["responses"]["TooManyRequests"];
@@ -8872,6 +9078,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["BodyNotAllowed"];
@@ -8902,6 +9109,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["BodyNotAllowed"];
             429: components["responses"]["TooManyRequests"];
@@ -8912,10 +9120,16 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description A path of this service (starting with one `/`, no scheme or host) the sign-in returns
-                 *     to. Reserved for the browser sessions of a later version: today a sign-in with
-                 *     `return_to` is refused with 400 `return_to_unsupported`; any other value with 400
-                 *     `invalid_return_to`.
+                 * @description The provider to sign in with, by name (`GET /v1/auth/providers`); without it the default
+                 *     (`OIDC_ISSUER`'s), or the only one configured. An unknown name is 400
+                 *     `unknown_provider`, naming it; none with several and no default, 400 `provider_required`.
+                 */
+                provider?: string;
+                /**
+                 * @description A path of this service the sign-in returns to, in a browser session: starting with one
+                 *     `/`, without `//`, backslash or control characters (else 400 `invalid_return_to`). The
+                 *     callback then sets the session's cookie (cookieAuth) and answers 302 there instead of an
+                 *     account token.
                  */
                 return_to?: string;
             };
@@ -8947,10 +9161,16 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description A path of this service (starting with one `/`, no scheme or host) the sign-in returns
-                 *     to. Reserved for the browser sessions of a later version: today a sign-in with
-                 *     `return_to` is refused with 400 `return_to_unsupported`; any other value with 400
-                 *     `invalid_return_to`.
+                 * @description The provider to sign in with, by name (`GET /v1/auth/providers`); without it the default
+                 *     (`OIDC_ISSUER`'s), or the only one configured. An unknown name is 400
+                 *     `unknown_provider`, naming it; none with several and no default, 400 `provider_required`.
+                 */
+                provider?: string;
+                /**
+                 * @description A path of this service the sign-in returns to, in a browser session: starting with one
+                 *     `/`, without `//`, backslash or control characters (else 400 `invalid_return_to`). The
+                 *     callback then sets the session's cookie (cookieAuth) and answers 302 there instead of an
+                 *     account token.
                  */
                 return_to?: string;
             };
@@ -9047,6 +9267,19 @@ export interface operations {
                     "application/json": components["schemas"]["SignedIn"];
                 };
             };
+            /** @description A sign-in begun with `return_to`, into a browser session made for it; to `return_to`. */
+            302: {
+                headers: {
+                    /** @description The sign-in's `return_to`. */
+                    Location?: string;
+                    /** @description The session's cookie: `pg_session=pgb_…; Path=/; Max-Age=604800; HttpOnly; SameSite=Lax` (and `Secure` when `PUBLIC_URL` is https). */
+                    "Set-Cookie"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["BodyNotAllowed"];
@@ -9072,6 +9305,19 @@ export interface operations {
             /** @description The account and its new token. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A sign-in begun with `return_to`, into a browser session made for it; to `return_to`. */
+            302: {
+                headers: {
+                    /** @description The sign-in's `return_to`. */
+                    Location?: string;
+                    /** @description The session's cookie: `pg_session=pgb_…; Path=/; Max-Age=604800; HttpOnly; SameSite=Lax` (and `Secure` when `PUBLIC_URL` is https). */
+                    "Set-Cookie"?: string;
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -9128,6 +9374,328 @@ export interface operations {
             };
         };
     };
+    createCoTeacherInvite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invite; its code shown only here. */
+            201: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CoTeacherInvite"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    acceptCoTeacherInvite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AcceptCoTeacherInviteRequest"];
+            };
+        };
+        responses: {
+            /** @description The classroom the account now co-teaches. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Classroom"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listClassroomTeachers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The teachers. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClassroomTeacherList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    headListClassroomTeachers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The teachers. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed (`invalid` and more specific codes); for example a body that is not exactly one JSON document in UTF-8, nested at most 32 deep with at most 1,000 values, without `\u0000` and unpaired surrogate (`\uD800`–`\uDFFF`) escapes. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A token is missing or not valid for this resource. */
+            401: {
+                headers: {
+                    /** @description `Bearer` (RFC 6750): send a token in the `Authorization` header. */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The token is valid but may not do this; or (`csrf_refused`) a change asked with a browser session's cookie only, from a page not of this service. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such resource (or the caller may not know it exists). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description This operation takes no request body, and the request carried one (`body_not_allowed`). An empty body or an empty object `{}` is accepted. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database is not reachable, or the connection to it was lost (`unavailable`); try again after the `Retry-After` seconds. Nothing was changed, unless the detail says the connection was lost while saving: then the change may have been made, so reload (or retry with the same `Idempotency-Key`) before sending it again. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    removeCoTeacher: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+                account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listSignInProviders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The providers. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "providers": [
+                     *         {
+                     *           "name": "default",
+                     *           "issuer": "https://accounts.google.com",
+                     *           "default": true,
+                     *           "login": "/v1/auth/oidc/login?provider=default"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SignInProviderList"];
+                };
+            };
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    headListSignInProviders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The providers. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description This operation takes no request body, and the request carried one (`body_not_allowed`). An empty body or an empty object `{}` is accepted. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    signOut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out. */
+            204: {
+                headers: {
+                    /** @description The cleared cookie: `pg_session=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax`. */
+                    "Set-Cookie"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     listMyClassrooms: {
         parameters: {
             query?: never;
@@ -9182,7 +9750,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The token is valid but may not do this. */
+            /** @description The token is valid but may not do this; or (`csrf_refused`) a change asked with a browser session's cookie only, from a page not of this service. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9319,7 +9887,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The token is valid but may not do this. */
+            /** @description The token is valid but may not do this; or (`csrf_refused`) a change asked with a browser session's cookie only, from a page not of this service. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9596,7 +10164,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The token is valid but may not do this. */
+            /** @description The token is valid but may not do this; or (`csrf_refused`) a change asked with a browser session's cookie only, from a page not of this service. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9740,7 +10308,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The token is valid but may not do this. */
+            /** @description The token is valid but may not do this; or (`csrf_refused`) a change asked with a browser session's cookie only, from a page not of this service. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9862,6 +10430,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
@@ -10139,7 +10708,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The token is valid but may not do this. */
+            /** @description The token is valid but may not do this; or (`csrf_refused`) a change asked with a browser session's cookie only, from a page not of this service. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10256,7 +10825,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The token is valid but may not do this. */
+            /** @description The token is valid but may not do this; or (`csrf_refused`) a change asked with a browser session's cookie only, from a page not of this service. */
             403: {
                 headers: {
                     [name: string]: unknown;
