@@ -40,6 +40,10 @@ type Stores struct {
 	// Kept, when the store keeps games' records between requests, lets an action be applied in one
 	// round trip (act_kept.go); nil when it keeps none.
 	Kept KeptRecords
+	// SignInCodeStore keeps the students' sign-in codes (signin_codes.go).
+	SignInCodeStore
+	// AccountEraser erases accounts (account_erase.go).
+	AccountEraser
 }
 
 // GameReader reads games and lists them.

@@ -40,6 +40,8 @@ var wrongCodes = map[string]bool{
 	"invite_code_not_found": true,
 	"wrong_invite_code":     true,
 	"join_code_not_found":   true,
+	// A student's sign-in (api/sign_in_cards.go): a wrong personal code or an unknown class code.
+	"sign_in_code_not_found": true,
 }
 
 // GuessFacts are the facts of too_many_guesses: which budget is spent (address or instance), how
