@@ -23,6 +23,10 @@ func (s *Games) EraseAccount(ctx context.Context, accountID string, keepClassroo
 				(SELECT g.id FROM games g JOIN classrooms c ON c.id = g.classroom_id WHERE c.account_id = $1)`, accountID); err != nil {
 				return err
 			}
+			// The games first: their seats name the students (seats.student_id has no cascade).
+			if _, err := tx.Exec(ctx, `DELETE FROM games WHERE classroom_id IN (SELECT id FROM classrooms WHERE account_id = $1)`, accountID); err != nil {
+				return err
+			}
 			tag, err := tx.Exec(ctx, `DELETE FROM classrooms WHERE account_id = $1`, accountID)
 			if err != nil {
 				return err

@@ -8018,7 +8018,8 @@ type ClientInterface interface {
 	// students, their sign-in codes and tokens, its games, their histories and statistics, and
 	// its observer tokens and webhook subscriptions (docs/privacy.md). With
 	// `keep_classrooms=true` they are kept instead, owned by no account, and go on under their
-	// classroom teacher tokens. Any other token gets 401.
+	// classroom teacher tokens. No token, or one that opens nothing, gets 401; another kind of
+	// token 403 `account_token_required`.
 	//
 	// Corresponds with DELETE /v1/me (the `EraseMyAccount` operationId).
 	EraseMyAccount(ctx context.Context, params *EraseMyAccountParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -9960,7 +9961,8 @@ func (c *Client) GetStateAt(ctx context.Context, id GameID, seq int64, reqEditor
 // students, their sign-in codes and tokens, its games, their histories and statistics, and
 // its observer tokens and webhook subscriptions (docs/privacy.md). With
 // `keep_classrooms=true` they are kept instead, owned by no account, and go on under their
-// classroom teacher tokens. Any other token gets 401.
+// classroom teacher tokens. No token, or one that opens nothing, gets 401; another kind of
+// token 403 `account_token_required`.
 //
 // Corresponds with DELETE /v1/me (the `EraseMyAccount` operationId).
 func (c *Client) EraseMyAccount(ctx context.Context, params *EraseMyAccountParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -15427,7 +15429,8 @@ type ClientWithResponsesInterface interface {
 	// students, their sign-in codes and tokens, its games, their histories and statistics, and
 	// its observer tokens and webhook subscriptions (docs/privacy.md). With
 	// `keep_classrooms=true` they are kept instead, owned by no account, and go on under their
-	// classroom teacher tokens. Any other token gets 401.
+	// classroom teacher tokens. No token, or one that opens nothing, gets 401; another kind of
+	// token 403 `account_token_required`.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -22184,6 +22187,8 @@ type EraseMyAccountResponse struct {
 	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationproblemJSON413 *BodyNotAllowed
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
@@ -22213,6 +22218,11 @@ func (r EraseMyAccountResponse) GetApplicationproblemJSON400() *BadRequest {
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r EraseMyAccountResponse) GetApplicationproblemJSON401() *Unauthorized {
 	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r EraseMyAccountResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
 }
 
 // GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -25242,7 +25252,8 @@ func (c *ClientWithResponses) GetStateAtWithResponse(ctx context.Context, id Gam
 // students, their sign-in codes and tokens, its games, their histories and statistics, and
 // its observer tokens and webhook subscriptions (docs/privacy.md). With
 // `keep_classrooms=true` they are kept instead, owned by no account, and go on under their
-// classroom teacher tokens. Any other token gets 401.
+// classroom teacher tokens. No token, or one that opens nothing, gets 401; another kind of
+// token 403 `account_token_required`.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -33203,6 +33214,13 @@ func ParseEraseMyAccountResponse(rsp *http.Response) (*EraseMyAccountResponse, e
 			return nil, err
 		}
 		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest BodyNotAllowed

@@ -22,7 +22,8 @@ type Paper struct {
 
 // Papers are the sheets a page is drawn for.
 var (
-	A4     = Paper{Name: "a4", Width: 210 / 25.4 * 96, Height: 297 / 25.4 * 96}
+	// A4 is 210 × 297 mm, rounded to whole pixels at 150 dpi (1240 × 1754).
+	A4     = Paper{Name: "a4", Width: 1240 / 1.5625, Height: 1754 / 1.5625}
 	Letter = Paper{Name: "letter", Width: 8.5 * 96, Height: 11 * 96}
 )
 
@@ -32,6 +33,9 @@ const (
 	Rows    = 5
 	PerPage = Columns * Rows
 )
+
+// nameEm is the width of a character of a name, in ems, a bold wide letter's (set at any size).
+const nameEm = 0.6
 
 // margin is the page's margin (half an inch), which every printer can print within.
 const margin = 48
@@ -97,14 +101,17 @@ func (c Card) nodes(x, y, w, h float64, signInAt string) (scene.Node, error) {
 	value := func(class string, y, size float64, s string) scene.Node {
 		return scene.Text{Meta: scene.Meta{Class: class}, X: tx, Y: y, Size: size, Bold: true, Text: s}
 	}
-	name := c.Name
-	if len([]rune(name)) > 20 {
-		name = string([]rune(name)[:19]) + "…"
+	// The name fits beside the QR code: set smaller as it is longer, cut short past what fits at 11.
+	room := w - 3*pad - qrSize
+	name, size := []rune(c.Name), 20.0
+	size = max(11, min(size, room/(nameEm*float64(len(name)))))
+	if fits := int(room / (nameEm * size)); len(name) > fits {
+		name = append(name[:fits-1], '…')
 	}
 	return scene.Group{Meta: scene.Meta{Class: "card", Data: []scene.Attr{scene.D("code", c.Code)}}, Children: []scene.Node{
 		scene.Rect{Meta: scene.Meta{Class: "cut"}, Paint: scene.Paint{Fill: "none", Stroke: "#999999", StrokeWidth: 1, Dash: []float64{6, 4}},
 			X: x, Y: y, W: w, H: h},
-		value("name", y+pad+20, 20, name),
+		value("name", y+pad+20, size, string(name)),
 		label(y+pad+46, "Class code"),
 		value("class-code", y+pad+68, 18, c.ClassCode),
 		label(y+pad+94, "My code"),
