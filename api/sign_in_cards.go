@@ -56,7 +56,7 @@ func (s *Server) ResetSignInCode(c echo.Context, classroomID openapi.ClassroomID
 }
 
 // StudentSignIn signs a student in with the class code and their personal code; the guess guard
-// counts a wrong pair.
+// counts a wrong pair against the address, the instance and the class code.
 func (s *Server) StudentSignIn(c echo.Context) error {
 	var req openapi.StudentSignInRequest
 	if err := bindJSON(c, &req); err != nil {
@@ -65,7 +65,7 @@ func (s *Server) StudentSignIn(c echo.Context) error {
 	var student *play.StudentRecord
 	var classroom *play.Classroom
 	var token string
-	err := s.guesses.Attempt(c, func() (err error) {
+	err := s.guesses.AttemptIn(c, play.NormalCode(req.ClassCode), func() (err error) {
 		student, classroom, token, err = s.play.StudentSignIn(c.Request().Context(), req.ClassCode, req.Code)
 		return err
 	})

@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"image/png"
 	"log/slog"
 	"net/http"
@@ -314,5 +315,33 @@ func TestSignInCards(t *testing.T) {
 		if b := img.Bounds(); b.Dx() != size[0] || b.Dy() != size[1] {
 			t.Errorf("%s PNG is %v, want %v", paper, b.Size(), size)
 		}
+	}
+}
+
+// One class code's personal codes are guessed at most PerClass times from all addresses: past
+// that, 429 too_many_guesses of scope classroom for that class only.
+func TestClassBudgetOfSignInGuesses(t *testing.T) {
+	t.Parallel()
+	r := newCodesRig(t, "a deployment's secret", api.GuessLimits{PerAddress: 100, PerAddressWindow: time.Hour,
+		PerInstance: 100, PerInstanceWindow: time.Minute, PerClass: 2, PerClassWindow: time.Hour})
+	class := r.newClassroom(t, "1A", "Gus")
+	other := r.newClassroom(t, "1B", "Hal")
+	classCode, otherCode := r.joinCode(t, class), r.joinCode(t, other)
+	wrong := "ZZZZZZ"
+	for range 2 {
+		if resp := r.signIn(classCode, wrong); resp.StatusCode != http.StatusNotFound {
+			t.Fatalf("a wrong code = %d", resp.StatusCode)
+		}
+	}
+	resp := r.signIn(classCode, r.codes(t, class)["Gus"])
+	if resp.StatusCode != http.StatusTooManyRequests {
+		t.Fatalf("past the class's budget = %d, want 429: %s", resp.StatusCode, resp.Body)
+	}
+	var facts api.GuessFacts
+	if err := json.Unmarshal(resp.Problem(t).Facts, &facts); err != nil || facts.Scope != "classroom" || facts.Limit != 2 {
+		t.Errorf("facts = %+v (%v), want scope classroom, limit 2", facts, err)
+	}
+	if resp := r.signIn(otherCode, r.codes(t, other)["Hal"]); resp.StatusCode != http.StatusCreated {
+		t.Errorf("another class's sign-in = %d, want 201", resp.StatusCode)
 	}
 }

@@ -224,14 +224,17 @@ func (e GameStatusFactsStatus) Valid() bool {
 
 // Defines values for GuessFactsScope.
 const (
-	GuessScopeAddress  GuessFactsScope = "address"
-	GuessScopeInstance GuessFactsScope = "instance"
+	GuessScopeAddress   GuessFactsScope = "address"
+	GuessScopeClassroom GuessFactsScope = "classroom"
+	GuessScopeInstance  GuessFactsScope = "instance"
 )
 
 // Valid indicates whether the value is a known member of the GuessFactsScope enum.
 func (e GuessFactsScope) Valid() bool {
 	switch e {
 	case GuessScopeAddress:
+		return true
+	case GuessScopeClassroom:
 		return true
 	case GuessScopeInstance:
 		return true
@@ -2592,7 +2595,7 @@ type GameSummary struct {
 // GameView A game as one caller may see it; `game` names its kind.
 type GameView = json.RawMessage
 
-// GuessFacts A code a person types (an invite code, a join code) refused before it was looked up, because too many wrong ones were tried: from this address (`address`: an IPv4 address or an IPv6 /64, whatever tokens its requests carry) or on this instance from every address (`instance`). `limit` wrong codes are allowed at once, and again over `window_seconds`; `retry_after_seconds` (also the `Retry-After` header) is when one more is allowed. A right code gives its guess back, so a child who mistypes twice still gets in on the third try.
+// GuessFacts A code a person types (an invite code, a join code) refused before it was looked up, because too many wrong ones were tried: from this address (`address`: an IPv4 address or an IPv6 /64, whatever tokens its requests carry) or on this instance from every address (`instance`), or, for a student's sign-in code, with this class code from every address (`classroom`). `limit` wrong codes are allowed at once, and again over `window_seconds`; `retry_after_seconds` (also the `Retry-After` header) is when one more is allowed. A right code gives its guess back, so a child who mistypes twice still gets in on the third try.
 type GuessFacts struct {
 	Limit             int             `json:"limit"`
 	RetryAfterSeconds int             `json:"retry_after_seconds"`

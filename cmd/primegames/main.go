@@ -157,6 +157,7 @@ func serve(ctx context.Context, cfg config, listening func(addr string)) error {
 		Guesses: api.GuessLimits{
 			PerAddress: cfg.CodeGuessesPerAddress, PerAddressWindow: time.Hour,
 			PerInstance: cfg.CodeGuessesPerInstance, PerInstanceWindow: time.Minute,
+			PerClass: cfg.CodeGuessesPerClass, PerClassWindow: time.Hour,
 		},
 	}, api.Deps{Play: service, Database: db, Feed: db}, logger)
 	if err != nil {

@@ -3374,7 +3374,7 @@ export interface components {
             replay_png: string;
         };
         /**
-         * @description A code a person types (an invite code, a join code) refused before it was looked up, because too many wrong ones were tried: from this address (`address`: an IPv4 address or an IPv6 /64, whatever tokens its requests carry) or on this instance from every address (`instance`). `limit` wrong codes are allowed at once, and again over `window_seconds`; `retry_after_seconds` (also the `Retry-After` header) is when one more is allowed. A right code gives its guess back, so a child who mistypes twice still gets in on the third try.
+         * @description A code a person types (an invite code, a join code) refused before it was looked up, because too many wrong ones were tried: from this address (`address`: an IPv4 address or an IPv6 /64, whatever tokens its requests carry) or on this instance from every address (`instance`), or, for a student's sign-in code, with this class code from every address (`classroom`). `limit` wrong codes are allowed at once, and again over `window_seconds`; `retry_after_seconds` (also the `Retry-After` header) is when one more is allowed. A right code gives its guess back, so a child who mistypes twice still gets in on the third try.
          * @example {
          *       "scope": "address",
          *       "limit": 30,
@@ -3384,7 +3384,7 @@ export interface components {
          */
         GuessFacts: {
             /** @enum {string} */
-            scope: "address" | "instance";
+            scope: "address" | "instance" | "classroom";
             limit: number;
             window_seconds: number;
             retry_after_seconds: number;
