@@ -29,10 +29,11 @@ type codesRig struct {
 func newCodesRig(t *testing.T, secret string, guesses api.GuessLimits) *codesRig {
 	t.Helper()
 	db := repotest.NewDB(t)
-	var opts []play.Option
+	var key []byte // none, for secret ""
 	if secret != "" {
-		opts = append(opts, play.WithSignInCodeSecret([]byte(secret)))
+		key = []byte(secret)
 	}
+	opts := []play.Option{play.WithSignInCodeSecret(key)}
 	cfg := testConfig()
 	cfg.Guesses = guesses
 	logs := &lockedBuffer{}
@@ -343,5 +344,32 @@ func TestClassBudgetOfSignInGuesses(t *testing.T) {
 	}
 	if resp := r.signIn(otherCode, r.codes(t, other)["Hal"]); resp.StatusCode != http.StatusCreated {
 		t.Errorf("another class's sign-in = %d, want 201", resp.StatusCode)
+	}
+}
+
+// A new SECRET_KEY gives every student a new code, which works once the teacher lists the codes
+// (or prints the cards) again; the old codes stop working.
+func TestSignInCodesAfterANewSecret(t *testing.T) {
+	t.Parallel()
+	r := newCodesRig(t, "the first secret", api.GuessLimits{})
+	class := r.newClassroom(t, "2C", "Ida")
+	classCode, before := r.joinCode(t, class), r.codes(t, class)["Ida"]
+
+	srv, err := api.New(testConfig(), api.Deps{Play: newServiceOn(r.db, games.All(), nil, play.WithSignInCodeSecret([]byte("the second secret"))),
+		Database: r.db, Feed: r.db}, quietLogger())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Close)
+	after := &codesRig{gamesHarness: &gamesHarness{Server: apitest.Start(t, srv), db: r.db}, logs: r.logs}
+	code := after.codes(t, class)["Ida"]
+	if code == before || !codeShape.MatchString(code) {
+		t.Fatalf("under a new secret the code is %q, was %q", code, before)
+	}
+	if resp := after.signIn(classCode, code); resp.StatusCode != http.StatusCreated {
+		t.Errorf("the new code = %d: %s", resp.StatusCode, resp.Body)
+	}
+	if resp := after.signIn(classCode, before); resp.StatusCode != http.StatusNotFound {
+		t.Errorf("the old code = %d, want 404", resp.StatusCode)
 	}
 }

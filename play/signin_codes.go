@@ -1,6 +1,7 @@
 package play
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/binary"
@@ -40,8 +41,9 @@ const signInCodeDraws = 6
 type SignInStudent struct {
 	StudentRecord
 	Nonce int64
-	// Stored reports whether the lookup of the code of Nonce is stored (false until first listed).
-	Stored bool
+	// Lookup is the lookup stored, nil until the codes are first listed; one made under another
+	// SECRET_KEY differs from the code's and is stored again as the codes are listed.
+	Lookup []byte
 }
 
 // SignInCode is a student with their personal sign-in code.
@@ -170,7 +172,7 @@ func (sc *signInCodes) list(ctx context.Context, classroomID string) ([]SignInCo
 	codes := make([]SignInCode, len(students))
 	for i, st := range students {
 		code := sc.code(st.ID, st.Nonce)
-		if !st.Stored {
+		if !bytes.Equal(st.Lookup, sc.lookup(classroomID, code)) {
 			if code, err = sc.keep(ctx, classroomID, st.ID, st.Nonce, false); err != nil && !errors.Is(err, ErrNotFound) {
 				return nil, err
 			}

@@ -11,14 +11,14 @@ import (
 
 // SignInStudents lists the classroom's current students by name with their sign-in codes' nonces.
 func (s *Games) SignInStudents(ctx context.Context, classroomID string) ([]play.SignInStudent, error) {
-	rows, err := s.db.Pool.Query(ctx, `SELECT id::text, classroom_id::text, name, created_at, sign_in_nonce, sign_in_lookup IS NOT NULL
+	rows, err := s.db.Pool.Query(ctx, `SELECT id::text, classroom_id::text, name, created_at, sign_in_nonce, sign_in_lookup
 		FROM students WHERE classroom_id = $1 AND removed_at IS NULL ORDER BY name_key, id`, classroomID)
 	if err != nil {
 		return nil, err
 	}
 	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (play.SignInStudent, error) {
 		var st play.SignInStudent
-		err := r.Scan(&st.ID, &st.ClassroomID, &st.Name, &st.CreatedAt, &st.Nonce, &st.Stored)
+		err := r.Scan(&st.ID, &st.ClassroomID, &st.Name, &st.CreatedAt, &st.Nonce, &st.Lookup)
 		return st, err
 	})
 }

@@ -59,7 +59,7 @@ func TestQRCodeIsTheLinks(t *testing.T) {
 }
 
 // A long name is set smaller and cut short, never under the QR code.
-func TestLongNamesFit(t *testing.T) {
+func TestNamesFitBesideTheQR(t *testing.T) {
 	t.Parallel()
 	p := cards.Page{Paper: cards.Letter, Classroom: "2B", Number: 1, Of: 1,
 		Cards: []cards.Card{{Name: "Evangelina Montgomery-Smith of the Long Name", ClassCode: "K7QX-2MHB", Code: "H4KP9Z", Link: "x"}}}
