@@ -72,8 +72,11 @@ type signInCodes struct {
 	store      SignInCodeStore
 	classrooms ClassroomStore
 	clock      Clock
-	secret     []byte
+	secret     signInKey
 }
+
+// signInKey is the secret (SECRET_KEY) the codes derive from: a setting of the part.
+type signInKey []byte
 
 // WithSignInCodeSecret sets the secret (SECRET_KEY) the students' sign-in codes derive from; every
 // instance of a deployment needs the same. Without it there are no sign-in codes.
@@ -169,15 +172,19 @@ func (sc *signInCodes) list(ctx context.Context, classroomID string) ([]SignInCo
 	if err != nil {
 		return nil, err
 	}
-	codes := make([]SignInCode, len(students))
-	for i, st := range students {
+	codes := make([]SignInCode, 0, len(students))
+	for _, st := range students {
 		code := sc.code(st.ID, st.Nonce)
 		if !bytes.Equal(st.Lookup, sc.lookup(classroomID, code)) {
-			if code, err = sc.keep(ctx, classroomID, st.ID, st.Nonce, false); err != nil && !errors.Is(err, ErrNotFound) {
+			code, err = sc.keep(ctx, classroomID, st.ID, st.Nonce, false)
+			if errors.Is(err, ErrNotFound) {
+				continue // removed meanwhile
+			}
+			if err != nil {
 				return nil, err
 			}
 		}
-		codes[i] = SignInCode{Student: st.StudentRecord, Code: code}
+		codes = append(codes, SignInCode{Student: st.StudentRecord, Code: code})
 	}
 	return codes, nil
 }
