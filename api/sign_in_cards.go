@@ -132,11 +132,12 @@ func (s *Server) signInCards(c echo.Context, classroomID openapi.ClassroomID, pa
 	}
 	h := c.Response().Header()
 	h.Set("Cache-Control", noStore)
+	h.Set("Content-Security-Policy", pictureSecurity) // an SVG opened by itself loads and runs nothing
 	if page < pages {
 		h.Set("Link", fmt.Sprintf(`<%s?paper=%s&page=%d>; rel="next"`, c.Request().URL.Path, paper.Name, page+1))
 	}
 	if !png {
-		return sendWhole(c, http.StatusOK, svgType, sc.SVG())
+		return sendWhole(c, http.StatusOK, svgType, p.SVG(sc))
 	}
 	doc, err := raster.PNG(sc, cardsPNGScale)
 	if err != nil {

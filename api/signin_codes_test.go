@@ -281,6 +281,9 @@ func TestSignInCards(t *testing.T) {
 		t.Errorf("Link = %q", link)
 	}
 	svg := string(first.Body)
+	if !strings.Contains(svg, `width="210mm" height="297mm"`) {
+		t.Errorf("the page is not sized for A4: %.300s", svg)
+	}
 	if n := strings.Count(svg, `class="card"`); n != 10 {
 		t.Errorf("page 1 has %d cards, want 10", n)
 	}

@@ -7345,9 +7345,11 @@ type ClientInterface interface {
 	// the student's name, the class code, their personal code and a QR code of the sign-in link
 	// `PUBLIC_URL/app/sign-in#class=…&code=…` (the codes after `#`, which a browser never sends
 	// to a server, so they stay out of its logs). Ten cards a page, by name; a classroom with
-	// more students has more pages, `page=2` and on, each one SVG document sized to the paper
-	// (`width="210mm"`), which a browser prints at size on one sheet; the `Link` header names the
-	// next page. The QR codes are drawn as squares, crisp at any size.
+	// more students has more pages, `page=2` and on, each one SVG document of the paper's size
+	// (`width="210mm" height="297mm"`, or `8.5in` × `11in`; drawn in CSS pixels, 96 an inch, in
+	// its `viewBox`), with margins of half an inch of its own: print it at 100 % with the
+	// browser's margins set to none. The `Link` header names the next page. The QR codes are
+	// drawn as squares, crisp at any size.
 	//
 	// Teacher-only, like the codes. An expensive request, in the render gate (503 `renders_busy`).
 	//
@@ -8878,9 +8880,11 @@ func (c *Client) GetSignInCardsPng(ctx context.Context, classroomId ClassroomID,
 // the student's name, the class code, their personal code and a QR code of the sign-in link
 // `PUBLIC_URL/app/sign-in#class=…&code=…` (the codes after `#`, which a browser never sends
 // to a server, so they stay out of its logs). Ten cards a page, by name; a classroom with
-// more students has more pages, `page=2` and on, each one SVG document sized to the paper
-// (`width="210mm"`), which a browser prints at size on one sheet; the `Link` header names the
-// next page. The QR codes are drawn as squares, crisp at any size.
+// more students has more pages, `page=2` and on, each one SVG document of the paper's size
+// (`width="210mm" height="297mm"`, or `8.5in` × `11in`; drawn in CSS pixels, 96 an inch, in
+// its `viewBox`), with margins of half an inch of its own: print it at 100 % with the
+// browser's margins set to none. The `Link` header names the next page. The QR codes are
+// drawn as squares, crisp at any size.
 //
 // Teacher-only, like the codes. An expensive request, in the render gate (503 `renders_busy`).
 //
@@ -14694,9 +14698,11 @@ type ClientWithResponsesInterface interface {
 	// the student's name, the class code, their personal code and a QR code of the sign-in link
 	// `PUBLIC_URL/app/sign-in#class=…&code=…` (the codes after `#`, which a browser never sends
 	// to a server, so they stay out of its logs). Ten cards a page, by name; a classroom with
-	// more students has more pages, `page=2` and on, each one SVG document sized to the paper
-	// (`width="210mm"`), which a browser prints at size on one sheet; the `Link` header names the
-	// next page. The QR codes are drawn as squares, crisp at any size.
+	// more students has more pages, `page=2` and on, each one SVG document of the paper's size
+	// (`width="210mm" height="297mm"`, or `8.5in` × `11in`; drawn in CSS pixels, 96 an inch, in
+	// its `viewBox`), with margins of half an inch of its own: print it at 100 % with the
+	// browser's margins set to none. The `Link` header names the next page. The QR codes are
+	// drawn as squares, crisp at any size.
 	//
 	// Teacher-only, like the codes. An expensive request, in the render gate (503 `renders_busy`).
 	//
@@ -24271,9 +24277,11 @@ func (c *ClientWithResponses) GetSignInCardsPngWithResponse(ctx context.Context,
 // the student's name, the class code, their personal code and a QR code of the sign-in link
 // `PUBLIC_URL/app/sign-in#class=…&code=…` (the codes after `#`, which a browser never sends
 // to a server, so they stay out of its logs). Ten cards a page, by name; a classroom with
-// more students has more pages, `page=2` and on, each one SVG document sized to the paper
-// (`width="210mm"`), which a browser prints at size on one sheet; the `Link` header names the
-// next page. The QR codes are drawn as squares, crisp at any size.
+// more students has more pages, `page=2` and on, each one SVG document of the paper's size
+// (`width="210mm" height="297mm"`, or `8.5in` × `11in`; drawn in CSS pixels, 96 an inch, in
+// its `viewBox`), with margins of half an inch of its own: print it at 100 % with the
+// browser's margins set to none. The `Link` header names the next page. The QR codes are
+// drawn as squares, crisp at any size.
 //
 // Teacher-only, like the codes. An expensive request, in the render gate (503 `renders_busy`).
 //

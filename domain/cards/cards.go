@@ -5,12 +5,14 @@
 package cards
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 
 	qrcode "github.com/skip2/go-qrcode"
 
 	"primegames/domain/scene"
+	"primegames/domain/svg"
 )
 
 // Paper is a sheet the page is drawn for, in CSS pixels (96 an inch): a browser prints an SVG of
@@ -18,13 +20,16 @@ import (
 type Paper struct {
 	Name          string
 	Width, Height float64
+	// PrintWidth and PrintHeight are the sheet's size in print units ("210mm", "8.5in"): the SVG
+	// document says them, so that it prints at size whatever the screen's pixels.
+	PrintWidth, PrintHeight string
 }
 
 // Papers are the sheets a page is drawn for.
 var (
 	// A4 is 210 × 297 mm, rounded to whole pixels at 150 dpi (1240 × 1754).
-	A4     = Paper{Name: "a4", Width: 1240 / 1.5625, Height: 1754 / 1.5625}
-	Letter = Paper{Name: "letter", Width: 8.5 * 96, Height: 11 * 96}
+	A4     = Paper{Name: "a4", Width: 1240 / 1.5625, Height: 1754 / 1.5625, PrintWidth: "210mm", PrintHeight: "297mm"}
+	Letter = Paper{Name: "letter", Width: 8.5 * 96, Height: 11 * 96, PrintWidth: "8.5in", PrintHeight: "11in"}
 )
 
 // Columns and Rows are how the cards sit on a page.
@@ -66,7 +71,9 @@ func (p Page) Scene() (*scene.Scene, error) {
 	w, h := p.Paper.Width, p.Paper.Height
 	sc := &scene.Scene{Width: w, Height: h,
 		Title: fmt.Sprintf("Sign-in cards of %s, page %d of %d", p.Classroom, p.Number, p.Of),
-		Desc:  fmt.Sprintf("%d sign-in cards to cut out: each has a student's name, the class code, their personal code and a QR code of their sign-in link.", len(p.Cards))}
+		Desc:  fmt.Sprintf("%d sign-in cards to cut out: each has a student's name, the class code, their personal code and a QR code of their sign-in link.", len(p.Cards)),
+		// A browser printing the document itself takes the sheet from here: the page has margins of its own.
+		Style: "@page { size: " + p.Paper.PrintWidth + " " + p.Paper.PrintHeight + "; margin: 0 }"}
 	top := float64(margin)
 	sc.Nodes = append(sc.Nodes, scene.Text{Meta: scene.Meta{Class: "heading"}, X: margin, Y: top + 14, Size: 16, Bold: true,
 		Text: "Sign-in cards · " + p.Classroom},
@@ -86,11 +93,21 @@ func (p Page) Scene() (*scene.Scene, error) {
 	return sc, nil
 }
 
+// SVG is the page's SVG document, its size said in the paper's print units (the scene's units,
+// CSS pixels, stay those of its viewBox).
+func (p Page) SVG(sc *scene.Scene) []byte {
+	doc := sc.SVG()
+	px := ` width="` + svg.Num(sc.Width) + `" height="` + svg.Num(sc.Height) + `"`
+	return bytes.Replace(doc, []byte(px), []byte(` width="`+p.Paper.PrintWidth+`" height="`+p.Paper.PrintHeight+`"`), 1)
+}
+
 // nodes draws the card in the box at (x, y), w × h.
 func (c Card) nodes(x, y, w, h float64, signInAt string) (scene.Node, error) {
 	const pad = 14
-	qrSize := h - 2*pad
-	qr, err := qrPath(c.Link, x+w-pad-qrSize, y+pad, qrSize)
+	// The QR code is 4 cm or so (150 units), which a phone reads from arm's length; the texts
+	// have the rest of the width (the browsers' fonts are wider than the Go fonts of the PNG).
+	qrSize := min(h-2*pad, 150)
+	qr, err := qrPath(c.Link, x+w-pad-qrSize, y+(h-qrSize)/2, qrSize)
 	if err != nil {
 		return nil, err
 	}
@@ -115,7 +132,7 @@ func (c Card) nodes(x, y, w, h float64, signInAt string) (scene.Node, error) {
 		label(y+pad+46, "Class code"),
 		value("class-code", y+pad+68, 18, c.ClassCode),
 		label(y+pad+94, "My code"),
-		value("sign-in-code", y+pad+122, 26, spaced(c.Code)),
+		value("sign-in-code", y+pad+120, 22, spaced(c.Code)),
 		scene.Text{X: tx, Y: y + h - pad - 4, Size: 8, Fill: "#555555", Text: signInAt},
 		qr,
 	}}, nil
