@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 
 	"primegames/api/openapi"
@@ -14,6 +15,10 @@ func TestEraseMyAccount(t *testing.T) {
 	r := newSignInRig(t)
 
 	erased := r.signedIn("t-erased")
+	// The provider vouched with an email (t-erased@school.example): no answer and no log line holds it.
+	if me := r.a.Get("/v1/me", bearer(erased)...); me.StatusCode != http.StatusOK || strings.Contains(string(me.Body), "@school.example") {
+		t.Errorf("GET /v1/me = %d %s, want the account without its email", me.StatusCode, me.Body)
+	}
 	var room openapi.CreatedClassroom
 	r.a.Post("/v1/classrooms", map[string]string{"name": "Class 6E"}, bearer(erased)...).JSON(t, &room)
 	var joined openapi.JoinedClassroom
@@ -64,4 +69,7 @@ func TestEraseMyAccount(t *testing.T) {
 		t.Errorf("the erased account's token = %d, want 401", st)
 	}
 	r.noErrorLines()
+	if strings.Contains(r.logs.String(), "@school.example") {
+		t.Errorf("a log line holds a teacher's email")
+	}
 }
