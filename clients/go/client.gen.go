@@ -8018,8 +8018,8 @@ type ClientInterface interface {
 
 	// EraseMyAccount Erase the signed-in teacher's account (account token).
 	//
-	// Erases the account of the account token: its tokens, its sign-ins under way and every row
-	// that names it. By default the classrooms it owns are erased with it, each with its
+	// Erases the account of the account token: its tokens and every row that names it. By
+	// default the classrooms it owns are erased with it, each with its
 	// students, their sign-in codes and tokens, its games, their histories and statistics, and
 	// its observer tokens and webhook subscriptions (docs/privacy.md). With
 	// `keep_classrooms=true` they are kept instead, owned by no account, and go on under their
@@ -9963,8 +9963,8 @@ func (c *Client) GetStateAt(ctx context.Context, id GameID, seq int64, reqEditor
 
 // EraseMyAccount Erase the signed-in teacher's account (account token).
 //
-// Erases the account of the account token: its tokens, its sign-ins under way and every row
-// that names it. By default the classrooms it owns are erased with it, each with its
+// Erases the account of the account token: its tokens and every row that names it. By
+// default the classrooms it owns are erased with it, each with its
 // students, their sign-in codes and tokens, its games, their histories and statistics, and
 // its observer tokens and webhook subscriptions (docs/privacy.md). With
 // `keep_classrooms=true` they are kept instead, owned by no account, and go on under their
@@ -15433,8 +15433,8 @@ type ClientWithResponsesInterface interface {
 
 	// EraseMyAccountWithResponse Erase the signed-in teacher's account (account token).
 	//
-	// Erases the account of the account token: its tokens, its sign-ins under way and every row
-	// that names it. By default the classrooms it owns are erased with it, each with its
+	// Erases the account of the account token: its tokens and every row that names it. By
+	// default the classrooms it owns are erased with it, each with its
 	// students, their sign-in codes and tokens, its games, their histories and statistics, and
 	// its observer tokens and webhook subscriptions (docs/privacy.md). With
 	// `keep_classrooms=true` they are kept instead, owned by no account, and go on under their
@@ -25258,8 +25258,8 @@ func (c *ClientWithResponses) GetStateAtWithResponse(ctx context.Context, id Gam
 
 // EraseMyAccountWithResponse Erase the signed-in teacher's account (account token).
 //
-// Erases the account of the account token: its tokens, its sign-ins under way and every row
-// that names it. By default the classrooms it owns are erased with it, each with its
+// Erases the account of the account token: its tokens and every row that names it. By
+// default the classrooms it owns are erased with it, each with its
 // students, their sign-in codes and tokens, its games, their histories and statistics, and
 // its observer tokens and webhook subscriptions (docs/privacy.md). With
 // `keep_classrooms=true` they are kept instead, owned by no account, and go on under their

@@ -1567,8 +1567,8 @@ export interface paths {
         post?: never;
         /**
          * Erase the signed-in teacher's account (account token).
-         * @description Erases the account of the account token: its tokens, its sign-ins under way and every row
-         *     that names it. By default the classrooms it owns are erased with it, each with its
+         * @description Erases the account of the account token: its tokens and every row that names it. By
+         *     default the classrooms it owns are erased with it, each with its
          *     students, their sign-in codes and tokens, its games, their histories and statistics, and
          *     its observer tokens and webhook subscriptions (docs/privacy.md). With
          *     `keep_classrooms=true` they are kept instead, owned by no account, and go on under their
@@ -1994,9 +1994,11 @@ export interface paths {
          *     the student's name, the class code, their personal code and a QR code of the sign-in link
          *     `PUBLIC_URL/app/sign-in#class=…&code=…` (the codes after `#`, which a browser never sends
          *     to a server, so they stay out of its logs). Ten cards a page, by name; a classroom with
-         *     more students has more pages, `page=2` and on, each one SVG document sized to the paper
-         *     (`width="210mm"`), which a browser prints at size on one sheet; the `Link` header names the
-         *     next page. The QR codes are drawn as squares, crisp at any size.
+         *     more students has more pages, `page=2` and on, each one SVG document of the paper's size
+         *     (`width="210mm" height="297mm"`, or `8.5in` × `11in`; drawn in CSS pixels, 96 an inch, in
+         *     its `viewBox`), with margins of half an inch of its own: print it at 100 % with the
+         *     browser's margins set to none. The `Link` header names the next page. The QR codes are
+         *     drawn as squares, crisp at any size.
          *
          *     Teacher-only, like the codes. An expensive request, in the render gate (503 `renders_busy`).
          */
