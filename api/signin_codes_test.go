@@ -376,3 +376,25 @@ func TestSignInCodesAfterANewSecret(t *testing.T) {
 		t.Errorf("the old code = %d, want 404", resp.StatusCode)
 	}
 }
+
+// A reset of the code ends, at once, the live stream a token signed in with the old code holds.
+func TestResetEndsTheSignedInStream(t *testing.T) {
+	t.Parallel()
+	r := newCodesRig(t, "a deployment's secret", api.GuessLimits{})
+	class := r.newClassroom(t, "3A", "Jo")
+	var signed openapi.JoinedClassroom
+	r.signIn(r.joinCode(t, class), r.codes(t, class)["Jo"]).JSON(t, &signed)
+	stream := openEvStream(t, r.URL, "/v1/me/events", bearer(signed.Token)...)
+	if resp := r.Post("/v1/classrooms/"+class.id+"/students/"+class.students["Jo"].id+"/sign-in-code", nil, bearer(class.teacher)...); resp.StatusCode != http.StatusOK {
+		t.Fatalf("reset = %d", resp.StatusCode)
+	}
+	for {
+		if e := stream.next(t, evWait); e.Event == "revoked" {
+			if !strings.Contains(e.Data, "token_rotated") {
+				t.Errorf("revoked for %s, want token_rotated", e.Data)
+			}
+			break
+		}
+	}
+	stream.ended(t, evWait)
+}
