@@ -107,6 +107,7 @@ func TestEveryBodyRefusalNamesTheField(t *testing.T) {
 		{"POST", "/v1/games/join", "/v1/games/join", nil, `{"invite_code":"ABC234"}`, "/name", []string{"string, from 1 to 40 characters"}, ""},
 		{"POST", "/v1/classrooms", "/v1/classrooms", nil, `{"name":""}`, "/name", []string{"string, from 1 to 80 characters"}, `""`},
 		{"POST", "/v1/classrooms/join", "/v1/classrooms/join", nil, `{"name":"Ada"}`, "/join_code", []string{"string, from 1 to 20 characters"}, ""},
+		{"POST", "/v1/students/sign-in", "/v1/students/sign-in", nil, `{"class_code":"K7QX-2MHB"}`, "/code", []string{"string, from 1 to 20 characters"}, ""},
 		{"PATCH", "/v1/classrooms/{classroom_id}/students/{student_id}", "/v1/classrooms/" + class.id + "/students/" + class.students["Eve"].id, teacher, `{"name":"Eve","nick":"E"}`, "/nick", []string{"no such field (fields: name)"}, `"E"`},
 		{"POST", "/v1/classrooms/{classroom_id}/games", "/v1/classrooms/" + class.id + "/games", teacher, `{"game":"primed","group_size":9}`, "/group_size", []string{"integer, from 1 to 6"}, "9"},
 		{"POST", "/v1/webhooks", "/v1/webhooks", bearer(pr.Seats[0].Token), `{"scope":"gam","url":"https://example.org/hook"}`, "/scope", []string{"game", "classroom", "service"}, `"gam"`},

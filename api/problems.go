@@ -62,7 +62,8 @@ var codeOfStatus = map[int]string{
 // the render gate's queue or the streams an instance holds, or for webhooks on a server whose
 // operator set no SECRET_KEY. Each is logged once, as a warning, by the access log; an
 // error in the log is a fault to look into.
-var shedCodes = map[string]bool{"renders_busy": true, "streams_full": true, "webhooks_disabled": true}
+var shedCodes = map[string]bool{"renders_busy": true, "streams_full": true, "webhooks_disabled": true,
+	"sign_in_codes_disabled": true}
 
 // shedKey marks a request whose answer is a shed refusal, for the access log.
 const shedKey = "shed"

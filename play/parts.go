@@ -90,6 +90,7 @@ type parts struct {
 	listings      listings
 	authorities   authorities
 	observers     observers
+	signInCodes   signInCodes
 }
 
 // newParts builds the parts from the stores and the service's configuration (s's fields once its
@@ -105,5 +106,6 @@ func newParts(store Stores, s *Service) parts {
 		authorities:   authorities{store: store.Authorities, accounts: store.AccountStore, teaching: store.Teaching, sessions: store.SessionStore, clock: s.clock},
 		observers:     observers{games: store.GameReader, updater: store.Updater, clock: s.clock},
 		subscriptions: subscriptions{store: store.WebhookSubscriptions, games: store.GameReader, clock: s.clock, sender: s.webhookSender, cfg: s.webhookCfg},
+		signInCodes:   signInCodes{store: store.SignInCodeStore, classrooms: store.ClassroomStore, clock: s.clock, secret: s.signInSecret},
 	}
 }

@@ -46,6 +46,10 @@ type Stores struct {
 	SessionStore SessionStore
 	// CoTeacherStore keeps classrooms' co-teachers and their invites (coteachers.go).
 	CoTeacherStore CoTeacherStore
+	// SignInCodeStore keeps the students' sign-in codes (signin_codes.go).
+	SignInCodeStore
+	// AccountEraser erases accounts (account_erase.go).
+	AccountEraser
 }
 
 // GameReader reads games and lists them.

@@ -94,6 +94,7 @@ const standingSQL = `SELECT CASE
 		CASE s.owner_kind
 			WHEN 'teacher' THEN EXISTS (SELECT FROM classrooms c WHERE c.id = s.owner_classroom_id AND c.teacher_token_hash = s.token_hash)
 			WHEN 'student' THEN EXISTS (SELECT FROM students u WHERE u.id = s.owner_student_id AND u.token_hash = s.token_hash)
+				OR EXISTS (SELECT FROM student_sign_ins i WHERE i.student_id = s.owner_student_id AND i.token_hash = s.token_hash)
 			ELSE true
 		END AS current) a`
 

@@ -224,14 +224,17 @@ func (e GameStatusFactsStatus) Valid() bool {
 
 // Defines values for GuessFactsScope.
 const (
-	GuessScopeAddress  GuessFactsScope = "address"
-	GuessScopeInstance GuessFactsScope = "instance"
+	GuessScopeAddress   GuessFactsScope = "address"
+	GuessScopeClassroom GuessFactsScope = "classroom"
+	GuessScopeInstance  GuessFactsScope = "instance"
 )
 
 // Valid indicates whether the value is a known member of the GuessFactsScope enum.
 func (e GuessFactsScope) Valid() bool {
 	switch e {
 	case GuessScopeAddress:
+		return true
+	case GuessScopeClassroom:
 		return true
 	case GuessScopeInstance:
 		return true
@@ -1767,6 +1770,24 @@ func (e Layout) Valid() bool {
 	}
 }
 
+// Defines values for Paper.
+const (
+	PaperA4     Paper = "a4"
+	PaperLetter Paper = "letter"
+)
+
+// Valid indicates whether the value is a known member of the Paper enum.
+func (e Paper) Valid() bool {
+	switch e {
+	case PaperA4:
+		return true
+	case PaperLetter:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for GetPrimeClimbBoardPicturePngParamsLayout.
 const (
 	GetPrimeClimbBoardPicturePngParamsLayoutDesktop GetPrimeClimbBoardPicturePngParamsLayout = "desktop"
@@ -1797,6 +1818,42 @@ func (e GetPrimeClimbBoardPictureParamsLayout) Valid() bool {
 	case GetPrimeClimbBoardPictureParamsLayoutDesktop:
 		return true
 	case GetPrimeClimbBoardPictureParamsLayoutPhone:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetSignInCardsPngParamsPaper.
+const (
+	GetSignInCardsPngParamsPaperA4     GetSignInCardsPngParamsPaper = "a4"
+	GetSignInCardsPngParamsPaperLetter GetSignInCardsPngParamsPaper = "letter"
+)
+
+// Valid indicates whether the value is a known member of the GetSignInCardsPngParamsPaper enum.
+func (e GetSignInCardsPngParamsPaper) Valid() bool {
+	switch e {
+	case GetSignInCardsPngParamsPaperA4:
+		return true
+	case GetSignInCardsPngParamsPaperLetter:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetSignInCardsParamsPaper.
+const (
+	GetSignInCardsParamsPaperA4     GetSignInCardsParamsPaper = "a4"
+	GetSignInCardsParamsPaperLetter GetSignInCardsParamsPaper = "letter"
+)
+
+// Valid indicates whether the value is a known member of the GetSignInCardsParamsPaper enum.
+func (e GetSignInCardsParamsPaper) Valid() bool {
+	switch e {
+	case GetSignInCardsParamsPaperA4:
+		return true
+	case GetSignInCardsParamsPaperLetter:
 		return true
 	default:
 		return false
@@ -2320,6 +2377,12 @@ type CreatedWebhook struct {
 // EndReason Why a game was aborted: `creator`, its creator aborted it (`POST /v1/games/{id}/abort`); `lobby_expired`, its lobby waited longer than the server's `LOBBY_TTL` without starting; `idle`, nobody acted in it for the server's `IDLE_GAME_TTL`.
 type EndReason string
 
+// ErasedAccount defines model for ErasedAccount.
+type ErasedAccount struct {
+	// ErasedClassrooms How many classrooms were erased with the account (0 with `keep_classrooms=true`).
+	ErasedClassrooms int `json:"erased_classrooms"`
+}
+
 // FieldError defines model for FieldError.
 type FieldError struct {
 	Field   string `json:"field"`
@@ -2567,7 +2630,7 @@ type GameSummary struct {
 // GameView A game as one caller may see it; `game` names its kind.
 type GameView = json.RawMessage
 
-// GuessFacts A code a person types (an invite code, a join code) refused before it was looked up, because too many wrong ones were tried: from this address (`address`: an IPv4 address or an IPv6 /64, whatever tokens its requests carry) or on this instance from every address (`instance`). `limit` wrong codes are allowed at once, and again over `window_seconds`; `retry_after_seconds` (also the `Retry-After` header) is when one more is allowed. A right code gives its guess back, so a child who mistypes twice still gets in on the third try.
+// GuessFacts A code a person types (an invite code, a join code) refused before it was looked up, because too many wrong ones were tried: from this address (`address`: an IPv4 address or an IPv6 /64, whatever tokens its requests carry) or on this instance from every address (`instance`), or, for a student's sign-in code, with this class code from every address (`classroom`). `limit` wrong codes are allowed at once, and again over `window_seconds`; `retry_after_seconds` (also the `Retry-After` header) is when one more is allowed. A right code gives its guess back, so a child who mistypes twice still gets in on the third try.
 type GuessFacts struct {
 	Limit             int             `json:"limit"`
 	RetryAfterSeconds int             `json:"retry_after_seconds"`
@@ -4267,6 +4330,18 @@ type ServiceOutcome struct {
 	union json.RawMessage
 }
 
+// SignInCode defines model for SignInCode.
+type SignInCode struct {
+	// Code The student's personal sign-in code, six characters of `ABCDEFGHJKMNPQRSTUVWXYZ23456789`.
+	Code    string  `json:"code"`
+	Student Student `json:"student"`
+}
+
+// SignInCodeList defines model for SignInCodeList.
+type SignInCodeList struct {
+	Items []SignInCode `json:"items"`
+}
+
 // SignInProvider defines model for SignInProvider.
 type SignInProvider struct {
 	// Default Whether a login without `provider` goes to it.
@@ -4370,6 +4445,15 @@ type Student struct {
 // StudentList defines model for StudentList.
 type StudentList struct {
 	Items []Student `json:"items"`
+}
+
+// StudentSignInRequest defines model for StudentSignInRequest.
+type StudentSignInRequest struct {
+	// ClassCode The classroom's join code, as the teacher shows it (`K7QX-2MHB`).
+	ClassCode string `json:"class_code"`
+
+	// Code The student's personal sign-in code (`H4KP9Z`).
+	Code string `json:"code"`
 }
 
 // StudentStats defines model for StudentStats.
@@ -4526,6 +4610,9 @@ type WebhookStatus string
 // AccessToken defines model for AccessToken.
 type AccessToken = string
 
+// CardsPage defines model for CardsPage.
+type CardsPage = int
+
 // ClassroomID defines model for ClassroomID.
 type ClassroomID = openapi_types.UUID
 
@@ -4555,6 +4642,9 @@ type Limit = int
 
 // ObserverID defines model for ObserverID.
 type ObserverID = openapi_types.UUID
+
+// Paper defines model for Paper.
+type Paper string
 
 // PictureLinkExp defines model for PictureLinkExp.
 type PictureLinkExp = int64
@@ -4594,6 +4684,12 @@ type PreconditionFailed = Problem
 
 // RequestTimeout An RFC 9457 problem document.
 type RequestTimeout = Problem
+
+// SignInCardsUnavailable An RFC 9457 problem document.
+type SignInCardsUnavailable = Problem
+
+// SignInCodesUnavailable An RFC 9457 problem document.
+type SignInCodesUnavailable = Problem
 
 // StreamsFull An RFC 9457 problem document.
 type StreamsFull = Problem
@@ -4701,6 +4797,30 @@ type MintClassroomObserverParams struct {
 	// ExpiresIn Seconds until the token stops working, from a minute to 30 days; without it, it works until revoked.
 	ExpiresIn *ExpiresIn `form:"expires_in,omitempty" json:"expires_in,omitempty"`
 }
+
+// GetSignInCardsPngParams defines parameters for GetSignInCardsPng.
+type GetSignInCardsPngParams struct {
+	// Paper The paper the page is for: `a4` (210 × 297 mm, the default) or `letter` (8.5 × 11 in).
+	Paper *GetSignInCardsPngParamsPaper `form:"paper,omitempty" json:"paper,omitempty"`
+
+	// Page Which page of cards, from 1 (the default); ten cards a page.
+	Page *CardsPage `form:"page,omitempty" json:"page,omitempty"`
+}
+
+// GetSignInCardsPngParamsPaper defines parameters for GetSignInCardsPng.
+type GetSignInCardsPngParamsPaper string
+
+// GetSignInCardsParams defines parameters for GetSignInCards.
+type GetSignInCardsParams struct {
+	// Paper The paper the page is for: `a4` (210 × 297 mm, the default) or `letter` (8.5 × 11 in).
+	Paper *GetSignInCardsParamsPaper `form:"paper,omitempty" json:"paper,omitempty"`
+
+	// Page Which page of cards, from 1 (the default); ten cards a page.
+	Page *CardsPage `form:"page,omitempty" json:"page,omitempty"`
+}
+
+// GetSignInCardsParamsPaper defines parameters for GetSignInCards.
+type GetSignInCardsParamsPaper string
 
 // ReissueStudentTokenParams defines parameters for ReissueStudentToken.
 type ReissueStudentTokenParams struct {
@@ -5086,6 +5206,12 @@ type StartGameParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// EraseMyAccountParams defines parameters for EraseMyAccount.
+type EraseMyAccountParams struct {
+	// KeepClassrooms Keep the account's classrooms, detached, instead of erasing them.
+	KeepClassrooms *bool `form:"keep_classrooms,omitempty" json:"keep_classrooms,omitempty"`
+}
+
 // StreamMyEventsParams defines parameters for StreamMyEvents.
 type StreamMyEventsParams struct {
 	// LastEventId The same as `Last-Event-ID`, for clients that cannot send headers; the header wins when both are sent.
@@ -5160,6 +5286,9 @@ type JoinGameJSONRequestBody = JoinRequest
 
 // CreateMyTokenJSONRequestBody defines body for CreateMyToken for application/json ContentType.
 type CreateMyTokenJSONRequestBody = CreateAccountTokenRequest
+
+// StudentSignInJSONRequestBody defines body for StudentSignIn for application/json ContentType.
+type StudentSignInJSONRequestBody = StudentSignInRequest
 
 // CreateWebhookJSONRequestBody defines body for CreateWebhook for application/json ContentType.
 type CreateWebhookJSONRequestBody = CreateWebhookRequest
@@ -7003,6 +7132,15 @@ type ServerInterface interface {
 	// AttachClassroom Attach a classroom to the account (account token and the classroom's teacher token).
 	// (POST /v1/classrooms/{classroom_id}/owner)
 	AttachClassroom(ctx echo.Context, classroomId ClassroomID) error
+	// GetSignInCardsPng A page of the students' sign-in cards as PNG (teacher token).
+	// (GET /v1/classrooms/{classroom_id}/sign-in-cards.png)
+	GetSignInCardsPng(ctx echo.Context, classroomId ClassroomID, params GetSignInCardsPngParams) error
+	// GetSignInCards A printable page of the students' sign-in cards (teacher token).
+	// (GET /v1/classrooms/{classroom_id}/sign-in-cards.svg)
+	GetSignInCards(ctx echo.Context, classroomId ClassroomID, params GetSignInCardsParams) error
+	// ListSignInCodes The students' personal sign-in codes (teacher token).
+	// (GET /v1/classrooms/{classroom_id}/sign-in-codes)
+	ListSignInCodes(ctx echo.Context, classroomId ClassroomID) error
 	// GetClassroomStats What each student did and where they struggle (teacher token).
 	// (GET /v1/classrooms/{classroom_id}/stats)
 	GetClassroomStats(ctx echo.Context, classroomId ClassroomID) error
@@ -7018,6 +7156,9 @@ type ServerInterface interface {
 	// EraseStudent Erase a removed student's personal data (teacher token).
 	// (POST /v1/classrooms/{classroom_id}/students/{student_id}/erase)
 	EraseStudent(ctx echo.Context, classroomId ClassroomID, studentId StudentID) error
+	// ResetSignInCode Give a student a new sign-in code (teacher token).
+	// (POST /v1/classrooms/{classroom_id}/students/{student_id}/sign-in-code)
+	ResetSignInCode(ctx echo.Context, classroomId ClassroomID, studentId StudentID) error
 	// ReissueStudentToken Give a student a new token (teacher token); their old one stops working at once.
 	// (POST /v1/classrooms/{classroom_id}/students/{student_id}/token)
 	ReissueStudentToken(ctx echo.Context, classroomId ClassroomID, studentId StudentID, params ReissueStudentTokenParams) error
@@ -7111,6 +7252,9 @@ type ServerInterface interface {
 	// GetStateAt The game as it was after history entry `seq` (a replay step).
 	// (GET /v1/games/{id}/states/{seq})
 	GetStateAt(ctx echo.Context, id GameID, seq int64) error
+	// EraseMyAccount Erase the signed-in teacher's account (account token).
+	// (DELETE /v1/me)
+	EraseMyAccount(ctx echo.Context, params EraseMyAccountParams) error
 	// GetMe Who this token is and what it may do.
 	// (GET /v1/me)
 	GetMe(ctx echo.Context) error
@@ -7132,6 +7276,9 @@ type ServerInterface interface {
 	// RevokeMyToken Revoke one of the account's tokens (account token).
 	// (DELETE /v1/me/tokens/{token_id})
 	RevokeMyToken(ctx echo.Context, tokenId openapi_types.UUID) error
+	// StudentSignIn A student signs in with the class code and their personal code.
+	// (POST /v1/students/sign-in)
+	StudentSignIn(ctx echo.Context) error
 	// ListWebhooks Your webhook subscriptions, with how their deliveries go.
 	// (GET /v1/webhooks)
 	ListWebhooks(ctx echo.Context) error
@@ -7622,6 +7769,86 @@ func (w *ServerInterfaceWrapper) AttachClassroom(ctx echo.Context) error {
 	return err
 }
 
+// GetSignInCardsPng converts echo context to params.
+func (w *ServerInterfaceWrapper) GetSignInCardsPng(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "classroom_id" -------------
+	var classroomId ClassroomID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "classroom_id", ctx.Param("classroom_id"), &classroomId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter classroom_id: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetSignInCardsPngParams
+	// ------------- Optional query parameter "paper" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "paper", ctx.QueryParams(), &params.Paper, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter paper: %s", err))
+	}
+
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetSignInCardsPng(ctx, classroomId, params)
+	return err
+}
+
+// GetSignInCards converts echo context to params.
+func (w *ServerInterfaceWrapper) GetSignInCards(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "classroom_id" -------------
+	var classroomId ClassroomID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "classroom_id", ctx.Param("classroom_id"), &classroomId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter classroom_id: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetSignInCardsParams
+	// ------------- Optional query parameter "paper" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "paper", ctx.QueryParams(), &params.Paper, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter paper: %s", err))
+	}
+
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetSignInCards(ctx, classroomId, params)
+	return err
+}
+
+// ListSignInCodes converts echo context to params.
+func (w *ServerInterfaceWrapper) ListSignInCodes(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "classroom_id" -------------
+	var classroomId ClassroomID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "classroom_id", ctx.Param("classroom_id"), &classroomId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter classroom_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListSignInCodes(ctx, classroomId)
+	return err
+}
+
 // GetClassroomStats converts echo context to params.
 func (w *ServerInterfaceWrapper) GetClassroomStats(ctx echo.Context) error {
 	var err error
@@ -7723,6 +7950,30 @@ func (w *ServerInterfaceWrapper) EraseStudent(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.EraseStudent(ctx, classroomId, studentId)
+	return err
+}
+
+// ResetSignInCode converts echo context to params.
+func (w *ServerInterfaceWrapper) ResetSignInCode(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "classroom_id" -------------
+	var classroomId ClassroomID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "classroom_id", ctx.Param("classroom_id"), &classroomId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter classroom_id: %s", err))
+	}
+
+	// ------------- Path parameter "student_id" -------------
+	var studentId StudentID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "student_id", ctx.Param("student_id"), &studentId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter student_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ResetSignInCode(ctx, classroomId, studentId)
 	return err
 }
 
@@ -8798,6 +9049,24 @@ func (w *ServerInterfaceWrapper) GetStateAt(ctx echo.Context) error {
 	return err
 }
 
+// EraseMyAccount converts echo context to params.
+func (w *ServerInterfaceWrapper) EraseMyAccount(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params EraseMyAccountParams
+	// ------------- Optional query parameter "keep_classrooms" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "keep_classrooms", ctx.QueryParams(), &params.KeepClassrooms, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter keep_classrooms: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.EraseMyAccount(ctx, params)
+	return err
+}
+
 // GetMe converts echo context to params.
 func (w *ServerInterfaceWrapper) GetMe(ctx echo.Context) error {
 	var err error
@@ -8928,6 +9197,15 @@ func (w *ServerInterfaceWrapper) RevokeMyToken(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.RevokeMyToken(ctx, tokenId)
+	return err
+}
+
+// StudentSignIn converts echo context to params.
+func (w *ServerInterfaceWrapper) StudentSignIn(ctx echo.Context) error {
+	var err error
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.StudentSignIn(ctx)
 	return err
 }
 
@@ -9083,11 +9361,15 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/observers", wrapper.MintClassroomObserver, options.OperationMiddlewares["mintClassroomObserver"]...)
 	router.DELETE(options.BaseURL+"/v1/classrooms/:classroom_id/observers/:observer_id", wrapper.RevokeClassroomObserver, options.OperationMiddlewares["revokeClassroomObserver"]...)
 	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/owner", wrapper.AttachClassroom, options.OperationMiddlewares["attachClassroom"]...)
+	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/sign-in-cards.png", wrapper.GetSignInCardsPng, options.OperationMiddlewares["getSignInCardsPng"]...)
+	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/sign-in-cards.svg", wrapper.GetSignInCards, options.OperationMiddlewares["getSignInCards"]...)
+	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/sign-in-codes", wrapper.ListSignInCodes, options.OperationMiddlewares["listSignInCodes"]...)
 	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/stats", wrapper.GetClassroomStats, options.OperationMiddlewares["getClassroomStats"]...)
 	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/students", wrapper.ListStudents, options.OperationMiddlewares["listStudents"]...)
 	router.DELETE(options.BaseURL+"/v1/classrooms/:classroom_id/students/:student_id", wrapper.RemoveStudent, options.OperationMiddlewares["removeStudent"]...)
 	router.PATCH(options.BaseURL+"/v1/classrooms/:classroom_id/students/:student_id", wrapper.RenameStudent, options.OperationMiddlewares["renameStudent"]...)
 	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/students/:student_id/erase", wrapper.EraseStudent, options.OperationMiddlewares["eraseStudent"]...)
+	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/students/:student_id/sign-in-code", wrapper.ResetSignInCode, options.OperationMiddlewares["resetSignInCode"]...)
 	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/students/:student_id/token", wrapper.ReissueStudentToken, options.OperationMiddlewares["reissueStudentToken"]...)
 	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/teacher-token", wrapper.RotateTeacherToken, options.OperationMiddlewares["rotateTeacherToken"]...)
 	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/teachers", wrapper.ListClassroomTeachers, options.OperationMiddlewares["listClassroomTeachers"]...)
@@ -9120,6 +9402,7 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.POST(options.BaseURL+"/v1/games/:id/start", wrapper.StartGame, options.OperationMiddlewares["startGame"]...)
 	router.GET(options.BaseURL+"/v1/games/:id/states/:seq", wrapper.GetStateAt, options.OperationMiddlewares["getStateAt"]...)
 	router.POST(options.BaseURL+"/v1/games/join", wrapper.JoinGameByInviteCode, options.OperationMiddlewares["joinGameByInviteCode"]...)
+	router.DELETE(options.BaseURL+"/v1/me", wrapper.EraseMyAccount, options.OperationMiddlewares["eraseMyAccount"]...)
 	router.GET(options.BaseURL+"/v1/me", wrapper.GetMe, options.OperationMiddlewares["getMe"]...)
 	router.GET(options.BaseURL+"/v1/me/classrooms", wrapper.ListMyClassrooms, options.OperationMiddlewares["listMyClassrooms"]...)
 	router.GET(options.BaseURL+"/v1/me/events", wrapper.StreamMyEvents, options.OperationMiddlewares["streamMyEvents"]...)
@@ -9127,6 +9410,7 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/v1/me/tokens", wrapper.ListMyTokens, options.OperationMiddlewares["listMyTokens"]...)
 	router.POST(options.BaseURL+"/v1/me/tokens", wrapper.CreateMyToken, options.OperationMiddlewares["createMyToken"]...)
 	router.DELETE(options.BaseURL+"/v1/me/tokens/:token_id", wrapper.RevokeMyToken, options.OperationMiddlewares["revokeMyToken"]...)
+	router.POST(options.BaseURL+"/v1/students/sign-in", wrapper.StudentSignIn, options.OperationMiddlewares["studentSignIn"]...)
 	router.GET(options.BaseURL+"/v1/webhooks", wrapper.ListWebhooks, options.OperationMiddlewares["listWebhooks"]...)
 	router.POST(options.BaseURL+"/v1/webhooks", wrapper.CreateWebhook, options.OperationMiddlewares["createWebhook"]...)
 	router.DELETE(options.BaseURL+"/v1/webhooks/:webhook_id", wrapper.DeleteWebhook, options.OperationMiddlewares["deleteWebhook"]...)

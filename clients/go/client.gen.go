@@ -228,14 +228,17 @@ func (e GameStatusFactsStatus) Valid() bool {
 
 // Defines values for GuessFactsScope.
 const (
-	GuessFactsScopeAddress  GuessFactsScope = "address"
-	GuessFactsScopeInstance GuessFactsScope = "instance"
+	GuessFactsScopeAddress   GuessFactsScope = "address"
+	GuessFactsScopeClassroom GuessFactsScope = "classroom"
+	GuessFactsScopeInstance  GuessFactsScope = "instance"
 )
 
 // Valid indicates whether the value is a known member of the GuessFactsScope enum.
 func (e GuessFactsScope) Valid() bool {
 	switch e {
 	case GuessFactsScopeAddress:
+		return true
+	case GuessFactsScopeClassroom:
 		return true
 	case GuessFactsScopeInstance:
 		return true
@@ -1771,6 +1774,24 @@ func (e Layout) Valid() bool {
 	}
 }
 
+// Defines values for Paper.
+const (
+	PaperA4     Paper = "a4"
+	PaperLetter Paper = "letter"
+)
+
+// Valid indicates whether the value is a known member of the Paper enum.
+func (e Paper) Valid() bool {
+	switch e {
+	case PaperA4:
+		return true
+	case PaperLetter:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for GetPrimeClimbBoardPicturePngParamsLayout.
 const (
 	GetPrimeClimbBoardPicturePngParamsLayoutDesktop GetPrimeClimbBoardPicturePngParamsLayout = "desktop"
@@ -1801,6 +1822,42 @@ func (e GetPrimeClimbBoardPictureParamsLayout) Valid() bool {
 	case GetPrimeClimbBoardPictureParamsLayoutDesktop:
 		return true
 	case GetPrimeClimbBoardPictureParamsLayoutPhone:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetSignInCardsPngParamsPaper.
+const (
+	GetSignInCardsPngParamsPaperA4     GetSignInCardsPngParamsPaper = "a4"
+	GetSignInCardsPngParamsPaperLetter GetSignInCardsPngParamsPaper = "letter"
+)
+
+// Valid indicates whether the value is a known member of the GetSignInCardsPngParamsPaper enum.
+func (e GetSignInCardsPngParamsPaper) Valid() bool {
+	switch e {
+	case GetSignInCardsPngParamsPaperA4:
+		return true
+	case GetSignInCardsPngParamsPaperLetter:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetSignInCardsParamsPaper.
+const (
+	GetSignInCardsParamsPaperA4     GetSignInCardsParamsPaper = "a4"
+	GetSignInCardsParamsPaperLetter GetSignInCardsParamsPaper = "letter"
+)
+
+// Valid indicates whether the value is a known member of the GetSignInCardsParamsPaper enum.
+func (e GetSignInCardsParamsPaper) Valid() bool {
+	switch e {
+	case GetSignInCardsParamsPaperA4:
+		return true
+	case GetSignInCardsParamsPaperLetter:
 		return true
 	default:
 		return false
@@ -2324,6 +2381,12 @@ type CreatedWebhook struct {
 // EndReason Why a game was aborted: `creator`, its creator aborted it (`POST /v1/games/{id}/abort`); `lobby_expired`, its lobby waited longer than the server's `LOBBY_TTL` without starting; `idle`, nobody acted in it for the server's `IDLE_GAME_TTL`.
 type EndReason string
 
+// ErasedAccount defines model for ErasedAccount.
+type ErasedAccount struct {
+	// ErasedClassrooms How many classrooms were erased with the account (0 with `keep_classrooms=true`).
+	ErasedClassrooms int `json:"erased_classrooms"`
+}
+
 // FieldError defines model for FieldError.
 type FieldError struct {
 	Field   string `json:"field"`
@@ -2571,7 +2634,7 @@ type GameSummary struct {
 // GameView A game as one caller may see it; `game` names its kind.
 type GameView = json.RawMessage
 
-// GuessFacts A code a person types (an invite code, a join code) refused before it was looked up, because too many wrong ones were tried: from this address (`address`: an IPv4 address or an IPv6 /64, whatever tokens its requests carry) or on this instance from every address (`instance`). `limit` wrong codes are allowed at once, and again over `window_seconds`; `retry_after_seconds` (also the `Retry-After` header) is when one more is allowed. A right code gives its guess back, so a child who mistypes twice still gets in on the third try.
+// GuessFacts A code a person types (an invite code, a join code) refused before it was looked up, because too many wrong ones were tried: from this address (`address`: an IPv4 address or an IPv6 /64, whatever tokens its requests carry) or on this instance from every address (`instance`), or, for a student's sign-in code, with this class code from every address (`classroom`). `limit` wrong codes are allowed at once, and again over `window_seconds`; `retry_after_seconds` (also the `Retry-After` header) is when one more is allowed. A right code gives its guess back, so a child who mistypes twice still gets in on the third try.
 type GuessFacts struct {
 	Limit             int             `json:"limit"`
 	RetryAfterSeconds int             `json:"retry_after_seconds"`
@@ -4271,6 +4334,18 @@ type ServiceOutcome struct {
 	union json.RawMessage
 }
 
+// SignInCode defines model for SignInCode.
+type SignInCode struct {
+	// Code The student's personal sign-in code, six characters of `ABCDEFGHJKMNPQRSTUVWXYZ23456789`.
+	Code    string  `json:"code"`
+	Student Student `json:"student"`
+}
+
+// SignInCodeList defines model for SignInCodeList.
+type SignInCodeList struct {
+	Items []SignInCode `json:"items"`
+}
+
 // SignInProvider defines model for SignInProvider.
 type SignInProvider struct {
 	// Default Whether a login without `provider` goes to it.
@@ -4374,6 +4449,15 @@ type Student struct {
 // StudentList defines model for StudentList.
 type StudentList struct {
 	Items []Student `json:"items"`
+}
+
+// StudentSignInRequest defines model for StudentSignInRequest.
+type StudentSignInRequest struct {
+	// ClassCode The classroom's join code, as the teacher shows it (`K7QX-2MHB`).
+	ClassCode string `json:"class_code"`
+
+	// Code The student's personal sign-in code (`H4KP9Z`).
+	Code string `json:"code"`
 }
 
 // StudentStats defines model for StudentStats.
@@ -4530,6 +4614,9 @@ type WebhookStatus string
 // AccessToken defines model for AccessToken.
 type AccessToken = string
 
+// CardsPage defines model for CardsPage.
+type CardsPage = int
+
 // ClassroomID defines model for ClassroomID.
 type ClassroomID = openapi_types.UUID
 
@@ -4559,6 +4646,9 @@ type Limit = int
 
 // ObserverID defines model for ObserverID.
 type ObserverID = openapi_types.UUID
+
+// Paper defines model for Paper.
+type Paper string
 
 // PictureLinkExp defines model for PictureLinkExp.
 type PictureLinkExp = int64
@@ -4598,6 +4688,12 @@ type PreconditionFailed = Problem
 
 // RequestTimeout An RFC 9457 problem document.
 type RequestTimeout = Problem
+
+// SignInCardsUnavailable An RFC 9457 problem document.
+type SignInCardsUnavailable = Problem
+
+// SignInCodesUnavailable An RFC 9457 problem document.
+type SignInCodesUnavailable = Problem
 
 // StreamsFull An RFC 9457 problem document.
 type StreamsFull = Problem
@@ -4705,6 +4801,30 @@ type MintClassroomObserverParams struct {
 	// ExpiresIn Seconds until the token stops working, from a minute to 30 days; without it, it works until revoked.
 	ExpiresIn *ExpiresIn `form:"expires_in,omitempty" json:"expires_in,omitempty"`
 }
+
+// GetSignInCardsPngParams defines parameters for GetSignInCardsPng.
+type GetSignInCardsPngParams struct {
+	// Paper The paper the page is for: `a4` (210 × 297 mm, the default) or `letter` (8.5 × 11 in).
+	Paper *GetSignInCardsPngParamsPaper `form:"paper,omitempty" json:"paper,omitempty"`
+
+	// Page Which page of cards, from 1 (the default); ten cards a page.
+	Page *CardsPage `form:"page,omitempty" json:"page,omitempty"`
+}
+
+// GetSignInCardsPngParamsPaper defines parameters for GetSignInCardsPng.
+type GetSignInCardsPngParamsPaper string
+
+// GetSignInCardsParams defines parameters for GetSignInCards.
+type GetSignInCardsParams struct {
+	// Paper The paper the page is for: `a4` (210 × 297 mm, the default) or `letter` (8.5 × 11 in).
+	Paper *GetSignInCardsParamsPaper `form:"paper,omitempty" json:"paper,omitempty"`
+
+	// Page Which page of cards, from 1 (the default); ten cards a page.
+	Page *CardsPage `form:"page,omitempty" json:"page,omitempty"`
+}
+
+// GetSignInCardsParamsPaper defines parameters for GetSignInCards.
+type GetSignInCardsParamsPaper string
 
 // ReissueStudentTokenParams defines parameters for ReissueStudentToken.
 type ReissueStudentTokenParams struct {
@@ -5090,6 +5210,12 @@ type StartGameParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// EraseMyAccountParams defines parameters for EraseMyAccount.
+type EraseMyAccountParams struct {
+	// KeepClassrooms Keep the account's classrooms, detached, instead of erasing them.
+	KeepClassrooms *bool `form:"keep_classrooms,omitempty" json:"keep_classrooms,omitempty"`
+}
+
 // StreamMyEventsParams defines parameters for StreamMyEvents.
 type StreamMyEventsParams struct {
 	// LastEventId The same as `Last-Event-ID`, for clients that cannot send headers; the header wins when both are sent.
@@ -5164,6 +5290,9 @@ type JoinGameJSONRequestBody = JoinRequest
 
 // CreateMyTokenJSONRequestBody defines body for CreateMyToken for application/json ContentType.
 type CreateMyTokenJSONRequestBody = CreateAccountTokenRequest
+
+// StudentSignInJSONRequestBody defines body for StudentSignIn for application/json ContentType.
+type StudentSignInJSONRequestBody = StudentSignInRequest
 
 // CreateWebhookJSONRequestBody defines body for CreateWebhook for application/json ContentType.
 type CreateWebhookJSONRequestBody = CreateWebhookRequest
@@ -7299,6 +7428,43 @@ type ClientInterface interface {
 	// Corresponds with POST /v1/classrooms/{classroom_id}/owner (the `AttachClassroom` operationId).
 	AttachClassroom(ctx context.Context, classroomId ClassroomID, body AttachClassroomJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetSignInCardsPng A page of the students' sign-in cards as PNG (teacher token).
+	//
+	// The page of `GET /v1/classrooms/{classroom_id}/sign-in-cards.svg` drawn in pixels, at 150
+	// dots per inch (A4: 1240 × 1754 pixels; Letter: 1275 × 1650), the same parameters and rules.
+	//
+	// Corresponds with GET /v1/classrooms/{classroom_id}/sign-in-cards.png (the `GetSignInCardsPng` operationId).
+	GetSignInCardsPng(ctx context.Context, classroomId ClassroomID, params *GetSignInCardsPngParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetSignInCards A printable page of the students' sign-in cards (teacher token).
+	//
+	// One page (A4 or US Letter, `paper`) of cards to cut out and hand to the students: on each,
+	// the student's name, the class code, their personal code and a QR code of the sign-in link
+	// `PUBLIC_URL/app/sign-in#class=…&code=…` (the codes after `#`, which a browser never sends
+	// to a server, so they stay out of its logs). Ten cards a page, by name; a classroom with
+	// more students has more pages, `page=2` and on, each one SVG document of the paper's size
+	// (`width="210mm" height="297mm"`, or `8.5in` × `11in`; drawn in CSS pixels, 96 an inch, in
+	// its `viewBox`), with margins of half an inch of its own: print it at 100 % with the
+	// browser's margins set to none. The `Link` header names the next page. The QR codes are
+	// drawn as squares, crisp at any size.
+	//
+	// Teacher-only, like the codes. An expensive request, in the render gate (503 `renders_busy`).
+	//
+	// Corresponds with GET /v1/classrooms/{classroom_id}/sign-in-cards.svg (the `GetSignInCards` operationId).
+	GetSignInCards(ctx context.Context, classroomId ClassroomID, params *GetSignInCardsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListSignInCodes The students' personal sign-in codes (teacher token).
+	//
+	// Every current student of the classroom, by name, with their personal sign-in code: six
+	// characters without look-alikes (no 0/O, 1/I/L), which the student types with the class's
+	// join code at `POST /v1/students/sign-in`. A code is the same every time it is listed, until
+	// the teacher resets it. The classroom's teacher token or an account token of its account;
+	// another classroom's gets 404 `classroom_not_found`. A server without `SECRET_KEY` has no
+	// codes: 503 `sign_in_codes_disabled`.
+	//
+	// Corresponds with GET /v1/classrooms/{classroom_id}/sign-in-codes (the `ListSignInCodes` operationId).
+	ListSignInCodes(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetClassroomStats What each student did and where they struggle (teacher token).
 	//
 	// Per student and for the class: games played and won; per kind of game, its counters
@@ -7364,6 +7530,16 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /v1/classrooms/{classroom_id}/students/{student_id}/erase (the `EraseStudent` operationId).
 	EraseStudent(ctx context.Context, classroomId ClassroomID, studentId StudentID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ResetSignInCode Give a student a new sign-in code (teacher token).
+	//
+	// Draws the student a new personal sign-in code and answers it. The old code stops working,
+	// and so do the student tokens that signing in with it issued (a lost card may have been
+	// used): the student signs in again with the new code. The student's own token, from joining,
+	// keeps working. 404 `student_not_found` for a student not (or no longer) in the classroom.
+	//
+	// Corresponds with POST /v1/classrooms/{classroom_id}/students/{student_id}/sign-in-code (the `ResetSignInCode` operationId).
+	ResetSignInCode(ctx context.Context, classroomId ClassroomID, studentId StudentID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ReissueStudentToken Give a student a new token (teacher token); their old one stops working at once.
 	//
@@ -7980,6 +8156,19 @@ type ClientInterface interface {
 	// Corresponds with GET /v1/games/{id}/states/{seq} (the `GetStateAt` operationId).
 	GetStateAt(ctx context.Context, id GameID, seq int64, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// EraseMyAccount Erase the signed-in teacher's account (account token).
+	//
+	// Erases the account of the account token: its tokens and every row that names it. By
+	// default the classrooms it owns are erased with it, each with its
+	// students, their sign-in codes and tokens, its games, their histories and statistics, and
+	// its observer tokens and webhook subscriptions (docs/privacy.md). With
+	// `keep_classrooms=true` they are kept instead, owned by no account, and go on under their
+	// classroom teacher tokens. No token, or one that opens nothing, gets 401; another kind of
+	// token 403 `account_token_required`.
+	//
+	// Corresponds with DELETE /v1/me (the `EraseMyAccount` operationId).
+	EraseMyAccount(ctx context.Context, params *EraseMyAccountParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetMe Who this token is and what it may do.
 	//
 	// Answers, for the token sent, what kind it is (`seat`, `creator`, `teacher`, `student`,
@@ -8100,6 +8289,40 @@ type ClientInterface interface {
 	//
 	// Corresponds with DELETE /v1/me/tokens/{token_id} (the `RevokeMyToken` operationId).
 	RevokeMyToken(ctx context.Context, tokenId openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// StudentSignInWithBody A student signs in with the class code and their personal code.
+	//
+	// Answers a new student token (`pgl_…`, shown only here) for the student whose personal
+	// sign-in code this is, in the classroom whose join code `class_code` is. Each sign-in issues
+	// a token of its own, so a child signs in on several devices and each keeps working; a student
+	// holds at most 5 such tokens, and a sixth sign-in ends the oldest. Case, spaces and dashes in
+	// the codes do not matter.
+	//
+	// A wrong personal code and an unknown class code get the same answer, 404
+	// `sign_in_code_not_found`, and count as wrong guesses of the guard of typed codes (per
+	// address and per instance, `too_many_guesses`): see docs/privacy.md for the odds.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/students/sign-in (the `StudentSignIn` operationId).
+	StudentSignInWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// StudentSignIn A student signs in with the class code and their personal code.
+	//
+	// Answers a new student token (`pgl_…`, shown only here) for the student whose personal
+	// sign-in code this is, in the classroom whose join code `class_code` is. Each sign-in issues
+	// a token of its own, so a child signs in on several devices and each keeps working; a student
+	// holds at most 5 such tokens, and a sixth sign-in ends the oldest. Case, spaces and dashes in
+	// the codes do not matter.
+	//
+	// A wrong personal code and an unknown class code get the same answer, 404
+	// `sign_in_code_not_found`, and count as wrong guesses of the guard of typed codes (per
+	// address and per instance, `too_many_guesses`): see docs/privacy.md for the odds.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/students/sign-in (the `StudentSignIn` operationId).
+	StudentSignIn(ctx context.Context, body StudentSignInJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListWebhooks Your webhook subscriptions, with how their deliveries go.
 	//
@@ -8835,6 +9058,73 @@ func (c *Client) AttachClassroom(ctx context.Context, classroomId ClassroomID, b
 	return c.Client.Do(req)
 }
 
+// GetSignInCardsPng A page of the students' sign-in cards as PNG (teacher token).
+//
+// The page of `GET /v1/classrooms/{classroom_id}/sign-in-cards.svg` drawn in pixels, at 150
+// dots per inch (A4: 1240 × 1754 pixels; Letter: 1275 × 1650), the same parameters and rules.
+//
+// Corresponds with GET /v1/classrooms/{classroom_id}/sign-in-cards.png (the `GetSignInCardsPng` operationId).
+func (c *Client) GetSignInCardsPng(ctx context.Context, classroomId ClassroomID, params *GetSignInCardsPngParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetSignInCardsPngRequest(c.Server, classroomId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetSignInCards A printable page of the students' sign-in cards (teacher token).
+//
+// One page (A4 or US Letter, `paper`) of cards to cut out and hand to the students: on each,
+// the student's name, the class code, their personal code and a QR code of the sign-in link
+// `PUBLIC_URL/app/sign-in#class=…&code=…` (the codes after `#`, which a browser never sends
+// to a server, so they stay out of its logs). Ten cards a page, by name; a classroom with
+// more students has more pages, `page=2` and on, each one SVG document of the paper's size
+// (`width="210mm" height="297mm"`, or `8.5in` × `11in`; drawn in CSS pixels, 96 an inch, in
+// its `viewBox`), with margins of half an inch of its own: print it at 100 % with the
+// browser's margins set to none. The `Link` header names the next page. The QR codes are
+// drawn as squares, crisp at any size.
+//
+// Teacher-only, like the codes. An expensive request, in the render gate (503 `renders_busy`).
+//
+// Corresponds with GET /v1/classrooms/{classroom_id}/sign-in-cards.svg (the `GetSignInCards` operationId).
+func (c *Client) GetSignInCards(ctx context.Context, classroomId ClassroomID, params *GetSignInCardsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetSignInCardsRequest(c.Server, classroomId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListSignInCodes The students' personal sign-in codes (teacher token).
+//
+// Every current student of the classroom, by name, with their personal sign-in code: six
+// characters without look-alikes (no 0/O, 1/I/L), which the student types with the class's
+// join code at `POST /v1/students/sign-in`. A code is the same every time it is listed, until
+// the teacher resets it. The classroom's teacher token or an account token of its account;
+// another classroom's gets 404 `classroom_not_found`. A server without `SECRET_KEY` has no
+// codes: 503 `sign_in_codes_disabled`.
+//
+// Corresponds with GET /v1/classrooms/{classroom_id}/sign-in-codes (the `ListSignInCodes` operationId).
+func (c *Client) ListSignInCodes(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListSignInCodesRequest(c.Server, classroomId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetClassroomStats What each student did and where they struggle (teacher token).
 //
 // Per student and for the class: games played and won; per kind of game, its counters
@@ -8951,6 +9241,26 @@ func (c *Client) RenameStudent(ctx context.Context, classroomId ClassroomID, stu
 // Corresponds with POST /v1/classrooms/{classroom_id}/students/{student_id}/erase (the `EraseStudent` operationId).
 func (c *Client) EraseStudent(ctx context.Context, classroomId ClassroomID, studentId StudentID, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewEraseStudentRequest(c.Server, classroomId, studentId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ResetSignInCode Give a student a new sign-in code (teacher token).
+//
+// Draws the student a new personal sign-in code and answers it. The old code stops working,
+// and so do the student tokens that signing in with it issued (a lost card may have been
+// used): the student signs in again with the new code. The student's own token, from joining,
+// keeps working. 404 `student_not_found` for a student not (or no longer) in the classroom.
+//
+// Corresponds with POST /v1/classrooms/{classroom_id}/students/{student_id}/sign-in-code (the `ResetSignInCode` operationId).
+func (c *Client) ResetSignInCode(ctx context.Context, classroomId ClassroomID, studentId StudentID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewResetSignInCodeRequest(c.Server, classroomId, studentId)
 	if err != nil {
 		return nil, err
 	}
@@ -9936,6 +10246,29 @@ func (c *Client) GetStateAt(ctx context.Context, id GameID, seq int64, reqEditor
 	return c.Client.Do(req)
 }
 
+// EraseMyAccount Erase the signed-in teacher's account (account token).
+//
+// Erases the account of the account token: its tokens and every row that names it. By
+// default the classrooms it owns are erased with it, each with its
+// students, their sign-in codes and tokens, its games, their histories and statistics, and
+// its observer tokens and webhook subscriptions (docs/privacy.md). With
+// `keep_classrooms=true` they are kept instead, owned by no account, and go on under their
+// classroom teacher tokens. No token, or one that opens nothing, gets 401; another kind of
+// token 403 `account_token_required`.
+//
+// Corresponds with DELETE /v1/me (the `EraseMyAccount` operationId).
+func (c *Client) EraseMyAccount(ctx context.Context, params *EraseMyAccountParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEraseMyAccountRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetMe Who this token is and what it may do.
 //
 // Answers, for the token sent, what kind it is (`seat`, `creator`, `teacher`, `student`,
@@ -10127,6 +10460,60 @@ func (c *Client) CreateMyToken(ctx context.Context, body CreateMyTokenJSONReques
 // Corresponds with DELETE /v1/me/tokens/{token_id} (the `RevokeMyToken` operationId).
 func (c *Client) RevokeMyToken(ctx context.Context, tokenId openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewRevokeMyTokenRequest(c.Server, tokenId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// StudentSignInWithBody A student signs in with the class code and their personal code.
+//
+// Answers a new student token (`pgl_…`, shown only here) for the student whose personal
+// sign-in code this is, in the classroom whose join code `class_code` is. Each sign-in issues
+// a token of its own, so a child signs in on several devices and each keeps working; a student
+// holds at most 5 such tokens, and a sixth sign-in ends the oldest. Case, spaces and dashes in
+// the codes do not matter.
+//
+// A wrong personal code and an unknown class code get the same answer, 404
+// `sign_in_code_not_found`, and count as wrong guesses of the guard of typed codes (per
+// address and per instance, `too_many_guesses`): see docs/privacy.md for the odds.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/students/sign-in (the `StudentSignIn` operationId).
+func (c *Client) StudentSignInWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewStudentSignInRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// StudentSignIn A student signs in with the class code and their personal code.
+//
+// Answers a new student token (`pgl_…`, shown only here) for the student whose personal
+// sign-in code this is, in the classroom whose join code `class_code` is. Each sign-in issues
+// a token of its own, so a child signs in on several devices and each keeps working; a student
+// holds at most 5 such tokens, and a sixth sign-in ends the oldest. Case, spaces and dashes in
+// the codes do not matter.
+//
+// A wrong personal code and an unknown class code get the same answer, 404
+// `sign_in_code_not_found`, and count as wrong guesses of the guard of typed codes (per
+// address and per instance, `too_many_guesses`): see docs/privacy.md for the odds.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/students/sign-in (the `StudentSignIn` operationId).
+func (c *Client) StudentSignIn(ctx context.Context, body StudentSignInJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewStudentSignInRequest(c.Server, body)
 	if err != nil {
 		return nil, err
 	}
@@ -11483,6 +11870,186 @@ func NewAttachClassroomRequestWithBody(server string, classroomId ClassroomID, c
 	return req, nil
 }
 
+// NewGetSignInCardsPngRequest constructs an http.Request for the GetSignInCardsPng method
+func NewGetSignInCardsPngRequest(server string, classroomId ClassroomID, params *GetSignInCardsPngParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "classroom_id", classroomId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/classrooms/%s/sign-in-cards.png", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Paper != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "paper", *params.Paper, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetSignInCardsRequest constructs an http.Request for the GetSignInCards method
+func NewGetSignInCardsRequest(server string, classroomId ClassroomID, params *GetSignInCardsParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "classroom_id", classroomId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/classrooms/%s/sign-in-cards.svg", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Paper != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "paper", *params.Paper, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewListSignInCodesRequest constructs an http.Request for the ListSignInCodes method
+func NewListSignInCodesRequest(server string, classroomId ClassroomID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "classroom_id", classroomId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/classrooms/%s/sign-in-codes", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetClassroomStatsRequest constructs an http.Request for the GetClassroomStats method
 func NewGetClassroomStatsRequest(server string, classroomId ClassroomID) (*http.Request, error) {
 	var err error
@@ -11670,6 +12237,47 @@ func NewEraseStudentRequest(server string, classroomId ClassroomID, studentId St
 	}
 
 	operationPath := fmt.Sprintf("/v1/classrooms/%s/students/%s/erase", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewResetSignInCodeRequest constructs an http.Request for the ResetSignInCode method
+func NewResetSignInCodeRequest(server string, classroomId ClassroomID, studentId StudentID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "classroom_id", classroomId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "student_id", studentId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/classrooms/%s/students/%s/sign-in-code", pathParam0, pathParam1)
 	if operationPath[0] == '/' {
 		operationPath = "." + operationPath
 	}
@@ -13615,6 +14223,60 @@ func NewGetStateAtRequest(server string, id GameID, seq int64) (*http.Request, e
 	return req, nil
 }
 
+// NewEraseMyAccountRequest constructs an http.Request for the EraseMyAccount method
+func NewEraseMyAccountRequest(server string, params *EraseMyAccountParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/me")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.KeepClassrooms != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "keep_classrooms", *params.KeepClassrooms, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetMeRequest constructs an http.Request for the GetMe method
 func NewGetMeRequest(server string) (*http.Request, error) {
 	var err error
@@ -13937,6 +14599,46 @@ func NewRevokeMyTokenRequest(server string, tokenId openapi_types.UUID) (*http.R
 	if err != nil {
 		return nil, err
 	}
+
+	return req, nil
+}
+
+// NewStudentSignInRequest calls the generic StudentSignIn builder with application/json body
+func NewStudentSignInRequest(server string, body StudentSignInJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewStudentSignInRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewStudentSignInRequestWithBody constructs an http.Request for the StudentSignIn method, with any body, and a specified content type
+func NewStudentSignInRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/students/sign-in")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
 
 	return req, nil
 }
@@ -14518,6 +15220,49 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /v1/classrooms/{classroom_id}/owner (the `AttachClassroom` operationId).
 	AttachClassroomWithResponse(ctx context.Context, classroomId ClassroomID, body AttachClassroomJSONRequestBody, reqEditors ...RequestEditorFn) (*AttachClassroomResponse, error)
 
+	// GetSignInCardsPngWithResponse A page of the students' sign-in cards as PNG (teacher token).
+	//
+	// The page of `GET /v1/classrooms/{classroom_id}/sign-in-cards.svg` drawn in pixels, at 150
+	// dots per inch (A4: 1240 × 1754 pixels; Letter: 1275 × 1650), the same parameters and rules.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/classrooms/{classroom_id}/sign-in-cards.png (the `GetSignInCardsPng` operationId).
+	GetSignInCardsPngWithResponse(ctx context.Context, classroomId ClassroomID, params *GetSignInCardsPngParams, reqEditors ...RequestEditorFn) (*GetSignInCardsPngResponse, error)
+
+	// GetSignInCardsWithResponse A printable page of the students' sign-in cards (teacher token).
+	//
+	// One page (A4 or US Letter, `paper`) of cards to cut out and hand to the students: on each,
+	// the student's name, the class code, their personal code and a QR code of the sign-in link
+	// `PUBLIC_URL/app/sign-in#class=…&code=…` (the codes after `#`, which a browser never sends
+	// to a server, so they stay out of its logs). Ten cards a page, by name; a classroom with
+	// more students has more pages, `page=2` and on, each one SVG document of the paper's size
+	// (`width="210mm" height="297mm"`, or `8.5in` × `11in`; drawn in CSS pixels, 96 an inch, in
+	// its `viewBox`), with margins of half an inch of its own: print it at 100 % with the
+	// browser's margins set to none. The `Link` header names the next page. The QR codes are
+	// drawn as squares, crisp at any size.
+	//
+	// Teacher-only, like the codes. An expensive request, in the render gate (503 `renders_busy`).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/classrooms/{classroom_id}/sign-in-cards.svg (the `GetSignInCards` operationId).
+	GetSignInCardsWithResponse(ctx context.Context, classroomId ClassroomID, params *GetSignInCardsParams, reqEditors ...RequestEditorFn) (*GetSignInCardsResponse, error)
+
+	// ListSignInCodesWithResponse The students' personal sign-in codes (teacher token).
+	//
+	// Every current student of the classroom, by name, with their personal sign-in code: six
+	// characters without look-alikes (no 0/O, 1/I/L), which the student types with the class's
+	// join code at `POST /v1/students/sign-in`. A code is the same every time it is listed, until
+	// the teacher resets it. The classroom's teacher token or an account token of its account;
+	// another classroom's gets 404 `classroom_not_found`. A server without `SECRET_KEY` has no
+	// codes: 503 `sign_in_codes_disabled`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/classrooms/{classroom_id}/sign-in-codes (the `ListSignInCodes` operationId).
+	ListSignInCodesWithResponse(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*ListSignInCodesResponse, error)
+
 	// GetClassroomStatsWithResponse What each student did and where they struggle (teacher token).
 	//
 	// Per student and for the class: games played and won; per kind of game, its counters
@@ -14591,6 +15336,18 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /v1/classrooms/{classroom_id}/students/{student_id}/erase (the `EraseStudent` operationId).
 	EraseStudentWithResponse(ctx context.Context, classroomId ClassroomID, studentId StudentID, reqEditors ...RequestEditorFn) (*EraseStudentResponse, error)
+
+	// ResetSignInCodeWithResponse Give a student a new sign-in code (teacher token).
+	//
+	// Draws the student a new personal sign-in code and answers it. The old code stops working,
+	// and so do the student tokens that signing in with it issued (a lost card may have been
+	// used): the student signs in again with the new code. The student's own token, from joining,
+	// keeps working. 404 `student_not_found` for a student not (or no longer) in the classroom.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/classrooms/{classroom_id}/students/{student_id}/sign-in-code (the `ResetSignInCode` operationId).
+	ResetSignInCodeWithResponse(ctx context.Context, classroomId ClassroomID, studentId StudentID, reqEditors ...RequestEditorFn) (*ResetSignInCodeResponse, error)
 
 	// ReissueStudentTokenWithResponse Give a student a new token (teacher token); their old one stops working at once.
 	//
@@ -15259,6 +16016,21 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /v1/games/{id}/states/{seq} (the `GetStateAt` operationId).
 	GetStateAtWithResponse(ctx context.Context, id GameID, seq int64, reqEditors ...RequestEditorFn) (*GetStateAtResponse, error)
 
+	// EraseMyAccountWithResponse Erase the signed-in teacher's account (account token).
+	//
+	// Erases the account of the account token: its tokens and every row that names it. By
+	// default the classrooms it owns are erased with it, each with its
+	// students, their sign-in codes and tokens, its games, their histories and statistics, and
+	// its observer tokens and webhook subscriptions (docs/privacy.md). With
+	// `keep_classrooms=true` they are kept instead, owned by no account, and go on under their
+	// classroom teacher tokens. No token, or one that opens nothing, gets 401; another kind of
+	// token 403 `account_token_required`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /v1/me (the `EraseMyAccount` operationId).
+	EraseMyAccountWithResponse(ctx context.Context, params *EraseMyAccountParams, reqEditors ...RequestEditorFn) (*EraseMyAccountResponse, error)
+
 	// GetMeWithResponse Who this token is and what it may do.
 	//
 	// Answers, for the token sent, what kind it is (`seat`, `creator`, `teacher`, `student`,
@@ -15391,6 +16163,40 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with DELETE /v1/me/tokens/{token_id} (the `RevokeMyToken` operationId).
 	RevokeMyTokenWithResponse(ctx context.Context, tokenId openapi_types.UUID, reqEditors ...RequestEditorFn) (*RevokeMyTokenResponse, error)
+
+	// StudentSignInWithBodyWithResponse A student signs in with the class code and their personal code.
+	//
+	// Answers a new student token (`pgl_…`, shown only here) for the student whose personal
+	// sign-in code this is, in the classroom whose join code `class_code` is. Each sign-in issues
+	// a token of its own, so a child signs in on several devices and each keeps working; a student
+	// holds at most 5 such tokens, and a sixth sign-in ends the oldest. Case, spaces and dashes in
+	// the codes do not matter.
+	//
+	// A wrong personal code and an unknown class code get the same answer, 404
+	// `sign_in_code_not_found`, and count as wrong guesses of the guard of typed codes (per
+	// address and per instance, `too_many_guesses`): see docs/privacy.md for the odds.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/students/sign-in (the `StudentSignIn` operationId).
+	StudentSignInWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*StudentSignInResponse, error)
+
+	// StudentSignInWithResponse A student signs in with the class code and their personal code.
+	//
+	// Answers a new student token (`pgl_…`, shown only here) for the student whose personal
+	// sign-in code this is, in the classroom whose join code `class_code` is. Each sign-in issues
+	// a token of its own, so a child signs in on several devices and each keeps working; a student
+	// holds at most 5 such tokens, and a sixth sign-in ends the oldest. Case, spaces and dashes in
+	// the codes do not matter.
+	//
+	// A wrong personal code and an unknown class code get the same answer, 404
+	// `sign_in_code_not_found`, and count as wrong guesses of the guard of typed codes (per
+	// address and per instance, `too_many_guesses`): see docs/privacy.md for the odds.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/students/sign-in (the `StudentSignIn` operationId).
+	StudentSignInWithResponse(ctx context.Context, body StudentSignInJSONRequestBody, reqEditors ...RequestEditorFn) (*StudentSignInResponse, error)
 
 	// ListWebhooksWithResponse Your webhook subscriptions, with how their deliveries go.
 	//
@@ -17803,6 +18609,339 @@ func (r AttachClassroomResponse) ContentType() string {
 	return ""
 }
 
+// GetSignInCardsPngResponse200Headers the declared response headers of an HTTP 200 response for GetSignInCardsPng
+type GetSignInCardsPngResponse200Headers struct {
+	CacheControl    *string
+	Link            *string
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// GetSignInCardsPngResponse401Headers the declared response headers of an HTTP 401 response for GetSignInCardsPng
+type GetSignInCardsPngResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// GetSignInCardsPngResponse429Headers the declared response headers of an HTTP 429 response for GetSignInCardsPng
+type GetSignInCardsPngResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// GetSignInCardsPngResponse503Headers the declared response headers of an HTTP 503 response for GetSignInCardsPng
+type GetSignInCardsPngResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetSignInCardsPngResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *SignInCardsUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetSignInCardsPngResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetSignInCardsPngResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetSignInCardsPngResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetSignInCardsPngResponse503Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetSignInCardsPngResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetSignInCardsPngResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetSignInCardsPngResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetSignInCardsPngResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetSignInCardsPngResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetSignInCardsPngResponse) GetApplicationproblemJSON503() *SignInCardsUnavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetSignInCardsPngResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetSignInCardsPngResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetSignInCardsPngResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetSignInCardsPngResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetSignInCardsResponse200Headers the declared response headers of an HTTP 200 response for GetSignInCards
+type GetSignInCardsResponse200Headers struct {
+	CacheControl    *string
+	Link            *string
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// GetSignInCardsResponse401Headers the declared response headers of an HTTP 401 response for GetSignInCards
+type GetSignInCardsResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// GetSignInCardsResponse429Headers the declared response headers of an HTTP 429 response for GetSignInCards
+type GetSignInCardsResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// GetSignInCardsResponse503Headers the declared response headers of an HTTP 503 response for GetSignInCards
+type GetSignInCardsResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetSignInCardsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *SignInCardsUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetSignInCardsResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetSignInCardsResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetSignInCardsResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetSignInCardsResponse503Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetSignInCardsResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetSignInCardsResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetSignInCardsResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetSignInCardsResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetSignInCardsResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetSignInCardsResponse) GetApplicationproblemJSON503() *SignInCardsUnavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetSignInCardsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetSignInCardsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetSignInCardsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetSignInCardsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListSignInCodesResponse200Headers the declared response headers of an HTTP 200 response for ListSignInCodes
+type ListSignInCodesResponse200Headers struct {
+	CacheControl    *string
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// ListSignInCodesResponse401Headers the declared response headers of an HTTP 401 response for ListSignInCodes
+type ListSignInCodesResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// ListSignInCodesResponse429Headers the declared response headers of an HTTP 429 response for ListSignInCodes
+type ListSignInCodesResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// ListSignInCodesResponse503Headers the declared response headers of an HTTP 503 response for ListSignInCodes
+type ListSignInCodesResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ListSignInCodesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SignInCodeList
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *SignInCodesUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListSignInCodesResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListSignInCodesResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListSignInCodesResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListSignInCodesResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListSignInCodesResponse) GetJSON200() *SignInCodeList {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListSignInCodesResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListSignInCodesResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ListSignInCodesResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ListSignInCodesResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ListSignInCodesResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListSignInCodesResponse) GetApplicationproblemJSON503() *SignInCodesUnavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListSignInCodesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListSignInCodesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListSignInCodesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListSignInCodesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetClassroomStatsResponse200Headers the declared response headers of an HTTP 200 response for GetClassroomStats
 type GetClassroomStatsResponse200Headers struct {
 	RateLimit       *string
@@ -18409,6 +19548,120 @@ func (r EraseStudentResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r EraseStudentResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ResetSignInCodeResponse200Headers the declared response headers of an HTTP 200 response for ResetSignInCode
+type ResetSignInCodeResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// ResetSignInCodeResponse401Headers the declared response headers of an HTTP 401 response for ResetSignInCode
+type ResetSignInCodeResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// ResetSignInCodeResponse429Headers the declared response headers of an HTTP 429 response for ResetSignInCode
+type ResetSignInCodeResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// ResetSignInCodeResponse503Headers the declared response headers of an HTTP 503 response for ResetSignInCode
+type ResetSignInCodeResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ResetSignInCodeResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SignInCode
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *SignInCodesUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ResetSignInCodeResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ResetSignInCodeResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ResetSignInCodeResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ResetSignInCodeResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ResetSignInCodeResponse) GetJSON200() *SignInCode {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ResetSignInCodeResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ResetSignInCodeResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ResetSignInCodeResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ResetSignInCodeResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ResetSignInCodeResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ResetSignInCodeResponse) GetApplicationproblemJSON503() *SignInCodesUnavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ResetSignInCodeResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ResetSignInCodeResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ResetSignInCodeResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ResetSignInCodeResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -22233,6 +23486,120 @@ func (r GetStateAtResponse) ContentType() string {
 	return ""
 }
 
+// EraseMyAccountResponse200Headers the declared response headers of an HTTP 200 response for EraseMyAccount
+type EraseMyAccountResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// EraseMyAccountResponse401Headers the declared response headers of an HTTP 401 response for EraseMyAccount
+type EraseMyAccountResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// EraseMyAccountResponse429Headers the declared response headers of an HTTP 429 response for EraseMyAccount
+type EraseMyAccountResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// EraseMyAccountResponse503Headers the declared response headers of an HTTP 503 response for EraseMyAccount
+type EraseMyAccountResponse503Headers struct {
+	RetryAfter *int
+}
+
+type EraseMyAccountResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ErasedAccount
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *EraseMyAccountResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *EraseMyAccountResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *EraseMyAccountResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *EraseMyAccountResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r EraseMyAccountResponse) GetJSON200() *ErasedAccount {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r EraseMyAccountResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r EraseMyAccountResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r EraseMyAccountResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r EraseMyAccountResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r EraseMyAccountResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r EraseMyAccountResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r EraseMyAccountResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r EraseMyAccountResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r EraseMyAccountResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r EraseMyAccountResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetMeResponse200Headers the declared response headers of an HTTP 200 response for GetMe
 type GetMeResponse200Headers struct {
 	RateLimit       *string
@@ -23011,6 +24378,120 @@ func (r RevokeMyTokenResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r RevokeMyTokenResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// StudentSignInResponse201Headers the declared response headers of an HTTP 201 response for StudentSignIn
+type StudentSignInResponse201Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// StudentSignInResponse429Headers the declared response headers of an HTTP 429 response for StudentSignIn
+type StudentSignInResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// StudentSignInResponse503Headers the declared response headers of an HTTP 503 response for StudentSignIn
+type StudentSignInResponse503Headers struct {
+	RetryAfter *int
+}
+
+type StudentSignInResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *JoinedClassroom
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *RequestTimeout
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *UnsupportedMediaType
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *SignInCodesUnavailable
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *StudentSignInResponse201Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *StudentSignInResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *StudentSignInResponse503Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r StudentSignInResponse) GetJSON201() *JoinedClassroom {
+	return r.JSON201
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r StudentSignInResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r StudentSignInResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r StudentSignInResponse) GetApplicationproblemJSON408() *RequestTimeout {
+	return r.ApplicationproblemJSON408
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r StudentSignInResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r StudentSignInResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r StudentSignInResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r StudentSignInResponse) GetApplicationproblemJSON503() *SignInCodesUnavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r StudentSignInResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r StudentSignInResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r StudentSignInResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r StudentSignInResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -24180,6 +25661,67 @@ func (c *ClientWithResponses) AttachClassroomWithResponse(ctx context.Context, c
 	return ParseAttachClassroomResponse(rsp)
 }
 
+// GetSignInCardsPngWithResponse A page of the students' sign-in cards as PNG (teacher token).
+//
+// The page of `GET /v1/classrooms/{classroom_id}/sign-in-cards.svg` drawn in pixels, at 150
+// dots per inch (A4: 1240 × 1754 pixels; Letter: 1275 × 1650), the same parameters and rules.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/classrooms/{classroom_id}/sign-in-cards.png (the `GetSignInCardsPng` operationId).
+func (c *ClientWithResponses) GetSignInCardsPngWithResponse(ctx context.Context, classroomId ClassroomID, params *GetSignInCardsPngParams, reqEditors ...RequestEditorFn) (*GetSignInCardsPngResponse, error) {
+	rsp, err := c.GetSignInCardsPng(ctx, classroomId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetSignInCardsPngResponse(rsp)
+}
+
+// GetSignInCardsWithResponse A printable page of the students' sign-in cards (teacher token).
+//
+// One page (A4 or US Letter, `paper`) of cards to cut out and hand to the students: on each,
+// the student's name, the class code, their personal code and a QR code of the sign-in link
+// `PUBLIC_URL/app/sign-in#class=…&code=…` (the codes after `#`, which a browser never sends
+// to a server, so they stay out of its logs). Ten cards a page, by name; a classroom with
+// more students has more pages, `page=2` and on, each one SVG document of the paper's size
+// (`width="210mm" height="297mm"`, or `8.5in` × `11in`; drawn in CSS pixels, 96 an inch, in
+// its `viewBox`), with margins of half an inch of its own: print it at 100 % with the
+// browser's margins set to none. The `Link` header names the next page. The QR codes are
+// drawn as squares, crisp at any size.
+//
+// Teacher-only, like the codes. An expensive request, in the render gate (503 `renders_busy`).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/classrooms/{classroom_id}/sign-in-cards.svg (the `GetSignInCards` operationId).
+func (c *ClientWithResponses) GetSignInCardsWithResponse(ctx context.Context, classroomId ClassroomID, params *GetSignInCardsParams, reqEditors ...RequestEditorFn) (*GetSignInCardsResponse, error) {
+	rsp, err := c.GetSignInCards(ctx, classroomId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetSignInCardsResponse(rsp)
+}
+
+// ListSignInCodesWithResponse The students' personal sign-in codes (teacher token).
+//
+// Every current student of the classroom, by name, with their personal sign-in code: six
+// characters without look-alikes (no 0/O, 1/I/L), which the student types with the class's
+// join code at `POST /v1/students/sign-in`. A code is the same every time it is listed, until
+// the teacher resets it. The classroom's teacher token or an account token of its account;
+// another classroom's gets 404 `classroom_not_found`. A server without `SECRET_KEY` has no
+// codes: 503 `sign_in_codes_disabled`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/classrooms/{classroom_id}/sign-in-codes (the `ListSignInCodes` operationId).
+func (c *ClientWithResponses) ListSignInCodesWithResponse(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*ListSignInCodesResponse, error) {
+	rsp, err := c.ListSignInCodes(ctx, classroomId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListSignInCodesResponse(rsp)
+}
+
 // GetClassroomStatsWithResponse What each student did and where they struggle (teacher token).
 //
 // Per student and for the class: games played and won; per kind of game, its counters
@@ -24288,6 +25830,24 @@ func (c *ClientWithResponses) EraseStudentWithResponse(ctx context.Context, clas
 		return nil, err
 	}
 	return ParseEraseStudentResponse(rsp)
+}
+
+// ResetSignInCodeWithResponse Give a student a new sign-in code (teacher token).
+//
+// Draws the student a new personal sign-in code and answers it. The old code stops working,
+// and so do the student tokens that signing in with it issued (a lost card may have been
+// used): the student signs in again with the new code. The student's own token, from joining,
+// keeps working. 404 `student_not_found` for a student not (or no longer) in the classroom.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/classrooms/{classroom_id}/students/{student_id}/sign-in-code (the `ResetSignInCode` operationId).
+func (c *ClientWithResponses) ResetSignInCodeWithResponse(ctx context.Context, classroomId ClassroomID, studentId StudentID, reqEditors ...RequestEditorFn) (*ResetSignInCodeResponse, error) {
+	rsp, err := c.ResetSignInCode(ctx, classroomId, studentId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseResetSignInCodeResponse(rsp)
 }
 
 // ReissueStudentTokenWithResponse Give a student a new token (teacher token); their old one stops working at once.
@@ -25173,6 +26733,27 @@ func (c *ClientWithResponses) GetStateAtWithResponse(ctx context.Context, id Gam
 	return ParseGetStateAtResponse(rsp)
 }
 
+// EraseMyAccountWithResponse Erase the signed-in teacher's account (account token).
+//
+// Erases the account of the account token: its tokens and every row that names it. By
+// default the classrooms it owns are erased with it, each with its
+// students, their sign-in codes and tokens, its games, their histories and statistics, and
+// its observer tokens and webhook subscriptions (docs/privacy.md). With
+// `keep_classrooms=true` they are kept instead, owned by no account, and go on under their
+// classroom teacher tokens. No token, or one that opens nothing, gets 401; another kind of
+// token 403 `account_token_required`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /v1/me (the `EraseMyAccount` operationId).
+func (c *ClientWithResponses) EraseMyAccountWithResponse(ctx context.Context, params *EraseMyAccountParams, reqEditors ...RequestEditorFn) (*EraseMyAccountResponse, error) {
+	rsp, err := c.EraseMyAccount(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseEraseMyAccountResponse(rsp)
+}
+
 // GetMeWithResponse Who this token is and what it may do.
 //
 // Answers, for the token sent, what kind it is (`seat`, `creator`, `teacher`, `student`,
@@ -25352,6 +26933,52 @@ func (c *ClientWithResponses) RevokeMyTokenWithResponse(ctx context.Context, tok
 		return nil, err
 	}
 	return ParseRevokeMyTokenResponse(rsp)
+}
+
+// StudentSignInWithBodyWithResponse A student signs in with the class code and their personal code.
+//
+// Answers a new student token (`pgl_…`, shown only here) for the student whose personal
+// sign-in code this is, in the classroom whose join code `class_code` is. Each sign-in issues
+// a token of its own, so a child signs in on several devices and each keeps working; a student
+// holds at most 5 such tokens, and a sixth sign-in ends the oldest. Case, spaces and dashes in
+// the codes do not matter.
+//
+// A wrong personal code and an unknown class code get the same answer, 404
+// `sign_in_code_not_found`, and count as wrong guesses of the guard of typed codes (per
+// address and per instance, `too_many_guesses`): see docs/privacy.md for the odds.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/students/sign-in (the `StudentSignIn` operationId).
+func (c *ClientWithResponses) StudentSignInWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*StudentSignInResponse, error) {
+	rsp, err := c.StudentSignInWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseStudentSignInResponse(rsp)
+}
+
+// StudentSignInWithResponse A student signs in with the class code and their personal code.
+//
+// Answers a new student token (`pgl_…`, shown only here) for the student whose personal
+// sign-in code this is, in the classroom whose join code `class_code` is. Each sign-in issues
+// a token of its own, so a child signs in on several devices and each keeps working; a student
+// holds at most 5 such tokens, and a sixth sign-in ends the oldest. Case, spaces and dashes in
+// the codes do not matter.
+//
+// A wrong personal code and an unknown class code get the same answer, 404
+// `sign_in_code_not_found`, and count as wrong guesses of the guard of typed codes (per
+// address and per instance, `too_many_guesses`): see docs/privacy.md for the odds.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/students/sign-in (the `StudentSignIn` operationId).
+func (c *ClientWithResponses) StudentSignInWithResponse(ctx context.Context, body StudentSignInJSONRequestBody, reqEditors ...RequestEditorFn) (*StudentSignInResponse, error) {
+	rsp, err := c.StudentSignIn(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseStudentSignInResponse(rsp)
 }
 
 // ListWebhooksWithResponse Your webhook subscriptions, with how their deliveries go.
@@ -28148,6 +29775,423 @@ func ParseAttachClassroomResponse(rsp *http.Response) (*AttachClassroomResponse,
 	return response, nil
 }
 
+// ParseGetSignInCardsPngResponse parses an HTTP response from a GetSignInCardsPngWithResponse call
+func ParseGetSignInCardsPngResponse(rsp *http.Response) (*GetSignInCardsPngResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetSignInCardsPngResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest SignInCardsUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetSignInCardsPngResponse200Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("Link"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Link", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Link = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetSignInCardsPngResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetSignInCardsPngResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetSignInCardsPngResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetSignInCardsResponse parses an HTTP response from a GetSignInCardsWithResponse call
+func ParseGetSignInCardsResponse(rsp *http.Response) (*GetSignInCardsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetSignInCardsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest SignInCardsUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetSignInCardsResponse200Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("Link"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Link", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Link = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetSignInCardsResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetSignInCardsResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetSignInCardsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListSignInCodesResponse parses an HTTP response from a ListSignInCodesWithResponse call
+func ParseListSignInCodesResponse(rsp *http.Response) (*ListSignInCodesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListSignInCodesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SignInCodeList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest SignInCodesUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListSignInCodesResponse200Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers ListSignInCodesResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers ListSignInCodesResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListSignInCodesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseGetClassroomStatsResponse parses an HTTP response from a GetClassroomStatsWithResponse call
 func ParseGetClassroomStatsResponse(rsp *http.Response) (*GetClassroomStatsResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -28843,6 +30887,138 @@ func ParseEraseStudentResponse(rsp *http.Response) (*EraseStudentResponse, error
 		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers EraseStudentResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseResetSignInCodeResponse parses an HTTP response from a ResetSignInCodeWithResponse call
+func ParseResetSignInCodeResponse(rsp *http.Response) (*ResetSignInCodeResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ResetSignInCodeResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SignInCode
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest SignInCodesUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ResetSignInCodeResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers ResetSignInCodeResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers ResetSignInCodeResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ResetSignInCodeResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -33364,6 +35540,138 @@ func ParseGetStateAtResponse(rsp *http.Response) (*GetStateAtResponse, error) {
 	return response, nil
 }
 
+// ParseEraseMyAccountResponse parses an HTTP response from a EraseMyAccountWithResponse call
+func ParseEraseMyAccountResponse(rsp *http.Response) (*EraseMyAccountResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &EraseMyAccountResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ErasedAccount
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers EraseMyAccountResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers EraseMyAccountResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers EraseMyAccountResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers EraseMyAccountResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseGetMeResponse parses an HTTP response from a GetMeWithResponse call
 func ParseGetMeResponse(rsp *http.Response) (*GetMeResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -34264,6 +36572,135 @@ func ParseRevokeMyTokenResponse(rsp *http.Response) (*RevokeMyTokenResponse, err
 		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers RevokeMyTokenResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseStudentSignInResponse parses an HTTP response from a StudentSignInWithResponse call
+func ParseStudentSignInResponse(rsp *http.Response) (*StudentSignInResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &StudentSignInResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest JoinedClassroom
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest RequestTimeout
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest SignInCodesUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 201:
+		var headers StudentSignInResponse201Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers201 = &headers
+	case rsp.StatusCode == 429:
+		var headers StudentSignInResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers StudentSignInResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

@@ -57,6 +57,9 @@ type config struct {
 	TrustedProxies   []*net.IPNet
 	// Wrong guesses of typed codes: per address an hour, per instance a minute (0 disables).
 	CodeGuessesPerAddress, CodeGuessesPerInstance int
+	// CodeGuessesPerClass bounds the wrong students' sign-in codes tried with one class code, an
+	// hour (CODE_GUESSES_PER_CLASS; issue 41).
+	CodeGuessesPerClass int
 	// CORSOrigins are the browser origins allowed to call the API; none turns CORS off.
 	CORSOrigins []string
 	// AdminAddr, when set, is where the profiler (net/http/pprof) listens; empty turns it off.
@@ -126,6 +129,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 		TrustedProxies:         r.networks("TRUSTED_PROXIES"),
 		CodeGuessesPerAddress:  r.count("CODE_GUESSES_PER_ADDRESS", 30),
 		CodeGuessesPerInstance: r.count("CODE_GUESSES_PER_INSTANCE", 300),
+		CodeGuessesPerClass:    r.count("CODE_GUESSES_PER_CLASS", 100),
 		CORSOrigins:            r.origins("CORS_ORIGINS"),
 		AdminAddr:              r.str("ADMIN_ADDR", ""),
 		LobbyTTL:               r.duration("LOBBY_TTL", play.DefaultLobbyTTL),

@@ -32,7 +32,7 @@ func TestConfigDefaults(t *testing.T) {
 		cfg.WebhookAllowedHosts != nil || cfg.WebhookTimeout != 10*time.Second || cfg.WebhookQuota != 10 || cfg.WebhookConcurrency != 256 ||
 		cfg.WebhookAddressQuota != 20 || cfg.WebhookPendingPerSubscription != 1000 || cfg.WebhookPendingPerOwner != 2000 ||
 		cfg.SecretKey != "" || cfg.WebhookSecretOverlap != 24*time.Hour || !cfg.WebhookSend ||
-		cfg.CodeGuessesPerAddress != 30 || cfg.CodeGuessesPerInstance != 300 {
+		cfg.CodeGuessesPerAddress != 30 || cfg.CodeGuessesPerInstance != 300 || cfg.CodeGuessesPerClass != 100 {
 		t.Errorf("defaults = %+v", cfg)
 	}
 }
@@ -54,6 +54,7 @@ func TestConfigParsesEveryVariable(t *testing.T) {
 		"SECRET_KEY": "0123456789abcdef0123456789abcdef", "WEBHOOK_SECRET_OVERLAP": "1h",
 		"WEBHOOK_SEND":             "false",
 		"CODE_GUESSES_PER_ADDRESS": "5", "CODE_GUESSES_PER_INSTANCE": "60",
+		"CODE_GUESSES_PER_CLASS": "7",
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -76,7 +77,7 @@ func TestConfigParsesEveryVariable(t *testing.T) {
 		WebhookAddressQuota: 5, WebhookPendingPerSubscription: 6, WebhookPendingPerOwner: 0,
 		SecretKey: "0123456789abcdef0123456789abcdef", WebhookSecretOverlap: time.Hour,
 		WebhookSend:           false,
-		CodeGuessesPerAddress: 5, CodeGuessesPerInstance: 60}
+		CodeGuessesPerAddress: 5, CodeGuessesPerInstance: 60, CodeGuessesPerClass: 7}
 	if !reflect.DeepEqual(cfg, want) {
 		t.Errorf("config = %+v\nwant     %+v", cfg, want)
 	}

@@ -108,7 +108,7 @@ func serve(ctx context.Context, cfg config, listening func(addr string)) error {
 		}
 	}
 	if cfg.SecretKey == "" {
-		logger.Warn("SECRET_KEY is not set: webhooks are off, and picture links made by this instance open only on it")
+		logger.Warn("SECRET_KEY is not set: webhooks and students' sign-in codes are off, and picture links made by this instance open only on it")
 	}
 	sender, err := outbound.New(outbound.Config{AllowedHosts: cfg.WebhookAllowedHosts, Timeout: cfg.WebhookTimeout})
 	if err != nil {
@@ -130,6 +130,7 @@ func serve(ctx context.Context, cfg config, listening func(addr string)) error {
 	}
 	if cfg.SecretKey != "" {
 		options = append(options, play.WithLinkSecret([]byte(cfg.SecretKey)))
+		options = append(options, play.WithSignInCodeSecret([]byte(cfg.SecretKey))) // students' sign-in codes (issue 41)
 	}
 	service := play.New(db.Games().Stores(), games.All(), options...)
 	db.OnWebhookQueued(service.WakeWebhooks) // the listener wakes the sender when a change queued webhooks
@@ -156,6 +157,7 @@ func serve(ctx context.Context, cfg config, listening func(addr string)) error {
 		Guesses: api.GuessLimits{
 			PerAddress: cfg.CodeGuessesPerAddress, PerAddressWindow: time.Hour,
 			PerInstance: cfg.CodeGuessesPerInstance, PerInstanceWindow: time.Minute,
+			PerClass: cfg.CodeGuessesPerClass, PerClassWindow: time.Hour,
 		},
 	}, api.Deps{Play: service, Database: db, Feed: db}, logger)
 	if err != nil {

@@ -1711,7 +1711,17 @@ export interface paths {
         get: operations["getMe"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Erase the signed-in teacher's account (account token).
+         * @description Erases the account of the account token: its tokens and every row that names it. By
+         *     default the classrooms it owns are erased with it, each with its
+         *     students, their sign-in codes and tokens, its games, their histories and statistics, and
+         *     its observer tokens and webhook subscriptions (docs/privacy.md). With
+         *     `keep_classrooms=true` they are kept instead, owned by no account, and go on under their
+         *     classroom teacher tokens. No token, or one that opens nothing, gets 401; another kind of
+         *     token 403 `account_token_required`.
+         */
+        delete: operations["eraseMyAccount"];
         options?: never;
         /**
          * The status and headers of `getMe`, without its body.
@@ -2034,6 +2044,145 @@ export interface paths {
          * @description Answered as `GET /v1/boards/{game}` (`getBoard`): the same parameters, statuses and headers, and no body.
          */
         head: operations["headBoard"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/classrooms/{classroom_id}/sign-in-codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The students' personal sign-in codes (teacher token).
+         * @description Every current student of the classroom, by name, with their personal sign-in code: six
+         *     characters without look-alikes (no 0/O, 1/I/L), which the student types with the class's
+         *     join code at `POST /v1/students/sign-in`. A code is the same every time it is listed, until
+         *     the teacher resets it. The classroom's teacher token or an account token of its account;
+         *     another classroom's gets 404 `classroom_not_found`. A server without `SECRET_KEY` has no
+         *     codes: 503 `sign_in_codes_disabled`.
+         */
+        get: operations["listSignInCodes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * The status and headers of `listSignInCodes`, without its body.
+         * @description Answered as `GET /v1/classrooms/{classroom_id}/sign-in-codes` (`listSignInCodes`): the same parameters, statuses and headers, and no body.
+         */
+        head: operations["headListSignInCodes"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/classrooms/{classroom_id}/students/{student_id}/sign-in-code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give a student a new sign-in code (teacher token).
+         * @description Draws the student a new personal sign-in code and answers it. The old code stops working,
+         *     and so do the student tokens that signing in with it issued (a lost card may have been
+         *     used): the student signs in again with the new code. The student's own token, from joining,
+         *     keeps working. 404 `student_not_found` for a student not (or no longer) in the classroom.
+         */
+        post: operations["resetSignInCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/students/sign-in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A student signs in with the class code and their personal code.
+         * @description Answers a new student token (`pgl_…`, shown only here) for the student whose personal
+         *     sign-in code this is, in the classroom whose join code `class_code` is. Each sign-in issues
+         *     a token of its own, so a child signs in on several devices and each keeps working; a student
+         *     holds at most 5 such tokens, and a sixth sign-in ends the oldest. Case, spaces and dashes in
+         *     the codes do not matter.
+         *
+         *     A wrong personal code and an unknown class code get the same answer, 404
+         *     `sign_in_code_not_found`, and count as wrong guesses of the guard of typed codes (per
+         *     address and per instance, `too_many_guesses`): see docs/privacy.md for the odds.
+         */
+        post: operations["studentSignIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/classrooms/{classroom_id}/sign-in-cards.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A printable page of the students' sign-in cards (teacher token).
+         * @description One page (A4 or US Letter, `paper`) of cards to cut out and hand to the students: on each,
+         *     the student's name, the class code, their personal code and a QR code of the sign-in link
+         *     `PUBLIC_URL/app/sign-in#class=…&code=…` (the codes after `#`, which a browser never sends
+         *     to a server, so they stay out of its logs). Ten cards a page, by name; a classroom with
+         *     more students has more pages, `page=2` and on, each one SVG document of the paper's size
+         *     (`width="210mm" height="297mm"`, or `8.5in` × `11in`; drawn in CSS pixels, 96 an inch, in
+         *     its `viewBox`), with margins of half an inch of its own: print it at 100 % with the
+         *     browser's margins set to none. The `Link` header names the next page. The QR codes are
+         *     drawn as squares, crisp at any size.
+         *
+         *     Teacher-only, like the codes. An expensive request, in the render gate (503 `renders_busy`).
+         */
+        get: operations["getSignInCards"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * The status and headers of `getSignInCards`, without its body.
+         * @description Answered as `GET /v1/classrooms/{classroom_id}/sign-in-cards.svg` (`getSignInCards`): the same parameters, statuses and headers, and no body.
+         */
+        head: operations["headSignInCards"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/classrooms/{classroom_id}/sign-in-cards.png": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page of the students' sign-in cards as PNG (teacher token).
+         * @description The page of `GET /v1/classrooms/{classroom_id}/sign-in-cards.svg` drawn in pixels, at 150
+         *     dots per inch (A4: 1240 × 1754 pixels; Letter: 1275 × 1650), the same parameters and rules.
+         */
+        get: operations["getSignInCardsPng"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * The status and headers of `getSignInCardsPng`, without its body.
+         * @description Answered as `GET /v1/classrooms/{classroom_id}/sign-in-cards.png` (`getSignInCardsPng`): the same parameters, statuses and headers, and no body.
+         */
+        head: operations["headSignInCardsPng"];
         patch?: never;
         trace?: never;
     };
@@ -3423,7 +3572,7 @@ export interface components {
             replay_png: string;
         };
         /**
-         * @description A code a person types (an invite code, a join code) refused before it was looked up, because too many wrong ones were tried: from this address (`address`: an IPv4 address or an IPv6 /64, whatever tokens its requests carry) or on this instance from every address (`instance`). `limit` wrong codes are allowed at once, and again over `window_seconds`; `retry_after_seconds` (also the `Retry-After` header) is when one more is allowed. A right code gives its guess back, so a child who mistypes twice still gets in on the third try.
+         * @description A code a person types (an invite code, a join code) refused before it was looked up, because too many wrong ones were tried: from this address (`address`: an IPv4 address or an IPv6 /64, whatever tokens its requests carry) or on this instance from every address (`instance`), or, for a student's sign-in code, with this class code from every address (`classroom`). `limit` wrong codes are allowed at once, and again over `window_seconds`; `retry_after_seconds` (also the `Retry-After` header) is when one more is allowed. A right code gives its guess back, so a child who mistypes twice still gets in on the third try.
          * @example {
          *       "scope": "address",
          *       "limit": 30,
@@ -3433,7 +3582,7 @@ export interface components {
          */
         GuessFacts: {
             /** @enum {string} */
-            scope: "address" | "instance";
+            scope: "address" | "instance" | "classroom";
             limit: number;
             window_seconds: number;
             retry_after_seconds: number;
@@ -5070,6 +5219,27 @@ export interface components {
          *     | `wrong_phase` | `PrimedWrongPhaseFacts` | `primed` |
          */
         RefusalFacts: components["schemas"]["BodyMismatchFacts"] | components["schemas"]["GameOverFacts"] | components["schemas"]["GameStatusFacts"] | components["schemas"]["GuessFacts"] | components["schemas"]["NotYourTurnFacts"] | components["schemas"]["QuotaFacts"] | components["schemas"]["RenderBusyFacts"] | components["schemas"]["SeatCountFacts"] | components["schemas"]["VersionMismatchFacts"] | components["schemas"]["PrimeClimbCardFacts"] | components["schemas"]["PrimeClimbCursedFacts"] | components["schemas"]["PrimeClimbDiceUnusedFacts"] | components["schemas"]["PrimeClimbDieFacts"] | components["schemas"]["PrimeClimbIllegalStepFacts"] | components["schemas"]["PrimeClimbInvalidTargetFacts"] | components["schemas"]["PrimeClimbPawnFacts"] | components["schemas"]["PrimeClimbWrongPhaseFacts"] | components["schemas"]["PrimedCardNotInHandFacts"] | components["schemas"]["PrimedCardsFacts"] | components["schemas"]["PrimedDrawnCardFacts"] | components["schemas"]["PrimedPlayAvailableFacts"] | components["schemas"]["PrimedSumFacts"] | components["schemas"]["PrimedWrongPhaseFacts"];
+        SignInCode: {
+            student: components["schemas"]["Student"];
+            /**
+             * @description The student's personal sign-in code, six characters of `ABCDEFGHJKMNPQRSTUVWXYZ23456789`.
+             * @example H4KP9Z
+             */
+            code: string;
+        };
+        SignInCodeList: {
+            items: components["schemas"]["SignInCode"][];
+        };
+        StudentSignInRequest: {
+            /** @description The classroom's join code, as the teacher shows it (`K7QX-2MHB`). */
+            class_code: string;
+            /** @description The student's personal sign-in code (`H4KP9Z`). */
+            code: string;
+        };
+        ErasedAccount: {
+            /** @description How many classrooms were erased with the account (0 with `keep_classrooms=true`). */
+            erased_classrooms: number;
+        };
     };
     responses: {
         /** @description The request is malformed (`invalid` and more specific codes); for example a body that is not exactly one JSON document in UTF-8, nested at most 32 deep with at most 1,000 values, without `\u0000` and unpaired surrogate (`\uD800`–`\uDFFF`) escapes. */
@@ -5225,6 +5395,28 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description The server has no `SECRET_KEY`, so students have no sign-in codes (`sign_in_codes_disabled`); or the database is not reachable (`unavailable`). Nothing was changed; try again after the `Retry-After` seconds. */
+        SignInCodesUnavailable: {
+            headers: {
+                /** @description Seconds to wait before trying again. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The server has no `SECRET_KEY` (`sign_in_codes_disabled`); or the instance is drawing as many pictures as it may (`renders_busy`); or the database is not reachable (`unavailable`). Nothing was changed; try again after the `Retry-After` seconds. */
+        SignInCardsUnavailable: {
+            headers: {
+                /** @description Seconds to wait before trying again. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
     };
     parameters: {
         /** @description The subscription's id. */
@@ -5285,6 +5477,10 @@ export interface components {
         Cursor: string;
         /** @description Page size. */
         Limit: number;
+        /** @description The paper the page is for: `a4` (210 × 297 mm, the default) or `letter` (8.5 × 11 in). */
+        Paper: "a4" | "letter";
+        /** @description Which page of cards, from 1 (the default); ten cards a page. */
+        CardsPage: number;
     };
     requestBodies: never;
     headers: {
@@ -10023,6 +10219,37 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    eraseMyAccount: {
+        parameters: {
+            query?: {
+                /** @description Keep the account's classrooms, detached, instead of erasing them. */
+                keep_classrooms?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account is erased. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErasedAccount"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     headMe: {
         parameters: {
             query?: never;
@@ -11174,6 +11401,459 @@ export interface operations {
                     "Retry-After"?: number;
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    listSignInCodes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The codes. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description `no-store`: the codes let students in. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignInCodeList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["SignInCodesUnavailable"];
+        };
+    };
+    headListSignInCodes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The codes. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description `no-store`: the codes let students in. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed (`invalid` and more specific codes); for example a body that is not exactly one JSON document in UTF-8, nested at most 32 deep with at most 1,000 values, without `\u0000` and unpaired surrogate (`\uD800`–`\uDFFF`) escapes. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A token is missing or not valid for this resource. */
+            401: {
+                headers: {
+                    /** @description `Bearer` (RFC 6750): send a token in the `Authorization` header. */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such resource (or the caller may not know it exists). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description This operation takes no request body, and the request carried one (`body_not_allowed`). An empty body or an empty object `{}` is accepted. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The server has no `SECRET_KEY`, so students have no sign-in codes (`sign_in_codes_disabled`); or the database is not reachable (`unavailable`). Nothing was changed; try again after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    resetSignInCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+                student_id: components["parameters"]["StudentID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The student's new code. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignInCode"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["SignInCodesUnavailable"];
+        };
+    };
+    studentSignIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "class_code": "K7QX-2MHB",
+                 *       "code": "H4KP9Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["StudentSignInRequest"];
+            };
+        };
+        responses: {
+            /** @description The student and a new token. */
+            201: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JoinedClassroom"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["SignInCodesUnavailable"];
+        };
+    };
+    getSignInCards: {
+        parameters: {
+            query?: {
+                /** @description The paper the page is for: `a4` (210 × 297 mm, the default) or `letter` (8.5 × 11 in). */
+                paper?: components["parameters"]["Paper"];
+                /** @description Which page of cards, from 1 (the default); ten cards a page. */
+                page?: components["parameters"]["CardsPage"];
+            };
+            header?: never;
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description `no-store`: the cards let students in. */
+                    "Cache-Control"?: string;
+                    /** @description The next page, when there is one: `</v1/classrooms/{classroom_id}/sign-in-cards.svg?paper=a4&page=2>; rel="next"`. */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description `classroom_not_found`; `page_not_found` for a page beyond the last. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["SignInCardsUnavailable"];
+        };
+    };
+    headSignInCards: {
+        parameters: {
+            query?: {
+                /** @description The paper the page is for: `a4` (210 × 297 mm, the default) or `letter` (8.5 × 11 in). */
+                paper?: components["parameters"]["Paper"];
+                /** @description Which page of cards, from 1 (the default); ten cards a page. */
+                page?: components["parameters"]["CardsPage"];
+            };
+            header?: never;
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description `no-store`: the cards let students in. */
+                    "Cache-Control"?: string;
+                    /** @description The next page, when there is one: `</v1/classrooms/{classroom_id}/sign-in-cards.svg?paper=a4&page=2>; rel="next"`. */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed (`invalid` and more specific codes); for example a body that is not exactly one JSON document in UTF-8, nested at most 32 deep with at most 1,000 values, without `\u0000` and unpaired surrogate (`\uD800`–`\uDFFF`) escapes. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A token is missing or not valid for this resource. */
+            401: {
+                headers: {
+                    /** @description `Bearer` (RFC 6750): send a token in the `Authorization` header. */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `classroom_not_found`; `page_not_found` for a page beyond the last. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description This operation takes no request body, and the request carried one (`body_not_allowed`). An empty body or an empty object `{}` is accepted. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The server has no `SECRET_KEY` (`sign_in_codes_disabled`); or the instance is drawing as many pictures as it may (`renders_busy`); or the database is not reachable (`unavailable`). Nothing was changed; try again after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getSignInCardsPng: {
+        parameters: {
+            query?: {
+                /** @description The paper the page is for: `a4` (210 × 297 mm, the default) or `letter` (8.5 × 11 in). */
+                paper?: components["parameters"]["Paper"];
+                /** @description Which page of cards, from 1 (the default); ten cards a page. */
+                page?: components["parameters"]["CardsPage"];
+            };
+            header?: never;
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description `no-store`: the cards let students in. */
+                    "Cache-Control"?: string;
+                    /** @description The next page, when there is one: `</v1/classrooms/{classroom_id}/sign-in-cards.png?paper=a4&page=2>; rel="next"`. */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description `classroom_not_found`; `page_not_found` for a page beyond the last. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["SignInCardsUnavailable"];
+        };
+    };
+    headSignInCardsPng: {
+        parameters: {
+            query?: {
+                /** @description The paper the page is for: `a4` (210 × 297 mm, the default) or `letter` (8.5 × 11 in). */
+                paper?: components["parameters"]["Paper"];
+                /** @description Which page of cards, from 1 (the default); ten cards a page. */
+                page?: components["parameters"]["CardsPage"];
+            };
+            header?: never;
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description `no-store`: the cards let students in. */
+                    "Cache-Control"?: string;
+                    /** @description The next page, when there is one: `</v1/classrooms/{classroom_id}/sign-in-cards.png?paper=a4&page=2>; rel="next"`. */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed (`invalid` and more specific codes); for example a body that is not exactly one JSON document in UTF-8, nested at most 32 deep with at most 1,000 values, without `\u0000` and unpaired surrogate (`\uD800`–`\uDFFF`) escapes. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A token is missing or not valid for this resource. */
+            401: {
+                headers: {
+                    /** @description `Bearer` (RFC 6750): send a token in the `Authorization` header. */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `classroom_not_found`; `page_not_found` for a page beyond the last. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description This operation takes no request body, and the request carried one (`body_not_allowed`). An empty body or an empty object `{}` is accepted. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The server has no `SECRET_KEY` (`sign_in_codes_disabled`); or the instance is drawing as many pictures as it may (`renders_busy`); or the database is not reachable (`unavailable`). Nothing was changed; try again after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content?: never;
