@@ -88,6 +88,7 @@ type parts struct {
 	listings      listings
 	authorities   authorities
 	observers     observers
+	assignments   assignments
 }
 
 // newParts builds the parts from the stores and the service's configuration (s's fields once its
@@ -103,5 +104,6 @@ func newParts(store Stores, s *Service) parts {
 		authorities:   authorities{store: store.Authorities, accounts: store.AccountStore, clock: s.clock},
 		observers:     observers{games: store.GameReader, updater: store.Updater, clock: s.clock},
 		subscriptions: subscriptions{store: store.WebhookSubscriptions, games: store.GameReader, clock: s.clock, sender: s.webhookSender, cfg: s.webhookCfg},
+		assignments:   assignments{store: store.AssignmentStore, kinds: s.kinds, clock: s.clock},
 	}
 }

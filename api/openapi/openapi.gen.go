@@ -1974,6 +1974,100 @@ type ActionResult struct {
 	Game Game `json:"game"`
 }
 
+// AssignedGame defines model for AssignedGame.
+type AssignedGame struct {
+	AssignmentId openapi_types.UUID `json:"assignment_id"`
+
+	// Game A game as the caller may see it: the fields of `GameBase`, and the options and state of its kind, which `game` names.
+	Game Game `json:"game"`
+
+	// Seat Your seat in the game; act for it with your student token.
+	Seat int `json:"seat"`
+}
+
+// Assignment defines model for Assignment.
+type Assignment struct {
+	ClassroomId openapi_types.UUID `json:"classroom_id"`
+	CreatedAt   time.Time          `json:"created_at"`
+	DueAt       time.Time          `json:"due_at"`
+
+	// Game A kind of game.
+	Game  GameKind           `json:"game"`
+	Games int                `json:"games"`
+	Id    openapi_types.UUID `json:"id"`
+
+	// Opponents Either `{"bot": "<level>"}` (each game against a computer player) or `{"classmates": {"group_size": n}}`.
+	Opponents AssignmentOpponents `json:"opponents"`
+
+	// Options The options as given.
+	Options json.RawMessage `json:"options"`
+
+	// Progress For the teacher, every current student's, by name; for a student, their own.
+	Progress []AssignmentProgress `json:"progress"`
+	Title    string               `json:"title"`
+}
+
+// AssignmentChange defines model for AssignmentChange.
+type AssignmentChange struct {
+	DueAt *time.Time `json:"due_at,omitempty"`
+	Games *int       `json:"games,omitempty"`
+	Title *string    `json:"title,omitempty"`
+}
+
+// AssignmentList defines model for AssignmentList.
+type AssignmentList struct {
+	Items []Assignment `json:"items"`
+}
+
+// AssignmentOpponents Either `{"bot": "<level>"}` (each game against a computer player) or `{"classmates": {"group_size": n}}`.
+type AssignmentOpponents struct {
+	// Bot How a computer player plays: `random` picks uniformly among the legal actions, `greedy`
+	// takes the best immediate result by a simple measure, `expert` is the strongest. Each
+	// decides from its own seat's view only (it never sees hidden cards or the deck's order),
+	// and its choice is drawn from the game's secret seed and the step, so replays are exact (G-2).
+	Bot        *BotLevel `json:"bot,omitempty"`
+	Classmates *struct {
+		// GroupSize Students a game; the game's options must take this many players.
+		GroupSize int `json:"group_size"`
+	} `json:"classmates,omitempty"`
+}
+
+// AssignmentProgress defines model for AssignmentProgress.
+type AssignmentProgress struct {
+	// Done games_done has reached the games asked.
+	Done bool `json:"done"`
+
+	// GamesDone Games of the assignment the student finished (aborted ones do not count), late ones included.
+	GamesDone int `json:"games_done"`
+
+	// GamesLate Of games_done, those finished after due_at.
+	GamesLate int    `json:"games_late"`
+	Name      string `json:"name"`
+
+	// OpenGameId The student's game of the assignment not yet over, if any.
+	OpenGameId *openapi_types.UUID `json:"open_game_id,omitempty"`
+	StudentId  openapi_types.UUID  `json:"student_id"`
+}
+
+// AssignmentRequest defines model for AssignmentRequest.
+type AssignmentRequest struct {
+	// DueAt Games finished after this time count as late (one finished at it exactly is on time).
+	DueAt time.Time `json:"due_at"`
+
+	// Game A kind of game.
+	Game GameKind `json:"game"`
+
+	// Games How many games each student is to finish.
+	Games int `json:"games"`
+
+	// Opponents Either `{"bot": "<level>"}` (each game against a computer player) or `{"classmates": {"group_size": n}}`.
+	Opponents AssignmentOpponents `json:"opponents"`
+
+	// Options The options of every game of the assignment, as in `POST /v1/games`.
+	Options *json.RawMessage `json:"options,omitempty"`
+	Title   string           `json:"title"`
+}
+
 // AttachClassroomRequest defines model for AttachClassroomRequest.
 type AttachClassroomRequest struct {
 	// TeacherToken The classroom's current teacher token (`pgt_…`).
@@ -2929,6 +3023,12 @@ type MissedOpportunity struct {
 type MistakeCount struct {
 	Count int    `json:"count"`
 	Value string `json:"value"`
+}
+
+// MyAssignmentList defines model for MyAssignmentList.
+type MyAssignmentList struct {
+	// Items Your assignments, each with one `progress` entry, yours.
+	Items []Assignment `json:"items"`
 }
 
 // NotYourTurnFacts An action from a seat whose turn it is not (G-1), and the seats that may act now.
@@ -4469,6 +4569,9 @@ type WebhookStatus string
 // AccessToken defines model for AccessToken.
 type AccessToken = string
 
+// AssignmentID defines model for AssignmentID.
+type AssignmentID = openapi_types.UUID
+
 // ClassroomID defines model for ClassroomID.
 type ClassroomID = openapi_types.UUID
 
@@ -5071,6 +5174,12 @@ type CreateClassroomJSONRequestBody = CreateClassroomRequest
 
 // JoinClassroomJSONRequestBody defines body for JoinClassroom for application/json ContentType.
 type JoinClassroomJSONRequestBody = JoinClassroomRequest
+
+// CreateAssignmentJSONRequestBody defines body for CreateAssignment for application/json ContentType.
+type CreateAssignmentJSONRequestBody = AssignmentRequest
+
+// ChangeAssignmentJSONRequestBody defines body for ChangeAssignment for application/json ContentType.
+type ChangeAssignmentJSONRequestBody = AssignmentChange
 
 // CreateClassroomGamesJSONRequestBody defines body for CreateClassroomGames for application/json ContentType.
 type CreateClassroomGamesJSONRequestBody = ClassroomGamesRequest
@@ -6908,6 +7017,21 @@ type ServerInterface interface {
 	// GetClassroom The classroom (teacher token).
 	// (GET /v1/classrooms/{classroom_id})
 	GetClassroom(ctx echo.Context, classroomId ClassroomID) error
+	// ListAssignments The classroom's assignments with each student's progress (teacher token).
+	// (GET /v1/classrooms/{classroom_id}/assignments)
+	ListAssignments(ctx echo.Context, classroomId ClassroomID) error
+	// CreateAssignment Set the class an assignment (teacher token).
+	// (POST /v1/classrooms/{classroom_id}/assignments)
+	CreateAssignment(ctx echo.Context, classroomId ClassroomID) error
+	// DeleteAssignment Delete an assignment and its progress (teacher token); its games stay.
+	// (DELETE /v1/classrooms/{classroom_id}/assignments/{assignment_id})
+	DeleteAssignment(ctx echo.Context, classroomId ClassroomID, assignmentId AssignmentID) error
+	// GetAssignment One assignment with each student's progress (teacher token).
+	// (GET /v1/classrooms/{classroom_id}/assignments/{assignment_id})
+	GetAssignment(ctx echo.Context, classroomId ClassroomID, assignmentId AssignmentID) error
+	// ChangeAssignment Change an assignment's title, games or due time (teacher token).
+	// (PATCH /v1/classrooms/{classroom_id}/assignments/{assignment_id})
+	ChangeAssignment(ctx echo.Context, classroomId ClassroomID, assignmentId AssignmentID) error
 	// StreamClassroomEvents Live updates of every game of a classroom (server-sent events, teacher or classroom observer token).
 	// (GET /v1/classrooms/{classroom_id}/events)
 	StreamClassroomEvents(ctx echo.Context, classroomId ClassroomID, params StreamClassroomEventsParams) error
@@ -7031,6 +7155,12 @@ type ServerInterface interface {
 	// GetMe Who this token is and what it may do.
 	// (GET /v1/me)
 	GetMe(ctx echo.Context) error
+	// ListMyAssignments Your assignments with your progress and due time (student token).
+	// (GET /v1/me/assignments)
+	ListMyAssignments(ctx echo.Context) error
+	// StartAssignedGame Play the assignment's next game (student token).
+	// (POST /v1/me/assignments/{assignment_id}/games)
+	StartAssignedGame(ctx echo.Context, assignmentId AssignmentID) error
 	// ListMyClassrooms The classrooms the account owns (account token).
 	// (GET /v1/me/classrooms)
 	ListMyClassrooms(ctx echo.Context) error
@@ -7275,6 +7405,110 @@ func (w *ServerInterfaceWrapper) GetClassroom(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.GetClassroom(ctx, classroomId)
+	return err
+}
+
+// ListAssignments converts echo context to params.
+func (w *ServerInterfaceWrapper) ListAssignments(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "classroom_id" -------------
+	var classroomId ClassroomID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "classroom_id", ctx.Param("classroom_id"), &classroomId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter classroom_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListAssignments(ctx, classroomId)
+	return err
+}
+
+// CreateAssignment converts echo context to params.
+func (w *ServerInterfaceWrapper) CreateAssignment(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "classroom_id" -------------
+	var classroomId ClassroomID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "classroom_id", ctx.Param("classroom_id"), &classroomId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter classroom_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.CreateAssignment(ctx, classroomId)
+	return err
+}
+
+// DeleteAssignment converts echo context to params.
+func (w *ServerInterfaceWrapper) DeleteAssignment(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "classroom_id" -------------
+	var classroomId ClassroomID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "classroom_id", ctx.Param("classroom_id"), &classroomId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter classroom_id: %s", err))
+	}
+
+	// ------------- Path parameter "assignment_id" -------------
+	var assignmentId AssignmentID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "assignment_id", ctx.Param("assignment_id"), &assignmentId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter assignment_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.DeleteAssignment(ctx, classroomId, assignmentId)
+	return err
+}
+
+// GetAssignment converts echo context to params.
+func (w *ServerInterfaceWrapper) GetAssignment(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "classroom_id" -------------
+	var classroomId ClassroomID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "classroom_id", ctx.Param("classroom_id"), &classroomId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter classroom_id: %s", err))
+	}
+
+	// ------------- Path parameter "assignment_id" -------------
+	var assignmentId AssignmentID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "assignment_id", ctx.Param("assignment_id"), &assignmentId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter assignment_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetAssignment(ctx, classroomId, assignmentId)
+	return err
+}
+
+// ChangeAssignment converts echo context to params.
+func (w *ServerInterfaceWrapper) ChangeAssignment(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "classroom_id" -------------
+	var classroomId ClassroomID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "classroom_id", ctx.Param("classroom_id"), &classroomId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter classroom_id: %s", err))
+	}
+
+	// ------------- Path parameter "assignment_id" -------------
+	var assignmentId AssignmentID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "assignment_id", ctx.Param("assignment_id"), &assignmentId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter assignment_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ChangeAssignment(ctx, classroomId, assignmentId)
 	return err
 }
 
@@ -8634,6 +8868,31 @@ func (w *ServerInterfaceWrapper) GetMe(ctx echo.Context) error {
 	return err
 }
 
+// ListMyAssignments converts echo context to params.
+func (w *ServerInterfaceWrapper) ListMyAssignments(ctx echo.Context) error {
+	var err error
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListMyAssignments(ctx)
+	return err
+}
+
+// StartAssignedGame converts echo context to params.
+func (w *ServerInterfaceWrapper) StartAssignedGame(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "assignment_id" -------------
+	var assignmentId AssignmentID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "assignment_id", ctx.Param("assignment_id"), &assignmentId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter assignment_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.StartAssignedGame(ctx, assignmentId)
+	return err
+}
+
 // ListMyClassrooms converts echo context to params.
 func (w *ServerInterfaceWrapper) ListMyClassrooms(ctx echo.Context) error {
 	var err error
@@ -8900,6 +9159,11 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/v1/boards/prime-climb.svg", wrapper.GetPrimeClimbBoardPicture, options.OperationMiddlewares["getPrimeClimbBoardPicture"]...)
 	router.POST(options.BaseURL+"/v1/classrooms", wrapper.CreateClassroom, options.OperationMiddlewares["createClassroom"]...)
 	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id", wrapper.GetClassroom, options.OperationMiddlewares["getClassroom"]...)
+	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/assignments", wrapper.ListAssignments, options.OperationMiddlewares["listAssignments"]...)
+	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/assignments", wrapper.CreateAssignment, options.OperationMiddlewares["createAssignment"]...)
+	router.DELETE(options.BaseURL+"/v1/classrooms/:classroom_id/assignments/:assignment_id", wrapper.DeleteAssignment, options.OperationMiddlewares["deleteAssignment"]...)
+	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/assignments/:assignment_id", wrapper.GetAssignment, options.OperationMiddlewares["getAssignment"]...)
+	router.PATCH(options.BaseURL+"/v1/classrooms/:classroom_id/assignments/:assignment_id", wrapper.ChangeAssignment, options.OperationMiddlewares["changeAssignment"]...)
 	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/events", wrapper.StreamClassroomEvents, options.OperationMiddlewares["streamClassroomEvents"]...)
 	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/games", wrapper.ListClassroomGames, options.OperationMiddlewares["listClassroomGames"]...)
 	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/games", wrapper.CreateClassroomGames, options.OperationMiddlewares["createClassroomGames"]...)
@@ -8942,6 +9206,8 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/v1/games/:id/states/:seq", wrapper.GetStateAt, options.OperationMiddlewares["getStateAt"]...)
 	router.POST(options.BaseURL+"/v1/games/join", wrapper.JoinGameByInviteCode, options.OperationMiddlewares["joinGameByInviteCode"]...)
 	router.GET(options.BaseURL+"/v1/me", wrapper.GetMe, options.OperationMiddlewares["getMe"]...)
+	router.GET(options.BaseURL+"/v1/me/assignments", wrapper.ListMyAssignments, options.OperationMiddlewares["listMyAssignments"]...)
+	router.POST(options.BaseURL+"/v1/me/assignments/:assignment_id/games", wrapper.StartAssignedGame, options.OperationMiddlewares["startAssignedGame"]...)
 	router.GET(options.BaseURL+"/v1/me/classrooms", wrapper.ListMyClassrooms, options.OperationMiddlewares["listMyClassrooms"]...)
 	router.GET(options.BaseURL+"/v1/me/events", wrapper.StreamMyEvents, options.OperationMiddlewares["streamMyEvents"]...)
 	router.GET(options.BaseURL+"/v1/me/games", wrapper.ListMyGames, options.OperationMiddlewares["listMyGames"]...)

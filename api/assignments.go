@@ -1,0 +1,162 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"primegames/api/openapi"
+	"primegames/domain"
+	"primegames/play"
+)
+
+// CreateAssignment sets the class an assignment.
+func (s *Server) CreateAssignment(c echo.Context, classroomID openapi.ClassroomID) error {
+	classroom, err := s.teacherOf(c, classroomID)
+	if err != nil {
+		return err
+	}
+	var req openapi.AssignmentRequest
+	if err := bindJSON(c, &req); err != nil {
+		return err
+	}
+	in := play.NewAssignment{Title: req.Title, Kind: string(req.Game), Games: req.Games, DueAt: req.DueAt}
+	if req.Options != nil {
+		in.Options = *req.Options
+	}
+	if req.Opponents.Bot != nil {
+		in.Bot = domain.Level(*req.Opponents.Bot)
+	}
+	if req.Opponents.Classmates != nil {
+		in.GroupSize = req.Opponents.Classmates.GroupSize
+	}
+	a, err := s.play.CreateAssignment(c.Request().Context(), classroom.ID, in)
+	if err != nil {
+		return err
+	}
+	a, err = s.play.Assignment(c.Request().Context(), classroom.ID, a.ID)
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set("Location", "/v1/classrooms/"+classroom.ID+"/assignments/"+a.ID)
+	return c.JSON(http.StatusCreated, assignmentBody(a))
+}
+
+// ListAssignments lists the classroom's assignments with every current student's progress.
+func (s *Server) ListAssignments(c echo.Context, classroomID openapi.ClassroomID) error {
+	classroom, err := s.teacherOf(c, classroomID)
+	if err != nil {
+		return err
+	}
+	list, err := s.play.Assignments(c.Request().Context(), classroom.ID)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, openapi.AssignmentList{Items: assignmentBodies(list)})
+}
+
+// GetAssignment reads one assignment with every current student's progress.
+func (s *Server) GetAssignment(c echo.Context, classroomID openapi.ClassroomID, assignmentID openapi.AssignmentID) error {
+	classroom, err := s.teacherOf(c, classroomID)
+	if err != nil {
+		return err
+	}
+	a, err := s.play.Assignment(c.Request().Context(), classroom.ID, assignmentID.String())
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, assignmentBody(a))
+}
+
+// ChangeAssignment changes an assignment's title, games or due time.
+func (s *Server) ChangeAssignment(c echo.Context, classroomID openapi.ClassroomID, assignmentID openapi.AssignmentID) error {
+	classroom, err := s.teacherOf(c, classroomID)
+	if err != nil {
+		return err
+	}
+	var req openapi.AssignmentChange
+	if err := bindJSON(c, &req); err != nil {
+		return err
+	}
+	a, err := s.play.ChangeAssignment(c.Request().Context(), classroom.ID, assignmentID.String(),
+		play.AssignmentChange{Title: req.Title, Games: req.Games, DueAt: req.DueAt})
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, assignmentBody(a))
+}
+
+// DeleteAssignment deletes an assignment and its progress.
+func (s *Server) DeleteAssignment(c echo.Context, classroomID openapi.ClassroomID, assignmentID openapi.AssignmentID) error {
+	classroom, err := s.teacherOf(c, classroomID)
+	if err != nil {
+		return err
+	}
+	if err := s.play.DeleteAssignment(c.Request().Context(), classroom.ID, assignmentID.String()); err != nil {
+		return err
+	}
+	return c.NoContent(http.StatusNoContent)
+}
+
+// ListMyAssignments lists a student's assignments with their own progress.
+func (s *Server) ListMyAssignments(c echo.Context) error {
+	principal, err := principalOf(c)
+	if err != nil {
+		return err
+	}
+	list, err := s.play.StudentAssignments(c.Request().Context(), principal)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, openapi.MyAssignmentList{Items: assignmentBodies(list)})
+}
+
+// StartAssignedGame gives a student the assignment's next game, or their open one.
+func (s *Server) StartAssignedGame(c echo.Context, assignmentID openapi.AssignmentID) error {
+	principal, err := principalOf(c)
+	if err != nil {
+		return err
+	}
+	assigned, err := s.play.StartAssigned(c.Request().Context(), principal, assignmentID.String())
+	if err != nil {
+		return err
+	}
+	game, err := gameBody(assigned.Game, play.Caller{Seat: assigned.Seat, StudentID: principal.StudentID})
+	if err != nil {
+		return err
+	}
+	status := http.StatusOK
+	if assigned.New {
+		status = http.StatusCreated
+	}
+	c.Response().Header().Set("Location", "/v1/games/"+assigned.Game.ID)
+	return c.JSON(status, openapi.AssignedGame{AssignmentId: assignmentID, Game: game, Seat: assigned.Seat})
+}
+
+func assignmentBodies(list []play.Assignment) []openapi.Assignment {
+	out := make([]openapi.Assignment, len(list))
+	for i := range list {
+		out[i] = assignmentBody(&list[i])
+	}
+	return out
+}
+
+func assignmentBody(a *play.Assignment) openapi.Assignment {
+	body := openapi.Assignment{Id: mustUUID(a.ID), ClassroomId: mustUUID(a.ClassroomID), Title: a.Title, Game: openapi.GameKind(a.Kind),
+		Options: a.Options, Games: a.Games, DueAt: a.DueAt, CreatedAt: a.CreatedAt, Progress: make([]openapi.AssignmentProgress, len(a.Progress))}
+	if a.Bot != "" {
+		body.Opponents.Bot = ptr(openapi.BotLevel(a.Bot))
+	} else {
+		body.Opponents.Classmates = &struct {
+			GroupSize int `json:"group_size"`
+		}{GroupSize: a.GroupSize}
+	}
+	for i, p := range a.Progress {
+		body.Progress[i] = openapi.AssignmentProgress{StudentId: mustUUID(p.StudentID), Name: p.StudentName, GamesDone: p.GamesDone,
+			GamesLate: p.GamesLate, Done: p.Done}
+		if p.OpenGameID != "" {
+			body.Progress[i].OpenGameId = ptr(mustUUID(p.OpenGameID))
+		}
+	}
+	return body
+}
