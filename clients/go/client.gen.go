@@ -8035,7 +8035,7 @@ type ClientInterface interface {
 
 	// ListMyAssignments Your assignments with your progress and due time (student token).
 	//
-	// The assignments of your classroom, oldest first, each with your own progress.
+	// The assignments of your classroom, oldest first, each with your own progress. A teacher's token gets 403 `forbidden`.
 	//
 	// Corresponds with GET /v1/me/assignments (the `ListMyAssignments` operationId).
 	ListMyAssignments(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -10017,7 +10017,7 @@ func (c *Client) GetMe(ctx context.Context, reqEditors ...RequestEditorFn) (*htt
 
 // ListMyAssignments Your assignments with your progress and due time (student token).
 //
-// The assignments of your classroom, oldest first, each with your own progress.
+// The assignments of your classroom, oldest first, each with your own progress. A teacher's token gets 403 `forbidden`.
 //
 // Corresponds with GET /v1/me/assignments (the `ListMyAssignments` operationId).
 func (c *Client) ListMyAssignments(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -15427,7 +15427,7 @@ type ClientWithResponsesInterface interface {
 
 	// ListMyAssignmentsWithResponse Your assignments with your progress and due time (student token).
 	//
-	// The assignments of your classroom, oldest first, each with your own progress.
+	// The assignments of your classroom, oldest first, each with your own progress. A teacher's token gets 403 `forbidden`.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -22401,6 +22401,8 @@ type ListMyAssignmentsResponse struct {
 	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationproblemJSON413 *BodyNotAllowed
 	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
@@ -22430,6 +22432,11 @@ func (r ListMyAssignmentsResponse) GetApplicationproblemJSON400() *BadRequest {
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r ListMyAssignmentsResponse) GetApplicationproblemJSON401() *Unauthorized {
 	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ListMyAssignmentsResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
 }
 
 // GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -22516,6 +22523,8 @@ type StartAssignedGameResponse struct {
 	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
@@ -22556,6 +22565,11 @@ func (r StartAssignedGameResponse) GetApplicationproblemJSON400() *BadRequest {
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r StartAssignedGameResponse) GetApplicationproblemJSON401() *Unauthorized {
 	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r StartAssignedGameResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
 }
 
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -25439,7 +25453,7 @@ func (c *ClientWithResponses) GetMeWithResponse(ctx context.Context, reqEditors 
 
 // ListMyAssignmentsWithResponse Your assignments with your progress and due time (student token).
 //
-// The assignments of your classroom, oldest first, each with your own progress.
+// The assignments of your classroom, oldest first, each with your own progress. A teacher's token gets 403 `forbidden`.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -33615,6 +33629,13 @@ func ParseListMyAssignmentsResponse(rsp *http.Response) (*ListMyAssignmentsRespo
 		}
 		response.ApplicationproblemJSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest BodyNotAllowed
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -33746,6 +33767,13 @@ func ParseStartAssignedGameResponse(rsp *http.Response) (*StartAssignedGameRespo
 			return nil, err
 		}
 		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound

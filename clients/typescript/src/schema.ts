@@ -1891,6 +1891,123 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/classrooms/{classroom_id}/assignments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The classroom's assignments with each student's progress (teacher token).
+         * @description Every assignment of the classroom, oldest first, each with the progress of every current
+         *     student (by name): `games_done`, `games_late` and `done`. A removed student is not listed.
+         *     The progress is counted when a game ends, in the same transaction, so reading it costs a
+         *     read of the counts.
+         */
+        get: operations["listAssignments"];
+        put?: never;
+        /**
+         * Set the class an assignment (teacher token).
+         * @description Asks every student of the classroom to finish `games` games of `game` (with `options`, as
+         *     `POST /v1/games` takes them) by `due_at`, against a computer player (`opponents.bot`) or
+         *     with classmates (`opponents.classmates.group_size` students a game, grouped by the service
+         *     as they ask for their games). A student asks for each game with
+         *     `POST /v1/me/assignments/{assignment_id}/games`; only those games count. A classroom holds
+         *     at most 200 assignments (409 `too_many_assignments`: delete one first).
+         */
+        post: operations["createAssignment"];
+        delete?: never;
+        options?: never;
+        /**
+         * The status and headers of `listAssignments`, without its body.
+         * @description Answered as `GET /v1/classrooms/{classroom_id}/assignments` (`listAssignments`): the same parameters, statuses and headers, and no body.
+         */
+        head: operations["headListAssignments"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/classrooms/{classroom_id}/assignments/{assignment_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One assignment with each student's progress (teacher token).
+         * @description As an item of `listAssignments`; 404 `assignment_not_found` when the classroom has no such assignment.
+         */
+        get: operations["getAssignment"];
+        put?: never;
+        post?: never;
+        /** Delete an assignment and its progress (teacher token); its games stay. */
+        delete: operations["deleteAssignment"];
+        options?: never;
+        /**
+         * The status and headers of `getAssignment`, without its body.
+         * @description Answered as `GET /v1/classrooms/{classroom_id}/assignments/{assignment_id}` (`getAssignment`): the same parameters, statuses and headers, and no body.
+         */
+        head: operations["headAssignment"];
+        /**
+         * Change an assignment's title, games or due time (teacher token).
+         * @description Changes the fields given. The games already finished keep counting as they were counted
+         *     (a game's lateness is decided when it ends); `done` is read against the new `games`.
+         */
+        patch: operations["changeAssignment"];
+        trace?: never;
+    };
+    "/v1/me/assignments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your assignments with your progress and due time (student token).
+         * @description The assignments of your classroom, oldest first, each with your own progress. A teacher's token gets 403 `forbidden`.
+         */
+        get: operations["listMyAssignments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * The status and headers of `listMyAssignments`, without its body.
+         * @description Answered as `GET /v1/me/assignments` (`listMyAssignments`): the same parameters, statuses and headers, and no body.
+         */
+        head: operations["headListMyAssignments"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/assignments/{assignment_id}/games": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Play the assignment's next game (student token).
+         * @description Gives you a game of the assignment, in which you act with your student token as in any
+         *     game of your classroom. You have one game of an assignment at a time: while it is not over,
+         *     asking again (or twice at once) answers 200 with that same game. Otherwise 201 with a new
+         *     one: against the computer, started at once; with classmates, a seat in the assignment's open
+         *     lobby (its game starts when its last seat is taken) or a new lobby. A game finished counts
+         *     towards `games_done` (after `due_at`: also `games_late`); an aborted one counts nothing and
+         *     frees you to ask again. Once you have finished the games asked: 409 `assignment_complete`.
+         *     Asking after the due time is allowed (the games count as late).
+         */
+        post: operations["startAssignedGame"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3247,6 +3364,86 @@ export interface components {
             field: string;
             /** @example must have at least 1 item */
             message: string;
+        };
+        AssignmentRequest: {
+            /** @example Three Primed games */
+            title: string;
+            game: components["schemas"]["GameKind"];
+            /** @description The options of every game of the assignment, as in `POST /v1/games`. */
+            options?: components["schemas"]["GameOptions"];
+            /** @description How many games each student is to finish. */
+            games: number;
+            opponents: components["schemas"]["AssignmentOpponents"];
+            /**
+             * Format: date-time
+             * @description Games finished after this time count as late (one finished at it exactly is on time).
+             */
+            due_at: string;
+        };
+        /** @description Either `{"bot": "<level>"}` (each game against a computer player) or `{"classmates": {"group_size": n}}`. */
+        AssignmentOpponents: {
+            bot?: components["schemas"]["BotLevel"];
+            classmates?: {
+                /** @description Students a game; the game's options must take this many players. */
+                group_size: number;
+            };
+        };
+        AssignmentChange: {
+            title?: string;
+            games?: number;
+            /** Format: date-time */
+            due_at?: string;
+        };
+        AssignmentProgress: {
+            /** Format: uuid */
+            student_id: string;
+            /** @example Ada */
+            name: string;
+            /** @description Games of the assignment the student finished (aborted ones do not count), late ones included. */
+            games_done: number;
+            /** @description Of games_done, those finished after due_at. */
+            games_late: number;
+            /** @description games_done has reached the games asked. */
+            done: boolean;
+            /**
+             * Format: uuid
+             * @description The student's game of the assignment not yet over, if any.
+             */
+            open_game_id?: string | null;
+        };
+        Assignment: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            classroom_id: string;
+            title: string;
+            game: components["schemas"]["GameKind"];
+            /** @description The options as given. */
+            options: {
+                [key: string]: unknown;
+            };
+            games: number;
+            opponents: components["schemas"]["AssignmentOpponents"];
+            /** Format: date-time */
+            due_at: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @description For the teacher, every current student's, by name; for a student, their own. */
+            progress: components["schemas"]["AssignmentProgress"][];
+        };
+        AssignmentList: {
+            items: components["schemas"]["Assignment"][];
+        };
+        MyAssignmentList: {
+            /** @description Your assignments, each with one `progress` entry, yours. */
+            items: components["schemas"]["Assignment"][];
+        };
+        AssignedGame: {
+            /** Format: uuid */
+            assignment_id: string;
+            game: components["schemas"]["Game"];
+            /** @description Your seat in the game; act for it with your student token. */
+            seat: number;
         };
         /**
          * @description A Prime Card kind. Keepers (PC-12) are plus_minus_1..plus_minus_9, send_to_start and curse; the others are action cards (PC-13).
@@ -5081,6 +5278,7 @@ export interface components {
          */
         IdempotencyKey: string;
         ClassroomID: string;
+        AssignmentID: string;
         StudentID: string;
         ObserverID: string;
         /** @description Seconds until the token stops working, from a minute to 30 days; without it, it works until revoked. */
@@ -10609,6 +10807,496 @@ export interface operations {
                 };
                 content?: never;
             };
+        };
+    };
+    listAssignments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The assignments. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssignmentList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createAssignment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Three Primed games",
+                 *       "game": "primed",
+                 *       "options": {
+                 *         "rounds": 1
+                 *       },
+                 *       "games": 3,
+                 *       "opponents": {
+                 *         "bot": "greedy"
+                 *       },
+                 *       "due_at": "2026-12-11T16:00:00Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AssignmentRequest"];
+            };
+        };
+        responses: {
+            /** @description The assignment, with every current student's progress (none yet). */
+            201: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Assignment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    headListAssignments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The assignments. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed (`invalid` and more specific codes); for example a body that is not exactly one JSON document in UTF-8, nested at most 32 deep with at most 1,000 values, without `\u0000` and unpaired surrogate (`\uD800`–`\uDFFF`) escapes. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A token is missing or not valid for this resource. */
+            401: {
+                headers: {
+                    /** @description `Bearer` (RFC 6750): send a token in the `Authorization` header. */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such resource (or the caller may not know it exists). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description This operation takes no request body, and the request carried one (`body_not_allowed`). An empty body or an empty object `{}` is accepted. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database is not reachable, or the connection to it was lost (`unavailable`); try again after the `Retry-After` seconds. Nothing was changed, unless the detail says the connection was lost while saving: then the change may have been made, so reload (or retry with the same `Idempotency-Key`) before sending it again. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getAssignment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+                assignment_id: components["parameters"]["AssignmentID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The assignment. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Assignment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteAssignment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+                assignment_id: components["parameters"]["AssignmentID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    headAssignment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+                assignment_id: components["parameters"]["AssignmentID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The assignment. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed (`invalid` and more specific codes); for example a body that is not exactly one JSON document in UTF-8, nested at most 32 deep with at most 1,000 values, without `\u0000` and unpaired surrogate (`\uD800`–`\uDFFF`) escapes. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A token is missing or not valid for this resource. */
+            401: {
+                headers: {
+                    /** @description `Bearer` (RFC 6750): send a token in the `Authorization` header. */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such resource (or the caller may not know it exists). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description This operation takes no request body, and the request carried one (`body_not_allowed`). An empty body or an empty object `{}` is accepted. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database is not reachable, or the connection to it was lost (`unavailable`); try again after the `Retry-After` seconds. Nothing was changed, unless the detail says the connection was lost while saving: then the change may have been made, so reload (or retry with the same `Idempotency-Key`) before sending it again. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    changeAssignment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+                assignment_id: components["parameters"]["AssignmentID"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "due_at": "2026-12-14T16:00:00Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AssignmentChange"];
+            };
+        };
+        responses: {
+            /** @description The changed assignment. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Assignment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listMyAssignments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Your assignments. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MyAssignmentList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    headListMyAssignments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Your assignments. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed (`invalid` and more specific codes); for example a body that is not exactly one JSON document in UTF-8, nested at most 32 deep with at most 1,000 values, without `\u0000` and unpaired surrogate (`\uD800`–`\uDFFF`) escapes. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A token is missing or not valid for this resource. */
+            401: {
+                headers: {
+                    /** @description `Bearer` (RFC 6750): send a token in the `Authorization` header. */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The token is valid but may not do this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description This operation takes no request body, and the request carried one (`body_not_allowed`). An empty body or an empty object `{}` is accepted. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database is not reachable, or the connection to it was lost (`unavailable`); try again after the `Retry-After` seconds. Nothing was changed, unless the detail says the connection was lost while saving: then the change may have been made, so reload (or retry with the same `Idempotency-Key`) before sending it again. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    startAssignedGame: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                assignment_id: components["parameters"]["AssignmentID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Your game of the assignment not yet over, as before. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssignedGame"];
+                };
+            };
+            /** @description A new game of the assignment. */
+            201: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssignedGame"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
         };
     };
 }
