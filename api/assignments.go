@@ -1,6 +1,8 @@
 package api
 
 import (
+	"context"
+	"encoding/json"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
@@ -157,6 +159,42 @@ func assignmentBody(a *play.Assignment) openapi.Assignment {
 		if p.OpenGameID != "" {
 			body.Progress[i].OpenGameId = ptr(mustUUID(p.OpenGameID))
 		}
+	}
+	return body
+}
+
+// sendAssignmentDone sends, before the end of a finished game, the assignment_done messages its
+// end caused, those of student only unless student is empty. They carry no id: the resume point
+// stays before the game's end, so a stream resumed from before the end sends them again.
+func (s *Server) sendAssignmentDone(ctx context.Context, out *eventWriter, g *play.Game, student string) error {
+	if g.Status != play.StatusFinished || g.ClassroomID == nil {
+		return nil
+	}
+	notices, err := s.play.AssignmentsDoneBy(ctx, g.ID)
+	if err != nil {
+		return err
+	}
+	for _, n := range notices {
+		if student != "" && n.StudentID != student {
+			continue
+		}
+		data, err := json.Marshal(assignmentEventBody(n))
+		if err != nil {
+			return err
+		}
+		if err := out.event("", n.Event, data); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func assignmentEventBody(n play.AssignmentNotice) openapi.AssignmentEvent {
+	body := openapi.AssignmentEvent{Event: openapi.AssignmentEventKind(n.Event), AssignmentId: mustUUID(n.AssignmentID), ClassroomId: mustUUID(n.ClassroomID),
+		Title: n.Title, Games: n.Games, DueAt: n.DueAt, StudentId: mustUUID(n.StudentID), Name: n.StudentName, GamesDone: n.GamesDone,
+		GamesLate: n.GamesLate, Done: n.GamesDone >= n.Games}
+	if n.GameID != "" {
+		body.GameId = ptr(mustUUID(n.GameID))
 	}
 	return body
 }

@@ -166,6 +166,9 @@ func (cs *classroomStream) sendNews(ctx context.Context, out *eventWriter, games
 			return err
 		}
 		if game.Status.Over() && !cs.ended[g] && !cs.wasOver[g] {
+			if err := cs.s.sendAssignmentDone(ctx, out, game, ""); err != nil {
+				return err
+			}
 			if err := sendEnd(out, game); err != nil {
 				return err
 			}

@@ -324,6 +324,11 @@ func (ps *playerStream) sendNews(ctx context.Context, out *eventWriter, gameID s
 			return nil
 		}
 		g := p.Game
+		if ps.principal.Kind == play.Student {
+			if err := ps.s.sendAssignmentDone(ctx, out, g, ps.principal.StudentID); err != nil {
+				return err
+			}
+		}
 		return ps.send(out, gameID, gamePosition{seq: p.LastSeq, event: play.GameEnded}, openapi.PlayerEvent{
 			Event: openapi.GameEnded, GameId: mustUUID(gameID), Game: openapi.GameKind(g.Kind), Seat: seat.Seat,
 			Seq: p.LastSeq, Version: g.Version, Status: openapi.GameStatus(g.Status), Winners: ptr(orEmpty(g.Winners)),

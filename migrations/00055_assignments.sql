@@ -5,8 +5,10 @@
 -- assignment_games links a game to the assignment it was started from; only those games count.
 -- assignment_progress is one row per (assignment, student) that has asked for a game: open_game_id
 -- is the student's game of the assignment not yet over (one at a time), games_done and games_late
--- the games of the assignment the student finished (late: finished after due_at), done_at when
--- games_done first reached the assignment's games.
+-- the games of the assignment the student finished (late: finished after due_at), done_at and
+-- done_game_id when and by which game games_done last reached the assignment's games (the
+-- assignment_done event goes out with that game's end: the streams and the webhooks' fan-out read
+-- it there).
 --
 -- The counting is done by the trigger below, in the very transaction that ends the game (the step
 -- that finishes it, or its abort), whichever path and instance ends it: the UPDATE of the game's
@@ -48,10 +50,12 @@ CREATE TABLE assignment_progress (
     games_done    int         NOT NULL DEFAULT 0,
     games_late    int         NOT NULL DEFAULT 0,
     done_at       timestamptz,
+    done_game_id  uuid,
     PRIMARY KEY (assignment_id, student_id)
 );
 CREATE INDEX assignment_progress_student ON assignment_progress (student_id);
 CREATE INDEX assignment_progress_open ON assignment_progress (open_game_id) WHERE open_game_id IS NOT NULL;
+CREATE INDEX assignment_progress_done_by ON assignment_progress (done_game_id) WHERE done_game_id IS NOT NULL;
 
 -- +goose StatementBegin
 CREATE FUNCTION count_assignment_game() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -60,7 +64,8 @@ BEGIN
         UPDATE assignment_progress p
         SET games_done = p.games_done + 1,
             games_late = p.games_late + CASE WHEN NEW.finished_at > a.due_at THEN 1 ELSE 0 END,
-            done_at = CASE WHEN p.done_at IS NULL AND p.games_done + 1 >= a.games THEN NEW.finished_at ELSE p.done_at END,
+            done_at = CASE WHEN p.games_done < a.games AND p.games_done + 1 >= a.games THEN NEW.finished_at ELSE p.done_at END,
+            done_game_id = CASE WHEN p.games_done < a.games AND p.games_done + 1 >= a.games THEN NEW.id ELSE p.done_game_id END,
             open_game_id = CASE WHEN p.open_game_id = NEW.id THEN NULL ELSE p.open_game_id END
         FROM assignment_games ag JOIN assignments a ON a.id = ag.assignment_id
         WHERE ag.game_id = NEW.id AND p.assignment_id = a.id

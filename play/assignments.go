@@ -100,6 +100,9 @@ type AssignmentStore interface {
 	// StudentAssignments lists the assignments of a current student's classroom, oldest first,
 	// each with that student's progress only.
 	StudentAssignments(ctx context.Context, classroomID, studentID string) ([]Assignment, error)
+	// AssignmentsDoneBy lists, as AssignmentDoneEvent notices, the (assignment, current student)
+	// pairs that the game's end made done.
+	AssignmentsDoneBy(ctx context.Context, gameID string) ([]AssignmentNotice, error)
 }
 
 // AssignmentTx gives a student the assignment's games, in the transaction that creates or joins
@@ -395,4 +398,75 @@ func (s *Service) assignedGame(ctx context.Context, tx Tx, a *Assignment, studen
 		}
 	}
 	return g, nil
+}
+
+// Assignment events: what the streams and webhooks tell of assignments.
+const (
+	AssignmentDoneEvent    = "assignment_done"
+	AssignmentDueSoonEvent = "assignment_due_soon"
+)
+
+// AssignmentNotice is an assignment event about one student: the assignment, the student's
+// progress, and for AssignmentDoneEvent the game whose end made them done.
+type AssignmentNotice struct {
+	Event        string
+	AssignmentID string
+	ClassroomID  string
+	Title        string
+	Games        int
+	DueAt        time.Time
+	StudentID    string
+	StudentName  string
+	GamesDone    int
+	GamesLate    int
+	GameID       string
+}
+
+// AssignmentsDoneBy lists the assignment_done notices of a finished game: each (assignment,
+// student) whose games_done reached the games asked when it ended.
+func (s *Service) AssignmentsDoneBy(ctx context.Context, gameID string) ([]AssignmentNotice, error) {
+	return s.assignments.store.AssignmentsDoneBy(ctx, gameID)
+}
+
+// webhookAssignmentEvent is the data of an assignment's webhook: the contract's AssignmentEvent.
+type webhookAssignmentEvent struct {
+	Event        string    `json:"event"`
+	AssignmentID string    `json:"assignment_id"`
+	ClassroomID  string    `json:"classroom_id"`
+	Title        string    `json:"title"`
+	Games        int       `json:"games"`
+	DueAt        time.Time `json:"due_at"`
+	StudentID    string    `json:"student_id"`
+	Name         string    `json:"name"`
+	GamesDone    int       `json:"games_done"`
+	GamesLate    int       `json:"games_late"`
+	Done         bool      `json:"done"`
+	GameID       string    `json:"game_id,omitempty"`
+}
+
+func assignmentWebhookData(n AssignmentNotice) webhookAssignmentEvent {
+	return webhookAssignmentEvent{Event: n.Event, AssignmentID: n.AssignmentID, ClassroomID: n.ClassroomID, Title: n.Title, Games: n.Games,
+		DueAt: n.DueAt.UTC(), StudentID: n.StudentID, Name: n.StudentName, GamesDone: n.GamesDone, GamesLate: n.GamesLate,
+		Done: n.GamesDone >= n.Games, GameID: n.GameID}
+}
+
+// assignmentDoneWebhookEvents are the assignment_done events of a finished game's end, each for
+// the seat of the student it made done.
+func (s *Service) assignmentDoneWebhookEvents(ctx context.Context, g *Game, at time.Time) ([]webhookEvent, error) {
+	if g.Status != StatusFinished || g.ClassroomID == nil {
+		return nil, nil
+	}
+	notices, err := s.AssignmentsDoneBy(ctx, g.ID)
+	if err != nil {
+		return nil, err
+	}
+	var events []webhookEvent
+	for _, n := range notices {
+		for _, seat := range g.Seats {
+			if seat.StudentID != nil && *seat.StudentID == n.StudentID {
+				events = append(events, webhookEvent{Type: n.Event, Seat: &seat.Seat, At: at, Data: assignmentWebhookData(n)})
+			}
+		}
+	}
+	return events, nil
 }

@@ -160,6 +160,11 @@ func (s *Service) gameWebhookEvents(ctx context.Context, gameID string, seqs []i
 		}
 	}
 	if ended && g.Status.Over() {
+		done, err := s.assignmentDoneWebhookEvents(ctx, g, now)
+		if err != nil {
+			return nil, err
+		}
+		events = append(events, done...)
 		winners := append([]int{}, g.Winners...)
 		for _, seat := range g.Seats {
 			if seat.Bot == "" {

@@ -195,3 +195,19 @@ func (t *gameTx) LinkAssignmentGame(ctx context.Context, assignmentID, gameID, s
 	}
 	return t.queue(ctx, `UPDATE assignment_progress SET open_game_id = $3 WHERE assignment_id = $1 AND student_id = $2`, assignmentID, studentID, gameID)
 }
+
+// AssignmentsDoneBy lists the progress rows the game's end made done (done_game_id).
+func (s *Games) AssignmentsDoneBy(ctx context.Context, gameID string) ([]play.AssignmentNotice, error) {
+	rows, err := s.db.Pool.Query(ctx, `SELECT a.id::text, a.classroom_id::text, a.title, a.games, a.due_at, st.id::text, st.name, p.games_done, p.games_late
+		FROM assignment_progress p JOIN assignments a ON a.id = p.assignment_id
+		JOIN students st ON st.id = p.student_id AND st.removed_at IS NULL
+		WHERE p.done_game_id = $1 ORDER BY a.created_at, a.id, st.id`, gameID)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (play.AssignmentNotice, error) {
+		n := play.AssignmentNotice{Event: play.AssignmentDoneEvent, GameID: gameID}
+		err := row.Scan(&n.AssignmentID, &n.ClassroomID, &n.Title, &n.Games, &n.DueAt, &n.StudentID, &n.StudentName, &n.GamesDone, &n.GamesLate)
+		return n, err
+	})
+}

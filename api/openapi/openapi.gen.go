@@ -60,6 +60,24 @@ func (e AbortOutcomeEndReason) Valid() bool {
 	}
 }
 
+// Defines values for AssignmentEventKind.
+const (
+	AssignmentDone    AssignmentEventKind = "assignment_done"
+	AssignmentDueSoon AssignmentEventKind = "assignment_due_soon"
+)
+
+// Valid indicates whether the value is a known member of the AssignmentEventKind enum.
+func (e AssignmentEventKind) Valid() bool {
+	switch e {
+	case AssignmentDone:
+		return true
+	case AssignmentDueSoon:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for BotLevel.
 const (
 	Expert BotLevel = "expert"
@@ -1664,16 +1682,22 @@ func (e StreamRevokedMessageEvent) Valid() bool {
 
 // Defines values for WebhookEventType.
 const (
-	WebhookEntry       WebhookEventType = "entry"
-	WebhookGameEnded   WebhookEventType = "game_ended"
-	WebhookGameStarted WebhookEventType = "game_started"
-	WebhookTimedOut    WebhookEventType = "timed_out"
-	WebhookYourTurn    WebhookEventType = "your_turn"
+	WebhookAssignmentDone    WebhookEventType = "assignment_done"
+	WebhookAssignmentDueSoon WebhookEventType = "assignment_due_soon"
+	WebhookEntry             WebhookEventType = "entry"
+	WebhookGameEnded         WebhookEventType = "game_ended"
+	WebhookGameStarted       WebhookEventType = "game_started"
+	WebhookTimedOut          WebhookEventType = "timed_out"
+	WebhookYourTurn          WebhookEventType = "your_turn"
 )
 
 // Valid indicates whether the value is a known member of the WebhookEventType enum.
 func (e WebhookEventType) Valid() bool {
 	switch e {
+	case WebhookAssignmentDone:
+		return true
+	case WebhookAssignmentDueSoon:
+		return true
 	case WebhookEntry:
 		return true
 	case WebhookGameEnded:
@@ -2014,9 +2038,47 @@ type AssignmentChange struct {
 	Title *string    `json:"title,omitempty"`
 }
 
+// AssignmentEvent The `data` of an `assignment_done` or `assignment_due_soon` message or webhook: the assignment and one student's progress with it.
+type AssignmentEvent struct {
+	AssignmentId openapi_types.UUID `json:"assignment_id"`
+	ClassroomId  openapi_types.UUID `json:"classroom_id"`
+	Done         bool               `json:"done"`
+	DueAt        time.Time          `json:"due_at"`
+
+	// Event `assignment_done`: a student's `done` turned true (sent with the end of the game that did it); `assignment_due_soon`: the assignment is due within a day and the student is not done.
+	Event AssignmentEventKind `json:"event"`
+
+	// GameId `assignment_done`: the game whose end made the student done.
+	GameId *openapi_types.UUID `json:"game_id,omitempty"`
+
+	// Games The games asked.
+	Games     int `json:"games"`
+	GamesDone int `json:"games_done"`
+	GamesLate int `json:"games_late"`
+
+	// Name The student's name.
+	Name      string             `json:"name"`
+	StudentId openapi_types.UUID `json:"student_id"`
+	Title     string             `json:"title"`
+}
+
+// AssignmentEventKind `assignment_done`: a student's `done` turned true (sent with the end of the game that did it); `assignment_due_soon`: the assignment is due within a day and the student is not done.
+type AssignmentEventKind string
+
 // AssignmentList defines model for AssignmentList.
 type AssignmentList struct {
 	Items []Assignment `json:"items"`
+}
+
+// AssignmentMessage An `assignment_done` or `assignment_due_soon` message, on `GET /v1/me/events` (the
+// student's own) and on a classroom's stream (every student's). It has no `id`: it does not
+// move the resume point, so a stream resumed from before it may send it again.
+type AssignmentMessage struct {
+	// Data The `data` of an `assignment_done` or `assignment_due_soon` message or webhook: the assignment and one student's progress with it.
+	Data AssignmentEvent `json:"data"`
+
+	// Event `assignment_done`: a student's `done` turned true (sent with the end of the game that did it); `assignment_due_soon`: the assignment is due within a day and the student is not done.
+	Event AssignmentEventKind `json:"event"`
 }
 
 // AssignmentOpponents Either `{"bot": "<level>"}` (each game against a computer player) or `{"classmates": {"group_size": n}}`.
@@ -4537,7 +4599,7 @@ type WebhookEntryEvent struct {
 	Version int64 `json:"version"`
 }
 
-// WebhookEventType A player event of `GET /v1/me/events`, or `entry` (one per history entry).
+// WebhookEventType A player event of `GET /v1/me/events`, `entry` (one per history entry), or an assignment's event (`AssignmentEvent`).
 type WebhookEventType string
 
 // WebhookList defines model for WebhookList.
@@ -4551,7 +4613,7 @@ type WebhookPayload struct {
 	Data      WebhookPayload_Data `json:"data"`
 	Timestamp time.Time           `json:"timestamp"`
 
-	// Type A player event of `GET /v1/me/events`, or `entry` (one per history entry).
+	// Type A player event of `GET /v1/me/events`, `entry` (one per history entry), or an assignment's event (`AssignmentEvent`).
 	Type WebhookEventType `json:"type"`
 }
 
@@ -5309,10 +5371,6 @@ func (t GameStreamEvent) AsGameActionMessage() (GameActionMessage, error) {
 // FromGameActionMessage overwrites any union data inside the GameStreamEvent as the provided GameActionMessage
 func (t *GameStreamEvent) FromGameActionMessage(v GameActionMessage) error {
 	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	b, err = runtime.JSONMerge(b, []byte(`{"event":"action"}`))
 	t.union = b
 	return err
 }
@@ -5320,10 +5378,6 @@ func (t *GameStreamEvent) FromGameActionMessage(v GameActionMessage) error {
 // MergeGameActionMessage performs a merge with any union data inside the GameStreamEvent, using the provided GameActionMessage
 func (t *GameStreamEvent) MergeGameActionMessage(v GameActionMessage) error {
 	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	b, err = runtime.JSONMerge(b, []byte(`{"event":"action"}`))
 	if err != nil {
 		return err
 	}
@@ -5343,10 +5397,6 @@ func (t GameStreamEvent) AsGameEndMessage() (GameEndMessage, error) {
 // FromGameEndMessage overwrites any union data inside the GameStreamEvent as the provided GameEndMessage
 func (t *GameStreamEvent) FromGameEndMessage(v GameEndMessage) error {
 	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	b, err = runtime.JSONMerge(b, []byte(`{"event":"end"}`))
 	t.union = b
 	return err
 }
@@ -5354,10 +5404,6 @@ func (t *GameStreamEvent) FromGameEndMessage(v GameEndMessage) error {
 // MergeGameEndMessage performs a merge with any union data inside the GameStreamEvent, using the provided GameEndMessage
 func (t *GameStreamEvent) MergeGameEndMessage(v GameEndMessage) error {
 	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	b, err = runtime.JSONMerge(b, []byte(`{"event":"end"}`))
 	if err != nil {
 		return err
 	}
@@ -5377,10 +5423,6 @@ func (t GameStreamEvent) AsStreamErrorMessage() (StreamErrorMessage, error) {
 // FromStreamErrorMessage overwrites any union data inside the GameStreamEvent as the provided StreamErrorMessage
 func (t *GameStreamEvent) FromStreamErrorMessage(v StreamErrorMessage) error {
 	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	b, err = runtime.JSONMerge(b, []byte(`{"event":"error"}`))
 	t.union = b
 	return err
 }
@@ -5388,10 +5430,6 @@ func (t *GameStreamEvent) FromStreamErrorMessage(v StreamErrorMessage) error {
 // MergeStreamErrorMessage performs a merge with any union data inside the GameStreamEvent, using the provided StreamErrorMessage
 func (t *GameStreamEvent) MergeStreamErrorMessage(v StreamErrorMessage) error {
 	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	b, err = runtime.JSONMerge(b, []byte(`{"event":"error"}`))
 	if err != nil {
 		return err
 	}
@@ -5411,10 +5449,6 @@ func (t GameStreamEvent) AsStreamRevokedMessage() (StreamRevokedMessage, error) 
 // FromStreamRevokedMessage overwrites any union data inside the GameStreamEvent as the provided StreamRevokedMessage
 func (t *GameStreamEvent) FromStreamRevokedMessage(v StreamRevokedMessage) error {
 	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	b, err = runtime.JSONMerge(b, []byte(`{"event":"revoked"}`))
 	t.union = b
 	return err
 }
@@ -5425,7 +5459,29 @@ func (t *GameStreamEvent) MergeStreamRevokedMessage(v StreamRevokedMessage) erro
 	if err != nil {
 		return err
 	}
-	b, err = runtime.JSONMerge(b, []byte(`{"event":"revoked"}`))
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsAssignmentMessage returns the union data inside the GameStreamEvent as a AssignmentMessage
+func (t GameStreamEvent) AsAssignmentMessage() (AssignmentMessage, error) {
+	var body AssignmentMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromAssignmentMessage overwrites any union data inside the GameStreamEvent as the provided AssignmentMessage
+func (t *GameStreamEvent) FromAssignmentMessage(v AssignmentMessage) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeAssignmentMessage performs a merge with any union data inside the GameStreamEvent, using the provided AssignmentMessage
+func (t *GameStreamEvent) MergeAssignmentMessage(v AssignmentMessage) error {
+	b, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
@@ -5451,6 +5507,10 @@ func (t GameStreamEvent) ValueByDiscriminator() (interface{}, error) {
 	switch discriminator {
 	case "action":
 		return t.AsGameActionMessage()
+	case "assignment_done":
+		return t.AsAssignmentMessage()
+	case "assignment_due_soon":
+		return t.AsAssignmentMessage()
 	case "end":
 		return t.AsGameEndMessage()
 	case "error":
@@ -5482,10 +5542,6 @@ func (t GameStreamLine) AsGameActionMessage() (GameActionMessage, error) {
 // FromGameActionMessage overwrites any union data inside the GameStreamLine as the provided GameActionMessage
 func (t *GameStreamLine) FromGameActionMessage(v GameActionMessage) error {
 	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	b, err = runtime.JSONMerge(b, []byte(`{"event":"action"}`))
 	t.union = b
 	return err
 }
@@ -5493,10 +5549,6 @@ func (t *GameStreamLine) FromGameActionMessage(v GameActionMessage) error {
 // MergeGameActionMessage performs a merge with any union data inside the GameStreamLine, using the provided GameActionMessage
 func (t *GameStreamLine) MergeGameActionMessage(v GameActionMessage) error {
 	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	b, err = runtime.JSONMerge(b, []byte(`{"event":"action"}`))
 	if err != nil {
 		return err
 	}
@@ -5516,10 +5568,6 @@ func (t GameStreamLine) AsGameEndMessage() (GameEndMessage, error) {
 // FromGameEndMessage overwrites any union data inside the GameStreamLine as the provided GameEndMessage
 func (t *GameStreamLine) FromGameEndMessage(v GameEndMessage) error {
 	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	b, err = runtime.JSONMerge(b, []byte(`{"event":"end"}`))
 	t.union = b
 	return err
 }
@@ -5527,10 +5575,6 @@ func (t *GameStreamLine) FromGameEndMessage(v GameEndMessage) error {
 // MergeGameEndMessage performs a merge with any union data inside the GameStreamLine, using the provided GameEndMessage
 func (t *GameStreamLine) MergeGameEndMessage(v GameEndMessage) error {
 	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	b, err = runtime.JSONMerge(b, []byte(`{"event":"end"}`))
 	if err != nil {
 		return err
 	}
@@ -5550,10 +5594,6 @@ func (t GameStreamLine) AsStreamErrorMessage() (StreamErrorMessage, error) {
 // FromStreamErrorMessage overwrites any union data inside the GameStreamLine as the provided StreamErrorMessage
 func (t *GameStreamLine) FromStreamErrorMessage(v StreamErrorMessage) error {
 	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	b, err = runtime.JSONMerge(b, []byte(`{"event":"error"}`))
 	t.union = b
 	return err
 }
@@ -5561,10 +5601,6 @@ func (t *GameStreamLine) FromStreamErrorMessage(v StreamErrorMessage) error {
 // MergeStreamErrorMessage performs a merge with any union data inside the GameStreamLine, using the provided StreamErrorMessage
 func (t *GameStreamLine) MergeStreamErrorMessage(v StreamErrorMessage) error {
 	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	b, err = runtime.JSONMerge(b, []byte(`{"event":"error"}`))
 	if err != nil {
 		return err
 	}
@@ -5584,10 +5620,6 @@ func (t GameStreamLine) AsStreamRevokedMessage() (StreamRevokedMessage, error) {
 // FromStreamRevokedMessage overwrites any union data inside the GameStreamLine as the provided StreamRevokedMessage
 func (t *GameStreamLine) FromStreamRevokedMessage(v StreamRevokedMessage) error {
 	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	b, err = runtime.JSONMerge(b, []byte(`{"event":"revoked"}`))
 	t.union = b
 	return err
 }
@@ -5598,7 +5630,29 @@ func (t *GameStreamLine) MergeStreamRevokedMessage(v StreamRevokedMessage) error
 	if err != nil {
 		return err
 	}
-	b, err = runtime.JSONMerge(b, []byte(`{"event":"revoked"}`))
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsAssignmentMessage returns the union data inside the GameStreamLine as a AssignmentMessage
+func (t GameStreamLine) AsAssignmentMessage() (AssignmentMessage, error) {
+	var body AssignmentMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromAssignmentMessage overwrites any union data inside the GameStreamLine as the provided AssignmentMessage
+func (t *GameStreamLine) FromAssignmentMessage(v AssignmentMessage) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeAssignmentMessage performs a merge with any union data inside the GameStreamLine, using the provided AssignmentMessage
+func (t *GameStreamLine) MergeAssignmentMessage(v AssignmentMessage) error {
+	b, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
@@ -5618,10 +5672,6 @@ func (t GameStreamLine) AsStreamHeartbeatMessage() (StreamHeartbeatMessage, erro
 // FromStreamHeartbeatMessage overwrites any union data inside the GameStreamLine as the provided StreamHeartbeatMessage
 func (t *GameStreamLine) FromStreamHeartbeatMessage(v StreamHeartbeatMessage) error {
 	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	b, err = runtime.JSONMerge(b, []byte(`{"event":"heartbeat"}`))
 	t.union = b
 	return err
 }
@@ -5629,10 +5679,6 @@ func (t *GameStreamLine) FromStreamHeartbeatMessage(v StreamHeartbeatMessage) er
 // MergeStreamHeartbeatMessage performs a merge with any union data inside the GameStreamLine, using the provided StreamHeartbeatMessage
 func (t *GameStreamLine) MergeStreamHeartbeatMessage(v StreamHeartbeatMessage) error {
 	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	b, err = runtime.JSONMerge(b, []byte(`{"event":"heartbeat"}`))
 	if err != nil {
 		return err
 	}
@@ -5658,6 +5704,10 @@ func (t GameStreamLine) ValueByDiscriminator() (interface{}, error) {
 	switch discriminator {
 	case "action":
 		return t.AsGameActionMessage()
+	case "assignment_done":
+		return t.AsAssignmentMessage()
+	case "assignment_due_soon":
+		return t.AsAssignmentMessage()
 	case "end":
 		return t.AsGameEndMessage()
 	case "error":
@@ -6007,6 +6057,32 @@ func (t *PlayerStreamEvent) MergeStreamRevokedMessage(v StreamRevokedMessage) er
 	return err
 }
 
+// AsAssignmentMessage returns the union data inside the PlayerStreamEvent as a AssignmentMessage
+func (t PlayerStreamEvent) AsAssignmentMessage() (AssignmentMessage, error) {
+	var body AssignmentMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromAssignmentMessage overwrites any union data inside the PlayerStreamEvent as the provided AssignmentMessage
+func (t *PlayerStreamEvent) FromAssignmentMessage(v AssignmentMessage) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeAssignmentMessage performs a merge with any union data inside the PlayerStreamEvent, using the provided AssignmentMessage
+func (t *PlayerStreamEvent) MergeAssignmentMessage(v AssignmentMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
 func (t PlayerStreamEvent) MarshalJSON() ([]byte, error) {
 	b, err := t.union.MarshalJSON()
 	return b, err
@@ -6085,6 +6161,32 @@ func (t *PlayerStreamLine) FromStreamRevokedMessage(v StreamRevokedMessage) erro
 
 // MergeStreamRevokedMessage performs a merge with any union data inside the PlayerStreamLine, using the provided StreamRevokedMessage
 func (t *PlayerStreamLine) MergeStreamRevokedMessage(v StreamRevokedMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsAssignmentMessage returns the union data inside the PlayerStreamLine as a AssignmentMessage
+func (t PlayerStreamLine) AsAssignmentMessage() (AssignmentMessage, error) {
+	var body AssignmentMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromAssignmentMessage overwrites any union data inside the PlayerStreamLine as the provided AssignmentMessage
+func (t *PlayerStreamLine) FromAssignmentMessage(v AssignmentMessage) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeAssignmentMessage performs a merge with any union data inside the PlayerStreamLine, using the provided AssignmentMessage
+func (t *PlayerStreamLine) MergeAssignmentMessage(v AssignmentMessage) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
@@ -6953,6 +7055,32 @@ func (t *WebhookPayload_Data) FromWebhookEntryEvent(v WebhookEntryEvent) error {
 
 // MergeWebhookEntryEvent performs a merge with any union data inside the WebhookPayload_Data, using the provided WebhookEntryEvent
 func (t *WebhookPayload_Data) MergeWebhookEntryEvent(v WebhookEntryEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsAssignmentEvent returns the union data inside the WebhookPayload_Data as a AssignmentEvent
+func (t WebhookPayload_Data) AsAssignmentEvent() (AssignmentEvent, error) {
+	var body AssignmentEvent
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromAssignmentEvent overwrites any union data inside the WebhookPayload_Data as the provided AssignmentEvent
+func (t *WebhookPayload_Data) FromAssignmentEvent(v AssignmentEvent) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeAssignmentEvent performs a merge with any union data inside the WebhookPayload_Data, using the provided AssignmentEvent
+func (t *WebhookPayload_Data) MergeAssignmentEvent(v AssignmentEvent) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err

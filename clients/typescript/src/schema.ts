@@ -2845,7 +2845,7 @@ export interface components {
          *     `event` field says what its `data` (parsed from JSON) holds. A client that parses `data:` lines
          *     can type each message as this union and narrow it by `event`.
          */
-        GameStreamEvent: components["schemas"]["GameActionMessage"] | components["schemas"]["GameEndMessage"] | components["schemas"]["StreamErrorMessage"] | components["schemas"]["StreamRevokedMessage"];
+        GameStreamEvent: components["schemas"]["GameActionMessage"] | components["schemas"]["GameEndMessage"] | components["schemas"]["StreamErrorMessage"] | components["schemas"]["StreamRevokedMessage"] | components["schemas"]["AssignmentMessage"];
         /** @description An `action` message: one recorded history entry. */
         GameActionMessage: {
             /**
@@ -2949,7 +2949,7 @@ export interface components {
          * @description One message of `GET /v1/me/events`, as a client reads it: the message's `event` field says
          *     what its `data` (parsed from JSON) holds.
          */
-        PlayerStreamEvent: components["schemas"]["PlayerEventMessage"] | components["schemas"]["StreamErrorMessage"] | components["schemas"]["StreamRevokedMessage"];
+        PlayerStreamEvent: components["schemas"]["PlayerEventMessage"] | components["schemas"]["StreamErrorMessage"] | components["schemas"]["StreamRevokedMessage"] | components["schemas"]["AssignmentMessage"];
         /** @description A `game_started`, `your_turn`, `timed_out` or `game_ended` message. */
         PlayerEventMessage: {
             event: components["schemas"]["PlayerEventKind"];
@@ -2980,10 +2980,10 @@ export interface components {
          */
         WebhookScope: "game" | "classroom" | "service";
         /**
-         * @description A player event of `GET /v1/me/events`, or `entry` (one per history entry).
+         * @description A player event of `GET /v1/me/events`, `entry` (one per history entry), or an assignment's event (`AssignmentEvent`).
          * @enum {string}
          */
-        WebhookEventType: "game_started" | "your_turn" | "timed_out" | "game_ended" | "entry";
+        WebhookEventType: "game_started" | "your_turn" | "timed_out" | "game_ended" | "entry" | "assignment_done" | "assignment_due_soon";
         Webhook: {
             /** Format: uuid */
             id: string;
@@ -3061,7 +3061,7 @@ export interface components {
             type: components["schemas"]["WebhookEventType"];
             /** Format: date-time */
             timestamp: string;
-            data: components["schemas"]["PlayerEvent"] | components["schemas"]["WebhookEntryEvent"];
+            data: components["schemas"]["PlayerEvent"] | components["schemas"]["WebhookEntryEvent"] | components["schemas"]["AssignmentEvent"];
         };
         /** @description The `data` of an `entry` webhook: which history entry was recorded (its action and outcome are read with `GET /v1/games/{id}/actions`). */
         WebhookEntryEvent: {
@@ -3095,12 +3095,12 @@ export interface components {
          * @description One line of a game's or a classroom's event stream read as NDJSON: a `GameStreamEvent`
          *     message as one JSON object (`data` is the JSON itself, not a string), or a heartbeat.
          */
-        GameStreamLine: components["schemas"]["GameActionMessage"] | components["schemas"]["GameEndMessage"] | components["schemas"]["StreamErrorMessage"] | components["schemas"]["StreamRevokedMessage"] | components["schemas"]["StreamHeartbeatMessage"];
+        GameStreamLine: components["schemas"]["GameActionMessage"] | components["schemas"]["GameEndMessage"] | components["schemas"]["StreamErrorMessage"] | components["schemas"]["StreamRevokedMessage"] | components["schemas"]["AssignmentMessage"] | components["schemas"]["StreamHeartbeatMessage"];
         /**
          * @description One line of `GET /v1/me/events` read as NDJSON: a `PlayerStreamEvent` message as one JSON
          *     object (`data` is the JSON itself, not a string), or a heartbeat.
          */
-        PlayerStreamLine: components["schemas"]["PlayerEventMessage"] | components["schemas"]["StreamErrorMessage"] | components["schemas"]["StreamRevokedMessage"] | components["schemas"]["StreamHeartbeatMessage"];
+        PlayerStreamLine: components["schemas"]["PlayerEventMessage"] | components["schemas"]["StreamErrorMessage"] | components["schemas"]["StreamRevokedMessage"] | components["schemas"]["AssignmentMessage"] | components["schemas"]["StreamHeartbeatMessage"];
         ActionResult: {
             entry: components["schemas"]["HistoryEntry"];
             game: components["schemas"]["Game"];
@@ -3444,6 +3444,65 @@ export interface components {
             game: components["schemas"]["Game"];
             /** @description Your seat in the game; act for it with your student token. */
             seat: number;
+        };
+        /**
+         * @description `assignment_done`: a student's `done` turned true (sent with the end of the game that did it); `assignment_due_soon`: the assignment is due within a day and the student is not done.
+         * @enum {string}
+         */
+        AssignmentEventKind: "assignment_done" | "assignment_due_soon";
+        /**
+         * @description The `data` of an `assignment_done` or `assignment_due_soon` message or webhook: the assignment and one student's progress with it.
+         * @example {
+         *       "event": "assignment_done",
+         *       "assignment_id": "0b0f3c1e-2f4a-4c59-9d3e-7a1b2c3d4e5f",
+         *       "classroom_id": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+         *       "title": "Three Primed games",
+         *       "games": 3,
+         *       "due_at": "2026-12-11T16:00:00Z",
+         *       "student_id": "3c4d5e6f-7a8b-4c9d-8e0f-1a2b3c4d5e6f",
+         *       "name": "Ada",
+         *       "games_done": 3,
+         *       "games_late": 0,
+         *       "done": true,
+         *       "game_id": "5f0c5c8e-8d7e-4a52-9a43-0d2b1f6c7e11"
+         *     }
+         */
+        AssignmentEvent: {
+            event: components["schemas"]["AssignmentEventKind"];
+            /** Format: uuid */
+            assignment_id: string;
+            /** Format: uuid */
+            classroom_id: string;
+            title: string;
+            /** @description The games asked. */
+            games: number;
+            /** Format: date-time */
+            due_at: string;
+            /** Format: uuid */
+            student_id: string;
+            /** @description The student's name. */
+            name: string;
+            games_done: number;
+            games_late: number;
+            done: boolean;
+            /**
+             * Format: uuid
+             * @description `assignment_done`: the game whose end made the student done.
+             */
+            game_id?: string;
+        };
+        /**
+         * @description An `assignment_done` or `assignment_due_soon` message, on `GET /v1/me/events` (the
+         *     student's own) and on a classroom's stream (every student's). It has no `id`: it does not
+         *     move the resume point, so a stream resumed from before it may send it again.
+         */
+        AssignmentMessage: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "assignment_done" | "assignment_due_soon";
+            data: components["schemas"]["AssignmentEvent"];
         };
         /**
          * @description A Prime Card kind. Keepers (PC-12) are plus_minus_1..plus_minus_9, send_to_start and curse; the others are action cards (PC-13).
