@@ -56,6 +56,7 @@ func startAssignmentInstance(t *testing.T, db *repo.DB, clock play.Clock) assign
 	worker := make(chan struct{})
 	go func() { defer close(worker); service.RunWebhooks(ctx, quietLogger()) }()
 	t.Cleanup(func() { stop(); <-worker })
+	t.Cleanup(runBotsOf(service)) // the worker: computer players, and assignments due soon
 	return assignmentInstance{s: apitest.Start(t, srv), service: service, calls: calls, url: receiver.URL}
 }
 
@@ -169,5 +170,96 @@ func TestAssignmentDoneEvents(t *testing.T) {
 	}
 	if e := nextNamed(t, class, "end", "assignment_done"); e.Event != "end" {
 		t.Errorf("classroom after assignment_done: %s, want the game's end", e.Event)
+	}
+}
+
+// assignment_due_soon goes out once, when the service's clock reaches due_at - 24h: not a
+// microsecond before; again only for a new due time.
+func TestAssignmentDueSoonEdge(t *testing.T) {
+	t.Parallel()
+	db := repotest.NewDB(t)
+	clock := playclock.New(assignT0)
+	service := newServiceOn(db, games.All(), clock)
+	srv, err := newServerOf(service, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := apitest.Start(t, srv)
+	c := newClassroomOn(t, s, "7B", "Ada")
+	due := assignT0.Add(72 * time.Hour)
+	a := newAssignment(t, s, c, map[string]any{"title": "One game", "game": "primed", "games": 1, "opponents": map[string]any{"bot": "greedy"}, "due_at": due})
+	remind := func(at time.Time, want bool) {
+		t.Helper()
+		clock.Set(at)
+		acted, err := service.RemindDueSoon(context.Background())
+		if err != nil || acted != want {
+			t.Fatalf("at due - %s: reminded %v (%v), want %v", due.Sub(at), acted, err, want)
+		}
+	}
+	remind(due.Add(-play.DueSoonLead-time.Microsecond), false)
+	remind(due.Add(-play.DueSoonLead), true)
+	remind(due.Add(-play.DueSoonLead), false) // once
+	later := due.Add(24 * time.Hour)
+	resp := s.Do(s.Request(http.MethodPatch, "/v1/classrooms/"+c.id+"/assignments/"+a.Id.String(), map[string]any{"due_at": later}, auth(c.teacher)...))
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("patch = %d %s", resp.StatusCode, resp.Body)
+	}
+	remind(later.Add(-play.DueSoonLead-time.Microsecond), false)
+	remind(later.Add(-play.DueSoonLead), true)
+	remind(later.Add(time.Hour), false) // past due: nothing more
+}
+
+// assignment_due_soon, sent by the worker when the injected clock reaches due_at - 24h, reaches the
+// students not done (their /v1/me/events), the classroom's stream and webhook, and not a student
+// who is done.
+func TestAssignmentDueSoonEvents(t *testing.T) {
+	t.Parallel()
+	db := repotest.NewDB(t)
+	clock := playclock.New(assignT0)
+	in := startAssignmentInstance(t, db, clock)
+	s := in.s
+	c := newClassroomOn(t, s, "7B", "Ada", "Ben")
+	ada, ben := c.students["Ada"], c.students["Ben"]
+	if resp := s.Post("/v1/webhooks", map[string]any{"scope": "classroom", "classroom_id": c.id, "url": in.url + "/push",
+		"events": []string{"assignment_due_soon"}}, auth(c.teacher)...); resp.StatusCode != http.StatusCreated {
+		t.Fatalf("subscribe = %d %s", resp.StatusCode, resp.Body)
+	}
+	due := assignT0.Add(72 * time.Hour)
+	a := newAssignment(t, s, c, map[string]any{"title": "One game", "game": "primed", "options": map[string]any{"bot_delay_ms": 60000},
+		"games": 1, "opponents": map[string]any{"bot": "greedy"}, "due_at": due})
+	adaStream := openEvStream(t, s.URL, "/v1/me/events", auth(ada.token)...)
+	benStream := openEvStream(t, s.URL, "/v1/me/events", auth(ben.token)...)
+	class := openEvStream(t, s.URL, "/v1/classrooms/"+c.id+"/events", auth(c.teacher)...)
+
+	// Ada is done; Ben has a game of it under way. Each stream shows it is open by an event of it.
+	g := startAssigned(t, s, ada.token, a.Id.String(), http.StatusCreated)
+	resign(t, s, g.Game.Id.String(), ada.token)
+	nextNamed(t, adaStream, "game_ended")
+	startAssigned(t, s, ben.token, a.Id.String(), http.StatusCreated)
+	nextNamed(t, benStream, "game_started")
+	nextNamed(t, class, "end")
+
+	clock.Set(due.Add(-play.DueSoonLead))
+	for name, got := range map[string]client.AssignmentEvent{
+		"Ben's stream": assignmentMessage(t, nextNamed(t, benStream, "assignment_due_soon"), "assignment_due_soon"),
+		"classroom":    assignmentMessage(t, nextNamed(t, class, "assignment_due_soon"), "assignment_due_soon"),
+		"webhook":      nextHook(t, in.calls, "assignment_due_soon"),
+	} {
+		if got.AssignmentId != a.Id || got.StudentId.String() != ben.id || got.Done || got.GamesDone != 0 || !got.DueAt.Equal(due) {
+			t.Errorf("%s: %+v, want Ben's, not done", name, got)
+		}
+	}
+	// Nothing for Ada: the next event of her stream is the start of a game she may play once the
+	// teacher asks for one more.
+	resp := s.Do(s.Request(http.MethodPatch, "/v1/classrooms/"+c.id+"/assignments/"+a.Id.String(), map[string]any{"games": 2}, auth(c.teacher)...))
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("patch = %d %s", resp.StatusCode, resp.Body)
+	}
+	startAssigned(t, s, ada.token, a.Id.String(), http.StatusCreated)
+	if e := nextNamed(t, adaStream, "game_started", "assignment_due_soon"); e.Event != "game_started" {
+		t.Errorf("Ada got %s %s, want no assignment_due_soon", e.Event, e.Data)
+	}
+	if e := nextNamed(t, class, "assignment_due_soon", "action"); e.Event != "action" {
+		t.Errorf("classroom: %s %s after Ben's, want no more assignment_due_soon", e.Event, e.Data)
 	}
 }

@@ -189,6 +189,38 @@ func (s *Server) sendAssignmentDone(ctx context.Context, out *eventWriter, g *pl
 	return nil
 }
 
+// sendDueSoon sends the assignment_due_soon messages of the assignments named among what a
+// classroom's stream heard (those of student only unless student is empty), and returns the
+// other names, the games. Like assignment_done they carry no id; a stream not open when they are
+// announced does not get them (webhooks do).
+func (s *Server) sendDueSoon(ctx context.Context, out *eventWriter, names []string, student string) ([]string, error) {
+	games := names[:0:0]
+	for _, name := range names {
+		id, ok := play.DueSoonAssignment(name)
+		if !ok {
+			games = append(games, name)
+			continue
+		}
+		notices, err := s.play.AssignmentDueSoon(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		for _, n := range notices {
+			if student != "" && n.StudentID != student {
+				continue
+			}
+			data, err := json.Marshal(assignmentEventBody(n))
+			if err != nil {
+				return nil, err
+			}
+			if err := out.event("", n.Event, data); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return games, nil
+}
+
 func assignmentEventBody(n play.AssignmentNotice) openapi.AssignmentEvent {
 	body := openapi.AssignmentEvent{Event: openapi.AssignmentEventKind(n.Event), AssignmentId: mustUUID(n.AssignmentID), ClassroomId: mustUUID(n.ClassroomID),
 		Title: n.Title, Games: n.Games, DueAt: n.DueAt, StudentId: mustUUID(n.StudentID), Name: n.StudentName, GamesDone: n.GamesDone,

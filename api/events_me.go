@@ -132,6 +132,12 @@ func (ps *playerStream) learn(gameID string, joinedAt time.Time, pos gamePositio
 // catchUp sends what is new in the games with news.
 func (ps *playerStream) catchUp(ctx context.Context, out *eventWriter) error {
 	named, all := ps.sub.News()
+	var err error
+	if ps.principal.Kind == play.Student {
+		if named, err = ps.s.sendDueSoon(ctx, out, named, ps.principal.StudentID); err != nil {
+			return err
+		}
+	}
 	games, err := ps.gamesWithNews(ctx, named, all || ps.relist)
 	slices.Sort(games)
 	for err == nil && len(games)+len(ps.rematches) > 0 {

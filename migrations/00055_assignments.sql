@@ -16,6 +16,12 @@
 -- student add up exactly. A game finished at due_at exactly is on time (late is strictly after).
 -- An aborted game counts nothing; it only frees the student's open slot.
 --
+-- due_soon_at is when the worker sent the assignment's assignment_due_soon events (a day before
+-- due_at, to the students not done): once per due time (changing due_at clears it). The events
+-- go out as a notice on game_events named "assignment-<id>" (the streams of the classroom wake
+-- and read who is not done) and as an outbox row of seq -2 under the assignment's id (the webhooks'
+-- fan-out reads the same).
+--
 -- A removed student's rows go (trigger on students.removed_at), so the student drops out of the
 -- lists and an erased student leaves nothing here; deleting the assignment or the classroom takes
 -- its rows along.
@@ -32,9 +38,11 @@ CREATE TABLE assignments (
     group_size   int,
     due_at       timestamptz NOT NULL,
     created_at   timestamptz NOT NULL,
+    due_soon_at  timestamptz,
     CHECK ((bot IS NULL) <> (group_size IS NULL))
 );
 CREATE INDEX assignments_classroom ON assignments (classroom_id, created_at, id);
+CREATE INDEX assignments_due_soon ON assignments (due_at) WHERE due_soon_at IS NULL;
 
 CREATE TABLE assignment_games (
     game_id       uuid        PRIMARY KEY REFERENCES games ON DELETE CASCADE,

@@ -103,6 +103,9 @@ type AssignmentStore interface {
 	// AssignmentsDoneBy lists, as AssignmentDoneEvent notices, the (assignment, current student)
 	// pairs that the game's end made done.
 	AssignmentsDoneBy(ctx context.Context, gameID string) ([]AssignmentNotice, error)
+	// AssignmentDueSoon lists, as AssignmentDueSoonEvent notices, the assignment's current
+	// students not done.
+	AssignmentDueSoon(ctx context.Context, assignmentID string) ([]AssignmentNotice, error)
 }
 
 // AssignmentTx gives a student the assignment's games, in the transaction that creates or joins
@@ -118,6 +121,10 @@ type AssignmentTx interface {
 	// LinkAssignmentGame records that the game was started from the assignment (when it is not
 	// yet) and that it is the student's open game of it.
 	LinkAssignmentGame(ctx context.Context, assignmentID, gameID, studentID string) error
+	// ClaimDueSoon takes one assignment due within lead of the transaction's now (and not yet
+	// due) whose assignment_due_soon events have not been sent, marks them sent and announces them
+	// (to the classroom's streams, on commit, and to the webhook outbox); ErrNotFound when none is.
+	ClaimDueSoon(ctx context.Context, lead time.Duration) (*Assignment, error)
 }
 
 // assignments keeps assignments (assignments.go): the kinds check what they ask for.
@@ -467,6 +474,62 @@ func (s *Service) assignmentDoneWebhookEvents(ctx context.Context, g *Game, at t
 				events = append(events, webhookEvent{Type: n.Event, Seat: &seat.Seat, At: at, Data: assignmentWebhookData(n)})
 			}
 		}
+	}
+	return events, nil
+}
+
+// DueSoonLead is how long before an assignment's due time its assignment_due_soon events go out.
+const DueSoonLead = 24 * time.Hour
+
+// dueSoonPrefix names an assignment's due-soon announcement among the games a classroom stream
+// hears of (AssignmentNoticeName).
+const dueSoonPrefix = "assignment-"
+
+// DueSoonOutboxSeq is the seq of the webhook outbox row, under an assignment's id, of its
+// assignment_due_soon events.
+const DueSoonOutboxSeq = -2
+
+// AssignmentNoticeName is the name under which the classroom's streams hear of an assignment's
+// due-soon events.
+func AssignmentNoticeName(assignmentID string) string { return dueSoonPrefix + assignmentID }
+
+// DueSoonAssignment is the assignment a name a stream heard of announces, if it is one.
+func DueSoonAssignment(name string) (string, bool) {
+	return strings.CutPrefix(name, dueSoonPrefix)
+}
+
+// RemindDueSoon is the worker's job for assignments: it claims one assignment due within
+// DueSoonLead of the clock's now whose assignment_due_soon events have not gone out, and sends
+// them. acted reports whether it claimed one.
+func (s *Service) RemindDueSoon(ctx context.Context) (acted bool, err error) {
+	err = s.update(ctx, func(tx Tx) error {
+		acted = false
+		_, err := tx.ClaimDueSoon(ctx, DueSoonLead)
+		if errors.Is(err, ErrNotFound) {
+			return nil
+		}
+		acted = err == nil
+		return err
+	})
+	return acted, err
+}
+
+// AssignmentDueSoon lists the assignment_due_soon notices of an assignment: its current students
+// not done, as they are now.
+func (s *Service) AssignmentDueSoon(ctx context.Context, assignmentID string) ([]AssignmentNotice, error) {
+	return s.assignments.store.AssignmentDueSoon(ctx, assignmentID)
+}
+
+// assignmentDueSoonWebhookEvents are the assignment_due_soon events of an assignment, for its
+// classroom's and the service's subscriptions.
+func (s *Service) assignmentDueSoonWebhookEvents(ctx context.Context, assignmentID string, at time.Time) ([]webhookEvent, error) {
+	notices, err := s.AssignmentDueSoon(ctx, assignmentID)
+	if err != nil {
+		return nil, err
+	}
+	events := make([]webhookEvent, len(notices))
+	for i, n := range notices {
+		events[i] = webhookEvent{Type: n.Event, At: at, Data: assignmentWebhookData(n)}
 	}
 	return events, nil
 }

@@ -112,9 +112,11 @@ func (s *Games) assignmentsWithProgress(ctx context.Context, classroomID string,
 	return list, err
 }
 
-// ChangeAssignment applies the fields of change that are set.
+// ChangeAssignment applies the fields of change that are set; a new due time sends its due-soon
+// events again.
 func (s *Games) ChangeAssignment(ctx context.Context, classroomID, id string, change play.AssignmentChange) (*play.Assignment, error) {
-	tag, err := s.db.Pool.Exec(ctx, `UPDATE assignments SET title = coalesce($3, title), games = coalesce($4, games), due_at = coalesce($5, due_at)
+	tag, err := s.db.Pool.Exec(ctx, `UPDATE assignments SET title = coalesce($3, title), games = coalesce($4, games), due_at = coalesce($5, due_at),
+			due_soon_at = CASE WHEN $5::timestamptz IS DISTINCT FROM NULL AND $5 <> due_at THEN NULL ELSE due_soon_at END
 		WHERE id = $1 AND classroom_id = $2`, id, classroomID, change.Title, change.Games, change.DueAt)
 	if err != nil {
 		return nil, err
@@ -207,6 +209,44 @@ func (s *Games) AssignmentsDoneBy(ctx context.Context, gameID string) ([]play.As
 	}
 	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (play.AssignmentNotice, error) {
 		n := play.AssignmentNotice{Event: play.AssignmentDoneEvent, GameID: gameID}
+		err := row.Scan(&n.AssignmentID, &n.ClassroomID, &n.Title, &n.Games, &n.DueAt, &n.StudentID, &n.StudentName, &n.GamesDone, &n.GamesLate)
+		return n, err
+	})
+}
+
+// ClaimDueSoon claims an assignment whose due-soon events are due, skipping those other workers
+// hold, marks them sent, and announces them: on game_events under the name
+// play.AssignmentNoticeName (on commit, with the classroom, so its streams wake) and as an outbox
+// row of seq play.DueSoonOutboxSeq under the assignment's id when a subscription may want it.
+func (t *gameTx) ClaimDueSoon(ctx context.Context, lead time.Duration) (*play.Assignment, error) {
+	var a play.Assignment
+	err := t.one(ctx, `UPDATE assignments a SET due_soon_at = $1 WHERE a.id = (
+			SELECT id FROM assignments WHERE due_soon_at IS NULL AND due_at > $1 AND due_at <= $2
+			ORDER BY due_at LIMIT 1 FOR UPDATE SKIP LOCKED)
+		RETURNING `+assignmentColumns, []any{t.now, t.now.Add(lead)}, func(r pgx.Row) error { return scanAssignment(r, &a) })
+	if err != nil {
+		return nil, notFound(err)
+	}
+	if err := t.queue(ctx, `SELECT pg_notify('`+GameEventsChannel+`', $1 || ':0:' || $2)`, play.AssignmentNoticeName(a.ID), a.ClassroomID); err != nil {
+		return nil, err
+	}
+	return &a, t.queue(ctx, `INSERT INTO webhook_outbox (game_id, seq, created_at)
+		SELECT $1, $2, $3 WHERE EXISTS (SELECT FROM webhook_subscriptions s WHERE s.disabled_at IS NULL
+			AND (s.scope = 'service' OR s.classroom_id = $4))`, a.ID, play.DueSoonOutboxSeq, t.now, a.ClassroomID)
+}
+
+// AssignmentDueSoon lists the assignment's current students not done.
+func (s *Games) AssignmentDueSoon(ctx context.Context, assignmentID string) ([]play.AssignmentNotice, error) {
+	rows, err := s.db.Pool.Query(ctx, `SELECT a.id::text, a.classroom_id::text, a.title, a.games, a.due_at, st.id::text, st.name,
+			coalesce(p.games_done, 0), coalesce(p.games_late, 0)
+		FROM assignments a JOIN students st ON st.classroom_id = a.classroom_id AND st.removed_at IS NULL
+		LEFT JOIN assignment_progress p ON p.assignment_id = a.id AND p.student_id = st.id
+		WHERE a.id = $1 AND coalesce(p.games_done, 0) < a.games ORDER BY lower(st.name), st.id`, assignmentID)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (play.AssignmentNotice, error) {
+		n := play.AssignmentNotice{Event: play.AssignmentDueSoonEvent}
 		err := row.Scan(&n.AssignmentID, &n.ClassroomID, &n.Title, &n.Games, &n.DueAt, &n.StudentID, &n.StudentName, &n.GamesDone, &n.GamesLate)
 		return n, err
 	})
