@@ -174,6 +174,12 @@ func (s *Server) sendAssignmentDone(ctx context.Context, out *eventWriter, g *pl
 	if err != nil {
 		return err
 	}
+	return sendNotices(out, notices, student)
+}
+
+// sendNotices sends assignment messages without an id, those of student only unless student is
+// empty.
+func sendNotices(out *eventWriter, notices []play.AssignmentNotice, student string) error {
 	for _, n := range notices {
 		if student != "" && n.StudentID != student {
 			continue
@@ -205,17 +211,8 @@ func (s *Server) sendDueSoon(ctx context.Context, out *eventWriter, names []stri
 		if err != nil {
 			return nil, err
 		}
-		for _, n := range notices {
-			if student != "" && n.StudentID != student {
-				continue
-			}
-			data, err := json.Marshal(assignmentEventBody(n))
-			if err != nil {
-				return nil, err
-			}
-			if err := out.event("", n.Event, data); err != nil {
-				return nil, err
-			}
+		if err := sendNotices(out, notices, student); err != nil {
+			return nil, err
 		}
 	}
 	return games, nil
