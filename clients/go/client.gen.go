@@ -7364,6 +7364,8 @@ type ClientInterface interface {
 
 	// DeleteAssignment Delete an assignment and its progress (teacher token); its games stay.
 	//
+	// The assignment's progress goes with it; its games stay as they are, in the classroom's games. 404 `assignment_not_found` when the classroom has no such assignment.
+	//
 	// Corresponds with DELETE /v1/classrooms/{classroom_id}/assignments/{assignment_id} (the `DeleteAssignment` operationId).
 	DeleteAssignment(ctx context.Context, classroomId ClassroomID, assignmentId AssignmentID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
@@ -8825,6 +8827,8 @@ func (c *Client) CreateAssignment(ctx context.Context, classroomId ClassroomID, 
 }
 
 // DeleteAssignment Delete an assignment and its progress (teacher token); its games stay.
+//
+// The assignment's progress goes with it; its games stay as they are, in the classroom's games. 404 `assignment_not_found` when the classroom has no such assignment.
 //
 // Corresponds with DELETE /v1/classrooms/{classroom_id}/assignments/{assignment_id} (the `DeleteAssignment` operationId).
 func (c *Client) DeleteAssignment(ctx context.Context, classroomId ClassroomID, assignmentId AssignmentID, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -14683,6 +14687,8 @@ type ClientWithResponsesInterface interface {
 	CreateAssignmentWithResponse(ctx context.Context, classroomId ClassroomID, body CreateAssignmentJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateAssignmentResponse, error)
 
 	// DeleteAssignmentWithResponse Delete an assignment and its progress (teacher token); its games stay.
+	//
+	// The assignment's progress goes with it; its games stay as they are, in the classroom's games. 404 `assignment_not_found` when the classroom has no such assignment.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -24397,6 +24403,8 @@ func (c *ClientWithResponses) CreateAssignmentWithResponse(ctx context.Context, 
 }
 
 // DeleteAssignmentWithResponse Delete an assignment and its progress (teacher token); its games stay.
+//
+// The assignment's progress goes with it; its games stay as they are, in the classroom's games. 404 `assignment_not_found` when the classroom has no such assignment.
 //
 // Returns a wrapper object for the known response body format(s).
 //

@@ -1941,7 +1941,10 @@ export interface paths {
         get: operations["getAssignment"];
         put?: never;
         post?: never;
-        /** Delete an assignment and its progress (teacher token); its games stay. */
+        /**
+         * Delete an assignment and its progress (teacher token); its games stay.
+         * @description The assignment's progress goes with it; its games stay as they are, in the classroom's games. 404 `assignment_not_found` when the classroom has no such assignment.
+         */
         delete: operations["deleteAssignment"];
         options?: never;
         /**
