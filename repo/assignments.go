@@ -6,7 +6,6 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"primegames/domain"
 	"primegames/play"
 )
 
@@ -18,10 +17,7 @@ const assignmentColumns = `a.id::text, a.classroom_id::text, a.title, a.kind, a.
 	coalesce(a.group_size, 0), a.due_at, a.created_at`
 
 func scanAssignment(row pgx.Row, a *play.Assignment, more ...any) error {
-	var bot string
-	err := row.Scan(append([]any{&a.ID, &a.ClassroomID, &a.Title, &a.Kind, &a.Options, &a.Games, &bot, &a.GroupSize, &a.DueAt, &a.CreatedAt}, more...)...)
-	a.Bot = domain.Level(bot)
-	return err
+	return row.Scan(append([]any{&a.ID, &a.ClassroomID, &a.Title, &a.Kind, &a.Options, &a.Games, &a.Bot, &a.GroupSize, &a.DueAt, &a.CreatedAt}, more...)...)
 }
 
 // InsertAssignment stores a new assignment unless its classroom holds max already; the classroom's
