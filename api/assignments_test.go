@@ -258,6 +258,12 @@ func TestAssignmentStudentRemovedAndAssignmentDeleted(t *testing.T) {
 	if resp := s.Post("/v1/me/assignments/"+id+"/games", map[string]any{}, auth(ben.token)...); resp.StatusCode != http.StatusUnauthorized {
 		t.Errorf("removed Ben asks = %d, want 401", resp.StatusCode)
 	}
+	if resp := s.Post("/v1/classrooms/"+c.id+"/students/"+ben.id+"/erase", map[string]any{}, auth(c.teacher)...); resp.StatusCode != http.StatusOK {
+		t.Fatalf("erase Ben = %d %s", resp.StatusCode, resp.Body)
+	}
+	if n := countRows(t, db, `SELECT count(*) FROM assignment_progress WHERE student_id = $1`, ben.id); n != 0 {
+		t.Errorf("erased Ben's progress rows: %d, want none", n)
+	}
 
 	if resp := s.Do(s.Request(http.MethodDelete, "/v1/classrooms/"+c.id+"/assignments/"+id, nil, auth(c.teacher)...)); resp.StatusCode != http.StatusNoContent {
 		t.Fatalf("delete = %d %s", resp.StatusCode, resp.Body)
@@ -399,4 +405,26 @@ func TestAssignmentRefusals(t *testing.T) {
 	if resp := s.Post("/v1/me/assignments/"+a.Id.String()+"/games", map[string]any{}, auth(c.teacher)...); resp.StatusCode != http.StatusForbidden {
 		t.Errorf("teacher asks for a student's game = %d, want 403", resp.StatusCode)
 	}
+}
+
+// A classroom holds at most 200 assignments: the 201st is refused until one is deleted.
+func TestAssignmentsBoundedPerClassroom(t *testing.T) {
+	t.Parallel()
+	db := repotest.NewDB(t)
+	s := apitest.Start(t, newServer(t, db))
+	c := newClassroomOn(t, s, "7B")
+	body := map[string]any{"title": "x", "game": "primed", "games": 1, "opponents": map[string]any{"bot": "greedy"}, "due_at": time.Now().Add(time.Hour)}
+	first := newAssignment(t, s, c, body)
+	if _, err := db.Pool.Exec(context.Background(), `INSERT INTO assignments (classroom_id, title, kind, options, games, bot, due_at, created_at)
+		SELECT $1, 'filler', 'primed', '{}', 1, 'greedy', now() + interval '1 hour', now() FROM generate_series(1, 199)`, c.id); err != nil {
+		t.Fatal(err)
+	}
+	resp := s.Post("/v1/classrooms/"+c.id+"/assignments", body, auth(c.teacher)...)
+	if resp.StatusCode != http.StatusConflict || resp.Problem(t).Code != "too_many_assignments" {
+		t.Fatalf("the 201st = %d %s, want 409 too_many_assignments", resp.StatusCode, resp.Body)
+	}
+	if resp := s.Do(s.Request(http.MethodDelete, "/v1/classrooms/"+c.id+"/assignments/"+first.Id.String(), nil, auth(c.teacher)...)); resp.StatusCode != http.StatusNoContent {
+		t.Fatalf("delete = %d", resp.StatusCode)
+	}
+	newAssignment(t, s, c, body)
 }
