@@ -60,18 +60,48 @@ func (e AbortOutcomeEndReason) Valid() bool {
 	}
 }
 
+// Defines values for AssignmentDoneMessageEvent.
+const (
+	AssignmentDoneMessageEventAssignmentDone AssignmentDoneMessageEvent = "assignment_done"
+)
+
+// Valid indicates whether the value is a known member of the AssignmentDoneMessageEvent enum.
+func (e AssignmentDoneMessageEvent) Valid() bool {
+	switch e {
+	case AssignmentDoneMessageEventAssignmentDone:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AssignmentDueSoonMessageEvent.
+const (
+	AssignmentDueSoonMessageEventAssignmentDueSoon AssignmentDueSoonMessageEvent = "assignment_due_soon"
+)
+
+// Valid indicates whether the value is a known member of the AssignmentDueSoonMessageEvent enum.
+func (e AssignmentDueSoonMessageEvent) Valid() bool {
+	switch e {
+	case AssignmentDueSoonMessageEventAssignmentDueSoon:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for AssignmentEventKind.
 const (
-	AssignmentDone    AssignmentEventKind = "assignment_done"
-	AssignmentDueSoon AssignmentEventKind = "assignment_due_soon"
+	AssignmentEventKindAssignmentDone    AssignmentEventKind = "assignment_done"
+	AssignmentEventKindAssignmentDueSoon AssignmentEventKind = "assignment_due_soon"
 )
 
 // Valid indicates whether the value is a known member of the AssignmentEventKind enum.
 func (e AssignmentEventKind) Valid() bool {
 	switch e {
-	case AssignmentDone:
+	case AssignmentEventKindAssignmentDone:
 		return true
-	case AssignmentDueSoon:
+	case AssignmentEventKindAssignmentDueSoon:
 		return true
 	default:
 		return false
@@ -2038,6 +2068,31 @@ type AssignmentChange struct {
 	Title *string    `json:"title,omitempty"`
 }
 
+// AssignmentDoneMessage An `assignment_done` message, on `GET /v1/me/events` (the student's own) and on a
+// classroom's stream (every student's), just before the end of the game that made the student
+// done. It has no `id`: it does not move the resume point, so a stream resumed from before it
+// may send it again.
+type AssignmentDoneMessage struct {
+	// Data The `data` of an `assignment_done` or `assignment_due_soon` message or webhook: the assignment and one student's progress with it.
+	Data  AssignmentEvent            `json:"data"`
+	Event AssignmentDoneMessageEvent `json:"event"`
+}
+
+// AssignmentDoneMessageEvent defines model for AssignmentDoneMessage.Event.
+type AssignmentDoneMessageEvent string
+
+// AssignmentDueSoonMessage An `assignment_due_soon` message, on `GET /v1/me/events` (the student's own) and on a
+// classroom's stream (every student not done), a day before the assignment's due time. It has
+// no `id`; a stream not open at the time does not get it (webhooks do).
+type AssignmentDueSoonMessage struct {
+	// Data The `data` of an `assignment_done` or `assignment_due_soon` message or webhook: the assignment and one student's progress with it.
+	Data  AssignmentEvent               `json:"data"`
+	Event AssignmentDueSoonMessageEvent `json:"event"`
+}
+
+// AssignmentDueSoonMessageEvent defines model for AssignmentDueSoonMessage.Event.
+type AssignmentDueSoonMessageEvent string
+
 // AssignmentEvent The `data` of an `assignment_done` or `assignment_due_soon` message or webhook: the assignment and one student's progress with it.
 type AssignmentEvent struct {
 	AssignmentId openapi_types.UUID `json:"assignment_id"`
@@ -2068,17 +2123,6 @@ type AssignmentEventKind string
 // AssignmentList defines model for AssignmentList.
 type AssignmentList struct {
 	Items []Assignment `json:"items"`
-}
-
-// AssignmentMessage An `assignment_done` or `assignment_due_soon` message, on `GET /v1/me/events` (the
-// student's own) and on a classroom's stream (every student's). It has no `id`: it does not
-// move the resume point, so a stream resumed from before it may send it again.
-type AssignmentMessage struct {
-	// Data The `data` of an `assignment_done` or `assignment_due_soon` message or webhook: the assignment and one student's progress with it.
-	Data AssignmentEvent `json:"data"`
-
-	// Event `assignment_done`: a student's `done` turned true (sent with the end of the game that did it); `assignment_due_soon`: the assignment is due within a day and the student is not done.
-	Event AssignmentEventKind `json:"event"`
 }
 
 // AssignmentOpponents Either `{"bot": "<level>"}` (each game against a computer player) or `{"classmates": {"group_size": n}}`.
@@ -5371,6 +5415,10 @@ func (t GameStreamEvent) AsGameActionMessage() (GameActionMessage, error) {
 // FromGameActionMessage overwrites any union data inside the GameStreamEvent as the provided GameActionMessage
 func (t *GameStreamEvent) FromGameActionMessage(v GameActionMessage) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"action"}`))
 	t.union = b
 	return err
 }
@@ -5378,6 +5426,10 @@ func (t *GameStreamEvent) FromGameActionMessage(v GameActionMessage) error {
 // MergeGameActionMessage performs a merge with any union data inside the GameStreamEvent, using the provided GameActionMessage
 func (t *GameStreamEvent) MergeGameActionMessage(v GameActionMessage) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"action"}`))
 	if err != nil {
 		return err
 	}
@@ -5397,6 +5449,10 @@ func (t GameStreamEvent) AsGameEndMessage() (GameEndMessage, error) {
 // FromGameEndMessage overwrites any union data inside the GameStreamEvent as the provided GameEndMessage
 func (t *GameStreamEvent) FromGameEndMessage(v GameEndMessage) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"end"}`))
 	t.union = b
 	return err
 }
@@ -5404,6 +5460,10 @@ func (t *GameStreamEvent) FromGameEndMessage(v GameEndMessage) error {
 // MergeGameEndMessage performs a merge with any union data inside the GameStreamEvent, using the provided GameEndMessage
 func (t *GameStreamEvent) MergeGameEndMessage(v GameEndMessage) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"end"}`))
 	if err != nil {
 		return err
 	}
@@ -5423,6 +5483,10 @@ func (t GameStreamEvent) AsStreamErrorMessage() (StreamErrorMessage, error) {
 // FromStreamErrorMessage overwrites any union data inside the GameStreamEvent as the provided StreamErrorMessage
 func (t *GameStreamEvent) FromStreamErrorMessage(v StreamErrorMessage) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"error"}`))
 	t.union = b
 	return err
 }
@@ -5430,6 +5494,10 @@ func (t *GameStreamEvent) FromStreamErrorMessage(v StreamErrorMessage) error {
 // MergeStreamErrorMessage performs a merge with any union data inside the GameStreamEvent, using the provided StreamErrorMessage
 func (t *GameStreamEvent) MergeStreamErrorMessage(v StreamErrorMessage) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"error"}`))
 	if err != nil {
 		return err
 	}
@@ -5449,6 +5517,10 @@ func (t GameStreamEvent) AsStreamRevokedMessage() (StreamRevokedMessage, error) 
 // FromStreamRevokedMessage overwrites any union data inside the GameStreamEvent as the provided StreamRevokedMessage
 func (t *GameStreamEvent) FromStreamRevokedMessage(v StreamRevokedMessage) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"revoked"}`))
 	t.union = b
 	return err
 }
@@ -5459,29 +5531,75 @@ func (t *GameStreamEvent) MergeStreamRevokedMessage(v StreamRevokedMessage) erro
 	if err != nil {
 		return err
 	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"revoked"}`))
+	if err != nil {
+		return err
+	}
 
 	merged, err := runtime.JSONMerge(t.union, b)
 	t.union = merged
 	return err
 }
 
-// AsAssignmentMessage returns the union data inside the GameStreamEvent as a AssignmentMessage
-func (t GameStreamEvent) AsAssignmentMessage() (AssignmentMessage, error) {
-	var body AssignmentMessage
+// AsAssignmentDoneMessage returns the union data inside the GameStreamEvent as a AssignmentDoneMessage
+func (t GameStreamEvent) AsAssignmentDoneMessage() (AssignmentDoneMessage, error) {
+	var body AssignmentDoneMessage
 	err := json.Unmarshal(t.union, &body)
 	return body, err
 }
 
-// FromAssignmentMessage overwrites any union data inside the GameStreamEvent as the provided AssignmentMessage
-func (t *GameStreamEvent) FromAssignmentMessage(v AssignmentMessage) error {
+// FromAssignmentDoneMessage overwrites any union data inside the GameStreamEvent as the provided AssignmentDoneMessage
+func (t *GameStreamEvent) FromAssignmentDoneMessage(v AssignmentDoneMessage) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"assignment_done"}`))
 	t.union = b
 	return err
 }
 
-// MergeAssignmentMessage performs a merge with any union data inside the GameStreamEvent, using the provided AssignmentMessage
-func (t *GameStreamEvent) MergeAssignmentMessage(v AssignmentMessage) error {
+// MergeAssignmentDoneMessage performs a merge with any union data inside the GameStreamEvent, using the provided AssignmentDoneMessage
+func (t *GameStreamEvent) MergeAssignmentDoneMessage(v AssignmentDoneMessage) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"assignment_done"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsAssignmentDueSoonMessage returns the union data inside the GameStreamEvent as a AssignmentDueSoonMessage
+func (t GameStreamEvent) AsAssignmentDueSoonMessage() (AssignmentDueSoonMessage, error) {
+	var body AssignmentDueSoonMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromAssignmentDueSoonMessage overwrites any union data inside the GameStreamEvent as the provided AssignmentDueSoonMessage
+func (t *GameStreamEvent) FromAssignmentDueSoonMessage(v AssignmentDueSoonMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"assignment_due_soon"}`))
+	t.union = b
+	return err
+}
+
+// MergeAssignmentDueSoonMessage performs a merge with any union data inside the GameStreamEvent, using the provided AssignmentDueSoonMessage
+func (t *GameStreamEvent) MergeAssignmentDueSoonMessage(v AssignmentDueSoonMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"assignment_due_soon"}`))
 	if err != nil {
 		return err
 	}
@@ -5508,9 +5626,9 @@ func (t GameStreamEvent) ValueByDiscriminator() (interface{}, error) {
 	case "action":
 		return t.AsGameActionMessage()
 	case "assignment_done":
-		return t.AsAssignmentMessage()
+		return t.AsAssignmentDoneMessage()
 	case "assignment_due_soon":
-		return t.AsAssignmentMessage()
+		return t.AsAssignmentDueSoonMessage()
 	case "end":
 		return t.AsGameEndMessage()
 	case "error":
@@ -5542,6 +5660,10 @@ func (t GameStreamLine) AsGameActionMessage() (GameActionMessage, error) {
 // FromGameActionMessage overwrites any union data inside the GameStreamLine as the provided GameActionMessage
 func (t *GameStreamLine) FromGameActionMessage(v GameActionMessage) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"action"}`))
 	t.union = b
 	return err
 }
@@ -5549,6 +5671,10 @@ func (t *GameStreamLine) FromGameActionMessage(v GameActionMessage) error {
 // MergeGameActionMessage performs a merge with any union data inside the GameStreamLine, using the provided GameActionMessage
 func (t *GameStreamLine) MergeGameActionMessage(v GameActionMessage) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"action"}`))
 	if err != nil {
 		return err
 	}
@@ -5568,6 +5694,10 @@ func (t GameStreamLine) AsGameEndMessage() (GameEndMessage, error) {
 // FromGameEndMessage overwrites any union data inside the GameStreamLine as the provided GameEndMessage
 func (t *GameStreamLine) FromGameEndMessage(v GameEndMessage) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"end"}`))
 	t.union = b
 	return err
 }
@@ -5575,6 +5705,10 @@ func (t *GameStreamLine) FromGameEndMessage(v GameEndMessage) error {
 // MergeGameEndMessage performs a merge with any union data inside the GameStreamLine, using the provided GameEndMessage
 func (t *GameStreamLine) MergeGameEndMessage(v GameEndMessage) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"end"}`))
 	if err != nil {
 		return err
 	}
@@ -5594,6 +5728,10 @@ func (t GameStreamLine) AsStreamErrorMessage() (StreamErrorMessage, error) {
 // FromStreamErrorMessage overwrites any union data inside the GameStreamLine as the provided StreamErrorMessage
 func (t *GameStreamLine) FromStreamErrorMessage(v StreamErrorMessage) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"error"}`))
 	t.union = b
 	return err
 }
@@ -5601,6 +5739,10 @@ func (t *GameStreamLine) FromStreamErrorMessage(v StreamErrorMessage) error {
 // MergeStreamErrorMessage performs a merge with any union data inside the GameStreamLine, using the provided StreamErrorMessage
 func (t *GameStreamLine) MergeStreamErrorMessage(v StreamErrorMessage) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"error"}`))
 	if err != nil {
 		return err
 	}
@@ -5620,6 +5762,10 @@ func (t GameStreamLine) AsStreamRevokedMessage() (StreamRevokedMessage, error) {
 // FromStreamRevokedMessage overwrites any union data inside the GameStreamLine as the provided StreamRevokedMessage
 func (t *GameStreamLine) FromStreamRevokedMessage(v StreamRevokedMessage) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"revoked"}`))
 	t.union = b
 	return err
 }
@@ -5630,29 +5776,75 @@ func (t *GameStreamLine) MergeStreamRevokedMessage(v StreamRevokedMessage) error
 	if err != nil {
 		return err
 	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"revoked"}`))
+	if err != nil {
+		return err
+	}
 
 	merged, err := runtime.JSONMerge(t.union, b)
 	t.union = merged
 	return err
 }
 
-// AsAssignmentMessage returns the union data inside the GameStreamLine as a AssignmentMessage
-func (t GameStreamLine) AsAssignmentMessage() (AssignmentMessage, error) {
-	var body AssignmentMessage
+// AsAssignmentDoneMessage returns the union data inside the GameStreamLine as a AssignmentDoneMessage
+func (t GameStreamLine) AsAssignmentDoneMessage() (AssignmentDoneMessage, error) {
+	var body AssignmentDoneMessage
 	err := json.Unmarshal(t.union, &body)
 	return body, err
 }
 
-// FromAssignmentMessage overwrites any union data inside the GameStreamLine as the provided AssignmentMessage
-func (t *GameStreamLine) FromAssignmentMessage(v AssignmentMessage) error {
+// FromAssignmentDoneMessage overwrites any union data inside the GameStreamLine as the provided AssignmentDoneMessage
+func (t *GameStreamLine) FromAssignmentDoneMessage(v AssignmentDoneMessage) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"assignment_done"}`))
 	t.union = b
 	return err
 }
 
-// MergeAssignmentMessage performs a merge with any union data inside the GameStreamLine, using the provided AssignmentMessage
-func (t *GameStreamLine) MergeAssignmentMessage(v AssignmentMessage) error {
+// MergeAssignmentDoneMessage performs a merge with any union data inside the GameStreamLine, using the provided AssignmentDoneMessage
+func (t *GameStreamLine) MergeAssignmentDoneMessage(v AssignmentDoneMessage) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"assignment_done"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsAssignmentDueSoonMessage returns the union data inside the GameStreamLine as a AssignmentDueSoonMessage
+func (t GameStreamLine) AsAssignmentDueSoonMessage() (AssignmentDueSoonMessage, error) {
+	var body AssignmentDueSoonMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromAssignmentDueSoonMessage overwrites any union data inside the GameStreamLine as the provided AssignmentDueSoonMessage
+func (t *GameStreamLine) FromAssignmentDueSoonMessage(v AssignmentDueSoonMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"assignment_due_soon"}`))
+	t.union = b
+	return err
+}
+
+// MergeAssignmentDueSoonMessage performs a merge with any union data inside the GameStreamLine, using the provided AssignmentDueSoonMessage
+func (t *GameStreamLine) MergeAssignmentDueSoonMessage(v AssignmentDueSoonMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"assignment_due_soon"}`))
 	if err != nil {
 		return err
 	}
@@ -5672,6 +5864,10 @@ func (t GameStreamLine) AsStreamHeartbeatMessage() (StreamHeartbeatMessage, erro
 // FromStreamHeartbeatMessage overwrites any union data inside the GameStreamLine as the provided StreamHeartbeatMessage
 func (t *GameStreamLine) FromStreamHeartbeatMessage(v StreamHeartbeatMessage) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"heartbeat"}`))
 	t.union = b
 	return err
 }
@@ -5679,6 +5875,10 @@ func (t *GameStreamLine) FromStreamHeartbeatMessage(v StreamHeartbeatMessage) er
 // MergeStreamHeartbeatMessage performs a merge with any union data inside the GameStreamLine, using the provided StreamHeartbeatMessage
 func (t *GameStreamLine) MergeStreamHeartbeatMessage(v StreamHeartbeatMessage) error {
 	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"heartbeat"}`))
 	if err != nil {
 		return err
 	}
@@ -5705,9 +5905,9 @@ func (t GameStreamLine) ValueByDiscriminator() (interface{}, error) {
 	case "action":
 		return t.AsGameActionMessage()
 	case "assignment_done":
-		return t.AsAssignmentMessage()
+		return t.AsAssignmentDoneMessage()
 	case "assignment_due_soon":
-		return t.AsAssignmentMessage()
+		return t.AsAssignmentDueSoonMessage()
 	case "end":
 		return t.AsGameEndMessage()
 	case "error":
@@ -6057,22 +6257,48 @@ func (t *PlayerStreamEvent) MergeStreamRevokedMessage(v StreamRevokedMessage) er
 	return err
 }
 
-// AsAssignmentMessage returns the union data inside the PlayerStreamEvent as a AssignmentMessage
-func (t PlayerStreamEvent) AsAssignmentMessage() (AssignmentMessage, error) {
-	var body AssignmentMessage
+// AsAssignmentDoneMessage returns the union data inside the PlayerStreamEvent as a AssignmentDoneMessage
+func (t PlayerStreamEvent) AsAssignmentDoneMessage() (AssignmentDoneMessage, error) {
+	var body AssignmentDoneMessage
 	err := json.Unmarshal(t.union, &body)
 	return body, err
 }
 
-// FromAssignmentMessage overwrites any union data inside the PlayerStreamEvent as the provided AssignmentMessage
-func (t *PlayerStreamEvent) FromAssignmentMessage(v AssignmentMessage) error {
+// FromAssignmentDoneMessage overwrites any union data inside the PlayerStreamEvent as the provided AssignmentDoneMessage
+func (t *PlayerStreamEvent) FromAssignmentDoneMessage(v AssignmentDoneMessage) error {
 	b, err := json.Marshal(v)
 	t.union = b
 	return err
 }
 
-// MergeAssignmentMessage performs a merge with any union data inside the PlayerStreamEvent, using the provided AssignmentMessage
-func (t *PlayerStreamEvent) MergeAssignmentMessage(v AssignmentMessage) error {
+// MergeAssignmentDoneMessage performs a merge with any union data inside the PlayerStreamEvent, using the provided AssignmentDoneMessage
+func (t *PlayerStreamEvent) MergeAssignmentDoneMessage(v AssignmentDoneMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsAssignmentDueSoonMessage returns the union data inside the PlayerStreamEvent as a AssignmentDueSoonMessage
+func (t PlayerStreamEvent) AsAssignmentDueSoonMessage() (AssignmentDueSoonMessage, error) {
+	var body AssignmentDueSoonMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromAssignmentDueSoonMessage overwrites any union data inside the PlayerStreamEvent as the provided AssignmentDueSoonMessage
+func (t *PlayerStreamEvent) FromAssignmentDueSoonMessage(v AssignmentDueSoonMessage) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeAssignmentDueSoonMessage performs a merge with any union data inside the PlayerStreamEvent, using the provided AssignmentDueSoonMessage
+func (t *PlayerStreamEvent) MergeAssignmentDueSoonMessage(v AssignmentDueSoonMessage) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
@@ -6171,22 +6397,48 @@ func (t *PlayerStreamLine) MergeStreamRevokedMessage(v StreamRevokedMessage) err
 	return err
 }
 
-// AsAssignmentMessage returns the union data inside the PlayerStreamLine as a AssignmentMessage
-func (t PlayerStreamLine) AsAssignmentMessage() (AssignmentMessage, error) {
-	var body AssignmentMessage
+// AsAssignmentDoneMessage returns the union data inside the PlayerStreamLine as a AssignmentDoneMessage
+func (t PlayerStreamLine) AsAssignmentDoneMessage() (AssignmentDoneMessage, error) {
+	var body AssignmentDoneMessage
 	err := json.Unmarshal(t.union, &body)
 	return body, err
 }
 
-// FromAssignmentMessage overwrites any union data inside the PlayerStreamLine as the provided AssignmentMessage
-func (t *PlayerStreamLine) FromAssignmentMessage(v AssignmentMessage) error {
+// FromAssignmentDoneMessage overwrites any union data inside the PlayerStreamLine as the provided AssignmentDoneMessage
+func (t *PlayerStreamLine) FromAssignmentDoneMessage(v AssignmentDoneMessage) error {
 	b, err := json.Marshal(v)
 	t.union = b
 	return err
 }
 
-// MergeAssignmentMessage performs a merge with any union data inside the PlayerStreamLine, using the provided AssignmentMessage
-func (t *PlayerStreamLine) MergeAssignmentMessage(v AssignmentMessage) error {
+// MergeAssignmentDoneMessage performs a merge with any union data inside the PlayerStreamLine, using the provided AssignmentDoneMessage
+func (t *PlayerStreamLine) MergeAssignmentDoneMessage(v AssignmentDoneMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsAssignmentDueSoonMessage returns the union data inside the PlayerStreamLine as a AssignmentDueSoonMessage
+func (t PlayerStreamLine) AsAssignmentDueSoonMessage() (AssignmentDueSoonMessage, error) {
+	var body AssignmentDueSoonMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromAssignmentDueSoonMessage overwrites any union data inside the PlayerStreamLine as the provided AssignmentDueSoonMessage
+func (t *PlayerStreamLine) FromAssignmentDueSoonMessage(v AssignmentDueSoonMessage) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeAssignmentDueSoonMessage performs a merge with any union data inside the PlayerStreamLine, using the provided AssignmentDueSoonMessage
+func (t *PlayerStreamLine) MergeAssignmentDueSoonMessage(v AssignmentDueSoonMessage) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err

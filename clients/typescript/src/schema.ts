@@ -2848,7 +2848,7 @@ export interface components {
          *     `event` field says what its `data` (parsed from JSON) holds. A client that parses `data:` lines
          *     can type each message as this union and narrow it by `event`.
          */
-        GameStreamEvent: components["schemas"]["GameActionMessage"] | components["schemas"]["GameEndMessage"] | components["schemas"]["StreamErrorMessage"] | components["schemas"]["StreamRevokedMessage"] | components["schemas"]["AssignmentMessage"];
+        GameStreamEvent: components["schemas"]["GameActionMessage"] | components["schemas"]["GameEndMessage"] | components["schemas"]["StreamErrorMessage"] | components["schemas"]["StreamRevokedMessage"] | components["schemas"]["AssignmentDoneMessage"] | components["schemas"]["AssignmentDueSoonMessage"];
         /** @description An `action` message: one recorded history entry. */
         GameActionMessage: {
             /**
@@ -2952,7 +2952,7 @@ export interface components {
          * @description One message of `GET /v1/me/events`, as a client reads it: the message's `event` field says
          *     what its `data` (parsed from JSON) holds.
          */
-        PlayerStreamEvent: components["schemas"]["PlayerEventMessage"] | components["schemas"]["StreamErrorMessage"] | components["schemas"]["StreamRevokedMessage"] | components["schemas"]["AssignmentMessage"];
+        PlayerStreamEvent: components["schemas"]["PlayerEventMessage"] | components["schemas"]["StreamErrorMessage"] | components["schemas"]["StreamRevokedMessage"] | components["schemas"]["AssignmentDoneMessage"] | components["schemas"]["AssignmentDueSoonMessage"];
         /** @description A `game_started`, `your_turn`, `timed_out` or `game_ended` message. */
         PlayerEventMessage: {
             event: components["schemas"]["PlayerEventKind"];
@@ -3098,12 +3098,12 @@ export interface components {
          * @description One line of a game's or a classroom's event stream read as NDJSON: a `GameStreamEvent`
          *     message as one JSON object (`data` is the JSON itself, not a string), or a heartbeat.
          */
-        GameStreamLine: components["schemas"]["GameActionMessage"] | components["schemas"]["GameEndMessage"] | components["schemas"]["StreamErrorMessage"] | components["schemas"]["StreamRevokedMessage"] | components["schemas"]["AssignmentMessage"] | components["schemas"]["StreamHeartbeatMessage"];
+        GameStreamLine: components["schemas"]["GameActionMessage"] | components["schemas"]["GameEndMessage"] | components["schemas"]["StreamErrorMessage"] | components["schemas"]["StreamRevokedMessage"] | components["schemas"]["AssignmentDoneMessage"] | components["schemas"]["AssignmentDueSoonMessage"] | components["schemas"]["StreamHeartbeatMessage"];
         /**
          * @description One line of `GET /v1/me/events` read as NDJSON: a `PlayerStreamEvent` message as one JSON
          *     object (`data` is the JSON itself, not a string), or a heartbeat.
          */
-        PlayerStreamLine: components["schemas"]["PlayerEventMessage"] | components["schemas"]["StreamErrorMessage"] | components["schemas"]["StreamRevokedMessage"] | components["schemas"]["AssignmentMessage"] | components["schemas"]["StreamHeartbeatMessage"];
+        PlayerStreamLine: components["schemas"]["PlayerEventMessage"] | components["schemas"]["StreamErrorMessage"] | components["schemas"]["StreamRevokedMessage"] | components["schemas"]["AssignmentDoneMessage"] | components["schemas"]["AssignmentDueSoonMessage"] | components["schemas"]["StreamHeartbeatMessage"];
         ActionResult: {
             entry: components["schemas"]["HistoryEntry"];
             game: components["schemas"]["Game"];
@@ -3495,16 +3495,30 @@ export interface components {
             game_id?: string;
         };
         /**
-         * @description An `assignment_done` or `assignment_due_soon` message, on `GET /v1/me/events` (the
-         *     student's own) and on a classroom's stream (every student's). It has no `id`: it does not
-         *     move the resume point, so a stream resumed from before it may send it again.
+         * @description An `assignment_done` message, on `GET /v1/me/events` (the student's own) and on a
+         *     classroom's stream (every student's), just before the end of the game that made the student
+         *     done. It has no `id`: it does not move the resume point, so a stream resumed from before it
+         *     may send it again.
          */
-        AssignmentMessage: {
+        AssignmentDoneMessage: {
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
-            event: "assignment_done" | "assignment_due_soon";
+            event: "assignment_done";
+            data: components["schemas"]["AssignmentEvent"];
+        };
+        /**
+         * @description An `assignment_due_soon` message, on `GET /v1/me/events` (the student's own) and on a
+         *     classroom's stream (every student not done), a day before the assignment's due time. It has
+         *     no `id`; a stream not open at the time does not get it (webhooks do).
+         */
+        AssignmentDueSoonMessage: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "assignment_due_soon";
             data: components["schemas"]["AssignmentEvent"];
         };
         /**
