@@ -2351,6 +2351,20 @@ type ClassroomStats struct {
 	Students       []StudentStats `json:"students"`
 }
 
+// ClassroomStreamEvent One message of a classroom's event stream, as a client reads it: a game's stream's messages
+// (`GameStreamEvent`) and the assignments' (`assignment_done`, `assignment_due_soon`). The
+// message's `event` field says what its `data` (parsed from JSON) holds. A client that parses
+// `data:` lines can type each message as this union and narrow it by `event`.
+type ClassroomStreamEvent struct {
+	union json.RawMessage
+}
+
+// ClassroomStreamLine One line of a classroom's event stream read as NDJSON: a `ClassroomStreamEvent`
+// message as one JSON object (`data` is the JSON itself, not a string), or a heartbeat.
+type ClassroomStreamLine struct {
+	union json.RawMessage
+}
+
 // Counters Named counters summed over games (docs/dashboards.md, "Statistics", says what each means).
 type Counters map[string]int
 
@@ -5409,6 +5423,532 @@ func (t *BodyMismatchFacts_Got) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// AsGameActionMessage returns the union data inside the ClassroomStreamEvent as a GameActionMessage
+func (t ClassroomStreamEvent) AsGameActionMessage() (GameActionMessage, error) {
+	var body GameActionMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromGameActionMessage overwrites any union data inside the ClassroomStreamEvent as the provided GameActionMessage
+func (t *ClassroomStreamEvent) FromGameActionMessage(v GameActionMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"action"}`))
+	t.union = b
+	return err
+}
+
+// MergeGameActionMessage performs a merge with any union data inside the ClassroomStreamEvent, using the provided GameActionMessage
+func (t *ClassroomStreamEvent) MergeGameActionMessage(v GameActionMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"action"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsGameEndMessage returns the union data inside the ClassroomStreamEvent as a GameEndMessage
+func (t ClassroomStreamEvent) AsGameEndMessage() (GameEndMessage, error) {
+	var body GameEndMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromGameEndMessage overwrites any union data inside the ClassroomStreamEvent as the provided GameEndMessage
+func (t *ClassroomStreamEvent) FromGameEndMessage(v GameEndMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"end"}`))
+	t.union = b
+	return err
+}
+
+// MergeGameEndMessage performs a merge with any union data inside the ClassroomStreamEvent, using the provided GameEndMessage
+func (t *ClassroomStreamEvent) MergeGameEndMessage(v GameEndMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"end"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsStreamErrorMessage returns the union data inside the ClassroomStreamEvent as a StreamErrorMessage
+func (t ClassroomStreamEvent) AsStreamErrorMessage() (StreamErrorMessage, error) {
+	var body StreamErrorMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromStreamErrorMessage overwrites any union data inside the ClassroomStreamEvent as the provided StreamErrorMessage
+func (t *ClassroomStreamEvent) FromStreamErrorMessage(v StreamErrorMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"error"}`))
+	t.union = b
+	return err
+}
+
+// MergeStreamErrorMessage performs a merge with any union data inside the ClassroomStreamEvent, using the provided StreamErrorMessage
+func (t *ClassroomStreamEvent) MergeStreamErrorMessage(v StreamErrorMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"error"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsStreamRevokedMessage returns the union data inside the ClassroomStreamEvent as a StreamRevokedMessage
+func (t ClassroomStreamEvent) AsStreamRevokedMessage() (StreamRevokedMessage, error) {
+	var body StreamRevokedMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromStreamRevokedMessage overwrites any union data inside the ClassroomStreamEvent as the provided StreamRevokedMessage
+func (t *ClassroomStreamEvent) FromStreamRevokedMessage(v StreamRevokedMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"revoked"}`))
+	t.union = b
+	return err
+}
+
+// MergeStreamRevokedMessage performs a merge with any union data inside the ClassroomStreamEvent, using the provided StreamRevokedMessage
+func (t *ClassroomStreamEvent) MergeStreamRevokedMessage(v StreamRevokedMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"revoked"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsAssignmentDoneMessage returns the union data inside the ClassroomStreamEvent as a AssignmentDoneMessage
+func (t ClassroomStreamEvent) AsAssignmentDoneMessage() (AssignmentDoneMessage, error) {
+	var body AssignmentDoneMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromAssignmentDoneMessage overwrites any union data inside the ClassroomStreamEvent as the provided AssignmentDoneMessage
+func (t *ClassroomStreamEvent) FromAssignmentDoneMessage(v AssignmentDoneMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"assignment_done"}`))
+	t.union = b
+	return err
+}
+
+// MergeAssignmentDoneMessage performs a merge with any union data inside the ClassroomStreamEvent, using the provided AssignmentDoneMessage
+func (t *ClassroomStreamEvent) MergeAssignmentDoneMessage(v AssignmentDoneMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"assignment_done"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsAssignmentDueSoonMessage returns the union data inside the ClassroomStreamEvent as a AssignmentDueSoonMessage
+func (t ClassroomStreamEvent) AsAssignmentDueSoonMessage() (AssignmentDueSoonMessage, error) {
+	var body AssignmentDueSoonMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromAssignmentDueSoonMessage overwrites any union data inside the ClassroomStreamEvent as the provided AssignmentDueSoonMessage
+func (t *ClassroomStreamEvent) FromAssignmentDueSoonMessage(v AssignmentDueSoonMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"assignment_due_soon"}`))
+	t.union = b
+	return err
+}
+
+// MergeAssignmentDueSoonMessage performs a merge with any union data inside the ClassroomStreamEvent, using the provided AssignmentDueSoonMessage
+func (t *ClassroomStreamEvent) MergeAssignmentDueSoonMessage(v AssignmentDueSoonMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"assignment_due_soon"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t ClassroomStreamEvent) Discriminator() (string, error) {
+	var discriminator struct {
+		Discriminator string `json:"event"`
+	}
+	err := json.Unmarshal(t.union, &discriminator)
+	return discriminator.Discriminator, err
+}
+
+func (t ClassroomStreamEvent) ValueByDiscriminator() (interface{}, error) {
+	discriminator, err := t.Discriminator()
+	if err != nil {
+		return nil, err
+	}
+	switch discriminator {
+	case "action":
+		return t.AsGameActionMessage()
+	case "assignment_done":
+		return t.AsAssignmentDoneMessage()
+	case "assignment_due_soon":
+		return t.AsAssignmentDueSoonMessage()
+	case "end":
+		return t.AsGameEndMessage()
+	case "error":
+		return t.AsStreamErrorMessage()
+	case "revoked":
+		return t.AsStreamRevokedMessage()
+	default:
+		return nil, errors.New("unknown discriminator value: " + discriminator)
+	}
+}
+
+func (t ClassroomStreamEvent) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *ClassroomStreamEvent) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsGameActionMessage returns the union data inside the ClassroomStreamLine as a GameActionMessage
+func (t ClassroomStreamLine) AsGameActionMessage() (GameActionMessage, error) {
+	var body GameActionMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromGameActionMessage overwrites any union data inside the ClassroomStreamLine as the provided GameActionMessage
+func (t *ClassroomStreamLine) FromGameActionMessage(v GameActionMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"action"}`))
+	t.union = b
+	return err
+}
+
+// MergeGameActionMessage performs a merge with any union data inside the ClassroomStreamLine, using the provided GameActionMessage
+func (t *ClassroomStreamLine) MergeGameActionMessage(v GameActionMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"action"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsGameEndMessage returns the union data inside the ClassroomStreamLine as a GameEndMessage
+func (t ClassroomStreamLine) AsGameEndMessage() (GameEndMessage, error) {
+	var body GameEndMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromGameEndMessage overwrites any union data inside the ClassroomStreamLine as the provided GameEndMessage
+func (t *ClassroomStreamLine) FromGameEndMessage(v GameEndMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"end"}`))
+	t.union = b
+	return err
+}
+
+// MergeGameEndMessage performs a merge with any union data inside the ClassroomStreamLine, using the provided GameEndMessage
+func (t *ClassroomStreamLine) MergeGameEndMessage(v GameEndMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"end"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsStreamErrorMessage returns the union data inside the ClassroomStreamLine as a StreamErrorMessage
+func (t ClassroomStreamLine) AsStreamErrorMessage() (StreamErrorMessage, error) {
+	var body StreamErrorMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromStreamErrorMessage overwrites any union data inside the ClassroomStreamLine as the provided StreamErrorMessage
+func (t *ClassroomStreamLine) FromStreamErrorMessage(v StreamErrorMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"error"}`))
+	t.union = b
+	return err
+}
+
+// MergeStreamErrorMessage performs a merge with any union data inside the ClassroomStreamLine, using the provided StreamErrorMessage
+func (t *ClassroomStreamLine) MergeStreamErrorMessage(v StreamErrorMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"error"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsStreamRevokedMessage returns the union data inside the ClassroomStreamLine as a StreamRevokedMessage
+func (t ClassroomStreamLine) AsStreamRevokedMessage() (StreamRevokedMessage, error) {
+	var body StreamRevokedMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromStreamRevokedMessage overwrites any union data inside the ClassroomStreamLine as the provided StreamRevokedMessage
+func (t *ClassroomStreamLine) FromStreamRevokedMessage(v StreamRevokedMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"revoked"}`))
+	t.union = b
+	return err
+}
+
+// MergeStreamRevokedMessage performs a merge with any union data inside the ClassroomStreamLine, using the provided StreamRevokedMessage
+func (t *ClassroomStreamLine) MergeStreamRevokedMessage(v StreamRevokedMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"revoked"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsAssignmentDoneMessage returns the union data inside the ClassroomStreamLine as a AssignmentDoneMessage
+func (t ClassroomStreamLine) AsAssignmentDoneMessage() (AssignmentDoneMessage, error) {
+	var body AssignmentDoneMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromAssignmentDoneMessage overwrites any union data inside the ClassroomStreamLine as the provided AssignmentDoneMessage
+func (t *ClassroomStreamLine) FromAssignmentDoneMessage(v AssignmentDoneMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"assignment_done"}`))
+	t.union = b
+	return err
+}
+
+// MergeAssignmentDoneMessage performs a merge with any union data inside the ClassroomStreamLine, using the provided AssignmentDoneMessage
+func (t *ClassroomStreamLine) MergeAssignmentDoneMessage(v AssignmentDoneMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"assignment_done"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsAssignmentDueSoonMessage returns the union data inside the ClassroomStreamLine as a AssignmentDueSoonMessage
+func (t ClassroomStreamLine) AsAssignmentDueSoonMessage() (AssignmentDueSoonMessage, error) {
+	var body AssignmentDueSoonMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromAssignmentDueSoonMessage overwrites any union data inside the ClassroomStreamLine as the provided AssignmentDueSoonMessage
+func (t *ClassroomStreamLine) FromAssignmentDueSoonMessage(v AssignmentDueSoonMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"assignment_due_soon"}`))
+	t.union = b
+	return err
+}
+
+// MergeAssignmentDueSoonMessage performs a merge with any union data inside the ClassroomStreamLine, using the provided AssignmentDueSoonMessage
+func (t *ClassroomStreamLine) MergeAssignmentDueSoonMessage(v AssignmentDueSoonMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"assignment_due_soon"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsStreamHeartbeatMessage returns the union data inside the ClassroomStreamLine as a StreamHeartbeatMessage
+func (t ClassroomStreamLine) AsStreamHeartbeatMessage() (StreamHeartbeatMessage, error) {
+	var body StreamHeartbeatMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromStreamHeartbeatMessage overwrites any union data inside the ClassroomStreamLine as the provided StreamHeartbeatMessage
+func (t *ClassroomStreamLine) FromStreamHeartbeatMessage(v StreamHeartbeatMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"heartbeat"}`))
+	t.union = b
+	return err
+}
+
+// MergeStreamHeartbeatMessage performs a merge with any union data inside the ClassroomStreamLine, using the provided StreamHeartbeatMessage
+func (t *ClassroomStreamLine) MergeStreamHeartbeatMessage(v StreamHeartbeatMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"heartbeat"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t ClassroomStreamLine) Discriminator() (string, error) {
+	var discriminator struct {
+		Discriminator string `json:"event"`
+	}
+	err := json.Unmarshal(t.union, &discriminator)
+	return discriminator.Discriminator, err
+}
+
+func (t ClassroomStreamLine) ValueByDiscriminator() (interface{}, error) {
+	discriminator, err := t.Discriminator()
+	if err != nil {
+		return nil, err
+	}
+	switch discriminator {
+	case "action":
+		return t.AsGameActionMessage()
+	case "assignment_done":
+		return t.AsAssignmentDoneMessage()
+	case "assignment_due_soon":
+		return t.AsAssignmentDueSoonMessage()
+	case "end":
+		return t.AsGameEndMessage()
+	case "error":
+		return t.AsStreamErrorMessage()
+	case "heartbeat":
+		return t.AsStreamHeartbeatMessage()
+	case "revoked":
+		return t.AsStreamRevokedMessage()
+	default:
+		return nil, errors.New("unknown discriminator value: " + discriminator)
+	}
+}
+
+func (t ClassroomStreamLine) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *ClassroomStreamLine) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
 // AsGameActionMessage returns the union data inside the GameStreamEvent as a GameActionMessage
 func (t GameStreamEvent) AsGameActionMessage() (GameActionMessage, error) {
 	var body GameActionMessage
@@ -5545,74 +6085,6 @@ func (t *GameStreamEvent) MergeStreamRevokedMessage(v StreamRevokedMessage) erro
 	return err
 }
 
-// AsAssignmentDoneMessage returns the union data inside the GameStreamEvent as a AssignmentDoneMessage
-func (t GameStreamEvent) AsAssignmentDoneMessage() (AssignmentDoneMessage, error) {
-	var body AssignmentDoneMessage
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromAssignmentDoneMessage overwrites any union data inside the GameStreamEvent as the provided AssignmentDoneMessage
-func (t *GameStreamEvent) FromAssignmentDoneMessage(v AssignmentDoneMessage) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	b, err = runtime.JSONMerge(b, []byte(`{"event":"assignment_done"}`))
-	t.union = b
-	return err
-}
-
-// MergeAssignmentDoneMessage performs a merge with any union data inside the GameStreamEvent, using the provided AssignmentDoneMessage
-func (t *GameStreamEvent) MergeAssignmentDoneMessage(v AssignmentDoneMessage) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	b, err = runtime.JSONMerge(b, []byte(`{"event":"assignment_done"}`))
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-// AsAssignmentDueSoonMessage returns the union data inside the GameStreamEvent as a AssignmentDueSoonMessage
-func (t GameStreamEvent) AsAssignmentDueSoonMessage() (AssignmentDueSoonMessage, error) {
-	var body AssignmentDueSoonMessage
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromAssignmentDueSoonMessage overwrites any union data inside the GameStreamEvent as the provided AssignmentDueSoonMessage
-func (t *GameStreamEvent) FromAssignmentDueSoonMessage(v AssignmentDueSoonMessage) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	b, err = runtime.JSONMerge(b, []byte(`{"event":"assignment_due_soon"}`))
-	t.union = b
-	return err
-}
-
-// MergeAssignmentDueSoonMessage performs a merge with any union data inside the GameStreamEvent, using the provided AssignmentDueSoonMessage
-func (t *GameStreamEvent) MergeAssignmentDueSoonMessage(v AssignmentDueSoonMessage) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	b, err = runtime.JSONMerge(b, []byte(`{"event":"assignment_due_soon"}`))
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
 func (t GameStreamEvent) Discriminator() (string, error) {
 	var discriminator struct {
 		Discriminator string `json:"event"`
@@ -5629,10 +6101,6 @@ func (t GameStreamEvent) ValueByDiscriminator() (interface{}, error) {
 	switch discriminator {
 	case "action":
 		return t.AsGameActionMessage()
-	case "assignment_done":
-		return t.AsAssignmentDoneMessage()
-	case "assignment_due_soon":
-		return t.AsAssignmentDueSoonMessage()
 	case "end":
 		return t.AsGameEndMessage()
 	case "error":
@@ -5790,74 +6258,6 @@ func (t *GameStreamLine) MergeStreamRevokedMessage(v StreamRevokedMessage) error
 	return err
 }
 
-// AsAssignmentDoneMessage returns the union data inside the GameStreamLine as a AssignmentDoneMessage
-func (t GameStreamLine) AsAssignmentDoneMessage() (AssignmentDoneMessage, error) {
-	var body AssignmentDoneMessage
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromAssignmentDoneMessage overwrites any union data inside the GameStreamLine as the provided AssignmentDoneMessage
-func (t *GameStreamLine) FromAssignmentDoneMessage(v AssignmentDoneMessage) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	b, err = runtime.JSONMerge(b, []byte(`{"event":"assignment_done"}`))
-	t.union = b
-	return err
-}
-
-// MergeAssignmentDoneMessage performs a merge with any union data inside the GameStreamLine, using the provided AssignmentDoneMessage
-func (t *GameStreamLine) MergeAssignmentDoneMessage(v AssignmentDoneMessage) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	b, err = runtime.JSONMerge(b, []byte(`{"event":"assignment_done"}`))
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
-// AsAssignmentDueSoonMessage returns the union data inside the GameStreamLine as a AssignmentDueSoonMessage
-func (t GameStreamLine) AsAssignmentDueSoonMessage() (AssignmentDueSoonMessage, error) {
-	var body AssignmentDueSoonMessage
-	err := json.Unmarshal(t.union, &body)
-	return body, err
-}
-
-// FromAssignmentDueSoonMessage overwrites any union data inside the GameStreamLine as the provided AssignmentDueSoonMessage
-func (t *GameStreamLine) FromAssignmentDueSoonMessage(v AssignmentDueSoonMessage) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	b, err = runtime.JSONMerge(b, []byte(`{"event":"assignment_due_soon"}`))
-	t.union = b
-	return err
-}
-
-// MergeAssignmentDueSoonMessage performs a merge with any union data inside the GameStreamLine, using the provided AssignmentDueSoonMessage
-func (t *GameStreamLine) MergeAssignmentDueSoonMessage(v AssignmentDueSoonMessage) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	b, err = runtime.JSONMerge(b, []byte(`{"event":"assignment_due_soon"}`))
-	if err != nil {
-		return err
-	}
-
-	merged, err := runtime.JSONMerge(t.union, b)
-	t.union = merged
-	return err
-}
-
 // AsStreamHeartbeatMessage returns the union data inside the GameStreamLine as a StreamHeartbeatMessage
 func (t GameStreamLine) AsStreamHeartbeatMessage() (StreamHeartbeatMessage, error) {
 	var body StreamHeartbeatMessage
@@ -5908,10 +6308,6 @@ func (t GameStreamLine) ValueByDiscriminator() (interface{}, error) {
 	switch discriminator {
 	case "action":
 		return t.AsGameActionMessage()
-	case "assignment_done":
-		return t.AsAssignmentDoneMessage()
-	case "assignment_due_soon":
-		return t.AsAssignmentDueSoonMessage()
 	case "end":
 		return t.AsGameEndMessage()
 	case "error":
@@ -7675,7 +8071,7 @@ type ClientInterface interface {
 	// `curl -N -H 'Authorization: Bearer <teacher token>' localhost:8080/v1/classrooms/<id>/events`
 	//
 	// **NDJSON.** With `Accept: application/x-ndjson` the same stream comes as one JSON object per
-	// line (`GameStreamLine`): `{"event":"action","id":"12","data":{…}}`, the same events with the same
+	// line (`ClassroomStreamLine`): `{"event":"action","id":"12","data":{…}}`, the same events with the same
 	// ids, and `{"event":"heartbeat"}` instead of the heartbeat comment (no `retry:` line). It
 	// resumes the same way: send the last `id` received as `Last-Event-ID` or as the
 	// `last_event_id` query parameter.
@@ -9179,7 +9575,7 @@ func (c *Client) ChangeAssignment(ctx context.Context, classroomId ClassroomID, 
 // `curl -N -H 'Authorization: Bearer <teacher token>' localhost:8080/v1/classrooms/<id>/events`
 //
 // **NDJSON.** With `Accept: application/x-ndjson` the same stream comes as one JSON object per
-// line (`GameStreamLine`): `{"event":"action","id":"12","data":{…}}`, the same events with the same
+// line (`ClassroomStreamLine`): `{"event":"action","id":"12","data":{…}}`, the same events with the same
 // ids, and `{"event":"heartbeat"}` instead of the heartbeat comment (no `retry:` line). It
 // resumes the same way: send the last `id` received as `Last-Event-ID` or as the
 // `last_event_id` query parameter.
@@ -15003,7 +15399,7 @@ type ClientWithResponsesInterface interface {
 	// `curl -N -H 'Authorization: Bearer <teacher token>' localhost:8080/v1/classrooms/<id>/events`
 	//
 	// **NDJSON.** With `Accept: application/x-ndjson` the same stream comes as one JSON object per
-	// line (`GameStreamLine`): `{"event":"action","id":"12","data":{…}}`, the same events with the same
+	// line (`ClassroomStreamLine`): `{"event":"action","id":"12","data":{…}}`, the same events with the same
 	// ids, and `{"event":"heartbeat"}` instead of the heartbeat comment (no `retry:` line). It
 	// resumes the same way: send the last `id` received as `Last-Event-ID` or as the
 	// `last_event_id` query parameter.
@@ -24743,7 +25139,7 @@ func (c *ClientWithResponses) ChangeAssignmentWithResponse(ctx context.Context, 
 // `curl -N -H 'Authorization: Bearer <teacher token>' localhost:8080/v1/classrooms/<id>/events`
 //
 // **NDJSON.** With `Accept: application/x-ndjson` the same stream comes as one JSON object per
-// line (`GameStreamLine`): `{"event":"action","id":"12","data":{…}}`, the same events with the same
+// line (`ClassroomStreamLine`): `{"event":"action","id":"12","data":{…}}`, the same events with the same
 // ids, and `{"event":"heartbeat"}` instead of the heartbeat comment (no `retry:` line). It
 // resumes the same way: send the last `id` received as `Last-Event-ID` or as the
 // `last_event_id` query parameter.

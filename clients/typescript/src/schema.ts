@@ -577,7 +577,7 @@ export interface paths {
          *     `curl -N -H 'Authorization: Bearer <teacher token>' localhost:8080/v1/classrooms/<id>/events`
          *
          *     **NDJSON.** With `Accept: application/x-ndjson` the same stream comes as one JSON object per
-         *     line (`GameStreamLine`): `{"event":"action","id":"12","data":{…}}`, the same events with the same
+         *     line (`ClassroomStreamLine`): `{"event":"action","id":"12","data":{…}}`, the same events with the same
          *     ids, and `{"event":"heartbeat"}` instead of the heartbeat comment (no `retry:` line). It
          *     resumes the same way: send the last `id` received as `Last-Event-ID` or as the
          *     `last_event_id` query parameter.
@@ -2848,7 +2848,14 @@ export interface components {
          *     `event` field says what its `data` (parsed from JSON) holds. A client that parses `data:` lines
          *     can type each message as this union and narrow it by `event`.
          */
-        GameStreamEvent: components["schemas"]["GameActionMessage"] | components["schemas"]["GameEndMessage"] | components["schemas"]["StreamErrorMessage"] | components["schemas"]["StreamRevokedMessage"] | components["schemas"]["AssignmentDoneMessage"] | components["schemas"]["AssignmentDueSoonMessage"];
+        GameStreamEvent: components["schemas"]["GameActionMessage"] | components["schemas"]["GameEndMessage"] | components["schemas"]["StreamErrorMessage"] | components["schemas"]["StreamRevokedMessage"];
+        /**
+         * @description One message of a classroom's event stream, as a client reads it: a game's stream's messages
+         *     (`GameStreamEvent`) and the assignments' (`assignment_done`, `assignment_due_soon`). The
+         *     message's `event` field says what its `data` (parsed from JSON) holds. A client that parses
+         *     `data:` lines can type each message as this union and narrow it by `event`.
+         */
+        ClassroomStreamEvent: components["schemas"]["GameActionMessage"] | components["schemas"]["GameEndMessage"] | components["schemas"]["StreamErrorMessage"] | components["schemas"]["StreamRevokedMessage"] | components["schemas"]["AssignmentDoneMessage"] | components["schemas"]["AssignmentDueSoonMessage"];
         /** @description An `action` message: one recorded history entry. */
         GameActionMessage: {
             /**
@@ -3098,7 +3105,12 @@ export interface components {
          * @description One line of a game's or a classroom's event stream read as NDJSON: a `GameStreamEvent`
          *     message as one JSON object (`data` is the JSON itself, not a string), or a heartbeat.
          */
-        GameStreamLine: components["schemas"]["GameActionMessage"] | components["schemas"]["GameEndMessage"] | components["schemas"]["StreamErrorMessage"] | components["schemas"]["StreamRevokedMessage"] | components["schemas"]["AssignmentDoneMessage"] | components["schemas"]["AssignmentDueSoonMessage"] | components["schemas"]["StreamHeartbeatMessage"];
+        GameStreamLine: components["schemas"]["GameActionMessage"] | components["schemas"]["GameEndMessage"] | components["schemas"]["StreamErrorMessage"] | components["schemas"]["StreamRevokedMessage"] | components["schemas"]["StreamHeartbeatMessage"];
+        /**
+         * @description One line of a classroom's event stream read as NDJSON: a `ClassroomStreamEvent`
+         *     message as one JSON object (`data` is the JSON itself, not a string), or a heartbeat.
+         */
+        ClassroomStreamLine: components["schemas"]["GameActionMessage"] | components["schemas"]["GameEndMessage"] | components["schemas"]["StreamErrorMessage"] | components["schemas"]["StreamRevokedMessage"] | components["schemas"]["AssignmentDoneMessage"] | components["schemas"]["AssignmentDueSoonMessage"] | components["schemas"]["StreamHeartbeatMessage"];
         /**
          * @description One line of `GET /v1/me/events` read as NDJSON: a `PlayerStreamEvent` message as one JSON
          *     object (`data` is the JSON itself, not a string), or a heartbeat.
@@ -6825,7 +6837,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The event stream; each message is a `GameStreamEvent` (`action`, `end`, `error` or `revoked`). */
+            /** @description The event stream; each message is a `ClassroomStreamEvent` (`action`, `end`, `assignment_done`, `assignment_due_soon`, `error` or `revoked`). */
             200: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -6869,7 +6881,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The event stream; each message is a `GameStreamEvent` (`action`, `end`, `error` or `revoked`). */
+            /** @description The event stream; each message is a `ClassroomStreamEvent` (`action`, `end`, `assignment_done`, `assignment_due_soon`, `error` or `revoked`). */
             200: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
