@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/uuid"
+
 	"primegames"
 	"primegames/api/apitest"
 	"primegames/contract"
@@ -114,6 +116,10 @@ func TestEveryBodyRefusalNamesTheField(t *testing.T) {
 		{"POST", "/v1/me/tokens", "/v1/me/tokens", nil, `{"name":""}`, "/name", []string{"string, from 1 to 64 characters"}, `""`},
 		{"POST", "/v1/classrooms/{classroom_id}/owner", "/v1/classrooms/" + class.id + "/owner", nil, `{"teacher_token":5}`, "/teacher_token", []string{"string, from 1 to 200 characters"}, "5"},
 		{"POST", "/v1/co-teacher-invites/accept", "/v1/co-teacher-invites/accept", nil, `{"code":""}`, "/code", []string{"string, from 1 to 128 characters"}, `""`},
+		{"POST", "/v1/classrooms/{classroom_id}/assignments", "/v1/classrooms/" + class.id + "/assignments", teacher,
+			`{"title":"x","game":"primed","games":21,"opponents":{"bot":"greedy"},"due_at":"2030-01-01T00:00:00Z"}`, "/games", []string{"integer, from 1 to 20"}, "21"},
+		{"PATCH", "/v1/classrooms/{classroom_id}/assignments/{assignment_id}", "/v1/classrooms/" + class.id + "/assignments/" + uuid.NewString(), teacher,
+			`{"games":0}`, "/games", []string{"integer, from 1 to 20"}, "0"},
 	}
 	for _, row := range rows {
 		got := refusedBody(t, h.Server, row.method, row.path, row.body, row.headers...)

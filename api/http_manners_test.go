@@ -26,9 +26,12 @@ func getRoutes(t *testing.T, h *gamesHarness) map[string][]string {
 	t.Helper()
 	c := newPrimedGame(t, h)
 	class := h.newClassroom(t, "Room 4", "Ada")
+	assignment := newAssignment(t, h.Server, class, map[string]any{"title": "x", "game": "primed", "games": 1,
+		"opponents": map[string]any{"bot": "greedy"}, "due_at": time.Now().Add(time.Hour)})
 	fill := map[string]string{
 		"{id}": c.Game.Id.String(), "{seq}": "0", "{classroom_id}": class.id,
 		"{student_id}": class.students["Ada"].id, "{file}": "swagger-ui.css", "{game}": "prime-climb",
+		"{assignment_id}": assignment.Id.String(),
 	}
 	spec, err := contract.Load(primegames.OpenAPI)
 	if err != nil {
@@ -55,6 +58,8 @@ func getRoutes(t *testing.T, h *gamesHarness) map[string][]string {
 			routes[strings.ReplaceAll(template, "{id}", over.Game.Id.String())] = nil
 		case strings.HasPrefix(template, "/v1/classrooms/"):
 			routes[path] = bearer(class.teacher)
+		case template == "/v1/me/assignments": // a student's
+			routes[path] = bearer(class.students["Ada"].token)
 		case strings.HasPrefix(template, "/v1/games/"), strings.HasPrefix(template, "/v1/me/"), template == "/v1/webhooks", template == "/v1/me":
 			routes[path] = bearer(c.Seats[0].Token)
 		default:

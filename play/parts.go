@@ -91,6 +91,7 @@ type parts struct {
 	authorities   authorities
 	observers     observers
 	signInCodes   signInCodes
+	assignments   assignments
 }
 
 // newParts builds the parts from the stores and the service's configuration (s's fields once its
@@ -107,5 +108,6 @@ func newParts(store Stores, s *Service) parts {
 		observers:     observers{games: store.GameReader, updater: store.Updater, clock: s.clock},
 		subscriptions: subscriptions{store: store.WebhookSubscriptions, games: store.GameReader, clock: s.clock, sender: s.webhookSender, cfg: s.webhookCfg},
 		signInCodes:   signInCodes{store: store.SignInCodeStore, classrooms: store.ClassroomStore, clock: s.clock, secret: s.signInSecret},
+		assignments:   assignments{store: store.AssignmentStore, kinds: s.kinds, clock: s.clock},
 	}
 }

@@ -37,6 +37,8 @@ type Stores struct {
 	WebhookSubscriptions
 	WebhookOutbox
 	AccountStore
+	// AssignmentStore keeps assignments (assignments.go).
+	AssignmentStore
 	// Kept, when the store keeps games' records between requests, lets an action be applied in one
 	// round trip (act_kept.go); nil when it keeps none.
 	Kept KeptRecords
@@ -175,6 +177,7 @@ type Tx struct {
 	ClassroomTx
 	ResultTx
 	WebhookTx
+	AssignmentTx
 }
 
 // GameTx reads, locks and changes one game: its steps, its history and its state.

@@ -19,7 +19,7 @@ func (db *DB) Games() *Games { return &Games{db: db} }
 // Stores are the game store's ports, for play.New.
 func (s *Games) Stores() play.Stores {
 	return play.Stores{GameReader: s, History: s, Updater: s, Dues: s, ToActBackfill: s, Authorities: s,
-		ClassroomStore: s, StatsStore: s, ReviewStore: s, WebhookSubscriptions: s, WebhookOutbox: s, AccountStore: s, Kept: s,
+		ClassroomStore: s, StatsStore: s, ReviewStore: s, WebhookSubscriptions: s, WebhookOutbox: s, AccountStore: s, AssignmentStore: s, Kept: s,
 		Teaching: s, SessionStore: s, CoTeacherStore: s, SignInCodeStore: s, AccountEraser: s}
 }
 

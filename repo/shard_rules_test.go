@@ -25,7 +25,7 @@ func TestSchemaCanBeShardedByGame(t *testing.T) {
 	// Tables replicated to every node (small, rarely written, joined with any game) and tables
 	// distributed by a key of their own, never joined with a game's rows.
 	reference := []string{"classrooms", "students", "owner_secret", "webhook_subscriptions", "accounts", "account_tokens", "account_sessions", "classroom_co_teachers", "co_teacher_invites",
-		"student_sign_ins"}
+		"student_sign_ins", "assignments", "assignment_progress"}
 	ownKey := map[string]string{"idempotency_keys": "lookup", "observer_tokens": "token_hash", "oidc_logins": "state_hash"}
 	local := []string{"goose_db_version"}
 

@@ -385,7 +385,8 @@ func (s *Games) FanOut(ctx context.Context, now time.Time, fn func(play.OutboxBa
 				(SELECT count(*) FROM (SELECT FROM webhook_deliveries d JOIN webhook_subscriptions o ON o.id = d.subscription_id
 					WHERE o.owner_key = s.owner_key LIMIT $2) p)`+fromWebhooks+`
 			WHERE s.disabled_at IS NULL
-				AND (s.subject_game_id = $1 OR s.scope = 'service' OR s.classroom_id = (SELECT classroom_id FROM games WHERE id = $1))
+				AND (s.subject_game_id = $1 OR s.scope = 'service' OR s.classroom_id = coalesce((SELECT classroom_id FROM games WHERE id = $1),
+					(SELECT classroom_id FROM assignments WHERE id = $1))) -- an assignment's due-soon row (assignments.go)
 			ORDER BY s.created_at, s.id`, b.GameID, pendingCountBound)
 		if err != nil {
 			return err

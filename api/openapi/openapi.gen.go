@@ -60,6 +60,54 @@ func (e AbortOutcomeEndReason) Valid() bool {
 	}
 }
 
+// Defines values for AssignmentDoneMessageEvent.
+const (
+	AssignmentDoneMessageEventAssignmentDone AssignmentDoneMessageEvent = "assignment_done"
+)
+
+// Valid indicates whether the value is a known member of the AssignmentDoneMessageEvent enum.
+func (e AssignmentDoneMessageEvent) Valid() bool {
+	switch e {
+	case AssignmentDoneMessageEventAssignmentDone:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AssignmentDueSoonMessageEvent.
+const (
+	AssignmentDueSoonMessageEventAssignmentDueSoon AssignmentDueSoonMessageEvent = "assignment_due_soon"
+)
+
+// Valid indicates whether the value is a known member of the AssignmentDueSoonMessageEvent enum.
+func (e AssignmentDueSoonMessageEvent) Valid() bool {
+	switch e {
+	case AssignmentDueSoonMessageEventAssignmentDueSoon:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AssignmentEventKind.
+const (
+	AssignmentEventKindAssignmentDone    AssignmentEventKind = "assignment_done"
+	AssignmentEventKindAssignmentDueSoon AssignmentEventKind = "assignment_due_soon"
+)
+
+// Valid indicates whether the value is a known member of the AssignmentEventKind enum.
+func (e AssignmentEventKind) Valid() bool {
+	switch e {
+	case AssignmentEventKindAssignmentDone:
+		return true
+	case AssignmentEventKindAssignmentDueSoon:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for BotLevel.
 const (
 	Expert BotLevel = "expert"
@@ -1670,16 +1718,22 @@ func (e StreamRevokedMessageEvent) Valid() bool {
 
 // Defines values for WebhookEventType.
 const (
-	WebhookEntry       WebhookEventType = "entry"
-	WebhookGameEnded   WebhookEventType = "game_ended"
-	WebhookGameStarted WebhookEventType = "game_started"
-	WebhookTimedOut    WebhookEventType = "timed_out"
-	WebhookYourTurn    WebhookEventType = "your_turn"
+	WebhookAssignmentDone    WebhookEventType = "assignment_done"
+	WebhookAssignmentDueSoon WebhookEventType = "assignment_due_soon"
+	WebhookEntry             WebhookEventType = "entry"
+	WebhookGameEnded         WebhookEventType = "game_ended"
+	WebhookGameStarted       WebhookEventType = "game_started"
+	WebhookTimedOut          WebhookEventType = "timed_out"
+	WebhookYourTurn          WebhookEventType = "your_turn"
 )
 
 // Valid indicates whether the value is a known member of the WebhookEventType enum.
 func (e WebhookEventType) Valid() bool {
 	switch e {
+	case WebhookAssignmentDone:
+		return true
+	case WebhookAssignmentDueSoon:
+		return true
 	case WebhookEntry:
 		return true
 	case WebhookGameEnded:
@@ -2040,6 +2094,152 @@ type ActionResult struct {
 	Game Game `json:"game"`
 }
 
+// AssignedGame defines model for AssignedGame.
+type AssignedGame struct {
+	AssignmentId openapi_types.UUID `json:"assignment_id"`
+
+	// Game A game as the caller may see it: the fields of `GameBase`, and the options and state of its kind, which `game` names.
+	Game Game `json:"game"`
+
+	// Seat Your seat in the game; act for it with your student token.
+	Seat int `json:"seat"`
+}
+
+// Assignment defines model for Assignment.
+type Assignment struct {
+	ClassroomId openapi_types.UUID `json:"classroom_id"`
+	CreatedAt   time.Time          `json:"created_at"`
+	DueAt       time.Time          `json:"due_at"`
+
+	// Game A kind of game.
+	Game  GameKind           `json:"game"`
+	Games int                `json:"games"`
+	Id    openapi_types.UUID `json:"id"`
+
+	// Opponents Either `{"bot": "<level>"}` (each game against a computer player) or `{"classmates": {"group_size": n}}`.
+	Opponents AssignmentOpponents `json:"opponents"`
+
+	// Options The options as given.
+	Options json.RawMessage `json:"options"`
+
+	// Progress For the teacher, every current student's, by name; for a student, their own.
+	Progress []AssignmentProgress `json:"progress"`
+	Title    string               `json:"title"`
+}
+
+// AssignmentChange defines model for AssignmentChange.
+type AssignmentChange struct {
+	DueAt *time.Time `json:"due_at,omitempty"`
+	Games *int       `json:"games,omitempty"`
+	Title *string    `json:"title,omitempty"`
+}
+
+// AssignmentDoneMessage An `assignment_done` message, on `GET /v1/me/events` (the student's own) and on a
+// classroom's stream (every student's), just before the end of the game that made the student
+// done. It has no `id`: it does not move the resume point, so a stream resumed from before it
+// may send it again.
+type AssignmentDoneMessage struct {
+	// Data The `data` of an `assignment_done` or `assignment_due_soon` message or webhook: the assignment and one student's progress with it.
+	Data  AssignmentEvent            `json:"data"`
+	Event AssignmentDoneMessageEvent `json:"event"`
+}
+
+// AssignmentDoneMessageEvent defines model for AssignmentDoneMessage.Event.
+type AssignmentDoneMessageEvent string
+
+// AssignmentDueSoonMessage An `assignment_due_soon` message, on `GET /v1/me/events` (the student's own) and on a
+// classroom's stream (every student not done), a day before the assignment's due time. It has
+// no `id`; a stream not open at the time does not get it (webhooks do).
+type AssignmentDueSoonMessage struct {
+	// Data The `data` of an `assignment_done` or `assignment_due_soon` message or webhook: the assignment and one student's progress with it.
+	Data  AssignmentEvent               `json:"data"`
+	Event AssignmentDueSoonMessageEvent `json:"event"`
+}
+
+// AssignmentDueSoonMessageEvent defines model for AssignmentDueSoonMessage.Event.
+type AssignmentDueSoonMessageEvent string
+
+// AssignmentEvent The `data` of an `assignment_done` or `assignment_due_soon` message or webhook: the assignment and one student's progress with it.
+type AssignmentEvent struct {
+	AssignmentId openapi_types.UUID `json:"assignment_id"`
+	ClassroomId  openapi_types.UUID `json:"classroom_id"`
+	Done         bool               `json:"done"`
+	DueAt        time.Time          `json:"due_at"`
+
+	// Event `assignment_done`: a student's `done` turned true (sent with the end of the game that did it); `assignment_due_soon`: the assignment is due within a day and the student is not done.
+	Event AssignmentEventKind `json:"event"`
+
+	// GameId `assignment_done`: the game whose end made the student done.
+	GameId *openapi_types.UUID `json:"game_id,omitempty"`
+
+	// Games The games asked.
+	Games     int `json:"games"`
+	GamesDone int `json:"games_done"`
+	GamesLate int `json:"games_late"`
+
+	// Name The student's name.
+	Name      string             `json:"name"`
+	StudentId openapi_types.UUID `json:"student_id"`
+	Title     string             `json:"title"`
+}
+
+// AssignmentEventKind `assignment_done`: a student's `done` turned true (sent with the end of the game that did it); `assignment_due_soon`: the assignment is due within a day and the student is not done.
+type AssignmentEventKind string
+
+// AssignmentList defines model for AssignmentList.
+type AssignmentList struct {
+	Items []Assignment `json:"items"`
+}
+
+// AssignmentOpponents Either `{"bot": "<level>"}` (each game against a computer player) or `{"classmates": {"group_size": n}}`.
+type AssignmentOpponents struct {
+	// Bot How a computer player plays: `random` picks uniformly among the legal actions, `greedy`
+	// takes the best immediate result by a simple measure, `expert` is the strongest. Each
+	// decides from its own seat's view only (it never sees hidden cards or the deck's order),
+	// and its choice is drawn from the game's secret seed and the step, so replays are exact (G-2).
+	Bot        *BotLevel `json:"bot,omitempty"`
+	Classmates *struct {
+		// GroupSize Students a game; the game's options must take this many players.
+		GroupSize int `json:"group_size"`
+	} `json:"classmates,omitempty"`
+}
+
+// AssignmentProgress defines model for AssignmentProgress.
+type AssignmentProgress struct {
+	// Done games_done has reached the games asked.
+	Done bool `json:"done"`
+
+	// GamesDone Games of the assignment the student finished (aborted ones do not count), late ones included.
+	GamesDone int `json:"games_done"`
+
+	// GamesLate Of games_done, those finished after due_at.
+	GamesLate int    `json:"games_late"`
+	Name      string `json:"name"`
+
+	// OpenGameId The student's game of the assignment not yet over, if any.
+	OpenGameId *openapi_types.UUID `json:"open_game_id,omitempty"`
+	StudentId  openapi_types.UUID  `json:"student_id"`
+}
+
+// AssignmentRequest defines model for AssignmentRequest.
+type AssignmentRequest struct {
+	// DueAt Games finished after this time count as late (one finished at it exactly is on time).
+	DueAt time.Time `json:"due_at"`
+
+	// Game A kind of game.
+	Game GameKind `json:"game"`
+
+	// Games How many games each student is to finish.
+	Games int `json:"games"`
+
+	// Opponents Either `{"bot": "<level>"}` (each game against a computer player) or `{"classmates": {"group_size": n}}`.
+	Opponents AssignmentOpponents `json:"opponents"`
+
+	// Options The options of every game of the assignment, as in `POST /v1/games`.
+	Options *json.RawMessage `json:"options,omitempty"`
+	Title   string           `json:"title"`
+}
+
 // AttachClassroomRequest defines model for AttachClassroomRequest.
 type AttachClassroomRequest struct {
 	// TeacherToken The classroom's current teacher token (`pgt_…`).
@@ -2211,6 +2411,20 @@ type ClassroomStats struct {
 	// ReviewsPending Finished games whose move review is not made yet. One request makes at most 10 of them (and keeps them); the review figures of the rest join the statistics on later requests.
 	ReviewsPending int            `json:"reviews_pending"`
 	Students       []StudentStats `json:"students"`
+}
+
+// ClassroomStreamEvent One message of a classroom's event stream, as a client reads it: a game's stream's messages
+// (`GameStreamEvent`) and the assignments' (`assignment_done`, `assignment_due_soon`). The
+// message's `event` field says what its `data` (parsed from JSON) holds. A client that parses
+// `data:` lines can type each message as this union and narrow it by `event`.
+type ClassroomStreamEvent struct {
+	union json.RawMessage
+}
+
+// ClassroomStreamLine One line of a classroom's event stream read as NDJSON: a `ClassroomStreamEvent`
+// message as one JSON object (`data` is the JSON itself, not a string), or a heartbeat.
+type ClassroomStreamLine struct {
+	union json.RawMessage
 }
 
 // ClassroomTeacher defines model for ClassroomTeacher.
@@ -3027,6 +3241,12 @@ type MissedOpportunity struct {
 type MistakeCount struct {
 	Count int    `json:"count"`
 	Value string `json:"value"`
+}
+
+// MyAssignmentList defines model for MyAssignmentList.
+type MyAssignmentList struct {
+	// Items Your assignments, each with one `progress` entry, yours.
+	Items []Assignment `json:"items"`
 }
 
 // NotYourTurnFacts An action from a seat whose turn it is not (G-1), and the seats that may act now.
@@ -4578,7 +4798,7 @@ type WebhookEntryEvent struct {
 	Version int64 `json:"version"`
 }
 
-// WebhookEventType A player event of `GET /v1/me/events`, or `entry` (one per history entry).
+// WebhookEventType A player event of `GET /v1/me/events`, `entry` (one per history entry), or an assignment's event (`AssignmentEvent`).
 type WebhookEventType string
 
 // WebhookList defines model for WebhookList.
@@ -4592,7 +4812,7 @@ type WebhookPayload struct {
 	Data      WebhookPayload_Data `json:"data"`
 	Timestamp time.Time           `json:"timestamp"`
 
-	// Type A player event of `GET /v1/me/events`, or `entry` (one per history entry).
+	// Type A player event of `GET /v1/me/events`, `entry` (one per history entry), or an assignment's event (`AssignmentEvent`).
 	Type WebhookEventType `json:"type"`
 }
 
@@ -4609,6 +4829,9 @@ type WebhookStatus string
 
 // AccessToken defines model for AccessToken.
 type AccessToken = string
+
+// AssignmentID defines model for AssignmentID.
+type AssignmentID = openapi_types.UUID
 
 // CardsPage defines model for CardsPage.
 type CardsPage = int
@@ -5260,6 +5483,12 @@ type CreateClassroomJSONRequestBody = CreateClassroomRequest
 // JoinClassroomJSONRequestBody defines body for JoinClassroom for application/json ContentType.
 type JoinClassroomJSONRequestBody = JoinClassroomRequest
 
+// CreateAssignmentJSONRequestBody defines body for CreateAssignment for application/json ContentType.
+type CreateAssignmentJSONRequestBody = AssignmentRequest
+
+// ChangeAssignmentJSONRequestBody defines body for ChangeAssignment for application/json ContentType.
+type ChangeAssignmentJSONRequestBody = AssignmentChange
+
 // CreateClassroomGamesJSONRequestBody defines body for CreateClassroomGames for application/json ContentType.
 type CreateClassroomGamesJSONRequestBody = ClassroomGamesRequest
 
@@ -5380,6 +5609,532 @@ func (t BodyMismatchFacts_Got) MarshalJSON() ([]byte, error) {
 }
 
 func (t *BodyMismatchFacts_Got) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsGameActionMessage returns the union data inside the ClassroomStreamEvent as a GameActionMessage
+func (t ClassroomStreamEvent) AsGameActionMessage() (GameActionMessage, error) {
+	var body GameActionMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromGameActionMessage overwrites any union data inside the ClassroomStreamEvent as the provided GameActionMessage
+func (t *ClassroomStreamEvent) FromGameActionMessage(v GameActionMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"action"}`))
+	t.union = b
+	return err
+}
+
+// MergeGameActionMessage performs a merge with any union data inside the ClassroomStreamEvent, using the provided GameActionMessage
+func (t *ClassroomStreamEvent) MergeGameActionMessage(v GameActionMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"action"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsGameEndMessage returns the union data inside the ClassroomStreamEvent as a GameEndMessage
+func (t ClassroomStreamEvent) AsGameEndMessage() (GameEndMessage, error) {
+	var body GameEndMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromGameEndMessage overwrites any union data inside the ClassroomStreamEvent as the provided GameEndMessage
+func (t *ClassroomStreamEvent) FromGameEndMessage(v GameEndMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"end"}`))
+	t.union = b
+	return err
+}
+
+// MergeGameEndMessage performs a merge with any union data inside the ClassroomStreamEvent, using the provided GameEndMessage
+func (t *ClassroomStreamEvent) MergeGameEndMessage(v GameEndMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"end"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsStreamErrorMessage returns the union data inside the ClassroomStreamEvent as a StreamErrorMessage
+func (t ClassroomStreamEvent) AsStreamErrorMessage() (StreamErrorMessage, error) {
+	var body StreamErrorMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromStreamErrorMessage overwrites any union data inside the ClassroomStreamEvent as the provided StreamErrorMessage
+func (t *ClassroomStreamEvent) FromStreamErrorMessage(v StreamErrorMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"error"}`))
+	t.union = b
+	return err
+}
+
+// MergeStreamErrorMessage performs a merge with any union data inside the ClassroomStreamEvent, using the provided StreamErrorMessage
+func (t *ClassroomStreamEvent) MergeStreamErrorMessage(v StreamErrorMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"error"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsStreamRevokedMessage returns the union data inside the ClassroomStreamEvent as a StreamRevokedMessage
+func (t ClassroomStreamEvent) AsStreamRevokedMessage() (StreamRevokedMessage, error) {
+	var body StreamRevokedMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromStreamRevokedMessage overwrites any union data inside the ClassroomStreamEvent as the provided StreamRevokedMessage
+func (t *ClassroomStreamEvent) FromStreamRevokedMessage(v StreamRevokedMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"revoked"}`))
+	t.union = b
+	return err
+}
+
+// MergeStreamRevokedMessage performs a merge with any union data inside the ClassroomStreamEvent, using the provided StreamRevokedMessage
+func (t *ClassroomStreamEvent) MergeStreamRevokedMessage(v StreamRevokedMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"revoked"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsAssignmentDoneMessage returns the union data inside the ClassroomStreamEvent as a AssignmentDoneMessage
+func (t ClassroomStreamEvent) AsAssignmentDoneMessage() (AssignmentDoneMessage, error) {
+	var body AssignmentDoneMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromAssignmentDoneMessage overwrites any union data inside the ClassroomStreamEvent as the provided AssignmentDoneMessage
+func (t *ClassroomStreamEvent) FromAssignmentDoneMessage(v AssignmentDoneMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"assignment_done"}`))
+	t.union = b
+	return err
+}
+
+// MergeAssignmentDoneMessage performs a merge with any union data inside the ClassroomStreamEvent, using the provided AssignmentDoneMessage
+func (t *ClassroomStreamEvent) MergeAssignmentDoneMessage(v AssignmentDoneMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"assignment_done"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsAssignmentDueSoonMessage returns the union data inside the ClassroomStreamEvent as a AssignmentDueSoonMessage
+func (t ClassroomStreamEvent) AsAssignmentDueSoonMessage() (AssignmentDueSoonMessage, error) {
+	var body AssignmentDueSoonMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromAssignmentDueSoonMessage overwrites any union data inside the ClassroomStreamEvent as the provided AssignmentDueSoonMessage
+func (t *ClassroomStreamEvent) FromAssignmentDueSoonMessage(v AssignmentDueSoonMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"assignment_due_soon"}`))
+	t.union = b
+	return err
+}
+
+// MergeAssignmentDueSoonMessage performs a merge with any union data inside the ClassroomStreamEvent, using the provided AssignmentDueSoonMessage
+func (t *ClassroomStreamEvent) MergeAssignmentDueSoonMessage(v AssignmentDueSoonMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"assignment_due_soon"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t ClassroomStreamEvent) Discriminator() (string, error) {
+	var discriminator struct {
+		Discriminator string `json:"event"`
+	}
+	err := json.Unmarshal(t.union, &discriminator)
+	return discriminator.Discriminator, err
+}
+
+func (t ClassroomStreamEvent) ValueByDiscriminator() (interface{}, error) {
+	discriminator, err := t.Discriminator()
+	if err != nil {
+		return nil, err
+	}
+	switch discriminator {
+	case "action":
+		return t.AsGameActionMessage()
+	case "assignment_done":
+		return t.AsAssignmentDoneMessage()
+	case "assignment_due_soon":
+		return t.AsAssignmentDueSoonMessage()
+	case "end":
+		return t.AsGameEndMessage()
+	case "error":
+		return t.AsStreamErrorMessage()
+	case "revoked":
+		return t.AsStreamRevokedMessage()
+	default:
+		return nil, errors.New("unknown discriminator value: " + discriminator)
+	}
+}
+
+func (t ClassroomStreamEvent) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *ClassroomStreamEvent) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsGameActionMessage returns the union data inside the ClassroomStreamLine as a GameActionMessage
+func (t ClassroomStreamLine) AsGameActionMessage() (GameActionMessage, error) {
+	var body GameActionMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromGameActionMessage overwrites any union data inside the ClassroomStreamLine as the provided GameActionMessage
+func (t *ClassroomStreamLine) FromGameActionMessage(v GameActionMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"action"}`))
+	t.union = b
+	return err
+}
+
+// MergeGameActionMessage performs a merge with any union data inside the ClassroomStreamLine, using the provided GameActionMessage
+func (t *ClassroomStreamLine) MergeGameActionMessage(v GameActionMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"action"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsGameEndMessage returns the union data inside the ClassroomStreamLine as a GameEndMessage
+func (t ClassroomStreamLine) AsGameEndMessage() (GameEndMessage, error) {
+	var body GameEndMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromGameEndMessage overwrites any union data inside the ClassroomStreamLine as the provided GameEndMessage
+func (t *ClassroomStreamLine) FromGameEndMessage(v GameEndMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"end"}`))
+	t.union = b
+	return err
+}
+
+// MergeGameEndMessage performs a merge with any union data inside the ClassroomStreamLine, using the provided GameEndMessage
+func (t *ClassroomStreamLine) MergeGameEndMessage(v GameEndMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"end"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsStreamErrorMessage returns the union data inside the ClassroomStreamLine as a StreamErrorMessage
+func (t ClassroomStreamLine) AsStreamErrorMessage() (StreamErrorMessage, error) {
+	var body StreamErrorMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromStreamErrorMessage overwrites any union data inside the ClassroomStreamLine as the provided StreamErrorMessage
+func (t *ClassroomStreamLine) FromStreamErrorMessage(v StreamErrorMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"error"}`))
+	t.union = b
+	return err
+}
+
+// MergeStreamErrorMessage performs a merge with any union data inside the ClassroomStreamLine, using the provided StreamErrorMessage
+func (t *ClassroomStreamLine) MergeStreamErrorMessage(v StreamErrorMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"error"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsStreamRevokedMessage returns the union data inside the ClassroomStreamLine as a StreamRevokedMessage
+func (t ClassroomStreamLine) AsStreamRevokedMessage() (StreamRevokedMessage, error) {
+	var body StreamRevokedMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromStreamRevokedMessage overwrites any union data inside the ClassroomStreamLine as the provided StreamRevokedMessage
+func (t *ClassroomStreamLine) FromStreamRevokedMessage(v StreamRevokedMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"revoked"}`))
+	t.union = b
+	return err
+}
+
+// MergeStreamRevokedMessage performs a merge with any union data inside the ClassroomStreamLine, using the provided StreamRevokedMessage
+func (t *ClassroomStreamLine) MergeStreamRevokedMessage(v StreamRevokedMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"revoked"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsAssignmentDoneMessage returns the union data inside the ClassroomStreamLine as a AssignmentDoneMessage
+func (t ClassroomStreamLine) AsAssignmentDoneMessage() (AssignmentDoneMessage, error) {
+	var body AssignmentDoneMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromAssignmentDoneMessage overwrites any union data inside the ClassroomStreamLine as the provided AssignmentDoneMessage
+func (t *ClassroomStreamLine) FromAssignmentDoneMessage(v AssignmentDoneMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"assignment_done"}`))
+	t.union = b
+	return err
+}
+
+// MergeAssignmentDoneMessage performs a merge with any union data inside the ClassroomStreamLine, using the provided AssignmentDoneMessage
+func (t *ClassroomStreamLine) MergeAssignmentDoneMessage(v AssignmentDoneMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"assignment_done"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsAssignmentDueSoonMessage returns the union data inside the ClassroomStreamLine as a AssignmentDueSoonMessage
+func (t ClassroomStreamLine) AsAssignmentDueSoonMessage() (AssignmentDueSoonMessage, error) {
+	var body AssignmentDueSoonMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromAssignmentDueSoonMessage overwrites any union data inside the ClassroomStreamLine as the provided AssignmentDueSoonMessage
+func (t *ClassroomStreamLine) FromAssignmentDueSoonMessage(v AssignmentDueSoonMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"assignment_due_soon"}`))
+	t.union = b
+	return err
+}
+
+// MergeAssignmentDueSoonMessage performs a merge with any union data inside the ClassroomStreamLine, using the provided AssignmentDueSoonMessage
+func (t *ClassroomStreamLine) MergeAssignmentDueSoonMessage(v AssignmentDueSoonMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"assignment_due_soon"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsStreamHeartbeatMessage returns the union data inside the ClassroomStreamLine as a StreamHeartbeatMessage
+func (t ClassroomStreamLine) AsStreamHeartbeatMessage() (StreamHeartbeatMessage, error) {
+	var body StreamHeartbeatMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromStreamHeartbeatMessage overwrites any union data inside the ClassroomStreamLine as the provided StreamHeartbeatMessage
+func (t *ClassroomStreamLine) FromStreamHeartbeatMessage(v StreamHeartbeatMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"heartbeat"}`))
+	t.union = b
+	return err
+}
+
+// MergeStreamHeartbeatMessage performs a merge with any union data inside the ClassroomStreamLine, using the provided StreamHeartbeatMessage
+func (t *ClassroomStreamLine) MergeStreamHeartbeatMessage(v StreamHeartbeatMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"heartbeat"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t ClassroomStreamLine) Discriminator() (string, error) {
+	var discriminator struct {
+		Discriminator string `json:"event"`
+	}
+	err := json.Unmarshal(t.union, &discriminator)
+	return discriminator.Discriminator, err
+}
+
+func (t ClassroomStreamLine) ValueByDiscriminator() (interface{}, error) {
+	discriminator, err := t.Discriminator()
+	if err != nil {
+		return nil, err
+	}
+	switch discriminator {
+	case "action":
+		return t.AsGameActionMessage()
+	case "assignment_done":
+		return t.AsAssignmentDoneMessage()
+	case "assignment_due_soon":
+		return t.AsAssignmentDueSoonMessage()
+	case "end":
+		return t.AsGameEndMessage()
+	case "error":
+		return t.AsStreamErrorMessage()
+	case "heartbeat":
+		return t.AsStreamHeartbeatMessage()
+	case "revoked":
+		return t.AsStreamRevokedMessage()
+	default:
+		return nil, errors.New("unknown discriminator value: " + discriminator)
+	}
+}
+
+func (t ClassroomStreamLine) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *ClassroomStreamLine) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }
@@ -6092,6 +6847,58 @@ func (t *PlayerStreamEvent) MergeStreamRevokedMessage(v StreamRevokedMessage) er
 	return err
 }
 
+// AsAssignmentDoneMessage returns the union data inside the PlayerStreamEvent as a AssignmentDoneMessage
+func (t PlayerStreamEvent) AsAssignmentDoneMessage() (AssignmentDoneMessage, error) {
+	var body AssignmentDoneMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromAssignmentDoneMessage overwrites any union data inside the PlayerStreamEvent as the provided AssignmentDoneMessage
+func (t *PlayerStreamEvent) FromAssignmentDoneMessage(v AssignmentDoneMessage) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeAssignmentDoneMessage performs a merge with any union data inside the PlayerStreamEvent, using the provided AssignmentDoneMessage
+func (t *PlayerStreamEvent) MergeAssignmentDoneMessage(v AssignmentDoneMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsAssignmentDueSoonMessage returns the union data inside the PlayerStreamEvent as a AssignmentDueSoonMessage
+func (t PlayerStreamEvent) AsAssignmentDueSoonMessage() (AssignmentDueSoonMessage, error) {
+	var body AssignmentDueSoonMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromAssignmentDueSoonMessage overwrites any union data inside the PlayerStreamEvent as the provided AssignmentDueSoonMessage
+func (t *PlayerStreamEvent) FromAssignmentDueSoonMessage(v AssignmentDueSoonMessage) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeAssignmentDueSoonMessage performs a merge with any union data inside the PlayerStreamEvent, using the provided AssignmentDueSoonMessage
+func (t *PlayerStreamEvent) MergeAssignmentDueSoonMessage(v AssignmentDueSoonMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
 func (t PlayerStreamEvent) MarshalJSON() ([]byte, error) {
 	b, err := t.union.MarshalJSON()
 	return b, err
@@ -6170,6 +6977,58 @@ func (t *PlayerStreamLine) FromStreamRevokedMessage(v StreamRevokedMessage) erro
 
 // MergeStreamRevokedMessage performs a merge with any union data inside the PlayerStreamLine, using the provided StreamRevokedMessage
 func (t *PlayerStreamLine) MergeStreamRevokedMessage(v StreamRevokedMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsAssignmentDoneMessage returns the union data inside the PlayerStreamLine as a AssignmentDoneMessage
+func (t PlayerStreamLine) AsAssignmentDoneMessage() (AssignmentDoneMessage, error) {
+	var body AssignmentDoneMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromAssignmentDoneMessage overwrites any union data inside the PlayerStreamLine as the provided AssignmentDoneMessage
+func (t *PlayerStreamLine) FromAssignmentDoneMessage(v AssignmentDoneMessage) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeAssignmentDoneMessage performs a merge with any union data inside the PlayerStreamLine, using the provided AssignmentDoneMessage
+func (t *PlayerStreamLine) MergeAssignmentDoneMessage(v AssignmentDoneMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsAssignmentDueSoonMessage returns the union data inside the PlayerStreamLine as a AssignmentDueSoonMessage
+func (t PlayerStreamLine) AsAssignmentDueSoonMessage() (AssignmentDueSoonMessage, error) {
+	var body AssignmentDueSoonMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromAssignmentDueSoonMessage overwrites any union data inside the PlayerStreamLine as the provided AssignmentDueSoonMessage
+func (t *PlayerStreamLine) FromAssignmentDueSoonMessage(v AssignmentDueSoonMessage) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeAssignmentDueSoonMessage performs a merge with any union data inside the PlayerStreamLine, using the provided AssignmentDueSoonMessage
+func (t *PlayerStreamLine) MergeAssignmentDueSoonMessage(v AssignmentDueSoonMessage) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
@@ -7048,6 +7907,32 @@ func (t *WebhookPayload_Data) MergeWebhookEntryEvent(v WebhookEntryEvent) error 
 	return err
 }
 
+// AsAssignmentEvent returns the union data inside the WebhookPayload_Data as a AssignmentEvent
+func (t WebhookPayload_Data) AsAssignmentEvent() (AssignmentEvent, error) {
+	var body AssignmentEvent
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromAssignmentEvent overwrites any union data inside the WebhookPayload_Data as the provided AssignmentEvent
+func (t *WebhookPayload_Data) FromAssignmentEvent(v AssignmentEvent) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeAssignmentEvent performs a merge with any union data inside the WebhookPayload_Data, using the provided AssignmentEvent
+func (t *WebhookPayload_Data) MergeAssignmentEvent(v AssignmentEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
 func (t WebhookPayload_Data) MarshalJSON() ([]byte, error) {
 	b, err := t.union.MarshalJSON()
 	return b, err
@@ -7108,6 +7993,21 @@ type ServerInterface interface {
 	// GetClassroom The classroom (teacher token).
 	// (GET /v1/classrooms/{classroom_id})
 	GetClassroom(ctx echo.Context, classroomId ClassroomID) error
+	// ListAssignments The classroom's assignments with each student's progress (teacher token).
+	// (GET /v1/classrooms/{classroom_id}/assignments)
+	ListAssignments(ctx echo.Context, classroomId ClassroomID) error
+	// CreateAssignment Set the class an assignment (teacher token).
+	// (POST /v1/classrooms/{classroom_id}/assignments)
+	CreateAssignment(ctx echo.Context, classroomId ClassroomID) error
+	// DeleteAssignment Delete an assignment and its progress (teacher token); its games stay.
+	// (DELETE /v1/classrooms/{classroom_id}/assignments/{assignment_id})
+	DeleteAssignment(ctx echo.Context, classroomId ClassroomID, assignmentId AssignmentID) error
+	// GetAssignment One assignment with each student's progress (teacher token).
+	// (GET /v1/classrooms/{classroom_id}/assignments/{assignment_id})
+	GetAssignment(ctx echo.Context, classroomId ClassroomID, assignmentId AssignmentID) error
+	// ChangeAssignment Change an assignment's title, games or due time (teacher token).
+	// (PATCH /v1/classrooms/{classroom_id}/assignments/{assignment_id})
+	ChangeAssignment(ctx echo.Context, classroomId ClassroomID, assignmentId AssignmentID) error
 	// CreateCoTeacherInvite Invite a co-teacher with a one-time code (the classroom's owner).
 	// (POST /v1/classrooms/{classroom_id}/co-teacher-invites)
 	CreateCoTeacherInvite(ctx echo.Context, classroomId ClassroomID) error
@@ -7258,6 +8158,12 @@ type ServerInterface interface {
 	// GetMe Who this token is and what it may do.
 	// (GET /v1/me)
 	GetMe(ctx echo.Context) error
+	// ListMyAssignments Your assignments with your progress and due time (student token).
+	// (GET /v1/me/assignments)
+	ListMyAssignments(ctx echo.Context) error
+	// StartAssignedGame Play the assignment's next game (student token).
+	// (POST /v1/me/assignments/{assignment_id}/games)
+	StartAssignedGame(ctx echo.Context, assignmentId AssignmentID) error
 	// ListMyClassrooms The classrooms the account owns (account token).
 	// (GET /v1/me/classrooms)
 	ListMyClassrooms(ctx echo.Context) error
@@ -7530,6 +8436,110 @@ func (w *ServerInterfaceWrapper) GetClassroom(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.GetClassroom(ctx, classroomId)
+	return err
+}
+
+// ListAssignments converts echo context to params.
+func (w *ServerInterfaceWrapper) ListAssignments(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "classroom_id" -------------
+	var classroomId ClassroomID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "classroom_id", ctx.Param("classroom_id"), &classroomId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter classroom_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListAssignments(ctx, classroomId)
+	return err
+}
+
+// CreateAssignment converts echo context to params.
+func (w *ServerInterfaceWrapper) CreateAssignment(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "classroom_id" -------------
+	var classroomId ClassroomID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "classroom_id", ctx.Param("classroom_id"), &classroomId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter classroom_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.CreateAssignment(ctx, classroomId)
+	return err
+}
+
+// DeleteAssignment converts echo context to params.
+func (w *ServerInterfaceWrapper) DeleteAssignment(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "classroom_id" -------------
+	var classroomId ClassroomID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "classroom_id", ctx.Param("classroom_id"), &classroomId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter classroom_id: %s", err))
+	}
+
+	// ------------- Path parameter "assignment_id" -------------
+	var assignmentId AssignmentID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "assignment_id", ctx.Param("assignment_id"), &assignmentId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter assignment_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.DeleteAssignment(ctx, classroomId, assignmentId)
+	return err
+}
+
+// GetAssignment converts echo context to params.
+func (w *ServerInterfaceWrapper) GetAssignment(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "classroom_id" -------------
+	var classroomId ClassroomID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "classroom_id", ctx.Param("classroom_id"), &classroomId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter classroom_id: %s", err))
+	}
+
+	// ------------- Path parameter "assignment_id" -------------
+	var assignmentId AssignmentID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "assignment_id", ctx.Param("assignment_id"), &assignmentId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter assignment_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetAssignment(ctx, classroomId, assignmentId)
+	return err
+}
+
+// ChangeAssignment converts echo context to params.
+func (w *ServerInterfaceWrapper) ChangeAssignment(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "classroom_id" -------------
+	var classroomId ClassroomID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "classroom_id", ctx.Param("classroom_id"), &classroomId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter classroom_id: %s", err))
+	}
+
+	// ------------- Path parameter "assignment_id" -------------
+	var assignmentId AssignmentID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "assignment_id", ctx.Param("assignment_id"), &assignmentId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter assignment_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ChangeAssignment(ctx, classroomId, assignmentId)
 	return err
 }
 
@@ -9076,6 +10086,31 @@ func (w *ServerInterfaceWrapper) GetMe(ctx echo.Context) error {
 	return err
 }
 
+// ListMyAssignments converts echo context to params.
+func (w *ServerInterfaceWrapper) ListMyAssignments(ctx echo.Context) error {
+	var err error
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListMyAssignments(ctx)
+	return err
+}
+
+// StartAssignedGame converts echo context to params.
+func (w *ServerInterfaceWrapper) StartAssignedGame(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "assignment_id" -------------
+	var assignmentId AssignmentID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "assignment_id", ctx.Param("assignment_id"), &assignmentId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter assignment_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.StartAssignedGame(ctx, assignmentId)
+	return err
+}
+
 // ListMyClassrooms converts echo context to params.
 func (w *ServerInterfaceWrapper) ListMyClassrooms(ctx echo.Context) error {
 	var err error
@@ -9353,6 +10388,11 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/v1/boards/prime-climb.svg", wrapper.GetPrimeClimbBoardPicture, options.OperationMiddlewares["getPrimeClimbBoardPicture"]...)
 	router.POST(options.BaseURL+"/v1/classrooms", wrapper.CreateClassroom, options.OperationMiddlewares["createClassroom"]...)
 	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id", wrapper.GetClassroom, options.OperationMiddlewares["getClassroom"]...)
+	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/assignments", wrapper.ListAssignments, options.OperationMiddlewares["listAssignments"]...)
+	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/assignments", wrapper.CreateAssignment, options.OperationMiddlewares["createAssignment"]...)
+	router.DELETE(options.BaseURL+"/v1/classrooms/:classroom_id/assignments/:assignment_id", wrapper.DeleteAssignment, options.OperationMiddlewares["deleteAssignment"]...)
+	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/assignments/:assignment_id", wrapper.GetAssignment, options.OperationMiddlewares["getAssignment"]...)
+	router.PATCH(options.BaseURL+"/v1/classrooms/:classroom_id/assignments/:assignment_id", wrapper.ChangeAssignment, options.OperationMiddlewares["changeAssignment"]...)
 	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/co-teacher-invites", wrapper.CreateCoTeacherInvite, options.OperationMiddlewares["createCoTeacherInvite"]...)
 	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/events", wrapper.StreamClassroomEvents, options.OperationMiddlewares["streamClassroomEvents"]...)
 	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/games", wrapper.ListClassroomGames, options.OperationMiddlewares["listClassroomGames"]...)
@@ -9404,6 +10444,8 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.POST(options.BaseURL+"/v1/games/join", wrapper.JoinGameByInviteCode, options.OperationMiddlewares["joinGameByInviteCode"]...)
 	router.DELETE(options.BaseURL+"/v1/me", wrapper.EraseMyAccount, options.OperationMiddlewares["eraseMyAccount"]...)
 	router.GET(options.BaseURL+"/v1/me", wrapper.GetMe, options.OperationMiddlewares["getMe"]...)
+	router.GET(options.BaseURL+"/v1/me/assignments", wrapper.ListMyAssignments, options.OperationMiddlewares["listMyAssignments"]...)
+	router.POST(options.BaseURL+"/v1/me/assignments/:assignment_id/games", wrapper.StartAssignedGame, options.OperationMiddlewares["startAssignedGame"]...)
 	router.GET(options.BaseURL+"/v1/me/classrooms", wrapper.ListMyClassrooms, options.OperationMiddlewares["listMyClassrooms"]...)
 	router.GET(options.BaseURL+"/v1/me/events", wrapper.StreamMyEvents, options.OperationMiddlewares["streamMyEvents"]...)
 	router.GET(options.BaseURL+"/v1/me/games", wrapper.ListMyGames, options.OperationMiddlewares["listMyGames"]...)

@@ -64,6 +64,54 @@ func (e AbortOutcomeEndReason) Valid() bool {
 	}
 }
 
+// Defines values for AssignmentDoneMessageEvent.
+const (
+	AssignmentDoneMessageEventAssignmentDone AssignmentDoneMessageEvent = "assignment_done"
+)
+
+// Valid indicates whether the value is a known member of the AssignmentDoneMessageEvent enum.
+func (e AssignmentDoneMessageEvent) Valid() bool {
+	switch e {
+	case AssignmentDoneMessageEventAssignmentDone:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AssignmentDueSoonMessageEvent.
+const (
+	AssignmentDueSoonMessageEventAssignmentDueSoon AssignmentDueSoonMessageEvent = "assignment_due_soon"
+)
+
+// Valid indicates whether the value is a known member of the AssignmentDueSoonMessageEvent enum.
+func (e AssignmentDueSoonMessageEvent) Valid() bool {
+	switch e {
+	case AssignmentDueSoonMessageEventAssignmentDueSoon:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AssignmentEventKind.
+const (
+	AssignmentEventKindAssignmentDone    AssignmentEventKind = "assignment_done"
+	AssignmentEventKindAssignmentDueSoon AssignmentEventKind = "assignment_due_soon"
+)
+
+// Valid indicates whether the value is a known member of the AssignmentEventKind enum.
+func (e AssignmentEventKind) Valid() bool {
+	switch e {
+	case AssignmentEventKindAssignmentDone:
+		return true
+	case AssignmentEventKindAssignmentDueSoon:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for BotLevel.
 const (
 	BotLevelExpert BotLevel = "expert"
@@ -1674,16 +1722,22 @@ func (e StreamRevokedMessageEvent) Valid() bool {
 
 // Defines values for WebhookEventType.
 const (
-	WebhookEventTypeEntry       WebhookEventType = "entry"
-	WebhookEventTypeGameEnded   WebhookEventType = "game_ended"
-	WebhookEventTypeGameStarted WebhookEventType = "game_started"
-	WebhookEventTypeTimedOut    WebhookEventType = "timed_out"
-	WebhookEventTypeYourTurn    WebhookEventType = "your_turn"
+	WebhookEventTypeAssignmentDone    WebhookEventType = "assignment_done"
+	WebhookEventTypeAssignmentDueSoon WebhookEventType = "assignment_due_soon"
+	WebhookEventTypeEntry             WebhookEventType = "entry"
+	WebhookEventTypeGameEnded         WebhookEventType = "game_ended"
+	WebhookEventTypeGameStarted       WebhookEventType = "game_started"
+	WebhookEventTypeTimedOut          WebhookEventType = "timed_out"
+	WebhookEventTypeYourTurn          WebhookEventType = "your_turn"
 )
 
 // Valid indicates whether the value is a known member of the WebhookEventType enum.
 func (e WebhookEventType) Valid() bool {
 	switch e {
+	case WebhookEventTypeAssignmentDone:
+		return true
+	case WebhookEventTypeAssignmentDueSoon:
+		return true
 	case WebhookEventTypeEntry:
 		return true
 	case WebhookEventTypeGameEnded:
@@ -2044,6 +2098,152 @@ type ActionResult struct {
 	Game Game `json:"game"`
 }
 
+// AssignedGame defines model for AssignedGame.
+type AssignedGame struct {
+	AssignmentId openapi_types.UUID `json:"assignment_id"`
+
+	// Game A game as the caller may see it: the fields of `GameBase`, and the options and state of its kind, which `game` names.
+	Game Game `json:"game"`
+
+	// Seat Your seat in the game; act for it with your student token.
+	Seat int `json:"seat"`
+}
+
+// Assignment defines model for Assignment.
+type Assignment struct {
+	ClassroomId openapi_types.UUID `json:"classroom_id"`
+	CreatedAt   time.Time          `json:"created_at"`
+	DueAt       time.Time          `json:"due_at"`
+
+	// Game A kind of game.
+	Game  GameKind           `json:"game"`
+	Games int                `json:"games"`
+	Id    openapi_types.UUID `json:"id"`
+
+	// Opponents Either `{"bot": "<level>"}` (each game against a computer player) or `{"classmates": {"group_size": n}}`.
+	Opponents AssignmentOpponents `json:"opponents"`
+
+	// Options The options as given.
+	Options json.RawMessage `json:"options"`
+
+	// Progress For the teacher, every current student's, by name; for a student, their own.
+	Progress []AssignmentProgress `json:"progress"`
+	Title    string               `json:"title"`
+}
+
+// AssignmentChange defines model for AssignmentChange.
+type AssignmentChange struct {
+	DueAt *time.Time `json:"due_at,omitempty"`
+	Games *int       `json:"games,omitempty"`
+	Title *string    `json:"title,omitempty"`
+}
+
+// AssignmentDoneMessage An `assignment_done` message, on `GET /v1/me/events` (the student's own) and on a
+// classroom's stream (every student's), just before the end of the game that made the student
+// done. It has no `id`: it does not move the resume point, so a stream resumed from before it
+// may send it again.
+type AssignmentDoneMessage struct {
+	// Data The `data` of an `assignment_done` or `assignment_due_soon` message or webhook: the assignment and one student's progress with it.
+	Data  AssignmentEvent            `json:"data"`
+	Event AssignmentDoneMessageEvent `json:"event"`
+}
+
+// AssignmentDoneMessageEvent defines model for AssignmentDoneMessage.Event.
+type AssignmentDoneMessageEvent string
+
+// AssignmentDueSoonMessage An `assignment_due_soon` message, on `GET /v1/me/events` (the student's own) and on a
+// classroom's stream (every student not done), a day before the assignment's due time. It has
+// no `id`; a stream not open at the time does not get it (webhooks do).
+type AssignmentDueSoonMessage struct {
+	// Data The `data` of an `assignment_done` or `assignment_due_soon` message or webhook: the assignment and one student's progress with it.
+	Data  AssignmentEvent               `json:"data"`
+	Event AssignmentDueSoonMessageEvent `json:"event"`
+}
+
+// AssignmentDueSoonMessageEvent defines model for AssignmentDueSoonMessage.Event.
+type AssignmentDueSoonMessageEvent string
+
+// AssignmentEvent The `data` of an `assignment_done` or `assignment_due_soon` message or webhook: the assignment and one student's progress with it.
+type AssignmentEvent struct {
+	AssignmentId openapi_types.UUID `json:"assignment_id"`
+	ClassroomId  openapi_types.UUID `json:"classroom_id"`
+	Done         bool               `json:"done"`
+	DueAt        time.Time          `json:"due_at"`
+
+	// Event `assignment_done`: a student's `done` turned true (sent with the end of the game that did it); `assignment_due_soon`: the assignment is due within a day and the student is not done.
+	Event AssignmentEventKind `json:"event"`
+
+	// GameId `assignment_done`: the game whose end made the student done.
+	GameId *openapi_types.UUID `json:"game_id,omitempty"`
+
+	// Games The games asked.
+	Games     int `json:"games"`
+	GamesDone int `json:"games_done"`
+	GamesLate int `json:"games_late"`
+
+	// Name The student's name.
+	Name      string             `json:"name"`
+	StudentId openapi_types.UUID `json:"student_id"`
+	Title     string             `json:"title"`
+}
+
+// AssignmentEventKind `assignment_done`: a student's `done` turned true (sent with the end of the game that did it); `assignment_due_soon`: the assignment is due within a day and the student is not done.
+type AssignmentEventKind string
+
+// AssignmentList defines model for AssignmentList.
+type AssignmentList struct {
+	Items []Assignment `json:"items"`
+}
+
+// AssignmentOpponents Either `{"bot": "<level>"}` (each game against a computer player) or `{"classmates": {"group_size": n}}`.
+type AssignmentOpponents struct {
+	// Bot How a computer player plays: `random` picks uniformly among the legal actions, `greedy`
+	// takes the best immediate result by a simple measure, `expert` is the strongest. Each
+	// decides from its own seat's view only (it never sees hidden cards or the deck's order),
+	// and its choice is drawn from the game's secret seed and the step, so replays are exact (G-2).
+	Bot        *BotLevel `json:"bot,omitempty"`
+	Classmates *struct {
+		// GroupSize Students a game; the game's options must take this many players.
+		GroupSize int `json:"group_size"`
+	} `json:"classmates,omitempty"`
+}
+
+// AssignmentProgress defines model for AssignmentProgress.
+type AssignmentProgress struct {
+	// Done games_done has reached the games asked.
+	Done bool `json:"done"`
+
+	// GamesDone Games of the assignment the student finished (aborted ones do not count), late ones included.
+	GamesDone int `json:"games_done"`
+
+	// GamesLate Of games_done, those finished after due_at.
+	GamesLate int    `json:"games_late"`
+	Name      string `json:"name"`
+
+	// OpenGameId The student's game of the assignment not yet over, if any.
+	OpenGameId *openapi_types.UUID `json:"open_game_id,omitempty"`
+	StudentId  openapi_types.UUID  `json:"student_id"`
+}
+
+// AssignmentRequest defines model for AssignmentRequest.
+type AssignmentRequest struct {
+	// DueAt Games finished after this time count as late (one finished at it exactly is on time).
+	DueAt time.Time `json:"due_at"`
+
+	// Game A kind of game.
+	Game GameKind `json:"game"`
+
+	// Games How many games each student is to finish.
+	Games int `json:"games"`
+
+	// Opponents Either `{"bot": "<level>"}` (each game against a computer player) or `{"classmates": {"group_size": n}}`.
+	Opponents AssignmentOpponents `json:"opponents"`
+
+	// Options The options of every game of the assignment, as in `POST /v1/games`.
+	Options *json.RawMessage `json:"options,omitempty"`
+	Title   string           `json:"title"`
+}
+
 // AttachClassroomRequest defines model for AttachClassroomRequest.
 type AttachClassroomRequest struct {
 	// TeacherToken The classroom's current teacher token (`pgt_…`).
@@ -2215,6 +2415,20 @@ type ClassroomStats struct {
 	// ReviewsPending Finished games whose move review is not made yet. One request makes at most 10 of them (and keeps them); the review figures of the rest join the statistics on later requests.
 	ReviewsPending int            `json:"reviews_pending"`
 	Students       []StudentStats `json:"students"`
+}
+
+// ClassroomStreamEvent One message of a classroom's event stream, as a client reads it: a game's stream's messages
+// (`GameStreamEvent`) and the assignments' (`assignment_done`, `assignment_due_soon`). The
+// message's `event` field says what its `data` (parsed from JSON) holds. A client that parses
+// `data:` lines can type each message as this union and narrow it by `event`.
+type ClassroomStreamEvent struct {
+	union json.RawMessage
+}
+
+// ClassroomStreamLine One line of a classroom's event stream read as NDJSON: a `ClassroomStreamEvent`
+// message as one JSON object (`data` is the JSON itself, not a string), or a heartbeat.
+type ClassroomStreamLine struct {
+	union json.RawMessage
 }
 
 // ClassroomTeacher defines model for ClassroomTeacher.
@@ -3031,6 +3245,12 @@ type MissedOpportunity struct {
 type MistakeCount struct {
 	Count int    `json:"count"`
 	Value string `json:"value"`
+}
+
+// MyAssignmentList defines model for MyAssignmentList.
+type MyAssignmentList struct {
+	// Items Your assignments, each with one `progress` entry, yours.
+	Items []Assignment `json:"items"`
 }
 
 // NotYourTurnFacts An action from a seat whose turn it is not (G-1), and the seats that may act now.
@@ -4582,7 +4802,7 @@ type WebhookEntryEvent struct {
 	Version int64 `json:"version"`
 }
 
-// WebhookEventType A player event of `GET /v1/me/events`, or `entry` (one per history entry).
+// WebhookEventType A player event of `GET /v1/me/events`, `entry` (one per history entry), or an assignment's event (`AssignmentEvent`).
 type WebhookEventType string
 
 // WebhookList defines model for WebhookList.
@@ -4596,7 +4816,7 @@ type WebhookPayload struct {
 	Data      WebhookPayload_Data `json:"data"`
 	Timestamp time.Time           `json:"timestamp"`
 
-	// Type A player event of `GET /v1/me/events`, or `entry` (one per history entry).
+	// Type A player event of `GET /v1/me/events`, `entry` (one per history entry), or an assignment's event (`AssignmentEvent`).
 	Type WebhookEventType `json:"type"`
 }
 
@@ -4613,6 +4833,9 @@ type WebhookStatus string
 
 // AccessToken defines model for AccessToken.
 type AccessToken = string
+
+// AssignmentID defines model for AssignmentID.
+type AssignmentID = openapi_types.UUID
 
 // CardsPage defines model for CardsPage.
 type CardsPage = int
@@ -5264,6 +5487,12 @@ type CreateClassroomJSONRequestBody = CreateClassroomRequest
 // JoinClassroomJSONRequestBody defines body for JoinClassroom for application/json ContentType.
 type JoinClassroomJSONRequestBody = JoinClassroomRequest
 
+// CreateAssignmentJSONRequestBody defines body for CreateAssignment for application/json ContentType.
+type CreateAssignmentJSONRequestBody = AssignmentRequest
+
+// ChangeAssignmentJSONRequestBody defines body for ChangeAssignment for application/json ContentType.
+type ChangeAssignmentJSONRequestBody = AssignmentChange
+
 // CreateClassroomGamesJSONRequestBody defines body for CreateClassroomGames for application/json ContentType.
 type CreateClassroomGamesJSONRequestBody = ClassroomGamesRequest
 
@@ -5384,6 +5613,532 @@ func (t BodyMismatchFacts_Got) MarshalJSON() ([]byte, error) {
 }
 
 func (t *BodyMismatchFacts_Got) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsGameActionMessage returns the union data inside the ClassroomStreamEvent as a GameActionMessage
+func (t ClassroomStreamEvent) AsGameActionMessage() (GameActionMessage, error) {
+	var body GameActionMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromGameActionMessage overwrites any union data inside the ClassroomStreamEvent as the provided GameActionMessage
+func (t *ClassroomStreamEvent) FromGameActionMessage(v GameActionMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"action"}`))
+	t.union = b
+	return err
+}
+
+// MergeGameActionMessage performs a merge with any union data inside the ClassroomStreamEvent, using the provided GameActionMessage
+func (t *ClassroomStreamEvent) MergeGameActionMessage(v GameActionMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"action"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsGameEndMessage returns the union data inside the ClassroomStreamEvent as a GameEndMessage
+func (t ClassroomStreamEvent) AsGameEndMessage() (GameEndMessage, error) {
+	var body GameEndMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromGameEndMessage overwrites any union data inside the ClassroomStreamEvent as the provided GameEndMessage
+func (t *ClassroomStreamEvent) FromGameEndMessage(v GameEndMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"end"}`))
+	t.union = b
+	return err
+}
+
+// MergeGameEndMessage performs a merge with any union data inside the ClassroomStreamEvent, using the provided GameEndMessage
+func (t *ClassroomStreamEvent) MergeGameEndMessage(v GameEndMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"end"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsStreamErrorMessage returns the union data inside the ClassroomStreamEvent as a StreamErrorMessage
+func (t ClassroomStreamEvent) AsStreamErrorMessage() (StreamErrorMessage, error) {
+	var body StreamErrorMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromStreamErrorMessage overwrites any union data inside the ClassroomStreamEvent as the provided StreamErrorMessage
+func (t *ClassroomStreamEvent) FromStreamErrorMessage(v StreamErrorMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"error"}`))
+	t.union = b
+	return err
+}
+
+// MergeStreamErrorMessage performs a merge with any union data inside the ClassroomStreamEvent, using the provided StreamErrorMessage
+func (t *ClassroomStreamEvent) MergeStreamErrorMessage(v StreamErrorMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"error"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsStreamRevokedMessage returns the union data inside the ClassroomStreamEvent as a StreamRevokedMessage
+func (t ClassroomStreamEvent) AsStreamRevokedMessage() (StreamRevokedMessage, error) {
+	var body StreamRevokedMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromStreamRevokedMessage overwrites any union data inside the ClassroomStreamEvent as the provided StreamRevokedMessage
+func (t *ClassroomStreamEvent) FromStreamRevokedMessage(v StreamRevokedMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"revoked"}`))
+	t.union = b
+	return err
+}
+
+// MergeStreamRevokedMessage performs a merge with any union data inside the ClassroomStreamEvent, using the provided StreamRevokedMessage
+func (t *ClassroomStreamEvent) MergeStreamRevokedMessage(v StreamRevokedMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"revoked"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsAssignmentDoneMessage returns the union data inside the ClassroomStreamEvent as a AssignmentDoneMessage
+func (t ClassroomStreamEvent) AsAssignmentDoneMessage() (AssignmentDoneMessage, error) {
+	var body AssignmentDoneMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromAssignmentDoneMessage overwrites any union data inside the ClassroomStreamEvent as the provided AssignmentDoneMessage
+func (t *ClassroomStreamEvent) FromAssignmentDoneMessage(v AssignmentDoneMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"assignment_done"}`))
+	t.union = b
+	return err
+}
+
+// MergeAssignmentDoneMessage performs a merge with any union data inside the ClassroomStreamEvent, using the provided AssignmentDoneMessage
+func (t *ClassroomStreamEvent) MergeAssignmentDoneMessage(v AssignmentDoneMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"assignment_done"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsAssignmentDueSoonMessage returns the union data inside the ClassroomStreamEvent as a AssignmentDueSoonMessage
+func (t ClassroomStreamEvent) AsAssignmentDueSoonMessage() (AssignmentDueSoonMessage, error) {
+	var body AssignmentDueSoonMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromAssignmentDueSoonMessage overwrites any union data inside the ClassroomStreamEvent as the provided AssignmentDueSoonMessage
+func (t *ClassroomStreamEvent) FromAssignmentDueSoonMessage(v AssignmentDueSoonMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"assignment_due_soon"}`))
+	t.union = b
+	return err
+}
+
+// MergeAssignmentDueSoonMessage performs a merge with any union data inside the ClassroomStreamEvent, using the provided AssignmentDueSoonMessage
+func (t *ClassroomStreamEvent) MergeAssignmentDueSoonMessage(v AssignmentDueSoonMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"assignment_due_soon"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t ClassroomStreamEvent) Discriminator() (string, error) {
+	var discriminator struct {
+		Discriminator string `json:"event"`
+	}
+	err := json.Unmarshal(t.union, &discriminator)
+	return discriminator.Discriminator, err
+}
+
+func (t ClassroomStreamEvent) ValueByDiscriminator() (interface{}, error) {
+	discriminator, err := t.Discriminator()
+	if err != nil {
+		return nil, err
+	}
+	switch discriminator {
+	case "action":
+		return t.AsGameActionMessage()
+	case "assignment_done":
+		return t.AsAssignmentDoneMessage()
+	case "assignment_due_soon":
+		return t.AsAssignmentDueSoonMessage()
+	case "end":
+		return t.AsGameEndMessage()
+	case "error":
+		return t.AsStreamErrorMessage()
+	case "revoked":
+		return t.AsStreamRevokedMessage()
+	default:
+		return nil, errors.New("unknown discriminator value: " + discriminator)
+	}
+}
+
+func (t ClassroomStreamEvent) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *ClassroomStreamEvent) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsGameActionMessage returns the union data inside the ClassroomStreamLine as a GameActionMessage
+func (t ClassroomStreamLine) AsGameActionMessage() (GameActionMessage, error) {
+	var body GameActionMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromGameActionMessage overwrites any union data inside the ClassroomStreamLine as the provided GameActionMessage
+func (t *ClassroomStreamLine) FromGameActionMessage(v GameActionMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"action"}`))
+	t.union = b
+	return err
+}
+
+// MergeGameActionMessage performs a merge with any union data inside the ClassroomStreamLine, using the provided GameActionMessage
+func (t *ClassroomStreamLine) MergeGameActionMessage(v GameActionMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"action"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsGameEndMessage returns the union data inside the ClassroomStreamLine as a GameEndMessage
+func (t ClassroomStreamLine) AsGameEndMessage() (GameEndMessage, error) {
+	var body GameEndMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromGameEndMessage overwrites any union data inside the ClassroomStreamLine as the provided GameEndMessage
+func (t *ClassroomStreamLine) FromGameEndMessage(v GameEndMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"end"}`))
+	t.union = b
+	return err
+}
+
+// MergeGameEndMessage performs a merge with any union data inside the ClassroomStreamLine, using the provided GameEndMessage
+func (t *ClassroomStreamLine) MergeGameEndMessage(v GameEndMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"end"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsStreamErrorMessage returns the union data inside the ClassroomStreamLine as a StreamErrorMessage
+func (t ClassroomStreamLine) AsStreamErrorMessage() (StreamErrorMessage, error) {
+	var body StreamErrorMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromStreamErrorMessage overwrites any union data inside the ClassroomStreamLine as the provided StreamErrorMessage
+func (t *ClassroomStreamLine) FromStreamErrorMessage(v StreamErrorMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"error"}`))
+	t.union = b
+	return err
+}
+
+// MergeStreamErrorMessage performs a merge with any union data inside the ClassroomStreamLine, using the provided StreamErrorMessage
+func (t *ClassroomStreamLine) MergeStreamErrorMessage(v StreamErrorMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"error"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsStreamRevokedMessage returns the union data inside the ClassroomStreamLine as a StreamRevokedMessage
+func (t ClassroomStreamLine) AsStreamRevokedMessage() (StreamRevokedMessage, error) {
+	var body StreamRevokedMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromStreamRevokedMessage overwrites any union data inside the ClassroomStreamLine as the provided StreamRevokedMessage
+func (t *ClassroomStreamLine) FromStreamRevokedMessage(v StreamRevokedMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"revoked"}`))
+	t.union = b
+	return err
+}
+
+// MergeStreamRevokedMessage performs a merge with any union data inside the ClassroomStreamLine, using the provided StreamRevokedMessage
+func (t *ClassroomStreamLine) MergeStreamRevokedMessage(v StreamRevokedMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"revoked"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsAssignmentDoneMessage returns the union data inside the ClassroomStreamLine as a AssignmentDoneMessage
+func (t ClassroomStreamLine) AsAssignmentDoneMessage() (AssignmentDoneMessage, error) {
+	var body AssignmentDoneMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromAssignmentDoneMessage overwrites any union data inside the ClassroomStreamLine as the provided AssignmentDoneMessage
+func (t *ClassroomStreamLine) FromAssignmentDoneMessage(v AssignmentDoneMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"assignment_done"}`))
+	t.union = b
+	return err
+}
+
+// MergeAssignmentDoneMessage performs a merge with any union data inside the ClassroomStreamLine, using the provided AssignmentDoneMessage
+func (t *ClassroomStreamLine) MergeAssignmentDoneMessage(v AssignmentDoneMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"assignment_done"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsAssignmentDueSoonMessage returns the union data inside the ClassroomStreamLine as a AssignmentDueSoonMessage
+func (t ClassroomStreamLine) AsAssignmentDueSoonMessage() (AssignmentDueSoonMessage, error) {
+	var body AssignmentDueSoonMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromAssignmentDueSoonMessage overwrites any union data inside the ClassroomStreamLine as the provided AssignmentDueSoonMessage
+func (t *ClassroomStreamLine) FromAssignmentDueSoonMessage(v AssignmentDueSoonMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"assignment_due_soon"}`))
+	t.union = b
+	return err
+}
+
+// MergeAssignmentDueSoonMessage performs a merge with any union data inside the ClassroomStreamLine, using the provided AssignmentDueSoonMessage
+func (t *ClassroomStreamLine) MergeAssignmentDueSoonMessage(v AssignmentDueSoonMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"assignment_due_soon"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsStreamHeartbeatMessage returns the union data inside the ClassroomStreamLine as a StreamHeartbeatMessage
+func (t ClassroomStreamLine) AsStreamHeartbeatMessage() (StreamHeartbeatMessage, error) {
+	var body StreamHeartbeatMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromStreamHeartbeatMessage overwrites any union data inside the ClassroomStreamLine as the provided StreamHeartbeatMessage
+func (t *ClassroomStreamLine) FromStreamHeartbeatMessage(v StreamHeartbeatMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"heartbeat"}`))
+	t.union = b
+	return err
+}
+
+// MergeStreamHeartbeatMessage performs a merge with any union data inside the ClassroomStreamLine, using the provided StreamHeartbeatMessage
+func (t *ClassroomStreamLine) MergeStreamHeartbeatMessage(v StreamHeartbeatMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"heartbeat"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t ClassroomStreamLine) Discriminator() (string, error) {
+	var discriminator struct {
+		Discriminator string `json:"event"`
+	}
+	err := json.Unmarshal(t.union, &discriminator)
+	return discriminator.Discriminator, err
+}
+
+func (t ClassroomStreamLine) ValueByDiscriminator() (interface{}, error) {
+	discriminator, err := t.Discriminator()
+	if err != nil {
+		return nil, err
+	}
+	switch discriminator {
+	case "action":
+		return t.AsGameActionMessage()
+	case "assignment_done":
+		return t.AsAssignmentDoneMessage()
+	case "assignment_due_soon":
+		return t.AsAssignmentDueSoonMessage()
+	case "end":
+		return t.AsGameEndMessage()
+	case "error":
+		return t.AsStreamErrorMessage()
+	case "heartbeat":
+		return t.AsStreamHeartbeatMessage()
+	case "revoked":
+		return t.AsStreamRevokedMessage()
+	default:
+		return nil, errors.New("unknown discriminator value: " + discriminator)
+	}
+}
+
+func (t ClassroomStreamLine) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *ClassroomStreamLine) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }
@@ -6096,6 +6851,58 @@ func (t *PlayerStreamEvent) MergeStreamRevokedMessage(v StreamRevokedMessage) er
 	return err
 }
 
+// AsAssignmentDoneMessage returns the union data inside the PlayerStreamEvent as a AssignmentDoneMessage
+func (t PlayerStreamEvent) AsAssignmentDoneMessage() (AssignmentDoneMessage, error) {
+	var body AssignmentDoneMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromAssignmentDoneMessage overwrites any union data inside the PlayerStreamEvent as the provided AssignmentDoneMessage
+func (t *PlayerStreamEvent) FromAssignmentDoneMessage(v AssignmentDoneMessage) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeAssignmentDoneMessage performs a merge with any union data inside the PlayerStreamEvent, using the provided AssignmentDoneMessage
+func (t *PlayerStreamEvent) MergeAssignmentDoneMessage(v AssignmentDoneMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsAssignmentDueSoonMessage returns the union data inside the PlayerStreamEvent as a AssignmentDueSoonMessage
+func (t PlayerStreamEvent) AsAssignmentDueSoonMessage() (AssignmentDueSoonMessage, error) {
+	var body AssignmentDueSoonMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromAssignmentDueSoonMessage overwrites any union data inside the PlayerStreamEvent as the provided AssignmentDueSoonMessage
+func (t *PlayerStreamEvent) FromAssignmentDueSoonMessage(v AssignmentDueSoonMessage) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeAssignmentDueSoonMessage performs a merge with any union data inside the PlayerStreamEvent, using the provided AssignmentDueSoonMessage
+func (t *PlayerStreamEvent) MergeAssignmentDueSoonMessage(v AssignmentDueSoonMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
 func (t PlayerStreamEvent) MarshalJSON() ([]byte, error) {
 	b, err := t.union.MarshalJSON()
 	return b, err
@@ -6174,6 +6981,58 @@ func (t *PlayerStreamLine) FromStreamRevokedMessage(v StreamRevokedMessage) erro
 
 // MergeStreamRevokedMessage performs a merge with any union data inside the PlayerStreamLine, using the provided StreamRevokedMessage
 func (t *PlayerStreamLine) MergeStreamRevokedMessage(v StreamRevokedMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsAssignmentDoneMessage returns the union data inside the PlayerStreamLine as a AssignmentDoneMessage
+func (t PlayerStreamLine) AsAssignmentDoneMessage() (AssignmentDoneMessage, error) {
+	var body AssignmentDoneMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromAssignmentDoneMessage overwrites any union data inside the PlayerStreamLine as the provided AssignmentDoneMessage
+func (t *PlayerStreamLine) FromAssignmentDoneMessage(v AssignmentDoneMessage) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeAssignmentDoneMessage performs a merge with any union data inside the PlayerStreamLine, using the provided AssignmentDoneMessage
+func (t *PlayerStreamLine) MergeAssignmentDoneMessage(v AssignmentDoneMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsAssignmentDueSoonMessage returns the union data inside the PlayerStreamLine as a AssignmentDueSoonMessage
+func (t PlayerStreamLine) AsAssignmentDueSoonMessage() (AssignmentDueSoonMessage, error) {
+	var body AssignmentDueSoonMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromAssignmentDueSoonMessage overwrites any union data inside the PlayerStreamLine as the provided AssignmentDueSoonMessage
+func (t *PlayerStreamLine) FromAssignmentDueSoonMessage(v AssignmentDueSoonMessage) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeAssignmentDueSoonMessage performs a merge with any union data inside the PlayerStreamLine, using the provided AssignmentDueSoonMessage
+func (t *PlayerStreamLine) MergeAssignmentDueSoonMessage(v AssignmentDueSoonMessage) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
@@ -7052,6 +7911,32 @@ func (t *WebhookPayload_Data) MergeWebhookEntryEvent(v WebhookEntryEvent) error 
 	return err
 }
 
+// AsAssignmentEvent returns the union data inside the WebhookPayload_Data as a AssignmentEvent
+func (t WebhookPayload_Data) AsAssignmentEvent() (AssignmentEvent, error) {
+	var body AssignmentEvent
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromAssignmentEvent overwrites any union data inside the WebhookPayload_Data as the provided AssignmentEvent
+func (t *WebhookPayload_Data) FromAssignmentEvent(v AssignmentEvent) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeAssignmentEvent performs a merge with any union data inside the WebhookPayload_Data, using the provided AssignmentEvent
+func (t *WebhookPayload_Data) MergeAssignmentEvent(v AssignmentEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
 func (t WebhookPayload_Data) MarshalJSON() ([]byte, error) {
 	b, err := t.union.MarshalJSON()
 	return b, err
@@ -7301,6 +8186,78 @@ type ClientInterface interface {
 	// Corresponds with GET /v1/classrooms/{classroom_id} (the `GetClassroom` operationId).
 	GetClassroom(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListAssignments The classroom's assignments with each student's progress (teacher token).
+	//
+	// Every assignment of the classroom, oldest first, each with the progress of every current
+	// student (by name): `games_done`, `games_late` and `done`. A removed student is not listed.
+	// The progress is counted when a game ends, in the same transaction, so reading it costs a
+	// read of the counts.
+	//
+	// Corresponds with GET /v1/classrooms/{classroom_id}/assignments (the `ListAssignments` operationId).
+	ListAssignments(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateAssignmentWithBody Set the class an assignment (teacher token).
+	//
+	// Asks every student of the classroom to finish `games` games of `game` (with `options`, as
+	// `POST /v1/games` takes them) by `due_at`, against a computer player (`opponents.bot`) or
+	// with classmates (`opponents.classmates.group_size` students a game, grouped by the service
+	// as they ask for their games). A student asks for each game with
+	// `POST /v1/me/assignments/{assignment_id}/games`; only those games count. A classroom holds
+	// at most 200 assignments (409 `too_many_assignments`: delete one first).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/classrooms/{classroom_id}/assignments (the `CreateAssignment` operationId).
+	CreateAssignmentWithBody(ctx context.Context, classroomId ClassroomID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateAssignment Set the class an assignment (teacher token).
+	//
+	// Asks every student of the classroom to finish `games` games of `game` (with `options`, as
+	// `POST /v1/games` takes them) by `due_at`, against a computer player (`opponents.bot`) or
+	// with classmates (`opponents.classmates.group_size` students a game, grouped by the service
+	// as they ask for their games). A student asks for each game with
+	// `POST /v1/me/assignments/{assignment_id}/games`; only those games count. A classroom holds
+	// at most 200 assignments (409 `too_many_assignments`: delete one first).
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/classrooms/{classroom_id}/assignments (the `CreateAssignment` operationId).
+	CreateAssignment(ctx context.Context, classroomId ClassroomID, body CreateAssignmentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteAssignment Delete an assignment and its progress (teacher token); its games stay.
+	//
+	// The assignment's progress goes with it; its games stay as they are, in the classroom's games. 404 `assignment_not_found` when the classroom has no such assignment.
+	//
+	// Corresponds with DELETE /v1/classrooms/{classroom_id}/assignments/{assignment_id} (the `DeleteAssignment` operationId).
+	DeleteAssignment(ctx context.Context, classroomId ClassroomID, assignmentId AssignmentID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetAssignment One assignment with each student's progress (teacher token).
+	//
+	// As an item of `listAssignments`; 404 `assignment_not_found` when the classroom has no such assignment.
+	//
+	// Corresponds with GET /v1/classrooms/{classroom_id}/assignments/{assignment_id} (the `GetAssignment` operationId).
+	GetAssignment(ctx context.Context, classroomId ClassroomID, assignmentId AssignmentID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ChangeAssignmentWithBody Change an assignment's title, games or due time (teacher token).
+	//
+	// Changes the fields given. The games already finished keep counting as they were counted
+	// (a game's lateness is decided when it ends); `done` is read against the new `games`.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PATCH /v1/classrooms/{classroom_id}/assignments/{assignment_id} (the `ChangeAssignment` operationId).
+	ChangeAssignmentWithBody(ctx context.Context, classroomId ClassroomID, assignmentId AssignmentID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ChangeAssignment Change an assignment's title, games or due time (teacher token).
+	//
+	// Changes the fields given. The games already finished keep counting as they were counted
+	// (a game's lateness is decided when it ends); `done` is read against the new `games`.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PATCH /v1/classrooms/{classroom_id}/assignments/{assignment_id} (the `ChangeAssignment` operationId).
+	ChangeAssignment(ctx context.Context, classroomId ClassroomID, assignmentId AssignmentID, body ChangeAssignmentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// CreateCoTeacherInvite Invite a co-teacher with a one-time code (the classroom's owner).
 	//
 	// A one-time code (`pgi_…`, 256 random bits, shown only here, kept hashed) that a signed-in
@@ -7340,7 +8297,7 @@ type ClientInterface interface {
 	// `curl -N -H 'Authorization: Bearer <teacher token>' localhost:8080/v1/classrooms/<id>/events`
 	//
 	// **NDJSON.** With `Accept: application/x-ndjson` the same stream comes as one JSON object per
-	// line (`GameStreamLine`): `{"event":"action","id":"12","data":{…}}`, the same events with the same
+	// line (`ClassroomStreamLine`): `{"event":"action","id":"12","data":{…}}`, the same events with the same
 	// ids, and `{"event":"heartbeat"}` instead of the heartbeat comment (no `retry:` line). It
 	// resumes the same way: send the last `id` received as `Last-Event-ID` or as the
 	// `last_event_id` query parameter.
@@ -8183,6 +9140,27 @@ type ClientInterface interface {
 	// Corresponds with GET /v1/me (the `GetMe` operationId).
 	GetMe(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListMyAssignments Your assignments with your progress and due time (student token).
+	//
+	// The assignments of your classroom, oldest first, each with your own progress. A teacher's token gets 403 `forbidden`.
+	//
+	// Corresponds with GET /v1/me/assignments (the `ListMyAssignments` operationId).
+	ListMyAssignments(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// StartAssignedGame Play the assignment's next game (student token).
+	//
+	// Gives you a game of the assignment, in which you act with your student token as in any
+	// game of your classroom. You have one game of an assignment at a time: while it is not over,
+	// asking again (or twice at once) answers 200 with that same game. Otherwise 201 with a new
+	// one: against the computer, started at once; with classmates, a seat in the assignment's open
+	// lobby (its game starts when its last seat is taken) or a new lobby. A game finished counts
+	// towards `games_done` (after `due_at`: also `games_late`); an aborted one counts nothing and
+	// frees you to ask again. Once you have finished the games asked: 409 `assignment_complete`.
+	// Asking after the due time is allowed (the games count as late).
+	//
+	// Corresponds with POST /v1/me/assignments/{assignment_id}/games (the `StartAssignedGame` operationId).
+	StartAssignedGame(ctx context.Context, assignmentId AssignmentID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ListMyClassrooms The classrooms the account owns (account token).
 	//
 	// Every classroom the account made or attached, oldest first; its account tokens run each of them as its teacher token does. Another kind of token is 403 `account_token_required`.
@@ -8831,6 +9809,148 @@ func (c *Client) GetClassroom(ctx context.Context, classroomId ClassroomID, reqE
 	return c.Client.Do(req)
 }
 
+// ListAssignments The classroom's assignments with each student's progress (teacher token).
+//
+// Every assignment of the classroom, oldest first, each with the progress of every current
+// student (by name): `games_done`, `games_late` and `done`. A removed student is not listed.
+// The progress is counted when a game ends, in the same transaction, so reading it costs a
+// read of the counts.
+//
+// Corresponds with GET /v1/classrooms/{classroom_id}/assignments (the `ListAssignments` operationId).
+func (c *Client) ListAssignments(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListAssignmentsRequest(c.Server, classroomId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateAssignmentWithBody Set the class an assignment (teacher token).
+//
+// Asks every student of the classroom to finish `games` games of `game` (with `options`, as
+// `POST /v1/games` takes them) by `due_at`, against a computer player (`opponents.bot`) or
+// with classmates (`opponents.classmates.group_size` students a game, grouped by the service
+// as they ask for their games). A student asks for each game with
+// `POST /v1/me/assignments/{assignment_id}/games`; only those games count. A classroom holds
+// at most 200 assignments (409 `too_many_assignments`: delete one first).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/classrooms/{classroom_id}/assignments (the `CreateAssignment` operationId).
+func (c *Client) CreateAssignmentWithBody(ctx context.Context, classroomId ClassroomID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateAssignmentRequestWithBody(c.Server, classroomId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateAssignment Set the class an assignment (teacher token).
+//
+// Asks every student of the classroom to finish `games` games of `game` (with `options`, as
+// `POST /v1/games` takes them) by `due_at`, against a computer player (`opponents.bot`) or
+// with classmates (`opponents.classmates.group_size` students a game, grouped by the service
+// as they ask for their games). A student asks for each game with
+// `POST /v1/me/assignments/{assignment_id}/games`; only those games count. A classroom holds
+// at most 200 assignments (409 `too_many_assignments`: delete one first).
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/classrooms/{classroom_id}/assignments (the `CreateAssignment` operationId).
+func (c *Client) CreateAssignment(ctx context.Context, classroomId ClassroomID, body CreateAssignmentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateAssignmentRequest(c.Server, classroomId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteAssignment Delete an assignment and its progress (teacher token); its games stay.
+//
+// The assignment's progress goes with it; its games stay as they are, in the classroom's games. 404 `assignment_not_found` when the classroom has no such assignment.
+//
+// Corresponds with DELETE /v1/classrooms/{classroom_id}/assignments/{assignment_id} (the `DeleteAssignment` operationId).
+func (c *Client) DeleteAssignment(ctx context.Context, classroomId ClassroomID, assignmentId AssignmentID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteAssignmentRequest(c.Server, classroomId, assignmentId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetAssignment One assignment with each student's progress (teacher token).
+//
+// As an item of `listAssignments`; 404 `assignment_not_found` when the classroom has no such assignment.
+//
+// Corresponds with GET /v1/classrooms/{classroom_id}/assignments/{assignment_id} (the `GetAssignment` operationId).
+func (c *Client) GetAssignment(ctx context.Context, classroomId ClassroomID, assignmentId AssignmentID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetAssignmentRequest(c.Server, classroomId, assignmentId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ChangeAssignmentWithBody Change an assignment's title, games or due time (teacher token).
+//
+// Changes the fields given. The games already finished keep counting as they were counted
+// (a game's lateness is decided when it ends); `done` is read against the new `games`.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PATCH /v1/classrooms/{classroom_id}/assignments/{assignment_id} (the `ChangeAssignment` operationId).
+func (c *Client) ChangeAssignmentWithBody(ctx context.Context, classroomId ClassroomID, assignmentId AssignmentID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewChangeAssignmentRequestWithBody(c.Server, classroomId, assignmentId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ChangeAssignment Change an assignment's title, games or due time (teacher token).
+//
+// Changes the fields given. The games already finished keep counting as they were counted
+// (a game's lateness is decided when it ends); `done` is read against the new `games`.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PATCH /v1/classrooms/{classroom_id}/assignments/{assignment_id} (the `ChangeAssignment` operationId).
+func (c *Client) ChangeAssignment(ctx context.Context, classroomId ClassroomID, assignmentId AssignmentID, body ChangeAssignmentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewChangeAssignmentRequest(c.Server, classroomId, assignmentId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // CreateCoTeacherInvite Invite a co-teacher with a one-time code (the classroom's owner).
 //
 // A one-time code (`pgi_…`, 256 random bits, shown only here, kept hashed) that a signed-in
@@ -8880,7 +10000,7 @@ func (c *Client) CreateCoTeacherInvite(ctx context.Context, classroomId Classroo
 // `curl -N -H 'Authorization: Bearer <teacher token>' localhost:8080/v1/classrooms/<id>/events`
 //
 // **NDJSON.** With `Accept: application/x-ndjson` the same stream comes as one JSON object per
-// line (`GameStreamLine`): `{"event":"action","id":"12","data":{…}}`, the same events with the same
+// line (`ClassroomStreamLine`): `{"event":"action","id":"12","data":{…}}`, the same events with the same
 // ids, and `{"event":"heartbeat"}` instead of the heartbeat comment (no `retry:` line). It
 // resumes the same way: send the last `id` received as `Last-Event-ID` or as the
 // `last_event_id` query parameter.
@@ -10293,6 +11413,47 @@ func (c *Client) GetMe(ctx context.Context, reqEditors ...RequestEditorFn) (*htt
 	return c.Client.Do(req)
 }
 
+// ListMyAssignments Your assignments with your progress and due time (student token).
+//
+// The assignments of your classroom, oldest first, each with your own progress. A teacher's token gets 403 `forbidden`.
+//
+// Corresponds with GET /v1/me/assignments (the `ListMyAssignments` operationId).
+func (c *Client) ListMyAssignments(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListMyAssignmentsRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// StartAssignedGame Play the assignment's next game (student token).
+//
+// Gives you a game of the assignment, in which you act with your student token as in any
+// game of your classroom. You have one game of an assignment at a time: while it is not over,
+// asking again (or twice at once) answers 200 with that same game. Otherwise 201 with a new
+// one: against the computer, started at once; with classmates, a seat in the assignment's open
+// lobby (its game starts when its last seat is taken) or a new lobby. A game finished counts
+// towards `games_done` (after `due_at`: also `games_late`); an aborted one counts nothing and
+// frees you to ask again. Once you have finished the games asked: 409 `assignment_complete`.
+// Asking after the due time is allowed (the games count as late).
+//
+// Corresponds with POST /v1/me/assignments/{assignment_id}/games (the `StartAssignedGame` operationId).
+func (c *Client) StartAssignedGame(ctx context.Context, assignmentId AssignmentID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewStartAssignedGameRequest(c.Server, assignmentId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // ListMyClassrooms The classrooms the account owns (account token).
 //
 // Every classroom the account made or attached, oldest first; its account tokens run each of them as its teacher token does. Another kind of token is 403 `account_token_required`.
@@ -11369,6 +12530,223 @@ func NewGetClassroomRequest(server string, classroomId ClassroomID) (*http.Reque
 	if err != nil {
 		return nil, err
 	}
+
+	return req, nil
+}
+
+// NewListAssignmentsRequest constructs an http.Request for the ListAssignments method
+func NewListAssignmentsRequest(server string, classroomId ClassroomID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "classroom_id", classroomId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/classrooms/%s/assignments", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCreateAssignmentRequest calls the generic CreateAssignment builder with application/json body
+func NewCreateAssignmentRequest(server string, classroomId ClassroomID, body CreateAssignmentJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateAssignmentRequestWithBody(server, classroomId, "application/json", bodyReader)
+}
+
+// NewCreateAssignmentRequestWithBody constructs an http.Request for the CreateAssignment method, with any body, and a specified content type
+func NewCreateAssignmentRequestWithBody(server string, classroomId ClassroomID, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "classroom_id", classroomId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/classrooms/%s/assignments", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewDeleteAssignmentRequest constructs an http.Request for the DeleteAssignment method
+func NewDeleteAssignmentRequest(server string, classroomId ClassroomID, assignmentId AssignmentID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "classroom_id", classroomId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "assignment_id", assignmentId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/classrooms/%s/assignments/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetAssignmentRequest constructs an http.Request for the GetAssignment method
+func NewGetAssignmentRequest(server string, classroomId ClassroomID, assignmentId AssignmentID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "classroom_id", classroomId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "assignment_id", assignmentId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/classrooms/%s/assignments/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewChangeAssignmentRequest calls the generic ChangeAssignment builder with application/json body
+func NewChangeAssignmentRequest(server string, classroomId ClassroomID, assignmentId AssignmentID, body ChangeAssignmentJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewChangeAssignmentRequestWithBody(server, classroomId, assignmentId, "application/json", bodyReader)
+}
+
+// NewChangeAssignmentRequestWithBody constructs an http.Request for the ChangeAssignment method, with any body, and a specified content type
+func NewChangeAssignmentRequestWithBody(server string, classroomId ClassroomID, assignmentId AssignmentID, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "classroom_id", classroomId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "assignment_id", assignmentId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/classrooms/%s/assignments/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPatch, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
 
 	return req, nil
 }
@@ -14304,6 +15682,67 @@ func NewGetMeRequest(server string) (*http.Request, error) {
 	return req, nil
 }
 
+// NewListMyAssignmentsRequest constructs an http.Request for the ListMyAssignments method
+func NewListMyAssignmentsRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/me/assignments")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewStartAssignedGameRequest constructs an http.Request for the StartAssignedGame method
+func NewStartAssignedGameRequest(server string, assignmentId AssignmentID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "assignment_id", assignmentId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/me/assignments/%s/games", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewListMyClassroomsRequest constructs an http.Request for the ListMyClassrooms method
 func NewListMyClassroomsRequest(server string) (*http.Request, error) {
 	var err error
@@ -15081,6 +16520,84 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /v1/classrooms/{classroom_id} (the `GetClassroom` operationId).
 	GetClassroomWithResponse(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*GetClassroomResponse, error)
 
+	// ListAssignmentsWithResponse The classroom's assignments with each student's progress (teacher token).
+	//
+	// Every assignment of the classroom, oldest first, each with the progress of every current
+	// student (by name): `games_done`, `games_late` and `done`. A removed student is not listed.
+	// The progress is counted when a game ends, in the same transaction, so reading it costs a
+	// read of the counts.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/classrooms/{classroom_id}/assignments (the `ListAssignments` operationId).
+	ListAssignmentsWithResponse(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*ListAssignmentsResponse, error)
+
+	// CreateAssignmentWithBodyWithResponse Set the class an assignment (teacher token).
+	//
+	// Asks every student of the classroom to finish `games` games of `game` (with `options`, as
+	// `POST /v1/games` takes them) by `due_at`, against a computer player (`opponents.bot`) or
+	// with classmates (`opponents.classmates.group_size` students a game, grouped by the service
+	// as they ask for their games). A student asks for each game with
+	// `POST /v1/me/assignments/{assignment_id}/games`; only those games count. A classroom holds
+	// at most 200 assignments (409 `too_many_assignments`: delete one first).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/classrooms/{classroom_id}/assignments (the `CreateAssignment` operationId).
+	CreateAssignmentWithBodyWithResponse(ctx context.Context, classroomId ClassroomID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateAssignmentResponse, error)
+
+	// CreateAssignmentWithResponse Set the class an assignment (teacher token).
+	//
+	// Asks every student of the classroom to finish `games` games of `game` (with `options`, as
+	// `POST /v1/games` takes them) by `due_at`, against a computer player (`opponents.bot`) or
+	// with classmates (`opponents.classmates.group_size` students a game, grouped by the service
+	// as they ask for their games). A student asks for each game with
+	// `POST /v1/me/assignments/{assignment_id}/games`; only those games count. A classroom holds
+	// at most 200 assignments (409 `too_many_assignments`: delete one first).
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/classrooms/{classroom_id}/assignments (the `CreateAssignment` operationId).
+	CreateAssignmentWithResponse(ctx context.Context, classroomId ClassroomID, body CreateAssignmentJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateAssignmentResponse, error)
+
+	// DeleteAssignmentWithResponse Delete an assignment and its progress (teacher token); its games stay.
+	//
+	// The assignment's progress goes with it; its games stay as they are, in the classroom's games. 404 `assignment_not_found` when the classroom has no such assignment.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /v1/classrooms/{classroom_id}/assignments/{assignment_id} (the `DeleteAssignment` operationId).
+	DeleteAssignmentWithResponse(ctx context.Context, classroomId ClassroomID, assignmentId AssignmentID, reqEditors ...RequestEditorFn) (*DeleteAssignmentResponse, error)
+
+	// GetAssignmentWithResponse One assignment with each student's progress (teacher token).
+	//
+	// As an item of `listAssignments`; 404 `assignment_not_found` when the classroom has no such assignment.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/classrooms/{classroom_id}/assignments/{assignment_id} (the `GetAssignment` operationId).
+	GetAssignmentWithResponse(ctx context.Context, classroomId ClassroomID, assignmentId AssignmentID, reqEditors ...RequestEditorFn) (*GetAssignmentResponse, error)
+
+	// ChangeAssignmentWithBodyWithResponse Change an assignment's title, games or due time (teacher token).
+	//
+	// Changes the fields given. The games already finished keep counting as they were counted
+	// (a game's lateness is decided when it ends); `done` is read against the new `games`.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /v1/classrooms/{classroom_id}/assignments/{assignment_id} (the `ChangeAssignment` operationId).
+	ChangeAssignmentWithBodyWithResponse(ctx context.Context, classroomId ClassroomID, assignmentId AssignmentID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ChangeAssignmentResponse, error)
+
+	// ChangeAssignmentWithResponse Change an assignment's title, games or due time (teacher token).
+	//
+	// Changes the fields given. The games already finished keep counting as they were counted
+	// (a game's lateness is decided when it ends); `done` is read against the new `games`.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /v1/classrooms/{classroom_id}/assignments/{assignment_id} (the `ChangeAssignment` operationId).
+	ChangeAssignmentWithResponse(ctx context.Context, classroomId ClassroomID, assignmentId AssignmentID, body ChangeAssignmentJSONRequestBody, reqEditors ...RequestEditorFn) (*ChangeAssignmentResponse, error)
+
 	// CreateCoTeacherInviteWithResponse Invite a co-teacher with a one-time code (the classroom's owner).
 	//
 	// A one-time code (`pgi_…`, 256 random bits, shown only here, kept hashed) that a signed-in
@@ -15122,7 +16639,7 @@ type ClientWithResponsesInterface interface {
 	// `curl -N -H 'Authorization: Bearer <teacher token>' localhost:8080/v1/classrooms/<id>/events`
 	//
 	// **NDJSON.** With `Accept: application/x-ndjson` the same stream comes as one JSON object per
-	// line (`GameStreamLine`): `{"event":"action","id":"12","data":{…}}`, the same events with the same
+	// line (`ClassroomStreamLine`): `{"event":"action","id":"12","data":{…}}`, the same events with the same
 	// ids, and `{"event":"heartbeat"}` instead of the heartbeat comment (no `retry:` line). It
 	// resumes the same way: send the last `id` received as `Last-Event-ID` or as the
 	// `last_event_id` query parameter.
@@ -16046,6 +17563,31 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /v1/me (the `GetMe` operationId).
 	GetMeWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetMeResponse, error)
+
+	// ListMyAssignmentsWithResponse Your assignments with your progress and due time (student token).
+	//
+	// The assignments of your classroom, oldest first, each with your own progress. A teacher's token gets 403 `forbidden`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/me/assignments (the `ListMyAssignments` operationId).
+	ListMyAssignmentsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListMyAssignmentsResponse, error)
+
+	// StartAssignedGameWithResponse Play the assignment's next game (student token).
+	//
+	// Gives you a game of the assignment, in which you act with your student token as in any
+	// game of your classroom. You have one game of an assignment at a time: while it is not over,
+	// asking again (or twice at once) answers 200 with that same game. Otherwise 201 with a new
+	// one: against the computer, started at once; with classmates, a seat in the assignment's open
+	// lobby (its game starts when its last seat is taken) or a new lobby. A game finished counts
+	// towards `games_done` (after `due_at`: also `games_late`); an aborted one counts nothing and
+	// frees you to ask again. Once you have finished the games asked: 409 `assignment_complete`.
+	// Asking after the due time is allowed (the games count as late).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/me/assignments/{assignment_id}/games (the `StartAssignedGame` operationId).
+	StartAssignedGameWithResponse(ctx context.Context, assignmentId AssignmentID, reqEditors ...RequestEditorFn) (*StartAssignedGameResponse, error)
 
 	// ListMyClassroomsWithResponse The classrooms the account owns (account token).
 	//
@@ -17614,6 +19156,604 @@ func (r GetClassroomResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetClassroomResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListAssignmentsResponse200Headers the declared response headers of an HTTP 200 response for ListAssignments
+type ListAssignmentsResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// ListAssignmentsResponse401Headers the declared response headers of an HTTP 401 response for ListAssignments
+type ListAssignmentsResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// ListAssignmentsResponse429Headers the declared response headers of an HTTP 429 response for ListAssignments
+type ListAssignmentsResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// ListAssignmentsResponse503Headers the declared response headers of an HTTP 503 response for ListAssignments
+type ListAssignmentsResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ListAssignmentsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *AssignmentList
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListAssignmentsResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListAssignmentsResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListAssignmentsResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListAssignmentsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListAssignmentsResponse) GetJSON200() *AssignmentList {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListAssignmentsResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListAssignmentsResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ListAssignmentsResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ListAssignmentsResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ListAssignmentsResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListAssignmentsResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListAssignmentsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListAssignmentsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListAssignmentsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListAssignmentsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreateAssignmentResponse201Headers the declared response headers of an HTTP 201 response for CreateAssignment
+type CreateAssignmentResponse201Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// CreateAssignmentResponse401Headers the declared response headers of an HTTP 401 response for CreateAssignment
+type CreateAssignmentResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// CreateAssignmentResponse429Headers the declared response headers of an HTTP 429 response for CreateAssignment
+type CreateAssignmentResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// CreateAssignmentResponse503Headers the declared response headers of an HTTP 503 response for CreateAssignment
+type CreateAssignmentResponse503Headers struct {
+	RetryAfter *int
+}
+
+type CreateAssignmentResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *Assignment
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *RequestTimeout
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *UnsupportedMediaType
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *CreateAssignmentResponse201Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *CreateAssignmentResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *CreateAssignmentResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateAssignmentResponse503Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateAssignmentResponse) GetJSON201() *Assignment {
+	return r.JSON201
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r CreateAssignmentResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CreateAssignmentResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r CreateAssignmentResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r CreateAssignmentResponse) GetApplicationproblemJSON408() *RequestTimeout {
+	return r.ApplicationproblemJSON408
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CreateAssignmentResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r CreateAssignmentResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r CreateAssignmentResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r CreateAssignmentResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r CreateAssignmentResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateAssignmentResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateAssignmentResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateAssignmentResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateAssignmentResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// DeleteAssignmentResponse204Headers the declared response headers of an HTTP 204 response for DeleteAssignment
+type DeleteAssignmentResponse204Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// DeleteAssignmentResponse401Headers the declared response headers of an HTTP 401 response for DeleteAssignment
+type DeleteAssignmentResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// DeleteAssignmentResponse429Headers the declared response headers of an HTTP 429 response for DeleteAssignment
+type DeleteAssignmentResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// DeleteAssignmentResponse503Headers the declared response headers of an HTTP 503 response for DeleteAssignment
+type DeleteAssignmentResponse503Headers struct {
+	RetryAfter *int
+}
+
+type DeleteAssignmentResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers204 the parsed response headers for an HTTP 204 response
+	Headers204 *DeleteAssignmentResponse204Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *DeleteAssignmentResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *DeleteAssignmentResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteAssignmentResponse503Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r DeleteAssignmentResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r DeleteAssignmentResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r DeleteAssignmentResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r DeleteAssignmentResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r DeleteAssignmentResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r DeleteAssignmentResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteAssignmentResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteAssignmentResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteAssignmentResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteAssignmentResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetAssignmentResponse200Headers the declared response headers of an HTTP 200 response for GetAssignment
+type GetAssignmentResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// GetAssignmentResponse401Headers the declared response headers of an HTTP 401 response for GetAssignment
+type GetAssignmentResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// GetAssignmentResponse429Headers the declared response headers of an HTTP 429 response for GetAssignment
+type GetAssignmentResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// GetAssignmentResponse503Headers the declared response headers of an HTTP 503 response for GetAssignment
+type GetAssignmentResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetAssignmentResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Assignment
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetAssignmentResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetAssignmentResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetAssignmentResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetAssignmentResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetAssignmentResponse) GetJSON200() *Assignment {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetAssignmentResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetAssignmentResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetAssignmentResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetAssignmentResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetAssignmentResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetAssignmentResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetAssignmentResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetAssignmentResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetAssignmentResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetAssignmentResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ChangeAssignmentResponse200Headers the declared response headers of an HTTP 200 response for ChangeAssignment
+type ChangeAssignmentResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// ChangeAssignmentResponse401Headers the declared response headers of an HTTP 401 response for ChangeAssignment
+type ChangeAssignmentResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// ChangeAssignmentResponse429Headers the declared response headers of an HTTP 429 response for ChangeAssignment
+type ChangeAssignmentResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// ChangeAssignmentResponse503Headers the declared response headers of an HTTP 503 response for ChangeAssignment
+type ChangeAssignmentResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ChangeAssignmentResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Assignment
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *RequestTimeout
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *UnsupportedMediaType
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ChangeAssignmentResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ChangeAssignmentResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ChangeAssignmentResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ChangeAssignmentResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ChangeAssignmentResponse) GetJSON200() *Assignment {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ChangeAssignmentResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ChangeAssignmentResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ChangeAssignmentResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r ChangeAssignmentResponse) GetApplicationproblemJSON408() *RequestTimeout {
+	return r.ApplicationproblemJSON408
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ChangeAssignmentResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r ChangeAssignmentResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ChangeAssignmentResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ChangeAssignmentResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ChangeAssignmentResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ChangeAssignmentResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ChangeAssignmentResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ChangeAssignmentResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -23700,6 +25840,263 @@ func (r GetMeResponse) ContentType() string {
 	return ""
 }
 
+// ListMyAssignmentsResponse200Headers the declared response headers of an HTTP 200 response for ListMyAssignments
+type ListMyAssignmentsResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// ListMyAssignmentsResponse401Headers the declared response headers of an HTTP 401 response for ListMyAssignments
+type ListMyAssignmentsResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// ListMyAssignmentsResponse429Headers the declared response headers of an HTTP 429 response for ListMyAssignments
+type ListMyAssignmentsResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// ListMyAssignmentsResponse503Headers the declared response headers of an HTTP 503 response for ListMyAssignments
+type ListMyAssignmentsResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ListMyAssignmentsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *MyAssignmentList
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListMyAssignmentsResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListMyAssignmentsResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListMyAssignmentsResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListMyAssignmentsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListMyAssignmentsResponse) GetJSON200() *MyAssignmentList {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListMyAssignmentsResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListMyAssignmentsResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ListMyAssignmentsResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ListMyAssignmentsResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ListMyAssignmentsResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListMyAssignmentsResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListMyAssignmentsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListMyAssignmentsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListMyAssignmentsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListMyAssignmentsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// StartAssignedGameResponse200Headers the declared response headers of an HTTP 200 response for StartAssignedGame
+type StartAssignedGameResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// StartAssignedGameResponse201Headers the declared response headers of an HTTP 201 response for StartAssignedGame
+type StartAssignedGameResponse201Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// StartAssignedGameResponse401Headers the declared response headers of an HTTP 401 response for StartAssignedGame
+type StartAssignedGameResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// StartAssignedGameResponse429Headers the declared response headers of an HTTP 429 response for StartAssignedGame
+type StartAssignedGameResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// StartAssignedGameResponse503Headers the declared response headers of an HTTP 503 response for StartAssignedGame
+type StartAssignedGameResponse503Headers struct {
+	RetryAfter *int
+}
+
+type StartAssignedGameResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *AssignedGame
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *AssignedGame
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *StartAssignedGameResponse200Headers
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *StartAssignedGameResponse201Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *StartAssignedGameResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *StartAssignedGameResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *StartAssignedGameResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r StartAssignedGameResponse) GetJSON200() *AssignedGame {
+	return r.JSON200
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r StartAssignedGameResponse) GetJSON201() *AssignedGame {
+	return r.JSON201
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r StartAssignedGameResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r StartAssignedGameResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r StartAssignedGameResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r StartAssignedGameResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r StartAssignedGameResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r StartAssignedGameResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r StartAssignedGameResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r StartAssignedGameResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r StartAssignedGameResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r StartAssignedGameResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r StartAssignedGameResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r StartAssignedGameResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // ListMyClassroomsResponse200Headers the declared response headers of an HTTP 200 response for ListMyClassrooms
 type ListMyClassroomsResponse200Headers struct {
 	RateLimit       *string
@@ -25462,6 +27859,126 @@ func (c *ClientWithResponses) GetClassroomWithResponse(ctx context.Context, clas
 	return ParseGetClassroomResponse(rsp)
 }
 
+// ListAssignmentsWithResponse The classroom's assignments with each student's progress (teacher token).
+//
+// Every assignment of the classroom, oldest first, each with the progress of every current
+// student (by name): `games_done`, `games_late` and `done`. A removed student is not listed.
+// The progress is counted when a game ends, in the same transaction, so reading it costs a
+// read of the counts.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/classrooms/{classroom_id}/assignments (the `ListAssignments` operationId).
+func (c *ClientWithResponses) ListAssignmentsWithResponse(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*ListAssignmentsResponse, error) {
+	rsp, err := c.ListAssignments(ctx, classroomId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListAssignmentsResponse(rsp)
+}
+
+// CreateAssignmentWithBodyWithResponse Set the class an assignment (teacher token).
+//
+// Asks every student of the classroom to finish `games` games of `game` (with `options`, as
+// `POST /v1/games` takes them) by `due_at`, against a computer player (`opponents.bot`) or
+// with classmates (`opponents.classmates.group_size` students a game, grouped by the service
+// as they ask for their games). A student asks for each game with
+// `POST /v1/me/assignments/{assignment_id}/games`; only those games count. A classroom holds
+// at most 200 assignments (409 `too_many_assignments`: delete one first).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/classrooms/{classroom_id}/assignments (the `CreateAssignment` operationId).
+func (c *ClientWithResponses) CreateAssignmentWithBodyWithResponse(ctx context.Context, classroomId ClassroomID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateAssignmentResponse, error) {
+	rsp, err := c.CreateAssignmentWithBody(ctx, classroomId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateAssignmentResponse(rsp)
+}
+
+// CreateAssignmentWithResponse Set the class an assignment (teacher token).
+//
+// Asks every student of the classroom to finish `games` games of `game` (with `options`, as
+// `POST /v1/games` takes them) by `due_at`, against a computer player (`opponents.bot`) or
+// with classmates (`opponents.classmates.group_size` students a game, grouped by the service
+// as they ask for their games). A student asks for each game with
+// `POST /v1/me/assignments/{assignment_id}/games`; only those games count. A classroom holds
+// at most 200 assignments (409 `too_many_assignments`: delete one first).
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/classrooms/{classroom_id}/assignments (the `CreateAssignment` operationId).
+func (c *ClientWithResponses) CreateAssignmentWithResponse(ctx context.Context, classroomId ClassroomID, body CreateAssignmentJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateAssignmentResponse, error) {
+	rsp, err := c.CreateAssignment(ctx, classroomId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateAssignmentResponse(rsp)
+}
+
+// DeleteAssignmentWithResponse Delete an assignment and its progress (teacher token); its games stay.
+//
+// The assignment's progress goes with it; its games stay as they are, in the classroom's games. 404 `assignment_not_found` when the classroom has no such assignment.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /v1/classrooms/{classroom_id}/assignments/{assignment_id} (the `DeleteAssignment` operationId).
+func (c *ClientWithResponses) DeleteAssignmentWithResponse(ctx context.Context, classroomId ClassroomID, assignmentId AssignmentID, reqEditors ...RequestEditorFn) (*DeleteAssignmentResponse, error) {
+	rsp, err := c.DeleteAssignment(ctx, classroomId, assignmentId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteAssignmentResponse(rsp)
+}
+
+// GetAssignmentWithResponse One assignment with each student's progress (teacher token).
+//
+// As an item of `listAssignments`; 404 `assignment_not_found` when the classroom has no such assignment.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/classrooms/{classroom_id}/assignments/{assignment_id} (the `GetAssignment` operationId).
+func (c *ClientWithResponses) GetAssignmentWithResponse(ctx context.Context, classroomId ClassroomID, assignmentId AssignmentID, reqEditors ...RequestEditorFn) (*GetAssignmentResponse, error) {
+	rsp, err := c.GetAssignment(ctx, classroomId, assignmentId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetAssignmentResponse(rsp)
+}
+
+// ChangeAssignmentWithBodyWithResponse Change an assignment's title, games or due time (teacher token).
+//
+// Changes the fields given. The games already finished keep counting as they were counted
+// (a game's lateness is decided when it ends); `done` is read against the new `games`.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /v1/classrooms/{classroom_id}/assignments/{assignment_id} (the `ChangeAssignment` operationId).
+func (c *ClientWithResponses) ChangeAssignmentWithBodyWithResponse(ctx context.Context, classroomId ClassroomID, assignmentId AssignmentID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ChangeAssignmentResponse, error) {
+	rsp, err := c.ChangeAssignmentWithBody(ctx, classroomId, assignmentId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseChangeAssignmentResponse(rsp)
+}
+
+// ChangeAssignmentWithResponse Change an assignment's title, games or due time (teacher token).
+//
+// Changes the fields given. The games already finished keep counting as they were counted
+// (a game's lateness is decided when it ends); `done` is read against the new `games`.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /v1/classrooms/{classroom_id}/assignments/{assignment_id} (the `ChangeAssignment` operationId).
+func (c *ClientWithResponses) ChangeAssignmentWithResponse(ctx context.Context, classroomId ClassroomID, assignmentId AssignmentID, body ChangeAssignmentJSONRequestBody, reqEditors ...RequestEditorFn) (*ChangeAssignmentResponse, error) {
+	rsp, err := c.ChangeAssignment(ctx, classroomId, assignmentId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseChangeAssignmentResponse(rsp)
+}
+
 // CreateCoTeacherInviteWithResponse Invite a co-teacher with a one-time code (the classroom's owner).
 //
 // A one-time code (`pgi_…`, 256 random bits, shown only here, kept hashed) that a signed-in
@@ -25509,7 +28026,7 @@ func (c *ClientWithResponses) CreateCoTeacherInviteWithResponse(ctx context.Cont
 // `curl -N -H 'Authorization: Bearer <teacher token>' localhost:8080/v1/classrooms/<id>/events`
 //
 // **NDJSON.** With `Accept: application/x-ndjson` the same stream comes as one JSON object per
-// line (`GameStreamLine`): `{"event":"action","id":"12","data":{…}}`, the same events with the same
+// line (`ClassroomStreamLine`): `{"event":"action","id":"12","data":{…}}`, the same events with the same
 // ids, and `{"event":"heartbeat"}` instead of the heartbeat comment (no `retry:` line). It
 // resumes the same way: send the last `id` received as `Last-Event-ID` or as the
 // `last_event_id` query parameter.
@@ -26774,6 +29291,43 @@ func (c *ClientWithResponses) GetMeWithResponse(ctx context.Context, reqEditors 
 		return nil, err
 	}
 	return ParseGetMeResponse(rsp)
+}
+
+// ListMyAssignmentsWithResponse Your assignments with your progress and due time (student token).
+//
+// The assignments of your classroom, oldest first, each with your own progress. A teacher's token gets 403 `forbidden`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/me/assignments (the `ListMyAssignments` operationId).
+func (c *ClientWithResponses) ListMyAssignmentsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListMyAssignmentsResponse, error) {
+	rsp, err := c.ListMyAssignments(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListMyAssignmentsResponse(rsp)
+}
+
+// StartAssignedGameWithResponse Play the assignment's next game (student token).
+//
+// Gives you a game of the assignment, in which you act with your student token as in any
+// game of your classroom. You have one game of an assignment at a time: while it is not over,
+// asking again (or twice at once) answers 200 with that same game. Otherwise 201 with a new
+// one: against the computer, started at once; with classmates, a seat in the assignment's open
+// lobby (its game starts when its last seat is taken) or a new lobby. A game finished counts
+// towards `games_done` (after `due_at`: also `games_late`); an aborted one counts nothing and
+// frees you to ask again. Once you have finished the games asked: 409 `assignment_complete`.
+// Asking after the due time is allowed (the games count as late).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/me/assignments/{assignment_id}/games (the `StartAssignedGame` operationId).
+func (c *ClientWithResponses) StartAssignedGameWithResponse(ctx context.Context, assignmentId AssignmentID, reqEditors ...RequestEditorFn) (*StartAssignedGameResponse, error) {
+	rsp, err := c.StartAssignedGame(ctx, assignmentId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseStartAssignedGameResponse(rsp)
 }
 
 // ListMyClassroomsWithResponse The classrooms the account owns (account token).
@@ -28626,6 +31180,697 @@ func ParseGetClassroomResponse(rsp *http.Response) (*GetClassroomResponse, error
 		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetClassroomResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListAssignmentsResponse parses an HTTP response from a ListAssignmentsWithResponse call
+func ParseListAssignmentsResponse(rsp *http.Response) (*ListAssignmentsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListAssignmentsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest AssignmentList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListAssignmentsResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers ListAssignmentsResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers ListAssignmentsResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListAssignmentsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreateAssignmentResponse parses an HTTP response from a CreateAssignmentWithResponse call
+func ParseCreateAssignmentResponse(rsp *http.Response) (*CreateAssignmentResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateAssignmentResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest Assignment
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest RequestTimeout
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 201:
+		var headers CreateAssignmentResponse201Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers201 = &headers
+	case rsp.StatusCode == 401:
+		var headers CreateAssignmentResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers CreateAssignmentResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers CreateAssignmentResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDeleteAssignmentResponse parses an HTTP response from a DeleteAssignmentWithResponse call
+func ParseDeleteAssignmentResponse(rsp *http.Response) (*DeleteAssignmentResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteAssignmentResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		var headers DeleteAssignmentResponse204Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers204 = &headers
+	case rsp.StatusCode == 401:
+		var headers DeleteAssignmentResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers DeleteAssignmentResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers DeleteAssignmentResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetAssignmentResponse parses an HTTP response from a GetAssignmentWithResponse call
+func ParseGetAssignmentResponse(rsp *http.Response) (*GetAssignmentResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetAssignmentResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Assignment
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetAssignmentResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetAssignmentResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetAssignmentResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetAssignmentResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseChangeAssignmentResponse parses an HTTP response from a ChangeAssignmentWithResponse call
+func ParseChangeAssignmentResponse(rsp *http.Response) (*ChangeAssignmentResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ChangeAssignmentResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Assignment
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest RequestTimeout
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ChangeAssignmentResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers ChangeAssignmentResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers ChangeAssignmentResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ChangeAssignmentResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -35777,6 +39022,308 @@ func ParseGetMeResponse(rsp *http.Response) (*GetMeResponse, error) {
 		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetMeResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListMyAssignmentsResponse parses an HTTP response from a ListMyAssignmentsWithResponse call
+func ParseListMyAssignmentsResponse(rsp *http.Response) (*ListMyAssignmentsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListMyAssignmentsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest MyAssignmentList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListMyAssignmentsResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers ListMyAssignmentsResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers ListMyAssignmentsResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListMyAssignmentsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseStartAssignedGameResponse parses an HTTP response from a StartAssignedGameWithResponse call
+func ParseStartAssignedGameResponse(rsp *http.Response) (*StartAssignedGameResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &StartAssignedGameResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest AssignedGame
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest AssignedGame
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers StartAssignedGameResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 201:
+		var headers StartAssignedGameResponse201Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers201 = &headers
+	case rsp.StatusCode == 401:
+		var headers StartAssignedGameResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers StartAssignedGameResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers StartAssignedGameResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

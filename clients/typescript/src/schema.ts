@@ -577,7 +577,7 @@ export interface paths {
          *     `curl -N -H 'Authorization: Bearer <teacher token>' localhost:8080/v1/classrooms/<id>/events`
          *
          *     **NDJSON.** With `Accept: application/x-ndjson` the same stream comes as one JSON object per
-         *     line (`GameStreamLine`): `{"event":"action","id":"12","data":{…}}`, the same events with the same
+         *     line (`ClassroomStreamLine`): `{"event":"action","id":"12","data":{…}}`, the same events with the same
          *     ids, and `{"event":"heartbeat"}` instead of the heartbeat comment (no `retry:` line). It
          *     resumes the same way: send the last `id` received as `Last-Event-ID` or as the
          *     `last_event_id` query parameter.
@@ -2186,6 +2186,126 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/classrooms/{classroom_id}/assignments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The classroom's assignments with each student's progress (teacher token).
+         * @description Every assignment of the classroom, oldest first, each with the progress of every current
+         *     student (by name): `games_done`, `games_late` and `done`. A removed student is not listed.
+         *     The progress is counted when a game ends, in the same transaction, so reading it costs a
+         *     read of the counts.
+         */
+        get: operations["listAssignments"];
+        put?: never;
+        /**
+         * Set the class an assignment (teacher token).
+         * @description Asks every student of the classroom to finish `games` games of `game` (with `options`, as
+         *     `POST /v1/games` takes them) by `due_at`, against a computer player (`opponents.bot`) or
+         *     with classmates (`opponents.classmates.group_size` students a game, grouped by the service
+         *     as they ask for their games). A student asks for each game with
+         *     `POST /v1/me/assignments/{assignment_id}/games`; only those games count. A classroom holds
+         *     at most 200 assignments (409 `too_many_assignments`: delete one first).
+         */
+        post: operations["createAssignment"];
+        delete?: never;
+        options?: never;
+        /**
+         * The status and headers of `listAssignments`, without its body.
+         * @description Answered as `GET /v1/classrooms/{classroom_id}/assignments` (`listAssignments`): the same parameters, statuses and headers, and no body.
+         */
+        head: operations["headListAssignments"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/classrooms/{classroom_id}/assignments/{assignment_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One assignment with each student's progress (teacher token).
+         * @description As an item of `listAssignments`; 404 `assignment_not_found` when the classroom has no such assignment.
+         */
+        get: operations["getAssignment"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an assignment and its progress (teacher token); its games stay.
+         * @description The assignment's progress goes with it; its games stay as they are, in the classroom's games. 404 `assignment_not_found` when the classroom has no such assignment.
+         */
+        delete: operations["deleteAssignment"];
+        options?: never;
+        /**
+         * The status and headers of `getAssignment`, without its body.
+         * @description Answered as `GET /v1/classrooms/{classroom_id}/assignments/{assignment_id}` (`getAssignment`): the same parameters, statuses and headers, and no body.
+         */
+        head: operations["headAssignment"];
+        /**
+         * Change an assignment's title, games or due time (teacher token).
+         * @description Changes the fields given. The games already finished keep counting as they were counted
+         *     (a game's lateness is decided when it ends); `done` is read against the new `games`.
+         */
+        patch: operations["changeAssignment"];
+        trace?: never;
+    };
+    "/v1/me/assignments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your assignments with your progress and due time (student token).
+         * @description The assignments of your classroom, oldest first, each with your own progress. A teacher's token gets 403 `forbidden`.
+         */
+        get: operations["listMyAssignments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * The status and headers of `listMyAssignments`, without its body.
+         * @description Answered as `GET /v1/me/assignments` (`listMyAssignments`): the same parameters, statuses and headers, and no body.
+         */
+        head: operations["headListMyAssignments"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/assignments/{assignment_id}/games": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Play the assignment's next game (student token).
+         * @description Gives you a game of the assignment, in which you act with your student token as in any
+         *     game of your classroom. You have one game of an assignment at a time: while it is not over,
+         *     asking again (or twice at once) answers 200 with that same game. Otherwise 201 with a new
+         *     one: against the computer, started at once; with classmates, a seat in the assignment's open
+         *     lobby (its game starts when its last seat is taken) or a new lobby. A game finished counts
+         *     towards `games_done` (after `due_at`: also `games_late`); an aborted one counts nothing and
+         *     frees you to ask again. Once you have finished the games asked: 409 `assignment_complete`.
+         *     Asking after the due time is allowed (the games count as late).
+         */
+        post: operations["startAssignedGame"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3073,6 +3193,13 @@ export interface components {
          *     can type each message as this union and narrow it by `event`.
          */
         GameStreamEvent: components["schemas"]["GameActionMessage"] | components["schemas"]["GameEndMessage"] | components["schemas"]["StreamErrorMessage"] | components["schemas"]["StreamRevokedMessage"];
+        /**
+         * @description One message of a classroom's event stream, as a client reads it: a game's stream's messages
+         *     (`GameStreamEvent`) and the assignments' (`assignment_done`, `assignment_due_soon`). The
+         *     message's `event` field says what its `data` (parsed from JSON) holds. A client that parses
+         *     `data:` lines can type each message as this union and narrow it by `event`.
+         */
+        ClassroomStreamEvent: components["schemas"]["GameActionMessage"] | components["schemas"]["GameEndMessage"] | components["schemas"]["StreamErrorMessage"] | components["schemas"]["StreamRevokedMessage"] | components["schemas"]["AssignmentDoneMessage"] | components["schemas"]["AssignmentDueSoonMessage"];
         /** @description An `action` message: one recorded history entry. */
         GameActionMessage: {
             /**
@@ -3177,7 +3304,7 @@ export interface components {
          * @description One message of `GET /v1/me/events`, as a client reads it: the message's `event` field says
          *     what its `data` (parsed from JSON) holds.
          */
-        PlayerStreamEvent: components["schemas"]["PlayerEventMessage"] | components["schemas"]["StreamErrorMessage"] | components["schemas"]["StreamRevokedMessage"];
+        PlayerStreamEvent: components["schemas"]["PlayerEventMessage"] | components["schemas"]["StreamErrorMessage"] | components["schemas"]["StreamRevokedMessage"] | components["schemas"]["AssignmentDoneMessage"] | components["schemas"]["AssignmentDueSoonMessage"];
         /** @description A `game_started`, `your_turn`, `timed_out` or `game_ended` message. */
         PlayerEventMessage: {
             event: components["schemas"]["PlayerEventKind"];
@@ -3208,10 +3335,10 @@ export interface components {
          */
         WebhookScope: "game" | "classroom" | "service";
         /**
-         * @description A player event of `GET /v1/me/events`, or `entry` (one per history entry).
+         * @description A player event of `GET /v1/me/events`, `entry` (one per history entry), or an assignment's event (`AssignmentEvent`).
          * @enum {string}
          */
-        WebhookEventType: "game_started" | "your_turn" | "timed_out" | "game_ended" | "entry";
+        WebhookEventType: "game_started" | "your_turn" | "timed_out" | "game_ended" | "entry" | "assignment_done" | "assignment_due_soon";
         Webhook: {
             /** Format: uuid */
             id: string;
@@ -3289,7 +3416,7 @@ export interface components {
             type: components["schemas"]["WebhookEventType"];
             /** Format: date-time */
             timestamp: string;
-            data: components["schemas"]["PlayerEvent"] | components["schemas"]["WebhookEntryEvent"];
+            data: components["schemas"]["PlayerEvent"] | components["schemas"]["WebhookEntryEvent"] | components["schemas"]["AssignmentEvent"];
         };
         /** @description The `data` of an `entry` webhook: which history entry was recorded (its action and outcome are read with `GET /v1/games/{id}/actions`). */
         WebhookEntryEvent: {
@@ -3325,10 +3452,15 @@ export interface components {
          */
         GameStreamLine: components["schemas"]["GameActionMessage"] | components["schemas"]["GameEndMessage"] | components["schemas"]["StreamErrorMessage"] | components["schemas"]["StreamRevokedMessage"] | components["schemas"]["StreamHeartbeatMessage"];
         /**
+         * @description One line of a classroom's event stream read as NDJSON: a `ClassroomStreamEvent`
+         *     message as one JSON object (`data` is the JSON itself, not a string), or a heartbeat.
+         */
+        ClassroomStreamLine: components["schemas"]["GameActionMessage"] | components["schemas"]["GameEndMessage"] | components["schemas"]["StreamErrorMessage"] | components["schemas"]["StreamRevokedMessage"] | components["schemas"]["AssignmentDoneMessage"] | components["schemas"]["AssignmentDueSoonMessage"] | components["schemas"]["StreamHeartbeatMessage"];
+        /**
          * @description One line of `GET /v1/me/events` read as NDJSON: a `PlayerStreamEvent` message as one JSON
          *     object (`data` is the JSON itself, not a string), or a heartbeat.
          */
-        PlayerStreamLine: components["schemas"]["PlayerEventMessage"] | components["schemas"]["StreamErrorMessage"] | components["schemas"]["StreamRevokedMessage"] | components["schemas"]["StreamHeartbeatMessage"];
+        PlayerStreamLine: components["schemas"]["PlayerEventMessage"] | components["schemas"]["StreamErrorMessage"] | components["schemas"]["StreamRevokedMessage"] | components["schemas"]["AssignmentDoneMessage"] | components["schemas"]["AssignmentDueSoonMessage"] | components["schemas"]["StreamHeartbeatMessage"];
         ActionResult: {
             entry: components["schemas"]["HistoryEntry"];
             game: components["schemas"]["Game"];
@@ -3592,6 +3724,159 @@ export interface components {
             field: string;
             /** @example must have at least 1 item */
             message: string;
+        };
+        AssignmentRequest: {
+            /** @example Three Primed games */
+            title: string;
+            game: components["schemas"]["GameKind"];
+            /** @description The options of every game of the assignment, as in `POST /v1/games`. */
+            options?: components["schemas"]["GameOptions"];
+            /** @description How many games each student is to finish. */
+            games: number;
+            opponents: components["schemas"]["AssignmentOpponents"];
+            /**
+             * Format: date-time
+             * @description Games finished after this time count as late (one finished at it exactly is on time).
+             */
+            due_at: string;
+        };
+        /** @description Either `{"bot": "<level>"}` (each game against a computer player) or `{"classmates": {"group_size": n}}`. */
+        AssignmentOpponents: {
+            bot?: components["schemas"]["BotLevel"];
+            classmates?: {
+                /** @description Students a game; the game's options must take this many players. */
+                group_size: number;
+            };
+        };
+        AssignmentChange: {
+            title?: string;
+            games?: number;
+            /** Format: date-time */
+            due_at?: string;
+        };
+        AssignmentProgress: {
+            /** Format: uuid */
+            student_id: string;
+            /** @example Ada */
+            name: string;
+            /** @description Games of the assignment the student finished (aborted ones do not count), late ones included. */
+            games_done: number;
+            /** @description Of games_done, those finished after due_at. */
+            games_late: number;
+            /** @description games_done has reached the games asked. */
+            done: boolean;
+            /**
+             * Format: uuid
+             * @description The student's game of the assignment not yet over, if any.
+             */
+            open_game_id?: string | null;
+        };
+        Assignment: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            classroom_id: string;
+            title: string;
+            game: components["schemas"]["GameKind"];
+            /** @description The options as given. */
+            options: {
+                [key: string]: unknown;
+            };
+            games: number;
+            opponents: components["schemas"]["AssignmentOpponents"];
+            /** Format: date-time */
+            due_at: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @description For the teacher, every current student's, by name; for a student, their own. */
+            progress: components["schemas"]["AssignmentProgress"][];
+        };
+        AssignmentList: {
+            items: components["schemas"]["Assignment"][];
+        };
+        MyAssignmentList: {
+            /** @description Your assignments, each with one `progress` entry, yours. */
+            items: components["schemas"]["Assignment"][];
+        };
+        AssignedGame: {
+            /** Format: uuid */
+            assignment_id: string;
+            game: components["schemas"]["Game"];
+            /** @description Your seat in the game; act for it with your student token. */
+            seat: number;
+        };
+        /**
+         * @description `assignment_done`: a student's `done` turned true (sent with the end of the game that did it); `assignment_due_soon`: the assignment is due within a day and the student is not done.
+         * @enum {string}
+         */
+        AssignmentEventKind: "assignment_done" | "assignment_due_soon";
+        /**
+         * @description The `data` of an `assignment_done` or `assignment_due_soon` message or webhook: the assignment and one student's progress with it.
+         * @example {
+         *       "event": "assignment_done",
+         *       "assignment_id": "0b0f3c1e-2f4a-4c59-9d3e-7a1b2c3d4e5f",
+         *       "classroom_id": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+         *       "title": "Three Primed games",
+         *       "games": 3,
+         *       "due_at": "2026-12-11T16:00:00Z",
+         *       "student_id": "3c4d5e6f-7a8b-4c9d-8e0f-1a2b3c4d5e6f",
+         *       "name": "Ada",
+         *       "games_done": 3,
+         *       "games_late": 0,
+         *       "done": true,
+         *       "game_id": "5f0c5c8e-8d7e-4a52-9a43-0d2b1f6c7e11"
+         *     }
+         */
+        AssignmentEvent: {
+            event: components["schemas"]["AssignmentEventKind"];
+            /** Format: uuid */
+            assignment_id: string;
+            /** Format: uuid */
+            classroom_id: string;
+            title: string;
+            /** @description The games asked. */
+            games: number;
+            /** Format: date-time */
+            due_at: string;
+            /** Format: uuid */
+            student_id: string;
+            /** @description The student's name. */
+            name: string;
+            games_done: number;
+            games_late: number;
+            done: boolean;
+            /**
+             * Format: uuid
+             * @description `assignment_done`: the game whose end made the student done.
+             */
+            game_id?: string;
+        };
+        /**
+         * @description An `assignment_done` message, on `GET /v1/me/events` (the student's own) and on a
+         *     classroom's stream (every student's), just before the end of the game that made the student
+         *     done. It has no `id`: it does not move the resume point, so a stream resumed from before it
+         *     may send it again.
+         */
+        AssignmentDoneMessage: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "assignment_done";
+            data: components["schemas"]["AssignmentEvent"];
+        };
+        /**
+         * @description An `assignment_due_soon` message, on `GET /v1/me/events` (the student's own) and on a
+         *     classroom's stream (every student not done), a day before the assignment's due time. It has
+         *     no `id`; a stream not open at the time does not get it (webhooks do).
+         */
+        AssignmentDueSoonMessage: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "assignment_due_soon";
+            data: components["schemas"]["AssignmentEvent"];
         };
         /**
          * @description A Prime Card kind. Keepers (PC-12) are plus_minus_1..plus_minus_9, send_to_start and curse; the others are action cards (PC-13).
@@ -5469,6 +5754,7 @@ export interface components {
          */
         IdempotencyKey: string;
         ClassroomID: string;
+        AssignmentID: string;
         StudentID: string;
         ObserverID: string;
         /** @description Seconds until the token stops working, from a minute to 30 days; without it, it works until revoked. */
@@ -6943,7 +7229,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The event stream; each message is a `GameStreamEvent` (`action`, `end`, `error` or `revoked`). */
+            /** @description The event stream; each message is a `ClassroomStreamEvent` (`action`, `end`, `assignment_done`, `assignment_due_soon`, `error` or `revoked`). */
             200: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -6987,7 +7273,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The event stream; each message is a `GameStreamEvent` (`action`, `end`, `error` or `revoked`). */
+            /** @description The event stream; each message is a `ClassroomStreamEvent` (`action`, `end`, `assignment_done`, `assignment_due_soon`, `error` or `revoked`). */
             200: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -11858,6 +12144,496 @@ export interface operations {
                 };
                 content?: never;
             };
+        };
+    };
+    listAssignments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The assignments. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssignmentList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createAssignment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Three Primed games",
+                 *       "game": "primed",
+                 *       "options": {
+                 *         "rounds": 1
+                 *       },
+                 *       "games": 3,
+                 *       "opponents": {
+                 *         "bot": "greedy"
+                 *       },
+                 *       "due_at": "2026-12-11T16:00:00Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AssignmentRequest"];
+            };
+        };
+        responses: {
+            /** @description The assignment, with every current student's progress (none yet). */
+            201: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Assignment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    headListAssignments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The assignments. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed (`invalid` and more specific codes); for example a body that is not exactly one JSON document in UTF-8, nested at most 32 deep with at most 1,000 values, without `\u0000` and unpaired surrogate (`\uD800`–`\uDFFF`) escapes. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A token is missing or not valid for this resource. */
+            401: {
+                headers: {
+                    /** @description `Bearer` (RFC 6750): send a token in the `Authorization` header. */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such resource (or the caller may not know it exists). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description This operation takes no request body, and the request carried one (`body_not_allowed`). An empty body or an empty object `{}` is accepted. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database is not reachable, or the connection to it was lost (`unavailable`); try again after the `Retry-After` seconds. Nothing was changed, unless the detail says the connection was lost while saving: then the change may have been made, so reload (or retry with the same `Idempotency-Key`) before sending it again. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getAssignment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+                assignment_id: components["parameters"]["AssignmentID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The assignment. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Assignment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteAssignment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+                assignment_id: components["parameters"]["AssignmentID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    headAssignment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+                assignment_id: components["parameters"]["AssignmentID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The assignment. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed (`invalid` and more specific codes); for example a body that is not exactly one JSON document in UTF-8, nested at most 32 deep with at most 1,000 values, without `\u0000` and unpaired surrogate (`\uD800`–`\uDFFF`) escapes. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A token is missing or not valid for this resource. */
+            401: {
+                headers: {
+                    /** @description `Bearer` (RFC 6750): send a token in the `Authorization` header. */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such resource (or the caller may not know it exists). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description This operation takes no request body, and the request carried one (`body_not_allowed`). An empty body or an empty object `{}` is accepted. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database is not reachable, or the connection to it was lost (`unavailable`); try again after the `Retry-After` seconds. Nothing was changed, unless the detail says the connection was lost while saving: then the change may have been made, so reload (or retry with the same `Idempotency-Key`) before sending it again. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    changeAssignment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+                assignment_id: components["parameters"]["AssignmentID"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "due_at": "2026-12-14T16:00:00Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AssignmentChange"];
+            };
+        };
+        responses: {
+            /** @description The changed assignment. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Assignment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listMyAssignments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Your assignments. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MyAssignmentList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    headListMyAssignments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Your assignments. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed (`invalid` and more specific codes); for example a body that is not exactly one JSON document in UTF-8, nested at most 32 deep with at most 1,000 values, without `\u0000` and unpaired surrogate (`\uD800`–`\uDFFF`) escapes. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A token is missing or not valid for this resource. */
+            401: {
+                headers: {
+                    /** @description `Bearer` (RFC 6750): send a token in the `Authorization` header. */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The token is valid but may not do this; or (`csrf_refused`) a change asked with a browser session's cookie only, from a page not of this service. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description This operation takes no request body, and the request carried one (`body_not_allowed`). An empty body or an empty object `{}` is accepted. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database is not reachable, or the connection to it was lost (`unavailable`); try again after the `Retry-After` seconds. Nothing was changed, unless the detail says the connection was lost while saving: then the change may have been made, so reload (or retry with the same `Idempotency-Key`) before sending it again. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    startAssignedGame: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                assignment_id: components["parameters"]["AssignmentID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Your game of the assignment not yet over, as before. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssignedGame"];
+                };
+            };
+            /** @description A new game of the assignment. */
+            201: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssignedGame"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
         };
     };
 }
