@@ -51,6 +51,8 @@ type Config struct {
 	CORSOrigins []string
 	// OIDC is the OpenID provider teachers sign in with (signin.go); no issuer: sign-in is off.
 	OIDC OIDCConfig
+	// LTI is LTI 1.3's public URL and key set fetcher (lti.go); LTI needs SECRET_KEY too.
+	LTI LTIConfig
 }
 
 // Deps are what the server stands on; cmd/primegames wires them.
@@ -104,6 +106,8 @@ type Server struct {
 	validator *contract.Validator
 	// signIn is the OpenID client of teachers' sign-in (signin.go); nil when not configured.
 	signIn *signIn
+	// ltiKeys caches the LTI platforms' key sets (lti.go).
+	ltiKeys *ltiKeySets
 }
 
 // New builds the server and its routes.
@@ -122,6 +126,7 @@ func New(cfg Config, deps Deps, logger *slog.Logger) (*Server, error) {
 		games: newGameCache(gameCacheBytes), renders: newRenderGate(cfg.RenderLimit, cfg.RenderQueue),
 		replays: newSharedReplays(), guesses: middleware.NewGuessGuard(cfg.Guesses, time.Now),
 		signIn: newSignIn(cfg.OIDC),
+		ltiKeys: newLTI(cfg.LTI),
 	}
 	s.echo.HideBanner = true
 	s.echo.HidePort = true

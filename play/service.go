@@ -41,6 +41,8 @@ type Service struct {
 	// links seal picture links (picture_links.go): WithLinkSecret's, else a random one made once.
 	links     *linkSealer
 	linksOnce sync.Once
+	// lti configures LTI launches (WithLTI, lti.go); without its sealing key LTI is off.
+	lti LTIConfig
 }
 
 // New is the game master over store, for the kinds of game in the catalogue, configured by opts.

@@ -40,6 +40,9 @@ type Stores struct {
 	// Kept, when the store keeps games' records between requests, lets an action be applied in one
 	// round trip (act_kept.go); nil when it keeps none.
 	Kept KeptRecords
+	// LTI 1.3: registrations, logins under way and the tool's keys; what launches made (lti.go).
+	LTIPlatformStore
+	LTILaunchStore
 }
 
 // GameReader reads games and lists them.

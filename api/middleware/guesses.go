@@ -40,6 +40,7 @@ var wrongCodes = map[string]bool{
 	"invite_code_not_found": true,
 	"wrong_invite_code":     true,
 	"join_code_not_found":   true,
+	"lti_handover_invalid":  true, // an LTI launch's one-time code (api/lti.go)
 }
 
 // GuessFacts are the facts of too_many_guesses: which budget is spent (address or instance), how
