@@ -25,7 +25,7 @@ require (
 	golang.org/x/oauth2 v0.38.0
 )
 
-require github.com/go-jose/go-jose/v4 v4.1.8 // indirect
+require github.com/go-jose/go-jose/v4 v4.1.8
 
 require (
 	dario.cat/mergo v1.0.2 // indirect

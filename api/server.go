@@ -126,8 +126,8 @@ func New(cfg Config, deps Deps, logger *slog.Logger) (*Server, error) {
 		games: newGameCache(gameCacheBytes), renders: newRenderGate(cfg.RenderLimit, cfg.RenderQueue),
 		replays: newSharedReplays(), guesses: middleware.NewGuessGuard(cfg.Guesses, time.Now),
 		signIn: newSignIn(cfg.OIDC),
-		ltiKeys: newLTI(cfg.LTI),
 	}
+	s.ltiKeys = newLTI(cfg.LTI) // lti.go
 	s.echo.HideBanner = true
 	s.echo.HidePort = true
 	s.echo.HTTPErrorHandler = s.handleError
