@@ -30,12 +30,20 @@ import (
 // database (the login initiated on one, the launch posted to the other).
 
 const (
+	testLTIKey    = "a secret key of at least thirty-two characters" // every test service's SECRET_KEY for LTI
 	ltiPublicURL  = "https://games.example"
 	ltiAdmin      = "the-operators-admin-token"
 	ltiClientID   = "client-7"
 	ltiDeployment = "deployment-1"
 	ltiCourse     = "course-42"
 )
+
+// ltiRefusingRoutes are the LTI GET routes that refuse the fixture of TestHeadMirrorsGetOnEveryGetRoute
+// (no admin token, no registered platform); their HEAD still mirrors their GET's refusal.
+var ltiRefusingRoutes = map[string]bool{"/v1/lti/platforms": true, "/v1/lti/platforms/" + testPlatformID: true, "/v1/lti/login": true}
+
+// testPlatformID is a platform id the fixtures fill in where one is needed.
+const testPlatformID = "0b5e7f4e-3c1a-4d2e-9f6b-8a7c5d4e3f21"
 
 type ltiPlatform struct {
 	key    *rsa.PrivateKey
@@ -104,7 +112,7 @@ func newLTIRig(t *testing.T) *ltiRig {
 	db := repotest.NewDB(t)
 	logger := slog.New(slog.NewJSONHandler(r.logs, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	for _, s := range []**apitest.Server{&r.a, &r.b} {
-		service := newServiceOn(db, games.All(), r.clock, play.WithLTI(play.LTIConfig{SealingKey: []byte("a secret key of at least thirty-two characters")}))
+		service := newServiceOn(db, games.All(), r.clock)
 		srv, err := api.New(cfg, api.Deps{Play: service, Database: db, Feed: db}, logger)
 		if err != nil {
 			t.Fatal(err)
@@ -446,7 +454,9 @@ func TestLTIWithoutSecretKeyIsOff(t *testing.T) {
 	logs := &lockedBuffer{}
 	cfg := testConfig()
 	cfg.LTI = api.LTIConfig{PublicURL: ltiPublicURL}
-	srv, err := newAPI(cfg, repotest.NewDB(t), slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelInfo})))
+	db := repotest.NewDB(t)
+	srv, err := api.New(cfg, api.Deps{Play: play.New(db.Games().Stores(), games.All()), Database: db, Feed: db},
+		slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelInfo})))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package repo
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -173,7 +174,7 @@ func (s *Games) EnsureLTIClassroom(ctx context.Context, platformID string, conte
 			return err
 		}
 		err := tx.QueryRow(ctx, `SELECT classroom_id::text FROM lti_contexts WHERE platform_id = $1 AND context_hash = $2`, platformID, contextHash).Scan(&id)
-		if err != pgx.ErrNoRows {
+		if !errors.Is(err, pgx.ErrNoRows) {
 			return err
 		}
 		if err := tx.QueryRow(ctx, `INSERT INTO classrooms (name, join_code, teacher_token_hash, account_id) VALUES ($1, $2, $3, $4) RETURNING id::text`,
@@ -197,7 +198,7 @@ func (s *Games) EnsureLTIStudent(ctx context.Context, classroomID string, learne
 		}
 		err := tx.QueryRow(ctx, `SELECT s.id::text, s.name, s.created_at, s.removed_at IS NOT NULL FROM lti_students l JOIN students s ON s.id = l.student_id
 			WHERE l.learner_hash = $1`, learnerHash).Scan(&st.ID, &st.Name, &st.CreatedAt, &removed)
-		if err != pgx.ErrNoRows {
+		if !errors.Is(err, pgx.ErrNoRows) {
 			return err
 		}
 		if err := tx.QueryRow(ctx, `INSERT INTO students (classroom_id, name, name_key, token_hash) VALUES ($1, $2, $3, $4) RETURNING id::text, name, created_at`,
