@@ -11087,6 +11087,7 @@ export interface operations {
                     "application/json": components["schemas"]["LtiPlatform"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -11116,6 +11117,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -11141,6 +11143,13 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed (`invalid` and more specific codes); for example a body that is not exactly one JSON document in UTF-8, nested at most 32 deep with at most 1,000 values, without `\u0000` and unpaired surrogate (`\uD800`–`\uDFFF`) escapes. */
+            400: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
