@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/rsa"
 	"encoding/json"
+	"errors"
 	"io"
 	"mime"
 	"net/http"
@@ -38,9 +39,10 @@ type LTIConfig struct {
 	Fetcher LTIFetcher
 }
 
-// LTIFetcher fetches a platform's key set.
+// LTIFetcher sends the requests to a platform (its key set, token URL and roster) and says which
+// URLs it may reach; outbound.Sender is one.
 type LTIFetcher interface {
-	Fetch(ctx context.Context, url string) ([]byte, error)
+	Request(ctx context.Context, method, url string, header http.Header, body []byte) ([]byte, error)
 	CheckURL(url string) error
 }
 
@@ -91,7 +93,7 @@ func (ks *ltiKeySets) key(ctx context.Context, reg *play.LTIPlatform, kid string
 			return k, nil
 		}
 	}
-	body, err := ks.fetcher.Fetch(ctx, reg.JWKSURL)
+	body, err := ks.fetcher.Request(ctx, http.MethodGet, reg.JWKSURL, http.Header{"Accept": {"application/json"}}, nil)
 	if err != nil {
 		return nil, ltiKeysUnavailable()
 	}
@@ -444,4 +446,46 @@ func (s *Server) RotateLtiKey(c echo.Context) error {
 		return err
 	}
 	return c.JSON(http.StatusOK, openapi.LtiKeyRotated{Kid: kid})
+}
+
+// SyncLtiRoster makes a student of every active learner of the classroom's course (Names and Role
+// Provisioning Services): the tool's access token from the platform's token URL, then the roster.
+func (s *Server) SyncLtiRoster(c echo.Context, classroomID openapi.ClassroomID) error {
+	principal, err := principalOf(c)
+	if err != nil {
+		return err
+	}
+	if err := s.ltiOn(); err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	synced, err := s.play.SyncLTIRoster(ctx, principal, classroomID.String(), s.ltiRosterExchange)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, openapi.LtiRosterSynced{Learners: synced.Learners, StudentCount: synced.StudentCount})
+}
+
+// ltiRosterExchange trades the client assertion for an access token (the client credentials grant
+// with a JWT, RFC 7523) and reads the roster with it.
+func (s *Server) ltiRosterExchange(ctx context.Context, reg *play.LTIPlatform, assertion, membershipsURL string) ([]byte, error) {
+	form := url.Values{
+		"grant_type":            {"client_credentials"},
+		"client_assertion_type": {"urn:ietf:params:oauth:client-assertion-type:jwt-bearer"},
+		"client_assertion":      {assertion},
+		"scope":                 {play.LTIScopeMemberships},
+	}
+	body, err := s.ltiKeys.fetcher.Request(ctx, http.MethodPost, reg.TokenURL,
+		http.Header{"Content-Type": {echo.MIMEApplicationForm}, "Accept": {"application/json"}}, []byte(form.Encode()))
+	if err != nil {
+		return nil, err
+	}
+	var token struct {
+		AccessToken string `json:"access_token"`
+	}
+	if err := json.Unmarshal(body, &token); err != nil || token.AccessToken == "" {
+		return nil, errors.New("the token URL answered no access token")
+	}
+	return s.ltiKeys.fetcher.Request(ctx, http.MethodGet, membershipsURL,
+		http.Header{"Accept": {play.LTIMembershipMediaType}, "Authorization": {"Bearer " + token.AccessToken}}, nil)
 }

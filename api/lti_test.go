@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -50,6 +51,10 @@ type ltiPlatform struct {
 	kid    string
 	server *httptest.Server
 	issuer string
+	// toolKeys is the service's GET /v1/lti/jwks, which the token URL verifies assertions with;
+	// granted counts the assertions it took.
+	toolKeys string
+	granted  atomic.Int32
 }
 
 func newLTIPlatform(t *testing.T) *ltiPlatform {
@@ -60,16 +65,68 @@ func newLTIPlatform(t *testing.T) *ltiPlatform {
 	}
 	p := &ltiPlatform{key: key, kid: "platform-key-1"}
 	p.server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/jwks" {
+		switch r.URL.Path {
+		case "/jwks":
+			set := jose.JSONWebKeySet{Keys: []jose.JSONWebKey{{Key: &key.PublicKey, KeyID: p.kid, Algorithm: "RS256", Use: "sig"}}}
+			_ = json.NewEncoder(w).Encode(set)
+		case "/token":
+			p.token(w, r)
+		case "/memberships":
+			p.memberships(w, r)
+		default:
 			http.NotFound(w, r)
-			return
 		}
-		set := jose.JSONWebKeySet{Keys: []jose.JSONWebKey{{Key: &key.PublicKey, KeyID: p.kid, Algorithm: "RS256", Use: "sig"}}}
-		_ = json.NewEncoder(w).Encode(set)
 	}))
 	t.Cleanup(p.server.Close)
 	p.issuer = "https://lms.school.example"
 	return p
+}
+
+// token is the platform's token URL: the client credentials grant with the tool's JWT, verified
+// against the tool's published keys (RFC 7523; Security Framework §4.1).
+func (p *ltiPlatform) token(w http.ResponseWriter, r *http.Request) {
+	if r.PostFormValue("grant_type") != "client_credentials" || r.PostFormValue("scope") != play.LTIScopeMemberships ||
+		r.PostFormValue("client_assertion_type") != "urn:ietf:params:oauth:client-assertion-type:jwt-bearer" {
+		http.Error(w, `{"error":"invalid_request"}`, http.StatusBadRequest)
+		return
+	}
+	resp, err := http.Get(p.toolKeys)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadGateway)
+		return
+	}
+	defer resp.Body.Close()
+	var keys jose.JSONWebKeySet
+	_ = json.NewDecoder(resp.Body).Decode(&keys)
+	assertion, err := jwt.ParseSigned(r.PostFormValue("client_assertion"), []jose.SignatureAlgorithm{jose.RS256})
+	if err != nil || len(assertion.Headers) != 1 || len(keys.Key(assertion.Headers[0].KeyID)) != 1 {
+		http.Error(w, `{"error":"invalid_client"}`, http.StatusUnauthorized)
+		return
+	}
+	var claims jwt.Claims
+	if err := assertion.Claims(keys.Key(assertion.Headers[0].KeyID)[0].Key, &claims); err != nil ||
+		claims.Issuer != ltiClientID || claims.Subject != ltiClientID || !claims.Audience.Contains(p.server.URL+"/token") || claims.ID == "" {
+		http.Error(w, `{"error":"invalid_client"}`, http.StatusUnauthorized)
+		return
+	}
+	p.granted.Add(1)
+	_, _ = w.Write([]byte(`{"access_token":"access-1","token_type":"bearer","expires_in":3600}`))
+}
+
+// memberships is the course's roster: an instructor, two active learners (one launched already)
+// and an inactive one.
+func (p *ltiPlatform) memberships(w http.ResponseWriter, r *http.Request) {
+	if r.Header.Get("Authorization") != "Bearer access-1" || r.Header.Get("Accept") != play.LTIMembershipMediaType {
+		http.Error(w, "unauthorized", http.StatusUnauthorized)
+		return
+	}
+	member := func(id, role, status string) map[string]any {
+		return map[string]any{"user_id": id, "status": status, "name": "Full Name " + id, "given_name": "Given" + id, "email": id + "@school.example",
+			"roles": []string{"http://purl.imsglobal.org/vocab/lis/v2/membership#" + role}}
+	}
+	w.Header().Set("Content-Type", play.LTIMembershipMediaType)
+	_ = json.NewEncoder(w).Encode(map[string]any{"id": p.server.URL + "/memberships", "context": map[string]string{"id": ltiCourse, "title": "Maths 4B"},
+		"members": []any{member("teacher-1", "Instructor", "Active"), member("learner-1", "Learner", "Active"), member("learner-2", "Learner", "Active"), member("learner-3", "Learner", "Inactive")}})
 }
 
 // sign signs claims with key (the platform's, or a forger's) under the platform's kid.
@@ -120,6 +177,7 @@ func newLTIRig(t *testing.T) *ltiRig {
 		t.Cleanup(srv.Close)
 		*s = apitest.Start(t, srv)
 	}
+	r.platform.toolKeys = r.a.URL + "/v1/lti/jwks"
 	resp := r.a.Post("/v1/lti/platforms", map[string]any{
 		"issuer": r.platform.issuer, "client_id": ltiClientID, "deployment_ids": []string{ltiDeployment},
 		"jwks_url": r.platform.server.URL + "/jwks", "auth_url": r.platform.server.URL + "/auth?tenant=1", "token_url": r.platform.server.URL + "/token",
@@ -466,4 +524,58 @@ func TestLTIWithoutSecretKeyIsOff(t *testing.T) {
 		t.Errorf("jwks without SECRET_KEY = %d: %s", got.StatusCode, got.Body)
 	}
 	noErrorLine(t, logs)
+}
+
+// A course's roster (Names and Role Provisioning): the instructor's launch names its URL; the
+// teacher's sync signs in at the platform's token URL with the tool's key (which the platform
+// verifies against GET /v1/lti/jwks) and makes a student of each active learner not yet one.
+func TestLTIRosterSyncMakesTheCoursesLearnersStudents(t *testing.T) {
+	t.Parallel()
+	r := newLTIRig(t)
+	state, nonce := r.login(r.a, false)
+	claims := r.claims("teacher-1", "Instructor", nonce)
+	claims["https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice"] = map[string]any{
+		"context_memberships_url": r.platform.server.URL + "/memberships", "service_versions": []string{"2.0"}}
+	resp, body := r.launch(r.a, r.platform.sign(t, r.platform.key, claims), state)
+	teacher := r.handover(r.a, resp, body)
+	state, nonce = r.login(r.a, false)
+	resp, body = r.launch(r.a, r.platform.sign(t, r.platform.key, r.claims("learner-1", "Learner", nonce)), state)
+	learner := r.handover(r.a, resp, body)
+
+	path := "/v1/classrooms/" + teacher.Classroom.ID + "/lti/roster"
+	if got := r.b.Post(path, nil, bearer(learner.Token)...); got.StatusCode != http.StatusUnauthorized {
+		t.Errorf("a learner's sync = %d: %s", got.StatusCode, got.Body)
+	}
+	got := r.b.Post(path, nil, bearer(teacher.Token)...)
+	var synced struct {
+		Learners     int `json:"learners"`
+		StudentCount int `json:"student_count"`
+	}
+	if got.StatusCode != http.StatusOK {
+		t.Fatalf("sync = %d: %s\n%s", got.StatusCode, got.Body, r.logs.String())
+	}
+	got.JSON(t, &synced)
+	if synced.Learners != 2 || synced.StudentCount != 2 || r.platform.granted.Load() != 1 {
+		t.Errorf("sync: %+v, %d assertions granted", synced, r.platform.granted.Load())
+	}
+	students := r.a.Get("/v1/classrooms/"+teacher.Classroom.ID+"/students", bearer(teacher.Token)...)
+	if !strings.Contains(string(students.Body), `"Givenlearner-2"`) || strings.Contains(string(students.Body), "learner-3") || strings.Contains(string(students.Body), "@") {
+		t.Errorf("students after the sync: %s", students.Body)
+	}
+	// Again: nobody new.
+	r.b.Post(path, nil, bearer(teacher.Token)...).JSON(t, &synced)
+	if synced.StudentCount != 2 {
+		t.Errorf("second sync: %+v", synced)
+	}
+	// A classroom no launch made has no roster.
+	class := r.a.Post("/v1/classrooms", map[string]string{"name": "4C"}, bearer(ltiAdmin)...)
+	var made struct {
+		Classroom    struct{ ID string } `json:"classroom"`
+		TeacherToken string              `json:"teacher_token"`
+	}
+	class.JSON(t, &made)
+	if got := r.a.Post("/v1/classrooms/"+made.Classroom.ID+"/lti/roster", nil, bearer(made.TeacherToken)...); got.StatusCode != http.StatusConflict || got.Problem(t).Code != "lti_roster_unavailable" {
+		t.Errorf("sync of a classroom no launch made = %d: %s", got.StatusCode, got.Body)
+	}
+	noErrorLine(t, r.logs)
 }

@@ -2,7 +2,8 @@
 -- registered (issuer and client id unique together); lti_logins the logins under way, kept under
 -- the hash of their state with the hash of their nonce, taken once by the launch within ten
 -- minutes (on any instance); lti_contexts the classroom made for a course (a platform's context)
--- at its first instructor's launch; lti_students the student a learner of that course is, found
+-- at its first instructor's launch (with the URL of its roster, when the platform offers it);
+-- lti_students the student a learner of that course is, found
 -- by a hash of (platform, context, subject) so that no LMS id is kept as it is; lti_handovers
 -- the one-time codes a launch hands to the page in the LMS's frame (hashed, two minutes, taken
 -- once); lti_tool_keys the tool's RSA key pairs, the private key sealed under a key derived from
@@ -32,8 +33,11 @@ CREATE TABLE lti_contexts (
     platform_id  uuid NOT NULL REFERENCES lti_platforms ON DELETE CASCADE,
     context_hash bytea NOT NULL,
     classroom_id uuid NOT NULL REFERENCES classrooms ON DELETE CASCADE,
+    -- The course's Names and Role Provisioning Services URL, from its instructors' launches.
+    memberships_url text NOT NULL DEFAULT '',
     PRIMARY KEY (platform_id, context_hash)
 );
+CREATE INDEX lti_contexts_classroom ON lti_contexts (classroom_id);
 CREATE TABLE lti_students (
     learner_hash bytea PRIMARY KEY,
     classroom_id uuid NOT NULL REFERENCES classrooms ON DELETE CASCADE,

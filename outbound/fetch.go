@@ -1,24 +1,27 @@
 package outbound
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
 	"net/http"
 )
 
-// Fetch gets a document (an LTI platform's key set) from a URL the allow list lets the sender
-// reach, through the same guarded dialler as webhooks: a 200 answer of at most MaxResponse bytes;
-// anything else is an error.
-func (s *Sender) Fetch(ctx context.Context, raw string) ([]byte, error) {
+// Request sends a request (an LTI platform's key set, token or roster) to a URL the allow list
+// lets the sender reach, through the same guarded dialler as webhooks, and answers the body of a
+// 200 answer of at most MaxResponse bytes; anything else is an error.
+func (s *Sender) Request(ctx context.Context, method, raw string, header http.Header, body []byte) ([]byte, error) {
 	if err := s.CheckURL(raw); err != nil {
 		return nil, err
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, raw, nil)
+	req, err := http.NewRequestWithContext(ctx, method, raw, bytes.NewReader(body))
 	if err != nil {
 		return nil, err
 	}
-	req.Header.Set("Accept", "application/json")
+	for name, values := range header {
+		req.Header[name] = values
+	}
 	req.Header.Set("User-Agent", "primegames-lti")
 	resp, err := s.client.Do(req)
 	if err != nil {
@@ -29,12 +32,12 @@ func (s *Sender) Fetch(ctx context.Context, raw string) ([]byte, error) {
 		_, _ = io.CopyN(io.Discard, resp.Body, s.cfg.MaxResponse)
 		return nil, fmt.Errorf("the server answered %d", resp.StatusCode)
 	}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, s.cfg.MaxResponse+1))
+	answer, err := io.ReadAll(io.LimitReader(resp.Body, s.cfg.MaxResponse+1))
 	if err != nil {
 		return nil, describe(err)
 	}
-	if int64(len(body)) > s.cfg.MaxResponse {
+	if int64(len(answer)) > s.cfg.MaxResponse {
 		return nil, fmt.Errorf("the answer is larger than %d bytes", s.cfg.MaxResponse)
 	}
-	return body, nil
+	return answer, nil
 }

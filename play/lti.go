@@ -92,6 +92,14 @@ type LTIHandover struct {
 	StudentID   string // a learner's; "" for an instructor
 }
 
+// LTIRoster is the course a classroom was made for: its platform, the hash of its context id and
+// the URL of its members (Names and Role Provisioning Services), "" when the platform gave none.
+type LTIRoster struct {
+	PlatformID     string
+	ContextHash    []byte
+	MembershipsURL string
+}
+
 // LTIPlatformStore keeps the registrations, the logins under way and the tool's keys.
 type LTIPlatformStore interface {
 	// InsertLTIPlatform stores a registration; ErrTaken when (issuer, client id) is registered,
@@ -128,8 +136,12 @@ type LTILaunchStore interface {
 	// ErrNotFound when none was made.
 	LTIClassroom(ctx context.Context, platformID string, contextHash []byte) (string, error)
 	// EnsureLTIClassroom is the classroom of the course, made owned by accountID when there is
-	// none (with name, join code and teacher token hash); ErrTaken when the join code is.
-	EnsureLTIClassroom(ctx context.Context, platformID string, contextHash []byte, accountID, name, joinCode string, teacherHash []byte) (string, error)
+	// none (with name, join code and teacher token hash); ErrTaken when the join code is. A
+	// membershipsURL that is not empty becomes the course's roster URL.
+	EnsureLTIClassroom(ctx context.Context, platformID string, contextHash []byte, accountID, name, joinCode string, teacherHash []byte, membershipsURL string) (string, error)
+	// LTIRosterOf is the course a classroom was made for and its roster URL; ErrNotFound when the
+	// classroom is no course's.
+	LTIRosterOf(ctx context.Context, classroomID string) (*LTIRoster, error)
 	// EnsureLTIStudent is the student of the learner (by learnerHash) in the classroom, made with
 	// name and tokenHash when there is none; removed reports a student the teacher removed.
 	// ErrTaken when a current student's name has the key nameKey.

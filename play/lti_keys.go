@@ -100,17 +100,26 @@ func (s *Service) EnsureLTIToolKey(ctx context.Context) error {
 	return err
 }
 
-// LTIKeySet is the tool's published public keys, current first, as a JWKS document.
-func (s *Service) LTIKeySet(ctx context.Context) (json.RawMessage, error) {
-	if err := s.ltiOn(); err != nil {
-		return nil, err
-	}
+// ltiToolKeys are the tool's published keys, current first, the first made when there is none.
+func (s *Service) ltiToolKeys(ctx context.Context) ([]LTIToolKey, error) {
 	keys, err := s.store.LTIToolKeys(ctx, s.now())
 	if err == nil && len(keys) == 0 {
 		if err = s.EnsureLTIToolKey(ctx); err == nil {
 			keys, err = s.store.LTIToolKeys(ctx, s.now())
 		}
 	}
+	if err == nil && len(keys) == 0 {
+		err = errors.New("lti: the tool has no key pair")
+	}
+	return keys, err
+}
+
+// LTIKeySet is the tool's published public keys, current first, as a JWKS document.
+func (s *Service) LTIKeySet(ctx context.Context) (json.RawMessage, error) {
+	if err := s.ltiOn(); err != nil {
+		return nil, err
+	}
+	keys, err := s.ltiToolKeys(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -37,6 +37,17 @@ type ltiClaims struct {
 		Title string `json:"title"`
 		Label string `json:"label"`
 	} `json:"https://purl.imsglobal.org/spec/lti/claim/context"`
+	NRPS *struct {
+		MembershipsURL string `json:"context_memberships_url"`
+	} `json:"https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice"`
+}
+
+// membershipsURL is the course's roster URL the launch names, "" for none (or one too long).
+func (c ltiClaims) membershipsURL() string {
+	if c.NRPS == nil || len(c.NRPS.MembershipsURL) > ltiMaxURL {
+		return ""
+	}
+	return c.NRPS.MembershipsURL
 }
 
 func (c ltiClaims) audiences() ([]string, bool) {
@@ -148,7 +159,7 @@ func (s *Service) LTILaunch(ctx context.Context, reg *LTIPlatform, login *LTILog
 		if err != nil {
 			return nil, err
 		}
-		classroomID, err := s.ltiClassroom(ctx, reg.ID, contextHash, acc.ID, c.Context.Title, c.Context.Label)
+		classroomID, err := s.ltiClassroom(ctx, reg.ID, contextHash, acc.ID, c.Context.Title, c.Context.Label, c.membershipsURL())
 		if err != nil {
 			return nil, err
 		}
@@ -186,7 +197,7 @@ func (s *Service) LTILaunch(ctx context.Context, reg *LTIPlatform, login *LTILog
 
 // ltiClassroom is the course's classroom, made at its first instructor's launch, named after the
 // course's title (else its label).
-func (s *Service) ltiClassroom(ctx context.Context, platformID string, contextHash []byte, accountID, title, label string) (string, error) {
+func (s *Service) ltiClassroom(ctx context.Context, platformID string, contextHash []byte, accountID, title, label, membershipsURL string) (string, error) {
 	name, err := names.Classroom.Enforce(truncateRunes(strings.TrimSpace(title), 80))
 	if err != nil {
 		name, err = names.Classroom.Enforce(truncateRunes(strings.TrimSpace(label), 80))
@@ -197,7 +208,7 @@ func (s *Service) ltiClassroom(ctx context.Context, platformID string, contextHa
 	_, teacherHash := NewToken(TokenTeacher) // the account token opens it; this one is never shown
 	var id string
 	err = withNewJoinCode(func(code string) (err error) {
-		id, err = s.store.EnsureLTIClassroom(ctx, platformID, contextHash, accountID, name, code, teacherHash)
+		id, err = s.store.EnsureLTIClassroom(ctx, platformID, contextHash, accountID, name, code, teacherHash, membershipsURL)
 		return err
 	})
 	return id, err

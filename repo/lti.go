@@ -167,13 +167,14 @@ func (s *Games) LTIClassroom(ctx context.Context, platformID string, contextHash
 
 // EnsureLTIClassroom is the course's classroom, made owned by the account when there is none (two
 // first launches at once wait for each other on the course's lock).
-func (s *Games) EnsureLTIClassroom(ctx context.Context, platformID string, contextHash []byte, accountID, name, joinCode string, teacherHash []byte) (string, error) {
+func (s *Games) EnsureLTIClassroom(ctx context.Context, platformID string, contextHash []byte, accountID, name, joinCode string, teacherHash []byte, membershipsURL string) (string, error) {
 	var id string
 	err := pgx.BeginFunc(ctx, s.db.Pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(hashtextextended($1 || encode($2::bytea, 'hex'), 0))`, platformID, contextHash); err != nil {
 			return err
 		}
-		err := tx.QueryRow(ctx, `SELECT classroom_id::text FROM lti_contexts WHERE platform_id = $1 AND context_hash = $2`, platformID, contextHash).Scan(&id)
+		err := tx.QueryRow(ctx, `UPDATE lti_contexts SET memberships_url = CASE WHEN $3 = '' THEN memberships_url ELSE $3 END
+			WHERE platform_id = $1 AND context_hash = $2 RETURNING classroom_id::text`, platformID, contextHash, membershipsURL).Scan(&id)
 		if !errors.Is(err, pgx.ErrNoRows) {
 			return err
 		}
@@ -181,10 +182,22 @@ func (s *Games) EnsureLTIClassroom(ctx context.Context, platformID string, conte
 			name, joinCode, teacherHash, accountID).Scan(&id); err != nil {
 			return taken(err)
 		}
-		_, err = tx.Exec(ctx, `INSERT INTO lti_contexts (platform_id, context_hash, classroom_id) VALUES ($1, $2, $3)`, platformID, contextHash, id)
+		_, err = tx.Exec(ctx, `INSERT INTO lti_contexts (platform_id, context_hash, classroom_id, memberships_url) VALUES ($1, $2, $3, $4)`,
+			platformID, contextHash, id, membershipsURL)
 		return err
 	})
 	return id, err
+}
+
+// LTIRosterOf is the course a classroom was made for.
+func (s *Games) LTIRosterOf(ctx context.Context, classroomID string) (*play.LTIRoster, error) {
+	var r play.LTIRoster
+	err := s.db.Pool.QueryRow(ctx, `SELECT platform_id::text, context_hash, memberships_url FROM lti_contexts WHERE classroom_id = $1 LIMIT 1`, classroomID).
+		Scan(&r.PlatformID, &r.ContextHash, &r.MembershipsURL)
+	if err != nil {
+		return nil, notFound(err)
+	}
+	return &r, nil
 }
 
 // EnsureLTIStudent is the learner's student in the classroom, made when there is none (two first

@@ -2994,6 +2994,15 @@ type LtiPlatformRequest struct {
 	TokenUrl      string   `json:"token_url"`
 }
 
+// LtiRosterSynced defines model for LtiRosterSynced.
+type LtiRosterSynced struct {
+	// Learners The course's active learners read, each now a student of the classroom (a removed one not counted).
+	Learners int `json:"learners"`
+
+	// StudentCount The classroom's current students after the sync.
+	StudentCount int `json:"student_count"`
+}
+
 // Me Who a token is (`GET /v1/me`).
 type Me struct {
 	// Account A signed-in teacher's account. Only the provider's display name is kept, no email.
@@ -7074,6 +7083,9 @@ type ServerInterface interface {
 	// RotateJoinCode Replace the join code (teacher token); the old one stops working.
 	// (POST /v1/classrooms/{classroom_id}/join-code)
 	RotateJoinCode(ctx echo.Context, classroomId ClassroomID) error
+	// SyncLtiRoster Take in the course's learners from the LMS (teacher token; LTI Names and Role Provisioning).
+	// (POST /v1/classrooms/{classroom_id}/lti/roster)
+	SyncLtiRoster(ctx echo.Context, classroomId ClassroomID) error
 	// MintClassroomObserver Mint a read-only observer token for every game of this classroom (teacher).
 	// (POST /v1/classrooms/{classroom_id}/observers)
 	MintClassroomObserver(ctx echo.Context, classroomId ClassroomID, params MintClassroomObserverParams) error
@@ -7620,6 +7632,22 @@ func (w *ServerInterfaceWrapper) RotateJoinCode(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.RotateJoinCode(ctx, classroomId)
+	return err
+}
+
+// SyncLtiRoster converts echo context to params.
+func (w *ServerInterfaceWrapper) SyncLtiRoster(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "classroom_id" -------------
+	var classroomId ClassroomID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "classroom_id", ctx.Param("classroom_id"), &classroomId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter classroom_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.SyncLtiRoster(ctx, classroomId)
 	return err
 }
 
@@ -9267,6 +9295,7 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/games", wrapper.ListClassroomGames, options.OperationMiddlewares["listClassroomGames"]...)
 	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/games", wrapper.CreateClassroomGames, options.OperationMiddlewares["createClassroomGames"]...)
 	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/join-code", wrapper.RotateJoinCode, options.OperationMiddlewares["rotateJoinCode"]...)
+	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/lti/roster", wrapper.SyncLtiRoster, options.OperationMiddlewares["syncLtiRoster"]...)
 	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/observers", wrapper.MintClassroomObserver, options.OperationMiddlewares["mintClassroomObserver"]...)
 	router.DELETE(options.BaseURL+"/v1/classrooms/:classroom_id/observers/:observer_id", wrapper.RevokeClassroomObserver, options.OperationMiddlewares["revokeClassroomObserver"]...)
 	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/owner", wrapper.AttachClassroom, options.OperationMiddlewares["attachClassroom"]...)

@@ -1891,6 +1891,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/classrooms/{classroom_id}/lti/roster": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take in the course's learners from the LMS (teacher token; LTI Names and Role Provisioning).
+         * @description For a classroom an LTI launch made, whose platform offers the course's roster (Names and
+         *     Role Provisioning Services 2.0; else 409 `lti_roster_unavailable`): the service asks the
+         *     platform's token URL for an access token with a client assertion signed by its current key,
+         *     reads the roster's first page (at most 500 members) and makes a student of every Active
+         *     learner, as their first launch would (their given name only; a learner the teacher removed
+         *     stays removed). A platform out of reach: 503 `lti_platform_unavailable`.
+         */
+        post: operations["syncLtiRoster"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/lti/platforms": {
         parameters: {
             query?: never;
@@ -5193,6 +5218,12 @@ export interface components {
         LtiKeyRotated: {
             /** @description The new current key's id. */
             kid: string;
+        };
+        LtiRosterSynced: {
+            /** @description The course's active learners read, each now a student of the classroom (a removed one not counted). */
+            learners: number;
+            /** @description The classroom's current students after the sync. */
+            student_count: number;
         };
     };
     responses: {
@@ -10929,6 +10960,37 @@ export interface operations {
                 };
                 content?: never;
             };
+        };
+    };
+    syncLtiRoster: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What the sync did. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LtiRosterSynced"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
         };
     };
     listLtiPlatforms: {
