@@ -8,9 +8,13 @@ import (
 	"net/http"
 )
 
+// MaxRequestAnswer bounds the answer Request reads: a course's roster of some hundred members is
+// larger than a webhook receiver's answer may be.
+const MaxRequestAnswer = 1 << 20
+
 // Request sends a request (an LTI platform's key set, token or roster) to a URL the allow list
 // lets the sender reach, through the same guarded dialler as webhooks, and answers the body of a
-// 200 answer of at most MaxResponse bytes; anything else is an error.
+// 200 answer of at most MaxRequestAnswer bytes; anything else is an error.
 func (s *Sender) Request(ctx context.Context, method, raw string, header http.Header, body []byte) ([]byte, error) {
 	if err := s.CheckURL(raw); err != nil {
 		return nil, err
@@ -32,12 +36,12 @@ func (s *Sender) Request(ctx context.Context, method, raw string, header http.He
 		_, _ = io.CopyN(io.Discard, resp.Body, s.cfg.MaxResponse)
 		return nil, fmt.Errorf("the server answered %d", resp.StatusCode)
 	}
-	answer, err := io.ReadAll(io.LimitReader(resp.Body, s.cfg.MaxResponse+1))
+	answer, err := io.ReadAll(io.LimitReader(resp.Body, MaxRequestAnswer+1))
 	if err != nil {
 		return nil, describe(err)
 	}
-	if int64(len(answer)) > s.cfg.MaxResponse {
-		return nil, fmt.Errorf("the answer is larger than %d bytes", s.cfg.MaxResponse)
+	if len(answer) > MaxRequestAnswer {
+		return nil, fmt.Errorf("the answer is larger than %d bytes", MaxRequestAnswer)
 	}
 	return answer, nil
 }
