@@ -579,3 +579,23 @@ func TestLTIRosterSyncMakesTheCoursesLearnersStudents(t *testing.T) {
 	}
 	noErrorLine(t, r.logs)
 }
+
+// A platform whose key set cannot be fetched: the launch answers 503 lti_platform_keys_unavailable,
+// logged as a warning, not an error.
+func TestLTIPlatformKeysOutOfReachAreAWarning(t *testing.T) {
+	t.Parallel()
+	r := newLTIRig(t)
+	var list struct{ Platforms []struct{ ID string } }
+	r.a.Get("/v1/lti/platforms", bearer(ltiAdmin)...).JSON(t, &list)
+	patch := r.a.Request(http.MethodPatch, "/v1/lti/platforms/"+list.Platforms[0].ID, map[string]any{"jwks_url": r.platform.server.URL + "/gone"}, bearer(ltiAdmin)...)
+	if got := r.a.Do(patch); got.StatusCode != http.StatusOK {
+		t.Fatalf("patch = %d: %s", got.StatusCode, got.Body)
+	}
+	state, nonce := r.login(r.a, false)
+	resp, body := r.launch(r.a, r.platform.sign(t, r.platform.key, r.claims("teacher-1", "Instructor", nonce)), state)
+	r.refused(resp, body, http.StatusServiceUnavailable, "lti_platform_keys_unavailable")
+	if !strings.Contains(r.logs.String(), `"level":"WARN"`) {
+		t.Errorf("no warning logged:\n%s", r.logs.String())
+	}
+	noErrorLine(t, r.logs)
+}
