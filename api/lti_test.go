@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -47,6 +48,7 @@ var ltiRefusingRoutes = map[string]bool{"/v1/lti/platforms": true, "/v1/lti/plat
 const testPlatformID = "0b5e7f4e-3c1a-4d2e-9f6b-8a7c5d4e3f21"
 
 type ltiPlatform struct {
+	mu     sync.Mutex // guards key and kid, which rotate changes
 	key    *rsa.PrivateKey
 	kid    string
 	server *httptest.Server
@@ -67,7 +69,9 @@ func newLTIPlatform(t *testing.T) *ltiPlatform {
 	p.server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/jwks":
-			set := jose.JSONWebKeySet{Keys: []jose.JSONWebKey{{Key: &key.PublicKey, KeyID: p.kid, Algorithm: "RS256", Use: "sig"}}}
+			p.mu.Lock()
+			set := jose.JSONWebKeySet{Keys: []jose.JSONWebKey{{Key: &p.key.PublicKey, KeyID: p.kid, Algorithm: "RS256", Use: "sig"}}}
+			p.mu.Unlock()
 			_ = json.NewEncoder(w).Encode(set)
 		case "/token":
 			p.token(w, r)
@@ -132,7 +136,10 @@ func (p *ltiPlatform) memberships(w http.ResponseWriter, r *http.Request) {
 // sign signs claims with key (the platform's, or a forger's) under the platform's kid.
 func (p *ltiPlatform) sign(t *testing.T, key *rsa.PrivateKey, claims map[string]any) string {
 	t.Helper()
-	signer, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.RS256, Key: jose.JSONWebKey{Key: key, KeyID: p.kid}}, (&jose.SignerOptions{}).WithType("JWT"))
+	p.mu.Lock()
+	kid := p.kid
+	p.mu.Unlock()
+	signer, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.RS256, Key: jose.JSONWebKey{Key: key, KeyID: kid}}, (&jose.SignerOptions{}).WithType("JWT"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -596,6 +603,33 @@ func TestLTIPlatformKeysOutOfReachAreAWarning(t *testing.T) {
 	r.refused(resp, body, http.StatusServiceUnavailable, "lti_platform_keys_unavailable")
 	if !strings.Contains(r.logs.String(), `"level":"WARN"`) {
 		t.Errorf("no warning logged:\n%s", r.logs.String())
+	}
+	noErrorLine(t, r.logs)
+}
+
+// The platform rotates its key: a token under the new kid is refused while the key set was fetched
+// less than 30 s ago, and verifies once it is fetched again.
+func TestLTIPlatformKeyRotationIsFetchedAgain(t *testing.T) {
+	t.Parallel()
+	r := newLTIRig(t)
+	state, nonce := r.login(r.a, false)
+	if resp, body := r.launch(r.a, r.platform.sign(t, r.platform.key, r.claims("teacher-1", "Instructor", nonce)), state); resp.StatusCode != http.StatusSeeOther {
+		t.Fatalf("launch = %d: %s", resp.StatusCode, body)
+	}
+	key, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.platform.mu.Lock()
+	r.platform.key, r.platform.kid = key, "platform-key-2"
+	r.platform.mu.Unlock()
+	state, nonce = r.login(r.a, false)
+	resp, body := r.launch(r.a, r.platform.sign(t, key, r.claims("teacher-1", "Instructor", nonce)), state)
+	r.refused(resp, body, http.StatusBadRequest, "lti_id_token_invalid")
+	r.clock.Advance(31 * time.Second)
+	state, nonce = r.login(r.a, false)
+	if resp, body := r.launch(r.a, r.platform.sign(t, key, r.claims("teacher-1", "Instructor", nonce)), state); resp.StatusCode != http.StatusSeeOther {
+		t.Errorf("launch under the rotated key 31 s later = %d: %s", resp.StatusCode, body)
 	}
 	noErrorLine(t, r.logs)
 }
