@@ -51,6 +51,8 @@ type Config struct {
 	CORSOrigins []string
 	// OIDC is the OpenID provider teachers sign in with (signin.go); no issuer: sign-in is off.
 	OIDC OIDCConfig
+	// LTI is LTI 1.3's public URL and key set fetcher (lti.go); LTI needs SECRET_KEY too.
+	LTI LTIConfig
 }
 
 // Deps are what the server stands on; cmd/primegames wires them.
@@ -105,6 +107,8 @@ type Server struct {
 	// signIns are the OpenID clients of teachers' sign-in by provider name (signin.go,
 	// providers.go); empty when none is configured.
 	signIns map[string]*signIn
+	// ltiKeys caches the LTI platforms' key sets (lti.go).
+	ltiKeys *ltiKeySets
 }
 
 // New builds the server and its routes.
@@ -124,6 +128,7 @@ func New(cfg Config, deps Deps, logger *slog.Logger) (*Server, error) {
 		replays: newSharedReplays(), guesses: middleware.NewGuessGuard(cfg.Guesses, time.Now),
 		signIns: newSignIns(cfg.OIDC),
 	}
+	s.ltiKeys = newLTI(cfg.LTI) // lti.go
 	s.echo.HideBanner = true
 	s.echo.HidePort = true
 	s.echo.HTTPErrorHandler = s.handleError

@@ -33,6 +33,7 @@ func testConfig() api.Config {
 		WriteTimeout:   10 * time.Second,
 		IdleTimeout:    10 * time.Second,
 		ShutdownGrace:  5 * time.Second,
+		LTI:            api.LTIConfig{PublicURL: "https://games.example"}, // with newServiceOn's key: LTI on (lti_test.go)
 	}
 }
 
@@ -67,6 +68,7 @@ func newServiceOn(db *repo.DB, kinds *domain.Catalogue, clock play.Clock, opts .
 	if clock != nil {
 		opts = append(opts, play.WithClock(clock))
 	}
+	opts = append([]play.Option{play.WithLTI(play.LTIConfig{SealingKey: []byte(testLTIKey)})}, opts...)
 	return play.New(db.Games().Stores(), kinds, opts...)
 }
 

@@ -27,7 +27,8 @@ const MaxAssignments = 200
 // maxAssignmentTitle bounds an assignment's title, in characters.
 const maxAssignmentTitle = 200
 
-// ErrFull is what the store answers when a bounded set holds as many rows as it may.
+// ErrFull is what a store answers when a bounded set (assignments, LTI registrations) holds as
+// many rows as it may.
 var ErrFull = errors.New("full")
 
 // Assignment is a teacher's request for games, with each listed student's progress when read for

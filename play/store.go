@@ -52,6 +52,9 @@ type Stores struct {
 	SignInCodeStore
 	// AccountEraser erases accounts (account_erase.go).
 	AccountEraser
+	// LTI 1.3: registrations, logins under way and the tool's keys; what launches made (lti.go).
+	LTIPlatformStore
+	LTILaunchStore
 }
 
 // GameReader reads games and lists them.

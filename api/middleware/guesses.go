@@ -47,6 +47,7 @@ var wrongCodes = map[string]bool{
 	"co_teacher_invite_not_found": true, // api/coteachers.go
 	// A student's sign-in (api/sign_in_cards.go): a wrong personal code or an unknown class code.
 	"sign_in_code_not_found": true,
+	"lti_handover_invalid":   true, // an LTI launch's one-time code (api/lti.go)
 }
 
 // GuessFacts are the facts of too_many_guesses: which budget is spent (address or instance), how

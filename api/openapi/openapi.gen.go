@@ -414,6 +414,24 @@ func (e LegalActionsOfPrimedReason) Valid() bool {
 	}
 }
 
+// Defines values for LtiHandoverRole.
+const (
+	LtiHandoverRoleStudent LtiHandoverRole = "student"
+	LtiHandoverRoleTeacher LtiHandoverRole = "teacher"
+)
+
+// Valid indicates whether the value is a known member of the LtiHandoverRole enum.
+func (e LtiHandoverRole) Valid() bool {
+	switch e {
+	case LtiHandoverRoleStudent:
+		return true
+	case LtiHandoverRoleTeacher:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for MeKind.
 const (
 	MeKindAccount  MeKind = "account"
@@ -3177,6 +3195,126 @@ type LegalActionsOfPrimedGame string
 // finished).
 type LegalActionsOfPrimedReason string
 
+// LtiHandover What a launch hands over. No LMS id and no email is in it.
+type LtiHandover struct {
+	// Account A signed-in teacher's account. Only the provider's display name is kept, no email.
+	Account   *Account  `json:"account,omitempty"`
+	Classroom Classroom `json:"classroom"`
+
+	// ExpiresAt When a teacher's account token stops working.
+	ExpiresAt *time.Time      `json:"expires_at,omitempty"`
+	Role      LtiHandoverRole `json:"role"`
+	Student   *Student        `json:"student,omitempty"`
+
+	// Token A teacher's account token (`pga_…`, 8 hours) or a student's token (`pgl_…`), shown only here.
+	Token string `json:"token"`
+}
+
+// LtiHandoverRole defines model for LtiHandover.Role.
+type LtiHandoverRole string
+
+// LtiHandoverRequest defines model for LtiHandoverRequest.
+type LtiHandoverRequest struct {
+	// Code The `code` of the landing URL's fragment.
+	Code string `json:"code"`
+}
+
+// LtiKeyRotated defines model for LtiKeyRotated.
+type LtiKeyRotated struct {
+	// Kid The new current key's id.
+	Kid string `json:"kid"`
+}
+
+// LtiKeySet A JSON Web Key Set (RFC 7517) of RSA public keys.
+type LtiKeySet struct {
+	Keys []struct {
+		// Alg `RS256`.
+		Alg string `json:"alg"`
+		E   string `json:"e"`
+		Kid string `json:"kid"`
+
+		// Kty `RSA`.
+		Kty string `json:"kty"`
+		N   string `json:"n"`
+
+		// Use `sig`.
+		Use string `json:"use"`
+	} `json:"keys"`
+}
+
+// LtiLaunchForm The platform's authentication response (form_post).
+type LtiLaunchForm struct {
+	Error            *string `json:"error,omitempty"`
+	ErrorDescription *string `json:"error_description,omitempty"`
+	IdToken          *string `json:"id_token,omitempty"`
+	State            *string `json:"state,omitempty"`
+}
+
+// LtiLoginForm A third-party initiated login (Security Framework §5.1.1.1).
+type LtiLoginForm struct {
+	ClientId        *string `json:"client_id,omitempty"`
+	Iss             *string `json:"iss,omitempty"`
+	LoginHint       *string `json:"login_hint,omitempty"`
+	LtiDeploymentId *string `json:"lti_deployment_id,omitempty"`
+	LtiMessageHint  *string `json:"lti_message_hint,omitempty"`
+	TargetLinkUri   *string `json:"target_link_uri,omitempty"`
+}
+
+// LtiPlatform An LMS registered for LTI 1.3 launches.
+type LtiPlatform struct {
+	// AuthUrl The platform's OIDC authorization URL.
+	AuthUrl string `json:"auth_url"`
+
+	// ClientId The client id the platform gave this tool.
+	ClientId      string             `json:"client_id"`
+	CreatedAt     time.Time          `json:"created_at"`
+	DeploymentIds []string           `json:"deployment_ids"`
+	Id            openapi_types.UUID `json:"id"`
+
+	// Issuer The platform's issuer (`iss` of its ID tokens).
+	Issuer string `json:"issuer"`
+
+	// JwksUrl The platform's public key set.
+	JwksUrl string `json:"jwks_url"`
+
+	// TokenUrl The platform's OAuth 2 token URL.
+	TokenUrl string `json:"token_url"`
+}
+
+// LtiPlatformList defines model for LtiPlatformList.
+type LtiPlatformList struct {
+	Platforms []LtiPlatform `json:"platforms"`
+}
+
+// LtiPlatformPatch defines model for LtiPlatformPatch.
+type LtiPlatformPatch struct {
+	AuthUrl       *string   `json:"auth_url,omitempty"`
+	ClientId      *string   `json:"client_id,omitempty"`
+	DeploymentIds *[]string `json:"deployment_ids,omitempty"`
+	Issuer        *string   `json:"issuer,omitempty"`
+	JwksUrl       *string   `json:"jwks_url,omitempty"`
+	TokenUrl      *string   `json:"token_url,omitempty"`
+}
+
+// LtiPlatformRequest defines model for LtiPlatformRequest.
+type LtiPlatformRequest struct {
+	AuthUrl       string   `json:"auth_url"`
+	ClientId      string   `json:"client_id"`
+	DeploymentIds []string `json:"deployment_ids"`
+	Issuer        string   `json:"issuer"`
+	JwksUrl       string   `json:"jwks_url"`
+	TokenUrl      string   `json:"token_url"`
+}
+
+// LtiRosterSynced defines model for LtiRosterSynced.
+type LtiRosterSynced struct {
+	// Learners The course's active learners read, each now a student of the classroom (a removed one not counted).
+	Learners int `json:"learners"`
+
+	// StudentCount The classroom's current students after the sync.
+	StudentCount int `json:"student_count"`
+}
+
 // Me Who a token is (`GET /v1/me`).
 type Me struct {
 	// Account A signed-in teacher's account. Only the provider's display name is kept, no email.
@@ -5429,6 +5567,16 @@ type StartGameParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// BeginLtiLoginParams defines parameters for BeginLtiLogin.
+type BeginLtiLoginParams struct {
+	Iss             *string `form:"iss,omitempty" json:"iss,omitempty"`
+	LoginHint       *string `form:"login_hint,omitempty" json:"login_hint,omitempty"`
+	TargetLinkUri   *string `form:"target_link_uri,omitempty" json:"target_link_uri,omitempty"`
+	LtiMessageHint  *string `form:"lti_message_hint,omitempty" json:"lti_message_hint,omitempty"`
+	ClientId        *string `form:"client_id,omitempty" json:"client_id,omitempty"`
+	LtiDeploymentId *string `form:"lti_deployment_id,omitempty" json:"lti_deployment_id,omitempty"`
+}
+
 // EraseMyAccountParams defines parameters for EraseMyAccount.
 type EraseMyAccountParams struct {
 	// KeepClassrooms Keep the account's classrooms, detached, instead of erasing them.
@@ -5512,6 +5660,21 @@ type PostActionJSONRequestBody = Action
 
 // JoinGameJSONRequestBody defines body for JoinGame for application/json ContentType.
 type JoinGameJSONRequestBody = JoinRequest
+
+// TakeLtiHandoverJSONRequestBody defines body for TakeLtiHandover for application/json ContentType.
+type TakeLtiHandoverJSONRequestBody = LtiHandoverRequest
+
+// LaunchLtiFormdataRequestBody defines body for LaunchLti for application/x-www-form-urlencoded ContentType.
+type LaunchLtiFormdataRequestBody = LtiLaunchForm
+
+// BeginLtiLoginPostFormdataRequestBody defines body for BeginLtiLoginPost for application/x-www-form-urlencoded ContentType.
+type BeginLtiLoginPostFormdataRequestBody = LtiLoginForm
+
+// RegisterLtiPlatformJSONRequestBody defines body for RegisterLtiPlatform for application/json ContentType.
+type RegisterLtiPlatformJSONRequestBody = LtiPlatformRequest
+
+// UpdateLtiPlatformJSONRequestBody defines body for UpdateLtiPlatform for application/json ContentType.
+type UpdateLtiPlatformJSONRequestBody = LtiPlatformPatch
 
 // CreateMyTokenJSONRequestBody defines body for CreateMyToken for application/json ContentType.
 type CreateMyTokenJSONRequestBody = CreateAccountTokenRequest
@@ -8023,6 +8186,9 @@ type ServerInterface interface {
 	// RotateJoinCode Replace the join code (teacher token); the old one stops working.
 	// (POST /v1/classrooms/{classroom_id}/join-code)
 	RotateJoinCode(ctx echo.Context, classroomId ClassroomID) error
+	// SyncLtiRoster Take in the course's learners from the LMS (teacher token; LTI Names and Role Provisioning).
+	// (POST /v1/classrooms/{classroom_id}/lti/roster)
+	SyncLtiRoster(ctx echo.Context, classroomId ClassroomID) error
 	// MintClassroomObserver Mint a read-only observer token for every game of this classroom (teacher).
 	// (POST /v1/classrooms/{classroom_id}/observers)
 	MintClassroomObserver(ctx echo.Context, classroomId ClassroomID, params MintClassroomObserverParams) error
@@ -8152,6 +8318,42 @@ type ServerInterface interface {
 	// GetStateAt The game as it was after history entry `seq` (a replay step).
 	// (GET /v1/games/{id}/states/{seq})
 	GetStateAt(ctx echo.Context, id GameID, seq int64) error
+	// TakeLtiHandover Trade a launch's one-time code for a token.
+	// (POST /v1/lti/handover)
+	TakeLtiHandover(ctx echo.Context) error
+	// GetLtiKeys The tool's public keys (JWKS) for platforms to verify what it signs.
+	// (GET /v1/lti/jwks)
+	GetLtiKeys(ctx echo.Context) error
+	// RotateLtiKey Make a new current tool key pair (admin token).
+	// (POST /v1/lti/keys/rotate)
+	RotateLtiKey(ctx echo.Context) error
+	// GetLtiLanding Where a launch lands in the LMS's frame, until the web app takes over.
+	// (GET /v1/lti/landing)
+	GetLtiLanding(ctx echo.Context) error
+	// LaunchLti LTI 1.3 launch (the platform form-posts the ID token here; redirects to the landing page).
+	// (POST /v1/lti/launch)
+	LaunchLti(ctx echo.Context) error
+	// BeginLtiLogin LTI 1.3 login initiation (the platform sends the browser here; redirects to the platform).
+	// (GET /v1/lti/login)
+	BeginLtiLogin(ctx echo.Context, params BeginLtiLoginParams) error
+	// BeginLtiLoginPost LTI 1.3 login initiation as a form post.
+	// (POST /v1/lti/login)
+	BeginLtiLoginPost(ctx echo.Context) error
+	// ListLtiPlatforms The LMSs registered for LTI 1.3 launches (admin token).
+	// (GET /v1/lti/platforms)
+	ListLtiPlatforms(ctx echo.Context) error
+	// RegisterLtiPlatform Register an LMS (an LTI 1.3 platform) with the admin token.
+	// (POST /v1/lti/platforms)
+	RegisterLtiPlatform(ctx echo.Context) error
+	// DeleteLtiPlatform Delete an LMS registration (admin token).
+	// (DELETE /v1/lti/platforms/{platform_id})
+	DeleteLtiPlatform(ctx echo.Context, platformId openapi_types.UUID) error
+	// GetLtiPlatform One LMS registration (admin token).
+	// (GET /v1/lti/platforms/{platform_id})
+	GetLtiPlatform(ctx echo.Context, platformId openapi_types.UUID) error
+	// UpdateLtiPlatform Change an LMS registration (admin token).
+	// (PATCH /v1/lti/platforms/{platform_id})
+	UpdateLtiPlatform(ctx echo.Context, platformId openapi_types.UUID) error
 	// EraseMyAccount Erase the signed-in teacher's account (account token).
 	// (DELETE /v1/me)
 	EraseMyAccount(ctx echo.Context, params EraseMyAccountParams) error
@@ -8711,6 +8913,22 @@ func (w *ServerInterfaceWrapper) RotateJoinCode(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.RotateJoinCode(ctx, classroomId)
+	return err
+}
+
+// SyncLtiRoster converts echo context to params.
+func (w *ServerInterfaceWrapper) SyncLtiRoster(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "classroom_id" -------------
+	var classroomId ClassroomID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "classroom_id", ctx.Param("classroom_id"), &classroomId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter classroom_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.SyncLtiRoster(ctx, classroomId)
 	return err
 }
 
@@ -10059,6 +10277,179 @@ func (w *ServerInterfaceWrapper) GetStateAt(ctx echo.Context) error {
 	return err
 }
 
+// TakeLtiHandover converts echo context to params.
+func (w *ServerInterfaceWrapper) TakeLtiHandover(ctx echo.Context) error {
+	var err error
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.TakeLtiHandover(ctx)
+	return err
+}
+
+// GetLtiKeys converts echo context to params.
+func (w *ServerInterfaceWrapper) GetLtiKeys(ctx echo.Context) error {
+	var err error
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetLtiKeys(ctx)
+	return err
+}
+
+// RotateLtiKey converts echo context to params.
+func (w *ServerInterfaceWrapper) RotateLtiKey(ctx echo.Context) error {
+	var err error
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.RotateLtiKey(ctx)
+	return err
+}
+
+// GetLtiLanding converts echo context to params.
+func (w *ServerInterfaceWrapper) GetLtiLanding(ctx echo.Context) error {
+	var err error
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetLtiLanding(ctx)
+	return err
+}
+
+// LaunchLti converts echo context to params.
+func (w *ServerInterfaceWrapper) LaunchLti(ctx echo.Context) error {
+	var err error
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.LaunchLti(ctx)
+	return err
+}
+
+// BeginLtiLogin converts echo context to params.
+func (w *ServerInterfaceWrapper) BeginLtiLogin(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params BeginLtiLoginParams
+	// ------------- Optional query parameter "iss" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "iss", ctx.QueryParams(), &params.Iss, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter iss: %s", err))
+	}
+
+	// ------------- Optional query parameter "login_hint" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "login_hint", ctx.QueryParams(), &params.LoginHint, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter login_hint: %s", err))
+	}
+
+	// ------------- Optional query parameter "target_link_uri" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "target_link_uri", ctx.QueryParams(), &params.TargetLinkUri, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter target_link_uri: %s", err))
+	}
+
+	// ------------- Optional query parameter "lti_message_hint" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "lti_message_hint", ctx.QueryParams(), &params.LtiMessageHint, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter lti_message_hint: %s", err))
+	}
+
+	// ------------- Optional query parameter "client_id" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "client_id", ctx.QueryParams(), &params.ClientId, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter client_id: %s", err))
+	}
+
+	// ------------- Optional query parameter "lti_deployment_id" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "lti_deployment_id", ctx.QueryParams(), &params.LtiDeploymentId, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter lti_deployment_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.BeginLtiLogin(ctx, params)
+	return err
+}
+
+// BeginLtiLoginPost converts echo context to params.
+func (w *ServerInterfaceWrapper) BeginLtiLoginPost(ctx echo.Context) error {
+	var err error
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.BeginLtiLoginPost(ctx)
+	return err
+}
+
+// ListLtiPlatforms converts echo context to params.
+func (w *ServerInterfaceWrapper) ListLtiPlatforms(ctx echo.Context) error {
+	var err error
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListLtiPlatforms(ctx)
+	return err
+}
+
+// RegisterLtiPlatform converts echo context to params.
+func (w *ServerInterfaceWrapper) RegisterLtiPlatform(ctx echo.Context) error {
+	var err error
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.RegisterLtiPlatform(ctx)
+	return err
+}
+
+// DeleteLtiPlatform converts echo context to params.
+func (w *ServerInterfaceWrapper) DeleteLtiPlatform(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "platform_id" -------------
+	var platformId openapi_types.UUID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "platform_id", ctx.Param("platform_id"), &platformId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter platform_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.DeleteLtiPlatform(ctx, platformId)
+	return err
+}
+
+// GetLtiPlatform converts echo context to params.
+func (w *ServerInterfaceWrapper) GetLtiPlatform(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "platform_id" -------------
+	var platformId openapi_types.UUID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "platform_id", ctx.Param("platform_id"), &platformId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter platform_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetLtiPlatform(ctx, platformId)
+	return err
+}
+
+// UpdateLtiPlatform converts echo context to params.
+func (w *ServerInterfaceWrapper) UpdateLtiPlatform(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "platform_id" -------------
+	var platformId openapi_types.UUID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "platform_id", ctx.Param("platform_id"), &platformId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter platform_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.UpdateLtiPlatform(ctx, platformId)
+	return err
+}
+
 // EraseMyAccount converts echo context to params.
 func (w *ServerInterfaceWrapper) EraseMyAccount(ctx echo.Context) error {
 	var err error
@@ -10398,6 +10789,7 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/games", wrapper.ListClassroomGames, options.OperationMiddlewares["listClassroomGames"]...)
 	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/games", wrapper.CreateClassroomGames, options.OperationMiddlewares["createClassroomGames"]...)
 	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/join-code", wrapper.RotateJoinCode, options.OperationMiddlewares["rotateJoinCode"]...)
+	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/lti/roster", wrapper.SyncLtiRoster, options.OperationMiddlewares["syncLtiRoster"]...)
 	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/observers", wrapper.MintClassroomObserver, options.OperationMiddlewares["mintClassroomObserver"]...)
 	router.DELETE(options.BaseURL+"/v1/classrooms/:classroom_id/observers/:observer_id", wrapper.RevokeClassroomObserver, options.OperationMiddlewares["revokeClassroomObserver"]...)
 	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/owner", wrapper.AttachClassroom, options.OperationMiddlewares["attachClassroom"]...)
@@ -10442,6 +10834,18 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.POST(options.BaseURL+"/v1/games/:id/start", wrapper.StartGame, options.OperationMiddlewares["startGame"]...)
 	router.GET(options.BaseURL+"/v1/games/:id/states/:seq", wrapper.GetStateAt, options.OperationMiddlewares["getStateAt"]...)
 	router.POST(options.BaseURL+"/v1/games/join", wrapper.JoinGameByInviteCode, options.OperationMiddlewares["joinGameByInviteCode"]...)
+	router.POST(options.BaseURL+"/v1/lti/handover", wrapper.TakeLtiHandover, options.OperationMiddlewares["takeLtiHandover"]...)
+	router.GET(options.BaseURL+"/v1/lti/jwks", wrapper.GetLtiKeys, options.OperationMiddlewares["getLtiKeys"]...)
+	router.POST(options.BaseURL+"/v1/lti/keys/rotate", wrapper.RotateLtiKey, options.OperationMiddlewares["rotateLtiKey"]...)
+	router.GET(options.BaseURL+"/v1/lti/landing", wrapper.GetLtiLanding, options.OperationMiddlewares["getLtiLanding"]...)
+	router.POST(options.BaseURL+"/v1/lti/launch", wrapper.LaunchLti, options.OperationMiddlewares["launchLti"]...)
+	router.GET(options.BaseURL+"/v1/lti/login", wrapper.BeginLtiLogin, options.OperationMiddlewares["beginLtiLogin"]...)
+	router.POST(options.BaseURL+"/v1/lti/login", wrapper.BeginLtiLoginPost, options.OperationMiddlewares["beginLtiLoginPost"]...)
+	router.GET(options.BaseURL+"/v1/lti/platforms", wrapper.ListLtiPlatforms, options.OperationMiddlewares["listLtiPlatforms"]...)
+	router.POST(options.BaseURL+"/v1/lti/platforms", wrapper.RegisterLtiPlatform, options.OperationMiddlewares["registerLtiPlatform"]...)
+	router.DELETE(options.BaseURL+"/v1/lti/platforms/:platform_id", wrapper.DeleteLtiPlatform, options.OperationMiddlewares["deleteLtiPlatform"]...)
+	router.GET(options.BaseURL+"/v1/lti/platforms/:platform_id", wrapper.GetLtiPlatform, options.OperationMiddlewares["getLtiPlatform"]...)
+	router.PATCH(options.BaseURL+"/v1/lti/platforms/:platform_id", wrapper.UpdateLtiPlatform, options.OperationMiddlewares["updateLtiPlatform"]...)
 	router.DELETE(options.BaseURL+"/v1/me", wrapper.EraseMyAccount, options.OperationMiddlewares["eraseMyAccount"]...)
 	router.GET(options.BaseURL+"/v1/me", wrapper.GetMe, options.OperationMiddlewares["getMe"]...)
 	router.GET(options.BaseURL+"/v1/me/assignments", wrapper.ListMyAssignments, options.OperationMiddlewares["listMyAssignments"]...)

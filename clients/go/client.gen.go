@@ -418,6 +418,24 @@ func (e LegalActionsOfPrimedReason) Valid() bool {
 	}
 }
 
+// Defines values for LtiHandoverRole.
+const (
+	LtiHandoverRoleStudent LtiHandoverRole = "student"
+	LtiHandoverRoleTeacher LtiHandoverRole = "teacher"
+)
+
+// Valid indicates whether the value is a known member of the LtiHandoverRole enum.
+func (e LtiHandoverRole) Valid() bool {
+	switch e {
+	case LtiHandoverRoleStudent:
+		return true
+	case LtiHandoverRoleTeacher:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for MeKind.
 const (
 	MeKindAccount  MeKind = "account"
@@ -3181,6 +3199,126 @@ type LegalActionsOfPrimedGame string
 // finished).
 type LegalActionsOfPrimedReason string
 
+// LtiHandover What a launch hands over. No LMS id and no email is in it.
+type LtiHandover struct {
+	// Account A signed-in teacher's account. Only the provider's display name is kept, no email.
+	Account   *Account  `json:"account,omitempty"`
+	Classroom Classroom `json:"classroom"`
+
+	// ExpiresAt When a teacher's account token stops working.
+	ExpiresAt *time.Time      `json:"expires_at,omitempty"`
+	Role      LtiHandoverRole `json:"role"`
+	Student   *Student        `json:"student,omitempty"`
+
+	// Token A teacher's account token (`pga_…`, 8 hours) or a student's token (`pgl_…`), shown only here.
+	Token string `json:"token"`
+}
+
+// LtiHandoverRole defines model for LtiHandover.Role.
+type LtiHandoverRole string
+
+// LtiHandoverRequest defines model for LtiHandoverRequest.
+type LtiHandoverRequest struct {
+	// Code The `code` of the landing URL's fragment.
+	Code string `json:"code"`
+}
+
+// LtiKeyRotated defines model for LtiKeyRotated.
+type LtiKeyRotated struct {
+	// Kid The new current key's id.
+	Kid string `json:"kid"`
+}
+
+// LtiKeySet A JSON Web Key Set (RFC 7517) of RSA public keys.
+type LtiKeySet struct {
+	Keys []struct {
+		// Alg `RS256`.
+		Alg string `json:"alg"`
+		E   string `json:"e"`
+		Kid string `json:"kid"`
+
+		// Kty `RSA`.
+		Kty string `json:"kty"`
+		N   string `json:"n"`
+
+		// Use `sig`.
+		Use string `json:"use"`
+	} `json:"keys"`
+}
+
+// LtiLaunchForm The platform's authentication response (form_post).
+type LtiLaunchForm struct {
+	Error            *string `json:"error,omitempty"`
+	ErrorDescription *string `json:"error_description,omitempty"`
+	IdToken          *string `json:"id_token,omitempty"`
+	State            *string `json:"state,omitempty"`
+}
+
+// LtiLoginForm A third-party initiated login (Security Framework §5.1.1.1).
+type LtiLoginForm struct {
+	ClientId        *string `json:"client_id,omitempty"`
+	Iss             *string `json:"iss,omitempty"`
+	LoginHint       *string `json:"login_hint,omitempty"`
+	LtiDeploymentId *string `json:"lti_deployment_id,omitempty"`
+	LtiMessageHint  *string `json:"lti_message_hint,omitempty"`
+	TargetLinkUri   *string `json:"target_link_uri,omitempty"`
+}
+
+// LtiPlatform An LMS registered for LTI 1.3 launches.
+type LtiPlatform struct {
+	// AuthUrl The platform's OIDC authorization URL.
+	AuthUrl string `json:"auth_url"`
+
+	// ClientId The client id the platform gave this tool.
+	ClientId      string             `json:"client_id"`
+	CreatedAt     time.Time          `json:"created_at"`
+	DeploymentIds []string           `json:"deployment_ids"`
+	Id            openapi_types.UUID `json:"id"`
+
+	// Issuer The platform's issuer (`iss` of its ID tokens).
+	Issuer string `json:"issuer"`
+
+	// JwksUrl The platform's public key set.
+	JwksUrl string `json:"jwks_url"`
+
+	// TokenUrl The platform's OAuth 2 token URL.
+	TokenUrl string `json:"token_url"`
+}
+
+// LtiPlatformList defines model for LtiPlatformList.
+type LtiPlatformList struct {
+	Platforms []LtiPlatform `json:"platforms"`
+}
+
+// LtiPlatformPatch defines model for LtiPlatformPatch.
+type LtiPlatformPatch struct {
+	AuthUrl       *string   `json:"auth_url,omitempty"`
+	ClientId      *string   `json:"client_id,omitempty"`
+	DeploymentIds *[]string `json:"deployment_ids,omitempty"`
+	Issuer        *string   `json:"issuer,omitempty"`
+	JwksUrl       *string   `json:"jwks_url,omitempty"`
+	TokenUrl      *string   `json:"token_url,omitempty"`
+}
+
+// LtiPlatformRequest defines model for LtiPlatformRequest.
+type LtiPlatformRequest struct {
+	AuthUrl       string   `json:"auth_url"`
+	ClientId      string   `json:"client_id"`
+	DeploymentIds []string `json:"deployment_ids"`
+	Issuer        string   `json:"issuer"`
+	JwksUrl       string   `json:"jwks_url"`
+	TokenUrl      string   `json:"token_url"`
+}
+
+// LtiRosterSynced defines model for LtiRosterSynced.
+type LtiRosterSynced struct {
+	// Learners The course's active learners read, each now a student of the classroom (a removed one not counted).
+	Learners int `json:"learners"`
+
+	// StudentCount The classroom's current students after the sync.
+	StudentCount int `json:"student_count"`
+}
+
 // Me Who a token is (`GET /v1/me`).
 type Me struct {
 	// Account A signed-in teacher's account. Only the provider's display name is kept, no email.
@@ -5433,6 +5571,16 @@ type StartGameParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// BeginLtiLoginParams defines parameters for BeginLtiLogin.
+type BeginLtiLoginParams struct {
+	Iss             *string `form:"iss,omitempty" json:"iss,omitempty"`
+	LoginHint       *string `form:"login_hint,omitempty" json:"login_hint,omitempty"`
+	TargetLinkUri   *string `form:"target_link_uri,omitempty" json:"target_link_uri,omitempty"`
+	LtiMessageHint  *string `form:"lti_message_hint,omitempty" json:"lti_message_hint,omitempty"`
+	ClientId        *string `form:"client_id,omitempty" json:"client_id,omitempty"`
+	LtiDeploymentId *string `form:"lti_deployment_id,omitempty" json:"lti_deployment_id,omitempty"`
+}
+
 // EraseMyAccountParams defines parameters for EraseMyAccount.
 type EraseMyAccountParams struct {
 	// KeepClassrooms Keep the account's classrooms, detached, instead of erasing them.
@@ -5516,6 +5664,21 @@ type PostActionJSONRequestBody = Action
 
 // JoinGameJSONRequestBody defines body for JoinGame for application/json ContentType.
 type JoinGameJSONRequestBody = JoinRequest
+
+// TakeLtiHandoverJSONRequestBody defines body for TakeLtiHandover for application/json ContentType.
+type TakeLtiHandoverJSONRequestBody = LtiHandoverRequest
+
+// LaunchLtiFormdataRequestBody defines body for LaunchLti for application/x-www-form-urlencoded ContentType.
+type LaunchLtiFormdataRequestBody = LtiLaunchForm
+
+// BeginLtiLoginPostFormdataRequestBody defines body for BeginLtiLoginPost for application/x-www-form-urlencoded ContentType.
+type BeginLtiLoginPostFormdataRequestBody = LtiLoginForm
+
+// RegisterLtiPlatformJSONRequestBody defines body for RegisterLtiPlatform for application/json ContentType.
+type RegisterLtiPlatformJSONRequestBody = LtiPlatformRequest
+
+// UpdateLtiPlatformJSONRequestBody defines body for UpdateLtiPlatform for application/json ContentType.
+type UpdateLtiPlatformJSONRequestBody = LtiPlatformPatch
 
 // CreateMyTokenJSONRequestBody defines body for CreateMyToken for application/json ContentType.
 type CreateMyTokenJSONRequestBody = CreateAccountTokenRequest
@@ -8345,6 +8508,18 @@ type ClientInterface interface {
 	// Corresponds with POST /v1/classrooms/{classroom_id}/join-code (the `RotateJoinCode` operationId).
 	RotateJoinCode(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// SyncLtiRoster Take in the course's learners from the LMS (teacher token; LTI Names and Role Provisioning).
+	//
+	// For a classroom an LTI launch made, whose platform offers the course's roster (Names and
+	// Role Provisioning Services 2.0; else 409 `lti_roster_unavailable`): the service asks the
+	// platform's token URL for an access token with a client assertion signed by its current key,
+	// reads the roster's first page (at most 500 members) and makes a student of every Active
+	// learner, as their first launch would (their given name only; a learner the teacher removed
+	// stays removed). A platform out of reach: 503 `lti_platform_unavailable`.
+	//
+	// Corresponds with POST /v1/classrooms/{classroom_id}/lti/roster (the `SyncLtiRoster` operationId).
+	SyncLtiRoster(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// MintClassroomObserver Mint a read-only observer token for every game of this classroom (teacher).
 	//
 	// A token (`pgo_…`, shown once) that sees each game of the classroom as a spectator does
@@ -9112,6 +9287,197 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /v1/games/{id}/states/{seq} (the `GetStateAt` operationId).
 	GetStateAt(ctx context.Context, id GameID, seq int64, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// TakeLtiHandoverWithBody Trade a launch's one-time code for a token.
+	//
+	// The code from the landing URL's fragment, once, within 2 minutes (else 400
+	// `lti_handover_invalid`). An instructor gets a new account token (`pga_…`, named
+	// "LTI launch", 8 hours) that runs the course's classroom; a learner a new student token
+	// (`pgl_…`; the one they held before stops working).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/lti/handover (the `TakeLtiHandover` operationId).
+	TakeLtiHandoverWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// TakeLtiHandover Trade a launch's one-time code for a token.
+	//
+	// The code from the landing URL's fragment, once, within 2 minutes (else 400
+	// `lti_handover_invalid`). An instructor gets a new account token (`pga_…`, named
+	// "LTI launch", 8 hours) that runs the course's classroom; a learner a new student token
+	// (`pgl_…`; the one they held before stops working).
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/lti/handover (the `TakeLtiHandover` operationId).
+	TakeLtiHandover(ctx context.Context, body TakeLtiHandoverJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetLtiKeys The tool's public keys (JWKS) for platforms to verify what it signs.
+	//
+	// RS256 keys with their `kid`: the current one first, then a rotated one for 7 days after
+	// its rotation. The first key pair is made on the first start (or request) that finds none;
+	// the private keys are kept sealed under `SECRET_KEY`.
+	//
+	// Corresponds with GET /v1/lti/jwks (the `GetLtiKeys` operationId).
+	GetLtiKeys(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RotateLtiKey Make a new current tool key pair (admin token).
+	//
+	// The key before stays published at `GET /v1/lti/jwks` for 7 days.
+	//
+	// Corresponds with POST /v1/lti/keys/rotate (the `RotateLtiKey` operationId).
+	RotateLtiKey(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetLtiLanding Where a launch lands in the LMS's frame, until the web app takes over.
+	//
+	// A small self-contained HTML page (no script; `Content-Security-Policy: default-src 'none'`,
+	// framable by any LMS) saying that the launch worked and how an app trades the code in the
+	// URL's fragment at `POST /v1/lti/handover`.
+	//
+	// Corresponds with GET /v1/lti/landing (the `GetLtiLanding` operationId).
+	GetLtiLanding(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// LaunchLtiWithBody LTI 1.3 launch (the platform form-posts the ID token here; redirects to the landing page).
+	//
+	// Takes the login its `state` names (once; 400 `lti_state_invalid`), verifies the `id_token`
+	// (RS256, signed by a key of the platform's key set, fetched and cached; `iss`, `aud` (with
+	// `azp` when several), `exp` and `iat` within a minute, the login's `nonce`: else 400
+	// `lti_id_token_invalid`), its deployment (403 `lti_deployment_unknown`), message type
+	// `LtiResourceLinkRequest` and version `1.3.0` (400 `lti_message_unsupported`) and its course
+	// (400 `lti_context_missing`). An **Instructor** (context role Instructor or Administrator, or
+	// a sub-role of Instructor) signs into the account of (platform, subject), made on the first
+	// launch, and the course's classroom, made on the first launch and named after the course,
+	// owned by that instructor (another instructor of the same course: 403
+	// `lti_classroom_owned`). A **Learner** becomes the classroom's student, made on the first
+	// launch under their given name (409 `lti_classroom_not_ready` before any instructor
+	// launched; 403 `lti_student_removed`). Other roles: 403 `lti_role_unsupported`. Answers 303
+	// to the landing page with a one-time code in the URL's fragment (never sent to a server,
+	// so never logged), which the page trades at `POST /v1/lti/handover` within 2 minutes.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/lti/launch (the `LaunchLti` operationId).
+	LaunchLtiWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// LaunchLtiWithFormdataBody LTI 1.3 launch (the platform form-posts the ID token here; redirects to the landing page).
+	//
+	// Takes the login its `state` names (once; 400 `lti_state_invalid`), verifies the `id_token`
+	// (RS256, signed by a key of the platform's key set, fetched and cached; `iss`, `aud` (with
+	// `azp` when several), `exp` and `iat` within a minute, the login's `nonce`: else 400
+	// `lti_id_token_invalid`), its deployment (403 `lti_deployment_unknown`), message type
+	// `LtiResourceLinkRequest` and version `1.3.0` (400 `lti_message_unsupported`) and its course
+	// (400 `lti_context_missing`). An **Instructor** (context role Instructor or Administrator, or
+	// a sub-role of Instructor) signs into the account of (platform, subject), made on the first
+	// launch, and the course's classroom, made on the first launch and named after the course,
+	// owned by that instructor (another instructor of the same course: 403
+	// `lti_classroom_owned`). A **Learner** becomes the classroom's student, made on the first
+	// launch under their given name (409 `lti_classroom_not_ready` before any instructor
+	// launched; 403 `lti_student_removed`). Other roles: 403 `lti_role_unsupported`. Answers 303
+	// to the landing page with a one-time code in the URL's fragment (never sent to a server,
+	// so never logged), which the page trades at `POST /v1/lti/handover` within 2 minutes.
+	//
+	// Takes a body of the `application/x-www-form-urlencoded` content type.
+	//
+	// Corresponds with POST /v1/lti/launch (the `LaunchLti` operationId).
+	LaunchLtiWithFormdataBody(ctx context.Context, body LaunchLtiFormdataRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// BeginLtiLogin LTI 1.3 login initiation (the platform sends the browser here; redirects to the platform).
+	//
+	// Third-party initiated login (1EdTech Security Framework 1.0 §5.1.1). Finds the
+	// registration by `iss` (and `client_id`, `lti_deployment_id` when sent: 400
+	// `lti_platform_unknown`, `lti_platform_ambiguous`), keeps a new `state` and `nonce` (hashed,
+	// used once, 10 minutes, on any instance) and answers 302 to the platform's OIDC
+	// authorization URL with `scope=openid`, `response_type=id_token`, `response_mode=form_post`,
+	// `prompt=none`, `client_id`, `redirect_uri` (`PUBLIC_URL` + `/v1/lti/launch`), `login_hint`,
+	// `lti_message_hint`, `state` and `nonce`. The same is accepted as a form post.
+	//
+	// Corresponds with GET /v1/lti/login (the `BeginLtiLogin` operationId).
+	BeginLtiLogin(ctx context.Context, params *BeginLtiLoginParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// BeginLtiLoginPostWithBody LTI 1.3 login initiation as a form post.
+	//
+	// As `GET /v1/lti/login`, with the parameters form-encoded in the body.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/lti/login (the `BeginLtiLoginPost` operationId).
+	BeginLtiLoginPostWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// BeginLtiLoginPostWithFormdataBody LTI 1.3 login initiation as a form post.
+	//
+	// As `GET /v1/lti/login`, with the parameters form-encoded in the body.
+	//
+	// Takes a body of the `application/x-www-form-urlencoded` content type.
+	//
+	// Corresponds with POST /v1/lti/login (the `BeginLtiLoginPost` operationId).
+	BeginLtiLoginPostWithFormdataBody(ctx context.Context, body BeginLtiLoginPostFormdataRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListLtiPlatforms The LMSs registered for LTI 1.3 launches (admin token).
+	//
+	// Every registration, oldest first; at most 100. Needs `SECRET_KEY` (else 503 `lti_disabled`).
+	//
+	// Corresponds with GET /v1/lti/platforms (the `ListLtiPlatforms` operationId).
+	ListLtiPlatforms(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RegisterLtiPlatformWithBody Register an LMS (an LTI 1.3 platform) with the admin token.
+	//
+	// The platform's issuer, the client id it gave this tool, the deployment ids it may launch
+	// from, and its key set (JWKS), OIDC authorization and token URLs, as its administrator
+	// reads them off the LMS. Issuer and client id are unique together (409
+	// `lti_platform_exists`); at most 100 registrations (409 `too_many_lti_platforms`); the key
+	// set's URL must name a host the service may fetch from (the webhooks' allow list,
+	// `WEBHOOK_ALLOWED_HOSTS`), else 400 `invalid_lti_platform`.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/lti/platforms (the `RegisterLtiPlatform` operationId).
+	RegisterLtiPlatformWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RegisterLtiPlatform Register an LMS (an LTI 1.3 platform) with the admin token.
+	//
+	// The platform's issuer, the client id it gave this tool, the deployment ids it may launch
+	// from, and its key set (JWKS), OIDC authorization and token URLs, as its administrator
+	// reads them off the LMS. Issuer and client id are unique together (409
+	// `lti_platform_exists`); at most 100 registrations (409 `too_many_lti_platforms`); the key
+	// set's URL must name a host the service may fetch from (the webhooks' allow list,
+	// `WEBHOOK_ALLOWED_HOSTS`), else 400 `invalid_lti_platform`.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/lti/platforms (the `RegisterLtiPlatform` operationId).
+	RegisterLtiPlatform(ctx context.Context, body RegisterLtiPlatformJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteLtiPlatform Delete an LMS registration (admin token).
+	//
+	// No launch from it works any more; the classrooms its courses made stay, with their students and games.
+	//
+	// Corresponds with DELETE /v1/lti/platforms/{platform_id} (the `DeleteLtiPlatform` operationId).
+	DeleteLtiPlatform(ctx context.Context, platformId openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetLtiPlatform One LMS registration (admin token).
+	//
+	// The registration, or 404 `lti_platform_not_found`.
+	//
+	// Corresponds with GET /v1/lti/platforms/{platform_id} (the `GetLtiPlatform` operationId).
+	GetLtiPlatform(ctx context.Context, platformId openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateLtiPlatformWithBody Change an LMS registration (admin token).
+	//
+	// The fields given replace the registration's (a new deployment, a moved key set); the others stay.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PATCH /v1/lti/platforms/{platform_id} (the `UpdateLtiPlatform` operationId).
+	UpdateLtiPlatformWithBody(ctx context.Context, platformId openapi_types.UUID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateLtiPlatform Change an LMS registration (admin token).
+	//
+	// The fields given replace the registration's (a new deployment, a moved key set); the others stay.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PATCH /v1/lti/platforms/{platform_id} (the `UpdateLtiPlatform` operationId).
+	UpdateLtiPlatform(ctx context.Context, platformId openapi_types.UUID, body UpdateLtiPlatformJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// EraseMyAccount Erase the signed-in teacher's account (account token).
 	//
@@ -10088,6 +10454,28 @@ func (c *Client) CreateClassroomGames(ctx context.Context, classroomId Classroom
 // Corresponds with POST /v1/classrooms/{classroom_id}/join-code (the `RotateJoinCode` operationId).
 func (c *Client) RotateJoinCode(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewRotateJoinCodeRequest(c.Server, classroomId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SyncLtiRoster Take in the course's learners from the LMS (teacher token; LTI Names and Role Provisioning).
+//
+// For a classroom an LTI launch made, whose platform offers the course's roster (Names and
+// Role Provisioning Services 2.0; else 409 `lti_roster_unavailable`): the service asks the
+// platform's token URL for an access token with a client assertion signed by its current key,
+// reads the roster's first page (at most 500 members) and makes a student of every Active
+// learner, as their first launch would (their given name only; a learner the teacher removed
+// stays removed). A platform out of reach: 503 `lti_platform_unavailable`.
+//
+// Corresponds with POST /v1/classrooms/{classroom_id}/lti/roster (the `SyncLtiRoster` operationId).
+func (c *Client) SyncLtiRoster(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSyncLtiRosterRequest(c.Server, classroomId)
 	if err != nil {
 		return nil, err
 	}
@@ -11356,6 +11744,367 @@ func (c *Client) StartGame(ctx context.Context, id GameID, params *StartGamePara
 // Corresponds with GET /v1/games/{id}/states/{seq} (the `GetStateAt` operationId).
 func (c *Client) GetStateAt(ctx context.Context, id GameID, seq int64, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetStateAtRequest(c.Server, id, seq)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// TakeLtiHandoverWithBody Trade a launch's one-time code for a token.
+//
+// The code from the landing URL's fragment, once, within 2 minutes (else 400
+// `lti_handover_invalid`). An instructor gets a new account token (`pga_…`, named
+// "LTI launch", 8 hours) that runs the course's classroom; a learner a new student token
+// (`pgl_…`; the one they held before stops working).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/lti/handover (the `TakeLtiHandover` operationId).
+func (c *Client) TakeLtiHandoverWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewTakeLtiHandoverRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// TakeLtiHandover Trade a launch's one-time code for a token.
+//
+// The code from the landing URL's fragment, once, within 2 minutes (else 400
+// `lti_handover_invalid`). An instructor gets a new account token (`pga_…`, named
+// "LTI launch", 8 hours) that runs the course's classroom; a learner a new student token
+// (`pgl_…`; the one they held before stops working).
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/lti/handover (the `TakeLtiHandover` operationId).
+func (c *Client) TakeLtiHandover(ctx context.Context, body TakeLtiHandoverJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewTakeLtiHandoverRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetLtiKeys The tool's public keys (JWKS) for platforms to verify what it signs.
+//
+// RS256 keys with their `kid`: the current one first, then a rotated one for 7 days after
+// its rotation. The first key pair is made on the first start (or request) that finds none;
+// the private keys are kept sealed under `SECRET_KEY`.
+//
+// Corresponds with GET /v1/lti/jwks (the `GetLtiKeys` operationId).
+func (c *Client) GetLtiKeys(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetLtiKeysRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RotateLtiKey Make a new current tool key pair (admin token).
+//
+// The key before stays published at `GET /v1/lti/jwks` for 7 days.
+//
+// Corresponds with POST /v1/lti/keys/rotate (the `RotateLtiKey` operationId).
+func (c *Client) RotateLtiKey(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRotateLtiKeyRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetLtiLanding Where a launch lands in the LMS's frame, until the web app takes over.
+//
+// A small self-contained HTML page (no script; `Content-Security-Policy: default-src 'none'`,
+// framable by any LMS) saying that the launch worked and how an app trades the code in the
+// URL's fragment at `POST /v1/lti/handover`.
+//
+// Corresponds with GET /v1/lti/landing (the `GetLtiLanding` operationId).
+func (c *Client) GetLtiLanding(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetLtiLandingRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// LaunchLtiWithBody LTI 1.3 launch (the platform form-posts the ID token here; redirects to the landing page).
+//
+// Takes the login its `state` names (once; 400 `lti_state_invalid`), verifies the `id_token`
+// (RS256, signed by a key of the platform's key set, fetched and cached; `iss`, `aud` (with
+// `azp` when several), `exp` and `iat` within a minute, the login's `nonce`: else 400
+// `lti_id_token_invalid`), its deployment (403 `lti_deployment_unknown`), message type
+// `LtiResourceLinkRequest` and version `1.3.0` (400 `lti_message_unsupported`) and its course
+// (400 `lti_context_missing`). An **Instructor** (context role Instructor or Administrator, or
+// a sub-role of Instructor) signs into the account of (platform, subject), made on the first
+// launch, and the course's classroom, made on the first launch and named after the course,
+// owned by that instructor (another instructor of the same course: 403
+// `lti_classroom_owned`). A **Learner** becomes the classroom's student, made on the first
+// launch under their given name (409 `lti_classroom_not_ready` before any instructor
+// launched; 403 `lti_student_removed`). Other roles: 403 `lti_role_unsupported`. Answers 303
+// to the landing page with a one-time code in the URL's fragment (never sent to a server,
+// so never logged), which the page trades at `POST /v1/lti/handover` within 2 minutes.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/lti/launch (the `LaunchLti` operationId).
+func (c *Client) LaunchLtiWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewLaunchLtiRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// LaunchLtiWithFormdataBody LTI 1.3 launch (the platform form-posts the ID token here; redirects to the landing page).
+//
+// Takes the login its `state` names (once; 400 `lti_state_invalid`), verifies the `id_token`
+// (RS256, signed by a key of the platform's key set, fetched and cached; `iss`, `aud` (with
+// `azp` when several), `exp` and `iat` within a minute, the login's `nonce`: else 400
+// `lti_id_token_invalid`), its deployment (403 `lti_deployment_unknown`), message type
+// `LtiResourceLinkRequest` and version `1.3.0` (400 `lti_message_unsupported`) and its course
+// (400 `lti_context_missing`). An **Instructor** (context role Instructor or Administrator, or
+// a sub-role of Instructor) signs into the account of (platform, subject), made on the first
+// launch, and the course's classroom, made on the first launch and named after the course,
+// owned by that instructor (another instructor of the same course: 403
+// `lti_classroom_owned`). A **Learner** becomes the classroom's student, made on the first
+// launch under their given name (409 `lti_classroom_not_ready` before any instructor
+// launched; 403 `lti_student_removed`). Other roles: 403 `lti_role_unsupported`. Answers 303
+// to the landing page with a one-time code in the URL's fragment (never sent to a server,
+// so never logged), which the page trades at `POST /v1/lti/handover` within 2 minutes.
+//
+// Takes a body of the `application/x-www-form-urlencoded` content type.
+//
+// Corresponds with POST /v1/lti/launch (the `LaunchLti` operationId).
+func (c *Client) LaunchLtiWithFormdataBody(ctx context.Context, body LaunchLtiFormdataRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewLaunchLtiRequestWithFormdataBody(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// BeginLtiLogin LTI 1.3 login initiation (the platform sends the browser here; redirects to the platform).
+//
+// Third-party initiated login (1EdTech Security Framework 1.0 §5.1.1). Finds the
+// registration by `iss` (and `client_id`, `lti_deployment_id` when sent: 400
+// `lti_platform_unknown`, `lti_platform_ambiguous`), keeps a new `state` and `nonce` (hashed,
+// used once, 10 minutes, on any instance) and answers 302 to the platform's OIDC
+// authorization URL with `scope=openid`, `response_type=id_token`, `response_mode=form_post`,
+// `prompt=none`, `client_id`, `redirect_uri` (`PUBLIC_URL` + `/v1/lti/launch`), `login_hint`,
+// `lti_message_hint`, `state` and `nonce`. The same is accepted as a form post.
+//
+// Corresponds with GET /v1/lti/login (the `BeginLtiLogin` operationId).
+func (c *Client) BeginLtiLogin(ctx context.Context, params *BeginLtiLoginParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewBeginLtiLoginRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// BeginLtiLoginPostWithBody LTI 1.3 login initiation as a form post.
+//
+// As `GET /v1/lti/login`, with the parameters form-encoded in the body.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/lti/login (the `BeginLtiLoginPost` operationId).
+func (c *Client) BeginLtiLoginPostWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewBeginLtiLoginPostRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// BeginLtiLoginPostWithFormdataBody LTI 1.3 login initiation as a form post.
+//
+// As `GET /v1/lti/login`, with the parameters form-encoded in the body.
+//
+// Takes a body of the `application/x-www-form-urlencoded` content type.
+//
+// Corresponds with POST /v1/lti/login (the `BeginLtiLoginPost` operationId).
+func (c *Client) BeginLtiLoginPostWithFormdataBody(ctx context.Context, body BeginLtiLoginPostFormdataRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewBeginLtiLoginPostRequestWithFormdataBody(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListLtiPlatforms The LMSs registered for LTI 1.3 launches (admin token).
+//
+// Every registration, oldest first; at most 100. Needs `SECRET_KEY` (else 503 `lti_disabled`).
+//
+// Corresponds with GET /v1/lti/platforms (the `ListLtiPlatforms` operationId).
+func (c *Client) ListLtiPlatforms(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListLtiPlatformsRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RegisterLtiPlatformWithBody Register an LMS (an LTI 1.3 platform) with the admin token.
+//
+// The platform's issuer, the client id it gave this tool, the deployment ids it may launch
+// from, and its key set (JWKS), OIDC authorization and token URLs, as its administrator
+// reads them off the LMS. Issuer and client id are unique together (409
+// `lti_platform_exists`); at most 100 registrations (409 `too_many_lti_platforms`); the key
+// set's URL must name a host the service may fetch from (the webhooks' allow list,
+// `WEBHOOK_ALLOWED_HOSTS`), else 400 `invalid_lti_platform`.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/lti/platforms (the `RegisterLtiPlatform` operationId).
+func (c *Client) RegisterLtiPlatformWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRegisterLtiPlatformRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RegisterLtiPlatform Register an LMS (an LTI 1.3 platform) with the admin token.
+//
+// The platform's issuer, the client id it gave this tool, the deployment ids it may launch
+// from, and its key set (JWKS), OIDC authorization and token URLs, as its administrator
+// reads them off the LMS. Issuer and client id are unique together (409
+// `lti_platform_exists`); at most 100 registrations (409 `too_many_lti_platforms`); the key
+// set's URL must name a host the service may fetch from (the webhooks' allow list,
+// `WEBHOOK_ALLOWED_HOSTS`), else 400 `invalid_lti_platform`.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/lti/platforms (the `RegisterLtiPlatform` operationId).
+func (c *Client) RegisterLtiPlatform(ctx context.Context, body RegisterLtiPlatformJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRegisterLtiPlatformRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteLtiPlatform Delete an LMS registration (admin token).
+//
+// No launch from it works any more; the classrooms its courses made stay, with their students and games.
+//
+// Corresponds with DELETE /v1/lti/platforms/{platform_id} (the `DeleteLtiPlatform` operationId).
+func (c *Client) DeleteLtiPlatform(ctx context.Context, platformId openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteLtiPlatformRequest(c.Server, platformId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetLtiPlatform One LMS registration (admin token).
+//
+// The registration, or 404 `lti_platform_not_found`.
+//
+// Corresponds with GET /v1/lti/platforms/{platform_id} (the `GetLtiPlatform` operationId).
+func (c *Client) GetLtiPlatform(ctx context.Context, platformId openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetLtiPlatformRequest(c.Server, platformId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateLtiPlatformWithBody Change an LMS registration (admin token).
+//
+// The fields given replace the registration's (a new deployment, a moved key set); the others stay.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PATCH /v1/lti/platforms/{platform_id} (the `UpdateLtiPlatform` operationId).
+func (c *Client) UpdateLtiPlatformWithBody(ctx context.Context, platformId openapi_types.UUID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateLtiPlatformRequestWithBody(c.Server, platformId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateLtiPlatform Change an LMS registration (admin token).
+//
+// The fields given replace the registration's (a new deployment, a moved key set); the others stay.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PATCH /v1/lti/platforms/{platform_id} (the `UpdateLtiPlatform` operationId).
+func (c *Client) UpdateLtiPlatform(ctx context.Context, platformId openapi_types.UUID, body UpdateLtiPlatformJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateLtiPlatformRequest(c.Server, platformId, body)
 	if err != nil {
 		return nil, err
 	}
@@ -13082,6 +13831,40 @@ func NewRotateJoinCodeRequest(server string, classroomId ClassroomID) (*http.Req
 	}
 
 	operationPath := fmt.Sprintf("/v1/classrooms/%s/join-code", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewSyncLtiRosterRequest constructs an http.Request for the SyncLtiRoster method
+func NewSyncLtiRosterRequest(server string, classroomId ClassroomID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "classroom_id", classroomId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/classrooms/%s/lti/roster", pathParam0)
 	if operationPath[0] == '/' {
 		operationPath = "." + operationPath
 	}
@@ -15601,6 +16384,503 @@ func NewGetStateAtRequest(server string, id GameID, seq int64) (*http.Request, e
 	return req, nil
 }
 
+// NewTakeLtiHandoverRequest calls the generic TakeLtiHandover builder with application/json body
+func NewTakeLtiHandoverRequest(server string, body TakeLtiHandoverJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewTakeLtiHandoverRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewTakeLtiHandoverRequestWithBody constructs an http.Request for the TakeLtiHandover method, with any body, and a specified content type
+func NewTakeLtiHandoverRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/lti/handover")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewGetLtiKeysRequest constructs an http.Request for the GetLtiKeys method
+func NewGetLtiKeysRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/lti/jwks")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewRotateLtiKeyRequest constructs an http.Request for the RotateLtiKey method
+func NewRotateLtiKeyRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/lti/keys/rotate")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetLtiLandingRequest constructs an http.Request for the GetLtiLanding method
+func NewGetLtiLandingRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/lti/landing")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewLaunchLtiRequestWithFormdataBody calls the generic LaunchLti builder with application/x-www-form-urlencoded body
+func NewLaunchLtiRequestWithFormdataBody(server string, body LaunchLtiFormdataRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	bodyStr, err := runtime.MarshalForm(body, nil)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = strings.NewReader(bodyStr.Encode())
+	return NewLaunchLtiRequestWithBody(server, "application/x-www-form-urlencoded", bodyReader)
+}
+
+// NewLaunchLtiRequestWithBody constructs an http.Request for the LaunchLti method, with any body, and a specified content type
+func NewLaunchLtiRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/lti/launch")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewBeginLtiLoginRequest constructs an http.Request for the BeginLtiLogin method
+func NewBeginLtiLoginRequest(server string, params *BeginLtiLoginParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/lti/login")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Iss != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "iss", *params.Iss, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.LoginHint != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "login_hint", *params.LoginHint, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.TargetLinkUri != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "target_link_uri", *params.TargetLinkUri, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.LtiMessageHint != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "lti_message_hint", *params.LtiMessageHint, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.ClientId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "client_id", *params.ClientId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.LtiDeploymentId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "lti_deployment_id", *params.LtiDeploymentId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewBeginLtiLoginPostRequestWithFormdataBody calls the generic BeginLtiLoginPost builder with application/x-www-form-urlencoded body
+func NewBeginLtiLoginPostRequestWithFormdataBody(server string, body BeginLtiLoginPostFormdataRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	bodyStr, err := runtime.MarshalForm(body, nil)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = strings.NewReader(bodyStr.Encode())
+	return NewBeginLtiLoginPostRequestWithBody(server, "application/x-www-form-urlencoded", bodyReader)
+}
+
+// NewBeginLtiLoginPostRequestWithBody constructs an http.Request for the BeginLtiLoginPost method, with any body, and a specified content type
+func NewBeginLtiLoginPostRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/lti/login")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewListLtiPlatformsRequest constructs an http.Request for the ListLtiPlatforms method
+func NewListLtiPlatformsRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/lti/platforms")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewRegisterLtiPlatformRequest calls the generic RegisterLtiPlatform builder with application/json body
+func NewRegisterLtiPlatformRequest(server string, body RegisterLtiPlatformJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewRegisterLtiPlatformRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewRegisterLtiPlatformRequestWithBody constructs an http.Request for the RegisterLtiPlatform method, with any body, and a specified content type
+func NewRegisterLtiPlatformRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/lti/platforms")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewDeleteLtiPlatformRequest constructs an http.Request for the DeleteLtiPlatform method
+func NewDeleteLtiPlatformRequest(server string, platformId openapi_types.UUID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "platform_id", platformId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/lti/platforms/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetLtiPlatformRequest constructs an http.Request for the GetLtiPlatform method
+func NewGetLtiPlatformRequest(server string, platformId openapi_types.UUID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "platform_id", platformId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/lti/platforms/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewUpdateLtiPlatformRequest calls the generic UpdateLtiPlatform builder with application/json body
+func NewUpdateLtiPlatformRequest(server string, platformId openapi_types.UUID, body UpdateLtiPlatformJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewUpdateLtiPlatformRequestWithBody(server, platformId, "application/json", bodyReader)
+}
+
+// NewUpdateLtiPlatformRequestWithBody constructs an http.Request for the UpdateLtiPlatform method, with any body, and a specified content type
+func NewUpdateLtiPlatformRequestWithBody(server string, platformId openapi_types.UUID, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "platform_id", platformId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/lti/platforms/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPatch, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewEraseMyAccountRequest constructs an http.Request for the EraseMyAccount method
 func NewEraseMyAccountRequest(server string, params *EraseMyAccountParams) (*http.Request, error) {
 	var err error
@@ -16693,6 +17973,20 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /v1/classrooms/{classroom_id}/join-code (the `RotateJoinCode` operationId).
 	RotateJoinCodeWithResponse(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*RotateJoinCodeResponse, error)
 
+	// SyncLtiRosterWithResponse Take in the course's learners from the LMS (teacher token; LTI Names and Role Provisioning).
+	//
+	// For a classroom an LTI launch made, whose platform offers the course's roster (Names and
+	// Role Provisioning Services 2.0; else 409 `lti_roster_unavailable`): the service asks the
+	// platform's token URL for an access token with a client assertion signed by its current key,
+	// reads the roster's first page (at most 500 members) and makes a student of every Active
+	// learner, as their first launch would (their given name only; a learner the teacher removed
+	// stays removed). A platform out of reach: 503 `lti_platform_unavailable`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/classrooms/{classroom_id}/lti/roster (the `SyncLtiRoster` operationId).
+	SyncLtiRosterWithResponse(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*SyncLtiRosterResponse, error)
+
 	// MintClassroomObserverWithResponse Mint a read-only observer token for every game of this classroom (teacher).
 	//
 	// A token (`pgo_…`, shown once) that sees each game of the classroom as a spectator does
@@ -17532,6 +18826,211 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /v1/games/{id}/states/{seq} (the `GetStateAt` operationId).
 	GetStateAtWithResponse(ctx context.Context, id GameID, seq int64, reqEditors ...RequestEditorFn) (*GetStateAtResponse, error)
+
+	// TakeLtiHandoverWithBodyWithResponse Trade a launch's one-time code for a token.
+	//
+	// The code from the landing URL's fragment, once, within 2 minutes (else 400
+	// `lti_handover_invalid`). An instructor gets a new account token (`pga_…`, named
+	// "LTI launch", 8 hours) that runs the course's classroom; a learner a new student token
+	// (`pgl_…`; the one they held before stops working).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/lti/handover (the `TakeLtiHandover` operationId).
+	TakeLtiHandoverWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*TakeLtiHandoverResponse, error)
+
+	// TakeLtiHandoverWithResponse Trade a launch's one-time code for a token.
+	//
+	// The code from the landing URL's fragment, once, within 2 minutes (else 400
+	// `lti_handover_invalid`). An instructor gets a new account token (`pga_…`, named
+	// "LTI launch", 8 hours) that runs the course's classroom; a learner a new student token
+	// (`pgl_…`; the one they held before stops working).
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/lti/handover (the `TakeLtiHandover` operationId).
+	TakeLtiHandoverWithResponse(ctx context.Context, body TakeLtiHandoverJSONRequestBody, reqEditors ...RequestEditorFn) (*TakeLtiHandoverResponse, error)
+
+	// GetLtiKeysWithResponse The tool's public keys (JWKS) for platforms to verify what it signs.
+	//
+	// RS256 keys with their `kid`: the current one first, then a rotated one for 7 days after
+	// its rotation. The first key pair is made on the first start (or request) that finds none;
+	// the private keys are kept sealed under `SECRET_KEY`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/lti/jwks (the `GetLtiKeys` operationId).
+	GetLtiKeysWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetLtiKeysResponse, error)
+
+	// RotateLtiKeyWithResponse Make a new current tool key pair (admin token).
+	//
+	// The key before stays published at `GET /v1/lti/jwks` for 7 days.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/lti/keys/rotate (the `RotateLtiKey` operationId).
+	RotateLtiKeyWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*RotateLtiKeyResponse, error)
+
+	// GetLtiLandingWithResponse Where a launch lands in the LMS's frame, until the web app takes over.
+	//
+	// A small self-contained HTML page (no script; `Content-Security-Policy: default-src 'none'`,
+	// framable by any LMS) saying that the launch worked and how an app trades the code in the
+	// URL's fragment at `POST /v1/lti/handover`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/lti/landing (the `GetLtiLanding` operationId).
+	GetLtiLandingWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetLtiLandingResponse, error)
+
+	// LaunchLtiWithBodyWithResponse LTI 1.3 launch (the platform form-posts the ID token here; redirects to the landing page).
+	//
+	// Takes the login its `state` names (once; 400 `lti_state_invalid`), verifies the `id_token`
+	// (RS256, signed by a key of the platform's key set, fetched and cached; `iss`, `aud` (with
+	// `azp` when several), `exp` and `iat` within a minute, the login's `nonce`: else 400
+	// `lti_id_token_invalid`), its deployment (403 `lti_deployment_unknown`), message type
+	// `LtiResourceLinkRequest` and version `1.3.0` (400 `lti_message_unsupported`) and its course
+	// (400 `lti_context_missing`). An **Instructor** (context role Instructor or Administrator, or
+	// a sub-role of Instructor) signs into the account of (platform, subject), made on the first
+	// launch, and the course's classroom, made on the first launch and named after the course,
+	// owned by that instructor (another instructor of the same course: 403
+	// `lti_classroom_owned`). A **Learner** becomes the classroom's student, made on the first
+	// launch under their given name (409 `lti_classroom_not_ready` before any instructor
+	// launched; 403 `lti_student_removed`). Other roles: 403 `lti_role_unsupported`. Answers 303
+	// to the landing page with a one-time code in the URL's fragment (never sent to a server,
+	// so never logged), which the page trades at `POST /v1/lti/handover` within 2 minutes.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/lti/launch (the `LaunchLti` operationId).
+	LaunchLtiWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*LaunchLtiResponse, error)
+
+	// LaunchLtiWithFormdataBodyWithResponse LTI 1.3 launch (the platform form-posts the ID token here; redirects to the landing page).
+	//
+	// Takes the login its `state` names (once; 400 `lti_state_invalid`), verifies the `id_token`
+	// (RS256, signed by a key of the platform's key set, fetched and cached; `iss`, `aud` (with
+	// `azp` when several), `exp` and `iat` within a minute, the login's `nonce`: else 400
+	// `lti_id_token_invalid`), its deployment (403 `lti_deployment_unknown`), message type
+	// `LtiResourceLinkRequest` and version `1.3.0` (400 `lti_message_unsupported`) and its course
+	// (400 `lti_context_missing`). An **Instructor** (context role Instructor or Administrator, or
+	// a sub-role of Instructor) signs into the account of (platform, subject), made on the first
+	// launch, and the course's classroom, made on the first launch and named after the course,
+	// owned by that instructor (another instructor of the same course: 403
+	// `lti_classroom_owned`). A **Learner** becomes the classroom's student, made on the first
+	// launch under their given name (409 `lti_classroom_not_ready` before any instructor
+	// launched; 403 `lti_student_removed`). Other roles: 403 `lti_role_unsupported`. Answers 303
+	// to the landing page with a one-time code in the URL's fragment (never sent to a server,
+	// so never logged), which the page trades at `POST /v1/lti/handover` within 2 minutes.
+	//
+	// Takes a body of the `application/x-www-form-urlencoded` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/lti/launch (the `LaunchLti` operationId).
+	LaunchLtiWithFormdataBodyWithResponse(ctx context.Context, body LaunchLtiFormdataRequestBody, reqEditors ...RequestEditorFn) (*LaunchLtiResponse, error)
+
+	// BeginLtiLoginWithResponse LTI 1.3 login initiation (the platform sends the browser here; redirects to the platform).
+	//
+	// Third-party initiated login (1EdTech Security Framework 1.0 §5.1.1). Finds the
+	// registration by `iss` (and `client_id`, `lti_deployment_id` when sent: 400
+	// `lti_platform_unknown`, `lti_platform_ambiguous`), keeps a new `state` and `nonce` (hashed,
+	// used once, 10 minutes, on any instance) and answers 302 to the platform's OIDC
+	// authorization URL with `scope=openid`, `response_type=id_token`, `response_mode=form_post`,
+	// `prompt=none`, `client_id`, `redirect_uri` (`PUBLIC_URL` + `/v1/lti/launch`), `login_hint`,
+	// `lti_message_hint`, `state` and `nonce`. The same is accepted as a form post.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/lti/login (the `BeginLtiLogin` operationId).
+	BeginLtiLoginWithResponse(ctx context.Context, params *BeginLtiLoginParams, reqEditors ...RequestEditorFn) (*BeginLtiLoginResponse, error)
+
+	// BeginLtiLoginPostWithBodyWithResponse LTI 1.3 login initiation as a form post.
+	//
+	// As `GET /v1/lti/login`, with the parameters form-encoded in the body.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/lti/login (the `BeginLtiLoginPost` operationId).
+	BeginLtiLoginPostWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*BeginLtiLoginPostResponse, error)
+
+	// BeginLtiLoginPostWithFormdataBodyWithResponse LTI 1.3 login initiation as a form post.
+	//
+	// As `GET /v1/lti/login`, with the parameters form-encoded in the body.
+	//
+	// Takes a body of the `application/x-www-form-urlencoded` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/lti/login (the `BeginLtiLoginPost` operationId).
+	BeginLtiLoginPostWithFormdataBodyWithResponse(ctx context.Context, body BeginLtiLoginPostFormdataRequestBody, reqEditors ...RequestEditorFn) (*BeginLtiLoginPostResponse, error)
+
+	// ListLtiPlatformsWithResponse The LMSs registered for LTI 1.3 launches (admin token).
+	//
+	// Every registration, oldest first; at most 100. Needs `SECRET_KEY` (else 503 `lti_disabled`).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/lti/platforms (the `ListLtiPlatforms` operationId).
+	ListLtiPlatformsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListLtiPlatformsResponse, error)
+
+	// RegisterLtiPlatformWithBodyWithResponse Register an LMS (an LTI 1.3 platform) with the admin token.
+	//
+	// The platform's issuer, the client id it gave this tool, the deployment ids it may launch
+	// from, and its key set (JWKS), OIDC authorization and token URLs, as its administrator
+	// reads them off the LMS. Issuer and client id are unique together (409
+	// `lti_platform_exists`); at most 100 registrations (409 `too_many_lti_platforms`); the key
+	// set's URL must name a host the service may fetch from (the webhooks' allow list,
+	// `WEBHOOK_ALLOWED_HOSTS`), else 400 `invalid_lti_platform`.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/lti/platforms (the `RegisterLtiPlatform` operationId).
+	RegisterLtiPlatformWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RegisterLtiPlatformResponse, error)
+
+	// RegisterLtiPlatformWithResponse Register an LMS (an LTI 1.3 platform) with the admin token.
+	//
+	// The platform's issuer, the client id it gave this tool, the deployment ids it may launch
+	// from, and its key set (JWKS), OIDC authorization and token URLs, as its administrator
+	// reads them off the LMS. Issuer and client id are unique together (409
+	// `lti_platform_exists`); at most 100 registrations (409 `too_many_lti_platforms`); the key
+	// set's URL must name a host the service may fetch from (the webhooks' allow list,
+	// `WEBHOOK_ALLOWED_HOSTS`), else 400 `invalid_lti_platform`.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/lti/platforms (the `RegisterLtiPlatform` operationId).
+	RegisterLtiPlatformWithResponse(ctx context.Context, body RegisterLtiPlatformJSONRequestBody, reqEditors ...RequestEditorFn) (*RegisterLtiPlatformResponse, error)
+
+	// DeleteLtiPlatformWithResponse Delete an LMS registration (admin token).
+	//
+	// No launch from it works any more; the classrooms its courses made stay, with their students and games.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /v1/lti/platforms/{platform_id} (the `DeleteLtiPlatform` operationId).
+	DeleteLtiPlatformWithResponse(ctx context.Context, platformId openapi_types.UUID, reqEditors ...RequestEditorFn) (*DeleteLtiPlatformResponse, error)
+
+	// GetLtiPlatformWithResponse One LMS registration (admin token).
+	//
+	// The registration, or 404 `lti_platform_not_found`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/lti/platforms/{platform_id} (the `GetLtiPlatform` operationId).
+	GetLtiPlatformWithResponse(ctx context.Context, platformId openapi_types.UUID, reqEditors ...RequestEditorFn) (*GetLtiPlatformResponse, error)
+
+	// UpdateLtiPlatformWithBodyWithResponse Change an LMS registration (admin token).
+	//
+	// The fields given replace the registration's (a new deployment, a moved key set); the others stay.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /v1/lti/platforms/{platform_id} (the `UpdateLtiPlatform` operationId).
+	UpdateLtiPlatformWithBodyWithResponse(ctx context.Context, platformId openapi_types.UUID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateLtiPlatformResponse, error)
+
+	// UpdateLtiPlatformWithResponse Change an LMS registration (admin token).
+	//
+	// The fields given replace the registration's (a new deployment, a moved key set); the others stay.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /v1/lti/platforms/{platform_id} (the `UpdateLtiPlatform` operationId).
+	UpdateLtiPlatformWithResponse(ctx context.Context, platformId openapi_types.UUID, body UpdateLtiPlatformJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateLtiPlatformResponse, error)
 
 	// EraseMyAccountWithResponse Erase the signed-in teacher's account (account token).
 	//
@@ -20359,6 +21858,127 @@ func (r RotateJoinCodeResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r RotateJoinCodeResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// SyncLtiRosterResponse200Headers the declared response headers of an HTTP 200 response for SyncLtiRoster
+type SyncLtiRosterResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// SyncLtiRosterResponse401Headers the declared response headers of an HTTP 401 response for SyncLtiRoster
+type SyncLtiRosterResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// SyncLtiRosterResponse429Headers the declared response headers of an HTTP 429 response for SyncLtiRoster
+type SyncLtiRosterResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// SyncLtiRosterResponse503Headers the declared response headers of an HTTP 503 response for SyncLtiRoster
+type SyncLtiRosterResponse503Headers struct {
+	RetryAfter *int
+}
+
+type SyncLtiRosterResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *LtiRosterSynced
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *SyncLtiRosterResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *SyncLtiRosterResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *SyncLtiRosterResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *SyncLtiRosterResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r SyncLtiRosterResponse) GetJSON200() *LtiRosterSynced {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r SyncLtiRosterResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r SyncLtiRosterResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r SyncLtiRosterResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r SyncLtiRosterResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r SyncLtiRosterResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r SyncLtiRosterResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r SyncLtiRosterResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r SyncLtiRosterResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r SyncLtiRosterResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r SyncLtiRosterResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r SyncLtiRosterResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -25626,6 +27246,1309 @@ func (r GetStateAtResponse) ContentType() string {
 	return ""
 }
 
+// TakeLtiHandoverResponse200Headers the declared response headers of an HTTP 200 response for TakeLtiHandover
+type TakeLtiHandoverResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// TakeLtiHandoverResponse429Headers the declared response headers of an HTTP 429 response for TakeLtiHandover
+type TakeLtiHandoverResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// TakeLtiHandoverResponse503Headers the declared response headers of an HTTP 503 response for TakeLtiHandover
+type TakeLtiHandoverResponse503Headers struct {
+	RetryAfter *int
+}
+
+type TakeLtiHandoverResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *LtiHandover
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *RequestTimeout
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *UnsupportedMediaType
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *TakeLtiHandoverResponse200Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *TakeLtiHandoverResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *TakeLtiHandoverResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r TakeLtiHandoverResponse) GetJSON200() *LtiHandover {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r TakeLtiHandoverResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r TakeLtiHandoverResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r TakeLtiHandoverResponse) GetApplicationproblemJSON408() *RequestTimeout {
+	return r.ApplicationproblemJSON408
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r TakeLtiHandoverResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r TakeLtiHandoverResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r TakeLtiHandoverResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r TakeLtiHandoverResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r TakeLtiHandoverResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r TakeLtiHandoverResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r TakeLtiHandoverResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r TakeLtiHandoverResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r TakeLtiHandoverResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetLtiKeysResponse200Headers the declared response headers of an HTTP 200 response for GetLtiKeys
+type GetLtiKeysResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// GetLtiKeysResponse429Headers the declared response headers of an HTTP 429 response for GetLtiKeys
+type GetLtiKeysResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// GetLtiKeysResponse503Headers the declared response headers of an HTTP 503 response for GetLtiKeys
+type GetLtiKeysResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetLtiKeysResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *LtiKeySet
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetLtiKeysResponse200Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetLtiKeysResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetLtiKeysResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetLtiKeysResponse) GetJSON200() *LtiKeySet {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetLtiKeysResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetLtiKeysResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetLtiKeysResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetLtiKeysResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetLtiKeysResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetLtiKeysResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetLtiKeysResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// RotateLtiKeyResponse200Headers the declared response headers of an HTTP 200 response for RotateLtiKey
+type RotateLtiKeyResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// RotateLtiKeyResponse401Headers the declared response headers of an HTTP 401 response for RotateLtiKey
+type RotateLtiKeyResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// RotateLtiKeyResponse429Headers the declared response headers of an HTTP 429 response for RotateLtiKey
+type RotateLtiKeyResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// RotateLtiKeyResponse503Headers the declared response headers of an HTTP 503 response for RotateLtiKey
+type RotateLtiKeyResponse503Headers struct {
+	RetryAfter *int
+}
+
+type RotateLtiKeyResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *LtiKeyRotated
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *RotateLtiKeyResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *RotateLtiKeyResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *RotateLtiKeyResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RotateLtiKeyResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r RotateLtiKeyResponse) GetJSON200() *LtiKeyRotated {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r RotateLtiKeyResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r RotateLtiKeyResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r RotateLtiKeyResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r RotateLtiKeyResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r RotateLtiKeyResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r RotateLtiKeyResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RotateLtiKeyResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RotateLtiKeyResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RotateLtiKeyResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetLtiLandingResponse200Headers the declared response headers of an HTTP 200 response for GetLtiLanding
+type GetLtiLandingResponse200Headers struct {
+	ContentSecurityPolicy *string
+	RateLimit             *string
+	RateLimitPolicy       *string
+}
+
+// GetLtiLandingResponse429Headers the declared response headers of an HTTP 429 response for GetLtiLanding
+type GetLtiLandingResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+type GetLtiLandingResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetLtiLandingResponse200Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetLtiLandingResponse429Headers
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetLtiLandingResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetLtiLandingResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r GetLtiLandingResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetLtiLandingResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetLtiLandingResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetLtiLandingResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// LaunchLtiResponse303Headers the declared response headers of an HTTP 303 response for LaunchLti
+type LaunchLtiResponse303Headers struct {
+	Location        *string
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// LaunchLtiResponse429Headers the declared response headers of an HTTP 429 response for LaunchLti
+type LaunchLtiResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// LaunchLtiResponse503Headers the declared response headers of an HTTP 503 response for LaunchLti
+type LaunchLtiResponse503Headers struct {
+	RetryAfter *int
+}
+
+type LaunchLtiResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *RequestTimeout
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *UnsupportedMediaType
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers303 the parsed response headers for an HTTP 303 response
+	Headers303 *LaunchLtiResponse303Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *LaunchLtiResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *LaunchLtiResponse503Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r LaunchLtiResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r LaunchLtiResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r LaunchLtiResponse) GetApplicationproblemJSON408() *RequestTimeout {
+	return r.ApplicationproblemJSON408
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r LaunchLtiResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r LaunchLtiResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r LaunchLtiResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r LaunchLtiResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r LaunchLtiResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r LaunchLtiResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r LaunchLtiResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r LaunchLtiResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r LaunchLtiResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// BeginLtiLoginResponse302Headers the declared response headers of an HTTP 302 response for BeginLtiLogin
+type BeginLtiLoginResponse302Headers struct {
+	Location        *string
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// BeginLtiLoginResponse429Headers the declared response headers of an HTTP 429 response for BeginLtiLogin
+type BeginLtiLoginResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// BeginLtiLoginResponse503Headers the declared response headers of an HTTP 503 response for BeginLtiLogin
+type BeginLtiLoginResponse503Headers struct {
+	RetryAfter *int
+}
+
+type BeginLtiLoginResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers302 the parsed response headers for an HTTP 302 response
+	Headers302 *BeginLtiLoginResponse302Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *BeginLtiLoginResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *BeginLtiLoginResponse503Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r BeginLtiLoginResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r BeginLtiLoginResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r BeginLtiLoginResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r BeginLtiLoginResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r BeginLtiLoginResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r BeginLtiLoginResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r BeginLtiLoginResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r BeginLtiLoginResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// BeginLtiLoginPostResponse302Headers the declared response headers of an HTTP 302 response for BeginLtiLoginPost
+type BeginLtiLoginPostResponse302Headers struct {
+	Location        *string
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// BeginLtiLoginPostResponse429Headers the declared response headers of an HTTP 429 response for BeginLtiLoginPost
+type BeginLtiLoginPostResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// BeginLtiLoginPostResponse503Headers the declared response headers of an HTTP 503 response for BeginLtiLoginPost
+type BeginLtiLoginPostResponse503Headers struct {
+	RetryAfter *int
+}
+
+type BeginLtiLoginPostResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *RequestTimeout
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *UnsupportedMediaType
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers302 the parsed response headers for an HTTP 302 response
+	Headers302 *BeginLtiLoginPostResponse302Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *BeginLtiLoginPostResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *BeginLtiLoginPostResponse503Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r BeginLtiLoginPostResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r BeginLtiLoginPostResponse) GetApplicationproblemJSON408() *RequestTimeout {
+	return r.ApplicationproblemJSON408
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r BeginLtiLoginPostResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r BeginLtiLoginPostResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r BeginLtiLoginPostResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r BeginLtiLoginPostResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r BeginLtiLoginPostResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r BeginLtiLoginPostResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r BeginLtiLoginPostResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r BeginLtiLoginPostResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListLtiPlatformsResponse200Headers the declared response headers of an HTTP 200 response for ListLtiPlatforms
+type ListLtiPlatformsResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// ListLtiPlatformsResponse401Headers the declared response headers of an HTTP 401 response for ListLtiPlatforms
+type ListLtiPlatformsResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// ListLtiPlatformsResponse429Headers the declared response headers of an HTTP 429 response for ListLtiPlatforms
+type ListLtiPlatformsResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// ListLtiPlatformsResponse503Headers the declared response headers of an HTTP 503 response for ListLtiPlatforms
+type ListLtiPlatformsResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ListLtiPlatformsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *LtiPlatformList
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListLtiPlatformsResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListLtiPlatformsResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListLtiPlatformsResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListLtiPlatformsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListLtiPlatformsResponse) GetJSON200() *LtiPlatformList {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListLtiPlatformsResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ListLtiPlatformsResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ListLtiPlatformsResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ListLtiPlatformsResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListLtiPlatformsResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListLtiPlatformsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListLtiPlatformsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListLtiPlatformsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListLtiPlatformsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// RegisterLtiPlatformResponse201Headers the declared response headers of an HTTP 201 response for RegisterLtiPlatform
+type RegisterLtiPlatformResponse201Headers struct {
+	Location        *string
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// RegisterLtiPlatformResponse401Headers the declared response headers of an HTTP 401 response for RegisterLtiPlatform
+type RegisterLtiPlatformResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// RegisterLtiPlatformResponse429Headers the declared response headers of an HTTP 429 response for RegisterLtiPlatform
+type RegisterLtiPlatformResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// RegisterLtiPlatformResponse503Headers the declared response headers of an HTTP 503 response for RegisterLtiPlatform
+type RegisterLtiPlatformResponse503Headers struct {
+	RetryAfter *int
+}
+
+type RegisterLtiPlatformResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *LtiPlatform
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *RequestTimeout
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *UnsupportedMediaType
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *RegisterLtiPlatformResponse201Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *RegisterLtiPlatformResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *RegisterLtiPlatformResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RegisterLtiPlatformResponse503Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r RegisterLtiPlatformResponse) GetJSON201() *LtiPlatform {
+	return r.JSON201
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r RegisterLtiPlatformResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r RegisterLtiPlatformResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r RegisterLtiPlatformResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r RegisterLtiPlatformResponse) GetApplicationproblemJSON408() *RequestTimeout {
+	return r.ApplicationproblemJSON408
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r RegisterLtiPlatformResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r RegisterLtiPlatformResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r RegisterLtiPlatformResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r RegisterLtiPlatformResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r RegisterLtiPlatformResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r RegisterLtiPlatformResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RegisterLtiPlatformResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RegisterLtiPlatformResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RegisterLtiPlatformResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// DeleteLtiPlatformResponse204Headers the declared response headers of an HTTP 204 response for DeleteLtiPlatform
+type DeleteLtiPlatformResponse204Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// DeleteLtiPlatformResponse401Headers the declared response headers of an HTTP 401 response for DeleteLtiPlatform
+type DeleteLtiPlatformResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// DeleteLtiPlatformResponse429Headers the declared response headers of an HTTP 429 response for DeleteLtiPlatform
+type DeleteLtiPlatformResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// DeleteLtiPlatformResponse503Headers the declared response headers of an HTTP 503 response for DeleteLtiPlatform
+type DeleteLtiPlatformResponse503Headers struct {
+	RetryAfter *int
+}
+
+type DeleteLtiPlatformResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers204 the parsed response headers for an HTTP 204 response
+	Headers204 *DeleteLtiPlatformResponse204Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *DeleteLtiPlatformResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *DeleteLtiPlatformResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteLtiPlatformResponse503Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r DeleteLtiPlatformResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r DeleteLtiPlatformResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r DeleteLtiPlatformResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r DeleteLtiPlatformResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r DeleteLtiPlatformResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r DeleteLtiPlatformResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r DeleteLtiPlatformResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteLtiPlatformResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteLtiPlatformResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteLtiPlatformResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteLtiPlatformResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetLtiPlatformResponse200Headers the declared response headers of an HTTP 200 response for GetLtiPlatform
+type GetLtiPlatformResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// GetLtiPlatformResponse401Headers the declared response headers of an HTTP 401 response for GetLtiPlatform
+type GetLtiPlatformResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// GetLtiPlatformResponse429Headers the declared response headers of an HTTP 429 response for GetLtiPlatform
+type GetLtiPlatformResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// GetLtiPlatformResponse503Headers the declared response headers of an HTTP 503 response for GetLtiPlatform
+type GetLtiPlatformResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetLtiPlatformResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *LtiPlatform
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetLtiPlatformResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetLtiPlatformResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetLtiPlatformResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetLtiPlatformResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetLtiPlatformResponse) GetJSON200() *LtiPlatform {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetLtiPlatformResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetLtiPlatformResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r GetLtiPlatformResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetLtiPlatformResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetLtiPlatformResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetLtiPlatformResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetLtiPlatformResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetLtiPlatformResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetLtiPlatformResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetLtiPlatformResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetLtiPlatformResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// UpdateLtiPlatformResponse200Headers the declared response headers of an HTTP 200 response for UpdateLtiPlatform
+type UpdateLtiPlatformResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// UpdateLtiPlatformResponse401Headers the declared response headers of an HTTP 401 response for UpdateLtiPlatform
+type UpdateLtiPlatformResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// UpdateLtiPlatformResponse429Headers the declared response headers of an HTTP 429 response for UpdateLtiPlatform
+type UpdateLtiPlatformResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// UpdateLtiPlatformResponse503Headers the declared response headers of an HTTP 503 response for UpdateLtiPlatform
+type UpdateLtiPlatformResponse503Headers struct {
+	RetryAfter *int
+}
+
+type UpdateLtiPlatformResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *LtiPlatform
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *RequestTimeout
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *UnsupportedMediaType
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *UpdateLtiPlatformResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *UpdateLtiPlatformResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *UpdateLtiPlatformResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *UpdateLtiPlatformResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r UpdateLtiPlatformResponse) GetJSON200() *LtiPlatform {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r UpdateLtiPlatformResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r UpdateLtiPlatformResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r UpdateLtiPlatformResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r UpdateLtiPlatformResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r UpdateLtiPlatformResponse) GetApplicationproblemJSON408() *RequestTimeout {
+	return r.ApplicationproblemJSON408
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r UpdateLtiPlatformResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r UpdateLtiPlatformResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r UpdateLtiPlatformResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r UpdateLtiPlatformResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r UpdateLtiPlatformResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r UpdateLtiPlatformResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UpdateLtiPlatformResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UpdateLtiPlatformResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UpdateLtiPlatformResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // EraseMyAccountResponse200Headers the declared response headers of an HTTP 200 response for EraseMyAccount
 type EraseMyAccountResponse200Headers struct {
 	RateLimit       *string
@@ -28110,6 +31033,26 @@ func (c *ClientWithResponses) RotateJoinCodeWithResponse(ctx context.Context, cl
 	return ParseRotateJoinCodeResponse(rsp)
 }
 
+// SyncLtiRosterWithResponse Take in the course's learners from the LMS (teacher token; LTI Names and Role Provisioning).
+//
+// For a classroom an LTI launch made, whose platform offers the course's roster (Names and
+// Role Provisioning Services 2.0; else 409 `lti_roster_unavailable`): the service asks the
+// platform's token URL for an access token with a client assertion signed by its current key,
+// reads the roster's first page (at most 500 members) and makes a student of every Active
+// learner, as their first launch would (their given name only; a learner the teacher removed
+// stays removed). A platform out of reach: 503 `lti_platform_unavailable`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/classrooms/{classroom_id}/lti/roster (the `SyncLtiRoster` operationId).
+func (c *ClientWithResponses) SyncLtiRosterWithResponse(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*SyncLtiRosterResponse, error) {
+	rsp, err := c.SyncLtiRoster(ctx, classroomId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSyncLtiRosterResponse(rsp)
+}
+
 // MintClassroomObserverWithResponse Mint a read-only observer token for every game of this classroom (teacher).
 //
 // A token (`pgo_…`, shown once) that sees each game of the classroom as a spectator does
@@ -29248,6 +32191,313 @@ func (c *ClientWithResponses) GetStateAtWithResponse(ctx context.Context, id Gam
 		return nil, err
 	}
 	return ParseGetStateAtResponse(rsp)
+}
+
+// TakeLtiHandoverWithBodyWithResponse Trade a launch's one-time code for a token.
+//
+// The code from the landing URL's fragment, once, within 2 minutes (else 400
+// `lti_handover_invalid`). An instructor gets a new account token (`pga_…`, named
+// "LTI launch", 8 hours) that runs the course's classroom; a learner a new student token
+// (`pgl_…`; the one they held before stops working).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/lti/handover (the `TakeLtiHandover` operationId).
+func (c *ClientWithResponses) TakeLtiHandoverWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*TakeLtiHandoverResponse, error) {
+	rsp, err := c.TakeLtiHandoverWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseTakeLtiHandoverResponse(rsp)
+}
+
+// TakeLtiHandoverWithResponse Trade a launch's one-time code for a token.
+//
+// The code from the landing URL's fragment, once, within 2 minutes (else 400
+// `lti_handover_invalid`). An instructor gets a new account token (`pga_…`, named
+// "LTI launch", 8 hours) that runs the course's classroom; a learner a new student token
+// (`pgl_…`; the one they held before stops working).
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/lti/handover (the `TakeLtiHandover` operationId).
+func (c *ClientWithResponses) TakeLtiHandoverWithResponse(ctx context.Context, body TakeLtiHandoverJSONRequestBody, reqEditors ...RequestEditorFn) (*TakeLtiHandoverResponse, error) {
+	rsp, err := c.TakeLtiHandover(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseTakeLtiHandoverResponse(rsp)
+}
+
+// GetLtiKeysWithResponse The tool's public keys (JWKS) for platforms to verify what it signs.
+//
+// RS256 keys with their `kid`: the current one first, then a rotated one for 7 days after
+// its rotation. The first key pair is made on the first start (or request) that finds none;
+// the private keys are kept sealed under `SECRET_KEY`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/lti/jwks (the `GetLtiKeys` operationId).
+func (c *ClientWithResponses) GetLtiKeysWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetLtiKeysResponse, error) {
+	rsp, err := c.GetLtiKeys(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetLtiKeysResponse(rsp)
+}
+
+// RotateLtiKeyWithResponse Make a new current tool key pair (admin token).
+//
+// The key before stays published at `GET /v1/lti/jwks` for 7 days.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/lti/keys/rotate (the `RotateLtiKey` operationId).
+func (c *ClientWithResponses) RotateLtiKeyWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*RotateLtiKeyResponse, error) {
+	rsp, err := c.RotateLtiKey(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRotateLtiKeyResponse(rsp)
+}
+
+// GetLtiLandingWithResponse Where a launch lands in the LMS's frame, until the web app takes over.
+//
+// A small self-contained HTML page (no script; `Content-Security-Policy: default-src 'none'`,
+// framable by any LMS) saying that the launch worked and how an app trades the code in the
+// URL's fragment at `POST /v1/lti/handover`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/lti/landing (the `GetLtiLanding` operationId).
+func (c *ClientWithResponses) GetLtiLandingWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetLtiLandingResponse, error) {
+	rsp, err := c.GetLtiLanding(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetLtiLandingResponse(rsp)
+}
+
+// LaunchLtiWithBodyWithResponse LTI 1.3 launch (the platform form-posts the ID token here; redirects to the landing page).
+//
+// Takes the login its `state` names (once; 400 `lti_state_invalid`), verifies the `id_token`
+// (RS256, signed by a key of the platform's key set, fetched and cached; `iss`, `aud` (with
+// `azp` when several), `exp` and `iat` within a minute, the login's `nonce`: else 400
+// `lti_id_token_invalid`), its deployment (403 `lti_deployment_unknown`), message type
+// `LtiResourceLinkRequest` and version `1.3.0` (400 `lti_message_unsupported`) and its course
+// (400 `lti_context_missing`). An **Instructor** (context role Instructor or Administrator, or
+// a sub-role of Instructor) signs into the account of (platform, subject), made on the first
+// launch, and the course's classroom, made on the first launch and named after the course,
+// owned by that instructor (another instructor of the same course: 403
+// `lti_classroom_owned`). A **Learner** becomes the classroom's student, made on the first
+// launch under their given name (409 `lti_classroom_not_ready` before any instructor
+// launched; 403 `lti_student_removed`). Other roles: 403 `lti_role_unsupported`. Answers 303
+// to the landing page with a one-time code in the URL's fragment (never sent to a server,
+// so never logged), which the page trades at `POST /v1/lti/handover` within 2 minutes.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/lti/launch (the `LaunchLti` operationId).
+func (c *ClientWithResponses) LaunchLtiWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*LaunchLtiResponse, error) {
+	rsp, err := c.LaunchLtiWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseLaunchLtiResponse(rsp)
+}
+
+// LaunchLtiWithFormdataBodyWithResponse LTI 1.3 launch (the platform form-posts the ID token here; redirects to the landing page).
+//
+// Takes the login its `state` names (once; 400 `lti_state_invalid`), verifies the `id_token`
+// (RS256, signed by a key of the platform's key set, fetched and cached; `iss`, `aud` (with
+// `azp` when several), `exp` and `iat` within a minute, the login's `nonce`: else 400
+// `lti_id_token_invalid`), its deployment (403 `lti_deployment_unknown`), message type
+// `LtiResourceLinkRequest` and version `1.3.0` (400 `lti_message_unsupported`) and its course
+// (400 `lti_context_missing`). An **Instructor** (context role Instructor or Administrator, or
+// a sub-role of Instructor) signs into the account of (platform, subject), made on the first
+// launch, and the course's classroom, made on the first launch and named after the course,
+// owned by that instructor (another instructor of the same course: 403
+// `lti_classroom_owned`). A **Learner** becomes the classroom's student, made on the first
+// launch under their given name (409 `lti_classroom_not_ready` before any instructor
+// launched; 403 `lti_student_removed`). Other roles: 403 `lti_role_unsupported`. Answers 303
+// to the landing page with a one-time code in the URL's fragment (never sent to a server,
+// so never logged), which the page trades at `POST /v1/lti/handover` within 2 minutes.
+//
+// Takes a body of the `application/x-www-form-urlencoded` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/lti/launch (the `LaunchLti` operationId).
+func (c *ClientWithResponses) LaunchLtiWithFormdataBodyWithResponse(ctx context.Context, body LaunchLtiFormdataRequestBody, reqEditors ...RequestEditorFn) (*LaunchLtiResponse, error) {
+	rsp, err := c.LaunchLtiWithFormdataBody(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseLaunchLtiResponse(rsp)
+}
+
+// BeginLtiLoginWithResponse LTI 1.3 login initiation (the platform sends the browser here; redirects to the platform).
+//
+// Third-party initiated login (1EdTech Security Framework 1.0 §5.1.1). Finds the
+// registration by `iss` (and `client_id`, `lti_deployment_id` when sent: 400
+// `lti_platform_unknown`, `lti_platform_ambiguous`), keeps a new `state` and `nonce` (hashed,
+// used once, 10 minutes, on any instance) and answers 302 to the platform's OIDC
+// authorization URL with `scope=openid`, `response_type=id_token`, `response_mode=form_post`,
+// `prompt=none`, `client_id`, `redirect_uri` (`PUBLIC_URL` + `/v1/lti/launch`), `login_hint`,
+// `lti_message_hint`, `state` and `nonce`. The same is accepted as a form post.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/lti/login (the `BeginLtiLogin` operationId).
+func (c *ClientWithResponses) BeginLtiLoginWithResponse(ctx context.Context, params *BeginLtiLoginParams, reqEditors ...RequestEditorFn) (*BeginLtiLoginResponse, error) {
+	rsp, err := c.BeginLtiLogin(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseBeginLtiLoginResponse(rsp)
+}
+
+// BeginLtiLoginPostWithBodyWithResponse LTI 1.3 login initiation as a form post.
+//
+// As `GET /v1/lti/login`, with the parameters form-encoded in the body.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/lti/login (the `BeginLtiLoginPost` operationId).
+func (c *ClientWithResponses) BeginLtiLoginPostWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*BeginLtiLoginPostResponse, error) {
+	rsp, err := c.BeginLtiLoginPostWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseBeginLtiLoginPostResponse(rsp)
+}
+
+// BeginLtiLoginPostWithFormdataBodyWithResponse LTI 1.3 login initiation as a form post.
+//
+// As `GET /v1/lti/login`, with the parameters form-encoded in the body.
+//
+// Takes a body of the `application/x-www-form-urlencoded` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/lti/login (the `BeginLtiLoginPost` operationId).
+func (c *ClientWithResponses) BeginLtiLoginPostWithFormdataBodyWithResponse(ctx context.Context, body BeginLtiLoginPostFormdataRequestBody, reqEditors ...RequestEditorFn) (*BeginLtiLoginPostResponse, error) {
+	rsp, err := c.BeginLtiLoginPostWithFormdataBody(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseBeginLtiLoginPostResponse(rsp)
+}
+
+// ListLtiPlatformsWithResponse The LMSs registered for LTI 1.3 launches (admin token).
+//
+// Every registration, oldest first; at most 100. Needs `SECRET_KEY` (else 503 `lti_disabled`).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/lti/platforms (the `ListLtiPlatforms` operationId).
+func (c *ClientWithResponses) ListLtiPlatformsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListLtiPlatformsResponse, error) {
+	rsp, err := c.ListLtiPlatforms(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListLtiPlatformsResponse(rsp)
+}
+
+// RegisterLtiPlatformWithBodyWithResponse Register an LMS (an LTI 1.3 platform) with the admin token.
+//
+// The platform's issuer, the client id it gave this tool, the deployment ids it may launch
+// from, and its key set (JWKS), OIDC authorization and token URLs, as its administrator
+// reads them off the LMS. Issuer and client id are unique together (409
+// `lti_platform_exists`); at most 100 registrations (409 `too_many_lti_platforms`); the key
+// set's URL must name a host the service may fetch from (the webhooks' allow list,
+// `WEBHOOK_ALLOWED_HOSTS`), else 400 `invalid_lti_platform`.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/lti/platforms (the `RegisterLtiPlatform` operationId).
+func (c *ClientWithResponses) RegisterLtiPlatformWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RegisterLtiPlatformResponse, error) {
+	rsp, err := c.RegisterLtiPlatformWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRegisterLtiPlatformResponse(rsp)
+}
+
+// RegisterLtiPlatformWithResponse Register an LMS (an LTI 1.3 platform) with the admin token.
+//
+// The platform's issuer, the client id it gave this tool, the deployment ids it may launch
+// from, and its key set (JWKS), OIDC authorization and token URLs, as its administrator
+// reads them off the LMS. Issuer and client id are unique together (409
+// `lti_platform_exists`); at most 100 registrations (409 `too_many_lti_platforms`); the key
+// set's URL must name a host the service may fetch from (the webhooks' allow list,
+// `WEBHOOK_ALLOWED_HOSTS`), else 400 `invalid_lti_platform`.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/lti/platforms (the `RegisterLtiPlatform` operationId).
+func (c *ClientWithResponses) RegisterLtiPlatformWithResponse(ctx context.Context, body RegisterLtiPlatformJSONRequestBody, reqEditors ...RequestEditorFn) (*RegisterLtiPlatformResponse, error) {
+	rsp, err := c.RegisterLtiPlatform(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRegisterLtiPlatformResponse(rsp)
+}
+
+// DeleteLtiPlatformWithResponse Delete an LMS registration (admin token).
+//
+// No launch from it works any more; the classrooms its courses made stay, with their students and games.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /v1/lti/platforms/{platform_id} (the `DeleteLtiPlatform` operationId).
+func (c *ClientWithResponses) DeleteLtiPlatformWithResponse(ctx context.Context, platformId openapi_types.UUID, reqEditors ...RequestEditorFn) (*DeleteLtiPlatformResponse, error) {
+	rsp, err := c.DeleteLtiPlatform(ctx, platformId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteLtiPlatformResponse(rsp)
+}
+
+// GetLtiPlatformWithResponse One LMS registration (admin token).
+//
+// The registration, or 404 `lti_platform_not_found`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/lti/platforms/{platform_id} (the `GetLtiPlatform` operationId).
+func (c *ClientWithResponses) GetLtiPlatformWithResponse(ctx context.Context, platformId openapi_types.UUID, reqEditors ...RequestEditorFn) (*GetLtiPlatformResponse, error) {
+	rsp, err := c.GetLtiPlatform(ctx, platformId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetLtiPlatformResponse(rsp)
+}
+
+// UpdateLtiPlatformWithBodyWithResponse Change an LMS registration (admin token).
+//
+// The fields given replace the registration's (a new deployment, a moved key set); the others stay.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /v1/lti/platforms/{platform_id} (the `UpdateLtiPlatform` operationId).
+func (c *ClientWithResponses) UpdateLtiPlatformWithBodyWithResponse(ctx context.Context, platformId openapi_types.UUID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateLtiPlatformResponse, error) {
+	rsp, err := c.UpdateLtiPlatformWithBody(ctx, platformId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateLtiPlatformResponse(rsp)
+}
+
+// UpdateLtiPlatformWithResponse Change an LMS registration (admin token).
+//
+// The fields given replace the registration's (a new deployment, a moved key set); the others stay.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /v1/lti/platforms/{platform_id} (the `UpdateLtiPlatform` operationId).
+func (c *ClientWithResponses) UpdateLtiPlatformWithResponse(ctx context.Context, platformId openapi_types.UUID, body UpdateLtiPlatformJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateLtiPlatformResponse, error) {
+	rsp, err := c.UpdateLtiPlatform(ctx, platformId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateLtiPlatformResponse(rsp)
 }
 
 // EraseMyAccountWithResponse Erase the signed-in teacher's account (account token).
@@ -32566,6 +35816,145 @@ func ParseRotateJoinCodeResponse(rsp *http.Response) (*RotateJoinCodeResponse, e
 		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers RotateJoinCodeResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseSyncLtiRosterResponse parses an HTTP response from a SyncLtiRosterWithResponse call
+func ParseSyncLtiRosterResponse(rsp *http.Response) (*SyncLtiRosterResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &SyncLtiRosterResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest LtiRosterSynced
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers SyncLtiRosterResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers SyncLtiRosterResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers SyncLtiRosterResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers SyncLtiRosterResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -38772,6 +42161,1546 @@ func ParseGetStateAtResponse(rsp *http.Response) (*GetStateAtResponse, error) {
 		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetStateAtResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseTakeLtiHandoverResponse parses an HTTP response from a TakeLtiHandoverWithResponse call
+func ParseTakeLtiHandoverResponse(rsp *http.Response) (*TakeLtiHandoverResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &TakeLtiHandoverResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest LtiHandover
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest RequestTimeout
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers TakeLtiHandoverResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 429:
+		var headers TakeLtiHandoverResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers TakeLtiHandoverResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetLtiKeysResponse parses an HTTP response from a GetLtiKeysWithResponse call
+func ParseGetLtiKeysResponse(rsp *http.Response) (*GetLtiKeysResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetLtiKeysResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest LtiKeySet
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetLtiKeysResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetLtiKeysResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetLtiKeysResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseRotateLtiKeyResponse parses an HTTP response from a RotateLtiKeyWithResponse call
+func ParseRotateLtiKeyResponse(rsp *http.Response) (*RotateLtiKeyResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RotateLtiKeyResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest LtiKeyRotated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers RotateLtiKeyResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers RotateLtiKeyResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers RotateLtiKeyResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers RotateLtiKeyResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetLtiLandingResponse parses an HTTP response from a GetLtiLandingWithResponse call
+func ParseGetLtiLandingResponse(rsp *http.Response) (*GetLtiLandingResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetLtiLandingResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetLtiLandingResponse200Headers
+		if values := rsp.Header.Values("Content-Security-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Security-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentSecurityPolicy = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetLtiLandingResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseLaunchLtiResponse parses an HTTP response from a LaunchLtiWithResponse call
+func ParseLaunchLtiResponse(rsp *http.Response) (*LaunchLtiResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &LaunchLtiResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 303:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest RequestTimeout
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 303:
+		var headers LaunchLtiResponse303Headers
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers303 = &headers
+	case rsp.StatusCode == 429:
+		var headers LaunchLtiResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers LaunchLtiResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseBeginLtiLoginResponse parses an HTTP response from a BeginLtiLoginWithResponse call
+func ParseBeginLtiLoginResponse(rsp *http.Response) (*BeginLtiLoginResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &BeginLtiLoginResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 302:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 302:
+		var headers BeginLtiLoginResponse302Headers
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers302 = &headers
+	case rsp.StatusCode == 429:
+		var headers BeginLtiLoginResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers BeginLtiLoginResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseBeginLtiLoginPostResponse parses an HTTP response from a BeginLtiLoginPostWithResponse call
+func ParseBeginLtiLoginPostResponse(rsp *http.Response) (*BeginLtiLoginPostResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &BeginLtiLoginPostResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 302:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest RequestTimeout
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 302:
+		var headers BeginLtiLoginPostResponse302Headers
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers302 = &headers
+	case rsp.StatusCode == 429:
+		var headers BeginLtiLoginPostResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers BeginLtiLoginPostResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListLtiPlatformsResponse parses an HTTP response from a ListLtiPlatformsWithResponse call
+func ParseListLtiPlatformsResponse(rsp *http.Response) (*ListLtiPlatformsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListLtiPlatformsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest LtiPlatformList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListLtiPlatformsResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers ListLtiPlatformsResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers ListLtiPlatformsResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListLtiPlatformsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseRegisterLtiPlatformResponse parses an HTTP response from a RegisterLtiPlatformWithResponse call
+func ParseRegisterLtiPlatformResponse(rsp *http.Response) (*RegisterLtiPlatformResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RegisterLtiPlatformResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest LtiPlatform
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest RequestTimeout
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 201:
+		var headers RegisterLtiPlatformResponse201Headers
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers201 = &headers
+	case rsp.StatusCode == 401:
+		var headers RegisterLtiPlatformResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers RegisterLtiPlatformResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers RegisterLtiPlatformResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDeleteLtiPlatformResponse parses an HTTP response from a DeleteLtiPlatformWithResponse call
+func ParseDeleteLtiPlatformResponse(rsp *http.Response) (*DeleteLtiPlatformResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteLtiPlatformResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		var headers DeleteLtiPlatformResponse204Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers204 = &headers
+	case rsp.StatusCode == 401:
+		var headers DeleteLtiPlatformResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers DeleteLtiPlatformResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers DeleteLtiPlatformResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetLtiPlatformResponse parses an HTTP response from a GetLtiPlatformWithResponse call
+func ParseGetLtiPlatformResponse(rsp *http.Response) (*GetLtiPlatformResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetLtiPlatformResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest LtiPlatform
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetLtiPlatformResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetLtiPlatformResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetLtiPlatformResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetLtiPlatformResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseUpdateLtiPlatformResponse parses an HTTP response from a UpdateLtiPlatformWithResponse call
+func ParseUpdateLtiPlatformResponse(rsp *http.Response) (*UpdateLtiPlatformResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UpdateLtiPlatformResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest LtiPlatform
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest RequestTimeout
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers UpdateLtiPlatformResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers UpdateLtiPlatformResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers UpdateLtiPlatformResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers UpdateLtiPlatformResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

@@ -131,6 +131,7 @@ func serve(ctx context.Context, cfg config, listening func(addr string)) error {
 	if cfg.SecretKey != "" {
 		options = append(options, play.WithLinkSecret([]byte(cfg.SecretKey)))
 		options = append(options, play.WithSignInCodeSecret([]byte(cfg.SecretKey))) // students' sign-in codes (issue 41)
+		options = append(options, play.WithLTI(play.LTIConfig{SealingKey: []byte(cfg.SecretKey)})) // LTI 1.3 (play/lti.go)
 	}
 	service := play.New(db.Games().Stores(), games.All(), options...)
 	db.OnWebhookQueued(service.WakeWebhooks) // the listener wakes the sender when a change queued webhooks
@@ -154,6 +155,7 @@ func serve(ctx context.Context, cfg config, listening func(addr string)) error {
 		TrustedProxies:   cfg.TrustedProxies,
 		CORSOrigins:      cfg.CORSOrigins,
 		OIDC:             cfg.OIDC,
+		LTI:              api.LTIConfig{PublicURL: cfg.OIDC.PublicURL, Fetcher: sender},
 		Guesses: api.GuessLimits{
 			PerAddress: cfg.CodeGuessesPerAddress, PerAddressWindow: time.Hour,
 			PerInstance: cfg.CodeGuessesPerInstance, PerInstanceWindow: time.Minute,
@@ -176,6 +178,9 @@ func serve(ctx context.Context, cfg config, listening func(addr string)) error {
 	logger.Info("serving", "addr", ln.Addr().String())
 	go purgeIdempotencyKeys(ctx, db, service.Clock(), logger, time.Hour)
 	go fillToAct(ctx, service, logger)
+	if err := service.EnsureLTIToolKey(ctx); err != nil { // the tool's first key pair (play/lti_keys.go)
+		logger.Warn("lti: making the tool's key pair failed; the first request for it tries again", "error", err.Error())
+	}
 	// The workers (the computer players', the webhooks') stop before the database closes (deferred
 	// calls run last first). A webhook being sent when its worker stops goes out again, with the
 	// same webhook-id, once its lease runs out.

@@ -2306,6 +2306,261 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/classrooms/{classroom_id}/lti/roster": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take in the course's learners from the LMS (teacher token; LTI Names and Role Provisioning).
+         * @description For a classroom an LTI launch made, whose platform offers the course's roster (Names and
+         *     Role Provisioning Services 2.0; else 409 `lti_roster_unavailable`): the service asks the
+         *     platform's token URL for an access token with a client assertion signed by its current key,
+         *     reads the roster's first page (at most 500 members) and makes a student of every Active
+         *     learner, as their first launch would (their given name only; a learner the teacher removed
+         *     stays removed). A platform out of reach: 503 `lti_platform_unavailable`.
+         */
+        post: operations["syncLtiRoster"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/lti/platforms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The LMSs registered for LTI 1.3 launches (admin token).
+         * @description Every registration, oldest first; at most 100. Needs `SECRET_KEY` (else 503 `lti_disabled`).
+         */
+        get: operations["listLtiPlatforms"];
+        put?: never;
+        /**
+         * Register an LMS (an LTI 1.3 platform) with the admin token.
+         * @description The platform's issuer, the client id it gave this tool, the deployment ids it may launch
+         *     from, and its key set (JWKS), OIDC authorization and token URLs, as its administrator
+         *     reads them off the LMS. Issuer and client id are unique together (409
+         *     `lti_platform_exists`); at most 100 registrations (409 `too_many_lti_platforms`); the key
+         *     set's URL must name a host the service may fetch from (the webhooks' allow list,
+         *     `WEBHOOK_ALLOWED_HOSTS`), else 400 `invalid_lti_platform`.
+         */
+        post: operations["registerLtiPlatform"];
+        delete?: never;
+        options?: never;
+        /**
+         * The status and headers of `listLtiPlatforms`, without its body.
+         * @description Answered as `GET /v1/lti/platforms` (`listLtiPlatforms`): the same parameters, statuses and headers, and no body.
+         */
+        head: operations["headListLtiPlatforms"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/lti/platforms/{platform_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The registration's id. */
+                platform_id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * One LMS registration (admin token).
+         * @description The registration, or 404 `lti_platform_not_found`.
+         */
+        get: operations["getLtiPlatform"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an LMS registration (admin token).
+         * @description No launch from it works any more; the classrooms its courses made stay, with their students and games.
+         */
+        delete: operations["deleteLtiPlatform"];
+        options?: never;
+        /**
+         * The status and headers of `getLtiPlatform`, without its body.
+         * @description Answered as `GET /v1/lti/platforms/{platform_id}` (`getLtiPlatform`): the same parameters, statuses and headers, and no body.
+         */
+        head: operations["headLtiPlatform"];
+        /**
+         * Change an LMS registration (admin token).
+         * @description The fields given replace the registration's (a new deployment, a moved key set); the others stay.
+         */
+        patch: operations["updateLtiPlatform"];
+        trace?: never;
+    };
+    "/v1/lti/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * LTI 1.3 login initiation (the platform sends the browser here; redirects to the platform).
+         * @description Third-party initiated login (1EdTech Security Framework 1.0 §5.1.1). Finds the
+         *     registration by `iss` (and `client_id`, `lti_deployment_id` when sent: 400
+         *     `lti_platform_unknown`, `lti_platform_ambiguous`), keeps a new `state` and `nonce` (hashed,
+         *     used once, 10 minutes, on any instance) and answers 302 to the platform's OIDC
+         *     authorization URL with `scope=openid`, `response_type=id_token`, `response_mode=form_post`,
+         *     `prompt=none`, `client_id`, `redirect_uri` (`PUBLIC_URL` + `/v1/lti/launch`), `login_hint`,
+         *     `lti_message_hint`, `state` and `nonce`. The same is accepted as a form post.
+         */
+        get: operations["beginLtiLogin"];
+        put?: never;
+        /**
+         * LTI 1.3 login initiation as a form post.
+         * @description As `GET /v1/lti/login`, with the parameters form-encoded in the body.
+         */
+        post: operations["beginLtiLoginPost"];
+        delete?: never;
+        options?: never;
+        /**
+         * The status and headers of `beginLtiLogin`, without its body.
+         * @description Answered as `GET /v1/lti/login` (`beginLtiLogin`): the same parameters, statuses and headers, and no body.
+         */
+        head: operations["headBeginLtiLogin"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/lti/launch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * LTI 1.3 launch (the platform form-posts the ID token here; redirects to the landing page).
+         * @description Takes the login its `state` names (once; 400 `lti_state_invalid`), verifies the `id_token`
+         *     (RS256, signed by a key of the platform's key set, fetched and cached; `iss`, `aud` (with
+         *     `azp` when several), `exp` and `iat` within a minute, the login's `nonce`: else 400
+         *     `lti_id_token_invalid`), its deployment (403 `lti_deployment_unknown`), message type
+         *     `LtiResourceLinkRequest` and version `1.3.0` (400 `lti_message_unsupported`) and its course
+         *     (400 `lti_context_missing`). An **Instructor** (context role Instructor or Administrator, or
+         *     a sub-role of Instructor) signs into the account of (platform, subject), made on the first
+         *     launch, and the course's classroom, made on the first launch and named after the course,
+         *     owned by that instructor (another instructor of the same course: 403
+         *     `lti_classroom_owned`). A **Learner** becomes the classroom's student, made on the first
+         *     launch under their given name (409 `lti_classroom_not_ready` before any instructor
+         *     launched; 403 `lti_student_removed`). Other roles: 403 `lti_role_unsupported`. Answers 303
+         *     to the landing page with a one-time code in the URL's fragment (never sent to a server,
+         *     so never logged), which the page trades at `POST /v1/lti/handover` within 2 minutes.
+         */
+        post: operations["launchLti"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/lti/landing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where a launch lands in the LMS's frame, until the web app takes over.
+         * @description A small self-contained HTML page (no script; `Content-Security-Policy: default-src 'none'`,
+         *     framable by any LMS) saying that the launch worked and how an app trades the code in the
+         *     URL's fragment at `POST /v1/lti/handover`.
+         */
+        get: operations["getLtiLanding"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * The status and headers of `getLtiLanding`, without its body.
+         * @description Answered as `GET /v1/lti/landing` (`getLtiLanding`): the same parameters, statuses and headers, and no body.
+         */
+        head: operations["headLtiLanding"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/lti/handover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Trade a launch's one-time code for a token.
+         * @description The code from the landing URL's fragment, once, within 2 minutes (else 400
+         *     `lti_handover_invalid`). An instructor gets a new account token (`pga_…`, named
+         *     "LTI launch", 8 hours) that runs the course's classroom; a learner a new student token
+         *     (`pgl_…`; the one they held before stops working).
+         */
+        post: operations["takeLtiHandover"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/lti/jwks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tool's public keys (JWKS) for platforms to verify what it signs.
+         * @description RS256 keys with their `kid`: the current one first, then a rotated one for 7 days after
+         *     its rotation. The first key pair is made on the first start (or request) that finds none;
+         *     the private keys are kept sealed under `SECRET_KEY`.
+         */
+        get: operations["getLtiKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * The status and headers of `getLtiKeys`, without its body.
+         * @description Answered as `GET /v1/lti/jwks` (`getLtiKeys`): the same parameters, statuses and headers, and no body.
+         */
+        head: operations["headLtiKeys"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/lti/keys/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a new current tool key pair (admin token).
+         * @description The key before stays published at `GET /v1/lti/jwks` for 7 days.
+         */
+        post: operations["rotateLtiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -5524,6 +5779,102 @@ export interface components {
         ErasedAccount: {
             /** @description How many classrooms were erased with the account (0 with `keep_classrooms=true`). */
             erased_classrooms: number;
+        };
+        /** @description An LMS registered for LTI 1.3 launches. */
+        LtiPlatform: {
+            /** Format: uuid */
+            id: string;
+            /** @description The platform's issuer (`iss` of its ID tokens). */
+            issuer: string;
+            /** @description The client id the platform gave this tool. */
+            client_id: string;
+            deployment_ids: string[];
+            /** @description The platform's public key set. */
+            jwks_url: string;
+            /** @description The platform's OIDC authorization URL. */
+            auth_url: string;
+            /** @description The platform's OAuth 2 token URL. */
+            token_url: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        LtiPlatformList: {
+            platforms: components["schemas"]["LtiPlatform"][];
+        };
+        LtiPlatformRequest: {
+            issuer: string;
+            client_id: string;
+            deployment_ids: string[];
+            jwks_url: string;
+            auth_url: string;
+            token_url: string;
+        };
+        LtiPlatformPatch: {
+            issuer?: string;
+            client_id?: string;
+            deployment_ids?: string[];
+            jwks_url?: string;
+            auth_url?: string;
+            token_url?: string;
+        };
+        /** @description A third-party initiated login (Security Framework §5.1.1.1). */
+        LtiLoginForm: {
+            iss?: string;
+            login_hint?: string;
+            target_link_uri?: string;
+            lti_message_hint?: string;
+            client_id?: string;
+            lti_deployment_id?: string;
+        };
+        /** @description The platform's authentication response (form_post). */
+        LtiLaunchForm: {
+            id_token?: string;
+            state?: string;
+            error?: string;
+            error_description?: string;
+        };
+        LtiHandoverRequest: {
+            /** @description The `code` of the landing URL's fragment. */
+            code: string;
+        };
+        /** @description What a launch hands over. No LMS id and no email is in it. */
+        LtiHandover: {
+            /** @enum {string} */
+            role: "teacher" | "student";
+            /** @description A teacher's account token (`pga_…`, 8 hours) or a student's token (`pgl_…`), shown only here. */
+            token: string;
+            /**
+             * Format: date-time
+             * @description When a teacher's account token stops working.
+             */
+            expires_at?: string;
+            classroom: components["schemas"]["Classroom"];
+            account?: components["schemas"]["Account"];
+            student?: components["schemas"]["Student"];
+        };
+        /** @description A JSON Web Key Set (RFC 7517) of RSA public keys. */
+        LtiKeySet: {
+            keys: {
+                /** @description `RSA`. */
+                kty: string;
+                kid: string;
+                /** @description `RS256`. */
+                alg: string;
+                /** @description `sig`. */
+                use: string;
+                n: string;
+                e: string;
+            }[];
+        };
+        LtiKeyRotated: {
+            /** @description The new current key's id. */
+            kid: string;
+        };
+        LtiRosterSynced: {
+            /** @description The course's active learners read, each now a student of the classroom (a removed one not counted). */
+            learners: number;
+            /** @description The classroom's current students after the sync. */
+            student_count: number;
         };
     };
     responses: {
@@ -12631,6 +12982,740 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    syncLtiRoster: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What the sync did. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LtiRosterSynced"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listLtiPlatforms: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The registrations. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LtiPlatformList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    registerLtiPlatform: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LtiPlatformRequest"];
+            };
+        };
+        responses: {
+            /** @description The registration. */
+            201: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LtiPlatform"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    headListLtiPlatforms: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The registrations. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A token is missing or not valid for this resource. */
+            401: {
+                headers: {
+                    /** @description `Bearer` (RFC 6750): send a token in the `Authorization` header. */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The token is valid but may not do this; or (`csrf_refused`) a change asked with a browser session's cookie only, from a page not of this service. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description This operation takes no request body, and the request carried one (`body_not_allowed`). An empty body or an empty object `{}` is accepted. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database is not reachable, or the connection to it was lost (`unavailable`); try again after the `Retry-After` seconds. Nothing was changed, unless the detail says the connection was lost while saving: then the change may have been made, so reload (or retry with the same `Idempotency-Key`) before sending it again. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getLtiPlatform: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The registration's id. */
+                platform_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The registration. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LtiPlatform"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteLtiPlatform: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The registration's id. */
+                platform_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    headLtiPlatform: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The registration's id. */
+                platform_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The registration. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed (`invalid` and more specific codes); for example a body that is not exactly one JSON document in UTF-8, nested at most 32 deep with at most 1,000 values, without `\u0000` and unpaired surrogate (`\uD800`–`\uDFFF`) escapes. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A token is missing or not valid for this resource. */
+            401: {
+                headers: {
+                    /** @description `Bearer` (RFC 6750): send a token in the `Authorization` header. */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The token is valid but may not do this; or (`csrf_refused`) a change asked with a browser session's cookie only, from a page not of this service. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such resource (or the caller may not know it exists). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description This operation takes no request body, and the request carried one (`body_not_allowed`). An empty body or an empty object `{}` is accepted. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database is not reachable, or the connection to it was lost (`unavailable`); try again after the `Retry-After` seconds. Nothing was changed, unless the detail says the connection was lost while saving: then the change may have been made, so reload (or retry with the same `Idempotency-Key`) before sending it again. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    updateLtiPlatform: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The registration's id. */
+                platform_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LtiPlatformPatch"];
+            };
+        };
+        responses: {
+            /** @description The registration as changed. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LtiPlatform"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    beginLtiLogin: {
+        parameters: {
+            query?: {
+                iss?: string;
+                login_hint?: string;
+                target_link_uri?: string;
+                lti_message_hint?: string;
+                client_id?: string;
+                lti_deployment_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the platform's OIDC authorization URL. */
+            302: {
+                headers: {
+                    /** @description The platform's authorization URL with the authentication request. */
+                    Location?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    beginLtiLoginPost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["LtiLoginForm"];
+            };
+        };
+        responses: {
+            /** @description To the platform's OIDC authorization URL. */
+            302: {
+                headers: {
+                    /** @description The platform's authorization URL with the authentication request. */
+                    Location?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    headBeginLtiLogin: {
+        parameters: {
+            query?: {
+                iss?: string;
+                login_hint?: string;
+                target_link_uri?: string;
+                lti_message_hint?: string;
+                client_id?: string;
+                lti_deployment_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the platform's OIDC authorization URL. */
+            302: {
+                headers: {
+                    /** @description The platform's authorization URL with the authentication request. */
+                    Location?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed (`invalid` and more specific codes); for example a body that is not exactly one JSON document in UTF-8, nested at most 32 deep with at most 1,000 values, without `\u0000` and unpaired surrogate (`\uD800`–`\uDFFF`) escapes. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description This operation takes no request body, and the request carried one (`body_not_allowed`). An empty body or an empty object `{}` is accepted. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database is not reachable, or the connection to it was lost (`unavailable`); try again after the `Retry-After` seconds. Nothing was changed, unless the detail says the connection was lost while saving: then the change may have been made, so reload (or retry with the same `Idempotency-Key`) before sending it again. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    launchLti: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["LtiLaunchForm"];
+            };
+        };
+        responses: {
+            /** @description To the landing page, `PUBLIC_URL` + `/v1/lti/landing#code=…`. */
+            303: {
+                headers: {
+                    /** @description The landing page with the one-time code in its fragment. */
+                    Location?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getLtiLanding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The landing page. */
+            200: {
+                headers: {
+                    /** @description `default-src 'none'; style-src 'unsafe-inline'; frame-ancestors *` */
+                    "Content-Security-Policy"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    headLtiLanding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The landing page. */
+            200: {
+                headers: {
+                    /** @description `default-src 'none'; style-src 'unsafe-inline'; frame-ancestors *` */
+                    "Content-Security-Policy"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description This operation takes no request body, and the request carried one (`body_not_allowed`). An empty body or an empty object `{}` is accepted. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    takeLtiHandover: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LtiHandoverRequest"];
+            };
+        };
+        responses: {
+            /** @description The token and the classroom. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LtiHandover"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getLtiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key set. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LtiKeySet"];
+                };
+            };
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    headLtiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key set. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description This operation takes no request body, and the request carried one (`body_not_allowed`). An empty body or an empty object `{}` is accepted. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database is not reachable, or the connection to it was lost (`unavailable`); try again after the `Retry-After` seconds. Nothing was changed, unless the detail says the connection was lost while saving: then the change may have been made, so reload (or retry with the same `Idempotency-Key`) before sending it again. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    rotateLtiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new key's id. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LtiKeyRotated"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             413: components["responses"]["BodyNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["Unavailable"];
