@@ -42,8 +42,8 @@ type ClassroomStats struct {
 	// current student won it; its counters are the students' added up; its attempts count all the
 	// current students' refusals by code, with the class's most recent examples.
 	Class StudentStats
-	// ReviewsPending counts the finished games whose move review is not made yet: their figures
-	// join the statistics on a later request.
+	// ReviewsPending counts the finished games whose move review the worker has not made yet:
+	// their figures join the statistics once it has.
 	ReviewsPending int
 }
 
@@ -126,7 +126,7 @@ func (sp *statistics) ClassroomStats(ctx context.Context, classroomID string) (*
 	if err := sp.countMistakes(ctx, classroomID, byID); err != nil {
 		return nil, err
 	}
-	if stats.ReviewsPending, err = sp.countReviews(ctx, seats, byID); err != nil {
+	if stats.ReviewsPending, err = sp.countReviews(ctx, classroomID, byID); err != nil {
 		return nil, err
 	}
 	hints, err := sp.reviews.HintCounts(ctx, classroomID)

@@ -40,6 +40,8 @@ type Stores struct {
 	// Kept, when the store keeps games' records between requests, lets an action be applied in one
 	// round trip (act_kept.go); nil when it keeps none.
 	Kept KeptRecords
+	// ProgressStore reads the classrooms' progress and review summaries (progress.go).
+	ProgressStore
 }
 
 // GameReader reads games and lists them.
@@ -165,6 +167,8 @@ type Tx struct {
 	ClassroomTx
 	ResultTx
 	WebhookTx
+	ProgressTx
+	ReviewQueueTx
 }
 
 // GameTx reads, locks and changes one game: its steps, its history and its state.

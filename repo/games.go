@@ -19,7 +19,8 @@ func (db *DB) Games() *Games { return &Games{db: db} }
 // Stores are the game store's ports, for play.New.
 func (s *Games) Stores() play.Stores {
 	return play.Stores{GameReader: s, History: s, Updater: s, Dues: s, ToActBackfill: s, Authorities: s,
-		ClassroomStore: s, StatsStore: s, ReviewStore: s, WebhookSubscriptions: s, WebhookOutbox: s, AccountStore: s, Kept: s}
+		ClassroomStore: s, StatsStore: s, ReviewStore: s, WebhookSubscriptions: s, WebhookOutbox: s, AccountStore: s, Kept: s,
+		ProgressStore: s}
 }
 
 const gameColumns = `id::text, kind, options, status, seat_count, seed, version, snapshot, winners,

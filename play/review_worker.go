@@ -1,0 +1,116 @@
+package play
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+)
+
+// The worker reviews each finished classroom game once (issue 42 item 5): the step that finishes one
+// queues it (ProgressTx.QueueReview), and the worker, when no game is due for a turn, a computer
+// player or an abort, takes one queued game a pass, the classrooms in turn (the one after the
+// classroom it served last), makes and keeps the game's move review, keeps each student seat's
+// summary for the statistics, and adds the missed opportunities to the students' progress of the
+// day the game finished. Statistics then only read what is kept; no request reviews.
+
+// ReviewSeat is one student's seat in a reviewed game, as the statistics read it.
+type ReviewSeat struct {
+	Seat      int
+	StudentID string
+	Judged    int
+	Labels    map[string]int
+	Missed    map[string]int
+}
+
+// QueuedReview is a finished game the worker claimed for its review.
+type QueuedReview struct {
+	GameID, ClassroomID string
+}
+
+// ReviewQueueTx is the worker's review queue, in a transaction of its own.
+type ReviewQueueTx interface {
+	// ClaimReview locks the queued game of the first classroom after afterClassroom (from the first
+	// classroom when none is after it) with one queued, the oldest queued of that classroom,
+	// skipping games other transactions hold; nil when none is queued.
+	ClaimReview(ctx context.Context, afterClassroom string) (*QueuedReview, error)
+	// KeepReviewSeats keeps the summaries of a reviewed game's students' seats, adds their missed
+	// opportunities to their progress of the day the game finished, and takes the game off the
+	// queue.
+	KeepReviewSeats(ctx context.Context, gameID, classroomID, kind string, seats []ReviewSeat) error
+}
+
+// reviewRound is the worker's round robin over the classrooms with games to review.
+type reviewRound struct {
+	mu    sync.Mutex
+	after string // the classroom served last
+}
+
+// ReviewQueuedGame reviews one queued finished game, as one pass of the worker does when nothing
+// else is due. acted reports whether a game was taken off the queue.
+func (s *Service) ReviewQueuedGame(ctx context.Context) (acted bool, err error) {
+	s.reviewRound.mu.Lock()
+	after := s.reviewRound.after
+	s.reviewRound.mu.Unlock()
+	err = s.update(ctx, func(tx Tx) error {
+		q, err := tx.ClaimReview(ctx, after)
+		if err != nil || q == nil {
+			return err
+		}
+		acted = true
+		s.reviewRound.mu.Lock()
+		s.reviewRound.after = q.ClassroomID
+		s.reviewRound.mu.Unlock()
+		kind, seats, err := s.reviewSeats(ctx, q.GameID)
+		if err != nil {
+			return fmt.Errorf("reviewing game %s: %w", q.GameID, err)
+		}
+		return tx.KeepReviewSeats(ctx, q.GameID, q.ClassroomID, kind, seats)
+	})
+	return acted, err
+}
+
+// reviewSeats makes (or reads) the kept review of a finished game and sums up its students' seats;
+// a game whose kind has no advisor has none.
+func (s *Service) reviewSeats(ctx context.Context, gameID string) (kind string, seats []ReviewSeat, err error) {
+	g, err := s.Load(ctx, gameID)
+	if errors.Is(err, ErrNotFound) {
+		return "", nil, nil
+	}
+	if err != nil {
+		return "", nil, err
+	}
+	k, ok := s.kinds.Lookup(g.Kind)
+	if !ok || k.Advisor == nil || !g.Status.Over() {
+		return g.Kind, nil, nil
+	}
+	review, err := s.reviews.finalReview(ctx, g, k.Advisor)
+	if err != nil {
+		return "", nil, err
+	}
+	return g.Kind, studentReviewSeats(g, review), nil
+}
+
+// studentReviewSeats is the summary of each student's seat of g in its review.
+func studentReviewSeats(g *Game, review *MoveReview) []ReviewSeat {
+	var out []ReviewSeat
+	for _, seat := range g.Seats {
+		if seat.StudentID == nil {
+			continue
+		}
+		for _, sum := range review.Seats {
+			if sum.Seat == seat.Seat {
+				out = append(out, ReviewSeat{Seat: seat.Seat, StudentID: *seat.StudentID, Judged: sum.Judged,
+					Labels: orEmptyCounts(sum.Labels), Missed: orEmptyCounts(sum.Missed)})
+			}
+		}
+	}
+	return out
+}
+
+func orEmptyCounts(m map[string]int) map[string]int {
+	if m == nil {
+		return map[string]int{}
+	}
+	return m
+}
