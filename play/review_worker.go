@@ -114,3 +114,9 @@ func orEmptyCounts(m map[string]int) map[string]int {
 	}
 	return m
 }
+
+// ReviewSeats makes (or reads) the kept review of a finished game and sums up its students' seats,
+// as the worker does: for tools/scalefill, whose copies of a game share its review.
+func (s *Service) ReviewSeats(ctx context.Context, gameID string) (kind string, seats []ReviewSeat, err error) {
+	return s.reviewSeats(ctx, gameID)
+}
