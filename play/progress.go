@@ -107,8 +107,17 @@ type ProgressRow struct {
 	MoveMS                                      int64
 }
 
-// ProgressStore reads what the steps and the worker kept of a classroom's progress.
+// SeatCount is one counter of a kind summed over a student's seats in the kept tallies.
+type SeatCount struct {
+	StudentID, Kind, Name string
+	Count                 int
+}
+
+// ProgressStore reads what the steps and the worker kept of a classroom's progress and statistics.
 type ProgressStore interface {
+	// SeatCounts sums, per current student of the classroom, kind and counter, the counters of
+	// their seats in the current kept tallies of the classroom's started games.
+	SeatCounts(ctx context.Context, classroomID string) ([]SeatCount, error)
 	// ReviewTotals sums, per current student of the classroom and kind, their seats in the kept
 	// review summaries.
 	ReviewTotals(ctx context.Context, classroomID string) ([]ReviewTotal, error)

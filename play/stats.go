@@ -77,9 +77,9 @@ type OutcomeEntry struct {
 type StatsStore interface {
 	// StudentSeats lists the seats students hold in the classroom's games.
 	StudentSeats(ctx context.Context, classroomID string) ([]StudentSeat, error)
-	// GameTallies lists the started games of the classroom in which a student holds a seat, each
-	// with its kept tally when that is current.
-	GameTallies(ctx context.Context, classroomID string) ([]KeptTally, error)
+	// StaleTallies lists the started games of the classroom in which a student holds a seat that
+	// keep no current tally (SeatCounts sums the others' kept tallies).
+	StaleTallies(ctx context.Context, classroomID string) ([]KeptTally, error)
 	// EachOutcome calls fn with the entries of the games but their starts, up to each game's
 	// version, each game's entries together and in order.
 	EachOutcome(ctx context.Context, games []KeptTally, fn func(OutcomeEntry) error) error
@@ -201,13 +201,23 @@ func countClassGames(seats []StudentSeat, byID map[string]*StudentStats, class *
 	}
 }
 
-// tallyGames credits each seat's counters in the games' kept tallies to the student in that seat.
-// A game that keeps no current tally (one from before kept tallies, or moved on by an instance
-// that did not keep them) is counted from its history, and its tally kept, so the cost of a class's
-// statistics grows with its number of games, not with their lengths.
+// tallyGames credits each seat's counters in the games' kept tallies to the current student in that
+// seat: the store sums the current tallies per student and kind (SeatCounts), so a request decodes
+// none of them. A game that keeps no current tally (one from before kept tallies, or moved on by an
+// instance that did not keep them) is counted from its history, and its tally kept, so the cost of
+// a class's statistics grows with its number of students, not with its games' lengths.
 func (sp *statistics) tallyGames(ctx context.Context, classroomID string, seats []StudentSeat, byID map[string]*StudentStats) error {
-	games, err := sp.stats.GameTallies(ctx, classroomID)
+	counts, err := sp.summaries.SeatCounts(ctx, classroomID)
 	if err != nil {
+		return err
+	}
+	for _, c := range counts {
+		if st := byID[c.StudentID]; st != nil {
+			st.addCounts(c.Kind, map[string]int{c.Name: c.Count})
+		}
+	}
+	games, err := sp.stats.StaleTallies(ctx, classroomID)
+	if err != nil || len(games) == 0 {
 		return err
 	}
 	tallies, err := sp.countStaleTallies(ctx, games)
@@ -222,13 +232,7 @@ func (sp *statistics) tallyGames(ctx context.Context, classroomID string, seats 
 		studentOf[ss.GameID][ss.Seat] = ss.StudentID
 	}
 	for _, g := range games {
-		t := tallies[g.GameID]
-		if t == nil {
-			if t, err = decodeTally(g.GameID, g.Tally); err != nil {
-				return err
-			}
-		}
-		for seat, named := range t.Counts {
+		for seat, named := range tallies[g.GameID].Counts {
 			if st := byID[studentOf[g.GameID][seat]]; st != nil {
 				st.addCounts(g.Kind, named)
 			}

@@ -26,19 +26,39 @@ func (s *Games) StudentSeats(ctx context.Context, classroomID string) ([]play.St
 	})
 }
 
-// GameTallies lists the started games of the classroom in which a student holds a seat, each with
-// its kept tally when that is current.
-func (s *Games) GameTallies(ctx context.Context, classroomID string) ([]play.KeptTally, error) {
-	rows, err := s.db.reads(ctx).Query(ctx, `SELECT g.id::text, g.kind, g.version, `+currentTally+` FROM games g
-		WHERE g.classroom_id = $1 AND g.status <> 'lobby' AND EXISTS (SELECT FROM seats s WHERE s.game_id = g.id AND s.student_id IS NOT NULL)`,
+// StaleTallies lists the started games of the classroom in which a student holds a seat that keep
+// no current tally.
+func (s *Games) StaleTallies(ctx context.Context, classroomID string) ([]play.KeptTally, error) {
+	rows, err := s.db.reads(ctx).Query(ctx, `SELECT g.id::text, g.kind, g.version FROM games g
+		WHERE g.classroom_id = $1 AND g.status <> 'lobby' AND g.tally_version IS DISTINCT FROM g.version
+			AND EXISTS (SELECT FROM seats s WHERE s.game_id = g.id AND s.student_id IS NOT NULL)`,
 		classroomID)
 	if err != nil {
 		return nil, err
 	}
 	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (play.KeptTally, error) {
 		var k play.KeptTally
-		err := r.Scan(&k.GameID, &k.Kind, &k.Version, (*[]byte)(&k.Tally))
+		err := r.Scan(&k.GameID, &k.Kind, &k.Version)
 		return k, err
+	})
+}
+
+// SeatCounts sums, in Postgres, the counters of the current students' seats in the current kept
+// tallies of the classroom's started games (a tally's counts are by seat: {"counts": {"0": {…}}}).
+func (s *Games) SeatCounts(ctx context.Context, classroomID string) ([]play.SeatCount, error) {
+	rows, err := s.db.reads(ctx).Query(ctx, `SELECT s.student_id::text, g.kind, c.key, sum(c.value::bigint)
+		FROM games g JOIN seats s ON s.game_id = g.id
+		JOIN students st ON st.id = s.student_id AND st.removed_at IS NULL AND st.classroom_id = $1
+		CROSS JOIN json_each_text(g.tally->'counts'->(s.seat::text)) c
+		WHERE g.classroom_id = $1 AND g.status <> 'lobby' AND g.tally_version = g.version
+		GROUP BY 1, 2, 3`, classroomID)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (play.SeatCount, error) {
+		var c play.SeatCount
+		err := r.Scan(&c.StudentID, &c.Kind, &c.Name, &c.Count)
+		return c, err
 	})
 }
 
