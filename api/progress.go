@@ -95,7 +95,6 @@ func (s *Server) progressPicture(c echo.Context, classroomID openapi.ClassroomID
 	return sendPNG(c, sc, tag)
 }
 
-
 func progressBody(classroomID string, p *play.ClassroomProgress) openapi.ClassroomProgress {
 	body := openapi.ClassroomProgress{ClassroomId: mustUUID(classroomID), From: openapi_types.Date{Time: p.From}, To: openapi_types.Date{Time: p.To},
 		Bucket: openapi.ClassroomProgressBucket(p.Bucket), Students: make([]openapi.StudentProgress, len(p.Students)), Class: figuresBody(p.Class)}
