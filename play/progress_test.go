@@ -254,3 +254,97 @@ func TestStatisticsFromSummariesEqualThePerRequestReviews(t *testing.T) {
 		t.Errorf("statistics from the summaries:\n%s\nper request:\n%s", got, want)
 	}
 }
+
+// act makes the seat to act in game id play its first legal action, as its student, and returns
+// the student.
+func (c *progressClass) act(id string) string {
+	c.t.Helper()
+	g, err := c.master.Load(c.ctx, id)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	seat := g.State.Status().ToAct[0]
+	student := *g.Seats[seat].StudentID
+	if _, err := c.master.Act(c.ctx, play.Action{GameID: id, Action: firstLegalAction(c.t, g.State, seat)}, c.students[student], nil); err != nil {
+		c.t.Fatal(err)
+	}
+	return student
+}
+
+// Progress by ISO week (UTC): a game started on a Sunday evening and a move a second before
+// midnight count in that week, the move two seconds later in the next; a range from a Wednesday is
+// moved back to its Monday and on to the Sunday of its last week; by day the same steps fall on
+// Sunday and Monday. Each move's time counts from the game's step before it.
+func TestProgressBucketsAtWeekBoundaries(t *testing.T) {
+	t.Parallel()
+	c := newProgressClass(t, "Ada", "Bo")
+	created, err := c.master.Create(c.ctx, play.NewGame{Kind: "primed", Options: json.RawMessage(`{"rounds":1}`), Students: c.ids}, c.teacher, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := created.Game.ID
+	c.clock.Set(time.Date(2026, 3, 1, 23, 59, 59, 0, time.UTC))
+	sunday := c.act(id)
+	c.clock.Set(time.Date(2026, 3, 2, 0, 0, 1, 0, time.UTC))
+	monday := c.act(id)
+
+	week, err := c.master.ClassroomProgress(c.ctx, c.class.ID, play.ProgressAsk{Bucket: play.BucketWeek,
+		From: time.Date(2026, 2, 25, 0, 0, 0, 0, time.UTC), To: time.Date(2026, 3, 2, 0, 0, 0, 0, time.UTC)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !week.From.Equal(time.Date(2026, 2, 23, 0, 0, 0, 0, time.UTC)) || !week.To.Equal(time.Date(2026, 3, 8, 0, 0, 0, 0, time.UTC)) ||
+		len(week.Class) != 2 || !week.Class[1].Start.Equal(time.Date(2026, 3, 2, 0, 0, 0, 0, time.UTC)) {
+		t.Fatalf("weeks from %s to %s, %d buckets %+v", week.From, week.To, len(week.Class), week.Class)
+	}
+	if week.Class[0].Played != 2 || week.Class[0].Moves != 1 || week.Class[1].Played != 0 || week.Class[1].Moves != 1 {
+		t.Errorf("class by week: %+v", week.Class)
+	}
+	if ms := week.Class[0].MSPerMove(); ms == nil || *ms != (time.Hour+59*time.Minute+59*time.Second).Milliseconds() {
+		t.Errorf("the Sunday move took %v ms, want 7199000", ms)
+	}
+	if ms := week.Class[1].MSPerMove(); ms == nil || *ms != 2000 {
+		t.Errorf("the Monday move took %v ms, want 2000", ms)
+	}
+	for _, st := range week.Students {
+		want := [2]int{}
+		if st.StudentID == sunday {
+			want[0]++
+		}
+		if st.StudentID == monday {
+			want[1]++
+		}
+		if st.Buckets[0].Moves != want[0] || st.Buckets[1].Moves != want[1] || st.Buckets[0].Played != 1 {
+			t.Errorf("%s by week: %+v, want moves %v", st.Name, st.Buckets, want)
+		}
+	}
+
+	day, err := c.master.ClassroomProgress(c.ctx, c.class.ID, play.ProgressAsk{Bucket: play.BucketDay,
+		From: time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC), To: time.Date(2026, 3, 2, 0, 0, 0, 0, time.UTC)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(day.Class) != 2 || day.Class[0].Played != 2 || day.Class[0].Moves != 1 || day.Class[1].Moves != 1 {
+		t.Errorf("class by day: %+v", day.Class)
+	}
+
+	for _, bad := range []struct {
+		ask  play.ProgressAsk
+		code string
+	}{
+		{play.ProgressAsk{Bucket: "month"}, "invalid_bucket"},
+		{play.ProgressAsk{Bucket: play.BucketDay, From: time.Date(2026, 3, 3, 0, 0, 0, 0, time.UTC), To: time.Date(2026, 3, 2, 0, 0, 0, 0, time.UTC)}, "invalid_progress_range"},
+		{play.ProgressAsk{Bucket: play.BucketDay, From: time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC), To: time.Date(2026, 3, 2, 0, 0, 0, 0, time.UTC)}, "progress_range_too_long"},
+		{play.ProgressAsk{Bucket: play.BucketWeek, From: time.Date(2023, 1, 1, 0, 0, 0, 0, time.UTC)}, "progress_range_too_long"},
+		{play.ProgressAsk{Bucket: play.BucketWeek, StudentID: "00000000-0000-0000-0000-000000000001"}, "unknown_student"},
+	} {
+		if _, err := c.master.ClassroomProgress(c.ctx, c.class.ID, bad.ask); domain.ErrorCode(err) != bad.code {
+			t.Errorf("%+v: %v, want %s", bad.ask, err, bad.code)
+		}
+	}
+	// 366 days by day is the most
+	if _, err := c.master.ClassroomProgress(c.ctx, c.class.ID, play.ProgressAsk{Bucket: play.BucketDay,
+		From: time.Date(2025, 3, 2, 0, 0, 0, 0, time.UTC), To: time.Date(2026, 3, 2, 0, 0, 0, 0, time.UTC)}); err != nil {
+		t.Errorf("366 days: %v", err)
+	}
+}
