@@ -113,11 +113,22 @@ type SeatCount struct {
 	Count                 int
 }
 
+// GameCount is how many started games a current student (or, with StudentID "", the class: each
+// game once, won when a current student won it) played, finished and won.
+type GameCount struct {
+	StudentID             string
+	Played, Finished, Won int
+}
+
 // ProgressStore reads what the steps and the worker kept of a classroom's progress and statistics.
 type ProgressStore interface {
 	// SeatCounts sums, per current student of the classroom, kind and counter, the counters of
 	// their seats in the current kept tallies of the classroom's started games.
 	SeatCounts(ctx context.Context, classroomID string) ([]SeatCount, error)
+	// GameCounts counts the started games each current student of the classroom holds a seat in,
+	// finished and won (a seat the computer plays wins nothing), and the class's under "", each game
+	// once.
+	GameCounts(ctx context.Context, classroomID string) ([]GameCount, error)
 	// ReviewTotals sums, per current student of the classroom and kind, their seats in the kept
 	// review summaries.
 	ReviewTotals(ctx context.Context, classroomID string) ([]ReviewTotal, error)

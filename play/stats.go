@@ -90,9 +90,10 @@ type StatsStore interface {
 	// first, each with up to examples of the most recent details: by student id, or all under ""
 	// when perStudent is false.
 	AttemptCounts(ctx context.Context, classroomID string, perStudent bool, examples int) (map[string][]AttemptCount, error)
-	// EachRefusalFacts calls fn with every refused action of the classroom's current students that
-	// kept facts: the student, the game's kind, the code and the facts.
-	EachRefusalFacts(ctx context.Context, classroomID string, fn func(studentID, kind, code string, facts json.RawMessage) error) error
+	// EachRefusalFacts calls fn with the refused actions of the classroom's current students that
+	// kept facts, those alike together: the student, the game's kind, the code, the facts and how
+	// many refusals had them.
+	EachRefusalFacts(ctx context.Context, classroomID string, fn func(studentID, kind, code string, facts json.RawMessage, n int) error) error
 }
 
 const attemptExamples = 3
@@ -114,13 +115,20 @@ func (sp *statistics) ClassroomStats(ctx context.Context, classroomID string) (*
 		stats.Students[i] = newStudentStats(st.ID, st.Name)
 		byID[st.ID] = &stats.Students[i]
 	}
-	seats, err := sp.stats.StudentSeats(ctx, classroomID)
+	games, err := sp.summaries.GameCounts(ctx, classroomID)
 	if err != nil {
 		return nil, err
 	}
-	countGames(seats, byID)
-	countClassGames(seats, byID, &stats.Class)
-	if err := sp.tallyGames(ctx, classroomID, seats, byID); err != nil {
+	for _, g := range games {
+		st := &stats.Class
+		if g.StudentID != "" {
+			if st = byID[g.StudentID]; st == nil {
+				continue
+			}
+		}
+		st.GamesPlayed, st.GamesFinished, st.GamesWon = g.Played, g.Finished, g.Won
+	}
+	if err := sp.tallyGames(ctx, classroomID, byID); err != nil {
 		return nil, err
 	}
 	if err := sp.countMistakes(ctx, classroomID, byID); err != nil {
@@ -159,54 +167,12 @@ func newStudentStats(id, name string) StudentStats {
 		Reviews: map[string]*ReviewCounts{}}
 }
 
-func countGames(seats []StudentSeat, byID map[string]*StudentStats) {
-	for _, seat := range seats {
-		st := byID[seat.StudentID]
-		if st == nil || seat.Status == StatusLobby {
-			continue
-		}
-		st.GamesPlayed++
-		if seat.Status == StatusFinished {
-			st.GamesFinished++
-			if seat.Won {
-				st.GamesWon++
-			}
-		}
-	}
-}
-
-// countClassGames counts each started game with a current student in it once for the class.
-func countClassGames(seats []StudentSeat, byID map[string]*StudentStats, class *StudentStats) {
-	type gameFacts struct{ finished, won bool }
-	games := map[string]*gameFacts{}
-	for _, seat := range seats {
-		if byID[seat.StudentID] == nil || seat.Status == StatusLobby {
-			continue
-		}
-		g := games[seat.GameID]
-		if g == nil {
-			g = &gameFacts{finished: seat.Status == StatusFinished}
-			games[seat.GameID] = g
-		}
-		g.won = g.won || (g.finished && seat.Won)
-	}
-	for _, g := range games {
-		class.GamesPlayed++
-		if g.finished {
-			class.GamesFinished++
-		}
-		if g.won {
-			class.GamesWon++
-		}
-	}
-}
-
 // tallyGames credits each seat's counters in the games' kept tallies to the current student in that
 // seat: the store sums the current tallies per student and kind (SeatCounts), so a request decodes
 // none of them. A game that keeps no current tally (one from before kept tallies, or moved on by an
 // instance that did not keep them) is counted from its history, and its tally kept, so the cost of
 // a class's statistics grows with its number of students, not with its games' lengths.
-func (sp *statistics) tallyGames(ctx context.Context, classroomID string, seats []StudentSeat, byID map[string]*StudentStats) error {
+func (sp *statistics) tallyGames(ctx context.Context, classroomID string, byID map[string]*StudentStats) error {
 	counts, err := sp.summaries.SeatCounts(ctx, classroomID)
 	if err != nil {
 		return err
@@ -221,6 +187,10 @@ func (sp *statistics) tallyGames(ctx context.Context, classroomID string, seats 
 		return err
 	}
 	tallies, err := sp.countStaleTallies(ctx, games)
+	if err != nil {
+		return err
+	}
+	seats, err := sp.stats.StudentSeats(ctx, classroomID)
 	if err != nil {
 		return err
 	}
@@ -305,14 +275,14 @@ func (st *StudentStats) add(other StudentStats) {
 // countMistakes credits each refused action's mistake, as its kind reads it from the facts, to the
 // student who made it.
 func (sp *statistics) countMistakes(ctx context.Context, classroomID string, byID map[string]*StudentStats) error {
-	return sp.stats.EachRefusalFacts(ctx, classroomID, func(studentID, kindName, code string, facts json.RawMessage) error {
+	return sp.stats.EachRefusalFacts(ctx, classroomID, func(studentID, kindName, code string, facts json.RawMessage, n int) error {
 		st := byID[studentID]
 		kind, ok := sp.kinds.Lookup(kindName)
 		if st == nil || !ok {
 			return nil
 		}
 		if figure, value, ok := kind.MistakeOf(code, facts); ok {
-			st.addMistake(kindName, figure, value, 1)
+			st.addMistake(kindName, figure, value, n)
 		}
 		return nil
 	})

@@ -146,15 +146,15 @@ func (s *Games) AttemptCounts(ctx context.Context, classroomID string, perStuden
 	return out, rows.Err()
 }
 
-// EachRefusalFacts calls fn with every refused action of the classroom's current students that kept
-// facts, oldest first.
-func (s *Games) EachRefusalFacts(ctx context.Context, classroomID string, fn func(studentID, kind, code string, facts json.RawMessage) error) error {
-	rows, err := s.db.reads(ctx).Query(ctx, `SELECT st.id::text, g.kind, a.code, a.facts
+// EachRefusalFacts calls fn with the refused actions of the classroom's current students that kept
+// facts, those of one student, kind, code and facts together with their number.
+func (s *Games) EachRefusalFacts(ctx context.Context, classroomID string, fn func(studentID, kind, code string, facts json.RawMessage, n int) error) error {
+	rows, err := s.db.reads(ctx).Query(ctx, `SELECT st.id::text, g.kind, a.code, a.facts, count(*)
 		FROM attempts a
 		JOIN games g ON g.id = a.game_id
 		`+fmt.Sprintf(classStudentSeats, "a")+`
 		WHERE g.classroom_id = $1 AND a.facts IS NOT NULL
-		ORDER BY a.id`, classroomID)
+		GROUP BY 1, 2, 3, 4`, classroomID)
 	if err != nil {
 		return err
 	}
@@ -162,14 +162,37 @@ func (s *Games) EachRefusalFacts(ctx context.Context, classroomID string, fn fun
 	for rows.Next() {
 		var studentID, kind, code string
 		var facts []byte
-		if err := rows.Scan(&studentID, &kind, &code, &facts); err != nil {
+		var n int
+		if err := rows.Scan(&studentID, &kind, &code, &facts, &n); err != nil {
 			return err
 		}
-		if err := fn(studentID, kind, code, facts); err != nil {
+		if err := fn(studentID, kind, code, facts, n); err != nil {
 			return err
 		}
 	}
 	return rows.Err()
+}
+
+// GameCounts counts, in Postgres, the started games of each current student and of the class.
+func (s *Games) GameCounts(ctx context.Context, classroomID string) ([]play.GameCount, error) {
+	rows, err := s.db.reads(ctx).Query(ctx, `WITH seat AS (
+			SELECT g.id, s.student_id, g.status = 'finished' AS finished,
+				g.status = 'finished' AND s.seat = ANY(coalesce(g.winners, '{}')) AND s.bot IS NULL AS won
+			FROM games g JOIN seats s ON s.game_id = g.id
+			JOIN students st ON st.id = s.student_id AND st.removed_at IS NULL AND st.classroom_id = $1
+			WHERE g.classroom_id = $1 AND g.status <> 'lobby')
+		SELECT student_id::text, count(*), count(*) FILTER (WHERE finished), count(*) FILTER (WHERE won) FROM seat GROUP BY 1
+		UNION ALL
+		SELECT '', count(*), count(*) FILTER (WHERE finished), count(*) FILTER (WHERE won)
+		FROM (SELECT id, bool_or(finished) AS finished, bool_or(won) AS won FROM seat GROUP BY id) games`, classroomID)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (play.GameCount, error) {
+		var c play.GameCount
+		err := r.Scan(&c.StudentID, &c.Played, &c.Finished, &c.Won)
+		return c, err
+	})
 }
 
 // Attempts lists a game's refused actions, oldest first.
