@@ -23,7 +23,7 @@ const (
 	progressFaint      = "#8a8a8a"
 	progressBarFill    = "#d9d9d9"
 	progressChartH     = 64.0
-	progressPanelH     = 112.0
+	progressPanelH     = 124.0
 	progressMarginX    = 16.0
 	progressLegendH    = 78.0
 )
@@ -104,7 +104,7 @@ func progressChart(class, name, id string, buckets []ProgressFigures, top float6
 		summary += fmt.Sprintf(", %s a move", secondsText(*ms))
 	}
 	left, right := progressMarginX+18, float64(ProgressPictureWidth)-progressMarginX
-	base := top + 26 + progressChartH
+	base := top + 38 + progressChartH
 	children := []scene.Node{
 		scene.Text{X: progressMarginX, Y: top + 12, Size: 13, Bold: true, Text: clip(name, 40)},
 		scene.Text{X: progressMarginX, Y: top + 25, Size: 10, Fill: progressFaint, Text: summary},

@@ -60,17 +60,21 @@ func (t *gameTx) QueueReview(ctx context.Context, gameID, classroomID string) er
 // dayLayout is how a day is sent to Postgres.
 const dayLayout = "2006-01-02"
 
-// claimReviewSQL locks the oldest queued game of the first classroom after $1 with one queued that
-// no other transaction holds (index review_due_classroom).
-const claimReviewSQL = `SELECT game_id::text, classroom_id::text FROM review_due
-	WHERE classroom_id > $1::uuid ORDER BY classroom_id, due_at LIMIT 1 FOR UPDATE SKIP LOCKED`
+// claimReviewSQL locks the oldest queued game, that no other transaction holds, of the first
+// classroom after $1 with one queued (index review_due_classroom: the classroom found first, then
+// its games in their order).
+const claimReviewSQL = `SELECT d.game_id::text, d.classroom_id::text FROM review_due d
+	WHERE d.classroom_id = (SELECT classroom_id FROM review_due WHERE classroom_id > $1::uuid ORDER BY classroom_id LIMIT 1)
+	ORDER BY d.due_at LIMIT 1 FOR UPDATE SKIP LOCKED`
 
 // ClaimReview locks a queued game, the classrooms in turn after afterClassroom.
 func (t *gameTx) ClaimReview(ctx context.Context, afterClassroom string) (*play.QueuedReview, error) {
-	if afterClassroom == "" {
-		afterClassroom = "00000000-0000-0000-0000-000000000000"
+	const first = "00000000-0000-0000-0000-000000000000"
+	afters := []string{first}
+	if afterClassroom != "" && afterClassroom != first {
+		afters = []string{afterClassroom, first}
 	}
-	for _, after := range []string{afterClassroom, "00000000-0000-0000-0000-000000000000"} {
+	for _, after := range afters {
 		var q play.QueuedReview
 		found := true
 		err := t.one(ctx, claimReviewSQL, []any{after}, func(r pgx.Row) error {
