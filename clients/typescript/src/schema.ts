@@ -10279,7 +10279,7 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description `invalid_bucket`, `invalid_progress_range` (`from` after `to`), `progress_range_too_long` (more than 366 days by day or 157 weeks by week), `unknown_student` (`student_id` names no current student of the classroom), or `invalid` (a date that is not `YYYY-MM-DD`). */
+            /** @description `invalid_progress_range` (`from` after `to`), `progress_range_too_long` (more than 366 days by day or 157 weeks by week), `unknown_student` (`student_id` names no current student of the classroom), or `invalid` (a date that is not `YYYY-MM-DD`, a `bucket` other than `week` or `day`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10324,7 +10324,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `invalid_bucket`, `invalid_progress_range` (`from` after `to`), `progress_range_too_long` (more than 366 days by day or 157 weeks by week), `unknown_student` (`student_id` names no current student of the classroom), or `invalid` (a date that is not `YYYY-MM-DD`). */
+            /** @description `invalid_progress_range` (`from` after `to`), `progress_range_too_long` (more than 366 days by day or 157 weeks by week), `unknown_student` (`student_id` names no current student of the classroom), or `invalid` (a date that is not `YYYY-MM-DD`, a `bucket` other than `week` or `day`). */
             400: {
                 headers: {
                     [name: string]: unknown;
