@@ -85,13 +85,7 @@ func progressChart(class, name, id string, buckets []ProgressFigures, top float6
 	var total ProgressFigures
 	most := 1
 	for _, b := range buckets {
-		total.Finished += b.Finished
-		total.Won += b.Won
-		total.Hints += b.Hints
-		total.Missed += b.Missed
-		total.Played += b.Played
-		total.Moves += b.Moves
-		total.MoveMS += b.MoveMS
+		total.plus(b)
 		most = max(most, b.Finished, b.Hints, b.Missed, b.Played)
 	}
 	meta := scene.Meta{Class: class, Data: []scene.Attr{scene.D("finished", strconv.Itoa(total.Finished)), scene.D("won", strconv.Itoa(total.Won)),

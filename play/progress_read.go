@@ -48,13 +48,18 @@ func (f ProgressFigures) MSPerMove() *int64 {
 }
 
 func (f *ProgressFigures) add(r ProgressRow) {
-	f.Played += r.Played
-	f.Finished += r.Finished
-	f.Won += r.Won
-	f.Hints += r.Hints
-	f.Moves += r.Moves
-	f.Missed += r.Missed
-	f.MoveMS += r.MoveMS
+	f.plus(ProgressFigures{Played: r.Played, Finished: r.Finished, Won: r.Won, Hints: r.Hints, Moves: r.Moves, Missed: r.Missed, MoveMS: r.MoveMS})
+}
+
+// plus adds another's figures to f's (its Start stays).
+func (f *ProgressFigures) plus(o ProgressFigures) {
+	f.Played += o.Played
+	f.Finished += o.Finished
+	f.Won += o.Won
+	f.Hints += o.Hints
+	f.Moves += o.Moves
+	f.Missed += o.Missed
+	f.MoveMS += o.MoveMS
 }
 
 // StudentProgress is one current student's figures, a bucket each.
