@@ -25,7 +25,8 @@ func TestSchemaCanBeShardedByGame(t *testing.T) {
 	// Tables replicated to every node (small, rarely written, joined with any game) and tables
 	// distributed by a key of their own, never joined with a game's rows.
 	reference := []string{"classrooms", "students", "owner_secret", "webhook_subscriptions", "accounts", "account_tokens"}
-	ownKey := map[string]string{"idempotency_keys": "lookup", "observer_tokens": "token_hash", "oidc_logins": "state_hash"}
+	ownKey := map[string]string{"idempotency_keys": "lookup", "observer_tokens": "token_hash", "oidc_logins": "state_hash",
+		"progress_days": "classroom_id"}
 	local := []string{"goose_db_version"}
 
 	byGame := map[string]string{} // table → its distribution column
