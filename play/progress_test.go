@@ -348,3 +348,60 @@ func TestProgressBucketsAtWeekBoundaries(t *testing.T) {
 		t.Errorf("366 days: %v", err)
 	}
 }
+
+// The worker reviews only when nothing else is due: with a computer player due and a game queued
+// for review, a pass moves the computer player, and the next pass takes the review off the queue;
+// then there is nothing to do.
+func TestWorkerReviewsWhenNothingElseIsDue(t *testing.T) {
+	t.Parallel()
+	c := newProgressClass(t, "Ada", "Bo")
+	queued, err := c.master.Create(c.ctx, play.NewGame{Kind: "primed", Students: c.ids}, c.teacher, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.db.Pool.Exec(c.ctx, `INSERT INTO review_due (game_id, classroom_id, due_at) VALUES ($1, $2, $3)`,
+		queued.Game.ID, c.class.ID, c.clock.Now()); err != nil {
+		t.Fatal(err)
+	}
+	botGame, err := c.master.Create(c.ctx, play.NewGame{Kind: "primed", Students: c.ids[:1], Bots: []play.BotSeat{{Seat: 0, Level: domain.LevelRandom}}}, c.teacher, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, err := c.master.Load(c.ctx, botGame.Game.ID); err != nil {
+		t.Fatal(err)
+	} else if g.Seats[g.State.Status().ToAct[0]].Bot == "" {
+		c.act(botGame.Game.ID) // Ada first; then the computer player is due
+	}
+	c.clock.Advance(time.Minute)
+	inQueue := func() int {
+		var n int
+		if err := c.db.Pool.QueryRow(c.ctx, `SELECT count(*) FROM review_due`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	g, err := c.master.Load(c.ctx, botGame.Game.ID)
+	if err != nil || g.Seats[g.State.Status().ToAct[0]].Bot == "" {
+		t.Fatalf("the computer player is not to act: %v", err)
+	}
+	if acted, err := c.master.ActForDueGame(c.ctx); !acted || err != nil || inQueue() != 1 {
+		t.Fatalf("first pass: acted %v, %v, %d queued; want the computer player's move first", acted, err, inQueue())
+	}
+	if g2, err := c.master.Load(c.ctx, botGame.Game.ID); err != nil || g2.Version <= g.Version {
+		t.Fatalf("the computer player did not move: %v", err)
+	}
+	for range 10 { // the computer player may move again (a draw, then a play)
+		if inQueue() == 0 {
+			break
+		}
+		if acted, err := c.master.ActForDueGame(c.ctx); !acted || err != nil {
+			t.Fatalf("a pass: acted %v, %v", acted, err)
+		}
+	}
+	if n := inQueue(); n != 0 {
+		t.Fatalf("%d games still queued after the computer player's moves", n)
+	}
+	if acted, err := c.master.ActForDueGame(c.ctx); acted || err != nil {
+		t.Errorf("a pass with nothing due: acted %v, %v", acted, err)
+	}
+}

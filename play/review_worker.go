@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 )
 
 // The worker reviews each finished classroom game once (issue 42 item 5): the step that finishes one
@@ -31,14 +32,20 @@ type QueuedReview struct {
 // ReviewQueueTx is the worker's review queue, in a transaction of its own.
 type ReviewQueueTx interface {
 	// ClaimReview locks the queued game of the first classroom after afterClassroom (from the first
-	// classroom when none is after it) with one queued, the oldest queued of that classroom,
-	// skipping games other transactions hold; nil when none is queued.
+	// classroom when none is after it) with one due by the transaction's now, the oldest due of
+	// that classroom, skipping games other transactions hold; nil when none is due.
 	ClaimReview(ctx context.Context, afterClassroom string) (*QueuedReview, error)
+	// PostponeReview makes a queued game due again after `after` from the transaction's now.
+	PostponeReview(ctx context.Context, gameID string, after time.Duration) error
 	// KeepReviewSeats keeps the summaries of a reviewed game's students' seats, adds their missed
 	// opportunities to their progress of the day the game finished, and takes the game off the
 	// queue.
 	KeepReviewSeats(ctx context.Context, gameID, classroomID, kind string, seats []ReviewSeat) error
 }
+
+// reviewRetry is how long a game whose review failed waits before the worker tries it again, so
+// that one game that cannot be reviewed neither spins the worker nor holds up the others.
+const reviewRetry = 10 * time.Minute
 
 // reviewRound is the worker's round robin over the classrooms with games to review.
 type reviewRound struct {
@@ -47,17 +54,19 @@ type reviewRound struct {
 }
 
 // ReviewQueuedGame reviews one queued finished game, as one pass of the worker does when nothing
-// else is due. acted reports whether a game was taken off the queue.
+// else is due. acted reports whether a game was claimed; a game whose review failed is tried
+// again reviewRetry later.
 func (s *Service) ReviewQueuedGame(ctx context.Context) (acted bool, err error) {
 	s.reviewRound.mu.Lock()
 	after := s.reviewRound.after
 	s.reviewRound.mu.Unlock()
+	var claimed string
 	err = s.update(ctx, func(tx Tx) error {
 		q, err := tx.ClaimReview(ctx, after)
 		if err != nil || q == nil {
 			return err
 		}
-		acted = true
+		acted, claimed = true, q.GameID
 		s.reviewRound.mu.Lock()
 		s.reviewRound.after = q.ClassroomID
 		s.reviewRound.mu.Unlock()
@@ -67,6 +76,11 @@ func (s *Service) ReviewQueuedGame(ctx context.Context) (acted bool, err error) 
 		}
 		return tx.KeepReviewSeats(ctx, q.GameID, q.ClassroomID, kind, seats)
 	})
+	if err != nil && claimed != "" && ctx.Err() == nil {
+		if perr := s.update(ctx, func(tx Tx) error { return tx.PostponeReview(ctx, claimed, reviewRetry) }); perr != nil {
+			err = errors.Join(err, perr)
+		}
+	}
 	return acted, err
 }
 

@@ -64,7 +64,8 @@ const dayLayout = "2006-01-02"
 // classroom after $1 with one queued (index review_due_classroom: the classroom found first, then
 // its games in their order).
 const claimReviewSQL = `SELECT d.game_id::text, d.classroom_id::text FROM review_due d
-	WHERE d.classroom_id = (SELECT classroom_id FROM review_due WHERE classroom_id > $1::uuid ORDER BY classroom_id LIMIT 1)
+	WHERE d.classroom_id = (SELECT classroom_id FROM review_due WHERE classroom_id > $1::uuid AND due_at <= $2 ORDER BY classroom_id LIMIT 1)
+		AND d.due_at <= $2
 	ORDER BY d.due_at LIMIT 1 FOR UPDATE SKIP LOCKED`
 
 // ClaimReview locks a queued game, the classrooms in turn after afterClassroom.
@@ -77,7 +78,7 @@ func (t *gameTx) ClaimReview(ctx context.Context, afterClassroom string) (*play.
 	for _, after := range afters {
 		var q play.QueuedReview
 		found := true
-		err := t.one(ctx, claimReviewSQL, []any{after}, func(r pgx.Row) error {
+		err := t.one(ctx, claimReviewSQL, []any{after, t.now}, func(r pgx.Row) error {
 			err := r.Scan(&q.GameID, &q.ClassroomID)
 			if errors.Is(err, pgx.ErrNoRows) {
 				found = false
@@ -93,6 +94,11 @@ func (t *gameTx) ClaimReview(ctx context.Context, afterClassroom string) (*play.
 		}
 	}
 	return nil, nil
+}
+
+// PostponeReview makes a queued game due again after `after` from the transaction's now.
+func (t *gameTx) PostponeReview(ctx context.Context, gameID string, after time.Duration) error {
+	return t.queue(ctx, `UPDATE review_due SET due_at = $2 WHERE game_id = $1`, gameID, t.now.Add(after))
 }
 
 // KeepReviewSeats keeps a reviewed game's students' summaries, adds their missed opportunities to

@@ -40,7 +40,7 @@ func TestProgressAndReviewClaimUseIndexes(t *testing.T) {
 	}
 	args := map[string][]any{
 		"progress days": {class, "", "2026-03-02", "2026-05-25", 7},
-		"claim review":  {class},
+		"claim review":  {class, mustDay(t, "2027-01-01")},
 	}
 	for name, sql := range repo.ProgressSQL {
 		for _, mode := range []string{"auto", "force_generic_plan"} {
