@@ -17,6 +17,10 @@ import (
 // ProgressPictureWidth is the picture's width: a phone held upright.
 const ProgressPictureWidth = 360
 
+// ProgressPictureStudents bounds the students' charts in one picture (the first by name); the
+// picture says how many more there are, each of whom has their own (student_id).
+const ProgressPictureStudents = 40
+
 const (
 	progressBackground = "#fbf7ef" // the boards' paper
 	progressInk        = "#222222"
@@ -42,7 +46,13 @@ func ProgressPicture(p *ClassroomProgress, className string) *scene.Scene {
 	y := progressLegendH
 	nodes = append(nodes, progressChart("class", "Class", "", p.Class, y)...)
 	y += progressPanelH
-	for _, st := range p.Students {
+	for i, st := range p.Students {
+		if i == ProgressPictureStudents {
+			nodes = append(nodes, scene.Text{Meta: scene.Meta{Class: "more"}, X: progressMarginX, Y: y + 16, Size: 12, Fill: progressFaint,
+				Text: fmt.Sprintf("and %d more students: one picture each with student_id", len(p.Students)-i)})
+			y += 28
+			break
+		}
 		nodes = append(nodes, progressChart("student", st.Name, st.StudentID, st.Buckets, y)...)
 		y += progressPanelH
 	}

@@ -15,6 +15,9 @@ const (
 	MaxProgressDays = 366
 	// MaxProgressWeeks bounds a progress by week: three years.
 	MaxProgressWeeks = 157
+	// MaxProgressFigures bounds a progress answer: buckets times students (a year by day for 53
+	// students, twelve weeks for 1,665).
+	MaxProgressFigures = 20_000
 	// defaultProgressDays and defaultProgressWeeks are the range read when from is not given:
 	// the last 30 days, or the last 12 weeks.
 	defaultProgressDays  = 30
@@ -103,11 +106,16 @@ func (sp *statistics) progress(ctx context.Context, classroomID string, ask Prog
 		}
 		students = only
 	}
+	n := int(to.Sub(from).Hours()/24)/days + 1
+	if n*(len(students)+1) > MaxProgressFigures {
+		return nil, domain.Invalid("progress_too_large",
+			"%d %ss for %d students is %d figures; at most %d in one answer: ask for a shorter range, by week, or one student (student_id).",
+			n, ask.Bucket, len(students), n*(len(students)+1), MaxProgressFigures)
+	}
 	rows, err := sp.summaries.ProgressDays(ctx, classroomID, ask.StudentID, from, to.AddDate(0, 0, 1), days)
 	if err != nil {
 		return nil, err
 	}
-	n := int(to.Sub(from).Hours()/24)/days + 1
 	out := &ClassroomProgress{From: from, To: to, Bucket: ask.Bucket, Students: make([]StudentProgress, len(students)), Class: emptyBuckets(from, days, n)}
 	byID := map[string]*StudentProgress{}
 	for i, st := range students {

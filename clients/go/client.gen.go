@@ -7484,8 +7484,8 @@ type ClientInterface interface {
 	// GetClassroomProgressPicture The progress as an SVG picture for a phone (teacher token).
 	//
 	// The figures of `GET /v1/classrooms/{classroom_id}/progress` drawn 360 units wide, a phone
-	// held upright: a small chart for the class, then one per current student (by name), over
-	// the same buckets. It reads in grey scale: games finished are outlined light bars, wins the
+	// held upright: a small chart for the class, then one per current student (by name, the
+	// first 40; the picture says how many more), over the same buckets. It reads in grey scale: games finished are outlined light bars, wins the
 	// dark bars inside them, hints a line of square markers, missed opportunities a dashed line
 	// of round markers (markers where there is room for them), each named in the legend; each
 	// chart says its totals and mean time per move in words and has its own scale. `<title>` and
@@ -8998,8 +8998,8 @@ func (c *Client) GetClassroomProgressPicturePng(ctx context.Context, classroomId
 // GetClassroomProgressPicture The progress as an SVG picture for a phone (teacher token).
 //
 // The figures of `GET /v1/classrooms/{classroom_id}/progress` drawn 360 units wide, a phone
-// held upright: a small chart for the class, then one per current student (by name), over
-// the same buckets. It reads in grey scale: games finished are outlined light bars, wins the
+// held upright: a small chart for the class, then one per current student (by name, the
+// first 40; the picture says how many more), over the same buckets. It reads in grey scale: games finished are outlined light bars, wins the
 // dark bars inside them, hints a line of square markers, missed opportunities a dashed line
 // of round markers (markers where there is room for them), each named in the legend; each
 // chart says its totals and mean time per move in words and has its own scale. `<title>` and
@@ -14832,8 +14832,8 @@ type ClientWithResponsesInterface interface {
 	// GetClassroomProgressPictureWithResponse The progress as an SVG picture for a phone (teacher token).
 	//
 	// The figures of `GET /v1/classrooms/{classroom_id}/progress` drawn 360 units wide, a phone
-	// held upright: a small chart for the class, then one per current student (by name), over
-	// the same buckets. It reads in grey scale: games finished are outlined light bars, wins the
+	// held upright: a small chart for the class, then one per current student (by name, the
+	// first 40; the picture says how many more), over the same buckets. It reads in grey scale: games finished are outlined light bars, wins the
 	// dark bars inside them, hints a line of square markers, missed opportunities a dashed line
 	// of round markers (markers where there is room for them), each named in the legend; each
 	// chart says its totals and mean time per move in words and has its own scale. `<title>` and
@@ -24144,8 +24144,8 @@ func (c *ClientWithResponses) GetClassroomProgressPicturePngWithResponse(ctx con
 // GetClassroomProgressPictureWithResponse The progress as an SVG picture for a phone (teacher token).
 //
 // The figures of `GET /v1/classrooms/{classroom_id}/progress` drawn 360 units wide, a phone
-// held upright: a small chart for the class, then one per current student (by name), over
-// the same buckets. It reads in grey scale: games finished are outlined light bars, wins the
+// held upright: a small chart for the class, then one per current student (by name, the
+// first 40; the picture says how many more), over the same buckets. It reads in grey scale: games finished are outlined light bars, wins the
 // dark bars inside them, hints a line of square markers, missed opportunities a dashed line
 // of round markers (markers where there is room for them), each named in the legend; each
 // chart says its totals and mean time per move in words and has its own scale. `<title>` and

@@ -1816,8 +1816,8 @@ export interface paths {
         /**
          * The progress as an SVG picture for a phone (teacher token).
          * @description The figures of `GET /v1/classrooms/{classroom_id}/progress` drawn 360 units wide, a phone
-         *     held upright: a small chart for the class, then one per current student (by name), over
-         *     the same buckets. It reads in grey scale: games finished are outlined light bars, wins the
+         *     held upright: a small chart for the class, then one per current student (by name, the
+         *     first 40; the picture says how many more), over the same buckets. It reads in grey scale: games finished are outlined light bars, wins the
          *     dark bars inside them, hints a line of square markers, missed opportunities a dashed line
          *     of round markers (markers where there is room for them), each named in the legend; each
          *     chart says its totals and mean time per move in words and has its own scale. `<title>` and
@@ -10279,7 +10279,7 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description `invalid_progress_range` (`from` after `to`), `progress_range_too_long` (more than 366 days by day or 157 weeks by week), `unknown_student` (`student_id` names no current student of the classroom), or `invalid` (a date that is not `YYYY-MM-DD`, a `bucket` other than `week` or `day`). */
+            /** @description `invalid_progress_range` (`from` after `to`), `progress_range_too_long` (more than 366 days by day or 157 weeks by week), `progress_too_large` (more than 20,000 figures: buckets times students and the class), `unknown_student` (`student_id` names no current student of the classroom), or `invalid` (a date that is not `YYYY-MM-DD`, a `bucket` other than `week` or `day`). */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10324,7 +10324,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description `invalid_progress_range` (`from` after `to`), `progress_range_too_long` (more than 366 days by day or 157 weeks by week), `unknown_student` (`student_id` names no current student of the classroom), or `invalid` (a date that is not `YYYY-MM-DD`, a `bucket` other than `week` or `day`). */
+            /** @description `invalid_progress_range` (`from` after `to`), `progress_range_too_long` (more than 366 days by day or 157 weeks by week), `progress_too_large` (more than 20,000 figures: buckets times students and the class), `unknown_student` (`student_id` names no current student of the classroom), or `invalid` (a date that is not `YYYY-MM-DD`, a `bucket` other than `week` or `day`). */
             400: {
                 headers: {
                     [name: string]: unknown;
