@@ -46,6 +46,9 @@ type Assignment struct {
 	GroupSize int
 	DueAt     time.Time
 	CreatedAt time.Time
+	// Gradebook is how the assignment's column in the LMS's gradebook stands; nil when it is none
+	// (lti_grades.go).
+	Gradebook *AssignmentGradebook
 	// Progress is each current student's (the teacher's list) or the one student's (a student's
 	// list).
 	Progress []AssignmentProgress
