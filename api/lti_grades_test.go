@@ -132,7 +132,7 @@ func TestLTIGradesGoToTheCoursesGradebook(t *testing.T) {
 	state, nonce := r.login(r.a, false)
 	claims := r.claims("teacher-1", "Instructor", nonce)
 	claims["https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"] = map[string]any{
-		"scope": []string{play.LTIScopeLineItem, "https://purl.imsglobal.org/spec/lti-ags/scope/result.readonly", play.LTIScopeScore},
+		"scope":     []string{play.LTIScopeLineItem, "https://purl.imsglobal.org/spec/lti-ags/scope/result.readonly", play.LTIScopeScore},
 		"lineitems": r.platform.server.URL + "/lineitems?tenant=1"}
 	resp, body := r.launch(r.a, r.platform.sign(t, r.platform.key, claims), state)
 	teacher := r.handover(r.a, resp, body)

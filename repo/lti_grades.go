@@ -187,4 +187,3 @@ func (s *Games) EnsureLTICoTeacher(ctx context.Context, classroomID, accountID s
 		return err
 	})
 }
-

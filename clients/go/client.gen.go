@@ -9742,8 +9742,9 @@ type ClientInterface interface {
 	// (400 `lti_context_missing`). An **Instructor** (context role Instructor or Administrator, or
 	// a sub-role of Instructor) signs into the account of (platform, subject), made on the first
 	// launch, and the course's classroom, made on the first launch and named after the course,
-	// owned by that instructor (another instructor of the same course: 403
-	// `lti_classroom_owned`). A **Learner** becomes the classroom's student, made on the first
+	// owned by that instructor; another instructor of the same course becomes a co-teacher of it
+	// (409 `too_many_co_teachers` past 20). A launch naming the course's Assignment and Grade
+	// Services endpoint keeps it, for the assignments made gradebook columns. A **Learner** becomes the classroom's student, made on the first
 	// launch under their given name (409 `lti_classroom_not_ready` before any instructor
 	// launched; 403 `lti_student_removed`). Other roles: 403 `lti_role_unsupported`. Answers 303
 	// to the landing page with a one-time code in the URL's fragment (never sent to a server,
@@ -9764,8 +9765,9 @@ type ClientInterface interface {
 	// (400 `lti_context_missing`). An **Instructor** (context role Instructor or Administrator, or
 	// a sub-role of Instructor) signs into the account of (platform, subject), made on the first
 	// launch, and the course's classroom, made on the first launch and named after the course,
-	// owned by that instructor (another instructor of the same course: 403
-	// `lti_classroom_owned`). A **Learner** becomes the classroom's student, made on the first
+	// owned by that instructor; another instructor of the same course becomes a co-teacher of it
+	// (409 `too_many_co_teachers` past 20). A launch naming the course's Assignment and Grade
+	// Services endpoint keeps it, for the assignments made gradebook columns. A **Learner** becomes the classroom's student, made on the first
 	// launch under their given name (409 `lti_classroom_not_ready` before any instructor
 	// launched; 403 `lti_student_removed`). Other roles: 403 `lti_role_unsupported`. Answers 303
 	// to the landing page with a one-time code in the URL's fragment (never sent to a server,
@@ -12371,8 +12373,9 @@ func (c *Client) GetLtiLanding(ctx context.Context, reqEditors ...RequestEditorF
 // (400 `lti_context_missing`). An **Instructor** (context role Instructor or Administrator, or
 // a sub-role of Instructor) signs into the account of (platform, subject), made on the first
 // launch, and the course's classroom, made on the first launch and named after the course,
-// owned by that instructor (another instructor of the same course: 403
-// `lti_classroom_owned`). A **Learner** becomes the classroom's student, made on the first
+// owned by that instructor; another instructor of the same course becomes a co-teacher of it
+// (409 `too_many_co_teachers` past 20). A launch naming the course's Assignment and Grade
+// Services endpoint keeps it, for the assignments made gradebook columns. A **Learner** becomes the classroom's student, made on the first
 // launch under their given name (409 `lti_classroom_not_ready` before any instructor
 // launched; 403 `lti_student_removed`). Other roles: 403 `lti_role_unsupported`. Answers 303
 // to the landing page with a one-time code in the URL's fragment (never sent to a server,
@@ -12403,8 +12406,9 @@ func (c *Client) LaunchLtiWithBody(ctx context.Context, contentType string, body
 // (400 `lti_context_missing`). An **Instructor** (context role Instructor or Administrator, or
 // a sub-role of Instructor) signs into the account of (platform, subject), made on the first
 // launch, and the course's classroom, made on the first launch and named after the course,
-// owned by that instructor (another instructor of the same course: 403
-// `lti_classroom_owned`). A **Learner** becomes the classroom's student, made on the first
+// owned by that instructor; another instructor of the same course becomes a co-teacher of it
+// (409 `too_many_co_teachers` past 20). A launch naming the course's Assignment and Grade
+// Services endpoint keeps it, for the assignments made gradebook columns. A **Learner** becomes the classroom's student, made on the first
 // launch under their given name (409 `lti_classroom_not_ready` before any instructor
 // launched; 403 `lti_student_removed`). Other roles: 403 `lti_role_unsupported`. Answers 303
 // to the landing page with a one-time code in the URL's fragment (never sent to a server,
@@ -19899,8 +19903,9 @@ type ClientWithResponsesInterface interface {
 	// (400 `lti_context_missing`). An **Instructor** (context role Instructor or Administrator, or
 	// a sub-role of Instructor) signs into the account of (platform, subject), made on the first
 	// launch, and the course's classroom, made on the first launch and named after the course,
-	// owned by that instructor (another instructor of the same course: 403
-	// `lti_classroom_owned`). A **Learner** becomes the classroom's student, made on the first
+	// owned by that instructor; another instructor of the same course becomes a co-teacher of it
+	// (409 `too_many_co_teachers` past 20). A launch naming the course's Assignment and Grade
+	// Services endpoint keeps it, for the assignments made gradebook columns. A **Learner** becomes the classroom's student, made on the first
 	// launch under their given name (409 `lti_classroom_not_ready` before any instructor
 	// launched; 403 `lti_student_removed`). Other roles: 403 `lti_role_unsupported`. Answers 303
 	// to the landing page with a one-time code in the URL's fragment (never sent to a server,
@@ -19921,8 +19926,9 @@ type ClientWithResponsesInterface interface {
 	// (400 `lti_context_missing`). An **Instructor** (context role Instructor or Administrator, or
 	// a sub-role of Instructor) signs into the account of (platform, subject), made on the first
 	// launch, and the course's classroom, made on the first launch and named after the course,
-	// owned by that instructor (another instructor of the same course: 403
-	// `lti_classroom_owned`). A **Learner** becomes the classroom's student, made on the first
+	// owned by that instructor; another instructor of the same course becomes a co-teacher of it
+	// (409 `too_many_co_teachers` past 20). A launch naming the course's Assignment and Grade
+	// Services endpoint keeps it, for the assignments made gradebook columns. A **Learner** becomes the classroom's student, made on the first
 	// launch under their given name (409 `lti_classroom_not_ready` before any instructor
 	// launched; 403 `lti_student_removed`). Other roles: 403 `lti_role_unsupported`. Answers 303
 	// to the landing page with a one-time code in the URL's fragment (never sent to a server,
@@ -33846,8 +33852,9 @@ func (c *ClientWithResponses) GetLtiLandingWithResponse(ctx context.Context, req
 // (400 `lti_context_missing`). An **Instructor** (context role Instructor or Administrator, or
 // a sub-role of Instructor) signs into the account of (platform, subject), made on the first
 // launch, and the course's classroom, made on the first launch and named after the course,
-// owned by that instructor (another instructor of the same course: 403
-// `lti_classroom_owned`). A **Learner** becomes the classroom's student, made on the first
+// owned by that instructor; another instructor of the same course becomes a co-teacher of it
+// (409 `too_many_co_teachers` past 20). A launch naming the course's Assignment and Grade
+// Services endpoint keeps it, for the assignments made gradebook columns. A **Learner** becomes the classroom's student, made on the first
 // launch under their given name (409 `lti_classroom_not_ready` before any instructor
 // launched; 403 `lti_student_removed`). Other roles: 403 `lti_role_unsupported`. Answers 303
 // to the landing page with a one-time code in the URL's fragment (never sent to a server,
@@ -33874,8 +33881,9 @@ func (c *ClientWithResponses) LaunchLtiWithBodyWithResponse(ctx context.Context,
 // (400 `lti_context_missing`). An **Instructor** (context role Instructor or Administrator, or
 // a sub-role of Instructor) signs into the account of (platform, subject), made on the first
 // launch, and the course's classroom, made on the first launch and named after the course,
-// owned by that instructor (another instructor of the same course: 403
-// `lti_classroom_owned`). A **Learner** becomes the classroom's student, made on the first
+// owned by that instructor; another instructor of the same course becomes a co-teacher of it
+// (409 `too_many_co_teachers` past 20). A launch naming the course's Assignment and Grade
+// Services endpoint keeps it, for the assignments made gradebook columns. A **Learner** becomes the classroom's student, made on the first
 // launch under their given name (409 `lti_classroom_not_ready` before any instructor
 // launched; 403 `lti_student_removed`). Other roles: 403 `lti_role_unsupported`. Answers 303
 // to the landing page with a one-time code in the URL's fragment (never sent to a server,
