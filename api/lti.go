@@ -510,7 +510,7 @@ func (g ltiGrades) AccessToken(ctx context.Context, reg *play.LTIPlatform, asser
 	return ltiAccessToken(ctx, g.fetcher, reg, assertion, scope)
 }
 
-func (g ltiGrades) Post(ctx context.Context, to, mediaType, accessToken string, body []byte) ([]byte, error) {
-	return g.fetcher.Request(ctx, http.MethodPost, to,
+func (g ltiGrades) Send(ctx context.Context, method, to, mediaType, accessToken string, body []byte) ([]byte, error) {
+	return g.fetcher.Request(ctx, method, to,
 		http.Header{"Content-Type": {mediaType}, "Accept": {"application/json"}, "Authorization": {"Bearer " + accessToken}}, body)
 }

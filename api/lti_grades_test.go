@@ -33,7 +33,7 @@ func accessTokenFor(scope string) string {
 }
 
 func (g *gradebook) lineItem(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodPost || r.Header.Get("Authorization") != "Bearer "+accessTokenFor(play.LTIScopeLineItem) ||
+	if r.Header.Get("Authorization") != "Bearer "+accessTokenFor(play.LTIScopeLineItem) ||
 		r.Header.Get("Content-Type") != play.LTILineItemMediaType {
 		http.Error(w, "unauthorized", http.StatusUnauthorized)
 		return
@@ -44,11 +44,23 @@ func (g *gradebook) lineItem(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	g.mu.Lock()
-	g.lineItems = append(g.lineItems, item)
-	item["id"] = fmt.Sprintf("http://%s/lineitems/%d?tenant=1", r.Host, len(g.lineItems))
+	status := http.StatusOK
+	if r.Method == http.MethodPost { // a new line item; a PUT replaces the one of its URL
+		g.lineItems = append(g.lineItems, item)
+		item["id"] = fmt.Sprintf("http://%s/lineitems/%d?tenant=1", r.Host, len(g.lineItems))
+		status = http.StatusCreated
+	} else {
+		var n int
+		if _, err := fmt.Sscanf(r.URL.Path, "/lineitems/%d", &n); err != nil || n < 1 || n > len(g.lineItems) || item["id"] != "http://"+r.Host+r.URL.RequestURI() {
+			g.mu.Unlock()
+			http.Error(w, "no such line item", http.StatusNotFound)
+			return
+		}
+		g.lineItems[n-1] = item
+	}
 	g.mu.Unlock()
 	w.Header().Set("Content-Type", play.LTILineItemMediaType)
-	w.WriteHeader(http.StatusCreated)
+	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(item)
 }
 
@@ -197,6 +209,24 @@ func TestLTIGradesGoToTheCoursesGradebook(t *testing.T) {
 	}
 	if status, code, _ := gradebookOf(t, r, teacher.Token, teacher.Classroom.ID, a.ID); status != play.GradebookSynced || code != "" {
 		t.Errorf("gradebook after the platform recovered: %q %q", status, code)
+	}
+
+	// Two games asked now: the column's scoreMaximum and the learner's score follow.
+	if got := r.b.Do(r.b.Request(http.MethodPatch, "/v1/classrooms/"+teacher.Classroom.ID+"/assignments/"+a.ID, map[string]any{"games": 2}, bearer(teacher.Token)...)); got.StatusCode != http.StatusOK ||
+		!strings.Contains(string(got.Body), `"gradebook":{"status":"pending"}`) {
+		t.Fatalf("patch games = %d: %s", got.StatusCode, got.Body)
+	}
+	pass(true) // the line item; the score waits for no line item, so may go with it
+	for acted := true; acted; {
+		var err error
+		if acted, err = service.LTIGradesPass(context.Background(), logger, transport); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lineItems, scores = r.platform.grades.read()
+	if len(lineItems) != 1 || lineItems[0]["scoreMaximum"] != float64(2) || len(scores) != 2 ||
+		scores[1]["scoreGiven"] != float64(1) || scores[1]["scoreMaximum"] != float64(2) || scores[1]["activityProgress"] != "InProgress" {
+		t.Errorf("after two games asked: line items %v, scores %v", lineItems, scores)
 	}
 	logs := r.logs.String()
 	if strings.Count(logs, `"level":"WARN","msg":"the LMS did not take a grade"`) != 2 || strings.Contains(logs, `"learner-1"`) {

@@ -86,6 +86,10 @@ func newLTIPlatform(t *testing.T) *ltiPlatform {
 				p.grades.score(w, r)
 				return
 			}
+			if strings.HasPrefix(r.URL.Path, "/lineitems/") && r.Method == http.MethodPut {
+				p.grades.lineItem(w, r)
+				return
+			}
 			http.NotFound(w, r)
 		}
 	}))

@@ -163,7 +163,16 @@ func (s *Service) Assignment(ctx context.Context, classroomID, id string) (*Assi
 
 // ChangeAssignment changes an assignment's title, games or due time.
 func (s *Service) ChangeAssignment(ctx context.Context, classroomID, id string, change AssignmentChange) (*Assignment, error) {
-	return s.assignments.change(ctx, classroomID, id, change)
+	a, err := s.assignments.change(ctx, classroomID, id, change)
+	if err != nil || a.Gradebook == nil || change.Title == nil && change.Games == nil {
+		return a, err
+	}
+	// The gradebook's column shows the new title and games, its scores of the new games
+	// (lti_grades.go).
+	if err := s.store.LTIGradeStore.RequeueLTIGrades(ctx, id); err != nil {
+		return nil, err
+	}
+	return s.store.Assignment(ctx, classroomID, id)
 }
 
 // DeleteAssignment deletes an assignment and its progress; its games stay as they are.

@@ -118,18 +118,21 @@ type LTIGradeStore interface {
 	// it was in flight: then it is due again), on failure it waits until RetryAt (or goes); the
 	// assignment's gradebook error is set or cleared.
 	LTIGradeDone(ctx context.Context, job *LTIGradeJob, outcome LTIGradeOutcome) error
+	// RequeueLTIGrades queues again, when the assignment is a column, its line item (to update
+	// its label and scoreMaximum) and the scores of the students with games done.
+	RequeueLTIGrades(ctx context.Context, assignmentID string) error
 	// EnsureLTICoTeacher makes the account a co-teacher of the classroom (nothing when it owns or
 	// co-teaches it); ErrTaken when the classroom has max co-teachers.
 	EnsureLTICoTeacher(ctx context.Context, classroomID, accountID string, now time.Time, max int) error
 }
 
 // LTIGradeTransport does the HTTP of the grades: an access token from the platform's token URL
-// for the tool's assertion and a scope, and a POST of a body of a media type with that token,
-// answering the answer's body. An error that has an HTTPStatus() int method says the platform's
+// for the tool's assertion and a scope, and a request (POST, PUT) of a body of a media type with
+// that token, answering the answer's body. An error that has an HTTPStatus() int method says the platform's
 // answer.
 type LTIGradeTransport interface {
 	AccessToken(ctx context.Context, reg *LTIPlatform, assertion, scope string) (string, error)
-	Post(ctx context.Context, url, mediaType, accessToken string, body []byte) ([]byte, error)
+	Send(ctx context.Context, method, url, mediaType, accessToken string, body []byte) ([]byte, error)
 }
 
 // agsClaim is a launch's AGS endpoint claim.
@@ -260,7 +263,7 @@ func (s *Service) sendLTIGrade(ctx context.Context, transport LTIGradeTransport,
 		}
 		return out
 	}
-	if job.StudentID != "" && job.SealedSubject == nil || job.StudentID == "" && job.LineItemURL != "" {
+	if job.StudentID != "" && job.SealedSubject == nil {
 		return LTIGradeOutcome{Drop: true}
 	}
 	reg, err := s.store.LTIPlatform(ctx, job.PlatformID)
@@ -280,8 +283,14 @@ func (s *Service) sendLTIGrade(ctx context.Context, transport LTIGradeTransport,
 		return failed("lti_token_refused", err)
 	}
 	if job.StudentID == "" {
-		body, _ := json.Marshal(map[string]any{"label": job.Title, "scoreMaximum": job.Games, "resourceId": job.AssignmentID, "tag": "primegames"})
-		answer, err := transport.Post(ctx, job.LineItemsURL, LTILineItemMediaType, token, body)
+		item := map[string]any{"label": job.Title, "scoreMaximum": job.Games, "resourceId": job.AssignmentID, "tag": "primegames"}
+		method, to := "POST", job.LineItemsURL
+		if job.LineItemURL != "" { // made already: its label or games changed
+			item["id"] = job.LineItemURL
+			method, to = "PUT", job.LineItemURL
+		}
+		body, _ := json.Marshal(item)
+		answer, err := transport.Send(ctx, method, to, LTILineItemMediaType, token, body)
 		if err != nil {
 			return failed("lti_lineitem_refused", err)
 		}
@@ -307,7 +316,7 @@ func (s *Service) sendLTIGrade(ctx context.Context, transport LTIGradeTransport,
 	}
 	body, _ := json.Marshal(map[string]any{"userId": string(subject), "scoreGiven": min(job.GamesDone, job.Games), "scoreMaximum": job.Games,
 		"activityProgress": progress, "gradingProgress": "FullyGraded", "timestamp": s.now().UTC().Format("2006-01-02T15:04:05.000Z07:00")})
-	if _, err := transport.Post(ctx, ltiScoresURL(job.LineItemURL), LTIScoreMediaType, token, body); err != nil {
+	if _, err := transport.Send(ctx, "POST", ltiScoresURL(job.LineItemURL), LTIScoreMediaType, token, body); err != nil {
 		return failed("lti_score_refused", err)
 	}
 	return LTIGradeOutcome{}

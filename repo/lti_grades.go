@@ -84,6 +84,19 @@ func (s *Games) SetAssignmentGradebook(ctx context.Context, classroomID, assignm
 	})
 }
 
+// RequeueLTIGrades queues the column's line item (updated by a PUT once made) and its scores again.
+func (s *Games) RequeueLTIGrades(ctx context.Context, assignmentID string) error {
+	_, err := s.db.Pool.Exec(ctx, `INSERT INTO lti_grade_jobs (assignment_id, student_id, platform_id)
+		SELECT a.id, NULL::uuid, c.platform_id FROM assignments a JOIN lti_contexts c ON c.classroom_id = a.classroom_id
+		WHERE a.id = $1 AND a.gradebook
+		UNION ALL
+		SELECT a.id, p.student_id, c.platform_id FROM assignments a JOIN lti_contexts c ON c.classroom_id = a.classroom_id
+			JOIN assignment_progress p ON p.assignment_id = a.id AND p.games_done > 0
+		WHERE a.id = $1 AND a.gradebook
+		ON CONFLICT (assignment_id, student_id) DO UPDATE SET version = lti_grade_jobs.version + 1, attempts = 0, due_at = NULL`, assignmentID)
+	return err
+}
+
 // ClaimLTIGrades leases the sends due. Claims are one at a time (a transaction-scoped advisory
 // lock), so that the per-platform bound holds across instances.
 func (s *Games) ClaimLTIGrades(ctx context.Context, now time.Time, lease time.Duration, perPlatform, limit int) ([]play.LTIGradeJob, error) {
