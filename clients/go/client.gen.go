@@ -8744,6 +8744,7 @@ type ClientInterface interface {
 	// `"gradebook": true` makes the assignment a column of the LMS's gradebook as at its
 	// creation (409 `lti_gradebook_unavailable` when the classroom's course offers none), its
 	// students' scores so far sent too; `false` stops sending scores (the column stays in the LMS).
+	// A new `title` or `games` of a column updates its line item and sends its scores again.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -8757,6 +8758,7 @@ type ClientInterface interface {
 	// `"gradebook": true` makes the assignment a column of the LMS's gradebook as at its
 	// creation (409 `lti_gradebook_unavailable` when the classroom's course offers none), its
 	// students' scores so far sent too; `false` stops sending scores (the column stays in the LMS).
+	// A new `title` or `games` of a column updates its line item and sends its scores again.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -10695,6 +10697,7 @@ func (c *Client) GetAssignment(ctx context.Context, classroomId ClassroomID, ass
 // `"gradebook": true` makes the assignment a column of the LMS's gradebook as at its
 // creation (409 `lti_gradebook_unavailable` when the classroom's course offers none), its
 // students' scores so far sent too; `false` stops sending scores (the column stays in the LMS).
+// A new `title` or `games` of a column updates its line item and sends its scores again.
 //
 // Takes any type of body and a specified content type.
 //
@@ -10718,6 +10721,7 @@ func (c *Client) ChangeAssignmentWithBody(ctx context.Context, classroomId Class
 // `"gradebook": true` makes the assignment a column of the LMS's gradebook as at its
 // creation (409 `lti_gradebook_unavailable` when the classroom's course offers none), its
 // students' scores so far sent too; `false` stops sending scores (the column stays in the LMS).
+// A new `title` or `games` of a column updates its line item and sends its scores again.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -18809,6 +18813,7 @@ type ClientWithResponsesInterface interface {
 	// `"gradebook": true` makes the assignment a column of the LMS's gradebook as at its
 	// creation (409 `lti_gradebook_unavailable` when the classroom's course offers none), its
 	// students' scores so far sent too; `false` stops sending scores (the column stays in the LMS).
+	// A new `title` or `games` of a column updates its line item and sends its scores again.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -18822,6 +18827,7 @@ type ClientWithResponsesInterface interface {
 	// `"gradebook": true` makes the assignment a column of the LMS's gradebook as at its
 	// creation (409 `lti_gradebook_unavailable` when the classroom's course offers none), its
 	// students' scores so far sent too; `false` stops sending scores (the column stays in the LMS).
+	// A new `title` or `games` of a column updates its line item and sends its scores again.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -32350,6 +32356,7 @@ func (c *ClientWithResponses) GetAssignmentWithResponse(ctx context.Context, cla
 // `"gradebook": true` makes the assignment a column of the LMS's gradebook as at its
 // creation (409 `lti_gradebook_unavailable` when the classroom's course offers none), its
 // students' scores so far sent too; `false` stops sending scores (the column stays in the LMS).
+// A new `title` or `games` of a column updates its line item and sends its scores again.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -32369,6 +32376,7 @@ func (c *ClientWithResponses) ChangeAssignmentWithBodyWithResponse(ctx context.C
 // `"gradebook": true` makes the assignment a column of the LMS's gradebook as at its
 // creation (409 `lti_gradebook_unavailable` when the classroom's course offers none), its
 // students' scores so far sent too; `false` stops sending scores (the column stays in the LMS).
+// A new `title` or `games` of a column updates its line item and sends its scores again.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //

@@ -2382,6 +2382,7 @@ export interface paths {
          *     `"gradebook": true` makes the assignment a column of the LMS's gradebook as at its
          *     creation (409 `lti_gradebook_unavailable` when the classroom's course offers none), its
          *     students' scores so far sent too; `false` stops sending scores (the column stays in the LMS).
+         *     A new `title` or `games` of a column updates its line item and sends its scores again.
          */
         patch: operations["changeAssignment"];
         trace?: never;
