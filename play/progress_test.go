@@ -3,9 +3,12 @@ package play_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -123,6 +126,16 @@ func (c *progressClass) playRandomGame(r *rand.Rand, steps int) {
 				t.Fatal(err)
 			}
 			continue
+		case 2, 3:
+			// a card at random: mostly refused (not in hand, not prime, with facts), kept as an attempt
+			action := json.RawMessage(fmt.Sprintf(`{"type":"play","cards":[%d]}`, 1+r.IntN(20)))
+			if _, err := c.master.Act(c.ctx, play.Action{GameID: id, Action: action}, p, nil); err != nil {
+				var refused *domain.Error
+				if !errors.As(err, &refused) {
+					t.Fatal(err)
+				}
+			}
+			continue
 		}
 		legal := allLegalActions(t, g.State, seat)
 		if _, err := c.master.Act(c.ctx, play.Action{GameID: id, Action: legal[r.IntN(len(legal))]}, p, nil); err != nil {
@@ -181,9 +194,30 @@ func progressRows(t *testing.T, db *repo.DB) []string {
 	return out
 }
 
+// studentSumsRows reads student_sums, attempt_codes and attempt_facts whole, in order.
+func studentSumsRows(t *testing.T, db *repo.DB) []string {
+	t.Helper()
+	rows, err := db.Pool.Query(context.Background(), `SELECT * FROM (
+		SELECT format('%s %s %s %s %s=%s', what, classroom_id, student_id, kind, name, n) AS r FROM student_sums
+		UNION ALL SELECT format('code %s %s %s=%s %s %s', classroom_id, student_id, code, n, example_ids, examples) FROM attempt_codes
+		UNION ALL SELECT format('facts %s %s %s %s %s=%s', classroom_id, student_id, kind, code, facts, n) FROM attempt_facts) x
+		ORDER BY r`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
 // The figures the steps, the hints and the worker kept per student and day equal a recount from
 // the histories (progress_recount, the migration's backfill), after random games over several
-// days with computer players, hints, resignations and unfinished games.
+// days with computer players, hints, resignations and unfinished games; and so do the per-student
+// sums the statistics read (student_sums, attempt_codes, attempt_facts: kept by the steps'
+// tallies, the refusals and the worker's reviews) a recount of them (student_sums_recount, the
+// backfill of migration 00075).
 func TestProgressKeptEqualsRecountFromHistory(t *testing.T) {
 	t.Parallel()
 	for _, seed := range []uint64{1, 2, 3} {
@@ -197,15 +231,22 @@ func TestProgressKeptEqualsRecountFromHistory(t *testing.T) {
 			if c.drainReviews() == 0 {
 				t.Log("no finished game to review")
 			}
-			kept := progressRows(t, c.db)
+			kept, keptSums := progressRows(t, c.db), studentSumsRows(t, c.db)
 			if len(kept) == 0 {
 				t.Fatal("no progress kept")
 			}
-			if _, err := c.db.Pool.Exec(c.ctx, `SELECT progress_recount()`); err != nil {
+			if !slices.ContainsFunc(keptSums, func(s string) bool { return strings.HasPrefix(s, "tally ") }) ||
+				!slices.ContainsFunc(keptSums, func(s string) bool { return strings.HasPrefix(s, "code ") }) {
+				t.Fatalf("the steps kept no tally counters or no refusals: %v", keptSums)
+			}
+			if _, err := c.db.Pool.Exec(c.ctx, `SELECT progress_recount(), student_sums_recount()`); err != nil {
 				t.Fatal(err)
 			}
 			if recount := progressRows(t, c.db); !reflect.DeepEqual(kept, recount) {
 				t.Errorf("kept:\n%v\nrecounted from history:\n%v", kept, recount)
+			}
+			if recount := studentSumsRows(t, c.db); !reflect.DeepEqual(keptSums, recount) {
+				t.Errorf("student sums kept:\n%v\nrecounted:\n%v", keptSums, recount)
 			}
 		})
 	}
