@@ -12,7 +12,7 @@ import (
 )
 
 // The sums the statistics read (migration 00075: student_sums, attempt_codes, attempt_facts, and the
-// hints of progress_days) answer what the statistics summed over the class's games before (the
+// hints of progress_days, and class_games of migration 00076) answer what the statistics summed over the class's games before (the
 // queries below, as they were: a test oracle), after random games with computer players, hints,
 // refusals and resignations, the worker's reviews, and a student removed from the class.
 func TestStatisticsSumsEqualTheGamesSums(t *testing.T) {
@@ -126,6 +126,26 @@ func TestStatisticsSumsEqualTheGamesSums(t *testing.T) {
 			t.Errorf("refusals by code (per student %v):\n%v\nsummed over the games:\n%v", perStudent, got, want)
 		}
 	}
+
+	counts, err := g.GameCounts(c.ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = nil
+	for _, gc := range counts {
+		got = append(got, fmt.Sprintf("%q played=%d finished=%d won=%d", gc.StudentID, gc.Played, gc.Finished, gc.Won))
+	}
+	c.sameRows("games", got, `WITH seat AS (
+			SELECT g.id, s.student_id, g.status = 'finished' AS finished,
+				g.status = 'finished' AND s.seat = ANY(coalesce(g.winners, '{}')) AND s.bot IS NULL AS won
+			FROM games g JOIN seats s ON s.game_id = g.id
+			JOIN students st ON st.id = s.student_id AND st.removed_at IS NULL AND st.classroom_id = $1
+			WHERE g.classroom_id = $1 AND g.status <> 'lobby')
+		SELECT format('"%s" played=%s finished=%s won=%s', student_id, count(*), count(*) FILTER (WHERE finished), count(*) FILTER (WHERE won))
+		FROM seat GROUP BY student_id
+		UNION ALL
+		SELECT format('"" played=%s finished=%s won=%s', count(*), count(*) FILTER (WHERE finished), count(*) FILTER (WHERE won))
+		FROM (SELECT id, bool_or(finished) AS finished, bool_or(won) AS won FROM seat GROUP BY id) games`)
 
 	// and the answer: statistics of the class as a whole, which a removed student is not part of
 	stats, err := c.master.ClassroomStats(c.ctx, id)

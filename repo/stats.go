@@ -165,18 +165,21 @@ func (s *Games) EachRefusalFacts(ctx context.Context, classroomID string, fn fun
 	return rows.Err()
 }
 
-// GameCounts counts, in Postgres, the started games of each current student and of the class.
+// GameCounts counts the started games of each current student and of the class from the counts
+// the games' steps keep by group of players (class_games, migration 00076): a student's are the
+// groups they sit in, the class's the groups with a current student, won when a current student
+// won.
 func (s *Games) GameCounts(ctx context.Context, classroomID string) ([]play.GameCount, error) {
-	rows, err := s.db.reads(ctx).Query(ctx, `WITH seat AS (
-			SELECT g.id, s.student_id, g.status = 'finished' AS finished,
-				g.status = 'finished' AND s.seat = ANY(coalesce(g.winners, '{}')) AND s.bot IS NULL AS won
-			FROM games g JOIN seats s ON s.game_id = g.id
-			JOIN students st ON st.id = s.student_id AND st.removed_at IS NULL AND st.classroom_id = $1
-			WHERE g.classroom_id = $1 AND g.status <> 'lobby')
-		SELECT student_id::text, count(*), count(*) FILTER (WHERE finished), count(*) FILTER (WHERE won) FROM seat GROUP BY 1
+	rows, err := s.db.reads(ctx).Query(ctx, `WITH current AS (SELECT array_agg(id) AS ids FROM students WHERE classroom_id = $1 AND removed_at IS NULL),
+		groups AS (SELECT cg.* FROM class_games cg WHERE cg.classroom_id = $1 AND cg.n <> 0)
+		SELECT w.id::text, sum(g.n)::int, coalesce(sum(g.n) FILTER (WHERE g.finished), 0)::int,
+			coalesce(sum(g.n) FILTER (WHERE w.id = ANY(g.winners)), 0)::int
+		FROM groups g CROSS JOIN unnest(g.students) AS w(id) JOIN students st ON st.id = w.id AND st.removed_at IS NULL
+		GROUP BY 1
 		UNION ALL
-		SELECT '', count(*), count(*) FILTER (WHERE finished), count(*) FILTER (WHERE won)
-		FROM (SELECT id, bool_or(finished) AS finished, bool_or(won) AS won FROM seat GROUP BY id) games`, classroomID)
+		SELECT '', coalesce(sum(g.n), 0)::int, coalesce(sum(g.n) FILTER (WHERE g.finished), 0)::int,
+			coalesce(sum(g.n) FILTER (WHERE g.winners && c.ids), 0)::int
+		FROM groups g CROSS JOIN current c WHERE g.students && c.ids`, classroomID)
 	if err != nil {
 		return nil, err
 	}
