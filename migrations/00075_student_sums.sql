@@ -142,7 +142,7 @@ CREATE TRIGGER student_sums_attempt AFTER INSERT ON attempts FOR EACH ROW EXECUT
 
 -- +goose StatementBegin
 CREATE FUNCTION student_sums_recount() RETURNS void LANGUAGE sql AS $$
-DELETE FROM student_sums;
+DELETE FROM student_sums WHERE what IN ('tally', 'judged', 'label', 'missed');
 DELETE FROM attempt_codes;
 DELETE FROM attempt_facts;
 INSERT INTO student_sums (classroom_id, student_id, kind, what, name, n)

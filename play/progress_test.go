@@ -194,14 +194,14 @@ func progressRows(t *testing.T, db *repo.DB) []string {
 	return out
 }
 
-// studentSumsRows reads student_sums, attempt_codes, attempt_facts and class_games whole, in order.
+// studentSumsRows reads student_sums, attempt_codes, attempt_facts and class_totals whole, in order.
 func studentSumsRows(t *testing.T, db *repo.DB) []string {
 	t.Helper()
 	rows, err := db.Pool.Query(context.Background(), `SELECT * FROM (
 		SELECT format('%s %s %s %s %s=%s', what, classroom_id, student_id, kind, name, n) AS r FROM student_sums
 		UNION ALL SELECT format('code %s %s %s=%s %s %s', classroom_id, student_id, code, n, example_ids, examples) FROM attempt_codes
 		UNION ALL SELECT format('facts %s %s %s %s %s=%s', classroom_id, student_id, kind, code, facts, n) FROM attempt_facts
-		UNION ALL SELECT format('games %s %s won by %s finished=%s: %s', classroom_id, students, winners, finished, n) FROM class_games WHERE n <> 0) x
+		UNION ALL SELECT format('class %s played=%s finished=%s won=%s', classroom_id, played, finished, won) FROM class_totals) x
 		ORDER BY r`)
 	if err != nil {
 		t.Fatal(err)
@@ -217,7 +217,7 @@ func studentSumsRows(t *testing.T, db *repo.DB) []string {
 // the histories (progress_recount, the migration's backfill), after random games over several
 // days with computer players, hints, resignations and unfinished games; and so do the per-student
 // sums the statistics read (student_sums, attempt_codes, attempt_facts: kept by the steps'
-// tallies, the refusals and the worker's reviews; class_games, kept by the starts and the ends) a
+// tallies, the refusals and the worker's reviews; class_totals, kept by the starts and the ends) a
 // recount of them (student_sums_recount and class_games_recount, the backfills of migrations
 // 00075 and 00076).
 func TestProgressKeptEqualsRecountFromHistory(t *testing.T) {

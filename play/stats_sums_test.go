@@ -11,10 +11,10 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// The sums the statistics read (migration 00075: student_sums, attempt_codes, attempt_facts, and the
-// hints of progress_days, and class_games of migration 00076) answer what the statistics summed over the class's games before (the
-// queries below, as they were: a test oracle), after random games with computer players, hints,
-// refusals and resignations, the worker's reviews, and a student removed from the class.
+// The sums the statistics read (migrations 00075 and 00076: student_sums, attempt_codes,
+// attempt_facts, class_totals) answer what the statistics summed over the class's games before
+// (the queries below, as they were: a test oracle), after random games with computer players,
+// hints, refusals and resignations, the worker's reviews, and a student removed from the class.
 func TestStatisticsSumsEqualTheGamesSums(t *testing.T) {
 	t.Parallel()
 	c := newProgressClass(t, "Ada", "Bo", "Cy", "Di")

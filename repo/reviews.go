@@ -30,12 +30,12 @@ func (s *Games) HintsUsed(ctx context.Context, gameID string) (map[int]int, erro
 	return countsBy[int](ctx, s.db.Pool, `SELECT seat, count(*) FROM hints WHERE game_id = $1 GROUP BY seat`, gameID)
 }
 
-// HintCounts counts the hints the classroom's current students were given, by student id, from
-// their days' figures (progress_days, which each hint adds to in the statement that keeps it).
+// HintCounts counts the hints the classroom's current students were given, by student id, as the
+// hints kept add them up (student_sums, migration 00076).
 func (s *Games) HintCounts(ctx context.Context, classroomID string) (map[string]int, error) {
-	return countsBy[string](ctx, s.db.reads(ctx), `SELECT p.student_id::text, sum(p.hints)::int
-		FROM progress_days p JOIN students st ON st.id = p.student_id AND st.removed_at IS NULL
-		WHERE p.classroom_id = $1 AND p.hints > 0
+	return countsBy[string](ctx, s.db.reads(ctx), `SELECT ss.student_id::text, sum(ss.n)::int
+		FROM student_sums ss JOIN students st ON st.id = ss.student_id AND st.removed_at IS NULL
+		WHERE ss.classroom_id = $1 AND ss.what = 'hints'
 		GROUP BY 1`, classroomID)
 }
 

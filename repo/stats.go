@@ -165,21 +165,17 @@ func (s *Games) EachRefusalFacts(ctx context.Context, classroomID string, fn fun
 	return rows.Err()
 }
 
-// GameCounts counts the started games of each current student and of the class from the counts
-// the games' steps keep by group of players (class_games, migration 00076): a student's are the
-// groups they sit in, the class's the groups with a current student, won when a current student
-// won.
+// GameCounts reads the started games of each current student and of the class as the games'
+// starts and ends keep them (student_sums and class_totals, migration 00076): a row per student.
 func (s *Games) GameCounts(ctx context.Context, classroomID string) ([]play.GameCount, error) {
-	rows, err := s.db.reads(ctx).Query(ctx, `WITH current AS (SELECT array_agg(id) AS ids FROM students WHERE classroom_id = $1 AND removed_at IS NULL),
-		groups AS (SELECT cg.* FROM class_games cg WHERE cg.classroom_id = $1 AND cg.n <> 0)
-		SELECT w.id::text, sum(g.n)::int, coalesce(sum(g.n) FILTER (WHERE g.finished), 0)::int,
-			coalesce(sum(g.n) FILTER (WHERE w.id = ANY(g.winners)), 0)::int
-		FROM groups g CROSS JOIN unnest(g.students) AS w(id) JOIN students st ON st.id = w.id AND st.removed_at IS NULL
+	rows, err := s.db.reads(ctx).Query(ctx, `SELECT ss.student_id::text, coalesce(sum(ss.n) FILTER (WHERE ss.name = 'played'), 0)::int,
+			coalesce(sum(ss.n) FILTER (WHERE ss.name = 'finished'), 0)::int, coalesce(sum(ss.n) FILTER (WHERE ss.name = 'won'), 0)::int
+		FROM student_sums ss JOIN students st ON st.id = ss.student_id AND st.removed_at IS NULL
+		WHERE ss.classroom_id = $1 AND ss.what = 'games'
 		GROUP BY 1
 		UNION ALL
-		SELECT '', coalesce(sum(g.n), 0)::int, coalesce(sum(g.n) FILTER (WHERE g.finished), 0)::int,
-			coalesce(sum(g.n) FILTER (WHERE g.winners && c.ids), 0)::int
-		FROM groups g CROSS JOIN current c WHERE g.students && c.ids`, classroomID)
+		SELECT '', coalesce(sum(played), 0)::int, coalesce(sum(finished), 0)::int, coalesce(sum(won), 0)::int
+		FROM class_totals WHERE classroom_id = $1`, classroomID)
 	if err != nil {
 		return nil, err
 	}
