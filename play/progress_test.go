@@ -201,7 +201,8 @@ func studentSumsRows(t *testing.T, db *repo.DB) []string {
 		SELECT format('%s %s %s %s %s=%s', what, classroom_id, student_id, kind, name, n) AS r FROM student_sums
 		UNION ALL SELECT format('code %s %s %s=%s %s %s', classroom_id, student_id, code, n, example_ids, examples) FROM attempt_codes
 		UNION ALL SELECT format('facts %s %s %s %s %s=%s', classroom_id, student_id, kind, code, facts, n) FROM attempt_facts
-		UNION ALL SELECT format('class %s played=%s finished=%s won=%s', classroom_id, played, finished, won) FROM class_totals) x
+		UNION ALL SELECT format('class %s played=%s finished=%s won=%s', classroom_id, played, finished, won) FROM class_totals
+		UNION ALL SELECT format('stale %s %s', classroom_id, n) FROM class_stale WHERE n <> 0) x
 		ORDER BY r`)
 	if err != nil {
 		t.Fatal(err)
@@ -241,7 +242,7 @@ func TestProgressKeptEqualsRecountFromHistory(t *testing.T) {
 				!slices.ContainsFunc(keptSums, func(s string) bool { return strings.HasPrefix(s, "code ") }) {
 				t.Fatalf("the steps kept no tally counters or no refusals: %v", keptSums)
 			}
-			if _, err := c.db.Pool.Exec(c.ctx, `SELECT progress_recount(), student_sums_recount(), class_games_recount()`); err != nil {
+			if _, err := c.db.Pool.Exec(c.ctx, `SELECT progress_recount(), student_sums_recount(), class_games_recount(), class_stale_recount()`); err != nil {
 				t.Fatal(err)
 			}
 			if recount := progressRows(t, c.db); !reflect.DeepEqual(kept, recount) {
