@@ -180,30 +180,29 @@ func (c *progressClass) drainReviews() int {
 // progressRows reads progress_days whole, in order.
 func progressRows(t *testing.T, db *repo.DB) []string {
 	t.Helper()
-	rows, err := db.Pool.Query(context.Background(), `SELECT format('%s %s %s played=%s finished=%s won=%s hints=%s moves=%s ms=%s missed=%s',
+	return textRows(t, db, `SELECT format('%s %s %s played=%s finished=%s won=%s hints=%s moves=%s ms=%s missed=%s',
 		classroom_id, day, student_id, games_played, games_finished, games_won, hints, moves, move_ms, missed)
 		FROM progress_days WHERE games_played + games_finished + games_won + hints + moves + move_ms + missed > 0
 		ORDER BY classroom_id, day, student_id`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
 }
 
-// studentSumsRows reads student_sums, attempt_codes, attempt_facts and class_totals whole, in order.
+// studentSumsRows reads student_sums, attempt_codes, attempt_facts, class_totals and class_stale
+// whole, in order.
 func studentSumsRows(t *testing.T, db *repo.DB) []string {
 	t.Helper()
-	rows, err := db.Pool.Query(context.Background(), `SELECT * FROM (
+	return textRows(t, db, `SELECT * FROM (
 		SELECT format('%s %s %s %s %s=%s', what, classroom_id, student_id, kind, name, n) AS r FROM student_sums
 		UNION ALL SELECT format('code %s %s %s=%s %s %s', classroom_id, student_id, code, n, example_ids, examples) FROM attempt_codes
 		UNION ALL SELECT format('facts %s %s %s %s %s=%s', classroom_id, student_id, kind, code, facts, n) FROM attempt_facts
 		UNION ALL SELECT format('class %s played=%s finished=%s won=%s', classroom_id, played, finished, won) FROM class_totals
 		UNION ALL SELECT format('stale %s %s', classroom_id, n) FROM class_stale WHERE n <> 0) x
 		ORDER BY r`)
+}
+
+// textRows reads the rows of a query of one text column.
+func textRows(t *testing.T, db *repo.DB, sql string, args ...any) []string {
+	t.Helper()
+	rows, err := db.Pool.Query(context.Background(), sql, args...)
 	if err != nil {
 		t.Fatal(err)
 	}

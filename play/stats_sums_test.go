@@ -161,14 +161,7 @@ func TestStatisticsSumsEqualTheGamesSums(t *testing.T) {
 // answers; it fails when the query answers none.
 func (c *progressClass) sameRows(what string, got []string, sql string) {
 	c.t.Helper()
-	rows, err := c.db.Pool.Query(c.ctx, sql, c.class.ID)
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	want, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	if err != nil {
-		c.t.Fatal(err)
-	}
+	want := textRows(c.t, c.db, sql, c.class.ID)
 	slices.Sort(got)
 	slices.Sort(want)
 	if len(want) == 0 || !reflect.DeepEqual(got, want) {
