@@ -18,7 +18,7 @@
 --   takes its counters away; keeping it again, KeepTallies, adds them back);
 -- - an insert into review_seats adds its summary; an insert into attempts adds the refusal.
 --
--- The hints and the games a student played, finished and won are in progress_days already (00060).
+-- The games a student played, finished and won and their hints join student_sums in 00076.
 --
 -- student_sums_recount() counts the three tables again from the games, review_seats and attempts:
 -- this migration fills them so, scalefill after a fill, and tests compare it with what was kept.
