@@ -36,6 +36,10 @@ func TestSchemaCanBeShardedByGame(t *testing.T) {
 	// Grades to the LMS (00070): the sends waiting are a reference table like the assignments
 	// they hang on (a row per assignment and student, never joined with a game's rows).
 	reference = append(reference, "lti_grade_jobs")
+	// The statistics' per-student sums (00075–00077): by classroom, as progress_days.
+	for _, table := range []string{"student_sums", "attempt_codes", "attempt_facts", "class_totals", "class_stale"} {
+		ownKey[table] = "classroom_id"
+	}
 
 	byGame := map[string]string{} // table → its distribution column
 	for _, table := range publicTables(t, db) {
