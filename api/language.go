@@ -1,7 +1,12 @@
 package api
 
 import (
+	"encoding/json"
+	"errors"
+
 	"net/http"
+	"primegames/api/openapi"
+	"primegames/domain"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -56,3 +61,49 @@ func addVary(h http.Header, name string) {
 // lang is the language c's request is answered in.
 func lang(c echo.Context) *i18n.Lang { return i18n.From(c.Request().Context()) }
 
+// translateProblem says p's title, detail and field messages in l; its code, type, status and facts
+// stay as they are. A domain error's detail is rendered from the format and arguments it was made
+// of; any other text is read back against the catalog (i18n.Lang.Text).
+func translateProblem(p *openapi.Problem, err error, l *i18n.Lang) {
+	if l.English() {
+		return
+	}
+	p.Title = l.Text(p.Title)
+	if p.Detail != nil {
+		var de *domain.Error
+		if errors.As(err, &de) && de.Format != "" && *p.Detail == de.Message {
+			p.Detail = ptr(l.Sprintf(de.Format, de.Args...))
+		} else {
+			p.Detail = ptr(l.Text(*p.Detail))
+		}
+	}
+	if p.Errors != nil {
+		for i, f := range *p.Errors {
+			(*p.Errors)[i].Message = l.Text(f.Message)
+		}
+	}
+}
+
+// translateDescriptions says the description of every legal action in actions (an engine's JSON
+// array) in l; everything else of them stays as it is.
+func translateDescriptions(actions json.RawMessage, l *i18n.Lang) (json.RawMessage, error) {
+	if l.English() {
+		return actions, nil
+	}
+	var list []map[string]json.RawMessage
+	if err := json.Unmarshal(actions, &list); err != nil {
+		return nil, err
+	}
+	for _, a := range list {
+		var d string
+		if raw, ok := a["description"]; !ok || json.Unmarshal(raw, &d) != nil {
+			continue
+		}
+		raw, err := json.Marshal(l.Text(d))
+		if err != nil {
+			return nil, err
+		}
+		a["description"] = raw
+	}
+	return json.Marshal(list)
+}
