@@ -183,16 +183,18 @@ func (l *Lang) Sprintf(format string, args ...any) string {
 		}
 		return fmt.Sprintf(format, args...)
 	}
+	verbs := englishVerbs(format)
 	strs := make([]string, len(args))
 	for i, a := range args {
-		switch v := a.(type) {
-		case string:
-			strs[i] = l.text(v, 0)
-		case fmt.Stringer:
-			strs[i] = l.text(v.String(), 0)
-		default:
-			strs[i] = fmt.Sprint(v)
+		v := "%v"
+		if i < len(verbs) {
+			v = verbs[i]
 		}
+		if s, ok := a.(string); ok && (v == "%s" || v == "%v") {
+			strs[i] = l.text(s, 0)
+			continue
+		}
+		strs[i] = fmt.Sprintf(v, a)
 	}
 	return m.render(l, strs)
 }
@@ -206,7 +208,7 @@ func (l *Lang) Text(s string) string {
 }
 
 // maxDepth bounds how deep a sentence's arguments are translated as sentences in turn.
-const maxDepth = 4
+const maxDepth = 8
 
 func (l *Lang) text(s string, depth int) string {
 	if m, ok := l.cat.messages[s]; ok && m.args == 0 {
@@ -376,6 +378,17 @@ func Placeholders(format string) []byte {
 			v = '?'
 		}
 		out = append(out, v)
+	}
+	return out
+}
+
+// englishVerbs are the verbs of an English id, one per argument in order ("%q", "%d", "%.1f").
+func englishVerbs(format string) []string {
+	var out []string
+	for _, m := range verb.FindAllStringSubmatch(format, -1) {
+		if m[3] != "%" {
+			out = append(out, "%"+m[2]+m[3])
+		}
 	}
 	return out
 }
