@@ -13,11 +13,11 @@ import (
 // first legal action's description (and the hint's explanation), the waiting seat's reason and the
 // picture's turn line.
 var words = map[string]struct{ conflict, roll, notYourTurn, turn string }{
-	"en":    {"Conflict", "roll both dice", "It is not your turn: Ada (seat 0).", "Turn 1: Ada to roll"},
-	"es":    {"Conflicto", "tira los dos dados", "No es tu turno: Ada (puesto 0).", "Turno 1: le toca tirar a Ada"},
-	"fr":    {"Conflit", "lance les deux dés", "Ce n’est pas ton tour : Ada (place 0).", "Tour 1 : Ada doit lancer les dés"},
-	"de":    {"Konflikt", "wirf beide Würfel", "Du bist nicht dran: Ada (Platz 0).", "Zug 1: Ada würfelt"},
-	"pt-BR": {"Conflito", "jogue os dois dados", "Não é a sua vez: Ada (lugar 0).", "Rodada 1: Ada joga os dados"},
+	"en":    {"Conflict", "roll both dice", "It is not your turn: it is Ada (seat 0) to act.", "Turn 1: Ada to roll"},
+	"es":    {"Conflicto", "tira los dos dados", "No es tu turno: le toca a Ada (puesto 0).", "Turno 1: le toca tirar a Ada"},
+	"fr":    {"Conflit", "lance les deux dés", "Ce n’est pas ton tour : c’est à Ada (place 0) de jouer.", "Tour 1 : Ada doit lancer les dés"},
+	"de":    {"Konflikt", "wirf beide Würfel", "Du bist nicht dran: Ada (Platz 0) ist dran.", "Zug 1: Ada würfelt"},
+	"pt-BR": {"Conflito", "jogue os dois dados", "Não é a sua vez: é a vez de Ada (lugar 0).", "Rodada 1: Ada joga os dados"},
 }
 
 // Every language over HTTP: a refusal, a hint, a legal action's description, the waiting seat's
@@ -75,11 +75,11 @@ func TestEveryLanguageOverHTTP(t *testing.T) {
 		resp = h.Get(path+"/legal-actions", append(bearer(c.Seats[1].Token), asked...)...)
 		resp.JSON(t, &legal)
 		if legal.Reason == nil || *legal.Reason != client.LegalActionsBaseReasonNotYourTurn || legal.Detail == nil || *legal.Detail != w.notYourTurn {
-			t.Errorf("%s: waiting seat's reason %v %v, want not_your_turn %q", code, legal.Reason, legal.Detail, w.notYourTurn)
+			t.Errorf("%s: waiting seat's reason %v %v, want not_your_turn %q", code, deref(legal.Reason), deref(legal.Detail), w.notYourTurn)
 		}
 
 		// A picture names its language by the lang parameter, which an <img> can carry.
-		resp = h.Get(path+"/picture?lang="+code, bearer(c.Seats[0].Token)...)
+		resp = h.Get(path+"/picture.svg?lang="+code, bearer(c.Seats[0].Token)...)
 		says(resp.Response)
 		if resp.StatusCode != http.StatusOK || !strings.Contains(string(resp.Body), ">"+w.turn+"</text>") {
 			t.Errorf("%s: picture %d lacks <text>%s</text>", code, resp.StatusCode, w.turn)
@@ -140,8 +140,15 @@ func TestLanguageNegotiation(t *testing.T) {
 	if p := resp.Problem(t); p.Code != "game_not_found" || p.Title != "Nicht gefunden" || p.Detail != "Es gibt kein Spiel "+noGame+"." {
 		t.Errorf("German 404: %s %q %q", p.Code, p.Title, p.Detail)
 	}
-	resp = h.Get("/v1/games/"+noGame)
+	resp = h.Get("/v1/games/" + noGame)
 	if p := resp.Problem(t); p.Title != "Not Found" || p.Detail != "There is no game "+noGame+"." {
 		t.Errorf("English 404: %q %q", p.Title, p.Detail)
 	}
+}
+
+func deref[T any](p *T) any {
+	if p == nil {
+		return nil
+	}
+	return *p
 }
