@@ -4466,6 +4466,9 @@ type WebhookScope string
 // WebhookStatus `active`: it delivers. `suspended`: made with a teacher or student token since replaced; it delivers nothing until the current token resumes it. `disabled`: its receiver failed for good or answered 410; `retry` enables it again.
 type WebhookStatus string
 
+// AcceptLanguage defines model for AcceptLanguage.
+type AcceptLanguage = string
+
 // AccessToken defines model for AccessToken.
 type AccessToken = string
 
@@ -4489,6 +4492,9 @@ type IfMatch = string
 
 // Include defines model for Include.
 type Include string
+
+// Lang defines model for Lang.
+type Lang = string
 
 // Layout defines model for Layout.
 type Layout string
@@ -4577,10 +4583,22 @@ type BeginSignInParams struct {
 
 // GetPrimeClimbBoardPicturePngParams defines parameters for GetPrimeClimbBoardPicturePng.
 type GetPrimeClimbBoardPicturePngParams struct {
+	// Lang The language of the answer's sentences where a request cannot carry `Accept-Language` (an
+	// `<img>`, a link, a printed card): `en`, `es`, `fr`, `de` or `pt-BR` (`pt` and `es-MX` match
+	// too). It wins over `Accept-Language`; a language the service does not speak is ignored.
+	// Every operation takes it; the contract lists it where it matters most.
+	Lang *Lang `form:"lang,omitempty" json:"lang,omitempty"`
+
 	// Layout `desktop` (the default): landscape, the board with a panel beside it. `phone`: portrait
 	// with large type, the panel under the board, to be shown at a phone's width (360 px and up).
 	// The same in SVG and PNG.
 	Layout *GetPrimeClimbBoardPicturePngParamsLayout `form:"layout,omitempty" json:"layout,omitempty"`
+
+	// AcceptLanguage The languages the reader reads, with quality values (RFC 9110), e.g.
+	// `es-MX,es;q=0.9,en;q=0.5`; the best the service speaks is chosen (`es-MX` → `es`, `pt` →
+	// `pt-BR`). Sentences (problem `title` and `detail`, hints, reviews, legal actions'
+	// descriptions, pictures' words) are said in it; see `Content-Language`.
+	AcceptLanguage *AcceptLanguage `json:"Accept-Language,omitempty"`
 }
 
 // GetPrimeClimbBoardPicturePngParamsLayout defines parameters for GetPrimeClimbBoardPicturePng.
@@ -4588,10 +4606,22 @@ type GetPrimeClimbBoardPicturePngParamsLayout string
 
 // GetPrimeClimbBoardPictureParams defines parameters for GetPrimeClimbBoardPicture.
 type GetPrimeClimbBoardPictureParams struct {
+	// Lang The language of the answer's sentences where a request cannot carry `Accept-Language` (an
+	// `<img>`, a link, a printed card): `en`, `es`, `fr`, `de` or `pt-BR` (`pt` and `es-MX` match
+	// too). It wins over `Accept-Language`; a language the service does not speak is ignored.
+	// Every operation takes it; the contract lists it where it matters most.
+	Lang *Lang `form:"lang,omitempty" json:"lang,omitempty"`
+
 	// Layout `desktop` (the default): landscape, the board with a panel beside it. `phone`: portrait
 	// with large type, the panel under the board, to be shown at a phone's width (360 px and up).
 	// The same in SVG and PNG.
 	Layout *GetPrimeClimbBoardPictureParamsLayout `form:"layout,omitempty" json:"layout,omitempty"`
+
+	// AcceptLanguage The languages the reader reads, with quality values (RFC 9110), e.g.
+	// `es-MX,es;q=0.9,en;q=0.5`; the best the service speaks is chosen (`es-MX` → `es`, `pt` →
+	// `pt-BR`). Sentences (problem `title` and `detail`, hints, reviews, legal actions'
+	// descriptions, pictures' words) are said in it; see `Content-Language`.
+	AcceptLanguage *AcceptLanguage `json:"Accept-Language,omitempty"`
 }
 
 // GetPrimeClimbBoardPictureParamsLayout defines parameters for GetPrimeClimbBoardPicture.
@@ -4734,11 +4764,23 @@ type JoinGameByInviteCodeParams struct {
 
 // GetGameParams defines parameters for GetGame.
 type GetGameParams struct {
+	// Lang The language of the answer's sentences where a request cannot carry `Accept-Language` (an
+	// `<img>`, a link, a printed card): `en`, `es`, `fr`, `de` or `pt-BR` (`pt` and `es-MX` match
+	// too). It wins over `Accept-Language`; a language the service does not speak is ignored.
+	// Every operation takes it; the contract lists it where it matters most.
+	Lang *Lang `form:"lang,omitempty" json:"lang,omitempty"`
+
 	// Include `legal_actions`: add the caller's legal actions to the game (`legal_actions`, the same
 	// object as `GET /v1/games/{id}/legal-actions` answers). Only a seat has legal actions: for
 	// a caller without one (no token, the creator's or a teacher's token) the field is absent.
-	Include     *GetGameParamsInclude `form:"include,omitempty" json:"include,omitempty"`
-	IfNoneMatch *string               `json:"If-None-Match,omitempty"`
+	Include *GetGameParamsInclude `form:"include,omitempty" json:"include,omitempty"`
+
+	// AcceptLanguage The languages the reader reads, with quality values (RFC 9110), e.g.
+	// `es-MX,es;q=0.9,en;q=0.5`; the best the service speaks is chosen (`es-MX` → `es`, `pt` →
+	// `pt-BR`). Sentences (problem `title` and `detail`, hints, reviews, legal actions'
+	// descriptions, pictures' words) are said in it; see `Content-Language`.
+	AcceptLanguage *AcceptLanguage `json:"Accept-Language,omitempty"`
+	IfNoneMatch    *string         `json:"If-None-Match,omitempty"`
 }
 
 // GetGameParamsInclude defines parameters for GetGame.
@@ -4848,6 +4890,12 @@ type MintGameObserverParams struct {
 
 // GetGamePicturePngParams defines parameters for GetGamePicturePng.
 type GetGamePicturePngParams struct {
+	// Lang The language of the answer's sentences where a request cannot carry `Accept-Language` (an
+	// `<img>`, a link, a printed card): `en`, `es`, `fr`, `de` or `pt-BR` (`pt` and `es-MX` match
+	// too). It wins over `Accept-Language`; a language the service does not speak is ignored.
+	// Every operation takes it; the contract lists it where it matters most.
+	Lang *Lang `form:"lang,omitempty" json:"lang,omitempty"`
+
 	// Seq The history entry after which to draw the game (0 is the start); the game now when absent.
 	Seq *int64 `form:"seq,omitempty" json:"seq,omitempty"`
 
@@ -4867,8 +4915,14 @@ type GetGamePicturePngParams struct {
 	// Sig A picture link's seal (with `exp`): it shows this game's pictures as the token that asked
 	// for it sees them until `exp`; 401 `picture_link_expired` after, 401 `picture_link_invalid`
 	// for another game's or a forged one. A header or `access_token` wins when also sent.
-	Sig         *PictureLinkSig `form:"sig,omitempty" json:"sig,omitempty"`
-	IfNoneMatch *string         `json:"If-None-Match,omitempty"`
+	Sig *PictureLinkSig `form:"sig,omitempty" json:"sig,omitempty"`
+
+	// AcceptLanguage The languages the reader reads, with quality values (RFC 9110), e.g.
+	// `es-MX,es;q=0.9,en;q=0.5`; the best the service speaks is chosen (`es-MX` → `es`, `pt` →
+	// `pt-BR`). Sentences (problem `title` and `detail`, hints, reviews, legal actions'
+	// descriptions, pictures' words) are said in it; see `Content-Language`.
+	AcceptLanguage *AcceptLanguage `json:"Accept-Language,omitempty"`
+	IfNoneMatch    *string         `json:"If-None-Match,omitempty"`
 }
 
 // GetGamePicturePngParamsLayout defines parameters for GetGamePicturePng.
@@ -4876,6 +4930,12 @@ type GetGamePicturePngParamsLayout string
 
 // GetGamePictureParams defines parameters for GetGamePicture.
 type GetGamePictureParams struct {
+	// Lang The language of the answer's sentences where a request cannot carry `Accept-Language` (an
+	// `<img>`, a link, a printed card): `en`, `es`, `fr`, `de` or `pt-BR` (`pt` and `es-MX` match
+	// too). It wins over `Accept-Language`; a language the service does not speak is ignored.
+	// Every operation takes it; the contract lists it where it matters most.
+	Lang *Lang `form:"lang,omitempty" json:"lang,omitempty"`
+
 	// Seq The history entry after which to draw the game (0 is the start); the game now when absent.
 	Seq *int64 `form:"seq,omitempty" json:"seq,omitempty"`
 
@@ -4895,8 +4955,14 @@ type GetGamePictureParams struct {
 	// Sig A picture link's seal (with `exp`): it shows this game's pictures as the token that asked
 	// for it sees them until `exp`; 401 `picture_link_expired` after, 401 `picture_link_invalid`
 	// for another game's or a forged one. A header or `access_token` wins when also sent.
-	Sig         *PictureLinkSig `form:"sig,omitempty" json:"sig,omitempty"`
-	IfNoneMatch *string         `json:"If-None-Match,omitempty"`
+	Sig *PictureLinkSig `form:"sig,omitempty" json:"sig,omitempty"`
+
+	// AcceptLanguage The languages the reader reads, with quality values (RFC 9110), e.g.
+	// `es-MX,es;q=0.9,en;q=0.5`; the best the service speaks is chosen (`es-MX` → `es`, `pt` →
+	// `pt-BR`). Sentences (problem `title` and `detail`, hints, reviews, legal actions'
+	// descriptions, pictures' words) are said in it; see `Content-Language`.
+	AcceptLanguage *AcceptLanguage `json:"Accept-Language,omitempty"`
+	IfNoneMatch    *string         `json:"If-None-Match,omitempty"`
 }
 
 // GetGamePictureParamsLayout defines parameters for GetGamePicture.
@@ -4924,6 +4990,12 @@ type JoinGameParams struct {
 
 // GetGameReplayPngParams defines parameters for GetGameReplayPng.
 type GetGameReplayPngParams struct {
+	// Lang The language of the answer's sentences where a request cannot carry `Accept-Language` (an
+	// `<img>`, a link, a printed card): `en`, `es`, `fr`, `de` or `pt-BR` (`pt` and `es-MX` match
+	// too). It wins over `Accept-Language`; a language the service does not speak is ignored.
+	// Every operation takes it; the contract lists it where it matters most.
+	Lang *Lang `form:"lang,omitempty" json:"lang,omitempty"`
+
 	// From The `seq` of the first history entry of the window (0, the start, by default).
 	From *int64 `form:"from,omitempty" json:"from,omitempty"`
 
@@ -4946,8 +5018,14 @@ type GetGameReplayPngParams struct {
 	// Sig A picture link's seal (with `exp`): it shows this game's pictures as the token that asked
 	// for it sees them until `exp`; 401 `picture_link_expired` after, 401 `picture_link_invalid`
 	// for another game's or a forged one. A header or `access_token` wins when also sent.
-	Sig         *PictureLinkSig `form:"sig,omitempty" json:"sig,omitempty"`
-	IfNoneMatch *string         `json:"If-None-Match,omitempty"`
+	Sig *PictureLinkSig `form:"sig,omitempty" json:"sig,omitempty"`
+
+	// AcceptLanguage The languages the reader reads, with quality values (RFC 9110), e.g.
+	// `es-MX,es;q=0.9,en;q=0.5`; the best the service speaks is chosen (`es-MX` → `es`, `pt` →
+	// `pt-BR`). Sentences (problem `title` and `detail`, hints, reviews, legal actions'
+	// descriptions, pictures' words) are said in it; see `Content-Language`.
+	AcceptLanguage *AcceptLanguage `json:"Accept-Language,omitempty"`
+	IfNoneMatch    *string         `json:"If-None-Match,omitempty"`
 }
 
 // GetGameReplayPngParamsLayout defines parameters for GetGameReplayPng.
@@ -4955,6 +5033,12 @@ type GetGameReplayPngParamsLayout string
 
 // GetGameReplayParams defines parameters for GetGameReplay.
 type GetGameReplayParams struct {
+	// Lang The language of the answer's sentences where a request cannot carry `Accept-Language` (an
+	// `<img>`, a link, a printed card): `en`, `es`, `fr`, `de` or `pt-BR` (`pt` and `es-MX` match
+	// too). It wins over `Accept-Language`; a language the service does not speak is ignored.
+	// Every operation takes it; the contract lists it where it matters most.
+	Lang *Lang `form:"lang,omitempty" json:"lang,omitempty"`
+
 	// From The `seq` of the first history entry of the window (0, the start, by default).
 	From *int64 `form:"from,omitempty" json:"from,omitempty"`
 
@@ -4977,8 +5061,14 @@ type GetGameReplayParams struct {
 	// Sig A picture link's seal (with `exp`): it shows this game's pictures as the token that asked
 	// for it sees them until `exp`; 401 `picture_link_expired` after, 401 `picture_link_invalid`
 	// for another game's or a forged one. A header or `access_token` wins when also sent.
-	Sig         *PictureLinkSig `form:"sig,omitempty" json:"sig,omitempty"`
-	IfNoneMatch *string         `json:"If-None-Match,omitempty"`
+	Sig *PictureLinkSig `form:"sig,omitempty" json:"sig,omitempty"`
+
+	// AcceptLanguage The languages the reader reads, with quality values (RFC 9110), e.g.
+	// `es-MX,es;q=0.9,en;q=0.5`; the best the service speaks is chosen (`es-MX` → `es`, `pt` →
+	// `pt-BR`). Sentences (problem `title` and `detail`, hints, reviews, legal actions'
+	// descriptions, pictures' words) are said in it; see `Content-Language`.
+	AcceptLanguage *AcceptLanguage `json:"Accept-Language,omitempty"`
+	IfNoneMatch    *string         `json:"If-None-Match,omitempty"`
 }
 
 // GetGameReplayParamsLayout defines parameters for GetGameReplay.
@@ -7198,11 +7288,35 @@ func (w *ServerInterfaceWrapper) GetPrimeClimbBoardPicturePng(ctx echo.Context) 
 
 	// Parameter object where we will unmarshal all parameters from the context
 	var params GetPrimeClimbBoardPicturePngParams
+	// ------------- Optional query parameter "lang" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "lang", ctx.QueryParams(), &params.Lang, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter lang: %s", err))
+	}
+
 	// ------------- Optional query parameter "layout" -------------
 
 	err = runtime.BindQueryParameterWithOptions("form", true, false, "layout", ctx.QueryParams(), &params.Layout, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
 	if err != nil {
 		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter layout: %s", err))
+	}
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "Accept-Language" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Accept-Language")]; found {
+		var AcceptLanguage AcceptLanguage
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for Accept-Language, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Accept-Language", valueList[0], &AcceptLanguage, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter Accept-Language: %s", err))
+		}
+
+		params.AcceptLanguage = &AcceptLanguage
 	}
 
 	// Invoke the callback with all the unmarshaled arguments
@@ -7216,11 +7330,35 @@ func (w *ServerInterfaceWrapper) GetPrimeClimbBoardPicture(ctx echo.Context) err
 
 	// Parameter object where we will unmarshal all parameters from the context
 	var params GetPrimeClimbBoardPictureParams
+	// ------------- Optional query parameter "lang" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "lang", ctx.QueryParams(), &params.Lang, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter lang: %s", err))
+	}
+
 	// ------------- Optional query parameter "layout" -------------
 
 	err = runtime.BindQueryParameterWithOptions("form", true, false, "layout", ctx.QueryParams(), &params.Layout, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
 	if err != nil {
 		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter layout: %s", err))
+	}
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "Accept-Language" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Accept-Language")]; found {
+		var AcceptLanguage AcceptLanguage
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for Accept-Language, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Accept-Language", valueList[0], &AcceptLanguage, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter Accept-Language: %s", err))
+		}
+
+		params.AcceptLanguage = &AcceptLanguage
 	}
 
 	// Invoke the callback with all the unmarshaled arguments
@@ -7792,6 +7930,13 @@ func (w *ServerInterfaceWrapper) GetGame(ctx echo.Context) error {
 
 	// Parameter object where we will unmarshal all parameters from the context
 	var params GetGameParams
+	// ------------- Optional query parameter "lang" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "lang", ctx.QueryParams(), &params.Lang, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter lang: %s", err))
+	}
+
 	// ------------- Optional query parameter "include" -------------
 
 	err = runtime.BindQueryParameterWithOptions("form", true, false, "include", ctx.QueryParams(), &params.Include, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
@@ -7800,6 +7945,21 @@ func (w *ServerInterfaceWrapper) GetGame(ctx echo.Context) error {
 	}
 
 	headers := ctx.Request().Header
+	// ------------- Optional header parameter "Accept-Language" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Accept-Language")]; found {
+		var AcceptLanguage AcceptLanguage
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for Accept-Language, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Accept-Language", valueList[0], &AcceptLanguage, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter Accept-Language: %s", err))
+		}
+
+		params.AcceptLanguage = &AcceptLanguage
+	}
 	// ------------- Optional header parameter "If-None-Match" -------------
 	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
 		var IfNoneMatch string
@@ -8164,6 +8324,13 @@ func (w *ServerInterfaceWrapper) GetGamePicturePng(ctx echo.Context) error {
 
 	// Parameter object where we will unmarshal all parameters from the context
 	var params GetGamePicturePngParams
+	// ------------- Optional query parameter "lang" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "lang", ctx.QueryParams(), &params.Lang, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter lang: %s", err))
+	}
+
 	// ------------- Optional query parameter "seq" -------------
 
 	err = runtime.BindQueryParameterWithOptions("form", true, false, "seq", ctx.QueryParams(), &params.Seq, runtime.BindQueryParameterOptions{Type: "integer", Format: "int64"})
@@ -8200,6 +8367,21 @@ func (w *ServerInterfaceWrapper) GetGamePicturePng(ctx echo.Context) error {
 	}
 
 	headers := ctx.Request().Header
+	// ------------- Optional header parameter "Accept-Language" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Accept-Language")]; found {
+		var AcceptLanguage AcceptLanguage
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for Accept-Language, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Accept-Language", valueList[0], &AcceptLanguage, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter Accept-Language: %s", err))
+		}
+
+		params.AcceptLanguage = &AcceptLanguage
+	}
 	// ------------- Optional header parameter "If-None-Match" -------------
 	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
 		var IfNoneMatch string
@@ -8234,6 +8416,13 @@ func (w *ServerInterfaceWrapper) GetGamePicture(ctx echo.Context) error {
 
 	// Parameter object where we will unmarshal all parameters from the context
 	var params GetGamePictureParams
+	// ------------- Optional query parameter "lang" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "lang", ctx.QueryParams(), &params.Lang, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter lang: %s", err))
+	}
+
 	// ------------- Optional query parameter "seq" -------------
 
 	err = runtime.BindQueryParameterWithOptions("form", true, false, "seq", ctx.QueryParams(), &params.Seq, runtime.BindQueryParameterOptions{Type: "integer", Format: "int64"})
@@ -8270,6 +8459,21 @@ func (w *ServerInterfaceWrapper) GetGamePicture(ctx echo.Context) error {
 	}
 
 	headers := ctx.Request().Header
+	// ------------- Optional header parameter "Accept-Language" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Accept-Language")]; found {
+		var AcceptLanguage AcceptLanguage
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for Accept-Language, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Accept-Language", valueList[0], &AcceptLanguage, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter Accept-Language: %s", err))
+		}
+
+		params.AcceptLanguage = &AcceptLanguage
+	}
 	// ------------- Optional header parameter "If-None-Match" -------------
 	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
 		var IfNoneMatch string
@@ -8356,6 +8560,13 @@ func (w *ServerInterfaceWrapper) GetGameReplayPng(ctx echo.Context) error {
 
 	// Parameter object where we will unmarshal all parameters from the context
 	var params GetGameReplayPngParams
+	// ------------- Optional query parameter "lang" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "lang", ctx.QueryParams(), &params.Lang, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter lang: %s", err))
+	}
+
 	// ------------- Optional query parameter "from" -------------
 
 	err = runtime.BindQueryParameterWithOptions("form", true, false, "from", ctx.QueryParams(), &params.From, runtime.BindQueryParameterOptions{Type: "integer", Format: "int64"})
@@ -8399,6 +8610,21 @@ func (w *ServerInterfaceWrapper) GetGameReplayPng(ctx echo.Context) error {
 	}
 
 	headers := ctx.Request().Header
+	// ------------- Optional header parameter "Accept-Language" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Accept-Language")]; found {
+		var AcceptLanguage AcceptLanguage
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for Accept-Language, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Accept-Language", valueList[0], &AcceptLanguage, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter Accept-Language: %s", err))
+		}
+
+		params.AcceptLanguage = &AcceptLanguage
+	}
 	// ------------- Optional header parameter "If-None-Match" -------------
 	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
 		var IfNoneMatch string
@@ -8433,6 +8659,13 @@ func (w *ServerInterfaceWrapper) GetGameReplay(ctx echo.Context) error {
 
 	// Parameter object where we will unmarshal all parameters from the context
 	var params GetGameReplayParams
+	// ------------- Optional query parameter "lang" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "lang", ctx.QueryParams(), &params.Lang, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter lang: %s", err))
+	}
+
 	// ------------- Optional query parameter "from" -------------
 
 	err = runtime.BindQueryParameterWithOptions("form", true, false, "from", ctx.QueryParams(), &params.From, runtime.BindQueryParameterOptions{Type: "integer", Format: "int64"})
@@ -8476,6 +8709,21 @@ func (w *ServerInterfaceWrapper) GetGameReplay(ctx echo.Context) error {
 	}
 
 	headers := ctx.Request().Header
+	// ------------- Optional header parameter "Accept-Language" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Accept-Language")]; found {
+		var AcceptLanguage AcceptLanguage
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for Accept-Language, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Accept-Language", valueList[0], &AcceptLanguage, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter Accept-Language: %s", err))
+		}
+
+		params.AcceptLanguage = &AcceptLanguage
+	}
 	// ------------- Optional header parameter "If-None-Match" -------------
 	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
 		var IfNoneMatch string

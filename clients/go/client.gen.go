@@ -4470,6 +4470,9 @@ type WebhookScope string
 // WebhookStatus `active`: it delivers. `suspended`: made with a teacher or student token since replaced; it delivers nothing until the current token resumes it. `disabled`: its receiver failed for good or answered 410; `retry` enables it again.
 type WebhookStatus string
 
+// AcceptLanguage defines model for AcceptLanguage.
+type AcceptLanguage = string
+
 // AccessToken defines model for AccessToken.
 type AccessToken = string
 
@@ -4493,6 +4496,9 @@ type IfMatch = string
 
 // Include defines model for Include.
 type Include string
+
+// Lang defines model for Lang.
+type Lang = string
 
 // Layout defines model for Layout.
 type Layout string
@@ -4581,10 +4587,22 @@ type BeginSignInParams struct {
 
 // GetPrimeClimbBoardPicturePngParams defines parameters for GetPrimeClimbBoardPicturePng.
 type GetPrimeClimbBoardPicturePngParams struct {
+	// Lang The language of the answer's sentences where a request cannot carry `Accept-Language` (an
+	// `<img>`, a link, a printed card): `en`, `es`, `fr`, `de` or `pt-BR` (`pt` and `es-MX` match
+	// too). It wins over `Accept-Language`; a language the service does not speak is ignored.
+	// Every operation takes it; the contract lists it where it matters most.
+	Lang *Lang `form:"lang,omitempty" json:"lang,omitempty"`
+
 	// Layout `desktop` (the default): landscape, the board with a panel beside it. `phone`: portrait
 	// with large type, the panel under the board, to be shown at a phone's width (360 px and up).
 	// The same in SVG and PNG.
 	Layout *GetPrimeClimbBoardPicturePngParamsLayout `form:"layout,omitempty" json:"layout,omitempty"`
+
+	// AcceptLanguage The languages the reader reads, with quality values (RFC 9110), e.g.
+	// `es-MX,es;q=0.9,en;q=0.5`; the best the service speaks is chosen (`es-MX` → `es`, `pt` →
+	// `pt-BR`). Sentences (problem `title` and `detail`, hints, reviews, legal actions'
+	// descriptions, pictures' words) are said in it; see `Content-Language`.
+	AcceptLanguage *AcceptLanguage `json:"Accept-Language,omitempty"`
 }
 
 // GetPrimeClimbBoardPicturePngParamsLayout defines parameters for GetPrimeClimbBoardPicturePng.
@@ -4592,10 +4610,22 @@ type GetPrimeClimbBoardPicturePngParamsLayout string
 
 // GetPrimeClimbBoardPictureParams defines parameters for GetPrimeClimbBoardPicture.
 type GetPrimeClimbBoardPictureParams struct {
+	// Lang The language of the answer's sentences where a request cannot carry `Accept-Language` (an
+	// `<img>`, a link, a printed card): `en`, `es`, `fr`, `de` or `pt-BR` (`pt` and `es-MX` match
+	// too). It wins over `Accept-Language`; a language the service does not speak is ignored.
+	// Every operation takes it; the contract lists it where it matters most.
+	Lang *Lang `form:"lang,omitempty" json:"lang,omitempty"`
+
 	// Layout `desktop` (the default): landscape, the board with a panel beside it. `phone`: portrait
 	// with large type, the panel under the board, to be shown at a phone's width (360 px and up).
 	// The same in SVG and PNG.
 	Layout *GetPrimeClimbBoardPictureParamsLayout `form:"layout,omitempty" json:"layout,omitempty"`
+
+	// AcceptLanguage The languages the reader reads, with quality values (RFC 9110), e.g.
+	// `es-MX,es;q=0.9,en;q=0.5`; the best the service speaks is chosen (`es-MX` → `es`, `pt` →
+	// `pt-BR`). Sentences (problem `title` and `detail`, hints, reviews, legal actions'
+	// descriptions, pictures' words) are said in it; see `Content-Language`.
+	AcceptLanguage *AcceptLanguage `json:"Accept-Language,omitempty"`
 }
 
 // GetPrimeClimbBoardPictureParamsLayout defines parameters for GetPrimeClimbBoardPicture.
@@ -4738,11 +4768,23 @@ type JoinGameByInviteCodeParams struct {
 
 // GetGameParams defines parameters for GetGame.
 type GetGameParams struct {
+	// Lang The language of the answer's sentences where a request cannot carry `Accept-Language` (an
+	// `<img>`, a link, a printed card): `en`, `es`, `fr`, `de` or `pt-BR` (`pt` and `es-MX` match
+	// too). It wins over `Accept-Language`; a language the service does not speak is ignored.
+	// Every operation takes it; the contract lists it where it matters most.
+	Lang *Lang `form:"lang,omitempty" json:"lang,omitempty"`
+
 	// Include `legal_actions`: add the caller's legal actions to the game (`legal_actions`, the same
 	// object as `GET /v1/games/{id}/legal-actions` answers). Only a seat has legal actions: for
 	// a caller without one (no token, the creator's or a teacher's token) the field is absent.
-	Include     *GetGameParamsInclude `form:"include,omitempty" json:"include,omitempty"`
-	IfNoneMatch *string               `json:"If-None-Match,omitempty"`
+	Include *GetGameParamsInclude `form:"include,omitempty" json:"include,omitempty"`
+
+	// AcceptLanguage The languages the reader reads, with quality values (RFC 9110), e.g.
+	// `es-MX,es;q=0.9,en;q=0.5`; the best the service speaks is chosen (`es-MX` → `es`, `pt` →
+	// `pt-BR`). Sentences (problem `title` and `detail`, hints, reviews, legal actions'
+	// descriptions, pictures' words) are said in it; see `Content-Language`.
+	AcceptLanguage *AcceptLanguage `json:"Accept-Language,omitempty"`
+	IfNoneMatch    *string         `json:"If-None-Match,omitempty"`
 }
 
 // GetGameParamsInclude defines parameters for GetGame.
@@ -4852,6 +4894,12 @@ type MintGameObserverParams struct {
 
 // GetGamePicturePngParams defines parameters for GetGamePicturePng.
 type GetGamePicturePngParams struct {
+	// Lang The language of the answer's sentences where a request cannot carry `Accept-Language` (an
+	// `<img>`, a link, a printed card): `en`, `es`, `fr`, `de` or `pt-BR` (`pt` and `es-MX` match
+	// too). It wins over `Accept-Language`; a language the service does not speak is ignored.
+	// Every operation takes it; the contract lists it where it matters most.
+	Lang *Lang `form:"lang,omitempty" json:"lang,omitempty"`
+
 	// Seq The history entry after which to draw the game (0 is the start); the game now when absent.
 	Seq *int64 `form:"seq,omitempty" json:"seq,omitempty"`
 
@@ -4871,8 +4919,14 @@ type GetGamePicturePngParams struct {
 	// Sig A picture link's seal (with `exp`): it shows this game's pictures as the token that asked
 	// for it sees them until `exp`; 401 `picture_link_expired` after, 401 `picture_link_invalid`
 	// for another game's or a forged one. A header or `access_token` wins when also sent.
-	Sig         *PictureLinkSig `form:"sig,omitempty" json:"sig,omitempty"`
-	IfNoneMatch *string         `json:"If-None-Match,omitempty"`
+	Sig *PictureLinkSig `form:"sig,omitempty" json:"sig,omitempty"`
+
+	// AcceptLanguage The languages the reader reads, with quality values (RFC 9110), e.g.
+	// `es-MX,es;q=0.9,en;q=0.5`; the best the service speaks is chosen (`es-MX` → `es`, `pt` →
+	// `pt-BR`). Sentences (problem `title` and `detail`, hints, reviews, legal actions'
+	// descriptions, pictures' words) are said in it; see `Content-Language`.
+	AcceptLanguage *AcceptLanguage `json:"Accept-Language,omitempty"`
+	IfNoneMatch    *string         `json:"If-None-Match,omitempty"`
 }
 
 // GetGamePicturePngParamsLayout defines parameters for GetGamePicturePng.
@@ -4880,6 +4934,12 @@ type GetGamePicturePngParamsLayout string
 
 // GetGamePictureParams defines parameters for GetGamePicture.
 type GetGamePictureParams struct {
+	// Lang The language of the answer's sentences where a request cannot carry `Accept-Language` (an
+	// `<img>`, a link, a printed card): `en`, `es`, `fr`, `de` or `pt-BR` (`pt` and `es-MX` match
+	// too). It wins over `Accept-Language`; a language the service does not speak is ignored.
+	// Every operation takes it; the contract lists it where it matters most.
+	Lang *Lang `form:"lang,omitempty" json:"lang,omitempty"`
+
 	// Seq The history entry after which to draw the game (0 is the start); the game now when absent.
 	Seq *int64 `form:"seq,omitempty" json:"seq,omitempty"`
 
@@ -4899,8 +4959,14 @@ type GetGamePictureParams struct {
 	// Sig A picture link's seal (with `exp`): it shows this game's pictures as the token that asked
 	// for it sees them until `exp`; 401 `picture_link_expired` after, 401 `picture_link_invalid`
 	// for another game's or a forged one. A header or `access_token` wins when also sent.
-	Sig         *PictureLinkSig `form:"sig,omitempty" json:"sig,omitempty"`
-	IfNoneMatch *string         `json:"If-None-Match,omitempty"`
+	Sig *PictureLinkSig `form:"sig,omitempty" json:"sig,omitempty"`
+
+	// AcceptLanguage The languages the reader reads, with quality values (RFC 9110), e.g.
+	// `es-MX,es;q=0.9,en;q=0.5`; the best the service speaks is chosen (`es-MX` → `es`, `pt` →
+	// `pt-BR`). Sentences (problem `title` and `detail`, hints, reviews, legal actions'
+	// descriptions, pictures' words) are said in it; see `Content-Language`.
+	AcceptLanguage *AcceptLanguage `json:"Accept-Language,omitempty"`
+	IfNoneMatch    *string         `json:"If-None-Match,omitempty"`
 }
 
 // GetGamePictureParamsLayout defines parameters for GetGamePicture.
@@ -4928,6 +4994,12 @@ type JoinGameParams struct {
 
 // GetGameReplayPngParams defines parameters for GetGameReplayPng.
 type GetGameReplayPngParams struct {
+	// Lang The language of the answer's sentences where a request cannot carry `Accept-Language` (an
+	// `<img>`, a link, a printed card): `en`, `es`, `fr`, `de` or `pt-BR` (`pt` and `es-MX` match
+	// too). It wins over `Accept-Language`; a language the service does not speak is ignored.
+	// Every operation takes it; the contract lists it where it matters most.
+	Lang *Lang `form:"lang,omitempty" json:"lang,omitempty"`
+
 	// From The `seq` of the first history entry of the window (0, the start, by default).
 	From *int64 `form:"from,omitempty" json:"from,omitempty"`
 
@@ -4950,8 +5022,14 @@ type GetGameReplayPngParams struct {
 	// Sig A picture link's seal (with `exp`): it shows this game's pictures as the token that asked
 	// for it sees them until `exp`; 401 `picture_link_expired` after, 401 `picture_link_invalid`
 	// for another game's or a forged one. A header or `access_token` wins when also sent.
-	Sig         *PictureLinkSig `form:"sig,omitempty" json:"sig,omitempty"`
-	IfNoneMatch *string         `json:"If-None-Match,omitempty"`
+	Sig *PictureLinkSig `form:"sig,omitempty" json:"sig,omitempty"`
+
+	// AcceptLanguage The languages the reader reads, with quality values (RFC 9110), e.g.
+	// `es-MX,es;q=0.9,en;q=0.5`; the best the service speaks is chosen (`es-MX` → `es`, `pt` →
+	// `pt-BR`). Sentences (problem `title` and `detail`, hints, reviews, legal actions'
+	// descriptions, pictures' words) are said in it; see `Content-Language`.
+	AcceptLanguage *AcceptLanguage `json:"Accept-Language,omitempty"`
+	IfNoneMatch    *string         `json:"If-None-Match,omitempty"`
 }
 
 // GetGameReplayPngParamsLayout defines parameters for GetGameReplayPng.
@@ -4959,6 +5037,12 @@ type GetGameReplayPngParamsLayout string
 
 // GetGameReplayParams defines parameters for GetGameReplay.
 type GetGameReplayParams struct {
+	// Lang The language of the answer's sentences where a request cannot carry `Accept-Language` (an
+	// `<img>`, a link, a printed card): `en`, `es`, `fr`, `de` or `pt-BR` (`pt` and `es-MX` match
+	// too). It wins over `Accept-Language`; a language the service does not speak is ignored.
+	// Every operation takes it; the contract lists it where it matters most.
+	Lang *Lang `form:"lang,omitempty" json:"lang,omitempty"`
+
 	// From The `seq` of the first history entry of the window (0, the start, by default).
 	From *int64 `form:"from,omitempty" json:"from,omitempty"`
 
@@ -4981,8 +5065,14 @@ type GetGameReplayParams struct {
 	// Sig A picture link's seal (with `exp`): it shows this game's pictures as the token that asked
 	// for it sees them until `exp`; 401 `picture_link_expired` after, 401 `picture_link_invalid`
 	// for another game's or a forged one. A header or `access_token` wins when also sent.
-	Sig         *PictureLinkSig `form:"sig,omitempty" json:"sig,omitempty"`
-	IfNoneMatch *string         `json:"If-None-Match,omitempty"`
+	Sig *PictureLinkSig `form:"sig,omitempty" json:"sig,omitempty"`
+
+	// AcceptLanguage The languages the reader reads, with quality values (RFC 9110), e.g.
+	// `es-MX,es;q=0.9,en;q=0.5`; the best the service speaks is chosen (`es-MX` → `es`, `pt` →
+	// `pt-BR`). Sentences (problem `title` and `detail`, hints, reviews, legal actions'
+	// descriptions, pictures' words) are said in it; see `Content-Language`.
+	AcceptLanguage *AcceptLanguage `json:"Accept-Language,omitempty"`
+	IfNoneMatch    *string         `json:"If-None-Match,omitempty"`
 }
 
 // GetGameReplayParamsLayout defines parameters for GetGameReplay.
@@ -10407,6 +10497,18 @@ func NewGetPrimeClimbBoardPicturePngRequest(server string, params *GetPrimeClimb
 		// per the OpenAPI spec (e.g. "color=blue,black,brown").
 		var rawQueryFragments []string
 
+		if params.Lang != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "lang", *params.Lang, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if params.Layout != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "layout", *params.Layout, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
@@ -10428,6 +10530,21 @@ func NewGetPrimeClimbBoardPicturePngRequest(server string, params *GetPrimeClimb
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+
+		if params.AcceptLanguage != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Accept-Language", *params.AcceptLanguage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Accept-Language", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -10461,6 +10578,18 @@ func NewGetPrimeClimbBoardPictureRequest(server string, params *GetPrimeClimbBoa
 		// per the OpenAPI spec (e.g. "color=blue,black,brown").
 		var rawQueryFragments []string
 
+		if params.Lang != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "lang", *params.Lang, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if params.Layout != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "layout", *params.Layout, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
@@ -10482,6 +10611,21 @@ func NewGetPrimeClimbBoardPictureRequest(server string, params *GetPrimeClimbBoa
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+
+		if params.AcceptLanguage != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Accept-Language", *params.AcceptLanguage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Accept-Language", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -11642,6 +11786,18 @@ func NewGetGameRequest(server string, id GameID, params *GetGameParams) (*http.R
 		// per the OpenAPI spec (e.g. "color=blue,black,brown").
 		var rawQueryFragments []string
 
+		if params.Lang != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "lang", *params.Lang, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if params.Include != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "include", *params.Include, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
@@ -11667,15 +11823,26 @@ func NewGetGameRequest(server string, id GameID, params *GetGameParams) (*http.R
 
 	if params != nil {
 
-		if params.IfNoneMatch != nil {
+		if params.AcceptLanguage != nil {
 			var headerParam0 string
 
-			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Accept-Language", *params.AcceptLanguage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
 			if err != nil {
 				return nil, err
 			}
 
-			req.Header.Set("If-None-Match", headerParam0)
+			req.Header.Set("Accept-Language", headerParam0)
+		}
+
+		if params.IfNoneMatch != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam1)
 		}
 
 	}
@@ -12327,6 +12494,18 @@ func NewGetGamePicturePngRequest(server string, id GameID, params *GetGamePictur
 		// per the OpenAPI spec (e.g. "color=blue,black,brown").
 		var rawQueryFragments []string
 
+		if params.Lang != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "lang", *params.Lang, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if params.Seq != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "seq", *params.Seq, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
@@ -12400,15 +12579,26 @@ func NewGetGamePicturePngRequest(server string, id GameID, params *GetGamePictur
 
 	if params != nil {
 
-		if params.IfNoneMatch != nil {
+		if params.AcceptLanguage != nil {
 			var headerParam0 string
 
-			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Accept-Language", *params.AcceptLanguage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
 			if err != nil {
 				return nil, err
 			}
 
-			req.Header.Set("If-None-Match", headerParam0)
+			req.Header.Set("Accept-Language", headerParam0)
+		}
+
+		if params.IfNoneMatch != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam1)
 		}
 
 	}
@@ -12451,6 +12641,18 @@ func NewGetGamePictureRequest(server string, id GameID, params *GetGamePicturePa
 		// per the OpenAPI spec (e.g. "color=blue,black,brown").
 		var rawQueryFragments []string
 
+		if params.Lang != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "lang", *params.Lang, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if params.Seq != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "seq", *params.Seq, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
@@ -12524,15 +12726,26 @@ func NewGetGamePictureRequest(server string, id GameID, params *GetGamePicturePa
 
 	if params != nil {
 
-		if params.IfNoneMatch != nil {
+		if params.AcceptLanguage != nil {
 			var headerParam0 string
 
-			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Accept-Language", *params.AcceptLanguage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
 			if err != nil {
 				return nil, err
 			}
 
-			req.Header.Set("If-None-Match", headerParam0)
+			req.Header.Set("Accept-Language", headerParam0)
+		}
+
+		if params.IfNoneMatch != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam1)
 		}
 
 	}
@@ -12671,6 +12884,18 @@ func NewGetGameReplayPngRequest(server string, id GameID, params *GetGameReplayP
 		// per the OpenAPI spec (e.g. "color=blue,black,brown").
 		var rawQueryFragments []string
 
+		if params.Lang != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "lang", *params.Lang, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if params.From != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "from", *params.From, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
@@ -12756,15 +12981,26 @@ func NewGetGameReplayPngRequest(server string, id GameID, params *GetGameReplayP
 
 	if params != nil {
 
-		if params.IfNoneMatch != nil {
+		if params.AcceptLanguage != nil {
 			var headerParam0 string
 
-			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Accept-Language", *params.AcceptLanguage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
 			if err != nil {
 				return nil, err
 			}
 
-			req.Header.Set("If-None-Match", headerParam0)
+			req.Header.Set("Accept-Language", headerParam0)
+		}
+
+		if params.IfNoneMatch != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam1)
 		}
 
 	}
@@ -12807,6 +13043,18 @@ func NewGetGameReplayRequest(server string, id GameID, params *GetGameReplayPara
 		// per the OpenAPI spec (e.g. "color=blue,black,brown").
 		var rawQueryFragments []string
 
+		if params.Lang != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "lang", *params.Lang, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if params.From != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "from", *params.From, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
@@ -12892,15 +13140,26 @@ func NewGetGameReplayRequest(server string, id GameID, params *GetGameReplayPara
 
 	if params != nil {
 
-		if params.IfNoneMatch != nil {
+		if params.AcceptLanguage != nil {
 			var headerParam0 string
 
-			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Accept-Language", *params.AcceptLanguage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
 			if err != nil {
 				return nil, err
 			}
 
-			req.Header.Set("If-None-Match", headerParam0)
+			req.Header.Set("Accept-Language", headerParam0)
+		}
+
+		if params.IfNoneMatch != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam1)
 		}
 
 	}
@@ -15473,8 +15732,9 @@ func (r BeginSignInResponse) ContentType() string {
 
 // GetPrimeClimbBoardPicturePngResponse200Headers the declared response headers of an HTTP 200 response for GetPrimeClimbBoardPicturePng
 type GetPrimeClimbBoardPicturePngResponse200Headers struct {
-	CacheControl *string
-	ETag         *string
+	CacheControl    *string
+	ContentLanguage *string
+	ETag            *string
 }
 
 // GetPrimeClimbBoardPicturePngResponse429Headers the declared response headers of an HTTP 429 response for GetPrimeClimbBoardPicturePng
@@ -15546,6 +15806,7 @@ func (r GetPrimeClimbBoardPicturePngResponse) ContentType() string {
 // GetPrimeClimbBoardPictureResponse200Headers the declared response headers of an HTTP 200 response for GetPrimeClimbBoardPicture
 type GetPrimeClimbBoardPictureResponse200Headers struct {
 	CacheControl    *string
+	ContentLanguage *string
 	ETag            *string
 	RateLimit       *string
 	RateLimitPolicy *string
@@ -18079,6 +18340,7 @@ func (r JoinGameByInviteCodeResponse) ContentType() string {
 
 // GetGameResponse200Headers the declared response headers of an HTTP 200 response for GetGame
 type GetGameResponse200Headers struct {
+	ContentLanguage *string
 	ETag            *string
 	RateLimit       *string
 	RateLimitPolicy *string
@@ -18821,6 +19083,7 @@ func (r StreamGameEventsResponse) ContentType() string {
 
 // GetHintResponse200Headers the declared response headers of an HTTP 200 response for GetHint
 type GetHintResponse200Headers struct {
+	ContentLanguage *string
 	RateLimit       *string
 	RateLimitPolicy *string
 }
@@ -19078,6 +19341,7 @@ func (r LeaveGameResponse) ContentType() string {
 
 // GetLegalActionsResponse200Headers the declared response headers of an HTTP 200 response for GetLegalActions
 type GetLegalActionsResponse200Headers struct {
+	ContentLanguage *string
 	ETag            *string
 	RateLimit       *string
 	RateLimitPolicy *string
@@ -19556,8 +19820,9 @@ func (r GetPictureLinksResponse) ContentType() string {
 
 // GetGamePicturePngResponse200Headers the declared response headers of an HTTP 200 response for GetGamePicturePng
 type GetGamePicturePngResponse200Headers struct {
-	CacheControl *string
-	ETag         *string
+	CacheControl    *string
+	ContentLanguage *string
+	ETag            *string
 }
 
 // GetGamePicturePngResponse401Headers the declared response headers of an HTTP 401 response for GetGamePicturePng
@@ -19664,6 +19929,7 @@ func (r GetGamePicturePngResponse) ContentType() string {
 // GetGamePictureResponse200Headers the declared response headers of an HTTP 200 response for GetGamePicture
 type GetGamePictureResponse200Headers struct {
 	CacheControl    *string
+	ContentLanguage *string
 	ETag            *string
 	RateLimit       *string
 	RateLimitPolicy *string
@@ -20074,9 +20340,10 @@ func (r RematchGameResponse) ContentType() string {
 
 // GetGameReplayPngResponse200Headers the declared response headers of an HTTP 200 response for GetGameReplayPng
 type GetGameReplayPngResponse200Headers struct {
-	CacheControl *string
-	ETag         *string
-	Link         *string
+	CacheControl    *string
+	ContentLanguage *string
+	ETag            *string
+	Link            *string
 }
 
 // GetGameReplayPngResponse401Headers the declared response headers of an HTTP 401 response for GetGameReplayPng
@@ -20190,6 +20457,7 @@ func (r GetGameReplayPngResponse) ContentType() string {
 // GetGameReplayResponse200Headers the declared response headers of an HTTP 200 response for GetGameReplay
 type GetGameReplayResponse200Headers struct {
 	CacheControl    *string
+	ContentLanguage *string
 	ETag            *string
 	Link            *string
 	RateLimit       *string
@@ -20435,6 +20703,7 @@ func (r ResignGameResponse) ContentType() string {
 
 // GetReviewResponse200Headers the declared response headers of an HTTP 200 response for GetReview
 type GetReviewResponse200Headers struct {
+	ContentLanguage *string
 	RateLimit       *string
 	RateLimitPolicy *string
 }
@@ -24656,6 +24925,13 @@ func ParseGetPrimeClimbBoardPicturePngResponse(rsp *http.Response) (*GetPrimeCli
 			}
 			headers.CacheControl = &value
 		}
+		if values := rsp.Header.Values("Content-Language"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Language", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentLanguage = &value
+		}
 		if values := rsp.Header.Values("ETag"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -24742,6 +25018,13 @@ func ParseGetPrimeClimbBoardPictureResponse(rsp *http.Response) (*GetPrimeClimbB
 				return nil, err
 			}
 			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("Content-Language"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Language", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentLanguage = &value
 		}
 		if values := rsp.Header.Values("ETag"); len(values) > 0 {
 			var value string
@@ -27718,6 +28001,13 @@ func ParseGetGameResponse(rsp *http.Response) (*GetGameResponse, error) {
 	switch {
 	case rsp.StatusCode == 200:
 		var headers GetGameResponse200Headers
+		if values := rsp.Header.Values("Content-Language"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Language", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentLanguage = &value
+		}
 		if values := rsp.Header.Values("ETag"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -28597,6 +28887,13 @@ func ParseGetHintResponse(rsp *http.Response) (*GetHintResponse, error) {
 	switch {
 	case rsp.StatusCode == 200:
 		var headers GetHintResponse200Headers
+		if values := rsp.Header.Values("Content-Language"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Language", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentLanguage = &value
+		}
 		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -28889,6 +29186,13 @@ func ParseGetLegalActionsResponse(rsp *http.Response) (*GetLegalActionsResponse,
 	switch {
 	case rsp.StatusCode == 200:
 		var headers GetLegalActionsResponse200Headers
+		if values := rsp.Header.Values("Content-Language"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Language", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentLanguage = &value
+		}
 		if values := rsp.Header.Values("ETag"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -29444,6 +29748,13 @@ func ParseGetGamePicturePngResponse(rsp *http.Response) (*GetGamePicturePngRespo
 			}
 			headers.CacheControl = &value
 		}
+		if values := rsp.Header.Values("Content-Language"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Language", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentLanguage = &value
+		}
 		if values := rsp.Header.Values("ETag"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -29571,6 +29882,13 @@ func ParseGetGamePictureResponse(rsp *http.Response) (*GetGamePictureResponse, e
 				return nil, err
 			}
 			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("Content-Language"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Language", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentLanguage = &value
 		}
 		if values := rsp.Header.Values("ETag"); len(values) > 0 {
 			var value string
@@ -30086,6 +30404,13 @@ func ParseGetGameReplayPngResponse(rsp *http.Response) (*GetGameReplayPngRespons
 			}
 			headers.CacheControl = &value
 		}
+		if values := rsp.Header.Values("Content-Language"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Language", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentLanguage = &value
+		}
 		if values := rsp.Header.Values("ETag"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -30227,6 +30552,13 @@ func ParseGetGameReplayResponse(rsp *http.Response) (*GetGameReplayResponse, err
 				return nil, err
 			}
 			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("Content-Language"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Language", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentLanguage = &value
 		}
 		if values := rsp.Header.Values("ETag"); len(values) > 0 {
 			var value string
@@ -30534,6 +30866,13 @@ func ParseGetReviewResponse(rsp *http.Response) (*GetReviewResponse, error) {
 	switch {
 	case rsp.StatusCode == 200:
 		var headers GetReviewResponse200Headers
+		if values := rsp.Header.Values("Content-Language"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Language", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentLanguage = &value
+		}
 		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {

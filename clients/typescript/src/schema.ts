@@ -5031,6 +5031,20 @@ export interface components {
         };
     };
     parameters: {
+        /**
+         * @description The language of the answer's sentences where a request cannot carry `Accept-Language` (an
+         *     `<img>`, a link, a printed card): `en`, `es`, `fr`, `de` or `pt-BR` (`pt` and `es-MX` match
+         *     too). It wins over `Accept-Language`; a language the service does not speak is ignored.
+         *     Every operation takes it; the contract lists it where it matters most.
+         */
+        Lang: string;
+        /**
+         * @description The languages the reader reads, with quality values (RFC 9110), e.g.
+         *     `es-MX,es;q=0.9,en;q=0.5`; the best the service speaks is chosen (`es-MX` → `es`, `pt` →
+         *     `pt-BR`). Sentences (problem `title` and `detail`, hints, reviews, legal actions'
+         *     descriptions, pictures' words) are said in it; see `Content-Language`.
+         */
+        AcceptLanguage: string;
         /** @description The subscription's id. */
         WebhookID: string;
         /**
@@ -5092,6 +5106,13 @@ export interface components {
     };
     requestBodies: never;
     headers: {
+        /**
+         * @description The language of the answer's sentences (`en`, `es`, `fr`, `de` or `pt-BR`): the `lang`
+         *     parameter's when it names one of them, else the best match of `Accept-Language`, else `en`. Sent on every
+         *     answer with words, with `Vary: Accept-Language`. Codes, types, facts, enum values and field
+         *     names never change with it.
+         */
+        ContentLanguage: "en" | "es" | "fr" | "de" | "pt-BR";
         /** @description A name of the picture's content, in quotes; on a gzipped body its weak form. */
         PictureETag: string;
         /**
@@ -5687,6 +5708,13 @@ export interface operations {
         parameters: {
             query?: {
                 /**
+                 * @description The language of the answer's sentences where a request cannot carry `Accept-Language` (an
+                 *     `<img>`, a link, a printed card): `en`, `es`, `fr`, `de` or `pt-BR` (`pt` and `es-MX` match
+                 *     too). It wins over `Accept-Language`; a language the service does not speak is ignored.
+                 *     Every operation takes it; the contract lists it where it matters most.
+                 */
+                lang?: components["parameters"]["Lang"];
+                /**
                  * @description `legal_actions`: add the caller's legal actions to the game (`legal_actions`, the same
                  *     object as `GET /v1/games/{id}/legal-actions` answers). Only a seat has legal actions: for
                  *     a caller without one (no token, the creator's or a teacher's token) the field is absent.
@@ -5694,6 +5722,13 @@ export interface operations {
                 include?: components["parameters"]["Include"];
             };
             header?: {
+                /**
+                 * @description The languages the reader reads, with quality values (RFC 9110), e.g.
+                 *     `es-MX,es;q=0.9,en;q=0.5`; the best the service speaks is chosen (`es-MX` → `es`, `pt` →
+                 *     `pt-BR`). Sentences (problem `title` and `detail`, hints, reviews, legal actions'
+                 *     descriptions, pictures' words) are said in it; see `Content-Language`.
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
                 "If-None-Match"?: string;
             };
             path: {
@@ -5706,6 +5741,7 @@ export interface operations {
             /** @description The game. */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
@@ -5734,6 +5770,13 @@ export interface operations {
         parameters: {
             query?: {
                 /**
+                 * @description The language of the answer's sentences where a request cannot carry `Accept-Language` (an
+                 *     `<img>`, a link, a printed card): `en`, `es`, `fr`, `de` or `pt-BR` (`pt` and `es-MX` match
+                 *     too). It wins over `Accept-Language`; a language the service does not speak is ignored.
+                 *     Every operation takes it; the contract lists it where it matters most.
+                 */
+                lang?: components["parameters"]["Lang"];
+                /**
                  * @description `legal_actions`: add the caller's legal actions to the game (`legal_actions`, the same
                  *     object as `GET /v1/games/{id}/legal-actions` answers). Only a seat has legal actions: for
                  *     a caller without one (no token, the creator's or a teacher's token) the field is absent.
@@ -5741,6 +5784,13 @@ export interface operations {
                 include?: components["parameters"]["Include"];
             };
             header?: {
+                /**
+                 * @description The languages the reader reads, with quality values (RFC 9110), e.g.
+                 *     `es-MX,es;q=0.9,en;q=0.5`; the best the service speaks is chosen (`es-MX` → `es`, `pt` →
+                 *     `pt-BR`). Sentences (problem `title` and `detail`, hints, reviews, legal actions'
+                 *     descriptions, pictures' words) are said in it; see `Content-Language`.
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
                 "If-None-Match"?: string;
             };
             path: {
@@ -5753,6 +5803,7 @@ export interface operations {
             /** @description The game. */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
@@ -6776,6 +6827,13 @@ export interface operations {
     getGamePicture: {
         parameters: {
             query?: {
+                /**
+                 * @description The language of the answer's sentences where a request cannot carry `Accept-Language` (an
+                 *     `<img>`, a link, a printed card): `en`, `es`, `fr`, `de` or `pt-BR` (`pt` and `es-MX` match
+                 *     too). It wins over `Accept-Language`; a language the service does not speak is ignored.
+                 *     Every operation takes it; the contract lists it where it matters most.
+                 */
+                lang?: components["parameters"]["Lang"];
                 /** @description The history entry after which to draw the game (0 is the start); the game now when absent. */
                 seq?: number;
                 /**
@@ -6800,6 +6858,13 @@ export interface operations {
                 sig?: components["parameters"]["PictureLinkSig"];
             };
             header?: {
+                /**
+                 * @description The languages the reader reads, with quality values (RFC 9110), e.g.
+                 *     `es-MX,es;q=0.9,en;q=0.5`; the best the service speaks is chosen (`es-MX` → `es`, `pt` →
+                 *     `pt-BR`). Sentences (problem `title` and `detail`, hints, reviews, legal actions'
+                 *     descriptions, pictures' words) are said in it; see `Content-Language`.
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
                 "If-None-Match"?: string;
             };
             path: {
@@ -6812,6 +6877,7 @@ export interface operations {
             /** @description The picture. */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["PictureETag"];
@@ -6848,6 +6914,13 @@ export interface operations {
     headGamePicture: {
         parameters: {
             query?: {
+                /**
+                 * @description The language of the answer's sentences where a request cannot carry `Accept-Language` (an
+                 *     `<img>`, a link, a printed card): `en`, `es`, `fr`, `de` or `pt-BR` (`pt` and `es-MX` match
+                 *     too). It wins over `Accept-Language`; a language the service does not speak is ignored.
+                 *     Every operation takes it; the contract lists it where it matters most.
+                 */
+                lang?: components["parameters"]["Lang"];
                 /** @description The history entry after which to draw the game (0 is the start); the game now when absent. */
                 seq?: number;
                 /**
@@ -6872,6 +6945,13 @@ export interface operations {
                 sig?: components["parameters"]["PictureLinkSig"];
             };
             header?: {
+                /**
+                 * @description The languages the reader reads, with quality values (RFC 9110), e.g.
+                 *     `es-MX,es;q=0.9,en;q=0.5`; the best the service speaks is chosen (`es-MX` → `es`, `pt` →
+                 *     `pt-BR`). Sentences (problem `title` and `detail`, hints, reviews, legal actions'
+                 *     descriptions, pictures' words) are said in it; see `Content-Language`.
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
                 "If-None-Match"?: string;
             };
             path: {
@@ -6884,6 +6964,7 @@ export interface operations {
             /** @description The picture. */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["PictureETag"];
@@ -7070,6 +7151,13 @@ export interface operations {
     getGameReplay: {
         parameters: {
             query?: {
+                /**
+                 * @description The language of the answer's sentences where a request cannot carry `Accept-Language` (an
+                 *     `<img>`, a link, a printed card): `en`, `es`, `fr`, `de` or `pt-BR` (`pt` and `es-MX` match
+                 *     too). It wins over `Accept-Language`; a language the service does not speak is ignored.
+                 *     Every operation takes it; the contract lists it where it matters most.
+                 */
+                lang?: components["parameters"]["Lang"];
                 /** @description The `seq` of the first history entry of the window (0, the start, by default). */
                 from?: number;
                 /** @description How many history entries the window covers, at most 100. */
@@ -7096,6 +7184,13 @@ export interface operations {
                 sig?: components["parameters"]["PictureLinkSig"];
             };
             header?: {
+                /**
+                 * @description The languages the reader reads, with quality values (RFC 9110), e.g.
+                 *     `es-MX,es;q=0.9,en;q=0.5`; the best the service speaks is chosen (`es-MX` → `es`, `pt` →
+                 *     `pt-BR`). Sentences (problem `title` and `detail`, hints, reviews, legal actions'
+                 *     descriptions, pictures' words) are said in it; see `Content-Language`.
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
                 "If-None-Match"?: string;
             };
             path: {
@@ -7108,6 +7203,7 @@ export interface operations {
             /** @description The animated picture. */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["PictureETag"];
@@ -7147,6 +7243,13 @@ export interface operations {
     headGameReplay: {
         parameters: {
             query?: {
+                /**
+                 * @description The language of the answer's sentences where a request cannot carry `Accept-Language` (an
+                 *     `<img>`, a link, a printed card): `en`, `es`, `fr`, `de` or `pt-BR` (`pt` and `es-MX` match
+                 *     too). It wins over `Accept-Language`; a language the service does not speak is ignored.
+                 *     Every operation takes it; the contract lists it where it matters most.
+                 */
+                lang?: components["parameters"]["Lang"];
                 /** @description The `seq` of the first history entry of the window (0, the start, by default). */
                 from?: number;
                 /** @description How many history entries the window covers, at most 100. */
@@ -7173,6 +7276,13 @@ export interface operations {
                 sig?: components["parameters"]["PictureLinkSig"];
             };
             header?: {
+                /**
+                 * @description The languages the reader reads, with quality values (RFC 9110), e.g.
+                 *     `es-MX,es;q=0.9,en;q=0.5`; the best the service speaks is chosen (`es-MX` → `es`, `pt` →
+                 *     `pt-BR`). Sentences (problem `title` and `detail`, hints, reviews, legal actions'
+                 *     descriptions, pictures' words) are said in it; see `Content-Language`.
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
                 "If-None-Match"?: string;
             };
             path: {
@@ -7185,6 +7295,7 @@ export interface operations {
             /** @description The animated picture. */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["PictureETag"];
@@ -7271,6 +7382,13 @@ export interface operations {
     getGamePicturePng: {
         parameters: {
             query?: {
+                /**
+                 * @description The language of the answer's sentences where a request cannot carry `Accept-Language` (an
+                 *     `<img>`, a link, a printed card): `en`, `es`, `fr`, `de` or `pt-BR` (`pt` and `es-MX` match
+                 *     too). It wins over `Accept-Language`; a language the service does not speak is ignored.
+                 *     Every operation takes it; the contract lists it where it matters most.
+                 */
+                lang?: components["parameters"]["Lang"];
                 /** @description The history entry after which to draw the game (0 is the start); the game now when absent. */
                 seq?: number;
                 /**
@@ -7295,6 +7413,13 @@ export interface operations {
                 sig?: components["parameters"]["PictureLinkSig"];
             };
             header?: {
+                /**
+                 * @description The languages the reader reads, with quality values (RFC 9110), e.g.
+                 *     `es-MX,es;q=0.9,en;q=0.5`; the best the service speaks is chosen (`es-MX` → `es`, `pt` →
+                 *     `pt-BR`). Sentences (problem `title` and `detail`, hints, reviews, legal actions'
+                 *     descriptions, pictures' words) are said in it; see `Content-Language`.
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
                 "If-None-Match"?: string;
             };
             path: {
@@ -7307,6 +7432,7 @@ export interface operations {
             /** @description The picture. */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     ETag: components["headers"]["PictureETag"];
                     "Cache-Control": components["headers"]["PictureCacheControl"];
                     [name: string]: unknown;
@@ -7341,6 +7467,13 @@ export interface operations {
     headGamePicturePng: {
         parameters: {
             query?: {
+                /**
+                 * @description The language of the answer's sentences where a request cannot carry `Accept-Language` (an
+                 *     `<img>`, a link, a printed card): `en`, `es`, `fr`, `de` or `pt-BR` (`pt` and `es-MX` match
+                 *     too). It wins over `Accept-Language`; a language the service does not speak is ignored.
+                 *     Every operation takes it; the contract lists it where it matters most.
+                 */
+                lang?: components["parameters"]["Lang"];
                 /** @description The history entry after which to draw the game (0 is the start); the game now when absent. */
                 seq?: number;
                 /**
@@ -7365,6 +7498,13 @@ export interface operations {
                 sig?: components["parameters"]["PictureLinkSig"];
             };
             header?: {
+                /**
+                 * @description The languages the reader reads, with quality values (RFC 9110), e.g.
+                 *     `es-MX,es;q=0.9,en;q=0.5`; the best the service speaks is chosen (`es-MX` → `es`, `pt` →
+                 *     `pt-BR`). Sentences (problem `title` and `detail`, hints, reviews, legal actions'
+                 *     descriptions, pictures' words) are said in it; see `Content-Language`.
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
                 "If-None-Match"?: string;
             };
             path: {
@@ -7377,6 +7517,7 @@ export interface operations {
             /** @description The picture. */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     ETag: components["headers"]["PictureETag"];
                     "Cache-Control": components["headers"]["PictureCacheControl"];
                     [name: string]: unknown;
@@ -7452,6 +7593,13 @@ export interface operations {
     getGameReplayPng: {
         parameters: {
             query?: {
+                /**
+                 * @description The language of the answer's sentences where a request cannot carry `Accept-Language` (an
+                 *     `<img>`, a link, a printed card): `en`, `es`, `fr`, `de` or `pt-BR` (`pt` and `es-MX` match
+                 *     too). It wins over `Accept-Language`; a language the service does not speak is ignored.
+                 *     Every operation takes it; the contract lists it where it matters most.
+                 */
+                lang?: components["parameters"]["Lang"];
                 /** @description The `seq` of the first history entry of the window (0, the start, by default). */
                 from?: number;
                 /** @description How many history entries the window covers, at most 100. */
@@ -7478,6 +7626,13 @@ export interface operations {
                 sig?: components["parameters"]["PictureLinkSig"];
             };
             header?: {
+                /**
+                 * @description The languages the reader reads, with quality values (RFC 9110), e.g.
+                 *     `es-MX,es;q=0.9,en;q=0.5`; the best the service speaks is chosen (`es-MX` → `es`, `pt` →
+                 *     `pt-BR`). Sentences (problem `title` and `detail`, hints, reviews, legal actions'
+                 *     descriptions, pictures' words) are said in it; see `Content-Language`.
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
                 "If-None-Match"?: string;
             };
             path: {
@@ -7490,6 +7645,7 @@ export interface operations {
             /** @description The last step of the window. */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     ETag: components["headers"]["PictureETag"];
                     "Cache-Control": components["headers"]["PictureCacheControl"];
                     /** @description The windows before and after this one: `</v1/games/{id}/replay.png?count=100&from=100>; rel="next"`. */
@@ -7527,6 +7683,13 @@ export interface operations {
     headGameReplayPng: {
         parameters: {
             query?: {
+                /**
+                 * @description The language of the answer's sentences where a request cannot carry `Accept-Language` (an
+                 *     `<img>`, a link, a printed card): `en`, `es`, `fr`, `de` or `pt-BR` (`pt` and `es-MX` match
+                 *     too). It wins over `Accept-Language`; a language the service does not speak is ignored.
+                 *     Every operation takes it; the contract lists it where it matters most.
+                 */
+                lang?: components["parameters"]["Lang"];
                 /** @description The `seq` of the first history entry of the window (0, the start, by default). */
                 from?: number;
                 /** @description How many history entries the window covers, at most 100. */
@@ -7553,6 +7716,13 @@ export interface operations {
                 sig?: components["parameters"]["PictureLinkSig"];
             };
             header?: {
+                /**
+                 * @description The languages the reader reads, with quality values (RFC 9110), e.g.
+                 *     `es-MX,es;q=0.9,en;q=0.5`; the best the service speaks is chosen (`es-MX` → `es`, `pt` →
+                 *     `pt-BR`). Sentences (problem `title` and `detail`, hints, reviews, legal actions'
+                 *     descriptions, pictures' words) are said in it; see `Content-Language`.
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
                 "If-None-Match"?: string;
             };
             path: {
@@ -7565,6 +7735,7 @@ export interface operations {
             /** @description The last step of the window. */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     ETag: components["headers"]["PictureETag"];
                     "Cache-Control": components["headers"]["PictureCacheControl"];
                     /** @description The windows before and after this one: `</v1/games/{id}/replay.png?count=100&from=100>; rel="next"`. */
@@ -7660,6 +7831,7 @@ export interface operations {
             /** @description The caller's legal actions. */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
@@ -7692,6 +7864,7 @@ export interface operations {
             /** @description The caller's legal actions. */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
@@ -7779,6 +7952,7 @@ export interface operations {
             /** @description The suggestion. */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -7811,6 +7985,7 @@ export interface operations {
             /** @description The suggestion. */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -10203,6 +10378,7 @@ export interface operations {
             /** @description The review. */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -10234,6 +10410,7 @@ export interface operations {
             /** @description The review. */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -10310,13 +10487,28 @@ export interface operations {
         parameters: {
             query?: {
                 /**
+                 * @description The language of the answer's sentences where a request cannot carry `Accept-Language` (an
+                 *     `<img>`, a link, a printed card): `en`, `es`, `fr`, `de` or `pt-BR` (`pt` and `es-MX` match
+                 *     too). It wins over `Accept-Language`; a language the service does not speak is ignored.
+                 *     Every operation takes it; the contract lists it where it matters most.
+                 */
+                lang?: components["parameters"]["Lang"];
+                /**
                  * @description `desktop` (the default): landscape, the board with a panel beside it. `phone`: portrait
                  *     with large type, the panel under the board, to be shown at a phone's width (360 px and up).
                  *     The same in SVG and PNG.
                  */
                 layout?: components["parameters"]["Layout"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The languages the reader reads, with quality values (RFC 9110), e.g.
+                 *     `es-MX,es;q=0.9,en;q=0.5`; the best the service speaks is chosen (`es-MX` → `es`, `pt` →
+                 *     `pt-BR`). Sentences (problem `title` and `detail`, hints, reviews, legal actions'
+                 *     descriptions, pictures' words) are said in it; see `Content-Language`.
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -10325,6 +10517,7 @@ export interface operations {
             /** @description The board. */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["PictureETag"];
@@ -10352,13 +10545,28 @@ export interface operations {
         parameters: {
             query?: {
                 /**
+                 * @description The language of the answer's sentences where a request cannot carry `Accept-Language` (an
+                 *     `<img>`, a link, a printed card): `en`, `es`, `fr`, `de` or `pt-BR` (`pt` and `es-MX` match
+                 *     too). It wins over `Accept-Language`; a language the service does not speak is ignored.
+                 *     Every operation takes it; the contract lists it where it matters most.
+                 */
+                lang?: components["parameters"]["Lang"];
+                /**
                  * @description `desktop` (the default): landscape, the board with a panel beside it. `phone`: portrait
                  *     with large type, the panel under the board, to be shown at a phone's width (360 px and up).
                  *     The same in SVG and PNG.
                  */
                 layout?: components["parameters"]["Layout"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The languages the reader reads, with quality values (RFC 9110), e.g.
+                 *     `es-MX,es;q=0.9,en;q=0.5`; the best the service speaks is chosen (`es-MX` → `es`, `pt` →
+                 *     `pt-BR`). Sentences (problem `title` and `detail`, hints, reviews, legal actions'
+                 *     descriptions, pictures' words) are said in it; see `Content-Language`.
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -10367,6 +10575,7 @@ export interface operations {
             /** @description The board. */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["PictureETag"];
@@ -10421,13 +10630,28 @@ export interface operations {
         parameters: {
             query?: {
                 /**
+                 * @description The language of the answer's sentences where a request cannot carry `Accept-Language` (an
+                 *     `<img>`, a link, a printed card): `en`, `es`, `fr`, `de` or `pt-BR` (`pt` and `es-MX` match
+                 *     too). It wins over `Accept-Language`; a language the service does not speak is ignored.
+                 *     Every operation takes it; the contract lists it where it matters most.
+                 */
+                lang?: components["parameters"]["Lang"];
+                /**
                  * @description `desktop` (the default): landscape, the board with a panel beside it. `phone`: portrait
                  *     with large type, the panel under the board, to be shown at a phone's width (360 px and up).
                  *     The same in SVG and PNG.
                  */
                 layout?: components["parameters"]["Layout"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The languages the reader reads, with quality values (RFC 9110), e.g.
+                 *     `es-MX,es;q=0.9,en;q=0.5`; the best the service speaks is chosen (`es-MX` → `es`, `pt` →
+                 *     `pt-BR`). Sentences (problem `title` and `detail`, hints, reviews, legal actions'
+                 *     descriptions, pictures' words) are said in it; see `Content-Language`.
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -10436,6 +10660,7 @@ export interface operations {
             /** @description The board. */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     ETag: components["headers"]["PictureETag"];
                     /** @description `public, max-age=86400`: it never changes while the server runs. */
                     "Cache-Control"?: string;
@@ -10461,13 +10686,28 @@ export interface operations {
         parameters: {
             query?: {
                 /**
+                 * @description The language of the answer's sentences where a request cannot carry `Accept-Language` (an
+                 *     `<img>`, a link, a printed card): `en`, `es`, `fr`, `de` or `pt-BR` (`pt` and `es-MX` match
+                 *     too). It wins over `Accept-Language`; a language the service does not speak is ignored.
+                 *     Every operation takes it; the contract lists it where it matters most.
+                 */
+                lang?: components["parameters"]["Lang"];
+                /**
                  * @description `desktop` (the default): landscape, the board with a panel beside it. `phone`: portrait
                  *     with large type, the panel under the board, to be shown at a phone's width (360 px and up).
                  *     The same in SVG and PNG.
                  */
                 layout?: components["parameters"]["Layout"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The languages the reader reads, with quality values (RFC 9110), e.g.
+                 *     `es-MX,es;q=0.9,en;q=0.5`; the best the service speaks is chosen (`es-MX` → `es`, `pt` →
+                 *     `pt-BR`). Sentences (problem `title` and `detail`, hints, reviews, legal actions'
+                 *     descriptions, pictures' words) are said in it; see `Content-Language`.
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -10476,6 +10716,7 @@ export interface operations {
             /** @description The board. */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     ETag: components["headers"]["PictureETag"];
                     /** @description `public, max-age=86400`: it never changes while the server runs. */
                     "Cache-Control"?: string;
