@@ -46,7 +46,7 @@ func (l *Lang) Code() string { return l.code }
 func (l *Lang) Tag() language.Tag { return l.tag }
 
 // English reports whether l is English, the language the service's sentences are written in.
-func (l *Lang) English() bool { return l.cat == nil }
+func (l *Lang) English() bool { return l == nil || l.cat == nil }
 
 // English is the language of every sentence the service builds and of every request that names no
 // language the service speaks.

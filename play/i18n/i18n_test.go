@@ -54,3 +54,23 @@ func TestTextReadsSentencesBack(t *testing.T) {
 		t.Errorf("English: %q", got)
 	}
 }
+
+// The sentences the games build from pieces come out whole in another language.
+func TestComposedSentences(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ lang, in, want string }{
+		{"es", "pawn 1: 24 × 4 = 96, + 2 = 98, then your +3 card: 101 — you win!",
+			"peón 1: 24 × 4 = 96, + 2 = 98, luego tu carta +3: 101 — ¡ganas!"},
+		{"de", "pawn 0: 37 + 4 = 41, then pawn 1: 20 × 2 = 40 lands pawn 0 on 41, a prime, and draws a Prime Card",
+			"Figur 0: 37 + 4 = 41, dann Figur 1: 20 × 2 = 40 setzt Figur 0 auf 41, eine Primzahl, und zieht eine Primkarte"},
+		{"fr", "playing 3 and 5 on 6 (6 + 3 + 5 = 14 = 2 × 7) would have left 4 in your hand instead of 9",
+			"jouer 3 et 5 sur 6 (6 + 3 + 5 = 14 = 2 × 7) t’aurait laissé 4 en main au lieu de 9"},
+		{"pt-BR", "bumped Ada's pawn 1 from 37 to Start", "mandou o peão 1 de Ada do 37 para o Início"},
+		{"es", "The Primed pile was shuffled into a new draw pile of 1 cards.", "La pila Primed se barajó en un nuevo mazo de 1 carta."},
+		{"es", "The Primed pile was shuffled into a new draw pile of 12 cards.", "La pila Primed se barajó en un nuevo mazo de 12 cartas."},
+	} {
+		if got := i18n.Of(tc.lang).Text(tc.in); got != tc.want {
+			t.Errorf("%s: %q\n got %q\nwant %q", tc.lang, tc.in, got, tc.want)
+		}
+	}
+}
