@@ -25,7 +25,10 @@ require (
 	golang.org/x/oauth2 v0.38.0
 )
 
-require github.com/go-jose/go-jose/v4 v4.1.8 // indirect
+require (
+	github.com/go-jose/go-jose/v4 v4.1.8
+	github.com/skip2/go-qrcode v0.0.0-20200617195104-da1b6568686e
+)
 
 require (
 	dario.cat/mergo v1.0.2 // indirect

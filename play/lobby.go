@@ -111,6 +111,9 @@ func (s *Service) Create(ctx context.Context, in NewGame, p Principal, idem *Ide
 	if err != nil {
 		return nil, err
 	}
+	if p, err = s.authorities.asTeacherOfStudents(ctx, p, in.Students); err != nil { // an account's classroom (teaching.go)
+		return nil, err
+	}
 	member, err := MemberOf(p)
 	if err != nil {
 		return nil, err

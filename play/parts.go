@@ -62,6 +62,8 @@ type listings struct {
 type authorities struct {
 	store    Authorities
 	accounts AccountStore
+	teaching Teaching
+	sessions SessionStore
 	clock    Clock
 }
 
@@ -88,6 +90,8 @@ type parts struct {
 	listings      listings
 	authorities   authorities
 	observers     observers
+	signInCodes   signInCodes
+	assignments   assignments
 }
 
 // newParts builds the parts from the stores and the service's configuration (s's fields once its
@@ -100,8 +104,10 @@ func newParts(store Stores, s *Service) parts {
 		reviews:       review,
 		statistics:    statistics{stats: store.StatsStore, reviews: store.ReviewStore, students: store.ClassroomStore, games: s, kinds: s.kinds, review: review},
 		listings:      listings{games: store.GameReader, clock: s.clock},
-		authorities:   authorities{store: store.Authorities, accounts: store.AccountStore, clock: s.clock},
+		authorities:   authorities{store: store.Authorities, accounts: store.AccountStore, teaching: store.Teaching, sessions: store.SessionStore, clock: s.clock},
 		observers:     observers{games: store.GameReader, updater: store.Updater, clock: s.clock},
 		subscriptions: subscriptions{store: store.WebhookSubscriptions, games: store.GameReader, clock: s.clock, sender: s.webhookSender, cfg: s.webhookCfg},
+		signInCodes:   signInCodes{store: store.SignInCodeStore, classrooms: store.ClassroomStore, clock: s.clock, secret: s.signInSecret},
+		assignments:   assignments{store: store.AssignmentStore, kinds: s.kinds, clock: s.clock},
 	}
 }

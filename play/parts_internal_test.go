@@ -13,7 +13,8 @@ import (
 func TestPartsHoldNarrowPorts(t *testing.T) {
 	t.Parallel()
 	const maxPartPortMethods = 15
-	settings := map[reflect.Type]bool{reflect.TypeFor[WebhookConfig](): true, reflect.TypeFor[*domain.Catalogue](): true}
+	settings := map[reflect.Type]bool{reflect.TypeFor[WebhookConfig](): true, reflect.TypeFor[*domain.Catalogue](): true,
+		reflect.TypeFor[signInKey](): true}
 	partTypes := map[reflect.Type]bool{}
 	for i := range reflect.TypeFor[parts]().NumField() {
 		partTypes[reflect.TypeFor[parts]().Field(i).Type] = true

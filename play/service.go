@@ -41,6 +41,10 @@ type Service struct {
 	// links seal picture links (picture_links.go): WithLinkSecret's, else a random one made once.
 	links     *linkSealer
 	linksOnce sync.Once
+	// signInSecret is what the students' sign-in codes derive from (WithSignInCodeSecret).
+	signInSecret []byte
+	// lti configures LTI launches (WithLTI, lti.go); without its sealing key LTI is off.
+	lti LTIConfig
 }
 
 // New is the game master over store, for the kinds of game in the catalogue, configured by opts.
