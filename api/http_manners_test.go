@@ -32,7 +32,7 @@ func getRoutes(t *testing.T, h *gamesHarness) map[string][]string {
 		"{id}": c.Game.Id.String(), "{seq}": "0", "{classroom_id}": class.id,
 		"{student_id}": class.students["Ada"].id, "{file}": "swagger-ui.css", "{game}": "prime-climb",
 		"{assignment_id}": assignment.Id.String(),
-		"{platform_id}": testPlatformID,
+		"{platform_id}":   testPlatformID,
 	}
 	spec, err := contract.Load(primegames.OpenAPI)
 	if err != nil {

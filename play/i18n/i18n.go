@@ -242,6 +242,24 @@ func (l *Lang) text(s string, depth int) string {
 	return s
 }
 
+// shallow is s in l when a message id with placeholders matches it, its arguments kept as they are.
+func (l *Lang) shallow(s string) string {
+	if l.English() {
+		return s
+	}
+	for _, p := range patterns {
+		if len(s) < p.literal || !strings.HasPrefix(s, p.prefix) || !strings.HasSuffix(s, p.suffix) {
+			continue
+		}
+		if sub := p.re.FindStringSubmatch(s); sub != nil {
+			if m, ok := l.cat.messages[p.id]; ok {
+				return m.render(l, sub[1:])
+			}
+		}
+	}
+	return s
+}
+
 // decimal writes a decimal number as l writes it: a comma before the fraction in every language
 // the service speaks but English.
 func (l *Lang) decimal(s string) string {

@@ -1,6 +1,11 @@
 package i18n
 
-import "primegames/domain/scene"
+import (
+	"slices"
+	"strings"
+
+	"primegames/domain/scene"
+)
 
 // Scene is sc with its title, description and every line of text said in l: a new scene when
 // anything changed, sc itself when l is English. A frozen part whose words change is frozen anew.
@@ -35,7 +40,17 @@ func (l *Lang) nodes(nodes []scene.Node) ([]scene.Node, bool) {
 func (l *Lang) node(n scene.Node) (scene.Node, bool) {
 	switch n := n.(type) {
 	case scene.Text:
-		t := l.Text(n.Text)
+		var t string
+		switch classes := strings.Fields(n.Class); {
+		case slices.Contains(classes, "class-code"), slices.Contains(classes, "sign-in-code"):
+			return n, false
+		case slices.Contains(classes, "name"):
+			// A person's name is never a sentence of the catalog, even when it reads like one
+			// ("Start"); only what the picture adds to it ("Ada (you)") is said in l.
+			t = l.shallow(n.Text)
+		default:
+			t = l.Text(n.Text)
+		}
 		if t == n.Text {
 			return n, false
 		}
