@@ -401,7 +401,7 @@ func (s *Service) assignedGame(ctx context.Context, tx Tx, a *Assignment, studen
 	}
 	g = joined.Game
 	if len(g.Seats) >= g.SeatCount {
-		if err := startGame(ctx, tx.GameTx, g, rules, len(g.Seats)); err != nil {
+		if err := startGame(ctx, tx, g, rules, len(g.Seats)); err != nil {
 			return nil, err
 		}
 	}

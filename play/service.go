@@ -33,6 +33,8 @@ type Service struct {
 	quotas Quotas
 	// fair is the worker's round robin between owners and its figures.
 	fair *fairness
+	// reviewRound is the worker's turn among the classrooms with games to review (review_worker.go).
+	reviewRound reviewRound
 	// webhookCfg and webhookSender are the webhooks' bounds and their HTTP client (WithWebhooks).
 	webhookCfg    WebhookConfig
 	webhookSender WebhookSender

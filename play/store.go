@@ -55,6 +55,8 @@ type Stores struct {
 	// LTI 1.3: registrations, logins under way and the tool's keys; what launches made (lti.go).
 	LTIPlatformStore
 	LTILaunchStore
+	// ProgressStore reads the classrooms' progress and review summaries (progress.go).
+	ProgressStore
 }
 
 // GameReader reads games and lists them.
@@ -181,6 +183,8 @@ type Tx struct {
 	ResultTx
 	WebhookTx
 	AssignmentTx
+	ProgressTx
+	ReviewQueueTx
 }
 
 // GameTx reads, locks and changes one game: its steps, its history and its state.

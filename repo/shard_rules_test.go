@@ -26,7 +26,8 @@ func TestSchemaCanBeShardedByGame(t *testing.T) {
 	// distributed by a key of their own, never joined with a game's rows.
 	reference := []string{"classrooms", "students", "owner_secret", "webhook_subscriptions", "accounts", "account_tokens", "account_sessions", "classroom_co_teachers", "co_teacher_invites",
 		"student_sign_ins", "assignments", "assignment_progress"}
-	ownKey := map[string]string{"idempotency_keys": "lookup", "observer_tokens": "token_hash", "oidc_logins": "state_hash"}
+	ownKey := map[string]string{"idempotency_keys": "lookup", "observer_tokens": "token_hash", "oidc_logins": "state_hash",
+		"progress_days": "classroom_id"}
 	local := []string{"goose_db_version"}
 	// LTI 1.3 (00045): registrations, courses' and learners' links and the tool's keys are
 	// reference tables; a login under way and a hand-over code are found by their own hash.

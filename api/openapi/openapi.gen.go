@@ -129,6 +129,24 @@ func (e BotLevel) Valid() bool {
 	}
 }
 
+// Defines values for ClassroomProgressBucket.
+const (
+	ClassroomProgressBucketDay  ClassroomProgressBucket = "day"
+	ClassroomProgressBucketWeek ClassroomProgressBucket = "week"
+)
+
+// Valid indicates whether the value is a known member of the ClassroomProgressBucket enum.
+func (e ClassroomProgressBucket) Valid() bool {
+	switch e {
+	case ClassroomProgressBucketDay:
+		return true
+	case ClassroomProgressBucketWeek:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for EndReason.
 const (
 	EndReasonCreator      EndReason = "creator"
@@ -1860,6 +1878,24 @@ func (e Paper) Valid() bool {
 	}
 }
 
+// Defines values for ProgressBucket.
+const (
+	ProgressBucketDay  ProgressBucket = "day"
+	ProgressBucketWeek ProgressBucket = "week"
+)
+
+// Valid indicates whether the value is a known member of the ProgressBucket enum.
+func (e ProgressBucket) Valid() bool {
+	switch e {
+	case ProgressBucketDay:
+		return true
+	case ProgressBucketWeek:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for GetPrimeClimbBoardPicturePngParamsLayout.
 const (
 	GetPrimeClimbBoardPicturePngParamsLayoutDesktop GetPrimeClimbBoardPicturePngParamsLayout = "desktop"
@@ -1890,6 +1926,78 @@ func (e GetPrimeClimbBoardPictureParamsLayout) Valid() bool {
 	case GetPrimeClimbBoardPictureParamsLayoutDesktop:
 		return true
 	case GetPrimeClimbBoardPictureParamsLayoutPhone:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetClassroomProgressParamsBucket.
+const (
+	GetClassroomProgressParamsBucketDay  GetClassroomProgressParamsBucket = "day"
+	GetClassroomProgressParamsBucketWeek GetClassroomProgressParamsBucket = "week"
+)
+
+// Valid indicates whether the value is a known member of the GetClassroomProgressParamsBucket enum.
+func (e GetClassroomProgressParamsBucket) Valid() bool {
+	switch e {
+	case GetClassroomProgressParamsBucketDay:
+		return true
+	case GetClassroomProgressParamsBucketWeek:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetClassroomProgressCsvParamsBucket.
+const (
+	GetClassroomProgressCsvParamsBucketDay  GetClassroomProgressCsvParamsBucket = "day"
+	GetClassroomProgressCsvParamsBucketWeek GetClassroomProgressCsvParamsBucket = "week"
+)
+
+// Valid indicates whether the value is a known member of the GetClassroomProgressCsvParamsBucket enum.
+func (e GetClassroomProgressCsvParamsBucket) Valid() bool {
+	switch e {
+	case GetClassroomProgressCsvParamsBucketDay:
+		return true
+	case GetClassroomProgressCsvParamsBucketWeek:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetClassroomProgressPicturePngParamsBucket.
+const (
+	GetClassroomProgressPicturePngParamsBucketDay  GetClassroomProgressPicturePngParamsBucket = "day"
+	GetClassroomProgressPicturePngParamsBucketWeek GetClassroomProgressPicturePngParamsBucket = "week"
+)
+
+// Valid indicates whether the value is a known member of the GetClassroomProgressPicturePngParamsBucket enum.
+func (e GetClassroomProgressPicturePngParamsBucket) Valid() bool {
+	switch e {
+	case GetClassroomProgressPicturePngParamsBucketDay:
+		return true
+	case GetClassroomProgressPicturePngParamsBucketWeek:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetClassroomProgressPictureParamsBucket.
+const (
+	GetClassroomProgressPictureParamsBucketDay  GetClassroomProgressPictureParamsBucket = "day"
+	GetClassroomProgressPictureParamsBucketWeek GetClassroomProgressPictureParamsBucket = "week"
+)
+
+// Valid indicates whether the value is a known member of the GetClassroomProgressPictureParamsBucket enum.
+func (e GetClassroomProgressPictureParamsBucket) Valid() bool {
+	switch e {
+	case GetClassroomProgressPictureParamsBucketDay:
+		return true
+	case GetClassroomProgressPictureParamsBucketWeek:
 		return true
 	default:
 		return false
@@ -2420,13 +2528,32 @@ type ClassroomList struct {
 	Classrooms []Classroom `json:"classrooms"`
 }
 
+// ClassroomProgress defines model for ClassroomProgress.
+type ClassroomProgress struct {
+	Bucket ClassroomProgressBucket `json:"bucket"`
+
+	// Class The students' figures added up, bucket by bucket.
+	Class       []ProgressFigures  `json:"class"`
+	ClassroomId openapi_types.UUID `json:"classroom_id"`
+
+	// From The first day shown (a Monday by week).
+	From     openapi_types.Date `json:"from"`
+	Students []StudentProgress  `json:"students"`
+
+	// To The last day shown (a Sunday by week).
+	To openapi_types.Date `json:"to"`
+}
+
+// ClassroomProgressBucket defines model for ClassroomProgress.Bucket.
+type ClassroomProgressBucket string
+
 // ClassroomStats defines model for ClassroomStats.
 type ClassroomStats struct {
 	// Class The class as a whole. `games_played`, `games_finished` and `games_won` count games, each once: the started games in which a current student holds a seat (two students' game is one game), won when a current student won it. The `games` counters are every current student's added up; `attempts` counts all their refusals, with the class's most recent examples.
 	Class       StatsTotals        `json:"class"`
 	ClassroomId openapi_types.UUID `json:"classroom_id"`
 
-	// ReviewsPending Finished games whose move review is not made yet. One request makes at most 10 of them (and keeps them); the review figures of the rest join the statistics on later requests.
+	// ReviewsPending Finished games whose move review the worker has not made yet: it reviews each finished game once, in the background, and their review figures join the statistics then. No request makes a review.
 	ReviewsPending int            `json:"reviews_pending"`
 	Students       []StudentStats `json:"students"`
 }
@@ -4385,6 +4512,28 @@ type Problem struct {
 	Type string `json:"type"`
 }
 
+// ProgressFigures defines model for ProgressFigures.
+type ProgressFigures struct {
+	GamesFinished int `json:"games_finished"`
+
+	// GamesPlayed Games started in the bucket.
+	GamesPlayed int `json:"games_played"`
+	GamesWon    int `json:"games_won"`
+	HintsUsed   int `json:"hints_used"`
+
+	// MissedOpportunities Found by the move reviews of the games that finished in the bucket.
+	MissedOpportunities int `json:"missed_opportunities"`
+
+	// Moves The student's own moves (not the computer's, not those the server played when time ran out).
+	Moves int `json:"moves"`
+
+	// MsPerMove The mean time of a move, since the game's step before it, in milliseconds; absent without moves.
+	MsPerMove *int64 `json:"ms_per_move,omitempty"`
+
+	// Start The bucket's first day (UTC).
+	Start openapi_types.Date `json:"start"`
+}
+
 // QuotaFacts A game (or webhook subscription) refused because its creator holds as many as a quota allows: which quota (`open_games`, games in a lobby or under way; `computer_games`, those under way with no person in a seat; `webhook_subscriptions`), for whom (`client`, the token; `owner`, the token's holder: a classroom, a student, a game token, the admin; `address`, everything created from the address), the limit and the count held; `retry_after_seconds` (also the `Retry-After` header) when waiting may help.
 type QuotaFacts struct {
 	Count             int             `json:"count"`
@@ -4805,6 +4954,13 @@ type StudentList struct {
 	Items []Student `json:"items"`
 }
 
+// StudentProgress defines model for StudentProgress.
+type StudentProgress struct {
+	Buckets   []ProgressFigures  `json:"buckets"`
+	Name      string             `json:"name"`
+	StudentId openapi_types.UUID `json:"student_id"`
+}
+
 // StudentSignInRequest defines model for StudentSignInRequest.
 type StudentSignInRequest struct {
 	// ClassCode The classroom's join code, as the teacher shows it (`K7QX-2MHB`).
@@ -5019,6 +5175,18 @@ type PictureLinkExp = int64
 // PictureLinkSig defines model for PictureLinkSig.
 type PictureLinkSig = string
 
+// ProgressBucket defines model for ProgressBucket.
+type ProgressBucket string
+
+// ProgressFrom defines model for ProgressFrom.
+type ProgressFrom = openapi_types.Date
+
+// ProgressStudent defines model for ProgressStudent.
+type ProgressStudent = openapi_types.UUID
+
+// ProgressTo defines model for ProgressTo.
+type ProgressTo = openapi_types.Date
+
 // StudentID defines model for StudentID.
 type StudentID = openapi_types.UUID
 
@@ -5188,6 +5356,80 @@ type MintClassroomObserverParams struct {
 	// ExpiresIn Seconds until the token stops working, from a minute to 30 days; without it, it works until revoked.
 	ExpiresIn *ExpiresIn `form:"expires_in,omitempty" json:"expires_in,omitempty"`
 }
+
+// GetClassroomProgressParams defines parameters for GetClassroomProgress.
+type GetClassroomProgressParams struct {
+	// From The first day (UTC), included; by default 30 days (by day) or 12 weeks (by week) before `to`.
+	From *ProgressFrom `form:"from,omitempty" json:"from,omitempty"`
+
+	// To The last day (UTC), included; today by default.
+	To *ProgressTo `form:"to,omitempty" json:"to,omitempty"`
+
+	// Bucket `week` (ISO weeks, the default) or `day`.
+	Bucket *GetClassroomProgressParamsBucket `form:"bucket,omitempty" json:"bucket,omitempty"`
+
+	// StudentId Only this current student's figures (and the class's, which are then theirs).
+	StudentId *ProgressStudent `form:"student_id,omitempty" json:"student_id,omitempty"`
+}
+
+// GetClassroomProgressParamsBucket defines parameters for GetClassroomProgress.
+type GetClassroomProgressParamsBucket string
+
+// GetClassroomProgressCsvParams defines parameters for GetClassroomProgressCsv.
+type GetClassroomProgressCsvParams struct {
+	// From The first day (UTC), included; by default 30 days (by day) or 12 weeks (by week) before `to`.
+	From *ProgressFrom `form:"from,omitempty" json:"from,omitempty"`
+
+	// To The last day (UTC), included; today by default.
+	To *ProgressTo `form:"to,omitempty" json:"to,omitempty"`
+
+	// Bucket `week` (ISO weeks, the default) or `day`.
+	Bucket *GetClassroomProgressCsvParamsBucket `form:"bucket,omitempty" json:"bucket,omitempty"`
+
+	// StudentId Only this current student's figures (and the class's, which are then theirs).
+	StudentId *ProgressStudent `form:"student_id,omitempty" json:"student_id,omitempty"`
+}
+
+// GetClassroomProgressCsvParamsBucket defines parameters for GetClassroomProgressCsv.
+type GetClassroomProgressCsvParamsBucket string
+
+// GetClassroomProgressPicturePngParams defines parameters for GetClassroomProgressPicturePng.
+type GetClassroomProgressPicturePngParams struct {
+	// From The first day (UTC), included; by default 30 days (by day) or 12 weeks (by week) before `to`.
+	From *ProgressFrom `form:"from,omitempty" json:"from,omitempty"`
+
+	// To The last day (UTC), included; today by default.
+	To *ProgressTo `form:"to,omitempty" json:"to,omitempty"`
+
+	// Bucket `week` (ISO weeks, the default) or `day`.
+	Bucket *GetClassroomProgressPicturePngParamsBucket `form:"bucket,omitempty" json:"bucket,omitempty"`
+
+	// StudentId Only this current student's figures (and the class's, which are then theirs).
+	StudentId   *ProgressStudent `form:"student_id,omitempty" json:"student_id,omitempty"`
+	IfNoneMatch *string          `json:"If-None-Match,omitempty"`
+}
+
+// GetClassroomProgressPicturePngParamsBucket defines parameters for GetClassroomProgressPicturePng.
+type GetClassroomProgressPicturePngParamsBucket string
+
+// GetClassroomProgressPictureParams defines parameters for GetClassroomProgressPicture.
+type GetClassroomProgressPictureParams struct {
+	// From The first day (UTC), included; by default 30 days (by day) or 12 weeks (by week) before `to`.
+	From *ProgressFrom `form:"from,omitempty" json:"from,omitempty"`
+
+	// To The last day (UTC), included; today by default.
+	To *ProgressTo `form:"to,omitempty" json:"to,omitempty"`
+
+	// Bucket `week` (ISO weeks, the default) or `day`.
+	Bucket *GetClassroomProgressPictureParamsBucket `form:"bucket,omitempty" json:"bucket,omitempty"`
+
+	// StudentId Only this current student's figures (and the class's, which are then theirs).
+	StudentId   *ProgressStudent `form:"student_id,omitempty" json:"student_id,omitempty"`
+	IfNoneMatch *string          `json:"If-None-Match,omitempty"`
+}
+
+// GetClassroomProgressPictureParamsBucket defines parameters for GetClassroomProgressPicture.
+type GetClassroomProgressPictureParamsBucket string
 
 // GetSignInCardsPngParams defines parameters for GetSignInCardsPng.
 type GetSignInCardsPngParams struct {
@@ -8288,6 +8530,18 @@ type ServerInterface interface {
 	// AttachClassroom Attach a classroom to the account (account token and the classroom's teacher token).
 	// (POST /v1/classrooms/{classroom_id}/owner)
 	AttachClassroom(ctx echo.Context, classroomId ClassroomID) error
+	// GetClassroomProgress Each student's progress over the weeks or days (teacher token).
+	// (GET /v1/classrooms/{classroom_id}/progress)
+	GetClassroomProgress(ctx echo.Context, classroomId ClassroomID, params GetClassroomProgressParams) error
+	// GetClassroomProgressCsv The progress as CSV (teacher token).
+	// (GET /v1/classrooms/{classroom_id}/progress.csv)
+	GetClassroomProgressCsv(ctx echo.Context, classroomId ClassroomID, params GetClassroomProgressCsvParams) error
+	// GetClassroomProgressPicturePng The progress as a PNG picture for a phone (teacher token).
+	// (GET /v1/classrooms/{classroom_id}/progress.png)
+	GetClassroomProgressPicturePng(ctx echo.Context, classroomId ClassroomID, params GetClassroomProgressPicturePngParams) error
+	// GetClassroomProgressPicture The progress as an SVG picture for a phone (teacher token).
+	// (GET /v1/classrooms/{classroom_id}/progress.svg)
+	GetClassroomProgressPicture(ctx echo.Context, classroomId ClassroomID, params GetClassroomProgressPictureParams) error
 	// GetSignInCardsPng A page of the students' sign-in cards as PNG (teacher token).
 	// (GET /v1/classrooms/{classroom_id}/sign-in-cards.png)
 	GetSignInCardsPng(ctx echo.Context, classroomId ClassroomID, params GetSignInCardsPngParams) error
@@ -9132,6 +9386,224 @@ func (w *ServerInterfaceWrapper) AttachClassroom(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.AttachClassroom(ctx, classroomId)
+	return err
+}
+
+// GetClassroomProgress converts echo context to params.
+func (w *ServerInterfaceWrapper) GetClassroomProgress(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "classroom_id" -------------
+	var classroomId ClassroomID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "classroom_id", ctx.Param("classroom_id"), &classroomId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter classroom_id: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetClassroomProgressParams
+	// ------------- Optional query parameter "from" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "from", ctx.QueryParams(), &params.From, runtime.BindQueryParameterOptions{Type: "string", Format: "date"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter from: %s", err))
+	}
+
+	// ------------- Optional query parameter "to" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "to", ctx.QueryParams(), &params.To, runtime.BindQueryParameterOptions{Type: "string", Format: "date"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter to: %s", err))
+	}
+
+	// ------------- Optional query parameter "bucket" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "bucket", ctx.QueryParams(), &params.Bucket, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter bucket: %s", err))
+	}
+
+	// ------------- Optional query parameter "student_id" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "student_id", ctx.QueryParams(), &params.StudentId, runtime.BindQueryParameterOptions{Type: "string", Format: "uuid"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter student_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetClassroomProgress(ctx, classroomId, params)
+	return err
+}
+
+// GetClassroomProgressCsv converts echo context to params.
+func (w *ServerInterfaceWrapper) GetClassroomProgressCsv(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "classroom_id" -------------
+	var classroomId ClassroomID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "classroom_id", ctx.Param("classroom_id"), &classroomId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter classroom_id: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetClassroomProgressCsvParams
+	// ------------- Optional query parameter "from" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "from", ctx.QueryParams(), &params.From, runtime.BindQueryParameterOptions{Type: "string", Format: "date"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter from: %s", err))
+	}
+
+	// ------------- Optional query parameter "to" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "to", ctx.QueryParams(), &params.To, runtime.BindQueryParameterOptions{Type: "string", Format: "date"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter to: %s", err))
+	}
+
+	// ------------- Optional query parameter "bucket" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "bucket", ctx.QueryParams(), &params.Bucket, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter bucket: %s", err))
+	}
+
+	// ------------- Optional query parameter "student_id" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "student_id", ctx.QueryParams(), &params.StudentId, runtime.BindQueryParameterOptions{Type: "string", Format: "uuid"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter student_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetClassroomProgressCsv(ctx, classroomId, params)
+	return err
+}
+
+// GetClassroomProgressPicturePng converts echo context to params.
+func (w *ServerInterfaceWrapper) GetClassroomProgressPicturePng(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "classroom_id" -------------
+	var classroomId ClassroomID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "classroom_id", ctx.Param("classroom_id"), &classroomId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter classroom_id: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetClassroomProgressPicturePngParams
+	// ------------- Optional query parameter "from" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "from", ctx.QueryParams(), &params.From, runtime.BindQueryParameterOptions{Type: "string", Format: "date"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter from: %s", err))
+	}
+
+	// ------------- Optional query parameter "to" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "to", ctx.QueryParams(), &params.To, runtime.BindQueryParameterOptions{Type: "string", Format: "date"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter to: %s", err))
+	}
+
+	// ------------- Optional query parameter "bucket" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "bucket", ctx.QueryParams(), &params.Bucket, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter bucket: %s", err))
+	}
+
+	// ------------- Optional query parameter "student_id" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "student_id", ctx.QueryParams(), &params.StudentId, runtime.BindQueryParameterOptions{Type: "string", Format: "uuid"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter student_id: %s", err))
+	}
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "If-None-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch string
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetClassroomProgressPicturePng(ctx, classroomId, params)
+	return err
+}
+
+// GetClassroomProgressPicture converts echo context to params.
+func (w *ServerInterfaceWrapper) GetClassroomProgressPicture(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "classroom_id" -------------
+	var classroomId ClassroomID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "classroom_id", ctx.Param("classroom_id"), &classroomId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter classroom_id: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetClassroomProgressPictureParams
+	// ------------- Optional query parameter "from" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "from", ctx.QueryParams(), &params.From, runtime.BindQueryParameterOptions{Type: "string", Format: "date"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter from: %s", err))
+	}
+
+	// ------------- Optional query parameter "to" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "to", ctx.QueryParams(), &params.To, runtime.BindQueryParameterOptions{Type: "string", Format: "date"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter to: %s", err))
+	}
+
+	// ------------- Optional query parameter "bucket" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "bucket", ctx.QueryParams(), &params.Bucket, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter bucket: %s", err))
+	}
+
+	// ------------- Optional query parameter "student_id" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "student_id", ctx.QueryParams(), &params.StudentId, runtime.BindQueryParameterOptions{Type: "string", Format: "uuid"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter student_id: %s", err))
+	}
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "If-None-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch string
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetClassroomProgressPicture(ctx, classroomId, params)
 	return err
 }
 
@@ -11041,6 +11513,10 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/observers", wrapper.MintClassroomObserver, options.OperationMiddlewares["mintClassroomObserver"]...)
 	router.DELETE(options.BaseURL+"/v1/classrooms/:classroom_id/observers/:observer_id", wrapper.RevokeClassroomObserver, options.OperationMiddlewares["revokeClassroomObserver"]...)
 	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/owner", wrapper.AttachClassroom, options.OperationMiddlewares["attachClassroom"]...)
+	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/progress", wrapper.GetClassroomProgress, options.OperationMiddlewares["getClassroomProgress"]...)
+	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/progress.csv", wrapper.GetClassroomProgressCsv, options.OperationMiddlewares["getClassroomProgressCsv"]...)
+	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/progress.png", wrapper.GetClassroomProgressPicturePng, options.OperationMiddlewares["getClassroomProgressPicturePng"]...)
+	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/progress.svg", wrapper.GetClassroomProgressPicture, options.OperationMiddlewares["getClassroomProgressPicture"]...)
 	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/sign-in-cards.png", wrapper.GetSignInCardsPng, options.OperationMiddlewares["getSignInCardsPng"]...)
 	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/sign-in-cards.svg", wrapper.GetSignInCards, options.OperationMiddlewares["getSignInCards"]...)
 	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/sign-in-codes", wrapper.ListSignInCodes, options.OperationMiddlewares["listSignInCodes"]...)

@@ -133,6 +133,24 @@ func (e BotLevel) Valid() bool {
 	}
 }
 
+// Defines values for ClassroomProgressBucket.
+const (
+	ClassroomProgressBucketDay  ClassroomProgressBucket = "day"
+	ClassroomProgressBucketWeek ClassroomProgressBucket = "week"
+)
+
+// Valid indicates whether the value is a known member of the ClassroomProgressBucket enum.
+func (e ClassroomProgressBucket) Valid() bool {
+	switch e {
+	case ClassroomProgressBucketDay:
+		return true
+	case ClassroomProgressBucketWeek:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for EndReason.
 const (
 	EndReasonCreator      EndReason = "creator"
@@ -1864,6 +1882,24 @@ func (e Paper) Valid() bool {
 	}
 }
 
+// Defines values for ProgressBucket.
+const (
+	ProgressBucketDay  ProgressBucket = "day"
+	ProgressBucketWeek ProgressBucket = "week"
+)
+
+// Valid indicates whether the value is a known member of the ProgressBucket enum.
+func (e ProgressBucket) Valid() bool {
+	switch e {
+	case ProgressBucketDay:
+		return true
+	case ProgressBucketWeek:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for GetPrimeClimbBoardPicturePngParamsLayout.
 const (
 	GetPrimeClimbBoardPicturePngParamsLayoutDesktop GetPrimeClimbBoardPicturePngParamsLayout = "desktop"
@@ -1894,6 +1930,78 @@ func (e GetPrimeClimbBoardPictureParamsLayout) Valid() bool {
 	case GetPrimeClimbBoardPictureParamsLayoutDesktop:
 		return true
 	case GetPrimeClimbBoardPictureParamsLayoutPhone:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetClassroomProgressParamsBucket.
+const (
+	GetClassroomProgressParamsBucketDay  GetClassroomProgressParamsBucket = "day"
+	GetClassroomProgressParamsBucketWeek GetClassroomProgressParamsBucket = "week"
+)
+
+// Valid indicates whether the value is a known member of the GetClassroomProgressParamsBucket enum.
+func (e GetClassroomProgressParamsBucket) Valid() bool {
+	switch e {
+	case GetClassroomProgressParamsBucketDay:
+		return true
+	case GetClassroomProgressParamsBucketWeek:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetClassroomProgressCsvParamsBucket.
+const (
+	GetClassroomProgressCsvParamsBucketDay  GetClassroomProgressCsvParamsBucket = "day"
+	GetClassroomProgressCsvParamsBucketWeek GetClassroomProgressCsvParamsBucket = "week"
+)
+
+// Valid indicates whether the value is a known member of the GetClassroomProgressCsvParamsBucket enum.
+func (e GetClassroomProgressCsvParamsBucket) Valid() bool {
+	switch e {
+	case GetClassroomProgressCsvParamsBucketDay:
+		return true
+	case GetClassroomProgressCsvParamsBucketWeek:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetClassroomProgressPicturePngParamsBucket.
+const (
+	GetClassroomProgressPicturePngParamsBucketDay  GetClassroomProgressPicturePngParamsBucket = "day"
+	GetClassroomProgressPicturePngParamsBucketWeek GetClassroomProgressPicturePngParamsBucket = "week"
+)
+
+// Valid indicates whether the value is a known member of the GetClassroomProgressPicturePngParamsBucket enum.
+func (e GetClassroomProgressPicturePngParamsBucket) Valid() bool {
+	switch e {
+	case GetClassroomProgressPicturePngParamsBucketDay:
+		return true
+	case GetClassroomProgressPicturePngParamsBucketWeek:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetClassroomProgressPictureParamsBucket.
+const (
+	GetClassroomProgressPictureParamsBucketDay  GetClassroomProgressPictureParamsBucket = "day"
+	GetClassroomProgressPictureParamsBucketWeek GetClassroomProgressPictureParamsBucket = "week"
+)
+
+// Valid indicates whether the value is a known member of the GetClassroomProgressPictureParamsBucket enum.
+func (e GetClassroomProgressPictureParamsBucket) Valid() bool {
+	switch e {
+	case GetClassroomProgressPictureParamsBucketDay:
+		return true
+	case GetClassroomProgressPictureParamsBucketWeek:
 		return true
 	default:
 		return false
@@ -2424,13 +2532,32 @@ type ClassroomList struct {
 	Classrooms []Classroom `json:"classrooms"`
 }
 
+// ClassroomProgress defines model for ClassroomProgress.
+type ClassroomProgress struct {
+	Bucket ClassroomProgressBucket `json:"bucket"`
+
+	// Class The students' figures added up, bucket by bucket.
+	Class       []ProgressFigures  `json:"class"`
+	ClassroomId openapi_types.UUID `json:"classroom_id"`
+
+	// From The first day shown (a Monday by week).
+	From     openapi_types.Date `json:"from"`
+	Students []StudentProgress  `json:"students"`
+
+	// To The last day shown (a Sunday by week).
+	To openapi_types.Date `json:"to"`
+}
+
+// ClassroomProgressBucket defines model for ClassroomProgress.Bucket.
+type ClassroomProgressBucket string
+
 // ClassroomStats defines model for ClassroomStats.
 type ClassroomStats struct {
 	// Class The class as a whole. `games_played`, `games_finished` and `games_won` count games, each once: the started games in which a current student holds a seat (two students' game is one game), won when a current student won it. The `games` counters are every current student's added up; `attempts` counts all their refusals, with the class's most recent examples.
 	Class       StatsTotals        `json:"class"`
 	ClassroomId openapi_types.UUID `json:"classroom_id"`
 
-	// ReviewsPending Finished games whose move review is not made yet. One request makes at most 10 of them (and keeps them); the review figures of the rest join the statistics on later requests.
+	// ReviewsPending Finished games whose move review the worker has not made yet: it reviews each finished game once, in the background, and their review figures join the statistics then. No request makes a review.
 	ReviewsPending int            `json:"reviews_pending"`
 	Students       []StudentStats `json:"students"`
 }
@@ -4389,6 +4516,28 @@ type Problem struct {
 	Type string `json:"type"`
 }
 
+// ProgressFigures defines model for ProgressFigures.
+type ProgressFigures struct {
+	GamesFinished int `json:"games_finished"`
+
+	// GamesPlayed Games started in the bucket.
+	GamesPlayed int `json:"games_played"`
+	GamesWon    int `json:"games_won"`
+	HintsUsed   int `json:"hints_used"`
+
+	// MissedOpportunities Found by the move reviews of the games that finished in the bucket.
+	MissedOpportunities int `json:"missed_opportunities"`
+
+	// Moves The student's own moves (not the computer's, not those the server played when time ran out).
+	Moves int `json:"moves"`
+
+	// MsPerMove The mean time of a move, since the game's step before it, in milliseconds; absent without moves.
+	MsPerMove *int64 `json:"ms_per_move,omitempty"`
+
+	// Start The bucket's first day (UTC).
+	Start openapi_types.Date `json:"start"`
+}
+
 // QuotaFacts A game (or webhook subscription) refused because its creator holds as many as a quota allows: which quota (`open_games`, games in a lobby or under way; `computer_games`, those under way with no person in a seat; `webhook_subscriptions`), for whom (`client`, the token; `owner`, the token's holder: a classroom, a student, a game token, the admin; `address`, everything created from the address), the limit and the count held; `retry_after_seconds` (also the `Retry-After` header) when waiting may help.
 type QuotaFacts struct {
 	Count             int             `json:"count"`
@@ -4809,6 +4958,13 @@ type StudentList struct {
 	Items []Student `json:"items"`
 }
 
+// StudentProgress defines model for StudentProgress.
+type StudentProgress struct {
+	Buckets   []ProgressFigures  `json:"buckets"`
+	Name      string             `json:"name"`
+	StudentId openapi_types.UUID `json:"student_id"`
+}
+
 // StudentSignInRequest defines model for StudentSignInRequest.
 type StudentSignInRequest struct {
 	// ClassCode The classroom's join code, as the teacher shows it (`K7QX-2MHB`).
@@ -5023,6 +5179,18 @@ type PictureLinkExp = int64
 // PictureLinkSig defines model for PictureLinkSig.
 type PictureLinkSig = string
 
+// ProgressBucket defines model for ProgressBucket.
+type ProgressBucket string
+
+// ProgressFrom defines model for ProgressFrom.
+type ProgressFrom = openapi_types.Date
+
+// ProgressStudent defines model for ProgressStudent.
+type ProgressStudent = openapi_types.UUID
+
+// ProgressTo defines model for ProgressTo.
+type ProgressTo = openapi_types.Date
+
 // StudentID defines model for StudentID.
 type StudentID = openapi_types.UUID
 
@@ -5192,6 +5360,80 @@ type MintClassroomObserverParams struct {
 	// ExpiresIn Seconds until the token stops working, from a minute to 30 days; without it, it works until revoked.
 	ExpiresIn *ExpiresIn `form:"expires_in,omitempty" json:"expires_in,omitempty"`
 }
+
+// GetClassroomProgressParams defines parameters for GetClassroomProgress.
+type GetClassroomProgressParams struct {
+	// From The first day (UTC), included; by default 30 days (by day) or 12 weeks (by week) before `to`.
+	From *ProgressFrom `form:"from,omitempty" json:"from,omitempty"`
+
+	// To The last day (UTC), included; today by default.
+	To *ProgressTo `form:"to,omitempty" json:"to,omitempty"`
+
+	// Bucket `week` (ISO weeks, the default) or `day`.
+	Bucket *GetClassroomProgressParamsBucket `form:"bucket,omitempty" json:"bucket,omitempty"`
+
+	// StudentId Only this current student's figures (and the class's, which are then theirs).
+	StudentId *ProgressStudent `form:"student_id,omitempty" json:"student_id,omitempty"`
+}
+
+// GetClassroomProgressParamsBucket defines parameters for GetClassroomProgress.
+type GetClassroomProgressParamsBucket string
+
+// GetClassroomProgressCsvParams defines parameters for GetClassroomProgressCsv.
+type GetClassroomProgressCsvParams struct {
+	// From The first day (UTC), included; by default 30 days (by day) or 12 weeks (by week) before `to`.
+	From *ProgressFrom `form:"from,omitempty" json:"from,omitempty"`
+
+	// To The last day (UTC), included; today by default.
+	To *ProgressTo `form:"to,omitempty" json:"to,omitempty"`
+
+	// Bucket `week` (ISO weeks, the default) or `day`.
+	Bucket *GetClassroomProgressCsvParamsBucket `form:"bucket,omitempty" json:"bucket,omitempty"`
+
+	// StudentId Only this current student's figures (and the class's, which are then theirs).
+	StudentId *ProgressStudent `form:"student_id,omitempty" json:"student_id,omitempty"`
+}
+
+// GetClassroomProgressCsvParamsBucket defines parameters for GetClassroomProgressCsv.
+type GetClassroomProgressCsvParamsBucket string
+
+// GetClassroomProgressPicturePngParams defines parameters for GetClassroomProgressPicturePng.
+type GetClassroomProgressPicturePngParams struct {
+	// From The first day (UTC), included; by default 30 days (by day) or 12 weeks (by week) before `to`.
+	From *ProgressFrom `form:"from,omitempty" json:"from,omitempty"`
+
+	// To The last day (UTC), included; today by default.
+	To *ProgressTo `form:"to,omitempty" json:"to,omitempty"`
+
+	// Bucket `week` (ISO weeks, the default) or `day`.
+	Bucket *GetClassroomProgressPicturePngParamsBucket `form:"bucket,omitempty" json:"bucket,omitempty"`
+
+	// StudentId Only this current student's figures (and the class's, which are then theirs).
+	StudentId   *ProgressStudent `form:"student_id,omitempty" json:"student_id,omitempty"`
+	IfNoneMatch *string          `json:"If-None-Match,omitempty"`
+}
+
+// GetClassroomProgressPicturePngParamsBucket defines parameters for GetClassroomProgressPicturePng.
+type GetClassroomProgressPicturePngParamsBucket string
+
+// GetClassroomProgressPictureParams defines parameters for GetClassroomProgressPicture.
+type GetClassroomProgressPictureParams struct {
+	// From The first day (UTC), included; by default 30 days (by day) or 12 weeks (by week) before `to`.
+	From *ProgressFrom `form:"from,omitempty" json:"from,omitempty"`
+
+	// To The last day (UTC), included; today by default.
+	To *ProgressTo `form:"to,omitempty" json:"to,omitempty"`
+
+	// Bucket `week` (ISO weeks, the default) or `day`.
+	Bucket *GetClassroomProgressPictureParamsBucket `form:"bucket,omitempty" json:"bucket,omitempty"`
+
+	// StudentId Only this current student's figures (and the class's, which are then theirs).
+	StudentId   *ProgressStudent `form:"student_id,omitempty" json:"student_id,omitempty"`
+	IfNoneMatch *string          `json:"If-None-Match,omitempty"`
+}
+
+// GetClassroomProgressPictureParamsBucket defines parameters for GetClassroomProgressPicture.
+type GetClassroomProgressPictureParamsBucket string
 
 // GetSignInCardsPngParams defines parameters for GetSignInCardsPng.
 type GetSignInCardsPngParams struct {
@@ -8650,6 +8892,58 @@ type ClientInterface interface {
 	// Corresponds with POST /v1/classrooms/{classroom_id}/owner (the `AttachClassroom` operationId).
 	AttachClassroom(ctx context.Context, classroomId ClassroomID, body AttachClassroomJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetClassroomProgress Each student's progress over the weeks or days (teacher token).
+	//
+	// Per current student and for the class, per week (ISO weeks, Monday to Sunday) or per day,
+	// all in UTC: games played (started), finished and won, hints asked, the student's own
+	// moves and the time they took (`ms_per_move`, the mean time since the game's step before
+	// each move; absent without moves), and the missed opportunities the move reviews of their
+	// finished games found (counted on the day the game finished, once the worker has reviewed
+	// it). Every bucket from `from` to `to` is listed, empty ones with zeros; `from` is moved
+	// back to its week's Monday and `to` on to its Sunday by week. The class's figures are its
+	// students' added up (a game two students played counts for each).
+	//
+	// The figures are kept as the games go, in each step's transaction, so a request reads a few
+	// rows per student and bucket: its cost does not grow with the class's games. With
+	// `Accept: text/csv` (or `progress.csv`), one row per student and bucket for spreadsheets.
+	// A picture of the same figures: `progress.svg` and `progress.png`.
+	//
+	// Corresponds with GET /v1/classrooms/{classroom_id}/progress (the `GetClassroomProgress` operationId).
+	GetClassroomProgress(ctx context.Context, classroomId ClassroomID, params *GetClassroomProgressParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetClassroomProgressCsv The progress as CSV (teacher token).
+	//
+	// `GET /v1/classrooms/{classroom_id}/progress` as CSV, one row per student and bucket and
+	// then the class's rows: `student_id,name,start,played,finished,won,hints,moves,ms_per_move,missed`
+	// (`start` the bucket's first day; `ms_per_move` empty without moves; the class's rows with an
+	// empty `student_id` and the name `(class)`).
+	//
+	// Corresponds with GET /v1/classrooms/{classroom_id}/progress.csv (the `GetClassroomProgressCsv` operationId).
+	GetClassroomProgressCsv(ctx context.Context, classroomId ClassroomID, params *GetClassroomProgressCsvParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetClassroomProgressPicturePng The progress as a PNG picture for a phone (teacher token).
+	//
+	// The picture of `progress.svg` drawn in pixels (1.5 pixels per unit: 540 pixels wide),
+	// with the same parameters, headers and refusals.
+	//
+	// Corresponds with GET /v1/classrooms/{classroom_id}/progress.png (the `GetClassroomProgressPicturePng` operationId).
+	GetClassroomProgressPicturePng(ctx context.Context, classroomId ClassroomID, params *GetClassroomProgressPicturePngParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetClassroomProgressPicture The progress as an SVG picture for a phone (teacher token).
+	//
+	// The figures of `GET /v1/classrooms/{classroom_id}/progress` drawn 360 units wide, a phone
+	// held upright: a small chart for the class, then one per current student (by name, the
+	// first 40; the picture says how many more), over the same buckets. It reads in grey scale: games finished are outlined light bars, wins the
+	// dark bars inside them, hints a line of square markers, missed opportunities a dashed line
+	// of round markers (markers where there is room for them), each named in the legend; each
+	// chart says its totals and mean time per move in words and has its own scale. `<title>` and
+	// `<desc>` say what it shows. The same picture as PNG: `progress.png`. It is sent with
+	// `Cache-Control: no-cache` and an `ETag` of its content (`If-None-Match` gets 304); it
+	// counts against the instance's limit on expensive requests (503 `renders_busy`).
+	//
+	// Corresponds with GET /v1/classrooms/{classroom_id}/progress.svg (the `GetClassroomProgressPicture` operationId).
+	GetClassroomProgressPicture(ctx context.Context, classroomId ClassroomID, params *GetClassroomProgressPictureParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetSignInCardsPng A page of the students' sign-in cards as PNG (teacher token).
 	//
 	// The page of `GET /v1/classrooms/{classroom_id}/sign-in-cards.svg` drawn in pixels, at 150
@@ -8697,8 +8991,9 @@ type ClientInterface interface {
 	// and refused attempts by code with recent examples. From the move reviews of finished games
 	// (`GET /v1/games/{id}/review`): the actions judged, the `accuracy` (share labelled `best` or
 	// `good`), per kind the counts by label and of each missed opportunity; and the `hints_used`.
-	// A finished game's review is made the first time it is needed and kept; `reviews_pending`
-	// counts the games whose review a later request will add. With `Accept: text/csv`, one row per
+	// The server's worker reviews each finished game once, in the background, and keeps a summary
+	// per student; `reviews_pending` counts the games it has not reviewed yet. A request reads
+	// what is kept and reviews nothing. With `Accept: text/csv`, one row per
 	// student and figure for spreadsheets, named `<kind>.<counter>` with the kind's `-` written `_`
 	// (`prime_climb.op_add`, `primed.average_round_score`), a mistake `<kind>.<figure>.<value>`
 	// (`primed.not_prime_totals.21`), `hints_used`, `judged_actions`, `accuracy` (absent when
@@ -10656,6 +10951,98 @@ func (c *Client) AttachClassroom(ctx context.Context, classroomId ClassroomID, b
 	return c.Client.Do(req)
 }
 
+// GetClassroomProgress Each student's progress over the weeks or days (teacher token).
+//
+// Per current student and for the class, per week (ISO weeks, Monday to Sunday) or per day,
+// all in UTC: games played (started), finished and won, hints asked, the student's own
+// moves and the time they took (`ms_per_move`, the mean time since the game's step before
+// each move; absent without moves), and the missed opportunities the move reviews of their
+// finished games found (counted on the day the game finished, once the worker has reviewed
+// it). Every bucket from `from` to `to` is listed, empty ones with zeros; `from` is moved
+// back to its week's Monday and `to` on to its Sunday by week. The class's figures are its
+// students' added up (a game two students played counts for each).
+//
+// The figures are kept as the games go, in each step's transaction, so a request reads a few
+// rows per student and bucket: its cost does not grow with the class's games. With
+// `Accept: text/csv` (or `progress.csv`), one row per student and bucket for spreadsheets.
+// A picture of the same figures: `progress.svg` and `progress.png`.
+//
+// Corresponds with GET /v1/classrooms/{classroom_id}/progress (the `GetClassroomProgress` operationId).
+func (c *Client) GetClassroomProgress(ctx context.Context, classroomId ClassroomID, params *GetClassroomProgressParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetClassroomProgressRequest(c.Server, classroomId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetClassroomProgressCsv The progress as CSV (teacher token).
+//
+// `GET /v1/classrooms/{classroom_id}/progress` as CSV, one row per student and bucket and
+// then the class's rows: `student_id,name,start,played,finished,won,hints,moves,ms_per_move,missed`
+// (`start` the bucket's first day; `ms_per_move` empty without moves; the class's rows with an
+// empty `student_id` and the name `(class)`).
+//
+// Corresponds with GET /v1/classrooms/{classroom_id}/progress.csv (the `GetClassroomProgressCsv` operationId).
+func (c *Client) GetClassroomProgressCsv(ctx context.Context, classroomId ClassroomID, params *GetClassroomProgressCsvParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetClassroomProgressCsvRequest(c.Server, classroomId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetClassroomProgressPicturePng The progress as a PNG picture for a phone (teacher token).
+//
+// The picture of `progress.svg` drawn in pixels (1.5 pixels per unit: 540 pixels wide),
+// with the same parameters, headers and refusals.
+//
+// Corresponds with GET /v1/classrooms/{classroom_id}/progress.png (the `GetClassroomProgressPicturePng` operationId).
+func (c *Client) GetClassroomProgressPicturePng(ctx context.Context, classroomId ClassroomID, params *GetClassroomProgressPicturePngParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetClassroomProgressPicturePngRequest(c.Server, classroomId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetClassroomProgressPicture The progress as an SVG picture for a phone (teacher token).
+//
+// The figures of `GET /v1/classrooms/{classroom_id}/progress` drawn 360 units wide, a phone
+// held upright: a small chart for the class, then one per current student (by name, the
+// first 40; the picture says how many more), over the same buckets. It reads in grey scale: games finished are outlined light bars, wins the
+// dark bars inside them, hints a line of square markers, missed opportunities a dashed line
+// of round markers (markers where there is room for them), each named in the legend; each
+// chart says its totals and mean time per move in words and has its own scale. `<title>` and
+// `<desc>` say what it shows. The same picture as PNG: `progress.png`. It is sent with
+// `Cache-Control: no-cache` and an `ETag` of its content (`If-None-Match` gets 304); it
+// counts against the instance's limit on expensive requests (503 `renders_busy`).
+//
+// Corresponds with GET /v1/classrooms/{classroom_id}/progress.svg (the `GetClassroomProgressPicture` operationId).
+func (c *Client) GetClassroomProgressPicture(ctx context.Context, classroomId ClassroomID, params *GetClassroomProgressPictureParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetClassroomProgressPictureRequest(c.Server, classroomId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetSignInCardsPng A page of the students' sign-in cards as PNG (teacher token).
 //
 // The page of `GET /v1/classrooms/{classroom_id}/sign-in-cards.svg` drawn in pixels, at 150
@@ -10733,8 +11120,9 @@ func (c *Client) ListSignInCodes(ctx context.Context, classroomId ClassroomID, r
 // and refused attempts by code with recent examples. From the move reviews of finished games
 // (`GET /v1/games/{id}/review`): the actions judged, the `accuracy` (share labelled `best` or
 // `good`), per kind the counts by label and of each missed opportunity; and the `hints_used`.
-// A finished game's review is made the first time it is needed and kept; `reviews_pending`
-// counts the games whose review a later request will add. With `Accept: text/csv`, one row per
+// The server's worker reviews each finished game once, in the background, and keeps a summary
+// per student; `reviews_pending` counts the games it has not reviewed yet. A request reads
+// what is kept and reviews nothing. With `Accept: text/csv`, one row per
 // student and figure for spreadsheets, named `<kind>.<counter>` with the kind's `-` written `_`
 // (`prime_climb.op_add`, `primed.average_round_score`), a mistake `<kind>.<figure>.<value>`
 // (`primed.not_prime_totals.21`), `hints_used`, `judged_actions`, `accuracy` (absent when
@@ -14171,6 +14559,424 @@ func NewAttachClassroomRequestWithBody(server string, classroomId ClassroomID, c
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewGetClassroomProgressRequest constructs an http.Request for the GetClassroomProgress method
+func NewGetClassroomProgressRequest(server string, classroomId ClassroomID, params *GetClassroomProgressParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "classroom_id", classroomId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/classrooms/%s/progress", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.From != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "from", *params.From, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.To != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "to", *params.To, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Bucket != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "bucket", *params.Bucket, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.StudentId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "student_id", *params.StudentId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "uuid"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetClassroomProgressCsvRequest constructs an http.Request for the GetClassroomProgressCsv method
+func NewGetClassroomProgressCsvRequest(server string, classroomId ClassroomID, params *GetClassroomProgressCsvParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "classroom_id", classroomId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/classrooms/%s/progress.csv", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.From != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "from", *params.From, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.To != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "to", *params.To, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Bucket != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "bucket", *params.Bucket, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.StudentId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "student_id", *params.StudentId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "uuid"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetClassroomProgressPicturePngRequest constructs an http.Request for the GetClassroomProgressPicturePng method
+func NewGetClassroomProgressPicturePngRequest(server string, classroomId ClassroomID, params *GetClassroomProgressPicturePngParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "classroom_id", classroomId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/classrooms/%s/progress.png", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.From != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "from", *params.From, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.To != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "to", *params.To, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Bucket != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "bucket", *params.Bucket, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.StudentId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "student_id", *params.StudentId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "uuid"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewGetClassroomProgressPictureRequest constructs an http.Request for the GetClassroomProgressPicture method
+func NewGetClassroomProgressPictureRequest(server string, classroomId ClassroomID, params *GetClassroomProgressPictureParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "classroom_id", classroomId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/classrooms/%s/progress.svg", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.From != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "from", *params.From, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.To != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "to", *params.To, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Bucket != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "bucket", *params.Bucket, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.StudentId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "student_id", *params.StudentId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "uuid"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+	}
 
 	return req, nil
 }
@@ -18290,6 +19096,66 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /v1/classrooms/{classroom_id}/owner (the `AttachClassroom` operationId).
 	AttachClassroomWithResponse(ctx context.Context, classroomId ClassroomID, body AttachClassroomJSONRequestBody, reqEditors ...RequestEditorFn) (*AttachClassroomResponse, error)
 
+	// GetClassroomProgressWithResponse Each student's progress over the weeks or days (teacher token).
+	//
+	// Per current student and for the class, per week (ISO weeks, Monday to Sunday) or per day,
+	// all in UTC: games played (started), finished and won, hints asked, the student's own
+	// moves and the time they took (`ms_per_move`, the mean time since the game's step before
+	// each move; absent without moves), and the missed opportunities the move reviews of their
+	// finished games found (counted on the day the game finished, once the worker has reviewed
+	// it). Every bucket from `from` to `to` is listed, empty ones with zeros; `from` is moved
+	// back to its week's Monday and `to` on to its Sunday by week. The class's figures are its
+	// students' added up (a game two students played counts for each).
+	//
+	// The figures are kept as the games go, in each step's transaction, so a request reads a few
+	// rows per student and bucket: its cost does not grow with the class's games. With
+	// `Accept: text/csv` (or `progress.csv`), one row per student and bucket for spreadsheets.
+	// A picture of the same figures: `progress.svg` and `progress.png`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/classrooms/{classroom_id}/progress (the `GetClassroomProgress` operationId).
+	GetClassroomProgressWithResponse(ctx context.Context, classroomId ClassroomID, params *GetClassroomProgressParams, reqEditors ...RequestEditorFn) (*GetClassroomProgressResponse, error)
+
+	// GetClassroomProgressCsvWithResponse The progress as CSV (teacher token).
+	//
+	// `GET /v1/classrooms/{classroom_id}/progress` as CSV, one row per student and bucket and
+	// then the class's rows: `student_id,name,start,played,finished,won,hints,moves,ms_per_move,missed`
+	// (`start` the bucket's first day; `ms_per_move` empty without moves; the class's rows with an
+	// empty `student_id` and the name `(class)`).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/classrooms/{classroom_id}/progress.csv (the `GetClassroomProgressCsv` operationId).
+	GetClassroomProgressCsvWithResponse(ctx context.Context, classroomId ClassroomID, params *GetClassroomProgressCsvParams, reqEditors ...RequestEditorFn) (*GetClassroomProgressCsvResponse, error)
+
+	// GetClassroomProgressPicturePngWithResponse The progress as a PNG picture for a phone (teacher token).
+	//
+	// The picture of `progress.svg` drawn in pixels (1.5 pixels per unit: 540 pixels wide),
+	// with the same parameters, headers and refusals.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/classrooms/{classroom_id}/progress.png (the `GetClassroomProgressPicturePng` operationId).
+	GetClassroomProgressPicturePngWithResponse(ctx context.Context, classroomId ClassroomID, params *GetClassroomProgressPicturePngParams, reqEditors ...RequestEditorFn) (*GetClassroomProgressPicturePngResponse, error)
+
+	// GetClassroomProgressPictureWithResponse The progress as an SVG picture for a phone (teacher token).
+	//
+	// The figures of `GET /v1/classrooms/{classroom_id}/progress` drawn 360 units wide, a phone
+	// held upright: a small chart for the class, then one per current student (by name, the
+	// first 40; the picture says how many more), over the same buckets. It reads in grey scale: games finished are outlined light bars, wins the
+	// dark bars inside them, hints a line of square markers, missed opportunities a dashed line
+	// of round markers (markers where there is room for them), each named in the legend; each
+	// chart says its totals and mean time per move in words and has its own scale. `<title>` and
+	// `<desc>` say what it shows. The same picture as PNG: `progress.png`. It is sent with
+	// `Cache-Control: no-cache` and an `ETag` of its content (`If-None-Match` gets 304); it
+	// counts against the instance's limit on expensive requests (503 `renders_busy`).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/classrooms/{classroom_id}/progress.svg (the `GetClassroomProgressPicture` operationId).
+	GetClassroomProgressPictureWithResponse(ctx context.Context, classroomId ClassroomID, params *GetClassroomProgressPictureParams, reqEditors ...RequestEditorFn) (*GetClassroomProgressPictureResponse, error)
+
 	// GetSignInCardsPngWithResponse A page of the students' sign-in cards as PNG (teacher token).
 	//
 	// The page of `GET /v1/classrooms/{classroom_id}/sign-in-cards.svg` drawn in pixels, at 150
@@ -18343,8 +19209,9 @@ type ClientWithResponsesInterface interface {
 	// and refused attempts by code with recent examples. From the move reviews of finished games
 	// (`GET /v1/games/{id}/review`): the actions judged, the `accuracy` (share labelled `best` or
 	// `good`), per kind the counts by label and of each missed opportunity; and the `hints_used`.
-	// A finished game's review is made the first time it is needed and kept; `reviews_pending`
-	// counts the games whose review a later request will add. With `Accept: text/csv`, one row per
+	// The server's worker reviews each finished game once, in the background, and keeps a summary
+	// per student; `reviews_pending` counts the games it has not reviewed yet. A request reads
+	// what is kept and reviews nothing. With `Accept: text/csv`, one row per
 	// student and figure for spreadsheets, named `<kind>.<counter>` with the kind's `-` written `_`
 	// (`prime_climb.op_add`, `primed.average_round_score`), a mistake `<kind>.<figure>.<value>`
 	// (`primed.not_prime_totals.21`), `hints_used`, `judged_actions`, `accuracy` (absent when
@@ -22624,6 +23491,445 @@ func (r AttachClassroomResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r AttachClassroomResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetClassroomProgressResponse200Headers the declared response headers of an HTTP 200 response for GetClassroomProgress
+type GetClassroomProgressResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// GetClassroomProgressResponse401Headers the declared response headers of an HTTP 401 response for GetClassroomProgress
+type GetClassroomProgressResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// GetClassroomProgressResponse429Headers the declared response headers of an HTTP 429 response for GetClassroomProgress
+type GetClassroomProgressResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// GetClassroomProgressResponse503Headers the declared response headers of an HTTP 503 response for GetClassroomProgress
+type GetClassroomProgressResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetClassroomProgressResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ClassroomProgress
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Busy
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetClassroomProgressResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetClassroomProgressResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetClassroomProgressResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetClassroomProgressResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetClassroomProgressResponse) GetJSON200() *ClassroomProgress {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetClassroomProgressResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetClassroomProgressResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetClassroomProgressResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetClassroomProgressResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetClassroomProgressResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetClassroomProgressResponse) GetApplicationproblemJSON503() *Busy {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetClassroomProgressResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetClassroomProgressResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetClassroomProgressResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetClassroomProgressResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetClassroomProgressCsvResponse200Headers the declared response headers of an HTTP 200 response for GetClassroomProgressCsv
+type GetClassroomProgressCsvResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// GetClassroomProgressCsvResponse401Headers the declared response headers of an HTTP 401 response for GetClassroomProgressCsv
+type GetClassroomProgressCsvResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// GetClassroomProgressCsvResponse429Headers the declared response headers of an HTTP 429 response for GetClassroomProgressCsv
+type GetClassroomProgressCsvResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// GetClassroomProgressCsvResponse503Headers the declared response headers of an HTTP 503 response for GetClassroomProgressCsv
+type GetClassroomProgressCsvResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetClassroomProgressCsvResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Busy
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetClassroomProgressCsvResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetClassroomProgressCsvResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetClassroomProgressCsvResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetClassroomProgressCsvResponse503Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetClassroomProgressCsvResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetClassroomProgressCsvResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetClassroomProgressCsvResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetClassroomProgressCsvResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetClassroomProgressCsvResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetClassroomProgressCsvResponse) GetApplicationproblemJSON503() *Busy {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetClassroomProgressCsvResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetClassroomProgressCsvResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetClassroomProgressCsvResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetClassroomProgressCsvResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetClassroomProgressPicturePngResponse200Headers the declared response headers of an HTTP 200 response for GetClassroomProgressPicturePng
+type GetClassroomProgressPicturePngResponse200Headers struct {
+	CacheControl    *string
+	ETag            *string
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// GetClassroomProgressPicturePngResponse401Headers the declared response headers of an HTTP 401 response for GetClassroomProgressPicturePng
+type GetClassroomProgressPicturePngResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// GetClassroomProgressPicturePngResponse429Headers the declared response headers of an HTTP 429 response for GetClassroomProgressPicturePng
+type GetClassroomProgressPicturePngResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// GetClassroomProgressPicturePngResponse503Headers the declared response headers of an HTTP 503 response for GetClassroomProgressPicturePng
+type GetClassroomProgressPicturePngResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetClassroomProgressPicturePngResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Busy
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetClassroomProgressPicturePngResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetClassroomProgressPicturePngResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetClassroomProgressPicturePngResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetClassroomProgressPicturePngResponse503Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetClassroomProgressPicturePngResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetClassroomProgressPicturePngResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetClassroomProgressPicturePngResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetClassroomProgressPicturePngResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetClassroomProgressPicturePngResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetClassroomProgressPicturePngResponse) GetApplicationproblemJSON503() *Busy {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetClassroomProgressPicturePngResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetClassroomProgressPicturePngResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetClassroomProgressPicturePngResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetClassroomProgressPicturePngResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetClassroomProgressPictureResponse200Headers the declared response headers of an HTTP 200 response for GetClassroomProgressPicture
+type GetClassroomProgressPictureResponse200Headers struct {
+	CacheControl    *string
+	ETag            *string
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// GetClassroomProgressPictureResponse401Headers the declared response headers of an HTTP 401 response for GetClassroomProgressPicture
+type GetClassroomProgressPictureResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// GetClassroomProgressPictureResponse429Headers the declared response headers of an HTTP 429 response for GetClassroomProgressPicture
+type GetClassroomProgressPictureResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// GetClassroomProgressPictureResponse503Headers the declared response headers of an HTTP 503 response for GetClassroomProgressPicture
+type GetClassroomProgressPictureResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetClassroomProgressPictureResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Busy
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetClassroomProgressPictureResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetClassroomProgressPictureResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetClassroomProgressPictureResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetClassroomProgressPictureResponse503Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetClassroomProgressPictureResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetClassroomProgressPictureResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetClassroomProgressPictureResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetClassroomProgressPictureResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetClassroomProgressPictureResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetClassroomProgressPictureResponse) GetApplicationproblemJSON503() *Busy {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetClassroomProgressPictureResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetClassroomProgressPictureResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetClassroomProgressPictureResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetClassroomProgressPictureResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -31390,6 +32696,90 @@ func (c *ClientWithResponses) AttachClassroomWithResponse(ctx context.Context, c
 	return ParseAttachClassroomResponse(rsp)
 }
 
+// GetClassroomProgressWithResponse Each student's progress over the weeks or days (teacher token).
+//
+// Per current student and for the class, per week (ISO weeks, Monday to Sunday) or per day,
+// all in UTC: games played (started), finished and won, hints asked, the student's own
+// moves and the time they took (`ms_per_move`, the mean time since the game's step before
+// each move; absent without moves), and the missed opportunities the move reviews of their
+// finished games found (counted on the day the game finished, once the worker has reviewed
+// it). Every bucket from `from` to `to` is listed, empty ones with zeros; `from` is moved
+// back to its week's Monday and `to` on to its Sunday by week. The class's figures are its
+// students' added up (a game two students played counts for each).
+//
+// The figures are kept as the games go, in each step's transaction, so a request reads a few
+// rows per student and bucket: its cost does not grow with the class's games. With
+// `Accept: text/csv` (or `progress.csv`), one row per student and bucket for spreadsheets.
+// A picture of the same figures: `progress.svg` and `progress.png`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/classrooms/{classroom_id}/progress (the `GetClassroomProgress` operationId).
+func (c *ClientWithResponses) GetClassroomProgressWithResponse(ctx context.Context, classroomId ClassroomID, params *GetClassroomProgressParams, reqEditors ...RequestEditorFn) (*GetClassroomProgressResponse, error) {
+	rsp, err := c.GetClassroomProgress(ctx, classroomId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetClassroomProgressResponse(rsp)
+}
+
+// GetClassroomProgressCsvWithResponse The progress as CSV (teacher token).
+//
+// `GET /v1/classrooms/{classroom_id}/progress` as CSV, one row per student and bucket and
+// then the class's rows: `student_id,name,start,played,finished,won,hints,moves,ms_per_move,missed`
+// (`start` the bucket's first day; `ms_per_move` empty without moves; the class's rows with an
+// empty `student_id` and the name `(class)`).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/classrooms/{classroom_id}/progress.csv (the `GetClassroomProgressCsv` operationId).
+func (c *ClientWithResponses) GetClassroomProgressCsvWithResponse(ctx context.Context, classroomId ClassroomID, params *GetClassroomProgressCsvParams, reqEditors ...RequestEditorFn) (*GetClassroomProgressCsvResponse, error) {
+	rsp, err := c.GetClassroomProgressCsv(ctx, classroomId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetClassroomProgressCsvResponse(rsp)
+}
+
+// GetClassroomProgressPicturePngWithResponse The progress as a PNG picture for a phone (teacher token).
+//
+// The picture of `progress.svg` drawn in pixels (1.5 pixels per unit: 540 pixels wide),
+// with the same parameters, headers and refusals.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/classrooms/{classroom_id}/progress.png (the `GetClassroomProgressPicturePng` operationId).
+func (c *ClientWithResponses) GetClassroomProgressPicturePngWithResponse(ctx context.Context, classroomId ClassroomID, params *GetClassroomProgressPicturePngParams, reqEditors ...RequestEditorFn) (*GetClassroomProgressPicturePngResponse, error) {
+	rsp, err := c.GetClassroomProgressPicturePng(ctx, classroomId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetClassroomProgressPicturePngResponse(rsp)
+}
+
+// GetClassroomProgressPictureWithResponse The progress as an SVG picture for a phone (teacher token).
+//
+// The figures of `GET /v1/classrooms/{classroom_id}/progress` drawn 360 units wide, a phone
+// held upright: a small chart for the class, then one per current student (by name, the
+// first 40; the picture says how many more), over the same buckets. It reads in grey scale: games finished are outlined light bars, wins the
+// dark bars inside them, hints a line of square markers, missed opportunities a dashed line
+// of round markers (markers where there is room for them), each named in the legend; each
+// chart says its totals and mean time per move in words and has its own scale. `<title>` and
+// `<desc>` say what it shows. The same picture as PNG: `progress.png`. It is sent with
+// `Cache-Control: no-cache` and an `ETag` of its content (`If-None-Match` gets 304); it
+// counts against the instance's limit on expensive requests (503 `renders_busy`).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/classrooms/{classroom_id}/progress.svg (the `GetClassroomProgressPicture` operationId).
+func (c *ClientWithResponses) GetClassroomProgressPictureWithResponse(ctx context.Context, classroomId ClassroomID, params *GetClassroomProgressPictureParams, reqEditors ...RequestEditorFn) (*GetClassroomProgressPictureResponse, error) {
+	rsp, err := c.GetClassroomProgressPicture(ctx, classroomId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetClassroomProgressPictureResponse(rsp)
+}
+
 // GetSignInCardsPngWithResponse A page of the students' sign-in cards as PNG (teacher token).
 //
 // The page of `GET /v1/classrooms/{classroom_id}/sign-in-cards.svg` drawn in pixels, at 150
@@ -31461,8 +32851,9 @@ func (c *ClientWithResponses) ListSignInCodesWithResponse(ctx context.Context, c
 // and refused attempts by code with recent examples. From the move reviews of finished games
 // (`GET /v1/games/{id}/review`): the actions judged, the `accuracy` (share labelled `best` or
 // `good`), per kind the counts by label and of each missed opportunity; and the `hints_used`.
-// A finished game's review is made the first time it is needed and kept; `reviews_pending`
-// counts the games whose review a later request will add. With `Accept: text/csv`, one row per
+// The server's worker reviews each finished game once, in the background, and keeps a summary
+// per student; `reviews_pending` counts the games it has not reviewed yet. A request reads
+// what is kept and reviews nothing. With `Accept: text/csv`, one row per
 // student and figure for spreadsheets, named `<kind>.<counter>` with the kind's `-` written `_`
 // (`prime_climb.op_add`, `primed.average_round_score`), a mistake `<kind>.<figure>.<value>`
 // (`primed.not_prime_totals.21`), `hints_used`, `judged_actions`, `accuracy` (absent when
@@ -36679,6 +38070,550 @@ func ParseAttachClassroomResponse(rsp *http.Response) (*AttachClassroomResponse,
 		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers AttachClassroomResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetClassroomProgressResponse parses an HTTP response from a GetClassroomProgressWithResponse call
+func ParseGetClassroomProgressResponse(rsp *http.Response) (*GetClassroomProgressResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetClassroomProgressResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ClassroomProgress
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Busy
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	case rsp.StatusCode == 200:
+		// Content-type (text/csv) unsupported
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetClassroomProgressResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetClassroomProgressResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetClassroomProgressResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetClassroomProgressResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetClassroomProgressCsvResponse parses an HTTP response from a GetClassroomProgressCsvWithResponse call
+func ParseGetClassroomProgressCsvResponse(rsp *http.Response) (*GetClassroomProgressCsvResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetClassroomProgressCsvResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Busy
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetClassroomProgressCsvResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetClassroomProgressCsvResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetClassroomProgressCsvResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetClassroomProgressCsvResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetClassroomProgressPicturePngResponse parses an HTTP response from a GetClassroomProgressPicturePngWithResponse call
+func ParseGetClassroomProgressPicturePngResponse(rsp *http.Response) (*GetClassroomProgressPicturePngResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetClassroomProgressPicturePngResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Busy
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetClassroomProgressPicturePngResponse200Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetClassroomProgressPicturePngResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetClassroomProgressPicturePngResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetClassroomProgressPicturePngResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetClassroomProgressPictureResponse parses an HTTP response from a GetClassroomProgressPictureWithResponse call
+func ParseGetClassroomProgressPictureResponse(rsp *http.Response) (*GetClassroomProgressPictureResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetClassroomProgressPictureResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Busy
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetClassroomProgressPictureResponse200Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetClassroomProgressPictureResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetClassroomProgressPictureResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetClassroomProgressPictureResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

@@ -130,7 +130,7 @@ func serve(ctx context.Context, cfg config, listening func(addr string)) error {
 	}
 	if cfg.SecretKey != "" {
 		options = append(options, play.WithLinkSecret([]byte(cfg.SecretKey)))
-		options = append(options, play.WithSignInCodeSecret([]byte(cfg.SecretKey))) // students' sign-in codes (issue 41)
+		options = append(options, play.WithSignInCodeSecret([]byte(cfg.SecretKey)))                // students' sign-in codes (issue 41)
 		options = append(options, play.WithLTI(play.LTIConfig{SealingKey: []byte(cfg.SecretKey)})) // LTI 1.3 (play/lti.go)
 	}
 	service := play.New(db.Games().Stores(), games.All(), options...)

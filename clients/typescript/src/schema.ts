@@ -1877,8 +1877,9 @@ export interface paths {
          *     and refused attempts by code with recent examples. From the move reviews of finished games
          *     (`GET /v1/games/{id}/review`): the actions judged, the `accuracy` (share labelled `best` or
          *     `good`), per kind the counts by label and of each missed opportunity; and the `hints_used`.
-         *     A finished game's review is made the first time it is needed and kept; `reviews_pending`
-         *     counts the games whose review a later request will add. With `Accept: text/csv`, one row per
+         *     The server's worker reviews each finished game once, in the background, and keeps a summary
+         *     per student; `reviews_pending` counts the games it has not reviewed yet. A request reads
+         *     what is kept and reviews nothing. With `Accept: text/csv`, one row per
          *     student and figure for spreadsheets, named `<kind>.<counter>` with the kind's `-` written `_`
          *     (`prime_climb.op_add`, `primed.average_round_score`), a mistake `<kind>.<figure>.<value>`
          *     (`primed.not_prime_totals.21`), `hints_used`, `judged_actions`, `accuracy` (absent when
@@ -1895,6 +1896,126 @@ export interface paths {
          * @description Answered as `GET /v1/classrooms/{classroom_id}/stats` (`getClassroomStats`): the same parameters, statuses and headers, and no body.
          */
         head: operations["headClassroomStats"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/classrooms/{classroom_id}/progress": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Each student's progress over the weeks or days (teacher token).
+         * @description Per current student and for the class, per week (ISO weeks, Monday to Sunday) or per day,
+         *     all in UTC: games played (started), finished and won, hints asked, the student's own
+         *     moves and the time they took (`ms_per_move`, the mean time since the game's step before
+         *     each move; absent without moves), and the missed opportunities the move reviews of their
+         *     finished games found (counted on the day the game finished, once the worker has reviewed
+         *     it). Every bucket from `from` to `to` is listed, empty ones with zeros; `from` is moved
+         *     back to its week's Monday and `to` on to its Sunday by week. The class's figures are its
+         *     students' added up (a game two students played counts for each).
+         *
+         *     The figures are kept as the games go, in each step's transaction, so a request reads a few
+         *     rows per student and bucket: its cost does not grow with the class's games. With
+         *     `Accept: text/csv` (or `progress.csv`), one row per student and bucket for spreadsheets.
+         *     A picture of the same figures: `progress.svg` and `progress.png`.
+         */
+        get: operations["getClassroomProgress"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * The status and headers of `getClassroomProgress`, without its body.
+         * @description Answered as `GET /v1/classrooms/{classroom_id}/progress` (`getClassroomProgress`): the same parameters, statuses and headers, and no body.
+         */
+        head: operations["headClassroomProgress"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/classrooms/{classroom_id}/progress.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The progress as CSV (teacher token).
+         * @description `GET /v1/classrooms/{classroom_id}/progress` as CSV, one row per student and bucket and
+         *     then the class's rows: `student_id,name,start,played,finished,won,hints,moves,ms_per_move,missed`
+         *     (`start` the bucket's first day; `ms_per_move` empty without moves; the class's rows with an
+         *     empty `student_id` and the name `(class)`).
+         */
+        get: operations["getClassroomProgressCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * The status and headers of `getClassroomProgressCsv`, without its body.
+         * @description Answered as `GET /v1/classrooms/{classroom_id}/progress.csv` (`getClassroomProgressCsv`): the same parameters, statuses and headers, and no body.
+         */
+        head: operations["headClassroomProgressCsv"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/classrooms/{classroom_id}/progress.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The progress as an SVG picture for a phone (teacher token).
+         * @description The figures of `GET /v1/classrooms/{classroom_id}/progress` drawn 360 units wide, a phone
+         *     held upright: a small chart for the class, then one per current student (by name, the
+         *     first 40; the picture says how many more), over the same buckets. It reads in grey scale: games finished are outlined light bars, wins the
+         *     dark bars inside them, hints a line of square markers, missed opportunities a dashed line
+         *     of round markers (markers where there is room for them), each named in the legend; each
+         *     chart says its totals and mean time per move in words and has its own scale. `<title>` and
+         *     `<desc>` say what it shows. The same picture as PNG: `progress.png`. It is sent with
+         *     `Cache-Control: no-cache` and an `ETag` of its content (`If-None-Match` gets 304); it
+         *     counts against the instance's limit on expensive requests (503 `renders_busy`).
+         */
+        get: operations["getClassroomProgressPicture"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * The status and headers of `getClassroomProgressPicture`, without its body.
+         * @description Answered as `GET /v1/classrooms/{classroom_id}/progress.svg` (`getClassroomProgressPicture`): the same parameters, statuses and headers, and no body.
+         */
+        head: operations["headClassroomProgressPicture"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/classrooms/{classroom_id}/progress.png": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The progress as a PNG picture for a phone (teacher token).
+         * @description The picture of `progress.svg` drawn in pixels (1.5 pixels per unit: 540 pixels wide),
+         *     with the same parameters, headers and refusals.
+         */
+        get: operations["getClassroomProgressPicturePng"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * The status and headers of `getClassroomProgressPicturePng`, without its body.
+         * @description Answered as `GET /v1/classrooms/{classroom_id}/progress.png` (`getClassroomProgressPicturePng`): the same parameters, statuses and headers, and no body.
+         */
+        head: operations["headClassroomProgressPicturePng"];
         patch?: never;
         trace?: never;
     };
@@ -3134,10 +3255,56 @@ export interface components {
             /** @description Hints the seat asked for, once per position. */
             hints_used: number;
         };
+        ProgressFigures: {
+            /**
+             * Format: date
+             * @description The bucket's first day (UTC).
+             */
+            start: string;
+            /** @description Games started in the bucket. */
+            games_played: number;
+            games_finished: number;
+            games_won: number;
+            hints_used: number;
+            /** @description The student's own moves (not the computer's, not those the server played when time ran out). */
+            moves: number;
+            /**
+             * Format: int64
+             * @description The mean time of a move, since the game's step before it, in milliseconds; absent without moves.
+             */
+            ms_per_move?: number;
+            /** @description Found by the move reviews of the games that finished in the bucket. */
+            missed_opportunities: number;
+        };
+        StudentProgress: {
+            /** Format: uuid */
+            student_id: string;
+            name: string;
+            buckets: components["schemas"]["ProgressFigures"][];
+        };
+        ClassroomProgress: {
+            /** Format: uuid */
+            classroom_id: string;
+            /**
+             * Format: date
+             * @description The first day shown (a Monday by week).
+             */
+            from: string;
+            /**
+             * Format: date
+             * @description The last day shown (a Sunday by week).
+             */
+            to: string;
+            /** @enum {string} */
+            bucket: "week" | "day";
+            students: components["schemas"]["StudentProgress"][];
+            /** @description The students' figures added up, bucket by bucket. */
+            class: components["schemas"]["ProgressFigures"][];
+        };
         ClassroomStats: {
             /** Format: uuid */
             classroom_id: string;
-            /** @description Finished games whose move review is not made yet. One request makes at most 10 of them (and keeps them); the review figures of the rest join the statistics on later requests. */
+            /** @description Finished games whose move review the worker has not made yet: it reviews each finished game once, in the background, and their review figures join the statistics then. No request makes a review. */
             reviews_pending: number;
             students: components["schemas"]["StudentStats"][];
             /** @description The class as a whole. `games_played`, `games_finished` and `games_won` count games, each once: the started games in which a current student holds a seat (two students' game is one game), won when a current student won it. The `games` counters are every current student's added up; `attempts` counts all their refusals, with the class's most recent examples. */
@@ -6118,6 +6285,14 @@ export interface components {
          *     longer identifies anyone, so the key must be strong there too.
          */
         IdempotencyKey: string;
+        /** @description The first day (UTC), included; by default 30 days (by day) or 12 weeks (by week) before `to`. */
+        ProgressFrom: string;
+        /** @description The last day (UTC), included; today by default. */
+        ProgressTo: string;
+        /** @description `week` (ISO weeks, the default) or `day`. */
+        ProgressBucket: "week" | "day";
+        /** @description Only this current student's figures (and the class's, which are then theirs). */
+        ProgressStudent: string;
         ClassroomID: string;
         AssignmentID: string;
         StudentID: string;
@@ -11622,6 +11797,591 @@ export interface operations {
                 content?: never;
             };
             /** @description The request is malformed (`invalid` and more specific codes); for example a body that is not exactly one JSON document in UTF-8, nested at most 32 deep with at most 1,000 values, without `\u0000` and unpaired surrogate (`\uD800`–`\uDFFF`) escapes. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A token is missing or not valid for this resource. */
+            401: {
+                headers: {
+                    /** @description `Bearer` (RFC 6750): send a token in the `Authorization` header. */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such resource (or the caller may not know it exists). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description This operation takes no request body, and the request carried one (`body_not_allowed`). An empty body or an empty object `{}` is accepted. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The instance is working on as many expensive requests (pictures, replays, states rebuilt from the history, reviews, class statistics) as it may at once, with as many more waiting (`renders_busy`, with `RenderBusyFacts`: `RENDER_LIMIT` and `RENDER_QUEUE`); or the database is not reachable (`unavailable`). Nothing was changed; try again after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getClassroomProgress: {
+        parameters: {
+            query?: {
+                /** @description The first day (UTC), included; by default 30 days (by day) or 12 weeks (by week) before `to`. */
+                from?: components["parameters"]["ProgressFrom"];
+                /** @description The last day (UTC), included; today by default. */
+                to?: components["parameters"]["ProgressTo"];
+                /** @description `week` (ISO weeks, the default) or `day`. */
+                bucket?: components["parameters"]["ProgressBucket"];
+                /** @description Only this current student's figures (and the class's, which are then theirs). */
+                student_id?: components["parameters"]["ProgressStudent"];
+            };
+            header?: never;
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The progress. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClassroomProgress"];
+                    "text/csv": string;
+                };
+            };
+            /** @description `invalid_progress_range` (`from` after `to`), `progress_range_too_long` (more than 366 days by day or 157 weeks by week), `progress_too_large` (more than 20,000 figures: buckets times students and the class), `unknown_student` (`student_id` names no current student of the classroom), or `invalid` (a date that is not `YYYY-MM-DD`, a `bucket` other than `week` or `day`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Busy"];
+        };
+    };
+    headClassroomProgress: {
+        parameters: {
+            query?: {
+                /** @description The first day (UTC), included; by default 30 days (by day) or 12 weeks (by week) before `to`. */
+                from?: components["parameters"]["ProgressFrom"];
+                /** @description The last day (UTC), included; today by default. */
+                to?: components["parameters"]["ProgressTo"];
+                /** @description `week` (ISO weeks, the default) or `day`. */
+                bucket?: components["parameters"]["ProgressBucket"];
+                /** @description Only this current student's figures (and the class's, which are then theirs). */
+                student_id?: components["parameters"]["ProgressStudent"];
+            };
+            header?: never;
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The progress. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_progress_range` (`from` after `to`), `progress_range_too_long` (more than 366 days by day or 157 weeks by week), `progress_too_large` (more than 20,000 figures: buckets times students and the class), `unknown_student` (`student_id` names no current student of the classroom), or `invalid` (a date that is not `YYYY-MM-DD`, a `bucket` other than `week` or `day`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A token is missing or not valid for this resource. */
+            401: {
+                headers: {
+                    /** @description `Bearer` (RFC 6750): send a token in the `Authorization` header. */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such resource (or the caller may not know it exists). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description This operation takes no request body, and the request carried one (`body_not_allowed`). An empty body or an empty object `{}` is accepted. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The instance is working on as many expensive requests (pictures, replays, states rebuilt from the history, reviews, class statistics) as it may at once, with as many more waiting (`renders_busy`, with `RenderBusyFacts`: `RENDER_LIMIT` and `RENDER_QUEUE`); or the database is not reachable (`unavailable`). Nothing was changed; try again after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getClassroomProgressCsv: {
+        parameters: {
+            query?: {
+                /** @description The first day (UTC), included; by default 30 days (by day) or 12 weeks (by week) before `to`. */
+                from?: components["parameters"]["ProgressFrom"];
+                /** @description The last day (UTC), included; today by default. */
+                to?: components["parameters"]["ProgressTo"];
+                /** @description `week` (ISO weeks, the default) or `day`. */
+                bucket?: components["parameters"]["ProgressBucket"];
+                /** @description Only this current student's figures (and the class's, which are then theirs). */
+                student_id?: components["parameters"]["ProgressStudent"];
+            };
+            header?: never;
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The progress, as CSV. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description As for `getClassroomProgress`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Busy"];
+        };
+    };
+    headClassroomProgressCsv: {
+        parameters: {
+            query?: {
+                /** @description The first day (UTC), included; by default 30 days (by day) or 12 weeks (by week) before `to`. */
+                from?: components["parameters"]["ProgressFrom"];
+                /** @description The last day (UTC), included; today by default. */
+                to?: components["parameters"]["ProgressTo"];
+                /** @description `week` (ISO weeks, the default) or `day`. */
+                bucket?: components["parameters"]["ProgressBucket"];
+                /** @description Only this current student's figures (and the class's, which are then theirs). */
+                student_id?: components["parameters"]["ProgressStudent"];
+            };
+            header?: never;
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The progress, as CSV. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As for `getClassroomProgress`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A token is missing or not valid for this resource. */
+            401: {
+                headers: {
+                    /** @description `Bearer` (RFC 6750): send a token in the `Authorization` header. */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such resource (or the caller may not know it exists). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description This operation takes no request body, and the request carried one (`body_not_allowed`). An empty body or an empty object `{}` is accepted. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The instance is working on as many expensive requests (pictures, replays, states rebuilt from the history, reviews, class statistics) as it may at once, with as many more waiting (`renders_busy`, with `RenderBusyFacts`: `RENDER_LIMIT` and `RENDER_QUEUE`); or the database is not reachable (`unavailable`). Nothing was changed; try again after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getClassroomProgressPicture: {
+        parameters: {
+            query?: {
+                /** @description The first day (UTC), included; by default 30 days (by day) or 12 weeks (by week) before `to`. */
+                from?: components["parameters"]["ProgressFrom"];
+                /** @description The last day (UTC), included; today by default. */
+                to?: components["parameters"]["ProgressTo"];
+                /** @description `week` (ISO weeks, the default) or `day`. */
+                bucket?: components["parameters"]["ProgressBucket"];
+                /** @description Only this current student's figures (and the class's, which are then theirs). */
+                student_id?: components["parameters"]["ProgressStudent"];
+            };
+            header?: {
+                "If-None-Match"?: string;
+            };
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The picture. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    ETag: components["headers"]["PictureETag"];
+                    "Cache-Control": components["headers"]["PictureCacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                };
+            };
+            /** @description The picture has not changed since the `ETag` in If-None-Match. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As for `getClassroomProgress`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Busy"];
+        };
+    };
+    headClassroomProgressPicture: {
+        parameters: {
+            query?: {
+                /** @description The first day (UTC), included; by default 30 days (by day) or 12 weeks (by week) before `to`. */
+                from?: components["parameters"]["ProgressFrom"];
+                /** @description The last day (UTC), included; today by default. */
+                to?: components["parameters"]["ProgressTo"];
+                /** @description `week` (ISO weeks, the default) or `day`. */
+                bucket?: components["parameters"]["ProgressBucket"];
+                /** @description Only this current student's figures (and the class's, which are then theirs). */
+                student_id?: components["parameters"]["ProgressStudent"];
+            };
+            header?: {
+                "If-None-Match"?: string;
+            };
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The picture. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    ETag: components["headers"]["PictureETag"];
+                    "Cache-Control": components["headers"]["PictureCacheControl"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The picture has not changed since the `ETag` in If-None-Match. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As for `getClassroomProgress`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A token is missing or not valid for this resource. */
+            401: {
+                headers: {
+                    /** @description `Bearer` (RFC 6750): send a token in the `Authorization` header. */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such resource (or the caller may not know it exists). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description This operation takes no request body, and the request carried one (`body_not_allowed`). An empty body or an empty object `{}` is accepted. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The instance is working on as many expensive requests (pictures, replays, states rebuilt from the history, reviews, class statistics) as it may at once, with as many more waiting (`renders_busy`, with `RenderBusyFacts`: `RENDER_LIMIT` and `RENDER_QUEUE`); or the database is not reachable (`unavailable`). Nothing was changed; try again after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getClassroomProgressPicturePng: {
+        parameters: {
+            query?: {
+                /** @description The first day (UTC), included; by default 30 days (by day) or 12 weeks (by week) before `to`. */
+                from?: components["parameters"]["ProgressFrom"];
+                /** @description The last day (UTC), included; today by default. */
+                to?: components["parameters"]["ProgressTo"];
+                /** @description `week` (ISO weeks, the default) or `day`. */
+                bucket?: components["parameters"]["ProgressBucket"];
+                /** @description Only this current student's figures (and the class's, which are then theirs). */
+                student_id?: components["parameters"]["ProgressStudent"];
+            };
+            header?: {
+                "If-None-Match"?: string;
+            };
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The picture. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    ETag: components["headers"]["PictureETag"];
+                    "Cache-Control": components["headers"]["PictureCacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            /** @description The picture has not changed since the `ETag` in If-None-Match. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As for `getClassroomProgress`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Busy"];
+        };
+    };
+    headClassroomProgressPicturePng: {
+        parameters: {
+            query?: {
+                /** @description The first day (UTC), included; by default 30 days (by day) or 12 weeks (by week) before `to`. */
+                from?: components["parameters"]["ProgressFrom"];
+                /** @description The last day (UTC), included; today by default. */
+                to?: components["parameters"]["ProgressTo"];
+                /** @description `week` (ISO weeks, the default) or `day`. */
+                bucket?: components["parameters"]["ProgressBucket"];
+                /** @description Only this current student's figures (and the class's, which are then theirs). */
+                student_id?: components["parameters"]["ProgressStudent"];
+            };
+            header?: {
+                "If-None-Match"?: string;
+            };
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The picture. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    ETag: components["headers"]["PictureETag"];
+                    "Cache-Control": components["headers"]["PictureCacheControl"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The picture has not changed since the `ETag` in If-None-Match. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As for `getClassroomProgress`. */
             400: {
                 headers: {
                     [name: string]: unknown;
