@@ -43,7 +43,7 @@ func (s *Server) PostAction(c echo.Context, id openapi.GameID, params openapi.Po
 	if err != nil {
 		return err
 	}
-	if err := includeLegalActions(&game, params.Include != nil, acted.Game, acted.Caller, lang(c)); err != nil {
+	if err := includeLegalActions(&game, params.Include != nil, acted.Game, acted.Caller, langIf(c, params.Include != nil)); err != nil {
 		return err
 	}
 	entry, err := entryBodyOf(acted.Game, acted.Entry, acted.Outcome, play.ViewerFor(acted.Game.Status, acted.Caller))

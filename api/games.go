@@ -234,8 +234,13 @@ func (s *Server) GetGame(c echo.Context, id openapi.GameID, params openapi.GetGa
 	}
 	caller := read.caller
 	key := bodyKey{seat: caller.Seat, creator: caller.Creator, teacher: caller.Teacher, legalActions: params.Include != nil,
-		gzip: middleware.AcceptsGzip(c.Request()), lang: lang(c).Code()}
-	body, err := read.cached(key, func(g *play.Game) (any, error) { return renderGame(g, caller, key.legalActions, lang(c)) })
+		gzip: middleware.AcceptsGzip(c.Request())}
+	words := i18n.English
+	if key.legalActions { // the body's only sentences are the legal actions'
+		words = lang(c)
+		key.lang = words.Code()
+	}
+	body, err := read.cached(key, func(g *play.Game) (any, error) { return renderGame(g, caller, key.legalActions, words) })
 	if err != nil {
 		return err
 	}
@@ -353,7 +358,7 @@ func (s *Server) sendGameWith(c echo.Context, g *play.Game, caller play.Caller, 
 	if err != nil {
 		return err
 	}
-	if err := includeLegalActions(&body, legalActions, g, caller, lang(c)); err != nil {
+	if err := includeLegalActions(&body, legalActions, g, caller, langIf(c, legalActions)); err != nil {
 		return err
 	}
 	c.Response().Header().Set("ETag", etag(g.Version))

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 
@@ -9,6 +10,7 @@ import (
 	"primegames/domain"
 	"strings"
 
+	"github.com/google/uuid"
 	"github.com/labstack/echo/v4"
 
 	"primegames/play/i18n"
@@ -33,16 +35,57 @@ func (s *Server) language(next echo.HandlerFunc) echo.HandlerFunc {
 		if !choice.Named {
 			choice.Lang, choice.Named = i18n.Match(r.Header.Get("Accept-Language"))
 		}
-		c.SetRequest(r.WithContext(i18n.WithChoice(r.Context(), choice)))
+		if !choice.Named {
+			choice.Fallback = s.classroomLanguage(r)
+		}
+		ctx := i18n.WithChoice(r.Context(), choice)
+		c.SetRequest(r.WithContext(ctx))
 		res := c.Response()
 		res.Before(func() {
 			h := res.Header()
 			if res.Status != http.StatusNoContent {
-				h.Set("Content-Language", choice.Lang.Code())
+				// Nothing said yet is nothing said but in English: the classroom's language is
+				// looked up only for answers with sentences.
+				code := i18n.English.Code()
+				if choice.Said() {
+					code = i18n.From(ctx).Code()
+				}
+				h.Set("Content-Language", code)
 			}
 			addVary(h, "Accept-Language")
 		})
 		return next(c)
+	}
+}
+
+// classroomLanguage finds the default language of the classroom a request is about, from its path
+// (/v1/classrooms/{classroom_id}/…, /v1/games/{id}/…), for a request that names no language the
+// service speaks; nil when the path names no classroom or game.
+func (s *Server) classroomLanguage(r *http.Request) func() *i18n.Lang {
+	parts := strings.SplitN(strings.TrimPrefix(r.URL.Path, "/v1/"), "/", 3)
+	if len(parts) < 2 {
+		return nil
+	}
+	if _, err := uuid.Parse(parts[1]); err != nil {
+		return nil
+	}
+	ctx, id := r.Context(), parts[1]
+	var find func(context.Context, string) (*i18n.Lang, error)
+	switch parts[0] {
+	case "classrooms":
+		find = s.play.ClassroomLanguage
+	case "games":
+		find = s.play.GameLanguage
+	default:
+		return nil
+	}
+	return func() *i18n.Lang {
+		l, err := find(ctx, id)
+		if err != nil {
+			// The request meets the same store and says so itself; its words stay English.
+			return nil
+		}
+		return l
 	}
 }
 
@@ -60,6 +103,15 @@ func addVary(h http.Header, name string) {
 
 // lang is the language c's request is answered in.
 func lang(c echo.Context) *i18n.Lang { return i18n.From(c.Request().Context()) }
+
+// langIf is lang(c) when the answer has sentences, English (and no look-up of a classroom's
+// language) when not.
+func langIf(c echo.Context, words bool) *i18n.Lang {
+	if !words {
+		return i18n.English
+	}
+	return lang(c)
+}
 
 // translateProblem says p's title, detail and field messages in l; its code, type, status and facts
 // stay as they are. A domain error's detail is rendered from the format and arguments it was made

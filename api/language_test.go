@@ -152,3 +152,78 @@ func deref[T any](p *T) any {
 	}
 	return *p
 }
+
+// A classroom's default language, set by its teacher, answers its requests that name no language
+// the service speaks; the request's own choice wins; only the teacher sets it, and only to a
+// language the service speaks.
+func TestClassroomDefaultLanguage(t *testing.T) {
+	t.Parallel()
+	h := newGamesHarness(t)
+	class := h.newClassroom(t, "Clase", "Ada", "Ben")
+	teacher := bearer(class.teacher)
+	path := "/v1/classrooms/" + class.id + "/language"
+	var set client.ClassroomLanguage
+	resp := h.Get(path, teacher...)
+	resp.JSON(t, &set)
+	if resp.StatusCode != http.StatusOK || set.Language != "en" {
+		t.Fatalf("a new classroom's language = %d %+v, want en", resp.StatusCode, set)
+	}
+	if resp := h.Do(h.Request(http.MethodPut, path, map[string]string{"language": "es"}, bearer(class.students["Ada"].token)...)); resp.StatusCode == http.StatusOK {
+		t.Errorf("a student set the classroom's language")
+	}
+	resp = h.Do(h.Request(http.MethodPut, path, map[string]string{"language": "tlh"}, teacher...))
+	if p := resp.Problem(t); resp.StatusCode != http.StatusBadRequest || p.Code != "unknown_language" {
+		t.Errorf("language tlh = %d %s, want 400 unknown_language", resp.StatusCode, p.Code)
+	}
+	resp = h.Do(h.Request(http.MethodPut, path, map[string]string{"language": "es"}, teacher...))
+	resp.JSON(t, &set)
+	if resp.StatusCode != http.StatusOK || set.Language != "es" {
+		t.Fatalf("set es = %d %+v", resp.StatusCode, set)
+	}
+
+	// A refusal of the classroom's: in Spanish unless the request names a language it speaks.
+	missing := "/v1/classrooms/" + class.id + "/students/" + noGame
+	for _, tc := range []struct{ header, want, title string }{
+		{"", "es", "No encontrado"},
+		{"ja", "es", "No encontrado"},
+		{"fr-CA, es;q=0.1", "fr", "Introuvable"},
+		{"en", "en", "Not Found"},
+	} {
+		resp := h.Do(h.Request(http.MethodPatch, missing, map[string]string{"name": "Cy"}, append(teacher, "Accept-Language", tc.header)...))
+		if p := resp.Problem(t); resp.Header.Get("Content-Language") != tc.want || p.Title != tc.title || p.Code != "student_not_found" {
+			t.Errorf("Accept-Language %q: %s %q %s, want %s %q", tc.header, resp.Header.Get("Content-Language"), p.Title, p.Code, tc.want, tc.title)
+		}
+	}
+
+	// A game of the classroom, and a game of none.
+	var created client.ClassroomGames
+	resp = h.Post("/v1/classrooms/"+class.id+"/games", map[string]any{"game": "prime-climb", "group_size": 2}, teacher...)
+	resp.JSON(t, &created)
+	if resp.StatusCode != http.StatusCreated || len(created.Games) != 1 {
+		t.Fatalf("classroom game = %d %s", resp.StatusCode, resp.Body)
+	}
+	game := created.Games[0]
+	var waiting string
+	for _, seat := range game.Seats {
+		if seat.Seat != game.Turn.ToAct[0] {
+			for _, st := range class.students {
+				if st.id == seat.StudentId.String() {
+					waiting = st.token
+				}
+			}
+		}
+	}
+	resp = h.Get("/v1/games/"+game.Id.String()+"/hint", bearer(waiting)...)
+	if p := resp.Problem(t); resp.Header.Get("Content-Language") != "es" || p.Title != "Conflicto" || !strings.HasPrefix(p.Detail, "No es tu turno") {
+		t.Errorf("the classroom game's refusal: %s %q %q", resp.Header.Get("Content-Language"), p.Title, p.Detail)
+	}
+	resp = h.Get("/v1/games/"+game.Id.String()+"/hint", append(bearer(waiting), "Accept-Language", "de")...)
+	if p := resp.Problem(t); resp.Header.Get("Content-Language") != "de" || p.Title != "Konflikt" {
+		t.Errorf("German asked of the classroom game: %s %q", resp.Header.Get("Content-Language"), p.Title)
+	}
+	other := h.create(t, map[string]any{"game": "prime-climb", "players": []map[string]string{{"name": "Ada"}, {"name": "Ben"}}})
+	resp = h.Get("/v1/games/"+other.Game.Id.String()+"/hint", bearer(other.Seats[1-other.Game.Turn.ToAct[0]].Token)...)
+	if p := resp.Problem(t); resp.Header.Get("Content-Language") != "en" || p.Title != "Conflict" {
+		t.Errorf("a game of no classroom: %s %q", resp.Header.Get("Content-Language"), p.Title)
+	}
+}

@@ -57,6 +57,8 @@ type Stores struct {
 	LTILaunchStore
 	// ProgressStore reads the classrooms' progress and review summaries (progress.go).
 	ProgressStore
+	// ClassroomLanguages keeps the classrooms' default languages (languages.go).
+	ClassroomLanguages
 }
 
 // GameReader reads games and lists them.

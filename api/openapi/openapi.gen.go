@@ -2523,6 +2523,13 @@ type ClassroomGamesRequest struct {
 	StudentIds *[]openapi_types.UUID `json:"student_ids,omitempty"`
 }
 
+// ClassroomLanguage defines model for ClassroomLanguage.
+type ClassroomLanguage struct {
+	// Language `en`, `es`, `fr`, `de` or `pt-BR`: the language the classroom's answers are said in when a
+	// request names none the service speaks.
+	Language string `json:"language"`
+}
+
 // ClassroomList defines model for ClassroomList.
 type ClassroomList struct {
 	Classrooms []Classroom `json:"classrooms"`
@@ -5972,6 +5979,9 @@ type ChangeAssignmentJSONRequestBody = AssignmentChange
 // CreateClassroomGamesJSONRequestBody defines body for CreateClassroomGames for application/json ContentType.
 type CreateClassroomGamesJSONRequestBody = ClassroomGamesRequest
 
+// SetClassroomLanguageJSONRequestBody defines body for SetClassroomLanguage for application/json ContentType.
+type SetClassroomLanguageJSONRequestBody = ClassroomLanguage
+
 // AttachClassroomJSONRequestBody defines body for AttachClassroom for application/json ContentType.
 type AttachClassroomJSONRequestBody = AttachClassroomRequest
 
@@ -8518,6 +8528,12 @@ type ServerInterface interface {
 	// RotateJoinCode Replace the join code (teacher token); the old one stops working.
 	// (POST /v1/classrooms/{classroom_id}/join-code)
 	RotateJoinCode(ctx echo.Context, classroomId ClassroomID) error
+	// GetClassroomLanguage The classroom's default language (teacher token).
+	// (GET /v1/classrooms/{classroom_id}/language)
+	GetClassroomLanguage(ctx echo.Context, classroomId ClassroomID) error
+	// SetClassroomLanguage Set the classroom's default language (teacher token).
+	// (PUT /v1/classrooms/{classroom_id}/language)
+	SetClassroomLanguage(ctx echo.Context, classroomId ClassroomID) error
 	// SyncLtiRoster Take in the course's learners from the LMS (teacher token; LTI Names and Role Provisioning).
 	// (POST /v1/classrooms/{classroom_id}/lti/roster)
 	SyncLtiRoster(ctx echo.Context, classroomId ClassroomID) error
@@ -9305,6 +9321,38 @@ func (w *ServerInterfaceWrapper) RotateJoinCode(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.RotateJoinCode(ctx, classroomId)
+	return err
+}
+
+// GetClassroomLanguage converts echo context to params.
+func (w *ServerInterfaceWrapper) GetClassroomLanguage(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "classroom_id" -------------
+	var classroomId ClassroomID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "classroom_id", ctx.Param("classroom_id"), &classroomId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter classroom_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetClassroomLanguage(ctx, classroomId)
+	return err
+}
+
+// SetClassroomLanguage converts echo context to params.
+func (w *ServerInterfaceWrapper) SetClassroomLanguage(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "classroom_id" -------------
+	var classroomId ClassroomID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "classroom_id", ctx.Param("classroom_id"), &classroomId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter classroom_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.SetClassroomLanguage(ctx, classroomId)
 	return err
 }
 
@@ -11509,6 +11557,8 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/games", wrapper.ListClassroomGames, options.OperationMiddlewares["listClassroomGames"]...)
 	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/games", wrapper.CreateClassroomGames, options.OperationMiddlewares["createClassroomGames"]...)
 	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/join-code", wrapper.RotateJoinCode, options.OperationMiddlewares["rotateJoinCode"]...)
+	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/language", wrapper.GetClassroomLanguage, options.OperationMiddlewares["getClassroomLanguage"]...)
+	router.PUT(options.BaseURL+"/v1/classrooms/:classroom_id/language", wrapper.SetClassroomLanguage, options.OperationMiddlewares["setClassroomLanguage"]...)
 	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/lti/roster", wrapper.SyncLtiRoster, options.OperationMiddlewares["syncLtiRoster"]...)
 	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/observers", wrapper.MintClassroomObserver, options.OperationMiddlewares["mintClassroomObserver"]...)
 	router.DELETE(options.BaseURL+"/v1/classrooms/:classroom_id/observers/:observer_id", wrapper.RevokeClassroomObserver, options.OperationMiddlewares["revokeClassroomObserver"]...)

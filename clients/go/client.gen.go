@@ -2527,6 +2527,13 @@ type ClassroomGamesRequest struct {
 	StudentIds *[]openapi_types.UUID `json:"student_ids,omitempty"`
 }
 
+// ClassroomLanguage defines model for ClassroomLanguage.
+type ClassroomLanguage struct {
+	// Language `en`, `es`, `fr`, `de` or `pt-BR`: the language the classroom's answers are said in when a
+	// request names none the service speaks.
+	Language string `json:"language"`
+}
+
 // ClassroomList defines model for ClassroomList.
 type ClassroomList struct {
 	Classrooms []Classroom `json:"classrooms"`
@@ -5976,6 +5983,9 @@ type ChangeAssignmentJSONRequestBody = AssignmentChange
 // CreateClassroomGamesJSONRequestBody defines body for CreateClassroomGames for application/json ContentType.
 type CreateClassroomGamesJSONRequestBody = ClassroomGamesRequest
 
+// SetClassroomLanguageJSONRequestBody defines body for SetClassroomLanguage for application/json ContentType.
+type SetClassroomLanguageJSONRequestBody = ClassroomLanguage
+
 // AttachClassroomJSONRequestBody defines body for AttachClassroom for application/json ContentType.
 type AttachClassroomJSONRequestBody = AttachClassroomRequest
 
@@ -8840,6 +8850,37 @@ type ClientInterface interface {
 	// Corresponds with POST /v1/classrooms/{classroom_id}/join-code (the `RotateJoinCode` operationId).
 	RotateJoinCode(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetClassroomLanguage The classroom's default language (teacher token).
+	//
+	// The language the classroom's answers are said in when a request names none the service
+	// speaks (no `lang` parameter, no matching `Accept-Language`): its pages, its games' hints,
+	// legal actions, reviews and pictures, and refusals. `en` until its teacher sets another.
+	//
+	// Corresponds with GET /v1/classrooms/{classroom_id}/language (the `GetClassroomLanguage` operationId).
+	GetClassroomLanguage(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SetClassroomLanguageWithBody Set the classroom's default language (teacher token).
+	//
+	// Sets the language the classroom's answers are said in when a request names none the
+	// service speaks; a request's `lang` parameter or `Accept-Language` still wins. `en` sets it
+	// back. A language the service does not speak is 400 `unknown_language`.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /v1/classrooms/{classroom_id}/language (the `SetClassroomLanguage` operationId).
+	SetClassroomLanguageWithBody(ctx context.Context, classroomId ClassroomID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SetClassroomLanguage Set the classroom's default language (teacher token).
+	//
+	// Sets the language the classroom's answers are said in when a request names none the
+	// service speaks; a request's `lang` parameter or `Accept-Language` still wins. `en` sets it
+	// back. A language the service does not speak is 400 `unknown_language`.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /v1/classrooms/{classroom_id}/language (the `SetClassroomLanguage` operationId).
+	SetClassroomLanguage(ctx context.Context, classroomId ClassroomID, body SetClassroomLanguageJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// SyncLtiRoster Take in the course's learners from the LMS (teacher token; LTI Names and Role Provisioning).
 	//
 	// For a classroom an LTI launch made, whose platform offers the course's roster (Names and
@@ -10839,6 +10880,67 @@ func (c *Client) CreateClassroomGames(ctx context.Context, classroomId Classroom
 // Corresponds with POST /v1/classrooms/{classroom_id}/join-code (the `RotateJoinCode` operationId).
 func (c *Client) RotateJoinCode(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewRotateJoinCodeRequest(c.Server, classroomId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetClassroomLanguage The classroom's default language (teacher token).
+//
+// The language the classroom's answers are said in when a request names none the service
+// speaks (no `lang` parameter, no matching `Accept-Language`): its pages, its games' hints,
+// legal actions, reviews and pictures, and refusals. `en` until its teacher sets another.
+//
+// Corresponds with GET /v1/classrooms/{classroom_id}/language (the `GetClassroomLanguage` operationId).
+func (c *Client) GetClassroomLanguage(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetClassroomLanguageRequest(c.Server, classroomId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SetClassroomLanguageWithBody Set the classroom's default language (teacher token).
+//
+// Sets the language the classroom's answers are said in when a request names none the
+// service speaks; a request's `lang` parameter or `Accept-Language` still wins. `en` sets it
+// back. A language the service does not speak is 400 `unknown_language`.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /v1/classrooms/{classroom_id}/language (the `SetClassroomLanguage` operationId).
+func (c *Client) SetClassroomLanguageWithBody(ctx context.Context, classroomId ClassroomID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSetClassroomLanguageRequestWithBody(c.Server, classroomId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SetClassroomLanguage Set the classroom's default language (teacher token).
+//
+// Sets the language the classroom's answers are said in when a request names none the
+// service speaks; a request's `lang` parameter or `Accept-Language` still wins. `en` sets it
+// back. A language the service does not speak is 400 `unknown_language`.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /v1/classrooms/{classroom_id}/language (the `SetClassroomLanguage` operationId).
+func (c *Client) SetClassroomLanguage(ctx context.Context, classroomId ClassroomID, body SetClassroomLanguageJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSetClassroomLanguageRequest(c.Server, classroomId, body)
 	if err != nil {
 		return nil, err
 	}
@@ -14376,6 +14478,87 @@ func NewRotateJoinCodeRequest(server string, classroomId ClassroomID) (*http.Req
 	if err != nil {
 		return nil, err
 	}
+
+	return req, nil
+}
+
+// NewGetClassroomLanguageRequest constructs an http.Request for the GetClassroomLanguage method
+func NewGetClassroomLanguageRequest(server string, classroomId ClassroomID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "classroom_id", classroomId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/classrooms/%s/language", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewSetClassroomLanguageRequest calls the generic SetClassroomLanguage builder with application/json body
+func NewSetClassroomLanguageRequest(server string, classroomId ClassroomID, body SetClassroomLanguageJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewSetClassroomLanguageRequestWithBody(server, classroomId, "application/json", bodyReader)
+}
+
+// NewSetClassroomLanguageRequestWithBody constructs an http.Request for the SetClassroomLanguage method, with any body, and a specified content type
+func NewSetClassroomLanguageRequestWithBody(server string, classroomId ClassroomID, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "classroom_id", classroomId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/classrooms/%s/language", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
 
 	return req, nil
 }
@@ -19038,6 +19221,39 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /v1/classrooms/{classroom_id}/join-code (the `RotateJoinCode` operationId).
 	RotateJoinCodeWithResponse(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*RotateJoinCodeResponse, error)
 
+	// GetClassroomLanguageWithResponse The classroom's default language (teacher token).
+	//
+	// The language the classroom's answers are said in when a request names none the service
+	// speaks (no `lang` parameter, no matching `Accept-Language`): its pages, its games' hints,
+	// legal actions, reviews and pictures, and refusals. `en` until its teacher sets another.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/classrooms/{classroom_id}/language (the `GetClassroomLanguage` operationId).
+	GetClassroomLanguageWithResponse(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*GetClassroomLanguageResponse, error)
+
+	// SetClassroomLanguageWithBodyWithResponse Set the classroom's default language (teacher token).
+	//
+	// Sets the language the classroom's answers are said in when a request names none the
+	// service speaks; a request's `lang` parameter or `Accept-Language` still wins. `en` sets it
+	// back. A language the service does not speak is 400 `unknown_language`.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /v1/classrooms/{classroom_id}/language (the `SetClassroomLanguage` operationId).
+	SetClassroomLanguageWithBodyWithResponse(ctx context.Context, classroomId ClassroomID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SetClassroomLanguageResponse, error)
+
+	// SetClassroomLanguageWithResponse Set the classroom's default language (teacher token).
+	//
+	// Sets the language the classroom's answers are said in when a request names none the
+	// service speaks; a request's `lang` parameter or `Accept-Language` still wins. `en` sets it
+	// back. A language the service does not speak is 400 `unknown_language`.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /v1/classrooms/{classroom_id}/language (the `SetClassroomLanguage` operationId).
+	SetClassroomLanguageWithResponse(ctx context.Context, classroomId ClassroomID, body SetClassroomLanguageJSONRequestBody, reqEditors ...RequestEditorFn) (*SetClassroomLanguageResponse, error)
+
 	// SyncLtiRosterWithResponse Take in the course's learners from the LMS (teacher token; LTI Names and Role Provisioning).
 	//
 	// For a classroom an LTI launch made, whose platform offers the course's roster (Names and
@@ -22986,6 +23202,255 @@ func (r RotateJoinCodeResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r RotateJoinCodeResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetClassroomLanguageResponse200Headers the declared response headers of an HTTP 200 response for GetClassroomLanguage
+type GetClassroomLanguageResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// GetClassroomLanguageResponse401Headers the declared response headers of an HTTP 401 response for GetClassroomLanguage
+type GetClassroomLanguageResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// GetClassroomLanguageResponse429Headers the declared response headers of an HTTP 429 response for GetClassroomLanguage
+type GetClassroomLanguageResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// GetClassroomLanguageResponse503Headers the declared response headers of an HTTP 503 response for GetClassroomLanguage
+type GetClassroomLanguageResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetClassroomLanguageResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ClassroomLanguage
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetClassroomLanguageResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetClassroomLanguageResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetClassroomLanguageResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetClassroomLanguageResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetClassroomLanguageResponse) GetJSON200() *ClassroomLanguage {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetClassroomLanguageResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetClassroomLanguageResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetClassroomLanguageResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetClassroomLanguageResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetClassroomLanguageResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetClassroomLanguageResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetClassroomLanguageResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetClassroomLanguageResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetClassroomLanguageResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetClassroomLanguageResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// SetClassroomLanguageResponse200Headers the declared response headers of an HTTP 200 response for SetClassroomLanguage
+type SetClassroomLanguageResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// SetClassroomLanguageResponse401Headers the declared response headers of an HTTP 401 response for SetClassroomLanguage
+type SetClassroomLanguageResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// SetClassroomLanguageResponse429Headers the declared response headers of an HTTP 429 response for SetClassroomLanguage
+type SetClassroomLanguageResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// SetClassroomLanguageResponse503Headers the declared response headers of an HTTP 503 response for SetClassroomLanguage
+type SetClassroomLanguageResponse503Headers struct {
+	RetryAfter *int
+}
+
+type SetClassroomLanguageResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ClassroomLanguage
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *RequestTimeout
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *UnsupportedMediaType
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *SetClassroomLanguageResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *SetClassroomLanguageResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *SetClassroomLanguageResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *SetClassroomLanguageResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r SetClassroomLanguageResponse) GetJSON200() *ClassroomLanguage {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r SetClassroomLanguageResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r SetClassroomLanguageResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r SetClassroomLanguageResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r SetClassroomLanguageResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r SetClassroomLanguageResponse) GetApplicationproblemJSON408() *RequestTimeout {
+	return r.ApplicationproblemJSON408
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r SetClassroomLanguageResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r SetClassroomLanguageResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r SetClassroomLanguageResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r SetClassroomLanguageResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r SetClassroomLanguageResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r SetClassroomLanguageResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r SetClassroomLanguageResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r SetClassroomLanguageResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -32608,6 +33073,57 @@ func (c *ClientWithResponses) RotateJoinCodeWithResponse(ctx context.Context, cl
 	return ParseRotateJoinCodeResponse(rsp)
 }
 
+// GetClassroomLanguageWithResponse The classroom's default language (teacher token).
+//
+// The language the classroom's answers are said in when a request names none the service
+// speaks (no `lang` parameter, no matching `Accept-Language`): its pages, its games' hints,
+// legal actions, reviews and pictures, and refusals. `en` until its teacher sets another.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/classrooms/{classroom_id}/language (the `GetClassroomLanguage` operationId).
+func (c *ClientWithResponses) GetClassroomLanguageWithResponse(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*GetClassroomLanguageResponse, error) {
+	rsp, err := c.GetClassroomLanguage(ctx, classroomId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetClassroomLanguageResponse(rsp)
+}
+
+// SetClassroomLanguageWithBodyWithResponse Set the classroom's default language (teacher token).
+//
+// Sets the language the classroom's answers are said in when a request names none the
+// service speaks; a request's `lang` parameter or `Accept-Language` still wins. `en` sets it
+// back. A language the service does not speak is 400 `unknown_language`.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /v1/classrooms/{classroom_id}/language (the `SetClassroomLanguage` operationId).
+func (c *ClientWithResponses) SetClassroomLanguageWithBodyWithResponse(ctx context.Context, classroomId ClassroomID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SetClassroomLanguageResponse, error) {
+	rsp, err := c.SetClassroomLanguageWithBody(ctx, classroomId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSetClassroomLanguageResponse(rsp)
+}
+
+// SetClassroomLanguageWithResponse Set the classroom's default language (teacher token).
+//
+// Sets the language the classroom's answers are said in when a request names none the
+// service speaks; a request's `lang` parameter or `Accept-Language` still wins. `en` sets it
+// back. A language the service does not speak is 400 `unknown_language`.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /v1/classrooms/{classroom_id}/language (the `SetClassroomLanguage` operationId).
+func (c *ClientWithResponses) SetClassroomLanguageWithResponse(ctx context.Context, classroomId ClassroomID, body SetClassroomLanguageJSONRequestBody, reqEditors ...RequestEditorFn) (*SetClassroomLanguageResponse, error) {
+	rsp, err := c.SetClassroomLanguage(ctx, classroomId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSetClassroomLanguageResponse(rsp)
+}
+
 // SyncLtiRosterWithResponse Take in the course's learners from the LMS (teacher token; LTI Names and Role Provisioning).
 //
 // For a classroom an LTI launch made, whose platform offers the course's roster (Names and
@@ -37490,6 +38006,291 @@ func ParseRotateJoinCodeResponse(rsp *http.Response) (*RotateJoinCodeResponse, e
 		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers RotateJoinCodeResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetClassroomLanguageResponse parses an HTTP response from a GetClassroomLanguageWithResponse call
+func ParseGetClassroomLanguageResponse(rsp *http.Response) (*GetClassroomLanguageResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetClassroomLanguageResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ClassroomLanguage
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetClassroomLanguageResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetClassroomLanguageResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetClassroomLanguageResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetClassroomLanguageResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseSetClassroomLanguageResponse parses an HTTP response from a SetClassroomLanguageWithResponse call
+func ParseSetClassroomLanguageResponse(rsp *http.Response) (*SetClassroomLanguageResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &SetClassroomLanguageResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ClassroomLanguage
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest RequestTimeout
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers SetClassroomLanguageResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers SetClassroomLanguageResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers SetClassroomLanguageResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers SetClassroomLanguageResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

@@ -24,6 +24,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"golang.org/x/text/feature/plural"
 	"golang.org/x/text/language"
@@ -137,10 +138,34 @@ func Match(wishes string) (l *Lang, ok bool) {
 }
 
 // Choice is the language chosen for one request: from the request itself when Named, else from a
-// default the request's classroom may set later (Default), else English.
+// default (a classroom's) looked up the first time a sentence is said (Fallback), else English.
 type Choice struct {
 	Lang  *Lang
 	Named bool // the request named a language the service speaks (lang parameter or Accept-Language)
+	// Fallback finds the default language when the request named none: nil for none. It is called
+	// at most once, and only when something is said.
+	Fallback func() *Lang
+	once     sync.Once
+	asked    bool
+}
+
+// Said reports whether the request's language is known without a look-up: it was named, or
+// something has been said in it already; else nothing was said but in English.
+func (c *Choice) Said() bool { return c.Named || c.Fallback == nil || c.asked }
+
+func (c *Choice) lang() *Lang {
+	if !c.Named && c.Fallback != nil {
+		c.once.Do(func() {
+			c.asked = true
+			if l := c.Fallback(); l != nil {
+				c.Lang = l
+			}
+		})
+	}
+	if c.Lang == nil {
+		return English
+	}
+	return c.Lang
 }
 
 type choiceKey struct{}
@@ -150,24 +175,12 @@ func WithChoice(ctx context.Context, c *Choice) context.Context {
 	return context.WithValue(ctx, choiceKey{}, c)
 }
 
-// Of returns the language chosen for ctx's request, English when none was chosen.
+// From returns the language chosen for ctx's request, English when none was chosen.
 func From(ctx context.Context) *Lang {
-	if c, ok := ctx.Value(choiceKey{}).(*Choice); ok && c.Lang != nil {
-		return c.Lang
+	if c, ok := ctx.Value(choiceKey{}).(*Choice); ok {
+		return c.lang()
 	}
 	return English
-}
-
-// Default offers code (a classroom's default language) for ctx's request: it is taken when the
-// request named no language the service speaks.
-func Default(ctx context.Context, code string) {
-	c, ok := ctx.Value(choiceKey{}).(*Choice)
-	if !ok || c.Named || code == "" {
-		return
-	}
-	if l := Of(code); l != nil {
-		c.Lang = l
-	}
 }
 
 // Sprintf is fmt.Sprintf of the translation of format in l; English, or a format l's catalog lacks,
