@@ -6352,7 +6352,9 @@ export interface components {
     headers: {
         /**
          * @description The language of the answer's sentences (`en`, `es`, `fr`, `de` or `pt-BR`): the `lang`
-         *     parameter's when it names one of them, else the best match of `Accept-Language`, else `en`. Sent on every
+         *     parameter's when it names one of them, else the best match of `Accept-Language`, else the
+         *     classroom's default language for a classroom's or its games' answers
+         *     (`PUT /v1/classrooms/{classroom_id}/language`), else `en`. Sent on every
          *     answer with words, with `Vary: Accept-Language`. Codes, types, facts, enum values and field
          *     names never change with it.
          */
