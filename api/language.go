@@ -43,7 +43,7 @@ func (s *Server) language(next echo.HandlerFunc) echo.HandlerFunc {
 		res := c.Response()
 		res.Before(func() {
 			h := res.Header()
-			if res.Status != http.StatusNoContent {
+			if res.Status != http.StatusNoContent && h.Get("Content-Language") == "" { // a handler may say it
 				// Nothing said yet is nothing said but in English: the classroom's language is
 				// looked up only for answers with sentences.
 				code := i18n.English.Code()

@@ -17,6 +17,7 @@ import (
 	"primegames/domain/scene"
 	"primegames/domain/scene/raster"
 	"primegames/play"
+	"primegames/play/i18n"
 )
 
 const (
@@ -180,6 +181,8 @@ func (s *Server) gameReplay(c echo.Context, id openapi.GameID, fromParam *int64,
 	if png {
 		tag = pngTag(tag)
 	}
+	// A replay's words are not translated yet: it says so, whatever the request asked for.
+	c.Response().Header().Set("Content-Language", i18n.English.Code())
 	if notModified(c, tag, pictureCacheControl(r.Immutable, r.Private)) {
 		return c.NoContent(http.StatusNotModified)
 	}
