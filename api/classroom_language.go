@@ -35,5 +35,6 @@ func (s *Server) SetClassroomLanguage(c echo.Context, classroomID openapi.Classr
 	if err != nil {
 		return err
 	}
+	s.languages.forget()
 	return c.JSON(http.StatusOK, openapi.ClassroomLanguage{Language: l.Code()})
 }

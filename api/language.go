@@ -9,6 +9,8 @@ import (
 	"primegames/api/openapi"
 	"primegames/domain"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/labstack/echo/v4"
@@ -69,7 +71,7 @@ func (s *Server) classroomLanguage(r *http.Request) func() *i18n.Lang {
 	if _, err := uuid.Parse(parts[1]); err != nil {
 		return nil
 	}
-	ctx, id := r.Context(), parts[1]
+	ctx, id := r.Context(), parts[0]+"/"+parts[1]
 	var find func(context.Context, string) (*i18n.Lang, error)
 	switch parts[0] {
 	case "classrooms":
@@ -80,13 +82,62 @@ func (s *Server) classroomLanguage(r *http.Request) func() *i18n.Lang {
 		return nil
 	}
 	return func() *i18n.Lang {
-		l, err := find(ctx, id)
+		if l, ok := s.languages.get(id, time.Now()); ok {
+			return l
+		}
+		l, err := find(ctx, parts[1])
 		if err != nil {
 			// The request meets the same store and says so itself; its words stay English.
 			return nil
 		}
+		s.languages.put(id, l, time.Now())
 		return l
 	}
+}
+
+// languageCacheTTL is how long an instance keeps a classroom's default language: a teacher's
+// change shows at once on the instance that made it (which forgets them all), within this on others.
+const languageCacheTTL = 30 * time.Second
+
+// languageCacheMax bounds the ids the cache holds; past it, it starts again empty.
+const languageCacheMax = 10_000
+
+// languageCache keeps the default languages found, by "classrooms/<id>" or "games/<id>" (nil for
+// none), so that a game's refusals do not look its classroom's language up each time.
+type languageCache struct {
+	mu sync.Mutex
+	at map[string]cachedLanguage
+}
+
+type cachedLanguage struct {
+	lang  *i18n.Lang
+	until time.Time
+}
+
+func (c *languageCache) get(key string, now time.Time) (*i18n.Lang, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.at[key]
+	if !ok || now.After(e.until) {
+		return nil, false
+	}
+	return e.lang, true
+}
+
+func (c *languageCache) put(key string, l *i18n.Lang, now time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.at == nil || len(c.at) >= languageCacheMax {
+		c.at = map[string]cachedLanguage{}
+	}
+	c.at[key] = cachedLanguage{lang: l, until: now.Add(languageCacheTTL)}
+}
+
+// forget drops every language kept, after a teacher changed one.
+func (c *languageCache) forget() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.at = nil
 }
 
 // addVary adds name to the response's Vary unless it is there already, keeping what others put.
