@@ -4,10 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-
 	"net/http"
-	"primegames/api/openapi"
-	"primegames/domain"
 	"strings"
 	"sync"
 	"time"
@@ -15,6 +12,8 @@ import (
 	"github.com/google/uuid"
 	"github.com/labstack/echo/v4"
 
+	"primegames/api/openapi"
+	"primegames/domain"
 	"primegames/play/i18n"
 )
 
@@ -25,8 +24,8 @@ const langParam = "lang"
 // language chooses the language a request is answered in, carries the choice in the request's
 // context (i18n.From) and says it in the answer: Content-Language, and Vary: Accept-Language so
 // that a cache keeps one answer per language. A lang parameter the service speaks wins over
-// Accept-Language; a request that names no language the service speaks is answered in its
-// classroom's default language where a handler offers one (i18n.Default), else in English.
+// Accept-Language; a request that names no language the service speaks is answered in the default
+// language of the classroom its path names (classroomLanguage), else in English.
 func (s *Server) language(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		r := c.Request()
