@@ -68,7 +68,9 @@ func TestComposedSentences(t *testing.T) {
 		{"pt-BR", "bumped Ada's pawn 1 from 37 to Start", "mandou o peão 1 de Ada do 37 para o Início"},
 		{"es", "The Primed pile was shuffled into a new draw pile of 1 cards.", "La pila Primed se barajó en un nuevo mazo de 1 carta."},
 		{"de", "3 finished, 1 won, 2 hints, 0 missed, 2.5 s a move", "3 beendet, 1 gewonnen, 2 Tipps, 0 verpasst, 2,5 s pro Zug"},
-		{"fr", "1 Dec 2026 to 7 Dec 2026, by day (UTC)", "du 1 Dec 2026 au 7 Dec 2026, par jour (UTC)"},
+		{"fr", "1 Dec 2026 to 7 Dec 2026, by day (UTC)", "du 1 déc. 2026 au 7 déc. 2026, par jour (UTC)"},
+		{"de", "30 Nov", "30. Nov."},
+		{"pt-BR", "2 Mar 2026", "2 de mar. de 2026"},
 		{"es", "The Primed pile was shuffled into a new draw pile of 12 cards.", "La pila Primed se barajó en un nuevo mazo de 12 cartas."},
 	} {
 		if got := i18n.Of(tc.lang).Text(tc.in); got != tc.want {
