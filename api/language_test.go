@@ -227,3 +227,50 @@ func TestClassroomDefaultLanguage(t *testing.T) {
 		t.Errorf("a game of no classroom: %s %q", resp.Header.Get("Content-Language"), p.Title)
 	}
 }
+
+// A move review over HTTP, per language: every entry's explanation is said in the language asked
+// for (none stays English), the labels and actions as they are.
+func TestReviewInEveryLanguage(t *testing.T) {
+	t.Parallel()
+	h := newGamesHarness(t)
+	class := h.newClassroom(t, "Review class", "Ada", "Ben")
+	teacher := bearer(class.teacher)
+	var created client.ClassroomGames
+	resp := h.Post("/v1/classrooms/"+class.id+"/games", map[string]any{"game": "prime-climb", "group_size": 2}, teacher...)
+	resp.JSON(t, &created)
+	game := created.Games[0]
+	id := game.Id.String()
+	tokenOf := map[int]string{}
+	for _, seat := range game.Seats {
+		for _, st := range class.students {
+			if st.id == seat.StudentId.String() {
+				tokenOf[seat.Seat] = st.token
+			}
+		}
+	}
+	// Four actions: each seat rolls and moves as the first legal action says.
+	for range 4 {
+		var g client.Game
+		h.Get("/v1/games/"+id, teacher...).JSON(t, &g)
+		h.actFirstLegal(t, id, tokenOf[g.Turn.ToAct[0]])
+	}
+	var english client.Review
+	h.Get("/v1/games/"+id+"/review", teacher...).JSON(t, &english)
+	if len(english.Entries) == 0 {
+		t.Fatalf("no review entries: %+v", english)
+	}
+	for _, code := range []string{"es", "fr", "de", "pt-BR"} {
+		var r client.Review
+		resp := h.Get("/v1/games/"+id+"/review", append(teacher, "Accept-Language", code)...)
+		resp.JSON(t, &r)
+		if resp.Header.Get("Content-Language") != code || len(r.Entries) != len(english.Entries) {
+			t.Fatalf("%s: %s, %d entries", code, resp.Header.Get("Content-Language"), len(r.Entries))
+		}
+		for i, e := range r.Entries {
+			en := english.Entries[i]
+			if e.Explanation == en.Explanation || e.Label != en.Label || !jsonEqual(e.Played, en.Played) {
+				t.Errorf("%s: entry %d explained %q (English %q), label %s", code, i, e.Explanation, en.Explanation, e.Label)
+			}
+		}
+	}
+}
