@@ -5,19 +5,20 @@ import (
 	"strings"
 	"testing"
 
+	"primegames/domain"
 	"primegames/domain/games"
 	"primegames/domain/players"
 	"primegames/play/i18n"
 )
 
-// Every legal action's description in random games of every kind is said whole in every language:
+// Every legal action's description and every hint in random games of every kind is said whole in every language:
 // changed, and with none of the English words the games' sentences are made of left in it.
-func TestEveryLegalActionDescriptionIsTranslated(t *testing.T) {
+func TestEveryLegalActionAndHintIsTranslated(t *testing.T) {
 	t.Parallel()
 	english := []string{"pawn", "seat", " then ", "your", " card", " the ", "play ", "draw ", " and "}
 	seen := map[string]bool{}
 	for _, kind := range games.All().Kinds() {
-		for seed := uint64(1); seed <= 6; seed++ {
+		for seed := uint64(1); seed <= 4; seed++ {
 			steps, err := players.Playout(kind, 2, players.Random, seed, 300)
 			if err != nil {
 				t.Fatal(err)
@@ -42,6 +43,24 @@ func TestEveryLegalActionDescriptionIsTranslated(t *testing.T) {
 						seen[l.Description] = true
 					}
 				}
+				if kind.Advisor == nil || seed > 1 {
+					continue
+				}
+				// The hint's sentence.
+				seat := status.ToAct[0]
+				view, err := json.Marshal(st.State.View(domain.Player(seat)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				var entries []json.RawMessage
+				if err := json.Unmarshal(raw, &entries); err != nil {
+					t.Fatal(err)
+				}
+				advice, err := kind.Advisor.Choose(view, entries, domain.LevelExpert, domain.SeededRand(seed, 7))
+				if err != nil {
+					t.Fatal(err)
+				}
+				seen[advice.Explanation] = true
 			}
 		}
 	}
