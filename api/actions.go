@@ -12,6 +12,7 @@ import (
 	"primegames/api/openapi"
 	"primegames/domain"
 	"primegames/play"
+	"primegames/play/i18n"
 )
 
 const ndjson = "application/x-ndjson"
@@ -42,7 +43,7 @@ func (s *Server) PostAction(c echo.Context, id openapi.GameID, params openapi.Po
 	if err != nil {
 		return err
 	}
-	if err := includeLegalActions(&game, params.Include != nil, acted.Game, acted.Caller); err != nil {
+	if err := includeLegalActions(&game, params.Include != nil, acted.Game, acted.Caller, langIf(c, params.Include != nil)); err != nil {
 		return err
 	}
 	entry, err := entryBodyOf(acted.Game, acted.Entry, acted.Outcome, play.ViewerFor(acted.Game.Status, acted.Caller))
@@ -148,14 +149,14 @@ func (s *Server) GetLegalActions(c echo.Context, id openapi.GameID) error {
 		if err != nil {
 			return err
 		}
-		legal, err := legalActionsBody(g, caller)
+		legal, err := legalActionsBody(g, caller, lang(c))
 		if err != nil {
 			return err
 		}
 		return c.JSON(http.StatusOK, legal)
 	}
-	key := bodyKey{seat: caller.Seat, creator: caller.Creator, teacher: caller.Teacher, legalActionsOnly: true, gzip: middleware.AcceptsGzip(c.Request())}
-	body, err := read.cached(key, func(g *play.Game) (any, error) { return legalActionsBody(g, caller) })
+	key := bodyKey{seat: caller.Seat, creator: caller.Creator, teacher: caller.Teacher, legalActionsOnly: true, gzip: middleware.AcceptsGzip(c.Request()), lang: lang(c).Code()}
+	body, err := read.cached(key, func(g *play.Game) (any, error) { return legalActionsBody(g, caller, lang(c)) })
 	if err != nil {
 		return err
 	}
@@ -164,26 +165,29 @@ func (s *Server) GetLegalActions(c echo.Context, id openapi.GameID) error {
 
 // legalActionsBody lists what a seated caller may do now, or says whose turn it is and why the
 // caller has nothing to do.
-func legalActionsBody(g *play.Game, caller play.Caller) (openapi.LegalActions, error) {
+func legalActionsBody(g *play.Game, caller play.Caller, l *i18n.Lang) (openapi.LegalActions, error) {
 	choices := g.ChoicesOf(caller.Seat)
 	body := openapi.LegalActions{Game: openapi.GameKind(g.Kind), Actions: json.RawMessage(`[]`),
 		LegalActionsBase: openapi.LegalActionsBase{Seat: caller.Seat, Version: g.Version, ToAct: choices.ToAct}}
 	if choices.Reason != "" {
-		body.Reason, body.Detail = ptr(openapi.LegalActionsBaseReason(choices.Reason)), ptr(choices.Detail)
+		body.Reason, body.Detail = ptr(openapi.LegalActionsBaseReason(choices.Reason)), ptr(l.Text(choices.Detail))
 		return body, nil
 	}
 	var err error
-	body.Actions, err = marshalEngine(choices.Actions)
+	if body.Actions, err = marshalEngine(choices.Actions); err != nil {
+		return body, err
+	}
+	body.Actions, err = translateDescriptions(body.Actions, l)
 	return body, err
 }
 
 // includeLegalActions adds the caller's legal actions to a game's body when the request asked for
 // them (include=legal_actions) and the caller has a seat; only seats have legal actions.
-func includeLegalActions(body *openapi.Game, asked bool, g *play.Game, caller play.Caller) error {
+func includeLegalActions(body *openapi.Game, asked bool, g *play.Game, caller play.Caller, l *i18n.Lang) error {
 	if !asked || !caller.HasSeat() {
 		return nil
 	}
-	legal, err := legalActionsBody(g, caller)
+	legal, err := legalActionsBody(g, caller, l)
 	if err != nil {
 		return err
 	}

@@ -126,6 +126,7 @@ func TestEveryBodyRefusalNamesTheField(t *testing.T) {
 		{"POST", "/v1/lti/handover", "/v1/lti/handover", nil, `{"code":""}`, "/code", []string{"string, from 1 to 200 characters"}, `""`},
 		{"POST", "/v1/lti/platforms", "/v1/lti/platforms", nil, ltiPlatformWithIssuer7, "/issuer", []string{"string, from 1 to 255 characters"}, "7"},
 		{"PATCH", "/v1/lti/platforms/{platform_id}", "/v1/lti/platforms/" + testPlatformID, nil, `{"issuer":7}`, "/issuer", []string{"string, from 1 to 255 characters"}, "7"},
+		{"PUT", "/v1/classrooms/{classroom_id}/language", "/v1/classrooms/" + class.id + "/language", teacher, `{"language":3}`, "/language", []string{"string, from 2 to 35 characters"}, "3"},
 	}
 	for _, row := range rows {
 		got := refusedBody(t, h.Server, row.method, row.path, row.body, row.headers...)

@@ -16,6 +16,7 @@ import (
 
 	"primegames/api/middleware"
 	"primegames/live"
+	"primegames/play/i18n"
 )
 
 // An event stream goes out in one of two framings, chosen by the request's Accept header:
@@ -202,6 +203,7 @@ type streamConn struct {
 	topic     live.Topic
 	path      string
 	requestID string
+	lang      *i18n.Lang // the language of the stream's error events
 }
 
 func (sc *streamConn) Begin() error { return sc.out.begin() }
@@ -211,6 +213,7 @@ func (sc *streamConn) Heartbeat() error { return sc.out.heartbeat() }
 // Refuse sends err as the stream's `error` event, a problem document.
 func (sc *streamConn) Refuse(err error) error {
 	p := sc.s.problemFor(err)
+	translateProblem(&p, err, sc.lang)
 	p.Instance, p.RequestId = ptr(sc.path), ptr(sc.requestID)
 	data, err := json.Marshal(p)
 	if err != nil {

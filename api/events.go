@@ -123,7 +123,7 @@ func (s *Server) subscribe(c echo.Context, hold *streamHold, topic live.Topic) e
 // reuses it.
 func (s *Server) serveStream(c echo.Context, hold *streamHold, out *eventWriter, src live.Source) error {
 	out.sub = hold.sub
-	conn := &streamConn{s: s, out: out, topic: hold.sub.Topic(), path: c.Request().URL.Path, requestID: middleware.RequestIDOf(c)}
+	conn := &streamConn{s: s, out: out, topic: hold.sub.Topic(), path: c.Request().URL.Path, requestID: middleware.RequestIDOf(c), lang: lang(c)}
 	ctx := c.Request().Context()
 	opened := time.Now()
 	ended := func() {

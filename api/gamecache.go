@@ -53,6 +53,7 @@ type bodyKey struct {
 	legalActions     bool // the game's body with the caller's legal actions (include=legal_actions)
 	legalActionsOnly bool // the body of GET …/legal-actions
 	gzip             bool
+	lang             string // the language of the body's sentences
 }
 
 func newGameCache(limit int) *gameCache {

@@ -12,6 +12,7 @@ import (
 	"primegames/api/openapi"
 	"primegames/domain"
 	"primegames/play"
+	"primegames/play/i18n"
 )
 
 const defaultPageSize = 50
@@ -234,7 +235,12 @@ func (s *Server) GetGame(c echo.Context, id openapi.GameID, params openapi.GetGa
 	caller := read.caller
 	key := bodyKey{seat: caller.Seat, creator: caller.Creator, teacher: caller.Teacher, legalActions: params.Include != nil,
 		gzip: middleware.AcceptsGzip(c.Request())}
-	body, err := read.cached(key, func(g *play.Game) (any, error) { return renderGame(g, caller, key.legalActions) })
+	words := i18n.English
+	if key.legalActions { // the body's only sentences are the legal actions'
+		words = lang(c)
+		key.lang = words.Code()
+	}
+	body, err := read.cached(key, func(g *play.Game) (any, error) { return renderGame(g, caller, key.legalActions, words) })
 	if err != nil {
 		return err
 	}
@@ -251,12 +257,12 @@ func sendBody(c echo.Context, body cachedBody) error {
 }
 
 // renderGame is the body GetGame sends of g for caller, with their legal actions when asked.
-func renderGame(g *play.Game, caller play.Caller, legalActions bool) (any, error) {
+func renderGame(g *play.Game, caller play.Caller, legalActions bool, l *i18n.Lang) (any, error) {
 	body, err := gameBody(g, caller)
 	if err != nil {
 		return nil, err
 	}
-	if err := includeLegalActions(&body, legalActions, g, caller); err != nil {
+	if err := includeLegalActions(&body, legalActions, g, caller, l); err != nil {
 		return nil, err
 	}
 	return body, nil
@@ -352,7 +358,7 @@ func (s *Server) sendGameWith(c echo.Context, g *play.Game, caller play.Caller, 
 	if err != nil {
 		return err
 	}
-	if err := includeLegalActions(&body, legalActions, g, caller); err != nil {
+	if err := includeLegalActions(&body, legalActions, g, caller, langIf(c, legalActions)); err != nil {
 		return err
 	}
 	c.Response().Header().Set("ETag", etag(g.Version))

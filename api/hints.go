@@ -20,6 +20,6 @@ func (s *Server) GetHint(c echo.Context, id openapi.GameID) error {
 	}
 	return c.JSON(http.StatusOK, openapi.Hint{
 		Game: openapi.GameKind(hint.Game), Seat: hint.Seat, Seq: hint.Seq, Version: hint.Version,
-		Action: hint.Action, Explanation: hint.Explanation,
+		Action: hint.Action, Explanation: lang(c).Text(hint.Explanation),
 	})
 }

@@ -17,6 +17,7 @@ import (
 	"primegames/api/openapi"
 	"primegames/domain/games"
 	"primegames/play"
+	"primegames/play/i18n"
 	"primegames/repo/repotest"
 )
 
@@ -39,7 +40,7 @@ func TestBodiesEncodeAsEncodingJSON(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if err := includeLegalActions(&game, true, p.acted.Game, caller); err != nil {
+				if err := includeLegalActions(&game, true, p.acted.Game, caller, i18n.English); err != nil {
 					t.Fatal(err)
 				}
 				checkSameEncoding(t, game)

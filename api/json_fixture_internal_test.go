@@ -11,6 +11,7 @@ import (
 	"primegames/api/openapi"
 	"primegames/domain/games"
 	"primegames/play"
+	"primegames/play/i18n"
 	"primegames/repo/repotest"
 )
 
@@ -132,7 +133,7 @@ func (p playedGame) actionResult(tb testing.TB, legalActions bool) openapi.Actio
 	if err != nil {
 		tb.Fatal(err)
 	}
-	if err := includeLegalActions(&game, legalActions, acted.Game, acted.Caller); err != nil {
+	if err := includeLegalActions(&game, legalActions, acted.Game, acted.Caller, i18n.English); err != nil {
 		tb.Fatal(err)
 	}
 	entry, err := entryBody(acted.Game, acted.Entry, play.ViewerFor(acted.Game.Status, acted.Caller))

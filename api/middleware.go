@@ -20,6 +20,7 @@ import (
 // checked; identity last, so that a request the contract refuses costs no lookup.
 func (s *Server) useMiddleware() error {
 	s.echo.Pre(middleware.RequestID)
+	s.echo.Pre(s.language)
 	s.echo.Use(middleware.Compress)
 	s.echo.Use(s.observe)
 	s.echo.Use(echomw.RecoverWithConfig(echomw.RecoverConfig{DisablePrintStack: true, DisableErrorHandler: true}))

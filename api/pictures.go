@@ -17,6 +17,7 @@ import (
 	"primegames/domain/scene"
 	"primegames/domain/scene/raster"
 	"primegames/play"
+	"primegames/play/i18n"
 )
 
 const (
@@ -82,10 +83,12 @@ func (s *Server) boardPicture(c echo.Context, l domain.Layout, png bool) error {
 	if err != nil {
 		return err
 	}
+	words := lang(c)
+	sc = words.Scene(sc)
 	if !png {
 		return sendPicture(c, sc.SVG(), svgType, "public, max-age=86400")
 	}
-	entry, _ := boardPNGs.LoadOrStore(kind+"/"+string(l), &boardPNG{})
+	entry, _ := boardPNGs.LoadOrStore(kind+"/"+string(l)+"/"+words.Code(), &boardPNG{})
 	b := entry.(*boardPNG)
 	b.once.Do(func() { b.doc, b.err = raster.PNG(sc, pngScale) })
 	if b.err != nil {
@@ -122,13 +125,14 @@ func (s *Server) gamePicture(c echo.Context, id openapi.GameID, seq *int64, l do
 		return err
 	}
 	cache := pictureCacheControl(pic.Immutable, pic.Private)
+	pic.Scene = lang(c).Scene(pic.Scene)
 	doc := pic.Scene.SVG()
 	if !png {
 		return sendPicture(c, doc, svgType, cache)
 	}
 	// The PNG is named by the SVG it is drawn from, so a client that has it is answered before
 	// anything is drawn in pixels.
-	tag := pngTag(contentTag(doc))
+	tag := pngTag(pictureTag(c, doc))
 	if notModified(c, tag, cache) {
 		return c.NoContent(http.StatusNotModified)
 	}
@@ -177,6 +181,8 @@ func (s *Server) gameReplay(c echo.Context, id openapi.GameID, fromParam *int64,
 	if png {
 		tag = pngTag(tag)
 	}
+	// A replay's words are not translated yet: it says so, whatever the request asked for.
+	c.Response().Header().Set("Content-Language", i18n.English.Code())
 	if notModified(c, tag, pictureCacheControl(r.Immutable, r.Private)) {
 		return c.NoContent(http.StatusNotModified)
 	}
@@ -256,6 +262,17 @@ func contentTag(doc []byte) string {
 	return `"` + hex.EncodeToString(sum[:12]) + `"`
 }
 
+// pictureTag is the ETag of a picture in the request's language: an English picture's is its
+// content's; another language's names the language too, so that a cache never takes one language's
+// picture for another's even where they hold the same words.
+func pictureTag(c echo.Context, doc []byte) string {
+	if l := lang(c); !l.English() {
+		sum := sha256.Sum256(append([]byte(l.Code()+"\x00"), doc...))
+		return `"` + hex.EncodeToString(sum[:12]) + `"`
+	}
+	return contentTag(doc)
+}
+
 // pngTag is the ETag of the PNG drawn from the picture an SVG's tag names.
 func pngTag(svgTag string) string {
 	sum := sha256.Sum256([]byte(pngFormat + "\x00" + svgTag))
@@ -274,7 +291,7 @@ func notModified(c echo.Context, tag, cacheControl string) bool {
 
 // sendPicture sends a picture with an ETag of its content, or 304 when the client has it already.
 func sendPicture(c echo.Context, doc []byte, contentType, cacheControl string) error {
-	if notModified(c, contentTag(doc), cacheControl) {
+	if notModified(c, pictureTag(c, doc), cacheControl) {
 		return c.NoContent(http.StatusNotModified)
 	}
 	return sendWhole(c, http.StatusOK, contentType, doc)

@@ -76,6 +76,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 		return
 	}
 	p := s.problemFor(err)
+	translateProblem(&p, err, lang(c))
 	if p.Status >= 500 && clientGone(c) {
 		// The failure followed from the client leaving (its context ended the work), and nobody
 		// reads the answer; the status only tells the log and the metrics what happened.
@@ -107,7 +108,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 	}
 	if p.Status == http.StatusMethodNotAllowed {
 		// echo has already set the Allow header.
-		p.Detail = ptr(methodOf(c) + " is not allowed here; see the Allow header")
+		p.Detail = ptr(lang(c).Sprintf("%s is not allowed here; see the Allow header", methodOf(c)))
 	}
 	c.Response().Header().Set(echo.HeaderContentType, problemContentType)
 	if werr := c.JSON(p.Status, p); werr != nil {

@@ -83,12 +83,12 @@ func (s *Server) progressPicture(c echo.Context, classroomID openapi.ClassroomID
 		return err
 	}
 	defer release()
-	sc := play.ProgressPicture(p, classroom.Name)
+	sc := lang(c).Scene(play.ProgressPicture(p, classroom.Name))
 	doc := sc.SVG()
 	if !png {
 		return sendPicture(c, doc, svgType, "no-cache")
 	}
-	tag := pngTag(contentTag(doc))
+	tag := pngTag(pictureTag(c, doc))
 	if notModified(c, tag, "no-cache") {
 		return c.NoContent(http.StatusNotModified)
 	}

@@ -20,13 +20,14 @@ func (s *Server) GetReview(c echo.Context, id openapi.GameID) error {
 	}
 	body := openapi.Review{Game: openapi.GameKind(review.Game), Final: review.Final,
 		Entries: make([]openapi.ReviewEntry, len(review.Entries)), Seats: make([]openapi.ReviewSummary, len(review.Seats))}
+	l := lang(c)
 	for i, e := range review.Entries {
 		missed := make([]openapi.MissedOpportunity, len(e.Missed))
 		for j, m := range e.Missed {
-			missed[j] = openapi.MissedOpportunity{Kind: m.Kind, Detail: m.Detail, Action: m.Action}
+			missed[j] = openapi.MissedOpportunity{Kind: m.Kind, Detail: l.Text(m.Detail), Action: m.Action}
 		}
 		body.Entries[i] = openapi.ReviewEntry{Seq: e.Seq, Seat: e.Seat, Played: e.Played, Best: e.Best,
-			Explanation: e.Explanation, Loss: e.Loss, Label: openapi.ReviewLabel(e.Label), Missed: missed}
+			Explanation: l.Text(e.Explanation), Loss: e.Loss, Label: openapi.ReviewLabel(e.Label), Missed: missed}
 	}
 	for i, st := range review.Seats {
 		body.Seats[i] = openapi.ReviewSummary{Seat: st.Seat, Judged: st.Judged, Forced: st.Forced, Accuracy: st.Accuracy,

@@ -70,7 +70,12 @@ func TestRoundTripsPerRequest(t *testing.T) {
 		t.Errorf("the retry answered\n%s\nnot\n%s", retry.Body, first.Body)
 	}
 	// Refused on the kept record, so not trusted: the lock; the attempt recorded and COMMIT.
-	count("refused roll", 2, http.StatusConflict, func() *apitest.Response {
+	// A refusal has sentences: a request that names no language the service speaks looks up the
+	// game's classroom's default language, once in a while (api/language.go's languageCache).
+	count("refused roll", 3, http.StatusConflict, func() *apitest.Response {
+		return h.act(t, id, other, map[string]string{"type": "roll"})
+	})
+	count("refused roll again", 2, http.StatusConflict, func() *apitest.Response {
 		return h.act(t, id, other, map[string]string{"type": "roll"})
 	})
 	move := legalActions(t, h, id, token)[0]

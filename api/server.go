@@ -109,6 +109,8 @@ type Server struct {
 	signIns map[string]*signIn
 	// ltiKeys caches the LTI platforms' key sets (lti.go).
 	ltiKeys *ltiKeySets
+	// languages caches the classrooms' default languages by classroom and game id (language.go).
+	languages languageCache
 }
 
 // New builds the server and its routes.

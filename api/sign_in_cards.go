@@ -130,6 +130,7 @@ func (s *Server) signInCards(c echo.Context, classroomID openapi.ClassroomID, pa
 	if err != nil {
 		return err
 	}
+	sc = lang(c).Scene(sc)
 	h := c.Response().Header()
 	h.Set("Cache-Control", noStore)
 	h.Set("Content-Security-Policy", pictureSecurity) // an SVG opened by itself loads and runs nothing

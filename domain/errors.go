@@ -34,6 +34,10 @@ type Error struct {
 	// Facts are the numbers behind Message for programs (a dashboard, a translation), marshalled to
 	// JSON as the problem's facts: a struct whose shape the contract declares for Code, or nil.
 	Facts any
+	// Format and Args are what Message was made of (Errorf), for the HTTP layer to say Message in
+	// the reader's language; Format is the message's id in the catalogs (play/i18n).
+	Format string
+	Args   []any
 }
 
 // FieldError points at one bad field of a request.
@@ -52,7 +56,7 @@ func (e *Error) WithFacts(facts any) *Error {
 
 // Errorf builds an *Error of the given kind and code with a formatted message.
 func Errorf(kind Kind, code, format string, args ...any) *Error {
-	return &Error{Kind: kind, Code: code, Message: fmt.Sprintf(format, args...)}
+	return &Error{Kind: kind, Code: code, Message: fmt.Sprintf(format, args...), Format: format, Args: args}
 }
 
 // Illegal reports an action that the rules forbid in the current state.

@@ -84,6 +84,7 @@ type parts struct {
 	observers     observers
 	signInCodes   signInCodes
 	assignments   assignments
+	languages     languages
 }
 
 // newParts builds the parts from the stores and the service's configuration (s's fields once its
@@ -101,5 +102,6 @@ func newParts(store Stores, s *Service) parts {
 		subscriptions: subscriptions{store: store.WebhookSubscriptions, games: store.GameReader, clock: s.clock, sender: s.webhookSender, cfg: s.webhookCfg},
 		signInCodes:   signInCodes{store: store.SignInCodeStore, classrooms: store.ClassroomStore, clock: s.clock, secret: s.signInSecret},
 		assignments:   assignments{store: store.AssignmentStore, kinds: s.kinds, clock: s.clock},
+		languages:     languages{store: store.ClassroomLanguages},
 	}
 }

@@ -59,6 +59,8 @@ type Stores struct {
 	ProgressStore
 	// LTIGradeStore keeps the courses' grade services and the grades to send (lti_grades.go).
 	LTIGradeStore LTIGradeStore
+	// ClassroomLanguages keeps the classrooms' default languages (languages.go).
+	ClassroomLanguages
 }
 
 // GameReader reads games and lists them.

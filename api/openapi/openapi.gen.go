@@ -2603,6 +2603,13 @@ type ClassroomGamesRequest struct {
 	StudentIds *[]openapi_types.UUID `json:"student_ids,omitempty"`
 }
 
+// ClassroomLanguage defines model for ClassroomLanguage.
+type ClassroomLanguage struct {
+	// Language `en`, `es`, `fr`, `de` or `pt-BR`: the language the classroom's answers are said in when a
+	// request names none the service speaks.
+	Language string `json:"language"`
+}
+
 // ClassroomList defines model for ClassroomList.
 type ClassroomList struct {
 	Classrooms []Classroom `json:"classrooms"`
@@ -5201,6 +5208,9 @@ type WebhookScope string
 // WebhookStatus `active`: it delivers. `suspended`: made with a teacher or student token since replaced; it delivers nothing until the current token resumes it. `disabled`: its receiver failed for good or answered 410; `retry` enables it again.
 type WebhookStatus string
 
+// AcceptLanguage defines model for AcceptLanguage.
+type AcceptLanguage = string
+
 // AccessToken defines model for AccessToken.
 type AccessToken = string
 
@@ -5230,6 +5240,9 @@ type IfMatch = string
 
 // Include defines model for Include.
 type Include string
+
+// Lang defines model for Lang.
+type Lang = string
 
 // Layout defines model for Layout.
 type Layout string
@@ -5344,10 +5357,22 @@ type BeginSignInParams struct {
 
 // GetPrimeClimbBoardPicturePngParams defines parameters for GetPrimeClimbBoardPicturePng.
 type GetPrimeClimbBoardPicturePngParams struct {
+	// Lang The language of the answer's sentences where a request cannot carry `Accept-Language` (an
+	// `<img>`, a link, a printed card): `en`, `es`, `fr`, `de` or `pt-BR` (`pt` and `es-MX` match
+	// too). It wins over `Accept-Language`; a language the service does not speak is ignored.
+	// Every operation takes it; the contract lists it where it matters most.
+	Lang *Lang `form:"lang,omitempty" json:"lang,omitempty"`
+
 	// Layout `desktop` (the default): landscape, the board with a panel beside it. `phone`: portrait
 	// with large type, the panel under the board, to be shown at a phone's width (360 px and up).
 	// The same in SVG and PNG.
 	Layout *GetPrimeClimbBoardPicturePngParamsLayout `form:"layout,omitempty" json:"layout,omitempty"`
+
+	// AcceptLanguage The languages the reader reads, with quality values (RFC 9110), e.g.
+	// `es-MX,es;q=0.9,en;q=0.5`; the best the service speaks is chosen (`es-MX` → `es`, `pt` →
+	// `pt-BR`). Sentences (problem `title` and `detail`, hints, reviews, legal actions'
+	// descriptions, pictures' words) are said in it; see `Content-Language`.
+	AcceptLanguage *AcceptLanguage `json:"Accept-Language,omitempty"`
 }
 
 // GetPrimeClimbBoardPicturePngParamsLayout defines parameters for GetPrimeClimbBoardPicturePng.
@@ -5355,10 +5380,22 @@ type GetPrimeClimbBoardPicturePngParamsLayout string
 
 // GetPrimeClimbBoardPictureParams defines parameters for GetPrimeClimbBoardPicture.
 type GetPrimeClimbBoardPictureParams struct {
+	// Lang The language of the answer's sentences where a request cannot carry `Accept-Language` (an
+	// `<img>`, a link, a printed card): `en`, `es`, `fr`, `de` or `pt-BR` (`pt` and `es-MX` match
+	// too). It wins over `Accept-Language`; a language the service does not speak is ignored.
+	// Every operation takes it; the contract lists it where it matters most.
+	Lang *Lang `form:"lang,omitempty" json:"lang,omitempty"`
+
 	// Layout `desktop` (the default): landscape, the board with a panel beside it. `phone`: portrait
 	// with large type, the panel under the board, to be shown at a phone's width (360 px and up).
 	// The same in SVG and PNG.
 	Layout *GetPrimeClimbBoardPictureParamsLayout `form:"layout,omitempty" json:"layout,omitempty"`
+
+	// AcceptLanguage The languages the reader reads, with quality values (RFC 9110), e.g.
+	// `es-MX,es;q=0.9,en;q=0.5`; the best the service speaks is chosen (`es-MX` → `es`, `pt` →
+	// `pt-BR`). Sentences (problem `title` and `detail`, hints, reviews, legal actions'
+	// descriptions, pictures' words) are said in it; see `Content-Language`.
+	AcceptLanguage *AcceptLanguage `json:"Accept-Language,omitempty"`
 }
 
 // GetPrimeClimbBoardPictureParamsLayout defines parameters for GetPrimeClimbBoardPicture.
@@ -5599,11 +5636,23 @@ type JoinGameByInviteCodeParams struct {
 
 // GetGameParams defines parameters for GetGame.
 type GetGameParams struct {
+	// Lang The language of the answer's sentences where a request cannot carry `Accept-Language` (an
+	// `<img>`, a link, a printed card): `en`, `es`, `fr`, `de` or `pt-BR` (`pt` and `es-MX` match
+	// too). It wins over `Accept-Language`; a language the service does not speak is ignored.
+	// Every operation takes it; the contract lists it where it matters most.
+	Lang *Lang `form:"lang,omitempty" json:"lang,omitempty"`
+
 	// Include `legal_actions`: add the caller's legal actions to the game (`legal_actions`, the same
 	// object as `GET /v1/games/{id}/legal-actions` answers). Only a seat has legal actions: for
 	// a caller without one (no token, the creator's or a teacher's token) the field is absent.
-	Include     *GetGameParamsInclude `form:"include,omitempty" json:"include,omitempty"`
-	IfNoneMatch *string               `json:"If-None-Match,omitempty"`
+	Include *GetGameParamsInclude `form:"include,omitempty" json:"include,omitempty"`
+
+	// AcceptLanguage The languages the reader reads, with quality values (RFC 9110), e.g.
+	// `es-MX,es;q=0.9,en;q=0.5`; the best the service speaks is chosen (`es-MX` → `es`, `pt` →
+	// `pt-BR`). Sentences (problem `title` and `detail`, hints, reviews, legal actions'
+	// descriptions, pictures' words) are said in it; see `Content-Language`.
+	AcceptLanguage *AcceptLanguage `json:"Accept-Language,omitempty"`
+	IfNoneMatch    *string         `json:"If-None-Match,omitempty"`
 }
 
 // GetGameParamsInclude defines parameters for GetGame.
@@ -5713,6 +5762,12 @@ type MintGameObserverParams struct {
 
 // GetGamePicturePngParams defines parameters for GetGamePicturePng.
 type GetGamePicturePngParams struct {
+	// Lang The language of the answer's sentences where a request cannot carry `Accept-Language` (an
+	// `<img>`, a link, a printed card): `en`, `es`, `fr`, `de` or `pt-BR` (`pt` and `es-MX` match
+	// too). It wins over `Accept-Language`; a language the service does not speak is ignored.
+	// Every operation takes it; the contract lists it where it matters most.
+	Lang *Lang `form:"lang,omitempty" json:"lang,omitempty"`
+
 	// Seq The history entry after which to draw the game (0 is the start); the game now when absent.
 	Seq *int64 `form:"seq,omitempty" json:"seq,omitempty"`
 
@@ -5732,8 +5787,14 @@ type GetGamePicturePngParams struct {
 	// Sig A picture link's seal (with `exp`): it shows this game's pictures as the token that asked
 	// for it sees them until `exp`; 401 `picture_link_expired` after, 401 `picture_link_invalid`
 	// for another game's or a forged one. A header or `access_token` wins when also sent.
-	Sig         *PictureLinkSig `form:"sig,omitempty" json:"sig,omitempty"`
-	IfNoneMatch *string         `json:"If-None-Match,omitempty"`
+	Sig *PictureLinkSig `form:"sig,omitempty" json:"sig,omitempty"`
+
+	// AcceptLanguage The languages the reader reads, with quality values (RFC 9110), e.g.
+	// `es-MX,es;q=0.9,en;q=0.5`; the best the service speaks is chosen (`es-MX` → `es`, `pt` →
+	// `pt-BR`). Sentences (problem `title` and `detail`, hints, reviews, legal actions'
+	// descriptions, pictures' words) are said in it; see `Content-Language`.
+	AcceptLanguage *AcceptLanguage `json:"Accept-Language,omitempty"`
+	IfNoneMatch    *string         `json:"If-None-Match,omitempty"`
 }
 
 // GetGamePicturePngParamsLayout defines parameters for GetGamePicturePng.
@@ -5741,6 +5802,12 @@ type GetGamePicturePngParamsLayout string
 
 // GetGamePictureParams defines parameters for GetGamePicture.
 type GetGamePictureParams struct {
+	// Lang The language of the answer's sentences where a request cannot carry `Accept-Language` (an
+	// `<img>`, a link, a printed card): `en`, `es`, `fr`, `de` or `pt-BR` (`pt` and `es-MX` match
+	// too). It wins over `Accept-Language`; a language the service does not speak is ignored.
+	// Every operation takes it; the contract lists it where it matters most.
+	Lang *Lang `form:"lang,omitempty" json:"lang,omitempty"`
+
 	// Seq The history entry after which to draw the game (0 is the start); the game now when absent.
 	Seq *int64 `form:"seq,omitempty" json:"seq,omitempty"`
 
@@ -5760,8 +5827,14 @@ type GetGamePictureParams struct {
 	// Sig A picture link's seal (with `exp`): it shows this game's pictures as the token that asked
 	// for it sees them until `exp`; 401 `picture_link_expired` after, 401 `picture_link_invalid`
 	// for another game's or a forged one. A header or `access_token` wins when also sent.
-	Sig         *PictureLinkSig `form:"sig,omitempty" json:"sig,omitempty"`
-	IfNoneMatch *string         `json:"If-None-Match,omitempty"`
+	Sig *PictureLinkSig `form:"sig,omitempty" json:"sig,omitempty"`
+
+	// AcceptLanguage The languages the reader reads, with quality values (RFC 9110), e.g.
+	// `es-MX,es;q=0.9,en;q=0.5`; the best the service speaks is chosen (`es-MX` → `es`, `pt` →
+	// `pt-BR`). Sentences (problem `title` and `detail`, hints, reviews, legal actions'
+	// descriptions, pictures' words) are said in it; see `Content-Language`.
+	AcceptLanguage *AcceptLanguage `json:"Accept-Language,omitempty"`
+	IfNoneMatch    *string         `json:"If-None-Match,omitempty"`
 }
 
 // GetGamePictureParamsLayout defines parameters for GetGamePicture.
@@ -5789,6 +5862,12 @@ type JoinGameParams struct {
 
 // GetGameReplayPngParams defines parameters for GetGameReplayPng.
 type GetGameReplayPngParams struct {
+	// Lang The language of the answer's sentences where a request cannot carry `Accept-Language` (an
+	// `<img>`, a link, a printed card): `en`, `es`, `fr`, `de` or `pt-BR` (`pt` and `es-MX` match
+	// too). It wins over `Accept-Language`; a language the service does not speak is ignored.
+	// Every operation takes it; the contract lists it where it matters most.
+	Lang *Lang `form:"lang,omitempty" json:"lang,omitempty"`
+
 	// From The `seq` of the first history entry of the window (0, the start, by default).
 	From *int64 `form:"from,omitempty" json:"from,omitempty"`
 
@@ -5811,8 +5890,14 @@ type GetGameReplayPngParams struct {
 	// Sig A picture link's seal (with `exp`): it shows this game's pictures as the token that asked
 	// for it sees them until `exp`; 401 `picture_link_expired` after, 401 `picture_link_invalid`
 	// for another game's or a forged one. A header or `access_token` wins when also sent.
-	Sig         *PictureLinkSig `form:"sig,omitempty" json:"sig,omitempty"`
-	IfNoneMatch *string         `json:"If-None-Match,omitempty"`
+	Sig *PictureLinkSig `form:"sig,omitempty" json:"sig,omitempty"`
+
+	// AcceptLanguage The languages the reader reads, with quality values (RFC 9110), e.g.
+	// `es-MX,es;q=0.9,en;q=0.5`; the best the service speaks is chosen (`es-MX` → `es`, `pt` →
+	// `pt-BR`). Sentences (problem `title` and `detail`, hints, reviews, legal actions'
+	// descriptions, pictures' words) are said in it; see `Content-Language`.
+	AcceptLanguage *AcceptLanguage `json:"Accept-Language,omitempty"`
+	IfNoneMatch    *string         `json:"If-None-Match,omitempty"`
 }
 
 // GetGameReplayPngParamsLayout defines parameters for GetGameReplayPng.
@@ -5820,6 +5905,12 @@ type GetGameReplayPngParamsLayout string
 
 // GetGameReplayParams defines parameters for GetGameReplay.
 type GetGameReplayParams struct {
+	// Lang The language of the answer's sentences where a request cannot carry `Accept-Language` (an
+	// `<img>`, a link, a printed card): `en`, `es`, `fr`, `de` or `pt-BR` (`pt` and `es-MX` match
+	// too). It wins over `Accept-Language`; a language the service does not speak is ignored.
+	// Every operation takes it; the contract lists it where it matters most.
+	Lang *Lang `form:"lang,omitempty" json:"lang,omitempty"`
+
 	// From The `seq` of the first history entry of the window (0, the start, by default).
 	From *int64 `form:"from,omitempty" json:"from,omitempty"`
 
@@ -5842,8 +5933,14 @@ type GetGameReplayParams struct {
 	// Sig A picture link's seal (with `exp`): it shows this game's pictures as the token that asked
 	// for it sees them until `exp`; 401 `picture_link_expired` after, 401 `picture_link_invalid`
 	// for another game's or a forged one. A header or `access_token` wins when also sent.
-	Sig         *PictureLinkSig `form:"sig,omitempty" json:"sig,omitempty"`
-	IfNoneMatch *string         `json:"If-None-Match,omitempty"`
+	Sig *PictureLinkSig `form:"sig,omitempty" json:"sig,omitempty"`
+
+	// AcceptLanguage The languages the reader reads, with quality values (RFC 9110), e.g.
+	// `es-MX,es;q=0.9,en;q=0.5`; the best the service speaks is chosen (`es-MX` → `es`, `pt` →
+	// `pt-BR`). Sentences (problem `title` and `detail`, hints, reviews, legal actions'
+	// descriptions, pictures' words) are said in it; see `Content-Language`.
+	AcceptLanguage *AcceptLanguage `json:"Accept-Language,omitempty"`
+	IfNoneMatch    *string         `json:"If-None-Match,omitempty"`
 }
 
 // GetGameReplayParamsLayout defines parameters for GetGameReplay.
@@ -5961,6 +6058,9 @@ type ChangeAssignmentJSONRequestBody = AssignmentChange
 
 // CreateClassroomGamesJSONRequestBody defines body for CreateClassroomGames for application/json ContentType.
 type CreateClassroomGamesJSONRequestBody = ClassroomGamesRequest
+
+// SetClassroomLanguageJSONRequestBody defines body for SetClassroomLanguage for application/json ContentType.
+type SetClassroomLanguageJSONRequestBody = ClassroomLanguage
 
 // AttachClassroomJSONRequestBody defines body for AttachClassroom for application/json ContentType.
 type AttachClassroomJSONRequestBody = AttachClassroomRequest
@@ -8508,6 +8608,12 @@ type ServerInterface interface {
 	// RotateJoinCode Replace the join code (teacher token); the old one stops working.
 	// (POST /v1/classrooms/{classroom_id}/join-code)
 	RotateJoinCode(ctx echo.Context, classroomId ClassroomID) error
+	// GetClassroomLanguage The classroom's default language (teacher token).
+	// (GET /v1/classrooms/{classroom_id}/language)
+	GetClassroomLanguage(ctx echo.Context, classroomId ClassroomID) error
+	// SetClassroomLanguage Set the classroom's default language (teacher token).
+	// (PUT /v1/classrooms/{classroom_id}/language)
+	SetClassroomLanguage(ctx echo.Context, classroomId ClassroomID) error
 	// SyncLtiRoster Take in the course's learners from the LMS (teacher token; LTI Names and Role Provisioning).
 	// (POST /v1/classrooms/{classroom_id}/lti/roster)
 	SyncLtiRoster(ctx echo.Context, classroomId ClassroomID) error
@@ -8895,11 +9001,35 @@ func (w *ServerInterfaceWrapper) GetPrimeClimbBoardPicturePng(ctx echo.Context) 
 
 	// Parameter object where we will unmarshal all parameters from the context
 	var params GetPrimeClimbBoardPicturePngParams
+	// ------------- Optional query parameter "lang" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "lang", ctx.QueryParams(), &params.Lang, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter lang: %s", err))
+	}
+
 	// ------------- Optional query parameter "layout" -------------
 
 	err = runtime.BindQueryParameterWithOptions("form", true, false, "layout", ctx.QueryParams(), &params.Layout, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
 	if err != nil {
 		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter layout: %s", err))
+	}
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "Accept-Language" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Accept-Language")]; found {
+		var AcceptLanguage AcceptLanguage
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for Accept-Language, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Accept-Language", valueList[0], &AcceptLanguage, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter Accept-Language: %s", err))
+		}
+
+		params.AcceptLanguage = &AcceptLanguage
 	}
 
 	// Invoke the callback with all the unmarshaled arguments
@@ -8913,11 +9043,35 @@ func (w *ServerInterfaceWrapper) GetPrimeClimbBoardPicture(ctx echo.Context) err
 
 	// Parameter object where we will unmarshal all parameters from the context
 	var params GetPrimeClimbBoardPictureParams
+	// ------------- Optional query parameter "lang" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "lang", ctx.QueryParams(), &params.Lang, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter lang: %s", err))
+	}
+
 	// ------------- Optional query parameter "layout" -------------
 
 	err = runtime.BindQueryParameterWithOptions("form", true, false, "layout", ctx.QueryParams(), &params.Layout, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
 	if err != nil {
 		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter layout: %s", err))
+	}
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "Accept-Language" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Accept-Language")]; found {
+		var AcceptLanguage AcceptLanguage
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for Accept-Language, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Accept-Language", valueList[0], &AcceptLanguage, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter Accept-Language: %s", err))
+		}
+
+		params.AcceptLanguage = &AcceptLanguage
 	}
 
 	// Invoke the callback with all the unmarshaled arguments
@@ -9247,6 +9401,38 @@ func (w *ServerInterfaceWrapper) RotateJoinCode(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.RotateJoinCode(ctx, classroomId)
+	return err
+}
+
+// GetClassroomLanguage converts echo context to params.
+func (w *ServerInterfaceWrapper) GetClassroomLanguage(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "classroom_id" -------------
+	var classroomId ClassroomID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "classroom_id", ctx.Param("classroom_id"), &classroomId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter classroom_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetClassroomLanguage(ctx, classroomId)
+	return err
+}
+
+// SetClassroomLanguage converts echo context to params.
+func (w *ServerInterfaceWrapper) SetClassroomLanguage(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "classroom_id" -------------
+	var classroomId ClassroomID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "classroom_id", ctx.Param("classroom_id"), &classroomId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter classroom_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.SetClassroomLanguage(ctx, classroomId)
 	return err
 }
 
@@ -9996,6 +10182,13 @@ func (w *ServerInterfaceWrapper) GetGame(ctx echo.Context) error {
 
 	// Parameter object where we will unmarshal all parameters from the context
 	var params GetGameParams
+	// ------------- Optional query parameter "lang" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "lang", ctx.QueryParams(), &params.Lang, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter lang: %s", err))
+	}
+
 	// ------------- Optional query parameter "include" -------------
 
 	err = runtime.BindQueryParameterWithOptions("form", true, false, "include", ctx.QueryParams(), &params.Include, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
@@ -10004,6 +10197,21 @@ func (w *ServerInterfaceWrapper) GetGame(ctx echo.Context) error {
 	}
 
 	headers := ctx.Request().Header
+	// ------------- Optional header parameter "Accept-Language" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Accept-Language")]; found {
+		var AcceptLanguage AcceptLanguage
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for Accept-Language, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Accept-Language", valueList[0], &AcceptLanguage, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter Accept-Language: %s", err))
+		}
+
+		params.AcceptLanguage = &AcceptLanguage
+	}
 	// ------------- Optional header parameter "If-None-Match" -------------
 	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
 		var IfNoneMatch string
@@ -10368,6 +10576,13 @@ func (w *ServerInterfaceWrapper) GetGamePicturePng(ctx echo.Context) error {
 
 	// Parameter object where we will unmarshal all parameters from the context
 	var params GetGamePicturePngParams
+	// ------------- Optional query parameter "lang" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "lang", ctx.QueryParams(), &params.Lang, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter lang: %s", err))
+	}
+
 	// ------------- Optional query parameter "seq" -------------
 
 	err = runtime.BindQueryParameterWithOptions("form", true, false, "seq", ctx.QueryParams(), &params.Seq, runtime.BindQueryParameterOptions{Type: "integer", Format: "int64"})
@@ -10404,6 +10619,21 @@ func (w *ServerInterfaceWrapper) GetGamePicturePng(ctx echo.Context) error {
 	}
 
 	headers := ctx.Request().Header
+	// ------------- Optional header parameter "Accept-Language" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Accept-Language")]; found {
+		var AcceptLanguage AcceptLanguage
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for Accept-Language, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Accept-Language", valueList[0], &AcceptLanguage, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter Accept-Language: %s", err))
+		}
+
+		params.AcceptLanguage = &AcceptLanguage
+	}
 	// ------------- Optional header parameter "If-None-Match" -------------
 	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
 		var IfNoneMatch string
@@ -10438,6 +10668,13 @@ func (w *ServerInterfaceWrapper) GetGamePicture(ctx echo.Context) error {
 
 	// Parameter object where we will unmarshal all parameters from the context
 	var params GetGamePictureParams
+	// ------------- Optional query parameter "lang" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "lang", ctx.QueryParams(), &params.Lang, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter lang: %s", err))
+	}
+
 	// ------------- Optional query parameter "seq" -------------
 
 	err = runtime.BindQueryParameterWithOptions("form", true, false, "seq", ctx.QueryParams(), &params.Seq, runtime.BindQueryParameterOptions{Type: "integer", Format: "int64"})
@@ -10474,6 +10711,21 @@ func (w *ServerInterfaceWrapper) GetGamePicture(ctx echo.Context) error {
 	}
 
 	headers := ctx.Request().Header
+	// ------------- Optional header parameter "Accept-Language" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Accept-Language")]; found {
+		var AcceptLanguage AcceptLanguage
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for Accept-Language, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Accept-Language", valueList[0], &AcceptLanguage, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter Accept-Language: %s", err))
+		}
+
+		params.AcceptLanguage = &AcceptLanguage
+	}
 	// ------------- Optional header parameter "If-None-Match" -------------
 	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
 		var IfNoneMatch string
@@ -10560,6 +10812,13 @@ func (w *ServerInterfaceWrapper) GetGameReplayPng(ctx echo.Context) error {
 
 	// Parameter object where we will unmarshal all parameters from the context
 	var params GetGameReplayPngParams
+	// ------------- Optional query parameter "lang" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "lang", ctx.QueryParams(), &params.Lang, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter lang: %s", err))
+	}
+
 	// ------------- Optional query parameter "from" -------------
 
 	err = runtime.BindQueryParameterWithOptions("form", true, false, "from", ctx.QueryParams(), &params.From, runtime.BindQueryParameterOptions{Type: "integer", Format: "int64"})
@@ -10603,6 +10862,21 @@ func (w *ServerInterfaceWrapper) GetGameReplayPng(ctx echo.Context) error {
 	}
 
 	headers := ctx.Request().Header
+	// ------------- Optional header parameter "Accept-Language" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Accept-Language")]; found {
+		var AcceptLanguage AcceptLanguage
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for Accept-Language, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Accept-Language", valueList[0], &AcceptLanguage, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter Accept-Language: %s", err))
+		}
+
+		params.AcceptLanguage = &AcceptLanguage
+	}
 	// ------------- Optional header parameter "If-None-Match" -------------
 	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
 		var IfNoneMatch string
@@ -10637,6 +10911,13 @@ func (w *ServerInterfaceWrapper) GetGameReplay(ctx echo.Context) error {
 
 	// Parameter object where we will unmarshal all parameters from the context
 	var params GetGameReplayParams
+	// ------------- Optional query parameter "lang" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "lang", ctx.QueryParams(), &params.Lang, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter lang: %s", err))
+	}
+
 	// ------------- Optional query parameter "from" -------------
 
 	err = runtime.BindQueryParameterWithOptions("form", true, false, "from", ctx.QueryParams(), &params.From, runtime.BindQueryParameterOptions{Type: "integer", Format: "int64"})
@@ -10680,6 +10961,21 @@ func (w *ServerInterfaceWrapper) GetGameReplay(ctx echo.Context) error {
 	}
 
 	headers := ctx.Request().Header
+	// ------------- Optional header parameter "Accept-Language" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("Accept-Language")]; found {
+		var AcceptLanguage AcceptLanguage
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for Accept-Language, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "Accept-Language", valueList[0], &AcceptLanguage, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter Accept-Language: %s", err))
+		}
+
+		params.AcceptLanguage = &AcceptLanguage
+	}
 	// ------------- Optional header parameter "If-None-Match" -------------
 	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
 		var IfNoneMatch string
@@ -11341,6 +11637,8 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/games", wrapper.ListClassroomGames, options.OperationMiddlewares["listClassroomGames"]...)
 	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/games", wrapper.CreateClassroomGames, options.OperationMiddlewares["createClassroomGames"]...)
 	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/join-code", wrapper.RotateJoinCode, options.OperationMiddlewares["rotateJoinCode"]...)
+	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/language", wrapper.GetClassroomLanguage, options.OperationMiddlewares["getClassroomLanguage"]...)
+	router.PUT(options.BaseURL+"/v1/classrooms/:classroom_id/language", wrapper.SetClassroomLanguage, options.OperationMiddlewares["setClassroomLanguage"]...)
 	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/lti/roster", wrapper.SyncLtiRoster, options.OperationMiddlewares["syncLtiRoster"]...)
 	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/observers", wrapper.MintClassroomObserver, options.OperationMiddlewares["mintClassroomObserver"]...)
 	router.DELETE(options.BaseURL+"/v1/classrooms/:classroom_id/observers/:observer_id", wrapper.RevokeClassroomObserver, options.OperationMiddlewares["revokeClassroomObserver"]...)

@@ -2607,6 +2607,13 @@ type ClassroomGamesRequest struct {
 	StudentIds *[]openapi_types.UUID `json:"student_ids,omitempty"`
 }
 
+// ClassroomLanguage defines model for ClassroomLanguage.
+type ClassroomLanguage struct {
+	// Language `en`, `es`, `fr`, `de` or `pt-BR`: the language the classroom's answers are said in when a
+	// request names none the service speaks.
+	Language string `json:"language"`
+}
+
 // ClassroomList defines model for ClassroomList.
 type ClassroomList struct {
 	Classrooms []Classroom `json:"classrooms"`
@@ -5205,6 +5212,9 @@ type WebhookScope string
 // WebhookStatus `active`: it delivers. `suspended`: made with a teacher or student token since replaced; it delivers nothing until the current token resumes it. `disabled`: its receiver failed for good or answered 410; `retry` enables it again.
 type WebhookStatus string
 
+// AcceptLanguage defines model for AcceptLanguage.
+type AcceptLanguage = string
+
 // AccessToken defines model for AccessToken.
 type AccessToken = string
 
@@ -5234,6 +5244,9 @@ type IfMatch = string
 
 // Include defines model for Include.
 type Include string
+
+// Lang defines model for Lang.
+type Lang = string
 
 // Layout defines model for Layout.
 type Layout string
@@ -5348,10 +5361,22 @@ type BeginSignInParams struct {
 
 // GetPrimeClimbBoardPicturePngParams defines parameters for GetPrimeClimbBoardPicturePng.
 type GetPrimeClimbBoardPicturePngParams struct {
+	// Lang The language of the answer's sentences where a request cannot carry `Accept-Language` (an
+	// `<img>`, a link, a printed card): `en`, `es`, `fr`, `de` or `pt-BR` (`pt` and `es-MX` match
+	// too). It wins over `Accept-Language`; a language the service does not speak is ignored.
+	// Every operation takes it; the contract lists it where it matters most.
+	Lang *Lang `form:"lang,omitempty" json:"lang,omitempty"`
+
 	// Layout `desktop` (the default): landscape, the board with a panel beside it. `phone`: portrait
 	// with large type, the panel under the board, to be shown at a phone's width (360 px and up).
 	// The same in SVG and PNG.
 	Layout *GetPrimeClimbBoardPicturePngParamsLayout `form:"layout,omitempty" json:"layout,omitempty"`
+
+	// AcceptLanguage The languages the reader reads, with quality values (RFC 9110), e.g.
+	// `es-MX,es;q=0.9,en;q=0.5`; the best the service speaks is chosen (`es-MX` → `es`, `pt` →
+	// `pt-BR`). Sentences (problem `title` and `detail`, hints, reviews, legal actions'
+	// descriptions, pictures' words) are said in it; see `Content-Language`.
+	AcceptLanguage *AcceptLanguage `json:"Accept-Language,omitempty"`
 }
 
 // GetPrimeClimbBoardPicturePngParamsLayout defines parameters for GetPrimeClimbBoardPicturePng.
@@ -5359,10 +5384,22 @@ type GetPrimeClimbBoardPicturePngParamsLayout string
 
 // GetPrimeClimbBoardPictureParams defines parameters for GetPrimeClimbBoardPicture.
 type GetPrimeClimbBoardPictureParams struct {
+	// Lang The language of the answer's sentences where a request cannot carry `Accept-Language` (an
+	// `<img>`, a link, a printed card): `en`, `es`, `fr`, `de` or `pt-BR` (`pt` and `es-MX` match
+	// too). It wins over `Accept-Language`; a language the service does not speak is ignored.
+	// Every operation takes it; the contract lists it where it matters most.
+	Lang *Lang `form:"lang,omitempty" json:"lang,omitempty"`
+
 	// Layout `desktop` (the default): landscape, the board with a panel beside it. `phone`: portrait
 	// with large type, the panel under the board, to be shown at a phone's width (360 px and up).
 	// The same in SVG and PNG.
 	Layout *GetPrimeClimbBoardPictureParamsLayout `form:"layout,omitempty" json:"layout,omitempty"`
+
+	// AcceptLanguage The languages the reader reads, with quality values (RFC 9110), e.g.
+	// `es-MX,es;q=0.9,en;q=0.5`; the best the service speaks is chosen (`es-MX` → `es`, `pt` →
+	// `pt-BR`). Sentences (problem `title` and `detail`, hints, reviews, legal actions'
+	// descriptions, pictures' words) are said in it; see `Content-Language`.
+	AcceptLanguage *AcceptLanguage `json:"Accept-Language,omitempty"`
 }
 
 // GetPrimeClimbBoardPictureParamsLayout defines parameters for GetPrimeClimbBoardPicture.
@@ -5603,11 +5640,23 @@ type JoinGameByInviteCodeParams struct {
 
 // GetGameParams defines parameters for GetGame.
 type GetGameParams struct {
+	// Lang The language of the answer's sentences where a request cannot carry `Accept-Language` (an
+	// `<img>`, a link, a printed card): `en`, `es`, `fr`, `de` or `pt-BR` (`pt` and `es-MX` match
+	// too). It wins over `Accept-Language`; a language the service does not speak is ignored.
+	// Every operation takes it; the contract lists it where it matters most.
+	Lang *Lang `form:"lang,omitempty" json:"lang,omitempty"`
+
 	// Include `legal_actions`: add the caller's legal actions to the game (`legal_actions`, the same
 	// object as `GET /v1/games/{id}/legal-actions` answers). Only a seat has legal actions: for
 	// a caller without one (no token, the creator's or a teacher's token) the field is absent.
-	Include     *GetGameParamsInclude `form:"include,omitempty" json:"include,omitempty"`
-	IfNoneMatch *string               `json:"If-None-Match,omitempty"`
+	Include *GetGameParamsInclude `form:"include,omitempty" json:"include,omitempty"`
+
+	// AcceptLanguage The languages the reader reads, with quality values (RFC 9110), e.g.
+	// `es-MX,es;q=0.9,en;q=0.5`; the best the service speaks is chosen (`es-MX` → `es`, `pt` →
+	// `pt-BR`). Sentences (problem `title` and `detail`, hints, reviews, legal actions'
+	// descriptions, pictures' words) are said in it; see `Content-Language`.
+	AcceptLanguage *AcceptLanguage `json:"Accept-Language,omitempty"`
+	IfNoneMatch    *string         `json:"If-None-Match,omitempty"`
 }
 
 // GetGameParamsInclude defines parameters for GetGame.
@@ -5717,6 +5766,12 @@ type MintGameObserverParams struct {
 
 // GetGamePicturePngParams defines parameters for GetGamePicturePng.
 type GetGamePicturePngParams struct {
+	// Lang The language of the answer's sentences where a request cannot carry `Accept-Language` (an
+	// `<img>`, a link, a printed card): `en`, `es`, `fr`, `de` or `pt-BR` (`pt` and `es-MX` match
+	// too). It wins over `Accept-Language`; a language the service does not speak is ignored.
+	// Every operation takes it; the contract lists it where it matters most.
+	Lang *Lang `form:"lang,omitempty" json:"lang,omitempty"`
+
 	// Seq The history entry after which to draw the game (0 is the start); the game now when absent.
 	Seq *int64 `form:"seq,omitempty" json:"seq,omitempty"`
 
@@ -5736,8 +5791,14 @@ type GetGamePicturePngParams struct {
 	// Sig A picture link's seal (with `exp`): it shows this game's pictures as the token that asked
 	// for it sees them until `exp`; 401 `picture_link_expired` after, 401 `picture_link_invalid`
 	// for another game's or a forged one. A header or `access_token` wins when also sent.
-	Sig         *PictureLinkSig `form:"sig,omitempty" json:"sig,omitempty"`
-	IfNoneMatch *string         `json:"If-None-Match,omitempty"`
+	Sig *PictureLinkSig `form:"sig,omitempty" json:"sig,omitempty"`
+
+	// AcceptLanguage The languages the reader reads, with quality values (RFC 9110), e.g.
+	// `es-MX,es;q=0.9,en;q=0.5`; the best the service speaks is chosen (`es-MX` → `es`, `pt` →
+	// `pt-BR`). Sentences (problem `title` and `detail`, hints, reviews, legal actions'
+	// descriptions, pictures' words) are said in it; see `Content-Language`.
+	AcceptLanguage *AcceptLanguage `json:"Accept-Language,omitempty"`
+	IfNoneMatch    *string         `json:"If-None-Match,omitempty"`
 }
 
 // GetGamePicturePngParamsLayout defines parameters for GetGamePicturePng.
@@ -5745,6 +5806,12 @@ type GetGamePicturePngParamsLayout string
 
 // GetGamePictureParams defines parameters for GetGamePicture.
 type GetGamePictureParams struct {
+	// Lang The language of the answer's sentences where a request cannot carry `Accept-Language` (an
+	// `<img>`, a link, a printed card): `en`, `es`, `fr`, `de` or `pt-BR` (`pt` and `es-MX` match
+	// too). It wins over `Accept-Language`; a language the service does not speak is ignored.
+	// Every operation takes it; the contract lists it where it matters most.
+	Lang *Lang `form:"lang,omitempty" json:"lang,omitempty"`
+
 	// Seq The history entry after which to draw the game (0 is the start); the game now when absent.
 	Seq *int64 `form:"seq,omitempty" json:"seq,omitempty"`
 
@@ -5764,8 +5831,14 @@ type GetGamePictureParams struct {
 	// Sig A picture link's seal (with `exp`): it shows this game's pictures as the token that asked
 	// for it sees them until `exp`; 401 `picture_link_expired` after, 401 `picture_link_invalid`
 	// for another game's or a forged one. A header or `access_token` wins when also sent.
-	Sig         *PictureLinkSig `form:"sig,omitempty" json:"sig,omitempty"`
-	IfNoneMatch *string         `json:"If-None-Match,omitempty"`
+	Sig *PictureLinkSig `form:"sig,omitempty" json:"sig,omitempty"`
+
+	// AcceptLanguage The languages the reader reads, with quality values (RFC 9110), e.g.
+	// `es-MX,es;q=0.9,en;q=0.5`; the best the service speaks is chosen (`es-MX` → `es`, `pt` →
+	// `pt-BR`). Sentences (problem `title` and `detail`, hints, reviews, legal actions'
+	// descriptions, pictures' words) are said in it; see `Content-Language`.
+	AcceptLanguage *AcceptLanguage `json:"Accept-Language,omitempty"`
+	IfNoneMatch    *string         `json:"If-None-Match,omitempty"`
 }
 
 // GetGamePictureParamsLayout defines parameters for GetGamePicture.
@@ -5793,6 +5866,12 @@ type JoinGameParams struct {
 
 // GetGameReplayPngParams defines parameters for GetGameReplayPng.
 type GetGameReplayPngParams struct {
+	// Lang The language of the answer's sentences where a request cannot carry `Accept-Language` (an
+	// `<img>`, a link, a printed card): `en`, `es`, `fr`, `de` or `pt-BR` (`pt` and `es-MX` match
+	// too). It wins over `Accept-Language`; a language the service does not speak is ignored.
+	// Every operation takes it; the contract lists it where it matters most.
+	Lang *Lang `form:"lang,omitempty" json:"lang,omitempty"`
+
 	// From The `seq` of the first history entry of the window (0, the start, by default).
 	From *int64 `form:"from,omitempty" json:"from,omitempty"`
 
@@ -5815,8 +5894,14 @@ type GetGameReplayPngParams struct {
 	// Sig A picture link's seal (with `exp`): it shows this game's pictures as the token that asked
 	// for it sees them until `exp`; 401 `picture_link_expired` after, 401 `picture_link_invalid`
 	// for another game's or a forged one. A header or `access_token` wins when also sent.
-	Sig         *PictureLinkSig `form:"sig,omitempty" json:"sig,omitempty"`
-	IfNoneMatch *string         `json:"If-None-Match,omitempty"`
+	Sig *PictureLinkSig `form:"sig,omitempty" json:"sig,omitempty"`
+
+	// AcceptLanguage The languages the reader reads, with quality values (RFC 9110), e.g.
+	// `es-MX,es;q=0.9,en;q=0.5`; the best the service speaks is chosen (`es-MX` → `es`, `pt` →
+	// `pt-BR`). Sentences (problem `title` and `detail`, hints, reviews, legal actions'
+	// descriptions, pictures' words) are said in it; see `Content-Language`.
+	AcceptLanguage *AcceptLanguage `json:"Accept-Language,omitempty"`
+	IfNoneMatch    *string         `json:"If-None-Match,omitempty"`
 }
 
 // GetGameReplayPngParamsLayout defines parameters for GetGameReplayPng.
@@ -5824,6 +5909,12 @@ type GetGameReplayPngParamsLayout string
 
 // GetGameReplayParams defines parameters for GetGameReplay.
 type GetGameReplayParams struct {
+	// Lang The language of the answer's sentences where a request cannot carry `Accept-Language` (an
+	// `<img>`, a link, a printed card): `en`, `es`, `fr`, `de` or `pt-BR` (`pt` and `es-MX` match
+	// too). It wins over `Accept-Language`; a language the service does not speak is ignored.
+	// Every operation takes it; the contract lists it where it matters most.
+	Lang *Lang `form:"lang,omitempty" json:"lang,omitempty"`
+
 	// From The `seq` of the first history entry of the window (0, the start, by default).
 	From *int64 `form:"from,omitempty" json:"from,omitempty"`
 
@@ -5846,8 +5937,14 @@ type GetGameReplayParams struct {
 	// Sig A picture link's seal (with `exp`): it shows this game's pictures as the token that asked
 	// for it sees them until `exp`; 401 `picture_link_expired` after, 401 `picture_link_invalid`
 	// for another game's or a forged one. A header or `access_token` wins when also sent.
-	Sig         *PictureLinkSig `form:"sig,omitempty" json:"sig,omitempty"`
-	IfNoneMatch *string         `json:"If-None-Match,omitempty"`
+	Sig *PictureLinkSig `form:"sig,omitempty" json:"sig,omitempty"`
+
+	// AcceptLanguage The languages the reader reads, with quality values (RFC 9110), e.g.
+	// `es-MX,es;q=0.9,en;q=0.5`; the best the service speaks is chosen (`es-MX` → `es`, `pt` →
+	// `pt-BR`). Sentences (problem `title` and `detail`, hints, reviews, legal actions'
+	// descriptions, pictures' words) are said in it; see `Content-Language`.
+	AcceptLanguage *AcceptLanguage `json:"Accept-Language,omitempty"`
+	IfNoneMatch    *string         `json:"If-None-Match,omitempty"`
 }
 
 // GetGameReplayParamsLayout defines parameters for GetGameReplay.
@@ -5965,6 +6062,9 @@ type ChangeAssignmentJSONRequestBody = AssignmentChange
 
 // CreateClassroomGamesJSONRequestBody defines body for CreateClassroomGames for application/json ContentType.
 type CreateClassroomGamesJSONRequestBody = ClassroomGamesRequest
+
+// SetClassroomLanguageJSONRequestBody defines body for SetClassroomLanguage for application/json ContentType.
+type SetClassroomLanguageJSONRequestBody = ClassroomLanguage
 
 // AttachClassroomJSONRequestBody defines body for AttachClassroom for application/json ContentType.
 type AttachClassroomJSONRequestBody = AttachClassroomRequest
@@ -8852,6 +8952,37 @@ type ClientInterface interface {
 	// Corresponds with POST /v1/classrooms/{classroom_id}/join-code (the `RotateJoinCode` operationId).
 	RotateJoinCode(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetClassroomLanguage The classroom's default language (teacher token).
+	//
+	// The language the classroom's answers are said in when a request names none the service
+	// speaks (no `lang` parameter, no matching `Accept-Language`): its pages, its games' hints,
+	// legal actions, reviews and pictures, and refusals. `en` until its teacher sets another.
+	//
+	// Corresponds with GET /v1/classrooms/{classroom_id}/language (the `GetClassroomLanguage` operationId).
+	GetClassroomLanguage(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SetClassroomLanguageWithBody Set the classroom's default language (teacher token).
+	//
+	// Sets the language the classroom's answers are said in when a request names none the
+	// service speaks; a request's `lang` parameter or `Accept-Language` still wins. `en` sets it
+	// back. A language the service does not speak is 400 `unknown_language`.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /v1/classrooms/{classroom_id}/language (the `SetClassroomLanguage` operationId).
+	SetClassroomLanguageWithBody(ctx context.Context, classroomId ClassroomID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SetClassroomLanguage Set the classroom's default language (teacher token).
+	//
+	// Sets the language the classroom's answers are said in when a request names none the
+	// service speaks; a request's `lang` parameter or `Accept-Language` still wins. `en` sets it
+	// back. A language the service does not speak is 400 `unknown_language`.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /v1/classrooms/{classroom_id}/language (the `SetClassroomLanguage` operationId).
+	SetClassroomLanguage(ctx context.Context, classroomId ClassroomID, body SetClassroomLanguageJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// SyncLtiRoster Take in the course's learners from the LMS (teacher token; LTI Names and Role Provisioning).
 	//
 	// For a classroom an LTI launch made, whose platform offers the course's roster (Names and
@@ -10875,6 +11006,67 @@ func (c *Client) CreateClassroomGames(ctx context.Context, classroomId Classroom
 // Corresponds with POST /v1/classrooms/{classroom_id}/join-code (the `RotateJoinCode` operationId).
 func (c *Client) RotateJoinCode(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewRotateJoinCodeRequest(c.Server, classroomId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetClassroomLanguage The classroom's default language (teacher token).
+//
+// The language the classroom's answers are said in when a request names none the service
+// speaks (no `lang` parameter, no matching `Accept-Language`): its pages, its games' hints,
+// legal actions, reviews and pictures, and refusals. `en` until its teacher sets another.
+//
+// Corresponds with GET /v1/classrooms/{classroom_id}/language (the `GetClassroomLanguage` operationId).
+func (c *Client) GetClassroomLanguage(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetClassroomLanguageRequest(c.Server, classroomId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SetClassroomLanguageWithBody Set the classroom's default language (teacher token).
+//
+// Sets the language the classroom's answers are said in when a request names none the
+// service speaks; a request's `lang` parameter or `Accept-Language` still wins. `en` sets it
+// back. A language the service does not speak is 400 `unknown_language`.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /v1/classrooms/{classroom_id}/language (the `SetClassroomLanguage` operationId).
+func (c *Client) SetClassroomLanguageWithBody(ctx context.Context, classroomId ClassroomID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSetClassroomLanguageRequestWithBody(c.Server, classroomId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SetClassroomLanguage Set the classroom's default language (teacher token).
+//
+// Sets the language the classroom's answers are said in when a request names none the
+// service speaks; a request's `lang` parameter or `Accept-Language` still wins. `en` sets it
+// back. A language the service does not speak is 400 `unknown_language`.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /v1/classrooms/{classroom_id}/language (the `SetClassroomLanguage` operationId).
+func (c *Client) SetClassroomLanguage(ctx context.Context, classroomId ClassroomID, body SetClassroomLanguageJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSetClassroomLanguageRequest(c.Server, classroomId, body)
 	if err != nil {
 		return nil, err
 	}
@@ -13571,6 +13763,18 @@ func NewGetPrimeClimbBoardPicturePngRequest(server string, params *GetPrimeClimb
 		// per the OpenAPI spec (e.g. "color=blue,black,brown").
 		var rawQueryFragments []string
 
+		if params.Lang != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "lang", *params.Lang, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if params.Layout != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "layout", *params.Layout, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
@@ -13592,6 +13796,21 @@ func NewGetPrimeClimbBoardPicturePngRequest(server string, params *GetPrimeClimb
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+
+		if params.AcceptLanguage != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Accept-Language", *params.AcceptLanguage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Accept-Language", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -13625,6 +13844,18 @@ func NewGetPrimeClimbBoardPictureRequest(server string, params *GetPrimeClimbBoa
 		// per the OpenAPI spec (e.g. "color=blue,black,brown").
 		var rawQueryFragments []string
 
+		if params.Lang != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "lang", *params.Lang, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if params.Layout != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "layout", *params.Layout, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
@@ -13646,6 +13877,21 @@ func NewGetPrimeClimbBoardPictureRequest(server string, params *GetPrimeClimbBoa
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+
+		if params.AcceptLanguage != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Accept-Language", *params.AcceptLanguage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("Accept-Language", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -14360,6 +14606,87 @@ func NewRotateJoinCodeRequest(server string, classroomId ClassroomID) (*http.Req
 	if err != nil {
 		return nil, err
 	}
+
+	return req, nil
+}
+
+// NewGetClassroomLanguageRequest constructs an http.Request for the GetClassroomLanguage method
+func NewGetClassroomLanguageRequest(server string, classroomId ClassroomID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "classroom_id", classroomId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/classrooms/%s/language", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewSetClassroomLanguageRequest calls the generic SetClassroomLanguage builder with application/json body
+func NewSetClassroomLanguageRequest(server string, classroomId ClassroomID, body SetClassroomLanguageJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewSetClassroomLanguageRequestWithBody(server, classroomId, "application/json", bodyReader)
+}
+
+// NewSetClassroomLanguageRequestWithBody constructs an http.Request for the SetClassroomLanguage method, with any body, and a specified content type
+func NewSetClassroomLanguageRequestWithBody(server string, classroomId ClassroomID, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "classroom_id", classroomId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/classrooms/%s/language", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
 
 	return req, nil
 }
@@ -15845,6 +16172,18 @@ func NewGetGameRequest(server string, id GameID, params *GetGameParams) (*http.R
 		// per the OpenAPI spec (e.g. "color=blue,black,brown").
 		var rawQueryFragments []string
 
+		if params.Lang != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "lang", *params.Lang, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if params.Include != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "include", *params.Include, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
@@ -15870,15 +16209,26 @@ func NewGetGameRequest(server string, id GameID, params *GetGameParams) (*http.R
 
 	if params != nil {
 
-		if params.IfNoneMatch != nil {
+		if params.AcceptLanguage != nil {
 			var headerParam0 string
 
-			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Accept-Language", *params.AcceptLanguage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
 			if err != nil {
 				return nil, err
 			}
 
-			req.Header.Set("If-None-Match", headerParam0)
+			req.Header.Set("Accept-Language", headerParam0)
+		}
+
+		if params.IfNoneMatch != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam1)
 		}
 
 	}
@@ -16530,6 +16880,18 @@ func NewGetGamePicturePngRequest(server string, id GameID, params *GetGamePictur
 		// per the OpenAPI spec (e.g. "color=blue,black,brown").
 		var rawQueryFragments []string
 
+		if params.Lang != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "lang", *params.Lang, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if params.Seq != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "seq", *params.Seq, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
@@ -16603,15 +16965,26 @@ func NewGetGamePicturePngRequest(server string, id GameID, params *GetGamePictur
 
 	if params != nil {
 
-		if params.IfNoneMatch != nil {
+		if params.AcceptLanguage != nil {
 			var headerParam0 string
 
-			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Accept-Language", *params.AcceptLanguage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
 			if err != nil {
 				return nil, err
 			}
 
-			req.Header.Set("If-None-Match", headerParam0)
+			req.Header.Set("Accept-Language", headerParam0)
+		}
+
+		if params.IfNoneMatch != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam1)
 		}
 
 	}
@@ -16654,6 +17027,18 @@ func NewGetGamePictureRequest(server string, id GameID, params *GetGamePicturePa
 		// per the OpenAPI spec (e.g. "color=blue,black,brown").
 		var rawQueryFragments []string
 
+		if params.Lang != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "lang", *params.Lang, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if params.Seq != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "seq", *params.Seq, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
@@ -16727,15 +17112,26 @@ func NewGetGamePictureRequest(server string, id GameID, params *GetGamePicturePa
 
 	if params != nil {
 
-		if params.IfNoneMatch != nil {
+		if params.AcceptLanguage != nil {
 			var headerParam0 string
 
-			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Accept-Language", *params.AcceptLanguage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
 			if err != nil {
 				return nil, err
 			}
 
-			req.Header.Set("If-None-Match", headerParam0)
+			req.Header.Set("Accept-Language", headerParam0)
+		}
+
+		if params.IfNoneMatch != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam1)
 		}
 
 	}
@@ -16874,6 +17270,18 @@ func NewGetGameReplayPngRequest(server string, id GameID, params *GetGameReplayP
 		// per the OpenAPI spec (e.g. "color=blue,black,brown").
 		var rawQueryFragments []string
 
+		if params.Lang != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "lang", *params.Lang, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if params.From != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "from", *params.From, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
@@ -16959,15 +17367,26 @@ func NewGetGameReplayPngRequest(server string, id GameID, params *GetGameReplayP
 
 	if params != nil {
 
-		if params.IfNoneMatch != nil {
+		if params.AcceptLanguage != nil {
 			var headerParam0 string
 
-			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Accept-Language", *params.AcceptLanguage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
 			if err != nil {
 				return nil, err
 			}
 
-			req.Header.Set("If-None-Match", headerParam0)
+			req.Header.Set("Accept-Language", headerParam0)
+		}
+
+		if params.IfNoneMatch != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam1)
 		}
 
 	}
@@ -17010,6 +17429,18 @@ func NewGetGameReplayRequest(server string, id GameID, params *GetGameReplayPara
 		// per the OpenAPI spec (e.g. "color=blue,black,brown").
 		var rawQueryFragments []string
 
+		if params.Lang != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "lang", *params.Lang, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if params.From != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "from", *params.From, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: "int64"}); err != nil {
@@ -17095,15 +17526,26 @@ func NewGetGameReplayRequest(server string, id GameID, params *GetGameReplayPara
 
 	if params != nil {
 
-		if params.IfNoneMatch != nil {
+		if params.AcceptLanguage != nil {
 			var headerParam0 string
 
-			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Accept-Language", *params.AcceptLanguage, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
 			if err != nil {
 				return nil, err
 			}
 
-			req.Header.Set("If-None-Match", headerParam0)
+			req.Header.Set("Accept-Language", headerParam0)
+		}
+
+		if params.IfNoneMatch != nil {
+			var headerParam1 string
+
+			headerParam1, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam1)
 		}
 
 	}
@@ -18928,6 +19370,39 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /v1/classrooms/{classroom_id}/join-code (the `RotateJoinCode` operationId).
 	RotateJoinCodeWithResponse(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*RotateJoinCodeResponse, error)
+
+	// GetClassroomLanguageWithResponse The classroom's default language (teacher token).
+	//
+	// The language the classroom's answers are said in when a request names none the service
+	// speaks (no `lang` parameter, no matching `Accept-Language`): its pages, its games' hints,
+	// legal actions, reviews and pictures, and refusals. `en` until its teacher sets another.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/classrooms/{classroom_id}/language (the `GetClassroomLanguage` operationId).
+	GetClassroomLanguageWithResponse(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*GetClassroomLanguageResponse, error)
+
+	// SetClassroomLanguageWithBodyWithResponse Set the classroom's default language (teacher token).
+	//
+	// Sets the language the classroom's answers are said in when a request names none the
+	// service speaks; a request's `lang` parameter or `Accept-Language` still wins. `en` sets it
+	// back. A language the service does not speak is 400 `unknown_language`.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /v1/classrooms/{classroom_id}/language (the `SetClassroomLanguage` operationId).
+	SetClassroomLanguageWithBodyWithResponse(ctx context.Context, classroomId ClassroomID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SetClassroomLanguageResponse, error)
+
+	// SetClassroomLanguageWithResponse Set the classroom's default language (teacher token).
+	//
+	// Sets the language the classroom's answers are said in when a request names none the
+	// service speaks; a request's `lang` parameter or `Accept-Language` still wins. `en` sets it
+	// back. A language the service does not speak is 400 `unknown_language`.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /v1/classrooms/{classroom_id}/language (the `SetClassroomLanguage` operationId).
+	SetClassroomLanguageWithResponse(ctx context.Context, classroomId ClassroomID, body SetClassroomLanguageJSONRequestBody, reqEditors ...RequestEditorFn) (*SetClassroomLanguageResponse, error)
 
 	// SyncLtiRosterWithResponse Take in the course's learners from the LMS (teacher token; LTI Names and Role Provisioning).
 	//
@@ -21093,8 +21568,9 @@ func (r ListSignInProvidersResponse) ContentType() string {
 
 // GetPrimeClimbBoardPicturePngResponse200Headers the declared response headers of an HTTP 200 response for GetPrimeClimbBoardPicturePng
 type GetPrimeClimbBoardPicturePngResponse200Headers struct {
-	CacheControl *string
-	ETag         *string
+	CacheControl    *string
+	ContentLanguage *string
+	ETag            *string
 }
 
 // GetPrimeClimbBoardPicturePngResponse429Headers the declared response headers of an HTTP 429 response for GetPrimeClimbBoardPicturePng
@@ -21166,6 +21642,7 @@ func (r GetPrimeClimbBoardPicturePngResponse) ContentType() string {
 // GetPrimeClimbBoardPictureResponse200Headers the declared response headers of an HTTP 200 response for GetPrimeClimbBoardPicture
 type GetPrimeClimbBoardPictureResponse200Headers struct {
 	CacheControl    *string
+	ContentLanguage *string
 	ETag            *string
 	RateLimit       *string
 	RateLimitPolicy *string
@@ -22884,6 +23361,255 @@ func (r RotateJoinCodeResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r RotateJoinCodeResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetClassroomLanguageResponse200Headers the declared response headers of an HTTP 200 response for GetClassroomLanguage
+type GetClassroomLanguageResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// GetClassroomLanguageResponse401Headers the declared response headers of an HTTP 401 response for GetClassroomLanguage
+type GetClassroomLanguageResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// GetClassroomLanguageResponse429Headers the declared response headers of an HTTP 429 response for GetClassroomLanguage
+type GetClassroomLanguageResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// GetClassroomLanguageResponse503Headers the declared response headers of an HTTP 503 response for GetClassroomLanguage
+type GetClassroomLanguageResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetClassroomLanguageResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ClassroomLanguage
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetClassroomLanguageResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetClassroomLanguageResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetClassroomLanguageResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetClassroomLanguageResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetClassroomLanguageResponse) GetJSON200() *ClassroomLanguage {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetClassroomLanguageResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetClassroomLanguageResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetClassroomLanguageResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetClassroomLanguageResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetClassroomLanguageResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetClassroomLanguageResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetClassroomLanguageResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetClassroomLanguageResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetClassroomLanguageResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetClassroomLanguageResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// SetClassroomLanguageResponse200Headers the declared response headers of an HTTP 200 response for SetClassroomLanguage
+type SetClassroomLanguageResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// SetClassroomLanguageResponse401Headers the declared response headers of an HTTP 401 response for SetClassroomLanguage
+type SetClassroomLanguageResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// SetClassroomLanguageResponse429Headers the declared response headers of an HTTP 429 response for SetClassroomLanguage
+type SetClassroomLanguageResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// SetClassroomLanguageResponse503Headers the declared response headers of an HTTP 503 response for SetClassroomLanguage
+type SetClassroomLanguageResponse503Headers struct {
+	RetryAfter *int
+}
+
+type SetClassroomLanguageResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ClassroomLanguage
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *RequestTimeout
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *UnsupportedMediaType
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *SetClassroomLanguageResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *SetClassroomLanguageResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *SetClassroomLanguageResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *SetClassroomLanguageResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r SetClassroomLanguageResponse) GetJSON200() *ClassroomLanguage {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r SetClassroomLanguageResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r SetClassroomLanguageResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r SetClassroomLanguageResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r SetClassroomLanguageResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r SetClassroomLanguageResponse) GetApplicationproblemJSON408() *RequestTimeout {
+	return r.ApplicationproblemJSON408
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r SetClassroomLanguageResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r SetClassroomLanguageResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r SetClassroomLanguageResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r SetClassroomLanguageResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r SetClassroomLanguageResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r SetClassroomLanguageResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r SetClassroomLanguageResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r SetClassroomLanguageResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -25879,6 +26605,7 @@ func (r JoinGameByInviteCodeResponse) ContentType() string {
 
 // GetGameResponse200Headers the declared response headers of an HTTP 200 response for GetGame
 type GetGameResponse200Headers struct {
+	ContentLanguage *string
 	ETag            *string
 	RateLimit       *string
 	RateLimitPolicy *string
@@ -26621,6 +27348,7 @@ func (r StreamGameEventsResponse) ContentType() string {
 
 // GetHintResponse200Headers the declared response headers of an HTTP 200 response for GetHint
 type GetHintResponse200Headers struct {
+	ContentLanguage *string
 	RateLimit       *string
 	RateLimitPolicy *string
 }
@@ -26878,6 +27606,7 @@ func (r LeaveGameResponse) ContentType() string {
 
 // GetLegalActionsResponse200Headers the declared response headers of an HTTP 200 response for GetLegalActions
 type GetLegalActionsResponse200Headers struct {
+	ContentLanguage *string
 	ETag            *string
 	RateLimit       *string
 	RateLimitPolicy *string
@@ -27356,8 +28085,9 @@ func (r GetPictureLinksResponse) ContentType() string {
 
 // GetGamePicturePngResponse200Headers the declared response headers of an HTTP 200 response for GetGamePicturePng
 type GetGamePicturePngResponse200Headers struct {
-	CacheControl *string
-	ETag         *string
+	CacheControl    *string
+	ContentLanguage *string
+	ETag            *string
 }
 
 // GetGamePicturePngResponse401Headers the declared response headers of an HTTP 401 response for GetGamePicturePng
@@ -27464,6 +28194,7 @@ func (r GetGamePicturePngResponse) ContentType() string {
 // GetGamePictureResponse200Headers the declared response headers of an HTTP 200 response for GetGamePicture
 type GetGamePictureResponse200Headers struct {
 	CacheControl    *string
+	ContentLanguage *string
 	ETag            *string
 	RateLimit       *string
 	RateLimitPolicy *string
@@ -27874,9 +28605,10 @@ func (r RematchGameResponse) ContentType() string {
 
 // GetGameReplayPngResponse200Headers the declared response headers of an HTTP 200 response for GetGameReplayPng
 type GetGameReplayPngResponse200Headers struct {
-	CacheControl *string
-	ETag         *string
-	Link         *string
+	CacheControl    *string
+	ContentLanguage *string
+	ETag            *string
+	Link            *string
 }
 
 // GetGameReplayPngResponse401Headers the declared response headers of an HTTP 401 response for GetGameReplayPng
@@ -27990,6 +28722,7 @@ func (r GetGameReplayPngResponse) ContentType() string {
 // GetGameReplayResponse200Headers the declared response headers of an HTTP 200 response for GetGameReplay
 type GetGameReplayResponse200Headers struct {
 	CacheControl    *string
+	ContentLanguage *string
 	ETag            *string
 	Link            *string
 	RateLimit       *string
@@ -28235,6 +28968,7 @@ func (r ResignGameResponse) ContentType() string {
 
 // GetReviewResponse200Headers the declared response headers of an HTTP 200 response for GetReview
 type GetReviewResponse200Headers struct {
+	ContentLanguage *string
 	RateLimit       *string
 	RateLimitPolicy *string
 }
@@ -32520,6 +33254,57 @@ func (c *ClientWithResponses) RotateJoinCodeWithResponse(ctx context.Context, cl
 	return ParseRotateJoinCodeResponse(rsp)
 }
 
+// GetClassroomLanguageWithResponse The classroom's default language (teacher token).
+//
+// The language the classroom's answers are said in when a request names none the service
+// speaks (no `lang` parameter, no matching `Accept-Language`): its pages, its games' hints,
+// legal actions, reviews and pictures, and refusals. `en` until its teacher sets another.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/classrooms/{classroom_id}/language (the `GetClassroomLanguage` operationId).
+func (c *ClientWithResponses) GetClassroomLanguageWithResponse(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*GetClassroomLanguageResponse, error) {
+	rsp, err := c.GetClassroomLanguage(ctx, classroomId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetClassroomLanguageResponse(rsp)
+}
+
+// SetClassroomLanguageWithBodyWithResponse Set the classroom's default language (teacher token).
+//
+// Sets the language the classroom's answers are said in when a request names none the
+// service speaks; a request's `lang` parameter or `Accept-Language` still wins. `en` sets it
+// back. A language the service does not speak is 400 `unknown_language`.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /v1/classrooms/{classroom_id}/language (the `SetClassroomLanguage` operationId).
+func (c *ClientWithResponses) SetClassroomLanguageWithBodyWithResponse(ctx context.Context, classroomId ClassroomID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SetClassroomLanguageResponse, error) {
+	rsp, err := c.SetClassroomLanguageWithBody(ctx, classroomId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSetClassroomLanguageResponse(rsp)
+}
+
+// SetClassroomLanguageWithResponse Set the classroom's default language (teacher token).
+//
+// Sets the language the classroom's answers are said in when a request names none the
+// service speaks; a request's `lang` parameter or `Accept-Language` still wins. `en` sets it
+// back. A language the service does not speak is 400 `unknown_language`.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /v1/classrooms/{classroom_id}/language (the `SetClassroomLanguage` operationId).
+func (c *ClientWithResponses) SetClassroomLanguageWithResponse(ctx context.Context, classroomId ClassroomID, body SetClassroomLanguageJSONRequestBody, reqEditors ...RequestEditorFn) (*SetClassroomLanguageResponse, error) {
+	rsp, err := c.SetClassroomLanguage(ctx, classroomId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSetClassroomLanguageResponse(rsp)
+}
+
 // SyncLtiRosterWithResponse Take in the course's learners from the LMS (teacher token; LTI Names and Role Provisioning).
 //
 // For a classroom an LTI launch made, whose platform offers the course's roster (Names and
@@ -35367,6 +36152,13 @@ func ParseGetPrimeClimbBoardPicturePngResponse(rsp *http.Response) (*GetPrimeCli
 			}
 			headers.CacheControl = &value
 		}
+		if values := rsp.Header.Values("Content-Language"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Language", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentLanguage = &value
+		}
 		if values := rsp.Header.Values("ETag"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -35453,6 +36245,13 @@ func ParseGetPrimeClimbBoardPictureResponse(rsp *http.Response) (*GetPrimeClimbB
 				return nil, err
 			}
 			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("Content-Language"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Language", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentLanguage = &value
 		}
 		if values := rsp.Header.Values("ETag"); len(values) > 0 {
 			var value string
@@ -37397,6 +38196,291 @@ func ParseRotateJoinCodeResponse(rsp *http.Response) (*RotateJoinCodeResponse, e
 		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers RotateJoinCodeResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetClassroomLanguageResponse parses an HTTP response from a GetClassroomLanguageWithResponse call
+func ParseGetClassroomLanguageResponse(rsp *http.Response) (*GetClassroomLanguageResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetClassroomLanguageResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ClassroomLanguage
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetClassroomLanguageResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetClassroomLanguageResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetClassroomLanguageResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetClassroomLanguageResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseSetClassroomLanguageResponse parses an HTTP response from a SetClassroomLanguageWithResponse call
+func ParseSetClassroomLanguageResponse(rsp *http.Response) (*SetClassroomLanguageResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &SetClassroomLanguageResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ClassroomLanguage
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest RequestTimeout
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers SetClassroomLanguageResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers SetClassroomLanguageResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers SetClassroomLanguageResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers SetClassroomLanguageResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -41002,6 +42086,13 @@ func ParseGetGameResponse(rsp *http.Response) (*GetGameResponse, error) {
 	switch {
 	case rsp.StatusCode == 200:
 		var headers GetGameResponse200Headers
+		if values := rsp.Header.Values("Content-Language"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Language", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentLanguage = &value
+		}
 		if values := rsp.Header.Values("ETag"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -41881,6 +42972,13 @@ func ParseGetHintResponse(rsp *http.Response) (*GetHintResponse, error) {
 	switch {
 	case rsp.StatusCode == 200:
 		var headers GetHintResponse200Headers
+		if values := rsp.Header.Values("Content-Language"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Language", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentLanguage = &value
+		}
 		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -42173,6 +43271,13 @@ func ParseGetLegalActionsResponse(rsp *http.Response) (*GetLegalActionsResponse,
 	switch {
 	case rsp.StatusCode == 200:
 		var headers GetLegalActionsResponse200Headers
+		if values := rsp.Header.Values("Content-Language"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Language", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentLanguage = &value
+		}
 		if values := rsp.Header.Values("ETag"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -42728,6 +43833,13 @@ func ParseGetGamePicturePngResponse(rsp *http.Response) (*GetGamePicturePngRespo
 			}
 			headers.CacheControl = &value
 		}
+		if values := rsp.Header.Values("Content-Language"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Language", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentLanguage = &value
+		}
 		if values := rsp.Header.Values("ETag"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -42855,6 +43967,13 @@ func ParseGetGamePictureResponse(rsp *http.Response) (*GetGamePictureResponse, e
 				return nil, err
 			}
 			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("Content-Language"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Language", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentLanguage = &value
 		}
 		if values := rsp.Header.Values("ETag"); len(values) > 0 {
 			var value string
@@ -43370,6 +44489,13 @@ func ParseGetGameReplayPngResponse(rsp *http.Response) (*GetGameReplayPngRespons
 			}
 			headers.CacheControl = &value
 		}
+		if values := rsp.Header.Values("Content-Language"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Language", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentLanguage = &value
+		}
 		if values := rsp.Header.Values("ETag"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -43511,6 +44637,13 @@ func ParseGetGameReplayResponse(rsp *http.Response) (*GetGameReplayResponse, err
 				return nil, err
 			}
 			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("Content-Language"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Language", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentLanguage = &value
 		}
 		if values := rsp.Header.Values("ETag"); len(values) > 0 {
 			var value string
@@ -43818,6 +44951,13 @@ func ParseGetReviewResponse(rsp *http.Response) (*GetReviewResponse, error) {
 	switch {
 	case rsp.StatusCode == 200:
 		var headers GetReviewResponse200Headers
+		if values := rsp.Header.Values("Content-Language"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Language", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentLanguage = &value
+		}
 		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {

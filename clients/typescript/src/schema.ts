@@ -983,6 +983,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/classrooms/{classroom_id}/language": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The classroom's default language (teacher token).
+         * @description The language the classroom's answers are said in when a request names none the service
+         *     speaks (no `lang` parameter, no matching `Accept-Language`): its pages, its games' hints,
+         *     legal actions, reviews and pictures, and refusals. `en` until its teacher sets another.
+         */
+        get: operations["getClassroomLanguage"];
+        /**
+         * Set the classroom's default language (teacher token).
+         * @description Sets the language the classroom's answers are said in when a request names none the
+         *     service speaks; a request's `lang` parameter or `Accept-Language` still wins. `en` sets it
+         *     back. A language the service does not speak is 400 `unknown_language`.
+         */
+        put: operations["setClassroomLanguage"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * The status and headers of `getClassroomLanguage`, without its body.
+         * @description Answered as `GET /v1/classrooms/{classroom_id}/language` (`getClassroomLanguage`): the same parameters, statuses and headers, and no body.
+         */
+        head: operations["headClassroomLanguage"];
+        patch?: never;
+        trace?: never;
+    };
     "/v1/classrooms/{classroom_id}/join-code": {
         parameters: {
             query?: never;
@@ -2698,6 +2730,14 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        ClassroomLanguage: {
+            /**
+             * @description `en`, `es`, `fr`, `de` or `pt-BR`: the language the classroom's answers are said in when a
+             *     request names none the service speaks.
+             * @example es
+             */
+            language: string;
+        };
         /** @description A signed-in teacher's account. Only the provider's display name is kept, no email. */
         Account: {
             /** Format: uuid */
@@ -6254,6 +6294,20 @@ export interface components {
         };
     };
     parameters: {
+        /**
+         * @description The language of the answer's sentences where a request cannot carry `Accept-Language` (an
+         *     `<img>`, a link, a printed card): `en`, `es`, `fr`, `de` or `pt-BR` (`pt` and `es-MX` match
+         *     too). It wins over `Accept-Language`; a language the service does not speak is ignored.
+         *     Every operation takes it; the contract lists it where it matters most.
+         */
+        Lang: string;
+        /**
+         * @description The languages the reader reads, with quality values (RFC 9110), e.g.
+         *     `es-MX,es;q=0.9,en;q=0.5`; the best the service speaks is chosen (`es-MX` → `es`, `pt` →
+         *     `pt-BR`). Sentences (problem `title` and `detail`, hints, reviews, legal actions'
+         *     descriptions, pictures' words) are said in it; see `Content-Language`.
+         */
+        AcceptLanguage: string;
         /** @description The subscription's id. */
         WebhookID: string;
         /**
@@ -6328,6 +6382,15 @@ export interface components {
     };
     requestBodies: never;
     headers: {
+        /**
+         * @description The language of the answer's sentences (`en`, `es`, `fr`, `de` or `pt-BR`): the `lang`
+         *     parameter's when it names one of them, else the best match of `Accept-Language`, else the
+         *     classroom's default language for a classroom's or its games' answers
+         *     (`PUT /v1/classrooms/{classroom_id}/language`), else `en`. Sent on every
+         *     answer with words, with `Vary: Accept-Language`. Codes, types, facts, enum values and field
+         *     names never change with it.
+         */
+        ContentLanguage: "en" | "es" | "fr" | "de" | "pt-BR";
         /** @description A name of the picture's content, in quotes; on a gzipped body its weak form. */
         PictureETag: string;
         /**
@@ -6923,6 +6986,13 @@ export interface operations {
         parameters: {
             query?: {
                 /**
+                 * @description The language of the answer's sentences where a request cannot carry `Accept-Language` (an
+                 *     `<img>`, a link, a printed card): `en`, `es`, `fr`, `de` or `pt-BR` (`pt` and `es-MX` match
+                 *     too). It wins over `Accept-Language`; a language the service does not speak is ignored.
+                 *     Every operation takes it; the contract lists it where it matters most.
+                 */
+                lang?: components["parameters"]["Lang"];
+                /**
                  * @description `legal_actions`: add the caller's legal actions to the game (`legal_actions`, the same
                  *     object as `GET /v1/games/{id}/legal-actions` answers). Only a seat has legal actions: for
                  *     a caller without one (no token, the creator's or a teacher's token) the field is absent.
@@ -6930,6 +7000,13 @@ export interface operations {
                 include?: components["parameters"]["Include"];
             };
             header?: {
+                /**
+                 * @description The languages the reader reads, with quality values (RFC 9110), e.g.
+                 *     `es-MX,es;q=0.9,en;q=0.5`; the best the service speaks is chosen (`es-MX` → `es`, `pt` →
+                 *     `pt-BR`). Sentences (problem `title` and `detail`, hints, reviews, legal actions'
+                 *     descriptions, pictures' words) are said in it; see `Content-Language`.
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
                 "If-None-Match"?: string;
             };
             path: {
@@ -6942,6 +7019,7 @@ export interface operations {
             /** @description The game. */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
@@ -6970,6 +7048,13 @@ export interface operations {
         parameters: {
             query?: {
                 /**
+                 * @description The language of the answer's sentences where a request cannot carry `Accept-Language` (an
+                 *     `<img>`, a link, a printed card): `en`, `es`, `fr`, `de` or `pt-BR` (`pt` and `es-MX` match
+                 *     too). It wins over `Accept-Language`; a language the service does not speak is ignored.
+                 *     Every operation takes it; the contract lists it where it matters most.
+                 */
+                lang?: components["parameters"]["Lang"];
+                /**
                  * @description `legal_actions`: add the caller's legal actions to the game (`legal_actions`, the same
                  *     object as `GET /v1/games/{id}/legal-actions` answers). Only a seat has legal actions: for
                  *     a caller without one (no token, the creator's or a teacher's token) the field is absent.
@@ -6977,6 +7062,13 @@ export interface operations {
                 include?: components["parameters"]["Include"];
             };
             header?: {
+                /**
+                 * @description The languages the reader reads, with quality values (RFC 9110), e.g.
+                 *     `es-MX,es;q=0.9,en;q=0.5`; the best the service speaks is chosen (`es-MX` → `es`, `pt` →
+                 *     `pt-BR`). Sentences (problem `title` and `detail`, hints, reviews, legal actions'
+                 *     descriptions, pictures' words) are said in it; see `Content-Language`.
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
                 "If-None-Match"?: string;
             };
             path: {
@@ -6989,6 +7081,7 @@ export interface operations {
             /** @description The game. */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
@@ -8012,6 +8105,13 @@ export interface operations {
     getGamePicture: {
         parameters: {
             query?: {
+                /**
+                 * @description The language of the answer's sentences where a request cannot carry `Accept-Language` (an
+                 *     `<img>`, a link, a printed card): `en`, `es`, `fr`, `de` or `pt-BR` (`pt` and `es-MX` match
+                 *     too). It wins over `Accept-Language`; a language the service does not speak is ignored.
+                 *     Every operation takes it; the contract lists it where it matters most.
+                 */
+                lang?: components["parameters"]["Lang"];
                 /** @description The history entry after which to draw the game (0 is the start); the game now when absent. */
                 seq?: number;
                 /**
@@ -8036,6 +8136,13 @@ export interface operations {
                 sig?: components["parameters"]["PictureLinkSig"];
             };
             header?: {
+                /**
+                 * @description The languages the reader reads, with quality values (RFC 9110), e.g.
+                 *     `es-MX,es;q=0.9,en;q=0.5`; the best the service speaks is chosen (`es-MX` → `es`, `pt` →
+                 *     `pt-BR`). Sentences (problem `title` and `detail`, hints, reviews, legal actions'
+                 *     descriptions, pictures' words) are said in it; see `Content-Language`.
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
                 "If-None-Match"?: string;
             };
             path: {
@@ -8048,6 +8155,7 @@ export interface operations {
             /** @description The picture. */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["PictureETag"];
@@ -8084,6 +8192,13 @@ export interface operations {
     headGamePicture: {
         parameters: {
             query?: {
+                /**
+                 * @description The language of the answer's sentences where a request cannot carry `Accept-Language` (an
+                 *     `<img>`, a link, a printed card): `en`, `es`, `fr`, `de` or `pt-BR` (`pt` and `es-MX` match
+                 *     too). It wins over `Accept-Language`; a language the service does not speak is ignored.
+                 *     Every operation takes it; the contract lists it where it matters most.
+                 */
+                lang?: components["parameters"]["Lang"];
                 /** @description The history entry after which to draw the game (0 is the start); the game now when absent. */
                 seq?: number;
                 /**
@@ -8108,6 +8223,13 @@ export interface operations {
                 sig?: components["parameters"]["PictureLinkSig"];
             };
             header?: {
+                /**
+                 * @description The languages the reader reads, with quality values (RFC 9110), e.g.
+                 *     `es-MX,es;q=0.9,en;q=0.5`; the best the service speaks is chosen (`es-MX` → `es`, `pt` →
+                 *     `pt-BR`). Sentences (problem `title` and `detail`, hints, reviews, legal actions'
+                 *     descriptions, pictures' words) are said in it; see `Content-Language`.
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
                 "If-None-Match"?: string;
             };
             path: {
@@ -8120,6 +8242,7 @@ export interface operations {
             /** @description The picture. */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["PictureETag"];
@@ -8306,6 +8429,13 @@ export interface operations {
     getGameReplay: {
         parameters: {
             query?: {
+                /**
+                 * @description The language of the answer's sentences where a request cannot carry `Accept-Language` (an
+                 *     `<img>`, a link, a printed card): `en`, `es`, `fr`, `de` or `pt-BR` (`pt` and `es-MX` match
+                 *     too). It wins over `Accept-Language`; a language the service does not speak is ignored.
+                 *     Every operation takes it; the contract lists it where it matters most.
+                 */
+                lang?: components["parameters"]["Lang"];
                 /** @description The `seq` of the first history entry of the window (0, the start, by default). */
                 from?: number;
                 /** @description How many history entries the window covers, at most 100. */
@@ -8332,6 +8462,13 @@ export interface operations {
                 sig?: components["parameters"]["PictureLinkSig"];
             };
             header?: {
+                /**
+                 * @description The languages the reader reads, with quality values (RFC 9110), e.g.
+                 *     `es-MX,es;q=0.9,en;q=0.5`; the best the service speaks is chosen (`es-MX` → `es`, `pt` →
+                 *     `pt-BR`). Sentences (problem `title` and `detail`, hints, reviews, legal actions'
+                 *     descriptions, pictures' words) are said in it; see `Content-Language`.
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
                 "If-None-Match"?: string;
             };
             path: {
@@ -8344,6 +8481,7 @@ export interface operations {
             /** @description The animated picture. */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["PictureETag"];
@@ -8383,6 +8521,13 @@ export interface operations {
     headGameReplay: {
         parameters: {
             query?: {
+                /**
+                 * @description The language of the answer's sentences where a request cannot carry `Accept-Language` (an
+                 *     `<img>`, a link, a printed card): `en`, `es`, `fr`, `de` or `pt-BR` (`pt` and `es-MX` match
+                 *     too). It wins over `Accept-Language`; a language the service does not speak is ignored.
+                 *     Every operation takes it; the contract lists it where it matters most.
+                 */
+                lang?: components["parameters"]["Lang"];
                 /** @description The `seq` of the first history entry of the window (0, the start, by default). */
                 from?: number;
                 /** @description How many history entries the window covers, at most 100. */
@@ -8409,6 +8554,13 @@ export interface operations {
                 sig?: components["parameters"]["PictureLinkSig"];
             };
             header?: {
+                /**
+                 * @description The languages the reader reads, with quality values (RFC 9110), e.g.
+                 *     `es-MX,es;q=0.9,en;q=0.5`; the best the service speaks is chosen (`es-MX` → `es`, `pt` →
+                 *     `pt-BR`). Sentences (problem `title` and `detail`, hints, reviews, legal actions'
+                 *     descriptions, pictures' words) are said in it; see `Content-Language`.
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
                 "If-None-Match"?: string;
             };
             path: {
@@ -8421,6 +8573,7 @@ export interface operations {
             /** @description The animated picture. */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["PictureETag"];
@@ -8507,6 +8660,13 @@ export interface operations {
     getGamePicturePng: {
         parameters: {
             query?: {
+                /**
+                 * @description The language of the answer's sentences where a request cannot carry `Accept-Language` (an
+                 *     `<img>`, a link, a printed card): `en`, `es`, `fr`, `de` or `pt-BR` (`pt` and `es-MX` match
+                 *     too). It wins over `Accept-Language`; a language the service does not speak is ignored.
+                 *     Every operation takes it; the contract lists it where it matters most.
+                 */
+                lang?: components["parameters"]["Lang"];
                 /** @description The history entry after which to draw the game (0 is the start); the game now when absent. */
                 seq?: number;
                 /**
@@ -8531,6 +8691,13 @@ export interface operations {
                 sig?: components["parameters"]["PictureLinkSig"];
             };
             header?: {
+                /**
+                 * @description The languages the reader reads, with quality values (RFC 9110), e.g.
+                 *     `es-MX,es;q=0.9,en;q=0.5`; the best the service speaks is chosen (`es-MX` → `es`, `pt` →
+                 *     `pt-BR`). Sentences (problem `title` and `detail`, hints, reviews, legal actions'
+                 *     descriptions, pictures' words) are said in it; see `Content-Language`.
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
                 "If-None-Match"?: string;
             };
             path: {
@@ -8543,6 +8710,7 @@ export interface operations {
             /** @description The picture. */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     ETag: components["headers"]["PictureETag"];
                     "Cache-Control": components["headers"]["PictureCacheControl"];
                     [name: string]: unknown;
@@ -8577,6 +8745,13 @@ export interface operations {
     headGamePicturePng: {
         parameters: {
             query?: {
+                /**
+                 * @description The language of the answer's sentences where a request cannot carry `Accept-Language` (an
+                 *     `<img>`, a link, a printed card): `en`, `es`, `fr`, `de` or `pt-BR` (`pt` and `es-MX` match
+                 *     too). It wins over `Accept-Language`; a language the service does not speak is ignored.
+                 *     Every operation takes it; the contract lists it where it matters most.
+                 */
+                lang?: components["parameters"]["Lang"];
                 /** @description The history entry after which to draw the game (0 is the start); the game now when absent. */
                 seq?: number;
                 /**
@@ -8601,6 +8776,13 @@ export interface operations {
                 sig?: components["parameters"]["PictureLinkSig"];
             };
             header?: {
+                /**
+                 * @description The languages the reader reads, with quality values (RFC 9110), e.g.
+                 *     `es-MX,es;q=0.9,en;q=0.5`; the best the service speaks is chosen (`es-MX` → `es`, `pt` →
+                 *     `pt-BR`). Sentences (problem `title` and `detail`, hints, reviews, legal actions'
+                 *     descriptions, pictures' words) are said in it; see `Content-Language`.
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
                 "If-None-Match"?: string;
             };
             path: {
@@ -8613,6 +8795,7 @@ export interface operations {
             /** @description The picture. */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     ETag: components["headers"]["PictureETag"];
                     "Cache-Control": components["headers"]["PictureCacheControl"];
                     [name: string]: unknown;
@@ -8688,6 +8871,13 @@ export interface operations {
     getGameReplayPng: {
         parameters: {
             query?: {
+                /**
+                 * @description The language of the answer's sentences where a request cannot carry `Accept-Language` (an
+                 *     `<img>`, a link, a printed card): `en`, `es`, `fr`, `de` or `pt-BR` (`pt` and `es-MX` match
+                 *     too). It wins over `Accept-Language`; a language the service does not speak is ignored.
+                 *     Every operation takes it; the contract lists it where it matters most.
+                 */
+                lang?: components["parameters"]["Lang"];
                 /** @description The `seq` of the first history entry of the window (0, the start, by default). */
                 from?: number;
                 /** @description How many history entries the window covers, at most 100. */
@@ -8714,6 +8904,13 @@ export interface operations {
                 sig?: components["parameters"]["PictureLinkSig"];
             };
             header?: {
+                /**
+                 * @description The languages the reader reads, with quality values (RFC 9110), e.g.
+                 *     `es-MX,es;q=0.9,en;q=0.5`; the best the service speaks is chosen (`es-MX` → `es`, `pt` →
+                 *     `pt-BR`). Sentences (problem `title` and `detail`, hints, reviews, legal actions'
+                 *     descriptions, pictures' words) are said in it; see `Content-Language`.
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
                 "If-None-Match"?: string;
             };
             path: {
@@ -8726,6 +8923,7 @@ export interface operations {
             /** @description The last step of the window. */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     ETag: components["headers"]["PictureETag"];
                     "Cache-Control": components["headers"]["PictureCacheControl"];
                     /** @description The windows before and after this one: `</v1/games/{id}/replay.png?count=100&from=100>; rel="next"`. */
@@ -8763,6 +8961,13 @@ export interface operations {
     headGameReplayPng: {
         parameters: {
             query?: {
+                /**
+                 * @description The language of the answer's sentences where a request cannot carry `Accept-Language` (an
+                 *     `<img>`, a link, a printed card): `en`, `es`, `fr`, `de` or `pt-BR` (`pt` and `es-MX` match
+                 *     too). It wins over `Accept-Language`; a language the service does not speak is ignored.
+                 *     Every operation takes it; the contract lists it where it matters most.
+                 */
+                lang?: components["parameters"]["Lang"];
                 /** @description The `seq` of the first history entry of the window (0, the start, by default). */
                 from?: number;
                 /** @description How many history entries the window covers, at most 100. */
@@ -8789,6 +8994,13 @@ export interface operations {
                 sig?: components["parameters"]["PictureLinkSig"];
             };
             header?: {
+                /**
+                 * @description The languages the reader reads, with quality values (RFC 9110), e.g.
+                 *     `es-MX,es;q=0.9,en;q=0.5`; the best the service speaks is chosen (`es-MX` → `es`, `pt` →
+                 *     `pt-BR`). Sentences (problem `title` and `detail`, hints, reviews, legal actions'
+                 *     descriptions, pictures' words) are said in it; see `Content-Language`.
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
                 "If-None-Match"?: string;
             };
             path: {
@@ -8801,6 +9013,7 @@ export interface operations {
             /** @description The last step of the window. */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     ETag: components["headers"]["PictureETag"];
                     "Cache-Control": components["headers"]["PictureCacheControl"];
                     /** @description The windows before and after this one: `</v1/games/{id}/replay.png?count=100&from=100>; rel="next"`. */
@@ -8896,6 +9109,7 @@ export interface operations {
             /** @description The caller's legal actions. */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
@@ -8928,6 +9142,7 @@ export interface operations {
             /** @description The caller's legal actions. */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
@@ -9015,6 +9230,7 @@ export interface operations {
             /** @description The suggestion. */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -9047,6 +9263,7 @@ export interface operations {
             /** @description The suggestion. */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -9356,6 +9573,157 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description The classroom. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed (`invalid` and more specific codes); for example a body that is not exactly one JSON document in UTF-8, nested at most 32 deep with at most 1,000 values, without `\u0000` and unpaired surrogate (`\uD800`–`\uDFFF`) escapes. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A token is missing or not valid for this resource. */
+            401: {
+                headers: {
+                    /** @description `Bearer` (RFC 6750): send a token in the `Authorization` header. */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such resource (or the caller may not know it exists). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description This operation takes no request body, and the request carried one (`body_not_allowed`). An empty body or an empty object `{}` is accepted. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database is not reachable, or the connection to it was lost (`unavailable`); try again after the `Retry-After` seconds. Nothing was changed, unless the detail says the connection was lost while saving: then the change may have been made, so reload (or retry with the same `Idempotency-Key`) before sending it again. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getClassroomLanguage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The classroom's default language. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClassroomLanguage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    setClassroomLanguage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "language": "es"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ClassroomLanguage"];
+            };
+        };
+        responses: {
+            /** @description The classroom's default language, as set. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClassroomLanguage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    headClassroomLanguage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The classroom's default language. */
             200: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -12428,6 +12796,7 @@ export interface operations {
             /** @description The review. */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -12459,6 +12828,7 @@ export interface operations {
             /** @description The review. */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -12535,13 +12905,28 @@ export interface operations {
         parameters: {
             query?: {
                 /**
+                 * @description The language of the answer's sentences where a request cannot carry `Accept-Language` (an
+                 *     `<img>`, a link, a printed card): `en`, `es`, `fr`, `de` or `pt-BR` (`pt` and `es-MX` match
+                 *     too). It wins over `Accept-Language`; a language the service does not speak is ignored.
+                 *     Every operation takes it; the contract lists it where it matters most.
+                 */
+                lang?: components["parameters"]["Lang"];
+                /**
                  * @description `desktop` (the default): landscape, the board with a panel beside it. `phone`: portrait
                  *     with large type, the panel under the board, to be shown at a phone's width (360 px and up).
                  *     The same in SVG and PNG.
                  */
                 layout?: components["parameters"]["Layout"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The languages the reader reads, with quality values (RFC 9110), e.g.
+                 *     `es-MX,es;q=0.9,en;q=0.5`; the best the service speaks is chosen (`es-MX` → `es`, `pt` →
+                 *     `pt-BR`). Sentences (problem `title` and `detail`, hints, reviews, legal actions'
+                 *     descriptions, pictures' words) are said in it; see `Content-Language`.
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -12550,6 +12935,7 @@ export interface operations {
             /** @description The board. */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["PictureETag"];
@@ -12577,13 +12963,28 @@ export interface operations {
         parameters: {
             query?: {
                 /**
+                 * @description The language of the answer's sentences where a request cannot carry `Accept-Language` (an
+                 *     `<img>`, a link, a printed card): `en`, `es`, `fr`, `de` or `pt-BR` (`pt` and `es-MX` match
+                 *     too). It wins over `Accept-Language`; a language the service does not speak is ignored.
+                 *     Every operation takes it; the contract lists it where it matters most.
+                 */
+                lang?: components["parameters"]["Lang"];
+                /**
                  * @description `desktop` (the default): landscape, the board with a panel beside it. `phone`: portrait
                  *     with large type, the panel under the board, to be shown at a phone's width (360 px and up).
                  *     The same in SVG and PNG.
                  */
                 layout?: components["parameters"]["Layout"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The languages the reader reads, with quality values (RFC 9110), e.g.
+                 *     `es-MX,es;q=0.9,en;q=0.5`; the best the service speaks is chosen (`es-MX` → `es`, `pt` →
+                 *     `pt-BR`). Sentences (problem `title` and `detail`, hints, reviews, legal actions'
+                 *     descriptions, pictures' words) are said in it; see `Content-Language`.
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -12592,6 +12993,7 @@ export interface operations {
             /** @description The board. */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["PictureETag"];
@@ -12646,13 +13048,28 @@ export interface operations {
         parameters: {
             query?: {
                 /**
+                 * @description The language of the answer's sentences where a request cannot carry `Accept-Language` (an
+                 *     `<img>`, a link, a printed card): `en`, `es`, `fr`, `de` or `pt-BR` (`pt` and `es-MX` match
+                 *     too). It wins over `Accept-Language`; a language the service does not speak is ignored.
+                 *     Every operation takes it; the contract lists it where it matters most.
+                 */
+                lang?: components["parameters"]["Lang"];
+                /**
                  * @description `desktop` (the default): landscape, the board with a panel beside it. `phone`: portrait
                  *     with large type, the panel under the board, to be shown at a phone's width (360 px and up).
                  *     The same in SVG and PNG.
                  */
                 layout?: components["parameters"]["Layout"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The languages the reader reads, with quality values (RFC 9110), e.g.
+                 *     `es-MX,es;q=0.9,en;q=0.5`; the best the service speaks is chosen (`es-MX` → `es`, `pt` →
+                 *     `pt-BR`). Sentences (problem `title` and `detail`, hints, reviews, legal actions'
+                 *     descriptions, pictures' words) are said in it; see `Content-Language`.
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -12661,6 +13078,7 @@ export interface operations {
             /** @description The board. */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     ETag: components["headers"]["PictureETag"];
                     /** @description `public, max-age=86400`: it never changes while the server runs. */
                     "Cache-Control"?: string;
@@ -12686,13 +13104,28 @@ export interface operations {
         parameters: {
             query?: {
                 /**
+                 * @description The language of the answer's sentences where a request cannot carry `Accept-Language` (an
+                 *     `<img>`, a link, a printed card): `en`, `es`, `fr`, `de` or `pt-BR` (`pt` and `es-MX` match
+                 *     too). It wins over `Accept-Language`; a language the service does not speak is ignored.
+                 *     Every operation takes it; the contract lists it where it matters most.
+                 */
+                lang?: components["parameters"]["Lang"];
+                /**
                  * @description `desktop` (the default): landscape, the board with a panel beside it. `phone`: portrait
                  *     with large type, the panel under the board, to be shown at a phone's width (360 px and up).
                  *     The same in SVG and PNG.
                  */
                 layout?: components["parameters"]["Layout"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The languages the reader reads, with quality values (RFC 9110), e.g.
+                 *     `es-MX,es;q=0.9,en;q=0.5`; the best the service speaks is chosen (`es-MX` → `es`, `pt` →
+                 *     `pt-BR`). Sentences (problem `title` and `detail`, hints, reviews, legal actions'
+                 *     descriptions, pictures' words) are said in it; see `Content-Language`.
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -12701,6 +13134,7 @@ export interface operations {
             /** @description The board. */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     ETag: components["headers"]["PictureETag"];
                     /** @description `public, max-age=86400`: it never changes while the server runs. */
                     "Cache-Control"?: string;
