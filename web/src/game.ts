@@ -145,7 +145,7 @@ class GamePage {
         this.status.textContent = `Waiting for players: ${game.seats.length} of ${game.seat_count} joined.`;
         const full = game.seats.length >= game.seat_count;
         replace(this.lobby,
-          this.seat.inviteCode ? h("p", { class: "invite" }, "Invite code: ", h("strong", {}, this.seat.inviteCode)) : null,
+          this.seat.inviteCode ? h("p", { class: "invite" }, "Give your classmate this invite code: ", h("output", { "aria-label": "Invite code" }, this.seat.inviteCode)) : null,
           h("ul", { "aria-label": "Players" }, game.seats.map((s) => h("li", {}, s.name))),
           this.seat.creatorToken && full ? h("button", { type: "button", onclick: () => void this.startGame() }, "Start the game") : null);
         this.poll(1500);
