@@ -29,7 +29,7 @@ class GamePage {
   private readonly client: PrimeGamesClient;
   private readonly stop = new AbortController();
   private game: Game | undefined;
-  private hint: { text: string; action: string } | undefined;
+  private hint: { text: string; action: string; version: number } | undefined;
   private pictureURL = "";
   private pictureVersion = -1;
   private refreshing: Promise<void> | undefined;
@@ -137,7 +137,7 @@ class GamePage {
     const mine = game.you?.seat ?? null;
     const name = (seat: number) => game.seats.find((s) => s.seat === seat)?.name ?? `Seat ${seat + 1}`;
     const legal = (game.legal_actions?.actions ?? []) as Legal[];
-    if (this.hint && !legal.some((l) => JSON.stringify(l.action) === this.hint?.action)) this.hint = undefined;
+    if (this.hint && this.hint.version !== game.version) this.hint = undefined;
 
     replace(this.lobby);
     switch (game.status) {
@@ -177,12 +177,13 @@ class GamePage {
     replace(this.controls,
       roll ? h("button", { type: "button", class: "primary", onclick: () => void this.act(roll.action) }, "Roll") : null,
       canHint ? h("button", { type: "button", onclick: () => void this.askHint() }, "Hint") : null,
-      this.hint ? h("p", { class: "hint", role: "status" }, `Hint: ${this.hint.text}`) : null,
+      this.hint ? h("p", { class: "hint", role: "status", "aria-label": "Hint", id: "hint" }, `Hint: ${this.hint.text}`) : null,
       moves.length > 0 ? [h("h2", { id: "moves-heading" }, "Your moves"),
         h("ul", { "aria-label": "Moves", class: "moves" }, moves.map((l) => h("li", {},
           h("button", {
             type: "button",
-            class: this.hint?.action === JSON.stringify(l.action) ? "hinted" : "",
+            class: this.hint?.action === JSON.stringify(l.action) ? "hinted" : null,
+            "aria-describedby": this.hint?.action === JSON.stringify(l.action) ? "hint" : null,
             onclick: () => void this.act(l.action),
           }, describe(l)))))] : null,
       hand.length > 0 ? [h("h2", {}, "Your cards"),
@@ -240,7 +241,7 @@ class GamePage {
   private async askHint(): Promise<void> {
     try {
       const hint = unwrap(await this.client.GET("/v1/games/{id}/hint", { params: { path: { id: this.seat.gameId } } }));
-      this.hint = { text: hint.explanation ?? "", action: JSON.stringify(hint.action) };
+      this.hint = { text: hint.explanation ?? "", action: JSON.stringify(hint.action), version: hint.version };
       if (this.game) this.show(this.game);
     } catch (err) {
       this.error.textContent = sentence(err);
