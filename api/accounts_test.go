@@ -2,7 +2,6 @@ package api_test
 
 import (
 	"net/http"
-	"strings"
 	"testing"
 	"time"
 
@@ -53,16 +52,7 @@ func TestAccountTokensListedAndRevoked(t *testing.T) {
 	if resp := r.a.Do(r.a.Request(http.MethodDelete, "/v1/me/tokens/"+second.Info.Id.String(), nil, bearer(first)...)); resp.StatusCode != http.StatusNoContent {
 		t.Fatalf("revoke = %d: %s", resp.StatusCode, resp.Body)
 	}
-	for {
-		e := stream.next(t, evWait)
-		if e.Event == "revoked" {
-			if !strings.Contains(e.Data, "token_revoked") {
-				t.Errorf("revoked for %s, want token_revoked", e.Data)
-			}
-			break
-		}
-	}
-	stream.ended(t, evWait)
+	stream.untilRevoked(t, "token_revoked")
 	if resp := r.b.Get("/v1/me", bearer(second.Token)...); resp.StatusCode != http.StatusUnauthorized {
 		t.Fatalf("/v1/me with a revoked token = %d", resp.StatusCode)
 	}

@@ -32,8 +32,9 @@ var queryTokenRoutes = map[string]bool{
 	"/v1/games/:id/replay.png":            true,
 }
 
-// identify works out who a request speaks for, once: it hashes the bearer token and, for a teacher
-// or student token, looks up whose it is. A handler that needs the principal asks principalOf,
+// identify works out who a request speaks for, once: it hashes the bearer token (or, without one,
+// the browser session's cookie, sessions.go) and, for a teacher or student token, looks up whose it
+// is. A handler that needs the principal asks principalOf,
 // which returns any error only then, so requests that need no token are not refused for one.
 func (s *Server) identify(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
@@ -52,10 +53,20 @@ func (s *Server) identify(next echo.HandlerFunc) echo.HandlerFunc {
 				return next(c)
 			}
 		}
+		if err == nil && token == "" {
+			if token = sessionCookieOf(c); token != "" && unsafeMethod(c.Request().Method) && !s.sameOrigin(c.Request()) {
+				id.err = csrfRefused() // a cross-site request the browser added the cookie to (sessions.go)
+				c.Set(principalKey, id)
+				return next(c)
+			}
+		}
 		if err == nil {
 			id.unresolved = play.IdentifyToken(token, s.cfg.AdminToken)
-			if id.unresolved.Kind == play.AccountHolder { // the classroom an account token is presented for (play/accounts.go)
+			if id.unresolved.Kind == play.AccountHolder { // the classroom or game an account token is presented for (play/teaching.go)
 				id.unresolved.ClassroomID = c.Param("classroom_id")
+				if strings.HasPrefix(c.Path(), "/v1/games/:id") {
+					id.unresolved.GameID = c.Param("id")
+				}
 			}
 			id.principal, id.err = s.play.Resolve(c.Request().Context(), id.unresolved)
 		}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/uuid"
+
 	"primegames"
 	"primegames/api/apitest"
 	"primegames/contract"
@@ -81,6 +83,9 @@ func TestActionRefusalsNameTheField(t *testing.T) {
 		refusedBody(t, h.Server, "POST", path, `{"type":"choose","target_seat":-1}`, seat...), "/target_seat", []string{"integer, at least 0"}, "-1")
 }
 
+// ltiPlatformWithIssuer7 is a platform's registration whose issuer is a number.
+const ltiPlatformWithIssuer7 = `{"issuer":7,"client_id":"c","deployment_ids":["d"],"jwks_url":"https://lms.example/jwks","auth_url":"https://lms.example/auth","token_url":"https://lms.example/token"}`
+
 // mismatchRow is a request whose body the contract refuses, and the refusal's facts it must get.
 type mismatchRow struct {
 	method, route, path string
@@ -107,11 +112,20 @@ func TestEveryBodyRefusalNamesTheField(t *testing.T) {
 		{"POST", "/v1/games/join", "/v1/games/join", nil, `{"invite_code":"ABC234"}`, "/name", []string{"string, from 1 to 40 characters"}, ""},
 		{"POST", "/v1/classrooms", "/v1/classrooms", nil, `{"name":""}`, "/name", []string{"string, from 1 to 80 characters"}, `""`},
 		{"POST", "/v1/classrooms/join", "/v1/classrooms/join", nil, `{"name":"Ada"}`, "/join_code", []string{"string, from 1 to 20 characters"}, ""},
+		{"POST", "/v1/students/sign-in", "/v1/students/sign-in", nil, `{"class_code":"K7QX-2MHB"}`, "/code", []string{"string, from 1 to 20 characters"}, ""},
 		{"PATCH", "/v1/classrooms/{classroom_id}/students/{student_id}", "/v1/classrooms/" + class.id + "/students/" + class.students["Eve"].id, teacher, `{"name":"Eve","nick":"E"}`, "/nick", []string{"no such field (fields: name)"}, `"E"`},
 		{"POST", "/v1/classrooms/{classroom_id}/games", "/v1/classrooms/" + class.id + "/games", teacher, `{"game":"primed","group_size":9}`, "/group_size", []string{"integer, from 1 to 6"}, "9"},
 		{"POST", "/v1/webhooks", "/v1/webhooks", bearer(pr.Seats[0].Token), `{"scope":"gam","url":"https://example.org/hook"}`, "/scope", []string{"game", "classroom", "service"}, `"gam"`},
 		{"POST", "/v1/me/tokens", "/v1/me/tokens", nil, `{"name":""}`, "/name", []string{"string, from 1 to 64 characters"}, `""`},
 		{"POST", "/v1/classrooms/{classroom_id}/owner", "/v1/classrooms/" + class.id + "/owner", nil, `{"teacher_token":5}`, "/teacher_token", []string{"string, from 1 to 200 characters"}, "5"},
+		{"POST", "/v1/co-teacher-invites/accept", "/v1/co-teacher-invites/accept", nil, `{"code":""}`, "/code", []string{"string, from 1 to 128 characters"}, `""`},
+		{"POST", "/v1/classrooms/{classroom_id}/assignments", "/v1/classrooms/" + class.id + "/assignments", teacher,
+			`{"title":"x","game":"primed","games":21,"opponents":{"bot":"greedy"},"due_at":"2030-01-01T00:00:00Z"}`, "/games", []string{"integer, from 1 to 20"}, "21"},
+		{"PATCH", "/v1/classrooms/{classroom_id}/assignments/{assignment_id}", "/v1/classrooms/" + class.id + "/assignments/" + uuid.NewString(), teacher,
+			`{"games":0}`, "/games", []string{"integer, from 1 to 20"}, "0"},
+		{"POST", "/v1/lti/handover", "/v1/lti/handover", nil, `{"code":""}`, "/code", []string{"string, from 1 to 200 characters"}, `""`},
+		{"POST", "/v1/lti/platforms", "/v1/lti/platforms", nil, ltiPlatformWithIssuer7, "/issuer", []string{"string, from 1 to 255 characters"}, "7"},
+		{"PATCH", "/v1/lti/platforms/{platform_id}", "/v1/lti/platforms/" + testPlatformID, nil, `{"issuer":7}`, "/issuer", []string{"string, from 1 to 255 characters"}, "7"},
 	}
 	for _, row := range rows {
 		got := refusedBody(t, h.Server, row.method, row.path, row.body, row.headers...)
@@ -124,8 +138,8 @@ func TestEveryBodyRefusalNamesTheField(t *testing.T) {
 	}
 	for path, item := range spec.Paths.Map() {
 		for method, op := range item.Operations() {
-			if op.RequestBody == nil {
-				continue
+			if op.RequestBody == nil || op.RequestBody.Value.Content.Get("application/json") == nil {
+				continue // no body, or a form's (api/lti.go), which the contract's JSON refusals do not meet
 			}
 			if !slices.ContainsFunc(rows, func(r mismatchRow) bool {
 				return r.method == method && r.route == path

@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"primegames.dev/client"
+
+	"primegames/domain/games"
 )
 
 // The classroom statistics, as JSON and CSV, against the counts the review worked out itself.
@@ -122,6 +124,7 @@ func (r *review) checkMistakes(who, kind string, got map[string][]client.Mistake
 func (r *review) checkStats() (client.ClassroomStats, *crCounts) {
 	t := r.t
 	t.Helper()
+	reviewQueued(t, r.h.db, games.All()) // the worker reviews the finished games
 	var stats client.ClassroomStats
 	r.get("/v1/classrooms/"+r.class.id+"/stats", &stats)
 	if stats.ClassroomId.String() != r.class.id || len(stats.Students) != len(r.names) {

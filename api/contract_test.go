@@ -54,7 +54,8 @@ func TestEveryOperationDeclaresItsRefusals(t *testing.T) {
 	game := h.create(t, map[string]any{"game": "prime-climb", "players": names(2)})
 	class := h.newClassroom(t, "4D", "Eve")
 	params := strings.NewReplacer("{id}", game.Game.Id.String(), "{classroom_id}", class.id,
-		"{student_id}", class.students["Eve"].id, "{seq}", "0", "{file}", "swagger-ui.css", "{game}", "prime-climb")
+		"{student_id}", class.students["Eve"].id, "{seq}", "0", "{file}", "swagger-ui.css", "{game}", "prime-climb",
+		"{platform_id}", testPlatformID)
 	unknownTokens := []string{"pgs_", "pgc_", "pgl_", "pgt_", ""}
 	for i, prefix := range unknownTokens {
 		unknownTokens[i] = "Bearer " + prefix + "Zm9yZ2VkLXRva2VuLW9mLWZvcnR5LXRocmVlLWNoYXJz"
@@ -76,7 +77,17 @@ func TestEveryOperationDeclaresItsRefusals(t *testing.T) {
 				}
 				cases = append(cases, c)
 			}
-			if op.RequestBody != nil {
+			form := []string{"Content-Type", "application/x-www-form-urlencoded"}
+			switch {
+			case op.RequestBody != nil && op.RequestBody.Value.Content.Get(form[1]) != nil: // api/lti.go's forms
+				cases = append(cases,
+					hostile{"text/plain", `a=1`, []string{"Content-Type", "text/plain"}, 415, "unsupported_media_type"},
+					hostile{"JSON", `{}`, []string{"Content-Type", "application/json"}, 415, "unsupported_media_type"},
+					hostile{"no body", ``, form, 400, "invalid"},
+					hostile{"bad escape", `a=%zz`, form, 400, "invalid"},
+					hostile{"too large", "a=" + strings.Repeat("a", 2000), form, 413, "payload_too_large"},
+				)
+			case op.RequestBody != nil:
 				cases = append(cases,
 					hostile{"text/plain", `{}`, []string{"Content-Type", "text/plain"}, 415, "unsupported_media_type"},
 					hostile{"no body", ``, []string{"Content-Type", "application/json"}, 400, "invalid"},
@@ -86,7 +97,7 @@ func TestEveryOperationDeclaresItsRefusals(t *testing.T) {
 					hostile{"lone surrogate", `{"a":"\udfff"}`, []string{"Content-Type", "application/json"}, 400, "invalid"},
 					hostile{"too large", `"` + strings.Repeat("a", 2000) + `"`, []string{"Content-Type", "application/json"}, 413, "payload_too_large"},
 				)
-			} else {
+			default:
 				cases = append(cases, hostile{"a body", `{"x":1}`, []string{"Content-Type", "application/json"}, 413, "body_not_allowed"})
 			}
 			for _, c := range cases {

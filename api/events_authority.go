@@ -22,6 +22,9 @@ import (
 func authorityKeys(p play.Principal, gameID string) []live.AuthorityKey {
 	switch p.Kind {
 	case play.Teacher, play.Observer:
+		if p.AccountID != "" { // an account teaching the classroom, perhaps as a co-teacher (play/coteachers.go)
+			return []live.AuthorityKey{live.TokenAuthority(p.TokenHash), live.TeachingAuthority(p.ClassroomID, p.AccountID)}
+		}
 		return []live.AuthorityKey{live.TokenAuthority(p.TokenHash)}
 	case play.Student:
 		return []live.AuthorityKey{live.TokenAuthority(p.TokenHash), live.StudentAuthority(p.StudentID)}
@@ -55,6 +58,9 @@ func (s *Server) stillHolds(ctx context.Context, p play.Principal, gameID string
 		}
 		if !fresh.Resolved || fresh.StudentID != p.StudentID {
 			return live.Revoked(s.lostAuthority(p))
+		}
+		if fresh.Kind != p.Kind || fresh.ClassroomID != p.ClassroomID { // an account no longer teaching the classroom
+			return live.Revoked(live.TeacherRemoved)
 		}
 	case play.GameToken:
 		if gameID == "" {

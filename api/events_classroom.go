@@ -138,6 +138,10 @@ func (cs *classroomStream) view() streamView {
 
 // sendNews sends the news of the named games or, with all, of every game of the classroom.
 func (cs *classroomStream) sendNews(ctx context.Context, out *eventWriter, games []string, all bool) error {
+	games, err := cs.s.sendDueSoon(ctx, out, games, "")
+	if err != nil {
+		return err
+	}
 	if all {
 		pos, err := cs.s.play.ClassroomPosition(ctx, cs.watcher, cs.classroomID, nil)
 		if err != nil {
@@ -166,6 +170,9 @@ func (cs *classroomStream) sendNews(ctx context.Context, out *eventWriter, games
 			return err
 		}
 		if game.Status.Over() && !cs.ended[g] && !cs.wasOver[g] {
+			if err := cs.s.sendAssignmentDone(ctx, out, game, ""); err != nil {
+				return err
+			}
 			if err := sendEnd(out, game); err != nil {
 				return err
 			}

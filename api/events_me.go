@@ -132,6 +132,12 @@ func (ps *playerStream) learn(gameID string, joinedAt time.Time, pos gamePositio
 // catchUp sends what is new in the games with news.
 func (ps *playerStream) catchUp(ctx context.Context, out *eventWriter) error {
 	named, all := ps.sub.News()
+	var err error
+	if ps.principal.Kind == play.Student {
+		if named, err = ps.s.sendDueSoon(ctx, out, named, ps.principal.StudentID); err != nil {
+			return err
+		}
+	}
 	games, err := ps.gamesWithNews(ctx, named, all || ps.relist)
 	slices.Sort(games)
 	for err == nil && len(games)+len(ps.rematches) > 0 {
@@ -324,6 +330,11 @@ func (ps *playerStream) sendNews(ctx context.Context, out *eventWriter, gameID s
 			return nil
 		}
 		g := p.Game
+		if ps.principal.Kind == play.Student {
+			if err := ps.s.sendAssignmentDone(ctx, out, g, ps.principal.StudentID); err != nil {
+				return err
+			}
+		}
 		return ps.send(out, gameID, gamePosition{seq: p.LastSeq, event: play.GameEnded}, openapi.PlayerEvent{
 			Event: openapi.GameEnded, GameId: mustUUID(gameID), Game: openapi.GameKind(g.Kind), Seat: seat.Seat,
 			Seq: p.LastSeq, Version: g.Version, Status: openapi.GameStatus(g.Status), Winners: ptr(orEmpty(g.Winners)),

@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -28,7 +29,7 @@ const takeOne, takeTwo = `{"type":"take","count":1}`, `{"type":"take","count":2}
 // the hints and the review's figures, in JSON and CSV.
 func TestHintsAndReviewOfAClassroomGame(t *testing.T) {
 	t.Parallel()
-	s := startHosting(t, tinygame.Kind)
+	s, db, kinds := startHostingOver(t, tinygame.Kind)
 	tg := &tinyTable{t: t, s: s}
 	class := newClassroomOn(t, s, "Hinted class", "Ada", "Ben")
 	teacher := bearer(class.teacher)
@@ -111,6 +112,13 @@ func TestHintsAndReviewOfAClassroomGame(t *testing.T) {
 	}
 
 	var stats client.ClassroomStats
+	tg.expect(s.Get("/v1/classrooms/"+class.id+"/stats", teacher...), http.StatusOK, &stats)
+	if stats.ReviewsPending != 1 || stats.Class.JudgedActions != 0 {
+		t.Errorf("before the worker's review: %d pending, %d judged; want 1, 0", stats.ReviewsPending, stats.Class.JudgedActions)
+	}
+	if n := reviewQueued(t, db, kinds); n != 1 {
+		t.Fatalf("the worker reviewed %d games, want 1", n)
+	}
 	tg.expect(s.Get("/v1/classrooms/"+class.id+"/stats", teacher...), http.StatusOK, &stats)
 	for _, st := range stats.Students {
 		seat := slices.IndexFunc(final.Seats, func(r client.ReviewSummary) bool { return studentOf[r.Seat] == st.StudentId.String() })
@@ -343,11 +351,12 @@ func equalCounts(got, want map[string]int) bool {
 	return true
 }
 
-// The class statistics make at most ten reviews a request: with twelve finished games and none
-// reviewed, the first request counts two pending, and the next adds them.
-func TestClassStatisticsMakeAtMostTenReviewsARequest(t *testing.T) {
+// The class statistics make no review: with twelve finished games the worker has not reviewed,
+// every request counts twelve pending and nothing judged; the worker's reviews, one game a pass,
+// then join the statistics.
+func TestClassStatisticsReadOnlyTheWorkersReviews(t *testing.T) {
 	t.Parallel()
-	s := startHosting(t, tinygame.Kind)
+	s, db, kinds := startHostingOver(t, tinygame.Kind)
 	tg := &tinyTable{t: t, s: s}
 	class := newClassroomOn(t, s, "Busy class", "Ada", "Ben")
 	teacher := bearer(class.teacher)
@@ -364,11 +373,20 @@ func TestClassStatisticsMakeAtMostTenReviewsARequest(t *testing.T) {
 		mover := tokens[game.Seats[game.Turn.ToAct[0]].StudentId.String()]
 		tg.expect(s.Post("/v1/games/"+game.Id.String()+"/actions", json.RawMessage(takeOne), bearer(mover)...), http.StatusCreated, nil)
 	}
-	for _, want := range []struct{ pending, judged int }{{finished - 10, 10}, {0, finished}} {
+	worker := newServiceOn(db, kinds, nil)
+	for _, want := range []struct{ reviews, pending, judged int }{{0, finished, 0}, {0, finished, 0}, {5, finished - 5, 5}, {finished - 5, 0, finished}} {
+		for range want.reviews {
+			if acted, err := worker.ReviewQueuedGame(context.Background()); !acted || err != nil {
+				t.Fatalf("the worker's review: acted %v, %v", acted, err)
+			}
+		}
 		var stats client.ClassroomStats
 		tg.expect(s.Get("/v1/classrooms/"+class.id+"/stats", teacher...), http.StatusOK, &stats)
 		if stats.ReviewsPending != want.pending || stats.Class.JudgedActions != want.judged {
-			t.Errorf("%d pending, %d judged; want %d and %d", stats.ReviewsPending, stats.Class.JudgedActions, want.pending, want.judged)
+			t.Errorf("after %d more reviews: %d pending, %d judged; want %d and %d", want.reviews, stats.ReviewsPending, stats.Class.JudgedActions, want.pending, want.judged)
 		}
+	}
+	if acted, err := worker.ReviewQueuedGame(context.Background()); acted || err != nil {
+		t.Errorf("the worker found a review to make after the last: %v, %v", acted, err)
 	}
 }

@@ -26,9 +26,13 @@ func getRoutes(t *testing.T, h *gamesHarness) map[string][]string {
 	t.Helper()
 	c := newPrimedGame(t, h)
 	class := h.newClassroom(t, "Room 4", "Ada")
+	assignment := newAssignment(t, h.Server, class, map[string]any{"title": "x", "game": "primed", "games": 1,
+		"opponents": map[string]any{"bot": "greedy"}, "due_at": time.Now().Add(time.Hour)})
 	fill := map[string]string{
 		"{id}": c.Game.Id.String(), "{seq}": "0", "{classroom_id}": class.id,
 		"{student_id}": class.students["Ada"].id, "{file}": "swagger-ui.css", "{game}": "prime-climb",
+		"{assignment_id}": assignment.Id.String(),
+		"{platform_id}":   testPlatformID,
 	}
 	spec, err := contract.Load(primegames.OpenAPI)
 	if err != nil {
@@ -55,6 +59,8 @@ func getRoutes(t *testing.T, h *gamesHarness) map[string][]string {
 			routes[strings.ReplaceAll(template, "{id}", over.Game.Id.String())] = nil
 		case strings.HasPrefix(template, "/v1/classrooms/"):
 			routes[path] = bearer(class.teacher)
+		case template == "/v1/me/assignments": // a student's
+			routes[path] = bearer(class.students["Ada"].token)
 		case strings.HasPrefix(template, "/v1/games/"), strings.HasPrefix(template, "/v1/me/"), template == "/v1/webhooks", template == "/v1/me":
 			routes[path] = bearer(c.Seats[0].Token)
 		default:
@@ -80,6 +86,9 @@ func TestHeadMirrorsGetOnEveryGetRoute(t *testing.T) {
 	for path, headers := range routes {
 		if signInRoutes[path] { // they answer 200 to a signed-in account only (signin_test.go):
 			streams++ // counted out of those that must answer 200, as the streams are
+		}
+		if ltiRefusingRoutes[path] { // the admin token's, and a login without its platform (lti_test.go)
+			streams++
 		}
 		// Go's client asks for gzip by itself on GET but not on HEAD: ask for it on both.
 		headers = append([]string{"Accept-Encoding", "gzip"}, headers...)

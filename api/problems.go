@@ -62,7 +62,9 @@ var codeOfStatus = map[int]string{
 // the render gate's queue or the streams an instance holds, or for webhooks on a server whose
 // operator set no SECRET_KEY. Each is logged once, as a warning, by the access log; an
 // error in the log is a fault to look into.
-var shedCodes = map[string]bool{"renders_busy": true, "streams_full": true, "webhooks_disabled": true}
+var shedCodes = map[string]bool{"renders_busy": true, "streams_full": true, "webhooks_disabled": true,
+	"sign_in_codes_disabled": true,
+	"lti_disabled":           true, "lti_platform_keys_unavailable": true, "lti_platform_unavailable": true} // LTI without SECRET_KEY; a platform out of reach (lti.go)
 
 // shedKey marks a request whose answer is a shed refusal, for the access log.
 const shedKey = "shed"

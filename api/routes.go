@@ -15,6 +15,9 @@ func (s *Server) routeMiddleware() map[string][]echo.MiddlewareFunc {
 		"getGamePicturePng": rendered,
 		"getReview":         rendered,
 		"getClassroomStats": rendered,
+		// A page of sign-in cards (sign_in_cards.go).
+		"getSignInCards":    rendered,
+		"getSignInCardsPng": rendered,
 	}
 }
 

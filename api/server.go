@@ -51,6 +51,8 @@ type Config struct {
 	CORSOrigins []string
 	// OIDC is the OpenID provider teachers sign in with (signin.go); no issuer: sign-in is off.
 	OIDC OIDCConfig
+	// LTI is LTI 1.3's public URL and key set fetcher (lti.go); LTI needs SECRET_KEY too.
+	LTI LTIConfig
 }
 
 // Deps are what the server stands on; cmd/primegames wires them.
@@ -102,8 +104,11 @@ type Server struct {
 	bodyRoutes map[string]bool
 	// validator checks request bodies (bodyGate) and requests (a middleware) against spec.
 	validator *contract.Validator
-	// signIn is the OpenID client of teachers' sign-in (signin.go); nil when not configured.
-	signIn *signIn
+	// signIns are the OpenID clients of teachers' sign-in by provider name (signin.go,
+	// providers.go); empty when none is configured.
+	signIns map[string]*signIn
+	// ltiKeys caches the LTI platforms' key sets (lti.go).
+	ltiKeys *ltiKeySets
 }
 
 // New builds the server and its routes.
@@ -121,8 +126,9 @@ func New(cfg Config, deps Deps, logger *slog.Logger) (*Server, error) {
 		echo: echo.New(), metrics: newMetrics(deps.Database.PoolMetrics(), deps.Play), spec: spec, contract: text,
 		games: newGameCache(gameCacheBytes), renders: newRenderGate(cfg.RenderLimit, cfg.RenderQueue),
 		replays: newSharedReplays(), guesses: middleware.NewGuessGuard(cfg.Guesses, time.Now),
-		signIn: newSignIn(cfg.OIDC),
+		signIns: newSignIns(cfg.OIDC),
 	}
+	s.ltiKeys = newLTI(cfg.LTI) // lti.go
 	s.echo.HideBanner = true
 	s.echo.HidePort = true
 	s.echo.HTTPErrorHandler = s.handleError

@@ -33,6 +33,7 @@ func testConfig() api.Config {
 		WriteTimeout:   10 * time.Second,
 		IdleTimeout:    10 * time.Second,
 		ShutdownGrace:  5 * time.Second,
+		LTI:            api.LTIConfig{PublicURL: "https://games.example"}, // with newServiceOn's key: LTI on (lti_test.go)
 	}
 }
 
@@ -61,9 +62,13 @@ func newAPIOn(cfg api.Config, db *repo.DB, clock play.Clock, logger *slog.Logger
 // by opts. Every
 // service of a test (each instance's API and worker) must read the same clock.
 func newServiceOn(db *repo.DB, kinds *domain.Catalogue, clock play.Clock, opts ...play.Option) *play.Service {
+	// A SECRET_KEY, as every deployment should have, for the students' sign-in codes (an option
+	// after it may take it away).
+	opts = append([]play.Option{play.WithSignInCodeSecret([]byte("the tests' SECRET_KEY"))}, opts...)
 	if clock != nil {
 		opts = append(opts, play.WithClock(clock))
 	}
+	opts = append([]play.Option{play.WithLTI(play.LTIConfig{SealingKey: []byte(testLTIKey)})}, opts...)
 	return play.New(db.Games().Stores(), kinds, opts...)
 }
 

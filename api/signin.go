@@ -33,6 +33,8 @@ type OIDCConfig struct {
 	PublicURL    string // PUBLIC_URL: the redirect URI is PublicURL + /v1/auth/oidc/callback
 	// HTTPClient talks to the provider (nil: one with a 10 s timeout).
 	HTTPClient *http.Client
+	// Providers are the named providers besides the default one (OIDC_PROVIDERS, providers.go).
+	Providers []OIDCProvider
 }
 
 // oidcScopes are the scopes a sign-in asks for; of what they give, only the name is kept.
@@ -42,12 +44,13 @@ var oidcScopes = []string{oidc.ScopeOpenID, "profile", "email"}
 // after a discovery that failed), so a provider down at start does not stop the service.
 type signIn struct {
 	cfg      OIDCConfig
+	name     string // the provider's name: "default" for OIDC_ISSUER's (providers.go)
 	client   *http.Client
 	mu       sync.Mutex
 	provider *oidc.Provider
 }
 
-func newSignIn(cfg OIDCConfig) *signIn {
+func newSignIn(cfg OIDCConfig, name string) *signIn {
 	if cfg.Issuer == "" {
 		return nil
 	}
@@ -55,7 +58,7 @@ func newSignIn(cfg OIDCConfig) *signIn {
 	if client == nil {
 		client = &http.Client{Timeout: 10 * time.Second}
 	}
-	return &signIn{cfg: cfg, client: client}
+	return &signIn{cfg: cfg, name: name, client: client}
 }
 
 // discover finds the provider's endpoints and keys, once it succeeds.
@@ -96,35 +99,35 @@ func signInNotConfigured() error {
 
 // BeginSignIn sends the teacher to the provider.
 func (s *Server) BeginSignIn(c echo.Context, params openapi.BeginSignInParams) error {
-	if s.signIn == nil {
-		return signInNotConfigured()
+	si, err := s.signInProvider(params.Provider)
+	if err != nil {
+		return err
 	}
 	returnTo := ""
 	if params.ReturnTo != nil {
 		if err := checkReturnTo(*params.ReturnTo); err != nil {
 			return err
 		}
-		// The browser session a return_to lands in comes with the cookie sessions (a later step).
-		return domain.Invalid("return_to_unsupported", "Signing in with return_to needs browser sessions, which this version does not have yet; sign in without it to get an account token.")
+		returnTo = *params.ReturnTo // the callback begins a browser session and sends it there (sessions.go)
 	}
 	ctx := c.Request().Context()
-	provider, err := s.signIn.discover(ctx)
+	provider, err := si.discover(ctx)
 	if err != nil {
 		return err
 	}
 	state, nonce, verifier := randomValue(), randomValue(), oauth2.GenerateVerifier()
-	if err := s.play.BeginSignIn(ctx, state, play.PendingSignIn{Nonce: nonce, Verifier: verifier, ReturnTo: returnTo}); err != nil {
+	if err := s.play.BeginSignIn(ctx, state, play.PendingSignIn{Nonce: nonce, Verifier: verifier, ReturnTo: returnTo, Provider: si.name}); err != nil {
 		return err
 	}
-	url := s.signIn.oauth2Config(provider).AuthCodeURL(state, oidc.Nonce(nonce), oauth2.S256ChallengeOption(verifier))
+	url := si.oauth2Config(provider).AuthCodeURL(state, oidc.Nonce(nonce), oauth2.S256ChallengeOption(verifier))
 	c.Response().Header().Set("Cache-Control", "no-store")
 	return c.Redirect(http.StatusFound, url)
 }
 
-// checkReturnTo accepts a path of this service only: one leading slash, no scheme, host or
-// backslash, so that a sign-in cannot be made to send its holder elsewhere.
+// checkReturnTo accepts a path of this service only: one leading slash, no "//" (so no scheme or
+// host), no backslash or control character, so that a sign-in cannot be made to send its holder elsewhere.
 func checkReturnTo(to string) error {
-	if !strings.HasPrefix(to, "/") || strings.HasPrefix(to, "//") || strings.ContainsAny(to, "\\\r\n\t") || strings.Contains(to, "://") {
+	if !strings.HasPrefix(to, "/") || strings.Contains(to, "//") || strings.ContainsFunc(to, func(r rune) bool { return r == '\\' || r < 0x20 || r == 0x7f }) {
 		return domain.Invalid("invalid_return_to", "return_to must be a path of this service, starting with a single /.")
 	}
 	return nil
@@ -132,11 +135,15 @@ func checkReturnTo(to string) error {
 
 // FinishSignIn takes the sign-in back from the provider and answers the account and its token.
 func (s *Server) FinishSignIn(c echo.Context, params openapi.FinishSignInParams) error {
-	if s.signIn == nil {
+	if len(s.signIns) == 0 {
 		return signInNotConfigured()
 	}
 	ctx := c.Request().Context()
 	pending, err := s.play.TakeSignIn(ctx, deref(params.State))
+	if err != nil {
+		return err
+	}
+	si, err := s.pendingProvider(pending)
 	if err != nil {
 		return err
 	}
@@ -146,13 +153,22 @@ func (s *Server) FinishSignIn(c echo.Context, params openapi.FinishSignInParams)
 	if deref(params.Code) == "" {
 		return domain.Invalid("sign_in_code_missing", "The provider sent no code back. Start again at GET /v1/auth/oidc/login.")
 	}
-	provider, err := s.signIn.discover(ctx)
+	provider, err := si.discover(ctx)
 	if err != nil {
 		return err
 	}
-	claims, err := s.signIn.verify(ctx, provider, *params.Code, pending, s.play.Clock().Now)
+	claims, err := si.verify(ctx, provider, *params.Code, pending, s.play.Clock().Now)
 	if err != nil {
 		return err
+	}
+	if pending.ReturnTo != "" {
+		browser, err := s.play.SignInBrowser(ctx, claims.issuer, claims.subject, claims.name)
+		if err != nil {
+			return err
+		}
+		s.setSessionCookie(c, browser.Token, browser.ExpiresAt)
+		c.Response().Header().Set("Cache-Control", "no-store")
+		return c.Redirect(http.StatusFound, pending.ReturnTo)
 	}
 	signed, err := s.play.SignIn(ctx, claims.issuer, claims.subject, claims.name)
 	if err != nil {

@@ -58,20 +58,21 @@ type signInRig struct {
 	logs     *lockedBuffer
 	browser  *http.Client // follows no redirect, as a test must see each
 	contract *apitest.Contract
+	// publicURL is the instances' PUBLIC_URL.
+	publicURL string
 }
 
-func newSignInRig(t *testing.T) *signInRig {
+func newSignInRig(t *testing.T, configure ...func(*api.Config)) *signInRig {
 	t.Helper()
-	provider, err := mockoidc.Run()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = provider.Shutdown() })
+	provider := runProvider(t)
 	oidc := provider.Config()
 	cfg := testConfig()
 	cfg.OIDC = api.OIDCConfig{Issuer: oidc.Issuer, ClientID: oidc.ClientID, ClientSecret: oidc.ClientSecret, PublicURL: signInPublicURL}
+	for _, f := range configure {
+		f(&cfg)
+	}
 	cfg.AdminToken = "the-operators-admin-token"
-	r := &signInRig{t: t, provider: provider, clock: playclock.New(time.Now()), logs: &lockedBuffer{},
+	r := &signInRig{t: t, provider: provider, publicURL: cfg.OIDC.PublicURL, clock: playclock.New(time.Now()), logs: &lockedBuffer{},
 		browser: &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }, Timeout: 10 * time.Second}}
 	r.contract = apitest.LoadContract(t)
 	db := repotest.NewDB(t)
@@ -87,12 +88,10 @@ func newSignInRig(t *testing.T) *signInRig {
 	return r
 }
 
-// login asks instance s to sign in and follows its redirect to the provider, which signs in who;
-// it returns the query the provider sends back to the callback.
-func (r *signInRig) login(s *apitest.Server, who teacher) url.Values {
+// browse sends req as the browser does (no redirect followed) and checks the answer against the
+// contract.
+func (r *signInRig) browse(req *http.Request) (*http.Response, []byte) {
 	r.t.Helper()
-	r.provider.UserQueue.Push(who)
-	req := s.Request(http.MethodGet, "/v1/auth/oidc/login", nil)
 	resp, err := r.browser.Do(req)
 	if err != nil {
 		r.t.Fatal(err)
@@ -100,18 +99,58 @@ func (r *signInRig) login(s *apitest.Server, who teacher) url.Values {
 	body, _ := io.ReadAll(resp.Body)
 	_ = resp.Body.Close()
 	if err := r.contract.Check(req, resp.StatusCode, resp.Header, body); err != nil {
-		r.t.Errorf("login against the contract: %v", err)
+		r.t.Errorf("%s %s against the contract: %v", req.Method, req.URL.Path, err)
 	}
+	return resp, body
+}
+
+// runProvider runs an OpenID provider for the test.
+func runProvider(t *testing.T) *mockoidc.MockOIDC {
+	t.Helper()
+	provider, err := mockoidc.Run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = provider.Shutdown() })
+	return provider
+}
+
+// login asks instance s to sign in and follows its redirect to the provider, which signs in who;
+// it returns the query the provider sends back to the callback.
+func (r *signInRig) login(s *apitest.Server, who teacher) url.Values {
+	r.t.Helper()
+	return r.loginTo(s, who, "")
+}
+
+// loginTo is login with the sign-in's return_to ("": none).
+func (r *signInRig) loginTo(s *apitest.Server, who teacher, returnTo string) url.Values {
+	r.t.Helper()
+	query := url.Values{}
+	if returnTo != "" {
+		query.Set("return_to", returnTo)
+	}
+	return r.loginWith(s, r.provider, who, query)
+}
+
+// loginWith is login at provider, the login's query saying which (provider=) and more.
+func (r *signInRig) loginWith(s *apitest.Server, provider *mockoidc.MockOIDC, who teacher, query url.Values) url.Values {
+	r.t.Helper()
+	provider.UserQueue.Push(who)
+	path := "/v1/auth/oidc/login"
+	if len(query) > 0 {
+		path += "?" + query.Encode()
+	}
+	resp, body := r.browse(s.Request(http.MethodGet, path, nil))
 	if resp.StatusCode != http.StatusFound {
 		r.t.Fatalf("login = %d: %s", resp.StatusCode, body)
 	}
 	to, err := url.Parse(resp.Header.Get("Location"))
-	if err != nil || !strings.HasPrefix(to.String(), r.provider.AuthorizationEndpoint()) {
-		r.t.Fatalf("login redirects to %q, want the provider's %s", to, r.provider.AuthorizationEndpoint())
+	if err != nil || !strings.HasPrefix(to.String(), provider.AuthorizationEndpoint()) {
+		r.t.Fatalf("login redirects to %q, want the provider's %s", to, provider.AuthorizationEndpoint())
 	}
 	q := to.Query()
 	if q.Get("code_challenge_method") != "S256" || q.Get("code_challenge") == "" || q.Get("state") == "" || q.Get("nonce") == "" ||
-		q.Get("redirect_uri") != signInPublicURL+"/v1/auth/oidc/callback" || q.Get("scope") != "openid profile email" {
+		q.Get("redirect_uri") != r.publicURL+"/v1/auth/oidc/callback" || q.Get("scope") != "openid profile email" {
 		r.t.Fatalf("authorization request lacks PKCE S256, state, nonce, redirect URI or scopes: %s", q)
 	}
 	back, err := r.browser.Get(to.String())

@@ -37,6 +37,12 @@ func SeatAuthority(gameID string, hash []byte) AuthorityKey {
 	return AuthorityKey("seat:" + gameID + ":" + hex.EncodeToString(hash))
 }
 
+// TeachingAuthority is the key of an account's teaching of a classroom as a co-teacher: removing
+// the co-teacher ends it.
+func TeachingAuthority(classroomID, accountID string) AuthorityKey {
+	return AuthorityKey("teaching:" + classroomID + ":" + accountID)
+}
+
 // Token is the hash a TokenAuthority names.
 func (k AuthorityKey) Token() ([]byte, bool) {
 	text, ok := strings.CutPrefix(string(k), "token:")
@@ -59,6 +65,7 @@ const (
 	SeatLeft        = "seat_left"
 	ObserverRevoked = "observer_revoked"
 	ObserverExpired = "observer_expired"
+	TeacherRemoved  = "teacher_removed" // a co-teacher removed from the classroom
 )
 
 // Revocation is a committed change that ends an authority.

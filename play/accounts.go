@@ -54,6 +54,7 @@ type PendingSignIn struct {
 	Nonce    string
 	Verifier string // the PKCE code verifier
 	ReturnTo string
+	Provider string // the name of the provider it went to ("default": OIDC_ISSUER's)
 }
 
 // AccountStore keeps accounts, their tokens and classrooms, and the sign-ins under way.
@@ -72,11 +73,8 @@ type AccountStore interface {
 	AccountTokens(ctx context.Context, accountID string, now time.Time) ([]AccountToken, error)
 	// DeleteAccountToken deletes one of the account's tokens; ErrNotFound when it holds no such token.
 	DeleteAccountToken(ctx context.Context, accountID, tokenID string) error
-	// AccountClassrooms lists the classrooms the account owns, oldest first.
+	// AccountClassrooms lists the classrooms the account owns or co-teaches, oldest first.
 	AccountClassrooms(ctx context.Context, accountID string) ([]Classroom, error)
-	// ClassroomOwner is the account owning the classroom, "" for none; ErrNotFound when there is
-	// no such classroom.
-	ClassroomOwner(ctx context.Context, classroomID string) (string, error)
 	// InsertOwnedClassroom stores a new classroom the account owns; ErrTaken when the join code is.
 	InsertOwnedClassroom(ctx context.Context, accountID, name, joinCode string, teacherHash []byte) (*Classroom, error)
 	// SetClassroomOwner makes the account own the classroom if no other account does; ErrTaken
@@ -91,11 +89,12 @@ type AccountStore interface {
 }
 
 // resolveAccount finds whose account token p is; presented for a classroom (p.ClassroomID set
-// before), it becomes that classroom's teacher when the account owns it.
+// before) or for a game (p.GameID set before), it becomes that classroom's teacher when the account
+// teaches it (teaching.go).
 func (a *authorities) resolveAccount(ctx context.Context, p Principal) (Principal, error) {
-	classroomID := p.ClassroomID
-	p.ClassroomID = ""
-	accountID, err := a.accounts.AccountOfToken(ctx, p.TokenHash, a.clock.Now())
+	classroomID, gameID := p.ClassroomID, p.GameID
+	p.ClassroomID, p.GameID = "", ""
+	accountID, err := a.accountOf(ctx, p)
 	if errors.Is(err, ErrNotFound) {
 		return p, nil
 	}
@@ -103,27 +102,14 @@ func (a *authorities) resolveAccount(ctx context.Context, p Principal) (Principa
 		return p, err
 	}
 	p.Resolved, p.AccountID = true, accountID
-	if classroomID == "" || !validUUID(classroomID) {
-		return p, nil
-	}
-	owner, err := a.accounts.ClassroomOwner(ctx, classroomID)
-	if errors.Is(err, ErrNotFound) {
-		return p, nil
-	}
-	if err != nil {
-		return p, err
-	}
-	if owner == accountID {
-		p.Kind, p.ClassroomID = Teacher, classroomID
-	}
-	return p, nil
+	return a.taughtClassroom(ctx, p, classroomID, gameID)
 }
 
 // Unresolved is p as it was before Resolve, to resolve again (a stream asking whether its holder
 // still holds): an account token that resolved to a classroom's teacher asks for that classroom.
 func (p Principal) Unresolved() Principal {
 	if p.AccountID != "" {
-		return Principal{Kind: AccountHolder, TokenHash: p.TokenHash, ClassroomID: p.ClassroomID, credential: p.credential}
+		return Principal{Kind: AccountHolder, TokenHash: p.TokenHash, ClassroomID: p.ClassroomID, credential: p.credential, session: p.session}
 	}
 	return Principal{Kind: p.Kind, TokenHash: p.TokenHash, credential: p.credential}
 }
@@ -154,10 +140,7 @@ type SignedIn struct {
 // SignIn finds or makes the account the provider vouched for (issuer, subject) and gives it a new
 // account token named tokenName.
 func (s *Service) SignIn(ctx context.Context, issuer, subject, name string) (*SignedIn, error) {
-	if issuer == "" || subject == "" {
-		return nil, domain.Invalid("id_token_invalid", "The provider's ID token names no issuer or subject.")
-	}
-	acc, err := s.store.UpsertAccount(ctx, issuer, subject, displayName(name), s.now())
+	acc, err := s.upsertAccount(ctx, issuer, subject, name)
 	if err != nil {
 		return nil, err
 	}
@@ -166,6 +149,14 @@ func (s *Service) SignIn(ctx context.Context, issuer, subject, name string) (*Si
 		return nil, err
 	}
 	return &SignedIn{Account: *acc, Token: token, Info: *info}, nil
+}
+
+// upsertAccount finds or makes the account the provider vouched for (issuer, subject), named name.
+func (s *Service) upsertAccount(ctx context.Context, issuer, subject, name string) (*Account, error) {
+	if issuer == "" || subject == "" {
+		return nil, domain.Invalid("id_token_invalid", "The provider's ID token names no issuer or subject.")
+	}
+	return s.store.UpsertAccount(ctx, issuer, subject, displayName(name), s.now())
 }
 
 // displayName is the provider's name for the person, cut to a length the service shows.

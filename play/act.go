@@ -212,7 +212,7 @@ func (s *Service) act(ctx context.Context, tx Tx, rec *GameRecord, caller Caller
 	}
 	kind, _ := s.kinds.Lookup(rec.Kind)
 	counting := &tallying{count: kind.Tally, countOutcome: kind.TallyOutcome, outcome: outcome, known: s.tallies.find(rec.ID, rec.Tally)}
-	if err := recordStep(ctx, tx.GameTx, rec, &entry, next, rec.SeatCount, counting); err != nil {
+	if err := recordStep(ctx, tx, rec, &entry, next, rec.SeatCount, counting); err != nil {
 		return actedRecord{}, err
 	}
 	if !in.Timeout && seat < len(rec.Seats) && rec.Seats[seat].Timeouts > 0 { // the player is back (G-4)

@@ -122,7 +122,9 @@ func (s *Service) RunBots(ctx context.Context, logger *slog.Logger) {
 
 // actForDueGame does the first of the worker's jobs that is due, in their order of urgency
 // (fair.go): a timed-out turn, a bot's move in a game with a person, one in a game with none, an
-// abandoned game's abort. acted reports whether it claimed a game; an error names the job.
+// abandoned game's abort, an assignment's due-soon events (assignments.go), a finished game's
+// review (review_worker.go). acted reports whether it claimed a game or an assignment; an error
+// names the job.
 func (s *Service) actForDueGame(ctx context.Context) (acted bool, err error) {
 	if acted, err = s.actForDue(ctx, DueTurn, DueBot, DueComputerGame); err != nil {
 		return acted, fmt.Errorf("turns out of time and computer players' moves: %w", err)
@@ -131,7 +133,19 @@ func (s *Service) actForDueGame(ctx context.Context) (acted bool, err error) {
 		return true, nil
 	}
 	if acted, err = s.AbortAbandonedGame(ctx); err != nil {
-		err = fmt.Errorf("an abandoned game: %w", err)
+		return acted, fmt.Errorf("an abandoned game: %w", err)
+	}
+	if acted {
+		return true, nil
+	}
+	if acted, err = s.RemindDueSoon(ctx); err != nil {
+		return acted, fmt.Errorf("an assignment due soon: %w", err)
+	}
+	if acted {
+		return true, nil
+	}
+	if acted, err = s.ReviewQueuedGame(ctx); err != nil {
+		err = fmt.Errorf("a finished game's review: %w", err)
 	}
 	return acted, err
 }

@@ -29,13 +29,5 @@ func climbForTwo(t *testing.T) (*repo.DB, *play.Service, *play.Created, play.Pri
 // firstLegalAction is the first of the seat's legal actions in state, as it would be posted.
 func firstLegalAction(t *testing.T, state domain.State, seat int) json.RawMessage {
 	t.Helper()
-	encoded, err := json.Marshal(state.LegalActions(seat))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var legal []struct{ Action json.RawMessage }
-	if err := json.Unmarshal(encoded, &legal); err != nil || len(legal) == 0 {
-		t.Fatalf("seat %d has no legal action: %s %v", seat, encoded, err)
-	}
-	return legal[0].Action
+	return allLegalActions(t, state, seat)[0]
 }

@@ -72,7 +72,7 @@ func (s *Service) Hint(ctx context.Context, gameID string, p Principal) (*Hint, 
 	if err != nil {
 		return nil, err
 	}
-	if err := s.store.RecordHint(ctx, g.ID, caller.Seat, seq); err != nil {
+	if err := s.store.RecordHint(ctx, g.ID, caller.Seat, seq, s.now()); err != nil {
 		return nil, err
 	}
 	return &Hint{Game: g.Kind, Seat: caller.Seat, Seq: seq, Version: g.Version, Action: action, Explanation: advice.Explanation}, nil

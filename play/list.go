@@ -83,6 +83,9 @@ func scopeToPlayer(p Principal, f *GameFilter) error {
 			"A teacher plays in no game; list your classroom's games with GET /v1/classrooms/%s/games.", p.ClassroomID)
 	case p.Kind == Admin:
 		return domain.Errorf(domain.KindForbidden, "forbidden", "The admin token plays in no game.")
+	case p.IsAccount():
+		return domain.Errorf(domain.KindForbidden, "forbidden",
+			"A teacher's account plays in no game; list a classroom's games with GET /v1/classrooms/{classroom_id}/games (GET /v1/me/classrooms lists the classrooms).")
 	case p.IsObserver():
 		return observerActsOnNothing()
 	default:

@@ -111,6 +111,9 @@ func (s *Service) Create(ctx context.Context, in NewGame, p Principal, idem *Ide
 	if err != nil {
 		return nil, err
 	}
+	if p, err = s.authorities.asTeacherOfStudents(ctx, p, in.Students); err != nil { // an account's classroom (teaching.go)
+		return nil, err
+	}
 	member, err := MemberOf(p)
 	if err != nil {
 		return nil, err
@@ -331,7 +334,7 @@ func createGame(ctx context.Context, tx Tx, c creation) (createdRecord, error) {
 		return out, err
 	}
 	if c.OpenSeats == 0 {
-		if err := startGame(ctx, tx.GameTx, g, c.rules, c.playerCount()); err != nil {
+		if err := startGame(ctx, tx, g, c.rules, c.playerCount()); err != nil {
 			return out, err
 		}
 	}
@@ -348,7 +351,7 @@ func insertStudentSeat(ctx context.Context, tx SeatTx, gameID, classroomID strin
 }
 
 // startGame deals, shuffles or rolls off (recorded as action 0) and makes the game active.
-func startGame(ctx context.Context, tx GameTx, g *GameRecord, rules domain.Rules, seats int) error {
+func startGame(ctx context.Context, tx stepTx, g *GameRecord, rules domain.Rules, seats int) error {
 	state, outcome, random, err := domain.StartRecorded(rules, g.Options, seats, domain.SeededRand(uint64(g.Seed), 0))
 	if err != nil {
 		return err
@@ -488,7 +491,7 @@ func (s *Service) Start(ctx context.Context, gameID string, p Principal, idem *I
 				"%s needs at least %d players; %d have joined.", g.Kind, seats.Min, len(g.Seats)).
 				WithFacts(SeatCountFacts{Min: seats.Min, Max: seats.Max, Seats: len(g.Seats)})
 		}
-		return startGame(ctx, tx.GameTx, g, rules, len(g.Seats))
+		return startGame(ctx, tx, g, rules, len(g.Seats))
 	})
 }
 

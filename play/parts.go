@@ -1,8 +1,6 @@
 package play
 
 import (
-	"context"
-
 	"primegames/domain"
 )
 
@@ -39,16 +37,15 @@ type reviews struct {
 	history History
 }
 
-// statistics gathers a classroom's statistics (stats.go, stats_review.go): the tallies, refusals
-// and hints the stores keep, and the move reviews of finished games, made through review for the
-// games it loads through games (the Service's Load) when none is kept yet.
+// statistics gathers a classroom's statistics (stats.go, stats_review.go) and progress
+// (progress.go): the tallies, refusals and hints the stores keep, the summaries of the move reviews
+// the worker made of finished games, and the figures per day the steps kept.
 type statistics struct {
-	stats    StatsStore
-	reviews  ReviewStore
-	students ClassroomStore
-	games    gameLoader
-	kinds    *domain.Catalogue
-	review   reviews
+	stats     StatsStore
+	reviews   ReviewStore
+	students  ClassroomStore
+	summaries ProgressStore
+	kinds     *domain.Catalogue
 }
 
 // listings lists games and says who a token is (list.go, me.go, player_events.go's PlayerGames).
@@ -62,6 +59,8 @@ type listings struct {
 type authorities struct {
 	store    Authorities
 	accounts AccountStore
+	teaching Teaching
+	sessions SessionStore
 	clock    Clock
 }
 
@@ -71,11 +70,6 @@ type observers struct {
 	games   GameReader
 	updater Updater
 	clock   Clock
-}
-
-// gameLoader loads a game for a part that reads games whole (Service.Load).
-type gameLoader interface {
-	Load(ctx context.Context, id string) (*Game, error)
 }
 
 // parts are the Service's parts, built from the stores.
@@ -88,6 +82,8 @@ type parts struct {
 	listings      listings
 	authorities   authorities
 	observers     observers
+	signInCodes   signInCodes
+	assignments   assignments
 }
 
 // newParts builds the parts from the stores and the service's configuration (s's fields once its
@@ -98,10 +94,12 @@ func newParts(store Stores, s *Service) parts {
 		classrooms:    classrooms{store: store.ClassroomStore},
 		histories:     histories{history: store.History},
 		reviews:       review,
-		statistics:    statistics{stats: store.StatsStore, reviews: store.ReviewStore, students: store.ClassroomStore, games: s, kinds: s.kinds, review: review},
+		statistics:    statistics{stats: store.StatsStore, reviews: store.ReviewStore, students: store.ClassroomStore, summaries: store.ProgressStore, kinds: s.kinds},
 		listings:      listings{games: store.GameReader, clock: s.clock},
-		authorities:   authorities{store: store.Authorities, accounts: store.AccountStore, clock: s.clock},
+		authorities:   authorities{store: store.Authorities, accounts: store.AccountStore, teaching: store.Teaching, sessions: store.SessionStore, clock: s.clock},
 		observers:     observers{games: store.GameReader, updater: store.Updater, clock: s.clock},
 		subscriptions: subscriptions{store: store.WebhookSubscriptions, games: store.GameReader, clock: s.clock, sender: s.webhookSender, cfg: s.webhookCfg},
+		signInCodes:   signInCodes{store: store.SignInCodeStore, classrooms: store.ClassroomStore, clock: s.clock, secret: s.signInSecret},
+		assignments:   assignments{store: store.AssignmentStore, kinds: s.kinds, clock: s.clock},
 	}
 }

@@ -13,7 +13,8 @@ import (
 func TestPartsHoldNarrowPorts(t *testing.T) {
 	t.Parallel()
 	const maxPartPortMethods = 15
-	settings := map[reflect.Type]bool{reflect.TypeFor[WebhookConfig](): true, reflect.TypeFor[*domain.Catalogue](): true}
+	settings := map[reflect.Type]bool{reflect.TypeFor[WebhookConfig](): true, reflect.TypeFor[*domain.Catalogue](): true,
+		reflect.TypeFor[signInKey](): true}
 	partTypes := map[reflect.Type]bool{}
 	for i := range reflect.TypeFor[parts]().NumField() {
 		partTypes[reflect.TypeFor[parts]().Field(i).Type] = true
@@ -46,10 +47,10 @@ func TestPartsHoldNarrowPorts(t *testing.T) {
 // TestPartsTakeTheirPortsFromTheStores checks that New gives each part's ports from the Stores.
 func TestPartsTakeTheirPortsFromTheStores(t *testing.T) {
 	t.Parallel()
-	p := newParts(Stores{ClassroomStore: fakeClassrooms{}, History: fakeHistory{}, WebhookSubscriptions: fakeSubscriptions{}, GameReader: fakeGames{}, ReviewStore: fakeReviews{}, StatsStore: fakeStats{}, Authorities: fakeAuthorities{}, Updater: fakeUpdater{}}, &Service{clock: SystemClock()})
+	p := newParts(Stores{ClassroomStore: fakeClassrooms{}, History: fakeHistory{}, WebhookSubscriptions: fakeSubscriptions{}, GameReader: fakeGames{}, ReviewStore: fakeReviews{}, StatsStore: fakeStats{}, ProgressStore: fakeProgress{}, Authorities: fakeAuthorities{}, Updater: fakeUpdater{}}, &Service{clock: SystemClock()})
 	if p.classrooms.store == nil || p.histories.history == nil || p.subscriptions.store == nil || p.subscriptions.games == nil || p.subscriptions.clock == nil ||
 		p.reviews.store == nil || p.reviews.history == nil ||
-		p.statistics.stats == nil || p.statistics.reviews == nil || p.statistics.students == nil || p.statistics.games == nil || p.statistics.review.store == nil ||
+		p.statistics.stats == nil || p.statistics.reviews == nil || p.statistics.students == nil || p.statistics.summaries == nil ||
 		p.listings.games == nil || p.listings.clock == nil ||
 		p.authorities.store == nil || p.authorities.clock == nil || p.observers.games == nil || p.observers.updater == nil || p.observers.clock == nil {
 		t.Fatalf("parts built without their ports: %+v", p)
@@ -57,6 +58,7 @@ func TestPartsTakeTheirPortsFromTheStores(t *testing.T) {
 }
 
 type fakeClassrooms struct{ ClassroomStore }
+type fakeProgress struct{ ProgressStore }
 type fakeHistory struct{ History }
 type fakeSubscriptions struct{ WebhookSubscriptions }
 type fakeGames struct{ GameReader }

@@ -42,6 +42,8 @@ type Principal struct {
 	// credential joins an Idempotency-Key as the secret of a stored result; it is derived from the
 	// token but is not the hash the database keeps.
 	credential []byte
+	// session is set for a browser session's token (sessions.go), an account's all the same.
+	session bool
 }
 
 // Nobody is the anonymous principal.
@@ -57,8 +59,8 @@ func IdentifyToken(token, adminToken string) Principal {
 		return Principal{Kind: Admin}
 	}
 	p := Principal{Kind: GameToken, TokenHash: hashToken(token), credential: idempotencyCredential(token)}
-	if strings.HasPrefix(token, tokenPrefixes[TokenAccount]) {
-		p.Kind = AccountHolder
+	if strings.HasPrefix(token, tokenPrefixes[TokenAccount]) || IsSessionToken(token) {
+		p.Kind, p.session = AccountHolder, IsSessionToken(token)
 		return p
 	}
 	if strings.HasPrefix(token, tokenPrefixes[TokenObserver]) {

@@ -117,5 +117,5 @@ func (s *Service) createRematch(ctx context.Context, tx Tx, old *GameRecord, id 
 	if err != nil {
 		return nil, err
 	}
-	return rec, startGame(ctx, tx.GameTx, rec, rules, n)
+	return rec, startGame(ctx, tx, rec, rules, n)
 }

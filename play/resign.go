@@ -77,11 +77,15 @@ func (s *Service) resign(ctx context.Context, tx Tx, rec *GameRecord, seat int, 
 	if change.Tally, err = tallyAfter(rec, &entry, nil); err != nil {
 		return err
 	}
+	before := rec.UpdatedAt
 	if err := tx.SaveState(ctx, rec, change); err != nil {
 		return err
 	}
 	entry.Version = rec.Version
-	return tx.AppendEntry(ctx, rec.ID, &entry)
+	if err := tx.AppendEntry(ctx, rec.ID, &entry); err != nil {
+		return err
+	}
+	return keepStepProgress(ctx, tx, rec, &entry, before)
 }
 
 // isResignation reports whether a service entry's action is a resignation.

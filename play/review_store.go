@@ -3,13 +3,14 @@ package play
 import (
 	"context"
 	"encoding/json"
+	"time"
 )
 
 // ReviewStore keeps the hints given and the reviews of games that are over.
 type ReviewStore interface {
-	// RecordHint counts a hint given to seat at the position whose next entry is seq, once however
-	// often it is asked for there.
-	RecordHint(ctx context.Context, gameID string, seat int, seq int64) error
+	// RecordHint counts a hint given to seat at the position whose next entry is seq, at the time
+	// at, once however often it is asked for there (and in the student's progress of that day).
+	RecordHint(ctx context.Context, gameID string, seat int, seq int64, at time.Time) error
 	// HintsUsed counts a game's hints by seat.
 	HintsUsed(ctx context.Context, gameID string) (map[int]int, error)
 	// HintCounts counts the hints given to the classroom's current students, by student id.

@@ -33,6 +33,8 @@ type Service struct {
 	quotas Quotas
 	// fair is the worker's round robin between owners and its figures.
 	fair *fairness
+	// reviewRound is the worker's turn among the classrooms with games to review (review_worker.go).
+	reviewRound reviewRound
 	// webhookCfg and webhookSender are the webhooks' bounds and their HTTP client (WithWebhooks).
 	webhookCfg    WebhookConfig
 	webhookSender WebhookSender
@@ -41,6 +43,10 @@ type Service struct {
 	// links seal picture links (picture_links.go): WithLinkSecret's, else a random one made once.
 	links     *linkSealer
 	linksOnce sync.Once
+	// signInSecret is what the students' sign-in codes derive from (WithSignInCodeSecret).
+	signInSecret []byte
+	// lti configures LTI launches (WithLTI, lti.go); without its sealing key LTI is off.
+	lti LTIConfig
 }
 
 // New is the game master over store, for the kinds of game in the catalogue, configured by opts.

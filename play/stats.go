@@ -42,8 +42,8 @@ type ClassroomStats struct {
 	// current student won it; its counters are the students' added up; its attempts count all the
 	// current students' refusals by code, with the class's most recent examples.
 	Class StudentStats
-	// ReviewsPending counts the finished games whose move review is not made yet: their figures
-	// join the statistics on a later request.
+	// ReviewsPending counts the finished games whose move review the worker has not made yet:
+	// their figures join the statistics once it has.
 	ReviewsPending int
 }
 
@@ -77,9 +77,9 @@ type OutcomeEntry struct {
 type StatsStore interface {
 	// StudentSeats lists the seats students hold in the classroom's games.
 	StudentSeats(ctx context.Context, classroomID string) ([]StudentSeat, error)
-	// GameTallies lists the started games of the classroom in which a student holds a seat, each
-	// with its kept tally when that is current.
-	GameTallies(ctx context.Context, classroomID string) ([]KeptTally, error)
+	// StaleTallies lists the started games of the classroom in which a student holds a seat that
+	// keep no current tally (SeatCounts sums the others' kept tallies).
+	StaleTallies(ctx context.Context, classroomID string) ([]KeptTally, error)
 	// EachOutcome calls fn with the entries of the games but their starts, up to each game's
 	// version, each game's entries together and in order.
 	EachOutcome(ctx context.Context, games []KeptTally, fn func(OutcomeEntry) error) error
@@ -90,9 +90,10 @@ type StatsStore interface {
 	// first, each with up to examples of the most recent details: by student id, or all under ""
 	// when perStudent is false.
 	AttemptCounts(ctx context.Context, classroomID string, perStudent bool, examples int) (map[string][]AttemptCount, error)
-	// EachRefusalFacts calls fn with every refused action of the classroom's current students that
-	// kept facts: the student, the game's kind, the code and the facts.
-	EachRefusalFacts(ctx context.Context, classroomID string, fn func(studentID, kind, code string, facts json.RawMessage) error) error
+	// EachRefusalFacts calls fn with the refused actions of the classroom's current students that
+	// kept facts, those alike together: the student, the game's kind, the code, the facts and how
+	// many refusals had them.
+	EachRefusalFacts(ctx context.Context, classroomID string, fn func(studentID, kind, code string, facts json.RawMessage, n int) error) error
 }
 
 const attemptExamples = 3
@@ -114,19 +115,26 @@ func (sp *statistics) ClassroomStats(ctx context.Context, classroomID string) (*
 		stats.Students[i] = newStudentStats(st.ID, st.Name)
 		byID[st.ID] = &stats.Students[i]
 	}
-	seats, err := sp.stats.StudentSeats(ctx, classroomID)
+	games, err := sp.summaries.GameCounts(ctx, classroomID)
 	if err != nil {
 		return nil, err
 	}
-	countGames(seats, byID)
-	countClassGames(seats, byID, &stats.Class)
-	if err := sp.tallyGames(ctx, classroomID, seats, byID); err != nil {
+	for _, g := range games {
+		st := &stats.Class
+		if g.StudentID != "" {
+			if st = byID[g.StudentID]; st == nil {
+				continue
+			}
+		}
+		st.GamesPlayed, st.GamesFinished, st.GamesWon = g.Played, g.Finished, g.Won
+	}
+	if err := sp.tallyGames(ctx, classroomID, byID); err != nil {
 		return nil, err
 	}
 	if err := sp.countMistakes(ctx, classroomID, byID); err != nil {
 		return nil, err
 	}
-	if stats.ReviewsPending, err = sp.countReviews(ctx, seats, byID); err != nil {
+	if stats.ReviewsPending, err = sp.countReviews(ctx, classroomID, byID); err != nil {
 		return nil, err
 	}
 	hints, err := sp.reviews.HintCounts(ctx, classroomID)
@@ -159,58 +167,30 @@ func newStudentStats(id, name string) StudentStats {
 		Reviews: map[string]*ReviewCounts{}}
 }
 
-func countGames(seats []StudentSeat, byID map[string]*StudentStats) {
-	for _, seat := range seats {
-		st := byID[seat.StudentID]
-		if st == nil || seat.Status == StatusLobby {
-			continue
-		}
-		st.GamesPlayed++
-		if seat.Status == StatusFinished {
-			st.GamesFinished++
-			if seat.Won {
-				st.GamesWon++
-			}
-		}
-	}
-}
-
-// countClassGames counts each started game with a current student in it once for the class.
-func countClassGames(seats []StudentSeat, byID map[string]*StudentStats, class *StudentStats) {
-	type gameFacts struct{ finished, won bool }
-	games := map[string]*gameFacts{}
-	for _, seat := range seats {
-		if byID[seat.StudentID] == nil || seat.Status == StatusLobby {
-			continue
-		}
-		g := games[seat.GameID]
-		if g == nil {
-			g = &gameFacts{finished: seat.Status == StatusFinished}
-			games[seat.GameID] = g
-		}
-		g.won = g.won || (g.finished && seat.Won)
-	}
-	for _, g := range games {
-		class.GamesPlayed++
-		if g.finished {
-			class.GamesFinished++
-		}
-		if g.won {
-			class.GamesWon++
-		}
-	}
-}
-
-// tallyGames credits each seat's counters in the games' kept tallies to the student in that seat.
-// A game that keeps no current tally (one from before kept tallies, or moved on by an instance
-// that did not keep them) is counted from its history, and its tally kept, so the cost of a class's
-// statistics grows with its number of games, not with their lengths.
-func (sp *statistics) tallyGames(ctx context.Context, classroomID string, seats []StudentSeat, byID map[string]*StudentStats) error {
-	games, err := sp.stats.GameTallies(ctx, classroomID)
+// tallyGames credits each seat's counters in the games' kept tallies to the current student in that
+// seat: the store sums the current tallies per student and kind (SeatCounts), so a request decodes
+// none of them. A game that keeps no current tally (one from before kept tallies, or moved on by an
+// instance that did not keep them) is counted from its history, and its tally kept, so the cost of
+// a class's statistics grows with its number of students, not with its games' lengths.
+func (sp *statistics) tallyGames(ctx context.Context, classroomID string, byID map[string]*StudentStats) error {
+	counts, err := sp.summaries.SeatCounts(ctx, classroomID)
 	if err != nil {
 		return err
 	}
+	for _, c := range counts {
+		if st := byID[c.StudentID]; st != nil {
+			st.addCounts(c.Kind, map[string]int{c.Name: c.Count})
+		}
+	}
+	games, err := sp.stats.StaleTallies(ctx, classroomID)
+	if err != nil || len(games) == 0 {
+		return err
+	}
 	tallies, err := sp.countStaleTallies(ctx, games)
+	if err != nil {
+		return err
+	}
+	seats, err := sp.stats.StudentSeats(ctx, classroomID)
 	if err != nil {
 		return err
 	}
@@ -222,13 +202,7 @@ func (sp *statistics) tallyGames(ctx context.Context, classroomID string, seats 
 		studentOf[ss.GameID][ss.Seat] = ss.StudentID
 	}
 	for _, g := range games {
-		t := tallies[g.GameID]
-		if t == nil {
-			if t, err = decodeTally(g.GameID, g.Tally); err != nil {
-				return err
-			}
-		}
-		for seat, named := range t.Counts {
+		for seat, named := range tallies[g.GameID].Counts {
 			if st := byID[studentOf[g.GameID][seat]]; st != nil {
 				st.addCounts(g.Kind, named)
 			}
@@ -301,14 +275,14 @@ func (st *StudentStats) add(other StudentStats) {
 // countMistakes credits each refused action's mistake, as its kind reads it from the facts, to the
 // student who made it.
 func (sp *statistics) countMistakes(ctx context.Context, classroomID string, byID map[string]*StudentStats) error {
-	return sp.stats.EachRefusalFacts(ctx, classroomID, func(studentID, kindName, code string, facts json.RawMessage) error {
+	return sp.stats.EachRefusalFacts(ctx, classroomID, func(studentID, kindName, code string, facts json.RawMessage, n int) error {
 		st := byID[studentID]
 		kind, ok := sp.kinds.Lookup(kindName)
 		if st == nil || !ok {
 			return nil
 		}
 		if figure, value, ok := kind.MistakeOf(code, facts); ok {
-			st.addMistake(kindName, figure, value, 1)
+			st.addMistake(kindName, figure, value, n)
 		}
 		return nil
 	})

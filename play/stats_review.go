@@ -2,13 +2,7 @@ package play
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 )
-
-// reviewsPerStats bounds the reviews one statistics request makes for finished games that have none
-// kept yet; the rest are made by the next requests, and counted as pending meanwhile.
-const reviewsPerStats = 10
 
 // ReviewCounts sums the judged actions of reviews.
 type ReviewCounts struct {
@@ -54,74 +48,28 @@ func (st *StudentStats) addReview(kind string, judged int, labels, missed map[st
 	st.Reviews[kind].add(judged, labels, missed)
 }
 
-// countReviews credits each student with their seat's summary in the kept reviews of the finished
-// games they played, making (within reviewsPerStats) the reviews not kept yet. It returns how many
-// finished games still wait for their review.
-func (sp *statistics) countReviews(ctx context.Context, seats []StudentSeat, byID map[string]*StudentStats) (pending int, err error) {
-	var ids []string
-	reviewed := map[string]bool{}
-	for _, ss := range seats {
-		kind, ok := sp.kinds.Lookup(ss.Kind)
-		if ss.Status != StatusFinished || byID[ss.StudentID] == nil || !ok || kind.Advisor == nil || reviewed[ss.GameID] {
-			continue
-		}
-		reviewed[ss.GameID] = true
-		ids = append(ids, ss.GameID)
-	}
-	if len(ids) == 0 {
-		return 0, nil
-	}
-	kept, err := sp.reviews.Reviews(ctx, ids)
+// countReviews credits each current student with their seats' summaries in the reviews the worker
+// kept of the finished games (review_worker.go), summed by the store. It returns how many finished
+// games whose kind has an advisor still wait for their review: their figures join the statistics
+// once the worker has made it.
+func (sp *statistics) countReviews(ctx context.Context, classroomID string, byID map[string]*StudentStats) (pending int, err error) {
+	totals, err := sp.summaries.ReviewTotals(ctx, classroomID)
 	if err != nil {
 		return 0, err
 	}
-	reviews := map[string]*MoveReview{}
-	made := 0
-	for _, id := range ids {
-		raw, ok := kept[id]
-		if !ok && made == reviewsPerStats {
-			pending++
-			continue
+	for _, t := range totals {
+		if st := byID[t.StudentID]; st != nil {
+			st.addReview(t.Kind, t.Judged, t.Labels, t.Missed)
 		}
-		review, err := sp.reviewOf(ctx, id, raw)
-		if err != nil {
-			return 0, err
-		}
-		if !ok {
-			made++
-		}
-		reviews[id] = review
 	}
-	for _, ss := range seats {
-		review, st := reviews[ss.GameID], byID[ss.StudentID]
-		if review == nil || st == nil {
-			continue
-		}
-		for _, summary := range review.Seats {
-			if summary.Seat == ss.Seat {
-				st.addReview(ss.Kind, summary.Judged, summary.Labels, summary.Missed)
-			}
+	queued, err := sp.summaries.QueuedReviews(ctx, classroomID)
+	if err != nil {
+		return 0, err
+	}
+	for kindName, n := range queued {
+		if kind, ok := sp.kinds.Lookup(kindName); ok && kind.Advisor != nil {
+			pending += n
 		}
 	}
 	return pending, nil
-}
-
-// reviewOf decodes a kept review, or makes and keeps the review of a finished game without one.
-func (sp *statistics) reviewOf(ctx context.Context, gameID string, kept json.RawMessage) (*MoveReview, error) {
-	if kept != nil {
-		var review MoveReview
-		if err := json.Unmarshal(kept, &review); err != nil {
-			return nil, fmt.Errorf("the kept review of game %s: %w", gameID, err)
-		}
-		return &review, nil
-	}
-	g, err := sp.games.Load(ctx, gameID)
-	if err != nil {
-		return nil, err
-	}
-	advisor, err := advisorIn(sp.kinds, g, "review_unavailable", "move review")
-	if err != nil {
-		return nil, err
-	}
-	return sp.review.finalReview(ctx, g, advisor)
 }

@@ -12,18 +12,29 @@ import (
 // way, through the transaction's GameTx: its new state first, then its history entry.
 
 // recordStep stores the state an entry leads to, which moves the game to its new status and
-// version, then appends the entry with that version. tally counts the entry in the game's kept
+// version, then appends the entry with that version, and adds to the classroom's progress. tally counts the entry in the game's kept
 // tally (nil for the start, which needs none).
-func recordStep(ctx context.Context, tx GameTx, g *GameRecord, e *Entry, state domain.State, seats int, tally *tallying) error {
+func recordStep(ctx context.Context, tx stepTx, g *GameRecord, e *Entry, state domain.State, seats int, tally *tallying) error {
 	kept, err := tallyAfter(g, e, tally)
 	if err != nil {
 		return err
 	}
+	before := g.UpdatedAt
 	if err := saveState(ctx, tx, g, state, seats, kept); err != nil {
 		return err
 	}
 	e.Version = g.Version
-	return tx.AppendEntry(ctx, g.ID, e)
+	if err := tx.AppendEntry(ctx, g.ID, e); err != nil {
+		return err
+	}
+	return keepStepProgress(ctx, tx, g, e, before)
+}
+
+// stepTx is what a step is recorded through: the game's transaction and the classroom's progress
+// kept in it.
+type stepTx interface {
+	GameTx
+	ProgressTx
 }
 
 // saveState stores the new state and moves the game to its new status and version.

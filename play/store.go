@@ -37,9 +37,26 @@ type Stores struct {
 	WebhookSubscriptions
 	WebhookOutbox
 	AccountStore
+	// AssignmentStore keeps assignments (assignments.go).
+	AssignmentStore
 	// Kept, when the store keeps games' records between requests, lets an action be applied in one
 	// round trip (act_kept.go); nil when it keeps none.
 	Kept KeptRecords
+	// Teaching tells which classrooms an account teaches (teaching.go).
+	Teaching Teaching
+	// SessionStore keeps accounts' browser sessions (sessions.go).
+	SessionStore SessionStore
+	// CoTeacherStore keeps classrooms' co-teachers and their invites (coteachers.go).
+	CoTeacherStore CoTeacherStore
+	// SignInCodeStore keeps the students' sign-in codes (signin_codes.go).
+	SignInCodeStore
+	// AccountEraser erases accounts (account_erase.go).
+	AccountEraser
+	// LTI 1.3: registrations, logins under way and the tool's keys; what launches made (lti.go).
+	LTIPlatformStore
+	LTILaunchStore
+	// ProgressStore reads the classrooms' progress and review summaries (progress.go).
+	ProgressStore
 }
 
 // GameReader reads games and lists them.
@@ -165,6 +182,9 @@ type Tx struct {
 	ClassroomTx
 	ResultTx
 	WebhookTx
+	AssignmentTx
+	ProgressTx
+	ReviewQueueTx
 }
 
 // GameTx reads, locks and changes one game: its steps, its history and its state.

@@ -12,21 +12,25 @@ import (
 type TokenKind int
 
 const (
-	TokenSeat     TokenKind = iota // acts for one seat of one game
-	TokenCreator                   // starts and aborts the game it created
-	TokenTeacher                   // runs one classroom
-	TokenStudent                   // plays as one student of a classroom
-	TokenObserver                  // watches one game or one classroom's games, read-only
-	TokenAccount                   // a signed-in teacher's account: its classrooms (accounts.go)
+	TokenSeat            TokenKind = iota // acts for one seat of one game
+	TokenCreator                          // starts and aborts the game it created
+	TokenTeacher                          // runs one classroom
+	TokenStudent                          // plays as one student of a classroom
+	TokenObserver                         // watches one game or one classroom's games, read-only
+	TokenAccount                          // a signed-in teacher's account: its classrooms (accounts.go)
+	TokenSession                          // a browser session of an account, kept in a cookie (sessions.go)
+	TokenCoTeacherInvite                  // a one-time invite to co-teach a classroom (coteachers.go)
 )
 
 var tokenPrefixes = map[TokenKind]string{
-	TokenSeat:     "pgs_",
-	TokenCreator:  "pgc_",
-	TokenTeacher:  "pgt_",
-	TokenStudent:  "pgl_",
-	TokenObserver: "pgo_",
-	TokenAccount:  "pga_",
+	TokenSeat:            "pgs_",
+	TokenCreator:         "pgc_",
+	TokenTeacher:         "pgt_",
+	TokenStudent:         "pgl_",
+	TokenObserver:        "pgo_",
+	TokenAccount:         "pga_",
+	TokenSession:         "pgb_",
+	TokenCoTeacherInvite: "pgi_",
 }
 
 // NewToken returns a token of kind with 256 random bits and the hash that is all the database keeps

@@ -62,7 +62,13 @@ func (s *Service) FanOutWebhooks(ctx context.Context) (bool, error) {
 		if len(b.Subscriptions) == 0 {
 			return out, nil
 		}
-		events, err := s.gameWebhookEvents(ctx, b.GameID, b.Seqs, now)
+		var events []webhookEvent
+		var err error
+		if slices.Contains(b.Seqs, DueSoonOutboxSeq) { // an assignment's row, under its id (assignments.go)
+			events, err = s.assignmentDueSoonWebhookEvents(ctx, b.GameID, now)
+		} else {
+			events, err = s.gameWebhookEvents(ctx, b.GameID, b.Seqs, now)
+		}
 		if err != nil {
 			return out, err
 		}
@@ -160,6 +166,11 @@ func (s *Service) gameWebhookEvents(ctx context.Context, gameID string, seqs []i
 		}
 	}
 	if ended && g.Status.Over() {
+		done, err := s.assignmentDoneWebhookEvents(ctx, g, now)
+		if err != nil {
+			return nil, err
+		}
+		events = append(events, done...)
 		winners := append([]int{}, g.Winners...)
 		for _, seat := range g.Seats {
 			if seat.Bot == "" {

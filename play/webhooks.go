@@ -40,7 +40,8 @@ const (
 )
 
 // WebhookEventTypes are the event types a subscription may ask for: the player events and entries.
-var WebhookEventTypes = []string{GameStarted.String(), YourTurn.String(), TimedOut.String(), GameEnded.String(), WebhookEntry}
+var WebhookEventTypes = []string{GameStarted.String(), YourTurn.String(), TimedOut.String(), GameEnded.String(), WebhookEntry,
+	AssignmentDoneEvent, AssignmentDueSoonEvent}
 
 // NewWebhookRequest is a subscription asked for.
 type NewWebhookRequest struct {

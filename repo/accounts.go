@@ -96,11 +96,12 @@ func (s *Games) DeleteAccountToken(ctx context.Context, accountID, tokenID strin
 	return nil
 }
 
-// AccountClassrooms lists the classrooms the account owns, oldest first.
+// AccountClassrooms lists the classrooms the account owns or co-teaches, oldest first.
 func (s *Games) AccountClassrooms(ctx context.Context, accountID string) ([]play.Classroom, error) {
 	rows, err := s.db.Pool.Query(ctx, `SELECT id::text, name, join_code, created_at,
 			(SELECT count(*) FROM students WHERE classroom_id = classrooms.id AND removed_at IS NULL)
-		FROM classrooms WHERE account_id = $1 ORDER BY created_at, id`, accountID)
+		FROM classrooms WHERE account_id = $1 OR id IN (SELECT classroom_id FROM classroom_co_teachers WHERE account_id = $1)
+		ORDER BY created_at, id`, accountID)
 	if err != nil {
 		return nil, err
 	}
@@ -150,8 +151,8 @@ func (s *Games) SetClassroomOwner(ctx context.Context, classroomID, accountID st
 func (s *Games) SavePendingSignIn(ctx context.Context, stateHash []byte, p play.PendingSignIn, now, expiresAt time.Time) error {
 	_, err := s.db.Pool.Exec(ctx, `WITH gone AS (
 			DELETE FROM oidc_logins WHERE state_hash IN (SELECT state_hash FROM oidc_logins WHERE expires_at <= $6 LIMIT 100))
-		INSERT INTO oidc_logins (state_hash, nonce, verifier, return_to, expires_at) VALUES ($1, $2, $3, $4, $5)`,
-		stateHash, p.Nonce, p.Verifier, p.ReturnTo, expiresAt, now)
+		INSERT INTO oidc_logins (state_hash, nonce, verifier, return_to, expires_at, provider) VALUES ($1, $2, $3, $4, $5, $7)`,
+		stateHash, p.Nonce, p.Verifier, p.ReturnTo, expiresAt, now, p.Provider)
 	return err
 }
 
@@ -159,8 +160,8 @@ func (s *Games) SavePendingSignIn(ctx context.Context, stateHash []byte, p play.
 func (s *Games) TakePendingSignIn(ctx context.Context, stateHash []byte, now time.Time) (*play.PendingSignIn, error) {
 	var p play.PendingSignIn
 	var expiresAt time.Time
-	err := s.db.Pool.QueryRow(ctx, `DELETE FROM oidc_logins WHERE state_hash = $1 RETURNING nonce, verifier, return_to, expires_at`, stateHash).
-		Scan(&p.Nonce, &p.Verifier, &p.ReturnTo, &expiresAt)
+	err := s.db.Pool.QueryRow(ctx, `DELETE FROM oidc_logins WHERE state_hash = $1 RETURNING nonce, verifier, return_to, expires_at, provider`, stateHash).
+		Scan(&p.Nonce, &p.Verifier, &p.ReturnTo, &expiresAt, &p.Provider)
 	if err != nil {
 		return nil, notFound(err)
 	}

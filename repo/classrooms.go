@@ -163,7 +163,10 @@ func (s *Games) EraseStudent(ctx context.Context, classroomID, studentID string)
 		if err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, `UPDATE students SET name_key = lower(name) WHERE id = $1::uuid`, studentID); err != nil {
+		if _, err := tx.Exec(ctx, `UPDATE students SET name_key = lower(name), sign_in_lookup = NULL WHERE id = $1::uuid`, studentID); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `DELETE FROM student_sign_ins WHERE student_id = $1::uuid`, studentID); err != nil {
 			return err
 		}
 		if err := renameSeats(ctx, tx, studentID, st.Name); err != nil {

@@ -59,3 +59,6 @@ var WebhookQueueSQL = map[string]string{"claim": claimSQL, "next due": nextDueSQ
 
 // RunTx runs fn as inTx runs the store's transactions (ended by a deadlock, run again).
 func (db *DB) RunTx(ctx context.Context, fn func(pgx.Tx) error) error { return db.inTx(ctx, fn) }
+
+// ProgressSQL are the reads of a classroom's progress and of the review queue, for the plan test.
+var ProgressSQL = map[string]string{"progress days": progressDaysSQL, "claim review": claimReviewSQL}

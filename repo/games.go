@@ -19,7 +19,8 @@ func (db *DB) Games() *Games { return &Games{db: db} }
 // Stores are the game store's ports, for play.New.
 func (s *Games) Stores() play.Stores {
 	return play.Stores{GameReader: s, History: s, Updater: s, Dues: s, ToActBackfill: s, Authorities: s,
-		ClassroomStore: s, StatsStore: s, ReviewStore: s, WebhookSubscriptions: s, WebhookOutbox: s, AccountStore: s, Kept: s}
+		ClassroomStore: s, StatsStore: s, ReviewStore: s, WebhookSubscriptions: s, WebhookOutbox: s, AccountStore: s, AssignmentStore: s, Kept: s,
+		Teaching: s, SessionStore: s, CoTeacherStore: s, SignInCodeStore: s, AccountEraser: s, LTIPlatformStore: s, LTILaunchStore: s, ProgressStore: s}
 }
 
 const gameColumns = `id::text, kind, options, status, seat_count, seed, version, snapshot, winners,
@@ -133,7 +134,10 @@ func (s *Games) classroomMember(ctx context.Context, kind play.TokenKind, hash [
 	if kind == play.TokenTeacher {
 		err = s.db.Pool.QueryRow(ctx, `SELECT id::text FROM classrooms WHERE teacher_token_hash = $1`, hash).Scan(&classroomID)
 	} else {
-		err = s.db.Pool.QueryRow(ctx, `SELECT classroom_id::text, id::text FROM students WHERE token_hash = $1 AND removed_at IS NULL`,
+		// A student's own token, or one a sign-in with their code issued (signin_codes.go).
+		err = s.db.Pool.QueryRow(ctx, `SELECT classroom_id::text, id::text FROM students WHERE token_hash = $1 AND removed_at IS NULL
+			UNION ALL SELECT u.classroom_id::text, u.id::text FROM student_sign_ins i JOIN students u ON u.id = i.student_id
+				WHERE i.token_hash = $1 AND u.removed_at IS NULL LIMIT 1`,
 			hash).Scan(&classroomID, &studentID)
 	}
 	return classroomID, studentID, notFound(err)

@@ -51,7 +51,7 @@ type appendedEntry struct {
 
 // ports is the transaction as play's ports.
 func (t *gameTx) ports() play.Tx {
-	return play.Tx{GameTx: t, SeatTx: t, ObserverTx: t, ScheduleTx: t, ClassroomTx: t, ResultTx: t, WebhookTx: t}
+	return play.Tx{GameTx: t, SeatTx: t, ObserverTx: t, ScheduleTx: t, ClassroomTx: t, ResultTx: t, WebhookTx: t, AssignmentTx: t, ProgressTx: t, ReviewQueueTx: t}
 }
 
 // newGameTx is a transaction on conn whose time is now, cut to whole microseconds as Postgres keeps

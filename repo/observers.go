@@ -82,8 +82,10 @@ func (s *Games) endedAuthorities(ctx context.Context, hashes [][]byte, studentID
 		rows, err := s.db.Pool.Query(ctx, `SELECT h FROM unnest($1::bytea[]) AS h
 			WHERE NOT EXISTS (SELECT FROM classrooms WHERE teacher_token_hash = h)
 			AND NOT EXISTS (SELECT FROM students WHERE token_hash = h AND removed_at IS NULL)
+			AND NOT EXISTS (SELECT FROM student_sign_ins i JOIN students u ON u.id = i.student_id WHERE i.token_hash = h AND u.removed_at IS NULL)
 			AND NOT EXISTS (SELECT FROM observer_tokens WHERE token_hash = h AND (expires_at IS NULL OR expires_at > $2))
-			AND NOT EXISTS (SELECT FROM account_tokens WHERE token_hash = h AND expires_at > $2)`, hashes, now)
+			AND NOT EXISTS (SELECT FROM account_tokens WHERE token_hash = h AND expires_at > $2)
+			AND NOT EXISTS (SELECT FROM account_sessions WHERE token_hash = h AND expires_at > $2)`, hashes, now)
 		if err != nil {
 			return nil, nil, err
 		}

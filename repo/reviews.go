@@ -4,17 +4,25 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
 	"primegames/play"
 )
 
-// RecordHint counts a hint given to seat at the position whose next entry is seq; asking again at
-// the same position counts nothing more.
-func (s *Games) RecordHint(ctx context.Context, gameID string, seat int, seq int64) error {
-	_, err := s.db.Pool.Exec(ctx, `INSERT INTO hints (game_id, seat, seq) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
-		gameID, seat, seq)
+// RecordHint counts a hint given to seat at the position whose next entry is seq, at the time at;
+// asking again at the same position counts nothing more. A hint given to a student's seat adds to
+// the student's progress of the day in the same statement.
+func (s *Games) RecordHint(ctx context.Context, gameID string, seat int, seq int64, at time.Time) error {
+	_, err := s.db.Pool.Exec(ctx, `WITH hint AS (INSERT INTO hints (game_id, seat, seq, created_at) VALUES ($1, $2, $3, $4)
+			ON CONFLICT DO NOTHING RETURNING game_id, seat)
+		INSERT INTO progress_days AS p (classroom_id, day, student_id, hints)
+		SELECT g.classroom_id, $5::date, s.student_id, 1
+		FROM hint h JOIN games g ON g.id = h.game_id AND g.classroom_id IS NOT NULL
+		JOIN seats s ON s.game_id = h.game_id AND s.seat = h.seat AND s.student_id IS NOT NULL
+		ON CONFLICT (classroom_id, day, student_id) DO UPDATE SET hints = p.hints + 1`,
+		gameID, seat, seq, at, at.UTC().Format(dayLayout))
 	return err
 }
 

@@ -24,9 +24,15 @@ func TestSchemaCanBeShardedByGame(t *testing.T) {
 	}
 	// Tables replicated to every node (small, rarely written, joined with any game) and tables
 	// distributed by a key of their own, never joined with a game's rows.
-	reference := []string{"classrooms", "students", "owner_secret", "webhook_subscriptions", "accounts", "account_tokens"}
-	ownKey := map[string]string{"idempotency_keys": "lookup", "observer_tokens": "token_hash", "oidc_logins": "state_hash"}
+	reference := []string{"classrooms", "students", "owner_secret", "webhook_subscriptions", "accounts", "account_tokens", "account_sessions", "classroom_co_teachers", "co_teacher_invites",
+		"student_sign_ins", "assignments", "assignment_progress"}
+	ownKey := map[string]string{"idempotency_keys": "lookup", "observer_tokens": "token_hash", "oidc_logins": "state_hash",
+		"progress_days": "classroom_id"}
 	local := []string{"goose_db_version"}
+	// LTI 1.3 (00045): registrations, courses' and learners' links and the tool's keys are
+	// reference tables; a login under way and a hand-over code are found by their own hash.
+	reference = append(reference, "lti_platforms", "lti_contexts", "lti_students", "lti_tool_keys")
+	ownKey["lti_logins"], ownKey["lti_handovers"] = "state_hash", "code_hash"
 
 	byGame := map[string]string{} // table → its distribution column
 	for _, table := range publicTables(t, db) {

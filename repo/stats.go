@@ -26,19 +26,39 @@ func (s *Games) StudentSeats(ctx context.Context, classroomID string) ([]play.St
 	})
 }
 
-// GameTallies lists the started games of the classroom in which a student holds a seat, each with
-// its kept tally when that is current.
-func (s *Games) GameTallies(ctx context.Context, classroomID string) ([]play.KeptTally, error) {
-	rows, err := s.db.reads(ctx).Query(ctx, `SELECT g.id::text, g.kind, g.version, `+currentTally+` FROM games g
-		WHERE g.classroom_id = $1 AND g.status <> 'lobby' AND EXISTS (SELECT FROM seats s WHERE s.game_id = g.id AND s.student_id IS NOT NULL)`,
+// StaleTallies lists the started games of the classroom in which a student holds a seat that keep
+// no current tally.
+func (s *Games) StaleTallies(ctx context.Context, classroomID string) ([]play.KeptTally, error) {
+	rows, err := s.db.reads(ctx).Query(ctx, `SELECT g.id::text, g.kind, g.version FROM games g
+		WHERE g.classroom_id = $1 AND g.status <> 'lobby' AND g.tally_version IS DISTINCT FROM g.version
+			AND EXISTS (SELECT FROM seats s WHERE s.game_id = g.id AND s.student_id IS NOT NULL)`,
 		classroomID)
 	if err != nil {
 		return nil, err
 	}
 	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (play.KeptTally, error) {
 		var k play.KeptTally
-		err := r.Scan(&k.GameID, &k.Kind, &k.Version, (*[]byte)(&k.Tally))
+		err := r.Scan(&k.GameID, &k.Kind, &k.Version)
 		return k, err
+	})
+}
+
+// SeatCounts sums, in Postgres, the counters of the current students' seats in the current kept
+// tallies of the classroom's started games (a tally's counts are by seat: {"counts": {"0": {…}}}).
+func (s *Games) SeatCounts(ctx context.Context, classroomID string) ([]play.SeatCount, error) {
+	rows, err := s.db.reads(ctx).Query(ctx, `SELECT s.student_id::text, g.kind, c.key, sum(c.value::bigint)
+		FROM games g JOIN seats s ON s.game_id = g.id
+		JOIN students st ON st.id = s.student_id AND st.removed_at IS NULL AND st.classroom_id = $1
+		CROSS JOIN json_each_text(g.tally->'counts'->(s.seat::text)) c
+		WHERE g.classroom_id = $1 AND g.status <> 'lobby' AND g.tally_version = g.version
+		GROUP BY 1, 2, 3`, classroomID)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (play.SeatCount, error) {
+		var c play.SeatCount
+		err := r.Scan(&c.StudentID, &c.Kind, &c.Name, &c.Count)
+		return c, err
 	})
 }
 
@@ -126,15 +146,15 @@ func (s *Games) AttemptCounts(ctx context.Context, classroomID string, perStuden
 	return out, rows.Err()
 }
 
-// EachRefusalFacts calls fn with every refused action of the classroom's current students that kept
-// facts, oldest first.
-func (s *Games) EachRefusalFacts(ctx context.Context, classroomID string, fn func(studentID, kind, code string, facts json.RawMessage) error) error {
-	rows, err := s.db.reads(ctx).Query(ctx, `SELECT st.id::text, g.kind, a.code, a.facts
+// EachRefusalFacts calls fn with the refused actions of the classroom's current students that kept
+// facts, those of one student, kind, code and facts together with their number.
+func (s *Games) EachRefusalFacts(ctx context.Context, classroomID string, fn func(studentID, kind, code string, facts json.RawMessage, n int) error) error {
+	rows, err := s.db.reads(ctx).Query(ctx, `SELECT st.id::text, g.kind, a.code, a.facts, count(*)
 		FROM attempts a
 		JOIN games g ON g.id = a.game_id
 		`+fmt.Sprintf(classStudentSeats, "a")+`
 		WHERE g.classroom_id = $1 AND a.facts IS NOT NULL
-		ORDER BY a.id`, classroomID)
+		GROUP BY 1, 2, 3, 4`, classroomID)
 	if err != nil {
 		return err
 	}
@@ -142,14 +162,37 @@ func (s *Games) EachRefusalFacts(ctx context.Context, classroomID string, fn fun
 	for rows.Next() {
 		var studentID, kind, code string
 		var facts []byte
-		if err := rows.Scan(&studentID, &kind, &code, &facts); err != nil {
+		var n int
+		if err := rows.Scan(&studentID, &kind, &code, &facts, &n); err != nil {
 			return err
 		}
-		if err := fn(studentID, kind, code, facts); err != nil {
+		if err := fn(studentID, kind, code, facts, n); err != nil {
 			return err
 		}
 	}
 	return rows.Err()
+}
+
+// GameCounts counts, in Postgres, the started games of each current student and of the class.
+func (s *Games) GameCounts(ctx context.Context, classroomID string) ([]play.GameCount, error) {
+	rows, err := s.db.reads(ctx).Query(ctx, `WITH seat AS (
+			SELECT g.id, s.student_id, g.status = 'finished' AS finished,
+				g.status = 'finished' AND s.seat = ANY(coalesce(g.winners, '{}')) AND s.bot IS NULL AS won
+			FROM games g JOIN seats s ON s.game_id = g.id
+			JOIN students st ON st.id = s.student_id AND st.removed_at IS NULL AND st.classroom_id = $1
+			WHERE g.classroom_id = $1 AND g.status <> 'lobby')
+		SELECT student_id::text, count(*), count(*) FILTER (WHERE finished), count(*) FILTER (WHERE won) FROM seat GROUP BY 1
+		UNION ALL
+		SELECT '', count(*), count(*) FILTER (WHERE finished), count(*) FILTER (WHERE won)
+		FROM (SELECT id, bool_or(finished) AS finished, bool_or(won) AS won FROM seat GROUP BY id) games`, classroomID)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (play.GameCount, error) {
+		var c play.GameCount
+		err := r.Scan(&c.StudentID, &c.Played, &c.Finished, &c.Won)
+		return c, err
+	})
 }
 
 // Attempts lists a game's refused actions, oldest first.

@@ -102,6 +102,13 @@ func TestWebhookClaimAndNextDueUseIndexesAtABacklog(t *testing.T) {
 // webhook_deliveries sequentially, "" otherwise.
 func seqScanned(ctx context.Context, t *testing.T, db *repo.DB, mode, sql string, args []any) string {
 	t.Helper()
+	return seqScannedTable(ctx, t, db, mode, sql, args, "webhook_deliveries")
+}
+
+// seqScannedTable is the plan of sql (with args, under plan_cache_mode mode) when it reads table
+// from end to end, "" when it does not.
+func seqScannedTable(ctx context.Context, t *testing.T, db *repo.DB, mode, sql string, args []any, table string) string {
+	t.Helper()
 	tx, err := db.Pool.Begin(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -119,7 +126,7 @@ func seqScanned(ctx context.Context, t *testing.T, db *repo.DB, mode, sql string
 		t.Fatal(err)
 	}
 	for _, p := range plans {
-		if p.Plan.scans("webhook_deliveries") {
+		if p.Plan.scans(table) {
 			return string(raw)
 		}
 	}

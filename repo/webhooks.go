@@ -94,6 +94,7 @@ const standingSQL = `SELECT CASE
 		CASE s.owner_kind
 			WHEN 'teacher' THEN EXISTS (SELECT FROM classrooms c WHERE c.id = s.owner_classroom_id AND c.teacher_token_hash = s.token_hash)
 			WHEN 'student' THEN EXISTS (SELECT FROM students u WHERE u.id = s.owner_student_id AND u.token_hash = s.token_hash)
+				OR EXISTS (SELECT FROM student_sign_ins i WHERE i.student_id = s.owner_student_id AND i.token_hash = s.token_hash)
 			ELSE true
 		END AS current) a`
 
@@ -384,7 +385,8 @@ func (s *Games) FanOut(ctx context.Context, now time.Time, fn func(play.OutboxBa
 				(SELECT count(*) FROM (SELECT FROM webhook_deliveries d JOIN webhook_subscriptions o ON o.id = d.subscription_id
 					WHERE o.owner_key = s.owner_key LIMIT $2) p)`+fromWebhooks+`
 			WHERE s.disabled_at IS NULL
-				AND (s.subject_game_id = $1 OR s.scope = 'service' OR s.classroom_id = (SELECT classroom_id FROM games WHERE id = $1))
+				AND (s.subject_game_id = $1 OR s.scope = 'service' OR s.classroom_id = coalesce((SELECT classroom_id FROM games WHERE id = $1),
+					(SELECT classroom_id FROM assignments WHERE id = $1))) -- an assignment's due-soon row (assignments.go)
 			ORDER BY s.created_at, s.id`, b.GameID, pendingCountBound)
 		if err != nil {
 			return err

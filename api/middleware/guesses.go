@@ -33,13 +33,21 @@ type GuessLimits struct {
 	PerAddressWindow  time.Duration // (an hour)
 	PerInstance       int           // wrong guesses this instance takes at once from all addresses, and again over PerInstanceWindow
 	PerInstanceWindow time.Duration // (a minute)
+	// PerClass bounds the wrong students' sign-in codes tried with one class code (AttemptIn), from
+	// all addresses, at once and again over PerClassWindow (an hour); 0: no such budget.
+	PerClass       int
+	PerClassWindow time.Duration
 }
 
 // wrongCodes are the refusals that mean the code was guessed wrong.
 var wrongCodes = map[string]bool{
-	"invite_code_not_found": true,
-	"wrong_invite_code":     true,
-	"join_code_not_found":   true,
+	"invite_code_not_found":       true,
+	"wrong_invite_code":           true,
+	"join_code_not_found":         true,
+	"co_teacher_invite_not_found": true, // api/coteachers.go
+	// A student's sign-in (api/sign_in_cards.go): a wrong personal code or an unknown class code.
+	"sign_in_code_not_found": true,
+	"lti_handover_invalid":   true, // an LTI launch's one-time code (api/lti.go)
 }
 
 // GuessFacts are the facts of too_many_guesses: which budget is spent (address or instance), how
@@ -59,6 +67,7 @@ type GuessGuard struct {
 	mu        sync.Mutex
 	instance  guessBucket
 	addresses map[netip.Prefix]*guessBucket // only those with a guess spent: bounded by PerInstance over PerAddressWindow
+	classes   map[string]*guessBucket       // likewise, by class code (AttemptIn)
 	swept     time.Time
 }
 
@@ -73,7 +82,7 @@ func NewGuessGuard(limits GuessLimits, now func() time.Time) *GuessGuard {
 	if limits.PerAddress <= 0 || limits.PerInstance <= 0 {
 		return nil
 	}
-	return &GuessGuard{limits: limits, now: now, addresses: map[netip.Prefix]*guessBucket{},
+	return &GuessGuard{limits: limits, now: now, addresses: map[netip.Prefix]*guessBucket{}, classes: map[string]*guessBucket{},
 		instance: guessBucket{tokens: float64(limits.PerInstance), at: now()}}
 }
 
@@ -95,22 +104,32 @@ func GuessAddress(ip string) netip.Prefix {
 // Attempt runs try, the trying of a code the request c brings, within the budgets: refused with
 // too_many_guesses when either is empty, counted when try answers that the code is wrong.
 func (g *GuessGuard) Attempt(c echo.Context, try func() error) error {
+	return g.AttemptIn(c, "", try)
+}
+
+// AttemptIn is Attempt with a third budget, the class's (a student's sign-in with the class code
+// class, normalised): however many addresses guess the personal codes of one class, they take no
+// more than PerClass wrong ones from it over PerClassWindow. "" or a zero PerClass: no such budget.
+func (g *GuessGuard) AttemptIn(c echo.Context, class string, try func() error) error {
 	if g == nil {
 		return try()
 	}
+	if g.limits.PerClass <= 0 {
+		class = ""
+	}
 	addr := GuessAddress(c.RealIP())
-	if err := g.take(addr); err != nil {
+	if err := g.take(addr, class); err != nil {
 		c.Response().Header().Set("Retry-After", strconv.Itoa(err.Facts.(GuessFacts).RetryAfterSeconds))
 		return err
 	}
 	err := try()
 	if !wrongCodes[domain.ErrorCode(err)] {
-		g.giveBack(addr)
+		g.giveBack(addr, class)
 	}
 	return err
 }
 
-func (g *GuessGuard) take(addr netip.Prefix) *domain.Error {
+func (g *GuessGuard) take(addr netip.Prefix, class string) *domain.Error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	now := g.now()
@@ -120,6 +139,11 @@ func (g *GuessGuard) take(addr netip.Prefix) *domain.Error {
 		for a, b := range g.addresses {
 			if b.fill(now, l.PerAddress, l.PerAddressWindow) {
 				delete(g.addresses, a)
+			}
+		}
+		for k, b := range g.classes {
+			if b.fill(now, l.PerClass, l.PerClassWindow) {
+				delete(g.classes, k)
 			}
 		}
 		g.swept = now
@@ -138,13 +162,27 @@ func (g *GuessGuard) take(addr netip.Prefix) *domain.Error {
 		return tooManyGuesses("instance", l.PerInstance, l.PerInstanceWindow, g.instance.wait(l.PerInstance, l.PerInstanceWindow),
 			"Too many wrong codes are being tried right now; try again in %d seconds.")
 	}
+	var cb *guessBucket
+	if class != "" {
+		if cb = g.classes[class]; cb == nil {
+			cb = &guessBucket{tokens: float64(l.PerClass), at: now}
+		} else if cb.fill(now, l.PerClass, l.PerClassWindow) {
+			delete(g.classes, class)
+		}
+		if cb.tokens < 1 {
+			return tooManyGuesses("classroom", l.PerClass, l.PerClassWindow, cb.wait(l.PerClass, l.PerClassWindow),
+				"Too many wrong sign-in codes were tried in this class; ask your teacher, or try again in %d seconds.")
+		}
+		cb.tokens--
+		g.classes[class] = cb
+	}
 	b.tokens--
 	g.instance.tokens--
 	g.addresses[addr] = b
 	return nil
 }
 
-func (g *GuessGuard) giveBack(addr netip.Prefix) {
+func (g *GuessGuard) giveBack(addr netip.Prefix, class string) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	l := g.limits
@@ -152,6 +190,11 @@ func (g *GuessGuard) giveBack(addr netip.Prefix) {
 	if b := g.addresses[addr]; b != nil {
 		if b.tokens++; b.tokens >= float64(l.PerAddress) {
 			delete(g.addresses, addr)
+		}
+	}
+	if b := g.classes[class]; class != "" && b != nil {
+		if b.tokens++; b.tokens >= float64(l.PerClass) {
+			delete(g.classes, class)
 		}
 	}
 }

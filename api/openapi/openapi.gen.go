@@ -60,6 +60,54 @@ func (e AbortOutcomeEndReason) Valid() bool {
 	}
 }
 
+// Defines values for AssignmentDoneMessageEvent.
+const (
+	AssignmentDoneMessageEventAssignmentDone AssignmentDoneMessageEvent = "assignment_done"
+)
+
+// Valid indicates whether the value is a known member of the AssignmentDoneMessageEvent enum.
+func (e AssignmentDoneMessageEvent) Valid() bool {
+	switch e {
+	case AssignmentDoneMessageEventAssignmentDone:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AssignmentDueSoonMessageEvent.
+const (
+	AssignmentDueSoonMessageEventAssignmentDueSoon AssignmentDueSoonMessageEvent = "assignment_due_soon"
+)
+
+// Valid indicates whether the value is a known member of the AssignmentDueSoonMessageEvent enum.
+func (e AssignmentDueSoonMessageEvent) Valid() bool {
+	switch e {
+	case AssignmentDueSoonMessageEventAssignmentDueSoon:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AssignmentEventKind.
+const (
+	AssignmentEventKindAssignmentDone    AssignmentEventKind = "assignment_done"
+	AssignmentEventKindAssignmentDueSoon AssignmentEventKind = "assignment_due_soon"
+)
+
+// Valid indicates whether the value is a known member of the AssignmentEventKind enum.
+func (e AssignmentEventKind) Valid() bool {
+	switch e {
+	case AssignmentEventKindAssignmentDone:
+		return true
+	case AssignmentEventKindAssignmentDueSoon:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for BotLevel.
 const (
 	Expert BotLevel = "expert"
@@ -75,6 +123,24 @@ func (e BotLevel) Valid() bool {
 	case Greedy:
 		return true
 	case Random:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ClassroomProgressBucket.
+const (
+	ClassroomProgressBucketDay  ClassroomProgressBucket = "day"
+	ClassroomProgressBucketWeek ClassroomProgressBucket = "week"
+)
+
+// Valid indicates whether the value is a known member of the ClassroomProgressBucket enum.
+func (e ClassroomProgressBucket) Valid() bool {
+	switch e {
+	case ClassroomProgressBucketDay:
+		return true
+	case ClassroomProgressBucketWeek:
 		return true
 	default:
 		return false
@@ -224,14 +290,17 @@ func (e GameStatusFactsStatus) Valid() bool {
 
 // Defines values for GuessFactsScope.
 const (
-	GuessScopeAddress  GuessFactsScope = "address"
-	GuessScopeInstance GuessFactsScope = "instance"
+	GuessScopeAddress   GuessFactsScope = "address"
+	GuessScopeClassroom GuessFactsScope = "classroom"
+	GuessScopeInstance  GuessFactsScope = "instance"
 )
 
 // Valid indicates whether the value is a known member of the GuessFactsScope enum.
 func (e GuessFactsScope) Valid() bool {
 	switch e {
 	case GuessScopeAddress:
+		return true
+	case GuessScopeClassroom:
 		return true
 	case GuessScopeInstance:
 		return true
@@ -357,6 +426,24 @@ func (e LegalActionsOfPrimedReason) Valid() bool {
 	case LegalActionsOfPrimedReasonGameOver:
 		return true
 	case LegalActionsOfPrimedReasonNotYourTurn:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for LtiHandoverRole.
+const (
+	LtiHandoverRoleStudent LtiHandoverRole = "student"
+	LtiHandoverRoleTeacher LtiHandoverRole = "teacher"
+)
+
+// Valid indicates whether the value is a known member of the LtiHandoverRole enum.
+func (e LtiHandoverRole) Valid() bool {
+	switch e {
+	case LtiHandoverRoleStudent:
+		return true
+	case LtiHandoverRoleTeacher:
 		return true
 	default:
 		return false
@@ -1546,6 +1633,7 @@ const (
 	RevokedSeatLeft        RevokedEventReason = "seat_left"
 	RevokedStudentErased   RevokedEventReason = "student_erased"
 	RevokedStudentRemoved  RevokedEventReason = "student_removed"
+	RevokedTeacherRemoved  RevokedEventReason = "teacher_removed"
 	RevokedTokenRevoked    RevokedEventReason = "token_revoked"
 	RevokedTokenRotated    RevokedEventReason = "token_rotated"
 )
@@ -1562,6 +1650,8 @@ func (e RevokedEventReason) Valid() bool {
 	case RevokedStudentErased:
 		return true
 	case RevokedStudentRemoved:
+		return true
+	case RevokedTeacherRemoved:
 		return true
 	case RevokedTokenRevoked:
 		return true
@@ -1664,16 +1754,22 @@ func (e StreamRevokedMessageEvent) Valid() bool {
 
 // Defines values for WebhookEventType.
 const (
-	WebhookEntry       WebhookEventType = "entry"
-	WebhookGameEnded   WebhookEventType = "game_ended"
-	WebhookGameStarted WebhookEventType = "game_started"
-	WebhookTimedOut    WebhookEventType = "timed_out"
-	WebhookYourTurn    WebhookEventType = "your_turn"
+	WebhookAssignmentDone    WebhookEventType = "assignment_done"
+	WebhookAssignmentDueSoon WebhookEventType = "assignment_due_soon"
+	WebhookEntry             WebhookEventType = "entry"
+	WebhookGameEnded         WebhookEventType = "game_ended"
+	WebhookGameStarted       WebhookEventType = "game_started"
+	WebhookTimedOut          WebhookEventType = "timed_out"
+	WebhookYourTurn          WebhookEventType = "your_turn"
 )
 
 // Valid indicates whether the value is a known member of the WebhookEventType enum.
 func (e WebhookEventType) Valid() bool {
 	switch e {
+	case WebhookAssignmentDone:
+		return true
+	case WebhookAssignmentDueSoon:
+		return true
 	case WebhookEntry:
 		return true
 	case WebhookGameEnded:
@@ -1764,6 +1860,42 @@ func (e Layout) Valid() bool {
 	}
 }
 
+// Defines values for Paper.
+const (
+	PaperA4     Paper = "a4"
+	PaperLetter Paper = "letter"
+)
+
+// Valid indicates whether the value is a known member of the Paper enum.
+func (e Paper) Valid() bool {
+	switch e {
+	case PaperA4:
+		return true
+	case PaperLetter:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ProgressBucket.
+const (
+	ProgressBucketDay  ProgressBucket = "day"
+	ProgressBucketWeek ProgressBucket = "week"
+)
+
+// Valid indicates whether the value is a known member of the ProgressBucket enum.
+func (e ProgressBucket) Valid() bool {
+	switch e {
+	case ProgressBucketDay:
+		return true
+	case ProgressBucketWeek:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for GetPrimeClimbBoardPicturePngParamsLayout.
 const (
 	GetPrimeClimbBoardPicturePngParamsLayoutDesktop GetPrimeClimbBoardPicturePngParamsLayout = "desktop"
@@ -1794,6 +1926,114 @@ func (e GetPrimeClimbBoardPictureParamsLayout) Valid() bool {
 	case GetPrimeClimbBoardPictureParamsLayoutDesktop:
 		return true
 	case GetPrimeClimbBoardPictureParamsLayoutPhone:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetClassroomProgressParamsBucket.
+const (
+	GetClassroomProgressParamsBucketDay  GetClassroomProgressParamsBucket = "day"
+	GetClassroomProgressParamsBucketWeek GetClassroomProgressParamsBucket = "week"
+)
+
+// Valid indicates whether the value is a known member of the GetClassroomProgressParamsBucket enum.
+func (e GetClassroomProgressParamsBucket) Valid() bool {
+	switch e {
+	case GetClassroomProgressParamsBucketDay:
+		return true
+	case GetClassroomProgressParamsBucketWeek:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetClassroomProgressCsvParamsBucket.
+const (
+	GetClassroomProgressCsvParamsBucketDay  GetClassroomProgressCsvParamsBucket = "day"
+	GetClassroomProgressCsvParamsBucketWeek GetClassroomProgressCsvParamsBucket = "week"
+)
+
+// Valid indicates whether the value is a known member of the GetClassroomProgressCsvParamsBucket enum.
+func (e GetClassroomProgressCsvParamsBucket) Valid() bool {
+	switch e {
+	case GetClassroomProgressCsvParamsBucketDay:
+		return true
+	case GetClassroomProgressCsvParamsBucketWeek:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetClassroomProgressPicturePngParamsBucket.
+const (
+	GetClassroomProgressPicturePngParamsBucketDay  GetClassroomProgressPicturePngParamsBucket = "day"
+	GetClassroomProgressPicturePngParamsBucketWeek GetClassroomProgressPicturePngParamsBucket = "week"
+)
+
+// Valid indicates whether the value is a known member of the GetClassroomProgressPicturePngParamsBucket enum.
+func (e GetClassroomProgressPicturePngParamsBucket) Valid() bool {
+	switch e {
+	case GetClassroomProgressPicturePngParamsBucketDay:
+		return true
+	case GetClassroomProgressPicturePngParamsBucketWeek:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetClassroomProgressPictureParamsBucket.
+const (
+	GetClassroomProgressPictureParamsBucketDay  GetClassroomProgressPictureParamsBucket = "day"
+	GetClassroomProgressPictureParamsBucketWeek GetClassroomProgressPictureParamsBucket = "week"
+)
+
+// Valid indicates whether the value is a known member of the GetClassroomProgressPictureParamsBucket enum.
+func (e GetClassroomProgressPictureParamsBucket) Valid() bool {
+	switch e {
+	case GetClassroomProgressPictureParamsBucketDay:
+		return true
+	case GetClassroomProgressPictureParamsBucketWeek:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetSignInCardsPngParamsPaper.
+const (
+	GetSignInCardsPngParamsPaperA4     GetSignInCardsPngParamsPaper = "a4"
+	GetSignInCardsPngParamsPaperLetter GetSignInCardsPngParamsPaper = "letter"
+)
+
+// Valid indicates whether the value is a known member of the GetSignInCardsPngParamsPaper enum.
+func (e GetSignInCardsPngParamsPaper) Valid() bool {
+	switch e {
+	case GetSignInCardsPngParamsPaperA4:
+		return true
+	case GetSignInCardsPngParamsPaperLetter:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetSignInCardsParamsPaper.
+const (
+	GetSignInCardsParamsPaperA4     GetSignInCardsParamsPaper = "a4"
+	GetSignInCardsParamsPaperLetter GetSignInCardsParamsPaper = "letter"
+)
+
+// Valid indicates whether the value is a known member of the GetSignInCardsParamsPaper enum.
+func (e GetSignInCardsParamsPaper) Valid() bool {
+	switch e {
+	case GetSignInCardsParamsPaperA4:
+		return true
+	case GetSignInCardsParamsPaperLetter:
 		return true
 	default:
 		return false
@@ -1937,6 +2177,12 @@ type AbortOutcome struct {
 // AbortOutcomeEndReason defines model for AbortOutcome.EndReason.
 type AbortOutcomeEndReason string
 
+// AcceptCoTeacherInviteRequest defines model for AcceptCoTeacherInviteRequest.
+type AcceptCoTeacherInviteRequest struct {
+	// Code The invite's code (`pgi_…`).
+	Code string `json:"code"`
+}
+
 // Account A signed-in teacher's account. Only the provider's display name is kept, no email.
 type Account struct {
 	CreatedAt time.Time          `json:"created_at"`
@@ -1972,6 +2218,152 @@ type ActionResult struct {
 
 	// Game A game as the caller may see it: the fields of `GameBase`, and the options and state of its kind, which `game` names.
 	Game Game `json:"game"`
+}
+
+// AssignedGame defines model for AssignedGame.
+type AssignedGame struct {
+	AssignmentId openapi_types.UUID `json:"assignment_id"`
+
+	// Game A game as the caller may see it: the fields of `GameBase`, and the options and state of its kind, which `game` names.
+	Game Game `json:"game"`
+
+	// Seat Your seat in the game; act for it with your student token.
+	Seat int `json:"seat"`
+}
+
+// Assignment defines model for Assignment.
+type Assignment struct {
+	ClassroomId openapi_types.UUID `json:"classroom_id"`
+	CreatedAt   time.Time          `json:"created_at"`
+	DueAt       time.Time          `json:"due_at"`
+
+	// Game A kind of game.
+	Game  GameKind           `json:"game"`
+	Games int                `json:"games"`
+	Id    openapi_types.UUID `json:"id"`
+
+	// Opponents Either `{"bot": "<level>"}` (each game against a computer player) or `{"classmates": {"group_size": n}}`.
+	Opponents AssignmentOpponents `json:"opponents"`
+
+	// Options The options as given.
+	Options json.RawMessage `json:"options"`
+
+	// Progress For the teacher, every current student's, by name; for a student, their own.
+	Progress []AssignmentProgress `json:"progress"`
+	Title    string               `json:"title"`
+}
+
+// AssignmentChange defines model for AssignmentChange.
+type AssignmentChange struct {
+	DueAt *time.Time `json:"due_at,omitempty"`
+	Games *int       `json:"games,omitempty"`
+	Title *string    `json:"title,omitempty"`
+}
+
+// AssignmentDoneMessage An `assignment_done` message, on `GET /v1/me/events` (the student's own) and on a
+// classroom's stream (every student's), just before the end of the game that made the student
+// done. It has no `id`: it does not move the resume point, so a stream resumed from before it
+// may send it again.
+type AssignmentDoneMessage struct {
+	// Data The `data` of an `assignment_done` or `assignment_due_soon` message or webhook: the assignment and one student's progress with it.
+	Data  AssignmentEvent            `json:"data"`
+	Event AssignmentDoneMessageEvent `json:"event"`
+}
+
+// AssignmentDoneMessageEvent defines model for AssignmentDoneMessage.Event.
+type AssignmentDoneMessageEvent string
+
+// AssignmentDueSoonMessage An `assignment_due_soon` message, on `GET /v1/me/events` (the student's own) and on a
+// classroom's stream (every student not done), a day before the assignment's due time. It has
+// no `id`; a stream not open at the time does not get it (webhooks do).
+type AssignmentDueSoonMessage struct {
+	// Data The `data` of an `assignment_done` or `assignment_due_soon` message or webhook: the assignment and one student's progress with it.
+	Data  AssignmentEvent               `json:"data"`
+	Event AssignmentDueSoonMessageEvent `json:"event"`
+}
+
+// AssignmentDueSoonMessageEvent defines model for AssignmentDueSoonMessage.Event.
+type AssignmentDueSoonMessageEvent string
+
+// AssignmentEvent The `data` of an `assignment_done` or `assignment_due_soon` message or webhook: the assignment and one student's progress with it.
+type AssignmentEvent struct {
+	AssignmentId openapi_types.UUID `json:"assignment_id"`
+	ClassroomId  openapi_types.UUID `json:"classroom_id"`
+	Done         bool               `json:"done"`
+	DueAt        time.Time          `json:"due_at"`
+
+	// Event `assignment_done`: a student's `done` turned true (sent with the end of the game that did it); `assignment_due_soon`: the assignment is due within a day and the student is not done.
+	Event AssignmentEventKind `json:"event"`
+
+	// GameId `assignment_done`: the game whose end made the student done.
+	GameId *openapi_types.UUID `json:"game_id,omitempty"`
+
+	// Games The games asked.
+	Games     int `json:"games"`
+	GamesDone int `json:"games_done"`
+	GamesLate int `json:"games_late"`
+
+	// Name The student's name.
+	Name      string             `json:"name"`
+	StudentId openapi_types.UUID `json:"student_id"`
+	Title     string             `json:"title"`
+}
+
+// AssignmentEventKind `assignment_done`: a student's `done` turned true (sent with the end of the game that did it); `assignment_due_soon`: the assignment is due within a day and the student is not done.
+type AssignmentEventKind string
+
+// AssignmentList defines model for AssignmentList.
+type AssignmentList struct {
+	Items []Assignment `json:"items"`
+}
+
+// AssignmentOpponents Either `{"bot": "<level>"}` (each game against a computer player) or `{"classmates": {"group_size": n}}`.
+type AssignmentOpponents struct {
+	// Bot How a computer player plays: `random` picks uniformly among the legal actions, `greedy`
+	// takes the best immediate result by a simple measure, `expert` is the strongest. Each
+	// decides from its own seat's view only (it never sees hidden cards or the deck's order),
+	// and its choice is drawn from the game's secret seed and the step, so replays are exact (G-2).
+	Bot        *BotLevel `json:"bot,omitempty"`
+	Classmates *struct {
+		// GroupSize Students a game; the game's options must take this many players.
+		GroupSize int `json:"group_size"`
+	} `json:"classmates,omitempty"`
+}
+
+// AssignmentProgress defines model for AssignmentProgress.
+type AssignmentProgress struct {
+	// Done games_done has reached the games asked.
+	Done bool `json:"done"`
+
+	// GamesDone Games of the assignment the student finished (aborted ones do not count), late ones included.
+	GamesDone int `json:"games_done"`
+
+	// GamesLate Of games_done, those finished after due_at.
+	GamesLate int    `json:"games_late"`
+	Name      string `json:"name"`
+
+	// OpenGameId The student's game of the assignment not yet over, if any.
+	OpenGameId *openapi_types.UUID `json:"open_game_id,omitempty"`
+	StudentId  openapi_types.UUID  `json:"student_id"`
+}
+
+// AssignmentRequest defines model for AssignmentRequest.
+type AssignmentRequest struct {
+	// DueAt Games finished after this time count as late (one finished at it exactly is on time).
+	DueAt time.Time `json:"due_at"`
+
+	// Game A kind of game.
+	Game GameKind `json:"game"`
+
+	// Games How many games each student is to finish.
+	Games int `json:"games"`
+
+	// Opponents Either `{"bot": "<level>"}` (each game against a computer player) or `{"classmates": {"group_size": n}}`.
+	Opponents AssignmentOpponents `json:"opponents"`
+
+	// Options The options of every game of the assignment, as in `POST /v1/games`.
+	Options *json.RawMessage `json:"options,omitempty"`
+	Title   string           `json:"title"`
 }
 
 // AttachClassroomRequest defines model for AttachClassroomRequest.
@@ -2136,15 +2528,74 @@ type ClassroomList struct {
 	Classrooms []Classroom `json:"classrooms"`
 }
 
+// ClassroomProgress defines model for ClassroomProgress.
+type ClassroomProgress struct {
+	Bucket ClassroomProgressBucket `json:"bucket"`
+
+	// Class The students' figures added up, bucket by bucket.
+	Class       []ProgressFigures  `json:"class"`
+	ClassroomId openapi_types.UUID `json:"classroom_id"`
+
+	// From The first day shown (a Monday by week).
+	From     openapi_types.Date `json:"from"`
+	Students []StudentProgress  `json:"students"`
+
+	// To The last day shown (a Sunday by week).
+	To openapi_types.Date `json:"to"`
+}
+
+// ClassroomProgressBucket defines model for ClassroomProgress.Bucket.
+type ClassroomProgressBucket string
+
 // ClassroomStats defines model for ClassroomStats.
 type ClassroomStats struct {
 	// Class The class as a whole. `games_played`, `games_finished` and `games_won` count games, each once: the started games in which a current student holds a seat (two students' game is one game), won when a current student won it. The `games` counters are every current student's added up; `attempts` counts all their refusals, with the class's most recent examples.
 	Class       StatsTotals        `json:"class"`
 	ClassroomId openapi_types.UUID `json:"classroom_id"`
 
-	// ReviewsPending Finished games whose move review is not made yet. One request makes at most 10 of them (and keeps them); the review figures of the rest join the statistics on later requests.
+	// ReviewsPending Finished games whose move review the worker has not made yet: it reviews each finished game once, in the background, and their review figures join the statistics then. No request makes a review.
 	ReviewsPending int            `json:"reviews_pending"`
 	Students       []StudentStats `json:"students"`
+}
+
+// ClassroomStreamEvent One message of a classroom's event stream, as a client reads it: a game's stream's messages
+// (`GameStreamEvent`) and the assignments' (`assignment_done`, `assignment_due_soon`). The
+// message's `event` field says what its `data` (parsed from JSON) holds. A client that parses
+// `data:` lines can type each message as this union and narrow it by `event`.
+type ClassroomStreamEvent struct {
+	union json.RawMessage
+}
+
+// ClassroomStreamLine One line of a classroom's event stream read as NDJSON: a `ClassroomStreamEvent`
+// message as one JSON object (`data` is the JSON itself, not a string), or a heartbeat.
+type ClassroomStreamLine struct {
+	union json.RawMessage
+}
+
+// ClassroomTeacher defines model for ClassroomTeacher.
+type ClassroomTeacher struct {
+	AccountId openapi_types.UUID `json:"account_id"`
+
+	// AddedAt When the co-teacher joined (the owner: when their account was made).
+	AddedAt time.Time `json:"added_at"`
+
+	// Name The display name the provider gave.
+	Name string `json:"name"`
+
+	// Owner The classroom's owner (first); else a co-teacher.
+	Owner bool `json:"owner"`
+}
+
+// ClassroomTeacherList defines model for ClassroomTeacherList.
+type ClassroomTeacherList struct {
+	Teachers []ClassroomTeacher `json:"teachers"`
+}
+
+// CoTeacherInvite defines model for CoTeacherInvite.
+type CoTeacherInvite struct {
+	// Code The one-time code (`pgi_…`), shown only here.
+	Code      string    `json:"code"`
+	ExpiresAt time.Time `json:"expires_at"`
 }
 
 // Counters Named counters summed over games (docs/dashboards.md, "Statistics", says what each means).
@@ -2284,6 +2735,12 @@ type CreatedWebhook struct {
 
 // EndReason Why a game was aborted: `creator`, its creator aborted it (`POST /v1/games/{id}/abort`); `lobby_expired`, its lobby waited longer than the server's `LOBBY_TTL` without starting; `idle`, nobody acted in it for the server's `IDLE_GAME_TTL`.
 type EndReason string
+
+// ErasedAccount defines model for ErasedAccount.
+type ErasedAccount struct {
+	// ErasedClassrooms How many classrooms were erased with the account (0 with `keep_classrooms=true`).
+	ErasedClassrooms int `json:"erased_classrooms"`
+}
 
 // FieldError defines model for FieldError.
 type FieldError struct {
@@ -2532,7 +2989,7 @@ type GameSummary struct {
 // GameView A game as one caller may see it; `game` names its kind.
 type GameView = json.RawMessage
 
-// GuessFacts A code a person types (an invite code, a join code) refused before it was looked up, because too many wrong ones were tried: from this address (`address`: an IPv4 address or an IPv6 /64, whatever tokens its requests carry) or on this instance from every address (`instance`). `limit` wrong codes are allowed at once, and again over `window_seconds`; `retry_after_seconds` (also the `Retry-After` header) is when one more is allowed. A right code gives its guess back, so a child who mistypes twice still gets in on the third try.
+// GuessFacts A code a person types (an invite code, a join code) refused before it was looked up, because too many wrong ones were tried: from this address (`address`: an IPv4 address or an IPv6 /64, whatever tokens its requests carry) or on this instance from every address (`instance`), or, for a student's sign-in code, with this class code from every address (`classroom`). `limit` wrong codes are allowed at once, and again over `window_seconds`; `retry_after_seconds` (also the `Retry-After` header) is when one more is allowed. A right code gives its guess back, so a child who mistypes twice still gets in on the third try.
 type GuessFacts struct {
 	Limit             int             `json:"limit"`
 	RetryAfterSeconds int             `json:"retry_after_seconds"`
@@ -2865,6 +3322,126 @@ type LegalActionsOfPrimedGame string
 // finished).
 type LegalActionsOfPrimedReason string
 
+// LtiHandover What a launch hands over. No LMS id and no email is in it.
+type LtiHandover struct {
+	// Account A signed-in teacher's account. Only the provider's display name is kept, no email.
+	Account   *Account  `json:"account,omitempty"`
+	Classroom Classroom `json:"classroom"`
+
+	// ExpiresAt When a teacher's account token stops working.
+	ExpiresAt *time.Time      `json:"expires_at,omitempty"`
+	Role      LtiHandoverRole `json:"role"`
+	Student   *Student        `json:"student,omitempty"`
+
+	// Token A teacher's account token (`pga_…`, 8 hours) or a student's token (`pgl_…`), shown only here.
+	Token string `json:"token"`
+}
+
+// LtiHandoverRole defines model for LtiHandover.Role.
+type LtiHandoverRole string
+
+// LtiHandoverRequest defines model for LtiHandoverRequest.
+type LtiHandoverRequest struct {
+	// Code The `code` of the landing URL's fragment.
+	Code string `json:"code"`
+}
+
+// LtiKeyRotated defines model for LtiKeyRotated.
+type LtiKeyRotated struct {
+	// Kid The new current key's id.
+	Kid string `json:"kid"`
+}
+
+// LtiKeySet A JSON Web Key Set (RFC 7517) of RSA public keys.
+type LtiKeySet struct {
+	Keys []struct {
+		// Alg `RS256`.
+		Alg string `json:"alg"`
+		E   string `json:"e"`
+		Kid string `json:"kid"`
+
+		// Kty `RSA`.
+		Kty string `json:"kty"`
+		N   string `json:"n"`
+
+		// Use `sig`.
+		Use string `json:"use"`
+	} `json:"keys"`
+}
+
+// LtiLaunchForm The platform's authentication response (form_post).
+type LtiLaunchForm struct {
+	Error            *string `json:"error,omitempty"`
+	ErrorDescription *string `json:"error_description,omitempty"`
+	IdToken          *string `json:"id_token,omitempty"`
+	State            *string `json:"state,omitempty"`
+}
+
+// LtiLoginForm A third-party initiated login (Security Framework §5.1.1.1).
+type LtiLoginForm struct {
+	ClientId        *string `json:"client_id,omitempty"`
+	Iss             *string `json:"iss,omitempty"`
+	LoginHint       *string `json:"login_hint,omitempty"`
+	LtiDeploymentId *string `json:"lti_deployment_id,omitempty"`
+	LtiMessageHint  *string `json:"lti_message_hint,omitempty"`
+	TargetLinkUri   *string `json:"target_link_uri,omitempty"`
+}
+
+// LtiPlatform An LMS registered for LTI 1.3 launches.
+type LtiPlatform struct {
+	// AuthUrl The platform's OIDC authorization URL.
+	AuthUrl string `json:"auth_url"`
+
+	// ClientId The client id the platform gave this tool.
+	ClientId      string             `json:"client_id"`
+	CreatedAt     time.Time          `json:"created_at"`
+	DeploymentIds []string           `json:"deployment_ids"`
+	Id            openapi_types.UUID `json:"id"`
+
+	// Issuer The platform's issuer (`iss` of its ID tokens).
+	Issuer string `json:"issuer"`
+
+	// JwksUrl The platform's public key set.
+	JwksUrl string `json:"jwks_url"`
+
+	// TokenUrl The platform's OAuth 2 token URL.
+	TokenUrl string `json:"token_url"`
+}
+
+// LtiPlatformList defines model for LtiPlatformList.
+type LtiPlatformList struct {
+	Platforms []LtiPlatform `json:"platforms"`
+}
+
+// LtiPlatformPatch defines model for LtiPlatformPatch.
+type LtiPlatformPatch struct {
+	AuthUrl       *string   `json:"auth_url,omitempty"`
+	ClientId      *string   `json:"client_id,omitempty"`
+	DeploymentIds *[]string `json:"deployment_ids,omitempty"`
+	Issuer        *string   `json:"issuer,omitempty"`
+	JwksUrl       *string   `json:"jwks_url,omitempty"`
+	TokenUrl      *string   `json:"token_url,omitempty"`
+}
+
+// LtiPlatformRequest defines model for LtiPlatformRequest.
+type LtiPlatformRequest struct {
+	AuthUrl       string   `json:"auth_url"`
+	ClientId      string   `json:"client_id"`
+	DeploymentIds []string `json:"deployment_ids"`
+	Issuer        string   `json:"issuer"`
+	JwksUrl       string   `json:"jwks_url"`
+	TokenUrl      string   `json:"token_url"`
+}
+
+// LtiRosterSynced defines model for LtiRosterSynced.
+type LtiRosterSynced struct {
+	// Learners The course's active learners read, each now a student of the classroom (a removed one not counted).
+	Learners int `json:"learners"`
+
+	// StudentCount The classroom's current students after the sync.
+	StudentCount int `json:"student_count"`
+}
+
 // Me Who a token is (`GET /v1/me`).
 type Me struct {
 	// Account A signed-in teacher's account. Only the provider's display name is kept, no email.
@@ -2929,6 +3506,12 @@ type MissedOpportunity struct {
 type MistakeCount struct {
 	Count int    `json:"count"`
 	Value string `json:"value"`
+}
+
+// MyAssignmentList defines model for MyAssignmentList.
+type MyAssignmentList struct {
+	// Items Your assignments, each with one `progress` entry, yours.
+	Items []Assignment `json:"items"`
 }
 
 // NotYourTurnFacts An action from a seat whose turn it is not (G-1), and the seats that may act now.
@@ -3929,6 +4512,28 @@ type Problem struct {
 	Type string `json:"type"`
 }
 
+// ProgressFigures defines model for ProgressFigures.
+type ProgressFigures struct {
+	GamesFinished int `json:"games_finished"`
+
+	// GamesPlayed Games started in the bucket.
+	GamesPlayed int `json:"games_played"`
+	GamesWon    int `json:"games_won"`
+	HintsUsed   int `json:"hints_used"`
+
+	// MissedOpportunities Found by the move reviews of the games that finished in the bucket.
+	MissedOpportunities int `json:"missed_opportunities"`
+
+	// Moves The student's own moves (not the computer's, not those the server played when time ran out).
+	Moves int `json:"moves"`
+
+	// MsPerMove The mean time of a move, since the game's step before it, in milliseconds; absent without moves.
+	MsPerMove *int64 `json:"ms_per_move,omitempty"`
+
+	// Start The bucket's first day (UTC).
+	Start openapi_types.Date `json:"start"`
+}
+
 // QuotaFacts A game (or webhook subscription) refused because its creator holds as many as a quota allows: which quota (`open_games`, games in a lobby or under way; `computer_games`, those under way with no person in a seat; `webhook_subscriptions`), for whom (`client`, the token; `owner`, the token's holder: a classroom, a student, a game token, the admin; `address`, everything created from the address), the limit and the count held; `retry_after_seconds` (also the `Retry-After` header) when waiting may help.
 type QuotaFacts struct {
 	Count             int             `json:"count"`
@@ -4102,7 +4707,8 @@ type RevokedEvent struct {
 	// classroom; `seat_left`: the token's seat was left (a lobby left, a seat handed to the
 	// computer on resigning) and the token opens the game no more; `observer_revoked`,
 	// `observer_expired`: the observer token was revoked or expired; `token_revoked`: the
-	// token no longer works (found out by the stream asking again, the cause unknown to it).
+	// token no longer works (found out by the stream asking again, the cause unknown to it);
+	// `teacher_removed`: the account, a co-teacher, was removed from the classroom.
 	Reason RevokedEventReason `json:"reason"`
 }
 
@@ -4111,7 +4717,8 @@ type RevokedEvent struct {
 // classroom; `seat_left`: the token's seat was left (a lobby left, a seat handed to the
 // computer on resigning) and the token opens the game no more; `observer_revoked`,
 // `observer_expired`: the observer token was revoked or expired; `token_revoked`: the
-// token no longer works (found out by the stream asking again, the cause unknown to it).
+// token no longer works (found out by the stream asking again, the cause unknown to it);
+// `teacher_removed`: the account, a co-teacher, was removed from the classroom.
 type RevokedEventReason string
 
 // RotatedWebhookSecret defines model for RotatedWebhookSecret.
@@ -4230,6 +4837,38 @@ type ServiceOutcome struct {
 	union json.RawMessage
 }
 
+// SignInCode defines model for SignInCode.
+type SignInCode struct {
+	// Code The student's personal sign-in code, six characters of `ABCDEFGHJKMNPQRSTUVWXYZ23456789`.
+	Code    string  `json:"code"`
+	Student Student `json:"student"`
+}
+
+// SignInCodeList defines model for SignInCodeList.
+type SignInCodeList struct {
+	Items []SignInCode `json:"items"`
+}
+
+// SignInProvider defines model for SignInProvider.
+type SignInProvider struct {
+	// Default Whether a login without `provider` goes to it.
+	Default bool `json:"default"`
+
+	// Issuer The provider's issuer URL.
+	Issuer string `json:"issuer"`
+
+	// Login Where a sign-in page sends the teacher (add `&return_to=` for a browser session).
+	Login string `json:"login"`
+
+	// Name The provider's name (`default` for `OIDC_ISSUER`'s, else as in `OIDC_PROVIDERS`).
+	Name string `json:"name"`
+}
+
+// SignInProviderList The OpenID providers teachers may sign in with, the default first.
+type SignInProviderList struct {
+	Providers []SignInProvider `json:"providers"`
+}
+
 // SignedIn The account signed in and its new account token, shown once.
 type SignedIn struct {
 	// Account A signed-in teacher's account. Only the provider's display name is kept, no email.
@@ -4313,6 +4952,22 @@ type Student struct {
 // StudentList defines model for StudentList.
 type StudentList struct {
 	Items []Student `json:"items"`
+}
+
+// StudentProgress defines model for StudentProgress.
+type StudentProgress struct {
+	Buckets   []ProgressFigures  `json:"buckets"`
+	Name      string             `json:"name"`
+	StudentId openapi_types.UUID `json:"student_id"`
+}
+
+// StudentSignInRequest defines model for StudentSignInRequest.
+type StudentSignInRequest struct {
+	// ClassCode The classroom's join code, as the teacher shows it (`K7QX-2MHB`).
+	ClassCode string `json:"class_code"`
+
+	// Code The student's personal sign-in code (`H4KP9Z`).
+	Code string `json:"code"`
 }
 
 // StudentStats defines model for StudentStats.
@@ -4437,7 +5092,7 @@ type WebhookEntryEvent struct {
 	Version int64 `json:"version"`
 }
 
-// WebhookEventType A player event of `GET /v1/me/events`, or `entry` (one per history entry).
+// WebhookEventType A player event of `GET /v1/me/events`, `entry` (one per history entry), or an assignment's event (`AssignmentEvent`).
 type WebhookEventType string
 
 // WebhookList defines model for WebhookList.
@@ -4451,7 +5106,7 @@ type WebhookPayload struct {
 	Data      WebhookPayload_Data `json:"data"`
 	Timestamp time.Time           `json:"timestamp"`
 
-	// Type A player event of `GET /v1/me/events`, or `entry` (one per history entry).
+	// Type A player event of `GET /v1/me/events`, `entry` (one per history entry), or an assignment's event (`AssignmentEvent`).
 	Type WebhookEventType `json:"type"`
 }
 
@@ -4468,6 +5123,12 @@ type WebhookStatus string
 
 // AccessToken defines model for AccessToken.
 type AccessToken = string
+
+// AssignmentID defines model for AssignmentID.
+type AssignmentID = openapi_types.UUID
+
+// CardsPage defines model for CardsPage.
+type CardsPage = int
 
 // ClassroomID defines model for ClassroomID.
 type ClassroomID = openapi_types.UUID
@@ -4499,11 +5160,26 @@ type Limit = int
 // ObserverID defines model for ObserverID.
 type ObserverID = openapi_types.UUID
 
+// Paper defines model for Paper.
+type Paper string
+
 // PictureLinkExp defines model for PictureLinkExp.
 type PictureLinkExp = int64
 
 // PictureLinkSig defines model for PictureLinkSig.
 type PictureLinkSig = string
+
+// ProgressBucket defines model for ProgressBucket.
+type ProgressBucket string
+
+// ProgressFrom defines model for ProgressFrom.
+type ProgressFrom = openapi_types.Date
+
+// ProgressStudent defines model for ProgressStudent.
+type ProgressStudent = openapi_types.UUID
+
+// ProgressTo defines model for ProgressTo.
+type ProgressTo = openapi_types.Date
 
 // StudentID defines model for StudentID.
 type StudentID = openapi_types.UUID
@@ -4538,6 +5214,12 @@ type PreconditionFailed = Problem
 // RequestTimeout An RFC 9457 problem document.
 type RequestTimeout = Problem
 
+// SignInCardsUnavailable An RFC 9457 problem document.
+type SignInCardsUnavailable = Problem
+
+// SignInCodesUnavailable An RFC 9457 problem document.
+type SignInCodesUnavailable = Problem
+
 // StreamsFull An RFC 9457 problem document.
 type StreamsFull = Problem
 
@@ -4568,10 +5250,15 @@ type FinishSignInParams struct {
 
 // BeginSignInParams defines parameters for BeginSignIn.
 type BeginSignInParams struct {
-	// ReturnTo A path of this service (starting with one `/`, no scheme or host) the sign-in returns
-	// to. Reserved for the browser sessions of a later version: today a sign-in with
-	// `return_to` is refused with 400 `return_to_unsupported`; any other value with 400
-	// `invalid_return_to`.
+	// Provider The provider to sign in with, by name (`GET /v1/auth/providers`); without it the default
+	// (`OIDC_ISSUER`'s), or the only one configured. An unknown name is 400
+	// `unknown_provider`, naming it; none with several and no default, 400 `provider_required`.
+	Provider *string `form:"provider,omitempty" json:"provider,omitempty"`
+
+	// ReturnTo A path of this service the sign-in returns to, in a browser session: starting with one
+	// `/`, without `//`, backslash or control characters (else 400 `invalid_return_to`). The
+	// callback then sets the session's cookie (cookieAuth) and answers 302 there instead of an
+	// account token.
 	ReturnTo *string `form:"return_to,omitempty" json:"return_to,omitempty"`
 }
 
@@ -4639,6 +5326,104 @@ type MintClassroomObserverParams struct {
 	// ExpiresIn Seconds until the token stops working, from a minute to 30 days; without it, it works until revoked.
 	ExpiresIn *ExpiresIn `form:"expires_in,omitempty" json:"expires_in,omitempty"`
 }
+
+// GetClassroomProgressParams defines parameters for GetClassroomProgress.
+type GetClassroomProgressParams struct {
+	// From The first day (UTC), included; by default 30 days (by day) or 12 weeks (by week) before `to`.
+	From *ProgressFrom `form:"from,omitempty" json:"from,omitempty"`
+
+	// To The last day (UTC), included; today by default.
+	To *ProgressTo `form:"to,omitempty" json:"to,omitempty"`
+
+	// Bucket `week` (ISO weeks, the default) or `day`.
+	Bucket *GetClassroomProgressParamsBucket `form:"bucket,omitempty" json:"bucket,omitempty"`
+
+	// StudentId Only this current student's figures (and the class's, which are then theirs).
+	StudentId *ProgressStudent `form:"student_id,omitempty" json:"student_id,omitempty"`
+}
+
+// GetClassroomProgressParamsBucket defines parameters for GetClassroomProgress.
+type GetClassroomProgressParamsBucket string
+
+// GetClassroomProgressCsvParams defines parameters for GetClassroomProgressCsv.
+type GetClassroomProgressCsvParams struct {
+	// From The first day (UTC), included; by default 30 days (by day) or 12 weeks (by week) before `to`.
+	From *ProgressFrom `form:"from,omitempty" json:"from,omitempty"`
+
+	// To The last day (UTC), included; today by default.
+	To *ProgressTo `form:"to,omitempty" json:"to,omitempty"`
+
+	// Bucket `week` (ISO weeks, the default) or `day`.
+	Bucket *GetClassroomProgressCsvParamsBucket `form:"bucket,omitempty" json:"bucket,omitempty"`
+
+	// StudentId Only this current student's figures (and the class's, which are then theirs).
+	StudentId *ProgressStudent `form:"student_id,omitempty" json:"student_id,omitempty"`
+}
+
+// GetClassroomProgressCsvParamsBucket defines parameters for GetClassroomProgressCsv.
+type GetClassroomProgressCsvParamsBucket string
+
+// GetClassroomProgressPicturePngParams defines parameters for GetClassroomProgressPicturePng.
+type GetClassroomProgressPicturePngParams struct {
+	// From The first day (UTC), included; by default 30 days (by day) or 12 weeks (by week) before `to`.
+	From *ProgressFrom `form:"from,omitempty" json:"from,omitempty"`
+
+	// To The last day (UTC), included; today by default.
+	To *ProgressTo `form:"to,omitempty" json:"to,omitempty"`
+
+	// Bucket `week` (ISO weeks, the default) or `day`.
+	Bucket *GetClassroomProgressPicturePngParamsBucket `form:"bucket,omitempty" json:"bucket,omitempty"`
+
+	// StudentId Only this current student's figures (and the class's, which are then theirs).
+	StudentId   *ProgressStudent `form:"student_id,omitempty" json:"student_id,omitempty"`
+	IfNoneMatch *string          `json:"If-None-Match,omitempty"`
+}
+
+// GetClassroomProgressPicturePngParamsBucket defines parameters for GetClassroomProgressPicturePng.
+type GetClassroomProgressPicturePngParamsBucket string
+
+// GetClassroomProgressPictureParams defines parameters for GetClassroomProgressPicture.
+type GetClassroomProgressPictureParams struct {
+	// From The first day (UTC), included; by default 30 days (by day) or 12 weeks (by week) before `to`.
+	From *ProgressFrom `form:"from,omitempty" json:"from,omitempty"`
+
+	// To The last day (UTC), included; today by default.
+	To *ProgressTo `form:"to,omitempty" json:"to,omitempty"`
+
+	// Bucket `week` (ISO weeks, the default) or `day`.
+	Bucket *GetClassroomProgressPictureParamsBucket `form:"bucket,omitempty" json:"bucket,omitempty"`
+
+	// StudentId Only this current student's figures (and the class's, which are then theirs).
+	StudentId   *ProgressStudent `form:"student_id,omitempty" json:"student_id,omitempty"`
+	IfNoneMatch *string          `json:"If-None-Match,omitempty"`
+}
+
+// GetClassroomProgressPictureParamsBucket defines parameters for GetClassroomProgressPicture.
+type GetClassroomProgressPictureParamsBucket string
+
+// GetSignInCardsPngParams defines parameters for GetSignInCardsPng.
+type GetSignInCardsPngParams struct {
+	// Paper The paper the page is for: `a4` (210 × 297 mm, the default) or `letter` (8.5 × 11 in).
+	Paper *GetSignInCardsPngParamsPaper `form:"paper,omitempty" json:"paper,omitempty"`
+
+	// Page Which page of cards, from 1 (the default); ten cards a page.
+	Page *CardsPage `form:"page,omitempty" json:"page,omitempty"`
+}
+
+// GetSignInCardsPngParamsPaper defines parameters for GetSignInCardsPng.
+type GetSignInCardsPngParamsPaper string
+
+// GetSignInCardsParams defines parameters for GetSignInCards.
+type GetSignInCardsParams struct {
+	// Paper The paper the page is for: `a4` (210 × 297 mm, the default) or `letter` (8.5 × 11 in).
+	Paper *GetSignInCardsParamsPaper `form:"paper,omitempty" json:"paper,omitempty"`
+
+	// Page Which page of cards, from 1 (the default); ten cards a page.
+	Page *CardsPage `form:"page,omitempty" json:"page,omitempty"`
+}
+
+// GetSignInCardsParamsPaper defines parameters for GetSignInCards.
+type GetSignInCardsParamsPaper string
 
 // ReissueStudentTokenParams defines parameters for ReissueStudentToken.
 type ReissueStudentTokenParams struct {
@@ -5024,6 +5809,22 @@ type StartGameParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// BeginLtiLoginParams defines parameters for BeginLtiLogin.
+type BeginLtiLoginParams struct {
+	Iss             *string `form:"iss,omitempty" json:"iss,omitempty"`
+	LoginHint       *string `form:"login_hint,omitempty" json:"login_hint,omitempty"`
+	TargetLinkUri   *string `form:"target_link_uri,omitempty" json:"target_link_uri,omitempty"`
+	LtiMessageHint  *string `form:"lti_message_hint,omitempty" json:"lti_message_hint,omitempty"`
+	ClientId        *string `form:"client_id,omitempty" json:"client_id,omitempty"`
+	LtiDeploymentId *string `form:"lti_deployment_id,omitempty" json:"lti_deployment_id,omitempty"`
+}
+
+// EraseMyAccountParams defines parameters for EraseMyAccount.
+type EraseMyAccountParams struct {
+	// KeepClassrooms Keep the account's classrooms, detached, instead of erasing them.
+	KeepClassrooms *bool `form:"keep_classrooms,omitempty" json:"keep_classrooms,omitempty"`
+}
+
 // StreamMyEventsParams defines parameters for StreamMyEvents.
 type StreamMyEventsParams struct {
 	// LastEventId The same as `Last-Event-ID`, for clients that cannot send headers; the header wins when both are sent.
@@ -5072,6 +5873,12 @@ type CreateClassroomJSONRequestBody = CreateClassroomRequest
 // JoinClassroomJSONRequestBody defines body for JoinClassroom for application/json ContentType.
 type JoinClassroomJSONRequestBody = JoinClassroomRequest
 
+// CreateAssignmentJSONRequestBody defines body for CreateAssignment for application/json ContentType.
+type CreateAssignmentJSONRequestBody = AssignmentRequest
+
+// ChangeAssignmentJSONRequestBody defines body for ChangeAssignment for application/json ContentType.
+type ChangeAssignmentJSONRequestBody = AssignmentChange
+
 // CreateClassroomGamesJSONRequestBody defines body for CreateClassroomGames for application/json ContentType.
 type CreateClassroomGamesJSONRequestBody = ClassroomGamesRequest
 
@@ -5080,6 +5887,9 @@ type AttachClassroomJSONRequestBody = AttachClassroomRequest
 
 // RenameStudentJSONRequestBody defines body for RenameStudent for application/json ContentType.
 type RenameStudentJSONRequestBody = RenameStudentRequest
+
+// AcceptCoTeacherInviteJSONRequestBody defines body for AcceptCoTeacherInvite for application/json ContentType.
+type AcceptCoTeacherInviteJSONRequestBody = AcceptCoTeacherInviteRequest
 
 // CreateGameJSONRequestBody defines body for CreateGame for application/json ContentType.
 type CreateGameJSONRequestBody = CreateGameRequest
@@ -5093,8 +5903,26 @@ type PostActionJSONRequestBody = Action
 // JoinGameJSONRequestBody defines body for JoinGame for application/json ContentType.
 type JoinGameJSONRequestBody = JoinRequest
 
+// TakeLtiHandoverJSONRequestBody defines body for TakeLtiHandover for application/json ContentType.
+type TakeLtiHandoverJSONRequestBody = LtiHandoverRequest
+
+// LaunchLtiFormdataRequestBody defines body for LaunchLti for application/x-www-form-urlencoded ContentType.
+type LaunchLtiFormdataRequestBody = LtiLaunchForm
+
+// BeginLtiLoginPostFormdataRequestBody defines body for BeginLtiLoginPost for application/x-www-form-urlencoded ContentType.
+type BeginLtiLoginPostFormdataRequestBody = LtiLoginForm
+
+// RegisterLtiPlatformJSONRequestBody defines body for RegisterLtiPlatform for application/json ContentType.
+type RegisterLtiPlatformJSONRequestBody = LtiPlatformRequest
+
+// UpdateLtiPlatformJSONRequestBody defines body for UpdateLtiPlatform for application/json ContentType.
+type UpdateLtiPlatformJSONRequestBody = LtiPlatformPatch
+
 // CreateMyTokenJSONRequestBody defines body for CreateMyToken for application/json ContentType.
 type CreateMyTokenJSONRequestBody = CreateAccountTokenRequest
+
+// StudentSignInJSONRequestBody defines body for StudentSignIn for application/json ContentType.
+type StudentSignInJSONRequestBody = StudentSignInRequest
 
 // CreateWebhookJSONRequestBody defines body for CreateWebhook for application/json ContentType.
 type CreateWebhookJSONRequestBody = CreateWebhookRequest
@@ -5186,6 +6014,532 @@ func (t BodyMismatchFacts_Got) MarshalJSON() ([]byte, error) {
 }
 
 func (t *BodyMismatchFacts_Got) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsGameActionMessage returns the union data inside the ClassroomStreamEvent as a GameActionMessage
+func (t ClassroomStreamEvent) AsGameActionMessage() (GameActionMessage, error) {
+	var body GameActionMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromGameActionMessage overwrites any union data inside the ClassroomStreamEvent as the provided GameActionMessage
+func (t *ClassroomStreamEvent) FromGameActionMessage(v GameActionMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"action"}`))
+	t.union = b
+	return err
+}
+
+// MergeGameActionMessage performs a merge with any union data inside the ClassroomStreamEvent, using the provided GameActionMessage
+func (t *ClassroomStreamEvent) MergeGameActionMessage(v GameActionMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"action"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsGameEndMessage returns the union data inside the ClassroomStreamEvent as a GameEndMessage
+func (t ClassroomStreamEvent) AsGameEndMessage() (GameEndMessage, error) {
+	var body GameEndMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromGameEndMessage overwrites any union data inside the ClassroomStreamEvent as the provided GameEndMessage
+func (t *ClassroomStreamEvent) FromGameEndMessage(v GameEndMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"end"}`))
+	t.union = b
+	return err
+}
+
+// MergeGameEndMessage performs a merge with any union data inside the ClassroomStreamEvent, using the provided GameEndMessage
+func (t *ClassroomStreamEvent) MergeGameEndMessage(v GameEndMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"end"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsStreamErrorMessage returns the union data inside the ClassroomStreamEvent as a StreamErrorMessage
+func (t ClassroomStreamEvent) AsStreamErrorMessage() (StreamErrorMessage, error) {
+	var body StreamErrorMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromStreamErrorMessage overwrites any union data inside the ClassroomStreamEvent as the provided StreamErrorMessage
+func (t *ClassroomStreamEvent) FromStreamErrorMessage(v StreamErrorMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"error"}`))
+	t.union = b
+	return err
+}
+
+// MergeStreamErrorMessage performs a merge with any union data inside the ClassroomStreamEvent, using the provided StreamErrorMessage
+func (t *ClassroomStreamEvent) MergeStreamErrorMessage(v StreamErrorMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"error"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsStreamRevokedMessage returns the union data inside the ClassroomStreamEvent as a StreamRevokedMessage
+func (t ClassroomStreamEvent) AsStreamRevokedMessage() (StreamRevokedMessage, error) {
+	var body StreamRevokedMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromStreamRevokedMessage overwrites any union data inside the ClassroomStreamEvent as the provided StreamRevokedMessage
+func (t *ClassroomStreamEvent) FromStreamRevokedMessage(v StreamRevokedMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"revoked"}`))
+	t.union = b
+	return err
+}
+
+// MergeStreamRevokedMessage performs a merge with any union data inside the ClassroomStreamEvent, using the provided StreamRevokedMessage
+func (t *ClassroomStreamEvent) MergeStreamRevokedMessage(v StreamRevokedMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"revoked"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsAssignmentDoneMessage returns the union data inside the ClassroomStreamEvent as a AssignmentDoneMessage
+func (t ClassroomStreamEvent) AsAssignmentDoneMessage() (AssignmentDoneMessage, error) {
+	var body AssignmentDoneMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromAssignmentDoneMessage overwrites any union data inside the ClassroomStreamEvent as the provided AssignmentDoneMessage
+func (t *ClassroomStreamEvent) FromAssignmentDoneMessage(v AssignmentDoneMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"assignment_done"}`))
+	t.union = b
+	return err
+}
+
+// MergeAssignmentDoneMessage performs a merge with any union data inside the ClassroomStreamEvent, using the provided AssignmentDoneMessage
+func (t *ClassroomStreamEvent) MergeAssignmentDoneMessage(v AssignmentDoneMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"assignment_done"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsAssignmentDueSoonMessage returns the union data inside the ClassroomStreamEvent as a AssignmentDueSoonMessage
+func (t ClassroomStreamEvent) AsAssignmentDueSoonMessage() (AssignmentDueSoonMessage, error) {
+	var body AssignmentDueSoonMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromAssignmentDueSoonMessage overwrites any union data inside the ClassroomStreamEvent as the provided AssignmentDueSoonMessage
+func (t *ClassroomStreamEvent) FromAssignmentDueSoonMessage(v AssignmentDueSoonMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"assignment_due_soon"}`))
+	t.union = b
+	return err
+}
+
+// MergeAssignmentDueSoonMessage performs a merge with any union data inside the ClassroomStreamEvent, using the provided AssignmentDueSoonMessage
+func (t *ClassroomStreamEvent) MergeAssignmentDueSoonMessage(v AssignmentDueSoonMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"assignment_due_soon"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t ClassroomStreamEvent) Discriminator() (string, error) {
+	var discriminator struct {
+		Discriminator string `json:"event"`
+	}
+	err := json.Unmarshal(t.union, &discriminator)
+	return discriminator.Discriminator, err
+}
+
+func (t ClassroomStreamEvent) ValueByDiscriminator() (interface{}, error) {
+	discriminator, err := t.Discriminator()
+	if err != nil {
+		return nil, err
+	}
+	switch discriminator {
+	case "action":
+		return t.AsGameActionMessage()
+	case "assignment_done":
+		return t.AsAssignmentDoneMessage()
+	case "assignment_due_soon":
+		return t.AsAssignmentDueSoonMessage()
+	case "end":
+		return t.AsGameEndMessage()
+	case "error":
+		return t.AsStreamErrorMessage()
+	case "revoked":
+		return t.AsStreamRevokedMessage()
+	default:
+		return nil, errors.New("unknown discriminator value: " + discriminator)
+	}
+}
+
+func (t ClassroomStreamEvent) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *ClassroomStreamEvent) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsGameActionMessage returns the union data inside the ClassroomStreamLine as a GameActionMessage
+func (t ClassroomStreamLine) AsGameActionMessage() (GameActionMessage, error) {
+	var body GameActionMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromGameActionMessage overwrites any union data inside the ClassroomStreamLine as the provided GameActionMessage
+func (t *ClassroomStreamLine) FromGameActionMessage(v GameActionMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"action"}`))
+	t.union = b
+	return err
+}
+
+// MergeGameActionMessage performs a merge with any union data inside the ClassroomStreamLine, using the provided GameActionMessage
+func (t *ClassroomStreamLine) MergeGameActionMessage(v GameActionMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"action"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsGameEndMessage returns the union data inside the ClassroomStreamLine as a GameEndMessage
+func (t ClassroomStreamLine) AsGameEndMessage() (GameEndMessage, error) {
+	var body GameEndMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromGameEndMessage overwrites any union data inside the ClassroomStreamLine as the provided GameEndMessage
+func (t *ClassroomStreamLine) FromGameEndMessage(v GameEndMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"end"}`))
+	t.union = b
+	return err
+}
+
+// MergeGameEndMessage performs a merge with any union data inside the ClassroomStreamLine, using the provided GameEndMessage
+func (t *ClassroomStreamLine) MergeGameEndMessage(v GameEndMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"end"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsStreamErrorMessage returns the union data inside the ClassroomStreamLine as a StreamErrorMessage
+func (t ClassroomStreamLine) AsStreamErrorMessage() (StreamErrorMessage, error) {
+	var body StreamErrorMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromStreamErrorMessage overwrites any union data inside the ClassroomStreamLine as the provided StreamErrorMessage
+func (t *ClassroomStreamLine) FromStreamErrorMessage(v StreamErrorMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"error"}`))
+	t.union = b
+	return err
+}
+
+// MergeStreamErrorMessage performs a merge with any union data inside the ClassroomStreamLine, using the provided StreamErrorMessage
+func (t *ClassroomStreamLine) MergeStreamErrorMessage(v StreamErrorMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"error"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsStreamRevokedMessage returns the union data inside the ClassroomStreamLine as a StreamRevokedMessage
+func (t ClassroomStreamLine) AsStreamRevokedMessage() (StreamRevokedMessage, error) {
+	var body StreamRevokedMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromStreamRevokedMessage overwrites any union data inside the ClassroomStreamLine as the provided StreamRevokedMessage
+func (t *ClassroomStreamLine) FromStreamRevokedMessage(v StreamRevokedMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"revoked"}`))
+	t.union = b
+	return err
+}
+
+// MergeStreamRevokedMessage performs a merge with any union data inside the ClassroomStreamLine, using the provided StreamRevokedMessage
+func (t *ClassroomStreamLine) MergeStreamRevokedMessage(v StreamRevokedMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"revoked"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsAssignmentDoneMessage returns the union data inside the ClassroomStreamLine as a AssignmentDoneMessage
+func (t ClassroomStreamLine) AsAssignmentDoneMessage() (AssignmentDoneMessage, error) {
+	var body AssignmentDoneMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromAssignmentDoneMessage overwrites any union data inside the ClassroomStreamLine as the provided AssignmentDoneMessage
+func (t *ClassroomStreamLine) FromAssignmentDoneMessage(v AssignmentDoneMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"assignment_done"}`))
+	t.union = b
+	return err
+}
+
+// MergeAssignmentDoneMessage performs a merge with any union data inside the ClassroomStreamLine, using the provided AssignmentDoneMessage
+func (t *ClassroomStreamLine) MergeAssignmentDoneMessage(v AssignmentDoneMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"assignment_done"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsAssignmentDueSoonMessage returns the union data inside the ClassroomStreamLine as a AssignmentDueSoonMessage
+func (t ClassroomStreamLine) AsAssignmentDueSoonMessage() (AssignmentDueSoonMessage, error) {
+	var body AssignmentDueSoonMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromAssignmentDueSoonMessage overwrites any union data inside the ClassroomStreamLine as the provided AssignmentDueSoonMessage
+func (t *ClassroomStreamLine) FromAssignmentDueSoonMessage(v AssignmentDueSoonMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"assignment_due_soon"}`))
+	t.union = b
+	return err
+}
+
+// MergeAssignmentDueSoonMessage performs a merge with any union data inside the ClassroomStreamLine, using the provided AssignmentDueSoonMessage
+func (t *ClassroomStreamLine) MergeAssignmentDueSoonMessage(v AssignmentDueSoonMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"assignment_due_soon"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsStreamHeartbeatMessage returns the union data inside the ClassroomStreamLine as a StreamHeartbeatMessage
+func (t ClassroomStreamLine) AsStreamHeartbeatMessage() (StreamHeartbeatMessage, error) {
+	var body StreamHeartbeatMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromStreamHeartbeatMessage overwrites any union data inside the ClassroomStreamLine as the provided StreamHeartbeatMessage
+func (t *ClassroomStreamLine) FromStreamHeartbeatMessage(v StreamHeartbeatMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"heartbeat"}`))
+	t.union = b
+	return err
+}
+
+// MergeStreamHeartbeatMessage performs a merge with any union data inside the ClassroomStreamLine, using the provided StreamHeartbeatMessage
+func (t *ClassroomStreamLine) MergeStreamHeartbeatMessage(v StreamHeartbeatMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"heartbeat"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t ClassroomStreamLine) Discriminator() (string, error) {
+	var discriminator struct {
+		Discriminator string `json:"event"`
+	}
+	err := json.Unmarshal(t.union, &discriminator)
+	return discriminator.Discriminator, err
+}
+
+func (t ClassroomStreamLine) ValueByDiscriminator() (interface{}, error) {
+	discriminator, err := t.Discriminator()
+	if err != nil {
+		return nil, err
+	}
+	switch discriminator {
+	case "action":
+		return t.AsGameActionMessage()
+	case "assignment_done":
+		return t.AsAssignmentDoneMessage()
+	case "assignment_due_soon":
+		return t.AsAssignmentDueSoonMessage()
+	case "end":
+		return t.AsGameEndMessage()
+	case "error":
+		return t.AsStreamErrorMessage()
+	case "heartbeat":
+		return t.AsStreamHeartbeatMessage()
+	case "revoked":
+		return t.AsStreamRevokedMessage()
+	default:
+		return nil, errors.New("unknown discriminator value: " + discriminator)
+	}
+}
+
+func (t ClassroomStreamLine) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *ClassroomStreamLine) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }
@@ -5898,6 +7252,58 @@ func (t *PlayerStreamEvent) MergeStreamRevokedMessage(v StreamRevokedMessage) er
 	return err
 }
 
+// AsAssignmentDoneMessage returns the union data inside the PlayerStreamEvent as a AssignmentDoneMessage
+func (t PlayerStreamEvent) AsAssignmentDoneMessage() (AssignmentDoneMessage, error) {
+	var body AssignmentDoneMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromAssignmentDoneMessage overwrites any union data inside the PlayerStreamEvent as the provided AssignmentDoneMessage
+func (t *PlayerStreamEvent) FromAssignmentDoneMessage(v AssignmentDoneMessage) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeAssignmentDoneMessage performs a merge with any union data inside the PlayerStreamEvent, using the provided AssignmentDoneMessage
+func (t *PlayerStreamEvent) MergeAssignmentDoneMessage(v AssignmentDoneMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsAssignmentDueSoonMessage returns the union data inside the PlayerStreamEvent as a AssignmentDueSoonMessage
+func (t PlayerStreamEvent) AsAssignmentDueSoonMessage() (AssignmentDueSoonMessage, error) {
+	var body AssignmentDueSoonMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromAssignmentDueSoonMessage overwrites any union data inside the PlayerStreamEvent as the provided AssignmentDueSoonMessage
+func (t *PlayerStreamEvent) FromAssignmentDueSoonMessage(v AssignmentDueSoonMessage) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeAssignmentDueSoonMessage performs a merge with any union data inside the PlayerStreamEvent, using the provided AssignmentDueSoonMessage
+func (t *PlayerStreamEvent) MergeAssignmentDueSoonMessage(v AssignmentDueSoonMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
 func (t PlayerStreamEvent) MarshalJSON() ([]byte, error) {
 	b, err := t.union.MarshalJSON()
 	return b, err
@@ -5976,6 +7382,58 @@ func (t *PlayerStreamLine) FromStreamRevokedMessage(v StreamRevokedMessage) erro
 
 // MergeStreamRevokedMessage performs a merge with any union data inside the PlayerStreamLine, using the provided StreamRevokedMessage
 func (t *PlayerStreamLine) MergeStreamRevokedMessage(v StreamRevokedMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsAssignmentDoneMessage returns the union data inside the PlayerStreamLine as a AssignmentDoneMessage
+func (t PlayerStreamLine) AsAssignmentDoneMessage() (AssignmentDoneMessage, error) {
+	var body AssignmentDoneMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromAssignmentDoneMessage overwrites any union data inside the PlayerStreamLine as the provided AssignmentDoneMessage
+func (t *PlayerStreamLine) FromAssignmentDoneMessage(v AssignmentDoneMessage) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeAssignmentDoneMessage performs a merge with any union data inside the PlayerStreamLine, using the provided AssignmentDoneMessage
+func (t *PlayerStreamLine) MergeAssignmentDoneMessage(v AssignmentDoneMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsAssignmentDueSoonMessage returns the union data inside the PlayerStreamLine as a AssignmentDueSoonMessage
+func (t PlayerStreamLine) AsAssignmentDueSoonMessage() (AssignmentDueSoonMessage, error) {
+	var body AssignmentDueSoonMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromAssignmentDueSoonMessage overwrites any union data inside the PlayerStreamLine as the provided AssignmentDueSoonMessage
+func (t *PlayerStreamLine) FromAssignmentDueSoonMessage(v AssignmentDueSoonMessage) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeAssignmentDueSoonMessage performs a merge with any union data inside the PlayerStreamLine, using the provided AssignmentDueSoonMessage
+func (t *PlayerStreamLine) MergeAssignmentDueSoonMessage(v AssignmentDueSoonMessage) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
@@ -6854,6 +8312,32 @@ func (t *WebhookPayload_Data) MergeWebhookEntryEvent(v WebhookEntryEvent) error 
 	return err
 }
 
+// AsAssignmentEvent returns the union data inside the WebhookPayload_Data as a AssignmentEvent
+func (t WebhookPayload_Data) AsAssignmentEvent() (AssignmentEvent, error) {
+	var body AssignmentEvent
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromAssignmentEvent overwrites any union data inside the WebhookPayload_Data as the provided AssignmentEvent
+func (t *WebhookPayload_Data) FromAssignmentEvent(v AssignmentEvent) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeAssignmentEvent performs a merge with any union data inside the WebhookPayload_Data, using the provided AssignmentEvent
+func (t *WebhookPayload_Data) MergeAssignmentEvent(v AssignmentEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
 func (t WebhookPayload_Data) MarshalJSON() ([]byte, error) {
 	b, err := t.union.MarshalJSON()
 	return b, err
@@ -6884,12 +8368,18 @@ type ServerInterface interface {
 	// GetReadyz Readiness: the database is reachable.
 	// (GET /readyz)
 	GetReadyz(ctx echo.Context) error
+	// SignOut End the browser session of the request's cookie.
+	// (POST /v1/auth/logout)
+	SignOut(ctx echo.Context) error
 	// FinishSignIn Where the provider sends the teacher back; answers the account and an account token.
 	// (GET /v1/auth/oidc/callback)
 	FinishSignIn(ctx echo.Context, params FinishSignInParams) error
 	// BeginSignIn Sign a teacher in with the OpenID provider (redirects there).
 	// (GET /v1/auth/oidc/login)
 	BeginSignIn(ctx echo.Context, params BeginSignInParams) error
+	// ListSignInProviders The OpenID providers teachers may sign in with, for a sign-in page.
+	// (GET /v1/auth/providers)
+	ListSignInProviders(ctx echo.Context) error
 	// GetPrimeClimbBoardPicturePng The Prime Climb board as a PNG picture.
 	// (GET /v1/boards/prime-climb.png)
 	GetPrimeClimbBoardPicturePng(ctx echo.Context, params GetPrimeClimbBoardPicturePngParams) error
@@ -6908,6 +8398,24 @@ type ServerInterface interface {
 	// GetClassroom The classroom (teacher token).
 	// (GET /v1/classrooms/{classroom_id})
 	GetClassroom(ctx echo.Context, classroomId ClassroomID) error
+	// ListAssignments The classroom's assignments with each student's progress (teacher token).
+	// (GET /v1/classrooms/{classroom_id}/assignments)
+	ListAssignments(ctx echo.Context, classroomId ClassroomID) error
+	// CreateAssignment Set the class an assignment (teacher token).
+	// (POST /v1/classrooms/{classroom_id}/assignments)
+	CreateAssignment(ctx echo.Context, classroomId ClassroomID) error
+	// DeleteAssignment Delete an assignment and its progress (teacher token); its games stay.
+	// (DELETE /v1/classrooms/{classroom_id}/assignments/{assignment_id})
+	DeleteAssignment(ctx echo.Context, classroomId ClassroomID, assignmentId AssignmentID) error
+	// GetAssignment One assignment with each student's progress (teacher token).
+	// (GET /v1/classrooms/{classroom_id}/assignments/{assignment_id})
+	GetAssignment(ctx echo.Context, classroomId ClassroomID, assignmentId AssignmentID) error
+	// ChangeAssignment Change an assignment's title, games or due time (teacher token).
+	// (PATCH /v1/classrooms/{classroom_id}/assignments/{assignment_id})
+	ChangeAssignment(ctx echo.Context, classroomId ClassroomID, assignmentId AssignmentID) error
+	// CreateCoTeacherInvite Invite a co-teacher with a one-time code (the classroom's owner).
+	// (POST /v1/classrooms/{classroom_id}/co-teacher-invites)
+	CreateCoTeacherInvite(ctx echo.Context, classroomId ClassroomID) error
 	// StreamClassroomEvents Live updates of every game of a classroom (server-sent events, teacher or classroom observer token).
 	// (GET /v1/classrooms/{classroom_id}/events)
 	StreamClassroomEvents(ctx echo.Context, classroomId ClassroomID, params StreamClassroomEventsParams) error
@@ -6920,6 +8428,9 @@ type ServerInterface interface {
 	// RotateJoinCode Replace the join code (teacher token); the old one stops working.
 	// (POST /v1/classrooms/{classroom_id}/join-code)
 	RotateJoinCode(ctx echo.Context, classroomId ClassroomID) error
+	// SyncLtiRoster Take in the course's learners from the LMS (teacher token; LTI Names and Role Provisioning).
+	// (POST /v1/classrooms/{classroom_id}/lti/roster)
+	SyncLtiRoster(ctx echo.Context, classroomId ClassroomID) error
 	// MintClassroomObserver Mint a read-only observer token for every game of this classroom (teacher).
 	// (POST /v1/classrooms/{classroom_id}/observers)
 	MintClassroomObserver(ctx echo.Context, classroomId ClassroomID, params MintClassroomObserverParams) error
@@ -6929,6 +8440,27 @@ type ServerInterface interface {
 	// AttachClassroom Attach a classroom to the account (account token and the classroom's teacher token).
 	// (POST /v1/classrooms/{classroom_id}/owner)
 	AttachClassroom(ctx echo.Context, classroomId ClassroomID) error
+	// GetClassroomProgress Each student's progress over the weeks or days (teacher token).
+	// (GET /v1/classrooms/{classroom_id}/progress)
+	GetClassroomProgress(ctx echo.Context, classroomId ClassroomID, params GetClassroomProgressParams) error
+	// GetClassroomProgressCsv The progress as CSV (teacher token).
+	// (GET /v1/classrooms/{classroom_id}/progress.csv)
+	GetClassroomProgressCsv(ctx echo.Context, classroomId ClassroomID, params GetClassroomProgressCsvParams) error
+	// GetClassroomProgressPicturePng The progress as a PNG picture for a phone (teacher token).
+	// (GET /v1/classrooms/{classroom_id}/progress.png)
+	GetClassroomProgressPicturePng(ctx echo.Context, classroomId ClassroomID, params GetClassroomProgressPicturePngParams) error
+	// GetClassroomProgressPicture The progress as an SVG picture for a phone (teacher token).
+	// (GET /v1/classrooms/{classroom_id}/progress.svg)
+	GetClassroomProgressPicture(ctx echo.Context, classroomId ClassroomID, params GetClassroomProgressPictureParams) error
+	// GetSignInCardsPng A page of the students' sign-in cards as PNG (teacher token).
+	// (GET /v1/classrooms/{classroom_id}/sign-in-cards.png)
+	GetSignInCardsPng(ctx echo.Context, classroomId ClassroomID, params GetSignInCardsPngParams) error
+	// GetSignInCards A printable page of the students' sign-in cards (teacher token).
+	// (GET /v1/classrooms/{classroom_id}/sign-in-cards.svg)
+	GetSignInCards(ctx echo.Context, classroomId ClassroomID, params GetSignInCardsParams) error
+	// ListSignInCodes The students' personal sign-in codes (teacher token).
+	// (GET /v1/classrooms/{classroom_id}/sign-in-codes)
+	ListSignInCodes(ctx echo.Context, classroomId ClassroomID) error
 	// GetClassroomStats What each student did and where they struggle (teacher token).
 	// (GET /v1/classrooms/{classroom_id}/stats)
 	GetClassroomStats(ctx echo.Context, classroomId ClassroomID) error
@@ -6944,12 +8476,24 @@ type ServerInterface interface {
 	// EraseStudent Erase a removed student's personal data (teacher token).
 	// (POST /v1/classrooms/{classroom_id}/students/{student_id}/erase)
 	EraseStudent(ctx echo.Context, classroomId ClassroomID, studentId StudentID) error
+	// ResetSignInCode Give a student a new sign-in code (teacher token).
+	// (POST /v1/classrooms/{classroom_id}/students/{student_id}/sign-in-code)
+	ResetSignInCode(ctx echo.Context, classroomId ClassroomID, studentId StudentID) error
 	// ReissueStudentToken Give a student a new token (teacher token); their old one stops working at once.
 	// (POST /v1/classrooms/{classroom_id}/students/{student_id}/token)
 	ReissueStudentToken(ctx echo.Context, classroomId ClassroomID, studentId StudentID, params ReissueStudentTokenParams) error
 	// RotateTeacherToken Replace your teacher token (teacher token); the old one stops working at once.
 	// (POST /v1/classrooms/{classroom_id}/teacher-token)
 	RotateTeacherToken(ctx echo.Context, classroomId ClassroomID, params RotateTeacherTokenParams) error
+	// ListClassroomTeachers The classroom's teachers, its owner first (teacher).
+	// (GET /v1/classrooms/{classroom_id}/teachers)
+	ListClassroomTeachers(ctx echo.Context, classroomId ClassroomID) error
+	// RemoveCoTeacher Remove a co-teacher (the classroom's owner).
+	// (DELETE /v1/classrooms/{classroom_id}/teachers/{account_id})
+	RemoveCoTeacher(ctx echo.Context, classroomId ClassroomID, accountId openapi_types.UUID) error
+	// AcceptCoTeacherInvite Co-teach a classroom by its invite code (account token or session).
+	// (POST /v1/co-teacher-invites/accept)
+	AcceptCoTeacherInvite(ctx echo.Context) error
 	// ListGames List games, newest first.
 	// (GET /v1/games)
 	ListGames(ctx echo.Context, params ListGamesParams) error
@@ -7028,9 +8572,54 @@ type ServerInterface interface {
 	// GetStateAt The game as it was after history entry `seq` (a replay step).
 	// (GET /v1/games/{id}/states/{seq})
 	GetStateAt(ctx echo.Context, id GameID, seq int64) error
+	// TakeLtiHandover Trade a launch's one-time code for a token.
+	// (POST /v1/lti/handover)
+	TakeLtiHandover(ctx echo.Context) error
+	// GetLtiKeys The tool's public keys (JWKS) for platforms to verify what it signs.
+	// (GET /v1/lti/jwks)
+	GetLtiKeys(ctx echo.Context) error
+	// RotateLtiKey Make a new current tool key pair (admin token).
+	// (POST /v1/lti/keys/rotate)
+	RotateLtiKey(ctx echo.Context) error
+	// GetLtiLanding Where a launch lands in the LMS's frame, until the web app takes over.
+	// (GET /v1/lti/landing)
+	GetLtiLanding(ctx echo.Context) error
+	// LaunchLti LTI 1.3 launch (the platform form-posts the ID token here; redirects to the landing page).
+	// (POST /v1/lti/launch)
+	LaunchLti(ctx echo.Context) error
+	// BeginLtiLogin LTI 1.3 login initiation (the platform sends the browser here; redirects to the platform).
+	// (GET /v1/lti/login)
+	BeginLtiLogin(ctx echo.Context, params BeginLtiLoginParams) error
+	// BeginLtiLoginPost LTI 1.3 login initiation as a form post.
+	// (POST /v1/lti/login)
+	BeginLtiLoginPost(ctx echo.Context) error
+	// ListLtiPlatforms The LMSs registered for LTI 1.3 launches (admin token).
+	// (GET /v1/lti/platforms)
+	ListLtiPlatforms(ctx echo.Context) error
+	// RegisterLtiPlatform Register an LMS (an LTI 1.3 platform) with the admin token.
+	// (POST /v1/lti/platforms)
+	RegisterLtiPlatform(ctx echo.Context) error
+	// DeleteLtiPlatform Delete an LMS registration (admin token).
+	// (DELETE /v1/lti/platforms/{platform_id})
+	DeleteLtiPlatform(ctx echo.Context, platformId openapi_types.UUID) error
+	// GetLtiPlatform One LMS registration (admin token).
+	// (GET /v1/lti/platforms/{platform_id})
+	GetLtiPlatform(ctx echo.Context, platformId openapi_types.UUID) error
+	// UpdateLtiPlatform Change an LMS registration (admin token).
+	// (PATCH /v1/lti/platforms/{platform_id})
+	UpdateLtiPlatform(ctx echo.Context, platformId openapi_types.UUID) error
+	// EraseMyAccount Erase the signed-in teacher's account (account token).
+	// (DELETE /v1/me)
+	EraseMyAccount(ctx echo.Context, params EraseMyAccountParams) error
 	// GetMe Who this token is and what it may do.
 	// (GET /v1/me)
 	GetMe(ctx echo.Context) error
+	// ListMyAssignments Your assignments with your progress and due time (student token).
+	// (GET /v1/me/assignments)
+	ListMyAssignments(ctx echo.Context) error
+	// StartAssignedGame Play the assignment's next game (student token).
+	// (POST /v1/me/assignments/{assignment_id}/games)
+	StartAssignedGame(ctx echo.Context, assignmentId AssignmentID) error
 	// ListMyClassrooms The classrooms the account owns (account token).
 	// (GET /v1/me/classrooms)
 	ListMyClassrooms(ctx echo.Context) error
@@ -7049,6 +8638,9 @@ type ServerInterface interface {
 	// RevokeMyToken Revoke one of the account's tokens (account token).
 	// (DELETE /v1/me/tokens/{token_id})
 	RevokeMyToken(ctx echo.Context, tokenId openapi_types.UUID) error
+	// StudentSignIn A student signs in with the class code and their personal code.
+	// (POST /v1/students/sign-in)
+	StudentSignIn(ctx echo.Context) error
 	// ListWebhooks Your webhook subscriptions, with how their deliveries go.
 	// (GET /v1/webhooks)
 	ListWebhooks(ctx echo.Context) error
@@ -7135,6 +8727,15 @@ func (w *ServerInterfaceWrapper) GetReadyz(ctx echo.Context) error {
 	return err
 }
 
+// SignOut converts echo context to params.
+func (w *ServerInterfaceWrapper) SignOut(ctx echo.Context) error {
+	var err error
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.SignOut(ctx)
+	return err
+}
+
 // FinishSignIn converts echo context to params.
 func (w *ServerInterfaceWrapper) FinishSignIn(ctx echo.Context) error {
 	var err error
@@ -7180,6 +8781,13 @@ func (w *ServerInterfaceWrapper) BeginSignIn(ctx echo.Context) error {
 
 	// Parameter object where we will unmarshal all parameters from the context
 	var params BeginSignInParams
+	// ------------- Optional query parameter "provider" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "provider", ctx.QueryParams(), &params.Provider, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter provider: %s", err))
+	}
+
 	// ------------- Optional query parameter "return_to" -------------
 
 	err = runtime.BindQueryParameterWithOptions("form", true, false, "return_to", ctx.QueryParams(), &params.ReturnTo, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
@@ -7189,6 +8797,15 @@ func (w *ServerInterfaceWrapper) BeginSignIn(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.BeginSignIn(ctx, params)
+	return err
+}
+
+// ListSignInProviders converts echo context to params.
+func (w *ServerInterfaceWrapper) ListSignInProviders(ctx echo.Context) error {
+	var err error
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListSignInProviders(ctx)
 	return err
 }
 
@@ -7275,6 +8892,126 @@ func (w *ServerInterfaceWrapper) GetClassroom(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.GetClassroom(ctx, classroomId)
+	return err
+}
+
+// ListAssignments converts echo context to params.
+func (w *ServerInterfaceWrapper) ListAssignments(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "classroom_id" -------------
+	var classroomId ClassroomID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "classroom_id", ctx.Param("classroom_id"), &classroomId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter classroom_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListAssignments(ctx, classroomId)
+	return err
+}
+
+// CreateAssignment converts echo context to params.
+func (w *ServerInterfaceWrapper) CreateAssignment(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "classroom_id" -------------
+	var classroomId ClassroomID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "classroom_id", ctx.Param("classroom_id"), &classroomId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter classroom_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.CreateAssignment(ctx, classroomId)
+	return err
+}
+
+// DeleteAssignment converts echo context to params.
+func (w *ServerInterfaceWrapper) DeleteAssignment(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "classroom_id" -------------
+	var classroomId ClassroomID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "classroom_id", ctx.Param("classroom_id"), &classroomId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter classroom_id: %s", err))
+	}
+
+	// ------------- Path parameter "assignment_id" -------------
+	var assignmentId AssignmentID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "assignment_id", ctx.Param("assignment_id"), &assignmentId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter assignment_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.DeleteAssignment(ctx, classroomId, assignmentId)
+	return err
+}
+
+// GetAssignment converts echo context to params.
+func (w *ServerInterfaceWrapper) GetAssignment(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "classroom_id" -------------
+	var classroomId ClassroomID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "classroom_id", ctx.Param("classroom_id"), &classroomId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter classroom_id: %s", err))
+	}
+
+	// ------------- Path parameter "assignment_id" -------------
+	var assignmentId AssignmentID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "assignment_id", ctx.Param("assignment_id"), &assignmentId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter assignment_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetAssignment(ctx, classroomId, assignmentId)
+	return err
+}
+
+// ChangeAssignment converts echo context to params.
+func (w *ServerInterfaceWrapper) ChangeAssignment(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "classroom_id" -------------
+	var classroomId ClassroomID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "classroom_id", ctx.Param("classroom_id"), &classroomId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter classroom_id: %s", err))
+	}
+
+	// ------------- Path parameter "assignment_id" -------------
+	var assignmentId AssignmentID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "assignment_id", ctx.Param("assignment_id"), &assignmentId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter assignment_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ChangeAssignment(ctx, classroomId, assignmentId)
+	return err
+}
+
+// CreateCoTeacherInvite converts echo context to params.
+func (w *ServerInterfaceWrapper) CreateCoTeacherInvite(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "classroom_id" -------------
+	var classroomId ClassroomID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "classroom_id", ctx.Param("classroom_id"), &classroomId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter classroom_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.CreateCoTeacherInvite(ctx, classroomId)
 	return err
 }
 
@@ -7433,6 +9170,22 @@ func (w *ServerInterfaceWrapper) RotateJoinCode(ctx echo.Context) error {
 	return err
 }
 
+// SyncLtiRoster converts echo context to params.
+func (w *ServerInterfaceWrapper) SyncLtiRoster(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "classroom_id" -------------
+	var classroomId ClassroomID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "classroom_id", ctx.Param("classroom_id"), &classroomId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter classroom_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.SyncLtiRoster(ctx, classroomId)
+	return err
+}
+
 // MintClassroomObserver converts echo context to params.
 func (w *ServerInterfaceWrapper) MintClassroomObserver(ctx echo.Context) error {
 	var err error
@@ -7495,6 +9248,304 @@ func (w *ServerInterfaceWrapper) AttachClassroom(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.AttachClassroom(ctx, classroomId)
+	return err
+}
+
+// GetClassroomProgress converts echo context to params.
+func (w *ServerInterfaceWrapper) GetClassroomProgress(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "classroom_id" -------------
+	var classroomId ClassroomID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "classroom_id", ctx.Param("classroom_id"), &classroomId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter classroom_id: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetClassroomProgressParams
+	// ------------- Optional query parameter "from" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "from", ctx.QueryParams(), &params.From, runtime.BindQueryParameterOptions{Type: "string", Format: "date"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter from: %s", err))
+	}
+
+	// ------------- Optional query parameter "to" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "to", ctx.QueryParams(), &params.To, runtime.BindQueryParameterOptions{Type: "string", Format: "date"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter to: %s", err))
+	}
+
+	// ------------- Optional query parameter "bucket" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "bucket", ctx.QueryParams(), &params.Bucket, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter bucket: %s", err))
+	}
+
+	// ------------- Optional query parameter "student_id" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "student_id", ctx.QueryParams(), &params.StudentId, runtime.BindQueryParameterOptions{Type: "string", Format: "uuid"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter student_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetClassroomProgress(ctx, classroomId, params)
+	return err
+}
+
+// GetClassroomProgressCsv converts echo context to params.
+func (w *ServerInterfaceWrapper) GetClassroomProgressCsv(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "classroom_id" -------------
+	var classroomId ClassroomID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "classroom_id", ctx.Param("classroom_id"), &classroomId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter classroom_id: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetClassroomProgressCsvParams
+	// ------------- Optional query parameter "from" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "from", ctx.QueryParams(), &params.From, runtime.BindQueryParameterOptions{Type: "string", Format: "date"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter from: %s", err))
+	}
+
+	// ------------- Optional query parameter "to" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "to", ctx.QueryParams(), &params.To, runtime.BindQueryParameterOptions{Type: "string", Format: "date"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter to: %s", err))
+	}
+
+	// ------------- Optional query parameter "bucket" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "bucket", ctx.QueryParams(), &params.Bucket, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter bucket: %s", err))
+	}
+
+	// ------------- Optional query parameter "student_id" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "student_id", ctx.QueryParams(), &params.StudentId, runtime.BindQueryParameterOptions{Type: "string", Format: "uuid"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter student_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetClassroomProgressCsv(ctx, classroomId, params)
+	return err
+}
+
+// GetClassroomProgressPicturePng converts echo context to params.
+func (w *ServerInterfaceWrapper) GetClassroomProgressPicturePng(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "classroom_id" -------------
+	var classroomId ClassroomID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "classroom_id", ctx.Param("classroom_id"), &classroomId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter classroom_id: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetClassroomProgressPicturePngParams
+	// ------------- Optional query parameter "from" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "from", ctx.QueryParams(), &params.From, runtime.BindQueryParameterOptions{Type: "string", Format: "date"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter from: %s", err))
+	}
+
+	// ------------- Optional query parameter "to" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "to", ctx.QueryParams(), &params.To, runtime.BindQueryParameterOptions{Type: "string", Format: "date"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter to: %s", err))
+	}
+
+	// ------------- Optional query parameter "bucket" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "bucket", ctx.QueryParams(), &params.Bucket, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter bucket: %s", err))
+	}
+
+	// ------------- Optional query parameter "student_id" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "student_id", ctx.QueryParams(), &params.StudentId, runtime.BindQueryParameterOptions{Type: "string", Format: "uuid"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter student_id: %s", err))
+	}
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "If-None-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch string
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetClassroomProgressPicturePng(ctx, classroomId, params)
+	return err
+}
+
+// GetClassroomProgressPicture converts echo context to params.
+func (w *ServerInterfaceWrapper) GetClassroomProgressPicture(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "classroom_id" -------------
+	var classroomId ClassroomID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "classroom_id", ctx.Param("classroom_id"), &classroomId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter classroom_id: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetClassroomProgressPictureParams
+	// ------------- Optional query parameter "from" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "from", ctx.QueryParams(), &params.From, runtime.BindQueryParameterOptions{Type: "string", Format: "date"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter from: %s", err))
+	}
+
+	// ------------- Optional query parameter "to" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "to", ctx.QueryParams(), &params.To, runtime.BindQueryParameterOptions{Type: "string", Format: "date"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter to: %s", err))
+	}
+
+	// ------------- Optional query parameter "bucket" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "bucket", ctx.QueryParams(), &params.Bucket, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter bucket: %s", err))
+	}
+
+	// ------------- Optional query parameter "student_id" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "student_id", ctx.QueryParams(), &params.StudentId, runtime.BindQueryParameterOptions{Type: "string", Format: "uuid"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter student_id: %s", err))
+	}
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "If-None-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch string
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetClassroomProgressPicture(ctx, classroomId, params)
+	return err
+}
+
+// GetSignInCardsPng converts echo context to params.
+func (w *ServerInterfaceWrapper) GetSignInCardsPng(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "classroom_id" -------------
+	var classroomId ClassroomID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "classroom_id", ctx.Param("classroom_id"), &classroomId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter classroom_id: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetSignInCardsPngParams
+	// ------------- Optional query parameter "paper" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "paper", ctx.QueryParams(), &params.Paper, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter paper: %s", err))
+	}
+
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetSignInCardsPng(ctx, classroomId, params)
+	return err
+}
+
+// GetSignInCards converts echo context to params.
+func (w *ServerInterfaceWrapper) GetSignInCards(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "classroom_id" -------------
+	var classroomId ClassroomID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "classroom_id", ctx.Param("classroom_id"), &classroomId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter classroom_id: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetSignInCardsParams
+	// ------------- Optional query parameter "paper" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "paper", ctx.QueryParams(), &params.Paper, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter paper: %s", err))
+	}
+
+	// ------------- Optional query parameter "page" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "page", ctx.QueryParams(), &params.Page, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetSignInCards(ctx, classroomId, params)
+	return err
+}
+
+// ListSignInCodes converts echo context to params.
+func (w *ServerInterfaceWrapper) ListSignInCodes(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "classroom_id" -------------
+	var classroomId ClassroomID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "classroom_id", ctx.Param("classroom_id"), &classroomId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter classroom_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListSignInCodes(ctx, classroomId)
 	return err
 }
 
@@ -7602,6 +9653,30 @@ func (w *ServerInterfaceWrapper) EraseStudent(ctx echo.Context) error {
 	return err
 }
 
+// ResetSignInCode converts echo context to params.
+func (w *ServerInterfaceWrapper) ResetSignInCode(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "classroom_id" -------------
+	var classroomId ClassroomID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "classroom_id", ctx.Param("classroom_id"), &classroomId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter classroom_id: %s", err))
+	}
+
+	// ------------- Path parameter "student_id" -------------
+	var studentId StudentID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "student_id", ctx.Param("student_id"), &studentId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter student_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ResetSignInCode(ctx, classroomId, studentId)
+	return err
+}
+
 // ReissueStudentToken converts echo context to params.
 func (w *ServerInterfaceWrapper) ReissueStudentToken(ctx echo.Context) error {
 	var err error
@@ -7679,6 +9754,55 @@ func (w *ServerInterfaceWrapper) RotateTeacherToken(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.RotateTeacherToken(ctx, classroomId, params)
+	return err
+}
+
+// ListClassroomTeachers converts echo context to params.
+func (w *ServerInterfaceWrapper) ListClassroomTeachers(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "classroom_id" -------------
+	var classroomId ClassroomID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "classroom_id", ctx.Param("classroom_id"), &classroomId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter classroom_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListClassroomTeachers(ctx, classroomId)
+	return err
+}
+
+// RemoveCoTeacher converts echo context to params.
+func (w *ServerInterfaceWrapper) RemoveCoTeacher(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "classroom_id" -------------
+	var classroomId ClassroomID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "classroom_id", ctx.Param("classroom_id"), &classroomId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter classroom_id: %s", err))
+	}
+
+	// ------------- Path parameter "account_id" -------------
+	var accountId openapi_types.UUID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "account_id", ctx.Param("account_id"), &accountId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter account_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.RemoveCoTeacher(ctx, classroomId, accountId)
+	return err
+}
+
+// AcceptCoTeacherInvite converts echo context to params.
+func (w *ServerInterfaceWrapper) AcceptCoTeacherInvite(ctx echo.Context) error {
+	var err error
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.AcceptCoTeacherInvite(ctx)
 	return err
 }
 
@@ -8625,12 +10749,228 @@ func (w *ServerInterfaceWrapper) GetStateAt(ctx echo.Context) error {
 	return err
 }
 
+// TakeLtiHandover converts echo context to params.
+func (w *ServerInterfaceWrapper) TakeLtiHandover(ctx echo.Context) error {
+	var err error
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.TakeLtiHandover(ctx)
+	return err
+}
+
+// GetLtiKeys converts echo context to params.
+func (w *ServerInterfaceWrapper) GetLtiKeys(ctx echo.Context) error {
+	var err error
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetLtiKeys(ctx)
+	return err
+}
+
+// RotateLtiKey converts echo context to params.
+func (w *ServerInterfaceWrapper) RotateLtiKey(ctx echo.Context) error {
+	var err error
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.RotateLtiKey(ctx)
+	return err
+}
+
+// GetLtiLanding converts echo context to params.
+func (w *ServerInterfaceWrapper) GetLtiLanding(ctx echo.Context) error {
+	var err error
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetLtiLanding(ctx)
+	return err
+}
+
+// LaunchLti converts echo context to params.
+func (w *ServerInterfaceWrapper) LaunchLti(ctx echo.Context) error {
+	var err error
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.LaunchLti(ctx)
+	return err
+}
+
+// BeginLtiLogin converts echo context to params.
+func (w *ServerInterfaceWrapper) BeginLtiLogin(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params BeginLtiLoginParams
+	// ------------- Optional query parameter "iss" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "iss", ctx.QueryParams(), &params.Iss, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter iss: %s", err))
+	}
+
+	// ------------- Optional query parameter "login_hint" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "login_hint", ctx.QueryParams(), &params.LoginHint, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter login_hint: %s", err))
+	}
+
+	// ------------- Optional query parameter "target_link_uri" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "target_link_uri", ctx.QueryParams(), &params.TargetLinkUri, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter target_link_uri: %s", err))
+	}
+
+	// ------------- Optional query parameter "lti_message_hint" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "lti_message_hint", ctx.QueryParams(), &params.LtiMessageHint, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter lti_message_hint: %s", err))
+	}
+
+	// ------------- Optional query parameter "client_id" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "client_id", ctx.QueryParams(), &params.ClientId, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter client_id: %s", err))
+	}
+
+	// ------------- Optional query parameter "lti_deployment_id" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "lti_deployment_id", ctx.QueryParams(), &params.LtiDeploymentId, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter lti_deployment_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.BeginLtiLogin(ctx, params)
+	return err
+}
+
+// BeginLtiLoginPost converts echo context to params.
+func (w *ServerInterfaceWrapper) BeginLtiLoginPost(ctx echo.Context) error {
+	var err error
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.BeginLtiLoginPost(ctx)
+	return err
+}
+
+// ListLtiPlatforms converts echo context to params.
+func (w *ServerInterfaceWrapper) ListLtiPlatforms(ctx echo.Context) error {
+	var err error
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListLtiPlatforms(ctx)
+	return err
+}
+
+// RegisterLtiPlatform converts echo context to params.
+func (w *ServerInterfaceWrapper) RegisterLtiPlatform(ctx echo.Context) error {
+	var err error
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.RegisterLtiPlatform(ctx)
+	return err
+}
+
+// DeleteLtiPlatform converts echo context to params.
+func (w *ServerInterfaceWrapper) DeleteLtiPlatform(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "platform_id" -------------
+	var platformId openapi_types.UUID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "platform_id", ctx.Param("platform_id"), &platformId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter platform_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.DeleteLtiPlatform(ctx, platformId)
+	return err
+}
+
+// GetLtiPlatform converts echo context to params.
+func (w *ServerInterfaceWrapper) GetLtiPlatform(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "platform_id" -------------
+	var platformId openapi_types.UUID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "platform_id", ctx.Param("platform_id"), &platformId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter platform_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetLtiPlatform(ctx, platformId)
+	return err
+}
+
+// UpdateLtiPlatform converts echo context to params.
+func (w *ServerInterfaceWrapper) UpdateLtiPlatform(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "platform_id" -------------
+	var platformId openapi_types.UUID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "platform_id", ctx.Param("platform_id"), &platformId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter platform_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.UpdateLtiPlatform(ctx, platformId)
+	return err
+}
+
+// EraseMyAccount converts echo context to params.
+func (w *ServerInterfaceWrapper) EraseMyAccount(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params EraseMyAccountParams
+	// ------------- Optional query parameter "keep_classrooms" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "keep_classrooms", ctx.QueryParams(), &params.KeepClassrooms, runtime.BindQueryParameterOptions{Type: "boolean", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter keep_classrooms: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.EraseMyAccount(ctx, params)
+	return err
+}
+
 // GetMe converts echo context to params.
 func (w *ServerInterfaceWrapper) GetMe(ctx echo.Context) error {
 	var err error
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.GetMe(ctx)
+	return err
+}
+
+// ListMyAssignments converts echo context to params.
+func (w *ServerInterfaceWrapper) ListMyAssignments(ctx echo.Context) error {
+	var err error
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListMyAssignments(ctx)
+	return err
+}
+
+// StartAssignedGame converts echo context to params.
+func (w *ServerInterfaceWrapper) StartAssignedGame(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "assignment_id" -------------
+	var assignmentId AssignmentID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "assignment_id", ctx.Param("assignment_id"), &assignmentId, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter assignment_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.StartAssignedGame(ctx, assignmentId)
 	return err
 }
 
@@ -8755,6 +11095,15 @@ func (w *ServerInterfaceWrapper) RevokeMyToken(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.RevokeMyToken(ctx, tokenId)
+	return err
+}
+
+// StudentSignIn converts echo context to params.
+func (w *ServerInterfaceWrapper) StudentSignIn(ctx echo.Context) error {
+	var err error
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.StudentSignIn(ctx)
 	return err
 }
 
@@ -8893,28 +11242,48 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/metrics", wrapper.GetMetrics, options.OperationMiddlewares["getMetrics"]...)
 	router.GET(options.BaseURL+"/openapi.yaml", wrapper.GetOpenAPI, options.OperationMiddlewares["getOpenAPI"]...)
 	router.GET(options.BaseURL+"/readyz", wrapper.GetReadyz, options.OperationMiddlewares["getReadyz"]...)
+	router.POST(options.BaseURL+"/v1/auth/logout", wrapper.SignOut, options.OperationMiddlewares["signOut"]...)
 	router.GET(options.BaseURL+"/v1/auth/oidc/callback", wrapper.FinishSignIn, options.OperationMiddlewares["finishSignIn"]...)
 	router.GET(options.BaseURL+"/v1/auth/oidc/login", wrapper.BeginSignIn, options.OperationMiddlewares["beginSignIn"]...)
+	router.GET(options.BaseURL+"/v1/auth/providers", wrapper.ListSignInProviders, options.OperationMiddlewares["listSignInProviders"]...)
 	router.GET(options.BaseURL+"/v1/boards/:game", wrapper.GetBoard, options.OperationMiddlewares["getBoard"]...)
 	router.GET(options.BaseURL+"/v1/boards/prime-climb.png", wrapper.GetPrimeClimbBoardPicturePng, options.OperationMiddlewares["getPrimeClimbBoardPicturePng"]...)
 	router.GET(options.BaseURL+"/v1/boards/prime-climb.svg", wrapper.GetPrimeClimbBoardPicture, options.OperationMiddlewares["getPrimeClimbBoardPicture"]...)
 	router.POST(options.BaseURL+"/v1/classrooms", wrapper.CreateClassroom, options.OperationMiddlewares["createClassroom"]...)
 	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id", wrapper.GetClassroom, options.OperationMiddlewares["getClassroom"]...)
+	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/assignments", wrapper.ListAssignments, options.OperationMiddlewares["listAssignments"]...)
+	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/assignments", wrapper.CreateAssignment, options.OperationMiddlewares["createAssignment"]...)
+	router.DELETE(options.BaseURL+"/v1/classrooms/:classroom_id/assignments/:assignment_id", wrapper.DeleteAssignment, options.OperationMiddlewares["deleteAssignment"]...)
+	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/assignments/:assignment_id", wrapper.GetAssignment, options.OperationMiddlewares["getAssignment"]...)
+	router.PATCH(options.BaseURL+"/v1/classrooms/:classroom_id/assignments/:assignment_id", wrapper.ChangeAssignment, options.OperationMiddlewares["changeAssignment"]...)
+	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/co-teacher-invites", wrapper.CreateCoTeacherInvite, options.OperationMiddlewares["createCoTeacherInvite"]...)
 	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/events", wrapper.StreamClassroomEvents, options.OperationMiddlewares["streamClassroomEvents"]...)
 	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/games", wrapper.ListClassroomGames, options.OperationMiddlewares["listClassroomGames"]...)
 	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/games", wrapper.CreateClassroomGames, options.OperationMiddlewares["createClassroomGames"]...)
 	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/join-code", wrapper.RotateJoinCode, options.OperationMiddlewares["rotateJoinCode"]...)
+	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/lti/roster", wrapper.SyncLtiRoster, options.OperationMiddlewares["syncLtiRoster"]...)
 	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/observers", wrapper.MintClassroomObserver, options.OperationMiddlewares["mintClassroomObserver"]...)
 	router.DELETE(options.BaseURL+"/v1/classrooms/:classroom_id/observers/:observer_id", wrapper.RevokeClassroomObserver, options.OperationMiddlewares["revokeClassroomObserver"]...)
 	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/owner", wrapper.AttachClassroom, options.OperationMiddlewares["attachClassroom"]...)
+	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/progress", wrapper.GetClassroomProgress, options.OperationMiddlewares["getClassroomProgress"]...)
+	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/progress.csv", wrapper.GetClassroomProgressCsv, options.OperationMiddlewares["getClassroomProgressCsv"]...)
+	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/progress.png", wrapper.GetClassroomProgressPicturePng, options.OperationMiddlewares["getClassroomProgressPicturePng"]...)
+	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/progress.svg", wrapper.GetClassroomProgressPicture, options.OperationMiddlewares["getClassroomProgressPicture"]...)
+	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/sign-in-cards.png", wrapper.GetSignInCardsPng, options.OperationMiddlewares["getSignInCardsPng"]...)
+	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/sign-in-cards.svg", wrapper.GetSignInCards, options.OperationMiddlewares["getSignInCards"]...)
+	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/sign-in-codes", wrapper.ListSignInCodes, options.OperationMiddlewares["listSignInCodes"]...)
 	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/stats", wrapper.GetClassroomStats, options.OperationMiddlewares["getClassroomStats"]...)
 	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/students", wrapper.ListStudents, options.OperationMiddlewares["listStudents"]...)
 	router.DELETE(options.BaseURL+"/v1/classrooms/:classroom_id/students/:student_id", wrapper.RemoveStudent, options.OperationMiddlewares["removeStudent"]...)
 	router.PATCH(options.BaseURL+"/v1/classrooms/:classroom_id/students/:student_id", wrapper.RenameStudent, options.OperationMiddlewares["renameStudent"]...)
 	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/students/:student_id/erase", wrapper.EraseStudent, options.OperationMiddlewares["eraseStudent"]...)
+	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/students/:student_id/sign-in-code", wrapper.ResetSignInCode, options.OperationMiddlewares["resetSignInCode"]...)
 	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/students/:student_id/token", wrapper.ReissueStudentToken, options.OperationMiddlewares["reissueStudentToken"]...)
 	router.POST(options.BaseURL+"/v1/classrooms/:classroom_id/teacher-token", wrapper.RotateTeacherToken, options.OperationMiddlewares["rotateTeacherToken"]...)
+	router.GET(options.BaseURL+"/v1/classrooms/:classroom_id/teachers", wrapper.ListClassroomTeachers, options.OperationMiddlewares["listClassroomTeachers"]...)
+	router.DELETE(options.BaseURL+"/v1/classrooms/:classroom_id/teachers/:account_id", wrapper.RemoveCoTeacher, options.OperationMiddlewares["removeCoTeacher"]...)
 	router.POST(options.BaseURL+"/v1/classrooms/join", wrapper.JoinClassroom, options.OperationMiddlewares["joinClassroom"]...)
+	router.POST(options.BaseURL+"/v1/co-teacher-invites/accept", wrapper.AcceptCoTeacherInvite, options.OperationMiddlewares["acceptCoTeacherInvite"]...)
 	router.GET(options.BaseURL+"/v1/games", wrapper.ListGames, options.OperationMiddlewares["listGames"]...)
 	router.POST(options.BaseURL+"/v1/games", wrapper.CreateGame, options.OperationMiddlewares["createGame"]...)
 	router.GET(options.BaseURL+"/v1/games/:id", wrapper.GetGame, options.OperationMiddlewares["getGame"]...)
@@ -8941,13 +11310,29 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.POST(options.BaseURL+"/v1/games/:id/start", wrapper.StartGame, options.OperationMiddlewares["startGame"]...)
 	router.GET(options.BaseURL+"/v1/games/:id/states/:seq", wrapper.GetStateAt, options.OperationMiddlewares["getStateAt"]...)
 	router.POST(options.BaseURL+"/v1/games/join", wrapper.JoinGameByInviteCode, options.OperationMiddlewares["joinGameByInviteCode"]...)
+	router.POST(options.BaseURL+"/v1/lti/handover", wrapper.TakeLtiHandover, options.OperationMiddlewares["takeLtiHandover"]...)
+	router.GET(options.BaseURL+"/v1/lti/jwks", wrapper.GetLtiKeys, options.OperationMiddlewares["getLtiKeys"]...)
+	router.POST(options.BaseURL+"/v1/lti/keys/rotate", wrapper.RotateLtiKey, options.OperationMiddlewares["rotateLtiKey"]...)
+	router.GET(options.BaseURL+"/v1/lti/landing", wrapper.GetLtiLanding, options.OperationMiddlewares["getLtiLanding"]...)
+	router.POST(options.BaseURL+"/v1/lti/launch", wrapper.LaunchLti, options.OperationMiddlewares["launchLti"]...)
+	router.GET(options.BaseURL+"/v1/lti/login", wrapper.BeginLtiLogin, options.OperationMiddlewares["beginLtiLogin"]...)
+	router.POST(options.BaseURL+"/v1/lti/login", wrapper.BeginLtiLoginPost, options.OperationMiddlewares["beginLtiLoginPost"]...)
+	router.GET(options.BaseURL+"/v1/lti/platforms", wrapper.ListLtiPlatforms, options.OperationMiddlewares["listLtiPlatforms"]...)
+	router.POST(options.BaseURL+"/v1/lti/platforms", wrapper.RegisterLtiPlatform, options.OperationMiddlewares["registerLtiPlatform"]...)
+	router.DELETE(options.BaseURL+"/v1/lti/platforms/:platform_id", wrapper.DeleteLtiPlatform, options.OperationMiddlewares["deleteLtiPlatform"]...)
+	router.GET(options.BaseURL+"/v1/lti/platforms/:platform_id", wrapper.GetLtiPlatform, options.OperationMiddlewares["getLtiPlatform"]...)
+	router.PATCH(options.BaseURL+"/v1/lti/platforms/:platform_id", wrapper.UpdateLtiPlatform, options.OperationMiddlewares["updateLtiPlatform"]...)
+	router.DELETE(options.BaseURL+"/v1/me", wrapper.EraseMyAccount, options.OperationMiddlewares["eraseMyAccount"]...)
 	router.GET(options.BaseURL+"/v1/me", wrapper.GetMe, options.OperationMiddlewares["getMe"]...)
+	router.GET(options.BaseURL+"/v1/me/assignments", wrapper.ListMyAssignments, options.OperationMiddlewares["listMyAssignments"]...)
+	router.POST(options.BaseURL+"/v1/me/assignments/:assignment_id/games", wrapper.StartAssignedGame, options.OperationMiddlewares["startAssignedGame"]...)
 	router.GET(options.BaseURL+"/v1/me/classrooms", wrapper.ListMyClassrooms, options.OperationMiddlewares["listMyClassrooms"]...)
 	router.GET(options.BaseURL+"/v1/me/events", wrapper.StreamMyEvents, options.OperationMiddlewares["streamMyEvents"]...)
 	router.GET(options.BaseURL+"/v1/me/games", wrapper.ListMyGames, options.OperationMiddlewares["listMyGames"]...)
 	router.GET(options.BaseURL+"/v1/me/tokens", wrapper.ListMyTokens, options.OperationMiddlewares["listMyTokens"]...)
 	router.POST(options.BaseURL+"/v1/me/tokens", wrapper.CreateMyToken, options.OperationMiddlewares["createMyToken"]...)
 	router.DELETE(options.BaseURL+"/v1/me/tokens/:token_id", wrapper.RevokeMyToken, options.OperationMiddlewares["revokeMyToken"]...)
+	router.POST(options.BaseURL+"/v1/students/sign-in", wrapper.StudentSignIn, options.OperationMiddlewares["studentSignIn"]...)
 	router.GET(options.BaseURL+"/v1/webhooks", wrapper.ListWebhooks, options.OperationMiddlewares["listWebhooks"]...)
 	router.POST(options.BaseURL+"/v1/webhooks", wrapper.CreateWebhook, options.OperationMiddlewares["createWebhook"]...)
 	router.DELETE(options.BaseURL+"/v1/webhooks/:webhook_id", wrapper.DeleteWebhook, options.OperationMiddlewares["deleteWebhook"]...)

@@ -64,6 +64,54 @@ func (e AbortOutcomeEndReason) Valid() bool {
 	}
 }
 
+// Defines values for AssignmentDoneMessageEvent.
+const (
+	AssignmentDoneMessageEventAssignmentDone AssignmentDoneMessageEvent = "assignment_done"
+)
+
+// Valid indicates whether the value is a known member of the AssignmentDoneMessageEvent enum.
+func (e AssignmentDoneMessageEvent) Valid() bool {
+	switch e {
+	case AssignmentDoneMessageEventAssignmentDone:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AssignmentDueSoonMessageEvent.
+const (
+	AssignmentDueSoonMessageEventAssignmentDueSoon AssignmentDueSoonMessageEvent = "assignment_due_soon"
+)
+
+// Valid indicates whether the value is a known member of the AssignmentDueSoonMessageEvent enum.
+func (e AssignmentDueSoonMessageEvent) Valid() bool {
+	switch e {
+	case AssignmentDueSoonMessageEventAssignmentDueSoon:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AssignmentEventKind.
+const (
+	AssignmentEventKindAssignmentDone    AssignmentEventKind = "assignment_done"
+	AssignmentEventKindAssignmentDueSoon AssignmentEventKind = "assignment_due_soon"
+)
+
+// Valid indicates whether the value is a known member of the AssignmentEventKind enum.
+func (e AssignmentEventKind) Valid() bool {
+	switch e {
+	case AssignmentEventKindAssignmentDone:
+		return true
+	case AssignmentEventKindAssignmentDueSoon:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for BotLevel.
 const (
 	BotLevelExpert BotLevel = "expert"
@@ -79,6 +127,24 @@ func (e BotLevel) Valid() bool {
 	case BotLevelGreedy:
 		return true
 	case BotLevelRandom:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ClassroomProgressBucket.
+const (
+	ClassroomProgressBucketDay  ClassroomProgressBucket = "day"
+	ClassroomProgressBucketWeek ClassroomProgressBucket = "week"
+)
+
+// Valid indicates whether the value is a known member of the ClassroomProgressBucket enum.
+func (e ClassroomProgressBucket) Valid() bool {
+	switch e {
+	case ClassroomProgressBucketDay:
+		return true
+	case ClassroomProgressBucketWeek:
 		return true
 	default:
 		return false
@@ -228,14 +294,17 @@ func (e GameStatusFactsStatus) Valid() bool {
 
 // Defines values for GuessFactsScope.
 const (
-	GuessFactsScopeAddress  GuessFactsScope = "address"
-	GuessFactsScopeInstance GuessFactsScope = "instance"
+	GuessFactsScopeAddress   GuessFactsScope = "address"
+	GuessFactsScopeClassroom GuessFactsScope = "classroom"
+	GuessFactsScopeInstance  GuessFactsScope = "instance"
 )
 
 // Valid indicates whether the value is a known member of the GuessFactsScope enum.
 func (e GuessFactsScope) Valid() bool {
 	switch e {
 	case GuessFactsScopeAddress:
+		return true
+	case GuessFactsScopeClassroom:
 		return true
 	case GuessFactsScopeInstance:
 		return true
@@ -361,6 +430,24 @@ func (e LegalActionsOfPrimedReason) Valid() bool {
 	case LegalActionsOfPrimedReasonGameOver:
 		return true
 	case LegalActionsOfPrimedReasonNotYourTurn:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for LtiHandoverRole.
+const (
+	LtiHandoverRoleStudent LtiHandoverRole = "student"
+	LtiHandoverRoleTeacher LtiHandoverRole = "teacher"
+)
+
+// Valid indicates whether the value is a known member of the LtiHandoverRole enum.
+func (e LtiHandoverRole) Valid() bool {
+	switch e {
+	case LtiHandoverRoleStudent:
+		return true
+	case LtiHandoverRoleTeacher:
 		return true
 	default:
 		return false
@@ -1550,6 +1637,7 @@ const (
 	RevokedEventReasonSeatLeft        RevokedEventReason = "seat_left"
 	RevokedEventReasonStudentErased   RevokedEventReason = "student_erased"
 	RevokedEventReasonStudentRemoved  RevokedEventReason = "student_removed"
+	RevokedEventReasonTeacherRemoved  RevokedEventReason = "teacher_removed"
 	RevokedEventReasonTokenRevoked    RevokedEventReason = "token_revoked"
 	RevokedEventReasonTokenRotated    RevokedEventReason = "token_rotated"
 )
@@ -1566,6 +1654,8 @@ func (e RevokedEventReason) Valid() bool {
 	case RevokedEventReasonStudentErased:
 		return true
 	case RevokedEventReasonStudentRemoved:
+		return true
+	case RevokedEventReasonTeacherRemoved:
 		return true
 	case RevokedEventReasonTokenRevoked:
 		return true
@@ -1668,16 +1758,22 @@ func (e StreamRevokedMessageEvent) Valid() bool {
 
 // Defines values for WebhookEventType.
 const (
-	WebhookEventTypeEntry       WebhookEventType = "entry"
-	WebhookEventTypeGameEnded   WebhookEventType = "game_ended"
-	WebhookEventTypeGameStarted WebhookEventType = "game_started"
-	WebhookEventTypeTimedOut    WebhookEventType = "timed_out"
-	WebhookEventTypeYourTurn    WebhookEventType = "your_turn"
+	WebhookEventTypeAssignmentDone    WebhookEventType = "assignment_done"
+	WebhookEventTypeAssignmentDueSoon WebhookEventType = "assignment_due_soon"
+	WebhookEventTypeEntry             WebhookEventType = "entry"
+	WebhookEventTypeGameEnded         WebhookEventType = "game_ended"
+	WebhookEventTypeGameStarted       WebhookEventType = "game_started"
+	WebhookEventTypeTimedOut          WebhookEventType = "timed_out"
+	WebhookEventTypeYourTurn          WebhookEventType = "your_turn"
 )
 
 // Valid indicates whether the value is a known member of the WebhookEventType enum.
 func (e WebhookEventType) Valid() bool {
 	switch e {
+	case WebhookEventTypeAssignmentDone:
+		return true
+	case WebhookEventTypeAssignmentDueSoon:
+		return true
 	case WebhookEventTypeEntry:
 		return true
 	case WebhookEventTypeGameEnded:
@@ -1768,6 +1864,42 @@ func (e Layout) Valid() bool {
 	}
 }
 
+// Defines values for Paper.
+const (
+	PaperA4     Paper = "a4"
+	PaperLetter Paper = "letter"
+)
+
+// Valid indicates whether the value is a known member of the Paper enum.
+func (e Paper) Valid() bool {
+	switch e {
+	case PaperA4:
+		return true
+	case PaperLetter:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ProgressBucket.
+const (
+	ProgressBucketDay  ProgressBucket = "day"
+	ProgressBucketWeek ProgressBucket = "week"
+)
+
+// Valid indicates whether the value is a known member of the ProgressBucket enum.
+func (e ProgressBucket) Valid() bool {
+	switch e {
+	case ProgressBucketDay:
+		return true
+	case ProgressBucketWeek:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for GetPrimeClimbBoardPicturePngParamsLayout.
 const (
 	GetPrimeClimbBoardPicturePngParamsLayoutDesktop GetPrimeClimbBoardPicturePngParamsLayout = "desktop"
@@ -1798,6 +1930,114 @@ func (e GetPrimeClimbBoardPictureParamsLayout) Valid() bool {
 	case GetPrimeClimbBoardPictureParamsLayoutDesktop:
 		return true
 	case GetPrimeClimbBoardPictureParamsLayoutPhone:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetClassroomProgressParamsBucket.
+const (
+	GetClassroomProgressParamsBucketDay  GetClassroomProgressParamsBucket = "day"
+	GetClassroomProgressParamsBucketWeek GetClassroomProgressParamsBucket = "week"
+)
+
+// Valid indicates whether the value is a known member of the GetClassroomProgressParamsBucket enum.
+func (e GetClassroomProgressParamsBucket) Valid() bool {
+	switch e {
+	case GetClassroomProgressParamsBucketDay:
+		return true
+	case GetClassroomProgressParamsBucketWeek:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetClassroomProgressCsvParamsBucket.
+const (
+	GetClassroomProgressCsvParamsBucketDay  GetClassroomProgressCsvParamsBucket = "day"
+	GetClassroomProgressCsvParamsBucketWeek GetClassroomProgressCsvParamsBucket = "week"
+)
+
+// Valid indicates whether the value is a known member of the GetClassroomProgressCsvParamsBucket enum.
+func (e GetClassroomProgressCsvParamsBucket) Valid() bool {
+	switch e {
+	case GetClassroomProgressCsvParamsBucketDay:
+		return true
+	case GetClassroomProgressCsvParamsBucketWeek:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetClassroomProgressPicturePngParamsBucket.
+const (
+	GetClassroomProgressPicturePngParamsBucketDay  GetClassroomProgressPicturePngParamsBucket = "day"
+	GetClassroomProgressPicturePngParamsBucketWeek GetClassroomProgressPicturePngParamsBucket = "week"
+)
+
+// Valid indicates whether the value is a known member of the GetClassroomProgressPicturePngParamsBucket enum.
+func (e GetClassroomProgressPicturePngParamsBucket) Valid() bool {
+	switch e {
+	case GetClassroomProgressPicturePngParamsBucketDay:
+		return true
+	case GetClassroomProgressPicturePngParamsBucketWeek:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetClassroomProgressPictureParamsBucket.
+const (
+	GetClassroomProgressPictureParamsBucketDay  GetClassroomProgressPictureParamsBucket = "day"
+	GetClassroomProgressPictureParamsBucketWeek GetClassroomProgressPictureParamsBucket = "week"
+)
+
+// Valid indicates whether the value is a known member of the GetClassroomProgressPictureParamsBucket enum.
+func (e GetClassroomProgressPictureParamsBucket) Valid() bool {
+	switch e {
+	case GetClassroomProgressPictureParamsBucketDay:
+		return true
+	case GetClassroomProgressPictureParamsBucketWeek:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetSignInCardsPngParamsPaper.
+const (
+	GetSignInCardsPngParamsPaperA4     GetSignInCardsPngParamsPaper = "a4"
+	GetSignInCardsPngParamsPaperLetter GetSignInCardsPngParamsPaper = "letter"
+)
+
+// Valid indicates whether the value is a known member of the GetSignInCardsPngParamsPaper enum.
+func (e GetSignInCardsPngParamsPaper) Valid() bool {
+	switch e {
+	case GetSignInCardsPngParamsPaperA4:
+		return true
+	case GetSignInCardsPngParamsPaperLetter:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetSignInCardsParamsPaper.
+const (
+	GetSignInCardsParamsPaperA4     GetSignInCardsParamsPaper = "a4"
+	GetSignInCardsParamsPaperLetter GetSignInCardsParamsPaper = "letter"
+)
+
+// Valid indicates whether the value is a known member of the GetSignInCardsParamsPaper enum.
+func (e GetSignInCardsParamsPaper) Valid() bool {
+	switch e {
+	case GetSignInCardsParamsPaperA4:
+		return true
+	case GetSignInCardsParamsPaperLetter:
 		return true
 	default:
 		return false
@@ -1941,6 +2181,12 @@ type AbortOutcome struct {
 // AbortOutcomeEndReason defines model for AbortOutcome.EndReason.
 type AbortOutcomeEndReason string
 
+// AcceptCoTeacherInviteRequest defines model for AcceptCoTeacherInviteRequest.
+type AcceptCoTeacherInviteRequest struct {
+	// Code The invite's code (`pgi_…`).
+	Code string `json:"code"`
+}
+
 // Account A signed-in teacher's account. Only the provider's display name is kept, no email.
 type Account struct {
 	CreatedAt time.Time          `json:"created_at"`
@@ -1976,6 +2222,152 @@ type ActionResult struct {
 
 	// Game A game as the caller may see it: the fields of `GameBase`, and the options and state of its kind, which `game` names.
 	Game Game `json:"game"`
+}
+
+// AssignedGame defines model for AssignedGame.
+type AssignedGame struct {
+	AssignmentId openapi_types.UUID `json:"assignment_id"`
+
+	// Game A game as the caller may see it: the fields of `GameBase`, and the options and state of its kind, which `game` names.
+	Game Game `json:"game"`
+
+	// Seat Your seat in the game; act for it with your student token.
+	Seat int `json:"seat"`
+}
+
+// Assignment defines model for Assignment.
+type Assignment struct {
+	ClassroomId openapi_types.UUID `json:"classroom_id"`
+	CreatedAt   time.Time          `json:"created_at"`
+	DueAt       time.Time          `json:"due_at"`
+
+	// Game A kind of game.
+	Game  GameKind           `json:"game"`
+	Games int                `json:"games"`
+	Id    openapi_types.UUID `json:"id"`
+
+	// Opponents Either `{"bot": "<level>"}` (each game against a computer player) or `{"classmates": {"group_size": n}}`.
+	Opponents AssignmentOpponents `json:"opponents"`
+
+	// Options The options as given.
+	Options json.RawMessage `json:"options"`
+
+	// Progress For the teacher, every current student's, by name; for a student, their own.
+	Progress []AssignmentProgress `json:"progress"`
+	Title    string               `json:"title"`
+}
+
+// AssignmentChange defines model for AssignmentChange.
+type AssignmentChange struct {
+	DueAt *time.Time `json:"due_at,omitempty"`
+	Games *int       `json:"games,omitempty"`
+	Title *string    `json:"title,omitempty"`
+}
+
+// AssignmentDoneMessage An `assignment_done` message, on `GET /v1/me/events` (the student's own) and on a
+// classroom's stream (every student's), just before the end of the game that made the student
+// done. It has no `id`: it does not move the resume point, so a stream resumed from before it
+// may send it again.
+type AssignmentDoneMessage struct {
+	// Data The `data` of an `assignment_done` or `assignment_due_soon` message or webhook: the assignment and one student's progress with it.
+	Data  AssignmentEvent            `json:"data"`
+	Event AssignmentDoneMessageEvent `json:"event"`
+}
+
+// AssignmentDoneMessageEvent defines model for AssignmentDoneMessage.Event.
+type AssignmentDoneMessageEvent string
+
+// AssignmentDueSoonMessage An `assignment_due_soon` message, on `GET /v1/me/events` (the student's own) and on a
+// classroom's stream (every student not done), a day before the assignment's due time. It has
+// no `id`; a stream not open at the time does not get it (webhooks do).
+type AssignmentDueSoonMessage struct {
+	// Data The `data` of an `assignment_done` or `assignment_due_soon` message or webhook: the assignment and one student's progress with it.
+	Data  AssignmentEvent               `json:"data"`
+	Event AssignmentDueSoonMessageEvent `json:"event"`
+}
+
+// AssignmentDueSoonMessageEvent defines model for AssignmentDueSoonMessage.Event.
+type AssignmentDueSoonMessageEvent string
+
+// AssignmentEvent The `data` of an `assignment_done` or `assignment_due_soon` message or webhook: the assignment and one student's progress with it.
+type AssignmentEvent struct {
+	AssignmentId openapi_types.UUID `json:"assignment_id"`
+	ClassroomId  openapi_types.UUID `json:"classroom_id"`
+	Done         bool               `json:"done"`
+	DueAt        time.Time          `json:"due_at"`
+
+	// Event `assignment_done`: a student's `done` turned true (sent with the end of the game that did it); `assignment_due_soon`: the assignment is due within a day and the student is not done.
+	Event AssignmentEventKind `json:"event"`
+
+	// GameId `assignment_done`: the game whose end made the student done.
+	GameId *openapi_types.UUID `json:"game_id,omitempty"`
+
+	// Games The games asked.
+	Games     int `json:"games"`
+	GamesDone int `json:"games_done"`
+	GamesLate int `json:"games_late"`
+
+	// Name The student's name.
+	Name      string             `json:"name"`
+	StudentId openapi_types.UUID `json:"student_id"`
+	Title     string             `json:"title"`
+}
+
+// AssignmentEventKind `assignment_done`: a student's `done` turned true (sent with the end of the game that did it); `assignment_due_soon`: the assignment is due within a day and the student is not done.
+type AssignmentEventKind string
+
+// AssignmentList defines model for AssignmentList.
+type AssignmentList struct {
+	Items []Assignment `json:"items"`
+}
+
+// AssignmentOpponents Either `{"bot": "<level>"}` (each game against a computer player) or `{"classmates": {"group_size": n}}`.
+type AssignmentOpponents struct {
+	// Bot How a computer player plays: `random` picks uniformly among the legal actions, `greedy`
+	// takes the best immediate result by a simple measure, `expert` is the strongest. Each
+	// decides from its own seat's view only (it never sees hidden cards or the deck's order),
+	// and its choice is drawn from the game's secret seed and the step, so replays are exact (G-2).
+	Bot        *BotLevel `json:"bot,omitempty"`
+	Classmates *struct {
+		// GroupSize Students a game; the game's options must take this many players.
+		GroupSize int `json:"group_size"`
+	} `json:"classmates,omitempty"`
+}
+
+// AssignmentProgress defines model for AssignmentProgress.
+type AssignmentProgress struct {
+	// Done games_done has reached the games asked.
+	Done bool `json:"done"`
+
+	// GamesDone Games of the assignment the student finished (aborted ones do not count), late ones included.
+	GamesDone int `json:"games_done"`
+
+	// GamesLate Of games_done, those finished after due_at.
+	GamesLate int    `json:"games_late"`
+	Name      string `json:"name"`
+
+	// OpenGameId The student's game of the assignment not yet over, if any.
+	OpenGameId *openapi_types.UUID `json:"open_game_id,omitempty"`
+	StudentId  openapi_types.UUID  `json:"student_id"`
+}
+
+// AssignmentRequest defines model for AssignmentRequest.
+type AssignmentRequest struct {
+	// DueAt Games finished after this time count as late (one finished at it exactly is on time).
+	DueAt time.Time `json:"due_at"`
+
+	// Game A kind of game.
+	Game GameKind `json:"game"`
+
+	// Games How many games each student is to finish.
+	Games int `json:"games"`
+
+	// Opponents Either `{"bot": "<level>"}` (each game against a computer player) or `{"classmates": {"group_size": n}}`.
+	Opponents AssignmentOpponents `json:"opponents"`
+
+	// Options The options of every game of the assignment, as in `POST /v1/games`.
+	Options *json.RawMessage `json:"options,omitempty"`
+	Title   string           `json:"title"`
 }
 
 // AttachClassroomRequest defines model for AttachClassroomRequest.
@@ -2140,15 +2532,74 @@ type ClassroomList struct {
 	Classrooms []Classroom `json:"classrooms"`
 }
 
+// ClassroomProgress defines model for ClassroomProgress.
+type ClassroomProgress struct {
+	Bucket ClassroomProgressBucket `json:"bucket"`
+
+	// Class The students' figures added up, bucket by bucket.
+	Class       []ProgressFigures  `json:"class"`
+	ClassroomId openapi_types.UUID `json:"classroom_id"`
+
+	// From The first day shown (a Monday by week).
+	From     openapi_types.Date `json:"from"`
+	Students []StudentProgress  `json:"students"`
+
+	// To The last day shown (a Sunday by week).
+	To openapi_types.Date `json:"to"`
+}
+
+// ClassroomProgressBucket defines model for ClassroomProgress.Bucket.
+type ClassroomProgressBucket string
+
 // ClassroomStats defines model for ClassroomStats.
 type ClassroomStats struct {
 	// Class The class as a whole. `games_played`, `games_finished` and `games_won` count games, each once: the started games in which a current student holds a seat (two students' game is one game), won when a current student won it. The `games` counters are every current student's added up; `attempts` counts all their refusals, with the class's most recent examples.
 	Class       StatsTotals        `json:"class"`
 	ClassroomId openapi_types.UUID `json:"classroom_id"`
 
-	// ReviewsPending Finished games whose move review is not made yet. One request makes at most 10 of them (and keeps them); the review figures of the rest join the statistics on later requests.
+	// ReviewsPending Finished games whose move review the worker has not made yet: it reviews each finished game once, in the background, and their review figures join the statistics then. No request makes a review.
 	ReviewsPending int            `json:"reviews_pending"`
 	Students       []StudentStats `json:"students"`
+}
+
+// ClassroomStreamEvent One message of a classroom's event stream, as a client reads it: a game's stream's messages
+// (`GameStreamEvent`) and the assignments' (`assignment_done`, `assignment_due_soon`). The
+// message's `event` field says what its `data` (parsed from JSON) holds. A client that parses
+// `data:` lines can type each message as this union and narrow it by `event`.
+type ClassroomStreamEvent struct {
+	union json.RawMessage
+}
+
+// ClassroomStreamLine One line of a classroom's event stream read as NDJSON: a `ClassroomStreamEvent`
+// message as one JSON object (`data` is the JSON itself, not a string), or a heartbeat.
+type ClassroomStreamLine struct {
+	union json.RawMessage
+}
+
+// ClassroomTeacher defines model for ClassroomTeacher.
+type ClassroomTeacher struct {
+	AccountId openapi_types.UUID `json:"account_id"`
+
+	// AddedAt When the co-teacher joined (the owner: when their account was made).
+	AddedAt time.Time `json:"added_at"`
+
+	// Name The display name the provider gave.
+	Name string `json:"name"`
+
+	// Owner The classroom's owner (first); else a co-teacher.
+	Owner bool `json:"owner"`
+}
+
+// ClassroomTeacherList defines model for ClassroomTeacherList.
+type ClassroomTeacherList struct {
+	Teachers []ClassroomTeacher `json:"teachers"`
+}
+
+// CoTeacherInvite defines model for CoTeacherInvite.
+type CoTeacherInvite struct {
+	// Code The one-time code (`pgi_…`), shown only here.
+	Code      string    `json:"code"`
+	ExpiresAt time.Time `json:"expires_at"`
 }
 
 // Counters Named counters summed over games (docs/dashboards.md, "Statistics", says what each means).
@@ -2288,6 +2739,12 @@ type CreatedWebhook struct {
 
 // EndReason Why a game was aborted: `creator`, its creator aborted it (`POST /v1/games/{id}/abort`); `lobby_expired`, its lobby waited longer than the server's `LOBBY_TTL` without starting; `idle`, nobody acted in it for the server's `IDLE_GAME_TTL`.
 type EndReason string
+
+// ErasedAccount defines model for ErasedAccount.
+type ErasedAccount struct {
+	// ErasedClassrooms How many classrooms were erased with the account (0 with `keep_classrooms=true`).
+	ErasedClassrooms int `json:"erased_classrooms"`
+}
 
 // FieldError defines model for FieldError.
 type FieldError struct {
@@ -2536,7 +2993,7 @@ type GameSummary struct {
 // GameView A game as one caller may see it; `game` names its kind.
 type GameView = json.RawMessage
 
-// GuessFacts A code a person types (an invite code, a join code) refused before it was looked up, because too many wrong ones were tried: from this address (`address`: an IPv4 address or an IPv6 /64, whatever tokens its requests carry) or on this instance from every address (`instance`). `limit` wrong codes are allowed at once, and again over `window_seconds`; `retry_after_seconds` (also the `Retry-After` header) is when one more is allowed. A right code gives its guess back, so a child who mistypes twice still gets in on the third try.
+// GuessFacts A code a person types (an invite code, a join code) refused before it was looked up, because too many wrong ones were tried: from this address (`address`: an IPv4 address or an IPv6 /64, whatever tokens its requests carry) or on this instance from every address (`instance`), or, for a student's sign-in code, with this class code from every address (`classroom`). `limit` wrong codes are allowed at once, and again over `window_seconds`; `retry_after_seconds` (also the `Retry-After` header) is when one more is allowed. A right code gives its guess back, so a child who mistypes twice still gets in on the third try.
 type GuessFacts struct {
 	Limit             int             `json:"limit"`
 	RetryAfterSeconds int             `json:"retry_after_seconds"`
@@ -2869,6 +3326,126 @@ type LegalActionsOfPrimedGame string
 // finished).
 type LegalActionsOfPrimedReason string
 
+// LtiHandover What a launch hands over. No LMS id and no email is in it.
+type LtiHandover struct {
+	// Account A signed-in teacher's account. Only the provider's display name is kept, no email.
+	Account   *Account  `json:"account,omitempty"`
+	Classroom Classroom `json:"classroom"`
+
+	// ExpiresAt When a teacher's account token stops working.
+	ExpiresAt *time.Time      `json:"expires_at,omitempty"`
+	Role      LtiHandoverRole `json:"role"`
+	Student   *Student        `json:"student,omitempty"`
+
+	// Token A teacher's account token (`pga_…`, 8 hours) or a student's token (`pgl_…`), shown only here.
+	Token string `json:"token"`
+}
+
+// LtiHandoverRole defines model for LtiHandover.Role.
+type LtiHandoverRole string
+
+// LtiHandoverRequest defines model for LtiHandoverRequest.
+type LtiHandoverRequest struct {
+	// Code The `code` of the landing URL's fragment.
+	Code string `json:"code"`
+}
+
+// LtiKeyRotated defines model for LtiKeyRotated.
+type LtiKeyRotated struct {
+	// Kid The new current key's id.
+	Kid string `json:"kid"`
+}
+
+// LtiKeySet A JSON Web Key Set (RFC 7517) of RSA public keys.
+type LtiKeySet struct {
+	Keys []struct {
+		// Alg `RS256`.
+		Alg string `json:"alg"`
+		E   string `json:"e"`
+		Kid string `json:"kid"`
+
+		// Kty `RSA`.
+		Kty string `json:"kty"`
+		N   string `json:"n"`
+
+		// Use `sig`.
+		Use string `json:"use"`
+	} `json:"keys"`
+}
+
+// LtiLaunchForm The platform's authentication response (form_post).
+type LtiLaunchForm struct {
+	Error            *string `json:"error,omitempty"`
+	ErrorDescription *string `json:"error_description,omitempty"`
+	IdToken          *string `json:"id_token,omitempty"`
+	State            *string `json:"state,omitempty"`
+}
+
+// LtiLoginForm A third-party initiated login (Security Framework §5.1.1.1).
+type LtiLoginForm struct {
+	ClientId        *string `json:"client_id,omitempty"`
+	Iss             *string `json:"iss,omitempty"`
+	LoginHint       *string `json:"login_hint,omitempty"`
+	LtiDeploymentId *string `json:"lti_deployment_id,omitempty"`
+	LtiMessageHint  *string `json:"lti_message_hint,omitempty"`
+	TargetLinkUri   *string `json:"target_link_uri,omitempty"`
+}
+
+// LtiPlatform An LMS registered for LTI 1.3 launches.
+type LtiPlatform struct {
+	// AuthUrl The platform's OIDC authorization URL.
+	AuthUrl string `json:"auth_url"`
+
+	// ClientId The client id the platform gave this tool.
+	ClientId      string             `json:"client_id"`
+	CreatedAt     time.Time          `json:"created_at"`
+	DeploymentIds []string           `json:"deployment_ids"`
+	Id            openapi_types.UUID `json:"id"`
+
+	// Issuer The platform's issuer (`iss` of its ID tokens).
+	Issuer string `json:"issuer"`
+
+	// JwksUrl The platform's public key set.
+	JwksUrl string `json:"jwks_url"`
+
+	// TokenUrl The platform's OAuth 2 token URL.
+	TokenUrl string `json:"token_url"`
+}
+
+// LtiPlatformList defines model for LtiPlatformList.
+type LtiPlatformList struct {
+	Platforms []LtiPlatform `json:"platforms"`
+}
+
+// LtiPlatformPatch defines model for LtiPlatformPatch.
+type LtiPlatformPatch struct {
+	AuthUrl       *string   `json:"auth_url,omitempty"`
+	ClientId      *string   `json:"client_id,omitempty"`
+	DeploymentIds *[]string `json:"deployment_ids,omitempty"`
+	Issuer        *string   `json:"issuer,omitempty"`
+	JwksUrl       *string   `json:"jwks_url,omitempty"`
+	TokenUrl      *string   `json:"token_url,omitempty"`
+}
+
+// LtiPlatformRequest defines model for LtiPlatformRequest.
+type LtiPlatformRequest struct {
+	AuthUrl       string   `json:"auth_url"`
+	ClientId      string   `json:"client_id"`
+	DeploymentIds []string `json:"deployment_ids"`
+	Issuer        string   `json:"issuer"`
+	JwksUrl       string   `json:"jwks_url"`
+	TokenUrl      string   `json:"token_url"`
+}
+
+// LtiRosterSynced defines model for LtiRosterSynced.
+type LtiRosterSynced struct {
+	// Learners The course's active learners read, each now a student of the classroom (a removed one not counted).
+	Learners int `json:"learners"`
+
+	// StudentCount The classroom's current students after the sync.
+	StudentCount int `json:"student_count"`
+}
+
 // Me Who a token is (`GET /v1/me`).
 type Me struct {
 	// Account A signed-in teacher's account. Only the provider's display name is kept, no email.
@@ -2933,6 +3510,12 @@ type MissedOpportunity struct {
 type MistakeCount struct {
 	Count int    `json:"count"`
 	Value string `json:"value"`
+}
+
+// MyAssignmentList defines model for MyAssignmentList.
+type MyAssignmentList struct {
+	// Items Your assignments, each with one `progress` entry, yours.
+	Items []Assignment `json:"items"`
 }
 
 // NotYourTurnFacts An action from a seat whose turn it is not (G-1), and the seats that may act now.
@@ -3933,6 +4516,28 @@ type Problem struct {
 	Type string `json:"type"`
 }
 
+// ProgressFigures defines model for ProgressFigures.
+type ProgressFigures struct {
+	GamesFinished int `json:"games_finished"`
+
+	// GamesPlayed Games started in the bucket.
+	GamesPlayed int `json:"games_played"`
+	GamesWon    int `json:"games_won"`
+	HintsUsed   int `json:"hints_used"`
+
+	// MissedOpportunities Found by the move reviews of the games that finished in the bucket.
+	MissedOpportunities int `json:"missed_opportunities"`
+
+	// Moves The student's own moves (not the computer's, not those the server played when time ran out).
+	Moves int `json:"moves"`
+
+	// MsPerMove The mean time of a move, since the game's step before it, in milliseconds; absent without moves.
+	MsPerMove *int64 `json:"ms_per_move,omitempty"`
+
+	// Start The bucket's first day (UTC).
+	Start openapi_types.Date `json:"start"`
+}
+
 // QuotaFacts A game (or webhook subscription) refused because its creator holds as many as a quota allows: which quota (`open_games`, games in a lobby or under way; `computer_games`, those under way with no person in a seat; `webhook_subscriptions`), for whom (`client`, the token; `owner`, the token's holder: a classroom, a student, a game token, the admin; `address`, everything created from the address), the limit and the count held; `retry_after_seconds` (also the `Retry-After` header) when waiting may help.
 type QuotaFacts struct {
 	Count             int             `json:"count"`
@@ -4106,7 +4711,8 @@ type RevokedEvent struct {
 	// classroom; `seat_left`: the token's seat was left (a lobby left, a seat handed to the
 	// computer on resigning) and the token opens the game no more; `observer_revoked`,
 	// `observer_expired`: the observer token was revoked or expired; `token_revoked`: the
-	// token no longer works (found out by the stream asking again, the cause unknown to it).
+	// token no longer works (found out by the stream asking again, the cause unknown to it);
+	// `teacher_removed`: the account, a co-teacher, was removed from the classroom.
 	Reason RevokedEventReason `json:"reason"`
 }
 
@@ -4115,7 +4721,8 @@ type RevokedEvent struct {
 // classroom; `seat_left`: the token's seat was left (a lobby left, a seat handed to the
 // computer on resigning) and the token opens the game no more; `observer_revoked`,
 // `observer_expired`: the observer token was revoked or expired; `token_revoked`: the
-// token no longer works (found out by the stream asking again, the cause unknown to it).
+// token no longer works (found out by the stream asking again, the cause unknown to it);
+// `teacher_removed`: the account, a co-teacher, was removed from the classroom.
 type RevokedEventReason string
 
 // RotatedWebhookSecret defines model for RotatedWebhookSecret.
@@ -4234,6 +4841,38 @@ type ServiceOutcome struct {
 	union json.RawMessage
 }
 
+// SignInCode defines model for SignInCode.
+type SignInCode struct {
+	// Code The student's personal sign-in code, six characters of `ABCDEFGHJKMNPQRSTUVWXYZ23456789`.
+	Code    string  `json:"code"`
+	Student Student `json:"student"`
+}
+
+// SignInCodeList defines model for SignInCodeList.
+type SignInCodeList struct {
+	Items []SignInCode `json:"items"`
+}
+
+// SignInProvider defines model for SignInProvider.
+type SignInProvider struct {
+	// Default Whether a login without `provider` goes to it.
+	Default bool `json:"default"`
+
+	// Issuer The provider's issuer URL.
+	Issuer string `json:"issuer"`
+
+	// Login Where a sign-in page sends the teacher (add `&return_to=` for a browser session).
+	Login string `json:"login"`
+
+	// Name The provider's name (`default` for `OIDC_ISSUER`'s, else as in `OIDC_PROVIDERS`).
+	Name string `json:"name"`
+}
+
+// SignInProviderList The OpenID providers teachers may sign in with, the default first.
+type SignInProviderList struct {
+	Providers []SignInProvider `json:"providers"`
+}
+
 // SignedIn The account signed in and its new account token, shown once.
 type SignedIn struct {
 	// Account A signed-in teacher's account. Only the provider's display name is kept, no email.
@@ -4317,6 +4956,22 @@ type Student struct {
 // StudentList defines model for StudentList.
 type StudentList struct {
 	Items []Student `json:"items"`
+}
+
+// StudentProgress defines model for StudentProgress.
+type StudentProgress struct {
+	Buckets   []ProgressFigures  `json:"buckets"`
+	Name      string             `json:"name"`
+	StudentId openapi_types.UUID `json:"student_id"`
+}
+
+// StudentSignInRequest defines model for StudentSignInRequest.
+type StudentSignInRequest struct {
+	// ClassCode The classroom's join code, as the teacher shows it (`K7QX-2MHB`).
+	ClassCode string `json:"class_code"`
+
+	// Code The student's personal sign-in code (`H4KP9Z`).
+	Code string `json:"code"`
 }
 
 // StudentStats defines model for StudentStats.
@@ -4441,7 +5096,7 @@ type WebhookEntryEvent struct {
 	Version int64 `json:"version"`
 }
 
-// WebhookEventType A player event of `GET /v1/me/events`, or `entry` (one per history entry).
+// WebhookEventType A player event of `GET /v1/me/events`, `entry` (one per history entry), or an assignment's event (`AssignmentEvent`).
 type WebhookEventType string
 
 // WebhookList defines model for WebhookList.
@@ -4455,7 +5110,7 @@ type WebhookPayload struct {
 	Data      WebhookPayload_Data `json:"data"`
 	Timestamp time.Time           `json:"timestamp"`
 
-	// Type A player event of `GET /v1/me/events`, or `entry` (one per history entry).
+	// Type A player event of `GET /v1/me/events`, `entry` (one per history entry), or an assignment's event (`AssignmentEvent`).
 	Type WebhookEventType `json:"type"`
 }
 
@@ -4472,6 +5127,12 @@ type WebhookStatus string
 
 // AccessToken defines model for AccessToken.
 type AccessToken = string
+
+// AssignmentID defines model for AssignmentID.
+type AssignmentID = openapi_types.UUID
+
+// CardsPage defines model for CardsPage.
+type CardsPage = int
 
 // ClassroomID defines model for ClassroomID.
 type ClassroomID = openapi_types.UUID
@@ -4503,11 +5164,26 @@ type Limit = int
 // ObserverID defines model for ObserverID.
 type ObserverID = openapi_types.UUID
 
+// Paper defines model for Paper.
+type Paper string
+
 // PictureLinkExp defines model for PictureLinkExp.
 type PictureLinkExp = int64
 
 // PictureLinkSig defines model for PictureLinkSig.
 type PictureLinkSig = string
+
+// ProgressBucket defines model for ProgressBucket.
+type ProgressBucket string
+
+// ProgressFrom defines model for ProgressFrom.
+type ProgressFrom = openapi_types.Date
+
+// ProgressStudent defines model for ProgressStudent.
+type ProgressStudent = openapi_types.UUID
+
+// ProgressTo defines model for ProgressTo.
+type ProgressTo = openapi_types.Date
 
 // StudentID defines model for StudentID.
 type StudentID = openapi_types.UUID
@@ -4542,6 +5218,12 @@ type PreconditionFailed = Problem
 // RequestTimeout An RFC 9457 problem document.
 type RequestTimeout = Problem
 
+// SignInCardsUnavailable An RFC 9457 problem document.
+type SignInCardsUnavailable = Problem
+
+// SignInCodesUnavailable An RFC 9457 problem document.
+type SignInCodesUnavailable = Problem
+
 // StreamsFull An RFC 9457 problem document.
 type StreamsFull = Problem
 
@@ -4572,10 +5254,15 @@ type FinishSignInParams struct {
 
 // BeginSignInParams defines parameters for BeginSignIn.
 type BeginSignInParams struct {
-	// ReturnTo A path of this service (starting with one `/`, no scheme or host) the sign-in returns
-	// to. Reserved for the browser sessions of a later version: today a sign-in with
-	// `return_to` is refused with 400 `return_to_unsupported`; any other value with 400
-	// `invalid_return_to`.
+	// Provider The provider to sign in with, by name (`GET /v1/auth/providers`); without it the default
+	// (`OIDC_ISSUER`'s), or the only one configured. An unknown name is 400
+	// `unknown_provider`, naming it; none with several and no default, 400 `provider_required`.
+	Provider *string `form:"provider,omitempty" json:"provider,omitempty"`
+
+	// ReturnTo A path of this service the sign-in returns to, in a browser session: starting with one
+	// `/`, without `//`, backslash or control characters (else 400 `invalid_return_to`). The
+	// callback then sets the session's cookie (cookieAuth) and answers 302 there instead of an
+	// account token.
 	ReturnTo *string `form:"return_to,omitempty" json:"return_to,omitempty"`
 }
 
@@ -4643,6 +5330,104 @@ type MintClassroomObserverParams struct {
 	// ExpiresIn Seconds until the token stops working, from a minute to 30 days; without it, it works until revoked.
 	ExpiresIn *ExpiresIn `form:"expires_in,omitempty" json:"expires_in,omitempty"`
 }
+
+// GetClassroomProgressParams defines parameters for GetClassroomProgress.
+type GetClassroomProgressParams struct {
+	// From The first day (UTC), included; by default 30 days (by day) or 12 weeks (by week) before `to`.
+	From *ProgressFrom `form:"from,omitempty" json:"from,omitempty"`
+
+	// To The last day (UTC), included; today by default.
+	To *ProgressTo `form:"to,omitempty" json:"to,omitempty"`
+
+	// Bucket `week` (ISO weeks, the default) or `day`.
+	Bucket *GetClassroomProgressParamsBucket `form:"bucket,omitempty" json:"bucket,omitempty"`
+
+	// StudentId Only this current student's figures (and the class's, which are then theirs).
+	StudentId *ProgressStudent `form:"student_id,omitempty" json:"student_id,omitempty"`
+}
+
+// GetClassroomProgressParamsBucket defines parameters for GetClassroomProgress.
+type GetClassroomProgressParamsBucket string
+
+// GetClassroomProgressCsvParams defines parameters for GetClassroomProgressCsv.
+type GetClassroomProgressCsvParams struct {
+	// From The first day (UTC), included; by default 30 days (by day) or 12 weeks (by week) before `to`.
+	From *ProgressFrom `form:"from,omitempty" json:"from,omitempty"`
+
+	// To The last day (UTC), included; today by default.
+	To *ProgressTo `form:"to,omitempty" json:"to,omitempty"`
+
+	// Bucket `week` (ISO weeks, the default) or `day`.
+	Bucket *GetClassroomProgressCsvParamsBucket `form:"bucket,omitempty" json:"bucket,omitempty"`
+
+	// StudentId Only this current student's figures (and the class's, which are then theirs).
+	StudentId *ProgressStudent `form:"student_id,omitempty" json:"student_id,omitempty"`
+}
+
+// GetClassroomProgressCsvParamsBucket defines parameters for GetClassroomProgressCsv.
+type GetClassroomProgressCsvParamsBucket string
+
+// GetClassroomProgressPicturePngParams defines parameters for GetClassroomProgressPicturePng.
+type GetClassroomProgressPicturePngParams struct {
+	// From The first day (UTC), included; by default 30 days (by day) or 12 weeks (by week) before `to`.
+	From *ProgressFrom `form:"from,omitempty" json:"from,omitempty"`
+
+	// To The last day (UTC), included; today by default.
+	To *ProgressTo `form:"to,omitempty" json:"to,omitempty"`
+
+	// Bucket `week` (ISO weeks, the default) or `day`.
+	Bucket *GetClassroomProgressPicturePngParamsBucket `form:"bucket,omitempty" json:"bucket,omitempty"`
+
+	// StudentId Only this current student's figures (and the class's, which are then theirs).
+	StudentId   *ProgressStudent `form:"student_id,omitempty" json:"student_id,omitempty"`
+	IfNoneMatch *string          `json:"If-None-Match,omitempty"`
+}
+
+// GetClassroomProgressPicturePngParamsBucket defines parameters for GetClassroomProgressPicturePng.
+type GetClassroomProgressPicturePngParamsBucket string
+
+// GetClassroomProgressPictureParams defines parameters for GetClassroomProgressPicture.
+type GetClassroomProgressPictureParams struct {
+	// From The first day (UTC), included; by default 30 days (by day) or 12 weeks (by week) before `to`.
+	From *ProgressFrom `form:"from,omitempty" json:"from,omitempty"`
+
+	// To The last day (UTC), included; today by default.
+	To *ProgressTo `form:"to,omitempty" json:"to,omitempty"`
+
+	// Bucket `week` (ISO weeks, the default) or `day`.
+	Bucket *GetClassroomProgressPictureParamsBucket `form:"bucket,omitempty" json:"bucket,omitempty"`
+
+	// StudentId Only this current student's figures (and the class's, which are then theirs).
+	StudentId   *ProgressStudent `form:"student_id,omitempty" json:"student_id,omitempty"`
+	IfNoneMatch *string          `json:"If-None-Match,omitempty"`
+}
+
+// GetClassroomProgressPictureParamsBucket defines parameters for GetClassroomProgressPicture.
+type GetClassroomProgressPictureParamsBucket string
+
+// GetSignInCardsPngParams defines parameters for GetSignInCardsPng.
+type GetSignInCardsPngParams struct {
+	// Paper The paper the page is for: `a4` (210 × 297 mm, the default) or `letter` (8.5 × 11 in).
+	Paper *GetSignInCardsPngParamsPaper `form:"paper,omitempty" json:"paper,omitempty"`
+
+	// Page Which page of cards, from 1 (the default); ten cards a page.
+	Page *CardsPage `form:"page,omitempty" json:"page,omitempty"`
+}
+
+// GetSignInCardsPngParamsPaper defines parameters for GetSignInCardsPng.
+type GetSignInCardsPngParamsPaper string
+
+// GetSignInCardsParams defines parameters for GetSignInCards.
+type GetSignInCardsParams struct {
+	// Paper The paper the page is for: `a4` (210 × 297 mm, the default) or `letter` (8.5 × 11 in).
+	Paper *GetSignInCardsParamsPaper `form:"paper,omitempty" json:"paper,omitempty"`
+
+	// Page Which page of cards, from 1 (the default); ten cards a page.
+	Page *CardsPage `form:"page,omitempty" json:"page,omitempty"`
+}
+
+// GetSignInCardsParamsPaper defines parameters for GetSignInCards.
+type GetSignInCardsParamsPaper string
 
 // ReissueStudentTokenParams defines parameters for ReissueStudentToken.
 type ReissueStudentTokenParams struct {
@@ -5028,6 +5813,22 @@ type StartGameParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// BeginLtiLoginParams defines parameters for BeginLtiLogin.
+type BeginLtiLoginParams struct {
+	Iss             *string `form:"iss,omitempty" json:"iss,omitempty"`
+	LoginHint       *string `form:"login_hint,omitempty" json:"login_hint,omitempty"`
+	TargetLinkUri   *string `form:"target_link_uri,omitempty" json:"target_link_uri,omitempty"`
+	LtiMessageHint  *string `form:"lti_message_hint,omitempty" json:"lti_message_hint,omitempty"`
+	ClientId        *string `form:"client_id,omitempty" json:"client_id,omitempty"`
+	LtiDeploymentId *string `form:"lti_deployment_id,omitempty" json:"lti_deployment_id,omitempty"`
+}
+
+// EraseMyAccountParams defines parameters for EraseMyAccount.
+type EraseMyAccountParams struct {
+	// KeepClassrooms Keep the account's classrooms, detached, instead of erasing them.
+	KeepClassrooms *bool `form:"keep_classrooms,omitempty" json:"keep_classrooms,omitempty"`
+}
+
 // StreamMyEventsParams defines parameters for StreamMyEvents.
 type StreamMyEventsParams struct {
 	// LastEventId The same as `Last-Event-ID`, for clients that cannot send headers; the header wins when both are sent.
@@ -5076,6 +5877,12 @@ type CreateClassroomJSONRequestBody = CreateClassroomRequest
 // JoinClassroomJSONRequestBody defines body for JoinClassroom for application/json ContentType.
 type JoinClassroomJSONRequestBody = JoinClassroomRequest
 
+// CreateAssignmentJSONRequestBody defines body for CreateAssignment for application/json ContentType.
+type CreateAssignmentJSONRequestBody = AssignmentRequest
+
+// ChangeAssignmentJSONRequestBody defines body for ChangeAssignment for application/json ContentType.
+type ChangeAssignmentJSONRequestBody = AssignmentChange
+
 // CreateClassroomGamesJSONRequestBody defines body for CreateClassroomGames for application/json ContentType.
 type CreateClassroomGamesJSONRequestBody = ClassroomGamesRequest
 
@@ -5084,6 +5891,9 @@ type AttachClassroomJSONRequestBody = AttachClassroomRequest
 
 // RenameStudentJSONRequestBody defines body for RenameStudent for application/json ContentType.
 type RenameStudentJSONRequestBody = RenameStudentRequest
+
+// AcceptCoTeacherInviteJSONRequestBody defines body for AcceptCoTeacherInvite for application/json ContentType.
+type AcceptCoTeacherInviteJSONRequestBody = AcceptCoTeacherInviteRequest
 
 // CreateGameJSONRequestBody defines body for CreateGame for application/json ContentType.
 type CreateGameJSONRequestBody = CreateGameRequest
@@ -5097,8 +5907,26 @@ type PostActionJSONRequestBody = Action
 // JoinGameJSONRequestBody defines body for JoinGame for application/json ContentType.
 type JoinGameJSONRequestBody = JoinRequest
 
+// TakeLtiHandoverJSONRequestBody defines body for TakeLtiHandover for application/json ContentType.
+type TakeLtiHandoverJSONRequestBody = LtiHandoverRequest
+
+// LaunchLtiFormdataRequestBody defines body for LaunchLti for application/x-www-form-urlencoded ContentType.
+type LaunchLtiFormdataRequestBody = LtiLaunchForm
+
+// BeginLtiLoginPostFormdataRequestBody defines body for BeginLtiLoginPost for application/x-www-form-urlencoded ContentType.
+type BeginLtiLoginPostFormdataRequestBody = LtiLoginForm
+
+// RegisterLtiPlatformJSONRequestBody defines body for RegisterLtiPlatform for application/json ContentType.
+type RegisterLtiPlatformJSONRequestBody = LtiPlatformRequest
+
+// UpdateLtiPlatformJSONRequestBody defines body for UpdateLtiPlatform for application/json ContentType.
+type UpdateLtiPlatformJSONRequestBody = LtiPlatformPatch
+
 // CreateMyTokenJSONRequestBody defines body for CreateMyToken for application/json ContentType.
 type CreateMyTokenJSONRequestBody = CreateAccountTokenRequest
+
+// StudentSignInJSONRequestBody defines body for StudentSignIn for application/json ContentType.
+type StudentSignInJSONRequestBody = StudentSignInRequest
 
 // CreateWebhookJSONRequestBody defines body for CreateWebhook for application/json ContentType.
 type CreateWebhookJSONRequestBody = CreateWebhookRequest
@@ -5190,6 +6018,532 @@ func (t BodyMismatchFacts_Got) MarshalJSON() ([]byte, error) {
 }
 
 func (t *BodyMismatchFacts_Got) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsGameActionMessage returns the union data inside the ClassroomStreamEvent as a GameActionMessage
+func (t ClassroomStreamEvent) AsGameActionMessage() (GameActionMessage, error) {
+	var body GameActionMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromGameActionMessage overwrites any union data inside the ClassroomStreamEvent as the provided GameActionMessage
+func (t *ClassroomStreamEvent) FromGameActionMessage(v GameActionMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"action"}`))
+	t.union = b
+	return err
+}
+
+// MergeGameActionMessage performs a merge with any union data inside the ClassroomStreamEvent, using the provided GameActionMessage
+func (t *ClassroomStreamEvent) MergeGameActionMessage(v GameActionMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"action"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsGameEndMessage returns the union data inside the ClassroomStreamEvent as a GameEndMessage
+func (t ClassroomStreamEvent) AsGameEndMessage() (GameEndMessage, error) {
+	var body GameEndMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromGameEndMessage overwrites any union data inside the ClassroomStreamEvent as the provided GameEndMessage
+func (t *ClassroomStreamEvent) FromGameEndMessage(v GameEndMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"end"}`))
+	t.union = b
+	return err
+}
+
+// MergeGameEndMessage performs a merge with any union data inside the ClassroomStreamEvent, using the provided GameEndMessage
+func (t *ClassroomStreamEvent) MergeGameEndMessage(v GameEndMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"end"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsStreamErrorMessage returns the union data inside the ClassroomStreamEvent as a StreamErrorMessage
+func (t ClassroomStreamEvent) AsStreamErrorMessage() (StreamErrorMessage, error) {
+	var body StreamErrorMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromStreamErrorMessage overwrites any union data inside the ClassroomStreamEvent as the provided StreamErrorMessage
+func (t *ClassroomStreamEvent) FromStreamErrorMessage(v StreamErrorMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"error"}`))
+	t.union = b
+	return err
+}
+
+// MergeStreamErrorMessage performs a merge with any union data inside the ClassroomStreamEvent, using the provided StreamErrorMessage
+func (t *ClassroomStreamEvent) MergeStreamErrorMessage(v StreamErrorMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"error"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsStreamRevokedMessage returns the union data inside the ClassroomStreamEvent as a StreamRevokedMessage
+func (t ClassroomStreamEvent) AsStreamRevokedMessage() (StreamRevokedMessage, error) {
+	var body StreamRevokedMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromStreamRevokedMessage overwrites any union data inside the ClassroomStreamEvent as the provided StreamRevokedMessage
+func (t *ClassroomStreamEvent) FromStreamRevokedMessage(v StreamRevokedMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"revoked"}`))
+	t.union = b
+	return err
+}
+
+// MergeStreamRevokedMessage performs a merge with any union data inside the ClassroomStreamEvent, using the provided StreamRevokedMessage
+func (t *ClassroomStreamEvent) MergeStreamRevokedMessage(v StreamRevokedMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"revoked"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsAssignmentDoneMessage returns the union data inside the ClassroomStreamEvent as a AssignmentDoneMessage
+func (t ClassroomStreamEvent) AsAssignmentDoneMessage() (AssignmentDoneMessage, error) {
+	var body AssignmentDoneMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromAssignmentDoneMessage overwrites any union data inside the ClassroomStreamEvent as the provided AssignmentDoneMessage
+func (t *ClassroomStreamEvent) FromAssignmentDoneMessage(v AssignmentDoneMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"assignment_done"}`))
+	t.union = b
+	return err
+}
+
+// MergeAssignmentDoneMessage performs a merge with any union data inside the ClassroomStreamEvent, using the provided AssignmentDoneMessage
+func (t *ClassroomStreamEvent) MergeAssignmentDoneMessage(v AssignmentDoneMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"assignment_done"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsAssignmentDueSoonMessage returns the union data inside the ClassroomStreamEvent as a AssignmentDueSoonMessage
+func (t ClassroomStreamEvent) AsAssignmentDueSoonMessage() (AssignmentDueSoonMessage, error) {
+	var body AssignmentDueSoonMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromAssignmentDueSoonMessage overwrites any union data inside the ClassroomStreamEvent as the provided AssignmentDueSoonMessage
+func (t *ClassroomStreamEvent) FromAssignmentDueSoonMessage(v AssignmentDueSoonMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"assignment_due_soon"}`))
+	t.union = b
+	return err
+}
+
+// MergeAssignmentDueSoonMessage performs a merge with any union data inside the ClassroomStreamEvent, using the provided AssignmentDueSoonMessage
+func (t *ClassroomStreamEvent) MergeAssignmentDueSoonMessage(v AssignmentDueSoonMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"assignment_due_soon"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t ClassroomStreamEvent) Discriminator() (string, error) {
+	var discriminator struct {
+		Discriminator string `json:"event"`
+	}
+	err := json.Unmarshal(t.union, &discriminator)
+	return discriminator.Discriminator, err
+}
+
+func (t ClassroomStreamEvent) ValueByDiscriminator() (interface{}, error) {
+	discriminator, err := t.Discriminator()
+	if err != nil {
+		return nil, err
+	}
+	switch discriminator {
+	case "action":
+		return t.AsGameActionMessage()
+	case "assignment_done":
+		return t.AsAssignmentDoneMessage()
+	case "assignment_due_soon":
+		return t.AsAssignmentDueSoonMessage()
+	case "end":
+		return t.AsGameEndMessage()
+	case "error":
+		return t.AsStreamErrorMessage()
+	case "revoked":
+		return t.AsStreamRevokedMessage()
+	default:
+		return nil, errors.New("unknown discriminator value: " + discriminator)
+	}
+}
+
+func (t ClassroomStreamEvent) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *ClassroomStreamEvent) UnmarshalJSON(b []byte) error {
+	err := t.union.UnmarshalJSON(b)
+	return err
+}
+
+// AsGameActionMessage returns the union data inside the ClassroomStreamLine as a GameActionMessage
+func (t ClassroomStreamLine) AsGameActionMessage() (GameActionMessage, error) {
+	var body GameActionMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromGameActionMessage overwrites any union data inside the ClassroomStreamLine as the provided GameActionMessage
+func (t *ClassroomStreamLine) FromGameActionMessage(v GameActionMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"action"}`))
+	t.union = b
+	return err
+}
+
+// MergeGameActionMessage performs a merge with any union data inside the ClassroomStreamLine, using the provided GameActionMessage
+func (t *ClassroomStreamLine) MergeGameActionMessage(v GameActionMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"action"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsGameEndMessage returns the union data inside the ClassroomStreamLine as a GameEndMessage
+func (t ClassroomStreamLine) AsGameEndMessage() (GameEndMessage, error) {
+	var body GameEndMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromGameEndMessage overwrites any union data inside the ClassroomStreamLine as the provided GameEndMessage
+func (t *ClassroomStreamLine) FromGameEndMessage(v GameEndMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"end"}`))
+	t.union = b
+	return err
+}
+
+// MergeGameEndMessage performs a merge with any union data inside the ClassroomStreamLine, using the provided GameEndMessage
+func (t *ClassroomStreamLine) MergeGameEndMessage(v GameEndMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"end"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsStreamErrorMessage returns the union data inside the ClassroomStreamLine as a StreamErrorMessage
+func (t ClassroomStreamLine) AsStreamErrorMessage() (StreamErrorMessage, error) {
+	var body StreamErrorMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromStreamErrorMessage overwrites any union data inside the ClassroomStreamLine as the provided StreamErrorMessage
+func (t *ClassroomStreamLine) FromStreamErrorMessage(v StreamErrorMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"error"}`))
+	t.union = b
+	return err
+}
+
+// MergeStreamErrorMessage performs a merge with any union data inside the ClassroomStreamLine, using the provided StreamErrorMessage
+func (t *ClassroomStreamLine) MergeStreamErrorMessage(v StreamErrorMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"error"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsStreamRevokedMessage returns the union data inside the ClassroomStreamLine as a StreamRevokedMessage
+func (t ClassroomStreamLine) AsStreamRevokedMessage() (StreamRevokedMessage, error) {
+	var body StreamRevokedMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromStreamRevokedMessage overwrites any union data inside the ClassroomStreamLine as the provided StreamRevokedMessage
+func (t *ClassroomStreamLine) FromStreamRevokedMessage(v StreamRevokedMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"revoked"}`))
+	t.union = b
+	return err
+}
+
+// MergeStreamRevokedMessage performs a merge with any union data inside the ClassroomStreamLine, using the provided StreamRevokedMessage
+func (t *ClassroomStreamLine) MergeStreamRevokedMessage(v StreamRevokedMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"revoked"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsAssignmentDoneMessage returns the union data inside the ClassroomStreamLine as a AssignmentDoneMessage
+func (t ClassroomStreamLine) AsAssignmentDoneMessage() (AssignmentDoneMessage, error) {
+	var body AssignmentDoneMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromAssignmentDoneMessage overwrites any union data inside the ClassroomStreamLine as the provided AssignmentDoneMessage
+func (t *ClassroomStreamLine) FromAssignmentDoneMessage(v AssignmentDoneMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"assignment_done"}`))
+	t.union = b
+	return err
+}
+
+// MergeAssignmentDoneMessage performs a merge with any union data inside the ClassroomStreamLine, using the provided AssignmentDoneMessage
+func (t *ClassroomStreamLine) MergeAssignmentDoneMessage(v AssignmentDoneMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"assignment_done"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsAssignmentDueSoonMessage returns the union data inside the ClassroomStreamLine as a AssignmentDueSoonMessage
+func (t ClassroomStreamLine) AsAssignmentDueSoonMessage() (AssignmentDueSoonMessage, error) {
+	var body AssignmentDueSoonMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromAssignmentDueSoonMessage overwrites any union data inside the ClassroomStreamLine as the provided AssignmentDueSoonMessage
+func (t *ClassroomStreamLine) FromAssignmentDueSoonMessage(v AssignmentDueSoonMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"assignment_due_soon"}`))
+	t.union = b
+	return err
+}
+
+// MergeAssignmentDueSoonMessage performs a merge with any union data inside the ClassroomStreamLine, using the provided AssignmentDueSoonMessage
+func (t *ClassroomStreamLine) MergeAssignmentDueSoonMessage(v AssignmentDueSoonMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"assignment_due_soon"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsStreamHeartbeatMessage returns the union data inside the ClassroomStreamLine as a StreamHeartbeatMessage
+func (t ClassroomStreamLine) AsStreamHeartbeatMessage() (StreamHeartbeatMessage, error) {
+	var body StreamHeartbeatMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromStreamHeartbeatMessage overwrites any union data inside the ClassroomStreamLine as the provided StreamHeartbeatMessage
+func (t *ClassroomStreamLine) FromStreamHeartbeatMessage(v StreamHeartbeatMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"heartbeat"}`))
+	t.union = b
+	return err
+}
+
+// MergeStreamHeartbeatMessage performs a merge with any union data inside the ClassroomStreamLine, using the provided StreamHeartbeatMessage
+func (t *ClassroomStreamLine) MergeStreamHeartbeatMessage(v StreamHeartbeatMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b, err = runtime.JSONMerge(b, []byte(`{"event":"heartbeat"}`))
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+func (t ClassroomStreamLine) Discriminator() (string, error) {
+	var discriminator struct {
+		Discriminator string `json:"event"`
+	}
+	err := json.Unmarshal(t.union, &discriminator)
+	return discriminator.Discriminator, err
+}
+
+func (t ClassroomStreamLine) ValueByDiscriminator() (interface{}, error) {
+	discriminator, err := t.Discriminator()
+	if err != nil {
+		return nil, err
+	}
+	switch discriminator {
+	case "action":
+		return t.AsGameActionMessage()
+	case "assignment_done":
+		return t.AsAssignmentDoneMessage()
+	case "assignment_due_soon":
+		return t.AsAssignmentDueSoonMessage()
+	case "end":
+		return t.AsGameEndMessage()
+	case "error":
+		return t.AsStreamErrorMessage()
+	case "heartbeat":
+		return t.AsStreamHeartbeatMessage()
+	case "revoked":
+		return t.AsStreamRevokedMessage()
+	default:
+		return nil, errors.New("unknown discriminator value: " + discriminator)
+	}
+}
+
+func (t ClassroomStreamLine) MarshalJSON() ([]byte, error) {
+	b, err := t.union.MarshalJSON()
+	return b, err
+}
+
+func (t *ClassroomStreamLine) UnmarshalJSON(b []byte) error {
 	err := t.union.UnmarshalJSON(b)
 	return err
 }
@@ -5902,6 +7256,58 @@ func (t *PlayerStreamEvent) MergeStreamRevokedMessage(v StreamRevokedMessage) er
 	return err
 }
 
+// AsAssignmentDoneMessage returns the union data inside the PlayerStreamEvent as a AssignmentDoneMessage
+func (t PlayerStreamEvent) AsAssignmentDoneMessage() (AssignmentDoneMessage, error) {
+	var body AssignmentDoneMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromAssignmentDoneMessage overwrites any union data inside the PlayerStreamEvent as the provided AssignmentDoneMessage
+func (t *PlayerStreamEvent) FromAssignmentDoneMessage(v AssignmentDoneMessage) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeAssignmentDoneMessage performs a merge with any union data inside the PlayerStreamEvent, using the provided AssignmentDoneMessage
+func (t *PlayerStreamEvent) MergeAssignmentDoneMessage(v AssignmentDoneMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsAssignmentDueSoonMessage returns the union data inside the PlayerStreamEvent as a AssignmentDueSoonMessage
+func (t PlayerStreamEvent) AsAssignmentDueSoonMessage() (AssignmentDueSoonMessage, error) {
+	var body AssignmentDueSoonMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromAssignmentDueSoonMessage overwrites any union data inside the PlayerStreamEvent as the provided AssignmentDueSoonMessage
+func (t *PlayerStreamEvent) FromAssignmentDueSoonMessage(v AssignmentDueSoonMessage) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeAssignmentDueSoonMessage performs a merge with any union data inside the PlayerStreamEvent, using the provided AssignmentDueSoonMessage
+func (t *PlayerStreamEvent) MergeAssignmentDueSoonMessage(v AssignmentDueSoonMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
 func (t PlayerStreamEvent) MarshalJSON() ([]byte, error) {
 	b, err := t.union.MarshalJSON()
 	return b, err
@@ -5980,6 +7386,58 @@ func (t *PlayerStreamLine) FromStreamRevokedMessage(v StreamRevokedMessage) erro
 
 // MergeStreamRevokedMessage performs a merge with any union data inside the PlayerStreamLine, using the provided StreamRevokedMessage
 func (t *PlayerStreamLine) MergeStreamRevokedMessage(v StreamRevokedMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsAssignmentDoneMessage returns the union data inside the PlayerStreamLine as a AssignmentDoneMessage
+func (t PlayerStreamLine) AsAssignmentDoneMessage() (AssignmentDoneMessage, error) {
+	var body AssignmentDoneMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromAssignmentDoneMessage overwrites any union data inside the PlayerStreamLine as the provided AssignmentDoneMessage
+func (t *PlayerStreamLine) FromAssignmentDoneMessage(v AssignmentDoneMessage) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeAssignmentDoneMessage performs a merge with any union data inside the PlayerStreamLine, using the provided AssignmentDoneMessage
+func (t *PlayerStreamLine) MergeAssignmentDoneMessage(v AssignmentDoneMessage) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
+// AsAssignmentDueSoonMessage returns the union data inside the PlayerStreamLine as a AssignmentDueSoonMessage
+func (t PlayerStreamLine) AsAssignmentDueSoonMessage() (AssignmentDueSoonMessage, error) {
+	var body AssignmentDueSoonMessage
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromAssignmentDueSoonMessage overwrites any union data inside the PlayerStreamLine as the provided AssignmentDueSoonMessage
+func (t *PlayerStreamLine) FromAssignmentDueSoonMessage(v AssignmentDueSoonMessage) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeAssignmentDueSoonMessage performs a merge with any union data inside the PlayerStreamLine, using the provided AssignmentDueSoonMessage
+func (t *PlayerStreamLine) MergeAssignmentDueSoonMessage(v AssignmentDueSoonMessage) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
@@ -6858,6 +8316,32 @@ func (t *WebhookPayload_Data) MergeWebhookEntryEvent(v WebhookEntryEvent) error 
 	return err
 }
 
+// AsAssignmentEvent returns the union data inside the WebhookPayload_Data as a AssignmentEvent
+func (t WebhookPayload_Data) AsAssignmentEvent() (AssignmentEvent, error) {
+	var body AssignmentEvent
+	err := json.Unmarshal(t.union, &body)
+	return body, err
+}
+
+// FromAssignmentEvent overwrites any union data inside the WebhookPayload_Data as the provided AssignmentEvent
+func (t *WebhookPayload_Data) FromAssignmentEvent(v AssignmentEvent) error {
+	b, err := json.Marshal(v)
+	t.union = b
+	return err
+}
+
+// MergeAssignmentEvent performs a merge with any union data inside the WebhookPayload_Data, using the provided AssignmentEvent
+func (t *WebhookPayload_Data) MergeAssignmentEvent(v AssignmentEvent) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+
+	merged, err := runtime.JSONMerge(t.union, b)
+	t.union = merged
+	return err
+}
+
 func (t WebhookPayload_Data) MarshalJSON() ([]byte, error) {
 	b, err := t.union.MarshalJSON()
 	return b, err
@@ -6982,6 +8466,16 @@ type ClientInterface interface {
 	// Corresponds with GET /readyz (the `GetReadyz` operationId).
 	GetReadyz(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// SignOut End the browser session of the request's cookie.
+	//
+	// Deletes the session of the `pg_session` cookie (its live streams end with a `revoked`
+	// event, `token_revoked`, on every instance) and clears the cookie. Without a session it
+	// only clears the cookie. A cross-site request with the cookie is refused (403
+	// `csrf_refused`), as every change made with the cookie only is.
+	//
+	// Corresponds with POST /v1/auth/logout (the `SignOut` operationId).
+	SignOut(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// FinishSignIn Where the provider sends the teacher back; answers the account and an account token.
 	//
 	// Takes the sign-in its `state` names (once: a replayed callback, a forged or expired
@@ -6989,20 +8483,30 @@ type ClientInterface interface {
 	// verifier, and verifies the ID token (the provider's signature through its discovery keys,
 	// `iss`, `aud`, `exp`, `nonce`; else 400 `id_token_invalid`). Makes the account on the first
 	// sign-in (keyed by issuer and subject; only the `name` is kept, no email) and answers it
-	// with a new account token (`pga_…`, 90 days, shown only here).
+	// with a new account token (`pga_…`, 90 days, shown only here); a sign-in begun with
+	// `return_to` answers 302 there with a browser session's cookie instead (cookieAuth).
 	//
 	// Corresponds with GET /v1/auth/oidc/callback (the `FinishSignIn` operationId).
 	FinishSignIn(ctx context.Context, params *FinishSignInParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// BeginSignIn Sign a teacher in with the OpenID provider (redirects there).
 	//
-	// Answers 302 to the provider that `OIDC_ISSUER` names (authorization code flow with PKCE
-	// S256, `state` and `nonce`; scopes `openid profile email`). The provider sends the teacher
+	// Answers 302 to the provider that `provider` names, by default the one `OIDC_ISSUER` names
+	// (authorization code flow with PKCE S256, `state` and `nonce`; scopes `openid profile
+	// email`). The provider sends the teacher
 	// back to `GET /v1/auth/oidc/callback` within 10 minutes, on any instance. When the operator
 	// configured no provider: 404 `sign_in_not_configured`.
 	//
 	// Corresponds with GET /v1/auth/oidc/login (the `BeginSignIn` operationId).
 	BeginSignIn(ctx context.Context, params *BeginSignInParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListSignInProviders The OpenID providers teachers may sign in with, for a sign-in page.
+	//
+	// Each provider's name, issuer and login link, the default first; an empty list when the
+	// operator configured none (then the login answers 404 `sign_in_not_configured`).
+	//
+	// Corresponds with GET /v1/auth/providers (the `ListSignInProviders` operationId).
+	ListSignInProviders(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetPrimeClimbBoardPicturePng The Prime Climb board as a PNG picture.
 	//
@@ -7087,6 +8591,90 @@ type ClientInterface interface {
 	// Corresponds with GET /v1/classrooms/{classroom_id} (the `GetClassroom` operationId).
 	GetClassroom(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListAssignments The classroom's assignments with each student's progress (teacher token).
+	//
+	// Every assignment of the classroom, oldest first, each with the progress of every current
+	// student (by name): `games_done`, `games_late` and `done`. A removed student is not listed.
+	// The progress is counted when a game ends, in the same transaction, so reading it costs a
+	// read of the counts.
+	//
+	// Corresponds with GET /v1/classrooms/{classroom_id}/assignments (the `ListAssignments` operationId).
+	ListAssignments(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateAssignmentWithBody Set the class an assignment (teacher token).
+	//
+	// Asks every student of the classroom to finish `games` games of `game` (with `options`, as
+	// `POST /v1/games` takes them) by `due_at`, against a computer player (`opponents.bot`) or
+	// with classmates (`opponents.classmates.group_size` students a game, grouped by the service
+	// as they ask for their games). A student asks for each game with
+	// `POST /v1/me/assignments/{assignment_id}/games`; only those games count. A classroom holds
+	// at most 200 assignments (409 `too_many_assignments`: delete one first).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/classrooms/{classroom_id}/assignments (the `CreateAssignment` operationId).
+	CreateAssignmentWithBody(ctx context.Context, classroomId ClassroomID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateAssignment Set the class an assignment (teacher token).
+	//
+	// Asks every student of the classroom to finish `games` games of `game` (with `options`, as
+	// `POST /v1/games` takes them) by `due_at`, against a computer player (`opponents.bot`) or
+	// with classmates (`opponents.classmates.group_size` students a game, grouped by the service
+	// as they ask for their games). A student asks for each game with
+	// `POST /v1/me/assignments/{assignment_id}/games`; only those games count. A classroom holds
+	// at most 200 assignments (409 `too_many_assignments`: delete one first).
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/classrooms/{classroom_id}/assignments (the `CreateAssignment` operationId).
+	CreateAssignment(ctx context.Context, classroomId ClassroomID, body CreateAssignmentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteAssignment Delete an assignment and its progress (teacher token); its games stay.
+	//
+	// The assignment's progress goes with it; its games stay as they are, in the classroom's games. 404 `assignment_not_found` when the classroom has no such assignment.
+	//
+	// Corresponds with DELETE /v1/classrooms/{classroom_id}/assignments/{assignment_id} (the `DeleteAssignment` operationId).
+	DeleteAssignment(ctx context.Context, classroomId ClassroomID, assignmentId AssignmentID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetAssignment One assignment with each student's progress (teacher token).
+	//
+	// As an item of `listAssignments`; 404 `assignment_not_found` when the classroom has no such assignment.
+	//
+	// Corresponds with GET /v1/classrooms/{classroom_id}/assignments/{assignment_id} (the `GetAssignment` operationId).
+	GetAssignment(ctx context.Context, classroomId ClassroomID, assignmentId AssignmentID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ChangeAssignmentWithBody Change an assignment's title, games or due time (teacher token).
+	//
+	// Changes the fields given. The games already finished keep counting as they were counted
+	// (a game's lateness is decided when it ends); `done` is read against the new `games`.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PATCH /v1/classrooms/{classroom_id}/assignments/{assignment_id} (the `ChangeAssignment` operationId).
+	ChangeAssignmentWithBody(ctx context.Context, classroomId ClassroomID, assignmentId AssignmentID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ChangeAssignment Change an assignment's title, games or due time (teacher token).
+	//
+	// Changes the fields given. The games already finished keep counting as they were counted
+	// (a game's lateness is decided when it ends); `done` is read against the new `games`.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PATCH /v1/classrooms/{classroom_id}/assignments/{assignment_id} (the `ChangeAssignment` operationId).
+	ChangeAssignment(ctx context.Context, classroomId ClassroomID, assignmentId AssignmentID, body ChangeAssignmentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateCoTeacherInvite Invite a co-teacher with a one-time code (the classroom's owner).
+	//
+	// A one-time code (`pgi_…`, 256 random bits, shown only here, kept hashed) that a signed-in
+	// teacher accepts with `POST /v1/co-teacher-invites/accept` to co-teach the classroom: their
+	// account token and browser sessions then run it as its teacher token does. Made by the
+	// classroom's owner, its owning account or its teacher token (a co-teacher's account is 403
+	// `classroom_owner_required`); it works once, for 7 days. At most 20 unused at once (409
+	// `too_many_co_teacher_invites`).
+	//
+	// Corresponds with POST /v1/classrooms/{classroom_id}/co-teacher-invites (the `CreateCoTeacherInvite` operationId).
+	CreateCoTeacherInvite(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// StreamClassroomEvents Live updates of every game of a classroom (server-sent events, teacher or classroom observer token).
 	//
 	// For a teacher's dashboard: one `action` event per entry recorded in any game of the
@@ -7114,7 +8702,7 @@ type ClientInterface interface {
 	// `curl -N -H 'Authorization: Bearer <teacher token>' localhost:8080/v1/classrooms/<id>/events`
 	//
 	// **NDJSON.** With `Accept: application/x-ndjson` the same stream comes as one JSON object per
-	// line (`GameStreamLine`): `{"event":"action","id":"12","data":{…}}`, the same events with the same
+	// line (`ClassroomStreamLine`): `{"event":"action","id":"12","data":{…}}`, the same events with the same
 	// ids, and `{"event":"heartbeat"}` instead of the heartbeat comment (no `retry:` line). It
 	// resumes the same way: send the last `id` received as `Last-Event-ID` or as the
 	// `last_event_id` query parameter.
@@ -7162,6 +8750,18 @@ type ClientInterface interface {
 	// Corresponds with POST /v1/classrooms/{classroom_id}/join-code (the `RotateJoinCode` operationId).
 	RotateJoinCode(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// SyncLtiRoster Take in the course's learners from the LMS (teacher token; LTI Names and Role Provisioning).
+	//
+	// For a classroom an LTI launch made, whose platform offers the course's roster (Names and
+	// Role Provisioning Services 2.0; else 409 `lti_roster_unavailable`): the service asks the
+	// platform's token URL for an access token with a client assertion signed by its current key,
+	// reads the roster's first page (at most 500 members) and makes a student of every Active
+	// learner, as their first launch would (their given name only; a learner the teacher removed
+	// stays removed). A platform out of reach: 503 `lti_platform_unavailable`.
+	//
+	// Corresponds with POST /v1/classrooms/{classroom_id}/lti/roster (the `SyncLtiRoster` operationId).
+	SyncLtiRoster(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// MintClassroomObserver Mint a read-only observer token for every game of this classroom (teacher).
 	//
 	// A token (`pgo_…`, shown once) that sees each game of the classroom as a spectator does
@@ -7202,6 +8802,95 @@ type ClientInterface interface {
 	// Corresponds with POST /v1/classrooms/{classroom_id}/owner (the `AttachClassroom` operationId).
 	AttachClassroom(ctx context.Context, classroomId ClassroomID, body AttachClassroomJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// GetClassroomProgress Each student's progress over the weeks or days (teacher token).
+	//
+	// Per current student and for the class, per week (ISO weeks, Monday to Sunday) or per day,
+	// all in UTC: games played (started), finished and won, hints asked, the student's own
+	// moves and the time they took (`ms_per_move`, the mean time since the game's step before
+	// each move; absent without moves), and the missed opportunities the move reviews of their
+	// finished games found (counted on the day the game finished, once the worker has reviewed
+	// it). Every bucket from `from` to `to` is listed, empty ones with zeros; `from` is moved
+	// back to its week's Monday and `to` on to its Sunday by week. The class's figures are its
+	// students' added up (a game two students played counts for each).
+	//
+	// The figures are kept as the games go, in each step's transaction, so a request reads a few
+	// rows per student and bucket: its cost does not grow with the class's games. With
+	// `Accept: text/csv` (or `progress.csv`), one row per student and bucket for spreadsheets.
+	// A picture of the same figures: `progress.svg` and `progress.png`.
+	//
+	// Corresponds with GET /v1/classrooms/{classroom_id}/progress (the `GetClassroomProgress` operationId).
+	GetClassroomProgress(ctx context.Context, classroomId ClassroomID, params *GetClassroomProgressParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetClassroomProgressCsv The progress as CSV (teacher token).
+	//
+	// `GET /v1/classrooms/{classroom_id}/progress` as CSV, one row per student and bucket and
+	// then the class's rows: `student_id,name,start,played,finished,won,hints,moves,ms_per_move,missed`
+	// (`start` the bucket's first day; `ms_per_move` empty without moves; the class's rows with an
+	// empty `student_id` and the name `(class)`).
+	//
+	// Corresponds with GET /v1/classrooms/{classroom_id}/progress.csv (the `GetClassroomProgressCsv` operationId).
+	GetClassroomProgressCsv(ctx context.Context, classroomId ClassroomID, params *GetClassroomProgressCsvParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetClassroomProgressPicturePng The progress as a PNG picture for a phone (teacher token).
+	//
+	// The picture of `progress.svg` drawn in pixels (1.5 pixels per unit: 540 pixels wide),
+	// with the same parameters, headers and refusals.
+	//
+	// Corresponds with GET /v1/classrooms/{classroom_id}/progress.png (the `GetClassroomProgressPicturePng` operationId).
+	GetClassroomProgressPicturePng(ctx context.Context, classroomId ClassroomID, params *GetClassroomProgressPicturePngParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetClassroomProgressPicture The progress as an SVG picture for a phone (teacher token).
+	//
+	// The figures of `GET /v1/classrooms/{classroom_id}/progress` drawn 360 units wide, a phone
+	// held upright: a small chart for the class, then one per current student (by name, the
+	// first 40; the picture says how many more), over the same buckets. It reads in grey scale: games finished are outlined light bars, wins the
+	// dark bars inside them, hints a line of square markers, missed opportunities a dashed line
+	// of round markers (markers where there is room for them), each named in the legend; each
+	// chart says its totals and mean time per move in words and has its own scale. `<title>` and
+	// `<desc>` say what it shows. The same picture as PNG: `progress.png`. It is sent with
+	// `Cache-Control: no-cache` and an `ETag` of its content (`If-None-Match` gets 304); it
+	// counts against the instance's limit on expensive requests (503 `renders_busy`).
+	//
+	// Corresponds with GET /v1/classrooms/{classroom_id}/progress.svg (the `GetClassroomProgressPicture` operationId).
+	GetClassroomProgressPicture(ctx context.Context, classroomId ClassroomID, params *GetClassroomProgressPictureParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetSignInCardsPng A page of the students' sign-in cards as PNG (teacher token).
+	//
+	// The page of `GET /v1/classrooms/{classroom_id}/sign-in-cards.svg` drawn in pixels, at 150
+	// dots per inch (A4: 1240 × 1754 pixels; Letter: 1275 × 1650), the same parameters and rules.
+	//
+	// Corresponds with GET /v1/classrooms/{classroom_id}/sign-in-cards.png (the `GetSignInCardsPng` operationId).
+	GetSignInCardsPng(ctx context.Context, classroomId ClassroomID, params *GetSignInCardsPngParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetSignInCards A printable page of the students' sign-in cards (teacher token).
+	//
+	// One page (A4 or US Letter, `paper`) of cards to cut out and hand to the students: on each,
+	// the student's name, the class code, their personal code and a QR code of the sign-in link
+	// `PUBLIC_URL/app/sign-in#class=…&code=…` (the codes after `#`, which a browser never sends
+	// to a server, so they stay out of its logs). Ten cards a page, by name; a classroom with
+	// more students has more pages, `page=2` and on, each one SVG document of the paper's size
+	// (`width="210mm" height="297mm"`, or `8.5in` × `11in`; drawn in CSS pixels, 96 an inch, in
+	// its `viewBox`), with margins of half an inch of its own: print it at 100 % with the
+	// browser's margins set to none. The `Link` header names the next page. The QR codes are
+	// drawn as squares, crisp at any size.
+	//
+	// Teacher-only, like the codes. An expensive request, in the render gate (503 `renders_busy`).
+	//
+	// Corresponds with GET /v1/classrooms/{classroom_id}/sign-in-cards.svg (the `GetSignInCards` operationId).
+	GetSignInCards(ctx context.Context, classroomId ClassroomID, params *GetSignInCardsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListSignInCodes The students' personal sign-in codes (teacher token).
+	//
+	// Every current student of the classroom, by name, with their personal sign-in code: six
+	// characters without look-alikes (no 0/O, 1/I/L), which the student types with the class's
+	// join code at `POST /v1/students/sign-in`. A code is the same every time it is listed, until
+	// the teacher resets it. The classroom's teacher token or an account token of its account;
+	// another classroom's gets 404 `classroom_not_found`. A server without `SECRET_KEY` has no
+	// codes: 503 `sign_in_codes_disabled`.
+	//
+	// Corresponds with GET /v1/classrooms/{classroom_id}/sign-in-codes (the `ListSignInCodes` operationId).
+	ListSignInCodes(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetClassroomStats What each student did and where they struggle (teacher token).
 	//
 	// Per student and for the class: games played and won; per kind of game, its counters
@@ -7212,8 +8901,9 @@ type ClientInterface interface {
 	// and refused attempts by code with recent examples. From the move reviews of finished games
 	// (`GET /v1/games/{id}/review`): the actions judged, the `accuracy` (share labelled `best` or
 	// `good`), per kind the counts by label and of each missed opportunity; and the `hints_used`.
-	// A finished game's review is made the first time it is needed and kept; `reviews_pending`
-	// counts the games whose review a later request will add. With `Accept: text/csv`, one row per
+	// The server's worker reviews each finished game once, in the background, and keeps a summary
+	// per student; `reviews_pending` counts the games it has not reviewed yet. A request reads
+	// what is kept and reviews nothing. With `Accept: text/csv`, one row per
 	// student and figure for spreadsheets, named `<kind>.<counter>` with the kind's `-` written `_`
 	// (`prime_climb.op_add`, `primed.average_round_score`), a mistake `<kind>.<figure>.<value>`
 	// (`primed.not_prime_totals.21`), `hints_used`, `judged_actions`, `accuracy` (absent when
@@ -7268,6 +8958,16 @@ type ClientInterface interface {
 	// Corresponds with POST /v1/classrooms/{classroom_id}/students/{student_id}/erase (the `EraseStudent` operationId).
 	EraseStudent(ctx context.Context, classroomId ClassroomID, studentId StudentID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ResetSignInCode Give a student a new sign-in code (teacher token).
+	//
+	// Draws the student a new personal sign-in code and answers it. The old code stops working,
+	// and so do the student tokens that signing in with it issued (a lost card may have been
+	// used): the student signs in again with the new code. The student's own token, from joining,
+	// keeps working. 404 `student_not_found` for a student not (or no longer) in the classroom.
+	//
+	// Corresponds with POST /v1/classrooms/{classroom_id}/students/{student_id}/sign-in-code (the `ResetSignInCode` operationId).
+	ResetSignInCode(ctx context.Context, classroomId ClassroomID, studentId StudentID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ReissueStudentToken Give a student a new token (teacher token); their old one stops working at once.
 	//
 	// For a child who lost their token (or whose token someone else saw): the new token is
@@ -7292,6 +8992,49 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /v1/classrooms/{classroom_id}/teacher-token (the `RotateTeacherToken` operationId).
 	RotateTeacherToken(ctx context.Context, classroomId ClassroomID, params *RotateTeacherTokenParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListClassroomTeachers The classroom's teachers, its owner first (teacher).
+	//
+	// Display names only, for any of the classroom's teachers (its teacher token, its owner's or a co-teacher's account).
+	//
+	// Corresponds with GET /v1/classrooms/{classroom_id}/teachers (the `ListClassroomTeachers` operationId).
+	ListClassroomTeachers(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RemoveCoTeacher Remove a co-teacher (the classroom's owner).
+	//
+	// The account co-teaches the classroom no more: its requests there are refused at once, and
+	// its live streams of the classroom and its games end with a `revoked` event
+	// (`teacher_removed`). By the classroom's owner (its owning account or teacher token); an
+	// account that is no co-teacher is 404 `co_teacher_not_found`.
+	//
+	// Corresponds with DELETE /v1/classrooms/{classroom_id}/teachers/{account_id} (the `RemoveCoTeacher` operationId).
+	RemoveCoTeacher(ctx context.Context, classroomId ClassroomID, accountId openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// AcceptCoTeacherInviteWithBody Co-teach a classroom by its invite code (account token or session).
+	//
+	// Takes the invite (once) and makes the account a co-teacher of its classroom, which then
+	// shows in `GET /v1/me/classrooms`; answers the classroom. A code never made, used or
+	// expired is 404 `co_teacher_invite_not_found`, counted as a wrong guess (429
+	// `too_many_guesses` past the guesses' budget); a classroom with 20 co-teachers is 409
+	// `too_many_co_teachers`. The owner accepting their own invite changes nothing.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/co-teacher-invites/accept (the `AcceptCoTeacherInvite` operationId).
+	AcceptCoTeacherInviteWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// AcceptCoTeacherInvite Co-teach a classroom by its invite code (account token or session).
+	//
+	// Takes the invite (once) and makes the account a co-teacher of its classroom, which then
+	// shows in `GET /v1/me/classrooms`; answers the classroom. A code never made, used or
+	// expired is 404 `co_teacher_invite_not_found`, counted as a wrong guess (429
+	// `too_many_guesses` past the guesses' budget); a classroom with 20 co-teachers is 409
+	// `too_many_co_teachers`. The owner accepting their own invite changes nothing.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/co-teacher-invites/accept (the `AcceptCoTeacherInvite` operationId).
+	AcceptCoTeacherInvite(ctx context.Context, body AcceptCoTeacherInviteJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListGames List games, newest first.
 	//
@@ -7840,6 +9583,210 @@ type ClientInterface interface {
 	// Corresponds with GET /v1/games/{id}/states/{seq} (the `GetStateAt` operationId).
 	GetStateAt(ctx context.Context, id GameID, seq int64, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// TakeLtiHandoverWithBody Trade a launch's one-time code for a token.
+	//
+	// The code from the landing URL's fragment, once, within 2 minutes (else 400
+	// `lti_handover_invalid`). An instructor gets a new account token (`pga_…`, named
+	// "LTI launch", 8 hours) that runs the course's classroom; a learner a new student token
+	// (`pgl_…`; the one they held before stops working).
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/lti/handover (the `TakeLtiHandover` operationId).
+	TakeLtiHandoverWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// TakeLtiHandover Trade a launch's one-time code for a token.
+	//
+	// The code from the landing URL's fragment, once, within 2 minutes (else 400
+	// `lti_handover_invalid`). An instructor gets a new account token (`pga_…`, named
+	// "LTI launch", 8 hours) that runs the course's classroom; a learner a new student token
+	// (`pgl_…`; the one they held before stops working).
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/lti/handover (the `TakeLtiHandover` operationId).
+	TakeLtiHandover(ctx context.Context, body TakeLtiHandoverJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetLtiKeys The tool's public keys (JWKS) for platforms to verify what it signs.
+	//
+	// RS256 keys with their `kid`: the current one first, then a rotated one for 7 days after
+	// its rotation. The first key pair is made on the first start (or request) that finds none;
+	// the private keys are kept sealed under `SECRET_KEY`.
+	//
+	// Corresponds with GET /v1/lti/jwks (the `GetLtiKeys` operationId).
+	GetLtiKeys(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RotateLtiKey Make a new current tool key pair (admin token).
+	//
+	// The key before stays published at `GET /v1/lti/jwks` for 7 days.
+	//
+	// Corresponds with POST /v1/lti/keys/rotate (the `RotateLtiKey` operationId).
+	RotateLtiKey(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetLtiLanding Where a launch lands in the LMS's frame, until the web app takes over.
+	//
+	// A small self-contained HTML page (no script; `Content-Security-Policy: default-src 'none'`,
+	// framable by any LMS) saying that the launch worked and how an app trades the code in the
+	// URL's fragment at `POST /v1/lti/handover`.
+	//
+	// Corresponds with GET /v1/lti/landing (the `GetLtiLanding` operationId).
+	GetLtiLanding(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// LaunchLtiWithBody LTI 1.3 launch (the platform form-posts the ID token here; redirects to the landing page).
+	//
+	// Takes the login its `state` names (once; 400 `lti_state_invalid`), verifies the `id_token`
+	// (RS256, signed by a key of the platform's key set, fetched and cached; `iss`, `aud` (with
+	// `azp` when several), `exp` and `iat` within a minute, the login's `nonce`: else 400
+	// `lti_id_token_invalid`), its deployment (403 `lti_deployment_unknown`), message type
+	// `LtiResourceLinkRequest` and version `1.3.0` (400 `lti_message_unsupported`) and its course
+	// (400 `lti_context_missing`). An **Instructor** (context role Instructor or Administrator, or
+	// a sub-role of Instructor) signs into the account of (platform, subject), made on the first
+	// launch, and the course's classroom, made on the first launch and named after the course,
+	// owned by that instructor (another instructor of the same course: 403
+	// `lti_classroom_owned`). A **Learner** becomes the classroom's student, made on the first
+	// launch under their given name (409 `lti_classroom_not_ready` before any instructor
+	// launched; 403 `lti_student_removed`). Other roles: 403 `lti_role_unsupported`. Answers 303
+	// to the landing page with a one-time code in the URL's fragment (never sent to a server,
+	// so never logged), which the page trades at `POST /v1/lti/handover` within 2 minutes.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/lti/launch (the `LaunchLti` operationId).
+	LaunchLtiWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// LaunchLtiWithFormdataBody LTI 1.3 launch (the platform form-posts the ID token here; redirects to the landing page).
+	//
+	// Takes the login its `state` names (once; 400 `lti_state_invalid`), verifies the `id_token`
+	// (RS256, signed by a key of the platform's key set, fetched and cached; `iss`, `aud` (with
+	// `azp` when several), `exp` and `iat` within a minute, the login's `nonce`: else 400
+	// `lti_id_token_invalid`), its deployment (403 `lti_deployment_unknown`), message type
+	// `LtiResourceLinkRequest` and version `1.3.0` (400 `lti_message_unsupported`) and its course
+	// (400 `lti_context_missing`). An **Instructor** (context role Instructor or Administrator, or
+	// a sub-role of Instructor) signs into the account of (platform, subject), made on the first
+	// launch, and the course's classroom, made on the first launch and named after the course,
+	// owned by that instructor (another instructor of the same course: 403
+	// `lti_classroom_owned`). A **Learner** becomes the classroom's student, made on the first
+	// launch under their given name (409 `lti_classroom_not_ready` before any instructor
+	// launched; 403 `lti_student_removed`). Other roles: 403 `lti_role_unsupported`. Answers 303
+	// to the landing page with a one-time code in the URL's fragment (never sent to a server,
+	// so never logged), which the page trades at `POST /v1/lti/handover` within 2 minutes.
+	//
+	// Takes a body of the `application/x-www-form-urlencoded` content type.
+	//
+	// Corresponds with POST /v1/lti/launch (the `LaunchLti` operationId).
+	LaunchLtiWithFormdataBody(ctx context.Context, body LaunchLtiFormdataRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// BeginLtiLogin LTI 1.3 login initiation (the platform sends the browser here; redirects to the platform).
+	//
+	// Third-party initiated login (1EdTech Security Framework 1.0 §5.1.1). Finds the
+	// registration by `iss` (and `client_id`, `lti_deployment_id` when sent: 400
+	// `lti_platform_unknown`, `lti_platform_ambiguous`), keeps a new `state` and `nonce` (hashed,
+	// used once, 10 minutes, on any instance) and answers 302 to the platform's OIDC
+	// authorization URL with `scope=openid`, `response_type=id_token`, `response_mode=form_post`,
+	// `prompt=none`, `client_id`, `redirect_uri` (`PUBLIC_URL` + `/v1/lti/launch`), `login_hint`,
+	// `lti_message_hint`, `state` and `nonce`. The same is accepted as a form post.
+	//
+	// Corresponds with GET /v1/lti/login (the `BeginLtiLogin` operationId).
+	BeginLtiLogin(ctx context.Context, params *BeginLtiLoginParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// BeginLtiLoginPostWithBody LTI 1.3 login initiation as a form post.
+	//
+	// As `GET /v1/lti/login`, with the parameters form-encoded in the body.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/lti/login (the `BeginLtiLoginPost` operationId).
+	BeginLtiLoginPostWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// BeginLtiLoginPostWithFormdataBody LTI 1.3 login initiation as a form post.
+	//
+	// As `GET /v1/lti/login`, with the parameters form-encoded in the body.
+	//
+	// Takes a body of the `application/x-www-form-urlencoded` content type.
+	//
+	// Corresponds with POST /v1/lti/login (the `BeginLtiLoginPost` operationId).
+	BeginLtiLoginPostWithFormdataBody(ctx context.Context, body BeginLtiLoginPostFormdataRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListLtiPlatforms The LMSs registered for LTI 1.3 launches (admin token).
+	//
+	// Every registration, oldest first; at most 100. Needs `SECRET_KEY` (else 503 `lti_disabled`).
+	//
+	// Corresponds with GET /v1/lti/platforms (the `ListLtiPlatforms` operationId).
+	ListLtiPlatforms(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RegisterLtiPlatformWithBody Register an LMS (an LTI 1.3 platform) with the admin token.
+	//
+	// The platform's issuer, the client id it gave this tool, the deployment ids it may launch
+	// from, and its key set (JWKS), OIDC authorization and token URLs, as its administrator
+	// reads them off the LMS. Issuer and client id are unique together (409
+	// `lti_platform_exists`); at most 100 registrations (409 `too_many_lti_platforms`); the key
+	// set's URL must name a host the service may fetch from (the webhooks' allow list,
+	// `WEBHOOK_ALLOWED_HOSTS`), else 400 `invalid_lti_platform`.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/lti/platforms (the `RegisterLtiPlatform` operationId).
+	RegisterLtiPlatformWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RegisterLtiPlatform Register an LMS (an LTI 1.3 platform) with the admin token.
+	//
+	// The platform's issuer, the client id it gave this tool, the deployment ids it may launch
+	// from, and its key set (JWKS), OIDC authorization and token URLs, as its administrator
+	// reads them off the LMS. Issuer and client id are unique together (409
+	// `lti_platform_exists`); at most 100 registrations (409 `too_many_lti_platforms`); the key
+	// set's URL must name a host the service may fetch from (the webhooks' allow list,
+	// `WEBHOOK_ALLOWED_HOSTS`), else 400 `invalid_lti_platform`.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/lti/platforms (the `RegisterLtiPlatform` operationId).
+	RegisterLtiPlatform(ctx context.Context, body RegisterLtiPlatformJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteLtiPlatform Delete an LMS registration (admin token).
+	//
+	// No launch from it works any more; the classrooms its courses made stay, with their students and games.
+	//
+	// Corresponds with DELETE /v1/lti/platforms/{platform_id} (the `DeleteLtiPlatform` operationId).
+	DeleteLtiPlatform(ctx context.Context, platformId openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetLtiPlatform One LMS registration (admin token).
+	//
+	// The registration, or 404 `lti_platform_not_found`.
+	//
+	// Corresponds with GET /v1/lti/platforms/{platform_id} (the `GetLtiPlatform` operationId).
+	GetLtiPlatform(ctx context.Context, platformId openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateLtiPlatformWithBody Change an LMS registration (admin token).
+	//
+	// The fields given replace the registration's (a new deployment, a moved key set); the others stay.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PATCH /v1/lti/platforms/{platform_id} (the `UpdateLtiPlatform` operationId).
+	UpdateLtiPlatformWithBody(ctx context.Context, platformId openapi_types.UUID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// UpdateLtiPlatform Change an LMS registration (admin token).
+	//
+	// The fields given replace the registration's (a new deployment, a moved key set); the others stay.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PATCH /v1/lti/platforms/{platform_id} (the `UpdateLtiPlatform` operationId).
+	UpdateLtiPlatform(ctx context.Context, platformId openapi_types.UUID, body UpdateLtiPlatformJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// EraseMyAccount Erase the signed-in teacher's account (account token).
+	//
+	// Erases the account of the account token: its tokens and every row that names it. By
+	// default the classrooms it owns are erased with it, each with its
+	// students, their sign-in codes and tokens, its games, their histories and statistics, and
+	// its observer tokens and webhook subscriptions (docs/privacy.md). With
+	// `keep_classrooms=true` they are kept instead, owned by no account, and go on under their
+	// classroom teacher tokens. No token, or one that opens nothing, gets 401; another kind of
+	// token 403 `account_token_required`.
+	//
+	// Corresponds with DELETE /v1/me (the `EraseMyAccount` operationId).
+	EraseMyAccount(ctx context.Context, params *EraseMyAccountParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetMe Who this token is and what it may do.
 	//
 	// Answers, for the token sent, what kind it is (`seat`, `creator`, `teacher`, `student`,
@@ -7853,6 +9800,27 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /v1/me (the `GetMe` operationId).
 	GetMe(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListMyAssignments Your assignments with your progress and due time (student token).
+	//
+	// The assignments of your classroom, oldest first, each with your own progress. A teacher's token gets 403 `forbidden`.
+	//
+	// Corresponds with GET /v1/me/assignments (the `ListMyAssignments` operationId).
+	ListMyAssignments(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// StartAssignedGame Play the assignment's next game (student token).
+	//
+	// Gives you a game of the assignment, in which you act with your student token as in any
+	// game of your classroom. You have one game of an assignment at a time: while it is not over,
+	// asking again (or twice at once) answers 200 with that same game. Otherwise 201 with a new
+	// one: against the computer, started at once; with classmates, a seat in the assignment's open
+	// lobby (its game starts when its last seat is taken) or a new lobby. A game finished counts
+	// towards `games_done` (after `due_at`: also `games_late`); an aborted one counts nothing and
+	// frees you to ask again. Once you have finished the games asked: 409 `assignment_complete`.
+	// Asking after the due time is allowed (the games count as late).
+	//
+	// Corresponds with POST /v1/me/assignments/{assignment_id}/games (the `StartAssignedGame` operationId).
+	StartAssignedGame(ctx context.Context, assignmentId AssignmentID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListMyClassrooms The classrooms the account owns (account token).
 	//
@@ -7960,6 +9928,40 @@ type ClientInterface interface {
 	//
 	// Corresponds with DELETE /v1/me/tokens/{token_id} (the `RevokeMyToken` operationId).
 	RevokeMyToken(ctx context.Context, tokenId openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// StudentSignInWithBody A student signs in with the class code and their personal code.
+	//
+	// Answers a new student token (`pgl_…`, shown only here) for the student whose personal
+	// sign-in code this is, in the classroom whose join code `class_code` is. Each sign-in issues
+	// a token of its own, so a child signs in on several devices and each keeps working; a student
+	// holds at most 5 such tokens, and a sixth sign-in ends the oldest. Case, spaces and dashes in
+	// the codes do not matter.
+	//
+	// A wrong personal code and an unknown class code get the same answer, 404
+	// `sign_in_code_not_found`, and count as wrong guesses of the guard of typed codes (per
+	// address and per instance, `too_many_guesses`): see docs/privacy.md for the odds.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /v1/students/sign-in (the `StudentSignIn` operationId).
+	StudentSignInWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// StudentSignIn A student signs in with the class code and their personal code.
+	//
+	// Answers a new student token (`pgl_…`, shown only here) for the student whose personal
+	// sign-in code this is, in the classroom whose join code `class_code` is. Each sign-in issues
+	// a token of its own, so a child signs in on several devices and each keeps working; a student
+	// holds at most 5 such tokens, and a sixth sign-in ends the oldest. Case, spaces and dashes in
+	// the codes do not matter.
+	//
+	// A wrong personal code and an unknown class code get the same answer, 404
+	// `sign_in_code_not_found`, and count as wrong guesses of the guard of typed codes (per
+	// address and per instance, `too_many_guesses`): see docs/privacy.md for the odds.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /v1/students/sign-in (the `StudentSignIn` operationId).
+	StudentSignIn(ctx context.Context, body StudentSignInJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListWebhooks Your webhook subscriptions, with how their deliveries go.
 	//
@@ -8223,6 +10225,26 @@ func (c *Client) GetReadyz(ctx context.Context, reqEditors ...RequestEditorFn) (
 	return c.Client.Do(req)
 }
 
+// SignOut End the browser session of the request's cookie.
+//
+// Deletes the session of the `pg_session` cookie (its live streams end with a `revoked`
+// event, `token_revoked`, on every instance) and clears the cookie. Without a session it
+// only clears the cookie. A cross-site request with the cookie is refused (403
+// `csrf_refused`), as every change made with the cookie only is.
+//
+// Corresponds with POST /v1/auth/logout (the `SignOut` operationId).
+func (c *Client) SignOut(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSignOutRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // FinishSignIn Where the provider sends the teacher back; answers the account and an account token.
 //
 // Takes the sign-in its `state` names (once: a replayed callback, a forged or expired
@@ -8230,7 +10252,8 @@ func (c *Client) GetReadyz(ctx context.Context, reqEditors ...RequestEditorFn) (
 // verifier, and verifies the ID token (the provider's signature through its discovery keys,
 // `iss`, `aud`, `exp`, `nonce`; else 400 `id_token_invalid`). Makes the account on the first
 // sign-in (keyed by issuer and subject; only the `name` is kept, no email) and answers it
-// with a new account token (`pga_…`, 90 days, shown only here).
+// with a new account token (`pga_…`, 90 days, shown only here); a sign-in begun with
+// `return_to` answers 302 there with a browser session's cookie instead (cookieAuth).
 //
 // Corresponds with GET /v1/auth/oidc/callback (the `FinishSignIn` operationId).
 func (c *Client) FinishSignIn(ctx context.Context, params *FinishSignInParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -8247,14 +10270,33 @@ func (c *Client) FinishSignIn(ctx context.Context, params *FinishSignInParams, r
 
 // BeginSignIn Sign a teacher in with the OpenID provider (redirects there).
 //
-// Answers 302 to the provider that `OIDC_ISSUER` names (authorization code flow with PKCE
-// S256, `state` and `nonce`; scopes `openid profile email`). The provider sends the teacher
+// Answers 302 to the provider that `provider` names, by default the one `OIDC_ISSUER` names
+// (authorization code flow with PKCE S256, `state` and `nonce`; scopes `openid profile
+// email`). The provider sends the teacher
 // back to `GET /v1/auth/oidc/callback` within 10 minutes, on any instance. When the operator
 // configured no provider: 404 `sign_in_not_configured`.
 //
 // Corresponds with GET /v1/auth/oidc/login (the `BeginSignIn` operationId).
 func (c *Client) BeginSignIn(ctx context.Context, params *BeginSignInParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewBeginSignInRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListSignInProviders The OpenID providers teachers may sign in with, for a sign-in page.
+//
+// Each provider's name, issuer and login link, the default first; an empty list when the
+// operator configured none (then the login answers 404 `sign_in_not_configured`).
+//
+// Corresponds with GET /v1/auth/providers (the `ListSignInProviders` operationId).
+func (c *Client) ListSignInProviders(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListSignInProvidersRequest(c.Server)
 	if err != nil {
 		return nil, err
 	}
@@ -8428,6 +10470,170 @@ func (c *Client) GetClassroom(ctx context.Context, classroomId ClassroomID, reqE
 	return c.Client.Do(req)
 }
 
+// ListAssignments The classroom's assignments with each student's progress (teacher token).
+//
+// Every assignment of the classroom, oldest first, each with the progress of every current
+// student (by name): `games_done`, `games_late` and `done`. A removed student is not listed.
+// The progress is counted when a game ends, in the same transaction, so reading it costs a
+// read of the counts.
+//
+// Corresponds with GET /v1/classrooms/{classroom_id}/assignments (the `ListAssignments` operationId).
+func (c *Client) ListAssignments(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListAssignmentsRequest(c.Server, classroomId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateAssignmentWithBody Set the class an assignment (teacher token).
+//
+// Asks every student of the classroom to finish `games` games of `game` (with `options`, as
+// `POST /v1/games` takes them) by `due_at`, against a computer player (`opponents.bot`) or
+// with classmates (`opponents.classmates.group_size` students a game, grouped by the service
+// as they ask for their games). A student asks for each game with
+// `POST /v1/me/assignments/{assignment_id}/games`; only those games count. A classroom holds
+// at most 200 assignments (409 `too_many_assignments`: delete one first).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/classrooms/{classroom_id}/assignments (the `CreateAssignment` operationId).
+func (c *Client) CreateAssignmentWithBody(ctx context.Context, classroomId ClassroomID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateAssignmentRequestWithBody(c.Server, classroomId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateAssignment Set the class an assignment (teacher token).
+//
+// Asks every student of the classroom to finish `games` games of `game` (with `options`, as
+// `POST /v1/games` takes them) by `due_at`, against a computer player (`opponents.bot`) or
+// with classmates (`opponents.classmates.group_size` students a game, grouped by the service
+// as they ask for their games). A student asks for each game with
+// `POST /v1/me/assignments/{assignment_id}/games`; only those games count. A classroom holds
+// at most 200 assignments (409 `too_many_assignments`: delete one first).
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/classrooms/{classroom_id}/assignments (the `CreateAssignment` operationId).
+func (c *Client) CreateAssignment(ctx context.Context, classroomId ClassroomID, body CreateAssignmentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateAssignmentRequest(c.Server, classroomId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteAssignment Delete an assignment and its progress (teacher token); its games stay.
+//
+// The assignment's progress goes with it; its games stay as they are, in the classroom's games. 404 `assignment_not_found` when the classroom has no such assignment.
+//
+// Corresponds with DELETE /v1/classrooms/{classroom_id}/assignments/{assignment_id} (the `DeleteAssignment` operationId).
+func (c *Client) DeleteAssignment(ctx context.Context, classroomId ClassroomID, assignmentId AssignmentID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteAssignmentRequest(c.Server, classroomId, assignmentId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetAssignment One assignment with each student's progress (teacher token).
+//
+// As an item of `listAssignments`; 404 `assignment_not_found` when the classroom has no such assignment.
+//
+// Corresponds with GET /v1/classrooms/{classroom_id}/assignments/{assignment_id} (the `GetAssignment` operationId).
+func (c *Client) GetAssignment(ctx context.Context, classroomId ClassroomID, assignmentId AssignmentID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetAssignmentRequest(c.Server, classroomId, assignmentId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ChangeAssignmentWithBody Change an assignment's title, games or due time (teacher token).
+//
+// Changes the fields given. The games already finished keep counting as they were counted
+// (a game's lateness is decided when it ends); `done` is read against the new `games`.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PATCH /v1/classrooms/{classroom_id}/assignments/{assignment_id} (the `ChangeAssignment` operationId).
+func (c *Client) ChangeAssignmentWithBody(ctx context.Context, classroomId ClassroomID, assignmentId AssignmentID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewChangeAssignmentRequestWithBody(c.Server, classroomId, assignmentId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ChangeAssignment Change an assignment's title, games or due time (teacher token).
+//
+// Changes the fields given. The games already finished keep counting as they were counted
+// (a game's lateness is decided when it ends); `done` is read against the new `games`.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PATCH /v1/classrooms/{classroom_id}/assignments/{assignment_id} (the `ChangeAssignment` operationId).
+func (c *Client) ChangeAssignment(ctx context.Context, classroomId ClassroomID, assignmentId AssignmentID, body ChangeAssignmentJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewChangeAssignmentRequest(c.Server, classroomId, assignmentId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateCoTeacherInvite Invite a co-teacher with a one-time code (the classroom's owner).
+//
+// A one-time code (`pgi_…`, 256 random bits, shown only here, kept hashed) that a signed-in
+// teacher accepts with `POST /v1/co-teacher-invites/accept` to co-teach the classroom: their
+// account token and browser sessions then run it as its teacher token does. Made by the
+// classroom's owner, its owning account or its teacher token (a co-teacher's account is 403
+// `classroom_owner_required`); it works once, for 7 days. At most 20 unused at once (409
+// `too_many_co_teacher_invites`).
+//
+// Corresponds with POST /v1/classrooms/{classroom_id}/co-teacher-invites (the `CreateCoTeacherInvite` operationId).
+func (c *Client) CreateCoTeacherInvite(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateCoTeacherInviteRequest(c.Server, classroomId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // StreamClassroomEvents Live updates of every game of a classroom (server-sent events, teacher or classroom observer token).
 //
 // For a teacher's dashboard: one `action` event per entry recorded in any game of the
@@ -8455,7 +10661,7 @@ func (c *Client) GetClassroom(ctx context.Context, classroomId ClassroomID, reqE
 // `curl -N -H 'Authorization: Bearer <teacher token>' localhost:8080/v1/classrooms/<id>/events`
 //
 // **NDJSON.** With `Accept: application/x-ndjson` the same stream comes as one JSON object per
-// line (`GameStreamLine`): `{"event":"action","id":"12","data":{…}}`, the same events with the same
+// line (`ClassroomStreamLine`): `{"event":"action","id":"12","data":{…}}`, the same events with the same
 // ids, and `{"event":"heartbeat"}` instead of the heartbeat comment (no `retry:` line). It
 // resumes the same way: send the last `id` received as `Last-Event-ID` or as the
 // `last_event_id` query parameter.
@@ -8553,6 +10759,28 @@ func (c *Client) RotateJoinCode(ctx context.Context, classroomId ClassroomID, re
 	return c.Client.Do(req)
 }
 
+// SyncLtiRoster Take in the course's learners from the LMS (teacher token; LTI Names and Role Provisioning).
+//
+// For a classroom an LTI launch made, whose platform offers the course's roster (Names and
+// Role Provisioning Services 2.0; else 409 `lti_roster_unavailable`): the service asks the
+// platform's token URL for an access token with a client assertion signed by its current key,
+// reads the roster's first page (at most 500 members) and makes a student of every Active
+// learner, as their first launch would (their given name only; a learner the teacher removed
+// stays removed). A platform out of reach: 503 `lti_platform_unavailable`.
+//
+// Corresponds with POST /v1/classrooms/{classroom_id}/lti/roster (the `SyncLtiRoster` operationId).
+func (c *Client) SyncLtiRoster(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSyncLtiRosterRequest(c.Server, classroomId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // MintClassroomObserver Mint a read-only observer token for every game of this classroom (teacher).
 //
 // A token (`pgo_…`, shown once) that sees each game of the classroom as a spectator does
@@ -8633,6 +10861,165 @@ func (c *Client) AttachClassroom(ctx context.Context, classroomId ClassroomID, b
 	return c.Client.Do(req)
 }
 
+// GetClassroomProgress Each student's progress over the weeks or days (teacher token).
+//
+// Per current student and for the class, per week (ISO weeks, Monday to Sunday) or per day,
+// all in UTC: games played (started), finished and won, hints asked, the student's own
+// moves and the time they took (`ms_per_move`, the mean time since the game's step before
+// each move; absent without moves), and the missed opportunities the move reviews of their
+// finished games found (counted on the day the game finished, once the worker has reviewed
+// it). Every bucket from `from` to `to` is listed, empty ones with zeros; `from` is moved
+// back to its week's Monday and `to` on to its Sunday by week. The class's figures are its
+// students' added up (a game two students played counts for each).
+//
+// The figures are kept as the games go, in each step's transaction, so a request reads a few
+// rows per student and bucket: its cost does not grow with the class's games. With
+// `Accept: text/csv` (or `progress.csv`), one row per student and bucket for spreadsheets.
+// A picture of the same figures: `progress.svg` and `progress.png`.
+//
+// Corresponds with GET /v1/classrooms/{classroom_id}/progress (the `GetClassroomProgress` operationId).
+func (c *Client) GetClassroomProgress(ctx context.Context, classroomId ClassroomID, params *GetClassroomProgressParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetClassroomProgressRequest(c.Server, classroomId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetClassroomProgressCsv The progress as CSV (teacher token).
+//
+// `GET /v1/classrooms/{classroom_id}/progress` as CSV, one row per student and bucket and
+// then the class's rows: `student_id,name,start,played,finished,won,hints,moves,ms_per_move,missed`
+// (`start` the bucket's first day; `ms_per_move` empty without moves; the class's rows with an
+// empty `student_id` and the name `(class)`).
+//
+// Corresponds with GET /v1/classrooms/{classroom_id}/progress.csv (the `GetClassroomProgressCsv` operationId).
+func (c *Client) GetClassroomProgressCsv(ctx context.Context, classroomId ClassroomID, params *GetClassroomProgressCsvParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetClassroomProgressCsvRequest(c.Server, classroomId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetClassroomProgressPicturePng The progress as a PNG picture for a phone (teacher token).
+//
+// The picture of `progress.svg` drawn in pixels (1.5 pixels per unit: 540 pixels wide),
+// with the same parameters, headers and refusals.
+//
+// Corresponds with GET /v1/classrooms/{classroom_id}/progress.png (the `GetClassroomProgressPicturePng` operationId).
+func (c *Client) GetClassroomProgressPicturePng(ctx context.Context, classroomId ClassroomID, params *GetClassroomProgressPicturePngParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetClassroomProgressPicturePngRequest(c.Server, classroomId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetClassroomProgressPicture The progress as an SVG picture for a phone (teacher token).
+//
+// The figures of `GET /v1/classrooms/{classroom_id}/progress` drawn 360 units wide, a phone
+// held upright: a small chart for the class, then one per current student (by name, the
+// first 40; the picture says how many more), over the same buckets. It reads in grey scale: games finished are outlined light bars, wins the
+// dark bars inside them, hints a line of square markers, missed opportunities a dashed line
+// of round markers (markers where there is room for them), each named in the legend; each
+// chart says its totals and mean time per move in words and has its own scale. `<title>` and
+// `<desc>` say what it shows. The same picture as PNG: `progress.png`. It is sent with
+// `Cache-Control: no-cache` and an `ETag` of its content (`If-None-Match` gets 304); it
+// counts against the instance's limit on expensive requests (503 `renders_busy`).
+//
+// Corresponds with GET /v1/classrooms/{classroom_id}/progress.svg (the `GetClassroomProgressPicture` operationId).
+func (c *Client) GetClassroomProgressPicture(ctx context.Context, classroomId ClassroomID, params *GetClassroomProgressPictureParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetClassroomProgressPictureRequest(c.Server, classroomId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetSignInCardsPng A page of the students' sign-in cards as PNG (teacher token).
+//
+// The page of `GET /v1/classrooms/{classroom_id}/sign-in-cards.svg` drawn in pixels, at 150
+// dots per inch (A4: 1240 × 1754 pixels; Letter: 1275 × 1650), the same parameters and rules.
+//
+// Corresponds with GET /v1/classrooms/{classroom_id}/sign-in-cards.png (the `GetSignInCardsPng` operationId).
+func (c *Client) GetSignInCardsPng(ctx context.Context, classroomId ClassroomID, params *GetSignInCardsPngParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetSignInCardsPngRequest(c.Server, classroomId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetSignInCards A printable page of the students' sign-in cards (teacher token).
+//
+// One page (A4 or US Letter, `paper`) of cards to cut out and hand to the students: on each,
+// the student's name, the class code, their personal code and a QR code of the sign-in link
+// `PUBLIC_URL/app/sign-in#class=…&code=…` (the codes after `#`, which a browser never sends
+// to a server, so they stay out of its logs). Ten cards a page, by name; a classroom with
+// more students has more pages, `page=2` and on, each one SVG document of the paper's size
+// (`width="210mm" height="297mm"`, or `8.5in` × `11in`; drawn in CSS pixels, 96 an inch, in
+// its `viewBox`), with margins of half an inch of its own: print it at 100 % with the
+// browser's margins set to none. The `Link` header names the next page. The QR codes are
+// drawn as squares, crisp at any size.
+//
+// Teacher-only, like the codes. An expensive request, in the render gate (503 `renders_busy`).
+//
+// Corresponds with GET /v1/classrooms/{classroom_id}/sign-in-cards.svg (the `GetSignInCards` operationId).
+func (c *Client) GetSignInCards(ctx context.Context, classroomId ClassroomID, params *GetSignInCardsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetSignInCardsRequest(c.Server, classroomId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListSignInCodes The students' personal sign-in codes (teacher token).
+//
+// Every current student of the classroom, by name, with their personal sign-in code: six
+// characters without look-alikes (no 0/O, 1/I/L), which the student types with the class's
+// join code at `POST /v1/students/sign-in`. A code is the same every time it is listed, until
+// the teacher resets it. The classroom's teacher token or an account token of its account;
+// another classroom's gets 404 `classroom_not_found`. A server without `SECRET_KEY` has no
+// codes: 503 `sign_in_codes_disabled`.
+//
+// Corresponds with GET /v1/classrooms/{classroom_id}/sign-in-codes (the `ListSignInCodes` operationId).
+func (c *Client) ListSignInCodes(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListSignInCodesRequest(c.Server, classroomId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetClassroomStats What each student did and where they struggle (teacher token).
 //
 // Per student and for the class: games played and won; per kind of game, its counters
@@ -8643,8 +11030,9 @@ func (c *Client) AttachClassroom(ctx context.Context, classroomId ClassroomID, b
 // and refused attempts by code with recent examples. From the move reviews of finished games
 // (`GET /v1/games/{id}/review`): the actions judged, the `accuracy` (share labelled `best` or
 // `good`), per kind the counts by label and of each missed opportunity; and the `hints_used`.
-// A finished game's review is made the first time it is needed and kept; `reviews_pending`
-// counts the games whose review a later request will add. With `Accept: text/csv`, one row per
+// The server's worker reviews each finished game once, in the background, and keeps a summary
+// per student; `reviews_pending` counts the games it has not reviewed yet. A request reads
+// what is kept and reviews nothing. With `Accept: text/csv`, one row per
 // student and figure for spreadsheets, named `<kind>.<counter>` with the kind's `-` written `_`
 // (`prime_climb.op_add`, `primed.average_round_score`), a mistake `<kind>.<figure>.<value>`
 // (`primed.not_prime_totals.21`), `hints_used`, `judged_actions`, `accuracy` (absent when
@@ -8759,6 +11147,26 @@ func (c *Client) EraseStudent(ctx context.Context, classroomId ClassroomID, stud
 	return c.Client.Do(req)
 }
 
+// ResetSignInCode Give a student a new sign-in code (teacher token).
+//
+// Draws the student a new personal sign-in code and answers it. The old code stops working,
+// and so do the student tokens that signing in with it issued (a lost card may have been
+// used): the student signs in again with the new code. The student's own token, from joining,
+// keeps working. 404 `student_not_found` for a student not (or no longer) in the classroom.
+//
+// Corresponds with POST /v1/classrooms/{classroom_id}/students/{student_id}/sign-in-code (the `ResetSignInCode` operationId).
+func (c *Client) ResetSignInCode(ctx context.Context, classroomId ClassroomID, studentId StudentID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewResetSignInCodeRequest(c.Server, classroomId, studentId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // ReissueStudentToken Give a student a new token (teacher token); their old one stops working at once.
 //
 // For a child who lost their token (or whose token someone else saw): the new token is
@@ -8794,6 +11202,89 @@ func (c *Client) ReissueStudentToken(ctx context.Context, classroomId ClassroomI
 // Corresponds with POST /v1/classrooms/{classroom_id}/teacher-token (the `RotateTeacherToken` operationId).
 func (c *Client) RotateTeacherToken(ctx context.Context, classroomId ClassroomID, params *RotateTeacherTokenParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewRotateTeacherTokenRequest(c.Server, classroomId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListClassroomTeachers The classroom's teachers, its owner first (teacher).
+//
+// Display names only, for any of the classroom's teachers (its teacher token, its owner's or a co-teacher's account).
+//
+// Corresponds with GET /v1/classrooms/{classroom_id}/teachers (the `ListClassroomTeachers` operationId).
+func (c *Client) ListClassroomTeachers(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListClassroomTeachersRequest(c.Server, classroomId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RemoveCoTeacher Remove a co-teacher (the classroom's owner).
+//
+// The account co-teaches the classroom no more: its requests there are refused at once, and
+// its live streams of the classroom and its games end with a `revoked` event
+// (`teacher_removed`). By the classroom's owner (its owning account or teacher token); an
+// account that is no co-teacher is 404 `co_teacher_not_found`.
+//
+// Corresponds with DELETE /v1/classrooms/{classroom_id}/teachers/{account_id} (the `RemoveCoTeacher` operationId).
+func (c *Client) RemoveCoTeacher(ctx context.Context, classroomId ClassroomID, accountId openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRemoveCoTeacherRequest(c.Server, classroomId, accountId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// AcceptCoTeacherInviteWithBody Co-teach a classroom by its invite code (account token or session).
+//
+// Takes the invite (once) and makes the account a co-teacher of its classroom, which then
+// shows in `GET /v1/me/classrooms`; answers the classroom. A code never made, used or
+// expired is 404 `co_teacher_invite_not_found`, counted as a wrong guess (429
+// `too_many_guesses` past the guesses' budget); a classroom with 20 co-teachers is 409
+// `too_many_co_teachers`. The owner accepting their own invite changes nothing.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/co-teacher-invites/accept (the `AcceptCoTeacherInvite` operationId).
+func (c *Client) AcceptCoTeacherInviteWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAcceptCoTeacherInviteRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// AcceptCoTeacherInvite Co-teach a classroom by its invite code (account token or session).
+//
+// Takes the invite (once) and makes the account a co-teacher of its classroom, which then
+// shows in `GET /v1/me/classrooms`; answers the classroom. A code never made, used or
+// expired is 404 `co_teacher_invite_not_found`, counted as a wrong guess (429
+// `too_many_guesses` past the guesses' budget); a classroom with 20 co-teachers is 409
+// `too_many_co_teachers`. The owner accepting their own invite changes nothing.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/co-teacher-invites/accept (the `AcceptCoTeacherInvite` operationId).
+func (c *Client) AcceptCoTeacherInvite(ctx context.Context, body AcceptCoTeacherInviteJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewAcceptCoTeacherInviteRequest(c.Server, body)
 	if err != nil {
 		return nil, err
 	}
@@ -9651,6 +12142,390 @@ func (c *Client) GetStateAt(ctx context.Context, id GameID, seq int64, reqEditor
 	return c.Client.Do(req)
 }
 
+// TakeLtiHandoverWithBody Trade a launch's one-time code for a token.
+//
+// The code from the landing URL's fragment, once, within 2 minutes (else 400
+// `lti_handover_invalid`). An instructor gets a new account token (`pga_…`, named
+// "LTI launch", 8 hours) that runs the course's classroom; a learner a new student token
+// (`pgl_…`; the one they held before stops working).
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/lti/handover (the `TakeLtiHandover` operationId).
+func (c *Client) TakeLtiHandoverWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewTakeLtiHandoverRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// TakeLtiHandover Trade a launch's one-time code for a token.
+//
+// The code from the landing URL's fragment, once, within 2 minutes (else 400
+// `lti_handover_invalid`). An instructor gets a new account token (`pga_…`, named
+// "LTI launch", 8 hours) that runs the course's classroom; a learner a new student token
+// (`pgl_…`; the one they held before stops working).
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/lti/handover (the `TakeLtiHandover` operationId).
+func (c *Client) TakeLtiHandover(ctx context.Context, body TakeLtiHandoverJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewTakeLtiHandoverRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetLtiKeys The tool's public keys (JWKS) for platforms to verify what it signs.
+//
+// RS256 keys with their `kid`: the current one first, then a rotated one for 7 days after
+// its rotation. The first key pair is made on the first start (or request) that finds none;
+// the private keys are kept sealed under `SECRET_KEY`.
+//
+// Corresponds with GET /v1/lti/jwks (the `GetLtiKeys` operationId).
+func (c *Client) GetLtiKeys(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetLtiKeysRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RotateLtiKey Make a new current tool key pair (admin token).
+//
+// The key before stays published at `GET /v1/lti/jwks` for 7 days.
+//
+// Corresponds with POST /v1/lti/keys/rotate (the `RotateLtiKey` operationId).
+func (c *Client) RotateLtiKey(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRotateLtiKeyRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetLtiLanding Where a launch lands in the LMS's frame, until the web app takes over.
+//
+// A small self-contained HTML page (no script; `Content-Security-Policy: default-src 'none'`,
+// framable by any LMS) saying that the launch worked and how an app trades the code in the
+// URL's fragment at `POST /v1/lti/handover`.
+//
+// Corresponds with GET /v1/lti/landing (the `GetLtiLanding` operationId).
+func (c *Client) GetLtiLanding(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetLtiLandingRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// LaunchLtiWithBody LTI 1.3 launch (the platform form-posts the ID token here; redirects to the landing page).
+//
+// Takes the login its `state` names (once; 400 `lti_state_invalid`), verifies the `id_token`
+// (RS256, signed by a key of the platform's key set, fetched and cached; `iss`, `aud` (with
+// `azp` when several), `exp` and `iat` within a minute, the login's `nonce`: else 400
+// `lti_id_token_invalid`), its deployment (403 `lti_deployment_unknown`), message type
+// `LtiResourceLinkRequest` and version `1.3.0` (400 `lti_message_unsupported`) and its course
+// (400 `lti_context_missing`). An **Instructor** (context role Instructor or Administrator, or
+// a sub-role of Instructor) signs into the account of (platform, subject), made on the first
+// launch, and the course's classroom, made on the first launch and named after the course,
+// owned by that instructor (another instructor of the same course: 403
+// `lti_classroom_owned`). A **Learner** becomes the classroom's student, made on the first
+// launch under their given name (409 `lti_classroom_not_ready` before any instructor
+// launched; 403 `lti_student_removed`). Other roles: 403 `lti_role_unsupported`. Answers 303
+// to the landing page with a one-time code in the URL's fragment (never sent to a server,
+// so never logged), which the page trades at `POST /v1/lti/handover` within 2 minutes.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/lti/launch (the `LaunchLti` operationId).
+func (c *Client) LaunchLtiWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewLaunchLtiRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// LaunchLtiWithFormdataBody LTI 1.3 launch (the platform form-posts the ID token here; redirects to the landing page).
+//
+// Takes the login its `state` names (once; 400 `lti_state_invalid`), verifies the `id_token`
+// (RS256, signed by a key of the platform's key set, fetched and cached; `iss`, `aud` (with
+// `azp` when several), `exp` and `iat` within a minute, the login's `nonce`: else 400
+// `lti_id_token_invalid`), its deployment (403 `lti_deployment_unknown`), message type
+// `LtiResourceLinkRequest` and version `1.3.0` (400 `lti_message_unsupported`) and its course
+// (400 `lti_context_missing`). An **Instructor** (context role Instructor or Administrator, or
+// a sub-role of Instructor) signs into the account of (platform, subject), made on the first
+// launch, and the course's classroom, made on the first launch and named after the course,
+// owned by that instructor (another instructor of the same course: 403
+// `lti_classroom_owned`). A **Learner** becomes the classroom's student, made on the first
+// launch under their given name (409 `lti_classroom_not_ready` before any instructor
+// launched; 403 `lti_student_removed`). Other roles: 403 `lti_role_unsupported`. Answers 303
+// to the landing page with a one-time code in the URL's fragment (never sent to a server,
+// so never logged), which the page trades at `POST /v1/lti/handover` within 2 minutes.
+//
+// Takes a body of the `application/x-www-form-urlencoded` content type.
+//
+// Corresponds with POST /v1/lti/launch (the `LaunchLti` operationId).
+func (c *Client) LaunchLtiWithFormdataBody(ctx context.Context, body LaunchLtiFormdataRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewLaunchLtiRequestWithFormdataBody(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// BeginLtiLogin LTI 1.3 login initiation (the platform sends the browser here; redirects to the platform).
+//
+// Third-party initiated login (1EdTech Security Framework 1.0 §5.1.1). Finds the
+// registration by `iss` (and `client_id`, `lti_deployment_id` when sent: 400
+// `lti_platform_unknown`, `lti_platform_ambiguous`), keeps a new `state` and `nonce` (hashed,
+// used once, 10 minutes, on any instance) and answers 302 to the platform's OIDC
+// authorization URL with `scope=openid`, `response_type=id_token`, `response_mode=form_post`,
+// `prompt=none`, `client_id`, `redirect_uri` (`PUBLIC_URL` + `/v1/lti/launch`), `login_hint`,
+// `lti_message_hint`, `state` and `nonce`. The same is accepted as a form post.
+//
+// Corresponds with GET /v1/lti/login (the `BeginLtiLogin` operationId).
+func (c *Client) BeginLtiLogin(ctx context.Context, params *BeginLtiLoginParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewBeginLtiLoginRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// BeginLtiLoginPostWithBody LTI 1.3 login initiation as a form post.
+//
+// As `GET /v1/lti/login`, with the parameters form-encoded in the body.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/lti/login (the `BeginLtiLoginPost` operationId).
+func (c *Client) BeginLtiLoginPostWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewBeginLtiLoginPostRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// BeginLtiLoginPostWithFormdataBody LTI 1.3 login initiation as a form post.
+//
+// As `GET /v1/lti/login`, with the parameters form-encoded in the body.
+//
+// Takes a body of the `application/x-www-form-urlencoded` content type.
+//
+// Corresponds with POST /v1/lti/login (the `BeginLtiLoginPost` operationId).
+func (c *Client) BeginLtiLoginPostWithFormdataBody(ctx context.Context, body BeginLtiLoginPostFormdataRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewBeginLtiLoginPostRequestWithFormdataBody(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListLtiPlatforms The LMSs registered for LTI 1.3 launches (admin token).
+//
+// Every registration, oldest first; at most 100. Needs `SECRET_KEY` (else 503 `lti_disabled`).
+//
+// Corresponds with GET /v1/lti/platforms (the `ListLtiPlatforms` operationId).
+func (c *Client) ListLtiPlatforms(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListLtiPlatformsRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RegisterLtiPlatformWithBody Register an LMS (an LTI 1.3 platform) with the admin token.
+//
+// The platform's issuer, the client id it gave this tool, the deployment ids it may launch
+// from, and its key set (JWKS), OIDC authorization and token URLs, as its administrator
+// reads them off the LMS. Issuer and client id are unique together (409
+// `lti_platform_exists`); at most 100 registrations (409 `too_many_lti_platforms`); the key
+// set's URL must name a host the service may fetch from (the webhooks' allow list,
+// `WEBHOOK_ALLOWED_HOSTS`), else 400 `invalid_lti_platform`.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/lti/platforms (the `RegisterLtiPlatform` operationId).
+func (c *Client) RegisterLtiPlatformWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRegisterLtiPlatformRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RegisterLtiPlatform Register an LMS (an LTI 1.3 platform) with the admin token.
+//
+// The platform's issuer, the client id it gave this tool, the deployment ids it may launch
+// from, and its key set (JWKS), OIDC authorization and token URLs, as its administrator
+// reads them off the LMS. Issuer and client id are unique together (409
+// `lti_platform_exists`); at most 100 registrations (409 `too_many_lti_platforms`); the key
+// set's URL must name a host the service may fetch from (the webhooks' allow list,
+// `WEBHOOK_ALLOWED_HOSTS`), else 400 `invalid_lti_platform`.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/lti/platforms (the `RegisterLtiPlatform` operationId).
+func (c *Client) RegisterLtiPlatform(ctx context.Context, body RegisterLtiPlatformJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRegisterLtiPlatformRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteLtiPlatform Delete an LMS registration (admin token).
+//
+// No launch from it works any more; the classrooms its courses made stay, with their students and games.
+//
+// Corresponds with DELETE /v1/lti/platforms/{platform_id} (the `DeleteLtiPlatform` operationId).
+func (c *Client) DeleteLtiPlatform(ctx context.Context, platformId openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteLtiPlatformRequest(c.Server, platformId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetLtiPlatform One LMS registration (admin token).
+//
+// The registration, or 404 `lti_platform_not_found`.
+//
+// Corresponds with GET /v1/lti/platforms/{platform_id} (the `GetLtiPlatform` operationId).
+func (c *Client) GetLtiPlatform(ctx context.Context, platformId openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetLtiPlatformRequest(c.Server, platformId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateLtiPlatformWithBody Change an LMS registration (admin token).
+//
+// The fields given replace the registration's (a new deployment, a moved key set); the others stay.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PATCH /v1/lti/platforms/{platform_id} (the `UpdateLtiPlatform` operationId).
+func (c *Client) UpdateLtiPlatformWithBody(ctx context.Context, platformId openapi_types.UUID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateLtiPlatformRequestWithBody(c.Server, platformId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// UpdateLtiPlatform Change an LMS registration (admin token).
+//
+// The fields given replace the registration's (a new deployment, a moved key set); the others stay.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PATCH /v1/lti/platforms/{platform_id} (the `UpdateLtiPlatform` operationId).
+func (c *Client) UpdateLtiPlatform(ctx context.Context, platformId openapi_types.UUID, body UpdateLtiPlatformJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewUpdateLtiPlatformRequest(c.Server, platformId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// EraseMyAccount Erase the signed-in teacher's account (account token).
+//
+// Erases the account of the account token: its tokens and every row that names it. By
+// default the classrooms it owns are erased with it, each with its
+// students, their sign-in codes and tokens, its games, their histories and statistics, and
+// its observer tokens and webhook subscriptions (docs/privacy.md). With
+// `keep_classrooms=true` they are kept instead, owned by no account, and go on under their
+// classroom teacher tokens. No token, or one that opens nothing, gets 401; another kind of
+// token 403 `account_token_required`.
+//
+// Corresponds with DELETE /v1/me (the `EraseMyAccount` operationId).
+func (c *Client) EraseMyAccount(ctx context.Context, params *EraseMyAccountParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewEraseMyAccountRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetMe Who this token is and what it may do.
 //
 // Answers, for the token sent, what kind it is (`seat`, `creator`, `teacher`, `student`,
@@ -9665,6 +12540,47 @@ func (c *Client) GetStateAt(ctx context.Context, id GameID, seq int64, reqEditor
 // Corresponds with GET /v1/me (the `GetMe` operationId).
 func (c *Client) GetMe(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetMeRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListMyAssignments Your assignments with your progress and due time (student token).
+//
+// The assignments of your classroom, oldest first, each with your own progress. A teacher's token gets 403 `forbidden`.
+//
+// Corresponds with GET /v1/me/assignments (the `ListMyAssignments` operationId).
+func (c *Client) ListMyAssignments(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListMyAssignmentsRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// StartAssignedGame Play the assignment's next game (student token).
+//
+// Gives you a game of the assignment, in which you act with your student token as in any
+// game of your classroom. You have one game of an assignment at a time: while it is not over,
+// asking again (or twice at once) answers 200 with that same game. Otherwise 201 with a new
+// one: against the computer, started at once; with classmates, a seat in the assignment's open
+// lobby (its game starts when its last seat is taken) or a new lobby. A game finished counts
+// towards `games_done` (after `due_at`: also `games_late`); an aborted one counts nothing and
+// frees you to ask again. Once you have finished the games asked: 409 `assignment_complete`.
+// Asking after the due time is allowed (the games count as late).
+//
+// Corresponds with POST /v1/me/assignments/{assignment_id}/games (the `StartAssignedGame` operationId).
+func (c *Client) StartAssignedGame(ctx context.Context, assignmentId AssignmentID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewStartAssignedGameRequest(c.Server, assignmentId)
 	if err != nil {
 		return nil, err
 	}
@@ -9842,6 +12758,60 @@ func (c *Client) CreateMyToken(ctx context.Context, body CreateMyTokenJSONReques
 // Corresponds with DELETE /v1/me/tokens/{token_id} (the `RevokeMyToken` operationId).
 func (c *Client) RevokeMyToken(ctx context.Context, tokenId openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewRevokeMyTokenRequest(c.Server, tokenId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// StudentSignInWithBody A student signs in with the class code and their personal code.
+//
+// Answers a new student token (`pgl_…`, shown only here) for the student whose personal
+// sign-in code this is, in the classroom whose join code `class_code` is. Each sign-in issues
+// a token of its own, so a child signs in on several devices and each keeps working; a student
+// holds at most 5 such tokens, and a sixth sign-in ends the oldest. Case, spaces and dashes in
+// the codes do not matter.
+//
+// A wrong personal code and an unknown class code get the same answer, 404
+// `sign_in_code_not_found`, and count as wrong guesses of the guard of typed codes (per
+// address and per instance, `too_many_guesses`): see docs/privacy.md for the odds.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /v1/students/sign-in (the `StudentSignIn` operationId).
+func (c *Client) StudentSignInWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewStudentSignInRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// StudentSignIn A student signs in with the class code and their personal code.
+//
+// Answers a new student token (`pgl_…`, shown only here) for the student whose personal
+// sign-in code this is, in the classroom whose join code `class_code` is. Each sign-in issues
+// a token of its own, so a child signs in on several devices and each keeps working; a student
+// holds at most 5 such tokens, and a sixth sign-in ends the oldest. Case, spaces and dashes in
+// the codes do not matter.
+//
+// A wrong personal code and an unknown class code get the same answer, 404
+// `sign_in_code_not_found`, and count as wrong guesses of the guard of typed codes (per
+// address and per instance, `too_many_guesses`): see docs/privacy.md for the odds.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /v1/students/sign-in (the `StudentSignIn` operationId).
+func (c *Client) StudentSignIn(ctx context.Context, body StudentSignInJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewStudentSignInRequest(c.Server, body)
 	if err != nil {
 		return nil, err
 	}
@@ -10235,6 +13205,33 @@ func NewGetReadyzRequest(server string) (*http.Request, error) {
 	return req, nil
 }
 
+// NewSignOutRequest constructs an http.Request for the SignOut method
+func NewSignOutRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/auth/logout")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewFinishSignInRequest constructs an http.Request for the FinishSignIn method
 func NewFinishSignInRequest(server string, params *FinishSignInParams) (*http.Request, error) {
 	var err error
@@ -10353,6 +13350,18 @@ func NewBeginSignInRequest(server string, params *BeginSignInParams) (*http.Requ
 		// per the OpenAPI spec (e.g. "color=blue,black,brown").
 		var rawQueryFragments []string
 
+		if params.Provider != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "provider", *params.Provider, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if params.ReturnTo != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "return_to", *params.ReturnTo, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
@@ -10369,6 +13378,33 @@ func NewBeginSignInRequest(server string, params *BeginSignInParams) (*http.Requ
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
 		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewListSignInProvidersRequest constructs an http.Request for the ListSignInProviders method
+func NewListSignInProvidersRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/auth/providers")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
@@ -10628,6 +13664,257 @@ func NewGetClassroomRequest(server string, classroomId ClassroomID) (*http.Reque
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewListAssignmentsRequest constructs an http.Request for the ListAssignments method
+func NewListAssignmentsRequest(server string, classroomId ClassroomID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "classroom_id", classroomId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/classrooms/%s/assignments", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCreateAssignmentRequest calls the generic CreateAssignment builder with application/json body
+func NewCreateAssignmentRequest(server string, classroomId ClassroomID, body CreateAssignmentJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateAssignmentRequestWithBody(server, classroomId, "application/json", bodyReader)
+}
+
+// NewCreateAssignmentRequestWithBody constructs an http.Request for the CreateAssignment method, with any body, and a specified content type
+func NewCreateAssignmentRequestWithBody(server string, classroomId ClassroomID, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "classroom_id", classroomId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/classrooms/%s/assignments", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewDeleteAssignmentRequest constructs an http.Request for the DeleteAssignment method
+func NewDeleteAssignmentRequest(server string, classroomId ClassroomID, assignmentId AssignmentID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "classroom_id", classroomId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "assignment_id", assignmentId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/classrooms/%s/assignments/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetAssignmentRequest constructs an http.Request for the GetAssignment method
+func NewGetAssignmentRequest(server string, classroomId ClassroomID, assignmentId AssignmentID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "classroom_id", classroomId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "assignment_id", assignmentId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/classrooms/%s/assignments/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewChangeAssignmentRequest calls the generic ChangeAssignment builder with application/json body
+func NewChangeAssignmentRequest(server string, classroomId ClassroomID, assignmentId AssignmentID, body ChangeAssignmentJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewChangeAssignmentRequestWithBody(server, classroomId, assignmentId, "application/json", bodyReader)
+}
+
+// NewChangeAssignmentRequestWithBody constructs an http.Request for the ChangeAssignment method, with any body, and a specified content type
+func NewChangeAssignmentRequestWithBody(server string, classroomId ClassroomID, assignmentId AssignmentID, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "classroom_id", classroomId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "assignment_id", assignmentId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/classrooms/%s/assignments/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPatch, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewCreateCoTeacherInviteRequest constructs an http.Request for the CreateCoTeacherInvite method
+func NewCreateCoTeacherInviteRequest(server string, classroomId ClassroomID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "classroom_id", classroomId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/classrooms/%s/co-teacher-invites", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -10949,6 +14236,40 @@ func NewRotateJoinCodeRequest(server string, classroomId ClassroomID) (*http.Req
 	return req, nil
 }
 
+// NewSyncLtiRosterRequest constructs an http.Request for the SyncLtiRoster method
+func NewSyncLtiRosterRequest(server string, classroomId ClassroomID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "classroom_id", classroomId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/classrooms/%s/lti/roster", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewMintClassroomObserverRequest constructs an http.Request for the MintClassroomObserver method
 func NewMintClassroomObserverRequest(server string, classroomId ClassroomID, params *MintClassroomObserverParams) (*http.Request, error) {
 	var err error
@@ -11094,6 +14415,604 @@ func NewAttachClassroomRequestWithBody(server string, classroomId ClassroomID, c
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewGetClassroomProgressRequest constructs an http.Request for the GetClassroomProgress method
+func NewGetClassroomProgressRequest(server string, classroomId ClassroomID, params *GetClassroomProgressParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "classroom_id", classroomId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/classrooms/%s/progress", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.From != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "from", *params.From, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.To != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "to", *params.To, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Bucket != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "bucket", *params.Bucket, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.StudentId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "student_id", *params.StudentId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "uuid"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetClassroomProgressCsvRequest constructs an http.Request for the GetClassroomProgressCsv method
+func NewGetClassroomProgressCsvRequest(server string, classroomId ClassroomID, params *GetClassroomProgressCsvParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "classroom_id", classroomId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/classrooms/%s/progress.csv", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.From != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "from", *params.From, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.To != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "to", *params.To, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Bucket != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "bucket", *params.Bucket, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.StudentId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "student_id", *params.StudentId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "uuid"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetClassroomProgressPicturePngRequest constructs an http.Request for the GetClassroomProgressPicturePng method
+func NewGetClassroomProgressPicturePngRequest(server string, classroomId ClassroomID, params *GetClassroomProgressPicturePngParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "classroom_id", classroomId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/classrooms/%s/progress.png", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.From != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "from", *params.From, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.To != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "to", *params.To, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Bucket != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "bucket", *params.Bucket, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.StudentId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "student_id", *params.StudentId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "uuid"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewGetClassroomProgressPictureRequest constructs an http.Request for the GetClassroomProgressPicture method
+func NewGetClassroomProgressPictureRequest(server string, classroomId ClassroomID, params *GetClassroomProgressPictureParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "classroom_id", classroomId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/classrooms/%s/progress.svg", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.From != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "from", *params.From, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.To != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "to", *params.To, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "date"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Bucket != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "bucket", *params.Bucket, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.StudentId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "student_id", *params.StudentId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "uuid"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
+	}
+
+	return req, nil
+}
+
+// NewGetSignInCardsPngRequest constructs an http.Request for the GetSignInCardsPng method
+func NewGetSignInCardsPngRequest(server string, classroomId ClassroomID, params *GetSignInCardsPngParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "classroom_id", classroomId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/classrooms/%s/sign-in-cards.png", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Paper != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "paper", *params.Paper, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetSignInCardsRequest constructs an http.Request for the GetSignInCards method
+func NewGetSignInCardsRequest(server string, classroomId ClassroomID, params *GetSignInCardsParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "classroom_id", classroomId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/classrooms/%s/sign-in-cards.svg", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Paper != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "paper", *params.Paper, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewListSignInCodesRequest constructs an http.Request for the ListSignInCodes method
+func NewListSignInCodesRequest(server string, classroomId ClassroomID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "classroom_id", classroomId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/classrooms/%s/sign-in-codes", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
 
 	return req, nil
 }
@@ -11302,6 +15221,47 @@ func NewEraseStudentRequest(server string, classroomId ClassroomID, studentId St
 	return req, nil
 }
 
+// NewResetSignInCodeRequest constructs an http.Request for the ResetSignInCode method
+func NewResetSignInCodeRequest(server string, classroomId ClassroomID, studentId StudentID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "classroom_id", classroomId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "student_id", studentId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/classrooms/%s/students/%s/sign-in-code", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewReissueStudentTokenRequest constructs an http.Request for the ReissueStudentToken method
 func NewReissueStudentTokenRequest(server string, classroomId ClassroomID, studentId StudentID, params *ReissueStudentTokenParams) (*http.Request, error) {
 	var err error
@@ -11403,6 +15363,121 @@ func NewRotateTeacherTokenRequest(server string, classroomId ClassroomID, params
 		}
 
 	}
+
+	return req, nil
+}
+
+// NewListClassroomTeachersRequest constructs an http.Request for the ListClassroomTeachers method
+func NewListClassroomTeachersRequest(server string, classroomId ClassroomID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "classroom_id", classroomId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/classrooms/%s/teachers", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewRemoveCoTeacherRequest constructs an http.Request for the RemoveCoTeacher method
+func NewRemoveCoTeacherRequest(server string, classroomId ClassroomID, accountId openapi_types.UUID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "classroom_id", classroomId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "account_id", accountId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/classrooms/%s/teachers/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewAcceptCoTeacherInviteRequest calls the generic AcceptCoTeacherInvite builder with application/json body
+func NewAcceptCoTeacherInviteRequest(server string, body AcceptCoTeacherInviteJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewAcceptCoTeacherInviteRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewAcceptCoTeacherInviteRequestWithBody constructs an http.Request for the AcceptCoTeacherInvite method, with any body, and a specified content type
+func NewAcceptCoTeacherInviteRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/co-teacher-invites/accept")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
 
 	return req, nil
 }
@@ -13115,6 +17190,557 @@ func NewGetStateAtRequest(server string, id GameID, seq int64) (*http.Request, e
 	return req, nil
 }
 
+// NewTakeLtiHandoverRequest calls the generic TakeLtiHandover builder with application/json body
+func NewTakeLtiHandoverRequest(server string, body TakeLtiHandoverJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewTakeLtiHandoverRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewTakeLtiHandoverRequestWithBody constructs an http.Request for the TakeLtiHandover method, with any body, and a specified content type
+func NewTakeLtiHandoverRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/lti/handover")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewGetLtiKeysRequest constructs an http.Request for the GetLtiKeys method
+func NewGetLtiKeysRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/lti/jwks")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewRotateLtiKeyRequest constructs an http.Request for the RotateLtiKey method
+func NewRotateLtiKeyRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/lti/keys/rotate")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetLtiLandingRequest constructs an http.Request for the GetLtiLanding method
+func NewGetLtiLandingRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/lti/landing")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewLaunchLtiRequestWithFormdataBody calls the generic LaunchLti builder with application/x-www-form-urlencoded body
+func NewLaunchLtiRequestWithFormdataBody(server string, body LaunchLtiFormdataRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	bodyStr, err := runtime.MarshalForm(body, nil)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = strings.NewReader(bodyStr.Encode())
+	return NewLaunchLtiRequestWithBody(server, "application/x-www-form-urlencoded", bodyReader)
+}
+
+// NewLaunchLtiRequestWithBody constructs an http.Request for the LaunchLti method, with any body, and a specified content type
+func NewLaunchLtiRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/lti/launch")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewBeginLtiLoginRequest constructs an http.Request for the BeginLtiLogin method
+func NewBeginLtiLoginRequest(server string, params *BeginLtiLoginParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/lti/login")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Iss != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "iss", *params.Iss, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.LoginHint != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "login_hint", *params.LoginHint, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.TargetLinkUri != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "target_link_uri", *params.TargetLinkUri, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.LtiMessageHint != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "lti_message_hint", *params.LtiMessageHint, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.ClientId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "client_id", *params.ClientId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.LtiDeploymentId != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "lti_deployment_id", *params.LtiDeploymentId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewBeginLtiLoginPostRequestWithFormdataBody calls the generic BeginLtiLoginPost builder with application/x-www-form-urlencoded body
+func NewBeginLtiLoginPostRequestWithFormdataBody(server string, body BeginLtiLoginPostFormdataRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	bodyStr, err := runtime.MarshalForm(body, nil)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = strings.NewReader(bodyStr.Encode())
+	return NewBeginLtiLoginPostRequestWithBody(server, "application/x-www-form-urlencoded", bodyReader)
+}
+
+// NewBeginLtiLoginPostRequestWithBody constructs an http.Request for the BeginLtiLoginPost method, with any body, and a specified content type
+func NewBeginLtiLoginPostRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/lti/login")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewListLtiPlatformsRequest constructs an http.Request for the ListLtiPlatforms method
+func NewListLtiPlatformsRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/lti/platforms")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewRegisterLtiPlatformRequest calls the generic RegisterLtiPlatform builder with application/json body
+func NewRegisterLtiPlatformRequest(server string, body RegisterLtiPlatformJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewRegisterLtiPlatformRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewRegisterLtiPlatformRequestWithBody constructs an http.Request for the RegisterLtiPlatform method, with any body, and a specified content type
+func NewRegisterLtiPlatformRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/lti/platforms")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewDeleteLtiPlatformRequest constructs an http.Request for the DeleteLtiPlatform method
+func NewDeleteLtiPlatformRequest(server string, platformId openapi_types.UUID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "platform_id", platformId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/lti/platforms/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetLtiPlatformRequest constructs an http.Request for the GetLtiPlatform method
+func NewGetLtiPlatformRequest(server string, platformId openapi_types.UUID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "platform_id", platformId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/lti/platforms/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewUpdateLtiPlatformRequest calls the generic UpdateLtiPlatform builder with application/json body
+func NewUpdateLtiPlatformRequest(server string, platformId openapi_types.UUID, body UpdateLtiPlatformJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewUpdateLtiPlatformRequestWithBody(server, platformId, "application/json", bodyReader)
+}
+
+// NewUpdateLtiPlatformRequestWithBody constructs an http.Request for the UpdateLtiPlatform method, with any body, and a specified content type
+func NewUpdateLtiPlatformRequestWithBody(server string, platformId openapi_types.UUID, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "platform_id", platformId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/lti/platforms/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPatch, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewEraseMyAccountRequest constructs an http.Request for the EraseMyAccount method
+func NewEraseMyAccountRequest(server string, params *EraseMyAccountParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/me")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.KeepClassrooms != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "keep_classrooms", *params.KeepClassrooms, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "boolean", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetMeRequest constructs an http.Request for the GetMe method
 func NewGetMeRequest(server string) (*http.Request, error) {
 	var err error
@@ -13135,6 +17761,67 @@ func NewGetMeRequest(server string) (*http.Request, error) {
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewListMyAssignmentsRequest constructs an http.Request for the ListMyAssignments method
+func NewListMyAssignmentsRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/me/assignments")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewStartAssignedGameRequest constructs an http.Request for the StartAssignedGame method
+func NewStartAssignedGameRequest(server string, assignmentId AssignmentID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "assignment_id", assignmentId, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/me/assignments/%s/games", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -13441,6 +18128,46 @@ func NewRevokeMyTokenRequest(server string, tokenId openapi_types.UUID) (*http.R
 	return req, nil
 }
 
+// NewStudentSignInRequest calls the generic StudentSignIn builder with application/json body
+func NewStudentSignInRequest(server string, body StudentSignInJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewStudentSignInRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewStudentSignInRequestWithBody constructs an http.Request for the StudentSignIn method, with any body, and a specified content type
+func NewStudentSignInRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/v1/students/sign-in")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewListWebhooksRequest constructs an http.Request for the ListWebhooks method
 func NewListWebhooksRequest(server string) (*http.Request, error) {
 	var err error
@@ -13738,6 +18465,18 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /readyz (the `GetReadyz` operationId).
 	GetReadyzWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetReadyzResponse, error)
 
+	// SignOutWithResponse End the browser session of the request's cookie.
+	//
+	// Deletes the session of the `pg_session` cookie (its live streams end with a `revoked`
+	// event, `token_revoked`, on every instance) and clears the cookie. Without a session it
+	// only clears the cookie. A cross-site request with the cookie is refused (403
+	// `csrf_refused`), as every change made with the cookie only is.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/auth/logout (the `SignOut` operationId).
+	SignOutWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*SignOutResponse, error)
+
 	// FinishSignInWithResponse Where the provider sends the teacher back; answers the account and an account token.
 	//
 	// Takes the sign-in its `state` names (once: a replayed callback, a forged or expired
@@ -13745,7 +18484,8 @@ type ClientWithResponsesInterface interface {
 	// verifier, and verifies the ID token (the provider's signature through its discovery keys,
 	// `iss`, `aud`, `exp`, `nonce`; else 400 `id_token_invalid`). Makes the account on the first
 	// sign-in (keyed by issuer and subject; only the `name` is kept, no email) and answers it
-	// with a new account token (`pga_…`, 90 days, shown only here).
+	// with a new account token (`pga_…`, 90 days, shown only here); a sign-in begun with
+	// `return_to` answers 302 there with a browser session's cookie instead (cookieAuth).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -13754,8 +18494,9 @@ type ClientWithResponsesInterface interface {
 
 	// BeginSignInWithResponse Sign a teacher in with the OpenID provider (redirects there).
 	//
-	// Answers 302 to the provider that `OIDC_ISSUER` names (authorization code flow with PKCE
-	// S256, `state` and `nonce`; scopes `openid profile email`). The provider sends the teacher
+	// Answers 302 to the provider that `provider` names, by default the one `OIDC_ISSUER` names
+	// (authorization code flow with PKCE S256, `state` and `nonce`; scopes `openid profile
+	// email`). The provider sends the teacher
 	// back to `GET /v1/auth/oidc/callback` within 10 minutes, on any instance. When the operator
 	// configured no provider: 404 `sign_in_not_configured`.
 	//
@@ -13763,6 +18504,16 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /v1/auth/oidc/login (the `BeginSignIn` operationId).
 	BeginSignInWithResponse(ctx context.Context, params *BeginSignInParams, reqEditors ...RequestEditorFn) (*BeginSignInResponse, error)
+
+	// ListSignInProvidersWithResponse The OpenID providers teachers may sign in with, for a sign-in page.
+	//
+	// Each provider's name, issuer and login link, the default first; an empty list when the
+	// operator configured none (then the login answers 404 `sign_in_not_configured`).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/auth/providers (the `ListSignInProviders` operationId).
+	ListSignInProvidersWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListSignInProvidersResponse, error)
 
 	// GetPrimeClimbBoardPicturePngWithResponse The Prime Climb board as a PNG picture.
 	//
@@ -13855,6 +18606,98 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /v1/classrooms/{classroom_id} (the `GetClassroom` operationId).
 	GetClassroomWithResponse(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*GetClassroomResponse, error)
 
+	// ListAssignmentsWithResponse The classroom's assignments with each student's progress (teacher token).
+	//
+	// Every assignment of the classroom, oldest first, each with the progress of every current
+	// student (by name): `games_done`, `games_late` and `done`. A removed student is not listed.
+	// The progress is counted when a game ends, in the same transaction, so reading it costs a
+	// read of the counts.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/classrooms/{classroom_id}/assignments (the `ListAssignments` operationId).
+	ListAssignmentsWithResponse(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*ListAssignmentsResponse, error)
+
+	// CreateAssignmentWithBodyWithResponse Set the class an assignment (teacher token).
+	//
+	// Asks every student of the classroom to finish `games` games of `game` (with `options`, as
+	// `POST /v1/games` takes them) by `due_at`, against a computer player (`opponents.bot`) or
+	// with classmates (`opponents.classmates.group_size` students a game, grouped by the service
+	// as they ask for their games). A student asks for each game with
+	// `POST /v1/me/assignments/{assignment_id}/games`; only those games count. A classroom holds
+	// at most 200 assignments (409 `too_many_assignments`: delete one first).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/classrooms/{classroom_id}/assignments (the `CreateAssignment` operationId).
+	CreateAssignmentWithBodyWithResponse(ctx context.Context, classroomId ClassroomID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateAssignmentResponse, error)
+
+	// CreateAssignmentWithResponse Set the class an assignment (teacher token).
+	//
+	// Asks every student of the classroom to finish `games` games of `game` (with `options`, as
+	// `POST /v1/games` takes them) by `due_at`, against a computer player (`opponents.bot`) or
+	// with classmates (`opponents.classmates.group_size` students a game, grouped by the service
+	// as they ask for their games). A student asks for each game with
+	// `POST /v1/me/assignments/{assignment_id}/games`; only those games count. A classroom holds
+	// at most 200 assignments (409 `too_many_assignments`: delete one first).
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/classrooms/{classroom_id}/assignments (the `CreateAssignment` operationId).
+	CreateAssignmentWithResponse(ctx context.Context, classroomId ClassroomID, body CreateAssignmentJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateAssignmentResponse, error)
+
+	// DeleteAssignmentWithResponse Delete an assignment and its progress (teacher token); its games stay.
+	//
+	// The assignment's progress goes with it; its games stay as they are, in the classroom's games. 404 `assignment_not_found` when the classroom has no such assignment.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /v1/classrooms/{classroom_id}/assignments/{assignment_id} (the `DeleteAssignment` operationId).
+	DeleteAssignmentWithResponse(ctx context.Context, classroomId ClassroomID, assignmentId AssignmentID, reqEditors ...RequestEditorFn) (*DeleteAssignmentResponse, error)
+
+	// GetAssignmentWithResponse One assignment with each student's progress (teacher token).
+	//
+	// As an item of `listAssignments`; 404 `assignment_not_found` when the classroom has no such assignment.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/classrooms/{classroom_id}/assignments/{assignment_id} (the `GetAssignment` operationId).
+	GetAssignmentWithResponse(ctx context.Context, classroomId ClassroomID, assignmentId AssignmentID, reqEditors ...RequestEditorFn) (*GetAssignmentResponse, error)
+
+	// ChangeAssignmentWithBodyWithResponse Change an assignment's title, games or due time (teacher token).
+	//
+	// Changes the fields given. The games already finished keep counting as they were counted
+	// (a game's lateness is decided when it ends); `done` is read against the new `games`.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /v1/classrooms/{classroom_id}/assignments/{assignment_id} (the `ChangeAssignment` operationId).
+	ChangeAssignmentWithBodyWithResponse(ctx context.Context, classroomId ClassroomID, assignmentId AssignmentID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ChangeAssignmentResponse, error)
+
+	// ChangeAssignmentWithResponse Change an assignment's title, games or due time (teacher token).
+	//
+	// Changes the fields given. The games already finished keep counting as they were counted
+	// (a game's lateness is decided when it ends); `done` is read against the new `games`.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /v1/classrooms/{classroom_id}/assignments/{assignment_id} (the `ChangeAssignment` operationId).
+	ChangeAssignmentWithResponse(ctx context.Context, classroomId ClassroomID, assignmentId AssignmentID, body ChangeAssignmentJSONRequestBody, reqEditors ...RequestEditorFn) (*ChangeAssignmentResponse, error)
+
+	// CreateCoTeacherInviteWithResponse Invite a co-teacher with a one-time code (the classroom's owner).
+	//
+	// A one-time code (`pgi_…`, 256 random bits, shown only here, kept hashed) that a signed-in
+	// teacher accepts with `POST /v1/co-teacher-invites/accept` to co-teach the classroom: their
+	// account token and browser sessions then run it as its teacher token does. Made by the
+	// classroom's owner, its owning account or its teacher token (a co-teacher's account is 403
+	// `classroom_owner_required`); it works once, for 7 days. At most 20 unused at once (409
+	// `too_many_co_teacher_invites`).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/classrooms/{classroom_id}/co-teacher-invites (the `CreateCoTeacherInvite` operationId).
+	CreateCoTeacherInviteWithResponse(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*CreateCoTeacherInviteResponse, error)
+
 	// StreamClassroomEventsWithResponse Live updates of every game of a classroom (server-sent events, teacher or classroom observer token).
 	//
 	// For a teacher's dashboard: one `action` event per entry recorded in any game of the
@@ -13882,7 +18725,7 @@ type ClientWithResponsesInterface interface {
 	// `curl -N -H 'Authorization: Bearer <teacher token>' localhost:8080/v1/classrooms/<id>/events`
 	//
 	// **NDJSON.** With `Accept: application/x-ndjson` the same stream comes as one JSON object per
-	// line (`GameStreamLine`): `{"event":"action","id":"12","data":{…}}`, the same events with the same
+	// line (`ClassroomStreamLine`): `{"event":"action","id":"12","data":{…}}`, the same events with the same
 	// ids, and `{"event":"heartbeat"}` instead of the heartbeat comment (no `retry:` line). It
 	// resumes the same way: send the last `id` received as `Last-Event-ID` or as the
 	// `last_event_id` query parameter.
@@ -13936,6 +18779,20 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /v1/classrooms/{classroom_id}/join-code (the `RotateJoinCode` operationId).
 	RotateJoinCodeWithResponse(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*RotateJoinCodeResponse, error)
 
+	// SyncLtiRosterWithResponse Take in the course's learners from the LMS (teacher token; LTI Names and Role Provisioning).
+	//
+	// For a classroom an LTI launch made, whose platform offers the course's roster (Names and
+	// Role Provisioning Services 2.0; else 409 `lti_roster_unavailable`): the service asks the
+	// platform's token URL for an access token with a client assertion signed by its current key,
+	// reads the roster's first page (at most 500 members) and makes a student of every Active
+	// learner, as their first launch would (their given name only; a learner the teacher removed
+	// stays removed). A platform out of reach: 503 `lti_platform_unavailable`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/classrooms/{classroom_id}/lti/roster (the `SyncLtiRoster` operationId).
+	SyncLtiRosterWithResponse(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*SyncLtiRosterResponse, error)
+
 	// MintClassroomObserverWithResponse Mint a read-only observer token for every game of this classroom (teacher).
 	//
 	// A token (`pgo_…`, shown once) that sees each game of the classroom as a spectator does
@@ -13980,6 +18837,109 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /v1/classrooms/{classroom_id}/owner (the `AttachClassroom` operationId).
 	AttachClassroomWithResponse(ctx context.Context, classroomId ClassroomID, body AttachClassroomJSONRequestBody, reqEditors ...RequestEditorFn) (*AttachClassroomResponse, error)
 
+	// GetClassroomProgressWithResponse Each student's progress over the weeks or days (teacher token).
+	//
+	// Per current student and for the class, per week (ISO weeks, Monday to Sunday) or per day,
+	// all in UTC: games played (started), finished and won, hints asked, the student's own
+	// moves and the time they took (`ms_per_move`, the mean time since the game's step before
+	// each move; absent without moves), and the missed opportunities the move reviews of their
+	// finished games found (counted on the day the game finished, once the worker has reviewed
+	// it). Every bucket from `from` to `to` is listed, empty ones with zeros; `from` is moved
+	// back to its week's Monday and `to` on to its Sunday by week. The class's figures are its
+	// students' added up (a game two students played counts for each).
+	//
+	// The figures are kept as the games go, in each step's transaction, so a request reads a few
+	// rows per student and bucket: its cost does not grow with the class's games. With
+	// `Accept: text/csv` (or `progress.csv`), one row per student and bucket for spreadsheets.
+	// A picture of the same figures: `progress.svg` and `progress.png`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/classrooms/{classroom_id}/progress (the `GetClassroomProgress` operationId).
+	GetClassroomProgressWithResponse(ctx context.Context, classroomId ClassroomID, params *GetClassroomProgressParams, reqEditors ...RequestEditorFn) (*GetClassroomProgressResponse, error)
+
+	// GetClassroomProgressCsvWithResponse The progress as CSV (teacher token).
+	//
+	// `GET /v1/classrooms/{classroom_id}/progress` as CSV, one row per student and bucket and
+	// then the class's rows: `student_id,name,start,played,finished,won,hints,moves,ms_per_move,missed`
+	// (`start` the bucket's first day; `ms_per_move` empty without moves; the class's rows with an
+	// empty `student_id` and the name `(class)`).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/classrooms/{classroom_id}/progress.csv (the `GetClassroomProgressCsv` operationId).
+	GetClassroomProgressCsvWithResponse(ctx context.Context, classroomId ClassroomID, params *GetClassroomProgressCsvParams, reqEditors ...RequestEditorFn) (*GetClassroomProgressCsvResponse, error)
+
+	// GetClassroomProgressPicturePngWithResponse The progress as a PNG picture for a phone (teacher token).
+	//
+	// The picture of `progress.svg` drawn in pixels (1.5 pixels per unit: 540 pixels wide),
+	// with the same parameters, headers and refusals.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/classrooms/{classroom_id}/progress.png (the `GetClassroomProgressPicturePng` operationId).
+	GetClassroomProgressPicturePngWithResponse(ctx context.Context, classroomId ClassroomID, params *GetClassroomProgressPicturePngParams, reqEditors ...RequestEditorFn) (*GetClassroomProgressPicturePngResponse, error)
+
+	// GetClassroomProgressPictureWithResponse The progress as an SVG picture for a phone (teacher token).
+	//
+	// The figures of `GET /v1/classrooms/{classroom_id}/progress` drawn 360 units wide, a phone
+	// held upright: a small chart for the class, then one per current student (by name, the
+	// first 40; the picture says how many more), over the same buckets. It reads in grey scale: games finished are outlined light bars, wins the
+	// dark bars inside them, hints a line of square markers, missed opportunities a dashed line
+	// of round markers (markers where there is room for them), each named in the legend; each
+	// chart says its totals and mean time per move in words and has its own scale. `<title>` and
+	// `<desc>` say what it shows. The same picture as PNG: `progress.png`. It is sent with
+	// `Cache-Control: no-cache` and an `ETag` of its content (`If-None-Match` gets 304); it
+	// counts against the instance's limit on expensive requests (503 `renders_busy`).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/classrooms/{classroom_id}/progress.svg (the `GetClassroomProgressPicture` operationId).
+	GetClassroomProgressPictureWithResponse(ctx context.Context, classroomId ClassroomID, params *GetClassroomProgressPictureParams, reqEditors ...RequestEditorFn) (*GetClassroomProgressPictureResponse, error)
+
+	// GetSignInCardsPngWithResponse A page of the students' sign-in cards as PNG (teacher token).
+	//
+	// The page of `GET /v1/classrooms/{classroom_id}/sign-in-cards.svg` drawn in pixels, at 150
+	// dots per inch (A4: 1240 × 1754 pixels; Letter: 1275 × 1650), the same parameters and rules.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/classrooms/{classroom_id}/sign-in-cards.png (the `GetSignInCardsPng` operationId).
+	GetSignInCardsPngWithResponse(ctx context.Context, classroomId ClassroomID, params *GetSignInCardsPngParams, reqEditors ...RequestEditorFn) (*GetSignInCardsPngResponse, error)
+
+	// GetSignInCardsWithResponse A printable page of the students' sign-in cards (teacher token).
+	//
+	// One page (A4 or US Letter, `paper`) of cards to cut out and hand to the students: on each,
+	// the student's name, the class code, their personal code and a QR code of the sign-in link
+	// `PUBLIC_URL/app/sign-in#class=…&code=…` (the codes after `#`, which a browser never sends
+	// to a server, so they stay out of its logs). Ten cards a page, by name; a classroom with
+	// more students has more pages, `page=2` and on, each one SVG document of the paper's size
+	// (`width="210mm" height="297mm"`, or `8.5in` × `11in`; drawn in CSS pixels, 96 an inch, in
+	// its `viewBox`), with margins of half an inch of its own: print it at 100 % with the
+	// browser's margins set to none. The `Link` header names the next page. The QR codes are
+	// drawn as squares, crisp at any size.
+	//
+	// Teacher-only, like the codes. An expensive request, in the render gate (503 `renders_busy`).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/classrooms/{classroom_id}/sign-in-cards.svg (the `GetSignInCards` operationId).
+	GetSignInCardsWithResponse(ctx context.Context, classroomId ClassroomID, params *GetSignInCardsParams, reqEditors ...RequestEditorFn) (*GetSignInCardsResponse, error)
+
+	// ListSignInCodesWithResponse The students' personal sign-in codes (teacher token).
+	//
+	// Every current student of the classroom, by name, with their personal sign-in code: six
+	// characters without look-alikes (no 0/O, 1/I/L), which the student types with the class's
+	// join code at `POST /v1/students/sign-in`. A code is the same every time it is listed, until
+	// the teacher resets it. The classroom's teacher token or an account token of its account;
+	// another classroom's gets 404 `classroom_not_found`. A server without `SECRET_KEY` has no
+	// codes: 503 `sign_in_codes_disabled`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/classrooms/{classroom_id}/sign-in-codes (the `ListSignInCodes` operationId).
+	ListSignInCodesWithResponse(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*ListSignInCodesResponse, error)
+
 	// GetClassroomStatsWithResponse What each student did and where they struggle (teacher token).
 	//
 	// Per student and for the class: games played and won; per kind of game, its counters
@@ -13990,8 +18950,9 @@ type ClientWithResponsesInterface interface {
 	// and refused attempts by code with recent examples. From the move reviews of finished games
 	// (`GET /v1/games/{id}/review`): the actions judged, the `accuracy` (share labelled `best` or
 	// `good`), per kind the counts by label and of each missed opportunity; and the `hints_used`.
-	// A finished game's review is made the first time it is needed and kept; `reviews_pending`
-	// counts the games whose review a later request will add. With `Accept: text/csv`, one row per
+	// The server's worker reviews each finished game once, in the background, and keeps a summary
+	// per student; `reviews_pending` counts the games it has not reviewed yet. A request reads
+	// what is kept and reviews nothing. With `Accept: text/csv`, one row per
 	// student and figure for spreadsheets, named `<kind>.<counter>` with the kind's `-` written `_`
 	// (`prime_climb.op_add`, `primed.average_round_score`), a mistake `<kind>.<figure>.<value>`
 	// (`primed.not_prime_totals.21`), `hints_used`, `judged_actions`, `accuracy` (absent when
@@ -14054,6 +19015,18 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /v1/classrooms/{classroom_id}/students/{student_id}/erase (the `EraseStudent` operationId).
 	EraseStudentWithResponse(ctx context.Context, classroomId ClassroomID, studentId StudentID, reqEditors ...RequestEditorFn) (*EraseStudentResponse, error)
 
+	// ResetSignInCodeWithResponse Give a student a new sign-in code (teacher token).
+	//
+	// Draws the student a new personal sign-in code and answers it. The old code stops working,
+	// and so do the student tokens that signing in with it issued (a lost card may have been
+	// used): the student signs in again with the new code. The student's own token, from joining,
+	// keeps working. 404 `student_not_found` for a student not (or no longer) in the classroom.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/classrooms/{classroom_id}/students/{student_id}/sign-in-code (the `ResetSignInCode` operationId).
+	ResetSignInCodeWithResponse(ctx context.Context, classroomId ClassroomID, studentId StudentID, reqEditors ...RequestEditorFn) (*ResetSignInCodeResponse, error)
+
 	// ReissueStudentTokenWithResponse Give a student a new token (teacher token); their old one stops working at once.
 	//
 	// For a child who lost their token (or whose token someone else saw): the new token is
@@ -14082,6 +19055,53 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /v1/classrooms/{classroom_id}/teacher-token (the `RotateTeacherToken` operationId).
 	RotateTeacherTokenWithResponse(ctx context.Context, classroomId ClassroomID, params *RotateTeacherTokenParams, reqEditors ...RequestEditorFn) (*RotateTeacherTokenResponse, error)
+
+	// ListClassroomTeachersWithResponse The classroom's teachers, its owner first (teacher).
+	//
+	// Display names only, for any of the classroom's teachers (its teacher token, its owner's or a co-teacher's account).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/classrooms/{classroom_id}/teachers (the `ListClassroomTeachers` operationId).
+	ListClassroomTeachersWithResponse(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*ListClassroomTeachersResponse, error)
+
+	// RemoveCoTeacherWithResponse Remove a co-teacher (the classroom's owner).
+	//
+	// The account co-teaches the classroom no more: its requests there are refused at once, and
+	// its live streams of the classroom and its games end with a `revoked` event
+	// (`teacher_removed`). By the classroom's owner (its owning account or teacher token); an
+	// account that is no co-teacher is 404 `co_teacher_not_found`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /v1/classrooms/{classroom_id}/teachers/{account_id} (the `RemoveCoTeacher` operationId).
+	RemoveCoTeacherWithResponse(ctx context.Context, classroomId ClassroomID, accountId openapi_types.UUID, reqEditors ...RequestEditorFn) (*RemoveCoTeacherResponse, error)
+
+	// AcceptCoTeacherInviteWithBodyWithResponse Co-teach a classroom by its invite code (account token or session).
+	//
+	// Takes the invite (once) and makes the account a co-teacher of its classroom, which then
+	// shows in `GET /v1/me/classrooms`; answers the classroom. A code never made, used or
+	// expired is 404 `co_teacher_invite_not_found`, counted as a wrong guess (429
+	// `too_many_guesses` past the guesses' budget); a classroom with 20 co-teachers is 409
+	// `too_many_co_teachers`. The owner accepting their own invite changes nothing.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/co-teacher-invites/accept (the `AcceptCoTeacherInvite` operationId).
+	AcceptCoTeacherInviteWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*AcceptCoTeacherInviteResponse, error)
+
+	// AcceptCoTeacherInviteWithResponse Co-teach a classroom by its invite code (account token or session).
+	//
+	// Takes the invite (once) and makes the account a co-teacher of its classroom, which then
+	// shows in `GET /v1/me/classrooms`; answers the classroom. A code never made, used or
+	// expired is 404 `co_teacher_invite_not_found`, counted as a wrong guess (429
+	// `too_many_guesses` past the guesses' budget); a classroom with 20 co-teachers is 409
+	// `too_many_co_teachers`. The owner accepting their own invite changes nothing.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/co-teacher-invites/accept (the `AcceptCoTeacherInvite` operationId).
+	AcceptCoTeacherInviteWithResponse(ctx context.Context, body AcceptCoTeacherInviteJSONRequestBody, reqEditors ...RequestEditorFn) (*AcceptCoTeacherInviteResponse, error)
 
 	// ListGamesWithResponse List games, newest first.
 	//
@@ -14674,6 +19694,226 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /v1/games/{id}/states/{seq} (the `GetStateAt` operationId).
 	GetStateAtWithResponse(ctx context.Context, id GameID, seq int64, reqEditors ...RequestEditorFn) (*GetStateAtResponse, error)
 
+	// TakeLtiHandoverWithBodyWithResponse Trade a launch's one-time code for a token.
+	//
+	// The code from the landing URL's fragment, once, within 2 minutes (else 400
+	// `lti_handover_invalid`). An instructor gets a new account token (`pga_…`, named
+	// "LTI launch", 8 hours) that runs the course's classroom; a learner a new student token
+	// (`pgl_…`; the one they held before stops working).
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/lti/handover (the `TakeLtiHandover` operationId).
+	TakeLtiHandoverWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*TakeLtiHandoverResponse, error)
+
+	// TakeLtiHandoverWithResponse Trade a launch's one-time code for a token.
+	//
+	// The code from the landing URL's fragment, once, within 2 minutes (else 400
+	// `lti_handover_invalid`). An instructor gets a new account token (`pga_…`, named
+	// "LTI launch", 8 hours) that runs the course's classroom; a learner a new student token
+	// (`pgl_…`; the one they held before stops working).
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/lti/handover (the `TakeLtiHandover` operationId).
+	TakeLtiHandoverWithResponse(ctx context.Context, body TakeLtiHandoverJSONRequestBody, reqEditors ...RequestEditorFn) (*TakeLtiHandoverResponse, error)
+
+	// GetLtiKeysWithResponse The tool's public keys (JWKS) for platforms to verify what it signs.
+	//
+	// RS256 keys with their `kid`: the current one first, then a rotated one for 7 days after
+	// its rotation. The first key pair is made on the first start (or request) that finds none;
+	// the private keys are kept sealed under `SECRET_KEY`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/lti/jwks (the `GetLtiKeys` operationId).
+	GetLtiKeysWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetLtiKeysResponse, error)
+
+	// RotateLtiKeyWithResponse Make a new current tool key pair (admin token).
+	//
+	// The key before stays published at `GET /v1/lti/jwks` for 7 days.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/lti/keys/rotate (the `RotateLtiKey` operationId).
+	RotateLtiKeyWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*RotateLtiKeyResponse, error)
+
+	// GetLtiLandingWithResponse Where a launch lands in the LMS's frame, until the web app takes over.
+	//
+	// A small self-contained HTML page (no script; `Content-Security-Policy: default-src 'none'`,
+	// framable by any LMS) saying that the launch worked and how an app trades the code in the
+	// URL's fragment at `POST /v1/lti/handover`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/lti/landing (the `GetLtiLanding` operationId).
+	GetLtiLandingWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetLtiLandingResponse, error)
+
+	// LaunchLtiWithBodyWithResponse LTI 1.3 launch (the platform form-posts the ID token here; redirects to the landing page).
+	//
+	// Takes the login its `state` names (once; 400 `lti_state_invalid`), verifies the `id_token`
+	// (RS256, signed by a key of the platform's key set, fetched and cached; `iss`, `aud` (with
+	// `azp` when several), `exp` and `iat` within a minute, the login's `nonce`: else 400
+	// `lti_id_token_invalid`), its deployment (403 `lti_deployment_unknown`), message type
+	// `LtiResourceLinkRequest` and version `1.3.0` (400 `lti_message_unsupported`) and its course
+	// (400 `lti_context_missing`). An **Instructor** (context role Instructor or Administrator, or
+	// a sub-role of Instructor) signs into the account of (platform, subject), made on the first
+	// launch, and the course's classroom, made on the first launch and named after the course,
+	// owned by that instructor (another instructor of the same course: 403
+	// `lti_classroom_owned`). A **Learner** becomes the classroom's student, made on the first
+	// launch under their given name (409 `lti_classroom_not_ready` before any instructor
+	// launched; 403 `lti_student_removed`). Other roles: 403 `lti_role_unsupported`. Answers 303
+	// to the landing page with a one-time code in the URL's fragment (never sent to a server,
+	// so never logged), which the page trades at `POST /v1/lti/handover` within 2 minutes.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/lti/launch (the `LaunchLti` operationId).
+	LaunchLtiWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*LaunchLtiResponse, error)
+
+	// LaunchLtiWithFormdataBodyWithResponse LTI 1.3 launch (the platform form-posts the ID token here; redirects to the landing page).
+	//
+	// Takes the login its `state` names (once; 400 `lti_state_invalid`), verifies the `id_token`
+	// (RS256, signed by a key of the platform's key set, fetched and cached; `iss`, `aud` (with
+	// `azp` when several), `exp` and `iat` within a minute, the login's `nonce`: else 400
+	// `lti_id_token_invalid`), its deployment (403 `lti_deployment_unknown`), message type
+	// `LtiResourceLinkRequest` and version `1.3.0` (400 `lti_message_unsupported`) and its course
+	// (400 `lti_context_missing`). An **Instructor** (context role Instructor or Administrator, or
+	// a sub-role of Instructor) signs into the account of (platform, subject), made on the first
+	// launch, and the course's classroom, made on the first launch and named after the course,
+	// owned by that instructor (another instructor of the same course: 403
+	// `lti_classroom_owned`). A **Learner** becomes the classroom's student, made on the first
+	// launch under their given name (409 `lti_classroom_not_ready` before any instructor
+	// launched; 403 `lti_student_removed`). Other roles: 403 `lti_role_unsupported`. Answers 303
+	// to the landing page with a one-time code in the URL's fragment (never sent to a server,
+	// so never logged), which the page trades at `POST /v1/lti/handover` within 2 minutes.
+	//
+	// Takes a body of the `application/x-www-form-urlencoded` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/lti/launch (the `LaunchLti` operationId).
+	LaunchLtiWithFormdataBodyWithResponse(ctx context.Context, body LaunchLtiFormdataRequestBody, reqEditors ...RequestEditorFn) (*LaunchLtiResponse, error)
+
+	// BeginLtiLoginWithResponse LTI 1.3 login initiation (the platform sends the browser here; redirects to the platform).
+	//
+	// Third-party initiated login (1EdTech Security Framework 1.0 §5.1.1). Finds the
+	// registration by `iss` (and `client_id`, `lti_deployment_id` when sent: 400
+	// `lti_platform_unknown`, `lti_platform_ambiguous`), keeps a new `state` and `nonce` (hashed,
+	// used once, 10 minutes, on any instance) and answers 302 to the platform's OIDC
+	// authorization URL with `scope=openid`, `response_type=id_token`, `response_mode=form_post`,
+	// `prompt=none`, `client_id`, `redirect_uri` (`PUBLIC_URL` + `/v1/lti/launch`), `login_hint`,
+	// `lti_message_hint`, `state` and `nonce`. The same is accepted as a form post.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/lti/login (the `BeginLtiLogin` operationId).
+	BeginLtiLoginWithResponse(ctx context.Context, params *BeginLtiLoginParams, reqEditors ...RequestEditorFn) (*BeginLtiLoginResponse, error)
+
+	// BeginLtiLoginPostWithBodyWithResponse LTI 1.3 login initiation as a form post.
+	//
+	// As `GET /v1/lti/login`, with the parameters form-encoded in the body.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/lti/login (the `BeginLtiLoginPost` operationId).
+	BeginLtiLoginPostWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*BeginLtiLoginPostResponse, error)
+
+	// BeginLtiLoginPostWithFormdataBodyWithResponse LTI 1.3 login initiation as a form post.
+	//
+	// As `GET /v1/lti/login`, with the parameters form-encoded in the body.
+	//
+	// Takes a body of the `application/x-www-form-urlencoded` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/lti/login (the `BeginLtiLoginPost` operationId).
+	BeginLtiLoginPostWithFormdataBodyWithResponse(ctx context.Context, body BeginLtiLoginPostFormdataRequestBody, reqEditors ...RequestEditorFn) (*BeginLtiLoginPostResponse, error)
+
+	// ListLtiPlatformsWithResponse The LMSs registered for LTI 1.3 launches (admin token).
+	//
+	// Every registration, oldest first; at most 100. Needs `SECRET_KEY` (else 503 `lti_disabled`).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/lti/platforms (the `ListLtiPlatforms` operationId).
+	ListLtiPlatformsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListLtiPlatformsResponse, error)
+
+	// RegisterLtiPlatformWithBodyWithResponse Register an LMS (an LTI 1.3 platform) with the admin token.
+	//
+	// The platform's issuer, the client id it gave this tool, the deployment ids it may launch
+	// from, and its key set (JWKS), OIDC authorization and token URLs, as its administrator
+	// reads them off the LMS. Issuer and client id are unique together (409
+	// `lti_platform_exists`); at most 100 registrations (409 `too_many_lti_platforms`); the key
+	// set's URL must name a host the service may fetch from (the webhooks' allow list,
+	// `WEBHOOK_ALLOWED_HOSTS`), else 400 `invalid_lti_platform`.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/lti/platforms (the `RegisterLtiPlatform` operationId).
+	RegisterLtiPlatformWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RegisterLtiPlatformResponse, error)
+
+	// RegisterLtiPlatformWithResponse Register an LMS (an LTI 1.3 platform) with the admin token.
+	//
+	// The platform's issuer, the client id it gave this tool, the deployment ids it may launch
+	// from, and its key set (JWKS), OIDC authorization and token URLs, as its administrator
+	// reads them off the LMS. Issuer and client id are unique together (409
+	// `lti_platform_exists`); at most 100 registrations (409 `too_many_lti_platforms`); the key
+	// set's URL must name a host the service may fetch from (the webhooks' allow list,
+	// `WEBHOOK_ALLOWED_HOSTS`), else 400 `invalid_lti_platform`.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/lti/platforms (the `RegisterLtiPlatform` operationId).
+	RegisterLtiPlatformWithResponse(ctx context.Context, body RegisterLtiPlatformJSONRequestBody, reqEditors ...RequestEditorFn) (*RegisterLtiPlatformResponse, error)
+
+	// DeleteLtiPlatformWithResponse Delete an LMS registration (admin token).
+	//
+	// No launch from it works any more; the classrooms its courses made stay, with their students and games.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /v1/lti/platforms/{platform_id} (the `DeleteLtiPlatform` operationId).
+	DeleteLtiPlatformWithResponse(ctx context.Context, platformId openapi_types.UUID, reqEditors ...RequestEditorFn) (*DeleteLtiPlatformResponse, error)
+
+	// GetLtiPlatformWithResponse One LMS registration (admin token).
+	//
+	// The registration, or 404 `lti_platform_not_found`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/lti/platforms/{platform_id} (the `GetLtiPlatform` operationId).
+	GetLtiPlatformWithResponse(ctx context.Context, platformId openapi_types.UUID, reqEditors ...RequestEditorFn) (*GetLtiPlatformResponse, error)
+
+	// UpdateLtiPlatformWithBodyWithResponse Change an LMS registration (admin token).
+	//
+	// The fields given replace the registration's (a new deployment, a moved key set); the others stay.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /v1/lti/platforms/{platform_id} (the `UpdateLtiPlatform` operationId).
+	UpdateLtiPlatformWithBodyWithResponse(ctx context.Context, platformId openapi_types.UUID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateLtiPlatformResponse, error)
+
+	// UpdateLtiPlatformWithResponse Change an LMS registration (admin token).
+	//
+	// The fields given replace the registration's (a new deployment, a moved key set); the others stay.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PATCH /v1/lti/platforms/{platform_id} (the `UpdateLtiPlatform` operationId).
+	UpdateLtiPlatformWithResponse(ctx context.Context, platformId openapi_types.UUID, body UpdateLtiPlatformJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateLtiPlatformResponse, error)
+
+	// EraseMyAccountWithResponse Erase the signed-in teacher's account (account token).
+	//
+	// Erases the account of the account token: its tokens and every row that names it. By
+	// default the classrooms it owns are erased with it, each with its
+	// students, their sign-in codes and tokens, its games, their histories and statistics, and
+	// its observer tokens and webhook subscriptions (docs/privacy.md). With
+	// `keep_classrooms=true` they are kept instead, owned by no account, and go on under their
+	// classroom teacher tokens. No token, or one that opens nothing, gets 401; another kind of
+	// token 403 `account_token_required`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /v1/me (the `EraseMyAccount` operationId).
+	EraseMyAccountWithResponse(ctx context.Context, params *EraseMyAccountParams, reqEditors ...RequestEditorFn) (*EraseMyAccountResponse, error)
+
 	// GetMeWithResponse Who this token is and what it may do.
 	//
 	// Answers, for the token sent, what kind it is (`seat`, `creator`, `teacher`, `student`,
@@ -14689,6 +19929,31 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /v1/me (the `GetMe` operationId).
 	GetMeWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetMeResponse, error)
+
+	// ListMyAssignmentsWithResponse Your assignments with your progress and due time (student token).
+	//
+	// The assignments of your classroom, oldest first, each with your own progress. A teacher's token gets 403 `forbidden`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /v1/me/assignments (the `ListMyAssignments` operationId).
+	ListMyAssignmentsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListMyAssignmentsResponse, error)
+
+	// StartAssignedGameWithResponse Play the assignment's next game (student token).
+	//
+	// Gives you a game of the assignment, in which you act with your student token as in any
+	// game of your classroom. You have one game of an assignment at a time: while it is not over,
+	// asking again (or twice at once) answers 200 with that same game. Otherwise 201 with a new
+	// one: against the computer, started at once; with classmates, a seat in the assignment's open
+	// lobby (its game starts when its last seat is taken) or a new lobby. A game finished counts
+	// towards `games_done` (after `due_at`: also `games_late`); an aborted one counts nothing and
+	// frees you to ask again. Once you have finished the games asked: 409 `assignment_complete`.
+	// Asking after the due time is allowed (the games count as late).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/me/assignments/{assignment_id}/games (the `StartAssignedGame` operationId).
+	StartAssignedGameWithResponse(ctx context.Context, assignmentId AssignmentID, reqEditors ...RequestEditorFn) (*StartAssignedGameResponse, error)
 
 	// ListMyClassroomsWithResponse The classrooms the account owns (account token).
 	//
@@ -14806,6 +20071,40 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with DELETE /v1/me/tokens/{token_id} (the `RevokeMyToken` operationId).
 	RevokeMyTokenWithResponse(ctx context.Context, tokenId openapi_types.UUID, reqEditors ...RequestEditorFn) (*RevokeMyTokenResponse, error)
+
+	// StudentSignInWithBodyWithResponse A student signs in with the class code and their personal code.
+	//
+	// Answers a new student token (`pgl_…`, shown only here) for the student whose personal
+	// sign-in code this is, in the classroom whose join code `class_code` is. Each sign-in issues
+	// a token of its own, so a child signs in on several devices and each keeps working; a student
+	// holds at most 5 such tokens, and a sixth sign-in ends the oldest. Case, spaces and dashes in
+	// the codes do not matter.
+	//
+	// A wrong personal code and an unknown class code get the same answer, 404
+	// `sign_in_code_not_found`, and count as wrong guesses of the guard of typed codes (per
+	// address and per instance, `too_many_guesses`): see docs/privacy.md for the odds.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/students/sign-in (the `StudentSignIn` operationId).
+	StudentSignInWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*StudentSignInResponse, error)
+
+	// StudentSignInWithResponse A student signs in with the class code and their personal code.
+	//
+	// Answers a new student token (`pgl_…`, shown only here) for the student whose personal
+	// sign-in code this is, in the classroom whose join code `class_code` is. Each sign-in issues
+	// a token of its own, so a child signs in on several devices and each keeps working; a student
+	// holds at most 5 such tokens, and a sixth sign-in ends the oldest. Case, spaces and dashes in
+	// the codes do not matter.
+	//
+	// A wrong personal code and an unknown class code get the same answer, 404
+	// `sign_in_code_not_found`, and count as wrong guesses of the guard of typed codes (per
+	// address and per instance, `too_many_guesses`): see docs/privacy.md for the odds.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /v1/students/sign-in (the `StudentSignIn` operationId).
+	StudentSignInWithResponse(ctx context.Context, body StudentSignInJSONRequestBody, reqEditors ...RequestEditorFn) (*StudentSignInResponse, error)
 
 	// ListWebhooksWithResponse Your webhook subscriptions, with how their deliveries go.
 	//
@@ -15277,10 +20576,105 @@ func (r GetReadyzResponse) ContentType() string {
 	return ""
 }
 
+// SignOutResponse204Headers the declared response headers of an HTTP 204 response for SignOut
+type SignOutResponse204Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	SetCookie       *string
+}
+
+// SignOutResponse429Headers the declared response headers of an HTTP 429 response for SignOut
+type SignOutResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// SignOutResponse503Headers the declared response headers of an HTTP 503 response for SignOut
+type SignOutResponse503Headers struct {
+	RetryAfter *int
+}
+
+type SignOutResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers204 the parsed response headers for an HTTP 204 response
+	Headers204 *SignOutResponse204Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *SignOutResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *SignOutResponse503Headers
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r SignOutResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r SignOutResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r SignOutResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r SignOutResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r SignOutResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r SignOutResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r SignOutResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r SignOutResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // FinishSignInResponse200Headers the declared response headers of an HTTP 200 response for FinishSignIn
 type FinishSignInResponse200Headers struct {
 	RateLimit       *string
 	RateLimitPolicy *string
+}
+
+// FinishSignInResponse302Headers the declared response headers of an HTTP 302 response for FinishSignIn
+type FinishSignInResponse302Headers struct {
+	Location        *string
+	RateLimit       *string
+	RateLimitPolicy *string
+	SetCookie       *string
 }
 
 // FinishSignInResponse429Headers the declared response headers of an HTTP 429 response for FinishSignIn
@@ -15312,6 +20706,8 @@ type FinishSignInResponse struct {
 	ApplicationproblemJSON503 *Unavailable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *FinishSignInResponse200Headers
+	// Headers302 the parsed response headers for an HTTP 302 response
+	Headers302 *FinishSignInResponse302Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *FinishSignInResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -15465,6 +20861,78 @@ func (r BeginSignInResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r BeginSignInResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListSignInProvidersResponse200Headers the declared response headers of an HTTP 200 response for ListSignInProviders
+type ListSignInProvidersResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// ListSignInProvidersResponse429Headers the declared response headers of an HTTP 429 response for ListSignInProviders
+type ListSignInProvidersResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+type ListSignInProvidersResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SignInProviderList
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListSignInProvidersResponse200Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListSignInProvidersResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListSignInProvidersResponse) GetJSON200() *SignInProviderList {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ListSignInProvidersResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ListSignInProvidersResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r ListSignInProvidersResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListSignInProvidersResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListSignInProvidersResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListSignInProvidersResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -15729,6 +21197,8 @@ type CreateClassroomResponse struct {
 	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
 	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
 	ApplicationproblemJSON408 *RequestTimeout
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
@@ -15762,6 +21232,11 @@ func (r CreateClassroomResponse) GetApplicationproblemJSON400() *BadRequest {
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r CreateClassroomResponse) GetApplicationproblemJSON401() *Unauthorized {
 	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r CreateClassroomResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
 }
 
 // GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
@@ -16053,6 +21528,732 @@ func (r GetClassroomResponse) ContentType() string {
 	return ""
 }
 
+// ListAssignmentsResponse200Headers the declared response headers of an HTTP 200 response for ListAssignments
+type ListAssignmentsResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// ListAssignmentsResponse401Headers the declared response headers of an HTTP 401 response for ListAssignments
+type ListAssignmentsResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// ListAssignmentsResponse429Headers the declared response headers of an HTTP 429 response for ListAssignments
+type ListAssignmentsResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// ListAssignmentsResponse503Headers the declared response headers of an HTTP 503 response for ListAssignments
+type ListAssignmentsResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ListAssignmentsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *AssignmentList
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListAssignmentsResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListAssignmentsResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListAssignmentsResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListAssignmentsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListAssignmentsResponse) GetJSON200() *AssignmentList {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListAssignmentsResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListAssignmentsResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ListAssignmentsResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ListAssignmentsResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ListAssignmentsResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListAssignmentsResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListAssignmentsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListAssignmentsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListAssignmentsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListAssignmentsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreateAssignmentResponse201Headers the declared response headers of an HTTP 201 response for CreateAssignment
+type CreateAssignmentResponse201Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// CreateAssignmentResponse401Headers the declared response headers of an HTTP 401 response for CreateAssignment
+type CreateAssignmentResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// CreateAssignmentResponse429Headers the declared response headers of an HTTP 429 response for CreateAssignment
+type CreateAssignmentResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// CreateAssignmentResponse503Headers the declared response headers of an HTTP 503 response for CreateAssignment
+type CreateAssignmentResponse503Headers struct {
+	RetryAfter *int
+}
+
+type CreateAssignmentResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *Assignment
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *RequestTimeout
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *UnsupportedMediaType
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *CreateAssignmentResponse201Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *CreateAssignmentResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *CreateAssignmentResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateAssignmentResponse503Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateAssignmentResponse) GetJSON201() *Assignment {
+	return r.JSON201
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r CreateAssignmentResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CreateAssignmentResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r CreateAssignmentResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r CreateAssignmentResponse) GetApplicationproblemJSON408() *RequestTimeout {
+	return r.ApplicationproblemJSON408
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CreateAssignmentResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r CreateAssignmentResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r CreateAssignmentResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r CreateAssignmentResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r CreateAssignmentResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateAssignmentResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateAssignmentResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateAssignmentResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateAssignmentResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// DeleteAssignmentResponse204Headers the declared response headers of an HTTP 204 response for DeleteAssignment
+type DeleteAssignmentResponse204Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// DeleteAssignmentResponse401Headers the declared response headers of an HTTP 401 response for DeleteAssignment
+type DeleteAssignmentResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// DeleteAssignmentResponse429Headers the declared response headers of an HTTP 429 response for DeleteAssignment
+type DeleteAssignmentResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// DeleteAssignmentResponse503Headers the declared response headers of an HTTP 503 response for DeleteAssignment
+type DeleteAssignmentResponse503Headers struct {
+	RetryAfter *int
+}
+
+type DeleteAssignmentResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers204 the parsed response headers for an HTTP 204 response
+	Headers204 *DeleteAssignmentResponse204Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *DeleteAssignmentResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *DeleteAssignmentResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteAssignmentResponse503Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r DeleteAssignmentResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r DeleteAssignmentResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r DeleteAssignmentResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r DeleteAssignmentResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r DeleteAssignmentResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r DeleteAssignmentResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteAssignmentResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteAssignmentResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteAssignmentResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteAssignmentResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetAssignmentResponse200Headers the declared response headers of an HTTP 200 response for GetAssignment
+type GetAssignmentResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// GetAssignmentResponse401Headers the declared response headers of an HTTP 401 response for GetAssignment
+type GetAssignmentResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// GetAssignmentResponse429Headers the declared response headers of an HTTP 429 response for GetAssignment
+type GetAssignmentResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// GetAssignmentResponse503Headers the declared response headers of an HTTP 503 response for GetAssignment
+type GetAssignmentResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetAssignmentResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Assignment
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetAssignmentResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetAssignmentResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetAssignmentResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetAssignmentResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetAssignmentResponse) GetJSON200() *Assignment {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetAssignmentResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetAssignmentResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetAssignmentResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetAssignmentResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetAssignmentResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetAssignmentResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetAssignmentResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetAssignmentResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetAssignmentResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetAssignmentResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ChangeAssignmentResponse200Headers the declared response headers of an HTTP 200 response for ChangeAssignment
+type ChangeAssignmentResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// ChangeAssignmentResponse401Headers the declared response headers of an HTTP 401 response for ChangeAssignment
+type ChangeAssignmentResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// ChangeAssignmentResponse429Headers the declared response headers of an HTTP 429 response for ChangeAssignment
+type ChangeAssignmentResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// ChangeAssignmentResponse503Headers the declared response headers of an HTTP 503 response for ChangeAssignment
+type ChangeAssignmentResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ChangeAssignmentResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Assignment
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *RequestTimeout
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *UnsupportedMediaType
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ChangeAssignmentResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ChangeAssignmentResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ChangeAssignmentResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ChangeAssignmentResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ChangeAssignmentResponse) GetJSON200() *Assignment {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ChangeAssignmentResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ChangeAssignmentResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ChangeAssignmentResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r ChangeAssignmentResponse) GetApplicationproblemJSON408() *RequestTimeout {
+	return r.ApplicationproblemJSON408
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ChangeAssignmentResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r ChangeAssignmentResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ChangeAssignmentResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ChangeAssignmentResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ChangeAssignmentResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ChangeAssignmentResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ChangeAssignmentResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ChangeAssignmentResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreateCoTeacherInviteResponse201Headers the declared response headers of an HTTP 201 response for CreateCoTeacherInvite
+type CreateCoTeacherInviteResponse201Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// CreateCoTeacherInviteResponse401Headers the declared response headers of an HTTP 401 response for CreateCoTeacherInvite
+type CreateCoTeacherInviteResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// CreateCoTeacherInviteResponse429Headers the declared response headers of an HTTP 429 response for CreateCoTeacherInvite
+type CreateCoTeacherInviteResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// CreateCoTeacherInviteResponse503Headers the declared response headers of an HTTP 503 response for CreateCoTeacherInvite
+type CreateCoTeacherInviteResponse503Headers struct {
+	RetryAfter *int
+}
+
+type CreateCoTeacherInviteResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *CoTeacherInvite
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *CreateCoTeacherInviteResponse201Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *CreateCoTeacherInviteResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *CreateCoTeacherInviteResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateCoTeacherInviteResponse503Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateCoTeacherInviteResponse) GetJSON201() *CoTeacherInvite {
+	return r.JSON201
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r CreateCoTeacherInviteResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r CreateCoTeacherInviteResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r CreateCoTeacherInviteResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r CreateCoTeacherInviteResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r CreateCoTeacherInviteResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r CreateCoTeacherInviteResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r CreateCoTeacherInviteResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r CreateCoTeacherInviteResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateCoTeacherInviteResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateCoTeacherInviteResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateCoTeacherInviteResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateCoTeacherInviteResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // StreamClassroomEventsResponse200Headers the declared response headers of an HTTP 200 response for StreamClassroomEvents
 type StreamClassroomEventsResponse200Headers struct {
 	RateLimit       *string
@@ -16306,6 +22507,8 @@ type CreateClassroomGamesResponse struct {
 	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
@@ -16341,6 +22544,11 @@ func (r CreateClassroomGamesResponse) GetApplicationproblemJSON400() *BadRequest
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r CreateClassroomGamesResponse) GetApplicationproblemJSON401() *Unauthorized {
 	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r CreateClassroomGamesResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
 }
 
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -16434,6 +22642,8 @@ type RotateJoinCodeResponse struct {
 	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
@@ -16465,6 +22675,11 @@ func (r RotateJoinCodeResponse) GetApplicationproblemJSON400() *BadRequest {
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r RotateJoinCodeResponse) GetApplicationproblemJSON401() *Unauthorized {
 	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r RotateJoinCodeResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
 }
 
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -16516,6 +22731,127 @@ func (r RotateJoinCodeResponse) ContentType() string {
 	return ""
 }
 
+// SyncLtiRosterResponse200Headers the declared response headers of an HTTP 200 response for SyncLtiRoster
+type SyncLtiRosterResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// SyncLtiRosterResponse401Headers the declared response headers of an HTTP 401 response for SyncLtiRoster
+type SyncLtiRosterResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// SyncLtiRosterResponse429Headers the declared response headers of an HTTP 429 response for SyncLtiRoster
+type SyncLtiRosterResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// SyncLtiRosterResponse503Headers the declared response headers of an HTTP 503 response for SyncLtiRoster
+type SyncLtiRosterResponse503Headers struct {
+	RetryAfter *int
+}
+
+type SyncLtiRosterResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *LtiRosterSynced
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *SyncLtiRosterResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *SyncLtiRosterResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *SyncLtiRosterResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *SyncLtiRosterResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r SyncLtiRosterResponse) GetJSON200() *LtiRosterSynced {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r SyncLtiRosterResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r SyncLtiRosterResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r SyncLtiRosterResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r SyncLtiRosterResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r SyncLtiRosterResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r SyncLtiRosterResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r SyncLtiRosterResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r SyncLtiRosterResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r SyncLtiRosterResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r SyncLtiRosterResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r SyncLtiRosterResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // MintClassroomObserverResponse201Headers the declared response headers of an HTTP 201 response for MintClassroomObserver
 type MintClassroomObserverResponse201Headers struct {
 	RateLimit       *string
@@ -16548,6 +22884,8 @@ type MintClassroomObserverResponse struct {
 	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
@@ -16581,6 +22919,11 @@ func (r MintClassroomObserverResponse) GetApplicationproblemJSON400() *BadReques
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r MintClassroomObserverResponse) GetApplicationproblemJSON401() *Unauthorized {
 	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r MintClassroomObserverResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
 }
 
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -16667,6 +23010,8 @@ type RevokeClassroomObserverResponse struct {
 	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
@@ -16693,6 +23038,11 @@ func (r RevokeClassroomObserverResponse) GetApplicationproblemJSON400() *BadRequ
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r RevokeClassroomObserverResponse) GetApplicationproblemJSON401() *Unauthorized {
 	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r RevokeClassroomObserverResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
 }
 
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -16880,6 +23230,778 @@ func (r AttachClassroomResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r AttachClassroomResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetClassroomProgressResponse200Headers the declared response headers of an HTTP 200 response for GetClassroomProgress
+type GetClassroomProgressResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// GetClassroomProgressResponse401Headers the declared response headers of an HTTP 401 response for GetClassroomProgress
+type GetClassroomProgressResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// GetClassroomProgressResponse429Headers the declared response headers of an HTTP 429 response for GetClassroomProgress
+type GetClassroomProgressResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// GetClassroomProgressResponse503Headers the declared response headers of an HTTP 503 response for GetClassroomProgress
+type GetClassroomProgressResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetClassroomProgressResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ClassroomProgress
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Busy
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetClassroomProgressResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetClassroomProgressResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetClassroomProgressResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetClassroomProgressResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetClassroomProgressResponse) GetJSON200() *ClassroomProgress {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetClassroomProgressResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetClassroomProgressResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetClassroomProgressResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetClassroomProgressResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetClassroomProgressResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetClassroomProgressResponse) GetApplicationproblemJSON503() *Busy {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetClassroomProgressResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetClassroomProgressResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetClassroomProgressResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetClassroomProgressResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetClassroomProgressCsvResponse200Headers the declared response headers of an HTTP 200 response for GetClassroomProgressCsv
+type GetClassroomProgressCsvResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// GetClassroomProgressCsvResponse401Headers the declared response headers of an HTTP 401 response for GetClassroomProgressCsv
+type GetClassroomProgressCsvResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// GetClassroomProgressCsvResponse429Headers the declared response headers of an HTTP 429 response for GetClassroomProgressCsv
+type GetClassroomProgressCsvResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// GetClassroomProgressCsvResponse503Headers the declared response headers of an HTTP 503 response for GetClassroomProgressCsv
+type GetClassroomProgressCsvResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetClassroomProgressCsvResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Busy
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetClassroomProgressCsvResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetClassroomProgressCsvResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetClassroomProgressCsvResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetClassroomProgressCsvResponse503Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetClassroomProgressCsvResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetClassroomProgressCsvResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetClassroomProgressCsvResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetClassroomProgressCsvResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetClassroomProgressCsvResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetClassroomProgressCsvResponse) GetApplicationproblemJSON503() *Busy {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetClassroomProgressCsvResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetClassroomProgressCsvResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetClassroomProgressCsvResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetClassroomProgressCsvResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetClassroomProgressPicturePngResponse200Headers the declared response headers of an HTTP 200 response for GetClassroomProgressPicturePng
+type GetClassroomProgressPicturePngResponse200Headers struct {
+	CacheControl    *string
+	ETag            *string
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// GetClassroomProgressPicturePngResponse401Headers the declared response headers of an HTTP 401 response for GetClassroomProgressPicturePng
+type GetClassroomProgressPicturePngResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// GetClassroomProgressPicturePngResponse429Headers the declared response headers of an HTTP 429 response for GetClassroomProgressPicturePng
+type GetClassroomProgressPicturePngResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// GetClassroomProgressPicturePngResponse503Headers the declared response headers of an HTTP 503 response for GetClassroomProgressPicturePng
+type GetClassroomProgressPicturePngResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetClassroomProgressPicturePngResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Busy
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetClassroomProgressPicturePngResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetClassroomProgressPicturePngResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetClassroomProgressPicturePngResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetClassroomProgressPicturePngResponse503Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetClassroomProgressPicturePngResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetClassroomProgressPicturePngResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetClassroomProgressPicturePngResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetClassroomProgressPicturePngResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetClassroomProgressPicturePngResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetClassroomProgressPicturePngResponse) GetApplicationproblemJSON503() *Busy {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetClassroomProgressPicturePngResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetClassroomProgressPicturePngResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetClassroomProgressPicturePngResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetClassroomProgressPicturePngResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetClassroomProgressPictureResponse200Headers the declared response headers of an HTTP 200 response for GetClassroomProgressPicture
+type GetClassroomProgressPictureResponse200Headers struct {
+	CacheControl    *string
+	ETag            *string
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// GetClassroomProgressPictureResponse401Headers the declared response headers of an HTTP 401 response for GetClassroomProgressPicture
+type GetClassroomProgressPictureResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// GetClassroomProgressPictureResponse429Headers the declared response headers of an HTTP 429 response for GetClassroomProgressPicture
+type GetClassroomProgressPictureResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// GetClassroomProgressPictureResponse503Headers the declared response headers of an HTTP 503 response for GetClassroomProgressPicture
+type GetClassroomProgressPictureResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetClassroomProgressPictureResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *Problem
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Busy
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetClassroomProgressPictureResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetClassroomProgressPictureResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetClassroomProgressPictureResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetClassroomProgressPictureResponse503Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetClassroomProgressPictureResponse) GetApplicationproblemJSON400() *Problem {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetClassroomProgressPictureResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetClassroomProgressPictureResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetClassroomProgressPictureResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetClassroomProgressPictureResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetClassroomProgressPictureResponse) GetApplicationproblemJSON503() *Busy {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetClassroomProgressPictureResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetClassroomProgressPictureResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetClassroomProgressPictureResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetClassroomProgressPictureResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetSignInCardsPngResponse200Headers the declared response headers of an HTTP 200 response for GetSignInCardsPng
+type GetSignInCardsPngResponse200Headers struct {
+	CacheControl    *string
+	Link            *string
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// GetSignInCardsPngResponse401Headers the declared response headers of an HTTP 401 response for GetSignInCardsPng
+type GetSignInCardsPngResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// GetSignInCardsPngResponse429Headers the declared response headers of an HTTP 429 response for GetSignInCardsPng
+type GetSignInCardsPngResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// GetSignInCardsPngResponse503Headers the declared response headers of an HTTP 503 response for GetSignInCardsPng
+type GetSignInCardsPngResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetSignInCardsPngResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *SignInCardsUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetSignInCardsPngResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetSignInCardsPngResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetSignInCardsPngResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetSignInCardsPngResponse503Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetSignInCardsPngResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetSignInCardsPngResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetSignInCardsPngResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetSignInCardsPngResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetSignInCardsPngResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetSignInCardsPngResponse) GetApplicationproblemJSON503() *SignInCardsUnavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetSignInCardsPngResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetSignInCardsPngResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetSignInCardsPngResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetSignInCardsPngResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetSignInCardsResponse200Headers the declared response headers of an HTTP 200 response for GetSignInCards
+type GetSignInCardsResponse200Headers struct {
+	CacheControl    *string
+	Link            *string
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// GetSignInCardsResponse401Headers the declared response headers of an HTTP 401 response for GetSignInCards
+type GetSignInCardsResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// GetSignInCardsResponse429Headers the declared response headers of an HTTP 429 response for GetSignInCards
+type GetSignInCardsResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// GetSignInCardsResponse503Headers the declared response headers of an HTTP 503 response for GetSignInCards
+type GetSignInCardsResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetSignInCardsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *Problem
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *SignInCardsUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetSignInCardsResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetSignInCardsResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetSignInCardsResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetSignInCardsResponse503Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetSignInCardsResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetSignInCardsResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetSignInCardsResponse) GetApplicationproblemJSON404() *Problem {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetSignInCardsResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetSignInCardsResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetSignInCardsResponse) GetApplicationproblemJSON503() *SignInCardsUnavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetSignInCardsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetSignInCardsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetSignInCardsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetSignInCardsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListSignInCodesResponse200Headers the declared response headers of an HTTP 200 response for ListSignInCodes
+type ListSignInCodesResponse200Headers struct {
+	CacheControl    *string
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// ListSignInCodesResponse401Headers the declared response headers of an HTTP 401 response for ListSignInCodes
+type ListSignInCodesResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// ListSignInCodesResponse429Headers the declared response headers of an HTTP 429 response for ListSignInCodes
+type ListSignInCodesResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// ListSignInCodesResponse503Headers the declared response headers of an HTTP 503 response for ListSignInCodes
+type ListSignInCodesResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ListSignInCodesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SignInCodeList
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *SignInCodesUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListSignInCodesResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListSignInCodesResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListSignInCodesResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListSignInCodesResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListSignInCodesResponse) GetJSON200() *SignInCodeList {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListSignInCodesResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListSignInCodesResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ListSignInCodesResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ListSignInCodesResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ListSignInCodesResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListSignInCodesResponse) GetApplicationproblemJSON503() *SignInCodesUnavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListSignInCodesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListSignInCodesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListSignInCodesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListSignInCodesResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -17144,6 +24266,8 @@ type RemoveStudentResponse struct {
 	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
@@ -17170,6 +24294,11 @@ func (r RemoveStudentResponse) GetApplicationproblemJSON400() *BadRequest {
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r RemoveStudentResponse) GetApplicationproblemJSON401() *Unauthorized {
 	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r RemoveStudentResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
 }
 
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -17253,6 +24382,8 @@ type RenameStudentResponse struct {
 	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
@@ -17290,6 +24421,11 @@ func (r RenameStudentResponse) GetApplicationproblemJSON400() *BadRequest {
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r RenameStudentResponse) GetApplicationproblemJSON401() *Unauthorized {
 	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r RenameStudentResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
 }
 
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -17388,6 +24524,8 @@ type EraseStudentResponse struct {
 	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
@@ -17421,6 +24559,11 @@ func (r EraseStudentResponse) GetApplicationproblemJSON400() *BadRequest {
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r EraseStudentResponse) GetApplicationproblemJSON401() *Unauthorized {
 	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r EraseStudentResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
 }
 
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -17477,6 +24620,120 @@ func (r EraseStudentResponse) ContentType() string {
 	return ""
 }
 
+// ResetSignInCodeResponse200Headers the declared response headers of an HTTP 200 response for ResetSignInCode
+type ResetSignInCodeResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// ResetSignInCodeResponse401Headers the declared response headers of an HTTP 401 response for ResetSignInCode
+type ResetSignInCodeResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// ResetSignInCodeResponse429Headers the declared response headers of an HTTP 429 response for ResetSignInCode
+type ResetSignInCodeResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// ResetSignInCodeResponse503Headers the declared response headers of an HTTP 503 response for ResetSignInCode
+type ResetSignInCodeResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ResetSignInCodeResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *SignInCode
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *SignInCodesUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ResetSignInCodeResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ResetSignInCodeResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ResetSignInCodeResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ResetSignInCodeResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ResetSignInCodeResponse) GetJSON200() *SignInCode {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ResetSignInCodeResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ResetSignInCodeResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ResetSignInCodeResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ResetSignInCodeResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ResetSignInCodeResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ResetSignInCodeResponse) GetApplicationproblemJSON503() *SignInCodesUnavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ResetSignInCodeResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ResetSignInCodeResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ResetSignInCodeResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ResetSignInCodeResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // ReissueStudentTokenResponse200Headers the declared response headers of an HTTP 200 response for ReissueStudentToken
 type ReissueStudentTokenResponse200Headers struct {
 	RateLimit       *string
@@ -17509,6 +24766,8 @@ type ReissueStudentTokenResponse struct {
 	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
@@ -17540,6 +24799,11 @@ func (r ReissueStudentTokenResponse) GetApplicationproblemJSON400() *BadRequest 
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r ReissueStudentTokenResponse) GetApplicationproblemJSON401() *Unauthorized {
 	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ReissueStudentTokenResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
 }
 
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -17706,6 +24970,383 @@ func (r RotateTeacherTokenResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r RotateTeacherTokenResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListClassroomTeachersResponse200Headers the declared response headers of an HTTP 200 response for ListClassroomTeachers
+type ListClassroomTeachersResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// ListClassroomTeachersResponse401Headers the declared response headers of an HTTP 401 response for ListClassroomTeachers
+type ListClassroomTeachersResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// ListClassroomTeachersResponse429Headers the declared response headers of an HTTP 429 response for ListClassroomTeachers
+type ListClassroomTeachersResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// ListClassroomTeachersResponse503Headers the declared response headers of an HTTP 503 response for ListClassroomTeachers
+type ListClassroomTeachersResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ListClassroomTeachersResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ClassroomTeacherList
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListClassroomTeachersResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListClassroomTeachersResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListClassroomTeachersResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListClassroomTeachersResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListClassroomTeachersResponse) GetJSON200() *ClassroomTeacherList {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListClassroomTeachersResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListClassroomTeachersResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ListClassroomTeachersResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r ListClassroomTeachersResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ListClassroomTeachersResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ListClassroomTeachersResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListClassroomTeachersResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListClassroomTeachersResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListClassroomTeachersResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListClassroomTeachersResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListClassroomTeachersResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// RemoveCoTeacherResponse204Headers the declared response headers of an HTTP 204 response for RemoveCoTeacher
+type RemoveCoTeacherResponse204Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// RemoveCoTeacherResponse401Headers the declared response headers of an HTTP 401 response for RemoveCoTeacher
+type RemoveCoTeacherResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// RemoveCoTeacherResponse429Headers the declared response headers of an HTTP 429 response for RemoveCoTeacher
+type RemoveCoTeacherResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// RemoveCoTeacherResponse503Headers the declared response headers of an HTTP 503 response for RemoveCoTeacher
+type RemoveCoTeacherResponse503Headers struct {
+	RetryAfter *int
+}
+
+type RemoveCoTeacherResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers204 the parsed response headers for an HTTP 204 response
+	Headers204 *RemoveCoTeacherResponse204Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *RemoveCoTeacherResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *RemoveCoTeacherResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RemoveCoTeacherResponse503Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r RemoveCoTeacherResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r RemoveCoTeacherResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r RemoveCoTeacherResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r RemoveCoTeacherResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r RemoveCoTeacherResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r RemoveCoTeacherResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r RemoveCoTeacherResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r RemoveCoTeacherResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RemoveCoTeacherResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RemoveCoTeacherResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RemoveCoTeacherResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// AcceptCoTeacherInviteResponse200Headers the declared response headers of an HTTP 200 response for AcceptCoTeacherInvite
+type AcceptCoTeacherInviteResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// AcceptCoTeacherInviteResponse401Headers the declared response headers of an HTTP 401 response for AcceptCoTeacherInvite
+type AcceptCoTeacherInviteResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// AcceptCoTeacherInviteResponse429Headers the declared response headers of an HTTP 429 response for AcceptCoTeacherInvite
+type AcceptCoTeacherInviteResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// AcceptCoTeacherInviteResponse503Headers the declared response headers of an HTTP 503 response for AcceptCoTeacherInvite
+type AcceptCoTeacherInviteResponse503Headers struct {
+	RetryAfter *int
+}
+
+type AcceptCoTeacherInviteResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Classroom
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *RequestTimeout
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *UnsupportedMediaType
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *AcceptCoTeacherInviteResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *AcceptCoTeacherInviteResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *AcceptCoTeacherInviteResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *AcceptCoTeacherInviteResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r AcceptCoTeacherInviteResponse) GetJSON200() *Classroom {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r AcceptCoTeacherInviteResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r AcceptCoTeacherInviteResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r AcceptCoTeacherInviteResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r AcceptCoTeacherInviteResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r AcceptCoTeacherInviteResponse) GetApplicationproblemJSON408() *RequestTimeout {
+	return r.ApplicationproblemJSON408
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r AcceptCoTeacherInviteResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r AcceptCoTeacherInviteResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r AcceptCoTeacherInviteResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r AcceptCoTeacherInviteResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r AcceptCoTeacherInviteResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r AcceptCoTeacherInviteResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r AcceptCoTeacherInviteResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r AcceptCoTeacherInviteResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r AcceptCoTeacherInviteResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -20911,6 +28552,1423 @@ func (r GetStateAtResponse) ContentType() string {
 	return ""
 }
 
+// TakeLtiHandoverResponse200Headers the declared response headers of an HTTP 200 response for TakeLtiHandover
+type TakeLtiHandoverResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// TakeLtiHandoverResponse429Headers the declared response headers of an HTTP 429 response for TakeLtiHandover
+type TakeLtiHandoverResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// TakeLtiHandoverResponse503Headers the declared response headers of an HTTP 503 response for TakeLtiHandover
+type TakeLtiHandoverResponse503Headers struct {
+	RetryAfter *int
+}
+
+type TakeLtiHandoverResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *LtiHandover
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *RequestTimeout
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *UnsupportedMediaType
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *TakeLtiHandoverResponse200Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *TakeLtiHandoverResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *TakeLtiHandoverResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r TakeLtiHandoverResponse) GetJSON200() *LtiHandover {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r TakeLtiHandoverResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r TakeLtiHandoverResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r TakeLtiHandoverResponse) GetApplicationproblemJSON408() *RequestTimeout {
+	return r.ApplicationproblemJSON408
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r TakeLtiHandoverResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r TakeLtiHandoverResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r TakeLtiHandoverResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r TakeLtiHandoverResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r TakeLtiHandoverResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r TakeLtiHandoverResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r TakeLtiHandoverResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r TakeLtiHandoverResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r TakeLtiHandoverResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetLtiKeysResponse200Headers the declared response headers of an HTTP 200 response for GetLtiKeys
+type GetLtiKeysResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// GetLtiKeysResponse429Headers the declared response headers of an HTTP 429 response for GetLtiKeys
+type GetLtiKeysResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// GetLtiKeysResponse503Headers the declared response headers of an HTTP 503 response for GetLtiKeys
+type GetLtiKeysResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetLtiKeysResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *LtiKeySet
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetLtiKeysResponse200Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetLtiKeysResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetLtiKeysResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetLtiKeysResponse) GetJSON200() *LtiKeySet {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetLtiKeysResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetLtiKeysResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetLtiKeysResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetLtiKeysResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetLtiKeysResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetLtiKeysResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetLtiKeysResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// RotateLtiKeyResponse200Headers the declared response headers of an HTTP 200 response for RotateLtiKey
+type RotateLtiKeyResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// RotateLtiKeyResponse401Headers the declared response headers of an HTTP 401 response for RotateLtiKey
+type RotateLtiKeyResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// RotateLtiKeyResponse429Headers the declared response headers of an HTTP 429 response for RotateLtiKey
+type RotateLtiKeyResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// RotateLtiKeyResponse503Headers the declared response headers of an HTTP 503 response for RotateLtiKey
+type RotateLtiKeyResponse503Headers struct {
+	RetryAfter *int
+}
+
+type RotateLtiKeyResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *LtiKeyRotated
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *RotateLtiKeyResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *RotateLtiKeyResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *RotateLtiKeyResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RotateLtiKeyResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r RotateLtiKeyResponse) GetJSON200() *LtiKeyRotated {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r RotateLtiKeyResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r RotateLtiKeyResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r RotateLtiKeyResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r RotateLtiKeyResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r RotateLtiKeyResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r RotateLtiKeyResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RotateLtiKeyResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RotateLtiKeyResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RotateLtiKeyResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetLtiLandingResponse200Headers the declared response headers of an HTTP 200 response for GetLtiLanding
+type GetLtiLandingResponse200Headers struct {
+	ContentSecurityPolicy *string
+	RateLimit             *string
+	RateLimitPolicy       *string
+}
+
+// GetLtiLandingResponse429Headers the declared response headers of an HTTP 429 response for GetLtiLanding
+type GetLtiLandingResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+type GetLtiLandingResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetLtiLandingResponse200Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetLtiLandingResponse429Headers
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetLtiLandingResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetLtiLandingResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetBody returns the raw response body bytes
+func (r GetLtiLandingResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetLtiLandingResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetLtiLandingResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetLtiLandingResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// LaunchLtiResponse303Headers the declared response headers of an HTTP 303 response for LaunchLti
+type LaunchLtiResponse303Headers struct {
+	Location        *string
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// LaunchLtiResponse429Headers the declared response headers of an HTTP 429 response for LaunchLti
+type LaunchLtiResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// LaunchLtiResponse503Headers the declared response headers of an HTTP 503 response for LaunchLti
+type LaunchLtiResponse503Headers struct {
+	RetryAfter *int
+}
+
+type LaunchLtiResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *RequestTimeout
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *UnsupportedMediaType
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers303 the parsed response headers for an HTTP 303 response
+	Headers303 *LaunchLtiResponse303Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *LaunchLtiResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *LaunchLtiResponse503Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r LaunchLtiResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r LaunchLtiResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r LaunchLtiResponse) GetApplicationproblemJSON408() *RequestTimeout {
+	return r.ApplicationproblemJSON408
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r LaunchLtiResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r LaunchLtiResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r LaunchLtiResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r LaunchLtiResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r LaunchLtiResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r LaunchLtiResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r LaunchLtiResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r LaunchLtiResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r LaunchLtiResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// BeginLtiLoginResponse302Headers the declared response headers of an HTTP 302 response for BeginLtiLogin
+type BeginLtiLoginResponse302Headers struct {
+	Location        *string
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// BeginLtiLoginResponse429Headers the declared response headers of an HTTP 429 response for BeginLtiLogin
+type BeginLtiLoginResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// BeginLtiLoginResponse503Headers the declared response headers of an HTTP 503 response for BeginLtiLogin
+type BeginLtiLoginResponse503Headers struct {
+	RetryAfter *int
+}
+
+type BeginLtiLoginResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers302 the parsed response headers for an HTTP 302 response
+	Headers302 *BeginLtiLoginResponse302Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *BeginLtiLoginResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *BeginLtiLoginResponse503Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r BeginLtiLoginResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r BeginLtiLoginResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r BeginLtiLoginResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r BeginLtiLoginResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r BeginLtiLoginResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r BeginLtiLoginResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r BeginLtiLoginResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r BeginLtiLoginResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// BeginLtiLoginPostResponse302Headers the declared response headers of an HTTP 302 response for BeginLtiLoginPost
+type BeginLtiLoginPostResponse302Headers struct {
+	Location        *string
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// BeginLtiLoginPostResponse429Headers the declared response headers of an HTTP 429 response for BeginLtiLoginPost
+type BeginLtiLoginPostResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// BeginLtiLoginPostResponse503Headers the declared response headers of an HTTP 503 response for BeginLtiLoginPost
+type BeginLtiLoginPostResponse503Headers struct {
+	RetryAfter *int
+}
+
+type BeginLtiLoginPostResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *RequestTimeout
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *UnsupportedMediaType
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers302 the parsed response headers for an HTTP 302 response
+	Headers302 *BeginLtiLoginPostResponse302Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *BeginLtiLoginPostResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *BeginLtiLoginPostResponse503Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r BeginLtiLoginPostResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r BeginLtiLoginPostResponse) GetApplicationproblemJSON408() *RequestTimeout {
+	return r.ApplicationproblemJSON408
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r BeginLtiLoginPostResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r BeginLtiLoginPostResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r BeginLtiLoginPostResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r BeginLtiLoginPostResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r BeginLtiLoginPostResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r BeginLtiLoginPostResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r BeginLtiLoginPostResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r BeginLtiLoginPostResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListLtiPlatformsResponse200Headers the declared response headers of an HTTP 200 response for ListLtiPlatforms
+type ListLtiPlatformsResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// ListLtiPlatformsResponse401Headers the declared response headers of an HTTP 401 response for ListLtiPlatforms
+type ListLtiPlatformsResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// ListLtiPlatformsResponse429Headers the declared response headers of an HTTP 429 response for ListLtiPlatforms
+type ListLtiPlatformsResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// ListLtiPlatformsResponse503Headers the declared response headers of an HTTP 503 response for ListLtiPlatforms
+type ListLtiPlatformsResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ListLtiPlatformsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *LtiPlatformList
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListLtiPlatformsResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListLtiPlatformsResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListLtiPlatformsResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListLtiPlatformsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListLtiPlatformsResponse) GetJSON200() *LtiPlatformList {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListLtiPlatformsResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ListLtiPlatformsResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ListLtiPlatformsResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ListLtiPlatformsResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListLtiPlatformsResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListLtiPlatformsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListLtiPlatformsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListLtiPlatformsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListLtiPlatformsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// RegisterLtiPlatformResponse201Headers the declared response headers of an HTTP 201 response for RegisterLtiPlatform
+type RegisterLtiPlatformResponse201Headers struct {
+	Location        *string
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// RegisterLtiPlatformResponse401Headers the declared response headers of an HTTP 401 response for RegisterLtiPlatform
+type RegisterLtiPlatformResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// RegisterLtiPlatformResponse429Headers the declared response headers of an HTTP 429 response for RegisterLtiPlatform
+type RegisterLtiPlatformResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// RegisterLtiPlatformResponse503Headers the declared response headers of an HTTP 503 response for RegisterLtiPlatform
+type RegisterLtiPlatformResponse503Headers struct {
+	RetryAfter *int
+}
+
+type RegisterLtiPlatformResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *LtiPlatform
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *RequestTimeout
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *UnsupportedMediaType
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *RegisterLtiPlatformResponse201Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *RegisterLtiPlatformResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *RegisterLtiPlatformResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RegisterLtiPlatformResponse503Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r RegisterLtiPlatformResponse) GetJSON201() *LtiPlatform {
+	return r.JSON201
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r RegisterLtiPlatformResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r RegisterLtiPlatformResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r RegisterLtiPlatformResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r RegisterLtiPlatformResponse) GetApplicationproblemJSON408() *RequestTimeout {
+	return r.ApplicationproblemJSON408
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r RegisterLtiPlatformResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r RegisterLtiPlatformResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r RegisterLtiPlatformResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r RegisterLtiPlatformResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r RegisterLtiPlatformResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r RegisterLtiPlatformResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RegisterLtiPlatformResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RegisterLtiPlatformResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RegisterLtiPlatformResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// DeleteLtiPlatformResponse204Headers the declared response headers of an HTTP 204 response for DeleteLtiPlatform
+type DeleteLtiPlatformResponse204Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// DeleteLtiPlatformResponse401Headers the declared response headers of an HTTP 401 response for DeleteLtiPlatform
+type DeleteLtiPlatformResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// DeleteLtiPlatformResponse429Headers the declared response headers of an HTTP 429 response for DeleteLtiPlatform
+type DeleteLtiPlatformResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// DeleteLtiPlatformResponse503Headers the declared response headers of an HTTP 503 response for DeleteLtiPlatform
+type DeleteLtiPlatformResponse503Headers struct {
+	RetryAfter *int
+}
+
+type DeleteLtiPlatformResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers204 the parsed response headers for an HTTP 204 response
+	Headers204 *DeleteLtiPlatformResponse204Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *DeleteLtiPlatformResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *DeleteLtiPlatformResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteLtiPlatformResponse503Headers
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r DeleteLtiPlatformResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r DeleteLtiPlatformResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r DeleteLtiPlatformResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r DeleteLtiPlatformResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r DeleteLtiPlatformResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r DeleteLtiPlatformResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r DeleteLtiPlatformResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteLtiPlatformResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteLtiPlatformResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteLtiPlatformResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteLtiPlatformResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetLtiPlatformResponse200Headers the declared response headers of an HTTP 200 response for GetLtiPlatform
+type GetLtiPlatformResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// GetLtiPlatformResponse401Headers the declared response headers of an HTTP 401 response for GetLtiPlatform
+type GetLtiPlatformResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// GetLtiPlatformResponse429Headers the declared response headers of an HTTP 429 response for GetLtiPlatform
+type GetLtiPlatformResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// GetLtiPlatformResponse503Headers the declared response headers of an HTTP 503 response for GetLtiPlatform
+type GetLtiPlatformResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetLtiPlatformResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *LtiPlatform
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetLtiPlatformResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *GetLtiPlatformResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetLtiPlatformResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetLtiPlatformResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetLtiPlatformResponse) GetJSON200() *LtiPlatform {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r GetLtiPlatformResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r GetLtiPlatformResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r GetLtiPlatformResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r GetLtiPlatformResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r GetLtiPlatformResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r GetLtiPlatformResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r GetLtiPlatformResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetLtiPlatformResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetLtiPlatformResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetLtiPlatformResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetLtiPlatformResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// UpdateLtiPlatformResponse200Headers the declared response headers of an HTTP 200 response for UpdateLtiPlatform
+type UpdateLtiPlatformResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// UpdateLtiPlatformResponse401Headers the declared response headers of an HTTP 401 response for UpdateLtiPlatform
+type UpdateLtiPlatformResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// UpdateLtiPlatformResponse429Headers the declared response headers of an HTTP 429 response for UpdateLtiPlatform
+type UpdateLtiPlatformResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// UpdateLtiPlatformResponse503Headers the declared response headers of an HTTP 503 response for UpdateLtiPlatform
+type UpdateLtiPlatformResponse503Headers struct {
+	RetryAfter *int
+}
+
+type UpdateLtiPlatformResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *LtiPlatform
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *RequestTimeout
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *UnsupportedMediaType
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *UpdateLtiPlatformResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *UpdateLtiPlatformResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *UpdateLtiPlatformResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *UpdateLtiPlatformResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r UpdateLtiPlatformResponse) GetJSON200() *LtiPlatform {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r UpdateLtiPlatformResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r UpdateLtiPlatformResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r UpdateLtiPlatformResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r UpdateLtiPlatformResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r UpdateLtiPlatformResponse) GetApplicationproblemJSON408() *RequestTimeout {
+	return r.ApplicationproblemJSON408
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r UpdateLtiPlatformResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r UpdateLtiPlatformResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r UpdateLtiPlatformResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r UpdateLtiPlatformResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r UpdateLtiPlatformResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r UpdateLtiPlatformResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r UpdateLtiPlatformResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r UpdateLtiPlatformResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r UpdateLtiPlatformResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// EraseMyAccountResponse200Headers the declared response headers of an HTTP 200 response for EraseMyAccount
+type EraseMyAccountResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// EraseMyAccountResponse401Headers the declared response headers of an HTTP 401 response for EraseMyAccount
+type EraseMyAccountResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// EraseMyAccountResponse429Headers the declared response headers of an HTTP 429 response for EraseMyAccount
+type EraseMyAccountResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// EraseMyAccountResponse503Headers the declared response headers of an HTTP 503 response for EraseMyAccount
+type EraseMyAccountResponse503Headers struct {
+	RetryAfter *int
+}
+
+type EraseMyAccountResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ErasedAccount
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *EraseMyAccountResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *EraseMyAccountResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *EraseMyAccountResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *EraseMyAccountResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r EraseMyAccountResponse) GetJSON200() *ErasedAccount {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r EraseMyAccountResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r EraseMyAccountResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r EraseMyAccountResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r EraseMyAccountResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r EraseMyAccountResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r EraseMyAccountResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r EraseMyAccountResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r EraseMyAccountResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r EraseMyAccountResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r EraseMyAccountResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetMeResponse200Headers the declared response headers of an HTTP 200 response for GetMe
 type GetMeResponse200Headers struct {
 	RateLimit       *string
@@ -21005,6 +30063,263 @@ func (r GetMeResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetMeResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListMyAssignmentsResponse200Headers the declared response headers of an HTTP 200 response for ListMyAssignments
+type ListMyAssignmentsResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// ListMyAssignmentsResponse401Headers the declared response headers of an HTTP 401 response for ListMyAssignments
+type ListMyAssignmentsResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// ListMyAssignmentsResponse429Headers the declared response headers of an HTTP 429 response for ListMyAssignments
+type ListMyAssignmentsResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// ListMyAssignmentsResponse503Headers the declared response headers of an HTTP 503 response for ListMyAssignments
+type ListMyAssignmentsResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ListMyAssignmentsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *MyAssignmentList
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListMyAssignmentsResponse200Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *ListMyAssignmentsResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListMyAssignmentsResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListMyAssignmentsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListMyAssignmentsResponse) GetJSON200() *MyAssignmentList {
+	return r.JSON200
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r ListMyAssignmentsResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r ListMyAssignmentsResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ListMyAssignmentsResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r ListMyAssignmentsResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r ListMyAssignmentsResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r ListMyAssignmentsResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListMyAssignmentsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListMyAssignmentsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListMyAssignmentsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListMyAssignmentsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// StartAssignedGameResponse200Headers the declared response headers of an HTTP 200 response for StartAssignedGame
+type StartAssignedGameResponse200Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// StartAssignedGameResponse201Headers the declared response headers of an HTTP 201 response for StartAssignedGame
+type StartAssignedGameResponse201Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// StartAssignedGameResponse401Headers the declared response headers of an HTTP 401 response for StartAssignedGame
+type StartAssignedGameResponse401Headers struct {
+	WWWAuthenticate string
+}
+
+// StartAssignedGameResponse429Headers the declared response headers of an HTTP 429 response for StartAssignedGame
+type StartAssignedGameResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// StartAssignedGameResponse503Headers the declared response headers of an HTTP 503 response for StartAssignedGame
+type StartAssignedGameResponse503Headers struct {
+	RetryAfter *int
+}
+
+type StartAssignedGameResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *AssignedGame
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *AssignedGame
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
+	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *BodyNotAllowed
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *StartAssignedGameResponse200Headers
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *StartAssignedGameResponse201Headers
+	// Headers401 the parsed response headers for an HTTP 401 response
+	Headers401 *StartAssignedGameResponse401Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *StartAssignedGameResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *StartAssignedGameResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r StartAssignedGameResponse) GetJSON200() *AssignedGame {
+	return r.JSON200
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r StartAssignedGameResponse) GetJSON201() *AssignedGame {
+	return r.JSON201
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r StartAssignedGameResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
+func (r StartAssignedGameResponse) GetApplicationproblemJSON401() *Unauthorized {
+	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r StartAssignedGameResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r StartAssignedGameResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r StartAssignedGameResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r StartAssignedGameResponse) GetApplicationproblemJSON413() *BodyNotAllowed {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r StartAssignedGameResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r StartAssignedGameResponse) GetApplicationproblemJSON503() *Unavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r StartAssignedGameResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r StartAssignedGameResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r StartAssignedGameResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r StartAssignedGameResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -21695,6 +31010,120 @@ func (r RevokeMyTokenResponse) ContentType() string {
 	return ""
 }
 
+// StudentSignInResponse201Headers the declared response headers of an HTTP 201 response for StudentSignIn
+type StudentSignInResponse201Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+}
+
+// StudentSignInResponse429Headers the declared response headers of an HTTP 429 response for StudentSignIn
+type StudentSignInResponse429Headers struct {
+	RateLimit       *string
+	RateLimitPolicy *string
+	RetryAfter      *int
+}
+
+// StudentSignInResponse503Headers the declared response headers of an HTTP 503 response for StudentSignIn
+type StudentSignInResponse503Headers struct {
+	RetryAfter *int
+}
+
+type StudentSignInResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *JoinedClassroom
+	// ApplicationproblemJSON400 the response for an HTTP 400 `application/problem+json` response
+	ApplicationproblemJSON400 *BadRequest
+	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
+	ApplicationproblemJSON404 *NotFound
+	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
+	ApplicationproblemJSON408 *RequestTimeout
+	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
+	ApplicationproblemJSON413 *PayloadTooLarge
+	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
+	ApplicationproblemJSON415 *UnsupportedMediaType
+	// ApplicationproblemJSON429 the response for an HTTP 429 `application/problem+json` response
+	ApplicationproblemJSON429 *TooManyRequests
+	// ApplicationproblemJSON503 the response for an HTTP 503 `application/problem+json` response
+	ApplicationproblemJSON503 *SignInCodesUnavailable
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *StudentSignInResponse201Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *StudentSignInResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *StudentSignInResponse503Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r StudentSignInResponse) GetJSON201() *JoinedClassroom {
+	return r.JSON201
+}
+
+// GetApplicationproblemJSON400 returns the response for an HTTP 400 `application/problem+json` response
+func (r StudentSignInResponse) GetApplicationproblemJSON400() *BadRequest {
+	return r.ApplicationproblemJSON400
+}
+
+// GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
+func (r StudentSignInResponse) GetApplicationproblemJSON404() *NotFound {
+	return r.ApplicationproblemJSON404
+}
+
+// GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
+func (r StudentSignInResponse) GetApplicationproblemJSON408() *RequestTimeout {
+	return r.ApplicationproblemJSON408
+}
+
+// GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
+func (r StudentSignInResponse) GetApplicationproblemJSON413() *PayloadTooLarge {
+	return r.ApplicationproblemJSON413
+}
+
+// GetApplicationproblemJSON415 returns the response for an HTTP 415 `application/problem+json` response
+func (r StudentSignInResponse) GetApplicationproblemJSON415() *UnsupportedMediaType {
+	return r.ApplicationproblemJSON415
+}
+
+// GetApplicationproblemJSON429 returns the response for an HTTP 429 `application/problem+json` response
+func (r StudentSignInResponse) GetApplicationproblemJSON429() *TooManyRequests {
+	return r.ApplicationproblemJSON429
+}
+
+// GetApplicationproblemJSON503 returns the response for an HTTP 503 `application/problem+json` response
+func (r StudentSignInResponse) GetApplicationproblemJSON503() *SignInCodesUnavailable {
+	return r.ApplicationproblemJSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r StudentSignInResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r StudentSignInResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r StudentSignInResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r StudentSignInResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // ListWebhooksResponse401Headers the declared response headers of an HTTP 401 response for ListWebhooks
 type ListWebhooksResponse401Headers struct {
 	WWWAuthenticate string
@@ -21945,6 +31374,8 @@ type DeleteWebhookResponse struct {
 	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
@@ -21969,6 +31400,11 @@ func (r DeleteWebhookResponse) GetApplicationproblemJSON400() *BadRequest {
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r DeleteWebhookResponse) GetApplicationproblemJSON401() *Unauthorized {
 	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r DeleteWebhookResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
 }
 
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -22046,6 +31482,8 @@ type ResumeWebhookResponse struct {
 	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
@@ -22075,6 +31513,11 @@ func (r ResumeWebhookResponse) GetApplicationproblemJSON400() *BadRequest {
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r ResumeWebhookResponse) GetApplicationproblemJSON401() *Unauthorized {
 	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r ResumeWebhookResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
 }
 
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -22152,6 +31595,8 @@ type RetryWebhookResponse struct {
 	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
@@ -22181,6 +31626,11 @@ func (r RetryWebhookResponse) GetApplicationproblemJSON400() *BadRequest {
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r RetryWebhookResponse) GetApplicationproblemJSON401() *Unauthorized {
 	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r RetryWebhookResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
 }
 
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -22258,6 +31708,8 @@ type RotateWebhookSecretResponse struct {
 	ApplicationproblemJSON400 *BadRequest
 	// ApplicationproblemJSON401 the response for an HTTP 401 `application/problem+json` response
 	ApplicationproblemJSON401 *Unauthorized
+	// ApplicationproblemJSON403 the response for an HTTP 403 `application/problem+json` response
+	ApplicationproblemJSON403 *Forbidden
 	// ApplicationproblemJSON404 the response for an HTTP 404 `application/problem+json` response
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
@@ -22287,6 +31739,11 @@ func (r RotateWebhookSecretResponse) GetApplicationproblemJSON400() *BadRequest 
 // GetApplicationproblemJSON401 returns the response for an HTTP 401 `application/problem+json` response
 func (r RotateWebhookSecretResponse) GetApplicationproblemJSON401() *Unauthorized {
 	return r.ApplicationproblemJSON401
+}
+
+// GetApplicationproblemJSON403 returns the response for an HTTP 403 `application/problem+json` response
+func (r RotateWebhookSecretResponse) GetApplicationproblemJSON403() *Forbidden {
+	return r.ApplicationproblemJSON403
 }
 
 // GetApplicationproblemJSON404 returns the response for an HTTP 404 `application/problem+json` response
@@ -22418,6 +31875,24 @@ func (c *ClientWithResponses) GetReadyzWithResponse(ctx context.Context, reqEdit
 	return ParseGetReadyzResponse(rsp)
 }
 
+// SignOutWithResponse End the browser session of the request's cookie.
+//
+// Deletes the session of the `pg_session` cookie (its live streams end with a `revoked`
+// event, `token_revoked`, on every instance) and clears the cookie. Without a session it
+// only clears the cookie. A cross-site request with the cookie is refused (403
+// `csrf_refused`), as every change made with the cookie only is.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/auth/logout (the `SignOut` operationId).
+func (c *ClientWithResponses) SignOutWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*SignOutResponse, error) {
+	rsp, err := c.SignOut(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSignOutResponse(rsp)
+}
+
 // FinishSignInWithResponse Where the provider sends the teacher back; answers the account and an account token.
 //
 // Takes the sign-in its `state` names (once: a replayed callback, a forged or expired
@@ -22425,7 +31900,8 @@ func (c *ClientWithResponses) GetReadyzWithResponse(ctx context.Context, reqEdit
 // verifier, and verifies the ID token (the provider's signature through its discovery keys,
 // `iss`, `aud`, `exp`, `nonce`; else 400 `id_token_invalid`). Makes the account on the first
 // sign-in (keyed by issuer and subject; only the `name` is kept, no email) and answers it
-// with a new account token (`pga_…`, 90 days, shown only here).
+// with a new account token (`pga_…`, 90 days, shown only here); a sign-in begun with
+// `return_to` answers 302 there with a browser session's cookie instead (cookieAuth).
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -22440,8 +31916,9 @@ func (c *ClientWithResponses) FinishSignInWithResponse(ctx context.Context, para
 
 // BeginSignInWithResponse Sign a teacher in with the OpenID provider (redirects there).
 //
-// Answers 302 to the provider that `OIDC_ISSUER` names (authorization code flow with PKCE
-// S256, `state` and `nonce`; scopes `openid profile email`). The provider sends the teacher
+// Answers 302 to the provider that `provider` names, by default the one `OIDC_ISSUER` names
+// (authorization code flow with PKCE S256, `state` and `nonce`; scopes `openid profile
+// email`). The provider sends the teacher
 // back to `GET /v1/auth/oidc/callback` within 10 minutes, on any instance. When the operator
 // configured no provider: 404 `sign_in_not_configured`.
 //
@@ -22454,6 +31931,22 @@ func (c *ClientWithResponses) BeginSignInWithResponse(ctx context.Context, param
 		return nil, err
 	}
 	return ParseBeginSignInResponse(rsp)
+}
+
+// ListSignInProvidersWithResponse The OpenID providers teachers may sign in with, for a sign-in page.
+//
+// Each provider's name, issuer and login link, the default first; an empty list when the
+// operator configured none (then the login answers 404 `sign_in_not_configured`).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/auth/providers (the `ListSignInProviders` operationId).
+func (c *ClientWithResponses) ListSignInProvidersWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListSignInProvidersResponse, error) {
+	rsp, err := c.ListSignInProviders(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListSignInProvidersResponse(rsp)
 }
 
 // GetPrimeClimbBoardPicturePngWithResponse The Prime Climb board as a PNG picture.
@@ -22595,6 +32088,146 @@ func (c *ClientWithResponses) GetClassroomWithResponse(ctx context.Context, clas
 	return ParseGetClassroomResponse(rsp)
 }
 
+// ListAssignmentsWithResponse The classroom's assignments with each student's progress (teacher token).
+//
+// Every assignment of the classroom, oldest first, each with the progress of every current
+// student (by name): `games_done`, `games_late` and `done`. A removed student is not listed.
+// The progress is counted when a game ends, in the same transaction, so reading it costs a
+// read of the counts.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/classrooms/{classroom_id}/assignments (the `ListAssignments` operationId).
+func (c *ClientWithResponses) ListAssignmentsWithResponse(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*ListAssignmentsResponse, error) {
+	rsp, err := c.ListAssignments(ctx, classroomId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListAssignmentsResponse(rsp)
+}
+
+// CreateAssignmentWithBodyWithResponse Set the class an assignment (teacher token).
+//
+// Asks every student of the classroom to finish `games` games of `game` (with `options`, as
+// `POST /v1/games` takes them) by `due_at`, against a computer player (`opponents.bot`) or
+// with classmates (`opponents.classmates.group_size` students a game, grouped by the service
+// as they ask for their games). A student asks for each game with
+// `POST /v1/me/assignments/{assignment_id}/games`; only those games count. A classroom holds
+// at most 200 assignments (409 `too_many_assignments`: delete one first).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/classrooms/{classroom_id}/assignments (the `CreateAssignment` operationId).
+func (c *ClientWithResponses) CreateAssignmentWithBodyWithResponse(ctx context.Context, classroomId ClassroomID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateAssignmentResponse, error) {
+	rsp, err := c.CreateAssignmentWithBody(ctx, classroomId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateAssignmentResponse(rsp)
+}
+
+// CreateAssignmentWithResponse Set the class an assignment (teacher token).
+//
+// Asks every student of the classroom to finish `games` games of `game` (with `options`, as
+// `POST /v1/games` takes them) by `due_at`, against a computer player (`opponents.bot`) or
+// with classmates (`opponents.classmates.group_size` students a game, grouped by the service
+// as they ask for their games). A student asks for each game with
+// `POST /v1/me/assignments/{assignment_id}/games`; only those games count. A classroom holds
+// at most 200 assignments (409 `too_many_assignments`: delete one first).
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/classrooms/{classroom_id}/assignments (the `CreateAssignment` operationId).
+func (c *ClientWithResponses) CreateAssignmentWithResponse(ctx context.Context, classroomId ClassroomID, body CreateAssignmentJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateAssignmentResponse, error) {
+	rsp, err := c.CreateAssignment(ctx, classroomId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateAssignmentResponse(rsp)
+}
+
+// DeleteAssignmentWithResponse Delete an assignment and its progress (teacher token); its games stay.
+//
+// The assignment's progress goes with it; its games stay as they are, in the classroom's games. 404 `assignment_not_found` when the classroom has no such assignment.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /v1/classrooms/{classroom_id}/assignments/{assignment_id} (the `DeleteAssignment` operationId).
+func (c *ClientWithResponses) DeleteAssignmentWithResponse(ctx context.Context, classroomId ClassroomID, assignmentId AssignmentID, reqEditors ...RequestEditorFn) (*DeleteAssignmentResponse, error) {
+	rsp, err := c.DeleteAssignment(ctx, classroomId, assignmentId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteAssignmentResponse(rsp)
+}
+
+// GetAssignmentWithResponse One assignment with each student's progress (teacher token).
+//
+// As an item of `listAssignments`; 404 `assignment_not_found` when the classroom has no such assignment.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/classrooms/{classroom_id}/assignments/{assignment_id} (the `GetAssignment` operationId).
+func (c *ClientWithResponses) GetAssignmentWithResponse(ctx context.Context, classroomId ClassroomID, assignmentId AssignmentID, reqEditors ...RequestEditorFn) (*GetAssignmentResponse, error) {
+	rsp, err := c.GetAssignment(ctx, classroomId, assignmentId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetAssignmentResponse(rsp)
+}
+
+// ChangeAssignmentWithBodyWithResponse Change an assignment's title, games or due time (teacher token).
+//
+// Changes the fields given. The games already finished keep counting as they were counted
+// (a game's lateness is decided when it ends); `done` is read against the new `games`.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /v1/classrooms/{classroom_id}/assignments/{assignment_id} (the `ChangeAssignment` operationId).
+func (c *ClientWithResponses) ChangeAssignmentWithBodyWithResponse(ctx context.Context, classroomId ClassroomID, assignmentId AssignmentID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ChangeAssignmentResponse, error) {
+	rsp, err := c.ChangeAssignmentWithBody(ctx, classroomId, assignmentId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseChangeAssignmentResponse(rsp)
+}
+
+// ChangeAssignmentWithResponse Change an assignment's title, games or due time (teacher token).
+//
+// Changes the fields given. The games already finished keep counting as they were counted
+// (a game's lateness is decided when it ends); `done` is read against the new `games`.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /v1/classrooms/{classroom_id}/assignments/{assignment_id} (the `ChangeAssignment` operationId).
+func (c *ClientWithResponses) ChangeAssignmentWithResponse(ctx context.Context, classroomId ClassroomID, assignmentId AssignmentID, body ChangeAssignmentJSONRequestBody, reqEditors ...RequestEditorFn) (*ChangeAssignmentResponse, error) {
+	rsp, err := c.ChangeAssignment(ctx, classroomId, assignmentId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseChangeAssignmentResponse(rsp)
+}
+
+// CreateCoTeacherInviteWithResponse Invite a co-teacher with a one-time code (the classroom's owner).
+//
+// A one-time code (`pgi_…`, 256 random bits, shown only here, kept hashed) that a signed-in
+// teacher accepts with `POST /v1/co-teacher-invites/accept` to co-teach the classroom: their
+// account token and browser sessions then run it as its teacher token does. Made by the
+// classroom's owner, its owning account or its teacher token (a co-teacher's account is 403
+// `classroom_owner_required`); it works once, for 7 days. At most 20 unused at once (409
+// `too_many_co_teacher_invites`).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/classrooms/{classroom_id}/co-teacher-invites (the `CreateCoTeacherInvite` operationId).
+func (c *ClientWithResponses) CreateCoTeacherInviteWithResponse(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*CreateCoTeacherInviteResponse, error) {
+	rsp, err := c.CreateCoTeacherInvite(ctx, classroomId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateCoTeacherInviteResponse(rsp)
+}
+
 // StreamClassroomEventsWithResponse Live updates of every game of a classroom (server-sent events, teacher or classroom observer token).
 //
 // For a teacher's dashboard: one `action` event per entry recorded in any game of the
@@ -22622,7 +32255,7 @@ func (c *ClientWithResponses) GetClassroomWithResponse(ctx context.Context, clas
 // `curl -N -H 'Authorization: Bearer <teacher token>' localhost:8080/v1/classrooms/<id>/events`
 //
 // **NDJSON.** With `Accept: application/x-ndjson` the same stream comes as one JSON object per
-// line (`GameStreamLine`): `{"event":"action","id":"12","data":{…}}`, the same events with the same
+// line (`ClassroomStreamLine`): `{"event":"action","id":"12","data":{…}}`, the same events with the same
 // ids, and `{"event":"heartbeat"}` instead of the heartbeat comment (no `retry:` line). It
 // resumes the same way: send the last `id` received as `Last-Event-ID` or as the
 // `last_event_id` query parameter.
@@ -22706,6 +32339,26 @@ func (c *ClientWithResponses) RotateJoinCodeWithResponse(ctx context.Context, cl
 	return ParseRotateJoinCodeResponse(rsp)
 }
 
+// SyncLtiRosterWithResponse Take in the course's learners from the LMS (teacher token; LTI Names and Role Provisioning).
+//
+// For a classroom an LTI launch made, whose platform offers the course's roster (Names and
+// Role Provisioning Services 2.0; else 409 `lti_roster_unavailable`): the service asks the
+// platform's token URL for an access token with a client assertion signed by its current key,
+// reads the roster's first page (at most 500 members) and makes a student of every Active
+// learner, as their first launch would (their given name only; a learner the teacher removed
+// stays removed). A platform out of reach: 503 `lti_platform_unavailable`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/classrooms/{classroom_id}/lti/roster (the `SyncLtiRoster` operationId).
+func (c *ClientWithResponses) SyncLtiRosterWithResponse(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*SyncLtiRosterResponse, error) {
+	rsp, err := c.SyncLtiRoster(ctx, classroomId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSyncLtiRosterResponse(rsp)
+}
+
 // MintClassroomObserverWithResponse Mint a read-only observer token for every game of this classroom (teacher).
 //
 // A token (`pgo_…`, shown once) that sees each game of the classroom as a spectator does
@@ -22774,6 +32427,151 @@ func (c *ClientWithResponses) AttachClassroomWithResponse(ctx context.Context, c
 	return ParseAttachClassroomResponse(rsp)
 }
 
+// GetClassroomProgressWithResponse Each student's progress over the weeks or days (teacher token).
+//
+// Per current student and for the class, per week (ISO weeks, Monday to Sunday) or per day,
+// all in UTC: games played (started), finished and won, hints asked, the student's own
+// moves and the time they took (`ms_per_move`, the mean time since the game's step before
+// each move; absent without moves), and the missed opportunities the move reviews of their
+// finished games found (counted on the day the game finished, once the worker has reviewed
+// it). Every bucket from `from` to `to` is listed, empty ones with zeros; `from` is moved
+// back to its week's Monday and `to` on to its Sunday by week. The class's figures are its
+// students' added up (a game two students played counts for each).
+//
+// The figures are kept as the games go, in each step's transaction, so a request reads a few
+// rows per student and bucket: its cost does not grow with the class's games. With
+// `Accept: text/csv` (or `progress.csv`), one row per student and bucket for spreadsheets.
+// A picture of the same figures: `progress.svg` and `progress.png`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/classrooms/{classroom_id}/progress (the `GetClassroomProgress` operationId).
+func (c *ClientWithResponses) GetClassroomProgressWithResponse(ctx context.Context, classroomId ClassroomID, params *GetClassroomProgressParams, reqEditors ...RequestEditorFn) (*GetClassroomProgressResponse, error) {
+	rsp, err := c.GetClassroomProgress(ctx, classroomId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetClassroomProgressResponse(rsp)
+}
+
+// GetClassroomProgressCsvWithResponse The progress as CSV (teacher token).
+//
+// `GET /v1/classrooms/{classroom_id}/progress` as CSV, one row per student and bucket and
+// then the class's rows: `student_id,name,start,played,finished,won,hints,moves,ms_per_move,missed`
+// (`start` the bucket's first day; `ms_per_move` empty without moves; the class's rows with an
+// empty `student_id` and the name `(class)`).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/classrooms/{classroom_id}/progress.csv (the `GetClassroomProgressCsv` operationId).
+func (c *ClientWithResponses) GetClassroomProgressCsvWithResponse(ctx context.Context, classroomId ClassroomID, params *GetClassroomProgressCsvParams, reqEditors ...RequestEditorFn) (*GetClassroomProgressCsvResponse, error) {
+	rsp, err := c.GetClassroomProgressCsv(ctx, classroomId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetClassroomProgressCsvResponse(rsp)
+}
+
+// GetClassroomProgressPicturePngWithResponse The progress as a PNG picture for a phone (teacher token).
+//
+// The picture of `progress.svg` drawn in pixels (1.5 pixels per unit: 540 pixels wide),
+// with the same parameters, headers and refusals.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/classrooms/{classroom_id}/progress.png (the `GetClassroomProgressPicturePng` operationId).
+func (c *ClientWithResponses) GetClassroomProgressPicturePngWithResponse(ctx context.Context, classroomId ClassroomID, params *GetClassroomProgressPicturePngParams, reqEditors ...RequestEditorFn) (*GetClassroomProgressPicturePngResponse, error) {
+	rsp, err := c.GetClassroomProgressPicturePng(ctx, classroomId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetClassroomProgressPicturePngResponse(rsp)
+}
+
+// GetClassroomProgressPictureWithResponse The progress as an SVG picture for a phone (teacher token).
+//
+// The figures of `GET /v1/classrooms/{classroom_id}/progress` drawn 360 units wide, a phone
+// held upright: a small chart for the class, then one per current student (by name, the
+// first 40; the picture says how many more), over the same buckets. It reads in grey scale: games finished are outlined light bars, wins the
+// dark bars inside them, hints a line of square markers, missed opportunities a dashed line
+// of round markers (markers where there is room for them), each named in the legend; each
+// chart says its totals and mean time per move in words and has its own scale. `<title>` and
+// `<desc>` say what it shows. The same picture as PNG: `progress.png`. It is sent with
+// `Cache-Control: no-cache` and an `ETag` of its content (`If-None-Match` gets 304); it
+// counts against the instance's limit on expensive requests (503 `renders_busy`).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/classrooms/{classroom_id}/progress.svg (the `GetClassroomProgressPicture` operationId).
+func (c *ClientWithResponses) GetClassroomProgressPictureWithResponse(ctx context.Context, classroomId ClassroomID, params *GetClassroomProgressPictureParams, reqEditors ...RequestEditorFn) (*GetClassroomProgressPictureResponse, error) {
+	rsp, err := c.GetClassroomProgressPicture(ctx, classroomId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetClassroomProgressPictureResponse(rsp)
+}
+
+// GetSignInCardsPngWithResponse A page of the students' sign-in cards as PNG (teacher token).
+//
+// The page of `GET /v1/classrooms/{classroom_id}/sign-in-cards.svg` drawn in pixels, at 150
+// dots per inch (A4: 1240 × 1754 pixels; Letter: 1275 × 1650), the same parameters and rules.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/classrooms/{classroom_id}/sign-in-cards.png (the `GetSignInCardsPng` operationId).
+func (c *ClientWithResponses) GetSignInCardsPngWithResponse(ctx context.Context, classroomId ClassroomID, params *GetSignInCardsPngParams, reqEditors ...RequestEditorFn) (*GetSignInCardsPngResponse, error) {
+	rsp, err := c.GetSignInCardsPng(ctx, classroomId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetSignInCardsPngResponse(rsp)
+}
+
+// GetSignInCardsWithResponse A printable page of the students' sign-in cards (teacher token).
+//
+// One page (A4 or US Letter, `paper`) of cards to cut out and hand to the students: on each,
+// the student's name, the class code, their personal code and a QR code of the sign-in link
+// `PUBLIC_URL/app/sign-in#class=…&code=…` (the codes after `#`, which a browser never sends
+// to a server, so they stay out of its logs). Ten cards a page, by name; a classroom with
+// more students has more pages, `page=2` and on, each one SVG document of the paper's size
+// (`width="210mm" height="297mm"`, or `8.5in` × `11in`; drawn in CSS pixels, 96 an inch, in
+// its `viewBox`), with margins of half an inch of its own: print it at 100 % with the
+// browser's margins set to none. The `Link` header names the next page. The QR codes are
+// drawn as squares, crisp at any size.
+//
+// Teacher-only, like the codes. An expensive request, in the render gate (503 `renders_busy`).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/classrooms/{classroom_id}/sign-in-cards.svg (the `GetSignInCards` operationId).
+func (c *ClientWithResponses) GetSignInCardsWithResponse(ctx context.Context, classroomId ClassroomID, params *GetSignInCardsParams, reqEditors ...RequestEditorFn) (*GetSignInCardsResponse, error) {
+	rsp, err := c.GetSignInCards(ctx, classroomId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetSignInCardsResponse(rsp)
+}
+
+// ListSignInCodesWithResponse The students' personal sign-in codes (teacher token).
+//
+// Every current student of the classroom, by name, with their personal sign-in code: six
+// characters without look-alikes (no 0/O, 1/I/L), which the student types with the class's
+// join code at `POST /v1/students/sign-in`. A code is the same every time it is listed, until
+// the teacher resets it. The classroom's teacher token or an account token of its account;
+// another classroom's gets 404 `classroom_not_found`. A server without `SECRET_KEY` has no
+// codes: 503 `sign_in_codes_disabled`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/classrooms/{classroom_id}/sign-in-codes (the `ListSignInCodes` operationId).
+func (c *ClientWithResponses) ListSignInCodesWithResponse(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*ListSignInCodesResponse, error) {
+	rsp, err := c.ListSignInCodes(ctx, classroomId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListSignInCodesResponse(rsp)
+}
+
 // GetClassroomStatsWithResponse What each student did and where they struggle (teacher token).
 //
 // Per student and for the class: games played and won; per kind of game, its counters
@@ -22784,8 +32582,9 @@ func (c *ClientWithResponses) AttachClassroomWithResponse(ctx context.Context, c
 // and refused attempts by code with recent examples. From the move reviews of finished games
 // (`GET /v1/games/{id}/review`): the actions judged, the `accuracy` (share labelled `best` or
 // `good`), per kind the counts by label and of each missed opportunity; and the `hints_used`.
-// A finished game's review is made the first time it is needed and kept; `reviews_pending`
-// counts the games whose review a later request will add. With `Accept: text/csv`, one row per
+// The server's worker reviews each finished game once, in the background, and keeps a summary
+// per student; `reviews_pending` counts the games it has not reviewed yet. A request reads
+// what is kept and reviews nothing. With `Accept: text/csv`, one row per
 // student and figure for spreadsheets, named `<kind>.<counter>` with the kind's `-` written `_`
 // (`prime_climb.op_add`, `primed.average_round_score`), a mistake `<kind>.<figure>.<value>`
 // (`primed.not_prime_totals.21`), `hints_used`, `judged_actions`, `accuracy` (absent when
@@ -22884,6 +32683,24 @@ func (c *ClientWithResponses) EraseStudentWithResponse(ctx context.Context, clas
 	return ParseEraseStudentResponse(rsp)
 }
 
+// ResetSignInCodeWithResponse Give a student a new sign-in code (teacher token).
+//
+// Draws the student a new personal sign-in code and answers it. The old code stops working,
+// and so do the student tokens that signing in with it issued (a lost card may have been
+// used): the student signs in again with the new code. The student's own token, from joining,
+// keeps working. 404 `student_not_found` for a student not (or no longer) in the classroom.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/classrooms/{classroom_id}/students/{student_id}/sign-in-code (the `ResetSignInCode` operationId).
+func (c *ClientWithResponses) ResetSignInCodeWithResponse(ctx context.Context, classroomId ClassroomID, studentId StudentID, reqEditors ...RequestEditorFn) (*ResetSignInCodeResponse, error) {
+	rsp, err := c.ResetSignInCode(ctx, classroomId, studentId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseResetSignInCodeResponse(rsp)
+}
+
 // ReissueStudentTokenWithResponse Give a student a new token (teacher token); their old one stops working at once.
 //
 // For a child who lost their token (or whose token someone else saw): the new token is
@@ -22923,6 +32740,77 @@ func (c *ClientWithResponses) RotateTeacherTokenWithResponse(ctx context.Context
 		return nil, err
 	}
 	return ParseRotateTeacherTokenResponse(rsp)
+}
+
+// ListClassroomTeachersWithResponse The classroom's teachers, its owner first (teacher).
+//
+// Display names only, for any of the classroom's teachers (its teacher token, its owner's or a co-teacher's account).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/classrooms/{classroom_id}/teachers (the `ListClassroomTeachers` operationId).
+func (c *ClientWithResponses) ListClassroomTeachersWithResponse(ctx context.Context, classroomId ClassroomID, reqEditors ...RequestEditorFn) (*ListClassroomTeachersResponse, error) {
+	rsp, err := c.ListClassroomTeachers(ctx, classroomId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListClassroomTeachersResponse(rsp)
+}
+
+// RemoveCoTeacherWithResponse Remove a co-teacher (the classroom's owner).
+//
+// The account co-teaches the classroom no more: its requests there are refused at once, and
+// its live streams of the classroom and its games end with a `revoked` event
+// (`teacher_removed`). By the classroom's owner (its owning account or teacher token); an
+// account that is no co-teacher is 404 `co_teacher_not_found`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /v1/classrooms/{classroom_id}/teachers/{account_id} (the `RemoveCoTeacher` operationId).
+func (c *ClientWithResponses) RemoveCoTeacherWithResponse(ctx context.Context, classroomId ClassroomID, accountId openapi_types.UUID, reqEditors ...RequestEditorFn) (*RemoveCoTeacherResponse, error) {
+	rsp, err := c.RemoveCoTeacher(ctx, classroomId, accountId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRemoveCoTeacherResponse(rsp)
+}
+
+// AcceptCoTeacherInviteWithBodyWithResponse Co-teach a classroom by its invite code (account token or session).
+//
+// Takes the invite (once) and makes the account a co-teacher of its classroom, which then
+// shows in `GET /v1/me/classrooms`; answers the classroom. A code never made, used or
+// expired is 404 `co_teacher_invite_not_found`, counted as a wrong guess (429
+// `too_many_guesses` past the guesses' budget); a classroom with 20 co-teachers is 409
+// `too_many_co_teachers`. The owner accepting their own invite changes nothing.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/co-teacher-invites/accept (the `AcceptCoTeacherInvite` operationId).
+func (c *ClientWithResponses) AcceptCoTeacherInviteWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*AcceptCoTeacherInviteResponse, error) {
+	rsp, err := c.AcceptCoTeacherInviteWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAcceptCoTeacherInviteResponse(rsp)
+}
+
+// AcceptCoTeacherInviteWithResponse Co-teach a classroom by its invite code (account token or session).
+//
+// Takes the invite (once) and makes the account a co-teacher of its classroom, which then
+// shows in `GET /v1/me/classrooms`; answers the classroom. A code never made, used or
+// expired is 404 `co_teacher_invite_not_found`, counted as a wrong guess (429
+// `too_many_guesses` past the guesses' budget); a classroom with 20 co-teachers is 409
+// `too_many_co_teachers`. The owner accepting their own invite changes nothing.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/co-teacher-invites/accept (the `AcceptCoTeacherInvite` operationId).
+func (c *ClientWithResponses) AcceptCoTeacherInviteWithResponse(ctx context.Context, body AcceptCoTeacherInviteJSONRequestBody, reqEditors ...RequestEditorFn) (*AcceptCoTeacherInviteResponse, error) {
+	rsp, err := c.AcceptCoTeacherInvite(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseAcceptCoTeacherInviteResponse(rsp)
 }
 
 // ListGamesWithResponse List games, newest first.
@@ -23696,6 +33584,334 @@ func (c *ClientWithResponses) GetStateAtWithResponse(ctx context.Context, id Gam
 	return ParseGetStateAtResponse(rsp)
 }
 
+// TakeLtiHandoverWithBodyWithResponse Trade a launch's one-time code for a token.
+//
+// The code from the landing URL's fragment, once, within 2 minutes (else 400
+// `lti_handover_invalid`). An instructor gets a new account token (`pga_…`, named
+// "LTI launch", 8 hours) that runs the course's classroom; a learner a new student token
+// (`pgl_…`; the one they held before stops working).
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/lti/handover (the `TakeLtiHandover` operationId).
+func (c *ClientWithResponses) TakeLtiHandoverWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*TakeLtiHandoverResponse, error) {
+	rsp, err := c.TakeLtiHandoverWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseTakeLtiHandoverResponse(rsp)
+}
+
+// TakeLtiHandoverWithResponse Trade a launch's one-time code for a token.
+//
+// The code from the landing URL's fragment, once, within 2 minutes (else 400
+// `lti_handover_invalid`). An instructor gets a new account token (`pga_…`, named
+// "LTI launch", 8 hours) that runs the course's classroom; a learner a new student token
+// (`pgl_…`; the one they held before stops working).
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/lti/handover (the `TakeLtiHandover` operationId).
+func (c *ClientWithResponses) TakeLtiHandoverWithResponse(ctx context.Context, body TakeLtiHandoverJSONRequestBody, reqEditors ...RequestEditorFn) (*TakeLtiHandoverResponse, error) {
+	rsp, err := c.TakeLtiHandover(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseTakeLtiHandoverResponse(rsp)
+}
+
+// GetLtiKeysWithResponse The tool's public keys (JWKS) for platforms to verify what it signs.
+//
+// RS256 keys with their `kid`: the current one first, then a rotated one for 7 days after
+// its rotation. The first key pair is made on the first start (or request) that finds none;
+// the private keys are kept sealed under `SECRET_KEY`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/lti/jwks (the `GetLtiKeys` operationId).
+func (c *ClientWithResponses) GetLtiKeysWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetLtiKeysResponse, error) {
+	rsp, err := c.GetLtiKeys(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetLtiKeysResponse(rsp)
+}
+
+// RotateLtiKeyWithResponse Make a new current tool key pair (admin token).
+//
+// The key before stays published at `GET /v1/lti/jwks` for 7 days.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/lti/keys/rotate (the `RotateLtiKey` operationId).
+func (c *ClientWithResponses) RotateLtiKeyWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*RotateLtiKeyResponse, error) {
+	rsp, err := c.RotateLtiKey(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRotateLtiKeyResponse(rsp)
+}
+
+// GetLtiLandingWithResponse Where a launch lands in the LMS's frame, until the web app takes over.
+//
+// A small self-contained HTML page (no script; `Content-Security-Policy: default-src 'none'`,
+// framable by any LMS) saying that the launch worked and how an app trades the code in the
+// URL's fragment at `POST /v1/lti/handover`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/lti/landing (the `GetLtiLanding` operationId).
+func (c *ClientWithResponses) GetLtiLandingWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetLtiLandingResponse, error) {
+	rsp, err := c.GetLtiLanding(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetLtiLandingResponse(rsp)
+}
+
+// LaunchLtiWithBodyWithResponse LTI 1.3 launch (the platform form-posts the ID token here; redirects to the landing page).
+//
+// Takes the login its `state` names (once; 400 `lti_state_invalid`), verifies the `id_token`
+// (RS256, signed by a key of the platform's key set, fetched and cached; `iss`, `aud` (with
+// `azp` when several), `exp` and `iat` within a minute, the login's `nonce`: else 400
+// `lti_id_token_invalid`), its deployment (403 `lti_deployment_unknown`), message type
+// `LtiResourceLinkRequest` and version `1.3.0` (400 `lti_message_unsupported`) and its course
+// (400 `lti_context_missing`). An **Instructor** (context role Instructor or Administrator, or
+// a sub-role of Instructor) signs into the account of (platform, subject), made on the first
+// launch, and the course's classroom, made on the first launch and named after the course,
+// owned by that instructor (another instructor of the same course: 403
+// `lti_classroom_owned`). A **Learner** becomes the classroom's student, made on the first
+// launch under their given name (409 `lti_classroom_not_ready` before any instructor
+// launched; 403 `lti_student_removed`). Other roles: 403 `lti_role_unsupported`. Answers 303
+// to the landing page with a one-time code in the URL's fragment (never sent to a server,
+// so never logged), which the page trades at `POST /v1/lti/handover` within 2 minutes.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/lti/launch (the `LaunchLti` operationId).
+func (c *ClientWithResponses) LaunchLtiWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*LaunchLtiResponse, error) {
+	rsp, err := c.LaunchLtiWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseLaunchLtiResponse(rsp)
+}
+
+// LaunchLtiWithFormdataBodyWithResponse LTI 1.3 launch (the platform form-posts the ID token here; redirects to the landing page).
+//
+// Takes the login its `state` names (once; 400 `lti_state_invalid`), verifies the `id_token`
+// (RS256, signed by a key of the platform's key set, fetched and cached; `iss`, `aud` (with
+// `azp` when several), `exp` and `iat` within a minute, the login's `nonce`: else 400
+// `lti_id_token_invalid`), its deployment (403 `lti_deployment_unknown`), message type
+// `LtiResourceLinkRequest` and version `1.3.0` (400 `lti_message_unsupported`) and its course
+// (400 `lti_context_missing`). An **Instructor** (context role Instructor or Administrator, or
+// a sub-role of Instructor) signs into the account of (platform, subject), made on the first
+// launch, and the course's classroom, made on the first launch and named after the course,
+// owned by that instructor (another instructor of the same course: 403
+// `lti_classroom_owned`). A **Learner** becomes the classroom's student, made on the first
+// launch under their given name (409 `lti_classroom_not_ready` before any instructor
+// launched; 403 `lti_student_removed`). Other roles: 403 `lti_role_unsupported`. Answers 303
+// to the landing page with a one-time code in the URL's fragment (never sent to a server,
+// so never logged), which the page trades at `POST /v1/lti/handover` within 2 minutes.
+//
+// Takes a body of the `application/x-www-form-urlencoded` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/lti/launch (the `LaunchLti` operationId).
+func (c *ClientWithResponses) LaunchLtiWithFormdataBodyWithResponse(ctx context.Context, body LaunchLtiFormdataRequestBody, reqEditors ...RequestEditorFn) (*LaunchLtiResponse, error) {
+	rsp, err := c.LaunchLtiWithFormdataBody(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseLaunchLtiResponse(rsp)
+}
+
+// BeginLtiLoginWithResponse LTI 1.3 login initiation (the platform sends the browser here; redirects to the platform).
+//
+// Third-party initiated login (1EdTech Security Framework 1.0 §5.1.1). Finds the
+// registration by `iss` (and `client_id`, `lti_deployment_id` when sent: 400
+// `lti_platform_unknown`, `lti_platform_ambiguous`), keeps a new `state` and `nonce` (hashed,
+// used once, 10 minutes, on any instance) and answers 302 to the platform's OIDC
+// authorization URL with `scope=openid`, `response_type=id_token`, `response_mode=form_post`,
+// `prompt=none`, `client_id`, `redirect_uri` (`PUBLIC_URL` + `/v1/lti/launch`), `login_hint`,
+// `lti_message_hint`, `state` and `nonce`. The same is accepted as a form post.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/lti/login (the `BeginLtiLogin` operationId).
+func (c *ClientWithResponses) BeginLtiLoginWithResponse(ctx context.Context, params *BeginLtiLoginParams, reqEditors ...RequestEditorFn) (*BeginLtiLoginResponse, error) {
+	rsp, err := c.BeginLtiLogin(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseBeginLtiLoginResponse(rsp)
+}
+
+// BeginLtiLoginPostWithBodyWithResponse LTI 1.3 login initiation as a form post.
+//
+// As `GET /v1/lti/login`, with the parameters form-encoded in the body.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/lti/login (the `BeginLtiLoginPost` operationId).
+func (c *ClientWithResponses) BeginLtiLoginPostWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*BeginLtiLoginPostResponse, error) {
+	rsp, err := c.BeginLtiLoginPostWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseBeginLtiLoginPostResponse(rsp)
+}
+
+// BeginLtiLoginPostWithFormdataBodyWithResponse LTI 1.3 login initiation as a form post.
+//
+// As `GET /v1/lti/login`, with the parameters form-encoded in the body.
+//
+// Takes a body of the `application/x-www-form-urlencoded` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/lti/login (the `BeginLtiLoginPost` operationId).
+func (c *ClientWithResponses) BeginLtiLoginPostWithFormdataBodyWithResponse(ctx context.Context, body BeginLtiLoginPostFormdataRequestBody, reqEditors ...RequestEditorFn) (*BeginLtiLoginPostResponse, error) {
+	rsp, err := c.BeginLtiLoginPostWithFormdataBody(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseBeginLtiLoginPostResponse(rsp)
+}
+
+// ListLtiPlatformsWithResponse The LMSs registered for LTI 1.3 launches (admin token).
+//
+// Every registration, oldest first; at most 100. Needs `SECRET_KEY` (else 503 `lti_disabled`).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/lti/platforms (the `ListLtiPlatforms` operationId).
+func (c *ClientWithResponses) ListLtiPlatformsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListLtiPlatformsResponse, error) {
+	rsp, err := c.ListLtiPlatforms(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListLtiPlatformsResponse(rsp)
+}
+
+// RegisterLtiPlatformWithBodyWithResponse Register an LMS (an LTI 1.3 platform) with the admin token.
+//
+// The platform's issuer, the client id it gave this tool, the deployment ids it may launch
+// from, and its key set (JWKS), OIDC authorization and token URLs, as its administrator
+// reads them off the LMS. Issuer and client id are unique together (409
+// `lti_platform_exists`); at most 100 registrations (409 `too_many_lti_platforms`); the key
+// set's URL must name a host the service may fetch from (the webhooks' allow list,
+// `WEBHOOK_ALLOWED_HOSTS`), else 400 `invalid_lti_platform`.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/lti/platforms (the `RegisterLtiPlatform` operationId).
+func (c *ClientWithResponses) RegisterLtiPlatformWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*RegisterLtiPlatformResponse, error) {
+	rsp, err := c.RegisterLtiPlatformWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRegisterLtiPlatformResponse(rsp)
+}
+
+// RegisterLtiPlatformWithResponse Register an LMS (an LTI 1.3 platform) with the admin token.
+//
+// The platform's issuer, the client id it gave this tool, the deployment ids it may launch
+// from, and its key set (JWKS), OIDC authorization and token URLs, as its administrator
+// reads them off the LMS. Issuer and client id are unique together (409
+// `lti_platform_exists`); at most 100 registrations (409 `too_many_lti_platforms`); the key
+// set's URL must name a host the service may fetch from (the webhooks' allow list,
+// `WEBHOOK_ALLOWED_HOSTS`), else 400 `invalid_lti_platform`.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/lti/platforms (the `RegisterLtiPlatform` operationId).
+func (c *ClientWithResponses) RegisterLtiPlatformWithResponse(ctx context.Context, body RegisterLtiPlatformJSONRequestBody, reqEditors ...RequestEditorFn) (*RegisterLtiPlatformResponse, error) {
+	rsp, err := c.RegisterLtiPlatform(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRegisterLtiPlatformResponse(rsp)
+}
+
+// DeleteLtiPlatformWithResponse Delete an LMS registration (admin token).
+//
+// No launch from it works any more; the classrooms its courses made stay, with their students and games.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /v1/lti/platforms/{platform_id} (the `DeleteLtiPlatform` operationId).
+func (c *ClientWithResponses) DeleteLtiPlatformWithResponse(ctx context.Context, platformId openapi_types.UUID, reqEditors ...RequestEditorFn) (*DeleteLtiPlatformResponse, error) {
+	rsp, err := c.DeleteLtiPlatform(ctx, platformId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteLtiPlatformResponse(rsp)
+}
+
+// GetLtiPlatformWithResponse One LMS registration (admin token).
+//
+// The registration, or 404 `lti_platform_not_found`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/lti/platforms/{platform_id} (the `GetLtiPlatform` operationId).
+func (c *ClientWithResponses) GetLtiPlatformWithResponse(ctx context.Context, platformId openapi_types.UUID, reqEditors ...RequestEditorFn) (*GetLtiPlatformResponse, error) {
+	rsp, err := c.GetLtiPlatform(ctx, platformId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetLtiPlatformResponse(rsp)
+}
+
+// UpdateLtiPlatformWithBodyWithResponse Change an LMS registration (admin token).
+//
+// The fields given replace the registration's (a new deployment, a moved key set); the others stay.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /v1/lti/platforms/{platform_id} (the `UpdateLtiPlatform` operationId).
+func (c *ClientWithResponses) UpdateLtiPlatformWithBodyWithResponse(ctx context.Context, platformId openapi_types.UUID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*UpdateLtiPlatformResponse, error) {
+	rsp, err := c.UpdateLtiPlatformWithBody(ctx, platformId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateLtiPlatformResponse(rsp)
+}
+
+// UpdateLtiPlatformWithResponse Change an LMS registration (admin token).
+//
+// The fields given replace the registration's (a new deployment, a moved key set); the others stay.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PATCH /v1/lti/platforms/{platform_id} (the `UpdateLtiPlatform` operationId).
+func (c *ClientWithResponses) UpdateLtiPlatformWithResponse(ctx context.Context, platformId openapi_types.UUID, body UpdateLtiPlatformJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateLtiPlatformResponse, error) {
+	rsp, err := c.UpdateLtiPlatform(ctx, platformId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseUpdateLtiPlatformResponse(rsp)
+}
+
+// EraseMyAccountWithResponse Erase the signed-in teacher's account (account token).
+//
+// Erases the account of the account token: its tokens and every row that names it. By
+// default the classrooms it owns are erased with it, each with its
+// students, their sign-in codes and tokens, its games, their histories and statistics, and
+// its observer tokens and webhook subscriptions (docs/privacy.md). With
+// `keep_classrooms=true` they are kept instead, owned by no account, and go on under their
+// classroom teacher tokens. No token, or one that opens nothing, gets 401; another kind of
+// token 403 `account_token_required`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /v1/me (the `EraseMyAccount` operationId).
+func (c *ClientWithResponses) EraseMyAccountWithResponse(ctx context.Context, params *EraseMyAccountParams, reqEditors ...RequestEditorFn) (*EraseMyAccountResponse, error) {
+	rsp, err := c.EraseMyAccount(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseEraseMyAccountResponse(rsp)
+}
+
 // GetMeWithResponse Who this token is and what it may do.
 //
 // Answers, for the token sent, what kind it is (`seat`, `creator`, `teacher`, `student`,
@@ -23716,6 +33932,43 @@ func (c *ClientWithResponses) GetMeWithResponse(ctx context.Context, reqEditors 
 		return nil, err
 	}
 	return ParseGetMeResponse(rsp)
+}
+
+// ListMyAssignmentsWithResponse Your assignments with your progress and due time (student token).
+//
+// The assignments of your classroom, oldest first, each with your own progress. A teacher's token gets 403 `forbidden`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /v1/me/assignments (the `ListMyAssignments` operationId).
+func (c *ClientWithResponses) ListMyAssignmentsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListMyAssignmentsResponse, error) {
+	rsp, err := c.ListMyAssignments(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListMyAssignmentsResponse(rsp)
+}
+
+// StartAssignedGameWithResponse Play the assignment's next game (student token).
+//
+// Gives you a game of the assignment, in which you act with your student token as in any
+// game of your classroom. You have one game of an assignment at a time: while it is not over,
+// asking again (or twice at once) answers 200 with that same game. Otherwise 201 with a new
+// one: against the computer, started at once; with classmates, a seat in the assignment's open
+// lobby (its game starts when its last seat is taken) or a new lobby. A game finished counts
+// towards `games_done` (after `due_at`: also `games_late`); an aborted one counts nothing and
+// frees you to ask again. Once you have finished the games asked: 409 `assignment_complete`.
+// Asking after the due time is allowed (the games count as late).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/me/assignments/{assignment_id}/games (the `StartAssignedGame` operationId).
+func (c *ClientWithResponses) StartAssignedGameWithResponse(ctx context.Context, assignmentId AssignmentID, reqEditors ...RequestEditorFn) (*StartAssignedGameResponse, error) {
+	rsp, err := c.StartAssignedGame(ctx, assignmentId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseStartAssignedGameResponse(rsp)
 }
 
 // ListMyClassroomsWithResponse The classrooms the account owns (account token).
@@ -23875,6 +34128,52 @@ func (c *ClientWithResponses) RevokeMyTokenWithResponse(ctx context.Context, tok
 		return nil, err
 	}
 	return ParseRevokeMyTokenResponse(rsp)
+}
+
+// StudentSignInWithBodyWithResponse A student signs in with the class code and their personal code.
+//
+// Answers a new student token (`pgl_…`, shown only here) for the student whose personal
+// sign-in code this is, in the classroom whose join code `class_code` is. Each sign-in issues
+// a token of its own, so a child signs in on several devices and each keeps working; a student
+// holds at most 5 such tokens, and a sixth sign-in ends the oldest. Case, spaces and dashes in
+// the codes do not matter.
+//
+// A wrong personal code and an unknown class code get the same answer, 404
+// `sign_in_code_not_found`, and count as wrong guesses of the guard of typed codes (per
+// address and per instance, `too_many_guesses`): see docs/privacy.md for the odds.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/students/sign-in (the `StudentSignIn` operationId).
+func (c *ClientWithResponses) StudentSignInWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*StudentSignInResponse, error) {
+	rsp, err := c.StudentSignInWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseStudentSignInResponse(rsp)
+}
+
+// StudentSignInWithResponse A student signs in with the class code and their personal code.
+//
+// Answers a new student token (`pgl_…`, shown only here) for the student whose personal
+// sign-in code this is, in the classroom whose join code `class_code` is. Each sign-in issues
+// a token of its own, so a child signs in on several devices and each keeps working; a student
+// holds at most 5 such tokens, and a sixth sign-in ends the oldest. Case, spaces and dashes in
+// the codes do not matter.
+//
+// A wrong personal code and an unknown class code get the same answer, 404
+// `sign_in_code_not_found`, and count as wrong guesses of the guard of typed codes (per
+// address and per instance, `too_many_guesses`): see docs/privacy.md for the odds.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /v1/students/sign-in (the `StudentSignIn` operationId).
+func (c *ClientWithResponses) StudentSignInWithResponse(ctx context.Context, body StudentSignInJSONRequestBody, reqEditors ...RequestEditorFn) (*StudentSignInResponse, error) {
+	rsp, err := c.StudentSignIn(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseStudentSignInResponse(rsp)
 }
 
 // ListWebhooksWithResponse Your webhook subscriptions, with how their deliveries go.
@@ -24373,6 +34672,117 @@ func ParseGetReadyzResponse(rsp *http.Response) (*GetReadyzResponse, error) {
 	return response, nil
 }
 
+// ParseSignOutResponse parses an HTTP response from a SignOutWithResponse call
+func ParseSignOutResponse(rsp *http.Response) (*SignOutResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &SignOutResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		var headers SignOutResponse204Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Set-Cookie"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Set-Cookie", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.SetCookie = &value
+		}
+		response.Headers204 = &headers
+	case rsp.StatusCode == 429:
+		var headers SignOutResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers SignOutResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseFinishSignInResponse parses an HTTP response from a FinishSignInWithResponse call
 func ParseFinishSignInResponse(rsp *http.Response) (*FinishSignInResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -24393,6 +34803,9 @@ func ParseFinishSignInResponse(rsp *http.Response) (*FinishSignInResponse, error
 			return nil, err
 		}
 		response.JSON200 = &dest
+
+	case rsp.StatusCode == 302:
+		break // No content-type
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
@@ -24449,6 +34862,37 @@ func ParseFinishSignInResponse(rsp *http.Response) (*FinishSignInResponse, error
 			headers.RateLimitPolicy = &value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 302:
+		var headers FinishSignInResponse302Headers
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Set-Cookie"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Set-Cookie", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.SetCookie = &value
+		}
+		response.Headers302 = &headers
 	case rsp.StatusCode == 429:
 		var headers FinishSignInResponse429Headers
 		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
@@ -24601,6 +35045,90 @@ func ParseBeginSignInResponse(rsp *http.Response) (*BeginSignInResponse, error) 
 			headers.RetryAfter = &value
 		}
 		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListSignInProvidersResponse parses an HTTP response from a ListSignInProvidersWithResponse call
+func ParseListSignInProvidersResponse(rsp *http.Response) (*ListSignInProvidersResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListSignInProvidersResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SignInProviderList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListSignInProvidersResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 429:
+		var headers ListSignInProvidersResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
 	}
 
 	return response, nil
@@ -24926,6 +35454,13 @@ func ParseCreateClassroomResponse(rsp *http.Response) (*CreateClassroomResponse,
 			return nil, err
 		}
 		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
 		var dest RequestTimeout
@@ -25299,6 +35834,843 @@ func ParseGetClassroomResponse(rsp *http.Response) (*GetClassroomResponse, error
 	return response, nil
 }
 
+// ParseListAssignmentsResponse parses an HTTP response from a ListAssignmentsWithResponse call
+func ParseListAssignmentsResponse(rsp *http.Response) (*ListAssignmentsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListAssignmentsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest AssignmentList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListAssignmentsResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers ListAssignmentsResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers ListAssignmentsResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListAssignmentsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreateAssignmentResponse parses an HTTP response from a CreateAssignmentWithResponse call
+func ParseCreateAssignmentResponse(rsp *http.Response) (*CreateAssignmentResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateAssignmentResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest Assignment
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest RequestTimeout
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 201:
+		var headers CreateAssignmentResponse201Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers201 = &headers
+	case rsp.StatusCode == 401:
+		var headers CreateAssignmentResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers CreateAssignmentResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers CreateAssignmentResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDeleteAssignmentResponse parses an HTTP response from a DeleteAssignmentWithResponse call
+func ParseDeleteAssignmentResponse(rsp *http.Response) (*DeleteAssignmentResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteAssignmentResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		var headers DeleteAssignmentResponse204Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers204 = &headers
+	case rsp.StatusCode == 401:
+		var headers DeleteAssignmentResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers DeleteAssignmentResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers DeleteAssignmentResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetAssignmentResponse parses an HTTP response from a GetAssignmentWithResponse call
+func ParseGetAssignmentResponse(rsp *http.Response) (*GetAssignmentResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetAssignmentResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Assignment
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetAssignmentResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetAssignmentResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetAssignmentResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetAssignmentResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseChangeAssignmentResponse parses an HTTP response from a ChangeAssignmentWithResponse call
+func ParseChangeAssignmentResponse(rsp *http.Response) (*ChangeAssignmentResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ChangeAssignmentResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Assignment
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest RequestTimeout
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ChangeAssignmentResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers ChangeAssignmentResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers ChangeAssignmentResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ChangeAssignmentResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreateCoTeacherInviteResponse parses an HTTP response from a CreateCoTeacherInviteWithResponse call
+func ParseCreateCoTeacherInviteResponse(rsp *http.Response) (*CreateCoTeacherInviteResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateCoTeacherInviteResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest CoTeacherInvite
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 201:
+		var headers CreateCoTeacherInviteResponse201Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers201 = &headers
+	case rsp.StatusCode == 401:
+		var headers CreateCoTeacherInviteResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers CreateCoTeacherInviteResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers CreateCoTeacherInviteResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseStreamClassroomEventsResponse parses an HTTP response from a StreamClassroomEventsWithResponse call
 func ParseStreamClassroomEventsResponse(rsp *http.Response) (*StreamClassroomEventsResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -25591,6 +36963,13 @@ func ParseCreateClassroomGamesResponse(rsp *http.Response) (*CreateClassroomGame
 		}
 		response.ApplicationproblemJSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -25737,6 +37116,13 @@ func ParseRotateJoinCodeResponse(rsp *http.Response) (*RotateJoinCodeResponse, e
 		}
 		response.ApplicationproblemJSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -25834,6 +37220,145 @@ func ParseRotateJoinCodeResponse(rsp *http.Response) (*RotateJoinCodeResponse, e
 	return response, nil
 }
 
+// ParseSyncLtiRosterResponse parses an HTTP response from a SyncLtiRosterWithResponse call
+func ParseSyncLtiRosterResponse(rsp *http.Response) (*SyncLtiRosterResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &SyncLtiRosterResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest LtiRosterSynced
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers SyncLtiRosterResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers SyncLtiRosterResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers SyncLtiRosterResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers SyncLtiRosterResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseMintClassroomObserverResponse parses an HTTP response from a MintClassroomObserverWithResponse call
 func ParseMintClassroomObserverResponse(rsp *http.Response) (*MintClassroomObserverResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -25868,6 +37393,13 @@ func ParseMintClassroomObserverResponse(rsp *http.Response) (*MintClassroomObser
 			return nil, err
 		}
 		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
@@ -26003,6 +37535,13 @@ func ParseRevokeClassroomObserverResponse(rsp *http.Response) (*RevokeClassroomO
 			return nil, err
 		}
 		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
@@ -26248,6 +37787,967 @@ func ParseAttachClassroomResponse(rsp *http.Response) (*AttachClassroomResponse,
 		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers AttachClassroomResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetClassroomProgressResponse parses an HTTP response from a GetClassroomProgressWithResponse call
+func ParseGetClassroomProgressResponse(rsp *http.Response) (*GetClassroomProgressResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetClassroomProgressResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ClassroomProgress
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Busy
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	case rsp.StatusCode == 200:
+		// Content-type (text/csv) unsupported
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetClassroomProgressResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetClassroomProgressResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetClassroomProgressResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetClassroomProgressResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetClassroomProgressCsvResponse parses an HTTP response from a GetClassroomProgressCsvWithResponse call
+func ParseGetClassroomProgressCsvResponse(rsp *http.Response) (*GetClassroomProgressCsvResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetClassroomProgressCsvResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Busy
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetClassroomProgressCsvResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetClassroomProgressCsvResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetClassroomProgressCsvResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetClassroomProgressCsvResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetClassroomProgressPicturePngResponse parses an HTTP response from a GetClassroomProgressPicturePngWithResponse call
+func ParseGetClassroomProgressPicturePngResponse(rsp *http.Response) (*GetClassroomProgressPicturePngResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetClassroomProgressPicturePngResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Busy
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetClassroomProgressPicturePngResponse200Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetClassroomProgressPicturePngResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetClassroomProgressPicturePngResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetClassroomProgressPicturePngResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetClassroomProgressPictureResponse parses an HTTP response from a GetClassroomProgressPictureWithResponse call
+func ParseGetClassroomProgressPictureResponse(rsp *http.Response) (*GetClassroomProgressPictureResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetClassroomProgressPictureResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Busy
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetClassroomProgressPictureResponse200Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetClassroomProgressPictureResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetClassroomProgressPictureResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetClassroomProgressPictureResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetSignInCardsPngResponse parses an HTTP response from a GetSignInCardsPngWithResponse call
+func ParseGetSignInCardsPngResponse(rsp *http.Response) (*GetSignInCardsPngResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetSignInCardsPngResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest SignInCardsUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetSignInCardsPngResponse200Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("Link"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Link", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Link = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetSignInCardsPngResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetSignInCardsPngResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetSignInCardsPngResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetSignInCardsResponse parses an HTTP response from a GetSignInCardsWithResponse call
+func ParseGetSignInCardsResponse(rsp *http.Response) (*GetSignInCardsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetSignInCardsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest Problem
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest SignInCardsUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetSignInCardsResponse200Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("Link"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Link", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Link = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetSignInCardsResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetSignInCardsResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetSignInCardsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListSignInCodesResponse parses an HTTP response from a ListSignInCodesWithResponse call
+func ParseListSignInCodesResponse(rsp *http.Response) (*ListSignInCodesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListSignInCodesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SignInCodeList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest SignInCodesUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListSignInCodesResponse200Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers ListSignInCodesResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers ListSignInCodesResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListSignInCodesResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -26559,6 +39059,13 @@ func ParseRemoveStudentResponse(rsp *http.Response) (*RemoveStudentResponse, err
 		}
 		response.ApplicationproblemJSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -26690,6 +39197,13 @@ func ParseRenameStudentResponse(rsp *http.Response) (*RenameStudentResponse, err
 			return nil, err
 		}
 		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
@@ -26844,6 +39358,13 @@ func ParseEraseStudentResponse(rsp *http.Response) (*EraseStudentResponse, error
 		}
 		response.ApplicationproblemJSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -26948,6 +39469,138 @@ func ParseEraseStudentResponse(rsp *http.Response) (*EraseStudentResponse, error
 	return response, nil
 }
 
+// ParseResetSignInCodeResponse parses an HTTP response from a ResetSignInCodeWithResponse call
+func ParseResetSignInCodeResponse(rsp *http.Response) (*ResetSignInCodeResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ResetSignInCodeResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest SignInCode
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest SignInCodesUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ResetSignInCodeResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers ResetSignInCodeResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers ResetSignInCodeResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ResetSignInCodeResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseReissueStudentTokenResponse parses an HTTP response from a ReissueStudentTokenWithResponse call
 func ParseReissueStudentTokenResponse(rsp *http.Response) (*ReissueStudentTokenResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -26982,6 +39635,13 @@ func ParseReissueStudentTokenResponse(rsp *http.Response) (*ReissueStudentTokenR
 			return nil, err
 		}
 		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
@@ -27206,6 +39866,440 @@ func ParseRotateTeacherTokenResponse(rsp *http.Response) (*RotateTeacherTokenRes
 		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers RotateTeacherTokenResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListClassroomTeachersResponse parses an HTTP response from a ListClassroomTeachersWithResponse call
+func ParseListClassroomTeachersResponse(rsp *http.Response) (*ListClassroomTeachersResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListClassroomTeachersResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ClassroomTeacherList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListClassroomTeachersResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers ListClassroomTeachersResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers ListClassroomTeachersResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListClassroomTeachersResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseRemoveCoTeacherResponse parses an HTTP response from a RemoveCoTeacherWithResponse call
+func ParseRemoveCoTeacherResponse(rsp *http.Response) (*RemoveCoTeacherResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RemoveCoTeacherResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		var headers RemoveCoTeacherResponse204Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers204 = &headers
+	case rsp.StatusCode == 401:
+		var headers RemoveCoTeacherResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers RemoveCoTeacherResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers RemoveCoTeacherResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseAcceptCoTeacherInviteResponse parses an HTTP response from a AcceptCoTeacherInviteWithResponse call
+func ParseAcceptCoTeacherInviteResponse(rsp *http.Response) (*AcceptCoTeacherInviteResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &AcceptCoTeacherInviteResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Classroom
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest RequestTimeout
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers AcceptCoTeacherInviteResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers AcceptCoTeacherInviteResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers AcceptCoTeacherInviteResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers AcceptCoTeacherInviteResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -31015,6 +44109,1678 @@ func ParseGetStateAtResponse(rsp *http.Response) (*GetStateAtResponse, error) {
 	return response, nil
 }
 
+// ParseTakeLtiHandoverResponse parses an HTTP response from a TakeLtiHandoverWithResponse call
+func ParseTakeLtiHandoverResponse(rsp *http.Response) (*TakeLtiHandoverResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &TakeLtiHandoverResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest LtiHandover
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest RequestTimeout
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers TakeLtiHandoverResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 429:
+		var headers TakeLtiHandoverResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers TakeLtiHandoverResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetLtiKeysResponse parses an HTTP response from a GetLtiKeysWithResponse call
+func ParseGetLtiKeysResponse(rsp *http.Response) (*GetLtiKeysResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetLtiKeysResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest LtiKeySet
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetLtiKeysResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetLtiKeysResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetLtiKeysResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseRotateLtiKeyResponse parses an HTTP response from a RotateLtiKeyWithResponse call
+func ParseRotateLtiKeyResponse(rsp *http.Response) (*RotateLtiKeyResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RotateLtiKeyResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest LtiKeyRotated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers RotateLtiKeyResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers RotateLtiKeyResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers RotateLtiKeyResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers RotateLtiKeyResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetLtiLandingResponse parses an HTTP response from a GetLtiLandingWithResponse call
+func ParseGetLtiLandingResponse(rsp *http.Response) (*GetLtiLandingResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetLtiLandingResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetLtiLandingResponse200Headers
+		if values := rsp.Header.Values("Content-Security-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Content-Security-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ContentSecurityPolicy = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetLtiLandingResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseLaunchLtiResponse parses an HTTP response from a LaunchLtiWithResponse call
+func ParseLaunchLtiResponse(rsp *http.Response) (*LaunchLtiResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &LaunchLtiResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 303:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest RequestTimeout
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 303:
+		var headers LaunchLtiResponse303Headers
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers303 = &headers
+	case rsp.StatusCode == 429:
+		var headers LaunchLtiResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers LaunchLtiResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseBeginLtiLoginResponse parses an HTTP response from a BeginLtiLoginWithResponse call
+func ParseBeginLtiLoginResponse(rsp *http.Response) (*BeginLtiLoginResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &BeginLtiLoginResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 302:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 302:
+		var headers BeginLtiLoginResponse302Headers
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers302 = &headers
+	case rsp.StatusCode == 429:
+		var headers BeginLtiLoginResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers BeginLtiLoginResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseBeginLtiLoginPostResponse parses an HTTP response from a BeginLtiLoginPostWithResponse call
+func ParseBeginLtiLoginPostResponse(rsp *http.Response) (*BeginLtiLoginPostResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &BeginLtiLoginPostResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 302:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest RequestTimeout
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 302:
+		var headers BeginLtiLoginPostResponse302Headers
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers302 = &headers
+	case rsp.StatusCode == 429:
+		var headers BeginLtiLoginPostResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers BeginLtiLoginPostResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListLtiPlatformsResponse parses an HTTP response from a ListLtiPlatformsWithResponse call
+func ParseListLtiPlatformsResponse(rsp *http.Response) (*ListLtiPlatformsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListLtiPlatformsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest LtiPlatformList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListLtiPlatformsResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers ListLtiPlatformsResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers ListLtiPlatformsResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListLtiPlatformsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseRegisterLtiPlatformResponse parses an HTTP response from a RegisterLtiPlatformWithResponse call
+func ParseRegisterLtiPlatformResponse(rsp *http.Response) (*RegisterLtiPlatformResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RegisterLtiPlatformResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest LtiPlatform
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest RequestTimeout
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 201:
+		var headers RegisterLtiPlatformResponse201Headers
+		if values := rsp.Header.Values("Location"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Location", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.Location = &value
+		}
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers201 = &headers
+	case rsp.StatusCode == 401:
+		var headers RegisterLtiPlatformResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers RegisterLtiPlatformResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers RegisterLtiPlatformResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDeleteLtiPlatformResponse parses an HTTP response from a DeleteLtiPlatformWithResponse call
+func ParseDeleteLtiPlatformResponse(rsp *http.Response) (*DeleteLtiPlatformResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteLtiPlatformResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		var headers DeleteLtiPlatformResponse204Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers204 = &headers
+	case rsp.StatusCode == 401:
+		var headers DeleteLtiPlatformResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers DeleteLtiPlatformResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers DeleteLtiPlatformResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetLtiPlatformResponse parses an HTTP response from a GetLtiPlatformWithResponse call
+func ParseGetLtiPlatformResponse(rsp *http.Response) (*GetLtiPlatformResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetLtiPlatformResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest LtiPlatform
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetLtiPlatformResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers GetLtiPlatformResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetLtiPlatformResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetLtiPlatformResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseUpdateLtiPlatformResponse parses an HTTP response from a UpdateLtiPlatformWithResponse call
+func ParseUpdateLtiPlatformResponse(rsp *http.Response) (*UpdateLtiPlatformResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &UpdateLtiPlatformResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest LtiPlatform
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest RequestTimeout
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers UpdateLtiPlatformResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers UpdateLtiPlatformResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers UpdateLtiPlatformResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers UpdateLtiPlatformResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseEraseMyAccountResponse parses an HTTP response from a EraseMyAccountWithResponse call
+func ParseEraseMyAccountResponse(rsp *http.Response) (*EraseMyAccountResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &EraseMyAccountResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ErasedAccount
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers EraseMyAccountResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers EraseMyAccountResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers EraseMyAccountResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers EraseMyAccountResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseGetMeResponse parses an HTTP response from a GetMeWithResponse call
 func ParseGetMeResponse(rsp *http.Response) (*GetMeResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -31120,6 +45886,308 @@ func ParseGetMeResponse(rsp *http.Response) (*GetMeResponse, error) {
 		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetMeResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListMyAssignmentsResponse parses an HTTP response from a ListMyAssignmentsWithResponse call
+func ParseListMyAssignmentsResponse(rsp *http.Response) (*ListMyAssignmentsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListMyAssignmentsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest MyAssignmentList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListMyAssignmentsResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 401:
+		var headers ListMyAssignmentsResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers ListMyAssignmentsResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListMyAssignmentsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseStartAssignedGameResponse parses an HTTP response from a StartAssignedGameWithResponse call
+func ParseStartAssignedGameResponse(rsp *http.Response) (*StartAssignedGameResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &StartAssignedGameResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest AssignedGame
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest AssignedGame
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest BodyNotAllowed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers StartAssignedGameResponse200Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 201:
+		var headers StartAssignedGameResponse201Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers201 = &headers
+	case rsp.StatusCode == 401:
+		var headers StartAssignedGameResponse401Headers
+		if values := rsp.Header.Values("WWW-Authenticate"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "WWW-Authenticate", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.WWWAuthenticate = value
+		}
+		response.Headers401 = &headers
+	case rsp.StatusCode == 429:
+		var headers StartAssignedGameResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers StartAssignedGameResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -31928,6 +46996,135 @@ func ParseRevokeMyTokenResponse(rsp *http.Response) (*RevokeMyTokenResponse, err
 	return response, nil
 }
 
+// ParseStudentSignInResponse parses an HTTP response from a StudentSignInWithResponse call
+func ParseStudentSignInResponse(rsp *http.Response) (*StudentSignInResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &StudentSignInResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest JoinedClassroom
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest RequestTimeout
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON408 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest SignInCodesUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 201:
+		var headers StudentSignInResponse201Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		response.Headers201 = &headers
+	case rsp.StatusCode == 429:
+		var headers StudentSignInResponse429Headers
+		if values := rsp.Header.Values("RateLimit"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimit = &value
+		}
+		if values := rsp.Header.Values("RateLimit-Policy"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "RateLimit-Policy", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RateLimitPolicy = &value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers StudentSignInResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseListWebhooksResponse parses an HTTP response from a ListWebhooksWithResponse call
 func ParseListWebhooksResponse(rsp *http.Response) (*ListWebhooksResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -32203,6 +47400,13 @@ func ParseDeleteWebhookResponse(rsp *http.Response) (*DeleteWebhookResponse, err
 		}
 		response.ApplicationproblemJSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -32317,6 +47521,13 @@ func ParseResumeWebhookResponse(rsp *http.Response) (*ResumeWebhookResponse, err
 			return nil, err
 		}
 		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
@@ -32433,6 +47644,13 @@ func ParseRetryWebhookResponse(rsp *http.Response) (*RetryWebhookResponse, error
 		}
 		response.ApplicationproblemJSON401 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -32547,6 +47765,13 @@ func ParseRotateWebhookSecretResponse(rsp *http.Response) (*RotateWebhookSecretR
 			return nil, err
 		}
 		response.ApplicationproblemJSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON403 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
 		var dest NotFound

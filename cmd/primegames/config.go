@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"os"
 	"primegames/repo"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -56,6 +57,9 @@ type config struct {
 	TrustedProxies   []*net.IPNet
 	// Wrong guesses of typed codes: per address an hour, per instance a minute (0 disables).
 	CodeGuessesPerAddress, CodeGuessesPerInstance int
+	// CodeGuessesPerClass bounds the wrong students' sign-in codes tried with one class code, an
+	// hour (CODE_GUESSES_PER_CLASS; issue 41).
+	CodeGuessesPerClass int
 	// CORSOrigins are the browser origins allowed to call the API; none turns CORS off.
 	CORSOrigins []string
 	// AdminAddr, when set, is where the profiler (net/http/pprof) listens; empty turns it off.
@@ -125,6 +129,7 @@ func loadConfig(getenv func(string) string) (config, error) {
 		TrustedProxies:         r.networks("TRUSTED_PROXIES"),
 		CodeGuessesPerAddress:  r.count("CODE_GUESSES_PER_ADDRESS", 30),
 		CodeGuessesPerInstance: r.count("CODE_GUESSES_PER_INSTANCE", 300),
+		CodeGuessesPerClass:    r.count("CODE_GUESSES_PER_CLASS", 100),
 		CORSOrigins:            r.origins("CORS_ORIGINS"),
 		AdminAddr:              r.str("ADMIN_ADDR", ""),
 		LobbyTTL:               r.duration("LOBBY_TTL", play.DefaultLobbyTTL),
@@ -151,6 +156,9 @@ func loadConfig(getenv func(string) string) (config, error) {
 	}
 	if r.err == nil && cfg.OIDC.Issuer != "" && (cfg.OIDC.ClientID == "" || cfg.OIDC.PublicURL == "") {
 		r.err = fmt.Errorf("configuration: OIDC_ISSUER needs OIDC_CLIENT_ID and PUBLIC_URL (the redirect URI is PUBLIC_URL + /v1/auth/oidc/callback)")
+	}
+	if r.err == nil {
+		cfg.OIDC.Providers, r.err = oidcProviders(getenv, cfg.OIDC.PublicURL)
 	}
 	if r.err == nil && cfg.TransactionPooler && cfg.DatabaseDirectURL == "" {
 		r.err = fmt.Errorf("configuration: DB_POOLER=transaction needs DATABASE_DIRECT_URL, the address of Postgres itself " +
@@ -388,4 +396,36 @@ func (r *envReader) recordCache(name string) int {
 
 func newLogger(level slog.Level) *slog.Logger {
 	return slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+}
+
+// oidcProviderName is the form of a provider's name in OIDC_PROVIDERS.
+var oidcProviderName = regexp.MustCompile(`^[a-z][a-z0-9-]{0,31}$`)
+
+// oidcProviders reads the named OpenID providers besides OIDC_ISSUER's: OIDC_PROVIDERS lists their
+// names (comma-separated, e.g. google,microsoft), and each NAME has OIDC_NAME_ISSUER,
+// OIDC_NAME_CLIENT_ID and OIDC_NAME_CLIENT_SECRET (NAME upper-cased, dashes as underscores).
+func oidcProviders(getenv func(string) string, publicURL string) ([]api.OIDCProvider, error) {
+	list := strings.TrimSpace(getenv("OIDC_PROVIDERS"))
+	if list == "" {
+		return nil, nil
+	}
+	if publicURL == "" {
+		return nil, fmt.Errorf("configuration: OIDC_PROVIDERS needs PUBLIC_URL (the redirect URI is PUBLIC_URL + /v1/auth/oidc/callback)")
+	}
+	var providers []api.OIDCProvider
+	seen := map[string]bool{}
+	for _, name := range strings.Split(list, ",") {
+		name = strings.TrimSpace(name)
+		if !oidcProviderName.MatchString(name) || name == api.DefaultProvider || seen[name] {
+			return nil, fmt.Errorf("configuration: OIDC_PROVIDERS: %q is not a provider's name (lower-case letters, digits and dashes, at most 32, not %q, each once)", name, api.DefaultProvider)
+		}
+		seen[name] = true
+		prefix := "OIDC_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_")) + "_"
+		p := api.OIDCProvider{Name: name, Issuer: getenv(prefix + "ISSUER"), ClientID: getenv(prefix + "CLIENT_ID"), ClientSecret: getenv(prefix + "CLIENT_SECRET")}
+		if p.Issuer == "" || p.ClientID == "" {
+			return nil, fmt.Errorf("configuration: the provider %q of OIDC_PROVIDERS needs %sISSUER and %sCLIENT_ID", name, prefix, prefix)
+		}
+		providers = append(providers, p)
+	}
+	return providers, nil
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"primegames/api"
 	"primegames/play"
 	"primegames/repo"
 
@@ -31,7 +32,7 @@ func TestConfigDefaults(t *testing.T) {
 		cfg.WebhookAllowedHosts != nil || cfg.WebhookTimeout != 10*time.Second || cfg.WebhookQuota != 10 || cfg.WebhookConcurrency != 256 ||
 		cfg.WebhookAddressQuota != 20 || cfg.WebhookPendingPerSubscription != 1000 || cfg.WebhookPendingPerOwner != 2000 ||
 		cfg.SecretKey != "" || cfg.WebhookSecretOverlap != 24*time.Hour || !cfg.WebhookSend ||
-		cfg.CodeGuessesPerAddress != 30 || cfg.CodeGuessesPerInstance != 300 {
+		cfg.CodeGuessesPerAddress != 30 || cfg.CodeGuessesPerInstance != 300 || cfg.CodeGuessesPerClass != 100 {
 		t.Errorf("defaults = %+v", cfg)
 	}
 }
@@ -53,6 +54,7 @@ func TestConfigParsesEveryVariable(t *testing.T) {
 		"SECRET_KEY": "0123456789abcdef0123456789abcdef", "WEBHOOK_SECRET_OVERLAP": "1h",
 		"WEBHOOK_SEND":             "false",
 		"CODE_GUESSES_PER_ADDRESS": "5", "CODE_GUESSES_PER_INSTANCE": "60",
+		"CODE_GUESSES_PER_CLASS": "7",
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -75,7 +77,7 @@ func TestConfigParsesEveryVariable(t *testing.T) {
 		WebhookAddressQuota: 5, WebhookPendingPerSubscription: 6, WebhookPendingPerOwner: 0,
 		SecretKey: "0123456789abcdef0123456789abcdef", WebhookSecretOverlap: time.Hour,
 		WebhookSend:           false,
-		CodeGuessesPerAddress: 5, CodeGuessesPerInstance: 60}
+		CodeGuessesPerAddress: 5, CodeGuessesPerInstance: 60, CodeGuessesPerClass: 7}
 	if !reflect.DeepEqual(cfg, want) {
 		t.Errorf("config = %+v\nwant     %+v", cfg, want)
 	}
@@ -162,5 +164,26 @@ func TestSignInNeedsItsClientAndPublicURL(t *testing.T) {
 		"OIDC_CLIENT_SECRET": "s", "PUBLIC_URL": "https://games.example"}))
 	if err != nil || cfg.OIDC.Issuer != "https://accounts.google.com" || cfg.OIDC.ClientID != "c" || cfg.OIDC.ClientSecret != "s" || cfg.OIDC.PublicURL != "https://games.example" {
 		t.Fatalf("cfg.OIDC = %+v, %v", cfg.OIDC, err)
+	}
+}
+
+// Named providers besides OIDC_ISSUER's: each needs its issuer and client id, and a good name.
+func TestNamedSignInProviders(t *testing.T) {
+	cfg, err := loadConfig(envOf(map[string]string{"OIDC_PROVIDERS": "google, ms-school", "PUBLIC_URL": "https://games.example",
+		"OIDC_GOOGLE_ISSUER": "https://accounts.google.com", "OIDC_GOOGLE_CLIENT_ID": "g", "OIDC_GOOGLE_CLIENT_SECRET": "gs",
+		"OIDC_MS_SCHOOL_ISSUER": "https://login.microsoftonline.com/t/v2.0", "OIDC_MS_SCHOOL_CLIENT_ID": "m"}))
+	if err != nil || len(cfg.OIDC.Providers) != 2 || cfg.OIDC.Providers[0] != (api.OIDCProvider{Name: "google", Issuer: "https://accounts.google.com", ClientID: "g", ClientSecret: "gs"}) ||
+		cfg.OIDC.Providers[1].Name != "ms-school" || cfg.OIDC.Providers[1].ClientID != "m" {
+		t.Fatalf("providers = %+v, %v", cfg.OIDC.Providers, err)
+	}
+	for _, env := range []map[string]string{
+		{"OIDC_PROVIDERS": "google", "PUBLIC_URL": "https://games.example", "OIDC_GOOGLE_ISSUER": "https://accounts.google.com"},
+		{"OIDC_PROVIDERS": "Google", "PUBLIC_URL": "https://games.example"},
+		{"OIDC_PROVIDERS": "default", "PUBLIC_URL": "https://games.example"},
+		{"OIDC_PROVIDERS": "google", "OIDC_GOOGLE_ISSUER": "https://accounts.google.com", "OIDC_GOOGLE_CLIENT_ID": "g"},
+	} {
+		if _, err := loadConfig(envOf(env)); err == nil || !strings.Contains(err.Error(), "OIDC_") {
+			t.Errorf("%v: err = %v, want a configuration error naming the setting", env, err)
+		}
 	}
 }

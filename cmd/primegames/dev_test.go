@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -109,6 +110,7 @@ func TestDevServesASeededClusterAndKeepsIt(t *testing.T) {
 
 	d := startDev(t, dir)
 	api := exports(d.until(t, "export API="))["API"]
+	devSignIn(t, d.until(t, "Teacher sign-in"), api)
 	class := exports(d.until(t, "export CLASS="))
 	students := exports(d.until(t, "export ADA="))
 	games := exports(d.until(t, "export CLIMB_GAME="))
@@ -136,6 +138,7 @@ func TestDevServesASeededClusterAndKeepsIt(t *testing.T) {
 	// The second start finds the data and prints the same demo instead of seeding another.
 	d = startDev(t, dir)
 	api = exports(d.until(t, "export API="))["API"]
+	devSignIn(t, d.until(t, "Teacher sign-in"), api) // a provider again, on this start's port
 	if again := exports(d.until(t, "export CLASS=")); again["CLASS"] != class["CLASS"] || again["TEACHER"] != class["TEACHER"] {
 		t.Errorf("second start printed classroom %v, want the first one's %v", again, class)
 	}
@@ -143,4 +146,35 @@ func TestDevServesASeededClusterAndKeepsIt(t *testing.T) {
 		t.Errorf("the demo classroom after a restart = %d", code)
 	}
 	d.stop(t)
+}
+
+// devSignIn does what dev's sign-in line says (curl -sL on the login: through the development
+// provider and back) and checks the account token it answers with GET /v1/me.
+func devSignIn(t *testing.T, line, api string) {
+	t.Helper()
+	login := ""
+	for _, f := range strings.Fields(line) {
+		if strings.HasPrefix(f, api+"/v1/auth/oidc/login") {
+			login = f
+		}
+	}
+	if login == "" || !strings.Contains(line, "curl -sL") {
+		t.Fatalf("the sign-in line names no curl of %s/v1/auth/oidc/login: %q", api, line)
+	}
+	resp, err := http.Get(login) // follows the provider's redirects, as curl -L does
+	if err != nil {
+		t.Fatal(err)
+	}
+	var signed struct {
+		Account struct{ Name string }
+		Token   string
+	}
+	err = json.NewDecoder(resp.Body).Decode(&signed)
+	resp.Body.Close()
+	if err != nil || resp.StatusCode != http.StatusOK || !strings.HasPrefix(signed.Token, "pga_") || signed.Account.Name != devTeacher {
+		t.Fatalf("dev sign-in = %d %+v %v", resp.StatusCode, signed, err)
+	}
+	if code := get(t, api+"/v1/me", signed.Token); code != http.StatusOK {
+		t.Fatalf("/v1/me with the dev sign-in's token = %d", code)
+	}
 }

@@ -108,7 +108,7 @@ func serve(ctx context.Context, cfg config, listening func(addr string)) error {
 		}
 	}
 	if cfg.SecretKey == "" {
-		logger.Warn("SECRET_KEY is not set: webhooks are off, and picture links made by this instance open only on it")
+		logger.Warn("SECRET_KEY is not set: webhooks and students' sign-in codes are off, and picture links made by this instance open only on it")
 	}
 	sender, err := outbound.New(outbound.Config{AllowedHosts: cfg.WebhookAllowedHosts, Timeout: cfg.WebhookTimeout})
 	if err != nil {
@@ -130,6 +130,8 @@ func serve(ctx context.Context, cfg config, listening func(addr string)) error {
 	}
 	if cfg.SecretKey != "" {
 		options = append(options, play.WithLinkSecret([]byte(cfg.SecretKey)))
+		options = append(options, play.WithSignInCodeSecret([]byte(cfg.SecretKey)))                // students' sign-in codes (issue 41)
+		options = append(options, play.WithLTI(play.LTIConfig{SealingKey: []byte(cfg.SecretKey)})) // LTI 1.3 (play/lti.go)
 	}
 	service := play.New(db.Games().Stores(), games.All(), options...)
 	db.OnWebhookQueued(service.WakeWebhooks) // the listener wakes the sender when a change queued webhooks
@@ -153,9 +155,11 @@ func serve(ctx context.Context, cfg config, listening func(addr string)) error {
 		TrustedProxies:   cfg.TrustedProxies,
 		CORSOrigins:      cfg.CORSOrigins,
 		OIDC:             cfg.OIDC,
+		LTI:              api.LTIConfig{PublicURL: cfg.OIDC.PublicURL, Fetcher: sender},
 		Guesses: api.GuessLimits{
 			PerAddress: cfg.CodeGuessesPerAddress, PerAddressWindow: time.Hour,
 			PerInstance: cfg.CodeGuessesPerInstance, PerInstanceWindow: time.Minute,
+			PerClass: cfg.CodeGuessesPerClass, PerClassWindow: time.Hour,
 		},
 	}, api.Deps{Play: service, Database: db, Feed: db}, logger)
 	if err != nil {
@@ -174,6 +178,9 @@ func serve(ctx context.Context, cfg config, listening func(addr string)) error {
 	logger.Info("serving", "addr", ln.Addr().String())
 	go purgeIdempotencyKeys(ctx, db, service.Clock(), logger, time.Hour)
 	go fillToAct(ctx, service, logger)
+	if err := service.EnsureLTIToolKey(ctx); err != nil { // the tool's first key pair (play/lti_keys.go)
+		logger.Warn("lti: making the tool's key pair failed; the first request for it tries again", "error", err.Error())
+	}
 	// The workers (the computer players', the webhooks') stop before the database closes (deferred
 	// calls run last first). A webhook being sent when its worker stops goes out again, with the
 	// same webhook-id, once its lease runs out.

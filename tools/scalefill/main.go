@@ -20,6 +20,8 @@ import (
 	"os/signal"
 	"time"
 
+	"primegames/domain/games"
+	"primegames/play"
 	"primegames/repo"
 	"primegames/tools/scalefill/fixture"
 )
@@ -89,6 +91,7 @@ func run() error {
 		cfg.Progress("%s", msg)
 		cfg.Guard = guard.check
 	}
+	cfg.Reviewer = play.New(db.Games().Stores(), games.All())
 	began := time.Now()
 	rep, err := fixture.Fill(ctx, db.Pool, cfg)
 	if err != nil {

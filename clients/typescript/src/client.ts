@@ -7,6 +7,7 @@ import {
   followClassroom,
   followGame,
   followPlayer,
+  type ClassroomStreamEvent,
   type Fetch,
   type FollowOptions,
   type GameStreamEvent,
@@ -35,7 +36,7 @@ export interface PrimeGamesClient extends Client<paths> {
   /** A game's events (`GET /v1/games/{id}/events`) until its `end`. */
   followGame(gameId: string, options?: FollowOptions): AsyncGenerator<GameStreamEvent>;
   /** A classroom's events (`GET /v1/classrooms/{id}/events`, a teacher token). */
-  followClassroom(classroomId: string, options?: FollowOptions): AsyncGenerator<GameStreamEvent>;
+  followClassroom(classroomId: string, options?: FollowOptions): AsyncGenerator<ClassroomStreamEvent>;
   /** The token's player events (`GET /v1/me/events`). */
   followPlayer(options?: FollowOptions): AsyncGenerator<PlayerStreamEvent>;
 }

@@ -16,5 +16,5 @@ export {
   type Schemas,
 } from "./kinds.js";
 export { ProblemError, unwrap, type Answer, type Problem } from "./problems.js";
-export type { Fetch, FollowOptions, GameStreamEvent, PlayerStreamEvent } from "./stream.js";
+export type { ClassroomStreamEvent, Fetch, FollowOptions, GameStreamEvent, PlayerStreamEvent } from "./stream.js";
 export type { components, operations, paths } from "./schema.js";

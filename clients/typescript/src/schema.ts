@@ -577,7 +577,7 @@ export interface paths {
          *     `curl -N -H 'Authorization: Bearer <teacher token>' localhost:8080/v1/classrooms/<id>/events`
          *
          *     **NDJSON.** With `Accept: application/x-ndjson` the same stream comes as one JSON object per
-         *     line (`GameStreamLine`): `{"event":"action","id":"12","data":{…}}`, the same events with the same
+         *     line (`ClassroomStreamLine`): `{"event":"action","id":"12","data":{…}}`, the same events with the same
          *     ids, and `{"event":"heartbeat"}` instead of the heartbeat comment (no `retry:` line). It
          *     resumes the same way: send the last `id` received as `Last-Event-ID` or as the
          *     `last_event_id` query parameter.
@@ -1400,8 +1400,9 @@ export interface paths {
         };
         /**
          * Sign a teacher in with the OpenID provider (redirects there).
-         * @description Answers 302 to the provider that `OIDC_ISSUER` names (authorization code flow with PKCE
-         *     S256, `state` and `nonce`; scopes `openid profile email`). The provider sends the teacher
+         * @description Answers 302 to the provider that `provider` names, by default the one `OIDC_ISSUER` names
+         *     (authorization code flow with PKCE S256, `state` and `nonce`; scopes `openid profile
+         *     email`). The provider sends the teacher
          *     back to `GET /v1/auth/oidc/callback` within 10 minutes, on any instance. When the operator
          *     configured no provider: 404 `sign_in_not_configured`.
          */
@@ -1432,7 +1433,8 @@ export interface paths {
          *     verifier, and verifies the ID token (the provider's signature through its discovery keys,
          *     `iss`, `aud`, `exp`, `nonce`; else 400 `id_token_invalid`). Makes the account on the first
          *     sign-in (keyed by issuer and subject; only the `name` is kept, no email) and answers it
-         *     with a new account token (`pga_…`, 90 days, shown only here).
+         *     with a new account token (`pga_…`, 90 days, shown only here); a sign-in begun with
+         *     `return_to` answers 302 there with a browser session's cookie instead (cookieAuth).
          */
         get: operations["finishSignIn"];
         put?: never;
@@ -1444,6 +1446,150 @@ export interface paths {
          * @description Answered as `GET /v1/auth/oidc/callback` (`finishSignIn`): the same parameters, statuses and headers, and no body.
          */
         head: operations["headFinishSignIn"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/classrooms/{classroom_id}/co-teacher-invites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invite a co-teacher with a one-time code (the classroom's owner).
+         * @description A one-time code (`pgi_…`, 256 random bits, shown only here, kept hashed) that a signed-in
+         *     teacher accepts with `POST /v1/co-teacher-invites/accept` to co-teach the classroom: their
+         *     account token and browser sessions then run it as its teacher token does. Made by the
+         *     classroom's owner, its owning account or its teacher token (a co-teacher's account is 403
+         *     `classroom_owner_required`); it works once, for 7 days. At most 20 unused at once (409
+         *     `too_many_co_teacher_invites`).
+         */
+        post: operations["createCoTeacherInvite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/co-teacher-invites/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Co-teach a classroom by its invite code (account token or session).
+         * @description Takes the invite (once) and makes the account a co-teacher of its classroom, which then
+         *     shows in `GET /v1/me/classrooms`; answers the classroom. A code never made, used or
+         *     expired is 404 `co_teacher_invite_not_found`, counted as a wrong guess (429
+         *     `too_many_guesses` past the guesses' budget); a classroom with 20 co-teachers is 409
+         *     `too_many_co_teachers`. The owner accepting their own invite changes nothing.
+         */
+        post: operations["acceptCoTeacherInvite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/classrooms/{classroom_id}/teachers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The classroom's teachers, its owner first (teacher).
+         * @description Display names only, for any of the classroom's teachers (its teacher token, its owner's or a co-teacher's account).
+         */
+        get: operations["listClassroomTeachers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * The status and headers of `listClassroomTeachers`, without its body.
+         * @description Answered as `GET /v1/classrooms/{classroom_id}/teachers` (`listClassroomTeachers`): the same parameters, statuses and headers, and no body.
+         */
+        head: operations["headListClassroomTeachers"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/classrooms/{classroom_id}/teachers/{account_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a co-teacher (the classroom's owner).
+         * @description The account co-teaches the classroom no more: its requests there are refused at once, and
+         *     its live streams of the classroom and its games end with a `revoked` event
+         *     (`teacher_removed`). By the classroom's owner (its owning account or teacher token); an
+         *     account that is no co-teacher is 404 `co_teacher_not_found`.
+         */
+        delete: operations["removeCoTeacher"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The OpenID providers teachers may sign in with, for a sign-in page.
+         * @description Each provider's name, issuer and login link, the default first; an empty list when the
+         *     operator configured none (then the login answers 404 `sign_in_not_configured`).
+         */
+        get: operations["listSignInProviders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * The status and headers of `listSignInProviders`, without its body.
+         * @description Answered as `GET /v1/auth/providers` (`listSignInProviders`): the same parameters, statuses and headers, and no body.
+         */
+        head: operations["headListSignInProviders"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/auth/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End the browser session of the request's cookie.
+         * @description Deletes the session of the `pg_session` cookie (its live streams end with a `revoked`
+         *     event, `token_revoked`, on every instance) and clears the cookie. Without a session it
+         *     only clears the cookie. A cross-site request with the cookie is refused (403
+         *     `csrf_refused`), as every change made with the cookie only is.
+         */
+        post: operations["signOut"];
+        delete?: never;
+        options?: never;
+        head?: never;
         patch?: never;
         trace?: never;
     };
@@ -1565,7 +1711,17 @@ export interface paths {
         get: operations["getMe"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Erase the signed-in teacher's account (account token).
+         * @description Erases the account of the account token: its tokens and every row that names it. By
+         *     default the classrooms it owns are erased with it, each with its
+         *     students, their sign-in codes and tokens, its games, their histories and statistics, and
+         *     its observer tokens and webhook subscriptions (docs/privacy.md). With
+         *     `keep_classrooms=true` they are kept instead, owned by no account, and go on under their
+         *     classroom teacher tokens. No token, or one that opens nothing, gets 401; another kind of
+         *     token 403 `account_token_required`.
+         */
+        delete: operations["eraseMyAccount"];
         options?: never;
         /**
          * The status and headers of `getMe`, without its body.
@@ -1721,8 +1877,9 @@ export interface paths {
          *     and refused attempts by code with recent examples. From the move reviews of finished games
          *     (`GET /v1/games/{id}/review`): the actions judged, the `accuracy` (share labelled `best` or
          *     `good`), per kind the counts by label and of each missed opportunity; and the `hints_used`.
-         *     A finished game's review is made the first time it is needed and kept; `reviews_pending`
-         *     counts the games whose review a later request will add. With `Accept: text/csv`, one row per
+         *     The server's worker reviews each finished game once, in the background, and keeps a summary
+         *     per student; `reviews_pending` counts the games it has not reviewed yet. A request reads
+         *     what is kept and reviews nothing. With `Accept: text/csv`, one row per
          *     student and figure for spreadsheets, named `<kind>.<counter>` with the kind's `-` written `_`
          *     (`prime_climb.op_add`, `primed.average_round_score`), a mistake `<kind>.<figure>.<value>`
          *     (`primed.not_prime_totals.21`), `hints_used`, `judged_actions`, `accuracy` (absent when
@@ -1739,6 +1896,126 @@ export interface paths {
          * @description Answered as `GET /v1/classrooms/{classroom_id}/stats` (`getClassroomStats`): the same parameters, statuses and headers, and no body.
          */
         head: operations["headClassroomStats"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/classrooms/{classroom_id}/progress": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Each student's progress over the weeks or days (teacher token).
+         * @description Per current student and for the class, per week (ISO weeks, Monday to Sunday) or per day,
+         *     all in UTC: games played (started), finished and won, hints asked, the student's own
+         *     moves and the time they took (`ms_per_move`, the mean time since the game's step before
+         *     each move; absent without moves), and the missed opportunities the move reviews of their
+         *     finished games found (counted on the day the game finished, once the worker has reviewed
+         *     it). Every bucket from `from` to `to` is listed, empty ones with zeros; `from` is moved
+         *     back to its week's Monday and `to` on to its Sunday by week. The class's figures are its
+         *     students' added up (a game two students played counts for each).
+         *
+         *     The figures are kept as the games go, in each step's transaction, so a request reads a few
+         *     rows per student and bucket: its cost does not grow with the class's games. With
+         *     `Accept: text/csv` (or `progress.csv`), one row per student and bucket for spreadsheets.
+         *     A picture of the same figures: `progress.svg` and `progress.png`.
+         */
+        get: operations["getClassroomProgress"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * The status and headers of `getClassroomProgress`, without its body.
+         * @description Answered as `GET /v1/classrooms/{classroom_id}/progress` (`getClassroomProgress`): the same parameters, statuses and headers, and no body.
+         */
+        head: operations["headClassroomProgress"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/classrooms/{classroom_id}/progress.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The progress as CSV (teacher token).
+         * @description `GET /v1/classrooms/{classroom_id}/progress` as CSV, one row per student and bucket and
+         *     then the class's rows: `student_id,name,start,played,finished,won,hints,moves,ms_per_move,missed`
+         *     (`start` the bucket's first day; `ms_per_move` empty without moves; the class's rows with an
+         *     empty `student_id` and the name `(class)`).
+         */
+        get: operations["getClassroomProgressCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * The status and headers of `getClassroomProgressCsv`, without its body.
+         * @description Answered as `GET /v1/classrooms/{classroom_id}/progress.csv` (`getClassroomProgressCsv`): the same parameters, statuses and headers, and no body.
+         */
+        head: operations["headClassroomProgressCsv"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/classrooms/{classroom_id}/progress.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The progress as an SVG picture for a phone (teacher token).
+         * @description The figures of `GET /v1/classrooms/{classroom_id}/progress` drawn 360 units wide, a phone
+         *     held upright: a small chart for the class, then one per current student (by name, the
+         *     first 40; the picture says how many more), over the same buckets. It reads in grey scale: games finished are outlined light bars, wins the
+         *     dark bars inside them, hints a line of square markers, missed opportunities a dashed line
+         *     of round markers (markers where there is room for them), each named in the legend; each
+         *     chart says its totals and mean time per move in words and has its own scale. `<title>` and
+         *     `<desc>` say what it shows. The same picture as PNG: `progress.png`. It is sent with
+         *     `Cache-Control: no-cache` and an `ETag` of its content (`If-None-Match` gets 304); it
+         *     counts against the instance's limit on expensive requests (503 `renders_busy`).
+         */
+        get: operations["getClassroomProgressPicture"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * The status and headers of `getClassroomProgressPicture`, without its body.
+         * @description Answered as `GET /v1/classrooms/{classroom_id}/progress.svg` (`getClassroomProgressPicture`): the same parameters, statuses and headers, and no body.
+         */
+        head: operations["headClassroomProgressPicture"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/classrooms/{classroom_id}/progress.png": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The progress as a PNG picture for a phone (teacher token).
+         * @description The picture of `progress.svg` drawn in pixels (1.5 pixels per unit: 540 pixels wide),
+         *     with the same parameters, headers and refusals.
+         */
+        get: operations["getClassroomProgressPicturePng"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * The status and headers of `getClassroomProgressPicturePng`, without its body.
+         * @description Answered as `GET /v1/classrooms/{classroom_id}/progress.png` (`getClassroomProgressPicturePng`): the same parameters, statuses and headers, and no body.
+         */
+        head: operations["headClassroomProgressPicturePng"];
         patch?: never;
         trace?: never;
     };
@@ -1891,6 +2168,520 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/classrooms/{classroom_id}/sign-in-codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The students' personal sign-in codes (teacher token).
+         * @description Every current student of the classroom, by name, with their personal sign-in code: six
+         *     characters without look-alikes (no 0/O, 1/I/L), which the student types with the class's
+         *     join code at `POST /v1/students/sign-in`. A code is the same every time it is listed, until
+         *     the teacher resets it. The classroom's teacher token or an account token of its account;
+         *     another classroom's gets 404 `classroom_not_found`. A server without `SECRET_KEY` has no
+         *     codes: 503 `sign_in_codes_disabled`.
+         */
+        get: operations["listSignInCodes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * The status and headers of `listSignInCodes`, without its body.
+         * @description Answered as `GET /v1/classrooms/{classroom_id}/sign-in-codes` (`listSignInCodes`): the same parameters, statuses and headers, and no body.
+         */
+        head: operations["headListSignInCodes"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/classrooms/{classroom_id}/students/{student_id}/sign-in-code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give a student a new sign-in code (teacher token).
+         * @description Draws the student a new personal sign-in code and answers it. The old code stops working,
+         *     and so do the student tokens that signing in with it issued (a lost card may have been
+         *     used): the student signs in again with the new code. The student's own token, from joining,
+         *     keeps working. 404 `student_not_found` for a student not (or no longer) in the classroom.
+         */
+        post: operations["resetSignInCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/students/sign-in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A student signs in with the class code and their personal code.
+         * @description Answers a new student token (`pgl_…`, shown only here) for the student whose personal
+         *     sign-in code this is, in the classroom whose join code `class_code` is. Each sign-in issues
+         *     a token of its own, so a child signs in on several devices and each keeps working; a student
+         *     holds at most 5 such tokens, and a sixth sign-in ends the oldest. Case, spaces and dashes in
+         *     the codes do not matter.
+         *
+         *     A wrong personal code and an unknown class code get the same answer, 404
+         *     `sign_in_code_not_found`, and count as wrong guesses of the guard of typed codes (per
+         *     address and per instance, `too_many_guesses`): see docs/privacy.md for the odds.
+         */
+        post: operations["studentSignIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/classrooms/{classroom_id}/sign-in-cards.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A printable page of the students' sign-in cards (teacher token).
+         * @description One page (A4 or US Letter, `paper`) of cards to cut out and hand to the students: on each,
+         *     the student's name, the class code, their personal code and a QR code of the sign-in link
+         *     `PUBLIC_URL/app/sign-in#class=…&code=…` (the codes after `#`, which a browser never sends
+         *     to a server, so they stay out of its logs). Ten cards a page, by name; a classroom with
+         *     more students has more pages, `page=2` and on, each one SVG document of the paper's size
+         *     (`width="210mm" height="297mm"`, or `8.5in` × `11in`; drawn in CSS pixels, 96 an inch, in
+         *     its `viewBox`), with margins of half an inch of its own: print it at 100 % with the
+         *     browser's margins set to none. The `Link` header names the next page. The QR codes are
+         *     drawn as squares, crisp at any size.
+         *
+         *     Teacher-only, like the codes. An expensive request, in the render gate (503 `renders_busy`).
+         */
+        get: operations["getSignInCards"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * The status and headers of `getSignInCards`, without its body.
+         * @description Answered as `GET /v1/classrooms/{classroom_id}/sign-in-cards.svg` (`getSignInCards`): the same parameters, statuses and headers, and no body.
+         */
+        head: operations["headSignInCards"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/classrooms/{classroom_id}/sign-in-cards.png": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page of the students' sign-in cards as PNG (teacher token).
+         * @description The page of `GET /v1/classrooms/{classroom_id}/sign-in-cards.svg` drawn in pixels, at 150
+         *     dots per inch (A4: 1240 × 1754 pixels; Letter: 1275 × 1650), the same parameters and rules.
+         */
+        get: operations["getSignInCardsPng"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * The status and headers of `getSignInCardsPng`, without its body.
+         * @description Answered as `GET /v1/classrooms/{classroom_id}/sign-in-cards.png` (`getSignInCardsPng`): the same parameters, statuses and headers, and no body.
+         */
+        head: operations["headSignInCardsPng"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/classrooms/{classroom_id}/assignments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The classroom's assignments with each student's progress (teacher token).
+         * @description Every assignment of the classroom, oldest first, each with the progress of every current
+         *     student (by name): `games_done`, `games_late` and `done`. A removed student is not listed.
+         *     The progress is counted when a game ends, in the same transaction, so reading it costs a
+         *     read of the counts.
+         */
+        get: operations["listAssignments"];
+        put?: never;
+        /**
+         * Set the class an assignment (teacher token).
+         * @description Asks every student of the classroom to finish `games` games of `game` (with `options`, as
+         *     `POST /v1/games` takes them) by `due_at`, against a computer player (`opponents.bot`) or
+         *     with classmates (`opponents.classmates.group_size` students a game, grouped by the service
+         *     as they ask for their games). A student asks for each game with
+         *     `POST /v1/me/assignments/{assignment_id}/games`; only those games count. A classroom holds
+         *     at most 200 assignments (409 `too_many_assignments`: delete one first).
+         */
+        post: operations["createAssignment"];
+        delete?: never;
+        options?: never;
+        /**
+         * The status and headers of `listAssignments`, without its body.
+         * @description Answered as `GET /v1/classrooms/{classroom_id}/assignments` (`listAssignments`): the same parameters, statuses and headers, and no body.
+         */
+        head: operations["headListAssignments"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/classrooms/{classroom_id}/assignments/{assignment_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One assignment with each student's progress (teacher token).
+         * @description As an item of `listAssignments`; 404 `assignment_not_found` when the classroom has no such assignment.
+         */
+        get: operations["getAssignment"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an assignment and its progress (teacher token); its games stay.
+         * @description The assignment's progress goes with it; its games stay as they are, in the classroom's games. 404 `assignment_not_found` when the classroom has no such assignment.
+         */
+        delete: operations["deleteAssignment"];
+        options?: never;
+        /**
+         * The status and headers of `getAssignment`, without its body.
+         * @description Answered as `GET /v1/classrooms/{classroom_id}/assignments/{assignment_id}` (`getAssignment`): the same parameters, statuses and headers, and no body.
+         */
+        head: operations["headAssignment"];
+        /**
+         * Change an assignment's title, games or due time (teacher token).
+         * @description Changes the fields given. The games already finished keep counting as they were counted
+         *     (a game's lateness is decided when it ends); `done` is read against the new `games`.
+         */
+        patch: operations["changeAssignment"];
+        trace?: never;
+    };
+    "/v1/me/assignments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your assignments with your progress and due time (student token).
+         * @description The assignments of your classroom, oldest first, each with your own progress. A teacher's token gets 403 `forbidden`.
+         */
+        get: operations["listMyAssignments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * The status and headers of `listMyAssignments`, without its body.
+         * @description Answered as `GET /v1/me/assignments` (`listMyAssignments`): the same parameters, statuses and headers, and no body.
+         */
+        head: operations["headListMyAssignments"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/assignments/{assignment_id}/games": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Play the assignment's next game (student token).
+         * @description Gives you a game of the assignment, in which you act with your student token as in any
+         *     game of your classroom. You have one game of an assignment at a time: while it is not over,
+         *     asking again (or twice at once) answers 200 with that same game. Otherwise 201 with a new
+         *     one: against the computer, started at once; with classmates, a seat in the assignment's open
+         *     lobby (its game starts when its last seat is taken) or a new lobby. A game finished counts
+         *     towards `games_done` (after `due_at`: also `games_late`); an aborted one counts nothing and
+         *     frees you to ask again. Once you have finished the games asked: 409 `assignment_complete`.
+         *     Asking after the due time is allowed (the games count as late).
+         */
+        post: operations["startAssignedGame"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/classrooms/{classroom_id}/lti/roster": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take in the course's learners from the LMS (teacher token; LTI Names and Role Provisioning).
+         * @description For a classroom an LTI launch made, whose platform offers the course's roster (Names and
+         *     Role Provisioning Services 2.0; else 409 `lti_roster_unavailable`): the service asks the
+         *     platform's token URL for an access token with a client assertion signed by its current key,
+         *     reads the roster's first page (at most 500 members) and makes a student of every Active
+         *     learner, as their first launch would (their given name only; a learner the teacher removed
+         *     stays removed). A platform out of reach: 503 `lti_platform_unavailable`.
+         */
+        post: operations["syncLtiRoster"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/lti/platforms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The LMSs registered for LTI 1.3 launches (admin token).
+         * @description Every registration, oldest first; at most 100. Needs `SECRET_KEY` (else 503 `lti_disabled`).
+         */
+        get: operations["listLtiPlatforms"];
+        put?: never;
+        /**
+         * Register an LMS (an LTI 1.3 platform) with the admin token.
+         * @description The platform's issuer, the client id it gave this tool, the deployment ids it may launch
+         *     from, and its key set (JWKS), OIDC authorization and token URLs, as its administrator
+         *     reads them off the LMS. Issuer and client id are unique together (409
+         *     `lti_platform_exists`); at most 100 registrations (409 `too_many_lti_platforms`); the key
+         *     set's URL must name a host the service may fetch from (the webhooks' allow list,
+         *     `WEBHOOK_ALLOWED_HOSTS`), else 400 `invalid_lti_platform`.
+         */
+        post: operations["registerLtiPlatform"];
+        delete?: never;
+        options?: never;
+        /**
+         * The status and headers of `listLtiPlatforms`, without its body.
+         * @description Answered as `GET /v1/lti/platforms` (`listLtiPlatforms`): the same parameters, statuses and headers, and no body.
+         */
+        head: operations["headListLtiPlatforms"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/lti/platforms/{platform_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The registration's id. */
+                platform_id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * One LMS registration (admin token).
+         * @description The registration, or 404 `lti_platform_not_found`.
+         */
+        get: operations["getLtiPlatform"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an LMS registration (admin token).
+         * @description No launch from it works any more; the classrooms its courses made stay, with their students and games.
+         */
+        delete: operations["deleteLtiPlatform"];
+        options?: never;
+        /**
+         * The status and headers of `getLtiPlatform`, without its body.
+         * @description Answered as `GET /v1/lti/platforms/{platform_id}` (`getLtiPlatform`): the same parameters, statuses and headers, and no body.
+         */
+        head: operations["headLtiPlatform"];
+        /**
+         * Change an LMS registration (admin token).
+         * @description The fields given replace the registration's (a new deployment, a moved key set); the others stay.
+         */
+        patch: operations["updateLtiPlatform"];
+        trace?: never;
+    };
+    "/v1/lti/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * LTI 1.3 login initiation (the platform sends the browser here; redirects to the platform).
+         * @description Third-party initiated login (1EdTech Security Framework 1.0 §5.1.1). Finds the
+         *     registration by `iss` (and `client_id`, `lti_deployment_id` when sent: 400
+         *     `lti_platform_unknown`, `lti_platform_ambiguous`), keeps a new `state` and `nonce` (hashed,
+         *     used once, 10 minutes, on any instance) and answers 302 to the platform's OIDC
+         *     authorization URL with `scope=openid`, `response_type=id_token`, `response_mode=form_post`,
+         *     `prompt=none`, `client_id`, `redirect_uri` (`PUBLIC_URL` + `/v1/lti/launch`), `login_hint`,
+         *     `lti_message_hint`, `state` and `nonce`. The same is accepted as a form post.
+         */
+        get: operations["beginLtiLogin"];
+        put?: never;
+        /**
+         * LTI 1.3 login initiation as a form post.
+         * @description As `GET /v1/lti/login`, with the parameters form-encoded in the body.
+         */
+        post: operations["beginLtiLoginPost"];
+        delete?: never;
+        options?: never;
+        /**
+         * The status and headers of `beginLtiLogin`, without its body.
+         * @description Answered as `GET /v1/lti/login` (`beginLtiLogin`): the same parameters, statuses and headers, and no body.
+         */
+        head: operations["headBeginLtiLogin"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/lti/launch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * LTI 1.3 launch (the platform form-posts the ID token here; redirects to the landing page).
+         * @description Takes the login its `state` names (once; 400 `lti_state_invalid`), verifies the `id_token`
+         *     (RS256, signed by a key of the platform's key set, fetched and cached; `iss`, `aud` (with
+         *     `azp` when several), `exp` and `iat` within a minute, the login's `nonce`: else 400
+         *     `lti_id_token_invalid`), its deployment (403 `lti_deployment_unknown`), message type
+         *     `LtiResourceLinkRequest` and version `1.3.0` (400 `lti_message_unsupported`) and its course
+         *     (400 `lti_context_missing`). An **Instructor** (context role Instructor or Administrator, or
+         *     a sub-role of Instructor) signs into the account of (platform, subject), made on the first
+         *     launch, and the course's classroom, made on the first launch and named after the course,
+         *     owned by that instructor (another instructor of the same course: 403
+         *     `lti_classroom_owned`). A **Learner** becomes the classroom's student, made on the first
+         *     launch under their given name (409 `lti_classroom_not_ready` before any instructor
+         *     launched; 403 `lti_student_removed`). Other roles: 403 `lti_role_unsupported`. Answers 303
+         *     to the landing page with a one-time code in the URL's fragment (never sent to a server,
+         *     so never logged), which the page trades at `POST /v1/lti/handover` within 2 minutes.
+         */
+        post: operations["launchLti"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/lti/landing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where a launch lands in the LMS's frame, until the web app takes over.
+         * @description A small self-contained HTML page (no script; `Content-Security-Policy: default-src 'none'`,
+         *     framable by any LMS) saying that the launch worked and how an app trades the code in the
+         *     URL's fragment at `POST /v1/lti/handover`.
+         */
+        get: operations["getLtiLanding"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * The status and headers of `getLtiLanding`, without its body.
+         * @description Answered as `GET /v1/lti/landing` (`getLtiLanding`): the same parameters, statuses and headers, and no body.
+         */
+        head: operations["headLtiLanding"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/lti/handover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Trade a launch's one-time code for a token.
+         * @description The code from the landing URL's fragment, once, within 2 minutes (else 400
+         *     `lti_handover_invalid`). An instructor gets a new account token (`pga_…`, named
+         *     "LTI launch", 8 hours) that runs the course's classroom; a learner a new student token
+         *     (`pgl_…`; the one they held before stops working).
+         */
+        post: operations["takeLtiHandover"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/lti/jwks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tool's public keys (JWKS) for platforms to verify what it signs.
+         * @description RS256 keys with their `kid`: the current one first, then a rotated one for 7 days after
+         *     its rotation. The first key pair is made on the first start (or request) that finds none;
+         *     the private keys are kept sealed under `SECRET_KEY`.
+         */
+        get: operations["getLtiKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * The status and headers of `getLtiKeys`, without its body.
+         * @description Answered as `GET /v1/lti/jwks` (`getLtiKeys`): the same parameters, statuses and headers, and no body.
+         */
+        head: operations["headLtiKeys"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/lti/keys/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a new current tool key pair (admin token).
+         * @description The key before stays published at `GET /v1/lti/jwks` for 7 days.
+         */
+        post: operations["rotateLtiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1930,6 +2721,55 @@ export interface components {
             name: string;
             /** @description Seconds the token works (default 90 days). */
             expires_in?: number;
+        };
+        CoTeacherInvite: {
+            /** @description The one-time code (`pgi_…`), shown only here. */
+            code: string;
+            /** Format: date-time */
+            expires_at: string;
+        };
+        AcceptCoTeacherInviteRequest: {
+            /** @description The invite's code (`pgi_…`). */
+            code: string;
+        };
+        ClassroomTeacherList: {
+            teachers: components["schemas"]["ClassroomTeacher"][];
+        };
+        ClassroomTeacher: {
+            /** Format: uuid */
+            account_id: string;
+            /** @description The display name the provider gave. */
+            name: string;
+            /** @description The classroom's owner (first); else a co-teacher. */
+            owner: boolean;
+            /**
+             * Format: date-time
+             * @description When the co-teacher joined (the owner: when their account was made).
+             */
+            added_at: string;
+        };
+        /** @description The OpenID providers teachers may sign in with, the default first. */
+        SignInProviderList: {
+            providers: components["schemas"]["SignInProvider"][];
+        };
+        SignInProvider: {
+            /**
+             * @description The provider's name (`default` for `OIDC_ISSUER`'s, else as in `OIDC_PROVIDERS`).
+             * @example google
+             */
+            name: string;
+            /**
+             * @description The provider's issuer URL.
+             * @example https://accounts.google.com
+             */
+            issuer: string;
+            /** @description Whether a login without `provider` goes to it. */
+            default: boolean;
+            /**
+             * @description Where a sign-in page sends the teacher (add `&return_to=` for a browser session).
+             * @example /v1/auth/oidc/login?provider=google
+             */
+            login: string;
         };
         /** @description The account signed in and its new account token, shown once. */
         SignedIn: {
@@ -2415,10 +3255,56 @@ export interface components {
             /** @description Hints the seat asked for, once per position. */
             hints_used: number;
         };
+        ProgressFigures: {
+            /**
+             * Format: date
+             * @description The bucket's first day (UTC).
+             */
+            start: string;
+            /** @description Games started in the bucket. */
+            games_played: number;
+            games_finished: number;
+            games_won: number;
+            hints_used: number;
+            /** @description The student's own moves (not the computer's, not those the server played when time ran out). */
+            moves: number;
+            /**
+             * Format: int64
+             * @description The mean time of a move, since the game's step before it, in milliseconds; absent without moves.
+             */
+            ms_per_move?: number;
+            /** @description Found by the move reviews of the games that finished in the bucket. */
+            missed_opportunities: number;
+        };
+        StudentProgress: {
+            /** Format: uuid */
+            student_id: string;
+            name: string;
+            buckets: components["schemas"]["ProgressFigures"][];
+        };
+        ClassroomProgress: {
+            /** Format: uuid */
+            classroom_id: string;
+            /**
+             * Format: date
+             * @description The first day shown (a Monday by week).
+             */
+            from: string;
+            /**
+             * Format: date
+             * @description The last day shown (a Sunday by week).
+             */
+            to: string;
+            /** @enum {string} */
+            bucket: "week" | "day";
+            students: components["schemas"]["StudentProgress"][];
+            /** @description The students' figures added up, bucket by bucket. */
+            class: components["schemas"]["ProgressFigures"][];
+        };
         ClassroomStats: {
             /** Format: uuid */
             classroom_id: string;
-            /** @description Finished games whose move review is not made yet. One request makes at most 10 of them (and keeps them); the review figures of the rest join the statistics on later requests. */
+            /** @description Finished games whose move review the worker has not made yet: it reviews each finished game once, in the background, and their review figures join the statistics then. No request makes a review. */
             reviews_pending: number;
             students: components["schemas"]["StudentStats"][];
             /** @description The class as a whole. `games_played`, `games_finished` and `games_won` count games, each once: the started games in which a current student holds a seat (two students' game is one game), won when a current student won it. The `games` counters are every current student's added up; `attempts` counts all their refusals, with the class's most recent examples. */
@@ -2729,6 +3615,13 @@ export interface components {
          *     can type each message as this union and narrow it by `event`.
          */
         GameStreamEvent: components["schemas"]["GameActionMessage"] | components["schemas"]["GameEndMessage"] | components["schemas"]["StreamErrorMessage"] | components["schemas"]["StreamRevokedMessage"];
+        /**
+         * @description One message of a classroom's event stream, as a client reads it: a game's stream's messages
+         *     (`GameStreamEvent`) and the assignments' (`assignment_done`, `assignment_due_soon`). The
+         *     message's `event` field says what its `data` (parsed from JSON) holds. A client that parses
+         *     `data:` lines can type each message as this union and narrow it by `event`.
+         */
+        ClassroomStreamEvent: components["schemas"]["GameActionMessage"] | components["schemas"]["GameEndMessage"] | components["schemas"]["StreamErrorMessage"] | components["schemas"]["StreamRevokedMessage"] | components["schemas"]["AssignmentDoneMessage"] | components["schemas"]["AssignmentDueSoonMessage"];
         /** @description An `action` message: one recorded history entry. */
         GameActionMessage: {
             /**
@@ -2785,10 +3678,11 @@ export interface components {
              *     classroom; `seat_left`: the token's seat was left (a lobby left, a seat handed to the
              *     computer on resigning) and the token opens the game no more; `observer_revoked`,
              *     `observer_expired`: the observer token was revoked or expired; `token_revoked`: the
-             *     token no longer works (found out by the stream asking again, the cause unknown to it).
+             *     token no longer works (found out by the stream asking again, the cause unknown to it);
+             *     `teacher_removed`: the account, a co-teacher, was removed from the classroom.
              * @enum {string}
              */
-            reason: "token_revoked" | "token_rotated" | "student_removed" | "student_erased" | "seat_left" | "observer_revoked" | "observer_expired";
+            reason: "token_revoked" | "token_rotated" | "student_removed" | "student_erased" | "seat_left" | "observer_revoked" | "observer_expired" | "teacher_removed";
         };
         /**
          * @description The `data` of an event of `GET /v1/me/events`.
@@ -2832,7 +3726,7 @@ export interface components {
          * @description One message of `GET /v1/me/events`, as a client reads it: the message's `event` field says
          *     what its `data` (parsed from JSON) holds.
          */
-        PlayerStreamEvent: components["schemas"]["PlayerEventMessage"] | components["schemas"]["StreamErrorMessage"] | components["schemas"]["StreamRevokedMessage"];
+        PlayerStreamEvent: components["schemas"]["PlayerEventMessage"] | components["schemas"]["StreamErrorMessage"] | components["schemas"]["StreamRevokedMessage"] | components["schemas"]["AssignmentDoneMessage"] | components["schemas"]["AssignmentDueSoonMessage"];
         /** @description A `game_started`, `your_turn`, `timed_out` or `game_ended` message. */
         PlayerEventMessage: {
             event: components["schemas"]["PlayerEventKind"];
@@ -2863,10 +3757,10 @@ export interface components {
          */
         WebhookScope: "game" | "classroom" | "service";
         /**
-         * @description A player event of `GET /v1/me/events`, or `entry` (one per history entry).
+         * @description A player event of `GET /v1/me/events`, `entry` (one per history entry), or an assignment's event (`AssignmentEvent`).
          * @enum {string}
          */
-        WebhookEventType: "game_started" | "your_turn" | "timed_out" | "game_ended" | "entry";
+        WebhookEventType: "game_started" | "your_turn" | "timed_out" | "game_ended" | "entry" | "assignment_done" | "assignment_due_soon";
         Webhook: {
             /** Format: uuid */
             id: string;
@@ -2944,7 +3838,7 @@ export interface components {
             type: components["schemas"]["WebhookEventType"];
             /** Format: date-time */
             timestamp: string;
-            data: components["schemas"]["PlayerEvent"] | components["schemas"]["WebhookEntryEvent"];
+            data: components["schemas"]["PlayerEvent"] | components["schemas"]["WebhookEntryEvent"] | components["schemas"]["AssignmentEvent"];
         };
         /** @description The `data` of an `entry` webhook: which history entry was recorded (its action and outcome are read with `GET /v1/games/{id}/actions`). */
         WebhookEntryEvent: {
@@ -2980,10 +3874,15 @@ export interface components {
          */
         GameStreamLine: components["schemas"]["GameActionMessage"] | components["schemas"]["GameEndMessage"] | components["schemas"]["StreamErrorMessage"] | components["schemas"]["StreamRevokedMessage"] | components["schemas"]["StreamHeartbeatMessage"];
         /**
+         * @description One line of a classroom's event stream read as NDJSON: a `ClassroomStreamEvent`
+         *     message as one JSON object (`data` is the JSON itself, not a string), or a heartbeat.
+         */
+        ClassroomStreamLine: components["schemas"]["GameActionMessage"] | components["schemas"]["GameEndMessage"] | components["schemas"]["StreamErrorMessage"] | components["schemas"]["StreamRevokedMessage"] | components["schemas"]["AssignmentDoneMessage"] | components["schemas"]["AssignmentDueSoonMessage"] | components["schemas"]["StreamHeartbeatMessage"];
+        /**
          * @description One line of `GET /v1/me/events` read as NDJSON: a `PlayerStreamEvent` message as one JSON
          *     object (`data` is the JSON itself, not a string), or a heartbeat.
          */
-        PlayerStreamLine: components["schemas"]["PlayerEventMessage"] | components["schemas"]["StreamErrorMessage"] | components["schemas"]["StreamRevokedMessage"] | components["schemas"]["StreamHeartbeatMessage"];
+        PlayerStreamLine: components["schemas"]["PlayerEventMessage"] | components["schemas"]["StreamErrorMessage"] | components["schemas"]["StreamRevokedMessage"] | components["schemas"]["AssignmentDoneMessage"] | components["schemas"]["AssignmentDueSoonMessage"] | components["schemas"]["StreamHeartbeatMessage"];
         ActionResult: {
             entry: components["schemas"]["HistoryEntry"];
             game: components["schemas"]["Game"];
@@ -3227,7 +4126,7 @@ export interface components {
             replay_png: string;
         };
         /**
-         * @description A code a person types (an invite code, a join code) refused before it was looked up, because too many wrong ones were tried: from this address (`address`: an IPv4 address or an IPv6 /64, whatever tokens its requests carry) or on this instance from every address (`instance`). `limit` wrong codes are allowed at once, and again over `window_seconds`; `retry_after_seconds` (also the `Retry-After` header) is when one more is allowed. A right code gives its guess back, so a child who mistypes twice still gets in on the third try.
+         * @description A code a person types (an invite code, a join code) refused before it was looked up, because too many wrong ones were tried: from this address (`address`: an IPv4 address or an IPv6 /64, whatever tokens its requests carry) or on this instance from every address (`instance`), or, for a student's sign-in code, with this class code from every address (`classroom`). `limit` wrong codes are allowed at once, and again over `window_seconds`; `retry_after_seconds` (also the `Retry-After` header) is when one more is allowed. A right code gives its guess back, so a child who mistypes twice still gets in on the third try.
          * @example {
          *       "scope": "address",
          *       "limit": 30,
@@ -3237,7 +4136,7 @@ export interface components {
          */
         GuessFacts: {
             /** @enum {string} */
-            scope: "address" | "instance";
+            scope: "address" | "instance" | "classroom";
             limit: number;
             window_seconds: number;
             retry_after_seconds: number;
@@ -3247,6 +4146,159 @@ export interface components {
             field: string;
             /** @example must have at least 1 item */
             message: string;
+        };
+        AssignmentRequest: {
+            /** @example Three Primed games */
+            title: string;
+            game: components["schemas"]["GameKind"];
+            /** @description The options of every game of the assignment, as in `POST /v1/games`. */
+            options?: components["schemas"]["GameOptions"];
+            /** @description How many games each student is to finish. */
+            games: number;
+            opponents: components["schemas"]["AssignmentOpponents"];
+            /**
+             * Format: date-time
+             * @description Games finished after this time count as late (one finished at it exactly is on time).
+             */
+            due_at: string;
+        };
+        /** @description Either `{"bot": "<level>"}` (each game against a computer player) or `{"classmates": {"group_size": n}}`. */
+        AssignmentOpponents: {
+            bot?: components["schemas"]["BotLevel"];
+            classmates?: {
+                /** @description Students a game; the game's options must take this many players. */
+                group_size: number;
+            };
+        };
+        AssignmentChange: {
+            title?: string;
+            games?: number;
+            /** Format: date-time */
+            due_at?: string;
+        };
+        AssignmentProgress: {
+            /** Format: uuid */
+            student_id: string;
+            /** @example Ada */
+            name: string;
+            /** @description Games of the assignment the student finished (aborted ones do not count), late ones included. */
+            games_done: number;
+            /** @description Of games_done, those finished after due_at. */
+            games_late: number;
+            /** @description games_done has reached the games asked. */
+            done: boolean;
+            /**
+             * Format: uuid
+             * @description The student's game of the assignment not yet over, if any.
+             */
+            open_game_id?: string | null;
+        };
+        Assignment: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            classroom_id: string;
+            title: string;
+            game: components["schemas"]["GameKind"];
+            /** @description The options as given. */
+            options: {
+                [key: string]: unknown;
+            };
+            games: number;
+            opponents: components["schemas"]["AssignmentOpponents"];
+            /** Format: date-time */
+            due_at: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @description For the teacher, every current student's, by name; for a student, their own. */
+            progress: components["schemas"]["AssignmentProgress"][];
+        };
+        AssignmentList: {
+            items: components["schemas"]["Assignment"][];
+        };
+        MyAssignmentList: {
+            /** @description Your assignments, each with one `progress` entry, yours. */
+            items: components["schemas"]["Assignment"][];
+        };
+        AssignedGame: {
+            /** Format: uuid */
+            assignment_id: string;
+            game: components["schemas"]["Game"];
+            /** @description Your seat in the game; act for it with your student token. */
+            seat: number;
+        };
+        /**
+         * @description `assignment_done`: a student's `done` turned true (sent with the end of the game that did it); `assignment_due_soon`: the assignment is due within a day and the student is not done.
+         * @enum {string}
+         */
+        AssignmentEventKind: "assignment_done" | "assignment_due_soon";
+        /**
+         * @description The `data` of an `assignment_done` or `assignment_due_soon` message or webhook: the assignment and one student's progress with it.
+         * @example {
+         *       "event": "assignment_done",
+         *       "assignment_id": "0b0f3c1e-2f4a-4c59-9d3e-7a1b2c3d4e5f",
+         *       "classroom_id": "9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d",
+         *       "title": "Three Primed games",
+         *       "games": 3,
+         *       "due_at": "2026-12-11T16:00:00Z",
+         *       "student_id": "3c4d5e6f-7a8b-4c9d-8e0f-1a2b3c4d5e6f",
+         *       "name": "Ada",
+         *       "games_done": 3,
+         *       "games_late": 0,
+         *       "done": true,
+         *       "game_id": "5f0c5c8e-8d7e-4a52-9a43-0d2b1f6c7e11"
+         *     }
+         */
+        AssignmentEvent: {
+            event: components["schemas"]["AssignmentEventKind"];
+            /** Format: uuid */
+            assignment_id: string;
+            /** Format: uuid */
+            classroom_id: string;
+            title: string;
+            /** @description The games asked. */
+            games: number;
+            /** Format: date-time */
+            due_at: string;
+            /** Format: uuid */
+            student_id: string;
+            /** @description The student's name. */
+            name: string;
+            games_done: number;
+            games_late: number;
+            done: boolean;
+            /**
+             * Format: uuid
+             * @description `assignment_done`: the game whose end made the student done.
+             */
+            game_id?: string;
+        };
+        /**
+         * @description An `assignment_done` message, on `GET /v1/me/events` (the student's own) and on a
+         *     classroom's stream (every student's), just before the end of the game that made the student
+         *     done. It has no `id`: it does not move the resume point, so a stream resumed from before it
+         *     may send it again.
+         */
+        AssignmentDoneMessage: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "assignment_done";
+            data: components["schemas"]["AssignmentEvent"];
+        };
+        /**
+         * @description An `assignment_due_soon` message, on `GET /v1/me/events` (the student's own) and on a
+         *     classroom's stream (every student not done), a day before the assignment's due time. It has
+         *     no `id`; a stream not open at the time does not get it (webhooks do).
+         */
+        AssignmentDueSoonMessage: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "assignment_due_soon";
+            data: components["schemas"]["AssignmentEvent"];
         };
         /**
          * @description A Prime Card kind. Keepers (PC-12) are plus_minus_1..plus_minus_9, send_to_start and curse; the others are action cards (PC-13).
@@ -4874,6 +5926,123 @@ export interface components {
          *     | `wrong_phase` | `PrimedWrongPhaseFacts` | `primed` |
          */
         RefusalFacts: components["schemas"]["BodyMismatchFacts"] | components["schemas"]["GameOverFacts"] | components["schemas"]["GameStatusFacts"] | components["schemas"]["GuessFacts"] | components["schemas"]["NotYourTurnFacts"] | components["schemas"]["QuotaFacts"] | components["schemas"]["RenderBusyFacts"] | components["schemas"]["SeatCountFacts"] | components["schemas"]["VersionMismatchFacts"] | components["schemas"]["PrimeClimbCardFacts"] | components["schemas"]["PrimeClimbCursedFacts"] | components["schemas"]["PrimeClimbDiceUnusedFacts"] | components["schemas"]["PrimeClimbDieFacts"] | components["schemas"]["PrimeClimbIllegalStepFacts"] | components["schemas"]["PrimeClimbInvalidTargetFacts"] | components["schemas"]["PrimeClimbPawnFacts"] | components["schemas"]["PrimeClimbWrongPhaseFacts"] | components["schemas"]["PrimedCardNotInHandFacts"] | components["schemas"]["PrimedCardsFacts"] | components["schemas"]["PrimedDrawnCardFacts"] | components["schemas"]["PrimedPlayAvailableFacts"] | components["schemas"]["PrimedSumFacts"] | components["schemas"]["PrimedWrongPhaseFacts"];
+        SignInCode: {
+            student: components["schemas"]["Student"];
+            /**
+             * @description The student's personal sign-in code, six characters of `ABCDEFGHJKMNPQRSTUVWXYZ23456789`.
+             * @example H4KP9Z
+             */
+            code: string;
+        };
+        SignInCodeList: {
+            items: components["schemas"]["SignInCode"][];
+        };
+        StudentSignInRequest: {
+            /** @description The classroom's join code, as the teacher shows it (`K7QX-2MHB`). */
+            class_code: string;
+            /** @description The student's personal sign-in code (`H4KP9Z`). */
+            code: string;
+        };
+        ErasedAccount: {
+            /** @description How many classrooms were erased with the account (0 with `keep_classrooms=true`). */
+            erased_classrooms: number;
+        };
+        /** @description An LMS registered for LTI 1.3 launches. */
+        LtiPlatform: {
+            /** Format: uuid */
+            id: string;
+            /** @description The platform's issuer (`iss` of its ID tokens). */
+            issuer: string;
+            /** @description The client id the platform gave this tool. */
+            client_id: string;
+            deployment_ids: string[];
+            /** @description The platform's public key set. */
+            jwks_url: string;
+            /** @description The platform's OIDC authorization URL. */
+            auth_url: string;
+            /** @description The platform's OAuth 2 token URL. */
+            token_url: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        LtiPlatformList: {
+            platforms: components["schemas"]["LtiPlatform"][];
+        };
+        LtiPlatformRequest: {
+            issuer: string;
+            client_id: string;
+            deployment_ids: string[];
+            jwks_url: string;
+            auth_url: string;
+            token_url: string;
+        };
+        LtiPlatformPatch: {
+            issuer?: string;
+            client_id?: string;
+            deployment_ids?: string[];
+            jwks_url?: string;
+            auth_url?: string;
+            token_url?: string;
+        };
+        /** @description A third-party initiated login (Security Framework §5.1.1.1). */
+        LtiLoginForm: {
+            iss?: string;
+            login_hint?: string;
+            target_link_uri?: string;
+            lti_message_hint?: string;
+            client_id?: string;
+            lti_deployment_id?: string;
+        };
+        /** @description The platform's authentication response (form_post). */
+        LtiLaunchForm: {
+            id_token?: string;
+            state?: string;
+            error?: string;
+            error_description?: string;
+        };
+        LtiHandoverRequest: {
+            /** @description The `code` of the landing URL's fragment. */
+            code: string;
+        };
+        /** @description What a launch hands over. No LMS id and no email is in it. */
+        LtiHandover: {
+            /** @enum {string} */
+            role: "teacher" | "student";
+            /** @description A teacher's account token (`pga_…`, 8 hours) or a student's token (`pgl_…`), shown only here. */
+            token: string;
+            /**
+             * Format: date-time
+             * @description When a teacher's account token stops working.
+             */
+            expires_at?: string;
+            classroom: components["schemas"]["Classroom"];
+            account?: components["schemas"]["Account"];
+            student?: components["schemas"]["Student"];
+        };
+        /** @description A JSON Web Key Set (RFC 7517) of RSA public keys. */
+        LtiKeySet: {
+            keys: {
+                /** @description `RSA`. */
+                kty: string;
+                kid: string;
+                /** @description `RS256`. */
+                alg: string;
+                /** @description `sig`. */
+                use: string;
+                n: string;
+                e: string;
+            }[];
+        };
+        LtiKeyRotated: {
+            /** @description The new current key's id. */
+            kid: string;
+        };
+        LtiRosterSynced: {
+            /** @description The course's active learners read, each now a student of the classroom (a removed one not counted). */
+            learners: number;
+            /** @description The classroom's current students after the sync. */
+            student_count: number;
+        };
     };
     responses: {
         /** @description The request is malformed (`invalid` and more specific codes); for example a body that is not exactly one JSON document in UTF-8, nested at most 32 deep with at most 1,000 values, without `\u0000` and unpaired surrogate (`\uD800`–`\uDFFF`) escapes. */
@@ -4923,7 +6092,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The token is valid but may not do this. */
+        /** @description The token is valid but may not do this; or (`csrf_refused`) a change asked with a browser session's cookie only, from a page not of this service. */
         Forbidden: {
             headers: {
                 [name: string]: unknown;
@@ -5029,6 +6198,28 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description The server has no `SECRET_KEY`, so students have no sign-in codes (`sign_in_codes_disabled`); or the database is not reachable (`unavailable`). Nothing was changed; try again after the `Retry-After` seconds. */
+        SignInCodesUnavailable: {
+            headers: {
+                /** @description Seconds to wait before trying again. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The server has no `SECRET_KEY` (`sign_in_codes_disabled`); or the instance is drawing as many pictures as it may (`renders_busy`); or the database is not reachable (`unavailable`). Nothing was changed; try again after the `Retry-After` seconds. */
+        SignInCardsUnavailable: {
+            headers: {
+                /** @description Seconds to wait before trying again. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
     };
     parameters: {
         /** @description The subscription's id. */
@@ -5080,7 +6271,16 @@ export interface components {
          *     longer identifies anyone, so the key must be strong there too.
          */
         IdempotencyKey: string;
+        /** @description The first day (UTC), included; by default 30 days (by day) or 12 weeks (by week) before `to`. */
+        ProgressFrom: string;
+        /** @description The last day (UTC), included; today by default. */
+        ProgressTo: string;
+        /** @description `week` (ISO weeks, the default) or `day`. */
+        ProgressBucket: "week" | "day";
+        /** @description Only this current student's figures (and the class's, which are then theirs). */
+        ProgressStudent: string;
         ClassroomID: string;
+        AssignmentID: string;
         StudentID: string;
         ObserverID: string;
         /** @description Seconds until the token stops working, from a minute to 30 days; without it, it works until revoked. */
@@ -5089,6 +6289,10 @@ export interface components {
         Cursor: string;
         /** @description Page size. */
         Limit: number;
+        /** @description The paper the page is for: `a4` (210 × 297 mm, the default) or `letter` (8.5 × 11 in). */
+        Paper: "a4" | "letter";
+        /** @description Which page of cards, from 1 (the default); ten cards a page. */
+        CardsPage: number;
     };
     requestBodies: never;
     headers: {
@@ -6551,7 +7755,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The event stream; each message is a `GameStreamEvent` (`action`, `end`, `error` or `revoked`). */
+            /** @description The event stream; each message is a `ClassroomStreamEvent` (`action`, `end`, `assignment_done`, `assignment_due_soon`, `error` or `revoked`). */
             200: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -6595,7 +7799,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The event stream; each message is a `GameStreamEvent` (`action`, `end`, `error` or `revoked`). */
+            /** @description The event stream; each message is a `ClassroomStreamEvent` (`action`, `end`, `assignment_done`, `assignment_due_soon`, `error` or `revoked`). */
             200: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -7218,7 +8422,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The token is valid but may not do this. */
+            /** @description The token is valid but may not do this; or (`csrf_refused`) a change asked with a browser session's cookie only, from a page not of this service. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7596,7 +8800,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The token is valid but may not do this. */
+            /** @description The token is valid but may not do this; or (`csrf_refused`) a change asked with a browser session's cookie only, from a page not of this service. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7715,7 +8919,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The token is valid but may not do this. */
+            /** @description The token is valid but may not do this; or (`csrf_refused`) a change asked with a browser session's cookie only, from a page not of this service. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7833,7 +9037,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The token is valid but may not do this. */
+            /** @description The token is valid but may not do this; or (`csrf_refused`) a change asked with a browser session's cookie only, from a page not of this service. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8030,6 +9234,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -8210,6 +9415,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["BodyNotAllowed"];
             429: components["responses"]["TooManyRequests"];
@@ -8348,6 +9554,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["BodyNotAllowed"];
             429: components["responses"]["TooManyRequests"];
@@ -8388,6 +9595,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
@@ -8491,6 +9699,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["BodyNotAllowed"];
             429: components["responses"]["TooManyRequests"];
@@ -8530,6 +9739,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["BodyNotAllowed"];
@@ -8687,6 +9897,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["BodyNotAllowed"];
             429: components["responses"]["TooManyRequests"];
@@ -8716,6 +9927,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["BodyNotAllowed"];
             429: components["responses"]["TooManyRequests"];
@@ -8745,6 +9957,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["BodyNotAllowed"];
             429: components["responses"]["TooManyRequests"];
@@ -8774,6 +9987,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["BodyNotAllowed"];
             429: components["responses"]["TooManyRequests"];
@@ -8872,6 +10086,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["BodyNotAllowed"];
@@ -8902,6 +10117,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["BodyNotAllowed"];
             429: components["responses"]["TooManyRequests"];
@@ -8912,10 +10128,16 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description A path of this service (starting with one `/`, no scheme or host) the sign-in returns
-                 *     to. Reserved for the browser sessions of a later version: today a sign-in with
-                 *     `return_to` is refused with 400 `return_to_unsupported`; any other value with 400
-                 *     `invalid_return_to`.
+                 * @description The provider to sign in with, by name (`GET /v1/auth/providers`); without it the default
+                 *     (`OIDC_ISSUER`'s), or the only one configured. An unknown name is 400
+                 *     `unknown_provider`, naming it; none with several and no default, 400 `provider_required`.
+                 */
+                provider?: string;
+                /**
+                 * @description A path of this service the sign-in returns to, in a browser session: starting with one
+                 *     `/`, without `//`, backslash or control characters (else 400 `invalid_return_to`). The
+                 *     callback then sets the session's cookie (cookieAuth) and answers 302 there instead of an
+                 *     account token.
                  */
                 return_to?: string;
             };
@@ -8947,10 +10169,16 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description A path of this service (starting with one `/`, no scheme or host) the sign-in returns
-                 *     to. Reserved for the browser sessions of a later version: today a sign-in with
-                 *     `return_to` is refused with 400 `return_to_unsupported`; any other value with 400
-                 *     `invalid_return_to`.
+                 * @description The provider to sign in with, by name (`GET /v1/auth/providers`); without it the default
+                 *     (`OIDC_ISSUER`'s), or the only one configured. An unknown name is 400
+                 *     `unknown_provider`, naming it; none with several and no default, 400 `provider_required`.
+                 */
+                provider?: string;
+                /**
+                 * @description A path of this service the sign-in returns to, in a browser session: starting with one
+                 *     `/`, without `//`, backslash or control characters (else 400 `invalid_return_to`). The
+                 *     callback then sets the session's cookie (cookieAuth) and answers 302 there instead of an
+                 *     account token.
                  */
                 return_to?: string;
             };
@@ -9047,6 +10275,19 @@ export interface operations {
                     "application/json": components["schemas"]["SignedIn"];
                 };
             };
+            /** @description A sign-in begun with `return_to`, into a browser session made for it; to `return_to`. */
+            302: {
+                headers: {
+                    /** @description The sign-in's `return_to`. */
+                    Location?: string;
+                    /** @description The session's cookie: `pg_session=pgb_…; Path=/; Max-Age=604800; HttpOnly; SameSite=Lax` (and `Secure` when `PUBLIC_URL` is https). */
+                    "Set-Cookie"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["BodyNotAllowed"];
@@ -9072,6 +10313,19 @@ export interface operations {
             /** @description The account and its new token. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A sign-in begun with `return_to`, into a browser session made for it; to `return_to`. */
+            302: {
+                headers: {
+                    /** @description The sign-in's `return_to`. */
+                    Location?: string;
+                    /** @description The session's cookie: `pg_session=pgb_…; Path=/; Max-Age=604800; HttpOnly; SameSite=Lax` (and `Secure` when `PUBLIC_URL` is https). */
+                    "Set-Cookie"?: string;
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -9128,6 +10382,328 @@ export interface operations {
             };
         };
     };
+    createCoTeacherInvite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invite; its code shown only here. */
+            201: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CoTeacherInvite"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    acceptCoTeacherInvite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AcceptCoTeacherInviteRequest"];
+            };
+        };
+        responses: {
+            /** @description The classroom the account now co-teaches. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Classroom"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listClassroomTeachers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The teachers. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClassroomTeacherList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    headListClassroomTeachers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The teachers. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed (`invalid` and more specific codes); for example a body that is not exactly one JSON document in UTF-8, nested at most 32 deep with at most 1,000 values, without `\u0000` and unpaired surrogate (`\uD800`–`\uDFFF`) escapes. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A token is missing or not valid for this resource. */
+            401: {
+                headers: {
+                    /** @description `Bearer` (RFC 6750): send a token in the `Authorization` header. */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The token is valid but may not do this; or (`csrf_refused`) a change asked with a browser session's cookie only, from a page not of this service. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such resource (or the caller may not know it exists). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description This operation takes no request body, and the request carried one (`body_not_allowed`). An empty body or an empty object `{}` is accepted. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database is not reachable, or the connection to it was lost (`unavailable`); try again after the `Retry-After` seconds. Nothing was changed, unless the detail says the connection was lost while saving: then the change may have been made, so reload (or retry with the same `Idempotency-Key`) before sending it again. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    removeCoTeacher: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+                account_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            204: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listSignInProviders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The providers. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "providers": [
+                     *         {
+                     *           "name": "default",
+                     *           "issuer": "https://accounts.google.com",
+                     *           "default": true,
+                     *           "login": "/v1/auth/oidc/login?provider=default"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SignInProviderList"];
+                };
+            };
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    headListSignInProviders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The providers. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description This operation takes no request body, and the request carried one (`body_not_allowed`). An empty body or an empty object `{}` is accepted. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    signOut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out. */
+            204: {
+                headers: {
+                    /** @description The cleared cookie: `pg_session=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax`. */
+                    "Set-Cookie"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     listMyClassrooms: {
         parameters: {
             query?: never;
@@ -9182,7 +10758,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The token is valid but may not do this. */
+            /** @description The token is valid but may not do this; or (`csrf_refused`) a change asked with a browser session's cookie only, from a page not of this service. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9319,7 +10895,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The token is valid but may not do this. */
+            /** @description The token is valid but may not do this; or (`csrf_refused`) a change asked with a browser session's cookie only, from a page not of this service. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9450,6 +11026,37 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    eraseMyAccount: {
+        parameters: {
+            query?: {
+                /** @description Keep the account's classrooms, detached, instead of erasing them. */
+                keep_classrooms?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account is erased. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErasedAccount"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             413: components["responses"]["BodyNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["Unavailable"];
@@ -9596,7 +11203,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The token is valid but may not do this. */
+            /** @description The token is valid but may not do this; or (`csrf_refused`) a change asked with a browser session's cookie only, from a page not of this service. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9740,7 +11347,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The token is valid but may not do this. */
+            /** @description The token is valid but may not do this; or (`csrf_refused`) a change asked with a browser session's cookie only, from a page not of this service. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9862,6 +11469,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
@@ -10072,6 +11680,591 @@ export interface operations {
             };
         };
     };
+    getClassroomProgress: {
+        parameters: {
+            query?: {
+                /** @description The first day (UTC), included; by default 30 days (by day) or 12 weeks (by week) before `to`. */
+                from?: components["parameters"]["ProgressFrom"];
+                /** @description The last day (UTC), included; today by default. */
+                to?: components["parameters"]["ProgressTo"];
+                /** @description `week` (ISO weeks, the default) or `day`. */
+                bucket?: components["parameters"]["ProgressBucket"];
+                /** @description Only this current student's figures (and the class's, which are then theirs). */
+                student_id?: components["parameters"]["ProgressStudent"];
+            };
+            header?: never;
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The progress. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClassroomProgress"];
+                    "text/csv": string;
+                };
+            };
+            /** @description `invalid_progress_range` (`from` after `to`), `progress_range_too_long` (more than 366 days by day or 157 weeks by week), `progress_too_large` (more than 20,000 figures: buckets times students and the class), `unknown_student` (`student_id` names no current student of the classroom), or `invalid` (a date that is not `YYYY-MM-DD`, a `bucket` other than `week` or `day`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Busy"];
+        };
+    };
+    headClassroomProgress: {
+        parameters: {
+            query?: {
+                /** @description The first day (UTC), included; by default 30 days (by day) or 12 weeks (by week) before `to`. */
+                from?: components["parameters"]["ProgressFrom"];
+                /** @description The last day (UTC), included; today by default. */
+                to?: components["parameters"]["ProgressTo"];
+                /** @description `week` (ISO weeks, the default) or `day`. */
+                bucket?: components["parameters"]["ProgressBucket"];
+                /** @description Only this current student's figures (and the class's, which are then theirs). */
+                student_id?: components["parameters"]["ProgressStudent"];
+            };
+            header?: never;
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The progress. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_progress_range` (`from` after `to`), `progress_range_too_long` (more than 366 days by day or 157 weeks by week), `progress_too_large` (more than 20,000 figures: buckets times students and the class), `unknown_student` (`student_id` names no current student of the classroom), or `invalid` (a date that is not `YYYY-MM-DD`, a `bucket` other than `week` or `day`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A token is missing or not valid for this resource. */
+            401: {
+                headers: {
+                    /** @description `Bearer` (RFC 6750): send a token in the `Authorization` header. */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such resource (or the caller may not know it exists). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description This operation takes no request body, and the request carried one (`body_not_allowed`). An empty body or an empty object `{}` is accepted. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The instance is working on as many expensive requests (pictures, replays, states rebuilt from the history, reviews, class statistics) as it may at once, with as many more waiting (`renders_busy`, with `RenderBusyFacts`: `RENDER_LIMIT` and `RENDER_QUEUE`); or the database is not reachable (`unavailable`). Nothing was changed; try again after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getClassroomProgressCsv: {
+        parameters: {
+            query?: {
+                /** @description The first day (UTC), included; by default 30 days (by day) or 12 weeks (by week) before `to`. */
+                from?: components["parameters"]["ProgressFrom"];
+                /** @description The last day (UTC), included; today by default. */
+                to?: components["parameters"]["ProgressTo"];
+                /** @description `week` (ISO weeks, the default) or `day`. */
+                bucket?: components["parameters"]["ProgressBucket"];
+                /** @description Only this current student's figures (and the class's, which are then theirs). */
+                student_id?: components["parameters"]["ProgressStudent"];
+            };
+            header?: never;
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The progress, as CSV. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description As for `getClassroomProgress`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Busy"];
+        };
+    };
+    headClassroomProgressCsv: {
+        parameters: {
+            query?: {
+                /** @description The first day (UTC), included; by default 30 days (by day) or 12 weeks (by week) before `to`. */
+                from?: components["parameters"]["ProgressFrom"];
+                /** @description The last day (UTC), included; today by default. */
+                to?: components["parameters"]["ProgressTo"];
+                /** @description `week` (ISO weeks, the default) or `day`. */
+                bucket?: components["parameters"]["ProgressBucket"];
+                /** @description Only this current student's figures (and the class's, which are then theirs). */
+                student_id?: components["parameters"]["ProgressStudent"];
+            };
+            header?: never;
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The progress, as CSV. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As for `getClassroomProgress`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A token is missing or not valid for this resource. */
+            401: {
+                headers: {
+                    /** @description `Bearer` (RFC 6750): send a token in the `Authorization` header. */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such resource (or the caller may not know it exists). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description This operation takes no request body, and the request carried one (`body_not_allowed`). An empty body or an empty object `{}` is accepted. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The instance is working on as many expensive requests (pictures, replays, states rebuilt from the history, reviews, class statistics) as it may at once, with as many more waiting (`renders_busy`, with `RenderBusyFacts`: `RENDER_LIMIT` and `RENDER_QUEUE`); or the database is not reachable (`unavailable`). Nothing was changed; try again after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getClassroomProgressPicture: {
+        parameters: {
+            query?: {
+                /** @description The first day (UTC), included; by default 30 days (by day) or 12 weeks (by week) before `to`. */
+                from?: components["parameters"]["ProgressFrom"];
+                /** @description The last day (UTC), included; today by default. */
+                to?: components["parameters"]["ProgressTo"];
+                /** @description `week` (ISO weeks, the default) or `day`. */
+                bucket?: components["parameters"]["ProgressBucket"];
+                /** @description Only this current student's figures (and the class's, which are then theirs). */
+                student_id?: components["parameters"]["ProgressStudent"];
+            };
+            header?: {
+                "If-None-Match"?: string;
+            };
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The picture. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    ETag: components["headers"]["PictureETag"];
+                    "Cache-Control": components["headers"]["PictureCacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                };
+            };
+            /** @description The picture has not changed since the `ETag` in If-None-Match. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As for `getClassroomProgress`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Busy"];
+        };
+    };
+    headClassroomProgressPicture: {
+        parameters: {
+            query?: {
+                /** @description The first day (UTC), included; by default 30 days (by day) or 12 weeks (by week) before `to`. */
+                from?: components["parameters"]["ProgressFrom"];
+                /** @description The last day (UTC), included; today by default. */
+                to?: components["parameters"]["ProgressTo"];
+                /** @description `week` (ISO weeks, the default) or `day`. */
+                bucket?: components["parameters"]["ProgressBucket"];
+                /** @description Only this current student's figures (and the class's, which are then theirs). */
+                student_id?: components["parameters"]["ProgressStudent"];
+            };
+            header?: {
+                "If-None-Match"?: string;
+            };
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The picture. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    ETag: components["headers"]["PictureETag"];
+                    "Cache-Control": components["headers"]["PictureCacheControl"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The picture has not changed since the `ETag` in If-None-Match. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As for `getClassroomProgress`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A token is missing or not valid for this resource. */
+            401: {
+                headers: {
+                    /** @description `Bearer` (RFC 6750): send a token in the `Authorization` header. */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such resource (or the caller may not know it exists). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description This operation takes no request body, and the request carried one (`body_not_allowed`). An empty body or an empty object `{}` is accepted. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The instance is working on as many expensive requests (pictures, replays, states rebuilt from the history, reviews, class statistics) as it may at once, with as many more waiting (`renders_busy`, with `RenderBusyFacts`: `RENDER_LIMIT` and `RENDER_QUEUE`); or the database is not reachable (`unavailable`). Nothing was changed; try again after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getClassroomProgressPicturePng: {
+        parameters: {
+            query?: {
+                /** @description The first day (UTC), included; by default 30 days (by day) or 12 weeks (by week) before `to`. */
+                from?: components["parameters"]["ProgressFrom"];
+                /** @description The last day (UTC), included; today by default. */
+                to?: components["parameters"]["ProgressTo"];
+                /** @description `week` (ISO weeks, the default) or `day`. */
+                bucket?: components["parameters"]["ProgressBucket"];
+                /** @description Only this current student's figures (and the class's, which are then theirs). */
+                student_id?: components["parameters"]["ProgressStudent"];
+            };
+            header?: {
+                "If-None-Match"?: string;
+            };
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The picture. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    ETag: components["headers"]["PictureETag"];
+                    "Cache-Control": components["headers"]["PictureCacheControl"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            /** @description The picture has not changed since the `ETag` in If-None-Match. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As for `getClassroomProgress`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Busy"];
+        };
+    };
+    headClassroomProgressPicturePng: {
+        parameters: {
+            query?: {
+                /** @description The first day (UTC), included; by default 30 days (by day) or 12 weeks (by week) before `to`. */
+                from?: components["parameters"]["ProgressFrom"];
+                /** @description The last day (UTC), included; today by default. */
+                to?: components["parameters"]["ProgressTo"];
+                /** @description `week` (ISO weeks, the default) or `day`. */
+                bucket?: components["parameters"]["ProgressBucket"];
+                /** @description Only this current student's figures (and the class's, which are then theirs). */
+                student_id?: components["parameters"]["ProgressStudent"];
+            };
+            header?: {
+                "If-None-Match"?: string;
+            };
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The picture. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    ETag: components["headers"]["PictureETag"];
+                    "Cache-Control": components["headers"]["PictureCacheControl"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The picture has not changed since the `ETag` in If-None-Match. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description As for `getClassroomProgress`. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A token is missing or not valid for this resource. */
+            401: {
+                headers: {
+                    /** @description `Bearer` (RFC 6750): send a token in the `Authorization` header. */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such resource (or the caller may not know it exists). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description This operation takes no request body, and the request carried one (`body_not_allowed`). An empty body or an empty object `{}` is accepted. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The instance is working on as many expensive requests (pictures, replays, states rebuilt from the history, reviews, class statistics) as it may at once, with as many more waiting (`renders_busy`, with `RenderBusyFacts`: `RENDER_LIMIT` and `RENDER_QUEUE`); or the database is not reachable (`unavailable`). Nothing was changed; try again after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     listAttempts: {
         parameters: {
             query?: never;
@@ -10139,7 +12332,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The token is valid but may not do this. */
+            /** @description The token is valid but may not do this; or (`csrf_refused`) a change asked with a browser session's cookie only, from a page not of this service. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10256,7 +12449,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The token is valid but may not do this. */
+            /** @description The token is valid but may not do this; or (`csrf_refused`) a change asked with a browser session's cookie only, from a page not of this service. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -10609,6 +12802,1683 @@ export interface operations {
                 };
                 content?: never;
             };
+        };
+    };
+    listSignInCodes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The codes. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description `no-store`: the codes let students in. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignInCodeList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["SignInCodesUnavailable"];
+        };
+    };
+    headListSignInCodes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The codes. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description `no-store`: the codes let students in. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed (`invalid` and more specific codes); for example a body that is not exactly one JSON document in UTF-8, nested at most 32 deep with at most 1,000 values, without `\u0000` and unpaired surrogate (`\uD800`–`\uDFFF`) escapes. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A token is missing or not valid for this resource. */
+            401: {
+                headers: {
+                    /** @description `Bearer` (RFC 6750): send a token in the `Authorization` header. */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such resource (or the caller may not know it exists). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description This operation takes no request body, and the request carried one (`body_not_allowed`). An empty body or an empty object `{}` is accepted. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The server has no `SECRET_KEY`, so students have no sign-in codes (`sign_in_codes_disabled`); or the database is not reachable (`unavailable`). Nothing was changed; try again after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    resetSignInCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+                student_id: components["parameters"]["StudentID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The student's new code. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignInCode"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["SignInCodesUnavailable"];
+        };
+    };
+    studentSignIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "class_code": "K7QX-2MHB",
+                 *       "code": "H4KP9Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["StudentSignInRequest"];
+            };
+        };
+        responses: {
+            /** @description The student and a new token. */
+            201: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JoinedClassroom"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["SignInCodesUnavailable"];
+        };
+    };
+    getSignInCards: {
+        parameters: {
+            query?: {
+                /** @description The paper the page is for: `a4` (210 × 297 mm, the default) or `letter` (8.5 × 11 in). */
+                paper?: components["parameters"]["Paper"];
+                /** @description Which page of cards, from 1 (the default); ten cards a page. */
+                page?: components["parameters"]["CardsPage"];
+            };
+            header?: never;
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description `no-store`: the cards let students in. */
+                    "Cache-Control"?: string;
+                    /** @description The next page, when there is one: `</v1/classrooms/{classroom_id}/sign-in-cards.svg?paper=a4&page=2>; rel="next"`. */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description `classroom_not_found`; `page_not_found` for a page beyond the last. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["SignInCardsUnavailable"];
+        };
+    };
+    headSignInCards: {
+        parameters: {
+            query?: {
+                /** @description The paper the page is for: `a4` (210 × 297 mm, the default) or `letter` (8.5 × 11 in). */
+                paper?: components["parameters"]["Paper"];
+                /** @description Which page of cards, from 1 (the default); ten cards a page. */
+                page?: components["parameters"]["CardsPage"];
+            };
+            header?: never;
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description `no-store`: the cards let students in. */
+                    "Cache-Control"?: string;
+                    /** @description The next page, when there is one: `</v1/classrooms/{classroom_id}/sign-in-cards.svg?paper=a4&page=2>; rel="next"`. */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed (`invalid` and more specific codes); for example a body that is not exactly one JSON document in UTF-8, nested at most 32 deep with at most 1,000 values, without `\u0000` and unpaired surrogate (`\uD800`–`\uDFFF`) escapes. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A token is missing or not valid for this resource. */
+            401: {
+                headers: {
+                    /** @description `Bearer` (RFC 6750): send a token in the `Authorization` header. */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `classroom_not_found`; `page_not_found` for a page beyond the last. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description This operation takes no request body, and the request carried one (`body_not_allowed`). An empty body or an empty object `{}` is accepted. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The server has no `SECRET_KEY` (`sign_in_codes_disabled`); or the instance is drawing as many pictures as it may (`renders_busy`); or the database is not reachable (`unavailable`). Nothing was changed; try again after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getSignInCardsPng: {
+        parameters: {
+            query?: {
+                /** @description The paper the page is for: `a4` (210 × 297 mm, the default) or `letter` (8.5 × 11 in). */
+                paper?: components["parameters"]["Paper"];
+                /** @description Which page of cards, from 1 (the default); ten cards a page. */
+                page?: components["parameters"]["CardsPage"];
+            };
+            header?: never;
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description `no-store`: the cards let students in. */
+                    "Cache-Control"?: string;
+                    /** @description The next page, when there is one: `</v1/classrooms/{classroom_id}/sign-in-cards.png?paper=a4&page=2>; rel="next"`. */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description `classroom_not_found`; `page_not_found` for a page beyond the last. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["SignInCardsUnavailable"];
+        };
+    };
+    headSignInCardsPng: {
+        parameters: {
+            query?: {
+                /** @description The paper the page is for: `a4` (210 × 297 mm, the default) or `letter` (8.5 × 11 in). */
+                paper?: components["parameters"]["Paper"];
+                /** @description Which page of cards, from 1 (the default); ten cards a page. */
+                page?: components["parameters"]["CardsPage"];
+            };
+            header?: never;
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description `no-store`: the cards let students in. */
+                    "Cache-Control"?: string;
+                    /** @description The next page, when there is one: `</v1/classrooms/{classroom_id}/sign-in-cards.png?paper=a4&page=2>; rel="next"`. */
+                    Link?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed (`invalid` and more specific codes); for example a body that is not exactly one JSON document in UTF-8, nested at most 32 deep with at most 1,000 values, without `\u0000` and unpaired surrogate (`\uD800`–`\uDFFF`) escapes. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A token is missing or not valid for this resource. */
+            401: {
+                headers: {
+                    /** @description `Bearer` (RFC 6750): send a token in the `Authorization` header. */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `classroom_not_found`; `page_not_found` for a page beyond the last. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description This operation takes no request body, and the request carried one (`body_not_allowed`). An empty body or an empty object `{}` is accepted. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The server has no `SECRET_KEY` (`sign_in_codes_disabled`); or the instance is drawing as many pictures as it may (`renders_busy`); or the database is not reachable (`unavailable`). Nothing was changed; try again after the `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    listAssignments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The assignments. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssignmentList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createAssignment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Three Primed games",
+                 *       "game": "primed",
+                 *       "options": {
+                 *         "rounds": 1
+                 *       },
+                 *       "games": 3,
+                 *       "opponents": {
+                 *         "bot": "greedy"
+                 *       },
+                 *       "due_at": "2026-12-11T16:00:00Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AssignmentRequest"];
+            };
+        };
+        responses: {
+            /** @description The assignment, with every current student's progress (none yet). */
+            201: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Assignment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    headListAssignments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The assignments. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed (`invalid` and more specific codes); for example a body that is not exactly one JSON document in UTF-8, nested at most 32 deep with at most 1,000 values, without `\u0000` and unpaired surrogate (`\uD800`–`\uDFFF`) escapes. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A token is missing or not valid for this resource. */
+            401: {
+                headers: {
+                    /** @description `Bearer` (RFC 6750): send a token in the `Authorization` header. */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such resource (or the caller may not know it exists). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description This operation takes no request body, and the request carried one (`body_not_allowed`). An empty body or an empty object `{}` is accepted. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database is not reachable, or the connection to it was lost (`unavailable`); try again after the `Retry-After` seconds. Nothing was changed, unless the detail says the connection was lost while saving: then the change may have been made, so reload (or retry with the same `Idempotency-Key`) before sending it again. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getAssignment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+                assignment_id: components["parameters"]["AssignmentID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The assignment. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Assignment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteAssignment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+                assignment_id: components["parameters"]["AssignmentID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    headAssignment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+                assignment_id: components["parameters"]["AssignmentID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The assignment. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed (`invalid` and more specific codes); for example a body that is not exactly one JSON document in UTF-8, nested at most 32 deep with at most 1,000 values, without `\u0000` and unpaired surrogate (`\uD800`–`\uDFFF`) escapes. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A token is missing or not valid for this resource. */
+            401: {
+                headers: {
+                    /** @description `Bearer` (RFC 6750): send a token in the `Authorization` header. */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such resource (or the caller may not know it exists). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description This operation takes no request body, and the request carried one (`body_not_allowed`). An empty body or an empty object `{}` is accepted. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database is not reachable, or the connection to it was lost (`unavailable`); try again after the `Retry-After` seconds. Nothing was changed, unless the detail says the connection was lost while saving: then the change may have been made, so reload (or retry with the same `Idempotency-Key`) before sending it again. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    changeAssignment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+                assignment_id: components["parameters"]["AssignmentID"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "due_at": "2026-12-14T16:00:00Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AssignmentChange"];
+            };
+        };
+        responses: {
+            /** @description The changed assignment. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Assignment"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listMyAssignments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Your assignments. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MyAssignmentList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    headListMyAssignments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Your assignments. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed (`invalid` and more specific codes); for example a body that is not exactly one JSON document in UTF-8, nested at most 32 deep with at most 1,000 values, without `\u0000` and unpaired surrogate (`\uD800`–`\uDFFF`) escapes. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A token is missing or not valid for this resource. */
+            401: {
+                headers: {
+                    /** @description `Bearer` (RFC 6750): send a token in the `Authorization` header. */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The token is valid but may not do this; or (`csrf_refused`) a change asked with a browser session's cookie only, from a page not of this service. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description This operation takes no request body, and the request carried one (`body_not_allowed`). An empty body or an empty object `{}` is accepted. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database is not reachable, or the connection to it was lost (`unavailable`); try again after the `Retry-After` seconds. Nothing was changed, unless the detail says the connection was lost while saving: then the change may have been made, so reload (or retry with the same `Idempotency-Key`) before sending it again. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    startAssignedGame: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                assignment_id: components["parameters"]["AssignmentID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Your game of the assignment not yet over, as before. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssignedGame"];
+                };
+            };
+            /** @description A new game of the assignment. */
+            201: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssignedGame"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    syncLtiRoster: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                classroom_id: components["parameters"]["ClassroomID"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What the sync did. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LtiRosterSynced"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listLtiPlatforms: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The registrations. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LtiPlatformList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    registerLtiPlatform: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LtiPlatformRequest"];
+            };
+        };
+        responses: {
+            /** @description The registration. */
+            201: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LtiPlatform"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    headListLtiPlatforms: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The registrations. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A token is missing or not valid for this resource. */
+            401: {
+                headers: {
+                    /** @description `Bearer` (RFC 6750): send a token in the `Authorization` header. */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The token is valid but may not do this; or (`csrf_refused`) a change asked with a browser session's cookie only, from a page not of this service. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description This operation takes no request body, and the request carried one (`body_not_allowed`). An empty body or an empty object `{}` is accepted. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database is not reachable, or the connection to it was lost (`unavailable`); try again after the `Retry-After` seconds. Nothing was changed, unless the detail says the connection was lost while saving: then the change may have been made, so reload (or retry with the same `Idempotency-Key`) before sending it again. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getLtiPlatform: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The registration's id. */
+                platform_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The registration. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LtiPlatform"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteLtiPlatform: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The registration's id. */
+                platform_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    headLtiPlatform: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The registration's id. */
+                platform_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The registration. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed (`invalid` and more specific codes); for example a body that is not exactly one JSON document in UTF-8, nested at most 32 deep with at most 1,000 values, without `\u0000` and unpaired surrogate (`\uD800`–`\uDFFF`) escapes. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A token is missing or not valid for this resource. */
+            401: {
+                headers: {
+                    /** @description `Bearer` (RFC 6750): send a token in the `Authorization` header. */
+                    "WWW-Authenticate": "Bearer";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The token is valid but may not do this; or (`csrf_refused`) a change asked with a browser session's cookie only, from a page not of this service. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No such resource (or the caller may not know it exists). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description This operation takes no request body, and the request carried one (`body_not_allowed`). An empty body or an empty object `{}` is accepted. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database is not reachable, or the connection to it was lost (`unavailable`); try again after the `Retry-After` seconds. Nothing was changed, unless the detail says the connection was lost while saving: then the change may have been made, so reload (or retry with the same `Idempotency-Key`) before sending it again. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    updateLtiPlatform: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The registration's id. */
+                platform_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LtiPlatformPatch"];
+            };
+        };
+        responses: {
+            /** @description The registration as changed. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LtiPlatform"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    beginLtiLogin: {
+        parameters: {
+            query?: {
+                iss?: string;
+                login_hint?: string;
+                target_link_uri?: string;
+                lti_message_hint?: string;
+                client_id?: string;
+                lti_deployment_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the platform's OIDC authorization URL. */
+            302: {
+                headers: {
+                    /** @description The platform's authorization URL with the authentication request. */
+                    Location?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    beginLtiLoginPost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["LtiLoginForm"];
+            };
+        };
+        responses: {
+            /** @description To the platform's OIDC authorization URL. */
+            302: {
+                headers: {
+                    /** @description The platform's authorization URL with the authentication request. */
+                    Location?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    headBeginLtiLogin: {
+        parameters: {
+            query?: {
+                iss?: string;
+                login_hint?: string;
+                target_link_uri?: string;
+                lti_message_hint?: string;
+                client_id?: string;
+                lti_deployment_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the platform's OIDC authorization URL. */
+            302: {
+                headers: {
+                    /** @description The platform's authorization URL with the authentication request. */
+                    Location?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed (`invalid` and more specific codes); for example a body that is not exactly one JSON document in UTF-8, nested at most 32 deep with at most 1,000 values, without `\u0000` and unpaired surrogate (`\uD800`–`\uDFFF`) escapes. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description This operation takes no request body, and the request carried one (`body_not_allowed`). An empty body or an empty object `{}` is accepted. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database is not reachable, or the connection to it was lost (`unavailable`); try again after the `Retry-After` seconds. Nothing was changed, unless the detail says the connection was lost while saving: then the change may have been made, so reload (or retry with the same `Idempotency-Key`) before sending it again. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    launchLti: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["LtiLaunchForm"];
+            };
+        };
+        responses: {
+            /** @description To the landing page, `PUBLIC_URL` + `/v1/lti/landing#code=…`. */
+            303: {
+                headers: {
+                    /** @description The landing page with the one-time code in its fragment. */
+                    Location?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getLtiLanding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The landing page. */
+            200: {
+                headers: {
+                    /** @description `default-src 'none'; style-src 'unsafe-inline'; frame-ancestors *` */
+                    "Content-Security-Policy"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+        };
+    };
+    headLtiLanding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The landing page. */
+            200: {
+                headers: {
+                    /** @description `default-src 'none'; style-src 'unsafe-inline'; frame-ancestors *` */
+                    "Content-Security-Policy"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description This operation takes no request body, and the request carried one (`body_not_allowed`). An empty body or an empty object `{}` is accepted. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    takeLtiHandover: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LtiHandoverRequest"];
+            };
+        };
+        responses: {
+            /** @description The token and the classroom. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LtiHandover"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getLtiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key set. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LtiKeySet"];
+                };
+            };
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    headLtiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key set. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description This operation takes no request body, and the request carried one (`body_not_allowed`). An empty body or an empty object `{}` is accepted. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description This client sent more requests than it may (`rate_limited`), or, on an event stream, holds
+             *     as many streams open as it may. A client is its token when it sends one, else its address
+             *     (an IPv6 address counts by its /64); one address gets ten clients' worth in all, whatever
+             *     tokens its requests carry; on the routes that take a typed code and no token
+             *     (`/v1/games/join`, `/v1/classrooms/join`) the client is its address. Where a code is typed,
+             *     also `too_many_guesses` (facts `GuessFacts`): too many wrong codes from the address or on the
+             *     instance. Try again after the `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The database is not reachable, or the connection to it was lost (`unavailable`); try again after the `Retry-After` seconds. Nothing was changed, unless the detail says the connection was lost while saving: then the change may have been made, so reload (or retry with the same `Idempotency-Key`) before sending it again. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    rotateLtiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new key's id. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LtiKeyRotated"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["BodyNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["Unavailable"];
         };
     };
 }

@@ -7,9 +7,11 @@ import { ProblemError, type Problem } from "./problems.js";
 import type { components } from "./schema.js";
 
 type Schemas = components["schemas"];
-/** A message of a game's or a classroom's stream: `action`, `end`, `error` or `revoked`, narrowed by `event`. */
+/** A message of a game's stream: `action`, `end`, `error` or `revoked`, narrowed by `event`. */
 export type GameStreamEvent = Schemas["GameStreamEvent"];
-/** A message of a player's stream (`GET /v1/me/events`): a player event, `error` or `revoked`, narrowed by `event`. */
+/** A message of a classroom's stream: those of a game's stream, and `assignment_done`, `assignment_due_soon`, narrowed by `event`. */
+export type ClassroomStreamEvent = Schemas["ClassroomStreamEvent"];
+/** A message of a player's stream (`GET /v1/me/events`): a player event, `assignment_done`, `assignment_due_soon`, `error` or `revoked`, narrowed by `event`. */
 export type PlayerStreamEvent = Schemas["PlayerStreamEvent"];
 
 export interface FollowOptions {
@@ -40,11 +42,12 @@ export function followGame(target: StreamTarget, gameId: string, options: Follow
 }
 
 /**
- * followClassroom reads a classroom's stream (a teacher token): every game's entries and ends; it stops only on `error`, or
+ * followClassroom reads a classroom's stream (a teacher token): every game's entries and ends, and the assignments' events
+ * (`assignment_done`, `assignment_due_soon`, which have no `id`); it stops only on `error`, or
  * on `revoked` (the token stopped working: follow again with the new one).
  */
-export function followClassroom(target: StreamTarget, classroomId: string, options: FollowOptions = {}): AsyncGenerator<GameStreamEvent> {
-  return follow(target, `/v1/classrooms/${encodeURIComponent(classroomId)}/events`, parseGameLine, isLast, options);
+export function followClassroom(target: StreamTarget, classroomId: string, options: FollowOptions = {}): AsyncGenerator<ClassroomStreamEvent> {
+  return follow(target, `/v1/classrooms/${encodeURIComponent(classroomId)}/events`, parseClassroomLine, isLast, options);
 }
 
 /** followPlayer reads the token's player stream (`GET /v1/me/events`); it stops only on `error` or `revoked`. */
@@ -143,6 +146,12 @@ function parseGameLine(line: unknown): GameStreamEvent | undefined {
   throw new UnexpectedLine(`unexpected line: ${JSON.stringify(line)}`);
 }
 
+function parseClassroomLine(line: unknown): ClassroomStreamEvent | undefined {
+  if (isHeartbeat(line)) return undefined;
+  if (isGameStreamEvent(line) || isAssignmentMessage(line)) return line;
+  throw new UnexpectedLine(`unexpected line: ${JSON.stringify(line)}`);
+}
+
 function parsePlayerLine(line: unknown): PlayerStreamEvent | undefined {
   if (isHeartbeat(line)) return undefined;
   if (isPlayerStreamEvent(line)) return line;
@@ -173,8 +182,16 @@ function isRevoked(data: Record<string, unknown>): boolean {
   return typeof data.reason === "string";
 }
 
+const assignmentEvents = new Set<string>(["assignment_done", "assignment_due_soon"]);
+
+function isAssignmentMessage(line: unknown): line is Schemas["AssignmentDoneMessage"] | Schemas["AssignmentDueSoonMessage"] {
+  return isRecord(line) && isRecord(line.data) && typeof line.event === "string" && assignmentEvents.has(line.event) &&
+    line.data.event === line.event && typeof line.data.assignment_id === "string";
+}
+
 function isPlayerStreamEvent(line: unknown): line is PlayerStreamEvent {
   if (!isRecord(line) || !isRecord(line.data)) return false;
+  if (isAssignmentMessage(line)) return true;
   if (line.event === "error") return isProblem(line.data);
   if (line.event === "revoked") return isRevoked(line.data);
   return typeof line.event === "string" && playerEvents.has(line.event) && typeof line.id === "string" &&

@@ -54,6 +54,7 @@ export async function followPlayer(client: PrimeGamesClient, gameId: string): Pr
     for await (const message of client.followPlayer({ onConnect: () => opened() })) {
       if (message.event === "error") throw new Error(`the stream failed: ${message.data.code}: ${message.data.detail ?? ""}`);
       if (message.event === "revoked") throw new Error(`the stream ended: ${message.data.reason}`);
+      if (message.event === "assignment_done" || message.event === "assignment_due_soon") continue; // no game's
       const { data } = message;
       if (data.game_id !== gameId) continue;
       const key = `${data.event} ${data.seq}`;
