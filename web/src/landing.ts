@@ -4,6 +4,7 @@ import { unwrap } from "@primegames/client";
 
 import { api, kindNames, lastName, rememberName, saveSeat, seats, sentence } from "./api.js";
 import { field, go, h } from "./dom.js";
+import { student } from "./signin.js";
 
 export const teacherSignIn = "/v1/auth/oidc/login?return_to=/app/teacher";
 
@@ -80,6 +81,11 @@ export function landing(root: HTMLElement): void {
     });
   });
 
+  const card = h("section", { "aria-labelledby": "card-heading" },
+    h("h2", { id: "card-heading" }, "Have a sign-in card from your teacher?"),
+    h("p", {}, h("a", { href: "/app/sign-in", "data-nav": "" }, "Sign in with your card")),
+    student() ? h("p", {}, h("a", { href: "/app/me", "data-nav": "" }, "Your class games")) : null);
+
   const mine = seats();
   const resume = mine.length === 0 ? null : h("section", { "aria-labelledby": "mine-heading" },
     h("h2", { id: "mine-heading" }, "Your games"),
@@ -91,7 +97,7 @@ export function landing(root: HTMLElement): void {
       h("a", { href: teacherSignIn, class: "teacher" }, "Teacher sign-in")),
     h("main", { id: "main", tabindex: -1 },
       h("h1", {}, "Play Prime games"),
-      h("div", { class: "landing-grid" }, join, versus, open), resume));
+      h("div", { class: "landing-grid" }, join, versus, open), card, resume));
   code.focus();
 }
 

@@ -4,6 +4,8 @@ import "./style.css";
 
 import { gamePage } from "./game.js";
 import { landing } from "./landing.js";
+import { myGamesPage, signInPage } from "./signin.js";
+import { teacherPage } from "./teacher.js";
 
 const root = document.getElementById("app") as HTMLElement;
 let leave: () => void = () => {};
@@ -15,6 +17,12 @@ function route(): void {
   const game = /^\/app\/game\/([0-9a-f-]{36})$/.exec(path);
   if (game?.[1]) {
     leave = gamePage(root, game[1]);
+  } else if (path === "/app/sign-in") {
+    signInPage(root);
+  } else if (path === "/app/me") {
+    myGamesPage(root);
+  } else if (path === "/app/teacher") {
+    teacherPage(root);
   } else {
     landing(root);
   }
