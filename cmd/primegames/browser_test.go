@@ -366,6 +366,13 @@ func (p *page) screenshot(name string) {
 	}
 }
 
+// clearConsole forgets the console's messages so far.
+func (p *page) clearConsole() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.problems = nil
+}
+
 // noConsoleErrors fails the test on any console error seen so far.
 func (p *page) noConsoleErrors() {
 	p.t.Helper()
@@ -452,6 +459,18 @@ func TestBrowserChildPlaysTheComputerOnAPhone(t *testing.T) {
 	act(ada, chromedp.WaitVisible("", byRole("link", "Teacher sign-in")), "the teacher's link")
 	ada.audit("the landing page")
 	ada.screenshot("landing")
+
+	// The sign-in card's page, reached from the landing page; a wrong code is refused in words.
+	ada.click("link", "Sign in with your card")
+	card := ada.within("form", "Sign in with your card")
+	ada.fill("textbox", "Class code", "AAAA-BBBB", card)
+	ada.fill("textbox", "Your code", "CCCCCC", card)
+	ada.click("button", "Sign in", card)
+	ada.waitUntil(30*time.Second, "the refusal", func() bool { return ada.text("alert", "") != "" })
+	ada.audit("the sign-in page")
+	ada.screenshot("sign-in")
+	ada.clearConsole() // the refused sign-in's 404 is logged by the browser itself
+	ada.open("/app/")
 
 	versus := ada.within("form", "Play against the computer")
 	ada.fill("textbox", "Your name", "Ada", versus)
