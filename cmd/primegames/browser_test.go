@@ -20,6 +20,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -34,6 +35,7 @@ import (
 	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"github.com/oauth2-proxy/mockoidc"
 
 	"primegames/repo/repotest"
 )
@@ -71,13 +73,17 @@ func browserNeeds(t *testing.T) (chromium string, axe []byte) {
 
 // startApp runs the server as `primegames serve` does, on a fresh migrated database, and returns
 // its address.
-func startApp(t *testing.T) string {
+func startApp(t *testing.T, extra ...string) string {
 	t.Helper()
 	_, dbURL := repotest.NewDBWithURL(t)
-	cfg, err := loadConfig(envOf(map[string]string{
+	env := map[string]string{
 		"DATABASE_URL": dbURL, "LISTEN_ADDR": "127.0.0.1:0", "LOG_LEVEL": "error",
 		"SECRET_KEY": "browser tier: a test database's key, no secret",
-	}))
+	}
+	for i := 0; i+1 < len(extra); i += 2 {
+		env[extra[i]] = extra[i+1]
+	}
+	cfg, err := loadConfig(envOf(env))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -554,4 +560,42 @@ func TestBrowserTwoClassmatesPlayEachOther(t *testing.T) {
 		})
 		p.noConsoleErrors()
 	}
+}
+
+func TestBrowserTeacherSignsInThroughTheProvider(t *testing.T) {
+	t.Parallel()
+	chromium, axe := browserNeeds(t)
+	provider, err := mockoidc.Run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = provider.Shutdown() })
+	// PUBLIC_URL names the server before it listens: a port taken and let go.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	oidc := provider.Config()
+	base := startApp(t, "LISTEN_ADDR", addr, "PUBLIC_URL", "http://"+addr,
+		"OIDC_ISSUER", oidc.Issuer, "OIDC_CLIENT_ID", oidc.ClientID, "OIDC_CLIENT_SECRET", oidc.ClientSecret)
+	browser := startBrowser(t, chromium)
+
+	teacher := newPage(t, browser, "the teacher", base, axe, 1280)
+	teacher.open("/app/")
+	teacher.click("link", "Teacher sign-in")
+	// The provider signs its default user in at once and sends the browser back, through the
+	// callback, to /app/teacher with a session.
+	act(teacher, chromedp.WaitVisible("", byRole("heading", "Your classrooms")), "the teacher's page")
+	teacher.waitUntil(30*time.Second, "the classrooms listed", func() bool {
+		return !strings.HasPrefix(teacher.status(), "Loading")
+	})
+	// A new account owns no classroom yet; without the session the page would say "not signed in".
+	if s := teacher.status(); s != "You have no classroom yet." {
+		t.Fatalf("after the sign-in: %q", s)
+	}
+	teacher.audit("the teacher's page")
+	teacher.screenshot("teacher")
+	teacher.noConsoleErrors()
 }
