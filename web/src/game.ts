@@ -173,6 +173,7 @@ class GamePage {
     const keepers = legal.filter((l) => l.type === "keeper");
     const moves = legal.filter((l) => l.type !== "roll" && l.type !== "keeper");
     const hand = handOf(game, mine);
+    const held = keepersOf(game, mine);
     const canHint = legal.length > 0 && (game.options as { hints?: boolean }).hints !== false;
     replace(this.controls,
       roll ? h("button", { type: "button", class: "primary", onclick: () => void this.act(roll.action) }, "Roll") : null,
@@ -196,8 +197,16 @@ class GamePage {
             onclick: () => { if (play) void this.act(play.action); },
           }, cardName(card)));
         }))] : null,
-      keepers.length > 0 && hand.length === 0 ? h("ul", { "aria-label": "Keeper cards", class: "cards" },
-        keepers.map((l) => h("li", {}, h("button", { type: "button", onclick: () => void this.act(l.action) }, describe(l))))) : null,
+      held.length > 0 ? [h("h2", {}, "Your keeper cards"),
+        h("ul", { "aria-label": "Keeper cards", class: "cards" }, held.map((card) => {
+          const play = keepers.find((l) => l.action["card"] === card);
+          return h("li", {}, h("button", {
+            type: "button",
+            "aria-disabled": play ? null : "true",
+            title: play ? describe(play) : "You cannot play this card on its own now.",
+            onclick: () => { if (play) void this.act(play.action); },
+          }, `Keeper card: ${cardWords(card)}`));
+        }))] : null,
       game.status === "finished" ? this.endControls(game) : null);
   }
 
@@ -279,6 +288,16 @@ function handOf(game: Game, seat: number | null): number[] {
   return game.state.hands.find((hand) => hand.seat === seat)?.cards ?? [];
 }
 
+function keepersOf(game: Game, seat: number | null): string[] {
+  if (seat === null || game.game !== "prime-climb" || !game.state) return [];
+  return game.state.players.find((p) => p.seat === seat)?.keepers.map((k) => String(k.card)) ?? [];
+}
+
+/** cardWords is a keeper card's name in words: plus_minus_5 → "plus or minus 5". */
+function cardWords(card: string): string {
+  return card.replace(/^plus_minus_/, "plus or minus ").replaceAll("_", " ");
+}
+
 function sameCard(l: Legal, card: number): boolean {
   const cards = l.action["cards"];
   return l.type === "play" && Array.isArray(cards) && cards.length === 1 && cards[0] === card;
@@ -300,7 +319,7 @@ export function describe(l: Legal): string {
     case "pass":
       return "Keep the drawn card";
     case "keeper":
-      return `Play the keeper card ${String(a["card"]).replaceAll("_", " ")}`;
+      return `Play the keeper card ${cardWords(String(a["card"]))}`;
     default:
       return String(a["type"]);
   }
