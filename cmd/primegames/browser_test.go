@@ -18,9 +18,12 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -598,4 +601,72 @@ func TestBrowserTeacherSignsInThroughTheProvider(t *testing.T) {
 	teacher.audit("the teacher's page")
 	teacher.screenshot("teacher")
 	teacher.noConsoleErrors()
+}
+
+func TestBrowserChildSignsInWithAClassCard(t *testing.T) {
+	t.Parallel()
+	chromium, axe := browserNeeds(t)
+	base := startApp(t)
+	// A classroom, Cy in it, and Cy's personal sign-in code, as a teacher's dashboard would make them.
+	var created struct {
+		Classroom struct {
+			ID       string `json:"id"`
+			JoinCode string `json:"join_code"`
+		} `json:"classroom"`
+		TeacherToken string `json:"teacher_token"`
+	}
+	call(t, http.MethodPost, base+"/v1/classrooms", "", `{"name":"Class 4B"}`, &created)
+	call(t, http.MethodPost, base+"/v1/classrooms/join", "", `{"join_code":"`+created.Classroom.JoinCode+`","name":"Cy"}`, nil)
+	var codes struct {
+		Items []struct {
+			Code string `json:"code"`
+		} `json:"items"`
+	}
+	call(t, http.MethodGet, base+"/v1/classrooms/"+created.Classroom.ID+"/sign-in-codes", created.TeacherToken, "", &codes)
+	if len(codes.Items) != 1 {
+		t.Fatalf("sign-in codes: %+v", codes)
+	}
+	browser := startBrowser(t, chromium)
+
+	// The card's QR code opens this link: the page signs Cy in at once and drops the codes from the address.
+	cy := newPage(t, browser, "Cy", base, axe, 360)
+	cy.open("/app/sign-in#class=" + created.Classroom.JoinCode + "&code=" + codes.Items[0].Code)
+	act(cy, chromedp.WaitVisible("", byRole("heading", "Hello, Cy")), "Cy's page")
+	if address := act(cy, chromedp.Location(), "the address"); strings.Contains(address, codes.Items[0].Code) {
+		t.Errorf("the address still holds the code: %s", address)
+	}
+	cy.waitUntil(30*time.Second, "Cy's games listed", func() bool { return !strings.HasPrefix(cy.status(), "Loading") })
+	cy.audit("a student's page")
+	cy.screenshot("student")
+	cy.noConsoleErrors()
+}
+
+// call sends a request of the API with an optional bearer token and JSON body, and decodes a 2xx
+// answer into out (when not nil).
+func call(t *testing.T, method, url, token, body string, out any) {
+	t.Helper()
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode/100 != 2 {
+		t.Fatalf("%s %s = %d: %s", method, url, resp.StatusCode, data)
+	}
+	if out != nil {
+		if err := json.Unmarshal(data, out); err != nil {
+			t.Fatalf("%s %s: %v", method, url, err)
+		}
+	}
 }
