@@ -110,7 +110,7 @@ class GamePage {
   }
 
   private async drawPicture(game: Game): Promise<void> {
-    if (game.status === "lobby" || game.version === this.pictureVersion) return;
+    if (game.status === "lobby" || game.version <= this.pictureVersion) return;
     const layout = matchMedia("(max-width: 700px)").matches ? "phone" : "desktop";
     const answer = await this.client.GET("/v1/games/{id}/picture.svg", {
       params: { path: { id: game.id }, query: { layout } },
@@ -133,6 +133,8 @@ class GamePage {
   }
 
   private show(game: Game): void {
+    // A read that left before an action and came back after it shows an older version: keep the newer.
+    if (this.game && this.game.id === game.id && game.version < this.game.version) return;
     this.game = game;
     const mine = game.you?.seat ?? null;
     const name = (seat: number) => game.seats.find((s) => s.seat === seat)?.name ?? `Seat ${seat + 1}`;
