@@ -32,11 +32,22 @@ func (s *Server) CreateAssignment(c echo.Context, classroomID openapi.ClassroomI
 	if req.Opponents.Classmates != nil {
 		in.GroupSize = req.Opponents.Classmates.GroupSize
 	}
-	a, err := s.play.CreateAssignment(c.Request().Context(), classroom.ID, in)
+	ctx := c.Request().Context()
+	if req.Gradebook != nil && *req.Gradebook {
+		if err := s.play.GradebookAvailable(ctx, classroom.ID); err != nil {
+			return err
+		}
+	}
+	a, err := s.play.CreateAssignment(ctx, classroom.ID, in)
 	if err != nil {
 		return err
 	}
-	a, err = s.play.Assignment(c.Request().Context(), classroom.ID, a.ID)
+	if req.Gradebook != nil && *req.Gradebook {
+		if err := s.play.SetAssignmentGradebook(ctx, classroom.ID, a.ID, true); err != nil {
+			return err
+		}
+	}
+	a, err = s.play.Assignment(ctx, classroom.ID, a.ID)
 	if err != nil {
 		return err
 	}
@@ -80,7 +91,13 @@ func (s *Server) ChangeAssignment(c echo.Context, classroomID openapi.ClassroomI
 	if err := bindJSON(c, &req); err != nil {
 		return err
 	}
-	a, err := s.play.ChangeAssignment(c.Request().Context(), classroom.ID, assignmentID.String(),
+	ctx := c.Request().Context()
+	if req.Gradebook != nil {
+		if err := s.play.SetAssignmentGradebook(ctx, classroom.ID, assignmentID.String(), *req.Gradebook); err != nil {
+			return err
+		}
+	}
+	a, err := s.play.ChangeAssignment(ctx, classroom.ID, assignmentID.String(),
 		play.AssignmentChange{Title: req.Title, Games: req.Games, DueAt: req.DueAt})
 	if err != nil {
 		return err
@@ -152,6 +169,15 @@ func assignmentBody(a *play.Assignment) openapi.Assignment {
 		body.Opponents.Classmates = &struct {
 			GroupSize int `json:"group_size"`
 		}{GroupSize: a.GroupSize}
+	}
+	if g := a.Gradebook; g != nil {
+		body.Gradebook = &openapi.AssignmentGradebook{Status: openapi.AssignmentGradebookStatus(g.Status)}
+		if g.Error != "" {
+			body.Gradebook.ErrorCode = ptr(openapi.AssignmentGradebookErrorCode(g.Error))
+		}
+		if g.ErrorStatus != 0 {
+			body.Gradebook.HttpStatus = ptr(g.ErrorStatus)
+		}
 	}
 	for i, p := range a.Progress {
 		body.Progress[i] = openapi.AssignmentProgress{StudentId: mustUUID(p.StudentID), Name: p.StudentName, GamesDone: p.GamesDone,

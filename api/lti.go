@@ -469,23 +469,48 @@ func (s *Server) SyncLtiRoster(c echo.Context, classroomID openapi.ClassroomID) 
 // ltiRosterExchange trades the client assertion for an access token (the client credentials grant
 // with a JWT, RFC 7523) and reads the roster with it.
 func (s *Server) ltiRosterExchange(ctx context.Context, reg *play.LTIPlatform, assertion, membershipsURL string) ([]byte, error) {
+	token, err := ltiAccessToken(ctx, s.ltiKeys.fetcher, reg, assertion, play.LTIScopeMemberships)
+	if err != nil {
+		return nil, err
+	}
+	return s.ltiKeys.fetcher.Request(ctx, http.MethodGet, membershipsURL,
+		http.Header{"Accept": {play.LTIMembershipMediaType}, "Authorization": {"Bearer " + token}}, nil)
+}
+
+// ltiAccessToken trades the tool's client assertion at the platform's token URL for an access
+// token with scope (the client credentials grant with a JWT, RFC 7523).
+func ltiAccessToken(ctx context.Context, fetcher LTIFetcher, reg *play.LTIPlatform, assertion, scope string) (string, error) {
 	form := url.Values{
 		"grant_type":            {"client_credentials"},
 		"client_assertion_type": {"urn:ietf:params:oauth:client-assertion-type:jwt-bearer"},
 		"client_assertion":      {assertion},
-		"scope":                 {play.LTIScopeMemberships},
+		"scope":                 {scope},
 	}
-	body, err := s.ltiKeys.fetcher.Request(ctx, http.MethodPost, reg.TokenURL,
+	body, err := fetcher.Request(ctx, http.MethodPost, reg.TokenURL,
 		http.Header{"Content-Type": {echo.MIMEApplicationForm}, "Accept": {"application/json"}}, []byte(form.Encode()))
 	if err != nil {
-		return nil, err
+		return "", err
 	}
 	var token struct {
 		AccessToken string `json:"access_token"`
 	}
 	if err := json.Unmarshal(body, &token); err != nil || token.AccessToken == "" {
-		return nil, errors.New("the token URL answered no access token")
+		return "", errors.New("the token URL answered no access token")
 	}
-	return s.ltiKeys.fetcher.Request(ctx, http.MethodGet, membershipsURL,
-		http.Header{"Accept": {play.LTIMembershipMediaType}, "Authorization": {"Bearer " + token.AccessToken}}, nil)
+	return token.AccessToken, nil
+}
+
+// LTIGradeTransport is the HTTP of grades to the LMSs (play.LTIGradeTransport) through fetcher:
+// the worker's (RunLTIGrades).
+func LTIGradeTransport(fetcher LTIFetcher) play.LTIGradeTransport { return ltiGrades{fetcher} }
+
+type ltiGrades struct{ fetcher LTIFetcher }
+
+func (g ltiGrades) AccessToken(ctx context.Context, reg *play.LTIPlatform, assertion, scope string) (string, error) {
+	return ltiAccessToken(ctx, g.fetcher, reg, assertion, scope)
+}
+
+func (g ltiGrades) Send(ctx context.Context, method, to, mediaType, accessToken string, body []byte) ([]byte, error) {
+	return g.fetcher.Request(ctx, method, to,
+		http.Header{"Content-Type": {mediaType}, "Accept": {"application/json"}, "Authorization": {"Bearer " + accessToken}}, body)
 }

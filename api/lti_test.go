@@ -57,6 +57,8 @@ type ltiPlatform struct {
 	// granted counts the assertions it took.
 	toolKeys string
 	granted  atomic.Int32
+	// grades is the platform's gradebook (lti_grades_test.go).
+	grades gradebook
 }
 
 func newLTIPlatform(t *testing.T) *ltiPlatform {
@@ -77,7 +79,17 @@ func newLTIPlatform(t *testing.T) *ltiPlatform {
 			p.token(w, r)
 		case "/memberships":
 			p.memberships(w, r)
+		case "/lineitems":
+			p.grades.lineItem(w, r)
 		default:
+			if strings.HasPrefix(r.URL.Path, "/lineitems/") && strings.HasSuffix(r.URL.Path, "/scores") {
+				p.grades.score(w, r)
+				return
+			}
+			if strings.HasPrefix(r.URL.Path, "/lineitems/") && r.Method == http.MethodPut {
+				p.grades.lineItem(w, r)
+				return
+			}
 			http.NotFound(w, r)
 		}
 	}))
@@ -89,7 +101,8 @@ func newLTIPlatform(t *testing.T) *ltiPlatform {
 // token is the platform's token URL: the client credentials grant with the tool's JWT, verified
 // against the tool's published keys (RFC 7523; Security Framework §4.1).
 func (p *ltiPlatform) token(w http.ResponseWriter, r *http.Request) {
-	if r.PostFormValue("grant_type") != "client_credentials" || r.PostFormValue("scope") != play.LTIScopeMemberships ||
+	scope := r.PostFormValue("scope")
+	if r.PostFormValue("grant_type") != "client_credentials" || (scope != play.LTIScopeMemberships && scope != play.LTIScopeLineItem && scope != play.LTIScopeScore) ||
 		r.PostFormValue("client_assertion_type") != "urn:ietf:params:oauth:client-assertion-type:jwt-bearer" {
 		http.Error(w, `{"error":"invalid_request"}`, http.StatusBadRequest)
 		return
@@ -113,8 +126,17 @@ func (p *ltiPlatform) token(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, `{"error":"invalid_client"}`, http.StatusUnauthorized)
 		return
 	}
+	if p.grades.failTokens.Load() > 0 {
+		p.grades.failTokens.Add(-1)
+		http.Error(w, `{"error":"temporarily_unavailable"}`, http.StatusServiceUnavailable)
+		return
+	}
 	p.granted.Add(1)
-	_, _ = w.Write([]byte(`{"access_token":"access-1","token_type":"bearer","expires_in":3600}`))
+	token := "access-1"
+	if scope != play.LTIScopeMemberships {
+		token = accessTokenFor(scope)
+	}
+	_, _ = w.Write([]byte(`{"access_token":"` + token + `","token_type":"bearer","expires_in":3600}`))
 }
 
 // memberships is the course's roster: an instructor, two active learners (one launched already)
@@ -155,6 +177,7 @@ type ltiRig struct {
 	platform *ltiPlatform
 	clock    *playclock.Clock
 	a, b     *apitest.Server
+	services []*play.Service // a's and b's
 	logs     *lockedBuffer
 	browser  *http.Client
 	contract *apitest.Contract
@@ -177,6 +200,7 @@ func newLTIRig(t *testing.T) *ltiRig {
 	logger := slog.New(slog.NewJSONHandler(r.logs, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	for _, s := range []**apitest.Server{&r.a, &r.b} {
 		service := newServiceOn(db, games.All(), r.clock)
+		r.services = append(r.services, service)
 		srv, err := api.New(cfg, api.Deps{Play: service, Database: db, Feed: db}, logger)
 		if err != nil {
 			t.Fatal(err)
@@ -365,10 +389,33 @@ func TestLTILaunchesAnInstructorAndALearnerAcrossInstances(t *testing.T) {
 		t.Errorf("students = %d: %s", students.StatusCode, students.Body)
 	}
 
-	// Another instructor of the course: the classroom is the first one's.
+	// Another instructor of the course: a co-teacher of the first one's classroom.
 	state, nonce = r.login(r.a, false)
 	resp, body = r.launch(r.a, r.platform.sign(t, r.platform.key, r.claims("teacher-2", "Instructor", nonce)), state)
-	r.refused(resp, body, http.StatusForbidden, "lti_classroom_owned")
+	coTeacher := r.handover(r.b, resp, body)
+	if coTeacher.Role != "teacher" || coTeacher.Classroom.ID != teacher.Classroom.ID {
+		t.Fatalf("second instructor's launch: %+v", coTeacher)
+	}
+	if got := r.b.Get("/v1/classrooms/"+teacher.Classroom.ID+"/students", bearer(coTeacher.Token)...); got.StatusCode != http.StatusOK {
+		t.Errorf("the co-teacher reads the students = %d: %s", got.StatusCode, got.Body)
+	}
+	var teachers struct {
+		Teachers []struct {
+			Owner bool `json:"owner"`
+		} `json:"teachers"`
+	}
+	r.a.Get("/v1/classrooms/"+teacher.Classroom.ID+"/teachers", bearer(teacher.Token)...).JSON(t, &teachers)
+	if len(teachers.Teachers) != 2 || !teachers.Teachers[0].Owner || teachers.Teachers[1].Owner {
+		t.Errorf("teachers after the second instructor's launch: %+v", teachers)
+	}
+	// Launching again adds nobody.
+	state, nonce = r.login(r.a, false)
+	resp, body = r.launch(r.a, r.platform.sign(t, r.platform.key, r.claims("teacher-2", "Instructor", nonce)), state)
+	r.handover(r.a, resp, body)
+	r.a.Get("/v1/classrooms/"+teacher.Classroom.ID+"/teachers", bearer(teacher.Token)...).JSON(t, &teachers)
+	if len(teachers.Teachers) != 2 {
+		t.Errorf("teachers after a second launch of the co-teacher: %+v", teachers)
+	}
 	noErrorLine(t, r.logs)
 }
 

@@ -14,7 +14,8 @@ const MaxRequestAnswer = 1 << 20
 
 // Request sends a request (an LTI platform's key set, token or roster) to a URL the allow list
 // lets the sender reach, through the same guarded dialler as webhooks, and answers the body of a
-// 200 answer of at most MaxRequestAnswer bytes; anything else is an error.
+// 2xx answer (an LTI line item is answered 201, a score may be 204) of at most MaxRequestAnswer
+// bytes; anything else is an error (a StatusError when the server answered another status).
 func (s *Sender) Request(ctx context.Context, method, raw string, header http.Header, body []byte) ([]byte, error) {
 	if err := s.CheckURL(raw); err != nil {
 		return nil, err
@@ -32,9 +33,9 @@ func (s *Sender) Request(ctx context.Context, method, raw string, header http.He
 		return nil, describe(err)
 	}
 	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
+	if resp.StatusCode/100 != 2 {
 		_, _ = io.CopyN(io.Discard, resp.Body, s.cfg.MaxResponse)
-		return nil, fmt.Errorf("the server answered %d", resp.StatusCode)
+		return nil, StatusError(resp.StatusCode)
 	}
 	answer, err := io.ReadAll(io.LimitReader(resp.Body, MaxRequestAnswer+1))
 	if err != nil {
@@ -45,3 +46,11 @@ func (s *Sender) Request(ctx context.Context, method, raw string, header http.He
 	}
 	return answer, nil
 }
+
+// StatusError is a server's answer of a status that is not 2xx.
+type StatusError int
+
+func (e StatusError) Error() string { return fmt.Sprintf("the server answered %d", int(e)) }
+
+// HTTPStatus is the status.
+func (e StatusError) HTTPStatus() int { return int(e) }

@@ -46,6 +46,9 @@ type Assignment struct {
 	GroupSize int
 	DueAt     time.Time
 	CreatedAt time.Time
+	// Gradebook is how the assignment's column in the LMS's gradebook stands; nil when it is none
+	// (lti_grades.go).
+	Gradebook *AssignmentGradebook
 	// Progress is each current student's (the teacher's list) or the one student's (a student's
 	// list).
 	Progress []AssignmentProgress
@@ -160,7 +163,16 @@ func (s *Service) Assignment(ctx context.Context, classroomID, id string) (*Assi
 
 // ChangeAssignment changes an assignment's title, games or due time.
 func (s *Service) ChangeAssignment(ctx context.Context, classroomID, id string, change AssignmentChange) (*Assignment, error) {
-	return s.assignments.change(ctx, classroomID, id, change)
+	a, err := s.assignments.change(ctx, classroomID, id, change)
+	if err != nil || a.Gradebook == nil || change.Title == nil && change.Games == nil {
+		return a, err
+	}
+	// The gradebook's column shows the new title and games, its scores of the new games
+	// (lti_grades.go).
+	if err := s.store.LTIGradeStore.RequeueLTIGrades(ctx, id); err != nil {
+		return nil, err
+	}
+	return s.store.Assignment(ctx, classroomID, id)
 }
 
 // DeleteAssignment deletes an assignment and its progress; its games stay as they are.

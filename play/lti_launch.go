@@ -40,6 +40,7 @@ type ltiClaims struct {
 	NRPS *struct {
 		MembershipsURL string `json:"context_memberships_url"`
 	} `json:"https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice"`
+	AGS *agsClaim `json:"https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"`
 }
 
 // membershipsURL is the course's roster URL the launch names, "" for none (or one too long).
@@ -168,7 +169,19 @@ func (s *Service) LTILaunch(ctx context.Context, reg *LTIPlatform, login *LTILog
 			return nil, err
 		}
 		if owner != acc.ID {
-			return nil, domain.Errorf(domain.KindForbidden, "lti_classroom_owned", "This course's classroom belongs to the instructor who opened the tool first; co-teaching is not available through LTI yet.")
+			// Another instructor of the course: a co-teacher of its classroom.
+			err := s.store.LTIGradeStore.EnsureLTICoTeacher(ctx, classroomID, acc.ID, s.now(), MaxCoTeachers)
+			if errors.Is(err, ErrTaken) {
+				return nil, domain.Errorf(domain.KindConflict, "too_many_co_teachers", "This course's classroom has %d co-teachers already, the most it may; its owner removes one first.", MaxCoTeachers)
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+		if svc := c.gradeService(); svc != nil {
+			if err := s.store.LTIGradeStore.SaveLTIGradeService(ctx, reg.ID, contextHash, *svc); err != nil {
+				return nil, err
+			}
 		}
 		h = LTIHandover{AccountID: acc.ID, ClassroomID: classroomID}
 	case learner:
@@ -179,8 +192,12 @@ func (s *Service) LTILaunch(ctx context.Context, reg *LTIPlatform, login *LTILog
 		if err != nil {
 			return nil, err
 		}
-		st, err := s.ltiStudent(ctx, classroomID, ltiKey(reg.ID, c.Context.ID, c.Subject), c.GivenName, c.Name)
+		learnerHash := ltiKey(reg.ID, c.Context.ID, c.Subject)
+		st, err := s.ltiStudent(ctx, classroomID, learnerHash, c.GivenName, c.Name)
 		if err != nil {
+			return nil, err
+		}
+		if err := s.keepLTISubject(ctx, learnerHash, c.Subject); err != nil {
 			return nil, err
 		}
 		h = LTIHandover{ClassroomID: classroomID, StudentID: st.ID}

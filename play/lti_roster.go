@@ -19,7 +19,8 @@ import (
 // client credentials grant with a JWT, RFC 7523), then reads the course's memberships URL, which
 // the instructors' launches named. The HTTP is the caller's (LTIRosterExchange); here the
 // assertion is signed and the members read: each Active learner becomes a student as at their
-// first launch, under their given name; no email and no LMS id is kept.
+// first launch, under their given name; no email is kept, and the LMS user id only sealed, for the
+// scores of grades (lti_grades.go).
 
 // NRPS's scope and media type.
 const (
@@ -91,12 +92,16 @@ func (s *Service) SyncLTIRoster(ctx context.Context, p Principal, classroomID st
 		if _, learner := ltiRole(m.Roles); !learner || m.UserID == "" || len(m.UserID) > ltiMaxField || m.Status != "" && m.Status != "Active" {
 			continue
 		}
-		st, err := s.ltiStudent(ctx, classroomID, ltiKey(reg.ID, container.Context.ID, m.UserID), m.GivenName, m.Name)
+		learnerHash := ltiKey(reg.ID, container.Context.ID, m.UserID)
+		st, err := s.ltiStudent(ctx, classroomID, learnerHash, m.GivenName, m.Name)
 		if err != nil && domain.ErrorCode(err) != "lti_student_removed" {
 			return nil, err
 		}
 		if st != nil {
 			synced.Learners++
+			if err := s.keepLTISubject(ctx, learnerHash, m.UserID); err != nil {
+				return nil, err
+			}
 		}
 	}
 	c, err := s.store.Classroom(ctx, classroomID)

@@ -3,9 +3,12 @@ package play_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -123,6 +126,16 @@ func (c *progressClass) playRandomGame(r *rand.Rand, steps int) {
 				t.Fatal(err)
 			}
 			continue
+		case 2, 3:
+			// a card at random: mostly refused (not in hand, not prime, with facts), kept as an attempt
+			action := json.RawMessage(fmt.Sprintf(`{"type":"play","cards":[%d]}`, 1+r.IntN(20)))
+			if _, err := c.master.Act(c.ctx, play.Action{GameID: id, Action: action}, p, nil); err != nil {
+				var refused *domain.Error
+				if !errors.As(err, &refused) {
+					t.Fatal(err)
+				}
+			}
+			continue
 		}
 		legal := allLegalActions(t, g.State, seat)
 		if _, err := c.master.Act(c.ctx, play.Action{GameID: id, Action: legal[r.IntN(len(legal))]}, p, nil); err != nil {
@@ -167,10 +180,29 @@ func (c *progressClass) drainReviews() int {
 // progressRows reads progress_days whole, in order.
 func progressRows(t *testing.T, db *repo.DB) []string {
 	t.Helper()
-	rows, err := db.Pool.Query(context.Background(), `SELECT format('%s %s %s played=%s finished=%s won=%s hints=%s moves=%s ms=%s missed=%s',
+	return textRows(t, db, `SELECT format('%s %s %s played=%s finished=%s won=%s hints=%s moves=%s ms=%s missed=%s',
 		classroom_id, day, student_id, games_played, games_finished, games_won, hints, moves, move_ms, missed)
 		FROM progress_days WHERE games_played + games_finished + games_won + hints + moves + move_ms + missed > 0
 		ORDER BY classroom_id, day, student_id`)
+}
+
+// studentSumsRows reads student_sums, attempt_codes, attempt_facts, class_totals and class_stale
+// whole, in order.
+func studentSumsRows(t *testing.T, db *repo.DB) []string {
+	t.Helper()
+	return textRows(t, db, `SELECT * FROM (
+		SELECT format('%s %s %s %s %s=%s', what, classroom_id, student_id, kind, name, n) AS r FROM student_sums
+		UNION ALL SELECT format('code %s %s %s=%s %s %s', classroom_id, student_id, code, n, example_ids, examples) FROM attempt_codes
+		UNION ALL SELECT format('facts %s %s %s %s %s=%s', classroom_id, student_id, kind, code, facts, n) FROM attempt_facts
+		UNION ALL SELECT format('class %s played=%s finished=%s won=%s', classroom_id, played, finished, won) FROM class_totals
+		UNION ALL SELECT format('stale %s %s', classroom_id, n) FROM class_stale WHERE n <> 0) x
+		ORDER BY r`)
+}
+
+// textRows reads the rows of a query of one text column.
+func textRows(t *testing.T, db *repo.DB, sql string, args ...any) []string {
+	t.Helper()
+	rows, err := db.Pool.Query(context.Background(), sql, args...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +215,11 @@ func progressRows(t *testing.T, db *repo.DB) []string {
 
 // The figures the steps, the hints and the worker kept per student and day equal a recount from
 // the histories (progress_recount, the migration's backfill), after random games over several
-// days with computer players, hints, resignations and unfinished games.
+// days with computer players, hints, resignations and unfinished games; and so do the per-student
+// sums the statistics read (student_sums, attempt_codes, attempt_facts: kept by the steps'
+// tallies, the refusals and the worker's reviews; class_totals, kept by the starts and the ends) a
+// recount of them (student_sums_recount and class_games_recount, the backfills of migrations
+// 00075 and 00076).
 func TestProgressKeptEqualsRecountFromHistory(t *testing.T) {
 	t.Parallel()
 	for _, seed := range []uint64{1, 2, 3} {
@@ -197,15 +233,22 @@ func TestProgressKeptEqualsRecountFromHistory(t *testing.T) {
 			if c.drainReviews() == 0 {
 				t.Log("no finished game to review")
 			}
-			kept := progressRows(t, c.db)
+			kept, keptSums := progressRows(t, c.db), studentSumsRows(t, c.db)
 			if len(kept) == 0 {
 				t.Fatal("no progress kept")
 			}
-			if _, err := c.db.Pool.Exec(c.ctx, `SELECT progress_recount()`); err != nil {
+			if !slices.ContainsFunc(keptSums, func(s string) bool { return strings.HasPrefix(s, "tally ") }) ||
+				!slices.ContainsFunc(keptSums, func(s string) bool { return strings.HasPrefix(s, "code ") }) {
+				t.Fatalf("the steps kept no tally counters or no refusals: %v", keptSums)
+			}
+			if _, err := c.db.Pool.Exec(c.ctx, `SELECT progress_recount(), student_sums_recount(), class_games_recount(), class_stale_recount()`); err != nil {
 				t.Fatal(err)
 			}
 			if recount := progressRows(t, c.db); !reflect.DeepEqual(kept, recount) {
 				t.Errorf("kept:\n%v\nrecounted from history:\n%v", kept, recount)
+			}
+			if recount := studentSumsRows(t, c.db); !reflect.DeepEqual(keptSums, recount) {
+				t.Errorf("student sums kept:\n%v\nrecounted:\n%v", keptSums, recount)
 			}
 		})
 	}

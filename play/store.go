@@ -57,6 +57,8 @@ type Stores struct {
 	LTILaunchStore
 	// ProgressStore reads the classrooms' progress and review summaries (progress.go).
 	ProgressStore
+	// LTIGradeStore keeps the courses' grade services and the grades to send (lti_grades.go).
+	LTIGradeStore LTIGradeStore
 }
 
 // GameReader reads games and lists them.

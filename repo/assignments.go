@@ -101,7 +101,20 @@ func (s *Games) assignmentsWithProgress(ctx context.Context, classroomID string,
 		}
 		return rows.Err()
 	})
-	// Both read in one transaction, so that the progress is of the assignments listed.
+	b.Queue(gradebookSQL, id, classroomID).Query(func(rows pgx.Rows) error {
+		for rows.Next() {
+			var assignmentID string
+			var g play.AssignmentGradebook
+			if err := rows.Scan(&assignmentID, &g.Status, &g.Error, &g.ErrorStatus); err != nil {
+				return err
+			}
+			if i, ok := byID[assignmentID]; ok {
+				list[i].Gradebook = &g
+			}
+		}
+		return rows.Err()
+	})
+	// All read in one transaction, so that the progress is of the assignments listed.
 	err := pgx.BeginTxFunc(ctx, s.db.Pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
 		return tx.SendBatch(ctx, b).Close()
 	})

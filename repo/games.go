@@ -20,7 +20,7 @@ func (db *DB) Games() *Games { return &Games{db: db} }
 func (s *Games) Stores() play.Stores {
 	return play.Stores{GameReader: s, History: s, Updater: s, Dues: s, ToActBackfill: s, Authorities: s,
 		ClassroomStore: s, StatsStore: s, ReviewStore: s, WebhookSubscriptions: s, WebhookOutbox: s, AccountStore: s, AssignmentStore: s, Kept: s,
-		Teaching: s, SessionStore: s, CoTeacherStore: s, SignInCodeStore: s, AccountEraser: s, LTIPlatformStore: s, LTILaunchStore: s, ProgressStore: s}
+		Teaching: s, SessionStore: s, CoTeacherStore: s, SignInCodeStore: s, AccountEraser: s, LTIPlatformStore: s, LTILaunchStore: s, ProgressStore: s, LTIGradeStore: s}
 }
 
 const gameColumns = `id::text, kind, options, status, seat_count, seed, version, snapshot, winners,

@@ -130,16 +130,14 @@ func (t *gameTx) KeepReviewSeats(ctx context.Context, gameID, classroomID, kind 
 	return t.queue(ctx, `DELETE FROM review_due WHERE game_id = $1`, gameID)
 }
 
-// ReviewTotals sums the kept review summaries per current student of the classroom and kind: the
+// ReviewTotals reads the review summaries per current student of the classroom and kind, as the
+// worker's reviews keep them summed (student_sums, migration 00075): the
 // judged actions, and the labels and missed opportunities by name.
 func (s *Games) ReviewTotals(ctx context.Context, classroomID string) ([]play.ReviewTotal, error) {
-	const current = `FROM review_seats r JOIN students st ON st.id = r.student_id AND st.removed_at IS NULL AND st.classroom_id = $1`
-	rows, err := s.db.reads(ctx).Query(ctx, `SELECT r.student_id::text, r.kind, '', '', sum(r.judged)::bigint `+current+`
-		WHERE r.classroom_id = $1 GROUP BY 1, 2
-		UNION ALL SELECT r.student_id::text, r.kind, 'label', l.key, sum(l.value::int) `+current+` CROSS JOIN jsonb_each_text(r.labels) l
-		WHERE r.classroom_id = $1 GROUP BY 1, 2, 4
-		UNION ALL SELECT r.student_id::text, r.kind, 'missed', m.key, sum(m.value::int) `+current+` CROSS JOIN jsonb_each_text(r.missed) m
-		WHERE r.classroom_id = $1 GROUP BY 1, 2, 4`, classroomID)
+	rows, err := s.db.reads(ctx).Query(ctx, `SELECT ss.student_id::text, ss.kind, ss.what, ss.name, ss.n
+		FROM student_sums ss JOIN students st ON st.id = ss.student_id AND st.removed_at IS NULL
+		WHERE ss.classroom_id = $1 AND ss.what IN ('judged', 'label', 'missed')
+		ORDER BY 1, 2`, classroomID)
 	if err != nil {
 		return nil, err
 	}

@@ -3,7 +3,6 @@ package repo
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -31,13 +30,12 @@ func (s *Games) HintsUsed(ctx context.Context, gameID string) (map[int]int, erro
 	return countsBy[int](ctx, s.db.Pool, `SELECT seat, count(*) FROM hints WHERE game_id = $1 GROUP BY seat`, gameID)
 }
 
-// HintCounts counts the hints the classroom's current students were given, by student id.
+// HintCounts counts the hints the classroom's current students were given, by student id, as the
+// hints kept add them up (student_sums, migration 00076).
 func (s *Games) HintCounts(ctx context.Context, classroomID string) (map[string]int, error) {
-	return countsBy[string](ctx, s.db.reads(ctx), `SELECT st.id::text, count(*)
-		FROM hints h
-		JOIN games g ON g.id = h.game_id
-		`+fmt.Sprintf(classStudentSeats, "h")+`
-		WHERE g.classroom_id = $1
+	return countsBy[string](ctx, s.db.reads(ctx), `SELECT ss.student_id::text, sum(ss.n)::int
+		FROM student_sums ss JOIN students st ON st.id = ss.student_id AND st.removed_at IS NULL
+		WHERE ss.classroom_id = $1 AND ss.what = 'hints'
 		GROUP BY 1`, classroomID)
 }
 

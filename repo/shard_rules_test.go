@@ -33,6 +33,13 @@ func TestSchemaCanBeShardedByGame(t *testing.T) {
 	// reference tables; a login under way and a hand-over code are found by their own hash.
 	reference = append(reference, "lti_platforms", "lti_contexts", "lti_students", "lti_tool_keys")
 	ownKey["lti_logins"], ownKey["lti_handovers"] = "state_hash", "code_hash"
+	// Grades to the LMS (00070): the sends waiting are a reference table like the assignments
+	// they hang on (a row per assignment and student, never joined with a game's rows).
+	reference = append(reference, "lti_grade_jobs")
+	// The statistics' per-student sums (00075–00077): by classroom, as progress_days.
+	for _, table := range []string{"student_sums", "attempt_codes", "attempt_facts", "class_totals", "class_stale"} {
+		ownKey[table] = "classroom_id"
+	}
 
 	byGame := map[string]string{} // table → its distribution column
 	for _, table := range publicTables(t, db) {

@@ -27,11 +27,13 @@ func (s *Games) StudentSeats(ctx context.Context, classroomID string) ([]play.St
 }
 
 // StaleTallies lists the started games of the classroom in which a student holds a seat that keep
-// no current tally.
+// no current tally. It reads the class's games only when class_stale (migration 00077) counts some
+// (the condition on it is a one-time filter of the plan): usually none, whatever their number.
 func (s *Games) StaleTallies(ctx context.Context, classroomID string) ([]play.KeptTally, error) {
 	rows, err := s.db.reads(ctx).Query(ctx, `SELECT g.id::text, g.kind, g.version FROM games g
 		WHERE g.classroom_id = $1 AND g.status <> 'lobby' AND g.tally_version IS DISTINCT FROM g.version
-			AND EXISTS (SELECT FROM seats s WHERE s.game_id = g.id AND s.student_id IS NOT NULL)`,
+			AND EXISTS (SELECT FROM seats s WHERE s.game_id = g.id AND s.student_id IS NOT NULL)
+			AND EXISTS (SELECT FROM class_stale cs WHERE cs.classroom_id = $1 AND cs.n > 0)`,
 		classroomID)
 	if err != nil {
 		return nil, err
@@ -43,15 +45,13 @@ func (s *Games) StaleTallies(ctx context.Context, classroomID string) ([]play.Ke
 	})
 }
 
-// SeatCounts sums, in Postgres, the counters of the current students' seats in the current kept
-// tallies of the classroom's started games (a tally's counts are by seat: {"counts": {"0": {…}}}).
+// SeatCounts reads the counters of the current students' seats in the current kept tallies of the
+// classroom's started games, summed per student, kind and counter as the games' steps keep them
+// (student_sums, migration 00075): a few rows per student, however many games.
 func (s *Games) SeatCounts(ctx context.Context, classroomID string) ([]play.SeatCount, error) {
-	rows, err := s.db.reads(ctx).Query(ctx, `SELECT s.student_id::text, g.kind, c.key, sum(c.value::bigint)
-		FROM games g JOIN seats s ON s.game_id = g.id
-		JOIN students st ON st.id = s.student_id AND st.removed_at IS NULL AND st.classroom_id = $1
-		CROSS JOIN json_each_text(g.tally->'counts'->(s.seat::text)) c
-		WHERE g.classroom_id = $1 AND g.status <> 'lobby' AND g.tally_version = g.version
-		GROUP BY 1, 2, 3`, classroomID)
+	rows, err := s.db.reads(ctx).Query(ctx, `SELECT ss.student_id::text, ss.kind, ss.name, ss.n
+		FROM student_sums ss JOIN students st ON st.id = ss.student_id AND st.removed_at IS NULL
+		WHERE ss.classroom_id = $1 AND ss.what = 'tally'`, classroomID)
 	if err != nil {
 		return nil, err
 	}
@@ -104,30 +104,26 @@ func (s *Games) KeepTallies(ctx context.Context, games []play.KeptTally) error {
 	return s.db.Pool.SendBatch(ctx, b).Close()
 }
 
-// classStudentSeats joins, to the rows of the classroom's games (g, and h or a with the seat), the
-// seat and its current student. The condition on st.classroom_id says nothing new (a student sits
-// only in their classroom's games), but it lets Postgres start from the class's students (index
-// students_name_key) and their seats (seats_student) rather than hash every seat and student of
-// every class: a class's statistics then read its own rows only, however many classes there are
-// (issue 28: with 150,000 games the planner chose whole scans of seats and students without it).
-const classStudentSeats = `JOIN seats s ON s.game_id = g.id AND s.seat = %[1]s.seat
-	JOIN students st ON st.id = s.student_id AND st.removed_at IS NULL AND st.classroom_id = $1`
-
 // attemptsByCode counts the refusals of the classroom's current students by code, most frequent
-// first, with the most recent sentences. Grouped per student, or for the whole class.
-var attemptsByCode = `SELECT %s, a.code, count(*), (array_agg(a.detail ORDER BY a.id DESC))[1:$2]
-	FROM attempts a
-	JOIN games g ON g.id = a.game_id
-	` + fmt.Sprintf(classStudentSeats, "a") + `
-	WHERE g.classroom_id = $1
+// first, with the most recent sentences (at most three: attempt_codes keeps three per student and
+// code, and the class's three most recent are among its students'), from the counts the refusals
+// keep (attempt_codes, migration 00075). Grouped per student, or for the whole class.
+var attemptsByCode = `SELECT k, code, sum(n)::bigint, coalesce((array_agg(detail ORDER BY id DESC) FILTER (WHERE id IS NOT NULL))[1:$2], '{}')
+	FROM (SELECT %[1]s AS k, c.code, c.n, NULL::bigint AS id, NULL::text AS detail
+			` + currentAttemptCodes + ` WHERE c.classroom_id = $1
+		UNION ALL
+		SELECT %[1]s, c.code, 0, e.id, e.detail
+			` + currentAttemptCodes + ` CROSS JOIN unnest(c.example_ids, c.examples) AS e(id, detail) WHERE c.classroom_id = $1) x
 	GROUP BY 1, 2 ORDER BY 1, 3 DESC, 2`
+
+const currentAttemptCodes = `FROM attempt_codes c JOIN students st ON st.id = c.student_id AND st.removed_at IS NULL AND st.classroom_id = $1`
 
 // AttemptCounts counts the refusals of the classroom's current students by code, by student id, or
 // all under "" when perStudent is false.
 func (s *Games) AttemptCounts(ctx context.Context, classroomID string, perStudent bool, examples int) (map[string][]play.AttemptCount, error) {
 	group := "''"
 	if perStudent {
-		group = "s.student_id::text"
+		group = "c.student_id::text"
 	}
 	rows, err := s.db.reads(ctx).Query(ctx, fmt.Sprintf(attemptsByCode, group), classroomID, examples)
 	if err != nil {
@@ -147,14 +143,12 @@ func (s *Games) AttemptCounts(ctx context.Context, classroomID string, perStuden
 }
 
 // EachRefusalFacts calls fn with the refused actions of the classroom's current students that kept
-// facts, those of one student, kind, code and facts together with their number.
+// facts, those of one student, kind, code and facts together with their number, as the refusals
+// keep them (attempt_facts, migration 00075).
 func (s *Games) EachRefusalFacts(ctx context.Context, classroomID string, fn func(studentID, kind, code string, facts json.RawMessage, n int) error) error {
-	rows, err := s.db.reads(ctx).Query(ctx, `SELECT st.id::text, g.kind, a.code, a.facts, count(*)
-		FROM attempts a
-		JOIN games g ON g.id = a.game_id
-		`+fmt.Sprintf(classStudentSeats, "a")+`
-		WHERE g.classroom_id = $1 AND a.facts IS NOT NULL
-		GROUP BY 1, 2, 3, 4`, classroomID)
+	rows, err := s.db.reads(ctx).Query(ctx, `SELECT f.student_id::text, f.kind, f.code, f.facts, f.n
+		FROM attempt_facts f JOIN students st ON st.id = f.student_id AND st.removed_at IS NULL
+		WHERE f.classroom_id = $1`, classroomID)
 	if err != nil {
 		return err
 	}
@@ -173,18 +167,17 @@ func (s *Games) EachRefusalFacts(ctx context.Context, classroomID string, fn fun
 	return rows.Err()
 }
 
-// GameCounts counts, in Postgres, the started games of each current student and of the class.
+// GameCounts reads the started games of each current student and of the class as the games'
+// starts and ends keep them (student_sums and class_totals, migration 00076): a row per student.
 func (s *Games) GameCounts(ctx context.Context, classroomID string) ([]play.GameCount, error) {
-	rows, err := s.db.reads(ctx).Query(ctx, `WITH seat AS (
-			SELECT g.id, s.student_id, g.status = 'finished' AS finished,
-				g.status = 'finished' AND s.seat = ANY(coalesce(g.winners, '{}')) AND s.bot IS NULL AS won
-			FROM games g JOIN seats s ON s.game_id = g.id
-			JOIN students st ON st.id = s.student_id AND st.removed_at IS NULL AND st.classroom_id = $1
-			WHERE g.classroom_id = $1 AND g.status <> 'lobby')
-		SELECT student_id::text, count(*), count(*) FILTER (WHERE finished), count(*) FILTER (WHERE won) FROM seat GROUP BY 1
+	rows, err := s.db.reads(ctx).Query(ctx, `SELECT ss.student_id::text, coalesce(sum(ss.n) FILTER (WHERE ss.name = 'played'), 0)::int,
+			coalesce(sum(ss.n) FILTER (WHERE ss.name = 'finished'), 0)::int, coalesce(sum(ss.n) FILTER (WHERE ss.name = 'won'), 0)::int
+		FROM student_sums ss JOIN students st ON st.id = ss.student_id AND st.removed_at IS NULL
+		WHERE ss.classroom_id = $1 AND ss.what = 'games'
+		GROUP BY 1
 		UNION ALL
-		SELECT '', count(*), count(*) FILTER (WHERE finished), count(*) FILTER (WHERE won)
-		FROM (SELECT id, bool_or(finished) AS finished, bool_or(won) AS won FROM seat GROUP BY id) games`, classroomID)
+		SELECT '', coalesce(sum(played), 0)::int, coalesce(sum(finished), 0)::int, coalesce(sum(won), 0)::int
+		FROM class_totals WHERE classroom_id = $1`, classroomID)
 	if err != nil {
 		return nil, err
 	}

@@ -108,6 +108,54 @@ func (e AssignmentEventKind) Valid() bool {
 	}
 }
 
+// Defines values for AssignmentGradebookErrorCode.
+const (
+	LtiLineitemRefused     AssignmentGradebookErrorCode = "lti_lineitem_refused"
+	LtiPlatformUnavailable AssignmentGradebookErrorCode = "lti_platform_unavailable"
+	LtiScoreRefused        AssignmentGradebookErrorCode = "lti_score_refused"
+	LtiTokenRefused        AssignmentGradebookErrorCode = "lti_token_refused"
+	LtiToolKeyUnavailable  AssignmentGradebookErrorCode = "lti_tool_key_unavailable"
+)
+
+// Valid indicates whether the value is a known member of the AssignmentGradebookErrorCode enum.
+func (e AssignmentGradebookErrorCode) Valid() bool {
+	switch e {
+	case LtiLineitemRefused:
+		return true
+	case LtiPlatformUnavailable:
+		return true
+	case LtiScoreRefused:
+		return true
+	case LtiTokenRefused:
+		return true
+	case LtiToolKeyUnavailable:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AssignmentGradebookStatus.
+const (
+	Failing AssignmentGradebookStatus = "failing"
+	Pending AssignmentGradebookStatus = "pending"
+	Synced  AssignmentGradebookStatus = "synced"
+)
+
+// Valid indicates whether the value is a known member of the AssignmentGradebookStatus enum.
+func (e AssignmentGradebookStatus) Valid() bool {
+	switch e {
+	case Failing:
+		return true
+	case Pending:
+		return true
+	case Synced:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for BotLevel.
 const (
 	Expert BotLevel = "expert"
@@ -2238,9 +2286,16 @@ type Assignment struct {
 	DueAt       time.Time          `json:"due_at"`
 
 	// Game A kind of game.
-	Game  GameKind           `json:"game"`
-	Games int                `json:"games"`
-	Id    openapi_types.UUID `json:"id"`
+	Game  GameKind `json:"game"`
+	Games int      `json:"games"`
+
+	// Gradebook For the teacher, when the assignment is a column of the LMS's gradebook (absent otherwise):
+	// `pending` while its line item or scores are queued, `synced` when all were taken, `failing`
+	// when the last send failed (`error_code`, and the platform's `http_status` when it answered);
+	// the worker tries again with backoff (30 s doubling to an hour, 12 attempts), and the next
+	// change of a student's games sends again.
+	Gradebook *AssignmentGradebook `json:"gradebook,omitempty"`
+	Id        openapi_types.UUID   `json:"id"`
 
 	// Opponents Either `{"bot": "<level>"}` (each game against a computer player) or `{"classmates": {"group_size": n}}`.
 	Opponents AssignmentOpponents `json:"opponents"`
@@ -2257,7 +2312,10 @@ type Assignment struct {
 type AssignmentChange struct {
 	DueAt *time.Time `json:"due_at,omitempty"`
 	Games *int       `json:"games,omitempty"`
-	Title *string    `json:"title,omitempty"`
+
+	// Gradebook true: a column of the LMS's gradebook; false: stop sending its scores.
+	Gradebook *bool   `json:"gradebook,omitempty"`
+	Title     *string `json:"title,omitempty"`
 }
 
 // AssignmentDoneMessage An `assignment_done` message, on `GET /v1/me/events` (the student's own) and on a
@@ -2312,6 +2370,25 @@ type AssignmentEvent struct {
 // AssignmentEventKind `assignment_done`: a student's `done` turned true (sent with the end of the game that did it); `assignment_due_soon`: the assignment is due within a day and the student is not done.
 type AssignmentEventKind string
 
+// AssignmentGradebook For the teacher, when the assignment is a column of the LMS's gradebook (absent otherwise):
+// `pending` while its line item or scores are queued, `synced` when all were taken, `failing`
+// when the last send failed (`error_code`, and the platform's `http_status` when it answered);
+// the worker tries again with backoff (30 s doubling to an hour, 12 attempts), and the next
+// change of a student's games sends again.
+type AssignmentGradebook struct {
+	ErrorCode *AssignmentGradebookErrorCode `json:"error_code,omitempty"`
+
+	// HttpStatus The platform's HTTP status of the failure, when it answered one.
+	HttpStatus *int                      `json:"http_status,omitempty"`
+	Status     AssignmentGradebookStatus `json:"status"`
+}
+
+// AssignmentGradebookErrorCode defines model for AssignmentGradebook.ErrorCode.
+type AssignmentGradebookErrorCode string
+
+// AssignmentGradebookStatus defines model for AssignmentGradebook.Status.
+type AssignmentGradebookStatus string
+
 // AssignmentList defines model for AssignmentList.
 type AssignmentList struct {
 	Items []Assignment `json:"items"`
@@ -2357,6 +2434,9 @@ type AssignmentRequest struct {
 
 	// Games How many games each student is to finish.
 	Games int `json:"games"`
+
+	// Gradebook A column of the LMS's gradebook (LTI Assignment and Grade Services); see `createAssignment`.
+	Gradebook *bool `json:"gradebook,omitempty"`
 
 	// Opponents Either `{"bot": "<level>"}` (each game against a computer player) or `{"classmates": {"group_size": n}}`.
 	Opponents AssignmentOpponents `json:"opponents"`

@@ -112,6 +112,54 @@ func (e AssignmentEventKind) Valid() bool {
 	}
 }
 
+// Defines values for AssignmentGradebookErrorCode.
+const (
+	AssignmentGradebookErrorCodeLtiLineitemRefused     AssignmentGradebookErrorCode = "lti_lineitem_refused"
+	AssignmentGradebookErrorCodeLtiPlatformUnavailable AssignmentGradebookErrorCode = "lti_platform_unavailable"
+	AssignmentGradebookErrorCodeLtiScoreRefused        AssignmentGradebookErrorCode = "lti_score_refused"
+	AssignmentGradebookErrorCodeLtiTokenRefused        AssignmentGradebookErrorCode = "lti_token_refused"
+	AssignmentGradebookErrorCodeLtiToolKeyUnavailable  AssignmentGradebookErrorCode = "lti_tool_key_unavailable"
+)
+
+// Valid indicates whether the value is a known member of the AssignmentGradebookErrorCode enum.
+func (e AssignmentGradebookErrorCode) Valid() bool {
+	switch e {
+	case AssignmentGradebookErrorCodeLtiLineitemRefused:
+		return true
+	case AssignmentGradebookErrorCodeLtiPlatformUnavailable:
+		return true
+	case AssignmentGradebookErrorCodeLtiScoreRefused:
+		return true
+	case AssignmentGradebookErrorCodeLtiTokenRefused:
+		return true
+	case AssignmentGradebookErrorCodeLtiToolKeyUnavailable:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AssignmentGradebookStatus.
+const (
+	AssignmentGradebookStatusFailing AssignmentGradebookStatus = "failing"
+	AssignmentGradebookStatusPending AssignmentGradebookStatus = "pending"
+	AssignmentGradebookStatusSynced  AssignmentGradebookStatus = "synced"
+)
+
+// Valid indicates whether the value is a known member of the AssignmentGradebookStatus enum.
+func (e AssignmentGradebookStatus) Valid() bool {
+	switch e {
+	case AssignmentGradebookStatusFailing:
+		return true
+	case AssignmentGradebookStatusPending:
+		return true
+	case AssignmentGradebookStatusSynced:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for BotLevel.
 const (
 	BotLevelExpert BotLevel = "expert"
@@ -2242,9 +2290,16 @@ type Assignment struct {
 	DueAt       time.Time          `json:"due_at"`
 
 	// Game A kind of game.
-	Game  GameKind           `json:"game"`
-	Games int                `json:"games"`
-	Id    openapi_types.UUID `json:"id"`
+	Game  GameKind `json:"game"`
+	Games int      `json:"games"`
+
+	// Gradebook For the teacher, when the assignment is a column of the LMS's gradebook (absent otherwise):
+	// `pending` while its line item or scores are queued, `synced` when all were taken, `failing`
+	// when the last send failed (`error_code`, and the platform's `http_status` when it answered);
+	// the worker tries again with backoff (30 s doubling to an hour, 12 attempts), and the next
+	// change of a student's games sends again.
+	Gradebook *AssignmentGradebook `json:"gradebook,omitempty"`
+	Id        openapi_types.UUID   `json:"id"`
 
 	// Opponents Either `{"bot": "<level>"}` (each game against a computer player) or `{"classmates": {"group_size": n}}`.
 	Opponents AssignmentOpponents `json:"opponents"`
@@ -2261,7 +2316,10 @@ type Assignment struct {
 type AssignmentChange struct {
 	DueAt *time.Time `json:"due_at,omitempty"`
 	Games *int       `json:"games,omitempty"`
-	Title *string    `json:"title,omitempty"`
+
+	// Gradebook true: a column of the LMS's gradebook; false: stop sending its scores.
+	Gradebook *bool   `json:"gradebook,omitempty"`
+	Title     *string `json:"title,omitempty"`
 }
 
 // AssignmentDoneMessage An `assignment_done` message, on `GET /v1/me/events` (the student's own) and on a
@@ -2316,6 +2374,25 @@ type AssignmentEvent struct {
 // AssignmentEventKind `assignment_done`: a student's `done` turned true (sent with the end of the game that did it); `assignment_due_soon`: the assignment is due within a day and the student is not done.
 type AssignmentEventKind string
 
+// AssignmentGradebook For the teacher, when the assignment is a column of the LMS's gradebook (absent otherwise):
+// `pending` while its line item or scores are queued, `synced` when all were taken, `failing`
+// when the last send failed (`error_code`, and the platform's `http_status` when it answered);
+// the worker tries again with backoff (30 s doubling to an hour, 12 attempts), and the next
+// change of a student's games sends again.
+type AssignmentGradebook struct {
+	ErrorCode *AssignmentGradebookErrorCode `json:"error_code,omitempty"`
+
+	// HttpStatus The platform's HTTP status of the failure, when it answered one.
+	HttpStatus *int                      `json:"http_status,omitempty"`
+	Status     AssignmentGradebookStatus `json:"status"`
+}
+
+// AssignmentGradebookErrorCode defines model for AssignmentGradebook.ErrorCode.
+type AssignmentGradebookErrorCode string
+
+// AssignmentGradebookStatus defines model for AssignmentGradebook.Status.
+type AssignmentGradebookStatus string
+
 // AssignmentList defines model for AssignmentList.
 type AssignmentList struct {
 	Items []Assignment `json:"items"`
@@ -2361,6 +2438,9 @@ type AssignmentRequest struct {
 
 	// Games How many games each student is to finish.
 	Games int `json:"games"`
+
+	// Gradebook A column of the LMS's gradebook (LTI Assignment and Grade Services); see `createAssignment`.
+	Gradebook *bool `json:"gradebook,omitempty"`
 
 	// Opponents Either `{"bot": "<level>"}` (each game against a computer player) or `{"classmates": {"group_size": n}}`.
 	Opponents AssignmentOpponents `json:"opponents"`
@@ -8610,6 +8690,13 @@ type ClientInterface interface {
 	// `POST /v1/me/assignments/{assignment_id}/games`; only those games count. A classroom holds
 	// at most 200 assignments (409 `too_many_assignments`: delete one first).
 	//
+	// With `"gradebook": true`, in a classroom an LTI launch made whose platform offers Assignment
+	// and Grade Services (scopes `lineitem` and `score`), the assignment becomes a column of the
+	// course's gradebook: the worker makes its line item (label the title, `scoreMaximum` the
+	// games asked, `resourceId` the assignment's id) and posts each student's score as their
+	// games done change (score = games done ÷ games asked). 409 `lti_gradebook_unavailable`
+	// otherwise (nothing is created). `gradebook` in the answer says how the column stands.
+	//
 	// Takes any type of body and a specified content type.
 	//
 	// Corresponds with POST /v1/classrooms/{classroom_id}/assignments (the `CreateAssignment` operationId).
@@ -8623,6 +8710,13 @@ type ClientInterface interface {
 	// as they ask for their games). A student asks for each game with
 	// `POST /v1/me/assignments/{assignment_id}/games`; only those games count. A classroom holds
 	// at most 200 assignments (409 `too_many_assignments`: delete one first).
+	//
+	// With `"gradebook": true`, in a classroom an LTI launch made whose platform offers Assignment
+	// and Grade Services (scopes `lineitem` and `score`), the assignment becomes a column of the
+	// course's gradebook: the worker makes its line item (label the title, `scoreMaximum` the
+	// games asked, `resourceId` the assignment's id) and posts each student's score as their
+	// games done change (score = games done ÷ games asked). 409 `lti_gradebook_unavailable`
+	// otherwise (nothing is created). `gradebook` in the answer says how the column stands.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -8647,6 +8741,10 @@ type ClientInterface interface {
 	//
 	// Changes the fields given. The games already finished keep counting as they were counted
 	// (a game's lateness is decided when it ends); `done` is read against the new `games`.
+	// `"gradebook": true` makes the assignment a column of the LMS's gradebook as at its
+	// creation (409 `lti_gradebook_unavailable` when the classroom's course offers none), its
+	// students' scores so far sent too; `false` stops sending scores (the column stays in the LMS).
+	// A new `title` or `games` of a column updates its line item and sends its scores again.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -8657,6 +8755,10 @@ type ClientInterface interface {
 	//
 	// Changes the fields given. The games already finished keep counting as they were counted
 	// (a game's lateness is decided when it ends); `done` is read against the new `games`.
+	// `"gradebook": true` makes the assignment a column of the LMS's gradebook as at its
+	// creation (409 `lti_gradebook_unavailable` when the classroom's course offers none), its
+	// students' scores so far sent too; `false` stops sending scores (the column stays in the LMS).
+	// A new `title` or `games` of a column updates its line item and sends its scores again.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -9642,8 +9744,9 @@ type ClientInterface interface {
 	// (400 `lti_context_missing`). An **Instructor** (context role Instructor or Administrator, or
 	// a sub-role of Instructor) signs into the account of (platform, subject), made on the first
 	// launch, and the course's classroom, made on the first launch and named after the course,
-	// owned by that instructor (another instructor of the same course: 403
-	// `lti_classroom_owned`). A **Learner** becomes the classroom's student, made on the first
+	// owned by that instructor; another instructor of the same course becomes a co-teacher of it
+	// (409 `too_many_co_teachers` past 20). A launch naming the course's Assignment and Grade
+	// Services endpoint keeps it, for the assignments made gradebook columns. A **Learner** becomes the classroom's student, made on the first
 	// launch under their given name (409 `lti_classroom_not_ready` before any instructor
 	// launched; 403 `lti_student_removed`). Other roles: 403 `lti_role_unsupported`. Answers 303
 	// to the landing page with a one-time code in the URL's fragment (never sent to a server,
@@ -9664,8 +9767,9 @@ type ClientInterface interface {
 	// (400 `lti_context_missing`). An **Instructor** (context role Instructor or Administrator, or
 	// a sub-role of Instructor) signs into the account of (platform, subject), made on the first
 	// launch, and the course's classroom, made on the first launch and named after the course,
-	// owned by that instructor (another instructor of the same course: 403
-	// `lti_classroom_owned`). A **Learner** becomes the classroom's student, made on the first
+	// owned by that instructor; another instructor of the same course becomes a co-teacher of it
+	// (409 `too_many_co_teachers` past 20). A launch naming the course's Assignment and Grade
+	// Services endpoint keeps it, for the assignments made gradebook columns. A **Learner** becomes the classroom's student, made on the first
 	// launch under their given name (409 `lti_classroom_not_ready` before any instructor
 	// launched; 403 `lti_student_removed`). Other roles: 403 `lti_role_unsupported`. Answers 303
 	// to the landing page with a one-time code in the URL's fragment (never sent to a server,
@@ -10499,6 +10603,13 @@ func (c *Client) ListAssignments(ctx context.Context, classroomId ClassroomID, r
 // `POST /v1/me/assignments/{assignment_id}/games`; only those games count. A classroom holds
 // at most 200 assignments (409 `too_many_assignments`: delete one first).
 //
+// With `"gradebook": true`, in a classroom an LTI launch made whose platform offers Assignment
+// and Grade Services (scopes `lineitem` and `score`), the assignment becomes a column of the
+// course's gradebook: the worker makes its line item (label the title, `scoreMaximum` the
+// games asked, `resourceId` the assignment's id) and posts each student's score as their
+// games done change (score = games done ÷ games asked). 409 `lti_gradebook_unavailable`
+// otherwise (nothing is created). `gradebook` in the answer says how the column stands.
+//
 // Takes any type of body and a specified content type.
 //
 // Corresponds with POST /v1/classrooms/{classroom_id}/assignments (the `CreateAssignment` operationId).
@@ -10522,6 +10633,13 @@ func (c *Client) CreateAssignmentWithBody(ctx context.Context, classroomId Class
 // as they ask for their games). A student asks for each game with
 // `POST /v1/me/assignments/{assignment_id}/games`; only those games count. A classroom holds
 // at most 200 assignments (409 `too_many_assignments`: delete one first).
+//
+// With `"gradebook": true`, in a classroom an LTI launch made whose platform offers Assignment
+// and Grade Services (scopes `lineitem` and `score`), the assignment becomes a column of the
+// course's gradebook: the worker makes its line item (label the title, `scoreMaximum` the
+// games asked, `resourceId` the assignment's id) and posts each student's score as their
+// games done change (score = games done ÷ games asked). 409 `lti_gradebook_unavailable`
+// otherwise (nothing is created). `gradebook` in the answer says how the column stands.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -10576,6 +10694,10 @@ func (c *Client) GetAssignment(ctx context.Context, classroomId ClassroomID, ass
 //
 // Changes the fields given. The games already finished keep counting as they were counted
 // (a game's lateness is decided when it ends); `done` is read against the new `games`.
+// `"gradebook": true` makes the assignment a column of the LMS's gradebook as at its
+// creation (409 `lti_gradebook_unavailable` when the classroom's course offers none), its
+// students' scores so far sent too; `false` stops sending scores (the column stays in the LMS).
+// A new `title` or `games` of a column updates its line item and sends its scores again.
 //
 // Takes any type of body and a specified content type.
 //
@@ -10596,6 +10718,10 @@ func (c *Client) ChangeAssignmentWithBody(ctx context.Context, classroomId Class
 //
 // Changes the fields given. The games already finished keep counting as they were counted
 // (a game's lateness is decided when it ends); `done` is read against the new `games`.
+// `"gradebook": true` makes the assignment a column of the LMS's gradebook as at its
+// creation (409 `lti_gradebook_unavailable` when the classroom's course offers none), its
+// students' scores so far sent too; `false` stops sending scores (the column stays in the LMS).
+// A new `title` or `games` of a column updates its line item and sends its scores again.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -12251,8 +12377,9 @@ func (c *Client) GetLtiLanding(ctx context.Context, reqEditors ...RequestEditorF
 // (400 `lti_context_missing`). An **Instructor** (context role Instructor or Administrator, or
 // a sub-role of Instructor) signs into the account of (platform, subject), made on the first
 // launch, and the course's classroom, made on the first launch and named after the course,
-// owned by that instructor (another instructor of the same course: 403
-// `lti_classroom_owned`). A **Learner** becomes the classroom's student, made on the first
+// owned by that instructor; another instructor of the same course becomes a co-teacher of it
+// (409 `too_many_co_teachers` past 20). A launch naming the course's Assignment and Grade
+// Services endpoint keeps it, for the assignments made gradebook columns. A **Learner** becomes the classroom's student, made on the first
 // launch under their given name (409 `lti_classroom_not_ready` before any instructor
 // launched; 403 `lti_student_removed`). Other roles: 403 `lti_role_unsupported`. Answers 303
 // to the landing page with a one-time code in the URL's fragment (never sent to a server,
@@ -12283,8 +12410,9 @@ func (c *Client) LaunchLtiWithBody(ctx context.Context, contentType string, body
 // (400 `lti_context_missing`). An **Instructor** (context role Instructor or Administrator, or
 // a sub-role of Instructor) signs into the account of (platform, subject), made on the first
 // launch, and the course's classroom, made on the first launch and named after the course,
-// owned by that instructor (another instructor of the same course: 403
-// `lti_classroom_owned`). A **Learner** becomes the classroom's student, made on the first
+// owned by that instructor; another instructor of the same course becomes a co-teacher of it
+// (409 `too_many_co_teachers` past 20). A launch naming the course's Assignment and Grade
+// Services endpoint keeps it, for the assignments made gradebook columns. A **Learner** becomes the classroom's student, made on the first
 // launch under their given name (409 `lti_classroom_not_ready` before any instructor
 // launched; 403 `lti_student_removed`). Other roles: 403 `lti_role_unsupported`. Answers 303
 // to the landing page with a one-time code in the URL's fragment (never sent to a server,
@@ -18627,6 +18755,13 @@ type ClientWithResponsesInterface interface {
 	// `POST /v1/me/assignments/{assignment_id}/games`; only those games count. A classroom holds
 	// at most 200 assignments (409 `too_many_assignments`: delete one first).
 	//
+	// With `"gradebook": true`, in a classroom an LTI launch made whose platform offers Assignment
+	// and Grade Services (scopes `lineitem` and `score`), the assignment becomes a column of the
+	// course's gradebook: the worker makes its line item (label the title, `scoreMaximum` the
+	// games asked, `resourceId` the assignment's id) and posts each student's score as their
+	// games done change (score = games done ÷ games asked). 409 `lti_gradebook_unavailable`
+	// otherwise (nothing is created). `gradebook` in the answer says how the column stands.
+	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with POST /v1/classrooms/{classroom_id}/assignments (the `CreateAssignment` operationId).
@@ -18640,6 +18775,13 @@ type ClientWithResponsesInterface interface {
 	// as they ask for their games). A student asks for each game with
 	// `POST /v1/me/assignments/{assignment_id}/games`; only those games count. A classroom holds
 	// at most 200 assignments (409 `too_many_assignments`: delete one first).
+	//
+	// With `"gradebook": true`, in a classroom an LTI launch made whose platform offers Assignment
+	// and Grade Services (scopes `lineitem` and `score`), the assignment becomes a column of the
+	// course's gradebook: the worker makes its line item (label the title, `scoreMaximum` the
+	// games asked, `resourceId` the assignment's id) and posts each student's score as their
+	// games done change (score = games done ÷ games asked). 409 `lti_gradebook_unavailable`
+	// otherwise (nothing is created). `gradebook` in the answer says how the column stands.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -18668,6 +18810,10 @@ type ClientWithResponsesInterface interface {
 	//
 	// Changes the fields given. The games already finished keep counting as they were counted
 	// (a game's lateness is decided when it ends); `done` is read against the new `games`.
+	// `"gradebook": true` makes the assignment a column of the LMS's gradebook as at its
+	// creation (409 `lti_gradebook_unavailable` when the classroom's course offers none), its
+	// students' scores so far sent too; `false` stops sending scores (the column stays in the LMS).
+	// A new `title` or `games` of a column updates its line item and sends its scores again.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -18678,6 +18824,10 @@ type ClientWithResponsesInterface interface {
 	//
 	// Changes the fields given. The games already finished keep counting as they were counted
 	// (a game's lateness is decided when it ends); `done` is read against the new `games`.
+	// `"gradebook": true` makes the assignment a column of the LMS's gradebook as at its
+	// creation (409 `lti_gradebook_unavailable` when the classroom's course offers none), its
+	// students' scores so far sent too; `false` stops sending scores (the column stays in the LMS).
+	// A new `title` or `games` of a column updates its line item and sends its scores again.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -19759,8 +19909,9 @@ type ClientWithResponsesInterface interface {
 	// (400 `lti_context_missing`). An **Instructor** (context role Instructor or Administrator, or
 	// a sub-role of Instructor) signs into the account of (platform, subject), made on the first
 	// launch, and the course's classroom, made on the first launch and named after the course,
-	// owned by that instructor (another instructor of the same course: 403
-	// `lti_classroom_owned`). A **Learner** becomes the classroom's student, made on the first
+	// owned by that instructor; another instructor of the same course becomes a co-teacher of it
+	// (409 `too_many_co_teachers` past 20). A launch naming the course's Assignment and Grade
+	// Services endpoint keeps it, for the assignments made gradebook columns. A **Learner** becomes the classroom's student, made on the first
 	// launch under their given name (409 `lti_classroom_not_ready` before any instructor
 	// launched; 403 `lti_student_removed`). Other roles: 403 `lti_role_unsupported`. Answers 303
 	// to the landing page with a one-time code in the URL's fragment (never sent to a server,
@@ -19781,8 +19932,9 @@ type ClientWithResponsesInterface interface {
 	// (400 `lti_context_missing`). An **Instructor** (context role Instructor or Administrator, or
 	// a sub-role of Instructor) signs into the account of (platform, subject), made on the first
 	// launch, and the course's classroom, made on the first launch and named after the course,
-	// owned by that instructor (another instructor of the same course: 403
-	// `lti_classroom_owned`). A **Learner** becomes the classroom's student, made on the first
+	// owned by that instructor; another instructor of the same course becomes a co-teacher of it
+	// (409 `too_many_co_teachers` past 20). A launch naming the course's Assignment and Grade
+	// Services endpoint keeps it, for the assignments made gradebook columns. A **Learner** becomes the classroom's student, made on the first
 	// launch under their given name (409 `lti_classroom_not_ready` before any instructor
 	// launched; 403 `lti_student_removed`). Other roles: 403 `lti_role_unsupported`. Answers 303
 	// to the landing page with a one-time code in the URL's fragment (never sent to a server,
@@ -22034,6 +22186,8 @@ type ChangeAssignmentResponse struct {
 	ApplicationproblemJSON404 *NotFound
 	// ApplicationproblemJSON408 the response for an HTTP 408 `application/problem+json` response
 	ApplicationproblemJSON408 *RequestTimeout
+	// ApplicationproblemJSON409 the response for an HTTP 409 `application/problem+json` response
+	ApplicationproblemJSON409 *Conflict
 	// ApplicationproblemJSON413 the response for an HTTP 413 `application/problem+json` response
 	ApplicationproblemJSON413 *PayloadTooLarge
 	// ApplicationproblemJSON415 the response for an HTTP 415 `application/problem+json` response
@@ -22075,6 +22229,11 @@ func (r ChangeAssignmentResponse) GetApplicationproblemJSON404() *NotFound {
 // GetApplicationproblemJSON408 returns the response for an HTTP 408 `application/problem+json` response
 func (r ChangeAssignmentResponse) GetApplicationproblemJSON408() *RequestTimeout {
 	return r.ApplicationproblemJSON408
+}
+
+// GetApplicationproblemJSON409 returns the response for an HTTP 409 `application/problem+json` response
+func (r ChangeAssignmentResponse) GetApplicationproblemJSON409() *Conflict {
+	return r.ApplicationproblemJSON409
 }
 
 // GetApplicationproblemJSON413 returns the response for an HTTP 413 `application/problem+json` response
@@ -32115,6 +32274,13 @@ func (c *ClientWithResponses) ListAssignmentsWithResponse(ctx context.Context, c
 // `POST /v1/me/assignments/{assignment_id}/games`; only those games count. A classroom holds
 // at most 200 assignments (409 `too_many_assignments`: delete one first).
 //
+// With `"gradebook": true`, in a classroom an LTI launch made whose platform offers Assignment
+// and Grade Services (scopes `lineitem` and `score`), the assignment becomes a column of the
+// course's gradebook: the worker makes its line item (label the title, `scoreMaximum` the
+// games asked, `resourceId` the assignment's id) and posts each student's score as their
+// games done change (score = games done ÷ games asked). 409 `lti_gradebook_unavailable`
+// otherwise (nothing is created). `gradebook` in the answer says how the column stands.
+//
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
 // Corresponds with POST /v1/classrooms/{classroom_id}/assignments (the `CreateAssignment` operationId).
@@ -32134,6 +32300,13 @@ func (c *ClientWithResponses) CreateAssignmentWithBodyWithResponse(ctx context.C
 // as they ask for their games). A student asks for each game with
 // `POST /v1/me/assignments/{assignment_id}/games`; only those games count. A classroom holds
 // at most 200 assignments (409 `too_many_assignments`: delete one first).
+//
+// With `"gradebook": true`, in a classroom an LTI launch made whose platform offers Assignment
+// and Grade Services (scopes `lineitem` and `score`), the assignment becomes a column of the
+// course's gradebook: the worker makes its line item (label the title, `scoreMaximum` the
+// games asked, `resourceId` the assignment's id) and posts each student's score as their
+// games done change (score = games done ÷ games asked). 409 `lti_gradebook_unavailable`
+// otherwise (nothing is created). `gradebook` in the answer says how the column stands.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -32180,6 +32353,10 @@ func (c *ClientWithResponses) GetAssignmentWithResponse(ctx context.Context, cla
 //
 // Changes the fields given. The games already finished keep counting as they were counted
 // (a game's lateness is decided when it ends); `done` is read against the new `games`.
+// `"gradebook": true` makes the assignment a column of the LMS's gradebook as at its
+// creation (409 `lti_gradebook_unavailable` when the classroom's course offers none), its
+// students' scores so far sent too; `false` stops sending scores (the column stays in the LMS).
+// A new `title` or `games` of a column updates its line item and sends its scores again.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -32196,6 +32373,10 @@ func (c *ClientWithResponses) ChangeAssignmentWithBodyWithResponse(ctx context.C
 //
 // Changes the fields given. The games already finished keep counting as they were counted
 // (a game's lateness is decided when it ends); `done` is read against the new `games`.
+// `"gradebook": true` makes the assignment a column of the LMS's gradebook as at its
+// creation (409 `lti_gradebook_unavailable` when the classroom's course offers none), its
+// students' scores so far sent too; `false` stops sending scores (the column stays in the LMS).
+// A new `title` or `games` of a column updates its line item and sends its scores again.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -33679,8 +33860,9 @@ func (c *ClientWithResponses) GetLtiLandingWithResponse(ctx context.Context, req
 // (400 `lti_context_missing`). An **Instructor** (context role Instructor or Administrator, or
 // a sub-role of Instructor) signs into the account of (platform, subject), made on the first
 // launch, and the course's classroom, made on the first launch and named after the course,
-// owned by that instructor (another instructor of the same course: 403
-// `lti_classroom_owned`). A **Learner** becomes the classroom's student, made on the first
+// owned by that instructor; another instructor of the same course becomes a co-teacher of it
+// (409 `too_many_co_teachers` past 20). A launch naming the course's Assignment and Grade
+// Services endpoint keeps it, for the assignments made gradebook columns. A **Learner** becomes the classroom's student, made on the first
 // launch under their given name (409 `lti_classroom_not_ready` before any instructor
 // launched; 403 `lti_student_removed`). Other roles: 403 `lti_role_unsupported`. Answers 303
 // to the landing page with a one-time code in the URL's fragment (never sent to a server,
@@ -33707,8 +33889,9 @@ func (c *ClientWithResponses) LaunchLtiWithBodyWithResponse(ctx context.Context,
 // (400 `lti_context_missing`). An **Instructor** (context role Instructor or Administrator, or
 // a sub-role of Instructor) signs into the account of (platform, subject), made on the first
 // launch, and the course's classroom, made on the first launch and named after the course,
-// owned by that instructor (another instructor of the same course: 403
-// `lti_classroom_owned`). A **Learner** becomes the classroom's student, made on the first
+// owned by that instructor; another instructor of the same course becomes a co-teacher of it
+// (409 `too_many_co_teachers` past 20). A launch naming the course's Assignment and Grade
+// Services endpoint keeps it, for the assignments made gradebook columns. A **Learner** becomes the classroom's student, made on the first
 // launch under their given name (409 `lti_classroom_not_ready` before any instructor
 // launched; 403 `lti_student_removed`). Other roles: 403 `lti_role_unsupported`. Answers 303
 // to the landing page with a one-time code in the URL's fragment (never sent to a server,
@@ -36427,6 +36610,13 @@ func ParseChangeAssignmentResponse(rsp *http.Response) (*ChangeAssignmentRespons
 			return nil, err
 		}
 		response.ApplicationproblemJSON408 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.ApplicationproblemJSON409 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
 		var dest PayloadTooLarge

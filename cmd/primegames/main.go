@@ -188,6 +188,8 @@ func serve(ctx context.Context, cfg config, listening func(addr string)) error {
 	if cfg.WebhookSend {
 		defer runWorker(ctx, func(ctx context.Context) { service.RunWebhooks(ctx, logger) })()
 	}
+	// Grades to the LMSs (play/lti_grades.go), through the same outbound client as LTI's requests.
+	defer runWorker(ctx, func(ctx context.Context) { service.RunLTIGrades(ctx, logger, api.LTIGradeTransport(sender)) })()
 	if listening != nil {
 		go listening(ln.Addr().String())
 	}

@@ -2331,6 +2331,13 @@ export interface paths {
          *     as they ask for their games). A student asks for each game with
          *     `POST /v1/me/assignments/{assignment_id}/games`; only those games count. A classroom holds
          *     at most 200 assignments (409 `too_many_assignments`: delete one first).
+         *
+         *     With `"gradebook": true`, in a classroom an LTI launch made whose platform offers Assignment
+         *     and Grade Services (scopes `lineitem` and `score`), the assignment becomes a column of the
+         *     course's gradebook: the worker makes its line item (label the title, `scoreMaximum` the
+         *     games asked, `resourceId` the assignment's id) and posts each student's score as their
+         *     games done change (score = games done ÷ games asked). 409 `lti_gradebook_unavailable`
+         *     otherwise (nothing is created). `gradebook` in the answer says how the column stands.
          */
         post: operations["createAssignment"];
         delete?: never;
@@ -2372,6 +2379,10 @@ export interface paths {
          * Change an assignment's title, games or due time (teacher token).
          * @description Changes the fields given. The games already finished keep counting as they were counted
          *     (a game's lateness is decided when it ends); `done` is read against the new `games`.
+         *     `"gradebook": true` makes the assignment a column of the LMS's gradebook as at its
+         *     creation (409 `lti_gradebook_unavailable` when the classroom's course offers none), its
+         *     students' scores so far sent too; `false` stops sending scores (the column stays in the LMS).
+         *     A new `title` or `games` of a column updates its line item and sends its scores again.
          */
         patch: operations["changeAssignment"];
         trace?: never;
@@ -2573,8 +2584,9 @@ export interface paths {
          *     (400 `lti_context_missing`). An **Instructor** (context role Instructor or Administrator, or
          *     a sub-role of Instructor) signs into the account of (platform, subject), made on the first
          *     launch, and the course's classroom, made on the first launch and named after the course,
-         *     owned by that instructor (another instructor of the same course: 403
-         *     `lti_classroom_owned`). A **Learner** becomes the classroom's student, made on the first
+         *     owned by that instructor; another instructor of the same course becomes a co-teacher of it
+         *     (409 `too_many_co_teachers` past 20). A launch naming the course's Assignment and Grade
+         *     Services endpoint keeps it, for the assignments made gradebook columns. A **Learner** becomes the classroom's student, made on the first
          *     launch under their given name (409 `lti_classroom_not_ready` before any instructor
          *     launched; 403 `lti_student_removed`). Other roles: 403 `lti_role_unsupported`. Answers 303
          *     to the landing page with a one-time code in the URL's fragment (never sent to a server,
@@ -4161,6 +4173,8 @@ export interface components {
              * @description Games finished after this time count as late (one finished at it exactly is on time).
              */
             due_at: string;
+            /** @description A column of the LMS's gradebook (LTI Assignment and Grade Services); see `createAssignment`. */
+            gradebook?: boolean;
         };
         /** @description Either `{"bot": "<level>"}` (each game against a computer player) or `{"classmates": {"group_size": n}}`. */
         AssignmentOpponents: {
@@ -4175,6 +4189,8 @@ export interface components {
             games?: number;
             /** Format: date-time */
             due_at?: string;
+            /** @description true: a column of the LMS's gradebook; false: stop sending its scores. */
+            gradebook?: boolean;
         };
         AssignmentProgress: {
             /** Format: uuid */
@@ -4210,8 +4226,24 @@ export interface components {
             due_at: string;
             /** Format: date-time */
             created_at: string;
+            gradebook?: components["schemas"]["AssignmentGradebook"];
             /** @description For the teacher, every current student's, by name; for a student, their own. */
             progress: components["schemas"]["AssignmentProgress"][];
+        };
+        /**
+         * @description For the teacher, when the assignment is a column of the LMS's gradebook (absent otherwise):
+         *     `pending` while its line item or scores are queued, `synced` when all were taken, `failing`
+         *     when the last send failed (`error_code`, and the platform's `http_status` when it answered);
+         *     the worker tries again with backoff (30 s doubling to an hour, 12 attempts), and the next
+         *     change of a student's games sends again.
+         */
+        AssignmentGradebook: {
+            /** @enum {string} */
+            status: "pending" | "synced" | "failing";
+            /** @enum {string} */
+            error_code?: "lti_token_refused" | "lti_lineitem_refused" | "lti_score_refused" | "lti_platform_unavailable" | "lti_tool_key_unavailable";
+            /** @description The platform's HTTP status of the failure, when it answered one. */
+            http_status?: number;
         };
         AssignmentList: {
             items: components["schemas"]["Assignment"][];
@@ -13593,6 +13625,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
