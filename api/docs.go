@@ -56,12 +56,18 @@ func (s *Server) GetDocsAsset(c echo.Context, file string) error {
 	if err != nil {
 		return domain.Errorf(domain.KindNotFound, "not_found", "There is no documentation asset named %q.", file)
 	}
+	return sendAsset(c, asset, name, "public, max-age=86400")
+}
+
+// sendAsset sends an embedded file with its cache policy, gzipped for a client that accepts it,
+// and answers 304 to an If-None-Match that names it.
+func sendAsset(c echo.Context, asset *docsFile, name, cacheControl string) error {
 	contentType := mime.TypeByExtension(path.Ext(name))
 	if contentType == "" {
 		contentType = "text/plain; charset=utf-8"
 	}
 	h := c.Response().Header()
-	h.Set("Cache-Control", "public, max-age=86400")
+	h.Set("Cache-Control", cacheControl)
 	h.Add("Vary", "Accept-Encoding")
 	body, tag := asset.plain, asset.etag
 	if middleware.AcceptsGzip(c.Request()) {
@@ -97,14 +103,19 @@ func docsAsset(name string) (*docsFile, error) {
 	if err != nil {
 		return nil, err
 	}
+	f := packAsset(plain)
+	docsFiles[name] = f
+	return f, nil
+}
+
+// packAsset is a file's bytes with their gzipped form and their ETag.
+func packAsset(plain []byte) *docsFile {
 	var gz bytes.Buffer
 	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
 	_, _ = zw.Write(plain)
 	_ = zw.Close()
 	sum := sha256.Sum256(plain)
-	f := &docsFile{plain: plain, gzipped: gz.Bytes(), etag: `"` + hex.EncodeToString(sum[:12]) + `"`}
-	docsFiles[name] = f
-	return f, nil
+	return &docsFile{plain: plain, gzipped: gz.Bytes(), etag: `"` + hex.EncodeToString(sum[:12]) + `"`}
 }
 
 // etagMatches applies If-None-Match's weak comparison: W/"x" and "x" match "x", as does *.

@@ -148,6 +148,7 @@ func New(cfg Config, deps Deps, logger *slog.Logger) (*Server, error) {
 	for _, r := range s.echo.Routes() {
 		s.contractRoutes[r.Method+" "+r.Path] = true
 	}
+	s.serveWebApp() // after the contract's routes are listed: /app/ is not one of them (webapp.go)
 	s.bodyRoutes = contract.BodyRoutes(spec)
 	s.validator = contract.NewValidator(spec, explainOptions)
 	if err := s.useMiddleware(); err != nil {

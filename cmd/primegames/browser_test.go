@@ -1,0 +1,672 @@
+//go:build browser
+
+package main
+
+// The browser tier: the web app at /app/ in a real Chromium (Debian's chromium, driven by chromedp),
+// served by the real server (serve, as `primegames serve` runs it) on a test database. A child plays
+// a whole game against the computer on a 360 px phone, and two classmates play each other in two
+// browser contexts of their own (their own localStorage), then ask for a rematch. Elements are found
+// by their role and accessible name, as Chromium's accessibility tree computes them
+// (Accessibility.queryAXTree), never by CSS class. On every page axe-core finds no serious or
+// critical violation, the text is at least 16 px, controls at least 44 px, nothing is wider than the
+// screen, and the console has no error (a CSP violation would be one).
+//
+//	go test -tags browser -run TestBrowser ./cmd/primegames
+//
+// Without chromium (or without web/node_modules, for axe-core) the tier skips, except in CI
+// (CI=true), where it fails. SCREENSHOTS=1 writes the screenshots into docs/images.
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/accessibility"
+	"github.com/chromedp/cdproto/cdp"
+	jsonv2 "github.com/chromedp/cdproto/cdp/jsonv2"
+	"github.com/chromedp/cdproto/dom"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+	"github.com/oauth2-proxy/mockoidc"
+
+	"primegames/repo/repotest"
+)
+
+// axePath is axe-core, installed by `npm ci` in web/.
+const axePath = "../../web/node_modules/axe-core/axe.min.js"
+
+// browserNeeds skips the test when what it needs is missing, or fails it in CI.
+func browserNeeds(t *testing.T) (chromium string, axe []byte) {
+	t.Helper()
+	missing := func(what string) {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("browser tier: %s (CI installs it: see .ci/run)", what)
+		}
+		t.Skipf("browser tier skipped: %s", what)
+	}
+	chromium = os.Getenv("CHROMIUM")
+	if chromium == "" {
+		for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+			if p, err := exec.LookPath(name); err == nil {
+				chromium = p
+				break
+			}
+		}
+	}
+	if chromium == "" {
+		missing("no chromium on PATH (apt-get install -y chromium, or set CHROMIUM)")
+	}
+	axe, err := os.ReadFile(axePath)
+	if err != nil {
+		missing("axe-core is not installed (run npm ci in web/)")
+	}
+	return chromium, axe
+}
+
+// startApp runs the server as `primegames serve` does, on a fresh migrated database, and returns
+// its address.
+func startApp(t *testing.T, extra ...string) string {
+	t.Helper()
+	_, dbURL := repotest.NewDBWithURL(t)
+	env := map[string]string{
+		"DATABASE_URL": dbURL, "LISTEN_ADDR": "127.0.0.1:0", "LOG_LEVEL": "error",
+		"SECRET_KEY": "browser tier: a test database's key, no secret",
+	}
+	for i := 0; i+1 < len(extra); i += 2 {
+		env[extra[i]] = extra[i+1]
+	}
+	cfg, err := loadConfig(envOf(env))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	addr := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() { done <- serve(ctx, cfg, func(a string) { addr <- a }) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil && !errors.Is(err, context.Canceled) {
+			t.Errorf("serve: %v", err)
+		}
+	})
+	select {
+	case a := <-addr:
+		return "http://" + localAddress(a)
+	case err := <-done:
+		t.Fatalf("serve ended before listening: %v", err)
+	case <-time.After(time.Minute):
+		t.Fatal("serve did not listen within a minute")
+	}
+	return ""
+}
+
+// startBrowser starts chromium; each page is then a browser context of its own.
+func startBrowser(t *testing.T, chromium string) context.Context {
+	t.Helper()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chromium), chromedp.NoSandbox, chromedp.DisableGPU)
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	browser, cancelBrowser := chromedp.NewContext(alloc)
+	t.Cleanup(func() { cancelBrowser(); cancelAlloc() })
+	if err := chromedp.Do(browser); err != nil {
+		t.Fatalf("starting %s: %v", chromium, err)
+	}
+	return browser
+}
+
+// page is one person's browser: a context of its own, at a width, with its console watched.
+type page struct {
+	t     *testing.T
+	who   string
+	base  string
+	axe   []byte
+	ctx   context.Context
+	width int64
+
+	mu       sync.Mutex
+	problems []string // console errors and exceptions
+}
+
+func newPage(t *testing.T, browser context.Context, who, base string, axe []byte, width int64) *page {
+	t.Helper()
+	ctx, cancel := chromedp.NewContext(browser, chromedp.WithNewBrowserContext())
+	t.Cleanup(cancel)
+	p := &page{t: t, who: who, base: base, axe: axe, ctx: ctx, width: width}
+	height := int64(800)
+	var opts []chromedp.EmulateViewportOption
+	if width < 700 {
+		opts = append(opts, chromedp.EmulateMobile)
+	}
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(width, height, opts...)); err != nil {
+		t.Fatal(err)
+	}
+	messages := chromedp.Console(ctx)
+	go func() {
+		for m, err := range messages {
+			if err != nil {
+				return
+			}
+			if m.Type == chromedp.ConsoleError || m.Type == chromedp.ConsoleException {
+				p.mu.Lock()
+				p.problems = append(p.problems, fmt.Sprintf("%s %s:%d %s", m.Type, m.URL, m.Line+1, m))
+				p.mu.Unlock()
+			}
+		}
+	}()
+	return p
+}
+
+// byRole finds elements by their role and accessible name ("" for any name) in Chromium's
+// accessibility tree, under the query's starting node.
+func byRole(role, name string) chromedp.QueryOption {
+	return chromedp.ByFunc(func(ctx context.Context, t *chromedp.Target, n *chromedp.Node) ([]cdp.NodeID, error) {
+		return axQuery(ctx, t, n.NodeID, role, name)
+	})
+}
+
+func axQuery(ctx context.Context, t *chromedp.Target, root cdp.NodeID, role, name string) ([]cdp.NodeID, error) {
+	res, err := cdp.Call(ctx, t, accessibility.QueryAXTree, accessibility.QueryAXTreeParams{NodeID: root, Role: role, AccessibleName: name})
+	if err != nil {
+		return nil, err
+	}
+	var backend []cdp.BackendNodeID
+	for _, node := range res.Nodes {
+		if !node.Ignored && node.BackendDOMNodeID != 0 {
+			backend = append(backend, node.BackendDOMNodeID)
+		}
+	}
+	if len(backend) == 0 {
+		return nil, nil
+	}
+	pushed, err := cdp.Call(ctx, t, dom.PushNodesByBackendIDsToFrontend, dom.PushNodesByBackendIDsToFrontendParams{BackendNodeIDs: backend})
+	return pushed.NodeIDs, err
+}
+
+// byNamePrefixOf finds the element of a role whose accessible name is the longest that text starts
+// with, or, when none is, all elements of that role.
+func byNamePrefixOf(role, text string) chromedp.QueryOption {
+	return chromedp.ByFunc(func(ctx context.Context, t *chromedp.Target, n *chromedp.Node) ([]cdp.NodeID, error) {
+		res, err := cdp.Call(ctx, t, accessibility.QueryAXTree, accessibility.QueryAXTreeParams{NodeID: n.NodeID, Role: role})
+		if err != nil {
+			return nil, err
+		}
+		var best, all []cdp.BackendNodeID
+		longest := 0
+		for _, node := range res.Nodes {
+			if node.Ignored || node.BackendDOMNodeID == 0 {
+				continue
+			}
+			all = append(all, node.BackendDOMNodeID)
+			var name string
+			if node.Name != nil && jsonv2.Unmarshal(node.Name.Value, &name) == nil && name != "" && strings.HasPrefix(text, name) && len(name) > longest {
+				best, longest = []cdp.BackendNodeID{node.BackendDOMNodeID}, len(name)
+			}
+		}
+		if len(best) > 0 {
+			all = best
+		}
+		if len(all) == 0 {
+			return nil, nil
+		}
+		pushed, err := cdp.Call(ctx, t, dom.PushNodesByBackendIDsToFrontend, dom.PushNodesByBackendIDsToFrontendParams{BackendNodeIDs: all})
+		return pushed.NodeIDs, err
+	})
+}
+
+// within scopes a query to the first element of role and name.
+func (p *page) within(role, name string) chromedp.QueryOption {
+	p.t.Helper()
+	nodes := act(p, chromedp.Nodes("", byRole(role, name)), fmt.Sprintf("find %s %q", role, name))
+	return chromedp.FromNode(nodes[0])
+}
+
+// act runs an action on the page within 30 s and fails the test on an error.
+func act[T any](p *page, action chromedp.Action[T], what string) T {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, 30*time.Second)
+	defer cancel()
+	v, err := chromedp.Run(ctx, action)
+	if err != nil {
+		p.failed()
+		p.t.Fatalf("%s: %s: %v", p.who, what, err)
+	}
+	return v
+}
+
+// failed keeps a screenshot of the page and its console for the log of a failing test.
+func (p *page) failed() {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, 10*time.Second)
+	defer cancel()
+	if png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)); err == nil {
+		name := filepath.Join(os.TempDir(), fmt.Sprintf("primegames-browser-%s-%d.png", p.who, time.Now().UnixNano()))
+		if os.WriteFile(name, png, 0o644) == nil {
+			p.t.Logf("%s: the page as it was: %s", p.who, name)
+		}
+	}
+	p.noConsoleErrors()
+}
+
+func (p *page) open(path string) {
+	p.t.Helper()
+	act(p, chromedp.Navigate(p.base+path), "open "+path)
+}
+
+func (p *page) click(role, name string, scope ...chromedp.QueryOption) {
+	p.t.Helper()
+	act(p, chromedp.Click("", append([]chromedp.QueryOption{byRole(role, name)}, scope...)...), fmt.Sprintf("click %s %q", role, name))
+}
+
+func (p *page) fill(role, name, text string, scope ...chromedp.QueryOption) {
+	p.t.Helper()
+	sel := append([]chromedp.QueryOption{byRole(role, name)}, scope...)
+	act(p, chromedp.Clear("", sel...), fmt.Sprintf("clear %s %q", role, name))
+	act(p, chromedp.SendKeys("", text, sel...), fmt.Sprintf("type into %s %q", role, name))
+}
+
+func (p *page) text(role, name string, scope ...chromedp.QueryOption) string {
+	p.t.Helper()
+	return act(p, chromedp.Text("", append([]chromedp.QueryOption{byRole(role, name)}, scope...)...), fmt.Sprintf("read %s %q", role, name))
+}
+
+// has tells whether an element of role and name is on the page now, without waiting.
+func (p *page) has(role, name string) bool {
+	p.t.Helper()
+	// Not from DOM.getDocument, which would renew every node id chromedp holds: from the document's
+	// JavaScript object.
+	found, err := chromedp.Run(p.ctx, func(ctx context.Context, t *chromedp.Target) (int, error) {
+		doc, err := chromedp.Evaluate[*runtime.RemoteObject]("document")(ctx, t)
+		if err != nil {
+			return 0, err
+		}
+		res, err := cdp.Call(ctx, t, accessibility.QueryAXTree, accessibility.QueryAXTreeParams{ObjectID: doc.ObjectID, Role: role, AccessibleName: name})
+		n := 0
+		for _, node := range res.Nodes {
+			if !node.Ignored {
+				n++
+			}
+		}
+		return n, err
+	})
+	if err != nil {
+		p.t.Fatalf("%s: looking for %s %q: %v", p.who, role, name, err)
+	}
+	return found > 0
+}
+
+// status is the game's status line: the page's first live status.
+func (p *page) status() string {
+	p.t.Helper()
+	return strings.TrimSpace(p.text("status", ""))
+}
+
+// waitUntil polls cond, which reads the page, until it holds, for at most d.
+func (p *page) waitUntil(d time.Duration, what string, cond func() bool) {
+	p.t.Helper()
+	deadline := time.Now().Add(d)
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	for !cond() {
+		if time.Now().After(deadline) {
+			p.failed()
+			p.t.Fatalf("%s: %s did not happen within %s (status %q)", p.who, what, d, p.status())
+		}
+		<-tick.C
+	}
+}
+
+// audit checks the page as it is now: axe-core's serious and critical violations, text under 16 px,
+// controls under 44 px, anything wider than the screen.
+func (p *page) audit(what string) {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, time.Minute)
+	defer cancel()
+	if err := chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](string(p.axe))); err != nil {
+		p.t.Fatalf("%s: loading axe-core: %v", p.who, err)
+	}
+	found, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`axe.run(document, {resultTypes: ["violations"]}).then(r =>
+		r.violations.filter(v => v.impact === "serious" || v.impact === "critical")
+			.map(v => v.id + " (" + v.impact + "): " + v.help + " at " + v.nodes.map(n => n.target.join(" ")).join(", ")))`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		p.t.Fatalf("%s: axe-core on %s: %v", p.who, what, err)
+	}
+	found2, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`(() => {
+		const out = [];
+		const width = document.documentElement.clientWidth;
+		if (document.documentElement.scrollWidth > width) out.push("the page is " + document.documentElement.scrollWidth + " px wide on a " + width + " px screen");
+		for (const el of document.querySelectorAll("body *")) {
+			const r = el.getBoundingClientRect();
+			if ((r.width === 0 && r.height === 0) || r.right <= 0) continue;
+			if (r.right > width + 1) out.push(el.tagName + " '" + (el.textContent || "").trim().slice(0, 30) + "' reaches " + Math.round(r.right) + " px");
+			const hasText = [...el.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
+			if (hasText && parseFloat(getComputedStyle(el).fontSize) < 16) out.push(el.tagName + " '" + el.textContent.trim().slice(0, 30) + "' has " + getComputedStyle(el).fontSize + " text");
+			if (el.matches("button, input, select, a[href]") && (r.height < 44 || (el.tagName === "BUTTON" && r.width < 44))) out.push(el.tagName + " '" + (el.textContent || el.getAttribute("aria-label") || "").trim().slice(0, 30) + "' is " + Math.round(r.width) + "x" + Math.round(r.height) + " px");
+		}
+		return out;
+	})()`))
+	if err != nil {
+		p.t.Fatalf("%s: measuring %s: %v", p.who, what, err)
+	}
+	for _, v := range append(found, found2...) {
+		p.t.Errorf("%s, %s at %d px: %s", p.who, what, p.width, v)
+	}
+}
+
+// screenshot saves the page into docs/images (SCREENSHOTS=1) or the test's directory.
+func (p *page) screenshot(name string) {
+	p.t.Helper()
+	png := act(p, chromedp.FullScreenshot(100), "screenshot")
+	dir := p.t.TempDir()
+	if os.Getenv("SCREENSHOTS") != "" {
+		dir = "../../docs/images"
+	}
+	if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("web-app-%s-%d.png", name, p.width)), png, 0o644); err != nil {
+		p.t.Fatal(err)
+	}
+}
+
+// clearConsole forgets the console's messages so far.
+func (p *page) clearConsole() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.problems = nil
+}
+
+// noConsoleErrors fails the test on any console error seen so far.
+func (p *page) noConsoleErrors() {
+	p.t.Helper()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, problem := range p.problems {
+		p.t.Errorf("%s: console: %s", p.who, problem)
+	}
+	p.problems = nil
+}
+
+// playTurn does what the page offers now: roll, or the first legal move. It reports whether it did
+// anything. A click may miss a button the page is redrawing (an event came); the loop tries again.
+func (p *page) playTurn() bool {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, 10*time.Second)
+	defer cancel()
+	switch {
+	case p.has("button", "Roll"):
+		_ = chromedp.Do(ctx, chromedp.Click("", byRole("button", "Roll")))
+		return true
+	case p.has("list", "Moves"):
+		// The expert's move, the one the hint describes: the first legal move alone may never
+		// reach 101. Asking redraws the moves, so the list is looked up after.
+		hint := ""
+		if p.has("button", "Hint") && chromedp.Do(ctx, chromedp.Click("", byRole("button", "Hint"))) == nil {
+			hctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+			hint, _ = chromedp.Run(hctx, chromedp.Text("", byRole("status", "Hint")))
+			cancel()
+			hint = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(hint), "Hint:"))
+		}
+		nodes, err := chromedp.Run(ctx, chromedp.Nodes("", byRole("list", "Moves")))
+		if err != nil || len(nodes) == 0 {
+			return false
+		}
+		_ = chromedp.Do(ctx, chromedp.Click("", byNamePrefixOf("button", hint), chromedp.FromNode(nodes[0])))
+		return true
+	}
+	return false
+}
+
+// playToTheEnd plays every turn of the pages until each says the game is over.
+func playToTheEnd(t *testing.T, limit time.Duration, pages ...*page) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		over := 0
+		for _, p := range pages {
+			if strings.HasPrefix(p.status(), "Game over") {
+				over++
+				continue
+			}
+			p.playTurn()
+		}
+		if over == len(pages) {
+			return
+		}
+		if time.Now().After(deadline) {
+			for _, p := range pages {
+				t.Errorf("%s: %q", p.who, p.status())
+				p.failed()
+			}
+			t.Fatalf("the game did not end within %s", limit)
+		}
+		<-tick.C
+	}
+}
+
+func TestBrowserChildPlaysTheComputerOnAPhone(t *testing.T) {
+	t.Parallel()
+	chromium, axe := browserNeeds(t)
+	base := startApp(t)
+	browser := startBrowser(t, chromium)
+
+	ada := newPage(t, browser, "Ada", base, axe, 360)
+	ada.open("/app/")
+	// The landing page shows at once the form to join a game, and the teacher's way in.
+	join := ada.within("form", "Join a game")
+	act(ada, chromedp.WaitVisible("", byRole("textbox", "Invite code"), join), "the invite code field")
+	act(ada, chromedp.WaitVisible("", byRole("textbox", "Your name"), join), "the name field")
+	act(ada, chromedp.WaitVisible("", byRole("button", "Join"), join), "the Join button")
+	act(ada, chromedp.WaitVisible("", byRole("link", "Teacher sign-in")), "the teacher's link")
+	ada.audit("the landing page")
+	ada.screenshot("landing")
+
+	// The sign-in card's page, reached from the landing page; a wrong code is refused in words.
+	ada.click("link", "Sign in with your card")
+	card := ada.within("form", "Sign in with your card")
+	ada.fill("textbox", "Class code", "AAAA-BBBB", card)
+	ada.fill("textbox", "Your code", "CCCCCC", card)
+	ada.click("button", "Sign in", card)
+	ada.waitUntil(30*time.Second, "the refusal", func() bool { return ada.text("alert", "") != "" })
+	ada.audit("the sign-in page")
+	ada.screenshot("sign-in")
+	ada.clearConsole() // the refused sign-in's 404 is logged by the browser itself
+	ada.open("/app/")
+
+	versus := ada.within("form", "Play against the computer")
+	ada.fill("textbox", "Your name", "Ada", versus)
+	ada.click("button", "Play against the computer", versus)
+	ada.waitUntil(30*time.Second, "the game page", func() bool {
+		s := ada.status()
+		return strings.HasPrefix(s, "Your turn") || strings.HasPrefix(s, "Waiting for")
+	})
+	act(ada, chromedp.WaitVisible("", byRole("image", "")), "the position's picture")
+	ada.waitUntil(30*time.Second, "Ada's turn", func() bool { return ada.has("button", "Roll") })
+	ada.audit("the game page, before a roll")
+
+	// A hint, then the roll: the moves come as a list of buttons named by what they do.
+	ada.click("button", "Hint")
+	if hint := ada.text("status", "Hint"); !strings.HasPrefix(hint, "Hint: roll") {
+		t.Errorf("hint before the roll: %q", hint)
+	}
+	ada.click("button", "Roll")
+	ada.waitUntil(30*time.Second, "the moves", func() bool { return ada.has("list", "Moves") })
+	ada.audit("the game page, with moves")
+	ada.screenshot("game")
+
+	// A reload keeps the seat: the token is in localStorage.
+	act(ada, chromedp.Reload(), "reload")
+	ada.waitUntil(30*time.Second, "the game after a reload", func() bool { return strings.HasPrefix(ada.status(), "Your turn") })
+
+	playToTheEnd(t, 5*time.Minute, ada)
+	act(ada, chromedp.WaitVisible("", byRole("button", "Rematch")), "the Rematch button")
+	ada.audit("the game's end")
+	ada.screenshot("end")
+	ada.noConsoleErrors()
+}
+
+func TestBrowserTwoClassmatesPlayEachOther(t *testing.T) {
+	t.Parallel()
+	chromium, axe := browserNeeds(t)
+	base := startApp(t)
+	browser := startBrowser(t, chromium)
+
+	ada := newPage(t, browser, "Ada", base, axe, 1280)
+	ada.open("/app/")
+	ada.audit("the landing page")
+	ada.screenshot("landing")
+	open := ada.within("form", "Play with a classmate")
+	ada.fill("textbox", "Your name", "Ada", open)
+	ada.click("button", "Open a game", open)
+	code := strings.TrimSpace(ada.text("status", "Invite code"))
+	if len(code) < 8 {
+		t.Fatalf("invite code %q", code)
+	}
+	ada.audit("the lobby")
+
+	// Bea joins from her phone with the keyboard alone: the code, her name, Enter.
+	bea := newPage(t, browser, "Bea", base, axe, 360)
+	bea.open("/app/")
+	join := bea.within("form", "Join a game")
+	bea.fill("textbox", "Invite code", strings.ToLower(code), join)
+	bea.fill("textbox", "Your name", "Bea\r", join)
+	bea.waitUntil(30*time.Second, "the lobby", func() bool { return strings.HasPrefix(bea.status(), "Waiting for players") })
+
+	ada.click("button", "Start the game")
+	for _, p := range []*page{ada, bea} {
+		p.waitUntil(30*time.Second, "the start", func() bool {
+			s := p.status()
+			return strings.HasPrefix(s, "Your turn") || strings.HasPrefix(s, "Waiting for")
+		})
+	}
+	ada.screenshot("game")
+	playToTheEnd(t, 3*time.Minute, ada, bea)
+	ada.audit("the game's end")
+	bea.audit("the game's end")
+
+	// Ada asks for a rematch; Bea's page offers it to her.
+	ada.click("button", "Rematch")
+	bea.waitUntil(30*time.Second, "the rematch offered", func() bool { return bea.has("button", "Play the rematch") })
+	bea.click("button", "Play the rematch")
+	for _, p := range []*page{ada, bea} {
+		p.waitUntil(30*time.Second, "the rematch", func() bool {
+			s := p.status()
+			return strings.HasPrefix(s, "Your turn") || strings.HasPrefix(s, "Waiting for")
+		})
+		p.noConsoleErrors()
+	}
+}
+
+func TestBrowserTeacherSignsInThroughTheProvider(t *testing.T) {
+	t.Parallel()
+	chromium, axe := browserNeeds(t)
+	provider, err := mockoidc.Run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = provider.Shutdown() })
+	// PUBLIC_URL names the server before it listens: a port taken and let go.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	oidc := provider.Config()
+	base := startApp(t, "LISTEN_ADDR", addr, "PUBLIC_URL", "http://"+addr,
+		"OIDC_ISSUER", oidc.Issuer, "OIDC_CLIENT_ID", oidc.ClientID, "OIDC_CLIENT_SECRET", oidc.ClientSecret)
+	browser := startBrowser(t, chromium)
+
+	teacher := newPage(t, browser, "the teacher", base, axe, 1280)
+	teacher.open("/app/")
+	teacher.click("link", "Teacher sign-in")
+	// The provider signs its default user in at once and sends the browser back, through the
+	// callback, to /app/teacher with a session.
+	act(teacher, chromedp.WaitVisible("", byRole("heading", "Your classrooms")), "the teacher's page")
+	teacher.waitUntil(30*time.Second, "the classrooms listed", func() bool {
+		return !strings.HasPrefix(teacher.status(), "Loading")
+	})
+	// A new account owns no classroom yet; without the session the page would say "not signed in".
+	if s := teacher.status(); s != "You have no classroom yet." {
+		t.Fatalf("after the sign-in: %q", s)
+	}
+	teacher.audit("the teacher's page")
+	teacher.screenshot("teacher")
+	teacher.noConsoleErrors()
+}
+
+func TestBrowserChildSignsInWithAClassCard(t *testing.T) {
+	t.Parallel()
+	chromium, axe := browserNeeds(t)
+	base := startApp(t)
+	// A classroom, Cy in it, and Cy's personal sign-in code, as a teacher's dashboard would make them.
+	var created struct {
+		Classroom struct {
+			ID       string `json:"id"`
+			JoinCode string `json:"join_code"`
+		} `json:"classroom"`
+		TeacherToken string `json:"teacher_token"`
+	}
+	call(t, http.MethodPost, base+"/v1/classrooms", "", `{"name":"Class 4B"}`, &created)
+	call(t, http.MethodPost, base+"/v1/classrooms/join", "", `{"join_code":"`+created.Classroom.JoinCode+`","name":"Cy"}`, nil)
+	var codes struct {
+		Items []struct {
+			Code string `json:"code"`
+		} `json:"items"`
+	}
+	call(t, http.MethodGet, base+"/v1/classrooms/"+created.Classroom.ID+"/sign-in-codes", created.TeacherToken, "", &codes)
+	if len(codes.Items) != 1 {
+		t.Fatalf("sign-in codes: %+v", codes)
+	}
+	browser := startBrowser(t, chromium)
+
+	// The card's QR code opens this link: the page signs Cy in at once and drops the codes from the address.
+	cy := newPage(t, browser, "Cy", base, axe, 360)
+	cy.open("/app/sign-in#class=" + created.Classroom.JoinCode + "&code=" + codes.Items[0].Code)
+	act(cy, chromedp.WaitVisible("", byRole("heading", "Hello, Cy")), "Cy's page")
+	if address := act(cy, chromedp.Location(), "the address"); strings.Contains(address, codes.Items[0].Code) {
+		t.Errorf("the address still holds the code: %s", address)
+	}
+	cy.waitUntil(30*time.Second, "Cy's games listed", func() bool { return !strings.HasPrefix(cy.status(), "Loading") })
+	cy.audit("a student's page")
+	cy.screenshot("student")
+	cy.noConsoleErrors()
+}
+
+// call sends a request of the API with an optional bearer token and JSON body, and decodes a 2xx
+// answer into out (when not nil).
+func call(t *testing.T, method, url, token, body string, out any) {
+	t.Helper()
+	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode/100 != 2 {
+		t.Fatalf("%s %s = %d: %s", method, url, resp.StatusCode, data)
+	}
+	if out != nil {
+		if err := json.Unmarshal(data, out); err != nil {
+			t.Fatalf("%s %s: %v", method, url, err)
+		}
+	}
+}

@@ -1,0 +1,328 @@
+// The game page, /app/game/{id}: the position (the service's SVG picture, with its own title and
+// description as the alternative text), whose turn it is, Roll, the legal moves, Hint, the cards
+// in hand, live updates from the game's event stream (resumed by the client after a drop), the end
+// and a rematch. Everything is read and done with the seat token this browser kept in localStorage.
+import { unwrap, type Game, type PrimeGamesClient } from "@primegames/client";
+
+import { api, forgetSeat, kindNames, saveSeat, seatOf, sentence, type SeatRecord } from "./api.js";
+import { go, h, replace } from "./dom.js";
+
+type Legal = { type: string; action: Record<string, unknown>; description?: string | null };
+
+export function gamePage(root: HTMLElement, gameId: string): () => void {
+  const seat = seatOf(gameId);
+  if (!seat) {
+    root.replaceChildren(topBar(), h("main", { id: "main", tabindex: -1 },
+      h("h1", {}, "This game is not on this device"),
+      h("p", {}, "Join it again with its invite code, or ask your teacher."),
+      h("p", {}, h("a", { href: "/app/", "data-nav": "" }, "Join a game"))));
+    return () => {};
+  }
+  return new GamePage(root, seat).start();
+}
+
+function topBar(): HTMLElement {
+  return h("header", { class: "top" }, h("a", { href: "/app/", "data-nav": "", class: "brand" }, "Prime games"));
+}
+
+class GamePage {
+  private readonly client: PrimeGamesClient;
+  private readonly stop = new AbortController();
+  private game: Game | undefined;
+  private hint: { text: string; action: string; version: number } | undefined;
+  private pictureURL = "";
+  private pictureVersion = -1;
+  private refreshing: Promise<void> | undefined;
+  private again = false;
+  private acting = false;
+  private timer: number | undefined;
+
+  private readonly heading = h("h1", {});
+  private readonly status = h("p", { class: "status", role: "status", "aria-live": "polite" });
+  private readonly lobby = h("div", { class: "lobby" });
+  private readonly picture = h("img", { class: "picture", alt: "", width: 980, height: 660 });
+  private readonly controls = h("div", { class: "controls" });
+  private readonly error = h("p", { class: "error", role: "alert" });
+
+  constructor(private readonly root: HTMLElement, private readonly seat: SeatRecord) {
+    this.client = api.withToken(seat.token);
+  }
+
+  start(): () => void {
+    document.title = `${kindNames[this.seat.kind] ?? "Game"} · Prime games`;
+    this.heading.textContent = kindNames[this.seat.kind] ?? "Game";
+    this.root.replaceChildren(topBar(), h("main", { id: "main", tabindex: -1, class: "game" },
+      this.heading, this.status, this.error, this.lobby,
+      h("div", { class: "table" }, h("figure", { class: "position" }, this.picture), this.controls)));
+    void this.refresh().then(() => this.follow());
+    return () => {
+      this.stop.abort();
+      window.clearTimeout(this.timer);
+      if (this.pictureURL) URL.revokeObjectURL(this.pictureURL);
+    };
+  }
+
+  /** follow reads the game's stream until its end; each event brings the game up to date. */
+  private async follow(): Promise<void> {
+    try {
+      for await (const message of this.client.followGame(this.seat.gameId, { signal: this.stop.signal })) {
+        if (message.event === "revoked") {
+          this.error.textContent = "This seat is no longer yours in this game.";
+          break;
+        }
+        void this.refresh();
+      }
+    } catch (err) {
+      if (!this.stop.signal.aborted) this.error.textContent = `Live updates stopped: ${sentence(err)} Reload the page to try again.`;
+    }
+    void this.refresh();
+  }
+
+  /** refresh reads the game (with the seat's legal actions) and its picture; calls made while one runs coalesce into one more. */
+  private refresh(): Promise<void> {
+    if (this.refreshing) {
+      this.again = true;
+      return this.refreshing;
+    }
+    this.refreshing = (async () => {
+      do {
+        this.again = false;
+        try {
+          const game = unwrap(await this.client.GET("/v1/games/{id}", {
+            params: { path: { id: this.seat.gameId }, query: { include: "legal_actions" } },
+            signal: this.stop.signal,
+          }));
+          this.show(game);
+          await this.drawPicture(game);
+        } catch (err) {
+          if (this.stop.signal.aborted) return;
+          this.error.textContent = sentence(err);
+        }
+      } while (this.again && !this.stop.signal.aborted);
+    })().finally(() => { this.refreshing = undefined; });
+    return this.refreshing;
+  }
+
+  /** poll looks again in a while: for players joining a lobby, and for a rematch after the end. */
+  private poll(ms: number): void {
+    window.clearTimeout(this.timer);
+    this.timer = window.setTimeout(() => void this.refresh(), ms);
+  }
+
+  private async drawPicture(game: Game): Promise<void> {
+    if (game.status === "lobby" || game.version <= this.pictureVersion) return;
+    const layout = matchMedia("(max-width: 700px)").matches ? "phone" : "desktop";
+    const answer = await this.client.GET("/v1/games/{id}/picture.svg", {
+      params: { path: { id: game.id }, query: { layout } },
+      parseAs: "text",
+      signal: this.stop.signal,
+    });
+    const svg = unwrap(answer) as unknown as string;
+    const doc = new DOMParser().parseFromString(svg, "image/svg+xml");
+    const title = doc.querySelector("title")?.textContent ?? "";
+    const desc = doc.querySelector("desc")?.textContent ?? "";
+    const root = doc.documentElement;
+    const url = URL.createObjectURL(new Blob([svg], { type: "image/svg+xml" }));
+    this.picture.width = Number(root.getAttribute("width")) || 980;
+    this.picture.height = Number(root.getAttribute("height")) || 660;
+    this.picture.alt = [title, desc].filter(Boolean).join(". ");
+    this.picture.src = url;
+    if (this.pictureURL) URL.revokeObjectURL(this.pictureURL);
+    this.pictureURL = url;
+    this.pictureVersion = game.version;
+  }
+
+  private show(game: Game): void {
+    // A read that left before an action and came back after it shows an older version: keep the newer.
+    if (this.game && this.game.id === game.id && game.version < this.game.version) return;
+    this.game = game;
+    const mine = game.you?.seat ?? null;
+    const name = (seat: number) => game.seats.find((s) => s.seat === seat)?.name ?? `Seat ${seat + 1}`;
+    const legal = (game.legal_actions?.actions ?? []) as Legal[];
+    if (this.hint && this.hint.version !== game.version) this.hint = undefined;
+
+    replace(this.lobby);
+    switch (game.status) {
+      case "lobby": {
+        this.status.textContent = `Waiting for players: ${game.seats.length} of ${game.seat_count} joined.`;
+        const full = game.seats.length >= game.seat_count;
+        replace(this.lobby,
+          this.seat.inviteCode ? h("p", { class: "invite" }, "Give your classmate this invite code: ", h("output", { "aria-label": "Invite code" }, this.seat.inviteCode)) : null,
+          h("ul", { "aria-label": "Players" }, game.seats.map((s) => h("li", {}, s.name))),
+          this.seat.creatorToken && full ? h("button", { type: "button", onclick: () => void this.startGame() }, "Start the game") : null);
+        this.poll(1500);
+        break;
+      }
+      case "active": {
+        const toAct = game.turn?.to_act ?? [];
+        this.status.textContent = mine !== null && toAct.includes(mine)
+          ? `Your turn, ${name(mine)}.`
+          : `Waiting for ${toAct.map(name).join(" and ") || "the next turn"}.`;
+        break;
+      }
+      case "finished": {
+        const winners = game.winners ?? [];
+        this.status.textContent = mine !== null && winners.includes(mine)
+          ? "Game over. You won!"
+          : `Game over. ${winners.map(name).join(" and ") || "Nobody"} won.`;
+        break;
+      }
+      default:
+        this.status.textContent = "This game was stopped before its end.";
+    }
+
+    const roll = legal.find((l) => l.type === "roll");
+    const keepers = legal.filter((l) => l.type === "keeper");
+    const moves = legal.filter((l) => l.type !== "roll" && l.type !== "keeper");
+    const hand = handOf(game, mine);
+    const held = keepersOf(game, mine);
+    const canHint = legal.length > 0 && (game.options as { hints?: boolean }).hints !== false;
+    replace(this.controls,
+      roll ? h("button", { type: "button", class: "primary", onclick: () => void this.act(roll.action) }, "Roll") : null,
+      canHint ? h("button", { type: "button", onclick: () => void this.askHint() }, "Hint") : null,
+      this.hint ? h("p", { class: "hint", role: "status", "aria-label": "Hint", id: "hint" }, `Hint: ${this.hint.text}`) : null,
+      moves.length > 0 ? [h("h2", { id: "moves-heading" }, "Your moves"),
+        h("ul", { "aria-label": "Moves", class: "moves" }, moves.map((l) => h("li", {},
+          h("button", {
+            type: "button",
+            class: this.hint?.action === JSON.stringify(l.action) ? "hinted" : null,
+            "aria-describedby": this.hint?.action === JSON.stringify(l.action) ? "hint" : null,
+            onclick: () => void this.act(l.action),
+          }, describe(l)))))] : null,
+      hand.length > 0 ? [h("h2", {}, "Your cards"),
+        h("ul", { "aria-label": "Your cards", class: "cards" }, hand.map((card) => {
+          const play = legal.find((l) => sameCard(l, card));
+          return h("li", {}, h("button", {
+            type: "button",
+            "aria-disabled": play ? null : "true",
+            title: play ? describe(play) : "You cannot play this card now.",
+            onclick: () => { if (play) void this.act(play.action); },
+          }, cardName(card)));
+        }))] : null,
+      held.length > 0 ? [h("h2", {}, "Your keeper cards"),
+        h("ul", { "aria-label": "Keeper cards", class: "cards" }, held.map((card) => {
+          const play = keepers.find((l) => l.action["card"] === card);
+          return h("li", {}, h("button", {
+            type: "button",
+            "aria-disabled": play ? null : "true",
+            title: play ? describe(play) : "You cannot play this card on its own now.",
+            onclick: () => { if (play) void this.act(play.action); },
+          }, `Keeper card: ${cardWords(card)}`));
+        }))] : null,
+      game.status === "finished" ? this.endControls(game) : null);
+  }
+
+  private endControls(game: Game): HTMLElement {
+    const next = (game as { rematch?: string }).rematch;
+    if (!next) this.poll(3000);
+    return h("div", { class: "end" },
+      next
+        ? h("button", { type: "button", class: "primary", onclick: () => this.openRematch(next) }, "Play the rematch")
+        : h("button", { type: "button", class: "primary", onclick: () => void this.rematch() }, "Rematch"),
+      h("a", { href: "/app/", "data-nav": "" }, "Back to the start"));
+  }
+
+  private async act(action: Record<string, unknown>): Promise<void> {
+    if (this.acting) return;
+    this.acting = true;
+    this.error.textContent = "";
+    try {
+      const answer = unwrap(await this.client.POST("/v1/games/{id}/actions", {
+        params: { path: { id: this.seat.gameId }, query: { include: "legal_actions" }, header: { "Idempotency-Key": crypto.randomUUID() } },
+        body: action as never,
+      }));
+      this.hint = undefined;
+      this.show(answer.game);
+      await this.drawPicture(answer.game);
+      this.focusNext();
+    } catch (err) {
+      this.error.textContent = sentence(err);
+      void this.refresh();
+    } finally {
+      this.acting = false;
+    }
+  }
+
+  /** focusNext keeps a keyboard user in the controls once the buttons they used are redrawn. */
+  private focusNext(): void {
+    const first = this.controls.querySelector<HTMLButtonElement>("button:not([aria-disabled])");
+    (first ?? this.status).focus({ preventScroll: true });
+  }
+
+  private async askHint(): Promise<void> {
+    try {
+      const hint = unwrap(await this.client.GET("/v1/games/{id}/hint", { params: { path: { id: this.seat.gameId } } }));
+      this.hint = { text: hint.explanation ?? "", action: JSON.stringify(hint.action), version: hint.version };
+      if (this.game) this.show(this.game);
+    } catch (err) {
+      this.error.textContent = sentence(err);
+    }
+  }
+
+  private async startGame(): Promise<void> {
+    try {
+      unwrap(await api.withToken(this.seat.creatorToken).POST("/v1/games/{id}/start", { params: { path: { id: this.seat.gameId } } }));
+      void this.refresh();
+    } catch (err) {
+      this.error.textContent = sentence(err);
+    }
+  }
+
+  private async rematch(): Promise<void> {
+    try {
+      const next = unwrap(await this.client.POST("/v1/games/{id}/rematch", { params: { path: { id: this.seat.gameId } } }));
+      this.openRematch(next.id);
+    } catch (err) {
+      this.error.textContent = sentence(err);
+    }
+  }
+
+  /** openRematch goes to the rematch: the seat's token acts for the same player there. */
+  private openRematch(id: string): void {
+    saveSeat({ gameId: id, token: this.seat.token, name: this.seat.name, kind: this.seat.kind, savedAt: Date.now() });
+    forgetSeat(this.seat.gameId);
+    go(`/app/game/${id}`);
+  }
+}
+
+function handOf(game: Game, seat: number | null): number[] {
+  if (seat === null || game.game !== "primed" || !game.state) return [];
+  return game.state.hands.find((hand) => hand.seat === seat)?.cards ?? [];
+}
+
+function keepersOf(game: Game, seat: number | null): string[] {
+  if (seat === null || game.game !== "prime-climb" || !game.state) return [];
+  return game.state.players.find((p) => p.seat === seat)?.keepers.map((k) => String(k.card)) ?? [];
+}
+
+/** cardWords is a keeper card's name in words: plus_minus_5 → "plus or minus 5". */
+function cardWords(card: string): string {
+  return card.replace(/^plus_minus_/, "plus or minus ").replaceAll("_", " ");
+}
+
+function sameCard(l: Legal, card: number): boolean {
+  const cards = l.action["cards"];
+  return l.type === "play" && Array.isArray(cards) && cards.length === 1 && cards[0] === card;
+}
+
+function cardName(card: number): string {
+  return `Card ${card}`;
+}
+
+/** describe is a legal action in words: the server's description, or one made from the action. */
+export function describe(l: Legal): string {
+  if (l.description) return l.description;
+  const a = l.action;
+  switch (a["type"]) {
+    case "play":
+      return `Play ${(a["cards"] as number[]).join(", then ")}`;
+    case "draw":
+      return "Draw a card";
+    case "pass":
+      return "Keep the drawn card";
+    case "keeper":
+      return `Play the keeper card ${cardWords(String(a["card"]))}`;
+    default:
+      return String(a["type"]);
+  }
+}

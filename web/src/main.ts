@@ -1,0 +1,41 @@
+// The app's entry point: a router over location.pathname (/app/, /app/game/{id}), links marked
+// data-nav followed without reloading the page.
+import "./style.css";
+
+import { gamePage } from "./game.js";
+import { landing } from "./landing.js";
+import { myGamesPage, signInPage } from "./signin.js";
+import { teacherPage } from "./teacher.js";
+
+const root = document.getElementById("app") as HTMLElement;
+let leave: () => void = () => {};
+
+function route(): void {
+  leave();
+  leave = () => {};
+  const path = location.pathname.replace(/\/+$/, "");
+  const game = /^\/app\/game\/([0-9a-f-]{36})$/.exec(path);
+  if (game?.[1]) {
+    leave = gamePage(root, game[1]);
+  } else if (path === "/app/sign-in") {
+    signInPage(root);
+  } else if (path === "/app/me") {
+    myGamesPage(root);
+  } else if (path === "/app/teacher") {
+    teacherPage(root);
+  } else {
+    landing(root);
+  }
+  document.getElementById("main")?.focus({ preventScroll: true });
+}
+
+document.addEventListener("click", (e) => {
+  const link = (e.target as Element | null)?.closest?.("a[data-nav]");
+  if (!(link instanceof HTMLAnchorElement) || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey) return;
+  e.preventDefault();
+  history.pushState(null, "", link.pathname);
+  route();
+});
+window.addEventListener("popstate", route);
+window.addEventListener("app:navigate", route);
+route();

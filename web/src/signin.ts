@@ -1,0 +1,84 @@
+// A child's sign-in with a class sign-in card: /app/sign-in#class=…&code=… (the QR code's link; the
+// codes ride in the fragment, which the browser never sends to a server), or typed from the card.
+// The student token is kept in localStorage; /app/me lists the child's games with it.
+import { unwrap } from "@primegames/client";
+
+import { api, kindNames, saveSeat, sentence } from "./api.js";
+import { field, go, h } from "./dom.js";
+
+const studentKey = "primegames.student";
+
+interface Student {
+  token: string;
+  name: string;
+  classroom: string;
+}
+
+export function student(): Student | undefined {
+  try {
+    return JSON.parse(localStorage.getItem(studentKey) ?? "null") ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function signInPage(root: HTMLElement): void {
+  document.title = "Sign in · Prime games";
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  const classCode = h("input", { name: "class", required: true, autocomplete: "off", autocapitalize: "characters", spellcheck: "false", maxlength: 20, value: fragment.get("class") ?? "" });
+  const code = h("input", { name: "code", required: true, autocomplete: "off", autocapitalize: "characters", spellcheck: "false", maxlength: 20, value: fragment.get("code") ?? "" });
+  // The codes leave the address bar (and the history) at once.
+  if (location.hash) history.replaceState(null, "", location.pathname);
+  const error = h("p", { class: "error", role: "alert" });
+  const form = h("form", { "aria-labelledby": "signin-heading", novalidate: true },
+    h("h2", { id: "signin-heading" }, "Sign in with your card"),
+    field("Class code", classCode), field("Your code", code),
+    h("button", { type: "submit" }, "Sign in"), error);
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    error.textContent = "";
+    void (async () => {
+      try {
+        const joined = unwrap(await api.POST("/v1/students/sign-in", { body: { class_code: classCode.value.trim(), code: code.value.trim() } }));
+        localStorage.setItem(studentKey, JSON.stringify({ token: joined.token, name: joined.student.name, classroom: joined.classroom_name }));
+        go("/app/me");
+      } catch (err) {
+        error.textContent = sentence(err);
+      }
+    })();
+  });
+  root.replaceChildren(
+    h("header", { class: "top" }, h("a", { href: "/app/", "data-nav": "", class: "brand" }, "Prime games")),
+    h("main", { id: "main", tabindex: -1 }, h("h1", {}, "Sign in"), form));
+  if (classCode.value && code.value) form.requestSubmit();
+}
+
+interface GameItem { id: string; game: string; status: string }
+
+export function myGamesPage(root: HTMLElement): void {
+  const me = student();
+  const list = h("ul", { class: "links", "aria-label": "Your games" });
+  const status = h("p", { role: "status" }, "Loading your games…");
+  root.replaceChildren(
+    h("header", { class: "top" }, h("a", { href: "/app/", "data-nav": "", class: "brand" }, "Prime games")),
+    h("main", { id: "main", tabindex: -1 },
+      h("h1", {}, me ? `Hello, ${me.name}` : "Sign in first"),
+      me ? h("p", {}, `Class: ${me.classroom}`) : h("p", {}, h("a", { href: "/app/sign-in", "data-nav": "" }, "Sign in with your card")),
+      me ? status : null, list,
+      me ? h("button", { type: "button", onclick: () => { localStorage.removeItem(studentKey); go("/app/"); } }, "Sign out") : null));
+  if (!me) return;
+  document.title = `${me.name} · Prime games`;
+  void (async () => {
+    try {
+      const page: { items: GameItem[] } = unwrap(await api.withToken(me.token).GET("/v1/me/games", {}));
+      status.textContent = page.items.length === 0 ? "No games yet: your teacher starts them." : `${page.items.length} games.`;
+      list.replaceChildren(...page.items.map((g) => h("li", {}, h("a", {
+        href: `/app/game/${g.id}`,
+        onclick: () => saveSeat({ gameId: g.id, token: me.token, name: me.name, kind: g.game, savedAt: Date.now() }),
+        "data-nav": "",
+      }, `${kindNames[g.game] ?? g.game} (${g.status})`))));
+    } catch (err) {
+      status.textContent = sentence(err);
+    }
+  })();
+}
