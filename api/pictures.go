@@ -17,7 +17,6 @@ import (
 	"primegames/domain/scene"
 	"primegames/domain/scene/raster"
 	"primegames/play"
-	"primegames/play/i18n"
 )
 
 const (
@@ -177,12 +176,17 @@ func (s *Server) gameReplay(c echo.Context, id openapi.GameID, fromParam *int64,
 	if err != nil {
 		return err
 	}
+	// The replay is drawn in the request's language, and its tag names the language, as a
+	// picture's does (pictureTag): the drawings shared between requests are one per language.
+	if words := lang(c); !words.English() {
+		r.Lang = words
+		sum := sha256.Sum256([]byte(words.Code() + "\x00" + r.Tag))
+		r.Tag = `"r` + hex.EncodeToString(sum[:12]) + `"`
+	}
 	tag := r.Tag
 	if png {
 		tag = pngTag(tag)
 	}
-	// A replay's words are not translated yet: it says so, whatever the request asked for.
-	c.Response().Header().Set("Content-Language", i18n.English.Code())
 	if notModified(c, tag, pictureCacheControl(r.Immutable, r.Private)) {
 		return c.NoContent(http.StatusNotModified)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"primegames/api/openapi"
 	"primegames/play"
+	"primegames/play/i18n"
 )
 
 // CreateWebhook subscribes the caller's backend to signed webhooks; the answer holds the secret.
@@ -35,7 +36,7 @@ func (s *Server) CreateWebhook(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	body := webhookBody(w)
+	body := webhookBody(w, lang(c))
 	c.Response().Header().Set("Location", "/v1/webhooks/"+w.ID)
 	return c.JSON(http.StatusCreated, openapi.CreatedWebhook{
 		Id: body.Id, Scope: body.Scope, GameId: body.GameId, ClassroomId: body.ClassroomId, Seat: body.Seat, Url: body.Url,
@@ -55,7 +56,7 @@ func (s *Server) ListWebhooks(c echo.Context) error {
 	}
 	body := openapi.WebhookList{Webhooks: make([]openapi.Webhook, len(list))}
 	for i := range list {
-		body.Webhooks[i] = webhookBody(&list[i])
+		body.Webhooks[i] = webhookBody(&list[i], lang(c))
 	}
 	return c.JSON(http.StatusOK, body)
 }
@@ -91,7 +92,7 @@ func (s *Server) reviveWebhook(c echo.Context, id uuid.UUID, revive func(context
 	if err != nil {
 		return err
 	}
-	return c.JSON(http.StatusOK, webhookBody(w))
+	return c.JSON(http.StatusOK, webhookBody(w, lang(c)))
 }
 
 // RotateWebhookSecret gives one of the caller's subscriptions a new secret; the old one signs too
@@ -105,7 +106,7 @@ func (s *Server) RotateWebhookSecret(c echo.Context, id openapi.WebhookID) error
 	if err != nil {
 		return err
 	}
-	body := webhookBody(rotated.Webhook)
+	body := webhookBody(rotated.Webhook, lang(c))
 	return c.JSON(http.StatusOK, openapi.RotatedWebhookSecret{
 		Id: body.Id, Scope: body.Scope, GameId: body.GameId, ClassroomId: body.ClassroomId, Seat: body.Seat, Url: body.Url,
 		Events: body.Events, CreatedAt: body.CreatedAt, Failures: body.Failures, Status: body.Status, Dropped: body.Dropped,
@@ -115,12 +116,20 @@ func (s *Server) RotateWebhookSecret(c echo.Context, id openapi.WebhookID) error
 	})
 }
 
-func webhookBody(w *play.Webhook) openapi.Webhook {
+// webhookBody is w as the contract writes it, what its deliveries came to (last_error,
+// disabled_reason: sentences its owner reads) said in l.
+func webhookBody(w *play.Webhook, l *i18n.Lang) openapi.Webhook {
+	say := func(s *string) *string {
+		if s == nil {
+			return nil
+		}
+		return ptr(l.Text(*s))
+	}
 	body := openapi.Webhook{
 		Id: mustUUID(w.ID), Scope: openapi.WebhookScope(w.Scope), Seat: w.Seat, Url: w.URL, CreatedAt: w.CreatedAt,
 		Status: openapi.WebhookStatus(w.Status), Dropped: int(w.Dropped), LastDroppedAt: w.LastDroppedAt,
-		Failures: w.Failures, LastAttemptAt: w.LastAttemptAt, LastSuccessAt: w.LastSuccessAt, LastError: w.LastError,
-		DisabledAt: w.DisabledAt, DisabledReason: w.DisabledReason, Events: make([]openapi.WebhookEventType, len(w.Events)),
+		Failures: w.Failures, LastAttemptAt: w.LastAttemptAt, LastSuccessAt: w.LastSuccessAt, LastError: say(w.LastError),
+		DisabledAt: w.DisabledAt, DisabledReason: say(w.DisabledReason), Events: make([]openapi.WebhookEventType, len(w.Events)),
 	}
 	if w.GameID != nil {
 		body.GameId = ptr(mustUUID(*w.GameID))

@@ -137,7 +137,7 @@ func counted(f Frame, i, n int, seq int64) []scene.Node {
 // stepSeconds, over one board.
 func (p *Picture) Replay(l Layout, title string, steps []Position, stepSeconds float64) ([]byte, error) {
 	var out strings.Builder
-	if err := p.WriteReplay(&out, l, title, steps, stepSeconds); err != nil {
+	if err := p.WriteReplay(&out, l, title, steps, stepSeconds, nil); err != nil {
 		return nil, err
 	}
 	return []byte(out.String()), nil
@@ -158,9 +158,17 @@ func (p *Picture) ReplayLast(l Layout, title string, steps []Position) (*scene.S
 	return p.scene(l, f, title, desc, counted(f, len(steps)-1, len(steps), last.Seq)), nil
 }
 
+// SayWords says a scene's words in a reader's language (the scene itself when it is English, or nil).
+type SayWords func(*scene.Scene) *scene.Scene
+
 // WriteReplay writes Replay's document to out as it draws it: it holds one step's drawing at a
 // time (and at most replayFlush bytes), whatever the number of steps. An error from out stops it.
-func (p *Picture) WriteReplay(out io.Writer, l Layout, title string, steps []Position, stepSeconds float64) error {
+// words, when not nil, says the document's title, description and each step's words in the
+// reader's language as they are drawn.
+func (p *Picture) WriteReplay(out io.Writer, l Layout, title string, steps []Position, stepSeconds float64, words SayWords) error {
+	if words == nil {
+		words = func(sc *scene.Scene) *scene.Scene { return sc }
+	}
 	if len(steps) == 0 {
 		return fmt.Errorf("a replay needs at least one step")
 	}
@@ -175,7 +183,7 @@ func (p *Picture) WriteReplay(out io.Writer, l Layout, title string, steps []Pos
 	}
 	desc := fmt.Sprintf("An animation of %d steps, each shown for %s s; hovering it pauses it. First: %s. Last: %s. %s",
 		len(steps), svg.Num(stepSeconds), first.Words.Title, last.Words.Title, last.Words.Desc)
-	sc := p.scene(l, first, title, desc, nil)
+	sc := words(p.scene(l, first, title, desc, nil))
 	sc.Style = replayStyle(len(steps), stepSeconds)
 	w := sc.Begin()
 	scene.Write(w, sc.Nodes)
@@ -184,8 +192,9 @@ func (p *Picture) WriteReplay(out io.Writer, l Layout, title string, steps []Pos
 		if err != nil {
 			return fmt.Errorf("step %d: %w", pos.Seq, err)
 		}
+		children := words(&scene.Scene{Nodes: counted(f, i, len(steps), pos.Seq)}).Nodes
 		scene.Write(w, []scene.Node{scene.Group{Meta: scene.Meta{Class: "step", Data: []svg.Attr{scene.D("seq", fmt.Sprint(pos.Seq))}},
-			Style: "animation-delay:" + svg.Num(float64(i)*stepSeconds) + "s", Children: counted(f, i, len(steps), pos.Seq)}})
+			Style: "animation-delay:" + svg.Num(float64(i)*stepSeconds) + "s", Children: children}})
 		if w.Buffered() >= replayFlush {
 			if err := w.FlushTo(out); err != nil {
 				return err

@@ -12,6 +12,7 @@ import (
 
 	"primegames/domain"
 	"primegames/domain/scene"
+	"primegames/play/i18n"
 )
 
 // ReplayStepSeconds is how long an animated replay shows each step.
@@ -92,6 +93,9 @@ type Replay struct {
 	// Next is the From of the window that follows, nil when this one reaches the end of the
 	// history; Prev the From of the one before, nil for the first.
 	Next, Prev *int64
+	// Lang is the language the replay's words are said in (nil: English); set it before Draw or
+	// Last, and name it in the Tag (api does).
+	Lang *i18n.Lang
 
 	service *Service
 	game    *Game
@@ -169,34 +173,44 @@ func (r *Replay) Steps() int { return len(r.steps) }
 // Draw draws the folded window to out as an animated SVG as it goes, holding one step's drawing at
 // a time.
 func (r *Replay) Draw(out io.Writer) error {
-	return r.picture.WriteReplay(out, r.layout, r.title(), r.steps, ReplayStepSeconds)
+	return r.picture.WriteReplay(out, r.layout, r.title(), r.steps, ReplayStepSeconds, r.Lang.Scene)
 }
 
 // Last is the folded window's last step as a still, with its step counter: the replay in a format
 // that does not animate (PNG).
 func (r *Replay) Last() (*scene.Scene, error) {
-	return r.picture.ReplayLast(r.layout, r.title(), r.steps)
+	sc, err := r.picture.ReplayLast(r.layout, r.title(), r.steps)
+	return r.Lang.Scene(sc), err
 }
 
-// title names the replay by its kind and its players: "Prime Climb: Ann, Bob and Cy".
+// title names the replay by its kind and its players: "Prime Climb: Ann, Bob and Cy", in r.Lang.
+// It is said here, not by Lang.Scene (which leaves a sentence no message id matches as it is):
+// the players' names are never translated.
 func (r *Replay) title() string {
 	names := make([]string, r.game.SeatCount)
 	for i := range names {
 		names[i] = domain.SeatName(r.steps[0].Players, i)
 	}
-	title := r.picture.Title + ": " + joinNames(names)
+	title := r.Lang.Text(r.picture.Title) + ": " + joinNames(r.Lang, names)
 	if r.From > 0 || r.Next != nil {
-		title += fmt.Sprintf(", entries %d to %d", r.steps[0].Seq, r.steps[len(r.steps)-1].Seq)
+		title += r.Lang.Sprintf(", entries %d to %d", r.steps[0].Seq, r.steps[len(r.steps)-1].Seq)
 	}
 	return title
 }
 
-// joinNames is "Ann", "Ann and Bob" or "Ann, Bob and Cy".
-func joinNames(names []string) string {
+// joinNames is "Ann", "Ann and Bob" or "Ann, Bob and Cy", its "and" said in l.
+func joinNames(l *i18n.Lang, names []string) string {
 	if len(names) < 2 {
 		return strings.Join(names, "")
 	}
-	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	and := l.Sprintf("%s and %s", "\x00", "\x01")
+	i, j := strings.Index(and, "\x00"), strings.Index(and, "\x01")
+	if i < 0 || j < i {
+		and = " and "
+	} else {
+		and = and[i+1 : j]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + and + names[len(names)-1]
 }
 
 // pictureOf reads a game that has steps to draw, identifies the principal in it, and finds its
