@@ -600,6 +600,24 @@ func TestBrowserTeacherSignsInThroughTheProvider(t *testing.T) {
 	}
 	teacher.audit("the teacher's page")
 	teacher.screenshot("teacher")
+
+	// A classroom made on the page, opened: its students, games, assignments and progress.
+	teacher.fill("textbox", "Classroom name", "Class 5C")
+	teacher.click("button", "Create classroom")
+	act(teacher, chromedp.WaitVisible("", byRole("link", "Class 5C")), "the new classroom listed")
+	teacher.click("link", "Class 5C")
+	act(teacher, chromedp.WaitVisible("", byRole("heading", "Class 5C")), "the classroom's page")
+	for _, name := range []string{"Students", "Games", "Assignments", "Progress"} {
+		act(teacher, chromedp.WaitVisible("", byRole("region", name)), "the section "+name)
+	}
+	act(teacher, chromedp.WaitVisible("", byRole("link", "Download CSV")), "the CSV link")
+	act(teacher, chromedp.WaitVisible("", byRole("image", "The class's progress over time: games finished, wins, hints and missed opportunities, for the class and each student.")), "the progress picture")
+	assignments := teacher.within("region", "Assignments")
+	teacher.fill("textbox", "Title", "Three Primed games", assignments)
+	teacher.click("button", "Set assignment", assignments)
+	act(teacher, chromedp.WaitVisible("", byRole("table", "Progress on Three Primed games")), "the assignment's progress")
+	teacher.audit("a classroom's page")
+	teacher.screenshot("teacher-class")
 	teacher.noConsoleErrors()
 }
 
