@@ -613,9 +613,24 @@ func TestBrowserTeacherSignsInThroughTheProvider(t *testing.T) {
 	act(teacher, chromedp.WaitVisible("", byRole("link", "Download CSV")), "the CSV link")
 	act(teacher, chromedp.WaitVisible("", byRole("image", "The class's progress over time: games finished, wins, hints and missed opportunities, for the class and each student.")), "the progress picture")
 	assignments := teacher.within("region", "Assignments")
-	teacher.fill("textbox", "Title", "Three Primed games", assignments)
+	teacher.fill("textbox", "Title", "Three games against the computer", assignments)
 	teacher.click("button", "Set assignment", assignments)
-	act(teacher, chromedp.WaitVisible("", byRole("table", "Progress on Three Primed games")), "the assignment's progress")
+	act(teacher, chromedp.WaitVisible("", byRole("table", "Progress on Three games against the computer")), "the assignment's progress")
+
+	// A student joins with the classroom's code; the teacher starts a game for each student and
+	// reviews Ada's, step by step.
+	joinCode := act(teacher, chromedp.Evaluate[string](`fetch("/v1/me/classrooms").then(r => r.json()).then(j => j.classrooms[0].join_code)`, chromedp.EvalAwaitPromise), "the join code")
+	call(t, http.MethodPost, base+"/v1/classrooms/join", "", `{"join_code":"`+joinCode+`","name":"Ada"}`, nil)
+	teacher.click("button", "Start a Prime Climb game for each student against the computer")
+	teacher.waitUntil(30*time.Second, "Ada's game listed", func() bool {
+		return strings.Contains(teacher.text("list", "Games"), "Ada")
+	})
+	list := act(teacher, chromedp.Nodes("", byRole("list", "Games")), "the games")
+	act(teacher, chromedp.Click("", byNamePrefixOf("button", "Review Prime Climb: Ada"), chromedp.FromNode(list[0])), "review Ada's game")
+	act(teacher, chromedp.WaitVisible("", byRole("image", "The game at entry 1")), "the replay's first step")
+	review := teacher.within("group", "Review")
+	act(teacher, chromedp.WaitVisible("", byRole("button", "Next"), review), "the Next button")
+	act(teacher, chromedp.WaitVisible("", byRole("button", "Previous"), review), "the Previous button")
 	teacher.audit("a classroom's page")
 	teacher.screenshot("teacher-class")
 	teacher.noConsoleErrors()

@@ -10,7 +10,7 @@ import { api, kindNames, sentence } from "./api.js";
 import { field, h } from "./dom.js";
 import { teacherSignIn } from "./landing.js";
 
-interface Classroom { id: string; name: string }
+interface Classroom { id: string; name: string; join_code: string }
 interface Student { id: string; name: string }
 
 function frame(root: HTMLElement, title: string, ...body: HTMLElement[]): void {
@@ -73,6 +73,23 @@ export function classroomPage(root: HTMLElement, id: string): () => void {
   const heading = h("h1", {}, "Classroom");
   const students = h("ul", { "aria-label": "Students" });
   const games = h("ul", { "aria-label": "Games", class: "links" });
+  const joinCode = h("p", {});
+  const startError = h("p", { class: "error", role: "alert" });
+  const start = h("button", { type: "button" }, "Start a Prime Climb game for each student against the computer");
+  start.addEventListener("click", () => {
+    startError.textContent = "";
+    void (async () => {
+      try {
+        unwrap(await api.POST("/v1/classrooms/{classroom_id}/games", {
+          params: { path: { classroom_id: id } },
+          body: { game: "prime-climb", group_size: 1, bots: ["greedy"] },
+        }));
+        await Promise.all([loadStudents(), loadGames(), loadAssignments()]);
+      } catch (err) {
+        startError.textContent = sentence(err);
+      }
+    })();
+  });
   const review = h("div", {});
   const assignments = h("div", {});
   const progress = h("div", {});
@@ -81,9 +98,9 @@ export function classroomPage(root: HTMLElement, id: string): () => void {
     h("section", { "aria-labelledby": `section-${key}` }, h("h2", { id: `section-${key}` }, title), ...body);
   frame(root, "Classroom", heading, status,
     h("div", { class: "teacher-grid" },
-      section("students", "Students", students,
+      section("students", "Students", joinCode, students,
         h("p", {}, h("a", { href: `/v1/classrooms/${id}/sign-in-cards.svg`, target: "_blank", rel: "noopener" }, "Print the sign-in cards"))),
-      section("games", "Games", games, review),
+      section("games", "Games", games, h("p", {}, start), startError, review),
       section("assignments", "Assignments", assignments, assignmentForm(id, () => void loadAssignments())),
       section("progress", "Progress", progress)));
 
@@ -102,7 +119,7 @@ export function classroomPage(root: HTMLElement, id: string): () => void {
           h("table", {},
             h("caption", {}, `Progress on ${a.title}`),
             h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Student"), h("th", { scope: "col" }, "Games done"), h("th", { scope: "col" }, "Late"), h("th", { scope: "col" }, "Done"))),
-            h("tbody", {}, ...a.progress.map((p) => h("tr", {},
+            h("tbody", {}, a.progress.length === 0 ? h("tr", {}, h("td", { colspan: 4 }, "No students yet.")) : null, ...a.progress.map((p) => h("tr", {},
               h("th", { scope: "row" }, p.name), h("td", {}, p.games_done), h("td", {}, p.games_late), h("td", {}, p.done ? "Yes" : "No"))))));
       }));
     } catch (err) {
@@ -125,6 +142,24 @@ export function classroomPage(root: HTMLElement, id: string): () => void {
     }
   }
 
+  function showStudents(items: Student[]): void {
+    students.replaceChildren(...items.map((s) => h("li", {}, s.name)));
+    if (items.length === 0) students.replaceChildren(h("li", {}, "No students yet."));
+  }
+
+  async function loadStudents(): Promise<void> {
+    showStudents(unwrap(await api.GET("/v1/classrooms/{classroom_id}/students", { params: { path: { classroom_id: id } } })).items);
+  }
+
+  async function loadGames(): Promise<void> {
+    const list = unwrap(await api.GET("/v1/classrooms/{classroom_id}/games", { params: { path: { classroom_id: id } } })).items;
+    games.replaceChildren(...list.map((g) => {
+      const label = `${kindNames[g.game] ?? g.game}: ${g.players.join(", ")} (${g.status})`;
+      return h("li", {}, label, " ", h("button", { type: "button", "aria-label": `Review ${label}`, onclick: () => showReview(g.id, label) }, "Review"));
+    }));
+    if (list.length === 0) games.replaceChildren(h("li", {}, "No games yet."));
+  }
+
   function showReview(gameId: string, label: string): void {
     let from = 0;
     const img = h("img", { class: "picture", alt: "" });
@@ -133,7 +168,7 @@ export function classroomPage(root: HTMLElement, id: string): () => void {
     const next = h("button", { type: "button" }, "Next");
     const draw = () => {
       img.src = `/v1/games/${gameId}/replay.svg?from=${from}&count=1`;
-      img.alt = `${label}, entry ${from + 1} of the history`;
+      img.alt = `The game at entry ${from + 1}`;
       step.textContent = `Entry ${from + 1}`;
       prev.disabled = from === 0;
     };
@@ -143,7 +178,7 @@ export function classroomPage(root: HTMLElement, id: string): () => void {
     });
     prev.addEventListener("click", () => { if (from > 0) { from--; next.disabled = false; draw(); } });
     next.addEventListener("click", () => { from++; draw(); });
-    review.replaceChildren(h("div", { class: "review", role: "group", "aria-label": `Review of ${label}` },
+    review.replaceChildren(h("div", { class: "review", role: "group", "aria-label": "Review" },
       h("h3", {}, `Review: ${label}`), img, step, h("div", { class: "steps" }, prev, next)));
     draw();
   }
@@ -155,22 +190,16 @@ export function classroomPage(root: HTMLElement, id: string): () => void {
         notSignedIn(status);
         return;
       }
-      const items: Student[] = unwrap(answer).items;
-      students.replaceChildren(...items.map((s) => h("li", {}, s.name)));
-      if (items.length === 0) students.replaceChildren(h("li", {}, "No students yet."));
+      showStudents(unwrap(answer).items);
       const mine = await api.GET("/v1/me/classrooms", {});
       const c = mine.response.ok ? unwrap(mine).classrooms.find((x: Classroom) => x.id === id) : undefined;
       if (c) {
+        joinCode.replaceChildren("Students join with the code ", h("strong", { class: "code" }, c.join_code), ".");
         heading.textContent = c.name;
         document.title = `${c.name} · Prime games`;
       }
       status.textContent = "";
-      const list = unwrap(await api.GET("/v1/classrooms/{classroom_id}/games", { params: { path: { classroom_id: id } } })).items;
-      games.replaceChildren(...list.map((g) => {
-        const label = `${kindNames[g.game] ?? g.game}: ${g.players.join(", ")} (${g.status})`;
-        return h("li", {}, label, " ", h("button", { type: "button", onclick: () => showReview(g.id, label) }, `Review ${label}`));
-      }));
-      if (list.length === 0) games.replaceChildren(h("li", {}, "No games yet."));
+      await loadGames();
     } catch (err) {
       status.textContent = sentence(err);
     }
