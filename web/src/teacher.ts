@@ -162,25 +162,38 @@ export function classroomPage(root: HTMLElement, id: string): () => void {
 
   function showReview(gameId: string, label: string): void {
     let from = 0;
+    let shown = "";
     const img = h("img", { class: "picture", alt: "" });
     const step = h("p", { role: "status" });
     const prev = h("button", { type: "button" }, "Previous");
     const next = h("button", { type: "button" }, "Next");
-    const draw = () => {
-      img.src = `/v1/games/${gameId}/replay.svg?from=${from}&count=1`;
-      img.alt = `The game at entry ${from + 1}`;
-      step.textContent = `Entry ${from + 1}`;
-      prev.disabled = from === 0;
+    // One entry of the history a picture (count=1); the Link header's rel="next" says whether
+    // there is a later one, so Next never asks for a step that is not there.
+    const draw = async () => {
+      prev.disabled = next.disabled = true;
+      try {
+        const answer = await fetch(`/v1/games/${gameId}/replay.svg?from=${from}&count=1`, { credentials: "same-origin" });
+        if (!answer.ok) throw new Error(`The replay could not be loaded (${answer.status}).`);
+        const last = !/rel="next"/.test(answer.headers.get("Link") ?? "");
+        const url = URL.createObjectURL(await answer.blob());
+        if (shown) URL.revokeObjectURL(shown);
+        shown = url;
+        urls.push(url);
+        img.src = url;
+        img.alt = `The game at entry ${from + 1}`;
+        step.textContent = `Entry ${from + 1}${last ? ", the last so far" : ""}`;
+        prev.disabled = from === 0;
+        next.disabled = last;
+      } catch (err) {
+        step.textContent = sentence(err);
+        prev.disabled = from === 0;
+      }
     };
-    img.addEventListener("error", () => {
-      // Past the last entry there is no step: go back one.
-      if (from > 0) { from--; draw(); next.disabled = true; step.textContent = `Entry ${from + 1}, the last`; }
-    });
-    prev.addEventListener("click", () => { if (from > 0) { from--; next.disabled = false; draw(); } });
-    next.addEventListener("click", () => { from++; draw(); });
+    prev.addEventListener("click", () => { if (from > 0) { from--; void draw(); } });
+    next.addEventListener("click", () => { from++; void draw(); });
     review.replaceChildren(h("div", { class: "review", role: "group", "aria-label": "Review" },
       h("h3", {}, `Review: ${label}`), img, step, h("div", { class: "steps" }, prev, next)));
-    draw();
+    void draw();
   }
 
   void (async () => {
