@@ -607,7 +607,7 @@ func TestBrowserTeacherSignsInThroughTheProvider(t *testing.T) {
 	act(teacher, chromedp.WaitVisible("", byRole("link", "Class 5C")), "the new classroom listed")
 	teacher.click("link", "Class 5C")
 	act(teacher, chromedp.WaitVisible("", byRole("heading", "Class 5C")), "the classroom's page")
-	for _, name := range []string{"Students", "Games", "Assignments", "Progress"} {
+	for _, name := range []string{"Students", "Games", "Assignments", "Progress", "Statistics"} {
 		act(teacher, chromedp.WaitVisible("", byRole("region", name)), "the section "+name)
 	}
 	act(teacher, chromedp.WaitVisible("", byRole("link", "Download CSV")), "the CSV link")
@@ -624,6 +624,9 @@ func TestBrowserTeacherSignsInThroughTheProvider(t *testing.T) {
 	teacher.click("button", "Start a Prime Climb game for each student against the computer")
 	teacher.waitUntil(30*time.Second, "Ada's game listed", func() bool {
 		return strings.Contains(teacher.text("list", "Games"), "Ada")
+	})
+	teacher.waitUntil(30*time.Second, "Ada in the statistics", func() bool {
+		return strings.Contains(teacher.text("table", "Statistics per student"), "Ada")
 	})
 	list := act(teacher, chromedp.Nodes("", byRole("list", "Games")), "the games")
 	act(teacher, chromedp.Click("", byNamePrefixOf("button", "Review Prime Climb: Ada"), chromedp.FromNode(list[0])), "review Ada's game")

@@ -7,7 +7,7 @@
 import { unwrap } from "@primegames/client";
 
 import { api, kindNames, sentence } from "./api.js";
-import { field, h } from "./dom.js";
+import { field, h, replace } from "./dom.js";
 import { teacherSignIn } from "./landing.js";
 
 interface Classroom { id: string; name: string; join_code: string }
@@ -84,7 +84,7 @@ export function classroomPage(root: HTMLElement, id: string): () => void {
           params: { path: { classroom_id: id } },
           body: { game: "prime-climb", group_size: 1, bots: ["greedy"] },
         }));
-        await Promise.all([loadStudents(), loadGames(), loadAssignments()]);
+        await Promise.all([loadStudents(), loadGames(), loadAssignments(), loadStats()]);
       } catch (err) {
         startError.textContent = sentence(err);
       }
@@ -93,6 +93,7 @@ export function classroomPage(root: HTMLElement, id: string): () => void {
   const review = h("div", {});
   const assignments = h("div", {});
   const progress = h("div", {});
+  const stats = h("div", {});
   const urls: string[] = [];
   const section = (key: string, title: string, ...body: HTMLElement[]) =>
     h("section", { "aria-labelledby": `section-${key}` }, h("h2", { id: `section-${key}` }, title), ...body);
@@ -102,7 +103,8 @@ export function classroomPage(root: HTMLElement, id: string): () => void {
         h("p", {}, h("a", { href: `/v1/classrooms/${id}/sign-in-cards.svg`, target: "_blank", rel: "noopener" }, "Print the sign-in cards"))),
       section("games", "Games", games, h("p", {}, start), startError, review),
       section("assignments", "Assignments", assignments, assignmentForm(id, () => void loadAssignments())),
-      section("progress", "Progress", progress)));
+      section("progress", "Progress", progress),
+      section("statistics", "Statistics", stats)));
 
   async function loadAssignments(): Promise<void> {
     try {
@@ -124,6 +126,25 @@ export function classroomPage(root: HTMLElement, id: string): () => void {
       }));
     } catch (err) {
       assignments.replaceChildren(h("p", {}, sentence(err)));
+    }
+  }
+
+  async function loadStats(): Promise<void> {
+    try {
+      type Totals = { games_played: number; games_finished: number; games_won: number; hints_used: number; accuracy?: number | null };
+      type Stats = { students: (Totals & { name: string })[]; class: Totals; reviews_pending: number };
+      // The answer is JSON (the default Accept); the contract also offers CSV, hence the cast.
+      const answer = unwrap(await api.GET("/v1/classrooms/{classroom_id}/stats", { params: { path: { classroom_id: id } } })) as unknown as Stats;
+      const row = (name: string, t: Totals) => h("tr", {},
+        h("th", { scope: "row" }, name), h("td", {}, t.games_played), h("td", {}, t.games_finished), h("td", {}, t.games_won),
+        h("td", {}, t.hints_used), h("td", {}, t.accuracy === null || t.accuracy === undefined ? "–" : `${Math.round(t.accuracy * 100)} %`));
+      replace(stats, h("table", {},
+        h("caption", {}, "Statistics per student"),
+        h("thead", {}, h("tr", {}, ...["Student", "Played", "Finished", "Won", "Hints", "Accuracy"].map((c) => h("th", { scope: "col" }, c)))),
+        h("tbody", {}, ...answer.students.map((st) => row(st.name, st)), row("The class", answer.class))),
+        answer.reviews_pending > 0 ? h("p", {}, `${answer.reviews_pending} finished games not reviewed yet: accuracy counts them once they are.`) : null);
+    } catch (err) {
+      stats.replaceChildren(h("p", {}, sentence(err)));
     }
   }
 
@@ -216,7 +237,7 @@ export function classroomPage(root: HTMLElement, id: string): () => void {
     } catch (err) {
       status.textContent = sentence(err);
     }
-    await Promise.all([loadAssignments(), loadProgress()]);
+    await Promise.all([loadAssignments(), loadProgress(), loadStats()]);
   })();
   return () => { for (const u of urls) URL.revokeObjectURL(u); };
 }
