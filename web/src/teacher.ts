@@ -239,7 +239,31 @@ export function classroomPage(root: HTMLElement, id: string): () => void {
     }
     await Promise.all([loadAssignments(), loadProgress(), loadStats()]);
   })();
-  return () => { for (const u of urls) URL.revokeObjectURL(u); };
+
+  // The classroom's stream (with the session cookie): a move in any of its games refreshes the
+  // list of games, the end of one also the assignments and statistics, at most once a second.
+  const live = new EventSource(`/v1/classrooms/${id}/events`);
+  let pending: number | undefined;
+  let ended = false;
+  const refresh = (end: boolean) => {
+    ended ||= end;
+    if (pending !== undefined) return;
+    pending = window.setTimeout(() => {
+      pending = undefined;
+      const all = ended;
+      ended = false;
+      void loadGames().catch(() => {});
+      if (all) void Promise.all([loadAssignments(), loadStats()]);
+    }, 1000);
+  };
+  live.addEventListener("action", () => refresh(false));
+  live.addEventListener("end", () => refresh(true));
+  live.addEventListener("revoked", () => live.close());
+  return () => {
+    live.close();
+    if (pending !== undefined) window.clearTimeout(pending);
+    for (const u of urls) URL.revokeObjectURL(u);
+  };
 }
 
 function assignmentForm(id: string, done: () => void): HTMLFormElement {
