@@ -644,6 +644,18 @@ func TestBrowserTeacherSignsInThroughTheProvider(t *testing.T) {
 	default:
 		t.Errorf("the review's step: %q", step)
 	}
+
+	// A game started elsewhere (here by a script of the page, with the same session) reaches the
+	// page through the classroom's stream: the list grows without a reload.
+	started := act(teacher, chromedp.Evaluate[int](`fetch(location.pathname.replace("/app/teacher", "/v1") + "/games", {method: "POST",
+		headers: {"Content-Type": "application/json"}, body: JSON.stringify({game: "prime-climb", group_size: 1, bots: ["random"]})}).then(r => r.status)`,
+		chromedp.EvalAwaitPromise), "a game started from a script")
+	if started != http.StatusCreated {
+		t.Fatalf("starting a game from a script: %d", started)
+	}
+	teacher.waitUntil(30*time.Second, "the second game listed live", func() bool {
+		return strings.Contains(teacher.text("list", "Games"), "Computer (random)")
+	})
 	teacher.audit("a classroom's page")
 	teacher.screenshot("teacher-class")
 	teacher.noConsoleErrors()
