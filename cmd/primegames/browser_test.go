@@ -658,6 +658,13 @@ func TestBrowserTeacherSignsInThroughTheProvider(t *testing.T) {
 	})
 	teacher.audit("a classroom's page")
 	teacher.screenshot("teacher-class")
+
+	// Desktop first, but a phone works too: the same page at 360 px, audited again.
+	act(teacher, chromedp.EmulateViewport(360, 800, chromedp.EmulateMobile), "a phone's width")
+	teacher.width = 360
+	act(teacher, chromedp.WaitVisible("", byRole("table", "Statistics per student")), "the statistics at 360 px")
+	teacher.audit("a classroom's page on a phone")
+	teacher.screenshot("teacher-class")
 	teacher.noConsoleErrors()
 }
 

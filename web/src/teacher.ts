@@ -136,11 +136,11 @@ export function classroomPage(root: HTMLElement, id: string): () => void {
       // The answer is JSON (the default Accept); the contract also offers CSV, hence the cast.
       const answer = unwrap(await api.GET("/v1/classrooms/{classroom_id}/stats", { params: { path: { classroom_id: id } } })) as unknown as Stats;
       const row = (name: string, t: Totals) => h("tr", {},
-        h("th", { scope: "row" }, name), h("td", {}, t.games_played), h("td", {}, t.games_finished), h("td", {}, t.games_won),
+        h("th", { scope: "row" }, name), h("td", {}, `${t.games_won} / ${t.games_finished} / ${t.games_played}`),
         h("td", {}, t.hints_used), h("td", {}, t.accuracy === null || t.accuracy === undefined ? "–" : `${Math.round(t.accuracy * 100)} %`));
       replace(stats, h("table", {},
         h("caption", {}, "Statistics per student"),
-        h("thead", {}, h("tr", {}, ...["Student", "Played", "Finished", "Won", "Hints", "Accuracy"].map((c) => h("th", { scope: "col" }, c)))),
+        h("thead", {}, h("tr", {}, ...["Student", "Games won / finished / played", "Hints", "Accuracy"].map((c) => h("th", { scope: "col" }, c)))),
         h("tbody", {}, ...answer.students.map((st) => row(st.name, st)), row("The class", answer.class))),
         answer.reviews_pending > 0 ? h("p", {}, `${answer.reviews_pending} finished games not reviewed yet: accuracy counts them once they are.`) : null);
     } catch (err) {
