@@ -600,6 +600,71 @@ func TestBrowserTeacherSignsInThroughTheProvider(t *testing.T) {
 	}
 	teacher.audit("the teacher's page")
 	teacher.screenshot("teacher")
+
+	// A classroom made on the page, opened: its students, games, assignments and progress.
+	teacher.fill("textbox", "Classroom name", "Class 5C")
+	teacher.click("button", "Create classroom")
+	act(teacher, chromedp.WaitVisible("", byRole("link", "Class 5C")), "the new classroom listed")
+	teacher.click("link", "Class 5C")
+	act(teacher, chromedp.WaitVisible("", byRole("heading", "Class 5C")), "the classroom's page")
+	for _, name := range []string{"Students", "Games", "Assignments", "Progress", "Statistics"} {
+		act(teacher, chromedp.WaitVisible("", byRole("region", name)), "the section "+name)
+	}
+	act(teacher, chromedp.WaitVisible("", byRole("link", "Download CSV")), "the CSV link")
+	act(teacher, chromedp.WaitVisible("", byRole("image", "The class's progress over time: games finished, wins, hints and missed opportunities, for the class and each student.")), "the progress picture")
+	assignments := teacher.within("region", "Assignments")
+	teacher.fill("textbox", "Title", "Three games against the computer", assignments)
+	teacher.click("button", "Set assignment", assignments)
+	act(teacher, chromedp.WaitVisible("", byRole("table", "Progress on Three games against the computer")), "the assignment's progress")
+
+	// A student joins with the classroom's code; the teacher starts a game for each student and
+	// reviews Ada's, step by step.
+	joinCode := act(teacher, chromedp.Evaluate[string](`fetch("/v1/me/classrooms").then(r => r.json()).then(j => j.classrooms[0].join_code)`, chromedp.EvalAwaitPromise), "the join code")
+	call(t, http.MethodPost, base+"/v1/classrooms/join", "", `{"join_code":"`+joinCode+`","name":"Ada"}`, nil)
+	teacher.click("button", "Start a Prime Climb game for each student against the computer")
+	teacher.waitUntil(30*time.Second, "Ada's game listed", func() bool {
+		return strings.Contains(teacher.text("list", "Games"), "Ada")
+	})
+	teacher.waitUntil(30*time.Second, "Ada in the statistics", func() bool {
+		return strings.Contains(teacher.text("table", "Statistics per student"), "Ada")
+	})
+	list := act(teacher, chromedp.Nodes("", byRole("list", "Games")), "the games")
+	act(teacher, chromedp.Click("", byNamePrefixOf("button", "Review Prime Climb: Ada"), chromedp.FromNode(list[0])), "review Ada's game")
+	act(teacher, chromedp.WaitVisible("", byRole("image", "The game at entry 1")), "the replay's first step")
+	review := teacher.within("group", "Review")
+	act(teacher, chromedp.WaitVisible("", byRole("button", "Next"), review), "the Next button")
+	act(teacher, chromedp.WaitVisible("", byRole("button", "Previous"), review), "the Previous button")
+	// The computer may have played already: then Next steps to the second entry; if not, the
+	// game's start is the only entry, and the page says so.
+	switch step := strings.TrimSpace(teacher.text("status", "", review)); step {
+	case "Entry 1, the last so far":
+	case "Entry 1":
+		teacher.click("button", "Next", review)
+		act(teacher, chromedp.WaitVisible("", byRole("image", "The game at entry 2")), "the replay's second step")
+	default:
+		t.Errorf("the review's step: %q", step)
+	}
+
+	// A game started elsewhere (here by a script of the page, with the same session) reaches the
+	// page through the classroom's stream: the list grows without a reload.
+	started := act(teacher, chromedp.Evaluate[int](`fetch(location.pathname.replace("/app/teacher", "/v1") + "/games", {method: "POST",
+		headers: {"Content-Type": "application/json"}, body: JSON.stringify({game: "prime-climb", group_size: 1, bots: ["random"]})}).then(r => r.status)`,
+		chromedp.EvalAwaitPromise), "a game started from a script")
+	if started != http.StatusCreated {
+		t.Fatalf("starting a game from a script: %d", started)
+	}
+	teacher.waitUntil(30*time.Second, "the second game listed live", func() bool {
+		return strings.Contains(teacher.text("list", "Games"), "Computer (random)")
+	})
+	teacher.audit("a classroom's page")
+	teacher.screenshot("teacher-class")
+
+	// Desktop first, but a phone works too: the same page at 360 px, audited again.
+	act(teacher, chromedp.EmulateViewport(360, 800, chromedp.EmulateMobile), "a phone's width")
+	teacher.width = 360
+	act(teacher, chromedp.WaitVisible("", byRole("table", "Statistics per student")), "the statistics at 360 px")
+	teacher.audit("a classroom's page on a phone")
+	teacher.screenshot("teacher-class")
 	teacher.noConsoleErrors()
 }
 

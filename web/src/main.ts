@@ -5,7 +5,7 @@ import "./style.css";
 import { gamePage } from "./game.js";
 import { landing } from "./landing.js";
 import { myGamesPage, signInPage } from "./signin.js";
-import { teacherPage } from "./teacher.js";
+import { classroomPage, teacherPage } from "./teacher.js";
 
 const root = document.getElementById("app") as HTMLElement;
 let leave: () => void = () => {};
@@ -21,6 +21,8 @@ function route(): void {
     signInPage(root);
   } else if (path === "/app/me") {
     myGamesPage(root);
+  } else if (/^\/app\/teacher\/classrooms\/[0-9a-f-]{36}$/.test(path)) {
+    leave = classroomPage(root, path.slice(-36));
   } else if (path === "/app/teacher") {
     teacherPage(root);
   } else {
