@@ -135,7 +135,7 @@ func (t *gameTx) KeepReviewSeats(ctx context.Context, gameID, classroomID, kind 
 // judged actions, and the labels and missed opportunities by name.
 func (s *Games) ReviewTotals(ctx context.Context, classroomID string) ([]play.ReviewTotal, error) {
 	rows, err := s.db.reads(ctx).Query(ctx, `SELECT ss.student_id::text, ss.kind, ss.what, ss.name, ss.n
-		FROM student_sums ss JOIN students st ON st.id = ss.student_id AND st.removed_at IS NULL
+		FROM student_sums ss JOIN students st ON st.id = ss.student_id AND st.removed_at IS NULL AND st.classroom_id = $1
 		WHERE ss.classroom_id = $1 AND ss.what IN ('judged', 'label', 'missed')
 		ORDER BY 1, 2`, classroomID)
 	if err != nil {

@@ -34,7 +34,7 @@ func (s *Games) HintsUsed(ctx context.Context, gameID string) (map[int]int, erro
 // hints kept add them up (student_sums, migration 00076).
 func (s *Games) HintCounts(ctx context.Context, classroomID string) (map[string]int, error) {
 	return countsBy[string](ctx, s.db.reads(ctx), `SELECT ss.student_id::text, sum(ss.n)::int
-		FROM student_sums ss JOIN students st ON st.id = ss.student_id AND st.removed_at IS NULL
+		FROM student_sums ss JOIN students st ON st.id = ss.student_id AND st.removed_at IS NULL AND st.classroom_id = $1
 		WHERE ss.classroom_id = $1 AND ss.what = 'hints'
 		GROUP BY 1`, classroomID)
 }

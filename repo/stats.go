@@ -50,7 +50,7 @@ func (s *Games) StaleTallies(ctx context.Context, classroomID string) ([]play.Ke
 // (student_sums, migration 00075): a few rows per student, however many games.
 func (s *Games) SeatCounts(ctx context.Context, classroomID string) ([]play.SeatCount, error) {
 	rows, err := s.db.reads(ctx).Query(ctx, `SELECT ss.student_id::text, ss.kind, ss.name, ss.n
-		FROM student_sums ss JOIN students st ON st.id = ss.student_id AND st.removed_at IS NULL
+		FROM student_sums ss JOIN students st ON st.id = ss.student_id AND st.removed_at IS NULL AND st.classroom_id = $1
 		WHERE ss.classroom_id = $1 AND ss.what = 'tally'`, classroomID)
 	if err != nil {
 		return nil, err
@@ -147,7 +147,7 @@ func (s *Games) AttemptCounts(ctx context.Context, classroomID string, perStuden
 // keep them (attempt_facts, migration 00075).
 func (s *Games) EachRefusalFacts(ctx context.Context, classroomID string, fn func(studentID, kind, code string, facts json.RawMessage, n int) error) error {
 	rows, err := s.db.reads(ctx).Query(ctx, `SELECT f.student_id::text, f.kind, f.code, f.facts, f.n
-		FROM attempt_facts f JOIN students st ON st.id = f.student_id AND st.removed_at IS NULL
+		FROM attempt_facts f JOIN students st ON st.id = f.student_id AND st.removed_at IS NULL AND st.classroom_id = $1
 		WHERE f.classroom_id = $1`, classroomID)
 	if err != nil {
 		return err
@@ -172,7 +172,7 @@ func (s *Games) EachRefusalFacts(ctx context.Context, classroomID string, fn fun
 func (s *Games) GameCounts(ctx context.Context, classroomID string) ([]play.GameCount, error) {
 	rows, err := s.db.reads(ctx).Query(ctx, `SELECT ss.student_id::text, coalesce(sum(ss.n) FILTER (WHERE ss.name = 'played'), 0)::int,
 			coalesce(sum(ss.n) FILTER (WHERE ss.name = 'finished'), 0)::int, coalesce(sum(ss.n) FILTER (WHERE ss.name = 'won'), 0)::int
-		FROM student_sums ss JOIN students st ON st.id = ss.student_id AND st.removed_at IS NULL
+		FROM student_sums ss JOIN students st ON st.id = ss.student_id AND st.removed_at IS NULL AND st.classroom_id = $1
 		WHERE ss.classroom_id = $1 AND ss.what = 'games'
 		GROUP BY 1
 		UNION ALL
