@@ -3,11 +3,15 @@
 import "./style.css";
 
 import { gamePage } from "./game.js";
+import { lang, t } from "./i18n.js";
 import { landing } from "./landing.js";
 import { myGamesPage, signInPage } from "./signin.js";
 import { classroomPage, teacherPage } from "./teacher.js";
 
 const root = document.getElementById("app") as HTMLElement;
+document.documentElement.lang = lang;
+const skip = document.querySelector("a.skip");
+if (skip) skip.textContent = t("Skip to the content");
 let leave: () => void = () => {};
 
 function route(): void {
