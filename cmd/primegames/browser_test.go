@@ -759,7 +759,7 @@ func TestBrowserChildPlaysInSpanish(t *testing.T) {
 	join := lucia.within("form", "Unirse a una partida")
 	act(lucia, chromedp.WaitVisible("", byRole("textbox", "Código de invitación"), join), "the invite code field")
 	act(lucia, chromedp.WaitVisible("", byRole("textbox", "Tu nombre"), join), "the name field")
-	act(lucia, chromedp.WaitVisible("", byRole("button", "Unirme"), join), "the Join button")
+	act(lucia, chromedp.WaitVisible("", byRole("button", "Unirse"), join), "the Join button")
 	act(lucia, chromedp.WaitVisible("", byRole("link", "Acceso para docentes")), "the teacher's link")
 	if got := act(lucia, chromedp.Evaluate[string](`document.documentElement.lang + " " + navigator.languages.join(",")`), "the page's language"); got != "es es" {
 		t.Errorf("<html lang> and navigator.languages: %q, want \"es es\"", got)

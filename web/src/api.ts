@@ -67,8 +67,12 @@ export function rememberName(name: string): void {
 export function sentence(err: unknown): string {
   if (err instanceof ProblemError) return err.problem?.detail ?? err.problem?.title ?? t("Something went wrong (error {status}).", { status: String(err.status) });
   if (err instanceof TypeError) return t("The server cannot be reached. Check the connection and try again.");
-  return err instanceof Error ? err.message : String(err);
+  if (err instanceof Refusal) return err.message;
+  return t("Something went wrong ({reason}).", { reason: err instanceof Error ? err.message : String(err) });
 }
+
+/** Refusal is a sentence of the app's own, in the reader's language, to show as it is. */
+export class Refusal extends Error {}
 
 export const kindNames: Record<string, string> = { "prime-climb": "Prime Climb", primed: "Primed" };
 

@@ -2,7 +2,7 @@
 // open a game for a classmate, go back to a game this browser holds a seat in, or sign in as a teacher.
 import { unwrap } from "@primegames/client";
 
-import { api, kindNames, lastName, rememberName, saveSeat, seats, sentence } from "./api.js";
+import { api, kindNames, lastName, Refusal, rememberName, saveSeat, seats, sentence } from "./api.js";
 import { field, go, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { student } from "./signin.js";
@@ -24,7 +24,7 @@ export function landing(root: HTMLElement): void {
     e.preventDefault();
     void busy(join, joinError, async () => {
       const invite = code.value.trim().toUpperCase();
-      if (!invite || !joinName.value.trim()) throw new Error(t("Type the invite code and your name."));
+      if (!invite || !joinName.value.trim()) throw new Refusal(t("Type the invite code and your name."));
       rememberName(joinName.value.trim());
       const joined = unwrap(await api.POST("/v1/games/join", { body: { invite_code: invite, name: joinName.value.trim() } }));
       saveSeat({ gameId: joined.game.id, token: joined.seat.token, name: joined.seat.name, kind: joined.game.game, savedAt: Date.now() });
@@ -43,14 +43,14 @@ export function landing(root: HTMLElement): void {
     e.preventDefault();
     void busy(versus, versusError, async () => {
       const you = versusName.value.trim();
-      if (!you) throw new Error(t("Type your name."));
+      if (!you) throw new Refusal(t("Type your name."));
       rememberName(you);
       const kind = versusKind.value === "primed" ? "primed" : "prime-climb";
       const created = unwrap(await api.POST("/v1/games", {
         body: { game: kind, players: [{ name: you }, { bot: "expert" }], options: { bot_delay_ms: 600 } },
       }));
       const seat = created.seats[0];
-      if (!seat) throw new Error(t("The server gave no seat."));
+      if (!seat) throw new Refusal(t("The server gave no seat."));
       saveSeat({ gameId: created.game.id, token: seat.token, name: seat.name, kind, savedAt: Date.now() });
       go(`/app/game/${created.game.id}`);
     });
@@ -68,7 +68,7 @@ export function landing(root: HTMLElement): void {
     e.preventDefault();
     void busy(open, openError, async () => {
       const you = openName.value.trim();
-      if (!you) throw new Error(t("Type your name."));
+      if (!you) throw new Refusal(t("Type your name."));
       rememberName(you);
       const kind = openKind.value === "primed" ? "primed" : "prime-climb";
       const lobby = unwrap(await api.POST("/v1/games", { body: { game: kind, seats: 2 } }));
