@@ -785,6 +785,10 @@ func TestBrowserChildPlaysInSpanish(t *testing.T) {
 		t.Errorf("the moves are not described in Spanish: %q", moves)
 	}
 	act(lucia, chromedp.WaitVisible("", byRole("heading", "Tus jugadas")), "the moves' heading")
+	// The app names the computer player in Spanish when it makes the game.
+	if alt := act(lucia, chromedp.Evaluate[string](`[...document.images].map(i => i.alt).join(" ")`), "the picture's text"); !strings.Contains(alt, "Computadora (experta)") {
+		t.Errorf("the picture's text alternative: %q", alt)
+	}
 	lucia.audit("the game page in Spanish")
 	lucia.screenshot("game-es")
 	lucia.noConsoleErrors()

@@ -47,7 +47,7 @@ export function landing(root: HTMLElement): void {
       rememberName(you);
       const kind = versusKind.value === "primed" ? "primed" : "prime-climb";
       const created = unwrap(await api.POST("/v1/games", {
-        body: { game: kind, players: [{ name: you }, { bot: "expert" }], options: { bot_delay_ms: 600 } },
+        body: { game: kind, players: [{ name: you }, { bot: "expert", name: t("Computer (expert)") }], options: { bot_delay_ms: 600 } },
       }));
       const seat = created.seats[0];
       if (!seat) throw new Refusal(t("The server gave no seat."));
